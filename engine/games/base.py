@@ -1,0 +1,273 @@
+"""The interface every game module implements (DESIGN.md, "Games behind one interface").
+
+A game module knows the rules and nothing about cryptography or networking. The table (or the
+simulation stand-in, :mod:`engine.sim`) drives it:
+
+1. ``state = game.setup(seats, options)``;
+2. loop on ``p = game.pending(state)``:
+
+   - if ``p.ops`` is not empty, the table runs every operation in it (hidden-card operations and
+     joint draws, :class:`Shuffle`, :class:`Open`, :class:`EndEvent`, :class:`Draw`) and folds each
+     outcome with ``game.resolve(state, op, outcome)``, in the order given;
+   - else if ``p.actors`` is not empty, one of those seats submits an act; the table verifies the
+     cards the act opens and calls ``game.check`` then ``game.apply``;
+   - else the game is over and ``game.result(state)`` says how it ended.
+
+Cards in hidden zones are **positions** ``(event, index)``: the ``index``-th position of the table's
+``event``-th shuffle event. A position's identity is known to a seat only once opened to it; the
+game state carries an identity only for cards that are public. Identities reach the game through
+``resolve`` (an :class:`Open` to everyone, an :class:`EndEvent`) and through the ``revealed``
+mapping the table passes with an act (the cards that act opens, already verified).
+
+Acts are canonical maps (``dict`` with ``str`` keys whose values are ints, strs, bools, bytes, lists
+and maps) with a ``"do"`` key naming the act: they go on the wire unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+Pos = tuple[int, int]
+"""A hidden-card position: (shuffle event number, index in that event's row), both ints >= 0."""
+
+Act = dict[str, Any]
+"""A game act: a canonical map with a ``"do"`` key."""
+
+
+class GameError(Exception):
+    """Base of the errors a game raises; the message is a sentence for a player."""
+
+
+class IllegalMove(GameError):
+    """An act that the rules refuse; ``str(err)`` says which rule, in a player's words."""
+
+
+class OptionError(GameError):
+    """An unknown table option, or a value of the wrong type or out of range."""
+
+
+# --- table options -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One table option of a game's option schema.
+
+    ``kind`` is ``int``, ``str`` or ``bool``; ``choices`` (if not empty) lists every allowed value;
+    ``low``/``high`` bound an int option (inclusive).
+    """
+
+    name: str
+    kind: type
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def parse(self, raw: Any) -> Any:
+        """Return the typed value for ``raw`` (a str from the command line, or a typed value).
+
+        Raises :class:`OptionError` with a sentence naming the option and what it accepts.
+        """
+        value = raw
+        if isinstance(raw, str) and self.kind is not str:
+            text = raw.strip().lower()
+            if self.kind is bool:
+                if text in ("1", "on", "true", "yes"):
+                    value = True
+                elif text in ("0", "off", "false", "no"):
+                    value = False
+                else:
+                    raise OptionError(f"option {self.name} takes on or off, not {raw!r}")
+            elif self.kind is int:
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise OptionError(f"option {self.name} takes a whole number, not {raw!r}") from None
+        # bool is a subclass of int: never accept one for the other.
+        if type(value) is not self.kind:
+            raise OptionError(f"option {self.name} takes a {self.kind.__name__}, not {raw!r}")
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"option {self.name} takes one of {allowed}, not {raw!r}")
+        if self.low is not None and value < self.low:
+            raise OptionError(f"option {self.name} must be at least {self.low}, not {value}")
+        if self.high is not None and value > self.high:
+            raise OptionError(f"option {self.name} must be at most {self.high}, not {value}")
+        return value
+
+
+def parse_options(schema: Sequence[OptionSpec], given: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Validate ``given`` against ``schema``; return every option as sorted ``(name, value)`` pairs.
+
+    Missing options take their defaults. Raises :class:`OptionError` on an unknown name or a bad value.
+    """
+    by_name = {spec.name: spec for spec in schema}
+    for name in given:
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise OptionError(f"unknown table option {name!r} (this game has: {known})")
+    return tuple(
+        sorted((name, spec.parse(given[name]) if name in given else spec.default) for name, spec in by_name.items())
+    )
+
+
+# --- the work a game asks the table for ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """Start a new shuffle event over a deck (PROTOCOL.md 6).
+
+    ``deck``: the deck name used in card points. ``cards``: the identities, in the game's canonical
+    order, of a public deck list; empty for a private deck, whose ``owner`` supplies ``count`` cards:
+    its whole deck list, or, when ``source`` is given, the cards now at those positions (a reshuffle
+    of a zone; every event starts from plain card points, never from another event's locked ones).
+    ``first``: the event's first participant (a private deck's owner). ``participants``: seats that
+    lock the event, in seat order. Outcome given to ``resolve``: the event number (int).
+    """
+
+    deck: str
+    count: int
+    first: int
+    participants: tuple[int, ...]
+    cards: tuple[str, ...] = ()
+    owner: int | None = None
+    source: tuple[Pos, ...] = ()
+
+
+@dataclass(frozen=True)
+class Open:
+    """Open positions to one seat (``to`` a seat: every other participant unlocks) or to everyone
+    (``to`` None: every participant reveals its lock keys). Outcome: ``None`` for a seat, else the
+    identities of ``positions`` in order (tuple of str)."""
+
+    positions: tuple[Pos, ...]
+    to: int | None
+
+
+@dataclass(frozen=True)
+class EndEvent:
+    """End a shuffle event: every participant reveals its seed. Outcome: the identity of every
+    position of the event, as a tuple indexed by position index."""
+
+    event: int
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Joint randomness (PROTOCOL.md 5): one unbiased draw in ``range(n)`` for each ``n`` of
+    ``bounds``. Outcome: a tuple of ints, one per bound."""
+
+    purpose: str
+    bounds: tuple[int, ...]
+
+
+Op = Shuffle | Open | EndEvent | Draw
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What a state waits for: table operations to run first (``ops``), else a move by one of
+    ``actors`` (seat numbers). Both empty: the game is over."""
+
+    ops: tuple[Op, ...] = ()
+    actors: tuple[int, ...] = ()
+    waiting: str = ""  # a short phrase for players: "dealing round 2", "Lisa to play"
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended. ``scores``: per seat (the game's own unit; lower is better in Vampire
+    Queen, VP in half-points in VTES). ``winners``: seats that share the win (empty: no winner)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    summary: str
+    abandoned: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line of narration a move produced. ``text`` holds ``{s0}``, ``{s1}``… for seat names;
+    :meth:`render` fills them in."""
+
+    text: str
+    seats: tuple[int, ...] = field(default=())
+
+    def render(self, names: Sequence[str]) -> str:
+        return self.text.format(**{f"s{i}": name for i, name in enumerate(names)})
+
+
+def seat_ref(seat: int) -> str:
+    """The placeholder for a seat's name in a :class:`Note`."""
+    return "{s%d}" % seat
+
+
+class Game(Protocol):
+    """One game's rules. Every method is pure: states are immutable values."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    option_schema: tuple[OptionSpec, ...]
+
+    def setup(self, seats: int, options: Mapping[str, Any]) -> Any:
+        """The state before anything happened. Raises OptionError, GameError (seat count)."""
+
+    def pending(self, state: Any) -> Pending:
+        """The work the state waits for."""
+
+    def resolve(self, state: Any, op: Op, outcome: Any) -> tuple[Any, tuple[Note, ...]]:
+        """Fold the outcome of a table operation that ``pending`` asked for."""
+
+    def to_open(self, state: Any, seat: int, act: Act) -> tuple[Pos, ...]:
+        """The hidden positions this act plays, which the table must open to everyone with it.
+        Raises IllegalMove when the act is malformed or names positions the seat does not hold."""
+
+    def check(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+        """Raise IllegalMove (a sentence saying why) unless ``seat`` may make ``act`` now.
+        ``revealed`` maps every position of ``to_open`` to its verified identity."""
+
+    def apply(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[Any, tuple[Note, ...]]:
+        """The state after a checked act, and the narration it produced."""
+
+    def view(self, state: Any, seat: int | None, known: Mapping[Pos, str]) -> Any:
+        """What ``seat`` may know (None: a spectator): the public state plus ``known``, the
+        identities of positions opened to that seat."""
+
+    def legal_acts(self, view: Any) -> list[Act]:
+        """Every act the view's seat may make now (empty when it may not act)."""
+
+    def describe(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
+        """The act in a player's words, e.g. "{s1} leads three 7s"."""
+
+    def result(self, state: Any) -> Result | None:
+        """The result once the game is over, else None."""
+
+    def abandon(self, state: Any, seat: int) -> tuple[Any, tuple[Note, ...]]:
+        """The state after ``seat`` is recorded as having abandoned (PROTOCOL.md 6)."""
+
+
+def sorted_act_positions(raw: Any, what: str = "cards") -> tuple[Pos, ...]:
+    """Parse a list of ``[event, index]`` pairs from an untrusted act into sorted positions.
+
+    Raises IllegalMove when it is not a non-empty list of distinct pairs of non-negative ints.
+    """
+    if not isinstance(raw, list) or not raw:
+        raise IllegalMove(f"the act must list its {what} as [event, index] pairs")
+    out = []
+    for item in raw:
+        if (
+            not isinstance(item, (list, tuple))
+            or len(item) != 2
+            or any(type(x) is not int or x < 0 for x in item)
+        ):
+            raise IllegalMove(f"the act must list its {what} as [event, index] pairs")
+        out.append((item[0], item[1]))
+    if len(set(out)) != len(out):
+        raise IllegalMove(f"the act names one of its {what} twice")
+    return tuple(sorted(out))

@@ -1,0 +1,182 @@
+"""Simulation: a game driven by an in-memory stand-in for the table (DESIGN.md, "Games behind one
+interface").
+
+:class:`SimTable` answers the same hidden-card requests the real table answers through the deck
+protocol (shuffle, open to a seat, open to everyone, end an event, joint draws), from one seeded
+generator, so that any simulated game is reproducible from its seed. It keeps the truth of every
+position and what each seat knows, so bots see exactly what a real seat would see.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from engine.games.base import Act, Draw, EndEvent, Game, Note, Open, Pending, Pos, Result, Shuffle
+
+
+class SimTable:
+    """A game plus the hidden truth behind it, for simulation and tests.
+
+    ``private_decks`` maps ``(owner seat, deck name)`` to that seat's deck list (card identities),
+    for games with private decks. Raises the game's OptionError/GameError from setup.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seats: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        private_decks: Mapping[tuple[int, str], Sequence[str]] | None = None,
+    ) -> None:
+        self.game = game
+        self.seats = seats
+        self.rng = random.Random(seed)
+        self.state = game.setup(seats, dict(options or {}))
+        self.truth: dict[Pos, str] = {}
+        self.known: list[dict[Pos, str]] = [{} for _ in range(seats)]
+        self.public: dict[Pos, str] = {}
+        self.events = 0
+        self.private_decks = {k: list(v) for k, v in (private_decks or {}).items()}
+        self.notes: list[Note] = []
+        self.moves = 0
+
+    # -- the table side ------------------------------------------------------------------------
+
+    def pending(self) -> Pending:
+        return self.game.pending(self.state)
+
+    def run_ops(self) -> None:
+        """Run every table operation the game waits for, until it waits for a move or is over."""
+        while True:
+            pending = self.game.pending(self.state)
+            if not pending.ops:
+                return
+            for op in pending.ops:
+                outcome = self._outcome(op)
+                self.state, notes = self.game.resolve(self.state, op, outcome)
+                self.notes.extend(notes)
+
+    def _outcome(self, op: Any) -> Any:
+        if isinstance(op, Shuffle):
+            if op.cards:
+                cards = list(op.cards)
+            elif op.source:
+                cards = [self.truth[p] for p in op.source]
+            else:
+                cards = list(self.private_decks[(op.owner, op.deck)])
+            if len(cards) != op.count:
+                raise ValueError(f"shuffle of {op.deck}: {len(cards)} cards, expected {op.count}")
+            self.rng.shuffle(cards)
+            event = self.events
+            self.events += 1
+            for index, card in enumerate(cards):
+                self.truth[(event, index)] = card
+            return event
+        if isinstance(op, Open):
+            if op.to is None:
+                for p in op.positions:
+                    self.public[p] = self.truth[p]
+                return tuple(self.truth[p] for p in op.positions)
+            for p in op.positions:
+                self.known[op.to][p] = self.truth[p]
+            return None
+        if isinstance(op, EndEvent):
+            row = []
+            index = 0
+            while (op.event, index) in self.truth:
+                row.append(self.truth[(op.event, index)])
+                self.public[(op.event, index)] = row[-1]
+                index += 1
+            return tuple(row)
+        if isinstance(op, Draw):
+            return tuple(self.rng.randrange(n) for n in op.bounds)
+        raise TypeError(f"unknown table operation {op!r}")
+
+    # -- the seats' side -----------------------------------------------------------------------
+
+    def known_to(self, seat: int | None) -> dict[Pos, str]:
+        """Identities ``seat`` may know: public ones plus those opened to it."""
+        if seat is None:
+            return dict(self.public)
+        return {**self.public, **self.known[seat]}
+
+    def view(self, seat: int | None) -> Any:
+        return self.game.view(self.state, seat, self.known_to(seat))
+
+    def play(self, seat: int, act: Act) -> tuple[Note, ...]:
+        """Check and apply ``act`` by ``seat``; the cards it opens become public.
+
+        Raises the game's IllegalMove, leaving the state unchanged.
+        """
+        positions = self.game.to_open(self.state, seat, act)
+        # The real table opens only keys the seat holds; here a seat can only open what it knows.
+        unknown = [p for p in positions if p not in self.known_to(seat)]
+        if unknown:
+            from engine.games.base import IllegalMove
+
+            raise IllegalMove("that card is not in your hand")
+        revealed = {p: self.truth[p] for p in positions}
+        self.game.check(self.state, seat, act, revealed)
+        line = self.game.describe(self.state, seat, act, revealed)
+        self.state, notes = self.game.apply(self.state, seat, act, revealed)
+        self.public.update(revealed)
+        self.moves += 1
+        self.notes.append(line)
+        self.notes.extend(notes)
+        return (line, *notes)
+
+    def result(self) -> Result | None:
+        return self.game.result(self.state)
+
+
+@dataclass
+class GameRecord:
+    """One finished simulated game."""
+
+    result: Result
+    moves: int
+    notes: list[Note] = field(default_factory=list)
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Any],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    private_decks: Mapping[tuple[int, str], Sequence[str]] | None = None,
+    on_note: Callable[[Note], None] | None = None,
+    max_moves: int = 100_000,
+) -> GameRecord:
+    """Play one whole game between ``bots`` (one per seat, each with ``choose(view, legal)``).
+
+    Raises RuntimeError if the game has not ended after ``max_moves`` moves (a rules bug).
+    """
+    table = SimTable(game, len(bots), options, seed, private_decks)
+    seen = 0
+    while True:
+        table.run_ops()
+        if on_note:
+            for note in table.notes[seen:]:
+                on_note(note)
+        seen = len(table.notes)
+        pending = table.pending()
+        if not pending.actors:
+            result = table.result()
+            assert result is not None, "a game with nothing pending must have a result"
+            return GameRecord(result, table.moves, table.notes)
+        if table.moves >= max_moves:
+            raise RuntimeError(f"game {seed} has not ended after {max_moves} moves")
+        for seat in pending.actors:
+            view = table.view(seat)
+            legal = game.legal_acts(view)
+            if not legal:
+                continue
+            act = bots[seat].choose(view, legal)
+            if act is not None:
+                table.play(seat, act)
+                break
+        else:
+            raise RuntimeError(f"no seat of {pending.actors} would act (seed {seed})")
