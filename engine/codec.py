@@ -11,8 +11,10 @@ from typing import Any
 
 import msgpack
 
+from engine.errors import VampireError
 
-class CodecError(ValueError):
+
+class CodecError(VampireError):
     """Bytes that are not one canonical protocol value, or a value the protocol cannot carry."""
 
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
+from engine.errors import VampireError
+
 Pos = tuple[int, int]
 """A hidden-card position: (shuffle event number, index in that event's row), both ints >= 0."""
 
@@ -35,7 +37,7 @@ Act = dict[str, Any]
 """A game act: a canonical map with a ``"do"`` key."""
 
 
-class GameError(Exception):
+class GameError(VampireError):
     """Base of the errors a game raises; the message is a sentence for a player."""
 
 
