@@ -1,0 +1,184 @@
+"""The ``vampire`` command line (DESIGN.md, "The command line").
+
+Errors the user can cause print as one sentence on stderr and exit 2 (usage) or 1; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any, Callable, Sequence
+
+from engine.errors import VampireError
+
+BOT_NAMES = ("Lisa", "Scott", "Justine", "Richard", "Steve", "Mina", "Lucian", "Carmilla", "Vlad", "Ilona", "Anatole", "Beckett")
+
+
+def games() -> dict[str, Any]:
+    """The game modules by command-line name."""
+    from engine.games.queen import GAME as queen
+
+    found: dict[str, Any] = {"queen": queen}
+    try:
+        from engine.games.vtes import GAME as vtes  # type: ignore[attr-defined]
+    except ImportError:
+        pass
+    else:
+        found["vtes"] = vtes
+    return found
+
+
+def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
+    """``--rule name=value`` pairs into a mapping (the game's option schema types them)."""
+    rules: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise VampireError(f"--rule takes name=value, not {pair!r}")
+        rules[name.strip()] = value.strip()
+    return rules
+
+
+def seat_levels(spec: str | None, seats: int | None, game: Any) -> list[str]:
+    """Bot levels, one per seat, for a table of bots only.
+
+    No spec: one heuristic bot and random bots in the other seats. A number N: N heuristic bots,
+    random bots in the other seats. A list: one bot each.
+    """
+    from engine.bots import BotSpecError, parse_bots
+
+    if spec is not None and not spec.strip().isdigit():
+        levels = parse_bots(spec)
+        if seats is not None and seats != len(levels):
+            raise BotSpecError(f"--bots names {len(levels)} bots but --seats is {seats}")
+        seats = len(levels)
+    else:
+        seats = seats or (4 if game.name == "queen" else 5)
+        heuristic = int(spec) if spec is not None else 1
+        if heuristic > seats:
+            raise BotSpecError(f"--bots {heuristic} is more bots than the {seats} seats")
+        levels = ["heuristic"] * heuristic + ["random"] * (seats - heuristic)
+    if not game.min_seats <= seats <= game.max_seats:
+        raise VampireError(f"{game.title} is played by {game.min_seats} to {game.max_seats} players, not {seats}")
+    return levels
+
+
+def simulate(
+    game_name: str,
+    levels: list[str],
+    count: int,
+    seed: int,
+    rules: dict[str, str],
+    verbose: bool,
+    out: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Play ``count`` games between bots; players rotate seats each game. Returns the tallies."""
+    from engine.bots import make_bot
+    from engine.sim import play_game
+
+    game = games()[game_name]
+    n = len(levels)
+    names = [f"{BOT_NAMES[p % len(BOT_NAMES)]}" for p in range(n)]
+    wins = [0.0] * n
+    score_sum = [0] * n
+    moves = 0
+    game.setup(n, rules)  # option errors before any output
+    out(f"{game.title}: {n} seats, {count} game{'s' if count != 1 else ''}, seed {seed}; players change seats every game.")
+    for g in range(count):
+        # Player p sits at seat (p + g) mod n.
+        seat_of = [(p + g) % n for p in range(n)]
+        player_at = {s: p for p, s in enumerate(seat_of)}
+        bots = [make_bot(game_name, levels[player_at[s]], random.Random(f"{seed}/{g}/{s}")) for s in range(n)]
+        seat_names = [names[player_at[s]] for s in range(n)]
+        printer = None
+        if verbose and g == 0:
+            out("")
+            printer = _narrator(seat_names, out)
+        record = play_game(game, bots, seed=seed * 1_000_003 + g, options=rules, on_note=printer)
+        moves += record.moves
+        for s in range(n):
+            score_sum[player_at[s]] += record.result.scores[s]
+        for s in record.result.winners:
+            wins[player_at[s]] += 1 / len(record.result.winners)
+    out("")
+    width = max(len(x) for x in names)
+    out(f"{'player':<{width}}  {'bot':<9}  {'wins':>7}  {'win %':>6}  {'mean score':>10}")
+    for p in range(n):
+        out(
+            f"{names[p]:<{width}}  {levels[p]:<9}  {wins[p]:>7.1f}  {100 * wins[p] / count:>5.1f}%  "
+            f"{score_sum[p] / count:>10.1f}"
+        )
+    if game_name == "queen":
+        out("(Vampire Queen: the lowest total wins; tied games share the win.)")
+    return {"wins": wins, "mean_scores": [s / count for s in score_sum], "moves": moves}
+
+
+def _narrator(names: list[str], out: Callable[[str], None]) -> Callable[[Any], None]:
+    def show(note: Any) -> None:
+        text = note.render(names)
+        out(text)
+        if " wins the trick." in text or " takes " in text or text.startswith("Round") and "ends" in text:
+            out("")
+
+    return show
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = games()[args.game]
+    levels = seat_levels(args.bots, args.seats, game)
+    if args.games < 1:
+        raise VampireError("--games must be at least 1")
+    simulate(args.game, levels, args.games, args.seed, parse_rules(args.rule), args.verbose)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    # Until the TUI exists, a local table prints one game between bots, trick by trick.
+    game = games()[args.game]
+    levels = seat_levels(args.bots, None, game) if args.bots else ["heuristic"] * 4
+    print("The table's screen is not built yet: here is a whole game between bots, trick by trick.\n")
+    simulate(args.game, levels, 1, random.SystemRandom().randrange(1 << 30), parse_rules(args.rule), True)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="vampire", description="A peer-to-peer table for vampire card games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = sub.add_parser("play", help="a local table: you against bots")
+    play.add_argument("--game", default="queen", choices=["queen"])
+    play.add_argument("--bots", help="a number N of heuristic bots, or a comma list of levels")
+    play.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule")
+    play.set_defaults(func=cmd_play)
+
+    sim = sub.add_parser("simulate", help="bots play whole games; prints wins and mean scores")
+    sim.add_argument("--game", default="queen", choices=sorted(games()))
+    sim.add_argument("--seats", type=int)
+    sim.add_argument("--games", type=int, default=1)
+    sim.add_argument("--bots", help="a number N of heuristic bots (the rest random), or a comma list of levels")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule")
+    sim.add_argument("--verbose", action="store_true", help="print the first game trick by trick")
+    sim.set_defaults(func=cmd_simulate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except VampireError as err:
+        print(f"vampire: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``vampire simulate --verbose | head``): nothing left to say.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,613 @@
+"""Vampire Queen: the rules (shared/rules/vampire-queen.md) behind the game interface of
+:mod:`engine.games.base`.
+
+No cryptography here. The 108 shuffled cards live at positions of one shuffle event per round; a
+card's identity enters the state only when it becomes public (played, or taken in a hunter trick)
+or at the round's end, when the event's seeds are revealed and every hand is scored. The two
+hunters are never shuffled: who holds them is public, so they are tracked by seat.
+
+Acts (canonical maps):
+
+- ``{"do": "play", "cards": [[event, index], ...]}``: lead or follow with a set; one card in a
+  hunter trick;
+- ``{"do": "pass"}``: pass in a normal trick;
+- ``{"do": "hunter", "hunter": 15 | 20}``: lead a hunter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from engine.games.base import (
+    Act,
+    Draw,
+    EndEvent,
+    GameError,
+    IllegalMove,
+    Note,
+    Open,
+    OptionSpec,
+    Pending,
+    Pos,
+    Result,
+    Shuffle,
+    parse_options,
+    seat_ref,
+    sorted_act_positions,
+)
+
+NAME = "queen"
+DECK_NAME = "queen"
+NUMBERS = range(1, 14)
+COPIES = 8
+QUEENS = 4
+QUEEN = 14  # the value of a Queen-only set, and a Queen's points in hand
+HUNTERS = (15, 20)
+#: The 108 shuffled cards, in the canonical order the deck protocol's card points follow.
+DECK: tuple[str, ...] = tuple(f"{n}-{c}" for n in NUMBERS for c in range(COPIES)) + tuple(
+    f"Q-{c}" for c in range(QUEENS)
+)
+ALL_CARDS: tuple[str, ...] = DECK + ("H15", "H20")
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("rounds", int, 5, "number of rounds in a game", low=1, high=20),
+    OptionSpec(
+        "queen_in_hunter_trick", int, 14, "value of a Queen played into a hunter trick", choices=(14, 1)
+    ),
+    OptionSpec("hunter_tie", str, "last", "who wins a tied hunter trick", choices=("last", "first")),
+    OptionSpec("tie", str, "shared", "tied lowest totals share the win, or nobody wins", choices=("shared", "none")),
+)
+
+
+def hand_size(seats: int) -> int:
+    """Cards dealt to each player (rule page, "Seats and hand size"). Raises GameError outside 3–12."""
+    if not 3 <= seats <= 12:
+        raise GameError(f"Vampire Queen is played by 3 to 12 players, not {seats}")
+    if seats <= 8:
+        return 13
+    return {9: 12, 10: 10, 11: 9, 12: 9}[seats]
+
+
+def rank(card: str) -> int:
+    """A card's number, 14 for a Queen, 15/20 for a hunter (its points in hand)."""
+    head = card.split("-", 1)[0]
+    if head == "Q":
+        return QUEEN
+    if head in ("H15", "H20"):
+        return int(head[1:])
+    return int(head)
+
+
+def is_queen(card: str) -> bool:
+    return card.startswith("Q-")
+
+
+def set_value(cards: tuple[str, ...]) -> int | None:
+    """The value of a set (its number, 14 if only Queens), or None if it is not a set."""
+    numbers = {rank(c) for c in cards if not is_queen(c)}
+    if not cards or any(rank(c) > QUEEN for c in cards) or len(numbers) > 1:
+        return None
+    return numbers.pop() if numbers else QUEEN
+
+
+_COUNT_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def card_word(card_or_value: str | int) -> str:
+    """One card in words: "a 7", "an 8", "a Queen", "Hunter 15"."""
+    value = rank(card_or_value) if isinstance(card_or_value, str) else card_or_value
+    if isinstance(card_or_value, str) and is_queen(card_or_value):
+        return "a Queen"
+    if value in HUNTERS:
+        return f"Hunter {value}"
+    return f"an {value}" if value in (8, 11) else f"a {value}"
+
+
+def set_words(cards: tuple[str, ...]) -> str:
+    """A set in a player's words: "a 7", "a pair of 9s (9, Queen)", "three 7s", "two Queens"."""
+    value = set_value(cards)
+    n = len(cards)
+    if value == QUEEN and all(is_queen(c) for c in cards):
+        return "a Queen" if n == 1 else f"{_COUNT_WORDS.get(n, n)} Queens"
+    if n == 1:
+        return card_word(cards[0])
+    base = f"a pair of {value}s" if n == 2 else f"{_COUNT_WORDS.get(n, n)} {value}s"
+    if any(is_queen(c) for c in cards):
+        shown = ", ".join("Queen" if is_queen(c) else str(rank(c)) for c in sorted(cards, key=rank))
+        base += f" ({shown})"
+    return base
+
+
+def list_words(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- state -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card in a hand: its position, and its identity if it is public (None while hidden)."""
+
+    pos: Pos
+    ident: str | None = None
+
+
+@dataclass(frozen=True)
+class Play:
+    """One turn in a trick. ``cards``: identities played (empty for a pass); a hunter lead is
+    ``("H15",)``. ``value``: the set's value (0 for a hunter, the card's value in a hunter trick).
+    ``forced``: the table applied it because the seat could not act (no entry). ``positions``: where
+    the cards were (a card won in a hunter trick keeps its position in the winner's hand)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    value: int
+    forced: bool = False
+    positions: tuple[Pos, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return not self.cards
+
+
+@dataclass(frozen=True)
+class Trick:
+    """The trick being played. ``hunter``: 0 for a normal trick, else the hunter led.
+    ``waiting``: the seats still to take their turn, in clockwise order."""
+
+    leader: int
+    hunter: int
+    plays: tuple[Play, ...]
+    waiting: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.plays[0].cards)
+
+    @property
+    def best(self) -> Play:
+        """The highest set so far (normal trick); the leader's play if nobody beat it."""
+        return max((p for p in self.plays if p.cards), key=lambda p: p.value)
+
+
+@dataclass(frozen=True)
+class QueenState:
+    """The public state of a Vampire Queen table.
+
+    ``phase``: "dealer" (the first dealer is drawn), "shuffle", "deal", "play", "score" (the round's
+    seeds are revealed and hands scored), "over". ``hunters``: the seats holding Hunter 15 and
+    Hunter 20 (-1 while not held: before the first round, or while led in a trick). ``banned``: the
+    hunter the leader may not lead now (0: none). ``stock``: cards shuffled but not dealt this round.
+    """
+
+    seats: int
+    options: tuple[tuple[str, Any], ...]
+    phase: str = "dealer"
+    round: int = 0
+    dealer: int = -1
+    event: int = -1
+    dealt: int = 0
+    stock: int = 0
+    hands: tuple[tuple[Card, ...], ...] = ()
+    hunters: tuple[int, int] = (-1, -1)
+    leader: int = -1
+    trick: Trick | None = None
+    banned: int = 0
+    discard: tuple[str, ...] = ()
+    totals: tuple[int, ...] = ()
+    round_scores: tuple[tuple[int, ...], ...] = ()
+    round_hands: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    last_trick: Trick | None = None
+    abandoned: tuple[int, ...] = ()
+
+    def option(self, name: str) -> Any:
+        return dict(self.options)[name]
+
+    @property
+    def turn(self) -> int:
+        """The seat to act now in play, or -1."""
+        if self.phase != "play":
+            return -1
+        return self.trick.waiting[0] if self.trick else self.leader
+
+    def hunters_of(self, seat: int) -> tuple[int, ...]:
+        return tuple(h for h, holder in zip(HUNTERS, self.hunters) if holder == seat)
+
+    def hand_count(self, seat: int) -> int:
+        """Public hand size: cards plus hunters held."""
+        return len(self.hands[seat]) + len(self.hunters_of(seat))
+
+
+@dataclass(frozen=True)
+class QueenView:
+    """What one seat may know (``seat`` None: a spectator). ``hand``: this seat's cards as
+    ``(position, identity)`` sorted by value (identity None only if not yet opened to it);
+    ``hunters_held``: its hunters. Everything else is public."""
+
+    seat: int | None
+    state: QueenState
+    hand: tuple[tuple[Pos, str | None], ...]
+    hunters_held: tuple[int, ...]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def trick(self) -> Trick | None:
+        return self.state.trick
+
+    def public_ident(self, pos: Pos) -> bool:
+        return any(c.pos == pos and c.ident is not None for c in self.state.hands[self.seat])
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+def _clockwise_after(seat: int, seats: int) -> tuple[int, ...]:
+    return tuple((seat + i) % seats for i in range(1, seats))
+
+
+class VampireQueen:
+    """The Vampire Queen rules (shared/rules/vampire-queen.md). Stateless; states are values."""
+
+    name = NAME
+    title = "Vampire Queen"
+    min_seats = 3
+    max_seats = 12
+    option_schema = OPTIONS
+
+    # -- setup and table work ----------------------------------------------------------------
+
+    def setup(self, seats: int, options: Mapping[str, Any]) -> QueenState:
+        hand_size(seats)
+        opts = parse_options(OPTIONS, options)
+        return QueenState(
+            seats=seats,
+            options=opts,
+            hands=tuple(() for _ in range(seats)),
+            totals=(0,) * seats,
+        )
+
+    def pending(self, state: QueenState) -> Pending:
+        phase = state.phase
+        if phase == "dealer":
+            return Pending(ops=(Draw("dealer", (state.seats,)),), waiting="drawing the first dealer")
+        if phase == "shuffle":
+            first = state.hunters[0]
+            op = Shuffle(DECK_NAME, len(DECK), first, tuple(range(state.seats)), cards=DECK)
+            return Pending(ops=(op,), waiting=f"shuffling for round {state.round}")
+        if phase == "deal":
+            ops = tuple(Open(tuple(c.pos for c in state.hands[s]), s) for s in range(state.dealt, state.seats))
+            return Pending(ops=ops, waiting=f"dealing round {state.round}")
+        if phase == "play":
+            return Pending(actors=(state.turn,), waiting=f"{seat_ref(state.turn)} to play")
+        if phase == "score":
+            return Pending(ops=(EndEvent(state.event),), waiting=f"revealing the hands of round {state.round}")
+        return Pending()
+
+    def resolve(self, state: QueenState, op: Any, outcome: Any) -> tuple[QueenState, tuple[Note, ...]]:
+        if isinstance(op, Draw) and state.phase == "dealer":
+            dealer = outcome[0]
+            left = (dealer + 1) % state.seats
+            state = replace(state, dealer=dealer, hunters=(dealer, left), leader=left, round=1, phase="shuffle")
+            return state, (
+                Note(
+                    f"{seat_ref(dealer)} is drawn as dealer and takes Hunter 15; "
+                    f"{seat_ref(left)} takes Hunter 20 and leads.",
+                    (dealer, left),
+                ),
+            )
+        if isinstance(op, Shuffle) and state.phase == "shuffle":
+            event = outcome
+            h = hand_size(state.seats)
+            hands = tuple(tuple(Card((event, s * h + i)) for i in range(h)) for s in range(state.seats))
+            state = replace(
+                state, event=event, hands=hands, stock=len(DECK) - h * state.seats, phase="deal", dealt=0,
+                discard=(), trick=None, last_trick=None,
+            )
+            return state, (Note(f"Round {state.round}: the {len(DECK)} cards are shuffled."),)
+        if isinstance(op, Open) and state.phase == "deal" and op.to == state.dealt:
+            dealt = state.dealt + 1
+            if dealt < state.seats:
+                return replace(state, dealt=dealt), ()
+            h = hand_size(state.seats)
+            return replace(state, dealt=dealt, phase="play"), (
+                Note(f"Each player is dealt {h} cards; {seat_ref(state.leader)} leads.", (state.leader,)),
+            )
+        if isinstance(op, EndEvent) and state.phase == "score" and op.event == state.event:
+            return self._score_round(state, outcome)
+        raise GameError(f"the table ran {op!r}, which this state did not ask for")
+
+    def _score_round(self, state: QueenState, row: tuple[str, ...]) -> tuple[QueenState, tuple[Note, ...]]:
+        hands: list[tuple[str, ...]] = []
+        scores = []
+        for s in range(state.seats):
+            cards = tuple(c.ident if c.ident is not None else row[c.pos[1]] for c in state.hands[s])
+            cards += tuple(f"H{h}" for h in state.hunters_of(s))
+            hands.append(cards)
+            scores.append(sum(rank(c) for c in cards))
+        totals = tuple(t + s for t, s in zip(state.totals, scores))
+        text = ", ".join(f"{seat_ref(s)} {scores[s]}" for s in range(state.seats))
+        notes = [Note(f"Round {state.round} ends. Points in hand: {text}.")]
+        state = replace(
+            state,
+            totals=totals,
+            round_scores=state.round_scores + (tuple(scores),),
+            round_hands=state.round_hands + (tuple(hands),),
+            hands=tuple(() for _ in range(state.seats)),
+            trick=None,
+            banned=0,
+        )
+        if state.round >= state.option("rounds"):
+            state = replace(state, phase="over")
+            result = self.result(state)
+            assert result is not None
+            notes.append(Note(result.summary, result.winners))
+        else:
+            state = replace(state, round=state.round + 1, phase="shuffle", leader=state.hunters[1])
+        return state, tuple(notes)
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def to_open(self, state: QueenState, seat: int, act: Act) -> tuple[Pos, ...]:
+        if not isinstance(act, dict) or act.get("do") != "play":
+            return ()
+        positions = sorted_act_positions(act.get("cards"))
+        held = {c.pos: c for c in state.hands[seat]} if 0 <= seat < state.seats and state.hands else {}
+        for p in positions:
+            if p not in held:
+                raise IllegalMove("you played a card that is not in your hand")
+        return tuple(p for p in positions if held[p].ident is None)
+
+    def _cards_of(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, ...]:
+        held = {c.pos: c for c in state.hands[seat]}
+        cards = []
+        for p in sorted_act_positions(act.get("cards")):
+            if p not in held:
+                raise IllegalMove("you played a card that is not in your hand")
+            ident = held[p].ident if held[p].ident is not None else revealed.get(p)
+            if ident is None or ident not in DECK:
+                raise IllegalMove("a card you played was not opened")
+            cards.append(ident)
+        return tuple(cards)
+
+    def check(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+        self._checked(state, seat, act, revealed)
+
+    def _checked(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, Any]:
+        """Check an act; return ("play", cards) / ("pass", None) / ("hunter", value)."""
+        if not isinstance(act, dict):
+            raise IllegalMove("an act must be a map")
+        do = act.get("do")
+        expected = {"play": {"do", "cards"}, "pass": {"do"}, "hunter": {"do", "hunter"}}
+        if do not in expected:
+            raise IllegalMove(f"Vampire Queen has no act {do!r}: play, pass or hunter")
+        if set(act) != expected[do]:
+            raise IllegalMove(f"a {do} act takes exactly the fields {', '.join(sorted(expected[do]))}")
+        if state.phase != "play":
+            raise IllegalMove({
+                "over": "the game is over",
+                "score": "the round is being scored",
+            }.get(state.phase, "the cards are being dealt; nobody may play yet"))
+        if not 0 <= seat < state.seats or seat in state.abandoned:
+            raise IllegalMove("you have no seat in this game")
+        if seat != state.turn:
+            raise IllegalMove(f"it is not your turn: seat {state.turn} is to play")
+        trick = state.trick
+        if do == "hunter":
+            hunter = act["hunter"]
+            if type(hunter) is not int or hunter not in HUNTERS:
+                raise IllegalMove("the hunters are Hunter 15 and Hunter 20")
+            if trick is not None:
+                raise IllegalMove("a hunter can only be led, never played into a trick")
+            if hunter not in state.hunters_of(seat):
+                raise IllegalMove(f"you do not hold Hunter {hunter}")
+            if hunter == state.banned:
+                raise IllegalMove(
+                    f"you may not lead Hunter {hunter}: you took it in the hunter trick that just ended"
+                )
+            return "hunter", hunter
+        if do == "pass":
+            if trick is None:
+                raise IllegalMove("the leader cannot pass: lead a set or a hunter")
+            if trick.hunter:
+                raise IllegalMove("nobody may pass in a hunter trick: play one card")
+            return "pass", None
+        cards = self._cards_of(state, seat, act, revealed)
+        if trick is not None and trick.hunter:
+            if len(cards) != 1:
+                raise IllegalMove("in a hunter trick you play exactly one card")
+            return "play", cards
+        value = set_value(cards)
+        if value is None:
+            raise IllegalMove("a set is cards of one number, with Queens standing for that number")
+        if trick is not None:
+            if len(cards) != trick.size:
+                raise IllegalMove(f"you must play {trick.size} card{'s' if trick.size > 1 else ''}, the size of the lead")
+            best = trick.best.value
+            if value <= best:
+                raise IllegalMove(f"your set must be higher than {best}")
+        return "play", cards
+
+    def apply(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[QueenState, tuple[Note, ...]]:
+        kind, what = self._checked(state, seat, act, revealed)
+        trick = state.trick
+        if kind == "hunter":
+            index = HUNTERS.index(what)
+            hunters = tuple(-1 if i == index else h for i, h in enumerate(state.hunters))
+            trick = Trick(seat, what, (Play(seat, (f"H{what}",), 0),), _clockwise_after(seat, state.seats))
+            state = replace(state, hunters=hunters, trick=trick, banned=0)
+        elif kind == "pass":
+            assert trick is not None
+            trick = replace(trick, plays=trick.plays + (Play(seat, (), 0),), waiting=trick.waiting[1:])
+            state = replace(state, trick=trick)
+        else:
+            positions = sorted_act_positions(act["cards"])
+            hand = tuple(c for c in state.hands[seat] if c.pos not in positions)
+            state = replace(state, hands=_with(state.hands, seat, hand))
+            if trick is None:
+                play = Play(seat, what, set_value(what) or 0, positions=positions)
+                trick = Trick(seat, 0, (play,), _clockwise_after(seat, state.seats))
+                state = replace(state, banned=0)
+            else:
+                value = self._hunter_value(state, what[0]) if trick.hunter else set_value(what) or 0
+                play = Play(seat, what, value, positions=positions)
+                trick = replace(trick, plays=trick.plays + (play,), waiting=trick.waiting[1:])
+            state = replace(state, trick=trick)
+        return self._advance(state)
+
+    def _hunter_value(self, state: QueenState, card: str) -> int:
+        return state.option("queen_in_hunter_trick") if is_queen(card) else rank(card)
+
+    def _advance(self, state: QueenState) -> tuple[QueenState, tuple[Note, ...]]:
+        """Apply the turns the rules force (seats that cannot play), then end the trick if every
+        seat has had its turn."""
+        notes: list[Note] = []
+        trick = state.trick
+        assert trick is not None
+        while trick.waiting:
+            s = trick.waiting[0]
+            cards_held = len(state.hands[s])
+            if trick.hunter and cards_held == 0:
+                notes.append(Note(f"{seat_ref(s)} holds only hunters and plays nothing.", (s,)))
+            elif not trick.hunter and cards_held < trick.size:
+                notes.append(Note(f"{seat_ref(s)} cannot play {trick.size} cards and passes.", (s,)))
+            else:
+                break
+            trick = replace(trick, plays=trick.plays + (Play(s, (), 0, forced=True),), waiting=trick.waiting[1:])
+        state = replace(state, trick=trick)
+        if trick.waiting:
+            return state, tuple(notes)
+        state, end_notes = self._end_trick(state, trick)
+        return state, tuple(notes) + end_notes
+
+    def _end_trick(self, state: QueenState, trick: Trick) -> tuple[QueenState, tuple[Note, ...]]:
+        notes: list[Note] = []
+        banned = 0
+        if not trick.hunter:
+            winner = trick.best.seat
+            played = tuple(c for p in trick.plays for c in p.cards)
+            state = replace(state, discard=state.discard + played)
+            notes.append(Note(f"{seat_ref(winner)} wins the trick.", (winner,)))
+        else:
+            index = HUNTERS.index(trick.hunter)
+            followers = [p for p in trick.plays[1:] if p.cards]
+            if not followers:
+                winner = trick.leader
+                notes.append(Note(f"Nobody could play: {seat_ref(winner)} takes Hunter {trick.hunter} back.", (winner,)))
+            else:
+                top = max(p.value for p in followers)
+                tied = [p for p in followers if p.value == top]
+                best = tied[-1] if state.option("hunter_tie") == "last" else tied[0]
+                winner = best.seat
+                banned = trick.hunter
+                taken = tuple(Card(p.positions[0], p.cards[0]) for p in followers)
+                taken_words = [f"Hunter {trick.hunter}"] + [card_word(p.cards[0]) for p in followers]
+                state = replace(state, hands=_with(state.hands, winner, state.hands[winner] + taken))
+                notes.append(Note(f"{seat_ref(winner)} takes {list_words(taken_words)}.", (winner,)))
+            hunters = tuple(winner if i == index else h for i, h in enumerate(state.hunters))
+            state = replace(state, hunters=hunters)
+        state = replace(state, trick=None, last_trick=trick, leader=winner, banned=banned)
+        out = [s for s in range(state.seats) if state.hand_count(s) == 0 and s not in state.abandoned]
+        if out:
+            names = list_words([seat_ref(s) for s in out])
+            notes.append(Note(f"{names} {'has' if len(out) == 1 else 'have'} no cards left.", tuple(out)))
+            state = replace(state, phase="score", banned=0)
+        return state, tuple(notes)
+
+    # -- views and choices -------------------------------------------------------------------
+
+    def view(self, state: QueenState, seat: int | None, known: Mapping[Pos, str]) -> QueenView:
+        if seat is None or not state.hands:
+            return QueenView(seat, state, (), ())
+        hand = tuple((c.pos, c.ident if c.ident is not None else known.get(c.pos)) for c in state.hands[seat])
+        hand = tuple(sorted(hand, key=lambda pc: (rank(pc[1]) if pc[1] else 99, pc[0])))
+        return QueenView(seat, state, hand, state.hunters_of(seat))
+
+    def legal_acts(self, view: QueenView) -> list[Act]:
+        """Every distinct act the seat may make now: one act per distinct play (number, how many
+        number cards, how many Queens), on the first positions of the hand in sorted order; any
+        act that plays equivalent cards is equally legal."""
+        state = view.state
+        if view.seat is None or state.phase != "play" or state.turn != view.seat:
+            return []
+        trick = state.trick
+        by_rank: dict[int, list[Pos]] = {}
+        queens: list[Pos] = []
+        for pos, ident in view.hand:
+            if ident is None:
+                continue
+            (queens if is_queen(ident) else by_rank.setdefault(rank(ident), [])).append(pos)
+        acts: list[Act] = []
+
+        def play(positions: list[Pos]) -> Act:
+            return {"do": "play", "cards": [list(p) for p in sorted(positions)]}
+
+        if trick is not None and trick.hunter:
+            for r in sorted(by_rank):
+                acts.append(play(by_rank[r][:1]))
+            if queens:
+                acts.append(play(queens[:1]))
+            return acts
+        sizes = range(1, len(view.hand) + 1) if trick is None else (trick.size,)
+        floor = 0 if trick is None else trick.best.value
+        for size in sizes:
+            for r, group in sorted(by_rank.items()):
+                if r <= floor:
+                    continue
+                for n in range(max(1, size - len(queens)), min(size, len(group)) + 1):
+                    acts.append(play(group[:n] + queens[: size - n]))
+            if floor < QUEEN and size <= len(queens):
+                acts.append(play(queens[:size]))
+        if trick is None:
+            acts.extend({"do": "hunter", "hunter": h} for h in view.hunters_held if h != state.banned)
+        else:
+            acts.append({"do": "pass"})
+        return acts
+
+    def describe(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
+        kind, what = self._checked(state, seat, act, revealed)
+        who = seat_ref(seat)
+        if kind == "hunter":
+            return Note(f"{who} leads Hunter {what}.", (seat,))
+        if kind == "pass":
+            return Note(f"{who} passes.", (seat,))
+        if state.trick is None:
+            return Note(f"{who} leads {set_words(what)}.", (seat,))
+        if state.trick.hunter:
+            return Note(f"{who} plays {card_word(what[0])}.", (seat,))
+        return Note(f"{who} plays {set_words(what)}.", (seat,))
+
+    def result(self, state: QueenState) -> Result | None:
+        if state.phase != "over":
+            return None
+        totals = state.totals
+        if state.abandoned:
+            names = list_words([seat_ref(s) for s in state.abandoned])
+            return Result(totals, (), f"The game was abandoned by {names}; there is no winner.", state.abandoned)
+        low = min(totals)
+        winners = tuple(s for s in range(state.seats) if totals[s] == low)
+        if len(winners) > 1 and state.option("tie") == "none":
+            return Result(totals, (), f"Tied lowest totals of {low}: nobody wins.")
+        names = list_words([seat_ref(s) for s in winners])
+        return Result(totals, winners, f"{names} {'wins' if len(winners) == 1 else 'share the win'} with {low}.")
+
+    def abandon(self, state: QueenState, seat: int) -> tuple[QueenState, tuple[Note, ...]]:
+        """A seat removed by abandon votes ends the game with no winner (rule page, "Abandon")."""
+        state = replace(state, phase="over", abandoned=tuple(sorted(set(state.abandoned) | {seat})), trick=None)
+        result = self.result(state)
+        assert result is not None
+        return state, (Note(result.summary, state.abandoned),)
+
+
+def _with(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+GAME = VampireQueen()
