@@ -1,0 +1,153 @@
+"""A whole game through the signed log and the deck protocol, in one process (issue 3, item 6).
+
+A host :class:`~engine.sequencer.Sequencer` orders the entries; every seat is a real
+:class:`~engine.seat.Seat` with its own key, secrets and fold of the table; every shuffle, deal,
+play and round end goes through signed entries. Used by ``vampire simulate --protocol``, the tests
+and the benchmarks. Over the network, :mod:`net` runs the same seats and sequencer.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from engine.bots import make_bot
+from engine.games.base import Note
+from engine.identity import new_key
+from engine.log import Entry, LogWriter
+from engine.seat import Seat, now_ms
+from engine.secrets import SecretsFile
+from engine.sequencer import Sequencer
+from engine.table import Rejected
+
+
+def all_games() -> dict[str, Any]:
+    """Game modules by protocol name."""
+    from engine.cli import games
+
+    return games()
+
+
+Tamper = Callable[[int, str, dict], dict]
+"""A cheat hook for tests: ``tamper(seat, kind, body) -> body`` changes a seat's entry body."""
+
+
+@dataclass
+class LocalGame:
+    """A table with a host and seats in one process. ``seats[i]`` is seat i's private side;
+    ``bots[i]`` its bot (None for a seat driven from outside)."""
+
+    host: Sequencer
+    seats: list[Seat]
+    bots: list[Any]
+    notes: list[Note] = field(default_factory=list)
+    tamper: Tamper | None = None
+    rejections: list[tuple[int, Rejected]] = field(default_factory=list)
+
+    @property
+    def table(self):
+        return self.host.table
+
+    def broadcast(self, entry: Entry) -> None:
+        for seat in self.seats:
+            seat.fold(entry)
+
+    def submit(self, seat: Seat, kind: str, body: dict) -> Entry:
+        """Sign ``body`` as ``seat`` on the head, submit it and let every seat fold it.
+        Raises Rejected when the host refuses it."""
+        if self.tamper is not None:
+            body = self.tamper(seat.index if seat.index is not None else -1, kind, body)
+        entry = seat.sign(kind, body)
+        start = len(self.host.table.notes)
+        self.host.submit(entry)
+        self.notes.extend(self.host.table.notes[start:])
+        self.broadcast(entry)
+        return entry
+
+    def host_entry(self, kind: str, body: dict) -> Entry:
+        start = len(self.host.table.notes)
+        entry, _ = self.host.submit(self.host.sign(kind, body))
+        self.notes.extend(self.host.table.notes[start:])
+        self.broadcast(entry)
+        return entry
+
+    def step(self) -> bool:
+        """Make the next entry the table waits for (a duty or a bot's move). False when nothing
+        more can happen without an outside player."""
+        t = self.host.table
+        if t.phase == "over" and not t.ended:
+            result = t.game.result(t.gstate)
+            self.host_entry("end", {"scores": list(result.scores), "winners": list(result.winners)})
+            return True
+        if t.phase != "running":
+            return False
+        for seat in self.seats:
+            duty = seat.duty()
+            if duty is not None:
+                self.submit(seat, *duty)
+                return True
+        for s, kind in t.owed():
+            if kind == "move" and self.bots[s] is not None:
+                seat = self.seats[s]
+                legal = seat.legal_acts()
+                act = self.bots[s].choose(seat.view(), legal)
+                if act is not None:
+                    self.submit(seat, "move", seat.move_body(act))
+                    return True
+        return False
+
+    def run(self, max_entries: int = 1_000_000) -> None:
+        """Step until the game is over and ended, stopped, or waiting for an outside player."""
+        for _ in range(max_entries):
+            if not self.step():
+                return
+        raise RuntimeError("the game did not end")
+
+
+def new_local_game(
+    game: str,
+    levels: Sequence[str | None],
+    options: dict[str, Any] | None = None,
+    save: Path | None = None,
+    secrets_dir: Path | None = None,
+    seed: int | None = None,
+    names: Sequence[str] | None = None,
+    tamper: Tamper | None = None,
+) -> LocalGame:
+    """Open a table, seat one player per entry of ``levels`` (a bot level, or None for a seat driven
+    from outside) and start the game. With ``seed``, bots and every secret come from a seeded
+    generator (reproducible, for tests and benchmarks); otherwise from the OS random source.
+    ``save``: the log file; ``secrets_dir``: where each seat's secrets file goes.
+    """
+    games = all_games()
+    module = games[game]
+    from engine.games.base import parse_options
+
+    typed = dict(parse_options(module.option_schema, options or {}))
+    if seed is not None:
+        rng = random.Random(seed)
+        random_bytes: Callable[[int], bytes] = lambda n: rng.randbytes(n)  # noqa: E731
+    else:
+        import os
+
+        rng = random.Random()
+        random_bytes = os.urandom
+    host = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
+    host.open_table(game, typed, len(levels), "local table")
+    from engine.cli import BOT_NAMES
+
+    names = list(names or [BOT_NAMES[i % len(BOT_NAMES)] for i in range(len(levels))])
+    seats = []
+    for i in range(len(levels)):
+        path = secrets_dir / f"seat{i}.secrets" if secrets_dir else None
+        seats.append(Seat(new_key(), names[i], games, SecretsFile(path), random_bytes))
+    bots = [make_bot(game, lv, random.Random(rng.random())) if lv else None for lv in levels]
+    local = LocalGame(host, seats, bots, tamper=tamper)
+    for seat in seats:
+        seat.fold(host.table.entries[0])
+    for seat in seats:
+        local.submit(seat, "join", {"name": seat.name, "deck": None})
+    local.host_entry("start", {})
+    return local

@@ -1,0 +1,58 @@
+"""The host's sequencer (PROTOCOL.md 3), with no sockets: it orders entries, checks each against
+its own table, writes it to the log file (fsync) and signs the new head. The network host
+(:mod:`net.host`) and the in-process game (:mod:`engine.local`) both use it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.identity import public_bytes
+from engine.log import Entry, LogWriter, sign_entry, sign_head
+from engine.table import ZERO32, Rejected, Table
+
+
+class Sequencer:
+    """Orders a table's entries. ``key``: the host's Ed25519 key; ``log``: where accepted entries
+    go (None: memory only); ``clock()``: ms."""
+
+    def __init__(self, key: Ed25519PrivateKey, games: dict[str, Any], log: LogWriter | None, clock: Callable[[], int]) -> None:
+        self.key = key
+        self.public = public_bytes(key)
+        self.table = Table(games)
+        self.log = log
+        self.clock = clock
+        self.heads: list[bytes] = []
+
+    def open_table(self, game: str, options: dict[str, Any], seats: int, name: str, carddb: str | None = None) -> tuple[Entry, bytes]:
+        """Append the genesis `table` entry. Raises Rejected for a bad game, options or seat count."""
+        body = {"game": game, "options": options, "seats": seats, "name": name, "carddb": carddb}
+        return self.submit(self.sign("table", body))
+
+    def sign(self, kind: str, body: dict) -> Entry:
+        """An entry by the host itself on the current head (`table`, `start`, `end`, `chat`)."""
+        t = self.table
+        return sign_entry(
+            self.key, table=t.table_id if t.entries else ZERO32, seq=t.seq, prev=t.head, kind=kind, body=body,
+            time_ms=self.clock(),
+        )
+
+    def submit(self, entry: Entry) -> tuple[Entry, bytes]:
+        """Append ``entry`` if it chains on the head and the table accepts it; write it to the log
+        (fsync) and return it with its head signature. Raises Rejected (code ``stale`` when it was
+        signed on another head) and changes nothing."""
+        self.table.apply(entry)
+        head = sign_head(self.key, self.table.table_id, entry.seq, entry.id)
+        if self.log is not None:
+            self.log.append(entry, head)
+        self.heads.append(head)
+        return entry, head
+
+    def replay(self, entries: list[Entry], heads: list[bytes | None]) -> None:
+        """Fold entries already on disk (a resumed table). Raises Rejected for a log the table refuses."""
+        for entry, head in zip(entries, heads):
+            self.table.apply(entry)
+            self.heads.append(head or sign_head(self.key, self.table.table_id, entry.seq, entry.id))
