@@ -129,7 +129,74 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     levels = seat_levels(args.bots, args.seats, game)
     if args.games < 1:
         raise VampireError("--games must be at least 1")
+    if args.protocol:
+        return simulate_protocol(args.game, levels, args.games, args.seed, parse_rules(args.rule), args.save, args.verbose)
+    if args.save:
+        raise VampireError("--save needs --protocol: only games played through the signed log leave a log")
     simulate(args.game, levels, args.games, args.seed, parse_rules(args.rule), args.verbose)
+    return 0
+
+
+def simulate_protocol(
+    game_name: str, levels: list[str], count: int, seed: int, rules: dict[str, str], save: str | None, verbose: bool
+) -> int:
+    """Play ``count`` bot games through the signed log and the deck protocol; save each log in
+    ``save`` (a directory) as game-<k>.vtlog with each seat's secrets file beside it."""
+    import time
+    from pathlib import Path
+
+    from engine.local import new_local_game
+
+    out_dir = Path(save) if save else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    game = games()[game_name]
+    print(f"{game.title}: {len(levels)} seats, {count} game{'s' if count != 1 else ''} through the signed log and the deck protocol.")
+    for g in range(count):
+        log_path = secrets_dir = None
+        if out_dir is not None:
+            log_path = out_dir / f"game-{g}.vtlog"
+            if log_path.exists():
+                raise VampireError(f"{log_path} exists already; choose another --save directory")
+            secrets_dir = out_dir / f"game-{g}-secrets"
+            secrets_dir.mkdir(exist_ok=True)
+        start = time.perf_counter()
+        local = new_local_game(game_name, levels, rules, save=log_path, secrets_dir=secrets_dir, seed=seed * 1_000_003 + g)
+        local.run()
+        table = local.table
+        result = table.game.result(table.gstate)
+        names = table.names
+        if verbose and g == 0:
+            for note in local.notes:
+                print(note.render(names))
+        took = time.perf_counter() - start
+        summary = result.summary.format(**{f"s{i}": n for i, n in enumerate(names)}) if result else f"stopped: {table.fault}"
+        where = f"; log {log_path}" if log_path else ""
+        print(f"game {g}: {summary} ({len(table.entries)} entries, {took:.1f} s{where})")
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    import json
+
+    from engine.audit import audit_file
+
+    report = audit_file(args.file, games())
+    print(json.dumps(report.as_json(), indent=2) if args.json else report.text())
+    return report.code
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from engine.log import read_log
+    from engine.replay import replay_lines
+
+    if not args.text:
+        raise VampireError("the replay screen is not built yet: use vampire replay FILE --text")
+    log = read_log(args.file)
+    for line in replay_lines(log, games(), show_hands=not args.no_hands):
+        print(line)
+    if log.torn:
+        print("(a torn last frame, left by a crash mid-write, was dropped)")
     return 0
 
 
@@ -160,7 +227,20 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule")
     sim.add_argument("--verbose", action="store_true", help="print the first game trick by trick")
+    sim.add_argument("--protocol", action="store_true", help="play through the signed log and the deck protocol")
+    sim.add_argument("--save", metavar="DIR", help="with --protocol: save each game's log (and secrets) in DIR")
     sim.set_defaults(func=cmd_simulate)
+
+    audit = sub.add_parser("audit", help="check a saved log: signatures, chain, rules, every shuffle")
+    audit.add_argument("file")
+    audit.add_argument("--json", action="store_true", help="print the report as JSON")
+    audit.set_defaults(func=cmd_audit)
+
+    replay = sub.add_parser("replay", help="step through a saved log")
+    replay.add_argument("file")
+    replay.add_argument("--text", action="store_true", help="print the game entry by entry")
+    replay.add_argument("--no-hands", action="store_true", help="do not show the hands after each seed reveal")
+    replay.set_defaults(func=cmd_replay)
     return parser
 
 

@@ -1,0 +1,101 @@
+"""``vampire replay FILE --text``: a saved log, entry by entry, in words (issue 3, item 8).
+
+Every entry is folded into a fresh table (so a replay checks the log as it goes); after a shuffle
+event's seeds are revealed, the cards each seat was dealt in that event are shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from engine.identity import fingerprint
+from engine.log import Entry, LogFile
+from engine.table import Rejected, Table
+
+_DUTY_WORDS = {
+    "rand-commit": "commits to a random value",
+    "rand-reveal": "reveals its random value",
+    "lock": "locks every position",
+    "unlock": "unlocks",
+    "reveal": "reveals its keys",
+    "seed-reveal": "reveals its seed",
+}
+
+
+def describe_entry(table: Table, entry: Entry, notes: list[Any]) -> list[str]:
+    """Lines for one folded entry: the protocol step, then the narration it produced."""
+    names = table.names
+    seat = table.seat_of(entry.author)
+    who = names[seat] if seat is not None else ("the host" if entry.author == table.host else "someone")
+    body = entry.body
+    lines: list[str] = []
+    kind = entry.kind
+    if kind == "table":
+        lines.append(
+            f"Table {body['name']!r} opened for {body['seats']} players of {table.game.title} "
+            f"(host key {fingerprint(entry.author)}; options: "
+            + ", ".join(f"{k}={v}" for k, v in sorted(body["options"].items()))
+            + ")"
+        )
+    elif kind == "shuffle":
+        step = "shuffles and locks" if "locks" in body else "shuffles"
+        lines.append(f"{who} {step} event {body['event']}")
+    elif kind == "unlock":
+        lines.append(f"{who} unlocks {len(body['positions'])} cards of event {body['event']} for {names[body['to']]}")
+    elif kind in _DUTY_WORDS:
+        extra = f" ({body['purpose']})" if "purpose" in body else f" (event {body['event']})" if "event" in body else ""
+        lines.append(f"{who} {_DUTY_WORDS[kind]}{extra}")
+    elif kind == "join" or kind == "start" or kind == "move" or kind == "chat":
+        pass  # the narration says it
+    elif kind == "end":
+        lines.append("The host closes the table.")
+    else:
+        lines.append(f"{who}: {kind}")
+    lines.extend(n.render(names) for n in notes)
+    return [f"[{entry.seq:>4}] {line}" for line in lines]
+
+
+def dealt_hands(table: Table, event: int) -> list[str]:
+    """After ``event``'s seed reveal: the cards opened to each seat in that event."""
+    ev = table.events[event]
+    if ev.cards is None:
+        return []
+    by_seat: dict[int, list[str]] = {}
+    for k, to in sorted(ev.to.items()):
+        if to is not None and ev.cards[k] is not None:
+            by_seat.setdefault(to, []).append(ev.cards[k])
+    lines = []
+    for seat in sorted(by_seat):
+        cards = sorted(by_seat[seat], key=_card_order)
+        lines.append(f"         {table.names[seat]} was dealt: {' '.join(_short(c) for c in cards)}")
+    return lines
+
+
+def _card_order(card: str) -> tuple:
+    head = card.split("-")[0]
+    return (14, card) if head == "Q" else (int(head) if head.isdigit() else 99, card)
+
+
+def _short(card: str) -> str:
+    # "7-3" -> "7", "Q-1" -> "Q": copies are interchangeable in play.
+    return card.split("-")[0]
+
+
+def replay_lines(log: LogFile, games: dict[str, Any], show_hands: bool = True) -> Iterator[str]:
+    """Lines describing ``log``; stops with a line naming the first entry the table refuses."""
+    table = Table(games)
+    for entry in log.entries:
+        revealed_before = {ev.number for ev in table.events if ev.cards is not None}
+        try:
+            notes = table.apply(entry)
+        except Rejected as err:
+            yield f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
+            return
+        yield from describe_entry(table, entry, notes)
+        if show_hands:
+            for ev in table.events:
+                if ev.cards is not None and ev.number not in revealed_before:
+                    yield from dealt_hands(table, ev.number)
+        if table.fault is not None:
+            yield f"[{entry.seq:>4}] " + table.fault.describe(table.names)
+            return
