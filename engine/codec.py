@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 import msgpack
@@ -93,80 +94,117 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 """Limits for protocol entries, log frames and wire frames (4 MiB, as PROTOCOL.md 7)."""
 
-# Format bytes that are never protocol data.
-_FLOATS = frozenset((0xCA, 0xCB))
-_EXTS = frozenset((0xC7, 0xC8, 0xC9, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8))
-_SCALAR_WIDTH = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8, 0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8}
-_LEN_WIDTH = {0xC4: 1, 0xC5: 2, 0xC6: 4, 0xD9: 1, 0xDA: 2, 0xDB: 4, 0xDC: 2, 0xDD: 4, 0xDE: 2, 0xDF: 4}
+# What each MessagePack lead byte starts: (kind, n). Kinds: _SCALAR (n: total size in bytes),
+# _STR/_BIN/_ARRAY/_MAP (n: the count itself for fix forms, else -width of the count field),
+# _BAD (never protocol data; n unused).
+_SCALAR, _STR, _BIN, _ARRAY, _MAP, _BAD = range(6)
+
+
+def _lead_bytes() -> tuple[tuple[int, int], ...]:
+    table = [(_BAD, 0)] * 256
+    for b in (*range(0x00, 0x80), *range(0xE0, 0x100), 0xC0, 0xC2, 0xC3):
+        table[b] = (_SCALAR, 1)
+    for b, size in {0xCC: 2, 0xCD: 3, 0xCE: 5, 0xCF: 9, 0xD0: 2, 0xD1: 3, 0xD2: 5, 0xD3: 9}.items():
+        table[b] = (_SCALAR, size)
+    for b in range(0xA0, 0xC0):
+        table[b] = (_STR, b & 0x1F)
+    for b in range(0x90, 0xA0):
+        table[b] = (_ARRAY, b & 0x0F)
+    for b in range(0x80, 0x90):
+        table[b] = (_MAP, b & 0x0F)
+    for kind, firsts in ((_BIN, (0xC4, 0xC5, 0xC6)), (_STR, (0xD9, 0xDA, 0xDB))):
+        for b, width in zip(firsts, (1, 2, 4)):
+            table[b] = (kind, -width)
+    for kind, firsts in ((_ARRAY, (0xDC, 0xDD)), (_MAP, (0xDE, 0xDF))):
+        for b, width in zip(firsts, (2, 4)):
+            table[b] = (kind, -width)
+    return tuple(table)
+
+
+_LEAD = _lead_bytes()
+_TRUNCATED = "The data ends in the middle of a value."
+
+
+def _refusal(b: int) -> str:
+    if b in (0xCA, 0xCB):
+        return "Floats are not protocol data."
+    if b == 0xC1:
+        return "The data holds the unused MessagePack byte 0xc1."
+    return "MessagePack extension types are not protocol data."
 
 
 def _scan(data: bytes, limits: Limits) -> None:
     """Walk the msgpack headers of ``data`` before msgpack builds anything.
 
     msgpack preallocates an array from its declared length, so nested over-long headers would cost
-    memory far beyond the input; here every declared count must fit in the bytes that remain, the
-    depth is bounded, and types the protocol never carries are refused with a sentence.
+    memory far beyond the input: here every declared count must fit in the bytes that remain and
+    the depth is bounded. Types the protocol never carries are refused with a sentence, and the
+    keys of every map must be strs in strictly increasing UTF-8 byte order (sorted, no duplicates),
+    which is what lets :func:`decode` compare with msgpack's own packer instead of ``encode``.
     """
     end = len(data)
     pos = 0
-    # One [items still to read, is a map] per open container; the top level is one value.
-    stack: list[list] = [[1, False]]
-    while stack:
-        top = stack[-1]
-        if top[0] == 0:
-            stack.pop()
-            continue
-        is_key = top[1] and top[0] % 2 == 0
-        top[0] -= 1
+    left, in_map, last_key = 1, False, None  # the open container: items left, map?, previous key
+    stack: list[tuple[int, bool, bytes | None]] = []
+    while True:
+        while left == 0:
+            if not stack:
+                if pos > end:
+                    raise CodecError(_TRUNCATED)
+                if pos < end:
+                    extra = end - pos
+                    plural = "s" if extra > 1 else ""
+                    raise CodecError(
+                        f"The data has {extra} byte{plural} after the end of its value."
+                    )
+                return
+            left, in_map, last_key = stack.pop()
+        is_key = in_map and left % 2 == 0
+        left -= 1
         if pos >= end:
-            raise CodecError("The data ends in the middle of a value.")
+            raise CodecError(_TRUNCATED)
         b = data[pos]
+        kind, n = _LEAD[b]
+        if kind == _SCALAR:
+            if is_key:
+                raise CodecError("A map key is not a str; protocol maps have str keys only.")
+            pos += n
+            continue
+        if kind == _BAD:
+            raise CodecError(_refusal(b))
         pos += 1
-        if is_key and not (0xA0 <= b <= 0xBF or 0xD9 <= b <= 0xDB):
+        if n < 0:
+            if pos - n > end:
+                raise CodecError(_TRUNCATED)
+            n, pos = int.from_bytes(data[pos : pos - n], "big"), pos - n
+        if is_key and kind != _STR:
             raise CodecError("A map key is not a str; protocol maps have str keys only.")
-        if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
-            continue
-        if b in _FLOATS:
-            raise CodecError("Floats are not protocol data.")
-        if b in _EXTS:
-            raise CodecError("MessagePack extension types are not protocol data.")
-        if b == 0xC1:
-            raise CodecError("The data holds the unused MessagePack byte 0xc1.")
-        if b in _SCALAR_WIDTH:
-            pos += _SCALAR_WIDTH[b]
-            continue
-        if b in _LEN_WIDTH:
-            width = _LEN_WIDTH[b]
-            if pos + width > end:
-                raise CodecError("The data ends in the middle of a value.")
-            n = int.from_bytes(data[pos : pos + width], "big")
-            pos += width
-        else:
-            n = b & (0x1F if 0xA0 <= b <= 0xBF else 0x0F)
-        if 0xA0 <= b <= 0xBF or 0xD9 <= b <= 0xDB:
+        if kind == _STR:
             if n > limits.max_str:
                 raise LimitError(f"A str of {n} bytes is over the limit of {limits.max_str}.")
+            if is_key:
+                key = data[pos : pos + n]
+                if last_key is not None and key <= last_key:
+                    raise CodecError("The keys of a map are not sorted, or a key appears twice.")
+                last_key = key
             pos += n
-        elif 0xC4 <= b <= 0xC6:
+        elif kind == _BIN:
             if n > limits.max_bin:
                 raise LimitError(f"A bin of {n} bytes is over the limit of {limits.max_bin}.")
             pos += n
         else:
-            is_map = 0x80 <= b <= 0x8F or b in (0xDE, 0xDF)
-            if is_map and n > limits.max_map:
-                raise LimitError(f"A map of {n} pairs is over the limit of {limits.max_map}.")
-            if not is_map and n > limits.max_array:
+            if kind == _MAP:
+                if n > limits.max_map:
+                    raise LimitError(f"A map of {n} pairs is over the limit of {limits.max_map}.")
+                n *= 2
+            elif n > limits.max_array:
                 raise LimitError(f"An array of {n} items is over the limit of {limits.max_array}.")
+            if n > end - pos:  # every item takes at least one byte
+                raise CodecError(_TRUNCATED)
+            stack.append((left, in_map, last_key))
             if len(stack) > limits.max_depth:
                 raise LimitError(f"The data nests deeper than {limits.max_depth} arrays and maps.")
-            items = 2 * n if is_map else n
-            if items > end - pos:  # every item takes at least one byte
-                raise CodecError("The data ends in the middle of a value.")
-            stack.append([items, is_map])
-    if pos > end:
-        raise CodecError("The data ends in the middle of a value.")
-    if pos < end:
-        raise CodecError(f"The data has {end - pos} bytes after the end of its value.")
+            left, in_map, last_key = n, kind == _MAP, None
 
 
 def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
@@ -194,15 +232,16 @@ def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
             max_map_len=limits.max_map,
             max_ext_len=0,
         )
-        same = encode(value) == data
+        # The scan saw every map's keys sorted and distinct, so the decoded dicts are already in
+        # canonical order and msgpack's packer gives exactly ``encode(value)``, much faster.
+        same = msgpack.packb(value, use_bin_type=True) == data
     except UnicodeDecodeError:
         raise CodecError("A str is not valid UTF-8.") from None
     except Exception as err:  # noqa: BLE001 - any failure of msgpack on untrusted bytes
         raise CodecError(f"The data is not valid MessagePack ({type(err).__name__}).") from None
     if not same:
         raise CodecError(
-            "The data is not in canonical form (unsorted or duplicate keys, a non-minimal int, "
-            "or a str/bin swap)."
+            "The data is not in canonical form (an int or a length is not in its shortest form)."
         )
     return value
 
@@ -214,7 +253,7 @@ Spec = type | Callable[[Any, str], Any]
 ``str``, ``list``, ``dict``, ``type(None)``), or a validator ``f(value, what) -> value`` that
 returns the value (possibly normalised) or raises SchemaError naming ``what``."""
 
-_TYPE_NAMES = {
+_TYPE_NAMES = MappingProxyType({
     type(None): "nil",
     bool: "bool",
     int: "int",
@@ -222,12 +261,16 @@ _TYPE_NAMES = {
     bytes: "bin",
     list: "array",
     dict: "map",
-}
+})
 
 
 def type_name(value: Any) -> str:
     """The protocol's name for the type of ``value`` ("int", "bin", "map", ...)."""
     return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _article(name: str) -> str:
+    return "an" if name[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
 def _sentence(text: str) -> str:
@@ -239,15 +282,20 @@ def check_type(value: Any, spec: Spec, what: str) -> Any:
 
     Raises SchemaError. ``int`` refuses bools and ``bool`` refuses ints (PROTOCOL.md 1).
     """
-    if isinstance(spec, type):
-        if type(value) is not spec and not (spec is not bool and spec is not int and isinstance(value, spec)):
-            article = "an" if _TYPE_NAMES.get(spec, "x")[0] in "aeiou" else "a"
-            raise SchemaError(
-                _sentence(f"{what} must be {article} {_TYPE_NAMES.get(spec, spec.__name__)}, "
-                          f"not {type_name(value)}.")
-            )
-        return value
-    return spec(value, what)
+    if not isinstance(spec, type):
+        return spec(value, what)
+    if spec is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, spec)
+    if not ok:
+        name = _TYPE_NAMES.get(spec, spec.__name__)
+        article = _article(name)
+        found = type_name(value)
+        raise SchemaError(
+            _sentence(f"{what} must be {article} {name}, not {_article(found)} {found}.")
+        )
+    return value
 
 
 def check_map(
@@ -265,7 +313,8 @@ def check_map(
     """
     optional = optional or {}
     if not isinstance(value, dict):
-        raise SchemaError(_sentence(f"{what} must be a map, not {type_name(value)}."))
+        found = type_name(value)
+        raise SchemaError(_sentence(f"{what} must be a map, not {_article(found)} {found}."))
     missing = [k for k in required if k not in value]
     if missing:
         raise SchemaError(_sentence(f"{what} is missing the field {missing[0]!r}."))
@@ -291,22 +340,30 @@ def check_int(value: Any, what: str, lo: int | None = None, hi: int | None = Non
     """``value`` as an int (never a bool) with ``lo <= value <= hi`` where given; SchemaError."""
     check_type(value, int, what)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        bounds = f"at least {lo}" if hi is None else f"at most {hi}" if lo is None else f"from {lo} to {hi}"
+        if hi is None:
+            bounds = f"at least {lo}"
+        else:
+            bounds = f"at most {hi}" if lo is None else f"from {lo} to {hi}"
         raise SchemaError(_sentence(f"{what} must be {bounds}, not {value}."))
     return value
 
 
-def check_str(value: Any, what: str, max_len: int | None = None, choices: Iterable[str] | None = None) -> str:
+def check_str(
+    value: Any, what: str, max_len: int | None = None, choices: Iterable[str] | None = None
+) -> str:
     """``value`` as a str of at most ``max_len`` characters, one of ``choices`` if given."""
     check_type(value, str, what)
     if max_len is not None and len(value) > max_len:
         raise SchemaError(_sentence(f"{what} must be at most {max_len} characters long."))
     if choices is not None and value not in choices:
-        raise SchemaError(_sentence(f"{what} must be one of {', '.join(sorted(choices))}, not {value!r}."))
+        listed = ", ".join(sorted(choices))
+        raise SchemaError(_sentence(f"{what} must be one of {listed}, not {value!r}."))
     return value
 
 
-def check_list(value: Any, item: Spec, what: str, min_len: int = 0, max_len: int | None = None) -> list:
+def check_list(
+    value: Any, item: Spec, what: str, min_len: int = 0, max_len: int | None = None
+) -> list:
     """``value`` as an array of ``min_len`` to ``max_len`` items, each checked with ``item``.
 
     Returns a new list of the checked items; items are named ``"<what> item <i>"``. SchemaError.

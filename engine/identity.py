@@ -1,0 +1,137 @@
+"""Identity keys: one Ed25519 key per profile name, kept in the user's data directory
+(PROTOCOL.md 8, DESIGN.md "Identities").
+
+A key file is ``<data dir>/identities/<profile>.key``, where the data dir is
+``platformdirs.user_data_dir("vampire-table", appauthor=False)`` unless given. It holds exactly the
+32-byte raw Ed25519 private key (the RFC 8032 seed), nothing else, and has mode 0600.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+import platformdirs
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
+
+from engine.codec import hash_input
+from engine.errors import VampireError
+
+KEY_BYTES = 32
+"""Size of a key file: the raw Ed25519 private key."""
+
+_FORBIDDEN = frozenset('/\\:*?"<>|')
+
+
+class IdentityError(VampireError):
+    """A profile name that cannot name a key file, or a key file that cannot be used."""
+
+
+def check_profile(profile: object) -> str:
+    """``profile`` if it can name a key file, else IdentityError.
+
+    A profile is 1 to 64 printable characters, none of ``/ \\ : * ? " < > |``, not starting with
+    a dot or a space and not ending with a dot or a space.
+    """
+    if not isinstance(profile, str) or not 1 <= len(profile) <= 64:
+        raise IdentityError("A profile name must be 1 to 64 characters long.")
+    if not profile.isprintable() or _FORBIDDEN.intersection(profile):
+        raise IdentityError(
+            f"The profile name {profile!r} may not hold control characters "
+            'or any of / \\ : * ? " < > |.'
+        )
+    if profile[0] in ". " or profile[-1] in ". ":
+        raise IdentityError(
+            f"The profile name {profile!r} may not start with a dot or a space, or end with one."
+        )
+    return profile
+
+
+def key_path(profile: str, data_dir: Path | None = None) -> Path:
+    """Where the key of ``profile`` is kept: ``<data_dir>/identities/<profile>.key``, ``data_dir``
+    defaulting to the user's data directory for "vampire-table". Raises IdentityError for a bad
+    profile name."""
+    base = Path(data_dir) if data_dir is not None else Path(
+        platformdirs.user_data_dir("vampire-table", appauthor=False)
+    )
+    return base / "identities" / f"{check_profile(profile)}.key"
+
+
+def new_key() -> Ed25519PrivateKey:
+    """A fresh Ed25519 key from the OS random source (bots get one per table)."""
+    return Ed25519PrivateKey.generate()
+
+
+def public_bytes(key: Ed25519PrivateKey) -> bytes:
+    """The raw 32-byte Ed25519 public key of ``key``."""
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def fingerprint(pub: bytes) -> str:
+    """A short fingerprint of a 32-byte public key for people to compare at the table:
+    the first 4 bytes of SHA-256(canonical ``["vampire-table/fingerprint/v1", pub]``) as
+    lowercase hex, in two groups of 4 digits (``"ab12-cd34"``)."""
+    digest = hashlib.sha256(hash_input("fingerprint", pub)).hexdigest()
+    return f"{digest[0:4]}-{digest[4:8]}"
+
+
+def _read_key(path: Path) -> Ed25519PrivateKey:
+    try:
+        info = path.stat()
+        seed = path.read_bytes()
+    except OSError as err:
+        raise IdentityError(
+            f"Cannot read the identity key {path}: {err.strerror or err}."
+        ) from None
+    if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise IdentityError(
+            f"The identity key {path} can be read by other users; make it private (chmod 600)."
+        )
+    if len(seed) != KEY_BYTES:
+        raise IdentityError(
+            f"The identity key {path} is not a key file (it must be {KEY_BYTES} bytes)."
+        )
+    return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+def load_identity(profile: str, data_dir: Path | None = None) -> Ed25519PrivateKey:
+    """The Ed25519 key of ``profile``, created on first use (PROTOCOL.md 8).
+
+    The key is written to a temporary file created with mode 0600, synced, then linked to its
+    name, so a crash or a second process never leaves a partial key behind and never replaces
+    an existing one. Raises IdentityError for a bad profile name, a key file that is not 32
+    bytes or that other users can read (POSIX), or an I/O error.
+    """
+    path = key_path(profile, data_dir)
+    if path.exists():
+        return _read_key(path)
+    key = new_key()
+    seed = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        try:
+            os.write(fd, seed)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return _read_key(path)  # another process made it first: use theirs
+        finally:
+            tmp.unlink(missing_ok=True)
+    except OSError as err:
+        raise IdentityError(
+            f"Cannot create the identity key {path}: {err.strerror or err}."
+        ) from None
+    return key
