@@ -1,0 +1,284 @@
+"""The prime-order group of edwards25519, card points and DLEQ proofs (PROTOCOL.md 6).
+
+Every function here is pure: no I/O, no global state, randomness (when any) comes in as bytes.
+All group arithmetic is libsodium's, through ``nacl.bindings``; this module only composes it,
+checks what it is given and turns libsodium's failures into the project's errors.
+
+Encodings (docs/parts/02-deck.md, "Group encodings"):
+
+- a **point** is the 32-byte compressed edwards25519 encoding libsodium uses (little-endian y,
+  the sign of x in the top bit of the last byte);
+- a **scalar** is 32 bytes, little-endian, canonical (< ℓ) and, wherever the protocol receives or
+  derives one, non-zero.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any, Callable
+
+from nacl import bindings as nb
+from nacl.exceptions import CryptoError
+
+from engine import codec
+from engine.errors import VampireError
+
+L = 2**252 + 27742317777372353535851937790883648493
+"""ℓ, the order of the main subgroup of edwards25519 (and of G)."""
+
+POINT_BYTES = 32
+SCALAR_BYTES = 32
+PROOF_BYTES = 64
+
+G = nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+"""The standard base point G (32-byte encoding 0x5866…66)."""
+
+
+class GroupError(VampireError):
+    """Base of the errors raised on group elements a user (or a peer) supplied. The message is a
+    sentence (its first letter is capitalised here)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message[:1].upper() + message[1:])
+
+
+class BadPoint(GroupError):
+    """Bytes that are not a canonical encoding of a point of the main subgroup of edwards25519
+    that is not of small order (or an operation whose result would be the identity)."""
+
+
+class BadScalar(GroupError):
+    """Bytes that are not a canonical (< ℓ), non-zero 32-byte little-endian scalar."""
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+
+def is_point(b: Any) -> bool:
+    """True when ``b`` is 32 bytes encoding a canonical point of the main subgroup that is not of
+    small order (libsodium's ``crypto_core_ed25519_is_valid_point``); never raises."""
+    if type(b) is not bytes or len(b) != POINT_BYTES:
+        return False
+    try:
+        return nb.crypto_core_ed25519_is_valid_point(b)
+    except CryptoError:
+        return False
+
+
+def check_point(b: Any, what: str = "the point") -> bytes:
+    """Return ``b`` if it is a valid point (see :func:`is_point`), else raise :class:`BadPoint`.
+
+    ``what`` names the value in the error sentence ("seat 2's lock for position 5").
+    PROTOCOL.md 6, "Checks on every received value".
+    """
+    if type(b) is not bytes or len(b) != POINT_BYTES:
+        raise BadPoint(f"{what} is not a 32-byte point encoding.")
+    if not is_point(b):
+        raise BadPoint(
+            f"{what} is not a canonical point of the main subgroup of edwards25519 "
+            "(or it is of small order)."
+        )
+    return b
+
+
+def is_scalar(b: Any) -> bool:
+    """True when ``b`` is 32 bytes holding a little-endian integer in [1, ℓ); never raises."""
+    return type(b) is bytes and len(b) == SCALAR_BYTES and 0 < int.from_bytes(b, "little") < L
+
+
+def check_scalar(b: Any, what: str = "the scalar") -> bytes:
+    """Return ``b`` if it is a canonical non-zero scalar (see :func:`is_scalar`), else raise
+    :class:`BadScalar` with a sentence naming ``what``. PROTOCOL.md 6."""
+    if type(b) is not bytes or len(b) != SCALAR_BYTES:
+        raise BadScalar(f"{what} is not a 32-byte scalar.")
+    value = int.from_bytes(b, "little")
+    if value == 0:
+        raise BadScalar(f"{what} is zero.")
+    if value >= L:
+        raise BadScalar(f"{what} is not reduced modulo the group order (it is not canonical).")
+    return b
+
+
+def scalar_from_int(value: int) -> bytes:
+    """The 32-byte little-endian encoding of ``value mod ℓ``."""
+    return (value % L).to_bytes(SCALAR_BYTES, "little")
+
+
+def scalar_to_int(b: bytes) -> int:
+    """The integer a 32-byte little-endian scalar encodes (no reduction, no check)."""
+    return int.from_bytes(b, "little")
+
+
+# --- operations --------------------------------------------------------------------------------
+
+
+def mult(k: bytes, p: bytes, what: str = "the point") -> bytes:
+    """k·P: ``k`` a scalar (32 bytes, canonical, non-zero), ``p`` a 32-byte point.
+
+    libsodium refuses a point that is not canonical, of small order or outside the main
+    subgroup (the check it performs is the same as :func:`check_point`), so the result of a
+    successful call also proves ``p`` valid. Raises :class:`BadScalar` for a bad ``k`` and
+    :class:`BadPoint` (naming ``what``) for a bad ``p``. Returns the 32-byte point k·P.
+    """
+    check_scalar(k)
+    try:
+        return nb.crypto_scalarmult_ed25519_noclamp(k, p)
+    except CryptoError:
+        check_point(p, what)
+        raise BadPoint(f"{what} times a scalar gives the identity.") from None
+
+
+def base_mult(k: bytes) -> bytes:
+    """k·G for a canonical non-zero scalar ``k`` (raises :class:`BadScalar` otherwise)."""
+    check_scalar(k)
+    try:
+        return nb.crypto_scalarmult_ed25519_base_noclamp(k)
+    except CryptoError:  # unreachable for 0 < k < ℓ
+        raise BadScalar("the scalar times the base point gives the identity.") from None
+
+
+def add(p: bytes, q: bytes) -> bytes:
+    """P + Q (32-byte points). libsodium checks only that both are on the curve, not that they
+    are in the main subgroup: give it checked points. Raises :class:`BadPoint`."""
+    try:
+        return nb.crypto_core_ed25519_add(p, q)
+    except CryptoError:
+        raise BadPoint("a point added is not a point of edwards25519.") from None
+
+
+def sub(p: bytes, q: bytes) -> bytes:
+    """P − Q (32-byte points); same checks and errors as :func:`add`. The result may be the
+    identity (0x01 followed by 31 zero bytes)."""
+    try:
+        return nb.crypto_core_ed25519_sub(p, q)
+    except CryptoError:
+        raise BadPoint("a point subtracted is not a point of edwards25519.") from None
+
+
+def invert(k: bytes, what: str = "the scalar") -> bytes:
+    """k⁻¹ mod ℓ for a canonical non-zero scalar (raises :class:`BadScalar` otherwise)."""
+    check_scalar(k, what)
+    return nb.crypto_core_ed25519_scalar_invert(k)
+
+
+def scalar_mul(a: bytes, b: bytes) -> bytes:
+    """a·b mod ℓ (32-byte scalars; no check: give it checked or derived scalars)."""
+    return nb.crypto_core_ed25519_scalar_mul(a, b)
+
+
+def scalar_add(a: bytes, b: bytes) -> bytes:
+    """a + b mod ℓ (32-byte scalars; no check)."""
+    return nb.crypto_core_ed25519_scalar_add(a, b)
+
+
+def scalar_sub(a: bytes, b: bytes) -> bytes:
+    """a − b mod ℓ (32-byte scalars; no check)."""
+    return nb.crypto_core_ed25519_scalar_sub(a, b)
+
+
+# --- hashing into the group --------------------------------------------------------------------
+
+
+def _hash_to_scalar(hasher: Callable[[bytes], bytes], purpose: str, fields: tuple) -> bytes:
+    data = codec.hash_input(purpose, *fields)
+    counter = 0
+    while True:
+        k = nb.crypto_core_ed25519_scalar_reduce(hasher(data))
+        if any(k):
+            return k
+        # A zero result (probability ~2^-252) takes the next counter value, appended as one
+        # more int element of the hashed array: [domain, *fields, 1], then [domain, *fields, 2]...
+        counter += 1
+        data = codec.hash_input(purpose, *fields, counter)
+
+
+def _sha512(data: bytes) -> bytes:
+    return hashlib.sha512(data).digest()
+
+
+def hash_to_scalar(purpose: str, *fields: Any) -> bytes:
+    """Hs: a non-zero scalar (32 bytes) from SHA-512 of ``codec.hash_input(purpose, *fields)``
+    reduced mod ℓ (libsodium's ``scalar_reduce`` reads the 64 bytes little-endian).
+
+    When the result is zero, the array hashed becomes ``[domain, *fields, c]`` for the counter
+    c = 1, 2, … (an int appended as the last element) until it is not. Every purpose in the
+    protocol has a fixed number of fields, so the counter is never confused with a field.
+    Raises codec.CodecError for fields the protocol cannot encode. PROTOCOL.md 6.
+    """
+    return _hash_to_scalar(_sha512, purpose, fields)
+
+
+def card_point(table: bytes, deck: str, card: str) -> bytes:
+    """M(card): ``from_uniform`` of SHA-256 of ``["vampire-table/card/v1", table, deck, card]``.
+
+    ``table``: the 32-byte table id; ``deck``: the deck name; ``card``: the card identity.
+    Returns a 32-byte point of the main subgroup whose discrete logarithm nobody knows.
+    PROTOCOL.md 6, "Card points".
+    """
+    return nb.crypto_core_ed25519_from_uniform(codec.sha256("card", table, deck, card))
+
+
+# --- DLEQ proofs (Chaum–Pedersen with Fiat–Shamir) ----------------------------------------------
+
+
+def _mult_any(k: bytes, p: bytes) -> bytes:
+    # k·P, using the faster fixed-base multiplication when P is G.
+    if p == G:
+        return nb.crypto_scalarmult_ed25519_base_noclamp(k)
+    return nb.crypto_scalarmult_ed25519_noclamp(k, p)
+
+
+def dleq_prove(
+    x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: bytes, context: Any
+) -> bytes:
+    """A proof (64 bytes: e_c ‖ z, two 32-byte little-endian scalars) that P1 = x·B1 and
+    P2 = x·B2 for the secret scalar ``x``.
+
+    ``b1, p1, b2, p2``: 32-byte points (B2 may be G); ``nonce_key``: the prover's 32-byte secret
+    nonce key for the event; ``context``: any canonical value, in the deck protocol the array
+    [table, event, seat, kind, position] (see engine.deck.proof_context).
+
+    r = Hs("dleq-nonce", nonce_key, context, B1, P1, B2, P2), T1 = r·B1, T2 = r·B2,
+    e_c = Hs("dleq", context, B1, P1, B2, P2, T1, T2), z = r + e_c·x mod ℓ.
+    The nonce is deterministic and bound to the whole statement: two proofs share a nonce only
+    when they prove the same statement in the same context (and are then identical).
+    Raises :class:`BadScalar` for a bad ``x``, :class:`BadPoint` for a bad B1 or B2.
+    PROTOCOL.md 6, "DLEQ proof".
+    """
+    check_scalar(x, "the secret of a proof")
+    r = hash_to_scalar("dleq-nonce", nonce_key, context, b1, p1, b2, p2)
+    try:
+        t1 = _mult_any(r, b1)
+        t2 = _mult_any(r, b2)
+    except CryptoError:
+        raise BadPoint("a base point of a proof is not a valid point.") from None
+    e = hash_to_scalar("dleq", context, b1, p1, b2, p2, t1, t2)
+    z = scalar_add(r, scalar_mul(e, x))
+    return e + z
+
+
+def dleq_verify(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> bool:
+    """True when ``proof`` (64 bytes, e_c ‖ z) proves log_B1(P1) = log_B2(P2) in ``context``.
+
+    Recomputes T1 = z·B1 − e_c·P1 and T2 = z·B2 − e_c·P2 and checks
+    e_c = Hs("dleq", context, B1, P1, B2, P2, T1, T2). Every point is checked (each one goes
+    through libsodium's checked scalar multiplication, which refuses a non-canonical point, a
+    point of small order or outside the main subgroup); e_c and z must be canonical and non-zero.
+    Never raises on malformed input: anything wrong gives False. PROTOCOL.md 6.
+    """
+    if type(proof) is not bytes or len(proof) != PROOF_BYTES:
+        return False
+    for p in (b1, p1, b2, p2):
+        if type(p) is not bytes or len(p) != POINT_BYTES:
+            return False
+    e, z = proof[:32], proof[32:]
+    if not (is_scalar(e) and is_scalar(z)):
+        return False
+    try:
+        t1 = nb.crypto_core_ed25519_sub(_mult_any(z, b1), nb.crypto_scalarmult_ed25519_noclamp(e, p1))
+        t2 = nb.crypto_core_ed25519_sub(_mult_any(z, b2), nb.crypto_scalarmult_ed25519_noclamp(e, p2))
+        expected = hash_to_scalar("dleq", context, b1, p1, b2, p2, t1, t2)
+    except (CryptoError, VampireError):
+        return False
+    return hmac.compare_digest(expected, e)
