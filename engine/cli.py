@@ -54,7 +54,10 @@ def seat_levels(spec: str | None, seats: int | None, game: Any) -> list[str]:
             raise BotSpecError(f"--bots names {len(levels)} bots but --seats is {seats}")
         seats = len(levels)
     else:
-        seats = seats or (4 if game.name == "queen" else 5)
+        if seats is None:
+            seats = 4 if game.name == "queen" else 5
+        if not game.min_seats <= seats <= game.max_seats:
+            raise VampireError(f"{game.title} is played by {game.min_seats} to {game.max_seats} players, not {seats}")
         heuristic = int(spec) if spec is not None else 1
         if heuristic > seats:
             raise BotSpecError(f"--bots {heuristic} is more bots than the {seats} seats")

@@ -520,7 +520,9 @@ class Table:
         last = seat == ev.order[-1]
         try:
             got = deck.check_shuffle_pass(body, event=ev.number, seat=seat, n=ev.n, last=last)
-        except (deck.BadPoint, deck.DuplicatePoints, group.GroupError) as err:
+        except deck.BadBody:
+            raise
+        except (deck.DeckError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
 
         def fold() -> None:
@@ -542,7 +544,9 @@ class Table:
             got = deck.check_lock_pass(
                 body, table=self.table_id, event=ev.number, seat=seat, n=ev.n, inputs=ev.row, A=ev.A[seat]
             )
-        except (deck.BadPoint, deck.DuplicatePoints, deck.BadProof, group.GroupError) as err:
+        except deck.BadBody:
+            raise
+        except (deck.DeckError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
 
         def fold() -> None:
@@ -572,7 +576,9 @@ class Table:
                 body, table=self.table_id, event=ev.number, seat=seat, n=ev.n, to=to, current=current,
                 locks=ev.locks[seat],
             )
-        except (deck.BadPoint, deck.DuplicatePoints, deck.BadProof, group.GroupError) as err:
+        except deck.BadBody:
+            raise
+        except (deck.DeckError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
         if sorted(got.positions) != sorted(positions):
             raise Rejected("illegal", f"the unlock must cover positions {positions}")
@@ -597,7 +603,9 @@ class Table:
         current = {k: ev.cur[k] for k in positions}
         try:
             got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
-        except (deck.BadScalar, deck.BadReveal, group.GroupError) as err:
+        except deck.BadBody:
+            raise
+        except (deck.DeckError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
         if sorted(got.positions) != sorted(positions):
             raise Rejected("illegal", f"the reveal must cover positions {positions}")
@@ -645,7 +653,9 @@ class Table:
                 body, event=ev.number, seat=seat, n=ev.n, lock=ev.locks[seat][k], point=ev.cur[k],
                 index=ev.index.lookup if ev.index else {}, seen=seen,
             )
-        except (deck.FalseComplaint, deck.BadScalar, deck.BadReveal) as err:
+        except deck.BadBody:
+            raise
+        except (deck.DeckError, group.GroupError) as err:
             return self._cheat(entry, seat, f"false complaint: {err}")
 
         def fold() -> None:
@@ -736,7 +746,9 @@ class Table:
             card = ev.index.points[ev.index.cards.index(ident)]
             try:
                 deck.check_open(key, ev.locks[seat][k], ev.cur[k], card, f"its key for position {k} of event {e}")
-            except (deck.BadScalar, deck.BadReveal, group.GroupError) as err:
+            except deck.BadBody:
+                raise
+            except (deck.DeckError, group.GroupError) as err:
                 return self._cheat(entry, seat, str(err))
             if ident in ev.public.values():
                 return self._cheat(entry, seat, f"it opens {ident!r}, which is already public in this event")
@@ -744,12 +756,21 @@ class Table:
         self.game.check(self.gstate, seat, act, revealed)
 
         def fold() -> None:
+            by_event: dict[int, list[int]] = {}
             for (e, k), ident in revealed.items():
                 ev = self.events[e]
                 ev.cur[k] = ev.index.points[ev.index.cards.index(ident)]
                 ev.stripped[k].add(seat)
                 ev.public[k] = ident
                 ev.to[k] = None
+                by_event.setdefault(e, []).append(k)
+            for e, ks in by_event.items():
+                # The keys a move opens are recorded as the seat's reveal of those positions, so
+                # the seed-reveal recompute checks them too.
+                ks.sort()
+                keys = [opens[(e, k)][0] for k in ks]
+                body = {"event": e, "positions": ks, "keys": keys}
+                self.events[e].entries.append(deck.EventEntry(entry.seq, seat, "reveal", body))
             line = self.game.describe(self.gstate, seat, act, revealed)
             self.gstate, notes = self.game.apply(self.gstate, seat, act, revealed)
             self.notes.append(line)

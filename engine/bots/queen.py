@@ -37,8 +37,15 @@ class QueenHeuristic:
                 return max(hunters, key=lambda a: a["hunter"])
             return min(plays, key=lambda a: self._lead_cost(view, a))
         if trick.hunter:
-            # The lowest card: winning a hunter trick means taking the hunter's points.
-            return min(plays, key=lambda a: (rank(_cards(view, a)[0]), is_queen(_cards(view, a)[0])))
+            # The lowest card: winning a hunter trick means taking the hunter's points. A Queen
+            # counts as the table rule says (14, or 1 in the predecessor's reading).
+            queen = state.option("queen_in_hunter_trick")
+
+            def trick_value(act: dict) -> tuple:
+                card = _cards(view, act)[0]
+                return (queen if is_queen(card) else rank(card), is_queen(card))
+
+            return min(plays, key=trick_value)
         return self._follow(view, plays) or {"do": "pass"}
 
     def _lead_cost(self, view: QueenView, act: dict) -> tuple:

@@ -90,7 +90,8 @@ class OptionSpec:
                     raise OptionError(f"option {self.name} takes a whole number, not {raw!r}") from None
         # bool is a subclass of int: never accept one for the other.
         if type(value) is not self.kind:
-            raise OptionError(f"option {self.name} takes a {self.kind.__name__}, not {raw!r}")
+            noun = {int: "a whole number", str: "a word", bool: "on or off"}.get(self.kind, self.kind.__name__)
+            raise OptionError(f"option {self.name} takes {noun}, not {raw!r}")
         if self.choices and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise OptionError(f"option {self.name} takes one of {allowed}, not {raw!r}")

@@ -1,0 +1,108 @@
+"""``scripts/bench``: the benchmarks, printed as one JSON object (DESIGN.md, "Quality bars").
+
+- ``queen_engine``: complete 4-seat Vampire Queen games per second with random bots (simulation:
+  the rules engine and the in-memory stand-in for the table, no cryptography), and moves per second;
+- ``deal``: one full Vampire Queen deal (joint draw of the dealer, shuffle, lock, every hand
+  unlocked to its seat) with every seat and the host in one process, each folding and checking
+  every entry and proof itself: wall and CPU seconds, for 4 and 8 seats;
+- ``audit``: entries per second, and seconds for a whole 5-round 4-seat game; its log size in bytes;
+- ``net`` (when the network layer provides it): move latency over loopback and a deal between
+  separate processes.
+
+``scripts/bench --quick`` runs smaller samples.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def bench_engine(games: int) -> dict[str, Any]:
+    from engine.bots import RandomBot
+    from engine.games.queen import GAME
+    from engine.sim import play_game
+
+    moves = 0
+    start = time.perf_counter()
+    for g in range(games):
+        bots = [RandomBot(random.Random(g * 10 + s)) for s in range(4)]
+        moves += play_game(GAME, bots, seed=g).moves
+    took = time.perf_counter() - start
+    return {"games": games, "games_per_s": round(games / took, 2), "moves_per_s": round(moves / took)}
+
+
+def bench_deal(seats: int) -> dict[str, Any]:
+    from engine.local import new_local_game
+
+    local = new_local_game("queen", ["random"] * seats, seed=seats)
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    while local.table.gstate.phase != "play":
+        local.step()
+    return {
+        "seats": seats,
+        "wall_s": round(time.perf_counter() - wall, 3),
+        "cpu_s": round(time.process_time() - cpu, 3),
+        "entries": len(local.table.entries),
+        "folders": seats + 1,
+    }
+
+
+def bench_audit(rounds: int) -> dict[str, Any]:
+    from engine.audit import audit_file
+    from engine.cli import games
+    from engine.local import new_local_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.vtlog"
+        start = time.perf_counter()
+        local = new_local_game("queen", ["heuristic"] * 4, {"rounds": rounds}, save=path, seed=7)
+        local.run()
+        played = time.perf_counter() - start
+        start = time.perf_counter()
+        report = audit_file(path, games())
+        took = time.perf_counter() - start
+        assert report.code == 0, report.text()
+        return {
+            "rounds": rounds,
+            "entries": report.entries,
+            "audit_s": round(took, 3),
+            "entries_per_s": round(report.entries / took),
+            "log_bytes": path.stat().st_size,
+            "game_through_protocol_s": round(played, 2),
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    quick = "--quick" in argv
+    out: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "queen_engine": bench_engine(20 if quick else 200),
+        "deal": [bench_deal(4), bench_deal(8)],
+        "audit": bench_audit(1 if quick else 5),
+    }
+    try:
+        from engine import bench_net  # type: ignore[attr-defined]
+    except ImportError:
+        pass
+    else:
+        out["net"] = bench_net.run(quick=quick)
+    try:
+        from engine.games.vtes import bench as vtes_bench  # type: ignore[attr-defined]
+    except ImportError:
+        pass
+    else:
+        out["vtes"] = vtes_bench.run(quick=quick)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""`vampire simulate`: bots play whole games and the command prints who won (DESIGN.md, "The
+command line"). Errors the user can cause are one sentence on stderr, never a traceback."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.cli import main
+
+ROW = re.compile(r"^(?P<name>\w+)\s+(?P<bot>heuristic|random)\s+(?P<wins>[\d.]+)\s+(?P<pct>[\d.]+)%\s+(?P<mean>[\d.]+)$")
+
+
+def table_rows(out: str) -> list[dict[str, str]]:
+    return [m.groupdict() for line in out.splitlines() if (m := ROW.match(line.strip()))]
+
+
+def test_simulate_prints_each_players_wins_and_mean_score_with_the_heuristic_player_ahead(capsys):
+    assert main(["simulate", "--seats", "5", "--games", "20"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "5 seats, 20 games" in out
+    rows = table_rows(out)
+    assert len(rows) == 5
+    assert [r["bot"] for r in rows] == ["heuristic"] + ["random"] * 4
+    assert sum(float(r["wins"]) for r in rows) == pytest.approx(20)
+    heuristic, *randoms = rows
+    assert float(heuristic["wins"]) > max(float(r["wins"]) for r in randoms)
+    assert float(heuristic["mean"]) < min(float(r["mean"]) for r in randoms)
+
+
+def test_simulate_with_a_list_of_bots_seats_one_bot_each(capsys):
+    assert main(["simulate", "--bots", "random,heuristic,random", "--games", "3", "--seed", "9"]) == 0
+    rows = table_rows(capsys.readouterr().out)
+    assert [r["bot"] for r in rows] == ["random", "heuristic", "random"]
+
+
+def test_simulate_verbose_prints_the_first_game_trick_by_trick(capsys):
+    assert main(["simulate", "--seats", "4", "--games", "1", "--verbose", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert any("is drawn as dealer and takes Hunter 15" in line for line in lines)
+    assert any(re.search(r"\w+ leads (a|an|two|three|four|five|six|seven|eight|Hunter) ", line) for line in lines)
+    assert any(line.endswith(" wins the trick.") for line in lines)
+    assert any(re.search(r"\w+ takes Hunter (15|20)", line) for line in lines)
+    assert any(line.startswith("Round 5 ends. Points in hand:") for line in lines)
+    assert len(table_rows(out)) == 4
+
+
+def test_simulate_is_the_same_for_the_same_seed(capsys):
+    main(["simulate", "--seats", "3", "--games", "2", "--seed", "5"])
+    first = capsys.readouterr().out
+    main(["simulate", "--seats", "3", "--games", "2", "--seed", "5"])
+    assert capsys.readouterr().out == first
+
+
+def test_simulate_takes_table_rules(capsys):
+    args = ["simulate", "--seats", "3", "--games", "1", "--verbose", "--rule", "rounds=2", "--rule", "hunter_tie=first"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Round 2 ends" in out and "Round 3" not in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--rule", "jokers=2"], "unknown table option"),
+        (["--rule", "rounds=0"], "at least 1"),
+        (["--rule", "queen_in_hunter_trick=7"], "queen_in_hunter_trick"),
+        (["--rule", "rounds"], "name=value"),
+        (["--bots", "wizard"], "unknown bot level"),
+        (["--bots", "heuristic,,dragon"], "unknown bot level"),
+        (["--bots", "heuristic,random", "--seats", "4"], "--seats is 4"),
+        (["--bots", "6", "--seats", "4"], "more bots than"),
+        (["--seats", "2"], "3 to 12 players"),
+        (["--seats", "13"], "3 to 12 players"),
+        (["--bots", "heuristic,random"], "3 to 12 players"),
+        (["--games", "0"], "at least 1"),
+    ],
+)
+def test_simulate_refuses_bad_input_with_a_sentence_and_no_traceback(capsys, args, words):
+    code = main(["simulate", *args])
+    out, err = capsys.readouterr()
+    assert code != 0
+    assert words in err
+    assert err.startswith("vampire: ") and err.count("\n") == 1
+    assert "Traceback" not in err + out
+    assert out == ""  # nothing is printed before the input is checked
+
+
+def test_simulate_refuses_zero_seats(capsys):
+    code = main(["simulate", "--seats", "0"])
+    assert code != 0 and "3 to 12 players" in capsys.readouterr().err
+
+
+def test_simulate_refuses_a_negative_seat_count_by_naming_the_seat_range(capsys):
+    code = main(["simulate", "--seats", "-3"])
+    assert code != 0 and "3 to 12 players" in capsys.readouterr().err
