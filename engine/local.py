@@ -148,6 +148,6 @@ def new_local_game(
     for seat in seats:
         seat.fold(host.table.entries[0])
     for seat in seats:
-        local.submit(seat, "join", {"name": seat.name, "deck": None})
+        local.submit(seat, "join", seat.join_body())
     local.host_entry("start", {})
     return local

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine import codec, deck
+from engine import codec, deck, group, merkle
 from engine.games.base import Act, Note, Pos
 from engine.identity import public_bytes
 from engine.log import Entry, sign_entry
@@ -40,6 +40,7 @@ class Seat:
         secrets: SecretsFile,
         random_bytes: Callable[[int], bytes] = os.urandom,
         clock: Callable[[], int] = now_ms,
+        decks: dict[str, list[str]] | None = None,
     ) -> None:
         self.key = key
         self.public = public_bytes(key)
@@ -51,6 +52,58 @@ class Seat:
         self.known: dict[Pos, str] = {}
         self.complaints: list[Pos] = []
         self._event_secrets: dict[int, deck.EventSecrets] = {}
+        self._private_indexes: dict[tuple[str, tuple[str, ...]], deck.CardIndex] = {}
+        # A private deck list (VTES: {"crypt": [...], "library": [...]}): its leaves are
+        # "<part>:<card identity>" in part order, each with a salt kept in the secrets file.
+        self.decks = {part: list(cards) for part, cards in (decks or {}).items()}
+        self.leaves = [f"{part}:{card}" for part in sorted(self.decks) for card in self.decks[part]]
+        self.salts: list[bytes] = []
+        if self.leaves:
+            stored = self.secrets.get("salts", "list")
+            if stored is None or len(stored) != len(self.leaves):
+                stored = self.secrets.put("salts", "list", [self.random_bytes(32) for _ in self.leaves])
+            self.salts = list(stored)
+            self.secrets.put("deck", "list", self.leaves)
+
+    def join_body(self) -> dict:
+        """The body of this seat's `join`: its name and its deck-list commitment (or nil)."""
+        root = merkle.commit(self.leaves, self.salts) if self.leaves else None
+        return {"name": self.name, "deck": root}
+
+    def _membership(self, part: str, card: str) -> list:
+        """[salt, proof] for one card of this seat's private deck list."""
+        i = self.leaves.index(f"{part}:{card}")
+        return [self.salts[i], merkle.prove(self.leaves, self.salts, i)]
+
+    def _private_cards(self, ev: Any) -> list[str]:
+        """The cards this seat, as owner, starts private event ``ev`` from, in the canonical order
+        (docs/protocol.md 4.6): its list's part in list order, or for a reshuffle the cards now at
+        the source positions, sorted (every card of the part that it does not know to be elsewhere)."""
+        cards = self.decks.get(ev.part, [])
+        if not ev.source:
+            return list(cards)
+        source = set(ev.source)
+        # Positions an earlier reshuffle replaced hold nothing any more.
+        gone = {p for other in self.table.events[: ev.number] for p in other.source}
+        elsewhere = {c for p, c in self.known_cards().items() if p not in source and p not in gone and self._owns(p)}
+        return sorted(c for c in cards if c not in elsewhere)
+
+    def _owns(self, pos: Pos) -> bool:
+        e, _ = pos
+        ev = self.table.events[e] if 0 <= e < len(self.table.events) else None
+        return ev is not None and ev.owner == self.index and not ev.cards_public
+
+    def _index_for(self, ev: Any) -> dict[bytes, str]:
+        if ev.index is not None:
+            return ev.index.lookup
+        if ev.owner != self.index:
+            return {}
+        cards = self._private_cards(ev)
+        key = (ev.deck_name, tuple(cards))
+        index = self._private_indexes.get(key)
+        if index is None:
+            index = self._private_indexes[key] = deck.CardIndex.build(self.table.table_id, ev.deck_name, cards)
+        return index.lookup
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -104,7 +157,7 @@ class Seat:
             if k in ev.public:
                 continue
             secrets = self._secrets_for(ev)
-            ident = deck.decode_point(ev.cur[k], ev.index.lookup if ev.index else {}, secrets.lock_keys[k])
+            ident = deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k])
             seen = set(ev.public.values()) | {c for (ee, _), c in self.known.items() if ee == e}
             if ident is None or ident in seen:
                 self.complaints.append((e, k))
@@ -145,12 +198,20 @@ class Seat:
         if kind == "rand-reveal":
             return {"purpose": w.purpose, "r": self.secrets.get("rand", w.purpose)}
         if kind == "seed-reveal":
-            return deck.make_seed_reveal(self._secrets_for(t.events[w.event]))
+            body = deck.make_seed_reveal(self._secrets_for(t.events[w.event]))
+            ev = t.events[w.event]
+            if self.leaves and seat not in t.lists and ev.owner == seat and ev.private:
+                body.update({"list": list(self.leaves), "salts": list(self.salts)})
+            return body
         if kind in ("shuffle", "lock"):
             ev = t.events[w.event]
             s = self._secrets_for(ev)
             if kind == "shuffle":
-                return deck.make_shuffle_pass(s, ev.row, last=seat == ev.order[-1])
+                inputs = ev.row
+                if ev.private and ev.step == 0:
+                    # The owner blinds its own cards first: their plain points are never published.
+                    inputs = [group.card_point(t.table_id, ev.deck_name, c) for c in self._private_cards(ev)]
+                return deck.make_shuffle_pass(s, inputs, last=seat == ev.order[-1])
             return deck.make_lock_pass(s, ev.row)
         if kind == "unlock":
             _, e, to, ks = w.steps[0]
@@ -158,7 +219,18 @@ class Seat:
             return deck.make_unlock(self._secrets_for(ev), to, ks, {k: ev.cur[k] for k in ks})
         if kind == "reveal":
             _, e, ks = w.steps[0]
-            return deck.make_reveal(self._secrets_for(t.events[e]), ks)
+            ev = t.events[e]
+            body = deck.make_reveal(self._secrets_for(ev), ks)
+            if ev.private and ev.owner == seat:
+                # The others have removed their locks: the owner decodes with its own key and list.
+                secrets = self._secrets_for(ev)
+                cards = [
+                    self.known.get((e, k)) or deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k]) or ""
+                    for k in body["positions"]
+                ]
+                proofs = [self._membership(ev.part, c) for c in cards]
+                body.update({"cards": cards, "salts": [p[0] for p in proofs], "proofs": [p[1] for p in proofs]})
+            return body
         raise ValueError(f"no duty of kind {kind}")
 
     def _secrets_for(self, ev: Any) -> deck.EventSecrets:
@@ -177,8 +249,11 @@ class Seat:
         opens = []
         for e, k in t.game.to_open(t.gstate, self.index, act):
             ident = self.known.get((e, k))
-            secrets = self._secrets_for(t.events[e])
-            opens.append([[e, k], secrets.lock_keys[k], ident if ident is not None else ""])
+            ev = t.events[e]
+            item = [[e, k], self._secrets_for(ev).lock_keys[k], ident if ident is not None else ""]
+            if ev.private:
+                item.extend(self._membership(ev.part, ident or ""))
+            opens.append(item)
         return {"act": act, "open": opens}
 
     def check_move(self, act: Act) -> None:

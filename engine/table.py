@@ -21,7 +21,7 @@ import hashlib
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable
 
-from engine import codec, deck, group
+from engine import codec, deck, group, merkle
 from engine.errors import VampireError
 from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Note, Open, Pos, Shuffle
 from engine.log import Entry, check_link, validate_author_key
@@ -95,6 +95,18 @@ class EventRec:
     entries: list[deck.EventEntry] = field(default_factory=list)
     seeds: dict[int, bytes] = field(default_factory=dict)
     cards: tuple[str | None, ...] | None = None
+    source: tuple[Pos, ...] = ()
+    cards_public: bool = False
+
+    @property
+    def private(self) -> bool:
+        """A private deck's event: its owner supplied the cards; no one else knows the list."""
+        return not self.cards_public
+
+    @property
+    def part(self) -> str:
+        """The deck-list part a private event draws from ("library" for "library/2")."""
+        return self.deck_name.split("/", 1)[0]
 
     @property
     def setup_steps(self) -> list[tuple[int, str]]:
@@ -194,6 +206,7 @@ class Table:
         self.ended = False
         self.notes: list[Note] = []
         self.indexes: dict[tuple[str, tuple[str, ...]], deck.CardIndex] = {}
+        self.lists: dict[int, list[str]] = {}
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -601,6 +614,26 @@ class Table:
         if ev.number != event:
             raise Rejected("illegal", f"the table waits for a reveal of event {event}")
         current = {k: ev.cur[k] for k in positions}
+        claims: dict[int, str] = {}
+        if ev.private and seat == ev.owner:
+            b = codec.check_map(
+                body, {"event": int, "positions": list, "keys": list, "cards": list, "salts": list, "proofs": list},
+                what="the owner's reveal",
+            )
+            body = {"event": b["event"], "positions": b["positions"], "keys": b["keys"]}
+            if not len(b["cards"]) == len(b["salts"]) == len(b["proofs"]) == len(b["positions"]):
+                raise Rejected("malformed", "the owner's reveal claims one card, salt and proof per position")
+            try:
+                got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
+            except deck.BadBody:
+                raise
+            except (deck.DeckError, group.GroupError) as err:
+                return self._cheat(entry, seat, str(err))
+            for k, point, card, salt, proof in zip(got.positions, got.points, b["cards"], b["salts"], b["proofs"]):
+                problem = self._private_claim(ev, card, salt, proof, point)
+                if problem:
+                    return self._cheat(entry, seat, f"position {k} of event {ev.number}: {problem}")
+                claims[k] = card
         try:
             got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
         except deck.BadBody:
@@ -614,6 +647,7 @@ class Table:
             for k, point in zip(got.positions, got.points):
                 ev.cur[k] = point
                 ev.stripped[k].add(seat)
+            ev.public.update(claims)
             ev.entries.append(deck.EventEntry(entry.seq, seat, "reveal", body))
             self.work.steps.pop(0)
             if not self.work.steps:
@@ -627,7 +661,7 @@ class Table:
             idents = []
             for e, k in op.positions:
                 ev = self.events[e]
-                ident = ev.index.lookup.get(ev.cur[k]) if ev.index else None
+                ident = ev.public.get(k) if ev.private else ev.index.lookup.get(ev.cur[k])
                 if ident is None:
                     # Every lock was removed with checked keys: a point that is no card was planted
                     # in a shuffle; the seed reveal names who.
@@ -638,6 +672,22 @@ class Table:
                 idents.append(ident)
             outcomes.append(tuple(idents))
         self._finish(outcomes)
+
+    def _private_claim(self, ev: EventRec, card: Any, salt: Any, proof: Any, point: bytes) -> str | None:
+        """Why the owner's claim that ``point`` (all other locks removed) is ``card`` fails, or None.
+
+        The card must be on the owner's committed deck list (membership proof with its salt, leaf
+        identity "<part>:<card>") and its card point must be ``point``. PROTOCOL.md 6, "Private decks".
+        """
+        if type(card) is not str:
+            return "the card claimed is not a card identity"
+        if not merkle.verify(self.seats[ev.owner].deck, f"{ev.part}:{card}", salt, proof):
+            return f"{card!r} is not on the deck list it committed to"
+        if group.card_point(self.table_id, ev.deck_name, card) != point:
+            return f"the position does not hold {card!r}"
+        if card in ev.public.values():
+            return f"{card!r} is already public in this event"
+        return None
 
     def _prepare_complaint(self, entry: Entry, body: Any) -> Callable[[], None]:
         seat = self._author_seat(entry)
@@ -660,28 +710,44 @@ class Table:
 
         def fold() -> None:
             self.notes.append(Note(f"{{s{seat}}} complains: {reason} Every participant now reveals its seed.", (seat,)))
-            self._request_seeds(ev.number, reason)
+            self._request_seeds(ev.number, reason, seat)
 
         return fold
 
-    def _request_seeds(self, event: int, reason: str) -> None:
+    def _request_seeds(self, event: int, reason: str, complainer: int | None = None) -> None:
         """Stop play and ask every participant of ``event`` for its seed (PROTOCOL.md 6)."""
         ev = self.events[event]
         self.queue = []
         self.work = Work("seeds", [], event=event, waiting=[p for p in ev.order if p not in ev.seeds])
         self.work.purpose = "complaint"
+        self.work.steps = [complainer] if complainer is not None else []
 
     def _prepare_seed_reveal(self, entry: Entry, body: Any) -> Callable[[], None]:
         seat = self._expect(entry, "seed-reveal")
         ev = self._event(body)
         if ev.number != self.work.event:
             raise Rejected("illegal", f"the table waits for the seeds of event {self.work.event}")
+        deck_list = None
+        if isinstance(body, dict) and ("list" in body or "salts" in body):
+            b = codec.check_map(body, {"event": int, "seed": bytes, "list": list, "salts": list}, what="a seed reveal with a deck list")
+            if seat in self.lists or self.seats[seat].deck is None:
+                raise Rejected("illegal", "a deck list is revealed once, by a seat that committed to one")
+            try:
+                merkle.check_list(self.seats[seat].deck, b["list"], b["salts"])
+            except VampireError as err:
+                return self._cheat(entry, seat, f"its revealed deck list does not match its commitment: {err}")
+            deck_list = list(b["list"])
+            body = {"event": b["event"], "seed": b["seed"]}
+        elif ev.private and ev.owner == seat and seat not in self.lists:
+            raise Rejected("illegal", "the owner of a private deck reveals its deck list with its seed")
         try:
             seed = deck.check_seed_reveal(body, table=self.table_id, event=ev.number, seat=seat, commit=ev.commits[seat])
         except deck.BadSeed as err:
             return self._cheat(entry, seat, str(err))
 
         def fold() -> None:
+            if deck_list is not None:
+                self.lists[seat] = deck_list
             ev.seeds[seat] = seed
             self.work.waiting.remove(seat)
             if not self.work.waiting:
@@ -689,11 +755,41 @@ class Table:
 
         return fold
 
+    def _private_index(self, ev: EventRec) -> deck.CardIndex | None:
+        """The cards a private event started from, in the owner's canonical order: its deck list's
+        part for a first shuffle (list order), the decoded cards of the source positions for a
+        reshuffle (sorted by identity). None while they are not known."""
+        if ev.source:
+            cards = []
+            for e, k in ev.source:
+                src = self.events[e]
+                ident = src.public.get(k) or (src.cards[k] if src.cards is not None else None)
+                if ident is None:
+                    return None
+                cards.append(ident)
+            cards.sort()
+        else:
+            listed = self.lists.get(ev.owner)
+            if listed is None:
+                return None
+            prefix = ev.part + ":"
+            cards = [leaf[len(prefix):] for leaf in listed if leaf.startswith(prefix)]
+        try:
+            return deck.CardIndex.build(self.table_id, ev.deck_name, cards)
+        except deck.DeckError:
+            return None
+
     def _event_seeds_in(self, entry: Entry, ev: EventRec) -> None:
+        index = ev.index
+        if index is None:
+            index = self._private_index(ev)
+            if index is None or len(index.cards) != ev.n:
+                self.fault = Fault(entry.seq, ev.owner, f"the cards of its private deck {ev.deck_name!r} cannot be rebuilt from its revealed list")
+                self.phase = "stopped"
+                return
         audit = deck.recompute_event(
             table=self.table_id, event=ev.number, participants=ev.order, seeds=ev.seeds,
-            inputs=ev.index.points if ev.index else (), index=ev.index.lookup if ev.index else {},
-            entries=ev.entries,
+            inputs=index.points, index=index.lookup, entries=ev.entries,
         )
         if audit.first_fault is not None:
             f = audit.first_fault
@@ -713,8 +809,9 @@ class Table:
                 self.phase = "stopped"
                 return
         if self.work.purpose == "complaint":
-            # A complaint was proven wrong by nobody's fault in the recompute: the complainer lied.
-            self.fault = Fault(entry.seq, ev.order[0], "a complaint that the seeds do not support")
+            # The seeds show every step honest and every card a card: the complaint was false.
+            blamed = self.work.steps[0] if self.work.steps else ev.order[0]
+            self.fault = Fault(entry.seq, blamed, "a complaint that the revealed seeds do not support")
             self.phase = "stopped"
             return
         self._finish([tuple(audit.cards)])
@@ -726,28 +823,37 @@ class Table:
         seat = self._expect(entry, "move")
         act = b["act"]
         wanted = self.game.to_open(self.gstate, seat, act)
-        opens: dict[Pos, tuple[bytes, str]] = {}
+        opens: dict[Pos, tuple] = {}
         for item in b["open"]:
             if (
-                not isinstance(item, list) or len(item) != 3 or not isinstance(item[0], list) or len(item[0]) != 2
-                or any(type(x) is not int for x in item[0]) or type(item[1]) is not bytes or type(item[2]) is not str
+                not isinstance(item, list) or len(item) not in (3, 5) or not isinstance(item[0], list)
+                or len(item[0]) != 2 or any(type(x) is not int for x in item[0]) or type(item[1]) is not bytes
+                or type(item[2]) is not str
             ):
-                raise Rejected("malformed", "a move opens cards as [[event, index], key, card]")
-            opens[(item[0][0], item[0][1])] = (item[1], item[2])
+                raise Rejected("malformed", "a move opens cards as [[event, index], key, card] (and, for a private deck, salt and proof)")
+            opens[(item[0][0], item[0][1])] = tuple(item[1:])
         if sorted(opens) != sorted(wanted) or len(opens) != len(b["open"]):
             raise Rejected("illegal", "the move must open exactly the hidden cards it plays")
         revealed: dict[Pos, str] = {}
-        for (e, k), (key, ident) in opens.items():
-            ev = self.events[e]
-            if (e, k) not in self.opened_to(seat):
+        for (e, k), item in opens.items():
+            key, ident = item[0], item[1]
+            if not 0 <= e < len(self.events) or (e, k) not in self.opened_to(seat):
                 raise Rejected("illegal", "that card was not dealt to you")
-            if ev.index is None or ident not in ev.index.cards:
-                return self._cheat(entry, seat, f"it claims {ident!r}, which is not a card of the deck")
-            card = ev.index.points[ev.index.cards.index(ident)]
+            ev = self.events[e]
+            if ev.private != (len(item) == 4):
+                raise Rejected("malformed", "a card of a private deck is opened with its salt and proof, and only such a card")
+            what = f"its key for position {k} of event {e}"
             try:
-                deck.check_open(key, ev.locks[seat][k], ev.cur[k], card, f"its key for position {k} of event {e}")
-            except deck.BadBody:
-                raise
+                deck.check_key(key, ev.locks[seat][k], what)
+                if ev.private:
+                    problem = self._private_claim(ev, ident, item[2], item[3], deck.remove_lock(key, ev.cur[k]))
+                    if problem:
+                        return self._cheat(entry, seat, problem)
+                else:
+                    if ident not in ev.index.cards:
+                        return self._cheat(entry, seat, f"it claims {ident!r}, which is not a card of the deck")
+                    card = ev.index.points[ev.index.cards.index(ident)]
+                    deck.check_open(key, ev.locks[seat][k], ev.cur[k], card, what)
             except (deck.DeckError, group.GroupError) as err:
                 return self._cheat(entry, seat, str(err))
             if ident in ev.public.values():
@@ -759,7 +865,7 @@ class Table:
             by_event: dict[int, list[int]] = {}
             for (e, k), ident in revealed.items():
                 ev = self.events[e]
-                ev.cur[k] = ev.index.points[ev.index.cards.index(ident)]
+                ev.cur[k] = group.card_point(self.table_id, ev.deck_name, ident) if ev.private else ev.index.points[ev.index.cards.index(ident)]
                 ev.stripped[k].add(seat)
                 ev.public[k] = ident
                 ev.to[k] = None
@@ -834,7 +940,15 @@ class Table:
             index = self.indexes.get(key)
             if index is None:
                 index = self.indexes[key] = deck.CardIndex.build(self.table_id, op.deck, op.cards)
-        return EventRec(len(self.events), op.deck, op.count, order, op.owner, index, row=list(index.points) if index else [])
+        if index is None:
+            if op.owner is None or op.owner >= len(self.seats) or self.seats[op.owner].deck is None:
+                raise GameError(f"the game asked to shuffle the private deck {op.deck!r} of a seat without a deck list")
+            if op.source and len(op.source) != op.count:
+                raise GameError(f"the reshuffle of {op.deck!r} names {len(op.source)} positions, not {op.count}")
+        return EventRec(
+            len(self.events), op.deck, op.count, order, op.owner, index, row=list(index.points) if index else [],
+            source=tuple(op.source), cards_public=bool(op.cards),
+        )
 
     def _unlock_steps(self, batch: list[Open]) -> list[tuple]:
         steps = []
@@ -862,7 +976,10 @@ class Table:
                 by_event.setdefault(e, []).append(k)
         for e, ks in by_event.items():
             ev = self.events[e]
-            for seat in ev.order:
+            # A private deck's owner reveals last: its reveal claims each card with its deck-list
+            # membership proof, checked against the point the other keys left.
+            order = [p for p in ev.order if p != ev.owner] + [ev.owner] if ev.private else list(ev.order)
+            for seat in order:
                 mine = sorted(k for k in ks if seat not in ev.stripped[k])
                 if mine:
                     steps.append((seat, e, mine))

@@ -1,0 +1,285 @@
+"""Private decks through the table (PROTOCOL.md 6, "Private decks"), with a small game made for the
+test: every seat owns a private deck, draws from it (opened to the owner only), plays a card
+publicly (opened with its deck-list membership proof), reshuffles what is left (a new event from the
+owner's plain points), has one card burned face up by the table (an open to everyone, which the
+owner claims last), and at the end every event's seeds and every deck list are revealed and checked.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+import pytest
+
+from engine import group
+from engine.games.base import EndEvent, IllegalMove, Note, Open, Pending, Result, Shuffle
+from engine.identity import new_key
+from engine.seat import Seat
+from engine.secrets import SecretsFile
+from engine.sequencer import Sequencer
+from engine.table import Rejected
+
+DECK_SIZE = 6
+
+
+@dataclass(frozen=True)
+class MiniState:
+    seats: int
+    phase: str = "shuffle"  # shuffle, draw, play, reshuffle, redraw, burn, end, over
+    events: tuple[int, ...] = ()
+    hands: tuple[tuple[tuple[int, int], ...], ...] = ()
+    piles: tuple[tuple[tuple[int, int], ...], ...] = ()
+    played: tuple[tuple[int, str], ...] = ()
+    burned: tuple[str, ...] = ()
+    turn: int = 0
+    ended: int = 0
+
+
+class MiniGame:
+    """Each seat: shuffle its private deck, draw 2, play 1, reshuffle the rest, draw 1, burn 1."""
+
+    name = "mini"
+    title = "Mini"
+    min_seats = 2
+    max_seats = 4
+    option_schema = ()
+
+    def setup(self, seats: int, options: Mapping[str, Any]) -> MiniState:
+        return MiniState(seats, hands=((),) * seats, piles=((),) * seats)
+
+    def pending(self, s: MiniState) -> Pending:
+        everyone = tuple(range(s.seats))
+        if s.phase == "shuffle":
+            return Pending(ops=tuple(Shuffle(f"deck/{i}", DECK_SIZE, i, everyone, owner=i) for i in everyone))
+        if s.phase == "draw":
+            return Pending(ops=tuple(Open(s.piles[i][:2], i) for i in everyone))
+        if s.phase == "play":
+            return Pending(actors=(s.turn,))
+        if s.phase == "reshuffle":
+            return Pending(ops=tuple(
+                Shuffle(f"deck/{i}", len(s.piles[i]), i, everyone, owner=i, source=s.piles[i]) for i in everyone
+            ))
+        if s.phase == "redraw":
+            return Pending(ops=tuple(Open(s.piles[i][:1], i) for i in everyone))
+        if s.phase == "burn":
+            return Pending(ops=(Open(tuple(s.piles[i][1] for i in everyone), None),))
+        if s.phase == "end":
+            return Pending(ops=tuple(EndEvent(e) for e in s.events[s.ended :]))
+        return Pending()
+
+    def resolve(self, s: MiniState, op: Any, outcome: Any) -> tuple[MiniState, tuple[Note, ...]]:
+        if isinstance(op, Shuffle):
+            owner = op.owner
+            pile = tuple((outcome, k) for k in range(op.count))
+            piles = s.piles[:owner] + (pile,) + s.piles[owner + 1 :]
+            s = replace(s, piles=piles, events=s.events + (outcome,))
+            if len(s.events) % s.seats == 0:
+                s = replace(s, phase="draw" if s.phase == "shuffle" else "redraw")
+            return s, ()
+        if isinstance(op, Open) and op.to is not None:
+            i = op.to
+            hands = s.hands[:i] + (s.hands[i] + op.positions,) + s.hands[i + 1 :]
+            piles = s.piles[:i] + (s.piles[i][len(op.positions) :],) + s.piles[i + 1 :]
+            s = replace(s, hands=hands, piles=piles)
+            if i == s.seats - 1:
+                s = replace(s, phase="play" if s.phase == "draw" else "burn")
+            return s, ()
+        if isinstance(op, Open):
+            return replace(s, burned=tuple(outcome), phase="end"), ()
+        if isinstance(op, EndEvent):
+            s = replace(s, ended=s.ended + 1)
+            if s.ended == len(s.events):
+                s = replace(s, phase="over")
+            return s, ()
+        raise AssertionError(op)
+
+    def to_open(self, s: MiniState, seat: int, act: dict) -> tuple:
+        pos = tuple(act.get("card", ()))
+        if pos not in s.hands[seat]:
+            raise IllegalMove("that card is not in your hand")
+        return (pos,)
+
+    def check(self, s: MiniState, seat: int, act: dict, revealed: Mapping) -> None:
+        if s.phase != "play" or seat != s.turn:
+            raise IllegalMove("it is not your turn")
+
+    def apply(self, s: MiniState, seat: int, act: dict, revealed: Mapping) -> tuple[MiniState, tuple[Note, ...]]:
+        pos = tuple(act["card"])
+        hands = s.hands[:seat] + (tuple(p for p in s.hands[seat] if p != pos),) + s.hands[seat + 1 :]
+        s = replace(s, hands=hands, played=s.played + ((seat, revealed[pos]),), turn=s.turn + 1)
+        if s.turn == s.seats:
+            s = replace(s, phase="reshuffle")
+        return s, ()
+
+    def view(self, s: MiniState, seat: int | None, known: Mapping) -> Any:
+        return (s, seat, {p: known.get(p) for p in (s.hands[seat] if seat is not None else ())})
+
+    def legal_acts(self, view: Any) -> list[dict]:
+        s, seat, hand = view
+        if s.phase != "play" or seat != s.turn:
+            return []
+        return [{"do": "play", "card": list(p)} for p in sorted(hand)]
+
+    def describe(self, s: MiniState, seat: int, act: dict, revealed: Mapping) -> Note:
+        return Note(f"{{s{seat}}} plays {revealed[tuple(act['card'])]}")
+
+    def result(self, s: MiniState) -> Result | None:
+        return Result((0,) * s.seats, (), "done") if s.phase == "over" else None
+
+    def abandon(self, s: MiniState, seat: int) -> tuple[MiniState, tuple[Note, ...]]:
+        return replace(s, phase="over"), ()
+
+
+GAMES = {"mini": MiniGame()}
+
+
+def deck_of(seat: int) -> dict[str, list[str]]:
+    return {"deck": [f"c{seat}-{i}" for i in range(DECK_SIZE)]}
+
+
+def make_table(seats: int = 3):
+    host = Sequencer(new_key(), GAMES, None, lambda: 0)
+    host.open_table("mini", {}, seats, "private decks")
+    players = [Seat(new_key(), f"p{i}", GAMES, SecretsFile(None), os.urandom, lambda: 0, decks=deck_of(i)) for i in range(seats)]
+    everyone = [*players]
+
+    def submit(entry):
+        host.submit(entry)
+        for p in everyone:
+            p.fold(entry)
+
+    for p in players:
+        p.fold(host.table.entries[0])
+    for p in players:
+        submit(p.sign("join", p.join_body()))
+    submit(host.sign("start", {}))
+    return host, players, submit
+
+
+def run(host, players, submit, until=lambda t: False, tamper=None):
+    for _ in range(10_000):
+        t = host.table
+        if t.phase != "running" or until(t):
+            return
+        for p in players:
+            duty = p.duty()
+            if duty is not None:
+                kind, body = duty
+                if tamper:
+                    body = tamper(p.index, kind, body)
+                submit(p.sign(kind, body))
+                break
+        else:
+            for p in players:
+                acts = p.legal_acts()
+                if acts:
+                    body = p.move_body(acts[0])
+                    if tamper:
+                        body = tamper(p.index, "move", body)
+                    submit(p.sign("move", body))
+                    break
+            else:
+                raise AssertionError("nothing to do")
+
+
+def test_a_private_deck_game_runs_to_the_end_and_every_list_and_event_checks_out():
+    host, players, submit = make_table()
+    run(host, players, submit)
+    t = host.table
+    assert t.phase == "over" and t.fault is None
+    # Every event was recomputed from the seeds and decoded, reshuffles included.
+    assert all(ev.cards is not None for ev in t.events)
+    assert sorted(t.lists) == [0, 1, 2]
+    # The cards played and burned are cards of their owner's list, each once.
+    for seat, card in t.gstate.played:
+        assert card.startswith(f"c{seat}-")
+    assert len(set(t.gstate.burned)) == 3
+    # Every peer agrees.
+    assert {p.table.digest() for p in players} == {t.digest()}
+
+
+def test_drawn_cards_are_known_to_their_owner_only():
+    host, players, submit = make_table()
+    run(host, players, submit, until=lambda t: t.gstate.phase == "play")
+    for p in players:
+        mine = {pos for pos in p.known}
+        assert len(mine) == 2 and all(host.table.events[e].owner == p.index for e, _ in mine)
+        assert all(card.startswith(f"c{p.index}-") for card in p.known.values())
+
+
+def test_the_commitment_hides_the_list_until_the_end():
+    host, players, submit = make_table()
+    run(host, players, submit, until=lambda t: t.gstate.phase == "play")
+    # Nothing published so far names a card: the owners blinded their plain points first.
+    published = b"".join(e.payload for e in host.table.entries)
+    for seat in range(3):
+        for card in deck_of(seat)["deck"]:
+            assert card.encode() not in published
+            assert group.card_point(host.table.table_id, f"deck/{seat}", card) not in published
+
+
+def test_playing_a_card_that_is_not_on_the_committed_list_is_a_proven_cheat():
+    host, players, submit = make_table()
+    run(host, players, submit, until=lambda t: t.gstate.phase == "play")
+
+    def forge(seat, kind, body):
+        if kind == "move":
+            body["open"][0][2] = "c9-9"  # a card the list never had
+        return body
+
+    run(host, players, submit, tamper=forge)
+    assert host.table.fault is not None and host.table.fault.seat == 0
+    assert all(p.table.fault == host.table.fault for p in players)
+
+
+def test_a_membership_proof_for_another_card_does_not_pass():
+    host, players, submit = make_table()
+    run(host, players, submit, until=lambda t: t.gstate.phase == "play")
+    p = players[0]
+    body = p.move_body(p.legal_acts()[0])
+    other = next(c for c in deck_of(0)["deck"] if c != body["open"][0][2])
+    salt, proof = p._membership("deck", other)
+    body["open"][0][3:] = [salt, proof]
+    submit(p.sign("move", body))
+    assert host.table.fault is not None and "not on the deck list" in host.table.fault.reason
+
+
+def test_a_revealed_list_that_is_not_the_committed_one_is_a_proven_cheat():
+    host, players, submit = make_table()
+
+    def swap_list(seat, kind, body):
+        if kind == "seed-reveal" and "list" in body and seat == 1:
+            body["list"] = list(reversed(body["list"]))
+        return body
+
+    run(host, players, submit, tamper=swap_list)
+    assert host.table.fault is not None and host.table.fault.seat == 1
+    assert "deck list" in host.table.fault.reason
+
+
+def test_an_owner_that_shuffles_in_a_card_it_never_listed_is_named_at_the_seed_reveal():
+    host, players, submit = make_table()
+
+    def plant(seat, kind, body):
+        if kind == "shuffle" and seat == 2 and body["event"] == 2:
+            # Its first pass of its own deck: replace one blinded card by another point.
+            body["points"][0] = group.base_mult(group.hash_to_scalar("test-plant", 1))
+        return body
+
+    run(host, players, submit, tamper=plant)
+    t = host.table
+    assert t.fault is not None and t.fault.seat == 2
+
+
+def test_a_reveal_without_the_owners_claims_is_refused():
+    host, players, submit = make_table()
+    run(host, players, submit, until=lambda t: t.work is not None and t.work.kind == "reveal"
+        and t.owed()[0][0] == t.events[t.work.steps[0][1]].owner)
+    seat = host.table.owed()[0][0]
+    kind, body = players[seat].duty()
+    for key in ("cards", "salts", "proofs"):
+        body.pop(key)
+    with pytest.raises(Rejected):
+        host.submit(players[seat].sign(kind, body))
