@@ -92,13 +92,21 @@ def simulate(
         # Player p sits at seat (p + g) mod n.
         seat_of = [(p + g) % n for p in range(n)]
         player_at = {s: p for p, s in enumerate(seat_of)}
-        bots = [make_bot(game_name, levels[player_at[s]], random.Random(f"{seed}/{g}/{s}")) for s in range(n)]
+        game_seed = seed * 1_000_003 + g
+        private = None
+        if game_name == "vtes":
+            # VTES bots bring the shipped tournament-winning decks as their private decks.
+            from engine.games.vtes.simulate import seat_bots
+
+            bots, private = seat_bots([levels[player_at[s]] for s in range(n)], game_seed)
+        else:
+            bots = [make_bot(game_name, levels[player_at[s]], random.Random(f"{seed}/{g}/{s}")) for s in range(n)]
         seat_names = [names[player_at[s]] for s in range(n)]
         printer = None
         if verbose and g == 0:
             out("")
             printer = _narrator(seat_names, out)
-        record = play_game(game, bots, seed=seed * 1_000_003 + g, options=rules, on_note=printer)
+        record = play_game(game, bots, seed=game_seed, options=rules, private_decks=private, on_note=printer)
         moves += record.moves
         for s in range(n):
             score_sum[player_at[s]] += record.result.scores[s]
@@ -106,11 +114,13 @@ def simulate(
             wins[player_at[s]] += 1 / len(record.result.winners)
     out("")
     width = max(len(x) for x in names)
-    out(f"{'player':<{width}}  {'bot':<9}  {'wins':>7}  {'win %':>6}  {'mean score':>10}")
+    # VTES scores are victory points kept in half-points.
+    unit, scale = ("mean VP", 2) if game_name == "vtes" else ("mean score", 1)
+    out(f"{'player':<{width}}  {'bot':<9}  {'wins':>7}  {'win %':>6}  {unit:>10}")
     for p in range(n):
         out(
             f"{names[p]:<{width}}  {levels[p]:<9}  {wins[p]:>7.1f}  {100 * wins[p] / count:>5.1f}%  "
-            f"{score_sum[p] / count:>10.1f}"
+            f"{score_sum[p] / count / scale:>10.2f}"
         )
     if game_name == "queen":
         out("(Vampire Queen: the lowest total wins; tied games share the win.)")
@@ -189,6 +199,30 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return report.code
 
 
+def cmd_result(args: argparse.Namespace) -> int:
+    """A VTES table's result (seat, VP, GW) for a tournament organiser."""
+    from engine.log import read_log
+    from engine.table import Rejected, Table
+
+    log = read_log(args.file)
+    table = Table(games())
+    for entry in log.entries:
+        try:
+            table.apply(entry)
+        except Rejected as err:
+            raise VampireError(f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit") from None
+    if table.game_name != "vtes":
+        raise VampireError(f"{args.file} is a game of {table.game.title if table.game else 'nothing'}: vampire result is for VTES tables")
+    if table.fault is not None:
+        raise VampireError(f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit")
+    from engine.games.vtes import result_text
+
+    print(result_text(table.gstate, table.names))
+    if table.game.result(table.gstate) is None:
+        print("(the game is not over: these are the VP so far)")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from engine.log import read_log
     from engine.replay import replay_lines
@@ -210,6 +244,24 @@ def cmd_play(args: argparse.Namespace) -> int:
     print("The table's screen is not built yet: here is a whole game between bots, trick by trick.\n")
     simulate(args.game, levels, 1, random.SystemRandom().randrange(1 << 30), parse_rules(args.rule), True)
     return 0
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    """``vampire host``: open a table on the LAN (net.commands.run_host)."""
+    import asyncio
+
+    from net.commands import run_host
+
+    return asyncio.run(run_host(args, games()))
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """``vampire join HOST[:PORT]``: take a seat, watch, or run a bot (net.commands.run_join)."""
+    import asyncio
+
+    from net.commands import run_join
+
+    return asyncio.run(run_join(args, games()))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -234,10 +286,18 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--save", metavar="DIR", help="with --protocol: save each game's log (and secrets) in DIR")
     sim.set_defaults(func=cmd_simulate)
 
+    from net.commands import add_parsers
+
+    add_parsers(sub, sorted(games()))
+
     audit = sub.add_parser("audit", help="check a saved log: signatures, chain, rules, every shuffle")
     audit.add_argument("file")
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.set_defaults(func=cmd_audit)
+
+    result = sub.add_parser("result", help="a VTES table's result (seat, VP, GW) for a tournament organiser")
+    result.add_argument("file")
+    result.set_defaults(func=cmd_result)
 
     replay = sub.add_parser("replay", help="step through a saved log")
     replay.add_argument("file")

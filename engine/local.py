@@ -139,11 +139,20 @@ def new_local_game(
     from engine.cli import BOT_NAMES
 
     names = list(names or [BOT_NAMES[i % len(BOT_NAMES)] for i in range(len(levels))])
+    decks: list[dict[str, list[str]] | None] = [None] * len(levels)
+    if game == "vtes":
+        # Every Methuselah brings a private deck: the shipped tournament-winning decks.
+        from engine.games.vtes.simulate import seat_bots
+
+        vtes_bots, private = seat_bots([lv or "heuristic" for lv in levels], rng.randrange(1 << 30))
+        decks = [{part: private[(i, f"{part}/{i}")] for part in ("crypt", "library")} for i in range(len(levels))]
+        bots = [b if lv else None for b, lv in zip(vtes_bots, levels)]
+    else:
+        bots = [make_bot(game, lv, random.Random(rng.random())) if lv else None for lv in levels]
     seats = []
     for i in range(len(levels)):
         path = secrets_dir / f"seat{i}.secrets" if secrets_dir else None
-        seats.append(Seat(new_key(), names[i], games, SecretsFile(path), random_bytes))
-    bots = [make_bot(game, lv, random.Random(rng.random())) if lv else None for lv in levels]
+        seats.append(Seat(new_key(), names[i], games, SecretsFile(path), random_bytes, decks=decks[i]))
     local = LocalGame(host, seats, bots, tamper=tamper)
     for seat in seats:
         seat.fold(host.table.entries[0])

@@ -14,11 +14,11 @@ from engine.table import Rejected, Table
 
 _DUTY_WORDS = {
     "rand-commit": "commits to a random value",
-    "rand-reveal": "reveals its random value",
+    "rand-reveal": "reveals the random value",
     "lock": "locks every position",
     "unlock": "unlocks",
-    "reveal": "reveals its keys",
-    "seed-reveal": "reveals its seed",
+    "reveal": "reveals lock keys",
+    "seed-reveal": "reveals a shuffle seed",
 }
 
 

@@ -198,8 +198,8 @@ class Seat:
         if kind == "rand-reveal":
             return {"purpose": w.purpose, "r": self.secrets.get("rand", w.purpose)}
         if kind == "seed-reveal":
-            body = deck.make_seed_reveal(self._secrets_for(t.events[w.event]))
-            ev = t.events[w.event]
+            ev = t.events[w.event if w.kind == "seeds" else w.waiting[0]]
+            body = deck.make_seed_reveal(self._secrets_for(ev))
             if self.leaves and seat not in t.lists and ev.owner == seat and ev.private:
                 body.update({"list": list(self.leaves), "salts": list(self.salts)})
             return body

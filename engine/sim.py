@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from engine.games.base import Act, Draw, EndEvent, Game, Note, Open, Pending, Pos, Result, Shuffle
+from engine.games.base import Act, Draw, EndEvent, Game, Note, Open, Pending, Pos, Release, Result, Shuffle
 
 
 class SimTable:
@@ -93,6 +93,8 @@ class SimTable:
             return tuple(row)
         if isinstance(op, Draw):
             return tuple(self.rng.randrange(n) for n in op.bounds)
+        if isinstance(op, Release):
+            return None  # nothing is locked here: the stand-in holds the truth
         raise TypeError(f"unknown table operation {op!r}")
 
     # -- the seats' side -----------------------------------------------------------------------

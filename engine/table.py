@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from engine import codec, deck, group, merkle
 from engine.errors import VampireError
-from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Note, Open, Pos, Shuffle
+from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Note, Open, Pos, Release, Shuffle
 from engine.log import Entry, check_link, validate_author_key
 
 KINDS = frozenset({
@@ -252,6 +252,8 @@ class Table:
                 return [(w.steps[0][0], w.kind)]
             if w.kind == "seeds":
                 return [(s, "seed-reveal") for s in w.waiting]
+            if w.kind == "release":
+                return [(w.steps[0], "seed-reveal")]
         pending = self.pending()
         return [(s, "move") for s in pending.actors] if pending else []
 
@@ -725,8 +727,9 @@ class Table:
     def _prepare_seed_reveal(self, entry: Entry, body: Any) -> Callable[[], None]:
         seat = self._expect(entry, "seed-reveal")
         ev = self._event(body)
-        if ev.number != self.work.event:
-            raise Rejected("illegal", f"the table waits for the seeds of event {self.work.event}")
+        expected = self.work.event if self.work.kind == "seeds" else self.work.waiting[0]
+        if ev.number != expected:
+            raise Rejected("illegal", f"the table waits for the seed of event {expected}")
         deck_list = None
         if isinstance(body, dict) and ("list" in body or "salts" in body):
             b = codec.check_map(body, {"event": int, "seed": bytes, "list": list, "salts": list}, what="a seed reveal with a deck list")
@@ -749,6 +752,12 @@ class Table:
             if deck_list is not None:
                 self.lists[seat] = deck_list
             ev.seeds[seat] = seed
+            if self.work.kind == "release":
+                # The seat leaves this event: from now on the table removes its locks itself.
+                self.work.waiting.pop(0)
+                if not self.work.waiting:
+                    self._finish([None])
+                return
             self.work.waiting.remove(seat)
             if not self.work.waiting:
                 self._event_seeds_in(entry, ev)
@@ -887,8 +896,13 @@ class Table:
     # -- running the game's work ------------------------------------------------------------------
 
     def _advance(self) -> None:
-        """Start the next table operation the game waits for, if none is under way."""
-        while self.work is None and self.phase == "running":
+        """Start the next table operation the game waits for, if none is under way; take the
+        unlock and reveal steps of seats that left an event (their seed gives their keys)."""
+        while self.phase == "running":
+            if self.work is not None:
+                if not self._released_step():
+                    return
+                continue
             if not self.queue:
                 pending = self.game.pending(self.gstate)
                 if not pending.ops:
@@ -897,6 +911,39 @@ class Table:
                     return
                 self.queue = list(pending.ops)
             self._start(self.queue)
+
+    def _released_step(self) -> bool:
+        """Take the next unlock or reveal step if it belongs to a seat that revealed its seed for
+        that event (a seat that left it). Returns whether a step was taken."""
+        w = self.work
+        if w.kind not in ("unlock", "reveal") or not w.steps:
+            return False
+        seat, e = w.steps[0][0], w.steps[0][1]
+        ev = self.events[e]
+        if seat not in ev.seeds:
+            return False
+        secrets = deck.EventSecrets.derive(ev.seeds[seat], self.table_id, e, seat, ev.n)
+        seq = len(self.entries) - 1
+        if w.kind == "unlock":
+            _, _, to, ks = w.steps[0]
+            body = deck.make_unlock(secrets, to, ks, {k: ev.cur[k] for k in ks})
+            points = body["points"]
+        else:
+            _, _, ks = w.steps[0]
+            body = deck.make_reveal(secrets, ks)
+            points = [deck.remove_lock(key, ev.cur[k]) for k, key in zip(ks, body["keys"])]
+        for k, point in zip(body["positions"], points):
+            ev.cur[k] = point
+            ev.stripped[k].add(seat)
+        # Recorded as the seat's step, so the seed-reveal recompute follows the chain.
+        ev.entries.append(deck.EventEntry(seq, seat, w.kind, body))
+        w.steps.pop(0)
+        if not w.steps:
+            if w.kind == "reveal":
+                self._finish_reveal()
+            else:
+                self._finish([None] * len(w.ops))
+        return True
 
     def _start(self, queue: list[Any]) -> None:
         op = queue[0]
@@ -921,6 +968,12 @@ class Table:
                     self._finish_reveal()
                 else:
                     self._finish([None] * len(batch))
+        elif isinstance(op, Release):
+            queue.pop(0)
+            waiting = [ev.number for ev in self.events if op.seat in ev.order and op.seat not in ev.seeds and ev.cards is None]
+            self.work = Work("release", [op], steps=[op.seat], waiting=waiting)
+            if not waiting:
+                self._finish([None])
         elif isinstance(op, EndEvent):
             queue.pop(0)
             ev = self.events[op.event]

@@ -168,7 +168,16 @@ class Draw:
     bounds: tuple[int, ...]
 
 
-Op = Shuffle | Open | EndEvent | Draw
+@dataclass(frozen=True)
+class Release:
+    """A seat leaves every shuffle event it still locks (PROTOCOL.md 6, "When a seat leaves"; VTES:
+    ousted or withdrawn): it reveals its seed for each, and from then on the table removes its
+    locks with the keys the seed gives; it owes no further protocol duty. Outcome: None."""
+
+    seat: int
+
+
+Op = Shuffle | Open | EndEvent | Draw | Release
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,117 @@
+"""Vampire: The Eternal Struggle, card-agnostic (shared/rules/vtes.md).
+
+``VTES`` is the game module object (:class:`engine.games.base.Game`): name ``"vtes"``, 2–6 seats,
+options ``library_size`` (bool, default on) and ``ruleset`` (``standard`` | ``tournament``;
+tournament needs 4 or 5 seats). States are :class:`VtesState`, views :class:`VtesView`.
+
+The game, step by step:
+
+1. **joining**: every seat declares its public deck sizes with a ``deck`` act;
+2. **seating**: a joint :class:`~engine.games.base.Draw` ``("seating", (n, n-1, …, 2))`` gives a
+   Fisher–Yates permutation of the seats: the clockwise seating, its first seat taking the first
+   turn;
+3. **dealing**: one private-deck :class:`~engine.games.base.Shuffle` per crypt and per library
+   (``deck="crypt/<seat>"`` / ``"library/<seat>"``, ``first=owner=<seat>``, every seat
+   participating); then an :class:`~engine.games.base.Open` to each owner of its 7 library cards
+   (hand) and 4 crypt cards (uncontrolled region);
+4. **play**: turns of five phases; any Methuselah in the game may act at any time;
+5. **over**: one Methuselah left (or none), or time-out; every event not yet ended gets an
+   :class:`~engine.games.base.EndEvent`, then ``result`` is ready.
+
+Acts (``{"do": …}``; positions are ``[event, index]``; every other field is optional unless said):
+
+- ``deck`` {crypt, library}: required ints; joining only; crypt >= 12, library 60–90 if
+  ``library_size``.
+- ``phase``: the acting Methuselah ends the current phase (after discard: ends the turn).
+- ``end_turn``: the acting Methuselah ends its turn (through every remaining phase).
+- ``edge``: unlock phase, holder of the Edge: gain 1 pool, once a turn.
+- ``draw`` {n=1}: draw n cards from your library (an empty library refuses).
+- ``play`` {card, to="ash"|"ready"|"torpor"|"removed"|"on", on, controller, no_replace, pool,
+  blood, minion}: play a card from your hand: it is opened to everyone and goes to ``to``;
+  ``pool``/``blood`` pay its cost (blood from ``minion``); the hand refills to hand size unless
+  ``no_replace``; a master card in your master phase counts a master phase action.
+- ``discard`` {card, no_replace}: discard a card from hand to the ash heap and refill; in your
+  discard phase it counts a discard phase action.
+- ``move`` {cards, to, on, controller, no_replace}: move cards (any zone) to ready, torpor, ash,
+  removed, hand, library, library_bottom, crypt, crypt_bottom, uncontrolled, or on another card;
+  cards turning face up are opened; a hand that lost cards refills unless ``no_replace``.
+- ``burn`` {cards, no_replace}: move cards to their owner's ash heap.
+- ``lock`` / ``unlock`` {cards}: cards in play.
+- ``blood`` / ``life`` {card, delta, cause}: signed change of a card's counters (in play or in an
+  uncontrolled region); never below 0.
+- ``pool`` {seat=you, delta, cause} or {changes, cause}: signed change of a Methuselah's pool
+  (``changes``: ``[[seat, delta], …]``, several Methuselahs in one act); never below 0.
+- ``bleed`` {minion, target=its controller's prey, amount, lock=true}: a successful bleed: the
+  target loses ``amount`` pool, and for amount >= 1 the minion's controller takes the Edge; the
+  minion locks (it must be ready and unlocked) unless ``lock`` is false.
+- ``combat`` {minions}: two minions in play enter combat (recorded for withdrawal).
+- ``influence`` {card}: your influence phase: a vampire of your uncontrolled region whose blood has
+  reached its capacity moves to your ready region (opened to everyone).
+- ``transfer`` {kind="pool"|"blood"|"crypt", card, n=1}: your influence phase: ``pool``: n
+  transfers move n pool to an uncontrolled vampire; ``blood``: 2n transfers move n blood back to
+  pool; ``crypt``: 4 transfers and 1 pool move the top crypt card to the uncontrolled region.
+  Budget: 1, 2, 3 on the first turn of the first three players in turn order, else 4.
+- ``hand_size`` {seat=you, delta}: change a hand size counter.
+- ``shuffle`` {zone="library"|"crypt", seat=you}: reshuffle a zone (a new private-deck shuffle
+  event from the cards at its positions).
+- ``action_end``: the acting Methuselah's current minion action is over (ends a timed-out game).
+- ``withdraw``: your unlock phase, library exhausted, turn begun with less than a full hand:
+  announce withdrawal; it succeeds at your next unlock phase unless you lost or spent pool, a
+  vampire you control lost or spent blood, or one of your minions entered combat meanwhile.
+- ``time``: tournament: call time; two different Methuselahs in the game end it.
+
+Also here: :func:`parse_deck` and friends (deck files), :func:`result_table`,
+:func:`result_text` and :func:`archon_problems` (the result for an organiser),
+:func:`simulate_vtes` (bots playing whole games).
+"""
+
+from engine.games.vtes.cards import CardInfo, card_base
+from engine.games.vtes.decks import (
+    Deck,
+    DeckError,
+    bundled_deck,
+    bundled_deck_names,
+    bundled_decks,
+    load_deck,
+    parse_deck,
+)
+from engine.games.vtes.game import VTES, VtesGame, describe_act
+
+GAME = VTES
+"""The game module object under the name the command line looks for."""
+from engine.games.vtes.rules import ACT_FIELDS
+from engine.games.vtes.scoring import ResultRow, archon_problems, game_win, result_table, result_text
+from engine.games.vtes.state import PHASES, VtesState, format_vp
+from engine.games.vtes.view import CardView, PlayerView, VtesView
+from engine.games.vtes.simulate import simulate_vtes, vtes_table  # noqa: E402 - needs the above
+
+
+__all__ = [
+    "ACT_FIELDS",
+    "GAME",
+    "PHASES",
+    "VTES",
+    "CardInfo",
+    "CardView",
+    "Deck",
+    "DeckError",
+    "PlayerView",
+    "ResultRow",
+    "VtesGame",
+    "VtesState",
+    "VtesView",
+    "archon_problems",
+    "bundled_deck",
+    "bundled_deck_names",
+    "bundled_decks",
+    "card_base",
+    "describe_act",
+    "format_vp",
+    "game_win",
+    "load_deck",
+    "parse_deck",
+    "result_table",
+    "result_text",
+    "simulate_vtes",
+    "vtes_table",
+]

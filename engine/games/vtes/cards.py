@@ -1,0 +1,148 @@
+"""VTES card data from krcg's packaged card database (shared/rules/vtes.md, "Zones"; DESIGN.md
+dependencies: krcg >= 5, < 6, packaged data only, no network).
+
+The engine does not encode card texts: players apply them. It reads only what the structure needs
+(a vampire's capacity, a card's kind and types) and hands name, capacity and text to views.
+
+Card identities in the protocol are ``"<krcg card id>-<copy>"`` (copy numbered from 1), e.g.
+``"201362-2"`` for the second copy of Theo Bell (G2) in a crypt.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from dataclasses import dataclass
+
+import krcg
+from krcg import models
+from krcg.utils import normalize, vekn_name
+
+IDENTITY_RE = re.compile(r"^([1-9][0-9]{0,6})-([1-9][0-9]{0,2})$")
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """What a view shows of one card of the database.
+
+    ``id``: krcg card id; ``name``: its unique printed name (``"Theo Bell (G2 ADV)"``);
+    ``kind``: ``"crypt"`` or ``"library"``; ``types``: card types (``("Vampire",)``,
+    ``("Action", "Combat")``); ``capacity``: a crypt card's capacity, 0 if it has none;
+    ``text``: the card text as printed (players apply it themselves).
+    """
+
+    id: int
+    name: str
+    kind: str
+    types: tuple[str, ...]
+    capacity: int
+    text: str
+    clan: str = ""
+
+    @property
+    def is_master(self) -> bool:
+        """True for master cards (counted as master phase actions)."""
+        return "Master" in self.types
+
+
+def card_id(identity: str) -> int | None:
+    """The krcg card id of a protocol card identity ``"<id>-<copy>"``, or None if malformed."""
+    match = IDENTITY_RE.match(identity) if isinstance(identity, str) else None
+    return int(match.group(1)) if match else None
+
+
+def identity(cid: int, copy: int) -> str:
+    """The protocol identity of copy ``copy`` (from 1) of card ``cid``."""
+    return f"{cid}-{copy}"
+
+
+class CardBase:
+    """The card database: look-ups by id for the rules and views, by exact name for deck files.
+
+    Build it with :func:`card_base` (loaded once per process). Name look-ups are exact after
+    krcg's normalisation (accents folded, case ignored), over every name krcg indexes (printed,
+    unique, full with group/advanced suffix, lexicographical, historical and vernacular variants);
+    unlike krcg's own dict they never fuzzy-match, so a misspelt name is an error, not a guess.
+    """
+
+    def __init__(self, cards: krcg.CardDict) -> None:
+        self.cards = cards
+        self.version = krcg.loader.VERSION
+        names: dict[str, models.Card] = {}
+        for key, card in cards.items():
+            if isinstance(key, str):
+                names[key] = card
+        for card in sorted(cards.cards(), key=lambda c: c.id):
+            extra = [vekn_name(card), card.full_name, card.unique_name]
+            extra += [v.name for v in card.name_variants]
+            if getattr(card, "advanced", False):
+                extra.append(f"{card.printed_name} (ADV)")  # deck lists often omit the group
+            for name in extra:
+                names.setdefault(normalize(name), card)
+        for key, card in list(names.items()):
+            bare = " ".join(key.replace("(tm)", "").split())  # "Pentex Subversion"
+            names.setdefault(bare, card)
+        self._names = names
+        self._info: dict[int, CardInfo | None] = {}
+        self._by_identity: dict[str, CardInfo | None] = {}
+
+    def by_id(self, cid: int) -> models.Card | None:
+        """The krcg card with this id, or None."""
+        try:
+            card = self.cards[cid]
+        except KeyError:
+            return None
+        return card if card.id == cid else None
+
+    def info(self, ident: str | int) -> CardInfo | None:
+        """The :class:`CardInfo` of a card id or protocol identity, or None if not a card."""
+        if isinstance(ident, str):
+            if ident in self._by_identity:
+                return self._by_identity[ident]
+            cid = card_id(ident)
+            found = self.info(cid) if cid is not None else None
+            self._by_identity[ident] = found
+            return found
+        cid = ident
+        if cid not in self._info:
+            card = self.by_id(cid)
+            if card is None:
+                self._info[cid] = None
+            else:
+                kind = "crypt" if card.kind == models.Card.Kind.CRYPT else "library"
+                self._info[cid] = CardInfo(
+                    id=card.id,
+                    name=card.unique_name if kind == "library" else card.full_name,
+                    kind=kind,
+                    types=tuple(str(t) for t in card.types),
+                    capacity=int(getattr(card, "capacity", None) or 0),
+                    text=card.text,
+                    clan=str(getattr(card, "clan", "") or ""),
+                )
+        return self._info[cid]
+
+    def lookup(self, name: str) -> models.Card | None:
+        """The card with exactly this name (normalised), or None. Never guesses."""
+        return self._names.get(normalize(name))
+
+    def closest(self, name: str) -> str | None:
+        """The display name of the card whose name is closest to ``name``, or None."""
+        import difflib
+
+        key = normalize(name)
+        if not key:
+            return None
+        match = difflib.get_close_matches(key, self._names.keys(), n=1, cutoff=0.6)
+        if not match:
+            return None
+        return self._names[match[0]].full_name
+
+
+@functools.cache
+def card_base() -> CardBase:
+    """The process-wide card database, loaded once from krcg's packaged data (about 0.3 s
+    from krcg's cache, 3 s the first time on a machine). Read-only after loading."""
+    # krcg logs a warning with a traceback when its pickle cache is missing; that is normal.
+    logging.getLogger("krcg").setLevel(logging.ERROR)
+    return CardBase(krcg.load())

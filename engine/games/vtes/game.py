@@ -1,0 +1,277 @@
+"""The VTES game object behind the interface of :mod:`engine.games.base` (DESIGN.md, "Games
+behind one interface"; shared/rules/vtes.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from engine.games.base import (
+    Act,
+    GameError,
+    IllegalMove,
+    Note,
+    Op,
+    OptionError,
+    OptionSpec,
+    Pending,
+    Pos,
+    Result,
+    parse_options,
+    seat_ref,
+)
+from engine.games.vtes import rules, scoring, view as views
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.state import Methuselah, VtesState, format_vp
+
+
+class VtesGame:
+    """Vampire: The Eternal Struggle, card-agnostic: the engine keeps the structure, players
+    apply card texts through acts (see :mod:`engine.games.vtes` for the act vocabulary).
+
+    States are :class:`~engine.games.vtes.state.VtesState`; views are
+    :class:`~engine.games.vtes.view.VtesView`.
+    """
+
+    name = "vtes"
+    title = "Vampire: The Eternal Struggle"
+    min_seats = 2
+    max_seats = 6
+    option_schema = (
+        OptionSpec(
+            "library_size",
+            bool,
+            True,
+            "check that every library holds 60 to 90 cards",
+        ),
+        OptionSpec(
+            "ruleset",
+            str,
+            "standard",
+            "standard, or tournament (4 or 5 seats; withdrawal 0.5 VP; time limit; Game wins)",
+            choices=("standard", "tournament"),
+        ),
+    )
+
+    def setup(self, seats: int, options: Mapping[str, Any]) -> VtesState:
+        """The state before anything happened: every seat must first declare its deck sizes.
+
+        Raises GameError for a seat count outside 2–6, OptionError for a bad option or a
+        tournament table that does not seat 4 or 5 (rules, "Seating", "Precise readings").
+        """
+        if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
+            raise GameError(f"VTES is played by {self.min_seats} to {self.max_seats} Methuselahs, not {seats}")
+        opts = parse_options(self.option_schema, options)
+        if dict(opts)["ruleset"] == "tournament" and seats not in (4, 5):
+            raise OptionError(f"a tournament table seats 4 or 5 Methuselahs, not {seats}")
+        return VtesState(
+            seats=seats,
+            options=opts,
+            players=tuple(Methuselah(seat=s) for s in range(seats)),
+        )
+
+    def pending(self, state: VtesState) -> Pending:
+        """Queued table operations first; else the seats that may act: in play, the acting
+        Methuselah first, then every other Methuselah in the game in seating order."""
+        if state.queue:
+            return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]))
+        if state.step == "joining":
+            missing = tuple(p.seat for p in state.players if not p.declared)
+            return Pending(actors=missing, waiting="waiting for deck sizes")
+        if state.step == "play":
+            order = state.in_game()
+            i = order.index(state.acting)
+            actors = order[i:] + order[:i]
+            return Pending(actors=actors, waiting=f"{seat_ref(state.acting)}: {state.phase} phase")
+        return Pending()
+
+    def resolve(self, state: VtesState, op: Op, outcome: Any) -> tuple[VtesState, tuple[Note, ...]]:
+        """Fold the outcome of the first queued operation (see :func:`rules.resolve_op`)."""
+        return rules.resolve_op(state, op, outcome)
+
+    def to_open(self, state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
+        """Positions ``act`` turns face up that ``seat`` opens with it (its own hand or
+        uncontrolled cards). Raises IllegalMove when malformed or not held."""
+        return rules.opens(state, seat, act)
+
+    def check(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+        """Raise IllegalMove (a sentence) unless ``seat`` may make ``act`` now."""
+        rules.run_act(state, seat, act, revealed)
+
+    def apply(
+        self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]
+    ) -> tuple[VtesState, tuple[Note, ...]]:
+        """The state after a checked act, and its narration (ousts, VP, turns)."""
+        return rules.run_act(state, seat, act, revealed)
+
+    def view(self, state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> views.VtesView:
+        """What ``seat`` may know: see :func:`engine.games.vtes.view.build_view`."""
+        return views.build_view(state, seat, known)
+
+    def legal_acts(self, view: views.VtesView) -> list[Act]:
+        """See :func:`engine.games.vtes.view.legal_acts`."""
+        return views.legal_acts(view)
+
+    def describe(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
+        """The act in a player's words, e.g. ``"{s1}'s Theo Bell (G2) bleeds {s2} for 2"``."""
+        return describe_act(state, seat, act, revealed)
+
+    def result(self, state: VtesState) -> Result | None:
+        """See :func:`engine.games.vtes.scoring.game_result`."""
+        return scoring.game_result(state)
+
+    def abandon(self, state: VtesState, seat: int) -> tuple[VtesState, tuple[Note, ...]]:
+        """See :func:`engine.games.vtes.rules.abandon_seat`."""
+        return rules.abandon_seat(state, seat)
+
+
+def _waiting_ops(op: Op) -> str:
+    kind = type(op).__name__
+    return {
+        "Shuffle": "shuffling",
+        "Open": "opening cards",
+        "EndEvent": "revealing shuffle seeds",
+        "Draw": "drawing seats",
+    }.get(kind, "running card operations")
+
+
+def _name(state: VtesState, pos: Any, revealed: Mapping[Pos, str]) -> str:
+    try:
+        key = (pos[0], pos[1])
+    except (TypeError, IndexError, KeyError):
+        return "a card"
+    card = next((c for c in state.cards if c.pos == key), None)
+    ident = revealed.get(key) or (card.card if card else "")
+    info = card_base().info(ident) if ident else None
+    if info is not None:
+        return rules._esc(info.name)
+    if card is not None and card.crypt:
+        return "a face-down vampire"
+    return "a card"
+
+
+def _names(state: VtesState, raw: Any, revealed: Mapping[Pos, str]) -> str:
+    if not isinstance(raw, list):
+        return "cards"
+    names = [_name(state, p, revealed) for p in raw]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+_ZONE_WORDS = {
+    "ready": "the ready region",
+    "torpor": "torpor",
+    "ash": "the ash heap",
+    "removed": "out of the game",
+    "hand": "hand",
+    "library": "the top of the library",
+    "library_bottom": "the bottom of the library",
+    "crypt": "the top of the crypt",
+    "crypt_bottom": "the bottom of the crypt",
+    "uncontrolled": "the uncontrolled region",
+}
+
+
+def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
+    """The act in a player's words (a Note with ``{sN}`` placeholders for seat names)."""
+    me = seat_ref(seat)
+    do = act.get("do") if isinstance(act, dict) else None
+    n = lambda key: _name(state, act.get(key), revealed)  # noqa: E731
+    seats = (seat,)
+    if do == "deck":
+        text = f"{me} brings a crypt of {act.get('crypt')} and a library of {act.get('library')} cards"
+    elif do == "phase":
+        text = f"{me} ends the {state.phase} phase"
+    elif do == "end_turn":
+        text = f"{me} ends the turn"
+    elif do == "edge":
+        text = f"{me} gains 1 pool from the Edge"
+    elif do == "draw":
+        k = act.get("n", 1)
+        text = f"{me} draws {k} card{'s' if k != 1 else ''}"
+    elif do == "play":
+        text = f"{me} plays {n('card')}"
+        to = act.get("to", "ash")
+        if to == "on":
+            text += f" on {n('on')}"
+        elif to != "ash":
+            text += f" to {_ZONE_WORDS.get(to, to)}"
+        costs = []
+        if act.get("pool"):
+            costs.append(f"{act['pool']} pool")
+        if act.get("blood"):
+            costs.append(f"{act['blood']} blood from {n('minion')}")
+        if costs:
+            text += ", paying " + " and ".join(costs)
+    elif do == "discard":
+        text = f"{me} discards {n('card')}"
+    elif do == "move":
+        to = act.get("to")
+        where = f"on {n('on')}" if to == "on" else f"to {_ZONE_WORDS.get(to, to)}"
+        text = f"{me} moves {_names(state, act.get('cards'), revealed)} {where}"
+    elif do == "burn":
+        text = f"{me} burns {_names(state, act.get('cards'), revealed)}"
+    elif do in ("lock", "unlock"):
+        text = f"{me} {do}s {_names(state, act.get('cards'), revealed)}"
+    elif do in ("blood", "life"):
+        delta = act.get("delta", 0)
+        sign = "+" if isinstance(delta, int) and delta > 0 else ""
+        text = f"{me}: {n('card')} {sign}{delta} {do} ({rules._esc(str(act.get('cause', '')))})"
+    elif do == "pool":
+        cause = rules._esc(str(act.get("cause", "")))
+        raw = act.get("changes")
+        if not isinstance(raw, list):
+            raw = [[act.get("seat", seat), act.get("delta", 0)]]
+        parts = []
+        for item in raw:
+            try:
+                target, delta = item
+            except (TypeError, ValueError):
+                continue
+            sign = "+" if isinstance(delta, int) and delta > 0 else ""
+            parts.append(f"{seat_ref(target) if isinstance(target, int) else '?'} {sign}{delta} pool")
+            if isinstance(target, int) and target not in seats:
+                seats = seats + (target,)
+        text = f"{me}: {', '.join(parts)} ({cause})"
+    elif do == "bleed":
+        card = next((c for c in state.cards if c.pos == tuple(act.get("minion") or ())), None)
+        bleeder = card.controller if card else seat
+        target = act.get("target", state.prey(bleeder))
+        who = seat_ref(target) if isinstance(target, int) else "?"
+        text = f"{seat_ref(bleeder)}'s {n('minion')} bleeds {who} for {act.get('amount')}"
+        if isinstance(target, int):
+            seats = (bleeder, target)
+    elif do == "combat":
+        text = f"{_names(state, act.get('minions'), revealed)} enter combat"
+    elif do == "influence":
+        text = f"{me} influences out {n('card')}"
+    elif do == "transfer":
+        kind = act.get("kind")
+        k = act.get("n", 1)
+        if kind == "pool":
+            text = f"{me} transfers {k} pool to {n('card')}"
+        elif kind == "blood":
+            text = f"{me} moves {k} blood from {n('card')} back to pool"
+        else:
+            text = f"{me} moves the top card of the crypt to the uncontrolled region (4 transfers and 1 pool)"
+    elif do == "hand_size":
+        target = act.get("seat", seat)
+        who = seat_ref(target) if isinstance(target, int) else "?"
+        text = f"{me} changes {who}'s hand size by {act.get('delta')}"
+    elif do == "shuffle":
+        target = act.get("seat", seat)
+        who = seat_ref(target) if isinstance(target, int) else "?"
+        text = f"{me} shuffles {who}'s {act.get('zone')}"
+    elif do == "action_end":
+        text = f"{me}: the minion action ends"
+    elif do == "withdraw":
+        text = f"{me} announces withdrawal"
+    elif do == "time":
+        text = f"{me} calls time"
+    else:
+        text = f"{me} does something unknown"
+    return Note(text, seats)
+
+
+VTES = VtesGame()
+"""The VTES game module object (name ``"vtes"``)."""
+
+__all__ = ["VTES", "VtesGame", "describe_act", "format_vp", "IllegalMove"]

@@ -1,0 +1,271 @@
+"""What one seat may know of a VTES table, and the acts it may offer (DESIGN.md, "Games behind one
+interface": one view type shared by bots and the TUI).
+
+A view holds the public state (pool, VP, the Edge, turns, every card in play, ash heaps, removed
+cards, counters on face-down vampires) plus, for its own seat only, the identities of its hand,
+its uncontrolled region and any of its own positions opened to it. Another seat's hidden cards
+appear only as counts (hand, library, crypt) or as face-down positions (uncontrolled region),
+never with their identities.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from engine.games.base import Act, Pos
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.state import STATUS_IN, VtesState
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card as a seat sees it.
+
+    ``card``: its identity (``"<krcg id>-<copy>"``) when this seat may know it, else "";
+    ``name``, ``capacity`` (0 unless a known vampire), ``types`` and ``text`` from the card
+    database when known; ``crypt``: from a crypt (a vampire: counters are blood).
+    """
+
+    pos: Pos
+    owner: int
+    controller: int
+    zone: str
+    crypt: bool
+    card: str = ""
+    name: str = ""
+    capacity: int = 0
+    types: tuple[str, ...] = ()
+    text: str = ""
+    locked: bool = False
+    counters: int = 0
+    on: Pos | tuple[()] = ()
+
+    @property
+    def known(self) -> bool:
+        """True when this seat knows the card's identity."""
+        return bool(self.card)
+
+    def as_list(self) -> list[int]:
+        """The position as acts write it: ``[event, index]``."""
+        return [self.pos[0], self.pos[1]]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One Methuselah as everyone sees it: counts of its hidden zones, never their contents."""
+
+    seat: int
+    pool: int
+    vp: int
+    status: str
+    declared: bool
+    crypt_size: int
+    library_size: int
+    hand_count: int
+    library_count: int
+    crypt_count: int
+    hand_size: int
+    prey: int
+    predator: int
+    turns: int
+    hand_at_start: int
+    withdrawing: bool
+    withdraw_fail: str
+    library: tuple[Pos, ...]
+    crypt: tuple[Pos, ...]
+
+
+@dataclass(frozen=True)
+class VtesView:
+    """A seat's view of the table (``seat`` None: a spectator).
+
+    ``cards``: every card that is not in a hand, a library or a crypt (in play, ash heaps,
+    removed, uncontrolled regions: other seats' uncontrolled cards face down); ``hand``: this
+    seat's hand; ``known_positions``: its other own hidden positions it knows (e.g. a library card
+    it put back). ``transfers``: transfers left to the acting Methuselah in its influence phase.
+    """
+
+    seat: int | None
+    seats: int
+    step: str
+    ruleset: str
+    library_size_rule: bool
+    seating: tuple[int, ...]
+    turn: int
+    acting: int
+    phase: str
+    edge: int
+    edge_used: bool
+    transfers: int
+    master_actions: int
+    discard_actions: int
+    time_calls: tuple[int, ...]
+    time_called: bool
+    players: tuple[PlayerView, ...]
+    cards: tuple[CardView, ...]
+    hand: tuple[CardView, ...]
+    known_positions: tuple[CardView, ...]
+    end: str
+
+    @property
+    def me(self) -> PlayerView | None:
+        """This seat's Methuselah (None for a spectator)."""
+        return None if self.seat is None else self.players[self.seat]
+
+    def controlled(self, seat: int, zone: str = "ready") -> tuple[CardView, ...]:
+        """Cards ``seat`` controls in ``zone``."""
+        return tuple(c for c in self.cards if c.controller == seat and c.zone == zone)
+
+    def uncontrolled(self, seat: int) -> tuple[CardView, ...]:
+        """``seat``'s uncontrolled region (face down unless this is that seat's view)."""
+        return tuple(c for c in self.cards if c.owner == seat and c.zone == "uncontrolled")
+
+
+@functools.lru_cache(maxsize=16384)
+def _card_view(c: Any, ident: str) -> CardView:
+    # A pure function of two immutable values: memoised, since views are rebuilt after every act.
+    info = card_base().info(ident) if ident else None
+    return CardView(
+        pos=c.pos,
+        owner=c.owner,
+        controller=c.controller,
+        zone=c.zone,
+        crypt=c.crypt,
+        card=ident,
+        name=info.name if info else "",
+        capacity=info.capacity if info else 0,
+        types=info.types if info else (),
+        text=info.text if info else "",
+        locked=c.locked,
+        counters=c.counters,
+        on=c.on,
+    )
+
+
+def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> VtesView:
+    """The view of ``seat`` (None: spectator). ``known``: identities opened to that seat; only
+    those of its own cards, and public ones, are used."""
+    hands = [0] * state.seats
+    cards = []
+    hand = []
+    known_positions = []
+    for c in state.cards:
+        ident = c.card
+        if not ident and seat is not None and c.owner == seat:
+            ident = known.get(c.pos, "")
+        if c.zone == "hand":
+            hands[c.owner] += 1
+            if c.owner == seat:
+                hand.append(_card_view(c, ident))
+        elif c.zone in ("library", "crypt"):
+            if c.owner == seat and ident:
+                known_positions.append(_card_view(c, ident))
+        else:
+            if c.zone == "uncontrolled" and c.owner != seat:
+                ident = c.card  # face down to everyone but its owner
+            cards.append(_card_view(c, ident))
+    players = tuple(
+        PlayerView(
+            seat=p.seat,
+            pool=p.pool,
+            vp=p.vp,
+            status=p.status,
+            declared=p.declared,
+            crypt_size=p.crypt_size,
+            library_size=p.library_size,
+            hand_count=hands[p.seat],
+            library_count=len(p.library),
+            crypt_count=len(p.crypt),
+            hand_size=p.hand_size,
+            prey=state.prey(p.seat) if p.status == STATUS_IN else -1,
+            predator=state.predator(p.seat) if p.status == STATUS_IN else -1,
+            turns=p.turns,
+            hand_at_start=p.hand_at_start,
+            withdrawing=p.withdrawing,
+            withdraw_fail=p.withdraw_fail,
+            library=p.library,
+            crypt=p.crypt,
+        )
+        for p in state.players
+    )
+    return VtesView(
+        seat=seat,
+        seats=state.seats,
+        step=state.step,
+        ruleset=state.option("ruleset"),
+        library_size_rule=state.option("library_size"),
+        seating=state.seating,
+        turn=state.turn,
+        acting=state.acting,
+        phase=state.phase,
+        edge=state.edge,
+        edge_used=state.edge_used,
+        transfers=state.transfers,
+        master_actions=state.master_actions,
+        discard_actions=state.discard_actions,
+        time_calls=state.time_calls,
+        time_called=state.time_called,
+        players=players,
+        cards=tuple(cards),
+        hand=tuple(hand),
+        known_positions=tuple(known_positions),
+        end=state.end,
+    )
+
+
+def legal_acts(view: VtesView) -> list[Act]:
+    """The structural acts the view's seat may make now, for bots and the TUI.
+
+    In the joining step: ``{"do": "deck", "crypt": 12, "library": 60}`` as the shape of the one
+    act (the seat fills in its own deck sizes). In play, for the acting Methuselah: moving on
+    (``phase``, ``end_turn``), the Edge, withdrawal, bleeding its prey for 1 with each ready
+    unlocked vampire, ending a minion action, every transfer it can afford (one at a time),
+    influencing out every vampire at capacity, discarding and playing each hand card; for every
+    Methuselah in the game: calling time (tournament). Free-form acts (moves, counters, pool,
+    combat, locks, draws) are legal too and ``check`` accepts them, but are not listed: they
+    depend on card texts the engine does not read.
+    """
+    seat = view.seat
+    if seat is None:
+        return []
+    me = view.players[seat]
+    if view.step == "joining":
+        return [] if me.declared else [{"do": "deck", "crypt": 12, "library": 60}]
+    if view.step != "play" or me.status != STATUS_IN:
+        return []
+    acts: list[Act] = []
+    if view.ruleset == "tournament" and not view.time_called and seat not in view.time_calls:
+        acts.append({"do": "time"})
+    if view.acting != seat:
+        return acts
+    acts.append({"do": "phase"})
+    acts.append({"do": "end_turn"})
+    if view.phase == "unlock":
+        if view.edge == seat and not view.edge_used:
+            acts.append({"do": "edge"})
+        if not me.withdrawing and me.library_count == 0 and me.hand_at_start < me.hand_size:
+            acts.append({"do": "withdraw"})
+    elif view.phase == "minion":
+        for c in view.controlled(seat):
+            if c.crypt and not c.locked and me.prey >= 0:
+                acts.append({"do": "bleed", "minion": c.as_list(), "target": me.prey, "amount": 1})
+        acts.append({"do": "action_end"})
+    elif view.phase == "influence":
+        for c in view.uncontrolled(seat):
+            if view.transfers >= 1 and me.pool >= 1:
+                acts.append({"do": "transfer", "kind": "pool", "card": c.as_list(), "n": 1})
+            if view.transfers >= 2 and c.counters >= 1:
+                acts.append({"do": "transfer", "kind": "blood", "card": c.as_list(), "n": 1})
+            if c.capacity and c.counters >= c.capacity:
+                acts.append({"do": "influence", "card": c.as_list()})
+        if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
+            acts.append({"do": "transfer", "kind": "crypt"})
+    elif view.phase == "discard":
+        for c in view.hand:
+            acts.append({"do": "discard", "card": c.as_list()})
+    if view.phase != "discard":
+        for c in view.hand:
+            acts.append({"do": "play", "card": c.as_list()})
+    return acts
