@@ -1,0 +1,60 @@
+"""A whole 5-seat VTES table through the signed log and the deck protocol (issue 6): private crypts
+and libraries, draws opened to their owners only, cards played with deck-list membership proofs,
+ousted Methuselahs leaving every event, deck lists revealed at the end and checked by the audit."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.audit import audit_file
+from engine.cli import games, main
+from engine.local import new_local_game
+
+
+@pytest.fixture(scope="module")
+def vtes_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("vtes") / "table.vtlog"
+    local = new_local_game("vtes", ["heuristic"] * 5, save=path, seed=3)
+    views_checked = 0
+    # Play to the end, checking at every step that no seat knows another seat's hidden card.
+    while local.step():
+        t = local.table
+        if len(t.entries) % 25 == 0:
+            for seat in local.seats:
+                for (e, k), card in seat.known.items():
+                    ev = t.events[e]
+                    assert ev.owner == seat.index or k in ev.public, "a seat decoded a card of someone else's deck"
+            views_checked += 1
+    return local, path, views_checked
+
+
+def test_a_five_seat_vtes_bot_game_ends_by_ousts_through_the_protocol(vtes_game):
+    local, _, views_checked = vtes_game
+    t = local.table
+    assert views_checked > 10
+    assert t.phase == "over" and t.ended and t.fault is None
+    result = t.game.result(t.gstate)
+    assert sum(result.scores) == 10  # 4 ousts (1 VP each) and the last Methuselah's VP, in halves
+    assert {s.table.digest() for s in local.seats} == {t.digest()}
+
+
+def test_every_deck_list_is_revealed_and_every_event_decoded(vtes_game):
+    local, _, _ = vtes_game
+    t = local.table
+    assert sorted(t.lists) == [0, 1, 2, 3, 4]
+    assert all(ev.cards is not None for ev in t.events)
+    assert any(ev.source for ev in t.events) or len(t.events) == 10
+
+
+def test_the_vtes_log_passes_the_audit_deck_lists_included(vtes_game):
+    _, path, _ = vtes_game
+    report = audit_file(path, games())
+    assert report.code == 0, report.text()
+    assert report.checked_events == len(vtes_game[0].table.events)
+
+
+def test_vampire_result_prints_seat_vp_and_gw(vtes_game, capsys):
+    _, path, _ = vtes_game
+    assert main(["result", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "VP" in out and "GW" in out and "Archon checks: passed" in out
