@@ -1,0 +1,153 @@
+"""What a client tells the program above it (the TUI, the CLI, tests): events, and the time-outs
+and back-off every peer uses (docs/parts/03-wire.md, "Time-outs").
+
+Events are immutable values delivered in order to each subscriber of a :class:`Listeners`, on the
+event loop's thread. No event carries a secret: a seat's own cards are in its view, not here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from engine.games.base import Note
+from engine.log import Entry, ForkEvidence
+
+log = logging.getLogger("vampire.net")
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Time-outs in seconds, sizes in bytes, rates in frames per second.
+
+    ``hello``: a new connection must say hello within it; ``idle``: a connection that carries no
+    frame for this long is dead (each side pings every ``ping``); ``body``: a frame's bytes must
+    arrive within it once its length is read; ``write``: a peer must read what it is sent within
+    it; ``connect``: to open a TCP connection; ``max_queued``: bytes waiting for one slow reader
+    before it is dropped; ``rate``/``burst``: frames a peer may send per second, and at once.
+    """
+
+    hello: float = 10.0
+    idle: float = 30.0
+    body: float = 30.0
+    write: float = 30.0
+    ping: float = 5.0
+    connect: float = 10.0
+    max_queued: int = 64 * 1024 * 1024
+    rate: float = 200.0
+    burst: int = 400
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Reconnection delays: ``first`` seconds, doubled after each failed attempt up to ``most``,
+    each drawn within +-``jitter`` (a fraction) of its value."""
+
+    first: float = 0.25
+    most: float = 5.0
+    jitter: float = 0.2
+
+
+@dataclass(frozen=True)
+class Folded:
+    """An entry was checked, written to this peer's log and folded. ``notes``: its narration,
+    rendered with the seat names; ``seat``: the author's seat (None: the host or a stranger)."""
+
+    entry: Entry
+    notes: tuple[str, ...]
+    seat: int | None
+    raw_notes: tuple[Note, ...] = ()
+
+
+@dataclass(frozen=True)
+class Connection:
+    """The connection changed: ``state`` is ``connecting``, ``connected`` (welcomed and caught
+    up), ``disconnected`` (will retry in ``retry`` seconds), ``stopped`` (for good); ``detail``:
+    why, as a sentence."""
+
+    state: str
+    detail: str = ""
+    retry: float | None = None
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The host refused an entry of this seat with a code other than ``stale``. ``kind``: the
+    entry's kind; ``legal``: whether this peer's own table found it legal (then the host refuses
+    a legal move: PROTOCOL.md 3)."""
+
+    kind: str
+    code: str
+    detail: str
+    legal: bool = True
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """The table has waited ``seconds`` for ``seats`` (seat numbers; ``names`` theirs) without a new
+    entry (``seats`` empty: it no longer waits on anyone past the time-out)."""
+
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Fork:
+    """The host signed two different entries for one seq: ``evidence`` holds both head
+    signatures (PROTOCOL.md 3). This peer stops."""
+
+    evidence: ForkEvidence
+
+
+@dataclass(frozen=True)
+class HostFault:
+    """The host sent what no honest host sends (an entry that does not verify, a bad head
+    signature, a log shorter than ours); this peer stops. ``detail``: a sentence."""
+
+    detail: str
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The table is over for this peer: ``ended`` (the host's `end` entry) or stopped by a proven
+    cheat; ``summary`` says how, ``digest`` is the state digest (hex) peers compare."""
+
+    summary: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Players the host says are connected now (public keys, from the relayed heads)."""
+
+    keys: tuple[bytes, ...] = field(default_factory=tuple)
+
+
+Event = Folded | Connection | Refused | Waiting | Fork | HostFault | Finished | Presence
+
+
+class Listeners:
+    """Subscribers to a stream of events; a subscriber that raises is logged and kept."""
+
+    def __init__(self) -> None:
+        self._subs: list[Callable[[Any], None]] = []
+
+    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
+        """Call ``callback(event)`` for every later event; returns the function that unsubscribes."""
+        self._subs.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subs:
+                self._subs.remove(callback)
+
+        return unsubscribe
+
+    def emit(self, event: Any) -> None:
+        """Give ``event`` to every subscriber, in subscription order."""
+        for callback in list(self._subs):
+            try:
+                callback(event)
+            except Exception:  # noqa: BLE001 - a broken subscriber must not break the peer
+                log.exception("an event subscriber failed on %r", type(event).__name__)

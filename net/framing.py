@@ -1,0 +1,203 @@
+"""Frames on a TCP stream (PROTOCOL.md 7; byte layouts in docs/parts/03-wire.md).
+
+A frame is a 4-byte big-endian length N (1 <= N <= 4 MiB) followed by N bytes: the canonical
+MessagePack encoding of one map with a ``t`` (type) str key. :func:`read_frame` reads one with
+read time-outs and the decoding limits of :mod:`engine.codec`; :class:`Outbox` writes frames from
+a bounded queue, so a slow reader never blocks the sender's other peers.
+
+Every way a peer can break the framing raises a :class:`WireError` whose ``code`` names it
+(``closed``, ``silent``, ``slow``, ``too-large``, ``malformed``, ``slow-reader``) and whose message
+is a sentence for the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from typing import Any, Callable
+
+from engine.codec import DEFAULT_LIMITS, CodecError, LimitError, Limits, decode, encode
+from engine.errors import VampireError
+
+MAX_FRAME = 4 * 1024 * 1024
+"""The largest frame body, in bytes (PROTOCOL.md 7)."""
+
+HEADER = 4
+"""Bytes of the big-endian length that starts every frame."""
+
+
+class WireError(VampireError):
+    """A peer that broke the framing or went away. ``code``: ``closed`` (end of stream or reset),
+    ``silent`` (no frame within the idle time-out), ``slow`` (a frame body that does not arrive
+    within the body time-out), ``too-large`` (a declared length over 4 MiB), ``malformed`` (a zero
+    length, bytes that are not one canonical map with a str ``t``), ``slow-reader`` (a peer that
+    does not read what it is sent)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def frame_bytes(message: dict[str, Any]) -> bytes:
+    """The frame carrying ``message`` (a map with a str ``t``): 4-byte big-endian length, then the
+    canonical encoding. Raises WireError ``too-large`` over :data:`MAX_FRAME` and CodecError for a
+    value the protocol cannot encode."""
+    body = encode(message)
+    if len(body) > MAX_FRAME:
+        raise WireError("too-large", f"A {message.get('t')} frame of {len(body)} bytes is over the 4 MiB limit.")
+    return len(body).to_bytes(HEADER, "big") + body
+
+
+def parse_frame_body(body: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+    """The message map held by a frame body. Raises WireError ``too-large`` or ``malformed``."""
+    try:
+        value = decode(body, limits)
+    except LimitError as err:
+        raise WireError("too-large", f"The frame is over a decoding limit: {err}") from None
+    except CodecError as err:
+        raise WireError("malformed", f"The frame is not canonical MessagePack: {err}") from None
+    if not isinstance(value, dict) or not isinstance(value.get("t"), str):
+        raise WireError("malformed", "A frame must hold a map with a str field 't'.")
+    return value
+
+
+async def read_frame(
+    reader: asyncio.StreamReader,
+    *,
+    idle: float | None,
+    body: float,
+    limits: Limits = DEFAULT_LIMITS,
+) -> dict[str, Any]:
+    """Read one frame and return its message map.
+
+    ``idle``: seconds to wait for the 4 length bytes (None: forever); ``body``: seconds for the N
+    body bytes once the length is read (a slow sender). The length is checked before any of the
+    body is read, so an oversized frame costs nothing. Raises WireError (``closed``, ``silent``,
+    ``slow``, ``too-large``, ``malformed``).
+    """
+    try:
+        header = await asyncio.wait_for(reader.readexactly(HEADER), idle)
+    except asyncio.IncompleteReadError as err:
+        if err.partial:
+            raise WireError("closed", "The connection closed in the middle of a frame length.") from None
+        raise WireError("closed", "The connection was closed.") from None
+    except TimeoutError:
+        raise WireError("silent", f"Nothing arrived for {idle:g} s.") from None
+    except (ConnectionError, OSError) as err:
+        raise WireError("closed", f"The connection broke: {err}.") from None
+    n = int.from_bytes(header, "big")
+    if n == 0:
+        raise WireError("malformed", "A frame declared a length of 0 bytes.")
+    if n > MAX_FRAME or n > limits.max_bytes:
+        raise WireError("too-large", f"A frame declared {n} bytes, over the limit of {min(MAX_FRAME, limits.max_bytes)}.")
+    try:
+        data = await asyncio.wait_for(reader.readexactly(n), body)
+    except asyncio.IncompleteReadError:
+        raise WireError("closed", "The connection closed in the middle of a frame.") from None
+    except TimeoutError:
+        raise WireError("slow", f"A frame of {n} bytes did not arrive within {body:g} s.") from None
+    except (ConnectionError, OSError) as err:
+        raise WireError("closed", f"The connection broke: {err}.") from None
+    return parse_frame_body(data, limits)
+
+
+class Outbox:
+    """Frames waiting to go out on one connection, written by one task.
+
+    :meth:`send` never blocks: it queues the frame and returns False (and fails the connection)
+    when more than ``max_queued`` bytes are waiting. The writer task fails the connection when one
+    drain takes more than ``write_timeout`` seconds. ``on_fail(code, reason)`` is called once, with
+    code ``slow-reader`` or ``closed``. :meth:`close` flushes what is queued (within
+    ``write_timeout``) and closes the stream.
+    """
+
+    def __init__(
+        self,
+        writer: asyncio.StreamWriter,
+        *,
+        max_queued: int,
+        write_timeout: float,
+        on_fail: Callable[[str, str], None],
+    ) -> None:
+        self.writer = writer
+        self.max_queued = max_queued
+        self.write_timeout = write_timeout
+        self.on_fail = on_fail
+        self._queue: collections.deque[bytes] = collections.deque()
+        self._queued = 0
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._failed = False
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    @property
+    def closed(self) -> bool:
+        """True once closed or failed: :meth:`send` then refuses."""
+        return self._closed
+
+    def send(self, message: dict[str, Any] | bytes) -> bool:
+        """Queue a message map (or ready frame bytes). False when the outbox is closed or full."""
+        if self._closed:
+            return False
+        data = message if isinstance(message, (bytes, bytearray)) else frame_bytes(message)
+        if self._queued + len(data) > self.max_queued:
+            self._fail("slow-reader", f"The peer does not read: over {self.max_queued} bytes wait for it.")
+            return False
+        self._queue.append(bytes(data))
+        self._queued += len(data)
+        self._wake.set()
+        return True
+
+    def _fail(self, code: str, reason: str) -> None:
+        if self._failed:
+            return
+        self._failed = True
+        self._closed = True
+        self._queue.clear()
+        self._wake.set()
+        self.writer.transport.abort()
+        self.on_fail(code, reason)
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._queue:
+                    data = self._queue.popleft()
+                    self._queued -= len(data)
+                    self.writer.write(data)
+                    try:
+                        await asyncio.wait_for(self.writer.drain(), self.write_timeout)
+                    except TimeoutError:
+                        self._fail("slow-reader", f"The peer read nothing for {self.write_timeout:g} s.")
+                        return
+                if self._closed:
+                    return
+        except (ConnectionError, OSError) as err:
+            self._fail("closed", f"The connection broke while writing: {err}.")
+        except asyncio.CancelledError:
+            pass
+
+    async def close(self, last: dict[str, Any] | None = None, timeout: float = 2.0) -> None:
+        """Send ``last`` (a ``bye``, say) after what is queued, flush for at most ``timeout``
+        seconds, and close the stream."""
+        if not self._closed and last is not None:
+            self.send(last)
+        self._closed = True
+        self._wake.set()
+        if not self._failed:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), min(timeout, self.write_timeout))
+            except (TimeoutError, asyncio.CancelledError):
+                self._task.cancel()
+        try:
+            self.writer.close()
+        except (ConnectionError, OSError, RuntimeError):
+            pass
+
+    def abort(self) -> None:
+        """Drop the connection at once, without flushing."""
+        self._closed = True
+        self._task.cancel()
+        self.writer.transport.abort()

@@ -1,0 +1,444 @@
+"""The host (PROTOCOL.md 3, 7, 8): sequences a table's entries for peers over TCP.
+
+:class:`Host` wraps an :class:`~engine.sequencer.Sequencer`. It accepts ``hello`` from players and
+spectators, sends each the entries it lacks, and for each ``submit`` checks the entry (its bytes,
+signature, table, author, then the table state), writes it to the log file with fsync and only then
+sends it to every peer with its head signature. It authors `start` when the table is full and
+`end` when the game is over. It relays the heads players report in their pings to everyone, so that
+a fork would be seen (PROTOCOL.md 3).
+
+A peer that breaks the wire (garbage, an oversized frame, silence, a slow body, a flood, a reader
+that does not read) is told why in a ``bye`` where possible and disconnected; nothing it sends
+reaches the table, and the other connections go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine.codec import DEFAULT_LIMITS, Limits
+from engine.errors import VampireError
+from engine.identity import fingerprint
+from engine.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
+from engine.sequencer import Sequencer
+from engine.table import Rejected as TableRejected
+
+from net.events import Folded, Listeners, Timeouts
+from net.framing import Outbox, WireError, frame_bytes, read_frame
+from net.messages import (
+    VERSION,
+    Accepted,
+    Bye,
+    Entries,
+    Hello,
+    MessageError,
+    Ping,
+    Pong,
+    Rejected,
+    Submit,
+    Welcome,
+    head_from_wire,
+    head_to_wire,
+    parse_message,
+)
+
+log = logging.getLogger("vampire.net.host")
+
+CATCH_UP_CHUNK = 1024 * 1024
+"""Bytes of entries (about) in one ``entries`` frame sent to a peer catching up."""
+
+
+class HostError(VampireError):
+    """The host cannot go on: its log file cannot be written, or it cannot listen."""
+
+
+@dataclass(eq=False)
+class Peer:
+    """One connection: ``addr`` ("ip:port"), ``role`` and ``key`` from its hello, ``head`` the
+    latest head it reported (checked), ``synced`` once its catch-up is queued."""
+
+    addr: str
+    outbox: Outbox | None = None
+    role: str = ""
+    key: bytes = b""
+    head: Head | None = None
+    synced: bool = False
+    tokens: float = 0.0
+    refilled: float = field(default_factory=time.monotonic)
+    gone: bool = False
+
+    def label(self, names: dict[bytes, str]) -> str:
+        """The peer for a log line: name (key fingerprint) at ip:port."""
+        if not self.key:
+            return self.addr
+        who = names.get(self.key) or ("spectator" if self.role == "spectator" else "player")
+        return f"{who} ({fingerprint(self.key)}) at {self.addr}"
+
+
+class Host:
+    """A table server around ``sequencer`` (which already holds the genesis, or a replayed log).
+
+    ``timeouts``: :class:`~net.events.Timeouts`; ``say(line)``: where progress lines go (None:
+    only the logging module); ``limits``: decoding limits. ``listeners`` gets a
+    :class:`~net.events.Folded` for every entry the host appends. ``finished`` is set once the
+    table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
+    ``(peer label, code, reason)`` for every connection dropped for a fault.
+    """
+
+    def __init__(
+        self,
+        sequencer: Sequencer,
+        *,
+        timeouts: Timeouts = Timeouts(),
+        say: Callable[[str], None] | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        if not sequencer.table.entries:
+            raise HostError("The host needs a table: open it (genesis) or replay a log first.")
+        self.sequencer = sequencer
+        self.timeouts = timeouts
+        self.say = say
+        self.limits = limits
+        self.listeners = Listeners()
+        self.finished = asyncio.Event()
+        self.peers: list[Peer] = []
+        self.disconnects: list[tuple[str, str, str]] = []
+        self._server: asyncio.base_events.Server | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._pinger: asyncio.Task | None = None
+        self._host_duties()
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def table(self):
+        """The host's :class:`~engine.table.Table` (read only)."""
+        return self.sequencer.table
+
+    @property
+    def port(self) -> int:
+        """The TCP port listened on (after :meth:`start`)."""
+        assert self._server is not None
+        return self._server.sockets[0].getsockname()[1]
+
+    def head(self) -> Head:
+        """The host's current head."""
+        t = self.table
+        return Head(t.table_id, t.seq - 1, t.head, self.sequencer.heads[-1])
+
+    def players_connected(self) -> list[bytes]:
+        """Public keys of the players connected now."""
+        return [p.key for p in self.peers if p.role == "player" and p.synced]
+
+    def _names(self) -> dict[bytes, str]:
+        return {s.key: s.name for s in self.table.seats}
+
+    def _say(self, line: str) -> None:
+        log.info(line)
+        if self.say is not None:
+            self.say(line)
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self, host: str = "0.0.0.0", port: int = 7447) -> None:
+        """Listen on ``host``:``port`` (port 0: any free port; see :attr:`port`). Raises HostError
+        when the address cannot be bound."""
+        try:
+            self._server = await asyncio.start_server(self._accept, host, port, limit=2**16)
+        except OSError as err:
+            raise HostError(f"Cannot listen on {host}:{port}: {err.strerror or err}.") from None
+        self._pinger = asyncio.get_running_loop().create_task(self._ping_loop())
+
+    async def close(self, reason: str = "The host closed the table.") -> None:
+        """Say ``bye`` to every peer, stop listening and close the log file."""
+        if self._pinger is not None:
+            self._pinger.cancel()
+        if self._server is not None:
+            self._server.close()
+        await asyncio.gather(
+            *(p.outbox.close(Bye("done", reason).to_map()) for p in self.peers if p.outbox is not None),
+            return_exceptions=True,
+        )
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._server is not None:
+            try:
+                await asyncio.wait_for(self._server.wait_closed(), 2)
+            except TimeoutError:
+                pass
+        if self.sequencer.log is not None:
+            self.sequencer.log.close()
+
+    # -- appending ------------------------------------------------------------------------------
+
+    def post(self, kind: str, body: dict) -> Entry:
+        """Append an entry authored by the host (`chat`, `start`, `end`) and send it to everyone.
+        Raises table.Rejected when the table refuses it, HostError when the log cannot be written."""
+        return self._append(self.sequencer.sign(kind, body))
+
+    def _append(self, entry: Entry) -> Entry:
+        t = self.table
+        start = len(t.notes)
+        try:
+            entry, head = self.sequencer.submit(entry)
+        except LogError as err:
+            # The table folded the entry but the disk refused it: nothing can be promised any more.
+            self._say(f"The log file cannot be written: {err}")
+            raise HostError(f"The log file cannot be written: {err}") from None
+        notes = tuple(t.notes[start:])
+        self.broadcast(entry, head)
+        names = t.names
+        rendered = tuple(n.render(names) for n in notes)
+        for line in rendered:
+            self._say(line)
+        self.listeners.emit(Folded(entry, rendered, t.seat_of(entry.author), notes))
+        return entry
+
+    def broadcast(self, entry: Entry, head_sig: bytes) -> None:
+        """Send ``entry`` with its head signature to every peer that is caught up."""
+        frame = frame_bytes(Entries(entry.seq, [[entry.wire_array(), head_sig]]).to_map())
+        for peer in list(self.peers):
+            if peer.synced and peer.outbox is not None:
+                peer.outbox.send(frame)
+
+    def _host_duties(self) -> None:
+        while True:
+            t = self.table
+            if t.phase == "lobby" and len(t.seats) == t.nseats:
+                self.post("start", {})
+            elif t.phase == "over" and not t.ended:
+                result = t.game.result(t.gstate)
+                self.post("end", {"scores": list(result.scores), "winners": list(result.winners)})
+                self._say(f"The table is over: {result.summary.format(**{f's{i}': n for i, n in enumerate(t.names)})}")
+                self._say(f"state digest {t.digest().hex()}")
+            else:
+                break
+        if t.ended or t.phase == "stopped":
+            if t.phase == "stopped" and not self.finished.is_set() and t.fault is not None:
+                self._say(f"The table stopped: {t.fault.describe(t.names)}")
+                self._say(f"state digest {t.digest().hex()}")
+            self.finished.set()
+
+    # -- connections ----------------------------------------------------------------------------
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._tasks.add(task)
+        name = writer.get_extra_info("peername")
+        peer = Peer(f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name))
+        peer.tokens = float(self.timeouts.burst)
+        peer.outbox = Outbox(
+            writer,
+            max_queued=self.timeouts.max_queued,
+            write_timeout=self.timeouts.write,
+            on_fail=lambda code, reason: self._lost(peer, code, reason),
+        )
+        self.peers.append(peer)
+        try:
+            await self._serve(peer, reader)
+        except WireError as err:
+            await self._drop(peer, err.code, str(err), bye=err.code != "closed")
+        except MessageError as err:
+            await self._drop(peer, err.code, str(err))
+        except HostError as err:
+            await self._drop(peer, "host-error", str(err))
+            self.finished.set()
+        except asyncio.CancelledError:
+            peer.outbox.abort()
+        except Exception as err:  # noqa: BLE001 - one connection's bug must not stop the host
+            log.exception("connection from %s failed", peer.addr)
+            await self._drop(peer, "host-error", f"The host failed on this connection: {type(err).__name__}.")
+        finally:
+            self._forget(peer)
+            self._tasks.discard(task)
+
+    def _forget(self, peer: Peer) -> None:
+        peer.gone = True
+        if peer in self.peers:
+            self.peers.remove(peer)
+
+    def _lost(self, peer: Peer, code: str, reason: str) -> None:
+        if not peer.gone:
+            self._record(peer, code, reason)
+        self._forget(peer)
+
+    def _record(self, peer: Peer, code: str, reason: str) -> None:
+        label = peer.label(self._names())
+        if code not in ("closed", "done"):
+            self.disconnects.append((label, code, reason))
+            self._say(f"Disconnected {label}: {reason} ({code})")
+        else:
+            self._say(f"{label} left: {reason}")
+
+    async def _drop(self, peer: Peer, code: str, reason: str, bye: bool = True) -> None:
+        if peer.gone:
+            return
+        self._record(peer, code, reason)
+        self._forget(peer)
+        if bye:
+            await peer.outbox.close(Bye(code, reason[:500]).to_map())
+        else:
+            peer.outbox.abort()
+
+    def _charge(self, peer: Peer) -> None:
+        now = time.monotonic()
+        peer.tokens = min(float(self.timeouts.burst), peer.tokens + (now - peer.refilled) * self.timeouts.rate)
+        peer.refilled = now
+        peer.tokens -= 1
+        if peer.tokens < 0:
+            raise WireError("flood", f"More than {self.timeouts.rate:g} frames a second: the host stops reading.")
+
+    async def _serve(self, peer: Peer, reader: asyncio.StreamReader) -> None:
+        first = await read_frame(reader, idle=self.timeouts.hello, body=self.timeouts.body, limits=self.limits)
+        hello = parse_message(first)
+        if not isinstance(hello, Hello):
+            raise MessageError(f"The first frame must be a hello, not a {hello.t}.")
+        if not self._welcome(peer, hello):
+            return
+        while not peer.gone:
+            value = await read_frame(reader, idle=self.timeouts.idle, body=self.timeouts.body, limits=self.limits)
+            self._charge(peer)
+            msg = parse_message(value)
+            if isinstance(msg, Submit):
+                self._on_submit(peer, msg)
+            elif isinstance(msg, Ping):  # Pong too
+                self._on_head(peer, msg.head)
+                if not isinstance(msg, Pong):
+                    peer.outbox.send(Pong(head_to_wire(self.head()), self._relay()).to_map())
+            elif msg.t == "bye":
+                await self._drop(peer, "done", f"said bye ({msg.reason})" if msg.reason else "said bye", bye=False)
+                return
+            else:
+                raise MessageError(f"A peer does not send {msg.t} frames.")
+
+    def _welcome(self, peer: Peer, hello: Hello) -> bool:
+        t = self.table
+        if hello.v != VERSION:
+            raise WireError("version", f"This host speaks protocol version {VERSION}, not {hello.v}.")
+        if hello.table is not None and hello.table != t.table_id:
+            raise WireError("wrong-table", "This host holds another table than the one you hold.")
+        if hello.last is not None and hello.last >= t.seq:
+            raise WireError(
+                "ahead", f"You hold entries up to seq {hello.last}; this host's log ends at seq {t.seq - 1}."
+            )
+        peer.role = hello.role
+        peer.key = hello.key
+        if hello.role == "player":
+            for other in list(self.peers):
+                if other is not peer and other.key == hello.key and other.role == "player":
+                    # The newest connection of a key wins: the old one is usually half-open.
+                    asyncio.get_running_loop().create_task(
+                        self._drop(other, "replaced", "Another connection with your key took your place.")
+                    )
+        mine = None
+        if hello.last is not None:
+            mine = Head(t.table_id, hello.last, t.entries[hello.last].id, self.sequencer.heads[hello.last])
+        peer.outbox.send(Welcome(t.table_id, self.sequencer.public, head_to_wire(self.head()), head_to_wire(mine)).to_map())
+        start = 0 if hello.last is None else hello.last + 1
+        self._send_run(peer, start)
+        peer.synced = True  # in the same step as the catch-up: no entry is missed or sent twice
+        self._say(f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entries.")
+        return True
+
+    def _send_run(self, peer: Peer, start: int) -> None:
+        entries = self.table.entries
+        heads = self.sequencer.heads
+        items: list = []
+        size = 0
+        first = start
+        for seq in range(start, len(entries)):
+            entry = entries[seq]
+            items.append([entry.wire_array(), heads[seq]])
+            size += len(entry.payload) + 160
+            if size >= CATCH_UP_CHUNK:
+                peer.outbox.send(Entries(first, items).to_map())
+                items, size, first = [], 0, seq + 1
+        if items:
+            peer.outbox.send(Entries(first, items).to_map())
+
+    def _relay(self) -> list:
+        return [
+            [p.key, head_to_wire(p.head)] for p in self.peers if p.role == "player" and p.synced
+        ][:64]
+
+    def _on_head(self, peer: Peer, value: list | None) -> None:
+        head = head_from_wire(value, self.table.table_id)
+        if head is None:
+            return
+        # Relay only heads this host really signed: a peer cannot make others relay garbage.
+        if verify_head(self.sequencer.public, head.table, head.seq, head.entry_id, head.signature):
+            peer.head = head
+
+    async def _ping_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.timeouts.ping)
+            ping = frame_bytes(Ping(head_to_wire(self.head()), self._relay()).to_map())
+            for peer in list(self.peers):
+                if peer.synced:
+                    peer.outbox.send(ping)
+
+    # -- submissions ----------------------------------------------------------------------------
+
+    def _on_submit(self, peer: Peer, msg: Submit) -> None:
+        t = self.table
+
+        def reject(code: str, detail: str) -> None:
+            peer.outbox.send(Rejected(msg.n, code, detail[:500], head_to_wire(self.head())).to_map())
+            if code != "stale":
+                log.info("refused an entry from %s: %s (%s)", peer.label(self._names()), detail, code)
+
+        if peer.role != "player":
+            return reject("spectator", "A spectator cannot submit entries.")
+        try:
+            entry = Entry.from_wire(msg.entry, self.limits)
+        except EntryTooLarge as err:
+            return reject("too-large", str(err))
+        except BadSignature as err:
+            return reject("bad-signature", str(err))
+        except MalformedEntry as err:
+            return reject("malformed", str(err))
+        if entry.table_id != t.table_id:
+            return reject("wrong-table", "That entry belongs to another table.")
+        if entry.seq < t.seq:
+            return reject("stale", f"Seq {entry.seq} is already taken; the head is at seq {t.seq - 1}.")
+        if entry.author != peer.key:
+            return reject("not-your-key", "A peer submits only entries signed with the key it said hello with.")
+        if entry.kind == "join" and t.seat_of(entry.author) is not None:
+            return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")
+        try:
+            self._append(entry)
+        except TableRejected as err:
+            return reject(err.code, err.detail)
+        peer.outbox.send(Accepted(msg.n, head_to_wire(self.head())).to_map())
+        self._host_duties()
+
+
+async def serve_table(host: Host, grace: float = 10.0) -> None:
+    """Wait until the table is over, then until every player has left or ``grace`` seconds have
+    passed (so that the last entries reach everyone), then close the host."""
+    await host.finished.wait()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace
+    while host.players_connected() and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    await host.close("The table is over.")
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (the one a default route uses), or 127.0.0.1. Sends
+    nothing: a UDP socket is only connected to pick the route."""
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()

@@ -1,0 +1,174 @@
+"""``vampire play``'s table: a host, bots and one local player in one process, over loopback TCP
+(DESIGN.md, "Data flow": the same code path as a LAN game).
+
+:func:`open_local_table` returns a :class:`LocalTable` whose :attr:`~LocalTable.session` the TUI
+drives; :func:`bot_client` makes the bot peers that ``vampire host --bots`` also uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
+from engine.bots import make_bot
+from engine.errors import VampireError
+from engine.games.base import parse_options
+from engine.identity import new_key
+from engine.log import LogWriter
+from engine.seat import now_ms
+from engine.sequencer import Sequencer
+
+from net.client import Client, Store
+from net.events import Backoff, Timeouts
+from net.host import Host
+from net.session import Session
+
+LOOPBACK = "127.0.0.1"
+
+
+def bot_factory(level: str, rng: random.Random) -> Callable[[str], Any]:
+    """A function ``game name -> bot`` of ``level`` (the game is known once the host names it).
+    Raises BotSpecError for an unknown level when called."""
+    return lambda game: make_bot(game, level, rng)
+
+
+def bot_client(
+    address: tuple[str, int],
+    level: str,
+    *,
+    name: str,
+    key: Ed25519PrivateKey | None = None,
+    store: Store = Store(),
+    timeouts: Timeouts = Timeouts(),
+    backoff: Backoff = Backoff(),
+    stall_after: float = 30.0,
+    abandon_after: float | None = None,
+    rng: random.Random | None = None,
+    games: dict[str, Any] | None = None,
+) -> Client:
+    """A bot player of ``level`` (``heuristic``, ``random``) as a client of the host at
+    ``address``: a fresh key per table unless ``key`` is given, duties and moves by itself,
+    leaves when the table has ended."""
+    return Client(
+        address, key or new_key(), name=name, games=games, store=store,
+        bot=bot_factory(level, rng or random.Random()), timeouts=timeouts, backoff=backoff,
+        stall_after=stall_after, abandon_after=abandon_after, stop_when_over=True,
+    )
+
+
+def load_or_make_key(path: Path) -> Ed25519PrivateKey:
+    """The raw Ed25519 key stored at ``path`` (32 bytes, mode 0600), made with ``new_key`` and
+    written (fsync) first if missing: how a bot keeps its per-table key across a restart."""
+    if path.exists():
+        return Ed25519PrivateKey.from_private_bytes(path.read_bytes())
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    key = new_key()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption()))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return key
+
+
+async def until(condition: Callable[[], bool], clients: Sequence[Client], timeout: float, what: str) -> None:
+    """Wait until ``condition()`` holds, re-checking after every event of ``clients``. Raises
+    VampireError (``what`` in the sentence) after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    event = asyncio.Event()
+    undo = [c.listeners.subscribe(lambda _e: event.set()) for c in clients]
+    try:
+        while not condition():
+            left = deadline - loop.time()
+            if left <= 0:
+                raise VampireError(f"Timed out after {timeout:g} s waiting for {what}.")
+            event.clear()
+            try:
+                await asyncio.wait_for(event.wait(), min(left, 0.5))
+            except TimeoutError:
+                pass
+    finally:
+        for u in undo:
+            u()
+
+
+@dataclass
+class LocalTable:
+    """A running local table: the ``host``, the player's ``session`` (seat 0) and the ``bots``."""
+
+    host: Host
+    session: Session
+    bots: list[Client] = field(default_factory=list)
+
+    async def close(self) -> None:
+        """Stop the player's session, the bots and the host."""
+        await self.session.stop()
+        await asyncio.gather(*(b.stop() for b in self.bots), return_exceptions=True)
+        await self.host.close()
+
+
+async def open_local_table(
+    game: str = "queen",
+    levels: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
+    *,
+    name: str = "You",
+    key: Ed25519PrivateKey | None = None,
+    options: dict[str, Any] | None = None,
+    save: Path | None = None,
+    store: Store | None = None,
+    player_bot: Any = None,
+    timeouts: Timeouts = Timeouts(),
+    stall_after: float = 30.0,
+    games: dict[str, Any] | None = None,
+    connect_timeout: float = 30.0,
+) -> LocalTable:
+    """Open a table of ``1 + len(levels)`` seats on 127.0.0.1 (a free port): the local player takes
+    seat 0 (``key``: its identity, a fresh key by default; ``player_bot``: a bot factory that plays
+    for it, None for a person), then one bot client per level joins, and the host starts the game.
+    ``options``: table rules (str values are parsed by the game's schema); ``save``: the host's
+    log file (None: memory only); ``store``: the player's files (default: memory only). Raises
+    OptionError, BotSpecError, VampireError when a peer does not get seated in time."""
+    if games is None:
+        from engine.local import all_games
+
+        games = all_games()
+    module = games[game]
+    typed = dict(parse_options(module.option_schema, options or {}))
+    for level in levels:
+        make_bot(game, level, random.Random())  # a bad level fails here, before anything opens
+    sequencer = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
+    sequencer.open_table(game, typed, 1 + len(levels), "local table")
+    host = Host(sequencer, timeouts=timeouts)
+    await host.start(LOOPBACK, 0)
+    address = (LOOPBACK, host.port)
+    session = Session.connect(
+        address, key or new_key(), name=name, store=store or Store.memory(), bot=player_bot,
+        timeouts=timeouts, stall_after=stall_after, games=games,
+    )
+    table = LocalTable(host, session)
+    try:
+        await session.start()
+        await until(lambda: session.seat is not None, [session.client], connect_timeout, "your seat")
+        from engine.cli import BOT_NAMES
+
+        for i, level in enumerate(levels):
+            bot = bot_client(
+                address, level, name=BOT_NAMES[i % len(BOT_NAMES)], timeouts=timeouts, stall_after=stall_after,
+                games=games,
+            )
+            table.bots.append(bot)
+            await bot.start()
+            await until(lambda b=bot: b.seat is not None and b.seat.index is not None, [bot], connect_timeout, "a bot's seat")
+    except BaseException:
+        await table.close()
+        raise
+    return table

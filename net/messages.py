@@ -1,0 +1,260 @@
+"""The messages of the wire (PROTOCOL.md 7; byte layouts in docs/parts/03-wire.md).
+
+Each message is a canonical map with a ``t`` key naming its type and exactly the fields listed
+here (an unknown or missing field is ``malformed``). A **head** on the wire is the array
+``[seq, entry id (bin 32), head signature (bin 64)]``: the host's claim that the entry with that id
+is at that seq of the table (PROTOCOL.md 3); the table id it covers is the connection's.
+
+:func:`parse_message` checks a decoded frame map and returns one of the dataclasses below;
+``to_map()`` gives the map to send.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.codec import CodecError, bin_of, check_list, check_map, check_str, int_in, list_of, nullable, one_of
+from engine.errors import VampireError
+from engine.log import Head
+
+VERSION = 1
+"""The protocol version a ``hello`` and a ``welcome`` carry in ``v``."""
+
+ROLES = ("player", "spectator")
+
+MAX_TEXT = 500
+"""The longest ``detail`` or ``reason`` str accepted, in characters."""
+
+MAX_RELAY = 64
+"""The most heads one ``ping``/``pong`` relays."""
+
+
+class MessageError(VampireError):
+    """A frame whose map is not one of the protocol's messages (wire code ``malformed``)."""
+
+    code = "malformed"
+
+
+# --- heads --------------------------------------------------------------------------------------
+
+
+def _head_array(value: Any, what: str) -> list:
+    items = check_list(value, lambda v, w: v, what, 3, 3)
+    int_in(0)(items[0], f"{what} seq")
+    bin_of(32)(items[1], f"{what} entry id")
+    bin_of(64)(items[2], f"{what} signature")
+    return items
+
+
+def head_to_wire(head: Head | None) -> list | None:
+    """A head as ``[seq, entry id, signature]`` (nil for None)."""
+    return None if head is None else [head.seq, head.entry_id, head.signature]
+
+
+def head_from_wire(value: list | None, table: bytes) -> Head | None:
+    """The :class:`~engine.log.Head` of a checked wire head for ``table`` (32-byte table id)."""
+    return None if value is None else Head(table, value[0], value[1], value[2])
+
+
+# --- messages -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello:
+    """First frame of a connection, peer to host. ``table``: the table id the peer holds (None: it
+    holds nothing yet); ``last``: the last seq it holds (None: none); ``role``: ``player`` or
+    ``spectator``; ``key``: its 32-byte Ed25519 public key."""
+
+    t: ClassVar[str] = "hello"
+    table: bytes | None
+    last: int | None
+    role: str
+    key: bytes
+    v: int = VERSION
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "v": self.v, "table": self.table, "last": self.last, "role": self.role, "key": self.key}
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """The host's answer to a good ``hello``. ``table``: table id; ``host``: the host's public key
+    (the genesis author); ``head``: the host's head; ``mine``: the host's head at the peer's
+    ``last`` seq (None when the peer said it holds nothing), so the peer can check its copy.
+    ``entries`` frames with everything after ``last`` follow."""
+
+    t: ClassVar[str] = "welcome"
+    table: bytes
+    host: bytes
+    head: list
+    mine: list | None
+    v: int = VERSION
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "v": self.v, "table": self.table, "host": self.host, "head": self.head, "mine": self.mine}
+
+
+@dataclass(frozen=True)
+class Entries:
+    """A run of consecutive entries starting at seq ``start`` (``from`` on the wire): each item
+    is ``[[payload, signature], head signature]``."""
+
+    t: ClassVar[str] = "entries"
+    start: int
+    items: list
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "from": self.start, "items": self.items}
+
+
+@dataclass(frozen=True)
+class Submit:
+    """A player's entry for the host to sequence: ``entry`` is ``[payload, signature]``; ``n``
+    is the submitter's request number, echoed in the answer."""
+
+    t: ClassVar[str] = "submit"
+    n: int
+    entry: list
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "n": self.n, "entry": self.entry}
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """The host appended submission ``n``; ``head`` is its head signature."""
+
+    t: ClassVar[str] = "accepted"
+    n: int
+    head: list
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "n": self.n, "head": self.head}
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """The host refused submission ``n``: ``code`` (``stale``, ``not-your-turn``, ``illegal``,
+    ``malformed``, ``bad-signature``, ``too-large``, ``chain``, ``wrong-table``, ``not-your-key``,
+    ``already-seated``, ``spectator``, ``host-error``), ``detail`` (a sentence) and the host's
+    ``head`` (None before the genesis)."""
+
+    t: ClassVar[str] = "rejected"
+    n: int
+    code: str
+    detail: str
+    head: list | None
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "n": self.n, "code": self.code, "detail": self.detail, "head": self.head}
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Liveness and fork detection (PROTOCOL.md 3): ``head`` is the sender's latest head (None:
+    it holds none); ``relay`` (host to peers only; peers send ``[]``) lists ``[key, head]`` for
+    each connected player: its public key and the latest head it reported."""
+
+    t: ClassVar[str] = "ping"
+    head: list | None
+    relay: list
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "head": self.head, "relay": self.relay}
+
+
+@dataclass(frozen=True)
+class Pong(Ping):
+    """The answer to a ``ping``, of the same layout."""
+
+    t: ClassVar[str] = "pong"
+
+
+@dataclass(frozen=True)
+class Bye:
+    """The sender closes the connection: ``code`` (why, as a word: ``done``, ``replaced``,
+    ``silent``, ``flood``, ``malformed``, ...) and ``reason`` (a sentence)."""
+
+    t: ClassVar[str] = "bye"
+    code: str
+    reason: str
+
+    def to_map(self) -> dict:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "code": self.code, "reason": self.reason}
+
+
+Message = Hello | Welcome | Entries | Submit | Accepted | Rejected | Ping | Pong | Bye
+
+_TEXT = lambda value, what: check_str(value, what, MAX_TEXT)  # noqa: E731
+_CODE = lambda value, what: check_str(value, what, 32)  # noqa: E731
+_HEAD = _head_array
+
+
+def _entry_wire(value: Any, what: str) -> list:
+    # Only the shape: Entry.from_wire checks the bytes themselves.
+    return check_list(value, bytes, what, 2, 2)
+
+
+def _relay(value: Any, what: str) -> list:
+    items = check_list(value, list, what, 0, MAX_RELAY)
+    for i, item in enumerate(items):
+        check_list(item, lambda v, w: v, f"{what} item {i}", 2, 2)
+        bin_of(32)(item[0], f"{what} item {i} key")
+        nullable(_head_array)(item[1], f"{what} item {i} head")
+    return items
+
+
+def _entry_item(value: Any, what: str) -> list:
+    item = check_list(value, lambda v, w: v, what, 2, 2)
+    _entry_wire(item[0], f"{what} entry")
+    bin_of(64)(item[1], f"{what} head signature")
+    return item
+
+
+_SCHEMAS: dict[str, tuple[dict, Any]] = {
+    "hello": (
+        {"t": str, "v": int, "table": nullable(bin_of(32)), "last": nullable(int_in(0)), "role": one_of(*ROLES),
+         "key": bin_of(32)},
+        lambda m: Hello(m["table"], m["last"], m["role"], m["key"], m["v"]),
+    ),
+    "welcome": (
+        {"t": str, "v": int, "table": bin_of(32), "host": bin_of(32), "head": _HEAD, "mine": nullable(_HEAD)},
+        lambda m: Welcome(m["table"], m["host"], m["head"], m["mine"], m["v"]),
+    ),
+    "entries": (
+        {"t": str, "from": int_in(0), "items": list_of(_entry_item, 1)},
+        lambda m: Entries(m["from"], m["items"]),
+    ),
+    "submit": ({"t": str, "n": int_in(0), "entry": _entry_wire}, lambda m: Submit(m["n"], m["entry"])),
+    "accepted": ({"t": str, "n": int_in(0), "head": _HEAD}, lambda m: Accepted(m["n"], m["head"])),
+    "rejected": (
+        {"t": str, "n": int_in(0), "code": _CODE, "detail": _TEXT, "head": nullable(_HEAD)},
+        lambda m: Rejected(m["n"], m["code"], m["detail"], m["head"]),
+    ),
+    "ping": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Ping(m["head"], m["relay"])),
+    "pong": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Pong(m["head"], m["relay"])),
+    "bye": ({"t": str, "code": _CODE, "reason": _TEXT}, lambda m: Bye(m["code"], m["reason"])),
+}
+
+
+def parse_message(value: dict[str, Any]) -> Message:
+    """The message a decoded frame map holds. Raises MessageError for an unknown ``t``, a missing
+    or unknown field, or a field of the wrong type or size."""
+    kind = value.get("t")
+    schema = _SCHEMAS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise MessageError(f"There is no message of type {kind!r}.")
+    fields, make = schema
+    try:
+        return make(check_map(value, fields, what=f"a {kind} message"))
+    except CodecError as err:
+        raise MessageError(str(err)) from None

@@ -1,0 +1,218 @@
+"""A session: one client and its seat, the one object the TUI talks to (DESIGN.md, "tui/").
+
+The TUI never opens sockets and never touches the table directly: it starts a :class:`Session`,
+subscribes to its events (:mod:`net.events`), reads :meth:`Session.view`, and calls
+:meth:`Session.submit_move`, :meth:`Session.chat` and :meth:`Session.vote_abandon`. Everything
+runs on the asyncio loop of the caller (a Textual worker, say); no Textual import here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.errors import VampireError
+from engine.games.base import Act
+from engine.identity import fingerprint
+from engine.log import Entry
+
+from net.client import Client, Store
+from net.events import Backoff, Timeouts
+
+
+class SessionError(VampireError):
+    """Something the player asked for that cannot be done now (a sentence to show)."""
+
+
+class Session:
+    """One seat (or a spectator's place) at a table over the network.
+
+    Build it with :meth:`connect`, or around an existing :class:`~net.client.Client`. Events:
+    :meth:`subscribe` (a callback per event) or :meth:`events` (an async iterator). Events are
+    :class:`~net.events.Folded` (an entry was verified, stored and folded; its rendered notes),
+    :class:`~net.events.Connection`, :class:`~net.events.Refused`, :class:`~net.events.Waiting`
+    ("the table waits on seat X"), :class:`~net.events.Fork`, :class:`~net.events.HostFault`,
+    :class:`~net.events.Finished` and :class:`~net.events.Presence`.
+    """
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    @classmethod
+    def connect(
+        cls,
+        address: tuple[str, int],
+        key: Ed25519PrivateKey,
+        *,
+        name: str,
+        spectate: bool = False,
+        store: Store | None = None,
+        bot: Any = None,
+        timeouts: Timeouts = Timeouts(),
+        backoff: Backoff = Backoff(),
+        stall_after: float = 30.0,
+        abandon_after: float | None = None,
+        games: dict[str, Any] | None = None,
+    ) -> Session:
+        """A session for ``key`` at the host ``address`` (host, port); call :meth:`start` next.
+        ``store`` defaults to one log and secrets file per table in the user's data directory."""
+        client = Client(
+            address, key, name=name, role="spectator" if spectate else "player", games=games,
+            store=store if store is not None else Store.per_table(), bot=bot, timeouts=timeouts,
+            backoff=backoff, stall_after=stall_after, abandon_after=abandon_after, stop_when_over=False,
+        )
+        return cls(client)
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start connecting (in the background). Raises ClientError/LogError for unusable files."""
+        await self.client.start()
+
+    async def stop(self) -> None:
+        """Leave: say bye, close the connection and the files."""
+        await self.client.stop()
+
+    async def wait_connected(self, timeout: float) -> None:
+        """Wait until welcomed and caught up. Raises SessionError after ``timeout`` seconds or when
+        the client stopped for good."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        event = asyncio.Event()
+        unsubscribe = self.subscribe(lambda _e: event.set())
+        try:
+            while not self.client.connected:
+                if self.client.finished.is_set():
+                    raise SessionError(self.client.failure or "The session is over.")
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise SessionError(f"Could not reach the table within {timeout:g} s.")
+                event.clear()
+                try:
+                    await asyncio.wait_for(event.wait(), left)
+                except TimeoutError:
+                    pass
+        finally:
+            unsubscribe()
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
+        """Call ``callback(event)`` for every later event, on the loop's thread. Returns the
+        function that unsubscribes."""
+        return self.client.listeners.subscribe(callback)
+
+    async def events(self) -> AsyncIterator[Any]:
+        """Every later event, in order, until the session stops."""
+        queue: asyncio.Queue = asyncio.Queue()
+        unsubscribe = self.subscribe(queue.put_nowait)
+        try:
+            while True:
+                getter = asyncio.ensure_future(queue.get())
+                done_waiter = asyncio.ensure_future(self.client.finished.wait())
+                done, _ = await asyncio.wait({getter, done_waiter}, return_when=asyncio.FIRST_COMPLETED)
+                if getter in done:
+                    done_waiter.cancel()
+                    yield getter.result()
+                    continue
+                getter.cancel()
+                while not queue.empty():
+                    yield queue.get_nowait()
+                return
+        finally:
+            unsubscribe()
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        """This session's seat number, or None (a spectator, or not seated yet)."""
+        return self.client.seat.index if self.client.seat is not None else None
+
+    @property
+    def table(self):
+        """The session's own table state (read only), or None before the host named the table."""
+        return self.client.table
+
+    @property
+    def names(self) -> list[str]:
+        """The seated players' names, in seat order."""
+        t = self.table
+        return t.names if t is not None else []
+
+    @property
+    def connection(self) -> str:
+        """``idle``, ``connecting``, ``connected``, ``disconnected`` or ``stopped``."""
+        return self.client.state
+
+    @property
+    def log_path(self) -> Path | None:
+        """Where this peer's copy of the log is kept (None: memory only, or not yet known)."""
+        return self.client.log_path
+
+    @property
+    def fingerprint(self) -> str:
+        """The short fingerprint of the table's head (``"ab12-cd34"``): peers in sync show the
+        same one."""
+        t = self.table
+        return fingerprint(t.head) if t is not None else "----"
+
+    @property
+    def key_fingerprint(self) -> str:
+        """The short fingerprint of this session's identity key."""
+        return fingerprint(self.client.public)
+
+    def view(self) -> Any:
+        """What this seat may know (the game's view; a spectator's has no hidden card), or None
+        before the game started."""
+        return self.client.seat.view() if self.client.seat is not None else None
+
+    def legal_acts(self) -> list[Act]:
+        """The acts this seat may make now (empty when it is not its turn)."""
+        seat = self.client.seat
+        if seat is None or seat.index is None or (seat.index, "move") not in seat.table.owed():
+            return []
+        return seat.legal_acts()
+
+    def waiting_on(self) -> list[int]:
+        """The seats the table waits for now."""
+        t = self.table
+        return t.waiting_on() if t is not None else []
+
+    # -- acting ---------------------------------------------------------------------------------
+
+    async def submit_move(self, act: Act) -> Entry:
+        """Play ``act`` (a game act map). Checked against this seat's own table first
+        (PROTOCOL.md 3): raises IllegalMove with the rule's sentence, SessionError when it is not
+        this seat's turn, HostRefused when the host refuses a legal move. Returns the entry once
+        folded."""
+        seat = self.client.seat
+        if seat is None or seat.index is None:
+            raise SessionError("You hold no seat at this table.")
+        if (seat.index, "move") not in seat.table.owed():
+            raise SessionError("It is not your turn.")
+        seat.check_move(act)
+        return await self.client.submit("move", act)
+
+    async def chat(self, text: str) -> Entry:
+        """Say ``text`` (1 to 500 printable characters) to the table. Raises SessionError,
+        HostRefused."""
+        text = text.strip()
+        if not 0 < len(text) <= 500 or not text.isprintable():
+            raise SessionError("A chat line is 1 to 500 printable characters.")
+        if self.seat is None:
+            raise SessionError("Only seated players can chat.")
+        return await self.client.submit("chat", text)
+
+    async def vote_abandon(self, seat: int) -> Entry:
+        """Vote to stop waiting for ``seat`` (PROTOCOL.md 6, "When a seat stalls"); when every
+        other seat voted, it is recorded as having abandoned. Raises SessionError, HostRefused."""
+        t = self.table
+        if self.seat is None or t is None:
+            raise SessionError("You hold no seat at this table.")
+        if seat == self.seat or seat not in t.waiting_on():
+            raise SessionError(f"Seat {seat} does not owe the table anything now.")
+        return await self.client.submit("abandon", seat)

@@ -1,0 +1,275 @@
+"""Tables over loopback TCP in one process: spectators, reconnection, stalls and abandon votes,
+fork evidence, and the session the TUI talks to (PROTOCOL.md 3, 6, 7)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from engine.games.base import IllegalMove
+from engine.identity import new_key
+from engine.log import read_log, sign_entry, sign_head
+from net.client import Client, Store
+from net.events import Connection, Finished, Folded, Waiting
+from net.host import Host
+from net.local import bot_factory, open_local_table
+from net.session import Session, SessionError
+
+from test_net_support import FAST, QUICK_BACKOFF, eventually, free_port, open_host, start_bots, stop_all
+
+
+async def test_a_spectator_sees_every_public_act_and_none_of_the_hidden_cards(tmp_path):
+    host = open_host(seats=4, save=tmp_path / "host.vtlog")
+    await host.start("127.0.0.1", 0)
+    spectator = Client(("127.0.0.1", host.port), new_key(), name="Watcher", role="spectator",
+                       store=Store.in_dir(tmp_path / "spectator"), timeouts=FAST)
+    seen: list[str] = []
+    hidden_seen: list = []
+
+    def watch(event):
+        if isinstance(event, Folded):
+            seen.extend(event.notes)
+            view = spectator.seat.view()
+            if spectator.seat.known or (view is not None and view.hand):
+                hidden_seen.append(event.entry.seq)
+
+    spectator.listeners.subscribe(watch)
+    await spectator.start()
+    bots = await start_bots(host, 4, timeouts=FAST)
+    t = host.table
+    await eventually(lambda: t.ended and spectator.finished.is_set(), 60, "the game to end")
+    assert hidden_seen == []
+    assert spectator.seat.index is None
+    assert spectator.table.digest() == t.digest()
+    assert seen == [n.render(t.names) for n in t.notes]
+    assert any(" leads " in line for line in seen) and any(" plays " in line for line in seen)
+    # While cards were in hands the spectator could name none of them: its known cards are only
+    # what the table made public (every card once the round's seeds are revealed).
+    assert (tmp_path / "spectator" / "table.vtlog").read_bytes() == (tmp_path / "host.vtlog").read_bytes()
+    assert not (tmp_path / "spectator" / "seat.secrets").exists()
+    await stop_all(host, bots + [spectator])
+
+
+async def test_a_spectator_mid_deal_holds_no_hand():
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, 3)
+    t = host.table
+    await eventually(lambda: t.gstate is not None and t.gstate.phase == "play", 30, "the first trick")
+    spectator = Client(("127.0.0.1", host.port), new_key(), name="Late", role="spectator", timeouts=FAST)
+    await spectator.start()
+    await eventually(lambda: spectator.connected, 10, "the spectator caught up")
+    view = spectator.seat.view()
+    assert view.seat is None and view.hand == ()
+    hidden = [c for hand in view.state.hands for c in hand if c.ident is None]
+    assert hidden, "cards in hands are hidden to a spectator"
+    assert all(pos not in spectator.seat.known_cards() for pos in (c.pos for c in hidden))
+    # ... while each seat knows its own.
+    for bot in bots:
+        own = bot.seat.view().hand
+        assert own and all(ident is not None for _, ident in own)
+    await stop_all(host, bots + [spectator])
+
+
+async def test_a_client_that_drops_its_connection_catches_up_and_plays_on(tmp_path):
+    host = open_host(seats=4, save=tmp_path / "host.vtlog")
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, 3)
+    states: list[str] = []
+    dropper = Client(("127.0.0.1", host.port), new_key(), name="Flaky", store=Store.in_dir(tmp_path / "flaky"),
+                     bot=bot_factory("heuristic", random.Random(5)), timeouts=FAST, backoff=QUICK_BACKOFF)
+    dropper.listeners.subscribe(lambda e: states.append(e.state) if isinstance(e, Connection) else None)
+    await dropper.start()
+    t = host.table
+    missed = []
+    for mark in (20, 45, 70):
+        await eventually(lambda m=mark: dropper.table is not None and dropper.table.seq > m, 30, f"seq {mark}")
+        # Keep it away (its reconnections fail) while the others play on without it.
+        dropper.address = ("127.0.0.1", free_port())
+        dropper.drop()
+        await eventually(lambda: not dropper.connected, 5, "the drop")
+        away = dropper.table.seq
+        await eventually(lambda: t.seq > away + 1 or dropper.seat.index in t.waiting_on(), 30, "the table to move on")
+        missed.append(t.seq - away)
+        dropper.address = ("127.0.0.1", host.port)
+        await eventually(lambda: dropper.connected, 10, "the reconnection")
+        assert dropper.table.seq >= t.seq - 1
+    await eventually(lambda: t.ended and dropper.finished.is_set(), 60, "the game to end")
+    assert states.count("disconnected") >= 3
+    assert any(n > 0 for n in missed), "it missed entries while away and caught up"
+    assert dropper.failure is None
+    assert dropper.table.digest() == t.digest()
+    assert (tmp_path / "flaky" / "table.vtlog").read_bytes() == (tmp_path / "host.vtlog").read_bytes()
+    await stop_all(host, bots + [dropper])
+
+
+async def test_a_stalled_seat_is_named_and_the_others_end_the_game_with_abandon_votes():
+    host = open_host(seats=4)
+    await host.start("127.0.0.1", 0)
+    # Seat 0 performs its duties by itself but never moves: its player walked away.
+    idle = Session(Client(("127.0.0.1", host.port), new_key(), name="Gone", timeouts=FAST, stall_after=0.3))
+    waits: list[Waiting] = []
+    idle.subscribe(lambda e: waits.append(e) if isinstance(e, Waiting) else None)
+    await idle.start()
+    await eventually(lambda: idle.seat == 0, 10, "seat 0")
+    bots = await start_bots(host, 3, stall_after=0.3, abandon_after=0.6)
+    bot_waits: list[Waiting] = []
+    bots[0].listeners.subscribe(lambda e: bot_waits.append(e) if isinstance(e, Waiting) else None)
+    t = host.table
+    await eventually(lambda: t.ended, 60, "the game to end")
+    assert t.abandoned == [0]
+    result = t.game.result(t.gstate)
+    assert result.abandoned == (0,) and result.winners == ()
+    votes = [e for e in t.entries if e.kind == "abandon"]
+    assert sorted(t.seat_of(e.author) for e in votes) == [1, 2, 3]
+    assert all(e.body == {"seat": 0} for e in votes)
+    assert any(w.seats == (0,) and w.names == ("Gone",) for w in bot_waits)
+    assert any(0 in w.seats for w in waits)
+    await eventually(lambda: idle.table.ended, 10, "the idle seat sees the end")
+    assert idle.table.digest() == t.digest()
+    await stop_all(host, bots + [idle.client])
+
+
+class EquivocatingHost(Host):
+    """A host that shows one peer (``victim``) another `chat` at the same seq than everyone else."""
+
+    victim: bytes | None = None
+    alternative = None
+
+    def broadcast(self, entry, head_sig):
+        if entry.kind != "chat" or self.victim is None:
+            return super().broadcast(entry, head_sig)
+        key = self.sequencer.key
+        alt = sign_entry(key, table=entry.table, seq=entry.seq, prev=entry.prev, kind="chat",
+                         body={"text": "something else"}, time_ms=entry.time)
+        alt_head = sign_head(key, entry.table, entry.seq, alt.id)
+        self.alternative = (alt, alt_head)
+        from net.framing import frame_bytes
+        from net.messages import Entries
+
+        for peer in self.peers:
+            if peer.key == self.victim:
+                peer.outbox.send(frame_bytes(Entries(alt.seq, [[alt.wire_array(), alt_head]]).to_map()))
+            elif peer.synced:
+                peer.outbox.send(frame_bytes(Entries(entry.seq, [[entry.wire_array(), head_sig]]).to_map()))
+
+
+async def test_a_host_that_equivocates_is_caught_by_the_relayed_head_signatures():
+    host = open_host(seats=4, host_cls=EquivocatingHost)
+    await host.start("127.0.0.1", 0)
+    honest, victim = await start_bots(host, 2)
+    host.victim = victim.public
+    await eventually(lambda: honest.connected and victim.connected, 5, "both connected")
+    real = host.post("chat", {"text": "hello everyone"})
+    real_head = host.sequencer.heads[-1]
+    await eventually(lambda: honest.fork is not None and victim.fork is not None, 10, "both peers to see the fork")
+    alt, alt_head = host.alternative
+    for client in (honest, victim):
+        evidence = client.fork
+        assert evidence.check()
+        assert evidence.host == host.sequencer.public
+        assert evidence.first.seq == evidence.second.seq == real.seq
+        assert {evidence.first.signature, evidence.second.signature} == {real_head, alt_head}
+        assert {evidence.first.entry_id, evidence.second.entry_id} == {real.id, alt.id}
+    # Each lingers a few pings (so its head reaches the others), then stops, naming the fork.
+    await eventually(lambda: honest.finished.is_set() and victim.finished.is_set(), 10, "both to stop")
+    assert "two different entries as seq" in honest.failure and "two different entries" in victim.failure
+    await stop_all(host, [honest, victim])
+
+
+async def test_the_session_checks_a_move_before_submitting_and_re_signs_the_same_act_on_stale():
+    table = await open_local_table(levels=("heuristic", "heuristic", "heuristic"), options={"rounds": "1"},
+                                   timeouts=FAST)
+    session = table.session
+    try:
+        assert session.seat == 0
+        await eventually(lambda: session.view() is not None and session.view().state.phase == "play", 30, "the deal")
+        t = table.host.table
+        await eventually(lambda: session.legal_acts(), 30, "our turn")
+        legal = session.legal_acts()
+        with pytest.raises(IllegalMove):
+            await session.submit_move({"do": "play", "cards": [[99, 99]]})
+        # Slip a host entry in after the move is signed: the host answers stale, and the client
+        # signs the same act again on the new head.
+        act = legal[-1]
+        task = asyncio.ensure_future(session.submit_move(act))
+        await asyncio.sleep(0)
+        head_before = session.table.seq
+        table.host.post("chat", {"text": "a word from the host"})
+        entry = await asyncio.wait_for(task, 10)
+        assert entry.body["act"] == act
+        assert entry.seq == head_before + 1
+        assert t.entries[head_before].kind == "chat"
+        assert session.client.resigned >= 1
+        if (0, "move") not in session.table.owed():
+            with pytest.raises(SessionError):
+                await session.submit_move(act)
+        assert len(session.fingerprint) == 9
+        line = await session.chat("good game")
+        assert line.kind == "chat"
+    finally:
+        await table.close()
+
+
+async def test_a_local_table_is_a_host_bots_and_a_session_over_loopback():
+    table = await open_local_table(levels=("random", "random"), options={"rounds": "1"}, timeouts=FAST,
+                                   player_bot=bot_factory("heuristic", random.Random(3)))
+    async def first_finished():
+        async for event in table.session.events():
+            if isinstance(event, Finished):
+                return event
+
+    try:
+        assert table.host.table.nseats == 3
+        assert table.session.connection == "connected"
+        finished = await asyncio.wait_for(first_finished(), 60)
+        assert finished.digest == table.host.table.digest().hex()
+        await eventually(lambda: table.host.table.ended, 5, "the host's end")
+        await eventually(lambda: table.session.table.ended, 5, "the end reaches the session")
+        from engine.identity import fingerprint
+
+        assert table.session.fingerprint == fingerprint(table.host.table.head)
+    finally:
+        await table.close()
+
+
+async def test_a_restarted_client_resumes_its_seat_from_its_own_files(tmp_path):
+    host = open_host(seats=3, save=tmp_path / "host.vtlog")
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, 2)
+    key = new_key()
+
+    def make():
+        return Client(("127.0.0.1", host.port), key, name="Twice", store=Store.in_dir(tmp_path / "me"),
+                      bot=bot_factory("heuristic", random.Random(1)), timeouts=FAST, backoff=QUICK_BACKOFF)
+
+    first = make()
+    await first.start()
+    await eventually(lambda: first.table is not None and first.table.seq > 40, 30, "some play")
+    await first.stop()
+    held = len(read_log(tmp_path / "me" / "table.vtlog").entries)
+    second = make()
+    await second.start()
+    assert second.table.seq == held  # folded from its own file before connecting
+    t = host.table
+    await eventually(lambda: t.ended and second.finished.is_set(), 60, "the game to end")
+    assert second.seat.index == first.seat.index
+    assert (tmp_path / "me" / "table.vtlog").read_bytes() == (tmp_path / "host.vtlog").read_bytes()
+    await stop_all(host, bots + [second])
+
+
+async def test_a_player_arriving_after_the_start_is_told_there_is_no_seat():
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, 3)
+    await eventually(lambda: host.table.phase == "running", 10, "the start")
+    late = Client(("127.0.0.1", host.port), new_key(), name="Late", timeouts=FAST)
+    refused = []
+    late.listeners.subscribe(lambda e: refused.append(e) if type(e).__name__ == "Refused" else None)
+    await late.start()
+    await eventually(lambda: refused, 10, "the refusal")
+    assert refused[0].kind == "join" and "every seat is taken" in refused[0].detail
+    assert late.seat.index is None and len(host.table.seats) == 3
+    await stop_all(host, bots + [late])
