@@ -227,9 +227,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from engine.log import read_log
     from engine.replay import replay_lines
 
+    log = read_log(args.file)  # a missing or broken file is a sentence here, before any screen
     if not args.text:
-        raise VampireError("the replay screen is not built yet: use vampire replay FILE --text")
-    log = read_log(args.file)
+        from pathlib import Path
+
+        from tui.app import Start, VampireApp
+
+        app = VampireApp(Start("replay", Path(args.file)))
+        app.run()
+        return int(app.return_code or 0)
     for line in replay_lines(log, games(), show_hands=not args.no_hands):
         print(line)
     if log.torn:
@@ -238,12 +244,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    # Until the TUI exists, a local table prints one game between bots, trick by trick.
+    """``vampire play``: you against bots in the TUI (a host and bot clients in this process over
+    loopback TCP, net.local). ``--bots``: a number N of heuristic bots or a comma list of levels
+    (default 3 heuristic bots)."""
+    from engine.bots import parse_bots
+    from engine.games.base import parse_options
+    from tui.app import Start, VampireApp
+    from tui.session import LocalTableSpec
+
     game = games()[args.game]
-    levels = seat_levels(args.bots, None, game) if args.bots else ["heuristic"] * 4
-    print("The table's screen is not built yet: here is a whole game between bots, trick by trick.\n")
-    simulate(args.game, levels, 1, random.SystemRandom().randrange(1 << 30), parse_rules(args.rule), True)
-    return 0
+    levels = parse_bots(args.bots) if args.bots else ["heuristic"] * 3
+    seats = len(levels) + 1
+    if not game.min_seats <= seats <= game.max_seats:
+        raise VampireError(
+            f"{game.title} is played by {game.min_seats} to {game.max_seats} players: "
+            f"you and {len(levels)} bot{'s' if len(levels) != 1 else ''} make {seats}"
+        )
+    rules = parse_rules(args.rule)
+    parse_options(game.option_schema, rules)  # a bad rule is a sentence here, before any screen
+    name = (args.name or "").strip() or None
+    if name is None:
+        import getpass
+
+        try:
+            name = getpass.getuser().strip() or "player"
+        except Exception:  # no login name in this environment
+            name = "player"
+    app = VampireApp(Start("play", LocalTableSpec(name[:32], levels, rules, args.game)), name=name[:32])
+    app.run()
+    return int(app.return_code or 0)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -272,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--game", default="queen", choices=["queen"])
     play.add_argument("--bots", help="a number N of heuristic bots, or a comma list of levels")
     play.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule")
+    play.add_argument("--name", help="your name at the table (default: the login name)")
     play.set_defaults(func=cmd_play)
 
     sim = sub.add_parser("simulate", help="bots play whole games; prints wins and mean scores")

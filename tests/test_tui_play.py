@@ -1,0 +1,136 @@
+"""A person at the table, by keys only, against a real host and 3 bots over loopback TCP
+(net.local, the code path of `vampire play`): a whole game to the end screen, an illegal pick
+refused with its reason and never sent, and the log audited from the end screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.games.queen import GAME
+from tui.app import Start, VampireApp
+from tui.connect import LocalPlay, NetFactory
+from tui.screens.audit import AuditScreen
+from tui.screens.results import GameEndScreen, RoundEndScreen
+from tui.screens.table import TableScreen
+from tui.session import LocalTableSpec
+from tui.widgets.table.hand import HandView
+
+from tui_helpers import keys_for_act, shown, wait_for
+
+
+class RecordingLocalPlay(LocalPlay):
+    """The real local table, recording every move the screen sends."""
+
+    def __init__(self, spec: LocalTableSpec, save: Path) -> None:
+        super().__init__(spec, save=save)
+        self.sent: list[dict] = []
+
+    async def submit_move(self, act: dict) -> None:
+        self.sent.append(act)
+        await super().submit_move(act)
+
+
+class TmpFactory(NetFactory):
+    def __init__(self, save: Path) -> None:
+        self.save = save
+        self.made: list[RecordingLocalPlay] = []
+
+    def local(self, spec: LocalTableSpec) -> RecordingLocalPlay:
+        session = RecordingLocalPlay(spec, self.save)
+        self.made.append(session)
+        return session
+
+
+def _app(tmp_path: Path, rounds: int = 1) -> tuple[VampireApp, TmpFactory]:
+    factory = TmpFactory(tmp_path / "game.vtlog")
+    spec = LocalTableSpec("Mina", ["heuristic", "heuristic", "random"], {"rounds": rounds})
+    return VampireApp(Start("play", spec), factory=factory, name="Mina"), factory
+
+
+def _my_turn(app: VampireApp) -> bool:
+    """The table says "Your turn." (and the seat's own table agrees)."""
+    screen = app.screen
+    if not isinstance(screen, TableScreen):
+        return False
+    s = screen.session
+    return shown(screen.query_one("#waiting")) == "Your turn." and (s.seat, "move") in s.table.owed()
+
+
+def _illegal_pick(view) -> list[int] | None:
+    """Hand indexes of two cards of different numbers (never a set), if the hand has them."""
+    hand = list(view.hand)
+    for i in range(len(hand)):
+        for j in range(i + 1, len(hand)):
+            a, b = hand[i][1], hand[j][1]
+            if a and b and not a.startswith("Q") and not b.startswith("Q") and a.split("-")[0] != b.split("-")[0]:
+                return [i, j]
+    return None
+
+
+async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_it(tmp_path: Path) -> None:
+    app, factory = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 30, "the table screen")
+        for _ in range(400):
+            await wait_for(
+                pilot,
+                lambda: _my_turn(app) or isinstance(app.screen, (RoundEndScreen, GameEndScreen)),
+                60, "my turn or the end of a round",
+            )
+            if isinstance(app.screen, GameEndScreen):
+                break
+            if isinstance(app.screen, RoundEndScreen):
+                assert "is over" in shown(app.screen.query_one(".dialog-title"))
+                await pilot.press("enter")
+                continue
+            screen = app.screen
+            session = screen.session
+            view = session.view()
+            hand = screen.query_one(HandView)
+            legal = GAME.legal_acts(view)
+            # A pass when allowed keeps the game short; otherwise the first legal act.
+            act = next((a for a in legal if a["do"] == "pass"), legal[0])
+            title = shown(screen.query_one("#title"))  # it ends with the head: "head #35 1a2b-3c4d"
+            await pilot.press(*keys_for_act(list(hand.cards), act))
+            await wait_for(pilot, lambda: shown(screen.query_one("#title")) != title, 30, "the move on the table")
+        else:
+            pytest.fail("the game did not end")
+        end = app.screen
+        text = " ".join(shown(w) for w in end.query("Static"))
+        assert "Game over." in text
+        assert "vampire audit" in text and "game.vtlog" in text
+        # The log is audited from the end screen: the same checks as `vampire audit`.
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit")
+        assert app.screen.report.code == 0
+        assert shown(app.screen.query_one("#audit-verdict")).startswith("✓ CLEAN")
+    assert factory.made and factory.made[0].sent
+
+
+async def test_an_illegal_pick_says_why_before_enter_and_is_never_sent(tmp_path: Path) -> None:
+    app, factory = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: _my_turn(app), 60, "my turn")
+        screen = app.screen
+        session = screen.session
+        hand = screen.query_one(HandView)
+        pair = _illegal_pick(session.view())
+        assert pair is not None, "a hand of 13 holds two different numbers"
+        head = session.table.head
+        keys = ["escape", "home"] + ["right"] * pair[0] + ["space"] + ["right"] * (pair[1] - pair[0]) + ["space"]
+        await pilot.press(*keys)
+        message = shown(screen.query_one("#pick"))
+        assert message.startswith("✗ Cannot play that:"), message
+        trick = session.table.gstate.trick
+        reason = "exactly one card" if trick is not None and trick.hunter else "cards of one number"
+        assert reason in message
+        assert screen.check_action("play", ()) is None  # Enter is shown inactive in the footer
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert session.sent == [] and session.table.head == head
+        assert len(hand.picked_keys()) == 2
+        # Unpicking one card makes the pick legal again: the line says what Enter would play.
+        await pilot.press("space")
+        assert shown(screen.query_one("#pick")).startswith(("✓ Enter", "✗ Cannot play that:"))

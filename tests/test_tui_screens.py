@@ -1,0 +1,155 @@
+"""Home, lobby, help and the terminal-size guard, by keys (no network: the sessions are the
+in-process test adapter)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.games.base import IllegalMove
+from tui.app import Start, VampireApp
+from tui.screens.help import HelpScreen
+from tui.screens.home import HomeScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.replay import ReplayScreen
+from tui.screens.table import TableScreen, pick_to_act
+from tui.widgets.common.too_small import TooSmallNotice
+from tui.session import JoinSpec, LocalTableSpec
+
+from tui_helpers import shown, wait_for
+from tui_local_session import LocalGameSession, build_local
+
+PERSON = [None, "heuristic", "heuristic", "random"]
+
+
+class FakeFactory:
+    """Records what the home screen asked for and hands out in-process tables."""
+
+    def __init__(self) -> None:
+        self.asked: list[object] = []
+
+    def local(self, spec: LocalTableSpec) -> LocalGameSession:
+        self.asked.append(spec)
+        return LocalGameSession(build_local(1, [None] + list(spec.levels), {"rounds": 1}), 0, auto=False)
+
+    def host(self, spec):  # pragma: no cover - not used here
+        raise AssertionError("no hosting in these tests")
+
+    def join(self, spec: JoinSpec):
+        self.asked.append(spec)
+        from engine.errors import VampireError
+
+        raise VampireError(f"nobody answers at {spec.address}")
+
+
+@pytest.fixture(autouse=True)
+def no_recent_logs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tui.screens.home.recent_logs", lambda *a, **k: [])
+
+
+async def test_home_plays_against_bots_with_the_chosen_settings() -> None:
+    factory = FakeFactory()
+    app = VampireApp(factory=factory, name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), 10, "home")
+        await pilot.press("enter")  # "Play against bots": into its form, on the name
+        await pilot.press(*"Vlad", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+    spec = factory.asked[0]
+    assert isinstance(spec, LocalTableSpec)
+    assert spec.levels == ["heuristic"] * 3 and spec.options == {"rounds": 5}
+    assert spec.name.endswith("Vlad")
+
+
+async def test_home_join_without_a_host_is_a_sentence() -> None:
+    factory = FakeFactory()
+    app = VampireApp(factory=factory, name="Mina")
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down", "down", "enter")  # "Join a table": the address field
+        await pilot.press("enter")  # no address typed
+        assert said and said[-1].startswith("Type the table's address") and said[-1].endswith(".")
+        await pilot.press(*"10.0.0.9:7447", "enter")
+        await wait_for(pilot, lambda: any("Nobody answers at 10.0.0.9:7447." in m for m in said), 10, "the error")
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_home_opens_a_replay_from_a_typed_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = Path("game.vtlog")
+    local = build_local(2, ["heuristic"] * 3, {"rounds": 1}, save=path)
+    local.run()
+    local.host.log.close()
+    app = VampireApp(factory=FakeFactory(), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down", "down", "down", "enter")  # "Replay a log"
+        await pilot.press(*str(path), "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), 10, "the replay")
+
+
+async def test_lobby_host_seats_bots_then_the_game_starts() -> None:
+    session = LocalGameSession(build_local(5, PERSON, start=False, seated=2), 0, auto=False, address="192.168.1.5:7447")
+    app = VampireApp(Start("lobby", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+        screen = app.screen
+        assert "vampire join 192.168.1.5:7447" in shown(screen.query_one("#lobby-address"))
+        assert screen.check_action("start", ()) is None  # two seats are open
+        await pilot.press("b")
+        await wait_for(pilot, lambda: len(session.table.seats) == 3, 10, "a third seat")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: len(session.table.seats) == 4 and screen.check_action("start", ()), 10, "a full table")
+        assert "press s to start" in shown(screen.query_one("#lobby-hint"))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+
+
+async def test_a_small_terminal_is_told_how_large_it_must_be() -> None:
+    app = VampireApp(name="Mina")
+    async with app.run_test(size=(70, 20)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), 10, "home")
+        notice = app.screen.query_one(TooSmallNotice)
+        assert app.has_class("-too-small") and notice.display
+        assert not app.screen.query_one("#home").display
+        assert "needs at least 80×24" in str(notice.render())
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: not app.has_class("-too-small"), 10, "the notice to go")
+        assert not notice.display and app.screen.query_one("#home").display
+
+
+async def test_f1_shows_the_keys_and_escape_closes_them() -> None:
+    app = VampireApp(name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+
+
+def test_a_hunter_is_led_alone() -> None:
+    assert pick_to_act((("H", 20),)) == {"do": "hunter", "hunter": 20}
+    assert pick_to_act(((0, 3), (0, 1))) == {"do": "play", "cards": [[0, 1], [0, 3]]}
+    with pytest.raises(IllegalMove, match="led alone"):
+        pick_to_act((("H", 15), (0, 2)))
+
+
+async def test_cards_are_picked_with_the_mouse_too() -> None:
+    local = build_local(3, PERSON, {"rounds": 1})
+    from tui_local_session import advance
+
+    advance(local, 0, lambda l: True)
+    app = VampireApp(Start("table", LocalGameSession(local, 0, auto=False)), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+        from tui.widgets.table.hand import HandView
+
+        hand = app.screen.query_one(HandView)
+        await wait_for(pilot, lambda: hand.cards, 10, "the hand")
+        await pilot.click(HandView, offset=(1 + 5 + 2, 0))  # the second card (padding 1, 5 columns a card)
+        assert hand.picked_keys() == (hand.cards[1].key,)
+        assert shown(app.screen.query_one("#pick"))[:1] in ("✓", "✗")
+        await pilot.click(HandView, offset=(1 + 5 + 2, 0))
+        assert hand.picked_keys() == ()

@@ -1,0 +1,89 @@
+"""Snapshots (pytest-textual-snapshot, SVG in tests/snapshots/) of the home, lobby, table
+mid-trick, hunter trick, end of round and audit screens at 80×24.
+
+Every state is reproducible: keys, secrets, bots and the clock come from fixed seeds
+(tests/tui_local_session.py), so names, key fingerprints and head fingerprints never change.
+Update with ``pytest tests/test_tui_snapshots.py --snapshot-update`` after checking the change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from pytest_textual_snapshot import SVGImageExtension
+from textual._doc import take_svg_screenshot
+
+from tui.app import Start, VampireApp
+
+from tui_local_session import LocalGameSession, advance, build_local
+
+PERSON = [None, "heuristic", "heuristic", "random"]
+
+
+class SnapshotsDir(SVGImageExtension):
+    """Keep the SVGs in tests/snapshots/<test module>/."""
+
+    @classmethod
+    def dirname(cls, *, test_location: Any) -> str:
+        return str(Path(test_location.filepath).parent / "snapshots" / test_location.basename)
+
+
+@pytest.fixture
+def snap(snapshot: Any) -> Callable[..., bool]:
+    def compare(app: VampireApp, press: tuple[str, ...] = (), size: tuple[int, int] = (80, 24)) -> bool:
+        svg = take_svg_screenshot(app=app, press=press, terminal_size=size)
+        return snapshot.use_extension(SnapshotsDir) == svg
+
+    return compare
+
+
+@pytest.fixture(autouse=True)
+def no_recent_logs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tui.screens.home.recent_logs", lambda *a, **k: [])
+
+
+def _table_app(until: Callable[[Any], bool], seed: int = 3, rounds: int = 2) -> VampireApp:
+    local = build_local(seed, PERSON, {"rounds": rounds})
+    advance(local, 0, until)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    return VampireApp(Start("table", session), name="Mina")
+
+
+def test_home(snap) -> None:
+    assert snap(VampireApp(name="Mina"))
+
+
+def test_lobby(snap) -> None:
+    local = build_local(5, PERSON, start=False, seated=2)
+    session = LocalGameSession(local, 0, auto=False, address="192.168.1.5:7447")
+    assert snap(VampireApp(Start("lobby", session), name="Mina"))
+
+
+def test_table_mid_trick(snap) -> None:
+    def mid_trick(local: Any) -> bool:
+        trick = local.table.gstate.trick
+        return trick is not None and not trick.hunter and len(trick.plays) >= 2 and trick.size >= 2
+
+    assert snap(_table_app(mid_trick), press=("right", "space"))
+
+
+def test_table_hunter_trick(snap) -> None:
+    def hunter_trick(local: Any) -> bool:
+        trick = local.table.gstate.trick
+        return trick is not None and trick.hunter and len(trick.plays) >= 2
+
+    assert snap(_table_app(hunter_trick))
+
+
+def test_end_of_round(snap) -> None:
+    assert snap(_table_app(lambda local: len(local.table.gstate.round_scores) >= 1))
+
+
+def test_audit(snap, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    local = build_local(9, ["heuristic", "random", "heuristic"], {"rounds": 1}, save=Path("game.vtlog"))
+    local.run()
+    local.host.log.close()
+    assert snap(VampireApp(Start("audit", Path("game.vtlog")), name="Mina"))

@@ -1,0 +1,195 @@
+"""TEST ONLY: a :class:`tui.session.TableSession` over :class:`engine.local.LocalGame`.
+
+The real session is ``net.session.Session`` (a client over TCP); the end-to-end Pilot tests use
+it. This adapter drives an in-process game (a host sequencer, seats and bots in one process, no
+sockets) so that snapshot tests can freeze the table at an exact, reproducible moment: every key,
+every secret and every clock reading comes from a seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.bots import make_bot
+from engine.errors import VampireError
+from engine.games.base import Act, parse_options
+from engine.identity import fingerprint
+from engine.local import LocalGame, all_games
+from engine.log import LogWriter
+from engine.seat import Seat
+from engine.secrets import SecretsFile
+from engine.sequencer import Sequencer
+from engine.table import Rejected
+from tui.session import SessionEvent
+
+NAMES = ("Mina", "Lisa", "Scott", "Justine", "Richard", "Steve")
+CLOCK_MS = 1_700_000_000_000
+
+
+def _key(rng: random.Random) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+
+
+def build_local(
+    seed: int,
+    levels: Sequence[str | None],
+    options: dict[str, Any] | None = None,
+    names: Sequence[str] | None = None,
+    save: Path | None = None,
+    start: bool = True,
+    seated: int | None = None,
+) -> LocalGame:
+    """A reproducible in-process table: fixed keys, secrets, bots and clock from ``seed``.
+    ``levels[i]`` None marks the person's seat. ``seated``: how many seats join (default all);
+    ``start``: the host starts the game once every seat joined."""
+    games = all_games()
+    rng = random.Random(seed)
+    typed = dict(parse_options(games["queen"].option_schema, options or {}))
+    host = Sequencer(_key(rng), games, LogWriter(save) if save else None, lambda: CLOCK_MS)
+    host.open_table("queen", typed, len(levels), "test table")
+    names = list(names or NAMES[: len(levels)])
+    seats = []
+    for i in range(len(levels)):
+        key = _key(rng)
+        srng = random.Random(rng.random())
+        seats.append(Seat(key, names[i], games, SecretsFile(None), lambda n, r=srng: r.randbytes(n), lambda: CLOCK_MS))
+    bots = [make_bot("queen", lv, random.Random(rng.random())) if lv else None for lv in levels]
+    local = LocalGame(host, seats, bots)
+    for seat in seats:
+        seat.fold(host.table.entries[0])
+    for seat in seats[: len(levels) if seated is None else seated]:
+        local.submit(seat, "join", {"name": seat.name, "deck": None})
+    if start and (seated is None or seated == len(levels)):
+        local.host_entry("start", {})
+    return local
+
+
+def advance(local: LocalGame, person: int, until: Callable[[LocalGame], bool], seed: int = 7, limit: int = 5000) -> None:
+    """Play the person's seat with a heuristic bot until ``until(local)`` holds at a moment when
+    the table waits for the person's move (or the game ended). Raises RuntimeError if it never does."""
+    policy = make_bot("queen", "heuristic", random.Random(seed))
+    seat = local.seats[person]
+    for _ in range(limit):
+        table = local.table
+        waiting_on_me = (person, "move") in table.owed()
+        if (waiting_on_me or table.phase != "running") and until(local):
+            return
+        if local.step():
+            continue
+        if not waiting_on_me:
+            raise RuntimeError("the table waits for nobody")
+        act = policy.choose(seat.view(), seat.legal_acts())
+        local.submit(seat, "move", seat.move_body(act))
+    raise RuntimeError("the condition never held")
+
+
+class LocalGameSession:
+    """TEST ONLY. A session over a LocalGame: ``seat`` is the person's seat; the bots and every
+    protocol duty run as an asyncio task between awaits (``auto``), or not at all (``auto=False``,
+    a frozen table for snapshots)."""
+
+    def __init__(self, local: LocalGame, seat: int, log_path: Path | None = None, auto: bool = True,
+                 address: str | None = None, is_host: bool = True) -> None:
+        self.local = local
+        self.seat = seat
+        self.name = local.seats[seat].name
+        self.fingerprint = fingerprint(local.seats[seat].public)
+        self.log_path = log_path
+        self.address = address
+        self.is_host = is_host
+        seated = len(local.table.seats)
+        self.bots = {i: b.level for i, b in enumerate(local.bots) if b is not None and i < seated}
+        self.auto = auto
+        self._subscribers: list[Callable[[SessionEvent], None]] = []
+        self._task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self.submitted: list[Act] = []
+
+    @property
+    def table(self):
+        return self.local.seats[self.seat].table
+
+    def _emit(self, event: SessionEvent) -> None:
+        for cb in list(self._subscribers):
+            cb(event)
+
+    async def start(self) -> None:
+        if self.auto and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._drive())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _drive(self) -> None:
+        while True:
+            progressed = False
+            while self.local.step():
+                progressed = True
+                self._emit(SessionEvent("entry", seq=self.table.seq - 1))
+                await asyncio.sleep(0)
+            if not progressed:
+                self._wake.clear()
+                await self._wake.wait()
+
+    def subscribe(self, callback: Callable[[SessionEvent], None]) -> Callable[[], None]:
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
+
+    def view(self) -> Any:
+        return self.local.seats[self.seat].view()
+
+    def check_move(self, act: Act) -> None:
+        self.local.seats[self.seat].check_move(act)
+
+    async def submit_move(self, act: Act) -> None:
+        seat = self.local.seats[self.seat]
+        seat.check_move(act)
+        self.submitted.append(act)
+        try:
+            self.local.submit(seat, "move", seat.move_body(act))
+        except Rejected as err:
+            raise VampireError(f"the host refused the move: {err.detail}") from None
+        self._emit(SessionEvent("entry", seq=self.table.seq - 1))
+        self._wake.set()
+
+    async def chat(self, text: str) -> None:
+        try:
+            self.local.submit(self.local.seats[self.seat], "chat", {"text": text})
+        except Rejected as err:
+            raise VampireError(err.detail) from None
+        self._emit(SessionEvent("entry", seq=self.table.seq - 1))
+
+    async def vote_abandon(self, seat: int) -> None:
+        try:
+            self.local.submit(self.local.seats[self.seat], "abandon", {"seat": seat})
+        except Rejected as err:
+            raise VampireError(err.detail) from None
+        self._emit(SessionEvent("entry"))
+        self._wake.set()
+
+    async def add_bot(self, level: str) -> None:
+        """Seat the next of the table's prepared seats (its bot level was fixed at build time)."""
+        table = self.local.table
+        i = len(table.seats)
+        if table.phase != "lobby" or i >= len(self.local.seats):
+            raise VampireError("every seat is taken")
+        seat = self.local.seats[i]
+        self.local.submit(seat, "join", {"name": seat.name, "deck": None})
+        if self.local.bots[i] is not None:
+            self.bots[i] = self.local.bots[i].level
+        self._emit(SessionEvent("entry"))
+
+    async def remove_bot(self, seat: int) -> None:
+        raise VampireError("this test table cannot remove bots")
+
+    async def start_game(self) -> None:
+        self.local.host_entry("start", {})
+        self._emit(SessionEvent("entry"))
+        self._wake.set()

@@ -1,0 +1,185 @@
+"""The Textual app: which screen opens first, the one active session, and the terminal-size guard.
+
+``VampireApp(start=...)`` opens at home, at a table against bots, at a lobby (host or join), at a
+replay or at an audit. Sessions come from a :class:`tui.session.SessionFactory` (the network layer
+by default); the app starts one in a worker, shows its lobby or table, and stops it when the player
+leaves the table or quits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textual import events, work
+from textual.app import App
+from textual.binding import Binding
+
+from tui.commands import VampireCommands
+from tui.errors import explain
+from tui.messages import SessionUpdate
+from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent, SessionFactory, TableSession
+from tui.widgets.common.too_small import MIN_HEIGHT, MIN_WIDTH
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where the app opens. ``screen``: "home", "play", "host", "join", "replay", "audit",
+    "table" or "lobby"; ``spec``: the LocalTableSpec / HostSpec / JoinSpec, the log path, or a
+    ready-made session (for "table" and "lobby")."""
+
+    screen: str = "home"
+    spec: Any = None
+
+
+class VampireApp(App):
+    """Vampire Table."""
+
+    CSS_PATH = "vampire.tcss"
+    TITLE = "Vampire Table"
+    COMMANDS = App.COMMANDS | {VampireCommands}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False),
+        Binding("f1", "help", "Help", show=False),
+    ]
+
+    def __init__(self, start: Start | None = None, factory: SessionFactory | None = None, name: str | None = None) -> None:
+        super().__init__()
+        self.start_at = start or Start()
+        self._factory = factory
+        self.player_name = name
+        self.session: TableSession | None = None
+
+    @property
+    def factory(self) -> SessionFactory:
+        if self._factory is None:
+            from tui.connect import NetFactory
+
+            self._factory = NetFactory()
+        return self._factory
+
+    # -- start-up --------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        from tui.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen(self.player_name))
+        s = self.start_at
+        if s.screen == "play":
+            self.open_local(s.spec)
+        elif s.screen == "host":
+            self.open_host(s.spec)
+        elif s.screen == "join":
+            self.open_join(s.spec)
+        elif s.screen == "replay":
+            self.open_replay(Path(s.spec))
+        elif s.screen == "audit":
+            self.open_audit(Path(s.spec))
+        elif s.screen in ("table", "lobby"):
+            self._run_session(s.spec, lobby=s.screen == "lobby")
+        self._check_size(self.size.width, self.size.height)
+
+    # -- opening things --------------------------------------------------------------------------
+
+    def open_local(self, spec: LocalTableSpec) -> None:
+        """A table against bots on this computer: straight to the table."""
+        self._make_and_run(lambda: self.factory.local(spec), lobby=False, what="open a table against bots")
+
+    def open_host(self, spec: HostSpec) -> None:
+        self._make_and_run(lambda: self.factory.host(spec), lobby=True, what="open the table")
+
+    def open_join(self, spec: JoinSpec) -> None:
+        self._make_and_run(lambda: self.factory.join(spec), lobby=True, what=f"join {spec.address}")
+
+    def open_replay(self, path: Path) -> None:
+        from tui.screens.replay import ReplayScreen
+
+        self.push_screen(ReplayScreen(path))
+
+    def open_audit(self, path: Path) -> None:
+        from tui.screens.audit import AuditScreen
+
+        self.push_screen(AuditScreen(path))
+
+    def _make_and_run(self, make: Any, lobby: bool, what: str) -> None:
+        try:
+            session = make()
+        except Exception as err:  # a bad address, a bad profile name: a sentence, not a traceback
+            self.notify(f"Could not {what}: {explain(err)}", severity="error", timeout=10)
+            return
+        self._run_session(session, lobby)
+
+    @work(exclusive=True, group="session")
+    async def _run_session(self, session: TableSession, lobby: bool) -> None:
+        """Show ``session``'s lobby or table at once, then start it (network I/O: in a worker);
+        the screen fills in as the session reports."""
+        from tui.screens.lobby import LobbyScreen
+        from tui.screens.table import TableScreen
+
+        if self.session is not None and self.session is not session:
+            await self._stop_session()
+        self.session = session
+        screen = LobbyScreen(session) if lobby else TableScreen(session)
+        await self.push_screen(screen)
+        try:
+            await session.start()
+        except Exception as err:  # whatever stops a table from opening is a sentence for the player
+            self.session = None
+            text = explain(err)
+            if screen in self.screen_stack:
+                while self.screen is not screen:
+                    self.pop_screen()
+                self.pop_screen()
+            self.notify(text, title="Could not start", severity="error", timeout=10)
+            try:
+                await session.stop()
+            except Exception:  # the session never ran: nothing more to say
+                pass
+            return
+        if isinstance(self.screen, TableScreen) or isinstance(self.screen, LobbyScreen):
+            self.screen.post_message(SessionUpdate(SessionEvent("entry")))
+
+    async def _stop_session(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            try:
+                await session.stop()
+            except Exception as err:  # leaving must never fail: say it and go on
+                self.notify(f"The table did not close cleanly: {explain(err)}", severity="warning")
+
+    def go_home(self) -> None:
+        """Leave the table (stopping its session) and go back to the home screen."""
+        from tui.screens.home import HomeScreen
+
+        self._leave()
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
+            self.pop_screen()
+
+    @work(group="leave")
+    async def _leave(self) -> None:
+        await self._stop_session()
+
+    async def action_quit(self) -> None:
+        await self._stop_session()
+        self.exit()
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    # -- the terminal-size guard -----------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        """Every screen carries a TooSmallNotice; the ``-too-small`` class shows it instead of the
+        screen (vampire.tcss), whatever screen is on top."""
+        from tui.widgets.common.too_small import TooSmallNotice
+
+        self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-too-small")
+        for screen in self.screen_stack:
+            for notice in screen.query(TooSmallNotice):
+                notice.refresh()

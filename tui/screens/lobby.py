@@ -1,0 +1,178 @@
+"""The lobby: the address to share, the seats (names and short key fingerprints, who is ready),
+bots for the host to add or remove, the table's options, and start."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from engine.identity import fingerprint
+from tui.errors import explain, sentence as _sentence
+from tui.messages import SessionUpdate
+from tui.session import TableSession, as_session_event
+from tui.widgets.common.too_small import TooSmallNotice
+
+
+class LobbyScreen(Screen):
+    """Before the game: everyone sees who sits where; the host fills seats with bots and starts."""
+
+    BINDINGS = [
+        Binding("b", "add_bot('heuristic')", "Add bot"),
+        Binding("r", "add_bot('random')", "Add random bot"),
+        Binding("x", "remove_bot", "Remove bot"),
+        Binding("s", "start", "Start"),
+        Binding("escape", "leave", "Leave"),
+        Binding("f1", "app.help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self._unsubscribe = None
+        self._busy = False
+        self._seen: dict[bytes, float] = {}
+
+    def compose(self) -> ComposeResult:
+        yield TooSmallNotice()
+        yield Static(id="title")
+        with Vertical(id="lobby"):
+            yield Static(id="lobby-address")
+            yield DataTable(id="lobby-seats", cursor_type="none", zebra_stripes=False)
+            yield Static(id="lobby-options")
+            yield Static(id="lobby-hint", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        seats = self.query_one(DataTable)
+        seats.add_columns("seat", "name", "key", "who", "ready")
+        self._unsubscribe = self.session.subscribe(lambda ev: self.post_message(SessionUpdate(as_session_event(ev))))
+        seats.focus()
+        self.refresh_lobby()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_lobby()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    @on(SessionUpdate)
+    def _update(self, message: SessionUpdate) -> None:
+        event = message.event
+        if event.kind in ("error", "closed") and event.text:
+            self.notify(_sentence(event.text), severity="error" if event.kind == "error" else "warning")
+        elif event.kind == "connection" and event.text and not event.ok:
+            self.notify(event.text, severity="warning")
+        self.refresh_lobby()
+
+    def refresh_lobby(self) -> None:
+        from tui.screens.table import TableScreen
+
+        session = self.session
+        table = session.table
+        if table.phase not in ("new", "lobby"):
+            if self.app.screen is self:  # else once this screen is on top again (on_screen_resume)
+                self.app.switch_screen(TableScreen(session))
+            return
+        title = table.game.title if table.game else "A table"
+        where = f"lobby of {table.name!r}" if table.name else "lobby"
+        self.query_one("#title", Static).update(f"{title} · {where} · you: {session.name}, key {session.fingerprint}")
+        address = session.address
+        if address:
+            self.query_one("#lobby-address", Static).update(
+                Text.assemble("Friends join with:  ", (f"vampire join {address}", "bold reverse"), f"   (address {address})")
+            )
+        else:
+            self.query_one("#lobby-address", Static).update("This table is on this computer only: fill it with bots.")
+        grid = self.query_one(DataTable)
+        grid.clear()
+        for i in range(table.nseats):
+            if i < len(table.seats):
+                rec = table.seats[i]
+                who = []
+                if i == session.seat:
+                    who.append("you")
+                if i in session.bots:
+                    who.append(f"bot ({session.bots[i]})")
+                elif i != session.seat:
+                    who.append("player")
+                # The host relays who is connected with its pings (every few seconds): a seat
+                # is "away" only once it has been missing from them for a while.
+                first = self._seen.setdefault(rec.key, time.monotonic())
+                present = getattr(session, "connected_keys", None)
+                missing = present is not None and rec.key not in present and i != session.seat
+                ready = "away" if missing and time.monotonic() - first > 12 else "✓ ready"
+                grid.add_row(str(i), rec.name, fingerprint(rec.key), ", ".join(who), ready)
+            else:
+                grid.add_row(str(i), "— open seat —", "", "", "waiting")
+        options = ", ".join(f"{k} {v}" for k, v in sorted(table.options.items()))
+        self.query_one("#lobby-options", Static).update(f"Table rules: {options}" if options else "")
+        full = len(table.seats) == table.nseats and table.nseats > 0
+        auto = getattr(session, "auto_start", False)
+        open_seats = table.nseats - len(table.seats)
+        if session.is_host:
+            if full:
+                hint = "Every seat is taken: the game starts now." if auto else "Every seat is taken: press s to start."
+            else:
+                hint = (f"{open_seats} open seat{'s' if open_seats != 1 else ''}: wait for friends, or press b to seat a bot"
+                        + (". The game starts once every seat is taken." if auto else "."))
+        else:
+            hint = "Waiting for the host to start the game." if full else "Waiting for the other players to join."
+        self.query_one("#lobby-hint", Static).update(hint)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        session = self.session
+        table = session.table
+        full = len(table.seats) >= table.nseats
+        if action == "add_bot":
+            if not session.is_host:
+                return False
+            return True if not full and not self._busy else None
+        if action == "remove_bot":
+            if not session.is_host or not getattr(session, "can_remove_bots", True):
+                return False
+            return True if session.bots and not self._busy else None
+        if action == "start":
+            if not session.is_host or getattr(session, "auto_start", False):
+                return False
+            return True if full and not self._busy else None
+        return True
+
+    def _selected_bot(self) -> int | None:
+        """The bot seated last."""
+        return max(self.session.bots) if self.session.bots else None
+
+    def action_add_bot(self, level: str) -> None:
+        self._do("add_bot", level)
+
+    def action_remove_bot(self) -> None:
+        seat = self._selected_bot()
+        if seat is not None:
+            self._do("remove_bot", seat)
+
+    def action_start(self) -> None:
+        self._do("start_game")
+
+    @work(exclusive=True, group="lobby")
+    async def _do(self, what: str, *args: object) -> None:
+        self._busy = True
+        self.refresh_bindings()
+        try:
+            await getattr(self.session, what)(*args)
+        except Exception as err:  # every failure is a sentence for the player
+            self.notify(explain(err), severity="error")
+        finally:
+            self._busy = False
+            self.refresh_lobby()
+
+    def action_leave(self) -> None:
+        self.app.go_home()  # type: ignore[attr-defined]
