@@ -53,17 +53,33 @@ class Seat:
         self.complaints: list[Pos] = []
         self._event_secrets: dict[int, deck.EventSecrets] = {}
         self._private_indexes: dict[tuple[str, tuple[str, ...]], deck.CardIndex] = {}
-        # A private deck list (VTES: {"crypt": [...], "library": [...]}): its leaves are
-        # "<part>:<card identity>" in part order, each with a salt kept in the secrets file.
-        self.decks = {part: list(cards) for part, cards in (decks or {}).items()}
-        self.leaves = [f"{part}:{card}" for part in sorted(self.decks) for card in self.decks[part]]
+        self.decks: dict[str, list[str]] = {}
+        self.leaves: list[str] = []
         self.salts: list[bytes] = []
-        if self.leaves:
-            stored = self.secrets.get("salts", "list")
-            if stored is None or len(stored) != len(self.leaves):
-                stored = self.secrets.put("salts", "list", [self.random_bytes(32) for _ in self.leaves])
-            self.salts = list(stored)
-            self.secrets.put("deck", "list", self.leaves)
+        if decks:
+            self.bring_decks(decks)
+
+    def bring_decks(self, decks: dict[str, list[str]]) -> None:
+        """Bring a private deck list (VTES: ``{"crypt": [...], "library": [...]}``, card identities)
+        before joining. Its leaves are "<part>:<card identity>", parts in sorted order, each with a
+        32-byte salt written to the secrets file first; a seat restarted with its secrets file keeps
+        the list and salts it committed to (the stored list wins)."""
+        stored_list = self.secrets.get("deck", "list")
+        if stored_list is not None:
+            leaves = list(stored_list)
+            self.decks = {}
+            for leaf in leaves:
+                part, _, card = leaf.partition(":")
+                self.decks.setdefault(part, []).append(card)
+        else:
+            self.decks = {part: list(cards) for part, cards in decks.items()}
+            leaves = [f"{part}:{card}" for part in sorted(self.decks) for card in self.decks[part]]
+        stored = self.secrets.get("salts", "list")
+        if stored is None or len(stored) != len(leaves):
+            stored = self.secrets.put("salts", "list", [self.random_bytes(32) for _ in leaves])
+        self.secrets.put("deck", "list", leaves)
+        self.leaves = leaves
+        self.salts = list(stored)
 
     def join_body(self) -> dict:
         """The body of this seat's `join`: its name and its deck-list commitment (or nil)."""
@@ -158,11 +174,21 @@ class Seat:
                 continue
             secrets = self._secrets_for(ev)
             ident = deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k])
-            seen = set(ev.public.values()) | {c for (ee, _), c in self.known.items() if ee == e}
-            if ident is None or ident in seen:
+            if ident is None or ident in ev.public.values():
                 self.complaints.append((e, k))
             else:
+                # A second copy of a card this seat already holds is kept for now: a complaint
+                # names one position and the table sees only public cards, so it could not be
+                # proven yet. Once a copy is public, the other is complained about (below).
                 self.known[(e, k)] = ident
+        # A card this seat holds that is now public elsewhere in its event was planted twice by a
+        # shuffle: complain now, rather than open it later as a card already seen.
+        for (e, k), ident in self.known.items():
+            ev = self.table.events[e]
+            if (e, k) in self.complaints or ev.cards is not None or k in ev.public or ev.to.get(k) != seat:
+                continue
+            if ident in ev.public.values():
+                self.complaints.append((e, k))
 
     # -- producing entries ------------------------------------------------------------------------
 

@@ -716,6 +716,18 @@ class Table:
 
         return fold
 
+    def _opened_twice(self, seat: int, e: int, k: int, ident: str) -> Callable[[], None]:
+        reason = f"Position {k} of event {e} holds {ident!r}, a card already seen in the event."
+
+        def fold() -> None:
+            self.notes.append(Note(
+                f"{{s{seat}}} opens {ident}, a card already seen in this deal: a shuffle planted it twice. "
+                "Every participant now reveals its seed.", (seat,),
+            ))
+            self._request_seeds(e, reason, seat)
+
+        return fold
+
     def _request_seeds(self, event: int, reason: str, complainer: int | None = None) -> None:
         """Stop play and ask every participant of ``event`` for its seed (PROTOCOL.md 6)."""
         ev = self.events[event]
@@ -844,6 +856,7 @@ class Table:
         if sorted(opens) != sorted(wanted) or len(opens) != len(b["open"]):
             raise Rejected("illegal", "the move must open exactly the hidden cards it plays")
         revealed: dict[Pos, str] = {}
+        duplicate: tuple[int, int, str] | None = None
         for (e, k), item in opens.items():
             key, ident = item[0], item[1]
             if not 0 <= e < len(self.events) or (e, k) not in self.opened_to(seat):
@@ -865,10 +878,15 @@ class Table:
                     deck.check_open(key, ev.locks[seat][k], ev.cur[k], card, what)
             except (deck.DeckError, group.GroupError) as err:
                 return self._cheat(entry, seat, str(err))
-            if ident in ev.public.values():
-                return self._cheat(entry, seat, f"it opens {ident!r}, which is already public in this event")
+            if duplicate is None and (ident in ev.public.values() or (e, ident) in {(p[0], c) for p, c in revealed.items()}):
+                duplicate = (e, k, ident)
             revealed[(e, k)] = ident
         self.game.check(self.gstate, seat, act, revealed)
+        if duplicate is not None:
+            # Its key proves the card is at that position, and the card is also elsewhere in the
+            # event: a shuffle planted it twice. Not the opener's cheat: play stops and the seeds
+            # name who planted it, as for a complaint (and the opener if they show nothing wrong).
+            return self._opened_twice(seat, *duplicate)
 
         def fold() -> None:
             by_event: dict[int, list[int]] = {}

@@ -220,6 +220,7 @@ class Client:
         random_bytes: Callable[[int], bytes] = os.urandom,
         crash_before_submit: str | None = None,
         trace: Callable[[str, Entry], None] | None = None,
+        deck: Any = None,
     ) -> None:
         if role not in ("player", "spectator"):
             raise ClientError(f"A peer is a player or a spectator, not a {role}.")
@@ -235,6 +236,7 @@ class Client:
         self.games = games
         self.store = store
         self.bot = bot
+        self.deck = deck  # a VTES Deck this seat brings (a bot factory may bring its own)
         self.timeouts = timeouts
         self.backoff = backoff
         self.stall_after = stall_after
@@ -403,7 +405,19 @@ class Client:
             if self._join_refused:
                 return
             if t.phase == "lobby":
-                self._send("join", {"name": self.name, "deck": None}, None)
+                if t.game_name == "vtes" and not seat.leaves:
+                    deck = self.deck
+                    if deck is None and self.bot is not None and not hasattr(self.bot, "choose"):
+                        self.bot = self.bot(t.game_name)  # a VTES bot picks the deck it brings
+                        deck = getattr(self.bot, "deck", None)
+                    if deck is None:
+                        self._join_refused = True
+                        self.listeners.emit(Refused("join", "illegal", "A VTES table needs a deck: join with --deck FILE."))
+                        return
+                    from engine.bots import vtes_deck_lists
+
+                    seat.bring_decks(vtes_deck_lists(deck))
+                self._send("join", seat.join_body(), None)
             elif t.phase != "new":
                 self._join_refused = True
                 self.listeners.emit(Refused("join", "illegal", "The game has started without this seat: every seat is taken."))

@@ -251,11 +251,17 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
         key = load_or_make_key(state / "bot.key") if state else new_key()
         if not state:
             store = Store.memory()
-        name = args.name or random.choice(BOT_NAMES)
+        # A short key fingerprint tells two bots of the same name apart.
+        name = args.name or f"{random.choice(BOT_NAMES)} {fingerprint(public_bytes(key))[:4]}"
     else:
         profile = args.name or login_name()
         key = load_identity(profile)
         name = profile[:32]
+    deck = None
+    if args.deck:
+        from engine.games.vtes.decks import load_deck
+
+        deck = load_deck(args.deck)  # a bad file or a misspelt card is a sentence, before connecting
     crash = os.environ.get(CRASH_ENV) or None
     trace = None
     if args.trace:
@@ -265,9 +271,9 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
             trace_file.write(f"{event} {entry.kind} {entry.id.hex()} {time.time_ns()}\n")
     client = Client(
         address, key, name=name, role="spectator" if args.spectate else "player", games=games, store=store,
-        bot=bot_factory(args.bot, random.Random()) if args.bot else None, timeouts=timeouts, backoff=backoff,
+        bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None, timeouts=timeouts, backoff=backoff,
         stall_after=args.stall_after, abandon_after=args.abandon_after, stop_when_over=True,
-        crash_before_submit=crash, trace=trace,
+        crash_before_submit=crash, trace=trace, deck=deck,
     )
     say(f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
         f"{', watching' if args.spectate else ''}.")
@@ -320,6 +326,7 @@ def add_parsers(sub: Any, game_names: list[str]) -> None:
     join.add_argument("--name", help="your profile name (default: the login name)")
     join.add_argument("--spectate", action="store_true", help="watch without a seat")
     join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level (heuristic, random), without a screen")
+    join.add_argument("--deck", metavar="FILE", help="the VTES deck you bring (TWD, VDB, JOL, Lackey or 'N Name' lines)")
     join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")
     join.add_argument("--quiet", action="store_true", help="print connection changes and the end only")
     join.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)

@@ -33,10 +33,20 @@ from net.session import Session
 LOOPBACK = "127.0.0.1"
 
 
-def bot_factory(level: str, rng: random.Random) -> Callable[[str], Any]:
+def bot_factory(level: str, rng: random.Random, deck: Any = None) -> Callable[[str], Any]:
     """A function ``game name -> bot`` of ``level`` (the game is known once the host names it).
+    A VTES bot brings ``deck``, or one of the shipped tournament-winning decks chosen by ``rng``.
     Raises BotSpecError for an unknown level when called."""
-    return lambda game: make_bot(game, level, rng)
+
+    def make(game: str) -> Any:
+        chosen = deck
+        if game == "vtes" and chosen is None:
+            from engine.games.vtes.decks import bundled_decks
+
+            chosen = rng.choice(bundled_decks())
+        return make_bot(game, level, rng, chosen)
+
+    return make
 
 
 def bot_client(

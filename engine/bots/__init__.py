@@ -29,20 +29,26 @@ class RandomBot:
         return self.rng.choice(legal) if legal else None
 
 
-def make_bot(game: str, level: str, rng: random.Random) -> Any:
-    """A bot of ``level`` for ``game`` ("queen" or "vtes"). Raises BotSpecError for an unknown level."""
+def make_bot(game: str, level: str, rng: random.Random, deck: Any = None) -> Any:
+    """A bot of ``level`` for ``game`` ("queen" or "vtes"). A VTES bot brings ``deck`` (an
+    :class:`engine.games.vtes.decks.Deck`); both VTES levels are structural bots, since a uniformly
+    random VTES player would never end a game. Raises BotSpecError for an unknown level."""
+    if level not in LEVELS:
+        raise BotSpecError(f"unknown bot level {level!r}: choose {' or '.join(LEVELS)}")
+    if game == "vtes":
+        from engine.bots.vtes import make_vtes_bot
+
+        return make_vtes_bot(rng, deck, level)
     if level == "random":
         return RandomBot(rng)
-    if level == "heuristic":
-        if game == "queen":
-            from engine.bots.queen import QueenHeuristic
+    from engine.bots.queen import QueenHeuristic
 
-            return QueenHeuristic(rng)
-        if game == "vtes":
-            from engine.bots.vtes import make_vtes_bot  # type: ignore[import-not-found]
+    return QueenHeuristic(rng)
 
-            return make_vtes_bot(rng)
-    raise BotSpecError(f"unknown bot level {level!r}: choose {' or '.join(LEVELS)}")
+
+def vtes_deck_lists(deck: Any) -> dict[str, list[str]]:
+    """A VTES deck as the private deck lists a seat commits to: ``{"crypt": [...], "library": [...]}``."""
+    return {"crypt": deck.crypt_identities(), "library": deck.library_identities()}
 
 
 def parse_bots(spec: str, default_count: int | None = None) -> list[str]:
