@@ -56,13 +56,14 @@ def describe_entry(table: Table, entry: Entry, notes: list[Any]) -> list[str]:
 
 
 def dealt_hands(table: Table, event: int) -> list[str]:
-    """After ``event``'s seed reveal: the cards opened to each seat in that event."""
+    """After ``event``'s seed reveal: the cards opened to each seat in that event (the hands as
+    dealt, cards since played included)."""
     ev = table.events[event]
     if ev.cards is None:
         return []
     by_seat: dict[int, list[str]] = {}
-    for k, to in sorted(ev.to.items()):
-        if to is not None and ev.cards[k] is not None:
+    for k, to in sorted(ev.dealt.items()):
+        if ev.cards[k] is not None:
             by_seat.setdefault(to, []).append(ev.cards[k])
     lines = []
     for seat in sorted(by_seat):

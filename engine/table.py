@@ -97,6 +97,7 @@ class EventRec:
     cards: tuple[str | None, ...] | None = None
     source: tuple[Pos, ...] = ()
     cards_public: bool = False
+    dealt: dict[int, int] = field(default_factory=dict)  # position -> the seat it was opened to, for good
 
     @property
     def private(self) -> bool:
@@ -1027,6 +1028,7 @@ class Table:
         for op in batch:
             for e, k in op.positions:
                 self.events[e].to[k] = op.to
+                self.events[e].dealt[k] = op.to
             events = sorted({e for e, _ in op.positions})
             for e in events:
                 by_event.setdefault(e, []).append((op.to, sorted(k for ee, k in op.positions if ee == e)))
