@@ -3,7 +3,8 @@ one table, each written and flushed to disk before anything derived from it is p
 
 Layout: the bytes ``VTSEC1\\n``, then one frame per record (4-byte big-endian length + canonical
 msgpack array ``[kind, key, value]``): ``["seed", event, seed32]``, ``["rand", purpose, r32]``,
-``["salts", deck, [salt32, ...]]``, ``["deck", deck, [identity, ...]]``. A torn last frame is dropped
+``["salts", "list", [salt32, ...]]``, ``["deck", "list", [leaf, ...]]`` (a private deck list) and
+``["intent", n, act]`` (a move stored before it is first sent). docs/protocol.md, part 5. A torn last frame is dropped
 on load. The file is created with mode 0600. The first record of a kind and key wins: a seat that
 crashed after writing a seed and restarts reuses it, never a new one.
 """

@@ -174,7 +174,7 @@ def test_the_permutation_is_fisher_yates_over_shake256():
         perm = deck.permutation(seed_of(0), TABLE, 1, 2, n)
         assert sorted(perm) == list(range(n))
         assert perm == _reference_permutation(seed_of(0), TABLE, 1, 2, n)
-    # Known answer (docs/parts/02-deck.md, "Test vectors").
+    # Known answer (docs/protocol.md, part 2, "Test vectors").
     assert deck.permutation(bytes(32), TABLE, 0, 1, 10) == (8, 9, 2, 6, 4, 5, 7, 1, 0, 3)
 
 
@@ -597,7 +597,7 @@ def test_every_card_decodes_exactly_once(n, seats, seeds, data):
 
 
 def test_the_vectors_of_the_byte_level_document():
-    # docs/parts/02-deck.md, "Test vectors": a second implementation must give these bytes.
+    # docs/protocol.md, part 2, "Test vectors": a second implementation must give these bytes.
     s = EventSecrets.derive(bytes(32), TABLE, 0, 1, 4)
     assert s.commit.hex() == "7fd2989404a0c95b7babc9f4ca625d5afab2705aec69956ef9b6a4a0bbed5f77"
     assert s.shuffle_key.hex() == "87426b9d5f754a42e25171b1f0f83ec30168186c2ab97aa6aa55e0a3b4aa7f03"

@@ -1,5 +1,5 @@
 """The group layer: point and scalar checks, hashing into the group, card points, DLEQ proofs
-(PROTOCOL.md 6; bytes in docs/parts/02-deck.md)."""
+(PROTOCOL.md 6; bytes in docs/protocol.md, part 2)."""
 
 from __future__ import annotations
 
@@ -225,7 +225,7 @@ def test_card_point_is_from_uniform_of_sha256_of_the_card_array():
     data = _packed("vampire-table/card/v1", TABLE, "main", "card 1")
     expected = nb.crypto_core_ed25519_from_uniform(hashlib.sha256(data).digest())
     assert group.card_point(TABLE, "main", "card 1") == expected
-    # Known answer (docs/parts/02-deck.md, "Test vectors").
+    # Known answer (docs/protocol.md, part 2, "Test vectors").
     assert expected.hex() == "2261a8dcdc5c408b34ec9283d5095bfb1cfa898ba2c86abdf393082ccc949978"
     assert group.is_point(expected)
 
