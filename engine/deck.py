@@ -1,6 +1,6 @@
 """The deck protocol: one participant's secrets for one shuffle event, the bodies of its entries
 (`shuffle`, `lock`, `unlock`, `reveal`, `complaint`, `seed-reveal`) and their checks, and the
-audit of a whole event once its seeds are revealed (PROTOCOL.md 6; bytes in docs/parts/02-deck.md).
+audit of a whole event once its seeds are revealed (PROTOCOL.md 6; bytes in docs/protocol.md, part 2).
 
 Every function is pure: no I/O, no clock, no global state; a participant's randomness is its
 32-byte seed, drawn and saved by the caller. A ``make_*`` function builds a body from secrets and

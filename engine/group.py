@@ -4,7 +4,7 @@ Every function here is pure: no I/O, no global state, randomness (when any) come
 All group arithmetic is libsodium's, through ``nacl.bindings``; this module only composes it,
 checks what it is given and turns libsodium's failures into the project's errors.
 
-Encodings (docs/parts/02-deck.md, "Group encodings"):
+Encodings (docs/protocol.md, part 2, "Group encodings"):
 
 - a **point** is the 32-byte compressed edwards25519 encoding libsodium uses (little-endian y,
   the sign of x in the top bit of the last byte);

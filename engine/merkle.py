@@ -5,7 +5,7 @@ At `join` the owner publishes ``commit(cards, salts)``; each card it later opens
 whole list and its salts are revealed and checked with ``check_list``. Pure functions; the
 caller draws the salts (32 bytes each, from the OS random source) and stores them.
 
-Layout (docs/parts/02-deck.md, "Deck-list commitment"), every hash SHA-256 of a canonical array:
+Layout (docs/protocol.md, part 2, "Deck-list commitment"), every hash SHA-256 of a canonical array:
 
 - leaf i:  H(["vampire-table/deck-leaf/v1", i, identity, salt]) — the index is in the leaf, so
   a proof opens one numbered line of the list, and the list's order (the order the owner's first

@@ -1,5 +1,5 @@
 """What a client tells the program above it (the TUI, the CLI, tests): events, and the time-outs
-and back-off every peer uses (docs/parts/03-wire.md, "Time-outs").
+and back-off every peer uses (docs/protocol.md, part 3, "Time-outs").
 
 Events are immutable values delivered in order to each subscriber of a :class:`Listeners`, on the
 event loop's thread. No event carries a secret: a seat's own cards are in its view, not here.

@@ -1,4 +1,4 @@
-"""Frames on a TCP stream (PROTOCOL.md 7; byte layouts in docs/parts/03-wire.md).
+"""Frames on a TCP stream (PROTOCOL.md 7; byte layouts in docs/protocol.md, part 3).
 
 A frame is a 4-byte big-endian length N (1 <= N <= 4 MiB) followed by N bytes: the canonical
 MessagePack encoding of one map with a ``t`` (type) str key. :func:`read_frame` reads one with

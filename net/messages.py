@@ -1,4 +1,4 @@
-"""The messages of the wire (PROTOCOL.md 7; byte layouts in docs/parts/03-wire.md).
+"""The messages of the wire (PROTOCOL.md 7; byte layouts in docs/protocol.md, part 3).
 
 Each message is a canonical map with a ``t`` key naming its type and exactly the fields listed
 here (an unknown or missing field is ``malformed``). A **head** on the wire is the array
