@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     else:
-        out["net"] = bench_net.run(quick=quick)
+        out["net"] = bench_net.run()
     try:
         from engine.games.vtes import bench as vtes_bench  # type: ignore[attr-defined]
     except ImportError:

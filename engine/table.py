@@ -879,7 +879,8 @@ class Table:
                     deck.check_open(key, ev.locks[seat][k], ev.cur[k], card, what)
             except (deck.DeckError, group.GroupError) as err:
                 return self._cheat(entry, seat, str(err))
-            if duplicate is None and (ident in ev.public.values() or (e, ident) in {(p[0], c) for p, c in revealed.items()}):
+            seen = set(ev.public.values()) | {c for (ee, _), c in revealed.items() if ee == e}
+            if duplicate is None and ident in seen:
                 duplicate = (e, k, ident)
             revealed[(e, k)] = ident
         self.game.check(self.gstate, seat, act, revealed)
