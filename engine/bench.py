@@ -4,7 +4,8 @@
   the rules engine and the in-memory stand-in for the table, no cryptography), and moves per second;
 - ``deal``: one full Vampire Queen deal (joint draw of the dealer, shuffle, lock, every hand
   unlocked to its seat) with every seat and the host in one process, each folding and checking
-  every entry and proof itself: wall and CPU seconds, for 4 and 8 seats;
+  every entry: wall and CPU seconds, for 4 and 8 seats, once with the per-process proof memo (as
+  ``vampire play`` runs) and once with every folder verifying every proof itself;
 - ``audit``: entries per second, and seconds for a whole 5-round 4-seat game; its log size in bytes;
 - ``net`` (when the network layer provides it): move latency over loopback and a deal between
   separate processes.
@@ -37,21 +38,30 @@ def bench_engine(games: int) -> dict[str, Any]:
     return {"games": games, "games_per_s": round(games / took, 2), "moves_per_s": round(moves / took)}
 
 
-def bench_deal(seats: int) -> dict[str, Any]:
+def bench_deal(seats: int, memo: bool = True) -> dict[str, Any]:
+    """One deal with the host and every seat folding in this process. ``memo``: proofs already
+    verified in this process are not verified again (engine.group.VERIFY_MEMO, as in ``vampire
+    play``); without it every folder makes every check itself (as peers in separate processes do)."""
+    from engine import group
     from engine.local import new_local_game
 
+    group.VERIFY_MEMO.enabled = memo
+    group.VERIFY_MEMO._memo.clear()
     local = new_local_game("queen", ["random"] * seats, seed=seats)
     wall = time.perf_counter()
     cpu = time.process_time()
     while local.table.gstate.phase != "play":
         local.step()
-    return {
+    out = {
         "seats": seats,
         "wall_s": round(time.perf_counter() - wall, 3),
         "cpu_s": round(time.process_time() - cpu, 3),
         "entries": len(local.table.entries),
         "folders": seats + 1,
+        "proofs_verified_once_per_process": memo,
     }
+    group.VERIFY_MEMO.enabled = True
+    return out
 
 
 def bench_audit(rounds: int) -> dict[str, Any]:
@@ -107,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {
         "python": sys.version.split()[0],
         "queen_engine": bench_engine(20 if quick else 200),
-        "deal": [bench_deal(4), bench_deal(8)],
+        "deal": [bench_deal(4), bench_deal(8), bench_deal(4, memo=False), bench_deal(8, memo=False)],
         "audit": bench_audit(1 if quick else 5),
     }
     try:

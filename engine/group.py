@@ -258,7 +258,48 @@ def dleq_prove(
     return e + z
 
 
+class VerifyMemo:
+    """Results of :func:`dleq_verify` already computed in this process, keyed by every byte of the
+    statement, the proof and the context (a pure function's memo: the same inputs give the same
+    answer). It matters when several folds of one table share a process — the host, the bots and
+    the local player of ``vampire play`` — so that each proof costs its scalar multiplications
+    once there; peers in other processes still check everything themselves. Bounded in size."""
+
+    def __init__(self, size: int = 1 << 16) -> None:
+        self.size = size
+        self.enabled = True
+        self._memo: dict[tuple, bool] = {}
+
+    def get(self, key: tuple) -> bool | None:
+        return self._memo.get(key) if self.enabled else None
+
+    def put(self, key: tuple, value: bool) -> None:
+        if not self.enabled:
+            return
+        if len(self._memo) >= self.size:
+            self._memo.clear()
+        self._memo[key] = value
+
+
+VERIFY_MEMO = VerifyMemo()
+
+
 def dleq_verify(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> bool:
+    """True when ``proof`` proves log_B1(P1) = log_B2(P2) in ``context``: see
+    :func:`dleq_verify_uncached`, whose answers :data:`VERIFY_MEMO` keeps per process."""
+    try:
+        key = (b1, p1, b2, p2, proof, codec.encode(context))
+        hash(key)
+    except (TypeError, VampireError):
+        return dleq_verify_uncached(b1, p1, b2, p2, proof, context)
+    known = VERIFY_MEMO.get(key)
+    if known is None:
+        known = dleq_verify_uncached(b1, p1, b2, p2, proof, context)
+        VERIFY_MEMO.put(key, known)
+    return known
+
+
+def dleq_verify_uncached(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> bool:
     """True when ``proof`` (64 bytes, e_c ‖ z) proves log_B1(P1) = log_B2(P2) in ``context``.
 
     Recomputes T1 = z·B1 − e_c·P1 and T2 = z·B2 − e_c·P2 and checks
