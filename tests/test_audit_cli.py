@@ -1,0 +1,145 @@
+"""`vampire audit FILE [--json]` and `vampire replay FILE --text` on saved protocol games (issue 3,
+items 7 and 8): exit codes 0 (clean), 1 (a fault), 2 (unfinished or unchecked); the JSON report;
+the replay in words, with the hands after the seed reveal."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from engine.cli import main
+from engine.games.queen import hand_size
+from protocol_fixtures import frames_of, saved_game, scratch_dir
+
+
+def write(name: str, data: bytes):
+    path = scratch_dir("cli") / name
+    path.write_bytes(data)
+    return path
+
+
+def audit(capsys, path, *flags):
+    code = main(["audit", str(path), *flags])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_clean_log_exits_0_with_a_summary(capsys):
+    played = saved_game()
+    code, out, err = audit(capsys, played.log)
+    assert code == 0 and err == ""
+    assert out.startswith("CLEAN:")
+    for name in played.names:
+        assert name in out
+    assert "rounds played: 1" in out and "result:" in out
+    assert "shuffle events checked from their seeds: 1" in out
+
+
+def test_a_tampered_log_exits_1_naming_the_entry_and_the_seat(capsys):
+    played = saved_game()
+    data = played.data
+    move = next(f for f in frames_of(data) if f.entry.kind == "move")
+    tampered = bytearray(data)
+    tampered[move.end - 70] ^= 0x01  # inside the entry's own signature
+    path = write("tampered.vtlog", bytes(tampered))
+    code, out, err = audit(capsys, path)
+    assert code == 1
+    assert out.startswith("FAULT") and f"entry {move.entry.seq}" in out and "does not verify" in out
+    code, out, _ = audit(capsys, path, "--json")
+    report = json.loads(out)
+    assert code == 1 and report["exit"] == 1 and report["status"] == "fault"
+    fault = report["fault"]
+    assert fault["seq"] == move.entry.seq and "signature" in fault["what"] and fault["evidence"]
+    seat = [f.entry.author for f in frames_of(data) if f.entry.kind == "join"].index(move.entry.author)
+    assert fault["seat"] == seat and fault["name"] == played.names[seat]
+
+
+def test_a_log_cut_after_a_whole_frame_mid_game_exits_2(capsys):
+    played = saved_game()
+    frames = frames_of(played.data)
+    cut = next(f for f in frames if f.entry.kind == "move").end
+    path = write("cut.vtlog", played.data[:cut])
+    code, out, _ = audit(capsys, path)
+    assert code == 2 and out.startswith("NO FAULT, BUT NOT FULLY CHECKED") and "UNFINISHED" in out
+    code, out, _ = audit(capsys, path, "--json")
+    report = json.loads(out)
+    assert report["exit"] == 2 and report["status"] == "incomplete" and report["fault"] is None
+    assert report["finished"] is False and report["events_unchecked"] == [0] and not report["torn_tail_dropped"]
+
+
+def test_a_log_whose_last_round_seeds_were_never_revealed_exits_2_and_says_so(capsys):
+    played = saved_game()
+    frames = frames_of(played.data)
+    first_seed = next(f for f in frames if f.entry.kind == "seed-reveal")
+    path = write("no-seeds.vtlog", played.data[: first_seed.start])
+    code, out, _ = audit(capsys, path)
+    assert code == 2
+    assert "UNCHECKED: events 0 never had their seeds revealed" in out
+    report = json.loads(audit(capsys, path, "--json")[1])
+    assert report["events_unchecked"] == [0] and report["events_checked"] == 0 and report["fault"] is None
+
+
+def test_a_torn_last_frame_exits_2_and_says_it_was_dropped(capsys):
+    played = saved_game()
+    last = frames_of(played.data)[-1]
+    path = write("torn.vtlog", played.data[: last.end - 5])
+    code, out, _ = audit(capsys, path)
+    assert code == 2 and "torn last frame" in out
+
+
+def test_the_json_report_of_a_clean_log(capsys):
+    played = saved_game()
+    code, out, _ = audit(capsys, played.log, "--json")
+    report = json.loads(out)
+    assert code == 0 and report["exit"] == 0 and report["status"] == "clean" and report["fault"] is None
+    host = played.game.host.table
+    result = host.game.result(host.gstate)
+    assert report["scores"] == list(result.scores) and report["winners"] == list(result.winners)
+    assert [p["name"] for p in report["players"]] == played.names
+    assert report["entries"] == len(host.entries) and report["finished"] and report["events_checked"] == 1
+
+
+def test_a_missing_file_is_a_fault_not_a_crash(capsys):
+    code, out, _ = audit(capsys, scratch_dir("cli") / "missing.vtlog")
+    assert code == 1 and "cannot be read" in out
+
+
+# --- replay ------------------------------------------------------------------------------------------
+
+
+def replay(capsys, path) -> list[str]:
+    assert main(["replay", str(path), "--text"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out.splitlines()
+
+
+def test_replay_prints_the_game_in_words_and_the_hands_after_the_seed_reveal(capsys):
+    played = saved_game()
+    lines = replay(capsys, played.log)
+    text = "\n".join(lines)
+    # Moves in words, with the players' names.
+    assert re.search(r"\] \w+ leads (a|an|two|three|four|five|six|seven|eight|a pair of) ", text)
+    assert re.search(r"\] \w+ (plays|passes)", text)
+    assert "is drawn as dealer" in text and "wins the trick" in text
+    # Every protocol step is a line, numbered by its entry.
+    assert "shuffles and locks event 0" in text and "reveals a shuffle seed (event 0)" in text
+    moves = sum(1 for e in played.entries if e.kind == "move")
+    played_lines = [ln for ln in lines if re.search(r"\] \w+ (leads|plays|passes)", ln)]
+    assert len(played_lines) >= moves
+    # After the seed reveal, and only then, the hands.
+    dealt = [i for i, ln in enumerate(lines) if "was dealt:" in ln]
+    last_seed = max(i for i, ln in enumerate(lines) if "reveals a shuffle seed" in ln)
+    assert dealt and min(dealt) > last_seed
+    assert lines[-1].endswith("The host closes the table.")
+
+
+def test_replay_shows_every_hand_as_it_was_dealt(capsys):
+    played = saved_game()
+    lines = replay(capsys, played.log)
+    hands = {m.group(1): m.group(2).split() for ln in lines if (m := re.search(r"(\w+) was dealt: (.*)$", ln))}
+    assert set(hands) == set(played.names)
+    for i, name in enumerate(played.names):
+        live = played.views[max(played.views)][i][1]  # the identities the seat decoded, live
+        assert len(hands[name]) == hand_size(4)
+        assert sorted(hands[name]) == sorted(c.split("-")[0] for c in live.values())
