@@ -1,0 +1,21 @@
+"""Test-wide set-up: no test reads or writes the user's own data directory (identity keys, saved
+logs, per-table state). Every test process gets an empty one of its own, so what a developer or an
+earlier run left there (recent logs listed on the home screen, keys) never changes a test."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+
+def pytest_configure(config) -> None:
+    data = tempfile.mkdtemp(prefix="vampire-test-data-")
+    os.environ["XDG_DATA_HOME"] = data
+    config._vampire_data_home = data
+
+
+def pytest_unconfigure(config) -> None:
+    data = getattr(config, "_vampire_data_home", None)
+    if data:
+        shutil.rmtree(data, ignore_errors=True)
