@@ -15,11 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import msgpack
-
 from engine import codec
 from engine.identity import fingerprint
-from engine.log import FRAME_HEADER, Entry, LogFileError, parse_log
+from engine.log import LogFileError, parse_log
 from engine.table import Rejected, Table
 
 
@@ -136,10 +134,6 @@ def audit_bytes(data: bytes, path: str, games: dict[str, Any], progress: Callabl
         bad_frame = err
         # Audit what comes before the corrupt frame, then report it.
         log = parse_log(data[: err.offset], f"The log {path}") if err.offset else None
-    if log is not None and log.torn and bad_frame is None:
-        altered = _altered_length(data, log.length)
-        if altered is not None:
-            bad_frame = LogFileError(altered, len(log.entries), log.length)
     table = Table(games)
     entries = log.entries if log else ()
     report.torn = bool(log and log.torn and bad_frame is None)
@@ -170,36 +164,6 @@ def audit_bytes(data: bytes, path: str, games: dict[str, Any], progress: Callabl
         report.fault = AuditFault(seq, seat, name, str(cause), f"frame {seq} at byte offset {bad_frame.offset}")
     _summarise(report, table)
     return report
-
-
-def _altered_length(data: bytes, offset: int) -> str | None:
-    """Why the "torn" last frame at ``offset`` cannot be a crash mid-write, or None if it can be.
-
-    A crash leaves a prefix of the frame: fewer bytes than its length declares, never a whole
-    entry (the frame's value is exactly the declared length). When the bytes after the length hold
-    a whole, validly signed entry and then more, the length was altered (a flipped byte makes the
-    rest of the log look like a torn tail): that is a fault at this frame, not an unfinished log.
-    """
-    if len(data) - offset < FRAME_HEADER:
-        return None
-    declared = int.from_bytes(data[offset : offset + FRAME_HEADER], "big")
-    rest = data[offset + FRAME_HEADER :]
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(rest), 1))
-    try:
-        unpacker.feed(rest)
-        unpacker.unpack()
-        size = unpacker.tell()
-        value = codec.decode(rest[:size])
-        if not (isinstance(value, list) and len(value) == 2):
-            return None
-        Entry.from_wire(value[0])
-    except Exception:  # noqa: BLE001 - anything short of a whole entry is what a crash can leave
-        return None  # no whole entry: a prefix, as a crash leaves it
-    return (
-        f"The frame at byte offset {offset} declares {declared} bytes, but a whole entry of {size} bytes "
-        "starts there and the file ends before the length it declares: the length was altered "
-        "(a crash mid-write never leaves a whole entry in a torn frame)."
-    )
 
 
 def _suspect_author(data: bytes, offset: int | None, table: Table) -> tuple[int | None, str | None]:

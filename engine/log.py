@@ -20,6 +20,8 @@ import nacl.bindings
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+import msgpack
+
 from engine.codec import (
     DEFAULT_LIMITS,
     CodecError,
@@ -462,6 +464,9 @@ def parse_log(data: bytes, name: str = "The log", limits: Limits = DEFAULT_LIMIT
                 pos,
             )
         if end - pos - FRAME_HEADER < n:
+            altered = altered_length(data, pos, limits)
+            if altered is not None:
+                raise LogFileError(f"{name} is corrupt at frame {index} (byte offset {pos}): {altered}", index, pos)
             break  # torn frame
         frame = data[pos + FRAME_HEADER : pos + FRAME_HEADER + n]
         try:
@@ -479,6 +484,35 @@ def parse_log(data: bytes, name: str = "The log", limits: Limits = DEFAULT_LIMIT
         heads.append(value[1])
         pos += FRAME_HEADER + n
     return LogFile(tuple(entries), tuple(heads), torn=pos < end, length=pos)
+
+
+def altered_length(data: bytes, offset: int, limits: Limits = DEFAULT_LIMITS) -> str | None:
+    """Why the frame at ``offset``, which declares more bytes than the file holds, cannot be a torn
+    tail, or None if it can be.
+
+    A crash mid-write leaves a prefix of the frame: never a whole frame value (the value is exactly
+    the declared length). When the bytes after the length hold a whole, validly signed entry frame
+    and then more, the length was altered (one flipped byte would otherwise make the rest of the
+    log look like a torn tail and be dropped).
+    """
+    declared = int.from_bytes(data[offset : offset + FRAME_HEADER], "big")
+    rest = data[offset + FRAME_HEADER :]
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(rest), 1))
+    try:
+        unpacker.feed(rest)
+        unpacker.unpack()
+        size = unpacker.tell()
+        value = decode(rest[:size], limits)
+        if not (isinstance(value, list) and len(value) == 2):
+            return None
+        Entry.from_wire(value[0], limits)
+    except Exception:  # noqa: BLE001 - anything short of a whole entry is what a crash can leave
+        return None
+    return (
+        f"it declares {declared} bytes, but a whole entry of {size} bytes starts there and the file "
+        "ends before the length it declares: the length was altered (a crash never leaves a whole "
+        "entry in a torn frame)."
+    )
 
 
 def read_log(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> LogFile:
