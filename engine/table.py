@@ -295,18 +295,27 @@ class Table:
         seat that may not append it now, is malformed or is illegal for the game. A proven cheat is
         folded: :attr:`fault` names it and the table stops.
         """
-        try:
-            check_link(self.entries[-1] if self.entries else None, entry)
-        except VampireError as err:
-            code = "stale" if self.entries and entry.seq <= self.entries[-1].seq else "chain"
-            raise Rejected(code, str(err)) from None
-        fold = self._prepare(entry)
+        fold = self._checked(entry)
         self.entries.append(entry)
         start = len(self.notes)
         fold()
         if self.phase == "running" and self.fault is None:
             self._advance()
         return self.notes[start:]
+
+    def check(self, entry: Entry) -> None:
+        """Check ``entry`` as :meth:`apply` would, and change nothing: raises :class:`Rejected`
+        (with the table's sentence) for an entry :meth:`apply` refuses. A peer asks this before
+        it sends an entry the table may refuse (a `leave` after the start, say)."""
+        self._checked(entry)
+
+    def _checked(self, entry: Entry) -> Callable[[], None]:
+        try:
+            check_link(self.entries[-1] if self.entries else None, entry)
+        except VampireError as err:
+            code = "stale" if self.entries and entry.seq <= self.entries[-1].seq else "chain"
+            raise Rejected(code, str(err)) from None
+        return self._prepare(entry)
 
     def _prepare(self, entry: Entry) -> Callable[[], None]:
         kind = entry.kind
@@ -636,6 +645,8 @@ class Table:
                 problem = self._private_claim(ev, card, salt, proof, point)
                 if problem:
                     return self._cheat(entry, seat, f"position {k} of event {ev.number}: {problem}")
+                if card in ev.public.values() or card in claims.values():
+                    return self._opened_twice(seat, ev.number, k, card)
                 claims[k] = card
         try:
             got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
@@ -688,8 +699,8 @@ class Table:
             return f"{card!r} is not on the deck list it committed to"
         if group.card_point(self.table_id, ev.deck_name, card) != point:
             return f"the position does not hold {card!r}"
-        if card in ev.public.values():
-            return f"{card!r} is already public in this event"
+        # A card already public elsewhere in the event is not the claimant's cheat: a shuffle put it
+        # there twice; the caller stops play for the seeds, which name who did.
         return None
 
     def _prepare_complaint(self, entry: Entry, body: Any) -> Callable[[], None]:
