@@ -34,6 +34,7 @@ from engine.games.base import (
 )
 from engine.games.vtes.cards import CardInfo, card_base
 from engine.games.vtes.state import (
+    _neighbour,
     CRYPT_MIN,
     HIDDEN,
     IN_PLAY,
@@ -557,16 +558,8 @@ class _Work:
 
 
 def _neighbour_work(w: _Work, seat: int, step: int) -> int:
-    order = w.seating
-    if seat not in order:
-        return -1
-    i = order.index(seat)
-    n = len(order)
-    for k in range(1, n):
-        other = order[(i + step * k) % n]
-        if other != seat and w.players[other].status == STATUS_IN:
-            return other
-    return -1
+    # The work in progress has the state's seating and players: the same walk round the table.
+    return _neighbour(w, seat, step)
 
 
 # --- act handlers -----------------------------------------------------------------------------
