@@ -168,8 +168,9 @@ class Store:
 
 @dataclass(eq=False)
 class Intent:
-    """Something the player asked for: a ``move`` (``value``: the act), a ``chat`` (the text) or
-    an ``abandon`` vote (the seat). ``ids``: every entry signed for it (re-signed on ``stale``)."""
+    """Something the player asked for: a ``move`` (``value``: the act), a ``chat`` (the text), an
+    ``abandon`` vote (the seat) or a ``leave`` (None). ``ids``: every entry signed for it
+    (re-signed on ``stale``)."""
 
     kind: str
     value: Any
@@ -277,6 +278,8 @@ class Client:
         self._tasks: list[asyncio.Task] = []
         self._rng = random.Random()
         self._welcome_host: bytes | None = None
+        self.left = False
+        """This seat's own `leave` has been folded: it holds no seat and will not join again."""
         self.resigned = 0
         """How many times an entry of this seat was signed again after a ``stale`` answer."""
 
@@ -346,18 +349,42 @@ class Client:
     # -- submitting -----------------------------------------------------------------------------
 
     def submit(self, kind: str, value: Any) -> asyncio.Future:
-        """Ask for a ``move`` (value: the act), ``chat`` (the text) or ``abandon`` (the seat).
+        """Ask for a ``move`` (value: the act), ``chat`` (the text), ``abandon`` (the seat) or
+        ``leave`` (None; see :meth:`leave`).
 
         Returns a future resolved with the entry once this peer has folded it, or failed with
         IllegalMove (its own table refuses it), HostRefused, or ClientError. A ``stale`` answer is
         handled here: the same act is signed again on the new head (PROTOCOL.md 3).
         """
-        if kind not in ("move", "chat", "abandon"):
+        if kind not in ("move", "chat", "abandon", "leave"):
             raise ValueError(f"cannot submit a {kind}")
         future = asyncio.get_running_loop().create_future()
         self._intents.append(Intent(kind, value, future))
         self._pump()
         return future
+
+    async def leave(self, reason: str = "The player left the table.") -> Entry:
+        """Give up this seat before the game starts (PROTOCOL.md 4, `leave`), then stop.
+
+        The seat's own table is asked first (:meth:`engine.table.Table.check`): after the start it
+        refuses, and so does this method, with the table's sentence (ClientError) and nothing sent.
+        Once this peer has folded its `leave` (the seats after it move down one), it sends nothing
+        more and stops (``reason`` goes in its ``bye``). Returns the `leave` entry. Raises
+        ClientError (no seat, or the table refuses), HostRefused."""
+        seat = self.seat
+        if self.role != "player" or seat is None or seat.index is None:
+            raise ClientError("This peer holds no seat to leave.")
+        self._leave_refusal()
+        entry = await self.submit("leave", None)
+        await self.stop(reason)
+        return entry
+
+    def _leave_refusal(self) -> None:
+        """Raise ClientError with the table's sentence when it would refuse this seat's `leave` now."""
+        try:
+            self.seat.table.check(self.seat.sign("leave", {}))
+        except TableRejected as err:
+            raise ClientError(f"You cannot leave this seat: {err.detail}.") from None
 
     def _intent_body(self, intent: Intent) -> dict:
         seat = self.seat
@@ -367,6 +394,9 @@ class Client:
             return {"text": intent.value}
         if me is None:
             raise ClientError("This peer holds no seat.")
+        if intent.kind == "leave":
+            self._leave_refusal()
+            return {}
         if intent.kind == "abandon":
             if intent.value not in t.waiting_on() or intent.value == me:
                 raise ClientError(f"Seat {intent.value} does not owe the table anything now.")
@@ -715,6 +745,10 @@ class Client:
             self._progress += 1
         if entry.kind == "move":
             self._moves += 1
+        if write and entry.kind == "leave" and entry.author == self.public:
+            # This seat is gone: send nothing more (above all, no new `join`); leave() stops it.
+            self.left = True
+            self._stopping = True
         if self.trace is not None:
             self.trace("fold", entry)
         notes = tuple(t.notes[start:])

@@ -18,7 +18,7 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from engine.errors import VampireError
 from engine.identity import fingerprint, load_identity, new_key, public_bytes
@@ -98,15 +98,27 @@ def narrate(client: Client, say: Callable[[str], None], verbose: bool = True) ->
     client.listeners.subscribe(show)
 
 
-async def front_end(session: Session, say: Callable[[str], None]) -> int:
+async def front_end(
+    session: Session,
+    say: Callable[[str], None],
+    host: Host | None = None,
+    address: str | None = None,
+    bots: Sequence[tuple[Client, str]] = (),
+) -> int:
     """Run the person's side of ``session``: the TUI when it exists, else a heuristic bot with
-    the table printed. Returns an exit status."""
+    the table printed. For ``vampire host``: ``host`` is the table's host in this process (its
+    lobby starts the game, adds and removes bots), ``address`` what friends type to join, and
+    ``bots`` the bot clients already started with their levels. Returns an exit status."""
     try:
         from tui import run_session  # type: ignore[attr-defined]
     except ImportError:
         run_session = None
     if run_session is not None:
-        return int(await run_session(session) or 0)
+        if host is None:
+            return int(await run_session(session) or 0)
+        return int(await run_session(session, host=host, address=address, bots=list(bots)) or 0)
+    if host is not None:
+        host.auto_start = True  # nobody can press Start: the table starts once every seat is taken
     say("The table's screen is not built yet: a heuristic bot plays your seat.")
     session.client.bot = bot_factory("heuristic", random.Random())
     session.client.stop_when_over = True
@@ -191,7 +203,8 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
             d.mkdir(mode=0o700, parents=True, exist_ok=True)
             (d / "level").write_text(level + "\n")
             bots.append((level, d))
-    host = Host(sequencer, timeouts=timeouts, say=say)
+    # A host with a screen starts when its person presses Start; a headless one when the table is full.
+    host = Host(sequencer, timeouts=timeouts, say=say, auto_start=args.headless)
     await host.start(args.bind, args.port)
     shown = lan_address() if args.bind in ("0.0.0.0", "") else args.bind
     t = host.table
@@ -200,6 +213,7 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
     say(f"Host key fingerprint {fingerprint(host.sequencer.public)}")
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
     clients: list[Client] = []
+    levels_of: list[tuple[Client, str, Path | None]] = []
     for i, (level, d) in enumerate(bots):
         key = load_or_make_key(d / "key")
         bot = bot_client(
@@ -207,6 +221,7 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
             timeouts=timeouts, backoff=backoff, games=games,
         )
         clients.append(bot)
+        levels_of.append((bot, level, d))
         await bot.start()
     status = 0
     try:
@@ -217,7 +232,12 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
                 address, load_identity(profile), name=profile[:32], store=Store.per_table(), timeouts=timeouts,
                 backoff=backoff, games=games,
             )
-            status = await front_end(session, say)
+            status = await front_end(
+                session, say, host=host, address=f"{shown}:{host.port}", bots=[(c, lv) for c, lv, _ in levels_of]
+            )
+            for bot, _, d in levels_of:
+                if bot.left and d is not None:
+                    (d / "level").unlink(missing_ok=True)  # removed in the lobby: not back on --resume
             if host.finished.is_set():
                 await serve_table(host, grace=5.0)
             else:

@@ -3,9 +3,10 @@
 :class:`Host` wraps an :class:`~engine.sequencer.Sequencer`. It accepts ``hello`` from players and
 spectators, sends each the entries it lacks, and for each ``submit`` checks the entry (its bytes,
 signature, table, author, then the table state), writes it to the log file with fsync and only then
-sends it to every peer with its head signature. It authors `start` when the table is full and
-`end` when the game is over. It relays the heads players report in their pings to everyone, so that
-a fork would be seen (PROTOCOL.md 3).
+sends it to every peer with its head signature. It authors `start` when the table is full (by
+itself with ``auto_start``, else when :meth:`Host.start_game` is called: the host's person presses
+Start) and `end` when the game is over. It relays the heads players report in their pings to
+everyone, so that a fork would be seen (PROTOCOL.md 3).
 
 A peer that breaks the wire (garbage, an oversized frame, silence, a slow body, a flood, a reader
 that does not read) is told why in a ``bye`` where possible and disconnected; nothing it sends
@@ -83,8 +84,10 @@ class Host:
     """A table server around ``sequencer`` (which already holds the genesis, or a replayed log).
 
     ``timeouts``: :class:`~net.events.Timeouts`; ``say(line)``: where progress lines go (None:
-    only the logging module); ``limits``: decoding limits. ``listeners`` gets a
-    :class:`~net.events.Folded` for every entry the host appends. ``finished`` is set once the
+    only the logging module); ``limits``: decoding limits; ``auto_start``: append `start` by
+    itself as soon as every seat is taken (a headless host, ``vampire play``); False: only when
+    :meth:`start_game` is called (a host with a screen, whose person presses Start).
+    ``listeners`` gets a :class:`~net.events.Folded` for every entry the host appends. ``finished`` is set once the
     table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
     ``(peer label, code, reason)`` for every connection dropped for a fault.
     """
@@ -96,6 +99,7 @@ class Host:
         timeouts: Timeouts = Timeouts(),
         say: Callable[[str], None] | None = None,
         limits: Limits = DEFAULT_LIMITS,
+        auto_start: bool = True,
     ) -> None:
         if not sequencer.table.entries:
             raise HostError("The host needs a table: open it (genesis) or replay a log first.")
@@ -103,6 +107,7 @@ class Host:
         self.timeouts = timeouts
         self.say = say
         self.limits = limits
+        self.auto_start = auto_start
         self.listeners = Listeners()
         self.finished = asyncio.Event()
         self.peers: list[Peer] = []
@@ -181,6 +186,14 @@ class Host:
         Raises table.Rejected when the table refuses it, HostError when the log cannot be written."""
         return self._append(self.sequencer.sign(kind, body))
 
+    def start_game(self) -> Entry:
+        """Append `start` now (PROTOCOL.md 4: the host authors it) and send it to everyone.
+        Raises table.Rejected with the table's sentence when it refuses (a seat is still open,
+        the game has started), HostError when the log cannot be written."""
+        entry = self.post("start", {})
+        self._host_duties()
+        return entry
+
     def _append(self, entry: Entry) -> Entry:
         t = self.table
         start = len(t.notes)
@@ -209,7 +222,7 @@ class Host:
     def _host_duties(self) -> None:
         while True:
             t = self.table
-            if t.phase == "lobby" and len(t.seats) == t.nseats:
+            if t.phase == "lobby" and len(t.seats) == t.nseats and self.auto_start:
                 self.post("start", {})
             elif t.phase == "over" and not t.ended:
                 result = t.game.result(t.gstate)

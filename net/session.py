@@ -2,8 +2,9 @@
 
 The TUI never opens sockets and never touches the table directly: it starts a :class:`Session`,
 subscribes to its events (:mod:`net.events`), reads :meth:`Session.view`, and calls
-:meth:`Session.submit_move`, :meth:`Session.chat` and :meth:`Session.vote_abandon`. Everything
-runs on the asyncio loop of the caller (a Textual worker, say); no Textual import here.
+:meth:`Session.submit_move`, :meth:`Session.chat`, :meth:`Session.vote_abandon` and, in the lobby,
+:meth:`Session.leave`. Everything runs on the asyncio loop of the caller (a Textual worker, say);
+no Textual import here.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from engine.games.base import Act
 from engine.identity import fingerprint
 from engine.log import Entry
 
-from net.client import Client, Store
+from net.client import Client, ClientError, Store
 from net.events import Backoff, Timeouts
 
 
@@ -206,6 +207,18 @@ class Session:
         if self.seat is None:
             raise SessionError("Only seated players can chat.")
         return await self.client.submit("chat", text)
+
+    async def leave(self) -> Entry:
+        """Give up this seat before the game starts (PROTOCOL.md 4, `leave`): the seat is freed for
+        someone else, the seats after it move down one, and this session stops. Raises
+        SessionError when this session holds no seat or the table refuses (the game has started:
+        the sentence says so), HostRefused. Returns the `leave` entry."""
+        if self.seat is None:
+            raise SessionError("You hold no seat at this table.")
+        try:
+            return await self.client.leave()
+        except ClientError as err:
+            raise SessionError(str(err)) from None
 
     async def vote_abandon(self, seat: int) -> Entry:
         """Vote to stop waiting for ``seat`` (PROTOCOL.md 6, "When a seat stalls"); when every

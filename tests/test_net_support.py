@@ -48,13 +48,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def open_host(seats: int = 4, rounds: int = 1, save=None, timeouts: Timeouts = FAST, host_cls=Host) -> Host:
-    """A host (not yet listening) of a fresh Vampire Queen table."""
+def open_host(seats: int = 4, rounds: int = 1, save=None, timeouts: Timeouts = FAST, host_cls=Host, **kwargs: Any) -> Host:
+    """A host (not yet listening) of a fresh Vampire Queen table (``kwargs``: more Host options,
+    ``auto_start=False`` say)."""
     games = all_games()
     sequencer = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
     options = dict(parse_options(games["queen"].option_schema, {"rounds": rounds}))
     sequencer.open_table("queen", options, seats, "test table")
-    return host_cls(sequencer, timeouts=timeouts)
+    return host_cls(sequencer, timeouts=timeouts, **kwargs)
 
 
 async def start_bots(host: Host, count: int, seed: int = 0, **kwargs: Any) -> list[Client]:

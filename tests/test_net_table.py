@@ -11,6 +11,7 @@ import pytest
 from engine.games.base import IllegalMove
 from engine.identity import new_key
 from engine.log import read_log, sign_entry, sign_head
+from engine.table import Rejected as TableRejected
 from net.client import Client, Store
 from net.events import Connection, Finished, Folded, Waiting
 from net.host import Host
@@ -273,3 +274,57 @@ async def test_a_player_arriving_after_the_start_is_told_there_is_no_seat():
     assert refused[0].kind == "join" and "every seat is taken" in refused[0].detail
     assert late.seat.index is None and len(host.table.seats) == 3
     await stop_all(host, bots + [late])
+
+
+async def test_a_client_leaving_in_the_lobby_frees_its_seat_and_another_takes_it(tmp_path):
+    host = open_host(seats=3, save=tmp_path / "host.vtlog", auto_start=False)
+    await host.start("127.0.0.1", 0)
+    (first,) = await start_bots(host, 1)
+    ann = Session(Client(("127.0.0.1", host.port), new_key(), name="Ann", timeouts=FAST, backoff=QUICK_BACKOFF))
+    await ann.start()
+    await eventually(lambda: ann.seat == 1, 10, "Ann seated")
+    (last,) = await start_bots(host, 1, seed=1)
+    t = host.table
+    await eventually(lambda: last.seat.index == 2 and ann.table.seq == t.seq, 10, "a full table everywhere")
+    assert t.phase == "lobby", "a host without auto_start waits for start_game() on a full table"
+
+    entry = await ann.leave()
+    assert entry.kind == "leave" and entry.author == ann.client.public
+    assert ann.client.left and ann.client.finished.is_set() and ann.connection == "stopped"
+    assert [s.key for s in t.seats] == [first.public, last.public] and t.seat_of(ann.client.public) is None
+    # The seat after Ann's moves down one, at the host and at every peer.
+    await eventually(lambda: last.seat.index == 1 and first.table.seq == t.seq, 10, "the leave reaches the bots")
+    assert [e.kind for e in read_log(tmp_path / "host.vtlog").entries].count("leave") == 1
+    assert ann.table.entries[-1].id == entry.id  # Ann folded her leave, and sent no new join after it
+
+    # The host cannot start with a seat open; someone else takes the freed seat; then it can.
+    with pytest.raises(TableRejected, match="the table has 2 of its 3 players"):
+        host.start_game()
+    ben = Session(Client(("127.0.0.1", host.port), new_key(), name="Ben", timeouts=FAST, backoff=QUICK_BACKOFF))
+    await ben.start()
+    await eventually(lambda: ben.seat == 2, 10, "Ben takes the freed seat")
+    assert t.names[2] == "Ben" and t.phase == "lobby"
+    host.start_game()
+    await eventually(lambda: ben.table.phase == "running" and first.table.phase == "running", 10, "the start everywhere")
+    await stop_all(host, [first, last, ben.client])
+
+
+async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_sent():
+    host = open_host(seats=3)  # headless: it starts by itself once every seat is taken
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, 2)
+    me = Session(Client(("127.0.0.1", host.port), new_key(), name="Late", timeouts=FAST, backoff=QUICK_BACKOFF))
+    await me.start()
+    t = host.table
+    await eventually(lambda: me.seat == 2 and me.table.phase == "running", 10, "the start")
+    assert t.entries[4].kind == "start" and t.entries[4].author == t.host
+    with pytest.raises(SessionError, match="You cannot leave this seat: a seat can be left only before the game starts"):
+        await me.leave()
+    assert not me.client.left and me.connection == "connected"
+    assert "leave" not in [e.kind for e in t.entries]
+    # The host's table refuses it too, whoever sends it: same sentence, nothing appended.
+    forged = sign_entry(me.client.key, table=t.table_id, seq=t.seq, prev=t.head, kind="leave", body={}, time_ms=0)
+    with pytest.raises(TableRejected, match="a seat can be left only before the game starts") as refused:
+        t.check(forged)
+    assert refused.value.code == "illegal"
+    await stop_all(host, bots + [me.client])

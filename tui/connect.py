@@ -14,6 +14,7 @@ loop), and the app starts it inside a worker.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import datetime
 from pathlib import Path
@@ -37,22 +38,28 @@ class NetSession:
     """A :class:`tui.session.TableSession` over a ``net.session.Session`` (set by :meth:`attach`;
     subclasses create it in :meth:`start`).
 
-    ``is_host``: this program runs the table's host (it may seat bots); ``address``: what friends
-    type to join, None for a table nobody else can join."""
+    ``is_host``: this program runs the table's host (it may seat and remove bots); ``address``:
+    what friends type to join, None for a table nobody else can join; ``host``: the
+    ``net.host.Host`` running in this process on the app's loop (its lobby starts the game), None
+    when the table is someone else's."""
 
-    def __init__(self, name: str, *, is_host: bool = False, address: str | None = None) -> None:
+    LEAVE_TIMEOUT = 5.0
+    """Seconds a seat waits for its `leave` to be taken when it quits the lobby."""
+
+    def __init__(self, name: str, *, is_host: bool = False, address: str | None = None, host: Any = None) -> None:
         self.name = name
         self.is_host = is_host
         self.address = address
-        self.bots: dict[int, str] = {}
         self.connected_keys: frozenset[bytes] | None = None
-        self.can_remove_bots = False
-        self.auto_start = True
+        self.can_remove_bots = True
+        self._host = host
         self._net: Any = None
         self._subs: list[Callable[[Any], None]] = []
         self._unsub: Callable[[], None] | None = None
         self._empty = Table(_games())
-        self._bot_clients: list[Any] = []
+        self._bot_clients: list[Any] = []  # the bot clients this program started (stopped with it)
+        self._adopted: list[Any] = []  # bot clients started elsewhere (vampire host --bots)
+        self._bot_levels: dict[bytes, str] = {}  # a seated bot's public key -> its level
         self._log_path: Path | None = None
 
     def attach(self, session: Any) -> None:
@@ -75,6 +82,26 @@ class NetSession:
     @property
     def seat(self) -> int | None:
         return self._net.seat if self._net is not None else None
+
+    @property
+    def bots(self) -> dict[int, str]:
+        """Seat number -> bot level for the seats this program's bots hold now (seats move down
+        when someone before them leaves, so they are found by key)."""
+        table = self.table
+        found = {}
+        for key, level in self._bot_levels.items():
+            seat = table.seat_of(key)
+            if seat is not None:
+                found[seat] = level
+        return found
+
+    @property
+    def auto_start(self) -> bool:
+        """The game starts by itself once every seat is taken, so the lobby shows no Start key:
+        this program's host was told so (``vampire play``), or the table is someone else's."""
+        if self._host is not None:
+            return bool(self._host.auto_start)
+        return not self.is_host
 
     @property
     def fingerprint(self) -> str:
@@ -113,8 +140,17 @@ class NetSession:
         await self._net.start()
 
     async def stop(self) -> None:
-        if self._net is not None:
-            await self._net.stop()
+        """Close the session. A guest seated in the lobby first gives up its seat (`leave`), so
+        that someone else can take it; the table's host closes the table instead."""
+        net = self._net
+        if net is not None and not self.is_host and net.seat is not None and self.table.phase == "lobby" \
+                and net.connection == "connected":
+            try:
+                await asyncio.wait_for(net.leave(), self.LEAVE_TIMEOUT)
+            except Exception:  # leaving must never fail: the host frees the seat at the start or never
+                pass
+        if net is not None:
+            await net.stop()
         if self._unsub is not None:
             self._unsub()
             self._unsub = None
@@ -148,16 +184,48 @@ class NetSession:
         name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(table.seats)}")
         bot = bot_client(self._net.client.address, level, name=name, games=_games())
         self._bot_clients.append(bot)
+        self._bot_levels[bot.public] = level
         await bot.start()
         await until(lambda: bot.seat is not None and bot.seat.index is not None, [bot], 30.0, f"{name} to sit down")
-        self.bots[bot.seat.index] = level
         self._emit(SessionEvent("entry"))
 
+    def adopt_bots(self, bots: Any) -> None:
+        """Count ``bots`` ((client, level) pairs, started elsewhere: ``vampire host --bots``) as
+        this host's bots: shown as bots and removable in the lobby, stopped by their owner."""
+        for client, level in bots:
+            self._bot_levels[client.public] = level
+            self._adopted.append(client)
+
     async def remove_bot(self, seat: int) -> None:
-        raise VampireError("a seated bot cannot leave this table yet; open a new table instead")
+        """Take the bot in ``seat`` off the table before the game starts: its client sends
+        `leave` (PROTOCOL.md 4) and stops; every peer's seat list loses it, and the seats after
+        it move down one. Raises VampireError with a sentence."""
+        if not self.is_host:
+            raise VampireError("only the table's host removes bots")
+        table = self.table
+        if table.phase != "lobby":
+            raise VampireError("the game has started: a bot can no longer leave its seat")
+        key = table.seats[seat].key if 0 <= seat < len(table.seats) else None
+        clients = self._bot_clients + self._adopted
+        bot = next((b for b in clients if key is not None and b.public == key), None)
+        if bot is None or key not in self._bot_levels:
+            raise VampireError(f"seat {seat} holds no bot this table seated")
+        name = table.seats[seat].name
+        await bot.leave(f"The host removed {name} from the table.")
+        self._bot_levels.pop(key, None)
+        if bot in self._bot_clients:
+            self._bot_clients.remove(bot)
+        self._emit(SessionEvent("entry"))
 
     async def start_game(self) -> None:
-        raise VampireError("the host starts the game by itself as soon as every seat is taken")
+        """Append `start` (the host's entry) once every seat is taken. Raises VampireError with
+        the table's sentence (a seat is open, the game has started)."""
+        if self._host is None:
+            raise VampireError("only the table's host starts the game")
+        if self._host.auto_start:
+            raise VampireError("this table starts by itself as soon as every seat is taken")
+        self._host.start_game()
+        self._emit(SessionEvent("entry"))
 
 
 class LocalPlay(NetSession):
@@ -183,7 +251,8 @@ class LocalPlay(NetSession):
             self.spec.game, list(self.spec.levels), name=self.spec.name, options=dict(self.spec.options),
             save=save, games=_games(),
         )
-        self.bots = {i + 1: level for i, level in enumerate(self.spec.levels)}
+        self._host = self._local.host
+        self._bot_levels = {bot.public: level for bot, level in zip(self._local.bots, self.spec.levels)}
         self.attach(self._local.session)
         # Entries folded before we subscribed (the joins, the start) are in the table already.
         self._emit(SessionEvent("entry"))
@@ -200,12 +269,11 @@ class LocalPlay(NetSession):
 
 class HostedTable(NetSession):
     """"Host a table" from the home screen: a host listening on every interface at ``spec.port``,
-    this player's seat, and bots the lobby adds."""
+    this player's seat, and bots the lobby adds and removes; the lobby's Start key starts the game."""
 
     def __init__(self, spec: HostSpec) -> None:
         super().__init__(spec.name, is_host=True)
         self.spec = spec
-        self._host: Any = None
 
     async def start(self) -> None:
         from engine.games.base import parse_options
@@ -225,7 +293,7 @@ class HostedTable(NetSession):
         save = directory / f"{datetime.now():%Y%m%d-%H%M%S}-hosted.vtlog"
         sequencer = Sequencer(load_identity(f"{self.spec.name}-host"), games, LogWriter(save), now_ms)
         sequencer.open_table(self.spec.game, typed, self.spec.seats, f"{self.spec.name}'s table"[:64])
-        host = Host(sequencer)
+        host = Host(sequencer, auto_start=False)  # the lobby's Start key starts the game
         await host.start("0.0.0.0", self.spec.port)
         self._host = host
         self._log_path = save
@@ -244,19 +312,25 @@ class HostedTable(NetSession):
             self._host = None
 
 
-def wrap_session(session: Any) -> NetSession:
+def wrap_session(session: Any, host: Any = None, address: str | None = None, bots: Any = ()) -> NetSession:
     """A ``net.session.Session`` made by ``vampire host`` or ``vampire join`` as a TableSession.
-    A session whose host is on this computer (loopback) belongs to the table's host: it may seat
-    bots, and friends join at this machine's LAN address."""
-    client = session.client
-    host, port = client.address
-    local = host in ("127.0.0.1", "localhost", "::1")
-    address = None
-    if local:
-        from net.host import lan_address
 
-        address = f"{lan_address()}:{port}"
-    wrapped = NetSession(client.name, is_host=local, address=address if local else f"{host}:{port}")
+    ``vampire host`` hands over its ``host`` (a ``net.host.Host`` on this loop): the session then
+    belongs to the table's host, which seats and removes bots and, unless the host starts by
+    itself, starts the game; friends join at ``address`` (default: this machine's LAN address
+    and the host's port). ``bots``: (client, level) pairs of the bots it started. Without a host,
+    the session is a guest's, and ``address`` is the one it joined."""
+    client = session.client
+    where, port = client.address
+    if host is not None:
+        if address is None:
+            from net.host import lan_address
+
+            address = f"{lan_address()}:{port}"
+        wrapped = NetSession(client.name, is_host=True, address=address, host=host)
+        wrapped.adopt_bots(bots)
+    else:
+        wrapped = NetSession(client.name, is_host=False, address=address or f"{where}:{port}")
     wrapped.attach(session)
     return wrapped
 

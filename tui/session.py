@@ -111,12 +111,13 @@ class TableSession(Protocol):
     - ``log_path``: where this peer stores the table's log (``None``: not stored);
     - ``address``: ``"host:port"`` for friends to join, ``None`` for a table nobody else can join;
     - ``is_host``: this session opened the table (it may add or remove bots and start the game);
-    - ``bots``: seat number -> bot level, for the seats the host filled with bots.
+    - ``bots``: seat number -> bot level, for the seats the host filled with bots (seats move down
+      one when a seat before them is left, so read it again after every entry).
 
     Optional attributes (read with ``getattr``, defaults in brackets): ``auto_start`` (the host
-    starts the game by itself once every seat is taken, so the lobby shows no start key [False]),
-    ``can_remove_bots`` [True], ``connected_keys`` (the public keys the host says are connected,
-    None while unknown [None]).
+    starts the game by itself once every seat is taken, so the lobby shows no start key [False];
+    a host with a screen waits for :meth:`start_game`), ``can_remove_bots`` [True],
+    ``connected_keys`` (the public keys the host says are connected, None while unknown [None]).
 
     Every coroutine raises :class:`engine.errors.VampireError` with a sentence for a refusal or a
     failure the player can understand; the TUI shows that sentence and nothing else.
@@ -136,7 +137,8 @@ class TableSession(Protocol):
         running; later changes arrive through :meth:`subscribe`."""
 
     async def stop(self) -> None:
-        """Disconnect and stop every task the session started. Safe to call twice."""
+        """Disconnect and stop every task the session started. Safe to call twice. A guest
+        seated in the lobby gives up its seat first (PROTOCOL.md 4, ``leave``)."""
 
     def subscribe(self, callback: Callable[[SessionEvent], None]) -> Unsubscribe:
         """Call ``callback`` for every :class:`SessionEvent` from now on; returns a function that
@@ -166,10 +168,11 @@ class TableSession(Protocol):
         """Seat a bot of ``level`` ("heuristic" or "random") in the next free seat."""
 
     async def remove_bot(self, seat: int) -> None:
-        """Take the bot in ``seat`` off the table (before the game starts)."""
+        """Take the bot in ``seat`` off the table before the game starts: it sends ``leave`` and
+        stops, and the seats after it move down one. Only the host's own bots; never a person."""
 
     async def start_game(self) -> None:
-        """Start the game once every seat is taken."""
+        """Start the game once every seat is taken (the host appends ``start``)."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,9 @@
 """The lobby: the address to share, the seats (names and short key fingerprints, who is ready),
-bots for the host to add or remove, the table's options, and start."""
+bots for the host to add or remove, the table's options, and start.
+
+The host adds bots with ``b``/``r``, removes the highlighted one (or the last one) with ``x``, and
+starts with ``s`` once every seat is taken (greyed out until then), unless its host starts by
+itself (``vampire play``); a sentence under the seats says what the table waits for."""
 
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ from tui.widgets.common.too_small import TooSmallNotice
 
 
 class LobbyScreen(Screen):
-    """Before the game: everyone sees who sits where; the host fills seats with bots and starts."""
+    """Before the game: everyone sees who sits where; the host fills seats with bots, removes
+    them, and starts."""
 
     BINDINGS = [
         Binding("b", "add_bot('heuristic')", "Add bot"),
@@ -45,7 +50,9 @@ class LobbyScreen(Screen):
         yield Static(id="title")
         with Vertical(id="lobby"):
             yield Static(id="lobby-address")
-            yield DataTable(id="lobby-seats", cursor_type="none", zebra_stripes=False)
+            # The host picks the bot to remove with the row cursor; a guest has nothing to pick.
+            cursor = "row" if self.session.is_host else "none"
+            yield DataTable(id="lobby-seats", cursor_type=cursor, zebra_stripes=False)
             yield Static(id="lobby-options")
             yield Static(id="lobby-hint", classes="hint")
         yield Footer()
@@ -93,6 +100,7 @@ class LobbyScreen(Screen):
         else:
             self.query_one("#lobby-address", Static).update("This table is on this computer only: fill it with bots.")
         grid = self.query_one(DataTable)
+        cursor_row = grid.cursor_row
         grid.clear()
         for i in range(table.nseats):
             if i < len(table.seats):
@@ -113,21 +121,34 @@ class LobbyScreen(Screen):
                 grid.add_row(str(i), rec.name, fingerprint(rec.key), ", ".join(who), ready)
             else:
                 grid.add_row(str(i), "— open seat —", "", "", "waiting")
+        if grid.row_count:
+            grid.move_cursor(row=min(max(cursor_row, 0), grid.row_count - 1), animate=False)
         options = ", ".join(f"{k} {v}" for k, v in sorted(table.options.items()))
         self.query_one("#lobby-options", Static).update(f"Table rules: {options}" if options else "")
-        full = len(table.seats) == table.nseats and table.nseats > 0
-        auto = getattr(session, "auto_start", False)
-        open_seats = table.nseats - len(table.seats)
-        if session.is_host:
-            if full:
-                hint = "Every seat is taken: the game starts now." if auto else "Every seat is taken: press s to start."
-            else:
-                hint = (f"{open_seats} open seat{'s' if open_seats != 1 else ''}: wait for friends, or press b to seat a bot"
-                        + (". The game starts once every seat is taken." if auto else "."))
-        else:
-            hint = "Waiting for the host to start the game." if full else "Waiting for the other players to join."
-        self.query_one("#lobby-hint", Static).update(hint)
+        self.query_one("#lobby-hint", Static).update(self._waits_for())
         self.refresh_bindings()
+
+    def _waits_for(self) -> str:
+        """What the table waits for, in a sentence, and the keys that help."""
+        session = self.session
+        table = session.table
+        if table.nseats == 0:
+            return "Opening the table…"
+        taken, seats = len(table.seats), table.nseats
+        auto = getattr(session, "auto_start", False)
+        bots = bool(session.bots) and getattr(session, "can_remove_bots", True)
+        if not session.is_host:
+            if taken == seats:
+                return "Every seat is taken: waiting for the host to start the game."
+            return f"{taken} of {seats} seats taken: waiting for more players to join."
+        if taken == seats:
+            if auto:
+                return "Every seat is taken: the game starts now."
+            return "Every seat is taken: press s to start the game" + (", or x to remove a bot." if bots else ".")
+        ways = "press b to add a bot" + (", or wait for friends to join" if session.address else "")
+        then = "The game starts once every seat is taken" if auto else "s starts the game once every seat is taken"
+        then += "; x removes the highlighted bot." if bots else "."
+        return f"{taken} of {seats} seats taken: {ways}.\n{then}"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         session = self.session
@@ -140,7 +161,7 @@ class LobbyScreen(Screen):
         if action == "remove_bot":
             if not session.is_host or not getattr(session, "can_remove_bots", True):
                 return False
-            return True if session.bots and not self._busy else None
+            return True if session.bots and table.phase == "lobby" and not self._busy else None
         if action == "start":
             if not session.is_host or getattr(session, "auto_start", False):
                 return False
@@ -148,8 +169,13 @@ class LobbyScreen(Screen):
         return True
 
     def _selected_bot(self) -> int | None:
-        """The bot seated last."""
-        return max(self.session.bots) if self.session.bots else None
+        """The bot on the highlighted row, else the bot seated last (None: no bot). A person's
+        seat is never offered: only the seats this host's bots hold."""
+        bots = self.session.bots
+        if not bots:
+            return None
+        row = self.query_one(DataTable).cursor_row
+        return row if row in bots else max(bots)
 
     def action_add_bot(self, level: str) -> None:
         self._do("add_bot", level)

@@ -1,0 +1,120 @@
+"""The lobby against a real host over loopback TCP: the host adds bots, removes one (its `leave` is
+in the host's log), fills the table and starts it with `s`; `vampire host`'s session (a host in
+this process, bots it started) and a guest who quits the lobby, which frees the seat."""
+
+from __future__ import annotations
+
+from engine.identity import new_key
+from engine.log import read_log
+from net.client import Store
+from net.local import bot_client
+from net.session import Session
+from tui.app import Start, VampireApp
+from tui.connect import HostedTable, wrap_session
+from tui.screens.lobby import LobbyScreen
+from tui.screens.table import TableScreen
+from tui.session import HostSpec
+from textual.widgets import DataTable
+
+from test_net_support import FAST, QUICK_BACKOFF, eventually, open_host, stop_all
+from tui_helpers import shown, wait_for
+
+
+def _names(grid: DataTable) -> list[str]:
+    """The name column of the seat list, as shown."""
+    return [str(grid.get_row_at(i)[1]) for i in range(grid.row_count)]
+
+
+async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_with_s() -> None:
+    app = VampireApp(Start("host", HostSpec("Mina", 4, (), {"rounds": 1}, port=0)), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+        screen = app.screen
+        session = screen.session
+        assert isinstance(session, HostedTable)
+        grid = screen.query_one(DataTable)
+        hint = screen.query_one("#lobby-hint")
+        await wait_for(pilot, lambda: session.seat == 0 and "1 of 4 seats taken" in shown(hint), 20, "my seat")
+        assert "press b to add a bot, or wait for friends to join." in shown(hint)
+        assert screen.check_action("start", ()) is None  # shown, greyed out: seats are open
+        assert screen.check_action("remove_bot", ()) is None  # no bot yet
+
+        async def add_bot(seats: int) -> None:
+            await wait_for(pilot, lambda: screen.check_action("add_bot", ("heuristic",)), 10, "the add-bot key")
+            await pilot.press("b")
+            await wait_for(pilot, lambda: len(session.table.seats) == seats and not screen._busy, 30, f"{seats} seats")
+
+        await add_bot(2)
+        await add_bot(3)
+        table = session.table
+        _, doomed, kept = table.seats
+        assert session.bots == {1: "heuristic", 2: "heuristic"}
+        assert _names(grid)[:3] == ["Mina", doomed.name, kept.name]
+
+        # The highlighted bot goes: the seat list loses it, the next bot moves up one seat.
+        await pilot.press("down")
+        assert grid.cursor_row == 1
+        await pilot.press("x")
+        await wait_for(pilot, lambda: len(session.table.seats) == 2 and not screen._busy, 30, "the bot to leave")
+        assert [s.key for s in session.table.seats] == [table.seats[0].key, kept.key]
+        await wait_for(pilot, lambda: _names(grid)[:3] == ["Mina", kept.name, "— open seat —"], 10, "the seat list")
+        assert session.bots == {1: "heuristic"}
+        assert "2 of 4 seats taken" in shown(hint)
+        host_log = read_log(session.log_path).entries
+        leaves = [e for e in host_log if e.kind == "leave"]
+        assert len(leaves) == 1 and leaves[0].author == doomed.key
+        assert not any(b.public == doomed.key for b in session._bot_clients)
+
+        await add_bot(3)
+        assert screen.check_action("start", ()) is None
+        await add_bot(4)
+        await wait_for(pilot, lambda: screen.check_action("start", ()) is True, 10, "the start key")
+        assert "Every seat is taken: press s to start the game" in shown(hint)
+        await pilot.pause(0.3)
+        assert session.table.phase == "lobby", "a host with a screen waits for its person to press s"
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 30, "the table")
+        assert [e.kind for e in read_log(session.log_path).entries].count("start") == 1
+        await pilot.press("ctrl+q")
+
+
+async def test_vampire_host_lobby_removes_a_bot_it_started_and_starts_on_demand() -> None:
+    host = open_host(seats=3, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    address = ("127.0.0.1", host.port)
+    started = bot_client(address, "random", name="Lisa", timeouts=FAST, backoff=QUICK_BACKOFF)
+    await started.start()
+    await eventually(lambda: started.seat is not None and started.seat.index == 0, 10, "the bot seated")
+    person = Session.connect(address, new_key(), name="Mina", store=Store.memory(), timeouts=FAST, backoff=QUICK_BACKOFF)
+    wrapped = wrap_session(person, host=host, address="192.168.1.5:7447", bots=[(started, "random")])
+    try:
+        assert wrapped.is_host and not wrapped.auto_start and wrapped.address == "192.168.1.5:7447"
+        await wrapped.start()
+        await eventually(lambda: wrapped.seat == 1 and wrapped.bots == {0: "random"}, 10, "my seat")
+        await wrapped.remove_bot(0)
+        assert started.left and started.finished.is_set()
+        await eventually(lambda: wrapped.seat == 0 and wrapped.bots == {}, 10, "the bot gone, my seat moved down")
+        await wrapped.add_bot("heuristic")
+        await wrapped.add_bot("heuristic")
+        assert len(host.table.seats) == 3 and host.table.phase == "lobby"
+        await wrapped.start_game()
+        await eventually(lambda: wrapped.table.phase == "running", 10, "the start")
+    finally:
+        await wrapped.stop()
+        await stop_all(host, [started])
+
+
+async def test_a_guest_who_quits_the_lobby_gives_up_the_seat() -> None:
+    host = open_host(seats=3, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    guest = wrap_session(Session.connect(("127.0.0.1", host.port), new_key(), name="Ann", store=Store.memory(),
+                                         timeouts=FAST, backoff=QUICK_BACKOFF))
+    try:
+        assert not guest.is_host and guest.address == f"127.0.0.1:{host.port}"
+        await guest.start()
+        await eventually(lambda: guest.seat == 0 and guest._net.connection == "connected", 10, "the guest seated")
+        await guest.stop()
+        assert host.table.seats == []
+        assert [e.kind for e in host.table.entries] == ["table", "join", "leave"]
+    finally:
+        await stop_all(host, [])
