@@ -24,6 +24,7 @@ from engine.errors import VampireError
 from engine.games.base import Act, IllegalMove
 from engine.identity import fingerprint
 from engine.table import Table
+from net.events import Listeners
 from tui.files import logs_dir
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
 
@@ -54,7 +55,7 @@ class NetSession:
         self.can_remove_bots = True
         self._host = host
         self._net: Any = None
-        self._subs: list[Callable[[Any], None]] = []
+        self._listeners = Listeners()
         self._unsub: Callable[[], None] | None = None
         self._empty = Table(_games())
         self._bot_clients: list[Any] = []  # the bot clients this program started (stopped with it)
@@ -69,8 +70,7 @@ class NetSession:
     def _emit(self, event: Any) -> None:
         if type(event).__name__ == "Presence":
             self.connected_keys = frozenset(getattr(event, "keys", ()))
-        for callback in list(self._subs):
-            callback(event)
+        self._listeners.emit(event)
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -124,13 +124,7 @@ class NetSession:
         seat.check_move(act)
 
     def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
-        self._subs.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subs:
-                self._subs.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     # -- acting ----------------------------------------------------------------------------------
 
