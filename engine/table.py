@@ -466,6 +466,8 @@ class Table:
         target = b["seat"]
         if self.phase != "running":
             raise Rejected("illegal", "abandon votes are for a running game")
+        if target in self.abandoned:
+            raise Rejected("illegal", f"seat {target} is already recorded as having abandoned")
         if target not in self.waiting_on() or target == voter or voter in self.abandoned:
             raise Rejected("illegal", f"seat {target} does not owe the table anything now")
         votes = self.abandon_votes.get(target, set()) | {voter}
@@ -792,25 +794,56 @@ class Table:
         """The cards a private event started from, in the owner's canonical order: its deck list's
         part for a first shuffle (list order), the decoded cards of the source positions for a
         reshuffle (sorted by identity). None while they are not known."""
-        if ev.source:
+        listed = self.lists.get(ev.owner)
+        if listed is None:
+            return None
+        prefix = ev.part + ":"
+        part = [leaf[len(prefix):] for leaf in listed if leaf.startswith(prefix)]
+        if not ev.source:
+            cards = part
+        else:
             cards = []
             for e, k in ev.source:
                 src = self.events[e]
                 ident = src.public.get(k) or (src.cards[k] if src.cards is not None else None)
                 if ident is None:
-                    return None
+                    break
                 cards.append(ident)
-            cards.sort()
-        else:
-            listed = self.lists.get(ev.owner)
-            if listed is None:
-                return None
-            prefix = ev.part + ":"
-            cards = [leaf[len(prefix):] for leaf in listed if leaf.startswith(prefix)]
+            else:
+                cards.sort()
+            if len(cards) != len(ev.source):
+                # The source positions cannot be decoded (a seat that abandoned never revealed its
+                # seeds for them): the cards reshuffled are read from this event itself, every lock
+                # removed with the revealed seeds, and must all be cards of the owner's list.
+                cards = self._decoded_from_seeds(ev, part)
+                if cards is None:
+                    return None
         try:
             return deck.CardIndex.build(self.table_id, ev.deck_name, cards)
         except deck.DeckError:
             return None
+
+    def _decoded_from_seeds(self, ev: EventRec, candidates: list[str]) -> list[str] | None:
+        """The cards at every position of ``ev`` (all seeds revealed), sorted; None if a position
+        holds no card of ``candidates``."""
+        try:
+            index = deck.CardIndex.build(self.table_id, ev.deck_name, candidates)
+        except deck.DeckError:
+            return None
+        keys = [deck.EventSecrets.derive(ev.seeds[p], self.table_id, ev.number, p, ev.n).lock_keys for p in ev.order]
+        cards = []
+        for k in range(ev.n):
+            total = keys[0][k]
+            for other in keys[1:]:
+                total = group.scalar_mul(total, other[k])
+            try:
+                ident = index.lookup.get(deck.remove_lock(total, ev.row[k]))
+            except group.GroupError:
+                ident = None
+            if ident is None:
+                return None
+            cards.append(ident)
+        return sorted(cards)
 
     def _event_seeds_in(self, entry: Entry, ev: EventRec) -> None:
         index = ev.index

@@ -58,3 +58,47 @@ def test_vampire_result_prints_seat_vp_and_gw(vtes_game, capsys):
     assert main(["result", str(path)]) == 0
     out = capsys.readouterr().out
     assert "VP" in out and "GW" in out and "Archon checks: passed" in out
+
+
+def test_a_stalled_methuselah_is_abandoned_and_the_others_play_on_to_the_end(tmp_path):
+    """PROTOCOL.md 6, "When a seat stalls": the others vote `abandon`; since the abandoned seat's
+    keys are lost, every remaining crypt and library is reshuffled without it, and play goes on."""
+    path = tmp_path / "abandon.vtlog"
+    local = new_local_game("vtes", ["heuristic"] * 4, save=path, seed=5)
+    t = local.table
+    while t.gstate.step != "play" or t.gstate.turn < 3:
+        assert local.step()
+    stalled = 2
+    others = [s for s in local.seats if s.index != stalled]
+    for _ in range(20_000):
+        if t.phase == "over" and t.ended:
+            break
+        if t.phase == "over":
+            local.step()
+            continue
+        acted = False
+        for seat in others:
+            duty = seat.duty()
+            if duty is not None:
+                local.submit(seat, *duty)
+                acted = True
+                break
+        if acted:
+            continue
+        movers = [s for s, kind in t.owed() if kind == "move" and s != stalled]
+        if movers:
+            seat = local.seats[movers[0]]
+            act = local.bots[movers[0]].choose(seat.view(), seat.legal_acts())
+            if act is not None:
+                local.submit(seat, "move", seat.move_body(act))
+                continue
+        assert stalled in t.waiting_on() and stalled not in t.abandoned
+        for seat in others:
+            local.submit(seat, "abandon", {"seat": stalled})
+    assert t.phase == "over" and t.ended and t.fault is None
+    assert t.abandoned == [stalled]
+    result = t.game.result(t.gstate)
+    assert result.scores[stalled] == 0
+    report = audit_file(path, games())
+    # No fault; the events the abandoned seat locked never had their seeds revealed.
+    assert report.code == 2 and report.unchecked, report.text()

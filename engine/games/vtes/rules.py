@@ -451,11 +451,11 @@ class _Work:
         self.end = why
         self.phase = ""
         self.transfers = 0
-        if not self.abandons:
-            for i, ev in enumerate(self.events):
-                if not ev.ended:
-                    self.events[i] = replace(ev, ended=True)
-                    self.end_events.append(ev.event)
+        for i, ev in enumerate(self.events):
+            # An abandoned seat never reveals its seeds: the events it locks stay unchecked.
+            if not ev.ended and not any(a in ev.participants for a in self.abandons):
+                self.events[i] = replace(ev, ended=True)
+                self.end_events.append(ev.event)
 
     def settle(self) -> None:
         """After anyone left: the last Methuselah gains 1 VP and the game ends; an acting
@@ -1145,7 +1145,7 @@ def _resolve_shuffle(w: _Work, op: Shuffle, outcome: Any) -> None:
     kind, _, owner_text = op.deck.partition("/")
     owner = op.owner if op.owner is not None else int(owner_text)
     crypt = kind == "crypt"
-    w.events.append(EventRec(outcome, owner, kind))
+    w.events.append(EventRec(outcome, owner, kind, participants=tuple(sorted(op.participants))))
     w.reordered = True
     positions = tuple((outcome, i) for i in range(op.count))
     for pos in op.source:
@@ -1192,4 +1192,34 @@ def abandon_seat(state: VtesState, seat: int) -> tuple[VtesState, tuple[Note, ..
     w.queue = [op for op in w.queue if keep(op)]
     w.leave(seat, STATUS_ABANDONED, w.predator(seat), credited=False)
     w.settle()
+    if w.step == "play":
+        _reshuffle_without(w, seat)
     return w.freeze(), tuple(w.notes)
+
+
+def _reshuffle_without(w: _Work, gone: int) -> None:
+    """After ``gone`` abandoned, no card it still locks can ever be opened (its keys are lost), so
+    every remaining Methuselah's crypt and library become new shuffle events without it, from the
+    owner's plain points (PROTOCOL.md 6: every event starts from plain card points). Cards on their
+    way to being opened go back on top of their crypt or library first."""
+    locked_by_gone = {ev.event for ev in w.events if gone in ev.participants}
+    stuck: list[Pos] = []
+    kept = []
+    for op in w.queue:
+        if isinstance(op, Open) and any(pos[0] in locked_by_gone for pos in op.positions):
+            stuck.extend(op.positions)
+        else:
+            kept.append(op)
+    w.queue = kept
+    for pos in stuck:
+        c = w.cards.get(pos)
+        if c is not None and not c.card and c.zone not in ("library", "crypt") and w.players[c.owner].status == STATUS_IN:
+            w.move(pos, "crypt" if c.crypt else "library")
+    players = tuple(sorted(w.in_game()))
+    for s in players:
+        for kind in ("crypt", "library"):
+            positions = w.p(s).crypt if kind == "crypt" else w.p(s).library
+            if positions and any(pos[0] in locked_by_gone for pos in positions):
+                w.new_ops.append(
+                    Shuffle(deck=f"{kind}/{s}", count=len(positions), first=s, participants=players, owner=s, source=positions)
+                )

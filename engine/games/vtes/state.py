@@ -69,6 +69,7 @@ class EventRec:
     owner: int
     deck: str
     ended: bool = False
+    participants: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
