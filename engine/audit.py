@@ -31,9 +31,12 @@ class AuditFault:
     name: str | None
     what: str
     evidence: str = ""
+    in_entry: bool = True  # False: the fault is the file's own (unreadable, not a log file)
 
     def describe(self) -> str:
-        who = f"seat {self.seat} ({self.name})" if self.seat is not None else "an author without a seat"
+        if not self.in_entry:
+            return f"the file itself: {self.what}"
+        who = f"seat {self.seat} ({self.name})" if self.seat is not None else (self.name or "an author without a seat")
         text = f"entry {self.seq}, by {who}: {self.what}"
         return text + (f"\n  evidence: {self.evidence}" if self.evidence else "")
 
@@ -161,7 +164,8 @@ def audit_bytes(data: bytes, path: str, games: dict[str, Any], progress: Callabl
         seq = bad_frame.frame if bad_frame.frame is not None else len(entries)
         seat, name = _suspect_author(data, bad_frame.offset, table)
         cause = bad_frame.__cause__ or bad_frame
-        report.fault = AuditFault(seq, seat, name, str(cause), f"frame {seq} at byte offset {bad_frame.offset}")
+        where = f"frame {seq} at byte offset {bad_frame.offset}" if bad_frame.offset is not None else ""
+        report.fault = AuditFault(seq, seat, name, str(cause), where, in_entry=bad_frame.offset is not None)
     _summarise(report, table)
     return report
 
@@ -208,6 +212,6 @@ def audit_file(path: str | Path, games: dict[str, Any], progress: Callable[[int,
         data = Path(path).read_bytes()
     except OSError as err:
         report = AuditReport(str(path))
-        report.fault = AuditFault(0, None, None, f"the file cannot be read: {err.strerror or err}")
+        report.fault = AuditFault(0, None, None, f"it cannot be read: {err.strerror or err}", in_entry=False)
         return report
     return audit_bytes(data, str(path), games, progress)

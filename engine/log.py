@@ -145,7 +145,7 @@ def _parse_payload(payload: bytes, limits: Limits) -> dict[str, Any]:
     except LimitError as err:
         raise EntryTooLarge(f"The entry payload is too large: {err}") from None
     except CodecError as err:
-        raise MalformedEntry(f"The entry payload is malformed: {err}") from None
+        raise MalformedEntry(str(err)) from None
     validate_author_key(fields["author"])
     return fields
 

@@ -17,6 +17,7 @@ Files (PROTOCOL.md 8; :class:`Store`): the log ``*.vtlog`` and the seat's secret
 from __future__ import annotations
 
 import asyncio
+import socket
 import collections
 import logging
 import os
@@ -435,6 +436,15 @@ class Client:
             if self._join_refused:
                 return
             if t.phase == "lobby":
+                if t.game_name == "vtes" and self.bot is None:
+                    # No screen plays VTES yet: a person would take a seat and stall the table.
+                    self._join_refused = True
+                    self.listeners.emit(Refused(
+                        "join", "illegal",
+                        "This is a VTES table, and the screen plays only Vampire Queen for now: join it with "
+                        "--bot heuristic --deck FILE, or watch it with --spectate.",
+                    ))
+                    return
                 if t.game_name == "vtes" and not seat.leaves:
                     deck = self.deck
                     if deck is None and self.bot is not None and not hasattr(self.bot, "choose"):
@@ -528,6 +538,12 @@ class Client:
             except _Stop as err:
                 self._give_up(str(err))
                 return
+            except socket.gaierror:
+                # A name that does not resolve will not resolve on the next try either.
+                self._give_up(f"The address {self.address[0]!r} names no computer this one can find.")
+                return
+            except ConnectionRefusedError:
+                detail = f"Nothing answers at {self.address[0]}:{self.address[1]}: is the table open there?"
             except (WireError, MessageError, OSError, TimeoutError) as err:
                 detail = str(err) or type(err).__name__
             except LogError as err:

@@ -150,6 +150,13 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
     from engine.cli import BOT_NAMES, parse_rules
 
     say = printer()
+    if not 0 <= args.port <= 65535:
+        raise VampireError(f"The port {args.port} is not between 0 and 65535.")
+    if args.game == "vtes" and not args.headless:
+        raise VampireError(
+            "The screen plays only Vampire Queen for now: open a VTES table with --headless, and seat "
+            "players with vampire join HOST --bot heuristic --deck FILE."
+        )
     timeouts, backoff = timeouts_from(args)
     profile = args.name or login_name()
     host_key = load_identity(f"{profile}-host")
@@ -251,6 +258,10 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
     return status
 
 
+BOT_ABANDON_AFTER = 180.0
+"""Seconds a bot waits on a stalled seat before it votes `abandon` by itself."""
+
+
 # --- vampire join ------------------------------------------------------------------------------
 
 
@@ -292,7 +303,9 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
     client = Client(
         address, key, name=name, role="spectator" if args.spectate else "player", games=games, store=store,
         bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None, timeouts=timeouts, backoff=backoff,
-        stall_after=args.stall_after, abandon_after=args.abandon_after, stop_when_over=True,
+        stall_after=args.stall_after, stop_when_over=True,
+        # A bot votes to end the wait for a stalled seat by itself after a while; a person decides.
+        abandon_after=args.abandon_after if args.abandon_after is not None else (BOT_ABANDON_AFTER if args.bot else None),
         crash_before_submit=crash, trace=trace, deck=deck,
     )
     say(f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"

@@ -139,9 +139,11 @@ def result_text(state: VtesState, names: Sequence[str] | None = None) -> str:
     how = {"last": "by ousts", "time": "by time-out", "unstarted": "before it started"}.get(state.end, "not yet")
     lines = [f"VTES table result: {state.seats} players, ruleset {ruleset}, game ended {how}"]
     width = max([6, *(len(x) for x in names)])
-    lines.append(f"{'pos':<4}{'seat':<5}{'player':<{width + 2}}{'VP':<5}GW")
+    # The Archon takes players by table position (the seating drawn at the start, from 1); the
+    # protocol's seat number (join order) is shown too, so the log can be matched.
+    lines.append(f"{'table position':<16}{'player':<{width + 2}}{'VP':<5}{'GW':<4}joined as seat")
     for i, row in enumerate(result_table(state), start=1):
-        lines.append(f"{i:<4}{row.seat:<5}{names[row.seat]:<{width + 2}}{format_vp(row.vp):<5}{1 if row.gw else 0}")
+        lines.append(f"{i:<16}{names[row.seat]:<{width + 2}}{format_vp(row.vp):<5}{1 if row.gw else 0:<4}{row.seat}")
     problems = archon_problems(state)
     if problems:
         lines.extend(f"Archon check: {p}" for p in problems)
