@@ -11,6 +11,8 @@ import pytest
 from engine.games.base import IllegalMove
 from engine.identity import new_key
 from engine.log import read_log, sign_entry, sign_head
+from engine.seat import now_ms
+from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
 from net.client import Client, Store
 from net.events import Connection, Finished, Folded, Waiting
@@ -328,3 +330,26 @@ async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_s
         t.check(forged)
     assert refused.value.code == "illegal"
     await stop_all(host, bots + [me.client])
+
+
+async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp_path):
+    """Until the VTES screen exists, a person who joins a VTES table is told so in a sentence and
+    takes no seat (a seat nobody can play would stall every other Methuselah)."""
+    from net.events import Refused
+
+    from engine.games.base import parse_options
+    from engine.local import all_games
+
+    games = all_games()
+    sequencer = Sequencer(new_key(), games, None, now_ms)
+    sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "vtes table")
+    host = Host(sequencer, timeouts=FAST)
+    await host.start("127.0.0.1", 0)
+    person = Client(("127.0.0.1", host.port), new_key(), name="Mina", timeouts=FAST, backoff=QUICK_BACKOFF)
+    refusals = []
+    person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, Refused) else None)
+    await person.start()
+    await eventually(lambda: refusals, 10, "a refusal")
+    assert "VTES" in refusals[0].detail and "--bot" in refusals[0].detail
+    assert host.table.seats == []
+    await stop_all(host, [person])
