@@ -130,6 +130,12 @@ class Host:
         assert self._server is not None
         return self._server.sockets[0].getsockname()[1]
 
+    @property
+    def bind_address(self) -> str:
+        """The address listened on (after :meth:`start`): "0.0.0.0" or "::" for every interface."""
+        assert self._server is not None
+        return self._server.sockets[0].getsockname()[0]
+
     def head(self) -> Head:
         """The host's current head."""
         t = self.table

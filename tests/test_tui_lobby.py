@@ -118,3 +118,44 @@ async def test_a_guest_who_quits_the_lobby_gives_up_the_seat() -> None:
         assert [e.kind for e in host.table.entries] == ["table", "join", "leave"]
     finally:
         await stop_all(host, [])
+
+
+async def test_a_guest_whose_connection_fails_sees_no_host_controls_and_a_sentence() -> None:
+    from engine.cli import games
+
+    session = Session.connect(("127.0.0.1", 1), new_key(), name="Zed", games=games(), backoff=QUICK_BACKOFF)
+    wrapped = wrap_session(session)
+    app = VampireApp(Start("lobby", wrapped), name="Zed")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+        screen = app.screen
+        hint = screen.query_one("#lobby-hint")
+        await wait_for(pilot, lambda: "Could not connect to the table at 127.0.0.1:1." in shown(hint), 20, "the sentence")
+        address = shown(screen.query_one("#lobby-address"))
+        assert "Friends join with" not in address and "You are joining the table at 127.0.0.1:1." in address
+        keys = {b.binding.key for b in app.active_bindings.values()}
+        assert not keys & {"b", "r", "x", "s"}  # no host controls for a guest
+        assert "press b" not in shown(hint)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), 10, "home")
+
+
+async def test_a_host_listening_on_loopback_only_shows_that_address_in_its_lobby() -> None:
+    from tui.connect import share_address
+
+    host = open_host(seats=3, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    person = Session.connect(("127.0.0.1", host.port), new_key(), name="Mina", store=Store.memory(),
+                             timeouts=FAST, backoff=QUICK_BACKOFF)
+    wrapped = wrap_session(person, host=host)  # no address handed over: read where the host listens
+    try:
+        assert share_address(host) == f"127.0.0.1:{host.port}"
+        assert wrapped.address == f"127.0.0.1:{host.port}"
+        app = VampireApp(Start("lobby", wrapped), name="Mina")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+            line = app.screen.query_one("#lobby-address")
+            await wait_for(pilot, lambda: f"vampire join 127.0.0.1:{host.port}" in shown(line), 10, "the address")
+            await pilot.press("ctrl+q")
+    finally:
+        await stop_all(host, [])

@@ -134,3 +134,20 @@ async def test_an_illegal_pick_says_why_before_enter_and_is_never_sent(tmp_path:
         # Unpicking one card makes the pick legal again: the line says what Enter would play.
         await pilot.press("space")
         assert shown(screen.query_one("#pick")).startswith(("✓ Enter", "✗ Cannot play that:"))
+
+
+async def test_after_the_terminal_was_too_small_the_hand_takes_keys_again(tmp_path: Path) -> None:
+    app, _ = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: _my_turn(app), 60, "my turn")
+        screen = app.screen
+        hand = screen.query_one(HandView)
+        await wait_for(pilot, lambda: screen.focused is hand, 10, "the hand to have focus")
+        await pilot.resize_terminal(70, 20)
+        await wait_for(pilot, lambda: app.has_class("-too-small"), 5, "the too-small notice")
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: not app.has_class("-too-small") and screen.focused is hand, 5, "the hand's focus back")
+        assert not hand.picked
+        await pilot.press("home", "space")
+        assert len(hand.picked) == 1
+        assert any(b.binding.key == "space" for b in app.active_bindings.values())

@@ -50,6 +50,7 @@ class VampireApp(App):
         self._factory = factory
         self.player_name = name
         self.session: TableSession | None = None
+        self._focus_before_small: dict[int, Any] = {}
 
     @property
     def factory(self) -> SessionFactory:
@@ -174,12 +175,32 @@ class VampireApp(App):
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
 
+    def _restore_focus(self, before: dict[int, Any]) -> None:
+        """Give focus back, once the notice is gone, to whatever had it on each screen (else to
+        the screen's first focusable widget), so the keys work again without Esc."""
+        for screen in self.screen_stack:
+            if screen.focused is not None:
+                continue
+            widget = before.get(id(screen))
+            if widget is not None and widget.is_attached and widget.screen is screen and widget.focusable:
+                screen.set_focus(widget)
+            elif screen is self.screen:
+                screen.focus_next()
+
     def _check_size(self, width: int, height: int) -> None:
         """Every screen carries a TooSmallNotice; the ``-too-small`` class shows it instead of the
         screen (vampire.tcss), whatever screen is on top."""
         from tui.widgets.common.too_small import TooSmallNotice
 
-        self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-too-small")
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        was_small = self.has_class("-too-small")
+        if small and not was_small:
+            # Hiding a screen's widgets takes their focus away: remember who had it, per screen.
+            self._focus_before_small = {id(screen): screen.focused for screen in self.screen_stack}
+        self.set_class(small, "-too-small")
+        if was_small and not small:
+            self.call_after_refresh(self._restore_focus, self._focus_before_small)
+            self._focus_before_small = {}
         for screen in self.screen_stack:
             for notice in screen.query(TooSmallNotice):
                 notice.refresh()

@@ -276,7 +276,7 @@ class HostedTable(NetSession):
         from engine.seat import now_ms
         from engine.sequencer import Sequencer
         from net.client import Store
-        from net.host import Host, lan_address
+        from net.host import Host
         from net.session import Session
 
         games = _games()
@@ -291,7 +291,7 @@ class HostedTable(NetSession):
         await host.start("0.0.0.0", self.spec.port)
         self._host = host
         self._log_path = save
-        self.address = f"{lan_address()}:{host.port}"
+        self.address = share_address(host)
         session = Session.connect(("127.0.0.1", host.port), load_identity(self.spec.name), name=self.spec.name,
                                   store=Store.per_table(), games=games)
         self.attach(session)
@@ -306,6 +306,24 @@ class HostedTable(NetSession):
             self._host = None
 
 
+WILDCARDS = ("", "0.0.0.0", "::", "::0")
+
+
+def share_address(host: Any) -> str:
+    """``"address:port"`` friends type to join ``host`` (a listening ``net.host.Host``): the
+    address it really listens on, or this machine's LAN address when it listens on every
+    interface (a host bound to 127.0.0.1 is reachable from this computer only, and says so by
+    its address)."""
+    from net.host import lan_address
+
+    bound = host.bind_address
+    if bound in WILDCARDS:
+        bound = lan_address()
+    elif ":" in bound:
+        bound = f"[{bound}]"  # an IPv6 address, as `vampire join` reads it
+    return f"{bound}:{host.port}"
+
+
 def wrap_session(session: Any, host: Any = None, address: str | None = None, bots: Any = ()) -> NetSession:
     """A ``net.session.Session`` made by ``vampire host`` or ``vampire join`` as a TableSession.
 
@@ -318,9 +336,7 @@ def wrap_session(session: Any, host: Any = None, address: str | None = None, bot
     where, port = client.address
     if host is not None:
         if address is None:
-            from net.host import lan_address
-
-            address = f"{lan_address()}:{port}"
+            address = share_address(host)
         wrapped = NetSession(client.name, is_host=True, address=address, host=host)
         wrapped.adopt_bots(bots)
     else:
@@ -348,4 +364,4 @@ class NetFactory:
         return wrap_session(session)
 
 
-__all__ = ["HostedTable", "LocalPlay", "NetFactory", "NetSession", "fingerprint", "wrap_session"]
+__all__ = ["HostedTable", "LocalPlay", "NetFactory", "NetSession", "fingerprint", "share_address", "wrap_session"]

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from engine.log import LogFile, read_log
 from engine.replay import describe_entry
 from engine.table import Rejected, Table
+from tui.files import shell_path
 from tui.present import head_text, waiting_text, work_progress
 
 
@@ -63,6 +64,33 @@ class Replay:
 def open_replay(path: Path) -> Replay:
     """Read the log at ``path``. Raises VampireError (LogFileError) for a file that is not a log."""
     return Replay(Path(path), read_log(path))
+
+
+SHOWN_GAME = "queen"
+"""The one game the replay screen draws (seats, trick, hands); ``vampire replay FILE --text`` prints any."""
+
+
+def game_of(replay: Replay) -> str | None:
+    """The game the log's table plays (its first entry's ``game``), None when the log does not say."""
+    entries = replay.log.entries
+    if not entries:
+        return None
+    body = entries[0].body
+    game = body.get("game") if isinstance(body, dict) else None
+    return game if isinstance(game, str) else None
+
+
+def not_shown_sentence(replay: Replay, games: dict[str, Any]) -> str | None:
+    """Why the replay screen cannot draw this log's game, in a sentence (None: it can)."""
+    game = game_of(replay)
+    if game is None or game == SHOWN_GAME:
+        return None
+    module = games.get(game)
+    title = getattr(module, "title", None) or game
+    return (
+        f"This log is a game of {title}, and the replay screen shows Vampire Queen tables only: "
+        f"vampire replay {shell_path(replay.path)} --text prints any table, entry by entry."
+    )
 
 
 def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:

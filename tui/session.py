@@ -46,6 +46,8 @@ class SessionEvent:
     ok: bool = True
     seats: tuple[int, ...] = ()
     seconds: float = 0.0
+    detail: str = ""
+    """For ``"connection"``: the cause alone (e.g. "Nothing answers at 127.0.0.1:1: …"), if known."""
 
 
 def as_session_event(event: Any) -> SessionEvent:
@@ -73,7 +75,7 @@ def as_session_event(event: Any) -> SessionEvent:
             return SessionEvent("closed", text=text, ok=False)
         if state == "connecting":
             return SessionEvent("other", text=text)
-        return SessionEvent("connection", text=text, ok=state in ("connected", "connecting"))
+        return SessionEvent("connection", text=text, ok=state in ("connected", "connecting"), detail=detail)
     if kind == "Refused":
         detail = getattr(event, "detail", "")
         if getattr(event, "legal", True) and getattr(event, "kind", "") == "move":

@@ -86,7 +86,10 @@ class AuditScreen(Screen):
         self.query_one("#audit-what", Static).update(
             f"{report.entries} entries read. The same check from a shell: vampire audit {shell_path(self.path)}"
         )
-        self.query_one("#audit-text", Static).update(Text(report.text()))
+        lines = report.text().split("\n")
+        if lines and lines[0].startswith(("CLEAN", "FAULT", "NO FAULT")):
+            lines = lines[1:]  # the verdict above says it already
+        self.query_one("#audit-text", Static).update(Text("\n".join(lines)))
         self.refresh_bindings()
 
     def _failed(self, detail: str) -> None:

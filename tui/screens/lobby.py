@@ -44,6 +44,8 @@ class LobbyScreen(Screen):
         self._unsubscribe = None
         self._busy = False
         self._seen: dict[bytes, float] = {}
+        self._link_problem = ""  # why this guest is not connected now ("" while it is, or unknown)
+        self._was_connected = False
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -76,8 +78,15 @@ class LobbyScreen(Screen):
         event = message.event
         if event.kind in ("error", "closed") and event.text:
             self.notify(_sentence(event.text), severity="error" if event.kind == "error" else "warning")
-        elif event.kind == "connection" and event.text and not event.ok:
-            self.notify(event.text, severity="warning")
+        elif event.kind == "connection":
+            if event.ok:
+                self._link_problem = ""
+                self._was_connected = True
+            elif event.text:
+                first = not self._link_problem
+                self._link_problem = event.detail or event.text
+                if first:  # the lobby says it while it lasts: one notification is enough
+                    self.notify(self._link_text() if not self.session.is_host else event.text, severity="warning")
         self.refresh_lobby()
 
     def refresh_lobby(self) -> None:
@@ -93,7 +102,12 @@ class LobbyScreen(Screen):
         where = f"lobby of {table.name!r}" if table.name else "lobby"
         self.query_one("#title", Static).update(f"{title} · {where} · you: {session.name}, key {session.fingerprint}")
         address = session.address
-        if address:
+        if not session.is_host:
+            # A guest's address is the table it joins: nothing for it to share as if it hosted.
+            self.query_one("#lobby-address", Static).update(
+                f"You are joining the table at {address}." if address else "You are joining a table."
+            )
+        elif address:
             self.query_one("#lobby-address", Static).update(
                 Text.assemble("Friends join with:  ", (f"vampire join {address}", "bold reverse"), f"   (address {address})")
             )
@@ -132,8 +146,11 @@ class LobbyScreen(Screen):
         """What the table waits for, in a sentence, and the keys that help."""
         session = self.session
         table = session.table
+        if not session.is_host and self._link_problem:
+            return self._link_text()
         if table.nseats == 0:
-            return "Opening the table…"
+            return f"Connecting to the table at {session.address}…" if not session.is_host and session.address \
+                else "Opening the table…"
         taken, seats = len(table.seats), table.nseats
         auto = getattr(session, "auto_start", False)
         bots = bool(session.bots) and getattr(session, "can_remove_bots", True)
@@ -149,6 +166,14 @@ class LobbyScreen(Screen):
         then = "The game starts once every seat is taken" if auto else "s starts the game once every seat is taken"
         then += "; x removes the highlighted bot." if bots else "."
         return f"{taken} of {seats} seats taken: {ways}.\n{then}"
+
+    def _link_text(self) -> str:
+        """Why a guest is not connected, in sentences, and what happens now."""
+        address = self.session.address
+        where = f" at {address}" if address else ""
+        lead = f"The connection to the table{where} was lost." if self._was_connected \
+            else f"Could not connect to the table{where}."
+        return f"{lead} {_sentence(self._link_problem)} Trying again; Esc goes back to the home screen."
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         session = self.session

@@ -17,7 +17,7 @@ from engine.errors import VampireError
 from tui.files import display_path
 from tui.messages import ReplayLoaded
 from tui.present import cards_text, points, seat_rows
-from tui.replayer import Frame, Replay, fold_frames, hands_at, open_replay
+from tui.replayer import Frame, Replay, fold_frames, hands_at, not_shown_sentence, open_replay
 from tui.widgets.table.seats import SeatList
 from tui.widgets.table.trick import TrickView
 from tui.widgets.common.too_small import TooSmallNotice
@@ -69,6 +69,21 @@ class ReplayScreen(Screen):
         except VampireError as err:
             self.notify(str(err), title="Cannot replay", severity="error", timeout=10)
             self.query_one("#replay-status", Static).update(f"Cannot replay: {err}")
+            return
+        from engine.cli import games
+
+        refusal = not_shown_sentence(self.replay, games())
+        if refusal is not None:
+            # Only Vampire Queen tables are drawn here: say so (and how to read any log) instead of
+            # folding a game whose state this screen cannot show.
+            self.query_one("#replay-top").display = False
+            entries = self.query_one("#replay-entries", Static)
+            entries.border_title = "Cannot show this log here"
+            entries.update(refusal)
+            self.query_one("#replay-status", Static).update("Esc goes back.")
+            self.query_one("#title", Static).update(f"Replay of {display_path(self.path)}")
+            self.replay = None
+            self.refresh_bindings()
             return
         if self.replay.log.torn:
             self.notify("The log's last frame was torn (a crash mid-write) and is left out.", severity="warning")
@@ -138,9 +153,7 @@ class ReplayScreen(Screen):
 
     def action_hands(self) -> None:
         self.spoil = not self.spoil
-        self.notify("Every hand is shown at every step of a round whose seeds the log reveals." if self.spoil
-                    else "Hands are shown once a round's seeds are revealed.", timeout=4)
-        self.show()
+        self.show()  # the status line says which hands are shown (no toast over the entries)
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -178,6 +191,8 @@ class ReplayScreen(Screen):
             + (" · " + " · ".join(where) if where else "") + f" · head {frame.head} · {self.path.name}"
         )
         state = frame.state
+        if state is not None and not hasattr(state, "trick"):
+            state = None  # not a Vampire Queen state: name the seats only, never crash
         seats = self.query_one(SeatList)
         if state is not None:
             seats.show(seat_rows(state, frame.names, None))
@@ -186,7 +201,9 @@ class ReplayScreen(Screen):
         self.query_one(TrickView).show(state, frame.names)
         self._show_hands(replay, frame)
         self._show_entries(frames)
-        self.query_one("#replay-status", Static).update(frame.status)
+        hands = ("h: every hand at every step of a round whose seeds the log reveals" if self.spoil
+                 else "h: show every hand")
+        self.query_one("#replay-status", Static).update(Text.assemble(frame.status, "  ", (f"({hands})", "dim")))
         self.refresh_bindings()
 
     def _show_hands(self, replay: Replay, frame: Frame) -> None:
@@ -222,7 +239,9 @@ class ReplayScreen(Screen):
             frame = frames[i]
             block = [Text(line, style="bold reverse" if i == self.index else "") for line in frame.lines]
             if i == self.index:
-                block = [Text("▶ ") + t for t in block] if block else [Text("▶ " + frame.kind, style="bold reverse")]
+                # One marker for the entry, on its first line; the lines it caused are indented.
+                block = ([Text("▶ ") + block[0]] + [Text("  ") + t for t in block[1:]]) if block \
+                    else [Text("▶ " + frame.kind, style="bold reverse")]
             else:
                 block = [Text("  ") + t for t in block]
             lines[:0] = block

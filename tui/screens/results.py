@@ -65,6 +65,10 @@ class RoundEndScreen(ModalScreen[None]):
             hint = "Enter: see the final result." if self.final else "Enter: back to the table, where the next round goes on."
             yield Static(hint, classes="hint")
 
+    def on_mount(self) -> None:
+        # Toasts from the table would sit on the box's lower rows: the box says what matters now.
+        self.app.clear_notifications()
+
     def action_close(self) -> None:
         self.dismiss(None)
 
