@@ -610,16 +610,22 @@ class Table:
         if sorted(got.positions) != sorted(positions):
             raise Rejected("illegal", f"the unlock must cover positions {positions}")
 
-        def fold() -> None:
-            for k, point in zip(got.positions, got.points):
-                ev.cur[k] = point
-                ev.stripped[k].add(seat)
-            ev.entries.append(deck.EventEntry(entry.seq, seat, "unlock", body))
-            self.work.steps.pop(0)
-            if not self.work.steps:
-                self._finish([None] * len(self.work.ops))
+        return lambda: self._step_done(ev, seat, entry.seq, "unlock", body, got.positions, got.points)
 
-        return fold
+    def _step_done(self, ev: EventRec, seat: int, seq: int, kind: str, body: dict, positions: Any, points: Any) -> None:
+        """Fold one participant's `unlock` or `reveal` step: its lock leaves each position, the
+        step is kept for the seed-reveal recompute, and the work moves on."""
+        for k, point in zip(positions, points):
+            ev.cur[k] = point
+            ev.stripped[k].add(seat)
+        ev.entries.append(deck.EventEntry(seq, seat, kind, body))
+        w = self.work
+        w.steps.pop(0)
+        if not w.steps:
+            if kind == "reveal":
+                self._finish_reveal()
+            else:
+                self._finish([None] * len(w.ops))
 
     def _prepare_reveal(self, entry: Entry, body: Any) -> Callable[[], None]:
         seat = self._expect(entry, "reveal")
@@ -628,28 +634,16 @@ class Table:
         if ev.number != event:
             raise Rejected("illegal", f"the table waits for a reveal of event {event}")
         current = {k: ev.cur[k] for k in positions}
-        claims: dict[int, str] = {}
+        owner_claims = None
         if ev.private and seat == ev.owner:
-            b = codec.check_map(
+            # The owner reveals last and claims each card: its body adds cards, salts and proofs.
+            owner_claims = codec.check_map(
                 body, {"event": int, "positions": list, "keys": list, "cards": list, "salts": list, "proofs": list},
                 what="the owner's reveal",
             )
-            body = {"event": b["event"], "positions": b["positions"], "keys": b["keys"]}
-            if not len(b["cards"]) == len(b["salts"]) == len(b["proofs"]) == len(b["positions"]):
+            body = {"event": owner_claims["event"], "positions": owner_claims["positions"], "keys": owner_claims["keys"]}
+            if not len(owner_claims["cards"]) == len(owner_claims["salts"]) == len(owner_claims["proofs"]) == len(body["positions"]):
                 raise Rejected("malformed", "the owner's reveal claims one card, salt and proof per position")
-            try:
-                got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
-            except deck.BadBody:
-                raise
-            except (deck.DeckError, group.GroupError) as err:
-                return self._cheat(entry, seat, str(err))
-            for k, point, card, salt, proof in zip(got.positions, got.points, b["cards"], b["salts"], b["proofs"]):
-                problem = self._private_claim(ev, card, salt, proof, point)
-                if problem:
-                    return self._cheat(entry, seat, f"position {k} of event {ev.number}: {problem}")
-                if card in ev.public.values() or card in claims.values():
-                    return self._opened_twice(seat, ev.number, k, card)
-                claims[k] = card
         try:
             got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
         except deck.BadBody:
@@ -658,16 +652,20 @@ class Table:
             return self._cheat(entry, seat, str(err))
         if sorted(got.positions) != sorted(positions):
             raise Rejected("illegal", f"the reveal must cover positions {positions}")
+        claims: dict[int, str] = {}
+        if owner_claims is not None:
+            rows = zip(got.positions, got.points, owner_claims["cards"], owner_claims["salts"], owner_claims["proofs"])
+            for k, point, card, salt, proof in rows:
+                problem = self._private_claim(ev, card, salt, proof, point)
+                if problem:
+                    return self._cheat(entry, seat, f"position {k} of event {ev.number}: {problem}")
+                if card in ev.public.values() or card in claims.values():
+                    return self._opened_twice(seat, ev.number, k, card)
+                claims[k] = card
 
         def fold() -> None:
-            for k, point in zip(got.positions, got.points):
-                ev.cur[k] = point
-                ev.stripped[k].add(seat)
             ev.public.update(claims)
-            ev.entries.append(deck.EventEntry(entry.seq, seat, "reveal", body))
-            self.work.steps.pop(0)
-            if not self.work.steps:
-                self._finish_reveal()
+            self._step_done(ev, seat, entry.seq, "reveal", body, got.positions, got.points)
 
         return fold
 
@@ -996,17 +994,8 @@ class Table:
             _, _, ks = w.steps[0]
             body = deck.make_reveal(secrets, ks)
             points = [deck.remove_lock(key, ev.cur[k]) for k, key in zip(ks, body["keys"])]
-        for k, point in zip(body["positions"], points):
-            ev.cur[k] = point
-            ev.stripped[k].add(seat)
         # Recorded as the seat's step, so the seed-reveal recompute follows the chain.
-        ev.entries.append(deck.EventEntry(seq, seat, w.kind, body))
-        w.steps.pop(0)
-        if not w.steps:
-            if w.kind == "reveal":
-                self._finish_reveal()
-            else:
-                self._finish([None] * len(w.ops))
+        self._step_done(ev, seat, seq, w.kind, body, body["positions"], points)
         return True
 
     def _start(self, queue: list[Any]) -> None:
