@@ -272,6 +272,8 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
     from engine.cli import BOT_NAMES
 
     say = printer()
+    if args.spectate and (args.bot or args.deck):
+        raise VampireError("--spectate watches a table without a seat: it takes no --bot and no --deck.")
     address = parse_address(args.address)
     timeouts, backoff = timeouts_from(args)
     state = Path(args.state) if args.state else None

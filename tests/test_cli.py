@@ -97,3 +97,9 @@ def test_simulate_refuses_zero_seats(capsys):
 def test_simulate_refuses_a_negative_seat_count_by_naming_the_seat_range(capsys):
     code = main(["simulate", "--seats", "-3"])
     assert code != 0 and "3 to 12 players" in capsys.readouterr().err
+
+
+def test_join_refuses_to_spectate_as_a_bot_in_a_sentence(capsys):
+    code = main(["join", "127.0.0.1:1", "--spectate", "--bot", "heuristic"])
+    err = capsys.readouterr().err
+    assert code != 0 and "--spectate" in err and "Traceback" not in err
