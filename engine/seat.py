@@ -206,7 +206,7 @@ class Seat:
         seat = self.index
         if seat is None or t.phase != "running":
             return None
-        if self.complaints and t.work is None or (self.complaints and t.work and t.work.kind != "seeds"):
+        if self.complaints and (t.work is None or t.work.kind != "seeds"):
             e, k = self.complaints[0]
             return "complaint", deck.make_complaint(self._secrets_for(t.events[e]), k)
         for s, kind in t.owed():

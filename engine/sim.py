@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from engine.games.base import Act, Draw, EndEvent, Game, Note, Open, Pending, Pos, Release, Result, Shuffle
+from engine.games.base import Act, Draw, EndEvent, Game, IllegalMove, Note, Open, Pending, Pos, Release, Result, Shuffle
 
 
 class SimTable:
@@ -117,8 +117,6 @@ class SimTable:
         # The real table opens only keys the seat holds; here a seat can only open what it knows.
         unknown = [p for p in positions if p not in self.known_to(seat)]
         if unknown:
-            from engine.games.base import IllegalMove
-
             raise IllegalMove("that card is not in your hand")
         revealed = {p: self.truth[p] for p in positions}
         self.game.check(self.state, seat, act, revealed)

@@ -140,6 +140,7 @@ class Work:
     event: int = -1
     steps: list[tuple] = field(default_factory=list)
     waiting: list[int] = field(default_factory=list)
+    complainer: int | None = None  # "seeds" asked for by a complaint (or a card opened twice)
 
 
 def draws_from(result: bytes, bounds: tuple[int, ...]) -> tuple[int, ...]:
@@ -235,8 +236,6 @@ class Table:
 
     def owed(self) -> list[tuple[int, str]]:
         """(seat, kind) pairs the table waits for now: protocol duties first, then moves."""
-        if self.phase == "lobby":
-            return []
         if self.phase != "running":
             return []
         w = self.work
@@ -746,7 +745,7 @@ class Table:
         self.queue = []
         self.work = Work("seeds", [], event=event, waiting=[p for p in ev.order if p not in ev.seeds])
         self.work.purpose = "complaint"
-        self.work.steps = [complainer] if complainer is not None else []
+        self.work.complainer = complainer
 
     def _prepare_seed_reveal(self, entry: Entry, body: Any) -> Callable[[], None]:
         seat = self._expect(entry, "seed-reveal")
@@ -874,7 +873,7 @@ class Table:
                 return
         if self.work.purpose == "complaint":
             # The seeds show every step honest and every card a card: the complaint was false.
-            blamed = self.work.steps[0] if self.work.steps else ev.order[0]
+            blamed = self.work.complainer if self.work.complainer is not None else ev.order[0]
             self.fault = Fault(entry.seq, blamed, "a complaint that the revealed seeds do not support")
             self.phase = "stopped"
             return

@@ -242,9 +242,6 @@ class QueenView:
     def trick(self) -> Trick | None:
         return self.state.trick
 
-    def public_ident(self, pos: Pos) -> bool:
-        return any(c.pos == pos and c.ident is not None for c in self.state.hands[self.seat])
-
 
 # --- the game --------------------------------------------------------------------------------
 
