@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from engine import codec
-from engine.identity import fingerprint
-from engine.log import LogFileError, parse_log
+from engine.protocol import codec
+from engine.protocol.identity import fingerprint
+from engine.protocol.log import LogFileError, parse_log
 from engine.table import Rejected, Table
 
 

@@ -40,9 +40,9 @@ def bench_engine(games: int) -> dict[str, Any]:
 
 def bench_deal(seats: int, memo: bool = True) -> dict[str, Any]:
     """One deal with the host and every seat folding in this process. ``memo``: proofs already
-    verified in this process are not verified again (engine.group.VERIFY_MEMO, as in ``vampire
+    verified in this process are not verified again (engine.protocol.group.VERIFY_MEMO, as in ``vampire
     play``); without it every folder makes every check itself (as peers in separate processes do)."""
-    from engine import group
+    from engine.protocol import group
     from engine.local import new_local_game
 
     group.VERIFY_MEMO.enabled = memo
@@ -66,7 +66,7 @@ def bench_deal(seats: int, memo: bool = True) -> dict[str, Any]:
 
 def bench_audit(rounds: int) -> dict[str, Any]:
     from engine.audit import audit_file
-    from engine.cli import games
+    from engine.games import all_rules
     from engine.local import new_local_game
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,7 +76,7 @@ def bench_audit(rounds: int) -> dict[str, Any]:
         local.run()
         played = time.perf_counter() - start
         start = time.perf_counter()
-        report = audit_file(path, games())
+        report = audit_file(path, all_rules())
         took = time.perf_counter() - start
         assert report.code == 0, report.text()
         return {

@@ -39,13 +39,13 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _host(seats: int, rounds: int):
     from engine.games.base import parse_options
-    from engine.identity import new_key
-    from engine.local import all_games
+    from engine.protocol.identity import new_key
+    from engine.games import all_rules
     from engine.seat import now_ms
     from engine.sequencer import Sequencer
     from net.host import Host
 
-    games = all_games()
+    games = all_rules()
     sequencer = Sequencer(new_key(), games, None, now_ms)
     sequencer.open_table("queen", dict(parse_options(games["queen"].option_schema, {"rounds": rounds})), seats, "bench")
     return Host(sequencer)

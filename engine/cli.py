@@ -15,18 +15,11 @@ from engine.errors import VampireError
 BOT_NAMES = ("Lisa", "Scott", "Justine", "Richard", "Steve", "Mina", "Lucian", "Carmilla", "Vlad", "Ilona", "Anatole", "Beckett")
 
 
-def games() -> dict[str, Any]:
-    """The game modules by command-line name."""
-    from engine.games.queen import GAME as queen
+def games() -> Any:
+    """The game rules by command-line name."""
+    from engine.games import all_rules
 
-    found: dict[str, Any] = {"queen": queen}
-    try:
-        from engine.games.vtes import GAME as vtes  # type: ignore[attr-defined]
-    except ImportError:
-        pass
-    else:
-        found["vtes"] = vtes
-    return found
+    return all_rules()
 
 
 def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
@@ -47,21 +40,23 @@ def seat_levels(spec: str | None, seats: int | None, game: Any) -> list[str]:
     random bots in the other seats. A list: one bot each.
     """
     from engine.bots import BotSpecError, parse_bots
+    from engine.games import find_game
 
+    gspec = find_game(game.name)
     if spec is not None and not spec.strip().isdigit():
-        levels = parse_bots(spec)
+        levels = parse_bots(spec, gspec)
         if seats is not None and seats != len(levels):
             raise BotSpecError(f"--bots names {len(levels)} bots but --seats is {seats}")
         seats = len(levels)
     else:
         if seats is None:
-            seats = 4 if game.name == "queen" else 5
+            seats = gspec.default_seats
         if not game.min_seats <= seats <= game.max_seats:
             raise VampireError(f"{game.title} is played by {game.min_seats} to {game.max_seats} players, not {seats}")
         heuristic = int(spec) if spec is not None else 1
         if heuristic > seats:
             raise BotSpecError(f"--bots {heuristic} is more bots than the {seats} seats")
-        levels = ["heuristic"] * heuristic + ["random"] * (seats - heuristic)
+        levels = [gspec.default_bot] * heuristic + [gspec.filler_bot] * (seats - heuristic)
     if not game.min_seats <= seats <= game.max_seats:
         raise VampireError(f"{game.title} is played by {game.min_seats} to {game.max_seats} players, not {seats}")
     return levels
@@ -77,9 +72,10 @@ def simulate(
     out: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Play ``count`` games between bots; players rotate seats each game. Returns the tallies."""
-    from engine.bots import make_bot
+    from engine.games import find_game
     from engine.sim import play_game
 
+    spec = find_game(game_name)
     game = games()[game_name]
     n = len(levels)
     names = [f"{BOT_NAMES[p % len(BOT_NAMES)]}" for p in range(n)]
@@ -93,14 +89,15 @@ def simulate(
         seat_of = [(p + g) % n for p in range(n)]
         player_at = {s: p for p, s in enumerate(seat_of)}
         game_seed = seed * 1_000_003 + g
-        private = None
-        if game_name == "vtes":
-            # VTES bots bring the shipped tournament-winning decks as their private decks.
-            from engine.games.vtes.simulate import seat_bots
-
-            bots, private = seat_bots([levels[player_at[s]] for s in range(n)], game_seed)
-        else:
-            bots = [make_bot(game_name, levels[player_at[s]], random.Random(f"{seed}/{g}/{s}")) for s in range(n)]
+        private: dict[tuple[int, str], list[str]] = {}
+        bots = []
+        for s in range(n):
+            rng = random.Random(f"{seed}/{g}/{s}")
+            brought = spec.kit().for_bot(rng) if spec.kit is not None else None
+            if spec.kit is not None:
+                for part, cards in spec.kit().deck_lists(brought).items():
+                    private[(s, f"{part}/{s}")] = cards
+            bots.append(spec.bot(levels[player_at[s]], rng, brought))
         seat_names = [names[player_at[s]] for s in range(n)]
         printer = None
         if verbose and g == 0:
@@ -115,15 +112,15 @@ def simulate(
     out("")
     width = max(len(x) for x in names)
     # VTES scores are victory points kept in half-points.
-    unit, scale = ("mean VP", 2) if game_name == "vtes" else ("mean score", 1)
+    unit, scale = spec.score.label, spec.score.scale
     out(f"{'player':<{width}}  {'bot':<9}  {'wins':>7}  {'win %':>6}  {unit:>10}")
     for p in range(n):
         out(
             f"{names[p]:<{width}}  {levels[p]:<9}  {wins[p]:>7.1f}  {100 * wins[p] / count:>5.1f}%  "
             f"{score_sum[p] / count / scale:>10.2f}"
         )
-    if game_name == "queen":
-        out("(Vampire Queen: the lowest total wins; tied games share the win.)")
+    if spec.score.note:
+        out(f"({spec.score.note})")
     return {"wins": wins, "mean_scores": [s / count for s in score_sum], "moves": moves}
 
 
@@ -201,7 +198,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_result(args: argparse.Namespace) -> int:
     """A VTES table's result (seat, VP, GW) for a tournament organiser."""
-    from engine.log import read_log
+    from engine.protocol.log import read_log
     from engine.table import Rejected, Table
 
     log = read_log(args.file)
@@ -211,20 +208,21 @@ def cmd_result(args: argparse.Namespace) -> int:
             table.apply(entry)
         except Rejected as err:
             raise VampireError(f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit") from None
-    if table.game_name != "vtes":
-        raise VampireError(f"{args.file} is a game of {table.game.title if table.game else 'nothing'}: vampire result is for VTES tables")
+    from engine.games import find_game
+
+    spec = find_game(table.game_name) if table.game_name else None
+    if spec is None or spec.organiser_result is None:
+        raise VampireError(f"{args.file} is a game of {table.game.title if table.game else 'nothing'}, which has no result for an organiser")
     if table.fault is not None:
         raise VampireError(f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit")
-    from engine.games.vtes import result_text
-
-    print(result_text(table.gstate, table.names))
+    print(spec.organiser_result(table.gstate, table.names))
     if table.game.result(table.gstate) is None:
         print("(the game is not over: these are the VP so far)")
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from engine.log import read_log
+    from engine.protocol.log import read_log
     from engine.replay import replay_lines
 
     log = read_log(args.file)  # a missing or broken file is a sentence here, before any screen
@@ -248,12 +246,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     loopback TCP, net.local). ``--bots``: a number N of heuristic bots or a comma list of levels
     (default 3 heuristic bots)."""
     from engine.bots import parse_bots
+    from engine.games import find_game
     from engine.games.base import parse_options
     from tui.app import Start, VampireApp
     from tui.session import LocalTableSpec
 
     game = games()[args.game]
-    levels = parse_bots(args.bots) if args.bots else ["heuristic"] * 3
+    levels = parse_bots(args.bots, find_game(args.game)) if args.bots else [find_game(args.game).default_bot] * 3
     seats = len(levels) + 1
     if not game.min_seats <= seats <= game.max_seats:
         raise VampireError(

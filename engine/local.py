@@ -13,21 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from engine.bots import make_bot
+from engine.games import all_rules, find_game
 from engine.games.base import Note
-from engine.identity import new_key
-from engine.log import Entry, LogWriter
+from engine.protocol.identity import new_key
+from engine.protocol.log import Entry, LogWriter
 from engine.seat import Seat, now_ms
-from engine.secrets import SecretsFile
+from engine.protocol.secrets import SecretsFile
 from engine.sequencer import Sequencer
 from engine.table import Rejected
-
-
-def all_games() -> dict[str, Any]:
-    """Game modules by protocol name."""
-    from engine.cli import games
-
-    return games()
 
 
 Tamper = Callable[[int, str, dict], dict]
@@ -121,7 +114,7 @@ def new_local_game(
     generator (reproducible, for tests and benchmarks); otherwise from the OS random source.
     ``save``: the log file; ``secrets_dir``: where each seat's secrets file goes.
     """
-    games = all_games()
+    games = all_rules()
     module = games[game]
     from engine.games.base import parse_options
 
@@ -140,15 +133,15 @@ def new_local_game(
 
     names = list(names or [BOT_NAMES[i % len(BOT_NAMES)] for i in range(len(levels))])
     decks: list[dict[str, list[str]] | None] = [None] * len(levels)
-    if game == "vtes":
-        # Every Methuselah brings a private deck: the shipped tournament-winning decks.
-        from engine.games.vtes.simulate import seat_bots
-
-        vtes_bots, private = seat_bots([lv or "heuristic" for lv in levels], rng.randrange(1 << 30))
-        decks = [{part: private[(i, f"{part}/{i}")] for part in ("crypt", "library")} for i in range(len(levels))]
-        bots = [b if lv else None for b, lv in zip(vtes_bots, levels)]
-    else:
-        bots = [make_bot(game, lv, random.Random(rng.random())) if lv else None for lv in levels]
+    spec = find_game(game)
+    bots: list[Any] = []
+    for i, lv in enumerate(levels):
+        bot_rng = random.Random(rng.random())
+        # A seat that brings something (a VTES deck) gets one the game ships for bots.
+        brought = spec.kit().for_bot(bot_rng) if spec.kit is not None else None
+        if brought is not None:
+            decks[i] = spec.kit().deck_lists(brought) if spec.kit is not None else None
+        bots.append(spec.bot(lv, bot_rng, brought) if lv else None)
     seats = []
     for i in range(len(levels)):
         path = secrets_dir / f"seat{i}.secrets" if secrets_dir else None

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from engine.identity import fingerprint
-from engine.log import Entry, LogFile
+from engine.protocol.identity import fingerprint
+from engine.protocol.log import Entry, LogFile
 from engine.table import Rejected, Table
 
 _DUTY_WORDS = {

@@ -15,11 +15,11 @@ from typing import Any, Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine import codec, deck, group, merkle
+from engine.protocol import codec, deck, group, merkle
 from engine.games.base import Act, Note, Pos
-from engine.identity import public_bytes
-from engine.log import Entry, sign_entry
-from engine.secrets import SecretsFile
+from engine.protocol.identity import public_bytes
+from engine.protocol.log import Entry, sign_entry
+from engine.protocol.secrets import SecretsFile
 from engine.table import ZERO32, Table
 
 

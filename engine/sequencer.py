@@ -10,8 +10,8 @@ from typing import Any, Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.identity import public_bytes
-from engine.log import Entry, LogWriter, sign_entry, sign_head
+from engine.protocol.identity import public_bytes
+from engine.protocol.log import Entry, LogWriter, sign_entry, sign_head
 from engine.table import ZERO32, Rejected, Table
 
 

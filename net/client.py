@@ -32,10 +32,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import VampireError
 from engine.games.base import IllegalMove
-from engine.identity import public_bytes
-from engine.log import Entry, ForkEvidence, Head, LogError, LogWriter, read_log, verify_head
+from engine.protocol.identity import public_bytes
+from engine.protocol.log import Entry, ForkEvidence, Head, LogError, LogWriter, read_log, verify_head
 from engine.seat import Seat
-from engine.secrets import SecretsFile
+from engine.protocol.secrets import SecretsFile
 from engine.table import Rejected as TableRejected
 
 from net.events import (
@@ -223,13 +223,15 @@ class Client:
         crash_before_submit: str | None = None,
         trace: Callable[[str, Entry], None] | None = None,
         deck: Any = None,
+        may_sit: Callable[[str], str | None] | None = None,
     ) -> None:
+        self.may_sit = may_sit
         if role not in ("player", "spectator"):
             raise ClientError(f"A peer is a player or a spectator, not a {role}.")
         if games is None:
-            from engine.local import all_games
+            from engine.games import all_rules
 
-            games = all_games()
+            games = all_rules()
         self.address = address
         self.key = key
         self.public = public_bytes(key)
@@ -436,27 +438,26 @@ class Client:
             if self._join_refused:
                 return
             if t.phase == "lobby":
-                if t.game_name == "vtes" and self.bot is None:
-                    # No screen plays VTES yet: a person would take a seat and stall the table.
+                refusal = self.may_sit(t.game_name) if self.bot is None and self.may_sit else None
+                if refusal:
+                    # The front end cannot play this game by hand: a person would take a seat and stall the table.
                     self._join_refused = True
-                    self.listeners.emit(Refused(
-                        "join", "illegal",
-                        "This is a VTES table, and the screen plays only Vampire Queen for now: join it with "
-                        "--bot heuristic --deck FILE, or watch it with --spectate.",
-                    ))
+                    self.listeners.emit(Refused("join", "illegal", refusal))
                     return
-                if t.game_name == "vtes" and not seat.leaves:
+                from engine.games import find_game
+
+                spec = find_game(t.game_name)
+                if spec.kit is not None and not seat.leaves:
                     deck = self.deck
                     if deck is None and self.bot is not None and not hasattr(self.bot, "choose"):
-                        self.bot = self.bot(t.game_name)  # a VTES bot picks the deck it brings
+                        self.bot = self.bot(t.game_name)  # a bot picks what it brings
                         deck = getattr(self.bot, "deck", None)
                     if deck is None:
                         self._join_refused = True
-                        self.listeners.emit(Refused("join", "illegal", "A VTES table needs a deck: join with --deck FILE."))
+                        noun = spec.kit().noun
+                        self.listeners.emit(Refused("join", "illegal", f"A {spec.title} table needs a {noun}: join with --deck FILE."))
                         return
-                    from engine.bots import vtes_deck_lists
-
-                    seat.bring_decks(vtes_deck_lists(deck))
+                    seat.bring_decks(spec.kit().deck_lists(deck))
                 self._send("join", seat.join_body(), None)
             elif t.phase != "new":
                 self._join_refused = True

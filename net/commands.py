@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from engine.errors import VampireError
-from engine.identity import fingerprint, load_identity, new_key, public_bytes
-from engine.log import LogWriter
+from engine.protocol.identity import fingerprint, load_identity, new_key, public_bytes
+from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 
@@ -131,12 +131,13 @@ async def front_end(
 # --- vampire host ------------------------------------------------------------------------------
 
 
-def _bot_levels(spec: str | None) -> list[str]:
+def _bot_levels(spec: str | None, game: str) -> list[str]:
     from engine.bots import parse_bots
+    from engine.games import find_game
 
     if spec is None:
         return []
-    return parse_bots(spec)
+    return parse_bots(spec, find_game(game))
 
 
 def _bots_dir(save: Path) -> Path:
@@ -152,9 +153,11 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
     say = printer()
     if not 0 <= args.port <= 65535:
         raise VampireError(f"The port {args.port} is not between 0 and 65535.")
-    if args.game == "vtes" and not args.headless:
+    from engine.games import find_game
+
+    if find_game(args.game).kit is not None and not args.headless:
         raise VampireError(
-            "The screen plays only Vampire Queen for now: open a VTES table with --headless, and seat "
+            f"The screen cannot play {find_game(args.game).title} yet: open the table with --headless, and seat "
             "players with vampire join HOST --bot heuristic --deck FILE."
         )
     timeouts, backoff = timeouts_from(args)
@@ -190,9 +193,9 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
                     bots.append(((d / "level").read_text().strip(), d))
     else:
         module = games[args.game]
-        levels = _bot_levels(args.bots)
+        levels = _bot_levels(args.bots, args.game)
         own = 0 if args.headless else 1
-        seats = args.seats or max(len(levels) + own, 4 if args.game == "queen" else 5)
+        seats = args.seats or max(len(levels) + own, find_game(args.game).default_seats)
         if len(levels) + own > seats:
             raise VampireError(f"{len(levels)} bots{' and your seat' if own else ''} do not fit in {seats} seats.")
         if not module.min_seats <= seats <= module.max_seats:
@@ -268,8 +271,8 @@ BOT_ABANDON_AFTER = 180.0
 async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
     """``vampire join``: take a seat (or watch with ``--spectate``) at the host ``args.address``
     and stay until the table is over. Returns 0 when the table ended, 1 otherwise."""
-    from engine.bots import LEVELS
     from engine.cli import BOT_NAMES
+    from engine.games import find_game, game_names
 
     say = printer()
     if args.spectate and (args.bot or args.deck):
@@ -279,8 +282,9 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
     state = Path(args.state) if args.state else None
     store = Store.in_dir(state) if state else Store.per_table()
     if args.bot:
-        if args.bot not in LEVELS:
-            raise VampireError(f"unknown bot level {args.bot!r}: choose {' or '.join(LEVELS)}")
+        levels = {level for name in game_names() for level in find_game(name).bot_levels}
+        if args.bot not in levels:
+            raise VampireError(f"unknown bot level {args.bot!r}: choose {' or '.join(sorted(levels))}")
         key = load_or_make_key(state / "bot.key") if state else new_key()
         if not state:
             store = Store.memory()
@@ -292,9 +296,9 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
         name = profile[:32]
     deck = None
     if args.deck:
-        from engine.games.vtes.decks import load_deck
-
-        deck = load_deck(args.deck)  # a bad file or a misspelt card is a sentence, before connecting
+        kits = [find_game(name).kit for name in game_names()]
+        kit = next(k() for k in kits if k is not None)
+        deck = kit.load(args.deck)  # a bad file or a misspelt card is a sentence, before connecting
     crash = os.environ.get(CRASH_ENV) or None
     trace = None
     if args.trace:

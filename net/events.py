@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.games.base import Note
-from engine.log import Entry, ForkEvidence
+from engine.protocol.log import Entry, ForkEvidence
 
 log = logging.getLogger("vampire.net")
 

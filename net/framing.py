@@ -2,7 +2,7 @@
 
 A frame is a 4-byte big-endian length N (1 <= N <= 4 MiB) followed by N bytes: the canonical
 MessagePack encoding of one map with a ``t`` (type) str key. :func:`read_frame` reads one with
-read time-outs and the decoding limits of :mod:`engine.codec`; :class:`Outbox` writes frames from
+read time-outs and the decoding limits of :mod:`engine.protocol.codec`; :class:`Outbox` writes frames from
 a bounded queue, so a slow reader never blocks the sender's other peers.
 
 Every way a peer can break the framing raises a :class:`WireError` whose ``code`` names it
@@ -16,7 +16,7 @@ import asyncio
 import collections
 from typing import Any, Callable
 
-from engine.codec import DEFAULT_LIMITS, CodecError, LimitError, Limits, decode, encode
+from engine.protocol.codec import DEFAULT_LIMITS, CodecError, LimitError, Limits, decode, encode
 from engine.errors import VampireError
 
 MAX_FRAME = 4 * 1024 * 1024

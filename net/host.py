@@ -21,10 +21,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.codec import DEFAULT_LIMITS, Limits
+from engine.protocol.codec import DEFAULT_LIMITS, Limits
 from engine.errors import VampireError
-from engine.identity import fingerprint
-from engine.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
+from engine.protocol.identity import fingerprint
+from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
 from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
 

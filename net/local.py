@@ -17,11 +17,11 @@ from typing import Any, Callable, Sequence
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
-from engine.bots import make_bot
 from engine.errors import VampireError
+from engine.games import find_game
 from engine.games.base import parse_options
-from engine.identity import new_key
-from engine.log import LogWriter
+from engine.protocol.identity import new_key
+from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 
@@ -39,12 +39,13 @@ def bot_factory(level: str, rng: random.Random, deck: Any = None) -> Callable[[s
     Raises BotSpecError for an unknown level when called."""
 
     def make(game: str) -> Any:
-        chosen = deck
-        if game == "vtes" and chosen is None:
-            from engine.games.vtes.decks import bundled_decks
+        from engine.games import find_game
 
-            chosen = rng.choice(bundled_decks())
-        return make_bot(game, level, rng, chosen)
+        spec = find_game(game)
+        chosen = deck
+        if spec.kit is not None and chosen is None:
+            chosen = spec.kit().for_bot(rng)
+        return spec.bot(level, rng, chosen)
 
     return make
 
@@ -148,13 +149,13 @@ async def open_local_table(
     log file (None: memory only); ``store``: the player's files (default: memory only). Raises
     OptionError, BotSpecError, VampireError when a peer does not get seated in time."""
     if games is None:
-        from engine.local import all_games
+        from engine.games import all_rules
 
-        games = all_games()
+        games = all_rules()
     module = games[game]
     typed = dict(parse_options(module.option_schema, options or {}))
     for level in levels:
-        make_bot(game, level, random.Random())  # a bad level fails here, before anything opens
+        find_game(game).bot(level, random.Random())  # a bad level fails here, before anything opens
     sequencer = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
     sequencer.open_table(game, typed, 1 + len(levels), "local table")
     host = Host(sequencer, timeouts=timeouts)

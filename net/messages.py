@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.codec import CodecError, bin_of, check_list, check_map, check_str, int_in, list_of, nullable, one_of
+from engine.protocol.codec import CodecError, bin_of, check_list, check_map, check_str, int_in, list_of, nullable, one_of
 from engine.errors import VampireError
-from engine.log import Head
+from engine.protocol.log import Head
 
 VERSION = 1
 """The protocol version a ``hello`` and a ``welcome`` carry in ``v``."""
@@ -53,7 +53,7 @@ def head_to_wire(head: Head | None) -> list | None:
 
 
 def head_from_wire(value: list | None, table: bytes) -> Head | None:
-    """The :class:`~engine.log.Head` of a checked wire head for ``table`` (32-byte table id)."""
+    """The :class:`~engine.protocol.log.Head` of a checked wire head for ``table`` (32-byte table id)."""
     return None if value is None else Head(table, value[0], value[1], value[2])
 
 

@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import VampireError
 from engine.games.base import Act
-from engine.identity import fingerprint
-from engine.log import Entry
+from engine.protocol.identity import fingerprint
+from engine.protocol.log import Entry
 
 from net.client import Client, ClientError, Store
 from net.events import Backoff, Timeouts

@@ -19,10 +19,11 @@ from typing import Any, Callable
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.audit import AuditReport, audit_bytes, audit_file
-from engine.log import FRAME_HEADER, LOG_MAGIC, Entry, encode_frame, parse_log, sign_entry, sign_head
-from engine.local import LocalGame, all_games, new_local_game
+from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, Entry, encode_frame, parse_log, sign_entry, sign_head
+from engine.games import all_rules
+from engine.local import LocalGame, new_local_game
 
-GAMES = all_games()
+GAMES = all_rules()
 
 #: Every entry kind a Vampire Queen game through the protocol writes.
 QUEEN_KINDS = (

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.codec import (
+from engine.protocol.codec import (
     DEFAULT_LIMITS,
     CodecError,
     LimitError,

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import codec, deck, group
-from engine.deck import (
+from engine.protocol import codec, deck, group
+from engine.protocol.deck import (
     BadBody,
     BadPoint,
     BadProof,

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nacl import bindings as nb
 
-from engine import group
+from engine.protocol import group
 from engine.errors import VampireError
-from engine.group import G, L, BadPoint, BadScalar
+from engine.protocol.group import G, L, BadPoint, BadScalar
 
 P_FIELD = 2**255 - 19
 IDENTITY = (1).to_bytes(32, "little")

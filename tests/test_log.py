@@ -13,9 +13,9 @@ import nacl.bindings
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.codec import CodecError, Limits, encode, hash_input
+from engine.protocol.codec import CodecError, Limits, encode, hash_input
 from engine.errors import VampireError
-from engine.identity import (
+from engine.protocol.identity import (
     IdentityError,
     fingerprint,
     key_path,
@@ -23,7 +23,7 @@ from engine.identity import (
     new_key,
     public_bytes,
 )
-from engine.log import (
+from engine.protocol.log import (
     ENTRY_CONTEXT,
     LOG_MAGIC,
     ZERO32,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import codec, merkle
-from engine.merkle import BadDeckList
+from engine.protocol import codec, merkle
+from engine.protocol.merkle import BadDeckList
 
 
 def salts_for(n: int, tag: bytes = b"") -> list[bytes]:

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from engine.codec import encode
-from engine.identity import new_key, public_bytes
-from engine.log import ENTRY_CONTEXT, sign_entry
+from engine.protocol.codec import encode
+from engine.protocol.identity import new_key, public_bytes
+from engine.protocol.log import ENTRY_CONTEXT, sign_entry
 from net.events import Timeouts
 from net.framing import MAX_FRAME
 from net.messages import Hello, Submit

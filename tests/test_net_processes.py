@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.identity import public_bytes
-from engine.local import all_games
-from engine.log import read_log
-from engine.secrets import SecretsFile
+from engine.protocol.identity import public_bytes
+from engine.games import all_rules
+from engine.protocol.log import read_log
+from engine.protocol.secrets import SecretsFile
 from engine.table import Table
 from net.commands import CRASH_ENV
 from net.local import load_or_make_key
@@ -123,7 +123,7 @@ class Table4:
         host_bytes = self.save.read_bytes()
         for i in range(4):
             assert (self.state(i) / "table.vtlog").read_bytes() == host_bytes, f"client {i}'s log differs"
-        table = Table(all_games())
+        table = Table(all_rules())
         for entry in read_log(self.save).entries:
             table.apply(entry)
         assert table.ended and table.fault is None
@@ -139,7 +139,7 @@ class Table4:
 
 def secret_records(path: Path) -> list[list]:
     """The ``[kind, key, value]`` records of a secrets file (engine/secrets.py layout)."""
-    from engine.codec import decode
+    from engine.protocol.codec import decode
 
     data = path.read_bytes()
     assert data.startswith(b"VTSEC1\n")

@@ -9,9 +9,9 @@ import socket
 from typing import Any, Callable
 
 from engine.games.base import parse_options
-from engine.identity import new_key
-from engine.local import all_games
-from engine.log import LogWriter
+from engine.protocol.identity import new_key
+from engine.games import all_rules
+from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 
@@ -51,7 +51,7 @@ def free_port() -> int:
 def open_host(seats: int = 4, rounds: int = 1, save=None, timeouts: Timeouts = FAST, host_cls=Host, **kwargs: Any) -> Host:
     """A host (not yet listening) of a fresh Vampire Queen table (``kwargs``: more Host options,
     ``auto_start=False`` say)."""
-    games = all_games()
+    games = all_rules()
     sequencer = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
     options = dict(parse_options(games["queen"].option_schema, {"rounds": rounds}))
     sequencer.open_table("queen", options, seats, "test table")

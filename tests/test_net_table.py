@@ -9,8 +9,8 @@ import random
 import pytest
 
 from engine.games.base import IllegalMove
-from engine.identity import new_key
-from engine.log import read_log, sign_entry, sign_head
+from engine.protocol.identity import new_key
+from engine.protocol.log import read_log, sign_entry, sign_head
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
@@ -231,7 +231,7 @@ async def test_a_local_table_is_a_host_bots_and_a_session_over_loopback():
         assert finished.digest == table.host.table.digest().hex()
         await eventually(lambda: table.host.table.ended, 5, "the host's end")
         await eventually(lambda: table.session.table.ended, 5, "the end reaches the session")
-        from engine.identity import fingerprint
+        from engine.protocol.identity import fingerprint
 
         assert table.session.fingerprint == fingerprint(table.host.table.head)
     finally:
@@ -338,9 +338,9 @@ async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp
     from net.events import Refused
 
     from engine.games.base import parse_options
-    from engine.local import all_games
+    from engine.games import all_rules
 
-    games = all_games()
+    games = all_rules()
     sequencer = Sequencer(new_key(), games, None, now_ms)
     sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "vtes table")
     host = Host(sequencer, timeouts=FAST)

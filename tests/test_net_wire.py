@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from engine.codec import encode
+from engine.protocol.codec import encode
 from net.client import ClientError, parse_address
 from net.framing import MAX_FRAME, Outbox, WireError, frame_bytes, parse_frame_body, read_frame
 from net.messages import (

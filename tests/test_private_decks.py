@@ -13,11 +13,11 @@ from typing import Any, Mapping
 
 import pytest
 
-from engine import group
+from engine.protocol import group
 from engine.games.base import EndEvent, IllegalMove, Note, Open, Pending, Result, Shuffle
-from engine.identity import new_key
+from engine.protocol.identity import new_key
 from engine.seat import Seat
-from engine.secrets import SecretsFile
+from engine.protocol.secrets import SecretsFile
 from engine.sequencer import Sequencer
 from engine.table import Rejected
 

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nacl import bindings as nb
 
-from engine import codec, deck, group
-from engine.identity import new_key
-from engine.log import ENTRY_CONTEXT, BadAuthorKey, Entry, LogFileError, encode_frame, parse_log, sign_entry, sign_head
+from engine.protocol import codec, deck, group
+from engine.protocol.identity import new_key
+from engine.protocol.log import ENTRY_CONTEXT, BadAuthorKey, Entry, LogFileError, encode_frame, parse_log, sign_entry, sign_head
 from engine.sequencer import Sequencer
 from engine.table import KINDS, Rejected, Table
 from protocol_fixtures import GAMES, Cheat, Played, audit, audit_path, log_bytes, play, saved_game, step_until

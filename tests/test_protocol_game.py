@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine import codec
+from engine.protocol import codec
 from engine.games.base import Draw, EndEvent, Open, Shuffle
 from engine.games.queen import rank
-from engine.log import read_log
+from engine.protocol.log import read_log
 from engine.table import Table, draws_from
 from protocol_fixtures import GAMES, QUEEN_KINDS, audit_path, other_game, saved_game
 

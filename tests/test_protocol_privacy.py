@@ -13,9 +13,9 @@ import shutil
 import pytest
 
 from engine.games.queen import DECK, hand_size
-from engine.log import read_log
+from engine.protocol.log import read_log
 from engine.seat import Seat
-from engine.secrets import SecretsFile
+from engine.protocol.secrets import SecretsFile
 from engine.table import Table, canonical
 from protocol_fixtures import GAMES, saved_game, scratch_dir
 

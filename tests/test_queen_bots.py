@@ -9,7 +9,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from engine.bots import RandomBot, make_bot
+from engine.bots import RandomBot
+from engine.games import find_game
 from engine.bots.queen import QueenHeuristic
 from engine.games.queen import ALL_CARDS, GAME, HUNTERS
 from engine.sim import SimTable, play_game
@@ -20,7 +21,7 @@ CARD_NAMES = frozenset(ALL_CARDS)
 def decisions(seats: int, seed: int, levels: list[str]) -> Iterator[tuple[SimTable, int, Any]]:
     """Play one game; yield (table, seat, bot) at every decision, before the bot chooses."""
     table = SimTable(GAME, seats, seed=seed)
-    bots = [make_bot("queen", levels[s], random.Random(f"{seed}/{s}")) for s in range(seats)]
+    bots = [find_game("queen").bot(levels[s], random.Random(f"{seed}/{s}")) for s in range(seats)]
     while True:
         table.run_ops()
         actors = table.pending().actors
@@ -81,8 +82,8 @@ def test_a_bot_decides_the_same_whatever_the_other_seats_hold():
         other.truth = {**table.truth, **dict(zip(hidden, idents))}
         assert other.view(seat) == table.view(seat)
         for level in ("heuristic", "random"):
-            mine = make_bot("queen", level, random.Random(checked))
-            twin = make_bot("queen", level, random.Random(checked))
+            mine = find_game("queen").bot(level, random.Random(checked))
+            twin = find_game("queen").bot(level, random.Random(checked))
             view, twin_view = table.view(seat), other.view(seat)
             assert mine.choose(view, GAME.legal_acts(view)) == twin.choose(twin_view, GAME.legal_acts(twin_view))
         checked += 1
@@ -95,7 +96,7 @@ def test_the_random_bot_always_picks_a_legal_act(seats, seed):
         view = table.view(seat)
         legal = GAME.legal_acts(view)
         for level in ("random", "heuristic"):
-            act = make_bot("queen", level, random.Random(seed)).choose(view, legal)
+            act = find_game("queen").bot(level, random.Random(seed)).choose(view, legal)
             assert act in legal
             revealed = {p: table.truth[p] for p in GAME.to_open(table.state, seat, act)}
             GAME.check(table.state, seat, act, revealed)
@@ -112,7 +113,7 @@ def test_the_heuristic_bot_wins_at_least_twice_its_share_against_random_bots():
     for game in range(games):
         heuristic_seat = game % seats  # the heuristic player changes seats every game
         bots = [
-            make_bot("queen", "heuristic" if s == heuristic_seat else "random", random.Random(f"{game}/{s}"))
+            find_game("queen").bot("heuristic" if s == heuristic_seat else "random", random.Random(f"{game}/{s}"))
             for s in range(seats)
         ]
         result = play_game(GAME, bots, seed=game).result

@@ -4,8 +4,8 @@ this process, bots it started) and a guest who quits the lobby, which frees the 
 
 from __future__ import annotations
 
-from engine.identity import new_key
-from engine.log import read_log
+from engine.protocol.identity import new_key
+from engine.protocol.log import read_log
 from net.client import Store
 from net.local import bot_client
 from net.session import Session
@@ -121,7 +121,7 @@ async def test_a_guest_who_quits_the_lobby_gives_up_the_seat() -> None:
 
 
 async def test_a_guest_whose_connection_fails_sees_no_host_controls_and_a_sentence() -> None:
-    from engine.cli import games
+    from engine.games import all_rules as games
 
     session = Session.connect(("127.0.0.1", 1), new_key(), name="Zed", games=games(), backoff=QUICK_BACKOFF)
     wrapped = wrap_session(session)

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from engine.audit import audit_file
-from engine.cli import games
-from engine.log import read_log
+from engine.games import all_rules as games
+from engine.protocol.log import read_log
 
 from test_net_support import free_port
 

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from engine.codec import encode
+from engine.protocol.codec import encode
 from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Open, OptionError, Shuffle
 from engine.games.vtes import (
     VTES,

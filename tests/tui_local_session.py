@@ -15,14 +15,15 @@ from typing import Any, Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.bots import make_bot
+from engine.games import find_game
 from engine.errors import VampireError
 from engine.games.base import Act, parse_options
-from engine.identity import fingerprint
-from engine.local import LocalGame, all_games
-from engine.log import LogWriter
+from engine.protocol.identity import fingerprint
+from engine.games import all_rules
+from engine.local import LocalGame
+from engine.protocol.log import LogWriter
 from engine.seat import Seat
-from engine.secrets import SecretsFile
+from engine.protocol.secrets import SecretsFile
 from engine.sequencer import Sequencer
 from engine.table import Rejected
 from tui.session import SessionEvent
@@ -47,7 +48,7 @@ def build_local(
     """A reproducible in-process table: fixed keys, secrets, bots and clock from ``seed``.
     ``levels[i]`` None marks the person's seat. ``seated``: how many seats join (default all);
     ``start``: the host starts the game once every seat joined."""
-    games = all_games()
+    games = all_rules()
     rng = random.Random(seed)
     typed = dict(parse_options(games["queen"].option_schema, options or {}))
     host = Sequencer(_key(rng), games, LogWriter(save) if save else None, lambda: CLOCK_MS)
@@ -58,7 +59,7 @@ def build_local(
         key = _key(rng)
         srng = random.Random(rng.random())
         seats.append(Seat(key, names[i], games, SecretsFile(None), lambda n, r=srng: r.randbytes(n), lambda: CLOCK_MS))
-    bots = [make_bot("queen", lv, random.Random(rng.random())) if lv else None for lv in levels]
+    bots = [find_game("queen").bot(lv, random.Random(rng.random())) if lv else None for lv in levels]
     local = LocalGame(host, seats, bots)
     for seat in seats:
         seat.fold(host.table.entries[0])
@@ -72,7 +73,7 @@ def build_local(
 def advance(local: LocalGame, person: int, until: Callable[[LocalGame], bool], seed: int = 7, limit: int = 5000) -> None:
     """Play the person's seat with a heuristic bot until ``until(local)`` holds at a moment when
     the table waits for the person's move (or the game ended). Raises RuntimeError if it never does."""
-    policy = make_bot("queen", "heuristic", random.Random(seed))
+    policy = find_game("queen").bot("heuristic", random.Random(seed))
     seat = local.seats[person]
     for _ in range(limit):
         table = local.table

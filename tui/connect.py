@@ -22,17 +22,17 @@ from typing import Any, Callable
 
 from engine.errors import VampireError
 from engine.games.base import Act, IllegalMove
-from engine.identity import fingerprint
+from engine.protocol.identity import fingerprint
 from engine.table import Table
 from net.events import Listeners
 from tui.files import logs_dir
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
 
 
-def _games() -> dict[str, Any]:
-    from engine.cli import games
+def _games() -> Any:
+    from engine.games import all_rules
 
-    return games()
+    return all_rules()
 
 
 class NetSession:
@@ -271,8 +271,8 @@ class HostedTable(NetSession):
 
     async def start(self) -> None:
         from engine.games.base import parse_options
-        from engine.identity import load_identity
-        from engine.log import LogWriter
+        from engine.protocol.identity import load_identity
+        from engine.protocol.log import LogWriter
         from engine.seat import now_ms
         from engine.sequencer import Sequencer
         from net.client import Store
@@ -355,7 +355,7 @@ class NetFactory:
         return HostedTable(spec)
 
     def join(self, spec: JoinSpec) -> NetSession:
-        from engine.identity import load_identity
+        from engine.protocol.identity import load_identity
         from net.client import parse_address
         from net.session import Session
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from engine.log import LogFile, read_log
+from engine.protocol.log import LogFile, read_log
 from engine.replay import describe_entry
 from engine.table import Rejected, Table
 from tui.files import shell_path

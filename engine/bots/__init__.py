@@ -1,68 +1,31 @@
 """Bots: players that choose acts from a seat's view, never from other hands.
 
 A bot has ``choose(view, legal) -> act | None``: ``legal`` is the game's ``legal_acts(view)``.
+Each game's spec (:class:`engine.games.spec.GameSpec`) names its levels and makes its bots; this
+module reads ``--bots`` against it.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from engine.errors import VampireError
-
-LEVELS = ("heuristic", "random")
+from engine.bots.uniform import RandomBot
+from engine.games.spec import BotSpecError, GameSpec
 
 
-class BotSpecError(VampireError):
-    """A --bots value that names no bot level."""
+def parse_bots(text: str, game: GameSpec) -> list[str]:
+    """Parse ``--bots``: a number N (N bots of the game's default level) or a comma list of levels.
 
-
-class RandomBot:
-    """Any legal act, uniformly."""
-
-    level = "random"
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, view: Any, legal: list[dict]) -> dict | None:
-        return self.rng.choice(legal) if legal else None
-
-
-def make_bot(game: str, level: str, rng: random.Random, deck: Any = None) -> Any:
-    """A bot of ``level`` for ``game`` ("queen" or "vtes"). A VTES bot brings ``deck`` (an
-    :class:`engine.games.vtes.decks.Deck`); both VTES levels are structural bots, since a uniformly
-    random VTES player would never end a game. Raises BotSpecError for an unknown level."""
-    if level not in LEVELS:
-        raise BotSpecError(f"unknown bot level {level!r}: choose {' or '.join(LEVELS)}")
-    if game == "vtes":
-        from engine.bots.vtes import make_vtes_bot
-
-        return make_vtes_bot(rng, deck, level)
-    if level == "random":
-        return RandomBot(rng)
-    from engine.bots.queen import QueenHeuristic
-
-    return QueenHeuristic(rng)
-
-
-def vtes_deck_lists(deck: Any) -> dict[str, list[str]]:
-    """A VTES deck as the private deck lists a seat commits to: ``{"crypt": [...], "library": [...]}``."""
-    return {"crypt": deck.crypt_identities(), "library": deck.library_identities()}
-
-
-def parse_bots(spec: str, default_count: int | None = None) -> list[str]:
-    """Parse ``--bots``: a number N (N heuristic bots) or a comma list of levels.
-
-    Raises BotSpecError with a sentence when the spec is empty or names an unknown level.
+    Raises BotSpecError with a sentence when the text is empty or names a level the game has not.
     """
-    spec = spec.strip()
-    if spec.isdigit():
-        return ["heuristic"] * int(spec)
-    levels = [part.strip() for part in spec.split(",") if part.strip()]
+    text = text.strip()
+    if text.isdigit():
+        return [game.default_bot] * int(text)
+    levels = [part.strip() for part in text.split(",") if part.strip()]
     if not levels:
         raise BotSpecError("--bots takes a number or a comma list of bot levels")
     for level in levels:
-        if level not in LEVELS:
-            raise BotSpecError(f"unknown bot level {level!r}: choose {' or '.join(LEVELS)}")
+        if level not in game.bot_levels:
+            raise BotSpecError(f"unknown bot level {level!r}: {game.title} has {' or '.join(game.bot_levels)}")
     return levels
+
+
+__all__ = ["BotSpecError", "RandomBot", "parse_bots"]

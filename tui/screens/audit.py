@@ -55,13 +55,13 @@ class AuditScreen(Screen):
     @work(thread=True, exclusive=True, group="audit")
     def run_audit(self) -> None:
         from engine.audit import audit_file
-        from engine.cli import games
+        from engine.games import all_rules
 
         def progress(done: int, total: int) -> None:
             self.post_message(AuditProgress(done, total))
 
         try:
-            report = audit_file(self.path, games(), progress=progress)
+            report = audit_file(self.path, all_rules(), progress=progress)
         except Exception as err:  # an audit must end in a sentence, whatever the file holds
             self.app.call_from_thread(self._failed, str(err) or type(err).__name__)
             return

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from engine.identity import fingerprint
+from engine.protocol.identity import fingerprint
 from tui.errors import explain, sentence as _sentence
 from tui.messages import SessionUpdate
 from tui.session import TableSession, as_session_event

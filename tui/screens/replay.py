@@ -70,7 +70,7 @@ class ReplayScreen(Screen):
             self.notify(str(err), title="Cannot replay", severity="error", timeout=10)
             self.query_one("#replay-status", Static).update(f"Cannot replay: {err}")
             return
-        from engine.cli import games
+        from engine.games import all_rules as games
 
         refusal = not_shown_sentence(self.replay, games())
         if refusal is not None:
@@ -91,7 +91,7 @@ class ReplayScreen(Screen):
 
     @work(thread=True, exclusive=True, group="replay")
     def _load(self) -> None:
-        from engine.cli import games
+        from engine.games import all_rules as games
 
         replay = self.replay
         assert replay is not None

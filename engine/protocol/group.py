@@ -21,7 +21,7 @@ from typing import Any, Callable
 from nacl import bindings as nb
 from nacl.exceptions import CryptoError
 
-from engine import codec
+from engine.protocol import codec
 from engine.errors import VampireError
 
 L = 2**252 + 27742317777372353535851937790883648493
@@ -237,7 +237,7 @@ def dleq_prove(
 
     ``b1, p1, b2, p2``: 32-byte points (B2 may be G); ``nonce_key``: the prover's 32-byte secret
     nonce key for the event; ``context``: any canonical value, in the deck protocol the array
-    [table, event, seat, kind, position] (see engine.deck.proof_context).
+    [table, event, seat, kind, position] (see engine.protocol.deck.proof_context).
 
     r = Hs("dleq-nonce", nonce_key, context, B1, P1, B2, P2), T1 = r·B1, T2 = r·B2,
     e_c = Hs("dleq", context, B1, P1, B2, P2, T1, T2), z = r + e_c·x mod ℓ.

@@ -8,7 +8,7 @@ public inputs; the matching ``check_*`` function checks a received body against 
 and returns what it establishes, or raises a :class:`DeckError` subclass with a sentence.
 
 Notation (PROTOCOL.md 6): n positions; participants act in seat order from the event's first
-participant; L is the last of them. Points and scalars are 32-byte encodings (engine.group).
+participant; L is the last of them. Points and scalars are 32-byte encodings (engine.protocol.group).
 Permutation convention: a shuffle's output position j takes its input position σ(j):
 X'_j = a·X_{σ(j)}.
 """
@@ -19,10 +19,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Sequence
 
-from engine import codec, group
-from engine.codec import SchemaError
+from engine.protocol import codec, group
+from engine.protocol.codec import SchemaError
 from engine.errors import VampireError
-from engine.group import G
+from engine.protocol.group import G
 
 # --- errors ------------------------------------------------------------------------------------
 

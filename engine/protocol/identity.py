@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 
-from engine.codec import hash_input
+from engine.protocol.codec import hash_input
 from engine.errors import VampireError
 
 KEY_BYTES = 32

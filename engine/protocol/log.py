@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 import msgpack
 
-from engine.codec import (
+from engine.protocol.codec import (
     DEFAULT_LIMITS,
     CodecError,
     LimitError,
@@ -35,7 +35,7 @@ from engine.codec import (
     int_in,
 )
 from engine.errors import VampireError
-from engine.identity import public_bytes
+from engine.protocol.identity import public_bytes
 
 VERSION = 1
 """The protocol version every entry carries in ``v``."""

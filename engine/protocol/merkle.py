@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine import codec
+from engine.protocol import codec
 from engine.errors import VampireError
 
 SALT_BYTES = 32

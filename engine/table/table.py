@@ -21,10 +21,10 @@ import hashlib
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable
 
-from engine import codec, deck, group, merkle
+from engine.protocol import codec, deck, group, merkle
 from engine.errors import VampireError
 from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Note, Open, Pos, Release, Shuffle
-from engine.log import Entry, check_link, validate_author_key
+from engine.protocol.log import Entry, check_link, validate_author_key
 
 KINDS = frozenset({
     "table", "join", "leave", "start", "rand-commit", "rand-reveal", "chat", "abandon", "complaint", "end",

@@ -16,7 +16,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from engine import codec
+from engine.protocol import codec
 from engine.errors import VampireError
 
 MAGIC = b"VTSEC1\n"

@@ -1,0 +1,40 @@
+"""Vampire Queen as the registry knows it (shared/rules/vampire-queen.md, "Seats and hand size")."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.games.base import Game
+from engine.games.spec import Bot, GameSpec, ScoreUnit
+
+
+def _rules() -> Game:
+    from engine.games.queen.rules import GAME
+
+    return GAME
+
+
+def _bot(level: str, rng: random.Random, brought: Any) -> Bot:
+    if level == "random":
+        from engine.bots.uniform import RandomBot
+
+        return RandomBot(rng)
+    from engine.bots.queen import QueenHeuristic
+
+    return QueenHeuristic(rng)
+
+
+SPEC = GameSpec(
+    name="queen",
+    title="Vampire Queen",
+    min_seats=3,
+    max_seats=12,
+    default_seats=4,
+    rules=_rules,
+    bot_levels=("heuristic", "random"),
+    default_bot="heuristic",
+    filler_bot="random",
+    make_bot=_bot,
+    score=ScoreUnit("mean score", 1, "Vampire Queen: the lowest total wins; tied games share the win."),
+)

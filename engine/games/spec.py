@@ -1,0 +1,116 @@
+"""A game's spec: the facts the table, the command line and the shared screens need about a game,
+so that none of them has to test a game's name (DESIGN.md, "Games behind one interface").
+
+Each game package defines one :class:`GameSpec` (``engine/games/<game>/spec.py``, ``SPEC``) and
+the registry (:mod:`engine.games`) finds it by name.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from engine.errors import VampireError
+
+if TYPE_CHECKING:
+    from engine.games.base import Act, Game, OptionSpec
+
+
+class BotSpecError(VampireError):
+    """A ``--bots`` value, or a bot level, that names no bot of this game."""
+
+
+class Bot(Protocol):
+    """A player that chooses acts from a seat's view, never from other hands.
+
+    ``legal`` is the game's ``legal_acts(view)``; ``None`` means the bot makes no act now.
+    """
+
+    def choose(self, view: Any, legal: list[Act]) -> Act | None: ...
+
+
+class SeatKit(Protocol):
+    """What a seat brings to a table before the game starts (VTES: a deck of crypt and library).
+
+    ``Brought`` values are the game's own (a VTES ``Deck``); the table sees only the private deck
+    lists they give.
+    """
+
+    noun: str
+    """What the player brings, in a player's words ("deck")."""
+
+    def load(self, path: str) -> Any:
+        """Read what a player brings from a file. Raises a VampireError with a sentence."""
+        ...
+
+    def for_bot(self, rng: random.Random) -> Any:
+        """Something a bot may bring when nobody chose for it (a shipped deck, chosen by ``rng``)."""
+        ...
+
+    def deck_lists(self, brought: Any) -> dict[str, list[str]]:
+        """The private deck lists a seat commits to at its join (PROTOCOL.md 6, private decks):
+        part name (``"crypt"``) to card identities. A private shuffle event's deck is named
+        ``"<part>/<owner seat>"``."""
+        ...
+
+    def summary(self, brought: Any) -> str:
+        """One line for a lobby: what was brought, with counts."""
+        ...
+
+
+@dataclass(frozen=True)
+class ScoreUnit:
+    """How a game's result scores read: ``label`` for a column ("mean VP"), ``scale`` to divide the
+    stored score by (VTES keeps VP in half-points: 2), and ``note``, a sentence on how to win."""
+
+    label: str = "mean score"
+    scale: int = 1
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game as the registry knows it.
+
+    - ``name``: the command-line name (``--game NAME``), ``title``: the game's name for players;
+    - ``min_seats``/``max_seats``/``default_seats``: seat counts (inclusive);
+    - ``rules``: a callable returning the rules object (:class:`engine.games.base.Game`), so that
+      listing games imports no game's rules;
+    - ``bot_levels``: every bot level, strongest first; ``default_bot``: the level a bot gets when
+      none is named; ``filler_bot``: the level that fills the other seats of ``simulate --bots N``;
+    - ``make_bot(level, rng, brought)``: a bot (``brought``: what the seat brings, or None);
+    - ``kit``: what a seat brings before the game starts, or None when it brings nothing;
+    - ``score``: how scores read; ``organiser_result(state, names)``: a result text for a
+      tournament organiser, or None when the game has none.
+    """
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    rules: Callable[[], Game]
+    bot_levels: tuple[str, ...]
+    default_bot: str
+    filler_bot: str
+    make_bot: Callable[[str, random.Random, Any], Bot]
+    kit: Callable[[], SeatKit] | None = None
+    score: ScoreUnit = ScoreUnit()
+    organiser_result: Callable[[Any, list[str]], str] | None = None
+
+    @property
+    def option_schema(self) -> tuple[OptionSpec, ...]:
+        """The table options (``--rule NAME=VALUE``) of this game."""
+        return self.rules().option_schema
+
+    def bot(self, level: str, rng: random.Random, brought: Any = None) -> Bot:
+        """A bot of ``level``. Raises :class:`BotSpecError` for a level this game has not."""
+        if level not in self.bot_levels:
+            raise BotSpecError(f"unknown bot level {level!r}: {self.title} has {' or '.join(self.bot_levels)}")
+        return self.make_bot(level, rng, brought)
+
+    def check_seats(self, seats: int) -> None:
+        """Raise VampireError unless ``seats`` is in this game's seat range."""
+        if not self.min_seats <= seats <= self.max_seats:
+            raise VampireError(f"{self.title} is played by {self.min_seats} to {self.max_seats} players, not {seats}")

@@ -1,0 +1,75 @@
+"""Vampire: The Eternal Struggle as the registry knows it (shared/rules/vtes.md): 2 to 6
+Methuselahs, each bringing a deck (crypt and library) as private decks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.games.base import Game
+from engine.games.spec import Bot, GameSpec, ScoreUnit, SeatKit
+
+
+def _rules() -> Game:
+    from engine.games.vtes.game import VTES
+
+    return VTES
+
+
+def _bot(level: str, rng: random.Random, brought: Any) -> Bot:
+    from engine.bots.vtes import make_bot
+
+    return make_bot(level, brought, rng)
+
+
+class DeckKit:
+    """A Methuselah brings a deck: a crypt and a library (rules, "Setup"), committed as two
+    private deck lists."""
+
+    noun = "deck"
+
+    def load(self, path: str) -> Any:
+        """Read a deck file (TWD, VDB, JOL, Lackey or ``N Name`` lines). Raises DeckError."""
+        from engine.games.vtes.decks import load_deck
+
+        return load_deck(path)
+
+    def for_bot(self, rng: random.Random) -> Any:
+        """One of the shipped tournament-winning decks, chosen by ``rng``."""
+        from engine.games.vtes.decks import bundled_deck, bundled_deck_names
+
+        return bundled_deck(rng.choice(bundled_deck_names()))
+
+    def deck_lists(self, brought: Any) -> dict[str, list[str]]:
+        return {"crypt": brought.crypt_identities(), "library": brought.library_identities()}
+
+    def summary(self, brought: Any) -> str:
+        label = f"{brought.name}: " if brought.name else ""
+        return f"{label}crypt {brought.crypt_size}, library {brought.library_size}"
+
+
+def _kit() -> SeatKit:
+    return DeckKit()
+
+
+def _result(state: Any, names: list[str]) -> str:
+    from engine.games.vtes.scoring import result_text
+
+    return result_text(state, names)
+
+
+SPEC = GameSpec(
+    name="vtes",
+    title="Vampire: The Eternal Struggle",
+    min_seats=2,
+    max_seats=6,
+    default_seats=5,
+    rules=_rules,
+    bot_levels=("heuristic", "random"),
+    default_bot="heuristic",
+    filler_bot="random",
+    make_bot=_bot,
+    kit=_kit,
+    score=ScoreUnit("mean VP", 2, ""),
+    organiser_result=_result,
+)
