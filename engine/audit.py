@@ -11,9 +11,10 @@ events whose seeds were never revealed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from engine.protocol import codec
 from engine.protocol.identity import fingerprint
@@ -85,9 +86,14 @@ class AuditReport:
             "events_unchecked": self.unchecked,
             "finished": self.finished,
             "torn_tail_dropped": self.torn,
-            "fault": None if self.fault is None else {
-                "seq": self.fault.seq, "seat": self.fault.seat, "name": self.fault.name,
-                "what": self.fault.what, "evidence": self.fault.evidence,
+            "fault": None
+            if self.fault is None
+            else {
+                "seq": self.fault.seq,
+                "seat": self.fault.seat,
+                "name": self.fault.name,
+                "what": self.fault.what,
+                "evidence": self.fault.evidence,
             },
         }
 
@@ -127,7 +133,9 @@ def _author_seat(table: Table, author: bytes) -> tuple[int | None, str | None]:
     return None, None
 
 
-def audit_bytes(data: bytes, path: str, games: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> AuditReport:
+def audit_bytes(
+    data: bytes, path: str, games: dict[str, Any], progress: Callable[[int, int], None] | None = None
+) -> AuditReport:
     """Audit the bytes of a log file. ``progress(done, total)`` is called as entries are folded."""
     report = AuditReport(path)
     try:
@@ -146,13 +154,20 @@ def audit_bytes(data: bytes, path: str, games: dict[str, Any], progress: Callabl
             table.apply(entry)
         except Rejected as err:
             seat, name = _author_seat(table, entry.author)
-            report.fault = AuditFault(entry.seq, seat, name, f"the table refuses this {entry.kind} entry ({err.code}): {err.detail}",
-                                      f"entry id {entry.id.hex()}, author key {entry.author.hex()}")
+            report.fault = AuditFault(
+                entry.seq,
+                seat,
+                name,
+                f"the table refuses this {entry.kind} entry ({err.code}): {err.detail}",
+                f"entry id {entry.id.hex()}, author key {entry.author.hex()}",
+            )
             break
         if table.fault is not None:
             f = table.fault
             report.fault = AuditFault(
-                f.seq, f.seat, table.seats[f.seat].name if f.seat < len(table.seats) else None,
+                f.seq,
+                f.seat,
+                table.seats[f.seat].name if f.seat < len(table.seats) else None,
                 f"a proven cheat: {f.reason}",
                 f"entry {f.seq} signed by key {table.seats[f.seat].key.hex() if f.seat < len(table.seats) else '?'}"
                 f" (id {table.entries[f.seq].id.hex()})",
@@ -206,7 +221,9 @@ def _summarise(report: AuditReport, table: Table) -> None:
             report.winners = list(result.winners)
 
 
-def audit_file(path: str | Path, games: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> AuditReport:
+def audit_file(
+    path: str | Path, games: dict[str, Any], progress: Callable[[int, int], None] | None = None
+) -> AuditReport:
     """Audit the log file at ``path``. A file that cannot be read is a fault at entry 0."""
     try:
         data = Path(path).read_bytes()

@@ -42,8 +42,8 @@ def bench_deal(seats: int, memo: bool = True) -> dict[str, Any]:
     """One deal with the host and every seat folding in this process. ``memo``: proofs already
     verified in this process are not verified again (engine.protocol.group.VERIFY_MEMO, as in ``vampire
     play``); without it every folder makes every check itself (as peers in separate processes do)."""
-    from engine.protocol import group
     from engine.local import new_local_game
+    from engine.protocol import group
 
     group.VERIFY_MEMO.enabled = memo
     group.VERIFY_MEMO._memo.clear()
@@ -100,8 +100,11 @@ def bench_vtes_table() -> dict[str, Any]:
     cpu = time.process_time()
     while local.table.gstate.step != "play":
         local.step()
-    setup = {"wall_s": round(time.perf_counter() - wall, 3), "cpu_s": round(time.process_time() - cpu, 3),
-             "entries": len(local.table.entries)}
+    setup = {
+        "wall_s": round(time.perf_counter() - wall, 3),
+        "cpu_s": round(time.process_time() - cpu, 3),
+        "entries": len(local.table.entries),
+    }
     seat = local.seats[local.table.gstate.acting]
     before = len(seat.known)
     wall = time.perf_counter()

@@ -38,9 +38,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def _host(seats: int, rounds: int):
+    from engine.games import all_rules
     from engine.games.base import parse_options
     from engine.protocol.identity import new_key
-    from engine.games import all_rules
     from engine.seat import now_ms
     from engine.sequencer import Sequencer
     from net.host import Host
@@ -66,8 +66,13 @@ async def _move_latency(rounds: int = 2, seed: int = 1) -> dict[str, Any]:
     try:
         for i in range(4):
             # Each peer keeps its log on disk (fsync per entry), as a real peer does.
-            client = bot_client(("127.0.0.1", host.port), "heuristic", name=f"Bench{i}",
-                                store=Store.in_dir(Path(tmp.name) / str(i)), rng=random.Random(seed + i))
+            client = bot_client(
+                ("127.0.0.1", host.port),
+                "heuristic",
+                name=f"Bench{i}",
+                store=Store.in_dir(Path(tmp.name) / str(i)),
+                rng=random.Random(seed + i),
+            )
             original = client._send
 
             def send(kind, body, intent, _orig=original, _client=client):
@@ -127,11 +132,29 @@ async def _processes(rounds: int = 2) -> dict[str, Any]:
         traces = [Path(tmp) / f"trace{i}" for i in range(4)]
         try:
             for i in range(4):
-                procs.append(subprocess.Popen(
-                    [sys.executable, "-m", "engine.cli", "join", f"127.0.0.1:{host.port}", "--bot", "heuristic",
-                     "--state", str(Path(tmp) / str(i)), "--quiet", "--trace", str(traces[i])],
-                    cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                ))
+                procs.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            "-m",
+                            "engine.cli",
+                            "join",
+                            f"127.0.0.1:{host.port}",
+                            "--bot",
+                            "heuristic",
+                            "--state",
+                            str(Path(tmp) / str(i)),
+                            "--quiet",
+                            "--trace",
+                            str(traces[i]),
+                        ],
+                        cwd=root,
+                        env=env,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                        stdin=subprocess.DEVNULL,
+                    )
+                )
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 600
             while not (host.table.ended and all(p.poll() is not None for p in procs)):

@@ -8,11 +8,25 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.errors import VampireError
 
-BOT_NAMES = ("Lisa", "Scott", "Justine", "Richard", "Steve", "Mina", "Lucian", "Carmilla", "Vlad", "Ilona", "Anatole", "Beckett")
+BOT_NAMES = (
+    "Lisa",
+    "Scott",
+    "Justine",
+    "Richard",
+    "Steve",
+    "Mina",
+    "Lucian",
+    "Carmilla",
+    "Vlad",
+    "Ilona",
+    "Anatole",
+    "Beckett",
+)
 
 
 def games() -> Any:
@@ -83,7 +97,9 @@ def simulate(
     score_sum = [0] * n
     moves = 0
     game.setup(n, rules)  # option errors before any output
-    out(f"{game.title}: {n} seats, {count} game{'s' if count != 1 else ''}, seed {seed}; players change seats every game.")
+    out(
+        f"{game.title}: {n} seats, {count} game{'s' if count != 1 else ''}, seed {seed}; players change seats every game."
+    )
     for g in range(count):
         # Player p sits at seat (p + g) mod n.
         seat_of = [(p + g) % n for p in range(n)]
@@ -128,7 +144,7 @@ def _narrator(names: list[str], out: Callable[[str], None]) -> Callable[[Any], N
     def show(note: Any) -> None:
         text = note.render(names)
         out(text)
-        if " wins the trick." in text or " takes " in text or text.startswith("Round") and "ends" in text:
+        if " wins the trick." in text or " takes " in text or (text.startswith("Round") and "ends" in text):
             out("")
 
     return show
@@ -140,7 +156,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise VampireError("--games must be at least 1")
     if args.protocol:
-        return simulate_protocol(args.game, levels, args.games, args.seed, parse_rules(args.rule), args.save, args.verbose)
+        return simulate_protocol(
+            args.game, levels, args.games, args.seed, parse_rules(args.rule), args.save, args.verbose
+        )
     if args.save:
         raise VampireError("--save needs --protocol: only games played through the signed log leave a log")
     simulate(args.game, levels, args.games, args.seed, parse_rules(args.rule), args.verbose)
@@ -161,7 +179,9 @@ def simulate_protocol(
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     game = games()[game_name]
-    print(f"{game.title}: {len(levels)} seats, {count} game{'s' if count != 1 else ''} through the signed log and the deck protocol.")
+    print(
+        f"{game.title}: {len(levels)} seats, {count} game{'s' if count != 1 else ''} through the signed log and the deck protocol."
+    )
     for g in range(count):
         log_path = secrets_dir = None
         if out_dir is not None:
@@ -171,7 +191,9 @@ def simulate_protocol(
             secrets_dir = out_dir / f"game-{g}-secrets"
             secrets_dir.mkdir(exist_ok=True)
         start = time.perf_counter()
-        local = new_local_game(game_name, levels, rules, save=log_path, secrets_dir=secrets_dir, seed=seed * 1_000_003 + g)
+        local = new_local_game(
+            game_name, levels, rules, save=log_path, secrets_dir=secrets_dir, seed=seed * 1_000_003 + g
+        )
         local.run()
         table = local.table
         result = table.game.result(table.gstate)
@@ -180,7 +202,9 @@ def simulate_protocol(
             for note in local.notes:
                 print(note.render(names))
         took = time.perf_counter() - start
-        summary = result.summary.format(**{f"s{i}": n for i, n in enumerate(names)}) if result else f"stopped: {table.fault}"
+        summary = (
+            result.summary.format(**{f"s{i}": n for i, n in enumerate(names)}) if result else f"stopped: {table.fault}"
+        )
         where = f"; log {log_path}" if log_path else ""
         print(f"game {g}: {summary} ({len(table.entries)} entries, {took:.1f} s{where})")
     return 0
@@ -207,14 +231,20 @@ def cmd_result(args: argparse.Namespace) -> int:
         try:
             table.apply(entry)
         except Rejected as err:
-            raise VampireError(f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit") from None
+            raise VampireError(
+                f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
+            ) from None
     from engine.games import find_game
 
     spec = find_game(table.game_name) if table.game_name else None
     if spec is None or spec.organiser_result is None:
-        raise VampireError(f"{args.file} is a game of {table.game.title if table.game else 'nothing'}, which has no result for an organiser")
+        raise VampireError(
+            f"{args.file} is a game of {table.game.title if table.game else 'nothing'}, which has no result for an organiser"
+        )
     if table.fault is not None:
-        raise VampireError(f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit")
+        raise VampireError(
+            f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit"
+        )
     print(spec.organiser_result(table.gstate, table.names))
     if table.game.result(table.gstate) is None:
         print("(the game is not over: these are the VP so far)")

@@ -9,19 +9,19 @@ and the benchmarks. Over the network, :mod:`net` runs the same seats and sequenc
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from engine.games import all_rules, find_game
 from engine.games.base import Note
 from engine.protocol.identity import new_key
 from engine.protocol.log import Entry, LogWriter
-from engine.seat import Seat, now_ms
 from engine.protocol.secrets import SecretsFile
+from engine.seat import Seat, now_ms
 from engine.sequencer import Sequencer
 from engine.table import Rejected
-
 
 Tamper = Callable[[int, str, dict], dict]
 """A cheat hook for tests: ``tamper(seat, kind, body) -> body`` changes a seat's entry body."""

@@ -6,7 +6,8 @@ event's seeds are revealed, the cards each seat was dealt in that event are show
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from engine.protocol.identity import fingerprint
 from engine.protocol.log import Entry, LogFile

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.protocol import codec, deck, group, merkle
 from engine.games.base import Act, Note, Pos
+from engine.protocol import codec, deck, group, merkle
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, sign_entry
 from engine.protocol.secrets import SecretsFile
@@ -196,7 +197,12 @@ class Seat:
         """An entry by this seat on the head it knows."""
         t = self.table
         return sign_entry(
-            self.key, table=t.table_id if t.entries else ZERO32, seq=t.seq, prev=t.head, kind=kind, body=body,
+            self.key,
+            table=t.table_id if t.entries else ZERO32,
+            seq=t.seq,
+            prev=t.head,
+            kind=kind,
+            body=body,
             time_ms=self.clock(),
         )
 
@@ -251,7 +257,9 @@ class Seat:
                 # The others have removed their locks: the owner decodes with its own key and list.
                 secrets = self._secrets_for(ev)
                 cards = [
-                    self.known.get((e, k)) or deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k]) or ""
+                    self.known.get((e, k))
+                    or deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k])
+                    or ""
                     for k in body["positions"]
                 ]
                 proofs = [self._membership(ev.part, c) for c in cards]

@@ -5,21 +5,23 @@ its own table, writes it to the log file (fsync) and signs the new head. The net
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, LogWriter, sign_entry, sign_head
-from engine.table import ZERO32, Rejected, Table
+from engine.table import ZERO32, Table
 
 
 class Sequencer:
     """Orders a table's entries. ``key``: the host's Ed25519 key; ``log``: where accepted entries
     go (None: memory only); ``clock()``: ms."""
 
-    def __init__(self, key: Ed25519PrivateKey, games: dict[str, Any], log: LogWriter | None, clock: Callable[[], int]) -> None:
+    def __init__(
+        self, key: Ed25519PrivateKey, games: dict[str, Any], log: LogWriter | None, clock: Callable[[], int]
+    ) -> None:
         self.key = key
         self.public = public_bytes(key)
         self.table = Table(games)
@@ -27,7 +29,9 @@ class Sequencer:
         self.clock = clock
         self.heads: list[bytes] = []
 
-    def open_table(self, game: str, options: dict[str, Any], seats: int, name: str, carddb: str | None = None) -> tuple[Entry, bytes]:
+    def open_table(
+        self, game: str, options: dict[str, Any], seats: int, name: str, carddb: str | None = None
+    ) -> tuple[Entry, bytes]:
         """Append the genesis `table` entry. Raises Rejected for a bad game, options or seat count."""
         body = {"game": game, "options": options, "seats": seats, "name": name, "carddb": carddb}
         return self.submit(self.sign("table", body))
@@ -36,7 +40,12 @@ class Sequencer:
         """An entry by the host itself on the current head (`table`, `start`, `end`, `chat`)."""
         t = self.table
         return sign_entry(
-            self.key, table=t.table_id if t.entries else ZERO32, seq=t.seq, prev=t.head, kind=kind, body=body,
+            self.key,
+            table=t.table_id if t.entries else ZERO32,
+            seq=t.seq,
+            prev=t.head,
+            kind=kind,
+            body=body,
             time_ms=self.clock(),
         )
 

@@ -10,8 +10,9 @@ position and what each seat knows, so bots see exactly what a real seat would se
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from engine.games.base import Act, Draw, EndEvent, Game, IllegalMove, Note, Open, Pending, Pos, Release, Result, Shuffle
 

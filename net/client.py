@@ -17,15 +17,16 @@ Files (PROTOCOL.md 8; :class:`Store`): the log ``*.vtlog`` and the seat's secret
 from __future__ import annotations
 
 import asyncio
-import socket
 import collections
 import logging
 import os
 import random
 import signal
+import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import platformdirs
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -34,16 +35,15 @@ from engine.errors import VampireError
 from engine.games.base import IllegalMove
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, ForkEvidence, Head, LogError, LogWriter, read_log, verify_head
-from engine.seat import Seat
 from engine.protocol.secrets import SecretsFile
+from engine.seat import Seat
 from engine.table import Rejected as TableRejected
-
 from net.events import (
     Backoff,
     Connection,
     Finished,
-    Fork,
     Folded,
+    Fork,
     HostFault,
     Listeners,
     Presence,
@@ -455,13 +455,17 @@ class Client:
                     if deck is None:
                         self._join_refused = True
                         noun = spec.kit().noun
-                        self.listeners.emit(Refused("join", "illegal", f"A {spec.title} table needs a {noun}: join with --deck FILE."))
+                        self.listeners.emit(
+                            Refused("join", "illegal", f"A {spec.title} table needs a {noun}: join with --deck FILE.")
+                        )
                         return
                     seat.bring_decks(spec.kit().deck_lists(deck))
                 self._send("join", seat.join_body(), None)
             elif t.phase != "new":
                 self._join_refused = True
-                self.listeners.emit(Refused("join", "illegal", "The game has started without this seat: every seat is taken."))
+                self.listeners.emit(
+                    Refused("join", "illegal", "The game has started without this seat: every seat is taken.")
+                )
             return
         duty = seat.duty()
         if duty is not None and (duty[0], t.seq) != self._refused:
@@ -553,7 +557,7 @@ class Client:
             except VampireError as err:
                 self._give_up(str(err))
                 return
-            except Exception as err:  # noqa: BLE001 - a bug must stop the peer, not hang it
+            except Exception as err:
                 log.exception("the client failed")
                 self._give_up(f"This peer failed: {type(err).__name__}: {err}")
                 return
@@ -792,7 +796,11 @@ class Client:
                 summary = f"The table stopped: {t.fault.describe(t.names)}"
             else:
                 result = t.game.result(t.gstate)
-                summary = result.summary.format(**{f"s{i}": n for i, n in enumerate(t.names)}) if result else "The table is over."
+                summary = (
+                    result.summary.format(**{f"s{i}": n for i, n in enumerate(t.names)})
+                    if result
+                    else "The table is over."
+                )
             self.listeners.emit(Finished(summary, t.digest().hex()))
             if self.stop_when_over:
                 self._stopping = True

@@ -16,18 +16,18 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from engine.errors import VampireError
 from engine.protocol.identity import fingerprint, load_identity, new_key, public_bytes
 from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
-
 from net.client import Client, Store, data_dir, parse_address
-from net.events import Backoff, Connection, Finished, Fork, Folded, HostFault, Refused, Timeouts, Waiting
+from net.events import Backoff, Connection, Finished, Folded, Fork, HostFault, Refused, Timeouts, Waiting
 from net.host import Host, lan_address, serve_table
 from net.local import bot_client, bot_factory, load_or_make_key
 from net.session import Session
@@ -41,7 +41,7 @@ def login_name() -> str:
     """The profile used when ``--name`` is not given: the login name, or "player"."""
     try:
         name = getpass.getuser().strip()
-    except Exception:  # noqa: BLE001 - no login name in this environment
+    except Exception:
         name = ""
     return name or "player"
 
@@ -147,8 +147,8 @@ def _bots_dir(save: Path) -> Path:
 async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
     """``vampire host``: open (or ``--resume``) a table, listen, run its bots and the host's own
     seat, and serve until the table is over. Returns the exit status."""
-    from engine.games.base import parse_options
     from engine.cli import BOT_NAMES, parse_rules
+    from engine.games.base import parse_options
 
     say = printer()
     if not 0 <= args.port <= 65535:
@@ -185,7 +185,9 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
         except VampireError as err:
             writer.close()
             raise VampireError(f"The log file {save} cannot be replayed: {err}") from None
-        say(f"Resumed the table from {save}: {len(loaded.entries)} entries{' (a torn last frame was dropped)' if loaded.torn else ''}.")
+        say(
+            f"Resumed the table from {save}: {len(loaded.entries)} entries{' (a torn last frame was dropped)' if loaded.torn else ''}."
+        )
         bdir = _bots_dir(save)
         if bdir.is_dir():
             for d in sorted(bdir.iterdir(), key=lambda p: int(p.name) if p.name.isdigit() else 0):
@@ -199,9 +201,15 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
         if len(levels) + own > seats:
             raise VampireError(f"{len(levels)} bots{' and your seat' if own else ''} do not fit in {seats} seats.")
         if not module.min_seats <= seats <= module.max_seats:
-            raise VampireError(f"{module.title} is played by {module.min_seats} to {module.max_seats} players, not {seats}.")
+            raise VampireError(
+                f"{module.title} is played by {module.min_seats} to {module.max_seats} players, not {seats}."
+            )
         typed = dict(parse_options(module.option_schema, parse_rules(args.rule)))
-        save = Path(args.save) if args.save else data_dir() / "hosted" / f"{datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}.vtlog"
+        save = (
+            Path(args.save)
+            if args.save
+            else data_dir() / "hosted" / f"{datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}.vtlog"
+        )
         if save.exists() and save.stat().st_size > 0:
             raise VampireError(f"{save} already holds a table: use --resume {save} to continue it.")
         save.parent.mkdir(parents=True, exist_ok=True)
@@ -227,8 +235,14 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
     for i, (level, d) in enumerate(bots):
         key = load_or_make_key(d / "key")
         bot = bot_client(
-            address, level, name=BOT_NAMES[i % len(BOT_NAMES)], key=key, store=Store.in_dir(d),
-            timeouts=timeouts, backoff=backoff, games=games,
+            address,
+            level,
+            name=BOT_NAMES[i % len(BOT_NAMES)],
+            key=key,
+            store=Store.in_dir(d),
+            timeouts=timeouts,
+            backoff=backoff,
+            games=games,
         )
         clients.append(bot)
         levels_of.append((bot, level, d))
@@ -239,8 +253,13 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
             await serve_table(host)
         else:
             session = Session.connect(
-                address, load_identity(profile), name=profile[:32], store=Store.per_table(), timeouts=timeouts,
-                backoff=backoff, games=games,
+                address,
+                load_identity(profile),
+                name=profile[:32],
+                store=Store.per_table(),
+                timeouts=timeouts,
+                backoff=backoff,
+                games=games,
             )
             status = await front_end(
                 session, say, host=host, address=f"{shown}:{host.port}", bots=[(c, lv) for c, lv, _ in levels_of]
@@ -306,16 +325,31 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
 
         def trace(event: str, entry: Any) -> None:
             trace_file.write(f"{event} {entry.kind} {entry.id.hex()} {time.time_ns()}\n")
+
     client = Client(
-        address, key, name=name, role="spectator" if args.spectate else "player", games=games, store=store,
-        bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None, timeouts=timeouts, backoff=backoff,
-        stall_after=args.stall_after, stop_when_over=True,
+        address,
+        key,
+        name=name,
+        role="spectator" if args.spectate else "player",
+        games=games,
+        store=store,
+        bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None,
+        timeouts=timeouts,
+        backoff=backoff,
+        stall_after=args.stall_after,
+        stop_when_over=True,
         # A bot votes to end the wait for a stalled seat by itself after a while; a person decides.
-        abandon_after=args.abandon_after if args.abandon_after is not None else (BOT_ABANDON_AFTER if args.bot else None),
-        crash_before_submit=crash, trace=trace, deck=deck,
+        abandon_after=args.abandon_after
+        if args.abandon_after is not None
+        else (BOT_ABANDON_AFTER if args.bot else None),
+        crash_before_submit=crash,
+        trace=trace,
+        deck=deck,
     )
-    say(f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
-        f"{', watching' if args.spectate else ''}.")
+    say(
+        f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
+        f"{', watching' if args.spectate else ''}."
+    )
     if args.bot or args.spectate:
         narrate(client, say, verbose=not args.quiet)
         await client.start()
@@ -351,10 +385,14 @@ def add_parsers(sub: Any, game_names: list[str]) -> None:
     host.add_argument("--seats", type=int, help="number of seats (default: 4 for Vampire Queen)")
     host.add_argument("--port", type=int, default=7447, help="TCP port (default 7447; 0: any free port)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
-    host.add_argument("--bots", metavar="SPEC", help="bots taking seats: a number N of heuristic bots, or a comma list of levels")
+    host.add_argument(
+        "--bots", metavar="SPEC", help="bots taking seats: a number N of heuristic bots, or a comma list of levels"
+    )
     host.add_argument("--save", metavar="FILE", help="the table's log file (default: one in the data directory)")
     host.add_argument("--resume", metavar="FILE", help="reopen the table saved in FILE and go on")
-    host.add_argument("--headless", action="store_true", help="no seat and no screen: a table server printing its progress")
+    host.add_argument(
+        "--headless", action="store_true", help="no seat and no screen: a table server printing its progress"
+    )
     host.add_argument("--name", help="your profile name (default: the login name)")
     host.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule")
     _hidden(host)
@@ -364,8 +402,12 @@ def add_parsers(sub: Any, game_names: list[str]) -> None:
     join.add_argument("address", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your profile name (default: the login name)")
     join.add_argument("--spectate", action="store_true", help="watch without a seat")
-    join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level (heuristic, random), without a screen")
-    join.add_argument("--deck", metavar="FILE", help="the VTES deck you bring (TWD, VDB, JOL, Lackey or 'N Name' lines)")
+    join.add_argument(
+        "--bot", metavar="LEVEL", help="play as a bot of this level (heuristic, random), without a screen"
+    )
+    join.add_argument(
+        "--deck", metavar="FILE", help="the VTES deck you bring (TWD, VDB, JOL, Lackey or 'N Name' lines)"
+    )
     join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")
     join.add_argument("--quiet", action="store_true", help="print connection changes and the end only")
     join.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)

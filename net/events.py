@@ -8,8 +8,9 @@ event loop's thread. No event carries a secret: a seat's own cards are in its vi
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from engine.games.base import Note
 from engine.protocol.log import Entry, ForkEvidence
@@ -149,5 +150,5 @@ class Listeners:
         for callback in list(self._subs):
             try:
                 callback(event)
-            except Exception:  # noqa: BLE001 - a broken subscriber must not break the peer
+            except Exception:
                 log.exception("an event subscriber failed on %r", type(event).__name__)

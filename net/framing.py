@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from engine.protocol.codec import DEFAULT_LIMITS, CodecError, LimitError, Limits, decode, encode
 from engine.errors import VampireError
+from engine.protocol.codec import DEFAULT_LIMITS, CodecError, LimitError, Limits, decode, encode
 
 MAX_FRAME = 4 * 1024 * 1024
 """The largest frame body, in bytes (PROTOCOL.md 7)."""
@@ -89,7 +90,9 @@ async def read_frame(
     if n == 0:
         raise WireError("malformed", "A frame declared a length of 0 bytes.")
     if n > MAX_FRAME or n > limits.max_bytes:
-        raise WireError("too-large", f"A frame declared {n} bytes, over the limit of {min(MAX_FRAME, limits.max_bytes)}.")
+        raise WireError(
+            "too-large", f"A frame declared {n} bytes, over the limit of {min(MAX_FRAME, limits.max_bytes)}."
+        )
     try:
         data = await asyncio.wait_for(reader.readexactly(n), body)
     except asyncio.IncompleteReadError:

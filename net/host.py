@@ -18,16 +18,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from engine.protocol.codec import DEFAULT_LIMITS, Limits
 from engine.errors import VampireError
+from engine.protocol.codec import DEFAULT_LIMITS, Limits
 from engine.protocol.identity import fingerprint
 from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
 from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
-
 from net.events import Folded, Listeners, Timeouts
 from net.framing import Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
@@ -269,7 +268,7 @@ class Host:
             self.finished.set()
         except asyncio.CancelledError:
             peer.outbox.abort()
-        except Exception as err:  # noqa: BLE001 - one connection's bug must not stop the host
+        except Exception as err:
             log.exception("connection from %s failed", peer.addr)
             await self._drop(peer, "host-error", f"The host failed on this connection: {type(err).__name__}.")
         finally:
@@ -357,7 +356,9 @@ class Host:
         mine = None
         if hello.last is not None:
             mine = Head(t.table_id, hello.last, t.entries[hello.last].id, self.sequencer.heads[hello.last])
-        peer.outbox.send(Welcome(t.table_id, self.sequencer.public, head_to_wire(self.head()), head_to_wire(mine)).to_map())
+        peer.outbox.send(
+            Welcome(t.table_id, self.sequencer.public, head_to_wire(self.head()), head_to_wire(mine)).to_map()
+        )
         start = 0 if hello.last is None else hello.last + 1
         self._send_run(peer, start)
         peer.synced = True  # in the same step as the catch-up: no entry is missed or sent twice
@@ -381,9 +382,7 @@ class Host:
             peer.outbox.send(Entries(first, items).to_map())
 
     def _relay(self) -> list:
-        return [
-            [p.key, head_to_wire(p.head)] for p in self.peers if p.role == "player" and p.synced
-        ][:64]
+        return [[p.key, head_to_wire(p.head)] for p in self.peers if p.role == "player" and p.synced][:64]
 
     def _on_head(self, peer: Peer, value: list | None) -> None:
         head = head_from_wire(value, self.table.table_id)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
@@ -24,7 +25,6 @@ from engine.protocol.identity import new_key
 from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
-
 from net.client import Client, Store
 from net.events import Backoff, Timeouts
 from net.host import Host
@@ -68,9 +68,17 @@ def bot_client(
     ``address``: a fresh key per table unless ``key`` is given, duties and moves by itself,
     leaves when the table has ended."""
     return Client(
-        address, key or new_key(), name=name, games=games, store=store,
-        bot=bot_factory(level, rng or random.Random()), timeouts=timeouts, backoff=backoff,
-        stall_after=stall_after, abandon_after=abandon_after, stop_when_over=True,
+        address,
+        key or new_key(),
+        name=name,
+        games=games,
+        store=store,
+        bot=bot_factory(level, rng or random.Random()),
+        timeouts=timeouts,
+        backoff=backoff,
+        stall_after=stall_after,
+        abandon_after=abandon_after,
+        stop_when_over=True,
     )
 
 
@@ -162,8 +170,14 @@ async def open_local_table(
     await host.start(LOOPBACK, 0)
     address = (LOOPBACK, host.port)
     session = Session.connect(
-        address, key or new_key(), name=name, store=store or Store.memory(), bot=player_bot,
-        timeouts=timeouts, stall_after=stall_after, games=games,
+        address,
+        key or new_key(),
+        name=name,
+        store=store or Store.memory(),
+        bot=player_bot,
+        timeouts=timeouts,
+        stall_after=stall_after,
+        games=games,
     )
     table = LocalTable(host, session)
     try:
@@ -173,12 +187,18 @@ async def open_local_table(
 
         for i, level in enumerate(levels):
             bot = bot_client(
-                address, level, name=BOT_NAMES[i % len(BOT_NAMES)], timeouts=timeouts, stall_after=stall_after,
+                address,
+                level,
+                name=BOT_NAMES[i % len(BOT_NAMES)],
+                timeouts=timeouts,
+                stall_after=stall_after,
                 games=games,
             )
             table.bots.append(bot)
             await bot.start()
-            await until(lambda b=bot: b.seat is not None and b.seat.index is not None, [bot], connect_timeout, "a bot's seat")
+            await until(
+                lambda b=bot: b.seat is not None and b.seat.index is not None, [bot], connect_timeout, "a bot's seat"
+            )
     except BaseException:
         await table.close()
         raise

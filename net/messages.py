@@ -14,8 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.protocol.codec import CodecError, bin_of, check_list, check_map, check_str, int_in, list_of, nullable, one_of
 from engine.errors import VampireError
+from engine.protocol.codec import (
+    CodecError,
+    bin_of,
+    check_list,
+    check_map,
+    check_str,
+    int_in,
+    list_of,
+    nullable,
+    one_of,
+)
 from engine.protocol.log import Head
 
 VERSION = 1
@@ -222,8 +232,14 @@ def _entry_item(value: Any, what: str) -> list:
 
 _SCHEMAS: dict[str, tuple[dict, Any]] = {
     "hello": (
-        {"t": str, "v": int, "table": nullable(bin_of(32)), "last": nullable(int_in(0)), "role": one_of(*ROLES),
-         "key": bin_of(32)},
+        {
+            "t": str,
+            "v": int,
+            "table": nullable(bin_of(32)),
+            "last": nullable(int_in(0)),
+            "role": one_of(*ROLES),
+            "key": bin_of(32),
+        },
         lambda m: Hello(m["table"], m["last"], m["role"], m["key"], m["v"]),
     ),
     "welcome": (

@@ -10,8 +10,9 @@ no Textual import here.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -19,7 +20,6 @@ from engine.errors import VampireError
 from engine.games.base import Act
 from engine.protocol.identity import fingerprint
 from engine.protocol.log import Entry
-
 from net.client import Client, ClientError, Store
 from net.events import Backoff, Timeouts
 
@@ -61,9 +61,18 @@ class Session:
         """A session for ``key`` at the host ``address`` (host, port); call :meth:`start` next.
         ``store`` defaults to one log and secrets file per table in the user's data directory."""
         client = Client(
-            address, key, name=name, role="spectator" if spectate else "player", games=games,
-            store=store if store is not None else Store.per_table(), bot=bot, timeouts=timeouts,
-            backoff=backoff, stall_after=stall_after, abandon_after=abandon_after, stop_when_over=False,
+            address,
+            key,
+            name=name,
+            role="spectator" if spectate else "player",
+            games=games,
+            store=store if store is not None else Store.per_table(),
+            bot=bot,
+            timeouts=timeouts,
+            backoff=backoff,
+            stall_after=stall_after,
+            abandon_after=abandon_after,
+            stop_when_over=False,
         )
         return cls(client)
 

@@ -12,23 +12,33 @@ import atexit
 import functools
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.audit import AuditReport, audit_bytes, audit_file
-from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, Entry, encode_frame, parse_log, sign_entry, sign_head
 from engine.games import all_rules
 from engine.local import LocalGame, new_local_game
+from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, Entry, encode_frame, parse_log, sign_entry, sign_head
 
 GAMES = all_rules()
 
 #: Every entry kind a Vampire Queen game through the protocol writes.
 QUEEN_KINDS = (
-    "table", "join", "start", "rand-commit", "rand-reveal", "shuffle", "lock", "unlock", "move",
-    "seed-reveal", "end",
+    "table",
+    "join",
+    "start",
+    "rand-commit",
+    "rand-reveal",
+    "shuffle",
+    "lock",
+    "unlock",
+    "move",
+    "seed-reveal",
+    "end",
 )
 
 # On a RAM disk when there is one: every entry and every secret is fsynced.
@@ -90,13 +100,23 @@ def play(
     after each entry."""
     d = scratch_dir(name)
     g = new_local_game(
-        "queen", levels or ["random"] * seats, {"rounds": rounds}, save=d / "game.vtlog", secrets_dir=d,
-        seed=seed, tamper=tamper,
+        "queen",
+        levels or ["random"] * seats,
+        {"rounds": rounds},
+        save=d / "game.vtlog",
+        secrets_dir=d,
+        seed=seed,
+        tamper=tamper,
     )
     if isinstance(tamper, Cheat):
         tamper.g = g
     played = Played(
-        g, d, d / "game.vtlog", g.host.key, [s.key for s in g.seats], [s.name for s in g.seats],
+        g,
+        d,
+        d / "game.vtlog",
+        g.host.key,
+        [s.key for s in g.seats],
+        [s.name for s in g.seats],
         [d / f"seat{i}.secrets" for i in range(seats)],
     )
 
@@ -169,18 +189,29 @@ def raw_frames(data: bytes) -> list[bytes]:
     return [data[f.start : f.end] for f in frames_of(data)]
 
 
-def resign(entry: Entry, key: Ed25519PrivateKey, *, prev: bytes | None = None, body: dict | None = None,
-           table: bytes | None = None) -> Entry:
+def resign(
+    entry: Entry,
+    key: Ed25519PrivateKey,
+    *,
+    prev: bytes | None = None,
+    body: dict | None = None,
+    table: bytes | None = None,
+) -> Entry:
     """``entry`` signed again by ``key``, with optional changes (same seq, kind and time)."""
     return sign_entry(
-        key, table=entry.table if table is None else table, seq=entry.seq,
-        prev=entry.prev if prev is None else prev, kind=entry.kind,
-        body=entry.body if body is None else body, time_ms=entry.time,
+        key,
+        table=entry.table if table is None else table,
+        seq=entry.seq,
+        prev=entry.prev if prev is None else prev,
+        kind=entry.kind,
+        body=entry.body if body is None else body,
+        time_ms=entry.time,
     )
 
 
-def rechain(entries: list[Entry], keys_by_author: dict[bytes, Ed25519PrivateKey], host_key: Ed25519PrivateKey,
-            start: int) -> list[bytes]:
+def rechain(
+    entries: list[Entry], keys_by_author: dict[bytes, Ed25519PrivateKey], host_key: Ed25519PrivateKey, start: int
+) -> list[bytes]:
     """Encoded frames for ``entries`` where every entry from index ``start`` on is re-signed by its
     own author on the new previous id, each with a fresh head signature by the host: the log a
     coalition of every key holder could forge. ``entries[start]`` must already be the altered

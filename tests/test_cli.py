@@ -9,7 +9,9 @@ import pytest
 
 from engine.cli import main
 
-ROW = re.compile(r"^(?P<name>\w+)\s+(?P<bot>heuristic|random)\s+(?P<wins>[\d.]+)\s+(?P<pct>[\d.]+)%\s+(?P<mean>[\d.]+)$")
+ROW = re.compile(
+    r"^(?P<name>\w+)\s+(?P<bot>heuristic|random)\s+(?P<wins>[\d.]+)\s+(?P<pct>[\d.]+)%\s+(?P<mean>[\d.]+)$"
+)
 
 
 def table_rows(out: str) -> list[dict[str, str]]:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.errors import VampireError
 from engine.protocol.codec import (
     DEFAULT_LIMITS,
     CodecError,
@@ -32,7 +33,6 @@ from engine.protocol.codec import (
     one_of,
     sha256,
 )
-from engine.errors import VampireError
 
 # Protocol values: the types PROTOCOL.md 1 allows, nested.
 scalars = (
@@ -44,8 +44,7 @@ scalars = (
 )
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=5)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
     max_leaves=25,
 )
 DEEP = Limits(max_depth=64)
@@ -252,7 +251,7 @@ def test_declared_lengths_must_fit_in_the_bytes_given():
 
 
 def test_the_default_limits_fit_protocol_entries():
-    assert DEFAULT_LIMITS == Limits(4 * 1024 * 1024, 1024 * 1024, 64 * 1024, 100_000, 256, 16)
+    assert Limits(4 * 1024 * 1024, 1024 * 1024, 64 * 1024, 100_000, 256, 16) == DEFAULT_LIMITS
 
 
 # --- fuzzing: any bytes give a value or a CodecError ---
@@ -353,9 +352,7 @@ def test_check_map_refuses_what_is_not_a_map():
 
 def test_validators_name_the_item_at_fault():
     with pytest.raises(SchemaError, match=r"field 'points' item 1 must be 32 bytes long, not 3\."):
-        check_map(
-            {"points": [b"p" * 32, b"abc"]}, {"points": list_of(bin_of(32))}, what="the lock body"
-        )
+        check_map({"points": [b"p" * 32, b"abc"]}, {"points": list_of(bin_of(32))}, what="the lock body")
 
 
 def test_small_checks():

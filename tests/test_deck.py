@@ -24,7 +24,6 @@ from engine.protocol.deck import (
     EventSecrets,
     FalseComplaint,
 )
-from engine.errors import VampireError
 
 TABLE = bytes(range(32))
 SMALL_ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
@@ -98,7 +97,13 @@ class Event:
         body = deck.make_unlock(self.secrets[seat], to, positions, current)
         body = wire(tamper(body) if tamper else body)
         out = deck.check_unlock(
-            body, table=TABLE, event=self.event, seat=seat, n=self.n, to=to, current=current,
+            body,
+            table=TABLE,
+            event=self.event,
+            seat=seat,
+            n=self.n,
+            to=to,
+            current=current,
             locks=self.locks[seat],
         )
         self.record(seat, "unlock", body)
@@ -134,8 +139,13 @@ class Event:
     def audit(self, seeds=None):
         seeds = seeds or {p: s.seed for p, s in self.secrets.items()}
         return deck.recompute_event(
-            table=TABLE, event=self.event, participants=self.participants, seeds=seeds,
-            inputs=self.index.points, index=self.index.lookup, entries=self.entries,
+            table=TABLE,
+            event=self.event,
+            participants=self.participants,
+            seeds=seeds,
+            inputs=self.index.points,
+            index=self.index.lookup,
+            entries=self.entries,
         )
 
 
@@ -179,8 +189,13 @@ def test_the_permutation_is_fisher_yates_over_shake256():
 
 
 def test_derive_refuses_inputs_of_the_wrong_shape():
-    for args in ((b"short", TABLE, 0, 0, 5), (seed_of(0), b"x", 0, 0, 5), (seed_of(0), TABLE, True, 0, 5),
-                 (seed_of(0), TABLE, 0, -1, 5), (seed_of(0), TABLE, 0, 0, 0)):
+    for args in (
+        (b"short", TABLE, 0, 0, 5),
+        (seed_of(0), b"x", 0, 0, 5),
+        (seed_of(0), TABLE, True, 0, 5),
+        (seed_of(0), TABLE, 0, -1, 5),
+        (seed_of(0), TABLE, 0, 0, 0),
+    ):
         with pytest.raises(DeckError):
             EventSecrets.derive(*args)
 
@@ -331,6 +346,7 @@ def test_invalid_and_small_order_points_are_refused_everywhere(bad):
             else:
                 body[field] = bad
             return body
+
         return tamper
 
     with pytest.raises(BadPoint, match="position 1"):
@@ -359,6 +375,7 @@ def test_repeated_points_in_a_pass_are_refused():
         def tamper(body):
             body[field][j] = body[field][i]
             return body
+
         return tamper
 
     with pytest.raises(DuplicatePoints, match="positions 1 and 3"):
@@ -435,9 +452,11 @@ def test_malformed_shuffles_and_locks_are_refused():
 
 def _replace_card(ev, seat, position, card):
     """A pass-1 tamper: output ``position`` becomes a·M(card) instead of a·X_σ(position)."""
+
     def tamper(body):
         body["points"][position] = group.mult(ev.secrets[seat].shuffle_key, group.card_point(TABLE, "main", card))
         return body
+
     return tamper
 
 
@@ -505,7 +524,11 @@ def test_a_participant_that_locks_or_unlocks_with_other_keys_is_named():
     honest = {p: s.seed for p, s in ev.secrets.items()}
     assert ev.audit(honest).ok
     entries = list(ev.entries)
-    ev.entries = entries[:5] + [EventEntry(5, 1, "lock", entries[5].body | {"points": entries[5].body["points"][::-1]})] + entries[6:]
+    ev.entries = (
+        entries[:5]
+        + [EventEntry(5, 1, "lock", entries[5].body | {"points": entries[5].body["points"][::-1]})]
+        + entries[6:]
+    )
     audit = ev.audit(honest)
     assert audit.first_fault.seq == 5 and audit.first_fault.seat == 1
 
@@ -534,8 +557,14 @@ def test_steps_out_of_order_are_faults():
 def _complain(ev, seat, position, seen=(), body=None):
     body = body or deck.make_complaint(ev.secrets[seat], position)
     return deck.check_complaint(
-        wire(body), event=ev.event, seat=seat, n=ev.n, lock=ev.locks[seat][position],
-        point=ev.current([position])[position], index=ev.index.lookup, seen=seen,
+        wire(body),
+        event=ev.event,
+        seat=seat,
+        n=ev.n,
+        lock=ev.locks[seat][position],
+        point=ev.current([position])[position],
+        index=ev.index.lookup,
+        seen=seen,
     )
 
 
@@ -585,8 +614,9 @@ def test_a_complaint_with_a_key_that_is_not_the_seats_is_refused():
 )
 @settings(max_examples=25, deadline=None)
 def test_every_card_decodes_exactly_once(n, seats, seeds, data):
-    ev = Event(n=n, participants=seats, event=data.draw(st.integers(0, 3)),
-               seeds={p: seeds[i] for i, p in enumerate(seats)}).setup()
+    ev = Event(
+        n=n, participants=seats, event=data.draw(st.integers(0, 3)), seeds={p: seeds[i] for i, p in enumerate(seats)}
+    ).setup()
     got = []
     for k in range(n):
         to = data.draw(st.sampled_from(seats + [7]), label=f"to {k}")
@@ -621,8 +651,18 @@ def test_the_vectors_of_the_byte_level_document():
 def test_the_audit_needs_the_input_points_and_participants():
     ev = Event(n=3).setup()
     for kwargs in ({"inputs": ()}, {"participants": ()}):
-        args = dict(table=TABLE, event=0, participants=ev.participants, seeds={}, inputs=ev.index.points,
-                    index=ev.index.lookup, entries=ev.entries) | kwargs
+        args = (
+            dict(
+                table=TABLE,
+                event=0,
+                participants=ev.participants,
+                seeds={},
+                inputs=ev.index.points,
+                index=ev.index.lookup,
+                entries=ev.entries,
+            )
+            | kwargs
+        )
         with pytest.raises(DeckError):
             deck.recompute_event(**args)
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nacl import bindings as nb
 
-from engine.protocol import group
 from engine.errors import VampireError
-from engine.protocol.group import G, L, BadPoint, BadScalar
+from engine.protocol import group
+from engine.protocol.group import BadPoint, BadScalar, G, L
 
 P_FIELD = 2**255 - 19
 IDENTITY = (1).to_bytes(32, "little")
@@ -294,8 +294,13 @@ def test_a_proof_replayed_under_another_context_does_not_verify():
     x = scalar(10)
     st_ = statement(x, point(1), G)
     proof = group.dleq_prove(x, *st_, NONCE_KEY, CTX)
-    for other in ([TABLE, 2, 1, "lock", 8], [TABLE, 2, 2, "lock", 7], [TABLE, 3, 1, "lock", 7],
-                  [TABLE, 2, 1, "unlock", 7], [bytes(32), 2, 1, "lock", 7]):
+    for other in (
+        [TABLE, 2, 1, "lock", 8],
+        [TABLE, 2, 2, "lock", 7],
+        [TABLE, 3, 1, "lock", 7],
+        [TABLE, 2, 1, "unlock", 7],
+        [bytes(32), 2, 1, "lock", 7],
+    ):
         assert not group.dleq_verify(*st_, proof, other)
 
 
@@ -319,8 +324,12 @@ def test_proofs_with_zero_or_unreduced_scalars_do_not_verify():
     st_ = statement(x, point(1), G)
     proof = group.dleq_prove(x, *st_, NONCE_KEY, CTX)
     e, z = proof[:32], proof[32:]
-    for bad in (bytes(32) + z, e + bytes(32), (group.scalar_to_int(e) + L).to_bytes(32, "little") + z,
-                e + (group.scalar_to_int(z) + L).to_bytes(32, "little")):
+    for bad in (
+        bytes(32) + z,
+        e + bytes(32),
+        (group.scalar_to_int(e) + L).to_bytes(32, "little") + z,
+        e + (group.scalar_to_int(z) + L).to_bytes(32, "little"),
+    ):
         assert not group.dleq_verify(*st_, bad, CTX)
 
 

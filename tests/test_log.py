@@ -13,8 +13,8 @@ import nacl.bindings
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.protocol.codec import CodecError, Limits, encode, hash_input
 from engine.errors import VampireError
+from engine.protocol.codec import CodecError, Limits, encode, hash_input
 from engine.protocol.identity import (
     IdentityError,
     fingerprint,
@@ -84,9 +84,7 @@ def alice() -> Ed25519PrivateKey:
 
 
 def signed(key, *, table=ZERO32, seq=0, prev=ZERO32, kind="chat", body=None, time_ms=0) -> Entry:
-    return sign_entry(
-        key, table=table, seq=seq, prev=prev, kind=kind, body=body or {}, time_ms=time_ms
-    )
+    return sign_entry(key, table=table, seq=seq, prev=prev, kind=kind, body=body or {}, time_ms=time_ms)
 
 
 def make_log(host, alice, n: int = 4) -> list[Entry]:
@@ -94,9 +92,7 @@ def make_log(host, alice, n: int = 4) -> list[Entry]:
     entries = [signed(host, kind="table", body={"game": "queen"})]
     for seq in range(1, n):
         table, prev = entries[0].id, entries[-1].id
-        entries.append(
-            signed(alice, table=table, seq=seq, prev=prev, body={"text": f"hi {seq}"}, time_ms=seq)
-        )
+        entries.append(signed(alice, table=table, seq=seq, prev=prev, body={"text": f"hi {seq}"}, time_ms=seq))
     return entries
 
 
@@ -108,8 +104,14 @@ def signed_payload(key: Ed25519PrivateKey, payload: dict) -> bytes:
 
 def good_payload(key: Ed25519PrivateKey) -> dict:
     return {
-        "v": 1, "table": ZERO32, "seq": 0, "prev": ZERO32, "author": public_bytes(key),
-        "kind": "table", "body": {}, "time": 0,
+        "v": 1,
+        "table": ZERO32,
+        "seq": 0,
+        "prev": ZERO32,
+        "author": public_bytes(key),
+        "kind": "table",
+        "body": {},
+        "time": 0,
     }
 
 
@@ -120,8 +122,11 @@ def test_genesis_matches_the_known_answer(host):
     genesis = make_log(host, host, 1)[0]
     assert genesis.payload.hex() == (
         "88a6617574686f72c42003a107bff3ce10be1d70dd18e74bc09967e4d6309ba50d5f1ddc8664125531b8"
-        "a4626f647981a467616d65a5717565656ea46b696e64a57461626c65a470726576c420" + "00" * 32
-        + "a373657100a57461626c65c420" + "00" * 32 + "a474696d6500a17601"
+        "a4626f647981a467616d65a5717565656ea46b696e64a57461626c65a470726576c420"
+        + "00" * 32
+        + "a373657100a57461626c65c420"
+        + "00" * 32
+        + "a474696d6500a17601"
     )
     assert genesis.signature.hex() == (
         "75e936aba81bdc716abf766941ca720d1d0325fae2d025f2ce888b71afd07aad"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from test_net_support import FAST, RawPeer, eventually, open_host, start_bots, stop_all
 
 from engine.protocol.codec import encode
 from engine.protocol.identity import new_key, public_bytes
@@ -14,19 +15,34 @@ from net.events import Timeouts
 from net.framing import MAX_FRAME
 from net.messages import Hello, Submit
 
-from test_net_support import FAST, RawPeer, eventually, open_host, start_bots, stop_all
-
 HOSTILE = Timeouts(hello=0.5, idle=5.0, body=0.5, write=5.0, ping=0.2, connect=2.0, rate=100.0, burst=50)
 
 
 def fresh_entry(key, table, kind="chat", body=None, author=None):
     """An entry on the host's head: signed by ``key``, claiming ``author`` when given."""
-    entry = sign_entry(key, table=table.table_id, seq=table.seq, prev=table.head, kind=kind,
-                       body=body if body is not None else {"text": "hi"}, time_ms=0)
+    entry = sign_entry(
+        key,
+        table=table.table_id,
+        seq=table.seq,
+        prev=table.head,
+        kind=kind,
+        body=body if body is not None else {"text": "hi"},
+        time_ms=0,
+    )
     if author is None:
         return entry.wire_array()
-    payload = encode({"v": 1, "table": table.table_id, "seq": table.seq, "prev": table.head, "author": author,
-                      "kind": kind, "body": body or {"text": "hi"}, "time": 0})
+    payload = encode(
+        {
+            "v": 1,
+            "table": table.table_id,
+            "seq": table.seq,
+            "prev": table.head,
+            "author": author,
+            "kind": kind,
+            "body": body or {"text": "hi"},
+            "time": 0,
+        }
+    )
     return [payload, key.sign(ENTRY_CONTEXT + payload)]
 
 
@@ -94,7 +110,9 @@ async def test_hostile_peers_are_refused_and_the_honest_table_goes_on_unchanged(
     got = await rejection(mallory, fresh_entry(other, t))
     assert got["code"] == "not-your-key"
 
-    foreign = sign_entry(key, table=bytes(range(32)), seq=t.seq, prev=t.head, kind="chat", body={"text": "hi"}, time_ms=0)
+    foreign = sign_entry(
+        key, table=bytes(range(32)), seq=t.seq, prev=t.head, kind="chat", body={"text": "hi"}, time_ms=0
+    )
     got = await rejection(mallory, foreign.wire_array())
     assert got["code"] == "wrong-table"
 

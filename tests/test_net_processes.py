@@ -14,16 +14,15 @@ import time
 from pathlib import Path
 
 import pytest
+from test_net_support import free_port
 
-from engine.protocol.identity import public_bytes
 from engine.games import all_rules
+from engine.protocol.identity import public_bytes
 from engine.protocol.log import read_log
 from engine.protocol.secrets import SecretsFile
 from engine.table import Table
 from net.commands import CRASH_ENV
 from net.local import load_or_make_key
-
-from test_net_support import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
@@ -48,8 +47,12 @@ class Table4:
         self.runs += 1
         out = open(self.tmp / f"{name}.{self.runs}.out", "wb")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "engine.cli", *args], cwd=ROOT, env=env or self.env,
-            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            [sys.executable, "-m", "engine.cli", *args],
+            cwd=ROOT,
+            env=env or self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
         )
         proc.out_path = out.name  # type: ignore[attr-defined]
         out.close()
@@ -68,7 +71,8 @@ class Table4:
     def start_client(self, i: int, env: dict | None = None) -> None:
         self.clients[i] = self._spawn(
             ["join", f"127.0.0.1:{self.port}", "--bot", "heuristic", "--state", str(self.state(i)), "--quiet", *QUICK],
-            f"client{i}", env,
+            f"client{i}",
+            env,
         )
 
     def start_all(self) -> None:
@@ -79,7 +83,7 @@ class Table4:
     def host_entries(self) -> int:
         try:
             return len(read_log(self.save).entries) if self.save.exists() else 0
-        except Exception:  # noqa: BLE001 - a file being written
+        except Exception:
             return 0
 
     def wait_until(self, condition, timeout: float, what: str) -> None:
@@ -164,8 +168,9 @@ def audit_if_available(path: Path) -> None:
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     if "audit" not in sub.choices:
         return  # the auditor is another part's; this test runs it once it exists
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "audit", str(path)], cwd=ROOT, capture_output=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "audit", str(path)], cwd=ROOT, capture_output=True, timeout=120
+    )
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
 
 
@@ -205,7 +210,9 @@ def test_a_client_killed_mid_game_restarts_from_its_files_and_plays_on(table4):
     table4.wait_all()
     table = table4.check_identical()
     assert len(table.entries) > held
-    assert "held %d entries" % held in "".join(Path(p.out_path).read_text() for p in table4.procs if p.args[3] == "host")
+    assert "held %d entries" % held in "".join(
+        Path(p.out_path).read_text() for p in table4.procs if p.args[3] == "host"
+    )
 
 
 def test_a_client_killed_between_storing_its_seed_and_publishing_its_shuffle_reuses_the_seed(table4):
@@ -223,7 +230,9 @@ def test_a_client_killed_between_storing_its_seed_and_publishing_its_shuffle_reu
     table4.wait_all()
     table = table4.check_identical()
     seat = table.seat_of(public_bytes(key))
-    reveals = [e for e in table.entries if e.kind == "seed-reveal" and e.body["event"] == 0 and table.seat_of(e.author) == seat]
+    reveals = [
+        e for e in table.entries if e.kind == "seed-reveal" and e.body["event"] == 0 and table.seat_of(e.author) == seat
+    ]
     assert [e.body["seed"] for e in reveals] == [stored]
     assert (table4.state(1) / "seat.secrets").stat().st_mode & 0o777 == 0o600
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+from engine.games import all_rules
 from engine.games.base import parse_options
 from engine.protocol.identity import new_key
-from engine.games import all_rules
 from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
-
 from net.client import Client
 from net.events import Backoff, Timeouts
 from net.framing import HEADER, frame_bytes, parse_frame_body
@@ -48,7 +48,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def open_host(seats: int = 4, rounds: int = 1, save=None, timeouts: Timeouts = FAST, host_cls=Host, **kwargs: Any) -> Host:
+def open_host(
+    seats: int = 4, rounds: int = 1, save=None, timeouts: Timeouts = FAST, host_cls=Host, **kwargs: Any
+) -> Host:
     """A host (not yet listening) of a fresh Vampire Queen table (``kwargs``: more Host options,
     ``auto_start=False`` say)."""
     games = all_rules()

@@ -7,6 +7,7 @@ import asyncio
 import random
 
 import pytest
+from test_net_support import FAST, QUICK_BACKOFF, eventually, free_port, open_host, start_bots, stop_all
 
 from engine.games.base import IllegalMove
 from engine.protocol.identity import new_key
@@ -20,14 +21,18 @@ from net.host import Host
 from net.local import bot_factory, open_local_table
 from net.session import Session, SessionError
 
-from test_net_support import FAST, QUICK_BACKOFF, eventually, free_port, open_host, start_bots, stop_all
-
 
 async def test_a_spectator_sees_every_public_act_and_none_of_the_hidden_cards(tmp_path):
     host = open_host(seats=4, save=tmp_path / "host.vtlog")
     await host.start("127.0.0.1", 0)
-    spectator = Client(("127.0.0.1", host.port), new_key(), name="Watcher", role="spectator",
-                       store=Store.in_dir(tmp_path / "spectator"), timeouts=FAST)
+    spectator = Client(
+        ("127.0.0.1", host.port),
+        new_key(),
+        name="Watcher",
+        role="spectator",
+        store=Store.in_dir(tmp_path / "spectator"),
+        timeouts=FAST,
+    )
     seen: list[str] = []
     hidden_seen: list = []
 
@@ -81,8 +86,15 @@ async def test_a_client_that_drops_its_connection_catches_up_and_plays_on(tmp_pa
     await host.start("127.0.0.1", 0)
     bots = await start_bots(host, 3)
     states: list[str] = []
-    dropper = Client(("127.0.0.1", host.port), new_key(), name="Flaky", store=Store.in_dir(tmp_path / "flaky"),
-                     bot=bot_factory("heuristic", random.Random(5)), timeouts=FAST, backoff=QUICK_BACKOFF)
+    dropper = Client(
+        ("127.0.0.1", host.port),
+        new_key(),
+        name="Flaky",
+        store=Store.in_dir(tmp_path / "flaky"),
+        bot=bot_factory("heuristic", random.Random(5)),
+        timeouts=FAST,
+        backoff=QUICK_BACKOFF,
+    )
     dropper.listeners.subscribe(lambda e: states.append(e.state) if isinstance(e, Connection) else None)
     await dropper.start()
     t = host.table
@@ -145,8 +157,15 @@ class EquivocatingHost(Host):
         if entry.kind != "chat" or self.victim is None:
             return super().broadcast(entry, head_sig)
         key = self.sequencer.key
-        alt = sign_entry(key, table=entry.table, seq=entry.seq, prev=entry.prev, kind="chat",
-                         body={"text": "something else"}, time_ms=entry.time)
+        alt = sign_entry(
+            key,
+            table=entry.table,
+            seq=entry.seq,
+            prev=entry.prev,
+            kind="chat",
+            body={"text": "something else"},
+            time_ms=entry.time,
+        )
         alt_head = sign_head(key, entry.table, entry.seq, alt.id)
         self.alternative = (alt, alt_head)
         from net.framing import frame_bytes
@@ -183,8 +202,9 @@ async def test_a_host_that_equivocates_is_caught_by_the_relayed_head_signatures(
 
 
 async def test_the_session_checks_a_move_before_submitting_and_re_signs_the_same_act_on_stale():
-    table = await open_local_table(levels=("heuristic", "heuristic", "heuristic"), options={"rounds": "1"},
-                                   timeouts=FAST)
+    table = await open_local_table(
+        levels=("heuristic", "heuristic", "heuristic"), options={"rounds": "1"}, timeouts=FAST
+    )
     session = table.session
     try:
         assert session.seat == 0
@@ -217,8 +237,13 @@ async def test_the_session_checks_a_move_before_submitting_and_re_signs_the_same
 
 
 async def test_a_local_table_is_a_host_bots_and_a_session_over_loopback():
-    table = await open_local_table(levels=("random", "random"), options={"rounds": "1"}, timeouts=FAST,
-                                   player_bot=bot_factory("heuristic", random.Random(3)))
+    table = await open_local_table(
+        levels=("random", "random"),
+        options={"rounds": "1"},
+        timeouts=FAST,
+        player_bot=bot_factory("heuristic", random.Random(3)),
+    )
+
     async def first_finished():
         async for event in table.session.events():
             if isinstance(event, Finished):
@@ -245,8 +270,15 @@ async def test_a_restarted_client_resumes_its_seat_from_its_own_files(tmp_path):
     key = new_key()
 
     def make():
-        return Client(("127.0.0.1", host.port), key, name="Twice", store=Store.in_dir(tmp_path / "me"),
-                      bot=bot_factory("heuristic", random.Random(1)), timeouts=FAST, backoff=QUICK_BACKOFF)
+        return Client(
+            ("127.0.0.1", host.port),
+            key,
+            name="Twice",
+            store=Store.in_dir(tmp_path / "me"),
+            bot=bot_factory("heuristic", random.Random(1)),
+            timeouts=FAST,
+            backoff=QUICK_BACKOFF,
+        )
 
     first = make()
     await first.start()
@@ -307,7 +339,9 @@ async def test_a_client_leaving_in_the_lobby_frees_its_seat_and_another_takes_it
     await eventually(lambda: ben.seat == 2, 10, "Ben takes the freed seat")
     assert t.names[2] == "Ben" and t.phase == "lobby"
     host.start_game()
-    await eventually(lambda: ben.table.phase == "running" and first.table.phase == "running", 10, "the start everywhere")
+    await eventually(
+        lambda: ben.table.phase == "running" and first.table.phase == "running", 10, "the start everywhere"
+    )
     await stop_all(host, [first, last, ben.client])
 
 
@@ -320,7 +354,9 @@ async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_s
     t = host.table
     await eventually(lambda: me.seat == 2 and me.table.phase == "running", 10, "the start")
     assert t.entries[4].kind == "start" and t.entries[4].author == t.host
-    with pytest.raises(SessionError, match="You cannot leave this seat: a seat can be left only before the game starts"):
+    with pytest.raises(
+        SessionError, match="You cannot leave this seat: a seat can be left only before the game starts"
+    ):
         await me.leave()
     assert not me.client.left and me.connection == "connected"
     assert "leave" not in [e.kind for e in t.entries]
@@ -335,10 +371,9 @@ async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_s
 async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp_path):
     """Until the VTES screen exists, a person who joins a VTES table is told so in a sentence and
     takes no seat (a seat nobody can play would stall every other Methuselah)."""
-    from net.events import Refused
-
-    from engine.games.base import parse_options
     from engine.games import all_rules
+    from engine.games.base import parse_options
+    from net.events import Refused
 
     games = all_rules()
     sequencer = Sequencer(new_key(), games, None, now_ms)

@@ -210,7 +210,8 @@ def test_the_hello_in_the_wire_document_is_byte_exact():
     key = bytes(range(32))
     frame = frame_bytes(Hello(None, None, "player", key).to_map())
     expected = (
-        bytes.fromhex("0000004b" "86" "a36b6579c420") + key
-        + bytes.fromhex("a46c617374c0" "a4726f6c65a6706c61796572" "a174a568656c6c6f" "a57461626c65c0" "a17601")
+        bytes.fromhex("0000004b86a36b6579c420")
+        + key
+        + bytes.fromhex("a46c617374c0a4726f6c65a6706c61796572a174a568656c6c6fa57461626c65c0a17601")
     )
     assert frame == expected

@@ -8,16 +8,17 @@ owner claims last), and at the end every event's seeds and every deck list are r
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 
-from engine.protocol import group
 from engine.games.base import EndEvent, IllegalMove, Note, Open, Pending, Result, Shuffle
+from engine.protocol import group
 from engine.protocol.identity import new_key
-from engine.seat import Seat
 from engine.protocol.secrets import SecretsFile
+from engine.seat import Seat
 from engine.sequencer import Sequencer
 from engine.table import Rejected
 
@@ -58,9 +59,11 @@ class MiniGame:
         if s.phase == "play":
             return Pending(actors=(s.turn,))
         if s.phase == "reshuffle":
-            return Pending(ops=tuple(
-                Shuffle(f"deck/{i}", len(s.piles[i]), i, everyone, owner=i, source=s.piles[i]) for i in everyone
-            ))
+            return Pending(
+                ops=tuple(
+                    Shuffle(f"deck/{i}", len(s.piles[i]), i, everyone, owner=i, source=s.piles[i]) for i in everyone
+                )
+            )
         if s.phase == "redraw":
             return Pending(ops=tuple(Open(s.piles[i][:1], i) for i in everyone))
         if s.phase == "burn":
@@ -142,7 +145,10 @@ def deck_of(seat: int) -> dict[str, list[str]]:
 def make_table(seats: int = 3):
     host = Sequencer(new_key(), GAMES, None, lambda: 0)
     host.open_table("mini", {}, seats, "private decks")
-    players = [Seat(new_key(), f"p{i}", GAMES, SecretsFile(None), os.urandom, lambda: 0, decks=deck_of(i)) for i in range(seats)]
+    players = [
+        Seat(new_key(), f"p{i}", GAMES, SecretsFile(None), os.urandom, lambda: 0, decks=deck_of(i))
+        for i in range(seats)
+    ]
     everyone = [*players]
 
     def submit(entry):
@@ -275,8 +281,14 @@ def test_an_owner_that_shuffles_in_a_card_it_never_listed_is_named_at_the_seed_r
 
 def test_a_reveal_without_the_owners_claims_is_refused():
     host, players, submit = make_table()
-    run(host, players, submit, until=lambda t: t.work is not None and t.work.kind == "reveal"
-        and t.owed()[0][0] == t.events[t.work.steps[0][1]].owner)
+    run(
+        host,
+        players,
+        submit,
+        until=lambda t: (
+            t.work is not None and t.work.kind == "reveal" and t.owed()[0][0] == t.events[t.work.steps[0][1]].owner
+        ),
+    )
     seat = host.table.owed()[0][0]
     kind, body = players[seat].duty()
     for key in ("cards", "salts", "proofs"):

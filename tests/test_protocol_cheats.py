@@ -14,17 +14,26 @@ import copy
 import os
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nacl import bindings as nb
+from protocol_fixtures import GAMES, Cheat, Played, audit, audit_path, log_bytes, play, saved_game, step_until
 
 from engine.protocol import codec, deck, group
 from engine.protocol.identity import new_key
-from engine.protocol.log import ENTRY_CONTEXT, BadAuthorKey, Entry, LogFileError, encode_frame, parse_log, sign_entry, sign_head
+from engine.protocol.log import (
+    ENTRY_CONTEXT,
+    BadAuthorKey,
+    Entry,
+    LogFileError,
+    encode_frame,
+    parse_log,
+    sign_entry,
+    sign_head,
+)
 from engine.sequencer import Sequencer
 from engine.table import KINDS, Rejected, Table
-from protocol_fixtures import GAMES, Cheat, Played, audit, audit_path, log_bytes, play, saved_game, step_until
 
 SEATS = 3  # the fewest Vampire Queen allows: every cheat game costs as little as it can
 HAND = 13
@@ -170,8 +179,14 @@ def _plant(field: str, bad: bytes, index: int = 5):
 @pytest.mark.parametrize("bad", sorted(BAD_POINTS))
 @pytest.mark.parametrize(
     "kind,field,last",
-    [("shuffle", "points", False), ("shuffle", "A", False), ("shuffle", "locks", True), ("lock", "points", None),
-     ("lock", "locks", None), ("unlock", "points", None)],
+    [
+        ("shuffle", "points", False),
+        ("shuffle", "A", False),
+        ("shuffle", "locks", True),
+        ("lock", "points", None),
+        ("lock", "locks", None),
+        ("unlock", "points", None),
+    ],
 )
 def test_an_invalid_or_small_order_point_is_named_at_once(kind, field, last, bad):
     point = BAD_POINTS[bad]
@@ -256,15 +271,17 @@ def test_opening_a_card_with_a_wrong_key_or_claim_is_named_at_once(how, words):
 
 
 def test_playing_a_card_not_dealt_to_you_is_refused_and_changes_nothing():
-    from engine.local import new_local_game
     from protocol_fixtures import scratch_dir
+
+    from engine.local import new_local_game
 
     d = scratch_dir("not-dealt")
     g = new_local_game("queen", [None] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=5)
-    step_until(g, lambda g: g.host.table.pending() is not None and g.host.table.owed()
-               and g.host.table.owed()[0][1] == "move")
+    step_until(
+        g, lambda g: g.host.table.pending() is not None and g.host.table.owed() and g.host.table.owed()[0][1] == "move"
+    )
     t = g.host.table
-    (s, _), = t.owed()
+    ((s, _),) = t.owed()
     seat = g.seats[s]
     other = (s + 1) % SEATS
     theirs = t.gstate.hands[other][0].pos
@@ -277,13 +294,24 @@ def test_playing_a_card_not_dealt_to_you_is_refused_and_changes_nothing():
         return secrets.lock_keys[p[1]]
 
     attempts = {
-        "another seat's card": ({"do": "play", "cards": [list(theirs)]}, [[list(theirs), key(theirs), "Q-0"]],
-                                "illegal", "not in your hand"),
-        "a card never dealt": ({"do": "play", "cards": [list(stock)]}, [[list(stock), key(stock), "Q-0"]], "illegal",
-                               "not in your hand"),
-        "an extra card opened": ({"do": "play", "cards": [list(mine)]},
-                                 [[list(mine), key(mine), seat.known[mine]], [list(theirs), key(theirs), "Q-0"]],
-                                 "illegal", "exactly the hidden cards"),
+        "another seat's card": (
+            {"do": "play", "cards": [list(theirs)]},
+            [[list(theirs), key(theirs), "Q-0"]],
+            "illegal",
+            "not in your hand",
+        ),
+        "a card never dealt": (
+            {"do": "play", "cards": [list(stock)]},
+            [[list(stock), key(stock), "Q-0"]],
+            "illegal",
+            "not in your hand",
+        ),
+        "an extra card opened": (
+            {"do": "play", "cards": [list(mine)]},
+            [[list(mine), key(mine), seat.known[mine]], [list(theirs), key(theirs), "Q-0"]],
+            "illegal",
+            "exactly the hidden cards",
+        ),
         "nothing opened": ({"do": "play", "cards": [list(mine)]}, [], "illegal", "exactly the hidden cards"),
     }
     for name, (act, opens, code, words) in attempts.items():
@@ -366,8 +394,9 @@ def test_a_rand_reveal_that_does_not_match_its_commitment_is_named():
 def forged_entry(author: bytes, table: bytes, seq: int, prev: bytes, kind: str, body: dict) -> Entry:
     """An entry "signed" by a small-order key: for the identity key, R = identity and S = 0 verify for
     every message under OpenSSL's Ed25519 (which is why author keys are checked before anything)."""
-    payload = codec.encode({"v": 1, "table": table, "seq": seq, "prev": prev, "author": author, "kind": kind,
-                            "body": body, "time": 0})
+    payload = codec.encode(
+        {"v": 1, "table": table, "seq": seq, "prev": prev, "author": author, "kind": kind, "body": body, "time": 0}
+    )
     signature = IDENTITY + bytes(32)
     fields = codec.decode(payload)
     return Entry._make(payload, signature, fields)
@@ -399,8 +428,14 @@ def test_a_small_order_author_key_cannot_join():
 
 
 def test_a_small_order_host_key_cannot_open_a_table():
-    entry = forged_entry(IDENTITY, bytes(32), 0, bytes(32), "table",
-                         {"game": "queen", "options": {}, "seats": 3, "name": "t", "carddb": None})
+    entry = forged_entry(
+        IDENTITY,
+        bytes(32),
+        0,
+        bytes(32),
+        "table",
+        {"game": "queen", "options": {}, "seats": 3, "name": "t", "carddb": None},
+    )
     t = Table(GAMES)
     with pytest.raises(Rejected) as err:
         t.apply(entry)
@@ -416,8 +451,9 @@ def _dealt(g) -> bool:
 
 
 def test_a_false_complaint_names_the_complainer():
-    from engine.local import new_local_game
     from protocol_fixtures import scratch_dir
+
+    from engine.local import new_local_game
 
     d = scratch_dir("false-complaint")
     g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
@@ -432,12 +468,16 @@ def test_a_false_complaint_names_the_complainer():
 
 @pytest.mark.parametrize(
     "key,words",
-    [("another position's", "does not open its lock"), ("zero", "not a canonical non-zero scalar"),
-     ("unreduced", "not a canonical non-zero scalar")],
+    [
+        ("another position's", "does not open its lock"),
+        ("zero", "not a canonical non-zero scalar"),
+        ("unreduced", "not a canonical non-zero scalar"),
+    ],
 )
 def test_a_complaint_with_a_key_that_is_not_the_complainers_names_the_complainer(key, words):
-    from engine.local import new_local_game
     from protocol_fixtures import scratch_dir
+
+    from engine.local import new_local_game
 
     d = scratch_dir("complaint-key")
     g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
@@ -457,8 +497,9 @@ def test_a_complaint_with_a_key_that_is_not_the_complainers_names_the_complainer
 
 
 def test_a_complaint_about_a_card_not_opened_to_you_is_refused():
-    from engine.local import new_local_game
     from protocol_fixtures import scratch_dir
+
+    from engine.local import new_local_game
 
     d = scratch_dir("complaint-not-mine")
     g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
@@ -550,18 +591,20 @@ class Deaf(list):
 def test_opening_a_card_planted_twice_stops_play_and_the_seeds_name_the_planter_not_the_opener(how):
     """The table's own backstop: whoever opens the second copy of a card has proven, with its key,
     that the card is there twice. Play stops for the seeds, which name L; the opener is honest."""
-    from engine.local import new_local_game
     from protocol_fixtures import scratch_dir
+
+    from engine.local import new_local_game
 
     # The seat after the next one from L leads first (3 seats: dealer, leader, L in acting order).
     cheat = _duplicate(lambda v: (v[1] * HAND, v[1] * HAND + 1))
     d = scratch_dir("opened-twice")
-    g = new_local_game("queen", [None] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=4,
-                       tamper=cheat)
+    g = new_local_game(
+        "queen", [None] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=4, tamper=cheat
+    )
     cheat.g = g
     g.run()  # every duty up to the first move, which no bot makes here
     t = g.host.table
-    (leader, kind), = t.owed()
+    ((leader, kind),) = t.owed()
     culprit, seq = cheat.fired[0][0], cheat.fired[0][2]
     assert kind == "move" and leader == (culprit + 2) % SEATS
     seat = g.seats[leader]
@@ -590,13 +633,25 @@ def test_opening_a_card_planted_twice_stops_play_and_the_seeds_name_the_planter_
 
 #: Examples per entry kind (VT_HOSTILE_EXAMPLES=400 for a long hunt).
 HOSTILE_EXAMPLES = int(os.environ.get("VT_HOSTILE_EXAMPLES", "20"))
-SCALARS = (
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=6) | st.binary(max_size=40)
+SCALARS = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=6) | st.binary(max_size=40)
+VALUES = st.recursive(
+    SCALARS, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=5
 )
-VALUES = st.recursive(SCALARS, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=3),
-                      max_leaves=5)
-BAD_BYTES = st.sampled_from([bytes(32), SMALL_ORDER_8, IDENTITY, NON_CANONICAL, NOT_ON_CURVE, b"\xff" * 32, group.G,
-                             (group.L).to_bytes(32, "little"), bytes(64), b"", b"\x01" * 31])
+BAD_BYTES = st.sampled_from(
+    [
+        bytes(32),
+        SMALL_ORDER_8,
+        IDENTITY,
+        NON_CANONICAL,
+        NOT_ON_CURVE,
+        b"\xff" * 32,
+        group.G,
+        (group.L).to_bytes(32, "little"),
+        bytes(64),
+        b"",
+        b"\x01" * 31,
+    ]
+)
 BAD_INTS = st.sampled_from([-1, 0, 1, 2, 3, 12, 13, 107, 108, 109, 2**31, 2**63, 2**64 - 1, -(2**63), True, False])
 
 
@@ -674,7 +729,7 @@ def _target(kind: str):
     entries = played.entries
     if kind == "complaint":
         move = next(e for e in entries if e.kind == "move" and e.body["open"])
-        (pos, key, _), = move.body["open"][:1]
+        ((pos, key, _),) = move.body["open"][:1]
         return move.seq, move.author, "complaint", {"event": pos[0], "position": pos[1], "key": key}
     if kind == "shuffle-L":
         e = next(e for e in entries if e.kind == "shuffle" and "locks" in e.body)
@@ -694,8 +749,20 @@ def _key_of(author: bytes):
 
 @pytest.mark.parametrize(
     "kind",
-    ["join", "start", "rand-commit", "rand-reveal", "shuffle", "shuffle-L", "lock", "unlock", "move", "complaint",
-     "seed-reveal", "end"],
+    [
+        "join",
+        "start",
+        "rand-commit",
+        "rand-reveal",
+        "shuffle",
+        "shuffle-L",
+        "lock",
+        "unlock",
+        "move",
+        "complaint",
+        "seed-reveal",
+        "end",
+    ],
 )
 @settings(max_examples=HOSTILE_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -705,9 +772,16 @@ def test_a_hostile_body_is_refused_or_names_its_author_and_never_crashes_the_tab
     mutated = data.draw(hostile(body), label="body")
     try:
         entries = saved_game().entries
-        entry = sign_entry(_key_of(author), table=entries[0].id, seq=seq, prev=entries[seq - 1].id, kind=as_kind,
-                           body=mutated if isinstance(mutated, dict) else {"x": mutated}, time_ms=0)
-    except Exception:  # noqa: BLE001 - not even an entry (a body the codec cannot write)
+        entry = sign_entry(
+            _key_of(author),
+            table=entries[0].id,
+            seq=seq,
+            prev=entries[seq - 1].id,
+            kind=as_kind,
+            body=mutated if isinstance(mutated, dict) else {"x": mutated},
+            time_ms=0,
+        )
+    except Exception:
         return
     table, digest = Base.at(seq)
     twin, _ = Base.at(seq)
@@ -723,4 +797,3 @@ def test_a_hostile_body_is_refused_or_names_its_author_and_never_crashes_the_tab
     if table.fault is not None:
         assert table.phase == "stopped" and table.fault.seq == seq
         assert table.fault.seat == table.seat_of(author), "a hostile entry got another seat named"
-

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.protocol import codec
+from protocol_fixtures import GAMES, QUEEN_KINDS, audit_path, other_game, saved_game
+
 from engine.games.base import Draw, EndEvent, Open, Shuffle
 from engine.games.queen import rank
+from engine.protocol import codec
 from engine.protocol.log import read_log
 from engine.table import Table, draws_from
-from protocol_fixtures import GAMES, QUEEN_KINDS, audit_path, other_game, saved_game
 
 
 def fold(entries) -> Table:
@@ -93,9 +94,7 @@ def check_finished_game(played) -> None:
     assert list(replayed.scores) == end.body["scores"] and list(replayed.winners) == end.body["winners"]
     # Each seat's round score is the points left in its hand, as the seed reveal shows them.
     gs = host.gstate
-    assert gs.round_scores[-1] == tuple(
-        sum(rank(c) for c in hand) for hand in gs.round_hands[-1]
-    )
+    assert gs.round_scores[-1] == tuple(sum(rank(c) for c in hand) for hand in gs.round_hands[-1])
     # Every seat, folding on its own, holds the host's state.
     digest = host.digest()
     assert all(s.table.digest() == digest for s in g.seats)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from protocol_fixtures import GAMES, saved_game, scratch_dir
 
 from engine.games.queen import DECK, hand_size
 from engine.protocol.log import read_log
-from engine.seat import Seat
 from engine.protocol.secrets import SecretsFile
+from engine.seat import Seat
 from engine.table import Table, canonical
-from protocol_fixtures import GAMES, saved_game, scratch_dir
 
 CARDS = frozenset(DECK)
 
@@ -137,8 +137,9 @@ def test_a_seat_knows_only_its_own_cards_and_public_ones_at_every_entry():
 def test_the_views_of_two_seats_differ_only_in_their_own_hands():
     played = saved_game()
     # Right after the deal: every seat has its 13 cards, no card is public yet.
-    seq = next(s for s, views in sorted(played.views.items()) if views[0][0] is not None
-               and views[0][0].state.phase == "play")
+    seq = next(
+        s for s, views in sorted(played.views.items()) if views[0][0] is not None and views[0][0].state.phase == "play"
+    )
     views = [v for v, _, _ in played.views[seq]]
     assert all(v.state == views[0].state for v in views), "the public state differs between seats"
     hands = [{c for _, c in v.hand} for v in views]

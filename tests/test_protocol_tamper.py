@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_fixtures import QUEEN_KINDS, audit, frames_of, log_bytes, other_game, raw_frames, rechain, saved_game
 
 from engine.protocol.identity import new_key
 from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, encode_frame, sign_entry, sign_head
-from protocol_fixtures import QUEEN_KINDS, audit, frames_of, log_bytes, other_game, raw_frames, rechain, saved_game
 
 
 @pytest.fixture(scope="module")
@@ -162,8 +162,13 @@ def test_an_entry_signed_for_another_table_on_this_head_fails_as_another_tables(
     move = by_kind(frames, "move")[0].entry
     seat = [f.entry.author for f in frames if f.entry.kind == "join"].index(move.author)
     forged = sign_entry(
-        game.seat_keys[seat], table=other.entries[0].id, seq=move.seq, prev=move.prev, kind=move.kind,
-        body=move.body, time_ms=move.time,
+        game.seat_keys[seat],
+        table=other.entries[0].id,
+        seq=move.seq,
+        prev=move.prev,
+        kind=move.kind,
+        body=move.body,
+        time_ms=move.time,
     )
     tampered = log_bytes(raw[: move.seq] + [encode_frame(forged, None)])
     assert_fault_at(audit(tampered), move.seq, "another table")
@@ -201,8 +206,13 @@ def test_an_altered_entry_re_signed_with_a_wrong_key_fails_at_that_entry(kind, d
     assert cases
     for key, words in cases:
         forged = sign_entry(
-            key, table=target.table, seq=target.seq, prev=target.prev, kind=target.kind,
-            body=target.body, time_ms=target.time + 1,
+            key,
+            table=target.table,
+            seq=target.seq,
+            prev=target.prev,
+            kind=target.kind,
+            body=target.body,
+            time_ms=target.time + 1,
         )
         # (a) The log stops at the forged entry.
         head = sign_head(game.host_key, entries[0].id, forged.seq, forged.id)
@@ -222,8 +232,9 @@ def test_an_altered_entry_left_with_its_old_signature_fails_at_that_entry(data, 
         e = by_kind(frames, kind)[0].entry
         payload = e.payload.replace(e.time.to_bytes(8, "big"), (e.time + 1).to_bytes(8, "big"))
         assert payload != e.payload
-        frame_bytes = encode_frame(type(e)(payload, e.signature, e.table, e.seq, e.prev, e.author, e.kind, e.body,
-                                           e.time + 1, e.id), None)
+        frame_bytes = encode_frame(
+            type(e)(payload, e.signature, e.table, e.seq, e.prev, e.author, e.kind, e.body, e.time + 1, e.id), None
+        )
         tampered = data[: frames[e.seq].start] + frame_bytes + data[frames[e.seq].end :]
         assert_fault_at(audit(tampered), e.seq, "signature")
     assert game  # the session game is the one tampered

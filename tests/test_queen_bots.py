@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from engine.bots import RandomBot
-from engine.games import find_game
 from engine.bots.queen import QueenHeuristic
+from engine.games import find_game
 from engine.games.queen import ALL_CARDS, GAME, HUNTERS
 from engine.sim import SimTable, play_game
 

@@ -4,6 +4,10 @@ this process, bots it started) and a guest who quits the lobby, which frees the 
 
 from __future__ import annotations
 
+from test_net_support import FAST, QUICK_BACKOFF, eventually, open_host, stop_all
+from textual.widgets import DataTable
+from tui_helpers import shown, wait_for
+
 from engine.protocol.identity import new_key
 from engine.protocol.log import read_log
 from net.client import Store
@@ -14,10 +18,6 @@ from tui.connect import HostedTable, wrap_session
 from tui.screens.lobby import LobbyScreen
 from tui.screens.table import TableScreen
 from tui.session import HostSpec
-from textual.widgets import DataTable
-
-from test_net_support import FAST, QUICK_BACKOFF, eventually, open_host, stop_all
-from tui_helpers import shown, wait_for
 
 
 def _names(grid: DataTable) -> list[str]:
@@ -85,7 +85,9 @@ async def test_vampire_host_lobby_removes_a_bot_it_started_and_starts_on_demand(
     started = bot_client(address, "random", name="Lisa", timeouts=FAST, backoff=QUICK_BACKOFF)
     await started.start()
     await eventually(lambda: started.seat is not None and started.seat.index == 0, 10, "the bot seated")
-    person = Session.connect(address, new_key(), name="Mina", store=Store.memory(), timeouts=FAST, backoff=QUICK_BACKOFF)
+    person = Session.connect(
+        address, new_key(), name="Mina", store=Store.memory(), timeouts=FAST, backoff=QUICK_BACKOFF
+    )
     wrapped = wrap_session(person, host=host, address="192.168.1.5:7447", bots=[(started, "random")])
     try:
         assert wrapped.is_host and not wrapped.auto_start and wrapped.address == "192.168.1.5:7447"
@@ -107,8 +109,11 @@ async def test_vampire_host_lobby_removes_a_bot_it_started_and_starts_on_demand(
 async def test_a_guest_who_quits_the_lobby_gives_up_the_seat() -> None:
     host = open_host(seats=3, auto_start=False)
     await host.start("127.0.0.1", 0)
-    guest = wrap_session(Session.connect(("127.0.0.1", host.port), new_key(), name="Ann", store=Store.memory(),
-                                         timeouts=FAST, backoff=QUICK_BACKOFF))
+    guest = wrap_session(
+        Session.connect(
+            ("127.0.0.1", host.port), new_key(), name="Ann", store=Store.memory(), timeouts=FAST, backoff=QUICK_BACKOFF
+        )
+    )
     try:
         assert not guest.is_host and guest.address == f"127.0.0.1:{host.port}"
         await guest.start()
@@ -130,7 +135,9 @@ async def test_a_guest_whose_connection_fails_sees_no_host_controls_and_a_senten
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
         screen = app.screen
         hint = screen.query_one("#lobby-hint")
-        await wait_for(pilot, lambda: "Could not connect to the table at 127.0.0.1:1." in shown(hint), 20, "the sentence")
+        await wait_for(
+            pilot, lambda: "Could not connect to the table at 127.0.0.1:1." in shown(hint), 20, "the sentence"
+        )
         address = shown(screen.query_one("#lobby-address"))
         assert "Friends join with" not in address and "You are joining the table at 127.0.0.1:1." in address
         keys = {b.binding.key for b in app.active_bindings.values()}
@@ -145,8 +152,9 @@ async def test_a_host_listening_on_loopback_only_shows_that_address_in_its_lobby
 
     host = open_host(seats=3, auto_start=False)
     await host.start("127.0.0.1", 0)
-    person = Session.connect(("127.0.0.1", host.port), new_key(), name="Mina", store=Store.memory(),
-                             timeouts=FAST, backoff=QUICK_BACKOFF)
+    person = Session.connect(
+        ("127.0.0.1", host.port), new_key(), name="Mina", store=Store.memory(), timeouts=FAST, backoff=QUICK_BACKOFF
+    )
     wrapped = wrap_session(person, host=host)  # no address handed over: read where the host listens
     try:
         assert share_address(host) == f"127.0.0.1:{host.port}"

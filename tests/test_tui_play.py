@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tui_helpers import keys_for_act, shown, wait_for
 
 from engine.games.queen import GAME
 from tui.app import Start, VampireApp
@@ -16,8 +17,6 @@ from tui.screens.results import GameEndScreen, RoundEndScreen
 from tui.screens.table import TableScreen
 from tui.session import LocalTableSpec
 from tui.widgets.table.hand import HandView
-
-from tui_helpers import keys_for_act, shown, wait_for
 
 
 class RecordingLocalPlay(LocalPlay):
@@ -77,7 +76,8 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
             await wait_for(
                 pilot,
                 lambda: _my_turn(app) or isinstance(app.screen, (RoundEndScreen, GameEndScreen)),
-                60, "my turn or the end of a round",
+                60,
+                "my turn or the end of a round",
             )
             if isinstance(app.screen, GameEndScreen):
                 break
@@ -103,7 +103,9 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
         assert "vampire audit" in text and "game.vtlog" in text
         # The log is audited from the end screen: the same checks as `vampire audit`.
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        )
         assert app.screen.report.code == 0
         assert shown(app.screen.query_one("#audit-verdict")).startswith("✓ CLEAN")
     assert factory.made and factory.made[0].sent
@@ -146,7 +148,9 @@ async def test_after_the_terminal_was_too_small_the_hand_takes_keys_again(tmp_pa
         await pilot.resize_terminal(70, 20)
         await wait_for(pilot, lambda: app.has_class("-too-small"), 5, "the too-small notice")
         await pilot.resize_terminal(80, 24)
-        await wait_for(pilot, lambda: not app.has_class("-too-small") and screen.focused is hand, 5, "the hand's focus back")
+        await wait_for(
+            pilot, lambda: not app.has_class("-too-small") and screen.focused is hand, 5, "the hand's focus back"
+        )
         assert not hand.picked
         await pilot.press("home", "space")
         assert len(hand.picked) == 1

@@ -6,13 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tui_helpers import shown, wait_for
+from tui_local_session import build_local
 
 from tui.app import Start, VampireApp
 from tui.screens.audit import AuditScreen
 from tui.screens.replay import ReplayScreen
-
-from tui_helpers import shown, wait_for
-from tui_local_session import build_local
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +71,9 @@ async def test_replay_steps_forward_and_back_and_jumps_by_trick_and_round(saved_
 async def test_audit_of_a_clean_log_says_clean(saved_log: Path) -> None:
     app = VampireApp(Start("audit", saved_log), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        )
         assert app.screen.report.code == 0
         assert shown(app.screen.query_one("#audit-verdict")).startswith("✓ CLEAN")
         assert "rounds played: 2" in shown(app.screen.query_one("#audit-text"))
@@ -88,7 +89,9 @@ async def test_audit_of_a_tampered_log_names_the_first_fault(saved_log: Path, tm
     tampered.write_bytes(bytes(data))
     app = VampireApp(Start("audit", tampered), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        )
         report = app.screen.report
         assert report.code == 1 and report.fault is not None
         assert shown(app.screen.query_one("#audit-verdict")).startswith("✗ FAULT")
@@ -149,12 +152,16 @@ async def test_replay_from_home_of_a_vtes_log_says_so(vtes_log: Path) -> None:
         field.focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen")
-        await wait_for(pilot, lambda: "Vampire Queen tables" in shown(app.screen.query_one("#replay-entries")), 10, "the sentence")
+        await wait_for(
+            pilot, lambda: "Vampire Queen tables" in shown(app.screen.query_one("#replay-entries")), 10, "the sentence"
+        )
 
 
 async def test_audit_of_a_vtes_log_works(vtes_log: Path) -> None:
     app = VampireApp(Start("audit", vtes_log), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        )
         assert app.screen.report.code == 2  # unfinished: no fault, not fully checked
         assert shown(app.screen.query_one("#audit-verdict")).startswith("! NO FAULT")

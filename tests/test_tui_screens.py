@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tui_helpers import shown, wait_for
+from tui_local_session import LocalGameSession, build_local
 
 from engine.games.base import IllegalMove
 from tui.app import Start, VampireApp
@@ -14,11 +16,8 @@ from tui.screens.home import HomeScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.table import TableScreen, pick_to_act
-from tui.widgets.common.too_small import TooSmallNotice
 from tui.session import JoinSpec, LocalTableSpec
-
-from tui_helpers import shown, wait_for
-from tui_local_session import LocalGameSession, build_local
+from tui.widgets.common.too_small import TooSmallNotice
 
 PERSON = [None, "heuristic", "heuristic", "random"]
 
@@ -101,7 +100,9 @@ async def test_lobby_host_seats_bots_then_the_game_starts() -> None:
         await pilot.press("b")
         await wait_for(pilot, lambda: len(session.table.seats) == 3, 10, "a third seat")
         await pilot.press("r")
-        await wait_for(pilot, lambda: len(session.table.seats) == 4 and screen.check_action("start", ()), 10, "a full table")
+        await wait_for(
+            pilot, lambda: len(session.table.seats) == 4 and screen.check_action("start", ()), 10, "a full table"
+        )
         assert "press s to start" in shown(screen.query_one("#lobby-hint"))
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")

@@ -8,16 +8,16 @@ Update with ``pytest tests/test_tui_snapshots.py --snapshot-update`` after check
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from pytest_textual_snapshot import SVGImageExtension
 from textual._doc import take_svg_screenshot
+from tui_local_session import LocalGameSession, advance, build_local
 
 from tui.app import Start, VampireApp
-
-from tui_local_session import LocalGameSession, advance, build_local
 
 PERSON = [None, "heuristic", "heuristic", "random"]
 

@@ -120,7 +120,9 @@ def test_a_misspelt_name_names_its_line_and_the_closest_card():
 
 
 def test_every_unknown_line_is_reported_and_an_unknown_name_is_not_guessed():
-    lines = crypt_lines("{n}x {name}") + library_lines("{n}x {name}") + ["1x Qwzx Frobnicate", "2x Dreams of the Sphynx"]
+    lines = (
+        crypt_lines("{n}x {name}") + library_lines("{n}x {name}") + ["1x Qwzx Frobnicate", "2x Dreams of the Sphynx"]
+    )
     with pytest.raises(DeckError) as err:
         parse_deck("\n".join(lines))
     message = str(err.value)

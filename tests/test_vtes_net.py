@@ -10,11 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+from test_net_support import free_port
+
 from engine.audit import audit_file
 from engine.games import all_rules as games
 from engine.protocol.log import read_log
-
-from test_net_support import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "engine" / "games" / "vtes" / "data"
@@ -29,22 +29,63 @@ def test_a_vtes_table_of_bot_processes_with_their_own_deck_files_plays_to_its_en
 
     def spawn(args, name):
         out = open(tmp_path / f"{name}.out", "wb")
-        procs.append(subprocess.Popen([sys.executable, "-m", "engine.cli", *args], cwd=ROOT, env=env,
-                                      stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "engine.cli", *args],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        )
         out.close()
         return procs[-1]
 
-    host = spawn(["host", "--headless", "--game", "vtes", "--seats", "5", "--bind", "127.0.0.1", "--port", str(port),
-                  "--save", str(save), *QUICK], "host")
+    host = spawn(
+        [
+            "host",
+            "--headless",
+            "--game",
+            "vtes",
+            "--seats",
+            "5",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            str(save),
+            *QUICK,
+        ],
+        "host",
+    )
     decks = sorted(DECKS.glob("*.txt"))[:5]
     try:
         for i, deck in enumerate(decks):
-            spawn(["join", f"127.0.0.1:{port}", "--bot", "heuristic", "--deck", str(deck), "--name", f"Bot {i}",
-                   "--state", str(tmp_path / f"p{i}"), "--quiet", *QUICK], f"client{i}")
+            spawn(
+                [
+                    "join",
+                    f"127.0.0.1:{port}",
+                    "--bot",
+                    "heuristic",
+                    "--deck",
+                    str(deck),
+                    "--name",
+                    f"Bot {i}",
+                    "--state",
+                    str(tmp_path / f"p{i}"),
+                    "--quiet",
+                    *QUICK,
+                ],
+                f"client{i}",
+            )
         deadline = time.monotonic() + 240
         while any(p.poll() is None for p in procs[1:]) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert all(p.poll() == 0 for p in procs[1:]), [(tmp_path / f"client{i}.out").read_text()[-500:] for i in range(5)]
+        assert all(p.poll() == 0 for p in procs[1:]), [
+            (tmp_path / f"client{i}.out").read_text()[-500:] for i in range(5)
+        ]
     finally:
         for p in procs:
             if p.poll() is None:

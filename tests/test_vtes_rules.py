@@ -7,7 +7,6 @@ import dataclasses
 
 import pytest
 
-from engine.protocol.codec import encode
 from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Open, OptionError, Shuffle
 from engine.games.vtes import (
     VTES,
@@ -20,6 +19,7 @@ from engine.games.vtes import (
     result_text,
 )
 from engine.games.vtes.simulate import vtes_table
+from engine.protocol.codec import encode
 from engine.sim import SimTable
 
 

@@ -55,7 +55,9 @@ def test_simulate_vtes_plays_every_table_size(seats):
 
 
 def test_simulate_vtes_with_bot_levels_and_options():
-    records = simulate_vtes(games=2, seed=1, bots=["heuristic", "random", "heuristic", "random"], options={"ruleset": "tournament"})
+    records = simulate_vtes(
+        games=2, seed=1, bots=["heuristic", "random", "heuristic", "random"], options={"ruleset": "tournament"}
+    )
     assert len(records) == 2 and all(len(r.result.scores) == 4 for r in records)
     with pytest.raises(OptionError, match="no VTES bot level"):
         make_bot("genius")

@@ -4,12 +4,15 @@ and turn a legal act into the keys a person would press."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.pilot import Pilot
 
 
-async def wait_for(pilot: Pilot, condition: Callable[[], Any], timeout: float = 30.0, what: str = "the condition") -> Any:
+async def wait_for(
+    pilot: Pilot, condition: Callable[[], Any], timeout: float = 30.0, what: str = "the condition"
+) -> Any:
     """Let the app run until ``condition()`` is truthy; return its value. Fails the test after
     ``timeout`` seconds, naming ``what``."""
     deadline = time.monotonic() + timeout

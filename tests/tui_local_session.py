@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.games import find_game
 from engine.errors import VampireError
+from engine.games import all_rules, find_game
 from engine.games.base import Act, parse_options
-from engine.protocol.identity import fingerprint
-from engine.games import all_rules
 from engine.local import LocalGame
+from engine.protocol.identity import fingerprint
 from engine.protocol.log import LogWriter
-from engine.seat import Seat
 from engine.protocol.secrets import SecretsFile
+from engine.seat import Seat
 from engine.sequencer import Sequencer
 from engine.table import Rejected
 from tui.session import SessionEvent
@@ -70,7 +70,9 @@ def build_local(
     return local
 
 
-def advance(local: LocalGame, person: int, until: Callable[[LocalGame], bool], seed: int = 7, limit: int = 5000) -> None:
+def advance(
+    local: LocalGame, person: int, until: Callable[[LocalGame], bool], seed: int = 7, limit: int = 5000
+) -> None:
     """Play the person's seat with a heuristic bot until ``until(local)`` holds at a moment when
     the table waits for the person's move (or the game ended). Raises RuntimeError if it never does."""
     policy = find_game("queen").bot("heuristic", random.Random(seed))
@@ -94,8 +96,15 @@ class LocalGameSession:
     protocol duty run as an asyncio task between awaits (``auto``), or not at all (``auto=False``,
     a frozen table for snapshots)."""
 
-    def __init__(self, local: LocalGame, seat: int, log_path: Path | None = None, auto: bool = True,
-                 address: str | None = None, is_host: bool = True) -> None:
+    def __init__(
+        self,
+        local: LocalGame,
+        seat: int,
+        log_path: Path | None = None,
+        auto: bool = True,
+        address: str | None = None,
+        is_host: bool = True,
+    ) -> None:
         self.local = local
         self.seat = seat
         self.name = local.seats[seat].name

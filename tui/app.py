@@ -44,7 +44,9 @@ class VampireApp(App):
         Binding("f1", "help", "Help", show=False),
     ]
 
-    def __init__(self, start: Start | None = None, factory: SessionFactory | None = None, name: str | None = None) -> None:
+    def __init__(
+        self, start: Start | None = None, factory: SessionFactory | None = None, name: str | None = None
+    ) -> None:
         super().__init__()
         self.start_at = start or Start()
         self._factory = factory

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from engine.errors import VampireError
 from engine.games.base import Act, IllegalMove
@@ -137,8 +138,13 @@ class NetSession:
         """Close the session. A guest seated in the lobby first gives up its seat (`leave`), so
         that someone else can take it; the table's host closes the table instead."""
         net = self._net
-        if net is not None and not self.is_host and net.seat is not None and self.table.phase == "lobby" \
-                and net.connection == "connected":
+        if (
+            net is not None
+            and not self.is_host
+            and net.seat is not None
+            and self.table.phase == "lobby"
+            and net.connection == "connected"
+        ):
             try:
                 await asyncio.wait_for(net.leave(), self.LEAVE_TIMEOUT)
             except Exception:  # leaving must never fail: the host frees the seat at the start or never
@@ -242,8 +248,12 @@ class LocalPlay(NetSession):
             save = directory / f"{datetime.now():%Y%m%d-%H%M%S}-{random.randrange(1 << 16):04x}.vtlog"
         self._log_path = save
         self._local = await open_local_table(
-            self.spec.game, list(self.spec.levels), name=self.spec.name, options=dict(self.spec.options),
-            save=save, games=_games(),
+            self.spec.game,
+            list(self.spec.levels),
+            name=self.spec.name,
+            options=dict(self.spec.options),
+            save=save,
+            games=_games(),
         )
         self._host = self._local.host
         self._bot_levels = {bot.public: level for bot, level in zip(self._local.bots, self.spec.levels)}
@@ -262,7 +272,7 @@ class LocalPlay(NetSession):
 
 
 class HostedTable(NetSession):
-    """"Host a table" from the home screen: a host listening on every interface at ``spec.port``,
+    """ "Host a table" from the home screen: a host listening on every interface at ``spec.port``,
     this player's seat, and bots the lobby adds and removes; the lobby's Start key starts the game."""
 
     def __init__(self, spec: HostSpec) -> None:
@@ -292,8 +302,13 @@ class HostedTable(NetSession):
         self._host = host
         self._log_path = save
         self.address = share_address(host)
-        session = Session.connect(("127.0.0.1", host.port), load_identity(self.spec.name), name=self.spec.name,
-                                  store=Store.per_table(), games=games)
+        session = Session.connect(
+            ("127.0.0.1", host.port),
+            load_identity(self.spec.name),
+            name=self.spec.name,
+            store=Store.per_table(),
+            games=games,
+        )
         self.attach(session)
         await session.start()
         for level in self.spec.levels:

@@ -20,8 +20,11 @@ def explain(err: BaseException) -> str:
     if isinstance(err, VampireError):
         return sentence(str(err))
     if isinstance(err, (ConnectionError, TimeoutError)):
-        return sentence(f"the connection failed ({err.strerror or type(err).__name__})" if isinstance(err, OSError) and err.strerror
-                        else "the connection failed")
+        return sentence(
+            f"the connection failed ({err.strerror or type(err).__name__})"
+            if isinstance(err, OSError) and err.strerror
+            else "the connection failed"
+        )
     if isinstance(err, OSError):
         return sentence(f"a file or network error: {err.strerror or err}")
     return sentence(f"something unexpected went wrong ({type(err).__name__}: {err})")

@@ -83,5 +83,5 @@ def log_label(path: Path, width: int = 44) -> str:
         what = display_path(path)
     room = max(width - len(when) - 2, 8)
     if len(what) > room:
-        what = "…" + what[-(room - 1):]
+        what = "…" + what[-(room - 1) :]
     return f"{when}  {what}"

@@ -7,12 +7,12 @@ and tests can check them without a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from engine.games.queen import HUNTERS, card_word, is_queen, rank, set_words
 from engine.table import Table
-
 
 # --- cards ----------------------------------------------------------------------------------
 
@@ -98,17 +98,19 @@ def seat_rows(state: Any, names: Sequence[str], me: int | None, waiting: Sequenc
             status = "out"
         if s in state.abandoned:
             status = "abandoned"
-        rows.append(SeatRow(
-            seat=s,
-            name=names[s] if s < len(names) else f"seat {s}",
-            me=s == me,
-            cards=state.hand_count(s) if state.hands else 0,
-            hunters=state.hunters_of(s),
-            total=state.totals[s] if state.totals else 0,
-            status=status,
-            turn=turn,
-            waited=s in waiting,
-        ))
+        rows.append(
+            SeatRow(
+                seat=s,
+                name=names[s] if s < len(names) else f"seat {s}",
+                me=s == me,
+                cards=state.hand_count(s) if state.hands else 0,
+                hunters=state.hunters_of(s),
+                total=state.totals[s] if state.totals else 0,
+                status=status,
+                turn=turn,
+                waited=s in waiting,
+            )
+        )
     return rows
 
 
@@ -152,7 +154,9 @@ def trick_rows(trick: Any, names: Sequence[str], hunter_tie: str = "last") -> li
             what = f"plays {card_word(play.cards[0])}"
         else:
             what = ("leads " if i == 0 else "plays ") + set_words(play.cards)
-        rows.append(PlayRow(play.seat, name, what, cards_text(play.cards), play.seat == best_seat and bool(play.cards), i == 0))
+        rows.append(
+            PlayRow(play.seat, name, what, cards_text(play.cards), play.seat == best_seat and bool(play.cards), i == 0)
+        )
     return rows
 
 
@@ -283,7 +287,7 @@ def waiting_text(table: Table, me: int | None) -> str:
         who = "you" if s == me else names[s]
         parts.append(f"{who} ({_WORK_WORDS.get(kind, kind)})" if kind != "move" else who)
     if len(kinds) == 1:
-        (s, kind), = kinds.items()
+        ((s, kind),) = kinds.items()
         who = "you" if s == me else names[s]
         if kind == "move":
             return f"Waiting for {who} to play."
@@ -312,8 +316,7 @@ def round_rows(state: Any, names: Sequence[str], round_index: int = -1) -> list[
     upto = len(state.round_scores) if round_index == -1 else round_index + 1
     totals = [sum(r[s] for r in state.round_scores[:upto]) for s in range(state.seats)]
     return [
-        RoundRow(s, names[s], cards_text(hands[s]) or "(no cards)", scores[s], totals[s])
-        for s in range(state.seats)
+        RoundRow(s, names[s], cards_text(hands[s]) or "(no cards)", scores[s], totals[s]) for s in range(state.seats)
     ]
 
 

@@ -8,9 +8,10 @@ stepping back costs nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from engine.protocol.log import LogFile, read_log
 from engine.replay import describe_entry
@@ -107,8 +108,21 @@ def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:
         except Rejected as err:
             line = f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
             replay.error = line
-            replay.frames.append(Frame(entry.seq, "refused", (line,), prev_state, tuple(table.names), head_text(table),
-                                       "The log stops being valid here.", getattr(prev_state, "round", 0), trick, False, False))
+            replay.frames.append(
+                Frame(
+                    entry.seq,
+                    "refused",
+                    (line,),
+                    prev_state,
+                    tuple(table.names),
+                    head_text(table),
+                    "The log stops being valid here.",
+                    getattr(prev_state, "round", 0),
+                    trick,
+                    False,
+                    False,
+                )
+            )
             break
         lines = describe_entry(table, entry, notes)
         for ev in table.events:
@@ -133,10 +147,21 @@ def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:
         status = progress.text if progress is not None else waiting_text(table, None)
         if table.phase == "over" or table.ended:
             status = "The game is over." + (" The host closed the table." if table.ended else "")
-        replay.frames.append(Frame(
-            entry.seq, entry.kind, tuple(lines), state, tuple(table.names), head_text(table), status,
-            getattr(state, "round", 0), trick, trick_start, round_start,
-        ))
+        replay.frames.append(
+            Frame(
+                entry.seq,
+                entry.kind,
+                tuple(lines),
+                state,
+                tuple(table.names),
+                head_text(table),
+                status,
+                getattr(state, "round", 0),
+                trick,
+                trick_start,
+                round_start,
+            )
+        )
         prev_state = state
         yield len(replay.frames)
         if table.fault is not None:

@@ -13,9 +13,10 @@ them into Textual messages (``post_message`` is thread-safe) and reads the table
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from engine.games.base import Act, Note
 from engine.table import Table
@@ -67,7 +68,8 @@ def as_session_event(event: Any) -> SessionEvent:
         words = {
             "connecting": "Connecting to the table…",
             "connected": "Connected to the table.",
-            "disconnected": "The connection to the table was lost" + (f"; trying again in {retry:.0f} s." if retry else "."),
+            "disconnected": "The connection to the table was lost"
+            + (f"; trying again in {retry:.0f} s." if retry else "."),
             "stopped": "The connection to the table is closed.",
         }.get(state, state)
         text = detail if detail and state in ("connecting", "connected") else (f"{words} {detail}" if detail else words)
@@ -84,13 +86,21 @@ def as_session_event(event: Any) -> SessionEvent:
             text = f"The host refused it: {detail}"
         return SessionEvent("error", text=text)
     if kind == "Waiting":
-        return SessionEvent("waiting", seats=tuple(getattr(event, "seats", ())), seconds=float(getattr(event, "seconds", 0.0)))
+        return SessionEvent(
+            "waiting", seats=tuple(getattr(event, "seats", ())), seconds=float(getattr(event, "seconds", 0.0))
+        )
     if kind == "Fork":
         evidence = getattr(event, "evidence", None)
-        text = evidence.describe() if evidence is not None and hasattr(evidence, "describe") else "two different entries for one seq"
+        text = (
+            evidence.describe()
+            if evidence is not None and hasattr(evidence, "describe")
+            else "two different entries for one seq"
+        )
         return SessionEvent("error", text=f"The host cheated: it signed {text}. This table stops.")
     if kind == "HostFault":
-        return SessionEvent("error", text=f"The host sent something no honest host sends: {getattr(event, 'detail', '')}")
+        return SessionEvent(
+            "error", text=f"The host sent something no honest host sends: {getattr(event, 'detail', '')}"
+        )
     if kind == "Finished":
         return SessionEvent("closed", text=getattr(event, "summary", ""))
     return SessionEvent("other")

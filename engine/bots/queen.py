@@ -8,7 +8,6 @@ to win.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.games.queen import QUEEN, QueenView, is_queen, rank
 

@@ -109,4 +109,15 @@ def all_rules() -> RulesByName:
     return RulesByName()
 
 
-__all__ = ["RulesByName", "all_rules", "BUILTIN", "DEFAULT_GAME", "ENV_GAMES", "GameSpec", "UnknownGame", "find_game", "game_names", "register_game"]
+__all__ = [
+    "BUILTIN",
+    "DEFAULT_GAME",
+    "ENV_GAMES",
+    "GameSpec",
+    "RulesByName",
+    "UnknownGame",
+    "all_rules",
+    "find_game",
+    "game_names",
+    "register_game",
+]

@@ -25,8 +25,9 @@ and maps) with a ``"do"`` key naming the act: they go on the wire unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from engine.errors import VampireError
 
@@ -273,11 +274,7 @@ def sorted_act_positions(raw: Any, what: str = "cards") -> tuple[Pos, ...]:
         raise IllegalMove(f"the act must list its {what} as [event, index] pairs")
     out = []
     for item in raw:
-        if (
-            not isinstance(item, (list, tuple))
-            or len(item) != 2
-            or any(type(x) is not int or x < 0 for x in item)
-        ):
+        if not isinstance(item, (list, tuple)) or len(item) != 2 or any(type(x) is not int or x < 0 for x in item):
             raise IllegalMove(f"the act must list its {what} as [event, index] pairs")
         out.append((item[0], item[1]))
     if len(set(out)) != len(out):

@@ -8,8 +8,9 @@ the registry (:mod:`engine.games`) finds it by name.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import VampireError
 

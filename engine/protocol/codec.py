@@ -9,9 +9,10 @@ its helpers check the shape of decoded, untrusted values.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import msgpack
 
@@ -154,9 +155,7 @@ def _scan(data: bytes, limits: Limits) -> None:
                 if pos < end:
                     extra = end - pos
                     plural = "s" if extra > 1 else ""
-                    raise CodecError(
-                        f"The data has {extra} byte{plural} after the end of its value."
-                    )
+                    raise CodecError(f"The data has {extra} byte{plural} after the end of its value.")
                 return
             left, in_map, last_key = stack.pop()
         is_key = in_map and left % 2 == 0
@@ -237,12 +236,10 @@ def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
         same = msgpack.packb(value, use_bin_type=True) == data
     except UnicodeDecodeError:
         raise CodecError("A str is not valid UTF-8.") from None
-    except Exception as err:  # noqa: BLE001 - any failure of msgpack on untrusted bytes
+    except Exception as err:
         raise CodecError(f"The data is not valid MessagePack ({type(err).__name__}).") from None
     if not same:
-        raise CodecError(
-            "The data is not in canonical form (an int or a length is not in its shortest form)."
-        )
+        raise CodecError("The data is not in canonical form (an int or a length is not in its shortest form).")
     return value
 
 
@@ -253,15 +250,17 @@ Spec = type | Callable[[Any, str], Any]
 ``str``, ``list``, ``dict``, ``type(None)``), or a validator ``f(value, what) -> value`` that
 returns the value (possibly normalised) or raises SchemaError naming ``what``."""
 
-_TYPE_NAMES = MappingProxyType({
-    type(None): "nil",
-    bool: "bool",
-    int: "int",
-    str: "str",
-    bytes: "bin",
-    list: "array",
-    dict: "map",
-})
+_TYPE_NAMES = MappingProxyType(
+    {
+        type(None): "nil",
+        bool: "bool",
+        int: "int",
+        str: "str",
+        bytes: "bin",
+        list: "array",
+        dict: "map",
+    }
+)
 
 
 def type_name(value: Any) -> str:
@@ -292,9 +291,7 @@ def check_type(value: Any, spec: Spec, what: str) -> Any:
         name = _TYPE_NAMES.get(spec, spec.__name__)
         article = _article(name)
         found = type_name(value)
-        raise SchemaError(
-            _sentence(f"{what} must be {article} {name}, not {_article(found)} {found}.")
-        )
+        raise SchemaError(_sentence(f"{what} must be {article} {name}, not {_article(found)} {found}."))
     return value
 
 
@@ -348,9 +345,7 @@ def check_int(value: Any, what: str, lo: int | None = None, hi: int | None = Non
     return value
 
 
-def check_str(
-    value: Any, what: str, max_len: int | None = None, choices: Iterable[str] | None = None
-) -> str:
+def check_str(value: Any, what: str, max_len: int | None = None, choices: Iterable[str] | None = None) -> str:
     """``value`` as a str of at most ``max_len`` characters, one of ``choices`` if given."""
     check_type(value, str, what)
     if max_len is not None and len(value) > max_len:
@@ -361,9 +356,7 @@ def check_str(
     return value
 
 
-def check_list(
-    value: Any, item: Spec, what: str, min_len: int = 0, max_len: int | None = None
-) -> list:
+def check_list(value: Any, item: Spec, what: str, min_len: int = 0, max_len: int | None = None) -> list:
     """``value`` as an array of ``min_len`` to ``max_len`` items, each checked with ``item``.
 
     Returns a new list of the checked items; items are named ``"<what> item <i>"``. SchemaError.

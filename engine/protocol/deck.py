@@ -16,12 +16,13 @@ X'_j = a·X_{σ(j)}.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any
 
+from engine.errors import VampireError
 from engine.protocol import codec, group
 from engine.protocol.codec import SchemaError
-from engine.errors import VampireError
 from engine.protocol.group import G
 
 # --- errors ------------------------------------------------------------------------------------
@@ -224,8 +225,7 @@ def _bin_list(value: Any, size: int, count: int, what: str) -> list[bytes]:
 def _check_point_at(p: bytes, k: int, what: str) -> None:
     if not group.is_point(p):
         raise BadPoint(
-            f"{what} for position {k} is not a canonical point of the main subgroup "
-            "(or it is of small order)."
+            f"{what} for position {k} is not a canonical point of the main subgroup (or it is of small order)."
         )
 
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from nacl import bindings as nb
 from nacl.exceptions import CryptoError
 
-from engine.protocol import codec
 from engine.errors import VampireError
+from engine.protocol import codec
 
 L = 2**252 + 27742317777372353535851937790883648493
 """ℓ, the order of the main subgroup of edwards25519 (and of G)."""
@@ -76,8 +77,7 @@ def check_point(b: Any, what: str = "the point") -> bytes:
         raise BadPoint(f"{what} is not a 32-byte point encoding.")
     if not is_point(b):
         raise BadPoint(
-            f"{what} is not a canonical point of the main subgroup of edwards25519 "
-            "(or it is of small order)."
+            f"{what} is not a canonical point of the main subgroup of edwards25519 (or it is of small order)."
         )
     return b
 
@@ -229,9 +229,7 @@ def _mult_any(k: bytes, p: bytes) -> bytes:
     return nb.crypto_scalarmult_ed25519_noclamp(k, p)
 
 
-def dleq_prove(
-    x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: bytes, context: Any
-) -> bytes:
+def dleq_prove(x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: bytes, context: Any) -> bytes:
     """A proof (64 bytes: e_c ‖ z, two 32-byte little-endian scalars) that P1 = x·B1 and
     P2 = x·B2 for the secret scalar ``x``.
 

@@ -22,8 +22,8 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 
-from engine.protocol.codec import hash_input
 from engine.errors import VampireError
+from engine.protocol.codec import hash_input
 
 KEY_BYTES = 32
 """Size of a key file: the raw Ed25519 private key."""
@@ -45,13 +45,10 @@ def check_profile(profile: object) -> str:
         raise IdentityError("A profile name must be 1 to 64 characters long.")
     if not profile.isprintable() or _FORBIDDEN.intersection(profile):
         raise IdentityError(
-            f"The profile name {profile!r} may not hold control characters "
-            'or any of / \\ : * ? " < > |.'
+            f'The profile name {profile!r} may not hold control characters or any of / \\ : * ? " < > |.'
         )
     if profile[0] in ". " or profile[-1] in ". ":
-        raise IdentityError(
-            f"The profile name {profile!r} may not start with a dot or a space, or end with one."
-        )
+        raise IdentityError(f"The profile name {profile!r} may not start with a dot or a space, or end with one.")
     return profile
 
 
@@ -59,8 +56,8 @@ def key_path(profile: str, data_dir: Path | None = None) -> Path:
     """Where the key of ``profile`` is kept: ``<data_dir>/identities/<profile>.key``, ``data_dir``
     defaulting to the user's data directory for "vampire-table". Raises IdentityError for a bad
     profile name."""
-    base = Path(data_dir) if data_dir is not None else Path(
-        platformdirs.user_data_dir("vampire-table", appauthor=False)
+    base = (
+        Path(data_dir) if data_dir is not None else Path(platformdirs.user_data_dir("vampire-table", appauthor=False))
     )
     return base / "identities" / f"{check_profile(profile)}.key"
 
@@ -88,17 +85,11 @@ def _read_key(path: Path) -> Ed25519PrivateKey:
         info = path.stat()
         seed = path.read_bytes()
     except OSError as err:
-        raise IdentityError(
-            f"Cannot read the identity key {path}: {err.strerror or err}."
-        ) from None
+        raise IdentityError(f"Cannot read the identity key {path}: {err.strerror or err}.") from None
     if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise IdentityError(
-            f"The identity key {path} can be read by other users; make it private (chmod 600)."
-        )
+        raise IdentityError(f"The identity key {path} can be read by other users; make it private (chmod 600).")
     if len(seed) != KEY_BYTES:
-        raise IdentityError(
-            f"The identity key {path} is not a key file (it must be {KEY_BYTES} bytes)."
-        )
+        raise IdentityError(f"The identity key {path} is not a key file (it must be {KEY_BYTES} bytes).")
     return Ed25519PrivateKey.from_private_bytes(seed)
 
 
@@ -131,7 +122,5 @@ def load_identity(profile: str, data_dir: Path | None = None) -> Ed25519PrivateK
         finally:
             tmp.unlink(missing_ok=True)
     except OSError as err:
-        raise IdentityError(
-            f"Cannot create the identity key {path}: {err.strerror or err}."
-        ) from None
+        raise IdentityError(f"Cannot create the identity key {path}: {err.strerror or err}.") from None
     return key

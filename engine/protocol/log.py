@@ -16,12 +16,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import msgpack
 import nacl.bindings
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-import msgpack
-
+from engine.errors import VampireError
 from engine.protocol.codec import (
     DEFAULT_LIMITS,
     CodecError,
@@ -34,7 +34,6 @@ from engine.protocol.codec import (
     hash_input,
     int_in,
 )
-from engine.errors import VampireError
 from engine.protocol.identity import public_bytes
 
 VERSION = 1
@@ -101,12 +100,10 @@ def validate_author_key(pub: Any) -> bytes:
         raise BadAuthorKey("An author key must be 32 bytes.")
     try:
         ok = nacl.bindings.crypto_core_ed25519_is_valid_point(pub)
-    except Exception:  # noqa: BLE001 - libsodium refusing an input is a refusal
+    except Exception:
         ok = False
     if not ok:
-        raise BadAuthorKey(
-            "The author key is not a canonical point of the main subgroup, or is of small order."
-        )
+        raise BadAuthorKey("The author key is not a canonical point of the main subgroup, or is of small order.")
     return pub
 
 
@@ -115,9 +112,7 @@ def validate_author_key(pub: Any) -> bytes:
 
 def _check_version(value: Any, what: str) -> int:
     if type(value) is not int or value != VERSION:
-        raise MalformedEntry(
-            f"The entry is of protocol version {value!r}; this program reads {VERSION}."
-        )
+        raise MalformedEntry(f"The entry is of protocol version {value!r}; this program reads {VERSION}.")
     return value
 
 
@@ -127,16 +122,18 @@ def _check_kind(value: Any, what: str) -> str:
     return value
 
 
-_PAYLOAD = MappingProxyType({
-    "v": _check_version,
-    "table": bin_of(32),
-    "seq": int_in(0),
-    "prev": bin_of(32),
-    "author": bin_of(32),
-    "kind": _check_kind,
-    "body": dict,
-    "time": int,
-})
+_PAYLOAD = MappingProxyType(
+    {
+        "v": _check_version,
+        "table": bin_of(32),
+        "seq": int_in(0),
+        "prev": bin_of(32),
+        "author": bin_of(32),
+        "kind": _check_kind,
+        "body": dict,
+        "time": int,
+    }
+)
 
 
 def _parse_payload(payload: bytes, limits: Limits) -> dict[str, Any]:
@@ -206,10 +203,7 @@ class Entry:
             except CodecError as err:
                 raise MalformedEntry(f"The entry is malformed: {err}") from None
         if not (
-            isinstance(data, list)
-            and len(data) == 2
-            and isinstance(data[0], bytes)
-            and isinstance(data[1], bytes)
+            isinstance(data, list) and len(data) == 2 and isinstance(data[0], bytes) and isinstance(data[1], bytes)
         ):
             raise MalformedEntry("An entry must be the array [payload, signature] of two bins.")
         payload, signature = data
@@ -301,20 +295,14 @@ def check_link(prev: Entry | None, entry: Entry) -> None:
     """
     if prev is None:
         if entry.seq != 0:
-            raise ChainError(
-                f"The log must start with a genesis entry at seq 0, not seq {entry.seq}."
-            )
+            raise ChainError(f"The log must start with a genesis entry at seq 0, not seq {entry.seq}.")
         if entry.table != ZERO32 or entry.prev != ZERO32:
-            raise ChainError(
-                "The genesis entry at seq 0 must have 32 zero bytes as its table and prev."
-            )
+            raise ChainError("The genesis entry at seq 0 must have 32 zero bytes as its table and prev.")
         return
     if entry.seq != prev.seq + 1:
         raise ChainError(f"The entry at seq {entry.seq} cannot follow the entry at seq {prev.seq}.")
     if entry.prev != prev.id:
-        raise ChainError(
-            f"The entry at seq {entry.seq} does not point to the id of the entry at seq {prev.seq}."
-        )
+        raise ChainError(f"The entry at seq {entry.seq} does not point to the id of the entry at seq {prev.seq}.")
     if entry.table != prev.table_id:
         raise ChainError(f"The entry at seq {entry.seq} belongs to another table.")
 
@@ -434,18 +422,14 @@ def _check_head(host: bytes, entry: Entry, head_sig: Any) -> None:
     if head_sig is None:
         return
     if not verify_head(host, entry.table_id, entry.seq, entry.id, head_sig):
-        raise BadSignature(
-            f"The head signature stored with the entry at seq {entry.seq} is not the host's."
-        )
+        raise BadSignature(f"The head signature stored with the entry at seq {entry.seq} is not the host's.")
 
 
 def parse_log(data: bytes, name: str = "The log", limits: Limits = DEFAULT_LIMITS) -> LogFile:
     """The log held by the bytes ``data`` of a log file (see :func:`read_log`); ``name`` starts
     the error messages."""
     if not data.startswith(LOG_MAGIC):
-        raise LogFileError(
-            f"{name} is not a vampire-table log file (it does not start with VTLOG1)."
-        )
+        raise LogFileError(f"{name} is not a vampire-table log file (it does not start with VTLOG1).")
     entries: list[Entry] = []
     heads: list[bytes | None] = []
     pos = len(LOG_MAGIC)
@@ -477,9 +461,7 @@ def parse_log(data: bytes, name: str = "The log", limits: Limits = DEFAULT_LIMIT
             check_link(entries[-1] if entries else None, entry)
             _check_head(entries[0].author if entries else entry.author, entry, value[1])
         except (CodecError, LogError) as err:
-            raise LogFileError(
-                f"{name} is corrupt at frame {index} (byte offset {pos}): {err}", index, pos
-            ) from err
+            raise LogFileError(f"{name} is corrupt at frame {index} (byte offset {pos}): {err}", index, pos) from err
         entries.append(entry)
         heads.append(value[1])
         pos += FRAME_HEADER + n
@@ -506,7 +488,7 @@ def altered_length(data: bytes, offset: int, limits: Limits = DEFAULT_LIMITS) ->
         if not (isinstance(value, list) and len(value) == 2):
             return None
         Entry.from_wire(value[0], limits)
-    except Exception:  # noqa: BLE001 - anything short of a whole entry is what a crash can leave
+    except Exception:
         return None
     return (
         f"it declares {declared} bytes, but a whole entry of {size} bytes starts there and the file "
@@ -558,9 +540,7 @@ class LogWriter:
         self._open(Path(path), limits, drop_torn=False)
 
     @classmethod
-    def open_existing(
-        cls, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS
-    ) -> LogWriter:
+    def open_existing(cls, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> LogWriter:
         """Reopen an existing log file to resume a table: a torn last frame is cut off (the file is
         truncated to ``loaded.length`` and synced) before anything is appended. Raises
         LogFileError, also when the file does not exist."""
@@ -642,9 +622,7 @@ class LogWriter:
                 os.ftruncate(self._fd, self._size)
             except OSError:
                 pass
-            raise LogFileError(
-                f"Cannot write to the log file {self.path}: {err.strerror or err}."
-            ) from None
+            raise LogFileError(f"Cannot write to the log file {self.path}: {err.strerror or err}.") from None
         self._size += len(frame)
         self._last = entry
         if self._host is None:

@@ -20,10 +20,11 @@ from the leaf level up, one per level where the node has a sibling.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from engine.protocol import codec
 from engine.errors import VampireError
+from engine.protocol import codec
 
 SALT_BYTES = 32
 MAX_CARDS = 1 << 16

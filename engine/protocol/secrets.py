@@ -16,8 +16,8 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from engine.protocol import codec
 from engine.errors import VampireError
+from engine.protocol import codec
 
 MAGIC = b"VTSEC1\n"
 

@@ -18,18 +18,35 @@ Two outcomes for a bad entry:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, Callable
+from typing import Any
 
-from engine.protocol import codec, deck, group, merkle
 from engine.errors import VampireError
 from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Note, Open, Pos, Release, Shuffle
+from engine.protocol import codec, deck, group, merkle
 from engine.protocol.log import Entry, check_link, validate_author_key
 
-KINDS = frozenset({
-    "table", "join", "leave", "start", "rand-commit", "rand-reveal", "chat", "abandon", "complaint", "end",
-    "shuffle", "lock", "unlock", "reveal", "seed-reveal", "move",
-})
+KINDS = frozenset(
+    {
+        "table",
+        "join",
+        "leave",
+        "start",
+        "rand-commit",
+        "rand-reveal",
+        "chat",
+        "abandon",
+        "complaint",
+        "end",
+        "shuffle",
+        "lock",
+        "unlock",
+        "reveal",
+        "seed-reveal",
+        "move",
+    }
+)
 MAX_NAME = 32
 MAX_CHAT = 500
 ZERO32 = bytes(32)
@@ -278,7 +295,13 @@ class Table:
     def digest(self) -> bytes:
         """SHA-256 of the canonical encoding of the state every peer must agree on."""
         events = [
-            [ev.number, ev.step, ev.cur, sorted(ev.public.items()), sorted((k, -1 if t is None else t) for k, t in ev.to.items())]
+            [
+                ev.number,
+                ev.step,
+                ev.cur,
+                sorted(ev.public.items()),
+                sorted((k, -1 if t is None else t) for k, t in ev.to.items()),
+            ]
             for ev in self.events
         ]
         fault = None if self.fault is None else [self.fault.seq, self.fault.seat, self.fault.reason]
@@ -599,7 +622,13 @@ class Table:
         current = {k: ev.cur[k] for k in positions}
         try:
             got = deck.check_unlock(
-                body, table=self.table_id, event=ev.number, seat=seat, n=ev.n, to=to, current=current,
+                body,
+                table=self.table_id,
+                event=ev.number,
+                seat=seat,
+                n=ev.n,
+                to=to,
+                current=current,
                 locks=ev.locks[seat],
             )
         except deck.BadBody:
@@ -637,11 +666,21 @@ class Table:
         if ev.private and seat == ev.owner:
             # The owner reveals last and claims each card: its body adds cards, salts and proofs.
             owner_claims = codec.check_map(
-                body, {"event": int, "positions": list, "keys": list, "cards": list, "salts": list, "proofs": list},
+                body,
+                {"event": int, "positions": list, "keys": list, "cards": list, "salts": list, "proofs": list},
                 what="the owner's reveal",
             )
-            body = {"event": owner_claims["event"], "positions": owner_claims["positions"], "keys": owner_claims["keys"]}
-            if not len(owner_claims["cards"]) == len(owner_claims["salts"]) == len(owner_claims["proofs"]) == len(body["positions"]):
+            body = {
+                "event": owner_claims["event"],
+                "positions": owner_claims["positions"],
+                "keys": owner_claims["keys"],
+            }
+            if (
+                not len(owner_claims["cards"])
+                == len(owner_claims["salts"])
+                == len(owner_claims["proofs"])
+                == len(body["positions"])
+            ):
                 raise Rejected("malformed", "the owner's reveal claims one card, salt and proof per position")
         try:
             got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
@@ -713,8 +752,14 @@ class Table:
         seen = set(ev.public.values())
         try:
             reason = deck.check_complaint(
-                body, event=ev.number, seat=seat, n=ev.n, lock=ev.locks[seat][k], point=ev.cur[k],
-                index=ev.index.lookup if ev.index else {}, seen=seen,
+                body,
+                event=ev.number,
+                seat=seat,
+                n=ev.n,
+                lock=ev.locks[seat][k],
+                point=ev.cur[k],
+                index=ev.index.lookup if ev.index else {},
+                seen=seen,
             )
         except deck.BadBody:
             raise
@@ -731,10 +776,13 @@ class Table:
         reason = f"Position {k} of event {e} holds {ident!r}, a card already seen in the event."
 
         def fold() -> None:
-            self.notes.append(Note(
-                f"{{s{seat}}} opens {ident}, a card already seen in this deal: a shuffle planted it twice. "
-                "Every participant now reveals its seed.", (seat,),
-            ))
+            self.notes.append(
+                Note(
+                    f"{{s{seat}}} opens {ident}, a card already seen in this deal: a shuffle planted it twice. "
+                    "Every participant now reveals its seed.",
+                    (seat,),
+                )
+            )
             self._request_seeds(e, reason, seat)
 
         return fold
@@ -755,7 +803,9 @@ class Table:
             raise Rejected("illegal", f"the table waits for the seed of event {expected}")
         deck_list = None
         if isinstance(body, dict) and ("list" in body or "salts" in body):
-            b = codec.check_map(body, {"event": int, "seed": bytes, "list": list, "salts": list}, what="a seed reveal with a deck list")
+            b = codec.check_map(
+                body, {"event": int, "seed": bytes, "list": list, "salts": list}, what="a seed reveal with a deck list"
+            )
             if seat in self.lists or self.seats[seat].deck is None:
                 raise Rejected("illegal", "a deck list is revealed once, by a seat that committed to one")
             try:
@@ -767,7 +817,9 @@ class Table:
         elif ev.private and ev.owner == seat and seat not in self.lists:
             raise Rejected("illegal", "the owner of a private deck reveals its deck list with its seed")
         try:
-            seed = deck.check_seed_reveal(body, table=self.table_id, event=ev.number, seat=seat, commit=ev.commits[seat])
+            seed = deck.check_seed_reveal(
+                body, table=self.table_id, event=ev.number, seat=seat, commit=ev.commits[seat]
+            )
         except deck.BadSeed as err:
             return self._cheat(entry, seat, str(err))
 
@@ -795,7 +847,7 @@ class Table:
         if listed is None:
             return None
         prefix = ev.part + ":"
-        part = [leaf[len(prefix):] for leaf in listed if leaf.startswith(prefix)]
+        part = [leaf[len(prefix) :] for leaf in listed if leaf.startswith(prefix)]
         if not ev.source:
             cards = part
         else:
@@ -847,12 +899,21 @@ class Table:
         if index is None:
             index = self._private_index(ev)
             if index is None or len(index.cards) != ev.n:
-                self.fault = Fault(entry.seq, ev.owner, f"the cards of its private deck {ev.deck_name!r} cannot be rebuilt from its revealed list")
+                self.fault = Fault(
+                    entry.seq,
+                    ev.owner,
+                    f"the cards of its private deck {ev.deck_name!r} cannot be rebuilt from its revealed list",
+                )
                 self.phase = "stopped"
                 return
         audit = deck.recompute_event(
-            table=self.table_id, event=ev.number, participants=ev.order, seeds=ev.seeds,
-            inputs=index.points, index=index.lookup, entries=ev.entries,
+            table=self.table_id,
+            event=ev.number,
+            participants=ev.order,
+            seeds=ev.seeds,
+            inputs=index.points,
+            index=index.lookup,
+            entries=ev.entries,
         )
         if audit.first_fault is not None:
             f = audit.first_fault
@@ -868,7 +929,9 @@ class Table:
         # Every claim made during the event must match what was really there.
         for k, ident in ev.public.items():
             if audit.cards[k] != ident:
-                self.fault = Fault(entry.seq, ev.order[0], f"position {k} was claimed as {ident} but holds {audit.cards[k]}")
+                self.fault = Fault(
+                    entry.seq, ev.order[0], f"position {k} was claimed as {ident} but holds {audit.cards[k]}"
+                )
                 self.phase = "stopped"
                 return
         if self.work.purpose == "complaint":
@@ -889,11 +952,18 @@ class Table:
         opens: dict[Pos, tuple] = {}
         for item in b["open"]:
             if (
-                not isinstance(item, list) or len(item) not in (3, 5) or not isinstance(item[0], list)
-                or len(item[0]) != 2 or any(type(x) is not int for x in item[0]) or type(item[1]) is not bytes
+                not isinstance(item, list)
+                or len(item) not in (3, 5)
+                or not isinstance(item[0], list)
+                or len(item[0]) != 2
+                or any(type(x) is not int for x in item[0])
+                or type(item[1]) is not bytes
                 or type(item[2]) is not str
             ):
-                raise Rejected("malformed", "a move opens cards as [[event, index], key, card] (and, for a private deck, salt and proof)")
+                raise Rejected(
+                    "malformed",
+                    "a move opens cards as [[event, index], key, card] (and, for a private deck, salt and proof)",
+                )
             opens[(item[0][0], item[0][1])] = tuple(item[1:])
         if sorted(opens) != sorted(wanted) or len(opens) != len(b["open"]):
             raise Rejected("illegal", "the move must open exactly the hidden cards it plays")
@@ -905,7 +975,9 @@ class Table:
                 raise Rejected("illegal", "that card was not dealt to you")
             ev = self.events[e]
             if ev.private != (len(item) == 4):
-                raise Rejected("malformed", "a card of a private deck is opened with its salt and proof, and only such a card")
+                raise Rejected(
+                    "malformed", "a card of a private deck is opened with its salt and proof, and only such a card"
+                )
             what = f"its key for position {k} of event {e}"
             try:
                 deck.check_key(key, ev.locks[seat][k], what)
@@ -935,7 +1007,11 @@ class Table:
             by_event: dict[int, list[int]] = {}
             for (e, k), ident in revealed.items():
                 ev = self.events[e]
-                ev.cur[k] = group.card_point(self.table_id, ev.deck_name, ident) if ev.private else ev.index.points[ev.index.cards.index(ident)]
+                ev.cur[k] = (
+                    group.card_point(self.table_id, ev.deck_name, ident)
+                    if ev.private
+                    else ev.index.points[ev.index.cards.index(ident)]
+                )
                 ev.stripped[k].add(seat)
                 ev.public[k] = ident
                 ev.to[k] = None
@@ -1022,7 +1098,9 @@ class Table:
                     self._finish([None] * len(batch))
         elif isinstance(op, Release):
             queue.pop(0)
-            waiting = [ev.number for ev in self.events if op.seat in ev.order and op.seat not in ev.seeds and ev.cards is None]
+            waiting = [
+                ev.number for ev in self.events if op.seat in ev.order and op.seat not in ev.seeds and ev.cards is None
+            ]
             self.work = Work("release", [op], steps=[op.seat], waiting=waiting)
             if not waiting:
                 self._finish([None])
@@ -1051,8 +1129,15 @@ class Table:
             if op.source and len(op.source) != op.count:
                 raise GameError(f"the reshuffle of {op.deck!r} names {len(op.source)} positions, not {op.count}")
         return EventRec(
-            len(self.events), op.deck, op.count, order, op.owner, index, row=list(index.points) if index else [],
-            source=tuple(op.source), cards_public=bool(op.cards),
+            len(self.events),
+            op.deck,
+            op.count,
+            order,
+            op.owner,
+            index,
+            row=list(index.points) if index else [],
+            source=tuple(op.source),
+            cards_public=bool(op.cards),
         )
 
     def _unlock_steps(self, batch: list[Open]) -> list[tuple]:

@@ -42,7 +42,9 @@ class AuditScreen(Screen):
         yield TooSmallNotice()
         with Vertical(id="audit"):
             yield Static(Text(f"Audit of {display_path(self.path)}", style="bold"), id="audit-title")
-            yield Static("Checking signatures, the chain, every rule and every shuffle…", id="audit-what", classes="dim")
+            yield Static(
+                "Checking signatures, the chain, every rule and every shuffle…", id="audit-what", classes="dim"
+            )
             yield ProgressBar(id="audit-bar", show_eta=False)
             yield Static(id="audit-verdict")
             with VerticalScroll(id="audit-report"):

@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
 from tui.widgets.common.too_small import TooSmallNotice
 
 HELP = """\

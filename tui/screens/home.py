@@ -76,15 +76,28 @@ class HomeScreen(Screen):
                 with Vertical(id="play", classes="form"):
                     yield Static("You against bots on this computer. Enter in a field starts.", classes="form-help")
                     yield _row("Your name", Input(self.player_name, id="play-name", max_length=32))
-                    yield _row("Bots", Select([(str(n), n) for n in range(2, 12)], value=3, allow_blank=False, id="play-bots"))
-                    yield _row("Bot level", Select(LEVEL_CHOICES, value="heuristic", allow_blank=False, id="play-level"))
-                    yield _row("Rounds", Select([(str(n), n) for n in range(1, 21)], value=5, allow_blank=False, id="play-rounds"))
+                    yield _row(
+                        "Bots", Select([(str(n), n) for n in range(2, 12)], value=3, allow_blank=False, id="play-bots")
+                    )
+                    yield _row(
+                        "Bot level", Select(LEVEL_CHOICES, value="heuristic", allow_blank=False, id="play-level")
+                    )
+                    yield _row(
+                        "Rounds",
+                        Select([(str(n), n) for n in range(1, 21)], value=5, allow_blank=False, id="play-rounds"),
+                    )
                     yield Button("Play", id="play-go", variant="primary")
                 with Vertical(id="host", classes="form"):
                     yield Static("Open a table on the LAN; friends join at its address.", classes="form-help")
                     yield _row("Your name", Input(self.player_name, id="host-name", max_length=32))
-                    yield _row("Seats", Select([(str(n), n) for n in range(3, 13)], value=4, allow_blank=False, id="host-seats"))
-                    yield _row("Rounds", Select([(str(n), n) for n in range(1, 21)], value=5, allow_blank=False, id="host-rounds"))
+                    yield _row(
+                        "Seats",
+                        Select([(str(n), n) for n in range(3, 13)], value=4, allow_blank=False, id="host-seats"),
+                    )
+                    yield _row(
+                        "Rounds",
+                        Select([(str(n), n) for n in range(1, 21)], value=5, allow_blank=False, id="host-rounds"),
+                    )
                     yield _row("Port", Input("7447", id="host-port", type="integer", max_length=5))
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
@@ -183,12 +196,16 @@ class HomeScreen(Screen):
                 port = int(port_text)
                 if not 1 <= port <= 65535:
                     raise VampireError(f"a port is a number from 1 to 65535, not {port_text}")
-                spec = HostSpec(name, self._field_value("#host-seats"), (), {"rounds": self._field_value("#host-rounds")}, port)
+                spec = HostSpec(
+                    name, self._field_value("#host-seats"), (), {"rounds": self._field_value("#host-rounds")}, port
+                )
                 app.open_host(spec)  # type: ignore[attr-defined]
             elif which == "join":
                 address = self._field_value("#join-address").strip()
                 if not address:
-                    raise VampireError("type the table's address, as the host's screen shows it (for example 192.168.1.5:7447)")
+                    raise VampireError(
+                        "type the table's address, as the host's screen shows it (for example 192.168.1.5:7447)"
+                    )
                 app.open_join(JoinSpec(address, self._field_name("#join-name")))  # type: ignore[attr-defined]
             elif which in ("replay", "audit"):
                 path = self._field_path(f"#{which}-path")

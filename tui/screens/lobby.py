@@ -18,7 +18,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from engine.protocol.identity import fingerprint
-from tui.errors import explain, sentence as _sentence
+from tui.errors import explain
+from tui.errors import sentence as _sentence
 from tui.messages import SessionUpdate
 from tui.session import TableSession, as_session_event
 from tui.widgets.common.too_small import TooSmallNotice
@@ -109,7 +110,9 @@ class LobbyScreen(Screen):
             )
         elif address:
             self.query_one("#lobby-address", Static).update(
-                Text.assemble("Friends join with:  ", (f"vampire join {address}", "bold reverse"), f"   (address {address})")
+                Text.assemble(
+                    "Friends join with:  ", (f"vampire join {address}", "bold reverse"), f"   (address {address})"
+                )
             )
         else:
             self.query_one("#lobby-address", Static).update("This table is on this computer only: fill it with bots.")
@@ -149,8 +152,11 @@ class LobbyScreen(Screen):
         if not session.is_host and self._link_problem:
             return self._link_text()
         if table.nseats == 0:
-            return f"Connecting to the table at {session.address}…" if not session.is_host and session.address \
+            return (
+                f"Connecting to the table at {session.address}…"
+                if not session.is_host and session.address
                 else "Opening the table…"
+            )
         taken, seats = len(table.seats), table.nseats
         auto = getattr(session, "auto_start", False)
         bots = bool(session.bots) and getattr(session, "can_remove_bots", True)
@@ -171,8 +177,11 @@ class LobbyScreen(Screen):
         """Why a guest is not connected, in sentences, and what happens now."""
         address = self.session.address
         where = f" at {address}" if address else ""
-        lead = f"The connection to the table{where} was lost." if self._was_connected \
+        lead = (
+            f"The connection to the table{where} was lost."
+            if self._was_connected
             else f"Could not connect to the table{where}."
+        )
         return f"{lead} {_sentence(self._link_problem)} Trying again; Esc goes back to the home screen."
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -18,9 +18,9 @@ from tui.files import display_path
 from tui.messages import ReplayLoaded
 from tui.present import cards_text, points, seat_rows
 from tui.replayer import Frame, Replay, fold_frames, hands_at, not_shown_sentence, open_replay
+from tui.widgets.common.too_small import TooSmallNotice
 from tui.widgets.table.seats import SeatList
 from tui.widgets.table.trick import TrickView
-from tui.widgets.common.too_small import TooSmallNotice
 
 
 class ReplayScreen(Screen):
@@ -188,7 +188,8 @@ class ReplayScreen(Screen):
         loading = "" if replay.done else f" (reading {len(frames)} of {replay.total})"
         self.query_one("#title", Static).update(
             f"Replay · entry {frame.seq} of {replay.total - 1}{loading}"
-            + (" · " + " · ".join(where) if where else "") + f" · head {frame.head} · {self.path.name}"
+            + (" · " + " · ".join(where) if where else "")
+            + f" · head {frame.head} · {self.path.name}"
         )
         state = frame.state
         if state is not None and not hasattr(state, "trick"):
@@ -201,8 +202,9 @@ class ReplayScreen(Screen):
         self.query_one(TrickView).show(state, frame.names)
         self._show_hands(replay, frame)
         self._show_entries(frames)
-        hands = ("h: every hand at every step of a round whose seeds the log reveals" if self.spoil
-                 else "h: show every hand")
+        hands = (
+            "h: every hand at every step of a round whose seeds the log reveals" if self.spoil else "h: show every hand"
+        )
         self.query_one("#replay-status", Static).update(Text.assemble(frame.status, "  ", (f"({hands})", "dim")))
         self.refresh_bindings()
 
@@ -240,8 +242,11 @@ class ReplayScreen(Screen):
             block = [Text(line, style="bold reverse" if i == self.index else "") for line in frame.lines]
             if i == self.index:
                 # One marker for the entry, on its first line; the lines it caused are indented.
-                block = ([Text("▶ ") + block[0]] + [Text("  ") + t for t in block[1:]]) if block \
+                block = (
+                    ([Text("▶ ") + block[0]] + [Text("  ") + t for t in block[1:]])
+                    if block
                     else [Text("▶ " + frame.kind, style="bold reverse")]
+                )
             else:
                 block = [Text("  ") + t for t in block]
             lines[:0] = block

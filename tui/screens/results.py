@@ -32,8 +32,13 @@ def round_table(state: Any, names: list[str], round_index: int = -1) -> RichTabl
     grid.add_column("")
     for r in rows:
         lowest = r.total == low
-        grid.add_row(r.name, r.hand, str(r.points), Text(str(r.total), style="bold" if lowest else ""),
-                     Text("◆ lowest" if lowest else "", style="bold"))
+        grid.add_row(
+            r.name,
+            r.hand,
+            str(r.points),
+            Text(str(r.total), style="bold" if lowest else ""),
+            Text("◆ lowest" if lowest else "", style="bold"),
+        )
     return grid
 
 
@@ -60,9 +65,16 @@ class RoundEndScreen(ModalScreen[None]):
         rounds = state.option("rounds")
         with Vertical(id="round-end", classes="dialog"):
             yield Static(Text(f"Round {number} of {rounds} is over", style="bold"), classes="dialog-title")
-            yield Static("Points are the cards left in hand (a Queen 14, a hunter its number); the lowest total wins.", classes="dim")
+            yield Static(
+                "Points are the cards left in hand (a Queen 14, a hunter its number); the lowest total wins.",
+                classes="dim",
+            )
             yield Static(round_table(state, self.names), id="round-table")
-            hint = "Enter: see the final result." if self.final else "Enter: back to the table, where the next round goes on."
+            hint = (
+                "Enter: see the final result."
+                if self.final
+                else "Enter: back to the table, where the next round goes on."
+            )
             yield Static(hint, classes="hint")
 
     def on_mount(self) -> None:
@@ -98,7 +110,9 @@ class GameEndScreen(Screen[None]):
                 yield Static(Text("The table stopped: a cheat was proven", style="bold"), classes="dialog-title")
                 yield Static(table.fault.describe(names))
             elif result is not None:
-                yield Static(Text("Game over. " + winners_text(state, names, result), style="bold"), classes="dialog-title")
+                yield Static(
+                    Text("Game over. " + winners_text(state, names, result), style="bold"), classes="dialog-title"
+                )
             else:
                 yield Static(Text("The game ended", style="bold"), classes="dialog-title")
             if state is not None and state.totals:

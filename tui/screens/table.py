@@ -20,15 +20,16 @@ from textual.widgets import Footer, Input, Label, ProgressBar, Static
 
 from engine.games.base import Act, IllegalMove
 from engine.games.queen import card_word, set_words
-from tui.errors import explain, sentence as _sentence
+from tui.errors import explain
+from tui.errors import sentence as _sentence
 from tui.messages import PickChanged, SessionUpdate
 from tui.present import head_text, seat_rows, waiting_text, work_progress
 from tui.session import TableSession, as_session_event
+from tui.widgets.common.too_small import TooSmallNotice
 from tui.widgets.table.gamelog import GameLog
 from tui.widgets.table.hand import HandCard, HandView
 from tui.widgets.table.seats import SeatList
 from tui.widgets.table.trick import TrickView
-from tui.widgets.common.too_small import TooSmallNotice
 
 #: Seconds a seat may keep the table waiting before the others are offered an abandon vote.
 ABANDON_AFTER = 60
@@ -191,7 +192,9 @@ class TableScreen(Screen):
         waiting = waiting_text(table, me)
         if table.fault is not None and not self._fault_shown:
             self._fault_shown = True
-            self.notify(_sentence(table.fault.describe(table.names)), title="Cheat proven", severity="error", timeout=30)
+            self.notify(
+                _sentence(table.fault.describe(table.names)), title="Cheat proven", severity="error", timeout=30
+            )
         if table.fault is not None:
             label.update("The table stopped: " + table.fault.describe(table.names))
             bar.display = False

@@ -16,9 +16,9 @@ Acts (canonical maps):
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from engine.games.base import (
     Act,
@@ -53,9 +53,7 @@ ALL_CARDS: tuple[str, ...] = DECK + ("H15", "H20")
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("rounds", int, 5, "number of rounds in a game", low=1, high=20),
-    OptionSpec(
-        "queen_in_hunter_trick", int, 14, "value of a Queen played into a hunter trick", choices=(14, 1)
-    ),
+    OptionSpec("queen_in_hunter_trick", int, 14, "value of a Queen played into a hunter trick", choices=(14, 1)),
     OptionSpec("hunter_tie", str, "last", "who wins a tied hunter trick", choices=("last", "first")),
     OptionSpec("tie", str, "shared", "tied lowest totals share the win, or nobody wins", choices=("shared", "none")),
 )
@@ -305,8 +303,15 @@ class VampireQueen:
             h = hand_size(state.seats)
             hands = tuple(tuple(Card((event, s * h + i)) for i in range(h)) for s in range(state.seats))
             state = replace(
-                state, event=event, hands=hands, stock=len(DECK) - h * state.seats, phase="deal", dealt=0,
-                discard=(), trick=None, last_trick=None,
+                state,
+                event=event,
+                hands=hands,
+                stock=len(DECK) - h * state.seats,
+                phase="deal",
+                dealt=0,
+                discard=(),
+                trick=None,
+                last_trick=None,
             )
             return state, (Note(f"Round {state.round}: the {len(DECK)} cards are shuffled."),)
         if isinstance(op, Open) and state.phase == "deal" and op.to == state.dealt:
@@ -388,10 +393,12 @@ class VampireQueen:
         if set(act) != expected[do]:
             raise IllegalMove(f"a {do} act takes exactly the fields {', '.join(sorted(expected[do]))}")
         if state.phase != "play":
-            raise IllegalMove({
-                "over": "the game is over",
-                "score": "the round is being scored",
-            }.get(state.phase, "the cards are being dealt; nobody may play yet"))
+            raise IllegalMove(
+                {
+                    "over": "the game is over",
+                    "score": "the round is being scored",
+                }.get(state.phase, "the cards are being dealt; nobody may play yet")
+            )
         if not 0 <= seat < state.seats or seat in state.abandoned:
             raise IllegalMove("you have no seat in this game")
         if seat != state.turn:
@@ -406,9 +413,7 @@ class VampireQueen:
             if hunter not in state.hunters_of(seat):
                 raise IllegalMove(f"you do not hold Hunter {hunter}")
             if hunter == state.banned:
-                raise IllegalMove(
-                    f"you may not lead Hunter {hunter}: you took it in the hunter trick that just ended"
-                )
+                raise IllegalMove(f"you may not lead Hunter {hunter}: you took it in the hunter trick that just ended")
             return "hunter", hunter
         if do == "pass":
             if trick is None:
@@ -426,13 +431,17 @@ class VampireQueen:
             raise IllegalMove("a set is cards of one number, with Queens standing for that number")
         if trick is not None:
             if len(cards) != trick.size:
-                raise IllegalMove(f"you must play {trick.size} card{'s' if trick.size > 1 else ''}, the size of the lead")
+                raise IllegalMove(
+                    f"you must play {trick.size} card{'s' if trick.size > 1 else ''}, the size of the lead"
+                )
             best = trick.best.value
             if value <= best:
                 raise IllegalMove(f"your set must be higher than {best}")
         return "play", cards
 
-    def apply(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[QueenState, tuple[Note, ...]]:
+    def apply(
+        self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]
+    ) -> tuple[QueenState, tuple[Note, ...]]:
         kind, what = self._checked(state, seat, act, revealed)
         trick = state.trick
         if kind == "hunter":
@@ -497,7 +506,9 @@ class VampireQueen:
             followers = [p for p in trick.plays[1:] if p.cards]
             if not followers:
                 winner = trick.leader
-                notes.append(Note(f"Nobody could play: {seat_ref(winner)} takes Hunter {trick.hunter} back.", (winner,)))
+                notes.append(
+                    Note(f"Nobody could play: {seat_ref(winner)} takes Hunter {trick.hunter} back.", (winner,))
+                )
             else:
                 top = max(p.value for p in followers)
                 tied = [p for p in followers if p.value == top]

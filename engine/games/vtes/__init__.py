@@ -81,10 +81,9 @@ GAME = VTES
 """The game module object under the name the command line looks for."""
 from engine.games.vtes.rules import ACT_FIELDS
 from engine.games.vtes.scoring import ResultRow, archon_problems, game_win, result_table, result_text
+from engine.games.vtes.simulate import simulate_vtes, vtes_table  # noqa: E402 - needs the above
 from engine.games.vtes.state import PHASES, VtesState, format_vp
 from engine.games.vtes.view import CardView, PlayerView, VtesView
-from engine.games.vtes.simulate import simulate_vtes, vtes_table  # noqa: E402 - needs the above
-
 
 __all__ = [
     "ACT_FIELDS",

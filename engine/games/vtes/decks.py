@@ -193,7 +193,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
             continue
         # "2xName", "2 x Name", but "1 XTC-Laced Blood" and "2 Xaviar": try both readings.
         sure = _SURE_SEP_RE.match(rest)
-        readings = [rest[sure.end():], rest] if sure else [rest]
+        readings = [rest[sure.end() :], rest] if sure else [rest]
         if not sure and rest[:1] in ("x", "X"):
             readings.append(rest[1:].lstrip())  # "2xblood doll"
         cid, written = None, ""

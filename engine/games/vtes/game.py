@@ -3,7 +3,8 @@ behind one interface"; shared/rules/vtes.md)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.games.base import (
     Act,
@@ -19,7 +20,8 @@ from engine.games.base import (
     parse_options,
     seat_ref,
 )
-from engine.games.vtes import rules, scoring, view as views
+from engine.games.vtes import rules, scoring
+from engine.games.vtes import view as views
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Methuselah, VtesState, format_vp
 
@@ -274,4 +276,4 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
 VTES = VtesGame()
 """The VTES game module object (name ``"vtes"``)."""
 
-__all__ = ["VTES", "VtesGame", "describe_act", "format_vp", "IllegalMove"]
+__all__ = ["VTES", "IllegalMove", "VtesGame", "describe_act", "format_vp"]

@@ -16,8 +16,9 @@ and every remaining event is ended when the game is over.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from engine.games.base import (
     Act,
@@ -34,7 +35,6 @@ from engine.games.base import (
 )
 from engine.games.vtes.cards import CardInfo, card_base
 from engine.games.vtes.state import (
-    _neighbour,
     CRYPT_MIN,
     HIDDEN,
     IN_PLAY,
@@ -52,6 +52,7 @@ from engine.games.vtes.state import (
     Methuselah,
     OutRecord,
     VtesState,
+    _neighbour,
     format_vp,
 )
 
@@ -145,11 +146,7 @@ def _str(act: Act, key: str, choices: tuple[str, ...], default: str | None = Non
 
 
 def _pos(value: Any, what: str = "card") -> Pos:
-    if (
-        not isinstance(value, (list, tuple))
-        or len(value) != 2
-        or any(type(x) is not int or x < 0 for x in value)
-    ):
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or any(type(x) is not int or x < 0 for x in value):
         raise IllegalMove(f"the {what} must be given as an [event, index] pair")
     return (value[0], value[1])
 
@@ -167,9 +164,7 @@ def _positions(act: Act, key: str) -> tuple[Pos, ...]:
 def _cause(act: Act) -> str:
     value = act.get("cause")
     if not isinstance(value, str) or not _CAUSE_RE.match(value):
-        raise IllegalMove(
-            f"the {act['do']} act needs a cause: a short phrase such as bleed, burn, cost, hunt or gain"
-        )
+        raise IllegalMove(f"the {act['do']} act needs a cause: a short phrase such as bleed, burn, cost, hunt or gain")
     return value
 
 
@@ -348,7 +343,9 @@ class _Work:
 
     def blood_lost(self, c: CardState, cause: str) -> None:
         if c.crypt and c.zone in IN_PLAY:
-            self.fail_withdrawal(c.controller, f"a vampire {seat_ref(c.controller)} controls lost or spent blood", cause)
+            self.fail_withdrawal(
+                c.controller, f"a vampire {seat_ref(c.controller)} controls lost or spent blood", cause
+            )
 
     # -- moving cards --
 
@@ -356,7 +353,7 @@ class _Work:
         """Draw up to ``n`` cards from the top of ``seat``'s library; return how many."""
         p = self.p(seat)
         taken = p.library[:n]
-        self.setp(seat, library=p.library[len(taken):])
+        self.setp(seat, library=p.library[len(taken) :])
         for pos in taken:
             self.setc(pos, zone="hand", controller=seat)
             if not self.cards[pos].known_owner and not self.cards[pos].card:
@@ -627,9 +624,7 @@ def _next_phase(w: _Work) -> None:
         w.phase = PHASES[i + 1]
         if w.phase == "influence":
             w.transfers = w.transfer_budget(w.acting)
-            w.note(
-                f"{seat_ref(w.acting)}: influence phase, {_plural(w.transfers, 'transfer')}", w.acting
-            )
+            w.note(f"{seat_ref(w.acting)}: influence phase, {_plural(w.transfers, 'transfer')}", w.acting)
         else:
             w.note(f"{seat_ref(w.acting)}: {w.phase} phase", w.acting)
     else:
@@ -674,7 +669,9 @@ def _opens_to_public(cards: Mapping[Pos, CardState], seat: int, positions: tuple
     return out
 
 
-def _destination(w: _Work, act: Act, targets: tuple[str, ...], default: str | None) -> tuple[str, Pos | None, int | None]:
+def _destination(
+    w: _Work, act: Act, targets: tuple[str, ...], default: str | None
+) -> tuple[str, Pos | None, int | None]:
     zone = _str(act, "to", targets, default)
     on = None
     if zone == "on":
@@ -807,8 +804,10 @@ def _act_pool(w: _Work, act: Act) -> None:
         if "seat" in act or "delta" in act:
             raise IllegalMove("a pool act gives either 'seat' and 'delta' or 'changes', not both")
         raw = act["changes"]
-        if not isinstance(raw, list) or not raw or not all(
-            isinstance(x, (list, tuple)) and len(x) == 2 and all(type(v) is int for v in x) for x in raw
+        if (
+            not isinstance(raw, list)
+            or not raw
+            or not all(isinstance(x, (list, tuple)) and len(x) == 2 and all(type(v) is int for v in x) for x in raw)
         ):
             raise IllegalMove("'changes' must list [seat, delta] pairs")
         changes = [(x[0], x[1]) for x in raw]
@@ -1094,8 +1093,10 @@ def resolve_op(state: VtesState, op: Any, outcome: Any) -> tuple[VtesState, tupl
         _resolve_shuffle(w, op, outcome)
     elif isinstance(op, Open):
         if op.to is None:
-            if not isinstance(outcome, tuple) or len(outcome) != len(op.positions) or not all(
-                isinstance(x, str) for x in outcome
+            if (
+                not isinstance(outcome, tuple)
+                or len(outcome) != len(op.positions)
+                or not all(isinstance(x, str) for x in outcome)
             ):
                 raise GameError("an opening to everyone must give one identity per position")
             for pos, ident in zip(op.positions, outcome):
@@ -1213,7 +1214,12 @@ def _reshuffle_without(w: _Work, gone: int) -> None:
     w.queue = kept
     for pos in stuck:
         c = w.cards.get(pos)
-        if c is not None and not c.card and c.zone not in ("library", "crypt") and w.players[c.owner].status == STATUS_IN:
+        if (
+            c is not None
+            and not c.card
+            and c.zone not in ("library", "crypt")
+            and w.players[c.owner].status == STATUS_IN
+        ):
             w.move(pos, "crypt" if c.crypt else "library")
     players = tuple(sorted(w.in_game()))
     for s in players:
@@ -1221,5 +1227,12 @@ def _reshuffle_without(w: _Work, gone: int) -> None:
             positions = w.p(s).crypt if kind == "crypt" else w.p(s).library
             if positions and any(pos[0] in locked_by_gone for pos in positions):
                 w.new_ops.append(
-                    Shuffle(deck=f"{kind}/{s}", count=len(positions), first=s, participants=players, owner=s, source=positions)
+                    Shuffle(
+                        deck=f"{kind}/{s}",
+                        count=len(positions),
+                        first=s,
+                        participants=players,
+                        owner=s,
+                        source=positions,
+                    )
                 )

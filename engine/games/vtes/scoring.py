@@ -6,7 +6,8 @@ VP are integers in half-points everywhere (``3`` is 1.5 VP); :func:`format_vp` s
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from engine.games.base import Result, seat_ref
 from engine.games.vtes.state import STATUS_IN, STATUS_OUSTED, STATUS_WITHDRAWN, VtesState, format_vp
@@ -96,9 +97,7 @@ def archon_problems(state: VtesState, rows: Sequence[ResultRow] | None = None) -
     vp = {r.seat: r.vp for r in rows}
     total = sum((v + 1) // 2 for v in vp.values())
     if total != n:
-        problems.append(
-            f"the table's VP, halves rounded up, add up to {total}, not to the {n} players"
-        )
+        problems.append(f"the table's VP, halves rounded up, add up to {total}, not to the {n} players")
     credited: dict[int, int] = {}
     for out in state.outs:
         if out.how == STATUS_OUSTED and out.credited:
@@ -122,7 +121,9 @@ def archon_problems(state: VtesState, rows: Sequence[ResultRow] | None = None) -
                 f"seat {r.seat} is marked with a Game win, but a GW needs at least 2 VP and strictly more than every other player"
             )
         if not r.gw and r.seat == gw:
-            problems.append(f"seat {r.seat} has at least 2 VP and strictly more than every other player: it has a Game win")
+            problems.append(
+                f"seat {r.seat} has at least 2 VP and strictly more than every other player: it has a Game win"
+            )
     for s in range(n):
         if vp[s] != state.players[s].vp:
             problems.append(

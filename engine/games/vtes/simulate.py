@@ -7,7 +7,8 @@ dealt as a private deck by :class:`engine.sim.SimTable`, and a :class:`engine.bo
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from engine.bots.vtes import make_bot
 from engine.games.base import GameError, Note

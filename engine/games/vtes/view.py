@@ -11,8 +11,9 @@ never with their identities.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from engine.games.base import Act, Pos
 from engine.games.vtes.cards import card_base

@@ -1,0 +1,1 @@
+"""Vampire Queen screens."""

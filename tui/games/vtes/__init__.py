@@ -1,0 +1,1 @@
+"""VTES screens."""
