@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from protocol_fixtures import QUEEN_KINDS, audit, frames_of, log_bytes, other_game, raw_frames, rechain, saved_game
 
 from engine.protocol.identity import new_key
 from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, encode_frame, sign_entry, sign_head
+from tests.support.protocol import QUEEN_KINDS, audit, frames_of, log_bytes, other_game, raw_frames, rechain, saved_game
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import shown, wait_for
-from tui_local_session import LocalGameSession, build_local
 
 from engine.games.base import IllegalMove
+from tests.support.local_session import LocalGameSession, build_local
+from tests.support.tui import shown, wait_for
 from tui.app import Start, VampireApp
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
@@ -139,7 +139,7 @@ def test_a_hunter_is_led_alone() -> None:
 
 async def test_cards_are_picked_with_the_mouse_too() -> None:
     local = build_local(3, PERSON, {"rounds": 1})
-    from tui_local_session import advance
+    from tests.support.local_session import advance
 
     advance(local, 0, lambda l: True)
     app = VampireApp(Start("table", LocalGameSession(local, 0, auto=False)), name="Mina")

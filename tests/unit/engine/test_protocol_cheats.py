@@ -18,7 +18,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nacl import bindings as nb
-from protocol_fixtures import GAMES, Cheat, Played, audit, audit_path, log_bytes, play, saved_game, step_until
 
 from engine.protocol import codec, deck, group
 from engine.protocol.identity import new_key
@@ -34,6 +33,7 @@ from engine.protocol.log import (
 )
 from engine.sequencer import Sequencer
 from engine.table import KINDS, Rejected, Table
+from tests.support.protocol import GAMES, Cheat, Played, audit, audit_path, log_bytes, play, saved_game, step_until
 
 SEATS = 3  # the fewest Vampire Queen allows: every cheat game costs as little as it can
 HAND = 13
@@ -271,9 +271,8 @@ def test_opening_a_card_with_a_wrong_key_or_claim_is_named_at_once(how, words):
 
 
 def test_playing_a_card_not_dealt_to_you_is_refused_and_changes_nothing():
-    from protocol_fixtures import scratch_dir
-
     from engine.local import new_local_game
+    from tests.support.protocol import scratch_dir
 
     d = scratch_dir("not-dealt")
     g = new_local_game("queen", [None] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=5)
@@ -451,9 +450,8 @@ def _dealt(g) -> bool:
 
 
 def test_a_false_complaint_names_the_complainer():
-    from protocol_fixtures import scratch_dir
-
     from engine.local import new_local_game
+    from tests.support.protocol import scratch_dir
 
     d = scratch_dir("false-complaint")
     g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
@@ -475,9 +473,8 @@ def test_a_false_complaint_names_the_complainer():
     ],
 )
 def test_a_complaint_with_a_key_that_is_not_the_complainers_names_the_complainer(key, words):
-    from protocol_fixtures import scratch_dir
-
     from engine.local import new_local_game
+    from tests.support.protocol import scratch_dir
 
     d = scratch_dir("complaint-key")
     g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
@@ -497,9 +494,8 @@ def test_a_complaint_with_a_key_that_is_not_the_complainers_names_the_complainer
 
 
 def test_a_complaint_about_a_card_not_opened_to_you_is_refused():
-    from protocol_fixtures import scratch_dir
-
     from engine.local import new_local_game
+    from tests.support.protocol import scratch_dir
 
     d = scratch_dir("complaint-not-mine")
     g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
@@ -591,9 +587,8 @@ class Deaf(list):
 def test_opening_a_card_planted_twice_stops_play_and_the_seeds_name_the_planter_not_the_opener(how):
     """The table's own backstop: whoever opens the second copy of a card has proven, with its key,
     that the card is there twice. Play stops for the seeds, which name L; the opener is honest."""
-    from protocol_fixtures import scratch_dir
-
     from engine.local import new_local_game
+    from tests.support.protocol import scratch_dir
 
     # The seat after the next one from L leads first (3 seats: dealer, leader, L in acting order).
     cheat = _duplicate(lambda v: (v[1] * HAND, v[1] * HAND + 1))

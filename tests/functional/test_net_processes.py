@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from test_net_support import free_port
 
 from engine.games import all_rules
 from engine.protocol.identity import public_bytes
@@ -23,8 +22,9 @@ from engine.protocol.secrets import SecretsFile
 from engine.table import Table
 from net.commands import CRASH_ENV
 from net.local import load_or_make_key
+from tests.support.net import free_port
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
 DIGEST = re.compile(r"state digest ([0-9a-f]{64})")
 

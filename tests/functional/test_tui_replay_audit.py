@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import shown, wait_for
-from tui_local_session import build_local
 
+from tests.support.local_session import build_local
+from tests.support.tui import shown, wait_for
 from tui.app import Start, VampireApp
 from tui.screens.audit import AuditScreen
 from tui.screens.replay import ReplayScreen

@@ -10,13 +10,12 @@ import sys
 import time
 from pathlib import Path
 
-from test_net_support import free_port
-
 from engine.audit import audit_file
 from engine.games import all_rules as games
 from engine.protocol.log import read_log
+from tests.support.net import free_port
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "engine" / "games" / "vtes" / "data"
 QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
 

@@ -7,7 +7,6 @@ import asyncio
 import random
 
 import pytest
-from test_net_support import FAST, QUICK_BACKOFF, eventually, free_port, open_host, start_bots, stop_all
 
 from engine.games.base import IllegalMove
 from engine.protocol.identity import new_key
@@ -20,6 +19,7 @@ from net.events import Connection, Finished, Folded, Waiting
 from net.host import Host
 from net.local import bot_factory, open_local_table
 from net.session import Session, SessionError
+from tests.support.net import FAST, QUICK_BACKOFF, eventually, free_port, open_host, start_bots, stop_all
 
 
 async def test_a_spectator_sees_every_public_act_and_none_of_the_hidden_cards(tmp_path):

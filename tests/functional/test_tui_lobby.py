@@ -4,15 +4,15 @@ this process, bots it started) and a guest who quits the lobby, which frees the 
 
 from __future__ import annotations
 
-from test_net_support import FAST, QUICK_BACKOFF, eventually, open_host, stop_all
 from textual.widgets import DataTable
-from tui_helpers import shown, wait_for
 
 from engine.protocol.identity import new_key
 from engine.protocol.log import read_log
 from net.client import Store
 from net.local import bot_client
 from net.session import Session
+from tests.support.net import FAST, QUICK_BACKOFF, eventually, open_host, stop_all
+from tests.support.tui import shown, wait_for
 from tui.app import Start, VampireApp
 from tui.connect import HostedTable, wrap_session
 from tui.screens.lobby import LobbyScreen

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from test_net_support import FAST, RawPeer, eventually, open_host, start_bots, stop_all
 
 from engine.protocol.codec import encode
 from engine.protocol.identity import new_key, public_bytes
@@ -14,6 +13,7 @@ from engine.protocol.log import ENTRY_CONTEXT, sign_entry
 from net.events import Timeouts
 from net.framing import MAX_FRAME
 from net.messages import Hello, Submit
+from tests.support.net import FAST, RawPeer, eventually, open_host, start_bots, stop_all
 
 HOSTILE = Timeouts(hello=0.5, idle=5.0, body=0.5, write=5.0, ping=0.2, connect=2.0, rate=100.0, burst=50)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import keys_for_act, shown, wait_for
 
 from engine.games.queen import GAME
+from tests.support.tui import keys_for_act, shown, wait_for
 from tui.app import Start, VampireApp
 from tui.connect import LocalPlay, NetFactory
 from tui.screens.audit import AuditScreen

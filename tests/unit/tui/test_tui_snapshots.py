@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from pytest_textual_snapshot import SVGImageExtension
 from textual._doc import take_svg_screenshot
-from tui_local_session import LocalGameSession, advance, build_local
 
+from tests.support.local_session import LocalGameSession, advance, build_local
 from tui.app import Start, VampireApp
 
 PERSON = [None, "heuristic", "heuristic", "random"]

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from protocol_fixtures import GAMES, QUEEN_KINDS, audit_path, other_game, saved_game
-
 from engine.games.base import Draw, EndEvent, Open, Shuffle
 from engine.games.queen import rank
 from engine.protocol import codec
 from engine.protocol.log import read_log
 from engine.table import Table, draws_from
+from tests.support.protocol import GAMES, QUEEN_KINDS, audit_path, other_game, saved_game
 
 
 def fold(entries) -> Table:

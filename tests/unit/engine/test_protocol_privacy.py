@@ -11,13 +11,13 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from protocol_fixtures import GAMES, saved_game, scratch_dir
 
 from engine.games.queen import DECK, hand_size
 from engine.protocol.log import read_log
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.table import Table, canonical
+from tests.support.protocol import GAMES, saved_game, scratch_dir
 
 CARDS = frozenset(DECK)
 

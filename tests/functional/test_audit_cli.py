@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import re
 
-from protocol_fixtures import frames_of, saved_game, scratch_dir
-
 from engine.cli import main
 from engine.games.queen import hand_size
+from tests.support.protocol import frames_of, saved_game, scratch_dir
 
 
 def write(name: str, data: bytes):
