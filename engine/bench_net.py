@@ -137,7 +137,7 @@ async def _processes(rounds: int = 2) -> dict[str, Any]:
                         [
                             sys.executable,
                             "-m",
-                            "engine.cli",
+                            "tui.cli",
                             "join",
                             f"127.0.0.1:{host.port}",
                             "--bot",

@@ -8,16 +8,18 @@ and the benchmarks. Over the network, :mod:`net` runs the same seats and sequenc
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.games import all_rules, find_game
+from engine.games import all_rules
 from engine.games.base import Note
+from engine.opening import bot_names, open_sequencer, order_table
 from engine.protocol.identity import new_key
-from engine.protocol.log import Entry, LogWriter
+from engine.protocol.log import Entry
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat, now_ms
 from engine.sequencer import Sequencer
@@ -114,34 +116,33 @@ def new_local_game(
     generator (reproducible, for tests and benchmarks); otherwise from the OS random source.
     ``save``: the log file; ``secrets_dir``: where each seat's secrets file goes.
     """
-    games = all_rules()
-    module = games[game]
-    from engine.games.base import parse_options
-
-    typed = dict(parse_options(module.option_schema, options or {}))
+    order = order_table(
+        game,
+        people=sum(lv is None for lv in levels),
+        bots=[lv for lv in levels if lv],
+        seats=len(levels),
+        rules=options,
+        title="local table",
+    )
     if seed is not None:
         rng = random.Random(seed)
-        random_bytes: Callable[[int], bytes] = lambda n: rng.randbytes(n)  # noqa: E731
+        random_bytes: Callable[[int], bytes] = rng.randbytes
     else:
-        import os
-
         rng = random.Random()
         random_bytes = os.urandom
-    host = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
-    host.open_table(game, typed, len(levels), "local table")
-    from engine.cli import BOT_NAMES
-
-    names = list(names or [BOT_NAMES[i % len(BOT_NAMES)] for i in range(len(levels))])
+    host = open_sequencer(order, new_key(), save, now_ms)
+    games = all_rules()
+    names = list(names or bot_names(len(levels)))
     decks: list[dict[str, list[str]] | None] = [None] * len(levels)
-    spec = find_game(game)
+    kit = order.game.kit() if order.game.kit is not None else None
     bots: list[Any] = []
     for i, lv in enumerate(levels):
         bot_rng = random.Random(rng.random())
         # A seat that brings something (a VTES deck) gets one the game ships for bots.
-        brought = spec.kit().for_bot(bot_rng) if spec.kit is not None else None
-        if brought is not None:
-            decks[i] = spec.kit().deck_lists(brought) if spec.kit is not None else None
-        bots.append(spec.bot(lv, bot_rng, brought) if lv else None)
+        brought = kit.for_bot(bot_rng) if kit is not None else None
+        if kit is not None:
+            decks[i] = kit.deck_lists(brought)
+        bots.append(order.game.bot(lv, bot_rng, brought) if lv else None)
     seats = []
     for i in range(len(levels)):
         path = secrets_dir / f"seat{i}.secrets" if secrets_dir else None

@@ -19,12 +19,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
 from engine.errors import VampireError
-from engine.games import find_game
-from engine.games.base import parse_options
+from engine.games import all_rules, find_game
+from engine.opening import bot_names, open_sequencer, order_table
 from engine.protocol.identity import new_key
-from engine.protocol.log import LogWriter
 from engine.seat import now_ms
-from engine.sequencer import Sequencer
 from net.client import Client, Store
 from net.events import Backoff, Timeouts
 from net.host import Host
@@ -39,7 +37,6 @@ def bot_factory(level: str, rng: random.Random, deck: Any = None) -> Callable[[s
     Raises BotSpecError for an unknown level when called."""
 
     def make(game: str) -> Any:
-        from engine.games import find_game
 
         spec = find_game(game)
         chosen = deck
@@ -157,15 +154,9 @@ async def open_local_table(
     log file (None: memory only); ``store``: the player's files (default: memory only). Raises
     OptionError, BotSpecError, VampireError when a peer does not get seated in time."""
     if games is None:
-        from engine.games import all_rules
-
         games = all_rules()
-    module = games[game]
-    typed = dict(parse_options(module.option_schema, options or {}))
-    for level in levels:
-        find_game(game).bot(level, random.Random())  # a bad level fails here, before anything opens
-    sequencer = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
-    sequencer.open_table(game, typed, 1 + len(levels), "local table")
+    order = order_table(game, people=1, bots=levels, seats=1 + len(levels), rules=options, title="local table")
+    sequencer = open_sequencer(order, new_key(), save, now_ms)
     host = Host(sequencer, timeouts=timeouts)
     await host.start(LOOPBACK, 0)
     address = (LOOPBACK, host.port)
@@ -183,13 +174,11 @@ async def open_local_table(
     try:
         await session.start()
         await until(lambda: session.seat is not None, [session.client], connect_timeout, "your seat")
-        from engine.cli import BOT_NAMES
-
-        for i, level in enumerate(levels):
+        for bot_name, level in zip(bot_names(len(levels), [name]), levels, strict=True):
             bot = bot_client(
                 address,
                 level,
-                name=BOT_NAMES[i % len(BOT_NAMES)],
+                name=bot_name,
                 timeouts=timeouts,
                 stall_after=stall_after,
                 games=games,

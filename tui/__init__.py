@@ -1,6 +1,6 @@
 """The Textual interface (DESIGN.md, "tui/"): screens, widgets and one stylesheet.
 
-:func:`run_session` is the hook ``net.commands.front_end`` uses for ``vampire host`` and
+:func:`run_session` is what ``tui.cli`` runs for ``vampire host`` and
 ``vampire join``: it runs the app on the caller's asyncio loop around one network session.
 """
 

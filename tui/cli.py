@@ -1,6 +1,801 @@
-"""The ``vampire`` console script and the composition root of every command (DESIGN.md, "The
-command line")."""
+"""The ``vampire`` console script: the composition root of every command (DESIGN.md, "The command
+line").
 
-from engine.cli import main
+Each command imports only what it needs, when it runs: ``audit``, ``simulate``, ``result``,
+``rules`` and ``replay --text`` load neither Textual nor the network layer, and auditing a log of
+one game loads no other game. Errors the user can cause print as one sentence on stderr and exit 1
+(a usage error exits 2, as argparse does); never a traceback.
+"""
 
-__all__ = ["main"]
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import VampireError
+from engine.games import DEFAULT_GAME, find_game, game_names
+
+if TYPE_CHECKING:
+    from engine.games.spec import GameSpec
+    from net.client import Client
+    from net.events import Backoff, Timeouts
+    from net.host import Host
+    from net.session import Session
+
+CRASH_ENV = "VAMPIRE_TEST_CRASH_BEFORE"
+"""Test hook: an entry kind; a ``join`` process kills itself (SIGKILL) once it has computed such a
+duty (its secret on disk) and before it sends it."""
+
+BOT_ABANDON_AFTER = 180.0
+"""Seconds a bot waits on a stalled seat before it votes `abandon` by itself."""
+
+
+# --- bots and seats ----------------------------------------------------------------------------
+
+
+def simulated_levels(text: str | None, seats: int | None, spec: GameSpec) -> list[str]:
+    """Bot levels, one per seat, for a table of bots only (``vampire simulate``).
+
+    No text: one bot of the game's default level and filler bots in the other seats. A number N:
+    N bots of the default level, filler bots in the other seats. A list: one bot each. Raises
+    BotSpecError or VampireError with a sentence.
+    """
+    from engine.bots import parse_bots
+    from engine.games.spec import BotSpecError
+
+    if text is not None and not text.strip().isdigit():
+        levels = parse_bots(text, spec)
+        if seats is not None and seats != len(levels):
+            raise BotSpecError(f"--bots names {len(levels)} bots but --seats is {seats}")
+        spec.check_seats(len(levels))
+        return levels
+    seats = spec.default_seats if seats is None else seats
+    spec.check_seats(seats)
+    strong = int(text) if text is not None else 1
+    if strong > seats:
+        raise BotSpecError(f"--bots {strong} is more bots than the {seats} seats")
+    return [spec.default_bot] * strong + [spec.filler_bot] * (seats - strong)
+
+
+# --- vampire simulate --------------------------------------------------------------------------
+
+
+def simulate(
+    game_name: str,
+    levels: list[str],
+    count: int,
+    seed: int,
+    rules: dict[str, str],
+    verbose: bool,
+    out: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Play ``count`` games between bots in simulation (:mod:`engine.sim`); players rotate seats
+    each game. Returns ``{"wins": [...], "mean_scores": [...], "moves": int}``, per player."""
+    import random
+
+    from engine.opening import bot_names
+    from engine.sim import play_game
+
+    spec = find_game(game_name)
+    game = spec.rules()
+    n = len(levels)
+    names = bot_names(n)
+    wins = [0.0] * n
+    score_sum = [0] * n
+    moves = 0
+    game.setup(n, rules)  # option errors before any output
+    out(
+        f"{spec.title}: {n} seats, {count} game{'s' if count != 1 else ''}, seed {seed}; players change seats every game."
+    )
+    for g in range(count):
+        # Player p sits at seat (p + g) mod n.
+        seat_of = [(p + g) % n for p in range(n)]
+        player_at = {s: p for p, s in enumerate(seat_of)}
+        private: dict[tuple[int, str], list[str]] = {}
+        bots = []
+        for s in range(n):
+            rng = random.Random(f"{seed}/{g}/{s}")
+            brought = None
+            if spec.kit is not None:
+                kit = spec.kit()
+                brought = kit.for_bot(rng)
+                # A private shuffle event's deck is "<part>/<owner seat>" (engine.games.spec.SeatKit).
+                for part, cards in kit.deck_lists(brought).items():
+                    private[(s, f"{part}/{s}")] = cards
+            bots.append(spec.bot(levels[player_at[s]], rng, brought))
+        printer = None
+        if verbose and g == 0:
+            out("")
+            printer = _narrator([names[player_at[s]] for s in range(n)], out)
+        record = play_game(game, bots, seed=seed * 1_000_003 + g, options=rules, private_decks=private, on_note=printer)
+        moves += record.moves
+        for s in range(n):
+            score_sum[player_at[s]] += record.result.scores[s]
+        for s in record.result.winners:
+            wins[player_at[s]] += 1 / len(record.result.winners)
+    out("")
+    width = max(len(x) for x in names)
+    unit, scale = spec.score.label, spec.score.scale
+    out(f"{'player':<{width}}  {'bot':<9}  {'wins':>7}  {'win %':>6}  {unit:>10}")
+    for p in range(n):
+        out(
+            f"{names[p]:<{width}}  {levels[p]:<9}  {wins[p]:>7.1f}  {100 * wins[p] / count:>5.1f}%  "
+            f"{score_sum[p] / count / scale:>10.2f}"
+        )
+    if spec.score.note:
+        out(f"({spec.score.note})")
+    return {"wins": wins, "mean_scores": [s / count for s in score_sum], "moves": moves}
+
+
+def _narrator(names: list[str], out: Callable[[str], None]) -> Callable[[Any], None]:
+    def show(note: Any) -> None:
+        out(note.render(names))
+
+    return show
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.opening import parse_rules
+
+    spec = find_game(args.game)
+    levels = simulated_levels(args.bots, args.seats, spec)
+    if args.games < 1:
+        raise VampireError("--games must be at least 1")
+    if args.protocol:
+        return simulate_protocol(
+            args.game, levels, args.games, args.seed, parse_rules(args.rule), args.save, args.verbose
+        )
+    if args.save:
+        raise VampireError("--save needs --protocol: only games played through the signed log leave a log")
+    simulate(args.game, levels, args.games, args.seed, parse_rules(args.rule), args.verbose)
+    return 0
+
+
+def simulate_protocol(
+    game_name: str, levels: list[str], count: int, seed: int, rules: dict[str, str], save: str | None, verbose: bool
+) -> int:
+    """Play ``count`` bot games through the signed log and the deck protocol (:mod:`engine.local`);
+    save each log in ``save`` (a directory) as ``game-<k>.vtlog`` with each seat's secrets file in
+    ``game-<k>-secrets/`` (0700)."""
+    import time
+
+    from engine.local import new_local_game
+    from engine.opening import order_table
+
+    out_dir = Path(save) if save else None
+    order = order_table(game_name, bots=levels, seats=len(levels), rules=rules)  # errors before any output
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    print(
+        f"{order.game.title}: {len(levels)} seats, {count} game{'s' if count != 1 else ''} "
+        "through the signed log and the deck protocol."
+    )
+    for g in range(count):
+        log_path = secrets_dir = None
+        if out_dir is not None:
+            log_path = out_dir / f"game-{g}.vtlog"
+            if log_path.exists():
+                raise VampireError(f"{log_path} exists already; choose another --save directory")
+            secrets_dir = out_dir / f"game-{g}-secrets"
+            secrets_dir.mkdir(mode=0o700, exist_ok=True)
+            secrets_dir.chmod(0o700)
+        start = time.perf_counter()
+        local = new_local_game(
+            game_name, levels, rules, save=log_path, secrets_dir=secrets_dir, seed=seed * 1_000_003 + g
+        )
+        local.run()
+        table = local.table
+        result = table.game.result(table.gstate)
+        names = table.names
+        if verbose and g == 0:
+            for note in local.notes:
+                print(note.render(names))
+        took = time.perf_counter() - start
+        summary = (
+            result.summary.format(**{f"s{i}": n for i, n in enumerate(names)}) if result else f"stopped: {table.fault}"
+        )
+        where = f"; log {log_path}" if log_path else ""
+        print(f"game {g}: {summary} ({len(table.entries)} entries, {took:.1f} s{where})")
+    return 0
+
+
+# --- audit, result, rules, replay ---------------------------------------------------------------
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    import json
+
+    from engine.audit import audit_file
+    from engine.games import all_rules
+
+    report = audit_file(args.file, all_rules())
+    print(json.dumps(report.as_json(), indent=2) if args.json else report.text())
+    return int(report.code)
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    """A table's result for a tournament organiser (VTES: seat, VP, GW and the Archon checks)."""
+    from engine.games import all_rules
+    from engine.protocol.log import read_log
+    from engine.table import Rejected, Table
+
+    log = read_log(args.file)
+    table = Table(all_rules())
+    for entry in log.entries:
+        try:
+            table.apply(entry)
+        except Rejected as err:
+            raise VampireError(
+                f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
+            ) from None
+    spec = find_game(table.game_name) if table.game_name else None
+    if spec is None or spec.organiser_result is None:
+        what = spec.title if spec is not None else "nothing"
+        raise VampireError(f"{args.file} is a game of {what}, which has no result for an organiser")
+    if table.fault is not None:
+        raise VampireError(
+            f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit"
+        )
+    print(spec.organiser_result(table.gstate, table.names))
+    if table.game.result(table.gstate) is None:
+        print("(the game is not over: these are the VP so far)")
+    return 0
+
+
+def rules_text(names: Sequence[str]) -> str:
+    """Every table rule of the games ``names``: name, default, allowed values and meaning, as
+    ``vampire rules`` prints them."""
+    lines: list[str] = []
+    for name in names:
+        spec = find_game(name)
+        lines.append(f"{spec.title} (--game {spec.name}): {spec.min_seats} to {spec.max_seats} seats")
+        for option in spec.option_schema:
+            if option.choices:
+                allowed = " | ".join(_value(c) for c in option.choices)
+            elif option.kind is bool:
+                allowed = "on | off"
+            elif option.kind is int:
+                low = option.low if option.low is not None else "…"
+                high = option.high if option.high is not None else "…"
+                allowed = f"{low} to {high}"
+            else:
+                allowed = "a word"
+            lines.append(f"  --rule {option.name}=VALUE   {option.doc}")
+            lines.append(f"      default {_value(option.default)}; allowed: {allowed}")
+        lines.append(f"  bots: {', '.join(spec.bot_levels)}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(rules_text([args.game] if args.game else game_names()))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from engine.games import all_rules
+    from engine.protocol.log import read_log
+    from engine.replay import replay_lines
+
+    log = read_log(args.file)  # a missing or broken file is a sentence here, before any screen
+    if not args.text:
+        from tui.app import Start, VampireApp
+
+        app = VampireApp(Start("replay", Path(args.file)))
+        app.run()
+        return int(app.return_code or 0)
+    for line in replay_lines(log, all_rules(), show_hands=not args.no_hands):
+        print(line)
+    if log.torn:
+        print("(a torn last frame, left by a crash mid-write, was dropped)")
+    return 0
+
+
+# --- vampire (no command) and vampire play --------------------------------------------------------
+
+
+def cmd_home(args: argparse.Namespace) -> int:
+    from engine.paths import seat_name
+    from tui.app import VampireApp
+
+    app = VampireApp(name=seat_name(getattr(args, "name", None)))
+    app.run()
+    return int(app.return_code or 0)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``vampire play``: you against bots in the TUI (a host and bot clients in this process over
+    loopback TCP). ``--bots``: a number N of bots of the game's default level, or a comma list of
+    levels (default: 3 of the default level)."""
+    from engine.bots import parse_bots
+    from engine.opening import order_table, parse_rules
+    from engine.paths import seat_name
+    from tui.app import Start, VampireApp
+    from tui.session import LocalTableSpec
+
+    spec = find_game(args.game)
+    if why := _may_sit(args.game):
+        raise VampireError(f"{why} Watch bots play it with vampire simulate --game {spec.name} --verbose.")
+    levels = parse_bots(args.bots, spec) if args.bots else [spec.default_bot] * 3
+    rules = parse_rules(args.rule)
+    try:
+        order_table(args.game, people=1, bots=levels, seats=len(levels) + 1, rules=rules)
+    except VampireError as err:
+        raise VampireError(f"{err} (you and {len(levels)} bot{'s' if len(levels) != 1 else ''})") from None
+    name = seat_name(args.name)
+    app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game)), name=name)
+    app.run()
+    return int(app.return_code or 0)
+
+
+# --- vampire host and vampire join ----------------------------------------------------------------
+
+
+def _printer() -> Callable[[str], None]:
+    """A function printing a line with the time (``[HH:MM:SS] line``), flushed at once."""
+    from datetime import datetime
+
+    def say(line: str) -> None:
+        print(f"[{datetime.now():%H:%M:%S}] {line}", flush=True)
+
+    return say
+
+
+def _timeouts(args: argparse.Namespace) -> tuple[Timeouts, Backoff]:
+    """The time-outs and back-off of the hidden test options (``--ping``, ``--backoff-max``)."""
+    from net.events import Backoff, Timeouts
+
+    t = Timeouts()
+    if getattr(args, "ping", None):
+        t = Timeouts(ping=args.ping, idle=max(args.ping * 6, 1.0), hello=t.hello, body=t.body, write=t.write)
+    b = Backoff(most=args.backoff_max) if getattr(args, "backoff_max", None) else Backoff()
+    return t, b
+
+
+def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -> None:
+    """Print a client's events as lines (the table's notes, connection changes, refusals, stalls,
+    fork evidence, the end): the front end of a bot, a spectator's text feed and a headless host."""
+    from net.events import Connection, Finished, Folded, Fork, HostFault, Refused, Waiting
+
+    last = {"state": ""}
+
+    def show(event: Any) -> None:
+        match event:
+            case Folded() if verbose:
+                for line in event.notes:
+                    say(line)
+            case Connection():
+                if event.state != last["state"] and event.state in ("connected", "disconnected", "stopped"):
+                    retry = f" (retrying in {event.retry:.1f} s)" if event.retry else ""
+                    say(f"{event.detail}{retry}")
+                last["state"] = event.state
+            case Refused():
+                say(f"The host refused this seat's {event.kind} ({event.code}): {event.detail}")
+            case Waiting() if event.seats:
+                say(f"The table has waited {event.seconds:.0f} s on {', '.join(event.names)}.")
+            case Fork():
+                ev = event.evidence
+                say(
+                    f"FORK: {ev.describe()} Head signatures: {ev.first.signature.hex()} and {ev.second.signature.hex()}"
+                )
+            case HostFault():
+                say(f"The host misbehaved: {event.detail}")
+            case Finished():
+                say(event.summary)
+                say(f"state digest {event.digest}")
+
+    client.listeners.subscribe(show)
+
+
+def _may_sit(game: str) -> str | None:
+    """Why a person cannot take a seat at a ``game`` table from this screen, or None."""
+    from tui.games import front_end_of
+
+    return front_end_of(game).why_no_seat()
+
+
+async def _front_end(
+    session: Session, host: Host | None = None, address: str | None = None, bots: Sequence[tuple[Client, str]] = ()
+) -> int:
+    import tui
+
+    if host is None:
+        return int(await tui.run_session(session) or 0)
+    return int(await tui.run_session(session, host=host, address=address, bots=list(bots)) or 0)
+
+
+def _bots_dir(save: Path) -> Path:
+    return save.with_name(save.name + ".bots")
+
+
+async def run_host(args: argparse.Namespace) -> int:
+    """``vampire host``: open (or ``--resume``) a table, listen, run its bots and the host's own
+    seat, and serve until the table is over. Returns the exit status."""
+    from engine.bots import parse_bots
+    from engine.games import all_rules
+    from engine.opening import bot_names, new_log_path, open_sequencer, order_table, parse_rules
+    from engine.paths import hosted_dir, login_name
+    from engine.protocol.identity import fingerprint, load_identity, public_bytes
+    from engine.protocol.log import LogWriter
+    from engine.seat import now_ms
+    from engine.sequencer import Sequencer
+    from net.client import Store
+    from net.host import Host, lan_address, serve_table
+    from net.local import bot_client, load_or_make_key
+    from net.session import Session
+
+    from net.client import DEFAULT_PORT
+
+    say = _printer()
+    if args.port is None:
+        args.port = DEFAULT_PORT
+    if not 0 <= args.port <= 65535:
+        raise VampireError(f"The port {args.port} is not between 0 and 65535.")
+    if not args.headless and (why := _may_sit(args.game)):
+        raise VampireError(
+            f"{why} Open the table with --headless, and seat players with vampire join HOST --bot LEVEL."
+        )
+    timeouts, backoff = _timeouts(args)
+    profile = args.name or login_name()
+    host_key = load_identity(f"{profile}-host")
+    bots: list[tuple[str, Path | None]] = []
+    if args.resume:
+        save = Path(args.resume)
+        if args.save and Path(args.save) != save:
+            raise VampireError("--resume continues the log it reads; --save cannot name another file.")
+        writer = LogWriter.open_existing(save)
+        loaded = writer.loaded
+        if not loaded.entries:
+            writer.close()
+            raise VampireError(f"The log file {save} holds no table.")
+        if loaded.entries[0].author != public_bytes(host_key):
+            writer.close()
+            raise VampireError(
+                f"The table in {save} was opened by the host key {fingerprint(loaded.entries[0].author)}, "
+                f"not by {profile}'s ({fingerprint(public_bytes(host_key))}): run it with the --name that opened it."
+            )
+        sequencer = Sequencer(host_key, all_rules(), writer, now_ms)
+        try:
+            sequencer.replay(list(loaded.entries), list(loaded.heads))
+        except VampireError as err:
+            writer.close()
+            raise VampireError(f"The log file {save} cannot be replayed: {err}") from None
+        torn = " (a torn last frame was dropped)" if loaded.torn else ""
+        say(f"Resumed the table from {save}: {len(loaded.entries)} entries{torn}.")
+        bdir = _bots_dir(save)
+        if bdir.is_dir():
+            for d in sorted(bdir.iterdir(), key=lambda p: int(p.name) if p.name.isdigit() else 0):
+                if (d / "level").exists():
+                    bots.append(((d / "level").read_text().strip(), d))
+    else:
+        spec = find_game(args.game)
+        levels = parse_bots(args.bots, spec) if args.bots else []
+        order = order_table(
+            args.game,
+            people=0 if args.headless else 1,
+            bots=levels,
+            seats=args.seats,
+            rules=parse_rules(args.rule),
+            title=f"{profile}'s table",
+        )
+        save = Path(args.save) if args.save else new_log_path(hosted_dir())
+        sequencer = open_sequencer(order, host_key, save, now_ms)
+        bdir = _bots_dir(save)
+        for i, level in enumerate(levels):
+            d = bdir / str(i)
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+            (d / "level").write_text(level + "\n")
+            bots.append((level, d))
+    # A host with a screen starts when its person presses Start; a headless one when the table is full.
+    host = Host(sequencer, timeouts=timeouts, say=say, auto_start=args.headless)
+    await host.start(args.bind, args.port)
+    shown = lan_address() if args.bind in ("0.0.0.0", "") else args.bind
+    t = host.table
+    say(f"Table open: {t.game.title}, {t.nseats} seats, log file {save}")
+    say(f"Give your friends this address: {shown}:{host.port}   (vampire join {shown}:{host.port})")
+    say(f"Host key fingerprint {fingerprint(host.sequencer.public)}")
+    address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
+    clients: list[Client] = []
+    levels_of: list[tuple[Client, str, Path | None]] = []
+    for name, (level, d) in zip(bot_names(len(bots)), bots, strict=True):
+        bot = bot_client(
+            address,
+            level,
+            name=name,
+            key=load_or_make_key(d / "key") if d is not None else None,
+            store=Store.in_dir(d) if d is not None else Store.memory(),
+            timeouts=timeouts,
+            backoff=backoff,
+            games=all_rules(),
+        )
+        clients.append(bot)
+        levels_of.append((bot, level, d))
+        await bot.start()
+    status = 0
+    try:
+        if args.headless:
+            await serve_table(host)
+        else:
+            session = Session.connect(
+                address,
+                load_identity(profile),
+                name=profile[:32],
+                store=Store.per_table(),
+                timeouts=timeouts,
+                backoff=backoff,
+                games=all_rules(),
+            )
+            status = await _front_end(
+                session, host=host, address=f"{shown}:{host.port}", bots=[(c, lv) for c, lv, _ in levels_of]
+            )
+            for bot, _, d in levels_of:
+                if bot.left and d is not None:
+                    (d / "level").unlink(missing_ok=True)  # removed in the lobby: not back on --resume
+            if host.finished.is_set():
+                await serve_table(host, grace=5.0)
+            else:
+                say(f"You left the table; it is saved in {save} (vampire host --resume {save}).")
+    finally:
+        for c in clients:
+            await c.stop("The host is closing.")
+        await host.close()
+    if host.table.fault is None and not host.table.ended:
+        return 1
+    return status
+
+
+async def run_join(args: argparse.Namespace) -> int:
+    """``vampire join``: take a seat (or watch with ``--spectate``) at the host ``args.address``
+    and stay until the table is over. Returns 0 when the table ended, 1 otherwise."""
+    import asyncio
+    import os
+    import random
+    import time
+
+    from engine.games import all_rules
+    from engine.opening import bot_names
+    from engine.paths import login_name
+    from engine.protocol.identity import fingerprint, load_identity, new_key, public_bytes
+    from net.client import Client, Store, parse_address
+    from net.local import bot_factory, load_or_make_key
+    from net.session import Session
+
+    say = _printer()
+    if args.spectate and (args.bot or args.deck):
+        raise VampireError("--spectate watches a table without a seat: it takes no --bot and no --deck.")
+    address = parse_address(args.address)
+    timeouts, backoff = _timeouts(args)
+    state = Path(args.state) if args.state else None
+    store = Store.in_dir(state) if state else Store.per_table()
+    if args.bot:
+        levels = {level for game in game_names() for level in find_game(game).bot_levels}
+        if args.bot not in levels:
+            raise VampireError(f"unknown bot level {args.bot!r}: choose {' or '.join(sorted(levels))}")
+        key = load_or_make_key(state / "bot.key") if state else new_key()
+        if not state:
+            store = Store.memory()
+        # A short key fingerprint tells two bots of the same name apart.
+        name = args.name or f"{random.choice(bot_names(12))} {fingerprint(public_bytes(key))[:4]}"
+    else:
+        profile = args.name or login_name()
+        key = load_identity(profile)
+        name = profile[:32]
+    deck = None
+    if args.deck:
+        deck = _load_brought(args.deck)  # a bad file or a misspelt card is a sentence, before connecting
+    crash = os.environ.get(CRASH_ENV) or None
+    trace = None
+    if args.trace:
+        trace_file = open(args.trace, "a", buffering=1)  # noqa: SIM115 - open for the whole run
+
+        def trace(event: str, entry: Any) -> None:
+            trace_file.write(f"{event} {entry.kind} {entry.id.hex()} {time.time_ns()}\n")
+
+    client = Client(
+        address,
+        key,
+        name=name,
+        role="spectator" if args.spectate else "player",
+        games=all_rules(),
+        store=store,
+        bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None,
+        timeouts=timeouts,
+        backoff=backoff,
+        stall_after=args.stall_after,
+        stop_when_over=True,
+        # A bot votes to end the wait for a stalled seat by itself after a while; a person decides.
+        abandon_after=args.abandon_after
+        if args.abandon_after is not None
+        else (BOT_ABANDON_AFTER if args.bot else None),
+        crash_before_submit=crash,
+        trace=trace,
+        deck=deck,
+        may_sit=None if args.bot or args.spectate else _may_sit,
+    )
+    say(
+        f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
+        f"{', watching' if args.spectate else ''}."
+    )
+    if args.bot or args.spectate:
+        _narrate(client, say, verbose=not args.quiet)
+        await client.start()
+        stopper = asyncio.get_running_loop().create_task(_stop_on_refused_join(client))
+        await client.finished.wait()
+        stopper.cancel()
+        await client.stop()
+        status = 0
+    else:
+        status = await _front_end(Session(client))
+    t = client.table
+    if client.log_path is not None:
+        say(f"This peer's log: {client.log_path}")
+    if client.failure is not None or t is None or not (t.ended or t.phase == "stopped"):
+        return 1
+    return status
+
+
+def _load_brought(path: str) -> Any:
+    """Read what a seat brings (``--deck FILE``) with the kit of the one game whose seats bring
+    something. Raises VampireError with the kit's sentence."""
+    kits = [spec.kit for spec in map(find_game, game_names()) if spec.kit is not None]
+    if not kits:
+        raise VampireError("--deck is for games whose players bring a deck; no game here has one.")
+    return kits[0]().load(path)
+
+
+async def _stop_on_refused_join(client: Client) -> None:
+    import asyncio
+
+    from net.events import Refused
+
+    refused = asyncio.Event()
+    client.listeners.subscribe(lambda e: refused.set() if isinstance(e, Refused) and e.kind == "join" else None)
+    await refused.wait()
+    client.failure = "The host refused this seat."
+    await client.stop("No seat for this peer.")
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    import asyncio
+
+    return asyncio.run(run_host(args))
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    import asyncio
+
+    return asyncio.run(run_join(args))
+
+
+# --- the parser ------------------------------------------------------------------------------------
+
+
+def _hidden(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stall-after", type=float, default=30.0, help=argparse.SUPPRESS)
+    parser.add_argument("--abandon-after", type=float, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--ping", type=float, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--backoff-max", type=float, default=None, help=argparse.SUPPRESS)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``vampire`` argument parser (DESIGN.md, "The command line")."""
+    names = game_names()
+    games_help = ", ".join(f"{n} ({find_game(n).title})" for n in names)
+    parser = argparse.ArgumentParser(
+        prog="vampire",
+        description="A peer-to-peer table for vampire card games. With no command: the home screen.",
+        epilog=f"Games: {games_help}. Table rules: vampire rules [--game G].",
+    )
+    parser.add_argument("--name", help="your profile name (default: the login name)")
+    parser.set_defaults(func=cmd_home)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def game_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--game", default=DEFAULT_GAME, choices=names, help=f"the game (default {DEFAULT_GAME})")
+
+    def rule_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list: vampire rules)"
+        )
+
+    play = sub.add_parser("play", help="a local table: you against bots")
+    game_option(play)
+    play.add_argument("--bots", help="a number N of bots, or a comma list of levels")
+    rule_option(play)
+    play.add_argument("--name", help="your name at the table (default: the login name)")
+    play.set_defaults(func=cmd_play)
+
+    host = sub.add_parser("host", help="open a table on the LAN and show its address")
+    game_option(host)
+    host.add_argument("--seats", type=int, help="number of seats (default: the game's usual number)")
+    host.add_argument("--port", type=int, help="TCP port (default: the table's usual port, 7447; 0: any free port)")
+    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    host.add_argument("--bots", metavar="SPEC", help="bots taking seats: a number N, or a comma list of levels")
+    host.add_argument("--save", metavar="FILE", help="the table's log file (default: one in the data directory)")
+    host.add_argument("--resume", metavar="FILE", help="reopen the table saved in FILE and go on")
+    host.add_argument(
+        "--headless", action="store_true", help="no seat and no screen: a table server printing its progress"
+    )
+    host.add_argument("--name", help="your profile name (default: the login name)")
+    rule_option(host)
+    _hidden(host)
+    host.set_defaults(func=cmd_host)
+
+    join = sub.add_parser("join", help="take a seat at a table on the LAN")
+    join.add_argument("address", metavar="HOST[:PORT]")
+    join.add_argument("--name", help="your profile name (default: the login name)")
+    join.add_argument("--spectate", action="store_true", help="watch without a seat")
+    join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level, without a screen")
+    join.add_argument("--deck", metavar="FILE", help="the deck you bring, for games whose players bring one")
+    join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")
+    join.add_argument("--quiet", action="store_true", help="print connection changes and the end only")
+    join.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)
+    _hidden(join)
+    join.set_defaults(func=cmd_join)
+
+    sim = sub.add_parser("simulate", help="bots play whole games; prints wins and mean scores")
+    game_option(sim)
+    sim.add_argument("--seats", type=int)
+    sim.add_argument("--games", type=int, default=1)
+    sim.add_argument("--bots", help="a number N of bots of the default level (the rest filler), or a comma list")
+    sim.add_argument("--seed", type=int, default=0)
+    rule_option(sim)
+    sim.add_argument("--verbose", action="store_true", help="print the first game move by move")
+    sim.add_argument("--protocol", action="store_true", help="play through the signed log and the deck protocol")
+    sim.add_argument("--save", metavar="DIR", help="with --protocol: save each game's log (and secrets) in DIR")
+    sim.set_defaults(func=cmd_simulate)
+
+    replay = sub.add_parser("replay", help="step through a saved log")
+    replay.add_argument("file")
+    replay.add_argument("--text", action="store_true", help="print the game entry by entry")
+    replay.add_argument("--no-hands", action="store_true", help="do not show the hands after each seed reveal")
+    replay.set_defaults(func=cmd_replay)
+
+    audit = sub.add_parser(
+        "audit",
+        help="check a saved log: signatures, chain, rules, every shuffle",
+        description="Exit 0: complete and every check passed; 1: a fault (named); "
+        "2: no fault, but unfinished or with events whose seeds were never revealed.",
+    )
+    audit.add_argument("file")
+    audit.add_argument("--json", action="store_true", help="print the report as JSON")
+    audit.set_defaults(func=cmd_audit)
+
+    result = sub.add_parser("result", help="a table's result for a tournament organiser (VTES: seat, VP, GW)")
+    result.add_argument("file")
+    result.set_defaults(func=cmd_result)
+
+    rules = sub.add_parser("rules", help="list each game's table rules, defaults and allowed values")
+    rules.add_argument("--game", choices=names, help="one game only")
+    rules.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``vampire`` command line; returns the exit status."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+    except VampireError as err:
+        print(f"vampire: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``vampire simulate --verbose | head``): nothing left to say.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

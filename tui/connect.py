@@ -15,9 +15,7 @@ loop), and the app starts it inside a worker.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,6 @@ from engine.games.base import Act, IllegalMove
 from engine.protocol.identity import fingerprint
 from engine.table import Table
 from net.events import Listeners
-from tui.files import logs_dir
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
 
 
@@ -172,7 +169,7 @@ class NetSession:
 
     async def add_bot(self, level: str) -> None:
         """Seat a bot client of ``level`` at this host (over loopback)."""
-        from engine.cli import BOT_NAMES
+        from engine.opening import bot_names
         from net.local import bot_client, until
 
         if not self.is_host:
@@ -180,8 +177,7 @@ class NetSession:
         table = self.table
         if table.phase != "lobby" or len(table.seats) >= table.nseats:
             raise VampireError("every seat is taken")
-        taken = set(table.names)
-        name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(table.seats)}")
+        (name,) = bot_names(1, table.names)
         bot = bot_client(self._net.client.address, level, name=name, games=_games())
         self._bot_clients.append(bot)
         self._bot_levels[bot.public] = level
@@ -239,13 +235,11 @@ class LocalPlay(NetSession):
         self._local: Any = None
 
     async def start(self) -> None:
+        from engine.opening import new_log_path
+        from engine.paths import logs_dir
         from net.local import open_local_table
 
-        save = self.save
-        if save is None:
-            directory = logs_dir()
-            directory.mkdir(parents=True, exist_ok=True)
-            save = directory / f"{datetime.now():%Y%m%d-%H%M%S}-{random.randrange(1 << 16):04x}.vtlog"
+        save = self.save or new_log_path(logs_dir())
         self._log_path = save
         self._local = await open_local_table(
             self.spec.game,
@@ -280,23 +274,25 @@ class HostedTable(NetSession):
         self.spec = spec
 
     async def start(self) -> None:
-        from engine.games.base import parse_options
+        from engine.opening import new_log_path, open_sequencer, order_table
+        from engine.paths import hosted_dir
         from engine.protocol.identity import load_identity
-        from engine.protocol.log import LogWriter
         from engine.seat import now_ms
-        from engine.sequencer import Sequencer
         from net.client import Store
         from net.host import Host
         from net.session import Session
 
         games = _games()
-        module = games[self.spec.game]
-        typed = dict(parse_options(module.option_schema, dict(self.spec.options)))
-        directory = logs_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        save = directory / f"{datetime.now():%Y%m%d-%H%M%S}-hosted.vtlog"
-        sequencer = Sequencer(load_identity(f"{self.spec.name}-host"), games, LogWriter(save), now_ms)
-        sequencer.open_table(self.spec.game, typed, self.spec.seats, f"{self.spec.name}'s table"[:64])
+        order = order_table(
+            self.spec.game,
+            people=1,
+            bots=self.spec.levels,
+            seats=self.spec.seats,
+            rules=dict(self.spec.options),
+            title=f"{self.spec.name}'s table",
+        )
+        save = new_log_path(hosted_dir(), "hosted")
+        sequencer = open_sequencer(order, load_identity(f"{self.spec.name}-host"), save, now_ms)
         host = Host(sequencer, auto_start=False)  # the lobby's Start key starts the game
         await host.start("0.0.0.0", self.spec.port)
         self._host = host

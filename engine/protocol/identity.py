@@ -13,7 +13,6 @@ import os
 import stat
 from pathlib import Path
 
-import platformdirs
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -56,10 +55,9 @@ def key_path(profile: str, data_dir: Path | None = None) -> Path:
     """Where the key of ``profile`` is kept: ``<data_dir>/identities/<profile>.key``, ``data_dir``
     defaulting to the user's data directory for "vampire-table". Raises IdentityError for a bad
     profile name."""
-    base = (
-        Path(data_dir) if data_dir is not None else Path(platformdirs.user_data_dir("vampire-table", appauthor=False))
-    )
-    return base / "identities" / f"{check_profile(profile)}.key"
+    from engine.paths import identities_dir
+
+    return identities_dir(Path(data_dir) if data_dir is not None else None) / f"{check_profile(profile)}.key"
 
 
 def new_key() -> Ed25519PrivateKey:

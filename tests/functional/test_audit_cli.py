@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from engine.cli import main
+from tui.cli import main
 from engine.games.queen import hand_size
 from tests.support.protocol import frames_of, saved_game, scratch_dir
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.cli import main
+from tui.cli import main
 
 ROW = re.compile(
     r"^(?P<name>\w+)\s+(?P<bot>heuristic|random)\s+(?P<wins>[\d.]+)\s+(?P<pct>[\d.]+)%\s+(?P<mean>[\d.]+)$"

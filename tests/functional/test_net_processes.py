@@ -20,7 +20,7 @@ from engine.protocol.identity import public_bytes
 from engine.protocol.log import read_log
 from engine.protocol.secrets import SecretsFile
 from engine.table import Table
-from net.commands import CRASH_ENV
+from tui.cli import CRASH_ENV
 from net.local import load_or_make_key
 from tests.support.net import free_port
 
@@ -47,7 +47,7 @@ class Table4:
         self.runs += 1
         out = open(self.tmp / f"{name}.{self.runs}.out", "wb")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "engine.cli", *args],
+            [sys.executable, "-m", "tui.cli", *args],
             cwd=ROOT,
             env=env or self.env,
             stdout=out,
@@ -163,13 +163,13 @@ def table4(tmp_path):
 
 
 def audit_if_available(path: Path) -> None:
-    from engine.cli import build_parser
+    from tui.cli import build_parser
 
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     if "audit" not in sub.choices:
         return  # the auditor is another part's; this test runs it once it exists
     done = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "audit", str(path)], cwd=ROOT, capture_output=True, timeout=120
+        [sys.executable, "-m", "tui.cli", "audit", str(path)], cwd=ROOT, capture_output=True, timeout=120
     )
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
 

@@ -370,8 +370,10 @@ async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_s
 
 async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp_path):
     """Until the VTES screen exists, a person who joins a VTES table is told so in a sentence and
-    takes no seat (a seat nobody can play would stall every other Methuselah)."""
+    takes no seat (a seat nobody can play would stall every other Methuselah): the front end's
+    policy (``vampire join`` without ``--bot``), which the client applies before it sends `join`."""
     from engine.games import all_rules
+    from tui.cli import _may_sit
     from engine.games.base import parse_options
     from net.events import Refused
 
@@ -380,11 +382,13 @@ async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp
     sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "vtes table")
     host = Host(sequencer, timeouts=FAST)
     await host.start("127.0.0.1", 0)
-    person = Client(("127.0.0.1", host.port), new_key(), name="Mina", timeouts=FAST, backoff=QUICK_BACKOFF)
+    person = Client(
+        ("127.0.0.1", host.port), new_key(), name="Mina", timeouts=FAST, backoff=QUICK_BACKOFF, may_sit=_may_sit
+    )
     refusals = []
     person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, Refused) else None)
     await person.start()
     await eventually(lambda: refusals, 10, "a refusal")
-    assert "VTES" in refusals[0].detail and "--bot" in refusals[0].detail
+    assert "Vampire: The Eternal Struggle" in refusals[0].detail and "cannot take a seat" in refusals[0].detail
     assert host.table.seats == []
     await stop_all(host, [person])

@@ -30,7 +30,7 @@ def test_a_vtes_table_of_bot_processes_with_their_own_deck_files_plays_to_its_en
         out = open(tmp_path / f"{name}.out", "wb")
         procs.append(
             subprocess.Popen(
-                [sys.executable, "-m", "engine.cli", *args],
+                [sys.executable, "-m", "tui.cli", *args],
                 cwd=ROOT,
                 env=env,
                 stdout=out,

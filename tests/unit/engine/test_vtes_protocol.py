@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.audit import audit_file
-from engine.cli import main
+from tui.cli import main
 from engine.games import all_rules as games
 from engine.local import new_local_game
 
