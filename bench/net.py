@@ -13,7 +13,7 @@
   moment the table owes the first `shuffle` to the moment it owes the first `move` (shuffle,
   lock, every unlock of every hand).
 
-Run alone: ``python -m engine.bench_net`` prints the JSON.
+Run alone: ``python -m bench.net`` prints the JSON.
 """
 
 from __future__ import annotations

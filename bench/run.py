@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         "audit": bench_audit(1 if quick else 5),
     }
     try:
-        from engine import bench_net  # type: ignore[attr-defined]
+        from bench import net as bench_net
     except ImportError:
         pass
     else:
