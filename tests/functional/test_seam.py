@@ -24,6 +24,7 @@ from engine.games import all_rules
 from engine.games.spec import GameSpec
 from engine.local import new_local_game
 from engine.sim import play_game
+from engine.table import Rejected
 from tests.seamgame.rules import DECK
 from tests.support.net import free_port
 
@@ -109,8 +110,18 @@ def test_vampire_simulate_plays_high_card(vampire, high_card):
 def test_high_card_through_the_signed_log_and_the_deck_protocol(high_card, tmp_path):
     log = tmp_path / "table.vtlog"
     local = new_local_game(NAME, levels(high_card, 4), {"tricks": 2}, save=log, secrets_dir=tmp_path, seed=7)
-    local.run()
     table = local.table
+    while table.gstate.phase != "play":
+        assert local.step(), "the deal did not finish"
+    # Dealt and nothing played: each seat knows its own two cards and nothing else of the deck.
+    for s, seat in enumerate(local.seats):
+        assert set(seat.known_cards()) == set(table.gstate.hands[s])
+        assert all(card is not None for _, card in seat.view().hand)
+    # The table asks the game whether a move is legal, and refuses it with the game's sentence.
+    leader = local.seats[table.gstate.turn]
+    with pytest.raises(Rejected, match="High Card has one act"):
+        local.submit(leader, "move", {"act": {"do": "pass"}, "open": []})
+    local.run()
     assert table.ended and table.fault is None
     assert {entry.kind for entry in table.entries} >= KINDS
     result = table.game.result(table.gstate)
