@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 async def eventually(
-    condition: Callable[[], Any], timeout: float = 30.0, what: str = "the condition", *, pilot: Pilot | None = None
+    condition: Callable[[], Any], timeout: float = 30.0, what: str = "the condition", *, pilot: Pilot[Any] | None = None
 ) -> Any:
     """Poll ``condition()`` until it is truthy and return its value. Raises AssertionError naming
     ``what`` (the test fails) after ``timeout`` seconds.
