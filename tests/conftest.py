@@ -1,6 +1,10 @@
 """Test-wide set-up: no test reads or writes the user's own data directory (identity keys, saved
 logs, per-table state). Every test process gets an empty one of its own, so what a developer or an
-earlier run left there (recent logs listed on the home screen, keys) never changes a test."""
+earlier run left there (recent logs listed on the home screen, keys) never changes a test.
+
+Fixtures that only one folder needs live in that folder's conftest: ``tests/unit/conftest.py``
+(child processes of the code base, a copy of it), ``tests/functional/conftest.py`` (the ``vampire``
+command in child processes, the test-only third game)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ from engine.protocol.log import ENTRY_CONTEXT, sign_entry
 from net.events import Timeouts
 from net.framing import MAX_FRAME
 from net.messages import Hello, Submit
-from tests.support.net import FAST, RawPeer, eventually, open_host, start_bots, stop_all
+from tests.support.net import FAST, RawPeer, open_host, start_bots, stop_all
+from tests.support.poll import eventually
 
 HOSTILE = Timeouts(hello=0.5, idle=5.0, body=0.5, write=5.0, ping=0.2, connect=2.0, rate=100.0, burst=50)
 

@@ -19,7 +19,8 @@ from net.events import Connection, Finished, Folded, Waiting
 from net.host import Host
 from net.local import bot_factory, open_local_table
 from net.session import Session, SessionError
-from tests.support.net import FAST, QUICK_BACKOFF, eventually, free_port, open_host, start_bots, stop_all
+from tests.support.net import FAST, QUICK_BACKOFF, free_port, open_host, start_bots, stop_all
+from tests.support.poll import eventually
 
 
 async def test_a_spectator_sees_every_public_act_and_none_of_the_hidden_cards(tmp_path):

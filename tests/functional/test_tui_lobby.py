@@ -11,8 +11,9 @@ from engine.protocol.log import read_log
 from net.client import Store
 from net.local import bot_client
 from net.session import Session
-from tests.support.net import FAST, QUICK_BACKOFF, eventually, open_host, stop_all
-from tests.support.tui import shown, wait_for
+from tests.support.net import FAST, QUICK_BACKOFF, open_host, stop_all
+from tests.support.poll import eventually
+from tests.support.tui import shown
 from tui.app import Start, VampireApp
 from tui.connect import HostedTable, wrap_session
 from tui.screens.lobby import LobbyScreen
@@ -28,21 +29,23 @@ def _names(grid: DataTable) -> list[str]:
 async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_with_s() -> None:
     app = VampireApp(Start("host", HostSpec("Mina", 4, (), {"rounds": 1}, port=0)), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
         screen = app.screen
         session = screen.session
         assert isinstance(session, HostedTable)
         grid = screen.query_one(DataTable)
         hint = screen.query_one("#lobby-hint")
-        await wait_for(pilot, lambda: session.seat == 0 and "1 of 4 seats taken" in shown(hint), 20, "my seat")
+        await eventually(lambda: session.seat == 0 and "1 of 4 seats taken" in shown(hint), 20, "my seat", pilot=pilot)
         assert "press b to add a bot, or wait for friends to join." in shown(hint)
         assert screen.check_action("start", ()) is None  # shown, greyed out: seats are open
         assert screen.check_action("remove_bot", ()) is None  # no bot yet
 
         async def add_bot(seats: int) -> None:
-            await wait_for(pilot, lambda: screen.check_action("add_bot", ("heuristic",)), 10, "the add-bot key")
+            await eventually(lambda: screen.check_action("add_bot", ("heuristic",)), 10, "the add-bot key", pilot=pilot)
             await pilot.press("b")
-            await wait_for(pilot, lambda: len(session.table.seats) == seats and not screen._busy, 30, f"{seats} seats")
+            await eventually(
+                lambda: len(session.table.seats) == seats and not screen._busy, 30, f"{seats} seats", pilot=pilot
+            )
 
         await add_bot(2)
         await add_bot(3)
@@ -55,9 +58,13 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         await pilot.press("down")
         assert grid.cursor_row == 1
         await pilot.press("x")
-        await wait_for(pilot, lambda: len(session.table.seats) == 2 and not screen._busy, 30, "the bot to leave")
+        await eventually(
+            lambda: len(session.table.seats) == 2 and not screen._busy, 30, "the bot to leave", pilot=pilot
+        )
         assert [s.key for s in session.table.seats] == [table.seats[0].key, kept.key]
-        await wait_for(pilot, lambda: _names(grid)[:3] == ["Mina", kept.name, "— open seat —"], 10, "the seat list")
+        await eventually(
+            lambda: _names(grid)[:3] == ["Mina", kept.name, "— open seat —"], 10, "the seat list", pilot=pilot
+        )
         assert session.bots == {1: "heuristic"}
         assert "2 of 4 seats taken" in shown(hint)
         host_log = read_log(session.log_path).entries
@@ -68,12 +75,12 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         await add_bot(3)
         assert screen.check_action("start", ()) is None
         await add_bot(4)
-        await wait_for(pilot, lambda: screen.check_action("start", ()) is True, 10, "the start key")
+        await eventually(lambda: screen.check_action("start", ()) is True, 10, "the start key", pilot=pilot)
         assert "Every seat is taken: press s to start the game" in shown(hint)
         await pilot.pause(0.3)
         assert session.table.phase == "lobby", "a host with a screen waits for its person to press s"
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 30, "the table")
+        await eventually(lambda: isinstance(app.screen, TableScreen), 30, "the table", pilot=pilot)
         assert [e.kind for e in read_log(session.log_path).entries].count("start") == 1
         await pilot.press("ctrl+q")
 
@@ -132,11 +139,11 @@ async def test_a_guest_whose_connection_fails_sees_no_host_controls_and_a_senten
     wrapped = wrap_session(session)
     app = VampireApp(Start("lobby", wrapped), name="Zed")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
         screen = app.screen
         hint = screen.query_one("#lobby-hint")
-        await wait_for(
-            pilot, lambda: "Could not connect to the table at 127.0.0.1:1." in shown(hint), 20, "the sentence"
+        await eventually(
+            lambda: "Could not connect to the table at 127.0.0.1:1." in shown(hint), 20, "the sentence", pilot=pilot
         )
         address = shown(screen.query_one("#lobby-address"))
         assert "Friends join with" not in address and "You are joining the table at 127.0.0.1:1." in address
@@ -144,7 +151,7 @@ async def test_a_guest_whose_connection_fails_sees_no_host_controls_and_a_senten
         assert not keys & {"b", "r", "x", "s"}  # no host controls for a guest
         assert "press b" not in shown(hint)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), 10, "home")
+        await eventually(lambda: not isinstance(app.screen, LobbyScreen), 10, "home", pilot=pilot)
 
 
 async def test_a_host_listening_on_loopback_only_shows_that_address_in_its_lobby() -> None:
@@ -161,9 +168,11 @@ async def test_a_host_listening_on_loopback_only_shows_that_address_in_its_lobby
         assert wrapped.address == f"127.0.0.1:{host.port}"
         app = VampireApp(Start("lobby", wrapped), name="Mina")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+            await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
             line = app.screen.query_one("#lobby-address")
-            await wait_for(pilot, lambda: f"vampire join 127.0.0.1:{host.port}" in shown(line), 10, "the address")
+            await eventually(
+                lambda: f"vampire join 127.0.0.1:{host.port}" in shown(line), 10, "the address", pilot=pilot
+            )
             await pilot.press("ctrl+q")
     finally:
         await stop_all(host, [])

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.games.queen import GAME
-from tests.support.tui import keys_for_act, shown, wait_for
+from tests.support.poll import eventually
+from tests.support.tui import keys_for_act, shown
 from tui.app import Start, VampireApp
 from tui.connect import LocalPlay, NetFactory
 from tui.screens.audit import AuditScreen
@@ -71,13 +72,13 @@ def _illegal_pick(view) -> list[int] | None:
 async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_it(tmp_path: Path) -> None:
     app, factory = _app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 30, "the table screen")
+        await eventually(lambda: isinstance(app.screen, TableScreen), 30, "the table screen", pilot=pilot)
         for _ in range(400):
-            await wait_for(
-                pilot,
+            await eventually(
                 lambda: _my_turn(app) or isinstance(app.screen, (RoundEndScreen, GameEndScreen)),
                 60,
                 "my turn or the end of a round",
+                pilot=pilot,
             )
             if isinstance(app.screen, GameEndScreen):
                 break
@@ -94,7 +95,9 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
             act = next((a for a in legal if a["do"] == "pass"), legal[0])
             title = shown(screen.query_one("#title"))  # it ends with the head: "head #35 1a2b-3c4d"
             await pilot.press(*keys_for_act(list(hand.cards), act))
-            await wait_for(pilot, lambda: shown(screen.query_one("#title")) != title, 30, "the move on the table")
+            await eventually(
+                lambda: shown(screen.query_one("#title")) != title, 30, "the move on the table", pilot=pilot
+            )
         else:
             pytest.fail("the game did not end")
         end = app.screen
@@ -103,8 +106,8 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
         assert "vampire audit" in text and "game.vtlog" in text
         # The log is audited from the end screen: the same checks as `vampire audit`.
         await pilot.press("a")
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        await eventually(
+            lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit", pilot=pilot
         )
         assert app.screen.report.code == 0
         assert shown(app.screen.query_one("#audit-verdict")).startswith("✓ CLEAN")
@@ -114,7 +117,7 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
 async def test_an_illegal_pick_says_why_before_enter_and_is_never_sent(tmp_path: Path) -> None:
     app, factory = _app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: _my_turn(app), 60, "my turn")
+        await eventually(lambda: _my_turn(app), 60, "my turn", pilot=pilot)
         screen = app.screen
         session = screen.session
         hand = screen.query_one(HandView)
@@ -141,15 +144,15 @@ async def test_an_illegal_pick_says_why_before_enter_and_is_never_sent(tmp_path:
 async def test_after_the_terminal_was_too_small_the_hand_takes_keys_again(tmp_path: Path) -> None:
     app, _ = _app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: _my_turn(app), 60, "my turn")
+        await eventually(lambda: _my_turn(app), 60, "my turn", pilot=pilot)
         screen = app.screen
         hand = screen.query_one(HandView)
-        await wait_for(pilot, lambda: screen.focused is hand, 10, "the hand to have focus")
+        await eventually(lambda: screen.focused is hand, 10, "the hand to have focus", pilot=pilot)
         await pilot.resize_terminal(70, 20)
-        await wait_for(pilot, lambda: app.has_class("-too-small"), 5, "the too-small notice")
+        await eventually(lambda: app.has_class("-too-small"), 5, "the too-small notice", pilot=pilot)
         await pilot.resize_terminal(80, 24)
-        await wait_for(
-            pilot, lambda: not app.has_class("-too-small") and screen.focused is hand, 5, "the hand's focus back"
+        await eventually(
+            lambda: not app.has_class("-too-small") and screen.focused is hand, 5, "the hand's focus back", pilot=pilot
         )
         assert not hand.picked
         await pilot.press("home", "space")

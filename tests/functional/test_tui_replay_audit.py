@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.local_session import build_local
-from tests.support.tui import shown, wait_for
+from tests.support.poll import eventually
+from tests.support.tui import shown
 from tui.app import Start, VampireApp
 from tui.screens.audit import AuditScreen
 from tui.screens.replay import ReplayScreen
@@ -37,7 +38,7 @@ def _title(app: VampireApp) -> str:
 async def test_replay_steps_forward_and_back_and_jumps_by_trick_and_round(saved_log: Path) -> None:
     app = VampireApp(Start("replay", saved_log), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: _replay_ready(app), 30, "the log to be read")
+        await eventually(lambda: _replay_ready(app), 30, "the log to be read", pilot=pilot)
         screen = app.screen
         assert "entry 0 of" in _title(app)
         assert screen.check_action("step", (-1,)) is None  # nothing before the first entry
@@ -71,15 +72,15 @@ async def test_replay_steps_forward_and_back_and_jumps_by_trick_and_round(saved_
 async def test_audit_of_a_clean_log_says_clean(saved_log: Path) -> None:
     app = VampireApp(Start("audit", saved_log), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        await eventually(
+            lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit", pilot=pilot
         )
         assert app.screen.report.code == 0
         assert shown(app.screen.query_one("#audit-verdict")).startswith("✓ CLEAN")
         assert "rounds played: 2" in shown(app.screen.query_one("#audit-text"))
         # From the audit, r replays the same log.
         await pilot.press("r")
-        await wait_for(pilot, lambda: _replay_ready(app), 30, "the replay")
+        await eventually(lambda: _replay_ready(app), 30, "the replay", pilot=pilot)
 
 
 async def test_audit_of_a_tampered_log_names_the_first_fault(saved_log: Path, tmp_path: Path) -> None:
@@ -89,8 +90,8 @@ async def test_audit_of_a_tampered_log_names_the_first_fault(saved_log: Path, tm
     tampered.write_bytes(bytes(data))
     app = VampireApp(Start("audit", tampered), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        await eventually(
+            lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit", pilot=pilot
         )
         report = app.screen.report
         assert report.code == 1 and report.fault is not None
@@ -104,8 +105,8 @@ async def test_a_file_that_is_not_a_log_is_a_sentence_not_a_traceback(tmp_path: 
     junk.write_bytes(b"not a log at all")
     app = VampireApp(Start("replay", junk), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen")
-        status = await wait_for(pilot, lambda: shown(app.screen.query_one("#replay-status")), 10, "a message")
+        await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen", pilot=pilot)
+        status = await eventually(lambda: shown(app.screen.query_one("#replay-status")), 10, "a message", pilot=pilot)
         assert status.startswith("Cannot replay:")
 
 
@@ -127,16 +128,16 @@ def vtes_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def test_replay_of_a_vtes_log_says_it_shows_queen_tables_only(vtes_log: Path) -> None:
     app = VampireApp(Start("replay", vtes_log), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen")
+        await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen", pilot=pilot)
         screen = app.screen
         entries = screen.query_one("#replay-entries")
-        await wait_for(pilot, lambda: "Vampire Queen" in shown(entries), 10, "the sentence")
+        await eventually(lambda: "Vampire Queen" in shown(entries), 10, "the sentence", pilot=pilot)
         text = shown(entries)
         assert "replay screen shows Vampire Queen tables" in text and "--text prints any table" in text
         await pilot.press("right", "right", "right", "end", "right_square_bracket", "pagedown")
         assert app.screen is screen  # still here, no crash
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, ReplayScreen), 5, "back home")
+        await eventually(lambda: not isinstance(app.screen, ReplayScreen), 5, "back home", pilot=pilot)
 
 
 async def test_replay_from_home_of_a_vtes_log_says_so(vtes_log: Path) -> None:
@@ -146,22 +147,25 @@ async def test_replay_from_home_of_a_vtes_log_says_so(vtes_log: Path) -> None:
 
     app = VampireApp(name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), 10, "home")
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
         field = app.screen.query_one("#replay-path", Input)
         field.value = str(vtes_log)
         field.focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen")
-        await wait_for(
-            pilot, lambda: "Vampire Queen tables" in shown(app.screen.query_one("#replay-entries")), 10, "the sentence"
+        await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen", pilot=pilot)
+        await eventually(
+            lambda: "Vampire Queen tables" in shown(app.screen.query_one("#replay-entries")),
+            10,
+            "the sentence",
+            pilot=pilot,
         )
 
 
 async def test_audit_of_a_vtes_log_works(vtes_log: Path) -> None:
     app = VampireApp(Start("audit", vtes_log), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit"
+        await eventually(
+            lambda: isinstance(app.screen, AuditScreen) and app.screen.report is not None, 60, "the audit", pilot=pilot
         )
         assert app.screen.report.code == 2  # unfinished: no fault, not fully checked
         assert shown(app.screen.query_one("#audit-verdict")).startswith("! NO FAULT")

@@ -1,12 +1,11 @@
-"""Helpers for the network tests (no tests here): a raw TCP peer that can misbehave, waiting on
-conditions with deadlines, and a small table of in-process bot clients over loopback."""
+"""Helpers for the network tests (no tests here): a raw TCP peer that can misbehave, and a small
+table of in-process bot clients over loopback (waiting on conditions: :mod:`tests.support.poll`)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import socket
-from collections.abc import Callable
 from typing import Any
 
 from engine.games import all_rules
@@ -21,24 +20,12 @@ from net.framing import HEADER, frame_bytes, parse_frame_body
 from net.host import Host
 from net.local import bot_client
 from net.messages import Hello
+from tests.support.poll import eventually
 
 FAST = Timeouts(hello=2.0, idle=5.0, body=2.0, write=5.0, ping=0.2, connect=2.0)
 """Time-outs for tests: quick pings so relayed heads and liveness show up fast."""
 
 QUICK_BACKOFF = Backoff(first=0.05, most=0.3)
-
-
-async def eventually(condition: Callable[[], Any], timeout: float = 30.0, what: str = "the condition") -> Any:
-    """Poll ``condition()`` until it is truthy; fail the test after ``timeout`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def free_port() -> int:

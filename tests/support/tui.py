@@ -1,28 +1,9 @@
-"""Helpers for the TUI tests: wait on a condition (never a fixed sleep), read what a widget shows,
-and turn a legal act into the keys a person would press."""
+"""Helpers for the TUI tests: read what a widget shows, and turn a legal act into the keys a person
+would press (waiting on a condition with a pilot: :mod:`tests.support.poll`)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
-
-from textual.pilot import Pilot
-
-
-async def wait_for(
-    pilot: Pilot, condition: Callable[[], Any], timeout: float = 30.0, what: str = "the condition"
-) -> Any:
-    """Let the app run until ``condition()`` is truthy; return its value. Fails the test after
-    ``timeout`` seconds, naming ``what``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        await pilot.pause(0.02)
 
 
 def shown(widget: Any) -> str:

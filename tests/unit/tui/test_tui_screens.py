@@ -9,7 +9,8 @@ import pytest
 
 from engine.games.base import IllegalMove
 from tests.support.local_session import LocalGameSession, build_local
-from tests.support.tui import shown, wait_for
+from tests.support.poll import eventually
+from tests.support.tui import shown
 from tui.app import Start, VampireApp
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
@@ -51,10 +52,10 @@ async def test_home_plays_against_bots_with_the_chosen_settings() -> None:
     factory = FakeFactory()
     app = VampireApp(factory=factory, name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), 10, "home")
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
         await pilot.press("enter")  # "Play against bots": into its form, on the name
         await pilot.press(*"Vlad", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
     spec = factory.asked[0]
     assert isinstance(spec, LocalTableSpec)
     assert spec.levels == ["heuristic"] * 3 and spec.options == {"rounds": 5}
@@ -72,7 +73,9 @@ async def test_home_join_without_a_host_is_a_sentence() -> None:
         await pilot.press("enter")  # no address typed
         assert said and said[-1].startswith("Type the table's address") and said[-1].endswith(".")
         await pilot.press(*"10.0.0.9:7447", "enter")
-        await wait_for(pilot, lambda: any("Nobody answers at 10.0.0.9:7447." in m for m in said), 10, "the error")
+        await eventually(
+            lambda: any("Nobody answers at 10.0.0.9:7447." in m for m in said), 10, "the error", pilot=pilot
+        )
         assert isinstance(app.screen, HomeScreen)
 
 
@@ -86,38 +89,38 @@ async def test_home_opens_a_replay_from_a_typed_path(tmp_path: Path, monkeypatch
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("down", "down", "down", "enter")  # "Replay a log"
         await pilot.press(*str(path), "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), 10, "the replay")
+        await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay", pilot=pilot)
 
 
 async def test_lobby_host_seats_bots_then_the_game_starts() -> None:
     session = LocalGameSession(build_local(5, PERSON, start=False, seated=2), 0, auto=False, address="192.168.1.5:7447")
     app = VampireApp(Start("lobby", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby")
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
         screen = app.screen
         assert "vampire join 192.168.1.5:7447" in shown(screen.query_one("#lobby-address"))
         assert screen.check_action("start", ()) is None  # two seats are open
         await pilot.press("b")
-        await wait_for(pilot, lambda: len(session.table.seats) == 3, 10, "a third seat")
+        await eventually(lambda: len(session.table.seats) == 3, 10, "a third seat", pilot=pilot)
         await pilot.press("r")
-        await wait_for(
-            pilot, lambda: len(session.table.seats) == 4 and screen.check_action("start", ()), 10, "a full table"
+        await eventually(
+            lambda: len(session.table.seats) == 4 and screen.check_action("start", ()), 10, "a full table", pilot=pilot
         )
         assert "press s to start" in shown(screen.query_one("#lobby-hint"))
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
 
 
 async def test_a_small_terminal_is_told_how_large_it_must_be() -> None:
     app = VampireApp(name="Mina")
     async with app.run_test(size=(70, 20)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), 10, "home")
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
         notice = app.screen.query_one(TooSmallNotice)
         assert app.has_class("-too-small") and notice.display
         assert not app.screen.query_one("#home").display
         assert "needs at least 80×24" in str(notice.render())
         await pilot.resize_terminal(100, 30)
-        await wait_for(pilot, lambda: not app.has_class("-too-small"), 10, "the notice to go")
+        await eventually(lambda: not app.has_class("-too-small"), 10, "the notice to go", pilot=pilot)
         assert not notice.display and app.screen.query_one("#home").display
 
 
@@ -144,11 +147,11 @@ async def test_cards_are_picked_with_the_mouse_too() -> None:
     advance(local, 0, lambda l: True)
     app = VampireApp(Start("table", LocalGameSession(local, 0, auto=False)), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
         from tui.widgets.table.hand import HandView
 
         hand = app.screen.query_one(HandView)
-        await wait_for(pilot, lambda: hand.cards, 10, "the hand")
+        await eventually(lambda: hand.cards, 10, "the hand", pilot=pilot)
         await pilot.click(HandView, offset=(1 + 5 + 2, 0))  # the second card (padding 1, 5 columns a card)
         assert hand.picked_keys() == (hand.cards[1].key,)
         assert shown(app.screen.query_one("#pick"))[:1] in ("✓", "✗")

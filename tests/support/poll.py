@@ -1,0 +1,34 @@
+"""Waiting on a condition up to a deadline, never for a fixed time: the one polling helper of the
+tests, for the network tests (plain asyncio) and the TUI tests (a Textual pilot) alike."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
+
+async def eventually(
+    condition: Callable[[], Any], timeout: float = 30.0, what: str = "the condition", *, pilot: Pilot[Any] | None = None
+) -> Any:
+    """Poll ``condition()`` until it is truthy and return its value. Raises AssertionError naming
+    ``what`` (the test fails) after ``timeout`` seconds.
+
+    Between two checks the event loop runs for 10 ms; with a ``pilot``, the app runs for 20 ms
+    (``pilot.pause``: it handles its messages and refreshes the screen the condition reads).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        if pilot is not None:
+            await pilot.pause(0.02)
+        else:
+            await asyncio.sleep(0.01)
