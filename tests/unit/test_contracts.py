@@ -98,12 +98,6 @@ def test_a_forbidden_import_breaks_its_contract(
     assert evidence in done.stdout, done.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the command line is not yet at the top: engine.cli imports net.commands and tui (layers), "
-    "net.commands imports tui (layers), engine.cli and engine.bench_net import asyncio and net (the engine "
-    "opens no socket)",
-)
 def test_the_code_base_as_it_is_keeps_every_contract(code_copy: Path, child_env: Callable[[Path], dict[str, str]]):
     done = lint_imports(code_copy, child_env(code_copy))
     found = verdicts(done.stdout)

@@ -60,57 +60,56 @@ Acts (``{"do": …}``; positions are ``[event, index]``; every other field is op
   vampire you control lost or spent blood, or one of your minions entered combat meanwhile.
 - ``time``: tournament: call time; two different Methuselahs in the game end it.
 
-Also here: :func:`parse_deck` and friends (deck files), :func:`result_table`,
+Also here (each loaded on first use, so that the registry reading this package's spec loads
+no card data): :func:`parse_deck` and friends (deck files), :func:`result_table`,
 :func:`result_text` and :func:`archon_problems` (the result for an organiser),
 :func:`simulate_vtes` (bots playing whole games).
 """
 
-from engine.games.vtes.cards import CardInfo, card_base
-from engine.games.vtes.decks import (
-    Deck,
-    DeckError,
-    bundled_deck,
-    bundled_deck_names,
-    bundled_decks,
-    load_deck,
-    parse_deck,
-)
-from engine.games.vtes.game import VTES, VtesGame, describe_act
+from __future__ import annotations
 
-GAME = VTES
-"""The game module object under the name the command line looks for."""
-from engine.games.vtes.rules import ACT_FIELDS
-from engine.games.vtes.scoring import ResultRow, archon_problems, game_win, result_table, result_text
-from engine.games.vtes.simulate import simulate_vtes, vtes_table  # noqa: E402 - needs the above
-from engine.games.vtes.state import PHASES, VtesState, format_vp
-from engine.games.vtes.view import CardView, PlayerView, VtesView
+import importlib
+from typing import Any
 
-__all__ = [
-    "ACT_FIELDS",
-    "GAME",
-    "PHASES",
-    "VTES",
-    "CardInfo",
-    "CardView",
-    "Deck",
-    "DeckError",
-    "PlayerView",
-    "ResultRow",
-    "VtesGame",
-    "VtesState",
-    "VtesView",
-    "archon_problems",
-    "bundled_deck",
-    "bundled_deck_names",
-    "bundled_decks",
-    "card_base",
-    "describe_act",
-    "format_vp",
-    "game_win",
-    "load_deck",
-    "parse_deck",
-    "result_table",
-    "result_text",
-    "simulate_vtes",
-    "vtes_table",
-]
+#: Where each name this package exports lives (loaded on first use: krcg's card data is large).
+_EXPORTS: dict[str, str] = {
+    "ACT_FIELDS": "rules",
+    "CardInfo": "cards",
+    "CardView": "view",
+    "Deck": "decks",
+    "DeckError": "decks",
+    "GAME": "game",
+    "PHASES": "state",
+    "PlayerView": "view",
+    "ResultRow": "scoring",
+    "VTES": "game",
+    "VtesGame": "game",
+    "VtesState": "state",
+    "VtesView": "view",
+    "archon_problems": "scoring",
+    "bundled_deck": "decks",
+    "bundled_deck_names": "decks",
+    "bundled_decks": "decks",
+    "card_base": "cards",
+    "describe_act": "game",
+    "format_vp": "state",
+    "game_win": "scoring",
+    "load_deck": "decks",
+    "parse_deck": "decks",
+    "result_table": "scoring",
+    "result_text": "scoring",
+    "simulate_vtes": "simulate",
+    "vtes_table": "simulate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), "VTES" if name == "GAME" else name)
+    globals()[name] = value
+    return value
+
+
+__all__ = sorted(_EXPORTS)
