@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import re
 
-from tui.cli import main
 from engine.games.queen import hand_size
 from tests.support.protocol import frames_of, saved_game, scratch_dir
+from tui.cli import main
 
 
 def write(name: str, data: bytes):

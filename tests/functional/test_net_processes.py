@@ -20,9 +20,9 @@ from engine.protocol.identity import public_bytes
 from engine.protocol.log import read_log
 from engine.protocol.secrets import SecretsFile
 from engine.table import Table
-from tui.cli import CRASH_ENV
 from net.local import load_or_make_key
 from tests.support.net import free_port
+from tui.cli import CRASH_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]

@@ -374,9 +374,9 @@ async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp
     takes no seat (a seat nobody can play would stall every other Methuselah): the front end's
     policy (``vampire join`` without ``--bot``), which the client applies before it sends `join`."""
     from engine.games import all_rules
-    from tui.cli import _may_sit
     from engine.games.base import parse_options
     from net.events import Refused
+    from tui.cli import _may_sit
 
     games = all_rules()
     sequencer = Sequencer(new_key(), games, None, now_ms)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from engine.audit import audit_file
-from tui.cli import main
 from engine.games import all_rules as games
 from engine.local import new_local_game
+from tui.cli import main
 
 
 @pytest.fixture(scope="module")
