@@ -61,8 +61,8 @@ from net.messages import (
     MessageError,
     Ping,
     Pong,
-    Rejected,
     Submit,
+    SubmitRejected,
     Welcome,
     head_from_wire,
     head_to_wire,
@@ -618,7 +618,7 @@ class Client:
                 msg = parse_message(await read_frame(reader, idle=self.timeouts.idle, body=self.timeouts.body))
                 if isinstance(msg, Entries):
                     self._on_entries(msg)
-                elif isinstance(msg, Rejected):
+                elif isinstance(msg, SubmitRejected):
                     self._on_rejected(msg)
                 elif isinstance(msg, Accepted):
                     self._check_claim(msg.head)
@@ -809,7 +809,7 @@ class Client:
         self._check_waiting()
         self._pump()
 
-    def _on_rejected(self, msg: Rejected) -> None:
+    def _on_rejected(self, msg: SubmitRejected) -> None:
         self._check_claim(msg.head)
         inflight = self._inflight
         if inflight is None or inflight.n != msg.n:

@@ -38,8 +38,8 @@ from net.messages import (
     MessageError,
     Ping,
     Pong,
-    Rejected,
     Submit,
+    SubmitRejected,
     Welcome,
     head_from_wire,
     head_to_wire,
@@ -406,7 +406,7 @@ class Host:
         t = self.table
 
         def reject(code: str, detail: str) -> None:
-            peer.outbox.send(Rejected(msg.n, code, detail[:500], head_to_wire(self.head())).to_map())
+            peer.outbox.send(SubmitRejected(msg.n, code, detail[:500], head_to_wire(self.head())).to_map())
             if code != "stale":
                 log.info("refused an entry from %s: %s (%s)", peer.label(self._names()), detail, code)
 

@@ -149,8 +149,8 @@ class Accepted:
 
 
 @dataclass(frozen=True)
-class Rejected:
-    """The host refused submission ``n``: ``code`` (``stale``, ``not-your-turn``, ``illegal``,
+class SubmitRejected:
+    """The host refused submission ``n`` (wire type ``rejected``): ``code`` (``stale``, ``not-your-turn``, ``illegal``,
     ``malformed``, ``bad-signature``, ``too-large``, ``chain``, ``wrong-table``, ``not-your-key``,
     ``already-seated``, ``spectator``, ``host-error``), ``detail`` (a sentence) and the host's
     ``head`` (None before the genesis)."""
@@ -202,7 +202,7 @@ class Bye:
         return {"t": self.t, "code": self.code, "reason": self.reason}
 
 
-Message = Hello | Welcome | Entries | Submit | Accepted | Rejected | Ping | Pong | Bye
+Message = Hello | Welcome | Entries | Submit | Accepted | SubmitRejected | Ping | Pong | Bye
 
 _TEXT = lambda value, what: check_str(value, what, MAX_TEXT)  # noqa: E731
 _CODE = lambda value, what: check_str(value, what, 32)  # noqa: E731
@@ -254,7 +254,7 @@ _SCHEMAS: dict[str, tuple[dict, Any]] = {
     "accepted": ({"t": str, "n": int_in(0), "head": _HEAD}, lambda m: Accepted(m["n"], m["head"])),
     "rejected": (
         {"t": str, "n": int_in(0), "code": _CODE, "detail": _TEXT, "head": nullable(_HEAD)},
-        lambda m: Rejected(m["n"], m["code"], m["detail"], m["head"]),
+        lambda m: SubmitRejected(m["n"], m["code"], m["detail"], m["head"]),
     ),
     "ping": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Ping(m["head"], m["relay"])),
     "pong": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Pong(m["head"], m["relay"])),
