@@ -14,8 +14,8 @@ from engine.protocol.log import read_log, sign_entry, sign_head
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
-from net.client import Client, Store
-from net.events import Connection, Finished, Folded, Waiting
+from net.client import Client, Liveness, Seating, Store
+from net.events import Connection, Finished, Folded, SeatRefusal, SeatRefused, Waiting
 from net.host import Host
 from net.local import bot_factory, open_local_table
 from net.session import Session, SessionError
@@ -91,7 +91,7 @@ async def test_a_client_that_drops_its_connection_catches_up_and_plays_on(tmp_pa
         new_key(),
         name="Flaky",
         store=Store.in_dir(tmp_path / "flaky"),
-        bot=bot_factory("heuristic", random.Random(5)),
+        seating=Seating(bot=bot_factory("heuristic", random.Random(5))),
         timeouts=FAST,
         backoff=QUICK_BACKOFF,
     )
@@ -106,7 +106,9 @@ async def test_a_client_that_drops_its_connection_catches_up_and_plays_on(tmp_pa
         dropper.drop()
         await eventually(lambda: not dropper.connected, 5, "the drop")
         away = dropper.table.seq
-        await eventually(lambda: t.seq > away + 1 or dropper.seat.index in t.waiting_on(), 30, "the table to move on")
+        await eventually(
+            lambda a=away: t.seq > a + 1 or dropper.seat.index in t.waiting_on(), 30, "the table to move on"
+        )
         missed.append(t.seq - away)
         dropper.address = ("127.0.0.1", host.port)
         await eventually(lambda: dropper.connected, 10, "the reconnection")
@@ -124,7 +126,9 @@ async def test_a_stalled_seat_is_named_and_the_others_end_the_game_with_abandon_
     host = open_host(seats=4)
     await host.start("127.0.0.1", 0)
     # Seat 0 performs its duties by itself but never moves: its player walked away.
-    idle = Session(Client(("127.0.0.1", host.port), new_key(), name="Gone", timeouts=FAST, stall_after=0.3))
+    idle = Session(
+        Client(("127.0.0.1", host.port), new_key(), name="Gone", timeouts=FAST, liveness=Liveness(stall_after=0.3))
+    )
     waits: list[Waiting] = []
     idle.subscribe(lambda e: waits.append(e) if isinstance(e, Waiting) else None)
     await idle.start()
@@ -229,7 +233,7 @@ async def test_the_session_checks_a_move_before_submitting_and_re_signs_the_same
         if (0, "move") not in session.table.owed():
             with pytest.raises(SessionError):
                 await session.submit_move(act)
-        assert len(session.fingerprint) == 9
+        assert len(session.head_fingerprint) == 9
         line = await session.chat("good game")
         assert line.kind == "chat"
     finally:
@@ -258,7 +262,7 @@ async def test_a_local_table_is_a_host_bots_and_a_session_over_loopback():
         await eventually(lambda: table.session.table.ended, 5, "the end reaches the session")
         from engine.protocol.identity import fingerprint
 
-        assert table.session.fingerprint == fingerprint(table.host.table.head)
+        assert table.session.head_fingerprint == fingerprint(table.host.table.head)
     finally:
         await table.close()
 
@@ -275,7 +279,7 @@ async def test_a_restarted_client_resumes_its_seat_from_its_own_files(tmp_path):
             key,
             name="Twice",
             store=Store.in_dir(tmp_path / "me"),
-            bot=bot_factory("heuristic", random.Random(1)),
+            seating=Seating(bot=bot_factory("heuristic", random.Random(1))),
             timeouts=FAST,
             backoff=QUICK_BACKOFF,
         )
@@ -302,10 +306,10 @@ async def test_a_player_arriving_after_the_start_is_told_there_is_no_seat():
     await eventually(lambda: host.table.phase == "running", 10, "the start")
     late = Client(("127.0.0.1", host.port), new_key(), name="Late", timeouts=FAST)
     refused = []
-    late.listeners.subscribe(lambda e: refused.append(e) if type(e).__name__ == "Refused" else None)
+    late.listeners.subscribe(lambda e: refused.append(e) if isinstance(e, SeatRefused) else None)
     await late.start()
     await eventually(lambda: refused, 10, "the refusal")
-    assert refused[0].kind == "join" and "every seat is taken" in refused[0].detail
+    assert refused[0] == SeatRefused(SeatRefusal.GAME_STARTED, "queen")
     assert late.seat.index is None and len(host.table.seats) == 3
     await stop_all(host, bots + [late])
 
@@ -368,23 +372,48 @@ async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_s
     await stop_all(host, bots + [me.client])
 
 
-async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp_path):
-    """Until the VTES screen exists, a person who joins a VTES table is told so in a sentence and
-    takes no seat (a seat nobody can play would stall every other Methuselah)."""
+async def _vtes_host() -> Host:
     from engine.games import all_rules
     from engine.games.base import parse_options
-    from net.events import Refused
 
     games = all_rules()
     sequencer = Sequencer(new_key(), games, None, now_ms)
     sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "vtes table")
     host = Host(sequencer, timeouts=FAST)
     await host.start("127.0.0.1", 0)
-    person = Client(("127.0.0.1", host.port), new_key(), name="Mina", timeouts=FAST, backoff=QUICK_BACKOFF)
+    return host
+
+
+async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play():
+    """A front end that cannot play VTES by hand says so through ``may_sit``: the person's client
+    sends no `join` and reports the front end's own sentence (a seat nobody can play would stall
+    every other Methuselah)."""
+    host = await _vtes_host()
+    sentence = "This screen plays only Vampire Queen: join with --bot, or watch with --spectate."
+    person = Client(
+        ("127.0.0.1", host.port),
+        new_key(),
+        name="Mina",
+        seating=Seating(may_sit=lambda game: None if game == "queen" else sentence),
+        timeouts=FAST,
+        backoff=QUICK_BACKOFF,
+    )
     refusals = []
-    person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, Refused) else None)
+    person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, SeatRefused) else None)
     await person.start()
     await eventually(lambda: refusals, 10, "a refusal")
-    assert "VTES" in refusals[0].detail and "--bot" in refusals[0].detail
+    assert refusals[0] == SeatRefused(SeatRefusal.NOT_BY_HAND, "vtes", sentence)
+    assert host.table.seats == []
+    await stop_all(host, [person])
+
+
+async def test_a_seat_that_brings_no_deck_to_a_vtes_table_is_not_seated():
+    host = await _vtes_host()
+    person = Client(("127.0.0.1", host.port), new_key(), name="Mina", timeouts=FAST, backoff=QUICK_BACKOFF)
+    refusals = []
+    person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, SeatRefused) else None)
+    await person.start()
+    await eventually(lambda: refusals, 10, "a refusal")
+    assert refusals[0] == SeatRefused(SeatRefusal.NEEDS_KIT, "vtes")
     assert host.table.seats == []
     await stop_all(host, [person])
