@@ -14,6 +14,7 @@ import asyncio
 import getpass
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -26,8 +27,20 @@ from engine.protocol.identity import fingerprint, load_identity, new_key, public
 from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
-from net.client import Client, Store, data_dir, parse_address
-from net.events import Backoff, Connection, Finished, Folded, Fork, HostFault, Refused, Timeouts, Waiting
+from net.client import Client, Hooks, Liveness, Seating, Store, data_dir, parse_address
+from net.events import (
+    Backoff,
+    Connection,
+    Finished,
+    Folded,
+    Fork,
+    HostFault,
+    Refused,
+    SeatRefusal,
+    SeatRefused,
+    Timeouts,
+    Waiting,
+)
 from net.host import Host, lan_address, serve_table
 from net.local import bot_client, bot_factory, load_or_make_key
 from net.session import Session
@@ -35,6 +48,16 @@ from net.session import Session
 CRASH_ENV = "VAMPIRE_TEST_CRASH_BEFORE"
 """Test hook: an entry kind; the client process kills itself (SIGKILL) when it has computed such
 a duty (its secret on disk) and before it sends it."""
+
+
+def crash_before(kind: str) -> Callable[[str], None]:
+    """A ``Hooks.before_submit`` that kills this process (SIGKILL) before it sends an entry of ``kind``."""
+
+    def hook(about_to_send: str) -> None:
+        if about_to_send == kind:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return hook
 
 
 def login_name() -> str:
@@ -66,6 +89,19 @@ def timeouts_from(args: argparse.Namespace) -> tuple[Timeouts, Backoff]:
     return t, b
 
 
+def seat_refusal_sentence(event: SeatRefused) -> str:
+    """Why a client took no seat, in a player's words."""
+    from engine.games import find_game
+
+    if event.reason is SeatRefusal.NOT_BY_HAND:
+        return event.detail
+    if event.reason is SeatRefusal.NEEDS_KIT:
+        spec = find_game(event.game)
+        noun = spec.kit().noun if spec.kit is not None else "deck"
+        return f"A {spec.title} table needs a {noun}: join with --deck FILE."
+    return "The game has started without this seat: every seat is taken."
+
+
 def narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -> None:
     """Print a client's events as lines (the table's notes, connection changes, refusals, stalls,
     fork evidence, the end)."""
@@ -83,6 +119,8 @@ def narrate(client: Client, say: Callable[[str], None], verbose: bool = True) ->
             last["state"] = event.state
         elif isinstance(event, Refused):
             say(f"The host refused this seat's {event.kind} ({event.code}): {event.detail}")
+        elif isinstance(event, SeatRefused):
+            say(seat_refusal_sentence(event))
         elif isinstance(event, Waiting):
             if event.seats:
                 say(f"The table has waited {event.seconds:.0f} s on {', '.join(event.names)}.")
@@ -333,18 +371,18 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
         role="spectator" if args.spectate else "player",
         games=games,
         store=store,
-        bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None,
+        seating=Seating(bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None, brought=deck),
         timeouts=timeouts,
         backoff=backoff,
-        stall_after=args.stall_after,
+        liveness=Liveness(
+            stall_after=args.stall_after,
+            # A bot votes to end the wait for a stalled seat by itself after a while; a person decides.
+            abandon_after=args.abandon_after
+            if args.abandon_after is not None
+            else (BOT_ABANDON_AFTER if args.bot else None),
+        ),
         stop_when_over=True,
-        # A bot votes to end the wait for a stalled seat by itself after a while; a person decides.
-        abandon_after=args.abandon_after
-        if args.abandon_after is not None
-        else (BOT_ABANDON_AFTER if args.bot else None),
-        crash_before_submit=crash,
-        trace=trace,
-        deck=deck,
+        hooks=Hooks(before_submit=crash_before(crash) if crash else None, trace=trace),
     )
     say(
         f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
@@ -370,7 +408,9 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
 
 async def _stop_on_refused_join(client: Client) -> None:
     refused = asyncio.Event()
-    client.listeners.subscribe(lambda e: refused.set() if isinstance(e, Refused) and e.kind == "join" else None)
+    client.listeners.subscribe(
+        lambda e: refused.set() if isinstance(e, SeatRefused) or (isinstance(e, Refused) and e.kind == "join") else None
+    )
     await refused.wait()
     client.failure = "The host refused this seat."
     await client.stop("No seat for this peer.")

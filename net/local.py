@@ -25,7 +25,7 @@ from engine.protocol.identity import new_key
 from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
-from net.client import Client, Store
+from net.client import Client, Liveness, Seating, Store
 from net.events import Backoff, Timeouts
 from net.host import Host
 from net.session import Session
@@ -73,11 +73,10 @@ def bot_client(
         name=name,
         games=games,
         store=store,
-        bot=bot_factory(level, rng or random.Random()),
+        seating=Seating(bot=bot_factory(level, rng or random.Random())),
         timeouts=timeouts,
         backoff=backoff,
-        stall_after=stall_after,
-        abandon_after=abandon_after,
+        liveness=Liveness(stall_after=stall_after, abandon_after=abandon_after),
         stop_when_over=True,
     )
 
