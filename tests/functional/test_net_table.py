@@ -14,7 +14,7 @@ from engine.protocol.log import read_log, sign_entry, sign_head
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
-from net.client import Client, Liveness, Seating, Store
+from net.client import Client, Hooks, Liveness, Seating, Store
 from net.events import Connection, Finished, Folded, SeatRefusal, SeatRefused, Waiting
 from net.host import Host
 from net.local import bot_factory, open_local_table
@@ -417,3 +417,43 @@ async def test_a_seat_that_brings_no_deck_to_a_vtes_table_is_not_seated():
     assert refusals[0] == SeatRefused(SeatRefusal.NEEDS_KIT, "vtes")
     assert host.table.seats == []
     await stop_all(host, [person])
+
+
+async def test_before_submit_sees_each_entry_once_what_it_commits_to_is_on_disk(tmp_path):
+    """The hook a crash test kills the process in: called with the entry's kind after the seat's
+    secret (a shuffle's seed, a move's act) is in its secrets file, and before the entry is sent."""
+    from engine.protocol.secrets import SecretsFile
+
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    seen: list[tuple[str, bool]] = []
+
+    def before_submit(kind: str) -> None:
+        stored = SecretsFile(tmp_path / "me" / "seat.secrets")
+        t = me.table
+        if kind == "shuffle":
+            seen.append((kind, stored.get("seed", t.work.event) is not None))
+        elif kind == "move":
+            moves = sum(1 for e in t.entries if e.kind == "move")
+            seen.append((kind, stored.get("intent", moves) is not None))
+        else:
+            seen.append((kind, True))
+
+    me = Client(
+        ("127.0.0.1", host.port),
+        new_key(),
+        name="Hooked",
+        store=Store.in_dir(tmp_path / "me"),
+        seating=Seating(bot=bot_factory("heuristic", random.Random(2))),
+        timeouts=FAST,
+        hooks=Hooks(before_submit=before_submit),
+    )
+    await me.start()
+    bots = await start_bots(host, 2)
+    await eventually(lambda: any(kind == "move" for kind, _ in seen), 30, "a first move")
+    kinds = [kind for kind, _ in seen]
+    assert kinds[0] == "join" and "shuffle" in kinds
+    assert all(on_disk for _, on_disk in seen)
+    sent = [e.kind for e in host.table.entries if e.author == me.public]
+    assert sent == kinds[: len(sent)]
+    await stop_all(host, bots + [me])
