@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, Literal, NoReturn, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -37,7 +37,10 @@ FoldHook = Callable[[Entry, bool], None]
 """Called after each entry is folded: the entry, and whether it was received now (True) or read
 back from this peer's own log file (False)."""
 
-TraceHook = Callable[[str, Entry], None]
+TraceMark = Literal["send", "fold"]
+"""When a trace hook is called: a submit went out, or an entry was folded."""
+
+TraceHook = Callable[[TraceMark, Entry], None]
 """A measuring hook: ``("send", entry)`` when a submit goes out, ``("fold", entry)`` once an entry
 is folded."""
 
