@@ -174,7 +174,7 @@ class Client:
     @property
     def bot(self) -> Bot | BotFactory | None:
         """What plays this seat's moves (None: a person, through :meth:`submit`)."""
-        return self.driver.bot or self.driver.bot_factory
+        return self.driver.bot if self.driver.bot is not None else self.driver.bot_factory
 
     @bot.setter
     def bot(self, value: Bot | BotFactory | None) -> None:
