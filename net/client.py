@@ -29,8 +29,8 @@ from engine.table import Table
 from net.driver import BotFactory, Hooks, IntentKind, Liveness, MaySit, SeatDriver, Seating
 from net.errors import ClientError, HostRefused
 from net.events import Backoff, Finished, LinkState, Listeners, Timeouts
-from net.link import DEFAULT_PORT, HostLink, parse_address
-from net.messages import Accepted, Entries, Hello, Role, Submit, SubmitRejected, Welcome, WireHead
+from net.link import HostLink, parse_address
+from net.messages import DEFAULT_PORT, Accepted, Entries, Hello, Role, Submit, SubmitRejected, Welcome, WireHead
 from net.replica import Replica
 from net.store import Store, data_dir
 

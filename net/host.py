@@ -32,6 +32,7 @@ from engine.table import Table
 from net.events import Folded, Listeners, Timeouts
 from net.framing import Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
+    DEFAULT_PORT,
     VERSION,
     Accepted,
     Bye,
@@ -166,7 +167,7 @@ class Host:
 
     # -- lifecycle ------------------------------------------------------------------------------
 
-    async def start(self, host: str = "0.0.0.0", port: int = 7447) -> None:
+    async def start(self, host: str = "0.0.0.0", port: int = DEFAULT_PORT) -> None:
         """Listen on ``host``:``port`` (port 0: any free port; see :attr:`port`). Raises HostError
         when the address cannot be bound."""
         try:

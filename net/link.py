@@ -20,6 +20,7 @@ from net.errors import ClientError, GiveUp
 from net.events import Backoff, Connection, LinkState, Listeners, Presence, Timeouts
 from net.framing import Outbox, WireError, read_frame
 from net.messages import (
+    DEFAULT_PORT,
     Accepted,
     Bye,
     Entries,
@@ -36,9 +37,6 @@ from net.messages import (
 )
 
 log = logging.getLogger("vampire.net.client")
-
-DEFAULT_PORT = 7447
-"""The TCP port a host listens on unless told otherwise."""
 
 FATAL_BYE = frozenset({"version", "wrong-table", "ahead", "replaced"})
 """``bye`` codes after which reconnecting cannot help."""

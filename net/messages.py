@@ -32,6 +32,9 @@ from engine.protocol.log import Head
 VERSION = 1
 """The protocol version a ``hello`` and a ``welcome`` carry in ``v``."""
 
+DEFAULT_PORT = 7447
+"""The TCP port a host listens on, and a peer connects to, unless told otherwise."""
+
 Role = Literal["player", "spectator"]
 """What a peer says it is in its ``hello``: a player (takes a seat) or a spectator (watches)."""
 
