@@ -52,9 +52,11 @@ def _host(seats: int, rounds: int):
 
 
 async def _move_latency(rounds: int = 2, seed: int = 1) -> dict[str, Any]:
-    from net.client import Client, Store
+    from engine.protocol.identity import new_key
+    from engine.protocol.log import Entry
+    from net.client import Client, Hooks, Seating, Store
     from net.events import Folded
-    from net.local import bot_client, until
+    from net.local import bot_factory, until
 
     host = _host(4, rounds)
     await host.start("127.0.0.1", 0)
@@ -66,21 +68,18 @@ async def _move_latency(rounds: int = 2, seed: int = 1) -> dict[str, Any]:
     try:
         for i in range(4):
             # Each peer keeps its log on disk (fsync per entry), as a real peer does.
-            client = bot_client(
+            def trace(mark: str, entry: Entry) -> None:
+                if mark == "send" and entry.kind == "move":
+                    sent[entry.id] = time.perf_counter()
+
+            client = Client(
                 ("127.0.0.1", host.port),
-                "heuristic",
+                new_key(),
                 name=f"Bench{i}",
                 store=Store.in_dir(Path(tmp.name) / str(i)),
-                rng=random.Random(seed + i),
+                seating=Seating(bot=bot_factory("heuristic", random.Random(seed + i))),
+                hooks=Hooks(trace=trace),
             )
-            original = client._send
-
-            def send(kind, body, intent, _orig=original, _client=client):
-                _orig(kind, body, intent)
-                if kind == "move":
-                    sent[_client._inflight.entry.id] = time.perf_counter()
-
-            client._send = send  # type: ignore[method-assign]
 
             def on_event(event, _n=4):
                 if isinstance(event, Folded) and event.entry.kind == "move":

@@ -2,7 +2,10 @@
 and back-off every peer uses (docs/protocol.md, part 3, "Time-outs").
 
 Events are immutable values delivered in order to each subscriber of a :class:`Listeners`, on the
-event loop's thread. No event carries a secret: a seat's own cards are in its view, not here.
+event loop's thread. They form a closed union, :data:`Event`; each is a :class:`NetEvent`, so a
+front end can ``match`` on them. No event carries a secret: a seat's own cards are in its view, not
+here, and no event carries a sentence of the network layer's own making for a person to read about
+a game: the front end words them (a :class:`SeatRefused` says why, as a :class:`SeatRefusal`).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
 
 from engine.games.base import Note
 from engine.protocol.log import Entry, ForkEvidence
@@ -50,10 +53,45 @@ class Backoff:
     jitter: float = 0.2
 
 
+class LinkState(StrEnum):
+    """Where a client's connection to its host stands (a str, so ``state == "connected"`` holds)."""
+
+    IDLE = "idle"
+    """Not started."""
+    CONNECTING = "connecting"
+    """Opening the TCP connection and saying hello."""
+    CONNECTED = "connected"
+    """Welcomed and caught up with the host's head."""
+    DISCONNECTED = "disconnected"
+    """The connection dropped; the client tries again after a back-off."""
+    STOPPED = "stopped"
+    """For good: the table is over, the client stopped, or reconnecting cannot help."""
+
+
+class SeatRefusal(StrEnum):
+    """Why a client took no seat at a table by itself, before sending a `join`."""
+
+    NOT_BY_HAND = "not-by-hand"
+    """The front end's ``may_sit`` refused this game for a person (it cannot be played by hand
+    here): a person would take a seat and stall the table."""
+    NEEDS_KIT = "needs-kit"
+    """The game asks each seat to bring something (the game's ``SeatKit``: a deck) and this seat
+    brings nothing."""
+    GAME_STARTED = "game-started"
+    """The game started without this seat: every seat is taken."""
+
+
+class NetEvent:
+    """The base of every event a client or host emits (see :data:`Event` for the closed union)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
-class Folded:
+class Folded(NetEvent):
     """An entry was checked, written to this peer's log and folded. ``notes``: its narration,
-    rendered with the seat names; ``seat``: the author's seat (None: the host or a stranger)."""
+    rendered with the seat names; ``seat``: the author's seat (None: the host or a stranger);
+    ``raw_notes``: the same narration as the game's notes."""
 
     entry: Entry
     notes: tuple[str, ...]
@@ -62,21 +100,21 @@ class Folded:
 
 
 @dataclass(frozen=True)
-class Connection:
-    """The connection changed: ``state`` is ``connecting``, ``connected`` (welcomed and caught
-    up), ``disconnected`` (will retry in ``retry`` seconds), ``stopped`` (for good); ``detail``:
-    why, as a sentence."""
+class Connection(NetEvent):
+    """The connection changed: ``state`` (see :class:`LinkState`; ``disconnected`` will retry in
+    ``retry`` seconds); ``detail``: why, as a sentence about the connection."""
 
-    state: str
+    state: LinkState
     detail: str = ""
     retry: float | None = None
 
 
 @dataclass(frozen=True)
-class Refused:
+class Refused(NetEvent):
     """The host refused an entry of this seat with a code other than ``stale``. ``kind``: the
-    entry's kind; ``legal``: whether this peer's own table found it legal (then the host refuses
-    a legal move: PROTOCOL.md 3)."""
+    entry's kind; ``code``: the host's rejection code (PROTOCOL.md 3); ``detail``: the host's
+    sentence; ``legal``: whether this peer's own table found it legal (then the host refuses a
+    legal move: PROTOCOL.md 3)."""
 
     kind: str
     code: str
@@ -85,7 +123,19 @@ class Refused:
 
 
 @dataclass(frozen=True)
-class Waiting:
+class SeatRefused(NetEvent):
+    """This client sent no `join` and takes no seat at this table: ``reason`` says why, ``game``
+    names the table's game (for the front end to ask the registry what the game is called, and
+    what a seat brings), ``detail``: the front end's own sentence for ``NOT_BY_HAND`` (what its
+    ``may_sit`` answered), else empty."""
+
+    reason: SeatRefusal
+    game: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Waiting(NetEvent):
     """The table has waited ``seconds`` for ``seats`` (seat numbers; ``names`` theirs) without a new
     entry (``seats`` empty: it no longer waits on anyone past the time-out)."""
 
@@ -95,7 +145,7 @@ class Waiting:
 
 
 @dataclass(frozen=True)
-class Fork:
+class Fork(NetEvent):
     """The host signed two different entries for one seq: ``evidence`` holds both head
     signatures (PROTOCOL.md 3). This peer stops."""
 
@@ -103,7 +153,7 @@ class Fork:
 
 
 @dataclass(frozen=True)
-class HostFault:
+class HostFault(NetEvent):
     """The host sent what no honest host sends (an entry that does not verify, a bad head
     signature, a log shorter than ours); this peer stops. ``detail``: a sentence."""
 
@@ -111,31 +161,35 @@ class HostFault:
 
 
 @dataclass(frozen=True)
-class Finished:
+class Finished(NetEvent):
     """The table is over for this peer: ``ended`` (the host's `end` entry) or stopped by a proven
-    cheat; ``summary`` says how, ``digest`` is the state digest (hex) peers compare."""
+    cheat; ``summary`` says how (the game's result or the table's fault), ``digest`` is the state
+    digest (hex) peers compare."""
 
     summary: str
     digest: str
 
 
 @dataclass(frozen=True)
-class Presence:
+class Presence(NetEvent):
     """Players the host says are connected now (public keys, from the relayed heads)."""
 
     keys: tuple[bytes, ...] = field(default_factory=tuple)
 
 
-Event = Folded | Connection | Refused | Waiting | Fork | HostFault | Finished | Presence
+Event = Folded | Connection | Refused | SeatRefused | Waiting | Fork | HostFault | Finished | Presence
+"""Every event a :class:`Listeners` of the network layer delivers."""
+
+Subscriber = Callable[[Event], None]
 
 
 class Listeners:
     """Subscribers to a stream of events; a subscriber that raises is logged and kept."""
 
     def __init__(self) -> None:
-        self._subs: list[Callable[[Any], None]] = []
+        self._subs: list[Subscriber] = []
 
-    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(event)`` for every later event; returns the function that unsubscribes."""
         self._subs.append(callback)
 
@@ -145,7 +199,7 @@ class Listeners:
 
         return unsubscribe
 
-    def emit(self, event: Any) -> None:
+    def emit(self, event: Event) -> None:
         """Give ``event`` to every subscriber, in subscription order."""
         for callback in list(self._subs):
             try:

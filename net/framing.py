@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import collections
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from engine.errors import VampireError
 from engine.protocol.codec import DEFAULT_LIMITS, CodecError, LimitError, Limits, decode, encode
@@ -27,14 +27,21 @@ HEADER = 4
 """Bytes of the big-endian length that starts every frame."""
 
 
+WireCode = Literal[
+    "closed", "silent", "slow", "too-large", "malformed", "slow-reader", "flood", "version", "wrong-table", "ahead"
+]
+"""Why a connection is dropped, as the ``bye`` to the peer says it (see :class:`WireError`)."""
+
+
 class WireError(VampireError):
     """A peer that broke the framing or went away. ``code``: ``closed`` (end of stream or reset),
     ``silent`` (no frame within the idle time-out), ``slow`` (a frame body that does not arrive
     within the body time-out), ``too-large`` (a declared length over 4 MiB), ``malformed`` (a zero
     length, bytes that are not one canonical map with a str ``t``), ``slow-reader`` (a peer that
-    does not read what it is sent)."""
+    does not read what it is sent); the host also drops a peer for a ``flood`` of frames, or a
+    hello of another protocol ``version``, of the ``wrong-table``, or ``ahead`` of its log."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: WireCode, message: str) -> None:
         super().__init__(message)
         self.code = code
 

@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import VampireError
 from engine.protocol.codec import DEFAULT_LIMITS, Limits
@@ -27,9 +28,11 @@ from engine.protocol.identity import fingerprint
 from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
 from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
+from engine.table import Table
 from net.events import Folded, Listeners, Timeouts
 from net.framing import Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
+    DEFAULT_PORT,
     VERSION,
     Accepted,
     Bye,
@@ -38,9 +41,11 @@ from net.messages import (
     MessageError,
     Ping,
     Pong,
-    Rejected,
+    Role,
     Submit,
+    SubmitRejected,
     Welcome,
+    WireHead,
     head_from_wire,
     head_to_wire,
     parse_message,
@@ -58,12 +63,13 @@ class HostError(VampireError):
 
 @dataclass(eq=False)
 class Peer:
-    """One connection: ``addr`` ("ip:port"), ``role`` and ``key`` from its hello, ``head`` the
-    latest head it reported (checked), ``synced`` once its catch-up is queued."""
+    """One connection: ``addr`` ("ip:port"), its ``outbox``, ``role`` and ``key`` from its hello
+    (``role`` None before it), ``head`` the latest head it reported (checked), ``synced`` once its
+    catch-up is queued."""
 
     addr: str
-    outbox: Outbox | None = None
-    role: str = ""
+    outbox: Outbox
+    role: Role | None = None
     key: bytes = b""
     head: Head | None = None
     synced: bool = False
@@ -111,15 +117,15 @@ class Host:
         self.finished = asyncio.Event()
         self.peers: list[Peer] = []
         self.disconnects: list[tuple[str, str, str]] = []
-        self._server: asyncio.base_events.Server | None = None
-        self._tasks: set[asyncio.Task] = set()
-        self._pinger: asyncio.Task | None = None
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pinger: asyncio.Task[None] | None = None
         self._host_duties()
 
     # -- reading --------------------------------------------------------------------------------
 
     @property
-    def table(self):
+    def table(self) -> Table:
         """The host's :class:`~engine.table.Table` (read only)."""
         return self.sequencer.table
 
@@ -127,18 +133,25 @@ class Host:
     def port(self) -> int:
         """The TCP port listened on (after :meth:`start`)."""
         assert self._server is not None
-        return self._server.sockets[0].getsockname()[1]
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
 
     @property
     def bind_address(self) -> str:
         """The address listened on (after :meth:`start`): "0.0.0.0" or "::" for every interface."""
         assert self._server is not None
-        return self._server.sockets[0].getsockname()[0]
+        address: str = self._server.sockets[0].getsockname()[0]
+        return address
 
     def head(self) -> Head:
         """The host's current head."""
         t = self.table
         return Head(t.table_id, t.seq - 1, t.head, self.sequencer.heads[-1])
+
+    def head_on_wire(self) -> WireHead:
+        """The host's current head as the wire carries it."""
+        h = self.head()
+        return [h.seq, h.entry_id, h.signature]
 
     def players_connected(self) -> list[bytes]:
         """Public keys of the players connected now."""
@@ -154,7 +167,7 @@ class Host:
 
     # -- lifecycle ------------------------------------------------------------------------------
 
-    async def start(self, host: str = "0.0.0.0", port: int = 7447) -> None:
+    async def start(self, host: str = "0.0.0.0", port: int = DEFAULT_PORT) -> None:
         """Listen on ``host``:``port`` (port 0: any free port; see :attr:`port`). Raises HostError
         when the address cannot be bound."""
         try:
@@ -186,7 +199,7 @@ class Host:
 
     # -- appending ------------------------------------------------------------------------------
 
-    def post(self, kind: str, body: dict) -> Entry:
+    def post(self, kind: str, body: dict[str, Any]) -> Entry:
         """Append an entry authored by the host (`chat`, `start`, `end`) and send it to everyone.
         Raises table.Rejected when the table refuses it, HostError when the log cannot be written."""
         return self._append(self.sequencer.sign(kind, body))
@@ -246,16 +259,17 @@ class Host:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
+        assert task is not None  # asyncio runs each connection's callback in a task of its own
         self._tasks.add(task)
         name = writer.get_extra_info("peername")
-        peer = Peer(f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name))
-        peer.tokens = float(self.timeouts.burst)
-        peer.outbox = Outbox(
+        outbox = Outbox(
             writer,
             max_queued=self.timeouts.max_queued,
             write_timeout=self.timeouts.write,
             on_fail=lambda code, reason: self._lost(peer, code, reason),
         )
+        peer = Peer(f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name), outbox)
+        peer.tokens = float(self.timeouts.burst)
         self.peers.append(peer)
         try:
             await self._serve(peer, reader)
@@ -327,8 +341,8 @@ class Host:
             elif isinstance(msg, Ping):  # Pong too
                 self._on_head(peer, msg.head)
                 if not isinstance(msg, Pong):
-                    peer.outbox.send(Pong(head_to_wire(self.head()), self._relay()).to_map())
-            elif msg.t == "bye":
+                    peer.outbox.send(Pong(self.head_on_wire(), self._relay()).to_map())
+            elif isinstance(msg, Bye):
                 await self._drop(peer, "done", f"said bye ({msg.reason})" if msg.reason else "said bye", bye=False)
                 return
             else:
@@ -356,9 +370,7 @@ class Host:
         mine = None
         if hello.last is not None:
             mine = Head(t.table_id, hello.last, t.entries[hello.last].id, self.sequencer.heads[hello.last])
-        peer.outbox.send(
-            Welcome(t.table_id, self.sequencer.public, head_to_wire(self.head()), head_to_wire(mine)).to_map()
-        )
+        peer.outbox.send(Welcome(t.table_id, self.sequencer.public, self.head_on_wire(), head_to_wire(mine)).to_map())
         start = 0 if hello.last is None else hello.last + 1
         self._send_run(peer, start)
         peer.synced = True  # in the same step as the catch-up: no entry is missed or sent twice
@@ -368,7 +380,7 @@ class Host:
     def _send_run(self, peer: Peer, start: int) -> None:
         entries = self.table.entries
         heads = self.sequencer.heads
-        items: list = []
+        items: list[list[Any]] = []
         size = 0
         first = start
         for seq in range(start, len(entries)):
@@ -381,13 +393,13 @@ class Host:
         if items:
             peer.outbox.send(Entries(first, items).to_map())
 
-    def _relay(self) -> list:
+    def _relay(self) -> list[list[Any]]:
         return [[p.key, head_to_wire(p.head)] for p in self.peers if p.role == "player" and p.synced][:64]
 
-    def _on_head(self, peer: Peer, value: list | None) -> None:
-        head = head_from_wire(value, self.table.table_id)
-        if head is None:
+    def _on_head(self, peer: Peer, value: WireHead | None) -> None:
+        if value is None:
             return
+        head = head_from_wire(value, self.table.table_id)
         # Relay only heads this host really signed: a peer cannot make others relay garbage.
         if verify_head(self.sequencer.public, head.table, head.seq, head.entry_id, head.signature):
             peer.head = head
@@ -395,7 +407,7 @@ class Host:
     async def _ping_loop(self) -> None:
         while True:
             await asyncio.sleep(self.timeouts.ping)
-            ping = frame_bytes(Ping(head_to_wire(self.head()), self._relay()).to_map())
+            ping = frame_bytes(Ping(self.head_on_wire(), self._relay()).to_map())
             for peer in list(self.peers):
                 if peer.synced:
                     peer.outbox.send(ping)
@@ -406,7 +418,7 @@ class Host:
         t = self.table
 
         def reject(code: str, detail: str) -> None:
-            peer.outbox.send(Rejected(msg.n, code, detail[:500], head_to_wire(self.head())).to_map())
+            peer.outbox.send(SubmitRejected(msg.n, code, detail[:500], self.head_on_wire()).to_map())
             if code != "stale":
                 log.info("refused an entry from %s: %s (%s)", peer.label(self._names()), detail, code)
 
@@ -432,7 +444,7 @@ class Host:
             self._append(entry)
         except TableRejected as err:
             return reject(err.code, err.detail)
-        peer.outbox.send(Accepted(msg.n, head_to_wire(self.head())).to_map())
+        peer.outbox.send(Accepted(msg.n, self.head_on_wire()).to_map())
         self._host_duties()
 
 
@@ -455,7 +467,8 @@ def lan_address() -> str:
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         s.connect(("10.255.255.255", 1))
-        return s.getsockname()[0]
+        address: str = s.getsockname()[0]
+        return address
     except OSError:
         return "127.0.0.1"
     finally:

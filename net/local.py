@@ -23,7 +23,7 @@ from engine.games import all_rules, find_game
 from engine.opening import bot_names, open_sequencer, order_table
 from engine.protocol.identity import new_key
 from engine.seat import now_ms
-from net.client import Client, Store
+from net.client import Client, Liveness, Seating, Store
 from net.events import Backoff, Timeouts
 from net.host import Host
 from net.session import Session
@@ -70,11 +70,10 @@ def bot_client(
         name=name,
         games=games,
         store=store,
-        bot=bot_factory(level, rng or random.Random()),
+        seating=Seating(bot=bot_factory(level, rng or random.Random())),
         timeouts=timeouts,
         backoff=backoff,
-        stall_after=stall_after,
-        abandon_after=abandon_after,
+        liveness=Liveness(stall_after=stall_after, abandon_after=abandon_after),
         stop_when_over=True,
     )
 

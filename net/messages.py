@@ -11,8 +11,9 @@ is at that seq of the table (PROTOCOL.md 3); the table id it covers is the conne
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 from engine.errors import VampireError
 from engine.protocol.codec import (
@@ -31,7 +32,25 @@ from engine.protocol.log import Head
 VERSION = 1
 """The protocol version a ``hello`` and a ``welcome`` carry in ``v``."""
 
-ROLES = ("player", "spectator")
+DEFAULT_PORT = 7447
+"""The TCP port a host listens on, and a peer connects to, unless told otherwise."""
+
+Role = Literal["player", "spectator"]
+"""What a peer says it is in its ``hello``: a player (takes a seat) or a spectator (watches)."""
+
+ROLES: tuple[Role, ...] = get_args(Role)
+
+MessageType = Literal["hello", "welcome", "entries", "submit", "accepted", "rejected", "ping", "pong", "bye"]
+"""The ``t`` field of every message of the wire."""
+
+WireHead = list[Any]
+"""A head on the wire, ``[seq, entry id (bin 32), head signature (bin 64)]`` once checked."""
+
+WireEntry = list[bytes]
+"""An entry on the wire, ``[payload, signature]``."""
+
+WireMap = dict[str, Any]
+"""A message as the map a frame carries."""
 
 MAX_TEXT = 500
 """The longest ``detail`` or ``reason`` str accepted, in characters."""
@@ -49,7 +68,7 @@ class MessageError(VampireError):
 # --- heads --------------------------------------------------------------------------------------
 
 
-def _head_array(value: Any, what: str) -> list:
+def _head_array(value: Any, what: str) -> WireHead:
     items = check_list(value, lambda v, w: v, what, 3, 3)
     int_in(0)(items[0], f"{what} seq")
     bin_of(32)(items[1], f"{what} entry id")
@@ -57,14 +76,14 @@ def _head_array(value: Any, what: str) -> list:
     return items
 
 
-def head_to_wire(head: Head | None) -> list | None:
+def head_to_wire(head: Head | None) -> WireHead | None:
     """A head as ``[seq, entry id, signature]`` (nil for None)."""
     return None if head is None else [head.seq, head.entry_id, head.signature]
 
 
-def head_from_wire(value: list | None, table: bytes) -> Head | None:
+def head_from_wire(value: WireHead, table: bytes) -> Head:
     """The :class:`~engine.protocol.log.Head` of a checked wire head for ``table`` (32-byte table id)."""
-    return None if value is None else Head(table, value[0], value[1], value[2])
+    return Head(table, value[0], value[1], value[2])
 
 
 # --- messages -----------------------------------------------------------------------------------
@@ -76,14 +95,14 @@ class Hello:
     holds nothing yet); ``last``: the last seq it holds (None: none); ``role``: ``player`` or
     ``spectator``; ``key``: its 32-byte Ed25519 public key."""
 
-    t: ClassVar[str] = "hello"
+    t: ClassVar[MessageType] = "hello"
     table: bytes | None
     last: int | None
-    role: str
+    role: Role
     key: bytes
     v: int = VERSION
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "v": self.v, "table": self.table, "last": self.last, "role": self.role, "key": self.key}
 
@@ -95,14 +114,14 @@ class Welcome:
     ``last`` seq (None when the peer said it holds nothing), so the peer can check its copy.
     ``entries`` frames with everything after ``last`` follow."""
 
-    t: ClassVar[str] = "welcome"
+    t: ClassVar[MessageType] = "welcome"
     table: bytes
     host: bytes
-    head: list
-    mine: list | None
+    head: WireHead
+    mine: WireHead | None
     v: int = VERSION
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "v": self.v, "table": self.table, "host": self.host, "head": self.head, "mine": self.mine}
 
@@ -112,11 +131,11 @@ class Entries:
     """A run of consecutive entries starting at seq ``start`` (``from`` on the wire): each item
     is ``[[payload, signature], head signature]``."""
 
-    t: ClassVar[str] = "entries"
+    t: ClassVar[MessageType] = "entries"
     start: int
-    items: list
+    items: list[list[Any]]
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "from": self.start, "items": self.items}
 
@@ -126,11 +145,11 @@ class Submit:
     """A player's entry for the host to sequence: ``entry`` is ``[payload, signature]``; ``n``
     is the submitter's request number, echoed in the answer."""
 
-    t: ClassVar[str] = "submit"
+    t: ClassVar[MessageType] = "submit"
     n: int
-    entry: list
+    entry: WireEntry
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "n": self.n, "entry": self.entry}
 
@@ -139,29 +158,29 @@ class Submit:
 class Accepted:
     """The host appended submission ``n``; ``head`` is its head signature."""
 
-    t: ClassVar[str] = "accepted"
+    t: ClassVar[MessageType] = "accepted"
     n: int
-    head: list
+    head: WireHead
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "n": self.n, "head": self.head}
 
 
 @dataclass(frozen=True)
-class Rejected:
-    """The host refused submission ``n``: ``code`` (``stale``, ``not-your-turn``, ``illegal``,
+class SubmitRejected:
+    """The host refused submission ``n`` (wire type ``rejected``): ``code`` (``stale``, ``not-your-turn``, ``illegal``,
     ``malformed``, ``bad-signature``, ``too-large``, ``chain``, ``wrong-table``, ``not-your-key``,
     ``already-seated``, ``spectator``, ``host-error``), ``detail`` (a sentence) and the host's
     ``head`` (None before the genesis)."""
 
-    t: ClassVar[str] = "rejected"
+    t: ClassVar[MessageType] = "rejected"
     n: int
     code: str
     detail: str
-    head: list | None
+    head: WireHead | None
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "n": self.n, "code": self.code, "detail": self.detail, "head": self.head}
 
@@ -172,11 +191,11 @@ class Ping:
     it holds none); ``relay`` (host to peers only; peers send ``[]``) lists ``[key, head]`` for
     each connected player: its public key and the latest head it reported."""
 
-    t: ClassVar[str] = "ping"
-    head: list | None
-    relay: list
+    t: ClassVar[MessageType] = "ping"
+    head: WireHead | None
+    relay: list[list[Any]]
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "head": self.head, "relay": self.relay}
 
@@ -185,7 +204,7 @@ class Ping:
 class Pong(Ping):
     """The answer to a ``ping``, of the same layout."""
 
-    t: ClassVar[str] = "pong"
+    t: ClassVar[MessageType] = "pong"
 
 
 @dataclass(frozen=True)
@@ -193,28 +212,28 @@ class Bye:
     """The sender closes the connection: ``code`` (why, as a word: ``done``, ``replaced``,
     ``silent``, ``flood``, ``malformed``, ...) and ``reason`` (a sentence)."""
 
-    t: ClassVar[str] = "bye"
+    t: ClassVar[MessageType] = "bye"
     code: str
     reason: str
 
-    def to_map(self) -> dict:
+    def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
         return {"t": self.t, "code": self.code, "reason": self.reason}
 
 
-Message = Hello | Welcome | Entries | Submit | Accepted | Rejected | Ping | Pong | Bye
+Message = Hello | Welcome | Entries | Submit | Accepted | SubmitRejected | Ping | Pong | Bye
 
 _TEXT = lambda value, what: check_str(value, what, MAX_TEXT)  # noqa: E731
 _CODE = lambda value, what: check_str(value, what, 32)  # noqa: E731
 _HEAD = _head_array
 
 
-def _entry_wire(value: Any, what: str) -> list:
+def _entry_wire(value: Any, what: str) -> WireEntry:
     # Only the shape: Entry.from_wire checks the bytes themselves.
     return check_list(value, bytes, what, 2, 2)
 
 
-def _relay(value: Any, what: str) -> list:
+def _relay(value: Any, what: str) -> list[list[Any]]:
     items = check_list(value, list, what, 0, MAX_RELAY)
     for i, item in enumerate(items):
         check_list(item, lambda v, w: v, f"{what} item {i}", 2, 2)
@@ -223,14 +242,14 @@ def _relay(value: Any, what: str) -> list:
     return items
 
 
-def _entry_item(value: Any, what: str) -> list:
+def _entry_item(value: Any, what: str) -> list[Any]:
     item = check_list(value, lambda v, w: v, what, 2, 2)
     _entry_wire(item[0], f"{what} entry")
     bin_of(64)(item[1], f"{what} head signature")
     return item
 
 
-_SCHEMAS: dict[str, tuple[dict, Any]] = {
+_SCHEMAS: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], Message]]] = {
     "hello": (
         {
             "t": str,
@@ -254,7 +273,7 @@ _SCHEMAS: dict[str, tuple[dict, Any]] = {
     "accepted": ({"t": str, "n": int_in(0), "head": _HEAD}, lambda m: Accepted(m["n"], m["head"])),
     "rejected": (
         {"t": str, "n": int_in(0), "code": _CODE, "detail": _TEXT, "head": nullable(_HEAD)},
-        lambda m: Rejected(m["n"], m["code"], m["detail"], m["head"]),
+        lambda m: SubmitRejected(m["n"], m["code"], m["detail"], m["head"]),
     ),
     "ping": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Ping(m["head"], m["relay"])),
     "pong": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Pong(m["head"], m["relay"])),

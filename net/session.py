@@ -10,7 +10,7 @@ no Textual import here.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +18,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import VampireError
 from engine.games.base import Act
+from engine.games.spec import Bot
 from engine.protocol.identity import fingerprint
 from engine.protocol.log import Entry
-from net.client import Client, ClientError, Store
-from net.events import Backoff, Timeouts
+from engine.table import Table
+from net.client import Client
+from net.driver import BotFactory, Liveness, MaySit, Seating
+from net.errors import ClientError
+from net.events import Backoff, Event, LinkState, Timeouts
+from net.store import Store
 
 
 class SessionError(VampireError):
@@ -32,11 +37,13 @@ class Session:
     """One seat (or a spectator's place) at a table over the network.
 
     Build it with :meth:`connect`, or around an existing :class:`~net.client.Client`. Events:
-    :meth:`subscribe` (a callback per event) or :meth:`events` (an async iterator). Events are
-    :class:`~net.events.Folded` (an entry was verified, stored and folded; its rendered notes),
-    :class:`~net.events.Connection`, :class:`~net.events.Refused`, :class:`~net.events.Waiting`
-    ("the table waits on seat X"), :class:`~net.events.Fork`, :class:`~net.events.HostFault`,
-    :class:`~net.events.Finished` and :class:`~net.events.Presence`.
+    :meth:`subscribe` (a callback per event) or :meth:`events` (an async iterator). Events are the
+    closed union :data:`net.events.Event`: :class:`~net.events.Folded` (an entry was verified,
+    stored and folded; its rendered notes), :class:`~net.events.Connection`,
+    :class:`~net.events.Refused` (the host refused an entry), :class:`~net.events.SeatRefused` (this
+    peer took no seat, and why), :class:`~net.events.Waiting` ("the table waits on seat X"),
+    :class:`~net.events.Fork`, :class:`~net.events.HostFault`, :class:`~net.events.Finished` and
+    :class:`~net.events.Presence`.
     """
 
     def __init__(self, client: Client) -> None:
@@ -51,15 +58,19 @@ class Session:
         name: str,
         spectate: bool = False,
         store: Store | None = None,
-        bot: Any = None,
+        bot: Bot | BotFactory | None = None,
+        brought: Any = None,
+        may_sit: MaySit | None = None,
         timeouts: Timeouts = Timeouts(),
         backoff: Backoff = Backoff(),
         stall_after: float = 30.0,
         abandon_after: float | None = None,
-        games: dict[str, Any] | None = None,
+        games: Mapping[str, Any] | None = None,
     ) -> Session:
         """A session for ``key`` at the host ``address`` (host, port); call :meth:`start` next.
-        ``store`` defaults to one log and secrets file per table in the user's data directory."""
+        ``store`` defaults to one log and secrets file per table in the user's data directory;
+        ``bot``, ``brought``, ``may_sit``: see :class:`~net.driver.Seating`; ``stall_after``,
+        ``abandon_after``: see :class:`~net.driver.Liveness`."""
         client = Client(
             address,
             key,
@@ -67,11 +78,10 @@ class Session:
             role="spectator" if spectate else "player",
             games=games,
             store=store if store is not None else Store.per_table(),
-            bot=bot,
+            seating=Seating(bot=bot, brought=brought, may_sit=may_sit),
             timeouts=timeouts,
             backoff=backoff,
-            stall_after=stall_after,
-            abandon_after=abandon_after,
+            liveness=Liveness(stall_after=stall_after, abandon_after=abandon_after),
             stop_when_over=False,
         )
         return cls(client)
@@ -110,14 +120,14 @@ class Session:
 
     # -- events ---------------------------------------------------------------------------------
 
-    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         """Call ``callback(event)`` for every later event, on the loop's thread. Returns the
         function that unsubscribes."""
         return self.client.listeners.subscribe(callback)
 
-    async def events(self) -> AsyncIterator[Any]:
+    async def events(self) -> AsyncIterator[Event]:
         """Every later event, in order, until the session stops."""
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[Event] = asyncio.Queue()
         unsubscribe = self.subscribe(queue.put_nowait)
         try:
             while True:
@@ -143,7 +153,7 @@ class Session:
         return self.client.seat.index if self.client.seat is not None else None
 
     @property
-    def table(self):
+    def table(self) -> Table | None:
         """The session's own table state (read only), or None before the host named the table."""
         return self.client.table
 
@@ -154,8 +164,8 @@ class Session:
         return t.names if t is not None else []
 
     @property
-    def connection(self) -> str:
-        """``idle``, ``connecting``, ``connected``, ``disconnected`` or ``stopped``."""
+    def connection(self) -> LinkState:
+        """``idle``, ``connecting``, ``connected``, ``disconnected`` or ``stopped`` (a str enum)."""
         return self.client.state
 
     @property
@@ -164,7 +174,7 @@ class Session:
         return self.client.log_path
 
     @property
-    def fingerprint(self) -> str:
+    def head_fingerprint(self) -> str:
         """The short fingerprint of the table's head (``"ab12-cd34"``): peers in sync show the
         same one."""
         t = self.table

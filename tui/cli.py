@@ -29,6 +29,19 @@ CRASH_ENV = "VAMPIRE_TEST_CRASH_BEFORE"
 """Test hook: an entry kind; a ``join`` process kills itself (SIGKILL) once it has computed such a
 duty (its secret on disk) and before it sends it."""
 
+def crash_before(kind: str) -> Callable[[str], None]:
+    """A ``Hooks.before_submit`` that kills this process (SIGKILL) before it sends an entry of
+    ``kind`` (the :data:`CRASH_ENV` test hook)."""
+    import os
+    import signal
+
+    def hook(about_to_send: str) -> None:
+        if about_to_send == kind:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return hook
+
+
 BOT_ABANDON_AFTER = 180.0
 """Seconds a bot waits on a stalled seat before it votes `abandon` by itself."""
 
@@ -364,7 +377,7 @@ def _timeouts(args: argparse.Namespace) -> tuple[Timeouts, Backoff]:
 def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -> None:
     """Print a client's events as lines (the table's notes, connection changes, refusals, stalls,
     fork evidence, the end): the front end of a bot, a spectator's text feed and a headless host."""
-    from net.events import Connection, Finished, Folded, Fork, HostFault, Refused, Waiting
+    from net.events import Connection, Finished, Folded, Fork, HostFault, Refused, SeatRefused, Waiting
 
     last = {"state": ""}
 
@@ -380,6 +393,8 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
                 last["state"] = event.state
             case Refused():
                 say(f"The host refused this seat's {event.kind} ({event.code}): {event.detail}")
+            case SeatRefused():
+                say(seat_refusal_sentence(event))
             case Waiting() if event.seats:
                 say(f"The table has waited {event.seconds:.0f} s on {', '.join(event.names)}.")
             case Fork():
@@ -394,6 +409,19 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
                 say(f"state digest {event.digest}")
 
     client.listeners.subscribe(show)
+
+
+def seat_refusal_sentence(event: SeatRefused) -> str:
+    """Why a client took no seat (``net.events.SeatRefused``), in a player's words."""
+    from net.events import SeatRefusal
+
+    if event.reason is SeatRefusal.NOT_BY_HAND:
+        return event.detail
+    if event.reason is SeatRefusal.NEEDS_KIT:
+        spec = find_game(event.game)
+        noun = spec.kit().noun if spec.kit is not None else "deck"
+        return f"A {spec.title} table needs a {noun}: join with --deck FILE."
+    return "The game has started without this seat: every seat is taken."
 
 
 def _may_sit(game: str) -> str | None:
@@ -433,7 +461,7 @@ async def run_host(args: argparse.Namespace) -> int:
     from net.local import bot_client, load_or_make_key
     from net.session import Session
 
-    from net.client import DEFAULT_PORT
+    from net.messages import DEFAULT_PORT
 
     say = _printer()
     if args.port is None:
@@ -565,7 +593,7 @@ async def run_join(args: argparse.Namespace) -> int:
     from engine.opening import bot_names
     from engine.paths import login_name
     from engine.protocol.identity import fingerprint, load_identity, new_key, public_bytes
-    from net.client import Client, Store, parse_address
+    from net.client import Client, Hooks, Liveness, Seating, Store, parse_address
     from net.local import bot_factory, load_or_make_key
     from net.session import Session
 
@@ -607,19 +635,22 @@ async def run_join(args: argparse.Namespace) -> int:
         role="spectator" if args.spectate else "player",
         games=all_rules(),
         store=store,
-        bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None,
+        seating=Seating(
+            bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None,
+            brought=deck,
+            may_sit=None if args.bot or args.spectate else _may_sit,
+        ),
         timeouts=timeouts,
         backoff=backoff,
-        stall_after=args.stall_after,
+        liveness=Liveness(
+            stall_after=args.stall_after,
+            # A bot votes to end the wait for a stalled seat by itself after a while; a person decides.
+            abandon_after=args.abandon_after
+            if args.abandon_after is not None
+            else (BOT_ABANDON_AFTER if args.bot else None),
+        ),
         stop_when_over=True,
-        # A bot votes to end the wait for a stalled seat by itself after a while; a person decides.
-        abandon_after=args.abandon_after
-        if args.abandon_after is not None
-        else (BOT_ABANDON_AFTER if args.bot else None),
-        crash_before_submit=crash,
-        trace=trace,
-        deck=deck,
-        may_sit=None if args.bot or args.spectate else _may_sit,
+        hooks=Hooks(before_submit=crash_before(crash) if crash else None, trace=trace),
     )
     say(
         f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
@@ -655,10 +686,12 @@ def _load_brought(path: str) -> Any:
 async def _stop_on_refused_join(client: Client) -> None:
     import asyncio
 
-    from net.events import Refused
+    from net.events import Refused, SeatRefused
 
     refused = asyncio.Event()
-    client.listeners.subscribe(lambda e: refused.set() if isinstance(e, Refused) and e.kind == "join" else None)
+    client.listeners.subscribe(
+        lambda e: refused.set() if isinstance(e, SeatRefused) or (isinstance(e, Refused) and e.kind == "join") else None
+    )
     await refused.wait()
     client.failure = "The host refused this seat."
     await client.stop("No seat for this peer.")

@@ -27,6 +27,13 @@ from net.events import Listeners
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
 
 
+def _why_no_seat(game: str) -> str | None:
+    """Why a person cannot take a seat at a ``game`` table from this app, or None."""
+    from tui.games import front_end_of
+
+    return front_end_of(game).why_no_seat()
+
+
 def _games() -> Any:
     from engine.games import all_rules
 
@@ -371,7 +378,9 @@ class NetFactory:
         from net.session import Session
 
         address = parse_address(spec.address)
-        session = Session.connect(address, load_identity(spec.name), name=spec.name, games=_games())
+        session = Session.connect(
+            address, load_identity(spec.name), name=spec.name, games=_games(), may_sit=_why_no_seat
+        )
         return wrap_session(session)
 
 

@@ -14,13 +14,12 @@ from engine.protocol.log import read_log, sign_entry, sign_head
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 from engine.table import Rejected as TableRejected
-from net.client import Client, Store
-from net.events import Connection, Finished, Folded, Waiting
+from net.client import Client, Hooks, Liveness, Seating, Store
+from net.events import Connection, Finished, Folded, SeatRefusal, SeatRefused, Waiting
 from net.host import Host
 from net.local import bot_factory, open_local_table
 from net.session import Session, SessionError
-from tests.support.net import FAST, QUICK_BACKOFF, free_port, open_host, start_bots, stop_all
-from tests.support.poll import eventually
+from tests.support.net import FAST, QUICK_BACKOFF, eventually, free_port, open_host, start_bots, stop_all
 
 
 async def test_a_spectator_sees_every_public_act_and_none_of_the_hidden_cards(tmp_path):
@@ -92,7 +91,7 @@ async def test_a_client_that_drops_its_connection_catches_up_and_plays_on(tmp_pa
         new_key(),
         name="Flaky",
         store=Store.in_dir(tmp_path / "flaky"),
-        bot=bot_factory("heuristic", random.Random(5)),
+        seating=Seating(bot=bot_factory("heuristic", random.Random(5))),
         timeouts=FAST,
         backoff=QUICK_BACKOFF,
     )
@@ -107,7 +106,9 @@ async def test_a_client_that_drops_its_connection_catches_up_and_plays_on(tmp_pa
         dropper.drop()
         await eventually(lambda: not dropper.connected, 5, "the drop")
         away = dropper.table.seq
-        await eventually(lambda: t.seq > away + 1 or dropper.seat.index in t.waiting_on(), 30, "the table to move on")
+        await eventually(
+            lambda a=away: t.seq > a + 1 or dropper.seat.index in t.waiting_on(), 30, "the table to move on"
+        )
         missed.append(t.seq - away)
         dropper.address = ("127.0.0.1", host.port)
         await eventually(lambda: dropper.connected, 10, "the reconnection")
@@ -125,7 +126,9 @@ async def test_a_stalled_seat_is_named_and_the_others_end_the_game_with_abandon_
     host = open_host(seats=4)
     await host.start("127.0.0.1", 0)
     # Seat 0 performs its duties by itself but never moves: its player walked away.
-    idle = Session(Client(("127.0.0.1", host.port), new_key(), name="Gone", timeouts=FAST, stall_after=0.3))
+    idle = Session(
+        Client(("127.0.0.1", host.port), new_key(), name="Gone", timeouts=FAST, liveness=Liveness(stall_after=0.3))
+    )
     waits: list[Waiting] = []
     idle.subscribe(lambda e: waits.append(e) if isinstance(e, Waiting) else None)
     await idle.start()
@@ -230,7 +233,7 @@ async def test_the_session_checks_a_move_before_submitting_and_re_signs_the_same
         if (0, "move") not in session.table.owed():
             with pytest.raises(SessionError):
                 await session.submit_move(act)
-        assert len(session.fingerprint) == 9
+        assert len(session.head_fingerprint) == 9
         line = await session.chat("good game")
         assert line.kind == "chat"
     finally:
@@ -259,7 +262,7 @@ async def test_a_local_table_is_a_host_bots_and_a_session_over_loopback():
         await eventually(lambda: table.session.table.ended, 5, "the end reaches the session")
         from engine.protocol.identity import fingerprint
 
-        assert table.session.fingerprint == fingerprint(table.host.table.head)
+        assert table.session.head_fingerprint == fingerprint(table.host.table.head)
     finally:
         await table.close()
 
@@ -276,7 +279,7 @@ async def test_a_restarted_client_resumes_its_seat_from_its_own_files(tmp_path):
             key,
             name="Twice",
             store=Store.in_dir(tmp_path / "me"),
-            bot=bot_factory("heuristic", random.Random(1)),
+            seating=Seating(bot=bot_factory("heuristic", random.Random(1))),
             timeouts=FAST,
             backoff=QUICK_BACKOFF,
         )
@@ -303,10 +306,10 @@ async def test_a_player_arriving_after_the_start_is_told_there_is_no_seat():
     await eventually(lambda: host.table.phase == "running", 10, "the start")
     late = Client(("127.0.0.1", host.port), new_key(), name="Late", timeouts=FAST)
     refused = []
-    late.listeners.subscribe(lambda e: refused.append(e) if type(e).__name__ == "Refused" else None)
+    late.listeners.subscribe(lambda e: refused.append(e) if isinstance(e, SeatRefused) else None)
     await late.start()
     await eventually(lambda: refused, 10, "the refusal")
-    assert refused[0].kind == "join" and "every seat is taken" in refused[0].detail
+    assert refused[0] == SeatRefused(SeatRefusal.GAME_STARTED, "queen")
     assert late.seat.index is None and len(host.table.seats) == 3
     await stop_all(host, bots + [late])
 
@@ -369,27 +372,88 @@ async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_s
     await stop_all(host, bots + [me.client])
 
 
-async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play(tmp_path):
-    """Until the VTES screen exists, a person who joins a VTES table is told so in a sentence and
-    takes no seat (a seat nobody can play would stall every other Methuselah): the front end's
-    policy (``vampire join`` without ``--bot``), which the client applies before it sends `join`."""
+async def _vtes_host() -> Host:
     from engine.games import all_rules
     from engine.games.base import parse_options
-    from net.events import Refused
-    from tui.cli import _may_sit
 
     games = all_rules()
     sequencer = Sequencer(new_key(), games, None, now_ms)
     sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "vtes table")
     host = Host(sequencer, timeouts=FAST)
     await host.start("127.0.0.1", 0)
+    return host
+
+
+async def test_a_person_is_not_seated_at_a_vtes_table_the_screen_cannot_play():
+    """A front end that cannot play VTES by hand says so through ``may_sit``: the person's client
+    sends no `join` and reports the front end's own sentence (a seat nobody can play would stall
+    every other Methuselah)."""
+    host = await _vtes_host()
+    sentence = "This screen plays only Vampire Queen: join with --bot, or watch with --spectate."
     person = Client(
-        ("127.0.0.1", host.port), new_key(), name="Mina", timeouts=FAST, backoff=QUICK_BACKOFF, may_sit=_may_sit
+        ("127.0.0.1", host.port),
+        new_key(),
+        name="Mina",
+        seating=Seating(may_sit=lambda game: None if game == "queen" else sentence),
+        timeouts=FAST,
+        backoff=QUICK_BACKOFF,
     )
     refusals = []
-    person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, Refused) else None)
+    person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, SeatRefused) else None)
     await person.start()
     await eventually(lambda: refusals, 10, "a refusal")
-    assert "Vampire: The Eternal Struggle" in refusals[0].detail and "cannot take a seat" in refusals[0].detail
+    assert refusals[0] == SeatRefused(SeatRefusal.NOT_BY_HAND, "vtes", sentence)
     assert host.table.seats == []
     await stop_all(host, [person])
+
+
+async def test_a_seat_that_brings_no_deck_to_a_vtes_table_is_not_seated():
+    host = await _vtes_host()
+    person = Client(("127.0.0.1", host.port), new_key(), name="Mina", timeouts=FAST, backoff=QUICK_BACKOFF)
+    refusals = []
+    person.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, SeatRefused) else None)
+    await person.start()
+    await eventually(lambda: refusals, 10, "a refusal")
+    assert refusals[0] == SeatRefused(SeatRefusal.NEEDS_KIT, "vtes")
+    assert host.table.seats == []
+    await stop_all(host, [person])
+
+
+async def test_before_submit_sees_each_entry_once_what_it_commits_to_is_on_disk(tmp_path):
+    """The hook a crash test kills the process in: called with the entry's kind after the seat's
+    secret (a shuffle's seed, a move's act) is in its secrets file, and before the entry is sent."""
+    from engine.protocol.secrets import SecretsFile
+
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    seen: list[tuple[str, bool]] = []
+
+    def before_submit(kind: str) -> None:
+        stored = SecretsFile(tmp_path / "me" / "seat.secrets")
+        t = me.table
+        if kind == "shuffle":
+            seen.append((kind, stored.get("seed", t.work.event) is not None))
+        elif kind == "move":
+            moves = sum(1 for e in t.entries if e.kind == "move")
+            seen.append((kind, stored.get("intent", moves) is not None))
+        else:
+            seen.append((kind, True))
+
+    me = Client(
+        ("127.0.0.1", host.port),
+        new_key(),
+        name="Hooked",
+        store=Store.in_dir(tmp_path / "me"),
+        seating=Seating(bot=bot_factory("heuristic", random.Random(2))),
+        timeouts=FAST,
+        hooks=Hooks(before_submit=before_submit),
+    )
+    await me.start()
+    bots = await start_bots(host, 2)
+    await eventually(lambda: any(kind == "move" for kind, _ in seen), 30, "a first move")
+    kinds = [kind for kind, _ in seen]
+    assert kinds[0] == "join" and "shuffle" in kinds
+    assert all(on_disk for _, on_disk in seen)
+    sent = [e.kind for e in host.table.entries if e.author == me.public]
+    assert sent == kinds[: len(sent)]
+    await stop_all(host, bots + [me])

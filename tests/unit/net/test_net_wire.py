@@ -18,8 +18,8 @@ from net.messages import (
     MessageError,
     Ping,
     Pong,
-    Rejected,
     Submit,
+    SubmitRejected,
     Welcome,
     parse_message,
 )
@@ -46,7 +46,7 @@ def reader_with(data: bytes, eof: bool = True) -> asyncio.StreamReader:
         Entries(5, [[[b"payload", SIG], SIG]]),
         Submit(7, [b"payload", SIG]),
         Accepted(7, HEAD),
-        Rejected(7, "stale", "Seq 3 is already taken.", HEAD),
+        SubmitRejected(7, "stale", "Seq 3 is already taken.", HEAD),
         Ping(HEAD, [[KEY, HEAD], [KEY, None]]),
         Pong(None, []),
         Bye("done", "The table is over."),
