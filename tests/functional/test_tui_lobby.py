@@ -15,8 +15,8 @@ from tests.support.net import FAST, QUICK_BACKOFF, eventually, open_host, stop_a
 from tests.support.tui import shown, wait_for
 from tui.app import Start, VampireApp
 from tui.connect import HostedTable, wrap_session
+from tui.games.queen.table import TableScreen
 from tui.screens.lobby import LobbyScreen
-from tui.screens.table import TableScreen
 from tui.session import HostSpec
 
 

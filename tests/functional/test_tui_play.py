@@ -12,11 +12,12 @@ from engine.games.queen import GAME
 from tests.support.tui import keys_for_act, shown, wait_for
 from tui.app import Start, VampireApp
 from tui.connect import LocalPlay, NetFactory
+from tui.games.queen.results import RoundEndScreen
+from tui.games.queen.table import TableScreen
+from tui.games.queen.widgets.hand import HandView
 from tui.screens.audit import AuditScreen
-from tui.screens.results import GameEndScreen, RoundEndScreen
-from tui.screens.table import TableScreen
+from tui.screens.results import GameEndScreen
 from tui.session import LocalTableSpec
-from tui.widgets.table.hand import HandView
 
 
 class RecordingLocalPlay(LocalPlay):

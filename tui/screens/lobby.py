@@ -8,6 +8,8 @@ itself (``vampire play``); a sentence under the seats says what the table waits 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -20,12 +22,13 @@ from textual.widgets import DataTable, Footer, Static
 from engine.protocol.identity import fingerprint
 from tui.errors import explain
 from tui.errors import sentence as _sentence
+from tui.events import as_session_event
 from tui.messages import SessionUpdate
-from tui.session import TableSession, as_session_event
+from tui.session import TableSession
 from tui.widgets.common.too_small import TooSmallNotice
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     """Before the game: everyone sees who sits where; the host fills seats with bots, removes
     them, and starts."""
 
@@ -42,7 +45,7 @@ class LobbyScreen(Screen):
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._busy = False
         self._seen: dict[bytes, float] = {}
         self._link_problem = ""  # why this guest is not connected now ("" while it is, or unknown)
@@ -54,8 +57,9 @@ class LobbyScreen(Screen):
         with Vertical(id="lobby"):
             yield Static(id="lobby-address")
             # The host picks the bot to remove with the row cursor; a guest has nothing to pick.
-            cursor = "row" if self.session.is_host else "none"
-            yield DataTable(id="lobby-seats", cursor_type=cursor, zebra_stripes=False)
+            yield DataTable(
+                id="lobby-seats", cursor_type="row" if self.session.is_host else "none", zebra_stripes=False
+            )
             yield Static(id="lobby-options")
             yield Static(id="lobby-hint", classes="hint")
         yield Footer()
@@ -63,12 +67,16 @@ class LobbyScreen(Screen):
     def on_mount(self) -> None:
         seats = self.query_one(DataTable)
         seats.add_columns("seat", "name", "key", "who", "ready")
-        self._unsubscribe = self.session.subscribe(lambda ev: self.post_message(SessionUpdate(as_session_event(ev))))
+        self._unsubscribe = self.session.subscribe(self._on_session_event)
         seats.focus()
         self.refresh_lobby()
 
     def on_screen_resume(self) -> None:
         self.refresh_lobby()
+
+    def _on_session_event(self, event: Any) -> None:
+        # Called by the session, possibly from another thread: post_message is thread-safe.
+        self.post_message(SessionUpdate(as_session_event(event)))
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -91,13 +99,13 @@ class LobbyScreen(Screen):
         self.refresh_lobby()
 
     def refresh_lobby(self) -> None:
-        from tui.screens.table import TableScreen
+        from tui.screens.table import table_screen
 
         session = self.session
         table = session.table
         if table.phase not in ("new", "lobby"):
             if self.app.screen is self:  # else once this screen is on top again (on_screen_resume)
-                self.app.switch_screen(TableScreen(session))
+                self.app.switch_screen(table_screen(session))
             return
         title = table.game.title if table.game else "A table"
         where = f"lobby of {table.name!r}" if table.name else "lobby"

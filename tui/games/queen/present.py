@@ -200,4 +200,4 @@ def round_rows(state: Any, names: Sequence[str], round_index: int = -1) -> list[
 
 def winners_text(state: Any, names: Sequence[str], result: Any) -> str:
     """The result's summary with seat names filled in."""
-    return result.summary.format(**{f"s{i}": n for i, n in enumerate(names)})
+    return str(result.summary).format(**{f"s{i}": n for i, n in enumerate(names)})

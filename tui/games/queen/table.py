@@ -45,7 +45,7 @@ def pick_act(keys: tuple[Any, ...]) -> Act:
     return pick_to_act([k for k in keys if k[0] != "H"], hunters)
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """One seat at a Vampire Queen table."""
 
     BINDINGS = [
@@ -107,7 +107,7 @@ class TableScreen(Screen):
             self._unsubscribe()
             self._unsubscribe = None
 
-    def _on_session_event(self, event: object) -> None:
+    def _on_session_event(self, event: Any) -> None:
         # Called by the session, possibly from another thread: post_message is thread-safe.
         self.post_message(SessionUpdate(as_session_event(event)))
 
@@ -151,7 +151,7 @@ class TableScreen(Screen):
             parts.append(f"{names[me]} (you, key {session.fingerprint})")
         elif me is None:
             parts.append("watching")
-        if state is not None and getattr(state, "round", 0):
+        if state is not None and state.round:
             rounds = state.option("rounds")
             parts.append(f"round {state.round} of {rounds}")
         parts.append(f"head {head_text(table)}")

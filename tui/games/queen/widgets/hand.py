@@ -45,7 +45,7 @@ class HandView(Widget, can_focus=True):
         Binding("right", "move(1)", "Right", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
-        Binding("space", "toggle", "Pick"),
+        Binding("space", "pick", "Pick"),
         Binding("escape", "clear", "Unpick", show=False),
     ]
 
@@ -102,7 +102,7 @@ class HandView(Widget, can_focus=True):
         if self.cards:
             self.cursor = index % len(self.cards)
 
-    def action_toggle(self) -> None:
+    def action_pick(self) -> None:
         if not self.cards:
             return
         self._toggle(self.cursor)
