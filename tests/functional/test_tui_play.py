@@ -95,7 +95,8 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
             act = next((a for a in legal if a["do"] == "pass"), legal[0])
             title = shown(screen.query_one("#title"))  # it ends with the head: "head #35 1a2b-3c4d"
             await pilot.press(*keys_for_act(list(hand.cards), act))
-            await wait_for(pilot, lambda: shown(screen.query_one("#title")) != title, 30, "the move on the table")
+            moved = lambda screen=screen, title=title: shown(screen.query_one("#title")) != title  # noqa: E731
+            await wait_for(pilot, moved, 30, "the move on the table")
         else:
             pytest.fail("the game did not end")
         end = app.screen
@@ -113,7 +114,7 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
 
 
 async def test_an_illegal_pick_says_why_before_enter_and_is_never_sent(tmp_path: Path) -> None:
-    app, factory = _app(tmp_path)
+    app, _factory = _app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: _my_turn(app), 60, "my turn")
         screen = app.screen

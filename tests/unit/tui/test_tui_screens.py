@@ -141,7 +141,7 @@ async def test_cards_are_picked_with_the_mouse_too() -> None:
     local = build_local(3, PERSON, {"rounds": 1})
     from tests.support.local_session import advance
 
-    advance(local, 0, lambda l: True)
+    advance(local, 0, lambda _local: True)
     app = VampireApp(Start("table", LocalGameSession(local, 0, auto=False)), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")

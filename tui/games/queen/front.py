@@ -1,14 +1,17 @@
-"""Vampire Queen's front end, as :mod:`tui.games` finds it (``FRONT_END``)."""
+"""Vampire Queen's front end, as :mod:`tui.games` finds it (``FRONT_END``). Its screens are
+imported when first shown, so that asking the registry about a game loads no screen."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from textual.screen import Screen
-
-from engine.table import Table
 from tui.games import FrontEnd, GameEnd, ReplayKit
-from tui.session import TableSession
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from engine.table import Table
+    from tui.session import TableSession
 
 HELP = """\
 [b]At the table[/b]

@@ -7,11 +7,13 @@ audit and the result.
 
 from __future__ import annotations
 
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from engine.games import find_game
-from engine.table import Table
 from tui.games import FrontEnd, GameEnd, result_summary
+
+if TYPE_CHECKING:
+    from engine.table import Table
 
 TITLE = "Vampire: The Eternal Struggle"
 
@@ -34,6 +36,8 @@ NO_SCREEN = (
 def game_end(table: Table, me: int | None) -> GameEnd:
     """The result's summary, then the table's result as an organiser enters it in the Archon
     (the game's ``organiser_result``: seating order, VP, GW and the Archon's checks)."""
+    from rich.text import Text
+
     plain = result_summary(table, me)
     state = table.gstate
     organiser = find_game("vtes").organiser_result
