@@ -1,25 +1,40 @@
-"""The table screen of a session, chosen by its game's front end (:mod:`tui.games`), and the
-screen shown instead for a game that has no table screen yet: its sentence, the narration, and
-what the table waits for."""
+"""The table screen's frame, shared by every game, and the choice of a session's table screen.
+
+:class:`TableFrame` does what every table does: it reads the session's table after every
+:class:`tui.messages.SessionUpdate`, shows the title (who I am, the head fingerprint), the
+narration, what the table does or waits for (with a progress bar for protocol work), chat, the
+vote to end a long wait, and the end-of-game screen. A game's table screen (its front end's,
+:mod:`tui.games`) subclasses it and adds its board above the log and below the status line.
+:class:`NoTableScreen` is the frame alone, for a game that has no table screen yet.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Label, Static
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Label, ProgressBar, Static
 
-from tui.errors import sentence
+from engine.games.base import Act
+from engine.table import Table
+from tui.errors import explain
+from tui.errors import sentence as _sentence
 from tui.events import as_session_event
 from tui.games import find_front_end, front_end_of
 from tui.messages import SessionUpdate
 from tui.session import TableSession
-from tui.table_text import head_text, waiting_text
+from tui.table_text import head_text, waiting_text, work_progress
 from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.too_small import TooSmallNotice
+
+#: Seconds a seat may keep the table waiting before the others are offered an abandon vote.
+ABANDON_AFTER = 60
 
 
 def table_screen(session: TableSession, game: str | None = None) -> Screen[Any]:
@@ -32,75 +47,319 @@ def table_screen(session: TableSession, game: str | None = None) -> Screen[Any]:
     return NoTableScreen(session, front.no_screen)
 
 
-class NoTableScreen(Screen[None]):
-    """A table whose game has no table screen: ``reason`` (a sentence), the game's narration as
-    it comes, who the table waits for, and the end-of-game summary once it is over."""
+class TableFrame(Screen[None]):
+    """One seat (or a spectator) at a table, whatever its game.
 
-    BINDINGS = [
-        Binding("escape", "home", "Home"),
+    A game's screen overrides :meth:`compose_top` and :meth:`compose_bottom` (its widgets),
+    :meth:`title_parts` (where the game is), :meth:`show_board` (draw them), :meth:`check_end`
+    (its own end-of-round screens), :meth:`home_widget` (what has the focus when chat closes) and
+    :meth:`moved` (after a move was taken). Its ``BINDINGS`` list :data:`FRAME_BINDINGS` after its
+    own keys (declare the class with ``inherit_bindings=False``, so the footer lists its keys first).
+    """
+
+    FRAME_BINDINGS: list[BindingType] = [
+        Binding("c", "chat", "Chat"),
+        Binding("a", "abandon", "Vote abandon"),
+        Binding("l", "focus_log", "Log", show=False),
+        Binding("escape", "back", "Back", show=False),
         Binding("f1", "app.help", "Help"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
+    BINDINGS = FRAME_BINDINGS
 
-    def __init__(self, session: TableSession, reason: str) -> None:
+    def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
-        self.reason = reason
         self._unsubscribe: Any = None
         self._notes_seen = 0
         self._ended_shown = False
+        self._work_totals: dict[int, int] = {}
+        self._submitting = False
+        self._last_change = time.monotonic()
+        self._last_head = b""
+        self._fault_shown = False
+        self._stalled: tuple[int, ...] = ()
+        self._link_lost = False
+
+    # -- what a game's screen adds ---------------------------------------------------------------
+
+    def compose_top(self) -> ComposeResult:
+        """The game's widgets between the title and the log."""
+        yield from ()
+
+    def compose_bottom(self) -> ComposeResult:
+        """The game's widgets between the status line and the chat line."""
+        yield from ()
+
+    def note_log(self) -> NoteLog:
+        """The log widget (``id="log"``): a game's own, to mark its milestones."""
+        return NoteLog(id="log")
+
+    def title_parts(self, table: Table) -> list[str]:
+        """Where the game is, for the title ("round 2 of 5"); none by default."""
+        return []
+
+    def show_board(self, table: Table) -> None:
+        """Draw the game's widgets from ``table`` and the session's view."""
+
+    def check_end(self, table: Table) -> None:
+        """Show what the end of a part of the game, or of the game, calls for: by default the
+        end-of-game screen once the game has a result, or a cheat was proven."""
+        state = table.gstate
+        over = table.game is not None and state is not None and table.game.result(state) is not None
+        if over or table.fault is not None:
+            self.show_game_end()
+
+    def home_widget(self) -> Widget:
+        """The widget that has the focus when nothing else does (and after chat): the log."""
+        return self.query_one(NoteLog)
+
+    def moved(self) -> None:
+        """The host took this seat's move (a game's screen clears what was picked)."""
+
+    # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
         yield Static(id="title")
-        yield Static(self.reason, id="no-screen", classes="panel")
-        yield NoteLog(id="log")
-        yield Label(id="waiting")
+        yield from self.compose_top()
+        yield self.note_log()
+        with Horizontal(id="status"):
+            yield Label(id="waiting")
+            yield ProgressBar(id="work", show_eta=False, show_percentage=False)
+        yield from self.compose_bottom()
+        yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)", max_length=500)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#log").border_title = "Game log"
+        self.query_one("#chat").display = False
         self._unsubscribe = self.session.subscribe(self._on_session_event)
+        self.home_widget().focus()
+        self.set_interval(1.0, self._tick)
         self.refresh_table()
-
-    def _on_session_event(self, event: Any) -> None:
-        # Called by the session, possibly from another thread: post_message is thread-safe.
-        self.post_message(SessionUpdate(as_session_event(event)))
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
 
-    def action_home(self) -> None:
-        self.app.go_home()  # type: ignore[attr-defined]
+    def _on_session_event(self, event: Any) -> None:
+        # Called by the session, possibly from another thread: post_message is thread-safe.
+        self.post_message(SessionUpdate(as_session_event(event)))
+
+    # -- session events ----------------------------------------------------------------------------
 
     @on(SessionUpdate)
     def _session_update(self, message: SessionUpdate) -> None:
         event = message.event
-        if event.kind in ("error", "closed") and event.text:
-            self.notify(sentence(event.text), severity="error" if event.kind == "error" else "information")
+        if event.kind == "error" and event.text:
+            self.notify(event.text, title="Table", severity="error", timeout=10)
+        elif event.kind == "connection" and event.text:
+            # Connecting and connected are routine; a lost link, and getting it back, are news.
+            if not event.ok:
+                self._link_lost = True
+                self.notify(event.text, title="Connection", severity="warning", timeout=8)
+            elif self._link_lost:
+                self._link_lost = False
+                self.notify(event.text, title="Connection")
+        elif event.kind == "closed" and event.text:
+            self.notify(_sentence(event.text), title="Table closed")
+        elif event.kind == "waiting":
+            self._stalled = tuple(s for s in event.seats if s != self.session.seat)
+        elif event.kind == "other":
+            return
         self.refresh_table()
 
     def refresh_table(self) -> None:
-        """Re-read the table: the title, new narration, who the table waits for."""
-        table = self.session.table
-        me = self.session.seat
+        """Re-read everything from the session and redraw."""
+        session = self.session
+        table = session.table
         names = table.names
-        who = f"{names[me]} (you, key {self.session.fingerprint})" if me is not None and me < len(names) else "watching"
-        title = table.game.title if table.game is not None else "A table"
-        self.query_one("#title", Static).update(f"{title} · {who} · head {head_text(table)}")
+        me = session.seat
+        if table.head != self._last_head:
+            self._last_head = table.head
+            self._last_change = time.monotonic()
+            self._stalled = ()
+        # Title: who I am, where the game is, and the head fingerprint everyone can compare.
+        parts = [table.game.title if table.game else "Vampire Table"]
+        if me is not None and me < len(names):
+            parts.append(f"{names[me]} (you, key {session.fingerprint})")
+        elif me is None:
+            parts.append("watching")
+        parts += self.title_parts(table)
+        parts.append(f"head {head_text(table)}")
+        self.query_one("#title", Static).update(" · ".join(parts))
+        # The log: every note not shown yet.
         if len(table.notes) > self._notes_seen:
             self.query_one(NoteLog).add_notes(table.notes[self._notes_seen :], names)
             self._notes_seen = len(table.notes)
-        if table.fault is not None:
-            self.query_one("#waiting", Label).update("The table stopped: " + table.fault.describe(names))
-        else:
-            self.query_one("#waiting", Label).update(waiting_text(table, me))
-        state = table.gstate
-        over = table.game is not None and state is not None and table.game.result(state) is not None
-        if (over or table.fault is not None) and not self._ended_shown:
-            from tui.screens.results import GameEndScreen
+        self.show_status(table, me)
+        self.show_board(table)
+        self.check_end(table)
+        self.refresh_bindings()
 
-            self._ended_shown = True
-            self.app.push_screen(GameEndScreen(self.session))
+    def show_status(self, table: Table, me: int | None) -> None:
+        """The status line: a proven cheat, the protocol work under way (with its progress), or
+        who the table waits for (and for how long, past the abandon time)."""
+        label = self.query_one("#waiting", Label)
+        bar = self.query_one("#work", ProgressBar)
+        progress = work_progress(table, self._work_totals)
+        waiting = waiting_text(table, me)
+        if table.fault is not None and not self._fault_shown:
+            self._fault_shown = True
+            self.notify(
+                _sentence(table.fault.describe(table.names)), title="Cheat proven", severity="error", timeout=30
+            )
+        if table.fault is not None:
+            label.update("The table stopped: " + table.fault.describe(table.names))
+            bar.display = False
+            return
+        if progress is not None:
+            label.update(f"{progress.text}.")
+            bar.display = True
+            bar.update(total=max(progress.total, 1), progress=progress.done)
+            return
+        bar.display = False
+        stalled = self._stalled_seat()
+        if stalled is not None:
+            secs = int(time.monotonic() - self._last_change)
+            waiting += f" ({table.names[stalled]} has kept the table waiting {secs} s: a votes to end the wait.)"
+        label.update(waiting)
+        label.set_class(waiting == "Your turn.", "-your-turn")
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def my_turn(self) -> bool:
+        """The table waits for this seat's move."""
+        me = self.session.seat
+        return me is not None and (me, "move") in self.session.table.owed()
+
+    @property
+    def submitting(self) -> bool:
+        """A move of this seat is on its way to the host."""
+        return self._submitting
+
+    def submit(self, act: Act) -> None:
+        """Send ``act`` as this seat's move (in a worker); a refusal is a notification."""
+        self._submitting = True
+        self.refresh_bindings()
+        self._send_move(act)
+
+    @work(exclusive=True, group="move")
+    async def _send_move(self, act: Act) -> None:
+        try:
+            await self.session.submit_move(act)
+        except Exception as err:  # every failure is a sentence for the player
+            self.notify(explain(err), title="Move refused", severity="error", timeout=10)
+        else:
+            self.moved()
+        finally:
+            self._submitting = False
+            self.refresh_table()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "abandon":
+            return self._stalled_seat() is not None
+        if action == "chat":
+            return self.session.seat is not None or self.session.is_host
+        return True
+
+    # -- chat, log, abandon ----------------------------------------------------------------------
+
+    def action_chat(self) -> None:
+        chat = self.query_one("#chat", Input)
+        chat.display = True
+        chat.focus()
+
+    def action_focus_log(self) -> None:
+        self.query_one(NoteLog).focus()
+
+    def action_back(self) -> None:
+        chat = self.query_one("#chat", Input)
+        chat.display = False
+        self.home_widget().focus()
+
+    @on(Input.Submitted, "#chat")
+    def _chat_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        event.input.display = False
+        self.home_widget().focus()
+        if text:
+            self._send_chat(text)
+
+    @work(group="chat")
+    async def _send_chat(self, text: str) -> None:
+        try:
+            await self.session.chat(text)
+        except Exception as err:  # every failure is a sentence for the player
+            self.notify(explain(err), title="Chat", severity="error")
+
+    def _stalled_seat(self) -> int | None:
+        """A seat other than mine that has kept the table waiting longer than ABANDON_AFTER."""
+        table = self.session.table
+        if table.phase != "running" or self.session.seat is None:
+            return None
+        waited = table.waiting_on()
+        for seat in self._stalled:
+            if seat in waited:
+                return seat
+        if time.monotonic() - self._last_change < ABANDON_AFTER:
+            return None
+        others = [s for s in table.waiting_on() if s != self.session.seat]
+        return others[0] if others else None
+
+    def _tick(self) -> None:
+        table = self.session.table
+        if table.phase == "running" and time.monotonic() - self._last_change >= ABANDON_AFTER:
+            self.show_status(table, self.session.seat)
+            self.refresh_bindings()
+
+    def action_abandon(self) -> None:
+        seat = self._stalled_seat()
+        if seat is None:
+            return
+        name = self.session.table.names[seat]
+        self._vote(seat, name)
+
+    @work(group="abandon")
+    async def _vote(self, seat: int, name: str) -> None:
+        try:
+            await self.session.vote_abandon(seat)
+        except Exception as err:  # every failure is a sentence for the player
+            self.notify(explain(err), title="Abandon vote", severity="error")
+        else:
+            self.notify(f"You voted to end the wait for {name}.")
+
+    # -- the end ---------------------------------------------------------------------------------
+
+    def show_game_end(self) -> None:
+        """Push the end-of-game screen (once)."""
+        from tui.screens.results import GameEndScreen
+
+        if self._ended_shown:
+            return
+        self._ended_shown = True
+        self.app.push_screen(GameEndScreen(self.session))
+
+    @property
+    def game_end_shown(self) -> bool:
+        return self._ended_shown
+
+
+class NoTableScreen(TableFrame, inherit_bindings=False):
+    """A table whose game has no table screen: ``reason`` (a sentence) above the narration, what
+    the table waits for, and the end-of-game summary once it is over."""
+
+    BINDINGS = [Binding("h", "home", "Home"), *TableFrame.FRAME_BINDINGS]
+
+    def __init__(self, session: TableSession, reason: str) -> None:
+        super().__init__(session)
+        self.reason = reason
+
+    def compose_top(self) -> ComposeResult:
+        yield Static(self.reason, id="no-screen", classes="panel")
+
+    def action_home(self) -> None:
+        self.app.go_home()  # type: ignore[attr-defined]
