@@ -1,7 +1,8 @@
 """The lobby: the address to share, the seats (names and short key fingerprints, who is ready),
 bots for the host to add or remove, the table's options, and start.
 
-The host adds bots with ``b``/``r``, removes the highlighted one (or the last one) with ``x``, and
+The host adds bots with ``b`` (the game's default level) or ``r`` (a random one, for a game that
+has that level), removes the highlighted one (or the last one) with ``x``, and
 starts with ``s`` once every seat is taken (greyed out until then), unless its host starts by
 itself (``vampire play``); a sentence under the seats says what the table waits for."""
 
@@ -19,6 +20,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from engine.games import UnknownGame, find_game
 from engine.protocol.identity import fingerprint
 from tui.errors import explain
 from tui.errors import sentence as _sentence
@@ -33,7 +35,7 @@ class LobbyScreen(Screen[None]):
     them, and starts."""
 
     BINDINGS = [
-        Binding("b", "add_bot('heuristic')", "Add bot"),
+        Binding("b", "add_bot('')", "Add bot"),
         Binding("r", "add_bot('random')", "Add random bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
@@ -197,7 +199,7 @@ class LobbyScreen(Screen[None]):
         table = session.table
         full = len(table.seats) >= table.nseats
         if action == "add_bot":
-            if not session.is_host:
+            if not session.is_host or self._bot_level(str(parameters[0])) is None:
                 return False
             return True if not full and not self._busy else None
         if action == "remove_bot":
@@ -219,8 +221,22 @@ class LobbyScreen(Screen[None]):
         row = self.query_one(DataTable).cursor_row
         return row if row in bots else max(bots)
 
+    def _bot_level(self, level: str) -> str | None:
+        """The bot level a key adds: ``level`` if the table's game has it ("": the game's default
+        level), else None (the key is hidden, as it is until the table says its game)."""
+        table = self.session.table
+        try:
+            spec = find_game(table.game_name)
+        except UnknownGame:
+            return None
+        if not level:
+            return spec.default_bot
+        return level if level in spec.bot_levels else None
+
     def action_add_bot(self, level: str) -> None:
-        self._do("add_bot", level)
+        chosen = self._bot_level(level)
+        if chosen is not None:
+            self._do("add_bot", chosen)
 
     def action_remove_bot(self) -> None:
         seat = self._selected_bot()
