@@ -160,7 +160,7 @@ def find_front_end(name: str | None) -> FrontEnd:
     else :func:`plain_front_end`. ``name`` None (a table whose game is not known yet) gives a
     plain front end with no title."""
     if name is None:
-        return FrontEnd("", "A table")
+        return FrontEnd("", "A table", no_screen="The table has not said yet which game it plays.")
     if name in _registered:
         return _registered[name]
     if name in BUILTIN:
