@@ -18,7 +18,7 @@ _STATUS_STYLE = {
 
 
 class SeatList(Static):
-    """Renders :class:`tui.present.SeatRow` rows. The seat to play is marked by ``▶`` and the words
+    """Renders :class:`tui.games.queen.present.SeatRow` rows. The seat to play is marked by ``▶`` and the words
     "to play" (never by colour alone); a seat the table waits for on a protocol duty by ``…``."""
 
     DEFAULT_CLASSES = "panel"
