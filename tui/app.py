@@ -33,7 +33,7 @@ class Start:
     spec: Any = None
 
 
-class VampireApp(App):
+class VampireApp(App[None]):
     """Vampire Table."""
 
     CSS_PATH = "vampire.tcss"
@@ -87,10 +87,12 @@ class VampireApp(App):
 
     def open_local(self, spec: LocalTableSpec) -> None:
         """A table against bots on this computer: straight to the table."""
-        self._make_and_run(lambda: self.factory.local(spec), lobby=False, what="open a table against bots")
+        self._make_and_run(
+            lambda: self.factory.local(spec), lobby=False, what="open a table against bots", game=spec.game
+        )
 
     def open_host(self, spec: HostSpec) -> None:
-        self._make_and_run(lambda: self.factory.host(spec), lobby=True, what="open the table")
+        self._make_and_run(lambda: self.factory.host(spec), lobby=True, what="open the table", game=spec.game)
 
     def open_join(self, spec: JoinSpec) -> None:
         self._make_and_run(lambda: self.factory.join(spec), lobby=True, what=f"join {spec.address}")
@@ -105,25 +107,26 @@ class VampireApp(App):
 
         self.push_screen(AuditScreen(path))
 
-    def _make_and_run(self, make: Any, lobby: bool, what: str) -> None:
+    def _make_and_run(self, make: Any, lobby: bool, what: str, game: str | None = None) -> None:
         try:
             session = make()
         except Exception as err:  # a bad address, a bad profile name: a sentence, not a traceback
             self.notify(f"Could not {what}: {explain(err)}", severity="error", timeout=10)
             return
-        self._run_session(session, lobby)
+        self._run_session(session, lobby, game)
 
     @work(exclusive=True, group="session")
-    async def _run_session(self, session: TableSession, lobby: bool) -> None:
+    async def _run_session(self, session: TableSession, lobby: bool, game: str | None = None) -> None:
         """Show ``session``'s lobby or table at once, then start it (network I/O: in a worker);
-        the screen fills in as the session reports."""
+        the screen fills in as the session reports. ``game``: the table's game, when it is opened
+        here (its table says it only once started)."""
         from tui.screens.lobby import LobbyScreen
-        from tui.screens.table import TableScreen
+        from tui.screens.table import table_screen
 
         if self.session is not None and self.session is not session:
             await self._stop_session()
         self.session = session
-        screen = LobbyScreen(session) if lobby else TableScreen(session)
+        screen = LobbyScreen(session) if lobby else table_screen(session, game)
         await self.push_screen(screen)
         try:
             await session.start()
@@ -140,7 +143,7 @@ class VampireApp(App):
             except Exception:  # the session never ran: nothing more to say
                 pass
             return
-        if isinstance(self.screen, TableScreen) or isinstance(self.screen, LobbyScreen):
+        if getattr(self.screen, "session", None) is session:  # its lobby or table: read it again
             self.screen.post_message(SessionUpdate(SessionEvent("entry")))
 
     async def _stop_session(self) -> None:
@@ -168,9 +171,12 @@ class VampireApp(App):
         self.exit()
 
     def action_help(self) -> None:
+        """The help: of the game at the table, or of every game away from one."""
         from tui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        table = self.session.table if self.session is not None else None
+        game = table.game_name if table is not None and table.game is not None else None
+        self.push_screen(HelpScreen([game] if game is not None else None))
 
     # -- the terminal-size guard -----------------------------------------------------------------
 

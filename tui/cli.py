@@ -426,9 +426,9 @@ def seat_refusal_sentence(event: SeatRefused) -> str:
 
 def _may_sit(game: str) -> str | None:
     """Why a person cannot take a seat at a ``game`` table from this screen, or None."""
-    from tui.games import front_end_of
+    from tui.games import find_front_end
 
-    return front_end_of(game).why_no_seat()
+    return find_front_end(game).may_sit
 
 
 async def _front_end(

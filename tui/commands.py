@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -10,11 +12,11 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 class VampireCommands(Provider):
     """Go home, open the help, quit."""
 
-    def _commands(self) -> list[tuple[str, str, object]]:
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
         app = self.app
         return [
             ("Home", "Leave the table and go back to the home screen", app.go_home),  # type: ignore[attr-defined]
-            ("Help: keys and rules", "The keys of every screen and Vampire Queen in short", app.action_help),  # type: ignore[attr-defined]
+            ("Help: keys and rules", "The keys of every screen and each game in short", app.action_help),  # type: ignore[attr-defined]
         ]
 
     async def discover(self) -> Hits:

@@ -23,15 +23,15 @@ from engine.errors import VampireError
 from engine.games.base import Act, IllegalMove
 from engine.protocol.identity import fingerprint
 from engine.table import Table
-from net.events import Listeners
+from net.events import Listeners, Presence
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
 
 
 def _why_no_seat(game: str) -> str | None:
     """Why a person cannot take a seat at a ``game`` table from this app, or None."""
-    from tui.games import front_end_of
+    from tui.games import find_front_end
 
-    return front_end_of(game).why_no_seat()
+    return find_front_end(game).may_sit
 
 
 def _games() -> Any:
@@ -73,7 +73,7 @@ class NetSession:
         self._unsub = session.subscribe(self._emit)
 
     def _emit(self, event: Any) -> None:
-        if type(event).__name__ == "Presence":
+        if isinstance(event, Presence):
             self.connected_keys = frozenset(getattr(event, "keys", ()))
         self._listeners.emit(event)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.message import Message
 
 from tui.session import SessionEvent
@@ -15,15 +13,6 @@ class SessionUpdate(Message):
     def __init__(self, event: SessionEvent) -> None:
         super().__init__()
         self.event = event
-
-
-class PickChanged(Message):
-    """The player picked or unpicked cards in the hand. ``keys``: the picked cards' keys
-    (a position ``(event, index)``, or ``("H", 15)`` / ``("H", 20)`` for a hunter)."""
-
-    def __init__(self, keys: tuple[Any, ...]) -> None:
-        super().__init__()
-        self.keys = keys
 
 
 class AuditProgress(Message):

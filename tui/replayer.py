@@ -8,7 +8,7 @@ stepping back costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,8 @@ from engine.protocol.log import LogFile, read_log
 from engine.replay import describe_entry
 from engine.table import Rejected, Table
 from tui.files import shell_path
-from tui.present import head_text, waiting_text, work_progress
+from tui.games import FrontEnd, Marks, ReplayKit, find_front_end
+from tui.table_text import head_text, waiting_text, work_progress
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,8 @@ class Frame:
 
     ``lines``: the entry in words (and what it caused); ``state``: the game state (None before the
     game starts); ``names``: seat names; ``head``: the head as people compare it; ``status``: what
-    the table does or waits for; ``round``/``trick``: where in the game (trick 0: between tricks or
-    before the first); ``trick_start``/``round_start``: this entry began a trick / a round.
+    the table does or waits for; ``marks``: where in the game, in the game's units (a round, a
+    trick), and which of them this entry began (:class:`tui.games.Marks`).
     """
 
     seq: int
@@ -37,10 +38,7 @@ class Frame:
     names: tuple[str, ...]
     head: str
     status: str
-    round: int
-    trick: int
-    trick_start: bool
-    round_start: bool
+    marks: Marks
 
 
 @dataclass
@@ -67,10 +65,6 @@ def open_replay(path: Path) -> Replay:
     return Replay(Path(path), read_log(path))
 
 
-SHOWN_GAME = "queen"
-"""The one game the replay screen draws (seats, trick, hands); ``vampire replay FILE --text`` prints any."""
-
-
 def game_of(replay: Replay) -> str | None:
     """The game the log's table plays (its first entry's ``game``), None when the log does not say."""
     entries = replay.log.entries
@@ -81,25 +75,28 @@ def game_of(replay: Replay) -> str | None:
     return game if isinstance(game, str) else None
 
 
-def not_shown_sentence(replay: Replay, games: dict[str, Any]) -> str | None:
+def front_end_for(replay: Replay) -> FrontEnd:
+    """The front end of the log's game (:func:`tui.games.find_front_end`)."""
+    return find_front_end(game_of(replay))
+
+
+def not_shown_sentence(replay: Replay, front: FrontEnd) -> str | None:
     """Why the replay screen cannot draw this log's game, in a sentence (None: it can)."""
-    game = game_of(replay)
-    if game is None or game == SHOWN_GAME:
+    if front.replay is not None or game_of(replay) is None:
         return None
-    module = games.get(game)
-    title = getattr(module, "title", None) or game
     return (
-        f"This log is a game of {title}, and the replay screen shows Vampire Queen tables only: "
+        f"This log is a game of {front.title}, which the replay screen cannot draw yet: "
         f"vampire replay {shell_path(replay.path)} --text prints any table, entry by entry."
     )
 
 
-def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:
+def fold_frames(replay: Replay, games: Mapping[str, Any], kit: ReplayKit | None = None) -> Iterator[int]:
     """Fold every entry of ``replay.log`` into ``replay.frames``; yields the frame count as it goes.
-    Stops at the first entry the table refuses (``replay.error`` says why)."""
+    ``kit`` marks where each frame is in the game (None: nowhere). Stops at the first entry the
+    table refuses (``replay.error`` says why)."""
     table = Table(games)
     prev_state: Any = None
-    trick = 0
+    marks = Marks()
     totals: dict[int, int] = {}
     for entry in replay.log.entries:
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
@@ -117,10 +114,7 @@ def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:
                     tuple(table.names),
                     head_text(table),
                     "The log stops being valid here.",
-                    getattr(prev_state, "round", 0),
-                    trick,
-                    False,
-                    False,
+                    Marks(marks.where),
                 )
             )
             break
@@ -132,17 +126,7 @@ def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:
         if table.fault is not None:
             lines.append(f"[{entry.seq:>4}] " + table.fault.describe(table.names))
         state = table.gstate
-        trick_start = False
-        round_start = False
-        if state is not None and hasattr(state, "trick"):
-            before_round = getattr(prev_state, "round", 0)
-            if state.round != before_round:
-                round_start = True
-                trick = 0
-            before_trick = getattr(prev_state, "trick", None)
-            if state.trick is not None and before_trick is None:
-                trick += 1
-                trick_start = True
+        marks = kit.marks(marks, prev_state, state) if kit is not None else marks
         progress = work_progress(table, totals)
         status = progress.text if progress is not None else waiting_text(table, None)
         if table.phase == "over" or table.ended:
@@ -156,10 +140,7 @@ def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:
                 tuple(table.names),
                 head_text(table),
                 status,
-                getattr(state, "round", 0),
-                trick,
-                trick_start,
-                round_start,
+                marks,
             )
         )
         prev_state = state
@@ -167,30 +148,3 @@ def fold_frames(replay: Replay, games: dict[str, Any]) -> Iterator[int]:
         if table.fault is not None:
             break
     replay.done = True
-
-
-def hands_at(replay: Replay, frame: Frame, spoil: bool) -> list[tuple[int, str, tuple[str, ...]]]:
-    """Every seat's hand at ``frame``, when the log lets it be known.
-
-    Once a round's seeds are revealed (at its end) the hands are public: right after the reveal the
-    frame shows the hands left at the end and the hands dealt. With ``spoil``, every hand is shown at
-    every step of a round whose seeds the log reveals later. Returns (seat, label, cards) rows."""
-    state = frame.state
-    if state is None or not hasattr(state, "hands"):
-        return []
-    rows: list[tuple[int, str, tuple[str, ...]]] = []
-    if state.phase == "play" or state.phase == "score":
-        if not spoil or state.event < 0:
-            return []
-        cards = replay.cards.get(state.event)
-        if cards is None:
-            return []
-        for s in range(state.seats):
-            held = tuple(c.ident if c.ident is not None else (cards[c.pos[1]] or "?") for c in state.hands[s])
-            held += tuple(f"H{h}" for h in state.hunters_of(s))
-            rows.append((s, "holds", held))
-        return rows
-    if state.round_hands:
-        for s, hand in enumerate(state.round_hands[-1]):
-            rows.append((s, "kept", tuple(hand)))
-    return rows

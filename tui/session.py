@@ -16,15 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
+from engine.games import DEFAULT_GAME
 from engine.games.base import Act, Note
 from engine.table import Table
+
+EventKind = Literal["entry", "connection", "error", "waiting", "closed", "other"]
+"""What a :class:`SessionEvent` reports (see there)."""
 
 
 @dataclass(frozen=True)
 class SessionEvent:
-    """Something the session wants the screen to know.
+    """Something the session wants the screen to know (``net.events`` become these in
+    :func:`tui.events.as_session_event`).
 
     ``kind``:
 
@@ -37,10 +42,11 @@ class SessionEvent:
     - ``"waiting"``: the table has waited ``seconds`` for ``seats`` past the time-out (``seats``
       empty: it no longer does); the others may vote to abandon;
     - ``"closed"``: the session ended (the host closed the table, a cheat was proven, or
-      :meth:`TableSession.stop`).
+      :meth:`TableSession.stop`);
+    - ``"other"``: nothing a screen shows (``text`` may say what, e.g. "Connecting…").
     """
 
-    kind: str
+    kind: EventKind
     text: str = ""
     notes: tuple[Note, ...] = field(default=())
     seq: int = -1
@@ -49,61 +55,6 @@ class SessionEvent:
     seconds: float = 0.0
     detail: str = ""
     """For ``"connection"``: the cause alone (e.g. "Nothing answers at 127.0.0.1:1: …"), if known."""
-
-
-def as_session_event(event: Any) -> SessionEvent:
-    """A :class:`SessionEvent` for whatever a session reports: a SessionEvent itself, or one of
-    ``net.events`` (Folded, Connection, Refused, Waiting, Fork, HostFault, Finished, Presence),
-    read by their fields so that tui/ does not import net/."""
-    if isinstance(event, SessionEvent):
-        return event
-    kind = type(event).__name__
-    if kind == "Folded":
-        entry = getattr(event, "entry", None)
-        return SessionEvent("entry", notes=tuple(getattr(event, "raw_notes", ())), seq=getattr(entry, "seq", -1))
-    if kind == "Connection":
-        state = getattr(event, "state", "")
-        detail = getattr(event, "detail", "") or ""
-        retry = getattr(event, "retry", None)
-        words = {
-            "connecting": "Connecting to the table…",
-            "connected": "Connected to the table.",
-            "disconnected": "The connection to the table was lost"
-            + (f"; trying again in {retry:.0f} s." if retry else "."),
-            "stopped": "The connection to the table is closed.",
-        }.get(state, state)
-        text = detail if detail and state in ("connecting", "connected") else (f"{words} {detail}" if detail else words)
-        if state == "stopped":
-            return SessionEvent("closed", text=text, ok=False)
-        if state == "connecting":
-            return SessionEvent("other", text=text)
-        return SessionEvent("connection", text=text, ok=state in ("connected", "connecting"), detail=detail)
-    if kind == "Refused":
-        detail = getattr(event, "detail", "")
-        if getattr(event, "legal", True) and getattr(event, "kind", "") == "move":
-            text = f"The host refused a move your table found legal ({getattr(event, 'code', '')}): {detail}"
-        else:
-            text = f"The host refused it: {detail}"
-        return SessionEvent("error", text=text)
-    if kind == "Waiting":
-        return SessionEvent(
-            "waiting", seats=tuple(getattr(event, "seats", ())), seconds=float(getattr(event, "seconds", 0.0))
-        )
-    if kind == "Fork":
-        evidence = getattr(event, "evidence", None)
-        text = (
-            evidence.describe()
-            if evidence is not None and hasattr(evidence, "describe")
-            else "two different entries for one seq"
-        )
-        return SessionEvent("error", text=f"The host cheated: it signed {text}. This table stops.")
-    if kind == "HostFault":
-        return SessionEvent(
-            "error", text=f"The host sent something no honest host sends: {getattr(event, 'detail', '')}"
-        )
-    if kind == "Finished":
-        return SessionEvent("closed", text=getattr(event, "summary", ""))
-    return SessionEvent("other")
 
 
 Unsubscribe = Callable[[], None]
@@ -135,14 +86,23 @@ class TableSession(Protocol):
     failure the player can understand; the TUI shows that sentence and nothing else.
     """
 
-    table: Table
-    seat: int | None
-    name: str
-    fingerprint: str
-    log_path: Path | None
-    address: str | None
-    is_host: bool
-    bots: dict[int, str]
+    # Read-only for the TUI: a session may keep them as plain attributes or as properties.
+    @property
+    def table(self) -> Table: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def fingerprint(self) -> str: ...
+    @property
+    def log_path(self) -> Path | None: ...
+    @property
+    def address(self) -> str | None: ...
+    @property
+    def is_host(self) -> bool: ...
+    @property
+    def bots(self) -> dict[int, str]: ...
 
     async def start(self) -> None:
         """Connect (and, for a host, open the table and listen). Returns once the session is
@@ -152,13 +112,14 @@ class TableSession(Protocol):
         """Disconnect and stop every task the session started. Safe to call twice. A guest
         seated in the lobby gives up its seat first (PROTOCOL.md 4, ``leave``)."""
 
-    def subscribe(self, callback: Callable[[SessionEvent], None]) -> Unsubscribe:
-        """Call ``callback`` for every :class:`SessionEvent` from now on; returns a function that
+    def subscribe(self, callback: Callable[[Any], None]) -> Unsubscribe:
+        """Call ``callback`` for every event from now on: a :class:`SessionEvent`, or one of
+        ``net.events`` (:func:`tui.events.as_session_event` reads both); returns a function that
         ends the subscription."""
 
     def view(self) -> Any:
-        """This seat's view of the game (``engine.games.queen.QueenView`` for Vampire Queen), or
-        None before the game starts."""
+        """This seat's view of the game (the game's ``view(seat)`` type), or None before the
+        game starts."""
 
     def check_move(self, act: Act) -> None:
         """Check ``act`` against this seat's own copy of the table without sending anything.
@@ -197,7 +158,7 @@ class LocalTableSpec:
     name: str
     levels: Sequence[str]
     options: dict[str, Any] = field(default_factory=dict)
-    game: str = "queen"
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True)
@@ -209,7 +170,7 @@ class HostSpec:
     levels: Sequence[str] = ()
     options: dict[str, Any] = field(default_factory=dict)
     port: int = 7447
-    game: str = "queen"
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True)

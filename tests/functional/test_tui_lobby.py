@@ -16,8 +16,8 @@ from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
 from tui.connect import HostedTable, wrap_session
+from tui.games.queen.table import TableScreen
 from tui.screens.lobby import LobbyScreen
-from tui.screens.table import TableScreen
 from tui.session import HostSpec
 
 

@@ -13,11 +13,12 @@ from tests.support.poll import eventually
 from tests.support.tui import keys_for_act, shown
 from tui.app import Start, VampireApp
 from tui.connect import LocalPlay, NetFactory
+from tui.games.queen.results import RoundEndScreen
+from tui.games.queen.table import TableScreen
+from tui.games.queen.widgets.hand import HandView
 from tui.screens.audit import AuditScreen
-from tui.screens.results import GameEndScreen, RoundEndScreen
-from tui.screens.table import TableScreen
+from tui.screens.results import GameEndScreen
 from tui.session import LocalTableSpec
-from tui.widgets.table.hand import HandView
 
 
 class RecordingLocalPlay(LocalPlay):
@@ -95,9 +96,8 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
             act = next((a for a in legal if a["do"] == "pass"), legal[0])
             title = shown(screen.query_one("#title"))  # it ends with the head: "head #35 1a2b-3c4d"
             await pilot.press(*keys_for_act(list(hand.cards), act))
-            await eventually(
-                lambda: shown(screen.query_one("#title")) != title, 30, "the move on the table", pilot=pilot
-            )
+            moved = lambda screen=screen, title=title: shown(screen.query_one("#title")) != title  # noqa: E731
+            await eventually(moved, 30, "the move on the table", pilot=pilot)
         else:
             pytest.fail("the game did not end")
         end = app.screen
@@ -115,7 +115,7 @@ async def test_a_person_plays_a_whole_game_by_keys_to_the_end_screen_and_audits_
 
 
 async def test_an_illegal_pick_says_why_before_enter_and_is_never_sent(tmp_path: Path) -> None:
-    app, factory = _app(tmp_path)
+    app, _factory = _app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: _my_turn(app), 60, "my turn", pilot=pilot)
         screen = app.screen

@@ -113,7 +113,8 @@ class LocalGameSession:
         self.address = address
         self.is_host = is_host
         seated = len(local.table.seats)
-        self.bots = {i: b.level for i, b in enumerate(local.bots) if b is not None and i < seated}
+        # A bot names its level if it knows it (the Bot protocol asks only for choose()).
+        self.bots = {i: getattr(b, "level", "bot") for i, b in enumerate(local.bots) if b is not None and i < seated}
         self.auto = auto
         self._subscribers: list[Callable[[SessionEvent], None]] = []
         self._task: asyncio.Task | None = None

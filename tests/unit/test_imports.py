@@ -38,6 +38,7 @@ COMMANDS = {
     "replay --text": ("replay", "{log}", "--text"),
 }
 
+
 @pytest.fixture(scope="module")
 def loaded(
     queen_log: Path, child_env: Callable[[Path], dict[str, str]], tmp_path_factory: pytest.TempPathFactory

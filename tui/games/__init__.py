@@ -1,21 +1,209 @@
-"""Each game's screens, by game name (placeholder until the game front ends land)."""
+"""The registry of the games' front ends (DESIGN.md, "Layout": ``tui/games/<game>/``).
+
+Like :mod:`engine.games`, this module is the only place in ``tui/`` outside the games' own
+packages that names a game. Each game's front end is one package under ``tui/games/`` whose
+``front`` module holds ``FRONT_END``, a :class:`FrontEnd`: its table screen (None while the game
+has none), its help, its end-of-game summary and its replay drawing. The shared screens (home,
+lobby, replay, results, help) ask :func:`find_front_end` for what is game-specific.
+
+A game the engine knows but no front end was registered for (a game added with
+``VAMPIRE_GAMES``, a test's game) gets a plain front end made from its spec: no table screen, the
+result's summary at the end, the entries alone in a replay.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.errors import VampireError
+from engine.games import UnknownGame, find_game, game_names
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from textual.app import ComposeResult
+    from textual.screen import Screen
+
+    from engine.table import Table
+    from tui.replayer import Frame, Replay
+    from tui.session import TableSession
+
+#: The front ends that ship, by game name: the module holding each one's ``FRONT_END``, imported
+#: only when that game is asked for.
+BUILTIN: dict[str, str] = {
+    "queen": "tui.games.queen.front",
+    "vtes": "tui.games.vtes.front",
+}
 
 
 @dataclass(frozen=True)
-class _FrontEnd:
+class Marks:
+    """Where a replay frame stands in the game, in the game's own units.
+
+    ``where``: ``(unit, number)`` pairs, largest unit first (``(("round", 2), ("trick", 3))``;
+    number 0: not in one now); ``starts``: the units this frame's entry began (the replay jumps to
+    these)."""
+
+    where: tuple[tuple[str, int], ...] = ()
+    starts: frozenset[str] = frozenset()
+
+
+class ReplayKit(Protocol):
+    """How a game draws a replay frame, inside the shared replay screen.
+
+    ``units``: the two units the replay jumps by, ``(small, big)`` (``("trick", "round")``)."""
+
+    units: tuple[str, str]
+
+    def marks(self, before: Marks, prev_state: Any, state: Any) -> Marks:
+        """The marks of a frame whose entry turned ``prev_state`` into ``state`` (either may be
+        None before the game starts); ``before``: the previous frame's marks."""
+        ...
+
+    def compose(self) -> ComposeResult:
+        """The game's panels, placed between the replay's title and its entries."""
+        ...
+
+    def mounted(self, screen: Screen[Any]) -> None:
+        """Set up the panels once mounted (border titles, what starts hidden)."""
+        ...
+
+    def show(self, screen: Screen[Any], replay: Replay, frame: Frame, spoil: bool) -> None:
+        """Draw ``frame`` in the panels. ``spoil``: show every hidden card the log reveals later."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """What the end-of-game screen says about the game: ``headline`` (a sentence, with the
+    winners), and ``body`` (a table of scores, a result text; None: nothing more)."""
+
+    headline: str
+    body: RenderableType | None = None
+
+
+def result_summary(table: Table, me: int | None = None) -> GameEnd:
+    """The plain end of a game: its result's summary with the seat names filled in (the game
+    ended without a result: "The game ended")."""
+    state = table.gstate
+    result = table.game.result(state) if table.game is not None and state is not None else None
+    if result is None:
+        return GameEnd("The game ended")
+    names = {f"s{i}": name for i, name in enumerate(table.names)}
+    return GameEnd("Game over. " + result.summary.format(**names))
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """One game's front end.
+
+    - ``name``: the game's registry name (:func:`engine.games.find_game`); ``title``: for players;
+    - ``table_screen(session)``: the screen a seat (or a spectator) plays at; None: the game has no
+      table screen yet, and ``no_screen`` says so (and what to do instead) in a sentence;
+    - ``help``: the game's sections of the help screen (Textual markup): its keys and its rules in
+      short;
+    - ``game_end(table, me)``: the end-of-game summary (``me``: this player's seat, or None);
+    - ``replay()``: how a replay draws the game's frames (None: the entries alone);
+    - ``home_options``: the table options the home screen's forms offer (names in the game's
+      option schema), in order.
+    """
+
     name: str
+    title: str
+    table_screen: Callable[[TableSession], Screen[Any]] | None = None
+    no_screen: str = ""
+    help: str = ""
+    game_end: Callable[[Table, int | None], GameEnd] = result_summary
+    replay: Callable[[], ReplayKit] | None = None
+    home_options: tuple[str, ...] = field(default=())
 
-    def why_no_seat(self) -> str | None:
-        from engine.games import find_game
+    @property
+    def may_sit(self) -> str | None:
+        """None when a person can take a seat at this game's table in the TUI, else the sentence
+        that says why not and what to do instead."""
+        return None if self.table_screen is not None else self.no_screen
 
-        if self.name == "queen":
-            return None
-        return f"The {find_game(self.name).title} table screen is not built yet: a person cannot take a seat."
+
+def plain_front_end(name: str) -> FrontEnd:
+    """The front end of a game that registered none: no table screen, the plain result."""
+    try:
+        spec = find_game(name)
+    except UnknownGame:
+        return FrontEnd(name, name, no_screen=f"This program has no game called {name!r}.")
+    return FrontEnd(
+        name,
+        spec.title,
+        no_screen=(
+            f"The screen cannot play {spec.title} yet: open the table with --headless, and seat players "
+            f"with vampire join HOST --bot {spec.default_bot}."
+        ),
+    )
 
 
-def front_end_of(name: str) -> _FrontEnd:
-    return _FrontEnd(name)
+_registered: dict[str, FrontEnd] = {}
+
+
+def register_front_end(front: FrontEnd) -> None:
+    """Make ``front`` the front end of its game in this process (replacing any other)."""
+    _registered[front.name] = front
+
+
+def unregister_front_end(name: str) -> None:
+    """Forget a front end registered with :func:`register_front_end` (tests)."""
+    _registered.pop(name, None)
+
+
+def find_front_end(name: str | None) -> FrontEnd:
+    """The front end of the game called ``name``: a registered one, else the one that ships,
+    else :func:`plain_front_end`. ``name`` None (a table whose game is not known yet) gives a
+    plain front end with no title."""
+    if name is None:
+        return FrontEnd("", "A table", no_screen="The table has not said yet which game it plays.")
+    if name in _registered:
+        return _registered[name]
+    if name in BUILTIN:
+        front = importlib.import_module(BUILTIN[name]).FRONT_END
+        if not isinstance(front, FrontEnd):
+            raise VampireError(f"{BUILTIN[name]}.FRONT_END is not a FrontEnd")
+        return front
+    return plain_front_end(name)
+
+
+def front_end_of(table: Table) -> FrontEnd:
+    """The front end of the game ``table`` plays (its genesis entry's game)."""
+    return find_front_end(table.game_name if table.game is not None else None)
+
+
+def every_front_end() -> list[FrontEnd]:
+    """The front end of every game the engine knows, in the registry's order."""
+    return [find_front_end(name) for name in game_names()]
+
+
+def playable() -> list[FrontEnd]:
+    """The front ends a person can sit at (those with a table screen), in the registry's order."""
+    return [front for front in every_front_end() if front.table_screen is not None]
+
+
+def help_text(names: Sequence[str]) -> str:
+    """The help sections of the games called ``names``, one after another (Textual markup)."""
+    return "\n\n".join(text for text in (find_front_end(n).help.strip("\n") for n in names) if text)
+
+
+__all__ = [
+    "BUILTIN",
+    "FrontEnd",
+    "GameEnd",
+    "Marks",
+    "ReplayKit",
+    "every_front_end",
+    "find_front_end",
+    "front_end_of",
+    "help_text",
+    "plain_front_end",
+    "playable",
+    "register_front_end",
+    "result_summary",
+    "unregister_front_end",
+]

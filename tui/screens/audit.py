@@ -4,6 +4,7 @@ its evidence (engine.audit, the same checks as ``vampire audit``)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -17,6 +18,9 @@ from tui.files import display_path, shell_path
 from tui.messages import AuditProgress
 from tui.widgets.common.too_small import TooSmallNotice
 
+if TYPE_CHECKING:
+    from engine.audit import AuditReport
+
 VERDICTS = {
     0: ("✓ CLEAN: complete, and every check passed.", "-clean"),
     1: ("✗ FAULT: the log proves something wrong.", "-fault"),
@@ -24,7 +28,7 @@ VERDICTS = {
 }
 
 
-class AuditScreen(Screen):
+class AuditScreen(Screen[None]):
     """Runs the audit in a thread (it is CPU work) and shows its report."""
 
     BINDINGS = [
@@ -36,7 +40,7 @@ class AuditScreen(Screen):
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = Path(path)
-        self.report = None
+        self.report: AuditReport | None = None
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -77,7 +81,7 @@ class AuditScreen(Screen):
         bar.update(total=max(message.total, 1), progress=message.done)
         self.query_one("#audit-what", Static).update(f"Checked {message.done} of {message.total} entries…")
 
-    def _show(self, report) -> None:
+    def _show(self, report: AuditReport) -> None:
         self.report = report
         bar = self.query_one(ProgressBar)
         bar.update(total=max(report.entries, 1), progress=max(report.entries, 1))

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import getpass
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from engine.errors import VampireError
+from engine.games import DEFAULT_GAME, find_game
+from engine.games.base import OptionSpec
+from engine.games.spec import GameSpec
 from tui.files import log_label, recent_logs
+from tui.games import FrontEnd, find_front_end, playable
 from tui.session import HostSpec, JoinSpec, LocalTableSpec
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -27,11 +34,17 @@ CHOICES = (
     ("quit", "Quit"),
 )
 
-LEVEL_CHOICES = (
-    ("heuristic (plays to win)", "heuristic"),
-    ("random (any legal move)", "random"),
-    ("mixed (one of each)", "mixed"),
-)
+LEVEL_WORDS = {"heuristic": "plays to win", "random": "any legal move"}
+"""What a bot level does, in a player's words, for the levels that have one."""
+
+
+def level_choices(spec: GameSpec) -> list[tuple[str, str]]:
+    """The bot levels the forms offer for ``spec``'s game, as (label, value): each level, then
+    "mixed" (one of each in turn) when the game has more than one."""
+    choices = [(f"{lv} ({LEVEL_WORDS[lv]})" if lv in LEVEL_WORDS else lv, lv) for lv in spec.bot_levels]
+    if len(spec.bot_levels) > 1:
+        choices.append(("mixed (one of each)", "mixed"))
+    return choices
 
 
 def default_name() -> str:
@@ -42,18 +55,41 @@ def default_name() -> str:
     return (name or "player")[:32]
 
 
-def bot_levels(count: int, level: str) -> list[str]:
-    """``count`` bot levels; "mixed" alternates heuristic and random, heuristic first."""
+def bot_levels(count: int, level: str, levels: Sequence[str] = ("heuristic", "random")) -> list[str]:
+    """``count`` bot levels; "mixed" takes each of ``levels`` (the game's, strongest first) in turn."""
     if level == "mixed":
-        return ["heuristic" if i % 2 == 0 else "random" for i in range(count)]
+        return [levels[i % len(levels)] for i in range(count)]
     return [level] * count
 
 
-def _row(label: str, widget) -> Horizontal:
+def option_values(option: OptionSpec) -> list[tuple[str, object]]:
+    """Every value a form offers for a table option, as (label, value): its choices, the whole
+    numbers between its bounds, or on and off."""
+    if option.choices:
+        return [(str(c), c) for c in option.choices]
+    if option.kind is bool:
+        return [("on", True), ("off", False)]
+    if option.kind is int and option.low is not None and option.high is not None:
+        return [(str(n), n) for n in range(option.low, option.high + 1)]
+    return [(str(option.default), option.default)]
+
+
+def title_line(fronts: Sequence[FrontEnd]) -> str:
+    """The home screen's first line: the games a person can play here."""
+    titles = [f.title for f in fronts]
+    games = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles) or "Card games"
+    return f"VAMPIRE TABLE · {games} in the terminal, played peer to peer"
+
+
+def _row(label: str, widget: Widget) -> Horizontal:
     return Horizontal(Label(label, classes="field-label"), widget, classes="field")
 
 
-class HomeScreen(Screen):
+def _select(choices: Sequence[tuple[str, object]], value: object, id: str) -> Select[object]:
+    return Select(choices, value=value, allow_blank=False, id=id)
+
+
+class HomeScreen(Screen[None]):
     """The first screen. The menu on the left picks a form on the right; Enter goes into the form
     and Enter in any field (or the button) goes."""
 
@@ -66,38 +102,75 @@ class HomeScreen(Screen):
     def __init__(self, name: str | None = None) -> None:
         super().__init__()
         self.player_name = name or default_name()
+        self.fronts = playable() or [find_front_end(DEFAULT_GAME)]
+
+    # -- the forms' game fields --------------------------------------------------------------------
+
+    def _game_choice(self, form: str) -> list[Horizontal]:
+        """A choice of game, when more than one game can be played here."""
+        if len(self.fronts) < 2:
+            return []
+        games = [(f.title, f.name) for f in self.fronts]
+        return [_row("Game", Select(games, value=self.fronts[0].name, allow_blank=False, id=f"{form}-game"))]
+
+    def _game_rows(self, form: str, front: FrontEnd) -> list[Horizontal]:
+        """The fields of ``form`` ("play" or "host") that depend on the game: seats or bots, the
+        bot level, and the table options the game's front end offers here."""
+        spec = find_game(front.name)
+        rows = []
+        if form == "play":
+            bots = range(max(spec.min_seats - 1, 1), spec.max_seats)
+            rows.append(_row("Bots", _select([(str(n), n) for n in bots], spec.default_seats - 1, "play-bots")))
+            rows.append(_row("Bot level", _select(level_choices(spec), spec.default_bot, "play-level")))
+        else:
+            seats = range(spec.min_seats, spec.max_seats + 1)
+            rows.append(_row("Seats", _select([(str(n), n) for n in seats], spec.default_seats, "host-seats")))
+        schema = {option.name: option for option in spec.option_schema}
+        for name in front.home_options:
+            option = schema[name]
+            label = name.replace("_", " ").capitalize()
+            rows.append(_row(label, _select(option_values(option), option.default, f"{form}-rule-{name}")))
+        for row in rows:
+            row.add_class("-game-field")
+        return rows
+
+    def _front(self, form: str) -> FrontEnd:
+        """The game chosen in ``form``."""
+        if len(self.fronts) < 2:
+            return self.fronts[0]
+        name = self._field_value(f"#{form}-game")
+        return next(f for f in self.fronts if f.name == name)
+
+    @on(Select.Changed, "#play-game, #host-game")
+    async def _game_changed(self, event: Select.Changed) -> None:
+        form = (event.select.id or "").split("-")[0]
+        container = self.query_one(f"#{form}")
+        await container.query(".-game-field").remove()
+        row = event.select.parent  # the game's row: the game's fields follow it
+        assert isinstance(row, Widget)
+        await container.mount(*self._game_rows(form, self._front(form)), after=row)
+
+    def _options(self, form: str) -> dict[str, object]:
+        """The table options chosen in ``form``."""
+        return {name: self._field_value(f"#{form}-rule-{name}") for name in self._front(form).home_options}
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
-        yield Static("VAMPIRE TABLE · Vampire Queen in the terminal, played peer to peer", id="home-title")
+        yield Static(title_line(self.fronts), id="home-title")
         with Horizontal(id="home"):
             yield OptionList(*[Option(f"  {text}", id=key) for key, text in CHOICES], id="menu")
             with ContentSwitcher(initial="play", id="forms"):
                 with Vertical(id="play", classes="form"):
                     yield Static("You against bots on this computer. Enter in a field starts.", classes="form-help")
                     yield _row("Your name", Input(self.player_name, id="play-name", max_length=32))
-                    yield _row(
-                        "Bots", Select([(str(n), n) for n in range(2, 12)], value=3, allow_blank=False, id="play-bots")
-                    )
-                    yield _row(
-                        "Bot level", Select(LEVEL_CHOICES, value="heuristic", allow_blank=False, id="play-level")
-                    )
-                    yield _row(
-                        "Rounds",
-                        Select([(str(n), n) for n in range(1, 21)], value=5, allow_blank=False, id="play-rounds"),
-                    )
+                    yield from self._game_choice("play")
+                    yield from self._game_rows("play", self.fronts[0])
                     yield Button("Play", id="play-go", variant="primary")
                 with Vertical(id="host", classes="form"):
                     yield Static("Open a table on the LAN; friends join at its address.", classes="form-help")
                     yield _row("Your name", Input(self.player_name, id="host-name", max_length=32))
-                    yield _row(
-                        "Seats",
-                        Select([(str(n), n) for n in range(3, 13)], value=4, allow_blank=False, id="host-seats"),
-                    )
-                    yield _row(
-                        "Rounds",
-                        Select([(str(n), n) for n in range(1, 21)], value=5, allow_blank=False, id="host-rounds"),
-                    )
+                    yield from self._game_choice("host")
+                    yield from self._game_rows("host", self.fronts[0])
                     yield _row("Port", Input("7447", id="host-port", type="integer", max_length=5))
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
@@ -165,30 +238,38 @@ class HomeScreen(Screen):
 
     @on(OptionList.OptionSelected, ".recent")
     def _recent_chosen(self, event: OptionList.OptionSelected) -> None:
-        which = event.option_list.id.split("-")[0]
-        self.query_one(f"#{which}-path", Input).value = event.option.id
+        which = (event.option_list.id or "").split("-")[0]
+        self.query_one(f"#{which}-path", Input).value = event.option.id or ""
         self._go(which)
 
     # -- going -----------------------------------------------------------------------------------
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self._go(event.button.id.split("-")[0])
+        self._go((event.button.id or "").split("-")[0])
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        self._go(event.input.id.split("-")[0])
+        self._go((event.input.id or "").split("-")[0])
 
-    def _field_value(self, selector: str):
-        return self.query_one(selector).value
+    def _field_value(self, selector: str) -> Any:
+        """The value of the Input or Select at ``selector``."""
+        widget = self.query_one(selector)
+        assert isinstance(widget, (Input, Select))
+        return widget.value
 
     def _go(self, which: str) -> None:
         app = self.app
         try:
             if which == "play":
                 name = self._field_name("#play-name")
-                levels = bot_levels(self._field_value("#play-bots"), self._field_value("#play-level"))
-                spec = LocalTableSpec(name, levels, {"rounds": self._field_value("#play-rounds")})
+                front = self._front("play")
+                levels = bot_levels(
+                    self._field_value("#play-bots"),
+                    self._field_value("#play-level"),
+                    find_game(front.name).bot_levels,
+                )
+                spec = LocalTableSpec(name, levels, self._options("play"), front.name)
                 app.open_local(spec)  # type: ignore[attr-defined]
             elif which == "host":
                 name = self._field_name("#host-name")
@@ -196,10 +277,9 @@ class HomeScreen(Screen):
                 port = int(port_text)
                 if not 1 <= port <= 65535:
                     raise VampireError(f"a port is a number from 1 to 65535, not {port_text}")
-                spec = HostSpec(
-                    name, self._field_value("#host-seats"), (), {"rounds": self._field_value("#host-rounds")}, port
-                )
-                app.open_host(spec)  # type: ignore[attr-defined]
+                front = self._front("host")
+                seats = self._field_value("#host-seats")
+                app.open_host(HostSpec(name, seats, (), self._options("host"), port, front.name))  # type: ignore[attr-defined]
             elif which == "join":
                 address = self._field_value("#join-address").strip()
                 if not address:
@@ -218,7 +298,7 @@ class HomeScreen(Screen):
             self.notify("The port must be a whole number.", severity="error")
 
     def _field_name(self, selector: str) -> str:
-        name = self._field_value(selector).strip()
+        name = str(self._field_value(selector)).strip()
         if not name:
             raise VampireError("type a name for the other players to see")
         if not name.isprintable():

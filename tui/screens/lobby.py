@@ -1,13 +1,16 @@
 """The lobby: the address to share, the seats (names and short key fingerprints, who is ready),
 bots for the host to add or remove, the table's options, and start.
 
-The host adds bots with ``b``/``r``, removes the highlighted one (or the last one) with ``x``, and
+The host adds bots with ``b`` (the game's default level) or ``r`` (a random one, for a game that
+has that level), removes the highlighted one (or the last one) with ``x``, and
 starts with ``s`` once every seat is taken (greyed out until then), unless its host starts by
 itself (``vampire play``); a sentence under the seats says what the table waits for."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -17,20 +20,22 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from engine.games import UnknownGame, find_game
 from engine.protocol.identity import fingerprint
 from tui.errors import explain
 from tui.errors import sentence as _sentence
+from tui.events import as_session_event
 from tui.messages import SessionUpdate
-from tui.session import TableSession, as_session_event
+from tui.session import TableSession
 from tui.widgets.common.too_small import TooSmallNotice
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     """Before the game: everyone sees who sits where; the host fills seats with bots, removes
     them, and starts."""
 
     BINDINGS = [
-        Binding("b", "add_bot('heuristic')", "Add bot"),
+        Binding("b", "add_bot('')", "Add bot"),
         Binding("r", "add_bot('random')", "Add random bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
@@ -42,7 +47,7 @@ class LobbyScreen(Screen):
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._busy = False
         self._seen: dict[bytes, float] = {}
         self._link_problem = ""  # why this guest is not connected now ("" while it is, or unknown)
@@ -54,8 +59,9 @@ class LobbyScreen(Screen):
         with Vertical(id="lobby"):
             yield Static(id="lobby-address")
             # The host picks the bot to remove with the row cursor; a guest has nothing to pick.
-            cursor = "row" if self.session.is_host else "none"
-            yield DataTable(id="lobby-seats", cursor_type=cursor, zebra_stripes=False)
+            yield DataTable(
+                id="lobby-seats", cursor_type="row" if self.session.is_host else "none", zebra_stripes=False
+            )
             yield Static(id="lobby-options")
             yield Static(id="lobby-hint", classes="hint")
         yield Footer()
@@ -63,12 +69,16 @@ class LobbyScreen(Screen):
     def on_mount(self) -> None:
         seats = self.query_one(DataTable)
         seats.add_columns("seat", "name", "key", "who", "ready")
-        self._unsubscribe = self.session.subscribe(lambda ev: self.post_message(SessionUpdate(as_session_event(ev))))
+        self._unsubscribe = self.session.subscribe(self._on_session_event)
         seats.focus()
         self.refresh_lobby()
 
     def on_screen_resume(self) -> None:
         self.refresh_lobby()
+
+    def _on_session_event(self, event: Any) -> None:
+        # Called by the session, possibly from another thread: post_message is thread-safe.
+        self.post_message(SessionUpdate(as_session_event(event)))
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -91,13 +101,13 @@ class LobbyScreen(Screen):
         self.refresh_lobby()
 
     def refresh_lobby(self) -> None:
-        from tui.screens.table import TableScreen
+        from tui.screens.table import table_screen
 
         session = self.session
         table = session.table
         if table.phase not in ("new", "lobby"):
             if self.app.screen is self:  # else once this screen is on top again (on_screen_resume)
-                self.app.switch_screen(TableScreen(session))
+                self.app.switch_screen(table_screen(session))
             return
         title = table.game.title if table.game else "A table"
         where = f"lobby of {table.name!r}" if table.name else "lobby"
@@ -189,7 +199,7 @@ class LobbyScreen(Screen):
         table = session.table
         full = len(table.seats) >= table.nseats
         if action == "add_bot":
-            if not session.is_host:
+            if not session.is_host or self._bot_level(str(parameters[0])) is None:
                 return False
             return True if not full and not self._busy else None
         if action == "remove_bot":
@@ -211,8 +221,22 @@ class LobbyScreen(Screen):
         row = self.query_one(DataTable).cursor_row
         return row if row in bots else max(bots)
 
+    def _bot_level(self, level: str) -> str | None:
+        """The bot level a key adds: ``level`` if the table's game has it ("": the game's default
+        level), else None (the key is hidden, as it is until the table says its game)."""
+        table = self.session.table
+        try:
+            spec = find_game(table.game_name)
+        except UnknownGame:
+            return None
+        if not level:
+            return spec.default_bot
+        return level if level in spec.bot_levels else None
+
     def action_add_bot(self, level: str) -> None:
-        self._do("add_bot", level)
+        chosen = self._bot_level(level)
+        if chosen is not None:
+            self._do("add_bot", chosen)
 
     def action_remove_bot(self) -> None:
         seat = self._selected_bot()

@@ -1,5 +1,5 @@
-"""Replay a saved log: step forward and back through its entries, jump by trick and by round; the
-public table at each step and, once a round's seeds are revealed, every hand."""
+"""Replay a saved log: step forward and back through its entries, jump by the game's units (a trick,
+a round); the game's own panels (:class:`tui.games.ReplayKit`) draw the table at each step."""
 
 from __future__ import annotations
 
@@ -8,37 +8,40 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.errors import VampireError
 from tui.files import display_path
+from tui.games import FrontEnd, ReplayKit
 from tui.messages import ReplayLoaded
-from tui.present import cards_text, points, seat_rows
-from tui.replayer import Frame, Replay, fold_frames, hands_at, not_shown_sentence, open_replay
+from tui.replayer import Frame, Replay, fold_frames, front_end_for, not_shown_sentence, open_replay
 from tui.widgets.common.too_small import TooSmallNotice
-from tui.widgets.table.seats import SeatList
-from tui.widgets.table.trick import TrickView
 
 
-class ReplayScreen(Screen):
-    """Steps through the frames of :mod:`tui.replayer`; the log is folded in a thread and can be
-    stepped through while it loads."""
-
-    BINDINGS = [
+def replay_bindings(units: tuple[str, str]) -> list[BindingType]:
+    """The replay's keys, the jumps named by the game's ``units`` (small, big)."""
+    small, big = units
+    return [
         Binding("left", "step(-1)", "prev"),
         Binding("right", "step(1)", "next"),
-        Binding("left_square_bracket", "trick(-1)", "trick", key_display="["),
-        Binding("right_square_bracket", "trick(1)", "trick", key_display="]"),
-        Binding("pageup", "round(-1)", "round", key_display="PgUp"),
-        Binding("pagedown", "round(1)", "round", key_display="PgDn"),
+        Binding("left_square_bracket", "unit(0, -1)", small, key_display="["),
+        Binding("right_square_bracket", "unit(0, 1)", small, key_display="]"),
+        Binding("pageup", "unit(1, -1)", big, key_display="PgUp"),
+        Binding("pagedown", "unit(1, 1)", big, key_display="PgDn"),
         Binding("home", "jump(0)", "start", show=False),
         Binding("end", "jump(-1)", "end", show=False),
         Binding("h", "hands", "hands"),
         Binding("escape", "back", "close"),
     ]
+
+
+class ReplayScreen(Screen[None]):
+    """Steps through the frames of :mod:`tui.replayer`; the log is folded in a thread and can be
+    stepped through while it loads."""
+
+    BINDINGS = replay_bindings(("", ""))
 
     def __init__(self, path: Path) -> None:
         super().__init__()
@@ -46,37 +49,44 @@ class ReplayScreen(Screen):
         self.replay: Replay | None = None
         self.index = 0
         self.spoil = False
+        self._problem = ""
+        self.front: FrontEnd | None = None
+        self.kit: ReplayKit | None = None
+        # The log is read here, before compose, because its game decides the panels and the keys.
+        try:
+            self.replay = open_replay(self.path)
+        except VampireError as err:
+            self._problem = str(err)
+            return
+        self.front = front_end_for(self.replay)
+        self.kit = self.front.replay() if self.front.replay is not None else None
+        if self.kit is not None:
+            # The jump keys say the game's units ("trick", "round"): this screen's own copy of the
+            # class bindings, rebuilt in the same order.
+            self._bindings = BindingsMap(replay_bindings(self.kit.units))
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
         yield Static(id="title")
-        with Horizontal(id="replay-top"):
-            yield SeatList(id="seats")
-            yield TrickView(id="trick")
-        yield Static(id="replay-hands", classes="panel")
+        if self.kit is not None:
+            yield from self.kit.compose()
         yield Static(id="replay-entries", classes="panel")
         yield Static(id="replay-status")
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one("#seats").border_title = "Seats"
-        self.query_one("#trick").border_title = "Trick"
         self.query_one("#replay-entries").border_title = "Entries"
-        self.query_one("#replay-hands").display = False
+        if self.kit is not None:
+            self.kit.mounted(self)
         self.query_one("#title", Static).update(f"Replay of {display_path(self.path)} · reading…")
-        try:
-            self.replay = open_replay(self.path)
-        except VampireError as err:
-            self.notify(str(err), title="Cannot replay", severity="error", timeout=10)
-            self.query_one("#replay-status", Static).update(f"Cannot replay: {err}")
+        if self.replay is None or self.front is None:
+            self.notify(self._problem, title="Cannot replay", severity="error", timeout=10)
+            self.query_one("#replay-status", Static).update(f"Cannot replay: {self._problem}")
             return
-        from engine.games import all_rules as games
-
-        refusal = not_shown_sentence(self.replay, games())
+        refusal = not_shown_sentence(self.replay, self.front)
         if refusal is not None:
-            # Only Vampire Queen tables are drawn here: say so (and how to read any log) instead of
-            # folding a game whose state this screen cannot show.
-            self.query_one("#replay-top").display = False
+            # A game with no replay panels: say so (and how to read any log) instead of folding a
+            # game whose state this screen cannot show.
             entries = self.query_one("#replay-entries", Static)
             entries.border_title = "Cannot show this log here"
             entries.update(refusal)
@@ -96,7 +106,7 @@ class ReplayScreen(Screen):
         replay = self.replay
         assert replay is not None
         try:
-            for count in fold_frames(replay, games()):
+            for count in fold_frames(replay, games(), self.kit):
                 if count == 1 or count % 25 == 0:
                     self.post_message(ReplayLoaded(count, replay.total, False))
         except Exception as err:  # a broken log must end in a sentence, not a traceback
@@ -127,29 +137,24 @@ class ReplayScreen(Screen):
     def action_jump(self, where: int) -> None:
         self._go(where if where >= 0 else len(self.frames) - 1)
 
-    def _find(self, step: int, flag: str) -> int | None:
+    def _find(self, step: int, unit: str) -> int | None:
+        """The nearest frame before (``step`` < 0) or after the current one that began ``unit``."""
         frames = self.frames
-        if step > 0:
-            for i in range(self.index + 1, len(frames)):
-                if getattr(frames[i], flag):
-                    return i
-            return None
-        for i in range(self.index - 1, -1, -1):
-            if getattr(frames[i], flag):
-                return i
-        return None
+        order = range(self.index + 1, len(frames)) if step > 0 else range(self.index - 1, -1, -1)
+        return next((i for i in order if unit in frames[i].marks.starts), None)
 
-    def action_trick(self, step: int) -> None:
-        found = self._find(step, "trick_start")
+    def _unit(self, which: int) -> str | None:
+        return self.kit.units[which] if self.kit is not None else None
+
+    def action_unit(self, which: int, step: int) -> None:
+        unit = self._unit(which)
+        if unit is None:
+            return
+        found = self._find(step, unit)
         if found is not None:
             self._go(found)
-
-    def action_round(self, step: int) -> None:
-        found = self._find(step, "round_start")
-        if found is not None:
-            self._go(found)
-        elif step < 0:
-            self._go(0)
+        elif which == 1 and step < 0:
+            self._go(0)  # before the first big unit: the start
 
     def action_hands(self) -> None:
         self.spoil = not self.spoil
@@ -161,15 +166,17 @@ class ReplayScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         n = len(self.frames)
         if action == "step":
-            step = parameters[0] if parameters else 1
+            step = int(parameters[0]) if parameters else 1  # type: ignore[call-overload]
             ok = self.index > 0 if step < 0 else self.index < n - 1
             return True if ok else None
-        if action == "trick":
-            return True if n and self._find(parameters[0], "trick_start") is not None else None
-        if action == "round":
-            if parameters[0] < 0:
+        if action == "unit":
+            which, step = int(parameters[0]), int(parameters[1])  # type: ignore[call-overload]
+            unit = self._unit(which)
+            if unit is None:
+                return False  # a game with no units to jump by: no such keys
+            if which == 1 and step < 0:
                 return True if self.index > 0 else None
-            return True if n and self._find(1, "round_start") is not None else None
+            return True if n and self._find(step, unit) is not None else None
         return True
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -180,55 +187,21 @@ class ReplayScreen(Screen):
         if replay is None or not frames:
             return
         frame = frames[self.index]
-        where = []
-        if frame.round:
-            where.append(f"round {frame.round}")
-        if frame.trick:
-            where.append(f"trick {frame.trick}")
+        where = [f"{unit} {number}" for unit, number in frame.marks.where if number]
         loading = "" if replay.done else f" (reading {len(frames)} of {replay.total})"
         self.query_one("#title", Static).update(
             f"Replay · entry {frame.seq} of {replay.total - 1}{loading}"
             + (" · " + " · ".join(where) if where else "")
             + f" · head {frame.head} · {self.path.name}"
         )
-        state = frame.state
-        if state is not None and not hasattr(state, "trick"):
-            state = None  # not a Vampire Queen state: name the seats only, never crash
-        seats = self.query_one(SeatList)
-        if state is not None:
-            seats.show(seat_rows(state, frame.names, None))
-        else:
-            seats.update("\n".join(f"  seat {i}: {n}" for i, n in enumerate(frame.names)) or "  (no seats yet)")
-        self.query_one(TrickView).show(state, frame.names)
-        self._show_hands(replay, frame)
+        if self.kit is not None:
+            self.kit.show(self, replay, frame, self.spoil)
         self._show_entries(frames)
         hands = (
             "h: every hand at every step of a round whose seeds the log reveals" if self.spoil else "h: show every hand"
         )
         self.query_one("#replay-status", Static).update(Text.assemble(frame.status, "  ", (f"({hands})", "dim")))
         self.refresh_bindings()
-
-    def _show_hands(self, replay: Replay, frame: Frame) -> None:
-        panel = self.query_one("#replay-hands", Static)
-        rows = hands_at(replay, frame, self.spoil)
-        if not rows:
-            panel.display = False
-            return
-        text = Text(no_wrap=True, overflow="ellipsis")
-        state = frame.state
-        if rows[0][1] == "kept":
-            panel.border_title = f"Round {len(state.round_scores)}: hands at the end (seeds revealed)"
-        else:
-            panel.border_title = "Every hand (from the seeds this log reveals later)"
-        for s, label, cards in rows:
-            name = frame.names[s] if s < len(frame.names) else f"seat {s}"
-            line = f"{name[:12]:<12} {cards_text(cards) or '(no cards)'}"
-            if label == "kept":
-                line += f"  = {points(cards)} points"
-            text.append(line + "\n")
-        text.rstrip()
-        panel.update(text)
-        panel.display = True
 
     def _show_entries(self, frames: list[Frame]) -> None:
         panel = self.query_one("#replay-entries", Static)

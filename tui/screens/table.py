@@ -1,9 +1,11 @@
-"""The Vampire Queen table: seats, the trick, the game log, your hand, chat, and the table's work.
+"""The table screen's frame, shared by every game, and the choice of a session's table screen.
 
-The screen reads the session's table and view after every :class:`tui.messages.SessionUpdate` and
-acts only through the session's coroutines, awaited in workers. A pick is checked against the
-seat's own copy of the table (``session.check_move``) as it changes, so an illegal pick says why
-before Enter and is never sent.
+:class:`TableFrame` does what every table does: it reads the session's table after every
+:class:`tui.messages.SessionUpdate`, shows the title (who I am, the head fingerprint), the
+narration, what the table does or waits for (with a progress bar for protocol work), chat, the
+vote to end a long wait, and the end-of-game screen. A game's table screen (its front end's,
+:mod:`tui.games`) subclasses it and adds its board above the log and below the status line.
+:class:`NoTableScreen` is the frame alone, for a game that has no table screen yet.
 """
 
 from __future__ import annotations
@@ -13,62 +15,65 @@ from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, ProgressBar, Static
 
-from engine.games.base import Act, IllegalMove
-from engine.games.queen import card_word, set_words
+from engine.games.base import Act
+from engine.table import Table
 from tui.errors import explain
 from tui.errors import sentence as _sentence
-from tui.messages import PickChanged, SessionUpdate
-from tui.present import head_text, seat_rows, waiting_text, work_progress
-from tui.session import TableSession, as_session_event
+from tui.events import as_session_event
+from tui.games import find_front_end, front_end_of
+from tui.messages import SessionUpdate
+from tui.session import TableSession
+from tui.table_text import head_text, waiting_text, work_progress
+from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.too_small import TooSmallNotice
-from tui.widgets.table.gamelog import GameLog
-from tui.widgets.table.hand import HandCard, HandView
-from tui.widgets.table.seats import SeatList
-from tui.widgets.table.trick import TrickView
 
 #: Seconds a seat may keep the table waiting before the others are offered an abandon vote.
 ABANDON_AFTER = 60
 
 
-def pick_to_act(keys: tuple[Any, ...]) -> Act:
-    """The act for picked cards: a hunter alone is a hunter lead, anything else a play.
-    Raises IllegalMove when a hunter is picked with other cards."""
-    hunters = [k for k in keys if k[0] == "H"]
-    if hunters:
-        if len(keys) > 1:
-            raise IllegalMove("a hunter is led alone, never with other cards")
-        return {"do": "hunter", "hunter": hunters[0][1]}
-    return {"do": "play", "cards": [list(k) for k in sorted(keys)]}
+def table_screen(session: TableSession, game: str | None = None) -> Screen[Any]:
+    """The screen for ``session``'s table: its game's table screen, else a :class:`NoTableScreen`
+    that says why there is none. ``game``: the game's name when the table has not said it yet
+    (a table opened here, before its first entry is folded)."""
+    front = find_front_end(game) if game is not None else front_end_of(session.table)
+    if front.table_screen is not None:
+        return front.table_screen(session)
+    return NoTableScreen(session, front.no_screen)
 
 
-class TableScreen(Screen):
-    """One seat at a Vampire Queen table."""
+class TableFrame(Screen[None]):
+    """One seat (or a spectator) at a table, whatever its game.
 
-    BINDINGS = [
-        Binding("enter", "play", "Play"),
-        Binding("p", "pass_turn", "Pass"),
+    A game's screen overrides :meth:`compose_top` and :meth:`compose_bottom` (its widgets),
+    :meth:`title_parts` (where the game is), :meth:`show_board` (draw them), :meth:`check_end`
+    (its own end-of-round screens), :meth:`home_widget` (what has the focus when chat closes) and
+    :meth:`moved` (after a move was taken). Its ``BINDINGS`` list :data:`FRAME_BINDINGS` after its
+    own keys (declare the class with ``inherit_bindings=False``, so the footer lists its keys first).
+    """
+
+    FRAME_BINDINGS: list[BindingType] = [
         Binding("c", "chat", "Chat"),
         Binding("a", "abandon", "Vote abandon"),
         Binding("l", "focus_log", "Log", show=False),
-        Binding("escape", "back_to_hand", "Hand", show=False),
+        Binding("escape", "back", "Back", show=False),
         Binding("f1", "app.help", "Help"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
+    BINDINGS = FRAME_BINDINGS
 
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
         self._unsubscribe: Any = None
         self._notes_seen = 0
-        self._rounds_shown = 0
         self._ended_shown = False
         self._work_totals: dict[int, int] = {}
-        self._pick_act: Act | None = None
         self._submitting = False
         self._last_change = time.monotonic()
         self._last_head = b""
@@ -76,30 +81,61 @@ class TableScreen(Screen):
         self._stalled: tuple[int, ...] = ()
         self._link_lost = False
 
+    # -- what a game's screen adds ---------------------------------------------------------------
+
+    def compose_top(self) -> ComposeResult:
+        """The game's widgets between the title and the log."""
+        yield from ()
+
+    def compose_bottom(self) -> ComposeResult:
+        """The game's widgets between the status line and the chat line."""
+        yield from ()
+
+    def note_log(self) -> NoteLog:
+        """The log widget (``id="log"``): a game's own, to mark its milestones."""
+        return NoteLog(id="log")
+
+    def title_parts(self, table: Table) -> list[str]:
+        """Where the game is, for the title ("round 2 of 5"); none by default."""
+        return []
+
+    def show_board(self, table: Table) -> None:
+        """Draw the game's widgets from ``table`` and the session's view."""
+
+    def check_end(self, table: Table) -> None:
+        """Show what the end of a part of the game, or of the game, calls for: by default the
+        end-of-game screen once the game has a result, or a cheat was proven."""
+        state = table.gstate
+        over = table.game is not None and state is not None and table.game.result(state) is not None
+        if over or table.fault is not None:
+            self.show_game_end()
+
+    def home_widget(self) -> Widget:
+        """The widget that has the focus when nothing else does (and after chat): the log."""
+        return self.query_one(NoteLog)
+
+    def moved(self) -> None:
+        """The host took this seat's move (a game's screen clears what was picked)."""
+
     # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
         yield Static(id="title")
-        with Horizontal(id="top"):
-            yield SeatList(id="seats")
-            yield TrickView(id="trick")
-        yield GameLog(id="log")
+        yield from self.compose_top()
+        yield self.note_log()
         with Horizontal(id="status"):
             yield Label(id="waiting")
             yield ProgressBar(id="work", show_eta=False, show_percentage=False)
-        yield HandView(id="hand")
-        yield Static(id="pick")
+        yield from self.compose_bottom()
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)", max_length=500)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#seats").border_title = "Seats"
-        self.query_one("#trick").border_title = "Trick"
         self.query_one("#log").border_title = "Game log"
         self.query_one("#chat").display = False
         self._unsubscribe = self.session.subscribe(self._on_session_event)
-        self.query_one(HandView).focus()
+        self.home_widget().focus()
         self.set_interval(1.0, self._tick)
         self.refresh_table()
 
@@ -108,7 +144,7 @@ class TableScreen(Screen):
             self._unsubscribe()
             self._unsubscribe = None
 
-    def _on_session_event(self, event: object) -> None:
+    def _on_session_event(self, event: Any) -> None:
         # Called by the session, possibly from another thread: post_message is thread-safe.
         self.post_message(SessionUpdate(as_session_event(event)))
 
@@ -139,7 +175,6 @@ class TableScreen(Screen):
         """Re-read everything from the session and redraw."""
         session = self.session
         table = session.table
-        state = table.gstate
         names = table.names
         me = session.seat
         if table.head != self._last_head:
@@ -152,40 +187,21 @@ class TableScreen(Screen):
             parts.append(f"{names[me]} (you, key {session.fingerprint})")
         elif me is None:
             parts.append("watching")
-        if state is not None and getattr(state, "round", 0):
-            rounds = state.option("rounds")
-            parts.append(f"round {state.round} of {rounds}")
+        parts += self.title_parts(table)
         parts.append(f"head {head_text(table)}")
         self.query_one("#title", Static).update(" · ".join(parts))
         # The log: every note not shown yet.
         if len(table.notes) > self._notes_seen:
-            self.query_one(GameLog).add_notes(table.notes[self._notes_seen :], names)
+            self.query_one(NoteLog).add_notes(table.notes[self._notes_seen :], names)
             self._notes_seen = len(table.notes)
-        if table.game is not None and table.game_name != "queen":
-            self.query_one(SeatList).update(
-                f"This screen plays Vampire Queen; the {table.game.title} table screen is not built yet. "
-                "Bots can play it: vampire host --headless, vampire join --bot heuristic."
-            )
-            self.query_one(HandView).display = False
-            return
-        if state is None:
-            self.query_one(SeatList).update(waiting_text(table, me))
-            self._show_status(table, me)
-            return
-        self.query_one(SeatList).show(seat_rows(state, names, me, table.waiting_on()))
-        self.query_one(TrickView).show(state, names, me)
-        self._show_status(table, me)
-        view = session.view()
-        hand = self.query_one(HandView)
-        if view is not None and view.seat is not None:
-            cards = [HandCard(pos, ident) for pos, ident in view.hand]
-            cards += [HandCard(("H", h), f"H{h}") for h in view.hunters_held]
-            hand.set_cards(cards)
-        self._evaluate_pick()
-        self._check_round_end(state, names)
+        self.show_status(table, me)
+        self.show_board(table)
+        self.check_end(table)
         self.refresh_bindings()
 
-    def _show_status(self, table: Any, me: int | None) -> None:
+    def show_status(self, table: Table, me: int | None) -> None:
+        """The status line: a proven cheat, the protocol work under way (with its progress), or
+        who the table waits for (and for how long, past the abandon time)."""
         label = self.query_one("#waiting", Label)
         bar = self.query_one("#work", ProgressBar)
         progress = work_progress(table, self._work_totals)
@@ -212,105 +228,20 @@ class TableScreen(Screen):
         label.update(waiting)
         label.set_class(waiting == "Your turn.", "-your-turn")
 
-    # -- picking and playing ---------------------------------------------------------------------
+    # -- moves -----------------------------------------------------------------------------------
 
-    def _my_turn(self) -> bool:
-        table = self.session.table
+    def my_turn(self) -> bool:
+        """The table waits for this seat's move."""
         me = self.session.seat
-        return me is not None and (me, "move") in table.owed()
+        return me is not None and (me, "move") in self.session.table.owed()
 
-    @on(PickChanged)
-    def _pick_changed(self, message: PickChanged) -> None:
-        self._evaluate_pick()
-        self.refresh_bindings()
+    @property
+    def submitting(self) -> bool:
+        """A move of this seat is on its way to the host."""
+        return self._submitting
 
-    def _evaluate_pick(self) -> None:
-        """Say what Enter would do with the cards picked, or why it cannot."""
-        hand = self.query_one(HandView)
-        line = self.query_one("#pick", Static)
-        keys = hand.picked_keys()
-        table = self.session.table
-        state = table.gstate
-        self._pick_act = None
-        mine = self._my_turn()
-        if state is None or state.phase == "over" or table.phase in ("over", "stopped"):
-            line.update("")
-            return
-        trick = state.trick
-        if not keys:
-            if state.phase != "play":
-                line.update("")
-                line.set_class(False, "-illegal")
-                return
-            if mine and trick is None:
-                text = "Your lead: pick a set with ←/→ and Space (or the mouse), then Enter."
-            elif mine and trick.hunter:
-                text = "Hunter trick: pick one card with ←/→ and Space, then Enter. You may not pass."
-            elif mine:
-                need = "a higher card" if trick.size == 1 else f"{trick.size} higher cards"
-                text = f"Your turn: beat {set_words(trick.best.cards)} with {need}, or pass (p)."
-            else:
-                text = "Pick cards with ←/→ and Space while you wait; Enter plays them on your turn."
-            line.update(text)
-            line.set_class(False, "-illegal")
-            return
-        try:
-            act = pick_to_act(keys)
-            if not mine:
-                turn = state.turn
-                who = table.names[turn] if 0 <= turn < len(table.names) else "the table"
-                raise IllegalMove(f"not your turn yet: {who} is to play" if turn >= 0 else "nobody may play now")
-            self.session.check_move(act)
-        except IllegalMove as err:
-            reason = str(err).strip().rstrip(".")
-            line.update(f"✗ Cannot play that: {reason}.")
-            line.set_class(True, "-illegal")
-            return
-        self._pick_act = act
-        line.update(f"✓ Enter {self._act_words(act)}.")
-        line.set_class(False, "-illegal")
-
-    def _act_words(self, act: Act) -> str:
-        if act["do"] == "hunter":
-            return f"leads Hunter {act['hunter']}"
-        hand = self.query_one(HandView)
-        idents = tuple(c.ident for c in hand.picked_cards() if c.ident)
-        trick = self.session.table.gstate.trick
-        if trick is None:
-            return f"leads {set_words(idents)}"
-        if trick.hunter:
-            return f"plays {card_word(idents[0])}"
-        return f"plays {set_words(idents)}"
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "play":
-            return True if self._pick_act is not None and not self._submitting else None
-        if action == "pass_turn":
-            state = self.session.table.gstate
-            trick = getattr(state, "trick", None)
-            ok = self._my_turn() and trick is not None and not trick.hunter and not self._submitting
-            return True if ok else None
-        if action == "abandon":
-            return self._stalled_seat() is not None
-        if action == "chat":
-            return self.session.seat is not None or self.session.is_host
-        return True
-
-    def action_play(self) -> None:
-        if self._pick_act is None or self._submitting:
-            return
-        self._submit(self._pick_act)
-
-    def action_pass_turn(self) -> None:
-        act: Act = {"do": "pass"}
-        try:
-            self.session.check_move(act)
-        except IllegalMove as err:
-            self.notify(explain(err), severity="warning")
-            return
-        self._submit(act)
-
-    def _submit(self, act: Act) -> None:
+    def submit(self, act: Act) -> None:
+        """Send ``act`` as this seat's move (in a worker); a refusal is a notification."""
         self._submitting = True
         self.refresh_bindings()
         self._send_move(act)
@@ -322,10 +253,17 @@ class TableScreen(Screen):
         except Exception as err:  # every failure is a sentence for the player
             self.notify(explain(err), title="Move refused", severity="error", timeout=10)
         else:
-            self.query_one(HandView).clear_picks()
+            self.moved()
         finally:
             self._submitting = False
             self.refresh_table()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "abandon":
+            return self._stalled_seat() is not None
+        if action == "chat":
+            return self.session.seat is not None or self.session.is_host
+        return True
 
     # -- chat, log, abandon ----------------------------------------------------------------------
 
@@ -335,19 +273,19 @@ class TableScreen(Screen):
         chat.focus()
 
     def action_focus_log(self) -> None:
-        self.query_one(GameLog).focus()
+        self.query_one(NoteLog).focus()
 
-    def action_back_to_hand(self) -> None:
+    def action_back(self) -> None:
         chat = self.query_one("#chat", Input)
         chat.display = False
-        self.query_one(HandView).focus()
+        self.home_widget().focus()
 
     @on(Input.Submitted, "#chat")
     def _chat_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
         event.input.display = False
-        self.query_one(HandView).focus()
+        self.home_widget().focus()
         if text:
             self._send_chat(text)
 
@@ -375,7 +313,7 @@ class TableScreen(Screen):
     def _tick(self) -> None:
         table = self.session.table
         if table.phase == "running" and time.monotonic() - self._last_change >= ABANDON_AFTER:
-            self._show_status(table, self.session.seat)
+            self.show_status(table, self.session.seat)
             self.refresh_bindings()
 
     def action_abandon(self) -> None:
@@ -394,36 +332,34 @@ class TableScreen(Screen):
         else:
             self.notify(f"You voted to end the wait for {name}.")
 
-    # -- round and game end ----------------------------------------------------------------------
+    # -- the end ---------------------------------------------------------------------------------
 
-    def _check_round_end(self, state: Any, names: list[str]) -> None:
-        from tui.screens.results import RoundEndScreen
-
-        if self.session.table.fault is not None:
-            self._show_game_end()  # a proven cheat stops the table: say so, with the evidence
-            return
-        done = len(getattr(state, "round_scores", ()))
-        over = state.phase == "over"
-        if done > self._rounds_shown:
-            self._rounds_shown = done
-            self.app.push_screen(RoundEndScreen(state, list(names), final=over), self._after_round)
-        elif over and not self._ended_shown and done == self._rounds_shown and not self._round_modal_open():
-            self._show_game_end()
-
-    def _round_modal_open(self) -> bool:
-        from tui.screens.results import RoundEndScreen
-
-        return any(isinstance(s, RoundEndScreen) for s in self.app.screen_stack)
-
-    def _after_round(self, _: Any = None) -> None:
-        state = self.session.table.gstate
-        if state is not None and state.phase == "over":
-            self._show_game_end()
-
-    def _show_game_end(self) -> None:
+    def show_game_end(self) -> None:
+        """Push the end-of-game screen (once)."""
         from tui.screens.results import GameEndScreen
 
         if self._ended_shown:
             return
         self._ended_shown = True
         self.app.push_screen(GameEndScreen(self.session))
+
+    @property
+    def game_end_shown(self) -> bool:
+        return self._ended_shown
+
+
+class NoTableScreen(TableFrame, inherit_bindings=False):
+    """A table whose game has no table screen: ``reason`` (a sentence) above the narration, what
+    the table waits for, and the end-of-game summary once it is over."""
+
+    BINDINGS = [Binding("h", "home", "Home"), *TableFrame.FRAME_BINDINGS]
+
+    def __init__(self, session: TableSession, reason: str) -> None:
+        super().__init__(session)
+        self.reason = reason
+
+    def compose_top(self) -> ComposeResult:
+        yield Static(self.reason, id="no-screen", classes="panel")
+
+    def action_home(self) -> None:
+        self.app.go_home()  # type: ignore[attr-defined]

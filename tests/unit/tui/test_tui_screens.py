@@ -12,11 +12,11 @@ from tests.support.local_session import LocalGameSession, build_local
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
+from tui.games.queen.table import TableScreen, pick_act
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.replay import ReplayScreen
-from tui.screens.table import TableScreen, pick_to_act
 from tui.session import JoinSpec, LocalTableSpec
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -134,21 +134,21 @@ async def test_f1_shows_the_keys_and_escape_closes_them() -> None:
 
 
 def test_a_hunter_is_led_alone() -> None:
-    assert pick_to_act((("H", 20),)) == {"do": "hunter", "hunter": 20}
-    assert pick_to_act(((0, 3), (0, 1))) == {"do": "play", "cards": [[0, 1], [0, 3]]}
+    assert pick_act((("H", 20),)) == {"do": "hunter", "hunter": 20}
+    assert pick_act(((0, 3), (0, 1))) == {"do": "play", "cards": [[0, 1], [0, 3]]}
     with pytest.raises(IllegalMove, match="led alone"):
-        pick_to_act((("H", 15), (0, 2)))
+        pick_act((("H", 15), (0, 2)))
 
 
 async def test_cards_are_picked_with_the_mouse_too() -> None:
     local = build_local(3, PERSON, {"rounds": 1})
     from tests.support.local_session import advance
 
-    advance(local, 0, lambda l: True)
+    advance(local, 0, lambda _local: True)
     app = VampireApp(Start("table", LocalGameSession(local, 0, auto=False)), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
-        from tui.widgets.table.hand import HandView
+        from tui.games.queen.widgets.hand import HandView
 
         hand = app.screen.query_one(HandView)
         await eventually(lambda: hand.cards, 10, "the hand", pilot=pilot)

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.present import last_trick_line, trick_rows, trick_title
+from tui.games.queen.present import last_trick_line, trick_rows, trick_title
 
 
 class TrickView(Static):

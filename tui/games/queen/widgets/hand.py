@@ -9,11 +9,11 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from tui.messages import PickChanged
-from tui.present import card_kind, card_label
+from tui.games.queen.present import card_kind, card_label
 
 _KIND_STYLE = {"queen": "bold magenta", "hunter": "bold red", "hidden": "dim", "number": ""}
 
@@ -30,14 +30,22 @@ class HandCard:
 class HandView(Widget, can_focus=True):
     """The player's hand. Picked cards are shown in brackets (``[7]``) and the cursor by ``▲``
     under the card, so neither depends on colour. Queens and hunters are styled to stand out and
-    read as ``Q`` and ``H15``/``H20``. Posts :class:`tui.messages.PickChanged` on every change."""
+    read as ``Q`` and ``H15``/``H20``. Posts :class:`HandView.PickChanged` on every change."""
+
+    class PickChanged(Message):
+        """The player picked or unpicked cards. ``keys``: the picked cards' keys (a position
+        ``(event, index)``, or ``("H", 15)`` / ``("H", 20)`` for a hunter)."""
+
+        def __init__(self, keys: tuple[Any, ...]) -> None:
+            super().__init__()
+            self.keys = keys
 
     BINDINGS = [
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
-        Binding("space", "toggle", "Pick"),
+        Binding("space", "pick", "Pick"),
         Binding("escape", "clear", "Unpick", show=False),
     ]
 
@@ -70,7 +78,7 @@ class HandView(Widget, can_focus=True):
         self.cursor = index if index is not None else min(self.cursor, max(len(cards) - 1, 0))
         self.refresh(layout=True)
         if dropped:
-            self.post_message(PickChanged(self.picked_keys()))
+            self.post_message(self.PickChanged(self.picked_keys()))
 
     def picked_keys(self) -> tuple[Any, ...]:
         return tuple(c.key for c in self.cards if c.key in self.picked)
@@ -82,7 +90,7 @@ class HandView(Widget, can_focus=True):
         if self.picked:
             self.picked.clear()
             self.refresh()
-            self.post_message(PickChanged(()))
+            self.post_message(self.PickChanged(()))
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -94,7 +102,7 @@ class HandView(Widget, can_focus=True):
         if self.cards:
             self.cursor = index % len(self.cards)
 
-    def action_toggle(self) -> None:
+    def action_pick(self) -> None:
         if not self.cards:
             return
         self._toggle(self.cursor)
@@ -109,7 +117,7 @@ class HandView(Widget, can_focus=True):
         else:
             self.picked.add(key)
         self.refresh()
-        self.post_message(PickChanged(self.picked_keys()))
+        self.post_message(self.PickChanged(self.picked_keys()))
 
     def watch_cursor(self) -> None:
         self.refresh()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.present import SeatRow
+from tui.games.queen.present import SeatRow
 
 _STATUS_STYLE = {
     "to play": "bold reverse",
@@ -18,7 +18,7 @@ _STATUS_STYLE = {
 
 
 class SeatList(Static):
-    """Renders :class:`tui.present.SeatRow` rows. The seat to play is marked by ``▶`` and the words
+    """Renders :class:`tui.games.queen.present.SeatRow` rows. The seat to play is marked by ``▶`` and the words
     "to play" (never by colour alone); a seat the table waits for on a protocol duty by ``…``."""
 
     DEFAULT_CLASSES = "panel"

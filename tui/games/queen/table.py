@@ -1,0 +1,220 @@
+"""The Vampire Queen table: seats and the trick above the game log, your hand and what Enter would
+play below it, in the frame every table shares (:class:`tui.screens.table.TableFrame`: the title,
+the status line, chat, the abandon vote).
+
+A pick is checked against the seat's own copy of the table (``session.check_move``) as it changes,
+so an illegal pick says why before Enter and is never sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Static
+
+from engine.games.base import Act, IllegalMove
+from engine.games.queen import card_word, set_words
+from engine.games.queen.picks import pick_to_act
+from engine.table import Table
+from tui.errors import explain
+from tui.games.queen.present import seat_rows
+from tui.games.queen.widgets.gamelog import GameLog
+from tui.games.queen.widgets.hand import HandCard, HandView
+from tui.games.queen.widgets.seats import SeatList
+from tui.games.queen.widgets.trick import TrickView
+from tui.screens.table import TableFrame
+from tui.session import TableSession
+from tui.table_text import waiting_text
+
+
+def pick_act(keys: tuple[Any, ...]) -> Act:
+    """The act for the hand's picked keys (positions, and ``("H", 15)``/``("H", 20)`` for a
+    hunter): :func:`engine.games.queen.picks.pick_to_act`. Raises IllegalMove as it does."""
+    hunters = [k[1] for k in keys if k[0] == "H"]
+    return pick_to_act([k for k in keys if k[0] != "H"], hunters)
+
+
+class TableScreen(TableFrame, inherit_bindings=False):
+    """One seat at a Vampire Queen table."""
+
+    BINDINGS = [
+        Binding("enter", "play", "Play"),
+        Binding("p", "pass_turn", "Pass"),
+        *TableFrame.FRAME_BINDINGS,
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__(session)
+        self._rounds_shown = 0
+        self._pick_act: Act | None = None
+
+    # -- the board -------------------------------------------------------------------------------
+
+    def compose_top(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield SeatList(id="seats")
+            yield TrickView(id="trick")
+
+    def compose_bottom(self) -> ComposeResult:
+        yield HandView(id="hand")
+        yield Static(id="pick")
+
+    def note_log(self) -> GameLog:
+        return GameLog(id="log")
+
+    def home_widget(self) -> Widget:
+        return self.query_one(HandView)
+
+    def on_mount(self) -> None:
+        # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
+        self.query_one("#seats").border_title = "Seats"
+        self.query_one("#trick").border_title = "Trick"
+
+    def title_parts(self, table: Table) -> list[str]:
+        state = table.gstate
+        if state is None or not state.round:
+            return []
+        return [f"round {state.round} of {state.option('rounds')}"]
+
+    def show_board(self, table: Table) -> None:
+        state = table.gstate
+        names = table.names
+        me = self.session.seat
+        if state is None:
+            self.query_one(SeatList).update(waiting_text(table, me))
+            return
+        self.query_one(SeatList).show(seat_rows(state, names, me, table.waiting_on()))
+        self.query_one(TrickView).show(state, names, me)
+        view = self.session.view()
+        if view is not None and view.seat is not None:
+            cards = [HandCard(pos, ident) for pos, ident in view.hand]
+            cards += [HandCard(("H", h), f"H{h}") for h in view.hunters_held]
+            self.query_one(HandView).set_cards(cards)
+        self._evaluate_pick()
+
+    def moved(self) -> None:
+        self.query_one(HandView).clear_picks()
+
+    # -- picking and playing ---------------------------------------------------------------------
+
+    @on(HandView.PickChanged)
+    def _pick_changed(self, message: HandView.PickChanged) -> None:
+        self._evaluate_pick()
+        self.refresh_bindings()
+
+    def _evaluate_pick(self) -> None:
+        """Say what Enter would do with the cards picked, or why it cannot."""
+        hand = self.query_one(HandView)
+        line = self.query_one("#pick", Static)
+        keys = hand.picked_keys()
+        table = self.session.table
+        state = table.gstate
+        self._pick_act = None
+        mine = self.my_turn()
+        if state is None or state.phase == "over" or table.phase in ("over", "stopped"):
+            line.update("")
+            return
+        trick = state.trick
+        if not keys:
+            if state.phase != "play":
+                line.update("")
+                line.set_class(False, "-illegal")
+                return
+            if mine and trick is None:
+                text = "Your lead: pick a set with ←/→ and Space (or the mouse), then Enter."
+            elif mine and trick.hunter:
+                text = "Hunter trick: pick one card with ←/→ and Space, then Enter. You may not pass."
+            elif mine:
+                need = "a higher card" if trick.size == 1 else f"{trick.size} higher cards"
+                text = f"Your turn: beat {set_words(trick.best.cards)} with {need}, or pass (p)."
+            else:
+                text = "Pick cards with ←/→ and Space while you wait; Enter plays them on your turn."
+            line.update(text)
+            line.set_class(False, "-illegal")
+            return
+        try:
+            act = pick_act(keys)
+            if not mine:
+                turn = state.turn
+                who = table.names[turn] if 0 <= turn < len(table.names) else "the table"
+                raise IllegalMove(f"not your turn yet: {who} is to play" if turn >= 0 else "nobody may play now")
+            self.session.check_move(act)
+        except IllegalMove as err:
+            reason = str(err).strip().rstrip(".")
+            line.update(f"✗ Cannot play that: {reason}.")
+            line.set_class(True, "-illegal")
+            return
+        self._pick_act = act
+        line.update(f"✓ Enter {self._act_words(act)}.")
+        line.set_class(False, "-illegal")
+
+    def _act_words(self, act: Act) -> str:
+        if act["do"] == "hunter":
+            return f"leads Hunter {act['hunter']}"
+        hand = self.query_one(HandView)
+        idents = tuple(c.ident for c in hand.picked_cards() if c.ident)
+        trick = self.session.table.gstate.trick
+        if trick is None:
+            return f"leads {set_words(idents)}"
+        if trick.hunter:
+            return f"plays {card_word(idents[0])}"
+        return f"plays {set_words(idents)}"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "play":
+            return True if self._pick_act is not None and not self.submitting else None
+        if action == "pass_turn":
+            state = self.session.table.gstate
+            trick = getattr(state, "trick", None)
+            ok = self.my_turn() and trick is not None and not trick.hunter and not self.submitting
+            return True if ok else None
+        return super().check_action(action, parameters)
+
+    def action_play(self) -> None:
+        if self._pick_act is None or self.submitting:
+            return
+        self.submit(self._pick_act)
+
+    def action_pass_turn(self) -> None:
+        act: Act = {"do": "pass"}
+        try:
+            self.session.check_move(act)
+        except IllegalMove as err:
+            self.notify(explain(err), severity="warning")
+            return
+        self.submit(act)
+
+    # -- round and game end ----------------------------------------------------------------------
+
+    def check_end(self, table: Table) -> None:
+        """After each round, its hands and points (a modal); after the last, the game's end."""
+        from tui.games.queen.results import RoundEndScreen
+
+        state = table.gstate
+        if state is None:
+            return
+        if table.fault is not None:
+            self.show_game_end()  # a proven cheat stops the table: say so, with the evidence
+            return
+        done = len(state.round_scores)
+        over = state.phase == "over"
+        if done > self._rounds_shown:
+            self._rounds_shown = done
+            self.app.push_screen(RoundEndScreen(state, list(table.names), final=over), self._after_round)
+        elif over and not self.game_end_shown and done == self._rounds_shown and not self._round_modal_open():
+            self.show_game_end()
+
+    def _round_modal_open(self) -> bool:
+        from tui.games.queen.results import RoundEndScreen
+
+        return any(isinstance(s, RoundEndScreen) for s in self.app.screen_stack)
+
+    def _after_round(self, _: Any = None) -> None:
+        state = self.session.table.gstate
+        if state is not None and state.phase == "over":
+            self.show_game_end()

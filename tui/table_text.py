@@ -1,0 +1,132 @@
+"""What the shared screens say about a table, whatever its game: the head fingerprint people
+compare, the protocol work under way, and who the table waits for.
+
+Pure functions of a read-only :class:`engine.table.Table`; no widgets, so the table screens and
+the replay share them and tests can check them without a terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.table import Table
+
+# --- the fingerprint players compare ------------------------------------------------------------
+
+
+def short_hex(data: bytes) -> str:
+    """Eight hex digits in two groups, like key fingerprints: ``"1a2b-3c4d"``."""
+    h = data.hex()
+    return f"{h[0:4]}-{h[4:8]}"
+
+
+def head_text(table: Table) -> str:
+    """The table's head for people in one room to compare: ``"#74 1a2b-3c4d"``."""
+    if not table.entries:
+        return "no entries yet"
+    return f"#{table.seq - 1} {short_hex(table.head)}"
+
+
+# --- table work and waiting ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Table work under way: ``text`` in words, ``done`` of ``total`` steps."""
+
+    text: str
+    done: int
+    total: int
+
+
+_WORK_WORDS = {
+    "rand-commit": "commits to a random value",
+    "rand-reveal": "reveals a random value",
+    "shuffle": "shuffles",
+    "lock": "locks the cards",
+    "unlock": "unlocks cards",
+    "reveal": "reveals card keys",
+    "seed-reveal": "reveals a shuffle seed",
+    "move": "plays",
+}
+
+
+def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progress | None:
+    """The protocol work the table is doing now (drawing the dealer, shuffling, dealing, revealing
+    the round's hands), or None while it waits for a move. ``totals`` remembers, per work object,
+    how many steps it started with (unlock and reveal steps are consumed as they happen)."""
+    w = table.work
+    if w is None or table.phase != "running":
+        return None
+    names = table.names
+    state = table.gstate
+    rnd = getattr(state, "round", 0)
+    if w.kind == "rand":
+        n = len(table.active_seats())
+        done = len(w.commits) + len(w.reveals)
+        purpose = w.purpose.split("/", 1)[0]
+        what = "Drawing the first dealer" if purpose == "dealer" else f"Drawing at random ({purpose})"
+        return Progress(f"{what}: {done} of {2 * n} steps", done, 2 * n)
+    if w.kind == "shuffle":
+        ev = table.events[w.event]
+        steps = ev.setup_steps
+        total = len(steps)
+        if ev.step < total:
+            seat, kind = steps[ev.step]
+            who = names[seat]
+            verb = "shuffle" if kind == "shuffle" else "lock"
+            return Progress(f"Shuffling round {rnd}: {who}'s {verb} pass ({ev.step + 1} of {total})", ev.step, total)
+        return Progress(f"Shuffling round {rnd}", total, total)
+    if w.kind in ("unlock", "reveal"):
+        left = len(w.steps)
+        key = id(w)
+        if totals is not None:
+            totals[key] = max(totals.get(key, 0), left)
+            total = totals[key]
+        else:
+            total = left
+        done = total - left
+        who = names[w.steps[0][0]] if w.steps else ""
+        if w.kind == "unlock":
+            return Progress(f"Dealing round {rnd}: {who} unlocks ({done + 1} of {total})", done, total)
+        return Progress(f"Opening cards: {who} reveals ({done + 1} of {total})", done, total)
+    if w.kind == "seeds":
+        ev = table.events[w.event]
+        total = len(ev.order)
+        done = total - len(w.waiting)
+        if w.purpose == "complaint":
+            return Progress(f"A complaint: every seed is revealed ({done} of {total})", done, total)
+        return Progress(f"Revealing the hands of round {rnd}: seeds {done} of {total}", done, total)
+    return None
+
+
+def waiting_text(table: Table, me: int | None) -> str:
+    """Who the table waits for, by name: "Waiting for Scott to play." / "Your turn." / ""."""
+    if table.phase == "new":
+        return "Opening the table…"
+    if table.phase == "lobby":
+        return f"Waiting for players: {len(table.seats)} of {table.nseats} seats taken."
+    if table.phase == "stopped":
+        return "The table has stopped."
+    if table.phase != "running":
+        return ""
+    owed = table.owed()
+    if not owed:
+        return ""
+    names = table.names
+    kinds: dict[int, str] = {}
+    for s, kind in owed:
+        kinds.setdefault(s, kind)
+    if me in kinds and kinds[me] == "move":
+        return "Your turn."
+    parts = []
+    for s, kind in kinds.items():
+        who = "you" if s == me else names[s]
+        parts.append(f"{who} ({_WORK_WORDS.get(kind, kind)})" if kind != "move" else who)
+    if len(kinds) == 1:
+        ((s, kind),) = kinds.items()
+        who = "you" if s == me else names[s]
+        if kind == "move":
+            return f"Waiting for {who} to play."
+        return f"Waiting for {who}: {who} {_WORK_WORDS.get(kind, kind)}."
+    return "Waiting for " + ", ".join(parts) + "."

@@ -1,0 +1,46 @@
+"""The game log: a table's narration in a player's words, and chat lines set apart."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from engine.games.base import Note
+
+_CHAT = re.compile(r"^(\{s\d+\}|The host): ")
+
+
+def is_chat(note: Note) -> bool:
+    """A chat line (the table narrates chat as ``"{s1}: text"``)."""
+    return bool(_CHAT.match(note.text))
+
+
+class NoteLog(RichLog):
+    """Appends notes as they arrive; chat lines start with ``»`` and are italic. A game's log
+    marks its own milestones by overriding :meth:`emphasis`."""
+
+    DEFAULT_CLASSES = "panel"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, min_width=20)
+        self.can_focus = True
+
+    def emphasis(self, line: str) -> tuple[bool, bool]:
+        """How a narration line (seat names filled in) stands out: ``(bold, ends a paragraph)``;
+        a paragraph's end is followed by a blank line. Plain by default."""
+        return False, False
+
+    def add_notes(self, notes: Sequence[Note], names: Sequence[str]) -> None:
+        """Append ``notes``, their seat placeholders filled with ``names``."""
+        for note in notes:
+            line = note.render(names)
+            if is_chat(note):
+                self.write(Text("» " + line, style="italic"))
+                continue
+            bold, ends = self.emphasis(line)
+            self.write(Text(line, style="bold" if bold else ""))
+            if ends:
+                self.write(Text(""))
