@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.protocol import codec
-from engine.protocol.identity import fingerprint
+from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import LogFileError, parse_log
-from engine.table import Rejected, Table
+from engine.table import Table, TableRefusal
 
 
 @dataclass
@@ -152,7 +152,7 @@ def audit_bytes(
     for i, entry in enumerate(entries):
         try:
             table.apply(entry)
-        except Rejected as err:
+        except TableRefusal as err:
             seat, name = _author_seat(table, entry.author)
             report.fault = AuditFault(
                 entry.seq,
@@ -205,7 +205,7 @@ def _summarise(report: AuditReport, table: Table) -> None:
     report.game = table.game.title
     report.table_name = table.name
     report.table_id = table.table_id.hex()[:16]
-    report.players = [(s.name, fingerprint(s.key)) for s in table.seats]
+    report.players = [(s.name, short_fingerprint(s.key)) for s in table.seats]
     report.finished = table.ended
     report.checked_events = sum(1 for ev in table.events if ev.cards is not None)
     report.unchecked = [ev.number for ev in table.events if ev.cards is None]

@@ -223,14 +223,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_result(args: argparse.Namespace) -> int:
     """A VTES table's result (seat, VP, GW) for a tournament organiser."""
     from engine.protocol.log import read_log
-    from engine.table import Rejected, Table
+    from engine.table import Table, TableRefusal
 
     log = read_log(args.file)
     table = Table(games())
     for entry in log.entries:
         try:
             table.apply(entry)
-        except Rejected as err:
+        except TableRefusal as err:
             raise VampireError(
                 f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
             ) from None

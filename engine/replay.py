@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.protocol.identity import fingerprint
+from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, LogFile
-from engine.table import Rejected, Table
+from engine.table import Table, TableRefusal
 
 _DUTY_WORDS = {
     "rand-commit": "commits to a random value",
@@ -34,7 +34,7 @@ def describe_entry(table: Table, entry: Entry, notes: list[Any]) -> list[str]:
     if kind == "table":
         lines.append(
             f"Table {body['name']!r} opened for {body['seats']} players of {table.game.title} "
-            f"(host key {fingerprint(entry.author)}; options: "
+            f"(host key {short_fingerprint(entry.author)}; options: "
             + ", ".join(f"{k}={v}" for k, v in sorted(body["options"].items()))
             + ")"
         )
@@ -90,7 +90,7 @@ def replay_lines(log: LogFile, games: dict[str, Any], show_hands: bool = True) -
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
         try:
             notes = table.apply(entry)
-        except Rejected as err:
+        except TableRefusal as err:
             yield f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
             return
         yield from describe_entry(table, entry, notes)

@@ -157,7 +157,7 @@ class Seat:
     def fold(self, entry: Entry) -> list[Note]:
         """Fold an entry into this seat's table, then decode any card newly opened to it.
 
-        Raises table.Rejected (nothing changes) for an entry the table refuses.
+        Raises table.TableRefusal (nothing changes) for an entry the table refuses.
         """
         notes = self.table.apply(entry)
         self._decode()

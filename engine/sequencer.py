@@ -32,7 +32,7 @@ class Sequencer:
     def open_table(
         self, game: str, options: dict[str, Any], seats: int, name: str, carddb: str | None = None
     ) -> tuple[Entry, bytes]:
-        """Append the genesis `table` entry. Raises Rejected for a bad game, options or seat count."""
+        """Append the genesis `table` entry. Raises TableRefusal for a bad game, options or seat count."""
         body = {"game": game, "options": options, "seats": seats, "name": name, "carddb": carddb}
         return self.submit(self.sign("table", body))
 
@@ -51,7 +51,7 @@ class Sequencer:
 
     def submit(self, entry: Entry) -> tuple[Entry, bytes]:
         """Append ``entry`` if it chains on the head and the table accepts it; write it to the log
-        (fsync) and return it with its head signature. Raises Rejected (code ``stale`` when it was
+        (fsync) and return it with its head signature. Raises TableRefusal (code ``stale`` when it was
         signed on another head) and changes nothing."""
         self.table.apply(entry)
         head = sign_head(self.key, self.table.table_id, entry.seq, entry.id)
@@ -61,7 +61,7 @@ class Sequencer:
         return entry, head
 
     def replay(self, entries: list[Entry], heads: list[bytes | None]) -> None:
-        """Fold entries already on disk (a resumed table). Raises Rejected for a log the table refuses."""
+        """Fold entries already on disk (a resumed table). Raises TableRefusal for a log the table refuses."""
         for entry, head in zip(entries, heads):
             self.table.apply(entry)
             self.heads.append(head or sign_head(self.key, self.table.table_id, entry.seq, entry.id))

@@ -37,7 +37,7 @@ from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, ForkEvidence, Head, LogError, LogWriter, read_log, verify_head
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
-from engine.table import Rejected as TableRejected
+from engine.table import TableRefusal
 from net.events import (
     Backoff,
     Connection,
@@ -386,7 +386,7 @@ class Client:
         """Raise ClientError with the table's sentence when it would refuse this seat's `leave` now."""
         try:
             self.seat.table.check(self.seat.sign("leave", {}))
-        except TableRejected as err:
+        except TableRefusal as err:
             raise ClientError(f"You cannot leave this seat: {err.detail}.") from None
 
     def _intent_body(self, intent: Intent) -> dict:
@@ -755,7 +755,7 @@ class Client:
         start = len(t.notes)
         try:
             self.seat.fold(entry)
-        except TableRejected as err:
+        except TableRefusal as err:
             self._fault(f"The host sent an entry this peer's table refuses ({err.code}): {err.detail}")
         if write and self._log is not None:
             self._log.append(entry, head_sig)

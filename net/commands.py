@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
-from engine.protocol.identity import fingerprint, load_identity, new_key, public_bytes
+from engine.protocol.identity import load_identity, new_key, public_bytes, short_fingerprint
 from engine.protocol.log import LogWriter
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
@@ -176,8 +176,8 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
         if loaded.entries[0].author != public_bytes(host_key):
             writer.close()
             raise VampireError(
-                f"The table in {save} was opened by the host key {fingerprint(loaded.entries[0].author)}, "
-                f"not by {profile}'s ({fingerprint(public_bytes(host_key))}): run it with the --name that opened it."
+                f"The table in {save} was opened by the host key {short_fingerprint(loaded.entries[0].author)}, "
+                f"not by {profile}'s ({short_fingerprint(public_bytes(host_key))}): run it with the --name that opened it."
             )
         sequencer = Sequencer(host_key, games, writer, now_ms)
         try:
@@ -228,7 +228,7 @@ async def run_host(args: argparse.Namespace, games: dict[str, Any]) -> int:
     t = host.table
     say(f"Table open: {t.game.title}, {t.nseats} seats, log file {save}")
     say(f"Give your friends this address: {shown}:{host.port}   (vampire join {shown}:{host.port})")
-    say(f"Host key fingerprint {fingerprint(host.sequencer.public)}")
+    say(f"Host key fingerprint {short_fingerprint(host.sequencer.public)}")
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
     clients: list[Client] = []
     levels_of: list[tuple[Client, str, Path | None]] = []
@@ -308,7 +308,7 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
         if not state:
             store = Store.memory()
         # A short key fingerprint tells two bots of the same name apart.
-        name = args.name or f"{random.choice(BOT_NAMES)} {fingerprint(public_bytes(key))[:4]}"
+        name = args.name or f"{random.choice(BOT_NAMES)} {short_fingerprint(public_bytes(key))[:4]}"
     else:
         profile = args.name or login_name()
         key = load_identity(profile)
@@ -347,7 +347,7 @@ async def run_join(args: argparse.Namespace, games: dict[str, Any]) -> int:
         deck=deck,
     )
     say(
-        f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
+        f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
         f"{', watching' if args.spectate else ''}."
     )
     if args.bot or args.spectate:

@@ -5,7 +5,7 @@ audit of a whole event once its seeds are revealed (PROTOCOL.md 6; bytes in docs
 Every function is pure: no I/O, no clock, no global state; a participant's randomness is its
 32-byte seed, drawn and saved by the caller. A ``make_*`` function builds a body from secrets and
 public inputs; the matching ``check_*`` function checks a received body against the public inputs
-and returns what it establishes, or raises a :class:`DeckError` subclass with a sentence.
+and returns what it establishes, or raises a :class:`DeckProofError` subclass with a sentence.
 
 Notation (PROTOCOL.md 6): n positions; participants act in seat order from the event's first
 participant; L is the last of them. Points and scalars are 32-byte encodings (engine.protocol.group).
@@ -28,7 +28,7 @@ from engine.protocol.group import G
 # --- errors ------------------------------------------------------------------------------------
 
 
-class DeckError(VampireError):
+class DeckProofError(VampireError):
     """Base of the errors of the deck protocol: a body that breaks PROTOCOL.md 6. The message is
     a sentence (its first letter is capitalised here)."""
 
@@ -36,36 +36,36 @@ class DeckError(VampireError):
         super().__init__(message[:1].upper() + message[1:])
 
 
-class BadBody(DeckError):
+class BadBody(DeckProofError):
     """A body with a missing, unknown or mistyped field, a wrong event, count or position."""
 
 
-class BadPoint(DeckError, group.BadPoint):
+class BadPoint(DeckProofError, group.BadPoint):
     """A point that is not canonical, not in the main subgroup, or of small order."""
 
 
-class BadScalar(DeckError, group.BadScalar):
+class BadScalar(DeckProofError, group.BadScalar):
     """A scalar that is not canonical (< ℓ) or is zero."""
 
 
-class DuplicatePoints(DeckError):
+class DuplicatePoints(DeckProofError):
     """Two outputs of one pass (or two locks) are equal."""
 
 
-class BadProof(DeckError):
+class BadProof(DeckProofError):
     """A DLEQ proof that does not verify."""
 
 
-class BadReveal(DeckError):
+class BadReveal(DeckProofError):
     """A published lock key whose multiple of G is not the lock it claims to open, or an opened
     card that is not the one claimed."""
 
 
-class BadSeed(DeckError):
+class BadSeed(DeckProofError):
     """A revealed seed that does not match its commitment."""
 
 
-class FalseComplaint(DeckError):
+class FalseComplaint(DeckProofError):
     """A complaint whose position decodes to a good card not seen elsewhere."""
 
 
@@ -90,14 +90,14 @@ class CardIndex:
     @classmethod
     def build(cls, table: bytes, deck: str, cards: Sequence[str]) -> CardIndex:
         """Card points of ``cards`` (identities, one per physical card) for deck ``deck`` at
-        ``table`` (32-byte id). Raises :class:`DeckError` if an identity appears twice."""
+        ``table`` (32-byte id). Raises :class:`DeckProofError` if an identity appears twice."""
         cards = tuple(cards)
         points = tuple(group.card_point(table, deck, c) for c in cards)
         lookup = dict(zip(points, cards))
         if len(lookup) != len(cards):
             seen: set[str] = set()
             twice = next(c for c in cards if c in seen or seen.add(c))
-            raise DeckError(f"the deck {deck!r} lists the card identity {twice!r} twice.")
+            raise DeckProofError(f"the deck {deck!r} lists the card identity {twice!r} twice.")
         return cls(table, deck, cards, points, lookup)
 
 
@@ -110,7 +110,7 @@ def _check_ids(table: Any, event: Any, seat: Any) -> None:
         codec.check_int(event, "the event number", 0)
         codec.check_int(seat, "the seat number", 0)
     except SchemaError as err:
-        raise DeckError(str(err)) from None
+        raise DeckProofError(str(err)) from None
 
 
 def permutation(seed: bytes, table: bytes, event: int, seat: int, n: int) -> tuple[int, ...]:
@@ -167,13 +167,13 @@ class EventSecrets:
     @classmethod
     def derive(cls, seed: bytes, table: bytes, event: int, seat: int, n: int) -> EventSecrets:
         """Derive every secret of ``seat`` for event ``event`` (int >= 0) of ``table`` (32-byte
-        id) over ``n`` >= 1 positions from ``seed`` (32 bytes). Raises :class:`DeckError` for
+        id) over ``n`` >= 1 positions from ``seed`` (32 bytes). Raises :class:`DeckProofError` for
         inputs of the wrong type or size."""
         _check_ids(table, event, seat)
         if type(seed) is not bytes or len(seed) != 32:
-            raise DeckError("a seed must be 32 bytes.")
+            raise DeckProofError("a seed must be 32 bytes.")
         if type(n) is not int or n < 1:
-            raise DeckError("an event must have at least one position.")
+            raise DeckProofError("an event must have at least one position.")
         ids = (table, event, seat)
         return cls(
             table=table,
@@ -259,7 +259,7 @@ def _positions(value: Any, n: int, what: str) -> list[int]:
 
 def _require_len(values: Sequence, n: int, what: str) -> None:
     if len(values) != n:
-        raise DeckError(f"{what} has {len(values)} points, not {n}.")
+        raise DeckProofError(f"{what} has {len(values)} points, not {n}.")
 
 
 # --- pass 1 and L's step: `shuffle` -------------------------------------------------------------
@@ -632,7 +632,7 @@ class EventEntry:
 
 
 @dataclass(frozen=True)
-class Fault:
+class StepFault:
     """A step that differs from what its author's seed gives: ``seat``, the entry's ``seq``
     (None when the fault is not in an entry), its ``kind`` and a ``detail`` sentence."""
 
@@ -656,7 +656,7 @@ class EventAudit:
     ``duplicates``: (identity, positions) for each identity found at two or more positions.
     """
 
-    faults: tuple[Fault, ...]
+    faults: tuple[StepFault, ...]
     cards: tuple[str | None, ...] | None
     not_cards: tuple[int, ...] = ()
     duplicates: tuple[tuple[str, tuple[int, ...]], ...] = ()
@@ -667,7 +667,7 @@ class EventAudit:
         return not self.faults and self.cards is not None and not self.not_cards and not self.duplicates
 
     @property
-    def first_fault(self) -> Fault | None:
+    def first_fault(self) -> StepFault | None:
         """The first mismatch in log order, or None."""
         return self.faults[0] if self.faults else None
 
@@ -722,21 +722,21 @@ def recompute_event(
     so a fault names the participant that deviated. Unlocks and reveals act on one chain per
     position: each takes the position's current point (the final lock output, then the output of
     the last unlock or reveal of that position), as the table tracks it. Never raises on bad published data:
-    everything wrong is a :class:`Fault` (raises DeckError only for empty ``participants`` or
+    everything wrong is a :class:`StepFault` (raises DeckProofError only for empty ``participants`` or
     ``inputs``, or a malformed ``table``/``event``). PROTOCOL.md 6, "End of the event".
     """
     if not participants:
-        raise DeckError("an event needs at least one participant.")
+        raise DeckProofError("an event needs at least one participant.")
     if not inputs:
-        raise DeckError("the audit of an event needs the card points its first participant shuffled.")
+        raise DeckProofError("the audit of an event needs the card points its first participant shuffled.")
     n = len(inputs)
-    faults: list[Fault] = []
+    faults: list[StepFault] = []
     secrets: dict[int, EventSecrets] = {}
     last = participants[-1]
     for seat in participants:
         seed = seeds.get(seat)
         if type(seed) is not bytes or len(seed) != 32:
-            faults.append(Fault(seat, None, "seed-reveal", "its seed is missing or not 32 bytes."))
+            faults.append(StepFault(seat, None, "seed-reveal", "its seed is missing or not 32 bytes."))
             continue
         secrets[seat] = EventSecrets.derive(seed, table, event, seat, n)
 
@@ -752,7 +752,7 @@ def recompute_event(
         s = secrets.get(seat) if seat not in bad_commit else None
 
         def fault(detail: str) -> None:
-            faults.append(Fault(seat, entry.seq, kind, detail))
+            faults.append(StepFault(seat, entry.seq, kind, detail))
 
         if not isinstance(body, Mapping):
             fault("its body is not a map.")

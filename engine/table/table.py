@@ -6,7 +6,7 @@ and joint draws the game asks for (:mod:`engine.games.base`), and hands the game
 
 Two outcomes for a bad entry:
 
-- **rejection** (:class:`Rejected`, with a protocol code): the entry is malformed, out of turn,
+- **rejection** (:class:`TableRefusal`, with a protocol code): the entry is malformed, out of turn,
   illegal for the game, or otherwise not acceptable; the state does not change and the host does
   not append it;
 - **proven cheat**: a well-formed entry, signed by the seat whose turn it is, that fails a
@@ -52,7 +52,7 @@ MAX_CHAT = 500
 ZERO32 = bytes(32)
 
 
-class Rejected(VampireError):
+class TableRefusal(VampireError):
     """An entry the table does not accept. ``code`` is the wire's rejection code (PROTOCOL.md 3):
     ``stale``, ``not-your-turn``, ``illegal``, ``malformed``, ``bad-signature``, ``chain``."""
 
@@ -63,7 +63,7 @@ class Rejected(VampireError):
 
 
 @dataclass(frozen=True)
-class Fault:
+class ProvenCheat:
     """A proven cheat: the ``seq`` of the entry that proves it, the cheater's ``seat`` and what was
     wrong (``reason``, a sentence)."""
 
@@ -86,7 +86,7 @@ class SeatRecord:
 
 
 @dataclass
-class EventRec:
+class ShuffleEvent:
     """One shuffle event's public state (PROTOCOL.md 6).
 
     ``order``: participants in acting order (first participant first, L last). ``row``: the points
@@ -198,7 +198,7 @@ def canonical(value: Any) -> Any:
 class Table:
     """The table state folded from a log. ``games`` maps game names to game modules.
 
-    Use :meth:`apply` for each entry in log order; it raises :class:`Rejected` and changes nothing
+    Use :meth:`apply` for each entry in log order; it raises :class:`TableRefusal` and changes nothing
     for an entry the table refuses. Everything else is read-only.
     """
 
@@ -215,11 +215,11 @@ class Table:
         self.seats: list[SeatRecord] = []
         self.phase = "new"  # new, lobby, running, over, stopped
         self.gstate: Any = None
-        self.events: list[EventRec] = []
+        self.events: list[ShuffleEvent] = []
         self.work: Work | None = None
         self.queue: list[Any] = []
         self.draws = 0
-        self.fault: Fault | None = None
+        self.fault: ProvenCheat | None = None
         self.abandon_votes: dict[int, set[int]] = {}
         self.abandoned: list[int] = []
         self.ended = False
@@ -313,7 +313,7 @@ class Table:
     def apply(self, entry: Entry) -> list[Note]:
         """Check ``entry`` against the state and fold it. Returns the narration it produced.
 
-        Raises :class:`Rejected` (nothing changes) for an entry that does not chain, comes from a
+        Raises :class:`TableRefusal` (nothing changes) for an entry that does not chain, comes from a
         seat that may not append it now, is malformed or is illegal for the game. A proven cheat is
         folded: :attr:`fault` names it and the table stops.
         """
@@ -326,7 +326,7 @@ class Table:
         return self.notes[start:]
 
     def check(self, entry: Entry) -> None:
-        """Check ``entry`` as :meth:`apply` would, and change nothing: raises :class:`Rejected`
+        """Check ``entry`` as :meth:`apply` would, and change nothing: raises :class:`TableRefusal`
         (with the table's sentence) for an entry :meth:`apply` refuses. A peer asks this before
         it sends an entry the table may refuse (a `leave` after the start, say)."""
         self._checked(entry)
@@ -336,46 +336,46 @@ class Table:
             check_link(self.entries[-1] if self.entries else None, entry)
         except VampireError as err:
             code = "stale" if self.entries and entry.seq <= self.entries[-1].seq else "chain"
-            raise Rejected(code, str(err)) from None
+            raise TableRefusal(code, str(err)) from None
         return self._prepare(entry)
 
     def _prepare(self, entry: Entry) -> Callable[[], None]:
         kind = entry.kind
         if kind not in KINDS:
-            raise Rejected("malformed", f"unknown entry kind {kind!r}")
+            raise TableRefusal("malformed", f"unknown entry kind {kind!r}")
         if (self.phase == "new") != (kind == "table"):
-            raise Rejected("illegal", "a log starts with its table entry, and has only one")
+            raise TableRefusal("illegal", "a log starts with its table entry, and has only one")
         try:
             if kind == "table":
                 return self._prepare_table(entry)
             return getattr(self, "_prepare_" + kind.replace("-", "_"))(entry, entry.body)
-        except Rejected:
+        except TableRefusal:
             raise
         except IllegalMove as err:
-            raise Rejected("illegal", str(err)) from None
+            raise TableRefusal("illegal", str(err)) from None
         except (codec.CodecError, deck.BadBody) as err:
-            raise Rejected("malformed", str(err)) from None
+            raise TableRefusal("malformed", str(err)) from None
 
     def _author_seat(self, entry: Entry) -> int:
         seat = self.seat_of(entry.author)
         if seat is None:
-            raise Rejected("not-your-turn", "the author holds no seat at this table")
+            raise TableRefusal("not-your-turn", "the author holds no seat at this table")
         return seat
 
     def _expect(self, entry: Entry, kind: str) -> int:
         seat = self._author_seat(entry)
         if self.phase == "stopped":
-            raise Rejected("illegal", "the table is stopped: a cheat was proven")
+            raise TableRefusal("illegal", "the table is stopped: a cheat was proven")
         if self.phase != "running":
-            raise Rejected("illegal", f"no {kind} is expected: the game is not running")
+            raise TableRefusal("illegal", f"no {kind} is expected: the game is not running")
         if (seat, kind) not in self.owed():
             owed = ", ".join(f"{k} from seat {s}" for s, k in self.owed()) or "nothing"
-            raise Rejected("not-your-turn", f"no {kind} is expected from seat {seat} now (the table waits for {owed})")
+            raise TableRefusal("not-your-turn", f"no {kind} is expected from seat {seat} now (the table waits for {owed})")
         return seat
 
     def _cheat(self, entry: Entry, seat: int, reason: str) -> Callable[[], None]:
         def fold() -> None:
-            self.fault = Fault(entry.seq, seat, reason)
+            self.fault = ProvenCheat(entry.seq, seat, reason)
             self.phase = "stopped"
             self.notes.append(Note(f"The table stops: {{s{seat}}} cheated ({reason})", (seat,)))
 
@@ -392,18 +392,18 @@ class Table:
         try:
             validate_author_key(entry.author)
         except VampireError as err:
-            raise Rejected("malformed", str(err)) from None
+            raise TableRefusal("malformed", str(err)) from None
         game = self.games.get(b["game"])
         if game is None:
-            raise Rejected("illegal", f"this program does not know the game {b['game']!r}")
+            raise TableRefusal("illegal", f"this program does not know the game {b['game']!r}")
         if not game.min_seats <= b["seats"] <= game.max_seats:
-            raise Rejected("illegal", f"{game.title} is played by {game.min_seats} to {game.max_seats} players")
+            raise TableRefusal("illegal", f"{game.title} is played by {game.min_seats} to {game.max_seats} players")
         try:
             game.setup(b["seats"], b["options"])
         except GameError as err:
-            raise Rejected("illegal", str(err)) from None
+            raise TableRefusal("illegal", str(err)) from None
         if not 0 < len(b["name"]) <= MAX_NAME * 2:
-            raise Rejected("malformed", "a table name is 1 to 64 characters")
+            raise TableRefusal("malformed", "a table name is 1 to 64 characters")
 
         def fold() -> None:
             self.table_id = entry.id
@@ -420,18 +420,18 @@ class Table:
     def _prepare_join(self, entry: Entry, body: Any) -> Callable[[], None]:
         b = codec.check_map(body, {"name": str, "deck": codec.nullable(codec.bin_of(32))}, what="a join")
         if self.phase != "lobby":
-            raise Rejected("illegal", "the game has started: no more seats")
+            raise TableRefusal("illegal", "the game has started: no more seats")
         if len(self.seats) >= self.nseats:
-            raise Rejected("illegal", "every seat is taken")
+            raise TableRefusal("illegal", "every seat is taken")
         try:
             validate_author_key(entry.author)
         except VampireError as err:
-            raise Rejected("malformed", str(err)) from None
+            raise TableRefusal("malformed", str(err)) from None
         if self.seat_of(entry.author) is not None:
-            raise Rejected("illegal", "that key already holds a seat at this table")
+            raise TableRefusal("illegal", "that key already holds a seat at this table")
         name = b["name"].strip()
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():
-            raise Rejected("malformed", f"a player's name is 1 to {MAX_NAME} printable characters")
+            raise TableRefusal("malformed", f"a player's name is 1 to {MAX_NAME} printable characters")
 
         def fold() -> None:
             self.seats.append(SeatRecord(entry.author, name, b["deck"]))
@@ -443,7 +443,7 @@ class Table:
         codec.check_map(body, {}, what="a leave")
         seat = self._author_seat(entry)
         if self.phase != "lobby":
-            raise Rejected("illegal", "a seat can be left only before the game starts; use abandon votes after")
+            raise TableRefusal("illegal", "a seat can be left only before the game starts; use abandon votes after")
 
         def fold() -> None:
             self.notes.append(Note(f"{self.seats[seat].name} leaves the table."))
@@ -454,11 +454,11 @@ class Table:
     def _prepare_start(self, entry: Entry, body: Any) -> Callable[[], None]:
         codec.check_map(body, {}, what="a start")
         if entry.author != self.host:
-            raise Rejected("not-your-turn", "only the host starts the game")
+            raise TableRefusal("not-your-turn", "only the host starts the game")
         if self.phase != "lobby":
-            raise Rejected("illegal", "the game has already started")
+            raise TableRefusal("illegal", "the game has already started")
         if len(self.seats) != self.nseats:
-            raise Rejected("illegal", f"the table has {len(self.seats)} of its {self.nseats} players")
+            raise TableRefusal("illegal", f"the table has {len(self.seats)} of its {self.nseats} players")
 
         def fold() -> None:
             self.gstate = self.game.setup(self.nseats, self.options)
@@ -471,10 +471,10 @@ class Table:
         b = codec.check_map(body, {"text": str}, what="a chat line")
         seat = self.seat_of(entry.author)
         if seat is None and entry.author != self.host:
-            raise Rejected("not-your-turn", "only players and the host can chat")
+            raise TableRefusal("not-your-turn", "only players and the host can chat")
         text = b["text"].strip()
         if not 0 < len(text) <= MAX_CHAT or not all(c.isprintable() for c in text):
-            raise Rejected("malformed", f"a chat line is 1 to {MAX_CHAT} printable characters")
+            raise TableRefusal("malformed", f"a chat line is 1 to {MAX_CHAT} printable characters")
         who = f"{{s{seat}}}" if seat is not None else "The host"
 
         def fold() -> None:
@@ -487,11 +487,11 @@ class Table:
         voter = self._author_seat(entry)
         target = b["seat"]
         if self.phase != "running":
-            raise Rejected("illegal", "abandon votes are for a running game")
+            raise TableRefusal("illegal", "abandon votes are for a running game")
         if target in self.abandoned:
-            raise Rejected("illegal", f"seat {target} is already recorded as having abandoned")
+            raise TableRefusal("illegal", f"seat {target} is already recorded as having abandoned")
         if target not in self.waiting_on() or target == voter or voter in self.abandoned:
-            raise Rejected("illegal", f"seat {target} does not owe the table anything now")
+            raise TableRefusal("illegal", f"seat {target} does not owe the table anything now")
         votes = self.abandon_votes.get(target, set()) | {voter}
 
         def fold() -> None:
@@ -512,12 +512,12 @@ class Table:
     def _prepare_end(self, entry: Entry, body: Any) -> Callable[[], None]:
         b = codec.check_map(body, {"scores": list, "winners": list}, what="the end entry")
         if entry.author != self.host:
-            raise Rejected("not-your-turn", "only the host ends the table")
+            raise TableRefusal("not-your-turn", "only the host ends the table")
         if self.phase != "over" or self.ended:
-            raise Rejected("illegal", "the game is not over")
+            raise TableRefusal("illegal", "the game is not over")
         result = self.game.result(self.gstate)
         if b["scores"] != list(result.scores) or b["winners"] != list(result.winners):
-            raise Rejected("illegal", "the end entry does not state the game's result")
+            raise TableRefusal("illegal", "the end entry does not state the game's result")
 
         def fold() -> None:
             self.ended = True
@@ -530,7 +530,7 @@ class Table:
         b = codec.check_map(body, {"purpose": str, "commit": codec.bin_of(32)}, what="a rand-commit")
         seat = self._expect(entry, "rand-commit")
         if b["purpose"] != self.work.purpose:
-            raise Rejected("illegal", f"the table draws for {self.work.purpose!r}, not {b['purpose']!r}")
+            raise TableRefusal("illegal", f"the table draws for {self.work.purpose!r}, not {b['purpose']!r}")
         return lambda: self.work.commits.__setitem__(seat, b["commit"])
 
     def _prepare_rand_reveal(self, entry: Entry, body: Any) -> Callable[[], None]:
@@ -538,7 +538,7 @@ class Table:
         seat = self._expect(entry, "rand-reveal")
         w = self.work
         if b["purpose"] != w.purpose:
-            raise Rejected("illegal", f"the table draws for {w.purpose!r}, not {b['purpose']!r}")
+            raise TableRefusal("illegal", f"the table draws for {w.purpose!r}, not {b['purpose']!r}")
         if codec.sha256("rand", self.table_id, w.purpose, seat, b["r"]) != w.commits[seat]:
             return self._cheat(entry, seat, "its rand-reveal does not match its rand-commit")
 
@@ -553,25 +553,25 @@ class Table:
 
     # -- the deck protocol (PROTOCOL.md 6) ----------------------------------------------------------
 
-    def _event(self, body: Any) -> EventRec:
+    def _event(self, body: Any) -> ShuffleEvent:
         if not isinstance(body, dict) or type(body.get("event")) is not int:
-            raise Rejected("malformed", "a deck entry names its event")
+            raise TableRefusal("malformed", "a deck entry names its event")
         number = body["event"]
         if not 0 <= number < len(self.events):
-            raise Rejected("illegal", f"there is no shuffle event {number}")
+            raise TableRefusal("illegal", f"there is no shuffle event {number}")
         return self.events[number]
 
     def _prepare_shuffle(self, entry: Entry, body: Any) -> Callable[[], None]:
         seat = self._expect(entry, "shuffle")
         ev = self._event(body)
         if self.work.event != ev.number:
-            raise Rejected("illegal", f"the table shuffles event {self.work.event}, not {ev.number}")
+            raise TableRefusal("illegal", f"the table shuffles event {self.work.event}, not {ev.number}")
         last = seat == ev.order[-1]
         try:
             got = deck.check_shuffle_pass(body, event=ev.number, seat=seat, n=ev.n, last=last)
         except deck.BadBody:
             raise
-        except (deck.DeckError, group.GroupError) as err:
+        except (deck.DeckProofError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
 
         def fold() -> None:
@@ -595,7 +595,7 @@ class Table:
             )
         except deck.BadBody:
             raise
-        except (deck.DeckError, group.GroupError) as err:
+        except (deck.DeckProofError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
 
         def fold() -> None:
@@ -606,7 +606,7 @@ class Table:
 
         return fold
 
-    def _setup_step(self, ev: EventRec) -> None:
+    def _setup_step(self, ev: ShuffleEvent) -> None:
         ev.step += 1
         if ev.locked:
             ev.cur = list(ev.row)
@@ -618,7 +618,7 @@ class Table:
         ev = self._event(body)
         _, event, to, positions = self.work.steps[0]
         if ev.number != event:
-            raise Rejected("illegal", f"the table waits for an unlock of event {event}")
+            raise TableRefusal("illegal", f"the table waits for an unlock of event {event}")
         current = {k: ev.cur[k] for k in positions}
         try:
             got = deck.check_unlock(
@@ -633,14 +633,14 @@ class Table:
             )
         except deck.BadBody:
             raise
-        except (deck.DeckError, group.GroupError) as err:
+        except (deck.DeckProofError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
         if sorted(got.positions) != sorted(positions):
-            raise Rejected("illegal", f"the unlock must cover positions {positions}")
+            raise TableRefusal("illegal", f"the unlock must cover positions {positions}")
 
         return lambda: self._step_done(ev, seat, entry.seq, "unlock", body, got.positions, got.points)
 
-    def _step_done(self, ev: EventRec, seat: int, seq: int, kind: str, body: dict, positions: Any, points: Any) -> None:
+    def _step_done(self, ev: ShuffleEvent, seat: int, seq: int, kind: str, body: dict, positions: Any, points: Any) -> None:
         """Fold one participant's `unlock` or `reveal` step: its lock leaves each position, the
         step is kept for the seed-reveal recompute, and the work moves on."""
         for k, point in zip(positions, points):
@@ -660,7 +660,7 @@ class Table:
         ev = self._event(body)
         _, event, positions = self.work.steps[0]
         if ev.number != event:
-            raise Rejected("illegal", f"the table waits for a reveal of event {event}")
+            raise TableRefusal("illegal", f"the table waits for a reveal of event {event}")
         current = {k: ev.cur[k] for k in positions}
         owner_claims = None
         if ev.private and seat == ev.owner:
@@ -681,15 +681,15 @@ class Table:
                 == len(owner_claims["proofs"])
                 == len(body["positions"])
             ):
-                raise Rejected("malformed", "the owner's reveal claims one card, salt and proof per position")
+                raise TableRefusal("malformed", "the owner's reveal claims one card, salt and proof per position")
         try:
             got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
         except deck.BadBody:
             raise
-        except (deck.DeckError, group.GroupError) as err:
+        except (deck.DeckProofError, group.GroupError) as err:
             return self._cheat(entry, seat, str(err))
         if sorted(got.positions) != sorted(positions):
-            raise Rejected("illegal", f"the reveal must cover positions {positions}")
+            raise TableRefusal("illegal", f"the reveal must cover positions {positions}")
         claims: dict[int, str] = {}
         if owner_claims is not None:
             rows = zip(got.positions, got.points, owner_claims["cards"], owner_claims["salts"], owner_claims["proofs"])
@@ -725,7 +725,7 @@ class Table:
             outcomes.append(tuple(idents))
         self._finish(outcomes)
 
-    def _private_claim(self, ev: EventRec, card: Any, salt: Any, proof: Any, point: bytes) -> str | None:
+    def _private_claim(self, ev: ShuffleEvent, card: Any, salt: Any, proof: Any, point: bytes) -> str | None:
         """Why the owner's claim that ``point`` (all other locks removed) is ``card`` fails, or None.
 
         The card must be on the owner's committed deck list (membership proof with its salt, leaf
@@ -744,11 +744,11 @@ class Table:
     def _prepare_complaint(self, entry: Entry, body: Any) -> Callable[[], None]:
         seat = self._author_seat(entry)
         if self.phase != "running":
-            raise Rejected("illegal", "complaints are for a running game")
+            raise TableRefusal("illegal", "complaints are for a running game")
         ev = self._event(body)
         k = body.get("position") if isinstance(body, dict) else None
         if type(k) is not int or not 0 <= k < ev.n or (ev.number, k) not in self.opened_to(seat):
-            raise Rejected("illegal", "a complaint is about a position opened to its author")
+            raise TableRefusal("illegal", "a complaint is about a position opened to its author")
         seen = set(ev.public.values())
         try:
             reason = deck.check_complaint(
@@ -763,7 +763,7 @@ class Table:
             )
         except deck.BadBody:
             raise
-        except (deck.DeckError, group.GroupError) as err:
+        except (deck.DeckProofError, group.GroupError) as err:
             return self._cheat(entry, seat, f"false complaint: {err}")
 
         def fold() -> None:
@@ -800,14 +800,14 @@ class Table:
         ev = self._event(body)
         expected = self.work.event if self.work.kind == "seeds" else self.work.waiting[0]
         if ev.number != expected:
-            raise Rejected("illegal", f"the table waits for the seed of event {expected}")
+            raise TableRefusal("illegal", f"the table waits for the seed of event {expected}")
         deck_list = None
         if isinstance(body, dict) and ("list" in body or "salts" in body):
             b = codec.check_map(
                 body, {"event": int, "seed": bytes, "list": list, "salts": list}, what="a seed reveal with a deck list"
             )
             if seat in self.lists or self.seats[seat].deck is None:
-                raise Rejected("illegal", "a deck list is revealed once, by a seat that committed to one")
+                raise TableRefusal("illegal", "a deck list is revealed once, by a seat that committed to one")
             try:
                 merkle.check_list(self.seats[seat].deck, b["list"], b["salts"])
             except VampireError as err:
@@ -815,7 +815,7 @@ class Table:
             deck_list = list(b["list"])
             body = {"event": b["event"], "seed": b["seed"]}
         elif ev.private and ev.owner == seat and seat not in self.lists:
-            raise Rejected("illegal", "the owner of a private deck reveals its deck list with its seed")
+            raise TableRefusal("illegal", "the owner of a private deck reveals its deck list with its seed")
         try:
             seed = deck.check_seed_reveal(
                 body, table=self.table_id, event=ev.number, seat=seat, commit=ev.commits[seat]
@@ -839,7 +839,7 @@ class Table:
 
         return fold
 
-    def _private_index(self, ev: EventRec) -> deck.CardIndex | None:
+    def _private_index(self, ev: ShuffleEvent) -> deck.CardIndex | None:
         """The cards a private event started from, in the owner's canonical order: its deck list's
         part for a first shuffle (list order), the decoded cards of the source positions for a
         reshuffle (sorted by identity). None while they are not known."""
@@ -869,15 +869,15 @@ class Table:
                     return None
         try:
             return deck.CardIndex.build(self.table_id, ev.deck_name, cards)
-        except deck.DeckError:
+        except deck.DeckProofError:
             return None
 
-    def _decoded_from_seeds(self, ev: EventRec, candidates: list[str]) -> list[str] | None:
+    def _decoded_from_seeds(self, ev: ShuffleEvent, candidates: list[str]) -> list[str] | None:
         """The cards at every position of ``ev`` (all seeds revealed), sorted; None if a position
         holds no card of ``candidates``."""
         try:
             index = deck.CardIndex.build(self.table_id, ev.deck_name, candidates)
-        except deck.DeckError:
+        except deck.DeckProofError:
             return None
         keys = [deck.EventSecrets.derive(ev.seeds[p], self.table_id, ev.number, p, ev.n).lock_keys for p in ev.order]
         cards = []
@@ -894,12 +894,12 @@ class Table:
             cards.append(ident)
         return sorted(cards)
 
-    def _event_seeds_in(self, entry: Entry, ev: EventRec) -> None:
+    def _event_seeds_in(self, entry: Entry, ev: ShuffleEvent) -> None:
         index = ev.index
         if index is None:
             index = self._private_index(ev)
             if index is None or len(index.cards) != ev.n:
-                self.fault = Fault(
+                self.fault = ProvenCheat(
                     entry.seq,
                     ev.owner,
                     f"the cards of its private deck {ev.deck_name!r} cannot be rebuilt from its revealed list",
@@ -917,19 +917,19 @@ class Table:
         )
         if audit.first_fault is not None:
             f = audit.first_fault
-            self.fault = Fault(f.seq if f.seq is not None else entry.seq, f.seat, f.detail)
+            self.fault = ProvenCheat(f.seq if f.seq is not None else entry.seq, f.seat, f.detail)
             self.phase = "stopped"
             self.notes.append(Note(f"The seed reveal proves that {{s{f.seat}}} cheated: {f.detail}", (f.seat,)))
             return
         if not audit.ok:
-            self.fault = Fault(entry.seq, ev.order[0], "the event decodes to cards that are not the deck's")
+            self.fault = ProvenCheat(entry.seq, ev.order[0], "the event decodes to cards that are not the deck's")
             self.phase = "stopped"
             return
         ev.cards = audit.cards
         # Every claim made during the event must match what was really there.
         for k, ident in ev.public.items():
             if audit.cards[k] != ident:
-                self.fault = Fault(
+                self.fault = ProvenCheat(
                     entry.seq, ev.order[0], f"position {k} was claimed as {ident} but holds {audit.cards[k]}"
                 )
                 self.phase = "stopped"
@@ -937,7 +937,7 @@ class Table:
         if self.work.purpose == "complaint":
             # The seeds show every step honest and every card a card: the complaint was false.
             blamed = self.work.complainer if self.work.complainer is not None else ev.order[0]
-            self.fault = Fault(entry.seq, blamed, "a complaint that the revealed seeds do not support")
+            self.fault = ProvenCheat(entry.seq, blamed, "a complaint that the revealed seeds do not support")
             self.phase = "stopped"
             return
         self._finish([tuple(audit.cards)])
@@ -960,22 +960,22 @@ class Table:
                 or type(item[1]) is not bytes
                 or type(item[2]) is not str
             ):
-                raise Rejected(
+                raise TableRefusal(
                     "malformed",
                     "a move opens cards as [[event, index], key, card] (and, for a private deck, salt and proof)",
                 )
             opens[(item[0][0], item[0][1])] = tuple(item[1:])
         if sorted(opens) != sorted(wanted) or len(opens) != len(b["open"]):
-            raise Rejected("illegal", "the move must open exactly the hidden cards it plays")
+            raise TableRefusal("illegal", "the move must open exactly the hidden cards it plays")
         revealed: dict[Pos, str] = {}
         duplicate: tuple[int, int, str] | None = None
         for (e, k), item in opens.items():
             key, ident = item[0], item[1]
             if not 0 <= e < len(self.events) or (e, k) not in self.opened_to(seat):
-                raise Rejected("illegal", "that card was not dealt to you")
+                raise TableRefusal("illegal", "that card was not dealt to you")
             ev = self.events[e]
             if ev.private != (len(item) == 4):
-                raise Rejected(
+                raise TableRefusal(
                     "malformed", "a card of a private deck is opened with its salt and proof, and only such a card"
                 )
             what = f"its key for position {k} of event {e}"
@@ -990,7 +990,7 @@ class Table:
                         return self._cheat(entry, seat, f"it claims {ident!r}, which is not a card of the deck")
                     card = ev.index.points[ev.index.cards.index(ident)]
                     deck.check_open(key, ev.locks[seat][k], ev.cur[k], card, what)
-            except (deck.DeckError, group.GroupError) as err:
+            except (deck.DeckProofError, group.GroupError) as err:
                 return self._cheat(entry, seat, str(err))
             seen = set(ev.public.values()) | {c for (ee, _), c in revealed.items() if ee == e}
             if duplicate is None and ident in seen:
@@ -1113,7 +1113,7 @@ class Table:
         else:
             raise GameError(f"the game asked for an unknown operation {op!r}")
 
-    def _new_event(self, op: Shuffle) -> EventRec:
+    def _new_event(self, op: Shuffle) -> ShuffleEvent:
         participants = sorted(op.participants)
         i = participants.index(op.first)
         order = tuple(participants[i:] + participants[:i])
@@ -1128,7 +1128,7 @@ class Table:
                 raise GameError(f"the game asked to shuffle the private deck {op.deck!r} of a seat without a deck list")
             if op.source and len(op.source) != op.count:
                 raise GameError(f"the reshuffle of {op.deck!r} names {len(op.source)} positions, not {op.count}")
-        return EventRec(
+        return ShuffleEvent(
             len(self.events),
             op.deck,
             op.count,

@@ -18,7 +18,7 @@ from engine.protocol.deck import (
     BadScalar,
     BadSeed,
     CardIndex,
-    DeckError,
+    DeckProofError,
     DuplicatePoints,
     EventEntry,
     EventSecrets,
@@ -196,12 +196,12 @@ def test_derive_refuses_inputs_of_the_wrong_shape():
         (seed_of(0), TABLE, 0, -1, 5),
         (seed_of(0), TABLE, 0, 0, 0),
     ):
-        with pytest.raises(DeckError):
+        with pytest.raises(DeckProofError):
             EventSecrets.derive(*args)
 
 
 def test_a_deck_with_one_identity_twice_is_refused():
-    with pytest.raises(DeckError, match="'b' twice"):
+    with pytest.raises(DeckProofError, match="'b' twice"):
         CardIndex.build(TABLE, "main", ["a", "b", "c", "b"])
 
 
@@ -663,7 +663,7 @@ def test_the_audit_needs_the_input_points_and_participants():
             )
             | kwargs
         )
-        with pytest.raises(DeckError):
+        with pytest.raises(DeckProofError):
             deck.recompute_event(**args)
 
 

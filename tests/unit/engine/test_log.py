@@ -17,11 +17,11 @@ from engine.errors import VampireError
 from engine.protocol.codec import CodecError, Limits, encode, hash_input
 from engine.protocol.identity import (
     IdentityError,
-    fingerprint,
     key_path,
     load_identity,
     new_key,
     public_bytes,
+    short_fingerprint,
 )
 from engine.protocol.log import (
     ENTRY_CONTEXT,
@@ -697,9 +697,9 @@ def test_a_key_file_others_can_read_is_refused(tmp_path):
 def test_fingerprints_are_short_and_derived_from_the_key(host, alice):
     pub = public_bytes(host)
     digest = hashlib.sha256(encode(["vampire-table/fingerprint/v1", pub])).hexdigest()
-    assert fingerprint(pub) == f"{digest[:4]}-{digest[4:8]}" == "5297-051c"
-    assert re.fullmatch(r"[0-9a-f]{4}-[0-9a-f]{4}", fingerprint(public_bytes(alice)))
-    assert fingerprint(pub) != fingerprint(public_bytes(alice))
+    assert short_fingerprint(pub) == f"{digest[:4]}-{digest[4:8]}" == "5297-051c"
+    assert re.fullmatch(r"[0-9a-f]{4}-[0-9a-f]{4}", short_fingerprint(public_bytes(alice)))
+    assert short_fingerprint(pub) != short_fingerprint(public_bytes(alice))
 
 
 def test_bots_get_fresh_keys():
