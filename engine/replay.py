@@ -6,9 +6,9 @@ event's seeds are revealed, the cards each seat was dealt in that event are show
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
 
+from engine.games.base import Game, Note
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, LogFile
 from engine.table import Table, TableRefusal
@@ -23,7 +23,7 @@ _DUTY_WORDS = {
 }
 
 
-def describe_entry(table: Table, entry: Entry, notes: list[Any]) -> list[str]:
+def describe_entry(table: Table, entry: Entry, notes: list[Note]) -> list[str]:
     """Lines for one folded entry: the protocol step, then the narration it produced."""
     names = table.names
     seat = table.seat_of(entry.author)
@@ -33,7 +33,7 @@ def describe_entry(table: Table, entry: Entry, notes: list[Any]) -> list[str]:
     kind = entry.kind
     if kind == "table":
         lines.append(
-            f"Table {body['name']!r} opened for {body['seats']} players of {table.game.title} "
+            f"Table {body['name']!r} opened for {body['seats']} players of {table.rules.title} "
             f"(host key {short_fingerprint(entry.author)}; options: "
             + ", ".join(f"{k}={v}" for k, v in sorted(body["options"].items()))
             + ")"
@@ -64,8 +64,9 @@ def dealt_hands(table: Table, event: int) -> list[str]:
         return []
     by_seat: dict[int, list[str]] = {}
     for k, to in sorted(ev.dealt.items()):
-        if ev.cards[k] is not None:
-            by_seat.setdefault(to, []).append(ev.cards[k])
+        card = ev.cards[k]
+        if card is not None:
+            by_seat.setdefault(to, []).append(card)
     lines = []
     for seat in sorted(by_seat):
         cards = sorted(by_seat[seat], key=_card_order)
@@ -73,7 +74,7 @@ def dealt_hands(table: Table, event: int) -> list[str]:
     return lines
 
 
-def _card_order(card: str) -> tuple:
+def _card_order(card: str) -> tuple[int, str]:
     head = card.split("-")[0]
     return (14, card) if head == "Q" else (int(head) if head.isdigit() else 99, card)
 
@@ -83,7 +84,7 @@ def _short(card: str) -> str:
     return card.split("-")[0]
 
 
-def replay_lines(log: LogFile, games: dict[str, Any], show_hands: bool = True) -> Iterator[str]:
+def replay_lines(log: LogFile, games: Mapping[str, Game], show_hands: bool = True) -> Iterator[str]:
     """Lines describing ``log``; stops with a line naming the first entry the table refuses."""
     table = Table(games)
     for entry in log.entries:

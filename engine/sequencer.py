@@ -5,11 +5,12 @@ its own table, writes it to the log file (fsync) and signs the new head. The net
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.games.base import Game
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, LogWriter, sign_entry, sign_head
 from engine.table import ZERO32, Table
@@ -20,7 +21,7 @@ class Sequencer:
     go (None: memory only); ``clock()``: ms."""
 
     def __init__(
-        self, key: Ed25519PrivateKey, games: dict[str, Any], log: LogWriter | None, clock: Callable[[], int]
+        self, key: Ed25519PrivateKey, games: Mapping[str, Game], log: LogWriter | None, clock: Callable[[], int]
     ) -> None:
         self.key = key
         self.public = public_bytes(key)
@@ -36,7 +37,7 @@ class Sequencer:
         body = {"game": game, "options": options, "seats": seats, "name": name, "carddb": carddb}
         return self.submit(self.sign("table", body))
 
-    def sign(self, kind: str, body: dict) -> Entry:
+    def sign(self, kind: str, body: dict[str, Any]) -> Entry:
         """An entry by the host itself on the current head (`table`, `start`, `end`, `chat`)."""
         t = self.table
         return sign_entry(
@@ -62,6 +63,6 @@ class Sequencer:
 
     def replay(self, entries: list[Entry], heads: list[bytes | None]) -> None:
         """Fold entries already on disk (a resumed table). Raises TableRefusal for a log the table refuses."""
-        for entry, head in zip(entries, heads):
+        for entry, head in zip(entries, heads, strict=False):
             self.table.apply(entry)
             self.heads.append(head or sign_head(self.key, self.table.table_id, entry.seq, entry.id))

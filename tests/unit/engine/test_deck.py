@@ -126,7 +126,7 @@ class Event:
             body = wire(deck.make_reveal(self.secrets[p], positions))
             out = deck.check_reveal(body, event=self.event, seat=p, n=self.n, current=current, locks=self.locks[p])
             self.record(p, "reveal", body)
-            current = dict(zip(out.positions, out.points))
+            current = dict(zip(out.positions, out.points, strict=False))
             self.cur.update(current)
         return [deck.decode_point(current[k], self.index.lookup) for k in positions]
 

@@ -739,7 +739,7 @@ def _key_of(author: bytes):
     played = saved_game()
     if author == played.entries[0].author:
         return played.host_key
-    return dict(zip([s.public for s in played.game.seats], played.seat_keys))[author]
+    return dict(zip([s.public for s in played.game.seats], played.seat_keys, strict=False))[author]
 
 
 @pytest.mark.parametrize(
