@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nacl import bindings as nb
 
+from engine.games.base import IllegalMove, MalformedAct
 from engine.protocol import codec, deck, group
 from engine.protocol.identity import new_key
 from engine.protocol.log import (
@@ -265,6 +266,37 @@ def test_opening_a_card_with_a_wrong_key_or_claim_is_named_at_once(how, words):
     played = cheat_game(cheat, name=f"open-{how}")
     seat, seq = the_entry(played, cheat)
     assert_named(played, seat, seq, words)
+
+
+class _Refusing:
+    """A game whose ``to_open`` refuses every act with ``error``; everything else is the game's."""
+
+    def __init__(self, game, error: Exception) -> None:
+        self._game = game
+        self._error = error
+
+    def __getattr__(self, name: str):
+        return getattr(self._game, name)
+
+    def to_open(self, state, seat, act):
+        raise self._error
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        (MalformedAct("the act lists no cards"), "malformed"),
+        (IllegalMove("that card is not in your hand"), "illegal"),
+    ],
+)
+def test_a_malformed_act_is_refused_as_malformed_and_an_illegal_one_as_illegal(error, code):
+    move = next(e for e in saved_game().entries if e.kind == "move")
+    table, digest = Base.at(move.seq)
+    table.game = _Refusing(table.game, error)
+    with pytest.raises(TableRefusal) as err:
+        table.apply(move)
+    assert (err.value.code, err.value.detail) == (code, str(error))
+    assert table.digest() == digest and len(table.entries) == move.seq
 
 
 # --- refused: cards not dealt to you, moves out of turn --------------------------------------------
