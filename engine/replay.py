@@ -11,15 +11,15 @@ from collections.abc import Iterator, Mapping
 from engine.games.base import Game, Note
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, LogFile
-from engine.table import Table, TableRefusal
+from engine.table import EntryKind, Table, TableRefusal
 
-_DUTY_WORDS = {
-    "rand-commit": "commits to a random value",
-    "rand-reveal": "reveals the random value",
-    "lock": "locks every position",
-    "unlock": "unlocks",
-    "reveal": "reveals lock keys",
-    "seed-reveal": "reveals a shuffle seed",
+_DUTY_WORDS: dict[str, str] = {
+    EntryKind.RAND_COMMIT: "commits to a random value",
+    EntryKind.RAND_REVEAL: "reveals the random value",
+    EntryKind.LOCK: "locks every position",
+    EntryKind.UNLOCK: "unlocks",
+    EntryKind.REVEAL: "reveals lock keys",
+    EntryKind.SEED_REVEAL: "reveals a shuffle seed",
 }
 
 
@@ -31,24 +31,24 @@ def describe_entry(table: Table, entry: Entry, notes: list[Note]) -> list[str]:
     body = entry.body
     lines: list[str] = []
     kind = entry.kind
-    if kind == "table":
+    if kind == EntryKind.TABLE:
         lines.append(
             f"Table {body['name']!r} opened for {body['seats']} players of {table.rules.title} "
             f"(host key {short_fingerprint(entry.author)}; options: "
             + ", ".join(f"{k}={v}" for k, v in sorted(body["options"].items()))
             + ")"
         )
-    elif kind == "shuffle":
+    elif kind == EntryKind.SHUFFLE:
         step = "shuffles and locks" if "locks" in body else "shuffles"
         lines.append(f"{who} {step} event {body['event']}")
-    elif kind == "unlock":
+    elif kind == EntryKind.UNLOCK:
         lines.append(f"{who} unlocks {len(body['positions'])} cards of event {body['event']} for {names[body['to']]}")
     elif kind in _DUTY_WORDS:
         extra = f" ({body['purpose']})" if "purpose" in body else f" (event {body['event']})" if "event" in body else ""
         lines.append(f"{who} {_DUTY_WORDS[kind]}{extra}")
-    elif kind == "join" or kind == "start" or kind == "move" or kind == "chat":
+    elif kind in (EntryKind.JOIN, EntryKind.START, EntryKind.MOVE, EntryKind.CHAT):
         pass  # the narration says it
-    elif kind == "end":
+    elif kind == EntryKind.END:
         lines.append("The host closes the table.")
     else:
         lines.append(f"{who}: {kind}")

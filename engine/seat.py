@@ -21,7 +21,7 @@ from engine.protocol import codec, deck, group, merkle
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, sign_entry
 from engine.protocol.secrets import SecretsFile
-from engine.table import ZERO32, EntryKind, ShuffleEvent, Table
+from engine.table import ZERO32, EntryKind, Phase, ShuffleEvent, Table
 from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShuffleWork, UnlockWork
 
 
@@ -219,7 +219,7 @@ class Seat:
         """The protocol entry this seat owes now and can make without a person, or None."""
         t = self.table
         seat = self.index
-        if seat is None or t.phase != "running":
+        if seat is None or t.phase != Phase.RUNNING:
             return None
         if self.complaints and not isinstance(t.work, SeedsWork):
             e, k = self.complaints[0]

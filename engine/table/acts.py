@@ -37,7 +37,7 @@ class Acts:
         opens = parse_opens(b["open"])
         if sorted(opens) != sorted(wanted) or len(opens) != len(b["open"]):
             raise TableRefusal("illegal", "the move must open exactly the hidden cards it plays")
-        checked = t.deck.check_opens(seat, opens)
+        checked = t.deck_events.check_opens(seat, opens)
         if checked.cheat is not None:
             return t.cheat(entry, seat, checked.cheat)
         revealed = checked.revealed
@@ -46,10 +46,10 @@ class Acts:
             # Its key proves the card is at that position, and the card is also elsewhere in the
             # event: a shuffle planted it twice. Not the opener's cheat: play stops and the seeds
             # name who planted it, as for a complaint (and the opener if they show nothing wrong).
-            return t.deck.opened_twice(seat, *checked.duplicate)
+            return t.deck_events.opened_twice(seat, *checked.duplicate)
 
         def fold() -> None:
-            t.deck.fold_opens(entry.seq, seat, opens, revealed)
+            t.deck_events.fold_opens(entry.seq, seat, opens, revealed)
             line = game.describe(t.gstate, seat, act, revealed)
             t.gstate, notes = game.apply(t.gstate, seat, act, revealed)
             t.notes.append(line)

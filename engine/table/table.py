@@ -108,8 +108,8 @@ class Table:
         self.indexes: dict[tuple[str, tuple[str, ...]], deck.CardIndex] = {}
         self.lists: dict[int, list[str]] = {}  # seat -> its revealed private deck list (leaves)
         self.lobby = Lobby(self)
-        self.draws = JointDraws(self)
-        self.deck = DeckEvents(self)
+        self.joint_draws = JointDraws(self)
+        self.deck_events = DeckEvents(self)
         self.acts = Acts(self)
         self._handlers: dict[EntryKind, Handler] = {
             EntryKind.TABLE: self.lobby.prepare_table,
@@ -119,14 +119,14 @@ class Table:
             EntryKind.CHAT: self.lobby.prepare_chat,
             EntryKind.ABANDON: self.lobby.prepare_abandon,
             EntryKind.END: self.lobby.prepare_end,
-            EntryKind.RAND_COMMIT: self.draws.prepare_commit,
-            EntryKind.RAND_REVEAL: self.draws.prepare_reveal,
-            EntryKind.SHUFFLE: self.deck.prepare_shuffle,
-            EntryKind.LOCK: self.deck.prepare_lock,
-            EntryKind.UNLOCK: self.deck.prepare_unlock,
-            EntryKind.REVEAL: self.deck.prepare_reveal,
-            EntryKind.COMPLAINT: self.deck.prepare_complaint,
-            EntryKind.SEED_REVEAL: self.deck.prepare_seed_reveal,
+            EntryKind.RAND_COMMIT: self.joint_draws.prepare_commit,
+            EntryKind.RAND_REVEAL: self.joint_draws.prepare_reveal,
+            EntryKind.SHUFFLE: self.deck_events.prepare_shuffle,
+            EntryKind.LOCK: self.deck_events.prepare_lock,
+            EntryKind.UNLOCK: self.deck_events.prepare_unlock,
+            EntryKind.REVEAL: self.deck_events.prepare_reveal,
+            EntryKind.COMPLAINT: self.deck_events.prepare_complaint,
+            EntryKind.SEED_REVEAL: self.deck_events.prepare_seed_reveal,
             EntryKind.MOVE: self.acts.prepare_move,
         }
 
@@ -196,7 +196,7 @@ class Table:
 
     def opened_to(self, seat: int) -> list[Pos]:
         """Positions opened to ``seat`` whose every other lock is removed (the seat can decode them)."""
-        return self.deck.opened_to(seat)
+        return self.deck_events.opened_to(seat)
 
     def digest(self) -> bytes:
         """SHA-256 of the canonical encoding of the state every peer must agree on."""
@@ -323,7 +323,7 @@ class Table:
         unlock and reveal steps of seats that left an event (their seed gives their keys)."""
         while self.phase == Phase.RUNNING:
             if self.work is not None:
-                if not self.deck.take_released_step():
+                if not self.deck_events.take_released_step():
                     return
                 continue
             if not self.queue:
@@ -342,21 +342,21 @@ class Table:
         match op:
             case Draw():
                 queue.pop(0)
-                self.draws.start(op)
+                self.joint_draws.start(op)
             case Shuffle():
                 queue.pop(0)
-                self.deck.start_shuffle(op)
+                self.deck_events.start_shuffle(op)
             case Open(to=to):
                 batch: list[Open] = []
                 while queue and isinstance(head := queue[0], Open) and (head.to is None) == (to is None):
                     batch.append(head)
                     queue.pop(0)
-                self.deck.start_open(batch)
+                self.deck_events.start_open(batch)
             case Release():
                 queue.pop(0)
-                self.deck.start_release(op)
+                self.deck_events.start_release(op)
             case EndEvent():
                 queue.pop(0)
-                self.deck.start_end(op)
+                self.deck_events.start_end(op)
             case _:
                 raise GameError(f"the game asked for an unknown operation {op!r}")
