@@ -96,19 +96,12 @@ class CardIndex:
         points = tuple(group.card_point(table, deck, c) for c in cards)
         lookup = dict(zip(points, cards, strict=False))
         if len(lookup) != len(cards):
-            seen: set[str] = set()
-            twice = next(c for c in cards if c in seen or _added(seen, c))
+            twice = next(c for i, c in enumerate(cards) if c in cards[:i])
             raise DeckProofError(f"the deck {deck!r} lists the card identity {twice!r} twice.")
         return cls(table, deck, cards, points, lookup)
 
 
 # --- secrets -----------------------------------------------------------------------------------
-
-
-def _added(seen: set[str], item: str) -> bool:
-    """Add ``item`` to ``seen``; False, so that a search for the first repeat goes on."""
-    seen.add(item)
-    return False
 
 
 def _check_ids(table: Any, event: Any, seat: Any) -> None:
