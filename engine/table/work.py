@@ -80,8 +80,8 @@ class ShuffleWork:
 
 @dataclass(frozen=True)
 class UnlockWork:
-    """Positions opened to seats (``ops``, each :class:`Open` to one seat): ``steps`` still owed,
-    in order."""
+    """Positions opened to seats (``opens``, each an :class:`Open` to one seat): the unlock
+    ``steps`` still owed, in order."""
 
     kind: ClassVar[WorkKind] = WorkKind.UNLOCK
     opens: tuple[Open, ...]
@@ -94,8 +94,8 @@ class UnlockWork:
 
 @dataclass(frozen=True)
 class RevealWork:
-    """Positions opened to everyone (``ops``, each :class:`Open` to None): ``steps`` still owed,
-    in order (a private deck's owner last)."""
+    """Positions opened to everyone (``opens``, each an :class:`Open` to None): the reveal
+    ``steps`` still owed, in order (a private deck's owner last)."""
 
     kind: ClassVar[WorkKind] = WorkKind.REVEAL
     opens: tuple[Open, ...]
@@ -150,4 +150,5 @@ class ReleaseWork:
 
 
 Work = DrawWork | ShuffleWork | UnlockWork | RevealWork | SeedsWork | ReleaseWork
-"""The operation under way at a table."""
+"""The operation under way at a table. Every record has ``ops``, the game's operations its
+outcomes resolve (:meth:`engine.table.Table.finish`), and ``kind``."""
