@@ -11,15 +11,16 @@ events whose seeds were never revealed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.games.base import Game
 from engine.protocol import codec
-from engine.protocol.identity import fingerprint
-from engine.protocol.log import LogFileError, parse_log
-from engine.table import Rejected, Table
+from engine.protocol.identity import short_fingerprint
+from engine.protocol.log import LogFile, LogFileError, parse_log
+from engine.table import Table, TableRefusal
 
 
 @dataclass
@@ -99,7 +100,7 @@ class AuditReport:
 
     def text(self) -> str:
         lines = []
-        if self.code == 1:
+        if self.fault is not None:
             lines.append(f"FAULT in {self.path}")
             lines.append("  " + self.fault.describe().replace("\n", "\n  "))
         elif self.code == 0:
@@ -134,10 +135,11 @@ def _author_seat(table: Table, author: bytes) -> tuple[int | None, str | None]:
 
 
 def audit_bytes(
-    data: bytes, path: str, games: dict[str, Any], progress: Callable[[int, int], None] | None = None
+    data: bytes, path: str, games: Mapping[str, Game], progress: Callable[[int, int], None] | None = None
 ) -> AuditReport:
     """Audit the bytes of a log file. ``progress(done, total)`` is called as entries are folded."""
     report = AuditReport(path)
+    log: LogFile | None
     try:
         log = parse_log(data, f"The log {path}")
         bad_frame: LogFileError | None = None
@@ -152,7 +154,7 @@ def audit_bytes(
     for i, entry in enumerate(entries):
         try:
             table.apply(entry)
-        except Rejected as err:
+        except TableRefusal as err:
             seat, name = _author_seat(table, entry.author)
             report.fault = AuditFault(
                 entry.seq,
@@ -205,7 +207,7 @@ def _summarise(report: AuditReport, table: Table) -> None:
     report.game = table.game.title
     report.table_name = table.name
     report.table_id = table.table_id.hex()[:16]
-    report.players = [(s.name, fingerprint(s.key)) for s in table.seats]
+    report.players = [(s.name, short_fingerprint(s.key)) for s in table.seats]
     report.finished = table.ended
     report.checked_events = sum(1 for ev in table.events if ev.cards is not None)
     report.unchecked = [ev.number for ev in table.events if ev.cards is None]
@@ -222,7 +224,7 @@ def _summarise(report: AuditReport, table: Table) -> None:
 
 
 def audit_file(
-    path: str | Path, games: dict[str, Any], progress: Callable[[int, int], None] | None = None
+    path: str | Path, games: Mapping[str, Game], progress: Callable[[int, int], None] | None = None
 ) -> AuditReport:
     """Audit the log file at ``path``. A file that cannot be read is a fault at entry 0."""
     try:

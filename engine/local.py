@@ -23,7 +23,7 @@ from engine.protocol.log import Entry
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat, now_ms
 from engine.sequencer import Sequencer
-from engine.table import Rejected
+from engine.table import TableRefusal
 
 Tamper = Callable[[int, str, dict], dict]
 """A cheat hook for tests: ``tamper(seat, kind, body) -> body`` changes a seat's entry body."""
@@ -39,7 +39,7 @@ class LocalGame:
     bots: list[Any]
     notes: list[Note] = field(default_factory=list)
     tamper: Tamper | None = None
-    rejections: list[tuple[int, Rejected]] = field(default_factory=list)
+    rejections: list[tuple[int, TableRefusal]] = field(default_factory=list)
 
     @property
     def table(self):
@@ -51,7 +51,7 @@ class LocalGame:
 
     def submit(self, seat: Seat, kind: str, body: dict) -> Entry:
         """Sign ``body`` as ``seat`` on the head, submit it and let every seat fold it.
-        Raises Rejected when the host refuses it."""
+        Raises TableRefusal when the host refuses it."""
         if self.tamper is not None:
             body = self.tamper(seat.index if seat.index is not None else -1, kind, body)
         entry = seat.sign(kind, body)

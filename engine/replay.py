@@ -6,24 +6,24 @@ event's seeds are revealed, the cards each seat was dealt in that event are show
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
 
-from engine.protocol.identity import fingerprint
+from engine.games.base import Game, Note
+from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, LogFile
-from engine.table import Rejected, Table
+from engine.table import EntryKind, Table, TableRefusal
 
-_DUTY_WORDS = {
-    "rand-commit": "commits to a random value",
-    "rand-reveal": "reveals the random value",
-    "lock": "locks every position",
-    "unlock": "unlocks",
-    "reveal": "reveals lock keys",
-    "seed-reveal": "reveals a shuffle seed",
+_DUTY_WORDS: dict[str, str] = {
+    EntryKind.RAND_COMMIT: "commits to a random value",
+    EntryKind.RAND_REVEAL: "reveals the random value",
+    EntryKind.LOCK: "locks every position",
+    EntryKind.UNLOCK: "unlocks",
+    EntryKind.REVEAL: "reveals lock keys",
+    EntryKind.SEED_REVEAL: "reveals a shuffle seed",
 }
 
 
-def describe_entry(table: Table, entry: Entry, notes: list[Any]) -> list[str]:
+def describe_entry(table: Table, entry: Entry, notes: list[Note]) -> list[str]:
     """Lines for one folded entry: the protocol step, then the narration it produced."""
     names = table.names
     seat = table.seat_of(entry.author)
@@ -31,24 +31,24 @@ def describe_entry(table: Table, entry: Entry, notes: list[Any]) -> list[str]:
     body = entry.body
     lines: list[str] = []
     kind = entry.kind
-    if kind == "table":
+    if kind == EntryKind.TABLE:
         lines.append(
-            f"Table {body['name']!r} opened for {body['seats']} players of {table.game.title} "
-            f"(host key {fingerprint(entry.author)}; options: "
+            f"Table {body['name']!r} opened for {body['seats']} players of {table.rules.title} "
+            f"(host key {short_fingerprint(entry.author)}; options: "
             + ", ".join(f"{k}={v}" for k, v in sorted(body["options"].items()))
             + ")"
         )
-    elif kind == "shuffle":
+    elif kind == EntryKind.SHUFFLE:
         step = "shuffles and locks" if "locks" in body else "shuffles"
         lines.append(f"{who} {step} event {body['event']}")
-    elif kind == "unlock":
+    elif kind == EntryKind.UNLOCK:
         lines.append(f"{who} unlocks {len(body['positions'])} cards of event {body['event']} for {names[body['to']]}")
     elif kind in _DUTY_WORDS:
         extra = f" ({body['purpose']})" if "purpose" in body else f" (event {body['event']})" if "event" in body else ""
         lines.append(f"{who} {_DUTY_WORDS[kind]}{extra}")
-    elif kind == "join" or kind == "start" or kind == "move" or kind == "chat":
+    elif kind in (EntryKind.JOIN, EntryKind.START, EntryKind.MOVE, EntryKind.CHAT):
         pass  # the narration says it
-    elif kind == "end":
+    elif kind == EntryKind.END:
         lines.append("The host closes the table.")
     else:
         lines.append(f"{who}: {kind}")
@@ -64,8 +64,9 @@ def dealt_hands(table: Table, event: int) -> list[str]:
         return []
     by_seat: dict[int, list[str]] = {}
     for k, to in sorted(ev.dealt.items()):
-        if ev.cards[k] is not None:
-            by_seat.setdefault(to, []).append(ev.cards[k])
+        card = ev.cards[k]
+        if card is not None:
+            by_seat.setdefault(to, []).append(card)
     lines = []
     for seat in sorted(by_seat):
         cards = sorted(by_seat[seat], key=_card_order)
@@ -73,7 +74,7 @@ def dealt_hands(table: Table, event: int) -> list[str]:
     return lines
 
 
-def _card_order(card: str) -> tuple:
+def _card_order(card: str) -> tuple[int, str]:
     head = card.split("-")[0]
     return (14, card) if head == "Q" else (int(head) if head.isdigit() else 99, card)
 
@@ -83,14 +84,14 @@ def _short(card: str) -> str:
     return card.split("-")[0]
 
 
-def replay_lines(log: LogFile, games: dict[str, Any], show_hands: bool = True) -> Iterator[str]:
+def replay_lines(log: LogFile, games: Mapping[str, Game], show_hands: bool = True) -> Iterator[str]:
     """Lines describing ``log``; stops with a line naming the first entry the table refuses."""
     table = Table(games)
     for entry in log.entries:
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
         try:
             notes = table.apply(entry)
-        except Rejected as err:
+        except TableRefusal as err:
             yield f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
             return
         yield from describe_entry(table, entry, notes)

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.games.base import Act, Note, Pos
+from engine.games.base import Act, Game, IllegalMove, Note, Pos
 from engine.protocol import codec, deck, group, merkle
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, sign_entry
 from engine.protocol.secrets import SecretsFile
-from engine.table import ZERO32, Table
+from engine.table import ZERO32, EntryKind, Phase, ShuffleEvent, Table
+from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShuffleWork, UnlockWork
 
 
 def now_ms() -> int:
@@ -37,7 +38,7 @@ class Seat:
         self,
         key: Ed25519PrivateKey,
         name: str,
-        games: dict[str, Any],
+        games: Mapping[str, Game],
         secrets: SecretsFile,
         random_bytes: Callable[[int], bytes] = os.urandom,
         clock: Callable[[], int] = now_ms,
@@ -82,17 +83,17 @@ class Seat:
         self.leaves = leaves
         self.salts = list(stored)
 
-    def join_body(self) -> dict:
+    def join_body(self) -> dict[str, Any]:
         """The body of this seat's `join`: its name and its deck-list commitment (or nil)."""
         root = merkle.commit(self.leaves, self.salts) if self.leaves else None
         return {"name": self.name, "deck": root}
 
-    def _membership(self, part: str, card: str) -> list:
+    def _membership(self, part: str, card: str) -> list[Any]:
         """[salt, proof] for one card of this seat's private deck list."""
         i = self.leaves.index(f"{part}:{card}")
         return [self.salts[i], merkle.prove(self.leaves, self.salts, i)]
 
-    def _private_cards(self, ev: Any) -> list[str]:
+    def _private_cards(self, ev: ShuffleEvent) -> list[str]:
         """The cards this seat, as owner, starts private event ``ev`` from, in the canonical order
         (docs/protocol.md 4.6): its list's part in list order, or for a reshuffle the cards now at
         the source positions, sorted (every card of the part that it does not know to be elsewhere)."""
@@ -110,7 +111,7 @@ class Seat:
         ev = self.table.events[e] if 0 <= e < len(self.table.events) else None
         return ev is not None and ev.owner == self.index and not ev.cards_public
 
-    def _index_for(self, ev: Any) -> dict[bytes, str]:
+    def _index_for(self, ev: ShuffleEvent) -> Mapping[bytes, str]:
         if ev.index is not None:
             return ev.index.lookup
         if ev.owner != self.index:
@@ -129,12 +130,20 @@ class Seat:
         """This seat's number at the table (None before it joined)."""
         return self.table.seat_of(self.public)
 
+    def seated(self) -> int:
+        """This seat's number at the table. Raises IllegalMove before it joined."""
+        seat = self.index
+        if seat is None:
+            raise IllegalMove("this player holds no seat at the table")
+        return seat
+
     def view(self) -> Any:
-        """What this seat may know: the game's view with the identities opened to it."""
+        """What this seat may know: the game's view with the identities opened to it (None before
+        the game starts)."""
         t = self.table
         if t.gstate is None:
             return None
-        return t.game.view(t.gstate, self.index, self.known_cards())
+        return t.rules.view(t.gstate, self.index, self.known_cards())
 
     def known_cards(self) -> dict[Pos, str]:
         """Identities this seat knows: its decoded cards and every public one."""
@@ -143,21 +152,21 @@ class Seat:
             for k, ident in ev.public.items():
                 out[(ev.number, k)] = ident
             if ev.cards is not None:
-                for k, ident in enumerate(ev.cards):
-                    if ident is not None:
-                        out[(ev.number, k)] = ident
+                for k, card in enumerate(ev.cards):
+                    if card is not None:
+                        out[(ev.number, k)] = card
         return out
 
     def legal_acts(self) -> list[Act]:
         view = self.view()
-        return self.table.game.legal_acts(view) if view is not None else []
+        return self.table.rules.legal_acts(view) if view is not None else []
 
     # -- folding --------------------------------------------------------------------------------
 
     def fold(self, entry: Entry) -> list[Note]:
         """Fold an entry into this seat's table, then decode any card newly opened to it.
 
-        Raises table.Rejected (nothing changes) for an entry the table refuses.
+        Raises table.TableRefusal (nothing changes) for an entry the table refuses.
         """
         notes = self.table.apply(entry)
         self._decode()
@@ -193,7 +202,7 @@ class Seat:
 
     # -- producing entries ------------------------------------------------------------------------
 
-    def sign(self, kind: str, body: dict) -> Entry:
+    def sign(self, kind: str, body: dict[str, Any]) -> Entry:
         """An entry by this seat on the head it knows."""
         t = self.table
         return sign_entry(
@@ -201,90 +210,90 @@ class Seat:
             table=t.table_id if t.entries else ZERO32,
             seq=t.seq,
             prev=t.head,
-            kind=kind,
+            kind=str(kind),
             body=body,
             time_ms=self.clock(),
         )
 
-    def duty(self) -> tuple[str, dict] | None:
+    def duty(self) -> tuple[EntryKind, dict[str, Any]] | None:
         """The protocol entry this seat owes now and can make without a person, or None."""
         t = self.table
         seat = self.index
-        if seat is None or t.phase != "running":
+        if seat is None or t.phase != Phase.RUNNING:
             return None
-        if self.complaints and (t.work is None or t.work.kind != "seeds"):
+        if self.complaints and not isinstance(t.work, SeedsWork):
             e, k = self.complaints[0]
-            return "complaint", deck.make_complaint(self._secrets_for(t.events[e]), k)
+            return EntryKind.COMPLAINT, deck.make_complaint(self._secrets_for(t.events[e]), k)
         for s, kind in t.owed():
-            if s == seat and kind != "move":
+            if s == seat and kind != EntryKind.MOVE:
                 return kind, self._duty_body(kind)
         return None
 
-    def _duty_body(self, kind: str) -> dict:
+    def _duty_body(self, kind: EntryKind) -> dict[str, Any]:
         t = self.table
-        w = t.work
-        seat = self.index
-        if kind == "rand-commit":
-            r = self.secrets.fresh("rand", w.purpose, self.random_bytes)
-            return {"purpose": w.purpose, "commit": codec.sha256("rand", t.table_id, w.purpose, seat, r)}
-        if kind == "rand-reveal":
-            return {"purpose": w.purpose, "r": self.secrets.get("rand", w.purpose)}
-        if kind == "seed-reveal":
-            ev = t.events[w.event if w.kind == "seeds" else w.waiting[0]]
-            body = deck.make_seed_reveal(self._secrets_for(ev))
-            if self.leaves and seat not in t.lists and ev.owner == seat and ev.private:
-                body.update({"list": list(self.leaves), "salts": list(self.salts)})
-            return body
-        if kind in ("shuffle", "lock"):
-            ev = t.events[w.event]
-            s = self._secrets_for(ev)
-            if kind == "shuffle":
+        seat = self.seated()
+        match t.work:
+            case DrawWork(purpose=purpose) if kind == EntryKind.RAND_COMMIT:
+                r = self.secrets.fresh("rand", purpose, self.random_bytes)
+                return {"purpose": purpose, "commit": codec.sha256("rand", t.table_id, purpose, seat, r)}
+            case DrawWork(purpose=purpose) if kind == EntryKind.RAND_REVEAL:
+                return {"purpose": purpose, "r": self.secrets.get("rand", purpose)}
+            case SeedsWork(event=e) | ReleaseWork(waiting=[e, *_]) if kind == EntryKind.SEED_REVEAL:
+                ev = t.events[e]
+                body = deck.make_seed_reveal(self._secrets_for(ev))
+                if self.leaves and seat not in t.lists and ev.owner == seat and ev.private:
+                    body.update({"list": list(self.leaves), "salts": list(self.salts)})
+                return body
+            case ShuffleWork(event=e) if kind == EntryKind.SHUFFLE:
+                ev = t.events[e]
                 inputs = ev.row
                 if ev.private and ev.step == 0:
                     # The owner blinds its own cards first: their plain points are never published.
                     inputs = [group.card_point(t.table_id, ev.deck_name, c) for c in self._private_cards(ev)]
-                return deck.make_shuffle_pass(s, inputs, last=seat == ev.order[-1])
-            return deck.make_lock_pass(s, ev.row)
-        if kind == "unlock":
-            _, e, to, ks = w.steps[0]
-            ev = t.events[e]
-            return deck.make_unlock(self._secrets_for(ev), to, ks, {k: ev.cur[k] for k in ks})
-        if kind == "reveal":
-            _, e, ks = w.steps[0]
-            ev = t.events[e]
-            body = deck.make_reveal(self._secrets_for(ev), ks)
-            if ev.private and ev.owner == seat:
-                # The others have removed their locks: the owner decodes with its own key and list.
+                return deck.make_shuffle_pass(self._secrets_for(ev), inputs, last=seat == ev.order[-1])
+            case ShuffleWork(event=e) if kind == EntryKind.LOCK:
+                ev = t.events[e]
+                return deck.make_lock_pass(self._secrets_for(ev), ev.row)
+            case UnlockWork(steps=[step, *_]) if kind == EntryKind.UNLOCK:
+                ev = t.events[step.event]
+                ks = step.positions
+                return deck.make_unlock(self._secrets_for(ev), step.to, ks, {k: ev.cur[k] for k in ks})
+            case RevealWork(steps=[step, *_]) if kind == EntryKind.REVEAL:
+                e = step.event
+                ev = t.events[e]
                 secrets = self._secrets_for(ev)
-                cards = [
-                    self.known.get((e, k))
-                    or deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k])
-                    or ""
-                    for k in body["positions"]
-                ]
-                proofs = [self._membership(ev.part, c) for c in cards]
-                body.update({"cards": cards, "salts": [p[0] for p in proofs], "proofs": [p[1] for p in proofs]})
-            return body
+                body = deck.make_reveal(secrets, step.positions)
+                if ev.private and ev.owner == seat:
+                    # The others have removed their locks: the owner decodes with its own key and list.
+                    cards = [
+                        self.known.get((e, k))
+                        or deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k])
+                        or ""
+                        for k in body["positions"]
+                    ]
+                    proofs = [self._membership(ev.part, c) for c in cards]
+                    body.update({"cards": cards, "salts": [p[0] for p in proofs], "proofs": [p[1] for p in proofs]})
+                return body
         raise ValueError(f"no duty of kind {kind}")
 
-    def _secrets_for(self, ev: Any) -> deck.EventSecrets:
+    def _secrets_for(self, ev: ShuffleEvent) -> deck.EventSecrets:
         secrets = self._event_secrets.get(ev.number)
         if secrets is None:
             # Written and flushed to disk before anything derived from it is published.
-            seed = self.secrets.fresh("seed", ev.number, self.random_bytes)
-            secrets = deck.EventSecrets.derive(seed, self.table.table_id, ev.number, self.index, ev.n)
+            seed: bytes = self.secrets.fresh("seed", ev.number, self.random_bytes)
+            secrets = deck.EventSecrets.derive(seed, self.table.table_id, ev.number, self.seated(), ev.n)
             self._event_secrets[ev.number] = secrets
         return secrets
 
-    def move_body(self, act: Act) -> dict:
+    def move_body(self, act: Act) -> dict[str, Any]:
         """The body of a `move` for ``act``: the act and, for each hidden card it plays, the
         position, this seat's lock key and the card (PROTOCOL.md 4, 6). Raises IllegalMove."""
         t = self.table
         opens = []
-        for e, k in t.game.to_open(t.gstate, self.index, act):
+        for e, k in t.rules.to_open(t.gstate, self.seated(), act):
             ident = self.known.get((e, k))
             ev = t.events[e]
-            item = [[e, k], self._secrets_for(ev).lock_keys[k], ident if ident is not None else ""]
+            item: list[Any] = [[e, k], self._secrets_for(ev).lock_keys[k], ident if ident is not None else ""]
             if ev.private:
                 item.extend(self._membership(ev.part, ident or ""))
             opens.append(item)
@@ -294,6 +303,7 @@ class Seat:
         """Check ``act`` against this seat's own copy of the table before submitting it
         (PROTOCOL.md 3). Raises IllegalMove with the rule's sentence."""
         t = self.table
-        positions = t.game.to_open(t.gstate, self.index, act)
+        seat = self.seated()
+        positions = t.rules.to_open(t.gstate, seat, act)
         revealed = {p: self.known[p] for p in positions if p in self.known}
-        t.game.check(t.gstate, self.index, act, revealed)
+        t.rules.check(t.gstate, seat, act, revealed)

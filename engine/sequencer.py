@@ -5,11 +5,12 @@ its own table, writes it to the log file (fsync) and signs the new head. The net
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.games.base import Game
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, LogWriter, sign_entry, sign_head
 from engine.table import ZERO32, Table
@@ -20,7 +21,7 @@ class Sequencer:
     go (None: memory only); ``clock()``: ms."""
 
     def __init__(
-        self, key: Ed25519PrivateKey, games: dict[str, Any], log: LogWriter | None, clock: Callable[[], int]
+        self, key: Ed25519PrivateKey, games: Mapping[str, Game], log: LogWriter | None, clock: Callable[[], int]
     ) -> None:
         self.key = key
         self.public = public_bytes(key)
@@ -32,11 +33,11 @@ class Sequencer:
     def open_table(
         self, game: str, options: dict[str, Any], seats: int, name: str, carddb: str | None = None
     ) -> tuple[Entry, bytes]:
-        """Append the genesis `table` entry. Raises Rejected for a bad game, options or seat count."""
+        """Append the genesis `table` entry. Raises TableRefusal for a bad game, options or seat count."""
         body = {"game": game, "options": options, "seats": seats, "name": name, "carddb": carddb}
         return self.submit(self.sign("table", body))
 
-    def sign(self, kind: str, body: dict) -> Entry:
+    def sign(self, kind: str, body: dict[str, Any]) -> Entry:
         """An entry by the host itself on the current head (`table`, `start`, `end`, `chat`)."""
         t = self.table
         return sign_entry(
@@ -51,7 +52,7 @@ class Sequencer:
 
     def submit(self, entry: Entry) -> tuple[Entry, bytes]:
         """Append ``entry`` if it chains on the head and the table accepts it; write it to the log
-        (fsync) and return it with its head signature. Raises Rejected (code ``stale`` when it was
+        (fsync) and return it with its head signature. Raises TableRefusal (code ``stale`` when it was
         signed on another head) and changes nothing."""
         self.table.apply(entry)
         head = sign_head(self.key, self.table.table_id, entry.seq, entry.id)
@@ -61,7 +62,7 @@ class Sequencer:
         return entry, head
 
     def replay(self, entries: list[Entry], heads: list[bytes | None]) -> None:
-        """Fold entries already on disk (a resumed table). Raises Rejected for a log the table refuses."""
-        for entry, head in zip(entries, heads):
+        """Fold entries already on disk (a resumed table). Raises TableRefusal for a log the table refuses."""
+        for entry, head in zip(entries, heads, strict=False):
             self.table.apply(entry)
             self.heads.append(head or sign_head(self.key, self.table.table_id, entry.seq, entry.id))

@@ -14,7 +14,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games.base import Act, Draw, EndEvent, Game, IllegalMove, Note, Open, Pending, Pos, Release, Result, Shuffle
+from engine.games.base import (
+    Act,
+    Draw,
+    EndEvent,
+    Game,
+    IllegalMove,
+    Note,
+    Op,
+    Open,
+    Pending,
+    Pos,
+    Release,
+    Result,
+    Shuffle,
+)
+from engine.games.spec import Bot
 
 
 class SimTable:
@@ -60,14 +75,16 @@ class SimTable:
                 self.state, notes = self.game.resolve(self.state, op, outcome)
                 self.notes.extend(notes)
 
-    def _outcome(self, op: Any) -> Any:
+    def _outcome(self, op: Op) -> Any:
         if isinstance(op, Shuffle):
             if op.cards:
                 cards = list(op.cards)
             elif op.source:
                 cards = [self.truth[p] for p in op.source]
-            else:
+            elif op.owner is not None:
                 cards = list(self.private_decks[(op.owner, op.deck)])
+            else:
+                raise ValueError(f"shuffle of {op.deck}: no card list, no source and no owner")
             if len(cards) != op.count:
                 raise ValueError(f"shuffle of {op.deck}: {len(cards)} cards, expected {op.count}")
             self.rng.shuffle(cards)
@@ -144,7 +161,7 @@ class GameRecord:
 
 def play_game(
     game: Game,
-    bots: Sequence[Any],
+    bots: Sequence[Bot],
     seed: int,
     options: Mapping[str, Any] | None = None,
     private_decks: Mapping[tuple[int, str], Sequence[str]] | None = None,

@@ -27,7 +27,7 @@ from engine.games.base import Act, IllegalMove
 from engine.games.spec import Bot
 from engine.protocol.log import Entry
 from engine.seat import Seat
-from engine.table import Rejected as TableRejected
+from engine.table import TableRefusal
 from net.errors import ClientError, GiveUp, HostRefused
 from net.events import Listeners, Refused, SeatRefusal, SeatRefused, Waiting
 from net.messages import Submit, SubmitRejected
@@ -208,7 +208,7 @@ class SeatDriver:
         seat = self._seat()
         try:
             seat.table.check(seat.sign("leave", {}))
-        except TableRejected as err:
+        except TableRefusal as err:
             raise ClientError(f"You cannot leave this seat: {err.detail}.") from None
 
     def fail_all(self, err: Exception) -> None:

@@ -24,11 +24,10 @@ from typing import Any
 
 from engine.errors import VampireError
 from engine.protocol.codec import DEFAULT_LIMITS, Limits
-from engine.protocol.identity import fingerprint
+from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
 from engine.sequencer import Sequencer
-from engine.table import Rejected as TableRejected
-from engine.table import Table
+from engine.table import Table, TableRefusal
 from net.events import Folded, Listeners, Timeouts
 from net.framing import Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
@@ -82,7 +81,7 @@ class Peer:
         if not self.key:
             return self.addr
         who = names.get(self.key) or ("spectator" if self.role == "spectator" else "player")
-        return f"{who} ({fingerprint(self.key)}) at {self.addr}"
+        return f"{who} ({short_fingerprint(self.key)}) at {self.addr}"
 
 
 class Host:
@@ -201,12 +200,12 @@ class Host:
 
     def post(self, kind: str, body: dict[str, Any]) -> Entry:
         """Append an entry authored by the host (`chat`, `start`, `end`) and send it to everyone.
-        Raises table.Rejected when the table refuses it, HostError when the log cannot be written."""
+        Raises table.TableRefusal when the table refuses it, HostError when the log cannot be written."""
         return self._append(self.sequencer.sign(kind, body))
 
     def start_game(self) -> Entry:
         """Append `start` now (PROTOCOL.md 4: the host authors it) and send it to everyone.
-        Raises table.Rejected with the table's sentence when it refuses (a seat is still open,
+        Raises table.TableRefusal with the table's sentence when it refuses (a seat is still open,
         the game has started), HostError when the log cannot be written."""
         entry = self.post("start", {})
         self._host_duties()
@@ -442,7 +441,7 @@ class Host:
             return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")
         try:
             self._append(entry)
-        except TableRejected as err:
+        except TableRefusal as err:
             return reject(err.code, err.detail)
         peer.outbox.send(Accepted(msg.n, self.head_on_wire()).to_map())
         self._host_duties()

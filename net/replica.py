@@ -23,8 +23,7 @@ from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, ForkEvidence, Head, LogError, LogWriter, read_log, verify_head
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
-from engine.table import Rejected as TableRejected
-from engine.table import Table
+from engine.table import Table, TableRefusal
 from net.errors import GiveUp
 from net.events import Folded, Fork, HostFault, Listeners
 from net.messages import VERSION, Entries, MessageError, Role, Welcome, WireHead, head_from_wire
@@ -244,7 +243,7 @@ class Replica:
         start = len(t.notes)
         try:
             seat.fold(entry)
-        except TableRejected as err:
+        except TableRefusal as err:
             self._fault(f"The host sent an entry this peer's table refuses ({err.code}): {err.detail}")
         if write and self._log is not None:
             self._log.append(entry, head_sig)

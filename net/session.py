@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.errors import VampireError
 from engine.games.base import Act
 from engine.games.spec import Bot
-from engine.protocol.identity import fingerprint
+from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry
 from engine.table import Table
 from net.client import Client
@@ -178,12 +178,12 @@ class Session:
         """The short fingerprint of the table's head (``"ab12-cd34"``): peers in sync show the
         same one."""
         t = self.table
-        return fingerprint(t.head) if t is not None else "----"
+        return short_fingerprint(t.head) if t is not None else "----"
 
     @property
     def key_fingerprint(self) -> str:
         """The short fingerprint of this session's identity key."""
-        return fingerprint(self.client.public)
+        return short_fingerprint(self.client.public)
 
     def view(self) -> Any:
         """What this seat may know (the game's view; a spectator's has no hidden card), or None

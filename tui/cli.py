@@ -29,6 +29,7 @@ CRASH_ENV = "VAMPIRE_TEST_CRASH_BEFORE"
 """Test hook: an entry kind; a ``join`` process kills itself (SIGKILL) once it has computed such a
 duty (its secret on disk) and before it sends it."""
 
+
 def crash_before(kind: str) -> Callable[[str], None]:
     """A ``Hooks.before_submit`` that kills this process (SIGKILL) before it sends an entry of
     ``kind`` (the :data:`CRASH_ENV` test hook)."""
@@ -233,14 +234,14 @@ def cmd_result(args: argparse.Namespace) -> int:
     """A table's result for a tournament organiser (VTES: seat, VP, GW and the Archon checks)."""
     from engine.games import all_rules
     from engine.protocol.log import read_log
-    from engine.table import Rejected, Table
+    from engine.table import Table, TableRefusal
 
     log = read_log(args.file)
     table = Table(all_rules())
     for entry in log.entries:
         try:
             table.apply(entry)
-        except Rejected as err:
+        except TableRefusal as err:
             raise VampireError(
                 f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
             ) from None
@@ -452,16 +453,15 @@ async def run_host(args: argparse.Namespace) -> int:
     from engine.games import all_rules
     from engine.opening import bot_names, new_log_path, open_sequencer, order_table, parse_rules
     from engine.paths import hosted_dir, login_name
-    from engine.protocol.identity import fingerprint, load_identity, public_bytes
+    from engine.protocol.identity import load_identity, public_bytes, short_fingerprint
     from engine.protocol.log import LogWriter
     from engine.seat import now_ms
     from engine.sequencer import Sequencer
     from net.client import Store
     from net.host import Host, lan_address, serve_table
     from net.local import bot_client, load_or_make_key
-    from net.session import Session
-
     from net.messages import DEFAULT_PORT
+    from net.session import Session
 
     say = _printer()
     if args.port is None:
@@ -488,8 +488,8 @@ async def run_host(args: argparse.Namespace) -> int:
         if loaded.entries[0].author != public_bytes(host_key):
             writer.close()
             raise VampireError(
-                f"The table in {save} was opened by the host key {fingerprint(loaded.entries[0].author)}, "
-                f"not by {profile}'s ({fingerprint(public_bytes(host_key))}): run it with the --name that opened it."
+                f"The table in {save} was opened by the host key {short_fingerprint(loaded.entries[0].author)}, "
+                f"not by {profile}'s ({short_fingerprint(public_bytes(host_key))}): run it with the --name that opened it."
             )
         sequencer = Sequencer(host_key, all_rules(), writer, now_ms)
         try:
@@ -530,7 +530,7 @@ async def run_host(args: argparse.Namespace) -> int:
     t = host.table
     say(f"Table open: {t.game.title}, {t.nseats} seats, log file {save}")
     say(f"Give your friends this address: {shown}:{host.port}   (vampire join {shown}:{host.port})")
-    say(f"Host key fingerprint {fingerprint(host.sequencer.public)}")
+    say(f"Host key fingerprint {short_fingerprint(host.sequencer.public)}")
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
     clients: list[Client] = []
     levels_of: list[tuple[Client, str, Path | None]] = []
@@ -592,7 +592,7 @@ async def run_join(args: argparse.Namespace) -> int:
     from engine.games import all_rules
     from engine.opening import bot_names
     from engine.paths import login_name
-    from engine.protocol.identity import fingerprint, load_identity, new_key, public_bytes
+    from engine.protocol.identity import load_identity, new_key, public_bytes, short_fingerprint
     from net.client import Client, Hooks, Liveness, Seating, Store, parse_address
     from net.local import bot_factory, load_or_make_key
     from net.session import Session
@@ -612,7 +612,7 @@ async def run_join(args: argparse.Namespace) -> int:
         if not state:
             store = Store.memory()
         # A short key fingerprint tells two bots of the same name apart.
-        name = args.name or f"{random.choice(bot_names(12))} {fingerprint(public_bytes(key))[:4]}"
+        name = args.name or f"{random.choice(bot_names(12))} {short_fingerprint(public_bytes(key))[:4]}"
     else:
         profile = args.name or login_name()
         key = load_identity(profile)
@@ -653,7 +653,7 @@ async def run_join(args: argparse.Namespace) -> int:
         hooks=Hooks(before_submit=crash_before(crash) if crash else None, trace=trace),
     )
     say(
-        f"Joining {address[0]}:{address[1]} as {name} ({fingerprint(client.public)})"
+        f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
         f"{', watching' if args.spectate else ''}."
     )
     if args.bot or args.spectate:

@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.errors import VampireError
 from engine.games.base import Act, IllegalMove
-from engine.protocol.identity import fingerprint
+from engine.protocol.identity import short_fingerprint
 from engine.table import Table
 from net.events import Listeners, Presence
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
@@ -384,4 +384,4 @@ class NetFactory:
         return wrap_session(session)
 
 
-__all__ = ["HostedTable", "LocalPlay", "NetFactory", "NetSession", "fingerprint", "share_address", "wrap_session"]
+__all__ = ["HostedTable", "LocalPlay", "NetFactory", "NetSession", "share_address", "short_fingerprint", "wrap_session"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.protocol.log import LogFile, read_log
 from engine.replay import describe_entry
-from engine.table import Rejected, Table
+from engine.table import Table, TableRefusal
 from tui.files import shell_path
 from tui.games import FrontEnd, Marks, ReplayKit, find_front_end
 from tui.table_text import head_text, waiting_text, work_progress
@@ -102,7 +102,7 @@ def fold_frames(replay: Replay, games: Mapping[str, Any], kit: ReplayKit | None 
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
         try:
             notes = table.apply(entry)
-        except Rejected as err:
+        except TableRefusal as err:
             line = f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
             replay.error = line
             replay.frames.append(

@@ -46,6 +46,11 @@ class IllegalMove(GameError):
     """An act that the rules refuse; ``str(err)`` says which rule, in a player's words."""
 
 
+class MalformedAct(GameError):
+    """An act whose shape is wrong (a missing field, a wrong type): the table refuses it as
+    ``malformed``, not as ``illegal``; ``str(err)`` says what is wrong."""
+
+
 class OptionError(GameError):
     """An unknown table option, or a value of the wrong type or out of range."""
 

@@ -43,7 +43,8 @@ def encode(value: Any) -> bytes:
     Raises CodecError for floats, other types and non-str map keys.
     """
     try:
-        return msgpack.packb(_canon(value), use_bin_type=True)
+        packed: bytes = msgpack.packb(_canon(value), use_bin_type=True)
+        return packed
     except (OverflowError, TypeError) as err:
         raise CodecError(f"cannot encode: {err}") from None
 
@@ -114,10 +115,10 @@ def _lead_bytes() -> tuple[tuple[int, int], ...]:
     for b in range(0x80, 0x90):
         table[b] = (_MAP, b & 0x0F)
     for kind, firsts in ((_BIN, (0xC4, 0xC5, 0xC6)), (_STR, (0xD9, 0xDA, 0xDB))):
-        for b, width in zip(firsts, (1, 2, 4)):
+        for b, width in zip(firsts, (1, 2, 4), strict=True):
             table[b] = (kind, -width)
-    for kind, firsts in ((_ARRAY, (0xDC, 0xDD)), (_MAP, (0xDE, 0xDF))):
-        for b, width in zip(firsts, (2, 4)):
+    for kind, pair in ((_ARRAY, (0xDC, 0xDD)), (_MAP, (0xDE, 0xDF))):
+        for b, width in zip(pair, (2, 4), strict=True):
             table[b] = (kind, -width)
     return tuple(table)
 
@@ -327,36 +328,36 @@ def check_map(
 
 def check_bytes(value: Any, length: int | None, what: str) -> bytes:
     """``value`` as a bin of exactly ``length`` bytes (any length when None); raises SchemaError."""
-    check_type(value, bytes, what)
-    if length is not None and len(value) != length:
-        raise SchemaError(_sentence(f"{what} must be {length} bytes long, not {len(value)}."))
-    return value
+    checked: bytes = check_type(value, bytes, what)
+    if length is not None and len(checked) != length:
+        raise SchemaError(_sentence(f"{what} must be {length} bytes long, not {len(checked)}."))
+    return checked
 
 
 def check_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
     """``value`` as an int (never a bool) with ``lo <= value <= hi`` where given; SchemaError."""
-    check_type(value, int, what)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
+    checked: int = check_type(value, int, what)
+    if (lo is not None and checked < lo) or (hi is not None and checked > hi):
         if hi is None:
             bounds = f"at least {lo}"
         else:
             bounds = f"at most {hi}" if lo is None else f"from {lo} to {hi}"
-        raise SchemaError(_sentence(f"{what} must be {bounds}, not {value}."))
-    return value
+        raise SchemaError(_sentence(f"{what} must be {bounds}, not {checked}."))
+    return checked
 
 
 def check_str(value: Any, what: str, max_len: int | None = None, choices: Iterable[str] | None = None) -> str:
     """``value`` as a str of at most ``max_len`` characters, one of ``choices`` if given."""
-    check_type(value, str, what)
-    if max_len is not None and len(value) > max_len:
+    checked: str = check_type(value, str, what)
+    if max_len is not None and len(checked) > max_len:
         raise SchemaError(_sentence(f"{what} must be at most {max_len} characters long."))
-    if choices is not None and value not in choices:
+    if choices is not None and checked not in choices:
         listed = ", ".join(sorted(choices))
-        raise SchemaError(_sentence(f"{what} must be one of {listed}, not {value!r}."))
-    return value
+        raise SchemaError(_sentence(f"{what} must be one of {listed}, not {checked!r}."))
+    return checked
 
 
-def check_list(value: Any, item: Spec, what: str, min_len: int = 0, max_len: int | None = None) -> list:
+def check_list(value: Any, item: Spec, what: str, min_len: int = 0, max_len: int | None = None) -> list[Any]:
     """``value`` as an array of ``min_len`` to ``max_len`` items, each checked with ``item``.
 
     Returns a new list of the checked items; items are named ``"<what> item <i>"``. SchemaError.
@@ -380,7 +381,7 @@ def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[Any, str],
     return lambda value, what: check_int(value, what, lo, hi)
 
 
-def list_of(item: Spec, min_len: int = 0, max_len: int | None = None) -> Callable[[Any, str], list]:
+def list_of(item: Spec, min_len: int = 0, max_len: int | None = None) -> Callable[[Any, str], list[Any]]:
     """A Spec for an array of ``min_len`` to ``max_len`` items, each checked with ``item``."""
     return lambda value, what: check_list(value, item, what, min_len, max_len)
 

@@ -5,7 +5,7 @@ audit of a whole event once its seeds are revealed (PROTOCOL.md 6; bytes in docs
 Every function is pure: no I/O, no clock, no global state; a participant's randomness is its
 32-byte seed, drawn and saved by the caller. A ``make_*`` function builds a body from secrets and
 public inputs; the matching ``check_*`` function checks a received body against the public inputs
-and returns what it establishes, or raises a :class:`DeckError` subclass with a sentence.
+and returns what it establishes, or raises a :class:`DeckProofError` subclass with a sentence.
 
 Notation (PROTOCOL.md 6): n positions; participants act in seat order from the event's first
 participant; L is the last of them. Points and scalars are 32-byte encodings (engine.protocol.group).
@@ -16,6 +16,7 @@ X'_j = a·X_{σ(j)}.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +29,7 @@ from engine.protocol.group import G
 # --- errors ------------------------------------------------------------------------------------
 
 
-class DeckError(VampireError):
+class DeckProofError(VampireError):
     """Base of the errors of the deck protocol: a body that breaks PROTOCOL.md 6. The message is
     a sentence (its first letter is capitalised here)."""
 
@@ -36,36 +37,36 @@ class DeckError(VampireError):
         super().__init__(message[:1].upper() + message[1:])
 
 
-class BadBody(DeckError):
+class BadBody(DeckProofError):
     """A body with a missing, unknown or mistyped field, a wrong event, count or position."""
 
 
-class BadPoint(DeckError, group.BadPoint):
+class BadPoint(DeckProofError, group.BadPoint):
     """A point that is not canonical, not in the main subgroup, or of small order."""
 
 
-class BadScalar(DeckError, group.BadScalar):
+class BadScalar(DeckProofError, group.BadScalar):
     """A scalar that is not canonical (< ℓ) or is zero."""
 
 
-class DuplicatePoints(DeckError):
+class DuplicatePoints(DeckProofError):
     """Two outputs of one pass (or two locks) are equal."""
 
 
-class BadProof(DeckError):
+class BadProof(DeckProofError):
     """A DLEQ proof that does not verify."""
 
 
-class BadReveal(DeckError):
+class BadReveal(DeckProofError):
     """A published lock key whose multiple of G is not the lock it claims to open, or an opened
     card that is not the one claimed."""
 
 
-class BadSeed(DeckError):
+class BadSeed(DeckProofError):
     """A revealed seed that does not match its commitment."""
 
 
-class FalseComplaint(DeckError):
+class FalseComplaint(DeckProofError):
     """A complaint whose position decodes to a good card not seen elsewhere."""
 
 
@@ -90,14 +91,13 @@ class CardIndex:
     @classmethod
     def build(cls, table: bytes, deck: str, cards: Sequence[str]) -> CardIndex:
         """Card points of ``cards`` (identities, one per physical card) for deck ``deck`` at
-        ``table`` (32-byte id). Raises :class:`DeckError` if an identity appears twice."""
+        ``table`` (32-byte id). Raises :class:`DeckProofError` if an identity appears twice."""
         cards = tuple(cards)
         points = tuple(group.card_point(table, deck, c) for c in cards)
-        lookup = dict(zip(points, cards))
+        lookup = dict(zip(points, cards, strict=False))
         if len(lookup) != len(cards):
-            seen: set[str] = set()
-            twice = next(c for c in cards if c in seen or seen.add(c))
-            raise DeckError(f"the deck {deck!r} lists the card identity {twice!r} twice.")
+            twice = next(c for i, c in enumerate(cards) if c in cards[:i])
+            raise DeckProofError(f"the deck {deck!r} lists the card identity {twice!r} twice.")
         return cls(table, deck, cards, points, lookup)
 
 
@@ -110,7 +110,7 @@ def _check_ids(table: Any, event: Any, seat: Any) -> None:
         codec.check_int(event, "the event number", 0)
         codec.check_int(seat, "the seat number", 0)
     except SchemaError as err:
-        raise DeckError(str(err)) from None
+        raise DeckProofError(str(err)) from None
 
 
 def permutation(seed: bytes, table: bytes, event: int, seat: int, n: int) -> tuple[int, ...]:
@@ -167,13 +167,13 @@ class EventSecrets:
     @classmethod
     def derive(cls, seed: bytes, table: bytes, event: int, seat: int, n: int) -> EventSecrets:
         """Derive every secret of ``seat`` for event ``event`` (int >= 0) of ``table`` (32-byte
-        id) over ``n`` >= 1 positions from ``seed`` (32 bytes). Raises :class:`DeckError` for
+        id) over ``n`` >= 1 positions from ``seed`` (32 bytes). Raises :class:`DeckProofError` for
         inputs of the wrong type or size."""
         _check_ids(table, event, seat)
         if type(seed) is not bytes or len(seed) != 32:
-            raise DeckError("a seed must be 32 bytes.")
+            raise DeckProofError("a seed must be 32 bytes.")
         if type(n) is not int or n < 1:
-            raise DeckError("an event must have at least one position.")
+            raise DeckProofError("an event must have at least one position.")
         ids = (table, event, seat)
         return cls(
             table=table,
@@ -194,7 +194,7 @@ class EventSecrets:
         return group.base_mult(self.shuffle_key)
 
 
-def proof_context(table: bytes, event: int, seat: int, kind: str, position: int) -> list:
+def proof_context(table: bytes, event: int, seat: int, kind: str, position: int) -> list[Any]:
     """The context of a DLEQ proof: the array [table, event, seat, kind, position] (kind is the
     entry kind, "lock" or "unlock"; seat is the prover's). PROTOCOL.md 6."""
     return [table, event, seat, kind, position]
@@ -203,14 +203,14 @@ def proof_context(table: bytes, event: int, seat: int, kind: str, position: int)
 # --- body checking helpers ---------------------------------------------------------------------
 
 
-def _fields(body: Any, spec: Mapping[str, codec.Spec], what: str) -> dict:
+def _fields(body: Any, spec: Mapping[str, codec.Spec], what: str) -> dict[str, Any]:
     try:
         return codec.check_map(body, spec, what=what)
     except SchemaError as err:
         raise BadBody(str(err)) from None
 
 
-def _expect_event(body: dict, event: int, what: str) -> None:
+def _expect_event(body: Mapping[str, Any], event: int, what: str) -> None:
     if body["event"] != event:
         raise BadBody(f"{what} is for event {body['event']}, not event {event}.")
 
@@ -252,14 +252,14 @@ def _positions(value: Any, n: int, what: str) -> list[int]:
         positions = codec.check_list(value, codec.int_in(0, n - 1), what, 1, n)
     except SchemaError as err:
         raise BadBody(str(err)) from None
-    if any(a >= b for a, b in zip(positions, positions[1:])):
+    if any(a >= b for a, b in itertools.pairwise(positions)):
         raise BadBody(f"{what} must be in increasing order, each once.")
     return positions
 
 
-def _require_len(values: Sequence, n: int, what: str) -> None:
+def _require_len(values: Sequence[Any], n: int, what: str) -> None:
     if len(values) != n:
-        raise DeckError(f"{what} has {len(values)} points, not {n}.")
+        raise DeckProofError(f"{what} has {len(values)} points, not {n}.")
 
 
 # --- pass 1 and L's step: `shuffle` -------------------------------------------------------------
@@ -276,7 +276,7 @@ class Shuffled:
     locks: tuple[bytes, ...] | None
 
 
-def make_shuffle_pass(secrets: EventSecrets, inputs: Sequence[bytes], *, last: bool) -> dict:
+def make_shuffle_pass(secrets: EventSecrets, inputs: Sequence[bytes], *, last: bool) -> dict[str, Any]:
     """The body of this participant's `shuffle` entry.
 
     ``inputs``: the n points X (the card points for the first participant, else the previous
@@ -338,7 +338,7 @@ class Locked:
     locks: tuple[bytes, ...]
 
 
-def make_lock_pass(secrets: EventSecrets, inputs: Sequence[bytes]) -> dict:
+def make_lock_pass(secrets: EventSecrets, inputs: Sequence[bytes]) -> dict[str, Any]:
     """The body {"event", "points", "locks", "proofs"} of this participant's `lock` entry.
 
     ``inputs``: the n points Y (L's output for the first locker, else the previous lock output).
@@ -351,7 +351,7 @@ def make_lock_pass(secrets: EventSecrets, inputs: Sequence[bytes]) -> dict:
     a_inv = group.invert(s.shuffle_key)
     A = s.A
     points, locks, proofs = [], [], []
-    for k, (b, y) in enumerate(zip(s.lock_keys, inputs)):
+    for k, (b, y) in enumerate(zip(s.lock_keys, inputs, strict=False)):
         t = group.scalar_mul(b, a_inv)
         y2 = group.mult(t, y, f"input point {k}")
         lock = group.base_mult(b)
@@ -404,12 +404,12 @@ class Unlocked:
 
     def as_dict(self) -> dict[int, bytes]:
         """position -> new point."""
-        return dict(zip(self.positions, self.points))
+        return dict(zip(self.positions, self.points, strict=False))
 
 
 def make_unlock(
     secrets: EventSecrets, to: int, positions: Sequence[int], current: Mapping[int, bytes] | Sequence[bytes]
-) -> dict:
+) -> dict[str, Any]:
     """The body {"event", "to", "positions", "points", "proofs"} of an `unlock` to seat ``to``.
 
     ``positions``: ints (sorted and deduplicated here); ``current[k]``: the point U_k now at
@@ -463,7 +463,7 @@ def check_unlock(
         if k not in current:
             raise BadBody(f"{what} lists position {k}, which is not waiting for it.")
     _check_distinct(points, f"{what}'s points", positions)
-    for k, u2, proof in zip(positions, points, proofs):
+    for k, u2, proof in zip(positions, points, proofs, strict=False):
         ctx = proof_context(table, event, seat, "unlock", k)
         if not group.dleq_verify(u2, current[k], G, locks[k], proof, ctx):
             _check_point_at(u2, k, f"{what}'s point")
@@ -488,10 +488,11 @@ def check_key(key: Any, lock: bytes, what: str) -> bytes:
         raise BadScalar(f"{what} is not a canonical non-zero scalar.")
     if group.base_mult(key) != lock:
         raise BadReveal(f"{what} does not open its lock (key·G differs from the published lock).")
-    return key
+    checked: bytes = key
+    return checked
 
 
-def make_reveal(secrets: EventSecrets, positions: Sequence[int]) -> dict:
+def make_reveal(secrets: EventSecrets, positions: Sequence[int]) -> dict[str, Any]:
     """The body {"event", "positions", "keys"} of a `reveal`: the lock key b_k (32 bytes) of
     each of ``positions`` (ints; sorted and deduplicated here). PROTOCOL.md 6."""
     positions = sorted(set(positions))
@@ -531,7 +532,7 @@ def check_reveal(
     positions = _positions(b["positions"], n, f"{what}'s positions")
     keys = _bin_list(b["keys"], 32, len(positions), f"{what}'s keys")
     points = []
-    for k, key in zip(positions, keys):
+    for k, key in zip(positions, keys, strict=False):
         if k not in current:
             raise BadBody(f"{what} lists position {k}, which is not waiting for it.")
         check_key(key, locks[k], f"{what}'s key for position {k}")
@@ -559,7 +560,7 @@ def decode_point(point: bytes, index: Mapping[bytes, str], key: bytes | None = N
 # --- complaint ---------------------------------------------------------------------------------
 
 
-def make_complaint(secrets: EventSecrets, position: int) -> dict:
+def make_complaint(secrets: EventSecrets, position: int) -> dict[str, Any]:
     """The body {"event", "position", "key"} of a `complaint` about ``position``, opened to this
     seat, that decodes to no card or to one already seen. PROTOCOL.md 6, "A card that is not a
     card"."""
@@ -601,7 +602,7 @@ def check_complaint(
 # --- seed reveal -------------------------------------------------------------------------------
 
 
-def make_seed_reveal(secrets: EventSecrets) -> dict:
+def make_seed_reveal(secrets: EventSecrets) -> dict[str, Any]:
     """The body {"event", "seed"} of a `seed-reveal`. PROTOCOL.md 6."""
     return {"event": secrets.event, "seed": secrets.seed}
 
@@ -614,7 +615,8 @@ def check_seed_reveal(body: Any, *, table: bytes, event: int, seat: int, commit:
     _expect_event(b, event, what)
     if codec.sha256("commit", table, event, seat, b["seed"]) != commit:
         raise BadSeed(f"{what} does not match the commitment of its shuffle.")
-    return b["seed"]
+    seed: bytes = b["seed"]
+    return seed
 
 
 # --- the audit of a whole event ----------------------------------------------------------------
@@ -632,7 +634,7 @@ class EventEntry:
 
 
 @dataclass(frozen=True)
-class Fault:
+class StepFault:
     """A step that differs from what its author's seed gives: ``seat``, the entry's ``seq``
     (None when the fault is not in an entry), its ``kind`` and a ``detail`` sentence."""
 
@@ -656,7 +658,7 @@ class EventAudit:
     ``duplicates``: (identity, positions) for each identity found at two or more positions.
     """
 
-    faults: tuple[Fault, ...]
+    faults: tuple[StepFault, ...]
     cards: tuple[str | None, ...] | None
     not_cards: tuple[int, ...] = ()
     duplicates: tuple[tuple[str, tuple[int, ...]], ...] = ()
@@ -667,25 +669,25 @@ class EventAudit:
         return not self.faults and self.cards is not None and not self.not_cards and not self.duplicates
 
     @property
-    def first_fault(self) -> Fault | None:
+    def first_fault(self) -> StepFault | None:
         """The first mismatch in log order, or None."""
         return self.faults[0] if self.faults else None
 
 
-def _first_difference(expected: dict, body: Mapping) -> str:
+def _first_difference(expected: Mapping[str, Any], body: Mapping[str, Any]) -> str:
     for key in expected:
         if key not in body:
             return f"its field {key!r} is missing"
         want, got = expected[key], body[key]
         if want != got:
             if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
-                i = next(i for i, (w, g) in enumerate(zip(want, got)) if w != g)
+                i = next(i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g)
                 return f"its {key} differ from what its seed gives, first at item {i}"
             return f"its {key} differ from what its seed gives"
     return "it has fields its seed does not give"
 
 
-def _same(expected: dict, body: Mapping) -> bool:
+def _same(expected: Mapping[str, Any], body: Mapping[str, Any]) -> bool:
     # Byte for byte: the canonical encodings must be equal (so a bool never passes for an int).
     try:
         return codec.encode(expected) == codec.encode(dict(body))
@@ -693,7 +695,7 @@ def _same(expected: dict, body: Mapping) -> bool:
         return False
 
 
-def _points_of(body: Mapping, count: int) -> list[bytes] | None:
+def _points_of(body: Mapping[str, Any], count: int) -> list[bytes] | None:
     pts = body.get("points")
     if isinstance(pts, list) and len(pts) == count and all(type(p) is bytes and len(p) == 32 for p in pts):
         return pts
@@ -722,21 +724,21 @@ def recompute_event(
     so a fault names the participant that deviated. Unlocks and reveals act on one chain per
     position: each takes the position's current point (the final lock output, then the output of
     the last unlock or reveal of that position), as the table tracks it. Never raises on bad published data:
-    everything wrong is a :class:`Fault` (raises DeckError only for empty ``participants`` or
+    everything wrong is a :class:`StepFault` (raises DeckProofError only for empty ``participants`` or
     ``inputs``, or a malformed ``table``/``event``). PROTOCOL.md 6, "End of the event".
     """
     if not participants:
-        raise DeckError("an event needs at least one participant.")
+        raise DeckProofError("an event needs at least one participant.")
     if not inputs:
-        raise DeckError("the audit of an event needs the card points its first participant shuffled.")
+        raise DeckProofError("the audit of an event needs the card points its first participant shuffled.")
     n = len(inputs)
-    faults: list[Fault] = []
+    faults: list[StepFault] = []
     secrets: dict[int, EventSecrets] = {}
     last = participants[-1]
     for seat in participants:
         seed = seeds.get(seat)
         if type(seed) is not bytes or len(seed) != 32:
-            faults.append(Fault(seat, None, "seed-reveal", "its seed is missing or not 32 bytes."))
+            faults.append(StepFault(seat, None, "seed-reveal", "its seed is missing or not 32 bytes."))
             continue
         secrets[seat] = EventSecrets.derive(seed, table, event, seat, n)
 
@@ -751,8 +753,8 @@ def recompute_event(
         seat, kind, body = entry.seat, entry.kind, entry.body
         s = secrets.get(seat) if seat not in bad_commit else None
 
-        def fault(detail: str) -> None:
-            faults.append(Fault(seat, entry.seq, kind, detail))
+        def fault(detail: str, seat: int = seat, seq: int = entry.seq, kind: str = kind) -> None:
+            faults.append(StepFault(seat, seq, kind, detail))
 
         if not isinstance(body, Mapping):
             fault("its body is not a map.")
@@ -795,7 +797,7 @@ def recompute_event(
                     fault("the revealed keys are not the lock keys its seed gives.")
                 keys = body.get("keys")
                 if isinstance(keys, list) and len(keys) == len(positions):
-                    for k, key in zip(positions, keys):
+                    for k, key in zip(positions, keys, strict=False):
                         try:
                             chain[k] = remove_lock(key, chain.get(k, row[k]))
                         except group.GroupError:
@@ -815,7 +817,7 @@ def recompute_event(
                         fault(f"the unlock is not what its seed gives: {_first_difference(expected, body)}.")
             new = _points_of(body, len(positions))
             if new is not None:
-                chain.update(zip(positions, new))
+                chain.update(zip(positions, new, strict=False))
         else:
             fault(f"an entry of kind {kind!r} is not a step of the deck protocol.")
 

@@ -180,7 +180,7 @@ def scalar_sub(a: bytes, b: bytes) -> bytes:
 # --- hashing into the group --------------------------------------------------------------------
 
 
-def _hash_to_scalar(hasher: Callable[[bytes], bytes], purpose: str, fields: tuple) -> bytes:
+def _hash_to_scalar(hasher: Callable[[bytes], bytes], purpose: str, fields: tuple[Any, ...]) -> bytes:
     data = codec.hash_input(purpose, *fields)
     counter = 0
     while True:
@@ -266,12 +266,12 @@ class VerifyMemo:
     def __init__(self, size: int = 1 << 16) -> None:
         self.size = size
         self.enabled = True
-        self._memo: dict[tuple, bool] = {}
+        self._memo: dict[tuple[Any, ...], bool] = {}
 
-    def get(self, key: tuple) -> bool | None:
+    def get(self, key: tuple[Any, ...]) -> bool | None:
         return self._memo.get(key) if self.enabled else None
 
-    def put(self, key: tuple, value: bool) -> None:
+    def put(self, key: tuple[Any, ...], value: bool) -> None:
         if not self.enabled:
             return
         if len(self._memo) >= self.size:

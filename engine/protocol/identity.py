@@ -70,7 +70,7 @@ def public_bytes(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
-def fingerprint(pub: bytes) -> str:
+def short_fingerprint(pub: bytes) -> str:
     """A short fingerprint of a 32-byte public key for people to compare at the table:
     the first 4 bytes of SHA-256(canonical ``["vampire-table/fingerprint/v1", pub]``) as
     lowercase hex, in two groups of 4 digits (``"ab12-cd34"``)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -27,6 +28,7 @@ from engine.protocol.codec import (
     CodecError,
     LimitError,
     Limits,
+    Spec,
     bin_of,
     check_map,
     decode,
@@ -122,7 +124,7 @@ def _check_kind(value: Any, what: str) -> str:
     return value
 
 
-_PAYLOAD = MappingProxyType(
+_PAYLOAD: Mapping[str, Spec] = MappingProxyType(
     {
         "v": _check_version,
         "table": bin_of(32),
@@ -185,7 +187,7 @@ class Entry:
         )
 
     @classmethod
-    def from_wire(cls, data: bytes | list, limits: Limits = DEFAULT_LIMITS) -> Entry:
+    def from_wire(cls, data: bytes | list[Any], limits: Limits = DEFAULT_LIMITS) -> Entry:
         """The entry encoded by ``data``: the canonical bytes of ``[payload, signature]``, or that
         array already decoded (a list of two bytes values).
 

@@ -49,7 +49,7 @@ def _check_inputs(cards: Sequence[str], salts: Sequence[bytes]) -> None:
         raise BadDeckList(f"A deck list must have 1 to {MAX_CARDS} cards, not {len(cards)}.")
     if len(salts) != len(cards):
         raise BadDeckList(f"The deck list has {len(cards)} cards but {len(salts)} salts.")
-    for i, (card, salt) in enumerate(zip(cards, salts)):
+    for i, (card, salt) in enumerate(zip(cards, salts, strict=False)):
         if type(card) is not str:
             raise BadDeckList(f"Card {i} of the deck list is not a str.")
         if type(salt) is not bytes or len(salt) != SALT_BYTES:
@@ -57,7 +57,7 @@ def _check_inputs(cards: Sequence[str], salts: Sequence[bytes]) -> None:
 
 
 def _levels(cards: Sequence[str], salts: Sequence[bytes]) -> list[list[bytes]]:
-    level = [leaf(i, c, s) for i, (c, s) in enumerate(zip(cards, salts))]
+    level = [leaf(i, c, s) for i, (c, s) in enumerate(zip(cards, salts, strict=False))]
     levels = [level]
     while len(level) > 1:
         nxt = [_node(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
@@ -80,7 +80,7 @@ def commit(cards: Sequence[str], salts: Sequence[bytes]) -> bytes:
     return _root(len(cards), _levels(cards, salts)[-1][0])
 
 
-def prove(cards: Sequence[str], salts: Sequence[bytes], index: int) -> list:
+def prove(cards: Sequence[str], salts: Sequence[bytes], index: int) -> list[Any]:
     """The membership proof [index, count, siblings] of line ``index`` of the list (a canonical
     array: int, int, list of 32-byte bin). Raises :class:`BadDeckList` (as :func:`commit`, or
     an index out of range)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +78,13 @@ class SecretsFile:
                 os.close(fd)
         return value
 
-    def fresh(self, kind: str, key: Any, random_bytes: Any, n: int = 32) -> bytes:
+    def fresh(self, kind: str, key: Any, random_bytes: Callable[[int], bytes], n: int = 32) -> bytes:
         """The stored secret for (kind, key), or ``n`` new bytes from ``random_bytes(n)`` stored first."""
         existing = self.get(kind, key)
-        if existing is not None:
+        if isinstance(existing, bytes):
             return existing
-        return self.put(kind, key, random_bytes(n))
+        stored: bytes = self.put(kind, key, random_bytes(n))
+        return stored
 
 
 def _key(key: Any) -> Any:

@@ -1,6 +1,31 @@
-"""The fold of the log into the table state (shared/PROTOCOL.md 4-6): lobby, joint draws, deck
-events and acts. :class:`Table` is the one entry point; it never names a game."""
+"""The fold of the log into the table state (PROTOCOL.md 4-6). :class:`Table` is the one entry
+point; it never names a game.
 
-from engine.table.table import KINDS, ZERO32, Fault, Rejected, Table, canonical, draws_from
+Modules: ``table`` (the state, :meth:`Table.apply`, dispatch and scheduling), ``lobby`` (table,
+join, leave, start, chat, abandon, end), ``draws`` (joint draws), ``events`` (the deck protocol's
+shuffle events), ``acts`` (moves), ``work`` (the records of the work under way) and ``vocab``
+(entry kinds, phases, refusals and proven cheats)."""
 
-__all__ = ["KINDS", "ZERO32", "Fault", "Rejected", "Table", "canonical", "draws_from"]
+from engine.table.draws import draws_from
+from engine.table.events import ShuffleEvent
+from engine.table.lobby import SeatRecord
+from engine.table.table import Table, canonical
+from engine.table.vocab import KINDS, ZERO32, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
+from engine.table.work import Work, WorkKind
+
+__all__ = [
+    "KINDS",
+    "ZERO32",
+    "EntryKind",
+    "Phase",
+    "ProvenCheat",
+    "RefusalCode",
+    "SeatRecord",
+    "ShuffleEvent",
+    "Table",
+    "TableRefusal",
+    "Work",
+    "WorkKind",
+    "canonical",
+    "draws_from",
+]

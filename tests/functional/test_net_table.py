@@ -13,7 +13,7 @@ from engine.protocol.identity import new_key
 from engine.protocol.log import read_log, sign_entry, sign_head
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
-from engine.table import Rejected as TableRejected
+from engine.table import TableRefusal
 from net.client import Client, Hooks, Liveness, Seating, Store
 from net.events import Connection, Finished, Folded, SeatRefusal, SeatRefused, Waiting
 from net.host import Host
@@ -260,9 +260,9 @@ async def test_a_local_table_is_a_host_bots_and_a_session_over_loopback():
         assert finished.digest == table.host.table.digest().hex()
         await eventually(lambda: table.host.table.ended, 5, "the host's end")
         await eventually(lambda: table.session.table.ended, 5, "the end reaches the session")
-        from engine.protocol.identity import fingerprint
+        from engine.protocol.identity import short_fingerprint
 
-        assert table.session.head_fingerprint == fingerprint(table.host.table.head)
+        assert table.session.head_fingerprint == short_fingerprint(table.host.table.head)
     finally:
         await table.close()
 
@@ -336,7 +336,7 @@ async def test_a_client_leaving_in_the_lobby_frees_its_seat_and_another_takes_it
     assert ann.table.entries[-1].id == entry.id  # Ann folded her leave, and sent no new join after it
 
     # The host cannot start with a seat open; someone else takes the freed seat; then it can.
-    with pytest.raises(TableRejected, match="the table has 2 of its 3 players"):
+    with pytest.raises(TableRefusal, match="the table has 2 of its 3 players"):
         host.start_game()
     ben = Session(Client(("127.0.0.1", host.port), new_key(), name="Ben", timeouts=FAST, backoff=QUICK_BACKOFF))
     await ben.start()
@@ -366,7 +366,7 @@ async def test_leave_after_the_start_is_refused_with_a_sentence_and_nothing_is_s
     assert "leave" not in [e.kind for e in t.entries]
     # The host's table refuses it too, whoever sends it: same sentence, nothing appended.
     forged = sign_entry(me.client.key, table=t.table_id, seq=t.seq, prev=t.head, kind="leave", body={}, time_ms=0)
-    with pytest.raises(TableRejected, match="a seat can be left only before the game starts") as refused:
+    with pytest.raises(TableRefusal, match="a seat can be left only before the game starts") as refused:
         t.check(forged)
     assert refused.value.code == "illegal"
     await stop_all(host, bots + [me.client])

@@ -24,7 +24,7 @@ from engine.games import all_rules
 from engine.games.spec import GameSpec
 from engine.local import new_local_game
 from engine.sim import play_game
-from engine.table import Rejected
+from engine.table import TableRefusal
 from tests.seamgame.rules import DECK
 from tests.support.net import free_port
 
@@ -119,7 +119,7 @@ def test_high_card_through_the_signed_log_and_the_deck_protocol(high_card, tmp_p
         assert all(card is not None for _, card in seat.view().hand)
     # The table asks the game whether a move is legal, and refuses it with the game's sentence.
     leader = local.seats[table.gstate.turn]
-    with pytest.raises(Rejected, match="High Card has one act"):
+    with pytest.raises(TableRefusal, match="High Card has one act"):
         local.submit(leader, "move", {"act": {"do": "pass"}, "open": []})
     local.run()
     assert table.ended and table.fault is None

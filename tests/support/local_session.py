@@ -20,12 +20,12 @@ from engine.errors import VampireError
 from engine.games import all_rules, find_game
 from engine.games.base import Act, parse_options
 from engine.local import LocalGame
-from engine.protocol.identity import fingerprint
+from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import LogWriter
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.sequencer import Sequencer
-from engine.table import Rejected
+from engine.table import TableRefusal
 from tui.session import SessionEvent
 
 NAMES = ("Mina", "Lisa", "Scott", "Justine", "Richard", "Steve")
@@ -108,7 +108,7 @@ class LocalGameSession:
         self.local = local
         self.seat = seat
         self.name = local.seats[seat].name
-        self.fingerprint = fingerprint(local.seats[seat].public)
+        self.fingerprint = short_fingerprint(local.seats[seat].public)
         self.log_path = log_path
         self.address = address
         self.is_host = is_host
@@ -165,7 +165,7 @@ class LocalGameSession:
         self.submitted.append(act)
         try:
             self.local.submit(seat, "move", seat.move_body(act))
-        except Rejected as err:
+        except TableRefusal as err:
             raise VampireError(f"the host refused the move: {err.detail}") from None
         self._emit(SessionEvent("entry", seq=self.table.seq - 1))
         self._wake.set()
@@ -173,14 +173,14 @@ class LocalGameSession:
     async def chat(self, text: str) -> None:
         try:
             self.local.submit(self.local.seats[self.seat], "chat", {"text": text})
-        except Rejected as err:
+        except TableRefusal as err:
             raise VampireError(err.detail) from None
         self._emit(SessionEvent("entry", seq=self.table.seq - 1))
 
     async def vote_abandon(self, seat: int) -> None:
         try:
             self.local.submit(self.local.seats[self.seat], "abandon", {"seat": seat})
-        except Rejected as err:
+        except TableRefusal as err:
             raise VampireError(err.detail) from None
         self._emit(SessionEvent("entry"))
         self._wake.set()

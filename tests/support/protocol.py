@@ -171,7 +171,7 @@ def frames_of(data: bytes) -> list[Frame]:
     """The frames of a clean log file, in order (frame i holds the entry of seq i)."""
     log = parse_log(data)
     out, pos = [], len(LOG_MAGIC)
-    for entry, head in zip(log.entries, log.heads):
+    for entry, head in zip(log.entries, log.heads, strict=False):
         n = int.from_bytes(data[pos : pos + FRAME_HEADER], "big")
         out.append(Frame(pos, pos + FRAME_HEADER + n, entry, head))
         pos += FRAME_HEADER + n

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from engine.games import UnknownGame, find_game
-from engine.protocol.identity import fingerprint
+from engine.protocol.identity import short_fingerprint
 from tui.errors import explain
 from tui.errors import sentence as _sentence
 from tui.events import as_session_event
@@ -145,7 +145,7 @@ class LobbyScreen(Screen[None]):
                 present = getattr(session, "connected_keys", None)
                 missing = present is not None and rec.key not in present and i != session.seat
                 ready = "away" if missing and time.monotonic() - first > 12 else "✓ ready"
-                grid.add_row(str(i), rec.name, fingerprint(rec.key), ", ".join(who), ready)
+                grid.add_row(str(i), rec.name, short_fingerprint(rec.key), ", ".join(who), ready)
             else:
                 grid.add_row(str(i), "— open seat —", "", "", "waiting")
         if grid.row_count:

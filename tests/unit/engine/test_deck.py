@@ -18,7 +18,7 @@ from engine.protocol.deck import (
     BadScalar,
     BadSeed,
     CardIndex,
-    DeckError,
+    DeckProofError,
     DuplicatePoints,
     EventEntry,
     EventSecrets,
@@ -126,7 +126,7 @@ class Event:
             body = wire(deck.make_reveal(self.secrets[p], positions))
             out = deck.check_reveal(body, event=self.event, seat=p, n=self.n, current=current, locks=self.locks[p])
             self.record(p, "reveal", body)
-            current = dict(zip(out.positions, out.points))
+            current = dict(zip(out.positions, out.points, strict=False))
             self.cur.update(current)
         return [deck.decode_point(current[k], self.index.lookup) for k in positions]
 
@@ -196,12 +196,12 @@ def test_derive_refuses_inputs_of_the_wrong_shape():
         (seed_of(0), TABLE, 0, -1, 5),
         (seed_of(0), TABLE, 0, 0, 0),
     ):
-        with pytest.raises(DeckError):
+        with pytest.raises(DeckProofError):
             EventSecrets.derive(*args)
 
 
 def test_a_deck_with_one_identity_twice_is_refused():
-    with pytest.raises(DeckError, match="'b' twice"):
+    with pytest.raises(DeckProofError, match="'b' twice"):
         CardIndex.build(TABLE, "main", ["a", "b", "c", "b"])
 
 
@@ -663,7 +663,7 @@ def test_the_audit_needs_the_input_points_and_participants():
             )
             | kwargs
         )
-        with pytest.raises(DeckError):
+        with pytest.raises(DeckProofError):
             deck.recompute_event(**args)
 
 

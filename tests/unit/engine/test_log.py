@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import itertools
 import os
 import re
 import stat
@@ -17,11 +18,11 @@ from engine.errors import VampireError
 from engine.protocol.codec import CodecError, Limits, encode, hash_input
 from engine.protocol.identity import (
     IdentityError,
-    fingerprint,
     key_path,
     load_identity,
     new_key,
     public_bytes,
+    short_fingerprint,
 )
 from engine.protocol.log import (
     ENTRY_CONTEXT,
@@ -323,7 +324,7 @@ def test_an_entry_by_a_small_order_key_is_refused_before_its_signature(host):
 def test_a_log_chains_from_its_genesis(host, alice):
     entries = make_log(host, alice, 4)
     check_link(None, entries[0])
-    for prev, entry in zip(entries, entries[1:]):
+    for prev, entry in itertools.pairwise(entries):
         check_link(prev, entry)
 
 
@@ -339,7 +340,7 @@ def test_a_genesis_has_zero_table_and_prev(host):
 
 
 def test_an_entry_must_follow_the_previous_seq(host, alice):
-    genesis, one, two = make_log(host, alice, 3)
+    genesis, _one, two = make_log(host, alice, 3)
     with pytest.raises(ChainError, match="seq 2 cannot follow the entry at seq 0"):
         check_link(genesis, two)
 
@@ -352,7 +353,7 @@ def test_an_entry_must_point_to_the_previous_id(host, alice):
 
 
 def test_an_entry_of_another_table_does_not_chain(host, alice):
-    genesis, one = make_log(host, alice, 2)
+    genesis, _one = make_log(host, alice, 2)
     stray = signed(alice, table=b"\x07" * 32, seq=1, prev=genesis.id)
     with pytest.raises(ChainError, match="seq 1 belongs to another table"):
         check_link(genesis, stray)
@@ -426,7 +427,7 @@ def write_log(path, host, entries) -> list[bytes]:
     """Write ``entries`` with the host's head signatures; returns those signatures."""
     sigs = [sign_head(host, entries[0].id, e.seq, e.id) for e in entries]
     with LogWriter(path) as writer:
-        for entry, sig in zip(entries, sigs):
+        for entry, sig in zip(entries, sigs, strict=False):
             writer.append(entry, sig)
     return sigs
 
@@ -483,7 +484,7 @@ def test_resuming_cuts_the_torn_frame_and_appends_after_it(tmp_path, host, alice
     write_log(path, host, entries[:3])
     data = path.read_bytes()
     path.write_bytes(data[:-5])
-    with pytest.raises(LogFileError, match="torn frame .a crash while writing.; resuming"):
+    with pytest.raises(LogFileError, match=r"torn frame .a crash while writing.; resuming"):
         LogWriter(path)
     with LogWriter.open_existing(path) as writer:
         assert writer.loaded.torn and writer.loaded.entries == tuple(entries[:2])
@@ -544,7 +545,7 @@ def test_a_corrupt_complete_last_frame_is_an_error_not_a_torn_tail(tmp_path, hos
     data = bytearray(path.read_bytes())
     data[-1] ^= 0x01  # inside the last head signature
     path.write_bytes(bytes(data))
-    with pytest.raises(LogFileError, match="frame 2.*head signature"):
+    with pytest.raises(LogFileError, match=r"frame 2.*head signature"):
         read_log(path)
 
 
@@ -562,7 +563,7 @@ def test_frames_that_do_not_chain_are_corrupt(tmp_path, host, alice):
     entries = make_log(host, alice, 3)
     path = tmp_path / "t.vtlog"
     path.write_bytes(LOG_MAGIC + encode_frame(entries[0]) + encode_frame(entries[2]))
-    with pytest.raises(LogFileError, match="frame 1 .*seq 2 cannot follow") as info:
+    with pytest.raises(LogFileError, match=r"frame 1 .*seq 2 cannot follow") as info:
         read_log(path)
     assert isinstance(info.value.__cause__, ChainError)
 
@@ -697,9 +698,9 @@ def test_a_key_file_others_can_read_is_refused(tmp_path):
 def test_fingerprints_are_short_and_derived_from_the_key(host, alice):
     pub = public_bytes(host)
     digest = hashlib.sha256(encode(["vampire-table/fingerprint/v1", pub])).hexdigest()
-    assert fingerprint(pub) == f"{digest[:4]}-{digest[4:8]}" == "5297-051c"
-    assert re.fullmatch(r"[0-9a-f]{4}-[0-9a-f]{4}", fingerprint(public_bytes(alice)))
-    assert fingerprint(pub) != fingerprint(public_bytes(alice))
+    assert short_fingerprint(pub) == f"{digest[:4]}-{digest[4:8]}" == "5297-051c"
+    assert re.fullmatch(r"[0-9a-f]{4}-[0-9a-f]{4}", short_fingerprint(public_bytes(alice)))
+    assert short_fingerprint(pub) != short_fingerprint(public_bytes(alice))
 
 
 def test_bots_get_fresh_keys():

@@ -41,7 +41,7 @@ def test_a_one_card_list_is_the_leaf_under_the_root():
 
 def test_the_tree_layout_for_three_cards():
     cards, salts = ["a", "b", "c"], salts_for(3)
-    leaves = [codec.sha256("deck-leaf", i, c, s) for i, (c, s) in enumerate(zip(cards, salts))]
+    leaves = [codec.sha256("deck-leaf", i, c, s) for i, (c, s) in enumerate(zip(cards, salts, strict=False))]
     top = codec.sha256("deck-node", codec.sha256("deck-node", leaves[0], leaves[1]), leaves[2])
     assert merkle.commit(cards, salts) == codec.sha256("deck-root", 3, top)
     assert merkle.prove(cards, salts, 2) == [2, 3, [codec.sha256("deck-node", leaves[0], leaves[1])]]

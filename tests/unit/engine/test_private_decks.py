@@ -20,7 +20,7 @@ from engine.protocol.identity import new_key
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.sequencer import Sequencer
-from engine.table import Rejected
+from engine.table import TableRefusal
 
 DECK_SIZE = 6
 
@@ -293,5 +293,5 @@ def test_a_reveal_without_the_owners_claims_is_refused():
     kind, body = players[seat].duty()
     for key in ("cards", "salts", "proofs"):
         body.pop(key)
-    with pytest.raises(Rejected):
+    with pytest.raises(TableRefusal):
         host.submit(players[seat].sign(kind, body))

@@ -200,7 +200,7 @@ def test_an_altered_entry_re_signed_with_a_wrong_key_fails_at_that_entry(kind, d
     entries = [f.entry for f in frames]
     keys = {e.author: k for e, k in [(entries[0], game.host_key)]}
     joins = [e.author for e in entries if e.kind == "join"]
-    keys.update(zip(joins, game.seat_keys))
+    keys.update(zip(joins, game.seat_keys, strict=False))
     target = by_kind(frames, kind)[-1 if kind == "join" else 0].entry
     cases = wrong_keys(game, target, frames)
     assert cases

@@ -1,0 +1,195 @@
+"""The lobby and the table's life (PROTOCOL.md 4): the `table` entry that opens it, `join` and
+`leave` before the start, `start`, `chat`, `abandon` votes during play, and the host's `end`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.errors import VampireError
+from engine.games.base import GameError, Note
+from engine.protocol import codec
+from engine.protocol.log import Entry, validate_author_key
+from engine.table.vocab import Phase, TableRefusal
+
+if TYPE_CHECKING:
+    from engine.table.table import Fold, Table
+
+MAX_NAME = 32
+"""The longest player's name, in characters (a table name may be twice as long)."""
+
+MAX_CHAT = 500
+"""The longest chat line, in characters."""
+
+
+@dataclass
+class SeatRecord:
+    """A seated player: Ed25519 public ``key`` (32 bytes), ``name``, private deck-list commitment
+    (the 32-byte Merkle root of its leaves, or None when the seat brings no deck)."""
+
+    key: bytes
+    name: str
+    deck: bytes | None = None
+
+
+def _author_key(entry: Entry) -> None:
+    try:
+        validate_author_key(entry.author)
+    except VampireError as err:
+        raise TableRefusal("malformed", str(err)) from None
+
+
+class Lobby:
+    """Handlers for the entries that open, fill, start, talk at and close a table."""
+
+    def __init__(self, table: Table) -> None:
+        self.t = table
+
+    def prepare_table(self, entry: Entry) -> Fold:
+        """The genesis entry: the game (a name ``games`` knows), its options, the seat count and
+        the table's name; its author is the host."""
+        t = self.t
+        b = codec.check_map(
+            entry.body,
+            {"game": str, "options": dict, "seats": int, "name": str, "carddb": codec.nullable(str)},
+            what="the table entry",
+        )
+        _author_key(entry)
+        game = t.games.get(b["game"])
+        if game is None:
+            raise TableRefusal("illegal", f"this program does not know the game {b['game']!r}")
+        if not game.min_seats <= b["seats"] <= game.max_seats:
+            raise TableRefusal("illegal", f"{game.title} is played by {game.min_seats} to {game.max_seats} players")
+        try:
+            game.setup(b["seats"], b["options"])
+        except GameError as err:
+            raise TableRefusal("illegal", str(err)) from None
+        if not 0 < len(b["name"]) <= MAX_NAME * 2:
+            raise TableRefusal("malformed", "a table name is 1 to 64 characters")
+
+        def fold() -> None:
+            t.table_id = entry.id
+            t.host = entry.author
+            t.game = game
+            t.game_name = b["game"]
+            t.options = dict(b["options"])
+            t.nseats = b["seats"]
+            t.name = b["name"]
+            t.phase = Phase.LOBBY
+
+        return fold
+
+    def prepare_join(self, entry: Entry) -> Fold:
+        t = self.t
+        b = codec.check_map(entry.body, {"name": str, "deck": codec.nullable(codec.bin_of(32))}, what="a join")
+        if t.phase != Phase.LOBBY:
+            raise TableRefusal("illegal", "the game has started: no more seats")
+        if len(t.seats) >= t.nseats:
+            raise TableRefusal("illegal", "every seat is taken")
+        _author_key(entry)
+        if t.seat_of(entry.author) is not None:
+            raise TableRefusal("illegal", "that key already holds a seat at this table")
+        name = b["name"].strip()
+        if not 0 < len(name) <= MAX_NAME or not name.isprintable():
+            raise TableRefusal("malformed", f"a player's name is 1 to {MAX_NAME} printable characters")
+
+        def fold() -> None:
+            t.seats.append(SeatRecord(entry.author, name, b["deck"]))
+            t.notes.append(Note(f"{{s{len(t.seats) - 1}}} takes seat {len(t.seats) - 1}."))
+
+        return fold
+
+    def prepare_leave(self, entry: Entry) -> Fold:
+        t = self.t
+        codec.check_map(entry.body, {}, what="a leave")
+        seat = t.author_seat(entry)
+        if t.phase != Phase.LOBBY:
+            raise TableRefusal("illegal", "a seat can be left only before the game starts; use abandon votes after")
+
+        def fold() -> None:
+            t.notes.append(Note(f"{t.seats[seat].name} leaves the table."))
+            del t.seats[seat]
+
+        return fold
+
+    def prepare_start(self, entry: Entry) -> Fold:
+        t = self.t
+        codec.check_map(entry.body, {}, what="a start")
+        if entry.author != t.host:
+            raise TableRefusal("not-your-turn", "only the host starts the game")
+        if t.phase != Phase.LOBBY:
+            raise TableRefusal("illegal", "the game has already started")
+        if len(t.seats) != t.nseats:
+            raise TableRefusal("illegal", f"the table has {len(t.seats)} of its {t.nseats} players")
+        game = t.rules
+
+        def fold() -> None:
+            t.gstate = game.setup(t.nseats, t.options)
+            t.phase = Phase.RUNNING
+            t.notes.append(Note(f"The game of {game.title} starts."))
+
+        return fold
+
+    def prepare_chat(self, entry: Entry) -> Fold:
+        t = self.t
+        b = codec.check_map(entry.body, {"text": str}, what="a chat line")
+        seat = t.seat_of(entry.author)
+        if seat is None and entry.author != t.host:
+            raise TableRefusal("not-your-turn", "only players and the host can chat")
+        text = b["text"].strip()
+        if not 0 < len(text) <= MAX_CHAT or not all(c.isprintable() for c in text):
+            raise TableRefusal("malformed", f"a chat line is 1 to {MAX_CHAT} printable characters")
+        who = f"{{s{seat}}}" if seat is not None else "The host"
+
+        def fold() -> None:
+            t.notes.append(Note(f"{who}: {text.replace('{', '{{').replace('}', '}}')}", ()))
+
+        return fold
+
+    def prepare_abandon(self, entry: Entry) -> Fold:
+        """A vote to end the wait for a seat that owes the table an entry (PROTOCOL.md 6): once
+        every other active seat voted, the seat is recorded as having abandoned."""
+        t = self.t
+        b = codec.check_map(entry.body, {"seat": int}, what="an abandon vote")
+        voter = t.author_seat(entry)
+        target: int = b["seat"]
+        if t.phase != Phase.RUNNING:
+            raise TableRefusal("illegal", "abandon votes are for a running game")
+        if target in t.abandoned:
+            raise TableRefusal("illegal", f"seat {target} is already recorded as having abandoned")
+        if target not in t.waiting_on() or target == voter or voter in t.abandoned:
+            raise TableRefusal("illegal", f"seat {target} does not owe the table anything now")
+        votes = t.abandon_votes.get(target, set()) | {voter}
+        game = t.rules
+
+        def fold() -> None:
+            t.abandon_votes[target] = votes
+            t.notes.append(Note(f"{{s{voter}}} votes to end the wait for {{s{target}}}.", (voter, target)))
+            others = [s for s in t.active_seats() if s != target]
+            if all(s in votes for s in others):
+                t.abandoned.append(target)
+                t.work = None
+                t.queue = []
+                t.gstate, notes = game.abandon(t.gstate, target)
+                t.notes.extend(notes)
+                if game.result(t.gstate) is not None:
+                    t.phase = Phase.OVER
+
+        return fold
+
+    def prepare_end(self, entry: Entry) -> Fold:
+        """The host's closing entry, which states the game's result."""
+        t = self.t
+        b = codec.check_map(entry.body, {"scores": list, "winners": list}, what="the end entry")
+        if entry.author != t.host:
+            raise TableRefusal("not-your-turn", "only the host ends the table")
+        if t.phase != Phase.OVER or t.ended:
+            raise TableRefusal("illegal", "the game is not over")
+        result = t.rules.result(t.gstate)
+        if result is None or b["scores"] != list(result.scores) or b["winners"] != list(result.winners):
+            raise TableRefusal("illegal", "the end entry does not state the game's result")
+
+        def fold() -> None:
+            t.ended = True
+
+        return fold
