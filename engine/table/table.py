@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from engine.errors import VampireError
-from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Note, Open, Pos, Release, Shuffle
+from engine.games.base import Draw, EndEvent, GameError, IllegalMove, MalformedAct, Note, Open, Pos, Release, Shuffle
 from engine.protocol import codec, deck, group, merkle
 from engine.protocol.log import Entry, check_link, validate_author_key
 
@@ -353,7 +353,7 @@ class Table:
             raise
         except IllegalMove as err:
             raise Rejected("illegal", str(err)) from None
-        except (codec.CodecError, deck.BadBody) as err:
+        except (codec.CodecError, deck.BadBody, MalformedAct) as err:
             raise Rejected("malformed", str(err)) from None
 
     def _author_seat(self, entry: Entry) -> int:
