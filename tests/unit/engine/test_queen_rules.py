@@ -565,7 +565,7 @@ def test_the_first_dealer_is_drawn_jointly_and_takes_hunter_15_the_next_seat_hun
     (draw,) = GAME.pending(state).ops
     assert draw == Draw("dealer", (5,))
     for dealer in range(5):
-        after, notes = GAME.resolve(state, draw, (dealer,))
+        after, _notes = GAME.resolve(state, draw, (dealer,))
         left = (dealer + 1) % 5
         assert after.dealer == dealer and after.hunters == (dealer, left)
         assert after.leader == left and after.round == 1
