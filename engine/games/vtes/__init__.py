@@ -1,6 +1,6 @@
 """Vampire: The Eternal Struggle, card-agnostic (shared/rules/vtes.md).
 
-``VTES`` is the game module object (:class:`engine.games.base.Game`): name ``"vtes"``, 2–6 seats,
+``VTES`` is the rules object (:class:`engine.games.base.Game`): name ``"vtes"``, 2–6 seats,
 options ``library_size`` (bool, default on) and ``ruleset`` (``standard`` | ``tournament``;
 tournament needs 4 or 5 seats). States are :class:`VtesState`, views :class:`VtesView`.
 
@@ -18,7 +18,10 @@ The game, step by step:
 5. **over**: one Methuselah left (or none), or time-out; every event not yet ended gets an
    :class:`~engine.games.base.EndEvent`, then ``result`` is ready.
 
-Acts (``{"do": …}``; positions are ``[event, index]``; every other field is optional unless said):
+Acts (``{"do": …}``, a :class:`Do`; positions are ``[event, index]``; every other field is
+optional unless said; an act of the wrong shape raises
+:class:`~engine.games.base.MalformedAct`, one the rules refuse now
+:class:`~engine.games.base.IllegalMove`):
 
 - ``deck`` {crypt, library}: required ints; joining only; crypt >= 12, library 60–90 if
   ``library_size``.
@@ -60,9 +63,11 @@ Acts (``{"do": …}``; positions are ``[event, index]``; every other field is op
   vampire you control lost or spent blood, or one of your minions entered combat meanwhile.
 - ``time``: tournament: call time; two different Methuselahs in the game end it.
 
-Also here: :func:`parse_deck` and friends (deck files), :func:`result_table`,
-:func:`result_text` and :func:`archon_problems` (the result for an organiser),
-:func:`simulate_vtes` (bots playing whole games).
+The words of the table (steps, phases, zones, statuses, act names) are the StrEnums of
+:mod:`engine.games.vtes.vocab`. Also here: :func:`parse_deck` and friends (deck files), :func:`result_table`,
+:func:`result_text` and :func:`archon_problems` (the result for an organiser). Bots playing
+whole games: :mod:`engine.games.vtes.simulate` (not imported here: it loads the bots, which read
+this package's words).
 """
 
 from engine.games.vtes.cards import CardInfo, card_base
@@ -76,29 +81,35 @@ from engine.games.vtes.decks import (
     parse_deck,
 )
 from engine.games.vtes.game import VTES, VtesGame, describe_act
-
-GAME = VTES
-"""The game module object under the name the command line looks for."""
 from engine.games.vtes.rules import ACT_FIELDS
 from engine.games.vtes.scoring import ResultRow, archon_problems, game_win, result_table, result_text
-from engine.games.vtes.simulate import simulate_vtes, vtes_table  # noqa: E402 - needs the above
-from engine.games.vtes.state import PHASES, VtesState, format_vp
+from engine.games.vtes.state import VtesState, format_vp
 from engine.games.vtes.view import CardView, PlayerView, VtesView
+from engine.games.vtes.vocab import PHASES, DeckPart, Do, End, Phase, Ruleset, Status, Step, Target, TransferKind, Zone
 
 __all__ = [
     "ACT_FIELDS",
-    "GAME",
     "PHASES",
     "VTES",
     "CardInfo",
     "CardView",
     "Deck",
     "DeckError",
+    "DeckPart",
+    "Do",
+    "End",
+    "Phase",
     "PlayerView",
     "ResultRow",
+    "Ruleset",
+    "Status",
+    "Step",
+    "Target",
+    "TransferKind",
     "VtesGame",
     "VtesState",
     "VtesView",
+    "Zone",
     "archon_problems",
     "bundled_deck",
     "bundled_deck_names",
@@ -111,6 +122,4 @@ __all__ = [
     "parse_deck",
     "result_table",
     "result_text",
-    "simulate_vtes",
-    "vtes_table",
 ]

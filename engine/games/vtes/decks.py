@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 
 from engine.errors import VampireError
+from engine.games.base import Act
 from engine.games.vtes.cards import CardBase, card_base, identity
 from engine.games.vtes.state import CRYPT_MIN, LIBRARY_MAX, LIBRARY_MIN
+from engine.games.vtes.vocab import DeckPart, Do
 
 
 class DeckError(VampireError):
@@ -59,15 +62,16 @@ class Deck:
         """The library's card identities ``"<id>-<copy>"`` in canonical order."""
         return [identity(cid, k) for cid, n in self.library for k in range(1, n + 1)]
 
-    def deck_act(self) -> dict[str, object]:
+    def deck_act(self) -> Act:
         """The ``deck`` act declaring this deck's public sizes."""
-        return {"do": "deck", "crypt": self.crypt_size, "library": self.library_size}
+        return {"do": Do.DECK, "crypt": self.crypt_size, "library": self.library_size}
 
     def private_decks(self, seat: int) -> dict[tuple[int, str], list[str]]:
-        """This deck as ``engine.sim`` private decks for ``seat``."""
+        """This deck as ``engine.sim`` private decks for ``seat``: ``(seat, "<part>/<seat>")`` to
+        the part's identities (PROTOCOL.md 6, private decks)."""
         return {
-            (seat, f"crypt/{seat}"): self.crypt_identities(),
-            (seat, f"library/{seat}"): self.library_identities(),
+            (seat, f"{DeckPart.CRYPT}/{seat}"): self.crypt_identities(),
+            (seat, f"{DeckPart.LIBRARY}/{seat}"): self.library_identities(),
         }
 
 
@@ -138,12 +142,22 @@ def _resolve(base: CardBase, text: str) -> tuple[int | None, str]:
     return None, re.sub(r"(\s+\d+)+$", "", candidates[0]).strip()
 
 
-def _detect(lines: list[str]) -> str:
+class _Format(StrEnum):
+    """The deck file formats this module reads (see the module's docstring)."""
+
+    TWD = "twd"
+    """TWD/TWDA and VDB text: card lines only inside ``Crypt (N …)``/``Library (N …)`` sections."""
+    LACKEY = "lackey"
+    PLAIN = "plain"
+    """``N Name`` lines, or JOL's bare names."""
+
+
+def _detect(lines: list[str]) -> _Format:
     if any(_SECTION_RE.match(line) for line in lines):
-        return "twd"
+        return _Format.TWD
     if any(_LACKEY_CRYPT_RE.match(line) for line in lines) and any("\t" in line for line in lines):
-        return "lackey"
-    return "plain"
+        return _Format.LACKEY
+    return _Format.PLAIN
 
 
 def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: CardBase | None = None) -> Deck:
@@ -157,7 +171,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
     base = base or card_base()
     lines = text.splitlines()
     fmt = _detect(lines)
-    in_sections = fmt != "twd"
+    in_sections = fmt != _Format.TWD
     counts: dict[int, int] = {}
     errors: list[str] = []
     deck_name = name
@@ -170,7 +184,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
             if meta.group(1).lower() in ("deck name", "name") and not deck_name:
                 deck_name = line.split(":", 1)[1].strip()
             continue
-        if fmt == "twd" and _SECTION_RE.match(line):
+        if fmt == _Format.TWD and _SECTION_RE.match(line):
             in_sections = True
             continue
         if not in_sections or _SEPARATOR_RE.match(line) or _LACKEY_CRYPT_RE.match(line):
@@ -181,7 +195,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
         match = _COUNT_RE.match(body)
         if match:
             count, rest = int(match.group(1)), match.group(2)
-        elif fmt == "plain" and not _HEADER_RE.match(body):
+        elif fmt == _Format.PLAIN and not _HEADER_RE.match(body):
             count, rest = 1, body  # JOL: a bare name is one copy
         else:
             continue  # a section header or a comment line of a TWD list
@@ -213,11 +227,11 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
         shown = errors[:10]
         more = f" (and {len(errors) - 10} more)" if len(errors) > 10 else ""
         raise DeckError("; ".join(shown) + more)
-    crypt = []
-    library = []
+    crypt: list[tuple[int, int]] = []
+    library: list[tuple[int, int]] = []
     for cid in sorted(counts):
         info = base.info(cid)
-        (crypt if info is not None and info.kind == "crypt" else library).append((cid, counts[cid]))
+        (crypt if info is not None and info.kind == DeckPart.CRYPT else library).append((cid, counts[cid]))
     deck = Deck(deck_name, tuple(crypt), tuple(library))
     check_sizes(deck, library_size=library_size)
     return deck
