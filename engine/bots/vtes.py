@@ -110,7 +110,7 @@ class VtesBot:
         return None
 
 
-def make_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | random.Random = 0) -> VtesBot:
+def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | random.Random = 0) -> VtesBot:
     """A VTES bot of ``level`` ("heuristic" or "random") bringing ``deck``. Both levels are
     structural bots (a uniformly random VTES player would never finish a game); "random" makes a
     random legal act one time in five. Raises OptionError for another level."""

@@ -73,7 +73,7 @@ this package's words).
 from engine.games.vtes.cards import CardInfo, card_base
 from engine.games.vtes.decks import (
     Deck,
-    DeckError,
+    DeckFileError,
     bundled_deck,
     bundled_deck_names,
     bundled_decks,
@@ -94,7 +94,7 @@ __all__ = [
     "CardInfo",
     "CardView",
     "Deck",
-    "DeckError",
+    "DeckFileError",
     "DeckPart",
     "Do",
     "End",

@@ -31,7 +31,7 @@ from engine.games.vtes.state import CRYPT_MIN, LIBRARY_MAX, LIBRARY_MIN
 from engine.games.vtes.vocab import DeckPart, Do
 
 
-class DeckError(VampireError):
+class DeckFileError(VampireError):
     """A deck file that cannot be used: an unknown card name (with its line and the closest
     card), a bad count, or a crypt or library of the wrong size."""
 
@@ -164,7 +164,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
     """Parse a deck file's text (any format above) into a :class:`Deck`.
 
     ``library_size``: check the library holds 60–90 cards (table rule ``library_size``); the
-    crypt must always hold at least 12. Raises :class:`DeckError` listing every line whose card
+    crypt must always hold at least 12. Raises :class:`DeckFileError` listing every line whose card
     is unknown (``line 12: no card is named "Govern the Unalligned"; did you mean Govern the
     Unaligned?``), a bad count, or a wrong size.
     """
@@ -226,7 +226,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
     if errors:
         shown = errors[:10]
         more = f" (and {len(errors) - 10} more)" if len(errors) > 10 else ""
-        raise DeckError("; ".join(shown) + more)
+        raise DeckFileError("; ".join(shown) + more)
     crypt: list[tuple[int, int]] = []
     library: list[tuple[int, int]] = []
     for cid in sorted(counts):
@@ -238,7 +238,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
 
 
 def check_sizes(deck: Deck, *, library_size: bool = True) -> None:
-    """Raise :class:`DeckError` unless the crypt holds at least 12 cards and (when the table rule
+    """Raise :class:`DeckFileError` unless the crypt holds at least 12 cards and (when the table rule
     ``library_size`` is on) the library 60 to 90 (rules, "Setup")."""
     problems = []
     if deck.crypt_size < CRYPT_MIN:
@@ -252,25 +252,25 @@ def check_sizes(deck: Deck, *, library_size: bool = True) -> None:
         problems.append("the library is empty")
     if problems:
         label = f"deck {deck.name!r}: " if deck.name else ""
-        raise DeckError(label + "; ".join(problems))
+        raise DeckFileError(label + "; ".join(problems))
 
 
 def load_deck(path: str | Path, *, library_size: bool = True) -> Deck:
-    """Read and parse a deck file (UTF-8, or Latin-1 as a fallback). Raises DeckError, also for a
+    """Read and parse a deck file (UTF-8, or Latin-1 as a fallback). Raises DeckFileError, also for a
     file that cannot be read."""
     p = Path(path)
     try:
         data = p.read_bytes()
     except OSError as err:
-        raise DeckError(f"cannot read the deck file {str(p)!r}: {err.strerror or err}") from None
+        raise DeckFileError(f"cannot read the deck file {str(p)!r}: {err.strerror or err}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     try:
         return parse_deck(text, library_size=library_size, name=p.stem)
-    except DeckError as err:
-        raise DeckError(f"{p.name}: {err}") from None
+    except DeckFileError as err:
+        raise DeckFileError(f"{p.name}: {err}") from None
 
 
 def bundled_deck_names() -> list[str]:
@@ -280,9 +280,9 @@ def bundled_deck_names() -> list[str]:
 
 
 def bundled_deck(name: str) -> Deck:
-    """One shipped deck by name (see :func:`bundled_deck_names`). Raises DeckError if unknown."""
+    """One shipped deck by name (see :func:`bundled_deck_names`). Raises DeckFileError if unknown."""
     if name not in bundled_deck_names():
-        raise DeckError(f"there is no shipped deck named {name!r} (they are: {', '.join(bundled_deck_names())})")
+        raise DeckFileError(f"there is no shipped deck named {name!r} (they are: {', '.join(bundled_deck_names())})")
     text = (resources.files("engine.games.vtes") / "data" / f"{name}.txt").read_text(encoding="utf-8")
     return parse_deck(text, name=name)
 

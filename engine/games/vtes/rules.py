@@ -49,7 +49,7 @@ from engine.games.vtes.state import (
     OPENING_HAND,
     OPENING_UNCONTROLLED,
     CardState,
-    EventRec,
+    DeckShuffle,
     Methuselah,
     OutRecord,
     VtesState,
@@ -362,7 +362,7 @@ class _Work:
         self.step = state.step
         self.seating = state.seating
         self.cards: dict[Pos, CardState] = {c.pos: c for c in state.cards}
-        self.events: list[EventRec] = list(state.events)
+        self.events: list[DeckShuffle] = list(state.events)
         self.queue: list[Op] = list(state.queue)
         self.turn = state.turn
         self.acting = state.acting
@@ -1340,7 +1340,7 @@ def _resolve_shuffle(w: _Work, op: Shuffle, outcome: object) -> None:
     kind = DeckPart(name)  # this game's own Shuffle: "crypt/<seat>" or "library/<seat>"
     owner = op.owner if op.owner is not None else int(owner_text)
     crypt = kind == DeckPart.CRYPT
-    w.events.append(EventRec(outcome, owner, kind, participants=tuple(sorted(op.participants))))
+    w.events.append(DeckShuffle(outcome, owner, kind, participants=tuple(sorted(op.participants))))
     w.reordered = True
     positions = tuple((outcome, i) for i in range(op.count))
     for pos in op.source:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from engine.bots.vtes import VtesBot, make_bot
+from engine.bots.vtes import VtesBot, vtes_bot
 from engine.games.base import GameError, Note, OptionValue
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
@@ -89,5 +89,5 @@ def _seat_bots(
     private: dict[tuple[int, str], list[str]] = {}
     for s, deck in enumerate(chosen):
         private.update(deck.private_decks(s))
-    bots = [make_bot(level, chosen[s], seed * 101 + s) for s, level in enumerate(levels)]
+    bots = [vtes_bot(level, chosen[s], seed * 101 + s) for s, level in enumerate(levels)]
     return bots, private

@@ -23,9 +23,9 @@ def _rules() -> Game:
 
 def _bot(level: str, rng: random.Random, brought: Deck | None) -> Bot:
     """A bot of ``level`` (the spec has checked it) bringing ``brought``."""
-    from engine.bots.vtes import make_bot
+    from engine.bots.vtes import vtes_bot
 
-    return make_bot(level, brought, rng)
+    return vtes_bot(level, brought, rng)
 
 
 class DeckKit:
@@ -35,7 +35,7 @@ class DeckKit:
     noun = "deck"
 
     def load(self, path: str) -> Deck:
-        """Read a deck file (TWD, VDB, JOL, Lackey or ``N Name`` lines). Raises DeckError."""
+        """Read a deck file (TWD, VDB, JOL, Lackey or ``N Name`` lines). Raises DeckFileError."""
         from engine.games.vtes.decks import load_deck
 
         return load_deck(path)

@@ -48,7 +48,7 @@ class CardState:
 
 
 @dataclass(frozen=True)
-class EventRec:
+class DeckShuffle:
     """A shuffle event of one Methuselah's crypt or library: the event's number, the seat owning
     the deck, which ``deck`` it is, whether its seeds were revealed (``ended``), and the seats
     locking it (``participants``)."""
@@ -123,7 +123,7 @@ class VtesState:
     step: Step = Step.JOINING
     seating: tuple[int, ...] = ()
     cards: tuple[CardState, ...] = ()
-    events: tuple[EventRec, ...] = ()
+    events: tuple[DeckShuffle, ...] = ()
     queue: tuple[Op, ...] = ()
     turn: int = 0
     acting: int = -1
