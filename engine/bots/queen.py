@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 
 from engine.games.base import Act
-from engine.games.queen import QUEEN, QueenView, is_queen, rank
-from engine.games.queen.rules import Do
+from engine.games.queen import QUEEN, Do, QueenView, is_queen, rank
 
 
 def _cards(view: QueenView, act: Act) -> list[str]:

@@ -19,8 +19,7 @@ import pytest
 
 from engine.bots import RandomBot
 from engine.games.base import Draw, EndEvent, GameError, IllegalMove, MalformedAct, OptionError, Shuffle
-from engine.games.queen import DECK, GAME, Card, QueenState
-from engine.games.queen.rules import Phase
+from engine.games.queen import DECK, GAME, Card, Phase, QueenState
 from engine.protocol.codec import encode
 from engine.sim import SimTable, play_game
 
