@@ -10,11 +10,13 @@ card texts, so its games end by bleeds: whole games finish in a few thousand act
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
+from engine.games.vtes.vocab import Do, Phase, Step, TransferKind
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
+    from engine.games.vtes.decks import Deck
     from engine.games.vtes.view import VtesView
 
 
@@ -31,7 +33,7 @@ class VtesBot:
 
     def __init__(
         self,
-        deck: Any = None,
+        deck: Deck | None = None,
         seed: int | random.Random = 0,
         reserve: int = 5,
         max_vampires: int = 4,
@@ -45,66 +47,70 @@ class VtesBot:
 
     def choose(self, view: VtesView, legal: list[Act]) -> Act | None:
         """The act this bot makes now, or None to let another seat act."""
-        if not legal or view.seat is None:
+        seat = view.seat
+        if not legal or seat is None:
             return None
-        if view.step == "joining":
+        if view.step == Step.JOINING:
             return self.deck.deck_act() if self.deck is not None else legal[0]
-        if view.acting != view.seat:
+        if view.acting != seat:
             return None
         if self.randomness and self.rng.random() < self.randomness:
-            safe = [a for a in legal if a["do"] not in ("end_turn", "time", "play")]
+            safe = [a for a in legal if a["do"] not in (Do.END_TURN, Do.TIME, Do.PLAY)]
             if safe:
                 return self.rng.choice(safe)
-        by_do: dict[str, list[Act]] = {}
+        by_do: dict[str, list[Act]] = {}  # by the act's name (a Do member finds its string)
         for act in legal:
             by_do.setdefault(act["do"], []).append(act)
         phase = view.phase
-        if view.time_called and phase == "minion" and "action_end" in by_do:
-            return by_do["action_end"][0]
-        if phase == "unlock":
-            for do in ("edge", "withdraw"):
-                if do in by_do:
-                    return by_do[do][0]
-        elif phase == "minion":
-            if "bleed" in by_do:
-                return self.rng.choice(by_do["bleed"])
-        elif phase == "influence":
-            act = self._influence(view, by_do)
-            if act is not None:
-                return act
-        elif phase == "discard":
-            if view.discard_actions == 0 and "discard" in by_do:
-                return self.rng.choice(by_do["discard"])
-        return by_do["phase"][0]
+        if view.time_called and phase == Phase.MINION and Do.ACTION_END in by_do:
+            return by_do[Do.ACTION_END][0]
+        match phase:
+            case Phase.UNLOCK:
+                for do in (Do.EDGE, Do.WITHDRAW):
+                    if do in by_do:
+                        return by_do[do][0]
+            case Phase.MINION if Do.BLEED in by_do:
+                return self.rng.choice(by_do[Do.BLEED])
+            case Phase.INFLUENCE:
+                chosen = self._influence(view, seat, by_do)
+                if chosen is not None:
+                    return chosen
+            case Phase.DISCARD if view.discard_actions == 0 and Do.DISCARD in by_do:
+                return self.rng.choice(by_do[Do.DISCARD])
+            case _:
+                pass
+        return by_do[Do.PHASE][0]
 
-    def _influence(self, view: VtesView, by_do: dict[str, list[Act]]) -> Act | None:
-        if "influence" in by_do:
-            return by_do["influence"][0]
-        me = view.players[view.seat]
+    def _influence(self, view: VtesView, seat: int, by_do: dict[str, list[Act]]) -> Act | None:
+        if Do.INFLUENCE in by_do:
+            return by_do[Do.INFLUENCE][0]
+        me = view.players[seat]
         if me.pool <= self.reserve:
             return None
-        controlled = [c for c in view.controlled(view.seat) if c.crypt]
-        waiting = [c for c in view.uncontrolled(view.seat) if c.capacity]
+        controlled = [c for c in view.controlled(seat) if c.crypt]
+        waiting = [c for c in view.uncontrolled(seat) if c.capacity]
         if len(controlled) >= self.max_vampires:
             return None
-        pool_moves = {tuple(a["card"]): a for a in by_do.get("transfer", []) if a["kind"] == "pool"}
-        candidates = [c for c in waiting if tuple(c.as_list()) in pool_moves]
+        pool_moves = {
+            (a["card"][0], a["card"][1]): a for a in by_do.get(Do.TRANSFER, []) if a["kind"] == TransferKind.POOL
+        }
+        candidates = [c for c in waiting if c.pos in pool_moves]
         if candidates:
             # the vampire closest to capacity, if it can be reached with the pool above the reserve
             best = min(candidates, key=lambda c: (c.capacity - c.counters, c.pos))
             if best.capacity - best.counters <= me.pool - self.reserve:
-                return pool_moves[tuple(best.as_list())]
+                return pool_moves[best.pos]
             affordable = [c for c in candidates if c.capacity - c.counters <= me.pool - self.reserve]
             if affordable:
-                return pool_moves[tuple(min(affordable, key=lambda c: c.pos).as_list())]
+                return pool_moves[min(affordable, key=lambda c: c.pos).pos]
             return None
-        crypt = [a for a in by_do.get("transfer", []) if a["kind"] == "crypt"]
+        crypt = [a for a in by_do.get(Do.TRANSFER, []) if a["kind"] == TransferKind.CRYPT]
         if crypt and not waiting:
             return crypt[0]
         return None
 
 
-def make_bot(level: str = "heuristic", deck: Any = None, seed: int | random.Random = 0) -> VtesBot:
+def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | random.Random = 0) -> VtesBot:
     """A VTES bot of ``level`` ("heuristic" or "random") bringing ``deck``. Both levels are
     structural bots (a uniformly random VTES player would never finish a game); "random" makes a
     random legal act one time in five. Raises OptionError for another level."""
@@ -113,12 +119,3 @@ def make_bot(level: str = "heuristic", deck: Any = None, seed: int | random.Rand
     if level == "random":
         return VtesBot(deck, seed, randomness=0.2)
     raise OptionError(f"there is no VTES bot level {level!r} (the levels are heuristic and random)")
-
-
-def make_vtes_bot(rng: random.Random, deck: Any = None, level: str = "heuristic") -> VtesBot:
-    """:func:`make_bot` with the argument order of :func:`engine.bots.make_bot` (``rng`` first)."""
-    return make_bot(level, deck, rng)
-
-
-LEVELS = ("heuristic", "random")
-"""The VTES bot levels :func:`make_bot` knows."""

@@ -35,7 +35,11 @@ Pos = tuple[int, int]
 """A hidden-card position: (shuffle event number, index in that event's row), both ints >= 0."""
 
 Act = dict[str, Any]
-"""A game act: a canonical map with a ``"do"`` key."""
+"""A game act: a canonical map with a ``"do"`` key. Its values come from the wire untrusted, so
+they stay ``Any`` until a game's checks have read them."""
+
+OptionValue = int | str | bool
+"""The value of a table option (an :class:`OptionSpec`'s ``kind``)."""
 
 
 class GameError(VampireError):
@@ -43,12 +47,14 @@ class GameError(VampireError):
 
 
 class IllegalMove(GameError):
-    """An act that the rules refuse; ``str(err)`` says which rule, in a player's words."""
+    """A well-formed act that the rules refuse now; ``str(err)`` says which rule, in a player's
+    words."""
 
 
 class MalformedAct(GameError):
-    """An act whose shape is wrong (a missing field, a wrong type): the table refuses it as
-    ``malformed``, not as ``illegal``; ``str(err)`` says what is wrong."""
+    """An act whose shape is wrong: a missing field, a wrong type, an unknown ``"do"``, a value
+    outside the act's vocabulary. No state of the game could accept it (unlike
+    :class:`IllegalMove`); ``str(err)`` says what is wrong, in a player's words."""
 
 
 class OptionError(GameError):
@@ -67,19 +73,19 @@ class OptionSpec:
     """
 
     name: str
-    kind: type
-    default: Any
+    kind: type[int] | type[str] | type[bool]
+    default: OptionValue
     doc: str
-    choices: tuple[Any, ...] = ()
+    choices: tuple[OptionValue, ...] = ()
     low: int | None = None
     high: int | None = None
 
-    def parse(self, raw: Any) -> Any:
+    def parse(self, raw: object) -> OptionValue:
         """Return the typed value for ``raw`` (a str from the command line, or a typed value).
 
         Raises :class:`OptionError` with a sentence naming the option and what it accepts.
         """
-        value = raw
+        value: object = raw
         if isinstance(raw, str) and self.kind is not str:
             text = raw.strip().lower()
             if self.kind is bool:
@@ -95,20 +101,21 @@ class OptionSpec:
                 except ValueError:
                     raise OptionError(f"option {self.name} takes a whole number, not {raw!r}") from None
         # bool is a subclass of int: never accept one for the other.
-        if type(value) is not self.kind:
+        if type(value) is not self.kind or not isinstance(value, (int, str)):
             noun = {int: "a whole number", str: "a word", bool: "on or off"}.get(self.kind, self.kind.__name__)
             raise OptionError(f"option {self.name} takes {noun}, not {raw!r}")
         if self.choices and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise OptionError(f"option {self.name} takes one of {allowed}, not {raw!r}")
-        if self.low is not None and value < self.low:
-            raise OptionError(f"option {self.name} must be at least {self.low}, not {value}")
-        if self.high is not None and value > self.high:
-            raise OptionError(f"option {self.name} must be at most {self.high}, not {value}")
+        if isinstance(value, int):
+            if self.low is not None and value < self.low:
+                raise OptionError(f"option {self.name} must be at least {self.low}, not {value}")
+            if self.high is not None and value > self.high:
+                raise OptionError(f"option {self.name} must be at most {self.high}, not {value}")
         return value
 
 
-def parse_options(schema: Sequence[OptionSpec], given: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+def parse_options(schema: Sequence[OptionSpec], given: Mapping[str, object]) -> tuple[tuple[str, OptionValue], ...]:
     """Validate ``given`` against ``schema``; return every option as sorted ``(name, value)`` pairs.
 
     Missing options take their defaults. Raises :class:`OptionError` on an unknown name or a bad value.
@@ -221,7 +228,7 @@ class Note:
 
 def seat_ref(seat: int) -> str:
     """The placeholder for a seat's name in a :class:`Note`."""
-    return "{s%d}" % seat
+    return f"{{s{seat}}}"
 
 
 class Game(Protocol):
@@ -244,11 +251,13 @@ class Game(Protocol):
 
     def to_open(self, state: Any, seat: int, act: Act) -> tuple[Pos, ...]:
         """The hidden positions this act plays, which the table must open to everyone with it.
-        Raises IllegalMove when the act is malformed or names positions the seat does not hold."""
+        Raises MalformedAct when the act's shape is wrong, IllegalMove when it names positions
+        the seat does not hold."""
 
     def check(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
-        """Raise IllegalMove (a sentence saying why) unless ``seat`` may make ``act`` now.
-        ``revealed`` maps every position of ``to_open`` to its verified identity."""
+        """Raise MalformedAct (the act's shape is wrong) or IllegalMove (the rules refuse it now),
+        with a sentence saying why, unless ``seat`` may make ``act`` now. ``revealed`` maps every
+        position of ``to_open`` to its verified identity."""
 
     def apply(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[Any, tuple[Note, ...]]:
         """The state after a checked act, and the narration it produced."""
@@ -270,18 +279,28 @@ class Game(Protocol):
         """The state after ``seat`` is recorded as having abandoned (PROTOCOL.md 6)."""
 
 
-def sorted_act_positions(raw: Any, what: str = "cards") -> tuple[Pos, ...]:
+def act_position(raw: object, what: str = "card") -> Pos:
+    """Parse one ``[event, index]`` pair of non-negative ints from an untrusted act.
+
+    Raises MalformedAct (naming ``what``) for anything else.
+    """
+    if not isinstance(raw, (list, tuple)) or len(raw) != 2 or any(type(x) is not int or x < 0 for x in raw):
+        raise MalformedAct(f"the {what} must be given as an [event, index] pair")
+    return (raw[0], raw[1])
+
+
+def sorted_act_positions(raw: object, what: str = "cards") -> tuple[Pos, ...]:
     """Parse a list of ``[event, index]`` pairs from an untrusted act into sorted positions.
 
-    Raises IllegalMove when it is not a non-empty list of distinct pairs of non-negative ints.
+    Raises MalformedAct when it is not a non-empty list of distinct pairs of non-negative ints.
     """
     if not isinstance(raw, list) or not raw:
-        raise IllegalMove(f"the act must list its {what} as [event, index] pairs")
+        raise MalformedAct(f"the act must list its {what} as [event, index] pairs")
     out = []
     for item in raw:
         if not isinstance(item, (list, tuple)) or len(item) != 2 or any(type(x) is not int or x < 0 for x in item):
-            raise IllegalMove(f"the act must list its {what} as [event, index] pairs")
+            raise MalformedAct(f"the act must list its {what} as [event, index] pairs")
         out.append((item[0], item[1]))
     if len(set(out)) != len(out):
-        raise IllegalMove(f"the act names one of its {what} twice")
+        raise MalformedAct(f"the act names one of its {what} twice")
     return tuple(sorted(out))

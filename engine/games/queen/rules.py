@@ -6,19 +6,22 @@ card's identity enters the state only when it becomes public (played, or taken i
 or at the round's end, when the event's seeds are revealed and every hand is scored. The two
 hunters are never shuffled: who holds them is public, so they are tracked by seat.
 
-Acts (canonical maps):
+Acts (canonical maps; their names are :class:`Do`):
 
 - ``{"do": "play", "cards": [[event, index], ...]}``: lead or follow with a set; one card in a
   hunter trick;
 - ``{"do": "pass"}``: pass in a normal trick;
 - ``{"do": "hunter", "hunter": 15 | 20}``: lead a hunter.
+
+An act of the wrong shape raises :class:`~engine.games.base.MalformedAct`; a well-formed act the
+rules refuse now raises :class:`~engine.games.base.IllegalMove`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from enum import StrEnum
 
 from engine.games.base import (
     Act,
@@ -26,9 +29,12 @@ from engine.games.base import (
     EndEvent,
     GameError,
     IllegalMove,
+    MalformedAct,
     Note,
+    Op,
     Open,
     OptionSpec,
+    OptionValue,
     Pending,
     Pos,
     Result,
@@ -51,11 +57,71 @@ DECK: tuple[str, ...] = tuple(f"{n}-{c}" for n in NUMBERS for c in range(COPIES)
 )
 ALL_CARDS: tuple[str, ...] = DECK + ("H15", "H20")
 
+
+class Phase(StrEnum):
+    """Where a round stands (rule page, "A round"); the value is the state's ``phase`` string."""
+
+    DEALER = "dealer"
+    """The first dealer is drawn (a joint draw)."""
+    SHUFFLE = "shuffle"
+    """The round's 108 cards are shuffled."""
+    DEAL = "deal"
+    """Each hand is opened to its seat, one seat after another."""
+    PLAY = "play"
+    """Tricks are played."""
+    SCORE = "score"
+    """The round's seeds are revealed and every hand is scored."""
+    OVER = "over"
+    """The last round is scored, or a seat abandoned."""
+
+
+class Do(StrEnum):
+    """The name (``"do"``) of each Vampire Queen act; the value goes on the wire."""
+
+    PLAY = "play"
+    PASS = "pass"
+    HUNTER = "hunter"
+
+
+ACT_FIELDS: dict[Do, frozenset[str]] = {
+    Do.PLAY: frozenset({"do", "cards"}),
+    Do.PASS: frozenset({"do"}),
+    Do.HUNTER: frozenset({"do", "hunter"}),
+}
+"""The exact fields of each act."""
+
+
+class HunterTie(StrEnum):
+    """Table option ``hunter_tie``: who wins a hunter trick when the highest cards tie."""
+
+    LAST = "last"
+    FIRST = "first"
+
+
+class Tie(StrEnum):
+    """Table option ``tie``: whether tied lowest totals share the win or nobody wins."""
+
+    SHARED = "shared"
+    NONE = "none"
+
+
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("rounds", int, 5, "number of rounds in a game", low=1, high=20),
     OptionSpec("queen_in_hunter_trick", int, 14, "value of a Queen played into a hunter trick", choices=(14, 1)),
-    OptionSpec("hunter_tie", str, "last", "who wins a tied hunter trick", choices=("last", "first")),
-    OptionSpec("tie", str, "shared", "tied lowest totals share the win, or nobody wins", choices=("shared", "none")),
+    OptionSpec(
+        "hunter_tie",
+        str,
+        HunterTie.LAST.value,
+        "who wins a tied hunter trick",
+        choices=tuple(t.value for t in HunterTie),
+    ),
+    OptionSpec(
+        "tie",
+        str,
+        Tie.SHARED.value,
+        "tied lowest totals share the win, or nobody wins",
+        choices=tuple(t.value for t in Tie),
+    ),
 )
 
 
@@ -177,15 +243,15 @@ class Trick:
 class QueenState:
     """The public state of a Vampire Queen table.
 
-    ``phase``: "dealer" (the first dealer is drawn), "shuffle", "deal", "play", "score" (the round's
-    seeds are revealed and hands scored), "over". ``hunters``: the seats holding Hunter 15 and
+    ``phase``: a :class:`Phase`. ``options``: every table option as sorted ``(name, value)`` pairs
+    (read them through the typed properties, :attr:`rounds`...). ``hunters``: the seats holding Hunter 15 and
     Hunter 20 (-1 while not held: before the first round, or while led in a trick). ``banned``: the
     hunter the leader may not lead now (0: none). ``stock``: cards shuffled but not dealt this round.
     """
 
     seats: int
-    options: tuple[tuple[str, Any], ...]
-    phase: str = "dealer"
+    options: tuple[tuple[str, OptionValue], ...]
+    phase: Phase = Phase.DEALER
     round: int = 0
     dealer: int = -1
     event: int = -1
@@ -203,18 +269,50 @@ class QueenState:
     last_trick: Trick | None = None
     abandoned: tuple[int, ...] = ()
 
-    def option(self, name: str) -> Any:
+    def option(self, name: str) -> OptionValue:
+        """The value of table option ``name``. Raises KeyError for a name the game has not."""
         return dict(self.options)[name]
+
+    def _int_option(self, name: str) -> int:
+        value = self.option(name)
+        assert type(value) is int, f"option {name} holds {value!r}"  # parse_options typed it
+        return value
+
+    def _str_option(self, name: str) -> str:
+        value = self.option(name)
+        assert type(value) is str, f"option {name} holds {value!r}"  # parse_options typed it
+        return value
+
+    @property
+    def rounds(self) -> int:
+        """Table option ``rounds``: rounds in the game."""
+        return self._int_option("rounds")
+
+    @property
+    def queen_in_hunter_trick(self) -> int:
+        """Table option ``queen_in_hunter_trick``: a Queen's value in a hunter trick (14 or 1)."""
+        return self._int_option("queen_in_hunter_trick")
+
+    @property
+    def hunter_tie(self) -> HunterTie:
+        """Table option ``hunter_tie``."""
+        return HunterTie(self._str_option("hunter_tie"))
+
+    @property
+    def tie(self) -> Tie:
+        """Table option ``tie``."""
+        return Tie(self._str_option("tie"))
 
     @property
     def turn(self) -> int:
         """The seat to act now in play, or -1."""
-        if self.phase != "play":
+        if self.phase != Phase.PLAY:
             return -1
         return self.trick.waiting[0] if self.trick else self.leader
 
     def hunters_of(self, seat: int) -> tuple[int, ...]:
-        return tuple(h for h, holder in zip(HUNTERS, self.hunters) if holder == seat)
+        """The hunters ``seat`` holds (15, 20), in that order."""
+        return tuple(h for h, holder in zip(HUNTERS, self.hunters, strict=True) if holder == seat)
 
     def hand_count(self, seat: int) -> int:
         """Public hand size: cards plus hunters held."""
@@ -248,6 +346,42 @@ def _clockwise_after(seat: int, seats: int) -> tuple[int, ...]:
     return tuple((seat + i) % seats for i in range(1, seats))
 
 
+def _hunter_held_by(hunters: tuple[int, int], hunter: int, seat: int) -> tuple[int, int]:
+    """``hunters`` (holders of Hunter 15 and Hunter 20) with ``hunter`` now held by ``seat`` (-1:
+    nobody, while it is led)."""
+    return (seat, hunters[1]) if hunter == HUNTERS[0] else (hunters[0], seat)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """An act that passed :meth:`VampireQueen.check`: its name, the identities it plays (``play``)
+    and the hunter it leads (``hunter``: 15 or 20, else 0)."""
+
+    do: Do
+    cards: tuple[str, ...] = ()
+    hunter: int = 0
+
+
+_DO_NAMES = frozenset(d.value for d in Do)
+
+
+def _act_do(act: Act) -> Do:
+    """The act's name. Raises MalformedAct for a non-map, an unknown name or wrong fields."""
+    if not isinstance(act, dict):
+        raise MalformedAct("an act must be a map")
+    raw = act.get("do")
+    if not isinstance(raw, str) or raw not in _DO_NAMES:
+        raise MalformedAct(f"Vampire Queen has no act {raw!r}: play, pass or hunter")
+    do = Do(raw)
+    if set(act) != ACT_FIELDS[do]:
+        raise MalformedAct(f"a {do} act takes exactly the fields {', '.join(sorted(ACT_FIELDS[do]))}")
+    if do == Do.HUNTER and (type(act["hunter"]) is not int or act["hunter"] not in HUNTERS):
+        raise MalformedAct("the hunters are Hunter 15 and Hunter 20")
+    if do == Do.PLAY:
+        sorted_act_positions(act["cards"])
+    return do
+
+
 class VampireQueen:
     """The Vampire Queen rules (shared/rules/vampire-queen.md). Stateless; states are values."""
 
@@ -259,7 +393,9 @@ class VampireQueen:
 
     # -- setup and table work ----------------------------------------------------------------
 
-    def setup(self, seats: int, options: Mapping[str, Any]) -> QueenState:
+    def setup(self, seats: int, options: Mapping[str, object]) -> QueenState:
+        """The state before the dealer draw. Raises GameError outside 3–12 seats, OptionError for
+        a bad table option."""
         hand_size(seats)
         opts = parse_options(OPTIONS, options)
         return QueenState(
@@ -270,27 +406,34 @@ class VampireQueen:
         )
 
     def pending(self, state: QueenState) -> Pending:
-        phase = state.phase
-        if phase == "dealer":
-            return Pending(ops=(Draw("dealer", (state.seats,)),), waiting="drawing the first dealer")
-        if phase == "shuffle":
-            first = state.hunters[0]
-            op = Shuffle(DECK_NAME, len(DECK), first, tuple(range(state.seats)), cards=DECK)
-            return Pending(ops=(op,), waiting=f"shuffling for round {state.round}")
-        if phase == "deal":
-            ops = tuple(Open(tuple(c.pos for c in state.hands[s]), s) for s in range(state.dealt, state.seats))
-            return Pending(ops=ops, waiting=f"dealing round {state.round}")
-        if phase == "play":
-            return Pending(actors=(state.turn,), waiting=f"{seat_ref(state.turn)} to play")
-        if phase == "score":
-            return Pending(ops=(EndEvent(state.event),), waiting=f"revealing the hands of round {state.round}")
-        return Pending()
+        match state.phase:
+            case Phase.DEALER:
+                return Pending(ops=(Draw("dealer", (state.seats,)),), waiting="drawing the first dealer")
+            case Phase.SHUFFLE:
+                first = state.hunters[0]
+                op = Shuffle(DECK_NAME, len(DECK), first, tuple(range(state.seats)), cards=DECK)
+                return Pending(ops=(op,), waiting=f"shuffling for round {state.round}")
+            case Phase.DEAL:
+                ops = tuple(Open(tuple(c.pos for c in state.hands[s]), s) for s in range(state.dealt, state.seats))
+                return Pending(ops=ops, waiting=f"dealing round {state.round}")
+            case Phase.PLAY:
+                return Pending(actors=(state.turn,), waiting=f"{seat_ref(state.turn)} to play")
+            case Phase.SCORE:
+                return Pending(ops=(EndEvent(state.event),), waiting=f"revealing the hands of round {state.round}")
+            case Phase.OVER:
+                return Pending()
 
-    def resolve(self, state: QueenState, op: Any, outcome: Any) -> tuple[QueenState, tuple[Note, ...]]:
-        if isinstance(op, Draw) and state.phase == "dealer":
+    def resolve(self, state: QueenState, op: Op, outcome: object) -> tuple[QueenState, tuple[Note, ...]]:
+        """Fold the outcome of the operation :meth:`pending` asked for: the dealer draw (a tuple
+        of one int), the round's shuffle (the event number), an opening to a seat (None), the
+        round's end (every identity of the event, by index). Raises GameError for an operation
+        the state did not ask for or an outcome of the wrong shape."""
+        if isinstance(op, Draw) and state.phase == Phase.DEALER:
+            if not isinstance(outcome, tuple) or len(outcome) != 1 or type(outcome[0]) is not int:
+                raise GameError("the dealer draw must give one number")
             dealer = outcome[0]
             left = (dealer + 1) % state.seats
-            state = replace(state, dealer=dealer, hunters=(dealer, left), leader=left, round=1, phase="shuffle")
+            state = replace(state, dealer=dealer, hunters=(dealer, left), leader=left, round=1, phase=Phase.SHUFFLE)
             return state, (
                 Note(
                     f"{seat_ref(dealer)} is drawn as dealer and takes Hunter 15; "
@@ -298,7 +441,9 @@ class VampireQueen:
                     (dealer, left),
                 ),
             )
-        if isinstance(op, Shuffle) and state.phase == "shuffle":
+        if isinstance(op, Shuffle) and state.phase == Phase.SHUFFLE:
+            if type(outcome) is not int:
+                raise GameError("a shuffle must give its event number")
             event = outcome
             h = hand_size(state.seats)
             hands = tuple(tuple(Card((event, s * h + i)) for i in range(h)) for s in range(state.seats))
@@ -307,34 +452,36 @@ class VampireQueen:
                 event=event,
                 hands=hands,
                 stock=len(DECK) - h * state.seats,
-                phase="deal",
+                phase=Phase.DEAL,
                 dealt=0,
                 discard=(),
                 trick=None,
                 last_trick=None,
             )
             return state, (Note(f"Round {state.round}: the {len(DECK)} cards are shuffled."),)
-        if isinstance(op, Open) and state.phase == "deal" and op.to == state.dealt:
+        if isinstance(op, Open) and state.phase == Phase.DEAL and op.to == state.dealt:
             dealt = state.dealt + 1
             if dealt < state.seats:
                 return replace(state, dealt=dealt), ()
             h = hand_size(state.seats)
-            return replace(state, dealt=dealt, phase="play"), (
+            return replace(state, dealt=dealt, phase=Phase.PLAY), (
                 Note(f"Each player is dealt {h} cards; {seat_ref(state.leader)} leads.", (state.leader,)),
             )
-        if isinstance(op, EndEvent) and state.phase == "score" and op.event == state.event:
+        if isinstance(op, EndEvent) and state.phase == Phase.SCORE and op.event == state.event:
+            if not isinstance(outcome, tuple) or not all(isinstance(x, str) for x in outcome):
+                raise GameError("the end of a round must give the identity of each position")
             return self._score_round(state, outcome)
         raise GameError(f"the table ran {op!r}, which this state did not ask for")
 
     def _score_round(self, state: QueenState, row: tuple[str, ...]) -> tuple[QueenState, tuple[Note, ...]]:
         hands: list[tuple[str, ...]] = []
-        scores = []
+        scores: list[int] = []
         for s in range(state.seats):
             cards = tuple(c.ident if c.ident is not None else row[c.pos[1]] for c in state.hands[s])
             cards += tuple(f"H{h}" for h in state.hunters_of(s))
             hands.append(cards)
             scores.append(sum(rank(c) for c in cards))
-        totals = tuple(t + s for t, s in zip(state.totals, scores))
+        totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
         text = ", ".join(f"{seat_ref(s)} {scores[s]}" for s in range(state.seats))
         notes = [Note(f"Round {state.round} ends. Points in hand: {text}.")]
         state = replace(
@@ -346,21 +493,23 @@ class VampireQueen:
             trick=None,
             banned=0,
         )
-        if state.round >= state.option("rounds"):
-            state = replace(state, phase="over")
+        if state.round >= state.rounds:
+            state = replace(state, phase=Phase.OVER)
             result = self.result(state)
             assert result is not None
             notes.append(Note(result.summary, result.winners))
         else:
-            state = replace(state, round=state.round + 1, phase="shuffle", leader=state.hunters[1])
+            state = replace(state, round=state.round + 1, phase=Phase.SHUFFLE, leader=state.hunters[1])
         return state, tuple(notes)
 
     # -- moves -------------------------------------------------------------------------------
 
     def to_open(self, state: QueenState, seat: int, act: Act) -> tuple[Pos, ...]:
-        if not isinstance(act, dict) or act.get("do") != "play":
+        """The hidden cards a ``play`` act plays (none for the other acts). Raises MalformedAct
+        for a malformed act, IllegalMove for a card the seat does not hold."""
+        if _act_do(act) != Do.PLAY:
             return ()
-        positions = sorted_act_positions(act.get("cards"))
+        positions = sorted_act_positions(act["cards"])
         held = {c.pos: c for c in state.hands[seat]} if 0 <= seat < state.seats and state.hands else {}
         for p in positions:
             if p not in held:
@@ -370,7 +519,7 @@ class VampireQueen:
     def _cards_of(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, ...]:
         held = {c.pos: c for c in state.hands[seat]}
         cards = []
-        for p in sorted_act_positions(act.get("cards")):
+        for p in sorted_act_positions(act["cards"]):
             if p not in held:
                 raise IllegalMove("you played a card that is not in your hand")
             ident = held[p].ident if held[p].ident is not None else revealed.get(p)
@@ -380,23 +529,18 @@ class VampireQueen:
         return tuple(cards)
 
     def check(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+        """Raise MalformedAct or IllegalMove (rule page, "Tricks", "Hunters") unless ``seat`` may
+        make ``act`` now."""
         self._checked(state, seat, act, revealed)
 
-    def _checked(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, Any]:
-        """Check an act; return ("play", cards) / ("pass", None) / ("hunter", value)."""
-        if not isinstance(act, dict):
-            raise IllegalMove("an act must be a map")
-        do = act.get("do")
-        expected = {"play": {"do", "cards"}, "pass": {"do"}, "hunter": {"do", "hunter"}}
-        if do not in expected:
-            raise IllegalMove(f"Vampire Queen has no act {do!r}: play, pass or hunter")
-        if set(act) != expected[do]:
-            raise IllegalMove(f"a {do} act takes exactly the fields {', '.join(sorted(expected[do]))}")
-        if state.phase != "play":
+    def _checked(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Checked:
+        """Check an act; return what it does. Raises MalformedAct, then IllegalMove."""
+        do = _act_do(act)
+        if state.phase != Phase.PLAY:
             raise IllegalMove(
                 {
-                    "over": "the game is over",
-                    "score": "the round is being scored",
+                    Phase.OVER: "the game is over",
+                    Phase.SCORE: "the round is being scored",
                 }.get(state.phase, "the cards are being dealt; nobody may play yet")
             )
         if not 0 <= seat < state.seats or seat in state.abandoned:
@@ -404,28 +548,26 @@ class VampireQueen:
         if seat != state.turn:
             raise IllegalMove(f"it is not your turn: seat {state.turn} is to play")
         trick = state.trick
-        if do == "hunter":
-            hunter = act["hunter"]
-            if type(hunter) is not int or hunter not in HUNTERS:
-                raise IllegalMove("the hunters are Hunter 15 and Hunter 20")
+        if do == Do.HUNTER:
+            hunter: int = act["hunter"]
             if trick is not None:
                 raise IllegalMove("a hunter can only be led, never played into a trick")
             if hunter not in state.hunters_of(seat):
                 raise IllegalMove(f"you do not hold Hunter {hunter}")
             if hunter == state.banned:
                 raise IllegalMove(f"you may not lead Hunter {hunter}: you took it in the hunter trick that just ended")
-            return "hunter", hunter
-        if do == "pass":
+            return Checked(Do.HUNTER, hunter=hunter)
+        if do == Do.PASS:
             if trick is None:
                 raise IllegalMove("the leader cannot pass: lead a set or a hunter")
             if trick.hunter:
                 raise IllegalMove("nobody may pass in a hunter trick: play one card")
-            return "pass", None
+            return Checked(Do.PASS)
         cards = self._cards_of(state, seat, act, revealed)
         if trick is not None and trick.hunter:
             if len(cards) != 1:
                 raise IllegalMove("in a hunter trick you play exactly one card")
-            return "play", cards
+            return Checked(Do.PLAY, cards)
         value = set_value(cards)
         if value is None:
             raise IllegalMove("a set is cards of one number, with Queens standing for that number")
@@ -437,19 +579,22 @@ class VampireQueen:
             best = trick.best.value
             if value <= best:
                 raise IllegalMove(f"your set must be higher than {best}")
-        return "play", cards
+        return Checked(Do.PLAY, cards)
 
     def apply(
         self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]
     ) -> tuple[QueenState, tuple[Note, ...]]:
-        kind, what = self._checked(state, seat, act, revealed)
+        """The state after ``act`` (checked again here), the forced passes after it and the end
+        of the trick, and the narration."""
+        checked = self._checked(state, seat, act, revealed)
         trick = state.trick
-        if kind == "hunter":
-            index = HUNTERS.index(what)
-            hunters = tuple(-1 if i == index else h for i, h in enumerate(state.hunters))
-            trick = Trick(seat, what, (Play(seat, (f"H{what}",), 0),), _clockwise_after(seat, state.seats))
+        what = checked.cards
+        if checked.do == Do.HUNTER:
+            hunter = checked.hunter
+            hunters = _hunter_held_by(state.hunters, hunter, -1)
+            trick = Trick(seat, hunter, (Play(seat, (f"H{hunter}",), 0),), _clockwise_after(seat, state.seats))
             state = replace(state, hunters=hunters, trick=trick, banned=0)
-        elif kind == "pass":
+        elif checked.do == Do.PASS:
             assert trick is not None
             trick = replace(trick, plays=trick.plays + (Play(seat, (), 0),), waiting=trick.waiting[1:])
             state = replace(state, trick=trick)
@@ -469,7 +614,7 @@ class VampireQueen:
         return self._advance(state)
 
     def _hunter_value(self, state: QueenState, card: str) -> int:
-        return state.option("queen_in_hunter_trick") if is_queen(card) else rank(card)
+        return state.queen_in_hunter_trick if is_queen(card) else rank(card)
 
     def _advance(self, state: QueenState) -> tuple[QueenState, tuple[Note, ...]]:
         """Apply the turns the rules force (seats that cannot play), then end the trick if every
@@ -502,7 +647,6 @@ class VampireQueen:
             state = replace(state, discard=state.discard + played)
             notes.append(Note(f"{seat_ref(winner)} wins the trick.", (winner,)))
         else:
-            index = HUNTERS.index(trick.hunter)
             followers = [p for p in trick.plays[1:] if p.cards]
             if not followers:
                 winner = trick.leader
@@ -512,26 +656,26 @@ class VampireQueen:
             else:
                 top = max(p.value for p in followers)
                 tied = [p for p in followers if p.value == top]
-                best = tied[-1] if state.option("hunter_tie") == "last" else tied[0]
+                best = tied[-1] if state.hunter_tie == HunterTie.LAST else tied[0]
                 winner = best.seat
                 banned = trick.hunter
                 taken = tuple(Card(p.positions[0], p.cards[0]) for p in followers)
                 taken_words = [f"Hunter {trick.hunter}"] + [card_word(p.cards[0]) for p in followers]
                 state = replace(state, hands=_with(state.hands, winner, state.hands[winner] + taken))
                 notes.append(Note(f"{seat_ref(winner)} takes {list_words(taken_words)}.", (winner,)))
-            hunters = tuple(winner if i == index else h for i, h in enumerate(state.hunters))
-            state = replace(state, hunters=hunters)
+            state = replace(state, hunters=_hunter_held_by(state.hunters, trick.hunter, winner))
         state = replace(state, trick=None, last_trick=trick, leader=winner, banned=banned)
         out = [s for s in range(state.seats) if state.hand_count(s) == 0 and s not in state.abandoned]
         if out:
             names = list_words([seat_ref(s) for s in out])
             notes.append(Note(f"{names} {'has' if len(out) == 1 else 'have'} no cards left.", tuple(out)))
-            state = replace(state, phase="score", banned=0)
+            state = replace(state, phase=Phase.SCORE, banned=0)
         return state, tuple(notes)
 
     # -- views and choices -------------------------------------------------------------------
 
     def view(self, state: QueenState, seat: int | None, known: Mapping[Pos, str]) -> QueenView:
+        """What ``seat`` may know: the public state and its own hand (see :class:`QueenView`)."""
         if seat is None or not state.hands:
             return QueenView(seat, state, (), ())
         hand = tuple((c.pos, c.ident if c.ident is not None else known.get(c.pos)) for c in state.hands[seat])
@@ -543,7 +687,7 @@ class VampireQueen:
         number cards, how many Queens), on the first positions of the hand in sorted order; any
         act that plays equivalent cards is equally legal."""
         state = view.state
-        if view.seat is None or state.phase != "play" or state.turn != view.seat:
+        if view.seat is None or state.phase != Phase.PLAY or state.turn != view.seat:
             return []
         trick = state.trick
         by_rank: dict[int, list[Pos]] = {}
@@ -555,7 +699,7 @@ class VampireQueen:
         acts: list[Act] = []
 
         def play(positions: list[Pos]) -> Act:
-            return {"do": "play", "cards": [list(p) for p in sorted(positions)]}
+            return {"do": Do.PLAY, "cards": [list(p) for p in sorted(positions)]}
 
         if trick is not None and trick.hunter:
             for r in sorted(by_rank):
@@ -574,17 +718,19 @@ class VampireQueen:
             if floor < QUEEN and size <= len(queens):
                 acts.append(play(queens[:size]))
         if trick is None:
-            acts.extend({"do": "hunter", "hunter": h} for h in view.hunters_held if h != state.banned)
+            acts.extend({"do": Do.HUNTER, "hunter": h} for h in view.hunters_held if h != state.banned)
         else:
-            acts.append({"do": "pass"})
+            acts.append({"do": Do.PASS})
         return acts
 
     def describe(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
-        kind, what = self._checked(state, seat, act, revealed)
+        """The act in a player's words ("{s1} leads three 7s."). Raises as :meth:`check`."""
+        checked = self._checked(state, seat, act, revealed)
+        what = checked.cards
         who = seat_ref(seat)
-        if kind == "hunter":
-            return Note(f"{who} leads Hunter {what}.", (seat,))
-        if kind == "pass":
+        if checked.do == Do.HUNTER:
+            return Note(f"{who} leads Hunter {checked.hunter}.", (seat,))
+        if checked.do == Do.PASS:
             return Note(f"{who} passes.", (seat,))
         if state.trick is None:
             return Note(f"{who} leads {set_words(what)}.", (seat,))
@@ -593,7 +739,9 @@ class VampireQueen:
         return Note(f"{who} plays {set_words(what)}.", (seat,))
 
     def result(self, state: QueenState) -> Result | None:
-        if state.phase != "over":
+        """The result once the game is over (rule page, "Winning"; scores: totals, lower is
+        better), else None."""
+        if state.phase != Phase.OVER:
             return None
         totals = state.totals
         if state.abandoned:
@@ -601,14 +749,14 @@ class VampireQueen:
             return Result(totals, (), f"The game was abandoned by {names}; there is no winner.", state.abandoned)
         low = min(totals)
         winners = tuple(s for s in range(state.seats) if totals[s] == low)
-        if len(winners) > 1 and state.option("tie") == "none":
+        if len(winners) > 1 and state.tie == Tie.NONE:
             return Result(totals, (), f"Tied lowest totals of {low}: nobody wins.")
         names = list_words([seat_ref(s) for s in winners])
         return Result(totals, winners, f"{names} {'wins' if len(winners) == 1 else 'share the win'} with {low}.")
 
     def abandon(self, state: QueenState, seat: int) -> tuple[QueenState, tuple[Note, ...]]:
         """A seat removed by abandon votes ends the game with no winner (rule page, "Abandon")."""
-        state = replace(state, phase="over", abandoned=tuple(sorted(set(state.abandoned) | {seat})), trick=None)
+        state = replace(state, phase=Phase.OVER, abandoned=tuple(sorted(set(state.abandoned) | {seat})), trick=None)
         result = self.result(state)
         assert result is not None
         return state, (Note(result.summary, state.abandoned),)

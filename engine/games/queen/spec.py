@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.games.base import Game
 from engine.games.spec import Bot, GameSpec, ScoreUnit
@@ -15,7 +14,8 @@ def _rules() -> Game:
     return GAME
 
 
-def _bot(level: str, rng: random.Random, brought: Any) -> Bot:
+def _bot(level: str, rng: random.Random, brought: object) -> Bot:
+    """A bot of ``level`` (the spec has checked it); a Vampire Queen seat brings nothing."""
     if level == "random":
         from engine.bots.uniform import RandomBot
 

@@ -1,6 +1,6 @@
 """Vampire: The Eternal Struggle, card-agnostic (shared/rules/vtes.md).
 
-``VTES`` is the game module object (:class:`engine.games.base.Game`): name ``"vtes"``, 2–6 seats,
+``VTES`` is the rules object (:class:`engine.games.base.Game`): name ``"vtes"``, 2–6 seats,
 options ``library_size`` (bool, default on) and ``ruleset`` (``standard`` | ``tournament``;
 tournament needs 4 or 5 seats). States are :class:`VtesState`, views :class:`VtesView`.
 
@@ -18,7 +18,10 @@ The game, step by step:
 5. **over**: one Methuselah left (or none), or time-out; every event not yet ended gets an
    :class:`~engine.games.base.EndEvent`, then ``result`` is ready.
 
-Acts (``{"do": …}``; positions are ``[event, index]``; every other field is optional unless said):
+Acts (``{"do": …}``, a :class:`Do`; positions are ``[event, index]``; every other field is
+optional unless said; an act of the wrong shape raises
+:class:`~engine.games.base.MalformedAct`, one the rules refuse now
+:class:`~engine.games.base.IllegalMove`):
 
 - ``deck`` {crypt, library}: required ints; joining only; crypt >= 12, library 60–90 if
   ``library_size``.
@@ -60,10 +63,11 @@ Acts (``{"do": …}``; positions are ``[event, index]``; every other field is op
   vampire you control lost or spent blood, or one of your minions entered combat meanwhile.
 - ``time``: tournament: call time; two different Methuselahs in the game end it.
 
-Also here (each loaded on first use, so that the registry reading this package's spec loads
-no card data): :func:`parse_deck` and friends (deck files), :func:`result_table`,
-:func:`result_text` and :func:`archon_problems` (the result for an organiser),
-:func:`simulate_vtes` (bots playing whole games).
+The words of the table (steps, phases, zones, statuses, act names) are the StrEnums of
+:mod:`engine.games.vtes.vocab`. Also here: :func:`parse_deck` and friends (deck files), :func:`result_table`,
+:func:`result_text` and :func:`archon_problems` (the result for an organiser). Bots playing
+whole games: :mod:`engine.games.vtes.simulate` (not imported here: it loads the bots, which read
+this package's words).
 """
 
 from __future__ import annotations
@@ -71,21 +75,31 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-#: Where each name this package exports lives (loaded on first use: krcg's card data is large).
+#: Where each name this package exports lives. They load on first use: the registry reads this
+#: package's spec to list the games, and krcg's card data must not load for that.
 _EXPORTS: dict[str, str] = {
     "ACT_FIELDS": "rules",
     "CardInfo": "cards",
     "CardView": "view",
     "Deck": "decks",
-    "DeckError": "decks",
-    "GAME": "game",
-    "PHASES": "state",
+    "DeckFileError": "decks",
+    "DeckPart": "vocab",
+    "Do": "vocab",
+    "End": "vocab",
+    "PHASES": "vocab",
+    "Phase": "vocab",
     "PlayerView": "view",
     "ResultRow": "scoring",
+    "Ruleset": "vocab",
+    "Status": "vocab",
+    "Step": "vocab",
+    "Target": "vocab",
+    "TransferKind": "vocab",
     "VTES": "game",
     "VtesGame": "game",
     "VtesState": "state",
     "VtesView": "view",
+    "Zone": "vocab",
     "archon_problems": "scoring",
     "bundled_deck": "decks",
     "bundled_deck_names": "decks",
@@ -98,8 +112,6 @@ _EXPORTS: dict[str, str] = {
     "parse_deck": "decks",
     "result_table": "scoring",
     "result_text": "scoring",
-    "simulate_vtes": "simulate",
-    "vtes_table": "simulate",
 }
 
 
@@ -107,7 +119,7 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), "VTES" if name == "GAME" else name)
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
 

@@ -4,14 +4,13 @@ games per second with bots)."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import bundled_decks
 from engine.games.vtes.simulate import simulate_vtes
 
 
-def run(quick: bool = False) -> dict[str, Any]:
+def run(quick: bool = False) -> dict[str, float]:
     """Time whole 5-seat games between structural bots; return a JSON-ready dict:
     ``card_database_s`` (loading krcg's data), ``deck_parse_ms`` (one shipped deck),
     ``games``, ``games_per_s``, ``acts_per_s`` and ``mean_acts`` per game."""

@@ -19,6 +19,8 @@ import krcg
 from krcg import models
 from krcg.utils import normalize, vekn_name
 
+from engine.games.vtes.vocab import DeckPart
+
 IDENTITY_RE = re.compile(r"^([1-9][0-9]{0,6})-([1-9][0-9]{0,2})$")
 
 
@@ -27,14 +29,14 @@ class CardInfo:
     """What a view shows of one card of the database.
 
     ``id``: krcg card id; ``name``: its unique printed name (``"Theo Bell (G2 ADV)"``);
-    ``kind``: ``"crypt"`` or ``"library"``; ``types``: card types (``("Vampire",)``,
+    ``kind``: which deck it goes in; ``types``: card types (``("Vampire",)``,
     ``("Action", "Combat")``); ``capacity``: a crypt card's capacity, 0 if it has none;
     ``text``: the card text as printed (players apply it themselves).
     """
 
     id: int
     name: str
-    kind: str
+    kind: DeckPart
     types: tuple[str, ...]
     capacity: int
     text: str
@@ -110,10 +112,10 @@ class CardBase:
             if card is None:
                 self._info[cid] = None
             else:
-                kind = "crypt" if card.kind == models.Card.Kind.CRYPT else "library"
+                kind = DeckPart.CRYPT if card.kind == models.Card.Kind.CRYPT else DeckPart.LIBRARY
                 self._info[cid] = CardInfo(
                     id=card.id,
-                    name=card.unique_name if kind == "library" else card.full_name,
+                    name=card.unique_name if kind == DeckPart.LIBRARY else card.full_name,
                     kind=kind,
                     types=tuple(str(t) for t in card.types),
                     capacity=int(getattr(card, "capacity", None) or 0),

@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 
 from engine.errors import VampireError
+from engine.games.base import Act
 from engine.games.vtes.cards import CardBase, card_base, identity
 from engine.games.vtes.state import CRYPT_MIN, LIBRARY_MAX, LIBRARY_MIN
+from engine.games.vtes.vocab import DeckPart, Do
 
 
-class DeckError(VampireError):
+class DeckFileError(VampireError):
     """A deck file that cannot be used: an unknown card name (with its line and the closest
     card), a bad count, or a crypt or library of the wrong size."""
 
@@ -59,15 +62,16 @@ class Deck:
         """The library's card identities ``"<id>-<copy>"`` in canonical order."""
         return [identity(cid, k) for cid, n in self.library for k in range(1, n + 1)]
 
-    def deck_act(self) -> dict[str, object]:
+    def deck_act(self) -> Act:
         """The ``deck`` act declaring this deck's public sizes."""
-        return {"do": "deck", "crypt": self.crypt_size, "library": self.library_size}
+        return {"do": Do.DECK, "crypt": self.crypt_size, "library": self.library_size}
 
     def private_decks(self, seat: int) -> dict[tuple[int, str], list[str]]:
-        """This deck as ``engine.sim`` private decks for ``seat``."""
+        """This deck as ``engine.sim`` private decks for ``seat``: ``(seat, "<part>/<seat>")`` to
+        the part's identities (PROTOCOL.md 6, private decks)."""
         return {
-            (seat, f"crypt/{seat}"): self.crypt_identities(),
-            (seat, f"library/{seat}"): self.library_identities(),
+            (seat, f"{DeckPart.CRYPT}/{seat}"): self.crypt_identities(),
+            (seat, f"{DeckPart.LIBRARY}/{seat}"): self.library_identities(),
         }
 
 
@@ -138,26 +142,36 @@ def _resolve(base: CardBase, text: str) -> tuple[int | None, str]:
     return None, re.sub(r"(\s+\d+)+$", "", candidates[0]).strip()
 
 
-def _detect(lines: list[str]) -> str:
+class _Format(StrEnum):
+    """The deck file formats this module reads (see the module's docstring)."""
+
+    TWD = "twd"
+    """TWD/TWDA and VDB text: card lines only inside ``Crypt (N …)``/``Library (N …)`` sections."""
+    LACKEY = "lackey"
+    PLAIN = "plain"
+    """``N Name`` lines, or JOL's bare names."""
+
+
+def _detect(lines: list[str]) -> _Format:
     if any(_SECTION_RE.match(line) for line in lines):
-        return "twd"
+        return _Format.TWD
     if any(_LACKEY_CRYPT_RE.match(line) for line in lines) and any("\t" in line for line in lines):
-        return "lackey"
-    return "plain"
+        return _Format.LACKEY
+    return _Format.PLAIN
 
 
 def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: CardBase | None = None) -> Deck:
     """Parse a deck file's text (any format above) into a :class:`Deck`.
 
     ``library_size``: check the library holds 60–90 cards (table rule ``library_size``); the
-    crypt must always hold at least 12. Raises :class:`DeckError` listing every line whose card
+    crypt must always hold at least 12. Raises :class:`DeckFileError` listing every line whose card
     is unknown (``line 12: no card is named "Govern the Unalligned"; did you mean Govern the
     Unaligned?``), a bad count, or a wrong size.
     """
     base = base or card_base()
     lines = text.splitlines()
     fmt = _detect(lines)
-    in_sections = fmt != "twd"
+    in_sections = fmt != _Format.TWD
     counts: dict[int, int] = {}
     errors: list[str] = []
     deck_name = name
@@ -170,7 +184,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
             if meta.group(1).lower() in ("deck name", "name") and not deck_name:
                 deck_name = line.split(":", 1)[1].strip()
             continue
-        if fmt == "twd" and _SECTION_RE.match(line):
+        if fmt == _Format.TWD and _SECTION_RE.match(line):
             in_sections = True
             continue
         if not in_sections or _SEPARATOR_RE.match(line) or _LACKEY_CRYPT_RE.match(line):
@@ -181,7 +195,7 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
         match = _COUNT_RE.match(body)
         if match:
             count, rest = int(match.group(1)), match.group(2)
-        elif fmt == "plain" and not _HEADER_RE.match(body):
+        elif fmt == _Format.PLAIN and not _HEADER_RE.match(body):
             count, rest = 1, body  # JOL: a bare name is one copy
         else:
             continue  # a section header or a comment line of a TWD list
@@ -212,19 +226,19 @@ def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: Ca
     if errors:
         shown = errors[:10]
         more = f" (and {len(errors) - 10} more)" if len(errors) > 10 else ""
-        raise DeckError("; ".join(shown) + more)
-    crypt = []
-    library = []
+        raise DeckFileError("; ".join(shown) + more)
+    crypt: list[tuple[int, int]] = []
+    library: list[tuple[int, int]] = []
     for cid in sorted(counts):
         info = base.info(cid)
-        (crypt if info is not None and info.kind == "crypt" else library).append((cid, counts[cid]))
+        (crypt if info is not None and info.kind == DeckPart.CRYPT else library).append((cid, counts[cid]))
     deck = Deck(deck_name, tuple(crypt), tuple(library))
     check_sizes(deck, library_size=library_size)
     return deck
 
 
 def check_sizes(deck: Deck, *, library_size: bool = True) -> None:
-    """Raise :class:`DeckError` unless the crypt holds at least 12 cards and (when the table rule
+    """Raise :class:`DeckFileError` unless the crypt holds at least 12 cards and (when the table rule
     ``library_size`` is on) the library 60 to 90 (rules, "Setup")."""
     problems = []
     if deck.crypt_size < CRYPT_MIN:
@@ -238,25 +252,25 @@ def check_sizes(deck: Deck, *, library_size: bool = True) -> None:
         problems.append("the library is empty")
     if problems:
         label = f"deck {deck.name!r}: " if deck.name else ""
-        raise DeckError(label + "; ".join(problems))
+        raise DeckFileError(label + "; ".join(problems))
 
 
 def load_deck(path: str | Path, *, library_size: bool = True) -> Deck:
-    """Read and parse a deck file (UTF-8, or Latin-1 as a fallback). Raises DeckError, also for a
+    """Read and parse a deck file (UTF-8, or Latin-1 as a fallback). Raises DeckFileError, also for a
     file that cannot be read."""
     p = Path(path)
     try:
         data = p.read_bytes()
     except OSError as err:
-        raise DeckError(f"cannot read the deck file {str(p)!r}: {err.strerror or err}") from None
+        raise DeckFileError(f"cannot read the deck file {str(p)!r}: {err.strerror or err}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     try:
         return parse_deck(text, library_size=library_size, name=p.stem)
-    except DeckError as err:
-        raise DeckError(f"{p.name}: {err}") from None
+    except DeckFileError as err:
+        raise DeckFileError(f"{p.name}: {err}") from None
 
 
 def bundled_deck_names() -> list[str]:
@@ -266,9 +280,9 @@ def bundled_deck_names() -> list[str]:
 
 
 def bundled_deck(name: str) -> Deck:
-    """One shipped deck by name (see :func:`bundled_deck_names`). Raises DeckError if unknown."""
+    """One shipped deck by name (see :func:`bundled_deck_names`). Raises DeckFileError if unknown."""
     if name not in bundled_deck_names():
-        raise DeckError(f"there is no shipped deck named {name!r} (they are: {', '.join(bundled_deck_names())})")
+        raise DeckFileError(f"there is no shipped deck named {name!r} (they are: {', '.join(bundled_deck_names())})")
     text = (resources.files("engine.games.vtes") / "data" / f"{name}.txt").read_text(encoding="utf-8")
     return parse_deck(text, name=name)
 

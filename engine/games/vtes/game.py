@@ -4,26 +4,31 @@ behind one interface"; shared/rules/vtes.md)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from engine.games.base import (
     Act,
+    Draw,
+    EndEvent,
     GameError,
     IllegalMove,
+    MalformedAct,
     Note,
     Op,
+    Open,
     OptionError,
     OptionSpec,
     Pending,
     Pos,
     Result,
+    Shuffle,
     parse_options,
     seat_ref,
 )
 from engine.games.vtes import rules, scoring
 from engine.games.vtes import view as views
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.state import Methuselah, VtesState, format_vp
+from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
+from engine.games.vtes.vocab import Do, Ruleset, Step, Target, TransferKind
 
 
 class VtesGame:
@@ -38,7 +43,7 @@ class VtesGame:
     title = "Vampire: The Eternal Struggle"
     min_seats = 2
     max_seats = 6
-    option_schema = (
+    option_schema: tuple[OptionSpec, ...] = (
         OptionSpec(
             "library_size",
             bool,
@@ -48,13 +53,13 @@ class VtesGame:
         OptionSpec(
             "ruleset",
             str,
-            "standard",
+            Ruleset.STANDARD.value,
             "standard, or tournament (4 or 5 seats; withdrawal 0.5 VP; time limit; Game wins)",
-            choices=("standard", "tournament"),
+            choices=tuple(r.value for r in Ruleset),
         ),
     )
 
-    def setup(self, seats: int, options: Mapping[str, Any]) -> VtesState:
+    def setup(self, seats: int, options: Mapping[str, object]) -> VtesState:
         """The state before anything happened: every seat must first declare its deck sizes.
 
         Raises GameError for a seat count outside 2–6, OptionError for a bad option or a
@@ -63,7 +68,7 @@ class VtesGame:
         if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
             raise GameError(f"VTES is played by {self.min_seats} to {self.max_seats} Methuselahs, not {seats}")
         opts = parse_options(self.option_schema, options)
-        if dict(opts)["ruleset"] == "tournament" and seats not in (4, 5):
+        if ruleset_of(opts) == Ruleset.TOURNAMENT and seats not in (4, 5):
             raise OptionError(f"a tournament table seats 4 or 5 Methuselahs, not {seats}")
         return VtesState(
             seats=seats,
@@ -76,27 +81,29 @@ class VtesGame:
         Methuselah first, then every other Methuselah in the game in seating order."""
         if state.queue:
             return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]))
-        if state.step == "joining":
+        if state.step == Step.JOINING:
             missing = tuple(p.seat for p in state.players if not p.declared)
             return Pending(actors=missing, waiting="waiting for deck sizes")
-        if state.step == "play":
+        if state.step == Step.PLAY:
             order = state.in_game()
             i = order.index(state.acting)
             actors = order[i:] + order[:i]
             return Pending(actors=actors, waiting=f"{seat_ref(state.acting)}: {state.phase} phase")
         return Pending()
 
-    def resolve(self, state: VtesState, op: Op, outcome: Any) -> tuple[VtesState, tuple[Note, ...]]:
+    def resolve(self, state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tuple[Note, ...]]:
         """Fold the outcome of the first queued operation (see :func:`rules.resolve_op`)."""
         return rules.resolve_op(state, op, outcome)
 
     def to_open(self, state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
         """Positions ``act`` turns face up that ``seat`` opens with it (its own hand or
-        uncontrolled cards). Raises IllegalMove when malformed or not held."""
+        uncontrolled cards). Raises MalformedAct for an act of the wrong shape, IllegalMove for a
+        card it does not hold."""
         return rules.opens(state, seat, act)
 
     def check(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
-        """Raise IllegalMove (a sentence) unless ``seat`` may make ``act`` now."""
+        """Raise MalformedAct (the act's shape is wrong) or IllegalMove (the rules refuse it now),
+        with a sentence, unless ``seat`` may make ``act`` now."""
         rules.run_act(state, seat, act, revealed)
 
     def apply(
@@ -127,20 +134,23 @@ class VtesGame:
 
 
 def _waiting_ops(op: Op) -> str:
-    kind = type(op).__name__
-    return {
-        "Shuffle": "shuffling",
-        "Open": "opening cards",
-        "EndEvent": "revealing shuffle seeds",
-        "Draw": "drawing seats",
-    }.get(kind, "running card operations")
+    match op:
+        case Shuffle():
+            return "shuffling"
+        case Open():
+            return "opening cards"
+        case EndEvent():
+            return "revealing shuffle seeds"
+        case Draw():
+            return "drawing seats"
+        case _:
+            return "running card operations"
 
 
-def _name(state: VtesState, pos: Any, revealed: Mapping[Pos, str]) -> str:
-    try:
-        key = (pos[0], pos[1])
-    except (TypeError, IndexError, KeyError):
+def _name(state: VtesState, pos: object, revealed: Mapping[Pos, str]) -> str:
+    if not isinstance(pos, (list, tuple)) or len(pos) != 2:
         return "a card"
+    key = (pos[0], pos[1])
     card = next((c for c in state.cards if c.pos == key), None)
     ident = revealed.get(key) or (card.card if card else "")
     info = card_base().info(ident) if ident else None
@@ -151,125 +161,138 @@ def _name(state: VtesState, pos: Any, revealed: Mapping[Pos, str]) -> str:
     return "a card"
 
 
-def _names(state: VtesState, raw: Any, revealed: Mapping[Pos, str]) -> str:
+def _names(state: VtesState, raw: object, revealed: Mapping[Pos, str]) -> str:
     if not isinstance(raw, list):
         return "cards"
     names = [_name(state, p, revealed) for p in raw]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-_ZONE_WORDS = {
-    "ready": "the ready region",
-    "torpor": "torpor",
-    "ash": "the ash heap",
-    "removed": "out of the game",
-    "hand": "hand",
-    "library": "the top of the library",
-    "library_bottom": "the bottom of the library",
-    "crypt": "the top of the crypt",
-    "crypt_bottom": "the bottom of the crypt",
-    "uncontrolled": "the uncontrolled region",
+_TARGET_WORDS: dict[str, str] = {
+    Target.READY: "the ready region",
+    Target.TORPOR: "torpor",
+    Target.ASH: "the ash heap",
+    Target.REMOVED: "out of the game",
+    Target.HAND: "hand",
+    Target.LIBRARY: "the top of the library",
+    Target.LIBRARY_BOTTOM: "the bottom of the library",
+    Target.CRYPT: "the top of the crypt",
+    Target.CRYPT_BOTTOM: "the bottom of the crypt",
+    Target.UNCONTROLLED: "the uncontrolled region",
 }
 
 
+def _zone_words(to: object) -> str:
+    """Where an act's ``to`` sends cards, in words (an unknown value as written)."""
+    return _TARGET_WORDS.get(to, str(to)) if isinstance(to, str) else str(to)
+
+
 def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
-    """The act in a player's words (a Note with ``{sN}`` placeholders for seat names)."""
+    """The act in a player's words (a Note with ``{sN}`` placeholders for seat names). Never raises:
+    an act of the wrong shape is described as well as its fields allow."""
     me = seat_ref(seat)
-    do = act.get("do") if isinstance(act, dict) else None
-    n = lambda key: _name(state, act.get(key), revealed)  # noqa: E731
-    seats = (seat,)
-    if do == "deck":
-        text = f"{me} brings a crypt of {act.get('crypt')} and a library of {act.get('library')} cards"
-    elif do == "phase":
-        text = f"{me} ends the {state.phase} phase"
-    elif do == "end_turn":
-        text = f"{me} ends the turn"
-    elif do == "edge":
-        text = f"{me} gains 1 pool from the Edge"
-    elif do == "draw":
-        k = act.get("n", 1)
-        text = f"{me} draws {k} card{'s' if k != 1 else ''}"
-    elif do == "play":
-        text = f"{me} plays {n('card')}"
-        to = act.get("to", "ash")
-        if to == "on":
-            text += f" on {n('on')}"
-        elif to != "ash":
-            text += f" to {_ZONE_WORDS.get(to, to)}"
-        costs = []
-        if act.get("pool"):
-            costs.append(f"{act['pool']} pool")
-        if act.get("blood"):
-            costs.append(f"{act['blood']} blood from {n('minion')}")
-        if costs:
-            text += ", paying " + " and ".join(costs)
-    elif do == "discard":
-        text = f"{me} discards {n('card')}"
-    elif do == "move":
-        to = act.get("to")
-        where = f"on {n('on')}" if to == "on" else f"to {_ZONE_WORDS.get(to, to)}"
-        text = f"{me} moves {_names(state, act.get('cards'), revealed)} {where}"
-    elif do == "burn":
-        text = f"{me} burns {_names(state, act.get('cards'), revealed)}"
-    elif do in ("lock", "unlock"):
-        text = f"{me} {do}s {_names(state, act.get('cards'), revealed)}"
-    elif do in ("blood", "life"):
-        delta = act.get("delta", 0)
-        sign = "+" if isinstance(delta, int) and delta > 0 else ""
-        text = f"{me}: {n('card')} {sign}{delta} {do} ({rules._esc(str(act.get('cause', '')))})"
-    elif do == "pool":
-        cause = rules._esc(str(act.get("cause", "")))
-        raw = act.get("changes")
-        if not isinstance(raw, list):
-            raw = [[act.get("seat", seat), act.get("delta", 0)]]
-        parts = []
-        for item in raw:
-            try:
-                target, delta = item
-            except (TypeError, ValueError):
-                continue
+    try:
+        do: Do | None = rules.act_name(act)
+    except MalformedAct:
+        do = None
+
+    def n(key: str) -> str:
+        return _name(state, act.get(key), revealed)
+
+    seats: tuple[int, ...] = (seat,)
+    match do:
+        case Do.DECK:
+            text = f"{me} brings a crypt of {act.get('crypt')} and a library of {act.get('library')} cards"
+        case Do.PHASE:
+            text = f"{me} ends the {state.phase} phase"
+        case Do.END_TURN:
+            text = f"{me} ends the turn"
+        case Do.EDGE:
+            text = f"{me} gains 1 pool from the Edge"
+        case Do.DRAW:
+            k = act.get("n", 1)
+            text = f"{me} draws {k} card{'s' if k != 1 else ''}"
+        case Do.PLAY:
+            text = f"{me} plays {n('card')}"
+            to = act.get("to", Target.ASH)
+            if to == Target.ON:
+                text += f" on {n('on')}"
+            elif to != Target.ASH:
+                text += f" to {_zone_words(to)}"
+            costs = []
+            if act.get("pool"):
+                costs.append(f"{act['pool']} pool")
+            if act.get("blood"):
+                costs.append(f"{act['blood']} blood from {n('minion')}")
+            if costs:
+                text += ", paying " + " and ".join(costs)
+        case Do.DISCARD:
+            text = f"{me} discards {n('card')}"
+        case Do.MOVE:
+            to = act.get("to")
+            where = f"on {n('on')}" if to == Target.ON else f"to {_zone_words(to)}"
+            text = f"{me} moves {_names(state, act.get('cards'), revealed)} {where}"
+        case Do.BURN:
+            text = f"{me} burns {_names(state, act.get('cards'), revealed)}"
+        case Do.LOCK | Do.UNLOCK:
+            text = f"{me} {do}s {_names(state, act.get('cards'), revealed)}"
+        case Do.BLOOD | Do.LIFE:
+            delta = act.get("delta", 0)
             sign = "+" if isinstance(delta, int) and delta > 0 else ""
-            parts.append(f"{seat_ref(target) if isinstance(target, int) else '?'} {sign}{delta} pool")
-            if isinstance(target, int) and target not in seats:
-                seats = seats + (target,)
-        text = f"{me}: {', '.join(parts)} ({cause})"
-    elif do == "bleed":
-        card = next((c for c in state.cards if c.pos == tuple(act.get("minion") or ())), None)
-        bleeder = card.controller if card else seat
-        target = act.get("target", state.prey(bleeder))
-        who = seat_ref(target) if isinstance(target, int) else "?"
-        text = f"{seat_ref(bleeder)}'s {n('minion')} bleeds {who} for {act.get('amount')}"
-        if isinstance(target, int):
-            seats = (bleeder, target)
-    elif do == "combat":
-        text = f"{_names(state, act.get('minions'), revealed)} enter combat"
-    elif do == "influence":
-        text = f"{me} influences out {n('card')}"
-    elif do == "transfer":
-        kind = act.get("kind")
-        k = act.get("n", 1)
-        if kind == "pool":
-            text = f"{me} transfers {k} pool to {n('card')}"
-        elif kind == "blood":
-            text = f"{me} moves {k} blood from {n('card')} back to pool"
-        else:
-            text = f"{me} moves the top card of the crypt to the uncontrolled region (4 transfers and 1 pool)"
-    elif do == "hand_size":
-        target = act.get("seat", seat)
-        who = seat_ref(target) if isinstance(target, int) else "?"
-        text = f"{me} changes {who}'s hand size by {act.get('delta')}"
-    elif do == "shuffle":
-        target = act.get("seat", seat)
-        who = seat_ref(target) if isinstance(target, int) else "?"
-        text = f"{me} shuffles {who}'s {act.get('zone')}"
-    elif do == "action_end":
-        text = f"{me}: the minion action ends"
-    elif do == "withdraw":
-        text = f"{me} announces withdrawal"
-    elif do == "time":
-        text = f"{me} calls time"
-    else:
-        text = f"{me} does something unknown"
+            text = f"{me}: {n('card')} {sign}{delta} {do} ({rules._esc(str(act.get('cause', '')))})"
+        case Do.POOL:
+            cause = rules._esc(str(act.get("cause", "")))
+            raw = act.get("changes")
+            if not isinstance(raw, list):
+                raw = [[act.get("seat", seat), act.get("delta", 0)]]
+            parts = []
+            for item in raw:
+                try:
+                    target, delta = item
+                except (TypeError, ValueError):
+                    continue
+                sign = "+" if isinstance(delta, int) and delta > 0 else ""
+                parts.append(f"{seat_ref(target) if isinstance(target, int) else '?'} {sign}{delta} pool")
+                if isinstance(target, int) and target not in seats:
+                    seats = seats + (target,)
+            text = f"{me}: {', '.join(parts)} ({cause})"
+        case Do.BLEED:
+            card = next((c for c in state.cards if c.pos == tuple(act.get("minion") or ())), None)
+            bleeder = card.controller if card else seat
+            target = act.get("target", state.prey(bleeder))
+            who = seat_ref(target) if isinstance(target, int) else "?"
+            text = f"{seat_ref(bleeder)}'s {n('minion')} bleeds {who} for {act.get('amount')}"
+            if isinstance(target, int):
+                seats = (bleeder, target)
+        case Do.COMBAT:
+            text = f"{_names(state, act.get('minions'), revealed)} enter combat"
+        case Do.INFLUENCE:
+            text = f"{me} influences out {n('card')}"
+        case Do.TRANSFER:
+            kind = act.get("kind")
+            k = act.get("n", 1)
+            if kind == TransferKind.POOL:
+                text = f"{me} transfers {k} pool to {n('card')}"
+            elif kind == TransferKind.BLOOD:
+                text = f"{me} moves {k} blood from {n('card')} back to pool"
+            else:
+                text = f"{me} moves the top card of the crypt to the uncontrolled region (4 transfers and 1 pool)"
+        case Do.HAND_SIZE:
+            target = act.get("seat", seat)
+            who = seat_ref(target) if isinstance(target, int) else "?"
+            text = f"{me} changes {who}'s hand size by {act.get('delta')}"
+        case Do.SHUFFLE:
+            target = act.get("seat", seat)
+            who = seat_ref(target) if isinstance(target, int) else "?"
+            text = f"{me} shuffles {who}'s {act.get('zone')}"
+        case Do.ACTION_END:
+            text = f"{me}: the minion action ends"
+        case Do.WITHDRAW:
+            text = f"{me} announces withdrawal"
+        case Do.TIME:
+            text = f"{me} calls time"
+        case None:
+            text = f"{me} does something unknown"
     return Note(text, seats)
 
 

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.games.base import Result, seat_ref
-from engine.games.vtes.state import STATUS_IN, STATUS_OUSTED, STATUS_WITHDRAWN, VtesState, format_vp
+from engine.games.vtes.state import VtesState, format_vp
+from engine.games.vtes.vocab import End, Status, Step
 
 
 class ResultRow(NamedTuple):
@@ -52,18 +53,18 @@ def game_result(state: VtesState) -> Result | None:
     """The :class:`Result` once the game is over (scores: VP in half-points per seat; winners:
     the seat with the most VP, none on a tie), else None. The summary names seats as ``{sN}``
     placeholders (render it with :meth:`engine.games.base.Note.render`)."""
-    if state.step != "over" or state.queue:
+    if state.step != Step.OVER or state.queue:
         return None
     vps = tuple(p.vp for p in state.players)
-    winners = winners_by_vp(vps) if state.end != "unstarted" else ()
+    winners = winners_by_vp(vps) if state.end != End.UNSTARTED else ()
     gw = game_win(vps)
     how = {
-        "last": "ended by ousts",
-        "time": "ended by time-out",
-        "unstarted": "never started",
+        End.LAST: "ended by ousts",
+        End.TIME: "ended by time-out",
+        End.UNSTARTED: "never started",
     }.get(state.end, "ended")
     points = ", ".join(f"{seat_ref(s)} {format_vp(vps[s])}" for s in (state.seating or range(state.seats)))
-    if state.end == "unstarted":
+    if state.end == End.UNSTARTED:
         summary = "The game never started: a seat abandoned before play."
     elif winners:
         w = winners[0]
@@ -100,15 +101,15 @@ def archon_problems(state: VtesState, rows: Sequence[ResultRow] | None = None) -
         problems.append(f"the table's VP, halves rounded up, add up to {total}, not to the {n} players")
     credited: dict[int, int] = {}
     for out in state.outs:
-        if out.how == STATUS_OUSTED and out.credited:
+        if out.how == Status.OUSTED and out.credited:
             credited[out.predator] = credited.get(out.predator, 0) + 1
     for pred, count in sorted(credited.items()):
         if vp[pred] < 2 * count:
             problems.append(
                 f"seat {pred} has {format_vp(vp[pred])} VP, fewer than the {count} oust(s) of its prey it is credited with"
             )
-    survivors = {s for s in range(n) if state.players[s].status == STATUS_IN} if state.end == "time" else set()
-    withdrew = {out.seat for out in state.outs if out.how == STATUS_WITHDRAWN}
+    survivors = {s for s in range(n) if state.players[s].status == Status.IN} if state.end == End.TIME else set()
+    withdrew = {out.seat for out in state.outs if out.how == Status.WITHDRAWN}
     for s in range(n):
         if vp[s] % 2 and s not in survivors and not (s in withdrew and state.tournament):
             problems.append(
@@ -136,8 +137,8 @@ def result_text(state: VtesState, names: Sequence[str] | None = None) -> str:
     """The table's result as an organiser enters it in the Archon: one line per player in seating
     order (table position from 1), with VP (0.5 steps) and GW (1 or 0), then the Archon checks."""
     names = list(names) if names is not None else [f"seat {s}" for s in range(state.seats)]
-    ruleset = state.option("ruleset")
-    how = {"last": "by ousts", "time": "by time-out", "unstarted": "before it started"}.get(state.end, "not yet")
+    ruleset = state.ruleset
+    how = {End.LAST: "by ousts", End.TIME: "by time-out", End.UNSTARTED: "before it started"}.get(state.end, "not yet")
     lines = [f"VTES table result: {state.seats} players, ruleset {ruleset}, game ended {how}"]
     width = max([6, *(len(x) for x in names)])
     # The Archon takes players by table position (the seating drawn at the start, from 1); the

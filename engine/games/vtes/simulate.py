@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
-from engine.bots.vtes import make_bot
-from engine.games.base import GameError, Note
+from engine.bots.vtes import VtesBot, vtes_bot
+from engine.games.base import GameError, Note, OptionValue
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
 from engine.sim import GameRecord, SimTable, play_game
@@ -19,7 +18,7 @@ from engine.sim import GameRecord, SimTable, play_game
 
 def vtes_table(
     decks: Sequence[Deck],
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, OptionValue] | None = None,
     seed: int = 0,
 ) -> SimTable:
     """An in-memory table with one seat per deck, every deck declared, shuffled and dealt: the
@@ -42,7 +41,7 @@ def simulate_vtes(
     games: int = 1,
     seed: int = 0,
     bots: Sequence[str] | int | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, OptionValue] | None = None,
     decks: Sequence[Deck] | None = None,
     on_note: Callable[[Note], None] | None = None,
     max_moves: int = 100_000,
@@ -66,16 +65,16 @@ def simulate_vtes(
         seats = len(levels)
     if not VTES.min_seats <= seats <= VTES.max_seats:
         raise GameError(f"VTES is played by {VTES.min_seats} to {VTES.max_seats} Methuselahs, not {seats}")
-    records = []
+    records: list[GameRecord] = []
     for k in range(games):
-        bots_k, private = seat_bots(levels, seed + k, decks)
+        bots_k, private = _seat_bots(levels, seed + k, decks)
         records.append(play_game(VTES, bots_k, seed + k, options, private, on_note, max_moves))
     return records
 
 
-def seat_bots(
+def _seat_bots(
     levels: Sequence[str], seed: int, decks: Sequence[Deck] | None = None
-) -> tuple[list[Any], dict[tuple[int, str], list[str]]]:
+) -> tuple[list[VtesBot], dict[tuple[int, str], list[str]]]:
     """Bots for one simulated game and the private decks to give :func:`engine.sim.play_game`.
 
     ``levels``: one bot level per seat; ``decks``: decks dealt in a ``seed``-random order, cycled
@@ -90,5 +89,5 @@ def seat_bots(
     private: dict[tuple[int, str], list[str]] = {}
     for s, deck in enumerate(chosen):
         private.update(deck.private_decks(s))
-    bots = [make_bot(level, chosen[s], seed * 101 + s) for s, level in enumerate(levels)]
+    bots = [vtes_bot(level, chosen[s], seed * 101 + s) for s, level in enumerate(levels)]
     return bots, private

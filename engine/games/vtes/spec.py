@@ -4,10 +4,15 @@ Methuselahs, each bringing a deck (crypt and library) as private decks."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.games.base import Game
 from engine.games.spec import Bot, GameSpec, ScoreUnit, SeatKit
+from engine.games.vtes.vocab import DeckPart
+
+if TYPE_CHECKING:  # listing the games loads neither the rules nor krcg
+    from engine.games.vtes.decks import Deck
+    from engine.games.vtes.state import VtesState
 
 
 def _rules() -> Game:
@@ -16,10 +21,11 @@ def _rules() -> Game:
     return VTES
 
 
-def _bot(level: str, rng: random.Random, brought: Any) -> Bot:
-    from engine.bots.vtes import make_bot
+def _bot(level: str, rng: random.Random, brought: Deck | None) -> Bot:
+    """A bot of ``level`` (the spec has checked it) bringing ``brought``."""
+    from engine.bots.vtes import vtes_bot
 
-    return make_bot(level, brought, rng)
+    return vtes_bot(level, brought, rng)
 
 
 class DeckKit:
@@ -28,22 +34,24 @@ class DeckKit:
 
     noun = "deck"
 
-    def load(self, path: str) -> Any:
-        """Read a deck file (TWD, VDB, JOL, Lackey or ``N Name`` lines). Raises DeckError."""
+    def load(self, path: str) -> Deck:
+        """Read a deck file (TWD, VDB, JOL, Lackey or ``N Name`` lines). Raises DeckFileError."""
         from engine.games.vtes.decks import load_deck
 
         return load_deck(path)
 
-    def for_bot(self, rng: random.Random) -> Any:
+    def for_bot(self, rng: random.Random) -> Deck:
         """One of the shipped tournament-winning decks, chosen by ``rng``."""
         from engine.games.vtes.decks import bundled_deck, bundled_deck_names
 
         return bundled_deck(rng.choice(bundled_deck_names()))
 
-    def deck_lists(self, brought: Any) -> dict[str, list[str]]:
-        return {"crypt": brought.crypt_identities(), "library": brought.library_identities()}
+    def deck_lists(self, brought: Deck) -> dict[str, list[str]]:
+        """The crypt and the library as private deck lists, part name to identities."""
+        return {DeckPart.CRYPT: brought.crypt_identities(), DeckPart.LIBRARY: brought.library_identities()}
 
-    def summary(self, brought: Any) -> str:
+    def summary(self, brought: Deck) -> str:
+        """``"<name>: crypt 12, library 60"``."""
         label = f"{brought.name}: " if brought.name else ""
         return f"{label}crypt {brought.crypt_size}, library {brought.library_size}"
 
@@ -52,7 +60,7 @@ def _kit() -> SeatKit:
     return DeckKit()
 
 
-def _result(state: Any, names: list[str]) -> str:
+def _result(state: VtesState, names: list[str]) -> str:
     from engine.games.vtes.scoring import result_text
 
     return result_text(state, names)

@@ -3,18 +3,17 @@
 Every card is a **position** ``(event, index)`` of the shuffle event that dealt it, from the moment
 its deck is shuffled to the end of the game; zones hold positions, and a card's identity is in the
 state only once it is public (``CardState.card``). Pool, VP and counters are ints; VP are in
-half-points (``vp=3`` is 1.5 VP).
+half-points (``vp=3`` is 1.5 VP). Steps, phases, zones and statuses are the StrEnums of
+:mod:`engine.games.vtes.vocab`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from engine.games.base import Op, Pos
-
-PHASES = ("unlock", "master", "minion", "influence", "discard")
-"""The five phases of a turn, in order (rules, "Turn sequence")."""
+from engine.games.base import Op, OptionValue, Pos
+from engine.games.vtes.vocab import DeckPart, End, Phase, Ruleset, Status, Step, Zone
 
 START_POOL = 30
 HAND_SIZE = 7
@@ -24,25 +23,13 @@ LIBRARY_MAX = 90
 OPENING_HAND = 7
 OPENING_UNCONTROLLED = 4
 
-IN_PLAY = ("ready", "torpor", "on")
-"""Zones of cards in play: controlled, public, may be locked and carry counters."""
-HIDDEN = ("library", "crypt", "hand", "uncontrolled")
-"""Zones whose cards are face down (the uncontrolled region: its owner may look)."""
-PUBLIC = ("ready", "torpor", "on", "ash", "removed")
-ZONES = HIDDEN + PUBLIC
-
-STATUS_IN = "in"
-STATUS_OUSTED = "ousted"
-STATUS_WITHDRAWN = "withdrawn"
-STATUS_ABANDONED = "abandoned"
-
 
 @dataclass(frozen=True)
 class CardState:
     """One physical card at the table.
 
     ``pos``: its position; ``owner``: the seat whose deck it comes from; ``crypt``: True for a card
-    of a crypt (a vampire: its counters are blood); ``zone``: one of :data:`ZONES`; ``controller``:
+    of a crypt (a vampire: its counters are blood); ``zone``: a :class:`Zone`; ``controller``:
     the seat controlling it (the owner outside play); ``card``: its identity once public, else "";
     ``known_owner``: opened to its owner; ``locked``; ``counters``: blood or life counters (>= 0);
     ``on``: the position of the card it is placed on (zone ``"on"``), else ``()``.
@@ -51,7 +38,7 @@ class CardState:
     pos: Pos
     owner: int
     crypt: bool
-    zone: str
+    zone: Zone
     controller: int
     card: str = ""
     known_owner: bool = False
@@ -61,13 +48,14 @@ class CardState:
 
 
 @dataclass(frozen=True)
-class EventRec:
-    """A shuffle event: its number, the seat owning the deck, ``deck`` "crypt" or "library",
-    and whether its seeds were revealed (``ended``)."""
+class DeckShuffle:
+    """A shuffle event of one Methuselah's crypt or library: the event's number, the seat owning
+    the deck, which ``deck`` it is, whether its seeds were revealed (``ended``), and the seats
+    locking it (``participants``)."""
 
     event: int
     owner: int
-    deck: str
+    deck: DeckPart
     ended: bool = False
     participants: tuple[int, ...] = ()
 
@@ -77,7 +65,7 @@ class Methuselah:
     """One seat's player.
 
     ``crypt_size``/``library_size``: the public deck sizes it declared; ``pool``; ``vp`` in
-    half-points; ``status``: "in", "ousted", "withdrawn" or "abandoned"; ``library``/``crypt``:
+    half-points; ``status``: a :class:`Status`; ``library``/``crypt``:
     the positions of those zones, top first (order hidden from everyone, owner included);
     ``hand_size``: the hand size counter; ``turns``: turns begun; ``hand_at_start``: cards in hand
     when its current or last turn began; ``withdrawing``: announced withdrawal pending;
@@ -90,7 +78,7 @@ class Methuselah:
     library_size: int = 0
     pool: int = START_POOL
     vp: int = 0
-    status: str = STATUS_IN
+    status: Status = Status.IN
     library: tuple[Pos, ...] = ()
     crypt: tuple[Pos, ...] = ()
     hand_size: int = HAND_SIZE
@@ -102,12 +90,12 @@ class Methuselah:
 
 @dataclass(frozen=True)
 class OutRecord:
-    """A Methuselah who left the game: ``how`` is "ousted", "withdrawn" or "abandoned"; ``act``
+    """A Methuselah who left the game: ``how`` it left (a :class:`Status` other than IN); ``act``
     the act number that made it leave; ``predator`` its predator then (-1: none);
     ``credited``: that predator gained 1 VP for it."""
 
     seat: int
-    how: str
+    how: Status
     act: int
     predator: int
     credited: bool
@@ -117,29 +105,29 @@ class OutRecord:
 class VtesState:
     """The whole table.
 
-    ``step``: "joining" (deck sizes), "seating" (the joint draw), "dealing" (shuffles and the
-    opening deal), "play", "over". ``options``: sorted (name, value) pairs. ``seating``: seats
+    ``step``: a :class:`Step`. ``options``: sorted (name, value) pairs. ``seating``: seats
     clockwise, the first player first (turn order). ``queue``: table operations the game waits for.
-    ``turn``: turns begun; ``acting``: the acting Methuselah (-1 before play); ``phase``: one of
-    :data:`PHASES`. ``edge``: seat holding the Edge, -1 for nobody. ``transfers``: transfers left
-    in this influence phase. ``acts``: acts applied so far (their numbers start at 1).
-    ``time_calls``: seats that called time; ``time_called``: the game ends at the end of the current
-    minion action or phase. ``outs``: who left, in order. ``end``: why the game ended ("ousts",
-    "time", "abandon", "unstarted"), "" while it runs. ``last``: the seat that gained the
-    last-Methuselah VP, or -1. ``abandons``: seats recorded as having abandoned.
+    ``turn``: turns begun; ``acting``: the acting Methuselah (-1 before play); ``phase``: the
+    acting Methuselah's :class:`Phase` (``Phase.NONE`` outside play). ``edge``: seat holding the
+    Edge, -1 for nobody. ``transfers``: transfers left in this influence phase. ``acts``: acts
+    applied so far (their numbers start at 1). ``time_calls``: seats that called time;
+    ``time_called``: the game ends at the end of the current minion action or phase. ``outs``: who
+    left, in order. ``end``: why the game ended (:class:`End`; ``End.NONE`` while it runs).
+    ``last``: the seat that gained the last-Methuselah VP, or -1. ``abandons``: seats recorded as
+    having abandoned.
     """
 
     seats: int
-    options: tuple[tuple[str, Any], ...]
+    options: tuple[tuple[str, OptionValue], ...]
     players: tuple[Methuselah, ...]
-    step: str = "joining"
+    step: Step = Step.JOINING
     seating: tuple[int, ...] = ()
     cards: tuple[CardState, ...] = ()
-    events: tuple[EventRec, ...] = ()
+    events: tuple[DeckShuffle, ...] = ()
     queue: tuple[Op, ...] = ()
     turn: int = 0
     acting: int = -1
-    phase: str = ""
+    phase: Phase = Phase.NONE
     edge: int = -1
     edge_used: bool = False
     transfers: int = 0
@@ -149,44 +137,74 @@ class VtesState:
     time_calls: tuple[int, ...] = ()
     time_called: bool = False
     outs: tuple[OutRecord, ...] = ()
-    end: str = ""
+    end: End = End.NONE
     last: int = -1
     abandons: tuple[int, ...] = ()
 
-    def option(self, name: str) -> Any:
-        """The value of table option ``name``."""
-        for key, value in self.options:
-            if key == name:
-                return value
-        raise KeyError(name)
+    def option(self, name: str) -> OptionValue:
+        """The value of table option ``name``. Raises KeyError for a name the game has not."""
+        return option_value(self.options, name)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """Table option ``ruleset``."""
+        return ruleset_of(self.options)
+
+    @property
+    def library_size_rule(self) -> bool:
+        """Table option ``library_size``: libraries must hold 60 to 90 cards."""
+        value = self.option("library_size")
+        assert type(value) is bool, f"option library_size holds {value!r}"  # parse_options typed it
+        return value
 
     @property
     def tournament(self) -> bool:
         """True when the table plays the tournament rules."""
-        return self.option("ruleset") == "tournament"
+        return self.ruleset == Ruleset.TOURNAMENT
 
     def in_game(self) -> tuple[int, ...]:
         """Seats still in the game, in seating order (turn order from the first player)."""
-        return tuple(s for s in self.seating if self.players[s].status == STATUS_IN)
+        return in_game(self.seating, self.players)
 
     def prey(self, seat: int) -> int:
         """The next Methuselah to ``seat``'s left still in the game (-1 if none)."""
-        return _neighbour(self, seat, 1)
+        return neighbour(self.seating, self.players, seat, 1)
 
     def predator(self, seat: int) -> int:
         """The next Methuselah to ``seat``'s right still in the game (-1 if none)."""
-        return _neighbour(self, seat, -1)
+        return neighbour(self.seating, self.players, seat, -1)
 
 
-def _neighbour(state: VtesState, seat: int, step: int) -> int:
-    order = state.seating
-    if seat not in order:
+def option_value(options: tuple[tuple[str, OptionValue], ...], name: str) -> OptionValue:
+    """The value of option ``name`` among sorted ``(name, value)`` pairs. Raises KeyError."""
+    for key, value in options:
+        if key == name:
+            return value
+    raise KeyError(name)
+
+
+def ruleset_of(options: tuple[tuple[str, OptionValue], ...]) -> Ruleset:
+    """Table option ``ruleset`` among sorted ``(name, value)`` pairs."""
+    value = option_value(options, "ruleset")
+    assert isinstance(value, str), f"option ruleset holds {value!r}"  # parse_options typed it
+    return Ruleset(value)
+
+
+def in_game(seating: tuple[int, ...], players: Sequence[Methuselah]) -> tuple[int, ...]:
+    """Seats still in the game, in seating order."""
+    return tuple(s for s in seating if players[s].status == Status.IN)
+
+
+def neighbour(seating: tuple[int, ...], players: Sequence[Methuselah], seat: int, step: int) -> int:
+    """The next seat still in the game from ``seat``, ``step`` = 1 to its left (prey), -1 to its
+    right (predator); -1 if none."""
+    if seat not in seating:
         return -1
-    i = order.index(seat)
-    n = len(order)
+    i = seating.index(seat)
+    n = len(seating)
     for k in range(1, n):
-        other = order[(i + step * k) % n]
-        if other != seat and state.players[other].status == STATUS_IN:
+        other = seating[(i + step * k) % n]
+        if other != seat and players[other].status == Status.IN:
             return other
     return -1
 

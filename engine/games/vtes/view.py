@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from engine.games.base import Act, Pos
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.state import STATUS_IN, VtesState
+from engine.games.vtes.state import CardState, VtesState
+from engine.games.vtes.vocab import Do, End, Phase, Ruleset, Status, Step, TransferKind, Zone
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class CardView:
     pos: Pos
     owner: int
     controller: int
-    zone: str
+    zone: Zone
     crypt: bool
     card: str = ""
     name: str = ""
@@ -60,7 +60,7 @@ class PlayerView:
     seat: int
     pool: int
     vp: int
-    status: str
+    status: Status
     declared: bool
     crypt_size: int
     library_size: int
@@ -90,13 +90,13 @@ class VtesView:
 
     seat: int | None
     seats: int
-    step: str
-    ruleset: str
+    step: Step
+    ruleset: Ruleset
     library_size_rule: bool
     seating: tuple[int, ...]
     turn: int
     acting: int
-    phase: str
+    phase: Phase
     edge: int
     edge_used: bool
     transfers: int
@@ -108,24 +108,27 @@ class VtesView:
     cards: tuple[CardView, ...]
     hand: tuple[CardView, ...]
     known_positions: tuple[CardView, ...]
-    end: str
+    end: End
 
     @property
     def me(self) -> PlayerView | None:
         """This seat's Methuselah (None for a spectator)."""
         return None if self.seat is None else self.players[self.seat]
 
-    def controlled(self, seat: int, zone: str = "ready") -> tuple[CardView, ...]:
+    def controlled(self, seat: int, zone: Zone = Zone.READY) -> tuple[CardView, ...]:
         """Cards ``seat`` controls in ``zone``."""
         return tuple(c for c in self.cards if c.controller == seat and c.zone == zone)
 
     def uncontrolled(self, seat: int) -> tuple[CardView, ...]:
         """``seat``'s uncontrolled region (face down unless this is that seat's view)."""
-        return tuple(c for c in self.cards if c.owner == seat and c.zone == "uncontrolled")
+        return tuple(c for c in self.cards if c.owner == seat and c.zone == Zone.UNCONTROLLED)
+
+
+_PILES = frozenset({Zone.LIBRARY, Zone.CRYPT})
 
 
 @functools.lru_cache(maxsize=16384)
-def _card_view(c: Any, ident: str) -> CardView:
+def _card_view(c: CardState, ident: str) -> CardView:
     # A pure function of two immutable values: memoised, since views are rebuilt after every act.
     info = card_base().info(ident) if ident else None
     return CardView(
@@ -149,22 +152,25 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
     """The view of ``seat`` (None: spectator). ``known``: identities opened to that seat; only
     those of its own cards, and public ones, are used."""
     hands = [0] * state.seats
-    cards = []
-    hand = []
-    known_positions = []
+    cards: list[CardView] = []
+    hand: list[CardView] = []
+    known_positions: list[CardView] = []
+    # Locals: this loop runs over every card for every view, after every act.
+    in_hand, in_pile, uncontrolled = Zone.HAND, _PILES, Zone.UNCONTROLLED
     for c in state.cards:
         ident = c.card
         if not ident and seat is not None and c.owner == seat:
             ident = known.get(c.pos, "")
-        if c.zone == "hand":
+        zone = c.zone
+        if zone == in_hand:
             hands[c.owner] += 1
             if c.owner == seat:
                 hand.append(_card_view(c, ident))
-        elif c.zone in ("library", "crypt"):
+        elif zone in in_pile:
             if c.owner == seat and ident:
                 known_positions.append(_card_view(c, ident))
         else:
-            if c.zone == "uncontrolled" and c.owner != seat:
+            if zone == uncontrolled and c.owner != seat:
                 ident = c.card  # face down to everyone but its owner
             cards.append(_card_view(c, ident))
     players = tuple(
@@ -180,8 +186,8 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
             library_count=len(p.library),
             crypt_count=len(p.crypt),
             hand_size=p.hand_size,
-            prey=state.prey(p.seat) if p.status == STATUS_IN else -1,
-            predator=state.predator(p.seat) if p.status == STATUS_IN else -1,
+            prey=state.prey(p.seat) if p.status == Status.IN else -1,
+            predator=state.predator(p.seat) if p.status == Status.IN else -1,
             turns=p.turns,
             hand_at_start=p.hand_at_start,
             withdrawing=p.withdrawing,
@@ -195,8 +201,8 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         seat=seat,
         seats=state.seats,
         step=state.step,
-        ruleset=state.option("ruleset"),
-        library_size_rule=state.option("library_size"),
+        ruleset=state.ruleset,
+        library_size_rule=state.library_size_rule,
         seating=state.seating,
         turn=state.turn,
         acting=state.acting,
@@ -232,41 +238,44 @@ def legal_acts(view: VtesView) -> list[Act]:
     if seat is None:
         return []
     me = view.players[seat]
-    if view.step == "joining":
-        return [] if me.declared else [{"do": "deck", "crypt": 12, "library": 60}]
-    if view.step != "play" or me.status != STATUS_IN:
+    if view.step == Step.JOINING:
+        return [] if me.declared else [{"do": Do.DECK, "crypt": 12, "library": 60}]
+    if view.step != Step.PLAY or me.status != Status.IN:
         return []
     acts: list[Act] = []
-    if view.ruleset == "tournament" and not view.time_called and seat not in view.time_calls:
-        acts.append({"do": "time"})
+    if view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls:
+        acts.append({"do": Do.TIME})
     if view.acting != seat:
         return acts
-    acts.append({"do": "phase"})
-    acts.append({"do": "end_turn"})
-    if view.phase == "unlock":
-        if view.edge == seat and not view.edge_used:
-            acts.append({"do": "edge"})
-        if not me.withdrawing and me.library_count == 0 and me.hand_at_start < me.hand_size:
-            acts.append({"do": "withdraw"})
-    elif view.phase == "minion":
-        for c in view.controlled(seat):
-            if c.crypt and not c.locked and me.prey >= 0:
-                acts.append({"do": "bleed", "minion": c.as_list(), "target": me.prey, "amount": 1})
-        acts.append({"do": "action_end"})
-    elif view.phase == "influence":
-        for c in view.uncontrolled(seat):
-            if view.transfers >= 1 and me.pool >= 1:
-                acts.append({"do": "transfer", "kind": "pool", "card": c.as_list(), "n": 1})
-            if view.transfers >= 2 and c.counters >= 1:
-                acts.append({"do": "transfer", "kind": "blood", "card": c.as_list(), "n": 1})
-            if c.capacity and c.counters >= c.capacity:
-                acts.append({"do": "influence", "card": c.as_list()})
-        if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
-            acts.append({"do": "transfer", "kind": "crypt"})
-    elif view.phase == "discard":
+    acts.append({"do": Do.PHASE})
+    acts.append({"do": Do.END_TURN})
+    match view.phase:
+        case Phase.UNLOCK:
+            if view.edge == seat and not view.edge_used:
+                acts.append({"do": Do.EDGE})
+            if not me.withdrawing and me.library_count == 0 and me.hand_at_start < me.hand_size:
+                acts.append({"do": Do.WITHDRAW})
+        case Phase.MINION:
+            for c in view.controlled(seat):
+                if c.crypt and not c.locked and me.prey >= 0:
+                    acts.append({"do": Do.BLEED, "minion": c.as_list(), "target": me.prey, "amount": 1})
+            acts.append({"do": Do.ACTION_END})
+        case Phase.INFLUENCE:
+            for c in view.uncontrolled(seat):
+                if view.transfers >= 1 and me.pool >= 1:
+                    acts.append({"do": Do.TRANSFER, "kind": TransferKind.POOL, "card": c.as_list(), "n": 1})
+                if view.transfers >= 2 and c.counters >= 1:
+                    acts.append({"do": Do.TRANSFER, "kind": TransferKind.BLOOD, "card": c.as_list(), "n": 1})
+                if c.capacity and c.counters >= c.capacity:
+                    acts.append({"do": Do.INFLUENCE, "card": c.as_list()})
+            if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
+                acts.append({"do": Do.TRANSFER, "kind": TransferKind.CRYPT})
+        case Phase.DISCARD:
+            for c in view.hand:
+                acts.append({"do": Do.DISCARD, "card": c.as_list()})
+        case _:
+            pass
+    if view.phase != Phase.DISCARD:
         for c in view.hand:
-            acts.append({"do": "discard", "card": c.as_list()})
-    if view.phase != "discard":
-        for c in view.hand:
-            acts.append({"do": "play", "card": c.as_list()})
+            acts.append({"do": Do.PLAY, "card": c.as_list()})
     return acts

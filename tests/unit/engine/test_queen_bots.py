@@ -80,7 +80,7 @@ def test_a_bot_decides_the_same_whatever_the_other_seats_hold():
         random.Random(checked).shuffle(idents)
         other = SimTable(GAME, 4, seed=0)
         other.state, other.known, other.public = table.state, table.known, table.public
-        other.truth = {**table.truth, **dict(zip(hidden, idents))}
+        other.truth = {**table.truth, **dict(zip(hidden, idents, strict=True))}
         assert other.view(seat) == table.view(seat)
         for level in ("heuristic", "random"):
             mine = find_game("queen").bot(level, random.Random(checked))

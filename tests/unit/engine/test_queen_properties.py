@@ -64,7 +64,7 @@ def every_card(table: SimTable) -> Counter:
     if state.trick is not None:
         for play in state.trick.plays:
             found.update(play.cards)
-            for pos, ident in zip(play.positions, play.cards):
+            for pos, ident in zip(play.positions, play.cards, strict=False):  # a hunter lead has no position
                 assert table.truth[pos] == ident
             seen_positions.extend(play.positions)
     found.update(state.discard)
@@ -73,7 +73,7 @@ def every_card(table: SimTable) -> Counter:
     for index in range(dealt, len(DECK)):
         found[table.truth[(state.event, index)]] += 1
         seen_positions.append((state.event, index))
-    for hunter, holder in zip(HUNTERS, state.hunters):
+    for hunter, holder in zip(HUNTERS, state.hunters, strict=True):
         if holder >= 0:
             found[f"H{hunter}"] += 1
     assert len(seen_positions) == len(set(seen_positions))
@@ -117,7 +117,7 @@ def test_the_scores_at_each_round_end_are_the_points_of_the_hands_at_that_moment
         final = state
     assert final is not None and final.phase == "over"
     assert list(final.round_scores) == expected
-    assert final.totals == tuple(map(sum, zip(*expected)))
+    assert final.totals == tuple(map(sum, zip(*expected, strict=True)))
     assert all(0 in scores for scores in expected)  # each round ends with someone holding nothing
 
 

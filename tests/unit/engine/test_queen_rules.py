@@ -8,6 +8,8 @@ the engine raised and returned nothing.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import random
 from collections import Counter
 from dataclasses import replace
@@ -16,8 +18,9 @@ from typing import Any
 import pytest
 
 from engine.bots import RandomBot
-from engine.games.base import Draw, EndEvent, GameError, IllegalMove, OptionError, Shuffle
-from engine.games.queen import DECK, GAME, Card, QueenState
+from engine.games.base import Draw, EndEvent, GameError, IllegalMove, MalformedAct, OptionError, Shuffle
+from engine.games.queen import DECK, GAME, Card, Phase, QueenState
+from engine.protocol.codec import encode
 from engine.sim import SimTable, play_game
 
 EVENT = 1  # the shuffle event of the round being played (round 1 was event 0)
@@ -107,14 +110,15 @@ class Table:
     def leads_hunter(self, seat: int, hunter: int) -> Table:
         return self.act(seat, {"do": "hunter", "hunter": hunter})
 
-    def refusal(self, seat: int, act: Any, revealed: dict | None = None) -> str:
-        """The sentence with which the engine refuses ``act``; check and apply both refuse it and
-        the table keeps its state."""
+    def refusal(self, seat: int, act: Any, revealed: dict | None = None, error: type[GameError] = IllegalMove) -> str:
+        """The sentence with which the engine refuses ``act`` (with ``error``: IllegalMove for a
+        rule, MalformedAct for a wrong shape); check and apply both refuse it and the table keeps
+        its state."""
         revealed = self.opened_by(act) if revealed is None else revealed
         before = self.state
-        with pytest.raises(IllegalMove) as refused:
+        with pytest.raises(error) as refused:
             GAME.check(before, seat, act, revealed)
-        with pytest.raises(IllegalMove):
+        with pytest.raises(error):
             GAME.apply(before, seat, act, revealed)
         assert self.state is before
         message = str(refused.value)
@@ -560,7 +564,7 @@ def test_the_first_dealer_is_drawn_jointly_and_takes_hunter_15_the_next_seat_hun
     (draw,) = GAME.pending(state).ops
     assert draw == Draw("dealer", (5,))
     for dealer in range(5):
-        after, notes = GAME.resolve(state, draw, (dealer,))
+        after, _notes = GAME.resolve(state, draw, (dealer,))
         left = (dealer + 1) % 5
         assert after.dealer == dealer and after.hunters == (dealer, left)
         assert after.leader == left and after.round == 1
@@ -737,7 +741,18 @@ def test_a_hunter_played_into_a_trick_is_refused():
     ],
 )
 def test_a_malformed_act_is_refused_with_a_sentence(act, words):
-    assert words in worked_example().refusal(1, act)
+    table = worked_example()
+    assert words in table.refusal(1, act, revealed={}, error=MalformedAct)
+    with pytest.raises(MalformedAct):
+        GAME.to_open(table.state, 1, act)  # the table refuses to open anything for it
+
+
+def test_a_well_formed_act_the_rules_refuse_is_illegal_not_malformed():
+    table = worked_example()
+    with pytest.raises(IllegalMove) as refused:
+        GAME.check(table.state, 1, {"do": "pass"}, {})
+    assert not isinstance(refused.value, MalformedAct)
+    assert "leader cannot pass" in str(refused.value)
 
 
 def test_acts_are_refused_while_the_cards_are_dealt():
@@ -753,3 +768,31 @@ def test_a_refused_act_leaves_the_game_where_it_was():
     t.refusal_of_play(1, "5-0", "8-0")
     t.play(1, "5-0", "5-1")  # the same seat may still make a legal act
     assert t.state is not before and t.actors == (2,)
+
+
+def test_states_encode_as_before_the_phases_were_an_enum():
+    """Phases are a StrEnum: a state's canonical encoding (what the table's digest hashes) is
+    byte for byte what it was with plain strings; these digests were taken before the change."""
+    table = SimTable(GAME, 4, {"rounds": 2}, 5)
+    table.run_ops()
+    rng = random.Random(1)
+    digests = [_state_digest(table.state)]
+    moves = 0
+    while table.pending().actors:
+        seat = table.pending().actors[0]
+        table.play(seat, rng.choice(GAME.legal_acts(table.view(seat))))
+        table.run_ops()
+        moves += 1
+        if moves == 10:
+            digests.append(_state_digest(table.state))
+    digests.append(_state_digest(table.state))
+    assert isinstance(table.state.phase, Phase) and table.state.phase == "over"
+    assert digests == [
+        "401b075305caf51887e9fc4b43c4f7a0c5dd8ae32c13c808306615a915fbe81c",
+        "232f2b01949c44fbc5825da77afcd5d243d4087f7ada8a9b9a4b3865396fcdbd",
+        "6690b7360d4b21e1cc3f5623d0e703fc80e2a5f165d38d107e12e2cc70c20ddc",
+    ]
+
+
+def _state_digest(state: QueenState) -> str:
+    return hashlib.sha256(encode(dataclasses.asdict(state))).hexdigest()

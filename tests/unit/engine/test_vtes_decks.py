@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import VampireError
-from engine.games.vtes import Deck, DeckError, bundled_deck, bundled_deck_names, card_base, load_deck, parse_deck
+from engine.games.vtes import Deck, DeckFileError, bundled_deck, bundled_deck_names, card_base, load_deck, parse_deck
 
 GOVERN = 100845
 ANARCH_CONVERT = 200076
@@ -112,7 +112,7 @@ def test_names_resolve_without_accents_case_or_articles():
 def test_a_misspelt_name_names_its_line_and_the_closest_card():
     lines = crypt_lines("{n}x {name}") + library_lines("{n}x {name}")
     lines[4] = "10x Govern the Unalligned"
-    with pytest.raises(DeckError) as err:
+    with pytest.raises(DeckFileError) as err:
         parse_deck("\n".join(lines))
     message = str(err.value)
     assert 'line 5: no card is named "Govern the Unalligned"; did you mean Govern the Unaligned?' in message
@@ -123,7 +123,7 @@ def test_every_unknown_line_is_reported_and_an_unknown_name_is_not_guessed():
     lines = (
         crypt_lines("{n}x {name}") + library_lines("{n}x {name}") + ["1x Qwzx Frobnicate", "2x Dreams of the Sphynx"]
     )
-    with pytest.raises(DeckError) as err:
+    with pytest.raises(DeckFileError) as err:
         parse_deck("\n".join(lines))
     message = str(err.value)
     assert "line 10:" in message and "Qwzx Frobnicate" in message
@@ -133,21 +133,21 @@ def test_every_unknown_line_is_reported_and_an_unknown_name_is_not_guessed():
 def test_a_crypt_needs_twelve_cards():
     lines = crypt_lines("{n}x {name}") + library_lines("{n}x {name}")
     lines[0] = "5x Anarch Convert"
-    with pytest.raises(DeckError, match="the crypt has 11 cards, and a crypt needs at least 12"):
+    with pytest.raises(DeckFileError, match="the crypt has 11 cards, and a crypt needs at least 12"):
         parse_deck("\n".join(lines))
 
 
 @pytest.mark.parametrize("total", [59, 91])
 def test_a_library_needs_sixty_to_ninety_cards_unless_the_table_rule_is_off(total):
     text = "\n".join(crypt_lines("{n}x {name}") + library_lines("{n}x {name}", total))
-    with pytest.raises(DeckError, match=f"the library has {total} cards, and a library needs 60 to 90"):
+    with pytest.raises(DeckFileError, match=f"the library has {total} cards, and a library needs 60 to 90"):
         parse_deck(text)
     assert parse_deck(text, library_size=False).library_size == total
 
 
 def test_a_zero_count_is_refused():
     lines = crypt_lines("{n}x {name}") + library_lines("{n}x {name}") + ["0x Blood Doll"]
-    with pytest.raises(DeckError, match="a count of 0"):
+    with pytest.raises(DeckFileError, match="a count of 0"):
         parse_deck("\n".join(lines))
 
 
@@ -167,7 +167,7 @@ def test_shipped_tournament_winning_decks(tmp_path):
         deck = bundled_deck(name)
         assert deck.crypt_size >= 12 and 60 <= deck.library_size <= 90
         assert all(card_base().info(cid).capacity > 0 for cid, _ in deck.crypt)
-    with pytest.raises(DeckError, match="no shipped deck"):
+    with pytest.raises(DeckFileError, match="no shipped deck"):
         bundled_deck("nope")
 
 
@@ -177,7 +177,7 @@ def test_load_deck_reads_a_file_and_names_it_in_errors(tmp_path):
     assert load_deck(good).name == "mine"
     bad = tmp_path / "bad.txt"
     bad.write_text("12x Anarch Convert\n60x Blood Dol\n", encoding="utf-8")
-    with pytest.raises(DeckError, match=r"bad.txt: line 2: .*Blood Doll"):
+    with pytest.raises(DeckFileError, match=r"bad.txt: line 2: .*Blood Doll"):
         load_deck(bad)
-    with pytest.raises(DeckError, match="cannot read"):
+    with pytest.raises(DeckFileError, match="cannot read"):
         load_deck(tmp_path / "missing.txt")

@@ -4,10 +4,13 @@ tournament time-out, Game wins and the Archon checks."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+from enum import StrEnum
 
 import pytest
 
-from engine.games.base import Draw, EndEvent, GameError, IllegalMove, Open, OptionError, Shuffle
+from engine.bots.vtes import VtesBot
+from engine.games.base import Draw, EndEvent, GameError, IllegalMove, MalformedAct, Open, OptionError, Shuffle
 from engine.games.vtes import (
     VTES,
     Deck,
@@ -19,6 +22,7 @@ from engine.games.vtes import (
     result_text,
 )
 from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.vocab import Status, Step
 from engine.protocol.codec import encode
 from engine.sim import SimTable
 
@@ -123,7 +127,9 @@ def assert_plain(value, where="state"):
         for i, item in enumerate(value):
             assert_plain(item, f"{where}[{i}]")
     else:
-        assert type(value) in (int, str, bytes, bool), f"{where} holds a {type(value).__name__}"
+        # A StrEnum member is a str (the words of vocab.py): it encodes as its string.
+        plain = type(value) in (int, str, bytes, bool) or isinstance(value, StrEnum)
+        assert plain, f"{where} holds a {type(value).__name__}"
 
 
 def test_state_holds_only_ints_strs_bools_tuples_and_frozen_records(decks):
@@ -169,7 +175,7 @@ def test_rulebook_worked_example(decks):
 
 def test_ousted_methuselah_cards_are_removed_and_its_decks_revealed(decks):
     t = start(decks, 3)
-    first, second, third = t.state.seating
+    first, second, _third = t.state.seating
     t.play(first, {"do": "pool", "seat": second, "delta": -30, "cause": "burn"})
     ops = t.pending().ops
     ended = {op.event for op in ops if isinstance(op, EndEvent)}
@@ -182,7 +188,7 @@ def test_ousted_methuselah_cards_are_removed_and_its_decks_revealed(decks):
 
 def test_predator_ousted_by_the_same_act_gains_the_vp_but_not_the_pool(decks):
     t = start(decks, 5)
-    a, b, c, d, e = t.state.seating
+    a, _b, c, d, e = t.state.seating
     notes = act(t, a, "pool", changes=[[d, -30], [e, -30]], cause="burn")
     assert vp(t, d) == 2  # d's prey e was ousted: d gains the VP...
     assert t.state.players[d].pool == 0  # ...but no pool: d was ousted by the same act
@@ -216,7 +222,7 @@ def test_the_most_vp_wins_even_if_ousted(decks):
 
 def test_pool_never_goes_below_zero(decks):
     t = start(decks, 3)
-    a, b, c = t.state.seating
+    a, b, _c = t.state.seating
     act(t, a, "pool", seat=b, delta=-50, cause="burn")
     assert t.state.players[b].pool == 0 and t.state.players[b].status == "ousted"
 
@@ -282,7 +288,7 @@ def test_influence_out_at_capacity_opens_the_vampire_to_everyone(decks):
 
 def test_bleed_burns_pool_and_gives_the_edge(decks):
     t = start(decks, 3)
-    a, b, c = t.state.seating
+    a, b, _c = t.state.seating
     v = uncontrolled(t, a)[0]
     act(t, a, "move", cards=[list(v.pos)], to="ready")
     to_phase(t, "minion")
@@ -303,7 +309,7 @@ def test_bleed_burns_pool_and_gives_the_edge(decks):
 
 def test_playing_a_card_opens_it_and_refills_the_hand(decks):
     t = start(decks, 2)
-    a, b = t.state.seating
+    a, _b = t.state.seating
     card = hand(t, a)[0]
     assert VTES.to_open(t.state, a, {"do": "play", "card": list(card.pos)}) == (card.pos,)
     act(t, a, "play", card=list(card.pos))
@@ -323,22 +329,76 @@ def test_playing_a_card_opens_it_and_refills_the_hand(decks):
     [
         ("other", {"do": "phase"}, "only the acting Methuselah"),
         ("acting", {"do": "transfer", "kind": "pool", "card": [0, 0]}, "in the influence phase"),
-        ("acting", {"do": "shout"}, "there is no 'shout' act"),
-        ("acting", {"do": "phase", "force": True}, "has no 'force' field"),
         ("acting", {"do": "pool", "delta": 0, "cause": "gain"}, "must not be 0"),
-        ("acting", {"do": "pool", "delta": 1}, "needs a cause"),
         ("acting", {"do": "discard", "card": [99, 0]}, "not in your hand"),
         ("acting", {"do": "edge"}, "do not have the Edge"),
         ("acting", {"do": "time"}, "tournament rule"),
         ("acting", {"do": "deck", "crypt": 12, "library": 60}, "already started|has started"),
-        ("acting", {"do": "draw", "n": True}, "whole number"),
+        ("acting", {"do": "draw", "n": 0}, "at least 1"),
+        ("acting", {"do": "pool", "seat": 7, "delta": 1, "cause": "gain"}, "seat number"),
     ],
 )
 def test_refusals_are_sentences(decks, seat_is, act_, message):
     t = start(decks, 3)
     seat = t.state.acting if seat_is == "acting" else t.state.seating[1]
-    with pytest.raises(IllegalMove, match=message):
+    with pytest.raises(IllegalMove, match=message) as refused:
         t.play(seat, act_)
+    assert not isinstance(refused.value, MalformedAct)
+
+
+@pytest.mark.parametrize(
+    ("act_", "message"),
+    [
+        ("phase", "a map with a 'do' field"),
+        ({"do": "shout"}, "there is no 'shout' act"),
+        ({"phase": True}, "there is no None act"),
+        ({"do": "phase", "force": True}, "has no 'force' field"),
+        ({"do": "pool", "delta": 1}, "needs a cause"),
+        ({"do": "pool", "delta": 1, "cause": "{s0}"}, "needs a cause"),
+        ({"do": "pool", "cause": "gain"}, "needs a whole number 'delta'"),
+        ({"do": "pool", "seat": "me", "delta": 1, "cause": "gain"}, "seat number"),
+        ({"do": "pool", "changes": [[0]], "cause": "gain"}, r"\[seat, delta\] pairs"),
+        ({"do": "pool", "changes": [[0, 1]], "delta": 1, "cause": "gain"}, "not both"),
+        ({"do": "draw", "n": True}, "whole number"),
+        ({"do": "discard", "card": "top"}, r"\[event, index\] pair"),
+        ({"do": "discard", "card": [0, -1]}, r"\[event, index\] pair"),
+        ({"do": "move", "cards": [[0, 0]]}, "needs 'to'"),
+        ({"do": "move", "cards": [[0, 0]], "to": "sky"}, "must be one of"),
+        ({"do": "move", "cards": [], "to": "ash"}, "pairs"),
+        ({"do": "move", "cards": [[0, 0], [0, 0]], "to": "ash"}, "twice"),
+        ({"do": "move", "cards": [[0, 0]], "to": "on"}, "needs 'on'"),
+        ({"do": "lock", "cards": [[0, 0]], "extra": 1}, "has no 'extra' field"),
+        ({"do": "transfer", "kind": "crypt", "n": 1}, "takes no 'card'"),
+        ({"do": "combat", "minions": [[0, 0]]}, "exactly two"),
+        ({"do": "shuffle", "zone": "hand"}, "must be one of library, crypt"),
+    ],
+)
+def test_a_malformed_act_is_refused_as_malformed_with_a_sentence(decks, act_, message):
+    t = start(decks, 3)
+    seat = t.state.acting
+    before = t.state
+    with pytest.raises(MalformedAct, match=message):
+        VTES.check(before, seat, act_, {})
+    with pytest.raises(MalformedAct, match=message):
+        VTES.apply(before, seat, act_, {})
+    assert t.state is before
+
+
+def test_a_malformed_field_of_an_act_otherwise_legal_is_malformed(decks):
+    t = start(decks, 3)
+    seat = t.state.acting
+    card = hand(t, seat)[0]
+    act_ = {"do": "play", "card": list(card.pos), "no_replace": 1}
+    with pytest.raises(MalformedAct, match="true or false"):
+        VTES.check(t.state, seat, act_, {card.pos: t.truth[card.pos]})
+
+
+def test_the_table_refuses_to_open_anything_for_a_malformed_act(decks):
+    t = start(decks, 3)
+    seat = t.state.acting
+    for act_ in ({"do": "play", "card": "top"}, {"do": "discard"}, {"do": "move", "cards": "all"}, ["play"]):
+        with pytest.raises(MalformedAct):
+            VTES.to_open(t.state, seat, act_)
 
 
 def test_transfer_refusals_name_the_budget_and_the_capacity(decks):
@@ -560,7 +620,7 @@ def finished_tournament_table(decks):
 
 
 def test_archon_check_halves_rounded_up_add_up_to_the_players(decks):
-    t, (a, b, c, d, e) = finished_tournament_table(decks)
+    t, (_a, _b, c, _d, _e) = finished_tournament_table(decks)
     rows = result_table(t.state)
     assert archon_problems(t.state, rows) == []
     bad = [r._replace(vp=r.vp + 2) if r.seat == c else r for r in rows]
@@ -568,7 +628,7 @@ def test_archon_check_halves_rounded_up_add_up_to_the_players(decks):
 
 
 def test_archon_check_every_oust_is_credited_to_the_predator(decks):
-    t, (a, b, c, d, e) = finished_tournament_table(decks)
+    t, (_a, _b, _c, d, e) = finished_tournament_table(decks)
     rows = result_table(t.state)
     moved = [r._replace(vp=r.vp - 2) if r.seat == d else r._replace(vp=r.vp + 2) if r.seat == e else r for r in rows]
     problems = archon_problems(t.state, moved)
@@ -576,14 +636,14 @@ def test_archon_check_every_oust_is_credited_to_the_predator(decks):
 
 
 def test_archon_check_halves_only_for_time_out_survivors_or_withdrawals(decks):
-    t, (a, b, c, d, e) = finished_tournament_table(decks)
+    t, (_a, b, c, _d, _e) = finished_tournament_table(decks)
     rows = result_table(t.state)
     halved = [r._replace(vp=1) if r.seat == b else r._replace(vp=r.vp - 1) if r.seat == c else r for r in rows]
     assert any(f"seat {b} has a half VP" in p for p in archon_problems(t.state, halved))
 
 
 def test_archon_check_game_win_marks(decks):
-    t, (a, b, c, d, e) = finished_tournament_table(decks)
+    t, (a, _b, _c, _d, _e) = finished_tournament_table(decks)
     rows = result_table(t.state)
     assert not any(r.gw for r in rows)  # 1.5 VP at most
     marked = [r._replace(gw=True) if r.seat == a else r for r in rows]
@@ -592,7 +652,7 @@ def test_archon_check_game_win_marks(decks):
 
 def test_archon_check_tournament_table_size(decks):
     t = start(decks, 3)
-    a, b, c = t.state.seating
+    _a, b, c = t.state.seating
     oust(t, b)
     oust(t, c)
     state = dataclasses.replace(t.state, options=(("library_size", True), ("ruleset", "tournament")))
@@ -605,7 +665,7 @@ def test_archon_check_tournament_table_size(decks):
 def test_abandon_leaves_without_vp_and_the_predator_gains_nothing(decks):
     t = start(decks, 3)
     a, b, c = t.state.seating
-    t.state, notes = VTES.abandon(t.state, b)
+    t.state, _notes = VTES.abandon(t.state, b)
     t.run_ops()
     assert t.state.players[b].status == "abandoned"
     assert vp(t, a) == 0 and pool(t, a) == 30
@@ -640,7 +700,7 @@ def test_a_card_put_back_on_the_library_is_drawn_without_a_new_opening(decks):
 
 def test_reshuffling_a_library_starts_a_new_private_event_from_its_positions(decks):
     t = start(decks, 3)
-    a, b, c = t.state.seating
+    a, b, _c = t.state.seating
     library = t.state.players[a].library
     t.play(b, {"do": "shuffle", "zone": "library", "seat": a})
     (op,) = t.pending().ops
@@ -684,8 +744,40 @@ def test_views_show_own_hidden_cards_with_their_texts_and_only_counts_of_others(
 
 def test_describe_uses_the_players_words(decks):
     t = start(decks, 2)
-    a, b = t.state.seating
+    a, _b = t.state.seating
     card = hand(t, a)[0]
     note = VTES.describe(t.state, a, {"do": "play", "card": list(card.pos)}, {card.pos: t.truth[card.pos]})
     name = t.view(a).hand[[c.pos for c in t.view(a).hand].index(card.pos)].name
     assert note.render(["Ann", "Bob"] if a == 0 else ["Bob", "Ann"]) == f"Ann plays {name}"
+
+
+def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(decks):
+    """Steps, phases, zones, statuses and deck parts are StrEnums: a state's canonical encoding
+    (what the table's digest hashes) is byte for byte what it was with plain strings; these
+    digests were taken before the change, at the deal, after 50 acts and at the end."""
+    t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
+    digests = [_state_digest(t.state)]
+    bots = [VtesBot(decks[s], seed=s) for s in range(4)]
+    for i in range(400):
+        pending = t.pending()
+        if not pending.actors:
+            break
+        if i == 50:
+            digests.append(_state_digest(t.state))
+        for seat in pending.actors:
+            chosen = bots[seat].choose(t.view(seat), VTES.legal_acts(t.view(seat)))
+            if chosen is not None:
+                t.play(seat, chosen)
+                t.run_ops()
+                break
+    digests.append(_state_digest(t.state))
+    assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
+    assert digests == [
+        "175f6b4eb6477f2f86717e55592f1ce3b8b983c4e1e5597416a380f2b27a8477",
+        "0792362bfb399c56aff6d8593cec527497c101e0c40e65f45859e44fec53b48d",
+        "853b73ca95a1d1d561c15cc328026ea72e8d914fc233162c89f83ee8d7ba4815",
+    ]
+
+
+def _state_digest(state) -> str:
+    return hashlib.sha256(encode(dataclasses.asdict(state))).hexdigest()

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots.vtes import VtesBot, make_bot
+from engine.bots.vtes import VtesBot, vtes_bot
 from engine.games.base import OptionError
-from engine.games.vtes import VTES, archon_problems, bundled_decks, simulate_vtes
+from engine.games.vtes import VTES, archon_problems, bundled_decks
+from engine.games.vtes.simulate import simulate_vtes
 from engine.games.vtes.view import CardView
 from engine.sim import SimTable, play_game
 
@@ -60,7 +61,7 @@ def test_simulate_vtes_with_bot_levels_and_options():
     )
     assert len(records) == 2 and all(len(r.result.scores) == 4 for r in records)
     with pytest.raises(OptionError, match="no VTES bot level"):
-        make_bot("genius")
+        vtes_bot("genius")
 
 
 def test_simulation_is_reproducible_from_its_seed():

@@ -1,0 +1,198 @@
+"""The words of a VTES table (shared/rules/vtes.md): steps, phases, zones, statuses, act names.
+
+Each is a :class:`~enum.StrEnum`: a member *is* its string, so states, views and acts hold the
+same strings as before and encode to the same canonical bytes (the table's digest, the wire and
+the logs do not change), while the code compares against members instead of string literals.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Step(StrEnum):
+    """Where the game stands (``VtesState.step``)."""
+
+    JOINING = "joining"
+    """Every seat declares its deck sizes (a ``deck`` act)."""
+    SEATING = "seating"
+    """The joint draw of the seating."""
+    DEALING = "dealing"
+    """Every crypt and library is shuffled; the opening hands and uncontrolled regions are dealt."""
+    PLAY = "play"
+    """Turns are played."""
+    OVER = "over"
+    """The game has ended (``VtesState.end`` says how)."""
+
+
+class Phase(StrEnum):
+    """A phase of the acting Methuselah's turn (rules, "Turn sequence"), in order."""
+
+    UNLOCK = "unlock"
+    MASTER = "master"
+    MINION = "minion"
+    INFLUENCE = "influence"
+    DISCARD = "discard"
+    NONE = ""
+    """No turn is under way: before play, and after the game ended."""
+
+
+PHASES: tuple[Phase, ...] = (Phase.UNLOCK, Phase.MASTER, Phase.MINION, Phase.INFLUENCE, Phase.DISCARD)
+"""The five phases of a turn, in order (rules, "Turn sequence")."""
+
+
+class Zone(StrEnum):
+    """Where a card is (``CardState.zone``; rules, "Zones")."""
+
+    LIBRARY = "library"
+    CRYPT = "crypt"
+    HAND = "hand"
+    UNCONTROLLED = "uncontrolled"
+    """A Methuselah's uncontrolled region: face down, its owner may look."""
+    READY = "ready"
+    TORPOR = "torpor"
+    ON = "on"
+    """Placed on another card in play (``CardState.on`` says which)."""
+    ASH = "ash"
+    REMOVED = "removed"
+    """Out of the game."""
+
+    @property
+    def in_play(self) -> bool:
+        """Controlled, public, may be locked and carry counters."""
+        return self in IN_PLAY
+
+    @property
+    def hidden(self) -> bool:
+        """Face down (the uncontrolled region: its owner may look)."""
+        return self in HIDDEN
+
+
+IN_PLAY: frozenset[Zone] = frozenset({Zone.READY, Zone.TORPOR, Zone.ON})
+"""Zones of cards in play: controlled, public, may be locked and carry counters."""
+HIDDEN: frozenset[Zone] = frozenset({Zone.LIBRARY, Zone.CRYPT, Zone.HAND, Zone.UNCONTROLLED})
+"""Zones whose cards are face down (the uncontrolled region: its owner may look)."""
+
+
+class Target(StrEnum):
+    """Where an act may send cards (``to`` of ``move`` and ``play``): a zone, or the bottom of a
+    library or crypt."""
+
+    READY = "ready"
+    TORPOR = "torpor"
+    ASH = "ash"
+    REMOVED = "removed"
+    HAND = "hand"
+    LIBRARY = "library"
+    LIBRARY_BOTTOM = "library_bottom"
+    CRYPT = "crypt"
+    CRYPT_BOTTOM = "crypt_bottom"
+    UNCONTROLLED = "uncontrolled"
+    ON = "on"
+
+    @property
+    def zone(self) -> Zone:
+        """The zone the card ends in."""
+        return _TARGET_ZONES[self]
+
+    @property
+    def bottom(self) -> bool:
+        """True for the bottom of a library or crypt (else the top, or not a pile)."""
+        return self in (Target.LIBRARY_BOTTOM, Target.CRYPT_BOTTOM)
+
+
+_TARGET_ZONES: dict[str, Zone] = {t: Zone(t.removesuffix("_bottom")) for t in Target}
+
+
+MOVE_TARGETS: tuple[Target, ...] = tuple(Target)
+"""Where ``move`` may put cards: a zone, the bottom of a library or crypt, or ``"on"`` another card."""
+
+PLAY_TARGETS: tuple[Target, ...] = (Target.ASH, Target.READY, Target.TORPOR, Target.REMOVED, Target.ON)
+"""Where a card played from hand goes (default: the ash heap)."""
+
+
+class DeckPart(StrEnum):
+    """The two decks a Methuselah brings (rules, "Setup"): a card's deck, a shuffle event's deck,
+    a zone to reshuffle, a card kind in the database."""
+
+    CRYPT = "crypt"
+    LIBRARY = "library"
+
+    @property
+    def zone(self) -> Zone:
+        """The zone that holds this deck."""
+        return Zone.CRYPT if self == DeckPart.CRYPT else Zone.LIBRARY
+
+
+class Status(StrEnum):
+    """Whether a Methuselah is in the game, and how it left (``Methuselah.status``)."""
+
+    IN = "in"
+    OUSTED = "ousted"
+    WITHDRAWN = "withdrawn"
+    ABANDONED = "abandoned"
+
+
+class End(StrEnum):
+    """Why the game ended (``VtesState.end``)."""
+
+    NONE = ""
+    """It has not."""
+    LAST = "last"
+    """One Methuselah (or none) is left."""
+    TIME = "time"
+    """Time-out (tournament rules)."""
+    UNSTARTED = "unstarted"
+    """A seat abandoned before play started."""
+
+
+class Ruleset(StrEnum):
+    """Table option ``ruleset``."""
+
+    STANDARD = "standard"
+    TOURNAMENT = "tournament"
+    """4 or 5 seats; withdrawal gives 0.5 VP; a time limit; Game wins."""
+
+
+class TransferKind(StrEnum):
+    """``kind`` of a ``transfer`` act (rules, "Influence phase")."""
+
+    POOL = "pool"
+    """Pool to a vampire of the uncontrolled region, 1 transfer each."""
+    BLOOD = "blood"
+    """Blood back from such a vampire to pool, 2 transfers each."""
+    CRYPT = "crypt"
+    """The top crypt card to the uncontrolled region: 4 transfers and 1 pool."""
+
+
+TRANSFER_COSTS: dict[TransferKind, int] = {TransferKind.POOL: 1, TransferKind.BLOOD: 2, TransferKind.CRYPT: 4}
+"""Transfers each kind of transfer costs (``crypt`` also costs 1 pool)."""
+
+
+class Do(StrEnum):
+    """The name (``"do"``) of every VTES act; :data:`engine.games.vtes.rules.ACT_FIELDS` gives each
+    one's fields and :mod:`engine.games.vtes` what it does."""
+
+    DECK = "deck"
+    PHASE = "phase"
+    END_TURN = "end_turn"
+    EDGE = "edge"
+    DRAW = "draw"
+    PLAY = "play"
+    DISCARD = "discard"
+    MOVE = "move"
+    BURN = "burn"
+    LOCK = "lock"
+    UNLOCK = "unlock"
+    BLOOD = "blood"
+    LIFE = "life"
+    POOL = "pool"
+    BLEED = "bleed"
+    COMBAT = "combat"
+    INFLUENCE = "influence"
+    TRANSFER = "transfer"
+    HAND_SIZE = "hand_size"
+    SHUFFLE = "shuffle"
+    ACTION_END = "action_end"
+    WITHDRAW = "withdraw"
+    TIME = "time"
