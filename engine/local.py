@@ -23,9 +23,9 @@ from engine.protocol.log import Entry
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat, now_ms
 from engine.sequencer import Sequencer
-from engine.table import TableRefusal
+from engine.table import Table, TableRefusal
 
-Tamper = Callable[[int, str, dict], dict]
+Tamper = Callable[[int, str, dict[str, Any]], dict[str, Any]]
 """A cheat hook for tests: ``tamper(seat, kind, body) -> body`` changes a seat's entry body."""
 
 
@@ -42,14 +42,14 @@ class LocalGame:
     rejections: list[tuple[int, TableRefusal]] = field(default_factory=list)
 
     @property
-    def table(self):
+    def table(self) -> Table:
         return self.host.table
 
     def broadcast(self, entry: Entry) -> None:
         for seat in self.seats:
             seat.fold(entry)
 
-    def submit(self, seat: Seat, kind: str, body: dict) -> Entry:
+    def submit(self, seat: Seat, kind: str, body: dict[str, Any]) -> Entry:
         """Sign ``body`` as ``seat`` on the head, submit it and let every seat fold it.
         Raises TableRefusal when the host refuses it."""
         if self.tamper is not None:
@@ -61,7 +61,7 @@ class LocalGame:
         self.broadcast(entry)
         return entry
 
-    def host_entry(self, kind: str, body: dict) -> Entry:
+    def host_entry(self, kind: str, body: dict[str, Any]) -> Entry:
         start = len(self.host.table.notes)
         entry, _ = self.host.submit(self.host.sign(kind, body))
         self.notes.extend(self.host.table.notes[start:])
@@ -73,7 +73,7 @@ class LocalGame:
         more can happen without an outside player."""
         t = self.host.table
         if t.phase == "over" and not t.ended:
-            result = t.game.result(t.gstate)
+            result = t.final_result()
             self.host_entry("end", {"scores": list(result.scores), "winners": list(result.winners)})
             return True
         if t.phase != "running":

@@ -326,7 +326,7 @@ class Client:
             if t.phase == "stopped" and t.fault is not None:
                 summary = f"The table stopped: {t.fault.describe(t.names)}"
             else:
-                result = t.game.result(t.gstate)
+                result = t.result()
                 summary = (
                     result.summary.format(**{f"s{i}": n for i, n in enumerate(t.names)})
                     if result

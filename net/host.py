@@ -242,7 +242,7 @@ class Host:
             if t.phase == "lobby" and len(t.seats) == t.nseats and self.auto_start:
                 self.post("start", {})
             elif t.phase == "over" and not t.ended:
-                result = t.game.result(t.gstate)
+                result = t.final_result()
                 self.post("end", {"scores": list(result.scores), "winners": list(result.winners)})
                 self._say(f"The table is over: {result.summary.format(**{f's{i}': n for i, n in enumerate(t.names)})}")
                 self._say(f"state digest {t.digest().hex()}")

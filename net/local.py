@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 
 from engine.errors import VampireError
 from engine.games import all_rules, find_game
+from engine.games.base import Game
 from engine.opening import bot_names, open_sequencer, order_table
 from engine.protocol.identity import new_key
 from engine.seat import now_ms
@@ -59,7 +60,7 @@ def bot_client(
     stall_after: float = 30.0,
     abandon_after: float | None = None,
     rng: random.Random | None = None,
-    games: dict[str, Any] | None = None,
+    games: Mapping[str, Game] | None = None,
 ) -> Client:
     """A bot player of ``level`` (``heuristic``, ``random``) as a client of the host at
     ``address``: a fresh key per table unless ``key`` is given, duties and moves by itself,
@@ -116,6 +117,10 @@ async def until(condition: Callable[[], bool], clients: Sequence[Client], timeou
             u()
 
 
+def _seated(client: Client) -> Callable[[], bool]:
+    return lambda: client.seat is not None and client.seat.index is not None
+
+
 @dataclass
 class LocalTable:
     """A running local table: the ``host``, the player's ``session`` (seat 0) and the ``bots``."""
@@ -143,7 +148,7 @@ async def open_local_table(
     player_bot: Any = None,
     timeouts: Timeouts = Timeouts(),
     stall_after: float = 30.0,
-    games: dict[str, Any] | None = None,
+    games: Mapping[str, Game] | None = None,
     connect_timeout: float = 30.0,
 ) -> LocalTable:
     """Open a table of ``1 + len(levels)`` seats on 127.0.0.1 (a free port): the local player takes
@@ -184,9 +189,7 @@ async def open_local_table(
             )
             table.bots.append(bot)
             await bot.start()
-            await until(
-                lambda b=bot: b.seat is not None and b.seat.index is not None, [bot], connect_timeout, "a bot's seat"
-            )
+            await until(_seated(bot), [bot], connect_timeout, "a bot's seat")
     except BaseException:
         await table.close()
         raise

@@ -21,7 +21,7 @@ from engine.games import DEFAULT_GAME, find_game, game_names
 if TYPE_CHECKING:
     from engine.games.spec import GameSpec
     from net.client import Client
-    from net.events import Backoff, Timeouts
+    from net.events import Backoff, SeatRefused, Timeouts
     from net.host import Host
     from net.session import Session
 
@@ -202,7 +202,7 @@ def simulate_protocol(
         )
         local.run()
         table = local.table
-        result = table.game.result(table.gstate)
+        result = table.result()
         names = table.names
         if verbose and g == 0:
             for note in local.notes:
@@ -254,7 +254,7 @@ def cmd_result(args: argparse.Namespace) -> int:
             f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit"
         )
     print(spec.organiser_result(table.gstate, table.names))
-    if table.game.result(table.gstate) is None:
+    if table.result() is None:
         print("(the game is not over: these are the VP so far)")
     return 0
 
@@ -417,7 +417,7 @@ def seat_refusal_sentence(event: SeatRefused) -> str:
     from net.events import SeatRefusal
 
     if event.reason is SeatRefusal.NOT_BY_HAND:
-        return event.detail
+        return str(event.detail)
     if event.reason is SeatRefusal.NEEDS_KIT:
         spec = find_game(event.game)
         noun = spec.kit().noun if spec.kit is not None else "deck"
@@ -501,9 +501,9 @@ async def run_host(args: argparse.Namespace) -> int:
         say(f"Resumed the table from {save}: {len(loaded.entries)} entries{torn}.")
         bdir = _bots_dir(save)
         if bdir.is_dir():
-            for d in sorted(bdir.iterdir(), key=lambda p: int(p.name) if p.name.isdigit() else 0):
-                if (d / "level").exists():
-                    bots.append(((d / "level").read_text().strip(), d))
+            for folder in sorted(bdir.iterdir(), key=lambda p: int(p.name) if p.name.isdigit() else 0):
+                if (folder / "level").exists():
+                    bots.append(((folder / "level").read_text().strip(), folder))
     else:
         spec = find_game(args.game)
         levels = parse_bots(args.bots, spec) if args.bots else []
@@ -519,16 +519,16 @@ async def run_host(args: argparse.Namespace) -> int:
         sequencer = open_sequencer(order, host_key, save, now_ms)
         bdir = _bots_dir(save)
         for i, level in enumerate(levels):
-            d = bdir / str(i)
-            d.mkdir(mode=0o700, parents=True, exist_ok=True)
-            (d / "level").write_text(level + "\n")
-            bots.append((level, d))
+            folder = bdir / str(i)
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            (folder / "level").write_text(level + "\n")
+            bots.append((level, folder))
     # A host with a screen starts when its person presses Start; a headless one when the table is full.
     host = Host(sequencer, timeouts=timeouts, say=say, auto_start=args.headless)
     await host.start(args.bind, args.port)
     shown = lan_address() if args.bind in ("0.0.0.0", "") else args.bind
     t = host.table
-    say(f"Table open: {t.game.title}, {t.nseats} seats, log file {save}")
+    say(f"Table open: {t.rules.title}, {t.nseats} seats, log file {save}")
     say(f"Give your friends this address: {shown}:{host.port}   (vampire join {shown}:{host.port})")
     say(f"Host key fingerprint {short_fingerprint(host.sequencer.public)}")
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)

@@ -257,7 +257,7 @@ class LocalPlay(NetSession):
             games=_games(),
         )
         self._host = self._local.host
-        self._bot_levels = {bot.public: level for bot, level in zip(self._local.bots, self.spec.levels)}
+        self._bot_levels = {bot.public: level for bot, level in zip(self._local.bots, self.spec.levels, strict=True)}
         self.attach(self._local.session)
         # Entries folded before we subscribed (the joins, the start) are in the table already.
         self._emit(SessionEvent("entry"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.table import Table
+from engine.table.work import DrawWork, RevealWork, SeedsWork, ShuffleWork, UnlockWork
 
 # --- the fingerprint players compare ------------------------------------------------------------
 
@@ -61,42 +62,44 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
     names = table.names
     state = table.gstate
     rnd = getattr(state, "round", 0)
-    if w.kind == "rand":
-        n = len(table.active_seats())
-        done = len(w.commits) + len(w.reveals)
-        purpose = w.purpose.split("/", 1)[0]
-        what = "Drawing the first dealer" if purpose == "dealer" else f"Drawing at random ({purpose})"
-        return Progress(f"{what}: {done} of {2 * n} steps", done, 2 * n)
-    if w.kind == "shuffle":
-        ev = table.events[w.event]
-        steps = ev.setup_steps
-        total = len(steps)
-        if ev.step < total:
-            seat, kind = steps[ev.step]
-            who = names[seat]
-            verb = "shuffle" if kind == "shuffle" else "lock"
-            return Progress(f"Shuffling round {rnd}: {who}'s {verb} pass ({ev.step + 1} of {total})", ev.step, total)
-        return Progress(f"Shuffling round {rnd}", total, total)
-    if w.kind in ("unlock", "reveal"):
-        left = len(w.steps)
-        key = id(w)
-        if totals is not None:
-            totals[key] = max(totals.get(key, 0), left)
-            total = totals[key]
-        else:
-            total = left
-        done = total - left
-        who = names[w.steps[0][0]] if w.steps else ""
-        if w.kind == "unlock":
-            return Progress(f"Dealing round {rnd}: {who} unlocks ({done + 1} of {total})", done, total)
-        return Progress(f"Opening cards: {who} reveals ({done + 1} of {total})", done, total)
-    if w.kind == "seeds":
-        ev = table.events[w.event]
-        total = len(ev.order)
-        done = total - len(w.waiting)
-        if w.purpose == "complaint":
-            return Progress(f"A complaint: every seed is revealed ({done} of {total})", done, total)
-        return Progress(f"Revealing the hands of round {rnd}: seeds {done} of {total}", done, total)
+    match w:
+        case DrawWork():
+            n = len(table.active_seats())
+            done = len(w.commits) + len(w.reveals)
+            purpose = w.purpose.split("/", 1)[0]
+            what = "Drawing the first dealer" if purpose == "dealer" else f"Drawing at random ({purpose})"
+            return Progress(f"{what}: {done} of {2 * n} steps", done, 2 * n)
+        case ShuffleWork():
+            ev = table.events[w.event]
+            steps = ev.setup_steps
+            total = len(steps)
+            if ev.step < total:
+                seat, kind = steps[ev.step]
+                verb = "shuffle" if kind == "shuffle" else "lock"
+                return Progress(
+                    f"Shuffling round {rnd}: {names[seat]}'s {verb} pass ({ev.step + 1} of {total})", ev.step, total
+                )
+            return Progress(f"Shuffling round {rnd}", total, total)
+        case UnlockWork() | RevealWork():
+            left = len(w.steps)
+            key = id(w)
+            if totals is not None:
+                totals[key] = max(totals.get(key, 0), left)
+                total = totals[key]
+            else:
+                total = left
+            done = total - left
+            who = names[w.steps[0].seat] if w.steps else ""
+            if isinstance(w, UnlockWork):
+                return Progress(f"Dealing round {rnd}: {who} unlocks ({done + 1} of {total})", done, total)
+            return Progress(f"Opening cards: {who} reveals ({done + 1} of {total})", done, total)
+        case SeedsWork():
+            ev = table.events[w.event]
+            total = len(ev.order)
+            done = total - len(w.waiting)
+            if w.purpose == "complaint":
+                return Progress(f"A complaint: every seed is revealed ({done} of {total})", done, total)
+            return Progress(f"Revealing the hands of round {rnd}: seeds {done} of {total}", done, total)
     return None
 
 
@@ -114,15 +117,15 @@ def waiting_text(table: Table, me: int | None) -> str:
     if not owed:
         return ""
     names = table.names
-    kinds: dict[int, str] = {}
-    for s, kind in owed:
-        kinds.setdefault(s, kind)
+    kinds: dict[int, str] = {}  # seat -> the first kind it owes
+    for seat, owed_kind in owed:
+        kinds.setdefault(seat, owed_kind)
     if me in kinds and kinds[me] == "move":
         return "Your turn."
     parts = []
-    for s, kind in kinds.items():
-        who = "you" if s == me else names[s]
-        parts.append(f"{who} ({_WORK_WORDS.get(kind, kind)})" if kind != "move" else who)
+    for seat, what in kinds.items():
+        who = "you" if seat == me else names[seat]
+        parts.append(f"{who} ({_WORK_WORDS.get(what, what)})" if what != "move" else who)
     if len(kinds) == 1:
         ((s, kind),) = kinds.items()
         who = "you" if s == me else names[s]

@@ -42,6 +42,7 @@ from engine.games.base import (
     Pending,
     Pos,
     Release,
+    Result,
     Shuffle,
 )
 from engine.protocol import codec, deck
@@ -138,6 +139,18 @@ class Table:
         if self.game is None:
             raise TableRefusal("illegal", "the table has no game yet")
         return self.game
+
+    def result(self) -> Result | None:
+        """How the game ended (:class:`engine.games.base.Result`), or None while it goes on or
+        before the table entry."""
+        return self.game.result(self.gstate) if self.game is not None else None
+
+    def final_result(self) -> Result:
+        """The result of a game whose phase is over. Raises TableRefusal (illegal) before that."""
+        result = self.result()
+        if result is None:
+            raise TableRefusal("illegal", "the game is not over")
+        return result
 
     @property
     def head(self) -> bytes:

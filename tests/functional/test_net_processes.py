@@ -210,9 +210,7 @@ def test_a_client_killed_mid_game_restarts_from_its_files_and_plays_on(table4):
     table4.wait_all()
     table = table4.check_identical()
     assert len(table.entries) > held
-    assert "held %d entries" % held in "".join(
-        Path(p.out_path).read_text() for p in table4.procs if p.args[3] == "host"
-    )
+    assert f"held {held} entries" in "".join(Path(p.out_path).read_text() for p in table4.procs if p.args[3] == "host")
 
 
 def test_a_client_killed_between_storing_its_seed_and_publishing_its_shuffle_reuses_the_seed(table4):

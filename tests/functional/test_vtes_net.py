@@ -41,7 +41,7 @@ def test_a_vtes_table_of_bot_processes_with_their_own_deck_files_plays_to_its_en
         out.close()
         return procs[-1]
 
-    host = spawn(
+    spawn(
         [
             "host",
             "--headless",
