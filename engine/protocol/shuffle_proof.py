@@ -23,6 +23,7 @@ import hashlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from typing import Any
 
 from nacl import bindings as nb
@@ -219,13 +220,13 @@ def _points(value: Any, n: int) -> list[bytes]:
     for p in value:
         if type(p) is not bytes or len(p) != 32:
             raise _Malformed
-    return value
+    return list(value)
 
 
 def _scalars(value: Any, n: int) -> list[bytes]:
     if type(value) is not list or len(value) != n or not all(group.is_scalar(k) for k in value):
         raise _Malformed
-    return value
+    return list(value)
 
 
 def _scalar(value: Any) -> bytes:
@@ -241,10 +242,10 @@ def _cards(value: Any, n: int) -> list[Ciphertext]:
     for c in value:
         if not isinstance(c, (list, tuple)) or len(c) != 2:
             raise _Malformed
-        out.append((c[0], c[1]))
         for p in c:
             if type(p) is not bytes or len(p) != 32:
                 raise _Malformed
+        out.append((c[0], c[1]))
     return out
 
 
@@ -280,16 +281,17 @@ def verify(
     ``executor``: when given, the four heavy parts run as tasks in it (in parallel, as libsodium
     releases the GIL); do not pass the executor this call itself runs in, if it has few workers.
     Answers are kept in the per-process memo (group.VERIFY_MEMO), keyed by the statement hash
-    and the proof's bytes. Cost ≈ 8n checked + n base multiplications.
+    and the proof's canonical bytes, both taken from the values as parsed (so that no malformed
+    variant can stand for a well-formed statement in the memo). Cost ≈ 8n checked + n base
+    multiplications.
     """
-    try:
-        st = statement_hash(context, joint, inputs, outputs)
-        key = ("shuffle", st, hashlib.sha256(codec.encode(proof)).digest())
-    except (VampireError, TypeError, IndexError, KeyError, ValueError):
+    parsed = _parse(context, joint, inputs, outputs, proof)
+    if parsed is None:
         return False
+    key = parsed.memo_key()
     known = group.VERIFY_MEMO.get(key)
     if known is None:
-        known = verify_uncached(context, joint, inputs, outputs, proof, executor=executor)
+        known = _check(parsed, executor)
         group.VERIFY_MEMO.put(key, known)
     return known
 
@@ -304,34 +306,77 @@ def verify_uncached(
     executor: Executor | None = None,
 ) -> bool:
     """:func:`verify` without the memo."""
+    parsed = _parse(context, joint, inputs, outputs, proof)
+    return parsed is not None and _check(parsed, executor)
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """A statement and proof of the right shape: every value bytes of the right size, every scalar
+    canonical and non-zero, the outputs pairwise distinct (points not yet checked: see _check)."""
+
+    st: bytes
+    joint: bytes
+    ins: list[Ciphertext]
+    outs: list[Ciphertext]
+    u: list[bytes]
+    B: list[bytes]
+    v: bytes
+    k_A: bytes
+    k_B: list[bytes]
+    k_C: bytes
+    k_D: bytes
+    k_E: list[bytes]
+    k_F: bytes
+
+    def memo_key(self) -> tuple[str, bytes, bytes]:
+        proof = [self.u, self.B, self.v, self.k_A, self.k_B, self.k_C, self.k_D, self.k_E, self.k_F]
+        return ("shuffle", self.st, hashlib.sha256(codec.encode(proof)).digest())
+
+
+def _parse(context: Any, joint: Any, inputs: Any, outputs: Any, proof: Any) -> _Parsed | None:
     try:
-        return _verify(context, joint, inputs, outputs, proof, executor)
-    except (_Malformed, CryptoError, VampireError, TypeError, ValueError, IndexError):
+        if type(proof) is not list or len(proof) != PROOF_FIELDS or type(proof[0]) is not list:
+            raise _Malformed
+        n = len(proof[0])
+        if n < 1 or type(joint) is not bytes or len(joint) != 32:
+            raise _Malformed
+        ins = _cards(inputs, n)
+        outs = _cards(outputs, n)
+        if len(set(outs)) != n:
+            raise _Malformed
+        return _Parsed(
+            st=statement_hash(context, joint, ins, outs),
+            joint=joint,
+            ins=ins,
+            outs=outs,
+            u=_points(proof[0], n),
+            B=_points(proof[1], n),
+            v=_scalar(proof[2]),
+            k_A=_scalar(proof[3]),
+            k_B=_scalars(proof[4], n),
+            k_C=_scalar(proof[5]),
+            k_D=_scalar(proof[6]),
+            k_E=_scalars(proof[7], n),
+            k_F=_scalar(proof[8]),
+        )
+    except (_Malformed, VampireError, TypeError, ValueError):
+        return None
+
+
+def _check(p: _Parsed, executor: Executor | None) -> bool:
+    try:
+        return _equations(p, executor)
+    except (CryptoError, VampireError):
+        # libsodium refused a received point (invalid, of small order, the identity).
         return False
 
 
-def _verify(context: Any, joint: Any, inputs: Any, outputs: Any, proof: Any, executor: Executor | None) -> bool:
-    if type(proof) is not list or len(proof) != PROOF_FIELDS or type(proof[0]) is not list:
-        raise _Malformed
-    n = len(proof[0])
-    if n < 1 or type(joint) is not bytes or len(joint) != 32:
-        raise _Malformed
-    ins = _cards(inputs, n)
-    outs = _cards(outputs, n)
-    if len(set(outs)) != n:
-        return False
-    u = _points(proof[0], n)
-    B = _points(proof[1], n)
-    v = _scalar(proof[2])
-    k_A = _scalar(proof[3])
-    k_B = _scalars(proof[4], n)
-    k_C = _scalar(proof[5])
-    k_D = _scalar(proof[6])
-    k_E = _scalars(proof[7], n)
-    k_F = _scalar(proof[8])
-
-    st = statement_hash(context, joint, ins, outs)
-    w, e = _challenges(st, u)
+def _equations(p: _Parsed, executor: Executor | None) -> bool:
+    n = len(p.u)
+    ins, outs, u, B, v, joint = p.ins, p.outs, p.u, p.B, p.v, p.joint
+    k_A, k_B, k_C, k_D, k_E, k_F = p.k_A, p.k_B, p.k_C, p.k_D, p.k_E, p.k_F
+    w, e = _challenges(p.st, u)
     h = generators(n)
     minus_v = negate(v)
     minus_ve = [group.scalar_mul(minus_v, ei) for ei in e]  # −v·e_i
