@@ -25,6 +25,7 @@ from engine.protocol.elgamal import (
     joint_key,
     make_share,
     make_shuffle,
+    private_deck,
     prove_key,
     public_deck,
     reencrypt,
@@ -173,3 +174,35 @@ def test_a_proof_whose_commitment_randomness_sums_to_zero_verifies(setup: Setup)
     proof = prove(s.context, s.joint, s.inputs, s.outputs, sh.perm, sh.rho, sh.nonce_key, randomness=iter(drawn))
     assert proof[5] != s.proof[5]  # k_C = γ here: a different proof of the same statement
     assert verify(s.context, s.joint, s.inputs, s.outputs, proof)
+
+
+# --- further values of the same set-up (docs/protocol.md 6.6) ---------------------------------------
+
+FURTHER = {
+    "commitment of seat 1": "904699c57572d8677d22597f423475ef09c657cc247ef13dd10b404cec1fe8b2",
+    "nonce key of seat 1": "0798bbe2d4a940aa75570415f71708eb965765b27b3463515c3936f791e8d91d",
+    "r_0 of seat 1": "5d686b3c97aa4167f0b93158c28f09735ed7160e5a5ad593191166410a94a90e",
+    "private deck card 0, c1": "e6bfc5707d3a5a1aa08e7ff12a77222b4d6493e25ab0ba81399da0313792a1cb",
+    "private deck card 0, c2": "79638fe99882f368c12c55cddf753042beec570cf618493f5190f9def70675d7",
+    "SHA-256 of the one-card proof": "97c56a53552a45897a631343df0a83e28b2b678a38aa34ca6c596e216bebf35b",
+}
+
+
+def test_further_values(setup: Setup) -> None:
+    owner = ElGamalSecrets.derive(bytes([1]) * 32, TABLE, EVENT, SHUFFLER, N, owner=True)
+    card0 = private_deck(owner, setup.joint, setup.points)[0]
+    one = ElGamalSecrets.derive(bytes([1]) * 32, TABLE, EVENT, SHUFFLER, 1)
+    inputs = public_deck(setup.joint, setup.points[:1])
+    outputs = make_shuffle(one, setup.joint, inputs)
+    proof = prove(setup.context, setup.joint, inputs, outputs, one.perm, one.rho, one.nonce_key)
+    got = {
+        "commitment of seat 1": owner.commit,
+        "nonce key of seat 1": owner.nonce_key,
+        "r_0 of seat 1": owner.deck_rand[0],
+        "private deck card 0, c1": card0[0],
+        "private deck card 0, c2": card0[1],
+        "SHA-256 of the one-card proof": hashlib.sha256(codec.encode(proof)).digest(),
+    }
+    assert {k: v.hex() for k, v in got.items()} == FURTHER
+    assert proof_size(proof) == 311
+    assert verify(setup.context, setup.joint, inputs, outputs, proof)
