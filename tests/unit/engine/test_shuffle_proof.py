@@ -382,6 +382,8 @@ def test_verification_in_worker_threads_gives_the_same_answers() -> None:
             assert [f.result() for f in futures] == [True] * 3 + [False] * 3
         with ThreadPoolExecutor(3) as pool:
             for s, i, o, p in chain:
+                sec = t.secrets[s]
+                assert prove(t.context(s), t.joint, i, o, sec.perm, sec.rho, sec.nonce_key, executor=pool) == p
                 assert verify(t.context(s), t.joint, i, o, p, executor=pool)
                 assert not verify(t.context(s), t.joint, i, o, [*p[:2], p[3], p[2], *p[4:]], executor=pool)
     finally:
