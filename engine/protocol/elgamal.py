@@ -27,7 +27,7 @@ from nacl import bindings as nb
 from nacl.exceptions import CryptoError
 
 from engine.protocol import codec, group
-from engine.protocol.deck import BadBody, BadPoint, DeckError, DuplicatePoints, permutation
+from engine.protocol.deck import BadBody, BadPoint, BadScalar, DeckError, DuplicatePoints, permutation
 from engine.protocol.group import G
 
 IDENTITY = b"\x01" + bytes(31)
@@ -219,6 +219,23 @@ def verify_key(table: bytes, event: int, seat: int, X: Any, pok: Any) -> bool:
     return expected == c
 
 
+def check_key_fields(X: Any, pok: Any, what: str = "the key") -> None:
+    """The cheap checks of PROTOCOL.md 6.5 on a received `key`'s X and pok, before its proof is
+    verified: X a valid point (so not the identity), pok 64 bytes holding two canonical non-zero
+    scalars. Raises BadPoint, BadBody or BadScalar (naming ``what``): such an entry is refused. One
+    that passes and whose proof fails (:func:`verify_key`) is a proven cheat."""
+    if type(X) is not bytes or len(X) != 32 or type(pok) is not bytes or len(pok) != KEY_POK_BYTES:
+        raise BadBody(f"{what} needs X as 32 bytes and pok as {KEY_POK_BYTES} bytes.")
+    if not group.is_point(X):
+        raise BadPoint(f"{what}'s X is not a valid point of the main subgroup (or it is of small order).")
+    _check_proof_scalars(pok, what)
+
+
+def _check_proof_scalars(proof: bytes, what: str) -> None:
+    if not (group.is_scalar(proof[:32]) and group.is_scalar(proof[32:])):
+        raise BadScalar(f"{what}'s proof holds a scalar that is zero or not reduced modulo the group order.")
+
+
 def joint_key(keys: Sequence[bytes]) -> bytes:
     """H_e = Σ X_i over the event's participants' key shares (32-byte points, each checked valid).
     Raises group.BadPoint for an invalid share or when the sum is the identity (refused: it would
@@ -345,6 +362,18 @@ def verify_share(table: bytes, event: int, seat: int, position: int, X: bytes, c
     proven by ``proof``. Every point is checked (D valid and not the identity). Never raises.
     Results are kept in the per-process memo (group.VERIFY_MEMO). PROTOCOL.md 6.3, item 4."""
     return group.dleq_verify(G, X, c1, D, proof, share_context(table, event, seat, position))
+
+
+def check_share_fields(D: Any, proof: Any, what: str = "the share") -> None:
+    """The cheap checks of PROTOCOL.md 6.5 on a received decryption share and its proof: D a valid
+    point (not the identity), the proof 64 bytes holding two canonical non-zero scalars. Raises
+    BadBody, BadPoint or BadScalar (naming ``what``): refused. One that passes and whose proof fails
+    (:func:`verify_share`) is a proven cheat."""
+    if type(D) is not bytes or len(D) != 32 or type(proof) is not bytes or len(proof) != group.PROOF_BYTES:
+        raise BadBody(f"{what} needs D as 32 bytes and its proof as {group.PROOF_BYTES} bytes.")
+    if not group.is_point(D):
+        raise BadPoint(f"{what} is not a valid point of the main subgroup (or it is of small order).")
+    _check_proof_scalars(proof, what)
 
 
 def decode(ciphertext: Sequence[bytes], shares: Iterable[bytes], own_x: bytes | None = None) -> bytes:

@@ -31,6 +31,7 @@ from nacl.exceptions import CryptoError
 
 from engine.errors import VampireError
 from engine.protocol import codec, group
+from engine.protocol.deck import BadBody, BadPoint, BadScalar
 from engine.protocol.elgamal import IDENTITY, Ciphertext, negate, padd, pmul, psub, psum
 from engine.protocol.group import G
 
@@ -273,6 +274,49 @@ def _cards(value: Any, n: int) -> list[Ciphertext]:
                 raise _Malformed
         out.append((c[0], c[1]))
     return out
+
+
+def check_proof(value: Any, n: int, what: str = "the proof of shuffle") -> Proof:
+    """The cheap checks of PROTOCOL.md 6.5 on a received proof of a shuffle of ``n`` cards, before it
+    is verified: 9 fields; u, B, k_B, k_E arrays of n; every u_i and B_j a valid point (not the
+    identity); every scalar canonical and non-zero. Returns the proof. Raises deck.BadBody (shape),
+    deck.BadPoint or deck.BadScalar (naming ``what`` and the item): such an entry is refused. A
+    proof that passes these checks and then fails :func:`verify` (with outputs that passed
+    elgamal.check_ciphertexts) is a proven cheat of its author. Cost ≈ 2n validity checks.
+    """
+    try:
+        if type(value) is not list or len(value) != PROOF_FIELDS:
+            raise _Malformed
+        for i in (0, 1):
+            _points(value[i], n)
+        for i in (4, 7):
+            if type(value[i]) is not list or len(value[i]) != n:
+                raise _Malformed
+        for i in (2, 3, 5, 6, 8):
+            if type(value[i]) is not bytes or len(value[i]) != 32:
+                raise _Malformed
+        for i in (4, 7):
+            if any(type(k) is not bytes or len(k) != 32 for k in value[i]):
+                raise _Malformed
+    except _Malformed:
+        raise BadBody(
+            f"{what} must be [u, B, v, k_A, k_B, k_C, k_D, k_E, k_F] with u, B, k_B, k_E arrays of {n} "
+            "values of 32 bytes and the others 32 bytes."
+        ) from None
+    for name, i in (("u", 0), ("B", 1)):
+        for j, p in enumerate(value[i]):
+            if not group.is_point(p):
+                raise BadPoint(
+                    f"{what}'s {name}_{j} is not a valid point of the main subgroup (or it is of small order)."
+                )
+    for name, i in (("v", 2), ("k_A", 3), ("k_C", 5), ("k_D", 6), ("k_F", 8)):
+        if not group.is_scalar(value[i]):
+            raise BadScalar(f"{what}'s {name} is zero or not reduced modulo the group order.")
+    for name, i in (("k_B", 4), ("k_E", 7)):
+        for j, k in enumerate(value[i]):
+            if not group.is_scalar(k):
+                raise BadScalar(f"{what}'s {name},{j} is zero or not reduced modulo the group order.")
+    return value
 
 
 def _checked_mul(k: bytes, p: bytes) -> bytes:

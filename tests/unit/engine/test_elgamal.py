@@ -12,13 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.protocol import group
-from engine.protocol.deck import BadBody, CardIndex, DeckError, DuplicatePoints
+from engine.protocol.deck import BadBody, BadScalar, CardIndex, DeckError, DuplicatePoints
 from engine.protocol.elgamal import (
     IDENTITY,
     Ciphertext,
     ElGamalSecrets,
     check_ciphertexts,
+    check_key_fields,
     check_key_reveal,
+    check_share_fields,
     decode,
     joint_key,
     key_share,
@@ -320,3 +322,30 @@ def test_decode_handles_an_identity_sum(event: Event) -> None:
     c1, c2 = event.final[0]
     assert decode((c1, c2), [c2]) == IDENTITY  # a cheat's "share" equal to c2 leaves the identity
     assert open_card((c1, c2), [c2], event.index.lookup) is None
+
+
+# --- the cheap checks (PROTOCOL.md 6.5) --------------------------------------------------------------
+
+
+def test_the_cheap_checks_of_a_key_and_a_share(event: Event) -> None:
+    s = event.secrets[0]
+    pok = prove_key(s)
+    check_key_fields(s.X, pok)
+    D, proof = make_share(s, event.final[0][0], 0)
+    check_share_fields(D, proof)
+    zero_c = bytes(32) + pok[32:]
+    big_z = pok[:32] + group.L.to_bytes(32, "little")
+    for check, point, good in ((check_key_fields, s.X, pok), (check_share_fields, D, proof)):
+        for bad_point in (IDENTITY, SMALL_ORDER, b"\xff" * 32):
+            with pytest.raises(BadPoint):
+                check(bad_point, good)
+        for bad_shape in ((point[:31], good), (point, good[:63]), (None, good), (point, list(good))):
+            with pytest.raises(BadBody):
+                check(*bad_shape)
+        for bad_scalars in (zero_c, big_z):
+            with pytest.raises(BadScalar):
+                check(point, bad_scalars)
+    # Well-formed but wrong: passes the cheap checks, fails the proof (a proven cheat).
+    wrong = group.add(D, G)
+    check_share_fields(wrong, proof)
+    assert not verify_share(TABLE, 0, 0, 0, s.X, event.final[0][0], wrong, proof)

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.protocol import codec, group
-from engine.protocol.deck import CardIndex
+from engine.protocol.deck import BadBody, BadPoint, BadScalar, CardIndex
 from engine.protocol.elgamal import (
     IDENTITY,
     Ciphertext,
@@ -30,6 +30,7 @@ from engine.protocol.elgamal import (
 )
 from engine.protocol.group import G
 from engine.protocol.shuffle_proof import (
+    check_proof,
     generators,
     nonce_scalars,
     proof_size,
@@ -242,7 +243,10 @@ def test_a_shuffle_that_changes_the_cards_fails(small: tuple[Table, list[Ciphert
     elif cheat == "same randomness":  # one output re-encrypted once more
         outputs[2] = (group.add(outputs[2][0], G), group.add(outputs[2][1], t.joint))
     assert outputs != honest
-    assert not t.verify(1, t.deck, outputs, t.prove_as(1, t.deck, outputs))
+    proof = t.prove_as(1, t.deck, outputs)
+    # Well-formed (it passes the cheap checks and is appended), and its proof fails: a proven cheat.
+    assert check_proof(proof, t.n) == proof
+    assert not t.verify(1, t.deck, outputs, proof)
 
 
 def test_duplicated_outputs_are_refused(small: tuple[Table, list[Ciphertext], list[Any]]) -> None:
@@ -395,3 +399,25 @@ def test_the_memo_keeps_answers_by_statement_and_proof(small: tuple[Table, list[
     assert verify(t.context(1), t.joint, t.deck, outputs, proof)
     assert verify(t.context(1), t.joint, t.deck, outputs, proof)  # answered by the memo
     assert not verify(t.context(2), t.joint, t.deck, outputs, proof)  # another statement: computed
+
+
+def test_the_cheap_checks_pass_an_honest_proof_and_refuse_a_malformed_one(
+    small: tuple[Table, list[Ciphertext], list[Any]],
+) -> None:
+    t, outputs, proof = small
+    assert check_proof(proof, t.n) == proof
+    refused = 0
+    for name, bad_proof, bad_outputs in _malformed(proof, outputs, t.n):
+        if bad_outputs is not outputs:
+            continue  # outputs are checked by elgamal.check_ciphertexts (test_elgamal.py)
+        with pytest.raises((BadBody, BadPoint, BadScalar)):
+            check_proof(bad_proof, t.n)
+            pytest.fail(name)
+        refused += 1
+    assert refused == 18
+    with pytest.raises(BadBody):
+        check_proof(proof, t.n + 1)
+    with pytest.raises(BadPoint, match="u_0"):
+        check_proof([[IDENTITY, *proof[0][1:]], *proof[1:]], t.n)
+    with pytest.raises(BadScalar, match="k_E,1"):
+        check_proof([*proof[:7], [proof[7][0], bytes(32), *proof[7][2:]], proof[8]], t.n)
