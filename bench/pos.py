@@ -1,8 +1,8 @@
 """Benchmarks of version 2's proof of shuffle (PROTOCOL.md 6.4): prove and verify time and proof size
 for one shuffle of a public deck of n cards at a 4-seat table.
 
-``bench_shuffle(n)`` returns a dict (seconds, bytes); ``python -m bench.pos`` prints it as JSON for
-108 and 90 cards. Each time is the best of ``repeat`` runs, as wall and CPU seconds of this process
+``bench_shuffle(n)`` returns a dict (seconds, bytes); ``bench_share()`` times one decryption share;
+``python -m bench.pos`` prints both as JSON, for 108 and 90 cards. Each time is the best of ``repeat`` runs, as wall and CPU seconds of this process
 (CPU above wall means the threads ran in parallel); the per-process memo of verified proofs is off,
 so every verification does its work.
 """
@@ -23,14 +23,14 @@ TABLE = bytes(range(32))
 SEATS = 4
 
 
-def _best(repeat: int, run: Callable[[], object]) -> dict[str, float]:
-    """{"wall_s", "cpu_s"} of the fastest of ``repeat`` runs (by wall time)."""
+def _best(repeat: int, run: Callable[[], object], digits: int = 4) -> dict[str, float]:
+    """{"wall_s", "cpu_s"} of the fastest of ``repeat`` runs (by wall time), rounded to ``digits``."""
     best = (float("inf"), float("inf"))
     for _ in range(repeat):
         wall, cpu = time.perf_counter(), time.process_time()
         run()
         best = min(best, (time.perf_counter() - wall, time.process_time() - cpu))
-    return {"wall_s": round(best[0], 4), "cpu_s": round(best[1], 4)}
+    return {"wall_s": round(best[0], digits), "cpu_s": round(best[1], digits)}
 
 
 def bench_shuffle(n: int, repeat: int = 3) -> dict[str, Any]:
@@ -87,10 +87,27 @@ def bench_shuffle(n: int, repeat: int = 3) -> dict[str, Any]:
         group.VERIFY_MEMO.enabled = memo_was
 
 
+def bench_share(repeat: int = 200) -> dict[str, Any]:
+    """One decryption share with its DLEQ proof (PROTOCOL.md 6.3, item 4): {"wall_s", "cpu_s"} per
+    ``make`` (D = x·c1 and its proof) and per ``verify`` (memo off), best of ``repeat`` runs."""
+    s = elgamal.ElGamalSecrets.derive(bytes(32), TABLE, 0, 0, 1)
+    c1 = group.base_mult(group.hash_to_scalar("bench c1"))
+    D, proof = elgamal.make_share(s, c1, 0)
+    memo_was = group.VERIFY_MEMO.enabled
+    group.VERIFY_MEMO.enabled = False
+    try:
+        return {
+            "make": _best(repeat, lambda: elgamal.make_share(s, c1, 0), 6),
+            "verify": _best(repeat, lambda: elgamal.verify_share(TABLE, 0, 0, 0, s.X, c1, D, proof), 6),
+        }
+    finally:
+        group.VERIFY_MEMO.enabled = memo_was
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print ``bench_shuffle`` for 108 and 90 cards (or the sizes given as arguments) as JSON."""
     sizes = [int(a) for a in (argv if argv is not None else sys.argv[1:])] or [108, 90]
-    print(json.dumps({"shuffle_proof": [bench_shuffle(n) for n in sizes]}, indent=2))
+    print(json.dumps({"shuffle_proof": [bench_shuffle(n) for n in sizes], "share": bench_share()}, indent=2))
     return 0
 
 
