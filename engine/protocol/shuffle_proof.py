@@ -32,7 +32,7 @@ from nacl.exceptions import CryptoError
 from engine.errors import VampireError
 from engine.protocol import codec, group
 from engine.protocol.deck import BadBody, BadPoint, BadScalar
-from engine.protocol.elgamal import IDENTITY, Ciphertext, negate, padd, pmul, psub, psum
+from engine.protocol.elgamal import IDENTITY, Ciphertext, ElGamalSecrets, make_shuffle, negate, padd, pmul, psub, psum
 from engine.protocol.group import G
 
 PROOF_FIELDS = 9
@@ -232,6 +232,19 @@ def prove(
         [respond(eps[j], e2[j]) for j in range(n)],
         respond(phi, _dot(e2, rho)),
     ]
+
+
+def shuffle_and_prove(
+    secrets: ElGamalSecrets, joint: bytes, inputs: Sequence[Sequence[bytes]], *, executor: Executor | None = None
+) -> tuple[list[Ciphertext], Proof]:
+    """The ``cards`` and ``proof`` of ``secrets``' `shuffle` entry for ``inputs`` (n checked
+    ciphertexts) under ``joint``: elgamal.make_shuffle, then :func:`prove` in the context
+    [table, event, seat, "shuffle"] with the secrets' σ, ρ and nonce key. The same call recomputes
+    the entry at the seed reveal. Raises as those two do. PROTOCOL.md 6.3, item 3; 6.4."""
+    s = secrets
+    outputs = make_shuffle(s, joint, inputs)
+    context = shuffle_context(s.table, s.event, s.seat)
+    return outputs, prove(context, joint, inputs, outputs, s.perm, s.rho, s.nonce_key, executor=executor)
 
 
 # --- verifier ---------------------------------------------------------------------------------------

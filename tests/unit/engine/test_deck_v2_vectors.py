@@ -38,6 +38,7 @@ from engine.protocol.shuffle_proof import (
     nonce_scalars,
     proof_size,
     prove,
+    shuffle_and_prove,
     shuffle_context,
     statement_hash,
     verify,
@@ -136,6 +137,10 @@ def test_sigma_of_seat_1(setup: Setup) -> None:
 
 def test_proof_bytes(setup: Setup) -> None:
     assert proof_size(setup.proof) == PROOF_BYTES
+
+
+def test_shuffle_and_prove_makes_the_same_entry(setup: Setup) -> None:
+    assert shuffle_and_prove(setup.shuffler, setup.joint, setup.inputs) == (setup.outputs, setup.proof)
 
 
 def test_every_value_of_the_set_up_verifies(setup: Setup) -> None:
