@@ -110,8 +110,8 @@ class ElGamalSecrets:
     (PROTOCOL.md 6.2; docs/protocol.md 6.2).
 
     ``commit``: H("commit", table, event, seat, seed) (version 1's); ``x``: the key share (the
-    inherited event's for a reshuffle); ``perm``: σ for n positions (version 1's); ``rho``: ρ_j =
-    Hs("reencrypt", table, event, seat, j, seed) for j < n; ``deck_rand``: r_j =
+    inherited event's for a reshuffle) and ``X`` = x·G; ``perm``: σ for n positions (version 1's);
+    ``rho``: ρ_j = Hs("reencrypt", table, event, seat, j, seed) for j < n; ``deck_rand``: r_j =
     Hs("deck-rand", table, event, seat, j, seed) for a private deck's owner (else empty);
     ``nonce_key``: H("nonce-key", table, event, seat, seed) (version 1's), keying every proof nonce.
     """
@@ -123,6 +123,7 @@ class ElGamalSecrets:
     seed: bytes = field(repr=False)
     commit: bytes
     x: bytes = field(repr=False)
+    X: bytes
     perm: tuple[int, ...] = field(repr=False)
     rho: tuple[bytes, ...] = field(repr=False)
     deck_rand: tuple[bytes, ...] = field(repr=False)
@@ -168,16 +169,12 @@ class ElGamalSecrets:
             seed=seed,
             commit=codec.sha256("commit", *ids, seed),
             x=x,
+            X=group.base_mult(x),
             perm=permutation(seed, table, event, seat, n),
             rho=tuple(group.hash_to_scalar("reencrypt", *ids, j, seed) for j in range(n)),
             deck_rand=tuple(group.hash_to_scalar("deck-rand", *ids, j, seed) for j in range(n)) if owner else (),
             nonce_key=codec.sha256("nonce-key", *ids, seed),
         )
-
-    @property
-    def X(self) -> bytes:
-        """X = x·G, the public key share (32 bytes)."""
-        return group.base_mult(self.x)
 
 
 # --- key shares and their proof of knowledge (PROTOCOL.md 6.3, item 1) ------------------------------

@@ -5,6 +5,7 @@ share can attempt."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import pytest
@@ -168,7 +169,7 @@ def test_a_rogue_key_without_a_proof_of_knowledge_is_refused() -> None:
     assert joint_key([*(s.X for s in honest[:3]), rogue]) == group.base_mult(y)
     assert not verify_key(TABLE, 0, 3, rogue, prove_key(honest[3]))  # its own honest proof
     # A proof for y·G, the key it does know, is not a proof for X_3.
-    y_secrets = ElGamalSecrets(TABLE, 0, 3, 4, bytes(32), bytes(32), y, (0,), (), (), honest[3].nonce_key)
+    y_secrets = dataclasses.replace(honest[3], x=y, X=group.base_mult(y))
     assert not verify_key(TABLE, 0, 3, rogue, prove_key(y_secrets))
     assert verify_key(TABLE, 0, 3, group.base_mult(y), prove_key(y_secrets))
     # And a proof copied from another seat's key.
