@@ -138,7 +138,7 @@ def new_local_game(
     bots: list[Any] = []
     for i, lv in enumerate(levels):
         bot_rng = random.Random(rng.random())
-        # A seat that brings something (a VTES deck) gets one the game ships for bots.
+        # A seat that brings something (a deck) gets one the game ships for bots.
         brought = kit.for_bot(bot_rng) if kit is not None else None
         if kit is not None:
             decks[i] = kit.deck_lists(brought)

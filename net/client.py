@@ -32,7 +32,7 @@ from net.events import Backoff, Finished, LinkState, Listeners, Timeouts
 from net.link import HostLink, parse_address
 from net.messages import DEFAULT_PORT, Accepted, Entries, Hello, Role, Submit, SubmitRejected, Welcome, WireHead
 from net.replica import Replica
-from net.store import Store, data_dir
+from net.store import Store
 
 __all__ = [
     "DEFAULT_PORT",
@@ -46,7 +46,6 @@ __all__ = [
     "Seating",
     "Store",
     "Timeouts",
-    "data_dir",
     "parse_address",
 ]
 

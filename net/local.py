@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
 from engine.errors import VampireError
-from engine.games import all_rules, find_game
+from engine.games import DEFAULT_GAME, all_rules, find_game
 from engine.games.base import Game
 from engine.opening import bot_names, open_sequencer, order_table
 from engine.protocol.identity import new_key
@@ -34,7 +34,8 @@ LOOPBACK = "127.0.0.1"
 
 def bot_factory(level: str, rng: random.Random, deck: Any = None) -> Callable[[str], Any]:
     """A function ``game name -> bot`` of ``level`` (the game is known once the host names it).
-    A VTES bot brings ``deck``, or one of the shipped tournament-winning decks chosen by ``rng``.
+    A bot whose game's seats bring something (a deck) brings ``deck``, or what the game ships
+    for bots, chosen by ``rng``.
     Raises BotSpecError for an unknown level when called."""
 
     def make(game: str) -> Any:
@@ -137,7 +138,7 @@ class LocalTable:
 
 
 async def open_local_table(
-    game: str = "queen",
+    game: str = DEFAULT_GAME,
     levels: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
     *,
     name: str = "You",

@@ -5,14 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
+from engine.paths import tables_dir
 from net.messages import Role
-
-
-def data_dir() -> Path:
-    """The user's data directory for vampire-table (platformdirs)."""
-    return Path(platformdirs.user_data_dir("vampire-table", appauthor=False))
 
 
 @dataclass(frozen=True)
@@ -41,8 +35,9 @@ class Store:
 
     @classmethod
     def per_table(cls, base: Path | None = None) -> Store:
-        """One log and secrets file per table under ``base`` (default: the user's data dir)."""
-        return cls(per_table_base=Path(base) if base is not None else data_dir())
+        """One log and secrets file per table in a folder of its own under ``base`` (default:
+        :func:`engine.paths.tables_dir`)."""
+        return cls(per_table_base=Path(base) if base is not None else tables_dir())
 
     def paths(self, table: bytes | None, key: bytes, role: Role) -> tuple[Path | None, Path | None]:
         """(log path, secrets path) for ``table`` (None while unknown: only a fixed directory
@@ -50,7 +45,7 @@ class Store:
         if self.directory is not None:
             return self.directory / "table.vtlog", (self.directory / "seat.secrets" if role == "player" else None)
         if self.per_table_base is not None and table is not None:
-            d = self.per_table_base / "tables" / table.hex()[:16]
+            d = self.per_table_base / table.hex()[:16]
             if role == "spectator":
                 return d / f"{key.hex()[:16]}-spectator.vtlog", None
             return d / f"{key.hex()[:16]}.vtlog", d / f"{key.hex()[:16]}.secrets"

@@ -231,7 +231,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_result(args: argparse.Namespace) -> int:
-    """A table's result for a tournament organiser (VTES: seat, VP, GW and the Archon checks)."""
+    """A table's result for a tournament organiser, for games that have one (the spec's
+    ``organiser_result``)."""
     from engine.games import all_rules
     from engine.protocol.log import read_log
     from engine.table import Table, TableRefusal
@@ -750,7 +751,7 @@ def build_parser() -> argparse.ArgumentParser:
     host = sub.add_parser("host", help="open a table on the LAN and show its address")
     game_option(host)
     host.add_argument("--seats", type=int, help="number of seats (default: the game's usual number)")
-    host.add_argument("--port", type=int, help="TCP port (default: the table's usual port, 7447; 0: any free port)")
+    host.add_argument("--port", type=int, help="TCP port (default: the table's usual port; 0: any free port)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
     host.add_argument("--bots", metavar="SPEC", help="bots taking seats: a number N, or a comma list of levels")
     host.add_argument("--save", metavar="FILE", help="the table's log file (default: one in the data directory)")
@@ -803,7 +804,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.set_defaults(func=cmd_audit)
 
-    result = sub.add_parser("result", help="a table's result for a tournament organiser (VTES: seat, VP, GW)")
+    result = sub.add_parser("result", help="a table's result for a tournament organiser (seats, points, wins)")
     result.add_argument("file")
     result.set_defaults(func=cmd_result)
 

@@ -5,23 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
-
-
-def data_dir() -> Path:
-    """The user's data directory for vampire-table (identity keys, logs, secrets)."""
-    return Path(platformdirs.user_data_dir("vampire-table", appauthor=False))
-
-
-def logs_dir() -> Path:
-    """Where tables played from this app keep their logs."""
-    return data_dir() / "logs"
+from engine.paths import data_dir, hosted_dir, logs_dir, tables_dir
 
 
 def recent_logs(extra: list[Path] | None = None, limit: int = 20) -> list[Path]:
     """Saved logs (``*.vtlog``), newest first: from the logs directory (and one level below it),
     the working directory, and ``extra`` places."""
-    places = [logs_dir(), data_dir() / "hosted", data_dir() / "tables", Path.cwd()] + list(extra or [])
+    places = [logs_dir(), hosted_dir(), tables_dir(), Path.cwd()] + list(extra or [])
     found: dict[Path, float] = {}
     for place in places:
         try:

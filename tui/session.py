@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from engine.games import DEFAULT_GAME
 from engine.games.base import Act, Note
 from engine.table import Table
+from net.messages import DEFAULT_PORT
 
 EventKind = Literal["entry", "connection", "error", "waiting", "closed", "other"]
 """What a :class:`SessionEvent` reports (see there)."""
@@ -169,7 +170,7 @@ class HostSpec:
     seats: int
     levels: Sequence[str] = ()
     options: dict[str, Any] = field(default_factory=dict)
-    port: int = 7447
+    port: int = DEFAULT_PORT
     game: str = DEFAULT_GAME
 
 

@@ -27,7 +27,7 @@ from nacl import bindings as nb
 from nacl.exceptions import CryptoError
 
 from engine.protocol import codec, group
-from engine.protocol.deck import BadBody, BadPoint, BadScalar, DeckError, DuplicatePoints, permutation
+from engine.protocol.deck import BadBody, BadPoint, BadScalar, DeckProofError, DuplicatePoints, permutation
 from engine.protocol.group import G
 
 IDENTITY = b"\x01" + bytes(31)
@@ -145,7 +145,7 @@ class ElGamalSecrets:
         >= 1 positions from ``seed`` (32 bytes). ``owner``: derive r_j too (the owner of a
         private deck writing its `deck` entry). ``inherited_x``: the key share of the event a
         reshuffle inherits its keys from (:func:`key_share` of that event's seed), used instead
-        of this event's own x. Raises :class:`DeckError` for inputs of the wrong type or size,
+        of this event's own x. Raises :class:`DeckProofError` for inputs of the wrong type or size,
         group.BadScalar for an invalid ``inherited_x``."""
         try:
             codec.check_bytes(table, 32, "the table id")
@@ -153,9 +153,9 @@ class ElGamalSecrets:
             codec.check_int(seat, "the seat number", 0)
             codec.check_int(n, "the number of positions", 1)
         except codec.SchemaError as err:
-            raise DeckError(str(err)) from None
+            raise DeckProofError(str(err)) from None
         if type(seed) is not bytes or len(seed) != 32:
-            raise DeckError("a seed must be 32 bytes.")
+            raise DeckProofError("a seed must be 32 bytes.")
         ids = (table, event, seat)
         if inherited_x is None:
             x = key_share(seed, table, event, seat)
@@ -211,7 +211,7 @@ def verify_key(table: bytes, event: int, seat: int, X: Any, pok: Any) -> bool:
         # z·G and c·X are never the identity (non-zero scalars, valid points); T may be.
         T = psub(group.base_mult(z), group.mult(c, X))
         expected = group.hash_to_scalar("key-pok", key_context(table, event, seat), X, T)
-    except (DeckError, group.GroupError, codec.CodecError):
+    except (DeckProofError, group.GroupError, codec.CodecError):
         return False
     return expected == c
 
@@ -238,7 +238,7 @@ def joint_key(keys: Sequence[bytes]) -> bytes:
     Raises group.BadPoint for an invalid share or when the sum is the identity (refused: it would
     encrypt in the clear). PROTOCOL.md 6.3, item 1."""
     if not keys:
-        raise DeckError("an event has no key shares.")
+        raise DeckProofError("an event has no key shares.")
     for i, X in enumerate(keys):
         group.check_point(X, f"key share {i}")
     total = psum(keys)
@@ -272,11 +272,11 @@ def public_deck(joint: bytes, points: Sequence[bytes]) -> list[Ciphertext]:
 def private_deck(secrets: ElGamalSecrets, joint: bytes, points: Sequence[bytes]) -> list[Ciphertext]:
     """The ``cards`` of a private deck owner's `deck` entry: card j = (r_j·G, M(L[σ(j)]) + r_j·H_e),
     ``points`` being M of the part's cards in the order of the owner's committed list (n of them,
-    the secrets' n). Raises :class:`DeckError` for a wrong count or secrets derived without
+    the secrets' n). Raises :class:`DeckProofError` for a wrong count or secrets derived without
     ``owner``, group.BadPoint for a bad joint key. PROTOCOL.md 6.3, item 2."""
     s = secrets
     if len(points) != s.n or len(s.deck_rand) != s.n:
-        raise DeckError(f"a private deck of {s.n} cards needs {s.n} card points and the owner's secrets.")
+        raise DeckProofError(f"a private deck of {s.n} cards needs {s.n} card points and the owner's secrets.")
     out = []
     for j, i in enumerate(s.perm):
         r = s.deck_rand[j]
@@ -304,12 +304,12 @@ def reencrypt(
 
 def make_shuffle(secrets: ElGamalSecrets, joint: bytes, inputs: Sequence[Sequence[bytes]]) -> list[Ciphertext]:
     """This participant's shuffle of ``inputs`` (n checked ciphertexts) under the joint key:
-    :func:`reencrypt` with its σ and ρ. Raises :class:`DeckError` for a wrong count and
+    :func:`reencrypt` with its σ and ρ. Raises :class:`DeckProofError` for a wrong count and
     group.BadPoint if an output is the identity (probability ~2^-252 for valid inputs).
     PROTOCOL.md 6.3, item 3. Its proof: engine.protocol.shuffle_proof.prove."""
     s = secrets
     if len(inputs) != s.n:
-        raise DeckError(f"the input of the shuffle has {len(inputs)} cards, not {s.n}.")
+        raise DeckProofError(f"the input of the shuffle has {len(inputs)} cards, not {s.n}.")
     out = reencrypt(inputs, s.perm, s.rho, joint)
     if any(IDENTITY in c for c in out):
         raise BadPoint("a card of the shuffle's output is the identity.")

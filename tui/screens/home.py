@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import getpass
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,8 @@ from engine.errors import VampireError
 from engine.games import DEFAULT_GAME, find_game
 from engine.games.base import OptionSpec
 from engine.games.spec import GameSpec
+from engine.paths import seat_name
+from net.messages import DEFAULT_PORT
 from tui.files import log_label, recent_logs
 from tui.games import FrontEnd, find_front_end, playable
 from tui.session import HostSpec, JoinSpec, LocalTableSpec
@@ -48,11 +49,8 @@ def level_choices(spec: GameSpec) -> list[tuple[str, str]]:
 
 
 def default_name() -> str:
-    try:
-        name = getpass.getuser()
-    except Exception:  # no login name in this environment
-        name = ""
-    return (name or "player")[:32]
+    """The name the forms start with: the login name (:func:`engine.paths.seat_name`)."""
+    return seat_name(None)
 
 
 def bot_levels(count: int, level: str, levels: Sequence[str] = ("heuristic", "random")) -> list[str]:
@@ -171,11 +169,11 @@ class HomeScreen(Screen[None]):
                     yield _row("Your name", Input(self.player_name, id="host-name", max_length=32))
                     yield from self._game_choice("host")
                     yield from self._game_rows("host", self.fronts[0])
-                    yield _row("Port", Input("7447", id="host-port", type="integer", max_length=5))
+                    yield _row("Port", Input(str(DEFAULT_PORT), id="host-port", type="integer", max_length=5))
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
                     yield Static("Take a seat at a friend's table.", classes="form-help")
-                    yield _row("Address", Input(placeholder="192.168.1.5:7447", id="join-address"))
+                    yield _row("Address", Input(placeholder=f"192.168.1.5:{DEFAULT_PORT}", id="join-address"))
                     yield _row("Your name", Input(self.player_name, id="join-name", max_length=32))
                     yield Button("Join", id="join-go", variant="primary")
                 with Vertical(id="replay", classes="form"):
@@ -273,7 +271,7 @@ class HomeScreen(Screen[None]):
                 app.open_local(spec)  # type: ignore[attr-defined]
             elif which == "host":
                 name = self._field_name("#host-name")
-                port_text = self._field_value("#host-port").strip() or "7447"
+                port_text = self._field_value("#host-port").strip() or str(DEFAULT_PORT)
                 port = int(port_text)
                 if not 1 <= port <= 65535:
                     raise VampireError(f"a port is a number from 1 to 65535, not {port_text}")
@@ -284,7 +282,7 @@ class HomeScreen(Screen[None]):
                 address = self._field_value("#join-address").strip()
                 if not address:
                     raise VampireError(
-                        "type the table's address, as the host's screen shows it (for example 192.168.1.5:7447)"
+                        f"type the table's address, as the host's screen shows it (for example 192.168.1.5:{DEFAULT_PORT})"
                     )
                 app.open_join(JoinSpec(address, self._field_name("#join-name")))  # type: ignore[attr-defined]
             elif which in ("replay", "audit"):

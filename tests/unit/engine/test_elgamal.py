@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.protocol import group
-from engine.protocol.deck import BadBody, BadScalar, CardIndex, DeckError, DuplicatePoints
+from engine.protocol.deck import BadBody, BadScalar, CardIndex, DeckProofError, DuplicatePoints
 from engine.protocol.elgamal import (
     IDENTITY,
     Ciphertext,
@@ -116,7 +116,7 @@ def test_a_reshuffle_inherits_the_key_share_only() -> None:
     ],
 )
 def test_secrets_refuse_bad_inputs(seed: bytes, table: bytes, event: int, seat: int, n: int) -> None:
-    with pytest.raises(DeckError):
+    with pytest.raises(DeckProofError):
         ElGamalSecrets.derive(seed, table, event, seat, n)
 
 
@@ -196,7 +196,7 @@ def test_an_identity_joint_key_is_refused_and_identity_partial_sums_are_handled(
         joint_key([X, IDENTITY])
     with pytest.raises(BadPoint):
         joint_key([X, SMALL_ORDER])
-    with pytest.raises(DeckError):
+    with pytest.raises(DeckProofError):
         joint_key([])
 
 
@@ -262,14 +262,14 @@ def test_a_private_deck_decodes_to_the_owners_list_in_its_sigma_order() -> None:
     for j, c in enumerate(deck):
         shares = [make_share(s, c[0], j)[0] for s in secrets]
         assert open_card(c, shares, index.lookup) == cards[owner.perm[j]]
-    with pytest.raises(DeckError):
+    with pytest.raises(DeckProofError):
         private_deck(secrets[0], joint, index.points)  # not derived as the owner
-    with pytest.raises(DeckError):
+    with pytest.raises(DeckProofError):
         private_deck(owner, joint, index.points[:-1])
 
 
 def test_a_shuffle_refuses_a_wrong_count(event: Event) -> None:
-    with pytest.raises(DeckError):
+    with pytest.raises(DeckProofError):
         make_shuffle(event.secrets[0], event.joint, event.initial[:-1])
 
 
