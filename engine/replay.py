@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from engine.games import find_game
 from engine.games.base import Game, Note
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, LogFile
@@ -67,21 +68,13 @@ def dealt_hands(table: Table, event: int) -> list[str]:
         card = ev.cards[k]
         if card is not None:
             by_seat.setdefault(to, []).append(card)
+    words = find_game(table.game_name).hand_words if table.game_name else None
     lines = []
     for seat in sorted(by_seat):
-        cards = sorted(by_seat[seat], key=_card_order)
-        lines.append(f"         {table.names[seat]} was dealt: {' '.join(_short(c) for c in cards)}")
+        cards = by_seat[seat]
+        shown = words(cards) if words is not None else " ".join(cards)
+        lines.append(f"         {table.names[seat]} was dealt: {shown}")
     return lines
-
-
-def _card_order(card: str) -> tuple[int, str]:
-    head = card.split("-")[0]
-    return (14, card) if head == "Q" else (int(head) if head.isdigit() else 99, card)
-
-
-def _short(card: str) -> str:
-    # "7-3" -> "7", "Q-1" -> "Q": copies are interchangeable in play.
-    return card.split("-")[0]
 
 
 def replay_lines(log: LogFile, games: Mapping[str, Game], show_hands: bool = True) -> Iterator[str]:

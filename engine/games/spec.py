@@ -8,7 +8,7 @@ the registry (:mod:`engine.games`) finds it by name.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -83,7 +83,9 @@ class GameSpec:
     - ``make_bot(level, rng, brought)``: a bot (``brought``: what the seat brings, or None);
     - ``kit``: what a seat brings before the game starts, or None when it brings nothing;
     - ``score``: how scores read; ``organiser_result(state, names)``: a result text for a
-      tournament organiser, or None when the game has none.
+      tournament organiser, or None when the game has none;
+    - ``hand_words(cards)``: card identities (a hand as dealt) in a player's words, for a replay;
+      None: the identities as they are, in order.
     """
 
     name: str
@@ -99,6 +101,7 @@ class GameSpec:
     kit: Callable[[], SeatKit] | None = None
     score: ScoreUnit = ScoreUnit()
     organiser_result: Callable[[Any, list[str]], str] | None = None
+    hand_words: Callable[[Sequence[str]], str] | None = None
 
     @property
     def option_schema(self) -> tuple[OptionSpec, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engine.games.base import Game
 from engine.games.spec import Bot, GameSpec, ScoreUnit
@@ -25,6 +26,13 @@ def _bot(level: str, rng: random.Random, brought: object) -> Bot:
     return QueenHeuristic(rng)
 
 
+def _hand_words(cards: Sequence[str]) -> str:
+    """A hand as numbers, low to high, Queens as Q ("7-3" is a 7: copies play alike)."""
+    from engine.games.queen.rules import is_queen, rank
+
+    return " ".join(("Q" if is_queen(c) else c.split("-", 1)[0]) for c in sorted(cards, key=lambda c: (rank(c), c)))
+
+
 SPEC = GameSpec(
     name="queen",
     title="Vampire Queen",
@@ -37,4 +45,5 @@ SPEC = GameSpec(
     filler_bot="random",
     make_bot=_bot,
     score=ScoreUnit("mean score", 1, "Vampire Queen: the lowest total wins; tied games share the win."),
+    hand_words=_hand_words,
 )
