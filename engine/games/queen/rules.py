@@ -355,31 +355,34 @@ def _hunter_held_by(hunters: tuple[int, int], hunter: int, seat: int) -> tuple[i
 @dataclass(frozen=True)
 class Checked:
     """An act that passed :meth:`VampireQueen.check`: its name, the identities it plays (``play``)
-    and the hunter it leads (``hunter``: 15 or 20, else 0)."""
+    at ``positions`` (sorted), and the hunter it leads (``hunter``: 15 or 20, else 0)."""
 
     do: Do
     cards: tuple[str, ...] = ()
     hunter: int = 0
+    positions: tuple[Pos, ...] = ()
 
 
-_DO_NAMES = frozenset(d.value for d in Do)
+#: Act names to their members: a dict look-up is much cheaper than ``Do(raw)`` on the hot path.
+_DO_BY_NAME: dict[str, Do] = {d.value: d for d in Do}
 
 
-def _act_do(act: Act) -> Do:
-    """The act's name. Raises MalformedAct for a non-map, an unknown name or wrong fields."""
+def _parse_act(act: Act) -> tuple[Do, tuple[Pos, ...]]:
+    """The act's name and, for ``play``, its positions (sorted). Raises MalformedAct for a
+    non-map, an unknown name, wrong fields, or a card list that is not distinct positions."""
     if not isinstance(act, dict):
         raise MalformedAct("an act must be a map")
     raw = act.get("do")
-    if not isinstance(raw, str) or raw not in _DO_NAMES:
+    do = _DO_BY_NAME.get(raw) if isinstance(raw, str) else None
+    if do is None:
         raise MalformedAct(f"Vampire Queen has no act {raw!r}: play, pass or hunter")
-    do = Do(raw)
-    if set(act) != ACT_FIELDS[do]:
+    if act.keys() != ACT_FIELDS[do]:
         raise MalformedAct(f"a {do} act takes exactly the fields {', '.join(sorted(ACT_FIELDS[do]))}")
-    if do == Do.HUNTER and (type(act["hunter"]) is not int or act["hunter"] not in HUNTERS):
+    if do is Do.HUNTER and (type(act["hunter"]) is not int or act["hunter"] not in HUNTERS):
         raise MalformedAct("the hunters are Hunter 15 and Hunter 20")
-    if do == Do.PLAY:
-        sorted_act_positions(act["cards"])
-    return do
+    if do is Do.PLAY:
+        return do, sorted_act_positions(act["cards"])
+    return do, ()
 
 
 class VampireQueen:
@@ -507,19 +510,21 @@ class VampireQueen:
     def to_open(self, state: QueenState, seat: int, act: Act) -> tuple[Pos, ...]:
         """The hidden cards a ``play`` act plays (none for the other acts). Raises MalformedAct
         for a malformed act, IllegalMove for a card the seat does not hold."""
-        if _act_do(act) != Do.PLAY:
+        do, positions = _parse_act(act)
+        if do is not Do.PLAY:
             return ()
-        positions = sorted_act_positions(act["cards"])
         held = {c.pos: c for c in state.hands[seat]} if 0 <= seat < state.seats and state.hands else {}
         for p in positions:
             if p not in held:
                 raise IllegalMove("you played a card that is not in your hand")
         return tuple(p for p in positions if held[p].ident is None)
 
-    def _cards_of(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, ...]:
+    def _cards_of(
+        self, state: QueenState, seat: int, positions: tuple[Pos, ...], revealed: Mapping[Pos, str]
+    ) -> tuple[str, ...]:
         held = {c.pos: c for c in state.hands[seat]}
         cards = []
-        for p in sorted_act_positions(act["cards"]):
+        for p in positions:
             if p not in held:
                 raise IllegalMove("you played a card that is not in your hand")
             ident = held[p].ident if held[p].ident is not None else revealed.get(p)
@@ -535,7 +540,7 @@ class VampireQueen:
 
     def _checked(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Checked:
         """Check an act; return what it does. Raises MalformedAct, then IllegalMove."""
-        do = _act_do(act)
+        do, positions = _parse_act(act)
         if state.phase != Phase.PLAY:
             raise IllegalMove(
                 {
@@ -563,11 +568,11 @@ class VampireQueen:
             if trick.hunter:
                 raise IllegalMove("nobody may pass in a hunter trick: play one card")
             return Checked(Do.PASS)
-        cards = self._cards_of(state, seat, act, revealed)
+        cards = self._cards_of(state, seat, positions, revealed)
         if trick is not None and trick.hunter:
             if len(cards) != 1:
                 raise IllegalMove("in a hunter trick you play exactly one card")
-            return Checked(Do.PLAY, cards)
+            return Checked(Do.PLAY, cards, positions=positions)
         value = set_value(cards)
         if value is None:
             raise IllegalMove("a set is cards of one number, with Queens standing for that number")
@@ -579,7 +584,7 @@ class VampireQueen:
             best = trick.best.value
             if value <= best:
                 raise IllegalMove(f"your set must be higher than {best}")
-        return Checked(Do.PLAY, cards)
+        return Checked(Do.PLAY, cards, positions=positions)
 
     def apply(
         self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]
@@ -599,7 +604,7 @@ class VampireQueen:
             trick = replace(trick, plays=trick.plays + (Play(seat, (), 0),), waiting=trick.waiting[1:])
             state = replace(state, trick=trick)
         else:
-            positions = sorted_act_positions(act["cards"])
+            positions = checked.positions
             hand = tuple(c for c in state.hands[seat] if c.pos not in positions)
             state = replace(state, hands=_with(state.hands, seat, hand))
             if trick is None:
