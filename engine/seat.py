@@ -62,7 +62,7 @@ class Seat:
             self.bring_decks(decks)
 
     def bring_decks(self, decks: dict[str, list[str]]) -> None:
-        """Bring a private deck list (VTES: ``{"crypt": [...], "library": [...]}``, card identities)
+        """Bring a private deck list (part name to card identities, e.g. ``{"crypt": [...], "library": [...]}``)
         before joining. Its leaves are "<part>:<card identity>", parts in sorted order, each with a
         32-byte salt written to the secrets file first; a seat restarted with its secrets file keeps
         the list and salts it committed to (the stored list wins)."""

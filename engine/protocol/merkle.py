@@ -28,7 +28,7 @@ from engine.protocol import codec
 
 SALT_BYTES = 32
 MAX_CARDS = 1 << 16
-"""The most cards a list may have (VTES libraries hold at most 90, crypts at least 12)."""
+"""The most cards a list may have (a private deck part of the largest game: 90 cards, with room)."""
 
 
 class BadDeckList(VampireError):

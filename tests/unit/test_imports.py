@@ -36,7 +36,12 @@ COMMANDS = {
     "audit": ("audit", "{log}"),
     "simulate": ("simulate", "--games", "2"),
     "replay --text": ("replay", "{log}", "--text"),
+    "result": ("result", "{log}"),
+    "rules": ("rules",),
 }
+#: A Vampire Queen table has no organiser's result: the command says so and exits 1, having
+#: loaded all it loads for any log.
+EXIT = {"result": 1}
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +59,7 @@ def loaded(
             done = subprocess.run(
                 [sys.executable, "-c", PROBE, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
             )
-            assert done.returncode == 0, done.stdout + done.stderr
+            assert done.returncode == EXIT.get(command, 0), done.stdout + done.stderr
             seen[command] = set(json.loads(out.read_text()))
         return seen[command]
 
