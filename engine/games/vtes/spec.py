@@ -35,7 +35,8 @@ class DeckKit:
     noun = "deck"
 
     def load(self, path: str) -> Deck:
-        """Read a deck file (TWD, VDB, JOL, Lackey or ``N Name`` lines). Raises DeckFileError."""
+        """Read a deck file (TWD, VDB text or link, JOL, Lackey, krcg JSON or ``N Name`` lines,
+        through krcg's parser). Raises DeckFileError."""
         from engine.games.vtes.decks import load_deck
 
         return load_deck(path)
@@ -51,9 +52,12 @@ class DeckKit:
         return {DeckPart.CRYPT: brought.crypt_identities(), DeckPart.LIBRARY: brought.library_identities()}
 
     def summary(self, brought: Deck) -> str:
-        """``"<name>: crypt 12, library 60"``."""
+        """``"<name>: crypt 12, library 60"``, and ``"; 1 name guessed"`` when krcg matched a
+        misspelt name (the deck's ``notes`` say which)."""
         label = f"{brought.name}: " if brought.name else ""
-        return f"{label}crypt {brought.crypt_size}, library {brought.library_size}"
+        guessed = len(brought.notes)
+        tail = f"; {guessed} name{'s' if guessed > 1 else ''} guessed" if guessed else ""
+        return f"{label}crypt {brought.crypt_size}, library {brought.library_size}{tail}"
 
 
 def _kit() -> SeatKit:
