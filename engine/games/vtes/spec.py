@@ -7,7 +7,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Game
-from engine.games.spec import Bot, GameSpec, ScoreUnit, SeatKit
+from engine.games.spec import Bot, GameSpec, ResultFormat, ScoreUnit, SeatKit, TablePlace
 from engine.games.vtes.vocab import DeckPart
 
 if TYPE_CHECKING:  # listing the games loads neither the rules nor krcg
@@ -64,10 +64,13 @@ def _kit() -> SeatKit:
     return DeckKit()
 
 
-def _result(state: VtesState, names: list[str]) -> str:
+def _result(
+    state: VtesState, names: list[str], place: TablePlace = TablePlace(), fmt: ResultFormat = ResultFormat.TEXT
+) -> str:
+    """The table's result as the Archon takes it (:func:`engine.games.vtes.scoring.result_text`)."""
     from engine.games.vtes.scoring import result_text
 
-    return result_text(state, names)
+    return result_text(state, names, place, fmt)
 
 
 SPEC = GameSpec(
