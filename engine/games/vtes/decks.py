@@ -48,8 +48,8 @@ class DeckFileError(VampireError):
 @dataclass(frozen=True)
 class Deck:
     """A parsed deck: ``crypt`` and ``library`` as sorted ``(krcg card id, count)`` pairs;
-    ``notes``: sentences about names read loosely (``'"Govern the Unalligned" read as Govern the
-    Unaligned'``), not part of the deck's equality."""
+    ``notes``: sentences about names krcg matched loosely (``'line 5: "Govern the Unalligned" read
+    as Govern the Unaligned'``), not part of the deck's equality."""
 
     name: str
     crypt: tuple[tuple[int, int], ...]
@@ -177,6 +177,7 @@ class _Reader(parser.Parser):
         self.index = 0
         self.found: list[tuple[int, models.CardInDeck]] = []
         self.unknown: list[tuple[int, str]] = []
+        self.guessed: list[tuple[int, str, models.Card]] = []
         self.zero: list[int] = []
         self.kept = _WarningsKept()
         # a logger of its own: warnings are how krcg reports a line it could not read, and the
@@ -201,6 +202,7 @@ class _Reader(parser.Parser):
         count and names no card is recorded as unknown."""
         preface = self.preface
         self.lookup.missed = None
+        guesses = len(self.lookup.guesses)
         card = super().get_card(line)
         count = _COUNT_RE.match(line)
         if card is not None:
@@ -208,6 +210,8 @@ class _Reader(parser.Parser):
                 self.zero.append(self.index)
                 return None
             self.found.append((self.index, card))
+            for name, guess in self.lookup.guesses[guesses:]:
+                self.guessed.append((self.index, self._written(line, name), guess))
         elif self.lookup.missed is not None and count:
             written = self._written(line, self.lookup.missed)
             hint = self.base.closest(written)
@@ -251,7 +255,7 @@ def _from_text(text: str, base: CardBase) -> tuple[models.Deck, list[str], list[
         if 0 < number <= len(lines):
             written = re.sub(r"\s+--.*$", "", lines[number - 1]).strip()
             errors.append((number, _hint(base, number, written)))
-    notes = [f'"{name}" read as {card.full_name}' for name, card in reader.lookup.guesses]
+    notes = [f'line {n}: "{name}" read as {card.full_name}' for n, name, card in reader.guessed]
     return kdeck, [m for _, m in sorted(errors)], notes
 
 

@@ -125,7 +125,7 @@ def test_a_misspelling_krcg_matches_is_read_and_said_in_the_notes():
     lines[4] = "10x Govern the Unalligned"
     deck = parse_deck("\n".join(lines))
     assert names(deck)["Govern the Unaligned"] == 10
-    assert deck.notes == ('"govern the unalligned" read as Govern the Unaligned',)
+    assert deck.notes == ('line 5: "Govern the Unalligned" read as Govern the Unaligned',)
 
 
 def test_every_unknown_line_is_reported_and_an_unknown_name_is_not_guessed():
