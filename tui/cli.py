@@ -674,7 +674,7 @@ async def run_join(args: argparse.Namespace) -> int:
     )
     say(
         f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
-        f"{', watching' if args.spectate else ''}."
+        f"{', VEKN ' + vekn if vekn and not args.spectate else ''}{', watching' if args.spectate else ''}."
     )
     if args.bot or args.spectate:
         _narrate(client, say, verbose=not args.quiet)
