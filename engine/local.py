@@ -110,11 +110,13 @@ def new_local_game(
     seed: int | None = None,
     names: Sequence[str] | None = None,
     tamper: Tamper | None = None,
+    vekn: Sequence[str | None] = (),
 ) -> LocalGame:
     """Open a table, seat one player per entry of ``levels`` (a bot level, or None for a seat driven
     from outside) and start the game. With ``seed``, bots and every secret come from a seeded
     generator (reproducible, for tests and benchmarks); otherwise from the OS random source.
-    ``save``: the log file; ``secrets_dir``: where each seat's secrets file goes.
+    ``save``: the log file; ``secrets_dir``: where each seat's secrets file goes; ``vekn``: the
+    players' VEKN ids in seat order, which their `join` entries record (None or missing: none).
     """
     order = order_table(
         game,
@@ -146,7 +148,10 @@ def new_local_game(
     seats = []
     for i in range(len(levels)):
         path = secrets_dir / f"seat{i}.secrets" if secrets_dir else None
-        seats.append(Seat(new_key(), names[i], games, SecretsFile(path), random_bytes, decks=decks[i]))
+        player_vekn = vekn[i] if i < len(vekn) else None
+        seats.append(
+            Seat(new_key(), names[i], games, SecretsFile(path), random_bytes, decks=decks[i], vekn=player_vekn)
+        )
     local = LocalGame(host, seats, bots, tamper=tamper)
     for seat in seats:
         seat.fold(host.table.entries[0])

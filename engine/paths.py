@@ -6,15 +6,22 @@ Everything lives under the user's data directory for "vampire-table" (platformdi
 - ``identities/<profile>.key``: a person's Ed25519 key per profile (0600);
 - ``logs/``: logs of tables played from the app (``vampire play``);
 - ``hosted/``: logs of tables opened with ``vampire host`` (and their bots' files beside them);
-- ``tables/<table id>/``: a seat's own copy of a table's log and its secrets file.
+- ``tables/<table id>/``: a seat's own copy of a table's log and its secrets file;
+- ``profiles/<profile>.json``: what a profile carries besides its key: its VEKN id
+  (``{"vekn": "1003456"}``), which the profile's ``join`` entries record (PROTOCOL.md 4.1).
 """
 
 from __future__ import annotations
 
 import getpass
+import json
+import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+
+from engine.errors import VampireError
 
 APP = "vampire-table"
 
@@ -60,3 +67,89 @@ def seat_name(profile: str | None) -> str:
     """The name a person shows at the table: ``profile`` (or the login name), cut to
     :data:`MAX_NAME` characters."""
     return ((profile or "").strip() or login_name())[:MAX_NAME]
+
+
+class ProfileError(VampireError):
+    """A profile file that cannot be read or written, or a VEKN id that is not one."""
+
+
+def check_vekn(value: str) -> str:
+    """``value`` (spaces around it dropped) if it is a VEKN id: 1 to 10 ASCII digits, the member
+    number the VEKN gives a player (``"1003456"``). Raises ProfileError with a sentence."""
+    from engine.table.lobby import valid_vekn
+
+    text = value.strip()
+    if not valid_vekn(text):
+        raise ProfileError(f"A VEKN id is 1 to 10 digits (like 1003456), not {value!r}.")
+    return text
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a profile carries besides its key: ``name`` (the profile), ``vekn`` (its VEKN id, or
+    None)."""
+
+    name: str
+    vekn: str | None = None
+
+
+def profiles_dir(base: Path | None = None) -> Path:
+    """Where profile files are kept."""
+    return (base if base is not None else data_dir()) / "profiles"
+
+
+def profile_path(name: str, base: Path | None = None) -> Path:
+    """The file of profile ``name``. Raises IdentityError for a name that cannot name a file."""
+    from engine.protocol.identity import check_profile
+
+    return profiles_dir(base) / f"{check_profile(name)}.json"
+
+
+def load_profile(name: str, base: Path | None = None) -> Profile:
+    """Profile ``name`` as saved (a profile never saved carries nothing). Raises ProfileError for a
+    file that cannot be read or does not hold a profile."""
+    path = profile_path(name, base)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Profile(name)
+    except (OSError, ValueError) as err:
+        raise ProfileError(f"Cannot read the profile file {path}: {getattr(err, 'strerror', None) or err}.") from None
+    from engine.table.lobby import valid_vekn
+
+    vekn = data.get("vekn") if isinstance(data, dict) else None
+    if vekn is not None and not valid_vekn(vekn):
+        raise ProfileError(f"The profile file {path} holds {vekn!r} as its VEKN id, which is not 1 to 10 digits.")
+    return Profile(name, vekn)
+
+
+def save_profile(profile: Profile, base: Path | None = None) -> Path:
+    """Write ``profile`` to its file (a temporary file renamed over it, so a crash leaves the old
+    one whole); returns the path. Raises ProfileError on an I/O error."""
+    path = profile_path(profile.name, base)
+    data = {"vekn": profile.vekn} if profile.vekn is not None else {}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise ProfileError(f"Cannot write the profile file {path}: {err.strerror or err}.") from None
+    return path
+
+
+FORGET = "none"
+"""The ``--vekn`` value that removes a profile's VEKN id."""
+
+
+def profile_vekn(name: str, given: str | None = None, base: Path | None = None) -> str | None:
+    """The VEKN id profile ``name`` plays under: ``given`` (a ``--vekn`` option) is checked and
+    remembered in the profile (``"none"`` forgets it), else the one saved before, else None. Raises
+    ProfileError for a bad id or an unusable profile file."""
+    if given is None:
+        return load_profile(name, base).vekn
+    vekn = None if given.strip().lower() == FORGET else check_vekn(given)
+    if load_profile(name, base).vekn != vekn:
+        save_profile(Profile(name, vekn), base)
+    return vekn

@@ -32,7 +32,8 @@ def now_ms() -> int:
 class Seat:
     """A player's seat: ``key`` (Ed25519 private key), ``name``, ``games`` (name -> game module),
     ``secrets`` (the seat's secrets file), ``random_bytes(n)`` (the OS random source by default)
-    and ``clock()`` (ms; informational only)."""
+    and ``clock()`` (ms; informational only); ``decks``: the private deck lists it brings;
+    ``vekn``: the player's VEKN id its `join` gives (digits; None: the `join` has none)."""
 
     def __init__(
         self,
@@ -43,10 +44,12 @@ class Seat:
         random_bytes: Callable[[int], bytes] = os.urandom,
         clock: Callable[[], int] = now_ms,
         decks: dict[str, list[str]] | None = None,
+        vekn: str | None = None,
     ) -> None:
         self.key = key
         self.public = public_bytes(key)
         self.name = name
+        self.vekn = vekn
         self.table = Table(games)
         self.secrets = secrets
         self.random_bytes = random_bytes
@@ -84,9 +87,13 @@ class Seat:
         self.salts = list(stored)
 
     def join_body(self) -> dict[str, Any]:
-        """The body of this seat's `join`: its name and its deck-list commitment (or nil)."""
+        """The body of this seat's `join`: its name, its deck-list commitment (or nil) and, when
+        the player has one, its VEKN id (PROTOCOL.md 4.1; absent, not nil, when it has none)."""
         root = merkle.commit(self.leaves, self.salts) if self.leaves else None
-        return {"name": self.name, "deck": root}
+        body: dict[str, Any] = {"name": self.name, "deck": root}
+        if self.vekn is not None:
+            body["vekn"] = self.vekn
+        return body
 
     def _membership(self, part: str, card: str) -> list[Any]:
         """[salt, proof] for one card of this seat's private deck list."""

@@ -56,12 +56,14 @@ class Seating:
     game), that plays this seat's moves (None: a person's moves come through
     :meth:`SeatDriver.submit`); ``brought``: what this seat brings when its game asks each seat to
     bring something (the game's ``SeatKit``; a bot without one picks its own); ``may_sit``: see
-    :data:`MaySit`, asked for a person only.
+    :data:`MaySit`, asked for a person only; ``vekn``: the player's VEKN id, which its `join`
+    records (None: none).
     """
 
     bot: Bot | BotFactory | None = None
     brought: Any = None
     may_sit: MaySit | None = None
+    vekn: str | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,7 @@ class SeatDriver:
         self.listeners = listeners
         self.brought = seating.brought
         self.may_sit = seating.may_sit
+        self.vekn = seating.vekn
         self.liveness = liveness
         self.hooks = hooks
         self.bot: Bot | None = None
@@ -303,6 +306,7 @@ class SeatDriver:
                     self._refuse_seat(SeatRefusal.NEEDS_KIT, t.game_name)
                     return
                 seat.bring_decks(spec.kit().deck_lists(brought))
+            seat.vekn = self.vekn
             self._send("join", seat.join_body(), None)
         elif t.phase != "new":
             self._refuse_seat(SeatRefusal.GAME_STARTED, t.game_name)

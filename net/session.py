@@ -66,10 +66,11 @@ class Session:
         stall_after: float = 30.0,
         abandon_after: float | None = None,
         games: Mapping[str, Any] | None = None,
+        vekn: str | None = None,
     ) -> Session:
         """A session for ``key`` at the host ``address`` (host, port); call :meth:`start` next.
         ``store`` defaults to one log and secrets file per table in the user's data directory;
-        ``bot``, ``brought``, ``may_sit``: see :class:`~net.driver.Seating`; ``stall_after``,
+        ``bot``, ``brought``, ``may_sit``, ``vekn``: see :class:`~net.driver.Seating`; ``stall_after``,
         ``abandon_after``: see :class:`~net.driver.Liveness`."""
         client = Client(
             address,
@@ -78,7 +79,7 @@ class Session:
             role="spectator" if spectate else "player",
             games=games,
             store=store if store is not None else Store.per_table(),
-            seating=Seating(bot=bot, brought=brought, may_sit=may_sit),
+            seating=Seating(bot=bot, brought=brought, may_sit=may_sit, vekn=vekn),
             timeouts=timeouts,
             backoff=backoff,
             liveness=Liveness(stall_after=stall_after, abandon_after=abandon_after),

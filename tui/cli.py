@@ -232,11 +232,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_result(args: argparse.Namespace) -> int:
     """A table's result for a tournament organiser, for games that have one (the spec's
-    ``organiser_result``)."""
+    ``organiser_result``): ``--round``/``--table`` number it, ``--format`` writes it as text, CSV
+    or JSON; each player's VEKN id comes from its `join`."""
     from engine.games import all_rules
+    from engine.games.spec import ResultFormat, TablePlace
     from engine.protocol.log import read_log
     from engine.table import Table, TableRefusal
 
+    for option, value in (("--round", args.round), ("--table", args.table)):
+        if value is not None and value < 1:
+            raise VampireError(f"{option} numbers from 1, and {value} is not a {option[2:]} number.")
     log = read_log(args.file)
     table = Table(all_rules())
     for entry in log.entries:
@@ -254,8 +259,12 @@ def cmd_result(args: argparse.Namespace) -> int:
         raise VampireError(
             f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit"
         )
-    print(spec.organiser_result(table.gstate, table.names))
-    if table.result() is None:
+    if table.gstate is None:
+        raise VampireError(f"the game of {args.file} never started: there is no result yet")
+    place = TablePlace(args.round, args.table, tuple(seat.vekn for seat in table.seats))
+    fmt = ResultFormat(args.format)
+    print(spec.organiser_result(table.gstate, list(table.names), place, fmt))
+    if table.result() is None and fmt == ResultFormat.TEXT:
         print("(the game is not over: these are the VP so far)")
     return 0
 
@@ -333,7 +342,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     levels (default: 3 of the default level)."""
     from engine.bots import parse_bots
     from engine.opening import order_table, parse_rules
-    from engine.paths import seat_name
+    from engine.paths import profile_vekn, seat_name
     from tui.app import Start, VampireApp
     from tui.session import LocalTableSpec
 
@@ -347,6 +356,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except VampireError as err:
         raise VampireError(f"{err} (you and {len(levels)} bot{'s' if len(levels) != 1 else ''})") from None
     name = seat_name(args.name)
+    profile_vekn(name, args.vekn)  # checked and remembered: the table's session reads it from the profile
     app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game)), name=name)
     app.run()
     return int(app.return_code or 0)
@@ -453,7 +463,7 @@ async def run_host(args: argparse.Namespace) -> int:
     from engine.bots import parse_bots
     from engine.games import all_rules
     from engine.opening import bot_names, new_log_path, open_sequencer, order_table, parse_rules
-    from engine.paths import hosted_dir, login_name
+    from engine.paths import hosted_dir, login_name, profile_vekn
     from engine.protocol.identity import load_identity, public_bytes, short_fingerprint
     from engine.protocol.log import LogWriter
     from engine.seat import now_ms
@@ -476,6 +486,9 @@ async def run_host(args: argparse.Namespace) -> int:
     timeouts, backoff = _timeouts(args)
     profile = args.name or login_name()
     host_key = load_identity(f"{profile}-host")
+    if args.headless and args.vekn:
+        raise VampireError("--vekn is the VEKN id of the host's own seat, and a --headless host has no seat.")
+    vekn = None if args.headless else profile_vekn(profile, args.vekn)
     bots: list[tuple[str, Path | None]] = []
     if args.resume:
         save = Path(args.resume)
@@ -562,6 +575,7 @@ async def run_host(args: argparse.Namespace) -> int:
                 timeouts=timeouts,
                 backoff=backoff,
                 games=all_rules(),
+                vekn=vekn,
             )
             status = await _front_end(
                 session, host=host, address=f"{shown}:{host.port}", bots=[(c, lv) for c, lv, _ in levels_of]
@@ -592,7 +606,7 @@ async def run_join(args: argparse.Namespace) -> int:
 
     from engine.games import all_rules
     from engine.opening import bot_names
-    from engine.paths import login_name
+    from engine.paths import login_name, profile_vekn
     from engine.protocol.identity import load_identity, new_key, public_bytes, short_fingerprint
     from net.client import Client, Hooks, Liveness, Seating, Store, parse_address
     from net.local import bot_factory, load_or_make_key
@@ -601,10 +615,13 @@ async def run_join(args: argparse.Namespace) -> int:
     say = _printer()
     if args.spectate and (args.bot or args.deck):
         raise VampireError("--spectate watches a table without a seat: it takes no --bot and no --deck.")
+    if args.bot and args.vekn:
+        raise VampireError("--vekn is a person's VEKN id: a --bot seat has none.")
     address = parse_address(args.address)
     timeouts, backoff = _timeouts(args)
     state = Path(args.state) if args.state else None
     store = Store.in_dir(state) if state else Store.per_table()
+    vekn = None
     if args.bot:
         levels = {level for game in game_names() for level in find_game(game).bot_levels}
         if args.bot not in levels:
@@ -618,6 +635,7 @@ async def run_join(args: argparse.Namespace) -> int:
         profile = args.name or login_name()
         key = load_identity(profile)
         name = profile[:32]
+        vekn = profile_vekn(profile, args.vekn)  # a spectator's is remembered, and unused
     deck = None
     if args.deck:
         deck = _load_brought(args.deck)  # a bad file or a misspelt card is a sentence, before connecting
@@ -640,6 +658,7 @@ async def run_join(args: argparse.Namespace) -> int:
             bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None,
             brought=deck,
             may_sit=None if args.bot or args.spectate else _may_sit,
+            vekn=vekn,
         ),
         timeouts=timeouts,
         backoff=backoff,
@@ -655,7 +674,7 @@ async def run_join(args: argparse.Namespace) -> int:
     )
     say(
         f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
-        f"{', watching' if args.spectate else ''}."
+        f"{', VEKN ' + vekn if vekn and not args.spectate else ''}{', watching' if args.spectate else ''}."
     )
     if args.bot or args.spectate:
         _narrate(client, say, verbose=not args.quiet)
@@ -741,11 +760,19 @@ def build_parser() -> argparse.ArgumentParser:
             "--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list: vampire rules)"
         )
 
+    def vekn_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--vekn",
+            metavar="ID",
+            help="your VEKN id (digits): kept in your profile, recorded by your join; --vekn none forgets it",
+        )
+
     play = sub.add_parser("play", help="a local table: you against bots")
     game_option(play)
     play.add_argument("--bots", help="a number N of bots, or a comma list of levels")
     rule_option(play)
     play.add_argument("--name", help="your name at the table (default: the login name)")
+    vekn_option(play)
     play.set_defaults(func=cmd_play)
 
     host = sub.add_parser("host", help="open a table on the LAN and show its address")
@@ -760,6 +787,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--headless", action="store_true", help="no seat and no screen: a table server printing its progress"
     )
     host.add_argument("--name", help="your profile name (default: the login name)")
+    vekn_option(host)
     rule_option(host)
     _hidden(host)
     host.set_defaults(func=cmd_host)
@@ -767,6 +795,7 @@ def build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="take a seat at a table on the LAN")
     join.add_argument("address", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your profile name (default: the login name)")
+    vekn_option(join)
     join.add_argument("--spectate", action="store_true", help="watch without a seat")
     join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level, without a screen")
     join.add_argument("--deck", metavar="FILE", help="the deck you bring, for games whose players bring one")
@@ -806,6 +835,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     result = sub.add_parser("result", help="a table's result for a tournament organiser (seats, points, wins)")
     result.add_argument("file")
+    result.add_argument("--round", type=int, metavar="R", help="the tournament round this table played (from 1)")
+    result.add_argument("--table", type=int, metavar="T", help="the table's number in its round (from 1)")
+    result.add_argument("--format", choices=("text", "csv", "json"), default="text", help="text (default), csv or json")
     result.set_defaults(func=cmd_result)
 
     rules = sub.add_parser("rules", help="list each game's table rules, defaults and allowed values")

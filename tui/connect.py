@@ -243,7 +243,7 @@ class LocalPlay(NetSession):
 
     async def start(self) -> None:
         from engine.opening import new_log_path
-        from engine.paths import logs_dir
+        from engine.paths import logs_dir, profile_vekn
         from net.local import open_local_table
 
         save = self.save or new_log_path(logs_dir())
@@ -255,6 +255,7 @@ class LocalPlay(NetSession):
             options=dict(self.spec.options),
             save=save,
             games=_games(),
+            vekn=profile_vekn(self.spec.name),  # the profile's VEKN id goes in its join
         )
         self._host = self._local.host
         self._bot_levels = {bot.public: level for bot, level in zip(self._local.bots, self.spec.levels, strict=True)}
@@ -282,7 +283,7 @@ class HostedTable(NetSession):
 
     async def start(self) -> None:
         from engine.opening import new_log_path, open_sequencer, order_table
-        from engine.paths import hosted_dir
+        from engine.paths import hosted_dir, profile_vekn
         from engine.protocol.identity import load_identity
         from engine.seat import now_ms
         from net.client import Store
@@ -311,6 +312,7 @@ class HostedTable(NetSession):
             name=self.spec.name,
             store=Store.per_table(),
             games=games,
+            vekn=profile_vekn(self.spec.name),
         )
         self.attach(session)
         await session.start()
@@ -373,13 +375,19 @@ class NetFactory:
         return HostedTable(spec)
 
     def join(self, spec: JoinSpec) -> NetSession:
+        from engine.paths import profile_vekn
         from engine.protocol.identity import load_identity
         from net.client import parse_address
         from net.session import Session
 
         address = parse_address(spec.address)
         session = Session.connect(
-            address, load_identity(spec.name), name=spec.name, games=_games(), may_sit=_why_no_seat
+            address,
+            load_identity(spec.name),
+            name=spec.name,
+            games=_games(),
+            may_sit=_why_no_seat,
+            vekn=profile_vekn(spec.name),
         )
         return wrap_session(session)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import VampireError
@@ -70,6 +71,32 @@ class ScoreUnit:
     note: str = ""
 
 
+class ResultFormat(StrEnum):
+    """How ``vampire result`` writes a table's result: ``text`` for a person, ``csv`` (one row per
+    player, a header row first) for a spreadsheet, ``json`` for a program."""
+
+    TEXT = "text"
+    CSV = "csv"
+    JSON = "json"
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """Where a table sits in a tournament, as an organiser numbers it: ``round`` and ``table``
+    (from 1; None when not given), and each seat's ``vekn`` id in seat order (None: none given)."""
+
+    round: int | None = None
+    table: int | None = None
+    vekn: tuple[str | None, ...] = ()
+
+
+class OrganiserResult(Protocol):
+    """A game's result for a tournament organiser: ``state`` (the game's), ``names`` in seat
+    order, ``place`` (round, table, VEKN ids), written as ``fmt``."""
+
+    def __call__(self, state: Any, names: list[str], place: TablePlace = ..., fmt: ResultFormat = ...) -> str: ...
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game as the registry knows it.
@@ -82,8 +109,8 @@ class GameSpec:
       none is named; ``filler_bot``: the level that fills the other seats of ``simulate --bots N``;
     - ``make_bot(level, rng, brought)``: a bot (``brought``: what the seat brings, or None);
     - ``kit``: what a seat brings before the game starts, or None when it brings nothing;
-    - ``score``: how scores read; ``organiser_result(state, names)``: a result text for a
-      tournament organiser, or None when the game has none;
+    - ``score``: how scores read; ``organiser_result(state, names, place, fmt)``: a result for a
+      tournament organiser (:class:`OrganiserResult`), or None when the game has none;
     - ``hand_words(cards)``: card identities (a hand as dealt) in a player's words, for a replay;
       None: the identities as they are, in order.
     """
@@ -100,7 +127,7 @@ class GameSpec:
     make_bot: Callable[[str, random.Random, Any], Bot]
     kit: Callable[[], SeatKit] | None = None
     score: ScoreUnit = ScoreUnit()
-    organiser_result: Callable[[Any, list[str]], str] | None = None
+    organiser_result: OrganiserResult | None = None
     hand_words: Callable[[Sequence[str]], str] | None = None
 
     @property

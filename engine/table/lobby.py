@@ -21,15 +21,25 @@ MAX_NAME = 32
 MAX_CHAT = 500
 """The longest chat line, in characters."""
 
+MAX_VEKN = 10
+"""The longest VEKN id (a VEKN member number), in digits."""
+
+
+def valid_vekn(text: object) -> bool:
+    """True if ``text`` is a VEKN id as a `join` may carry it: 1 to :data:`MAX_VEKN` ASCII digits."""
+    return isinstance(text, str) and 0 < len(text) <= MAX_VEKN and text.isascii() and text.isdigit()
+
 
 @dataclass
 class SeatRecord:
     """A seated player: Ed25519 public ``key`` (32 bytes), ``name``, private deck-list commitment
-    (the 32-byte Merkle root of its leaves, or None when the seat brings no deck)."""
+    (the 32-byte Merkle root of its leaves, or None when the seat brings no deck), ``vekn``: the
+    player's VEKN id as its `join` gave it (digits), or None."""
 
     key: bytes
     name: str
     deck: bytes | None = None
+    vekn: str | None = None
 
 
 def _author_key(entry: Entry) -> None:
@@ -81,7 +91,12 @@ class Lobby:
 
     def prepare_join(self, entry: Entry) -> Fold:
         t = self.t
-        b = codec.check_map(entry.body, {"name": str, "deck": codec.nullable(codec.bin_of(32))}, what="a join")
+        b = codec.check_map(
+            entry.body,
+            {"name": str, "deck": codec.nullable(codec.bin_of(32))},
+            {"vekn": str},  # optional: a join without it reads as it always did
+            what="a join",
+        )
         if t.phase != Phase.LOBBY:
             raise TableRefusal("illegal", "the game has started: no more seats")
         if len(t.seats) >= t.nseats:
@@ -92,9 +107,12 @@ class Lobby:
         name = b["name"].strip()
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():
             raise TableRefusal("malformed", f"a player's name is 1 to {MAX_NAME} printable characters")
+        vekn = b.get("vekn")
+        if vekn is not None and not valid_vekn(vekn):
+            raise TableRefusal("malformed", f"a VEKN id is 1 to {MAX_VEKN} digits")
 
         def fold() -> None:
-            t.seats.append(SeatRecord(entry.author, name, b["deck"]))
+            t.seats.append(SeatRecord(entry.author, name, b["deck"], vekn))
             t.notes.append(Note(f"{{s{len(t.seats) - 1}}} takes seat {len(t.seats) - 1}."))
 
         return fold

@@ -1,28 +1,37 @@
-"""VTES deck files: parse the common text formats into a deck of card identities
-(shared/rules/vtes.md, "Setup"; PROTOCOL.md 6, "Private decks").
+"""VTES deck files: read the common deck list formats into a deck of card identities, and write a
+deck out in krcg's formats (shared/rules/vtes.md, "Setup"; PROTOCOL.md 6, "Private decks").
 
-Accepted formats (detected from the text):
+Text deck lists go through krcg's own deck list parser (``krcg.parser``), which reads what deck
+builders and online tables write: the TWD / TWDA and VDB text exports (headers, a crypt table with
+capacity, disciplines and ``Clan:group``, the library under type headers), Lackey's
+``N<TAB>Name`` lines with a ``Crypt:`` line, JOL's ``2xName`` / ``2x Name`` lines and bare names
+(one copy), ``N Name`` lines, comments after ``--`` or in brackets (``2 Blood Doll (best card of
+the day)``), and the names players use (``5th Tradition``, ``Govern``, ``Pentex``). A VDB "deck in
+URL" link and krcg's minimal JSON are read too (:class:`DeckFormat`).
 
-- **TWD / TWDA** and **VDB text** exports: headers, then ``Crypt (N cards, …)`` and
-  ``Library (N cards)`` sections whose card lines start with a count (``2x Theo Bell (ADV)  …
-  Brujah:2``; the crypt columns after the name and a ``-- comment`` are ignored, the group picks
-  the right vampire);
-- **Lackey**: ``N<TAB>Name`` lines, the library first, then a ``Crypt:`` line and the crypt;
-- **JOL**: ``2xName`` or ``2x Name`` lines, or a bare ``Name`` for one copy;
-- plain ``N Name`` / ``Nx Name`` / ``N x Name`` lines, with optional ``Crypt``/``Library`` headers.
-
-Names resolve exactly (accents and case folded) against krcg's packaged card database, through every
-name krcg knows; a name that does not resolve is an error naming its line and the closest card.
-Whether a card is a crypt or a library card comes from the database, not from the section.
+What this module adds to krcg's reading: a line that starts with a count, or a lone line among the
+cards, that names no card is an error naming its line and the closest card (krcg would keep it as a
+comment); lines naming the same card add up; a name krcg only guessed (a misspelling it matched)
+is read, and said in :attr:`Deck.notes`. Whether a card is a crypt or a library card comes from
+the database, not from the section.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
+import logging
 import re
-from dataclasses import dataclass
+import urllib.parse
+from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
+from typing import cast
+
+import krcg
+from krcg import models, parser
+from krcg.utils import normalize
 
 from engine.errors import VampireError
 from engine.games.base import Act
@@ -38,11 +47,14 @@ class DeckFileError(VampireError):
 
 @dataclass(frozen=True)
 class Deck:
-    """A parsed deck: ``crypt`` and ``library`` as sorted ``(krcg card id, count)`` pairs."""
+    """A parsed deck: ``crypt`` and ``library`` as sorted ``(krcg card id, count)`` pairs;
+    ``notes``: sentences about names krcg matched loosely (``'line 5: "Govern the Unalligned" read
+    as Govern the Unaligned'``), not part of the deck's equality."""
 
     name: str
     crypt: tuple[tuple[int, int], ...]
     library: tuple[tuple[int, int], ...]
+    notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def crypt_size(self) -> int:
@@ -75,166 +87,281 @@ class Deck:
         }
 
 
-# A count at the start of a line: at most 2 digits (so "419 Operation" stays a name), then an
-# optional x/X/× or * separator.
+# A count at the start of a line (at most 2 digits, so "419 Operation" stays a name), and the
+# separators that make a line unmistakably a card line ("2x Name", "2 x Name", "2* Name").
 _COUNT_RE = re.compile(r"^\s*(\d{1,2})(?!\d)\s*(.*)$")
-_SURE_SEP_RE = re.compile(r"^(?:[xX](?=[\s\W\dA-Z]|$)|[×*])\s*")
-_SECTION_RE = re.compile(r"^\s*(crypt|library)\s*\(\s*\d+", re.IGNORECASE)
-_LACKEY_CRYPT_RE = re.compile(r"^\s*crypt\s*:\s*$", re.IGNORECASE)
-_HEADER_WORDS = (
-    "crypt|library|master|masters|action|actions|action modifier|action modifiers|ally|allies|"
-    "combat|equipment|event|events|political action|political actions|power|reaction|reactions|"
-    "retainer|retainers|conviction|convictions|vampire|vampires|imbued|minion|deck|total|cards"
-)
-_HEADER_RE = re.compile(
-    rf"^\s*(?:{_HEADER_WORDS})(?:\s*/\s*(?:{_HEADER_WORDS}))*\s*(?:[(\[].*[)\]])?\s*[:.]?\s*(?:\d+\s*(?:cards?)?)?\s*$",
-    re.IGNORECASE,
-)
-_META_RE = re.compile(r"^\s*(deck name|name|author|created by|description|comments?)\s*:", re.IGNORECASE)
-_SEPARATOR_RE = re.compile(r"^\s*[-=_*~#]+\s*$")
-_GROUP_RE = re.compile(r"\s[A-Za-z!' -]+:(\d|any)\s*$", re.IGNORECASE)
-_ADV_RE = re.compile(r"^(.*?)\s*\(adv\)\s*$", re.IGNORECASE)
+_SURE_COUNT_RE = re.compile(r"^\s*\d{1,2}(?!\d)\s*(?:[xX×*]\s*)\S")
+_VDB_URL_RE = re.compile(r"^https?://vdb\.im/decks/deck\b\S*$")
+
+ABBREVIATIONS: dict[str, int] = {"pentex": 101384}
+"""Names players write that krcg does not know (its own "known abbreviations" cover ``Govern``,
+``Dreams``, ``5th Tradition`` …), normalised, to a krcg card id: ``Pentex`` is how deck lists
+write Pentex™ Subversion (there is also Pentex™ Loves You!, which nobody calls "Pentex")."""
+
+_CLOSE_ENOUGH = 0.75
+"""How close (difflib ratio) a preface line's name must be to a card's to be read as a misspelt
+card rather than a comment."""
 
 
-def _strip_comment(text: str) -> str:
-    for mark in (" --", "\t--", "//"):
-        i = text.find(mark)
-        if i >= 0:
-            text = text[:i]
-    if text.lstrip().startswith(("--", "#")):
-        return ""
-    return text.strip()
-
-
-def _candidates(text: str) -> list[str]:
-    """Names to try for the text after a count: the whole line's first column, then shorter word
-    prefixes (a crypt line of a TWD list carries capacity, disciplines, title and clan:group)."""
-    first = re.split(r"\t|\s{2,}", text.strip(), maxsplit=1)[0].strip()
-    out = [first]
-    words = first.split(" ")
-    # only where a capacity follows, so "Govern the Unalligned" never shrinks to "Govern"
-    for k in range(len(words) - 1, 0, -1):
-        if words[k].isdigit():
-            out.append(" ".join(words[:k]))
-    return out
-
-
-def _resolve(base: CardBase, text: str) -> tuple[int | None, str]:
-    """Resolve the name in ``text``; return (card id or None, the name as written)."""
-    group = None
-    match = _GROUP_RE.search(text)
-    if match and match.group(1).isdigit():
-        group = match.group(1)
-    candidates = _candidates(text)
-    for name in candidates:
-        if not name:
-            continue
-        if group:
-            adv = _ADV_RE.match(name)
-            tries = [f"{adv.group(1)} (G{group} ADV)"] if adv else [f"{name} (G{group})"]
-            for guess in tries:
-                card = base.lookup(guess)
-                if card is not None:
-                    return card.id, name
-        card = base.lookup(name)
-        if card is not None:
-            return card.id, name
-    return None, re.sub(r"(\s+\d+)+$", "", candidates[0]).strip()
-
-
-class _Format(StrEnum):
-    """The deck file formats this module reads (see the module's docstring)."""
+class DeckFormat(StrEnum):
+    """The deck formats krcg writes and this module reads back (:func:`write_deck`)."""
 
     TWD = "twd"
-    """TWD/TWDA and VDB text: card lines only inside ``Crypt (N …)``/``Library (N …)`` sections."""
+    """The Tournament Winning Decks Archive: headers, a crypt table, the library by card type."""
+    TEXT = "text"
+    """krcg's plain text (VDB's text export looks the same): TWD-like, without the crypt columns."""
+    JOL = "jol"
+    """Jyhad Online: ``2x Name`` lines, the crypt, a blank line, the library."""
     LACKEY = "lackey"
-    PLAIN = "plain"
-    """``N Name`` lines, or JOL's bare names."""
+    """LackeyCCG: ``2<TAB>Name`` lines, the library, ``Crypt:``, the crypt."""
+    VDB = "vdb"
+    """VDB's "deck in URL" link: ``https://vdb.im/decks/deck?name=…#<id>=<count>;…``."""
+    JSON = "json"
+    """krcg's minimal JSON: ``{"name": …, "cards": {"<id>": count}}``."""
 
 
-def _detect(lines: list[str]) -> _Format:
-    if any(_SECTION_RE.match(line) for line in lines):
-        return _Format.TWD
-    if any(_LACKEY_CRYPT_RE.match(line) for line in lines) and any("\t" in line for line in lines):
-        return _Format.LACKEY
-    return _Format.PLAIN
+class _Lookup:
+    """The card names krcg's parser sees (it only ever asks ``cards_db[name]``).
+
+    Exact names first (every name :class:`CardBase` knows), then :data:`ABBREVIATIONS`, JOL's
+    ``2xName`` (krcg reads the name as ``xname``), and only then krcg's own fuzzy match, whose
+    guesses are kept (:attr:`guesses`) so the deck can say what it read. The last name that did not
+    resolve is kept in :attr:`missed` (the parser logs such a line and keeps it as a comment).
+    """
+
+    def __init__(self, base: CardBase) -> None:
+        self.base = base
+        self.missed: str | None = None
+        self.guesses: list[tuple[str, models.Card]] = []
+
+    def __getitem__(self, name: str) -> models.Card:
+        card = self.base.lookup(name)
+        if card is None and normalize(name) in ABBREVIATIONS:
+            card = self.base.by_id(ABBREVIATIONS[normalize(name)])
+        if card is None and name[:1] in ("x", "X") and len(name) > 1:
+            card = self.base.lookup(name[1:])
+        if card is not None:
+            return card
+        try:
+            card = self.base.cards[name]
+        except KeyError:
+            self.missed = name
+            raise
+        self.guesses.append((name, card))
+        return card
+
+
+class _WarningsKept(logging.Handler):
+    """Keeps the line numbers krcg's parser logs ``failed to parse`` for (a lone line after the
+    cards began that is no card and not marked as a comment)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: set[int] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = getattr(record, "line", None)
+        if isinstance(line, int) and str(record.msg).endswith('failed to parse "%s"'):
+            self.lines.add(line)
+
+
+class _Reader(parser.Parser):
+    """krcg's deck list parser, read line by line so every card keeps its line number, repeated
+    lines add up (krcg keeps one entry per card) and lines that name no card become errors."""
+
+    def __init__(self, base: CardBase) -> None:
+        self.lookup = _Lookup(base)
+        # krcg's parser only indexes its cards database by name: the look-up above stands in for it
+        super().__init__(cast(krcg.CardDict, self.lookup))
+        self.base = base
+        self.index = 0
+        self.found: list[tuple[int, models.CardInDeck]] = []
+        self.unknown: list[tuple[int, str]] = []
+        self.guessed: list[tuple[int, str, models.Card]] = []
+        self.zero: list[int] = []
+        self.kept = _WarningsKept()
+        # a logger of its own: warnings are how krcg reports a line it could not read, and the
+        # process-wide "krcg" logger is kept quiet (engine.games.vtes.cards.card_base)
+        self.log = logging.Logger("vampire.decks")
+        self.log.addHandler(self.kept)
+
+    def read(self, lines: list[str]) -> models.Deck:
+        """Parse ``lines``; return krcg's deck (headers and comments), cards in :attr:`found`."""
+        for index, line in enumerate(lines, start=1):
+            self.index = index
+            self.logger = parser.LineLogAdapter(self.log, {"line": index, "deck": ""})
+            self.parse_line(index, line.replace("\ufeff", ""))
+        # one line past the end, so a last unreadable line is logged with its own number
+        self.logger = parser.LineLogAdapter(self.log, {"line": len(lines) + 1, "deck": ""})
+        self.comment("", mark=parser.Mark.END)
+        self.deck.cards = [card for _, card in self.found]
+        return self.deck
+
+    def get_card(self, line: str) -> models.CardInDeck | None:
+        """krcg's reading of one line, recorded with its line number; a line that starts with a
+        count and names no card is recorded as unknown."""
+        preface = self.preface
+        self.lookup.missed = None
+        guesses = len(self.lookup.guesses)
+        card = super().get_card(line)
+        count = _COUNT_RE.match(line)
+        if card is not None:
+            if count and int(count.group(1)) == 0:
+                self.zero.append(self.index)
+                return None
+            self.found.append((self.index, card))
+            for name, guess in self.lookup.guesses[guesses:]:
+                self.guessed.append((self.index, self._written(line, name), guess))
+        elif self.lookup.missed is not None and count:
+            written = self._written(line, self.lookup.missed)
+            hint = self.base.closest(written)
+            close = hint is not None and _likeness(written, hint) >= _CLOSE_ENOUGH
+            if not preface or _SURE_COUNT_RE.match(line) or close:
+                self.unknown.append((self.index, written))
+        return card
+
+    @staticmethod
+    def _written(line: str, missed: str) -> str:
+        """The name as the line writes it (krcg looks names up lower case and may add a group)."""
+        if "(g" not in missed[:-4] and re.search(r" \(g\d\)$", missed):
+            missed = missed[:-5]
+        text = line.strip()
+        at = normalize(text).find(missed)
+        if at >= 0 and len(normalize(text)) == len(text):
+            return text[at : at + len(missed)].strip()
+        return missed.strip()
+
+
+def _likeness(a: str, b: str) -> float:
+    """difflib's ratio of two names, normalised (0 to 1)."""
+    return difflib.SequenceMatcher(None, normalize(a), normalize(b)).ratio()
+
+
+def _hint(base: CardBase, number: int, written: str) -> str:
+    hint = base.closest(written)
+    message = f'line {number}: no card is named "{written}"'
+    return message + (f"; did you mean {hint}?" if hint else "")
+
+
+def _from_text(text: str, base: CardBase) -> tuple[models.Deck, list[str], list[str]]:
+    """A deck list read by krcg's parser: (krcg deck, error sentences, notes on guessed names)."""
+    lines = text.splitlines()
+    reader = _Reader(base)
+    kdeck = reader.read(lines)
+    errors = [(n, _hint(base, n, w)) for n, w in reader.unknown]
+    errors += [(n, f"line {n}: a count of 0 is not a card") for n in reader.zero]
+    told = {n for n, _ in errors}
+    for number in sorted(reader.kept.lines - told):
+        if 0 < number <= len(lines):
+            written = re.sub(r"\s+--.*$", "", lines[number - 1]).strip()
+            errors.append((number, _hint(base, number, written)))
+    notes = [f'line {n}: "{name}" read as {card.full_name}' for n, name, card in reader.guessed]
+    return kdeck, [m for _, m in sorted(errors)], notes
+
+
+def _from_vdb_url(url: str, base: CardBase) -> models.Deck:
+    """VDB's "deck in URL" link, decoded here as krcg's ``providers.fetch_vdb`` does (no network)."""
+    parts = urllib.parse.urlparse(url)
+    params = urllib.parse.parse_qs(parts.query)
+    kdeck = models.Deck(name=params.get("name", [""])[0], author=params.get("author", [""])[0])
+    for item in filter(None, parts.fragment.split(";")):
+        cid, _, count = item.partition("=")
+        card = base.by_id(int(cid)) if cid.isdigit() else None
+        if card is None or not count.isdigit():
+            raise DeckFileError(f"the VDB link has {item!r}, which is not a card id and a count")
+        if int(count) > 0:
+            kdeck.cards.append(models.CardInDeck.of(card, int(count)))
+    return kdeck
+
+
+def _from_json(text: str, base: CardBase) -> models.Deck:
+    """krcg's minimal JSON deck: ``{"name": str, "author": str, "cards": {"<id>": count}}``."""
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise DeckFileError(f"the deck is not valid JSON ({err})") from None
+    cards = data.get("cards") if isinstance(data, dict) else None
+    if not isinstance(cards, dict):
+        raise DeckFileError('a JSON deck is a map with "cards": {"<card id>": count, …}')
+    kdeck = models.Deck(name=str(data.get("name") or ""), author=str(data.get("author") or ""))
+    for cid, count in cards.items():
+        card = base.by_id(int(cid)) if str(cid).isdigit() else None
+        if card is None or not isinstance(count, int) or count < 0:
+            raise DeckFileError(f"the JSON deck has {cid!r}: {count!r}, which is not a card id and a count")
+        if count:
+            kdeck.cards.append(models.CardInDeck.of(card, count))
+    return kdeck
 
 
 def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: CardBase | None = None) -> Deck:
-    """Parse a deck file's text (any format above) into a :class:`Deck`.
+    """Parse a deck list (any format of :class:`DeckFormat`, or ``N Name`` lines) into a
+    :class:`Deck`, through krcg's deck list parser.
 
     ``library_size``: check the library holds 60–90 cards (table rule ``library_size``); the
-    crypt must always hold at least 12. Raises :class:`DeckFileError` listing every line whose card
-    is unknown (``line 12: no card is named "Govern the Unalligned"; did you mean Govern the
-    Unaligned?``), a bad count, or a wrong size.
+    crypt must always hold at least 12. ``name`` (a file's name) wins over the list's own
+    ``Deck Name:``. Names krcg only guessed are kept in :attr:`Deck.notes`. Raises
+    :class:`DeckFileError` listing every line whose card is unknown (``line 12: no card is named
+    "Govern the Unalignde"; did you mean Govern the Unaligned?``), a count of 0, or a wrong size.
     """
     base = base or card_base()
-    lines = text.splitlines()
-    fmt = _detect(lines)
-    in_sections = fmt != _Format.TWD
+    body = text.replace("\ufeff", "").strip()
+    notes: list[str] = []
+    if _VDB_URL_RE.match(body):
+        kdeck = _from_vdb_url(body, base)
+    elif body.startswith("{"):
+        kdeck = _from_json(body, base)
+    else:
+        kdeck, errors, notes = _from_text(text, base)
+        if errors:
+            shown = errors[:10]
+            more = f" (and {len(errors) - 10} more)" if len(errors) > 10 else ""
+            raise DeckFileError("; ".join(shown) + more)
     counts: dict[int, int] = {}
-    errors: list[str] = []
-    deck_name = name
-    for number, raw in enumerate(lines, start=1):
-        line = raw.replace("\ufeff", "").rstrip()
-        if not line.strip():
-            continue
-        meta = _META_RE.match(line)
-        if meta:
-            if meta.group(1).lower() in ("deck name", "name") and not deck_name:
-                deck_name = line.split(":", 1)[1].strip()
-            continue
-        if fmt == _Format.TWD and _SECTION_RE.match(line):
-            in_sections = True
-            continue
-        if not in_sections or _SEPARATOR_RE.match(line) or _LACKEY_CRYPT_RE.match(line):
-            continue
-        body = _strip_comment(line)
-        if not body:
-            continue
-        match = _COUNT_RE.match(body)
-        if match:
-            count, rest = int(match.group(1)), match.group(2)
-        elif fmt == _Format.PLAIN and not _HEADER_RE.match(body):
-            count, rest = 1, body  # JOL: a bare name is one copy
-        else:
-            continue  # a section header or a comment line of a TWD list
-        if count == 0:
-            errors.append(f"line {number}: a count of 0 is not a card")
-            continue
-        if not rest.strip():
-            errors.append(f"line {number}: a count with no card name")
-            continue
-        # "2xName", "2 x Name", but "1 XTC-Laced Blood" and "2 Xaviar": try both readings.
-        sure = _SURE_SEP_RE.match(rest)
-        readings = [rest[sure.end() :], rest] if sure else [rest]
-        if not sure and rest[:1] in ("x", "X"):
-            readings.append(rest[1:].lstrip())  # "2xblood doll"
-        cid, written = None, ""
-        for reading in readings:
-            cid, found = _resolve(base, reading)
-            written = written or found
-            if cid is not None:
-                break
-        if cid is None:
-            hint = base.closest(written)
-            msg = f'line {number}: no card is named "{written}"'
-            msg += f"; did you mean {hint}?" if hint else "."
-            errors.append(msg)
-            continue
-        counts[cid] = counts.get(cid, 0) + count
-    if errors:
-        shown = errors[:10]
-        more = f" (and {len(errors) - 10} more)" if len(errors) > 10 else ""
-        raise DeckFileError("; ".join(shown) + more)
+    for card in kdeck.cards:
+        counts[card.id] = counts.get(card.id, 0) + card.count
     crypt: list[tuple[int, int]] = []
     library: list[tuple[int, int]] = []
     for cid in sorted(counts):
         info = base.info(cid)
         (crypt if info is not None and info.kind == DeckPart.CRYPT else library).append((cid, counts[cid]))
-    deck = Deck(deck_name, tuple(crypt), tuple(library))
+    deck = Deck(name or kdeck.name, tuple(crypt), tuple(library), tuple(notes))
     check_sizes(deck, library_size=library_size)
     return deck
+
+
+def krcg_deck(deck: Deck, base: CardBase | None = None) -> models.Deck:
+    """``deck`` as krcg's deck model (name and cards), for krcg's writers."""
+    base = base or card_base()
+    kdeck = models.Deck(name=deck.name)
+    for cid, count in (*deck.crypt, *deck.library):
+        card = base.by_id(cid)
+        if card is None:
+            raise DeckFileError(f"the deck holds the card id {cid}, which krcg does not know")
+        kdeck.cards.append(models.CardInDeck.of(card, count))
+    return kdeck
+
+
+def write_deck(deck: Deck, fmt: DeckFormat, base: CardBase | None = None) -> str:
+    """``deck`` written by krcg's writer for ``fmt`` (:class:`DeckFormat`); :func:`parse_deck`
+    reads every one of them back to the same cards."""
+    from krcg import providers  # loads aiohttp: only when a deck is written
+
+    base = base or card_base()
+    kdeck = krcg_deck(deck, base)
+    match fmt:
+        case DeckFormat.TWD:
+            return providers.serialize_twd(kdeck, base.cards)
+        case DeckFormat.TEXT:
+            return providers.serialize_txt(kdeck)
+        case DeckFormat.JOL:
+            return providers.serialize_jol(kdeck)
+        case DeckFormat.LACKEY:
+            return providers.serialize_lackey(kdeck)
+        case DeckFormat.VDB:
+            return providers.serialize_vdb(kdeck)
+        case DeckFormat.JSON:
+            return json.dumps(providers.serialize_json_minimal(kdeck), indent=2)
+    raise DeckFileError(f"krcg writes no deck format named {fmt!r}")
 
 
 def check_sizes(deck: Deck, *, library_size: bool = True) -> None:

@@ -1,15 +1,24 @@
 """VP, the winner, the Game win and the table's result as a tournament organiser enters it
 (shared/rules/vtes.md, "Ousting and victory points", "Tournament rules", "Precise readings").
 
-VP are integers in half-points everywhere (``3`` is 1.5 VP); :func:`format_vp` shows them.
+VP are integers in half-points everywhere (``3`` is 1.5 VP); :func:`format_vp` shows them. The
+organiser's result (:func:`result_text`) comes as text, CSV or JSON, with the round, the table and
+the players' VEKN ids when known; each player's line also reads as krcg's tournament score.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
+from krcg import models
+
 from engine.games.base import Result, seat_ref
+from engine.games.spec import ResultFormat, TablePlace
 from engine.games.vtes.state import VtesState, format_vp
 from engine.games.vtes.vocab import End, Status, Step
 
@@ -133,22 +142,121 @@ def archon_problems(state: VtesState, rows: Sequence[ResultRow] | None = None) -
     return problems
 
 
-def result_text(state: VtesState, names: Sequence[str] | None = None) -> str:
-    """The table's result as an organiser enters it in the Archon: one line per player in seating
-    order (table position from 1), with VP (0.5 steps) and GW (1 or 0), then the Archon checks."""
+_HOW = {End.LAST: "ended by ousts", End.TIME: "ended by time-out", End.UNSTARTED: "never started"}
+"""How the game ended, in the result's words (not over yet: "not over yet")."""
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's line of a table's result as the Archon takes it: ``position`` at the table
+    (seating order from the first player, from 1), ``seat`` (the seat number in the log, join
+    order), ``name``, ``vekn`` id (or None), ``vp`` in half-points, ``gw`` (a Game win)."""
+
+    position: int
+    seat: int
+    name: str
+    vekn: str | None
+    vp: int
+    gw: bool
+
+    @property
+    def score(self) -> models.Score:
+        """This table's result as krcg's tournament score (``1GW3``: game wins and VP)."""
+        return models.Score(round_gw=int(self.gw), round_vp=self.vp / 2)
+
+
+def player_results(state: VtesState, names: Sequence[str], vekn: Sequence[str | None] = ()) -> list[PlayerResult]:
+    """The table's result, one :class:`PlayerResult` per player in seating order; ``names`` and
+    ``vekn`` are in seat order (a seat past the end of ``vekn`` has none)."""
+    return [
+        PlayerResult(i, row.seat, names[row.seat], vekn[row.seat] if row.seat < len(vekn) else None, row.vp, row.gw)
+        for i, row in enumerate(result_table(state), start=1)
+    ]
+
+
+def _heading(state: VtesState, place: TablePlace) -> str:
+    """``VTES result (round 2, table 3): 5 players, tournament rules, ended by ousts`` (within 80
+    columns up to table 999)."""
+    where = ", ".join(f"{word} {n}" for word, n in (("round", place.round), ("table", place.table)) if n is not None)
+    return (
+        f"VTES result{' (' + where + ')' if where else ''}: {state.seats} players, "
+        f"{state.ruleset} rules, {_HOW.get(state.end, 'not over yet')}"
+    )
+
+
+def result_text(
+    state: VtesState,
+    names: Sequence[str] | None = None,
+    place: TablePlace = TablePlace(),
+    fmt: ResultFormat = ResultFormat.TEXT,
+) -> str:
+    """The table's result as an organiser enters it in the Archon (:class:`OrganiserResult`),
+    in seating order: table position (from 1), player, VEKN id, VP (0.5 steps), GW (1 or 0) and the
+    seat number in the log; ``place`` adds the round, the table and the VEKN ids.
+
+    ``text``: a heading, one line per player, then the Archon checks (at most 80 columns wide);
+    ``csv``: ``round,table,position,seat,player,vekn,vp,gw`` rows (empty cells when not given);
+    ``json``: ``{"game", "round", "table", "players", "ruleset", "ended", "over", "results":
+    [{"position", "seat", "name", "vekn", "vp", "gw", "score"}], "archon_checks": [sentences]}``
+    (``vp`` a number, ``score`` krcg's ``1GW3``, ``ended`` ``"last"``/``"time"``/``"unstarted"``
+    or null).
+    """
     names = list(names) if names is not None else [f"seat {s}" for s in range(state.seats)]
-    ruleset = state.ruleset
-    how = {End.LAST: "by ousts", End.TIME: "by time-out", End.UNSTARTED: "before it started"}.get(state.end, "not yet")
-    lines = [f"VTES table result: {state.seats} players, ruleset {ruleset}, game ended {how}"]
-    width = max([6, *(len(x) for x in names)])
-    # The Archon takes players by table position (the seating drawn at the start, from 1); the
-    # protocol's seat number (join order) is shown too, so the log can be matched.
-    lines.append(f"{'table position':<16}{'player':<{width + 2}}{'VP':<5}{'GW':<4}joined as seat")
-    for i, row in enumerate(result_table(state), start=1):
-        lines.append(f"{i:<16}{names[row.seat]:<{width + 2}}{format_vp(row.vp):<5}{1 if row.gw else 0:<4}{row.seat}")
+    rows = player_results(state, names, place.vekn)
     problems = archon_problems(state)
-    if problems:
-        lines.extend(f"Archon check: {p}" for p in problems)
-    else:
+    if fmt == ResultFormat.CSV:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["round", "table", "position", "seat", "player", "vekn", "vp", "gw"])
+        for r in rows:
+            writer.writerow(
+                [
+                    place.round or "",
+                    place.table or "",
+                    r.position,
+                    r.seat,
+                    r.name,
+                    r.vekn or "",
+                    format_vp(r.vp),
+                    int(r.gw),
+                ]
+            )
+        return out.getvalue().rstrip("\n")
+    if fmt == ResultFormat.JSON:
+        data = {
+            "game": "vtes",
+            "round": place.round,
+            "table": place.table,
+            "players": state.seats,
+            "ruleset": str(state.ruleset),
+            "ended": str(state.end) or None,
+            "over": state.step == Step.OVER,
+            "results": [
+                {
+                    "position": r.position,
+                    "seat": r.seat,
+                    "name": r.name,
+                    "vekn": r.vekn,
+                    "vp": r.vp / 2,
+                    "gw": int(r.gw),
+                    "score": str(r.score) or "0GW0",
+                }
+                for r in rows
+            ],
+            "archon_checks": problems,
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    width = max([6, *(len(r.name) for r in rows)])
+    with_vekn = any(r.vekn for r in rows)
+    vekn_head = f"{'VEKN':<12}" if with_vekn else ""
+    lines = [_heading(state, place), f"{'#':<4}{'player':<{width + 2}}{vekn_head}{'VP':<5}{'GW':<4}seat"]
+    for r in rows:
+        vekn_cell = f"{r.vekn or '-':<12}" if with_vekn else ""
+        lines.append(f"{r.position:<4}{r.name:<{width + 2}}{vekn_cell}{format_vp(r.vp):<5}{int(r.gw):<4}{r.seat}")
+    # The Archon takes players by table position (the seating drawn at the start); the log's seat
+    # number (join order) is shown so the log can be matched.
+    lines.append("#: table position (seating order); seat: the seat number in the log")
+    lines.extend(f"Archon check: {p}" for p in problems)
+    if not problems:
         lines.append("Archon checks: passed")
     return "\n".join(lines)

@@ -7,7 +7,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Game
-from engine.games.spec import Bot, GameSpec, ScoreUnit, SeatKit
+from engine.games.spec import Bot, GameSpec, ResultFormat, ScoreUnit, SeatKit, TablePlace
 from engine.games.vtes.vocab import DeckPart
 
 if TYPE_CHECKING:  # listing the games loads neither the rules nor krcg
@@ -35,7 +35,8 @@ class DeckKit:
     noun = "deck"
 
     def load(self, path: str) -> Deck:
-        """Read a deck file (TWD, VDB, JOL, Lackey or ``N Name`` lines). Raises DeckFileError."""
+        """Read a deck file (TWD, VDB text or link, JOL, Lackey, krcg JSON or ``N Name`` lines,
+        through krcg's parser). Raises DeckFileError."""
         from engine.games.vtes.decks import load_deck
 
         return load_deck(path)
@@ -51,19 +52,25 @@ class DeckKit:
         return {DeckPart.CRYPT: brought.crypt_identities(), DeckPart.LIBRARY: brought.library_identities()}
 
     def summary(self, brought: Deck) -> str:
-        """``"<name>: crypt 12, library 60"``."""
+        """``"<name>: crypt 12, library 60"``, and ``"; 1 name guessed"`` when krcg matched a
+        misspelt name (the deck's ``notes`` say which)."""
         label = f"{brought.name}: " if brought.name else ""
-        return f"{label}crypt {brought.crypt_size}, library {brought.library_size}"
+        guessed = len(brought.notes)
+        tail = f"; {guessed} name{'s' if guessed > 1 else ''} guessed" if guessed else ""
+        return f"{label}crypt {brought.crypt_size}, library {brought.library_size}{tail}"
 
 
 def _kit() -> SeatKit:
     return DeckKit()
 
 
-def _result(state: VtesState, names: list[str]) -> str:
+def _result(
+    state: VtesState, names: list[str], place: TablePlace = TablePlace(), fmt: ResultFormat = ResultFormat.TEXT
+) -> str:
+    """The table's result as the Archon takes it (:func:`engine.games.vtes.scoring.result_text`)."""
     from engine.games.vtes.scoring import result_text
 
-    return result_text(state, names)
+    return result_text(state, names, place, fmt)
 
 
 SPEC = GameSpec(

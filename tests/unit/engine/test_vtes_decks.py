@@ -7,6 +7,7 @@ import pytest
 
 from engine.errors import VampireError
 from engine.games.vtes import Deck, DeckFileError, bundled_deck, bundled_deck_names, card_base, load_deck, parse_deck
+from engine.games.vtes.decks import DeckFormat, write_deck
 
 GOVERN = 100845
 ANARCH_CONVERT = 200076
@@ -109,25 +110,36 @@ def test_names_resolve_without_accents_case_or_articles():
     assert names(deck)["The Rack"] == 3 and names(deck)["Govern the Unaligned"] == 11
 
 
-def test_a_misspelt_name_names_its_line_and_the_closest_card():
+def test_a_name_that_resolves_to_no_card_names_its_line_and_the_closest_card():
     lines = crypt_lines("{n}x {name}") + library_lines("{n}x {name}")
-    lines[4] = "10x Govern the Unalligned"
+    lines[4] = "10x Govern the Unknown"
     with pytest.raises(DeckFileError) as err:
         parse_deck("\n".join(lines))
     message = str(err.value)
-    assert 'line 5: no card is named "Govern the Unalligned"; did you mean Govern the Unaligned?' in message
+    assert message == 'line 5: no card is named "Govern the Unknown"; did you mean Govern the Unaligned?'
     assert isinstance(err.value, VampireError)
+
+
+def test_a_misspelling_krcg_matches_is_read_and_said_in_the_notes():
+    lines = crypt_lines("{n}x {name}") + library_lines("{n}x {name}")
+    lines[4] = "10x Govern the Unalligned"
+    deck = parse_deck("\n".join(lines))
+    assert names(deck)["Govern the Unaligned"] == 10
+    assert deck.notes == ('line 5: "Govern the Unalligned" read as Govern the Unaligned',)
 
 
 def test_every_unknown_line_is_reported_and_an_unknown_name_is_not_guessed():
     lines = (
-        crypt_lines("{n}x {name}") + library_lines("{n}x {name}") + ["1x Qwzx Frobnicate", "2x Dreams of the Sphynx"]
+        crypt_lines("{n}x {name}")
+        + library_lines("{n}x {name}")
+        + ["1x Qwzx Frobnicate", "2x Sphinx Dreams", "1 Deflection", "Blood Dolls of Doom"]
     )
     with pytest.raises(DeckFileError) as err:
         parse_deck("\n".join(lines))
     message = str(err.value)
-    assert "line 10:" in message and "Qwzx Frobnicate" in message
-    assert "line 11:" in message and "did you mean Dreams of the Sphinx?" in message
+    assert 'line 10: no card is named "Qwzx Frobnicate"' in message
+    assert 'line 11: no card is named "Sphinx Dreams"; did you mean Dreams of the Sphinx?' in message
+    assert 'line 13: no card is named "Blood Dolls of Doom"' in message  # a lone bare name is JOL's one copy
 
 
 def test_a_crypt_needs_twelve_cards():
@@ -176,8 +188,93 @@ def test_load_deck_reads_a_file_and_names_it_in_errors(tmp_path):
     good.write_text("\n".join(crypt_lines("{n}x {name}") + library_lines("{n}x {name}")), encoding="utf-8")
     assert load_deck(good).name == "mine"
     bad = tmp_path / "bad.txt"
-    bad.write_text("12x Anarch Convert\n60x Blood Dol\n", encoding="utf-8")
+    bad.write_text("12x Anarch Convert\n60x Blood Dollies in a Row\n", encoding="utf-8")
     with pytest.raises(DeckFileError, match=r"bad.txt: line 2: .*Blood Doll"):
         load_deck(bad)
     with pytest.raises(DeckFileError, match="cannot read"):
         load_deck(tmp_path / "missing.txt")
+
+
+# --- krcg's parser reads what players write -----------------------------------------------------
+
+BLOOD_DOLL = 100199
+TORN_SIGNPOST = 101993
+PENTEX_SUBVERSION = 101384
+FIFTH_TRADITION = 100727
+
+
+def test_a_comment_in_brackets_after_the_card_name_is_a_comment():
+    text = "\n".join(
+        crypt_lines("{n}x {name}")
+        + library_lines("{n}x {name}", 66)
+        + ["2 Blood Doll (best card of the day)", "12 Torn Signpost (won me the final)"]
+    )
+    deck = parse_deck(text)
+    library = dict(deck.library)
+    assert library[BLOOD_DOLL] == 8 + 2  # the two Blood Doll lines add up
+    assert library[TORN_SIGNPOST] == 12
+    assert deck.library_size == 80 and deck.notes == ()
+
+
+def test_pentex_is_pentex_subversion():
+    text = "\n".join(crypt_lines("{n}x {name}") + library_lines("{n}x {name}", 79) + ["1x Pentex"])
+    deck = parse_deck(text)
+    assert dict(deck.library)[PENTEX_SUBVERSION] == 1 and deck.notes == ()
+
+
+def test_a_jol_line_5th_tradition_is_one_copy_of_the_fifth_tradition():
+    text = "\n".join(crypt_lines("{n}x {name}") + library_lines("{n}x {name}", 79) + ["5th Tradition"])
+    deck = parse_deck(text)
+    assert dict(deck.library)[FIFTH_TRADITION] == 1 and deck.library_size == 80
+
+
+@pytest.mark.parametrize("name", bundled_deck_names())
+@pytest.mark.parametrize("fmt", list(DeckFormat))
+def test_every_bundled_deck_written_by_krcg_reads_back_equal(name, fmt):
+    deck = bundled_deck(name)
+    text = write_deck(deck, fmt)
+    back = parse_deck(text)
+    assert (back.crypt, back.library) == (deck.crypt, deck.library)
+    assert back.notes == ()
+    if fmt in (DeckFormat.TWD, DeckFormat.TEXT, DeckFormat.VDB, DeckFormat.JSON):
+        assert back.name == deck.name  # the formats that carry a name
+
+
+def test_the_deck_formats_krcg_writes_look_like_their_tools():
+    deck = bundled_deck("atraco")
+    assert write_deck(deck, DeckFormat.LACKEY).splitlines()[-13] == "Crypt:"
+    assert write_deck(deck, DeckFormat.JOL).splitlines()[0].startswith("1x ")
+    assert write_deck(deck, DeckFormat.VDB).startswith("https://vdb.im/decks/deck?name=atraco#")
+    assert '"cards"' in write_deck(deck, DeckFormat.JSON)
+
+
+def test_a_vdb_link_or_a_json_deck_with_an_unknown_card_id_is_a_sentence():
+    with pytest.raises(DeckFileError, match="the VDB link has '9=2', which is not a card id and a count"):
+        parse_deck("https://vdb.im/decks/deck?name=x#200076=12;9=2")
+    with pytest.raises(DeckFileError, match="not valid JSON"):
+        parse_deck("{nope")
+    with pytest.raises(DeckFileError, match='a JSON deck is a map with "cards"'):
+        parse_deck('{"name": "x"}')
+
+
+def test_comments_headers_and_a_preface_are_not_cards():
+    text = "\n".join(
+        [
+            "My deck for the GP",
+            "3 rounds, 2 wins and a line that starts with a number",
+            "-- a marked comment",
+            "Crypt:",
+            *crypt_lines("{n}x {name}"),
+            "// and a comment line among the cards",
+            "Library:",
+            *library_lines("{n}x {name}  -- a comment after the name"),
+            "[the end]",
+        ]
+    )
+    check_sample(parse_deck(text))
+
+
+def test_a_card_line_in_the_preface_that_names_no_card_is_still_an_error():
+    text = "\n".join(["2x Qwzx Frobnicate"] + crypt_lines("{n}x {name}") + library_lines("{n}x {name}"))
+    with pytest.raises(DeckFileError, match='line 1: no card is named "Qwzx Frobnicate"'):
+        parse_deck(text)
