@@ -638,7 +638,7 @@ async def run_join(args: argparse.Namespace) -> int:
         vekn = profile_vekn(profile, args.vekn)  # a spectator's is remembered, and unused
     deck = None
     if args.deck:
-        deck = _load_brought(args.deck)  # a bad file or a misspelt card is a sentence, before connecting
+        deck = _load_brought(args.deck, say)  # a bad file or an unknown card is a sentence, before connecting
     crash = os.environ.get(CRASH_ENV) or None
     trace = None
     if args.trace:
@@ -694,13 +694,17 @@ async def run_join(args: argparse.Namespace) -> int:
     return status
 
 
-def _load_brought(path: str) -> Any:
+def _load_brought(path: str, say: Callable[[str], None]) -> Any:
     """Read what a seat brings (``--deck FILE``) with the kit of the one game whose seats bring
-    something. Raises VampireError with the kit's sentence."""
+    something, and say what was read (counts, and any card name read as a close match). Raises
+    VampireError with the kit's sentence."""
     kits = [spec.kit for spec in map(find_game, game_names()) if spec.kit is not None]
     if not kits:
         raise VampireError("--deck is for games whose players bring a deck; no game here has one.")
-    return kits[0]().load(path)
+    kit = kits[0]()
+    brought = kit.load(path)
+    say(f"You bring {kit.summary(brought)}.")
+    return brought
 
 
 async def _stop_on_refused_join(client: Client) -> None:

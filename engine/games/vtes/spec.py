@@ -52,11 +52,14 @@ class DeckKit:
         return {DeckPart.CRYPT: brought.crypt_identities(), DeckPart.LIBRARY: brought.library_identities()}
 
     def summary(self, brought: Deck) -> str:
-        """``"<name>: crypt 12, library 60"``, and ``"; 1 name guessed"`` when krcg matched a
-        misspelt name (the deck's ``notes`` say which)."""
+        """``"<name>: crypt 12, library 60"``, then each misspelt name krcg matched to a card
+        (``'line 5: "Govern the Unalligned" read as Govern the Unaligned'``; past two, how many
+        more), so the player sees every guess before the game."""
         label = f"{brought.name}: " if brought.name else ""
-        guessed = len(brought.notes)
-        tail = f"; {guessed} name{'s' if guessed > 1 else ''} guessed" if guessed else ""
+        notes = list(brought.notes)
+        tail = "".join(f"; {note}" for note in notes[:2])
+        if len(notes) > 2:
+            tail += f"; and {len(notes) - 2} more names guessed"
         return f"{label}crypt {brought.crypt_size}, library {brought.library_size}{tail}"
 
 

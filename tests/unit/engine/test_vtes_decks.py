@@ -126,6 +126,10 @@ def test_a_misspelling_krcg_matches_is_read_and_said_in_the_notes():
     deck = parse_deck("\n".join(lines))
     assert names(deck)["Govern the Unaligned"] == 10
     assert deck.notes == ('line 5: "Govern the Unalligned" read as Govern the Unaligned',)
+    # What a player is shown when it brings the deck (vampire join --deck, the lobby) names the guess.
+    from engine.games.vtes.spec import DeckKit
+
+    assert 'line 5: "Govern the Unalligned" read as Govern the Unaligned' in DeckKit().summary(deck)
 
 
 def test_every_unknown_line_is_reported_and_an_unknown_name_is_not_guessed():
