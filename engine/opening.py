@@ -102,7 +102,7 @@ def order_table(
         who = f"{len(bots)} bot{'s' if len(bots) != 1 else ''}"
         if people:
             who += " and your seat" if people == 1 else f" and {people} people"
-        raise BotSpecError(f"{who} do not fit in {seats} seats")
+        raise BotSpecError(f"{who} do not fit in {seats} seat{'s' if seats != 1 else ''}")
     spec.check_seats(seats)
     options = parse_options(spec.option_schema, dict(rules or {}))
     return TableOrder(spec, seats, people, tuple(bots), options, (title or spec.title)[:MAX_TITLE])

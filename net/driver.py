@@ -296,6 +296,12 @@ class SeatDriver:
                     # A person would take a seat the front end cannot play, and stall the table.
                     self._refuse_seat(SeatRefusal.NOT_BY_HAND, t.game_name, refusal)
                     return
+            if self.plays_by_itself:
+                try:
+                    self._the_bot(t.game_name)  # a level this game has not fails now, not at the first turn
+                except VampireError as err:
+                    self._refuse_seat(SeatRefusal.NO_BOT, t.game_name, str(err))
+                    return
             spec = find_game(t.game_name)
             if spec.kit is not None and not seat.leaves:
                 brought = self.brought

@@ -79,6 +79,9 @@ class SeatRefusal(StrEnum):
     brings nothing."""
     GAME_STARTED = "game-started"
     """The game started without this seat: every seat is taken."""
+    NO_BOT = "no-bot"
+    """The bot asked to play this seat has no level of that name in this table's game (the
+    detail is the game's sentence): it would take a seat and stall at its first turn."""
 
 
 class NetEvent:

@@ -352,9 +352,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     levels = parse_bots(args.bots, spec) if args.bots else [spec.default_bot] * 3
     rules = parse_rules(args.rule)
     try:
-        order_table(args.game, people=1, bots=levels, seats=len(levels) + 1, rules=rules)
+        spec.check_seats(len(levels) + 1)
     except VampireError as err:
         raise VampireError(f"{err} (you and {len(levels)} bot{'s' if len(levels) != 1 else ''})") from None
+    order_table(args.game, people=1, bots=levels, seats=len(levels) + 1, rules=rules)
     name = seat_name(args.name)
     profile_vekn(name, args.vekn)  # checked and remembered: the table's session reads it from the profile
     app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game)), name=name)
@@ -427,7 +428,7 @@ def seat_refusal_sentence(event: SeatRefused) -> str:
     """Why a client took no seat (``net.events.SeatRefused``), in a player's words."""
     from net.events import SeatRefusal
 
-    if event.reason is SeatRefusal.NOT_BY_HAND:
+    if event.reason in (SeatRefusal.NOT_BY_HAND, SeatRefusal.NO_BOT):
         return str(event.detail)
     if event.reason is SeatRefusal.NEEDS_KIT:
         spec = find_game(event.game)
@@ -480,9 +481,7 @@ async def run_host(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise VampireError(f"The port {args.port} is not between 0 and 65535.")
     if not args.headless and (why := _may_sit(args.game)):
-        raise VampireError(
-            f"{why} Open the table with --headless, and seat players with vampire join HOST --bot LEVEL."
-        )
+        raise VampireError(why)
     timeouts, backoff = _timeouts(args)
     profile = args.name or login_name()
     host_key = load_identity(f"{profile}-host")

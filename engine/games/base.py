@@ -167,7 +167,13 @@ class Open:
 @dataclass(frozen=True)
 class EndEvent:
     """End a shuffle event: every participant reveals its seed. Outcome: the identity of every
-    position of the event, as a tuple indexed by position index."""
+    position of the event, as a tuple indexed by position index.
+
+    A game ends each of its events once it no longer needs them hidden (the audit checks an event
+    fully only after its seeds are revealed), but never an event a seat that abandoned takes part
+    in: that seat's seed left with it, and the table would wait for it for good. After an abandon,
+    a game either ends (Vampire Queen) or rebuilds its hidden zones as new events without the seat
+    (VTES); the events the seat took part in stay unchecked, and the audit says so."""
 
     event: int
 
@@ -260,7 +266,9 @@ class Game(Protocol):
         position of ``to_open`` to its verified identity."""
 
     def apply(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[Any, tuple[Note, ...]]:
-        """The state after a checked act, and the narration it produced."""
+        """The state after a checked act, and the narration of what followed from it (a trick
+        won, a round over). The act itself is narrated by :meth:`describe`, which the table shows
+        before these notes: do not say it twice."""
 
     def view(self, state: Any, seat: int | None, known: Mapping[Pos, str]) -> Any:
         """What ``seat`` may know (None: a spectator): the public state plus ``known``, the
@@ -276,7 +284,8 @@ class Game(Protocol):
         """The result once the game is over, else None."""
 
     def abandon(self, state: Any, seat: int) -> tuple[Any, tuple[Note, ...]]:
-        """The state after ``seat`` is recorded as having abandoned (PROTOCOL.md 6)."""
+        """The state after ``seat`` is recorded as having abandoned (PROTOCOL.md 6); see
+        :class:`EndEvent` for what a game may no longer ask of the table then."""
 
 
 def act_position(raw: object, what: str = "card") -> Pos:

@@ -457,3 +457,26 @@ async def test_before_submit_sees_each_entry_once_what_it_commits_to_is_on_disk(
     sent = [e.kind for e in host.table.entries if e.author == me.public]
     assert sent == kinds[: len(sent)]
     await stop_all(host, bots + [me])
+
+
+async def test_a_bot_of_a_level_the_tables_game_has_not_takes_no_seat():
+    """A bot client is checked against the table's own game as soon as the table says which it
+    is: a level that game has not is refused before `join`, never at the bot's first turn."""
+    host = open_host(3)
+    await host.start("127.0.0.1", 0)
+    bot = Client(
+        ("127.0.0.1", host.port),
+        new_key(),
+        name="Genius",
+        seating=Seating(bot=bot_factory("genius", random.Random(1))),
+        timeouts=FAST,
+        backoff=QUICK_BACKOFF,
+    )
+    refusals = []
+    bot.listeners.subscribe(lambda e: refusals.append(e) if isinstance(e, SeatRefused) else None)
+    await bot.start()
+    await eventually(lambda: refusals, 10, "a refusal")
+    assert refusals[0].reason is SeatRefusal.NO_BOT
+    assert "unknown bot level 'genius'" in refusals[0].detail and "Vampire Queen" in refusals[0].detail
+    assert host.table.seats == []
+    await stop_all(host, [bot])
