@@ -53,6 +53,10 @@ LOG_MAGIC = b"VTLOG1\n"
 FRAME_HEADER = 4
 """Bytes of the big-endian length that starts every log-file frame."""
 
+END_KIND = "end"
+"""The kind of the host's closing entry (PROTOCOL.md 4): a complete log ends with it, and a log
+file holds nothing after its frame (PROTOCOL.md 8)."""
+
 
 class LogError(VampireError):
     """An entry, a chain, a head signature or a log file that is not what the protocol says."""
@@ -88,6 +92,22 @@ class LogFileError(LogError):
     def __init__(self, message: str, frame: int | None = None, offset: int | None = None):
         super().__init__(message)
         self.frame = frame
+        self.offset = offset
+
+
+class TrailingBytes(LogError):
+    """Bytes after a log file's `end` entry (PROTOCOL.md 8): ``count`` of them from byte ``offset``,
+    after the entry of seq ``after``. A crash never leaves them (nothing is written after `end`),
+    so they were added to the file after it was written."""
+
+    def __init__(self, after: int, count: int, offset: int) -> None:
+        super().__init__(
+            f"{count} byte{'s' if count != 1 else ''} follow the end entry (seq {after}), from byte "
+            f"offset {offset}; a complete log ends with its end entry, so they were added to the file "
+            "after it was written."
+        )
+        self.after = after
+        self.count = count
         self.offset = offset
 
 
@@ -467,6 +487,10 @@ def parse_log(data: bytes, name: str = "The log", limits: Limits = DEFAULT_LIMIT
         entries.append(entry)
         heads.append(value[1])
         pos += FRAME_HEADER + n
+        if entry.kind == END_KIND and pos < end:
+            # Nothing is ever written after the end entry, so these bytes cannot be a torn frame.
+            trailing = TrailingBytes(entry.seq, end - pos, pos)
+            raise LogFileError(f"{name} is corrupt: {trailing}", index + 1, pos) from trailing
     return LogFile(tuple(entries), tuple(heads), torn=pos < end, length=pos)
 
 
@@ -506,8 +530,9 @@ def read_log(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> L
     :meth:`Entry.from_wire` and :func:`check_link`, every stored head signature checked against
     the host's key (the genesis author). A torn last frame (the file ends inside it, or the rest
     of the file is zero bytes) is dropped and ``torn`` set. Raises LogFileError for a missing or
-    unreadable file, a wrong magic, or a corrupt frame (naming its index and byte offset, with the
-    precise LogError or CodecError as ``__cause__``).
+    unreadable file, a wrong magic, a corrupt frame (naming its index and byte offset, with the
+    precise LogError or CodecError as ``__cause__``), or any byte after an `end` entry (no crash
+    leaves one: nothing is written after it).
     """
     path = Path(path)
     try:
@@ -544,8 +569,9 @@ class LogWriter:
     @classmethod
     def open_existing(cls, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> LogWriter:
         """Reopen an existing log file to resume a table: a torn last frame is cut off (the file is
-        truncated to ``loaded.length`` and synced) before anything is appended. Raises
-        LogFileError, also when the file does not exist."""
+        truncated to ``loaded.length`` and synced) before the first entry is appended, and not
+        before, so a resume refused after opening (the wrong host, a log the table refuses) leaves
+        the file as it was. Raises LogFileError, also when the file does not exist."""
         path = Path(path)
         if not path.exists():
             raise LogFileError(f"There is no log file at {path}.")
@@ -557,6 +583,7 @@ class LogWriter:
         self.path = path
         self._limits = limits
         self._fd = -1
+        self._cut = False
         try:
             data = path.read_bytes() if path.exists() else None
             if data is None or (len(data) < len(LOG_MAGIC) and LOG_MAGIC.startswith(data)):
@@ -575,9 +602,7 @@ class LogWriter:
                         "resuming the table from it drops that frame."
                     )
                 self._fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
-                if self.loaded.torn:
-                    os.ftruncate(self._fd, self.loaded.length)
-                    os.fsync(self._fd)
+                self._cut = self.loaded.torn  # cut off at the first append (see open_existing)
                 self._size = self.loaded.length
         except OSError as err:
             self.close()
@@ -605,17 +630,25 @@ class LogWriter:
 
         Raises ChainError if ``entry`` does not follow the last entry, BadSignature if
         ``head_sig`` is not the host's (the genesis author's) for it, LogFileError on an I/O error
-        (the partial frame is cut off again) or a frame over the size limit. Nothing is written
-        when it raises before the I/O.
+        (the partial frame is cut off again), a frame over the size limit, or after an `end` entry
+        (a complete log ends with it, PROTOCOL.md 8). Nothing is written when it raises before the
+        I/O.
         """
         if self._fd < 0:
             raise LogFileError(f"The log file {self.path} is closed.")
+        if self._last is not None and self._last.kind == END_KIND:
+            raise LogFileError(
+                f"The log file {self.path} is complete: nothing is written after its end entry (seq {self._last.seq})."
+            )
         check_link(self._last, entry)
         _check_head(self._host or entry.author, entry, head_sig)
         frame = encode_frame(entry, head_sig)
         if len(frame) - FRAME_HEADER > self._limits.max_bytes:
             raise LogFileError(f"The entry at seq {entry.seq} is too large for a log-file frame.")
         try:
+            if self._cut:
+                os.ftruncate(self._fd, self._size)
+                self._cut = False
             os.lseek(self._fd, self._size, os.SEEK_SET)
             self._write_all(frame)
             os.fsync(self._fd)

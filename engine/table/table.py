@@ -263,6 +263,9 @@ class Table:
             kind = EntryKind(entry.kind)
         except ValueError:
             raise TableRefusal("malformed", f"unknown entry kind {entry.kind!r}") from None
+        if self.ended:
+            # A complete log ends with its end entry; a log file holds nothing after it (PROTOCOL.md 8).
+            raise TableRefusal("illegal", "the table has ended: nothing follows its end entry")
         if (self.phase == Phase.NEW) != (kind == EntryKind.TABLE):
             raise TableRefusal("illegal", "a log starts with its table entry, and has only one")
         try:
