@@ -8,7 +8,6 @@ drives; :func:`bot_client` makes the bot peers that ``vampire host --bots`` also
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
 from engine.errors import VampireError
 from engine.games import DEFAULT_GAME, all_rules, find_game
 from engine.games.base import Game
 from engine.opening import bot_names, open_sequencer, order_table
-from engine.protocol.identity import new_key
+from engine.protocol.identity import load_key_file, new_key
 from engine.seat import now_ms
 from net.client import Client, Liveness, Seating, Store
 from net.events import Backoff, Timeouts
@@ -81,19 +79,11 @@ def bot_client(
 
 
 def load_or_make_key(path: Path) -> Ed25519PrivateKey:
-    """The raw Ed25519 key stored at ``path`` (32 bytes, mode 0600), made with ``new_key`` and
-    written (fsync) first if missing: how a bot keeps its per-table key across a restart."""
-    if path.exists():
-        return Ed25519PrivateKey.from_private_bytes(path.read_bytes())
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    key = new_key()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption()))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    return key
+    """The bot key stored at ``path`` (raw 32 bytes, mode 0600), made and written (fsync) first
+    if missing: how a bot keeps its per-table key across a restart. A bot key follows the rule of
+    identity keys (PROTOCOL.md 8): one that other users can read is refused. Raises IdentityError
+    (a sentence) for such a key, a file that is not a key, or an I/O error."""
+    return load_key_file(path, "bot key")
 
 
 async def until(condition: Callable[[], bool], clients: Sequence[Client], timeout: float, what: str) -> None:

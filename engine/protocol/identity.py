@@ -78,30 +78,37 @@ def short_fingerprint(pub: bytes) -> str:
     return f"{digest[0:4]}-{digest[4:8]}"
 
 
-def _read_key(path: Path) -> Ed25519PrivateKey:
+def read_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:
+    """The Ed25519 key in the key file at ``path`` (the raw 32-byte private key).
+
+    ``what`` names the key in the sentences ("identity key", "bot key"). Raises IdentityError for
+    a file that cannot be read, that other users can read or write (POSIX: any group or other
+    permission bit; PROTOCOL.md 8 refuses it rather than trust a key others may hold), or that is
+    not 32 bytes.
+    """
     try:
         info = path.stat()
         seed = path.read_bytes()
     except OSError as err:
-        raise IdentityError(f"Cannot read the identity key {path}: {err.strerror or err}.") from None
+        raise IdentityError(f"Cannot read the {what} {path}: {err.strerror or err}.") from None
     if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise IdentityError(f"The identity key {path} can be read by other users; make it private (chmod 600).")
+        raise IdentityError(f"The {what} {path} can be read by other users; make it private (chmod 600).")
     if len(seed) != KEY_BYTES:
-        raise IdentityError(f"The identity key {path} is not a key file (it must be {KEY_BYTES} bytes).")
+        raise IdentityError(f"The {what} {path} is not a key file (it must be {KEY_BYTES} bytes).")
     return Ed25519PrivateKey.from_private_bytes(seed)
 
 
-def load_identity(profile: str, data_dir: Path | None = None) -> Ed25519PrivateKey:
-    """The Ed25519 key of ``profile``, created on first use (PROTOCOL.md 8).
+def load_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:
+    """The key in the key file at ``path`` (:func:`read_key_file`), made with :func:`new_key` and
+    written first when the file is missing (PROTOCOL.md 8).
 
     The key is written to a temporary file created with mode 0600, synced, then linked to its
-    name, so a crash or a second process never leaves a partial key behind and never replaces
-    an existing one. Raises IdentityError for a bad profile name, a key file that is not 32
-    bytes or that other users can read (POSIX), or an I/O error.
+    name (its folder made 0700 if missing), so a crash or a second process never leaves a partial
+    key behind and never replaces an existing one. Raises IdentityError for a key file that is not
+    32 bytes or that other users can read (POSIX), or an I/O error; ``what`` names the key.
     """
-    path = key_path(profile, data_dir)
     if path.exists():
-        return _read_key(path)
+        return read_key_file(path, what)
     key = new_key()
     seed = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -116,9 +123,18 @@ def load_identity(profile: str, data_dir: Path | None = None) -> Ed25519PrivateK
         try:
             os.link(tmp, path)
         except FileExistsError:
-            return _read_key(path)  # another process made it first: use theirs
+            return read_key_file(path, what)  # another process made it first: use theirs
         finally:
             tmp.unlink(missing_ok=True)
     except OSError as err:
-        raise IdentityError(f"Cannot create the identity key {path}: {err.strerror or err}.") from None
+        raise IdentityError(f"Cannot create the {what} {path}: {err.strerror or err}.") from None
     return key
+
+
+def load_identity(profile: str, data_dir: Path | None = None) -> Ed25519PrivateKey:
+    """The Ed25519 key of ``profile``, created on first use (PROTOCOL.md 8; :func:`load_key_file`).
+
+    Raises IdentityError for a bad profile name, a key file that is not 32 bytes or that other
+    users can read (POSIX), or an I/O error.
+    """
+    return load_key_file(key_path(profile, data_dir))

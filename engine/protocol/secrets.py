@@ -5,13 +5,18 @@ Layout: the bytes ``VTSEC1\\n``, then one frame per record (4-byte big-endian le
 msgpack array ``[kind, key, value]``): ``["seed", event, seed32]``, ``["rand", purpose, r32]``,
 ``["salts", "list", [salt32, ...]]``, ``["deck", "list", [leaf, ...]]`` (a private deck list) and
 ``["intent", n, act]`` (a move stored before it is first sent). docs/protocol.md, part 5. A torn last frame is dropped
-on load. The file is created with mode 0600. The first record of a kind and key wins: a seat that
-crashed after writing a seed and restarts reuses it, never a new one.
+on load. The file is created with mode 0600; one found readable by others (on opening it, and
+before every write) is made 0600 again and the user is warned, on the ``vampire.files`` logger and
+in :attr:`SecretsFile.warnings`, that its secrets may have leaked (PROTOCOL.md 8). The first record
+of a kind and key wins: a seat that crashed after writing a seed and restarts reuses it, never a new
+one.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 import struct
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +27,11 @@ from engine.protocol import codec
 
 MAGIC = b"VTSEC1\n"
 
+PRIVATE = 0o600
+"""The mode of a secrets file: its owner reads and writes it, nobody else has any access."""
+
+log = logging.getLogger("vampire.files")
+
 
 class SecretsFileError(VampireError):
     """A secrets file that cannot be read (wrong magic, a corrupt record)."""
@@ -29,15 +39,25 @@ class SecretsFileError(VampireError):
 
 class SecretsFile:
     """The secrets of one seat at one table, kept in memory and appended to ``path`` (or in memory
-    only when ``path`` is None: bots in a simulation that nobody will audit from their side)."""
+    only when ``path`` is None: bots in a simulation that nobody will audit from their side).
+
+    ``warnings``: the sentences said about this file so far (a mode that let others read it), for a
+    front end to show; each is also logged as a warning on the ``vampire.files`` logger.
+    """
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
+        self.warnings: list[str] = []
         self._records: dict[tuple[str, Any], Any] = {}
         if path is not None and path.exists():
             self._load(path)
 
     def _load(self, path: Path) -> None:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        try:
+            self._keep_private(fd)
+        finally:
+            os.close(fd)
         data = path.read_bytes()
         if not data.startswith(MAGIC):
             raise SecretsFileError(f"{path} is not a vampire-table secrets file")
@@ -68,8 +88,9 @@ class SecretsFile:
         if self.path is not None:
             frame = codec.encode([kind, key, value])
             new = not self.path.exists()
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, PRIVATE)
             try:
+                self._keep_private(fd)
                 if new:
                     os.write(fd, MAGIC)
                 os.write(fd, struct.pack(">I", len(frame)) + frame)
@@ -77,6 +98,22 @@ class SecretsFile:
             finally:
                 os.close(fd)
         return value
+
+    def _keep_private(self, fd: int) -> None:
+        """Make the open file ``fd`` mode 0600 if others had any access to it, and warn (POSIX; a
+        mode checked on the descriptor cannot be swapped for another file's between check and fix)."""
+        if os.name != "posix":
+            return
+        mode = stat.S_IMODE(os.fstat(fd).st_mode)
+        if not mode & (stat.S_IRWXG | stat.S_IRWXO):
+            return
+        os.fchmod(fd, PRIVATE)
+        sentence = (
+            f"The secrets file {self.path} could be read by other users (mode {mode:04o}); it is private "
+            f"now ({PRIVATE:04o}), but the secrets it held may have leaked."
+        )
+        self.warnings.append(sentence)
+        log.warning(sentence)
 
     def fresh(self, kind: str, key: Any, random_bytes: Callable[[int], bytes], n: int = 32) -> bytes:
         """The stored secret for (kind, key), or ``n`` new bytes from ``random_bytes(n)`` stored first."""
