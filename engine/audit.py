@@ -1,51 +1,113 @@
-"""The whole-log audit (issue 3, item 7): ``vampire audit FILE``.
+"""The whole-log audit (DESIGN.md, "The command line"): ``vampire audit FILE``.
 
 Checks the file's framing and encoding, every signature and head signature, the chain, every entry
 against the table rules (by folding a fresh :class:`~engine.table.Table`, which checks every point,
 scalar and proof), every commitment against its reveal, recomputes every pass of every event whose
 seeds were revealed, decodes every card and checks every claim, and recomputes the result.
 
+The first fault found is one of two verdicts (:class:`FaultKind`):
+
+- a fault of the **file**: the bytes are not what their authors signed (a signature or a head
+  signature that does not verify, a damaged frame, a broken chain, bytes after the `end` entry,
+  PROTOCOL.md 8). Anyone who can write the file can do that, so it blames no player;
+- a **proven cheat**: an entry whose signature verifies breaks a rule of the table or a proof
+  (PROTOCOL.md 6), so its author signed it. The audit names that author.
+
 Exit codes: 0 complete and fully checked; 1 a fault (named); 2 no fault, but unfinished or with
-events whose seeds were never revealed.
+events whose seeds were never revealed; 3 (:data:`USAGE_EXIT`) the file cannot be audited at all:
+it is missing or unreadable, is not a log file, or is a log of a game this program does not know
+(:class:`AuditUsageError`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from engine.errors import VampireError
 from engine.games.base import Game
-from engine.protocol import codec
 from engine.protocol.identity import short_fingerprint
-from engine.protocol.log import LogFile, LogFileError, parse_log
+from engine.protocol.log import LOG_MAGIC, LogFile, LogFileError, TrailingBytes, parse_log
 from engine.table import Table, TableRefusal
+
+USAGE_EXIT = 3
+"""The exit code of an audit that could not start: the file is missing, unreadable, not a log file,
+or a log of a game this program does not know."""
+
+
+class AuditUsageError(VampireError):
+    """A file the audit cannot check at all (see :data:`USAGE_EXIT`): ``path`` and the sentence
+    saying why. Not a fault of the log: nothing in it was checked."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"Cannot audit {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON report of an audit that could not start: the keys of
+        :meth:`AuditReport.as_json`, ``exit`` 3, ``status`` ``"unusable"`` and ``error`` (the sentence)."""
+        report = AuditReport(self.path).as_json()
+        report.update(exit=USAGE_EXIT, status="unusable", error=str(self))
+        return report
+
+
+class FaultKind(StrEnum):
+    """Whose fault the audit proves: the ``file``'s (the bytes were changed after they were signed,
+    or damaged: nobody is blamed) or a player's ``cheat`` (a validly signed entry that breaks a rule
+    or a proof: its author is named)."""
+
+    FILE = "file"
+    CHEAT = "cheat"
 
 
 @dataclass
 class AuditFault:
     """The first fault: the entry's ``seq`` (frame index), its author's ``seat`` and ``name`` when
-    known, ``what`` was wrong and the ``evidence``."""
+    the author is proven (a cheat; None for a fault of the file), ``what`` was wrong, the
+    ``evidence`` and the verdict's ``kind``."""
 
     seq: int
     seat: int | None
     name: str | None
     what: str
     evidence: str = ""
-    in_entry: bool = True  # False: the fault is the file's own (unreadable, not a log file)
+    kind: FaultKind = FaultKind.CHEAT
+
+    @property
+    def author(self) -> str:
+        """Who the verdict names: "seat 3 (Richard)", "the host" or "a key that holds no seat"."""
+        if self.seat is not None:
+            return f"seat {self.seat} ({self.name})"
+        return self.name or "a key that holds no seat"
+
+    def headline(self) -> str:
+        """The verdict in a few words, after "FAULT in FILE: "."""
+        if self.kind == FaultKind.FILE:
+            return "the file was changed after it was signed, or damaged"
+        return f"a proven cheat by {self.author}"
 
     def describe(self) -> str:
-        if not self.in_entry:
-            return f"the file itself: {self.what}"
-        who = f"seat {self.seat} ({self.name})" if self.seat is not None else (self.name or "an author without a seat")
-        text = f"entry {self.seq}, by {who}: {self.what}"
-        return text + (f"\n  evidence: {self.evidence}" if self.evidence else "")
+        """The fault in sentences: where, what, the evidence, and whom it proves anything about."""
+        if self.kind == FaultKind.FILE:
+            text = f"entry {self.seq} of the file: {self.what}"
+            if self.evidence:
+                text += f"\nevidence: {self.evidence}"
+            return text + (
+                "\nThis is a fault of the file, not of a player: anyone who can write the file can "
+                "change its bytes, and bytes that are not what was signed prove nothing about who wrote them."
+            )
+        text = f"entry {self.seq}, signed by {self.author}: {self.what}"
+        return text + (f"\nevidence: {self.evidence}" if self.evidence else "")
 
 
 @dataclass
 class AuditReport:
-    """What the audit found. ``code`` is the exit code (0, 1, 2)."""
+    """What the audit found. ``code`` is the exit code (0, 1, 2; an audit that cannot start raises
+    :class:`AuditUsageError` instead)."""
 
     path: str
     entries: int = 0
@@ -74,6 +136,7 @@ class AuditReport:
             "file": self.path,
             "exit": self.code,
             "status": {0: "clean", 1: "fault", 2: "incomplete"}[self.code],
+            "error": None,
             "entries": self.entries,
             "game": self.game,
             "table": self.table_name,
@@ -95,13 +158,14 @@ class AuditReport:
                 "name": self.fault.name,
                 "what": self.fault.what,
                 "evidence": self.fault.evidence,
+                "kind": self.fault.kind.value,
             },
         }
 
     def text(self) -> str:
         lines = []
         if self.fault is not None:
-            lines.append(f"FAULT in {self.path}")
+            lines.append(f"FAULT in {self.path}: {self.fault.headline()}")
             lines.append("  " + self.fault.describe().replace("\n", "\n  "))
         elif self.code == 0:
             lines.append(f"CLEAN: {self.path} is complete and every check passed.")
@@ -116,7 +180,9 @@ class AuditReport:
             lines.append(f"  rounds played: {self.rounds}")
         if self.result:
             lines.append(f"  result: {self.result}")
-        if self.unchecked:
+        # After a fault the table stopped (or the file ends there for the audit): seeds that were
+        # never revealed are no gap in the check, and saying so would blur the verdict.
+        if self.unchecked and self.fault is None:
             lines.append(f"  UNCHECKED: events {', '.join(map(str, self.unchecked))} never had their seeds revealed")
         if not self.finished and self.code != 1:
             lines.append("  UNFINISHED: the log has no end entry")
@@ -131,13 +197,18 @@ def _author_seat(table: Table, author: bytes) -> tuple[int | None, str | None]:
         return seat, table.seats[seat].name
     if author == table.host:
         return None, "the host"
-    return None, None
+    return None, f"a key that holds no seat ({short_fingerprint(author)})"
 
 
 def audit_bytes(
     data: bytes, path: str, games: Mapping[str, Game], progress: Callable[[int, int], None] | None = None
 ) -> AuditReport:
-    """Audit the bytes of a log file. ``progress(done, total)`` is called as entries are folded."""
+    """Audit the bytes of a log file. ``progress(done, total)`` is called as entries are folded.
+
+    Raises AuditUsageError when ``data`` is not a log file (no VTLOG1 magic) or is the log of a
+    game ``games`` does not hold."""
+    if not data.startswith(LOG_MAGIC):
+        raise AuditUsageError(path, "it is not a vampire-table log file (it does not start with VTLOG1).")
     report = AuditReport(path)
     log: LogFile | None
     try:
@@ -147,8 +218,15 @@ def audit_bytes(
         bad_frame = err
         # Audit what comes before the corrupt frame, then report it.
         log = parse_log(data[: err.offset], f"The log {path}") if err.offset else None
-    table = Table(games)
     entries = log.entries if log else ()
+    if entries:
+        game = entries[0].body.get("game")
+        if isinstance(game, str) and game not in games:
+            known = ", ".join(sorted(games))
+            raise AuditUsageError(
+                path, f"it is a log of the game {game!r}, which this program does not know ({known})."
+            )
+    table = Table(games)
     report.torn = bool(log and log.torn and bad_frame is None)
     total = len(entries) + (1 if bad_frame else 0)
     for i, entry in enumerate(entries):
@@ -160,7 +238,7 @@ def audit_bytes(
                 entry.seq,
                 seat,
                 name,
-                f"the table refuses this {entry.kind} entry ({err.code}): {err.detail}",
+                f"its signature verifies, but the table refuses this {entry.kind} entry ({err.code}): {err.detail}",
                 f"entry id {entry.id.hex()}, author key {entry.author.hex()}",
             )
             break
@@ -179,25 +257,16 @@ def audit_bytes(
             progress(i + 1, total)
     if report.fault is None and bad_frame is not None:
         seq = bad_frame.frame if bad_frame.frame is not None else len(entries)
-        seat, name = _suspect_author(data, bad_frame.offset, table)
         cause = bad_frame.__cause__ or bad_frame
-        where = f"frame {seq} at byte offset {bad_frame.offset}" if bad_frame.offset is not None else ""
-        report.fault = AuditFault(seq, seat, name, str(cause), where, in_entry=bad_frame.offset is not None)
+        where = f"the frame at byte offset {bad_frame.offset}" if bad_frame.offset is not None else ""
+        if isinstance(cause, TrailingBytes):
+            seq, where = (
+                cause.after,
+                f"the file is {len(data)} bytes long; its end entry ends at byte offset {cause.offset}",
+            )
+        report.fault = AuditFault(seq, None, None, str(cause), where, kind=FaultKind.FILE)
     _summarise(report, table)
     return report
-
-
-def _suspect_author(data: bytes, offset: int | None, table: Table) -> tuple[int | None, str | None]:
-    """Best effort: the seat named as author inside a frame that failed its checks."""
-    if offset is None:
-        return None, None
-    try:
-        n = int.from_bytes(data[offset : offset + 4], "big")
-        frame = codec.decode(data[offset + 4 : offset + 4 + n])
-        payload = codec.decode(frame[0][0])
-        return _author_seat(table, payload["author"])
-    except Exception:  # the frame is corrupt: nothing reliable can be said of its author
-        return None, None
 
 
 def _summarise(report: AuditReport, table: Table) -> None:
@@ -226,11 +295,10 @@ def _summarise(report: AuditReport, table: Table) -> None:
 def audit_file(
     path: str | Path, games: Mapping[str, Game], progress: Callable[[int, int], None] | None = None
 ) -> AuditReport:
-    """Audit the log file at ``path``. A file that cannot be read is a fault at entry 0."""
+    """Audit the log file at ``path`` (:func:`audit_bytes`). Raises AuditUsageError for a file that
+    is missing or cannot be read, is not a log file, or is a log of a game ``games`` does not hold."""
     try:
         data = Path(path).read_bytes()
     except OSError as err:
-        report = AuditReport(str(path))
-        report.fault = AuditFault(0, None, None, f"it cannot be read: {err.strerror or err}", in_entry=False)
-        return report
+        raise AuditUsageError(str(path), f"it cannot be read ({err.strerror or err}).") from None
     return audit_bytes(data, str(path), games, progress)

@@ -222,10 +222,18 @@ def simulate_protocol(
 def cmd_audit(args: argparse.Namespace) -> int:
     import json
 
-    from engine.audit import audit_file
+    from engine.audit import USAGE_EXIT, AuditUsageError, audit_file
     from engine.games import all_rules
 
-    report = audit_file(args.file, all_rules())
+    try:
+        report = audit_file(args.file, all_rules())
+    except AuditUsageError as err:
+        # Not a verdict on a log: nothing was checked, so no FAULT and not exit 1.
+        if args.json:
+            print(json.dumps(err.as_json(), indent=2))
+        else:
+            print(f"vampire: {err}", file=sys.stderr)
+        return USAGE_EXIT
     print(json.dumps(report.as_json(), indent=2) if args.json else report.text())
     return int(report.code)
 
@@ -829,8 +837,11 @@ def build_parser() -> argparse.ArgumentParser:
     audit = sub.add_parser(
         "audit",
         help="check a saved log: signatures, chain, rules, every shuffle",
-        description="Exit 0: complete and every check passed; 1: a fault (named); "
-        "2: no fault, but unfinished or with events whose seeds were never revealed.",
+        description="Exit 0: complete and every check passed; 1: a fault, named: either of the file "
+        "(changed after it was signed, or damaged: no player is blamed) or a player's proven cheat "
+        "(a validly signed entry that breaks a rule or a proof); 2: no fault, but unfinished or with "
+        "events whose seeds were never revealed; 3: nothing checked: the file is missing or unreadable, "
+        "is not a log file, or is a log of a game this program does not know.",
     )
     audit.add_argument("file")
     audit.add_argument("--json", action="store_true", help="print the report as JSON")

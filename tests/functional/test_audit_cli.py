@@ -1,11 +1,14 @@
 """`vampire audit FILE [--json]` and `vampire replay FILE --text` on saved protocol games (issue 3,
-items 7 and 8): exit codes 0 (clean), 1 (a fault), 2 (unfinished or unchecked); the JSON report;
-the replay in words, with the hands after the seed reveal."""
+items 7 and 8): exit codes 0 (clean), 1 (a fault), 2 (unfinished or unchecked), 3 (nothing to
+audit: a missing file, not a log); the JSON report; the replay in words, with the hands after the
+seed reveal."""
 
 from __future__ import annotations
 
 import json
 import re
+
+import pytest
 
 from engine.games.queen import hand_size
 from tests.support.protocol import frames_of, saved_game, scratch_dir
@@ -35,7 +38,7 @@ def test_a_clean_log_exits_0_with_a_summary(capsys):
     assert "shuffle events checked from their seeds: 1" in out
 
 
-def test_a_tampered_log_exits_1_naming_the_entry_and_the_seat(capsys):
+def test_a_tampered_log_exits_1_as_a_fault_of_the_file_blaming_no_seat(capsys):
     played = saved_game()
     data = played.data
     move = next(f for f in frames_of(data) if f.entry.kind == "move")
@@ -44,14 +47,22 @@ def test_a_tampered_log_exits_1_naming_the_entry_and_the_seat(capsys):
     path = write("tampered.vtlog", bytes(tampered))
     code, out, err = audit(capsys, path)
     assert code == 1
-    assert out.startswith("FAULT") and f"entry {move.entry.seq}" in out and "does not verify" in out
+    assert out.startswith(f"FAULT in {path}: the file was changed after it was signed, or damaged")
+    assert f"entry {move.entry.seq}" in out and "does not verify" in out and "by seat" not in out
     code, out, _ = audit(capsys, path, "--json")
     report = json.loads(out)
-    assert code == 1 and report["exit"] == 1 and report["status"] == "fault"
+    assert code == 1 and report["exit"] == 1 and report["status"] == "fault" and report["error"] is None
     fault = report["fault"]
     assert fault["seq"] == move.entry.seq and "signature" in fault["what"] and fault["evidence"]
-    seat = [f.entry.author for f in frames_of(data) if f.entry.kind == "join"].index(move.entry.author)
-    assert fault["seat"] == seat and fault["name"] == played.names[seat]
+    assert fault["kind"] == "file" and fault["seat"] is None and fault["name"] is None
+
+
+def test_bytes_appended_after_the_end_entry_exit_1(capsys):
+    played = saved_game()
+    path = write("appended.vtlog", played.data + b"appended")
+    code, out, _ = audit(capsys, path)
+    assert code == 1 and out.startswith("FAULT") and "8 bytes follow the end entry" in out
+    assert "CLEAN" not in out
 
 
 def test_a_log_cut_after_a_whole_frame_mid_game_exits_2(capsys):
@@ -99,9 +110,36 @@ def test_the_json_report_of_a_clean_log(capsys):
     assert report["entries"] == len(host.entries) and report["finished"] and report["events_checked"] == 1
 
 
-def test_a_missing_file_is_a_fault_not_a_crash(capsys):
-    code, out, _ = audit(capsys, scratch_dir("cli") / "missing.vtlog")
-    assert code == 1 and "cannot be read" in out
+def test_a_missing_file_is_a_usage_error_with_exit_3_not_a_fault(capsys):
+    path = scratch_dir("cli") / "missing.vtlog"
+    code, out, err = audit(capsys, path)
+    assert code == 3 and out == ""
+    assert err == f"vampire: Cannot audit {path}: it cannot be read (No such file or directory).\n"
+    code, out, err = audit(capsys, path, "--json")
+    report = json.loads(out)
+    assert code == 3 and err == "" and report["exit"] == 3 and report["status"] == "unusable"
+    assert report["fault"] is None and "cannot be read" in report["error"]
+
+
+def test_a_file_that_is_not_a_log_is_a_usage_error_with_exit_3(capsys):
+    path = write("notes.txt", b"not a log at all\n")
+    code, out, err = audit(capsys, path)
+    assert code == 3 and out == "" and "is not a vampire-table log file" in err and "FAULT" not in err
+
+
+def test_audit_help_documents_every_exit_code(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in (
+        "Exit 0:",
+        "1: a fault",
+        "2: no fault",
+        "3: nothing checked",
+        "missing or unreadable",
+        "does not know",
+    ):
+        assert words in text
 
 
 # --- replay ------------------------------------------------------------------------------------------
