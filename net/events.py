@@ -68,6 +68,21 @@ class LinkState(StrEnum):
     """For good: the table is over, the client stopped, or reconnecting cannot help."""
 
 
+class LinkCause(StrEnum):
+    """Why a client's connection went down (a :class:`Connection` in ``disconnected``), so that a
+    front end can tell what calls for a word from what only calls for patience."""
+
+    REFUSED = "refused"
+    """Nothing listens at the address: the TCP connection was refused (no table open there, or not
+    any more)."""
+    HOST_CLOSED = "host-closed"
+    """The host said ``bye`` with the code ``done`` (PROTOCOL.md 7): it closed the table on
+    purpose; the :class:`Connection`'s ``detail`` is the host's own reason, a sentence from the
+    wire (show it as plain text)."""
+    LOST = "lost"
+    """Anything else: the connection dropped, went silent, timed out or broke the framing."""
+
+
 class SeatRefusal(StrEnum):
     """Why a client took no seat at a table by itself, before sending a `join`."""
 
@@ -105,11 +120,13 @@ class Folded(NetEvent):
 @dataclass(frozen=True)
 class Connection(NetEvent):
     """The connection changed: ``state`` (see :class:`LinkState`; ``disconnected`` will retry in
-    ``retry`` seconds); ``detail``: why, as a sentence about the connection."""
+    ``retry`` seconds); ``detail``: why, as a sentence about the connection; ``cause``: for
+    ``disconnected``, why in a word (:class:`LinkCause`), None for the other states."""
 
     state: LinkState
     detail: str = ""
     retry: float | None = None
+    cause: LinkCause | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +192,12 @@ class Finished(NetEvent):
 
 @dataclass(frozen=True)
 class Presence(NetEvent):
-    """Players the host says are connected now (public keys, from the relayed heads)."""
+    """Players connected to the host now (public keys; a player not seated yet may be among them).
+
+    A client emits it when the players the host relays in its pings change (PROTOCOL.md 7; the
+    host pings every peer at once when one connects or goes); a :class:`net.host.Host` emits it on
+    its own listeners the moment a player's connection is welcomed or lost, so a front end beside
+    the host says "Mina disconnected" without waiting for a ping."""
 
     keys: tuple[bytes, ...] = field(default_factory=tuple)
 

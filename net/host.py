@@ -28,7 +28,7 @@ from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
 from engine.sequencer import Sequencer
 from engine.table import Table, TableRefusal
-from net.events import Folded, Listeners, Timeouts
+from net.events import Folded, Listeners, Presence, Timeouts
 from net.framing import Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
     DEFAULT_PORT,
@@ -91,7 +91,8 @@ class Host:
     only the logging module); ``limits``: decoding limits; ``auto_start``: append `start` by
     itself as soon as every seat is taken (a headless host, ``vampire play``); False: only when
     :meth:`start_game` is called (a host with a screen, whose person presses Start).
-    ``listeners`` gets a :class:`~net.events.Folded` for every entry the host appends. ``finished`` is set once the
+    ``listeners`` gets a :class:`~net.events.Folded` for every entry the host appends and a
+    :class:`~net.events.Presence` whenever the players connected change. ``finished`` is set once the
     table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
     ``(peer label, code, reason)`` for every connection dropped for a fault.
     """
@@ -119,6 +120,7 @@ class Host:
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._pinger: asyncio.Task[None] | None = None
+        self._present: tuple[bytes, ...] = ()  # the players last announced as connected
         self._host_duties()
 
     # -- reading --------------------------------------------------------------------------------
@@ -292,6 +294,21 @@ class Host:
         peer.gone = True
         if peer in self.peers:
             self.peers.remove(peer)
+            self._presence_changed()
+
+    def _presence_changed(self) -> None:
+        """Tell the listeners, and every peer at once (a ping carries the relay), when the players
+        connected change: a player's screen says "Mina disconnected" the moment her connection
+        goes, not at the next ping. Nothing while the host closes (everyone goes then)."""
+        present = tuple(self.players_connected())
+        if present == self._present or self._server is None or not self._server.is_serving():
+            return
+        self._present = present
+        self.listeners.emit(Presence(present))
+        ping = frame_bytes(Ping(self.head_on_wire(), self._relay()).to_map())
+        for peer in self.peers:
+            if peer.synced:
+                peer.outbox.send(ping)
 
     def _lost(self, peer: Peer, code: str, reason: str) -> None:
         if not peer.gone:
@@ -373,6 +390,7 @@ class Host:
         start = 0 if hello.last is None else hello.last + 1
         self._send_run(peer, start)
         peer.synced = True  # in the same step as the catch-up: no entry is missed or sent twice
+        self._presence_changed()
         self._say(f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entries.")
         return True
 

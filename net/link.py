@@ -17,7 +17,7 @@ from typing import Protocol
 from engine.errors import VampireError
 from engine.protocol.log import Head, LogError
 from net.errors import ClientError, GiveUp
-from net.events import Backoff, Connection, LinkState, Listeners, Presence, Timeouts
+from net.events import Backoff, Connection, LinkCause, LinkState, Listeners, Presence, Timeouts
 from net.framing import Outbox, WireError, read_frame
 from net.messages import (
     DEFAULT_PORT,
@@ -40,6 +40,15 @@ log = logging.getLogger("vampire.net.client")
 
 FATAL_BYE = frozenset({"version", "wrong-table", "ahead", "replaced"})
 """``bye`` codes after which reconnecting cannot help."""
+
+
+class HostClosed(WireError):
+    """The host said ``bye`` with the code ``done``: it closed the table on purpose (PROTOCOL.md
+    7). The message is the host's own reason. The link keeps trying, slowly, in case the host
+    opens the table again (``vampire host --resume``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("closed", reason)
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
@@ -66,6 +75,28 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     if not 0 < port < 65536:
         raise ClientError(f"The port {port} is not between 1 and 65535.")
     return host, port
+
+
+async def open_stream(host: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection to ``host``:``port``. Raises ConnectionRefusedError when every address the
+    name resolves to refused it (``localhost`` is often both ::1 and 127.0.0.1, and asyncio would
+    otherwise merge the two refusals into a bare OSError), socket.gaierror for a name that does not
+    resolve, and another OSError for the rest."""
+    try:
+        return await asyncio.open_connection(host, port, limit=2**16, all_errors=True)
+    except* ConnectionRefusedError as group:
+        rest = group.subgroup(lambda e: not isinstance(e, ConnectionRefusedError))
+        if rest is None:
+            raise group.exceptions[0] from None
+        raise _first(rest) from None
+    except* OSError as group:
+        raise _first(group) from None
+
+
+def _first(group: BaseExceptionGroup[OSError]) -> OSError:
+    """The first error of a (possibly nested) group of connection errors."""
+    first = group.exceptions[0]
+    return first if isinstance(first, OSError) else _first(first)
 
 
 class LinkPeer(Protocol):
@@ -152,10 +183,13 @@ class HostLink:
         self._rng = rng or random.Random()
         self._welcomed = False
 
-    def set_state(self, state: LinkState, detail: str = "", retry: float | None = None) -> None:
-        """Record ``state`` and tell the listeners (``detail``: why; ``retry``: seconds to the next try)."""
+    def set_state(
+        self, state: LinkState, detail: str = "", retry: float | None = None, cause: LinkCause | None = None
+    ) -> None:
+        """Record ``state`` and tell the listeners (``detail``: why; ``retry``: seconds to the next
+        try; ``cause``: why a ``disconnected`` link went down)."""
         self.state = state
-        self.listeners.emit(Connection(state, detail, retry))
+        self.listeners.emit(Connection(state, detail, retry, cause))
 
     def send(self, message: WireMap) -> bool:
         """Queue ``message`` on the open connection. False when there is none or it is full."""
@@ -178,6 +212,7 @@ class HostLink:
         delay = self.backoff.first
         while not peer.stopping:
             self._welcomed = False
+            cause = LinkCause.LOST
             try:
                 await self._connect_once()
                 detail = "The host closed the connection."
@@ -189,7 +224,11 @@ class HostLink:
                 peer.give_up(f"The address {self.address[0]!r} names no computer this one can find.")
                 return
             except ConnectionRefusedError:
+                cause = LinkCause.REFUSED
                 detail = f"Nothing answers at {self.address[0]}:{self.address[1]}: is the table open there?"
+            except HostClosed as err:
+                cause = LinkCause.HOST_CLOSED
+                detail = str(err)
             except (WireError, MessageError, OSError, TimeoutError) as err:
                 detail = str(err) or type(err).__name__
             except LogError as err:
@@ -218,7 +257,7 @@ class HostLink:
             if self._welcomed:
                 delay = self.backoff.first
             wait = delay * self._rng.uniform(1 - self.backoff.jitter, 1 + self.backoff.jitter)
-            self.set_state(LinkState.DISCONNECTED, detail, wait)
+            self.set_state(LinkState.DISCONNECTED, detail, wait, cause)
             try:
                 await asyncio.wait_for(self.wake.wait(), wait)
             except TimeoutError:
@@ -228,7 +267,7 @@ class HostLink:
     async def _connect_once(self) -> None:
         host, port = self.address
         self.set_state(LinkState.CONNECTING, f"Connecting to {host}:{port}.")
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, limit=2**16), self.timeouts.connect)
+        reader, writer = await asyncio.wait_for(open_stream(host, port), self.timeouts.connect)
         outbox = Outbox(
             writer, max_queued=self.timeouts.max_queued, write_timeout=self.timeouts.write, on_fail=lambda c, r: None
         )
@@ -262,6 +301,8 @@ class HostLink:
     def _on_bye(self, bye: Bye) -> None:
         if bye.code in FATAL_BYE:
             raise GiveUp(f"The host closed the connection: {bye.reason}")
+        if bye.code == "done":
+            raise HostClosed(bye.reason)
         raise WireError("closed", f"The host said bye: {bye.reason}")
 
     async def _ping_loop(self, outbox: Outbox) -> None:

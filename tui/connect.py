@@ -23,8 +23,14 @@ from engine.errors import VampireError
 from engine.games.base import Act, IllegalMove
 from engine.protocol.identity import short_fingerprint
 from engine.table import Table
-from net.events import Listeners, Presence
+from net.events import Connection, LinkCause, LinkState, Listeners, Presence
+from tui.events import LinkWatch, PresenceWatch
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
+
+
+class StartFailed(VampireError):
+    """A guest's table cannot be reached at all: its address names no computer, or nothing
+    listens there. The message is the network layer's sentence, the one ``vampire join`` prints."""
 
 
 def _why_no_seat(game: str) -> str | None:
@@ -47,7 +53,13 @@ class NetSession:
     ``is_host``: this program runs the table's host (it may seat and remove bots); ``address``:
     what friends type to join, None for a table nobody else can join; ``host``: the
     ``net.host.Host`` running in this process on the app's loop (its lobby starts the game), None
-    when the table is someone else's."""
+    when the table is someone else's.
+
+    What it reports (:meth:`subscribe`): the network layer's events, except that a
+    :class:`~net.events.Connection` becomes the :class:`~tui.session.SessionEvent` of a
+    :class:`~tui.events.LinkWatch` (one sentence, kept up to date, while the link is down), and
+    each change of the players connected adds a ``"presence"`` event ("Mina disconnected.", "Mina
+    is back."): told at once by the host when it runs here, else by the host's pings."""
 
     LEAVE_TIMEOUT = 5.0
     """Seconds a seat waits for its `leave` to be taken when it quits the lobby."""
@@ -67,15 +79,55 @@ class NetSession:
         self._adopted: list[Any] = []  # bot clients started elsewhere (vampire host --bots)
         self._bot_levels: dict[bytes, str] = {}  # a seated bot's public key -> its level
         self._log_path: Path | None = None
+        self._link = LinkWatch(address)
+        self._presence = PresenceWatch()
+        self._host_unsub: Callable[[], None] | None = None
+        self._starting = False  # a guest waits for its first attempt's outcome (see start)
 
     def attach(self, session: Any) -> None:
         self._net = session
+        self._link.address = self.address
+        self._presence.me = session.client.public
         self._unsub = session.subscribe(self._emit)
+        if self._host is not None:
+            # The host beside this seat knows first who comes and goes: it, not its pings, says so.
+            self._players(tuple(self._host.players_connected()), self._host.table)  # the baseline: no news
+            self._host_unsub = self._host.listeners.subscribe(self._from_host)
 
     def _emit(self, event: Any) -> None:
         if isinstance(event, Presence):
-            self.connected_keys = frozenset(getattr(event, "keys", ()))
+            if self._host is None:
+                self._players(event.keys, self.table)
+            return
+        if isinstance(event, Connection):
+            if self._fails_start(event):
+                return  # start() raises with this sentence: the screen that waits on it goes
+            event = self._link.event(event)
+        self._forward(event)
+
+    def _forward(self, event: Any) -> None:
+        """Hand ``event`` (a net event or a SessionEvent) to the screens."""
         self._listeners.emit(event)
+
+    def _from_host(self, event: Any) -> None:
+        if isinstance(event, Presence) and self._host is not None:
+            self._players(event.keys, self._host.table)
+
+    def _players(self, keys: tuple[bytes, ...], table: Table) -> None:
+        """The players connected are ``keys`` now: remember them and say who went or came back."""
+        self.connected_keys = frozenset(keys)
+        self._listeners.emit(Presence(keys))  # the lobby redraws its "away" column
+        for change in self._presence.update(keys, table):
+            self._forward(SessionEvent("presence", text=change.text, ok=change.back))
+
+    def _fails_start(self, event: Connection) -> bool:
+        """``event`` ends a guest's start: the address names no computer (the link stopped before
+        any welcome) or nothing listens there (refused, never connected)."""
+        if not self._starting:
+            return False
+        if event.state == LinkState.STOPPED:
+            return self._net is not None and self._net.client.failure is not None
+        return event.state == LinkState.DISCONNECTED and event.cause == LinkCause.REFUSED
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -134,9 +186,32 @@ class NetSession:
     # -- acting ----------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        """Start the session. A guest's returns once its first attempt to reach the host has an
+        outcome (connected, or down for a reason worth trying again); raises StartFailed with the
+        network layer's sentence when the address names no computer or nothing listens there, as
+        ``vampire join --bot`` says and stops: a person is told at once, not left on "Connecting…"."""
         if self._net is None:
             raise VampireError("this session has no connection to start")
-        await self._net.start()
+        if self.is_host:
+            await self._net.start()
+            return
+        outcome: asyncio.Future[Connection] = asyncio.get_running_loop().create_future()
+
+        def seen(event: Any) -> None:
+            ends = isinstance(event, Connection) and event.state != LinkState.CONNECTING
+            if ends and not outcome.done():
+                outcome.set_result(event)
+
+        self._starting = True
+        unsubscribe = self._net.subscribe(seen)
+        try:
+            await self._net.start()
+            first = await outcome
+            if self._fails_start(first):
+                raise StartFailed(self._net.client.failure or first.detail)
+        finally:
+            self._starting = False
+            unsubscribe()
 
     async def stop(self) -> None:
         """Close the session. A guest seated in the lobby first gives up its seat (`leave`), so
@@ -158,6 +233,9 @@ class NetSession:
         if self._unsub is not None:
             self._unsub()
             self._unsub = None
+        if self._host_unsub is not None:
+            self._host_unsub()
+            self._host_unsub = None
         for bot in self._bot_clients:
             try:
                 await bot.stop("The player left the table.")

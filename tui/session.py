@@ -23,7 +23,7 @@ from engine.games.base import Act, Note
 from engine.table import Table
 from net.messages import DEFAULT_PORT
 
-EventKind = Literal["entry", "connection", "error", "waiting", "closed", "other"]
+EventKind = Literal["entry", "connection", "presence", "error", "waiting", "closed", "other"]
 """What a :class:`SessionEvent` reports (see there)."""
 
 
@@ -36,8 +36,11 @@ class SessionEvent:
 
     - ``"entry"``: entries were folded (``notes``: the narration they produced, in order; ``seq``:
       the seq of the last one);
-    - ``"connection"``: the link changed (``text``: a sentence, e.g. "Reconnecting to
-      192.168.1.5:7447 (attempt 2)"; ``ok``: connected now or not);
+    - ``"connection"``: the link changed (``text``: a sentence, e.g. "The connection to the table
+      at 192.168.1.5:7447 was lost. … Trying again in 2 s (attempt 3)."; ``ok``: connected now or
+      not). While the link is down each one replaces the last: a screen shows it in one place;
+    - ``"presence"``: another player's connection went or came back (``text``: "Mina
+      disconnected." or "Mina is back.");
     - ``"error"``: something went wrong that the player should read (``text``: a sentence), e.g. the
       host refused a move the client found legal, or a peer was caught cheating;
     - ``"waiting"``: the table has waited ``seconds`` for ``seats`` past the time-out (``seats``

@@ -132,28 +132,6 @@ async def test_a_guest_who_quits_the_lobby_gives_up_the_seat() -> None:
         await stop_all(host, [])
 
 
-async def test_a_guest_whose_connection_fails_sees_no_host_controls_and_a_sentence() -> None:
-    from engine.games import all_rules as games
-
-    session = Session.connect(("127.0.0.1", 1), new_key(), name="Zed", games=games(), backoff=QUICK_BACKOFF)
-    wrapped = wrap_session(session)
-    app = VampireApp(Start("lobby", wrapped), name="Zed")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
-        screen = app.screen
-        hint = screen.query_one("#lobby-hint")
-        await eventually(
-            lambda: "Could not connect to the table at 127.0.0.1:1." in shown(hint), 20, "the sentence", pilot=pilot
-        )
-        address = shown(screen.query_one("#lobby-address"))
-        assert "Friends join with" not in address and "You are joining the table at 127.0.0.1:1." in address
-        keys = {b.binding.key for b in app.active_bindings.values()}
-        assert not keys & {"b", "r", "x", "s"}  # no host controls for a guest
-        assert "press b" not in shown(hint)
-        await pilot.press("escape")
-        await eventually(lambda: not isinstance(app.screen, LobbyScreen), 10, "home", pilot=pilot)
-
-
 async def test_a_host_listening_on_loopback_only_shows_that_address_in_its_lobby() -> None:
     from tui.connect import share_address
 

@@ -50,8 +50,7 @@ class LobbyScreen(Screen[None]):
         self._unsubscribe: Callable[[], None] | None = None
         self._busy = False
         self._seen: dict[bytes, float] = {}
-        self._link_problem = ""  # why this guest is not connected now ("" while it is, or unknown)
-        self._was_connected = False
+        self._link_problem = ""  # the session's sentence while this guest is not connected ("" while it is)
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -89,15 +88,16 @@ class LobbyScreen(Screen[None]):
         event = message.event
         if event.kind in ("error", "closed") and event.text:
             self.notify(_sentence(event.text), severity="error" if event.kind == "error" else "warning")
+        elif event.kind == "presence" and event.text:
+            self.notify(event.text, title="Players", severity="information" if event.ok else "warning", markup=False)
         elif event.kind == "connection":
             if event.ok:
                 self._link_problem = ""
-                self._was_connected = True
             elif event.text:
                 first = not self._link_problem
-                self._link_problem = event.detail or event.text
-                if first:  # the lobby says it while it lasts: one notification is enough
-                    self.notify(self._link_text() if not self.session.is_host else event.text, severity="warning")
+                self._link_problem = event.text  # each attempt's sentence replaces the last one
+                if first:  # the lobby's hint says it while it lasts: one notification is enough
+                    self.notify(_sentence(event.text), severity="warning", markup=False)
         self.refresh_lobby()
 
     def refresh_lobby(self) -> None:
@@ -152,7 +152,7 @@ class LobbyScreen(Screen[None]):
             grid.move_cursor(row=min(max(cursor_row, 0), grid.row_count - 1), animate=False)
         options = ", ".join(f"{k} {v}" for k, v in sorted(table.options.items()))
         self.query_one("#lobby-options", Static).update(f"Table rules: {options}" if options else "")
-        self.query_one("#lobby-hint", Static).update(self._waits_for())
+        self.query_one("#lobby-hint", Static).update(Text(self._waits_for()))  # a host's reason is no markup
         self.refresh_bindings()
 
     def _waits_for(self) -> str:
@@ -184,15 +184,9 @@ class LobbyScreen(Screen[None]):
         return f"{taken} of {seats} seats taken: {ways}.\n{then}"
 
     def _link_text(self) -> str:
-        """Why a guest is not connected, in sentences, and what happens now."""
-        address = self.session.address
-        where = f" at {address}" if address else ""
-        lead = (
-            f"The connection to the table{where} was lost."
-            if self._was_connected
-            else f"Could not connect to the table{where}."
-        )
-        return f"{lead} {_sentence(self._link_problem)} Trying again; Esc goes back to the home screen."
+        """Why a guest is not connected and what happens now (the session's sentence, kept up to
+        date at every attempt), and the way out."""
+        return f"{_sentence(self._link_problem)} Esc goes back to the home screen."
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         session = self.session

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -124,6 +125,7 @@ class TableFrame(Screen[None]):
         yield Static(id="title")
         yield from self.compose_top()
         yield self.note_log()
+        yield Static(id="link")  # why this seat's link is down, kept up to date (hidden while it is up)
         with Horizontal(id="status"):
             yield Label(id="waiting")
             yield ProgressBar(id="work", show_eta=False, show_percentage=False)
@@ -134,6 +136,7 @@ class TableFrame(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#log").border_title = "Game log"
         self.query_one("#chat").display = False
+        self.query_one("#link").display = False
         self._unsubscribe = self.session.subscribe(self._on_session_event)
         self.home_widget().focus()
         self.set_interval(1.0, self._tick)
@@ -156,13 +159,22 @@ class TableFrame(Screen[None]):
         if event.kind == "error" and event.text:
             self.notify(event.text, title="Table", severity="error", timeout=10)
         elif event.kind == "connection" and event.text:
-            # Connecting and connected are routine; a lost link, and getting it back, are news.
+            # Connecting and connected are routine; a lost link, and getting it back, are news:
+            # told once each, while the line above the status says how it stands, attempt after
+            # attempt (never a notice per attempt).
+            link = self.query_one("#link", Static)
             if not event.ok:
+                if not self._link_lost:
+                    self.notify(_sentence(event.text), title="Connection", severity="warning", timeout=8, markup=False)
                 self._link_lost = True
-                self.notify(event.text, title="Connection", severity="warning", timeout=8)
+                link.update(Text(_sentence(event.text)))  # plain text: a host's reason is no markup
+                link.display = True
             elif self._link_lost:
                 self._link_lost = False
-                self.notify(event.text, title="Connection")
+                link.display = False
+                self.notify(event.text, title="Connection", markup=False)
+        elif event.kind == "presence" and event.text:
+            self.notify(event.text, title="Players", severity="information" if event.ok else "warning", markup=False)
         elif event.kind == "closed" and event.text:
             self.notify(_sentence(event.text), title="Table closed")
         elif event.kind == "waiting":
