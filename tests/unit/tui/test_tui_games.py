@@ -24,7 +24,6 @@ from tui.games.queen.front import FRONT_END as QUEEN
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
 from tui.screens.results import GameEndScreen
-from tui.screens.table import NoTableScreen
 from tui.session import LocalTableSpec, SessionEvent
 
 PARLOUR = "parlour"

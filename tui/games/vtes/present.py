@@ -159,9 +159,8 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
         name = seat_name(names, seat) + (" (you)" if seat == view.seat else "")
         status = "" if p.status == Status.IN else f" · {_STATUS_WORDS.get(p.status, p.status)}"
         head = Text(f"{name}{status}", style="bold reverse" if seat == view.seat else "bold", no_wrap=True)
-        head.append(
-            f"  ready {len(ready)} · torpor {len(torpor)} · uncontrolled {len(unc)} · ash {len(heap)}", style=""
-        )
+        # Short enough for 80 columns; the uncontrolled region is listed below (◌), so no count.
+        head.append(f": ready {len(ready)}, torpor {len(torpor)}, ash {len(heap)}", style="")
         rows.append(BoardRow(head))
         for c in ready:
             add(c, 1)

@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.suggester import Suggester
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.errors import VampireError
@@ -34,6 +34,7 @@ from engine.games.vtes.vocab import Do, Status, Step, Target, Zone
 from engine.table import Table
 from tui.errors import explain
 from tui.games.vtes import commands
+from tui.games.vtes.log import VtesLog
 from tui.games.vtes.present import (
     board_rows,
     card_text,
@@ -84,7 +85,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     DEFAULT_CSS = """
     VtesTableScreen #vt-players { height: auto; max-height: 8; padding: 0 1; }
-    VtesTableScreen #vt-middle { height: 2fr; min-height: 7; }
+    VtesTableScreen #vt-middle { height: 3fr; min-height: 8; }
     VtesTableScreen #vt-board { width: 1fr; height: 100%; padding: 0; }
     VtesTableScreen #vt-side { width: 42%; height: 100%; }
     VtesTableScreen #vt-hand { height: 1fr; min-height: 3; padding: 0; }
@@ -151,8 +152,23 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             suggester=CommandSuggester(self),
         )
 
+    def note_log(self) -> VtesLog:
+        return VtesLog(id="log")
+
     def home_widget(self) -> Widget:
         return self.query_one("#vt-hand")
+
+    def show_status(self, table: Table, me: int | None) -> None:
+        """The frame's status line; but any Methuselah may act at any time, so the table always
+        waits on this seat too: on another's turn it says whose turn it is, not "Your turn."."""
+        super().show_status(table, me)
+        label = self.query_one("#waiting", Label)
+        view = self._current_view()
+        if view is None or view.step != Step.PLAY or view.acting == me or not label.has_class("-your-turn"):
+            return
+        names = list(table.names)
+        label.update(f"{seat_name(names, view.acting)}'s turn; you may act too (a card, a reaction).")
+        label.set_class(False, "-your-turn")
 
     def on_mount(self) -> None:
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).

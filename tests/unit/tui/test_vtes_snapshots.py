@@ -1,0 +1,167 @@
+"""Snapshots (pytest-textual-snapshot, SVG in snapshots/test_vtes_snapshots/) of the VTES table
+screen at 80×24 and 120×40: on your turn (your influence phase, with vampires in play) and on
+someone else's turn; and one pilot check that the board, the hand and the card text show what the
+seat's view holds.
+
+Every state is reproducible: keys, secrets, decks, bots and the clock come from fixed seeds, so
+names, fingerprints and cards never change. Update with ``pytest tests/unit/tui/test_vtes_snapshots.py
+--snapshot-update`` after checking the change.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from pytest_textual_snapshot import SVGImageExtension
+from textual._doc import take_svg_screenshot
+
+from engine.games import all_rules, find_game
+from engine.games.base import parse_options
+from engine.games.vtes.vocab import Phase, Step, Zone
+from engine.local import LocalGame
+from engine.protocol.secrets import SecretsFile
+from engine.seat import Seat
+from engine.sequencer import Sequencer
+from tests.support.local_session import CLOCK_MS, NAMES, LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tui.app import Start, VampireApp
+from tui.games.vtes.table import VtesTableScreen
+
+
+class SnapshotsDir(SVGImageExtension):
+    """Keep the SVGs in tests/unit/tui/snapshots/<test module>/."""
+
+    @classmethod
+    def dirname(cls, *, test_location: Any) -> str:
+        return str(Path(test_location.filepath).parent / "snapshots" / test_location.basename)
+
+
+@pytest.fixture
+def snap(snapshot: Any) -> Callable[..., bool]:
+    def compare(app: VampireApp, size: tuple[int, int]) -> bool:
+        svg = take_svg_screenshot(app=app, terminal_size=size)
+        return snapshot.use_extension(SnapshotsDir) == svg
+
+    return compare
+
+
+def _key(rng: random.Random) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+
+
+def build_vtes(seed: int, seats: int = 4) -> LocalGame:
+    """A reproducible VTES table in one process: the person in seat 0, heuristic bots in the
+    others, every seat bringing a deck the game ships (chosen by ``seed``)."""
+    games = all_rules()
+    spec = find_game("vtes")
+    rng = random.Random(seed)
+    typed = dict(parse_options(games["vtes"].option_schema, {}))
+    host = Sequencer(_key(rng), games, None, lambda: CLOCK_MS)
+    host.open_table("vtes", typed, seats, "test table")
+    kit = spec.kit()
+    local_seats, bots = [], []
+    for i in range(seats):
+        key = _key(rng)
+        srng = random.Random(rng.random())
+        deck = kit.for_bot(random.Random(rng.random()))
+        local_seats.append(
+            Seat(
+                key,
+                NAMES[i],
+                games,
+                SecretsFile(None),
+                lambda n, r=srng: r.randbytes(n),
+                lambda: CLOCK_MS,
+                decks=kit.deck_lists(deck),
+            )
+        )
+        bots.append(spec.bot("heuristic", random.Random(rng.random()), deck) if i else None)
+    local = LocalGame(host, local_seats, bots)
+    for seat in local_seats:
+        seat.fold(host.table.entries[0])
+    for seat in local_seats:
+        local.submit(seat, "join", seat.join_body())
+    local.host_entry("start", {})
+    return local
+
+
+def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit: int = 20000) -> None:
+    """Play seat 0 with a heuristic bot until ``until(view)`` holds while the table waits for it
+    (or for a bot's act). Raises RuntimeError if it never does."""
+    seat = local.seats[0]
+    decks = seat.decks
+    policy = find_game("vtes").bot("heuristic", random.Random(seed), None)
+    for _ in range(limit):
+        view = seat.view()
+        if view is not None and view.step == Step.PLAY and until(view):
+            return
+        if local.step():
+            continue
+        if view.step == Step.JOINING:
+            act = {"do": "deck", "crypt": len(decks["crypt"]), "library": len(decks["library"])}
+        else:
+            act = policy.choose(view, seat.legal_acts())
+        if act is None:
+            raise RuntimeError("nobody acts")
+        local.submit(seat, "move", seat.move_body(act))
+    raise RuntimeError("the condition never held")
+
+
+def _my_influence_with_vampires(view: Any) -> bool:
+    return (
+        view.acting == 0
+        and view.phase == Phase.INFLUENCE
+        and view.transfers >= 2
+        and len(view.controlled(0, Zone.READY)) >= 1
+    )
+
+
+def _someone_elses_minion_phase(view: Any) -> bool:
+    return view.acting != 0 and view.phase == Phase.MINION and len(view.controlled(0, Zone.READY)) >= 1
+
+
+def _table_app(until: Callable[[Any], bool]) -> VampireApp:
+    local = build_vtes(11)
+    advance(local, until)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    return VampireApp(Start("table", session), name="Mina")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_vtes_your_turn(snap, size: tuple[int, int]) -> None:
+    assert snap(_table_app(_my_influence_with_vampires), size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_vtes_someone_elses_turn(snap, size: tuple[int, int]) -> None:
+    assert snap(_table_app(_someone_elses_minion_phase), size)
+
+
+async def test_the_screen_shows_the_seat_s_view() -> None:
+    app = _table_app(_my_influence_with_vampires)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        view = screen.session.view()
+        players = shown(screen.query_one("#vt-players"))
+        for seat in range(view.seats):
+            assert NAMES[seat] in players
+        assert "influence phase" in players and "predator" in players  # the wide layout
+        assert f"{view.transfers} transfers left" in shown(screen.query_one("#vt-say"))
+        # Your hand, the highlighted card's text; the rulings on a key.
+        first = view.hand[0]
+        assert first.name in shown(screen.query_one("#vt-card-text"))
+        await pilot.press("r")
+        assert "Rulings" in shown(screen.query_one("#vt-card-text"))
+        # Another Methuselah's uncontrolled region is face down; yours face up.
+        board = screen.query_one("#vt-board")
+        prompts = [str(board.get_option_at_index(i).prompt) for i in range(board.option_count)]
+        assert any("face-down vampire" in p for p in prompts)
+        mine = view.uncontrolled(0)
+        assert all(any(c.name in p for p in prompts) for c in mine)
