@@ -386,9 +386,11 @@ def _parse_bleed(rest: list[str], ctx: Context) -> Act:
         target, rest = take_seat(rest, ctx)
     _no_rest(rest, "bleed [N] [MINION] [METHUSELAH]")
     if minion is None:
+        # The selected or first ready unlocked minion; else a locked one, and the engine says why not.
         minion = _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY and not c.locked)
+        minion = minion or _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY)
         if minion is None:
-            raise CommandError("You have no ready unlocked minion to bleed with.")
+            raise CommandError("You have no minion in your ready region to bleed with.")
     act: Act = {"do": Do.BLEED, "minion": _pos(minion), "amount": amount}
     if target is not None:
         act["target"] = target
