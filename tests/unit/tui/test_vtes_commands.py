@@ -153,7 +153,7 @@ def test_completion_of_words_cards_zones_and_names(ctx: Context) -> None:
     assert f"play {card.name}" in completions(f"play {card.name[:3]}", ctx)
     assert completions(f"play {card.name} to r", ctx) == [f"play {card.name} to ready", f"play {card.name} to removed"]
     assert completions("pool -1 Li", ctx) == ["pool -1 Lisa"]
-    unc = [c for c in view.uncontrolled(0) if c.name][0]
+    unc = next(c for c in view.uncontrolled(0) if c.name)
     assert f"transfer 4 {unc.name}" in completions(f"transfer 4 {unc.name[:2]}", ctx)
     assert "transfer crypt" in completions("transfer c", ctx)
     assert completions("fly away", ctx) == []
