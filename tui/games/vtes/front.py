@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
-from tui.games import FrontEnd, GameEnd, result_summary
+from tui.games import FrontEnd, GameEnd, ReplayKit, result_summary
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -41,6 +41,9 @@ HELP = """\
           withdraw · time · deck CRYPT LIBRARY
   An act the rules refuse shows the engine's reason and is not sent.
 
+[b]Replay[/b]
+  ← → one entry   \\[ ] one phase   PgUp PgDn one turn   h hidden cards
+
 [b]Vampire: The Eternal Struggle in short[/b]
   Each Methuselah brings a deck (a crypt of vampires, a library) and
   a pool of 30 blood. Bleed your prey (the player to your left) to
@@ -52,6 +55,12 @@ def _table_screen(session: TableSession) -> Screen[Any]:
     from tui.games.vtes.table import VtesTableScreen
 
     return VtesTableScreen(session)
+
+
+def _replay() -> ReplayKit:
+    from tui.games.vtes.replay import VtesReplay
+
+    return VtesReplay()
 
 
 def game_end(table: Table, me: int | None) -> GameEnd:
@@ -67,4 +76,4 @@ def game_end(table: Table, me: int | None) -> GameEnd:
     return GameEnd(plain.headline, Text(organiser(state, list(table.names))))
 
 
-FRONT_END = FrontEnd(name="vtes", title=TITLE, table_screen=_table_screen, help=HELP, game_end=game_end)
+FRONT_END = FrontEnd(name="vtes", title=TITLE, table_screen=_table_screen, help=HELP, game_end=game_end, replay=_replay)

@@ -321,7 +321,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._say("You are watching: a spectator makes no moves.", True)
             return False
         if self.submitting:
-            self._say("Your last act is still on its way to the table.", True)
+            # Not sticky: the next redraw replaces it (one act at a time goes out).
+            self._say("Your last act is still on its way to the table: try again in a moment.", False)
             return False
         try:
             self.session.check_move(act)
@@ -387,8 +388,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return
         found = commands.completions(event.value, ctx)
         if found:
-            shown = " · ".join(f.split(" ", 1)[-1] if " " in f else f for f in found[:6])
-            self._say(f"→ {shown}{' …' if len(found) > 6 else ''}", False)
+            shown = " · ".join(found[:4])
+            self._say(f"→ completes: {shown}{' …' if len(found) > 4 else ''}", False)
 
     def action_play_card(self) -> None:
         card = self.hand_card()
