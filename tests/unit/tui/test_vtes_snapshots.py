@@ -96,3 +96,40 @@ async def test_the_screen_shows_the_seat_s_view() -> None:
         assert any("face-down vampire" in p for p in prompts)
         mine = view.uncontrolled(0)
         assert all(any(c.name in p for p in prompts) for c in mine)
+
+
+def _ousted_app() -> VampireApp:
+    """Seat 0 ousted its prey (by a pool change), and the table has settled."""
+    local = build_vtes(11)
+    advance(local, _my_influence_with_vampires)
+    seat = local.seats[0]
+    view = seat.view()
+    prey = view.players[0].prey
+    act = {"do": "pool", "seat": prey, "delta": -view.players[prey].pool, "cause": "bleed"}
+    local.submit(seat, "move", seat.move_body(act))
+    while local.step():
+        pass
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    return VampireApp(Start("table", session), name="Mina")
+
+
+def test_vtes_ousted(snap) -> None:
+    assert snap(_ousted_app(), (80, 24))
+
+
+async def test_an_ousted_methuselah_is_marked_and_a_spectator_sees_no_hidden_card() -> None:
+    from engine.games.vtes.view import build_view
+    from tui.games.vtes.present import board_rows, methuselah_lines
+
+    app = _ousted_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        players = shown(app.screen.query_one("#vt-players"))
+        assert "ousted" in players and "1" in players
+        table = app.screen.session.table
+    # A spectator's view of the same table: no hand, every uncontrolled card face down.
+    spectator = build_view(table.gstate, None, {})
+    rows = [str(r.text) for r in board_rows(spectator, list(table.names))]
+    hidden = [c for c in table.gstate.cards if c.zone == Zone.UNCONTROLLED and not c.card]
+    assert sum("face-down" in r for r in rows) == len(hidden) > 0
+    assert "(you)" not in str(methuselah_lines(spectator, list(table.names)))
