@@ -1,5 +1,5 @@
 """The VTES table screen's keys, on an in-process table (bots and duties run between awaits):
-transfer, pool ±, lock, blood on the selected card, rulings, ash heaps, the next phase, discard,
+transfer, pool ±, lock, blood on the selected card, the move menu, rulings, ash heaps, the next phase, discard,
 play; a refused key shows the engine's sentence and sends nothing."""
 
 from __future__ import annotations
@@ -81,6 +81,12 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
         await eventually(lambda: now().locked != vampire.locked and settled(), 10, "the lock", pilot=pilot)
         await pilot.press("greater_than_sign")
         await eventually(lambda: now().counters == vampire.counters + 1 and settled(), 10, "the blood", pilot=pilot)
+        # v: a menu of where to move it; Enter on its first choice sends it to torpor.
+        await pilot.press("v")
+        await eventually(lambda: app.screen is not screen, 10, "the move menu", pilot=pilot)
+        await pilot.press("enter")
+        await eventually(lambda: now().zone == Zone.TORPOR and settled(), 10, "the move to torpor", pilot=pilot)
+        assert session.submitted[-1] == {"do": "move", "cards": [vampire.as_list()], "to": "torpor"}
         # r: its rulings; h: the ash heaps on the table.
         await pilot.press("r")
         assert "Rulings" in shown(screen.query_one("#vt-card-text"))

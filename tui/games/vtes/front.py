@@ -23,22 +23,24 @@ HELP = """\
 [b]At the VTES table[/b]
   Tab     hand ↔ table ↔ log        ↑ ↓    highlight a card
   n       next phase                N      end the turn
-  d       draw a card               p      play the highlighted hand card
-  D       discard it                b      bleed with the selected minion
-  t       transfer 1 pool to the selected uncontrolled vampire
-  i       influence it out          k      lock / unlock the selected card
-  x       burn it                   > <    its blood or life +1 / -1
-  + -     your pool +1 / -1         g      gain 1 pool from the Edge
-  m       the minion action ends    w      announce withdrawal
-  T       call time (tournament)    r      rulings of the card  h  ash heaps
+  d       draw a card               p      play the hand card
+  D       discard it                b      bleed (selected minion)
+  t       1 pool to the selected uncontrolled vampire
+  i       influence it out          k      lock / unlock a card
+  x       burn it                   > <    its blood or life ±1
+  v       move it (a menu)          + -    your pool ±1
+  g       1 pool from the Edge      m      the minion action ends
+  w       announce withdrawal       T      call time (tournament)
+  r       the card's rulings        h      show the ash heaps
   :       the command line (→ completes, Enter sends, Esc leaves):
-          next · end · draw [N] · play CARD [to ready|torpor] [on CARD]
-          [pool N] [blood N [from MINION]] · discard CARD · bleed [N]
-          [MINION] [NAME] · transfer N VAMPIRE · transfer -N VAMPIRE ·
-          transfer crypt · influence VAMPIRE · pool ±N [NAME] · blood ±N
-          CARD · life ±N CARD · lock/unlock/burn CARD · move CARD to ZONE
-          · combat A, B · handsize ±N [NAME] · shuffle library · done ·
-          withdraw · time · deck CRYPT LIBRARY
+          next · end · draw [N] · play CARD [to ready|torpor]
+          [on CARD] [pool N] [blood N [from MINION]] · discard CARD
+          · bleed [N] [MINION] [NAME] · transfer N VAMPIRE
+          · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
+          · pool ±N [NAME] [for CAUSE] · blood ±N CARD · life ±N CARD
+          · lock/unlock/burn CARD · move CARD to ZONE · combat A, B
+          · handsize ±N [NAME] · shuffle library · done · withdraw
+          · time · deck CRYPT LIBRARY
   An act the rules refuse shows the engine's reason and is not sent.
 
 [b]Replay[/b]
@@ -76,4 +78,12 @@ def game_end(table: Table, me: int | None) -> GameEnd:
     return GameEnd(plain.headline, Text(organiser(state, list(table.names))))
 
 
-FRONT_END = FrontEnd(name="vtes", title=TITLE, table_screen=_table_screen, help=HELP, game_end=game_end, replay=_replay)
+FRONT_END = FrontEnd(
+    name="vtes",
+    title=TITLE,
+    table_screen=_table_screen,
+    help=HELP,
+    game_end=game_end,
+    replay=_replay,
+    home_options=("ruleset",),
+)

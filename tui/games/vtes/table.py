@@ -110,6 +110,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("i", "act('influence')", "Influence", show=False),
         Binding("k", "lock", "Lock/unlock", show=False),
         Binding("x", "burn", "Burn", show=False),
+        Binding("v", "move", "Move", show=False),
         Binding("plus", "act('pool +1')", "Pool +1", show=False),
         Binding("minus", "act('pool -1')", "Pool -1", show=False),
         Binding("greater_than_sign", "counter(1)", "Blood +1", show=False),
@@ -458,6 +459,20 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if card is not None:
             self.try_act({"do": Do.BURN, "cards": [card.as_list()]})
 
+    def action_move(self) -> None:
+        """A menu of where to move the selected card; the choice is a ``move`` act."""
+        from tui.games.vtes.menus import MoveMenu
+
+        card = self._need_selected("v")
+        if card is None:
+            return
+
+        def chosen(target: Target | None) -> None:
+            if target is not None:
+                self.try_act({"do": Do.MOVE, "cards": [card.as_list()], "to": target})
+
+        self.app.push_screen(MoveMenu(card.name or "the card"), chosen)
+
     def action_counter(self, delta: int) -> None:
         card = self._need_selected("> or <")
         if card is not None:
@@ -483,7 +498,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         super().action_back()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("act", "play_card", "discard_card", "lock", "burn", "counter"):
+        if action in ("act", "play_card", "discard_card", "lock", "burn", "counter", "move"):
             view = self._view
             seated = self.session.seat is not None and view is not None and view.step == Step.PLAY
             me = view.me if view is not None else None
