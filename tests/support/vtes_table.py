@@ -24,13 +24,13 @@ def _key(rng: random.Random) -> Ed25519PrivateKey:
     return Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
 
 
-def build_vtes(seed: int, seats: int = 4) -> LocalGame:
+def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None) -> LocalGame:
     """A reproducible VTES table in one process: the person in seat 0, heuristic bots in the
     others, every seat bringing a deck the game ships (chosen by ``seed``)."""
     games = all_rules()
     spec = find_game("vtes")
     rng = random.Random(seed)
-    typed = dict(parse_options(games["vtes"].option_schema, {}))
+    typed = dict(parse_options(games["vtes"].option_schema, options or {}))
     host = Sequencer(_key(rng), games, None, lambda: CLOCK_MS)
     host.open_table("vtes", typed, seats, "test table")
     kit = spec.kit()

@@ -111,3 +111,20 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
         await pilot.press("p")
         await eventually(lambda: len(session.submitted) > sent or "✗" in _say(app), 10, "the play", pilot=pilot)
         assert session.submitted[-1]["do"] == "play" or "✗" in _say(app)
+
+
+async def test_calling_time_at_a_tournament_table() -> None:
+    local = build_vtes(11, options={"ruleset": "tournament"})
+    advance(local, lambda v: v.acting != 0 and v.phase == Phase.MINION)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        await pilot.press("T")
+        await eventually(lambda: session.view().time_calls == (0,), 10, "the time call", pilot=pilot)
+        assert session.submitted[-1] == {"do": "time"}
+        await eventually(lambda: "time called by Mina" in _say(app), 10, "the call shown", pilot=pilot)
+        # A second call by the same Methuselah is the engine's to refuse.
+        await pilot.press("T")
+        await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
+        assert len(session.submitted) == 1

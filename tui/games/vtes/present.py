@@ -12,6 +12,7 @@ here: the screen's widgets show these; the tests read them).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,6 +34,15 @@ _STATUS_WORDS: dict[Status, str] = {
 def seat_name(names: Sequence[str], seat: int) -> str:
     """A seat's name (``"seat 3"`` when the table has not named it)."""
     return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+_SEAT_REF = re.compile(r"\{s(\d+)\}")
+
+
+def named(text: str, names: Sequence[str]) -> str:
+    """``text`` with its seat placeholders (``{s1}``) replaced by the seats' names (an engine's
+    sentence: a refusal, why a withdrawal fails)."""
+    return _SEAT_REF.sub(lambda m: seat_name(names, int(m.group(1))), text)
 
 
 def order(view: VtesView) -> list[int]:
@@ -99,7 +109,7 @@ def turn_line(view: VtesView, names: Sequence[str]) -> str:
         parts.append(f"{view.transfers} transfer{'s' if view.transfers != 1 else ''} left")
     me = view.me
     if me is not None and me.withdrawing:
-        fail = me.withdraw_fail.format(**{f"s{i}": n for i, n in enumerate(names)}) if me.withdraw_fail else ""
+        fail = named(me.withdraw_fail, names)
         parts.append(f"withdrawal announced{': it will fail, ' + fail if fail else ''}")
     if view.ruleset == Ruleset.TOURNAMENT and view.time_calls:
         callers = ", ".join(seat_name(names, s) for s in view.time_calls)
@@ -262,6 +272,7 @@ __all__ = [
     "card_text",
     "hand_label",
     "methuselah_lines",
+    "named",
     "order",
     "rulings_text",
     "seat_name",

@@ -15,8 +15,6 @@ the seat committed to when it joined), so a person never has to type them.
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -40,14 +38,13 @@ from tui.games.vtes.present import (
     card_text,
     hand_label,
     methuselah_lines,
+    named,
     rulings_text,
     seat_name,
     turn_line,
 )
 from tui.screens.table import TableFrame
 from tui.session import TableSession
-
-_SEAT_REF = re.compile(r"\{s(\d+)\}")
 
 #: Columns from which the Methuselahs panel shows each one's predator too.
 WIDE = 110
@@ -336,8 +333,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def _sentence(self, err: BaseException) -> str:
         """The engine's sentence for a refusal, its seat placeholders (``{s1}``) named."""
-        names = list(self.session.table.names)
-        return _SEAT_REF.sub(lambda m: seat_name(names, int(m.group(1))), explain(err))
+        return named(explain(err), list(self.session.table.names))
 
     def _act_words(self, act: Act) -> str:
         from engine.games.vtes.game import describe_act
