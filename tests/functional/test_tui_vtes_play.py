@@ -1,4 +1,4 @@
-"""A person at a VTES table, by keys and commands only, against a real host and 3 bots over
+"""A person at a VTES table, by keys and commands only, against a real host and two bots over
 loopback TCP (tui.connect.LocalPlay: the code path of `vampire play --game vtes`): the seat
 declares its deck by itself, the person moves through phases, transfers pool to a vampire,
 influences it out, bleeds with it, changes pool by command, and ousts the table to the end
@@ -44,7 +44,7 @@ class TmpFactory(NetFactory):
 
 def _app(tmp_path: Path) -> tuple[VampireApp, TmpFactory]:
     factory = TmpFactory(tmp_path / "game.vtlog")
-    spec = LocalTableSpec("Mina", ["heuristic", "heuristic", "heuristic"], {}, "vtes")
+    spec = LocalTableSpec("Mina", ["heuristic", "heuristic"], {}, "vtes")
     return VampireApp(Start("play", spec), factory=factory, name="Mina"), factory
 
 
@@ -132,18 +132,17 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
                     what="the influence",
                 )
                 influenced = True
-            # Pool to the uncontrolled vampire closest to its capacity: `t` transfers 1 to the
-            # selected (here: the first) vampire; the command line names the card.
-            while _view(app).transfers > 0 and _view(app).players[me].pool > 4 and _view(app).uncontrolled(me):
-                view = _view(app)
+            # Every transfer left to the uncontrolled vampire closest to its capacity, by name.
+            view = _view(app)
+            if view.transfers > 0 and view.players[me].pool > 4 and view.uncontrolled(me):
                 target = max(view.uncontrolled(me), key=lambda c: c.counters - c.capacity)
                 left = view.transfers
                 await _command(
                     pilot,
                     app,
-                    f"transfer 1 {target.name}",
-                    until=lambda left=left: _view(app).transfers < left and not app.screen.submitting,
-                    what="the transfer",
+                    f"transfer {left} {target.name}",
+                    until=lambda: _view(app).transfers == 0 and not app.screen.submitting,
+                    what="the transfers",
                 )
             # End the turn from the influence phase.
             turn = _view(app).turn
