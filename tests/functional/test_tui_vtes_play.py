@@ -6,6 +6,7 @@ screen; a refused act shows the engine's sentence and is never sent."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +68,10 @@ async def _press(pilot: Any, app: VampireApp, *keys: str, until: Any, what: str)
     await eventually(until, 30, what, pilot=pilot)
 
 
-async def _command(pilot: Any, app: VampireApp, line: str, until: Any, what: str) -> None:
-    """Type ``line`` on the command line (``:`` opens it) and Enter."""
-    await pilot.press("colon", *_keys(line), "enter", "escape")
+async def _command(pilot: Any, app: VampireApp, line: str, until: Any, what: str, leave: bool = True) -> None:
+    """Type ``line`` on the command line (``:`` opens it) and Enter; ``leave``: then Esc back to
+    the hand (not when the act may end the game: Esc would close the end screen)."""
+    await pilot.press("colon", *_keys(line), "enter", *(["escape"] if leave else []))
     try:
         await eventually(until, 30, what, pilot=pilot)
     except AssertionError as err:
@@ -104,6 +106,17 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
         bled = influenced = False
         for _turn in range(12):
             await eventually(lambda: _my_phase(app), 180, "my turn", pilot=pilot)
+            pool = _view(app).players[_view(app).seat].pool
+            if pool < 12:
+                # The bots bleed hard: a pool gain by command keeps the person in the game (the
+                # engine applies card effects as players say; here, a "gain" of 10).
+                await _command(
+                    pilot,
+                    app,
+                    "pool +10 for gain",
+                    until=lambda p=pool: _view(app).players[_view(app).seat].pool == p + 10,
+                    what="the pool gain",
+                )
             await _to_phase(pilot, app, Phase.MINION)
             view = _view(app)
             me = view.seat
@@ -181,9 +194,17 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
                 pilot,
                 app,
                 f"pool -{pool} {name}",
-                until=lambda p=prey: isinstance(app.screen, GameEndScreen) or _view(app).players[p].status != Status.IN,
+                until=lambda p=prey: (
+                    isinstance(app.screen, GameEndScreen)
+                    or (_view(app) is not None and _view(app).players[p].status != Status.IN)
+                ),
                 what="the ousting",
+                leave=False,
             )
+            if isinstance(app.screen, VtesTableScreen):
+                await pilot.press("escape")
         await eventually(lambda: isinstance(app.screen, GameEndScreen), 60, "the end screen", pilot=pilot)
         text = " ".join(shown(w) for w in app.screen.query("Static"))
-        assert "Game over." in text and "Mina" in text
+        assert "Game over." in text and "game ended by ousts" in text and "Archon checks: passed" in text
+        # Two ousts and the last Methuselah standing: 3 VP and the game win.
+        assert re.search(r"\bMina\s+3\s+1\s", text), text
