@@ -255,14 +255,14 @@ def rulings_text(card: CardView | None) -> Text:
 
 
 def hand_label(card: CardView) -> str:
-    """A hand card in the hand list: its name, and its cost when it has one."""
+    """A hand card in the hand list: its name, and its cost when it has one (its types and text
+    are in the card panel, so the name fits at 80 columns)."""
     if not card.known:
         return "a card"
     cid = card_id(card.card)
     base = card_base().by_id(cid) if cid is not None else None
     cost = _cost(base) if base is not None else ""
-    kinds = "/".join(card.types)
-    return f"{card.name}  [{kinds}{', ' + cost if cost else ''}]"
+    return f"{card.name} · {cost}" if cost else card.name
 
 
 __all__ = [
