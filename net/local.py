@@ -137,6 +137,7 @@ async def open_local_table(
     save: Path | None = None,
     store: Store | None = None,
     player_bot: Any = None,
+    brought: Any = None,
     timeouts: Timeouts = Timeouts(),
     stall_after: float = 30.0,
     games: Mapping[str, Game] | None = None,
@@ -145,7 +146,8 @@ async def open_local_table(
 ) -> LocalTable:
     """Open a table of ``1 + len(levels)`` seats on 127.0.0.1 (a free port): the local player takes
     seat 0 (``key``: its identity, a fresh key by default; ``player_bot``: a bot factory that plays
-    for it, None for a person), then one bot client per level joins, and the host starts the game.
+    for it, None for a person; ``brought``: what it brings when the game's seats bring something, a
+    deck), then one bot client per level joins, and the host starts the game.
     ``options``: table rules (str values are parsed by the game's schema); ``save``: the host's
     log file (None: memory only); ``store``: the player's files (default: memory only); ``vekn``:
     the local player's VEKN id, which its `join` records. Raises
@@ -163,6 +165,7 @@ async def open_local_table(
         name=name,
         store=store or Store.memory(),
         bot=player_bot,
+        brought=brought,
         timeouts=timeouts,
         stall_after=stall_after,
         games=games,

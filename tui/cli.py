@@ -347,7 +347,8 @@ def cmd_home(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """``vampire play``: you against bots in the TUI (a host and bot clients in this process over
     loopback TCP). ``--bots``: a number N of bots of the game's default level, or a comma list of
-    levels (default: 3 of the default level)."""
+    levels (default: 3 of the default level). ``--deck FILE``: the deck your seat brings, for a game
+    whose seats bring one (default: one the game ships for bots)."""
     from engine.bots import parse_bots
     from engine.opening import order_table, parse_rules
     from engine.paths import profile_vekn, seat_name
@@ -364,9 +365,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     except VampireError as err:
         raise VampireError(f"{err} (you and {len(levels)} bot{'s' if len(levels) != 1 else ''})") from None
     order_table(args.game, people=1, bots=levels, seats=len(levels) + 1, rules=rules)
+    brought = None
+    if getattr(args, "deck", None):
+        if spec.kit is None:
+            raise VampireError(f"{spec.title} players bring no deck: play without --deck.")
+        brought = spec.kit().load(args.deck)  # DeckFileError: a sentence naming the line
     name = seat_name(args.name)
     profile_vekn(name, args.vekn)  # checked and remembered: the table's session reads it from the profile
-    app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game)), name=name)
+    app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game, brought)), name=name)
     app.run()
     return int(app.return_code or 0)
 
@@ -784,6 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
     rule_option(play)
     play.add_argument("--name", help="your name at the table (default: the login name)")
     vekn_option(play)
+    play.add_argument("--deck", metavar="FILE", help="the deck you bring (default: one the game ships)")
     play.set_defaults(func=cmd_play)
 
     host = sub.add_parser("host", help="open a table on the LAN and show its address")

@@ -15,11 +15,13 @@ loop), and the app starts it inside a worker.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
+from engine.games import find_game
 from engine.games.base import Act, IllegalMove
 from engine.protocol.identity import short_fingerprint
 from engine.table import Table
@@ -174,6 +176,13 @@ class NetSession:
     def view(self) -> Any:
         return self._net.view() if self._net is not None else None
 
+    @property
+    def decks(self) -> dict[str, list[str]]:
+        """The private deck lists this seat committed to when it joined (VTES: ``{"crypt": [...],
+        "library": [...]}``, card identities); empty when its game brings none or it has no seat."""
+        seat = self._net.client.seat if self._net is not None else None
+        return dict(getattr(seat, "decks", None) or {})
+
     def check_move(self, act: Act) -> None:
         seat = self._net.client.seat if self._net is not None else None
         if seat is None or seat.index is None:
@@ -326,12 +335,17 @@ class LocalPlay(NetSession):
 
         save = self.save or new_log_path(logs_dir())
         self._log_path = save
+        brought = self.spec.brought
+        kit = find_game(self.spec.game).kit
+        if brought is None and kit is not None:
+            brought = kit().for_bot(random.Random())  # a deck the game ships, when you chose none
         self._local = await open_local_table(
             self.spec.game,
             list(self.spec.levels),
             name=self.spec.name,
             options=dict(self.spec.options),
             save=save,
+            brought=brought,
             games=_games(),
             vekn=profile_vekn(self.spec.name),  # the profile's VEKN id goes in its join
         )

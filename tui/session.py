@@ -156,13 +156,16 @@ class TableSession(Protocol):
 class LocalTableSpec:
     """A table against bots, as chosen on the home screen or by ``vampire play``.
 
-    ``levels``: one bot level per bot seat; ``options``: the game's table rules (typed or str).
+    ``levels``: one bot level per bot seat; ``options``: the game's table rules (typed or str);
+    ``brought``: what your seat brings when the game's seats bring something (a VTES deck, read by
+    the game's ``SeatKit``); None: one the game ships for bots.
     """
 
     name: str
     levels: Sequence[str]
     options: dict[str, Any] = field(default_factory=dict)
     game: str = DEFAULT_GAME
+    brought: Any = None
 
 
 @dataclass(frozen=True)

@@ -125,23 +125,28 @@ def vtes_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-async def test_replay_of_a_vtes_log_says_the_screen_cannot_draw_it(vtes_log: Path) -> None:
+async def test_replay_of_a_vtes_log_draws_the_table_with_hidden_cards_face_down(vtes_log: Path) -> None:
     app = VampireApp(Start("replay", vtes_log), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen", pilot=pilot)
         screen = app.screen
-        entries = screen.query_one("#replay-entries")
-        await eventually(lambda: "cannot draw" in shown(entries), 10, "the sentence", pilot=pilot)
-        text = shown(entries)
-        assert "a game of Vampire: The Eternal Struggle, which the replay screen cannot draw yet" in text
-        assert "--text prints any table" in text
-        await pilot.press("right", "right", "right", "end", "right_square_bracket", "pagedown")
+        players = screen.query_one("#vt-replay-players")
+        board = screen.query_one("#vt-replay-board")
+        await eventually(lambda: screen.replay is not None and screen.replay.done, 30, "the whole log", pilot=pilot)
+        await pilot.press("end")
+        await eventually(lambda: "pool" in shown(players), 10, "the Methuselahs", pilot=pilot)
+        assert "ready" in shown(board)
+        # Every card not yet public is face down to a replay's viewer (no seed is revealed yet).
+        state = screen.replay.frames[-1].state
+        hidden = [c for c in state.cards if not c.card and c.zone == "uncontrolled"]
+        assert shown(board).count("face-down vampire") == len(hidden)
+        await pilot.press("left", "left_square_bracket", "pageup", "right")
         assert app.screen is screen  # still here, no crash
         await pilot.press("escape")
         await eventually(lambda: not isinstance(app.screen, ReplayScreen), 5, "back home", pilot=pilot)
 
 
-async def test_replay_from_home_of_a_vtes_log_says_so(vtes_log: Path) -> None:
+async def test_replay_from_home_of_a_vtes_log_draws_it(vtes_log: Path) -> None:
     from textual.widgets import Input
 
     from tui.screens.home import HomeScreen
@@ -155,7 +160,7 @@ async def test_replay_from_home_of_a_vtes_log_says_so(vtes_log: Path) -> None:
         await pilot.press("enter")
         await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay screen", pilot=pilot)
         await eventually(
-            lambda: "cannot draw" in shown(app.screen.query_one("#replay-entries")), 10, "the sentence", pilot=pilot
+            lambda: bool(app.screen.query("#vt-replay-board")), 10, "the VTES table in the replay", pilot=pilot
         )
 
 

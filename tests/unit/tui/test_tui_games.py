@@ -24,7 +24,6 @@ from tui.games.queen.front import FRONT_END as QUEEN
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
 from tui.screens.results import GameEndScreen
-from tui.screens.table import NoTableScreen
 from tui.session import LocalTableSpec, SessionEvent
 
 PARLOUR = "parlour"
@@ -52,10 +51,10 @@ def test_every_game_has_a_front_end_under_its_own_name() -> None:
 
 
 def test_a_game_without_a_table_screen_says_why_nobody_can_sit_and_what_to_do() -> None:
-    assert QUEEN.may_sit is None
+    assert QUEEN.may_sit is None and find_front_end("vtes").may_sit is None
     refusals = [f.may_sit for f in map(find_front_end, game_names()) if f.table_screen is None]
-    assert refusals and all(r and "--headless" in r and r.endswith(".") for r in refusals)
-    assert [f.name for f in playable()] == ["queen"]
+    assert all(r and "--headless" in r and r.endswith(".") for r in refusals)
+    assert [f.name for f in playable()] == ["queen", "vtes"]
 
 
 def test_a_game_that_registered_no_front_end_gets_a_plain_one(parlour: str) -> None:
@@ -108,15 +107,17 @@ def finished_vtes(tmp_path_factory: pytest.TempPathFactory) -> LocalGameSession:
     return LocalGameSession(local, 0, log_path=tmp_path_factory.mktemp("vtes") / "vtes.vtlog", auto=False)
 
 
-async def test_a_table_without_a_screen_shows_its_sentence_the_narration_and_the_result(
+async def test_a_finished_vtes_table_shows_its_screen_the_narration_and_the_result(
     finished_vtes: LocalGameSession,
 ) -> None:
+    from tui.games.vtes.table import VtesTableScreen
+
     app = VampireApp(Start("table", finished_vtes), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, GameEndScreen), 10, "the end of the game", pilot=pilot)
         table_screen = app.screen_stack[-2]
-        assert isinstance(table_screen, NoTableScreen)
-        assert "cannot play Vampire: The Eternal Struggle yet" in shown(table_screen.query_one("#no-screen"))
+        assert isinstance(table_screen, VtesTableScreen)
+        assert "The game is over." in shown(table_screen.query_one("#vt-say"))
         assert table_screen.query_one("#log").lines  # the narration
         end = app.screen
         assert shown(end.query_one(".dialog-title")).startswith("Game over. ")
@@ -159,7 +160,9 @@ async def test_home_offers_a_choice_of_game_when_two_can_be_played(parlour: str,
     async with app.run_test(size=(100, 40)) as pilot:
         await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
         home = app.screen
-        assert "Vampire Queen and Parlour Queen in the terminal" in shown(home.query_one("#home-title"))
+        assert "Vampire Queen, Vampire: The Eternal Struggle and Parlour Queen in the terminal" in shown(
+            home.query_one("#home-title")
+        )
         assert home.query("#play-rule-rounds") and not home.query("#play-rule-tie")
         home.query_one("#play-game", Select).value = parlour
         await eventually(lambda: bool(home.query("#play-rule-tie")), 10, "the game's own options", pilot=pilot)

@@ -1,36 +1,68 @@
 """Vampire: The Eternal Struggle's front end, as :mod:`tui.games` finds it (``FRONT_END``).
 
-The table screen is not built yet: a person cannot take a seat in the TUI (``may_sit`` says why
-and what to do instead); bots play, and the shared screens show the lobby, the narration, the
-audit and the result.
+The table screen (:mod:`tui.games.vtes.table`) is imported when first shown, so that asking the
+registry about a game loads neither the screen nor krcg's card data.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
-from tui.games import FrontEnd, GameEnd, result_summary
+from tui.games import FrontEnd, GameEnd, ReplayKit, result_summary
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from engine.table import Table
+    from tui.session import TableSession
 
 TITLE = "Vampire: The Eternal Struggle"
 
 HELP = """\
+[b]At the VTES table[/b]
+  Tab     hand ↔ table ↔ log        ↑ ↓    highlight a card
+  n       next phase                N      end the turn
+  d       draw a card               p      play the hand card
+  D       discard it                b      bleed (selected minion)
+  t       1 pool to the selected uncontrolled vampire
+  i       influence it out          k      lock / unlock a card
+  x       burn it                   > <    its blood or life ±1
+  v       move it (a menu)          + -    your pool ±1
+  g       1 pool from the Edge      m      the minion action ends
+  w       announce withdrawal       T      call time (tournament)
+  r       the card's rulings        h      show the ash heaps
+  :       the command line (→ completes, Enter sends, Esc leaves):
+          next · end · draw [N] · play CARD [to ready|torpor]
+          [on CARD] [pool N] [blood N [from MINION]] · discard CARD
+          · bleed [N] [MINION] [NAME] · transfer N VAMPIRE
+          · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
+          · pool ±N [NAME] [for CAUSE] · blood ±N CARD · life ±N CARD
+          · lock/unlock/burn CARD · move CARD to ZONE · combat A, B
+          · handsize ±N [NAME] · shuffle library · done · withdraw
+          · time · deck CRYPT LIBRARY
+  An act the rules refuse shows the engine's reason and is not sent.
+
+[b]Replay[/b]
+  ← → one entry   \\[ ] one phase   PgUp PgDn one turn   h hidden cards
+
 [b]Vampire: The Eternal Struggle in short[/b]
   Each Methuselah brings a deck (a crypt of vampires, a library) and
   a pool of 30 blood. Bleed your prey (the player to your left) to
   empty its pool: ousting it gives you a victory point (VP) and 6
-  pool. The last one standing gets a VP more; most VP wins.
-  This program has no VTES table screen yet: bots play it
-  (vampire host --game vtes --headless, then vampire join HOST --bot
-  heuristic --deck FILE); here you can watch, replay and audit."""
+  pool. The last one standing gets a VP more; most VP wins."""
 
-NO_SCREEN = (
-    f"The screen cannot play {TITLE} yet: open the table with --headless, and seat players with "
-    "vampire join HOST --bot heuristic --deck FILE."
-)
+
+def _table_screen(session: TableSession) -> Screen[Any]:
+    from tui.games.vtes.table import VtesTableScreen
+
+    return VtesTableScreen(session)
+
+
+def _replay() -> ReplayKit:
+    from tui.games.vtes.replay import VtesReplay
+
+    return VtesReplay()
 
 
 def game_end(table: Table, me: int | None) -> GameEnd:
@@ -46,4 +78,12 @@ def game_end(table: Table, me: int | None) -> GameEnd:
     return GameEnd(plain.headline, Text(organiser(state, list(table.names))))
 
 
-FRONT_END = FrontEnd(name="vtes", title=TITLE, no_screen=NO_SCREEN, help=HELP, game_end=game_end)
+FRONT_END = FrontEnd(
+    name="vtes",
+    title=TITLE,
+    table_screen=_table_screen,
+    help=HELP,
+    game_end=game_end,
+    replay=_replay,
+    home_options=("ruleset",),
+)

@@ -1,0 +1,210 @@
+"""A person at a VTES table, by keys and commands only, against a real host and two bots over
+loopback TCP (tui.connect.LocalPlay: the code path of `vampire play --game vtes`): the seat
+declares its deck by itself, the person moves through phases, transfers pool to a vampire,
+influences it out, bleeds with it, changes pool by command, and ousts the table to the end
+screen; a refused act shows the engine's sentence and is never sent."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from engine.games.vtes.vocab import Phase, Status, Step, Zone
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tui.app import Start, VampireApp
+from tui.connect import LocalPlay, NetFactory
+from tui.games.vtes.table import VtesTableScreen
+from tui.screens.results import GameEndScreen
+from tui.session import LocalTableSpec
+
+
+class RecordingLocalPlay(LocalPlay):
+    """The real local table, recording every move the screen sends."""
+
+    def __init__(self, spec: LocalTableSpec, save: Path) -> None:
+        super().__init__(spec, save=save)
+        self.sent: list[dict] = []
+
+    async def submit_move(self, act: dict) -> None:
+        self.sent.append(act)
+        await super().submit_move(act)
+
+
+class TmpFactory(NetFactory):
+    def __init__(self, save: Path) -> None:
+        self.save = save
+        self.made: list[RecordingLocalPlay] = []
+
+    def local(self, spec: LocalTableSpec) -> RecordingLocalPlay:
+        session = RecordingLocalPlay(spec, self.save)
+        self.made.append(session)
+        return session
+
+
+def _app(tmp_path: Path) -> tuple[VampireApp, TmpFactory]:
+    factory = TmpFactory(tmp_path / "game.vtlog")
+    spec = LocalTableSpec("Mina", ["heuristic", "heuristic"], {}, "vtes")
+    return VampireApp(Start("play", spec), factory=factory, name="Mina"), factory
+
+
+def _view(app: VampireApp) -> Any:
+    screen = app.screen
+    return screen.session.view() if isinstance(screen, VtesTableScreen) else None
+
+
+def _my_phase(app: VampireApp, phase: Phase | None = None) -> bool:
+    """It is my turn (in ``phase``, if given) and nothing of mine is on its way."""
+    view = _view(app)
+    if view is None or view.step != Step.PLAY or view.acting != view.seat or app.screen.submitting:
+        return False
+    return phase is None or view.phase == phase
+
+
+async def _press(pilot: Any, app: VampireApp, *keys: str, until: Any, what: str) -> None:
+    """Press ``keys`` on the table screen and wait until ``until()`` holds (the act is folded)."""
+    await pilot.press(*keys)
+    await eventually(until, 30, what, pilot=pilot)
+
+
+async def _command(pilot: Any, app: VampireApp, line: str, until: Any, what: str, leave: bool = True) -> None:
+    """Type ``line`` on the command line (``:`` opens it) and Enter; ``leave``: then Esc back to
+    the hand (not when the act may end the game: Esc would close the end screen)."""
+    await pilot.press("colon", *_keys(line), "enter", *(["escape"] if leave else []))
+    try:
+        await eventually(until, 30, what, pilot=pilot)
+    except AssertionError as err:
+        raise AssertionError(f"{err} (after {line!r} the screen says: {_say(app)})") from None
+
+
+def _keys(line: str) -> list[str]:
+    """The key presses that type ``line``."""
+    return ["space" if ch == " " else ch for ch in line]
+
+
+def _say(app: VampireApp) -> str:
+    return shown(app.screen.query_one("#vt-say"))
+
+
+async def _to_phase(pilot: Any, app: VampireApp, phase: Phase) -> None:
+    while not _my_phase(app, phase):
+        await eventually(lambda: _my_phase(app), 30, "my turn, settled", pilot=pilot)
+        if _my_phase(app, phase):
+            break
+        before = _view(app).phase
+        await _press(pilot, app, "n", until=lambda b=before: _view(app).phase != b, what="the next phase")
+
+
+async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_path: Path) -> None:
+    app, factory = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        # The seat declared its deck itself; the game reached play.
+        await eventually(lambda: _view(app) is not None and _view(app).step == Step.PLAY, 90, "play", pilot=pilot)
+        assert factory.made[0].sent[0]["do"] == "deck"
+        bled = influenced = False
+        for _turn in range(12):
+            await eventually(lambda: _my_phase(app), 180, "my turn", pilot=pilot)
+            pool = _view(app).players[_view(app).seat].pool
+            if pool < 12:
+                # The bots bleed hard: a pool gain by command keeps the person in the game (the
+                # engine applies card effects as players say; here, a "gain" of 10).
+                await _command(
+                    pilot,
+                    app,
+                    "pool +10 for gain",
+                    until=lambda p=pool: _view(app).players[_view(app).seat].pool == p + 10,
+                    what="the pool gain",
+                )
+            await _to_phase(pilot, app, Phase.MINION)
+            view = _view(app)
+            me = view.seat
+            ready = [c for c in view.controlled(me, Zone.READY) if c.crypt and not c.locked]
+            if ready:
+                prey = view.players[me].prey
+                before = view.players[prey].pool
+                await _press(
+                    pilot,
+                    app,
+                    "b",
+                    until=lambda p=prey, b=before: _view(app).players[p].pool < b,
+                    what="the bleed",
+                )
+                bled = True
+            await _to_phase(pilot, app, Phase.INFLUENCE)
+            view = _view(app)
+            at_capacity = [c for c in view.uncontrolled(me) if c.capacity and c.counters >= c.capacity]
+            if at_capacity and not influenced:
+                n = len(view.controlled(me, Zone.READY))
+                await _press(
+                    pilot,
+                    app,
+                    "i",
+                    until=lambda n=n: len(_view(app).controlled(_view(app).seat, Zone.READY)) > n,
+                    what="the influence",
+                )
+                influenced = True
+            # Every transfer left to the uncontrolled vampire closest to its capacity, by name.
+            view = _view(app)
+            if view.transfers > 0 and view.players[me].pool > 4 and view.uncontrolled(me):
+                target = max(view.uncontrolled(me), key=lambda c: c.counters - c.capacity)
+                left = view.transfers
+                await _command(
+                    pilot,
+                    app,
+                    f"transfer {left} {target.name}",
+                    until=lambda: _view(app).transfers == 0 and not app.screen.submitting,
+                    what="the transfers",
+                )
+            # End the turn from the influence phase.
+            turn = _view(app).turn
+            await _press(pilot, app, "N", until=lambda t=turn: _view(app).turn > t, what="the end of my turn")
+            if bled:
+                break
+        assert influenced and bled
+        # A pool change by command, on another Methuselah.
+        view = _view(app)
+        prey = view.players[view.seat].prey
+        name = app.screen.session.table.names[prey]
+        before = view.players[prey].pool
+        await _command(
+            pilot,
+            app,
+            f"pool -1 {name}",
+            until=lambda: _view(app).players[prey].pool == before - 1,
+            what="the pool change",
+        )
+        # An act the rules refuse: the engine's sentence, nothing sent.
+        sent = len(factory.made[0].sent)
+        await pilot.press("colon", *_keys("pool 0"), "enter")
+        await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
+        assert "pool change must not be 0" in _say(app)
+        assert len(factory.made[0].sent) == sent
+        await pilot.press("escape")
+        # Oust every other Methuselah, one prey after another, to the end of the game.
+        for _ in range(3):
+            view = _view(app)
+            if view is None or view.step == Step.OVER:
+                break
+            prey = view.players[view.seat].prey
+            name = app.screen.session.table.names[prey]
+            pool = view.players[prey].pool
+            await _command(
+                pilot,
+                app,
+                f"pool -{pool} {name}",
+                until=lambda p=prey: (
+                    isinstance(app.screen, GameEndScreen)
+                    or (_view(app) is not None and _view(app).players[p].status != Status.IN)
+                ),
+                what="the ousting",
+                leave=False,
+            )
+            if isinstance(app.screen, VtesTableScreen):
+                await pilot.press("escape")
+        await eventually(lambda: isinstance(app.screen, GameEndScreen), 60, "the end screen", pilot=pilot)
+        text = " ".join(shown(w) for w in app.screen.query("Static"))
+        assert "Game over." in text and "game ended by ousts" in text and "Archon checks: passed" in text
+        # Two ousts and the last Methuselah standing: 3 VP and the game win.
+        assert re.search(r"\bMina\s+3\s+1\s", text), text

@@ -1,0 +1,82 @@
+"""TEST ONLY: a reproducible VTES table in one process (keys, secrets, decks, bots and the clock
+from a seed), and a way to play its person's seat up to a chosen moment: for the VTES screen's
+snapshots and its command line's tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.games import all_rules, find_game
+from engine.games.base import parse_options
+from engine.games.vtes.vocab import Step
+from engine.local import LocalGame
+from engine.protocol.secrets import SecretsFile
+from engine.seat import Seat
+from engine.sequencer import Sequencer
+from tests.support.local_session import CLOCK_MS, NAMES
+
+
+def _key(rng: random.Random) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+
+
+def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None) -> LocalGame:
+    """A reproducible VTES table in one process: the person in seat 0, heuristic bots in the
+    others, every seat bringing a deck the game ships (chosen by ``seed``)."""
+    games = all_rules()
+    spec = find_game("vtes")
+    rng = random.Random(seed)
+    typed = dict(parse_options(games["vtes"].option_schema, options or {}))
+    host = Sequencer(_key(rng), games, None, lambda: CLOCK_MS)
+    host.open_table("vtes", typed, seats, "test table")
+    kit = spec.kit()
+    local_seats, bots = [], []
+    for i in range(seats):
+        key = _key(rng)
+        srng = random.Random(rng.random())
+        deck = kit.for_bot(random.Random(rng.random()))
+        local_seats.append(
+            Seat(
+                key,
+                NAMES[i],
+                games,
+                SecretsFile(None),
+                lambda n, r=srng: r.randbytes(n),
+                lambda: CLOCK_MS,
+                decks=kit.deck_lists(deck),
+            )
+        )
+        bots.append(spec.bot("heuristic", random.Random(rng.random()), deck) if i else None)
+    local = LocalGame(host, local_seats, bots)
+    for seat in local_seats:
+        seat.fold(host.table.entries[0])
+    for seat in local_seats:
+        local.submit(seat, "join", seat.join_body())
+    local.host_entry("start", {})
+    return local
+
+
+def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit: int = 20000) -> None:
+    """Play seat 0 with a heuristic bot until ``until(view)`` holds while the table waits for it
+    (or for a bot's act). Raises RuntimeError if it never does."""
+    seat = local.seats[0]
+    decks = seat.decks
+    policy = find_game("vtes").bot("heuristic", random.Random(seed), None)
+    for _ in range(limit):
+        view = seat.view()
+        if view is not None and view.step == Step.PLAY and until(view):
+            return
+        if local.step():
+            continue
+        if view.step == Step.JOINING:
+            act = {"do": "deck", "crypt": len(decks["crypt"]), "library": len(decks["library"])}
+        else:
+            act = policy.choose(view, seat.legal_acts())
+        if act is None:
+            raise RuntimeError("nobody acts")
+        local.submit(seat, "move", seat.move_body(act))
+    raise RuntimeError("the condition never held")

@@ -1,0 +1,167 @@
+"""The VTES command line (tui.games.vtes.commands): JOL-like words to the engine's acts, errors
+as sentences, completion of command words, card names and Methuselah names; every act it makes
+is one the engine's check accepts in the right moment (and the engine's sentence otherwise)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from engine.games.base import IllegalMove
+from engine.games.vtes.view import CardView
+from engine.games.vtes.vocab import Phase, Zone
+from tests.support.local_session import NAMES
+from tests.support.vtes_table import advance, build_vtes
+from tui.games.vtes.commands import CommandError, Context, completions, parse
+
+
+@pytest.fixture(scope="module")
+def table() -> Any:
+    """Seat 0's table in its own influence phase, with a vampire in play."""
+    local = build_vtes(11)
+    advance(
+        local,
+        lambda v: (
+            v.acting == 0 and v.phase == Phase.INFLUENCE and v.transfers >= 2 and len(v.controlled(0, Zone.READY)) >= 1
+        ),
+    )
+    return local
+
+
+@pytest.fixture
+def ctx(table: Any) -> Context:
+    view = table.seats[0].view()
+    return Context(view, NAMES[: view.seats])
+
+
+def check(table: Any, act: dict) -> None:
+    table.seats[0].check_move(act)
+
+
+def test_moving_on_and_simple_acts(ctx: Context) -> None:
+    assert parse("next", ctx) == {"do": "phase"}
+    assert parse(":phase", ctx) == {"do": "phase"}  # the key that opens the line may stay in it
+    assert parse("End", ctx) == {"do": "end_turn"}
+    assert parse("end_turn", ctx) == {"do": "end_turn"}
+    assert parse("draw", ctx) == {"do": "draw", "n": 1}
+    assert parse("draw 2", ctx) == {"do": "draw", "n": 2}
+    assert parse("done", ctx) == {"do": "action_end"}
+    assert parse("withdraw", ctx) == {"do": "withdraw"}
+    assert parse("deck 12 60", ctx) == {"do": "deck", "crypt": 12, "library": 60}
+    assert parse("wi", ctx) == {"do": "withdraw"}  # a unique start of a word is the word
+
+
+def test_pool_names_a_methuselah_by_name_start_or_role(ctx: Context, table: Any) -> None:
+    view = ctx.view
+    prey = view.players[0].prey
+    lisa = NAMES.index("Lisa")
+    assert parse("pool -1 Lisa", ctx) == {"do": "pool", "seat": lisa, "delta": -1, "cause": "by hand"}
+    assert parse("pool -1 li", ctx)["seat"] == lisa
+    assert parse("pool +2", ctx) == {"do": "pool", "seat": 0, "delta": 2, "cause": "by hand"}
+    assert parse("pool -3 prey for bleed", ctx) == {"do": "pool", "seat": prey, "delta": -3, "cause": "bleed"}
+    check(table, parse("pool -1 Lisa", ctx))
+    with pytest.raises(CommandError, match="Nobody at the table is called 'Vlad'"):
+        parse("pool -1 Vlad", ctx)
+    with pytest.raises(CommandError, match="is a number"):
+        parse("pool lots", ctx)
+
+
+def test_transfer_influence_and_bleed_name_cards(ctx: Context, table: Any) -> None:
+    view = ctx.view
+    unc = [c for c in view.uncontrolled(0) if c.name]
+    target = unc[0]
+    act = parse(f"transfer 1 {target.name}", ctx)
+    assert act == {"do": "transfer", "kind": "pool", "card": target.as_list(), "n": 1}
+    check(table, act)
+    # Without the group, by the start of the name, and blood back with a negative number.
+    bare = target.name.split(" (")[0]
+    assert parse(f"transfer 2 {bare}", ctx)["card"] == target.as_list()
+    assert parse(f"transfer -1 {bare[:4]}", ctx)["kind"] == "blood"
+    assert parse("transfer crypt", ctx) == {"do": "transfer", "kind": "crypt"}
+    with pytest.raises(CommandError, match="No vampire in your uncontrolled region called 'Nobody Known'"):
+        parse("transfer 1 Nobody Known", ctx)
+    # Bleed: the first ready unlocked vampire by default; the engine says what is wrong now.
+    ready = view.controlled(0, Zone.READY)[0]
+    act = parse("bleed 2", ctx)
+    assert act == {"do": "bleed", "minion": ready.as_list(), "amount": 2}
+    if ready.locked:
+        with pytest.raises(IllegalMove, match="locked"):
+            check(table, act)  # the engine's sentence, not the command line's
+    lisa = NAMES.index("Lisa")
+    assert parse(f"bleed {ready.name} Lisa", ctx) == {
+        "do": "bleed",
+        "minion": ready.as_list(),
+        "amount": 1,
+        "target": lisa,
+    }
+
+
+def test_play_a_hand_card_with_its_clauses(ctx: Context, table: Any) -> None:
+    view = ctx.view
+    card = view.hand[0]
+    assert parse(f"play {card.name}", ctx) == {"do": "play", "card": card.as_list()}
+    ready = view.controlled(0, Zone.READY)[0]
+    act = parse(f"play {card.name.lower()} to ready pool 1 keep", ctx)
+    assert act == {"do": "play", "card": card.as_list(), "to": "ready", "pool": 1, "no_replace": True}
+    act = parse(f"play {card.name} on {ready.name} blood 1 from {ready.name}", ctx)
+    assert act["to"] == "on" and act["on"] == ready.as_list() and act["minion"] == ready.as_list()
+    with pytest.raises(CommandError, match="No card in your hand called"):
+        parse("play Not A Card", ctx)
+    discard = parse(f"discard {card.name}", ctx)
+    assert discard == {"do": "discard", "card": card.as_list()}
+    check(table, discard)  # any time: only in the discard phase does it count as its action
+
+
+def test_counters_locks_moves_and_combat(ctx: Context, table: Any) -> None:
+    ready = ctx.view.controlled(0, Zone.READY)[0]
+    assert parse(f"blood -1 {ready.name} for cost", ctx) == {
+        "do": "blood",
+        "card": ready.as_list(),
+        "delta": -1,
+        "cause": "cost",
+    }
+    check(table, parse(f"blood +1 {ready.name}", ctx))
+    assert parse(f"lock {ready.name}", ctx) == {"do": "lock", "cards": [ready.as_list()]}
+    assert parse(f"burn {ready.name}", ctx) == {"do": "burn", "cards": [ready.as_list()]}
+    assert parse(f"move {ready.name} to torpor", ctx) == {"do": "move", "cards": [ready.as_list()], "to": "torpor"}
+    check(table, parse(f"move {ready.name} to torpor", ctx))
+    with pytest.raises(CommandError, match="Say where to"):
+        parse(f"move {ready.name} to nowhere", ctx)
+    with pytest.raises(CommandError, match="two minions"):
+        parse(f"combat {ready.name}", ctx)
+    assert parse("shuffle crypt", ctx) == {"do": "shuffle", "zone": "crypt"}
+
+
+def test_words_that_are_not_commands_say_so(ctx: Context) -> None:
+    with pytest.raises(CommandError, match="'fly' is not a command"):
+        parse("fly", ctx)
+    with pytest.raises(CommandError, match="did you mean"):
+        parse("d", ctx)  # draw, discard, done, deck
+    with pytest.raises(CommandError, match="Type a command"):
+        parse("  ", ctx)
+    with pytest.raises(CommandError, match="takes nothing after"):
+        parse("next please", ctx)
+
+
+def test_completion_of_words_cards_zones_and_names(ctx: Context) -> None:
+    view = ctx.view
+    assert completions("ble", ctx) == ["bleed"]
+    assert "transfer" in completions("t", ctx) and "time" in completions("t", ctx)
+    card = view.hand[0]
+    assert f"play {card.name}" in completions(f"play {card.name[:3]}", ctx)
+    assert completions(f"play {card.name} to r", ctx) == [f"play {card.name} to ready", f"play {card.name} to removed"]
+    assert completions("pool -1 Li", ctx) == ["pool -1 Lisa"]
+    unc = next(c for c in view.uncontrolled(0) if c.name)
+    assert f"transfer 4 {unc.name}" in completions(f"transfer 4 {unc.name[:2]}", ctx)
+    assert "transfer crypt" in completions("transfer c", ctx)
+    assert completions("fly away", ctx) == []
+
+
+def test_a_card_name_that_two_copies_share_takes_the_first(ctx: Context) -> None:
+    view = ctx.view
+    card = view.hand[0]
+    twin = CardView(pos=(999, 0), owner=0, controller=0, zone=Zone.HAND, crypt=False, card=card.card, name=card.name)
+    doubled = Context(replace(view, hand=(card, twin, *view.hand[1:])), ctx.names)
+    assert parse(f"play {card.name}", doubled)["card"] == card.as_list()

@@ -1,0 +1,54 @@
+"""The home screen offers VTES: its table rule (standard or tournament) and a table against bots
+whose spec names the game (the seat's deck is chosen when the table opens)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Select
+
+from tests.support.poll import eventually
+from tui.app import VampireApp
+from tui.screens.home import HomeScreen
+from tui.session import LocalTableSpec
+
+
+@pytest.fixture(autouse=True)
+def no_recent_logs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tui.screens.home.recent_logs", lambda *a, **k: [])
+
+
+class Recorder:
+    """A session factory that records the table asked for, and opens none."""
+
+    def __init__(self) -> None:
+        self.asked: list[LocalTableSpec] = []
+
+    def local(self, spec: LocalTableSpec) -> Any:
+        self.asked.append(spec)
+        raise RuntimeError("no table in this test")
+
+    def host(self, spec: object) -> Any:  # pragma: no cover - not used here
+        raise AssertionError("no hosting in this test")
+
+    def join(self, spec: object) -> Any:  # pragma: no cover - not used here
+        raise AssertionError("no joining in this test")
+
+
+async def test_home_plays_vtes_with_its_ruleset() -> None:
+    factory = Recorder()
+    app = VampireApp(factory=factory, name="Mina")  # type: ignore[arg-type]
+    async with app.run_test(size=(100, 40)) as pilot:
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+        home = app.screen
+        home.query_one("#play-game", Select).value = "vtes"
+        await eventually(lambda: bool(home.query("#play-rule-ruleset")), 10, "the VTES rule", pilot=pilot)
+        await pilot.pause()  # the new Select composes its parts first
+        home.query_one("#play-rule-ruleset", Select).value = "tournament"
+        await pilot.pause()
+        home.query_one("#play-go").press()
+        await eventually(lambda: factory.asked, 10, "the table to be asked for", pilot=pilot)
+    spec = factory.asked[0]
+    assert spec.game == "vtes" and spec.options == {"ruleset": "tournament"}
+    assert spec.levels and set(spec.levels) <= {"heuristic", "random"}

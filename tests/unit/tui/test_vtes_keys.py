@@ -1,0 +1,130 @@
+"""The VTES table screen's keys, on an in-process table (bots and duties run between awaits):
+transfer, pool ±, lock, blood on the selected card, the move menu, rulings, ash heaps, the next phase, discard,
+play; a refused key shows the engine's sentence and sends nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import OptionList
+
+from engine.games.vtes.vocab import Phase, Zone
+from tests.support.local_session import LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_table import advance, build_vtes
+from tui.app import Start, VampireApp
+from tui.games.vtes.table import VtesTableScreen
+
+
+def _app() -> tuple[VampireApp, LocalGameSession]:
+    local = build_vtes(11)
+    advance(
+        local,
+        lambda v: (
+            v.acting == 0
+            and v.phase == Phase.INFLUENCE
+            and v.transfers >= 2
+            and v.players[0].pool > 3
+            and len(v.controlled(0, Zone.READY)) >= 1
+        ),
+    )
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    return VampireApp(Start("table", session), name="Mina"), session
+
+
+def _say(app: VampireApp) -> str:
+    return shown(app.screen.query_one("#vt-say"))
+
+
+async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
+    app, session = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+
+        def view() -> Any:
+            return session.view()
+
+        def settled() -> bool:
+            return not screen.submitting
+
+        # t: 1 pool to the first vampire of the uncontrolled region.
+        before = view()
+        first = before.uncontrolled(0)[0]
+        await pilot.press("t")
+        await eventually(
+            lambda: view().transfers == before.transfers - 1 and settled(), 10, "the transfer", pilot=pilot
+        )
+        after = next(c for c in view().uncontrolled(0) if c.pos == first.pos)
+        assert after.counters == first.counters + 1 and view().players[0].pool == before.players[0].pool - 1
+        assert session.submitted[-1] == {"do": "transfer", "kind": "pool", "card": first.as_list(), "n": 1}
+        # + and -: your pool.
+        pool = view().players[0].pool
+        await pilot.press("plus")
+        await eventually(lambda: view().players[0].pool == pool + 1 and settled(), 10, "pool +1", pilot=pilot)
+        await pilot.press("minus")
+        await eventually(lambda: view().players[0].pool == pool and settled(), 10, "pool -1", pilot=pilot)
+        # Select your vampire on the table: k locks or unlocks it, > adds a blood.
+        vampire = view().controlled(0, Zone.READY)[0]
+        board = screen.query_one("#vt-board", OptionList)
+        board.focus()
+        board.highlighted = board.get_option_index(f"b-{vampire.pos[0]}-{vampire.pos[1]}")
+        await pilot.pause()
+        assert vampire.name in shown(screen.query_one("#vt-card-text"))
+
+        def now() -> Any:
+            return next(c for c in view().cards if c.pos == vampire.pos)
+
+        await pilot.press("k")
+        await eventually(lambda: now().locked != vampire.locked and settled(), 10, "the lock", pilot=pilot)
+        await pilot.press("greater_than_sign")
+        await eventually(lambda: now().counters == vampire.counters + 1 and settled(), 10, "the blood", pilot=pilot)
+        # v: a menu of where to move it; Enter on its first choice sends it to torpor.
+        await pilot.press("v")
+        await eventually(lambda: app.screen is not screen, 10, "the move menu", pilot=pilot)
+        await pilot.press("enter")
+        await eventually(lambda: now().zone == Zone.TORPOR and settled(), 10, "the move to torpor", pilot=pilot)
+        assert session.submitted[-1] == {"do": "move", "cards": [vampire.as_list()], "to": "torpor"}
+        # r: its rulings; h: the ash heaps on the table.
+        await pilot.press("r")
+        assert "Rulings" in shown(screen.query_one("#vt-card-text"))
+        await pilot.press("r", "h")
+        prompts = [str(board.get_option_at_index(i).prompt) for i in range(board.option_count)]
+        assert any(p.strip().startswith("ash: ") for p in prompts)
+        # g: the Edge outside the unlock phase is refused with the engine's sentence, never sent.
+        sent = len(session.submitted)
+        await pilot.press("g")
+        await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
+        assert len(session.submitted) == sent
+        # n: the discard phase; D discards the highlighted hand card (and the hand refills).
+        await pilot.press("n")
+        await eventually(lambda: view().phase == Phase.DISCARD and settled(), 10, "the discard phase", pilot=pilot)
+        screen.query_one("#vt-hand").focus()
+        card = view().hand[0]
+        await pilot.press("D")
+        await eventually(lambda: card.pos not in {c.pos for c in view().hand} and settled(), 10, "discard", pilot=pilot)
+        assert session.submitted[-1] == {"do": "discard", "card": card.as_list()}
+        # p plays the highlighted card: sent, or the engine's reason why not.
+        sent = len(session.submitted)
+        await pilot.press("p")
+        await eventually(lambda: len(session.submitted) > sent or "✗" in _say(app), 10, "the play", pilot=pilot)
+        assert session.submitted[-1]["do"] == "play" or "✗" in _say(app)
+
+
+async def test_calling_time_at_a_tournament_table() -> None:
+    local = build_vtes(11, options={"ruleset": "tournament"})
+    advance(local, lambda v: v.acting != 0 and v.phase == Phase.MINION)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        await pilot.press("T")
+        await eventually(lambda: session.view().time_calls == (0,), 10, "the time call", pilot=pilot)
+        assert session.submitted[-1] == {"do": "time"}
+        await eventually(lambda: "time called by Mina" in _say(app), 10, "the call shown", pilot=pilot)
+        # A second call by the same Methuselah is the engine's to refuse.
+        await pilot.press("T")
+        await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
+        assert len(session.submitted) == 1

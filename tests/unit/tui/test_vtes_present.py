@@ -1,0 +1,57 @@
+"""What the VTES screen says in words (tui.games.vtes.present): whose turn and phase, transfers
+left, the withdrawal and why it fails, time calls; a card's krcg text; the Methuselahs' lines."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from engine.games.vtes.vocab import Phase, Ruleset, Status, Zone
+from tests.support.local_session import NAMES
+from tests.support.vtes_table import advance, build_vtes
+from tui.games.vtes.present import card_text, methuselah_lines, named, rulings_text, turn_line
+
+
+@pytest.fixture(scope="module")
+def view() -> Any:
+    local = build_vtes(11)
+    advance(local, lambda v: v.acting == 0 and v.phase == Phase.INFLUENCE and len(v.controlled(0, Zone.READY)) >= 1)
+    return local.seats[0].view()
+
+
+def test_the_turn_line_says_whose_phase_and_what_is_left(view: Any) -> None:
+    names = NAMES[: view.seats]
+    four = replace(view, transfers=4)
+    assert turn_line(four, names) == f"Turn {view.turn}: your influence phase; 4 transfers left."
+    assert turn_line(replace(view, transfers=1), names).endswith("; 1 transfer left.")
+    other = replace(view, acting=view.players[0].prey, phase=Phase.MINION)
+    assert turn_line(other, names) == f"Turn {view.turn}: {names[view.players[0].prey]}'s minion phase."
+
+
+def test_a_withdrawal_and_why_it_fails_name_the_seats(view: Any) -> None:
+    names = NAMES[: view.seats]
+    me = replace(view.players[0], withdrawing=True, withdraw_fail="{s0} lost pool ({s2}'s bleed)")
+    line = turn_line(replace(view, players=(me, *view.players[1:])), names)
+    assert f"withdrawal announced: it will fail, Mina lost pool ({names[2]}'s bleed)" in line
+    assert "withdrawing (fails)" in str(methuselah_lines(replace(view, players=(me, *view.players[1:])), names))
+
+
+def test_time_calls_and_ousted_methuselahs(view: Any) -> None:
+    names = NAMES[: view.seats]
+    called = replace(view, ruleset=Ruleset.TOURNAMENT, time_calls=(0,))
+    assert "time called by Mina" in turn_line(called, names)
+    assert "time is called" in turn_line(replace(called, time_calls=(0, 1), time_called=True), names)
+    out = replace(view.players[1], status=Status.OUSTED)
+    lines = str(methuselah_lines(replace(view, players=(view.players[0], out, *view.players[2:])), names))
+    assert "ousted" in lines
+
+
+def test_a_card_s_text_and_rulings_come_from_krcg(view: Any) -> None:
+    vampire = view.controlled(0, Zone.READY)[0]
+    text = str(card_text(vampire))
+    assert vampire.name in text and f"capacity {vampire.capacity}" in text and "Vampire" in text
+    assert "Rulings" in str(rulings_text(vampire))
+    assert "face-down" in str(card_text(replace(vampire, card="", name="")))
+    assert named("{s1} bleeds {s0}", ["Mina", "Lisa"]) == "Lisa bleeds Mina"

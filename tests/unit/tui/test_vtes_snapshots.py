@@ -1,0 +1,135 @@
+"""Snapshots (pytest-textual-snapshot, SVG in snapshots/test_vtes_snapshots/) of the VTES table
+screen at 80×24 and 120×40: on your turn (your influence phase, with vampires in play) and on
+someone else's turn; and one pilot check that the board, the hand and the card text show what the
+seat's view holds.
+
+Every state is reproducible: keys, secrets, decks, bots and the clock come from fixed seeds, so
+names, fingerprints and cards never change. Update with ``pytest tests/unit/tui/test_vtes_snapshots.py
+--snapshot-update`` after checking the change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_textual_snapshot import SVGImageExtension
+from textual._doc import take_svg_screenshot
+
+from engine.games.vtes.vocab import Phase, Zone
+from tests.support.local_session import NAMES, LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_table import advance, build_vtes
+from tui.app import Start, VampireApp
+from tui.games.vtes.table import VtesTableScreen
+
+
+class SnapshotsDir(SVGImageExtension):
+    """Keep the SVGs in tests/unit/tui/snapshots/<test module>/."""
+
+    @classmethod
+    def dirname(cls, *, test_location: Any) -> str:
+        return str(Path(test_location.filepath).parent / "snapshots" / test_location.basename)
+
+
+@pytest.fixture
+def snap(snapshot: Any) -> Callable[..., bool]:
+    def compare(app: VampireApp, size: tuple[int, int]) -> bool:
+        svg = take_svg_screenshot(app=app, terminal_size=size)
+        return snapshot.use_extension(SnapshotsDir) == svg
+
+    return compare
+
+
+def _my_influence_with_vampires(view: Any) -> bool:
+    return (
+        view.acting == 0
+        and view.phase == Phase.INFLUENCE
+        and view.transfers >= 2
+        and len(view.controlled(0, Zone.READY)) >= 1
+    )
+
+
+def _someone_elses_minion_phase(view: Any) -> bool:
+    return view.acting != 0 and view.phase == Phase.MINION and len(view.controlled(0, Zone.READY)) >= 1
+
+
+def _table_app(until: Callable[[Any], bool]) -> VampireApp:
+    local = build_vtes(11)
+    advance(local, until)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    return VampireApp(Start("table", session), name="Mina")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_vtes_your_turn(snap, size: tuple[int, int]) -> None:
+    assert snap(_table_app(_my_influence_with_vampires), size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_vtes_someone_elses_turn(snap, size: tuple[int, int]) -> None:
+    assert snap(_table_app(_someone_elses_minion_phase), size)
+
+
+async def test_the_screen_shows_the_seat_s_view() -> None:
+    app = _table_app(_my_influence_with_vampires)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        view = screen.session.view()
+        players = shown(screen.query_one("#vt-players"))
+        for seat in range(view.seats):
+            assert NAMES[seat] in players
+        assert "influence phase" in players and "predator" in players  # the wide layout
+        assert f"{view.transfers} transfers left" in shown(screen.query_one("#vt-say"))
+        # Your hand, the highlighted card's text; the rulings on a key.
+        first = view.hand[0]
+        assert first.name in shown(screen.query_one("#vt-card-text"))
+        await pilot.press("r")
+        assert "Rulings" in shown(screen.query_one("#vt-card-text"))
+        # Another Methuselah's uncontrolled region is face down; yours face up.
+        board = screen.query_one("#vt-board")
+        prompts = [str(board.get_option_at_index(i).prompt) for i in range(board.option_count)]
+        assert any("face-down vampire" in p for p in prompts)
+        mine = view.uncontrolled(0)
+        assert all(any(c.name in p for p in prompts) for c in mine)
+
+
+def _ousted_app() -> VampireApp:
+    """Seat 0 ousted its prey (by a pool change), and the table has settled."""
+    local = build_vtes(11)
+    advance(local, _my_influence_with_vampires)
+    seat = local.seats[0]
+    view = seat.view()
+    prey = view.players[0].prey
+    act = {"do": "pool", "seat": prey, "delta": -view.players[prey].pool, "cause": "bleed"}
+    local.submit(seat, "move", seat.move_body(act))
+    while local.step():
+        pass
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    return VampireApp(Start("table", session), name="Mina")
+
+
+def test_vtes_ousted(snap) -> None:
+    assert snap(_ousted_app(), (80, 24))
+
+
+async def test_an_ousted_methuselah_is_marked_and_a_spectator_sees_no_hidden_card() -> None:
+    from engine.games.vtes.view import build_view
+    from tui.games.vtes.present import board_rows, methuselah_lines
+
+    app = _ousted_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        players = shown(app.screen.query_one("#vt-players"))
+        assert "ousted" in players and "1" in players
+        table = app.screen.session.table
+    # A spectator's view of the same table: no hand, every uncontrolled card face down.
+    spectator = build_view(table.gstate, None, {})
+    rows = [str(r.text) for r in board_rows(spectator, list(table.names))]
+    hidden = [c for c in table.gstate.cards if c.zone == Zone.UNCONTROLLED and not c.card]
+    assert sum("face-down" in r for r in rows) == len(hidden) > 0
+    assert "(you)" not in str(methuselah_lines(spectator, list(table.names)))

@@ -1,0 +1,481 @@
+"""The VTES command line: a player's words, JOL-like, turned into one act of
+:mod:`engine.games.vtes` (shared/rules/vtes.md; the act vocabulary is the engine's), and the
+completion of what is being typed.
+
+A command is a verb and its arguments, separated by spaces, case ignored:
+
+- ``next`` (or ``phase``), ``end``, ``edge``, ``draw [N]``, ``done`` (the minion action ends),
+  ``withdraw``, ``time``, ``deck CRYPT LIBRARY``;
+- ``play CARD [to ready|torpor|removed] [on CARD] [pool N] [blood N [from MINION]] [keep]``
+  (``keep``: no replacement card), ``discard CARD``, ``burn CARD``, ``lock CARD``,
+  ``unlock CARD``, ``influence CARD``, ``move CARD to ZONE`` or ``move CARD on CARD``;
+- ``pool ±N [METHUSELAH] [for CAUSE]``, ``blood ±N CARD [for CAUSE]``, ``life ±N CARD [for
+  CAUSE]`` (the cause the log records; default "by hand"), ``handsize ±N [METHUSELAH]``;
+- ``bleed [N] [MINION] [METHUSELAH]`` (defaults: 1, the selected or first ready unlocked
+  vampire, its controller's prey);
+- ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
+  ``transfer crypt``;
+- ``combat MINION, MINION``; ``shuffle library|crypt``.
+
+CARD is a card's name or the start of it, among the cards this seat may name: its hand for
+``play``/``discard``, else every known card (in play, its own uncontrolled region, ash heaps).
+METHUSELAH is a seat's name or its start, or ``me``, ``prey``, ``predator``.
+
+The parser only builds the act; whether the rules allow it is the engine's check
+(``session.check_move``), whose sentence the screen shows. A command that does not parse raises
+:class:`CommandError` with a sentence for the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.errors import VampireError
+from engine.games.base import Act, Pos
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import Do, Target, TransferKind, Zone
+
+
+class CommandError(VampireError):
+    """A command line that does not make an act: the message says why, in a sentence."""
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One command: its word, the act it makes, its argument words (for help and completion),
+    and what its CARD arguments are chosen among (``"hand"``, ``"mine"``: cards in play this seat
+    controls, ``"uncontrolled"``: its own uncontrolled region, ``"any"``: every known card,
+    ``""``: none) and whether it names a Methuselah."""
+
+    word: str
+    do: Do
+    args: str = ""
+    cards: str = ""
+    seat: bool = False
+
+
+VERBS: tuple[Verb, ...] = (
+    Verb("next", Do.PHASE),
+    Verb("phase", Do.PHASE),
+    Verb("end", Do.END_TURN),
+    Verb("edge", Do.EDGE),
+    Verb("draw", Do.DRAW, "[N]"),
+    Verb("play", Do.PLAY, "CARD [to ZONE] [on CARD] [pool N] [blood N]", "hand"),
+    Verb("discard", Do.DISCARD, "CARD", "hand"),
+    Verb("move", Do.MOVE, "CARD to ZONE", "any"),
+    Verb("burn", Do.BURN, "CARD", "any"),
+    Verb("lock", Do.LOCK, "CARD", "any"),
+    Verb("unlock", Do.UNLOCK, "CARD", "any"),
+    Verb("blood", Do.BLOOD, "±N CARD [for CAUSE]", "any"),
+    Verb("life", Do.LIFE, "±N CARD [for CAUSE]", "any"),
+    Verb("pool", Do.POOL, "±N [METHUSELAH] [for CAUSE]", seat=True),
+    Verb("bleed", Do.BLEED, "[N] [MINION] [METHUSELAH]", "mine", seat=True),
+    Verb("combat", Do.COMBAT, "MINION, MINION", "any"),
+    Verb("influence", Do.INFLUENCE, "VAMPIRE", "uncontrolled"),
+    Verb("transfer", Do.TRANSFER, "±N VAMPIRE | crypt", "uncontrolled"),
+    Verb("handsize", Do.HAND_SIZE, "±N [METHUSELAH]", seat=True),
+    Verb("shuffle", Do.SHUFFLE, "library|crypt"),
+    Verb("done", Do.ACTION_END),
+    Verb("withdraw", Do.WITHDRAW),
+    Verb("time", Do.TIME),
+    Verb("deck", Do.DECK, "CRYPT LIBRARY"),
+)
+"""Every command, in the order help lists them."""
+
+_BY_WORD: dict[str, Verb] = {v.word: v for v in VERBS}
+# The engine's own act names are accepted too (``end_turn``, ``action_end``, ``hand_size``).
+_ALIASES: dict[str, str] = {"end_turn": "end", "action_end": "done", "hand_size": "handsize", "n": "next"}
+
+_ZONE_WORDS: tuple[str, ...] = tuple(t.value for t in Target if t != Target.ON)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a command is read against: the seat's ``view``, the seats' ``names`` (seat order), and
+    the card selected on the board (``selected``: its position, or None)."""
+
+    view: VtesView
+    names: Sequence[str]
+    selected: Pos | None = None
+
+    @property
+    def me(self) -> int:
+        """This seat (a spectator has no commands)."""
+        if self.view.seat is None:
+            raise CommandError("A spectator makes no moves.")
+        return self.view.seat
+
+    def candidates(self, kind: str) -> list[CardView]:
+        """The known cards a CARD argument of ``kind`` is chosen among, named ones only."""
+        view = self.view
+        match kind:
+            case "hand":
+                cards = list(view.hand)
+            case "mine":
+                cards = [c for c in view.cards if c.controller == self.me and c.zone.in_play]
+            case "uncontrolled":
+                cards = list(view.uncontrolled(self.me))
+            case _:
+                cards = list(view.cards) + list(view.hand)
+        return [c for c in cards if c.name]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace(",", " ").split())
+
+
+def _bare(name: str) -> str:
+    """A card name without its group suffix: ``"Theo Bell (G2)"`` -> ``"theo bell"``."""
+    return _norm(name.split(" (")[0])
+
+
+def _int(token: str, what: str) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise CommandError(f"{what} is a number, not {token!r}.") from None
+
+
+def _is_int(token: str) -> bool:
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True
+
+
+def take_card(tokens: Sequence[str], cards: Sequence[CardView], what: str = "card") -> tuple[CardView, list[str]]:
+    """The card named by the longest run of leading ``tokens`` among ``cards`` (its full name,
+    its name without the group, or the start of either; an exact name wins over a start), and
+    the tokens after it. Raises CommandError when none matches."""
+    if not tokens:
+        raise CommandError(f"Name the {what}.")
+    for exact in (True, False):
+        for k in range(len(tokens), 0, -1):
+            phrase = _norm(" ".join(tokens[:k]))
+            for c in cards:
+                full, bare = _norm(c.name), _bare(c.name)
+                hit = phrase in (full, bare) if exact else (full.startswith(phrase) or bare.startswith(phrase))
+                if hit:
+                    return c, list(tokens[k:])
+    known = ", ".join(sorted({c.name for c in cards})[:4])
+    hint = f" (you may name: {known}{'…' if len({c.name for c in cards}) > 4 else ''})" if known else ""
+    raise CommandError(f"No {what} called {' '.join(tokens)!r}{hint}.")
+
+
+def take_seat(tokens: Sequence[str], ctx: Context) -> tuple[int, list[str]]:
+    """The Methuselah named by the leading ``tokens`` (a name or its start, ``me``, ``prey``,
+    ``predator``) and the tokens after it. Raises CommandError when none matches."""
+    if not tokens:
+        raise CommandError("Name the Methuselah.")
+    me = ctx.me
+    word = tokens[0].lower()
+    player = ctx.view.players[me]
+    special = {"me": me, "self": me, "prey": player.prey, "predator": player.predator}
+    if word in special:
+        if special[word] < 0:
+            raise CommandError(f"You have no {word} now.")
+        return special[word], list(tokens[1:])
+    for exact in (True, False):
+        for k in range(len(tokens), 0, -1):
+            phrase = _norm(" ".join(tokens[:k]))
+            for seat, name in enumerate(ctx.names):
+                n = _norm(name)
+                if (n == phrase) if exact else n.startswith(phrase):
+                    return seat, list(tokens[k:])
+    raise CommandError(f"Nobody at the table is called {' '.join(tokens)!r} ({', '.join(ctx.names)}).")
+
+
+def _pos(card: CardView) -> list[int]:
+    return card.as_list()
+
+
+def _split_clauses(tokens: Sequence[str], keywords: frozenset[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Leading tokens up to the first keyword, then each keyword's tokens."""
+    head: list[str] = []
+    clauses: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for t in tokens:
+        if t.lower() in keywords:
+            current = clauses.setdefault(t.lower(), [])
+        elif current is None:
+            head.append(t)
+        else:
+            current.append(t)
+    return head, clauses
+
+
+def _selected_or_first(ctx: Context, cards: Sequence[CardView], ok: Callable[[CardView], bool]) -> CardView | None:
+    """The selected card if it is among ``cards`` and ``ok``, else the first that is."""
+    for c in cards:
+        if c.pos == ctx.selected and ok(c):
+            return c
+    return next((c for c in cards if ok(c)), None)
+
+
+def _signed(tokens: list[str], what: str) -> tuple[int, list[str]]:
+    if not tokens:
+        raise CommandError(f"Say by how much: {what} +1 or {what} -1.")
+    return _int(tokens[0], f"The change of {what}"), tokens[1:]
+
+
+def _no_rest(rest: Sequence[str], verb: str) -> None:
+    if rest:
+        raise CommandError(f"{verb} takes nothing after that, not {' '.join(rest)!r}.")
+
+
+def parse(line: str, ctx: Context) -> Act:
+    """The act a command line makes (see the module's list). Raises CommandError with a
+    sentence when the line names no command, a card or a Methuselah nobody has, or a number
+    that is not one."""
+    tokens = line.strip().removeprefix(":").split()
+    if not tokens:
+        raise CommandError("Type a command: next, draw, play CARD, bleed, transfer N VAMPIRE, pool -1 NAME, …")
+    word = tokens[0].lower()
+    word = _ALIASES.get(word, word)
+    verb = _BY_WORD.get(word)
+    if verb is None:
+        close = [v.word for v in VERBS if v.word.startswith(word)]
+        if len(close) == 1:
+            verb = _BY_WORD[close[0]]
+        else:
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            raise CommandError(f"{tokens[0]!r} is not a command{hint}. F1 lists them.")
+    rest = tokens[1:]
+    do = verb.do
+    me = ctx.me
+    match do:
+        case Do.PHASE | Do.END_TURN | Do.EDGE | Do.ACTION_END | Do.WITHDRAW | Do.TIME:
+            _no_rest(rest, verb.word)
+            return {"do": do}
+        case Do.DECK:
+            if len(rest) != 2:
+                raise CommandError("Say the deck's sizes: deck CRYPT LIBRARY, e.g. deck 12 60.")
+            return {"do": do, "crypt": _int(rest[0], "The crypt size"), "library": _int(rest[1], "The library size")}
+        case Do.DRAW:
+            n = _int(rest[0], "The number of cards") if rest else 1
+            _no_rest(rest[1:], "draw N")
+            return {"do": do, "n": n}
+        case Do.PLAY:
+            return _parse_play(rest, ctx)
+        case Do.DISCARD:
+            card, rest = take_card(rest, ctx.candidates("hand"), "card in your hand")
+            _no_rest(rest, "discard CARD")
+            return {"do": do, "card": _pos(card)}
+        case Do.BURN | Do.LOCK | Do.UNLOCK:
+            card, rest = take_card(rest, ctx.candidates("any"))
+            _no_rest(rest, f"{verb.word} CARD")
+            return {"do": do, "cards": [_pos(card)]}
+        case Do.MOVE:
+            head, clauses = _split_clauses(rest, frozenset({"to", "on"}))
+            card, extra = take_card(head, ctx.candidates("any"))
+            _no_rest(extra, "move CARD")
+            if "on" in clauses:
+                on, extra = take_card(clauses["on"], ctx.candidates("any"), "card to put it on")
+                _no_rest(extra, "move CARD on CARD")
+                return {"do": do, "cards": [_pos(card)], "to": Target.ON, "on": _pos(on)}
+            to = " ".join(clauses.get("to", [])).lower().replace(" ", "_")
+            if to not in _ZONE_WORDS:
+                raise CommandError(f"Say where to: move CARD to {'|'.join(_ZONE_WORDS)}, or move CARD on CARD.")
+            return {"do": do, "cards": [_pos(card)], "to": to}
+        case Do.BLOOD | Do.LIFE:
+            delta, rest = _signed(rest, verb.word)
+            head, clauses = _split_clauses(rest, frozenset({"for"}))
+            card, rest = take_card(head, ctx.candidates("any"))
+            _no_rest(rest, f"{verb.word} ±N CARD")
+            return {"do": do, "card": _pos(card), "delta": delta, "cause": _cause_of(clauses)}
+        case Do.POOL | Do.HAND_SIZE:
+            delta, rest = _signed(rest, verb.word)
+            head, clauses = _split_clauses(rest, frozenset({"for"}))
+            seat = me
+            if head:
+                seat, head = take_seat(head, ctx)
+                _no_rest(head, f"{verb.word} ±N METHUSELAH")
+            if do == Do.HAND_SIZE:
+                return {"do": do, "seat": seat, "delta": delta}
+            return {"do": do, "seat": seat, "delta": delta, "cause": _cause_of(clauses)}
+        case Do.BLEED:
+            return _parse_bleed(rest, ctx)
+        case Do.COMBAT:
+            text = " ".join(rest).replace(" vs ", ",").replace(" and ", ",")
+            parts = [p.split() for p in text.split(",") if p.strip()]
+            if len(parts) != 2:
+                raise CommandError("Name the two minions: combat MINION, MINION.")
+            a, extra_a = take_card(parts[0], ctx.candidates("any"), "minion")
+            b, extra_b = take_card(parts[1], ctx.candidates("any"), "minion")
+            _no_rest(extra_a + extra_b, "combat MINION, MINION")
+            return {"do": do, "minions": [_pos(a), _pos(b)]}
+        case Do.INFLUENCE:
+            mine = ctx.candidates("uncontrolled")
+            if rest:
+                card, rest = take_card(rest, mine, "vampire in your uncontrolled region")
+                _no_rest(rest, "influence VAMPIRE")
+            else:
+                found = _selected_or_first(ctx, mine, lambda c: bool(c.capacity) and c.counters >= c.capacity)
+                if found is None:
+                    raise CommandError("No vampire of your uncontrolled region has reached its capacity.")
+                card = found
+            return {"do": do, "card": _pos(card)}
+        case Do.TRANSFER:
+            return _parse_transfer(rest, ctx)
+        case Do.SHUFFLE:
+            zone = rest[0].lower() if rest else "library"
+            if zone not in (Zone.LIBRARY, Zone.CRYPT):
+                raise CommandError("Say which: shuffle library, or shuffle crypt.")
+            return {"do": do, "zone": zone}
+    raise CommandError(f"{verb.word!r} is not a command.")  # pragma: no cover - every verb is matched
+
+
+#: The cause a pool, blood or life change records when the command gives none (``for CAUSE``).
+DEFAULT_CAUSE = "by hand"
+
+
+def _cause_of(clauses: dict[str, list[str]]) -> str:
+    words = " ".join(clauses.get("for", []))
+    return words or DEFAULT_CAUSE
+
+
+def _parse_play(rest: list[str], ctx: Context) -> Act:
+    head, clauses = _split_clauses(rest, frozenset({"to", "on", "pool", "blood", "from", "keep"}))
+    card, extra = take_card(head, ctx.candidates("hand"), "card in your hand")
+    _no_rest(extra, "play CARD")
+    act: Act = {"do": Do.PLAY, "card": _pos(card)}
+    if "to" in clauses:
+        to = " ".join(clauses["to"]).lower()
+        if to not in (Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH):
+            raise CommandError("A card is played to ready, torpor, removed or ash, or on a card.")
+        act["to"] = to
+    if "on" in clauses:
+        on, extra = take_card(clauses["on"], ctx.candidates("any"), "card to play it on")
+        _no_rest(extra, "play CARD on CARD")
+        act["to"] = Target.ON
+        act["on"] = _pos(on)
+    if "pool" in clauses:
+        act["pool"] = _int(" ".join(clauses["pool"]) or "?", "The pool cost")
+    if "blood" in clauses:
+        act["blood"] = _int(" ".join(clauses["blood"]) or "?", "The blood cost")
+        mine = ctx.candidates("mine")
+        if "from" in clauses:
+            minion, extra = take_card(clauses["from"], mine, "minion of yours")
+            _no_rest(extra, "blood N from MINION")
+        else:
+            found = _selected_or_first(ctx, mine, lambda c: c.crypt)
+            if found is None:
+                raise CommandError("Say which vampire pays the blood: play CARD blood N from VAMPIRE.")
+            minion = found
+        act["minion"] = _pos(minion)
+    if "keep" in clauses:
+        act["no_replace"] = True
+    return act
+
+
+def _parse_bleed(rest: list[str], ctx: Context) -> Act:
+    amount = 1
+    if rest and _is_int(rest[0]):
+        amount, rest = int(rest[0]), rest[1:]
+    mine = ctx.candidates("mine")
+    minion: CardView | None = None
+    target: int | None = None
+    if rest:
+        try:
+            minion, rest = take_card(rest, mine, "minion of yours")
+        except CommandError:
+            target, rest = take_seat(rest, ctx)
+    if rest and target is None:
+        target, rest = take_seat(rest, ctx)
+    _no_rest(rest, "bleed [N] [MINION] [METHUSELAH]")
+    if minion is None:
+        # The selected or first ready unlocked minion; else a locked one, and the engine says why not.
+        minion = _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY and not c.locked)
+        minion = minion or _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY)
+        if minion is None:
+            raise CommandError("You have no minion in your ready region to bleed with.")
+    act: Act = {"do": Do.BLEED, "minion": _pos(minion), "amount": amount}
+    if target is not None:
+        act["target"] = target
+    return act
+
+
+def _parse_transfer(rest: list[str], ctx: Context) -> Act:
+    if rest and rest[0].lower() == "crypt":
+        _no_rest(rest[1:], "transfer crypt")
+        return {"do": Do.TRANSFER, "kind": TransferKind.CRYPT}
+    n = 1
+    if rest and _is_int(rest[0]):
+        n, rest = int(rest[0]), rest[1:]
+    if n == 0:
+        raise CommandError("Transfer at least 1: transfer 2 VAMPIRE, or transfer -1 VAMPIRE for blood back.")
+    mine = ctx.candidates("uncontrolled")
+    if rest:
+        card, rest = take_card(rest, mine, "vampire in your uncontrolled region")
+        _no_rest(rest, "transfer N VAMPIRE")
+    else:
+        found = _selected_or_first(ctx, mine, lambda c: True)
+        if found is None:
+            raise CommandError("Your uncontrolled region is empty: transfer crypt moves a vampire there.")
+        card = found
+    kind = TransferKind.POOL if n > 0 else TransferKind.BLOOD
+    return {"do": Do.TRANSFER, "kind": kind, "card": _pos(card), "n": abs(n)}
+
+
+# -- completion ----------------------------------------------------------------------------------
+
+
+def completions(line: str, ctx: Context) -> list[str]:
+    """Whole command lines that complete ``line`` (what is typed so far), best first: the
+    command word, then the card, zone or Methuselah being typed. Empty when nothing fits."""
+    if not line.strip() or ctx.view.seat is None:
+        return []
+    ends_with_space = line.endswith(" ")
+    tokens = line.split()
+    if len(tokens) == 1 and not ends_with_space:
+        word = tokens[0].lower()
+        return [v.word for v in VERBS if v.word.startswith(word) and v.word != word]
+    word = _ALIASES.get(tokens[0].lower(), tokens[0].lower())
+    verb = _BY_WORD.get(word)
+    if verb is None:
+        return []
+    args = tokens[1:]
+    # Skip leading numbers and finished clauses: what is typed now starts after the last keyword.
+    keywords = {"to", "on", "pool", "blood", "from", "keep"} if verb.do in (Do.PLAY, Do.MOVE) else set()
+    start = 0
+    clause = ""
+    for i, t in enumerate(args):
+        if t.lower() in keywords:
+            start, clause = i + 1, t.lower()
+    while start < len(args) and _is_int(args[start]):
+        start += 1
+    done = args[:start]
+    partial = " ".join(args[start:]) + (" " if ends_with_space and args[start:] else "")
+    partial_n = _norm(partial)
+    choices: list[str]
+    if clause == "to":
+        choices = [z for z in _ZONE_WORDS]
+    elif clause in ("pool", "blood", "keep"):
+        return []
+    elif clause == "from":
+        choices = [c.name for c in ctx.candidates("mine")]
+    elif clause == "on" or verb.cards:
+        kind = "any" if clause == "on" else verb.cards
+        choices = [c.name for c in ctx.candidates(kind)]
+        if verb.seat:
+            choices += list(ctx.names)
+    elif verb.seat:
+        choices = list(ctx.names)
+    elif verb.do == Do.SHUFFLE:
+        choices = [Zone.LIBRARY.value, Zone.CRYPT.value]
+    else:
+        return []
+    if verb.do == Do.TRANSFER and not done:
+        choices = ["crypt", *choices]
+    seen: list[str] = []
+    for name in choices:
+        n, b = _norm(name), _bare(name)
+        if (n.startswith(partial_n) or b.startswith(partial_n)) and n != partial_n and name not in seen:
+            seen.append(name)
+    head = " ".join([tokens[0], *done])
+    return [f"{head} {name}" for name in seen]
+
+
+__all__ = ["VERBS", "CommandError", "Context", "Verb", "completions", "parse", "take_card", "take_seat"]

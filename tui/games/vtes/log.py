@@ -1,0 +1,32 @@
+"""The VTES game log: the table's narration in players' words, each turn's start and every
+ousting or win in bold, chat set apart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from engine.games.base import Note
+from tui.widgets.common.notes import NoteLog, is_chat
+
+
+class VtesLog(NoteLog):
+    """A VTES narration line reads like chat (``"{s1}: influence phase, 4 transfers"``) but names
+    its seats (``Note.seats``); only a line naming none is chat. A turn's start, an ousting, a
+    withdrawal, a VP and the game's end are bold, and a turn ends a paragraph."""
+
+    def emphasis(self, line: str) -> tuple[bool, bool]:
+        big = any(w in line for w in (" is ousted", " withdraws", " VP", "game ends", "Game over", "cheated"))
+        turn = line.startswith("Turn ")
+        return big or turn, False
+
+    def add_notes(self, notes: Sequence[Note], names: Sequence[str]) -> None:
+        """Append ``notes``, their seat placeholders filled with ``names``."""
+        for note in notes:
+            line = note.render(names)
+            if is_chat(note) and not note.seats:
+                self.write(Text("» " + line, style="italic"))
+                continue
+            bold, _ = self.emphasis(line)
+            self.write(Text(line, style="bold" if bold else ""))

@@ -1,0 +1,280 @@
+"""What the VTES table screen shows, as Rich text, from a seat's :class:`VtesView` (no Textual
+here: the screen's widgets show these; the tests read them).
+
+- :func:`methuselah_lines`: one line per Methuselah in seating order (pool, VP, Edge, prey and
+  predator, hand/library/crypt counts, whose turn and phase, ousted or withdrawing);
+- :func:`board_rows`: every Methuselah's cards in play, torpor, cards on cards, uncontrolled
+  region (face up to its owner only) and ash heap, as rows a list can select;
+- :func:`card_text`: a card's krcg text (name, type, clan or disciplines, capacity, cost, text)
+  and :func:`rulings_text` its rulings;
+- :func:`turn_line`: whose turn and phase, the transfers left, the withdrawal, time calls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from engine.games.base import Pos
+from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.state import format_vp
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import Phase, Ruleset, Status, Step, Zone
+
+_STATUS_WORDS: dict[Status, str] = {
+    Status.OUSTED: "ousted",
+    Status.WITHDRAWN: "withdrawn",
+    Status.ABANDONED: "abandoned",
+}
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """A seat's name (``"seat 3"`` when the table has not named it)."""
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+_SEAT_REF = re.compile(r"\{s(\d+)\}")
+
+
+def named(text: str, names: Sequence[str]) -> str:
+    """``text`` with its seat placeholders (``{s1}``) replaced by the seats' names (an engine's
+    sentence: a refusal, why a withdrawal fails)."""
+    return _SEAT_REF.sub(lambda m: seat_name(names, int(m.group(1))), text)
+
+
+def order(view: VtesView) -> list[int]:
+    """Seats in seating order, this seat's first (seat order before the seating draw)."""
+    seating = list(view.seating) or list(range(view.seats))
+    if view.seat is not None and view.seat in seating:
+        i = seating.index(view.seat)
+        seating = seating[i:] + seating[:i]
+    return seating
+
+
+def methuselah_lines(view: VtesView, names: Sequence[str], wide: bool = False) -> Text:
+    """The Methuselahs panel: a header and one line per seat, in seating order from this seat.
+    ``▶`` marks the acting Methuselah (and the words of its phase), ``◆`` the Edge; a Methuselah
+    who left the game says how. ``wide``: room for the predator too (120 columns)."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    head = f"  {'Methuselah':<14}{'pool':>4} {'VP':>3}  {'prey':<10}"
+    if wide:
+        head += f"{'predator':<10}"
+    head += f"{'hand':>4}{'lib':>4}{'crypt':>6}  "
+    text.append(head + "\n", style="dim")
+    seats = order(view)
+    for i, seat in enumerate(seats):
+        p = view.players[seat]
+        acting = view.step == Step.PLAY and view.acting == seat
+        marker = "▶ " if acting else "  "
+        name = seat_name(names, seat) + (" (you)" if seat == view.seat else "")
+        line = Text()
+        line.append(marker, style="bold")
+        line.append(f"{name[:13]:<13}", style="bold" if seat == view.seat else "")
+        line.append("◆" if view.edge == seat else " ", style="bold yellow")
+        line.append(f"{p.pool:>4} {format_vp(p.vp):>3}  ")
+        prey = seat_name(names, p.prey)[:9] if p.prey >= 0 else "-"
+        line.append(f"{prey:<10}")
+        if wide:
+            pred = seat_name(names, p.predator)[:9] if p.predator >= 0 else "-"
+            line.append(f"{pred:<10}")
+        line.append(f"{p.hand_count:>4}{p.library_count:>4}{p.crypt_count:>6}  ")
+        if p.status != Status.IN:
+            line.append(_STATUS_WORDS.get(p.status, str(p.status)), style="italic")
+            line.stylize("strike", 2, 15)
+        elif acting:
+            line.append(f"{view.phase} phase", style="bold reverse")
+        if p.withdrawing:
+            line.append(" withdrawing" + (" (fails)" if p.withdraw_fail else ""), style="yellow")
+        text.append_text(line)
+        if i < len(seats) - 1:
+            text.append("\n")
+    return text
+
+
+def turn_line(view: VtesView, names: Sequence[str]) -> str:
+    """Whose turn and phase it is, with what this seat may still do in it: the transfers left in
+    its influence phase, its withdrawal (and which condition failed), the time calls."""
+    if view.step == Step.JOINING:
+        return "Every Methuselah declares its deck."
+    if view.step in (Step.SEATING, Step.DEALING):
+        return "Seating and dealing."
+    if view.step == Step.OVER:
+        return "The game is over."
+    who = "your" if view.acting == view.seat else f"{seat_name(names, view.acting)}'s"
+    parts = [f"Turn {view.turn}: {who} {view.phase} phase"]
+    if view.phase == Phase.INFLUENCE:
+        parts.append(f"{view.transfers} transfer{'s' if view.transfers != 1 else ''} left")
+    me = view.me
+    if me is not None and me.withdrawing:
+        fail = named(me.withdraw_fail, names)
+        parts.append(f"withdrawal announced{': it will fail, ' + fail if fail else ''}")
+    if view.ruleset == Ruleset.TOURNAMENT and view.time_calls:
+        callers = ", ".join(seat_name(names, s) for s in view.time_calls)
+        parts.append("time is called" if view.time_called else f"time called by {callers}")
+    return "; ".join(parts) + "."
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One line of the board: a heading (``card`` None) or a card; ``text``: how it reads."""
+
+    text: Text
+    card: CardView | None = None
+
+
+def card_label(card: CardView, me: int | None) -> str:
+    """A card in a word: its name and counters, locked, its owner when another seat controls it;
+    a face-down card says so."""
+    if not card.known:
+        what = "face-down vampire" if card.crypt else "face-down card"
+        return what + (f", {card.counters} blood" if card.counters else "")
+    label = card.name
+    if card.crypt and card.capacity:
+        label += f" {card.counters}/{card.capacity} blood"
+    elif card.counters:
+        label += f" ({card.counters} {'blood' if card.crypt else 'counters'})"
+    if card.locked:
+        label += " · locked"
+    return label
+
+
+def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[BoardRow]:
+    """Every Methuselah's table, in seating order from this seat: its ready region (cards on a
+    card indented under it), torpor, uncontrolled region and (``ash``: each card, else a count)
+    ash heap. Another seat's uncontrolled cards are face down; removed cards are listed last."""
+    rows: list[BoardRow] = []
+    on: dict[Pos, list[CardView]] = {}
+    for c in view.cards:
+        if c.zone == Zone.ON and c.on:
+            on.setdefault(c.on, []).append(c)
+
+    def add(card: CardView, indent: int, prefix: str = "") -> None:
+        style = "dim" if card.locked else ""
+        label = card_label(card, view.seat)
+        if card.owner != card.controller and card.known:
+            label += f" (owner {seat_name(names, card.owner)})"
+        rows.append(BoardRow(Text(" " * indent + prefix + label, style=style, no_wrap=True, overflow="ellipsis"), card))
+        for child in on.get(card.pos, []):
+            add(child, indent + 2, "↳ ")
+
+    for seat in order(view):
+        p = view.players[seat]
+        ready = view.controlled(seat, Zone.READY)
+        torpor = view.controlled(seat, Zone.TORPOR)
+        unc = view.uncontrolled(seat)
+        heap = [c for c in view.cards if c.owner == seat and c.zone == Zone.ASH]
+        name = seat_name(names, seat) + (" (you)" if seat == view.seat else "")
+        status = "" if p.status == Status.IN else f" · {_STATUS_WORDS.get(p.status, p.status)}"
+        head = Text(f"{name}{status}", style="bold reverse" if seat == view.seat else "bold", no_wrap=True)
+        # Short enough for 80 columns; the uncontrolled region is listed below (◌), so no count.
+        head.append(f": ready {len(ready)}, torpor {len(torpor)}, ash {len(heap)}", style="")
+        rows.append(BoardRow(head))
+        for c in ready:
+            add(c, 1)
+        for c in torpor:
+            add(c, 1, "torpor: ")
+        for c in unc:
+            add(c, 1, "◌ ")
+        if ash:
+            for c in heap:
+                rows.append(BoardRow(Text(f" ash: {c.name}", style="dim", no_wrap=True, overflow="ellipsis"), c))
+    removed = [c for c in view.cards if c.zone == Zone.REMOVED]
+    if removed:
+        rows.append(BoardRow(Text("Removed from the game", style="bold")))
+        for c in removed:
+            rows.append(BoardRow(Text(f" {c.name or 'a card'}", style="dim"), c))
+    return rows
+
+
+def _cost(card: object) -> str:
+    cost = getattr(card, "cost", None)
+    if cost is None:
+        return ""
+    kind = getattr(getattr(cost, "type", None), "value", "") or ""
+    value = getattr(cost, "value", "")
+    return f"{value} {kind.lower()}".strip()
+
+
+def card_text(card: CardView | None) -> Text:
+    """A card's krcg text: name; type; clan and disciplines (a vampire) or its requirements;
+    capacity; cost; the card's text. A face-down or unknown card says so."""
+    if card is None:
+        return Text("No card selected.", style="dim")
+    if not card.known:
+        return Text("A face-down card: only its owner knows it.", style="dim")
+    cid = card_id(card.card)
+    base = card_base().by_id(cid) if cid is not None else None
+    text = Text()
+    text.append(card.name + "\n", style="bold")
+    line = " / ".join(card.types) or "card"
+    if base is not None:
+        clan = getattr(base, "clan", "") or ""
+        if clan:
+            line += f" · {clan}"
+        group = getattr(base, "group", None)
+        if group is not None:
+            line += f" · {getattr(group, 'value', group)}"
+        if card.capacity:
+            line += f" · capacity {card.capacity}"
+        discs = getattr(base, "disciplines", None)
+        if discs:
+            line += f" · {' '.join(discs)}"
+        req = getattr(base, "discipline_requirement", None)
+        if req is not None and getattr(req, "disciplines", None):
+            line += f" · requires {' '.join(req.disciplines)}"
+        clans = getattr(base, "clan_requirement", None)
+        if clans:
+            line += f" · {' or '.join(str(c) for c in clans)}"
+        cost = _cost(base)
+        if cost:
+            line += f" · cost {cost}"
+    text.append(line + "\n", style="italic")
+    text.append(card.text or "")
+    return text
+
+
+def rulings_text(card: CardView | None) -> Text:
+    """krcg's rulings for a card, one paragraph each (with their references), or a sentence that
+    there are none."""
+    if card is None or not card.known:
+        return Text("No card selected.", style="dim")
+    cid = card_id(card.card)
+    base = card_base().by_id(cid) if cid is not None else None
+    rulings = list(getattr(base, "rulings", None) or [])
+    text = Text()
+    text.append(f"Rulings: {card.name}\n", style="bold")
+    if not rulings:
+        text.append("krcg lists no ruling for this card.", style="dim")
+        return text
+    for r in rulings:
+        text.append("• " + str(getattr(r, "text", r)) + "\n")
+    return text
+
+
+def hand_label(card: CardView) -> str:
+    """A hand card in the hand list: its name, and its cost when it has one (its types and text
+    are in the card panel, so the name fits at 80 columns)."""
+    if not card.known:
+        return "a card"
+    cid = card_id(card.card)
+    base = card_base().by_id(cid) if cid is not None else None
+    cost = _cost(base) if base is not None else ""
+    return f"{card.name} · {cost}" if cost else card.name
+
+
+__all__ = [
+    "BoardRow",
+    "board_rows",
+    "card_label",
+    "card_text",
+    "hand_label",
+    "methuselah_lines",
+    "named",
+    "order",
+    "rulings_text",
+    "seat_name",
+    "turn_line",
+]

@@ -1,0 +1,505 @@
+"""The VTES table screen: every Methuselah around the table, every card in play, your hand with
+the highlighted card's krcg text, and a command line, in the frame every table shares
+(:class:`tui.screens.table.TableFrame`: the title, the game log, the status line, chat, the
+abandon vote, the end-of-game screen).
+
+Every act of :mod:`engine.games.vtes` can be made two ways: a key for the common ones (acting on
+the highlighted hand card or the card selected on the board) and the command line
+(:mod:`tui.games.vtes.commands`). Either way the act is first checked against the seat's own copy
+of the table (``session.check_move``: the engine's check), and a refusal shows the engine's
+sentence under the board instead of being sent.
+
+The seat declares its deck's sizes by itself once the table asks (the ``deck`` act, from the deck
+the seat committed to when it joined), so a person never has to type them.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.suggester import Suggester
+from textual.widget import Widget
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine.errors import VampireError
+from engine.games.base import Act, Pos
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import Do, Status, Step, Target, Zone
+from engine.table import Table
+from tui.errors import explain
+from tui.games.vtes import commands
+from tui.games.vtes.log import VtesLog
+from tui.games.vtes.present import (
+    board_rows,
+    card_text,
+    hand_label,
+    methuselah_lines,
+    named,
+    rulings_text,
+    seat_name,
+    turn_line,
+)
+from tui.screens.table import TableFrame
+from tui.session import TableSession
+
+#: Columns from which the Methuselahs panel shows each one's predator too.
+WIDE = 110
+
+
+def _pos_id(prefix: str, pos: Pos) -> str:
+    return f"{prefix}-{pos[0]}-{pos[1]}"
+
+
+def _id_pos(option_id: str | None) -> Pos | None:
+    if not option_id or option_id.count("-") != 2:
+        return None
+    _, event, index = option_id.split("-")
+    return (int(event), int(index))
+
+
+class CommandSuggester(Suggester):
+    """Completes the command line as it is typed (→ takes the completion): command words, card
+    names, zones and Methuselah names (:func:`tui.games.vtes.commands.completions`)."""
+
+    def __init__(self, screen: VtesTableScreen) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.table_screen = screen
+
+    async def get_suggestion(self, value: str) -> str | None:
+        ctx = self.table_screen.command_context()
+        if ctx is None:
+            return None
+        found = commands.completions(value, ctx)
+        return found[0] if found else None
+
+
+class VtesTableScreen(TableFrame, inherit_bindings=False):
+    """One seat (or a spectator) at a VTES table."""
+
+    DEFAULT_CSS = """
+    VtesTableScreen #vt-players { height: auto; max-height: 8; padding: 0 1; }
+    VtesTableScreen #vt-middle { height: 3fr; min-height: 8; }
+    VtesTableScreen #vt-board { width: 1fr; height: 100%; padding: 0; }
+    VtesTableScreen #vt-side { width: 42%; height: 100%; }
+    VtesTableScreen #vt-hand { height: 1fr; min-height: 3; padding: 0; }
+    VtesTableScreen #vt-card { height: 1fr; min-height: 3; }
+    VtesTableScreen OptionList { text-wrap: nowrap; text-overflow: ellipsis; }
+    VtesTableScreen #log { height: 1fr; min-height: 3; }
+    VtesTableScreen #vt-say { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    VtesTableScreen #vt-say.-illegal { color: $warning; text-style: bold; }
+    VtesTableScreen #vt-cmd { height: 1; border: none; padding: 0 1; }
+    VtesTableScreen #vt-cmd:focus { background: $boost; }
+    """
+
+    BINDINGS = [
+        Binding("n", "act('next')", "Next phase"),
+        Binding("p", "play_card", "Play"),
+        Binding("b", "act('bleed')", "Bleed"),
+        Binding("t", "act('transfer')", "Transfer"),
+        Binding("colon", "command", "Command"),
+        Binding("N", "act('end')", "End turn", show=False),
+        Binding("d", "act('draw')", "Draw", show=False),
+        Binding("D", "discard_card", "Discard", show=False),
+        Binding("i", "act('influence')", "Influence", show=False),
+        Binding("k", "lock", "Lock/unlock", show=False),
+        Binding("x", "burn", "Burn", show=False),
+        Binding("v", "move", "Move", show=False),
+        Binding("plus", "act('pool +1')", "Pool +1", show=False),
+        Binding("minus", "act('pool -1')", "Pool -1", show=False),
+        Binding("greater_than_sign", "counter(1)", "Blood +1", show=False),
+        Binding("less_than_sign", "counter(-1)", "Blood -1", show=False),
+        Binding("g", "act('edge')", "Edge", show=False),
+        Binding("m", "act('done')", "Action ends", show=False),
+        Binding("w", "act('withdraw')", "Withdraw", show=False),
+        Binding("T", "act('time')", "Call time", show=False),
+        Binding("r", "rulings", "Rulings", show=False),
+        Binding("h", "ash", "Ash heaps", show=False),
+        *TableFrame.FRAME_BINDINGS,
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__(session)
+        self._view: VtesView | None = None
+        self._focus_card: CardView | None = None
+        self._show_rulings = False
+        self._show_ash = False
+        self._deck_sent = False
+        self._hand_ids: tuple[str, ...] = ()
+        self._board_ids: tuple[str, ...] = ()
+
+    # -- the board -------------------------------------------------------------------------------
+
+    def compose_top(self) -> ComposeResult:
+        yield Static(id="vt-players")
+        with Horizontal(id="vt-middle"):
+            yield OptionList(id="vt-board", classes="panel")
+            with Vertical(id="vt-side"):
+                yield OptionList(id="vt-hand", classes="panel")
+                with VerticalScroll(id="vt-card", classes="panel"):
+                    yield Static(id="vt-card-text")
+
+    def compose_bottom(self) -> ComposeResult:
+        yield Static(id="vt-say")
+        yield Input(
+            id="vt-cmd",
+            placeholder=": command (next, bleed 2, play Govern…, transfer 4 NAME, pool -1 NAME); → completes",
+            suggester=CommandSuggester(self),
+        )
+
+    def note_log(self) -> VtesLog:
+        return VtesLog(id="log")
+
+    def home_widget(self) -> Widget:
+        return self.query_one("#vt-hand")
+
+    def show_status(self, table: Table, me: int | None) -> None:
+        """The frame's status line; but any Methuselah may act at any time, so the table always
+        waits on this seat too: on another's turn it says whose turn it is, not "Your turn."."""
+        super().show_status(table, me)
+        label = self.query_one("#waiting", Label)
+        view = self._current_view()
+        if view is None or view.step != Step.PLAY or view.acting == me or not label.has_class("-your-turn"):
+            return
+        names = list(table.names)
+        label.update(f"{seat_name(names, view.acting)}'s turn; you may act too (a card, a reaction).")
+        label.set_class(False, "-your-turn")
+
+    def on_mount(self) -> None:
+        # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
+        self.query_one("#vt-board").border_title = "Table"
+        self.query_one("#vt-hand").border_title = "Your hand"
+        self.query_one("#vt-card").border_title = "Card"
+
+    def title_parts(self, table: Table) -> list[str]:
+        view = self._current_view()
+        if view is None or view.step != Step.PLAY:
+            return []
+        return [f"turn {view.turn}"]
+
+    def _current_view(self) -> VtesView | None:
+        view = self.session.view()
+        return view if isinstance(view, VtesView) else None
+
+    def show_board(self, table: Table) -> None:
+        view = self._current_view()
+        self._view = view
+        names = list(table.names)
+        if view is None:
+            self.query_one("#vt-players", Static).update(Text("Waiting for the table to start.", style="dim"))
+            return
+        wide = self.size.width >= WIDE
+        self.query_one("#vt-players", Static).update(methuselah_lines(view, names, wide=wide))
+        self._fill_board(view, names)
+        self._fill_hand(view)
+        self._show_card()
+        self._say_turn(view, names)
+        self._declare_deck(view)
+
+    def _fill_board(self, view: VtesView, names: list[str]) -> None:
+        board = self.query_one("#vt-board", OptionList)
+        rows = board_rows(view, names, ash=self._show_ash)
+        options: list[Option] = []
+        ids: list[str] = []
+        for i, row in enumerate(rows):
+            if row.card is None:
+                oid = f"head-{i}"
+                options.append(Option(row.text, id=oid, disabled=True))
+            else:
+                oid = _pos_id("b", row.card.pos)
+                if oid in ids:  # the same card twice cannot happen; never crash on it
+                    continue
+                options.append(Option(row.text, id=oid))
+            ids.append(oid)
+        key = tuple(ids) + tuple(str(r.text) for r in rows)
+        if key == self._board_ids:
+            return
+        self._board_ids = key
+        old = board.highlighted_option.id if board.highlighted_option is not None else None
+        board.set_options(options)
+        if old is not None and old in ids:
+            board.highlighted = ids.index(old)
+
+    def _fill_hand(self, view: VtesView) -> None:
+        hand = self.query_one("#vt-hand", OptionList)
+        options = [Option(hand_label(c), id=_pos_id("h", c.pos)) for c in view.hand]
+        ids = tuple(str(o.id) for o in options) + tuple(str(o.prompt) for o in options)
+        if ids == self._hand_ids:
+            return
+        self._hand_ids = ids
+        old = hand.highlighted
+        hand.set_options(options)
+        if options:
+            hand.highlighted = min(old or 0, len(options) - 1)
+        hand.border_title = f"Your hand ({len(options)})" if view.seat is not None else "Hand"
+
+    def _say_turn(self, view: VtesView, names: list[str]) -> None:
+        say = self.query_one("#vt-say", Static)
+        if say.has_class("-illegal"):
+            return  # the last refusal stays until the next key
+        say.update(turn_line(view, names))
+
+    def _declare_deck(self, view: VtesView) -> None:
+        """In the joining step, send this seat's deck sizes (from the deck it committed to)."""
+        me = view.me
+        if view.step != Step.JOINING or me is None or me.declared or self._deck_sent or self.submitting:
+            return
+        decks = getattr(self.session, "decks", None)
+        if not decks:
+            self._say("Declare your deck: deck CRYPT LIBRARY (its sizes), e.g. deck 12 60.", False)
+            return
+        self._deck_sent = True
+        self.submit({"do": Do.DECK, "crypt": len(decks.get("crypt", ())), "library": len(decks.get("library", ()))})
+
+    # -- the card under the cursor -----------------------------------------------------------------
+
+    def _card_at(self, pos: Pos | None) -> CardView | None:
+        view = self._view
+        if view is None or pos is None:
+            return None
+        for c in (*view.hand, *view.cards):
+            if c.pos == pos:
+                return c
+        return None
+
+    def selected_card(self) -> CardView | None:
+        """The card highlighted on the board (None: a heading or nothing)."""
+        board = self.query_one("#vt-board", OptionList)
+        opt = board.highlighted_option
+        return self._card_at(_id_pos(opt.id if opt is not None else None))
+
+    def hand_card(self) -> CardView | None:
+        """The card highlighted in the hand."""
+        hand = self.query_one("#vt-hand", OptionList)
+        opt = hand.highlighted_option
+        return self._card_at(_id_pos(opt.id if opt is not None else None))
+
+    @on(OptionList.OptionHighlighted)
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._focus_card = self._card_at(_id_pos(event.option.id))
+        self._show_card()
+        say = self.query_one("#vt-say", Static)
+        if say.has_class("-illegal") and self._view is not None:
+            say.set_class(False, "-illegal")
+            self._say_turn(self._view, list(self.session.table.names))
+
+    def _show_card(self) -> None:
+        card = self._focus_card
+        if card is None:
+            card = self.hand_card()
+        if card is not None:
+            # A card that moved is shown as it is now (counters, zone), or not at all once gone.
+            card = self._card_at(card.pos)
+        shown = rulings_text(card) if self._show_rulings else card_text(card)
+        self.query_one("#vt-card-text", Static).update(shown)
+        self.query_one("#vt-card").border_title = "Rulings (r: card)" if self._show_rulings else "Card (r: rulings)"
+
+    # -- acting ----------------------------------------------------------------------------------
+
+    def command_context(self) -> commands.Context | None:
+        """What the command line reads its words against (None: no view yet)."""
+        view = self._current_view()
+        if view is None:
+            return None
+        selected = self.selected_card()
+        return commands.Context(view, list(self.session.table.names), selected.pos if selected else None)
+
+    def _say(self, text: str, illegal: bool) -> None:
+        say = self.query_one("#vt-say", Static)
+        say.update(text)
+        say.set_class(illegal, "-illegal")
+
+    def try_act(self, act: Act) -> bool:
+        """Check ``act`` with the engine (the seat's own table) and send it; a refusal shows the
+        engine's sentence and sends nothing. Returns True when the act went out."""
+        if self.session.seat is None:
+            self._say("You are watching: a spectator makes no moves.", True)
+            return False
+        if self.submitting:
+            # Not sticky: the next redraw replaces it (one act at a time goes out).
+            self._say("Your last act is still on its way to the table: try again in a moment.", False)
+            return False
+        try:
+            self.session.check_move(act)
+        except VampireError as err:
+            self._say(f"✗ {self._sentence(err)}", True)
+            return False
+        self._say(f"✓ Sent: {self._act_words(act)}", False)
+        self.submit(act)
+        return True
+
+    def _sentence(self, err: BaseException) -> str:
+        """The engine's sentence for a refusal, its seat placeholders (``{s1}``) named."""
+        return named(explain(err), list(self.session.table.names))
+
+    def _act_words(self, act: Act) -> str:
+        from engine.games.vtes.game import describe_act
+
+        table = self.session.table
+        state = table.gstate
+        seat = self.session.seat
+        if state is None or seat is None:
+            return str(act.get("do", ""))
+        try:
+            return describe_act(state, seat, act, {}).render(list(table.names)) + "."
+        except Exception:  # a description must never stop an act from going out
+            return str(act.get("do", ""))
+
+    def run_command(self, line: str) -> bool:
+        """Parse ``line`` and make its act (True when it went out); a line that does not parse,
+        or an act the engine refuses, shows why."""
+        ctx = self.command_context()
+        if ctx is None:
+            self._say("The table has not started yet.", True)
+            return False
+        try:
+            act = commands.parse(line, ctx)
+        except VampireError as err:
+            self._say(f"✗ {explain(err)}", True)
+            return False
+        return self.try_act(act)
+
+    def action_act(self, command: str) -> None:
+        self.run_command(command)
+
+    def action_command(self) -> None:
+        cmd = self.query_one("#vt-cmd", Input)
+        cmd.focus()
+
+    @on(Input.Submitted, "#vt-cmd")
+    def _command_submitted(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        if not line:
+            self.home_widget().focus()
+            return
+        if self.run_command(line):
+            event.input.value = ""
+
+    @on(Input.Changed, "#vt-cmd")
+    def _command_changed(self, event: Input.Changed) -> None:
+        ctx = self.command_context()
+        if ctx is None or not event.value.strip():
+            return
+        found = commands.completions(event.value, ctx)
+        if found:
+            shown = " · ".join(found[:4])
+            self._say(f"→ completes: {shown}{' …' if len(found) > 4 else ''}", False)
+
+    def action_play_card(self) -> None:
+        card = self.hand_card()
+        if card is None:
+            self._say("✗ Your hand is empty.", True)
+            return
+        self.try_act(self._play_act(card))
+
+    def _play_act(self, card: CardView) -> Act:
+        """Playing a hand card by key: an ally goes to the ready region, equipment and retainers
+        on the selected minion of yours, a location to the ready region, anything else to the ash
+        heap; its printed cost is paid (blood from the selected, or first, vampire of yours)."""
+        from engine.games.vtes.cards import card_base, card_id
+
+        act: Act = {"do": Do.PLAY, "card": card.as_list()}
+        types = set(card.types)
+        me = self.session.seat
+        mine = [c for c in (self._view.cards if self._view else ()) if c.controller == me and c.zone.in_play]
+        selected = self.selected_card()
+        minion = selected if selected is not None and selected in mine else None
+        if "Ally" in types or ("Master" in types and "location" in card.text.lower()[:40]):
+            act["to"] = Target.READY
+        elif types & {"Equipment", "Retainer"}:
+            target = minion or next((c for c in mine if c.crypt and c.zone == Zone.READY), None)
+            if target is not None:
+                act["to"] = Target.ON
+                act["on"] = target.as_list()
+            else:
+                act["to"] = Target.READY
+        cid = card_id(card.card)
+        base = card_base().by_id(cid) if cid is not None else None
+        cost = getattr(base, "cost", None)
+        value = getattr(cost, "value", None)
+        kind = getattr(getattr(cost, "type", None), "value", "")
+        if isinstance(value, int) and value > 0:
+            if kind == "Pool":
+                act["pool"] = value
+            elif kind == "Blood":
+                payer = minion if minion is not None and minion.crypt else None
+                payer = payer or next((c for c in mine if c.crypt and c.zone == Zone.READY), None)
+                if payer is not None:
+                    act["blood"] = value
+                    act["minion"] = payer.as_list()
+        return act
+
+    def action_discard_card(self) -> None:
+        card = self.hand_card()
+        if card is None:
+            self._say("✗ Your hand is empty.", True)
+            return
+        self.try_act({"do": Do.DISCARD, "card": card.as_list()})
+
+    def _need_selected(self, what: str) -> CardView | None:
+        card = self.selected_card()
+        if card is None:
+            self._say(f"✗ Select a card on the table first (Tab to the table, ↑ ↓), then {what}.", True)
+        return card
+
+    def action_lock(self) -> None:
+        card = self._need_selected("k")
+        if card is not None:
+            self.try_act({"do": Do.UNLOCK if card.locked else Do.LOCK, "cards": [card.as_list()]})
+
+    def action_burn(self) -> None:
+        card = self._need_selected("x")
+        if card is not None:
+            self.try_act({"do": Do.BURN, "cards": [card.as_list()]})
+
+    def action_move(self) -> None:
+        """A menu of where to move the selected card; the choice is a ``move`` act."""
+        from tui.games.vtes.menus import MoveMenu
+
+        card = self._need_selected("v")
+        if card is None:
+            return
+
+        def chosen(target: Target | None) -> None:
+            if target is not None:
+                self.try_act({"do": Do.MOVE, "cards": [card.as_list()], "to": target})
+
+        self.app.push_screen(MoveMenu(card.name or "the card"), chosen)
+
+    def action_counter(self, delta: int) -> None:
+        card = self._need_selected("> or <")
+        if card is not None:
+            do = Do.BLOOD if card.crypt else Do.LIFE
+            self.try_act({"do": do, "card": card.as_list(), "delta": delta, "cause": commands.DEFAULT_CAUSE})
+
+    def action_rulings(self) -> None:
+        self._show_rulings = not self._show_rulings
+        self._show_card()
+
+    def action_ash(self) -> None:
+        self._show_ash = not self._show_ash
+        view = self._current_view()
+        if view is not None:
+            self._fill_board(view, list(self.session.table.names))
+        self._say("Ash heaps shown on the table (h hides them)." if self._show_ash else "Ash heaps hidden.", False)
+
+    def action_back(self) -> None:
+        cmd = self.query_one("#vt-cmd", Input)
+        if cmd.has_focus:
+            self.home_widget().focus()
+            return
+        super().action_back()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("act", "play_card", "discard_card", "lock", "burn", "counter", "move"):
+            view = self._view
+            seated = self.session.seat is not None and view is not None and view.step == Step.PLAY
+            me = view.me if view is not None else None
+            return True if seated and me is not None and me.status == Status.IN else None
+        return super().check_action(action, parameters)
+
+
+__all__ = ["VtesTableScreen"]
