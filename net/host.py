@@ -23,6 +23,7 @@ written, and logged once per burst (:class:`RefusalLog`).
 from __future__ import annotations
 
 import asyncio
+import collections
 import ipaddress
 import logging
 import os
@@ -68,6 +69,9 @@ log = logging.getLogger("vampire.net.host")
 CATCH_UP_CHUNK = 1024 * 1024
 """Bytes of entries (about) in one ``entries`` frame sent to a peer catching up."""
 
+
+MAX_DISCONNECTS = 1024
+"""Faulty disconnections :attr:`Host.disconnects` keeps (the latest)."""
 
 BURST_QUIET = 5.0
 """Seconds without a refused connection that end a burst of refusals (:class:`RefusalLog`)."""
@@ -198,9 +202,10 @@ class Host:
     only the logging module); ``limits``: decoding limits; ``auto_start``: append `start` by
     itself as soon as every seat is taken (a headless host, ``vampire play``); False: only when
     :meth:`start_game` is called (a host with a screen, whose person presses Start).
-    ``listeners`` gets a :class:`~net.events.Folded` for every entry the host appends. ``finished`` is set once the
-    table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
-    ``(peer label, code, reason)`` for every connection dropped for a fault. ``caps``: how many
+    ``listeners`` gets a :class:`~net.events.Folded` for every entry the host appends.
+    ``finished`` is set once the table has ended (`end` appended) or stopped on a proven cheat.
+    ``disconnects`` records ``(peer label, code, reason)`` for the latest :data:`MAX_DISCONNECTS`
+    connections dropped for a fault. ``caps``: how many
     connections it holds at once (:class:`Caps`); :attr:`refusals` tells those it closed over them.
     """
 
@@ -228,7 +233,8 @@ class Host:
         self.listeners = Listeners()
         self.finished = asyncio.Event()
         self.peers: list[Peer] = []
-        self.disconnects: list[tuple[str, str, str]] = []
+        # Bounded: a flood of connections that never say hello must not grow the host's memory.
+        self.disconnects: collections.deque[tuple[str, str, str]] = collections.deque(maxlen=MAX_DISCONNECTS)
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._pinger: asyncio.Task[None] | None = None

@@ -285,7 +285,8 @@ class Pong(Ping):
 @dataclass(frozen=True)
 class Bye:
     """The sender closes the connection: ``code`` (why, as a word: ``done``, ``replaced``,
-    ``silent``, ``flood``, ``malformed``, ...) and ``reason`` (a sentence)."""
+    ``bad-hello``, ``silent``, ``flood``, ``malformed``, ...) and ``reason`` (a sentence). Unsigned:
+    anyone on the path may have injected it, so it is never evidence (PROTOCOL.md 7, item 3)."""
 
     t: ClassVar[MessageType] = "bye"
     code: str

@@ -14,6 +14,8 @@ from engine.games import all_rules
 from engine.protocol.identity import new_key
 from net.events import Timeouts
 from net.host import Caps, Host, Peer, is_loopback
+from net.local import bot_client
+from net.store import Store
 from tests.support.net import FAST, RawPeer, open_host, start_bots, stop_all
 from tests.support.poll import eventually
 
@@ -162,3 +164,43 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
     told = [line for line in lines if line.startswith(("Refusing connections", "Refused "))]
     assert host.refusals.refusals > 2 * len(told)
     assert len(told) <= 6
+
+
+async def test_before_its_hello_verifies_a_connection_may_send_one_frame_of_at_most_4_kib():
+    host = open_host(seats=4, timeouts=ATTACKED)
+    await host.start("127.0.0.1", 0)
+    peer = await RawPeer.open(host.port)
+    await peer.challenge()
+    peer.send({"t": "hello", "pad": "x" * 4200})
+    assert await bye_codes(peer) == ["too-large"]
+    # A frame that is not a verified hello ends the connection: there is no second one.
+    peer = await RawPeer.open(host.port)
+    await peer.challenge()
+    peer.send({"t": "ping", "head": None, "relay": []})
+    peer.send(await peer.signed_hello(new_key()))
+    assert await bye_codes(peer) == ["malformed"]
+    await host.close()
+
+
+async def test_a_peer_holding_a_table_checks_the_challenge_against_its_genesis(tmp_path):
+    first = open_host(seats=4, timeouts=ATTACKED)
+    await first.start("127.0.0.1", 0)
+    store = Store.in_dir(tmp_path / "state")
+    bot = bot_client(("127.0.0.1", first.port), "heuristic", name="Ann", store=store, timeouts=FAST)
+    await bot.start()
+    await eventually(lambda: bot.seat is not None and bot.seat.index is not None, 10, "seated")
+    await bot.stop()
+    await first.close()
+
+    # Another table answers at the address this peer's log came from: the peer stops before it
+    # says hello, and says why.
+    other = open_host(seats=4, timeouts=ATTACKED)
+    await other.start("127.0.0.1", 0)
+    again = bot_client(("127.0.0.1", other.port), "heuristic", name="Ann", store=store, timeouts=FAST)
+    await again.start()
+    await eventually(lambda: again.finished.is_set(), 10, "the peer to stop")
+    assert "another table" in again.failure
+    await eventually(lambda: other.peers == [], 5, "the host to forget the connection")
+    assert other.table.seq == 1  # nothing but the genesis: the peer never joined
+    await again.stop()
+    await other.close()
