@@ -96,14 +96,20 @@ async def read_frame(
     idle: float | None,
     body: float,
     limits: Limits = DEFAULT_LIMITS,
+    within: float | None = None,
 ) -> dict[str, Any]:
     """Read one frame and return its message map.
 
     ``idle``: seconds to wait for the 4 length bytes (None: forever); ``body``: seconds for the N
-    body bytes once the length is read (a slow sender). The length is checked before any of the
-    body is read, so an oversized frame costs nothing. Raises WireError (``closed``, ``silent``,
-    ``slow``, ``too-large``, ``malformed``).
+    body bytes once the length is read (a slow sender); ``within``: seconds for the whole frame,
+    length and body (None: no such bound; the hello's 10 s, PROTOCOL.md 7). The length is checked
+    before any of the body is read, so an oversized frame costs nothing. Raises WireError
+    (``closed``, ``silent``, ``slow``, ``too-large``, ``malformed``).
     """
+    loop = asyncio.get_running_loop()
+    deadline = None if within is None else loop.time() + within
+    if within is not None:
+        idle = within if idle is None else min(idle, within)
     try:
         header = await asyncio.wait_for(reader.readexactly(HEADER), idle)
     except asyncio.IncompleteReadError as err:
@@ -121,12 +127,14 @@ async def read_frame(
         raise WireError(
             "too-large", f"A frame declared {n} bytes, over the limit of {min(MAX_FRAME, limits.max_bytes)}."
         )
+    if deadline is not None:
+        body = max(0.0, min(body, deadline - loop.time()))
     try:
         data = await asyncio.wait_for(reader.readexactly(n), body)
     except asyncio.IncompleteReadError:
         raise WireError("closed", "The connection closed in the middle of a frame.") from None
     except TimeoutError:
-        raise WireError("slow", f"A frame of {n} bytes did not arrive within {body:g} s.") from None
+        raise WireError("slow", f"A frame of {n} bytes did not arrive within {body:.3g} s.") from None
     except (ConnectionError, OSError) as err:
         raise WireError("closed", f"The connection broke: {err}.") from None
     return parse_frame_body(data, limits)

@@ -173,8 +173,8 @@ class RefusalLog:
 @dataclass(eq=False)
 class Peer:
     """One connection: ``addr`` ("ip:port"), its ``outbox``, ``ip`` (the remote address alone),
-    ``role`` and ``key`` from its verified hello (``role`` None before it), ``head`` the latest head it reported (checked), ``synced`` once its
-    catch-up is queued."""
+    ``role`` and ``key`` from its verified hello (``role`` None before it), ``head`` the latest
+    head it reported (checked), ``synced`` once its catch-up is queued."""
 
     addr: str
     outbox: Outbox
@@ -205,8 +205,8 @@ class Host:
     ``listeners`` gets a :class:`~net.events.Folded` for every entry the host appends.
     ``finished`` is set once the table has ended (`end` appended) or stopped on a proven cheat.
     ``disconnects`` records ``(peer label, code, reason)`` for the latest :data:`MAX_DISCONNECTS`
-    connections dropped for a fault. ``caps``: how many
-    connections it holds at once (:class:`Caps`); :attr:`refusals` tells those it closed over them.
+    connections dropped for a fault. ``caps``: how many connections it holds at once
+    (:class:`Caps`); :attr:`refusals` tells those it closed over them.
     """
 
     def __init__(
@@ -471,7 +471,8 @@ class Host:
         challenge = Challenge(os.urandom(NONCE_BYTES), self.sequencer.public, t.table_id)
         peer.outbox.send(challenge.to_map())
         limits = replace(self.limits, max_bytes=min(self.limits.max_bytes, MAX_HANDSHAKE_FRAME))
-        first = await read_frame(reader, idle=self.timeouts.hello, body=self.timeouts.body, limits=limits)
+        hello_time = self.timeouts.hello  # for the whole frame: a trickled hello holds no slot longer
+        first = await read_frame(reader, idle=hello_time, body=hello_time, limits=limits, within=hello_time)
         # The version first, from the raw map: a peer of another version has other fields, and
         # deserves "version" rather than "malformed".
         if first.get("t") == "hello" and first.get("v") != VERSION:

@@ -239,7 +239,9 @@ class HostLink:
         self.outbox = outbox
         timeout, body = self.timeouts.hello, self.timeouts.body
         # Before the hello is verified either side reads one small frame (PROTOCOL.md 7, "Budgets").
-        challenge = parse_message(await read_frame(reader, idle=timeout, body=body, limits=HANDSHAKE_LIMITS))
+        challenge = parse_message(
+            await read_frame(reader, idle=timeout, body=body, limits=HANDSHAKE_LIMITS, within=timeout)
+        )
         if isinstance(challenge, Bye):
             self._on_bye(challenge)
         if not isinstance(challenge, Challenge):

@@ -266,3 +266,16 @@ def test_a_hello_verifies_only_for_its_own_challenge_and_key():
     # A small-order key (the identity point) is refused before any signature is checked.
     identity = bytes([1]) + bytes(31)
     assert "cannot sign" in verify_hello(Hello(None, None, "player", identity, bytes(64)), challenge)
+
+
+async def test_a_frame_read_within_a_time_bounds_its_length_and_body_together():
+    # The hello must arrive within its 10 s as a whole (PROTOCOL.md 7): a sender that trickles its
+    # body after a quick length holds its connection no longer than that.
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(WireError) as err:
+        await read_frame(reader_with((100).to_bytes(4, "big") + b"x", eof=False), idle=5, body=5, within=0.1)
+    assert err.value.code == "slow" and loop.time() - start < 1
+    with pytest.raises(WireError) as err:
+        await read_frame(reader_with(b"", eof=False), idle=5, body=5, within=0.05)
+    assert err.value.code == "silent"
