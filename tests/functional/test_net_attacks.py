@@ -11,10 +11,12 @@ import time
 
 from engine.audit import audit_file
 from engine.games import all_rules
-from engine.protocol.identity import new_key
+from engine.protocol.identity import new_key, public_bytes
 from net.events import Timeouts
+from net.framing import frame_bytes, parse_frame_body
 from net.host import Caps, Host, Peer, is_loopback
 from net.local import bot_client
+from net.messages import Challenge
 from net.store import Store
 from tests.support.net import FAST, RawPeer, open_host, start_bots, stop_all
 from tests.support.poll import eventually
@@ -204,3 +206,26 @@ async def test_a_peer_holding_a_table_checks_the_challenge_against_its_genesis(t
     assert other.table.seq == 1  # nothing but the genesis: the peer never joined
     await again.stop()
     await other.close()
+
+    # A machine in the middle that names the right table but its own key (to sign heads of its
+    # own): the peer stops at the challenge too.
+    table_id = first.table.table_id
+    heard: list[dict] = []
+
+    async def impostor(reader, writer):
+        writer.write(frame_bytes(Challenge(bytes(32), public_bytes(new_key()), table_id).to_map()))
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            header = await reader.readexactly(4)
+            heard.append(parse_frame_body(await reader.readexactly(int.from_bytes(header, "big"))))
+        writer.close()
+
+    server = await asyncio.start_server(impostor, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    fooled = bot_client(("127.0.0.1", port), "heuristic", name="Ann", store=store, timeouts=FAST)
+    await fooled.start()
+    await eventually(lambda: fooled.finished.is_set(), 10, "the peer to stop")
+    assert "does not hold the key" in fooled.failure
+    assert heard == []  # it said no hello to the impostor
+    await fooled.stop()
+    server.close()
+    await server.wait_closed()
