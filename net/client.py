@@ -30,7 +30,19 @@ from net.driver import BotFactory, Hooks, IntentKind, Liveness, MaySit, SeatDriv
 from net.errors import ClientError, HostRefused
 from net.events import Backoff, Finished, LinkState, Listeners, Timeouts
 from net.link import HostLink, parse_address
-from net.messages import DEFAULT_PORT, Accepted, Entries, Hello, Role, Submit, SubmitRejected, Welcome, WireHead
+from net.messages import (
+    DEFAULT_PORT,
+    Accepted,
+    Challenge,
+    Entries,
+    Hello,
+    Role,
+    Submit,
+    SubmitRejected,
+    Welcome,
+    WireHead,
+    sign_hello,
+)
 from net.replica import Replica
 from net.store import Store
 
@@ -253,9 +265,13 @@ class Client:
 
     # -- what the link asks (net.link.LinkPeer) and the driver's channel --------------------------
 
-    def hello(self) -> Hello:
-        """The ``hello`` for a new connection: the table and the last seq this peer holds."""
-        return Hello(self.replica.table_id, self.replica.last_seq(), self.role, self.public)
+    def hello(self, challenge: Challenge) -> Hello:
+        """The ``hello`` answering ``challenge``: the table and the last seq this peer holds,
+        signed with this peer's key over the challenge (PROTOCOL.md 7). Raises GiveUp when the
+        challenge names another table or host key than this peer's genesis."""
+        self.replica.check_challenge(challenge)
+        table = self.replica.table_id
+        return sign_hello(self.key, challenge, table=table, last=self.replica.last_seq(), role=self.role)
 
     def welcomed(self, msg: Welcome) -> None:
         """Check the host's welcome (GiveUp when it cannot be followed), then catch up."""

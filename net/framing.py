@@ -2,7 +2,8 @@
 
 A frame is a 4-byte big-endian length N (1 <= N <= 4 MiB) followed by N bytes: the canonical
 MessagePack encoding of one map with a ``t`` (type) str key. :func:`read_frame` reads one with
-read time-outs and the decoding limits of :mod:`engine.protocol.codec`; :class:`Outbox` writes frames from
+read time-outs and the decoding limits of :mod:`engine.protocol.codec` (:data:`HANDSHAKE_LIMITS`
+before a verified hello); :class:`Outbox` writes frames from
 a bounded queue, so a slow reader never blocks the sender's other peers.
 
 Every way a peer can break the framing raises a :class:`WireError` whose ``code`` names it
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import collections
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Literal
 
 from engine.errors import VampireError
@@ -23,12 +25,30 @@ from engine.protocol.codec import DEFAULT_LIMITS, CodecError, LimitError, Limits
 MAX_FRAME = 4 * 1024 * 1024
 """The largest frame body, in bytes (PROTOCOL.md 7)."""
 
+MAX_HANDSHAKE_FRAME = 4 * 1024
+"""The largest frame body before a verified hello, in bytes (PROTOCOL.md 7, "Budgets"): the
+``challenge`` and the ``hello`` take under 300 bytes."""
+
+HANDSHAKE_LIMITS = replace(DEFAULT_LIMITS, max_bytes=MAX_HANDSHAKE_FRAME)
+"""Decoding limits for the one frame each side reads before the hello is verified: the host's read
+of the ``hello``, the peer's read of the ``challenge``."""
+
 HEADER = 4
 """Bytes of the big-endian length that starts every frame."""
 
 
 WireCode = Literal[
-    "closed", "silent", "slow", "too-large", "malformed", "slow-reader", "flood", "version", "wrong-table", "ahead"
+    "closed",
+    "silent",
+    "slow",
+    "too-large",
+    "malformed",
+    "slow-reader",
+    "flood",
+    "version",
+    "bad-hello",
+    "wrong-table",
+    "ahead",
 ]
 """Why a connection is dropped, as the ``bye`` to the peer says it (see :class:`WireError`)."""
 
@@ -39,7 +59,8 @@ class WireError(VampireError):
     within the body time-out), ``too-large`` (a declared length over 4 MiB), ``malformed`` (a zero
     length, bytes that are not one canonical map with a str ``t``), ``slow-reader`` (a peer that
     does not read what it is sent); the host also drops a peer for a ``flood`` of frames, or a
-    hello of another protocol ``version``, of the ``wrong-table``, or ``ahead`` of its log."""
+    hello of another protocol ``version``, a hello whose key or signature fails (``bad-hello``),
+    of the ``wrong-table``, or ``ahead`` of its log."""
 
     def __init__(self, code: WireCode, message: str) -> None:
         super().__init__(message)
@@ -75,14 +96,20 @@ async def read_frame(
     idle: float | None,
     body: float,
     limits: Limits = DEFAULT_LIMITS,
+    within: float | None = None,
 ) -> dict[str, Any]:
     """Read one frame and return its message map.
 
     ``idle``: seconds to wait for the 4 length bytes (None: forever); ``body``: seconds for the N
-    body bytes once the length is read (a slow sender). The length is checked before any of the
-    body is read, so an oversized frame costs nothing. Raises WireError (``closed``, ``silent``,
-    ``slow``, ``too-large``, ``malformed``).
+    body bytes once the length is read (a slow sender); ``within``: seconds for the whole frame,
+    length and body (None: no such bound; the hello's 10 s, PROTOCOL.md 7). The length is checked
+    before any of the body is read, so an oversized frame costs nothing. Raises WireError
+    (``closed``, ``silent``, ``slow``, ``too-large``, ``malformed``).
     """
+    loop = asyncio.get_running_loop()
+    deadline = None if within is None else loop.time() + within
+    if within is not None:
+        idle = within if idle is None else min(idle, within)
     try:
         header = await asyncio.wait_for(reader.readexactly(HEADER), idle)
     except asyncio.IncompleteReadError as err:
@@ -100,12 +127,14 @@ async def read_frame(
         raise WireError(
             "too-large", f"A frame declared {n} bytes, over the limit of {min(MAX_FRAME, limits.max_bytes)}."
         )
+    if deadline is not None:
+        body = max(0.0, min(body, deadline - loop.time()))
     try:
         data = await asyncio.wait_for(reader.readexactly(n), body)
     except asyncio.IncompleteReadError:
         raise WireError("closed", "The connection closed in the middle of a frame.") from None
     except TimeoutError:
-        raise WireError("slow", f"A frame of {n} bytes did not arrive within {body:g} s.") from None
+        raise WireError("slow", f"A frame of {n} bytes did not arrive within {body:.3g} s.") from None
     except (ConnectionError, OSError) as err:
         raise WireError("closed", f"The connection broke: {err}.") from None
     return parse_frame_body(data, limits)

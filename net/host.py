@@ -8,18 +8,29 @@ itself with ``auto_start``, else when :meth:`Host.start_game` is called: the hos
 Start) and `end` when the game is over. It relays the heads players report in their pings to
 everyone, so that a fork would be seen (PROTOCOL.md 3).
 
+Every connection starts with the host's ``challenge`` (a fresh nonce); the peer's ``hello`` must
+be signed over it by the key it names (PROTOCOL.md 7, items 1-2), so only the holder of a key can
+take that key's place, and a hello seen on one connection is worthless on any other. Before the
+hello verifies, a connection may send one frame of at most 4 KiB.
+
 A peer that breaks the wire (garbage, an oversized frame, silence, a slow body, a flood, a reader
-that does not read) is told why in a ``bye`` where possible and disconnected; nothing it sends
-reaches the table, and the other connections go on.
+that does not read, a hello that does not verify) is told why in a ``bye`` where possible and
+disconnected; nothing it sends reaches the table, and the other connections go on. Connections over
+the caps (:class:`Caps`) are closed as soon as they are accepted, before anything is read or
+written, and logged once per burst (:class:`RefusalLog`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import ipaddress
 import logging
+import os
+import resource
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import VampireError
@@ -29,12 +40,14 @@ from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogErr
 from engine.sequencer import Sequencer
 from engine.table import Table, TableRefusal
 from net.events import Folded, Listeners, Presence, Timeouts
-from net.framing import Outbox, WireError, frame_bytes, read_frame
+from net.framing import MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
     DEFAULT_PORT,
+    NONCE_BYTES,
     VERSION,
     Accepted,
     Bye,
+    Challenge,
     Entries,
     Hello,
     MessageError,
@@ -48,6 +61,7 @@ from net.messages import (
     head_from_wire,
     head_to_wire,
     parse_message,
+    verify_hello,
 )
 
 log = logging.getLogger("vampire.net.host")
@@ -56,18 +70,115 @@ CATCH_UP_CHUNK = 1024 * 1024
 """Bytes of entries (about) in one ``entries`` frame sent to a peer catching up."""
 
 
+MAX_DISCONNECTS = 1024
+"""Faulty disconnections :attr:`Host.disconnects` keeps (the latest)."""
+
+BURST_QUIET = 5.0
+"""Seconds without a refused connection that end a burst of refusals (:class:`RefusalLog`)."""
+
+
 class HostError(VampireError):
     """The host cannot go on: its log file cannot be written, or it cannot listen."""
 
 
+@dataclass(frozen=True)
+class Caps:
+    """How many connections the host holds at once (PROTOCOL.md 7, "Caps").
+
+    ``total``: connections in all (before and after their hello), lowered by :meth:`limit` below
+    the process's file-descriptor limit; ``per_address``: connections from one remote IP address
+    other than loopback (every peer of ``vampire play`` and of a test is on loopback)."""
+
+    total: int = 256
+    per_address: int = 32
+
+    def limit(self, nofile: int | None = None) -> int:
+        """The total cap in force: ``total``, or half the soft descriptor limit ``nofile`` (default:
+        this process's ``RLIMIT_NOFILE``) when that is lower. Half, because every connection costs
+        one descriptor and the rest of the process needs its own: the listening socket, the log
+        file, and in ``vampire play`` the bots' sockets, logs and secrets files."""
+        if nofile is None:
+            nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        if nofile == resource.RLIM_INFINITY or nofile <= 0:
+            return self.total
+        return max(1, min(self.total, nofile // 2))
+
+
+def is_loopback(ip: str) -> bool:
+    """Whether ``ip`` (as asyncio gives a peer's address) is a loopback address (IPv4-mapped
+    IPv6 included). Anything that is not an IP address (a Unix socket's name) counts as local."""
+    try:
+        address = ipaddress.ip_address(ip.split("%", 1)[0])
+    except ValueError:
+        return True
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
+class RefusalLog:
+    """Refused connections, told once per burst instead of once per attempt (PROTOCOL.md 7).
+
+    :meth:`refused` is called for each connection closed over a cap; the first of a burst says so at
+    once (``say(line)``), and the burst ends, with a line counting what it refused, once
+    :data:`BURST_QUIET` seconds pass without a refusal. ``refusals`` counts every refusal since
+    the host started; ``bursts`` the bursts begun."""
+
+    def __init__(self, say: Callable[[str], None], quiet: float = BURST_QUIET) -> None:
+        self.say = say
+        self.quiet = quiet
+        self.refusals = 0
+        self.bursts = 0
+        self._count = 0
+        self._first = 0.0
+        self._last = 0.0
+        self._addresses: set[str] = set()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def refused(self, ip: str, why: str) -> None:
+        """Note a connection from ``ip`` closed because of ``why`` (a sentence naming the cap)."""
+        now = time.monotonic()
+        self.refusals += 1
+        self._last = now
+        if self._count == 0:
+            self.bursts += 1
+            self._first = now
+            self.say(f"Refusing connections: {why} (first from {ip}); a count follows when they stop.")
+            self._timer = asyncio.get_running_loop().call_later(self.quiet, self._check)
+        self._count += 1
+        if len(self._addresses) < 64:  # enough to name the sources, bounded whatever the flood
+            self._addresses.add(ip)
+
+    def _check(self) -> None:
+        now = time.monotonic()
+        if now - self._last < self.quiet:
+            self._timer = asyncio.get_running_loop().call_later(self.quiet - (now - self._last), self._check)
+            return
+        self.close()
+
+    def close(self) -> None:
+        """End the burst now, saying how many connections it refused."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._count:
+            sources = ", ".join(sorted(self._addresses)[:8])
+            more = "" if len(self._addresses) <= 8 else f" and {len(self._addresses) - 8} more"
+            plural = "s" if self._count > 1 else ""
+            seconds = max(self._last - self._first, 0.0)
+            self.say(f"Refused {self._count} connection{plural} over {seconds:.0f} s from {sources}{more}.")
+        self._count = 0
+        self._addresses.clear()
+
+
 @dataclass(eq=False)
 class Peer:
-    """One connection: ``addr`` ("ip:port"), its ``outbox``, ``role`` and ``key`` from its hello
-    (``role`` None before it), ``head`` the latest head it reported (checked), ``synced`` once its
-    catch-up is queued."""
+    """One connection: ``addr`` ("ip:port"), its ``outbox``, ``ip`` (the remote address alone),
+    ``role`` and ``key`` from its verified hello (``role`` None before it), ``head`` the latest
+    head it reported (checked), ``synced`` once its catch-up is queued."""
 
     addr: str
     outbox: Outbox
+    ip: str = ""
     role: Role | None = None
     key: bytes = b""
     head: Head | None = None
@@ -94,7 +205,9 @@ class Host:
     ``listeners`` gets a :class:`~net.events.Folded` for every entry the host appends and a
     :class:`~net.events.Presence` whenever the players connected change. ``finished`` is set once the
     table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
-    ``(peer label, code, reason)`` for every connection dropped for a fault.
+    ``(peer label, code, reason)`` for the latest :data:`MAX_DISCONNECTS` connections dropped for a
+    fault. ``caps``: how many connections it holds at once (:class:`Caps`); :attr:`refusals` tells
+    those it closed over them.
     """
 
     def __init__(
@@ -105,6 +218,7 @@ class Host:
         say: Callable[[str], None] | None = None,
         limits: Limits = DEFAULT_LIMITS,
         auto_start: bool = True,
+        caps: Caps = Caps(),
     ) -> None:
         if not sequencer.table.entries:
             raise HostError("The host needs a table: open it (genesis) or replay a log first.")
@@ -113,10 +227,15 @@ class Host:
         self.say = say
         self.limits = limits
         self.auto_start = auto_start
+        self.caps = caps
+        self.max_connections = caps.limit()
+        """The total cap in force (:meth:`Caps.limit`), fixed when the host is made."""
+        self.refusals = RefusalLog(self._say)
         self.listeners = Listeners()
         self.finished = asyncio.Event()
         self.peers: list[Peer] = []
-        self.disconnects: list[tuple[str, str, str]] = []
+        # Bounded: a flood of connections that never say hello must not grow the host's memory.
+        self.disconnects: collections.deque[tuple[str, str, str]] = collections.deque(maxlen=MAX_DISCONNECTS)
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._pinger: asyncio.Task[None] | None = None
@@ -183,6 +302,7 @@ class Host:
             self._pinger.cancel()
         if self._server is not None:
             self._server.close()
+        self.refusals.close()
         await asyncio.gather(
             *(p.outbox.close(Bye("done", reason).to_map()) for p in self.peers if p.outbox is not None),
             return_exceptions=True,
@@ -258,18 +378,36 @@ class Host:
 
     # -- connections ----------------------------------------------------------------------------
 
+    def _over_cap(self, ip: str) -> str | None:
+        """Why a new connection from ``ip`` is one too many (a sentence), or None (PROTOCOL.md 7)."""
+        if len(self.peers) >= self.max_connections:
+            return f"the host holds its cap of {self.max_connections} connections"
+        if self.caps.per_address and not is_loopback(ip):
+            same = sum(1 for p in self.peers if p.ip == ip)
+            if same >= self.caps.per_address:
+                return f"{ip} holds its cap of {self.caps.per_address} connections"
+        return None
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        name = writer.get_extra_info("peername")
+        ip = str(name[0]) if isinstance(name, tuple) else str(name)
+        why = self._over_cap(ip)
+        if why is not None:
+            # Closed before anything is read, written or logged for it: a flood costs one accept
+            # and one close per connection, and a line per burst (RefusalLog).
+            writer.transport.abort()
+            self.refusals.refused(ip, why)
+            return
         task = asyncio.current_task()
         assert task is not None  # asyncio runs each connection's callback in a task of its own
         self._tasks.add(task)
-        name = writer.get_extra_info("peername")
         outbox = Outbox(
             writer,
             max_queued=self.timeouts.max_queued,
             write_timeout=self.timeouts.write,
             on_fail=lambda code, reason: self._lost(peer, code, reason),
         )
-        peer = Peer(f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name), outbox)
+        peer = Peer(f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name), outbox, ip)
         peer.tokens = float(self.timeouts.burst)
         self.peers.append(peer)
         try:
@@ -341,11 +479,32 @@ class Host:
         if peer.tokens < 0:
             raise WireError("flood", f"More than {self.timeouts.rate:g} frames a second: the host stops reading.")
 
-    async def _serve(self, peer: Peer, reader: asyncio.StreamReader) -> None:
-        first = await read_frame(reader, idle=self.timeouts.hello, body=self.timeouts.body, limits=self.limits)
+    async def _handshake(self, peer: Peer, reader: asyncio.StreamReader) -> Hello:
+        """Send the ``challenge`` and read the one frame a connection may send before its hello is
+        verified (at most 4 KiB); return the hello once its key and signature verify
+        (PROTOCOL.md 7, items 1-2). Raises WireError (``version``, ``bad-hello``, and those of
+        :func:`~net.framing.read_frame`) or MessageError."""
+        t = self.table
+        challenge = Challenge(os.urandom(NONCE_BYTES), self.sequencer.public, t.table_id)
+        peer.outbox.send(challenge.to_map())
+        limits = replace(self.limits, max_bytes=min(self.limits.max_bytes, MAX_HANDSHAKE_FRAME))
+        hello_time = self.timeouts.hello  # for the whole frame: a trickled hello holds no slot longer
+        first = await read_frame(reader, idle=hello_time, body=hello_time, limits=limits, within=hello_time)
+        # The version first, from the raw map: a peer of another version has other fields, and
+        # deserves "version" rather than "malformed".
+        if first.get("t") == "hello" and first.get("v") != VERSION:
+            v = first.get("v")
+            raise WireError("version", f"This host speaks protocol version {VERSION}, not {v!r}.")
         hello = parse_message(first)
         if not isinstance(hello, Hello):
             raise MessageError(f"The first frame must be a hello, not a {hello.t}.")
+        why = verify_hello(hello, challenge)
+        if why is not None:
+            raise WireError("bad-hello", why)
+        return hello
+
+    async def _serve(self, peer: Peer, reader: asyncio.StreamReader) -> None:
+        hello = await self._handshake(peer, reader)
         if not self._welcome(peer, hello):
             return
         while not peer.gone:
@@ -365,9 +524,9 @@ class Host:
                 raise MessageError(f"A peer does not send {msg.t} frames.")
 
     def _welcome(self, peer: Peer, hello: Hello) -> bool:
+        """Welcome a peer whose ``hello`` verified (:meth:`_handshake`): check its table and last
+        seq, let it replace an older connection of its key, send the welcome and its catch-up."""
         t = self.table
-        if hello.v != VERSION:
-            raise WireError("version", f"This host speaks protocol version {VERSION}, not {hello.v}.")
         if hello.table is not None and hello.table != t.table_id:
             raise WireError("wrong-table", "This host holds another table than the one you hold.")
         if hello.last is not None and hello.last >= t.seq:
@@ -379,7 +538,8 @@ class Host:
         if hello.role == "player":
             for other in list(self.peers):
                 if other is not peer and other.key == hello.key and other.role == "player":
-                    # The newest connection of a key wins: the old one is usually half-open.
+                    # The newest connection of a key wins: the old one is usually half-open. Only
+                    # a verified hello reaches here, so only the key's holder can take its place.
                     asyncio.get_running_loop().create_task(
                         self._drop(other, "replaced", "Another connection with your key took your place.")
                     )

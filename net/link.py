@@ -1,6 +1,7 @@
 """A client's connection to its host (PROTOCOL.md 7): transport, hello, reconnect, back-off.
 
-:class:`HostLink` opens a TCP connection to the host, says ``hello``, hands the ``welcome`` and
+:class:`HostLink` opens a TCP connection to the host, reads its ``challenge`` (one frame of at most
+4 KiB), has its peer check it and sign the ``hello`` over it, hands the ``welcome`` and
 every later message to its :class:`LinkPeer` (the client that composes it), answers pings, and
 reconnects with exponential back-off and jitter when the connection drops, until the peer stops
 or cannot go on. It knows nothing of tables and seats: only frames, messages and heads.
@@ -18,11 +19,12 @@ from engine.errors import VampireError
 from engine.protocol.log import Head, LogError
 from net.errors import ClientError, GiveUp
 from net.events import Backoff, Connection, LinkCause, LinkState, Listeners, Presence, Timeouts
-from net.framing import Outbox, WireError, read_frame
+from net.framing import HANDSHAKE_LIMITS, Outbox, WireError, read_frame
 from net.messages import (
     DEFAULT_PORT,
     Accepted,
     Bye,
+    Challenge,
     Entries,
     Hello,
     MessageError,
@@ -38,7 +40,7 @@ from net.messages import (
 
 log = logging.getLogger("vampire.net.client")
 
-FATAL_BYE = frozenset({"version", "wrong-table", "ahead", "replaced"})
+FATAL_BYE = frozenset({"version", "bad-hello", "wrong-table", "ahead", "replaced"})
 """``bye`` codes after which reconnecting cannot help."""
 
 
@@ -117,8 +119,10 @@ class LinkPeer(Protocol):
         """Why the client stopped for good, if it did."""
         ...
 
-    def hello(self) -> Hello:
-        """The ``hello`` to open a connection with (the table and last seq held)."""
+    def hello(self, challenge: Challenge) -> Hello:
+        """The ``hello`` answering the host's ``challenge``, signed (the table and last seq held).
+        Raises GiveUp when the challenge names another table or host key than the genesis this
+        peer holds (PROTOCOL.md 7, item 2)."""
         ...
 
     def welcomed(self, msg: Welcome) -> None:
@@ -272,12 +276,23 @@ class HostLink:
             writer, max_queued=self.timeouts.max_queued, write_timeout=self.timeouts.write, on_fail=lambda c, r: None
         )
         self.outbox = outbox
-        outbox.send(self.peer.hello().to_map())
-        first = parse_message(await read_frame(reader, idle=self.timeouts.hello, body=self.timeouts.body))
+        timeout, body = self.timeouts.hello, self.timeouts.body
+        # Before the hello is verified either side reads one small frame (PROTOCOL.md 7, "Budgets").
+        challenge = parse_message(
+            await read_frame(reader, idle=timeout, body=body, limits=HANDSHAKE_LIMITS, within=timeout)
+        )
+        if isinstance(challenge, Bye):
+            self._on_bye(challenge)
+        if not isinstance(challenge, Challenge):
+            raise MessageError(f"The host opened with a {challenge.t}, not a challenge.")
+        outbox.send(self.peer.hello(challenge).to_map())
+        first = parse_message(await read_frame(reader, idle=timeout, body=body))
         if isinstance(first, Bye):
             self._on_bye(first)
         if not isinstance(first, Welcome):
             raise MessageError(f"The host answered hello with a {first.t}.")
+        if first.host != challenge.host or first.table != challenge.table:
+            raise MessageError("The host's welcome names another table or host key than its challenge.")
         self.peer.welcomed(first)
         self._welcomed = True
         pinger = asyncio.get_running_loop().create_task(self._ping_loop(outbox))

@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
 from engine.errors import VampireError
 from engine.protocol.codec import (
     CodecError,
@@ -22,15 +25,24 @@ from engine.protocol.codec import (
     check_list,
     check_map,
     check_str,
+    encode,
     int_in,
     list_of,
     nullable,
     one_of,
 )
-from engine.protocol.log import Head
+from engine.protocol.identity import public_bytes
+from engine.protocol.log import BadAuthorKey, Head, validate_author_key
 
-VERSION = 1
-"""The protocol version a ``hello`` and a ``welcome`` carry in ``v``."""
+VERSION = 2
+"""The protocol version a ``hello`` and a ``welcome`` carry in ``v`` (2: the signed hello of
+PROTOCOL.md 7; a peer of version 1 speaks before the host's challenge and is told ``version``)."""
+
+HELLO_DOMAIN = "vampire-table/hello/v2"
+"""The first element of the array a ``hello`` signature covers (PROTOCOL.md 7, item 2)."""
+
+NONCE_BYTES = 32
+"""Bytes of the random nonce of a ``challenge``."""
 
 DEFAULT_PORT = 7447
 """The TCP port a host listens on, and a peer connects to, unless told otherwise."""
@@ -40,7 +52,9 @@ Role = Literal["player", "spectator"]
 
 ROLES: tuple[Role, ...] = get_args(Role)
 
-MessageType = Literal["hello", "welcome", "entries", "submit", "accepted", "rejected", "ping", "pong", "bye"]
+MessageType = Literal[
+    "challenge", "hello", "welcome", "entries", "submit", "accepted", "rejected", "ping", "pong", "bye"
+]
 """The ``t`` field of every message of the wire."""
 
 WireHead = list[Any]
@@ -90,21 +104,82 @@ def head_from_wire(value: WireHead, table: bytes) -> Head:
 
 
 @dataclass(frozen=True)
+class Challenge:
+    """First frame of a connection, host to peer (PROTOCOL.md 7, item 1). ``nonce``: 32 random
+    bytes, new for every connection; ``host``: the host's 32-byte public key (the genesis author);
+    ``table``: the table id (None before the genesis)."""
+
+    t: ClassVar[MessageType] = "challenge"
+    nonce: bytes
+    host: bytes
+    table: bytes | None
+
+    def to_map(self) -> WireMap:
+        """The message as the map a frame carries."""
+        return {"t": self.t, "nonce": self.nonce, "host": self.host, "table": self.table}
+
+
+@dataclass(frozen=True)
 class Hello:
-    """First frame of a connection, peer to host. ``table``: the table id the peer holds (None: it
-    holds nothing yet); ``last``: the last seq it holds (None: none); ``role``: ``player`` or
-    ``spectator``; ``key``: its 32-byte Ed25519 public key."""
+    """The peer's answer to the ``challenge`` (PROTOCOL.md 7, item 2). ``table``: the table id the
+    peer expects (None: it holds nothing yet); ``last``: the last seq it holds (None: none);
+    ``role``: ``player`` or ``spectator``; ``key``: its 32-byte Ed25519 public key; ``sig``: its
+    64-byte signature over :func:`hello_message` for the challenge answered (see :func:`sign_hello`)."""
 
     t: ClassVar[MessageType] = "hello"
     table: bytes | None
     last: int | None
     role: Role
     key: bytes
+    sig: bytes
     v: int = VERSION
 
     def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
-        return {"t": self.t, "v": self.v, "table": self.table, "last": self.last, "role": self.role, "key": self.key}
+        return {
+            "t": self.t,
+            "v": self.v,
+            "table": self.table,
+            "last": self.last,
+            "role": self.role,
+            "key": self.key,
+            "sig": self.sig,
+        }
+
+
+def hello_message(host: bytes, nonce: bytes, table: bytes | None, role: Role, key: bytes) -> bytes:
+    """The bytes a ``hello`` signature covers: the canonical encoding of
+    ``["vampire-table/hello/v2", host key, nonce, table, role, key]`` (PROTOCOL.md 7, item 2), with
+    ``table`` the hello's own field (bin 32 or nil). Binding the host's key and the connection's
+    nonce makes a signed hello worthless on any other connection, and to any other host."""
+    return encode([HELLO_DOMAIN, host, nonce, table, role, key])
+
+
+def sign_hello(
+    key: Ed25519PrivateKey, challenge: Challenge, *, table: bytes | None, last: int | None, role: Role
+) -> Hello:
+    """The ``hello`` answering ``challenge``, signed with ``key`` (the peer's identity)."""
+    public = public_bytes(key)
+    sig = key.sign(hello_message(challenge.host, challenge.nonce, table, role, public))
+    return Hello(table, last, role, public, sig)
+
+
+def verify_hello(hello: Hello, challenge: Challenge) -> str | None:
+    """Why ``hello`` does not answer ``challenge`` (a sentence), or None when it does.
+
+    The key is validated as an author key first (PROTOCOL.md 2: a small-order or non-canonical key
+    could make a signature verify for any message), then the signature over :func:`hello_message`
+    with this connection's nonce and the host's key."""
+    try:
+        validate_author_key(hello.key)
+    except BadAuthorKey as err:
+        return f"The hello's key cannot sign: {err}"
+    message = hello_message(challenge.host, challenge.nonce, hello.table, hello.role, hello.key)
+    try:
+        Ed25519PublicKey.from_public_bytes(hello.key).verify(hello.sig, message)
+    except (InvalidSignature, ValueError):
+        return "The hello's signature does not verify for this connection's challenge and its key."
+    return None
 
 
 @dataclass(frozen=True)
@@ -210,7 +285,8 @@ class Pong(Ping):
 @dataclass(frozen=True)
 class Bye:
     """The sender closes the connection: ``code`` (why, as a word: ``done``, ``replaced``,
-    ``silent``, ``flood``, ``malformed``, ...) and ``reason`` (a sentence)."""
+    ``bad-hello``, ``silent``, ``flood``, ``malformed``, ...) and ``reason`` (a sentence). Unsigned:
+    anyone on the path may have injected it, so it is never evidence (PROTOCOL.md 7, item 3)."""
 
     t: ClassVar[MessageType] = "bye"
     code: str
@@ -221,7 +297,7 @@ class Bye:
         return {"t": self.t, "code": self.code, "reason": self.reason}
 
 
-Message = Hello | Welcome | Entries | Submit | Accepted | SubmitRejected | Ping | Pong | Bye
+Message = Challenge | Hello | Welcome | Entries | Submit | Accepted | SubmitRejected | Ping | Pong | Bye
 
 _TEXT = lambda value, what: check_str(value, what, MAX_TEXT)  # noqa: E731
 _CODE = lambda value, what: check_str(value, what, 32)  # noqa: E731
@@ -250,6 +326,10 @@ def _entry_item(value: Any, what: str) -> list[Any]:
 
 
 _SCHEMAS: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], Message]]] = {
+    "challenge": (
+        {"t": str, "nonce": bin_of(NONCE_BYTES), "host": bin_of(32), "table": nullable(bin_of(32))},
+        lambda m: Challenge(m["nonce"], m["host"], m["table"]),
+    ),
     "hello": (
         {
             "t": str,
@@ -258,8 +338,9 @@ _SCHEMAS: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], Message]]] 
             "last": nullable(int_in(0)),
             "role": one_of(*ROLES),
             "key": bin_of(32),
+            "sig": bin_of(64),
         },
-        lambda m: Hello(m["table"], m["last"], m["role"], m["key"], m["v"]),
+        lambda m: Hello(m["table"], m["last"], m["role"], m["key"], m["sig"], m["v"]),
     ),
     "welcome": (
         {"t": str, "v": int, "table": bin_of(32), "host": bin_of(32), "head": _HEAD, "mine": nullable(_HEAD)},

@@ -26,7 +26,7 @@ from engine.seat import Seat
 from engine.table import Table, TableRefusal
 from net.errors import GiveUp
 from net.events import Folded, Fork, HostFault, Listeners
-from net.messages import VERSION, Entries, MessageError, Role, Welcome, WireHead, head_from_wire
+from net.messages import VERSION, Challenge, Entries, MessageError, Role, Welcome, WireHead, head_from_wire
 from net.store import Store
 
 MAX_CLAIMS = 256
@@ -165,6 +165,15 @@ class Replica:
             self._log.close()
 
     # -- receiving ------------------------------------------------------------------------------
+
+    def check_challenge(self, challenge: Challenge) -> None:
+        """Check the host's ``challenge`` against the genesis this peer holds, if it holds one
+        (PROTOCOL.md 7, item 2): the same table id, and the genesis author's key. Raises GiveUp
+        with a sentence otherwise (another table, or another host, answers at this address)."""
+        if self._table_id is not None and challenge.table != self._table_id:
+            raise GiveUp("The host at this address holds another table than this peer's log.")
+        if self.host_key is not None and challenge.host != self.host_key:
+            raise GiveUp("The host at this address does not hold the key that opened this peer's table.")
 
     def welcome(self, msg: Welcome) -> None:
         """Check the host's ``welcome`` against what this peer holds, and open the table's files

@@ -82,7 +82,10 @@ class Limits:
 
     ``max_bytes``: whole input, in bytes; ``max_bin`` / ``max_str``: length of one bin / str, in
     bytes; ``max_array``: elements of one array; ``max_map``: pairs of one map; ``max_depth``:
-    containers (arrays and maps) nested in one another (``[]`` has depth 1, ``[[1]]`` depth 2).
+    containers (arrays and maps) nested in one another (``[]`` has depth 1, ``[[1]]`` depth 2);
+    ``max_objects``: MessagePack objects in the whole input, counting the outermost value and every
+    element of every array and map (a map pair is two: its key and its value) (PROTOCOL.md 7,
+    "Budgets": this bound, not the byte size, is what makes the cost of decoding small).
     """
 
     max_bytes: int = 4 * 1024 * 1024
@@ -91,6 +94,7 @@ class Limits:
     max_array: int = 100_000
     max_map: int = 256
     max_depth: int = 16
+    max_objects: int = 262_144
 
 
 DEFAULT_LIMITS = Limits()
@@ -143,9 +147,14 @@ def _scan(data: bytes, limits: Limits) -> None:
     the depth is bounded. Types the protocol never carries are refused with a sentence, and the
     keys of every map must be strs in strictly increasing UTF-8 byte order (sorted, no duplicates),
     which is what lets :func:`decode` compare with msgpack's own packer instead of ``encode``.
+
+    Objects are counted as each container's header is read (its declared items are charged before
+    any of them is walked), so a value over ``limits.max_objects`` is refused having cost at most
+    that many steps, whatever its size (PROTOCOL.md 7, "Budgets").
     """
     end = len(data)
     pos = 0
+    objects = 1  # the outermost value
     left, in_map, last_key = 1, False, None  # the open container: items left, map?, previous key
     stack: list[tuple[int, bool, bytes | None]] = []
     while True:
@@ -201,9 +210,14 @@ def _scan(data: bytes, limits: Limits) -> None:
                 raise LimitError(f"An array of {n} items is over the limit of {limits.max_array}.")
             if n > end - pos:  # every item takes at least one byte
                 raise CodecError(_TRUNCATED)
-            stack.append((left, in_map, last_key))
-            if len(stack) > limits.max_depth:
+            objects += n
+            if objects > limits.max_objects:
+                raise LimitError(f"The data holds more than {limits.max_objects} MessagePack objects.")
+            if len(stack) >= limits.max_depth:
                 raise LimitError(f"The data nests deeper than {limits.max_depth} arrays and maps.")
+            if n == 0:
+                continue  # an empty container opens nothing: no stack step (the cheapest object)
+            stack.append((left, in_map, last_key))
             left, in_map, last_key = n, kind == _MAP, None
 
 

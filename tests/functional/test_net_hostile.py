@@ -12,7 +12,7 @@ from engine.protocol.identity import new_key, public_bytes
 from engine.protocol.log import ENTRY_CONTEXT, sign_entry
 from net.events import Timeouts
 from net.framing import MAX_FRAME
-from net.messages import Hello, Submit
+from net.messages import Submit
 from tests.support.net import FAST, RawPeer, open_host, start_bots, stop_all
 from tests.support.poll import eventually
 
@@ -91,13 +91,14 @@ async def test_hostile_peers_are_refused_and_the_honest_table_goes_on_unchanged(
     peer.send(Submit(1, [b"x", bytes(64)]).to_map())
     assert [f["code"] for f in await peer.closed() if f["t"] == "bye"] == ["malformed"]
     peer = await RawPeer.open(port)
-    peer.send(Hello(None, None, "player", bytes(32), v=2).to_map())
+    old = {"t": "hello", "v": 1, "table": None, "last": None, "role": "player", "key": bytes(32)}
+    peer.send(old)  # what a peer of protocol version 1 said
     assert [f["code"] for f in await peer.closed() if f["t"] == "bye"] == ["version"]
 
     # A player who speaks the protocol but sends bad entries: each gets its code, and stays.
     key = new_key()
     mallory = await RawPeer.open(port)
-    welcome = await mallory.hello(public_bytes(key))
+    welcome = await mallory.hello(key)
     assert welcome["t"] == "welcome" and welcome["table"] == t.table_id
 
     got = await rejection(mallory, [b"not an entry", bytes(64)])
@@ -128,12 +129,12 @@ async def test_hostile_peers_are_refused_and_the_honest_table_goes_on_unchanged(
     assert got["code"] == "not-your-turn"
 
     # A second hello on a live connection breaks the protocol: bye.
-    mallory.send(Hello(None, None, "player", public_bytes(key)).to_map())
+    mallory.send(await mallory.signed_hello(key))
     assert [f["code"] for f in await mallory.closed() if f["t"] == "bye"] == ["malformed"]
 
     # A spectator may watch but not submit.
     watcher = await RawPeer.open(port)
-    await watcher.hello(public_bytes(new_key()), role="spectator")
+    await watcher.hello(new_key(), role="spectator")
     got = await rejection(watcher, fresh_entry(new_key(), t))
     assert got["code"] == "spectator"
     watcher.close()
@@ -141,7 +142,7 @@ async def test_hostile_peers_are_refused_and_the_honest_table_goes_on_unchanged(
     # A flood of submits: cut off after the burst, with a bye.
     flooder_key = new_key()
     flooder = await RawPeer.open(port)
-    await flooder.hello(public_bytes(flooder_key))
+    await flooder.hello(flooder_key)
     junk = Submit(1, [b"junk", bytes(64)]).to_map()
     for _ in range(500):
         flooder.send(junk)
@@ -172,7 +173,7 @@ async def test_the_host_refuses_a_key_that_already_holds_a_seat():
     await host.start("127.0.0.1", 0)
     key = new_key()
     peer = await RawPeer.open(host.port)
-    await peer.hello(public_bytes(key))
+    await peer.hello(key)
     t = host.table
     peer.send(Submit(1, fresh_entry(key, t, kind="join", body={"name": "Ann", "deck": None})).to_map())
     assert (await peer.recv_type("accepted"))["n"] == 1
@@ -187,14 +188,14 @@ async def test_the_host_refuses_a_key_that_already_holds_a_seat():
 async def test_a_new_connection_with_a_seated_key_replaces_the_old_one():
     host = open_host(seats=3, timeouts=HOSTILE)
     await host.start("127.0.0.1", 0)
-    key = public_bytes(new_key())
+    key = new_key()
     first = await RawPeer.open(host.port)
     await first.hello(key)
     second = await RawPeer.open(host.port)
     assert (await second.hello(key))["t"] == "welcome"
     frames = await first.closed()
     assert frames[-1]["t"] == "bye" and frames[-1]["code"] == "replaced"
-    await eventually(lambda: host.players_connected() == [key], 5, "one connection for the key")
+    await eventually(lambda: host.players_connected() == [public_bytes(key)], 5, "one connection for the key")
     second.close()
     await host.close()
 
@@ -204,7 +205,7 @@ async def test_a_peer_claiming_more_entries_than_the_host_holds_is_told_so(last)
     host = open_host(seats=3, timeouts=HOSTILE)
     await host.start("127.0.0.1", 0)
     peer = await RawPeer.open(host.port)
-    peer.send(Hello(host.table.table_id, last, "player", public_bytes(new_key())).to_map())
+    peer.send(await peer.signed_hello(new_key(), table=host.table.table_id, last=last))
     frames = await peer.closed()
     assert frames[-1]["code"] == "ahead"
     await host.close()
@@ -214,7 +215,7 @@ async def test_a_hello_for_another_table_is_refused():
     host = open_host(seats=3, timeouts=HOSTILE)
     await host.start("127.0.0.1", 0)
     peer = await RawPeer.open(host.port)
-    peer.send(Hello(bytes(32), 0, "player", public_bytes(new_key())).to_map())
+    peer.send(await peer.signed_hello(new_key(), table=bytes(32), last=0))
     frames = await peer.closed()
     assert frames[-1]["code"] == "wrong-table"
     await host.close()

@@ -19,7 +19,7 @@ from net.events import Backoff, Timeouts
 from net.framing import HEADER, frame_bytes, parse_frame_body
 from net.host import Host
 from net.local import bot_client
-from net.messages import Hello
+from net.messages import Challenge, parse_message, sign_hello
 from tests.support.poll import eventually
 
 FAST = Timeouts(hello=2.0, idle=5.0, body=2.0, write=5.0, ping=0.2, connect=2.0)
@@ -66,11 +66,13 @@ async def stop_all(host: Host, clients: list[Client]) -> None:
 
 
 class RawPeer:
-    """A TCP peer speaking frames by hand, to misbehave."""
+    """A TCP peer speaking frames by hand, to misbehave. The host speaks first: :meth:`challenge`
+    reads its ``challenge`` (once), :meth:`signed_hello` answers it without sending."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        self._challenge: Challenge | None = None
 
     @classmethod
     async def open(cls, port: int) -> RawPeer:
@@ -83,8 +85,25 @@ class RawPeer:
     def send_bytes(self, data: bytes) -> None:
         self.writer.write(data)
 
-    async def hello(self, key: bytes, role: str = "player", table: bytes | None = None) -> dict:
-        self.send(Hello(table, None, role, key).to_map())
+    async def challenge(self) -> Challenge:
+        """The host's challenge on this connection (read from the stream the first time)."""
+        if self._challenge is None:
+            msg = await self.recv()
+            assert msg is not None, "the host closed the connection before its challenge"
+            challenge = parse_message(msg)
+            assert isinstance(challenge, Challenge), f"the host opened with {msg}"
+            self._challenge = challenge
+        return self._challenge
+
+    async def signed_hello(
+        self, key, role: str = "player", table: bytes | None = None, last: int | None = None
+    ) -> dict:
+        """The hello map ``key`` (a private key) signs for this connection's challenge."""
+        return sign_hello(key, await self.challenge(), table=table, last=last, role=role).to_map()
+
+    async def hello(self, key, role: str = "player", table: bytes | None = None, last: int | None = None) -> dict:
+        """Say a signed hello with ``key`` (a private key); the host's answer."""
+        self.send(await self.signed_hello(key, role, table, last))
         return await self.recv()
 
     async def recv(self, timeout: float = 5.0) -> dict | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.protocol.codec import encode
 from net.client import ClientError, parse_address
@@ -13,6 +14,7 @@ from net.framing import MAX_FRAME, Outbox, WireError, frame_bytes, parse_frame_b
 from net.messages import (
     Accepted,
     Bye,
+    Challenge,
     Entries,
     Hello,
     MessageError,
@@ -21,7 +23,10 @@ from net.messages import (
     Submit,
     SubmitRejected,
     Welcome,
+    hello_message,
     parse_message,
+    sign_hello,
+    verify_hello,
 )
 
 KEY = bytes(range(32))
@@ -40,8 +45,10 @@ def reader_with(data: bytes, eof: bool = True) -> asyncio.StreamReader:
 @pytest.mark.parametrize(
     "message",
     [
-        Hello(None, None, "player", KEY),
-        Hello(bytes(32), 41, "spectator", KEY),
+        Challenge(bytes(32), KEY, None),
+        Challenge(bytes(range(32)), KEY, bytes(32)),
+        Hello(None, None, "player", KEY, SIG),
+        Hello(bytes(32), 41, "spectator", KEY, SIG),
         Welcome(bytes(32), KEY, HEAD, None),
         Entries(5, [[[b"payload", SIG], SIG]]),
         Submit(7, [b"payload", SIG]),
@@ -112,11 +119,15 @@ async def test_a_stream_that_ends_is_closed():
 @pytest.mark.parametrize(
     "value",
     [
-        {"t": "hello", "v": 1, "table": None, "last": None, "role": "dealer", "key": KEY},
-        {"t": "hello", "v": 1, "table": None, "last": None, "role": "player", "key": KEY[:31]},
-        {"t": "hello", "v": 1, "table": None, "last": -1, "role": "player", "key": KEY},
-        {"t": "hello", "v": 1, "table": None, "last": None, "role": "player", "key": KEY, "extra": 1},
-        {"t": "hello", "v": 1, "table": None, "role": "player", "key": KEY},
+        {"t": "hello", "v": 2, "table": None, "last": None, "role": "dealer", "key": KEY, "sig": SIG},
+        {"t": "hello", "v": 2, "table": None, "last": None, "role": "player", "key": KEY[:31], "sig": SIG},
+        {"t": "hello", "v": 2, "table": None, "last": -1, "role": "player", "key": KEY, "sig": SIG},
+        {"t": "hello", "v": 2, "table": None, "last": None, "role": "player", "key": KEY, "sig": SIG, "extra": 1},
+        {"t": "hello", "v": 2, "table": None, "role": "player", "key": KEY, "sig": SIG},
+        {"t": "hello", "v": 2, "table": None, "last": None, "role": "player", "key": KEY},
+        {"t": "hello", "v": 2, "table": None, "last": None, "role": "player", "key": KEY, "sig": SIG[:63]},
+        {"t": "challenge", "nonce": bytes(31), "host": KEY, "table": None},
+        {"t": "challenge", "nonce": bytes(32), "host": KEY},
         {"t": "submit", "n": True, "entry": [b"", SIG]},
         {"t": "submit", "n": 1, "entry": [b"", SIG, b""]},
         {"t": "entries", "from": 0, "items": []},
@@ -206,12 +217,65 @@ def test_a_bad_join_address_is_a_sentence(text):
         parse_address(text)
 
 
-def test_the_hello_in_the_wire_document_is_byte_exact():
-    key = bytes(range(32))
-    frame = frame_bytes(Hello(None, None, "player", key).to_map())
-    expected = (
-        bytes.fromhex("0000004b86a36b6579c420")
-        + key
-        + bytes.fromhex("a46c617374c0a4726f6c65a6706c61796572a174a568656c6c6fa57461626c65c0a17601")
+def test_the_signed_hello_in_the_wire_document_is_byte_exact():
+    """docs/protocol.md, 3.2: the key of seed 07 x 32 answers the challenge of host key 20..3f and
+    nonce 40..5f, holding no table (Ed25519 signatures are deterministic)."""
+    key = Ed25519PrivateKey.from_private_bytes(bytes([7]) * 32)
+    challenge = Challenge(bytes(range(64, 96)), bytes(range(32, 64)), None)
+    hello = sign_hello(key, challenge, table=None, last=None, role="player")
+    public = bytes.fromhex("ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c")
+    signed = (
+        bytes.fromhex("96b676616d706972652d7461626c652f68656c6c6f2f7632")  # [6 items, "vampire-table/hello/v2"
+        + b"\xc4\x20"
+        + bytes(range(32, 64))  # host key
+        + b"\xc4\x20"
+        + bytes(range(64, 96))  # nonce
+        + bytes.fromhex("c0a6706c61796572")  # table nil, "player"
+        + b"\xc4\x20"
+        + public  # the peer's key]
     )
-    assert frame == expected
+    assert hello_message(challenge.host, challenge.nonce, None, "player", public) == signed
+    sig = bytes.fromhex(
+        "9add2438d07501f6041344485bd3decde5ebbb1cfa6c1c6489197bc02036baf7"
+        "76f6d44b785863374fb766216f9cc14ba93df8fbb8fed43378775a47b29cfa05"
+    )
+    assert hello.sig == sig
+    expected = (
+        bytes.fromhex("0000009187a36b6579c420")
+        + public
+        + bytes.fromhex("a46c617374c0a4726f6c65a6706c61796572a3736967c440")
+        + sig
+        + bytes.fromhex("a174a568656c6c6fa57461626c65c0a17602")
+    )
+    assert frame_bytes(hello.to_map()) == expected
+    assert verify_hello(hello, challenge) is None
+
+
+def test_a_hello_verifies_only_for_its_own_challenge_and_key():
+    key = Ed25519PrivateKey.from_private_bytes(bytes([7]) * 32)
+    challenge = Challenge(bytes(32), KEY, None)
+    hello = sign_hello(key, challenge, table=None, last=None, role="player")
+    assert verify_hello(hello, challenge) is None
+    # Another connection's nonce, another host, another role or table, another key: refused.
+    assert verify_hello(hello, Challenge(bytes([1]) * 32, KEY, None)) is not None
+    assert verify_hello(hello, Challenge(bytes(32), bytes(reversed(KEY)), None)) is not None
+    assert verify_hello(Hello(None, None, "spectator", hello.key, hello.sig), challenge) is not None
+    assert verify_hello(Hello(bytes(32), None, "player", hello.key, hello.sig), challenge) is not None
+    other = sign_hello(Ed25519PrivateKey.generate(), challenge, table=None, last=None, role="player")
+    assert verify_hello(Hello(None, None, "player", hello.key, other.sig), challenge) is not None
+    # A small-order key (the identity point) is refused before any signature is checked.
+    identity = bytes([1]) + bytes(31)
+    assert "cannot sign" in verify_hello(Hello(None, None, "player", identity, bytes(64)), challenge)
+
+
+async def test_a_frame_read_within_a_time_bounds_its_length_and_body_together():
+    # The hello must arrive within its 10 s as a whole (PROTOCOL.md 7): a sender that trickles its
+    # body after a quick length holds its connection no longer than that.
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(WireError) as err:
+        await read_frame(reader_with((100).to_bytes(4, "big") + b"x", eof=False), idle=5, body=5, within=0.1)
+    assert err.value.code == "slow" and loop.time() - start < 1
+    with pytest.raises(WireError) as err:
+        await read_frame(reader_with(b"", eof=False), idle=5, body=5, within=0.05)
+    assert err.value.code == "silent"
