@@ -11,7 +11,7 @@ import json
 import pytest
 
 from engine.games.spec import ResultFormat, TablePlace
-from engine.games.vtes.scoring import player_results, result_text
+from engine.games.vtes.scoring import player_results, result_table, result_text
 from engine.local import new_local_game
 from engine.paths import Profile, ProfileError, check_vekn, load_profile, profile_path, profile_vekn, save_profile
 from engine.protocol.identity import new_key
@@ -129,7 +129,9 @@ def test_result_csv_has_one_row_per_player_with_round_table_and_vekn(vtes_log, c
     assert [by_seat[s]["player"] for s in range(4)] == list(table.names)
     vps = [float(by_seat[s]["vp"]) for s in range(4)]
     assert vps == [p.vp / 2 for p in table.gstate.players] and sum(vps) == 4
-    assert sum(int(r["gw"]) for r in rows) == 1
+    # Bots' games differ from run to run (fresh keys): the GW column is the scoring's, whoever won.
+    gw = {row.seat: int(row.gw) for row in result_table(table.gstate)}
+    assert {s: int(by_seat[s]["gw"]) for s in range(4)} == gw
 
 
 def test_result_json_for_a_program(vtes_log, capsys):
@@ -141,8 +143,8 @@ def test_result_json_for_a_program(vtes_log, capsys):
     results = data["results"]
     assert [r["seat"] for r in results] == list(table.gstate.seating)
     assert {r["seat"]: r["vekn"] for r in results} == dict(enumerate(VEKN))
-    winner = next(r for r in results if r["gw"])
-    assert winner["score"] == f"1GW{winner['vp']:g}"  # krcg's tournament score
+    for r in results:  # krcg's tournament score
+        assert r["score"] == (f"1GW{r['vp']:g}" if r["gw"] else f"0GW{r['vp']:g}")
     assert sum(r["vp"] for r in results) == 4
 
 
