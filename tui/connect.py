@@ -178,8 +178,8 @@ class NetSession:
 
     @property
     def decks(self) -> dict[str, list[str]]:
-        """The private deck lists this seat committed to when it joined (VTES: ``{"crypt": [...],
-        "library": [...]}``, card identities); empty when its game brings none or it has no seat."""
+        """The private deck lists this seat committed to when it joined (part name to card
+        identities, e.g. ``{"crypt": [...], "library": [...]}``); empty when its game brings none or it has no seat."""
         seat = self._net.client.seat if self._net is not None else None
         return dict(getattr(seat, "decks", None) or {})
 

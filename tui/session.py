@@ -157,7 +157,7 @@ class LocalTableSpec:
     """A table against bots, as chosen on the home screen or by ``vampire play``.
 
     ``levels``: one bot level per bot seat; ``options``: the game's table rules (typed or str);
-    ``brought``: what your seat brings when the game's seats bring something (a VTES deck, read by
+    ``brought``: what your seat brings when the game's seats bring something (a deck, read by
     the game's ``SeatKit``); None: one the game ships for bots.
     """
 

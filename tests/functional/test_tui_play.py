@@ -9,39 +9,16 @@ from pathlib import Path
 import pytest
 
 from engine.games.queen import GAME
+from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
 from tests.support.tui import keys_for_act, shown
 from tui.app import Start, VampireApp
-from tui.connect import LocalPlay, NetFactory
 from tui.games.queen.results import RoundEndScreen
 from tui.games.queen.table import TableScreen
 from tui.games.queen.widgets.hand import HandView
 from tui.screens.audit import AuditScreen
 from tui.screens.results import GameEndScreen
 from tui.session import LocalTableSpec
-
-
-class RecordingLocalPlay(LocalPlay):
-    """The real local table, recording every move the screen sends."""
-
-    def __init__(self, spec: LocalTableSpec, save: Path) -> None:
-        super().__init__(spec, save=save)
-        self.sent: list[dict] = []
-
-    async def submit_move(self, act: dict) -> None:
-        self.sent.append(act)
-        await super().submit_move(act)
-
-
-class TmpFactory(NetFactory):
-    def __init__(self, save: Path) -> None:
-        self.save = save
-        self.made: list[RecordingLocalPlay] = []
-
-    def local(self, spec: LocalTableSpec) -> RecordingLocalPlay:
-        session = RecordingLocalPlay(spec, self.save)
-        self.made.append(session)
-        return session
 
 
 def _app(tmp_path: Path, rounds: int = 1) -> tuple[VampireApp, TmpFactory]:

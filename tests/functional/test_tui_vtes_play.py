@@ -11,36 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.games.vtes.vocab import Phase, Status, Step, Zone
+from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
-from tui.connect import LocalPlay, NetFactory
 from tui.games.vtes.table import VtesTableScreen
 from tui.screens.results import GameEndScreen
 from tui.session import LocalTableSpec
-
-
-class RecordingLocalPlay(LocalPlay):
-    """The real local table, recording every move the screen sends."""
-
-    def __init__(self, spec: LocalTableSpec, save: Path) -> None:
-        super().__init__(spec, save=save)
-        self.sent: list[dict] = []
-
-    async def submit_move(self, act: dict) -> None:
-        self.sent.append(act)
-        await super().submit_move(act)
-
-
-class TmpFactory(NetFactory):
-    def __init__(self, save: Path) -> None:
-        self.save = save
-        self.made: list[RecordingLocalPlay] = []
-
-    def local(self, spec: LocalTableSpec) -> RecordingLocalPlay:
-        session = RecordingLocalPlay(spec, self.save)
-        self.made.append(session)
-        return session
 
 
 def _app(tmp_path: Path) -> tuple[VampireApp, TmpFactory]:
