@@ -45,6 +45,15 @@ class LocalGame:
     def table(self) -> Table:
         return self.host.table
 
+    def seat_everyone(self) -> None:
+        """Every seat folds the genesis entry and joins, in seat order; then the host starts the
+        game (PROTOCOL.md 4: `table`, every `join`, `start`)."""
+        for seat in self.seats:
+            seat.fold(self.host.table.entries[0])
+        for seat in self.seats:
+            self.submit(seat, "join", seat.join_body())
+        self.host_entry("start", {})
+
     def broadcast(self, entry: Entry) -> None:
         for seat in self.seats:
             seat.fold(entry)
@@ -153,9 +162,5 @@ def new_local_game(
             Seat(new_key(), names[i], games, SecretsFile(path), random_bytes, decks=decks[i], vekn=player_vekn)
         )
     local = LocalGame(host, seats, bots, tamper=tamper)
-    for seat in seats:
-        seat.fold(host.table.entries[0])
-    for seat in seats:
-        local.submit(seat, "join", seat.join_body())
-    local.host_entry("start", {})
+    local.seat_everyone()
     return local

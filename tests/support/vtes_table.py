@@ -52,11 +52,7 @@ def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None)
         )
         bots.append(spec.bot("heuristic", random.Random(rng.random()), deck) if i else None)
     local = LocalGame(host, local_seats, bots)
-    for seat in local_seats:
-        seat.fold(host.table.entries[0])
-    for seat in local_seats:
-        local.submit(seat, "join", seat.join_body())
-    local.host_entry("start", {})
+    local.seat_everyone()
     return local
 
 
