@@ -15,6 +15,7 @@ is over (if asked to), when it is stopped, or when reconnecting cannot help.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -28,7 +29,8 @@ from engine.seat import Seat
 from engine.table import Table
 from net.driver import BotFactory, Hooks, IntentKind, Liveness, MaySit, SeatDriver, Seating
 from net.errors import ClientError, HostRefused
-from net.events import Backoff, Finished, LinkState, Listeners, Timeouts
+from net.events import Backoff, Finished, LinkState, Listeners, Silent, Timeouts
+from net.lan import multicast_off
 from net.link import HostLink, parse_address
 from net.messages import (
     DEFAULT_PORT,
@@ -41,10 +43,18 @@ from net.messages import (
     SubmitRejected,
     Welcome,
     WireHead,
+    head_from_wire,
     sign_hello,
 )
 from net.replica import Replica
+from net.seen import SeenMulticast, SeenReport, SilenceWatch, sign_seen
 from net.store import Store
+
+log = logging.getLogger("vampire.net.client")
+
+SILENT_AFTER = 30.0
+"""Seconds a seated player's signed seen report may stay behind this peer's head before the
+player is named silent (:class:`~net.events.Silent`)."""
 
 __all__ = [
     "DEFAULT_PORT",
@@ -72,7 +82,11 @@ class Client:
     and votes (:class:`~net.driver.Liveness`); ``stop_when_over``: leave once the table has ended
     (a front end may change it before the end); ``games``: every game's rules by name (default:
     the registry's); ``random_bytes(n)``: the seat's random source; ``hooks``: injected callbacks
-    (:class:`~net.driver.Hooks`).
+    (:class:`~net.driver.Hooks`); ``lan``: also send and hear seen reports directly on the LAN
+    (multicast, :class:`~net.seen.SeenMulticast`; never when ``VAMPIRE_NO_DISCOVERY`` is set);
+    ``silent_after``: seconds a seated player's signed seen report may stay behind this peer's
+    head before it is named silent (:class:`~net.events.Silent`); ``pin``: the host key and table
+    id (or None) a LAN announcement named, checked against the challenge (PROTOCOL.md 9).
 
     Events go to :attr:`listeners` (:data:`net.events.Event`); :attr:`finished` is set when the
     table is over for this peer or the client stopped for good (:attr:`failure` then says why).
@@ -95,6 +109,9 @@ class Client:
         games: Mapping[str, Any] | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
         hooks: Hooks = Hooks(),
+        lan: bool = False,
+        silent_after: float = SILENT_AFTER,
+        pin: tuple[bytes, bytes | None] | None = None,
     ) -> None:
         if role not in ("player", "spectator"):
             raise ClientError(f"A peer is a player or a spectator, not a {role}.")
@@ -125,6 +142,14 @@ class Client:
         self.link = HostLink(address, self, self.listeners, timeouts=timeouts, backoff=backoff)
         self.driver = SeatDriver(self.replica, self, self.listeners, seating=seating, liveness=liveness, hooks=hooks)
         self._tasks: list[asyncio.Task[None]] = []
+        if pin is not None:
+            self.replica.pin(*pin)
+        self.lan = lan
+        self.multicast: SeenMulticast | None = None
+        """The direct seen reports on the LAN, while they run (see ``lan``)."""
+        self.silence = SilenceWatch(silent_after)
+        self._silent: tuple[int, ...] = ()
+        self._seen_sig: tuple[Head, bytes] | None = None
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -208,6 +233,14 @@ class Client:
         self.replica.load()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self.link.run()), loop.create_task(self.driver.watch(self.finished))]
+        if self.lan and not multicast_off():
+            multicast = SeenMulticast(lambda: self.replica.table_id, self._own_report, self.heard_on_lan)
+            try:
+                await multicast.start()
+                self.multicast = multicast
+            except OSError as err:
+                # Best effort (PROTOCOL.md 7): the reports relayed by the host still run.
+                log.info("direct seen reports are off: %s", err)
 
     async def stop(self, reason: str = "The player left.") -> None:
         """Say bye, close the connection and the files; :attr:`finished` is set."""
@@ -217,6 +250,9 @@ class Client:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.multicast is not None:
+            await self.multicast.close()
+            self.multicast = None
         self.replica.close()
         self.driver.fail_all(ClientError("The client stopped before the host took it."))
         if self.link.state != LinkState.STOPPED:
@@ -231,6 +267,9 @@ class Client:
         """Stop for good with ``reason`` (a sentence, kept in :attr:`failure`)."""
         self.failure = reason
         self.stopping = True
+        if self.multicast is not None:
+            asyncio.get_running_loop().create_task(self.multicast.close())
+            self.multicast = None
         self.replica.close()
         self.link.set_state(LinkState.STOPPED, reason)
         self.finished.set()
@@ -296,6 +335,63 @@ class Client:
         """Compare a head the host signed with this peer's log (fork evidence)."""
         self.replica.check_claim(head)
 
+    def seen_signature(self, head: Head) -> bytes:
+        """This peer's seen signature over ``head`` (signed once per head)."""
+        if self._seen_sig is None or self._seen_sig[0] != head:
+            self._seen_sig = (head, sign_seen(self.key, head))
+        return self._seen_sig[1]
+
+    def _own_report(self) -> SeenReport | None:
+        head = self.head()
+        return None if head is None else SeenReport(self.public, head, self.seen_signature(head))
+
+    def relayed(self, reports: list[tuple[bytes, WireHead | None, bytes | None]]) -> None:
+        """Take the seen reports the host relayed (PROTOCOL.md 7): each signed one advances its
+        player; then name the players whose reports stopped advancing."""
+        t = self.table
+        if t is not None and t.entries:
+            for key, head, fsig in reports:
+                if head is not None:
+                    self._credit(SeenReport(key, head_from_wire(head, t.table_id), fsig))
+        self._check_silence()
+
+    def heard_on_lan(self, report: SeenReport) -> None:
+        """A seen report heard directly on the LAN, about this peer's table (PROTOCOL.md 7): its
+        host head is compared with this peer's log (two valid host heads for one seq with
+        different ids are fork evidence, whoever sent them), and a report its sender signed
+        advances that player."""
+        if self.fork is not None or self.finished.is_set():
+            return
+        h = report.head
+        self.replica.check_claim([h.seq, h.entry_id, h.signature])
+        self._credit(report)
+        self._check_silence()
+
+    def _credit(self, report: SeenReport) -> None:
+        host = self.replica.host_key
+        if host is not None and report.head.verify(host) and report.signed_by_sender():
+            self.silence.advanced(report.key, report.head.seq)
+
+    def _check_silence(self) -> None:
+        t = self.table
+        if t is None or not t.entries or self.fork is not None or t.ended or t.phase == "stopped":
+            return
+        gone = set(t.abandoned)
+        seated = [(i, s.key) for i, s in enumerate(t.seats) if s.key != self.public and i not in gone]
+        silent_keys = set(self.silence.silent([k for _, k in seated], t.seq - 1))
+        seats = tuple(i for i, k in seated if k in silent_keys)
+        if seats == self._silent:
+            return
+        self._silent = seats
+        self.listeners.emit(
+            Silent(
+                seats,
+                tuple(t.names[i] for i in seats),
+                tuple(self.silence.latest.get(t.seats[i].key, -1) for i in seats),
+                t.seq - 1,
+            )
+        )
+
     def lost(self) -> None:
         """The connection is gone: catch up again on the next one."""
         self.replica.caught_up = False
@@ -323,6 +419,8 @@ class Client:
     # -- reacting -------------------------------------------------------------------------------
 
     def _folded(self, entry: Entry, live: bool) -> None:
+        if live and self.multicast is not None:
+            self.multicast.new_head()
         self.driver.folded(entry, live)
         if self.driver.left:
             self.stopping = True  # no reconnection either: leave() stops the client

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 from engine.games.base import Note
 from engine.protocol.log import Entry, ForkEvidence
@@ -167,9 +168,11 @@ class Waiting(NetEvent):
 @dataclass(frozen=True)
 class Fork(NetEvent):
     """The host signed two different entries for one seq: ``evidence`` holds both head
-    signatures (PROTOCOL.md 3). This peer stops."""
+    signatures (PROTOCOL.md 3); ``path`` is the evidence file written beside this peer's log
+    (``*.vtfork``, None when it keeps no files). This peer stops."""
 
     evidence: ForkEvidence
+    path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,21 @@ class Presence(NetEvent):
     keys: tuple[bytes, ...] = field(default_factory=tuple)
 
 
-Event = Folded | Connection | Refused | SeatRefused | Waiting | Fork | HostFault | Finished | Presence
+@dataclass(frozen=True)
+class Silent(NetEvent):
+    """Seated players whose signed seen reports stopped advancing (PROTOCOL.md 3, 7): their
+    latest report, relayed by the host or heard on the LAN, has stayed behind this peer's head
+    for a while. Either they are gone, or the host is showing them another log and hiding their
+    reports. ``seats``, ``names``: who (empty: nobody any more); ``seqs``: the last seq each
+    signed (-1: none heard); ``head``: this peer's head seq."""
+
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    seqs: tuple[int, ...]
+    head: int
+
+
+Event = Folded | Connection | Refused | SeatRefused | Waiting | Fork | HostFault | Finished | Presence | Silent
 """Every event a :class:`Listeners` of the network layer delivers."""
 
 Subscriber = Callable[[Event], None]

@@ -63,6 +63,7 @@ from net.messages import (
     parse_message,
     verify_hello,
 )
+from net.seen import verify_seen
 
 log = logging.getLogger("vampire.net.host")
 
@@ -182,6 +183,7 @@ class Peer:
     role: Role | None = None
     key: bytes = b""
     head: Head | None = None
+    fsig: bytes | None = None
     synced: bool = False
     tokens: float = 0.0
     refilled: float = field(default_factory=time.monotonic)
@@ -514,7 +516,7 @@ class Host:
             if isinstance(msg, Submit):
                 self._on_submit(peer, msg)
             elif isinstance(msg, Ping):  # Pong too
-                self._on_head(peer, msg.head)
+                self._on_head(peer, msg.head, msg.fsig)
                 if not isinstance(msg, Pong):
                     peer.outbox.send(Pong(self.head_on_wire(), self._relay()).to_map())
             elif isinstance(msg, Bye):
@@ -571,15 +573,19 @@ class Host:
             peer.outbox.send(Entries(first, items).to_map())
 
     def _relay(self) -> list[list[Any]]:
-        return [[p.key, head_to_wire(p.head)] for p in self.peers if p.role == "player" and p.synced][:64]
+        """Each connected player's seen report [key, head, fsig], as it sent it (PROTOCOL.md 7)."""
+        players = [p for p in self.peers if p.role == "player" and p.synced]
+        return [[p.key, head_to_wire(p.head), p.fsig] for p in players][:64]
 
-    def _on_head(self, peer: Peer, value: WireHead | None) -> None:
+    def _on_head(self, peer: Peer, value: WireHead | None, fsig: bytes | None = None) -> None:
         if value is None:
             return
         head = head_from_wire(value, self.table.table_id)
-        # Relay only heads this host really signed: a peer cannot make others relay garbage.
+        # Relay only heads this host really signed, and a seen signature only when it is the
+        # peer's own: a peer cannot make others relay garbage.
         if verify_head(self.sequencer.public, head.table, head.seq, head.entry_id, head.signature):
             peer.head = head
+            peer.fsig = fsig if fsig is not None and verify_seen(peer.key, head, fsig) else None
 
     async def _ping_loop(self) -> None:
         while True:

@@ -141,6 +141,15 @@ class LinkPeer(Protocol):
         """The client's latest head, reported in its pings."""
         ...
 
+    def seen_signature(self, head: Head) -> bytes:
+        """The client's seen signature over ``head`` (PROTOCOL.md 7, "Seen reports")."""
+        ...
+
+    def relayed(self, reports: list[tuple[bytes, WireHead | None, bytes | None]]) -> None:
+        """The seen reports the host relayed in a ping, each ``(key, head, fsig)`` as received
+        (nothing checked but their shape)."""
+        ...
+
     def lost(self) -> None:
         """The connection is gone (the client will say hello again)."""
         ...
@@ -320,19 +329,29 @@ class HostLink:
             raise HostClosed(bye.reason)
         raise WireError("closed", f"The host said bye: {bye.reason}")
 
+    def _report(self, kind: type[Ping]) -> Ping:
+        """A ping (or pong) carrying this peer's seen report: its head and its seen signature."""
+        head = self.peer.head()
+        fsig = self.peer.seen_signature(head) if head is not None else None
+        return kind(head_to_wire(head), [], fsig)
+
     async def _ping_loop(self, outbox: Outbox) -> None:
         while True:
             await asyncio.sleep(self.timeouts.ping)
-            outbox.send(Ping(head_to_wire(self.peer.head()), []).to_map())
+            outbox.send(self._report(Ping).to_map())
 
     def _on_ping(self, msg: Ping, outbox: Outbox) -> None:
         if not isinstance(msg, Pong):
-            outbox.send(Pong(head_to_wire(self.peer.head()), []).to_map())
+            outbox.send(self._report(Pong).to_map())
         self.peer.heard(msg.head)
         keys = []
-        for key, head in msg.relay:
+        reports: list[tuple[bytes, WireHead | None, bytes | None]] = []
+        for item in msg.relay:
+            key, head = item[0], item[1]
             keys.append(key)
             self.peer.heard(head)
+            reports.append((key, head, item[2] if len(item) > 2 else None))
+        self.peer.relayed(reports)
         if tuple(keys) != self.presence:
             self.presence = tuple(keys)
             self.listeners.emit(Presence(self.presence))

@@ -262,17 +262,25 @@ class SubmitRejected:
 
 @dataclass(frozen=True)
 class Ping:
-    """Liveness and fork detection (PROTOCOL.md 3): ``head`` is the sender's latest head (None:
-    it holds none); ``relay`` (host to peers only; peers send ``[]``) lists ``[key, head]`` for
-    each connected player: its public key and the latest head it reported."""
+    """Liveness and fork detection (PROTOCOL.md 3, 7 "Seen reports"): ``head`` is the sender's
+    latest head (None: it holds none); ``fsig`` (a peer's pings; None from the host, or with no
+    head) is the sender's seen signature over that head (:func:`net.seen.sign_seen`): with the
+    connection's key and the head's signature it is the sender's seen report [key, fsig, hsig].
+    ``relay`` (host to peers only; peers send ``[]``) lists ``[key, head, fsig]`` for each
+    connected player: the report it sent last, verbatim (``[key, head]`` from a host that keeps
+    no seen signature)."""
 
     t: ClassVar[MessageType] = "ping"
     head: WireHead | None
     relay: list[list[Any]]
+    fsig: bytes | None = None
 
     def to_map(self) -> WireMap:
-        """The message as the map a frame carries."""
-        return {"t": self.t, "head": self.head, "relay": self.relay}
+        """The message as the map a frame carries (``fsig`` only when there is one)."""
+        out: WireMap = {"t": self.t, "head": self.head, "relay": self.relay}
+        if self.fsig is not None:
+            out["fsig"] = self.fsig
+        return out
 
 
 @dataclass(frozen=True)
@@ -312,9 +320,11 @@ def _entry_wire(value: Any, what: str) -> WireEntry:
 def _relay(value: Any, what: str) -> list[list[Any]]:
     items = check_list(value, list, what, 0, MAX_RELAY)
     for i, item in enumerate(items):
-        check_list(item, lambda v, w: v, f"{what} item {i}", 2, 2)
+        check_list(item, lambda v, w: v, f"{what} item {i}", 2, 3)
         bin_of(32)(item[0], f"{what} item {i} key")
         nullable(_head_array)(item[1], f"{what} item {i} head")
+        if len(item) == 3:
+            nullable(bin_of(64))(item[2], f"{what} item {i} seen signature")
     return items
 
 
@@ -324,6 +334,9 @@ def _entry_item(value: Any, what: str) -> list[Any]:
     bin_of(64)(item[1], f"{what} head signature")
     return item
 
+
+_OPTIONAL: dict[str, dict[str, Any]] = {"ping": {"fsig": bin_of(64)}, "pong": {"fsig": bin_of(64)}}
+"""Fields a message may leave out (a ping's seen signature: a peer holding no head has none)."""
 
 _SCHEMAS: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], Message]]] = {
     "challenge": (
@@ -356,8 +369,14 @@ _SCHEMAS: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], Message]]] 
         {"t": str, "n": int_in(0), "code": _CODE, "detail": _TEXT, "head": nullable(_HEAD)},
         lambda m: SubmitRejected(m["n"], m["code"], m["detail"], m["head"]),
     ),
-    "ping": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Ping(m["head"], m["relay"])),
-    "pong": ({"t": str, "head": nullable(_HEAD), "relay": _relay}, lambda m: Pong(m["head"], m["relay"])),
+    "ping": (
+        {"t": str, "head": nullable(_HEAD), "relay": _relay},
+        lambda m: Ping(m["head"], m["relay"], m.get("fsig")),
+    ),
+    "pong": (
+        {"t": str, "head": nullable(_HEAD), "relay": _relay},
+        lambda m: Pong(m["head"], m["relay"], m.get("fsig")),
+    ),
     "bye": ({"t": str, "code": _CODE, "reason": _TEXT}, lambda m: Bye(m["code"], m["reason"])),
 }
 
@@ -371,6 +390,6 @@ def parse_message(value: dict[str, Any]) -> Message:
         raise MessageError(f"There is no message of type {kind!r}.")
     fields, make = schema
     try:
-        return make(check_map(value, fields, what=f"a {kind} message"))
+        return make(check_map(value, fields, _OPTIONAL.get(str(kind)), what=f"a {kind} message"))
     except CodecError as err:
         raise MessageError(str(err)) from None

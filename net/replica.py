@@ -19,6 +19,7 @@ from typing import Any, Literal, NoReturn, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.forks import fork_path, write_fork_file
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, ForkEvidence, Head, LogError, LogWriter, read_log, verify_head
 from engine.protocol.secrets import SecretsFile
@@ -91,6 +92,10 @@ class Replica:
         self.host_key: bytes | None = None
         self.log_path: Path | None = None
         self.fork: ForkEvidence | None = None
+        self.fork_path: Path | None = None
+        """The fork evidence file written beside the log (None: none, or memory only)."""
+        self.pinned_host: bytes | None = None
+        self.pinned_table: bytes | None = None
         self.caught_up = False
         """Holds every entry the host had when it welcomed this peer."""
         self._log: LogWriter | None = None
@@ -166,14 +171,27 @@ class Replica:
 
     # -- receiving ------------------------------------------------------------------------------
 
+    def pin(self, host: bytes, table: bytes | None) -> None:
+        """Expect the host key ``host`` and, when known, the table id ``table`` (32 bytes each),
+        as a LAN announcement named them (PROTOCOL.md 9): a challenge that names others is
+        refused (:meth:`check_challenge`), and the welcome and genesis are checked against the
+        challenge."""
+        self.pinned_host = host
+        self.pinned_table = table
+
     def check_challenge(self, challenge: Challenge) -> None:
         """Check the host's ``challenge`` against the genesis this peer holds, if it holds one
-        (PROTOCOL.md 7, item 2): the same table id, and the genesis author's key. Raises GiveUp
-        with a sentence otherwise (another table, or another host, answers at this address)."""
+        (PROTOCOL.md 7, item 2): the same table id, and the genesis author's key; and against the
+        host key and table a LAN announcement named (:meth:`pin`). Raises GiveUp with a sentence
+        otherwise (another table, or another host, answers at this address)."""
         if self._table_id is not None and challenge.table != self._table_id:
             raise GiveUp("The host at this address holds another table than this peer's log.")
         if self.host_key is not None and challenge.host != self.host_key:
             raise GiveUp("The host at this address does not hold the key that opened this peer's table.")
+        if self.pinned_host is not None and challenge.host != self.pinned_host:
+            raise GiveUp("The host at this address does not hold the key its LAN announcement named.")
+        if self.pinned_table is not None and challenge.table != self.pinned_table:
+            raise GiveUp("The host at this address holds another table than its LAN announcement named.")
 
     def welcome(self, msg: Welcome) -> None:
         """Check the host's ``welcome`` against what this peer holds, and open the table's files
@@ -282,8 +300,12 @@ class Replica:
             signature = self.heads[head.seq]
             if mine.id != head.entry_id and signature is not None:
                 self._report_fork(Head(t.table_id, head.seq, mine.id, signature), head)
+        elif (known := self._claims.get(head.seq)) is not None:
+            if known.entry_id != head.entry_id:
+                # Two heads ahead of this peer's log for one seq: proof, whoever sent them.
+                self._report_fork(known, head)
         elif len(self._claims) < MAX_CLAIMS:
-            self._claims.setdefault(head.seq, head)
+            self._claims[head.seq] = head
 
     def _report_fork(self, mine: Head, other: Head) -> None:
         if self.fork is not None or self.host_key is None:
@@ -292,5 +314,20 @@ class Replica:
         if not evidence.check():
             return
         self.fork = evidence
-        self.listeners.emit(Fork(evidence))
+        self.fork_path = self._keep_evidence(evidence)
+        self.listeners.emit(Fork(evidence, self.fork_path))
         self.on_fork()
+
+    def _keep_evidence(self, evidence: ForkEvidence) -> Path | None:
+        """Write the evidence file beside the log (PROTOCOL.md 7): both signed heads and the
+        entries this peer holds up to that seq. Returns its path (None: memory only, or the
+        disk refused it: the evidence is still in :attr:`fork` and the event)."""
+        t = self.table
+        if self.log_path is None or t is None:
+            return None
+        path = fork_path(self.log_path)
+        try:
+            return write_fork_file(path, evidence, list(t.entries[: evidence.first.seq + 1]))
+        except OSError as err:
+            self.listeners.emit(HostFault(f"The fork evidence could not be written to {path}: {err}"))
+            return None

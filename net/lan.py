@@ -1,0 +1,39 @@
+"""What the LAN features share: the switch that turns every multicast off, and clean names.
+
+Two features send multicast on the LAN: table discovery (DNS-SD over mDNS, :mod:`net.discovery`,
+PROTOCOL.md 9) and direct seen reports (:mod:`net.seen`, PROTOCOL.md 7). Both are off when the
+environment sets ``VAMPIRE_NO_DISCOVERY=1``: then nothing is announced, nothing listens, and
+nothing is sent (tests, smoke scripts and benchmarks set it, or run in a network namespace of
+their own). The seen reports relayed by the host do not depend on it.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+
+NO_DISCOVERY_ENV = "VAMPIRE_NO_DISCOVERY"
+"""The environment variable that turns off every LAN multicast when set to anything but "" or "0"."""
+
+DISCOVERY_OFF = (
+    "LAN discovery is off (VAMPIRE_NO_DISCOVERY is set): no table is announced or heard; "
+    "join with an address (vampire join HOST[:PORT])."
+)
+"""What a command that would listen for tables says instead, when discovery is off."""
+
+# Unicode's explicit bidirectional formatting characters (UAX 9): embeddings, overrides,
+# isolates and marks. A name holding them could show itself, or the text after it, reversed.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def multicast_off() -> bool:
+    """Whether the environment turns LAN multicast off (``VAMPIRE_NO_DISCOVERY``)."""
+    return os.environ.get(NO_DISCOVERY_ENV, "") not in ("", "0")
+
+
+def clean_text(text: str, limit: int = 64) -> str:
+    """``text`` from the network as it may be shown: control characters (Unicode category Cc:
+    escapes, newlines, tabs) and bidirectional formatting characters removed, surrounding spaces
+    stripped, at most ``limit`` characters."""
+    kept = "".join(c for c in text if c not in _BIDI and unicodedata.category(c) != "Cc")
+    return kept.strip()[:limit]

@@ -1,0 +1,327 @@
+"""Seen reports (PROTOCOL.md 7, "Seen reports" and "Fork evidence without trusting the host").
+
+A **seen report** is a peer's signed statement of the latest head it holds: ``[key, fsig, hsig]``,
+with ``hsig`` the host's head signature over ``(table, seq, entry id)`` and ``fsig`` the peer's
+own Ed25519 signature over the canonical ``["vampire-table/seen/v2", table, seq, entry id]``.
+Peers send theirs to the host in every ``ping`` (the host relays them verbatim) and, on a LAN,
+to each other directly: a UDP datagram to the multicast group 239.255.86.84 port 7448, TTL 1,
+holding the canonical map ``{t: "seen", table, seq, id, hsig, from, fsig}`` (at most 512 bytes),
+every 2 s +- 0.5 s and at once on a new head.
+
+- :func:`sign_seen`, :func:`verify_seen`: the peer's signature of a report;
+- :class:`SeenReport`: a report with the head it is about, from either path;
+- :func:`datagram_bytes`, :func:`parse_datagram`: the multicast datagram (other tables are
+  ignored before any signature is checked);
+- :class:`SourceLimit`: at most 10 datagrams a second from one source;
+- :class:`SeenMulticast`: the best-effort multicast endpoint of one peer;
+- :class:`SilenceWatch`: the players whose signed reports stopped advancing.
+
+Nothing here trusts the host or the sender: a report is only a pair of signatures, which the
+receiver checks with the keys it holds (the genesis author's, the seated players').
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import socket
+import struct
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from engine.protocol.codec import CodecError, Limits, bin_of, check_map, decode, encode, int_in, one_of
+from engine.protocol.log import Head
+
+log = logging.getLogger("vampire.net.seen")
+
+SEEN_DOMAIN = "vampire-table/seen/v2"
+"""The first element of the array a peer's seen signature covers."""
+
+GROUP = "239.255.86.84"
+"""The multicast group of direct seen reports (administratively scoped: it stays on the LAN)."""
+
+PORT = 7448
+"""The UDP port of direct seen reports."""
+
+TTL = 1
+"""Multicast hops: 1, the datagrams never cross a router."""
+
+MAX_DATAGRAM = 512
+"""The largest seen datagram sent or read, in bytes."""
+
+INTERVAL = 2.0
+"""Seconds between two datagrams of one peer (each wait drawn within +- :data:`JITTER`)."""
+
+JITTER = 0.5
+
+PER_SOURCE = 10
+"""Datagrams a second taken from one source; more are dropped unread."""
+
+MAX_SOURCES = 1024
+"""Sources whose rate is tracked at once (the oldest is forgotten past this)."""
+
+_LIMITS = Limits(max_bytes=MAX_DATAGRAM, max_bin=64, max_str=16, max_array=0, max_map=8, max_depth=1, max_objects=15)
+
+
+def seen_message(table: bytes, seq: int, entry_id: bytes) -> bytes:
+    """The bytes a seen signature covers: the canonical ``[SEEN_DOMAIN, table, seq, entry id]``."""
+    return encode([SEEN_DOMAIN, table, seq, entry_id])
+
+
+def sign_seen(key: Ed25519PrivateKey, head: Head) -> bytes:
+    """``key``'s 64-byte seen signature for ``head`` (it holds the host's head ``head``)."""
+    return key.sign(seen_message(head.table, head.seq, head.entry_id))
+
+
+def verify_seen(key: bytes, head: Head, fsig: Any) -> bool:
+    """Whether ``fsig`` is ``key``'s seen signature for ``head``; any malformed input gives False."""
+    if not (isinstance(fsig, bytes) and len(fsig) == 64 and isinstance(key, bytes) and len(key) == 32):
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(fsig, seen_message(head.table, head.seq, head.entry_id))
+    except (InvalidSignature, ValueError, CodecError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class SeenReport:
+    """A peer's report: ``key`` (32 bytes, who signed it), ``head`` (the host's head it holds,
+    with the host's signature), ``fsig`` (the peer's seen signature, or None when the host
+    relayed a head without one). Nothing in it is checked yet: see :meth:`signed_by_sender`."""
+
+    key: bytes
+    head: Head
+    fsig: bytes | None
+
+    def signed_by_sender(self) -> bool:
+        """Whether ``fsig`` is ``key``'s seen signature for ``head``."""
+        return self.fsig is not None and verify_seen(self.key, self.head, self.fsig)
+
+
+def datagram_bytes(report: SeenReport) -> bytes:
+    """The multicast datagram of ``report`` (which must carry its ``fsig``): the canonical map
+    ``{t: "seen", table, seq, id, hsig, from, fsig}``, 250-odd bytes."""
+    h = report.head
+    return encode(
+        {
+            "t": "seen",
+            "table": h.table,
+            "seq": h.seq,
+            "id": h.entry_id,
+            "hsig": h.signature,
+            "from": report.key,
+            "fsig": report.fsig,
+        }
+    )
+
+
+_FIELDS = {
+    "t": one_of("seen"),
+    "table": bin_of(32),
+    "seq": int_in(0),
+    "id": bin_of(32),
+    "hsig": bin_of(64),
+    "from": bin_of(32),
+    "fsig": bin_of(64),
+}
+
+
+def parse_datagram(data: bytes, table: bytes) -> SeenReport | None:
+    """The report a datagram holds if it is a well-formed seen map about ``table`` (a 32-byte
+    table id); None for anything else (too large, not canonical, another table). The table is
+    compared before anything else is checked, and no signature is checked here."""
+    if len(data) > MAX_DATAGRAM:
+        return None
+    try:
+        value = decode(data, _LIMITS)
+        if not isinstance(value, dict) or value.get("table") != table:
+            return None
+        m = check_map(value, _FIELDS, what="a seen datagram")
+    except CodecError:
+        return None
+    return SeenReport(m["from"], Head(m["table"], m["seq"], m["id"], m["hsig"]), m["fsig"])
+
+
+class SourceLimit:
+    """At most ``rate`` datagrams a second from one source (a token bucket per source address),
+    for at most :data:`MAX_SOURCES` sources at once. ``clock()``: seconds."""
+
+    def __init__(self, rate: float = PER_SOURCE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.clock = clock
+        self._buckets: dict[Any, tuple[float, float]] = {}
+
+    def take(self, source: Any) -> bool:
+        """Whether one more datagram from ``source`` may be read now."""
+        now = self.clock()
+        tokens, last = self._buckets.pop(source, (self.rate, now))
+        tokens = min(self.rate, tokens + (now - last) * self.rate)
+        if len(self._buckets) >= MAX_SOURCES:
+            self._buckets.pop(next(iter(self._buckets)))  # the least recently heard source
+        if tokens < 1:
+            self._buckets[source] = (tokens, now)
+            return False
+        self._buckets[source] = (tokens - 1, now)
+        return True
+
+
+class SeenMulticast(asyncio.DatagramProtocol):
+    """One peer's direct seen reports on the LAN (PROTOCOL.md 7), best effort.
+
+    ``table()``: the table id this peer holds (None: nothing is sent, everything is ignored);
+    ``report()``: this peer's own report (None: it holds no signed head yet); ``heard(report)``:
+    called for each datagram about this peer's table that passed the rate limit (signatures not
+    yet checked: the caller holds the keys). ``group``, ``port``: where to send and listen;
+    ``interval``/``jitter``: seconds between sends. :meth:`start` raises OSError when the
+    socket cannot be opened (no multicast route, say); the caller goes on without it.
+    """
+
+    def __init__(
+        self,
+        table: Callable[[], bytes | None],
+        report: Callable[[], SeenReport | None],
+        heard: Callable[[SeenReport], None],
+        *,
+        group: str = GROUP,
+        port: int = PORT,
+        interval: float = INTERVAL,
+        jitter: float = JITTER,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.table = table
+        self.report = report
+        self.heard = heard
+        self.group = group
+        self.port = port
+        self.interval = interval
+        self.jitter = jitter
+        self.limit = SourceLimit()
+        self.sent = 0
+        self.received = 0
+        self._rng = rng or random.Random()
+        self._transport: asyncio.DatagramTransport | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    async def start(self) -> None:
+        """Open the socket (joined to the group, TTL 1, loopback on: peers on this computer hear
+        each other) and start sending. Raises OSError."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if hasattr(socket, "SO_REUSEPORT"):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            # Bound to the group's address: only datagrams sent to the group arrive here.
+            sock.bind((self.group, self.port))
+            membership = struct.pack("4s4s", socket.inet_aton(self.group), socket.inet_aton("0.0.0.0"))
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, TTL)
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+            sock.setblocking(False)
+        except OSError:
+            sock.close()
+            raise
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_datagram_endpoint(lambda: self, sock=sock)
+        self._transport = transport
+        self._task = loop.create_task(self._send_loop())
+
+    async def close(self) -> None:
+        """Stop sending and close the socket."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        if self._transport is not None:
+            self._transport.close()
+            self._transport = None
+
+    def new_head(self) -> None:
+        """This peer holds a new head: send its report now rather than at the next tick."""
+        self._wake.set()
+
+    def send_now(self) -> None:
+        """Send this peer's current report, if it has one."""
+        report = self.report()
+        if report is None or report.fsig is None or self._transport is None:
+            return
+        data = datagram_bytes(report)
+        if len(data) > MAX_DATAGRAM:  # never: fixed sizes; a guard, not a path
+            return
+        try:
+            self._transport.sendto(data, (self.group, self.port))
+            self.sent += 1
+        except OSError as err:
+            log.debug("a seen datagram was not sent: %s", err)
+
+    async def _send_loop(self) -> None:
+        while True:
+            self.send_now()
+            wait = self.interval + self._rng.uniform(-self.jitter, self.jitter)
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), wait)
+            except TimeoutError:
+                pass
+
+    # -- asyncio.DatagramProtocol ----------------------------------------------------------------
+
+    def datagram_received(self, data: bytes, addr: tuple[str | Any, int]) -> None:
+        """Take a datagram: rate-limited per source, then only one about this peer's table."""
+        if not self.limit.take(addr):
+            return
+        table = self.table()
+        if table is None:
+            return
+        report = parse_datagram(data, table)
+        if report is None:
+            return
+        self.received += 1
+        self.heard(report)
+
+    def error_received(self, exc: Exception) -> None:
+        """A send failed (no route, say): best effort, so it is only logged."""
+        log.debug("seen multicast: %s", exc)
+
+
+class SilenceWatch:
+    """Players whose signed seen reports stopped advancing (PROTOCOL.md 7).
+
+    :meth:`advanced` records a verified report (the peer's key and the seq it holds); :meth:`silent`
+    gives, among the ``expected`` keys, those whose latest signed report has been behind
+    ``head_seq`` (this peer's head) for ``after`` seconds without advancing. The time counts from
+    the later of the report's last advance and the moment this peer first saw it behind: a table
+    where nothing happened for a while makes nobody silent when the next entry comes.
+    ``clock()``: seconds."""
+
+    def __init__(self, after: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.after = after
+        self.clock = clock
+        self.latest: dict[bytes, int] = {}
+        """The highest seq each key reported in a signed report."""
+        self._behind: dict[bytes, float] = {}  # key -> since when it is behind without advancing
+
+    def advanced(self, key: bytes, seq: int) -> None:
+        """``key`` signed a report of seq ``seq`` (checked by the caller)."""
+        if seq > self.latest.get(key, -1):
+            self.latest[key] = seq
+            self._behind.pop(key, None)
+
+    def silent(self, expected: Iterable[bytes], head_seq: int) -> tuple[bytes, ...]:
+        """The keys of ``expected`` that are silent now, in the order given."""
+        now = self.clock()
+        out = []
+        for key in expected:
+            if self.latest.get(key, -1) >= head_seq:
+                self._behind.pop(key, None)
+                continue
+            if now - self._behind.setdefault(key, now) >= self.after:
+                out.append(key)
+        return tuple(out)
