@@ -67,11 +67,15 @@ class Session:
         abandon_after: float | None = None,
         games: Mapping[str, Any] | None = None,
         vekn: str | None = None,
+        lan: bool = False,
+        pin: tuple[bytes, bytes | None] | None = None,
     ) -> Session:
         """A session for ``key`` at the host ``address`` (host, port); call :meth:`start` next.
         ``store`` defaults to one log and secrets file per table in the user's data directory;
         ``bot``, ``brought``, ``may_sit``, ``vekn``: see :class:`~net.driver.Seating`; ``stall_after``,
-        ``abandon_after``: see :class:`~net.driver.Liveness`."""
+        ``abandon_after``: see :class:`~net.driver.Liveness`; ``lan``: also exchange seen reports
+        directly on the LAN; ``pin``: the host key and table id a LAN announcement named (see
+        :class:`~net.client.Client`)."""
         client = Client(
             address,
             key,
@@ -84,6 +88,8 @@ class Session:
             backoff=backoff,
             liveness=Liveness(stall_after=stall_after, abandon_after=abandon_after),
             stop_when_over=False,
+            lan=lan,
+            pin=pin,
         )
         return cls(client)
 

@@ -1,6 +1,7 @@
 """Test-wide set-up: no test reads or writes the user's own data directory (identity keys, saved
 logs, per-table state). Every test process gets an empty one of its own, so what a developer or an
-earlier run left there (recent logs listed on the home screen, keys) never changes a test.
+earlier run left there (recent logs listed on the home screen, keys) never changes a test. And no
+test sends multicast to the LAN: ``VAMPIRE_NO_DISCOVERY=1`` for the whole run.
 
 Fixtures that only one folder needs live in that folder's conftest: ``tests/unit/conftest.py``
 (child processes of the code base, a copy of it), ``tests/functional/conftest.py`` (the ``vampire``
@@ -14,6 +15,10 @@ import tempfile
 
 
 def pytest_configure(config) -> None:
+    # No test sends LAN multicast (table discovery, direct seen reports): every process of the suite
+    # inherits this; the tests that discover run in a network namespace of their own without it
+    # (tests/support/netns.py).
+    os.environ["VAMPIRE_NO_DISCOVERY"] = "1"
     data = tempfile.mkdtemp(prefix="vampire-test-data-")
     os.environ["XDG_DATA_HOME"] = data
     config._vampire_data_home = data

@@ -223,8 +223,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
     import json
 
     from engine.audit import USAGE_EXIT, AuditUsageError, audit_file
+    from engine.forks import audit_fork_file, is_fork_file
     from engine.games import all_rules
 
+    if is_fork_file(args.file):
+        verdict = audit_fork_file(args.file)  # a fork evidence file, checked on its own (PROTOCOL.md 7)
+        print(json.dumps(verdict.as_json(), indent=2) if args.json else verdict.text())
+        return int(verdict.code)
     try:
         report = audit_file(args.file, all_rules())
     except AuditUsageError as err:
@@ -404,7 +409,8 @@ def _timeouts(args: argparse.Namespace) -> tuple[Timeouts, Backoff]:
 def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -> None:
     """Print a client's events as lines (the table's notes, connection changes, refusals, stalls,
     fork evidence, the end): the front end of a bot, a spectator's text feed and a headless host."""
-    from net.events import Connection, Finished, Folded, Fork, HostFault, Refused, SeatRefused, Waiting
+    from engine.forks import describe_fork
+    from net.events import Connection, Finished, Folded, Fork, HostFault, Refused, SeatRefused, Silent, Waiting
 
     last = {"state": ""}
 
@@ -427,8 +433,18 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
             case Fork():
                 ev = event.evidence
                 say(
-                    f"FORK: {ev.describe()} Head signatures: {ev.first.signature.hex()} and {ev.second.signature.hex()}"
+                    f"FORK: {describe_fork(ev)} Head signatures: {ev.first.signature.hex()} and "
+                    f"{ev.second.signature.hex()}. This peer stops."
                 )
+                if event.path is not None:
+                    say(f"The evidence is in {event.path}: anyone can check it with `vampire audit {event.path}`.")
+            case Silent():
+                for name, seq in zip(event.names, event.seqs, strict=True):
+                    held = f"seq {seq}" if seq >= 0 else "nothing"
+                    say(
+                        f"{name} has signed no new seen report for a while: the last one holds {held}, "
+                        f"the table is at seq {event.head}. Gone, or shown another log by the host."
+                    )
             case HostFault():
                 say(f"The host misbehaved: {event.detail}")
             case Finished():
@@ -558,6 +574,7 @@ async def run_host(args: argparse.Namespace) -> int:
     say(f"Table open: {t.rules.title}, {t.nseats} seats, log file {save}")
     say(f"Give your friends this address: {shown}:{host.port}   (vampire join {shown}:{host.port})")
     say(f"Host key fingerprint {short_fingerprint(host.sequencer.public)}")
+    announcer = await _announce(host, shown, args.no_announce, say)
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
     clients: list[Client] = []
     levels_of: list[tuple[Client, str, Path | None]] = []
@@ -589,6 +606,7 @@ async def run_host(args: argparse.Namespace) -> int:
                 backoff=backoff,
                 games=all_rules(),
                 vekn=vekn,
+                lan=True,
             )
             status = await _front_end(
                 session, host=host, address=f"{shown}:{host.port}", bots=[(c, lv) for c, lv, _ in levels_of]
@@ -601,12 +619,92 @@ async def run_host(args: argparse.Namespace) -> int:
             else:
                 say(f"You left the table; it is saved in {save} (vampire host --resume {save}).")
     finally:
+        if announcer is not None:
+            await announcer.close()
         for c in clients:
             await c.stop("The host is closing.")
         await host.close()
     if host.table.fault is None and not host.table.ended:
         return 1
     return status
+
+
+async def _announce(host: Host, shown: str, off: bool, say: Callable[[str], None]) -> Any:
+    """Announce ``host``'s table on the LAN at ``shown`` (PROTOCOL.md 9) unless ``off``
+    (``--no-announce``) or discovery is off; says which. Returns the announcer (close it), or None."""
+    import ipaddress
+
+    from net.discovery import announce_host
+    from net.host import lan_address
+    from net.lan import multicast_off
+
+    if off:
+        return None
+    if multicast_off():
+        say("The table is not announced on the LAN: VAMPIRE_NO_DISCOVERY is set.")
+        return None
+    try:
+        ipv4 = str(ipaddress.IPv4Address(shown))
+    except ValueError:
+        ipv4 = lan_address()  # an IPv6 or named bind: announce the LAN's IPv4 address
+    announcer = await announce_host(host, ipv4)
+    if announcer is None:
+        say("The table could not be announced on the LAN; friends join with its address.")
+    else:
+        say(f"Announced on the LAN as {announcer.announcer.ad.name!r}: `vampire join` with no address finds it.")
+    return announcer
+
+
+async def _choose_table(args: argparse.Namespace, say: Callable[[str], None]) -> tuple[Any, int | None]:
+    """``vampire join`` without an address (PROTOCOL.md 9): listen for the tables on the LAN and
+    pick one. Returns (the table heard, None) to join it, or (None, exit status) to stop: ``--list``
+    prints them (0); ``--bot``/``--spectate`` take the only one (several: listed, 2); a person
+    chooses from a numbered list on standard input."""
+    import asyncio
+
+    from net.discovery import LISTEN_SECONDS, listen
+    from net.lan import DISCOVERY_OFF, multicast_off
+
+    if multicast_off():
+        print(f"vampire: {DISCOVERY_OFF}", file=sys.stderr)
+        return None, 1
+    try:
+        heard = await listen(LISTEN_SECONDS)
+    except OSError as err:
+        raise VampireError(f"Cannot listen for tables on the LAN: {err.strerror or err}.") from None
+    if args.list:
+        for table in heard:
+            print(table.line(), flush=True)
+        if not heard:
+            print(f"No table heard on the LAN within {LISTEN_SECONDS:g} s.", file=sys.stderr)
+        return None, 0
+    choices = heard if args.spectate else [h for h in heard if h.open]
+    if not choices:
+        what = "table" if args.spectate else "table with a free seat"
+        print(f"vampire: no {what} heard on the LAN within {LISTEN_SECONDS:g} s.", file=sys.stderr)
+        return None, 1
+    if args.bot or args.spectate or not sys.stdin.isatty():
+        if len(choices) == 1:
+            return choices[0], None
+        print("Several tables are open on the LAN; name one with its address:", file=sys.stderr)
+        for table in choices:
+            print(table.line(), flush=True)
+        return None, 2
+    for i, table in enumerate(choices, 1):
+        print(f"{i:2}. {table.line()}")
+    answer = await asyncio.to_thread(_ask, f"Which table (1-{len(choices)})? ")
+    if answer is None or not answer.isdigit() or not 1 <= int(answer) <= len(choices):
+        print("vampire: no table chosen.", file=sys.stderr)
+        return None, 1
+    say(f"Joining {choices[int(answer) - 1].name} (host {choices[int(answer) - 1].fingerprint}).")
+    return choices[int(answer) - 1], None
+
+
+def _ask(prompt: str) -> str | None:
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        return None
 
 
 async def run_join(args: argparse.Namespace) -> int:
@@ -630,7 +728,16 @@ async def run_join(args: argparse.Namespace) -> int:
         raise VampireError("--spectate watches a table without a seat: it takes no --bot and no --deck.")
     if args.bot and args.vekn:
         raise VampireError("--vekn is a person's VEKN id: a --bot seat has none.")
-    address = parse_address(args.address)
+    if args.list and args.address:
+        raise VampireError("--list lists the tables heard on the LAN: give it no address.")
+    pin = None
+    if args.address:
+        address = parse_address(args.address)
+    else:
+        heard, status = await _choose_table(args, say)
+        if heard is None:
+            return status or 0
+        address, pin = heard.address, heard.pin
     timeouts, backoff = _timeouts(args)
     state = Path(args.state) if args.state else None
     store = Store.in_dir(state) if state else Store.per_table()
@@ -684,6 +791,8 @@ async def run_join(args: argparse.Namespace) -> int:
         ),
         stop_when_over=True,
         hooks=Hooks(before_submit=crash_before(crash) if crash else None, trace=trace),
+        lan=True,
+        pin=pin,
     )
     say(
         f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
@@ -805,13 +914,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--headless", action="store_true", help="no seat and no screen: a table server printing its progress"
     )
     host.add_argument("--name", help="your profile name (default: the login name)")
+    host.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the table on the LAN (also off when VAMPIRE_NO_DISCOVERY=1 is set)",
+    )
     vekn_option(host)
     rule_option(host)
     _hidden(host)
     host.set_defaults(func=cmd_host)
 
     join = sub.add_parser("join", help="take a seat at a table on the LAN")
-    join.add_argument("address", metavar="HOST[:PORT]")
+    join.add_argument(
+        "address",
+        metavar="HOST[:PORT]",
+        nargs="?",
+        help="the host's address; without it, the tables announced on the LAN are listed to choose from "
+        "(--bot and --spectate take the only one, and exit 2 when there are several)",
+    )
+    join.add_argument(
+        "--list", action="store_true", help="print the tables heard on the LAN within a few seconds, and exit"
+    )
     join.add_argument("--name", help="your profile name (default: the login name)")
     vekn_option(join)
     join.add_argument("--spectate", action="store_true", help="watch without a seat")
@@ -848,7 +971,10 @@ def build_parser() -> argparse.ArgumentParser:
         "(changed after it was signed, or damaged: no player is blamed) or a player's proven cheat "
         "(a validly signed entry that breaks a rule or a proof); 2: no fault, but unfinished or with "
         "events whose seeds were never revealed; 3: nothing checked: the file is missing or unreadable, "
-        "is not a log file, or is a log of a game this program does not know.",
+        "is not a log file, or is a log of a game this program does not know. "
+        "A fork evidence file (FILE.vtfork, written by a peer that caught its host signing two "
+        "entries for one seq) is checked on its own: exit 1: it proves the fork; 2: it proves "
+        "nothing (forged or changed); 3: it cannot be read as one.",
     )
     audit.add_argument("file")
     audit.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -1,0 +1,221 @@
+"""LAN scenarios run inside a network namespace (``python -m tests.support.lan_scenarios NAME
+[DIR]``, started by :func:`tests.support.netns.run_scenario`): hosts, announcements, browsers and
+``vampire`` commands that really multicast, where nothing can leave the namespace. Each prints
+one JSON object, the facts the test then checks, as its last line of output.
+
+- ``two_hosts``: two announced tables; ``vampire join --list`` lists both; ``vampire join --bot``
+  with no address exits 2 and lists them.
+- ``fills``: a 3-seat table; ``vampire join --bot`` with no address takes its only open seat; two
+  more seats fill it (the announcement says 3/3, ``--bot`` finds no open table), and closing the
+  host withdraws it.
+- ``fork_multicast DIR``: a :class:`~tests.support.forking.ForkingHost` shows one peer another
+  branch and hides it from the relays; the peers' direct seen reports reveal it; evidence files
+  are written in DIR and ``vampire audit`` checks one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.forks import check_fork
+from engine.games import all_rules
+from engine.games.base import parse_options
+from engine.protocol.identity import new_key
+from engine.seat import now_ms
+from engine.sequencer import Sequencer
+from net.client import Client, Seating, Store
+from net.discovery import Browser, HeardTable, announce_host
+from net.host import Host
+from net.local import bot_factory
+from tests.support.forking import ForkingHost
+from tests.support.net import FAST, QUICK_BACKOFF
+
+CLI = [sys.executable, "-m", "tui.cli"]
+
+
+def make_host(name: str, seats: int, cls: type[Host] = Host, **kwargs: Any) -> Host:
+    """A host (not listening yet) of a fresh Vampire Queen table called ``name``."""
+    games = all_rules()
+    sequencer = Sequencer(new_key(), games, None, now_ms)
+    options = dict(parse_options(games["queen"].option_schema, {"rounds": 1}))
+    sequencer.open_table("queen", options, seats, name)
+    return cls(sequencer, timeouts=FAST, **kwargs)
+
+
+async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Wait until ``condition()`` holds (checked every 50 ms). Raises TimeoutError naming ``what``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+async def vampire(*args: str, timeout: float = 60) -> dict[str, Any]:
+    """Run a ``vampire`` command to its end: its exit status and output."""
+    proc = await asyncio.create_subprocess_exec(
+        *CLI, *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    return {"rc": proc.returncode, "out": out.decode(), "err": err.decode()}
+
+
+def snapshot(tables: list[HeardTable]) -> list[list[Any]]:
+    return [[t.name, t.game, t.taken, t.total, t.fingerprint, t.table.hex() if t.table else None] for t in tables]
+
+
+async def two_hosts() -> dict[str, Any]:
+    hosts = [make_host("Mina's table", 4), make_host("Ana\u202e's\x1b[31m table", 3)]
+    announcers = []
+    for host in hosts:
+        await host.start("127.0.0.1", 0)
+        announcers.append(await announce_host(host, "127.0.0.1"))
+    browser = Browser()
+    await browser.start()
+    try:
+        await until(lambda: len(browser.tables) == 2, 15, "both tables heard")
+        listing = await vampire("join", "--list")
+        bot = await vampire("join", "--bot", "heuristic")
+        return {
+            "announced": [a is not None and a.running for a in announcers],
+            "heard": snapshot(browser.tables),
+            "fingerprints": sorted(h.sequencer.public.hex() for h in hosts),
+            "hosts_heard": sorted(t.host.hex() for t in browser.tables),
+            "list": listing,
+            "bot": bot,
+        }
+    finally:
+        await browser.close()
+        for a in announcers:
+            if a is not None:
+                await a.close()
+        for host in hosts:
+            await host.close()
+
+
+async def fills() -> dict[str, Any]:
+    host = make_host("Three seats", 3, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    announcer = await announce_host(host, "127.0.0.1")
+    seen: list[list[list[Any]]] = []
+    browser = Browser(lambda tables: seen.append(snapshot(tables)))
+    await browser.start()
+    first = None
+    others: list[Client] = []
+    try:
+        await until(lambda: any(s and s[0][2] == 0 for s in seen), 15, "the empty table heard")
+        # A bot with no address joins the only open table it hears.
+        first = await asyncio.create_subprocess_exec(
+            *CLI, "join", "--bot", "heuristic", "--ping", "0.2", stdout=asyncio.subprocess.PIPE
+        )
+        await until(lambda: len(host.table.seats) == 1, 30, "the bot seated")
+        await until(lambda: any(s and s[0][2] == 1 for s in seen), 15, "1/2 heard")
+        for i in (1, 2):
+            client = Client(
+                ("127.0.0.1", host.port),
+                new_key(),
+                name=f"Seat {i}",
+                seating=Seating(bot=bot_factory("heuristic", random.Random(i))),
+                timeouts=FAST,
+                backoff=QUICK_BACKOFF,
+            )
+            others.append(client)
+            await client.start()
+            await until(lambda i=i: any(s and s[0][2] == i + 1 for s in seen), 15, f"{i + 1}/3 heard")
+        none_open = await vampire("join", "--bot", "heuristic")
+        listing = await vampire("join", "--list")
+        for client in others:
+            await client.stop()
+        if announcer is not None:
+            await announcer.close()
+        await until(lambda: bool(seen) and seen[-1] == [], 15, f"the table withdrawn (heard: {seen[-3:]})")
+        return {
+            "seen": seen,
+            "table": host.table.table_id.hex(),
+            "first_seat": host.table.names[0],
+            "none_open": none_open,
+            "list": listing,
+        }
+    finally:
+        await browser.close()
+        if announcer is not None:
+            await announcer.close()
+        await host.close()
+        if first is not None and first.returncode is None:
+            first.terminate()
+            await first.wait()
+
+
+async def fork_multicast(directory: str) -> dict[str, Any]:
+    base = Path(directory)
+    host = make_host("Forked", 4, cls=ForkingHost, auto_start=False)
+    assert isinstance(host, ForkingHost)
+    await host.start("127.0.0.1", 0)
+    clients = []
+    for i, name in enumerate(("Honest", "Victim")):
+        client = Client(
+            ("127.0.0.1", host.port),
+            new_key(),
+            name=name,
+            store=Store.in_dir(base / name.lower()),
+            seating=Seating(bot=bot_factory("heuristic", random.Random(i))),
+            timeouts=FAST,
+            backoff=QUICK_BACKOFF,
+            lan=True,
+        )
+        await client.start()
+        clients.append(client)
+    honest, victim = clients
+    try:
+        await until(lambda: all(c.connected and c.seat and c.seat.index is not None for c in clients), 15, "seats")
+        await until(lambda: len(host.table.seats) == 2, 15, "both seats")
+        host.victim = victim.public
+        host.post("chat", {"text": "hello everyone"})
+        await until(lambda: honest.fork is not None and victim.fork is not None, 20, "both peers see the fork")
+        assert host.alternative is not None and host.real is not None
+        alt, alt_head = host.alternative
+        result: dict[str, Any] = {
+            "multicast": [c.multicast is not None for c in clients],
+            "sent": [c.multicast.sent if c.multicast else 0 for c in clients],
+            "received": [c.multicast.received if c.multicast else 0 for c in clients],
+            "forks": [],
+        }
+        for client in clients:
+            ev = client.fork
+            assert ev is not None
+            path = client.replica.fork_path
+            verdict = check_fork(path.read_bytes()) if path is not None else None
+            result["forks"].append(
+                {
+                    "ids": sorted(h.entry_id.hex() for h in (ev.first, ev.second)),
+                    "path": str(path) if path else None,
+                    "proven": verdict.proven if verdict else None,
+                }
+            )
+        result["expected_ids"] = sorted([alt.id.hex(), host.real.id.hex()])
+        result["alt_head"] = alt_head.hex()
+        victim_path = victim.replica.fork_path
+        result["audit"] = await vampire("audit", str(victim_path)) if victim_path else None
+        return result
+    finally:
+        for client in clients:
+            await client.stop()
+        await host.close()
+
+
+def main(argv: list[str]) -> int:
+    scenarios: dict[str, Callable[..., Any]] = {"two_hosts": two_hosts, "fills": fills, "fork_multicast": fork_multicast}
+    result = asyncio.run(scenarios[argv[0]](*argv[1:]))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
