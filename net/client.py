@@ -23,6 +23,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.forks import describe_fork
 from engine.games.spec import Bot
 from engine.protocol.log import Entry, ForkEvidence, Head
 from engine.seat import Seat
@@ -462,6 +463,8 @@ class Client:
     def _end_after_fork(self) -> None:
         if self.finished.is_set() or self.fork is None:
             return
-        self.give_up(self.fork.describe())
+        where = self.replica.fork_path
+        kept = f" The evidence is in {where}." if where is not None else ""
+        self.give_up(describe_fork(self.fork) + kept)
         self.link.wake.set()
         self.link.drop()

@@ -13,7 +13,8 @@ from collections.abc import Collection
 from typing import NamedTuple
 
 from engine.table import Table
-from net.events import Connection, Event, Finished, Folded, Fork, HostFault, LinkCause, Refused, Waiting
+from engine.forks import describe_fork
+from net.events import Connection, Event, Finished, Folded, Fork, HostFault, LinkCause, Refused, Silent, Waiting
 from tui.errors import sentence
 from tui.session import SessionEvent
 
@@ -59,8 +60,14 @@ def as_session_event(event: SessionEvent | Event) -> SessionEvent:
             return SessionEvent("error", text=f"The host refused it: {detail}")
         case Waiting(seats=seats, seconds=seconds):
             return SessionEvent("waiting", seats=tuple(seats), seconds=float(seconds))
-        case Fork(evidence=evidence):
-            return SessionEvent("error", text=f"The host cheated: it signed {evidence.describe()}. This table stops.")
+        case Fork(evidence=evidence, path=path):
+            kept = f" The proof is in {path} (vampire audit checks it)." if path is not None else ""
+            return SessionEvent("error", text=f"The host cheated. {describe_fork(evidence)} This table stops.{kept}")
+        case Silent(names=names) if names:
+            return SessionEvent(
+                "error",
+                text=f"No new signed report from {', '.join(names)} for a while: gone, or shown another log by the host.",
+            )
         case HostFault(detail=detail):
             return SessionEvent("error", text=f"The host sent something no honest host sends: {detail}")
         case Finished(summary=summary):

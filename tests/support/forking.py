@@ -27,6 +27,9 @@ class ForkingHost(Host):
     victim: bytes | None = None
     alternative: tuple[Entry, bytes] | None = None
     real: Entry | None = None
+    hide: bool = True
+    """Filter the pings as the module says; False: a careless forger whose relays still carry
+    every report (and whose pings show the victim the real head), caught by the relayed reports."""
 
     def broadcast(self, entry: Entry, head_sig: bytes) -> None:
         if self.alternative is not None:
@@ -67,7 +70,7 @@ class ForkingHost(Host):
 
         def filtered(message: dict[str, Any] | bytes) -> bool:
             m = message if isinstance(message, dict) else decode(bytes(message[HEADER:]))
-            if m.get("t") not in ("ping", "pong") or self.alternative is None:
+            if m.get("t") not in ("ping", "pong") or self.alternative is None or not self.hide:
                 return send(message)
             m = dict(m)
             if peer.key == self.victim:
