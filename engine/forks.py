@@ -166,7 +166,9 @@ def audit_fork_file(path: str | os.PathLike[str]) -> ForkVerdict:
     try:
         p = Path(path)
         if p.stat().st_size > MAX_FORK_FILE:
-            return ForkVerdict(ForkCode.UNUSABLE, f"{path} is larger than any fork evidence file ({MAX_FORK_FILE} bytes).")
+            return ForkVerdict(
+                ForkCode.UNUSABLE, f"{path} is larger than any fork evidence file ({MAX_FORK_FILE} bytes)."
+            )
         data = p.read_bytes()
     except FileNotFoundError:
         return ForkVerdict(ForkCode.UNUSABLE, f"There is no file {path}.")

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import NamedTuple
 
-from engine.table import Table
 from engine.forks import describe_fork
+from engine.table import Table
 from net.events import Connection, Event, Finished, Folded, Fork, HostFault, LinkCause, Refused, Silent, Waiting
 from tui.errors import sentence
 from tui.session import SessionEvent

@@ -211,7 +211,11 @@ async def fork_multicast(directory: str) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    scenarios: dict[str, Callable[..., Any]] = {"two_hosts": two_hosts, "fills": fills, "fork_multicast": fork_multicast}
+    scenarios: dict[str, Callable[..., Any]] = {
+        "two_hosts": two_hosts,
+        "fills": fills,
+        "fork_multicast": fork_multicast,
+    }
     result = asyncio.run(scenarios[argv[0]](*argv[1:]))
     print(json.dumps(result))
     return 0
