@@ -367,11 +367,13 @@ class LocalPlay(NetSession):
 
 class HostedTable(NetSession):
     """ "Host a table" from the home screen: a host listening on every interface at ``spec.port``,
-    this player's seat, and bots the lobby adds and removes; the lobby's Start key starts the game."""
+    announced on the LAN (unless discovery is off), this player's seat, and bots the lobby adds
+    and removes; the lobby's Start key starts the game."""
 
     def __init__(self, spec: HostSpec) -> None:
         super().__init__(spec.name, is_host=True)
         self.spec = spec
+        self._announcer: Any = None  # the table's LAN announcement (net.discovery), while open
 
     async def start(self) -> None:
         from engine.opening import new_log_path, open_sequencer, order_table
@@ -379,6 +381,7 @@ class HostedTable(NetSession):
         from engine.protocol.identity import load_identity
         from engine.seat import now_ms
         from net.client import Store
+        from net.discovery import announce_host
         from net.host import Host
         from net.session import Session
 
@@ -398,6 +401,7 @@ class HostedTable(NetSession):
         self._host = host
         self._log_path = save
         self.address = share_address(host)
+        self._announcer = await announce_host(host, self.address.rsplit(":", 1)[0])  # None: discovery is off
         session = Session.connect(
             ("127.0.0.1", host.port),
             load_identity(self.spec.name),
@@ -405,6 +409,7 @@ class HostedTable(NetSession):
             store=Store.per_table(),
             games=games,
             vekn=profile_vekn(self.spec.name),
+            lan=True,
         )
         self.attach(session)
         await session.start()
@@ -412,6 +417,9 @@ class HostedTable(NetSession):
             await self.add_bot(level)
 
     async def stop(self) -> None:
+        if self._announcer is not None:
+            await self._announcer.close()
+            self._announcer = None
         await super().stop()
         if self._host is not None:
             await self._host.close()
@@ -480,6 +488,8 @@ class NetFactory:
             games=_games(),
             may_sit=_why_no_seat,
             vekn=profile_vekn(spec.name),
+            lan=True,
+            pin=spec.pin,
         )
         return wrap_session(session)
 

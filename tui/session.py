@@ -182,10 +182,12 @@ class HostSpec:
 
 @dataclass(frozen=True)
 class JoinSpec:
-    """A seat at someone else's table: ``address`` is ``host[:port]``."""
+    """A seat at someone else's table: ``address`` is ``host[:port]``; ``pin``: the host key and
+    table id (or None) its LAN announcement named, checked against the host (PROTOCOL.md 9)."""
 
     address: str
     name: str
+    pin: tuple[bytes, bytes | None] | None = None
 
 
 class SessionFactory(Protocol):

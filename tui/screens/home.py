@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,8 @@ from engine.games import DEFAULT_GAME, find_game
 from engine.games.base import OptionSpec
 from engine.games.spec import GameSpec
 from engine.paths import seat_name
+from net.discovery import Browser, HeardTable
+from net.lan import DISCOVERY_OFF, multicast_off
 from net.messages import DEFAULT_PORT
 from tui.files import log_label, recent_logs
 from tui.games import FrontEnd, find_front_end, playable
@@ -97,10 +99,16 @@ class HomeScreen(Screen[None]):
         Binding("f1", "app.help", "Help"),
     ]
 
+    BROWSER: Callable[[Callable[[list[HeardTable]], None]], Browser] = Browser
+    """What listens for tables on the LAN (:class:`net.discovery.Browser`), made when the join
+    form is first shown and closed with the screen."""
+
     def __init__(self, name: str | None = None) -> None:
         super().__init__()
         self.player_name = name or default_name()
         self.fronts = playable() or [find_front_end(DEFAULT_GAME)]
+        self._browser: Browser | None = None
+        self._heard: dict[str, HeardTable] = {}
 
     # -- the forms' game fields --------------------------------------------------------------------
 
@@ -172,10 +180,14 @@ class HomeScreen(Screen[None]):
                     yield _row("Port", Input(str(DEFAULT_PORT), id="host-port", type="integer", max_length=5))
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
-                    yield Static("Take a seat at a friend's table.", classes="form-help")
+                    yield Static(
+                        "Take a seat at a friend's table: type its address, or pick it below.", classes="form-help"
+                    )
                     yield _row("Address", Input(placeholder=f"192.168.1.5:{DEFAULT_PORT}", id="join-address"))
                     yield _row("Your name", Input(self.player_name, id="join-name", max_length=32))
                     yield Button("Join", id="join-go", variant="primary")
+                    yield OptionList(id="join-heard")
+                    yield Static("", id="join-lan", classes="form-help")
                 with Vertical(id="replay", classes="form"):
                     yield Static("Step through a saved log, move by move.", classes="form-help")
                     yield _row("Log file", Input(placeholder="path/to/game.vtlog", id="replay-path"))
@@ -192,6 +204,9 @@ class HomeScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        heard = self.query_one("#join-heard", OptionList)
+        heard.border_title = "Tables on the LAN"
+        heard.display = False
         self.query_one("#menu", OptionList).border_title = "Vampire Table"
         self.query_one("#menu", OptionList).highlighted = 0
         self.query_one("#menu", OptionList).focus()
@@ -219,6 +234,62 @@ class HomeScreen(Screen[None]):
         for key, text in CHOICES:
             menu.replace_option_prompt(key, f"▸ {text}" if key == event.option.id else f"  {text}")
         self.query_one(ContentSwitcher).current = event.option.id
+        if event.option.id == "join":
+            self.run_worker(self._listen(), group="lan", exclusive=True)
+
+    # -- tables heard on the LAN (PROTOCOL.md 9) ---------------------------------------------------
+
+    async def _listen(self) -> None:
+        """Start listening for tables on the LAN, once; say so, or why not."""
+        if self._browser is not None:
+            return
+        status = self.query_one("#join-lan", Static)
+        if multicast_off():
+            status.update(DISCOVERY_OFF)
+            return
+        browser = self.BROWSER(self.tables_heard)
+        self._browser = browser
+        try:
+            await browser.start()
+        except OSError as err:
+            status.update(f"Cannot listen for tables on the LAN: {err.strerror or err}.")
+            return
+        status.update("Listening for tables on the LAN…")
+
+    def tables_heard(self, tables: list[HeardTable]) -> None:
+        """Show ``tables`` (every table heard now) in the join form, keeping the highlight on the
+        same table; a full table is listed, greyed out."""
+        heard = self.query_one("#join-heard", OptionList)
+        highlighted = heard.highlighted_option.id if heard.highlighted_option is not None else None
+        self._heard = {t.instance: t for t in tables}
+        heard.clear_options()
+        heard.add_options([Option(heard_prompt(t), id=t.instance, disabled=not t.open) for t in tables])
+        heard.display = bool(tables)
+        if highlighted in self._heard:
+            heard.highlighted = heard.get_option_index(highlighted)
+        status = self.query_one("#join-lan", Static)
+        status.display = not tables
+        if self._browser is not None and not tables:
+            status.update("Listening for tables on the LAN… none heard yet.")
+
+    @on(OptionList.OptionSelected, "#join-heard")
+    def _heard_chosen(self, event: OptionList.OptionSelected) -> None:
+        table = self._heard.get(event.option.id or "")
+        if table is None:
+            return
+        host, port = table.address
+        self.query_one("#join-address", Input).value = f"{host}:{port}"
+        try:
+            name = self._field_name("#join-name")
+        except VampireError as err:
+            self.notify(_sentence(str(err)), severity="error")
+            return
+        self.app.open_join(JoinSpec(f"{host}:{port}", name, table.pin))  # type: ignore[attr-defined]
+
+    async def on_unmount(self) -> None:
+        if self._browser is not None:
+            await self._browser.close()
+            self._browser = None
 
     @on(OptionList.OptionSelected, "#menu")
     def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -311,6 +382,14 @@ class HomeScreen(Screen[None]):
         if not path.is_file():
             raise VampireError(f"there is no file {text}")
         return path
+
+
+def heard_prompt(table: HeardTable) -> str:
+    """A table heard on the LAN as two short lines of the join form (it fits 80 columns): its name
+    and seats taken, then its game and the host's fingerprint (which the host's own screen shows,
+    to tell two tables apart)."""
+    seats = f"{table.taken}/{table.total} seats" + ("" if table.open else ", full")
+    return f"{table.name[:28]}  {seats}\n  {table.game} · host {table.fingerprint}"
 
 
 def _sentence(text: str) -> str:
