@@ -127,7 +127,8 @@ async def _processes(rounds: int = 2) -> dict[str, Any]:
     root = Path(__file__).resolve().parents[1]
     procs = []
     with tempfile.TemporaryDirectory(prefix="vampire-bench-") as tmp:
-        env = dict(os.environ, XDG_DATA_HOME=tmp, PYTHONUNBUFFERED="1")
+        # VAMPIRE_NO_DISCOVERY: a benchmark sends nothing to the LAN (no direct seen reports).
+        env = dict(os.environ, XDG_DATA_HOME=tmp, PYTHONUNBUFFERED="1", VAMPIRE_NO_DISCOVERY="1")
         traces = [Path(tmp) / f"trace{i}" for i in range(4)]
         try:
             for i in range(4):

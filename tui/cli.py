@@ -644,10 +644,13 @@ async def _announce(host: Host, shown: str, off: bool, say: Callable[[str], None
         say("The table is not announced on the LAN: VAMPIRE_NO_DISCOVERY is set.")
         return None
     try:
-        ipv4 = str(ipaddress.IPv4Address(shown))
+        ipv4 = ipaddress.IPv4Address(shown)
     except ValueError:
-        ipv4 = lan_address()  # an IPv6 or named bind: announce the LAN's IPv4 address
-    announcer = await announce_host(host, ipv4)
+        ipv4 = ipaddress.IPv4Address(lan_address())  # an IPv6 or named bind: the LAN's IPv4 address
+    if ipv4.is_loopback:
+        say("The table listens on this computer only: it is not announced on the LAN.")
+        return None
+    announcer = await announce_host(host, str(ipv4))
     if announcer is None:
         say("The table could not be announced on the LAN; friends join with its address.")
     else:

@@ -63,3 +63,20 @@ def test_a_host_that_hides_a_fork_from_its_relays_is_caught_by_the_direct_report
     assert audit["rc"] == 1 and audit["out"].startswith("FORK PROVEN: The host (")
     for entry_id in facts["expected_ids"]:
         assert entry_id in audit["out"]
+
+
+def test_vampire_host_announces_and_three_bots_with_no_address_find_it_and_play_it_to_the_end():
+    """The whole path a second terminal takes: `vampire host` announces; `vampire join --list`
+    hears it; `vampire join --bot` with no address joins it (pinned to the announced key)."""
+    facts = scenario("cli_host")
+    host = facts["host"]
+    assert facts["host_rc"] == 0, host
+    assert 'Announced on the LAN as "Mina\'s table"' in host
+    lines = facts["list"]["out"].splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Mina's table  queen  0/3 seats  host ")
+    address = host.split("Give your friends this address: ")[1].split()[0]
+    assert lines[0].endswith(address) and address.startswith("10.86.84.1:")
+    digest = host.split("state digest ")[-1].split()[0]
+    for bot in facts["bots"]:
+        assert bot["rc"] == 0, bot
+        assert f"Joining {address} as " in bot["out"] and f"state digest {digest}" in bot["out"]

@@ -8,6 +8,8 @@ one JSON object, the facts the test then checks, as its last line of output.
 - ``fills``: a 3-seat table; ``vampire join --bot`` with no address takes its only open seat; two
   more seats fill it (the announcement says 3/3, ``--bot`` finds no open table), and closing the
   host withdraws it.
+- ``cli_host``: ``vampire host --headless`` announces its table; ``vampire join --list`` hears
+  it; three ``vampire join --bot`` with no address find it, join and play it to the end.
 - ``fork_multicast DIR``: a :class:`~tests.support.forking.ForkingHost` shows one peer another
   branch and hides it from the relays; the peers' direct seen reports reveal it; evidence files
   are written in DIR and ``vampire audit`` checks one.
@@ -153,6 +155,45 @@ async def fills() -> dict[str, Any]:
             await first.wait()
 
 
+async def cli_host() -> dict[str, Any]:
+    host = await asyncio.create_subprocess_exec(
+        *CLI,
+        "host",
+        "--headless",
+        "--name",
+        "Mina",
+        "--seats",
+        "3",
+        "--rule",
+        "rounds=1",
+        "--port",
+        "0",
+        "--ping",
+        "0.5",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert host.stdout is not None
+    said: list[str] = []
+    try:
+        while not any("Announced on the LAN" in line for line in said):
+            line = await asyncio.wait_for(host.stdout.readline(), 30)
+            if not line:
+                raise RuntimeError("the host stopped: " + "".join(said))
+            said.append(line.decode())
+        listing = await vampire("join", "--list")
+        bots = await asyncio.gather(
+            *(vampire("join", "--bot", "heuristic", "--quiet", "--ping", "0.5", timeout=240) for _ in range(3))
+        )
+        rest, _ = await asyncio.wait_for(host.communicate(), 60)
+        said.append(rest.decode())
+        return {"host": "".join(said), "host_rc": host.returncode, "list": listing, "bots": bots}
+    finally:
+        if host.returncode is None:
+            host.terminate()
+            await host.wait()
+
+
 async def fork_multicast(directory: str) -> dict[str, Any]:
     base = Path(directory)
     host = make_host("Forked", 4, cls=ForkingHost, auto_start=False)
@@ -214,6 +255,7 @@ def main(argv: list[str]) -> int:
     scenarios: dict[str, Callable[..., Any]] = {
         "two_hosts": two_hosts,
         "fills": fills,
+        "cli_host": cli_host,
         "fork_multicast": fork_multicast,
     }
     result = asyncio.run(scenarios[argv[0]](*argv[1:]))

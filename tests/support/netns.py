@@ -20,8 +20,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-SETUP = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
-"""The namespace's network: its loopback, up, with multicast routed to it."""
+SETUP = (
+    "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
+    " && ip addr add 10.86.84.1/24 dev lo && ip route add default via 10.86.84.1 dev lo"
+)
+"""The namespace's network: its loopback, up, with multicast routed to it, and a LAN address on it
+(10.86.84.1, the default route) so that a host listening on every interface announces an address
+other than 127.0.0.1, as on a real LAN. All of it is the namespace's own loopback."""
 
 
 @functools.cache
