@@ -157,3 +157,31 @@ def test_join_without_an_address_says_discovery_is_off(capsys):
     assert "join with an address" in capsys.readouterr().err
     assert main(["join", "--list", "127.0.0.1"]) == 1
     assert "--list lists the tables heard on the LAN: give it no address" in capsys.readouterr().err
+
+
+async def test_join_with_no_address_lists_what_it_heard_and_takes_the_choice(monkeypatch, capsys):
+    """The person's path of `vampire join` with no address (the listening itself is tested in a
+    namespace, test_lan_namespace.py): a numbered list, then the table chosen on standard input."""
+    import argparse
+
+    from net.discovery import HeardTable
+    from tui import cli
+
+    def table(name: str, taken: int) -> HeardTable:
+        return HeardTable(f"{name}.x", name, "queen", taken, 4, bytes(32), bytes(range(32)), ("192.0.2.9",), 7447, 2)
+
+    async def heard(seconds: float) -> list[HeardTable]:
+        return [table("Ana's", 1), table("Full", 4), table("Mina's", 3)]
+
+    monkeypatch.setenv("VAMPIRE_NO_DISCOVERY", "0")
+    monkeypatch.setattr("net.discovery.listen", heard)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: "2")
+    args = argparse.Namespace(list=False, bot=None, spectate=False)
+    chosen, status = await cli._choose_table(args, lambda line: None)
+    assert status is None and chosen.name == "Mina's"  # the full table is not offered
+    out = capsys.readouterr().out
+    assert " 1. Ana's  queen  1/4 seats  host " in out and " 2. Mina's" in out and "Full" not in out
+    monkeypatch.setattr("builtins.input", lambda prompt: "9")
+    assert await cli._choose_table(args, lambda line: None) == (None, 1)
+    assert "no table chosen" in capsys.readouterr().err
