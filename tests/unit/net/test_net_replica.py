@@ -108,3 +108,26 @@ def test_every_event_of_the_network_layer_is_a_frozen_net_event():
     for cls in get_args(Event):
         assert issubclass(cls, NetEvent)
         assert cls.__dataclass_params__.frozen
+
+
+def test_two_heads_ahead_of_the_log_for_one_seq_are_fork_evidence_and_kept_in_a_file(tmp_path):
+    """Whoever sends them (PROTOCOL.md 7): two valid host heads for a seq this peer does not hold
+    yet, with different ids, prove the fork; the evidence goes beside the log."""
+    from engine.forks import audit_fork_file
+
+    host = a_table()
+    me = Recorder(Store.in_dir(tmp_path))
+    me.replica.welcome(welcome(host))
+    me.replica.receive(everything(host))
+    t = host.table
+    ids = [bytes([i]) * 32 for i in (7, 8)]
+    me.replica.check_claim([5, ids[0], sign_head(host.key, t.table_id, 5, ids[0])])
+    assert me.forks == 0
+    me.replica.check_claim([5, ids[0], sign_head(host.key, t.table_id, 5, ids[0])])  # the same head again
+    assert me.forks == 0
+    me.replica.check_claim([5, ids[1], sign_head(host.key, t.table_id, 5, ids[1])])
+    assert me.forks == 1 and me.replica.fork.check()
+    path = tmp_path / "table.vtfork"
+    assert me.replica.fork_path == path and me.events[-1].path == path
+    verdict = audit_fork_file(path)
+    assert verdict.proven and set(verdict.ids) == set(ids)
