@@ -63,6 +63,10 @@ JITTER = 0.5
 PER_SOURCE = 10
 """Datagrams a second taken from one source; more are dropped unread."""
 
+MIN_GAP = 0.2
+"""The least seconds between two datagrams of one peer, new heads or not: at most 5 a second
+while a catch-up folds many entries, so an honest peer stays under the receivers' limit."""
+
 MAX_SOURCES = 1024
 """Sources whose rate is tracked at once (the oldest is forgotten past this)."""
 
@@ -263,9 +267,10 @@ class SeenMulticast(asyncio.DatagramProtocol):
 
     async def _send_loop(self) -> None:
         while True:
+            self._wake.clear()  # before sending: a head that comes during the gap is sent after it
             self.send_now()
-            wait = self.interval + self._rng.uniform(-self.jitter, self.jitter)
-            self._wake.clear()
+            await asyncio.sleep(MIN_GAP)
+            wait = self.interval - MIN_GAP + self._rng.uniform(-self.jitter, self.jitter)
             try:
                 await asyncio.wait_for(self._wake.wait(), wait)
             except TimeoutError:

@@ -134,3 +134,40 @@ def test_the_test_suite_never_multicasts():
 def test_the_switch(monkeypatch, value, off):
     monkeypatch.setenv("VAMPIRE_NO_DISCOVERY", value)
     assert multicast_off() is off
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.sent: list[tuple[bytes, tuple[str, int]]] = []
+
+    def sendto(self, data: bytes, addr: tuple[str, int]) -> None:
+        self.sent.append((data, addr))
+
+    def close(self) -> None:
+        pass
+
+
+async def test_the_endpoint_sends_its_report_on_a_new_head_and_takes_only_its_tables_reports():
+    """No socket: the endpoint's transport is a recorder (the LAN itself: test_lan_namespace.py)."""
+    import asyncio
+
+    from net.seen import GROUP, PORT, SeenMulticast
+    from tests.support.poll import eventually
+
+    mine, _ = a_report(seq=3)
+    other_table, _ = a_report(seq=3, table=bytes(32))
+    heard: list[SeenReport] = []
+    endpoint = SeenMulticast(lambda: TABLE, lambda: mine, heard.append, interval=60, jitter=0)
+    transport = FakeTransport()
+    endpoint._transport = transport  # type: ignore[assignment]
+    endpoint._task = asyncio.get_running_loop().create_task(endpoint._send_loop())
+    await eventually(lambda: len(transport.sent) == 1, 5, "the first report")
+    assert transport.sent[0] == (datagram_bytes(mine), (GROUP, PORT))
+    endpoint.new_head()  # a new head: sent at once, not a minute later
+    await eventually(lambda: len(transport.sent) == 2, 5, "the report of the new head")
+    endpoint.datagram_received(datagram_bytes(other_table), ("192.0.2.1", PORT))
+    endpoint.datagram_received(datagram_bytes(mine), ("192.0.2.1", PORT))
+    for _ in range(20):
+        endpoint.datagram_received(datagram_bytes(mine), ("192.0.2.2", PORT))
+    assert heard.count(mine) == 1 + 10 and endpoint.received == 11  # the second source: 10 a second
+    await endpoint.close()
