@@ -80,3 +80,11 @@ def test_vampire_host_announces_and_three_bots_with_no_address_find_it_and_play_
     for bot in facts["bots"]:
         assert bot["rc"] == 0, bot
         assert f"Joining {address} as " in bot["out"] and f"state digest {digest}" in bot["out"]
+
+
+def test_the_join_form_lists_an_announced_table_live_as_it_fills_and_closes():
+    facts = scenario("tui_join")
+    first, filled, gone = facts["rows"]
+    assert len(first) == 1 and first[0].startswith("Lan party  0/3 seats") and facts["fingerprint"] in first[0]
+    assert len(filled) == 1 and "1/3 seats" in filled[0]
+    assert gone == [] and "none heard yet" in facts["status"]

@@ -10,6 +10,8 @@ one JSON object, the facts the test then checks, as its last line of output.
   host withdraws it.
 - ``cli_host``: ``vampire host --headless`` announces its table; ``vampire join --list`` hears
   it; three ``vampire join --bot`` with no address find it, join and play it to the end.
+- ``tui_join``: the home screen's join form lists an announced table live: it appears, its
+  seats fill, and it goes when the host closes.
 - ``fork_multicast DIR``: a :class:`~tests.support.forking.ForkingHost` shows one peer another
   branch and hides it from the relays; the peers' direct seen reports reveal it; evidence files
   are written in DIR and ``vampire audit`` checks one.
@@ -28,7 +30,7 @@ from typing import Any
 from engine.forks import check_fork
 from engine.games import all_rules
 from engine.games.base import parse_options
-from engine.protocol.identity import new_key
+from engine.protocol.identity import new_key, short_fingerprint
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 from net.client import Client, Seating, Store
@@ -194,6 +196,56 @@ async def cli_host() -> dict[str, Any]:
             await host.wait()
 
 
+async def tui_join() -> dict[str, Any]:
+    from tests.support.poll import eventually
+    from tui.app import VampireApp
+    from tui.screens.home import HomeScreen
+
+    host = make_host("Lan party", 3, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    announcer = await announce_host(host, "127.0.0.1")
+    app = VampireApp(name="Mina")
+    rows: list[list[str]] = []
+    client = None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+            await pilot.press("down", "down")  # "Join a table"
+            listed = app.screen.query_one("#join-heard")
+
+            def shown() -> list[str]:
+                if not listed.display:
+                    return []
+                return [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+
+            await eventually(lambda: any("0/3 seats" in r for r in shown()), 15, "the table listed", pilot=pilot)
+            rows.append(shown())
+            client = Client(
+                ("127.0.0.1", host.port),
+                new_key(),
+                name="Ana",
+                seating=Seating(bot=bot_factory("heuristic", random.Random(0))),
+                timeouts=FAST,
+                backoff=QUICK_BACKOFF,
+            )
+            await client.start()
+            await eventually(lambda: any("1/3 seats" in r for r in shown()), 15, "the seat taken", pilot=pilot)
+            rows.append(shown())
+            await client.stop()
+            if announcer is not None:
+                await announcer.close()
+            await eventually(lambda: shown() == [], 15, "the table gone", pilot=pilot)
+            rows.append(shown())
+            status = str(app.screen.query_one("#join-lan").render())
+        return {"rows": rows, "status": status, "fingerprint": short_fingerprint(host.sequencer.public)}
+    finally:
+        if client is not None:
+            await client.stop()
+        if announcer is not None:
+            await announcer.close()
+        await host.close()
+
+
 async def fork_multicast(directory: str) -> dict[str, Any]:
     base = Path(directory)
     host = make_host("Forked", 4, cls=ForkingHost, auto_start=False)
@@ -256,6 +308,7 @@ def main(argv: list[str]) -> int:
         "two_hosts": two_hosts,
         "fills": fills,
         "cli_host": cli_host,
+        "tui_join": tui_join,
         "fork_multicast": fork_multicast,
     }
     result = asyncio.run(scenarios[argv[0]](*argv[1:]))
