@@ -369,6 +369,8 @@ class Client:
         self._check_silence()
 
     def _credit(self, report: SeenReport) -> None:
+        if report.head.seq <= self.silence.latest.get(report.key, -1):
+            return  # nothing new: two signatures spared on every ping
         host = self.replica.host_key
         if host is not None and report.head.verify(host) and report.signed_by_sender():
             self.silence.advanced(report.key, report.head.seq)

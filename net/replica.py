@@ -13,6 +13,7 @@ file (0600).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal, NoReturn, cast
@@ -29,6 +30,8 @@ from net.errors import GiveUp
 from net.events import Folded, Fork, HostFault, Listeners
 from net.messages import VERSION, Challenge, Entries, MessageError, Role, Welcome, WireHead, head_from_wire
 from net.store import Store
+
+log = logging.getLogger("vampire.net.replica")
 
 MAX_CLAIMS = 256
 """Heads ahead of this peer's log kept to compare with the entries when they arrive."""
@@ -321,7 +324,7 @@ class Replica:
     def _keep_evidence(self, evidence: ForkEvidence) -> Path | None:
         """Write the evidence file beside the log (PROTOCOL.md 7): both signed heads and the
         entries this peer holds up to that seq. Returns its path (None: memory only, or the
-        disk refused it: the evidence is still in :attr:`fork` and the event)."""
+        disk refused it, which is logged: the evidence is still in :attr:`fork` and the event)."""
         t = self.table
         if self.log_path is None or t is None:
             return None
@@ -329,5 +332,5 @@ class Replica:
         try:
             return write_fork_file(path, evidence, list(t.entries[: evidence.first.seq + 1]))
         except OSError as err:
-            self.listeners.emit(HostFault(f"The fork evidence could not be written to {path}: {err}"))
+            log.warning("the fork evidence could not be written to %s: %s", path, err)
             return None
