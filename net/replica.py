@@ -5,10 +5,11 @@ A :class:`Replica` checks every entry the host sends by itself: the entry's byte
 and every rule through its own :class:`~engine.seat.Seat` (never the host's verdict). It writes
 each entry to its own log file (fsync) before anything acts on it, then folds it into the seat's
 table. It compares every head signature it sees (its own log, the welcome, rejections, the heads
-the host relays in pings) and reports two different entries signed for one seq as fork evidence.
+the host relays in pings, the peers' direct reports) and reports two different entries signed
+for one seq as fork evidence, kept in a file beside the log (:mod:`engine.forks`).
 
-Files (PROTOCOL.md 8; :class:`~net.store.Store`): the log ``*.vtlog`` and the seat's secrets
-file (0600).
+Files (PROTOCOL.md 7, 8; :class:`~net.store.Store`): the log ``*.vtlog``, the seat's secrets
+file (0600), and on a fork the evidence ``*.vtfork``.
 """
 
 from __future__ import annotations
