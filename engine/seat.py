@@ -209,10 +209,12 @@ class Seat:
             return
         if ev.shufflers[done] != t.seat_of(entry.author) or ev.shufflers[done + 1] != seat:
             return
-        try:
-            inputs = tuple(elgamal.check_ciphertexts(body.get("cards"), ev.n, "the shuffle's cards"))
-        except (deck.DeckProofError, group.GroupError, codec.CodecError):
+        cards = body.get("cards")
+        if not isinstance(cards, list) or len(cards) != ev.n:
             return  # the table refuses it: nothing to prepare
+        # Only the shape here: the table checks every point as it folds the entry, and the
+        # prepared shuffle is used only on the inputs the table accepted (see _duty_body).
+        inputs = tuple((c[0], c[1]) for c in cards if isinstance(c, list) and len(c) == 2)
         secrets = self._secrets_for(ev)  # its seed is drawn and flushed here, in this thread
         future = shuffle_proof.pool().submit(shuffle_proof.shuffle_and_prove, secrets, joint, inputs)
         self._prepared[ev.number] = (inputs, future)
@@ -299,7 +301,7 @@ class Seat:
                 joint = ev.joint
                 assert joint is not None
                 prepared = self._prepared.pop(e, None)
-                if prepared is not None and prepared[0] == tuple(ev.cur):
+                if prepared is not None and prepared[0] == tuple(ev.cur) and prepared[1].exception() is None:
                     outputs, shuffle = prepared[1].result()
                 else:
                     outputs, shuffle = shuffle_proof.shuffle_and_prove(self._secrets_for(ev), joint, ev.cur)

@@ -535,9 +535,16 @@ class DeckEvents:
         joint = ev.joint
         if joint is None:
             raise TableRefusal("illegal", "the event has no joint key yet")
+        # The cheap checks of this very entry (its id covers every byte of its body) are made once
+        # per process: the host and the seats of one process fold the same entry.
+        checked = ("cheap-checks", entry.id)
         try:
-            outputs = elgamal.check_ciphertexts(b["cards"], ev.n, "the shuffle's cards")
-            shuffle_proof.check_proof(b["proof"], ev.n)
+            if group.VERIFY_MEMO.get(checked):
+                outputs = [(c[0], c[1]) for c in b["cards"]]
+            else:
+                outputs = elgamal.check_ciphertexts(b["cards"], ev.n, "the shuffle's cards")
+                shuffle_proof.check_proof(b["proof"], ev.n)
+                group.VERIFY_MEMO.put(checked, True)
         except deck.DuplicatePoints as err:
             return t.cheat(entry, seat, str(err))
         except _REFUSED as err:
@@ -564,18 +571,21 @@ class DeckEvents:
     # -- shares and reveals -----------------------------------------------------------------------
 
     def _check_shares(
-        self, seat: int, ev: ShuffleEvent, ks: list[int], shares: list[Any], proofs: list[Any]
+        self, entry: Entry, seat: int, ev: ShuffleEvent, ks: list[int], shares: list[Any], proofs: list[Any]
     ) -> str | None:
-        """Cheap-check (refusal) then verify ``seat``'s shares of positions ``ks``; the sentence
-        of the first that fails its proof, or None."""
+        """Cheap-check (refusal) then verify ``seat``'s shares of positions ``ks`` in ``entry``; the
+        sentence of the first that fails its proof, or None."""
         t = self.t
         if not len(ks) == len(shares) == len(proofs):
             raise TableRefusal("malformed", "a share entry gives one share and one proof per position")
-        for k, D, proof in zip(ks, shares, proofs, strict=True):
-            try:
-                elgamal.check_share_fields(D, proof, f"the share of position {k}")
-            except _REFUSED as err:
-                raise TableRefusal("malformed", str(err)) from None
+        checked = ("cheap-checks", entry.id)
+        if not group.VERIFY_MEMO.get(checked):
+            for k, D, proof in zip(ks, shares, proofs, strict=True):
+                try:
+                    elgamal.check_share_fields(D, proof, f"the share of position {k}")
+                except _REFUSED as err:
+                    raise TableRefusal("malformed", str(err)) from None
+            group.VERIFY_MEMO.put(checked, True)
         X = self.key_of(ev, seat)
         for k, D, proof in zip(ks, shares, proofs, strict=True):
             if not elgamal.verify_share(t.table_id, ev.number, seat, k, X, ev.cur[k][0], D, proof):
@@ -596,7 +606,7 @@ class DeckEvents:
         owed = set(self.shares_owed(work).get((seat, ev.number), ()))
         if not set(ks) <= owed:
             raise TableRefusal("illegal", f"seat {seat} owes no share of those positions of event {ev.number}")
-        problem = self._check_shares(seat, ev, ks, b["shares"], b["proofs"])
+        problem = self._check_shares(entry, seat, ev, ks, b["shares"], b["proofs"])
         if problem:
             return t.cheat(entry, seat, problem)
 
@@ -623,7 +633,7 @@ class DeckEvents:
         ks = [i[0] for i in items]
         if ks != owed:
             raise TableRefusal("illegal", f"the reveal must cover positions {owed} of event {ev.number}")
-        problem = self._check_shares(seat, ev, ks, [i[1] for i in items], [i[2] for i in items])
+        problem = self._check_shares(entry, seat, ev, ks, [i[1] for i in items], [i[2] for i in items])
         if problem:
             return t.cheat(entry, seat, problem)
         claims: dict[int, str] = {}
