@@ -2,13 +2,15 @@
 
 - ``queen_engine``: complete 4-seat Vampire Queen games per second with random bots (simulation:
   the rules engine and the in-memory stand-in for the table, no cryptography), and moves per second;
-- ``deal``: one full Vampire Queen deal (joint draw of the dealer, shuffle, lock, every hand
-  unlocked to its seat) with every seat and the host in one process, each folding and checking
+- ``deal``: one full Vampire Queen deal (joint draw of the dealer, keys, proven shuffles, every
+  hand shared to its seat) with every seat and the host in one process, each folding and checking
   every entry: wall and CPU seconds, for 4 and 8 seats, once with the per-process proof memo (as
   ``vampire play`` runs) and once with every folder verifying every proof itself;
 - ``audit``: entries per second, and seconds for a whole 5-round 4-seat game; its log size in bytes;
 - ``net`` (when the network layer provides it): move latency over loopback and a deal between
-  separate processes.
+  separate processes;
+- ``deck_v2``: version 2's deck (bench.deck): 4- and 8-seat deals between processes over TCP, and
+  prove/verify of one shuffle of 108 and 90 cards.
 
 ``scripts/bench --quick`` runs smaller samples.
 """
@@ -90,9 +92,10 @@ def bench_audit(rounds: int) -> dict[str, Any]:
 
 
 def bench_vtes_table() -> dict[str, Any]:
-    """A 5-seat VTES table through the protocol: set-up (every crypt and library shuffled and
-    locked, opening hands and crypt cards opened to their owners), then one draw's latency (the act,
-    every other seat's unlock, the owner's decode), every seat and the host folding everything."""
+    """A 5-seat VTES table through the protocol: set-up (every crypt and library: keys, deck and
+    proven shuffles; opening hands and crypt cards opened to their owners), then one draw's latency
+    (the act, every other seat's share, the owner's decode), every seat and the host folding
+    everything."""
     from engine.local import new_local_game
 
     local = new_local_game("vtes", ["heuristic"] * 5, seed=11)
@@ -129,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         pass
     else:
         out["net"] = bench_net.run()
+    from bench import deck as bench_deck
+
+    out["deck_v2"] = bench_deck.run(quick=quick)
     try:
         from engine.games.vtes import bench as vtes_bench  # type: ignore[attr-defined]
     except ImportError:

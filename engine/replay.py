@@ -17,9 +17,10 @@ from engine.table import EntryKind, Table, TableRefusal
 _DUTY_WORDS: dict[str, str] = {
     EntryKind.RAND_COMMIT: "commits to a random value",
     EntryKind.RAND_REVEAL: "reveals the random value",
-    EntryKind.LOCK: "locks every position",
-    EntryKind.UNLOCK: "unlocks",
-    EntryKind.REVEAL: "reveals lock keys",
+    EntryKind.KEY: "publishes its key share",
+    EntryKind.DECK: "encrypts its deck",
+    EntryKind.REVEAL: "reveals its cards",
+    EntryKind.KEY_REVEAL: "reveals its key share on leaving",
     EntryKind.SEED_REVEAL: "reveals a shuffle seed",
 }
 
@@ -40,10 +41,9 @@ def describe_entry(table: Table, entry: Entry, notes: list[Note]) -> list[str]:
             + ")"
         )
     elif kind == EntryKind.SHUFFLE:
-        step = "shuffles and locks" if "locks" in body else "shuffles"
-        lines.append(f"{who} {step} event {body['event']}")
-    elif kind == EntryKind.UNLOCK:
-        lines.append(f"{who} unlocks {len(body['positions'])} cards of event {body['event']} for {names[body['to']]}")
+        lines.append(f"{who} shuffles event {body['event']} (proven)")
+    elif kind == EntryKind.SHARE:
+        lines.append(f"{who} shares {len(body['positions'])} cards of event {body['event']}")
     elif kind in _DUTY_WORDS:
         extra = f" ({body['purpose']})" if "purpose" in body else f" (event {body['event']})" if "event" in body else ""
         lines.append(f"{who} {_DUTY_WORDS[kind]}{extra}")

@@ -2,8 +2,8 @@
 
 A :class:`Seat` has its identity key, its secrets file, its own fold of the table, and the cards
 opened to it. It produces its entries: the protocol duties it performs by itself (rand-commit,
-rand-reveal, shuffle, lock, unlock, reveal, seed-reveal, complaint) and the moves its player
-chooses, with the card keys a move must open. Bots and the TUI see :meth:`Seat.view`: the public
+rand-reveal, key, deck, shuffle, share, reveal, key-reveal, seed-reveal, complaint) and the moves its player
+chooses, with the decryption shares a move must open. Bots and the TUI see :meth:`Seat.view`: the public
 state plus what this seat may know.
 """
 
@@ -12,17 +12,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.games.base import Act, Game, IllegalMove, Note, Pos
-from engine.protocol import codec, deck, group, merkle
+from engine.protocol import codec, deck, elgamal, group, merkle, shuffle_proof
+from engine.protocol.elgamal import Ciphertext
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, sign_entry
 from engine.protocol.secrets import SecretsFile
 from engine.table import ZERO32, EntryKind, Phase, ShuffleEvent, Table
-from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShuffleWork, UnlockWork
+from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork
 
 
 def now_ms() -> int:
@@ -56,7 +58,9 @@ class Seat:
         self.clock = clock
         self.known: dict[Pos, str] = {}
         self.complaints: list[Pos] = []
-        self._event_secrets: dict[int, deck.EventSecrets] = {}
+        self._event_secrets: dict[int, elgamal.ElGamalSecrets] = {}
+        # event -> (the inputs, this seat's shuffle and proof being computed on them)
+        self._prepared: dict[int, tuple[tuple[Ciphertext, ...], Future[tuple[list[Ciphertext], list[Any]]]]] = {}
         self._private_indexes: dict[tuple[str, tuple[str, ...]], deck.CardIndex] = {}
         self.decks: dict[str, list[str]] = {}
         self.leaves: list[str] = []
@@ -96,14 +100,19 @@ class Seat:
         return body
 
     def _membership(self, part: str, card: str) -> list[Any]:
-        """[salt, proof] for one card of this seat's private deck list."""
-        i = self.leaves.index(f"{part}:{card}")
+        """[salt, proof] for one card of this seat's private deck list ([32 zero bytes, []] for a
+        card not on it: a claim the table refuses as a proven cheat, which only a seat whose own
+        deck entry held such a card can be made to sign)."""
+        leaf = f"{part}:{card}"
+        if leaf not in self.leaves:
+            return [bytes(32), []]
+        i = self.leaves.index(leaf)
         return [self.salts[i], merkle.prove(self.leaves, self.salts, i)]
 
     def _private_cards(self, ev: ShuffleEvent) -> list[str]:
-        """The cards this seat, as owner, starts private event ``ev`` from, in the canonical order
-        (docs/protocol.md 4.6): its list's part in list order, or for a reshuffle the cards now at
-        the source positions, sorted (every card of the part that it does not know to be elsewhere)."""
+        """The cards this seat, as owner, puts in the `deck` entry of private event ``ev``, in the
+        order of its committed list (docs/protocol.md 6.3): the whole part for a first event; for a
+        part rebuilt after an abandon, every card of the part that it does not know to be elsewhere."""
         cards = self.decks.get(ev.part, [])
         if not ev.source:
             return list(cards)
@@ -111,7 +120,7 @@ class Seat:
         # Positions an earlier reshuffle replaced hold nothing any more.
         gone = {p for other in self.table.events[: ev.number] for p in other.source}
         elsewhere = {c for p, c in self.known_cards().items() if p not in source and p not in gone and self._owns(p)}
-        return sorted(c for c in cards if c not in elsewhere)
+        return [c for c in cards if c not in elsewhere]
 
     def _owns(self, pos: Pos) -> bool:
         e, _ = pos
@@ -119,12 +128,14 @@ class Seat:
         return ev is not None and ev.owner == self.index and not ev.cards_public
 
     def _index_for(self, ev: ShuffleEvent) -> Mapping[bytes, str]:
+        """Card point -> identity for the cards ``ev`` may hold, as far as this seat knows them: the
+        public list, or for its own private deck the whole part of its list."""
         if ev.index is not None:
             return ev.index.lookup
         if ev.owner != self.index:
             return {}
-        cards = self._private_cards(ev)
-        key = (ev.deck_name, tuple(cards))
+        cards = tuple(self.decks.get(ev.part, []))
+        key = (ev.deck_name, cards)
         index = self._private_indexes.get(key)
         if index is None:
             index = self._private_indexes[key] = deck.CardIndex.build(self.table.table_id, ev.deck_name, cards)
@@ -173,16 +184,46 @@ class Seat:
     def fold(self, entry: Entry) -> list[Note]:
         """Fold an entry into this seat's table, then decode any card newly opened to it.
 
+        When ``entry`` is the `shuffle` just before this seat's own, the seat starts its shuffle
+        and proof on that entry's outputs in a worker thread first, so that they are computed
+        while the entry's proof is verified (PROTOCOL.md 6.4: the chain of shufflers is a
+        pipeline); nothing of it is published unless the entry verifies and is folded.
+
         Raises table.TableRefusal (nothing changes) for an entry the table refuses.
         """
+        self._prepare_shuffle(entry)
         notes = self.table.apply(entry)
         self._decode()
         return notes
+
+    def _prepare_shuffle(self, entry: Entry) -> None:
+        t = self.table
+        seat = self.index
+        body = entry.body
+        if entry.kind != EntryKind.SHUFFLE or seat is None or not isinstance(t.work, ShuffleWork):
+            return
+        ev = t.events[t.work.event]
+        done = len(ev.shuffles)
+        joint = ev.joint
+        if body.get("event") != ev.number or joint is None or done + 1 >= len(ev.shufflers):
+            return
+        if ev.shufflers[done] != t.seat_of(entry.author) or ev.shufflers[done + 1] != seat:
+            return
+        cards = body.get("cards")
+        if not isinstance(cards, list) or len(cards) != ev.n:
+            return  # the table refuses it: nothing to prepare
+        # Only the shape here: the table checks every point as it folds the entry, and the
+        # prepared shuffle is used only on the inputs the table accepted (see _duty_body).
+        inputs = tuple((c[0], c[1]) for c in cards if isinstance(c, list) and len(c) == 2)
+        secrets = self._secrets_for(ev)  # its seed is drawn and flushed here, in this thread
+        future = shuffle_proof.pool().submit(shuffle_proof.shuffle_and_prove, secrets, joint, inputs)
+        self._prepared[ev.number] = (inputs, future)
 
     def _decode(self) -> None:
         seat = self.index
         if seat is None or not self.table.events:
             return
+        events = self.table.deck_events
         for e, k in self.table.opened_to(seat):
             if (e, k) in self.known or (e, k) in self.complaints:
                 continue
@@ -190,22 +231,12 @@ class Seat:
             if k in ev.public:
                 continue
             secrets = self._secrets_for(ev)
-            ident = deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k])
-            if ident is None or ident in ev.public.values():
+            point = elgamal.decode(ev.cur[k], [events.decode_point_without(ev, k, seat)], secrets.x)
+            ident = self._index_for(ev).get(point)
+            if ident is None and ev.owner != seat:
                 self.complaints.append((e, k))
-            else:
-                # A second copy of a card this seat already holds is kept for now: a complaint
-                # names one position and the table sees only public cards, so it could not be
-                # proven yet. Once a copy is public, the other is complained about (below).
+            elif ident is not None:
                 self.known[(e, k)] = ident
-        # A card this seat holds that is now public elsewhere in its event was planted twice by a
-        # shuffle: complain now, rather than open it later as a card already seen.
-        for (e, k), ident in self.known.items():
-            ev = self.table.events[e]
-            if (e, k) in self.complaints or ev.cards is not None or k in ev.public or ev.to.get(k) != seat:
-                continue
-            if ident in ev.public.values():
-                self.complaints.append((e, k))
 
     # -- producing entries ------------------------------------------------------------------------
 
@@ -230,7 +261,9 @@ class Seat:
             return None
         if self.complaints and not isinstance(t.work, SeedsWork):
             e, k = self.complaints[0]
-            return EntryKind.COMPLAINT, deck.make_complaint(self._secrets_for(t.events[e]), k)
+            ev = t.events[e]
+            D, proof = elgamal.make_share(self._secrets_for(ev), ev.cur[k][0], k)
+            return EntryKind.COMPLAINT, {"event": e, "position": k, "share": D, "proof": proof}
         for s, kind in t.owed():
             if s == seat and kind != EntryKind.MOVE:
                 return kind, self._duty_body(kind)
@@ -245,62 +278,88 @@ class Seat:
                 return {"purpose": purpose, "commit": codec.sha256("rand", t.table_id, purpose, seat, r)}
             case DrawWork(purpose=purpose) if kind == EntryKind.RAND_REVEAL:
                 return {"purpose": purpose, "r": self.secrets.get("rand", purpose)}
-            case SeedsWork(event=e) | ReleaseWork(waiting=[e, *_]) if kind == EntryKind.SEED_REVEAL:
+            case SeedsWork(event=e) | ReleaseWork(waiting=[(_, e), *_]) if kind == EntryKind.SEED_REVEAL:
                 ev = t.events[e]
-                body = deck.make_seed_reveal(self._secrets_for(ev))
+                body: dict[str, Any] = {"event": e, "seed": self._secrets_for(ev).seed}
                 if self.leaves and seat not in t.lists and ev.owner == seat and ev.private:
                     body.update({"list": list(self.leaves), "salts": list(self.salts)})
                 return body
+            case ReleaseWork(waiting=[(_, e), *_]) if kind == EntryKind.KEY_REVEAL:
+                return {"event": e, "x": self._secrets_for(t.events[e]).x}
+            case ShuffleWork(event=e) if kind == EntryKind.KEY:
+                secrets = self._secrets_for(t.events[e])
+                return {"event": e, "commit": secrets.commit, "X": secrets.X, "pok": elgamal.prove_key(secrets)}
+            case ShuffleWork(event=e) if kind == EntryKind.DECK:
+                ev = t.events[e]
+                points = [group.card_point(t.table_id, ev.deck_name, c) for c in self._private_cards(ev)]
+                joint = ev.joint
+                assert joint is not None  # the keys are in: the table owes the deck only then
+                deck_cards = elgamal.private_deck(self._secrets_for(ev), joint, points)
+                return {"event": e, "cards": [list(c) for c in deck_cards]}
             case ShuffleWork(event=e) if kind == EntryKind.SHUFFLE:
                 ev = t.events[e]
-                inputs = ev.row
-                if ev.private and ev.step == 0:
-                    # The owner blinds its own cards first: their plain points are never published.
-                    inputs = [group.card_point(t.table_id, ev.deck_name, c) for c in self._private_cards(ev)]
-                return deck.make_shuffle_pass(self._secrets_for(ev), inputs, last=seat == ev.order[-1])
-            case ShuffleWork(event=e) if kind == EntryKind.LOCK:
-                ev = t.events[e]
-                return deck.make_lock_pass(self._secrets_for(ev), ev.row)
-            case UnlockWork(steps=[step, *_]) if kind == EntryKind.UNLOCK:
-                ev = t.events[step.event]
-                ks = step.positions
-                return deck.make_unlock(self._secrets_for(ev), step.to, ks, {k: ev.cur[k] for k in ks})
-            case RevealWork(steps=[step, *_]) if kind == EntryKind.REVEAL:
-                e = step.event
+                joint = ev.joint
+                assert joint is not None
+                prepared = self._prepared.pop(e, None)
+                if prepared is not None and prepared[0] == tuple(ev.cur) and prepared[1].exception() is None:
+                    outputs, shuffle = prepared[1].result()
+                else:
+                    outputs, shuffle = shuffle_proof.shuffle_and_prove(self._secrets_for(ev), joint, ev.cur)
+                return {"event": e, "cards": [list(c) for c in outputs], "proof": shuffle}
+            case ShareWork() | RevealWork() if kind == EntryKind.SHARE:
+                work = t.work
+                assert isinstance(work, (ShareWork, RevealWork))
+                owed = t.deck_events.shares_owed(work)
+                e, ks = next((e, ks) for (s, e), ks in owed.items() if s == seat)
                 ev = t.events[e]
                 secrets = self._secrets_for(ev)
-                body = deck.make_reveal(secrets, step.positions)
-                if ev.private and ev.owner == seat:
-                    # The others have removed their locks: the owner decodes with its own key and list.
-                    cards = [
-                        self.known.get((e, k))
-                        or deck.decode_point(ev.cur[k], self._index_for(ev), secrets.lock_keys[k])
-                        or ""
-                        for k in body["positions"]
-                    ]
-                    proofs = [self._membership(ev.part, c) for c in cards]
-                    body.update({"cards": cards, "salts": [p[0] for p in proofs], "proofs": [p[1] for p in proofs]})
-                return body
+                made = [elgamal.make_share(secrets, ev.cur[k][0], k) for k in ks]
+                return {"event": e, "positions": ks, "shares": [m[0] for m in made], "proofs": [m[1] for m in made]}
+            case RevealWork() as work if kind == EntryKind.REVEAL:
+                e, ks = next((e, ks) for e, ks in t.deck_events.reveals_owed(work).items() if t.events[e].owner == seat)
+                ev = t.events[e]
+                secrets = self._secrets_for(ev)
+                items = []
+                for k in ks:
+                    D, dleq = elgamal.make_share(secrets, ev.cur[k][0], k)
+                    card = self.known.get((e, k))
+                    if card is None:
+                        point = elgamal.decode(ev.cur[k], [t.deck_events.decode_point_without(ev, k, seat), D])
+                        card = self._index_for(ev).get(point, "")
+                    items.append([k, D, dleq, card, *self._membership(ev.part, card)])
+                return {"event": e, "items": items}
         raise ValueError(f"no duty of kind {kind}")
 
-    def _secrets_for(self, ev: ShuffleEvent) -> deck.EventSecrets:
+    def _secrets_for(self, ev: ShuffleEvent) -> elgamal.ElGamalSecrets:
+        """This seat's secrets for ``ev`` (PROTOCOL.md 6.2): derived from its seed of the event,
+        drawn and flushed to the secrets file before anything derived from it is published; a
+        reshuffle's key share is that of the event it inherits its keys from."""
         secrets = self._event_secrets.get(ev.number)
         if secrets is None:
-            # Written and flushed to disk before anything derived from it is published.
+            seat = self.seated()
+            table_id = self.table.table_id
             seed: bytes = self.secrets.fresh("seed", ev.number, self.random_bytes)
-            secrets = deck.EventSecrets.derive(seed, self.table.table_id, ev.number, self.seated(), ev.n)
+            inherited = None
+            if not ev.own_keys:
+                inherited = self._secrets_for(self.table.events[ev.keys_from]).x
+            owner = ev.private and ev.owner == seat and ev.needs_deck
+            secrets = elgamal.ElGamalSecrets.derive(
+                seed, table_id, ev.number, seat, ev.n, owner=owner, inherited_x=inherited
+            )
             self._event_secrets[ev.number] = secrets
         return secrets
 
     def move_body(self, act: Act) -> dict[str, Any]:
         """The body of a `move` for ``act``: the act and, for each hidden card it plays, the
-        position, this seat's lock key and the card (PROTOCOL.md 4, 6). Raises IllegalMove."""
+        position, this seat's decryption share with its proof and the card (PROTOCOL.md 4, 6.3).
+        Raises IllegalMove."""
         t = self.table
         opens = []
         for e, k in t.rules.to_open(t.gstate, self.seated(), act):
             ident = self.known.get((e, k))
             ev = t.events[e]
-            item: list[Any] = [[e, k], self._secrets_for(ev).lock_keys[k], ident if ident is not None else ""]
+            D, proof = elgamal.make_share(self._secrets_for(ev), ev.cur[k][0], k)
+            item: list[Any] = [[e, k], D, proof, ident if ident is not None else ""]
             if ev.private:
                 item.extend(self._membership(ev.part, ident or ""))
             opens.append(item)

@@ -2,9 +2,9 @@
 
 A :class:`SeatDriver` sends what its seat owes or was asked for, one entry in flight at a time,
 through the connection the client gives it: the seat's `join` (with what the seat brings, when its
-game asks for something), the protocol duties it performs by itself (rand-commit, shuffle, lock,
-unlock, reveal, seed-reveal, complaint), the moves its player or bot chooses, chat lines, `abandon`
-votes and `leave`. It re-signs **the same act** when the host answers ``stale``, and after a restart
+game asks for something), the protocol duties it performs by itself (rand-commit, key, deck,
+shuffle, share, reveal, key-reveal, seed-reveal, complaint), the moves its player or bot chooses,
+chat lines, `abandon` votes and `leave`. It re-signs **the same act** when the host answers ``stale``, and after a restart
 sends the move it had committed to on disk, never another. It watches the table for a stall, names
 the seats it waits on, and (when told to) votes to abandon them.
 

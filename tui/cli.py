@@ -221,6 +221,7 @@ def simulate_protocol(
 
 def cmd_audit(args: argparse.Namespace) -> int:
     import json
+    import time
 
     from engine.audit import USAGE_EXIT, AuditUsageError, audit_file
     from engine.forks import audit_fork_file, is_fork_file
@@ -230,8 +231,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
         verdict = audit_fork_file(args.file)  # a fork evidence file, checked on its own (PROTOCOL.md 7)
         print(json.dumps(verdict.as_json(), indent=2) if args.json else verdict.text())
         return int(verdict.code)
+    started = time.monotonic()
+    shown = False
+
+    def progress(done: int, total: int) -> None:
+        # Only for an audit that takes more than a second, on a terminal: a line that rewrites itself.
+        nonlocal shown
+        if sys.stderr.isatty() and time.monotonic() - started > 1.0:
+            print(f"\rauditing: entry {done} of {total}", end="", file=sys.stderr, flush=True)
+            shown = True
+
     try:
-        report = audit_file(args.file, all_rules())
+        report = audit_file(args.file, all_rules(), progress=progress)
     except AuditUsageError as err:
         # Not a verdict on a log: nothing was checked, so no FAULT and not exit 1.
         if args.json:
@@ -239,6 +250,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         else:
             print(f"vampire: {err}", file=sys.stderr)
         return USAGE_EXIT
+    if shown:
+        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
     print(json.dumps(report.as_json(), indent=2) if args.json else report.text())
     return int(report.code)
 

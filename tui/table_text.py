@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.table import Table
-from engine.table.work import DrawWork, RevealWork, SeedsWork, ShuffleWork, UnlockWork
+from engine.table.work import DrawWork, RevealWork, SeedsWork, ShareWork, ShuffleWork
 
 # --- the fingerprint players compare ------------------------------------------------------------
 
@@ -43,10 +43,12 @@ class Progress:
 _WORK_WORDS = {
     "rand-commit": "commits to a random value",
     "rand-reveal": "reveals a random value",
+    "key": "publishes a key share",
+    "deck": "encrypts a deck",
     "shuffle": "shuffles",
-    "lock": "locks the cards",
-    "unlock": "unlocks cards",
-    "reveal": "reveals card keys",
+    "share": "shares cards",
+    "reveal": "reveals cards",
+    "key-reveal": "reveals a key share",
     "seed-reveal": "reveals a shuffle seed",
     "move": "plays",
 }
@@ -55,7 +57,7 @@ _WORK_WORDS = {
 def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progress | None:
     """The protocol work the table is doing now (drawing the dealer, shuffling, dealing, revealing
     the round's hands), or None while it waits for a move. ``totals`` remembers, per work object,
-    how many steps it started with (unlock and reveal steps are consumed as they happen)."""
+    how many share entries it started with (they are consumed as they arrive, in parallel)."""
     w = table.work
     if w is None or table.phase != "running":
         return None
@@ -71,17 +73,18 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             return Progress(f"{what}: {done} of {2 * n} steps", done, 2 * n)
         case ShuffleWork():
             ev = table.events[w.event]
-            steps = ev.setup_steps
-            total = len(steps)
-            if ev.step < total:
-                seat, kind = steps[ev.step]
-                verb = "shuffle" if kind == "shuffle" else "lock"
-                return Progress(
-                    f"Shuffling round {rnd}: {names[seat]}'s {verb} pass ({ev.step + 1} of {total})", ev.step, total
-                )
-            return Progress(f"Shuffling round {rnd}", total, total)
-        case UnlockWork() | RevealWork():
-            left = len(w.steps)
+            keys = len(ev.order) if ev.own_keys else 0
+            deck = 1 if ev.needs_deck else 0
+            total = keys + deck + len(ev.shufflers)
+            done = len(ev.keys) + (1 if ev.needs_deck and ev.deck_seq is not None else 0) + len(ev.shuffles)
+            owed = table.owed()
+            if not owed:
+                return Progress(f"Shuffling round {rnd}", total, total)
+            seat, kind = owed[0]
+            step = {"key": "key share", "deck": "deck", "shuffle": "proven shuffle"}.get(kind, kind)
+            return Progress(f"Shuffling round {rnd}: {names[seat]}'s {step} ({done + 1} of {total})", done, total)
+        case ShareWork() | RevealWork():
+            left = len(table.owed())
             key = id(w)
             if totals is not None:
                 totals[key] = max(totals.get(key, 0), left)
@@ -89,10 +92,10 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             else:
                 total = left
             done = total - left
-            who = names[w.steps[0].seat] if w.steps else ""
-            if isinstance(w, UnlockWork):
-                return Progress(f"Dealing round {rnd}: {who} unlocks ({done + 1} of {total})", done, total)
-            return Progress(f"Opening cards: {who} reveals ({done + 1} of {total})", done, total)
+            who = ", ".join(names[s] for s in table.waiting_on())
+            if isinstance(w, ShareWork):
+                return Progress(f"Dealing round {rnd}: waiting for {who} ({done} of {total} shared)", done, total)
+            return Progress(f"Opening cards: waiting for {who} ({done} of {total})", done, total)
         case SeedsWork():
             ev = table.events[w.event]
             total = len(ev.order)

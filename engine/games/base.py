@@ -135,14 +135,16 @@ def parse_options(schema: Sequence[OptionSpec], given: Mapping[str, object]) -> 
 
 @dataclass(frozen=True)
 class Shuffle:
-    """Start a new shuffle event over a deck (PROTOCOL.md 6).
+    """Start a new shuffle event over a deck (PROTOCOL.md 6.2, 6.3).
 
     ``deck``: the deck name used in card points. ``cards``: the identities, in the game's canonical
-    order, of a public deck list; empty for a private deck, whose ``owner`` supplies ``count`` cards:
-    its whole deck list, or, when ``source`` is given, the cards now at those positions (a reshuffle
-    of a zone; every event starts from plain card points, never from another event's locked ones).
-    ``first``: the event's first participant (a private deck's owner). ``participants``: seats that
-    lock the event, in seat order. Outcome given to ``resolve``: the event number (int).
+    order, of a public deck list; empty for a private deck, whose ``owner`` supplies ``count`` cards
+    in its `deck` entry. ``source``: for a reshuffle of a zone, the positions whose cards it takes,
+    in order; it inherits the keys of the event those cards are under (the table works it out), or,
+    when a key holder of that event abandoned, is rebuilt with new keys from the owner's cards not
+    known to be elsewhere. ``first``: the event's first participant (a private deck's owner).
+    ``participants``: seats that hold keys of (or shuffle) the event, in seat order. Outcome given
+    to ``resolve``: the event number (int).
     """
 
     deck: str
@@ -156,9 +158,10 @@ class Shuffle:
 
 @dataclass(frozen=True)
 class Open:
-    """Open positions to one seat (``to`` a seat: every other participant unlocks) or to everyone
-    (``to`` None: every participant reveals its lock keys). Outcome: ``None`` for a seat, else the
-    identities of ``positions`` in order (tuple of str)."""
+    """Open positions to one seat (``to`` a seat: every other key holder publishes its decryption
+    share) or to everyone (``to`` None: every key holder's share is published, a private deck's
+    owner last). Outcome: ``None`` for a seat, else the identities of ``positions`` in order (tuple
+    of str)."""
 
     positions: tuple[Pos, ...]
     to: int | None
@@ -189,9 +192,10 @@ class Draw:
 
 @dataclass(frozen=True)
 class Release:
-    """A seat leaves every shuffle event it still locks (PROTOCOL.md 6, "When a seat leaves"; VTES:
-    ousted or withdrawn): it reveals its seed for each, and from then on the table removes its
-    locks with the keys the seed gives; it owes no further protocol duty. Outcome: None."""
+    """A seat leaves the game's events (PROTOCOL.md 6.3, item 6; VTES: ousted or withdrawn): it
+    reveals its key share of every open event of other decks (`key-reveal`) and the seed of its own
+    open decks; from then on the table computes its shares itself, and it owes no further protocol
+    duty. Outcome: None."""
 
     seat: int
 

@@ -235,7 +235,7 @@ def dleq_prove(x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: 
 
     ``b1, p1, b2, p2``: 32-byte points (B2 may be G); ``nonce_key``: the prover's 32-byte secret
     nonce key for the event; ``context``: any canonical value, in the deck protocol the array
-    [table, event, seat, kind, position] (see engine.protocol.deck.proof_context).
+    [table, event, seat, "share", position] (engine.protocol.elgamal.share_context).
 
     r = Hs("dleq-nonce", nonce_key, context, B1, P1, B2, P2), T1 = r·B1, T2 = r·B2,
     e_c = Hs("dleq", context, B1, P1, B2, P2, T1, T2), z = r + e_c·x mod ℓ.

@@ -38,7 +38,7 @@ from engine.protocol.codec import (
 )
 from engine.protocol.identity import public_bytes
 
-VERSION = 1
+VERSION = 2
 """The protocol version every entry carries in ``v``."""
 
 ZERO32 = bytes(32)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -514,3 +514,22 @@ def proof_size(proof: Proof) -> int:
     """Bytes of the canonical msgpack encoding of ``proof`` (719 for n = 4; 34·(4n + 5) + 1 + 4·h
     where h is 1 for n < 16, 3 for n < 65536: the array headers)."""
     return len(codec.encode(proof))
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+POOL_WORKERS = 4
+"""Threads of the per-process pool (libsodium releases the GIL: the parts of a proof or a
+verification, and a seat's own shuffle, run on every core at once)."""
+
+
+def pool() -> ThreadPoolExecutor:
+    """The per-process thread pool the table and the seats run proof work in (created on first
+    use, :data:`POOL_WORKERS` threads, daemon-like: it holds no state). Callers that themselves run
+    in it must not wait on it (see :func:`verify`)."""
+    global _POOL
+    if _POOL is None:
+        with _POOL_LOCK:
+            if _POOL is None:
+                _POOL = ThreadPoolExecutor(max_workers=POOL_WORKERS, thread_name_prefix="vt-proof")
+    return _POOL

@@ -1,8 +1,8 @@
 """Acts (PROTOCOL.md 4, `move`): a seat's act in the game, with the hidden cards it plays.
 
 A `move` body is ``{"act": <the game's act>, "open": [...]}``. The table checks that the act opens
-exactly the hidden cards the game says it plays, that each is the mover's to open and holds the
-card claimed (through :class:`~engine.table.events.DeckEvents`), then asks the game whether the act
+exactly the hidden cards the game says it plays, that each is the mover's to open, that its share
+is proven and that the position holds the card claimed (through :class:`~engine.table.events.DeckEvents`), then asks the game whether the act
 is legal, and folds it. A body of the wrong shape, or an act the game finds malformed
 (:class:`~engine.games.base.MalformedAct`), is refused as ``malformed``; an act the rules refuse
 (:class:`~engine.games.base.IllegalMove`) as ``illegal``.
@@ -39,14 +39,9 @@ class Acts:
             raise TableRefusal("illegal", "the move must open exactly the hidden cards it plays")
         checked = t.deck_events.check_opens(seat, opens)
         if checked.cheat is not None:
-            return t.cheat(entry, seat, checked.cheat)
+            return t.cheat(entry, *checked.cheat)
         revealed = checked.revealed
         game.check(t.gstate, seat, act, revealed)
-        if checked.duplicate is not None:
-            # Its key proves the card is at that position, and the card is also elsewhere in the
-            # event: a shuffle planted it twice. Not the opener's cheat: play stops and the seeds
-            # name who planted it, as for a complaint (and the opener if they show nothing wrong).
-            return t.deck_events.opened_twice(seat, *checked.duplicate)
 
         def fold() -> None:
             t.deck_events.fold_opens(entry.seq, seat, opens, revealed)

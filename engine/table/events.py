@@ -1,55 +1,74 @@
-"""Deck events (PROTOCOL.md 6): shuffle events and the entries that run them.
+"""Deck events (PROTOCOL.md 6, version 2): joint-key ElGamal decks whose every shuffle is proven.
 
 A game asks for hidden-card operations (:class:`~engine.games.base.Shuffle`,
 :class:`~engine.games.base.Open`, :class:`~engine.games.base.EndEvent`,
 :class:`~engine.games.base.Release`); :class:`DeckEvents` runs each through the deck protocol of
-:mod:`engine.protocol.deck`: the shuffle and lock passes of an event's set-up, the unlock and reveal
-steps that open positions, complaints, and the seed reveals that end an event or prove who cheated.
+:mod:`engine.protocol.elgamal` and :mod:`engine.protocol.shuffle_proof`: the keys, the private
+owner's `deck` and the proven shuffles of an event's set-up, the decryption shares that open
+positions, complaints, key reveals of a seat that leaves, and the seed reveals that end an event.
+
+Every entry gets the cheap checks first (PROTOCOL.md 6.5: shape, types, every point and scalar
+valid); one that fails them is refused (:class:`TableRefusal`, ``malformed``) and changes nothing.
+A well-formed entry whose proof, share or claim fails is a proven cheat: it is appended and the
+table stops naming its author at that entry.
 
 The rest of the table reaches the deck protocol only through this module's interface:
 
 - ``start_shuffle``, ``start_open``, ``start_release``, ``start_end``: start the work for an op;
-- ``take_released_step``: a step the table takes itself for a seat that left an event;
-- ``prepare_*``: the handlers of `shuffle`, `lock`, `unlock`, `reveal`, `complaint`, `seed-reveal`;
-- ``opened_to``, ``parse_opens``, ``check_opens``, ``fold_opens``, ``opened_twice``: the cards a
-  move opens (PROTOCOL.md 4, `move`);
+- ``owed``: the (seat, kind) pairs a deck work waits for; ``settle``: finish a work nothing is
+  owed for any more (a left seat's shares are computed from its revealed key);
+- ``prepare_*``: the handlers of `key`, `deck`, `shuffle`, `share`, `reveal`, `complaint`,
+  `key-reveal`, `seed-reveal`;
+- ``opened_to``, ``parse_opens``, ``check_opens``, ``fold_opens``: the cards a move opens;
 - :class:`ShuffleEvent`: one event's public state, read by seats and screens.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import VampireError
 from engine.games.base import EndEvent, GameError, Note, Open, Pos, Release, Shuffle
-from engine.protocol import codec, deck, group, merkle
+from engine.protocol import codec, deck, elgamal, group, merkle, shuffle_proof
+from engine.protocol.elgamal import Ciphertext
+from engine.protocol.group import G
 from engine.protocol.log import Entry
 from engine.table.vocab import EntryKind, Phase, ProvenCheat, TableRefusal
-from engine.table.work import (
-    ReleaseWork,
-    RevealStep,
-    RevealWork,
-    SeedsWork,
-    ShuffleWork,
-    UnlockStep,
-    UnlockWork,
-)
+from engine.table.work import ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork
 
 if TYPE_CHECKING:
     from engine.table.table import Fold, Table
 
+_REFUSED = (deck.BadBody, group.BadPoint, group.BadScalar, codec.SchemaError)
+"""Errors of the cheap checks (PROTOCOL.md 6.5): an entry failing them is refused as malformed."""
+
+
+@dataclass(frozen=True)
+class ShuffleRecord:
+    """One `shuffle` entry of an event, kept for the seed-reveal recompute: its log ``seq``, its
+    author's ``seat``, the ``inputs`` it took and the ``outputs`` it gave (n ciphertexts each)."""
+
+    seq: int
+    seat: int
+    inputs: tuple[Ciphertext, ...]
+    outputs: tuple[Ciphertext, ...]
+
 
 @dataclass
 class ShuffleEvent:
-    """One shuffle event's public state (PROTOCOL.md 6).
+    """One event's public state (PROTOCOL.md 6.2, 6.3).
 
-    ``order``: participants in acting order (first participant first, L last). ``row``: the points
-    (32-byte encodings) after the latest set-up step; once locked, ``cur[k]`` is the point now at
-    position k on its way (or opened). ``stripped[k]``: seats whose lock on k is removed (by
-    unlock, reveal or open). ``to[k]``: the seat position k is opened to (None: to everyone).
-    ``public[k]``: the identity of an opened position. ``entries``: the event's steps, for the
-    seed-reveal recompute. ``cards``: every identity once all seeds are revealed.
+    ``order``: participants in seat order from the first participant. ``keys_from``: the event
+    whose keys it uses (itself, or for a reshuffle the event its cards come from). ``keys``: each
+    participant's key share X (events with their own keys); ``commits``: their seed commitments;
+    ``joint``: H_e once known. ``shufflers``: the seats that shuffle, in order (a private deck's
+    first event: everyone but its owner, who wrote `deck`). ``cur``: the deck now (the input of
+    the next shuffle; once set up, the final deck). ``shares[k]``: the public decryption shares of
+    position k by seat; ``revealed_x``: key shares of seats that left (own-key events).
+    ``to[k]``: the seat position k was last opened to (None: to everyone); ``public[k]``: the
+    identity of a position opened to everyone. ``cards``: every identity once the seeds are in.
     """
 
     number: int
@@ -58,21 +77,31 @@ class ShuffleEvent:
     order: tuple[int, ...]
     owner: int | None
     index: deck.CardIndex | None
-    step: int = 0
-    row: list[bytes] = field(default_factory=list)
-    commits: dict[int, bytes] = field(default_factory=dict)
-    A: dict[int, bytes] = field(default_factory=dict)
-    locks: dict[int, tuple[bytes, ...]] = field(default_factory=dict)
-    cur: list[bytes] = field(default_factory=list)
-    stripped: list[set[int]] = field(default_factory=list)
-    to: dict[int, int | None] = field(default_factory=dict)
-    public: dict[int, str] = field(default_factory=dict)
-    entries: list[deck.EventEntry] = field(default_factory=list)
-    seeds: dict[int, bytes] = field(default_factory=dict)
-    cards: tuple[str | None, ...] | None = None
+    keys_from: int
+    shufflers: tuple[int, ...]
+    needs_deck: bool = False
     source: tuple[Pos, ...] = ()
     cards_public: bool = False
+    keys: dict[int, bytes] = field(default_factory=dict)
+    key_seqs: dict[int, int] = field(default_factory=dict)
+    commits: dict[int, bytes] = field(default_factory=dict)
+    joint: bytes | None = None
+    deck_seq: int | None = None
+    initial: list[Ciphertext] = field(default_factory=list)
+    cur: list[Ciphertext] = field(default_factory=list)
+    shuffles: list[ShuffleRecord] = field(default_factory=list)
+    shares: list[dict[int, bytes]] = field(default_factory=list)
+    revealed_x: dict[int, bytes] = field(default_factory=dict)
+    to: dict[int, int | None] = field(default_factory=dict)
+    public: dict[int, str] = field(default_factory=dict)
+    seeds: dict[int, bytes] = field(default_factory=dict)
+    cards: tuple[str | None, ...] | None = None
     dealt: dict[int, int] = field(default_factory=dict)  # position -> the seat it was opened to, for good
+
+    @property
+    def own_keys(self) -> bool:
+        """The event has its own `key` entries (it is not a reshuffle inheriting keys)."""
+        return self.keys_from == self.number
 
     @property
     def private(self) -> bool:
@@ -85,14 +114,9 @@ class ShuffleEvent:
         return self.deck_name.split("/", 1)[0]
 
     @property
-    def setup_steps(self) -> list[tuple[int, EntryKind]]:
-        """The set-up's steps in order: every participant's shuffle pass, then every lock pass
-        but the last participant's (its shuffle pass locks)."""
-        return [(p, EntryKind.SHUFFLE) for p in self.order] + [(p, EntryKind.LOCK) for p in self.order[:-1]]
-
-    @property
     def locked(self) -> bool:
-        return self.step >= len(self.setup_steps)
+        """The event is set up: every shuffle is in and verified; positions can be opened."""
+        return self.joint is not None and bool(self.cur) and len(self.shuffles) == len(self.shufflers)
 
     @property
     def public_index(self) -> deck.CardIndex:
@@ -108,18 +132,15 @@ class ShuffleEvent:
             raise GameError(f"the deck {self.deck_name!r} has no owner")
         return self.owner
 
-    def holders(self, k: int) -> list[int]:
-        """Seats still locking position k."""
-        return [p for p in self.order if p not in self.stripped[k]]
-
 
 @dataclass(frozen=True)
 class OpenedCard:
-    """A card a move opens (PROTOCOL.md 4, `move`): the mover's lock ``key`` (32 bytes) for the
-    position and the ``card`` identity it claims; for a private deck, ``membership`` is the salt
-    and Merkle proof that the card is on the owner's committed list (unchecked values)."""
+    """A card a move opens (PROTOCOL.md 6.3, item 4): the mover's decryption share ``D`` of the
+    position with its DLEQ ``proof``, and the ``card`` identity it claims; for a private deck,
+    ``membership`` is the salt and Merkle proof that the card is on the owner's list (unchecked)."""
 
-    key: bytes
+    D: Any
+    proof: Any
     card: str
     membership: tuple[Any, Any] | None = None
 
@@ -127,35 +148,45 @@ class OpenedCard:
 @dataclass(frozen=True)
 class OpenCheck:
     """What checking a move's opened cards found: the verified identities (``revealed``), or the
-    ``cheat`` its author is proven to have made, and the first ``duplicate`` card seen
-    (event, position, identity): a card already seen in its event, planted twice by a shuffle."""
+    ``cheat`` (seat, sentence) the entry proves."""
 
     revealed: dict[Pos, str]
-    cheat: str | None = None
-    duplicate: tuple[int, int, str] | None = None
+    cheat: tuple[int, str] | None = None
 
 
 def parse_opens(raw: list[Any]) -> dict[Pos, OpenedCard]:
-    """The opened cards of a move's ``open`` list (``[[event, index], key, card]``, and for a
-    private deck salt and proof). Raises TableRefusal (malformed) for an item of another shape."""
+    """The opened cards of a move's ``open`` list (``[[event, index], D, proof, card]``, and for a
+    private deck salt and membership proof). Raises TableRefusal (malformed) for an item of another
+    shape or a share that fails the cheap checks."""
     opens: dict[Pos, OpenedCard] = {}
     for item in raw:
         if (
             not isinstance(item, list)
-            or len(item) not in (3, 5)
+            or len(item) not in (4, 6)
             or not isinstance(item[0], list)
             or len(item[0]) != 2
             or any(type(x) is not int for x in item[0])
-            or type(item[1]) is not bytes
-            or type(item[2]) is not str
+            or type(item[3]) is not str
         ):
             raise TableRefusal(
                 "malformed",
-                "a move opens cards as [[event, index], key, card] (and, for a private deck, salt and proof)",
+                "a move opens cards as [[event, index], share, proof, card] "
+                "(and, for a private deck, salt and membership proof)",
             )
-        membership = (item[3], item[4]) if len(item) == 5 else None
-        opens[(item[0][0], item[0][1])] = OpenedCard(item[1], item[2], membership)
+        try:
+            elgamal.check_share_fields(item[1], item[2], f"the share of position {item[0][1]} of event {item[0][0]}")
+        except _REFUSED as err:
+            raise TableRefusal("malformed", str(err)) from None
+        membership = (item[4], item[5]) if len(item) == 6 else None
+        opens[(item[0][0], item[0][1])] = OpenedCard(item[1], item[2], item[3], membership)
     return opens
+
+
+def _positions(value: Any, n: int, what: str) -> list[int]:
+    ks = codec.check_list(value, int, what, 1)
+    if any(type(k) is not int or not 0 <= k < n for k in ks) or any(a >= b for a, b in itertools.pairwise(ks)):
+        raise TableRefusal("malformed", f"{what} must be strictly increasing positions of the deck")
+    return ks
 
 
 class DeckEvents:
@@ -163,6 +194,7 @@ class DeckEvents:
 
     def __init__(self, table: Table) -> None:
         self.t = table
+        self.released: set[int] = set()  # seats that left the game and revealed their keys
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -175,332 +207,464 @@ class DeckEvents:
             raise TableRefusal("illegal", f"there is no shuffle event {number}")
         return self.t.events[number]
 
+    def root(self, ev: ShuffleEvent) -> ShuffleEvent:
+        """The event whose keys ``ev`` uses."""
+        return self.t.events[ev.keys_from]
+
+    def holders(self, ev: ShuffleEvent) -> tuple[int, ...]:
+        """The seats holding a key share of ``ev`` (the participants of the event it inherits
+        its keys from)."""
+        return self.root(ev).order
+
+    def key_of(self, ev: ShuffleEvent, seat: int) -> bytes:
+        """``seat``'s key share X for ``ev`` (32-byte point)."""
+        return self.root(ev).keys[seat]
+
+    def share_of(self, ev: ShuffleEvent, k: int, seat: int) -> bytes | None:
+        """``seat``'s decryption share of position ``k``: published, or computed from the key share
+        it revealed when it left; None while neither."""
+        got = ev.shares[k].get(seat)
+        if got is not None:
+            return got
+        x = self.root(ev).revealed_x.get(seat)
+        return None if x is None else group.mult(x, ev.cur[k][0], "c1")
+
     def opened_to(self, seat: int) -> list[Pos]:
-        """Positions opened to ``seat`` whose every other lock is removed (the seat can decode them)."""
+        """Positions opened to ``seat`` whose every other key holder's share is known: the seat
+        can decode them with its own key share."""
         out = []
         for ev in self.t.events:
             if not ev.locked:
                 continue
             for k, to in ev.to.items():
-                if to == seat and all(p in ev.stripped[k] or p == seat for p in ev.order):
+                if to == seat and all(h == seat or self.share_of(ev, k, h) is not None for h in self.holders(ev)):
                     out.append((ev.number, k))
         return out
+
+    def decode(self, ev: ShuffleEvent, k: int, skip: int | None = None) -> bytes:
+        """c2 − Σ the known shares of position ``k`` (but ``skip``'s): the card point once every
+        holder's share is in. May be the identity."""
+        shares = []
+        for h in self.holders(ev):
+            if h == skip:
+                continue
+            d = self.share_of(ev, k, h)
+            if d is None:
+                raise GameError(f"position {k} of event {ev.number} lacks the share of seat {h}")
+            shares.append(d)
+        return elgamal.decode(ev.cur[k], shares)
+
+    # -- what the deck works owe ------------------------------------------------------------------
+
+    def setup_owed(self, ev: ShuffleEvent) -> list[tuple[int, EntryKind]]:
+        """What the set-up of ``ev`` waits for: every missing `key` (in any order), then the
+        owner's `deck`, then the next `shuffle` in seat order (PROTOCOL.md 6.3)."""
+        if ev.own_keys and len(ev.keys) < len(ev.order):
+            return [(p, EntryKind.KEY) for p in ev.order if p not in ev.keys]
+        if ev.needs_deck and ev.deck_seq is None:
+            return [(ev.owner_seat, EntryKind.DECK)]
+        i = len(ev.shuffles)
+        return [(ev.shufflers[i], EntryKind.SHUFFLE)] if i < len(ev.shufflers) else []
+
+    def shares_owed(self, work: ShareWork | RevealWork) -> dict[tuple[int, int], list[int]]:
+        """(seat, event) -> positions (increasing) whose share the seat owes for ``work``: every
+        key holder but the recipient (to a seat) or but a private deck's owner (to everyone, the
+        owner reveals last) whose share is not known yet."""
+        owed: dict[tuple[int, int], set[int]] = {}
+        for op in work.opens:
+            for e, k in op.positions:
+                ev = self.t.events[e]
+                for h in self.holders(ev):
+                    if h == op.to or (op.to is None and ev.private and h == ev.owner):
+                        continue
+                    if self.share_of(ev, k, h) is None:
+                        owed.setdefault((h, e), set()).add(k)
+        return {key: sorted(ks) for key, ks in owed.items()}
+
+    def reveals_owed(self, work: RevealWork) -> dict[int, list[int]]:
+        """event -> positions its private owner now owes in a `reveal`: those not yet public whose
+        every other share is known."""
+        owed: dict[int, set[int]] = {}
+        for op in work.opens:
+            for e, k in op.positions:
+                ev = self.t.events[e]
+                if not ev.private or k in ev.public:
+                    continue
+                others = [h for h in self.holders(ev) if h != ev.owner]
+                if all(self.share_of(ev, k, h) is not None for h in others):
+                    owed.setdefault(e, set()).add(k)
+        return {e: sorted(ks) for e, ks in owed.items()}
+
+    def owed(self) -> list[tuple[int, EntryKind]]:
+        """(seat, kind) pairs the deck work under way waits for."""
+        t = self.t
+        match t.work:
+            case ShuffleWork(event=e):
+                return self.setup_owed(t.events[e])
+            case ShareWork() as w:
+                return sorted({(s, EntryKind.SHARE) for s, _ in self.shares_owed(w)})
+            case RevealWork() as w:
+                out = {(s, EntryKind.SHARE) for s, _ in self.shares_owed(w)}
+                out |= {(t.events[e].owner_seat, EntryKind.REVEAL) for e in self.reveals_owed(w)}
+                return sorted(out)
+            case SeedsWork(waiting=waiting):
+                return [(s, EntryKind.SEED_REVEAL) for s in waiting]
+            case ReleaseWork(waiting=[(kind, _), *_]) as release:
+                return [(release.seat, EntryKind(kind))]
+        return []
+
+    def settle(self) -> bool:
+        """Finish the open under way if nothing is owed for it any more (the shares of a seat that
+        left are computed from its revealed key). Returns whether work finished."""
+        t = self.t
+        w = t.work
+        if isinstance(w, ShareWork) and not self.shares_owed(w):
+            t.finish([None] * len(w.opens))
+            return True
+        if isinstance(w, RevealWork) and not self.shares_owed(w) and not self.reveals_owed(w):
+            self._finish_reveal(w)
+            return True
+        return False
 
     # -- starting the game's operations -----------------------------------------------------------
 
     def start_shuffle(self, op: Shuffle) -> None:
-        """A new event over ``op``'s deck; its participants owe the set-up passes."""
+        """A new event over ``op``'s deck; its participants owe keys (unless it inherits them),
+        the owner its `deck`, and the shufflers their proven shuffles."""
         t = self.t
         t.work = ShuffleWork(op, len(t.events))
-        t.events.append(self._new_event(op))
+        ev = self._new_event(op)
+        t.events.append(ev)
+        if not ev.own_keys:
+            self._inherit(ev)
 
     def start_open(self, batch: list[Open]) -> None:
-        """Open a batch of positions, all to seats or all to everyone: the participants still
-        locking them owe unlock (or reveal) steps; done at once when none is owed."""
+        """Open a batch of positions, all to seats or all to everyone: the key holders owe shares
+        (PROTOCOL.md 6.3, item 4); done at once when none is owed."""
         t = self.t
         if batch[0].to is None:
-            reveal = RevealWork(tuple(batch), self._reveal_steps(batch))
-            t.work = reveal
-            if not reveal.steps:
-                self._finish_reveal(reveal)
+            t.work = RevealWork(tuple(batch))
         else:
-            unlock = UnlockWork(tuple(batch), self._unlock_steps(batch))
-            t.work = unlock
-            if not unlock.steps:
-                t.finish([None] * len(batch))
+            for op in batch:
+                if op.to is None:
+                    raise GameError("an open to everyone cannot be batched with opens to seats")
+                for e, k in op.positions:
+                    t.events[e].to[k] = op.to
+                    t.events[e].dealt[k] = op.to
+            t.work = ShareWork(tuple(batch))
+        self.settle()
 
     def start_release(self, op: Release) -> None:
-        """The seat of ``op`` reveals its seed for every event it locks whose cards are unknown."""
+        """The seat of ``op`` leaves (PROTOCOL.md 6.3, item 6): it reveals its key share of every
+        open event of other decks whose keys it holds, and the seed of its own open decks."""
         t = self.t
-        waiting = [ev.number for ev in t.events if op.seat in ev.order and op.seat not in ev.seeds and ev.cards is None]
+        seat = op.seat
+        waiting: list[tuple[Any, int]] = []
+        for ev in t.events:
+            if ev.cards is not None:
+                continue
+            if ev.private and ev.owner == seat:
+                if seat not in ev.seeds:
+                    waiting.append((EntryKind.SEED_REVEAL.value, ev.number))
+            elif ev.own_keys and seat in ev.order and seat not in ev.revealed_x:
+                waiting.append((EntryKind.KEY_REVEAL.value, ev.number))
         t.work = ReleaseWork(op, waiting)
         if not waiting:
-            t.finish([None])
+            self._released(op.seat)
+
+    def _released(self, seat: int) -> None:
+        self.released.add(seat)
+        self.t.finish([None])
 
     def start_end(self, op: EndEvent) -> None:
-        """Every participant of the event reveals its seed; the outcome is every card."""
+        """Every participant of the event still in the game reveals its seed; the outcome is every
+        card (PROTOCOL.md 6.3, item 7)."""
         t = self.t
         ev = t.events[op.event]
-        work = SeedsWork(op.event, [p for p in ev.order if p not in ev.seeds], end=op)
-        t.work = work
-        if not work.waiting:
-            t.finish([tuple(ev.cards or ())])
+        waiting = [p for p in ev.order if p not in ev.seeds and p not in self.released and p not in t.abandoned]
+        t.work = SeedsWork(op.event, waiting, end=op)
+        if not waiting:
+            self._seeds_in(t.entries[-1], ev, t.work)
 
     def _new_event(self, op: Shuffle) -> ShuffleEvent:
         t = self.t
         participants = sorted(op.participants)
         i = participants.index(op.first)
         order = tuple(participants[i:] + participants[:i])
+        number = len(t.events)
         index = None
         if op.cards:
             key = (op.deck, tuple(op.cards))
             index = t.indexes.get(key)
             if index is None:
                 index = t.indexes[key] = deck.CardIndex.build(t.table_id, op.deck, op.cards)
-        if index is None:
-            if op.owner is None or op.owner >= len(t.seats) or t.seats[op.owner].deck is None:
-                raise GameError(f"the game asked to shuffle the private deck {op.deck!r} of a seat without a deck list")
-            if op.source and len(op.source) != op.count:
-                raise GameError(f"the reshuffle of {op.deck!r} names {len(op.source)} positions, not {op.count}")
+            if len(op.cards) != op.count:
+                raise GameError(f"the deck {op.deck!r} lists {len(op.cards)} cards, not {op.count}")
+        elif op.owner is None or op.owner >= len(t.seats) or t.seats[op.owner].deck is None:
+            raise GameError(f"the game asked to shuffle the private deck {op.deck!r} of a seat without a deck list")
+        if op.source and len(op.source) != op.count:
+            raise GameError(f"the reshuffle of {op.deck!r} names {len(op.source)} positions, not {op.count}")
+        keys_from = self._inherited_keys(op) if op.source else None
+        private = not op.cards
+        if keys_from is None:
+            # Its own keys: a private deck's owner writes `deck` and the others shuffle after it.
+            shufflers = order[1:] if private else order
+            return ShuffleEvent(
+                number,
+                op.deck,
+                op.count,
+                order,
+                op.owner,
+                index,
+                number,
+                shufflers,
+                private,
+                tuple(op.source),
+                not private,
+            )
         return ShuffleEvent(
-            len(t.events),
-            op.deck,
-            op.count,
-            order,
-            op.owner,
-            index,
-            row=list(index.points) if index else [],
-            source=tuple(op.source),
-            cards_public=bool(op.cards),
+            number, op.deck, op.count, order, op.owner, index, keys_from, order, False, tuple(op.source), not private
         )
 
-    def _unlock_steps(self, batch: list[Open]) -> list[UnlockStep]:
-        steps = []
-        by_event: dict[int, list[tuple[int, list[int]]]] = {}
-        for op in batch:
-            to = op.to
-            if to is None:
-                raise GameError("an open to everyone cannot be batched with opens to seats")
-            for e, k in op.positions:
-                self.t.events[e].to[k] = to
-                self.t.events[e].dealt[k] = to
-            events = sorted({e for e, _ in op.positions})
-            for e in events:
-                by_event.setdefault(e, []).append((to, sorted(k for ee, k in op.positions if ee == e)))
-        for e, targets in by_event.items():
-            ev = self.t.events[e]
-            for unlocker in ev.order:
-                for to, ks in targets:
-                    mine = [k for k in ks if unlocker != to and unlocker not in ev.stripped[k]]
-                    if mine:
-                        steps.append(UnlockStep(unlocker, e, to, mine))
-        return steps
-
-    def _reveal_steps(self, batch: list[Open]) -> list[RevealStep]:
-        steps = []
-        by_event: dict[int, list[int]] = {}
-        for op in batch:
-            for e, k in op.positions:
-                by_event.setdefault(e, []).append(k)
-        for e, ks in by_event.items():
-            ev = self.t.events[e]
-            # A private deck's owner reveals last: its reveal claims each card with its deck-list
-            # membership proof, checked against the point the other keys left.
-            order = [p for p in ev.order if p != ev.owner] + [ev.owner_seat] if ev.private else list(ev.order)
-            for seat in order:
-                mine = sorted(k for k in ks if seat not in ev.stripped[k])
-                if mine:
-                    steps.append(RevealStep(seat, e, mine))
-        return steps
-
-    def take_released_step(self) -> bool:
-        """Take the next unlock or reveal step if it belongs to a seat that revealed its seed for
-        that event (a seat that left it). Returns whether a step was taken."""
+    def _inherited_keys(self, op: Shuffle) -> int | None:
+        """The event a reshuffle takes its keys from (PROTOCOL.md 6.2): the one its hidden cards'
+        keys come from. None when it must be rebuilt with new keys instead (6.3, item 8): a key
+        holder abandoned, so those cards can no longer be opened. Raises GameError for hidden cards
+        under different keys (the game opens such a card to everyone first)."""
         t = self.t
-        w = t.work
-        if not isinstance(w, (UnlockWork, RevealWork)) or not w.steps:
-            return False
-        step = w.steps[0]
-        ev = t.events[step.event]
-        if step.seat not in ev.seeds:
-            return False
-        secrets = deck.EventSecrets.derive(ev.seeds[step.seat], t.table_id, step.event, step.seat, ev.n)
-        seq = len(t.entries) - 1
-        match step:
-            case UnlockStep(to=to, positions=ks):
-                body = deck.make_unlock(secrets, to, ks, {k: ev.cur[k] for k in ks})
-                points = body["points"]
-                kind = EntryKind.UNLOCK
-            case RevealStep(positions=ks):
-                body = deck.make_reveal(secrets, ks)
-                points = [deck.remove_lock(key, ev.cur[k]) for k, key in zip(ks, body["keys"], strict=True)]
-                kind = EntryKind.REVEAL
-        # Recorded as the seat's step, so the seed-reveal recompute follows the chain.
-        self._step_done(ev, step.seat, seq, kind, body, body["positions"], points)
-        return True
+        roots = set()
+        for e, k in op.source:
+            if not 0 <= e < len(t.events):
+                raise GameError(f"the reshuffle names a position of event {e}, which does not exist")
+            src = t.events[e]
+            if k not in src.public:
+                roots.add(src.keys_from)
+        if not roots:
+            roots.add(t.events[op.source[0][0]].keys_from)
+        if len(roots) > 1:
+            raise GameError("a reshuffle mixes hidden cards under different keys")
+        root = t.events[roots.pop()]
+        if any(h in t.abandoned for h in root.order):
+            return None
+        return root.number
 
-    # -- set-up passes ------------------------------------------------------------------------------
-
-    def prepare_shuffle(self, entry: Entry) -> Fold:
+    def _inherit(self, ev: ShuffleEvent) -> None:
+        """Set up a reshuffle's input (PROTOCOL.md 6.2): each source position's current ciphertext,
+        or a public card as [G, M + H_e]."""
         t = self.t
-        body = entry.body
-        seat = t.expect(entry, EntryKind.SHUFFLE)
-        ev = self.event_of(body)
+        root = self.root(ev)
+        joint = root.joint
+        if joint is None:
+            raise GameError(f"event {root.number} has no joint key yet")
+        ev.joint = joint
+        inputs: list[Ciphertext] = []
+        for e, k in ev.source:
+            src = t.events[e]
+            ident = src.public.get(k)
+            if ident is not None:
+                c2 = group.add(group.card_point(t.table_id, ev.deck_name, ident), joint)
+                inputs.append((G, c2))
+            else:
+                inputs.append(src.cur[k])
+        ev.cur = ev.initial = inputs
+        self._setup_step(ev)
+
+    # -- set-up entries ---------------------------------------------------------------------------
+
+    def _setup_event(self, entry: Entry, kind: EntryKind) -> tuple[int, ShuffleEvent]:
+        t = self.t
+        seat = t.expect(entry, kind)
+        ev = self.event_of(entry.body)
         work = t.current(ShuffleWork)
         if work.event != ev.number:
-            raise TableRefusal("illegal", f"the table shuffles event {work.event}, not {ev.number}")
-        last = seat == ev.order[-1]
+            raise TableRefusal("illegal", f"the table sets up event {work.event}, not {ev.number}")
+        return seat, ev
+
+    def prepare_key(self, entry: Entry) -> Fold:
+        t = self.t
+        seat, ev = self._setup_event(entry, EntryKind.KEY)
+        b = codec.check_map(
+            entry.body, {"event": int, "commit": codec.bin_of(32), "X": bytes, "pok": bytes}, what="a key"
+        )
         try:
-            got = deck.check_shuffle_pass(body, event=ev.number, seat=seat, n=ev.n, last=last)
-        except deck.BadBody:
-            raise
-        except (deck.DeckProofError, group.GroupError) as err:
-            return t.cheat(entry, seat, str(err))
+            elgamal.check_key_fields(b["X"], b["pok"], f"seat {seat}'s key")
+        except _REFUSED as err:
+            raise TableRefusal("malformed", str(err)) from None
+        if not elgamal.verify_key(t.table_id, ev.number, seat, b["X"], b["pok"]):
+            return t.cheat(entry, seat, f"its key for event {ev.number} has no valid proof of knowledge")
+        joint = None
+        if len(ev.keys) == len(ev.order) - 1:
+            try:
+                joint = elgamal.joint_key([*ev.keys.values(), b["X"]])
+            except group.BadPoint:
+                raise TableRefusal("illegal", "that key makes the joint key of the event the identity") from None
 
         def fold() -> None:
-            ev.commits[seat] = got.commit
-            ev.row = list(got.points)
-            # check_shuffle_pass gives the locks for the last participant's pass, else A.
-            if got.locks is not None:
-                ev.locks[seat] = got.locks
-            if got.A is not None:
-                ev.A[seat] = got.A
-            ev.entries.append(deck.EventEntry(entry.seq, seat, EntryKind.SHUFFLE, body))
+            ev.keys[seat] = b["X"]
+            ev.key_seqs[seat] = entry.seq
+            ev.commits[seat] = b["commit"]
+            if joint is not None:
+                ev.joint = joint
+                if ev.index is not None:
+                    ev.cur = ev.initial = elgamal.public_deck(joint, ev.index.points)
+                self._setup_step(ev)
+
+        return fold
+
+    def prepare_deck(self, entry: Entry) -> Fold:
+        seat, ev = self._setup_event(entry, EntryKind.DECK)
+        b = codec.check_map(entry.body, {"event": int, "cards": list}, what="a private deck")
+        try:
+            cards = elgamal.check_ciphertexts(b["cards"], ev.n, "the deck's cards")
+        except deck.DuplicatePoints as err:
+            return self.t.cheat(entry, seat, str(err))
+        except _REFUSED as err:
+            raise TableRefusal("malformed", str(err)) from None
+
+        def fold() -> None:
+            ev.cur = ev.initial = cards
+            ev.deck_seq = entry.seq
             self._setup_step(ev)
 
         return fold
 
-    def prepare_lock(self, entry: Entry) -> Fold:
+    def prepare_shuffle(self, entry: Entry) -> Fold:
         t = self.t
-        body = entry.body
-        seat = t.expect(entry, EntryKind.LOCK)
-        ev = self.event_of(body)
+        seat, ev = self._setup_event(entry, EntryKind.SHUFFLE)
+        b = codec.check_map(entry.body, {"event": int, "cards": list, "proof": list}, what="a shuffle")
+        joint = ev.joint
+        if joint is None:
+            raise TableRefusal("illegal", "the event has no joint key yet")
+        # The cheap checks of this very entry (its id covers every byte of its body) are made once
+        # per process: the host and the seats of one process fold the same entry.
+        checked = ("cheap-checks", entry.id)
         try:
-            got = deck.check_lock_pass(
-                body, table=t.table_id, event=ev.number, seat=seat, n=ev.n, inputs=ev.row, A=ev.A[seat]
-            )
-        except deck.BadBody:
-            raise
-        except (deck.DeckProofError, group.GroupError) as err:
+            if group.VERIFY_MEMO.get(checked):
+                outputs = [(c[0], c[1]) for c in b["cards"]]
+            else:
+                outputs = elgamal.check_ciphertexts(b["cards"], ev.n, "the shuffle's cards")
+                shuffle_proof.check_proof(b["proof"], ev.n)
+                group.VERIFY_MEMO.put(checked, True)
+        except deck.DuplicatePoints as err:
             return t.cheat(entry, seat, str(err))
+        except _REFUSED as err:
+            raise TableRefusal("malformed", str(err)) from None
+        inputs = list(ev.cur)
+        context = shuffle_proof.shuffle_context(t.table_id, ev.number, seat)
+        # The four parts of the verification run in the per-process pool (in parallel: libsodium
+        # releases the GIL); the memo answers at once for a statement this process checked.
+        if not shuffle_proof.verify(context, joint, inputs, outputs, b["proof"], executor=shuffle_proof.pool()):
+            return t.cheat(entry, seat, f"its shuffle of event {ev.number} fails its proof")
 
         def fold() -> None:
-            ev.row = list(got.points)
-            ev.locks[seat] = got.locks
-            ev.entries.append(deck.EventEntry(entry.seq, seat, EntryKind.LOCK, body))
+            ev.shuffles.append(ShuffleRecord(entry.seq, seat, tuple(inputs), tuple(outputs)))
+            ev.cur = outputs
             self._setup_step(ev)
 
         return fold
 
     def _setup_step(self, ev: ShuffleEvent) -> None:
-        ev.step += 1
-        if ev.locked:
-            ev.cur = list(ev.row)
-            ev.stripped = [set() for _ in range(ev.n)]
+        if not self.setup_owed(ev):
+            ev.shares = [{} for _ in range(ev.n)]
             self.t.finish([ev.number])
 
-    # -- opening positions ------------------------------------------------------------------------
+    # -- shares and reveals -----------------------------------------------------------------------
 
-    def prepare_unlock(self, entry: Entry) -> Fold:
+    def _check_shares(
+        self, entry: Entry, seat: int, ev: ShuffleEvent, ks: list[int], shares: list[Any], proofs: list[Any]
+    ) -> str | None:
+        """Cheap-check (refusal) then verify ``seat``'s shares of positions ``ks`` in ``entry``; the
+        sentence of the first that fails its proof, or None."""
         t = self.t
-        body = entry.body
-        seat = t.expect(entry, EntryKind.UNLOCK)
-        ev = self.event_of(body)
-        step = t.current(UnlockWork).steps[0]
-        if ev.number != step.event:
-            raise TableRefusal("illegal", f"the table waits for an unlock of event {step.event}")
-        positions = step.positions
-        current = {k: ev.cur[k] for k in positions}
-        try:
-            got = deck.check_unlock(
-                body,
-                table=t.table_id,
-                event=ev.number,
-                seat=seat,
-                n=ev.n,
-                to=step.to,
-                current=current,
-                locks=ev.locks[seat],
-            )
-        except deck.BadBody:
-            raise
-        except (deck.DeckProofError, group.GroupError) as err:
-            return t.cheat(entry, seat, str(err))
-        if sorted(got.positions) != sorted(positions):
-            raise TableRefusal("illegal", f"the unlock must cover positions {positions}")
+        if not len(ks) == len(shares) == len(proofs):
+            raise TableRefusal("malformed", "a share entry gives one share and one proof per position")
+        checked = ("cheap-checks", entry.id)
+        if not group.VERIFY_MEMO.get(checked):
+            for k, D, proof in zip(ks, shares, proofs, strict=True):
+                try:
+                    elgamal.check_share_fields(D, proof, f"the share of position {k}")
+                except _REFUSED as err:
+                    raise TableRefusal("malformed", str(err)) from None
+            group.VERIFY_MEMO.put(checked, True)
+        X = self.key_of(ev, seat)
+        for k, D, proof in zip(ks, shares, proofs, strict=True):
+            if not elgamal.verify_share(t.table_id, ev.number, seat, k, X, ev.cur[k][0], D, proof):
+                return f"its share of position {k} of event {ev.number} fails its proof"
+        return None
+
+    def prepare_share(self, entry: Entry) -> Fold:
+        t = self.t
+        seat = t.expect(entry, EntryKind.SHARE)
+        ev = self.event_of(entry.body)
+        b = codec.check_map(
+            entry.body, {"event": int, "positions": list, "shares": list, "proofs": list}, what="a share"
+        )
+        ks = _positions(b["positions"], ev.n, "the share's positions")
+        work = t.work
+        if not isinstance(work, (ShareWork, RevealWork)):
+            raise TableRefusal("illegal", "the table waits for no share")
+        owed = set(self.shares_owed(work).get((seat, ev.number), ()))
+        if not set(ks) <= owed:
+            raise TableRefusal("illegal", f"seat {seat} owes no share of those positions of event {ev.number}")
+        problem = self._check_shares(entry, seat, ev, ks, b["shares"], b["proofs"])
+        if problem:
+            return t.cheat(entry, seat, problem)
 
         def fold() -> None:
-            self._step_done(ev, seat, entry.seq, EntryKind.UNLOCK, body, got.positions, got.points)
+            for k, D in zip(ks, b["shares"], strict=True):
+                ev.shares[k][seat] = D
 
         return fold
-
-    def _step_done(
-        self,
-        ev: ShuffleEvent,
-        seat: int,
-        seq: int,
-        kind: EntryKind,
-        body: dict[str, Any],
-        positions: list[int] | tuple[int, ...],
-        points: list[bytes] | tuple[bytes, ...],
-    ) -> None:
-        """Fold one participant's `unlock` or `reveal` step: its lock leaves each position, the
-        step is kept for the seed-reveal recompute, and the work moves on."""
-        for k, point in zip(positions, points, strict=True):
-            ev.cur[k] = point
-            ev.stripped[k].add(seat)
-        ev.entries.append(deck.EventEntry(seq, seat, kind, body))
-        w = self.t.work
-        if not isinstance(w, (UnlockWork, RevealWork)):
-            raise GameError(f"an {kind} step folded while the table runs no {kind} work")
-        w.steps.pop(0)
-        if not w.steps:
-            if isinstance(w, RevealWork):
-                self._finish_reveal(w)
-            else:
-                self.t.finish([None] * len(w.ops))
 
     def prepare_reveal(self, entry: Entry) -> Fold:
         t = self.t
-        body = entry.body
         seat = t.expect(entry, EntryKind.REVEAL)
-        ev = self.event_of(body)
-        step = t.current(RevealWork).steps[0]
-        if ev.number != step.event:
-            raise TableRefusal("illegal", f"the table waits for a reveal of event {step.event}")
-        positions = step.positions
-        current = {k: ev.cur[k] for k in positions}
-        owner_claims = None
-        if ev.private and seat == ev.owner:
-            # The owner reveals last and claims each card: its body adds cards, salts and proofs.
-            owner_claims = codec.check_map(
-                body,
-                {"event": int, "positions": list, "keys": list, "cards": list, "salts": list, "proofs": list},
-                what="the owner's reveal",
+        ev = self.event_of(entry.body)
+        b = codec.check_map(entry.body, {"event": int, "items": list}, what="an owner's reveal")
+        work = t.current(RevealWork)
+        if ev.owner != seat:
+            raise TableRefusal("not-your-turn", "only a private deck's owner reveals its cards")
+        owed = self.reveals_owed(work).get(ev.number, [])
+        items = b["items"]
+        if any(type(i) is not list or len(i) != 6 or type(i[0]) is not int for i in items):
+            raise TableRefusal(
+                "malformed", "a reveal's items are [position, share, proof, card, salt, membership proof]"
             )
-            body = {
-                "event": owner_claims["event"],
-                "positions": owner_claims["positions"],
-                "keys": owner_claims["keys"],
-            }
-            if (
-                not len(owner_claims["cards"])
-                == len(owner_claims["salts"])
-                == len(owner_claims["proofs"])
-                == len(body["positions"])
-            ):
-                raise TableRefusal("malformed", "the owner's reveal claims one card, salt and proof per position")
-        try:
-            got = deck.check_reveal(body, event=ev.number, seat=seat, n=ev.n, current=current, locks=ev.locks[seat])
-        except deck.BadBody:
-            raise
-        except (deck.DeckProofError, group.GroupError) as err:
-            return t.cheat(entry, seat, str(err))
-        if sorted(got.positions) != sorted(positions):
-            raise TableRefusal("illegal", f"the reveal must cover positions {positions}")
+        ks = [i[0] for i in items]
+        if ks != owed:
+            raise TableRefusal("illegal", f"the reveal must cover positions {owed} of event {ev.number}")
+        problem = self._check_shares(entry, seat, ev, ks, [i[1] for i in items], [i[2] for i in items])
+        if problem:
+            return t.cheat(entry, seat, problem)
         claims: dict[int, str] = {}
-        if owner_claims is not None:
-            rows = zip(
-                got.positions,
-                got.points,
-                owner_claims["cards"],
-                owner_claims["salts"],
-                owner_claims["proofs"],
-                strict=True,
-            )
-            for k, point, card, salt, proof in rows:
-                problem = self._private_claim(ev, card, salt, proof, point)
-                if problem:
-                    return t.cheat(entry, seat, f"position {k} of event {ev.number}: {problem}")
-                if card in ev.public.values() or card in claims.values():
-                    return self.opened_twice(seat, ev.number, k, card)
-                claims[k] = card
+        for k, D, _proof, card, salt, membership in items:
+            point = elgamal.decode(ev.cur[k], [self.decode_point_without(ev, k, seat), D])
+            why = self._private_claim(ev, card, salt, membership, point)
+            if why:
+                return t.cheat(entry, seat, f"position {k} of event {ev.number}: {why}")
+            if card in ev.public.values() or card in claims.values():
+                return t.cheat(entry, seat, f"it claims {card!r} twice in its deck {ev.deck_name!r}")
+            claims[k] = card
 
         def fold() -> None:
+            for k, D, *_ in items:
+                ev.shares[k][seat] = D
+                ev.to[k] = None
             ev.public.update(claims)
-            self._step_done(ev, seat, entry.seq, EntryKind.REVEAL, body, got.positions, got.points)
 
         return fold
+
+    def decode_point_without(self, ev: ShuffleEvent, k: int, seat: int) -> bytes:
+        """Σ of every known share of position ``k`` but ``seat``'s (a point; the identity for none)."""
+        shares = []
+        for h in self.holders(ev):
+            if h == seat:
+                continue
+            d = self.share_of(ev, k, h)
+            if d is None:
+                raise GameError(f"position {k} of event {ev.number} lacks the share of seat {h}")
+            shares.append(d)
+        return elgamal.psum(shares)
 
     def _finish_reveal(self, work: RevealWork) -> None:
         t = self.t
@@ -509,46 +673,38 @@ class DeckEvents:
             idents = []
             for e, k in op.positions:
                 ev = t.events[e]
-                ident = ev.public.get(k) if ev.private else ev.public_index.lookup.get(ev.cur[k])
-                if ident is None:
-                    # Every lock was removed with checked keys: a point that is no card was planted
-                    # in a shuffle; the seed reveal names who.
-                    self._request_seeds(e)
-                    return
-                ev.public[k] = ident
+                if ev.private:
+                    ident = ev.public[k]
+                else:
+                    ident = ev.public_index.lookup.get(self.decode(ev, k), "")
+                    ev.public[k] = ident
                 ev.to[k] = None
                 idents.append(ident)
             outcomes.append(tuple(idents))
         t.finish(outcomes)
 
     def _private_claim(self, ev: ShuffleEvent, card: Any, salt: Any, proof: Any, point: bytes) -> str | None:
-        """Why the owner's claim that ``point`` (all other locks removed) is ``card`` fails, or None.
-
-        The card must be on the owner's committed deck list (membership proof with its salt, leaf
-        identity "<part>:<card>") and its card point must be ``point``. PROTOCOL.md 6, "Private decks".
-        """
+        """Why the claim that ``point`` (every share removed) is ``card`` of a private deck fails, or
+        None. The card must be on the owner's committed deck list (membership proof with its salt,
+        leaf identity "<part>:<card>") and its card point must be ``point``. PROTOCOL.md 6.3."""
         if type(card) is not str:
             return "the card claimed is not a card identity"
         root = self.t.seats[ev.owner_seat].deck
         if root is None or not merkle.verify(root, f"{ev.part}:{card}", salt, proof):
-            return f"{card!r} is not on the deck list it committed to"
+            return f"{card!r} is not on the deck list its owner committed to"
         if group.card_point(self.t.table_id, ev.deck_name, card) != point:
             return f"the position does not hold {card!r}"
-        # A card already public elsewhere in the event is not the claimant's cheat: a shuffle put it
-        # there twice; the caller stops play for the seeds, which name who did.
         return None
 
     # -- the cards a move opens -------------------------------------------------------------------
 
     def check_opens(self, seat: int, opens: dict[Pos, OpenedCard]) -> OpenCheck:
-        """Check each card a move by ``seat`` opens: the position was opened to the seat, the key
-        is the seat's lock key for it, and the card is what the position holds (a public deck's
-        card point, or a private deck's card on its owner's list). Raises TableRefusal (illegal,
-        malformed) for an open that is not the seat's to make; a wrong key or card is a cheat,
-        and the check stops at the first."""
+        """Check each card a move by ``seat`` opens: the position was opened to the seat, its share
+        is proven, and the card is what the position holds (a public deck's card, or a private
+        deck's card on its owner's list). Raises TableRefusal (illegal, malformed) for an open that
+        is not the seat's to make; a failed proof or a false card is a cheat of the seat."""
         t = self.t
         revealed: dict[Pos, str] = {}
-        duplicate: tuple[int, int, str] | None = None
         opened = self.opened_to(seat)
         for (e, k), item in opens.items():
             if not 0 <= e < len(t.events) or (e, k) not in opened:
@@ -558,113 +714,132 @@ class DeckEvents:
                 raise TableRefusal(
                     "malformed", "a card of a private deck is opened with its salt and proof, and only such a card"
                 )
-            what = f"its key for position {k} of event {e}"
-            try:
-                deck.check_key(item.key, ev.locks[seat][k], what)
-                if item.membership is not None:
-                    salt, proof = item.membership
-                    problem = self._private_claim(ev, item.card, salt, proof, deck.remove_lock(item.key, ev.cur[k]))
-                    if problem:
-                        return OpenCheck(revealed, cheat=problem)
-                else:
-                    index = ev.public_index
-                    if item.card not in index.cards:
-                        return OpenCheck(revealed, cheat=f"it claims {item.card!r}, which is not a card of the deck")
-                    card = index.points[index.cards.index(item.card)]
-                    deck.check_open(item.key, ev.locks[seat][k], ev.cur[k], card, what)
-            except (deck.DeckProofError, group.GroupError) as err:
-                return OpenCheck(revealed, cheat=str(err))
-            seen = set(ev.public.values()) | {c for (ee, _), c in revealed.items() if ee == e}
-            if duplicate is None and item.card in seen:
-                duplicate = (e, k, item.card)
+            X = self.key_of(ev, seat)
+            if not elgamal.verify_share(t.table_id, e, seat, k, X, ev.cur[k][0], item.D, item.proof):
+                return OpenCheck(revealed, cheat=(seat, f"its share of position {k} of event {e} fails its proof"))
+            point = elgamal.decode(ev.cur[k], [self.decode_point_without(ev, k, seat), item.D])
+            if item.membership is not None:
+                salt, proof = item.membership
+                problem = self._private_claim(ev, item.card, salt, proof, point)
+                if problem:
+                    return OpenCheck(revealed, cheat=(seat, problem))
+                seen = set(ev.public.values()) | {c for (ee, _), c in revealed.items() if ee == e}
+                if item.card in seen:
+                    return OpenCheck(
+                        revealed, cheat=(ev.owner_seat, f"its deck {ev.deck_name!r} holds {item.card!r} twice")
+                    )
+            else:
+                held = ev.public_index.lookup.get(point)
+                if held != item.card:
+                    return OpenCheck(
+                        revealed, cheat=(seat, f"it claims {item.card!r}, but the position holds another card")
+                    )
             revealed[(e, k)] = item.card
-        return OpenCheck(revealed, duplicate=duplicate)
+        return OpenCheck(revealed)
 
     def fold_opens(self, seq: int, seat: int, opens: dict[Pos, OpenedCard], revealed: dict[Pos, str]) -> None:
-        """Fold the cards a checked move (log ``seq``) by ``seat`` opens: each is public, and the
-        keys are recorded as the seat's reveal of those positions."""
-        t = self.t
-        by_event: dict[int, list[int]] = {}
+        """Fold the cards a checked move (log ``seq``) by ``seat`` opens: its shares are public and
+        each card is public."""
         for (e, k), ident in revealed.items():
-            ev = t.events[e]
-            if ev.private:
-                ev.cur[k] = group.card_point(t.table_id, ev.deck_name, ident)
-            else:
-                index = ev.public_index
-                ev.cur[k] = index.points[index.cards.index(ident)]
-            ev.stripped[k].add(seat)
+            ev = self.t.events[e]
+            ev.shares[k][seat] = opens[(e, k)].D
             ev.public[k] = ident
             ev.to[k] = None
-            by_event.setdefault(e, []).append(k)
-        for e, ks in by_event.items():
-            # The keys a move opens are recorded as the seat's reveal of those positions, so
-            # the seed-reveal recompute checks them too.
-            ks.sort()
-            keys = [opens[(e, k)].key for k in ks]
-            body = {"event": e, "positions": ks, "keys": keys}
-            t.events[e].entries.append(deck.EventEntry(seq, seat, EntryKind.REVEAL, body))
 
-    def opened_twice(self, seat: int, e: int, k: int, ident: str) -> Fold:
-        """The fold of an entry by ``seat`` that opens position ``k`` of event ``e`` as ``ident``, a
-        card already seen in the event: play stops and every seed is asked for; the seeds name
-        who planted it (and ``seat`` if they show nothing wrong)."""
-        t = self.t
-
-        def fold() -> None:
-            t.notes.append(
-                Note(
-                    f"{{s{seat}}} opens {ident}, a card already seen in this deal: a shuffle planted it twice. "
-                    "Every participant now reveals its seed.",
-                    (seat,),
-                )
-            )
-            self._request_seeds(e, seat)
-
-        return fold
-
-    # -- complaints and seeds ---------------------------------------------------------------------
+    # -- complaints ---------------------------------------------------------------------------------
 
     def prepare_complaint(self, entry: Entry) -> Fold:
+        """A recipient publishes its own share of a position opened to it that decodes to no card
+        (PROTOCOL.md 6.3, item 5). For a public deck everyone decodes it at once: a card means a
+        false complaint. For a private deck the owner must reveal its seed, list and salts."""
         t = self.t
-        body = entry.body
         seat = t.author_seat(entry)
         if t.phase != Phase.RUNNING:
             raise TableRefusal("illegal", "complaints are for a running game")
-        ev = self.event_of(body)
-        k = body.get("position") if isinstance(body, dict) else None
-        if type(k) is not int or not 0 <= k < ev.n or (ev.number, k) not in self.opened_to(seat):
-            raise TableRefusal("illegal", "a complaint is about a position opened to its author")
-        seen = set(ev.public.values())
+        ev = self.event_of(entry.body)
+        b = codec.check_map(
+            entry.body, {"event": int, "position": int, "share": bytes, "proof": bytes}, what="a complaint"
+        )
+        k = b["position"]
+        if not 0 <= k < ev.n or (ev.number, k) not in self.opened_to(seat) or ev.owner == seat or k in ev.public:
+            raise TableRefusal("illegal", "a complaint is about a hidden position opened to its author, not its owner")
+        if isinstance(t.work, SeedsWork) and t.work.purpose == "complaint":
+            raise TableRefusal("illegal", "the table already settles a complaint")
         try:
-            reason = deck.check_complaint(
-                body,
-                event=ev.number,
-                seat=seat,
-                n=ev.n,
-                lock=ev.locks[seat][k],
-                point=ev.cur[k],
-                index=ev.index.lookup if ev.index else {},
-                seen=seen,
-            )
-        except deck.BadBody:
-            raise
-        except (deck.DeckProofError, group.GroupError) as err:
-            return t.cheat(entry, seat, f"false complaint: {err}")
+            elgamal.check_share_fields(b["share"], b["proof"], "the complaint's share")
+        except _REFUSED as err:
+            raise TableRefusal("malformed", str(err)) from None
+        if not elgamal.verify_share(
+            t.table_id, ev.number, seat, k, self.key_of(ev, seat), ev.cur[k][0], b["share"], b["proof"]
+        ):
+            return t.cheat(entry, seat, f"false complaint: its share of position {k} fails its proof")
+        point = elgamal.decode(ev.cur[k], [self.decode_point_without(ev, k, seat), b["share"]])
+        if not ev.private:
+            held = ev.public_index.lookup.get(point)
+            if held is not None:
+                return t.cheat(entry, seat, f"false complaint: position {k} of event {ev.number} holds {held}")
 
         def fold() -> None:
-            t.notes.append(Note(f"{{s{seat}}} complains: {reason} Every participant now reveals its seed.", (seat,)))
-            self._request_seeds(ev.number, seat)
+            ev.shares[k][seat] = b["share"]
+            if not ev.private:
+                # Every shuffle and share was proven: a public deck cannot hold a point that is no
+                # card. Nothing names a cheat; play cannot go on.
+                t.stop(ProvenCheat(entry.seq, ev.order[0], f"position {k} of event {ev.number} holds no card"))
+                return
+            owner = ev.owner_seat
+            t.notes.append(
+                Note(
+                    f"{{s{seat}}} complains about a card of {{s{owner}}}'s deck; {{s{owner}}} reveals its list.",
+                    (seat, owner),
+                )
+            )
+            t.queue = []
+            waiting = [] if owner in ev.seeds and owner in t.lists else [owner]
+            work = SeedsWork(ev.number, waiting, purpose="complaint", complainer=seat, complaint=point)
+            t.work = work
+            if not waiting:
+                self._complaint_settled(entry, ev, work)
 
         return fold
 
-    def _request_seeds(self, event: int, complainer: int | None = None) -> None:
-        """Stop play and ask every participant of ``event`` for its seed (PROTOCOL.md 6)."""
+    def _complaint_settled(self, entry: Entry, ev: ShuffleEvent, work: SeedsWork) -> None:
+        """The owner revealed its list: the complained-of point is a card of its part (a false
+        complaint) or not (the owner's `deck` held a card not on its list)."""
         t = self.t
-        ev = t.events[event]
-        t.queue = []
-        t.work = SeedsWork(
-            event, [p for p in ev.order if p not in ev.seeds], purpose="complaint", complainer=complainer
-        )
+        points = {group.card_point(t.table_id, ev.deck_name, c) for c in self._part(ev.owner_seat, ev.part)}
+        complainer = work.complainer if work.complainer is not None else ev.order[0]
+        if work.complaint in points:
+            t.stop(ProvenCheat(entry.seq, complainer, "a complaint that the revealed list does not support"))
+        else:
+            seq = ev.deck_seq if ev.deck_seq is not None else entry.seq
+            t.stop(ProvenCheat(seq, ev.owner_seat, f"its deck {ev.deck_name!r} holds a card not on its list"))
+        t.notes.append(Note(f"The table stops: {t.fault.describe(t.names) if t.fault else ''}", ()))
+
+    def _part(self, owner: int, part: str) -> list[str]:
+        listed = self.t.lists.get(owner, [])
+        prefix = part + ":"
+        return [leaf[len(prefix) :] for leaf in listed if leaf.startswith(prefix)]
+
+    # -- leaving and seeds ------------------------------------------------------------------------
+
+    def prepare_key_reveal(self, entry: Entry) -> Fold:
+        t = self.t
+        seat = t.expect(entry, EntryKind.KEY_REVEAL)
+        ev = self.event_of(entry.body)
+        b = codec.check_map(entry.body, {"event": int, "x": codec.bin_of(32)}, what="a key reveal")
+        work = t.current(ReleaseWork)
+        if work.waiting[0] != (EntryKind.KEY_REVEAL.value, ev.number):
+            raise TableRefusal("illegal", f"the table waits for the {work.waiting[0][0]} of event {work.waiting[0][1]}")
+        if not elgamal.check_key_reveal(b["x"], ev.keys[seat]):
+            return t.cheat(entry, seat, f"its revealed key share for event {ev.number} is not the one it published")
+
+        def fold() -> None:
+            ev.revealed_x[seat] = b["x"]
+            work.waiting.pop(0)
+            if not work.waiting:
+                self._released(seat)
+
+        return fold
 
     def prepare_seed_reveal(self, entry: Entry) -> Fold:
         t = self.t
@@ -675,7 +850,7 @@ class DeckEvents:
         if isinstance(work, SeedsWork):
             expected = work.event
         elif isinstance(work, ReleaseWork):
-            expected = work.waiting[0]
+            expected = work.waiting[0][1]
         else:
             raise TableRefusal("illegal", "the table waits for no seed")
         if ev.number != expected:
@@ -683,7 +858,9 @@ class DeckEvents:
         deck_list = None
         if isinstance(body, dict) and ("list" in body or "salts" in body):
             b = codec.check_map(
-                body, {"event": int, "seed": bytes, "list": list, "salts": list}, what="a seed reveal with a deck list"
+                body,
+                {"event": int, "seed": codec.bin_of(32), "list": list, "salts": list},
+                what="a seed reveal with a deck list",
             )
             root = t.seats[seat].deck
             if seat in t.lists or root is None:
@@ -693,13 +870,13 @@ class DeckEvents:
             except VampireError as err:
                 return t.cheat(entry, seat, f"its revealed deck list does not match its commitment: {err}")
             deck_list = list(b["list"])
-            body = {"event": b["event"], "seed": b["seed"]}
-        elif ev.private and ev.owner == seat and seat not in t.lists:
-            raise TableRefusal("illegal", "the owner of a private deck reveals its deck list with its seed")
-        try:
-            seed = deck.check_seed_reveal(body, table=t.table_id, event=ev.number, seat=seat, commit=ev.commits[seat])
-        except deck.BadSeed as err:
-            return t.cheat(entry, seat, str(err))
+        else:
+            b = codec.check_map(body, {"event": int, "seed": codec.bin_of(32)}, what="a seed reveal")
+            if ev.private and ev.owner == seat and seat not in t.lists:
+                raise TableRefusal("illegal", "the owner of a private deck reveals its deck list with its seed")
+        seed: bytes = b["seed"]
+        if ev.own_keys and codec.sha256("commit", t.table_id, ev.number, seat, seed) != ev.commits[seat]:
+            return t.cheat(entry, seat, f"its seed for event {ev.number} does not match the commitment of its key")
 
         def fold() -> None:
             if deck_list is not None:
@@ -707,122 +884,132 @@ class DeckEvents:
             ev.seeds[seat] = seed
             match work:
                 case ReleaseWork(waiting=waiting):
-                    # The seat leaves this event: from now on the table removes its locks itself.
                     waiting.pop(0)
                     if not waiting:
-                        t.finish([None])
-                case SeedsWork(waiting=waiting):
+                        self._released(seat)
+                case SeedsWork(waiting=waiting) if seat in waiting:
                     waiting.remove(seat)
                     if not waiting:
-                        self._seeds_in(entry, ev, work)
+                        if work.purpose == "complaint":
+                            self._complaint_settled(entry, ev, work)
+                        else:
+                            self._seeds_in(entry, ev, work)
 
         return fold
 
     def _seeds_in(self, entry: Entry, ev: ShuffleEvent, work: SeedsWork) -> None:
-        """Every seed of ``ev`` is revealed: recompute the event (PROTOCOL.md 6, "Audit"); a step
-        that differs from its seed, a card that is not the deck's or a claim that was false is a
-        proven cheat; else the cards are the outcome, or a complaint proves its author wrong."""
+        """Every seed of ``ev`` is in: recompute it (PROTOCOL.md 6.3, item 7); a step that differs
+        from its author's seed, or a card not on its owner's list, is a proven cheat; else the cards
+        are the outcome."""
         t = self.t
-        index = ev.index
-        if index is None:
-            index = self._private_index(ev)
-            if index is None or len(index.cards) != ev.n:
-                t.stop(
-                    ProvenCheat(
-                        entry.seq,
-                        ev.owner_seat,
-                        f"the cards of its private deck {ev.deck_name!r} cannot be rebuilt from its revealed list",
-                    )
+        cards, fault = self.recompute(ev)
+        if fault is not None:
+            seq, seat, detail = fault
+            t.stop(ProvenCheat(seq if seq is not None else entry.seq, seat, detail))
+            t.notes.append(Note(f"The seed reveal proves that {{s{seat}}} cheated: {detail}", (seat,)))
+            return
+        ev.cards = cards
+        if ev.private and cards is not None:
+            wrong = self._owner_cards_wrong(ev.owner_seat)
+            if wrong is not None:
+                t.stop(ProvenCheat(entry.seq, ev.owner_seat, wrong))
+                t.notes.append(
+                    Note(f"The seed reveal proves that {{s{ev.owner_seat}}} cheated: {wrong}", (ev.owner_seat,))
                 )
                 return
-        audit = deck.recompute_event(
-            table=t.table_id,
-            event=ev.number,
-            participants=ev.order,
-            seeds=ev.seeds,
-            inputs=index.points,
-            index=index.lookup,
-            entries=ev.entries,
-        )
-        if audit.first_fault is not None:
-            f = audit.first_fault
-            t.stop(ProvenCheat(f.seq if f.seq is not None else entry.seq, f.seat, f.detail))
-            t.notes.append(Note(f"The seed reveal proves that {{s{f.seat}}} cheated: {f.detail}", (f.seat,)))
-            return
-        if not audit.ok or audit.cards is None:
-            t.stop(ProvenCheat(entry.seq, ev.order[0], "the event decodes to cards that are not the deck's"))
-            return
-        ev.cards = audit.cards
-        # Every claim made during the event must match what was really there.
-        for k, ident in ev.public.items():
-            if audit.cards[k] != ident:
-                t.stop(
-                    ProvenCheat(
-                        entry.seq, ev.order[0], f"position {k} was claimed as {ident} but holds {audit.cards[k]}"
-                    )
+        t.finish([tuple(cards or ())])
+
+    def _owner_cards_wrong(self, owner: int) -> str | None:
+        """Once every event of ``owner``'s private deck is decoded: why the cards at its live
+        positions (those no later event took as its source) are not its list, each identity exactly
+        once (PROTOCOL.md 6.3, item 7), or None. None too while an event of it is not decoded."""
+        t = self.t
+        mine = [ev for ev in t.events if ev.private and ev.owner == owner]
+        if any(ev.cards is None for ev in mine) or owner not in t.lists:
+            return None
+        gone = {p for ev in t.events for p in ev.source}
+        for part in sorted({ev.part for ev in mine}):
+            found = sorted(
+                c
+                for ev in mine
+                if ev.part == part and ev.cards is not None
+                for k, c in enumerate(ev.cards)
+                if (ev.number, k) not in gone and c is not None
+            )
+            listed = sorted(self._part(owner, part))
+            if found != listed:
+                twice = sorted({c for c in found if found.count(c) > 1})
+                missing = sorted(set(listed) - set(found))
+                what = (
+                    f"{twice[0]!r} is in it twice"
+                    if twice
+                    else f"{missing[0]!r} is missing"
+                    if missing
+                    else "it differs"
                 )
-                return
-        if work.purpose == "complaint":
-            # The seeds show every step honest and every card a card: the complaint was false.
-            blamed = work.complainer if work.complainer is not None else ev.order[0]
-            t.stop(ProvenCheat(entry.seq, blamed, "a complaint that the revealed seeds do not support"))
-            return
-        t.finish([tuple(audit.cards)])
+                return f"the cards of its {part} in play are not its list: {what}"
+        return None
 
-    def _private_index(self, ev: ShuffleEvent) -> deck.CardIndex | None:
-        """The cards a private event started from, in the owner's canonical order: its deck list's
-        part for a first shuffle (list order), the decoded cards of the source positions for a
-        reshuffle (sorted by identity). None while they are not known."""
+    def recompute(self, ev: ShuffleEvent) -> tuple[tuple[str | None, ...] | None, tuple[int | None, int, str] | None]:
+        """Recompute ``ev`` from the revealed seeds and the log: every key share, the owner's `deck`
+        against its list, every shuffle whose author's seed is known, then decrypt every position.
+        Returns (cards, None), or (None, (seq, seat, sentence)) for the first fault; cards are None
+        when a key share is unknown (a seat that abandoned)."""
         t = self.t
-        listed = t.lists.get(ev.owner_seat)
-        if listed is None:
-            return None
-        prefix = ev.part + ":"
-        part = [leaf[len(prefix) :] for leaf in listed if leaf.startswith(prefix)]
-        cards: list[str] | None
-        if not ev.source:
-            cards = part
-        else:
-            cards = []
-            for e, k in ev.source:
-                src = t.events[e]
-                ident = src.public.get(k) or (src.cards[k] if src.cards is not None else None)
-                if ident is None:
-                    break
-                cards.append(ident)
-            else:
-                cards.sort()
-            if len(cards) != len(ev.source):
-                # The source positions cannot be decoded (a seat that abandoned never revealed its
-                # seeds for them): the cards reshuffled are read from this event itself, every lock
-                # removed with the revealed seeds, and must all be cards of the owner's list.
-                cards = self._decoded_from_seeds(ev, part)
-                if cards is None:
-                    return None
-        try:
-            return deck.CardIndex.build(t.table_id, ev.deck_name, cards)
-        except deck.DeckProofError:
-            return None
-
-    def _decoded_from_seeds(self, ev: ShuffleEvent, candidates: list[str]) -> list[str] | None:
-        """The cards at every position of ``ev`` (all seeds revealed), sorted; None if a position
-        holds no card of ``candidates``."""
-        t = self.t
-        try:
-            index = deck.CardIndex.build(t.table_id, ev.deck_name, candidates)
-        except deck.DeckProofError:
-            return None
-        keys = [deck.EventSecrets.derive(ev.seeds[p], t.table_id, ev.number, p, ev.n).lock_keys for p in ev.order]
-        cards = []
-        for k in range(ev.n):
-            total = keys[0][k]
-            for other in keys[1:]:
-                total = group.scalar_mul(total, other[k])
+        root = self.root(ev)
+        joint = ev.joint
+        if joint is None:
+            return None, None
+        x_total = bytes(32)
+        for h in root.order:
+            x = root.revealed_x.get(h)
+            if x is None:
+                seed = root.seeds.get(h)
+                if seed is None:
+                    return None, None
+                x = elgamal.key_share(seed, t.table_id, root.number, h)
+                if group.base_mult(x) != root.keys[h]:
+                    return None, (
+                        root.key_seqs.get(h),
+                        h,
+                        f"its revealed seed does not give its key of event {root.number}",
+                    )
+            x_total = group.scalar_add(x_total, x)
+        part = self._part(ev.owner_seat, ev.part) if ev.private else []
+        if ev.needs_deck and ev.owner_seat in ev.seeds and not ev.source:
+            s = elgamal.ElGamalSecrets.derive(
+                ev.seeds[ev.owner_seat], t.table_id, ev.number, ev.owner_seat, ev.n, owner=True
+            )
+            points = [group.card_point(t.table_id, ev.deck_name, c) for c in part]
             try:
-                ident = index.lookup.get(deck.remove_lock(total, ev.row[k]))
-            except group.GroupError:
-                ident = None
+                ok = len(points) == ev.n and elgamal.private_deck(s, joint, points) == ev.initial
+            except (deck.DeckProofError, group.GroupError):
+                ok = False
+            if not ok:
+                return None, (
+                    ev.deck_seq,
+                    ev.owner_seat,
+                    f"its deck entry for {ev.deck_name!r} is not its list encrypted with its seed",
+                )
+        for rec in ev.shuffles:
+            seed = ev.seeds.get(rec.seat)
+            if seed is None:
+                continue
+            s = elgamal.ElGamalSecrets.derive(seed, t.table_id, ev.number, rec.seat, ev.n)
+            if tuple(elgamal.reencrypt(rec.inputs, s.perm, s.rho, joint)) != rec.outputs:
+                return None, (rec.seq, rec.seat, f"its revealed seed does not give its shuffle of event {ev.number}")
+        lookup: dict[bytes, str]
+        if ev.index is not None:
+            lookup = dict(ev.index.lookup)
+        else:
+            lookup = {group.card_point(t.table_id, ev.deck_name, c): c for c in part}
+        cards: list[str | None] = []
+        for k, (c1, c2) in enumerate(ev.cur):
+            ident = lookup.get(elgamal.psub(c2, elgamal.pmul(x_total, c1)))
             if ident is None:
-                return None
+                blamed = ev.owner_seat if ev.private else ev.order[0]
+                return None, (ev.deck_seq, blamed, f"position {k} of event {ev.number} holds a card not on its list")
+            if k in ev.public and ev.public[k] != ident:
+                return None, (None, ev.order[0], f"position {k} was claimed as {ev.public[k]} but holds {ident}")
             cards.append(ident)
-        return sorted(cards)
+        return tuple(cards), None

@@ -7,7 +7,7 @@ and joint draws the game asks for (:mod:`engine.games.base`), and hands the game
 The table owns the state and dispatches; each kind of entry is handled by one part, through an
 explicit table of handlers: :mod:`~engine.table.lobby` (table, join, leave, start, chat, abandon,
 end), :mod:`~engine.table.draws` (rand-commit, rand-reveal), :mod:`~engine.table.events` (the deck
-protocol: shuffle, lock, unlock, reveal, complaint, seed-reveal) and :mod:`~engine.table.acts`
+protocol: key, deck, shuffle, share, reveal, complaint, key-reveal, seed-reveal) and :mod:`~engine.table.acts`
 (move). A handler checks an entry and returns its fold; nothing changes until the fold runs.
 
 Two outcomes for a bad entry:
@@ -16,8 +16,9 @@ Two outcomes for a bad entry:
   illegal for the game, or otherwise not acceptable; the state does not change and the host does
   not append it;
 - **proven cheat** (:class:`ProvenCheat`): a well-formed entry, signed by the seat whose turn it
-  is, that fails a cryptographic check (a bad proof, point or key, a seed that does not match its
-  commitment, a false complaint) or that a seed reveal shows was computed wrongly. It is accepted
+  is, and passes the cheap checks (shape, types, every point and scalar valid; PROTOCOL.md 6.5),
+  but fails a cryptographic check (a proof of shuffle, of a key or of a share, a seed that does not
+  match its commitment, a false complaint) or that a seed reveal shows was computed wrongly. It is accepted
   into the log as evidence: the table stops and names the cheater (:attr:`Table.fault`).
 """
 
@@ -52,7 +53,7 @@ from engine.table.draws import JointDraws
 from engine.table.events import DeckEvents, ShuffleEvent
 from engine.table.lobby import Lobby, SeatRecord
 from engine.table.vocab import ZERO32, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
-from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShuffleWork, UnlockWork, Work
+from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork, Work
 
 Fold = Callable[[], None]
 """What an accepted entry does to the state, run once the entry is in the log."""
@@ -60,7 +61,7 @@ Fold = Callable[[], None]
 Handler = Callable[[Entry], Fold]
 """Checks one entry against the state: returns its fold, or raises :class:`TableRefusal`."""
 
-W = TypeVar("W", DrawWork, ShuffleWork, UnlockWork, RevealWork, SeedsWork, ReleaseWork)
+W = TypeVar("W", DrawWork, ShuffleWork, ShareWork, RevealWork, SeedsWork, ReleaseWork)
 
 
 def canonical(value: Any) -> Any:
@@ -122,10 +123,12 @@ class Table:
             EntryKind.END: self.lobby.prepare_end,
             EntryKind.RAND_COMMIT: self.joint_draws.prepare_commit,
             EntryKind.RAND_REVEAL: self.joint_draws.prepare_reveal,
+            EntryKind.KEY: self.deck_events.prepare_key,
+            EntryKind.DECK: self.deck_events.prepare_deck,
             EntryKind.SHUFFLE: self.deck_events.prepare_shuffle,
-            EntryKind.LOCK: self.deck_events.prepare_lock,
-            EntryKind.UNLOCK: self.deck_events.prepare_unlock,
+            EntryKind.SHARE: self.deck_events.prepare_share,
             EntryKind.REVEAL: self.deck_events.prepare_reveal,
+            EntryKind.KEY_REVEAL: self.deck_events.prepare_key_reveal,
             EntryKind.COMPLAINT: self.deck_events.prepare_complaint,
             EntryKind.SEED_REVEAL: self.deck_events.prepare_seed_reveal,
             EntryKind.MOVE: self.acts.prepare_move,
@@ -185,17 +188,8 @@ class Table:
                 if len(commits) < len(active):
                     return [(s, EntryKind.RAND_COMMIT) for s in active if s not in commits]
                 return [(s, EntryKind.RAND_REVEAL) for s in active if s not in reveals]
-            case ShuffleWork(event=e):
-                ev = self.events[e]
-                return [ev.setup_steps[ev.step]]
-            case UnlockWork(steps=steps):
-                return [(steps[0].seat, EntryKind.UNLOCK)]
-            case RevealWork(steps=steps):
-                return [(steps[0].seat, EntryKind.REVEAL)]
-            case SeedsWork(waiting=waiting):
-                return [(s, EntryKind.SEED_REVEAL) for s in waiting]
-            case ReleaseWork() as release:
-                return [(release.seat, EntryKind.SEED_REVEAL)]
+            case ShuffleWork() | ShareWork() | RevealWork() | SeedsWork() | ReleaseWork():
+                return self.deck_events.owed()
             case None:
                 pending = self.pending()
                 return [(s, EntryKind.MOVE) for s in pending.actors] if pending else []
@@ -208,7 +202,7 @@ class Table:
         return [s for s in range(len(self.seats)) if s not in self.abandoned]
 
     def opened_to(self, seat: int) -> list[Pos]:
-        """Positions opened to ``seat`` whose every other lock is removed (the seat can decode them)."""
+        """Positions opened to ``seat`` whose every other share is known (the seat can decode them)."""
         return self.deck_events.opened_to(seat)
 
     def digest(self) -> bytes:
@@ -216,8 +210,11 @@ class Table:
         events = [
             [
                 ev.number,
-                ev.step,
-                ev.cur,
+                len(ev.keys),
+                len(ev.shuffles),
+                [list(c) for c in ev.cur],
+                [sorted(s.items()) for s in ev.shares],
+                sorted(ev.revealed_x.items()),
                 sorted(ev.public.items()),
                 sorted((k, -1 if t is None else t) for k, t in ev.to.items()),
             ]
@@ -335,11 +332,11 @@ class Table:
     # -- running the game's work ------------------------------------------------------------------
 
     def _advance(self) -> None:
-        """Start the next table operation the game waits for, if none is under way; take the
-        unlock and reveal steps of seats that left an event (their seed gives their keys)."""
+        """Start the next table operation the game waits for, if none is under way; finish an open
+        whose last shares are those of seats that left (computed from their revealed keys)."""
         while self.phase == Phase.RUNNING:
             if self.work is not None:
-                if not self.deck_events.take_released_step():
+                if not self.deck_events.settle():
                     return
                 continue
             if not self.queue:

@@ -2,16 +2,17 @@
 (:mod:`engine.games.base`), handled with ``match``.
 
 A record is frozen: which operation it runs and for what never changes. Its progress lives in the
-containers it holds (the commitments and reveals received, the steps still owed, the seats still to
-reveal a seed), which the table fills or drains as entries fold; the record itself stays the same
-object from start to finish, so a reader can tell one piece of work from the next by identity.
+containers it holds (the commitments and reveals received, the seats still to reveal a seed) or in
+the events it works on (the keys, shuffles and shares folded so far), so the record itself stays
+the same object from start to finish, and a reader can tell one piece of work from the next by
+identity. What a deck record still owes is computed from the events (engine.table.events).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import ClassVar, Literal, NamedTuple
+from typing import ClassVar, Literal
 
 from engine.games.base import Draw, EndEvent, Op, Open, Release, Shuffle
 
@@ -21,28 +22,10 @@ class WorkKind(StrEnum):
 
     RAND = "rand"
     SHUFFLE = "shuffle"
-    UNLOCK = "unlock"
+    SHARE = "share"
     REVEAL = "reveal"
     SEEDS = "seeds"
     RELEASE = "release"
-
-
-class UnlockStep(NamedTuple):
-    """One participant's unlock owed: ``seat`` removes its locks on ``positions`` (indexes) of
-    shuffle ``event`` for seat ``to``."""
-
-    seat: int
-    event: int
-    to: int
-    positions: list[int]
-
-
-class RevealStep(NamedTuple):
-    """One participant's reveal owed: ``seat`` publishes its keys for ``positions`` of ``event``."""
-
-    seat: int
-    event: int
-    positions: list[int]
 
 
 @dataclass(frozen=True)
@@ -67,7 +50,7 @@ class DrawWork:
 
 @dataclass(frozen=True)
 class ShuffleWork:
-    """The set-up of shuffle ``event`` (shuffle passes, then lock passes; PROTOCOL.md 6)."""
+    """The set-up of shuffle ``event`` (keys, the owner's deck, the shuffles; PROTOCOL.md 6.3)."""
 
     kind: ClassVar[WorkKind] = WorkKind.SHUFFLE
     op: Shuffle
@@ -79,13 +62,12 @@ class ShuffleWork:
 
 
 @dataclass(frozen=True)
-class UnlockWork:
-    """Positions opened to seats (``opens``, each an :class:`Open` to one seat): the unlock
-    ``steps`` still owed, in order."""
+class ShareWork:
+    """Positions opened to seats (``opens``, each an :class:`Open` to one seat): every other key
+    holder owes its decryption share of each (PROTOCOL.md 6.3, item 4), all at once."""
 
-    kind: ClassVar[WorkKind] = WorkKind.UNLOCK
+    kind: ClassVar[WorkKind] = WorkKind.SHARE
     opens: tuple[Open, ...]
-    steps: list[UnlockStep]
 
     @property
     def ops(self) -> tuple[Op, ...]:
@@ -94,12 +76,11 @@ class UnlockWork:
 
 @dataclass(frozen=True)
 class RevealWork:
-    """Positions opened to everyone (``opens``, each an :class:`Open` to None): the reveal
-    ``steps`` still owed, in order (a private deck's owner last)."""
+    """Positions opened to everyone (``opens``, each an :class:`Open` to None): every key holder
+    whose share is not public owes it; a private deck's owner goes last with its `reveal`."""
 
     kind: ClassVar[WorkKind] = WorkKind.REVEAL
     opens: tuple[Open, ...]
-    steps: list[RevealStep]
 
     @property
     def ops(self) -> tuple[Op, ...]:
@@ -107,16 +88,16 @@ class RevealWork:
 
 
 SeedsPurpose = Literal["end", "complaint"]
-"""Why every seed of an event is asked for: the game ends the event, or play stopped on a
-complaint (or a card opened twice) and the seeds name who cheated."""
+"""Why seeds of an event are asked for: the game ends the event, or a complaint about a private
+deck makes its owner reveal its seed, list and salts (PROTOCOL.md 6.3, item 5)."""
 
 
 @dataclass(frozen=True)
 class SeedsWork:
-    """Every participant of ``event`` reveals its seed; ``waiting``: seats still to do so.
+    """Participants of ``event`` reveal their seeds; ``waiting``: seats still to do so.
 
-    ``end`` is the game's :class:`EndEvent` (None when a complaint asked for the seeds);
-    ``complainer`` the seat that complained or opened a card twice, if any.
+    ``end`` is the game's :class:`EndEvent` (None when a complaint asked for the seed);
+    ``complainer`` the seat that complained, and ``complaint`` the point its complaint decoded.
     """
 
     kind: ClassVar[WorkKind] = WorkKind.SEEDS
@@ -125,20 +106,25 @@ class SeedsWork:
     end: EndEvent | None = None
     purpose: SeedsPurpose = "end"
     complainer: int | None = None
+    complaint: bytes | None = None
 
     @property
     def ops(self) -> tuple[Op, ...]:
         return () if self.end is None else (self.end,)
 
 
+ReleaseKind = Literal["key-reveal", "seed-reveal"]
+
+
 @dataclass(frozen=True)
 class ReleaseWork:
-    """A seat leaves its events (PROTOCOL.md 6, "When a seat leaves"): ``waiting`` lists the
-    events it still owes a seed for, in order."""
+    """A seat leaves the game (PROTOCOL.md 6.3, item 6): ``waiting`` lists what it still owes, in
+    order: a `key-reveal` for each open event of other decks whose keys it holds, a `seed-reveal`
+    for each of its own decks' events."""
 
     kind: ClassVar[WorkKind] = WorkKind.RELEASE
     op: Release
-    waiting: list[int]
+    waiting: list[tuple[ReleaseKind, int]]
 
     @property
     def seat(self) -> int:
@@ -149,6 +135,6 @@ class ReleaseWork:
         return (self.op,)
 
 
-Work = DrawWork | ShuffleWork | UnlockWork | RevealWork | SeedsWork | ReleaseWork
+Work = DrawWork | ShuffleWork | ShareWork | RevealWork | SeedsWork | ReleaseWork
 """The operation under way at a table. Every record has ``ops``, the game's operations its
 outcomes resolve (:meth:`engine.table.Table.finish`), and ``kind``."""

@@ -161,7 +161,7 @@ def test_replay_prints_the_game_in_words_and_the_hands_after_the_seed_reveal(cap
     assert re.search(r"\] \w+ (plays|passes)", text)
     assert "is drawn as dealer" in text and "wins the trick" in text
     # Every protocol step is a line, numbered by its entry.
-    assert "shuffles and locks event 0" in text and "reveals a shuffle seed (event 0)" in text
+    assert "shuffles event 0 (proven)" in text and "reveals a shuffle seed (event 0)" in text
     moves = sum(1 for e in played.entries if e.kind == "move")
     played_lines = [ln for ln in lines if re.search(r"\] \w+ (leads|plays|passes)", ln)]
     assert len(played_lines) >= moves

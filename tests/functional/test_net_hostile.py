@@ -34,7 +34,7 @@ def fresh_entry(key, table, kind="chat", body=None, author=None):
         return entry.wire_array()
     payload = encode(
         {
-            "v": 1,
+            "v": 2,
             "table": table.table_id,
             "seq": table.seq,
             "prev": table.head,

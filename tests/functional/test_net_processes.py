@@ -180,7 +180,7 @@ def test_four_bot_processes_play_a_whole_game_and_hold_the_hosts_log_byte_for_by
     table = table4.check_identical()
     assert len(table.seats) == 4
     kinds = {e.kind for e in table.entries}
-    assert {"join", "start", "shuffle", "lock", "unlock", "move", "seed-reveal", "end"} <= kinds
+    assert {"join", "start", "key", "shuffle", "share", "move", "seed-reveal", "end"} <= kinds
     audit_if_available(table4.save)
 
 

@@ -34,16 +34,16 @@ if TYPE_CHECKING:
 NAME = "highcard"
 DIGEST = re.compile(r"state digest ([0-9a-f]{64})")
 #: Every entry kind a High Card game writes: a joint draw (the first leader), one shuffle event
-#: dealt by unlocks, cards opened by moves, the event's seeds revealed at the end.
+#: dealt by shares, cards opened by moves, the event's seeds revealed at the end.
 KINDS = {
     "table",
     "join",
     "start",
     "rand-commit",
     "rand-reveal",
+    "key",
     "shuffle",
-    "lock",
-    "unlock",
+    "share",
     "move",
     "seed-reveal",
     "end",

@@ -60,15 +60,15 @@ def test_bytes_after_the_end_entry_are_a_fault_of_the_file_not_a_clean_log():
 def test_after_a_proven_cheat_the_audit_names_the_cheater_and_says_nothing_of_unrevealed_seeds():
     state = {"done": False}
 
-    def wrong_unlock(g, seat, kind, body):
-        if state["done"] or kind != "unlock":
+    def wrong_share(g, seat, kind, body):
+        if state["done"] or kind != "share":
             return None
         state["done"] = True
         body = dict(body)
-        body["points"] = [group.mult(group.scalar_from_int(2), body["points"][0]), *body["points"][1:]]
+        body["shares"] = [group.mult(group.scalar_from_int(2), body["shares"][0]), *body["shares"][1:]]
         return body
 
-    cheat = Cheat(wrong_unlock)
+    cheat = Cheat(wrong_share)
     played = play(3, seed=1, tamper=cheat, name="verdict-cheat")
     seat, _, seq = cheat.fired[0]
     report = audit_file(played.log, GAMES)

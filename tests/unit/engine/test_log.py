@@ -105,7 +105,7 @@ def signed_payload(key: Ed25519PrivateKey, payload: dict) -> bytes:
 
 def good_payload(key: Ed25519PrivateKey) -> dict:
     return {
-        "v": 1,
+        "v": 2,
         "table": ZERO32,
         "seq": 0,
         "prev": ZERO32,
@@ -127,19 +127,19 @@ def test_genesis_matches_the_known_answer(host):
         + "00" * 32
         + "a373657100a57461626c65c420"
         + "00" * 32
-        + "a474696d6500a17601"
+        + "a474696d6500a17602"
     )
     assert genesis.signature.hex() == (
-        "75e936aba81bdc716abf766941ca720d1d0325fae2d025f2ce888b71afd07aad"
-        "cf09647b2e529541781699f296e8720601bc62a3706694f40019b2a44c0d6d06"
+        "da28b2d8983526ded74e370e464dd68266d97c03c940039e0622ea09a57b69e0"
+        "28a52c3e4ff181895f1387a40a8d860044d299b907456f604eaff563222e9d0c"
     )
     assert genesis.id == hashlib.sha256(genesis.payload).digest()
-    assert genesis.id.hex() == "df963fc564dfad83a01811149df21190c60f3f2f7fc432a9df2946372a18fe99"
+    assert genesis.id.hex() == "a76aa9a450d0340f86cc66c1e22aab96d4e60c1929b95d2dc54c80b51eb66d46"
     assert genesis.to_wire() == encode([genesis.payload, genesis.signature])
     head = sign_head(host, genesis.id, 0, genesis.id)
     assert head.hex() == (
-        "d81d123d00534553624129397ff473ddf1223a17ca9e3cf64c06f6b86639d08e"
-        "190dbbdbe9523cca3b9660f5033279873a2b666a00e3229a5299c855ae2b1203"
+        "b9c6555f51b218816c212b9f34d3a5e432f34abcfbc51aed1373b5347e6b1aeb"
+        "7601564e6ed167921a24995ed6e5ede2d48d595a116da89b424104108e545605"
     )
     frame = encode_frame(genesis, head)
     assert frame[:8].hex() == "0000012b9292c4a3"
@@ -197,7 +197,7 @@ def test_an_altered_payload_no_longer_verifies(host):
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"v": 2}, "version 2"),
+        ({"v": 1}, "version 1; this program reads 2"),
         ({"v": True}, "version True"),
         ({"seq": -1}, "'seq' must be at least 0"),
         ({"seq": True}, "'seq' must be an int, not a bool"),

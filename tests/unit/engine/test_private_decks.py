@@ -232,7 +232,7 @@ def test_playing_a_card_that_is_not_on_the_committed_list_is_a_proven_cheat():
 
     def forge(seat, kind, body):
         if kind == "move":
-            body["open"][0][2] = "c9-9"  # a card the list never had
+            body["open"][0][3] = "c9-9"  # a card the list never had
         return body
 
     run(host, players, submit, tamper=forge)
@@ -245,9 +245,9 @@ def test_a_membership_proof_for_another_card_does_not_pass():
     run(host, players, submit, until=lambda t: t.gstate.phase == "play")
     p = players[0]
     body = p.move_body(p.legal_acts()[0])
-    other = next(c for c in deck_of(0)["deck"] if c != body["open"][0][2])
+    other = next(c for c in deck_of(0)["deck"] if c != body["open"][0][3])
     salt, proof = p._membership("deck", other)
-    body["open"][0][3:] = [salt, proof]
+    body["open"][0][4:] = [salt, proof]
     submit(p.sign("move", body))
     assert host.table.fault is not None and "not on the deck list" in host.table.fault.reason
 
@@ -265,17 +265,21 @@ def test_a_revealed_list_that_is_not_the_committed_one_is_a_proven_cheat():
     assert "deck list" in host.table.fault.reason
 
 
-def test_an_owner_that_shuffles_in_a_card_it_never_listed_is_named_at_the_seed_reveal():
+def test_an_owner_that_encrypts_a_card_it_never_listed_is_named():
     host, players, submit = make_table()
 
     def plant(seat, kind, body):
-        if kind == "shuffle" and seat == 2 and body["event"] == 2:
-            # Its first pass of its own deck: replace one blinded card by another point.
-            body["points"][0] = group.base_mult(group.hash_to_scalar("test-plant", 1))
+        if kind == "deck" and seat == 2 and body["event"] == 2:
+            # Its deck entry: one card replaced by the encryption of a point that is no listed card.
+            joint = host.table.events[2].joint
+            r = group.hash_to_scalar("test-plant", 2)
+            fake = group.base_mult(group.hash_to_scalar("test-plant", 1))
+            body["cards"][0] = [group.base_mult(r), group.add(fake, group.mult(r, joint))]
         return body
 
     run(host, players, submit, tamper=plant)
     t = host.table
+    # Caught when the card is opened to everyone (its owner cannot claim it) or at the seed reveal.
     assert t.fault is not None and t.fault.seat == 2
 
 
@@ -286,12 +290,31 @@ def test_a_reveal_without_the_owners_claims_is_refused():
         players,
         submit,
         until=lambda t: (
-            t.work is not None and t.work.kind == "reveal" and t.owed()[0][0] == t.events[t.work.steps[0][1]].owner
+            t.work is not None and t.work.kind == "reveal" and any(kind == "reveal" for _, kind in t.owed())
         ),
     )
-    seat = host.table.owed()[0][0]
+    seat = next(s for s, kind in host.table.owed() if kind == "reveal")
     kind, body = players[seat].duty()
-    for key in ("cards", "salts", "proofs"):
-        body.pop(key)
+    assert kind == "reveal"
+    body["items"] = [item[:4] for item in body["items"]]
     with pytest.raises(TableRefusal):
         host.submit(players[seat].sign(kind, body))
+
+
+def test_an_owner_that_encrypts_one_of_its_cards_twice_is_named():
+    host, players, submit = make_table()
+
+    def double(seat, kind, body):
+        if kind == "deck" and seat == 1 and body["event"] == 1:
+            # Card 0 of its deck entry re-encrypted as a second copy of card 1: every point is a
+            # card of its list, but one card is there twice and another is missing.
+            joint = host.table.events[1].joint
+            r = group.hash_to_scalar("test-double", 1)
+            c1, c2 = body["cards"][1]
+            body["cards"][0] = [group.add(c1, group.base_mult(r)), group.add(c2, group.mult(r, joint))]
+        return body
+
+    run(host, players, submit, tamper=double)
+    t = host.table
+    assert t.fault is not None and t.fault.seat == 1, t.fault
+    assert all(p.table.fault == t.fault for p in players)

@@ -1,11 +1,11 @@
-"""Cheating seats (issue 3, "Tests that must exist": Cheating seats).
+"""Cheating seats against the version-2 deck protocol (PROTOCOL.md 6.5).
 
 Each test plays a real game of honest bot seats in which one seat cheats, through a tamper hook on
-the entries it signs or by submitting an entry directly. Where the protocol checks at once, every
-seat's own fold stops the table and names the cheater at the cheating entry; a cheat that only the
-seeds can show (a pass 1 that replaces a card) is named at the round's seed reveal; an entry the
-table refuses is refused with its code and changes nothing. The audit of every saved log names the
-same seat at the same entry. And no honest seat is ever named for a cheat it did not commit.
+the entries it signs or by submitting an entry directly. Every shuffle carries a proof and every
+share a DLEQ proof, so every cheat is named at the entry that commits it: every seat's own fold
+stops the table there, and the audit of the saved log names the same seat at the same entry. An
+entry failing the cheap checks (shape, an invalid point or scalar) is refused and changes nothing.
+No honest seat is ever named, and none publishes a share of an event with a bad shuffle.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from nacl import bindings as nb
 
 from engine.games.base import IllegalMove, MalformedAct
-from engine.protocol import codec, deck, group
+from engine.protocol import codec, elgamal, group
 from engine.protocol.identity import new_key
 from engine.protocol.log import (
     ENTRY_CONTEXT,
@@ -108,127 +108,223 @@ def other_point(p: bytes) -> bytes:
     return group.mult(group.scalar_from_int(2), p)
 
 
-# --- checked at once: unlock, proofs, lock passes ---------------------------------------------------
+# --- shuffles: every change to the deck fails the shuffle's proof, at its entry ------------------------
 
 
-def test_a_wrong_unlock_is_named_at_once():
-    def alter(g, s, body):
-        body["points"] = [other_point(body["points"][0])] + body["points"][1:]
-        return body
+def _joint(g, body) -> bytes:
+    return g.host.table.events[body["event"]].joint
 
-    cheat = once("unlock", alter)
-    played = cheat_game(cheat, name="wrong-unlock")
-    seat, seq = the_entry(played, cheat)
-    assert_named(played, seat, seq, "proof", "does not verify")
-    assert played.game.host.table.entries[-1].seq == seq, "the table went on after the cheat"
+
+def _reencrypt(c, joint: bytes, r: int = 7) -> list[bytes]:
+    k = group.scalar_from_int(r)
+    return [group.add(c[0], group.base_mult(k)), group.add(c[1], group.mult(k, joint))]
+
+
+def _swap_in(g, s, body):  # a card of another deck swapped in for one of the deck
+    c = body["cards"][0]
+    other = group.card_point(g.host.table.table_id, "another deck", "Q-0")
+    body["cards"] = [[c[0], group.add(c[1], other)], *body["cards"][1:]]
+    return body
+
+
+def _duplicate(g, s, body):  # one card dropped, another doubled (re-encrypted so the pairs differ)
+    body["cards"] = [_reencrypt(body["cards"][1], _joint(g, body)), *body["cards"][1:]]
+    return body
+
+
+def _replace(g, s, body):  # a fresh encryption of a card of another deck
+    joint = _joint(g, body)
+    r = group.scalar_from_int(11)
+    other = group.card_point(g.host.table.table_id, "another deck", "K-3")
+    body["cards"] = [[group.base_mult(r), group.add(other, group.mult(r, joint))], *body["cards"][1:]]
+    return body
+
+
+def _plant_relation(g, s, body):
+    """The relation-planting attack of version 1: a card replaced by a known multiple of itself
+    (c·(c1, c2) holds c·M), which a colluding later shuffler could search for. Fails at once."""
+    c = body["cards"][5]
+    k = group.scalar_from_int(3)
+    body["cards"] = [*body["cards"][:5], [group.mult(k, c[0]), group.mult(k, c[1])], *body["cards"][6:]]
+    return body
+
+
+def _swap_two(g, s, body):  # still a permutation, but not the one the proof was made for
+    cards = list(body["cards"])
+    cards[3], cards[7] = cards[7], cards[3]
+    body["cards"] = cards
+    return body
+
+
+def _proof_of_another_table(g, s, body):
+    other = next(e for e in saved_game().entries if e.kind == "shuffle")
+    body["proof"] = other.body["proof"]
+    return body
 
 
 @pytest.mark.parametrize(
-    "kind,how",
-    [("lock", "replayed"), ("lock", "random"), ("unlock", "replayed"), ("unlock", "random"), ("lock", "zero-scalars")],
+    "name,change,first",
+    [
+        ("swap-in", _swap_in, True),
+        ("duplicate", _duplicate, False),
+        ("replace", _replace, False),
+        ("plant", _plant_relation, True),
+        ("swap-two", _swap_two, False),
+        ("copied-proof", _proof_of_another_table, False),
+    ],
 )
-def test_a_forged_dleq_proof_is_named_at_once(kind, how):
-    def forge(g, s, body):
-        proofs = list(body["proofs"])
-        if how == "replayed":
-            proofs[0] = proofs[1]  # a valid proof, of another position's statement
-        elif how == "random":
-            proofs[0] = os.urandom(64)
-        else:
-            proofs[0] = bytes(64)
-        body["proofs"] = proofs
-        return body
+def test_a_shuffle_that_changes_the_deck_is_named_at_its_entry_and_no_honest_seat_shares(name, change, first):
+    def when(g, s, body):
+        ev = g.host.table.events[body["event"]]
+        return (s == ev.shufflers[0]) == first
 
-    cheat = once(kind, forge, when=lambda g, s, body: len(body["proofs"]) > 1)
-    played = cheat_game(cheat, name=f"forged-{kind}-{how}")
+    cheat = once("shuffle", change, when=when)
+    played = cheat_game(cheat, name=f"shuffle-{name}")
     seat, seq = the_entry(played, cheat)
-    assert_named(played, seat, seq, "proof for position")
+    assert_named(played, seat, seq, "fails its proof")
+    host = played.game.host.table
+    assert host.entries[-1].seq == seq, "the table went on after the cheat"
+    # No seat shares anything of the event: the bad shuffle stopped every fold before any share.
+    assert not any(e.kind == "share" for e in host.entries)
+    assert all(s.duty() is None for s in played.game.seats)
 
 
-@pytest.mark.parametrize("what", ["everything", "points only"])
-def test_a_lock_pass_that_swaps_two_positions_is_named_at_once(what):
-    def swap(g, s, body):
-        fields = ("points", "locks", "proofs") if what == "everything" else ("points",)
-        for f in fields:
-            values = list(body[f])
-            values[3], values[7] = values[7], values[3]
-            body[f] = values
+def test_a_proof_copied_from_an_earlier_shuffle_of_the_same_event_fails():
+    def copy_previous(g, s, body):
+        t = g.host.table
+        previous = t.entries[t.events[body["event"]].shuffles[-1].seq]
+        body["proof"] = previous.body["proof"]
         return body
 
-    cheat = once("lock", swap)
-    played = cheat_game(cheat, name="swap")
+    cheat = once("shuffle", copy_previous, when=lambda g, s, body: bool(g.host.table.events[body["event"]].shuffles))
+    played = cheat_game(cheat, name="copied-same-event")
     seat, seq = the_entry(played, cheat)
-    assert_named(played, seat, seq, "position 3", "does not verify")
+    assert_named(played, seat, seq, "fails its proof")
 
 
-# --- bad points and scalars ----------------------------------------------------------------------
+def _fresh_game(name: str, seed: int = 5, bots: str | None = "random"):
+    from engine.local import new_local_game
+    from tests.support.protocol import scratch_dir
+
+    d = scratch_dir(name)
+    g = new_local_game("queen", [bots] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=seed)
+    return g, d
 
 
-def _plant(field: str, bad: bytes, index: int = 5):
-    def change(g, s, body):
-        if field == "A":
-            body["A"] = bad
-        else:
-            values = list(body[field])
-            values[index] = bad
-            body[field] = values
-        return body
+def _owed_kind(kind: str):
+    return lambda g: any(k == kind for _, k in g.host.table.owed())
 
-    return change
+
+def _refused_everywhere(g, seat, kind, body, code: str, *words: str) -> None:
+    t = g.host.table
+    before = (t.digest(), len(t.entries), [x.table.digest() for x in g.seats])
+    with pytest.raises(TableRefusal) as err:
+        g.submit(seat, kind, body)
+    assert err.value.code == code, err.value.detail
+    for word in words:
+        assert word in err.value.detail.lower(), err.value.detail
+    assert (t.digest(), len(t.entries), [x.table.digest() for x in g.seats]) == before
 
 
 @pytest.mark.parametrize("bad", sorted(BAD_POINTS))
-@pytest.mark.parametrize(
-    "kind,field,last",
-    [
-        ("shuffle", "points", False),
-        ("shuffle", "A", False),
-        ("shuffle", "locks", True),
-        ("lock", "points", None),
-        ("lock", "locks", None),
-        ("unlock", "points", None),
-    ],
-)
-def test_an_invalid_or_small_order_point_is_named_at_once(kind, field, last, bad):
-    point = BAD_POINTS[bad]
+def test_a_shuffle_with_an_invalid_point_is_refused_and_changes_nothing(bad):
+    g, _ = _fresh_game(f"bad-shuffle-{bad}")
+    step_until(g, _owed_kind("shuffle"))
+    (s, _), *_ = [o for o in g.host.table.owed() if o[1] == "shuffle"]
+    seat = g.seats[s]
+    kind, body = seat.duty()
+    body["cards"][4] = [body["cards"][4][0], BAD_POINTS[bad]]
+    _refused_everywhere(g, seat, kind, body, "malformed")
+    # And in the proof: a bad u_i.
+    kind, body = seat.duty()
+    body["proof"][0][2] = BAD_POINTS[bad]
+    _refused_everywhere(g, seat, kind, body, "malformed")
 
-    def when(g, s, body):
-        if kind == "shuffle":
-            return ("locks" in body) == last
-        return len(body["points"]) > 5 or field == "points"
 
-    cheat = once(kind, _plant(field, point, 5 if kind != "unlock" else 0), when=when)
-    played = cheat_game(cheat, name=f"bad-{kind}-{field}-{bad}")
+def test_a_shuffle_that_cancels_the_randomness_of_a_card_is_refused():
+    """deck-v2.md: ρ_0 = ℓ − 1 on the public deck's first card gives [identity, M], a card in the
+    clear. The identity is not a valid point: refused, nothing changes."""
+    g, _ = _fresh_game("identity-output")
+    step_until(g, _owed_kind("shuffle"))
+    t = g.host.table
+    ev = t.events[-1]
+    assert not ev.shuffles, "the first shuffle is the one on the computed deck"
+    s = ev.shufflers[0]
+    minus_one = group.scalar_from_int(group.L - 1)
+    rho = [minus_one] + [group.scalar_from_int(5 + j) for j in range(1, ev.n)]
+    outputs = elgamal.reencrypt(ev.cur, list(range(ev.n)), rho, ev.joint)
+    assert outputs[0][0] == elgamal.IDENTITY
+    body = {"event": ev.number, "cards": [list(c) for c in outputs], "proof": g.seats[s].duty()[1]["proof"]}
+    _refused_everywhere(g, g.seats[s], "shuffle", body, "malformed", "position 0")
+
+
+def test_a_point_outside_the_main_subgroup_is_refused():
+    g, _ = _fresh_game("mixed-order")
+    step_until(g, _owed_kind("shuffle"))
+    (s, _), *_ = [o for o in g.host.table.owed() if o[1] == "shuffle"]
+    kind, body = g.seats[s].duty()
+    body["cards"][2] = [mixed_order(body["cards"][2][0]), body["cards"][2][1]]
+    _refused_everywhere(g, g.seats[s], kind, body, "malformed")
+
+
+# --- keys --------------------------------------------------------------------------------------------
+
+
+def test_a_rogue_key_without_a_valid_proof_of_knowledge_is_named():
+    """The last key-giver publishes X = x'·G − Σ the others' keys (so that the joint key is x'·G,
+    which it alone knows); it cannot prove knowledge of log X, so its key is a proven cheat."""
+
+    def rogue(g, s, body):
+        ev = g.host.table.events[body["event"]]
+        if len(ev.keys) != len(ev.order) - 1:
+            return None
+        total = elgamal.psum(ev.keys.values())
+        body["X"] = elgamal.psub(group.base_mult(group.scalar_from_int(12345)), total)
+        return body
+
+    state = {"done": False}
+
+    def fn(g, s, kind, body):
+        if state["done"] or kind != "key":
+            return None
+        out = rogue(g, s, dict(body))
+        state["done"] = out is not None
+        return out
+
+    cheat = Cheat(fn)
+    played = cheat_game(cheat, name="rogue-key")
     seat, seq = the_entry(played, cheat)
-    assert_named(played, seat, seq)
-    reason = played.game.host.table.fault.reason.lower()
-    assert "point" in reason or "proof" in reason
+    assert_named(played, seat, seq, "proof of knowledge")
+    assert not any(e.kind == "shuffle" for e in played.game.host.table.entries)
 
 
-def test_a_point_outside_the_main_subgroup_is_named_at_once():
+def test_a_key_with_a_zero_scalar_in_its_proof_is_refused():
+    g, _ = _fresh_game("zero-pok")
+    step_until(g, _owed_kind("key"))
+    s = next(s for s, k in g.host.table.owed() if k == "key")
+    kind, body = g.seats[s].duty()
+    body["pok"] = bytes(32) + body["pok"][32:]
+    _refused_everywhere(g, g.seats[s], kind, body, "malformed")
+
+
+# --- shares ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["another point", "replayed proof", "random proof"])
+def test_a_wrong_share_is_named_at_its_entry(how):
     def change(g, s, body):
-        values = list(body["points"])
-        values[2] = mixed_order(values[2])
-        body["points"] = values
+        if how == "another point":
+            body["shares"] = [other_point(body["shares"][0]), *body["shares"][1:]]
+        elif how == "replayed proof":
+            body["proofs"] = [body["proofs"][1], *body["proofs"][1:]]
+        else:
+            body["proofs"] = [group.hash_to_scalar("x", 1) + group.hash_to_scalar("x", 2), *body["proofs"][1:]]
         return body
 
-    cheat = once("shuffle", change, when=lambda g, s, body: "A" in body)
-    played = cheat_game(cheat, name="mixed-order")
+    cheat = once("share", change, when=lambda g, s, body: len(body["proofs"]) > 1)
+    played = cheat_game(cheat, name=f"share-{how}")
     seat, seq = the_entry(played, cheat)
-    assert_named(played, seat, seq, "not a canonical point of the main subgroup")
-
-
-def test_repeated_points_in_a_pass_are_named_at_once():
-    def repeat(g, s, body):
-        values = list(body["points"])
-        values[9] = values[4]
-        body["points"] = values
-        return body
-
-    cheat = once("shuffle", repeat)
-    played = cheat_game(cheat, name="repeat")
-    seat, seq = the_entry(played, cheat)
-    assert_named(played, seat, seq, "equal")
+    assert_named(played, seat, seq, "fails its proof")
 
 
 def _first_play(g, s, body):
@@ -238,34 +334,41 @@ def _first_play(g, s, body):
 @pytest.mark.parametrize(
     "how,words",
     [
-        ("zero", "not a canonical non-zero scalar"),
-        ("unreduced", "not a canonical non-zero scalar"),
-        ("another position's key", "does not open its lock"),
-        ("another card", "does not open to the card claimed"),
-        ("no such card", "not a card of the deck"),
+        ("another position's share", "fails its proof"),
+        ("another card", "claims"),
+        ("no such card", "claims"),
     ],
 )
-def test_opening_a_card_with_a_wrong_key_or_claim_is_named_at_once(how, words):
+def test_opening_a_card_with_a_wrong_share_or_claim_is_named_at_once(how, words):
     def change(g, s, body):
-        (pos, key, ident), *rest = body["open"]
-        if how == "zero":
-            key = bytes(32)
-        elif how == "unreduced":
-            key = (group.scalar_to_int(key) + group.L).to_bytes(32, "little")
-        elif how == "another position's key":
+        (pos, D, proof, ident), *rest = body["open"]
+        if how == "another position's share":
             ev = g.seats[s].table.events[pos[0]]
-            key = g.seats[s]._secrets_for(ev).lock_keys[(pos[1] + 1) % ev.n]
+            k = (pos[1] + 1) % ev.n
+            D, proof = elgamal.make_share(g.seats[s]._secrets_for(ev), ev.cur[k][0], k)
         elif how == "another card":
             ident = "Q-3" if ident != "Q-3" else "Q-2"
         else:
             ident = "Joker"
-        body["open"] = [[pos, key, ident], *rest]
+        body["open"] = [[pos, D, proof, ident], *rest]
         return body
 
     cheat = once("move", change, when=_first_play)
     played = cheat_game(cheat, name=f"open-{how}")
     seat, seq = the_entry(played, cheat)
     assert_named(played, seat, seq, words)
+
+
+def test_opening_a_card_with_a_share_that_is_not_a_point_is_refused():
+    g, _ = _fresh_game("open-bad-point", bots=None)
+    step_until(g, lambda g: g.host.table.owed() and g.host.table.owed()[0][1] == "move")
+    t = g.host.table
+    ((s, _),) = t.owed()
+    seat = g.seats[s]
+    mine = t.gstate.hands[s][0].pos
+    body = seat.move_body({"do": "play", "cards": [list(mine)]})
+    body["open"][0][1] = NOT_ON_CURVE
+    _refused_everywhere(g, seat, "move", body, "malformed")
 
 
 class _Refusing:
@@ -321,25 +424,25 @@ def test_playing_a_card_not_dealt_to_you_is_refused_and_changes_nothing():
     secrets = seat._secrets_for(seat.table.events[0])
     before = (t.digest(), len(t.entries), [x.table.digest() for x in g.seats])
 
-    def key(p):
-        return secrets.lock_keys[p[1]]
+    def share(p):
+        return list(elgamal.make_share(secrets, t.events[0].cur[p[1]][0], p[1]))
 
     attempts = {
         "another seat's card": (
             {"do": "play", "cards": [list(theirs)]},
-            [[list(theirs), key(theirs), "Q-0"]],
+            [[list(theirs), *share(theirs), "Q-0"]],
             "illegal",
             "not in your hand",
         ),
         "a card never dealt": (
             {"do": "play", "cards": [list(stock)]},
-            [[list(stock), key(stock), "Q-0"]],
+            [[list(stock), *share(stock), "Q-0"]],
             "illegal",
             "not in your hand",
         ),
         "an extra card opened": (
             {"do": "play", "cards": [list(mine)]},
-            [[list(mine), key(mine), seat.known[mine]], [list(theirs), key(theirs), "Q-0"]],
+            [[list(mine), *share(mine), seat.known[mine]], [list(theirs), *share(theirs), "Q-0"]],
             "illegal",
             "exactly the hidden cards",
         ),
@@ -360,41 +463,7 @@ def test_playing_a_card_not_dealt_to_you_is_refused_and_changes_nothing():
     assert report.code == 2 and report.fault is None, report.text()
 
 
-# --- the seeds: a replaced card, a seed that is not the committed one --------------------------------
-
-
-def test_a_pass_1_that_replaces_a_card_is_named_at_the_round_end_seed_reveal():
-    """The first shuffler swaps one of its outputs for another point (a copy of a deck card would
-    collide with the real one's output under its single key a, so it plants a card of another
-    deck). Pass 1 carries no proof, so nothing shows until the seeds are revealed at the round's
-    end: the replaced card is placed (the cheater looks ahead at the other shufflers' permutations,
-    which a test can do) where it stays in the stock, unseen, and the round plays on to its end."""
-
-    def replace(g, s, body):
-        t = g.seats[s].table
-        ev = t.events[t.work.event]
-        # Where our outputs end: final position f holds our output π(f), following the later
-        # shufflers' permutations back (X'_j = ..·X_{σ(j)}).
-        pos = ev.n - 1  # the last position: in the stock, never dealt with 3 seats
-        for p in reversed(ev.order[1:]):
-            pos = g.seats[p]._secrets_for(g.seats[p].table.events[ev.number]).perm[pos]
-        mine = g.seats[s]._secrets_for(ev)
-        points = list(body["points"])
-        points[pos] = group.mult(mine.shuffle_key, group.card_point(t.table_id, "another deck", "Q-0"))
-        body["points"] = points
-        return body
-
-    cheat = once("shuffle", replace, when=lambda g, s, body: s == g.seats[s].table.events[-1].order[0])
-    played = cheat_game(cheat, name="pass1-replace")
-    seat, seq = the_entry(played, cheat)
-    g = played.game
-    host = g.host.table
-    # Nobody could tell before the seeds: the round was played to its end.
-    kinds = [e.kind for e in host.entries]
-    assert kinds.count("seed-reveal") == SEATS and "complaint" not in kinds
-    assert host.entries[-1].kind == "seed-reveal" and host.fault.seq == seq < len(host.entries) - 1
-    assert sum(1 for e in host.entries if e.kind == "move") > 10
-    assert_named(played, seat, seq, "shuffle is not what its seed gives")
+# --- the seeds --------------------------------
 
 
 def test_a_seed_reveal_that_does_not_match_its_commitment_is_named():
@@ -426,7 +495,7 @@ def forged_entry(author: bytes, table: bytes, seq: int, prev: bytes, kind: str, 
     """An entry "signed" by a small-order key: for the identity key, R = identity and S = 0 verify for
     every message under OpenSSL's Ed25519 (which is why author keys are checked before anything)."""
     payload = codec.encode(
-        {"v": 1, "table": table, "seq": seq, "prev": prev, "author": author, "kind": kind, "body": body, "time": 0}
+        {"v": 2, "table": table, "seq": seq, "prev": prev, "author": author, "kind": kind, "body": body, "time": 0}
     )
     signature = IDENTITY + bytes(32)
     fields = codec.decode(payload)
@@ -482,178 +551,43 @@ def _dealt(g) -> bool:
 
 
 def test_a_false_complaint_names_the_complainer():
-    from engine.local import new_local_game
-    from tests.support.protocol import scratch_dir
-
-    d = scratch_dir("false-complaint")
-    g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
+    g, d = _fresh_game("false-complaint", seed=9)
     step_until(g, _dealt)
     liar = g.seats[1]
     (e, k) = sorted(liar.known)[0]
+    ev = liar.table.events[e]
+    D, proof = elgamal.make_share(liar._secrets_for(ev), ev.cur[k][0], k)
     seq = len(g.host.table.entries)
-    g.submit(liar, "complaint", deck.make_complaint(liar._secrets_for(liar.table.events[e]), k))
+    g.submit(liar, "complaint", {"event": e, "position": k, "share": D, "proof": proof})
     played = Played(g, d, d / "game.vtlog", g.host.key, [], [], [])
     assert_named(played, 1, seq, "false complaint")
 
 
-@pytest.mark.parametrize(
-    "key,words",
-    [
-        ("another position's", "does not open its lock"),
-        ("zero", "not a canonical non-zero scalar"),
-        ("unreduced", "not a canonical non-zero scalar"),
-    ],
-)
-def test_a_complaint_with_a_key_that_is_not_the_complainers_names_the_complainer(key, words):
-    from engine.local import new_local_game
-    from tests.support.protocol import scratch_dir
-
-    d = scratch_dir("complaint-key")
-    g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
+def test_a_complaint_with_a_share_that_is_not_the_complainers_names_the_complainer():
+    g, d = _fresh_game("complaint-share", seed=9)
     step_until(g, _dealt)
     liar = g.seats[2]
     (e, k) = sorted(liar.known)[0]
-    secrets = liar._secrets_for(liar.table.events[e])
-    bad = {
-        "another position's": secrets.lock_keys[k + 1],
-        "zero": bytes(32),
-        "unreduced": (group.scalar_to_int(secrets.lock_keys[k]) + group.L).to_bytes(32, "little"),
-    }[key]
+    ev = liar.table.events[e]
+    D, proof = elgamal.make_share(liar._secrets_for(ev), ev.cur[k + 1][0], k + 1)
     seq = len(g.host.table.entries)
-    g.submit(liar, "complaint", {"event": e, "position": k, "key": bad})
+    g.submit(liar, "complaint", {"event": e, "position": k, "share": D, "proof": proof})
     played = Played(g, d, d / "game.vtlog", g.host.key, [], [], [])
-    assert_named(played, 2, seq, "false complaint", words)
+    assert_named(played, 2, seq, "false complaint", "fails its proof")
 
 
 def test_a_complaint_about_a_card_not_opened_to_you_is_refused():
-    from engine.local import new_local_game
-    from tests.support.protocol import scratch_dir
-
-    d = scratch_dir("complaint-not-mine")
-    g = new_local_game("queen", ["random"] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=9)
+    g, _ = _fresh_game("complaint-not-mine", seed=9)
     step_until(g, _dealt)
     t = g.host.table
-    before = t.digest()
     seat = g.seats[0]
     theirs = t.gstate.hands[1][0].pos
     secrets = seat._secrets_for(seat.table.events[0])
     for pos in (theirs, (0, 107)):
-        with pytest.raises(TableRefusal) as err:
-            g.submit(seat, "complaint", {"event": 0, "position": pos[1], "key": secrets.lock_keys[pos[1]]})
-        assert err.value.code == "illegal"
-    assert t.digest() == before
-
-
-# --- a card that is not a card, and duplicates planted by the last shuffler -------------------------
-
-
-def _last_step(plant):
-    """A cheat by L on its shuffle-with-locks step: ``plant(points, secrets, inputs, victims)``
-    changes the outputs; victims are the seats after L, whose hands start at position seat*13."""
-
-    def change(g, s, body):
-        t = g.seats[s].table
-        ev = t.events[t.work.event]
-        secrets = g.seats[s]._secrets_for(ev)
-        points = list(body["points"])
-        victims = [(s + 1) % SEATS, (s + 2) % SEATS]
-        plant(points, secrets, list(ev.row), victims, t)
-        body["points"] = points
-        return body
-
-    return once("shuffle", change, when=lambda g, s, body: "locks" in body)
-
-
-def test_a_card_that_is_not_a_card_leads_to_a_complaint_and_an_early_seed_reveal_naming_the_culprit():
-    def plant(points, secrets, inputs, victims, t):
-        j = victims[0] * HAND + 4
-        points[j] = group.mult(secrets.lock_keys[j], group.card_point(t.table_id, "another deck", "7-1"))
-
-    cheat = _last_step(plant)
-    played = cheat_game(cheat, name="not-a-card")
-    culprit, seq = the_entry(played, cheat)
-    victim = (culprit + 1) % SEATS
-    host = played.game.host.table
-    kinds = [(e.kind, host.seat_of(e.author)) for e in host.entries]
-    complaints = [i for i, (k, _) in enumerate(kinds) if k == "complaint"]
-    assert len(complaints) == 1 and kinds[complaints[0]][1] == victim, "the receiver did not complain"
-    assert [k for k, _ in kinds[complaints[0] + 1 :]] == ["seed-reveal"] * SEATS, "no early seed reveal"
-    assert not any(k == "move" for k, _ in kinds), "play went on with a card that is not a card"
-    assert_named(played, culprit, seq, "shuffle is not what its seed gives")
-
-
-def _duplicate(where):
-    def plant(points, secrets, inputs, victims, t):
-        j1, j2 = where(victims)
-        # Position j2 gets the card that L's permutation sends to j1, under j2's own lock key.
-        points[j2] = group.mult(secrets.lock_keys[j2], inputs[secrets.perm[j1]])
-
-    return _last_step(plant)
-
-
-@pytest.mark.parametrize(
-    "case,where",
-    [
-        ("in one hand", lambda v: (v[0] * HAND, v[0] * HAND + 1)),
-        ("in two hands", lambda v: (v[0] * HAND, v[1] * HAND)),
-    ],
-)
-def test_a_card_planted_twice_by_the_last_shuffler_names_it_and_never_an_honest_seat(case, where):
-    """L copies one card to two positions (its per-position keys make the copies distinct points,
-    so no check at once can see it). Whoever holds the copies is honest: the seeds must name L."""
-    cheat = _duplicate(where)
-    played = cheat_game(cheat, name=f"duplicate-{case.replace(' ', '-')}", seed=2)
-    culprit, seq = the_entry(played, cheat)
-    assert_named(played, culprit, seq, "shuffle is not what its seed gives")
-
-
-class Deaf(list):
-    """A complaints list that never fills: a seat that does not notice a card seen twice (say, its
-    move crossed the entry that made the other copy public)."""
-
-    def append(self, item):
-        pass
-
-
-@pytest.mark.parametrize("how", ["as a pair", "one, then the other"])
-def test_opening_a_card_planted_twice_stops_play_and_the_seeds_name_the_planter_not_the_opener(how):
-    """The table's own backstop: whoever opens the second copy of a card has proven, with its key,
-    that the card is there twice. Play stops for the seeds, which name L; the opener is honest."""
-    from engine.local import new_local_game
-    from tests.support.protocol import scratch_dir
-
-    # The seat after the next one from L leads first (3 seats: dealer, leader, L in acting order).
-    cheat = _duplicate(lambda v: (v[1] * HAND, v[1] * HAND + 1))
-    d = scratch_dir("opened-twice")
-    g = new_local_game(
-        "queen", [None] * SEATS, {"rounds": 1}, save=d / "game.vtlog", secrets_dir=d, seed=4, tamper=cheat
-    )
-    cheat.g = g
-    g.run()  # every duty up to the first move, which no bot makes here
-    t = g.host.table
-    ((leader, kind),) = t.owed()
-    culprit, seq = cheat.fired[0][0], cheat.fired[0][2]
-    assert kind == "move" and leader == (culprit + 2) % SEATS
-    seat = g.seats[leader]
-    first, second = (0, leader * HAND), (0, leader * HAND + 1)
-    assert seat.known[first] == seat.known[second], "the planted copies did not reach the leader"
-    if how == "as a pair":
-        g.submit(seat, "move", seat.move_body({"do": "play", "cards": [list(first), list(second)]}))
-    else:
-        seat.complaints = Deaf()
-        g.submit(seat, "move", seat.move_body({"do": "play", "cards": [list(first)]}))
-        for other in (leader + 1) % SEATS, (leader + 2) % SEATS:
-            g.submit(g.seats[other], "move", {"act": {"do": "pass"}, "open": []})
-        assert t.owed() == [(leader, "move")], "the leader did not win its trick"
-        g.submit(seat, "move", seat.move_body({"do": "play", "cards": [list(second)]}))
-    opened = len(t.entries) - 1
-    assert t.work is not None and t.work.kind == "seeds" and t.fault is None, "play did not stop for the seeds"
-    assert any("planted it twice" in n.text for n in t.notes)
-    g.run()
-    assert [e.kind for e in t.entries[opened + 1 :]] == ["seed-reveal"] * SEATS
-    assert "complaint" not in [e.kind for e in t.entries]
-    played = Played(g, d, d / "game.vtlog", g.host.key, [], [], [])
-    assert_named(played, culprit, seq, "shuffle is not what its seed gives")
+        D, proof = elgamal.make_share(secrets, t.events[0].cur[pos[1]][0], pos[1])
+        _refused_everywhere(
+            g, seat, "complaint", {"event": 0, "position": pos[1], "share": D, "proof": proof}, "illegal"
+        )
 
 
 # --- hostile bodies: whatever a seat signs, the table refuses it, folds it or names its author ------
@@ -756,11 +690,9 @@ def _target(kind: str):
     entries = played.entries
     if kind == "complaint":
         move = next(e for e in entries if e.kind == "move" and e.body["open"])
-        ((pos, key, _),) = move.body["open"][:1]
-        return move.seq, move.author, "complaint", {"event": pos[0], "position": pos[1], "key": key}
-    if kind == "shuffle-L":
-        e = next(e for e in entries if e.kind == "shuffle" and "locks" in e.body)
-    elif kind == "move":
+        ((pos, D, proof, _),) = move.body["open"][:1]
+        return move.seq, move.author, "complaint", {"event": pos[0], "position": pos[1], "share": D, "proof": proof}
+    if kind == "move":
         e = next(e for e in entries if e.kind == "move" and e.body["open"])
     else:
         e = next(e for e in entries if e.kind == kind)
@@ -781,10 +713,9 @@ def _key_of(author: bytes):
         "start",
         "rand-commit",
         "rand-reveal",
+        "key",
         "shuffle",
-        "shuffle-L",
-        "lock",
-        "unlock",
+        "share",
         "move",
         "complaint",
         "seed-reveal",

@@ -151,3 +151,33 @@ def test_the_views_of_two_seats_differ_only_in_their_own_hands():
         spectator.apply(entry)
     view = spectator.game.view(spectator.gstate, None, {})
     assert view.state == views[0].state and view.hand == ()
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_the_log_and_one_seats_secrets_decode_no_card_not_opened_to_it(seat):
+    """Before the round's seed reveal, the public log and one seat's secrets file (its seed, so its
+    key share x) decode exactly the cards opened to it or to everyone: every other position, with
+    every published share and its x removed, is no card of the deck (PROTOCOL.md 6.6)."""
+    from engine.protocol import elgamal, group
+
+    played = saved_game()
+    entries = read_log(played.log).entries
+    first_seed = next(e.seq for e in entries if e.kind == "seed-reveal")
+    t = Table(GAMES)
+    for e in entries[:first_seed]:
+        t.apply(e)
+    ev = t.events[0]
+    seed = SecretsFile(played.secrets[seat]).get("seed", 0)
+    x = elgamal.key_share(seed, t.table_id, 0, seat)
+    assert group.base_mult(x) == ev.keys[seat]
+    lookup = ev.public_index.lookup
+    mine = {k for k, to in ev.dealt.items() if to == seat}
+    decoded = set()
+    for k, (c1, c2) in enumerate(ev.cur):
+        shares = [d for h, d in ev.shares[k].items() if h != seat]
+        with_x = elgamal.decode((c1, c2), shares, x)
+        without = elgamal.decode((c1, c2), list(ev.shares[k].values()))
+        if lookup.get(with_x) is not None or lookup.get(without) is not None:
+            decoded.add(k)
+    assert mine, "nothing was dealt to the seat"
+    assert decoded == mine | set(ev.public), "the seat's secrets decode a card that was not opened to it"

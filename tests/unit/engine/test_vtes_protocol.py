@@ -45,6 +45,13 @@ def test_every_deck_list_is_revealed_and_every_event_decoded(vtes_game):
     assert sorted(t.lists) == [0, 1, 2, 3, 4]
     assert all(ev.cards is not None for ev in t.events)
     assert any(ev.source for ev in t.events) or len(t.events) == 10
+    # Reshuffles inherit the keys of the event their cards come from (PROTOCOL.md 6.2): no `key`
+    # entries of their own; and an ousted Methuselah revealed its key shares of the other decks.
+    for ev in t.events:
+        if ev.source:
+            assert ev.keys_from != ev.number and not ev.keys
+    kinds = [e.kind for e in t.entries]
+    assert kinds.count("key") == 10 * 5 and "key-reveal" in kinds
 
 
 def test_the_vtes_log_passes_the_audit_deck_lists_included(vtes_game):

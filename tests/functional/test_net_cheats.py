@@ -1,0 +1,93 @@
+"""Cheats in a live game over loopback TCP (PROTOCOL.md 6.5): a bot seat whose duties are tampered
+with signs a bad `key`, `shuffle` or `share`. The host verifies it, appends it as evidence and stops
+the table naming its author at that entry; every other peer, verifying on its own, names the same
+seat at the same entry; no honest seat publishes a share of the event after a bad shuffle; and the
+audit of the host's saved log says the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.audit import audit_file
+from engine.games import all_rules
+from engine.protocol import elgamal, group
+from tests.support.net import open_host, start_bots, stop_all
+from tests.support.poll import eventually
+
+SEATS = 3
+
+
+def _swap_in(seat, body):
+    c = body["cards"][0]
+    other = group.card_point(seat.table.table_id, "another deck", "Q-0")
+    body["cards"] = [[c[0], group.add(c[1], other)], *body["cards"][1:]]
+    return body
+
+
+def _wrong_share(seat, body):
+    body["shares"] = [group.mult(group.scalar_from_int(2), body["shares"][0]), *body["shares"][1:]]
+    return body
+
+
+def _rogue_key(seat, body):
+    # X = x'·G − Σ the keys already published (to cancel them): no proof of knowledge of log X.
+    ev = seat.table.events[body["event"]]
+    X = elgamal.psub(group.base_mult(group.scalar_from_int(99)), elgamal.psum(ev.keys.values()))
+    body["X"] = X if X != elgamal.IDENTITY else group.base_mult(group.scalar_from_int(98))
+    return body
+
+
+class Tampered:
+    """Wraps a seat's ``duty``: every duty of ``kind`` is signed as ``change`` alters it (a duty
+    refused as stale is made again, and must be altered again); ``fired`` says it happened."""
+
+    def __init__(self, seat, kind: str, change) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.change = change
+        self.fired = False
+        self._duty = seat.duty
+
+    def __call__(self):
+        duty = self._duty()
+        if duty is None or duty[0] != self.kind:
+            return duty
+        self.fired = True
+        return duty[0], self.change(self.seat, dict(duty[1]))
+
+
+@pytest.mark.parametrize(
+    "kind,change,words",
+    [
+        ("shuffle", _swap_in, "fails its proof"),
+        ("share", _wrong_share, "fails its proof"),
+        ("key", _rogue_key, "proof of knowledge"),
+    ],
+    ids=["shuffle", "share", "rogue-key"],
+)
+async def test_a_cheating_seat_is_named_at_its_entry_by_the_host_every_peer_and_the_audit(
+    tmp_path, kind, change, words
+):
+    save = tmp_path / "table.vtlog"
+    host = open_host(seats=SEATS, save=save, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, SEATS)
+    cheater = bots[1].seat
+    tamper = Tampered(cheater, kind, change)
+    cheater.duty = tamper  # type: ignore[method-assign]
+    t = host.table
+    host.start_game()
+    try:
+        await eventually(lambda: t.fault is not None, 60, "the host to name the cheat")
+        await eventually(lambda: all(b.table.fault is not None for b in bots), 30, "every peer to name it")
+        fault = t.fault
+        assert tamper.fired and fault.seat == cheater.index and words in fault.reason
+        entry = t.entries[fault.seq]
+        assert entry.kind == kind and entry.author == cheater.public and fault.seq == len(t.entries) - 1
+        assert all(b.table.fault == fault for b in bots)
+        if kind == "shuffle":
+            assert not any(e.kind == "share" for e in t.entries), "a seat shared a card of a badly shuffled deck"
+    finally:
+        await stop_all(host, bots)
+    report = audit_file(save, all_rules())
+    assert report.code == 1 and report.fault.seat == fault.seat and report.fault.seq == fault.seq
