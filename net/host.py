@@ -121,30 +121,48 @@ class RefusalLog:
     :meth:`refused` is called for each connection closed over a cap; the first of a burst says so at
     once (``say(line)``), and the burst ends, with a line counting what it refused, once
     :data:`BURST_QUIET` seconds pass without a refusal. ``refusals`` counts every refusal since
-    the host started; ``bursts`` the bursts begun."""
+    the host started; ``bursts`` the bursts begun.
 
-    def __init__(self, say: Callable[[str], None], quiet: float = BURST_QUIET) -> None:
+    ``starting`` and ``ended`` word the two lines (``ended`` holds ``{count}`` and ``{s}``, the
+    plural's s), so that connections dropped for another reason (those that never sent a hello that
+    verifies, :attr:`Host.unwelcome`) are told the same way. When :meth:`refused` is given codes,
+    the count line breaks the burst down by code ("silent 248, bad-hello 2")."""
+
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        quiet: float = BURST_QUIET,
+        *,
+        starting: str = "Refusing connections",
+        ended: str = "Refused {count} connection{s}",
+    ) -> None:
         self.say = say
         self.quiet = quiet
+        self.starting = starting
+        self.ended = ended
         self.refusals = 0
         self.bursts = 0
         self._count = 0
         self._first = 0.0
         self._last = 0.0
         self._addresses: set[str] = set()
+        self._codes: collections.Counter[str] = collections.Counter()
         self._timer: asyncio.TimerHandle | None = None
 
-    def refused(self, ip: str, why: str) -> None:
-        """Note a connection from ``ip`` closed because of ``why`` (a sentence naming the cap)."""
+    def refused(self, ip: str, why: str, code: str | None = None) -> None:
+        """Note a connection from ``ip`` closed because of ``why`` (a sentence naming the cap, or
+        the fault), ``code`` its wire code if any (a :data:`~net.framing.WireCode`: a bounded set)."""
         now = time.monotonic()
         self.refusals += 1
         self._last = now
         if self._count == 0:
             self.bursts += 1
             self._first = now
-            self.say(f"Refusing connections: {why} (first from {ip}); a count follows when they stop.")
+            self.say(f"{self.starting}: {why} (first from {ip}); a count follows when they stop.")
             self._timer = asyncio.get_running_loop().call_later(self.quiet, self._check)
         self._count += 1
+        if code is not None:
+            self._codes[code] += 1
         if len(self._addresses) < 64:  # enough to name the sources, bounded whatever the flood
             self._addresses.add(ip)
 
@@ -165,9 +183,14 @@ class RefusalLog:
             more = "" if len(self._addresses) <= 8 else f" and {len(self._addresses) - 8} more"
             plural = "s" if self._count > 1 else ""
             seconds = max(self._last - self._first, 0.0)
-            self.say(f"Refused {self._count} connection{plural} over {seconds:.0f} s from {sources}{more}.")
+            codes = ", ".join(f"{code} {n}" for code, n in self._codes.most_common())
+            self.say(
+                f"{self.ended.format(count=self._count, s=plural)} over {seconds:.0f} s from {sources}{more}"
+                + (f" ({codes})." if codes else ".")
+            )
         self._count = 0
         self._addresses.clear()
+        self._codes.clear()
 
 
 @dataclass(eq=False)
@@ -231,6 +254,14 @@ class Host:
         self.max_connections = caps.limit()
         """The total cap in force (:meth:`Caps.limit`), fixed when the host is made."""
         self.refusals = RefusalLog(self._say)
+        self.unwelcome = RefusalLog(
+            self._say,
+            starting="Dropping connections that sent no valid hello",
+            ended="Dropped {count} connection{s} that sent no valid hello",
+        )
+        """Connections dropped before their hello verified (silent for the hello time-out, a bad
+        hello, garbage, closed at once): anonymous, so a flood of them is told once per burst, like
+        :attr:`refusals`, not once per connection."""
         self.listeners = Listeners()
         self.finished = asyncio.Event()
         self.peers: list[Peer] = []
@@ -303,6 +334,7 @@ class Host:
         if self._server is not None:
             self._server.close()
         self.refusals.close()
+        self.unwelcome.close()
         await asyncio.gather(
             *(p.outbox.close(Bye("done", reason).to_map()) for p in self.peers if p.outbox is not None),
             return_exceptions=True,
@@ -457,6 +489,10 @@ class Host:
         label = peer.label(self._names())
         if code not in ("closed", "done"):
             self.disconnects.append((label, code, reason))
+        if peer.role is None:
+            # No verified hello: nobody to name, and a flood of them must not flood the log.
+            self.unwelcome.refused(peer.ip, f"{reason.rstrip('.')} ({code})", code)
+        elif code not in ("closed", "done"):
             self._say(f"Disconnected {label}: {reason} ({code})")
         else:
             self._say(f"{label} left: {reason}")
