@@ -46,7 +46,7 @@ class TitleBar(Static):
     parts fit, more at 80 columns when they do not. Shown as plain text: no markup, so a name with
     brackets stays as it was typed."""
 
-    def __init__(self, *, id: str = "title") -> None:  # noqa: A002 (Textual's own keyword)
+    def __init__(self, *, id: str = "title") -> None:
         super().__init__("", id=id, markup=False)
         self._parts: tuple[str, ...] = ()
         self._optional: frozenset[int] = frozenset()
