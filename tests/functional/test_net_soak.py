@@ -63,9 +63,7 @@ def play_with_kills(tmp: Path, moments: Moments) -> list[str]:
     held: list[list[bytes]] = []  # every log any peer held at a kill: nothing in them may be lost
     try:
         t.start_all()
-        kills = sorted(
-            [(moments.host_at, "host"), (moments.peer_at, "peer")], key=lambda k: (k[0], k[1] == "peer")
-        )
+        kills = sorted([(moments.host_at, "host"), (moments.peer_at, "peer")], key=lambda k: (k[0], k[1] == "peer"))
         for at, who in kills:
             t.wait_until(
                 lambda at=at: t.host_entries() >= at or t.host is None or t.host.poll() is not None,
