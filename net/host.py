@@ -40,7 +40,7 @@ from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogErr
 from engine.sequencer import Sequencer
 from engine.table import Table, TableRefusal
 from net.events import Folded, Listeners, Presence, Timeouts
-from net.framing import MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
+from net.framing import MAX_FRAME, MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
     DEFAULT_PORT,
     NONCE_BYTES,
@@ -76,6 +76,9 @@ MAX_DISCONNECTS = 1024
 BURST_QUIET = 5.0
 """Seconds without a refused connection that end a burst of refusals (:class:`RefusalLog`)."""
 
+KIB = 1024
+MIB = 1024 * KIB
+
 
 class HostError(VampireError):
     """The host cannot go on: its log file cannot be written, or it cannot listen."""
@@ -102,6 +105,61 @@ class Caps:
         if nofile == resource.RLIM_INFINITY or nofile <= 0:
             return self.total
         return max(1, min(self.total, nofile // 2))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one verified connection may make the host decode (docs/protocol.md, Part 7, "Budgets
+    per connection"; beyond PROTOCOL.md 7): frames of at most ``max_frame`` bytes, and bytes at
+    ``rate`` per second on average with at most ``burst`` at once. Decoding costs time linear in
+    a frame's bytes (every msgpack object takes at least one byte), so a byte budget is also an
+    object and CPU budget. A connection over it is not dropped: the host reads its next frame's
+    body but decodes it only once the budget allows (:class:`ByteBucket`), and TCP holds the
+    sender back meanwhile."""
+
+    max_frame: int
+    rate: float
+    burst: float
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """The :class:`Budget` of each kind of connection (docs/protocol.md, Part 7).
+
+    ``seated``: a player whose key holds a seat, the only one whose submissions the table takes;
+    the largest frame the wire allows, a burst of two of them, 1 MiB a second (the largest entry
+    of a 4-seat game today is under 16 KiB). ``guest``: a player connection whose key holds no seat
+    (it may submit its `join`, a few hundred bytes); ``spectator``: submits nothing and sends only
+    pings and pongs of a few hundred bytes, so it is held to the 4 KiB of a hello."""
+
+    seated: Budget = Budget(MAX_FRAME, 1 * MIB, 2 * MAX_FRAME)
+    guest: Budget = Budget(64 * KIB, 32 * KIB, 256 * KIB)
+    spectator: Budget = Budget(MAX_HANDSHAKE_FRAME, 16 * KIB, 64 * KIB)
+
+
+class ByteBucket:
+    """A token bucket of bytes for one connection (:class:`Budget`): :meth:`admit` returns at once
+    while the budget holds, else after the wait that pays for the frame. ``waited`` sums the
+    seconds it held the connection back."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.tokens = float(budget.burst)
+        self.refilled = time.monotonic()
+        self.waited = 0.0
+
+    async def admit(self, n: int, budget: Budget) -> None:
+        """Pay for decoding ``n`` bytes under ``budget``, waiting first if the bucket is short."""
+        now = time.monotonic()
+        self.tokens = min(float(budget.burst), self.tokens + (now - self.refilled) * budget.rate)
+        self.refilled = now
+        if self.tokens >= n:
+            self.tokens -= n
+            return
+        wait = (n - self.tokens) / budget.rate
+        self.tokens = 0.0
+        self.refilled = now + wait  # what accrues during the wait is spent on this frame
+        self.waited += wait
+        await asyncio.sleep(wait)
 
 
 def is_loopback(ip: str) -> bool:
@@ -209,6 +267,7 @@ class Peer:
     tokens: float = 0.0
     refilled: float = field(default_factory=time.monotonic)
     gone: bool = False
+    bucket: ByteBucket | None = None
 
     def label(self, names: dict[bytes, str]) -> str:
         """The peer for a log line: name (key fingerprint) at ip:port."""
@@ -230,7 +289,8 @@ class Host:
     table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
     ``(peer label, code, reason)`` for the latest :data:`MAX_DISCONNECTS` connections dropped for a
     fault. ``caps``: how many connections it holds at once (:class:`Caps`); :attr:`refusals` tells
-    those it closed over them.
+    those it closed over them. ``budgets``: what each verified connection may make it decode
+    (:class:`Budgets`).
     """
 
     def __init__(
@@ -242,6 +302,7 @@ class Host:
         limits: Limits = DEFAULT_LIMITS,
         auto_start: bool = True,
         caps: Caps = Caps(),
+        budgets: Budgets = Budgets(),
     ) -> None:
         if not sequencer.table.entries:
             raise HostError("The host needs a table: open it (genesis) or replay a log first.")
@@ -251,6 +312,7 @@ class Host:
         self.limits = limits
         self.auto_start = auto_start
         self.caps = caps
+        self.budgets = budgets
         self.max_connections = caps.limit()
         """The total cap in force (:meth:`Caps.limit`), fixed when the host is made."""
         self.refusals = RefusalLog(self._say)
@@ -539,12 +601,30 @@ class Host:
             raise WireError("bad-hello", why)
         return hello
 
+    def budget_of(self, peer: Peer) -> Budget:
+        """The :class:`Budget` of ``peer`` now: a spectator's, a seated player's, or a guest's (a
+        player whose key holds no seat: before its `join`, or one the table will never seat)."""
+        if peer.role == "spectator":
+            return self.budgets.spectator
+        if peer.key and self.table.seat_of(peer.key) is not None:
+            return self.budgets.seated
+        return self.budgets.guest
+
     async def _serve(self, peer: Peer, reader: asyncio.StreamReader) -> None:
         hello = await self._handshake(peer, reader)
         if not self._welcome(peer, hello):
             return
+        bucket = peer.bucket = ByteBucket(self.budget_of(peer))
         while not peer.gone:
-            value = await read_frame(reader, idle=self.timeouts.idle, body=self.timeouts.body, limits=self.limits)
+            budget = self.budget_of(peer)
+            limits = replace(self.limits, max_bytes=min(self.limits.max_bytes, budget.max_frame))
+
+            async def admit(n: int, budget: Budget = budget) -> None:
+                await bucket.admit(n, budget)
+
+            value = await read_frame(
+                reader, idle=self.timeouts.idle, body=self.timeouts.body, limits=limits, admit=admit
+            )
             self._charge(peer)
             msg = parse_message(value)
             if isinstance(msg, Submit):
