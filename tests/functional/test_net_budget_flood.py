@@ -129,4 +129,6 @@ async def test_four_bots_finish_while_verified_peers_flood_the_costliest_frames(
     for address in addresses:
         assert 4 <= host.decoded[address] <= most, (host.decoded[address], most, played)
     assert not host.disconnects
-    print(f"\ngame played in {played:.1f} s under the flood; frames decoded per attacker {sorted(host.decoded[a] for a in addresses)}")
+    print(
+        f"\ngame played in {played:.1f} s under the flood; frames decoded per attacker {sorted(host.decoded[a] for a in addresses)}"
+    )

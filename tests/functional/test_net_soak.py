@@ -94,6 +94,12 @@ def play_with_kills(tmp: Path, moments: Moments) -> list[str]:
         for ids in held:
             assert final[: len(ids)] == ids, f"entries held before a kill were lost: {story}"
         audit_if_available(t.save)
+        # A bot that lived through the host's kill told the outage in one line and its end in one
+        # more (tui.cli.LinkLines), not one line per attempt.
+        for p in t.procs:
+            if p.args[3] == "join":
+                text = Path(p.out_path).read_text()
+                assert text.count("(retrying") <= 2, text
         story.append(f"finished clean with {len(final)} entries")
         return story
     finally:
