@@ -1,7 +1,8 @@
 """Byte budgets per verified connection (docs/protocol.md, Part 7, "Budgets per connection"):
-a verified hello costs nothing but a fresh key, so a spectator could send the costliest frames the
-wire allows at the frame rate and keep a core busy decoding. Spectators are held to 4 KiB frames,
-players whose key holds no seat to 64 KiB, and every connection to a rate of bytes decoded per
+a verified hello costs nothing but a fresh key, so a peer that holds no seat could send the
+costliest frames the wire allows at the frame rate and keep a core busy decoding (a submission is
+decoded before it is refused, and its connection kept). Spectators are held to 4 KiB frames,
+players whose key holds no seat to 16 KiB, and every connection to a rate of bytes decoded per
 second: over it, the host decodes the next frame only when the budget allows."""
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ async def test_four_bots_finish_while_verified_peers_flood_the_costliest_frames(
     bots = await start_bots(host, 4, timeouts=FAST)
 
     # Peers that say hello as players with fresh keys: the cheapest verified peer there is, and one
-    # the table never seats. Each sends the costliest submission it may (a 64 KiB frame whose entry
-    # payload is 65,000 empty lists) 150 times a second, under the frame rate (200), so that only
+    # the table never seats. Each sends the costliest submission it may (a 16 KiB frame whose entry
+    # payload is 16,000 empty lists) 150 times a second, under the frame rate (200), so that only
     # the byte budget holds it back: the host refuses each entry and keeps the connection.
     frame = costliest_submit(budgets.guest.max_frame)
     attackers: list[RawPeer] = []
@@ -122,8 +123,8 @@ async def test_four_bots_finish_while_verified_peers_flood_the_costliest_frames(
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
 
-    # Each was decoded at most its burst plus its rate for the time it flooded: about one frame
-    # every two seconds, not the 150 a second it sent. None was dropped: held back, refused.
+    # Each was decoded at most its burst plus its rate for the time it flooded: one frame every
+    # two seconds, not the 150 a second it offered. None was dropped: held back, refused.
     budget = budgets.guest
     most = (budget.burst + budget.rate * (played + 1)) / len(frame) + 2
     for address in addresses:
