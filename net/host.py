@@ -150,10 +150,15 @@ class ByteBucket:
         self.tokens = float(budget.burst)
         self.refilled = time.monotonic()
         self.waited = 0.0
+        self._burst = float(budget.burst)
 
     async def admit(self, n: int, budget: Budget) -> None:
-        """Pay for decoding ``n`` bytes under ``budget``, waiting first if the bucket is short."""
+        """Pay for decoding ``n`` bytes under ``budget``, waiting first if the bucket is short. A
+        larger budget than the last one (a guest whose `join` gave it a seat) starts full."""
         now = time.monotonic()
+        if budget.burst > self._burst:
+            self.tokens = float(budget.burst)
+        self._burst = float(budget.burst)
         self.tokens = min(float(budget.burst), self.tokens + (now - self.refilled) * budget.rate)
         self.refilled = now
         if self.tokens >= n:

@@ -69,6 +69,16 @@ async def test_a_byte_bucket_admits_its_burst_then_its_rate():
     assert 0.45 <= bucket.waited <= 0.55
 
 
+async def test_a_guest_that_takes_a_seat_gets_the_seats_whole_burst_at_once():
+    guest, seated = Budgets().guest, Budgets().seated
+    bucket = ByteBucket(guest)
+    await bucket.admit(guest.max_frame, guest)
+    start = time.monotonic()
+    for _ in range(2):
+        await bucket.admit(seated.max_frame, seated)  # two of the largest entries: the seat's burst
+    assert time.monotonic() - start < 0.05 and bucket.waited == 0
+
+
 async def test_a_spectator_sending_a_frame_over_4_kib_is_dropped():
     host = open_host(seats=4, timeouts=TIMEOUTS)
     await host.start("127.0.0.1", 0)
