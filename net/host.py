@@ -17,7 +17,9 @@ A peer that breaks the wire (garbage, an oversized frame, silence, a slow body, 
 that does not read, a hello that does not verify) is told why in a ``bye`` where possible and
 disconnected; nothing it sends reaches the table, and the other connections go on. Connections over
 the caps (:class:`Caps`) are closed as soon as they are accepted, before anything is read or
-written, and logged once per burst (:class:`RefusalLog`).
+written, and logged once per burst (:class:`RefusalLog`); so are connections dropped before their
+hello verifies (:attr:`Host.unwelcome`). Once verified, a connection decodes no more bytes a second
+than its kind's :class:`Budget` allows (seat, guest, spectator: :class:`Budgets`).
 """
 
 from __future__ import annotations
@@ -264,7 +266,8 @@ class RefusalLog:
 class Peer:
     """One connection: ``addr`` ("ip:port"), its ``outbox``, ``ip`` (the remote address alone),
     ``role`` and ``key`` from its verified hello (``role`` None before it), ``head`` the latest
-    head it reported (checked), ``synced`` once its catch-up is queued."""
+    head it reported (checked), ``synced`` once its catch-up is queued, ``bucket`` its byte budget
+    once its hello verified (:class:`ByteBucket`)."""
 
     addr: str
     outbox: Outbox
