@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -97,13 +97,16 @@ async def read_frame(
     body: float,
     limits: Limits = DEFAULT_LIMITS,
     within: float | None = None,
+    admit: Callable[[int], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     """Read one frame and return its message map.
 
     ``idle``: seconds to wait for the 4 length bytes (None: forever); ``body``: seconds for the N
     body bytes once the length is read (a slow sender); ``within``: seconds for the whole frame,
     length and body (None: no such bound; the hello's 10 s, PROTOCOL.md 7). The length is checked
-    before any of the body is read, so an oversized frame costs nothing. Raises WireError
+    before any of the body is read, so an oversized frame costs nothing. ``admit(N)``, when given,
+    is awaited once the body has arrived and before it is decoded: a budget that may wait before
+    the decoding is paid for (the host's :class:`~net.host.ByteBucket`). Raises WireError
     (``closed``, ``silent``, ``slow``, ``too-large``, ``malformed``).
     """
     loop = asyncio.get_running_loop()
@@ -137,6 +140,8 @@ async def read_frame(
         raise WireError("slow", f"A frame of {n} bytes did not arrive within {body:.3g} s.") from None
     except (ConnectionError, OSError) as err:
         raise WireError("closed", f"The connection broke: {err}.") from None
+    if admit is not None:
+        await admit(n)
     return parse_frame_body(data, limits)
 
 

@@ -17,7 +17,9 @@ A peer that breaks the wire (garbage, an oversized frame, silence, a slow body, 
 that does not read, a hello that does not verify) is told why in a ``bye`` where possible and
 disconnected; nothing it sends reaches the table, and the other connections go on. Connections over
 the caps (:class:`Caps`) are closed as soon as they are accepted, before anything is read or
-written, and logged once per burst (:class:`RefusalLog`).
+written, and logged once per burst (:class:`RefusalLog`); so are connections dropped before their
+hello verifies (:attr:`Host.unwelcome`). Once verified, a connection decodes no more bytes a second
+than its kind's :class:`Budget` allows (seat, guest, spectator: :class:`Budgets`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogErr
 from engine.sequencer import Sequencer
 from engine.table import Table, TableRefusal
 from net.events import Folded, Listeners, Presence, Timeouts
-from net.framing import MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
+from net.framing import MAX_FRAME, MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
     DEFAULT_PORT,
     NONCE_BYTES,
@@ -77,6 +79,9 @@ MAX_DISCONNECTS = 1024
 BURST_QUIET = 5.0
 """Seconds without a refused connection that end a burst of refusals (:class:`RefusalLog`)."""
 
+KIB = 1024
+MIB = 1024 * KIB
+
 
 class HostError(VampireError):
     """The host cannot go on: its log file cannot be written, or it cannot listen."""
@@ -105,6 +110,70 @@ class Caps:
         return max(1, min(self.total, nofile // 2))
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What one verified connection may make the host decode (docs/protocol.md, Part 7, "Budgets
+    per connection"; beyond PROTOCOL.md 7): frames of at most ``max_frame`` bytes, and bytes at
+    ``rate`` per second on average with at most ``burst`` at once. Decoding costs time linear in
+    a frame's bytes (every msgpack object takes at least one byte), so a byte budget is also an
+    object and CPU budget. A connection over it is not dropped: the host reads its next frame's
+    body but decodes it only once the budget allows (:class:`ByteBucket`), and TCP holds the
+    sender back meanwhile."""
+
+    max_frame: int
+    rate: float
+    burst: float
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """The :class:`Budget` of each kind of connection (docs/protocol.md, Part 7).
+
+    ``seated``: a player whose key holds a seat, the only one whose submissions the table takes:
+    the largest frame the wire allows, a burst of two of them (so a large honest entry never
+    waits), then 256 KiB a second (the largest entry of a 4-seat game is under 25 KiB).
+    ``guest``: a player connection whose key holds no seat, which may submit its `join` (a few
+    hundred bytes): 16 KiB frames, 8 KiB a second. ``spectator``: submits nothing and sends only
+    pings, pongs and a bye of a few hundred bytes: held to the 4 KiB of a hello, 4 KiB a second.
+    Decoding costs 0.4 to 4 µs an object on the shared 2-core development machine (idle to a load
+    average of 13), at most one object a byte: a guest costs at most 3 to 33 ms of CPU a second,
+    a spectator half that."""
+
+    seated: Budget = Budget(MAX_FRAME, 256 * KIB, 2 * MAX_FRAME)
+    guest: Budget = Budget(16 * KIB, 8 * KIB, 32 * KIB)
+    spectator: Budget = Budget(MAX_HANDSHAKE_FRAME, 4 * KIB, 16 * KIB)
+
+
+class ByteBucket:
+    """A token bucket of bytes for one connection (:class:`Budget`): :meth:`admit` returns at once
+    while the budget holds, else after the wait that pays for the frame. ``waited`` sums the
+    seconds it held the connection back."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.tokens = float(budget.burst)
+        self.refilled = time.monotonic()
+        self.waited = 0.0
+        self._burst = float(budget.burst)
+
+    async def admit(self, n: int, budget: Budget) -> None:
+        """Pay for decoding ``n`` bytes under ``budget``, waiting first if the bucket is short. A
+        larger budget than the last one (a guest whose `join` gave it a seat) starts full."""
+        now = time.monotonic()
+        if budget.burst > self._burst:
+            self.tokens = float(budget.burst)
+        self._burst = float(budget.burst)
+        self.tokens = min(float(budget.burst), self.tokens + (now - self.refilled) * budget.rate)
+        self.refilled = now
+        if self.tokens >= n:
+            self.tokens -= n
+            return
+        wait = (n - self.tokens) / budget.rate
+        self.tokens = 0.0
+        self.refilled = now + wait  # what accrues during the wait is spent on this frame
+        self.waited += wait
+        await asyncio.sleep(wait)
+
+
 def is_loopback(ip: str) -> bool:
     """Whether ``ip`` (as asyncio gives a peer's address) is a loopback address (IPv4-mapped
     IPv6 included). Anything that is not an IP address (a Unix socket's name) counts as local."""
@@ -122,30 +191,48 @@ class RefusalLog:
     :meth:`refused` is called for each connection closed over a cap; the first of a burst says so at
     once (``say(line)``), and the burst ends, with a line counting what it refused, once
     :data:`BURST_QUIET` seconds pass without a refusal. ``refusals`` counts every refusal since
-    the host started; ``bursts`` the bursts begun."""
+    the host started; ``bursts`` the bursts begun.
 
-    def __init__(self, say: Callable[[str], None], quiet: float = BURST_QUIET) -> None:
+    ``starting`` and ``ended`` word the two lines (``ended`` holds ``{count}`` and ``{s}``, the
+    plural's s), so that connections dropped for another reason (those that never sent a hello that
+    verifies, :attr:`Host.unwelcome`) are told the same way. When :meth:`refused` is given codes,
+    the count line breaks the burst down by code ("silent 248, bad-hello 2")."""
+
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        quiet: float = BURST_QUIET,
+        *,
+        starting: str = "Refusing connections",
+        ended: str = "Refused {count} connection{s}",
+    ) -> None:
         self.say = say
         self.quiet = quiet
+        self.starting = starting
+        self.ended = ended
         self.refusals = 0
         self.bursts = 0
         self._count = 0
         self._first = 0.0
         self._last = 0.0
         self._addresses: set[str] = set()
+        self._codes: collections.Counter[str] = collections.Counter()
         self._timer: asyncio.TimerHandle | None = None
 
-    def refused(self, ip: str, why: str) -> None:
-        """Note a connection from ``ip`` closed because of ``why`` (a sentence naming the cap)."""
+    def refused(self, ip: str, why: str, code: str | None = None) -> None:
+        """Note a connection from ``ip`` closed because of ``why`` (a sentence naming the cap, or
+        the fault), ``code`` its wire code if any (a :data:`~net.framing.WireCode`: a bounded set)."""
         now = time.monotonic()
         self.refusals += 1
         self._last = now
         if self._count == 0:
             self.bursts += 1
             self._first = now
-            self.say(f"Refusing connections: {why} (first from {ip}); a count follows when they stop.")
+            self.say(f"{self.starting}: {why} (first from {ip}); a count follows when they stop.")
             self._timer = asyncio.get_running_loop().call_later(self.quiet, self._check)
         self._count += 1
+        if code is not None:
+            self._codes[code] += 1
         if len(self._addresses) < 64:  # enough to name the sources, bounded whatever the flood
             self._addresses.add(ip)
 
@@ -166,16 +253,22 @@ class RefusalLog:
             more = "" if len(self._addresses) <= 8 else f" and {len(self._addresses) - 8} more"
             plural = "s" if self._count > 1 else ""
             seconds = max(self._last - self._first, 0.0)
-            self.say(f"Refused {self._count} connection{plural} over {seconds:.0f} s from {sources}{more}.")
+            codes = ", ".join(f"{code} {n}" for code, n in self._codes.most_common())
+            self.say(
+                f"{self.ended.format(count=self._count, s=plural)} over {seconds:.0f} s from {sources}{more}"
+                + (f" ({codes})." if codes else ".")
+            )
         self._count = 0
         self._addresses.clear()
+        self._codes.clear()
 
 
 @dataclass(eq=False)
 class Peer:
     """One connection: ``addr`` ("ip:port"), its ``outbox``, ``ip`` (the remote address alone),
     ``role`` and ``key`` from its verified hello (``role`` None before it), ``head`` the latest
-    head it reported (checked), ``synced`` once its catch-up is queued."""
+    head it reported (checked), ``synced`` once its catch-up is queued, ``bucket`` its byte budget
+    once its hello verified (:class:`ByteBucket`)."""
 
     addr: str
     outbox: Outbox
@@ -188,6 +281,7 @@ class Peer:
     tokens: float = 0.0
     refilled: float = field(default_factory=time.monotonic)
     gone: bool = False
+    bucket: ByteBucket | None = None
 
     def label(self, names: dict[bytes, str]) -> str:
         """The peer for a log line: name (key fingerprint) at ip:port."""
@@ -209,7 +303,8 @@ class Host:
     table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
     ``(peer label, code, reason)`` for the latest :data:`MAX_DISCONNECTS` connections dropped for a
     fault. ``caps``: how many connections it holds at once (:class:`Caps`); :attr:`refusals` tells
-    those it closed over them.
+    those it closed over them. ``budgets``: what each verified connection may make it decode
+    (:class:`Budgets`).
     """
 
     def __init__(
@@ -221,6 +316,7 @@ class Host:
         limits: Limits = DEFAULT_LIMITS,
         auto_start: bool = True,
         caps: Caps = Caps(),
+        budgets: Budgets = Budgets(),
     ) -> None:
         if not sequencer.table.entries:
             raise HostError("The host needs a table: open it (genesis) or replay a log first.")
@@ -230,9 +326,18 @@ class Host:
         self.limits = limits
         self.auto_start = auto_start
         self.caps = caps
+        self.budgets = budgets
         self.max_connections = caps.limit()
         """The total cap in force (:meth:`Caps.limit`), fixed when the host is made."""
         self.refusals = RefusalLog(self._say)
+        self.unwelcome = RefusalLog(
+            self._say,
+            starting="Dropping connections that sent no valid hello",
+            ended="Dropped {count} connection{s} that sent no valid hello",
+        )
+        """Connections dropped before their hello verified (silent for the hello time-out, a bad
+        hello, garbage, closed at once): anonymous, so a flood of them is told once per burst, like
+        :attr:`refusals`, not once per connection."""
         self.listeners = Listeners()
         self.finished = asyncio.Event()
         self.peers: list[Peer] = []
@@ -305,6 +410,7 @@ class Host:
         if self._server is not None:
             self._server.close()
         self.refusals.close()
+        self.unwelcome.close()
         await asyncio.gather(
             *(p.outbox.close(Bye("done", reason).to_map()) for p in self.peers if p.outbox is not None),
             return_exceptions=True,
@@ -459,6 +565,10 @@ class Host:
         label = peer.label(self._names())
         if code not in ("closed", "done"):
             self.disconnects.append((label, code, reason))
+        if peer.role is None:
+            # No verified hello: nobody to name, and a flood of them must not flood the log.
+            self.unwelcome.refused(peer.ip, f"{reason.rstrip('.')} ({code})", code)
+        elif code not in ("closed", "done"):
             self._say(f"Disconnected {label}: {reason} ({code})")
         else:
             self._say(f"{label} left: {reason}")
@@ -505,12 +615,30 @@ class Host:
             raise WireError("bad-hello", why)
         return hello
 
+    def budget_of(self, peer: Peer) -> Budget:
+        """The :class:`Budget` of ``peer`` now: a spectator's, a seated player's, or a guest's (a
+        player whose key holds no seat: before its `join`, or one the table will never seat)."""
+        if peer.role == "spectator":
+            return self.budgets.spectator
+        if peer.key and self.table.seat_of(peer.key) is not None:
+            return self.budgets.seated
+        return self.budgets.guest
+
     async def _serve(self, peer: Peer, reader: asyncio.StreamReader) -> None:
         hello = await self._handshake(peer, reader)
         if not self._welcome(peer, hello):
             return
+        bucket = peer.bucket = ByteBucket(self.budget_of(peer))
         while not peer.gone:
-            value = await read_frame(reader, idle=self.timeouts.idle, body=self.timeouts.body, limits=self.limits)
+            budget = self.budget_of(peer)
+            limits = replace(self.limits, max_bytes=min(self.limits.max_bytes, budget.max_frame))
+
+            async def admit(n: int, budget: Budget = budget) -> None:
+                await bucket.admit(n, budget)
+
+            value = await read_frame(
+                reader, idle=self.timeouts.idle, body=self.timeouts.body, limits=limits, admit=admit
+            )
             self._charge(peer)
             msg = parse_message(value)
             if isinstance(msg, Submit):

@@ -182,7 +182,7 @@ class Session:
 
     @property
     def head_fingerprint(self) -> str:
-        """The short fingerprint of the table's head (``"ab12-cd34"``): peers in sync show the
+        """The fingerprint of the table's head (``"ab12-cd34-ef56-7890"``): peers in sync show the
         same one."""
         t = self.table
         return short_fingerprint(t.head) if t is not None else "----"

@@ -18,6 +18,7 @@ from textual.binding import Binding
 
 from tui.commands import VampireCommands
 from tui.errors import explain
+from tui.file_warnings import FileWarnings
 from tui.messages import SessionUpdate
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent, SessionFactory, TableSession
 from tui.widgets.common.too_small import MIN_HEIGHT, MIN_WIDTH
@@ -53,6 +54,9 @@ class VampireApp(App[None]):
         self.player_name = name
         self.session: TableSession | None = None
         self._focus_before_small: dict[int, Any] = {}
+        self.file_warnings = FileWarnings(self)
+        """Warnings about the player's files (a secrets file others could read), shown as
+        notifications: the screen hides stderr, where the command line prints them."""
 
     @property
     def factory(self) -> SessionFactory:
@@ -67,6 +71,7 @@ class VampireApp(App[None]):
     def on_mount(self) -> None:
         from tui.screens.home import HomeScreen
 
+        self.file_warnings.attach()  # first: opening a table may open a secrets file
         self.push_screen(HomeScreen(self.player_name))
         s = self.start_at
         if s.screen == "play":
@@ -165,6 +170,9 @@ class VampireApp(App[None]):
     @work(group="leave")
     async def _leave(self) -> None:
         await self._stop_session()
+
+    def on_unmount(self) -> None:
+        self.file_warnings.detach()
 
     async def action_quit(self) -> None:
         await self._stop_session()

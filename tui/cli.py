@@ -21,7 +21,7 @@ from engine.games import DEFAULT_GAME, find_game, game_names
 if TYPE_CHECKING:
     from engine.games.spec import GameSpec
     from net.client import Client
-    from net.events import Backoff, SeatRefused, Timeouts
+    from net.events import Backoff, Connection, SeatRefused, Timeouts
     from net.host import Host
     from net.session import Session
 
@@ -425,7 +425,7 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
     from engine.forks import describe_fork
     from net.events import Connection, Finished, Folded, Fork, HostFault, Refused, SeatRefused, Silent, Waiting
 
-    last = {"state": ""}
+    link = LinkLines(say)
 
     def show(event: Any) -> None:
         match event:
@@ -433,10 +433,7 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
                 for line in event.notes:
                     say(line)
             case Connection():
-                if event.state != last["state"] and event.state in ("connected", "disconnected", "stopped"):
-                    retry = f" (retrying in {event.retry:.1f} s)" if event.retry else ""
-                    say(f"{event.detail}{retry}")
-                last["state"] = event.state
+                link.show(event)
             case Refused():
                 say(f"The host refused this seat's {event.kind} ({event.code}): {event.detail}")
             case SeatRefused():
@@ -465,6 +462,45 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
                 say(f"state digest {event.digest}")
 
     client.listeners.subscribe(show)
+
+
+class LinkLines:
+    """A client's connection, told in lines for a text feed (``say(line)``): one line when it goes
+    down, with the first retry's delay; nothing for each failed attempt after it, unless the host
+    says it closed the table (news: the host's own reason); one line when it is back or stops,
+    counting the attempts and the time down. The TUI keeps one line up to date instead."""
+
+    def __init__(self, say: Callable[[str], None], clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        self.say = say
+        self.clock = clock or time.monotonic
+        self.down_since: float | None = None
+        self.attempts = 0
+        self.cause: str | None = None
+
+    def show(self, event: Connection) -> None:
+        """Tell ``event`` if it is news."""
+        if event.state == "disconnected":
+            if self.down_since is None or (event.cause == "host-closed" and self.cause != event.cause):
+                if self.down_since is None:
+                    self.down_since = self.clock()
+                    self.attempts = 0
+                retry = f"retrying in {event.retry:.1f} s, quietly until it is back" if event.retry else "retrying"
+                self.say(f"{event.detail} ({retry})")
+                self.cause = event.cause
+            else:
+                self.attempts += 1
+        elif event.state in ("connected", "stopped"):
+            self.say(event.detail + self._downtime())
+            self.down_since = None
+            self.cause = None
+
+    def _downtime(self) -> str:
+        if self.down_since is None:
+            return ""
+        n = self.attempts
+        return f" (down {self.clock() - self.down_since:.0f} s; {n} more attempt{'s' if n != 1 else ''})"
 
 
 def seat_refusal_sentence(event: SeatRefused) -> str:

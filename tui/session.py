@@ -74,7 +74,7 @@ class TableSession(Protocol):
     - ``seat``: this player's seat number, ``None`` before joining or for a spectator;
     - ``name``: this player's name;
     - ``fingerprint``: the short fingerprint of this player's identity key
-      (:func:`engine.protocol.identity.fingerprint`);
+      (:func:`engine.protocol.identity.short_fingerprint`, 64 bits);
     - ``log_path``: where this peer stores the table's log (``None``: not stored);
     - ``address``: ``"host:port"`` for friends to join, ``None`` for a table nobody else can join;
     - ``is_host``: this session opened the table (it may add or remove bots and start the game);

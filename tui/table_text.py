@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.protocol.identity import hex_groups
 from engine.table import Table
 from engine.table.work import DrawWork, RevealWork, SeedsWork, ShareWork, ShuffleWork
 
@@ -16,13 +17,13 @@ from engine.table.work import DrawWork, RevealWork, SeedsWork, ShareWork, Shuffl
 
 
 def short_hex(data: bytes) -> str:
-    """Eight hex digits in two groups, like key fingerprints: ``"1a2b-3c4d"``."""
-    h = data.hex()
-    return f"{h[0:4]}-{h[4:8]}"
+    """The first 64 bits of ``data`` in four hex groups, like key fingerprints (PROTOCOL.md 8):
+    ``"1a2b-3c4d-5e6f-7a8b"``."""
+    return hex_groups(data)
 
 
 def head_text(table: Table) -> str:
-    """The table's head for people in one room to compare: ``"#74 1a2b-3c4d"``."""
+    """The table's head for people in one room to compare: ``"#74 1a2b-3c4d-5e6f-7a8b"``."""
     if not table.entries:
         return "no entries yet"
     return f"#{table.seq - 1} {short_hex(table.head)}"

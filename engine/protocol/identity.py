@@ -70,12 +70,27 @@ def public_bytes(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
+FINGERPRINT_BYTES = 8
+"""Bytes of a fingerprint (64 bits, PROTOCOL.md 8: at least 64), shown as four groups of four hex
+digits."""
+
+
+def hex_groups(data: bytes, nbytes: int = FINGERPRINT_BYTES) -> str:
+    """The first ``nbytes`` bytes of ``data`` as lowercase hex in groups of 4 digits joined by
+    hyphens: ``"ab12-cd34-ef56-7890"`` for the default 8 bytes (19 characters). Raises
+    ValueError when ``data`` is shorter than ``nbytes``."""
+    if len(data) < nbytes:
+        raise ValueError(f"{nbytes} bytes are needed, not {len(data)}.")
+    h = data[:nbytes].hex()
+    return "-".join(h[i : i + 4] for i in range(0, len(h), 4))
+
+
 def short_fingerprint(pub: bytes) -> str:
-    """A short fingerprint of a 32-byte public key for people to compare at the table:
-    the first 4 bytes of SHA-256(canonical ``["vampire-table/fingerprint/v1", pub]``) as
-    lowercase hex, in two groups of 4 digits (``"ab12-cd34"``)."""
-    digest = hashlib.sha256(hash_input("fingerprint", pub)).hexdigest()
-    return f"{digest[0:4]}-{digest[4:8]}"
+    """The fingerprint of a 32-byte public key for people to compare at the table (PROTOCOL.md 8):
+    the first 8 bytes (64 bits) of SHA-256(canonical ``["vampire-table/fingerprint/v1", pub]``) as
+    :func:`hex_groups` (``"ab12-cd34-ef56-7890"``). 64 bits, because a person compares a few groups
+    and an attacker who could find a key matching 32 bits in an afternoon cannot match 64."""
+    return hex_groups(hashlib.sha256(hash_input("fingerprint", pub)).digest())
 
 
 def read_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:

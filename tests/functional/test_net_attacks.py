@@ -229,3 +229,32 @@ async def test_a_peer_holding_a_table_checks_the_challenge_against_its_genesis(t
     await fooled.stop()
     server.close()
     await server.wait_closed()
+
+
+async def test_a_flood_of_connections_that_never_say_hello_is_told_once_per_burst():
+    # PROTOCOL.md 7: a connection must say hello within the time-out (10 s; 1 s here). Each silent
+    # one used to print its own "Disconnected" line: a flood held at the cap printed ~25 a second.
+    lines: list[str] = []
+    host = open_host(seats=4, timeouts=ATTACKED, say=lines.append)
+    host.unwelcome.quiet = 0.5
+    await host.start("127.0.0.1", 0)
+    silent = [await RawPeer.open(host.port) for _ in range(120)]
+    await eventually(lambda: host.unwelcome.refusals >= 120, 10, "the silent connections dropped")
+    closed = await asyncio.gather(*(p.closed(timeout=5) for p in silent))
+    assert all(f["t"] == "challenge" for frames in closed for f in frames[:1])
+    assert all(frames[-1] == {"t": "bye", "code": "silent", "reason": frames[-1]["reason"]} for frames in closed)
+    await eventually(lambda: host.unwelcome.bursts == 1 and not host.unwelcome._count, 5, "the burst's count")
+    told = [line for line in lines if "no valid hello" in line]
+    assert len(told) == 2, lines
+    assert told[0].startswith("Dropping connections that sent no valid hello: Nothing arrived for 1 s (silent)")
+    assert told[1].startswith("Dropped 120 connections that sent no valid hello over ")
+    assert told[1].endswith("from 127.0.0.1 (silent 120).")
+    assert not any(line.startswith("Disconnected") for line in lines)
+
+    # A player's own drop after its hello is still told on its own line, with its name.
+    peer = await RawPeer.open(host.port)
+    await peer.hello(new_key(), role="spectator")
+    peer.send_bytes(b"\x00\x00\x00\x00")  # a zero-length frame: malformed
+    await peer.closed()
+    await eventually(lambda: any(line.startswith("Disconnected spectator") for line in lines), 5, "the drop told")
+    await host.close()

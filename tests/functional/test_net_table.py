@@ -233,7 +233,7 @@ async def test_the_session_checks_a_move_before_submitting_and_re_signs_the_same
         if (0, "move") not in session.table.owed():
             with pytest.raises(SessionError):
                 await session.submit_move(act)
-        assert len(session.head_fingerprint) == 9
+        assert len(session.head_fingerprint) == 19  # 64 bits in four groups (PROTOCOL.md 8)
         line = await session.chat("good game")
         assert line.kind == "chat"
     finally:

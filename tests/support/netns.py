@@ -6,7 +6,8 @@ test sends leaves this machine's loopback or its own namespaces).
 (``unshare -rn``), after bringing its loopback up with multicast and a 224.0.0.0/4 route, so that
 mDNS and the seen reports' multicast reach the processes inside and nothing else. The namespace
 goes when the command ends. ``VAMPIRE_NO_DISCOVERY`` is removed from the command's environment:
-inside, discovery is on.
+inside, discovery is on. :func:`run_code_in_netns` runs Python code in one whose loopback also holds
+the addresses given, the only way a test on one machine can connect "from another address".
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,3 +65,21 @@ def run_in_netns(args: list[str], timeout: float = 120) -> subprocess.CompletedP
 def run_scenario(name: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run one scenario of :mod:`tests.support.lan_scenarios` in a fresh namespace."""
     return run_in_netns([sys.executable, "-m", "tests.support.lan_scenarios", name, *args], timeout)
+
+
+def run_code_in_netns(code: str, addresses: Sequence[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``python -c code`` from the project root in a fresh network namespace whose ``lo`` is up,
+    carries multicast (a 224.0.0.0/4 route) and holds ``addresses`` (CIDR, "10.9.0.2/24"), with
+    discovery off; returns the finished process (stdout and stderr as text)."""
+    steps = ["ip link set lo up", "ip link set lo multicast on", "ip route add 224.0.0.0/4 dev lo"]
+    steps += [f"ip addr add {a} dev lo" for a in addresses]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), VAMPIRE_NO_DISCOVERY="1")
+    script = " && ".join(steps) + ' && exec "$0" -c "$1"'
+    return subprocess.run(
+        ["unshare", "-rn", "sh", "-c", script, sys.executable, code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

@@ -27,6 +27,7 @@ from tui.errors import sentence as _sentence
 from tui.events import as_session_event
 from tui.messages import SessionUpdate
 from tui.session import TableSession
+from tui.widgets.common.title import TitleBar
 from tui.widgets.common.too_small import TooSmallNotice
 
 
@@ -54,7 +55,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
-        yield Static(id="title")
+        yield TitleBar()
         with Vertical(id="lobby"):
             yield Static(id="lobby-address")
             # The host picks the bot to remove with the row cursor; a guest has nothing to pick.
@@ -111,7 +112,7 @@ class LobbyScreen(Screen[None]):
             return
         title = table.game.title if table.game else "A table"
         where = f"lobby of {table.name!r}" if table.name else "lobby"
-        self.query_one("#title", Static).update(f"{title} · {where} · you: {session.name}, key {session.fingerprint}")
+        self.query_one(TitleBar).show([title, where, f"you: {session.name}, key {session.fingerprint}"], optional={0})
         address = session.address
         if not session.is_host:
             # A guest's address is the table it joins: nothing for it to share as if it hosted.

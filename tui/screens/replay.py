@@ -17,6 +17,7 @@ from tui.files import display_path
 from tui.games import FrontEnd, ReplayKit
 from tui.messages import ReplayLoaded
 from tui.replayer import Frame, Replay, fold_frames, front_end_for, not_shown_sentence, open_replay
+from tui.widgets.common.title import TitleBar
 from tui.widgets.common.too_small import TooSmallNotice
 
 
@@ -67,7 +68,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
-        yield Static(id="title")
+        yield TitleBar()
         if self.kit is not None:
             yield from self.kit.compose()
         yield Static(id="replay-entries", classes="panel")
@@ -78,7 +79,7 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-entries").border_title = "Entries"
         if self.kit is not None:
             self.kit.mounted(self)
-        self.query_one("#title", Static).update(f"Replay of {display_path(self.path)} · reading…")
+        self.query_one(TitleBar).show([f"Replay of {display_path(self.path)}", "reading…"])
         if self.replay is None or self.front is None:
             self.notify(self._problem, title="Cannot replay", severity="error", timeout=10)
             self.query_one("#replay-status", Static).update(f"Cannot replay: {self._problem}")
@@ -91,7 +92,7 @@ class ReplayScreen(Screen[None]):
             entries.border_title = "Cannot show this log here"
             entries.update(refusal)
             self.query_one("#replay-status", Static).update("Esc goes back.")
-            self.query_one("#title", Static).update(f"Replay of {display_path(self.path)}")
+            self.query_one(TitleBar).show([f"Replay of {display_path(self.path)}"])
             self.replay = None
             self.refresh_bindings()
             return
@@ -189,11 +190,8 @@ class ReplayScreen(Screen[None]):
         frame = frames[self.index]
         where = [f"{unit} {number}" for unit, number in frame.marks.where if number]
         loading = "" if replay.done else f" (reading {len(frames)} of {replay.total})"
-        self.query_one("#title", Static).update(
-            f"Replay · entry {frame.seq} of {replay.total - 1}{loading}"
-            + (" · " + " · ".join(where) if where else "")
-            + f" · head {frame.head} · {self.path.name}"
-        )
+        parts = ["Replay", f"entry {frame.seq} of {replay.total - 1}{loading}", *where, f"head {frame.head}"]
+        self.query_one(TitleBar).show([*parts, self.path.name], optional={0, len(parts)})
         if self.kit is not None:
             self.kit.show(self, replay, frame, self.spoil)
         self._show_entries(frames)

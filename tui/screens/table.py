@@ -32,6 +32,7 @@ from tui.messages import SessionUpdate
 from tui.session import TableSession
 from tui.table_text import head_text, waiting_text, work_progress
 from tui.widgets.common.notes import NoteLog
+from tui.widgets.common.title import TitleBar
 from tui.widgets.common.too_small import TooSmallNotice
 
 #: Seconds a seat may keep the table waiting before the others are offered an abandon vote.
@@ -122,7 +123,7 @@ class TableFrame(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
-        yield Static(id="title")
+        yield TitleBar()
         yield from self.compose_top()
         yield self.note_log()
         yield Static(id="link")  # why this seat's link is down, kept up to date (hidden while it is up)
@@ -201,7 +202,8 @@ class TableFrame(Screen[None]):
             parts.append("watching")
         parts += self.title_parts(table)
         parts.append(f"head {head_text(table)}")
-        self.query_one("#title", Static).update(" · ".join(parts))
+        # The game's name goes first when the line is short: the key and head stay whole.
+        self.query_one(TitleBar).show(parts, optional={0})
         # The log: every note not shown yet.
         if len(table.notes) > self._notes_seen:
             self.query_one(NoteLog).add_notes(table.notes[self._notes_seen :], names)

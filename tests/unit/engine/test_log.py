@@ -695,11 +695,13 @@ def test_a_key_file_others_can_read_is_refused(tmp_path):
         load_identity("alice", tmp_path)
 
 
-def test_fingerprints_are_short_and_derived_from_the_key(host, alice):
+def test_fingerprints_are_64_bits_in_hex_groups_derived_from_the_key(host, alice):
+    # PROTOCOL.md 8: at least 64 bits, shown as hex groups.
     pub = public_bytes(host)
     digest = hashlib.sha256(encode(["vampire-table/fingerprint/v1", pub])).hexdigest()
-    assert short_fingerprint(pub) == f"{digest[:4]}-{digest[4:8]}" == "5297-051c"
-    assert re.fullmatch(r"[0-9a-f]{4}-[0-9a-f]{4}", short_fingerprint(public_bytes(alice)))
+    assert short_fingerprint(pub) == "-".join(digest[i : i + 4] for i in (0, 4, 8, 12))
+    assert short_fingerprint(pub) == "5297-051c-5b92-3458"  # docs/protocol.md 1.6
+    assert re.fullmatch(r"[0-9a-f]{4}(-[0-9a-f]{4}){3}", short_fingerprint(public_bytes(alice)))
     assert short_fingerprint(pub) != short_fingerprint(public_bytes(alice))
 
 
