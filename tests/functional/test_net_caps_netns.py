@@ -11,7 +11,6 @@ import pytest
 
 from tests.support.netns import netns_unavailable, run_code_in_netns
 
-
 ADDRESSES = ["10.9.0.1/24", "10.9.0.2/24", "10.9.0.3/24"]
 
 
