@@ -628,6 +628,8 @@ async def run_join(args: argparse.Namespace) -> int:
     say = _printer()
     if args.spectate and (args.bot or args.deck):
         raise VampireError("--spectate watches a table without a seat: it takes no --bot and no --deck.")
+    if args.text and not args.spectate:
+        raise VampireError("--text is a spectator's text feed: use it with --spectate.")
     if args.bot and args.vekn:
         raise VampireError("--vekn is a person's VEKN id: a --bot seat has none.")
     address = parse_address(args.address)
@@ -689,7 +691,8 @@ async def run_join(args: argparse.Namespace) -> int:
         f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
         f"{', VEKN ' + vekn if vekn and not args.spectate else ''}{', watching' if args.spectate else ''}."
     )
-    if args.bot or args.spectate:
+    # A spectator watches on its game's table screen (the lobby first); --text prints the feed instead.
+    if args.bot or (args.spectate and args.text):
         _narrate(client, say, verbose=not args.quiet)
         await client.start()
         stopper = asyncio.get_running_loop().create_task(_stop_on_refused_join(client))
@@ -814,7 +817,8 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("address", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your profile name (default: the login name)")
     vekn_option(join)
-    join.add_argument("--spectate", action="store_true", help="watch without a seat")
+    join.add_argument("--spectate", action="store_true", help="watch without a seat, on the table screen")
+    join.add_argument("--text", action="store_true", help="with --spectate: print the game as text instead")
     join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level, without a screen")
     join.add_argument("--deck", metavar="FILE", help="the deck you bring, for games whose players bring one")
     join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")

@@ -143,6 +143,11 @@ class NetSession:
         return self._net.seat if self._net is not None else None
 
     @property
+    def watching(self) -> bool:
+        """This session is a spectator's (``vampire join --spectate``): it holds no seat and never will."""
+        return self._net is not None and self._net.client.role == "spectator"
+
+    @property
     def bots(self) -> dict[int, str]:
         """Seat number -> bot level for the seats this program's bots hold now (seats move down
         when someone before them leaves, so they are found by key)."""

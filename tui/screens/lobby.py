@@ -171,6 +171,8 @@ class LobbyScreen(Screen[None]):
         auto = getattr(session, "auto_start", False)
         bots = bool(session.bots) and getattr(session, "can_remove_bots", True)
         if not session.is_host:
+            if getattr(session, "watching", False):
+                return f"{taken} of {seats} seats taken. You are watching: the table opens here when the game starts."
             if taken == seats:
                 return "Every seat is taken: waiting for the host to start the game."
             return f"{taken} of {seats} seats taken: waiting for more players to join."

@@ -226,7 +226,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _fill_hand(self, view: VtesView) -> None:
         hand = self.query_one("#vt-hand", OptionList)
         options = [Option(hand_label(c), id=_pos_id("h", c.pos)) for c in view.hand]
+        if view.seat is None:
+            # A spectator holds no hand: the panel says so once, instead of staying empty.
+            options = [
+                Option(Text("You are watching: every hand stays hidden.", style="dim"), id="h-none", disabled=True)
+            ]
         ids = tuple(str(o.id) for o in options) + tuple(str(o.prompt) for o in options)
+        hand.border_title = f"Your hand ({len(options)})" if view.seat is not None else "Hand"
         if ids == self._hand_ids:
             return
         self._hand_ids = ids
@@ -234,7 +240,6 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         hand.set_options(options)
         if options:
             hand.highlighted = min(old or 0, len(options) - 1)
-        hand.border_title = f"Your hand ({len(options)})" if view.seat is not None else "Hand"
 
     def _say_turn(self, view: VtesView, names: list[str]) -> None:
         say = self.query_one("#vt-say", Static)
