@@ -25,6 +25,7 @@ from engine.protocol.identity import short_fingerprint
 from tui.errors import explain
 from tui.errors import sentence as _sentence
 from tui.events import as_session_event
+from tui.games import choose_kit, lobby_kit_line, lobby_kit_of
 from tui.messages import SessionUpdate
 from tui.session import TableSession
 from tui.widgets.common.too_small import TooSmallNotice
@@ -39,6 +40,7 @@ class LobbyScreen(Screen[None]):
         Binding("r", "add_bot('random')", "Add random bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
+        Binding("d", "choose_kit", "Choose deck"),
         Binding("escape", "leave", "Leave"),
         Binding("f1", "app.help", "Help"),
         Binding("ctrl+q", "app.quit", "Quit"),
@@ -61,6 +63,7 @@ class LobbyScreen(Screen[None]):
             yield DataTable(
                 id="lobby-seats", cursor_type="row" if self.session.is_host else "none", zebra_stripes=False
             )
+            yield Static(id="lobby-kit")  # what this seat brings (a deck), from its game's front end
             yield Static(id="lobby-options")
             yield Static(id="lobby-hint", classes="hint")
         yield Footer()
@@ -152,6 +155,7 @@ class LobbyScreen(Screen[None]):
             grid.move_cursor(row=min(max(cursor_row, 0), grid.row_count - 1), animate=False)
         options = ", ".join(f"{k} {v}" for k, v in sorted(table.options.items()))
         self.query_one("#lobby-options", Static).update(f"Table rules: {options}" if options else "")
+        self.query_one("#lobby-kit", Static).update(lobby_kit_line(session))
         self.query_one("#lobby-hint", Static).update(Text(self._waits_for()))  # a host's reason is no markup
         self.refresh_bindings()
 
@@ -202,6 +206,8 @@ class LobbyScreen(Screen[None]):
             if not session.is_host or not getattr(session, "can_remove_bots", True):
                 return False
             return True if session.bots and table.phase == "lobby" and not self._busy else None
+        if action == "choose_kit":
+            return bool(getattr(session, "needs_kit", False)) and lobby_kit_of(table) is not None
         if action == "start":
             if not session.is_host or getattr(session, "auto_start", False):
                 return False
@@ -238,6 +244,9 @@ class LobbyScreen(Screen[None]):
         seat = self._selected_bot()
         if seat is not None:
             self._do("remove_bot", seat)
+
+    def action_choose_kit(self) -> None:
+        choose_kit(self, self.session)
 
     def action_start(self) -> None:
         self._do("start_game")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
-from tui.games import FrontEnd, GameEnd, ReplayKit, result_summary
+from tui.games import FrontEnd, GameEnd, LobbyKit, ReplayKit, result_summary
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -65,6 +65,12 @@ def _replay() -> ReplayKit:
     return VtesReplay()
 
 
+def _lobby_kit() -> LobbyKit:
+    from tui.games.vtes.deckpick import VtesLobbyKit
+
+    return VtesLobbyKit()
+
+
 def game_end(table: Table, me: int | None) -> GameEnd:
     """The result's summary, then the table's result as an organiser enters it in the Archon
     (the game's ``organiser_result``: seating order, VP, GW and the Archon's checks)."""
@@ -86,4 +92,5 @@ FRONT_END = FrontEnd(
     game_end=game_end,
     replay=_replay,
     home_options=("ruleset",),
+    lobby_kit=_lobby_kit,
 )
