@@ -347,7 +347,7 @@ def cmd_home(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """``vampire play``: you against bots in the TUI (a host and bot clients in this process over
     loopback TCP). ``--bots``: a number N of bots of the game's default level, or a comma list of
-    levels (default: 3 of the default level). ``--deck FILE``: the deck your seat brings, for a game
+    levels (default: 3 of the default level); ``--seats N``: you and N-1 bots. ``--deck FILE``: the deck your seat brings, for a game
     whose seats bring one (default: one the game ships for bots)."""
     from engine.bots import parse_bots
     from engine.opening import order_table, parse_rules
@@ -359,6 +359,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if why := _may_sit(args.game):
         raise VampireError(f"{why} Watch bots play it with vampire simulate --game {spec.name} --verbose.")
     levels = parse_bots(args.bots, spec) if args.bots else [spec.default_bot] * 3
+    if args.seats is not None:
+        if args.bots and len(levels) + 1 != args.seats:
+            raise VampireError(f"--seats {args.seats} is you and {args.seats - 1} bots, but --bots names {len(levels)}.")
+        if not args.bots:
+            levels = [spec.default_bot] * max(args.seats - 1, 0)
     rules = parse_rules(args.rule)
     try:
         spec.check_seats(len(levels) + 1)
@@ -790,6 +795,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="a local table: you against bots")
     game_option(play)
     play.add_argument("--bots", help="a number N of bots, or a comma list of levels")
+    play.add_argument("--seats", type=int, help="seats at the table, yours included (the rest: bots)")
     rule_option(play)
     play.add_argument("--name", help="your name at the table (default: the login name)")
     vekn_option(play)

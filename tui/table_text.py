@@ -91,7 +91,8 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             done = total - left
             who = names[w.steps[0].seat] if w.steps else ""
             if isinstance(w, UnlockWork):
-                return Progress(f"Dealing round {rnd}: {who} unlocks ({done + 1} of {total})", done, total)
+                dealing = f"Dealing round {rnd}" if rnd else "Dealing cards"  # a game without rounds has 0
+                return Progress(f"{dealing}: {who} unlocks ({done + 1} of {total})", done, total)
             return Progress(f"Opening cards: {who} reveals ({done + 1} of {total})", done, total)
         case SeedsWork():
             ev = table.events[w.event]

@@ -50,9 +50,10 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
         def settled() -> bool:
             return not screen.submitting
 
-        # t: 1 pool to the first vampire of the uncontrolled region.
+        # t: 1 pool to the vampire of the uncontrolled region closest to its capacity.
         before = view()
-        first = before.uncontrolled(0)[0]
+        short = [c for c in before.uncontrolled(0) if c.capacity > c.counters]
+        first = min(short, key=lambda c: (c.capacity - c.counters, c.pos))
         await pilot.press("t")
         await eventually(
             lambda: view().transfers == before.transfers - 1 and settled(), 10, "the transfer", pilot=pilot
@@ -128,3 +129,28 @@ async def test_calling_time_at_a_tournament_table() -> None:
         await pilot.press("T")
         await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
         assert len(session.submitted) == 1
+
+
+async def test_keys_pressed_quickly_are_kept_in_order_not_lost() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        before = session.view()
+        pool = before.players[0].pool
+        # Two transfers and two pool changes in one burst: each is sent once the one before it
+        # has reached the table, checked against the table as it stands then.
+        await pilot.press("t", "t", "plus", "plus")
+        await eventually(
+            lambda: len(session.submitted) == 4 and not screen.submitting, 20, "the four acts", pilot=pilot
+        )
+        view = session.view()
+        assert [a["do"] for a in session.submitted] == ["transfer", "transfer", "pool", "pool"]
+        assert view.transfers == before.transfers - 2 and view.players[0].pool == pool - 2 + 2
+        # One transfer too many in the burst: the last is refused with the engine's sentence.
+        left = view.transfers
+        await pilot.press(*["t"] * (left + 1))
+        await eventually(lambda: "✗" in _say(app), 20, "the refusal", pilot=pilot)
+        await eventually(lambda: not screen.submitting, 10, "settled", pilot=pilot)
+        assert session.view().transfers == 0
+        assert [a["do"] for a in session.submitted[4:]] == ["transfer"] * left

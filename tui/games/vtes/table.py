@@ -15,6 +15,9 @@ the seat committed to when it joined), so a person never has to type them.
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -48,6 +51,8 @@ from tui.session import TableSession
 
 #: Columns from which the Methuselahs panel shows each one's predator too.
 WIDE = 110
+#: Acts kept while one is on its way to the table (keys pressed quickly: ``t t t t``).
+QUEUE_MAX = 8
 
 
 def _pos_id(prefix: str, pos: Pos) -> str:
@@ -130,6 +135,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._deck_sent = False
         self._hand_ids: tuple[str, ...] = ()
         self._board_ids: tuple[str, ...] = ()
+        self._queued: deque[Callable[[], object]] = deque()
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -198,6 +204,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._show_card()
         self._say_turn(view, names)
         self._declare_deck(view)
+        if self._queued and not self.submitting:
+            self.call_later(self._drain)
 
     def _fill_board(self, view: VtesView, names: list[str]) -> None:
         board = self.query_one("#vt-board", OptionList)
@@ -284,8 +292,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        before = self._focus_card.pos if self._focus_card is not None else None
         self._focus_card = self._card_at(_id_pos(event.option.id))
         self._show_card()
+        if self._focus_card is not None and self._focus_card.pos == before:
+            return  # a redraw put the highlight back where it was: the person did not move it
         say = self.query_one("#vt-say", Static)
         if say.has_class("-illegal") and self._view is not None:
             say.set_class(False, "-illegal")
@@ -330,11 +341,30 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         try:
             self.session.check_move(act)
         except VampireError as err:
+            self._queued.clear()  # the keys after a refused act were meant to follow it
             self._say(f"✗ {self._sentence(err)}", True)
             return False
         self._say(f"✓ Sent: {self._act_words(act)}", False)
         self.submit(act)
         return True
+
+    def when_free(self, run: Callable[[], object]) -> None:
+        """Run ``run`` (a key's act) now, or, while an act of this seat is on its way to the table,
+        once it has been taken: keys pressed quickly are kept in order (up to :data:`QUEUE_MAX`),
+        each checked against the table as it stands when its turn comes, instead of lost."""
+        if self.session.seat is None or (not self.submitting and not self._queued):
+            run()
+            return
+        if len(self._queued) >= QUEUE_MAX:
+            self._say(f"✗ {QUEUE_MAX} acts are waiting already: this key is ignored.", True)
+            return
+        self._queued.append(run)
+        self._say(f"⋯ waiting for your last act to reach the table ({len(self._queued)} more to send)", False)
+
+    def _drain(self) -> None:
+        """Run the next kept key, once nothing of this seat is on its way."""
+        if self._queued and not self.submitting:
+            self._queued.popleft()()
 
     def _sentence(self, err: BaseException) -> str:
         """The engine's sentence for a refusal, its seat placeholders (``{s1}``) named."""
@@ -368,7 +398,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return self.try_act(act)
 
     def action_act(self, command: str) -> None:
-        self.run_command(command)
+        self.when_free(lambda: self.run_command(command))
 
     def action_command(self) -> None:
         cmd = self.query_one("#vt-cmd", Input)
@@ -380,7 +410,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if not line:
             self.home_widget().focus()
             return
-        if self.run_command(line):
+        if self.submitting or self._queued:
+            self.when_free(lambda: self.run_command(line))
+            event.input.value = ""
+        elif self.run_command(line):
             event.input.value = ""
 
     @on(Input.Changed, "#vt-cmd")
@@ -394,6 +427,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._say(f"→ completes: {shown}{' …' if len(found) > 4 else ''}", False)
 
     def action_play_card(self) -> None:
+        self.when_free(self._play_card)
+
+    def _play_card(self) -> None:
         card = self.hand_card()
         if card is None:
             self._say("✗ Your hand is empty.", True)
@@ -438,6 +474,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return act
 
     def action_discard_card(self) -> None:
+        self.when_free(self._discard_card)
+
+    def _discard_card(self) -> None:
         card = self.hand_card()
         if card is None:
             self._say("✗ Your hand is empty.", True)
@@ -451,11 +490,17 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return card
 
     def action_lock(self) -> None:
+        self.when_free(self._lock)
+
+    def _lock(self) -> None:
         card = self._need_selected("k")
         if card is not None:
             self.try_act({"do": Do.UNLOCK if card.locked else Do.LOCK, "cards": [card.as_list()]})
 
     def action_burn(self) -> None:
+        self.when_free(self._burn)
+
+    def _burn(self) -> None:
         card = self._need_selected("x")
         if card is not None:
             self.try_act({"do": Do.BURN, "cards": [card.as_list()]})
@@ -475,6 +520,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.app.push_screen(MoveMenu(card.name or "the card"), chosen)
 
     def action_counter(self, delta: int) -> None:
+        self.when_free(lambda: self._counter(delta))
+
+    def _counter(self, delta: int) -> None:
         card = self._need_selected("> or <")
         if card is not None:
             do = Do.BLOOD if card.crypt else Do.LIFE
