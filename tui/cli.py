@@ -361,7 +361,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     levels = parse_bots(args.bots, spec) if args.bots else [spec.default_bot] * 3
     if args.seats is not None:
         if args.bots and len(levels) + 1 != args.seats:
-            raise VampireError(f"--seats {args.seats} is you and {args.seats - 1} bots, but --bots names {len(levels)}.")
+            raise VampireError(
+                f"--seats {args.seats} is you and {args.seats - 1} bots, but --bots names {len(levels)}."
+            )
         if not args.bots:
             levels = [spec.default_bot] * max(args.seats - 1, 0)
     rules = parse_rules(args.rule)
