@@ -30,6 +30,8 @@ HELP = """\
   x       burn it                   > <    its blood or life ±1
   v       move it (a menu)          + -    your pool ±1
   g       1 pool from the Edge      m      the minion action ends
+  f       combat (menus: whom, then what the strikes did)
+  C       top crypt card to your uncontrolled region (4 transfers)
   w       announce withdrawal       T      call time (tournament)
   r       the card's rulings        h      show the ash heaps
   :       the command line (→ completes, Enter sends, Esc leaves):

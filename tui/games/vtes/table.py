@@ -113,6 +113,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("k", "lock", "Lock/unlock", show=False),
         Binding("x", "burn", "Burn", show=False),
         Binding("v", "move", "Move", show=False),
+        Binding("f", "combat", "Combat", show=False),
+        Binding("C", "act('transfer crypt')", "Crypt card out", show=False),
         Binding("plus", "act('pool +1')", "Pool +1", show=False),
         Binding("minus", "act('pool -1')", "Pool -1", show=False),
         Binding("greater_than_sign", "counter(1)", "Blood +1", show=False),
@@ -519,6 +521,49 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
         self.app.push_screen(MoveMenu(card.name or "the card"), chosen)
 
+    def action_combat(self) -> None:
+        """Combat (rules, "Combat"): the selected minion (else your first ready one) against one
+        chosen from a menu; then a menu of what the strikes did, one result at a time."""
+        from tui.games.vtes.menus import CombatMenu, opponents
+
+        view = self._view
+        me = self.session.seat
+        if view is None or me is None:
+            return
+        minion = self.selected_card()
+        if (
+            minion is None
+            or minion.zone not in (Zone.READY, Zone.TORPOR)
+            or not (minion.crypt or "Ally" in minion.types)
+        ):
+            minion = next((c for c in view.controlled(me, Zone.READY) if c.crypt or "Ally" in c.types), None)
+        if minion is None:
+            self._say("✗ Select a minion on the table first (Tab to the table, ↑ ↓), then f.", True)
+            return
+        foes = opponents(view.cards, minion)
+        if not foes:
+            self._say(f"✗ No other minion is in play for {minion.name} to fight.", True)
+            return
+
+        def chosen(foe: CardView | None) -> None:
+            if foe is not None and self.try_act({"do": Do.COMBAT, "minions": [minion.as_list(), foe.as_list()]}):
+                self._strikes((minion, foe))
+
+        self.app.push_screen(CombatMenu(minion, foes, list(self.session.table.names)), chosen)
+
+    def _strikes(self, pair: tuple[CardView, CardView]) -> None:
+        """The strike menu for ``pair``, again after each result it sends, until combat ends."""
+        from tui.games.vtes.menus import StrikeMenu
+
+        def chosen(act: Act | None) -> None:
+            if act is None:
+                self._say(f"Combat between {pair[0].name} and {pair[1].name} ends.", False)
+                return
+            self.when_free(lambda: self.try_act(act))
+            self._strikes(pair)
+
+        self.app.push_screen(StrikeMenu(pair), chosen)
+
     def action_counter(self, delta: int) -> None:
         self.when_free(lambda: self._counter(delta))
 
@@ -547,7 +592,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         super().action_back()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("act", "play_card", "discard_card", "lock", "burn", "counter", "move"):
+        if action in ("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat"):
             view = self._view
             seated = self.session.seat is not None and view is not None and view.step == Step.PLAY
             me = view.me if view is not None else None
