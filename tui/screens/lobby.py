@@ -155,7 +155,9 @@ class LobbyScreen(Screen[None]):
             grid.move_cursor(row=min(max(cursor_row, 0), grid.row_count - 1), animate=False)
         options = ", ".join(f"{k} {v}" for k, v in sorted(table.options.items()))
         self.query_one("#lobby-options", Static).update(f"Table rules: {options}" if options else "")
-        self.query_one("#lobby-kit", Static).update(lobby_kit_line(session))
+        kit = self.query_one("#lobby-kit", Static)
+        kit.update(kit_line := lobby_kit_line(session))
+        kit.display = bool(str(kit_line))
         self.query_one("#lobby-hint", Static).update(Text(self._waits_for()))  # a host's reason is no markup
         self.refresh_bindings()
 
