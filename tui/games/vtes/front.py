@@ -35,13 +35,13 @@ HELP = """\
   w       announce withdrawal       T      call time (tournament)
   r       the card's rulings        h      show the ash heaps
   :       the command line (→ completes, Enter sends, Esc leaves):
-          next · end · draw [N] · play CARD [to ready|torpor]
-          [on CARD] [pool N] [blood N [from MINION]] · discard CARD
-          · bleed [N] [MINION] [NAME] · transfer N VAMPIRE
+          next · end · draw \\[N] · play CARD \\[to ready|torpor]
+          \\[on CARD] \\[pool N] \\[blood N \\[from MINION]] · discard CARD
+          · bleed \\[N] \\[MINION] \\[NAME] · transfer N VAMPIRE
           · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
-          · pool ±N [NAME] [for CAUSE] · blood ±N CARD · life ±N CARD
+          · pool ±N \\[NAME] \\[for CAUSE] · blood ±N CARD · life ±N CARD
           · lock/unlock/burn CARD · move CARD to ZONE · combat A, B
-          · handsize ±N [NAME] · shuffle library · done · withdraw
+          · handsize ±N \\[NAME] · shuffle library · done · withdraw
           · time · deck CRYPT LIBRARY
   An act the rules refuse shows the engine's reason and is not sent.
 
