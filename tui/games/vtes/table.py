@@ -587,6 +587,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def action_back(self) -> None:
         cmd = self.query_one("#vt-cmd", Input)
         if cmd.has_focus:
+            cmd.value = ""  # Esc leaves the command line and drops what was typed, like a cancel
             self.home_widget().focus()
             return
         super().action_back()
