@@ -76,10 +76,9 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             if ev.step < total:
                 seat, kind = steps[ev.step]
                 verb = "shuffle" if kind == "shuffle" else "lock"
-                return Progress(
-                    f"Shuffling round {rnd}: {names[seat]}'s {verb} pass ({ev.step + 1} of {total})", ev.step, total
-                )
-            return Progress(f"Shuffling round {rnd}", total, total)
+                shuffling = f"Shuffling round {rnd}" if rnd else "Shuffling"  # a game without rounds has 0
+                return Progress(f"{shuffling}: {names[seat]}'s {verb} pass ({ev.step + 1} of {total})", ev.step, total)
+            return Progress(f"Shuffling round {rnd}" if rnd else "Shuffling", total, total)
         case UnlockWork() | RevealWork():
             left = len(w.steps)
             key = id(w)
@@ -100,7 +99,8 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             done = total - len(w.waiting)
             if w.purpose == "complaint":
                 return Progress(f"A complaint: every seed is revealed ({done} of {total})", done, total)
-            return Progress(f"Revealing the hands of round {rnd}: seeds {done} of {total}", done, total)
+            hands = f"the hands of round {rnd}" if rnd else "the hidden cards"
+            return Progress(f"Revealing {hands}: seeds {done} of {total}", done, total)
     return None
 
 

@@ -104,10 +104,12 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
                 assert screen.query_one("#vt-hand").border_title == "Hand"
                 players = shown(screen.query_one("#vt-players"))
                 assert all(name[:8] in players for name in wrapped.table.names), players
-                # A key that would act: a sentence, nothing sent.
-                await pilot.press("colon", *"next", "enter")
-                say = screen.query_one("#vt-say")
-                await eventually(lambda: "spectator makes no moves" in shown(say), 10, "the refusal", pilot=pilot)
+                # No key that acts, no command line: the footer lists only what a watcher may do.
+                assert screen.check_action("act", ("next",)) is False
+                assert screen.check_action("command", ()) is False
+                assert not screen.query_one("#vt-cmd").display
+                await pilot.press("n", "colon")
+                assert not screen.query_one("#vt-cmd").has_focus
             await eventually(
                 lambda: isinstance(app.screen, (GameEndScreen, RoundEndScreen)), 240, "the game's end", pilot=pilot
             )

@@ -178,6 +178,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def on_mount(self) -> None:
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
+        if getattr(self.session, "watching", False):
+            self.query_one("#vt-cmd").display = False  # a spectator makes no moves
         self.query_one("#vt-board").border_title = "Table"
         self.query_one("#vt-hand").border_title = "Your hand"
         self.query_one("#vt-card").border_title = "Card"
@@ -238,9 +240,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         options = [Option(hand_label(c), id=_pos_id("h", c.pos)) for c in view.hand]
         if view.seat is None:
             # A spectator holds no hand: the panel says so once, instead of staying empty.
-            options = [
-                Option(Text("You are watching: every hand stays hidden.", style="dim"), id="h-none", disabled=True)
-            ]
+            options = [Option(Text("Watching: hands stay hidden.", style="dim"), id="h-none", disabled=True)]
         ids = tuple(str(o.id) for o in options) + tuple(str(o.prompt) for o in options)
         hand.border_title = f"Your hand ({len(options)})" if view.seat is not None else "Hand"
         if ids == self._hand_ids:
@@ -593,7 +593,12 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         super().action_back()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat"):
+        acting = ("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command")
+        if action in acting and getattr(self.session, "watching", False):
+            return False  # a spectator's footer lists no key that acts
+        if action == "command":
+            return True
+        if action in acting:
             view = self._view
             seated = self.session.seat is not None and view is not None and view.step == Step.PLAY
             me = view.me if view is not None else None
