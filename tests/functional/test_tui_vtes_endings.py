@@ -144,8 +144,9 @@ async def test_a_person_withdraws_and_leaves_the_game_with_one_vp(tmp_path: Path
         # A round without losing pool or blood: at Mina's next turn the withdrawal succeeds.
         await eventually(lambda: _me(app).status == Status.WITHDRAWN, 120, "the withdrawal", pilot=pilot)
         assert _me(app).vp == 2  # VP in halves: 1 VP under the standard rules
-        players = _text(app, "#vt-players")
-        assert re.search(r"Mina \(you\).*withdrawn", players), players
+        await eventually(
+            lambda: re.search(r"Mina \(you\).*withdrawn", _text(app, "#vt-players")), 10, "withdrawn shown", pilot=pilot
+        )
         gained = "withdraws from the game and gains 1 VP"
         await eventually(lambda: gained in _log(app), 10, "the withdrawal in the log", pilot=pilot)
         # A Methuselah out of the game makes no act: the keys that act are off.
@@ -178,7 +179,7 @@ async def test_a_withdrawal_broken_by_spending_pool_names_the_condition_and_the_
         assert me.status == Status.IN and not me.withdrawing
         failed = "Mina's withdrawal fails: Mina lost or spent pool"
         await eventually(lambda: failed in _log(app), 10, "the failure in the log", pilot=pilot)
-        assert "withdrawing" not in _text(app, "#vt-players")
+        await eventually(lambda: "withdrawing" not in _text(app, "#vt-players"), 10, "no withdrawal shown", pilot=pilot)
 
 
 async def test_a_tournament_game_called_on_time_ends_on_the_result_screen(tmp_path: Path) -> None:
