@@ -4,7 +4,9 @@ bots for the host to add or remove, the table's options, and start.
 The host adds bots with ``b`` (the game's default level) or ``r`` (a random one, for a game that
 has that level), removes the highlighted one (or the last one) with ``x``, and
 starts with ``s`` once every seat is taken (greyed out until then), unless its host starts by
-itself (``vampire play``); a sentence under the seats says what the table waits for."""
+itself (``vampire play``); a sentence under the seats says what the table waits for. A seat whose
+game brings something (a deck) and that joined with none chooses it with ``d`` (the game's
+``FrontEnd.lobby_kit``)."""
 
 from __future__ import annotations
 
