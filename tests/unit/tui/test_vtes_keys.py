@@ -212,3 +212,17 @@ async def test_c_moves_the_top_crypt_card_out_with_four_transfers() -> None:
         await eventually(lambda: len(session.view().uncontrolled(0)) == region + 1, 10, "the crypt card", pilot=pilot)
         assert session.submitted[-1] == {"do": "transfer", "kind": "crypt"}
         assert session.view().transfers == 0
+
+
+async def test_the_command_line_has_the_focus_as_soon_as_colon_is_handled() -> None:
+    """Keys typed right after ":" (already queued behind it) go to the command line: a "p" among
+    them is text, never the play key."""
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        screen.action_command()
+        assert screen.focused is screen.query_one("#vt-cmd")  # keys go there before any other message
+        sent = len(session.submitted)
+        await pilot.press("p", "o")
+        assert screen.query_one("#vt-cmd").value == "po" and len(session.submitted) == sent

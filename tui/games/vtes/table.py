@@ -403,8 +403,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.when_free(lambda: self.run_command(command))
 
     def action_command(self) -> None:
-        cmd = self.query_one("#vt-cmd", Input)
-        cmd.focus()
+        # At once, not as Widget.focus does it (after the messages already queued): the keys typed
+        # right after ":" belong to the command line, and a "p" among them must not play a card.
+        self.set_focus(self.query_one("#vt-cmd", Input))
 
     @on(Input.Submitted, "#vt-cmd")
     def _command_submitted(self, event: Input.Submitted) -> None:
