@@ -205,6 +205,18 @@ class SeatDriver:
         self.pump()
         return future
 
+    def bring(self, brought: Any) -> None:
+        """Bring ``brought`` (what the game's ``SeatKit`` reads: a deck) to this seat, which has not
+        joined yet: a seat refused for want of it (``SeatRefusal.NEEDS_KIT``) sits now with it.
+        Raises ClientError once this seat's `join` is out, since it commits to what it brought
+        (PROTOCOL.md 4)."""
+        seat = self._seat()
+        if seat.index is not None or self._inflight is not None or seat.leaves or self.left:
+            raise ClientError("This seat has joined with its deck already: leave the table to bring another.")
+        self.brought = brought
+        self._join_refused = False
+        self.pump()
+
     def check_leave(self) -> None:
         """Raise ClientError with the table's sentence when it would refuse this seat's `leave` now
         (after the start, say); nothing is sent."""

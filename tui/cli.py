@@ -365,7 +365,7 @@ def cmd_home(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """``vampire play``: you against bots in the TUI (a host and bot clients in this process over
     loopback TCP). ``--bots``: a number N of bots of the game's default level, or a comma list of
-    levels (default: 3 of the default level). ``--deck FILE``: the deck your seat brings, for a game
+    levels (default: 3 of the default level); ``--seats N``: you and N-1 bots. ``--deck FILE``: the deck your seat brings, for a game
     whose seats bring one (default: one the game ships for bots)."""
     from engine.bots import parse_bots
     from engine.opening import order_table, parse_rules
@@ -377,6 +377,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if why := _may_sit(args.game):
         raise VampireError(f"{why} Watch bots play it with vampire simulate --game {spec.name} --verbose.")
     levels = parse_bots(args.bots, spec) if args.bots else [spec.default_bot] * 3
+    if args.seats is not None:
+        if args.bots and len(levels) + 1 != args.seats:
+            raise VampireError(
+                f"--seats {args.seats} is you and {args.seats - 1} bots, but --bots names {len(levels)}."
+            )
+        if not args.bots:
+            levels = [spec.default_bot] * max(args.seats - 1, 0)
     rules = parse_rules(args.rule)
     try:
         spec.check_seats(len(levels) + 1)
@@ -778,6 +785,8 @@ async def run_join(args: argparse.Namespace) -> int:
     say = _printer()
     if args.spectate and (args.bot or args.deck):
         raise VampireError("--spectate watches a table without a seat: it takes no --bot and no --deck.")
+    if args.text and not args.spectate:
+        raise VampireError("--text is a spectator's text feed: use it with --spectate.")
     if args.bot and args.vekn:
         raise VampireError("--vekn is a person's VEKN id: a --bot seat has none.")
     if args.list and args.address:
@@ -850,7 +859,8 @@ async def run_join(args: argparse.Namespace) -> int:
         f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
         f"{', VEKN ' + vekn if vekn and not args.spectate else ''}{', watching' if args.spectate else ''}."
     )
-    if args.bot or args.spectate:
+    # A spectator watches on its game's table screen (the lobby first); --text prints the feed instead.
+    if args.bot or (args.spectate and args.text):
         _narrate(client, say, verbose=not args.quiet)
         await client.start()
         stopper = asyncio.get_running_loop().create_task(_stop_on_refused_join(client))
@@ -948,6 +958,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="a local table: you against bots")
     game_option(play)
     play.add_argument("--bots", help="a number N of bots, or a comma list of levels")
+    play.add_argument("--seats", type=int, help="seats at the table, yours included (the rest: bots)")
     rule_option(play)
     play.add_argument("--name", help="your name at the table (default: the login name)")
     vekn_option(play)
@@ -989,7 +1000,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join.add_argument("--name", help="your profile name (default: the login name)")
     vekn_option(join)
-    join.add_argument("--spectate", action="store_true", help="watch without a seat")
+    join.add_argument("--spectate", action="store_true", help="watch without a seat, on the table screen")
+    join.add_argument("--text", action="store_true", help="with --spectate: print the game as text instead")
     join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level, without a screen")
     join.add_argument("--deck", metavar="FILE", help="the deck you bring, for games whose players bring one")
     join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")

@@ -25,7 +25,7 @@ from engine.games import find_game
 from engine.games.base import Act, IllegalMove
 from engine.protocol.identity import short_fingerprint
 from engine.table import Table
-from net.events import Connection, LinkCause, LinkState, Listeners, Presence
+from net.events import Connection, LinkCause, LinkState, Listeners, Presence, SeatRefusal, SeatRefused
 from tui.events import LinkWatch, PresenceWatch
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent
 
@@ -85,6 +85,9 @@ class NetSession:
         self._presence = PresenceWatch()
         self._host_unsub: Callable[[], None] | None = None
         self._starting = False  # a guest waits for its first attempt's outcome (see start)
+        self.needs_kit = False
+        """The table refused this seat for want of what its game's seats bring (a deck): the lobby
+        offers to choose one (:meth:`bring`)."""
 
     def attach(self, session: Any) -> None:
         self._net = session
@@ -97,6 +100,8 @@ class NetSession:
             self._host_unsub = self._host.listeners.subscribe(self._from_host)
 
     def _emit(self, event: Any) -> None:
+        if isinstance(event, SeatRefused) and event.reason is SeatRefusal.NEEDS_KIT:
+            self.needs_kit = True  # the lobby offers the game's chooser (FrontEnd.lobby_kit)
         if isinstance(event, Presence):
             if self._host is None:
                 self._players(event.keys, self.table)
@@ -143,6 +148,11 @@ class NetSession:
         return self._net.seat if self._net is not None else None
 
     @property
+    def watching(self) -> bool:
+        """This session is a spectator's (``vampire join --spectate``): it holds no seat and never will."""
+        return self._net is not None and self._net.client.role == "spectator"
+
+    @property
     def bots(self) -> dict[int, str]:
         """Seat number -> bot level for the seats this program's bots hold now (seats move down
         when someone before them leaves, so they are found by key)."""
@@ -182,6 +192,20 @@ class NetSession:
         identities, e.g. ``{"crypt": [...], "library": [...]}``); empty when its game brings none or it has no seat."""
         seat = self._net.client.seat if self._net is not None else None
         return dict(getattr(seat, "decks", None) or {})
+
+    @property
+    def brought(self) -> Any:
+        """What this seat brings (the game's ``SeatKit`` value: a deck), or None: nothing yet."""
+        return self._net.client.driver.brought if self._net is not None else None
+
+    def bring(self, brought: Any) -> None:
+        """Take this seat with ``brought`` (chosen in the lobby) now that the table asked for it.
+        Raises VampireError (a sentence) once the seat has joined: its join commits to its deck."""
+        if self._net is None or self.watching:
+            raise VampireError("only a seat brings a deck")
+        self._net.client.driver.bring(brought)
+        self.needs_kit = False
+        self._forward(SessionEvent("entry"))
 
     def check_move(self, act: Act) -> None:
         seat = self._net.client.seat if self._net is not None else None

@@ -80,10 +80,11 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             done = len(ev.keys) + (1 if ev.needs_deck and ev.deck_seq is not None else 0) + len(ev.shuffles)
             owed = table.owed()
             if not owed:
-                return Progress(f"Shuffling round {rnd}", total, total)
+                return Progress(f"Shuffling round {rnd}" if rnd else "Shuffling", total, total)
             seat, kind = owed[0]
             step = {"key": "key share", "deck": "deck", "shuffle": "proven shuffle"}.get(kind, kind)
-            return Progress(f"Shuffling round {rnd}: {names[seat]}'s {step} ({done + 1} of {total})", done, total)
+            shuffling = f"Shuffling round {rnd}" if rnd else "Shuffling"  # a game without rounds has 0
+            return Progress(f"{shuffling}: {names[seat]}'s {step} ({done + 1} of {total})", done, total)
         case ShareWork() | RevealWork():
             left = len(table.owed())
             key = id(w)
@@ -95,7 +96,8 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             done = total - left
             who = ", ".join(names[s] for s in table.waiting_on())
             if isinstance(w, ShareWork):
-                return Progress(f"Dealing round {rnd}: waiting for {who} ({done} of {total} shared)", done, total)
+                dealing = f"Dealing round {rnd}" if rnd else "Dealing cards"  # a game without rounds has 0
+                return Progress(f"{dealing}: waiting for {who} ({done} of {total} shared)", done, total)
             return Progress(f"Opening cards: waiting for {who} ({done} of {total})", done, total)
         case SeedsWork():
             ev = table.events[w.event]
@@ -103,7 +105,8 @@ def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progres
             done = total - len(w.waiting)
             if w.purpose == "complaint":
                 return Progress(f"A complaint: every seed is revealed ({done} of {total})", done, total)
-            return Progress(f"Revealing the hands of round {rnd}: seeds {done} of {total}", done, total)
+            hands = f"the hands of round {rnd}" if rnd else "the hidden cards"
+            return Progress(f"Revealing {hands}: seeds {done} of {total}", done, total)
     return None
 
 

@@ -3,7 +3,8 @@
 
 Each turn it takes the Edge's pool, bleeds its prey for 1 with every ready unlocked vampire,
 transfers pool to the uncontrolled vampire closest to its capacity (or brings out a new crypt card),
-influences out vampires at capacity, discards one card and draws, and ends the turn. It never plays
+influences out vampires at capacity, discards one card and draws, and ends the turn; it agrees
+when another player calls time (tournament rules), and never calls it first. It never plays
 card texts, so its games end by bleeds: whole games finish in a few thousand acts.
 """
 
@@ -52,6 +53,12 @@ class VtesBot:
             return None
         if view.step == Step.JOINING:
             return self.deck.deck_act() if self.deck is not None else legal[0]
+        if view.time_calls and not view.time_called and seat not in view.time_calls:
+            # Another player called time (tournament rules): agree, so that a person at a table
+            # of bots can end the game on time (the rule needs two players to call it).
+            agree = [a for a in legal if a["do"] == Do.TIME]
+            if agree:
+                return agree[0]
         if view.acting != seat:
             return None
         if self.randomness and self.rng.random() < self.randomness:

@@ -75,6 +75,24 @@ class ReplayKit(Protocol):
         ...
 
 
+class LobbyKit(Protocol):
+    """What a seat brings to a game whose seats bring something (a VTES deck), in the lobby: a
+    line saying what this seat brings (counts, problems), and a chooser. ``key_label``: the
+    lobby footer's word for the chooser's key ("Choose deck")."""
+
+    key_label: str
+
+    def describe(self, brought: Any, needed: bool, table: Table) -> RenderableType:
+        """The lobby's line: what ``brought`` holds (None: nothing yet) and any problem the table
+        ``table`` would have with it; ``needed``: the table refused the seat for want of it."""
+        ...
+
+    def chooser(self, table: Table) -> Screen[Any]:
+        """A modal screen that picks what to bring for ``table`` (its rules), dismissed with the
+        game's ``SeatKit`` value, or None when the person cancels."""
+        ...
+
+
 @dataclass(frozen=True)
 class GameEnd:
     """What the end-of-game screen says about the game: ``headline`` (a sentence, with the
@@ -107,7 +125,9 @@ class FrontEnd:
     - ``game_end(table, me)``: the end-of-game summary (``me``: this player's seat, or None);
     - ``replay()``: how a replay draws the game's frames (None: the entries alone);
     - ``home_options``: the table options the home screen's forms offer (names in the game's
-      option schema), in order.
+      option schema), in order;
+    - ``lobby_kit()``: what a seat brings, shown and chosen in the lobby (None: its seats bring
+      nothing).
     """
 
     name: str
@@ -118,6 +138,7 @@ class FrontEnd:
     game_end: Callable[[Table, int | None], GameEnd] = result_summary
     replay: Callable[[], ReplayKit] | None = None
     home_options: tuple[str, ...] = field(default=())
+    lobby_kit: Callable[[], LobbyKit] | None = None
 
     @property
     def may_sit(self) -> str | None:
@@ -176,6 +197,39 @@ def front_end_of(table: Table) -> FrontEnd:
     return find_front_end(table.game_name if table.game is not None else None)
 
 
+def lobby_kit_of(table: Table) -> LobbyKit | None:
+    """The lobby kit of ``table``'s game (None: its seats bring nothing, or no game yet)."""
+    front = front_end_of(table)
+    return front.lobby_kit() if front.lobby_kit is not None else None
+
+
+def lobby_kit_line(session: TableSession) -> RenderableType:
+    """The lobby's line on what this seat brings (empty for a game whose seats bring nothing,
+    and for a spectator)."""
+    kit = lobby_kit_of(session.table)
+    if kit is None or getattr(session, "watching", False):
+        return ""
+    return kit.describe(getattr(session, "brought", None), bool(getattr(session, "needs_kit", False)), session.table)
+
+
+def choose_kit(screen: Screen[Any], session: TableSession) -> None:
+    """Open the game's chooser over ``screen``; what the person picks, the seat brings now
+    (``session.bring``); a refusal is a notification's sentence."""
+    kit = lobby_kit_of(session.table)
+    if kit is None:
+        return
+
+    def chosen(brought: Any) -> None:
+        if brought is None:
+            return
+        try:
+            session.bring(brought)  # type: ignore[attr-defined]
+        except VampireError as err:
+            screen.notify(str(err), severity="error")
+
+    screen.app.push_screen(kit.chooser(session.table), chosen)
+
+
 def every_front_end() -> list[FrontEnd]:
     """The front end of every game the engine knows, in the registry's order."""
     return [find_front_end(name) for name in game_names()]
@@ -195,12 +249,16 @@ __all__ = [
     "BUILTIN",
     "FrontEnd",
     "GameEnd",
+    "LobbyKit",
     "Marks",
     "ReplayKit",
+    "choose_kit",
     "every_front_end",
     "find_front_end",
     "front_end_of",
     "help_text",
+    "lobby_kit_line",
+    "lobby_kit_of",
     "plain_front_end",
     "playable",
     "register_front_end",

@@ -4,7 +4,9 @@ bots for the host to add or remove, the table's options, and start.
 The host adds bots with ``b`` (the game's default level) or ``r`` (a random one, for a game that
 has that level), removes the highlighted one (or the last one) with ``x``, and
 starts with ``s`` once every seat is taken (greyed out until then), unless its host starts by
-itself (``vampire play``); a sentence under the seats says what the table waits for."""
+itself (``vampire play``); a sentence under the seats says what the table waits for. A seat whose
+game brings something (a deck) and that joined with none chooses it with ``d`` (the game's
+``FrontEnd.lobby_kit``)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from engine.protocol.identity import short_fingerprint
 from tui.errors import explain
 from tui.errors import sentence as _sentence
 from tui.events import as_session_event
+from tui.games import choose_kit, lobby_kit_line, lobby_kit_of
 from tui.messages import SessionUpdate
 from tui.session import TableSession
 from tui.widgets.common.title import TitleBar
@@ -40,6 +43,7 @@ class LobbyScreen(Screen[None]):
         Binding("r", "add_bot('random')", "Add random bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
+        Binding("d", "choose_kit", "Choose deck"),
         Binding("escape", "leave", "Leave"),
         Binding("f1", "app.help", "Help"),
         Binding("ctrl+q", "app.quit", "Quit"),
@@ -62,6 +66,7 @@ class LobbyScreen(Screen[None]):
             yield DataTable(
                 id="lobby-seats", cursor_type="row" if self.session.is_host else "none", zebra_stripes=False
             )
+            yield Static(id="lobby-kit")  # what this seat brings (a deck), from its game's front end
             yield Static(id="lobby-options")
             yield Static(id="lobby-hint", classes="hint")
         yield Footer()
@@ -153,6 +158,9 @@ class LobbyScreen(Screen[None]):
             grid.move_cursor(row=min(max(cursor_row, 0), grid.row_count - 1), animate=False)
         options = ", ".join(f"{k} {v}" for k, v in sorted(table.options.items()))
         self.query_one("#lobby-options", Static).update(f"Table rules: {options}" if options else "")
+        kit = self.query_one("#lobby-kit", Static)
+        kit.update(kit_line := lobby_kit_line(session))
+        kit.display = bool(str(kit_line))
         self.query_one("#lobby-hint", Static).update(Text(self._waits_for()))  # a host's reason is no markup
         self.refresh_bindings()
 
@@ -172,6 +180,8 @@ class LobbyScreen(Screen[None]):
         auto = getattr(session, "auto_start", False)
         bots = bool(session.bots) and getattr(session, "can_remove_bots", True)
         if not session.is_host:
+            if getattr(session, "watching", False):
+                return f"{taken} of {seats} seats taken. You are watching: the table opens here when the game starts."
             if taken == seats:
                 return "Every seat is taken: waiting for the host to start the game."
             return f"{taken} of {seats} seats taken: waiting for more players to join."
@@ -201,6 +211,8 @@ class LobbyScreen(Screen[None]):
             if not session.is_host or not getattr(session, "can_remove_bots", True):
                 return False
             return True if session.bots and table.phase == "lobby" and not self._busy else None
+        if action == "choose_kit":
+            return bool(getattr(session, "needs_kit", False)) and lobby_kit_of(table) is not None
         if action == "start":
             if not session.is_host or getattr(session, "auto_start", False):
                 return False
@@ -237,6 +249,9 @@ class LobbyScreen(Screen[None]):
         seat = self._selected_bot()
         if seat is not None:
             self._do("remove_bot", seat)
+
+    def action_choose_kit(self) -> None:
+        choose_kit(self, self.session)
 
     def action_start(self) -> None:
         self._do("start_game")

@@ -165,3 +165,14 @@ def test_a_card_name_that_two_copies_share_takes_the_first(ctx: Context) -> None
     twin = CardView(pos=(999, 0), owner=0, controller=0, zone=Zone.HAND, crypt=False, card=card.card, name=card.name)
     doubled = Context(replace(view, hand=(card, twin, *view.hand[1:])), ctx.names)
     assert parse(f"play {card.name}", doubled)["card"] == card.as_list()
+
+
+def test_a_transfer_without_a_vampire_goes_to_the_one_closest_to_its_capacity(ctx: Context) -> None:
+    short = [c for c in ctx.view.uncontrolled(0) if c.capacity > c.counters]
+    assert short
+    closest = min(short, key=lambda c: (c.capacity - c.counters, c.pos))
+    assert parse("transfer", ctx)["card"] == closest.as_list()
+    assert parse("transfer 2", ctx)["card"] == closest.as_list()
+    # A vampire selected on the board wins.
+    other = next(c for c in ctx.view.uncontrolled(0) if c.pos != closest.pos)
+    assert parse("transfer", replace(ctx, selected=other.pos))["card"] == other.as_list()

@@ -1,6 +1,7 @@
 """The VTES table screen's keys, on an in-process table (bots and duties run between awaits):
 transfer, pool ±, lock, blood on the selected card, the move menu, rulings, ash heaps, the next phase, discard,
-play; a refused key shows the engine's sentence and sends nothing."""
+play, combat and its strike menu, a crypt card out; keys pressed quickly are kept in order; a refused key shows
+the engine's sentence and sends nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.support.poll import eventually
 from tests.support.tui import shown
 from tests.support.vtes_table import advance, build_vtes
 from tui.app import Start, VampireApp
+from tui.games.vtes.menus import STRIKES, CombatMenu, StrikeMenu
 from tui.games.vtes.table import VtesTableScreen
 
 
@@ -50,9 +52,10 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
         def settled() -> bool:
             return not screen.submitting
 
-        # t: 1 pool to the first vampire of the uncontrolled region.
+        # t: 1 pool to the vampire of the uncontrolled region closest to its capacity.
         before = view()
-        first = before.uncontrolled(0)[0]
+        short = [c for c in before.uncontrolled(0) if c.capacity > c.counters]
+        first = min(short, key=lambda c: (c.capacity - c.counters, c.pos))
         await pilot.press("t")
         await eventually(
             lambda: view().transfers == before.transfers - 1 and settled(), 10, "the transfer", pilot=pilot
@@ -128,3 +131,98 @@ async def test_calling_time_at_a_tournament_table() -> None:
         await pilot.press("T")
         await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
         assert len(session.submitted) == 1
+
+
+async def test_keys_pressed_quickly_are_kept_in_order_not_lost() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        before = session.view()
+        pool = before.players[0].pool
+        # Two transfers and two pool changes in one burst: each is sent once the one before it
+        # has reached the table, checked against the table as it stands then.
+        await pilot.press("t", "t", "plus", "plus")
+        await eventually(
+            lambda: len(session.submitted) == 4 and not screen.submitting, 20, "the four acts", pilot=pilot
+        )
+        view = session.view()
+        assert [a["do"] for a in session.submitted] == ["transfer", "transfer", "pool", "pool"]
+        assert view.transfers == before.transfers - 2 and view.players[0].pool == pool - 2 + 2
+        # One transfer too many in the burst: the last is refused with the engine's sentence.
+        left = view.transfers
+        await pilot.press(*["t"] * (left + 1))
+        await eventually(lambda: "✗" in _say(app), 20, "the refusal", pilot=pilot)
+        await eventually(lambda: not screen.submitting, 10, "settled", pilot=pilot)
+        assert session.view().transfers == 0
+        assert [a["do"] for a in session.submitted[4:]] == ["transfer"] * left
+
+
+async def test_combat_from_keys_and_menus() -> None:
+    local = build_vtes(11)
+
+    def fight(v: Any) -> bool:
+        foes = [c for c in v.cards if c.controller != 0 and c.crypt and c.zone == Zone.READY and c.counters >= 2]
+        return v.acting == 0 and v.phase == Phase.MINION and bool(v.controlled(0, Zone.READY)) and bool(foes)
+
+    advance(local, fight)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        view = session.view()
+        mine = view.controlled(0, Zone.READY)[0]
+        board = screen.query_one("#vt-board", OptionList)
+        board.focus()
+        board.highlighted = board.get_option_index(f"b-{mine.pos[0]}-{mine.pos[1]}")
+        await pilot.pause()
+        # f: whom the selected vampire fights (others' minions first); Enter picks the first.
+        await pilot.press("f")
+        await eventually(lambda: isinstance(app.screen, CombatMenu), 10, "the combat menu", pilot=pilot)
+        foe = app.screen.choices[0]
+        assert foe.controller != 0
+        await pilot.press("enter")
+        await eventually(lambda: isinstance(app.screen, StrikeMenu), 10, "the strike menu", pilot=pilot)
+        assert session.submitted[-1] == {"do": "combat", "minions": [mine.as_list(), foe.as_list()]}
+        # The strikes: 1 damage to the foe (its blood, caused by combat damage), then combat ends.
+        await pilot.press(*["down"] * (1 + len(STRIKES)), "enter")
+        await eventually(lambda: session.submitted[-1]["do"] == "blood", 10, "the damage", pilot=pilot)
+        assert session.submitted[-1] == {"do": "blood", "card": foe.as_list(), "delta": -1, "cause": "combat damage"}
+        await eventually(lambda: isinstance(app.screen, StrikeMenu), 10, "the strike menu again", pilot=pilot)
+        await eventually(lambda: not screen.submitting, 10, "settled", pilot=pilot)
+        after = next(c for c in session.view().cards if c.pos == foe.pos)
+        assert after.counters == foe.counters - 1
+        await pilot.press("escape")
+        await eventually(lambda: app.screen is screen, 10, "the table again", pilot=pilot)
+        assert "ends" in _say(app)
+
+
+async def test_c_moves_the_top_crypt_card_out_with_four_transfers() -> None:
+    local = build_vtes(11)
+    advance(
+        local, lambda v: v.acting == 0 and v.phase == Phase.INFLUENCE and v.transfers == 4 and v.players[0].pool > 1
+    )
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        region = len(session.view().uncontrolled(0))
+        await pilot.press("C")
+        await eventually(lambda: len(session.view().uncontrolled(0)) == region + 1, 10, "the crypt card", pilot=pilot)
+        assert session.submitted[-1] == {"do": "transfer", "kind": "crypt"}
+        assert session.view().transfers == 0
+
+
+async def test_the_command_line_has_the_focus_as_soon_as_colon_is_handled() -> None:
+    """Keys typed right after ":" (already queued behind it) go to the command line: a "p" among
+    them is text, never the play key."""
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        screen.action_command()
+        assert screen.focused is screen.query_one("#vt-cmd")  # keys go there before any other message
+        sent = len(session.submitted)
+        await pilot.press("p", "o")
+        assert screen.query_one("#vt-cmd").value == "po" and len(session.submitted) == sent

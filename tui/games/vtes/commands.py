@@ -14,7 +14,7 @@ A command is a verb and its arguments, separated by spaces, case ignored:
 - ``bleed [N] [MINION] [METHUSELAH]`` (defaults: 1, the selected or first ready unlocked
   vampire, its controller's prey);
 - ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
-  ``transfer crypt``;
+  ``transfer crypt``; without VAMPIRE: the selected one, else the one closest to its capacity;
 - ``combat MINION, MINION``; ``shuffle library|crypt``.
 
 CARD is a card's name or the start of it, among the cards this seat may name: its hand for
@@ -397,6 +397,15 @@ def _parse_bleed(rest: list[str], ctx: Context) -> Act:
     return act
 
 
+def _closest_to_capacity(vampires: Sequence[CardView]) -> CardView | None:
+    """The vampire a transfer goes to when none is named or selected: the one with the least
+    blood still missing to its capacity (the next to be influenced out), else the first."""
+    short = [c for c in vampires if c.capacity > c.counters]
+    if short:
+        return min(short, key=lambda c: (c.capacity - c.counters, c.pos))
+    return vampires[0] if vampires else None
+
+
 def _parse_transfer(rest: list[str], ctx: Context) -> Act:
     if rest and rest[0].lower() == "crypt":
         _no_rest(rest[1:], "transfer crypt")
@@ -411,7 +420,7 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
         card, rest = take_card(rest, mine, "vampire in your uncontrolled region")
         _no_rest(rest, "transfer N VAMPIRE")
     else:
-        found = _selected_or_first(ctx, mine, lambda c: True)
+        found = next((c for c in mine if c.pos == ctx.selected), None) or _closest_to_capacity(mine)
         if found is None:
             raise CommandError("Your uncontrolled region is empty: transfer crypt moves a vampire there.")
         card = found

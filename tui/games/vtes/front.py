@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
-from tui.games import FrontEnd, GameEnd, ReplayKit, result_summary
+from tui.games import FrontEnd, GameEnd, LobbyKit, ReplayKit, result_summary
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -30,16 +30,18 @@ HELP = """\
   x       burn it                   > <    its blood or life ±1
   v       move it (a menu)          + -    your pool ±1
   g       1 pool from the Edge      m      the minion action ends
+  f       combat (menus: whom, then what the strikes did)
+  C       top crypt card to your uncontrolled region (4 transfers)
   w       announce withdrawal       T      call time (tournament)
   r       the card's rulings        h      show the ash heaps
   :       the command line (→ completes, Enter sends, Esc leaves):
-          next · end · draw [N] · play CARD [to ready|torpor]
-          [on CARD] [pool N] [blood N [from MINION]] · discard CARD
-          · bleed [N] [MINION] [NAME] · transfer N VAMPIRE
+          next · end · draw \\[N] · play CARD \\[to ready|torpor]
+          \\[on CARD] \\[pool N] \\[blood N \\[from MINION]] · discard CARD
+          · bleed \\[N] \\[MINION] \\[NAME] · transfer N VAMPIRE
           · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
-          · pool ±N [NAME] [for CAUSE] · blood ±N CARD · life ±N CARD
+          · pool ±N \\[NAME] \\[for CAUSE] · blood ±N CARD · life ±N CARD
           · lock/unlock/burn CARD · move CARD to ZONE · combat A, B
-          · handsize ±N [NAME] · shuffle library · done · withdraw
+          · handsize ±N \\[NAME] · shuffle library · done · withdraw
           · time · deck CRYPT LIBRARY
   An act the rules refuse shows the engine's reason and is not sent.
 
@@ -65,6 +67,12 @@ def _replay() -> ReplayKit:
     return VtesReplay()
 
 
+def _lobby_kit() -> LobbyKit:
+    from tui.games.vtes.deckpick import VtesLobbyKit
+
+    return VtesLobbyKit()
+
+
 def game_end(table: Table, me: int | None) -> GameEnd:
     """The result's summary, then the table's result as an organiser enters it in the Archon
     (the game's ``organiser_result``: seating order, VP, GW and the Archon's checks)."""
@@ -86,4 +94,5 @@ FRONT_END = FrontEnd(
     game_end=game_end,
     replay=_replay,
     home_options=("ruleset",),
+    lobby_kit=_lobby_kit,
 )

@@ -1,5 +1,10 @@
 """The VTES table screen's menus: where to move a card (the ``move`` act's targets, shared/rules/
-vtes.md "Zones")."""
+vtes.md "Zones"), and combat (rules, "Combat"): whom the selected minion fights, then what the
+strikes did to either minion (damage, torpor, burn), one choice after another.
+
+The engine is card-agnostic: ``combat`` records that two minions entered combat (an announced
+withdrawal fails with it), and its results are the ordinary acts (``blood``/``life`` changes
+caused by "combat damage", ``move`` to torpor, ``burn``) that the menu sends for the player."""
 
 from __future__ import annotations
 
@@ -10,7 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.games.vtes.vocab import Target
+from engine.games.base import Act
+from engine.games.vtes.view import CardView
+from engine.games.vtes.vocab import Do, Target, Zone
 
 #: The move menu's choices, in the order a player most often needs them, with their words.
 MOVE_CHOICES: tuple[tuple[Target, str], ...] = (
@@ -58,4 +65,131 @@ class MoveMenu(ModalScreen[Target | None]):
         self.dismiss(None)
 
 
-__all__ = ["MOVE_CHOICES", "MoveMenu"]
+def opponents(cards: tuple[CardView, ...], minion: CardView) -> list[CardView]:
+    """The minions ``minion`` may enter combat with: every other named minion in a ready region
+    or in torpor (another Methuselah's first, in the order of the table)."""
+    found = [c for c in cards if c.pos != minion.pos and c.name and c.zone in (Zone.READY, Zone.TORPOR)]
+    minions = [c for c in found if c.crypt or "Ally" in c.types]
+    return sorted(minions, key=lambda c: c.controller == minion.controller)
+
+
+def _who(card: CardView, names: list[str]) -> str:
+    owner = names[card.controller] if 0 <= card.controller < len(names) else "?"
+    where = " (torpor)" if card.zone == Zone.TORPOR else ""
+    return f"{card.name} — {owner}{where}"
+
+
+class CombatMenu(ModalScreen[CardView | None]):
+    """Whom ``minion`` enters combat with (Enter picks; Esc cancels: dismissed with None)."""
+
+    DEFAULT_CSS = """
+    CombatMenu { align: center middle; background: $background 60%; }
+    CombatMenu > Vertical { width: 64; height: auto; max-height: 18; border: thick $accent;
+        background: $surface; padding: 0 1; }
+    CombatMenu OptionList { height: auto; max-height: 13; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, minion: CardView, choices: list[CardView], names: list[str]) -> None:
+        super().__init__()
+        self.minion = minion
+        self.choices = choices
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"{self.minion.name} enters combat with…", classes="dialog-title")
+            yield OptionList(
+                *(Option(_who(c, self.names), id=f"c{i}") for i, c in enumerate(self.choices)), id="vt-foe"
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#vt-foe").focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[int(str(event.option.id)[1:])])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+#: A strike's results the combat menu offers for each minion: (words, what it does).
+STRIKES: tuple[tuple[str, str], ...] = (
+    ("1 damage", "-1"),
+    ("2 damage", "-2"),
+    ("3 damage", "-3"),
+    ("to torpor", "torpor"),
+    ("burned", "burn"),
+)
+
+#: The cause combat damage records in the log.
+COMBAT_DAMAGE = "combat damage"
+
+
+def strike_act(card: CardView, effect: str) -> Act:
+    """The act for one result of a strike on ``card``: damage is blood lost by a vampire or life
+    lost by an ally (cause "combat damage"), torpor a move, burn a burn."""
+    if effect == "torpor":
+        return {"do": Do.MOVE, "cards": [card.as_list()], "to": Target.TORPOR}
+    if effect == "burn":
+        return {"do": Do.BURN, "cards": [card.as_list()]}
+    return {
+        "do": Do.BLOOD if card.crypt else Do.LIFE,
+        "card": card.as_list(),
+        "delta": int(effect),
+        "cause": COMBAT_DAMAGE,
+    }
+
+
+class StrikeMenu(ModalScreen[Act | None]):
+    """What a round of strikes did to either minion of a combat: each choice is dismissed with
+    its act (:func:`strike_act`); Esc, or "combat ends", with None."""
+
+    DEFAULT_CSS = """
+    StrikeMenu { align: center middle; background: $background 60%; }
+    StrikeMenu > Vertical { width: 64; height: auto; max-height: 20; border: thick $accent;
+        background: $surface; padding: 0 1; }
+    StrikeMenu OptionList { height: auto; max-height: 15; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Combat ends")]
+
+    def __init__(self, minions: tuple[CardView, CardView]) -> None:
+        super().__init__()
+        self.minions = minions
+
+    def compose(self) -> ComposeResult:
+        options = [Option("combat ends", id="end")]
+        for i, card in enumerate(self.minions):
+            options += [Option(f"{card.name}: {words}", id=f"s{i}-{k}") for k, (words, _) in enumerate(STRIKES)]
+        a, b = self.minions
+        with Vertical():
+            yield Static(f"Combat: {a.name} and {b.name}. What did the strikes do?", classes="dialog-title")
+            yield OptionList(*options, id="vt-strike")
+
+    def on_mount(self) -> None:
+        self.query_one("#vt-strike").focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        oid = str(event.option.id)
+        if oid == "end":
+            self.dismiss(None)
+            return
+        who, k = oid[1:].split("-")
+        self.dismiss(strike_act(self.minions[int(who)], STRIKES[int(k)][1]))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = [
+    "COMBAT_DAMAGE",
+    "MOVE_CHOICES",
+    "STRIKES",
+    "CombatMenu",
+    "MoveMenu",
+    "StrikeMenu",
+    "opponents",
+    "strike_act",
+]

@@ -15,6 +15,9 @@ the seat committed to when it joined), so a person never has to type them.
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -48,6 +51,8 @@ from tui.session import TableSession
 
 #: Columns from which the Methuselahs panel shows each one's predator too.
 WIDE = 110
+#: Acts kept while one is on its way to the table (keys pressed quickly: ``t t t t``).
+QUEUE_MAX = 8
 
 
 def _pos_id(prefix: str, pos: Pos) -> str:
@@ -108,6 +113,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("k", "lock", "Lock/unlock", show=False),
         Binding("x", "burn", "Burn", show=False),
         Binding("v", "move", "Move", show=False),
+        Binding("f", "combat", "Combat", show=False),
+        Binding("C", "act('transfer crypt')", "Crypt card out", show=False),
         Binding("plus", "act('pool +1')", "Pool +1", show=False),
         Binding("minus", "act('pool -1')", "Pool -1", show=False),
         Binding("greater_than_sign", "counter(1)", "Blood +1", show=False),
@@ -130,6 +137,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._deck_sent = False
         self._hand_ids: tuple[str, ...] = ()
         self._board_ids: tuple[str, ...] = ()
+        self._queued: deque[Callable[[], object]] = deque()
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -170,6 +178,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def on_mount(self) -> None:
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
+        if getattr(self.session, "watching", False):
+            self.query_one("#vt-cmd").display = False  # a spectator makes no moves
         self.query_one("#vt-board").border_title = "Table"
         self.query_one("#vt-hand").border_title = "Your hand"
         self.query_one("#vt-card").border_title = "Card"
@@ -198,6 +208,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._show_card()
         self._say_turn(view, names)
         self._declare_deck(view)
+        if self._queued and not self.submitting:
+            self.call_later(self._drain)
 
     def _fill_board(self, view: VtesView, names: list[str]) -> None:
         board = self.query_one("#vt-board", OptionList)
@@ -226,7 +238,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _fill_hand(self, view: VtesView) -> None:
         hand = self.query_one("#vt-hand", OptionList)
         options = [Option(hand_label(c), id=_pos_id("h", c.pos)) for c in view.hand]
+        if view.seat is None:
+            # A spectator holds no hand: the panel says so once, instead of staying empty.
+            options = [Option(Text("Watching: hands stay hidden.", style="dim"), id="h-none", disabled=True)]
         ids = tuple(str(o.id) for o in options) + tuple(str(o.prompt) for o in options)
+        hand.border_title = f"Your hand ({len(options)})" if view.seat is not None else "Hand"
         if ids == self._hand_ids:
             return
         self._hand_ids = ids
@@ -234,7 +250,6 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         hand.set_options(options)
         if options:
             hand.highlighted = min(old or 0, len(options) - 1)
-        hand.border_title = f"Your hand ({len(options)})" if view.seat is not None else "Hand"
 
     def _say_turn(self, view: VtesView, names: list[str]) -> None:
         say = self.query_one("#vt-say", Static)
@@ -279,8 +294,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        before = self._focus_card.pos if self._focus_card is not None else None
         self._focus_card = self._card_at(_id_pos(event.option.id))
         self._show_card()
+        if self._focus_card is not None and self._focus_card.pos == before:
+            return  # a redraw put the highlight back where it was: the person did not move it
         say = self.query_one("#vt-say", Static)
         if say.has_class("-illegal") and self._view is not None:
             say.set_class(False, "-illegal")
@@ -325,11 +343,30 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         try:
             self.session.check_move(act)
         except VampireError as err:
+            self._queued.clear()  # the keys after a refused act were meant to follow it
             self._say(f"✗ {self._sentence(err)}", True)
             return False
         self._say(f"✓ Sent: {self._act_words(act)}", False)
         self.submit(act)
         return True
+
+    def when_free(self, run: Callable[[], object]) -> None:
+        """Run ``run`` (a key's act) now, or, while an act of this seat is on its way to the table,
+        once it has been taken: keys pressed quickly are kept in order (up to :data:`QUEUE_MAX`),
+        each checked against the table as it stands when its turn comes, instead of lost."""
+        if self.session.seat is None or (not self.submitting and not self._queued):
+            run()
+            return
+        if len(self._queued) >= QUEUE_MAX:
+            self._say(f"✗ {QUEUE_MAX} acts are waiting already: this key is ignored.", True)
+            return
+        self._queued.append(run)
+        self._say(f"⋯ waiting for your last act to reach the table ({len(self._queued)} more to send)", False)
+
+    def _drain(self) -> None:
+        """Run the next kept key, once nothing of this seat is on its way."""
+        if self._queued and not self.submitting:
+            self._queued.popleft()()
 
     def _sentence(self, err: BaseException) -> str:
         """The engine's sentence for a refusal, its seat placeholders (``{s1}``) named."""
@@ -363,11 +400,12 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return self.try_act(act)
 
     def action_act(self, command: str) -> None:
-        self.run_command(command)
+        self.when_free(lambda: self.run_command(command))
 
     def action_command(self) -> None:
-        cmd = self.query_one("#vt-cmd", Input)
-        cmd.focus()
+        # At once, not as Widget.focus does it (after the messages already queued): the keys typed
+        # right after ":" belong to the command line, and a "p" among them must not play a card.
+        self.set_focus(self.query_one("#vt-cmd", Input))
 
     @on(Input.Submitted, "#vt-cmd")
     def _command_submitted(self, event: Input.Submitted) -> None:
@@ -375,7 +413,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if not line:
             self.home_widget().focus()
             return
-        if self.run_command(line):
+        if self.submitting or self._queued:
+            self.when_free(lambda: self.run_command(line))
+            event.input.value = ""
+        elif self.run_command(line):
             event.input.value = ""
 
     @on(Input.Changed, "#vt-cmd")
@@ -389,6 +430,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._say(f"→ completes: {shown}{' …' if len(found) > 4 else ''}", False)
 
     def action_play_card(self) -> None:
+        self.when_free(self._play_card)
+
+    def _play_card(self) -> None:
         card = self.hand_card()
         if card is None:
             self._say("✗ Your hand is empty.", True)
@@ -433,6 +477,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return act
 
     def action_discard_card(self) -> None:
+        self.when_free(self._discard_card)
+
+    def _discard_card(self) -> None:
         card = self.hand_card()
         if card is None:
             self._say("✗ Your hand is empty.", True)
@@ -446,11 +493,17 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return card
 
     def action_lock(self) -> None:
+        self.when_free(self._lock)
+
+    def _lock(self) -> None:
         card = self._need_selected("k")
         if card is not None:
             self.try_act({"do": Do.UNLOCK if card.locked else Do.LOCK, "cards": [card.as_list()]})
 
     def action_burn(self) -> None:
+        self.when_free(self._burn)
+
+    def _burn(self) -> None:
         card = self._need_selected("x")
         if card is not None:
             self.try_act({"do": Do.BURN, "cards": [card.as_list()]})
@@ -469,7 +522,53 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
         self.app.push_screen(MoveMenu(card.name or "the card"), chosen)
 
+    def action_combat(self) -> None:
+        """Combat (rules, "Combat"): the selected minion (else your first ready one) against one
+        chosen from a menu; then a menu of what the strikes did, one result at a time."""
+        from tui.games.vtes.menus import CombatMenu, opponents
+
+        view = self._view
+        me = self.session.seat
+        if view is None or me is None:
+            return
+        minion = self.selected_card()
+        if (
+            minion is None
+            or minion.zone not in (Zone.READY, Zone.TORPOR)
+            or not (minion.crypt or "Ally" in minion.types)
+        ):
+            minion = next((c for c in view.controlled(me, Zone.READY) if c.crypt or "Ally" in c.types), None)
+        if minion is None:
+            self._say("✗ Select a minion on the table first (Tab to the table, ↑ ↓), then f.", True)
+            return
+        foes = opponents(view.cards, minion)
+        if not foes:
+            self._say(f"✗ No other minion is in play for {minion.name} to fight.", True)
+            return
+
+        def chosen(foe: CardView | None) -> None:
+            if foe is not None and self.try_act({"do": Do.COMBAT, "minions": [minion.as_list(), foe.as_list()]}):
+                self._strikes((minion, foe))
+
+        self.app.push_screen(CombatMenu(minion, foes, list(self.session.table.names)), chosen)
+
+    def _strikes(self, pair: tuple[CardView, CardView]) -> None:
+        """The strike menu for ``pair``, again after each result it sends, until combat ends."""
+        from tui.games.vtes.menus import StrikeMenu
+
+        def chosen(act: Act | None) -> None:
+            if act is None:
+                self._say(f"Combat between {pair[0].name} and {pair[1].name} ends.", False)
+                return
+            self.when_free(lambda: self.try_act(act))
+            self._strikes(pair)
+
+        self.app.push_screen(StrikeMenu(pair), chosen)
+
     def action_counter(self, delta: int) -> None:
+        self.when_free(lambda: self._counter(delta))
+
+    def _counter(self, delta: int) -> None:
         card = self._need_selected("> or <")
         if card is not None:
             do = Do.BLOOD if card.crypt else Do.LIFE
@@ -489,12 +588,18 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def action_back(self) -> None:
         cmd = self.query_one("#vt-cmd", Input)
         if cmd.has_focus:
+            cmd.value = ""  # Esc leaves the command line and drops what was typed, like a cancel
             self.home_widget().focus()
             return
         super().action_back()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("act", "play_card", "discard_card", "lock", "burn", "counter", "move"):
+        acting = ("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command")
+        if action in acting and getattr(self.session, "watching", False):
+            return False  # a spectator's footer lists no key that acts
+        if action == "command":
+            return True
+        if action in acting:
             view = self._view
             seated = self.session.seat is not None and view is not None and view.step == Step.PLAY
             me = view.me if view is not None else None
