@@ -65,8 +65,10 @@ class Seat:
         self.decks: dict[str, list[str]] = {}
         self.leaves: list[str] = []
         self.salts: list[bytes] = []
-        if decks:
-            self.bring_decks(decks)
+        # A seat restarted from its secrets file (a resumed table) gets back the list it committed
+        # to, which it needs to read its own private cards; the stored list wins over ``decks``.
+        if decks or secrets.get("deck", "list") is not None:
+            self.bring_decks(decks or {})
 
     def bring_decks(self, decks: dict[str, list[str]]) -> None:
         """Bring a private deck list (part name to card identities, e.g. ``{"crypt": [...], "library": [...]}``)
