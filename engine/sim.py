@@ -10,6 +10,7 @@ position and what each seat knows, so bots see exactly what a real seat would se
 from __future__ import annotations
 
 import random
+from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,7 +125,9 @@ class SimTable:
         return {**self.public, **self.known[seat]}
 
     def view(self, seat: int | None) -> Any:
-        return self.game.view(self.state, seat, self.known_to(seat))
+        # A chain of the two maps, not a merged copy: a view reads a hand's worth of positions.
+        known = self.public if seat is None else ChainMap(self.known[seat], self.public)
+        return self.game.view(self.state, seat, known)
 
     def play(self, seat: int, act: Act) -> tuple[Note, ...]:
         """Check and apply ``act`` by ``seat``; the cards it opens become public.
@@ -133,7 +136,7 @@ class SimTable:
         """
         positions = self.game.to_open(self.state, seat, act)
         # The real table opens only keys the seat holds; here a seat can only open what it knows.
-        unknown = [p for p in positions if p not in self.known_to(seat)]
+        unknown = [p for p in positions if p not in self.known[seat] and p not in self.public]
         if unknown:
             raise IllegalMove("that card is not in your hand")
         revealed = {p: self.truth[p] for p in positions}
