@@ -156,10 +156,18 @@ class Rollout:
         return game
 
     @classmethod
-    def from_state(cls, state: QueenState, identities: Mapping[Pos, str], rng: random.Random | None = None) -> Rollout:
+    def from_state(
+        cls,
+        state: QueenState,
+        identities: Mapping[Pos, str],
+        rng: random.Random | None = None,
+        partial: bool = False,
+    ) -> Rollout:
         """The game at ``state`` (phase ``play``, nobody abandoned), every hidden card read from
-        ``identities`` (position to identity: the truth, or a sample of it). Raises ValueError for
-        another phase, an abandoned game, or a hidden card ``identities`` does not name."""
+        ``identities`` (position to identity: the truth, or a sample of it). With ``partial``, a
+        hidden card ``identities`` does not name is left out of ``counts`` (``sizes`` still count
+        it) for the caller to fill. Raises ValueError for another phase, an abandoned game, or
+        (without ``partial``) a hidden card ``identities`` does not name."""
         if state.phase != Phase.PLAY or state.abandoned:
             raise ValueError("a rollout starts from a state in play")
         opts = dict(state.options)
@@ -171,9 +179,10 @@ class Rollout:
             counts = game.counts[s]
             for card in hand:
                 ident = card.ident if card.ident is not None else identities.get(card.pos)
-                if ident is None:
+                if ident is not None:
+                    counts[rank(ident)] += 1
+                elif not partial:
                     raise ValueError(f"the card at {card.pos} is not known")
-                counts[rank(ident)] += 1
             game.sizes[s] = len(hand)
         game.hunters = list(state.hunters)
         game.leader = state.leader
