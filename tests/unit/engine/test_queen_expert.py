@@ -192,6 +192,8 @@ def strength(opponent: str, games: int = STRENGTH_GAMES) -> float:
         result = play_game(GAME, bots, seed=game).result
         if seat in result.winners:
             wins += 1 / len(result.winners)
+        if (game + 1) % 100 == 0:
+            print(f"expert vs 3 {opponent}: {wins:.1f} wins in {game + 1} games", flush=True)
     return wins / games
 
 
