@@ -429,18 +429,21 @@ class Rollout:
             return None
         return Result(tuple(self.totals), self.winners(), "")
 
-    def play_out(self, rng: random.Random, until_round_end: bool = False) -> None:
+    def play_out(self, rng: random.Random, until_round_end: bool = False) -> int:
         """Random moves (uniformly among the legal ones) until the game is over, or with
-        ``until_round_end`` until the round being played has been scored."""
+        ``until_round_end`` until the round being played has been scored; the number of moves."""
         start = len(self.round_scores)
         randbelow = rng.randrange
+        made = 0
         while not self.over:
             if until_round_end and len(self.round_scores) > start:
-                return
+                break
             if self.deal_due:
                 self.deal()
             moves = self.legal()
             self.apply(moves[randbelow(len(moves))])
+            made += 1
+        return made
 
 
 # --- between the two engines ------------------------------------------------------------------

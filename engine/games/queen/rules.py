@@ -488,6 +488,9 @@ class VampireQueen:
 
     def pending(self, state: QueenState) -> Pending:
         match state.phase:
+            case Phase.PLAY:  # first: asked before every move
+                turn = state.turn
+                return Pending(actors=(turn,), waiting=_to_play(turn))
             case Phase.DEALER:
                 return Pending(ops=(Draw("dealer", (state.seats,)),), waiting="drawing the first dealer")
             case Phase.SHUFFLE:
@@ -497,9 +500,6 @@ class VampireQueen:
             case Phase.DEAL:
                 ops = tuple(Open(tuple(c.pos for c in state.hands[s]), s) for s in range(state.dealt, state.seats))
                 return Pending(ops=ops, waiting=f"dealing round {state.round}")
-            case Phase.PLAY:
-                turn = state.turn
-                return Pending(actors=(turn,), waiting=_to_play(turn))
             case Phase.SCORE:
                 return Pending(ops=(EndEvent(state.event),), waiting=f"revealing the hands of round {state.round}")
             case Phase.OVER:
@@ -776,12 +776,19 @@ class VampireQueen:
         """What ``seat`` may know: the public state and its own hand (see :class:`QueenView`)."""
         if seat is None or not state.hands:
             return QueenView(seat, state, (), ())
-        ranked = []
+        ranked: list[tuple[int, Pos, str | None]] = []
+        get = known.get
         for c in state.hands[seat]:
-            ident = c.ident if c.ident is not None else known.get(c.pos)
-            ranked.append((rank(ident) if ident else 99, c.pos, ident))
+            ident = c.ident
+            if ident is None:
+                ident = get(c.pos)
+            if not ident:
+                ranked.append((99, c.pos, ident))
+            else:
+                r = _RANKS.get(ident)
+                ranked.append((rank(ident) if r is None else r, c.pos, ident))
         ranked.sort()  # by value, then position (positions differ, so identities are never compared)
-        return QueenView(seat, state, tuple((pos, ident) for _, pos, ident in ranked), state.hunters_of(seat))
+        return QueenView(seat, state, tuple([(pos, ident) for _, pos, ident in ranked]), state.hunters_of(seat))
 
     def legal_acts(self, view: QueenView) -> list[Act]:
         """Every distinct act the seat may make now: one act per distinct play (number, how many
@@ -802,7 +809,7 @@ class VampireQueen:
                 r = _RANKS.get(ident)
                 by_rank.setdefault(rank(ident) if r is None else r, []).append(pos)
         acts: list[Act] = []
-        play = Do.PLAY
+        play = Do.PLAY.value  # a plain str: cheaper to compare, copy and print than the member
         if trick is not None and trick.hunter:
             for r in sorted(by_rank):
                 acts.append({"do": play, "cards": [list(by_rank[r][0])]})
@@ -818,20 +825,22 @@ class VampireQueen:
         for size in sizes:
             if size > top:
                 break
-            low = max(1, size - nq)
+            low = size - nq if size > nq else 1
             for _, group in groups:
-                for n in range(low, min(size, len(group)) + 1):
-                    cards = [list(p) for p in group[:n]]  # in position order already
+                g = len(group)
+                for n in range(low, (size if size < g else g) + 1):
+                    cards = [list(p) for p in group[:n]]
                     if n < size:
                         cards += [list(p) for p in queens[: size - n]]
+                    if size > 1:
                         cards.sort()
                     acts.append({"do": play, "cards": cards})
             if floor < QUEEN and size <= nq:
                 acts.append({"do": play, "cards": sorted([list(p) for p in queens[:size]])})
         if trick is None:
-            acts.extend({"do": Do.HUNTER, "hunter": h} for h in view.hunters_held if h != state.banned)
+            acts.extend({"do": Do.HUNTER.value, "hunter": h} for h in view.hunters_held if h != state.banned)
         else:
-            acts.append({"do": Do.PASS})
+            acts.append({"do": Do.PASS.value})
         return acts
 
     def describe(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
