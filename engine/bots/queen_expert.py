@@ -9,8 +9,10 @@ favouring the good ones), and plays the round out with a fast greedy policy for 
 would: its points in hand against the other seats' mean, plus the win itself when the round ends
 the game. The move simulated most often is played.
 
-The thinking budget is a number of simulations (``playouts``), so a seeded bot decides the same
-every time; ``max_seconds`` caps the time of one decision on a slow or busy machine.
+The thinking budget is counted, not timed, so a seeded bot decides the same every time: a number
+of simulations (``playouts``) and of simulated moves (``max_moves``, which bounds a decision's time
+early in a round, when simulations are long). ``max_seconds`` optionally caps a decision's time
+too, for a caller that prefers a bound in seconds to replayable decisions.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from engine.games.queen.rules import QueenView
 DEFAULT_PLAYOUTS = 800
 """Simulations per decision: about a tenth of a second on a 2-core machine (5,000–8,000 a
 second), so three experts at a table keep a person waiting well under a second."""
-DEFAULT_MAX_SECONDS = 0.9
-"""The most one decision may take, whatever ``playouts`` asks (checked between simulations)."""
+DEFAULT_MAX_MOVES = 60_000
+"""Simulated moves per decision at most (checked between simulations): about 0.2 s of simulation
+on a 2-core machine, whatever ``playouts`` asks."""
 EXPLORATION = 0.6
 """UCB1's exploration constant, for rewards of a few tenths per simulation."""
 POLICY_NOISE = 0.1
@@ -88,8 +91,9 @@ class Thinking:
 
 class QueenExpert:
     """The expert bot (see the module). ``rng``: its only source of randomness (deals sampled,
-    moves explored); ``playouts``: simulations per decision; ``max_seconds``: a cap on one
-    decision's time (None: no cap; tests that replay seeded games need none or a generous one)."""
+    moves explored); ``playouts``: simulations per decision; ``max_moves``: simulated moves per
+    decision at most; ``max_seconds``: a cap on one decision's time (None: none, and decisions
+    replay from the seed). Raises ValueError for a budget below one simulation."""
 
     level = "expert"
 
@@ -97,13 +101,15 @@ class QueenExpert:
         self,
         rng: random.Random,
         playouts: int = DEFAULT_PLAYOUTS,
-        max_seconds: float | None = DEFAULT_MAX_SECONDS,
+        max_seconds: float | None = None,
+        max_moves: int = DEFAULT_MAX_MOVES,
     ) -> None:
         if playouts < 1:
             raise ValueError("the expert needs at least one simulation per decision")
         self.rng = rng
         self.playouts = playouts
         self.max_seconds = max_seconds
+        self.max_moves = max_moves
         self.thinking = Thinking()
 
     def choose(self, view: QueenView, legal: list[Act]) -> Act | None:
@@ -129,6 +135,7 @@ class QueenExpert:
         visits = [0] * count
         totals = [0.0] * count
         deadline = None if self.max_seconds is None else start + self.max_seconds
+        simulated = 0
         for done in range(self.playouts):
             if done < count:
                 i = done
@@ -138,20 +145,27 @@ class QueenExpert:
                     range(count),
                     key=lambda k: totals[k] / visits[k] + EXPLORATION * math.sqrt(log_n / visits[k]),
                 )
+            reward, length = self._playout(belief.sample(rng), moves[i], belief.seat, rng)
             visits[i] += 1
-            totals[i] += self._playout(belief.sample(rng), moves[i], belief.seat, rng)
+            totals[i] += reward
+            simulated += length
+            if simulated >= self.max_moves and done >= count:
+                break
             if deadline is not None and done % 8 == 7 and time.perf_counter() > deadline:
                 break
         return visits, totals
 
     @staticmethod
-    def _playout(game: Rollout, move: int, seat: int, rng: random.Random) -> float:
-        """Play ``move``, then the round out greedily; the reward of its end for ``seat``."""
+    def _playout(game: Rollout, move: int, seat: int, rng: random.Random) -> tuple[float, int]:
+        """Play ``move``, then the round out greedily: the reward of its end for ``seat``, and
+        the moves simulated."""
         rounds = len(game.round_scores)
         game.auto_deal = False
         game.apply(move)
+        length = 1
         while len(game.round_scores) == rounds:
             game.apply(greedy_move(game, rng))
+            length += 1
         points = game.round_scores[-1]
         others = (sum(points) - points[seat]) / (len(points) - 1)
         reward = (others - points[seat]) / POINTS_SCALE
@@ -159,4 +173,4 @@ class QueenExpert:
             winners = game.winners()
             if seat in winners:
                 reward += 1.0 / len(winners)
-        return reward
+        return reward, length

@@ -24,8 +24,8 @@ SPEC = find_game("queen")
 
 
 def expert(seed: object, playouts: int = 24) -> QueenExpert:
-    """An expert with a tiny budget and no time cap: deterministic and quick."""
-    return QueenExpert(random.Random(str(seed)), playouts=playouts, max_seconds=None)
+    """An expert with a tiny budget (deterministic, as every expert without a time cap)."""
+    return QueenExpert(random.Random(str(seed)), playouts=playouts)
 
 
 def walk(table: SimTable, moves: int, rng: random.Random) -> None:
@@ -50,7 +50,7 @@ def hidden_from(table: SimTable, seat: int) -> list[tuple[int, int]]:
 def test_the_spec_offers_the_expert_first_and_seats_it_by_default():
     assert SPEC.bot_levels[0] == "expert" and SPEC.default_bot == "expert"
     bot = SPEC.bot("expert", random.Random(0))
-    assert isinstance(bot, QueenExpert) and bot.playouts == DEFAULT_PLAYOUTS
+    assert isinstance(bot, QueenExpert) and bot.playouts == DEFAULT_PLAYOUTS and bot.max_seconds is None
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -138,11 +138,17 @@ def test_the_expert_spends_its_budget_and_no_more_than_its_time_cap():
     counted = expert(0, playouts=50)
     assert counted.choose(view, legal) in legal
     assert (counted.thinking.decisions, counted.thinking.playouts) == (1, 50)
-    capped = QueenExpert(random.Random(0), playouts=10**9, max_seconds=0.05)
+    capped = QueenExpert(random.Random(0), playouts=10**9, max_seconds=0.05, max_moves=10**12)
     start = time.perf_counter()
     assert capped.choose(view, legal) in legal
     assert time.perf_counter() - start < 0.5
     assert 0 < capped.thinking.playouts < 10**9
+    # The counted budget: simulations stop once the simulated moves reach max_moves (each root
+    # move is still tried once), the same number every time.
+    runs = [QueenExpert(random.Random(1), playouts=10**9, max_moves=2_000) for _ in range(2)]
+    assert runs[0].choose(view, legal) == runs[1].choose(view, legal)
+    assert runs[0].thinking.playouts == runs[1].thinking.playouts
+    assert len(legal) <= runs[0].thinking.playouts < 2_000
 
 
 def test_the_expert_with_one_choice_does_not_think():
@@ -184,7 +190,7 @@ def strength(opponent: str, games: int = STRENGTH_GAMES) -> float:
     for game in range(games):
         seat = game % 4
         bots = [
-            QueenExpert(random.Random(f"{game}/{s}"), STRENGTH_PLAYOUTS, None)
+            QueenExpert(random.Random(f"{game}/{s}"), STRENGTH_PLAYOUTS)
             if s == seat
             else SPEC.bot(opponent, random.Random(f"{game}/{s}"))
             for s in range(4)
