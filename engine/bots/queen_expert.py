@@ -22,6 +22,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from engine.bots.queen import QueenHeuristic
 from engine.games.base import Act
 from engine.games.queen.belief import Belief
 from engine.games.queen.rollout import PASS, Rollout, act_move
@@ -119,7 +120,12 @@ class QueenExpert:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
-        belief = Belief.of(view)
+        try:
+            belief = Belief.of(view)
+        except ValueError:
+            # A hand not fully opened to its seat (a table still opening it): no deal can be
+            # simulated, so the rules of thumb decide.
+            return QueenHeuristic(self.rng).choose(view, legal)
         moves = [act_move(view, act) for act in legal]
         visits, totals = self._search(belief, moves, start)
         self.thinking.decisions += 1

@@ -4,6 +4,7 @@ seed, keeps to its thinking budget, and, over many games (slow), beats the other
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections import Counter
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.bots.queen import QueenHeuristic
 from engine.bots.queen_expert import DEFAULT_PLAYOUTS, QueenExpert, greedy_move
 from engine.games import find_game
 from engine.games.queen import GAME
@@ -215,3 +217,15 @@ def test_the_expert_wins_at_least_90_percent_against_three_random_bots():
     share = strength("random")
     print(f"expert vs 3 random: {share:.3f} of {STRENGTH_GAMES} games")
     assert share >= 0.90
+
+
+def test_a_hand_not_yet_opened_to_its_seat_falls_back_to_rules_of_thumb():
+    table = SimTable(GAME, 4, {"rounds": 1}, 6)
+    table.run_ops()
+    seat = table.pending().actors[0]
+    view = table.view(seat)
+    hidden = dataclasses.replace(view, hand=((view.hand[0][0], None), *view.hand[1:]))
+    with pytest.raises(ValueError, match="not fully opened"):
+        Belief.of(hidden)
+    legal = GAME.legal_acts(hidden)
+    assert expert(0).choose(hidden, legal) == QueenHeuristic(random.Random(0)).choose(hidden, legal)
