@@ -6,6 +6,9 @@
   hand shared to its seat) with every seat and the host in one process, each folding and checking
   every entry: wall and CPU seconds, for 4 and 8 seats, once with the per-process proof memo (as
   ``vampire play`` runs) and once with every folder verifying every proof itself;
+- ``queen``: the rollout engine's and the rules engine's games and moves per second (with the rules
+  engine's figure before it was tuned), and the expert bot's simulations per second and mean time
+  per decision (:mod:`bench.queen`);
 - ``audit``: entries per second, and seconds for a whole 5-round 4-seat game; its log size in bytes;
 - ``net`` (when the network layer provides it): move latency over loopback and a deal between
   separate processes;
@@ -126,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         "deal": [bench_deal(4), bench_deal(8), bench_deal(4, memo=False), bench_deal(8, memo=False)],
         "audit": bench_audit(1 if quick else 5),
     }
+    from bench import queen as bench_queen
+
+    out["queen"] = bench_queen.run(quick=quick)
     try:
         from bench import net as bench_net
     except ImportError:

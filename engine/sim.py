@@ -10,7 +10,7 @@ position and what each seat knows, so bots see exactly what a real seat would se
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,31 @@ from engine.games.base import (
     Shuffle,
 )
 from engine.games.spec import Bot
+
+
+class _Either(Mapping[Pos, str]):
+    """Two maps of identities read as one (``first`` wins): a seat's own openings and the public
+    ones. Its ``get`` is what views call, once per card in a hand."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Mapping[Pos, str], second: Mapping[Pos, str]) -> None:
+        self.first = first
+        self.second = second
+
+    def __getitem__(self, pos: Pos) -> str:
+        found = self.first.get(pos)
+        return self.second[pos] if found is None else found
+
+    def get(self, pos: Pos, default: Any = None) -> Any:
+        found = self.first.get(pos)
+        return self.second.get(pos, default) if found is None else found
+
+    def __iter__(self) -> Iterator[Pos]:
+        return iter({**self.second, **self.first})
+
+    def __len__(self) -> int:
+        return len({**self.second, **self.first})
 
 
 class SimTable:
@@ -124,7 +149,9 @@ class SimTable:
         return {**self.public, **self.known[seat]}
 
     def view(self, seat: int | None) -> Any:
-        return self.game.view(self.state, seat, self.known_to(seat))
+        # The two maps read as one, not a merged copy: a view reads a hand's worth of positions.
+        known = self.public if seat is None else _Either(self.known[seat], self.public)
+        return self.game.view(self.state, seat, known)
 
     def play(self, seat: int, act: Act) -> tuple[Note, ...]:
         """Check and apply ``act`` by ``seat``; the cards it opens become public.
@@ -133,7 +160,7 @@ class SimTable:
         """
         positions = self.game.to_open(self.state, seat, act)
         # The real table opens only keys the seat holds; here a seat can only open what it knows.
-        unknown = [p for p in positions if p not in self.known_to(seat)]
+        unknown = [p for p in positions if p not in self.known[seat] and p not in self.public]
         if unknown:
             raise IllegalMove("that card is not in your hand")
         revealed = {p: self.truth[p] for p in positions}

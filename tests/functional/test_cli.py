@@ -10,7 +10,7 @@ import pytest
 from tui.cli import main
 
 ROW = re.compile(
-    r"^(?P<name>\w+)\s+(?P<bot>heuristic|random)\s+(?P<wins>[\d.]+)\s+(?P<pct>[\d.]+)%\s+(?P<mean>[\d.]+)$"
+    r"^(?P<name>\w+)\s+(?P<bot>expert|heuristic|random)\s+(?P<wins>[\d.]+)\s+(?P<pct>[\d.]+)%\s+(?P<mean>[\d.]+)$"
 )
 
 
@@ -18,8 +18,16 @@ def table_rows(out: str) -> list[dict[str, str]]:
     return [m.groupdict() for line in out.splitlines() if (m := ROW.match(line.strip()))]
 
 
+def test_simulate_seats_the_default_level_first_and_fills_the_table_with_random_bots(capsys):
+    assert main(["simulate", "--seats", "3", "--games", "1", "--seed", "2"]) == 0
+    rows = table_rows(capsys.readouterr().out)
+    assert [r["bot"] for r in rows] == ["expert", "random", "random"]
+    assert sum(float(r["wins"]) for r in rows) == pytest.approx(1)
+
+
 def test_simulate_prints_each_players_wins_and_mean_score_with_the_heuristic_player_ahead(capsys):
-    assert main(["simulate", "--seats", "5", "--games", "20"]) == 0
+    bots = ",".join(["heuristic"] + ["random"] * 4)
+    assert main(["simulate", "--bots", bots, "--games", "20"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     assert "5 seats, 20 games" in out
@@ -39,7 +47,9 @@ def test_simulate_with_a_list_of_bots_seats_one_bot_each(capsys):
 
 
 def test_simulate_verbose_prints_the_first_game_trick_by_trick(capsys):
-    assert main(["simulate", "--seats", "4", "--games", "1", "--verbose", "--seed", "3"]) == 0
+    assert (
+        main(["simulate", "--bots", "heuristic,random,random,random", "--games", "1", "--verbose", "--seed", "3"]) == 0
+    )
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert any("is drawn as dealer and takes Hunter 15" in line for line in lines)

@@ -41,7 +41,7 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         assert screen.check_action("remove_bot", ()) is None  # no bot yet
 
         async def add_bot(seats: int) -> None:
-            await eventually(lambda: screen.check_action("add_bot", ("heuristic",)), 10, "the add-bot key", pilot=pilot)
+            await eventually(lambda: screen.check_action("add_bot", ("expert",)), 10, "the add-bot key", pilot=pilot)
             await pilot.press("b")
             await eventually(
                 lambda: len(session.table.seats) == seats and not screen._busy, 30, f"{seats} seats", pilot=pilot
@@ -51,7 +51,7 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         await add_bot(3)
         table = session.table
         _, doomed, kept = table.seats
-        assert session.bots == {1: "heuristic", 2: "heuristic"}
+        assert session.bots == {1: "expert", 2: "expert"}  # b adds the game's default level
         assert _names(grid)[:3] == ["Mina", doomed.name, kept.name]
 
         # The highlighted bot goes: the seat list loses it, the next bot moves up one seat.
@@ -65,7 +65,7 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         await eventually(
             lambda: _names(grid)[:3] == ["Mina", kept.name, "— open seat —"], 10, "the seat list", pilot=pilot
         )
-        assert session.bots == {1: "heuristic"}
+        assert session.bots == {1: "expert"}
         assert "2 of 4 seats taken" in shown(hint)
         host_log = read_log(session.log_path).entries
         leaves = [e for e in host_log if e.kind == "leave"]

@@ -37,7 +37,7 @@ CHOICES = (
     ("quit", "Quit"),
 )
 
-LEVEL_WORDS = {"heuristic": "plays to win", "random": "any legal move"}
+LEVEL_WORDS = {"expert": "thinks ahead", "heuristic": "plays to win", "random": "any legal move"}
 """What a bot level does, in a player's words, for the levels that have one."""
 
 

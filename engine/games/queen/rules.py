@@ -20,8 +20,10 @@ rules refuse now raises :class:`~engine.games.base.IllegalMove`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
+from typing import Any
 
 from engine.games.base import (
     Act,
@@ -56,6 +58,7 @@ DECK: tuple[str, ...] = tuple(f"{n}-{c}" for n in NUMBERS for c in range(COPIES)
     f"Q-{c}" for c in range(QUEENS)
 )
 ALL_CARDS: tuple[str, ...] = DECK + ("H15", "H20")
+_DECK_SET = frozenset(DECK)
 
 
 class Phase(StrEnum):
@@ -134,8 +137,15 @@ def hand_size(seats: int) -> int:
     return {9: 12, 10: 10, 11: 9, 12: 9}[seats]
 
 
+#: Every card's rank, looked up on the hot path instead of parsed (see :func:`rank`).
+_RANKS: dict[str, int] = {}
+
+
 def rank(card: str) -> int:
     """A card's number, 14 for a Queen, 15/20 for a hunter (its points in hand)."""
+    known = _RANKS.get(card)
+    if known is not None:
+        return known
     head = card.split("-", 1)[0]
     if head == "Q":
         return QUEEN
@@ -144,16 +154,28 @@ def rank(card: str) -> int:
     return int(head)
 
 
+_RANKS.update((card, rank(card)) for card in ALL_CARDS)
+
+
 def is_queen(card: str) -> bool:
     return card.startswith("Q-")
 
 
 def set_value(cards: tuple[str, ...]) -> int | None:
     """The value of a set (its number, 14 if only Queens), or None if it is not a set."""
-    numbers = {rank(c) for c in cards if not is_queen(c)}
-    if not cards or any(rank(c) > QUEEN for c in cards) or len(numbers) > 1:
+    if not cards:
         return None
-    return numbers.pop() if numbers else QUEEN
+    value: int | None = None
+    for c in cards:
+        r = rank(c)
+        if r > QUEEN:
+            return None
+        if r == QUEEN and c.startswith("Q-"):
+            continue
+        if value is not None and r != value:
+            return None
+        value = r
+    return QUEEN if value is None else value
 
 
 _COUNT_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -191,6 +213,28 @@ def list_words(items: list[str]) -> str:
 
 
 # --- state -----------------------------------------------------------------------------------
+
+
+def replace[Frozen](obj: Frozen, **changes: Any) -> Frozen:
+    """``obj`` (a frozen dataclass of this module, without ``__post_init__`` or slots) with the
+    fields ``changes`` names set: what :func:`dataclasses.replace` does, without its per-field
+    ``getattr`` and ``__init__``, which made most of the rules' time in whole games. Raises
+    TypeError for a name that is not a field."""
+    fields = type(obj).__dataclass_fields__  # type: ignore[attr-defined]
+    for name in changes:
+        if name not in fields:
+            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
+    new = object.__new__(type(obj))
+    slots = new.__dict__
+    slots.update(obj.__dict__)
+    slots.update(changes)
+    return new
+
+
+@lru_cache(maxsize=64)
+def _options_map(options: tuple[tuple[str, OptionValue], ...]) -> dict[str, OptionValue]:
+    """A table's options as a map, built once per distinct options tuple (read on every move)."""
+    return dict(options)
 
 
 @dataclass(frozen=True)
@@ -271,7 +315,7 @@ class QueenState:
 
     def option(self, name: str) -> OptionValue:
         """The value of table option ``name``. Raises KeyError for a name the game has not."""
-        return dict(self.options)[name]
+        return _options_map(self.options)[name]
 
     def _int_option(self, name: str) -> int:
         value = self.option(name)
@@ -312,7 +356,10 @@ class QueenState:
 
     def hunters_of(self, seat: int) -> tuple[int, ...]:
         """The hunters ``seat`` holds (15, 20), in that order."""
-        return tuple(h for h, holder in zip(HUNTERS, self.hunters, strict=True) if holder == seat)
+        h15, h20 = self.hunters
+        if h15 == seat:
+            return HUNTERS if h20 == seat else HUNTERS[:1]
+        return HUNTERS[1:] if h20 == seat else ()
 
     def hand_count(self, seat: int) -> int:
         """Public hand size: cards plus hunters held."""
@@ -342,6 +389,7 @@ class QueenView:
 # --- the game --------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
 def _clockwise_after(seat: int, seats: int) -> tuple[int, ...]:
     return tuple((seat + i) % seats for i in range(1, seats))
 
@@ -381,18 +429,48 @@ def _parse_act(act: Act) -> tuple[Do, tuple[Pos, ...]]:
     if do is Do.HUNTER and (type(act["hunter"]) is not int or act["hunter"] not in HUNTERS):
         raise MalformedAct("the hunters are Hunter 15 and Hunter 20")
     if do is Do.PLAY:
-        return do, sorted_act_positions(act["cards"])
+        return do, _positions(act["cards"])
     return do, ()
 
 
+def _positions(raw: object) -> tuple[Pos, ...]:
+    """:func:`sorted_act_positions` with a fast path for the common well-formed list (the
+    general function gives the error for anything else)."""
+    if type(raw) is list:
+        out = []
+        for item in raw:
+            if type(item) is not list or len(item) != 2:
+                break
+            event, index = item
+            if type(event) is not int or type(index) is not int or event < 0 or index < 0:
+                break
+            out.append((event, index))
+        else:
+            if out and len(set(out)) == len(out):
+                out.sort()
+                return tuple(out)
+    return sorted_act_positions(raw)
+
+
+@lru_cache(maxsize=16)
+def _to_play(seat: int) -> str:
+    """The waiting phrase while ``seat`` is to play (built once per seat)."""
+    return f"{seat_ref(seat)} to play"
+
+
 class VampireQueen:
-    """The Vampire Queen rules (shared/rules/vampire-queen.md). Stateless; states are values."""
+    """The Vampire Queen rules (shared/rules/vampire-queen.md). States are values; the only state
+    kept here is a one-act memo of the last check (see :meth:`_checked`)."""
 
     name = NAME
     title = "Vampire Queen"
     min_seats = 3
     max_seats = 12
     option_schema = OPTIONS
+
+    def __init__(self) -> None:
+        #: The last act that passed :meth:`_checked`: (state, seat, repr of the act, revealed, Checked).
+        self._memo: tuple[QueenState, int, str, dict[Pos, str], Checked] | None = None
 
     # -- setup and table work ----------------------------------------------------------------
 
@@ -410,6 +488,9 @@ class VampireQueen:
 
     def pending(self, state: QueenState) -> Pending:
         match state.phase:
+            case Phase.PLAY:  # first: asked before every move
+                turn = state.turn
+                return Pending(actors=(turn,), waiting=_to_play(turn))
             case Phase.DEALER:
                 return Pending(ops=(Draw("dealer", (state.seats,)),), waiting="drawing the first dealer")
             case Phase.SHUFFLE:
@@ -419,8 +500,6 @@ class VampireQueen:
             case Phase.DEAL:
                 ops = tuple(Open(tuple(c.pos for c in state.hands[s]), s) for s in range(state.dealt, state.seats))
                 return Pending(ops=ops, waiting=f"dealing round {state.round}")
-            case Phase.PLAY:
-                return Pending(actors=(state.turn,), waiting=f"{seat_ref(state.turn)} to play")
             case Phase.SCORE:
                 return Pending(ops=(EndEvent(state.event),), waiting=f"revealing the hands of round {state.round}")
             case Phase.OVER:
@@ -528,7 +607,7 @@ class VampireQueen:
             if p not in held:
                 raise IllegalMove("you played a card that is not in your hand")
             ident = held[p].ident if held[p].ident is not None else revealed.get(p)
-            if ident is None or ident not in DECK:
+            if ident is None or ident not in _DECK_SET:
                 raise IllegalMove("a card you played was not opened")
             cards.append(ident)
         return tuple(cards)
@@ -539,7 +618,20 @@ class VampireQueen:
         self._checked(state, seat, act, revealed)
 
     def _checked(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Checked:
-        """Check an act; return what it does. Raises MalformedAct, then IllegalMove."""
+        """Check an act; return what it does. Raises MalformedAct, then IllegalMove.
+
+        A table checks, describes and applies each act: the last act that passed is remembered
+        (by the state's identity, the seat, the act's ``repr``, which tells 15 from 15.0 and
+        True, and the revealed identities), so the three calls parse and check it once."""
+        key = repr(act)
+        memo = self._memo
+        if memo is not None and memo[0] is state and memo[1] == seat and memo[2] == key and memo[3] == revealed:
+            return memo[4]
+        checked = self._check_fully(state, seat, act, revealed)
+        self._memo = (state, seat, key, dict(revealed), checked)
+        return checked
+
+    def _check_fully(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Checked:
         do, positions = _parse_act(act)
         if state.phase != Phase.PLAY:
             raise IllegalMove(
@@ -606,16 +698,16 @@ class VampireQueen:
         else:
             positions = checked.positions
             hand = tuple(c for c in state.hands[seat] if c.pos not in positions)
-            state = replace(state, hands=_with(state.hands, seat, hand))
+            hands = _with(state.hands, seat, hand)
             if trick is None:
                 play = Play(seat, what, set_value(what) or 0, positions=positions)
                 trick = Trick(seat, 0, (play,), _clockwise_after(seat, state.seats))
-                state = replace(state, banned=0)
+                state = replace(state, hands=hands, trick=trick, banned=0)
             else:
                 value = self._hunter_value(state, what[0]) if trick.hunter else set_value(what) or 0
                 play = Play(seat, what, value, positions=positions)
                 trick = replace(trick, plays=trick.plays + (play,), waiting=trick.waiting[1:])
-            state = replace(state, trick=trick)
+                state = replace(state, hands=hands, trick=trick)
         return self._advance(state)
 
     def _hunter_value(self, state: QueenState, card: str) -> int:
@@ -637,7 +729,8 @@ class VampireQueen:
             else:
                 break
             trick = replace(trick, plays=trick.plays + (Play(s, (), 0, forced=True),), waiting=trick.waiting[1:])
-        state = replace(state, trick=trick)
+        if notes:
+            state = replace(state, trick=trick)
         if trick.waiting:
             return state, tuple(notes)
         state, end_notes = self._end_trick(state, trick)
@@ -683,9 +776,19 @@ class VampireQueen:
         """What ``seat`` may know: the public state and its own hand (see :class:`QueenView`)."""
         if seat is None or not state.hands:
             return QueenView(seat, state, (), ())
-        hand = tuple((c.pos, c.ident if c.ident is not None else known.get(c.pos)) for c in state.hands[seat])
-        hand = tuple(sorted(hand, key=lambda pc: (rank(pc[1]) if pc[1] else 99, pc[0])))
-        return QueenView(seat, state, hand, state.hunters_of(seat))
+        ranked: list[tuple[int, Pos, str | None]] = []
+        get = known.get
+        for c in state.hands[seat]:
+            ident = c.ident
+            if ident is None:
+                ident = get(c.pos)
+            if not ident:
+                ranked.append((99, c.pos, ident))
+            else:
+                r = _RANKS.get(ident)
+                ranked.append((rank(ident) if r is None else r, c.pos, ident))
+        ranked.sort()  # by value, then position (positions differ, so identities are never compared)
+        return QueenView(seat, state, tuple([(pos, ident) for _, pos, ident in ranked]), state.hunters_of(seat))
 
     def legal_acts(self, view: QueenView) -> list[Act]:
         """Every distinct act the seat may make now: one act per distinct play (number, how many
@@ -700,32 +803,44 @@ class VampireQueen:
         for pos, ident in view.hand:
             if ident is None:
                 continue
-            (queens if is_queen(ident) else by_rank.setdefault(rank(ident), [])).append(pos)
+            if ident.startswith("Q-"):
+                queens.append(pos)
+            else:
+                r = _RANKS.get(ident)
+                by_rank.setdefault(rank(ident) if r is None else r, []).append(pos)
         acts: list[Act] = []
-
-        def play(positions: list[Pos]) -> Act:
-            return {"do": Do.PLAY, "cards": [list(p) for p in sorted(positions)]}
-
+        play = Do.PLAY.value  # a plain str: cheaper to compare, copy and print than the member
         if trick is not None and trick.hunter:
             for r in sorted(by_rank):
-                acts.append(play(by_rank[r][:1]))
+                acts.append({"do": play, "cards": [list(by_rank[r][0])]})
             if queens:
-                acts.append(play(queens[:1]))
+                acts.append({"do": play, "cards": [list(queens[0])]})
             return acts
         sizes = range(1, len(view.hand) + 1) if trick is None else (trick.size,)
         floor = 0 if trick is None else trick.best.value
+        groups = [(r, group) for r, group in sorted(by_rank.items()) if r > floor]
+        nq = len(queens)
+        # No set is larger than a group plus every Queen: larger sizes offer nothing.
+        top = max((len(group) for _, group in groups), default=0) + nq
         for size in sizes:
-            for r, group in sorted(by_rank.items()):
-                if r <= floor:
-                    continue
-                for n in range(max(1, size - len(queens)), min(size, len(group)) + 1):
-                    acts.append(play(group[:n] + queens[: size - n]))
-            if floor < QUEEN and size <= len(queens):
-                acts.append(play(queens[:size]))
+            if size > top:
+                break
+            low = size - nq if size > nq else 1
+            for _, group in groups:
+                g = len(group)
+                for n in range(low, (size if size < g else g) + 1):
+                    cards = [list(p) for p in group[:n]]
+                    if n < size:
+                        cards += [list(p) for p in queens[: size - n]]
+                    if size > 1:
+                        cards.sort()
+                    acts.append({"do": play, "cards": cards})
+            if floor < QUEEN and size <= nq:
+                acts.append({"do": play, "cards": sorted([list(p) for p in queens[:size]])})
         if trick is None:
-            acts.extend({"do": Do.HUNTER, "hunter": h} for h in view.hunters_held if h != state.banned)
+            acts.extend({"do": Do.HUNTER.value, "hunter": h} for h in view.hunters_held if h != state.banned)
         else:
-            acts.append({"do": Do.PASS})
+            acts.append({"do": Do.PASS.value})
         return acts
 
     def describe(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:

@@ -21,6 +21,10 @@ def _bot(level: str, rng: random.Random, brought: object) -> Bot:
         from engine.bots.uniform import RandomBot
 
         return RandomBot(rng)
+    if level == "expert":
+        from engine.bots.queen_expert import QueenExpert
+
+        return QueenExpert(rng)
     from engine.bots.queen import QueenHeuristic
 
     return QueenHeuristic(rng)
@@ -40,8 +44,8 @@ SPEC = GameSpec(
     max_seats=12,
     default_seats=4,
     rules=_rules,
-    bot_levels=("heuristic", "random"),
-    default_bot="heuristic",
+    bot_levels=("expert", "heuristic", "random"),
+    default_bot="expert",
     filler_bot="random",
     make_bot=_bot,
     score=ScoreUnit("mean score", 1, "Vampire Queen: the lowest total wins; tied games share the win."),

@@ -62,7 +62,7 @@ def test_a_game_that_registered_no_front_end_gets_a_plain_one(parlour: str) -> N
     assert front.title == "Parlour Queen" and front.table_screen is None and front.replay is None
     assert front.may_sit == (
         "The screen cannot play Parlour Queen yet: open the table with --headless, and seat players with "
-        "vampire join HOST --bot heuristic."
+        "vampire join HOST --bot expert."
     )
     assert "no game called 'nothing'" in (find_front_end("nothing").may_sit or "")
 
@@ -172,4 +172,4 @@ async def test_home_offers_a_choice_of_game_when_two_can_be_played(parlour: str,
         home.query_one("#play-go").press()
         await eventually(lambda: factory.asked, 10, "the table to be asked for", pilot=pilot)
     spec = factory.asked[0]
-    assert spec.game == parlour and spec.options == {"tie": "none"} and spec.levels == ["heuristic"] * 3
+    assert spec.game == parlour and spec.options == {"tie": "none"} and spec.levels == ["expert"] * 3

@@ -58,7 +58,7 @@ async def test_home_plays_against_bots_with_the_chosen_settings() -> None:
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
     spec = factory.asked[0]
     assert isinstance(spec, LocalTableSpec)
-    assert spec.levels == ["heuristic"] * 3 and spec.options == {"rounds": 5}
+    assert spec.levels == ["expert"] * 3 and spec.options == {"rounds": 5}
     assert spec.name.endswith("Vlad")
 
 
