@@ -366,7 +366,8 @@ class LocalPlay(NetSession):
 
 
 class HostedTable(NetSession):
-    """ "Host a table" from the home screen: a host listening on every interface at ``spec.port``,
+    """ "Host a table" from the home screen: a host listening on ``spec.bind`` (default: the LAN
+    address) at ``spec.port``,
     this player's seat, and bots the lobby adds and removes; the lobby's Start key starts the game."""
 
     def __init__(self, spec: HostSpec) -> None:
@@ -394,12 +395,15 @@ class HostedTable(NetSession):
         save = new_log_path(hosted_dir(), "hosted")
         sequencer = open_sequencer(order, load_identity(f"{self.spec.name}-host"), save, now_ms)
         host = Host(sequencer, auto_start=False)  # the lobby's Start key starts the game
-        await host.start("0.0.0.0", self.spec.port)
+        from net.host import lan_address
+
+        bind = self.spec.bind or lan_address()  # by default the LAN only, not every interface
+        await host.start(bind, self.spec.port)
         self._host = host
         self._log_path = save
         self.address = share_address(host)
         session = Session.connect(
-            ("127.0.0.1", host.port),
+            ("127.0.0.1" if bind in WILDCARDS else bind, host.port),
             load_identity(self.spec.name),
             name=self.spec.name,
             store=Store.per_table(),

@@ -14,7 +14,7 @@ result's summary at the end, the entries alone in a replay.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -107,7 +107,9 @@ class FrontEnd:
     - ``game_end(table, me)``: the end-of-game summary (``me``: this player's seat, or None);
     - ``replay()``: how a replay draws the game's frames (None: the entries alone);
     - ``home_options``: the table options the home screen's forms offer (names in the game's
-      option schema), in order.
+      option schema), in order;
+    - ``option_words(options)``: a table's options (every one, defaults filled in) as sentences for
+      the help; None: the help lists each option's description and value.
     """
 
     name: str
@@ -118,6 +120,7 @@ class FrontEnd:
     game_end: Callable[[Table, int | None], GameEnd] = result_summary
     replay: Callable[[], ReplayKit] | None = None
     home_options: tuple[str, ...] = field(default=())
+    option_words: Callable[[Mapping[str, Any]], list[str]] | None = None
 
     @property
     def may_sit(self) -> str | None:

@@ -30,7 +30,7 @@ from tui.events import as_session_event
 from tui.games import find_front_end, front_end_of
 from tui.messages import SessionUpdate
 from tui.session import TableSession
-from tui.table_text import head_text, waiting_text, work_progress
+from tui.table_text import fit_line, head_text, waiting_text, work_progress
 from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -60,7 +60,7 @@ class TableFrame(Screen[None]):
 
     FRAME_BINDINGS: list[BindingType] = [
         Binding("c", "chat", "Chat"),
-        Binding("a", "abandon", "Vote abandon"),
+        Binding("a", "abandon", "End the wait"),
         Binding("l", "focus_log", "Log", show=False),
         Binding("escape", "back", "Back", show=False),
         Binding("f1", "app.help", "Help"),
@@ -74,13 +74,14 @@ class TableFrame(Screen[None]):
         self._unsubscribe: Any = None
         self._notes_seen = 0
         self._ended_shown = False
-        self._work_totals: dict[int, int] = {}
+        self._work_totals: dict[Any, int] = {}  # work_progress's memory
         self._submitting = False
         self._last_change = time.monotonic()
         self._last_head = b""
         self._fault_shown = False
         self._stalled: tuple[int, ...] = ()
         self._link_lost = False
+        self._held: list[tuple[str, dict[str, Any]]] = []  # toasts held while a box is read
 
     # -- what a game's screen adds ---------------------------------------------------------------
 
@@ -131,7 +132,7 @@ class TableFrame(Screen[None]):
             yield ProgressBar(id="work", show_eta=False, show_percentage=False)
         yield from self.compose_bottom()
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)", max_length=500)
-        yield Footer()
+        yield Footer(show_command_palette=False)  # its keys fill 80 columns; F1 names Ctrl+P
 
     def on_mount(self) -> None:
         self.query_one("#log").border_title = "Game log"
@@ -141,6 +142,19 @@ class TableFrame(Screen[None]):
         self.home_widget().focus()
         self.set_interval(1.0, self._tick)
         self.refresh_table()
+
+    def notify(self, message: str, **kwargs: Any) -> None:  # type: ignore[override]
+        """A toast; held while a box that asks to be read whole (a modal whose class sets
+        ``HOLDS_NOTIFICATIONS``, e.g. the end of a round) is on top, and shown once it closes."""
+        if self.app.screen is not self and getattr(self.app.screen, "HOLDS_NOTIFICATIONS", False):
+            self._held.append((message, kwargs))
+            return
+        self.app.notify(message, **kwargs)
+
+    def on_screen_resume(self) -> None:
+        held, self._held = self._held, []
+        for message, kwargs in held:
+            self.app.notify(message, **kwargs)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -201,7 +215,10 @@ class TableFrame(Screen[None]):
             parts.append("watching")
         parts += self.title_parts(table)
         parts.append(f"head {head_text(table)}")
-        self.query_one("#title", Static).update(" · ".join(parts))
+        # At 80 columns a long name or game title would push the head out: the game's title
+        # goes first (the screen shows which game it is), then the head (F1 and the log keep it).
+        drop = (0, len(parts) - 1)
+        self.query_one("#title", Static).update(Text(fit_line(parts, self.app.size.width - 2, drop)))
         # The log: every note not shown yet.
         if len(table.notes) > self._notes_seen:
             self.query_one(NoteLog).add_notes(table.notes[self._notes_seen :], names)
@@ -216,7 +233,7 @@ class TableFrame(Screen[None]):
         who the table waits for (and for how long, past the abandon time)."""
         label = self.query_one("#waiting", Label)
         bar = self.query_one("#work", ProgressBar)
-        progress = work_progress(table, self._work_totals)
+        progress = work_progress(table, self._work_totals, me)
         waiting = waiting_text(table, me)
         if table.fault is not None and not self._fault_shown:
             self._fault_shown = True

@@ -45,6 +45,8 @@ class RoundEndScreen(ModalScreen[None]):
     """A round is over: every hand shown with its points and the running totals. The next round's
     shuffle goes on behind it; Enter closes it."""
 
+    HOLDS_NOTIFICATIONS = True  # the table's toasts wait until this box closes (they would cover it)
+
     BINDINGS = [
         Binding("enter", "close", "Continue"),
         Binding("escape", "close", "Continue", show=False),
