@@ -783,8 +783,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ascii",
         action="store_true",
-        help="draw only with characters every console font has (on by itself under TERM=linux); "
-        "also after a command",
+        help="draw only with characters every console font has (on by itself under TERM=linux); also after a command",
     )
     parser.set_defaults(func=cmd_home)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -793,9 +792,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--game", default=DEFAULT_GAME, choices=names, help=f"the game (default {DEFAULT_GAME})")
 
     def rule_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list below)"
-        )
+        p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list below)")
         # Every rule's name and values under --help too, as `vampire rules` prints them.
         p.formatter_class = argparse.RawDescriptionHelpFormatter
         p.epilog = "table rules (--rule NAME=VALUE; also: vampire rules):\n" + rules_text(names)

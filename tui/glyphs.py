@@ -24,9 +24,7 @@ ASCII_ENV = "VAMPIRE_ASCII"
 CONSOLE_CHARS: frozenset[str] = frozenset(
     "\u263a\u263b\u2665\u2666\u2663\u2660\u2022\u25d8\u25cb\u25d9\u2642\u2640\u266a\u266b\u263c"
     "\u25ba\u25c4\u2195\u203c\u00b6\u00a7\u25ac\u21a8\u2191\u2193\u2192\u2190\u221f\u2194\u25b2\u25bc"
-    "\u2302"
-    + "".join(chr(c) for c in range(0x20, 0x7F))
-    + bytes(range(0x80, 0x100)).decode("cp437")
+    "\u2302" + "".join(chr(c) for c in range(0x20, 0x7F)) + bytes(range(0x80, 0x100)).decode("cp437")
 )
 
 #: Each character Textual or these screens draw that the console lacks, and its stand-in (one

@@ -173,7 +173,7 @@ class HomeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
-        yield Static(title_line(self.fronts), id="home-title")
+        yield Static(title_line(self.fronts, self.app.size.width - 2), id="home-title")
         with Horizontal(id="home"):
             yield OptionList(*[Option(f"  {text}", id=key) for key, text in CHOICES], id="menu")
             with ContentSwitcher(initial="play", id="forms"):
@@ -298,8 +298,8 @@ class HomeScreen(Screen[None]):
                 front = self._front("host")
                 seats = self._field_value("#host-seats")
                 bind = str(self._field_value("#host-bind"))
-                spec = HostSpec(name, seats, (), self._options("host"), port, front.name, bind)
-                app.open_host(spec)  # type: ignore[attr-defined]
+                hosting = HostSpec(name, seats, (), self._options("host"), port, front.name, bind)
+                app.open_host(hosting)  # type: ignore[attr-defined]
             elif which == "join":
                 address = self._field_value("#join-address").strip()
                 if not address:

@@ -143,7 +143,7 @@ class TableFrame(Screen[None]):
         self.set_interval(1.0, self._tick)
         self.refresh_table()
 
-    def notify(self, message: str, **kwargs: Any) -> None:  # type: ignore[override]
+    def notify(self, message: str, **kwargs: Any) -> None:
         """A toast; held while a box that asks to be read whole (a modal whose class sets
         ``HOLDS_NOTIFICATIONS``, e.g. the end of a round) is on top, and shown once it closes."""
         if self.app.screen is not self and getattr(self.app.screen, "HOLDS_NOTIFICATIONS", False):

@@ -149,7 +149,7 @@ def trick_rows(trick: Any, names: Sequence[str], hunter_tie: str = "last") -> li
 def set_short(cards: Sequence[str]) -> str:
     """A set in words without the cards behind it: ``"a pair of 7s"`` for 7 and a Queen, ``"a
     Queen"`` for a lone Queen (the words :func:`engine.games.queen.set_words` starts with)."""
-    return set_words(cards).split(" (", 1)[0]
+    return set_words(tuple(cards)).split(" (", 1)[0]
 
 
 def beat_words(trick: Any) -> str:
