@@ -62,6 +62,7 @@ class VampireApp(App[None]):
         self._factory = factory
         self.player_name = name
         self.session: TableSession | None = None
+        self.quit_chosen = False  # the player quit (Ctrl+Q, answered): the command exits 0
         self._focus_before_small: dict[int, Any] = {}
 
     def get_key_display(self, binding: Binding) -> str:
@@ -199,6 +200,7 @@ class VampireApp(App[None]):
             await self._quit_now()
 
     async def _quit_now(self) -> None:
+        self.quit_chosen = True
         await self._stop_session()
         self.exit(return_code=0)  # a quit the player chose is a success
 

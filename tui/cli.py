@@ -618,9 +618,9 @@ async def run_host(args: argparse.Namespace) -> int:
         for c in clients:
             await c.stop("The host is closing.")
         await host.close()
-    if host.table.fault is None and not host.table.ended:
+    if args.headless and host.table.fault is None and not host.table.ended:
         return 1
-    return status
+    return status  # with a screen: 0 when the table ended or its host chose to quit
 
 
 async def run_join(args: argparse.Namespace) -> int:
@@ -716,9 +716,11 @@ async def run_join(args: argparse.Namespace) -> int:
     t = client.table
     if client.log_path is not None:
         say(f"This peer's log: {client.log_path}")
-    if client.failure is not None or t is None or not (t.ended or t.phase == "stopped"):
+    if client.failure is not None or t is None:
         return 1
-    return status
+    if (args.bot or args.spectate) and not (t.ended or t.phase == "stopped"):
+        return 1
+    return status  # a person's screen: 0 when the table ended or the player chose to quit
 
 
 def _load_brought(path: str, say: Callable[[str], None]) -> Any:

@@ -137,7 +137,9 @@ class LobbyScreen(Screen[None]):
         elif address:
             self.query_one("#lobby-address", Static).update(
                 Text.assemble(
-                    "Friends join with:  ", (f"vampire join {address}", "bold reverse"), f"   (address {address})"
+                    "Friends join with:  ",
+                    (f"vampire join {address}", "bold reverse"),
+                    f"   (address {address})" if len(address) <= 20 else "",  # else it would wrap
                 )
             )
         else:

@@ -36,11 +36,12 @@ def quit_consequence(session: TableSession) -> str:
 
 
 def must_ask(session: TableSession | None) -> bool:
-    """Quitting asks first while ``session``'s table is open and its game is not over."""
+    """Quitting asks first while ``session``'s game is being played (not in the lobby, where
+    leaving costs nobody a game, and not once it is over)."""
     if session is None:
         return False
     table = session.table
-    if table.phase not in ("new", "lobby", "running"):
+    if table.phase != "running":
         return False
     state = table.gstate
     over = table.game is not None and state is not None and table.game.result(state) is not None

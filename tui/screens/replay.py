@@ -225,9 +225,10 @@ class ReplayScreen(Screen[None]):
         # The game's panels may have grown or shrunk the entries panel: fit the entries again to
         # its new height, so the current entry stays in sight.
         self.call_after_refresh(self._show_entries, frames)
-        # Shown: every hand at every step of a round whose seeds the log reveals later.
-        hands = "h hides the hands" if self.spoil else "h shows every hand"
-        self.query_one("#replay-status", Static).update(Text.assemble(frame.status, "  ", (f"({hands})", "dim")))
+        # With h: every hand at every step of a round whose seeds the log reveals later (the
+        # footer's "h hands" says how to show them).
+        shown = ("Every hand shown (h hides them). ", "dim") if self.spoil else ""
+        self.query_one("#replay-status", Static).update(Text.assemble(shown, frame.status))
         self.refresh_bindings()
 
     def _show_entries(self, frames: list[Frame]) -> None:

@@ -9,6 +9,7 @@ bots and clock), frozen (``auto=False``) unless a test plays on.
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,6 +19,7 @@ import pytest
 from textual.widgets import DataTable
 
 from engine.errors import VampireError
+from engine.games import find_game
 from engine.games.queen.rules import Play, Trick
 from tests.support.local_session import LocalGameSession, advance, build_local
 from tests.support.poll import eventually
@@ -491,9 +493,6 @@ def test_the_deal_says_who_does_what_and_learns_how_long_a_deal_takes() -> None:
         seat_obj = local.seats[seat]
         act = local.bots[seat].choose(seat_obj.view(), seat_obj.legal_acts()) if local.bots[seat] else None
         if act is None:
-            from engine.games import find_game
-            import random
-
             act = find_game("queen").bot("random", random.Random(1)).choose(seat_obj.view(), seat_obj.legal_acts())
         local.submit(seat_obj, "move", seat_obj.move_body(act))
     assert texts[0].startswith("Drawing the first dealer: you, Lisa and Scott commit to random values")
