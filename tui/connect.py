@@ -397,7 +397,7 @@ class HostedTable(NetSession):
         host = Host(sequencer, auto_start=False)  # the lobby's Start key starts the game
         from net.host import lan_address
 
-        bind = self.spec.bind or lan_address()  # by default the LAN only, not every interface
+        bind = self.spec.bind or lan_address()  # "": this machine's LAN address
         await host.start(bind, self.spec.port)
         self._host = host
         self._log_path = save

@@ -179,9 +179,9 @@ class HostSpec:
     options: dict[str, Any] = field(default_factory=dict)
     port: int = DEFAULT_PORT
     game: str = DEFAULT_GAME
-    bind: str = ""
-    """The address to listen on: "" for this machine's LAN address, "127.0.0.1" for this computer
-    only, "0.0.0.0" for every interface."""
+    bind: str = "0.0.0.0"
+    """The address to listen on: this machine's LAN address (the home screen's default; "" finds
+    it), "127.0.0.1" for this computer only, "0.0.0.0" for every interface."""
 
 
 @dataclass(frozen=True)

@@ -73,12 +73,12 @@ def option_values(option: OptionSpec) -> list[tuple[str, object]]:
 
 
 def listen_choices() -> list[tuple[str, str]]:
-    """Where a hosted table may listen, as (label, bind address): this machine's LAN address
-    (value "", the default), this computer only, or every interface."""
+    """Where a hosted table may listen, as (label, bind address), the default first: this
+    machine's LAN address (when it has one), this computer only, or every interface."""
     from net.host import lan_address
 
     lan = lan_address()
-    choices = [(f"the LAN, {lan}", "")] if lan != "127.0.0.1" else [("the LAN (none found)", "")]
+    choices = [(f"the LAN, {lan}", lan)] if lan != "127.0.0.1" else []
     choices += [("this computer only, 127.0.0.1", "127.0.0.1"), ("every interface, 0.0.0.0", "0.0.0.0")]
     return choices
 
@@ -188,7 +188,8 @@ class HomeScreen(Screen[None]):
                     yield _row("Your name", Input(self.player_name, id="host-name", max_length=32))
                     yield from self._game_choice("host")
                     yield from self._game_rows("host", self.fronts[0])
-                    yield _row("Listen on", _select(listen_choices(), "", "host-bind"))
+                    places = listen_choices()
+                    yield _row("Listen on", _select(places, places[0][1], "host-bind"))
                     yield _row("Port", Input(str(DEFAULT_PORT), id="host-port", type="integer", max_length=5))
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
