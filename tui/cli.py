@@ -772,6 +772,18 @@ def _hidden(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backoff-max", type=float, default=None, help=argparse.SUPPRESS)
 
 
+class _RulesParser(argparse.ArgumentParser):
+    """A command's parser whose help ends with every table rule of the games ``list_rules``
+    (:func:`rules_text`), listed only when the help is shown: it reads every game's rules."""
+
+    list_rules: Sequence[str] = ()
+
+    def format_help(self) -> str:
+        if self.list_rules and not self.epilog:
+            self.epilog = "table rules (--rule NAME=VALUE; also: vampire rules):\n" + rules_text(self.list_rules)
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``vampire`` argument parser (DESIGN.md, "The command line")."""
     names = game_names()
@@ -788,7 +800,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw only with characters every console font has (on by itself under TERM=linux); also after a command",
     )
     parser.set_defaults(func=cmd_home)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_RulesParser)
 
     def game_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--game", default=DEFAULT_GAME, choices=names, help=f"the game (default {DEFAULT_GAME})")
@@ -797,7 +809,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list below)")
         # Every rule's name and values under --help too, as `vampire rules` prints them.
         p.formatter_class = argparse.RawDescriptionHelpFormatter
-        p.epilog = "table rules (--rule NAME=VALUE; also: vampire rules):\n" + rules_text(names)
+        if isinstance(p, _RulesParser):
+            p.list_rules = names
 
     def vekn_option(p: argparse.ArgumentParser) -> None:
         p.add_argument(
