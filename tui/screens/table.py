@@ -216,7 +216,7 @@ class TableFrame(Screen[None]):
         parts += self.title_parts(table)
         parts.append(f"head {head_text(table)}")
         # At 80 columns a long name or game title would push the head out: the game's title
-        # goes first (the screen shows which game it is), then the head (F1 and the log keep it).
+        # goes first (the board shows which game it is), then the head (a wider terminal shows it).
         drop = (0, len(parts) - 1)
         self.query_one("#title", Static).update(Text(fit_line(parts, self.app.size.width - 2, drop)))
         # The log: every note not shown yet.
