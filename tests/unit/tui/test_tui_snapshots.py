@@ -131,7 +131,8 @@ def test_twelve_long_names_end_of_round(snap) -> None:
 
 
 def test_twelve_long_names_game_end_with_the_chart(snap) -> None:
-    app = _table_app(lambda local: local.table.gstate.phase == "over", rounds=5, levels=TWELVE, names=LONG_NAMES)
+    # One round: twelve seats play a round in about 25 s on a loaded machine; five would take 100.
+    app = _table_app(lambda local: local.table.gstate.phase == "over", rounds=1, levels=TWELVE, names=LONG_NAMES)
     assert snap(app, press=("enter",))
 
 
