@@ -13,8 +13,8 @@ async def run_session(session: Any, host: Any = None, address: str | None = None
     """Run the app for ``session`` (a ``net.session.Session``, not started yet): its lobby, then
     its table. ``vampire host`` also hands over its ``host`` (a ``net.host.Host`` on this loop: the
     lobby's Start key and bots), the ``address`` friends join at, and the ``bots`` it started, as
-    (client, level) pairs. Returns 0 when the table ended (or stopped on a proven cheat), 1
-    otherwise."""
+    (client, level) pairs. Returns 0 when the table ended (or stopped on a proven cheat) or the
+    player chose to quit, 1 otherwise."""
     from tui.app import Start, VampireApp
     from tui.connect import wrap_session
 
@@ -22,4 +22,4 @@ async def run_session(session: Any, host: Any = None, address: str | None = None
     app = VampireApp(Start("lobby", wrapped), name=wrapped.name)
     await app.run_async()
     table = wrapped.table
-    return 0 if table.ended or table.phase == "stopped" else 1
+    return 0 if table.ended or table.phase == "stopped" or app.quit_chosen else 1

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from tui.commands import VampireCommands
 from tui.errors import explain
 from tui.file_warnings import FileWarnings
+from tui.glyphs import ConsoleGlyphs, console_mode
 from tui.messages import SessionUpdate
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent, SessionFactory, TableSession
 from tui.widgets.common.too_small import MIN_HEIGHT, MIN_WIDTH
@@ -46,17 +47,34 @@ class VampireApp(App[None]):
     ]
 
     def __init__(
-        self, start: Start | None = None, factory: SessionFactory | None = None, name: str | None = None
+        self,
+        start: Start | None = None,
+        factory: SessionFactory | None = None,
+        name: str | None = None,
+        console: bool | None = None,
     ) -> None:
         super().__init__()
+        # The Linux console's fonts lack most of what Textual draws: swap those characters
+        # (None: detect it, from TERM=linux or --ascii).
+        self.console_glyphs = console_mode() if console is None else console
+        if self.console_glyphs:
+            self._filters.append(ConsoleGlyphs())
         self.start_at = start or Start()
         self._factory = factory
         self.player_name = name
         self.session: TableSession | None = None
+        self.quit_chosen = False  # the player quit (Ctrl+Q, answered): the command exits 0
         self._focus_before_small: dict[int, Any] = {}
         self.file_warnings = FileWarnings(self)
         """Warnings about the player's files (a secrets file others could read), shown as
         notifications: the screen hides stderr, where the command line prints them."""
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it; in console mode Enter is a word (its symbol is not in
+        the console's fonts)."""
+        if self.console_glyphs and binding.key == "enter":
+            return "Enter"
+        return super().get_key_display(binding)
 
     @property
     def factory(self) -> SessionFactory:
@@ -175,16 +193,34 @@ class VampireApp(App[None]):
         self.file_warnings.detach()
 
     async def action_quit(self) -> None:
+        """Quit; at a table whose game is on, first ask, saying what quitting does to the others."""
+        from tui.screens.quit import QuitScreen, must_ask, quit_consequence
+
+        if isinstance(self.screen, QuitScreen):
+            return
+        if self.session is not None and must_ask(self.session):
+            self.push_screen(QuitScreen(quit_consequence(self.session)), self._quit_answered)
+            return
+        await self._quit_now()
+
+    async def _quit_answered(self, quit_now: bool | None) -> None:
+        if quit_now:
+            await self._quit_now()
+
+    async def _quit_now(self) -> None:
+        self.quit_chosen = True
         await self._stop_session()
-        self.exit()
+        self.exit(return_code=0)  # a quit the player chose is a success
 
     def action_help(self) -> None:
         """The help: of the game at the table, or of every game away from one."""
         from tui.screens.help import HelpScreen
 
         table = self.session.table if self.session is not None else None
-        game = table.game_name if table is not None and table.game is not None else None
-        self.push_screen(HelpScreen([game] if game is not None else None))
+        if table is not None and table.game is not None:
+            self.push_screen(HelpScreen([table.game_name], table.options))
+        else:
+            self.push_screen(HelpScreen())
 
     # -- the terminal-size guard -----------------------------------------------------------------
 

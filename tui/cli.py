@@ -10,6 +10,7 @@ one game loads no other game. Errors the user can cause print as one sentence on
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -530,6 +531,19 @@ def _may_sit(game: str) -> str | None:
     return find_front_end(game).may_sit
 
 
+def _may_sit_bringing(deck: str | None) -> Callable[[str], str | None]:
+    """:func:`_may_sit`, and a refusal in a sentence when ``--deck`` was given for a game whose
+    seats bring nothing (the deck would be silently left at home)."""
+
+    def may_sit(game: str) -> str | None:
+        spec = find_game(game)
+        if deck and spec.kit is None:
+            return f"A {spec.title} table takes no deck: every seat plays the same cards. Join again without --deck."
+        return _may_sit(game)
+
+    return may_sit
+
+
 async def _front_end(
     session: Session, host: Host | None = None, address: str | None = None, bots: Sequence[tuple[Client, str]] = ()
 ) -> int:
@@ -680,9 +694,9 @@ async def run_host(args: argparse.Namespace) -> int:
         for c in clients:
             await c.stop("The host is closing.")
         await host.close()
-    if host.table.fault is None and not host.table.ended:
+    if args.headless and host.table.fault is None and not host.table.ended:
         return 1
-    return status
+    return status  # with a screen: 0 when the table ended or its host chose to quit
 
 
 async def _announce(host: Host, shown: str, off: bool, say: Callable[[str], None]) -> Any:
@@ -838,7 +852,7 @@ async def run_join(args: argparse.Namespace) -> int:
         seating=Seating(
             bot=bot_factory(args.bot, random.Random(), deck) if args.bot else None,
             brought=deck,
-            may_sit=None if args.bot or args.spectate else _may_sit,
+            may_sit=None if args.bot or args.spectate else _may_sit_bringing(args.deck),
             vekn=vekn,
         ),
         timeouts=timeouts,
@@ -873,9 +887,11 @@ async def run_join(args: argparse.Namespace) -> int:
     t = client.table
     if client.log_path is not None:
         say(f"This peer's log: {client.log_path}")
-    if client.failure is not None or t is None or not (t.ended or t.phase == "stopped"):
+    if client.failure is not None or t is None:
         return 1
-    return status
+    if (args.bot or args.spectate) and not (t.ended or t.phase == "stopped"):
+        return 1
+    return status  # a person's screen: 0 when the table ended or the player chose to quit
 
 
 def _load_brought(path: str, say: Callable[[str], None]) -> Any:
@@ -927,6 +943,18 @@ def _hidden(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backoff-max", type=float, default=None, help=argparse.SUPPRESS)
 
 
+class _RulesParser(argparse.ArgumentParser):
+    """A command's parser whose help ends with every table rule of the games ``list_rules``
+    (:func:`rules_text`), listed only when the help is shown: it reads every game's rules."""
+
+    list_rules: Sequence[str] = ()
+
+    def format_help(self) -> str:
+        if self.list_rules and not self.epilog:
+            self.epilog = "table rules (--rule NAME=VALUE; also: vampire rules):\n" + rules_text(self.list_rules)
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``vampire`` argument parser (DESIGN.md, "The command line")."""
     names = game_names()
@@ -937,16 +965,23 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"Games: {games_help}. Table rules: vampire rules [--game G].",
     )
     parser.add_argument("--name", help="your profile name (default: the login name)")
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="draw only with characters every console font has (on by itself under TERM=linux); also after a command",
+    )
     parser.set_defaults(func=cmd_home)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_RulesParser)
 
     def game_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--game", default=DEFAULT_GAME, choices=names, help=f"the game (default {DEFAULT_GAME})")
 
     def rule_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list: vampire rules)"
-        )
+        p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list below)")
+        # Every rule's name and values under --help too, as `vampire rules` prints them.
+        p.formatter_class = argparse.RawDescriptionHelpFormatter
+        if isinstance(p, _RulesParser):
+            p.list_rules = names
 
     def vekn_option(p: argparse.ArgumentParser) -> None:
         p.add_argument(
@@ -1059,9 +1094,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``vampire`` command line; returns the exit status."""
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if "--ascii" in args_in:  # accepted before or after the command, for every screen
+        args_in.remove("--ascii")
+        os.environ["VAMPIRE_ASCII"] = "1"  # tui.glyphs.ASCII_ENV, read by the app
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_in)
         return int(args.func(args) or 0)
     except VampireError as err:
         print(f"vampire: {err}", file=sys.stderr)

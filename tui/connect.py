@@ -390,9 +390,9 @@ class LocalPlay(NetSession):
 
 
 class HostedTable(NetSession):
-    """ "Host a table" from the home screen: a host listening on every interface at ``spec.port``,
-    announced on the LAN (unless discovery is off), this player's seat, and bots the lobby adds
-    and removes; the lobby's Start key starts the game."""
+    """ "Host a table" from the home screen: a host listening on ``spec.bind`` (default: the LAN
+    address) at ``spec.port``, announced on the LAN (unless discovery is off), this player's seat,
+    and bots the lobby adds and removes; the lobby's Start key starts the game."""
 
     def __init__(self, spec: HostSpec) -> None:
         super().__init__(spec.name, is_host=True)
@@ -421,13 +421,16 @@ class HostedTable(NetSession):
         save = new_log_path(hosted_dir(), "hosted")
         sequencer = open_sequencer(order, load_identity(f"{self.spec.name}-host"), save, now_ms)
         host = Host(sequencer, auto_start=False)  # the lobby's Start key starts the game
-        await host.start("0.0.0.0", self.spec.port)
+        from net.host import lan_address
+
+        bind = self.spec.bind or lan_address()  # "": this machine's LAN address
+        await host.start(bind, self.spec.port)
         self._host = host
         self._log_path = save
         self.address = share_address(host)
         self._announcer = await announce_host(host, self.address.rsplit(":", 1)[0])  # None: discovery is off
         session = Session.connect(
-            ("127.0.0.1", host.port),
+            ("127.0.0.1" if bind in WILDCARDS else bind, host.port),
             load_identity(self.spec.name),
             name=self.spec.name,
             store=Store.per_table(),

@@ -50,28 +50,51 @@ def shell_path(path: Path) -> str:
     return shlex.quote(str(path))
 
 
-def log_label(path: Path, width: int = 44) -> str:
-    """A saved log in a list, in ``width`` characters: when it was written and where it comes from
-    ("played", "hosted", "a seat at table 0ac64685", or its path)."""
+def log_label(path: Path, width: int = 46) -> str:
+    """A saved log in a list, in ``width`` characters: when it was written (to the second) and
+    where it comes from ("played", "hosted", "table 0ac64685, mina", or its path)."""
     from datetime import datetime
 
     try:
-        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M:%S")
     except OSError:
-        when = "????-??-?? ??:??"
+        when = "????-??-?? ??:??:??"
     try:
         parts = path.relative_to(data_dir()).parts
     except ValueError:
         parts = ()
     if parts and parts[0] == "logs":
-        what = f"played {path.stem}"
+        what = "played here"
     elif parts and parts[0] == "hosted":
-        what = f"hosted {path.stem}"
+        what = "hosted"
     elif len(parts) >= 3 and parts[0] == "tables":
-        what = f"seat at table {parts[1][:8]}"
+        # Several profiles (or a seat and a spectator) of this computer can keep a log of one
+        # table: the row says whose it is, so two rows never read the same.
+        key = path.stem.removesuffix("-spectator")
+        who = _profile_names().get(key, f"key {key[:8]}")
+        what = f"table {parts[1][:8]}, " + (f"{who} watched" if path.stem.endswith("-spectator") else who)
     else:
         what = display_path(path)
     room = max(width - len(when) - 2, 8)
-    if len(what) > room:
-        what = "…" + what[-(room - 1) :]
+    if len(what) > room:  # a path keeps its end (the file's name); words keep their start
+        what = ("…" + what[-(room - 1) :]) if not parts else what[: room - 1] + "…"
     return f"{when}  {what}"
+
+
+def _profile_names() -> dict[str, str]:
+    """This computer's profiles by the 16 hex digits that name their files in a table's folder
+    (:mod:`net.store`): ``{"9d85a7b9900c9153": "root"}``. Unreadable keys are left out."""
+    from engine.paths import identities_dir
+    from engine.protocol.identity import public_bytes, read_key_file
+
+    names: dict[str, str] = {}
+    try:
+        files = sorted(identities_dir().glob("*.key"))
+    except OSError:
+        return names
+    for file in files:
+        try:
+            names[public_bytes(read_key_file(file)).hex()[:16]] = file.stem
+        except Exception:  # a key this computer cannot read is no name to show
+            continue
+    return names

@@ -97,7 +97,7 @@ def fold_frames(replay: Replay, games: Mapping[str, Any], kit: ReplayKit | None 
     table = Table(games)
     prev_state: Any = None
     marks = Marks()
-    totals: dict[int, int] = {}
+    totals: dict[Any, int] = {}
     for entry in replay.log.entries:
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
         try:

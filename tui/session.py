@@ -170,7 +170,8 @@ class LocalTableSpec:
 
 @dataclass(frozen=True)
 class HostSpec:
-    """A table opened on the LAN: ``seats`` in all, ``levels`` bots among them."""
+    """A table opened on the LAN: ``seats`` in all, ``levels`` bots among them, listening on
+    ``bind`` at ``port``."""
 
     name: str
     seats: int
@@ -178,6 +179,9 @@ class HostSpec:
     options: dict[str, Any] = field(default_factory=dict)
     port: int = DEFAULT_PORT
     game: str = DEFAULT_GAME
+    bind: str = "0.0.0.0"
+    """The address to listen on: this machine's LAN address (the home screen's default; "" finds
+    it), "127.0.0.1" for this computer only, "0.0.0.0" for every interface."""
 
 
 @dataclass(frozen=True)

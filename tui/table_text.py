@@ -7,11 +7,13 @@ the replay share them and tests can check them without a terminal.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.protocol.identity import hex_groups
 from engine.table import Table
-from engine.table.work import DrawWork, RevealWork, SeedsWork, ShareWork, ShuffleWork
 
 # --- the fingerprint players compare ------------------------------------------------------------
 
@@ -54,60 +56,61 @@ _WORK_WORDS = {
     "move": "plays",
 }
 
+#: What a seat does for each protocol entry it owes, for one seat and for several (PROTOCOL.md 4).
+_DUTY_WORDS: dict[str, tuple[str, str]] = {
+    "rand-commit": ("commits to a random value", "commit to random values"),
+    "rand-reveal": ("reveals a random value", "reveal their random values"),
+    "shuffle": ("shuffles the cards and proves it", "shuffle the cards and prove it"),
+    "key": ("publishes a key share and proves it", "publish their key shares and prove them"),
+    "deck": ("encrypts a private deck", "encrypt their private decks"),
+    "share": ("sends decryption shares of cards for the others", "send decryption shares of cards for the others"),
+    "reveal": ("opens a private card", "open private cards"),
+    "key-reveal": ("publishes its key shares as it leaves", "publish their key shares as they leave"),
+    "seed-reveal": ("reveals a shuffle seed, checked by all", "reveal their shuffle seeds, checked by all"),
+}
 
-def work_progress(table: Table, totals: dict[int, int] | None = None) -> Progress | None:
-    """The protocol work the table is doing now (drawing the dealer, shuffling, dealing, revealing
-    the round's hands), or None while it waits for a move. ``totals`` remembers, per work object,
-    how many share entries it started with (they are consumed as they arrive, in parallel)."""
-    w = table.work
-    if w is None or table.phase != "running":
+
+def _who(seats: list[int], names: Sequence[str], me: int | None) -> str:
+    """``[2, 0]`` -> ``"Scott and you"``: seat names in a sentence; more than three seats are
+    counted (``"6 players"``)."""
+    if len(seats) > 3:  # a 12-seat table's commit round: a count reads better than a roll call
+        return f"{len(seats)} players" + (", you among them," if me in seats else "")
+    words = ["you" if s == me else (names[s] if 0 <= s < len(names) else f"seat {s}") for s in seats]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def work_progress(table: Table, memory: dict[Any, int] | None = None, me: int | None = None) -> Progress | None:
+    """The protocol work the table is doing now, in words, or None while it waits for a move (or
+    does nothing). Built from what any table exposes, whatever its deck protocol: the duties it is
+    owed (:meth:`Table.owed`, (seat, entry kind) pairs) and what its game waits for
+    (:meth:`Table.pending`'s phrase): "Dealing round 2: Scott shuffles the cards and proves it
+    (7 of 24)". ``memory`` (kept by the caller across calls) remembers where each piece of work
+    began and how many entries the same work took before (the next deal takes as many), so the
+    total is an estimate that never falls below what is left."""
+    if table.phase != "running":
         return None
-    names = table.names
-    state = table.gstate
-    rnd = getattr(state, "round", 0)
-    match w:
-        case DrawWork():
-            n = len(table.active_seats())
-            done = len(w.commits) + len(w.reveals)
-            purpose = w.purpose.split("/", 1)[0]
-            what = "Drawing the first dealer" if purpose == "dealer" else f"Drawing at random ({purpose})"
-            return Progress(f"{what}: {done} of {2 * n} steps", done, 2 * n)
-        case ShuffleWork():
-            ev = table.events[w.event]
-            keys = len(ev.order) if ev.own_keys else 0
-            deck = 1 if ev.needs_deck else 0
-            total = keys + deck + len(ev.shufflers)
-            done = len(ev.keys) + (1 if ev.needs_deck and ev.deck_seq is not None else 0) + len(ev.shuffles)
-            owed = table.owed()
-            if not owed:
-                return Progress(f"Shuffling round {rnd}" if rnd else "Shuffling", total, total)
-            seat, kind = owed[0]
-            step = {"key": "key share", "deck": "deck", "shuffle": "proven shuffle"}.get(kind, kind)
-            shuffling = f"Shuffling round {rnd}" if rnd else "Shuffling"  # a game without rounds has 0
-            return Progress(f"{shuffling}: {names[seat]}'s {step} ({done + 1} of {total})", done, total)
-        case ShareWork() | RevealWork():
-            left = len(table.owed())
-            key = id(w)
-            if totals is not None:
-                totals[key] = max(totals.get(key, 0), left)
-                total = totals[key]
-            else:
-                total = left
-            done = total - left
-            who = ", ".join(names[s] for s in table.waiting_on())
-            if isinstance(w, ShareWork):
-                dealing = f"Dealing round {rnd}" if rnd else "Dealing cards"  # a game without rounds has 0
-                return Progress(f"{dealing}: waiting for {who} ({done} of {total} shared)", done, total)
-            return Progress(f"Opening cards: waiting for {who} ({done} of {total})", done, total)
-        case SeedsWork():
-            ev = table.events[w.event]
-            total = len(ev.order)
-            done = total - len(w.waiting)
-            if w.purpose == "complaint":
-                return Progress(f"A complaint: every seed is revealed ({done} of {total})", done, total)
-            hands = f"the hands of round {rnd}" if rnd else "the hidden cards"
-            return Progress(f"Revealing {hands}: seeds {done} of {total}", done, total)
-    return None
+    duties = [(s, str(k)) for s, k in table.owed() if str(k) != "move"]
+    if not duties:
+        return None
+    memory = memory if memory is not None else {}
+    pending = table.pending()
+    phrase = pending.waiting if pending is not None and pending.waiting else "the table's own work"
+    shape = re.sub(r"\d+", "#", phrase)  # "dealing round 3" takes as long as "dealing round 2"
+    start = memory.setdefault(("start", phrase), table.seq)
+    done = max(table.seq - start, 0)
+    total = max(memory.get(("size", shape), 0), done + len(duties))
+    memory[("size", shape)] = total
+    kind = duties[0][1]
+    seats = sorted({s for s, k in duties if k == kind})
+    one, many = _DUTY_WORDS.get(kind, (f"sends {kind}", f"send {kind}"))
+    if len(seats) == 1 and seats[0] != me:
+        doing = f"{_who(seats, table.names, me)} {one}"
+    elif seats == [me]:
+        doing = f"you {many.replace('their ', 'your ')}"
+    else:
+        doing = f"{_who(seats, table.names, me)} {many}"
+    text = f"{phrase[:1].upper()}{phrase[1:]}: {doing} ({done} of {total})"
+    return Progress(text, done, total)
 
 
 def waiting_text(table: Table, me: int | None) -> str:
@@ -140,3 +143,23 @@ def waiting_text(table: Table, me: int | None) -> str:
             return f"Waiting for {who} to play."
         return f"Waiting for {who}: {who} {_WORK_WORDS.get(kind, kind)}."
     return "Waiting for " + ", ".join(parts) + "."
+
+
+# --- one line that fits -----------------------------------------------------------------------
+
+
+def fit_line(parts: list[str], width: int, drop: tuple[int, ...] = ()) -> str:
+    """``parts`` joined by `` · `` in at most ``width`` cells: the parts at the indexes in
+    ``drop`` are left out, in that order, while the line is too long; what is still too long
+    then ends in ``…``. ``fit_line(["Vampire Queen", "Mina (you)", "head #3 1a2b-3c4d"], 30, (2,))``
+    -> ``"Vampire Queen · Mina (you)"``."""
+    kept = list(range(len(parts)))
+    for index in drop:
+        if len(" · ".join(parts[i] for i in kept)) <= width:
+            break
+        if index in kept and len(kept) > 1:
+            kept.remove(index)
+    line = " · ".join(parts[i] for i in kept)
+    if len(line) > width:
+        line = line[: max(width - 1, 0)] + "…"
+    return line

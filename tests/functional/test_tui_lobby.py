@@ -37,7 +37,7 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         hint = screen.query_one("#lobby-hint")
         await eventually(lambda: session.seat == 0 and "1 of 4 seats taken" in shown(hint), 20, "my seat", pilot=pilot)
         assert "press b to add a bot, or wait for friends to join." in shown(hint)
-        assert screen.check_action("start", ()) is None  # shown, greyed out: seats are open
+        assert screen.check_action("start", ()) is True  # shown: with seats open, s says what is missing
         assert screen.check_action("remove_bot", ()) is None  # no bot yet
 
         async def add_bot(seats: int) -> None:
@@ -73,7 +73,14 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         assert not any(b.public == doomed.key for b in session._bot_clients)
 
         await add_bot(3)
-        assert screen.check_action("start", ()) is None
+        await pilot.press("s")  # a seat is still open: s says so, and the game does not start
+        await eventually(
+            lambda: screen.app._notifications and "1 seat is still open" in list(screen.app._notifications)[-1].message,
+            10,
+            "the open seat named",
+            pilot=pilot,
+        )
+        assert session.table.phase == "lobby"
         await add_bot(4)
         await eventually(lambda: screen.check_action("start", ()) is True, 10, "the start key", pilot=pilot)
         assert "Every seat is taken: press s to start the game" in shown(hint)

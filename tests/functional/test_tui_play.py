@@ -108,9 +108,10 @@ async def test_an_illegal_pick_says_why_before_enter_and_is_never_sent(tmp_path:
         trick = session.table.gstate.trick
         reason = "exactly one card" if trick is not None and trick.hunter else "cards of one number"
         assert reason in message
-        assert screen.check_action("play", ()) is None  # Enter is shown inactive in the footer
+        assert screen.check_action("play", ()) is False  # Enter leaves the footer; pressed, it says why
         await pilot.press("enter")
         await pilot.pause(0.2)
+        assert shown(screen.query_one("#pick")).startswith("✗ "), "Enter says why it plays nothing"
         assert session.sent == [] and session.table.head == head
         assert len(hand.picked_keys()) == 2
         # Unpicking one card makes the pick legal again: the line says what Enter would play.

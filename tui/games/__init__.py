@@ -14,7 +14,7 @@ result's summary at the end, the entries alone in a replay.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -128,6 +128,8 @@ class FrontEnd:
       option schema), in order;
     - ``lobby_kit()``: what a seat brings, shown and chosen in the lobby (None: its seats bring
       nothing).
+    - ``option_words(options)``: a table's options (every one, defaults filled in) as sentences for
+      the help; None: the help lists each option's description and value.
     """
 
     name: str
@@ -139,6 +141,7 @@ class FrontEnd:
     replay: Callable[[], ReplayKit] | None = None
     home_options: tuple[str, ...] = field(default=())
     lobby_kit: Callable[[], LobbyKit] | None = None
+    option_words: Callable[[Mapping[str, Any]], list[str]] | None = None
 
     @property
     def may_sit(self) -> str | None:

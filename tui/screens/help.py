@@ -1,34 +1,73 @@
-"""The keys and each game's rules in short, in one place (F1 or the command palette)."""
+"""The keys and each game's rules in short, in one place (F1 or the command palette); at a table,
+that table's own rules (its options and their values) in words."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from engine.games import game_names
-from tui.games import help_text
+from engine.games import UnknownGame, find_game, game_names
+from tui.games import find_front_end, help_text
 from tui.widgets.common.too_small import TooSmallNotice
 
-FOOTER = "Ctrl+P: command palette (Home leaves the table). Ctrl+Q: quit. Esc closes this."
+FOOTER = (
+    "Ctrl+P: command palette (Home leaves the table). Ctrl+Q: quit (asks first at a table).\n"
+    "Every table rule and its values: vampire rules. Esc closes this."
+)
+
+
+def table_rules_words(game: str, options: Mapping[str, Any]) -> list[str]:
+    """A table's rules in sentences: ``options`` (the table's, possibly partial) over the game's
+    defaults, in the front end's words, else each option's description and value. An unknown
+    game: no sentences."""
+    try:
+        spec = find_game(game)
+    except UnknownGame:
+        return []
+    full = {o.name: o.default for o in spec.option_schema} | dict(options)
+    words = find_front_end(game).option_words
+    if words is not None:
+        return words(full)
+    out = []
+    for option in spec.option_schema:
+        value = full[option.name]
+        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        out.append(f"{option.doc[:1].upper()}{option.doc[1:]}: {shown}.")
+    return out
+
+
+def table_rules_section(game: str, options: Mapping[str, Any]) -> str:
+    """The help's "This table's rules" section (Textual markup), or "" when there is nothing to say."""
+    words = table_rules_words(game, options)
+    if not words:
+        return ""
+    return "[b]This table's rules[/b]\n" + "\n".join(f"  {escape(w)}" for w in words)
 
 
 class HelpScreen(ModalScreen[None]):
-    """The help of the games called ``games`` (default: every game), then the keys every screen
-    shares."""
+    """The help of the games called ``games`` (default: every game), then, at a table, that table's
+    rules (``options``: its option values, for the one game in ``games``), then the keys every
+    screen shares."""
 
     BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("f1", "dismiss", "Close", show=False)]
 
-    def __init__(self, games: Sequence[str] | None = None) -> None:
+    def __init__(self, games: Sequence[str] | None = None, options: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         self.games = list(games) if games is not None else game_names()
+        self.options = dict(options) if options is not None else None
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
-        sections = help_text(self.games)
+        sections = [help_text(self.games)]
+        if self.options is not None and len(self.games) == 1:
+            sections.append(table_rules_section(self.games[0], self.options))
+        sections.append(FOOTER)
         with VerticalScroll(id="help", classes="dialog"):
-            yield Static(f"{sections}\n\n{FOOTER}" if sections else FOOTER)
+            yield Static("\n\n".join(s for s in sections if s))

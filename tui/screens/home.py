@@ -74,11 +74,30 @@ def option_values(option: OptionSpec) -> list[tuple[str, object]]:
     return [(str(option.default), option.default)]
 
 
-def title_line(fronts: Sequence[FrontEnd]) -> str:
-    """The home screen's first line: the games a person can play here."""
+def listen_choices() -> list[tuple[str, str]]:
+    """Where a hosted table may listen, as (label, bind address), the default first: this
+    machine's LAN address (when it has one), this computer only, or every interface."""
+    from net.host import lan_address
+
+    lan = lan_address()
+    choices = [(f"the LAN, {lan}", lan)] if lan != "127.0.0.1" else []
+    choices += [("this computer only, 127.0.0.1", "127.0.0.1"), ("every interface, 0.0.0.0", "0.0.0.0")]
+    return choices
+
+
+def title_line(fronts: Sequence[FrontEnd], width: int = 78) -> str:
+    """The home screen's first line in ``width`` cells: the games a person can play here, and
+    how, as far as it fits."""
     titles = [f.title for f in fronts]
     games = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles) or "Card games"
-    return f"VAMPIRE TABLE · {games} in the terminal, played peer to peer"
+    for line in (
+        f"VAMPIRE TABLE · {games} in the terminal, played peer to peer",
+        f"VAMPIRE TABLE · {games}, peer to peer",
+        f"VAMPIRE TABLE · {games}",
+    ):
+        if len(line) <= width:
+            return line
+    return "VAMPIRE TABLE"
 
 
 def _row(label: str, widget: Widget) -> Horizontal:
@@ -162,7 +181,7 @@ class HomeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
-        yield Static(title_line(self.fronts), id="home-title")
+        yield Static(title_line(self.fronts, self.app.size.width - 2), id="home-title")
         with Horizontal(id="home"):
             yield OptionList(*[Option(f"  {text}", id=key) for key, text in CHOICES], id="menu")
             with ContentSwitcher(initial="play", id="forms"):
@@ -177,6 +196,8 @@ class HomeScreen(Screen[None]):
                     yield _row("Your name", Input(self.player_name, id="host-name", max_length=32))
                     yield from self._game_choice("host")
                     yield from self._game_rows("host", self.fronts[0])
+                    places = listen_choices()
+                    yield _row("Listen on", _select(places, places[0][1], "host-bind"))
                     yield _row("Port", Input(str(DEFAULT_PORT), id="host-port", type="integer", max_length=5))
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
@@ -348,7 +369,9 @@ class HomeScreen(Screen[None]):
                     raise VampireError(f"a port is a number from 1 to 65535, not {port_text}")
                 front = self._front("host")
                 seats = self._field_value("#host-seats")
-                app.open_host(HostSpec(name, seats, (), self._options("host"), port, front.name))  # type: ignore[attr-defined]
+                bind = str(self._field_value("#host-bind"))
+                hosting = HostSpec(name, seats, (), self._options("host"), port, front.name, bind)
+                app.open_host(hosting)  # type: ignore[attr-defined]
             elif which == "join":
                 address = self._field_value("#join-address").strip()
                 if not address:

@@ -2,15 +2,16 @@
 bots for the host to add or remove, the table's options, and start.
 
 The host adds bots with ``b`` (the game's default level) or ``r`` (a random one, for a game that
-has that level), removes the highlighted one (or the last one) with ``x``, and
-starts with ``s`` once every seat is taken (greyed out until then), unless its host starts by
-itself (``vampire play``); a sentence under the seats says what the table waits for. A seat whose
-game brings something (a deck) and that joined with none chooses it with ``d`` (the game's
-``FrontEnd.lobby_kit``)."""
+has that level), removes the highlighted one with ``x``, and starts with ``s`` once every seat
+is taken (pressed before, it says what is missing), unless its host starts by itself (``vampire
+play``); a sentence under the seats says what the table waits for. Each player's own seat is
+listed first. A seat whose game brings something (a deck) and that joined with none chooses it
+with ``d`` (the game's ``FrontEnd.lobby_kit``)."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -29,9 +30,20 @@ from tui.errors import sentence as _sentence
 from tui.events import as_session_event
 from tui.games import choose_kit, lobby_kit_line, lobby_kit_of
 from tui.messages import SessionUpdate
+from tui.screens.help import table_rules_words
 from tui.session import TableSession
 from tui.widgets.common.title import TitleBar
 from tui.widgets.common.too_small import TooSmallNotice
+
+
+def lobby_order(nseats: int, me: int | None) -> list[int]:
+    """The seats in the order the lobby lists them: this player's own seat first (a host's, or a
+    guest's), then the others by number. ``me`` None (not seated yet): by number."""
+    seats = list(range(nseats))
+    if me is not None and 0 <= me < nseats:
+        seats.remove(me)
+        seats.insert(0, me)
+    return seats
 
 
 class LobbyScreen(Screen[None]):
@@ -39,8 +51,8 @@ class LobbyScreen(Screen[None]):
     them, and starts."""
 
     BINDINGS = [
-        Binding("b", "add_bot('')", "Add bot"),
-        Binding("r", "add_bot('random')", "Add random bot"),
+        Binding("b", "add_bot('')", "Bot"),
+        Binding("r", "add_bot('random')", "Random bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
         Binding("d", "choose_kit", "Choose deck"),
@@ -56,6 +68,7 @@ class LobbyScreen(Screen[None]):
         self._busy = False
         self._seen: dict[bytes, float] = {}
         self._link_problem = ""  # the session's sentence while this guest is not connected ("" while it is)
+        self._row_seats: list[int] = []  # the seat shown on each row
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -69,7 +82,7 @@ class LobbyScreen(Screen[None]):
             yield Static(id="lobby-kit")  # what this seat brings (a deck), from its game's front end
             yield Static(id="lobby-options")
             yield Static(id="lobby-hint", classes="hint")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # its keys fill 80 columns; F1 names Ctrl+P
 
     def on_mount(self) -> None:
         seats = self.query_one(DataTable)
@@ -127,7 +140,9 @@ class LobbyScreen(Screen[None]):
         elif address:
             self.query_one("#lobby-address", Static).update(
                 Text.assemble(
-                    "Friends join with:  ", (f"vampire join {address}", "bold reverse"), f"   (address {address})"
+                    "Friends join with:  ",
+                    (f"vampire join {address}", "bold reverse"),
+                    f"   (address {address})" if len(address) <= 20 else "",  # else it would wrap
                 )
             )
         else:
@@ -135,7 +150,9 @@ class LobbyScreen(Screen[None]):
         grid = self.query_one(DataTable)
         cursor_row = grid.cursor_row
         grid.clear()
-        for i in range(table.nseats):
+        counts = Counter(rec.name for rec in table.seats)
+        self._row_seats = lobby_order(table.nseats, session.seat)
+        for i in self._row_seats:
             if i < len(table.seats):
                 rec = table.seats[i]
                 who = []
@@ -151,13 +168,17 @@ class LobbyScreen(Screen[None]):
                 present = getattr(session, "connected_keys", None)
                 missing = present is not None and rec.key not in present and i != session.seat
                 ready = "away" if missing and time.monotonic() - first > 12 else "✓ ready"
-                grid.add_row(str(i), rec.name, short_fingerprint(rec.key), ", ".join(who), ready)
+                # Two seats of one name (a guest who took a bot's name) read apart by their seat.
+                name = rec.name if counts[rec.name] < 2 else f"{rec.name} (seat {i})"
+                grid.add_row(str(i), name, short_fingerprint(rec.key), ", ".join(who), ready)
             else:
                 grid.add_row(str(i), "— open seat —", "", "", "waiting")
         if grid.row_count:
             grid.move_cursor(row=min(max(cursor_row, 0), grid.row_count - 1), animate=False)
-        options = ", ".join(f"{k} {v}" for k, v in sorted(table.options.items()))
-        self.query_one("#lobby-options", Static).update(f"Table rules: {options}" if options else "")
+        words = table_rules_words(table.game_name, table.options) if table.game is not None else []
+        self.query_one("#lobby-options", Static).update(
+            Text("Table rules: " + " ".join(words) + " (F1: the rules)") if words else ""
+        )
         kit = self.query_one("#lobby-kit", Static)
         kit.update(kit_line := lobby_kit_line(session))
         kit.display = bool(str(kit_line))
@@ -214,19 +235,21 @@ class LobbyScreen(Screen[None]):
         if action == "choose_kit":
             return bool(getattr(session, "needs_kit", False)) and lobby_kit_of(table) is not None
         if action == "start":
+            # Shown while the table is not full too: pressed then, it says what is missing.
             if not session.is_host or getattr(session, "auto_start", False):
                 return False
-            return True if full and not self._busy else None
+            return True if not self._busy else None
         return True
 
-    def _selected_bot(self) -> int | None:
-        """The bot on the highlighted row, else the bot seated last (None: no bot). A person's
-        seat is never offered: only the seats this host's bots hold."""
-        bots = self.session.bots
-        if not bots:
-            return None
+    def _highlighted_seat(self) -> int | None:
+        """The seat on the highlighted row (rows show the host's own seat first)."""
         row = self.query_one(DataTable).cursor_row
-        return row if row in bots else max(bots)
+        return self._row_seats[row] if 0 <= row < len(self._row_seats) else None
+
+    def _selected_bot(self) -> int | None:
+        """The bot on the highlighted row, or None: x never removes a bot that is not highlighted."""
+        seat = self._highlighted_seat()
+        return seat if seat is not None and seat in self.session.bots else None
 
     def _bot_level(self, level: str) -> str | None:
         """The bot level a key adds: ``level`` if the table's game has it ("": the game's default
@@ -249,11 +272,26 @@ class LobbyScreen(Screen[None]):
         seat = self._selected_bot()
         if seat is not None:
             self._do("remove_bot", seat)
+            return
+        highlighted = self._highlighted_seat()
+        table = self.session.table
+        if highlighted is not None and highlighted < len(table.seats):
+            who = "your own seat" if highlighted == self.session.seat else f"{table.names[highlighted]}, a player"
+            self.notify(f"The highlighted row is {who}: highlight a bot (↑ ↓), then x.", severity="warning")
+        else:
+            self.notify("Highlight a bot's row (↑ ↓), then x removes it.", severity="warning")
 
     def action_choose_kit(self) -> None:
         choose_kit(self, self.session)
 
     def action_start(self) -> None:
+        table = self.session.table
+        missing = table.nseats - len(table.seats)
+        if missing > 0:
+            seats = "1 seat is" if missing == 1 else f"{missing} seats are"
+            ways = "press b to add a bot" + (", or wait for friends to join" if self.session.address else "")
+            self.notify(f"{seats} still open: {ways}. The game starts with every seat taken.", severity="warning")
+            return
         self._do("start_game")
 
     @work(exclusive=True, group="lobby")

@@ -24,18 +24,46 @@ from tui.widgets.common.too_small import TooSmallNotice
 def replay_bindings(units: tuple[str, str]) -> list[BindingType]:
     """The replay's keys, the jumps named by the game's ``units`` (small, big)."""
     small, big = units
+    # Each pair shows once in the footer: "[ ] trick" reads as "back or on by a trick".
+    entry = Binding.Group("entry")
+    small_group = Binding.Group(f"{small} back/on" if small else "")
+    big_group = Binding.Group(f"{big} back/on" if big else "")
     return [
-        Binding("left", "step(-1)", "prev"),
-        Binding("right", "step(1)", "next"),
-        Binding("left_square_bracket", "unit(0, -1)", small, key_display="["),
-        Binding("right_square_bracket", "unit(0, 1)", small, key_display="]"),
-        Binding("pageup", "unit(1, -1)", big, key_display="PgUp"),
-        Binding("pagedown", "unit(1, 1)", big, key_display="PgDn"),
+        Binding("left", "step(-1)", "prev entry", group=entry),
+        Binding("right", "step(1)", "next entry", group=entry),
+        Binding("left_square_bracket", "unit(0, -1)", f"previous {small}", key_display="[", group=small_group),
+        Binding("right_square_bracket", "unit(0, 1)", f"next {small}", key_display="]", group=small_group),
+        Binding("pageup", "unit(1, -1)", f"previous {big}", key_display="PgUp", group=big_group),
+        Binding("pagedown", "unit(1, 1)", f"next {big}", key_display="PgDn", group=big_group),
         Binding("home", "jump(0)", "start", show=False),
         Binding("end", "jump(-1)", "end", show=False),
         Binding("h", "hands", "hands"),
         Binding("escape", "back", "close"),
     ]
+
+
+def middle_cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, its middle replaced by ``…`` when too long (a file
+    name keeps its start and its end, where the date and the table id are)."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return text[:width]
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+
+
+def replay_title(name: str, parts: list[str], width: int) -> str:
+    """The replay's title line in ``width`` cells: "Replay NAME · part · part". The later parts
+    are dropped first while there is no room, then the file name is cut in its middle (never
+    below 16 cells)."""
+    parts = list(parts)
+    while True:
+        rest = "".join(f" · {p}" for p in parts)
+        room = width - len("Replay ") - len(rest)
+        if room >= min(len(name), 16) or not parts:
+            return f"Replay {middle_cut(name, max(room, 1))}{rest}"
+        parts.pop()
 
 
 class ReplayScreen(Screen[None]):
@@ -79,7 +107,7 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-entries").border_title = "Entries"
         if self.kit is not None:
             self.kit.mounted(self)
-        self.query_one(TitleBar).show([f"Replay of {display_path(self.path)}", "reading…"])
+        self.query_one(TitleBar).show([replay_title(self.path.name, ["reading…"], self.app.size.width - 2)])
         if self.replay is None or self.front is None:
             self.notify(self._problem, title="Cannot replay", severity="error", timeout=10)
             self.query_one("#replay-status", Static).update(f"Cannot replay: {self._problem}")
@@ -92,7 +120,7 @@ class ReplayScreen(Screen[None]):
             entries.border_title = "Cannot show this log here"
             entries.update(refusal)
             self.query_one("#replay-status", Static).update("Esc goes back.")
-            self.query_one(TitleBar).show([f"Replay of {display_path(self.path)}"])
+            self.query_one(TitleBar).show([replay_title(display_path(self.path), [], self.app.size.width - 2)])
             self.replay = None
             self.refresh_bindings()
             return
@@ -190,21 +218,28 @@ class ReplayScreen(Screen[None]):
         frame = frames[self.index]
         where = [f"{unit} {number}" for unit, number in frame.marks.where if number]
         loading = "" if replay.done else f" (reading {len(frames)} of {replay.total})"
-        parts = ["Replay", f"entry {frame.seq} of {replay.total - 1}{loading}", *where, f"head {frame.head}"]
-        self.query_one(TitleBar).show([*parts, self.path.name], optional={0, len(parts)})
+        parts = [f"entry {frame.seq} of {replay.total - 1}{loading}", *where, f"head {frame.head}"]
+        # One part, fitted here: the file name is kept (cut in its middle), later parts go first.
+        self.query_one(TitleBar).show([replay_title(self.path.name, parts, self.size.width - 2)])
         if self.kit is not None:
             self.kit.show(self, replay, frame, self.spoil)
         self._show_entries(frames)
-        hands = (
-            "h: every hand at every step of a round whose seeds the log reveals" if self.spoil else "h: show every hand"
-        )
-        self.query_one("#replay-status", Static).update(Text.assemble(frame.status, "  ", (f"({hands})", "dim")))
+        # The game's panels may have grown or shrunk the entries panel: fit the entries again to
+        # its new height, so the current entry stays in sight.
+        self.call_after_refresh(self._show_entries, frames)
+        # With h: every hand at every step of a round whose seeds the log reveals later (the
+        # footer's "h hands" says how to show them).
+        shown = ("Every hand shown (h hides them). ", "dim") if self.spoil else ""
+        self.query_one("#replay-status", Static).update(Text.assemble(shown, frame.status))
         self.refresh_bindings()
 
     def _show_entries(self, frames: list[Frame]) -> None:
+        if not frames or self.index >= len(frames):
+            return
         panel = self.query_one("#replay-entries", Static)
-        height = max(panel.size.height, 4) if panel.size.height else 8
-        width = max(panel.size.width, 20) if panel.size.width else 76
+        size = panel.content_size
+        height = max(size.height, 1) if size.height else 8
+        width = max(size.width, 20) if size.width else 76
         lines: list[Text] = []
         used = 0
         i = self.index

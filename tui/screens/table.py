@@ -61,7 +61,7 @@ class TableFrame(Screen[None]):
 
     FRAME_BINDINGS: list[BindingType] = [
         Binding("c", "chat", "Chat"),
-        Binding("a", "abandon", "Vote abandon"),
+        Binding("a", "abandon", "End the wait"),
         Binding("l", "focus_log", "Log", show=False),
         Binding("escape", "back", "Back", show=False),
         Binding("f1", "app.help", "Help"),
@@ -75,13 +75,14 @@ class TableFrame(Screen[None]):
         self._unsubscribe: Any = None
         self._notes_seen = 0
         self._ended_shown = False
-        self._work_totals: dict[int, int] = {}
+        self._work_totals: dict[Any, int] = {}  # work_progress's memory
         self._submitting = False
         self._last_change = time.monotonic()
         self._last_head = b""
         self._fault_shown = False
         self._stalled: tuple[int, ...] = ()
         self._link_lost = False
+        self._held: list[tuple[str, dict[str, Any]]] = []  # toasts held while a box is read
 
     # -- what a game's screen adds ---------------------------------------------------------------
 
@@ -132,7 +133,7 @@ class TableFrame(Screen[None]):
             yield ProgressBar(id="work", show_eta=False, show_percentage=False)
         yield from self.compose_bottom()
         yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)", max_length=500)
-        yield Footer()
+        yield Footer(show_command_palette=False)  # its keys fill 80 columns; F1 names Ctrl+P
 
     def on_mount(self) -> None:
         self.query_one("#log").border_title = "Game log"
@@ -142,6 +143,19 @@ class TableFrame(Screen[None]):
         self.home_widget().focus()
         self.set_interval(1.0, self._tick)
         self.refresh_table()
+
+    def notify(self, message: str, **kwargs: Any) -> None:
+        """A toast; held while a box that asks to be read whole (a modal whose class sets
+        ``HOLDS_NOTIFICATIONS``, e.g. the end of a round) is on top, and shown once it closes."""
+        if self.app.screen is not self and getattr(self.app.screen, "HOLDS_NOTIFICATIONS", False):
+            self._held.append((message, kwargs))
+            return
+        self.app.notify(message, **kwargs)
+
+    def on_screen_resume(self) -> None:
+        held, self._held = self._held, []
+        for message, kwargs in held:
+            self.app.notify(message, **kwargs)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -218,7 +232,7 @@ class TableFrame(Screen[None]):
         who the table waits for (and for how long, past the abandon time)."""
         label = self.query_one("#waiting", Label)
         bar = self.query_one("#work", ProgressBar)
-        progress = work_progress(table, self._work_totals)
+        progress = work_progress(table, self._work_totals, me)
         waiting = waiting_text(table, me)
         if table.fault is not None and not self._fault_shown:
             self._fault_shown = True

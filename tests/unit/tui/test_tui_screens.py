@@ -99,7 +99,14 @@ async def test_lobby_host_seats_bots_then_the_game_starts() -> None:
         await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
         screen = app.screen
         assert "vampire join 192.168.1.5:7447" in shown(screen.query_one("#lobby-address"))
-        assert screen.check_action("start", ()) is None  # two seats are open
+        await pilot.press("s")  # two seats are open: s says so, and the lobby stays
+        await eventually(
+            lambda: any("2 seats are still open" in n.message for n in app._notifications),
+            10,
+            "the open seats named",
+            pilot=pilot,
+        )
+        assert isinstance(app.screen, LobbyScreen) and session.table.phase == "lobby"
         await pilot.press("b")
         await eventually(lambda: len(session.table.seats) == 3, 10, "a third seat", pilot=pilot)
         await pilot.press("r")

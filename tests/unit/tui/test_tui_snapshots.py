@@ -32,8 +32,10 @@ class SnapshotsDir(SVGImageExtension):
 
 @pytest.fixture
 def snap(snapshot: Any) -> Callable[..., bool]:
-    def compare(app: VampireApp, press: tuple[str, ...] = (), size: tuple[int, int] = (80, 24)) -> bool:
-        svg = take_svg_screenshot(app=app, press=press, terminal_size=size)
+    def compare(
+        app: VampireApp, press: tuple[str, ...] = (), size: tuple[int, int] = (80, 24), run_before: Any = None
+    ) -> bool:
+        svg = take_svg_screenshot(app=app, press=press, terminal_size=size, run_before=run_before)
         return snapshot.use_extension(SnapshotsDir) == svg
 
     return compare
@@ -44,11 +46,17 @@ def no_recent_logs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tui.screens.home.recent_logs", lambda *a, **k: [])
 
 
-def _table_app(until: Callable[[Any], bool], seed: int = 3, rounds: int = 2) -> VampireApp:
-    local = build_local(seed, PERSON, {"rounds": rounds})
+def _table_app(
+    until: Callable[[Any], bool],
+    seed: int = 3,
+    rounds: int = 2,
+    levels: list[str | None] | None = None,
+    names: Any = None,
+) -> VampireApp:
+    local = build_local(seed, levels or PERSON, {"rounds": rounds}, names=names)
     advance(local, 0, until)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
-    return VampireApp(Start("table", session), name="Mina")
+    return VampireApp(Start("table", session), name=local.seats[0].name)
 
 
 def test_home(snap) -> None:
@@ -87,3 +95,84 @@ def test_audit(snap, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     local.run()
     local.host.log.close()
     assert snap(VampireApp(Start("audit", Path("game.vtlog")), name="Mina"))
+
+
+# --- every screen at 80×24 with the longest texts it can show: 12 seats, 32-character names ---------
+
+LONG_NAMES = [
+    "Maximiliana Evangelista-Vantonge",
+    "Bartholomew Featherstonehaugh-Sm",
+    "Scott",
+    "Justine de Bourgogne-Lancaster",
+    "Richard",
+    "Steve",
+    "Ann",
+    "Bob",
+    "Cecilia Montgomery-Whitfield",
+    "Dan",
+    "Eve",
+    "Fitzgerald Worthington III",
+]
+TWELVE: list[str | None] = [None] + ["heuristic"] * 11
+
+
+def _mid_trick(local: Any) -> bool:
+    trick = local.table.gstate.trick
+    return trick is not None and not trick.hunter and len(trick.plays) >= 4
+
+
+def test_twelve_long_names_mid_trick(snap) -> None:
+    assert snap(_table_app(_mid_trick, levels=TWELVE, names=LONG_NAMES))
+
+
+def test_twelve_long_names_end_of_round(snap) -> None:
+    app = _table_app(lambda local: len(local.table.gstate.round_scores) >= 1, levels=TWELVE, names=LONG_NAMES)
+    assert snap(app)
+
+
+def test_twelve_long_names_game_end_with_the_chart(snap) -> None:
+    # One round: twelve seats play a round in about 25 s on a loaded machine; five would take 100.
+    app = _table_app(lambda local: local.table.gstate.phase == "over", rounds=1, levels=TWELVE, names=LONG_NAMES)
+    assert snap(app, press=("enter",))
+
+
+def test_twelve_long_names_lobby(snap) -> None:
+    local = build_local(5, TWELVE, start=False, seated=9, names=LONG_NAMES)
+    session = LocalGameSession(local, 0, auto=False, address="192.168.100.200:7447")
+    assert snap(VampireApp(Start("lobby", session), name=LONG_NAMES[0]))
+
+
+def _two_played(local: Any) -> bool:
+    trick = local.table.gstate.trick
+    return trick is not None and not trick.hunter and len(trick.plays) >= 2
+
+
+def test_help_at_a_table(snap) -> None:
+    assert snap(_table_app(_two_played), press=("f1",))
+
+
+def test_quit_asks_first(snap) -> None:
+    assert snap(_table_app(_two_played), press=("ctrl+q",))
+
+
+def test_replay_at_its_end(snap, tmp_path: Path) -> None:
+    path = tmp_path / "20261130-192455-a-long-log-file-name-of-table-02eddb3a.vtlog"
+    local = build_local(3, TWELVE, {"rounds": 1}, names=LONG_NAMES, save=path)
+    local.run()
+    local.host.log.close()
+
+    async def read_then_end(pilot: Any) -> None:
+        from tests.support.poll import eventually
+        from tui.screens.replay import ReplayScreen
+
+        app = pilot.app
+        await eventually(
+            lambda: isinstance(app.screen, ReplayScreen) and app.screen.replay is not None and app.screen.replay.done,
+            20,
+            "the log read",
+            pilot=pilot,
+        )
+        await pilot.press("end")
+        await pilot.pause()
+
+    assert snap(VampireApp(Start("replay", path), name="Mina"), run_before=read_then_end)

@@ -3,6 +3,7 @@ imported when first shown, so that asking the registry about a game loads no scr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tui.games import FrontEnd, GameEnd, ReplayKit
@@ -16,23 +17,53 @@ if TYPE_CHECKING:
 HELP = """\
 [b]At the table[/b]
   ← →     move along your hand      Space  pick or unpick a card
-  Enter   play the picked cards     p      pass (normal tricks only)
+  Enter   play the picked cards     p      pass (in a normal trick)
   Esc     unpick everything         c      chat (Enter sends)
   l       read the game log (↑ ↓)   a      vote to end a long wait
   The line under your hand says what Enter would play, or why not.
   Picked cards show as [7]; ▲ marks the cursor; ▶ marks whose turn.
 
 [b]Vampire Queen in short[/b]
-  Play a set (cards of one number; Queens stand in for any number)
-  higher than the highest so far, with as many cards as the lead,
-  or pass. The highest set wins the trick and leads the next.
-  A hunter is led alone: everyone must play one card, and the
-  highest takes all of them, hunter included, into their hand.
-  When someone runs out of cards the round ends. Cards left in hand
-  score points (a Queen 14, a hunter 15 or 20): lowest total wins.
+  Cards: 1 to 13 (eight of each), four Queens, Hunters 15 and 20.
+  A set is one or more cards of one number; a Queen stands in for
+  any number, and Queens alone count 14.
+  [b]A normal trick.[/b] The leader plays any set. Then each player in
+  turn plays once: a set of as many cards, higher than the highest
+  so far, or passes. Nobody plays twice in a trick. The highest set
+  wins the trick (its cards are discarded) and leads the next.
+  [b]A hunter trick.[/b] A hunter is led alone. Everyone else must play
+  exactly one card (no passing); the highest card takes every card
+  played, the hunter included, into their hand. A tie goes to the
+  card played later, unless this table's rules (below) say earlier. You may not
+  lead the hunter you have just taken, on the very next lead.
+  [b]A round[/b] ends after a trick when someone has no cards left.
+  Cards left in hand score their number (a Queen 14, a hunter 15 or
+  20). Hunters stay with their holder into the next round; Hunter
+  20's holder leads it. After the last round the lowest total wins.
 
 [b]Replay[/b]
   ← → one entry   \\[ ] one trick   PgUp PgDn one round   h hands"""
+
+
+def option_words(options: Mapping[str, Any]) -> list[str]:
+    """A Vampire Queen table's rules (its options, defaults filled in) as sentences for the help:
+    ``{"rounds": 5, "hunter_tie": "last", ...}`` -> ``["The game lasts 5 rounds.", ...]``
+    (shared/rules/vampire-queen.md, the table rules). Unknown options are left out."""
+    words = []
+    rounds = options.get("rounds")
+    if rounds is not None:
+        words.append(f"The game lasts {rounds} round{'s' if rounds != 1 else ''}.")
+    queen = options.get("queen_in_hunter_trick")
+    if queen is not None:
+        words.append(f"A Queen played into a hunter trick counts {queen}.")
+    tie = options.get("hunter_tie")
+    if tie is not None:
+        which = "played later" if tie == "last" else "played first"
+        words.append(f"A tie in a hunter trick goes to the card {which}.")
+    share = options.get("tie")
+    if share is not None:
+        words.append("Tied lowest totals share the win." if share == "shared" else "Tied lowest totals: nobody wins.")
+    return words
 
 
 def _table_screen(session: TableSession) -> Screen[Any]:
@@ -61,4 +92,5 @@ FRONT_END = FrontEnd(
     game_end=_game_end,
     replay=_replay,
     home_options=("rounds",),
+    option_words=option_words,
 )

@@ -72,6 +72,9 @@ def seat_rows(state: Any, names: Sequence[str], me: int | None, waiting: Sequenc
     if trick is not None:
         for i, play in enumerate(trick.plays):
             played[play.seat] = "led" if i == 0 else ("passed" if play.passed else "played")
+    # Between a round's scoring and the next deal no hand is dealt: the seats show the hands the
+    # round ended with (hunters included), as its summary lists them, not just the hunters.
+    ended = bool(state.round_hands) and not any(state.hands)
     for s in range(state.seats):
         status = played.get(s, "")
         turn = state.turn == s
@@ -86,7 +89,7 @@ def seat_rows(state: Any, names: Sequence[str], me: int | None, waiting: Sequenc
                 seat=s,
                 name=names[s] if s < len(names) else f"seat {s}",
                 me=s == me,
-                cards=state.hand_count(s) if state.hands else 0,
+                cards=len(state.round_hands[-1][s]) if ended else (state.hand_count(s) if state.hands else 0),
                 hunters=state.hunters_of(s),
                 total=state.totals[s] if state.totals else 0,
                 status=status,
@@ -143,6 +146,18 @@ def trick_rows(trick: Any, names: Sequence[str], hunter_tie: str = "last") -> li
     return rows
 
 
+def set_short(cards: Sequence[str]) -> str:
+    """A set in words without the cards behind it: ``"a pair of 7s"`` for 7 and a Queen, ``"a
+    Queen"`` for a lone Queen (the words :func:`engine.games.queen.set_words` starts with)."""
+    return set_words(tuple(cards)).split(" (", 1)[0]
+
+
+def beat_words(trick: Any) -> str:
+    """What a follower must beat in a normal trick, in the words the trick box and the prompt both
+    use: ``"beat a pair of 7s"``, ``"beat a Queen"``."""
+    return f"beat {set_short(trick.best.cards)}"
+
+
 def trick_title(state: Any, names: Sequence[str], me: int | None = None) -> str:
     """A line above the trick: who led what, and what a follower must do."""
     trick = state.trick
@@ -153,10 +168,9 @@ def trick_title(state: Any, names: Sequence[str], me: int | None = None) -> str:
     leader = names[trick.leader]
     if trick.hunter:
         return f"HUNTER TRICK: {leader} led Hunter {trick.hunter}; everyone plays one card, the highest takes them all"
-    best = trick.best
     size = trick.size
-    need = "one card" if size == 1 else f"{size} cards"
-    return f"{leader} led; beat {best.value} with {need}, or pass"
+    need = "a higher card" if size == 1 else f"{size} higher cards"
+    return f"{leader} led; {beat_words(trick)} with {need}, or pass"
 
 
 def last_trick_line(state: Any, names: Sequence[str]) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -24,7 +25,7 @@ def round_table(state: Any, names: list[str], round_index: int = -1) -> RichTabl
     rows = round_rows(state, names, round_index)
     low = min(r.total for r in rows)
     grid = RichTable(box=None, pad_edge=False, show_edge=False, expand=False)
-    grid.add_column("player", no_wrap=True)
+    grid.add_column("player", no_wrap=True, max_width=16, overflow="ellipsis")
     grid.add_column("hand left at the end", overflow="fold")
     grid.add_column("points", justify="right")
     grid.add_column("total", justify="right")
@@ -45,6 +46,8 @@ class RoundEndScreen(ModalScreen[None]):
     """A round is over: every hand shown with its points and the running totals. The next round's
     shuffle goes on behind it; Enter closes it."""
 
+    HOLDS_NOTIFICATIONS = True  # the table's toasts wait until this box closes (they would cover it)
+
     BINDINGS = [
         Binding("enter", "close", "Continue"),
         Binding("escape", "close", "Continue", show=False),
@@ -62,19 +65,18 @@ class RoundEndScreen(ModalScreen[None]):
         state = self.state
         number = len(state.round_scores)
         rounds = state.option("rounds")
+        hint = (
+            "Enter: see the final result." if self.final else "Enter: back to the table, where the next round goes on."
+        )
         with Vertical(id="round-end", classes="dialog"):
-            yield Static(Text(f"Round {number} of {rounds} is over", style="bold"), classes="dialog-title")
+            # The way on comes before the table: with 12 seats the table scrolls, the key stays.
+            yield Static(Text.assemble((f"Round {number} of {rounds} is over. ", "bold"), hint), classes="dialog-title")
             yield Static(
                 "Points are the cards left in hand (a Queen 14, a hunter its number); the lowest total wins.",
                 classes="dim",
             )
-            yield Static(round_table(state, self.names), id="round-table")
-            hint = (
-                "Enter: see the final result."
-                if self.final
-                else "Enter: back to the table, where the next round goes on."
-            )
-            yield Static(hint, classes="hint")
+            with VerticalScroll(id="round-scroll"):
+                yield Static(round_table(state, self.names), id="round-table")
 
     def on_mount(self) -> None:
         # Toasts from the table would sit on the box's lower rows: the box says what matters now.
@@ -90,8 +92,44 @@ def game_end(table: Table, me: int | None) -> GameEnd:
     names = table.names
     result = table.game.result(state) if table.game is not None and state is not None else None
     headline = "Game over. " + winners_text(state, names, result) if result is not None else "The game ended"
-    body = totals_table(state, names, result, me) if state is not None and state.totals else None
+    body = None
+    if state is not None and state.totals:
+        body = Group(totals_table(state, names, result, me), Text(""), running_chart(state, names, me))
     return GameEnd(headline, body)
+
+
+#: The shades of a running-total bar, one per round in turn (both in every console font).
+SHADES = ("█", "▒")
+
+
+def running_chart(state: Any, names: list[str], me: int | None = None, width: int = 40) -> Text:
+    """Each player's running total by round as a bar, rounds in alternating shades, in the
+    order of the seats; ``width``: cells of the longest bar (the highest total). Lower is better,
+    so the shortest bar wins::
+
+        Mina (you)  ████▒▒▒▒▒▒       35
+        Lisa        ██████████▒▒▒▒▒  61
+    """
+    rounds = state.round_scores
+    top = max(state.totals) or 1
+    label = max(len(n) for n in names) + 6
+    label = min(label, 18)
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("Running totals by round (one shade per round; the shortest bar wins)\n", style="bold")
+    for s in range(state.seats):
+        name = names[s] + (" (you)" if s == me else "")
+        text.append(f"{name[: label - 1]:<{label}}")
+        running = 0
+        drawn = 0
+        for i, row in enumerate(rounds):
+            running += row[s]
+            upto = round(running * width / top)
+            text.append(SHADES[i % 2] * (upto - drawn), style="bold" if i % 2 == 0 else "")
+            drawn = upto
+        text.append(" " * (width - drawn) + f" {state.totals[s]:>4}")
+        if s < state.seats - 1:
+            text.append("\n")
+    return text
 
 
 def totals_table(state: Any, names: list[str], result: Any, me: int | None) -> RichTable:

@@ -22,7 +22,7 @@ from engine.games.queen import card_word, set_words
 from engine.games.queen.picks import pick_to_act
 from engine.table import Table
 from tui.errors import explain
-from tui.games.queen.present import seat_rows
+from tui.games.queen.present import beat_words, seat_rows
 from tui.games.queen.widgets.gamelog import GameLog
 from tui.games.queen.widgets.hand import HandCard, HandView
 from tui.games.queen.widgets.seats import SeatList
@@ -30,6 +30,12 @@ from tui.games.queen.widgets.trick import TrickView
 from tui.screens.table import TableFrame
 from tui.session import TableSession
 from tui.table_text import waiting_text
+
+
+def shown_text(widget: Static) -> str:
+    """The plain text a Static shows now."""
+    content = widget.content
+    return content.plain if hasattr(content, "plain") else str(content)
 
 
 def pick_act(keys: tuple[Any, ...]) -> Act:
@@ -45,6 +51,9 @@ class TableScreen(TableFrame, inherit_bindings=False):
     BINDINGS = [
         Binding("enter", "play", "Play"),
         Binding("p", "pass_turn", "Pass"),
+        # While Enter or p can do nothing they leave the footer; pressed anyway, these say why.
+        Binding("enter", "why_not('play')", "Play", show=False),
+        Binding("p", "why_not('pass')", "Pass", show=False),
         *TableFrame.FRAME_BINDINGS,
     ]
 
@@ -52,6 +61,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         super().__init__(session)
         self._rounds_shown = 0
         self._pick_act: Act | None = None
+        self._why: tuple[str, bool] | None = None  # (why a key did nothing, my turn then), until things change
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -98,16 +108,31 @@ class TableScreen(TableFrame, inherit_bindings=False):
         self._evaluate_pick()
 
     def moved(self) -> None:
+        self._why = None
         self.query_one(HandView).clear_picks()
 
     # -- picking and playing ---------------------------------------------------------------------
 
     @on(HandView.PickChanged)
     def _pick_changed(self, message: HandView.PickChanged) -> None:
+        self._why = None
         self._evaluate_pick()
         self.refresh_bindings()
 
     def _evaluate_pick(self) -> None:
+        """The pick line and the act Enter would send; a key's "why not" stays on the line until the
+        pick changes or the turn comes or goes."""
+        self._judge_pick()
+        if self._why is not None:
+            reason, mine = self._why
+            if mine != self.my_turn():
+                self._why = None
+                return
+            line = self.query_one("#pick", Static)
+            line.update(f"✗ {reason}")
+            line.set_class(True, "-illegal")
+
+    def _judge_pick(self) -> None:
         """Say what Enter would do with the cards picked, or why it cannot."""
         hand = self.query_one(HandView)
         line = self.query_one("#pick", Static)
@@ -131,7 +156,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
                 text = "Hunter trick: pick one card with ←/→ and Space, then Enter. You may not pass."
             elif mine:
                 need = "a higher card" if trick.size == 1 else f"{trick.size} higher cards"
-                text = f"Your turn: beat {set_words(trick.best.cards)} with {need}, or pass (p)."
+                text = f"Your turn: {beat_words(trick)} with {need}, or pass (p)."
             else:
                 text = "Pick cards with ←/→ and Space while you wait; Enter plays them on your turn."
             line.update(text)
@@ -166,14 +191,56 @@ class TableScreen(TableFrame, inherit_bindings=False):
         return f"plays {set_words(idents)}"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # False (not None): a key that can do nothing now leaves the footer, and its twin
+        # ``why_not`` binding answers it with the reason.
         if action == "play":
-            return True if self._pick_act is not None and not self.submitting else None
+            return self._pick_act is not None and not self.submitting
         if action == "pass_turn":
-            state = self.session.table.gstate
-            trick = getattr(state, "trick", None)
-            ok = self.my_turn() and trick is not None and not trick.hunter and not self.submitting
-            return True if ok else None
+            return self._why_not_pass() is None
         return super().check_action(action, parameters)
+
+    def _why_not_pass(self) -> str | None:
+        """Why this seat cannot pass now, in a sentence, or None when it can."""
+        table = self.session.table
+        state = table.gstate
+        if state is None or state.phase != "play":
+            return "Nothing to pass now: no trick is being played."
+        if self.submitting:
+            return "Your move is on its way to the host."
+        if not self.my_turn():
+            return self._not_your_turn()
+        trick = state.trick
+        if trick is None:
+            return "You lead, so you cannot pass: pick a set with Space, then Enter."
+        if trick.hunter:
+            return "Nobody passes in a hunter trick: pick one card with Space, then Enter."
+        return None
+
+    def _not_your_turn(self) -> str:
+        state = self.session.table.gstate
+        names = self.session.table.names
+        turn = getattr(state, "turn", -1)
+        if 0 <= turn < len(names):
+            return f"Not your turn: {names[turn]} is to play."
+        return "Not your turn: the table is busy (see the line above your hand)."
+
+    def _why_not_play(self) -> str:
+        """Why Enter plays nothing now, in a sentence."""
+        if self.submitting:
+            return "Your move is on its way to the host."
+        if not self.query_one(HandView).picked_keys():
+            if not self.my_turn():
+                return self._not_your_turn()
+            return "Nothing picked: move with ←/→ and pick cards with Space, then Enter."
+        line = shown_text(self.query_one("#pick", Static))
+        return line.removeprefix("✗ ") or "That pick cannot be played now."
+
+    def action_why_not(self, what: str) -> None:
+        """The reason ``what`` ("play" or "pass") does nothing now, in the line under the hand."""
+        reason = self._why_not_play() if what == "play" else (self._why_not_pass() or "")
+        if reason:
+            self._why = (reason, self.my_turn())
+            self._evaluate_pick()
 
     def action_play(self) -> None:
         if self._pick_act is None or self.submitting:

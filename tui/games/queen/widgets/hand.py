@@ -134,19 +134,33 @@ class HandView(Widget, can_focus=True):
 
     # -- drawing ---------------------------------------------------------------------------------
 
+    def _tokens(self) -> list[str]:
+        tokens = []
+        for card in self.cards:
+            label = card_label(card.ident)
+            tokens.append(f"[{label:>2}]" if card.key in self.picked else f" {label:>2} ")
+        return tokens
+
+    def _gap(self, width: int) -> int:
+        """Cells between two cards: one, or none when that keeps the hand on one row (a big
+        hand at a 12-seat table, at 80 columns: the seats and the trick need the rows)."""
+        tokens = self._tokens()
+        spaced = sum(len(t) for t in tokens) + max(len(tokens) - 1, 0)
+        packed = sum(len(t) for t in tokens)
+        return 0 if spaced > width >= packed else 1
+
     def _layout(self, width: int) -> list[list[tuple[int, str]]]:
         rows: list[list[tuple[int, str]]] = [[]]
         used = 0
+        gap = self._gap(width)
         self._spans = []
-        for i, card in enumerate(self.cards):
-            label = card_label(card.ident)
-            token = f"[{label:>2}]" if card.key in self.picked else f" {label:>2} "
-            if rows[-1] and used + len(token) + 1 > width:
+        for i, token in enumerate(self._tokens()):
+            if rows[-1] and used + len(token) > width:
                 rows.append([])
                 used = 0
             self._spans.append((len(rows) - 1, used, used + len(token)))
             rows[-1].append((i, token))
-            used += len(token) + 1
+            used += len(token) + gap
         return rows
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
@@ -156,7 +170,9 @@ class HandView(Widget, can_focus=True):
         if not self.cards:
             return Text("(no cards in hand)", style="dim")
         text = Text(no_wrap=True)
-        rows = self._layout(max(self.content_size.width, 8))
+        width = max(self.content_size.width, 8)
+        rows = self._layout(width)
+        gap = " " * self._gap(width)
         for r, row in enumerate(rows):
             marks = Text()
             for i, token in row:
@@ -167,9 +183,9 @@ class HandView(Widget, can_focus=True):
                 if i == self.cursor and self.has_focus:
                     style = (style + " underline").strip()
                 text.append(token, style=style)
-                text.append(" ")
+                text.append(gap)
                 marks.append(" " + "▲" * (len(token) - 2) + " " if i == self.cursor else " " * len(token))
-                marks.append(" ")
+                marks.append(gap)
             text.append("\n")
             text.append_text(marks)
             if r < len(rows) - 1:

@@ -8,13 +8,13 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.games.queen.present import last_trick_line, trick_rows, trick_title
+from tui.games.queen.present import beat_words, last_trick_line, trick_rows, trick_title
 
 
 class TrickView(Static):
     """Shows a Vampire Queen state's trick (or the last trick between tricks): one line per turn
-    with the cards played, ``★ highest`` (or ``★ winning`` in a hunter trick) in words on the best
-    so far, ``▶ to play`` on the seat whose turn it is. A hunter trick is titled HUNTER TRICK."""
+    with the cards played, ``★`` (and the word ``highest``, or ``winning`` in a hunter trick, where
+    it fits) on the best so far, ``▶ to play`` on the seat whose turn it is. A hunter trick is titled HUNTER TRICK."""
 
     DEFAULT_CLASSES = "panel"
 
@@ -42,26 +42,33 @@ class TrickView(Static):
         if trick.hunter:
             text.append(f"HUNTER TRICK: Hunter {trick.hunter}\n", style="bold reverse")
         else:
-            size = trick.size
-            need = "1 card" if size == 1 else f"{size} cards"
-            text.append(f"Beat {trick.best.value} with {need}, or pass\n", style="bold")
+            title = f"{beat_words(trick)}, or pass"
+            text.append(title[:1].upper() + title[1:] + "\n", style="bold")
         tie = dict(state.options).get("hunter_tie", "last")
+        width = self.content_size.width or 30
         for row in trick_rows(trick, names, tie):
-            text.append(f"{_name(row.name, row.seat == me)}")
+            # One line per turn, never wrapped: the mark first, so a long set cannot push it out;
+            # the word after it only where it fits.
+            line = Text(no_wrap=True, overflow="ellipsis")
+            line.append("★ " if row.best else "  ", style="bold")
+            line.append(_name(row.name, row.seat == me))
             if not row.cards:
-                text.append(row.what, style="dim")
+                line.append(row.what, style="dim")
             elif trick.hunter and row.lead:
-                text.append(f"led H{trick.hunter}", style="bold red")
+                line.append(f"led H{trick.hunter}", style="bold red")
             else:
-                text.append(row.cards, style="bold" if row.best else "")
+                line.append(row.cards, style="bold" if row.best else "")
                 if row.lead:
-                    text.append(" led", style="dim")
-            if row.best:
-                text.append("  ★ winning" if trick.hunter else "  ★ highest", style="bold")
+                    line.append(" led", style="dim")
+            word = ("  winning" if trick.hunter else "  highest") if row.best else ""
+            if word and line.cell_len + len(word) <= width:
+                line.append(word, style="bold")
+            text.append_text(line)
             text.append("\n")
         for i, seat in enumerate(trick.waiting):
+            text.append("▶ " if i == 0 else "  ", style="bold")
             text.append(_name(names[seat], seat == me))
-            text.append("▶ to play" if i == 0 else "· waiting", style="bold" if i == 0 else "dim")
+            text.append("to play" if i == 0 else "waiting", style="bold" if i == 0 else "dim")
             text.append("\n")
         text.rstrip()
         self.update(text)

@@ -1,0 +1,75 @@
+"""Quitting in the middle of a table asks first, and says what it does to the other players."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui.session import TableSession
+from tui.widgets.common.too_small import TooSmallNotice
+
+
+def quit_consequence(session: TableSession) -> str:
+    """What quitting now does to the others at ``session``'s table, in a sentence or two: a host's
+    quit closes the table for everyone; a guest leaves a seat it can come back to; a table against
+    bots on this computer just stops (its log stays)."""
+    table = session.table
+    running = table.phase == "running"
+    if session.is_host and not session.address:
+        return "This table is on this computer only: the game stops here. Its log stays, for a replay."
+    if session.is_host:
+        if running:
+            return "You host this table: quitting closes it for everyone, and the game stops for all."
+        return "You host this table: quitting closes it, and everyone in the lobby is sent home."
+    if session.seat is None:
+        return "You only watch this table: the others play on."
+    if running:
+        return (
+            "The others wait for you (after a while they may vote to end the game). "
+            "Join again with the same name to take your seat back."
+        )
+    return "You leave the lobby; your seat opens for someone else."
+
+
+def must_ask(session: TableSession | None) -> bool:
+    """Quitting asks first while ``session``'s game is being played (not in the lobby, where
+    leaving costs nobody a game, and not once it is over)."""
+    if session is None:
+        return False
+    table = session.table
+    if table.phase != "running":
+        return False
+    state = table.gstate
+    over = table.game is not None and state is not None and table.game.result(state) is not None
+    return not over
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Asks "Quit Vampire Table?" with what quitting does to the others; dismisses True to quit
+    (``y`` or Enter), False to stay (``n`` or Esc)."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Quit"),
+        Binding("enter", "answer(True)", "Quit", show=False),
+        Binding("n", "answer(False)", "Stay"),
+        Binding("escape", "answer(False)", "Stay", show=False),
+        Binding("ctrl+q", "answer(True)", "Quit", show=False),
+    ]
+
+    def __init__(self, consequence: str) -> None:
+        super().__init__()
+        self.consequence = consequence
+
+    def compose(self) -> ComposeResult:
+        yield TooSmallNotice()
+        with Vertical(id="quit", classes="dialog"):
+            yield Static(Text("Quit Vampire Table?", style="bold"), classes="dialog-title")
+            yield Static(Text(self.consequence))
+            yield Static("y or Enter: quit.   n or Esc: stay at the table.", classes="hint")
+
+    def action_answer(self, quit_now: bool) -> None:
+        self.dismiss(quit_now)
