@@ -226,3 +226,20 @@ async def test_the_command_line_has_the_focus_as_soon_as_colon_is_handled() -> N
         sent = len(session.submitted)
         await pilot.press("p", "o")
         assert screen.query_one("#vt-cmd").value == "po" and len(session.submitted) == sent
+
+
+async def test_a_refused_command_is_selected_so_the_next_one_typed_replaces_it() -> None:
+    """A command the engine refuses stays on the line to be mended, selected: typing a new command
+    replaces it instead of being appended to it."""
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        cmd = screen.query_one("#vt-cmd")
+        sent = len(session.submitted)
+        await pilot.press("colon", *"pool 0", "enter")
+        await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
+        assert cmd.value == "pool 0" and cmd.selected_text == "pool 0"
+        await pilot.press(*"next")
+        assert cmd.value == "next"
+        assert len(session.submitted) == sent

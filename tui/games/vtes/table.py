@@ -418,6 +418,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             event.input.value = ""
         elif self.run_command(line):
             event.input.value = ""
+        else:
+            # Refused: the line stays to be mended, selected, so that typing a new one replaces it.
+            event.input.select_all()
 
     @on(Input.Changed, "#vt-cmd")
     def _command_changed(self, event: Input.Changed) -> None:
