@@ -5,7 +5,8 @@
 - ``tcp_deal``: for 4 and 8 seats, a Vampire Queen deal between separate ``vampire join --bot``
   processes and a host in this process over loopback TCP: wall seconds from the moment the table
   owes the first `key` to the moment it owes the first `move` (keys, every proven shuffle verified
-  by the host and by every peer, every hand shared to its seat);
+  by the host and by every peer, every hand shared to its seat), and ``cpu_s``: the CPU seconds the
+  host and the bots used meanwhile (their sum; on 2 cores the wall time is at least half of it);
 - ``shuffle_proof``: prove and verify of one shuffle of 108 and 90 cards (bench.pos).
 
 Run alone: ``python -m bench.deck`` prints the JSON (``--quick``: 4 seats only).
