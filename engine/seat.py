@@ -236,7 +236,9 @@ class Seat:
             secrets = self._secrets_for(ev)
             point = elgamal.decode(ev.cur[k], [events.decode_point_without(ev, k, seat)], secrets.x)
             ident = self._index_for(ev).get(point)
-            if ident is None and ev.owner != seat:
+            if ident is None and ev.owner != seat and not ev.private:
+                # Only a public deck's cards are all known: a non-owner cannot read a private
+                # deck's card, so it has no ground to complain (docs/protocol.md 6.8).
                 self.complaints.append((e, k))
             elif ident is not None:
                 self.known[(e, k)] = ident
