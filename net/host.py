@@ -351,6 +351,7 @@ class Host:
         # Submissions are folded strictly in order; those that wait for a proof to be verified in
         # a worker thread hold this lock (FIFO) meanwhile, so later ones queue behind them.
         self._fold_lock = asyncio.Lock()
+        self._queued = 0  # submissions waiting for their turn: later ones may not overtake them
         self._host_duties()
 
     # -- reading --------------------------------------------------------------------------------
@@ -760,7 +761,8 @@ class Host:
             return reject("not-your-key", "A peer submits only entries signed with the key it said hello with.")
         if entry.kind == "join" and t.seat_of(entry.author) is not None:
             return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")
-        if entry.kind in _PROVEN or t.unverified is not None or self._fold_lock.locked():
+        if entry.kind in _PROVEN or t.unverified is not None or self._queued or self._fold_lock.locked():
+            self._queued += 1
             peer.folding = asyncio.get_running_loop().create_task(self._fold_later(peer, msg.n, entry))
             return None
         self._fold(peer, msg.n, entry)
@@ -790,14 +792,17 @@ class Host:
         where the fold on the loop finds them, even for the same proofs re-signed after a stale
         refusal); then, in order, the last shuffle's proof, settled before anything further is
         appended; then the entry itself."""
-        if entry.kind in _PROVEN:
-            try:
-                await asyncio.to_thread(self.table.precheck, entry)
-            except Exception:
-                pass  # the fold below checks everything again, on the loop
-        async with self._fold_lock:
-            await self._settle()
-            self._fold(peer, n, entry)
+        try:
+            if entry.kind in _PROVEN:
+                try:
+                    await asyncio.to_thread(self.table.precheck, entry)
+                except Exception:
+                    pass  # the fold below checks everything again, on the loop
+            async with self._fold_lock:
+                await self._settle()
+                self._fold(peer, n, entry)
+        finally:
+            self._queued -= 1
 
     async def _settle_soon(self) -> None:
         async with self._fold_lock:
