@@ -450,7 +450,8 @@ class Client:
             if first is not None:
                 # This seat's own shuffle is on the chain's critical path; the proof it builds on
                 # is needed only before its shares: the shuffle first, all cores to it.
-                await asyncio.wrap_future(first)
+                # (asyncio.wait: a shuffle that failed is made again by duty(); verify anyway.)
+                await asyncio.wait([asyncio.wrap_future(first)])
             await loop.run_in_executor(None, pending.verify)
             if self._verifying is pending:
                 self._verifying = None

@@ -20,6 +20,11 @@ the caps (:class:`Caps`) are closed as soon as they are accepted, before anythin
 written, and logged once per burst (:class:`RefusalLog`); so are connections dropped before their
 hello verifies (:attr:`Host.unwelcome`). Once verified, a connection decodes no more bytes a second
 than its kind's :class:`Budget` allows (seat, guest, spectator: :class:`Budgets`).
+
+The event loop verifies no proof itself (docs/protocol.md 6.9): a submission that carries proofs
+is checked in a worker thread first, then folded in its turn; a `shuffle` is appended and relayed
+once everything but its proof checks, and its proof is verified in a worker thread and settled
+before anything further is appended. A seat's next frame is read once its submission is answered.
 """
 
 from __future__ import annotations
