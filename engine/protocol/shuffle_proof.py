@@ -20,7 +20,6 @@ Layout of a proof: the array [u, B, v, k_A, k_B, k_C, k_D, k_E, k_F]; u, B (poin
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -534,31 +533,3 @@ def pool() -> ThreadPoolExecutor:
             if _POOL is None:
                 _POOL = ThreadPoolExecutor(max_workers=POOL_WORKERS, thread_name_prefix="vt-proof")
     return _POOL
-
-
-BACKGROUND_NICE = 5
-"""How much lower than the process the background verifier's thread runs (Linux thread nice):
-a seat's own shuffle, on the critical path of the chain, runs before proofs nobody waits for."""
-
-_BACKGROUND: ThreadPoolExecutor | None = None
-
-
-def _lower_priority() -> None:
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICE)
-    except (AttributeError, OSError):
-        pass  # not Linux, or not allowed: the thread runs at the process's priority
-
-
-def background() -> ThreadPoolExecutor:
-    """One thread, at a lower priority than the process where the system allows it, for proofs
-    verified ahead of need (docs/protocol.md 6.9): whatever it runs yields the cores to the work
-    others wait for. Created on first use."""
-    global _BACKGROUND
-    if _BACKGROUND is None:
-        with _POOL_LOCK:
-            if _BACKGROUND is None:
-                _BACKGROUND = ThreadPoolExecutor(
-                    max_workers=1, thread_name_prefix="vt-verify", initializer=_lower_priority
-                )
-    return _BACKGROUND

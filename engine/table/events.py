@@ -210,17 +210,17 @@ class UnverifiedProof:
         """Whether :meth:`verify` has its answer (no work left)."""
         return self._answer is not None
 
-    def verify(self, parallel: bool = True) -> bool:
-        """Whether the proof of shuffle verifies (PROTOCOL.md 6.4). ``parallel``: its four heavy
-        parts run in the per-process pool, in parallel (libsodium releases the GIL); else in the
-        calling thread, one after the other (a background thread's way: it takes one core at
-        most). The memo answers at once for a statement this process checked. Thread-safe: a
-        second caller waits for the first one's answer (the proof is checked once)."""
+    def verify(self) -> bool:
+        """Whether the proof of shuffle verifies (PROTOCOL.md 6.4): its four heavy parts run in the
+        per-process pool, in parallel (libsodium releases the GIL); the memo answers at once for a
+        statement this process checked. Thread-safe: a second caller waits for the first one's
+        answer (the proof is checked once)."""
         with self._lock:
             if self._answer is None:
                 context, joint, inputs, outputs, proof = self._statement
-                executor = shuffle_proof.pool() if parallel else None
-                self._answer = shuffle_proof.verify(context, joint, inputs, outputs, proof, executor=executor)
+                self._answer = shuffle_proof.verify(
+                    context, joint, inputs, outputs, proof, executor=shuffle_proof.pool()
+                )
             return self._answer
 
 
