@@ -357,6 +357,7 @@ class Host:
         # a worker thread hold this lock (FIFO) meanwhile, so later ones queue behind them.
         self._fold_lock = asyncio.Lock()
         self._queued = 0  # submissions waiting for their turn: later ones may not overtake them
+        self._last_turn: asyncio.Future[None] | None = None  # done once the latest one is folded
         self._host_duties()
 
     # -- reading --------------------------------------------------------------------------------
@@ -797,17 +798,25 @@ class Host:
         where the fold on the loop finds them, even for the same proofs re-signed after a stale
         refusal); then, in order, the last shuffle's proof, settled before anything further is
         appended; then the entry itself."""
+        # Folded in arrival order (the first to arrive wins a head others signed on too), however
+        # long each one's check in its thread takes.
+        before = self._last_turn
+        turn = self._last_turn = asyncio.get_running_loop().create_future()
         try:
             if entry.kind in _PROVEN:
                 try:
                     await asyncio.to_thread(self.table.precheck, entry)
                 except Exception:
                     pass  # the fold below checks everything again, on the loop
+            if before is not None:
+                await asyncio.wait([before])
             async with self._fold_lock:
                 await self._settle()
                 self._fold(peer, n, entry)
         finally:
             self._queued -= 1
+            if not turn.done():
+                turn.set_result(None)
 
     async def _settle_soon(self) -> None:
         async with self._fold_lock:
