@@ -183,7 +183,7 @@ class Seat:
 
     # -- folding --------------------------------------------------------------------------------
 
-    def fold(self, entry: Entry) -> list[Note]:
+    def fold(self, entry: Entry, defer_proof: bool = False) -> list[Note]:
         """Fold an entry into this seat's table, then decode any card newly opened to it.
 
         When ``entry`` is the `shuffle` just before this seat's own, the seat starts its shuffle
@@ -191,10 +191,13 @@ class Seat:
         while the entry's proof is verified (PROTOCOL.md 6.4: the chain of shufflers is a
         pipeline); nothing of it is published unless the entry verifies and is folded.
 
+        ``defer_proof``: a `shuffle` is folded before its proof is verified (Table.apply); the
+        caller settles it (:meth:`Table.settle`), and :meth:`duty` settles it first anyway.
+
         Raises table.TableRefusal (nothing changes) for an entry the table refuses.
         """
         self._prepare_shuffle(entry)
-        notes = self.table.apply(entry)
+        notes = self.table.apply(entry, defer_proof=defer_proof)
         self._decode()
         return notes
 
@@ -235,7 +238,9 @@ class Seat:
             secrets = self._secrets_for(ev)
             point = elgamal.decode(ev.cur[k], [events.decode_point_without(ev, k, seat)], secrets.x)
             ident = self._index_for(ev).get(point)
-            if ident is None and ev.owner != seat:
+            if ident is None and ev.owner != seat and not ev.private:
+                # Only a public deck's cards are all known: a non-owner cannot read a private
+                # deck's card, so it has no ground to complain (docs/protocol.md 6.8).
                 self.complaints.append((e, k))
             elif ident is not None:
                 self.known[(e, k)] = ident
@@ -261,6 +266,12 @@ class Seat:
         seat = self.index
         if seat is None or t.phase != Phase.RUNNING:
             return None
+        if t.unverified is not None and (seat, EntryKind.SHUFFLE) not in t.owed():
+            # No share (nor anything else) before every shuffle of the event is verified
+            # (PROTOCOL.md 6.3, item 4); the next shuffle may build on an unverified one.
+            t.settle()
+            if t.phase != Phase.RUNNING:
+                return None
         if self.complaints and not isinstance(t.work, SeedsWork):
             e, k = self.complaints[0]
             ev = t.events[e]
@@ -270,6 +281,18 @@ class Seat:
             if s == seat and kind != EntryKind.MOVE:
                 return kind, self._duty_body(kind)
         return None
+
+    def preparing(self) -> Future[Any] | None:
+        """The shuffle and proof this seat prepares in the pool for the shuffle it owes now, while
+        it is not computed yet (None: no such work, or done): :meth:`duty` would wait for it."""
+        t = self.table
+        seat = self.index
+        if seat is None or not isinstance(t.work, ShuffleWork) or (seat, EntryKind.SHUFFLE) not in t.owed():
+            return None
+        prepared = self._prepared.get(t.work.event)
+        if prepared is None or prepared[1].done() or prepared[0] != tuple(t.events[t.work.event].cur):
+            return None
+        return prepared[1]
 
     def _duty_body(self, kind: EntryKind) -> dict[str, Any]:
         t = self.table

@@ -50,11 +50,11 @@ class Sequencer:
             time_ms=self.clock(),
         )
 
-    def submit(self, entry: Entry) -> tuple[Entry, bytes]:
+    def submit(self, entry: Entry, defer_proof: bool = False) -> tuple[Entry, bytes]:
         """Append ``entry`` if it chains on the head and the table accepts it; write it to the log
         (fsync) and return it with its head signature. Raises TableRefusal (code ``stale`` when it was
-        signed on another head) and changes nothing."""
-        self.table.apply(entry)
+        signed on another head) and changes nothing. ``defer_proof``: see Table.apply."""
+        self.table.apply(entry, defer_proof=defer_proof)
         head = sign_head(self.key, self.table.table_id, entry.seq, entry.id)
         if self.log is not None:
             self.log.append(entry, head)

@@ -28,6 +28,7 @@ from engine.games.spec import Bot
 from engine.protocol.log import Entry, ForkEvidence, Head
 from engine.seat import Seat
 from engine.table import Table
+from engine.table.events import UnverifiedProof
 from net.driver import BotFactory, Hooks, IntentKind, Liveness, MaySit, SeatDriver, Seating
 from net.errors import ClientError, HostRefused
 from net.events import Backoff, Finished, LinkState, Listeners, Silent, Timeouts
@@ -143,6 +144,8 @@ class Client:
         self.link = HostLink(address, self, self.listeners, timeouts=timeouts, backoff=backoff)
         self.driver = SeatDriver(self.replica, self, self.listeners, seating=seating, liveness=liveness, hooks=hooks)
         self._tasks: list[asyncio.Task[None]] = []
+        self._checks: set[asyncio.Task[None]] = set()
+        self._verifying: UnverifiedProof | None = None
         if pin is not None:
             self.replica.pin(*pin)
         self.lan = lan
@@ -324,6 +327,7 @@ class Client:
             self.replica.receive(msg)
             if self.fork is not None:
                 return
+            self._verify_later()
             self._caught_up_check()
             self._after_change()
         elif isinstance(msg, SubmitRejected):
@@ -427,6 +431,37 @@ class Client:
         self.driver.folded(entry, live)
         if self.driver.left:
             self.stopping = True  # no reconnection either: leave() stops the client
+
+    def _verify_later(self) -> None:
+        """Verify the proof of a `shuffle` folded unverified in a worker thread, so that pings and
+        this seat's own next shuffle go on meanwhile; then settle it on the loop and act on it
+        (docs/protocol.md 6.9). The table settles it itself before it folds the next entry."""
+        t = self.table
+        pending = None if t is None else t.unverified
+        if pending is None or self._verifying is pending:
+            return
+        self._verifying = pending
+
+        seat = self.seat
+        first = None if seat is None else seat.preparing()
+
+        async def verify() -> None:
+            loop = asyncio.get_running_loop()
+            if first is not None:
+                # This seat's own shuffle is on the chain's critical path; the proof it builds on
+                # is needed only before its shares: the shuffle first, all cores to it.
+                # (asyncio.wait: a shuffle that failed is made again by duty(); verify anyway.)
+                await asyncio.wait([asyncio.wrap_future(first)])
+            await loop.run_in_executor(None, pending.verify)
+            if self._verifying is pending:
+                self._verifying = None
+            if self.table is t and t is not None and t.unverified is pending:
+                self.replica.settle()
+                self._after_change()
+
+        task = asyncio.get_running_loop().create_task(verify())
+        self._checks.add(task)
+        task.add_done_callback(self._checks.discard)
 
     def _caught_up_check(self) -> None:
         if self.replica.catch_up():

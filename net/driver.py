@@ -27,7 +27,7 @@ from engine.games.base import Act, IllegalMove
 from engine.games.spec import Bot
 from engine.protocol.log import Entry
 from engine.seat import Seat
-from engine.table import TableRefusal
+from engine.table import EntryKind, TableRefusal
 from net.errors import ClientError, GiveUp, HostRefused
 from net.events import Listeners, Refused, SeatRefusal, SeatRefused, Waiting
 from net.messages import Submit, SubmitRejected
@@ -274,6 +274,13 @@ class SeatDriver:
             return  # the entries that made us stale are still on their way
         if seat.index is None:
             self._sit(seat)
+            return
+        if t.unverified is not None and (seat.index, EntryKind.SHUFFLE) not in t.owed():
+            return  # the proof of the last shuffle is being verified; the client pumps again then
+        if (waiting := seat.preparing()) is not None:
+            # This seat's shuffle is still being computed in the pool: pump again once it is.
+            loop = asyncio.get_running_loop()
+            waiting.add_done_callback(lambda _: loop.call_soon_threadsafe(self.pump))
             return
         duty = seat.duty()
         if duty is not None and (duty[0], t.seq) != self._refused:

@@ -20,6 +20,11 @@ the caps (:class:`Caps`) are closed as soon as they are accepted, before anythin
 written, and logged once per burst (:class:`RefusalLog`); so are connections dropped before their
 hello verifies (:attr:`Host.unwelcome`). Once verified, a connection decodes no more bytes a second
 than its kind's :class:`Budget` allows (seat, guest, spectator: :class:`Budgets`).
+
+The event loop verifies no proof itself (docs/protocol.md 6.9): a submission that carries proofs
+is checked in a worker thread first, then folded in its turn; a `shuffle` is appended and relayed
+once everything but its proof checks, and its proof is verified in a worker thread and settled
+before anything further is appended. A seat's next frame is read once its submission is answered.
 """
 
 from __future__ import annotations
@@ -282,6 +287,7 @@ class Peer:
     refilled: float = field(default_factory=time.monotonic)
     gone: bool = False
     bucket: ByteBucket | None = None
+    folding: asyncio.Task[None] | None = None
 
     def label(self, names: dict[bytes, str]) -> str:
         """The peer for a log line: name (key fingerprint) at ip:port."""
@@ -347,6 +353,11 @@ class Host:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pinger: asyncio.Task[None] | None = None
         self._present: tuple[bytes, ...] = ()  # the players last announced as connected
+        # Submissions are folded strictly in order; those that wait for a proof to be verified in
+        # a worker thread hold this lock (FIFO) meanwhile, so later ones queue behind them.
+        self._fold_lock = asyncio.Lock()
+        self._queued = 0  # submissions waiting for their turn: later ones may not overtake them
+        self._last_turn: asyncio.Future[None] | None = None  # done once the latest one is folded
         self._host_duties()
 
     # -- reading --------------------------------------------------------------------------------
@@ -441,11 +452,11 @@ class Host:
         self._host_duties()
         return entry
 
-    def _append(self, entry: Entry) -> Entry:
+    def _append(self, entry: Entry, defer_proof: bool = False) -> Entry:
         t = self.table
         start = len(t.notes)
         try:
-            entry, head = self.sequencer.submit(entry)
+            entry, head = self.sequencer.submit(entry, defer_proof=defer_proof)
         except LogError as err:
             # The table folded the entry but the disk refused it: nothing can be promised any more.
             self._say(f"The log file cannot be written: {err}")
@@ -643,6 +654,11 @@ class Host:
             msg = parse_message(value)
             if isinstance(msg, Submit):
                 self._on_submit(peer, msg)
+                if peer.folding is not None:
+                    # One submission per seat in the works at a time: its next frame waits (TCP
+                    # holds its sender back meanwhile), the other peers' frames do not.
+                    task, peer.folding = peer.folding, None
+                    await task
             elif isinstance(msg, Ping):  # Pong too
                 self._on_head(peer, msg.head, msg.fsig)
                 if not isinstance(msg, Pong):
@@ -751,12 +767,86 @@ class Host:
             return reject("not-your-key", "A peer submits only entries signed with the key it said hello with.")
         if entry.kind == "join" and t.seat_of(entry.author) is not None:
             return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")
+        if entry.kind in _PROVEN or t.unverified is not None or self._queued or self._fold_lock.locked():
+            self._queued += 1
+            peer.folding = asyncio.get_running_loop().create_task(self._fold_later(peer, msg.n, entry))
+            return None
+        self._fold(peer, msg.n, entry)
+        return None
+
+    def _fold(self, peer: Peer, n: int, entry: Entry) -> None:
+        """Append ``entry`` (a `shuffle` before its proof is verified: :meth:`_settle_soon`) and
+        answer its submission ``n``; or answer with the table's refusal."""
         try:
-            self._append(entry)
+            self._append(entry, defer_proof=True)
         except TableRefusal as err:
-            return reject(err.code, err.detail)
-        peer.outbox.send(Accepted(msg.n, self.head_on_wire()).to_map())
+            peer.outbox.send(SubmitRejected(n, err.code, err.detail[:500], self.head_on_wire()).to_map())
+            if err.code != "stale":
+                log.info("refused an entry from %s: %s (%s)", peer.label(self._names()), err.detail, err.code)
+            return
+        peer.outbox.send(Accepted(n, self.head_on_wire()).to_map())
         self._host_duties()
+        if self.table.unverified is not None:
+            task = asyncio.get_running_loop().create_task(self._settle_soon())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _fold_later(self, peer: Peer, n: int, entry: Entry) -> None:
+        """Fold a submission in its turn, with the proofs verified in worker threads first so that
+        the event loop keeps relaying meanwhile (docs/protocol.md 6.9): this entry's own proofs,
+        at once and in parallel with other seats' (their answers land in the per-process memo,
+        where the fold on the loop finds them, even for the same proofs re-signed after a stale
+        refusal); then, in order, the last shuffle's proof, settled before anything further is
+        appended; then the entry itself."""
+        # Folded in arrival order (the first to arrive wins a head others signed on too), however
+        # long each one's check in its thread takes.
+        before = self._last_turn
+        turn = self._last_turn = asyncio.get_running_loop().create_future()
+        try:
+            if entry.kind in _PROVEN:
+                try:
+                    await asyncio.to_thread(self.table.precheck, entry)
+                except Exception:
+                    pass  # the fold below checks everything again, on the loop
+            if before is not None:
+                await asyncio.wait([before])
+            async with self._fold_lock:
+                await self._settle()
+                self._fold(peer, n, entry)
+        finally:
+            self._queued -= 1
+            if not turn.done():
+                turn.set_result(None)
+
+    async def _settle_soon(self) -> None:
+        async with self._fold_lock:
+            await self._settle()
+
+    async def _settle(self) -> None:
+        """Verify the proof of the `shuffle` appended before it (Table.unverified) in a worker
+        thread, then settle it on the loop: a proof that fails stops the table naming its author
+        at that entry, before anything else is appended (PROTOCOL.md 6.5)."""
+        t = self.table
+        pending = t.unverified
+        if pending is None:
+            return
+        if not pending.done:
+            await asyncio.to_thread(pending.verify)
+        if t.unverified is not pending:
+            return  # settled meanwhile (an entry the host posted)
+        notes = tuple(t.settle())
+        entry = t.entries[pending.seq]
+        rendered = tuple(n.render(t.names) for n in notes)
+        for line in rendered:
+            self._say(line)
+        if notes:
+            self.listeners.emit(Folded(entry, rendered, t.seat_of(entry.author), notes))
+        self._host_duties()
+
+
+_PROVEN = frozenset({"key", "deck", "shuffle", "share", "move", "reveal", "complaint", "seed-reveal", "key-reveal"})
+"""Kinds whose entries carry proofs that cost a fold real time: the host verifies them in a worker
+thread before it folds them (docs/protocol.md 6.9)."""
 
 
 async def serve_table(host: Host, grace: float = 10.0) -> None:

@@ -273,7 +273,9 @@ class Replica:
                 return
         start = len(t.notes)
         try:
-            seat.fold(entry)
+            # A live `shuffle` is folded before its proof is verified (docs/protocol.md 6.9): the
+            # client verifies it in a worker thread and settles it before anything further.
+            seat.fold(entry, defer_proof=write)
         except TableRefusal as err:
             self._fault(f"The host sent an entry this peer's table refuses ({err.code}): {err.detail}")
         if write and self._log is not None:
@@ -287,6 +289,19 @@ class Replica:
         names = t.names
         self.listeners.emit(Folded(entry, tuple(n.render(names) for n in notes), t.seat_of(entry.author), notes))
         self.on_fold(entry, write)
+
+    def settle(self) -> None:
+        """Settle the proof of shuffle folded unverified (:meth:`Table.settle`), and narrate a
+        proof that failed as a :class:`~net.events.Folded` of that entry with the table's stop."""
+        t = self.table
+        pending = None if t is None else t.unverified
+        if t is None or pending is None:
+            return
+        notes = tuple(t.settle())
+        if notes:
+            entry = t.entries[pending.seq]
+            names = t.names
+            self.listeners.emit(Folded(entry, tuple(n.render(names) for n in notes), t.seat_of(entry.author), notes))
 
     # -- fork evidence (PROTOCOL.md 3) ------------------------------------------------------------
 

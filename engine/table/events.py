@@ -26,6 +26,7 @@ The rest of the table reaches the deck protocol only through this module's inter
 from __future__ import annotations
 
 import itertools
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -187,6 +188,40 @@ def _positions(value: Any, n: int, what: str) -> list[int]:
     if any(type(k) is not int or not 0 <= k < n for k in ks) or any(a >= b for a, b in itertools.pairwise(ks)):
         raise TableRefusal("malformed", f"{what} must be strictly increasing positions of the deck")
     return ks
+
+
+class UnverifiedProof:
+    """The proof of a folded `shuffle` not yet verified (docs/protocol.md 6.9): the table checks it
+    before it folds anything further (:meth:`Table.settle`). :meth:`verify` may run in a worker
+    thread first; it keeps its answer, so the table's own call then costs nothing."""
+
+    def __init__(
+        self, seq: int, seat: int, reason: str, statement: tuple[list[Any], bytes, list[Any], list[Any], Any]
+    ) -> None:
+        self.seq = seq
+        self.seat = seat
+        self.reason = reason
+        self._statement = statement
+        self._answer: bool | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def done(self) -> bool:
+        """Whether :meth:`verify` has its answer (no work left)."""
+        return self._answer is not None
+
+    def verify(self) -> bool:
+        """Whether the proof of shuffle verifies (PROTOCOL.md 6.4): its four heavy parts run in the
+        per-process pool, in parallel (libsodium releases the GIL); the memo answers at once for a
+        statement this process checked. Thread-safe: a second caller waits for the first one's
+        answer (the proof is checked once)."""
+        with self._lock:
+            if self._answer is None:
+                context, joint, inputs, outputs, proof = self._statement
+                self._answer = shuffle_proof.verify(
+                    context, joint, inputs, outputs, proof, executor=shuffle_proof.pool()
+                )
+            return self._answer
 
 
 class DeckEvents:
@@ -551,14 +586,17 @@ class DeckEvents:
             raise TableRefusal("malformed", str(err)) from None
         inputs = list(ev.cur)
         context = shuffle_proof.shuffle_context(t.table_id, ev.number, seat)
-        # The four parts of the verification run in the per-process pool (in parallel: libsodium
-        # releases the GIL); the memo answers at once for a statement this process checked.
-        if not shuffle_proof.verify(context, joint, inputs, outputs, b["proof"], executor=shuffle_proof.pool()):
-            return t.cheat(entry, seat, f"its shuffle of event {ev.number} fails its proof")
+        proof = UnverifiedProof(
+            entry.seq,
+            seat,
+            f"its shuffle of event {ev.number} fails its proof",
+            (context, joint, inputs, outputs, b["proof"]),
+        )
 
         def fold() -> None:
             ev.shuffles.append(ShuffleRecord(entry.seq, seat, tuple(inputs), tuple(outputs)))
             ev.cur = outputs
+            t.unverified = proof
             self._setup_step(ev)
 
         return fold

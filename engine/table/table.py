@@ -50,7 +50,7 @@ from engine.protocol import codec, deck
 from engine.protocol.log import Entry, check_link
 from engine.table.acts import Acts
 from engine.table.draws import JointDraws
-from engine.table.events import DeckEvents, ShuffleEvent
+from engine.table.events import DeckEvents, ShuffleEvent, UnverifiedProof
 from engine.table.lobby import Lobby, SeatRecord
 from engine.table.vocab import ZERO32, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
 from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork, Work
@@ -103,6 +103,9 @@ class Table:
         self.queue: list[Op] = []
         self.draw_count = 0
         self.fault: ProvenCheat | None = None
+        self.unverified: UnverifiedProof | None = None
+        """The proof of the last folded `shuffle`, when it was folded with ``defer_proof``: checked
+        by :meth:`settle` before anything else is folded (docs/protocol.md 6.9)."""
         self.abandon_votes: dict[int, set[int]] = {}
         self.abandoned: list[int] = []
         self.ended = False
@@ -226,19 +229,43 @@ class Table:
 
     # -- folding ----------------------------------------------------------------------------------
 
-    def apply(self, entry: Entry) -> list[Note]:
+    def apply(self, entry: Entry, defer_proof: bool = False) -> list[Note]:
         """Check ``entry`` against the state and fold it. Returns the narration it produced.
 
         Raises :class:`TableRefusal` (nothing changes) for an entry that does not chain, comes from
         a seat that may not append it now, is malformed or is illegal for the game. A proven cheat
         is folded: :attr:`fault` names it and the table stops.
+
+        A `shuffle` that passes every check but its proof of shuffle is folded, then its proof is
+        verified (:meth:`settle`): at once, or with ``defer_proof`` later, when the caller calls
+        :meth:`settle` (from a worker thread's answer) or at the latest before the next entry is
+        folded; a proof that fails stops the table naming its author at that entry, in the same
+        state either way (docs/protocol.md 6.9, PROTOCOL.md 6.5).
         """
+        self.settle()
         fold = self._checked(entry)
         self.entries.append(entry)
         start = len(self.notes)
         fold()
         if self.phase == Phase.RUNNING and self.fault is None:
             self._advance()
+        if not defer_proof:
+            self.settle()
+        return self.notes[start:]
+
+    def settle(self) -> list[Note]:
+        """Verify the proof of shuffle folded with ``defer_proof`` (:attr:`unverified`), if any:
+        a proof that fails stops the table with its author named at its entry. Returns the
+        narration it produced (the stop, or nothing). Costs nothing when a worker thread already
+        verified it (:meth:`UnverifiedProof.verify` keeps its answer)."""
+        pending = self.unverified
+        if pending is None:
+            return []
+        start = len(self.notes)
+        ok = pending.verify()
+        self.unverified = None
+        if not ok and self.fault is None:
+            self.cheat_at(pending.seq, pending.seat, pending.reason)
         return self.notes[start:]
 
     def check(self, entry: Entry) -> None:
@@ -246,6 +273,14 @@ class Table:
         (with the table's sentence) for an entry :meth:`apply` refuses. A peer asks this before
         it sends an entry the table may refuse (a `leave` after the start, say)."""
         self._checked(entry)
+
+    def precheck(self, entry: Entry) -> None:
+        """Check ``entry`` as :meth:`apply` would, except where it chains, and change nothing:
+        the proofs it carries are verified and their answers kept in the per-process memo, so the
+        same statements cost nothing when the entry (or the same proofs re-signed on a newer head)
+        is folded. Raises :class:`TableRefusal` as :meth:`apply` does. A host runs it in a worker
+        thread (docs/protocol.md 6.9)."""
+        self._prepare(entry)
 
     def _checked(self, entry: Entry) -> Fold:
         try:
@@ -314,10 +349,14 @@ class Table:
         """The fold of an entry that proves ``seat`` cheated: the table stops and says so."""
 
         def fold() -> None:
-            self.stop(ProvenCheat(entry.seq, seat, reason))
-            self.notes.append(Note(f"The table stops: {{s{seat}}} cheated ({reason})", (seat,)))
+            self.cheat_at(entry.seq, seat, reason)
 
         return fold
+
+    def cheat_at(self, seq: int, seat: int, reason: str) -> None:
+        """Stop the table now: ``seat`` cheated at the entry of ``seq`` (a sentence ``reason``)."""
+        self.stop(ProvenCheat(seq, seat, reason))
+        self.notes.append(Note(f"The table stops: {{s{seat}}} cheated ({reason})", (seat,)))
 
     def finish(self, outcomes: list[Any]) -> None:
         """The work under way is done: fold each op's outcome into the game, in order."""

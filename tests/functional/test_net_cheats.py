@@ -11,6 +11,7 @@ import pytest
 from engine.audit import audit_file
 from engine.games import all_rules
 from engine.protocol import elgamal, group
+from net.events import Folded
 from tests.support.net import open_host, start_bots, stop_all
 from tests.support.poll import eventually
 
@@ -91,3 +92,55 @@ async def test_a_cheating_seat_is_named_at_its_entry_by_the_host_every_peer_and_
         await stop_all(host, bots)
     report = audit_file(save, all_rules())
     assert report.code == 1 and report.fault.seat == fault.seat and report.fault.seq == fault.seq
+
+
+async def test_with_the_pipeline_no_honest_peer_makes_a_share_after_a_bad_last_shuffle(tmp_path):
+    """docs/protocol.md 6.9: peers fold a `shuffle` before its proof is verified (in a worker
+    thread), and the last one makes shares owed at once; still no honest peer makes a share of
+    the event: each settles the proof first and stops the table at the bad entry."""
+    host = open_host(seats=SEATS, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, SEATS)
+    made: list[tuple[int, str]] = []
+    tampers = []
+    for bot in bots:
+        seat = bot.seat
+
+        def last_only(seat, body, seat_=seat):
+            ev = seat_.table.events[body["event"]]
+            return _swap_in(seat, body) if ev.shufflers[-1] == seat_.index else body
+
+        tamper = Tampered(seat, "shuffle", last_only)
+        tampers.append(tamper)
+
+        def duty(seat=seat, tamper=tamper):
+            d = tamper()
+            if d is not None:
+                made.append((seat.index, str(d[0])))
+            return d
+
+        seat.duty = duty  # type: ignore[method-assign]
+    ahead: set[int] = set()  # peers that folded a shuffle while its proof was still unverified
+    for i, bot in enumerate(bots):
+        bot.listeners.subscribe(
+            lambda e, i=i, bot=bot: (
+                ahead.add(i)
+                if isinstance(e, Folded) and e.entry.kind == "shuffle" and bot.table.unverified is not None
+                else None
+            )
+        )
+    t = host.table
+    host.start_game()
+    try:
+        await eventually(lambda: t.fault is not None, 60, "the host to name the cheat")
+        await eventually(lambda: all(b.table.fault is not None for b in bots), 30, "every peer to name it")
+        assert ahead == set(range(SEATS)), "the peers verified every shuffle before folding it"
+        fault = t.fault
+        assert t.entries[fault.seq].kind == "shuffle" and "fails its proof" in fault.reason
+        ev = t.events[t.entries[fault.seq].body["event"]]
+        assert fault.seat == ev.shufflers[-1] and len(ev.shuffles) == len(ev.shufflers)
+        assert all(b.table.fault == fault for b in bots)
+        assert not any(kind == "share" for _, kind in made), made
+        assert not any(e.kind == "share" for e in t.entries)
+    finally:
+        await stop_all(host, bots)

@@ -133,7 +133,9 @@ async def test_a_stalled_seat_is_named_and_the_others_end_the_game_with_abandon_
     idle.subscribe(lambda e: waits.append(e) if isinstance(e, Waiting) else None)
     await idle.start()
     await eventually(lambda: idle.seat == 0, 10, "seat 0")
-    bots = await start_bots(host, 3, stall_after=0.3, abandon_after=0.6)
+    # Past the longest wait an honest seat makes the others wait: a proven shuffle on a loaded
+    # machine takes a second or more, and the others' loops, free while they verify, see it.
+    bots = await start_bots(host, 3, stall_after=0.3, abandon_after=4.0)
     bot_waits: list[Waiting] = []
     bots[0].listeners.subscribe(lambda e: bot_waits.append(e) if isinstance(e, Waiting) else None)
     t = host.table

@@ -14,13 +14,16 @@ from typing import Any
 
 import pytest
 
+from engine.audit import audit_bytes
 from engine.games.base import EndEvent, IllegalMove, Note, Open, Pending, Result, Shuffle
-from engine.protocol import group
+from engine.protocol import elgamal, group
 from engine.protocol.identity import new_key
+from engine.protocol.log import encode_frame
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.sequencer import Sequencer
 from engine.table import TableRefusal
+from tests.support.protocol import log_bytes
 
 DECK_SIZE = 6
 
@@ -142,11 +145,11 @@ def deck_of(seat: int) -> dict[str, list[str]]:
     return {"deck": [f"c{seat}-{i}" for i in range(DECK_SIZE)]}
 
 
-def make_table(seats: int = 3):
-    host = Sequencer(new_key(), GAMES, None, lambda: 0)
-    host.open_table("mini", {}, seats, "private decks")
+def make_table(seats: int = 3, games: Mapping[str, Any] = GAMES):
+    host = Sequencer(new_key(), games, None, lambda: 0)
+    host.open_table(next(iter(games)), {}, seats, "private decks")
     players = [
-        Seat(new_key(), f"p{i}", GAMES, SecretsFile(None), os.urandom, lambda: 0, decks=deck_of(i))
+        Seat(new_key(), f"p{i}", games, SecretsFile(None), os.urandom, lambda: 0, decks=deck_of(i))
         for i in range(seats)
     ]
     everyone = [*players]
@@ -318,3 +321,128 @@ def test_an_owner_that_encrypts_one_of_its_cards_twice_is_named():
     t = host.table
     assert t.fault is not None and t.fault.seat == 1, t.fault
     assert all(p.table.fault == t.fault for p in players)
+
+
+# --- an owner's deck entry before the audit, and complaints about a private card -------------------
+
+
+def _audit(host, games):
+    data = log_bytes([encode_frame(e, h) for e, h in zip(host.table.entries, host.heads, strict=True)])
+    return audit_bytes(data, "private.vtlog", games)
+
+
+def test_an_owner_that_encrypts_a_card_it_never_listed_is_named_at_its_deck_entry_by_the_audit():
+    host, players, submit = make_table()
+    t = host.table
+
+    def plant(seat, kind, body):
+        if kind == "deck" and seat == 2 and body["event"] == 2:
+            # The owner's own encryption of a point that is no card of its list, in its secrets:
+            # the entry looks like any deck entry, and its seed recomputes something else.
+            ev = t.events[2]
+            cards = [f"c2-{i}" for i in range(DECK_SIZE)]
+            cards[0] = "c9-9"
+            points = [group.card_point(t.table_id, ev.deck_name, c) for c in cards]
+            made = elgamal.private_deck(players[2]._secrets_for(ev), ev.joint, points)
+            body["cards"] = [list(c) for c in made]
+        return body
+
+    run(host, players, submit, tamper=plant)
+    deck_seq = next(e.seq for e in t.entries if e.kind == "deck" and e.body["event"] == 2)
+    report = _audit(host, GAMES)
+    assert report.code == 1 and report.fault.seat == 2 and report.fault.seq == deck_seq, report.text()
+    assert report.fault.seq == t.fault.seq and report.fault.seat == t.fault.seat
+    assert all(p.table.fault == t.fault for p in players)
+
+
+class PeekGame(MiniGame):
+    """Each seat shuffles its private deck, then its top card is opened to the next seat (a peek
+    at another's deck, which only a private deck's owner can read), then every event ends."""
+
+    name = "peek"
+    title = "Peek"
+
+    def pending(self, s: MiniState) -> Pending:
+        if s.phase == "peek":
+            return Pending(ops=tuple(Open(s.piles[i][:1], (i + 1) % s.seats) for i in range(s.seats)))
+        return super().pending(s)
+
+    def resolve(self, s: MiniState, op: Any, outcome: Any) -> tuple[MiniState, tuple[Note, ...]]:
+        if isinstance(op, Shuffle):
+            s, notes = super().resolve(s, op, outcome)
+            return (replace(s, phase="peek") if s.phase == "draw" else s), notes
+        if isinstance(op, Open) and op.to is not None:
+            owner = (op.to - 1) % s.seats
+            hands = s.hands[: op.to] + (s.hands[op.to] + op.positions,) + s.hands[op.to + 1 :]
+            piles = s.piles[:owner] + (s.piles[owner][1:],) + s.piles[owner + 1 :]
+            s = replace(s, hands=hands, piles=piles)
+            return (replace(s, phase="end") if owner == s.seats - 1 else s), ()
+        return super().resolve(s, op, outcome)
+
+
+PEEK = {"peek": PeekGame()}
+
+
+def _peeked(host, players, submit, tamper=None):
+    """Run a peek table until every peek is opened (and settled); the position seat 0 peeked at."""
+    run(host, players, submit, until=lambda t: t.gstate.phase == "end", tamper=tamper)
+    (pos,) = host.table.gstate.hands[0]
+    assert host.table.events[pos[0]].owner == 2
+    assert pos in host.table.opened_to(0)
+    return pos
+
+
+def _complain(host, players, submit, pos):
+    """Seat 0 complains about ``pos`` (PROTOCOL.md 6.3, item 5); the owner reveals its list at once."""
+    e, k = pos
+    t = host.table
+    me = players[0]
+    D, proof = elgamal.make_share(me._secrets_for(t.events[e]), t.events[e].cur[k][0], k)
+    submit(me.sign("complaint", {"event": e, "position": k, "share": D, "proof": proof}))
+    assert t.fault is None and [s for s, kind in t.owed()] == [2], "the owner is not the one asked"
+    assert [kind for _, kind in t.owed()] == ["seed-reveal"]
+    kind, body = players[2].duty()
+    assert kind == "seed-reveal" and "list" in body and "salts" in body
+    submit(players[2].sign(kind, body))
+
+
+def test_a_non_owner_shown_a_private_card_never_complains_by_itself():
+    host, players, submit = make_table(games=PEEK)
+    _peeked(host, players, submit)
+    assert all(not p.complaints for p in players)
+    run(host, players, submit)
+    assert host.table.phase == "over" and host.table.fault is None
+
+
+def test_a_false_complaint_about_a_private_card_names_the_complainer_once_the_list_is_out():
+    host, players, submit = make_table(games=PEEK)
+    pos = _peeked(host, players, submit)
+    _complain(host, players, submit, pos)
+    t = host.table
+    assert t.fault is not None and t.fault.seat == 0 and "complaint" in t.fault.reason
+    assert all(p.table.fault == t.fault for p in players)
+    report = _audit(host, PEEK)
+    assert report.code == 1 and report.fault.seat == 0 and report.fault.seq == t.fault.seq, report.text()
+
+
+def test_a_true_complaint_about_a_private_card_names_the_owner_at_its_deck_entry():
+    host, players, submit = make_table(games=PEEK)
+    t = host.table
+
+    def plant_all(seat, kind, body):
+        if kind == "deck" and seat == 2:
+            # Every card of its deck entry is a point of no card of its list.
+            ev = t.events[body["event"]]
+            points = [group.card_point(t.table_id, ev.deck_name, f"c9-{i}") for i in range(ev.n)]
+            made = elgamal.private_deck(players[2]._secrets_for(ev), ev.joint, points)
+            body["cards"] = [list(c) for c in made]
+        return body
+
+    pos = _peeked(host, players, submit, tamper=plant_all)
+    _complain(host, players, submit, pos)
+    deck_seq = next(e.seq for e in t.entries if e.kind == "deck" and t.seat_of(e.author) == 2)
+    assert t.fault is not None and t.fault.seat == 2 and t.fault.seq == deck_seq, t.fault
+    assert "not on its list" in t.fault.reason
+    assert all(p.table.fault == t.fault for p in players)
+    report = _audit(host, PEEK)
+    assert report.code == 1 and report.fault.seat == 2 and report.fault.seq == deck_seq, report.text()

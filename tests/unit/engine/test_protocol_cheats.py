@@ -202,6 +202,57 @@ def test_a_proof_copied_from_an_earlier_shuffle_of_the_same_event_fails():
     assert_named(played, seat, seq, "fails its proof")
 
 
+@pytest.mark.parametrize("last", [True, False], ids=["last-shuffle", "inner-shuffle"])
+def test_with_the_pipeline_a_bad_shuffle_folded_unverified_is_named_there_and_no_honest_seat_shares(last):
+    """docs/protocol.md 6.9: the host and the peers fold a `shuffle` after its cheap checks and
+    verify its proof afterwards (defer_proof). The next shuffler may build on it at once, but no
+    seat makes a share (nor anything else) before the proof is settled, and the table stops at
+    the bad entry in every fold, in the same state as a fold that verifies at once."""
+    g, d = _fresh_game(f"pipeline-{last}")
+    t = g.host.table
+
+    def bad_turn(g) -> bool:
+        if not _owed_kind("shuffle")(g):
+            return False
+        ev = t.events[t.work.event]
+        return len(ev.shuffles) == (len(ev.shufflers) - 1 if last else 1)
+
+    step_until(g, bad_turn)
+    (cheater,) = [s for s, k in t.owed() if k == "shuffle"]
+    kind, body = g.seats[cheater].duty()
+    entry = g.seats[cheater].sign(kind, _swap_in(g, cheater, dict(body)))
+    g.host.submit(entry, defer_proof=True)
+    for seat in g.seats:
+        seat.fold(entry, defer_proof=True)
+    assert t.unverified is not None and t.fault is None, "the shuffle was not folded ahead of its proof"
+    honest = [s for s in g.seats if s.index != cheater]
+    if last:
+        # The fold owes shares already; an honest seat settles the proof first and makes none.
+        assert any(k == "share" for _, k in t.owed())
+    else:
+        # The next shuffler builds on the unverified shuffle (its duty needs no proof settled)...
+        (nxt,) = [s for s, k in t.owed() if k == "shuffle"]
+        kind, body = g.seats[nxt].duty()
+        assert kind == "shuffle" and g.seats[nxt].table.fault is None
+        # ...but the host settles the proof before it appends anything further, and refuses it.
+        with pytest.raises(TableRefusal):
+            g.host.submit(g.seats[nxt].sign(kind, body), defer_proof=True)
+    for seat in honest:
+        if last:
+            assert seat.duty() is None  # it settled the proof itself, and the table stopped
+        else:
+            seat.table.settle()  # as a client does once its worker thread has the answer
+        assert seat.table.fault is not None and seat.table.fault.seq == entry.seq
+    t.settle()
+    assert t.fault is not None and t.fault.seat == cheater and t.fault.seq == entry.seq == t.entries[-1].seq
+    assert "fails its proof" in t.fault.reason
+    assert all(s.table.digest() == t.digest() for s in honest)
+    assert not any(e.kind == "share" for e in t.entries)
+    g.host.log.close()
+    report = audit_path(d / "game.vtlog")
+    assert report.code == 1 and report.fault.seq == entry.seq and report.fault.seat == cheater, report.text()
+
+
 def _fresh_game(name: str, seed: int = 5, bots: str | None = "random"):
     from engine.local import new_local_game
     from tests.support.protocol import scratch_dir

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from engine.games.base import Draw, EndEvent, Open, Shuffle
 from engine.games.queen import rank
 from engine.protocol import codec
 from engine.protocol.log import read_log
 from engine.table import Table, draws_from
-from tests.support.protocol import GAMES, QUEEN_KINDS, audit_path, other_game, saved_game
+from tests.support.protocol import GAMES, QUEEN_KINDS, audit_path, other_game, play, saved_game
 
 
 def fold(entries) -> Table:
@@ -113,6 +115,20 @@ def test_an_eight_seat_game_runs_through_the_log_and_audits_clean():
     g = played.game
     for i, seat in enumerate(g.seats):
         assert {p for p in seat.known if p[0] == 0} >= {(0, i * 13 + j) for j in range(13)}
+
+
+@pytest.mark.slow
+def test_a_twelve_seat_game_runs_through_the_log_and_audits_clean():
+    """The most seats Vampire Queen takes: 12 key holders and 12 proven shuffles per deal."""
+    played = play(12, seed=1212, name="twelve")
+    assert len(played.game.seats) == 12
+    check_finished_game(played)
+    g = played.game
+    dealt = {p for p in g.seats[0].known if p[0] == 0}
+    assert dealt and all({p for p in s.known if p[0] == 0 and p not in s.table.events[0].public} for s in g.seats)
+    # Each seat decoded its own hand only: no two seats know the same hidden position.
+    hidden = [p for s in g.seats for p in s.known if p[0] == 0 and p[1] not in s.table.events[0].public]
+    assert len(hidden) == len(set(hidden))
 
 
 def test_every_seat_holds_the_hosts_digest_after_every_entry():

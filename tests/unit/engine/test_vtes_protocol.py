@@ -9,6 +9,7 @@ import pytest
 from engine.audit import audit_file
 from engine.games import all_rules as games
 from engine.local import new_local_game
+from engine.protocol import group
 from tui.cli import main
 
 
@@ -110,3 +111,36 @@ def test_a_stalled_methuselah_is_abandoned_and_the_others_play_on_to_the_end(tmp
     report = audit_file(path, games())
     # No fault; the events the abandoned seat locked never had their seeds revealed.
     assert report.code == 2 and report.unchecked, report.text()
+    # PROTOCOL.md 6.3, item 8: its keys are lost, so the remaining private parts were rebuilt by
+    # their owners (a new `deck` each, under new keys without it) after the vote...
+    gone = next(e.seq for e in t.entries if e.kind == "abandon" and stalled in t.abandoned)
+    rebuilt = [e for e in t.entries[gone:] if e.kind == "deck"]
+    assert rebuilt and all(t.seat_of(e.author) != stalled for e in rebuilt)
+    for e in rebuilt:
+        ev = t.events[e.body["event"]]
+        assert ev.own_keys and stalled not in t.deck_events.holders(ev) and ev.cards is not None
+    # ...and the audit names exactly the events it held a key of, and no other, as unchecked.
+    held = [ev.number for ev in t.events if stalled in t.deck_events.holders(ev)]
+    assert report.unchecked == [n for n in held if t.events[n].cards is None]
+    assert f"UNCHECKED: events {', '.join(map(str, report.unchecked))}" in report.text()
+
+
+def test_an_ousted_methuselah_reveals_its_key_shares_and_the_table_opens_cards_without_it(vtes_game):
+    """PROTOCOL.md 6.4 (key reveal): a seat ousted mid-game publishes x for every event it holds
+    a key of; each x matches its key, and the cards opened after it need no share of that seat.
+    The log audits clean (test_the_vtes_log_passes_the_audit_deck_lists_included)."""
+    local, _, _ = vtes_game
+    t = local.table
+    reveals = [e for e in t.entries if e.kind == "key-reveal"]
+    assert reveals
+    for e in reveals:
+        seat = t.seat_of(e.author)
+        ev = t.events[e.body["event"]]
+        assert group.base_mult(e.body["x"]) == t.deck_events.key_of(ev, seat)
+    first = reveals[0]
+    ousted = t.seat_of(first.author)
+    last = max(e.seq for e in reveals if e.author == first.author)
+    after = t.entries[last + 1 :]
+    # Play went on after it left, with cards opened (shares) and moves, none of them its own.
+    assert any(e.kind == "move" for e in after) and any(e.kind == "share" for e in after)
+    assert all(t.seat_of(e.author) != ousted for e in after if e.kind in ("share", "move", "shuffle"))
