@@ -9,16 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 
-async def run_session(session: Any, host: Any = None, address: str | None = None, bots: Any = ()) -> int:
+async def run_session(
+    session: Any, host: Any = None, address: str | None = None, bots: Any = (), bots_dir: Any = None
+) -> int:
     """Run the app for ``session`` (a ``net.session.Session``, not started yet): its lobby, then
     its table. ``vampire host`` also hands over its ``host`` (a ``net.host.Host`` on this loop: the
-    lobby's Start key and bots), the ``address`` friends join at, and the ``bots`` it started, as
-    (client, level) pairs. Returns 0 when the table ended (or stopped on a proven cheat) or the
+    lobby's Start key and bots), the ``address`` friends join at, the ``bots`` it started, as
+    (client, level) pairs, and ``bots_dir``, where bots its lobby adds keep their files. Returns 0 when the table ended (or stopped on a proven cheat) or the
     player chose to quit, 1 otherwise."""
     from tui.app import Start, VampireApp
     from tui.connect import wrap_session
 
-    wrapped = wrap_session(session, host=host, address=address, bots=bots)
+    wrapped = wrap_session(session, host=host, address=address, bots=bots, bots_dir=bots_dir)
     app = VampireApp(Start("lobby", wrapped), name=wrapped.name)
     await app.run_async()
     table = wrapped.table

@@ -545,17 +545,23 @@ def _may_sit_bringing(deck: str | None) -> Callable[[str], str | None]:
 
 
 async def _front_end(
-    session: Session, host: Host | None = None, address: str | None = None, bots: Sequence[tuple[Client, str]] = ()
+    session: Session,
+    host: Host | None = None,
+    address: str | None = None,
+    bots: Sequence[tuple[Client, str]] = (),
+    bots_dir: Path | None = None,
 ) -> int:
     import tui
 
     if host is None:
         return int(await tui.run_session(session) or 0)
-    return int(await tui.run_session(session, host=host, address=address, bots=list(bots)) or 0)
+    return int(await tui.run_session(session, host=host, address=address, bots=list(bots), bots_dir=bots_dir) or 0)
 
 
 def _bots_dir(save: Path) -> Path:
-    return save.with_name(save.name + ".bots")
+    from tui.connect import bots_dir_of
+
+    return bots_dir_of(save)
 
 
 async def run_host(args: argparse.Namespace) -> int:
@@ -679,7 +685,11 @@ async def run_host(args: argparse.Namespace) -> int:
                 lan=True,
             )
             status = await _front_end(
-                session, host=host, address=f"{shown}:{host.port}", bots=[(c, lv) for c, lv, _ in levels_of]
+                session,
+                host=host,
+                address=f"{shown}:{host.port}",
+                bots=[(c, lv) for c, lv, _ in levels_of],
+                bots_dir=_bots_dir(save),  # bots the lobby adds come back with --resume too
             )
             for bot, _, d in levels_of:
                 if bot.left and d is not None:

@@ -80,6 +80,11 @@ class NetSession:
         self._bot_clients: list[Any] = []  # the bot clients this program started (stopped with it)
         self._adopted: list[Any] = []  # bot clients started elsewhere (vampire host --bots)
         self._bot_levels: dict[bytes, str] = {}  # a seated bot's public key -> its level
+        self._bot_folders: dict[bytes, Path] = {}  # a bot the lobby added -> its folder in bots_dir
+        self.bots_dir: Path | None = None
+        """Where a bot the lobby adds keeps its level, key and files (one numbered folder each, as
+        ``vampire host --bots`` does), so that ``vampire host --resume`` runs it again; None: bots
+        live in memory only."""
         self._log_path: Path | None = None
         self._link = LinkWatch(address)
         self._presence = PresenceWatch()
@@ -288,7 +293,8 @@ class NetSession:
     async def add_bot(self, level: str) -> None:
         """Seat a bot client of ``level`` at this host (over loopback)."""
         from engine.opening import bot_names
-        from net.local import bot_client, until
+        from net.client import Store
+        from net.local import bot_client, load_or_make_key, until
 
         if not self.is_host:
             raise VampireError("only the host seats bots")
@@ -296,12 +302,33 @@ class NetSession:
         if table.phase != "lobby" or len(table.seats) >= table.nseats:
             raise VampireError("every seat is taken")
         (name,) = bot_names(1, table.names)
-        bot = bot_client(self._net.client.address, level, name=name, games=_games())
+        folder = self._new_bot_folder(level)
+        bot = bot_client(
+            self._net.client.address,
+            level,
+            name=name,
+            key=load_or_make_key(folder / "key") if folder is not None else None,
+            store=Store.in_dir(folder) if folder is not None else Store.memory(),
+            games=_games(),
+        )
         self._bot_clients.append(bot)
         self._bot_levels[bot.public] = level
+        if folder is not None:
+            self._bot_folders[bot.public] = folder
         await bot.start()
         await until(lambda: bot.seat is not None and bot.seat.index is not None, [bot], 30.0, f"{name} to sit down")
         self._emit(SessionEvent("entry"))
+
+    def _new_bot_folder(self, level: str) -> Path | None:
+        """A new numbered folder in :attr:`bots_dir` holding ``level`` (mode 0700), or None."""
+        if self.bots_dir is None:
+            return None
+        self.bots_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        taken = {int(p.name) for p in self.bots_dir.iterdir() if p.name.isdigit()}
+        folder = self.bots_dir / str(next(i for i in range(len(taken) + 1) if i not in taken))
+        folder.mkdir(mode=0o700)
+        (folder / "level").write_text(level + "\n")
+        return folder
 
     def adopt_bots(self, bots: Any) -> None:
         """Count ``bots`` ((client, level) pairs, started elsewhere: ``vampire host --bots``) as
@@ -327,6 +354,9 @@ class NetSession:
         name = table.seats[seat].name
         await bot.leave(f"The host removed {name} from the table.")
         self._bot_levels.pop(key, None)
+        folder = self._bot_folders.pop(key, None)
+        if folder is not None:
+            (folder / "level").unlink(missing_ok=True)  # removed in the lobby: not back on --resume
         if bot in self._bot_clients:
             self._bot_clients.remove(bot)
         self._emit(SessionEvent("entry"))
@@ -427,6 +457,7 @@ class HostedTable(NetSession):
         await host.start(bind, self.spec.port)
         self._host = host
         self._log_path = save
+        self.bots_dir = bots_dir_of(save)
         self.address = share_address(host)
         self._announcer = await announce_host(host, self.address.rsplit(":", 1)[0])  # None: discovery is off
         session = Session.connect(
@@ -456,6 +487,12 @@ class HostedTable(NetSession):
 WILDCARDS = ("", "0.0.0.0", "::", "::0")
 
 
+def bots_dir_of(log: Path) -> Path:
+    """The folder beside a hosted table's log where its bots keep their level, key and files,
+    one numbered folder each (``LOG.vtlog.bots/0/``): ``vampire host --resume LOG`` runs them again."""
+    return log.with_name(log.name + ".bots")
+
+
 def share_address(host: Any) -> str:
     """``"address:port"`` friends type to join ``host`` (a listening ``net.host.Host``): the
     address it really listens on, or this machine's LAN address when it listens on every
@@ -471,14 +508,17 @@ def share_address(host: Any) -> str:
     return f"{bound}:{host.port}"
 
 
-def wrap_session(session: Any, host: Any = None, address: str | None = None, bots: Any = ()) -> NetSession:
+def wrap_session(
+    session: Any, host: Any = None, address: str | None = None, bots: Any = (), bots_dir: Path | None = None
+) -> NetSession:
     """A ``net.session.Session`` made by ``vampire host`` or ``vampire join`` as a TableSession.
 
     ``vampire host`` hands over its ``host`` (a ``net.host.Host`` on this loop): the session then
     belongs to the table's host, which seats and removes bots and, unless the host starts by
     itself, starts the game; friends join at ``address`` (default: this machine's LAN address
-    and the host's port). ``bots``: (client, level) pairs of the bots it started. Without a host,
-    the session is a guest's, and ``address`` is the one it joined."""
+    and the host's port). ``bots``: (client, level) pairs of the bots it started; ``bots_dir``:
+    where bots the lobby adds keep their files (:attr:`NetSession.bots_dir`). Without a host, the
+    session is a guest's, and ``address`` is the one it joined."""
     client = session.client
     where, port = client.address
     if host is not None:
@@ -486,6 +526,7 @@ def wrap_session(session: Any, host: Any = None, address: str | None = None, bot
             address = share_address(host)
         wrapped = NetSession(client.name, is_host=True, address=address, host=host)
         wrapped.adopt_bots(bots)
+        wrapped.bots_dir = bots_dir
     else:
         wrapped = NetSession(client.name, is_host=False, address=address or f"{where}:{port}")
     wrapped.attach(session)
@@ -521,4 +562,13 @@ class NetFactory:
         return wrap_session(session)
 
 
-__all__ = ["HostedTable", "LocalPlay", "NetFactory", "NetSession", "share_address", "short_fingerprint", "wrap_session"]
+__all__ = [
+    "HostedTable",
+    "LocalPlay",
+    "NetFactory",
+    "NetSession",
+    "bots_dir_of",
+    "share_address",
+    "short_fingerprint",
+    "wrap_session",
+]

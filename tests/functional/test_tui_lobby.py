@@ -161,3 +161,37 @@ async def test_a_host_listening_on_loopback_only_shows_that_address_in_its_lobby
             await pilot.press("ctrl+q")
     finally:
         await stop_all(host, [])
+
+
+async def test_bots_the_lobby_adds_keep_their_files_for_vampire_host_resume(tmp_path) -> None:
+    """A bot added in the lobby of `vampire host` keeps its level, key and files in a numbered
+    folder beside the log (as `--bots` does), which `vampire host --resume` reads to run it again;
+    one removed in the lobby is not brought back."""
+    from engine.protocol.identity import public_bytes
+    from net.local import load_or_make_key
+
+    host = open_host(seats=3, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    address = ("127.0.0.1", host.port)
+    person = Session.connect(
+        address, new_key(), name="Mina", store=Store.memory(), timeouts=FAST, backoff=QUICK_BACKOFF
+    )
+    bots_dir = tmp_path / "table.vtlog.bots"
+    wrapped = wrap_session(person, host=host, address="192.168.1.5:7447", bots_dir=bots_dir)
+    try:
+        await wrapped.start()
+        await eventually(lambda: wrapped.seat == 0, 10, "my seat")
+        await wrapped.add_bot("heuristic")
+        await wrapped.add_bot("random")
+        seats = host.table.seats
+        assert sorted(p.name for p in bots_dir.iterdir()) == ["0", "1"]
+        for folder, level, seat in ((bots_dir / "0", "heuristic", seats[1]), (bots_dir / "1", "random", seats[2])):
+            assert (folder / "level").read_text() == level + "\n"
+            assert public_bytes(load_or_make_key(folder / "key")) == seat.key  # the same bot comes back
+            assert (folder / "key").stat().st_mode & 0o077 == 0
+        await wrapped.remove_bot(1)
+        assert not (bots_dir / "0" / "level").exists()
+        assert (bots_dir / "1" / "level").exists()
+    finally:
+        await wrapped.stop()
+        await stop_all(host, [])
