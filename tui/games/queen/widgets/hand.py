@@ -95,8 +95,10 @@ class HandView(Widget, can_focus=True):
     # -- actions ---------------------------------------------------------------------------------
 
     def action_move(self, step: int) -> None:
+        # The cursor stops at either end instead of wrapping round: a player who presses Left
+        # "enough times" to reach the lowest card must land on it, however many times that is.
         if self.cards:
-            self.cursor = (self.cursor + step) % len(self.cards)
+            self.cursor = max(0, min(self.cursor + step, len(self.cards) - 1))
 
     def action_jump(self, index: int) -> None:
         if self.cards:
