@@ -161,6 +161,7 @@ def new_local_game(
         seats.append(
             Seat(new_key(), names[i], games, SecretsFile(path), random_bytes, decks=decks[i], vekn=player_vekn)
         )
+        seats[-1].bot = levels[i] is not None  # its join says a program plays it
     local = LocalGame(host, seats, bots, tamper=tamper)
     local.seat_everyone()
     return local

@@ -52,6 +52,8 @@ class Seat:
         self.public = public_bytes(key)
         self.name = name
         self.vekn = vekn
+        self.bot = False
+        """A program plays this seat: its `join` says so (``bot``: true), and every peer shows it as a bot."""
         self.table = Table(games)
         self.secrets = secrets
         self.random_bytes = random_bytes
@@ -99,6 +101,8 @@ class Seat:
         body: dict[str, Any] = {"name": self.name, "deck": root}
         if self.vekn is not None:
             body["vekn"] = self.vekn
+        if self.bot:
+            body["bot"] = True
         return body
 
     def _membership(self, part: str, card: str) -> list[Any]:

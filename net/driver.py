@@ -332,6 +332,7 @@ class SeatDriver:
                     return
                 seat.bring_decks(spec.kit().deck_lists(brought))
             seat.vekn = self.vekn
+            seat.bot = self.bot is not None or self.bot_factory is not None
             self._send("join", seat.join_body(), None)
         elif t.phase != "new":
             self._refuse_seat(SeatRefusal.GAME_STARTED, t.game_name)

@@ -34,12 +34,14 @@ def valid_vekn(text: object) -> bool:
 class SeatRecord:
     """A seated player: Ed25519 public ``key`` (32 bytes), ``name``, private deck-list commitment
     (the 32-byte Merkle root of its leaves, or None when the seat brings no deck), ``vekn``: the
-    player's VEKN id as its `join` gave it (digits), or None."""
+    player's VEKN id as its `join` gave it (digits), or None; ``bot``: the seat said in its `join`
+    that a program plays it (docs/protocol.md 4.1), so every peer can show it as a bot."""
 
     key: bytes
     name: str
     deck: bytes | None = None
     vekn: str | None = None
+    bot: bool = False
 
 
 def _author_key(entry: Entry) -> None:
@@ -94,7 +96,7 @@ class Lobby:
         b = codec.check_map(
             entry.body,
             {"name": str, "deck": codec.nullable(codec.bin_of(32))},
-            {"vekn": str},  # optional: a join without it reads as it always did
+            {"vekn": str, "bot": bool},  # optional: a join without them reads as it always did
             what="a join",
         )
         if t.phase != Phase.LOBBY:
@@ -110,9 +112,12 @@ class Lobby:
         vekn = b.get("vekn")
         if vekn is not None and not valid_vekn(vekn):
             raise TableRefusal("malformed", f"a VEKN id is 1 to {MAX_VEKN} digits")
+        bot = b.get("bot")
+        if bot is False:  # one value, one encoding: a seat a person plays leaves the field out
+            raise TableRefusal("malformed", "a join says `bot` only as true (a person's join leaves it out)")
 
         def fold() -> None:
-            t.seats.append(SeatRecord(entry.author, name, b["deck"], vekn))
+            t.seats.append(SeatRecord(entry.author, name, b["deck"], vekn, bot=bot is True))
             t.notes.append(Note(f"{{s{len(t.seats) - 1}}} takes seat {len(t.seats) - 1}."))
 
         return fold

@@ -195,3 +195,34 @@ async def test_bots_the_lobby_adds_keep_their_files_for_vampire_host_resume(tmp_
     finally:
         await wrapped.stop()
         await stop_all(host, [])
+
+
+async def test_a_guest_sees_the_hosts_bots_as_bots_in_the_lobby() -> None:
+    """A bot's `join` says a program plays it, so a guest's lobby shows it as a bot, not as a
+    player, though the guest did not start it."""
+    host = open_host(seats=3, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    address = ("127.0.0.1", host.port)
+    bot = bot_client(address, "random", name="Lisa", timeouts=FAST, backoff=QUICK_BACKOFF)
+    await bot.start()
+    await eventually(lambda: bot.seat is not None and bot.seat.index == 0, 10, "the bot seated")
+    guest = wrap_session(
+        Session.connect(address, new_key(), name="Ann", store=Store.memory(), timeouts=FAST, backoff=QUICK_BACKOFF)
+    )
+    app = VampireApp(Start("lobby", guest), name="Ann")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
+            grid = app.screen.query_one(DataTable)
+            await eventually(lambda: guest.seat == 1 and grid.row_count >= 2, 20, "both seats shown", pilot=pilot)
+
+            def row_of(name: str) -> str:
+                rows = [" ".join(str(c) for c in grid.get_row_at(i)) for i in range(grid.row_count)]
+                return next((r for r in rows if name in r), "")
+
+            await eventually(lambda: "bot" in row_of("Lisa"), 10, "Lisa shown as a bot", pilot=pilot)
+            assert "bot" not in row_of("Ann") and host.table.seats[0].bot and not host.table.seats[1].bot
+            await pilot.press("ctrl+q")
+    finally:
+        await guest.stop()
+        await stop_all(host, [bot])

@@ -160,6 +160,8 @@ class LobbyScreen(Screen[None]):
                     who.append("you")
                 if i in session.bots:
                     who.append(f"bot ({session.bots[i]})")
+                elif rec.bot:
+                    who.append("bot")  # another's bot: its join says so, its level is its owner's
                 elif i != session.seat:
                     who.append("player")
                 # The host relays who is connected with its pings (every few seconds): a seat
