@@ -173,6 +173,10 @@ def test_replay_at_its_end(snap, tmp_path: Path) -> None:
             pilot=pilot,
         )
         await pilot.press("end")
+        screen = app.screen
+        await eventually(lambda: screen.index == len(screen.frames) - 1, 10, "the last entry", pilot=pilot)
+        await app.workers.wait_for_complete()
         await pilot.pause()
+        await pilot.pause()  # the layout after the last frame's redraw
 
     assert snap(VampireApp(Start("replay", path), name="Mina"), run_before=read_then_end)
