@@ -1,4 +1,4 @@
-"""Network benchmarks (DESIGN.md, "Quality bars"; issue 4, item 7), for ``scripts/bench``.
+"""Network benchmarks (DESIGN.md, "Quality bars"), for ``scripts/bench``.
 
 :func:`run` returns a dict:
 

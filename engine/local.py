@@ -1,4 +1,4 @@
-"""A whole game through the signed log and the deck protocol, in one process (issue 3, item 6).
+"""A whole game through the signed log and the deck protocol, in one process.
 
 A host :class:`~engine.sequencer.Sequencer` orders the entries; every seat is a real
 :class:`~engine.seat.Seat` with its own key, secrets and fold of the table; every shuffle, deal,

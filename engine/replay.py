@@ -1,4 +1,4 @@
-"""``vampire replay FILE --text``: a saved log, entry by entry, in words (issue 3, item 8).
+"""``vampire replay FILE --text``: a saved log, entry by entry, in words.
 
 Every entry is folded into a fresh table (so a replay checks the log as it goes); after a shuffle
 event's seeds are revealed, the cards each seat was dealt in that event are shown.

@@ -1,6 +1,6 @@
 """A Vampire Queen bot that plays to win, from its seat's view only.
 
-Strategy (issue 2): shed low sets early while it has the lead; keep Queens for the tricks it needs;
+Strategy: shed low sets early while it has the lead; keep Queens for the tricks it needs;
 lead hunters to get rid of their points; feed its lowest card into a hunter trick it does not want
 to win.
 """

@@ -1,5 +1,5 @@
-"""`vampire audit FILE [--json]` and `vampire replay FILE --text` on saved protocol games (issue 3,
-items 7 and 8): exit codes 0 (clean), 1 (a fault), 2 (unfinished or unchecked), 3 (nothing to
+"""`vampire audit FILE [--json]` and `vampire replay FILE --text` on saved protocol games:
+exit codes 0 (clean), 1 (a fault), 2 (unfinished or unchecked), 3 (nothing to
 audit: a missing file, not a log); the JSON report; the replay in words, with the hands after the
 seed reveal."""
 

@@ -1,4 +1,4 @@
-"""A VTES table over TCP between separate processes (issue 6, "Done when"): `vampire host
+"""A VTES table over TCP between separate processes: `vampire host
 --headless --game vtes` and five `vampire join --bot heuristic --deck FILE`, each with its own deck
 file; the game plays to its end by ousts and the host's log passes the audit, deck lists included."""
 

@@ -1,4 +1,4 @@
-"""Whole Vampire Queen games through the signed log and the deck protocol (issue 3, item 6):
+"""Whole Vampire Queen games through the signed log and the deck protocol:
 they run to the end, the saved log audits clean, the scores in the log are the rules' result,
 every seat agrees with the host, and folding is deterministic."""
 

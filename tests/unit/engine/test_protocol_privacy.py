@@ -1,4 +1,4 @@
-"""Privacy (issue 3, "Tests that must exist": Privacy).
+"""Privacy of the hidden cards (PROTOCOL.md 6.6).
 
 A seat's view is rebuilt from the public `.vtlog` and that seat's own secrets file alone, and at
 every entry it equals the view the seat had live. A seat's view holds nothing about another seat's

@@ -1,4 +1,4 @@
-"""Tampering with a saved game's log (issue 3, "Tests that must exist": Tampering).
+"""Tampering with a saved game's log.
 
 Every change to the saved bytes makes ``vampire audit`` fail (code 1) at the entry that was
 changed, with a reason that says what is wrong: a flipped byte anywhere in any frame (its length,

@@ -1,5 +1,5 @@
 """Vampire Queen bots: they decide from their seat's view, play only legal acts, and the heuristic
-bot beats random bots (issue 2)."""
+bot beats random bots."""
 
 from __future__ import annotations
 

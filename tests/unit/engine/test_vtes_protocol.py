@@ -1,4 +1,4 @@
-"""A whole 5-seat VTES table through the signed log and the deck protocol (issue 6): private crypts
+"""A whole 5-seat VTES table through the signed log and the deck protocol: private crypts
 and libraries, draws opened to their owners only, cards played with deck-list membership proofs,
 ousted Methuselahs leaving every event, deck lists revealed at the end and checked by the audit."""
 
