@@ -197,6 +197,13 @@ async def test_a_tournament_game_called_on_time_ends_on_the_result_screen(tmp_pa
             if _my_turn(app):
                 await pilot.press("n")
         await eventually(lambda: isinstance(app.screen, GameEndScreen), 60, "the result screen", pilot=pilot)
+        # The screen is pushed before its texts are filled in: wait for them, not for a pause.
+        await eventually(
+            lambda: "Archon checks" in " ".join(shown(w) for w in app.screen.query("Static")),
+            10,
+            "its words",
+            pilot=pilot,
+        )
         text = " ".join(shown(w) for w in app.screen.query("Static"))
         assert "ended by time-out" in text and "Archon checks: passed" in text, text
         state = factory.made[0].table.gstate
