@@ -143,23 +143,3 @@ def waiting_text(table: Table, me: int | None) -> str:
             return f"Waiting for {who} to play."
         return f"Waiting for {who}: {who} {_WORK_WORDS.get(kind, kind)}."
     return "Waiting for " + ", ".join(parts) + "."
-
-
-# --- one line that fits -----------------------------------------------------------------------
-
-
-def fit_line(parts: list[str], width: int, drop: tuple[int, ...] = ()) -> str:
-    """``parts`` joined by `` · `` in at most ``width`` cells: the parts at the indexes in
-    ``drop`` are left out, in that order, while the line is too long; what is still too long
-    then ends in ``…``. ``fit_line(["Vampire Queen", "Mina (you)", "head #3 1a2b-3c4d"], 30, (2,))``
-    -> ``"Vampire Queen · Mina (you)"``."""
-    kept = list(range(len(parts)))
-    for index in drop:
-        if len(" · ".join(parts[i] for i in kept)) <= width:
-            break
-        if index in kept and len(kept) > 1:
-            kept.remove(index)
-    line = " · ".join(parts[i] for i in kept)
-    if len(line) > width:
-        line = line[: max(width - 1, 0)] + "…"
-    return line

@@ -36,7 +36,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.quit import QuitScreen, quit_consequence
 from tui.screens.replay import ReplayScreen
-from tui.table_text import fit_line, work_progress
+from tui.table_text import work_progress
 
 THREE = [None, "heuristic", "random"]
 PERSON = [None, "heuristic", "heuristic", "random"]
@@ -302,12 +302,6 @@ async def test_replay_title_keeps_the_file_name_and_end_shows_the_last_entry(tmp
     last = screen.frames[-1].seq
     assert f"▶ [{last:>4}]" in entries
     assert "[ ] trick back/on" in lines[-1] and "esc close" in lines[-1]
-
-
-def test_fit_line_drops_the_named_parts_first() -> None:
-    parts = ["Vampire: The Eternal Struggle", 'lobby of "a table"', "you: Maximiliana", "key 1a2b-3c4d"]
-    line = fit_line(parts, 60, (1, 3))
-    assert len(line) <= 60 and "Maximiliana" in line and "lobby" not in line
 
 
 def test_recent_logs_of_one_table_read_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
