@@ -39,7 +39,7 @@ from net.store import Store
 from tests.support.local_play import TmpFactory
 from tests.support.net import FAST, QUICK_BACKOFF
 from tests.support.poll import eventually
-from tests.support.tui import shown
+from tests.support.tui import screen_words, shown
 from tui.app import Start, VampireApp
 from tui.connect import wrap_session
 from tui.games.vtes.table import VtesTableScreen
@@ -197,14 +197,7 @@ async def test_a_tournament_game_called_on_time_ends_on_the_result_screen(tmp_pa
             if _my_turn(app):
                 await pilot.press("n")
         await eventually(lambda: isinstance(app.screen, GameEndScreen), 60, "the result screen", pilot=pilot)
-        # The screen is pushed before its texts are filled in: wait for them, not for a pause.
-        await eventually(
-            lambda: "Archon checks" in " ".join(shown(w) for w in app.screen.query("Static")),
-            10,
-            "its words",
-            pilot=pilot,
-        )
-        text = " ".join(shown(w) for w in app.screen.query("Static"))
+        text = await screen_words(app, pilot, "Archon checks")
         assert "ended by time-out" in text and "Archon checks: passed" in text, text
         state = factory.made[0].table.gstate
         survivors = [p for p in state.players if p.status == Status.IN]

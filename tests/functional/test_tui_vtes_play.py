@@ -13,7 +13,7 @@ from typing import Any
 from engine.games.vtes.vocab import Phase, Status, Step, Zone
 from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
-from tests.support.tui import shown
+from tests.support.tui import screen_words, shown
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 from tui.screens.results import GameEndScreen
@@ -181,14 +181,7 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
             if isinstance(app.screen, VtesTableScreen):
                 await pilot.press("escape")
         await eventually(lambda: isinstance(app.screen, GameEndScreen), 60, "the end screen", pilot=pilot)
-        # The screen is pushed before its texts are filled in: wait for them, not for a pause.
-        await eventually(
-            lambda: "Archon checks" in " ".join(shown(w) for w in app.screen.query("Static")),
-            10,
-            "its words",
-            pilot=pilot,
-        )
-        text = " ".join(shown(w) for w in app.screen.query("Static"))
+        text = await screen_words(app, pilot, "Archon checks")
         assert "Game over." in text and "game ended by ousts" in text and "Archon checks: passed" in text
         # Two ousts and the last Methuselah standing: 3 VP and the game win.
         assert re.search(r"\bMina\s+3\s+1\s", text), text

@@ -28,3 +28,15 @@ def keys_for_act(hand_cards: list[Any], act: dict) -> list[str]:
         keys += ["right"] * (i - at) + ["space"]
         at = i
     return keys + ["enter"]
+
+
+async def screen_words(app: Any, pilot: Any, marker: str, timeout: float = 10) -> str:
+    """Every Static's text on ``app``'s screen, once ``marker`` is among them: a screen is pushed
+    before its texts are filled in, so this waits for them instead of pausing."""
+    from tests.support.poll import eventually
+
+    def words() -> str:
+        return " ".join(shown(w) for w in app.screen.query("Static"))
+
+    await eventually(lambda: marker in words(), timeout, f"{marker!r} on the screen", pilot=pilot)
+    return words()
