@@ -225,3 +225,63 @@ async def test_a_guest_whose_link_drops_sees_one_line_counting_the_attempts_and_
             await pilot.press("ctrl+q")
     finally:
         await stop_all(host, bots)
+
+
+async def test_a_window_whose_seat_another_window_took_says_so_until_the_player_leaves() -> None:
+    # The same person (one key) joins from a second window: the host keeps the newer connection
+    # (PROTOCOL.md 7), and the first window must not go on looking like a seat at the table.
+    host = open_host(seats=3, rounds=1)
+    await host.start("127.0.0.1", 0)
+    key = new_key()
+    first = wrap_session(
+        Session.connect(("127.0.0.1", host.port), key, name="Ann", store=Store.memory(), timeouts=FAST)
+    )
+    app = RecordingApp(Start("lobby", first), name="Ann")
+    second = None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
+            hint = app.screen.query_one("#lobby-hint")
+            await eventually(lambda: "seats taken" in shown(hint), 10, "the seat taken", pilot=pilot)
+            second = _guest(host.port, "Ann", key=key)
+            await second.start()
+            await eventually(lambda: "took your place" in shown(hint), 10, "the hint saying why", pilot=pilot)
+            assert "no longer at the table" in shown(hint)
+            screen = app.screen
+            assert isinstance(screen, LobbyScreen)
+            screen.refresh_lobby()  # a later redraw keeps it
+            await pilot.pause()
+            assert "took your place" in shown(hint)
+            await pilot.press("escape")
+            await eventually(lambda: not isinstance(app.screen, LobbyScreen), 10, "home", pilot=pilot)
+    finally:
+        if second is not None:
+            await second.stop()
+        await host.close()
+
+
+async def test_a_seat_at_the_table_taken_by_another_window_says_so_for_good() -> None:
+    host = open_host(seats=3, rounds=1)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, 2)
+    key = new_key()
+    first = wrap_session(
+        Session.connect(("127.0.0.1", host.port), key, name="Ann", store=Store.memory(), timeouts=FAST)
+    )
+    app = RecordingApp(Start("lobby", first), name="Ann")
+    second = None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await eventually(lambda: isinstance(app.screen, TableScreen), 30, "the table", pilot=pilot)
+            line = app.screen.query_one("#link")
+            second = _guest(host.port, "Ann", key=key)
+            await second.start()
+            await eventually(
+                lambda: line.display and "took your place" in shown(line), 10, "the link line", pilot=pilot
+            )
+            assert "no longer at the table" in shown(line)
+            assert isinstance(app.screen, TableScreen)
+    finally:
+        if second is not None:
+            await second.stop()
+        await stop_all(host, bots)

@@ -68,6 +68,7 @@ class LobbyScreen(Screen[None]):
         self._busy = False
         self._seen: dict[bytes, float] = {}
         self._link_problem = ""  # the session's sentence while this guest is not connected ("" while it is)
+        self._gone_because = ""  # why the session ended, once it has: the lobby says it until the player leaves
         self._row_seats: list[int] = []  # the seat shown on each row
 
     def compose(self) -> ComposeResult:
@@ -105,6 +106,8 @@ class LobbyScreen(Screen[None]):
     @on(SessionUpdate)
     def _update(self, message: SessionUpdate) -> None:
         event = message.event
+        if event.kind == "closed":
+            self._gone_because = event.text or "The connection to the table is closed."
         if event.kind in ("error", "closed") and event.text:
             self.notify(_sentence(event.text), severity="error" if event.kind == "error" else "warning")
         elif event.kind == "presence" and event.text:
@@ -191,6 +194,8 @@ class LobbyScreen(Screen[None]):
         """What the table waits for, in a sentence, and the keys that help."""
         session = self.session
         table = session.table
+        if self._gone_because:
+            return f"{_sentence(self._gone_because)} This window is no longer at the table: Esc goes back to the home screen."
         if not session.is_host and self._link_problem:
             return self._link_text()
         if table.nseats == 0:

@@ -192,6 +192,11 @@ class TableFrame(Screen[None]):
             self.notify(event.text, title="Players", severity="information" if event.ok else "warning", markup=False)
         elif event.kind == "closed" and event.text:
             self.notify(_sentence(event.text), title="Table closed")
+            if not event.ok:  # the link stopped for good (not the game's end): say so until the player leaves
+                link = self.query_one("#link", Static)
+                link.update(Text(f"{_sentence(event.text)} This window is no longer at the table."))
+                link.display = True
+                self._link_lost = True
         elif event.kind == "waiting":
             self._stalled = tuple(s for s in event.seats if s != self.session.seat)
         elif event.kind == "other":
