@@ -40,3 +40,17 @@ async def screen_words(app: Any, pilot: Any, marker: str, timeout: float = 10) -
 
     await eventually(lambda: marker in words(), timeout, f"{marker!r} on the screen", pilot=pilot)
     return words()
+
+
+async def settled(app: Any, pilot: Any, timeout: float = 10) -> None:
+    """Wait until ``app``'s screen stops changing: two screenshots 50 ms apart are the same (a
+    panel whose height follows its content is laid out on a later refresh than the content).
+    Raises AssertionError after ``timeout`` seconds."""
+    last = app.export_screenshot()
+    for _ in range(max(1, int(timeout / 0.05))):
+        await pilot.pause(0.05)
+        now = app.export_screenshot()
+        if now == last:
+            return
+        last = now
+    raise AssertionError(f"the screen still changed after {timeout:g} s")

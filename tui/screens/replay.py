@@ -4,12 +4,14 @@ a round); the game's own panels (:class:`tui.games.ReplayKit`) draw the table at
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from engine.errors import VampireError
@@ -99,7 +101,7 @@ class ReplayScreen(Screen[None]):
         yield TitleBar()
         if self.kit is not None:
             yield from self.kit.compose()
-        yield Static(id="replay-entries", classes="panel")
+        yield RecentEntries(id="replay-entries", classes="panel")
         yield Static(id="replay-status")
         yield Footer(show_command_palette=False)
 
@@ -116,9 +118,9 @@ class ReplayScreen(Screen[None]):
         if refusal is not None:
             # A game with no replay panels: say so (and how to read any log) instead of folding a
             # game whose state this screen cannot show.
-            entries = self.query_one("#replay-entries", Static)
+            entries = self.query_one(RecentEntries)
             entries.border_title = "Cannot show this log here"
-            entries.update(refusal)
+            entries.say(refusal)
             self.query_one("#replay-status", Static).update("Esc goes back.")
             self.query_one(TitleBar).show([replay_title(display_path(self.path), [], self.app.size.width - 2)])
             self.replay = None
@@ -223,47 +225,71 @@ class ReplayScreen(Screen[None]):
         self.query_one(TitleBar).show([replay_title(self.path.name, parts, self.size.width - 2)])
         if self.kit is not None:
             self.kit.show(self, replay, frame, self.spoil)
-        self._show_entries(frames)
-        # The game's panels may have grown or shrunk the entries panel: fit the entries again to
-        # its new height, so the current entry stays in sight.
-        self.call_after_refresh(self._show_entries, frames)
+        self.query_one(RecentEntries).show(frames, self.index)
         # With h: every hand at every step of a round whose seeds the log reveals later (the
         # footer's "h hands" says how to show them).
         shown = ("Every hand shown (h hides them). ", "dim") if self.spoil else ""
         self.query_one("#replay-status", Static).update(Text.assemble(shown, frame.status))
         self.refresh_bindings()
 
-    def _show_entries(self, frames: list[Frame]) -> None:
-        if not frames or self.index >= len(frames):
-            return
-        panel = self.query_one("#replay-entries", Static)
-        size = panel.content_size
-        height = max(size.height, 1) if size.height else 8
-        width = max(size.width, 20) if size.width else 76
-        lines: list[Text] = []
-        used = 0
-        i = self.index
-        while i >= 0 and used < height:
-            frame = frames[i]
-            block = [Text(line, style="bold reverse" if i == self.index else "") for line in frame.lines]
-            if i == self.index:
-                # One marker for the entry, on its first line; the lines it caused are indented.
-                block = (
-                    ([Text("▶ ") + block[0]] + [Text("  ") + t for t in block[1:]])
-                    if block
-                    else [Text("▶ " + frame.kind, style="bold reverse")]
-                )
-            else:
-                block = [Text("  ") + t for t in block]
-            lines[:0] = block
-            used += sum(1 + (len(t) - 1) // width for t in block)
-            i -= 1
-        # Drop whole lines from the top until the current entry (last) fits at the bottom.
-        while len(lines) > 1 and sum(1 + (len(t) - 1) // width for t in lines) > height:
-            lines.pop(0)
-        text = Text()
-        for j, line in enumerate(lines):
-            text.append_text(line)
-            if j < len(lines) - 1:
-                text.append("\n")
-        panel.update(text)
+
+class RecentEntries(Widget):
+    """The entries up to the current one, the current one marked and last, fitted to the room the
+    panel has *when it is drawn* (so a layout that changes after a step can never leave the current
+    entry below the panel's edge)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._frames: list[Frame] = []
+        self._index = 0
+        self._message: str | None = None
+
+    def show(self, frames: list[Frame], index: int) -> None:
+        """Show ``frames`` up to ``index`` (the current entry)."""
+        self._frames, self._index, self._message = frames, index, None
+        self.refresh()
+
+    def say(self, message: str) -> None:
+        """Show ``message`` instead of entries."""
+        self._message = message
+        self.refresh()
+
+    @property
+    def content(self) -> Text:
+        """What the panel shows at its present size."""
+        if self._message is not None:
+            return Text(self._message)
+        size = self.content_size
+        return fit_entries(self._frames, self._index, size.height or 8, size.width or 76)
+
+    def render(self) -> Text:
+        return self.content
+
+
+def fit_entries(frames: list[Frame], index: int, height: int, width: int) -> Text:
+    """Entries ``frames[..index]`` in ``height`` rows of ``width`` cells: whole lines are dropped
+    from the top until the current entry, marked ``▶`` and shown last, fits at the bottom."""
+    if not frames or index >= len(frames):
+        return Text()
+    height, width = max(height, 1), max(width, 20)
+    lines: list[Text] = []
+    used = 0
+    i = index
+    while i >= 0 and used < height:
+        frame = frames[i]
+        block = [Text(line, style="bold reverse" if i == index else "") for line in frame.lines]
+        if i == index:
+            # One marker for the entry, on its first line; the lines it caused are indented.
+            block = (
+                ([Text("▶ ") + block[0]] + [Text("  ") + t for t in block[1:]])
+                if block
+                else [Text("▶ " + frame.kind, style="bold reverse")]
+            )
+        else:
+            block = [Text("  ") + t for t in block]
+        lines[:0] = block
+        used += sum(1 + (len(t) - 1) // width for t in block)
+        i -= 1
+    while len(lines) > 1 and sum(1 + (len(t) - 1) // width for t in lines) > height:
+        lines.pop(0)
+    return Text("\n").join(lines)

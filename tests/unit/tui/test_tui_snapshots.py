@@ -163,6 +163,7 @@ def test_replay_at_its_end(snap, tmp_path: Path) -> None:
 
     async def read_then_end(pilot: Any) -> None:
         from tests.support.poll import eventually
+        from tests.support.tui import settled
         from tui.screens.replay import ReplayScreen
 
         app = pilot.app
@@ -176,7 +177,6 @@ def test_replay_at_its_end(snap, tmp_path: Path) -> None:
         screen = app.screen
         await eventually(lambda: screen.index == len(screen.frames) - 1, 10, "the last entry", pilot=pilot)
         await app.workers.wait_for_complete()
-        await pilot.pause()
-        await pilot.pause()  # the layout after the last frame's redraw
+        await settled(app, pilot)  # the panels' heights follow the last frame's content
 
     assert snap(VampireApp(Start("replay", path), name="Mina"), run_before=read_then_end)

@@ -84,7 +84,12 @@ class QueenReplay:
             seats.show(seat_rows(state, frame.names, None))
         else:
             seats.update("\n".join(f"  seat {i}: {n}" for i, n in enumerate(frame.names)) or "  (no seats yet)")
-        screen.query_one(TrickView).show(state, frame.names)
+        trick = screen.query_one(TrickView)
+        trick.show(state, frame.names)
+        # The top row as tall as its taller panel (borders included, at most 15 rows), set here:
+        # left to "height: auto", a step's panels sometimes kept an earlier step's height.
+        tallest = max(_line_count(seats), _line_count(trick))
+        screen.query_one("#replay-top").styles.height = min(15, max(tallest, 3) + 2)
         self._show_hands(screen, replay, frame, spoil)
 
     def _show_hands(self, screen: Screen[Any], replay: Replay, frame: Frame, spoil: bool) -> None:
@@ -107,3 +112,9 @@ class QueenReplay:
         text.rstrip()
         panel.update(text)
         panel.display = True
+
+
+def _line_count(panel: Static) -> int:
+    """How many lines ``panel``'s text has."""
+    content = panel.content
+    return len((content.plain if hasattr(content, "plain") else str(content)).splitlines())
