@@ -861,9 +861,13 @@ async def serve_table(host: Host, grace: float = 10.0) -> None:
 
 
 def lan_address() -> str:
-    """This machine's address on the LAN (the one a default route uses), or 127.0.0.1. Sends
+    """This machine's address on the LAN: the one a default route uses; without a default route
+    (two computers joined by one cable, a switch with no router), the first IPv4 address of an
+    interface other than loopback (:func:`net.lan.interface_addresses`); else 127.0.0.1. Sends
     nothing: a UDP socket is only connected to pick the route."""
     import socket
+
+    from net.lan import interface_addresses
 
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
@@ -871,6 +875,6 @@ def lan_address() -> str:
         address: str = s.getsockname()[0]
         return address
     except OSError:
-        return "127.0.0.1"
+        return next(iter(interface_addresses()), "127.0.0.1")
     finally:
         s.close()

@@ -5,12 +5,18 @@ PROTOCOL.md 9) and direct seen reports (:mod:`net.seen`, PROTOCOL.md 7). Both ar
 environment sets ``VAMPIRE_NO_DISCOVERY=1``: then nothing is announced, nothing listens, and
 nothing is sent (tests, smoke scripts and benchmarks set it, or run in a network namespace of
 their own). The seen reports relayed by the host do not depend on it.
+
+:func:`interface_addresses` lists the addresses a host can be reached at on a LAN that has no
+default route (two computers joined by one cable, a switch with no router).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import unicodedata
+
+import ifaddr
 
 NO_DISCOVERY_ENV = "VAMPIRE_NO_DISCOVERY"
 """The environment variable that turns off every LAN multicast when set to anything but "" or "0"."""
@@ -37,3 +43,15 @@ def clean_text(text: str, limit: int = 64) -> str:
     stripped, at most ``limit`` characters."""
     kept = "".join(c for c in text if c not in _BIDI and unicodedata.category(c) != "Cc")
     return kept.strip()[:limit]
+
+
+def interface_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its network interfaces, loopback (127.0.0.0/8) left out,
+    as text, in the order the system lists its interfaces, each once. Reads the interfaces
+    (``getifaddrs``); sends nothing."""
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ipaddress.IPv4Address(ip.ip).is_loopback and ip.ip not in found:
+                found.append(ip.ip)
+    return found

@@ -12,6 +12,10 @@ one JSON object, the facts the test then checks, as its last line of output.
   it; three ``vampire join --bot`` with no address find it, join and play it to the end.
 - ``tui_join``: the home screen's join form lists an announced table live: it appears, its
   seats fill, and it goes when the host closes.
+- ``impostor ADDRESS``: a table listening at ADDRESS, not announced by its host, and an
+  announcement of the same table id, at the same address and port, naming another host key (what
+  a second host on the LAN could announce); prints its facts at once and keeps both until its
+  standard input closes, then prints them again with the seats taken.
 - ``fork_multicast DIR``: a :class:`~tests.support.forking.ForkingHost` shows one peer another
   branch and hides it from the relays; the peers' direct seen reports reveal it; evidence files
   are written in DIR and ``vampire audit`` checks one.
@@ -30,7 +34,7 @@ from typing import Any
 from engine.forks import check_fork
 from engine.games import all_rules
 from engine.games.base import parse_options
-from engine.protocol.identity import new_key, short_fingerprint
+from engine.protocol.identity import new_key, public_bytes, short_fingerprint
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 from net.client import Client, Seating, Store
@@ -303,6 +307,31 @@ async def fork_multicast(directory: str) -> dict[str, Any]:
         await host.close()
 
 
+async def impostor(address: str) -> dict[str, Any]:
+    from net.discovery import Announcer, TableAd
+
+    host = make_host("Mina's table", 3)
+    await host.start(address, 0)
+    t = host.table
+    other = public_bytes(new_key())
+    ad = TableAd("Mina's table", t.game_name, 0, t.nseats, t.table_id, other, address, host.port)
+    announcer = Announcer(ad)
+    await announcer.start()
+    facts = {
+        "port": host.port,
+        "table": t.table_id.hex(),
+        "host": host.sequencer.public.hex(),
+        "announced": other.hex(),
+    }
+    print(json.dumps(facts), flush=True)
+    try:
+        await asyncio.to_thread(sys.stdin.read)  # until the test closes it
+        return {**facts, "seated": len(host.table.seats)}
+    finally:
+        await announcer.close()
+        await host.close()
+
+
 def main(argv: list[str]) -> int:
     scenarios: dict[str, Callable[..., Any]] = {
         "two_hosts": two_hosts,
@@ -310,6 +339,7 @@ def main(argv: list[str]) -> int:
         "cli_host": cli_host,
         "tui_join": tui_join,
         "fork_multicast": fork_multicast,
+        "impostor": impostor,
     }
     result = asyncio.run(scenarios[argv[0]](*argv[1:]))
     print(json.dumps(result))

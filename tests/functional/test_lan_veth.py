@@ -1,0 +1,120 @@
+"""LAN discovery between two "machines" (PROTOCOL.md 9): two network namespaces joined by a
+virtual Ethernet link (:class:`tests.support.netns.TwoMachines`), each with its own ``lo``, its
+address on the link (10.86.85.1 and .2) and its own data directory, and no default route (two
+computers joined by one cable). A host runs on machine A; the joiners, on machine B, reach it only
+through the link. Nothing leaves the namespaces the test made. Skipped, with the reason, on a
+machine that allows no unprivileged namespace or no veth pair."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engine.protocol.identity import short_fingerprint
+from tests.support.netns import VETH_A, Machine, TwoMachines, two_machines_unavailable
+
+pytestmark = pytest.mark.skipif(two_machines_unavailable() is not None, reason=two_machines_unavailable() or "")
+
+VAMPIRE = [sys.executable, "-m", "tui.cli"]
+HOST = ["host", "--headless", "--name", "Mina", "--seats", "3", "--rule", "rounds=1", "--port", "0", "--ping", "0.5"]
+
+
+@pytest.fixture
+async def lan(tmp_path: Path) -> AsyncIterator[TwoMachines]:
+    with TwoMachines(tmp_path) as machines:
+        try:
+            yield machines
+        finally:
+            for machine in (machines.a, machines.b):
+                assert machine is not None
+                await machine.stop()
+
+
+def machines(lan: TwoMachines) -> tuple[Machine, Machine]:
+    assert lan.a is not None and lan.b is not None
+    return lan.a, lan.b
+
+
+async def start_host(a: Machine, *extra: str) -> tuple[asyncio.subprocess.Process, list[str]]:
+    """``vampire host --headless`` on machine A, read until it says it is announced (or not)."""
+    host = await a.start([*VAMPIRE, *HOST, *extra])
+    assert host.stdout is not None
+    said: list[str] = []
+    while not any("announced on the lan" in line.casefold() for line in said):
+        try:
+            line = await asyncio.wait_for(host.stdout.readline(), 20)
+        except TimeoutError:
+            raise AssertionError("the host said no more than:\n" + "".join(said)) from None
+        assert line, "the host stopped:\n" + "".join(said)
+        said.append(line.decode())
+    return host, said
+
+
+def after(said: list[str], words: str) -> str:
+    """The word that follows ``words`` in what the host said."""
+    return "".join(said).split(words, 1)[1].split()[0]
+
+
+async def test_a_host_on_machine_a_is_listed_and_joined_from_machine_b_and_played_to_the_end(lan):
+    """A host listening on every interface of a machine with no default route names and
+    announces its address on the link; machine B lists it with its key's fingerprint and seats,
+    and three bots with no address join it through the link and play the game to its end."""
+    a, b = machines(lan)
+    host, said = await start_host(a)
+    address = after(said, "Give your friends this address: ")
+    assert address.startswith(f"{VETH_A}:"), said  # not 127.0.0.1: the link's address
+    fingerprint = after(said, "Host key fingerprint ")
+    rc, out = await b.run([*VAMPIRE, "join", "--list"])
+    assert rc == 0 and out.splitlines() == [f"Mina's table  queen  0/3 seats  host {fingerprint}  {address}"]
+    bots = await asyncio.gather(
+        *(b.run([*VAMPIRE, "join", "--bot", "heuristic", "--quiet", "--ping", "0.5"], 60) for _ in range(3))
+    )
+    rest, _ = await asyncio.wait_for(host.communicate(), 30)
+    said.append(rest.decode())
+    assert host.returncode == 0, "".join(said)
+    digest = after(said, "state digest ")
+    for rc, out in bots:
+        assert rc == 0, out
+        assert f"Joining {address} as " in out and f"state digest {digest}" in out
+    # The players came through the link, from machine B's address.
+    assert f"at {b.address}:" in "".join(said) and "at 127.0.0.1:" not in "".join(said)
+
+
+async def test_a_host_bound_to_its_lan_address_announces_that_address(lan):
+    a, b = machines(lan)
+    host, said = await start_host(a, "--bind", VETH_A)
+    address = after(said, "Give your friends this address: ")
+    assert address.startswith(f"{VETH_A}:") and "Announced on the LAN" in "".join(said)
+    rc, out = await b.run([*VAMPIRE, "join", "--list"])
+    assert rc == 0 and len(out.splitlines()) == 1 and out.rstrip().endswith(f"  {address}"), out
+    host.terminate()
+    await host.wait()
+    rc, out = await b.run([*VAMPIRE, "join", "--list"])  # the host said goodbye when it closed
+    assert rc == 0 and out.startswith("No table heard on the LAN"), out
+
+
+async def test_a_joiner_refuses_a_table_whose_announcement_names_another_host_key(lan):
+    """An announcement of the real table's id, address and port under another key (what a second
+    host on the LAN could send): the joiner pins the announced key and the real host's challenge
+    does not match it, so it takes no seat."""
+    a, b = machines(lan)
+    impostor = await a.start([sys.executable, "-m", "tests.support.lan_scenarios", "impostor", VETH_A], stdin=-1)
+    assert impostor.stdout is not None and impostor.stdin is not None
+    line = await asyncio.wait_for(impostor.stdout.readline(), 20)
+    facts = json.loads(line)
+    rc, out = await b.run([*VAMPIRE, "join", "--list"])
+    # It is listed with the key it announced, not the real host's.
+    assert rc == 0 and out.endswith(f"{VETH_A}:{facts['port']}\n"), out
+    assert f"host {short_fingerprint(bytes.fromhex(facts['announced']))} " in out
+    rc, out = await b.run([*VAMPIRE, "join", "--bot", "heuristic", "--quiet"])
+    assert rc != 0 and "does not hold the key its LAN announcement named" in out, out
+    assert "Traceback" not in out
+    impostor.stdin.close()
+    rest, _ = await asyncio.wait_for(impostor.communicate(), 20)
+    assert impostor.returncode == 0, rest.decode()
+    assert json.loads(rest.decode().splitlines()[-1])["seated"] == 0
