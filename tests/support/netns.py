@@ -96,13 +96,12 @@ VETH_B = "10.86.85.2"
 """Machine B's address on that link."""
 
 
-def _network(device: str, address: str) -> str:
+def _network(device: str, address: str, multicast_route: bool) -> str:
     """The shell steps that give a machine its loopback and its end of the link, up, with
-    multicast on and routed to the link (no default route: two computers joined by one cable)."""
-    return (
-        f"ip link set lo up && ip addr add {address}/24 dev {device}"
-        f" && ip link set {device} up multicast on && ip route add 224.0.0.0/4 dev {device}"
-    )
+    multicast on and, if ``multicast_route``, a 224.0.0.0/4 route to the link (no default route:
+    two computers joined by one cable)."""
+    steps = f"ip link set lo up && ip addr add {address}/24 dev {device} && ip link set {device} up multicast on"
+    return steps + (f" && ip route add 224.0.0.0/4 dev {device}" if multicast_route else "")
 
 
 class Machine:
@@ -164,13 +163,16 @@ class TwoMachines:
     ``unshare -rn`` makes a user namespace and network namespace A; inside the same user
     namespace, ``unshare -n`` makes network namespace B; a veth pair joins them (``vethA`` with
     :data:`VETH_A` in A, ``vethB`` with :data:`VETH_B` in B, a /24), each with its ``lo`` up and
-    multicast routed to the link. A context manager: the namespaces go when it closes (after the
-    processes a test started in them have ended). ``data``: a folder where each machine gets its
-    own data directory (``data/a``, ``data/b``). Raises OSError (or CalledProcessError) when the
-    machine allows no namespace or no veth."""
+    multicast on the link; no default route. ``multicast_route``: a 224.0.0.0/4 route to the link
+    on each side (False: no route at all but the link's own /24, as on a computer joined to
+    another by a cable and nothing else). ``data``: a folder where each machine gets its own data
+    directory (``data/a``, ``data/b``). A context manager: the namespaces go when it closes (after
+    the processes a test started in them have ended). Raises OSError (or CalledProcessError) when
+    the machine allows no namespace or no veth."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, multicast_route: bool = True) -> None:
         self.data = data
+        self.multicast_route = multicast_route
         self.a: Machine | None = None
         self.b: Machine | None = None
 
@@ -182,13 +184,16 @@ class TwoMachines:
             self.b = b
             link = f"ip link add vethA type veth peer name vethB && ip link set vethB netns {b.pid}"
             subprocess.run(
-                a.command(["sh", "-c", f"{link} && {_network('vethA', VETH_A)}"]),
+                a.command(["sh", "-c", f"{link} && {_network('vethA', VETH_A, self.multicast_route)}"]),
                 check=True,
                 capture_output=True,
                 timeout=20,
             )
             subprocess.run(
-                b.command(["sh", "-c", _network("vethB", VETH_B)]), check=True, capture_output=True, timeout=20
+                b.command(["sh", "-c", _network("vethB", VETH_B, self.multicast_route)]),
+                check=True,
+                capture_output=True,
+                timeout=20,
             )
         except BaseException:
             self.close()
