@@ -6,14 +6,17 @@ environment sets ``VAMPIRE_NO_DISCOVERY=1``: then nothing is announced, nothing 
 nothing is sent (tests, smoke scripts and benchmarks set it, or run in a network namespace of
 their own). The seen reports relayed by the host do not depend on it.
 
-:func:`interface_addresses` lists the addresses a host can be reached at on a LAN that has no
-default route (two computers joined by one cable, a switch with no router).
+Where the LAN is: :func:`lan_ipv4` (this machine's address on it, with or without a default
+route: two computers joined by one cable, a switch with no router, have none) and
+:func:`multicast_interface` (the interface a peer's multicast goes out by: the one facing its
+table's host, so that it reaches the other players whatever the routes say).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import socket
 import unicodedata
 
 import ifaddr
@@ -55,3 +58,40 @@ def interface_addresses() -> list[str]:
             if isinstance(ip.ip, str) and not ipaddress.IPv4Address(ip.ip).is_loopback and ip.ip not in found:
                 found.append(ip.ip)
     return found
+
+
+def route_source(toward: str) -> str | None:
+    """The local IPv4 address a datagram to ``toward`` (an IPv4 address, as text) would leave
+    from, or None when no route leads there. Sends nothing: a UDP socket is only connected."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect((toward, 9))
+        address: str = s.getsockname()[0]
+        return address
+    except OSError:
+        return None
+    finally:
+        s.close()
+
+
+def lan_ipv4() -> str | None:
+    """This machine's IPv4 address on its LAN: the one a default route leaves from; without a
+    default route, the first of :func:`interface_addresses`; None when it has only loopback."""
+    by_route = route_source("10.255.255.255")
+    return by_route if by_route is not None else next(iter(interface_addresses()), None)
+
+
+def multicast_interface(toward: str) -> str | None:
+    """The IPv4 address of the interface a peer at the host ``toward`` (its address, as text)
+    sends and hears LAN multicast on (PROTOCOL.md 7): the one its connection to the host leaves
+    by, where the table's other players are; for a host on this computer (a loopback route),
+    this machine's LAN address (:func:`lan_ipv4`). None (the system's choice, by its routes)
+    when ``toward`` is not an IPv4 address (a name is not looked up here) or nothing fits."""
+    try:
+        ipaddress.IPv4Address(toward)
+    except ValueError:
+        return None
+    source = route_source(toward)
+    if source is None or ipaddress.IPv4Address(source).is_loopback:
+        return lan_ipv4()
+    return source

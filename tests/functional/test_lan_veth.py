@@ -53,12 +53,15 @@ def machines(lan: TwoMachines) -> tuple[Machine, Machine]:
     return lan.a, lan.b
 
 
-async def start_host(a: Machine, *extra: str) -> tuple[asyncio.subprocess.Process, list[str]]:
-    """``vampire host --headless`` on machine A, read until it says it is announced (or not)."""
+async def start_host(
+    a: Machine, *extra: str, until: str = "announced on the lan"
+) -> tuple[asyncio.subprocess.Process, list[str]]:
+    """``vampire host --headless`` on machine A, read until it says ``until`` (by default, that it
+    is announced, or not)."""
     host = await a.start([*VAMPIRE, *HOST, *extra])
     assert host.stdout is not None
     said: list[str] = []
-    while not any("announced on the lan" in line.casefold() for line in said):
+    while not any(until in line.casefold() for line in said):
         try:
             line = await asyncio.wait_for(host.stdout.readline(), 20)
         except TimeoutError:
@@ -134,3 +137,28 @@ async def test_a_joiner_refuses_a_table_whose_announcement_names_another_host_ke
     rest, _ = await asyncio.wait_for(impostor.communicate(), 20)
     assert impostor.returncode == 0, rest.decode()
     assert json.loads(rest.decode().splitlines()[-1])["seated"] == 0
+
+
+@pytest.mark.parametrize("routed", [True, False], ids=["multicast-route", "cable-only"])
+async def test_players_on_two_machines_hear_each_others_direct_seen_reports(tmp_path, routed):
+    """PROTOCOL.md 7: a player on machine A and one on machine B, seated at a table hosted on A,
+    each hear the other's seen reports sent straight over the link (not relayed by the host),
+    with a multicast route and on a bare cable alike."""
+    async for lan in _machines(tmp_path, routed):
+        a, b = machines(lan)
+        host, said = await start_host(a, "--bind", VETH_A, "--no-announce", until="host key fingerprint")
+        port = after(said, "Give your friends this address: ").rsplit(":", 1)[1]
+        peers = [
+            await m.start(
+                [sys.executable, "-m", "tests.support.lan_scenarios", "seen_peer", VETH_A, port, other], stdin=-1
+            )
+            for m, other in ((a, b.address), (b, a.address))
+        ]
+        for peer in peers:
+            assert peer.stdout is not None
+            line = await asyncio.wait_for(peer.stdout.readline(), 40)
+            assert json.loads(line) == {"multicast": True, "heard": True}, line
+        for peer in peers:
+            assert peer.stdin is not None
+            peer.stdin.close()
+            await asyncio.wait_for(peer.wait(), 20)

@@ -16,6 +16,10 @@ one JSON object, the facts the test then checks, as its last line of output.
   announcement of the same table id, at the same address and port, naming another host key (what
   a second host on the LAN could announce); prints its facts at once and keeps both until its
   standard input closes, then prints them again with the seats taken.
+- ``seen_peer ADDRESS PORT FROM``: a player at the table at ADDRESS:PORT, sending and hearing
+  direct seen reports; prints ``{"multicast": ...}`` once it heard a report about its table sent
+  from the address FROM (or at once when its multicast could not start), and stays seated
+  (sending its own) until its standard input closes.
 - ``fork_multicast DIR``: a :class:`~tests.support.forking.ForkingHost` shows one peer another
   branch and hides it from the relays; the peers' direct seen reports reveal it; evidence files
   are written in DIR and ``vampire audit`` checks one.
@@ -332,6 +336,39 @@ async def impostor(address: str) -> dict[str, Any]:
         await host.close()
 
 
+async def seen_peer(address: str, port: str, source: str) -> dict[str, Any]:
+    client = Client(
+        (address, int(port)),
+        new_key(),
+        name=f"Peer at {address}",
+        seating=Seating(bot=bot_factory("heuristic", random.Random(0))),
+        timeouts=FAST,
+        backoff=QUICK_BACKOFF,
+        lan=True,
+    )
+    await client.start()
+    heard = asyncio.Event()
+    multicast = client.multicast
+    try:
+        if multicast is not None:
+            take = multicast.datagram_received
+
+            def received(data: bytes, addr: tuple[Any, int]) -> None:
+                before = multicast.received
+                take(data, addr)
+                if multicast.received > before and addr[0] == source:
+                    heard.set()
+
+            multicast.datagram_received = received  # type: ignore[method-assign]
+            await asyncio.wait_for(heard.wait(), 30)
+        facts = {"multicast": multicast is not None, "heard": heard.is_set()}
+        print(json.dumps(facts), flush=True)
+        await asyncio.to_thread(sys.stdin.read)  # until the test closes it
+        return facts
+    finally:
+        await client.stop()
+
+
 def main(argv: list[str]) -> int:
     scenarios: dict[str, Callable[..., Any]] = {
         "two_hosts": two_hosts,
@@ -340,6 +377,7 @@ def main(argv: list[str]) -> int:
         "tui_join": tui_join,
         "fork_multicast": fork_multicast,
         "impostor": impostor,
+        "seen_peer": seen_peer,
     }
     result = asyncio.run(scenarios[argv[0]](*argv[1:]))
     print(json.dumps(result))
