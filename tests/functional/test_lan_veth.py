@@ -1,9 +1,9 @@
-"""LAN discovery between two "machines" (PROTOCOL.md 9): two network namespaces joined by a
-virtual Ethernet link (:class:`tests.support.netns.TwoMachines`), each with its own ``lo``, its
-address on the link (10.86.85.1 and .2) and its own data directory, and no default route (two
-computers joined by one cable). A host runs on machine A; the joiners, on machine B, reach it only
-through the link. Nothing leaves the namespaces the test made. Skipped, with the reason, on a
-machine that allows no unprivileged namespace or no veth pair."""
+"""LAN discovery (PROTOCOL.md 9) and direct seen reports (PROTOCOL.md 7) between two "machines":
+two network namespaces joined by a virtual Ethernet link (:class:`tests.support.netns.TwoMachines`),
+each with its own ``lo``, its address on the link (10.86.85.1 and .2) and its own data directory,
+and no default route (two computers joined by one cable). A host runs on machine A; the joiners,
+on machine B, reach it only through the link. Nothing leaves the namespaces the test made.
+Skipped, with the reason, on a machine that allows no unprivileged namespace or no veth pair."""
 
 from __future__ import annotations
 
@@ -122,7 +122,9 @@ async def test_a_joiner_refuses_a_table_whose_announcement_names_another_host_ke
     host on the LAN could send): the joiner pins the announced key and the real host's challenge
     does not match it, so it takes no seat."""
     a, b = machines(lan)
-    impostor = await a.start([sys.executable, "-m", "tests.support.lan_scenarios", "impostor", VETH_A], stdin=-1)
+    impostor = await a.start(
+        [sys.executable, "-m", "tests.support.lan_scenarios", "impostor", VETH_A], stdin=asyncio.subprocess.PIPE
+    )
     assert impostor.stdout is not None and impostor.stdin is not None
     line = await asyncio.wait_for(impostor.stdout.readline(), 20)
     facts = json.loads(line)
@@ -150,7 +152,8 @@ async def test_players_on_two_machines_hear_each_others_direct_seen_reports(tmp_
         port = after(said, "Give your friends this address: ").rsplit(":", 1)[1]
         peers = [
             await m.start(
-                [sys.executable, "-m", "tests.support.lan_scenarios", "seen_peer", VETH_A, port, other], stdin=-1
+                [sys.executable, "-m", "tests.support.lan_scenarios", "seen_peer", VETH_A, port, other],
+                stdin=asyncio.subprocess.PIPE,
             )
             for m, other in ((a, b.address), (b, a.address))
         ]
