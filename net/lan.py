@@ -7,8 +7,8 @@ nothing is sent (tests, smoke scripts and benchmarks set it, or run in a network
 their own). The seen reports relayed by the host do not depend on it.
 
 Where the LAN is: :func:`lan_ipv4` (this machine's address on it, with or without a default
-route: two computers joined by one cable, a switch with no router, have none) and
-:func:`multicast_interface` (the interface a peer's multicast goes out by: the one facing its
+route: two computers joined by one cable, a switch with no router, have none), :func:`nearest`
+(which of a host's addresses is on a LAN this machine shares) and :func:`multicast_interface` (the interface a peer's multicast goes out by: the one facing its
 table's host, so that it reaches the other players whatever the routes say).
 """
 
@@ -18,6 +18,7 @@ import ipaddress
 import os
 import socket
 import unicodedata
+from collections.abc import Sequence
 
 import ifaddr
 
@@ -48,16 +49,38 @@ def clean_text(text: str, limit: int = 64) -> str:
     return kept.strip()[:limit]
 
 
-def interface_addresses() -> list[str]:
-    """This machine's IPv4 addresses on its network interfaces, loopback (127.0.0.0/8) left out,
-    as text, in the order the system lists its interfaces, each once. Reads the interfaces
-    (``getifaddrs``); sends nothing."""
-    found: list[str] = []
+def _interfaces() -> list[ipaddress.IPv4Interface]:
+    """This machine's IPv4 interface addresses with their networks, loopback left out, in the
+    order the system lists its interfaces, each once. Reads the interfaces (``getifaddrs``)."""
+    found: list[ipaddress.IPv4Interface] = []
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
-            if isinstance(ip.ip, str) and not ipaddress.IPv4Address(ip.ip).is_loopback and ip.ip not in found:
-                found.append(ip.ip)
+            if isinstance(ip.ip, str):
+                interface = ipaddress.IPv4Interface(f"{ip.ip}/{ip.network_prefix}")
+                if not interface.is_loopback and interface not in found:
+                    found.append(interface)
     return found
+
+
+def interface_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its network interfaces, loopback (127.0.0.0/8) left out,
+    as text, in the order the system lists its interfaces, each once. Sends nothing."""
+    return list(dict.fromkeys(str(i.ip) for i in _interfaces()))
+
+
+def nearest(addresses: Sequence[str]) -> str:
+    """Of a host's ``addresses`` (IPv4, as text; at least one), the first on a network one of
+    this machine's interfaces is on (the LAN both share: a host on two LANs announces an
+    address on each), else the first. Sends nothing."""
+    networks = [i.network for i in _interfaces()]
+    for address in addresses:
+        try:
+            ip = ipaddress.IPv4Address(address)
+        except ValueError:
+            continue
+        if any(ip in network for network in networks):
+            return address
+    return addresses[0]
 
 
 def route_source(toward: str) -> str | None:

@@ -117,6 +117,27 @@ async def test_a_host_bound_to_its_lan_address_announces_that_address_with_no_ro
     assert rc == 0 and out.startswith("No table heard on the LAN"), out
 
 
+async def test_a_host_on_two_lans_is_joined_at_its_address_on_the_joiners_lan(lan):
+    """Machine A is also on a second LAN (10.99.0.1/24, another virtual cable, its default
+    route: a laptop whose Wi-Fi has the router, with friends on the cable). It tells friends its
+    default route's address, and announces that one first and its cable's too; machine B, on the
+    cable only, lists and joins it at the cable's address."""
+    a, b = machines(lan)
+    wifi = "ip link add wifiA type veth peer name wifiX && ip addr add 10.99.0.1/24 dev wifiA"
+    wifi += " && ip link set wifiA up && ip link set wifiX up && ip route add default dev wifiA"
+    assert await a.run(["sh", "-c", wifi]) == (0, "")
+    host, said = await start_host(a)
+    port = after(said, "Give your friends this address: 10.99.0.1:").split()[0]
+    rc, out = await b.run([*VAMPIRE, "join", "--list"])
+    assert rc == 0 and out.splitlines()[0].endswith(f"  {VETH_A}:{port}"), out
+    bot = await b.start([*VAMPIRE, "join", "--bot", "heuristic", "--quiet"])
+    assert host.stdout is not None and bot.stdout is not None
+    while f"at {b.address}:" not in said[-1]:  # the bot, come through the cable
+        said.append((await asyncio.wait_for(host.stdout.readline(), 30)).decode())
+    assert "connected as a player" in said[-1]
+    assert f"Joining {VETH_A}:{port} as " in (await asyncio.wait_for(bot.stdout.readline(), 10)).decode()
+
+
 async def test_a_joiner_refuses_a_table_whose_announcement_names_another_host_key(lan):
     """An announcement of the real table's id, address and port under another key (what a second
     host on the LAN could send): the joiner pins the announced key and the real host's challenge

@@ -3,6 +3,7 @@ features read from the network (PROTOCOL.md 7 and 9), without sockets."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 
 import pytest
@@ -190,3 +191,18 @@ def test_the_multicast_interface_faces_the_host_and_looks_up_no_name(monkeypatch
     monkeypatch.setattr(lan, "route_source", lambda toward: {"10.86.85.1": "10.86.85.2"}.get(toward))
     assert multicast_interface("10.86.85.1") == "10.86.85.2"
     assert multicast_interface("table.example") is None and multicast_interface("::1") is None
+
+
+def test_a_host_on_two_lans_announces_both_addresses_and_is_reached_at_the_one_on_this_lan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    host = public_bytes(new_key())
+    ad = TableAd("Two LANs", "queen", 1, 4, TABLE, host, "10.99.0.1", 7447, more=("10.86.85.1",))
+    assert ad.info().parsed_addresses() == ["10.99.0.1", "10.86.85.1"]  # the one it shows first
+    props = {k.encode(): v.encode() for k, v in ad.properties().items()}
+    heard = parse_heard(f"Two LANs.{SERVICE_TYPE}", props, ["10.99.0.1", "10.86.85.1"], 7447)
+    assert heard is not None
+    monkeypatch.setattr(lan, "_interfaces", lambda: [ipaddress.IPv4Interface("10.86.85.2/24")])
+    assert heard.address == ("10.86.85.1", 7447) and heard.line().endswith("  10.86.85.1:7447")
+    monkeypatch.setattr(lan, "_interfaces", lambda: [ipaddress.IPv4Interface("192.0.2.9/24")])
+    assert heard.address == ("10.99.0.1", 7447)  # on no shared LAN: the first announced
