@@ -8,8 +8,9 @@ their own). The seen reports relayed by the host do not depend on it.
 
 Where the LAN is: :func:`lan_ipv4` (this machine's address on it, with or without a default
 route: two computers joined by one cable, a switch with no router, have none), :func:`nearest`
-(which of a host's addresses is on a LAN this machine shares) and :func:`multicast_interface` (the interface a peer's multicast goes out by: the one facing its
-table's host, so that it reaches the other players whatever the routes say).
+(which of a host's addresses is on a LAN this machine shares) and :func:`multicast_interface`
+(the interface a peer's multicast goes out by: the one facing its table's host, so that it
+reaches the other players whatever the routes say).
 """
 
 from __future__ import annotations
