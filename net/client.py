@@ -32,7 +32,7 @@ from engine.table.events import UnverifiedProof
 from net.driver import BotFactory, Hooks, IntentKind, Liveness, MaySit, SeatDriver, Seating
 from net.errors import ClientError, HostRefused
 from net.events import Backoff, Finished, LinkState, Listeners, Silent, Timeouts
-from net.lan import multicast_off
+from net.lan import multicast_interface, multicast_off
 from net.link import HostLink, parse_address
 from net.messages import (
     DEFAULT_PORT,
@@ -238,7 +238,12 @@ class Client:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self.link.run()), loop.create_task(self.driver.watch(self.finished))]
         if self.lan and not multicast_off():
-            multicast = SeenMulticast(lambda: self.replica.table_id, self._own_report, self.heard_on_lan)
+            multicast = SeenMulticast(
+                lambda: self.replica.table_id,
+                self._own_report,
+                self.heard_on_lan,
+                interface=multicast_interface(self.address[0]),  # the LAN the host is on, routes or not
+            )
             try:
                 await multicast.start()
                 self.multicast = multicast

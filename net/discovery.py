@@ -33,13 +33,16 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from engine.protocol.identity import short_fingerprint
 from net.events import Folded
 from net.host import Host
-from net.lan import clean_text, multicast_off
+from net.lan import clean_text, interface_addresses, multicast_off, nearest
 from net.messages import VERSION
 
 log = logging.getLogger("vampire.net.discovery")
 
 SERVICE_TYPE = "_vampire-table._tcp.local."
 """The DNS-SD service type of a table (PROTOCOL.md 9)."""
+
+WILDCARDS = ("", "0.0.0.0", "::")
+"""Bind addresses that listen on every interface."""
 
 MAX_INSTANCE = 63
 """The most bytes of an instance name (a DNS label)."""
@@ -64,7 +67,9 @@ def instance_name(name: str) -> str:
 class TableAd:
     """What a host announces: the table ``name``, its ``game``, seats ``taken`` of ``total``,
     ``table`` (the table id, None before it is known), ``host`` (the host's 32-byte public key),
-    and where to connect (``address``, an IPv4 address as text, and ``port``)."""
+    and where to connect (``address``, an IPv4 address as text, and ``port``; ``more``: the
+    host's addresses on its other interfaces, announced after ``address``, for friends on
+    another of its LANs)."""
 
     name: str
     game: str
@@ -74,6 +79,7 @@ class TableAd:
     host: bytes
     address: str
     port: int
+    more: tuple[str, ...] = ()
 
     def properties(self) -> dict[str, str]:
         """The TXT entries (PROTOCOL.md 9)."""
@@ -94,7 +100,7 @@ class TableAd:
         return AsyncServiceInfo(
             SERVICE_TYPE,
             instance or f"{instance_name(self.name)}.{SERVICE_TYPE}",
-            addresses=[socket.inet_aton(self.address)],
+            addresses=[socket.inet_aton(a) for a in (self.address, *self.more)],
             port=self.port,
             properties=self.properties(),
             server=server,
@@ -131,8 +137,9 @@ class HeardTable:
 
     @property
     def address(self) -> tuple[str, int]:
-        """Where to connect: (the first address, port)."""
-        return self.addresses[0], self.port
+        """Where to connect: (the address on a LAN this machine shares with the host, else the
+        first announced (:func:`net.lan.nearest`), port)."""
+        return nearest(self.addresses), self.port
 
     @property
     def pin(self) -> tuple[bytes, bytes | None]:
@@ -141,7 +148,8 @@ class HeardTable:
 
     def line(self) -> str:
         """The table in one line: name, game, seats taken, host fingerprint, address."""
-        where = f"{self.addresses[0]}:{self.port}"
+        address, port = self.address
+        where = f"{address}:{port}"
         return f"{self.name}  {self.game}  {self.taken}/{self.total} seats  host {self.fingerprint}  {where}"
 
 
@@ -255,7 +263,9 @@ class Announcer:
 class HostAnnouncer:
     """A :class:`~net.host.Host`'s announcement, kept up to date: seats taken as they fill (every
     `join` and `leave` the host folds), withdrawn when the host's table is over or :meth:`close`
-    is called. ``name``: the table's name; ``address``: the IPv4 address friends connect to."""
+    is called. ``name``: the table's name; ``address``: the IPv4 address friends connect to,
+    announced first (a host listening on every interface also announces its other interfaces'
+    addresses)."""
 
     def __init__(self, host: Host, address: str, name: str | None = None) -> None:
         t = host.table
@@ -270,6 +280,8 @@ class HostAnnouncer:
                 host.sequencer.public,
                 address,
                 host.port,
+                # Listening on every interface: reachable from each of its LANs, at its address there.
+                tuple(a for a in interface_addresses() if a != address) if host.bind_address in WILDCARDS else (),
             )
         )
         self._unsubscribe: Callable[[], None] | None = None

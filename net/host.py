@@ -861,16 +861,9 @@ async def serve_table(host: Host, grace: float = 10.0) -> None:
 
 
 def lan_address() -> str:
-    """This machine's address on the LAN (the one a default route uses), or 127.0.0.1. Sends
-    nothing: a UDP socket is only connected to pick the route."""
-    import socket
+    """This machine's address on the LAN: the one a default route uses; without a default route
+    (two computers joined by one cable, a switch with no router), the first IPv4 address of an
+    interface other than loopback; else 127.0.0.1 (:func:`net.lan.lan_ipv4`). Sends nothing."""
+    from net.lan import lan_ipv4
 
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 1))
-        address: str = s.getsockname()[0]
-        return address
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        s.close()
+    return lan_ipv4() or "127.0.0.1"

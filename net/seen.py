@@ -183,8 +183,11 @@ class SeenMulticast(asyncio.DatagramProtocol):
     ``report()``: this peer's own report (None: it holds no signed head yet); ``heard(report)``:
     called for each datagram about this peer's table that passed the rate limit (signatures not
     yet checked: the caller holds the keys). ``group``, ``port``: where to send and listen;
-    ``interval``/``jitter``: seconds between sends. :meth:`start` raises OSError when the
-    socket cannot be opened (no multicast route, say); the caller goes on without it.
+    ``interval``/``jitter``: seconds between sends; ``interface``: the IPv4 address of the
+    interface to send and listen on (:func:`net.lan.multicast_interface`: the one facing the
+    table's host; it needs no route), None for the one the routes choose. :meth:`start` raises
+    OSError when the socket cannot be opened (no multicast route, say); the caller goes on
+    without it.
     """
 
     def __init__(
@@ -198,8 +201,10 @@ class SeenMulticast(asyncio.DatagramProtocol):
         interval: float = INTERVAL,
         jitter: float = JITTER,
         rng: random.Random | None = None,
+        interface: str | None = None,
     ) -> None:
         self.table = table
+        self.interface = interface
         self.report = report
         self.heard = heard
         self.group = group
@@ -224,8 +229,11 @@ class SeenMulticast(asyncio.DatagramProtocol):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             # Bound to the group's address: only datagrams sent to the group arrive here.
             sock.bind((self.group, self.port))
-            membership = struct.pack("4s4s", socket.inet_aton(self.group), socket.inet_aton("0.0.0.0"))
+            local = socket.inet_aton(self.interface or "0.0.0.0")
+            membership = struct.pack("4s4s", socket.inet_aton(self.group), local)
             sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+            if self.interface is not None:
+                sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, local)
             sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, TTL)
             sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
             sock.setblocking(False)

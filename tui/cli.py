@@ -751,6 +751,8 @@ async def _choose_table(args: argparse.Namespace, say: Callable[[str], None]) ->
     if multicast_off():
         print(f"vampire: {DISCOVERY_OFF}", file=sys.stderr)
         return None, 1
+    if not (args.list or args.bot or args.spectate) and sys.stdin.isatty():
+        say(f"Listening for tables on the LAN for {LISTEN_SECONDS:g} s...")  # else a silent wait
     try:
         heard = await listen(LISTEN_SECONDS)
     except OSError as err:

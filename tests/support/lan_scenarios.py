@@ -12,6 +12,14 @@ one JSON object, the facts the test then checks, as its last line of output.
   it; three ``vampire join --bot`` with no address find it, join and play it to the end.
 - ``tui_join``: the home screen's join form lists an announced table live: it appears, its
   seats fill, and it goes when the host closes.
+- ``impostor ADDRESS``: a table listening at ADDRESS, not announced by its host, and an
+  announcement of the same table id, at the same address and port, naming another host key (what
+  a second host on the LAN could announce); prints its facts at once and keeps both until its
+  standard input closes, then prints them again with the seats taken.
+- ``seen_peer ADDRESS PORT FROM``: a player at the table at ADDRESS:PORT, sending and hearing
+  direct seen reports; prints ``{"multicast": ...}`` once it heard a report about its table sent
+  from the address FROM (or at once when its multicast could not start), and stays seated
+  (sending its own) until its standard input closes.
 - ``fork_multicast DIR``: a :class:`~tests.support.forking.ForkingHost` shows one peer another
   branch and hides it from the relays; the peers' direct seen reports reveal it; evidence files
   are written in DIR and ``vampire audit`` checks one.
@@ -30,7 +38,7 @@ from typing import Any
 from engine.forks import check_fork
 from engine.games import all_rules
 from engine.games.base import parse_options
-from engine.protocol.identity import new_key, short_fingerprint
+from engine.protocol.identity import new_key, public_bytes, short_fingerprint
 from engine.seat import now_ms
 from engine.sequencer import Sequencer
 from net.client import Client, Seating, Store
@@ -303,6 +311,64 @@ async def fork_multicast(directory: str) -> dict[str, Any]:
         await host.close()
 
 
+async def impostor(address: str) -> dict[str, Any]:
+    from net.discovery import Announcer, TableAd
+
+    host = make_host("Mina's table", 3)
+    await host.start(address, 0)
+    t = host.table
+    other = public_bytes(new_key())
+    ad = TableAd("Mina's table", t.game_name, 0, t.nseats, t.table_id, other, address, host.port)
+    announcer = Announcer(ad)
+    await announcer.start()
+    facts = {
+        "port": host.port,
+        "table": t.table_id.hex(),
+        "host": host.sequencer.public.hex(),
+        "announced": other.hex(),
+    }
+    print(json.dumps(facts), flush=True)
+    try:
+        await asyncio.to_thread(sys.stdin.read)  # until the test closes it
+        return {**facts, "seated": len(host.table.seats)}
+    finally:
+        await announcer.close()
+        await host.close()
+
+
+async def seen_peer(address: str, port: str, source: str) -> dict[str, Any]:
+    client = Client(
+        (address, int(port)),
+        new_key(),
+        name=f"Peer at {address}",
+        seating=Seating(bot=bot_factory("heuristic", random.Random(0))),
+        timeouts=FAST,
+        backoff=QUICK_BACKOFF,
+        lan=True,
+    )
+    await client.start()
+    heard = asyncio.Event()
+    multicast = client.multicast
+    try:
+        if multicast is not None:
+            take = multicast.datagram_received
+
+            def received(data: bytes, addr: tuple[Any, int]) -> None:
+                before = multicast.received
+                take(data, addr)
+                if multicast.received > before and addr[0] == source:
+                    heard.set()
+
+            multicast.datagram_received = received  # type: ignore[method-assign]
+            await asyncio.wait_for(heard.wait(), 30)
+        facts = {"multicast": multicast is not None, "heard": heard.is_set()}
+        print(json.dumps(facts), flush=True)
+        await asyncio.to_thread(sys.stdin.read)  # until the test closes it
+        return facts
+    finally:
+        await client.stop()
+
+
 def main(argv: list[str]) -> int:
     scenarios: dict[str, Callable[..., Any]] = {
         "two_hosts": two_hosts,
@@ -310,6 +376,8 @@ def main(argv: list[str]) -> int:
         "cli_host": cli_host,
         "tui_join": tui_join,
         "fork_multicast": fork_multicast,
+        "impostor": impostor,
+        "seen_peer": seen_peer,
     }
     result = asyncio.run(scenarios[argv[0]](*argv[1:]))
     print(json.dumps(result))

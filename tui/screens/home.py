@@ -279,7 +279,7 @@ class HomeScreen(Screen[None]):
 
     def tables_heard(self, tables: list[HeardTable]) -> None:
         """Show ``tables`` (every table heard now) in the join form, keeping the highlight on the
-        same table; a full table is listed, greyed out."""
+        same table (else on the first open one); a full table is listed, greyed out."""
         heard = self.query_one("#join-heard", OptionList)
         highlighted = heard.highlighted_option.id if heard.highlighted_option is not None else None
         self._heard = {t.instance: t for t in tables}
@@ -288,6 +288,9 @@ class HomeScreen(Screen[None]):
         heard.display = bool(tables)
         if highlighted in self._heard:
             heard.highlighted = heard.get_option_index(highlighted)
+        elif open_tables := [t for t in tables if t.open]:
+            # Tab reaches the list with a table highlighted, so that Enter joins it at once.
+            heard.highlighted = heard.get_option_index(open_tables[0].instance)
         status = self.query_one("#join-lan", Static)
         status.display = not tables
         if self._browser is not None and not tables:

@@ -3,6 +3,7 @@ features read from the network (PROTOCOL.md 7 and 9), without sockets."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 
 import pytest
@@ -10,8 +11,10 @@ import pytest
 from engine.protocol.codec import encode
 from engine.protocol.identity import new_key, public_bytes
 from engine.protocol.log import Head, sign_head
+from net import lan
 from net.discovery import SERVICE_TYPE, TableAd, instance_name, parse_heard
-from net.lan import clean_text, multicast_off
+from net.host import lan_address
+from net.lan import clean_text, multicast_interface, multicast_off
 from net.seen import (
     MAX_DATAGRAM,
     SeenReport,
@@ -171,3 +174,35 @@ async def test_the_endpoint_sends_its_report_on_a_new_head_and_takes_only_its_ta
         endpoint.datagram_received(datagram_bytes(mine), ("192.0.2.2", PORT))
     assert heard.count(mine) == 1 + 10 and endpoint.received == 11  # the second source: 10 a second
     await endpoint.close()
+
+
+def test_with_no_default_route_the_lan_address_is_an_interface_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two computers joined by a cable have no default route: the address a host shows and
+    announces, and its players' multicast interface, is the link's own."""
+    monkeypatch.setattr(lan, "route_source", lambda toward: "127.0.0.1" if toward.startswith("127.") else None)
+    monkeypatch.setattr(lan, "interface_addresses", lambda: ["169.254.7.1", "10.0.0.2"])
+    assert lan_address() == "169.254.7.1"
+    assert multicast_interface("127.0.0.1") == "169.254.7.1"  # a host on this computer
+    monkeypatch.setattr(lan, "interface_addresses", lambda: [])
+    assert lan_address() == "127.0.0.1" and multicast_interface("127.0.0.1") is None
+
+
+def test_the_multicast_interface_faces_the_host_and_looks_up_no_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lan, "route_source", lambda toward: {"10.86.85.1": "10.86.85.2"}.get(toward))
+    assert multicast_interface("10.86.85.1") == "10.86.85.2"
+    assert multicast_interface("table.example") is None and multicast_interface("::1") is None
+
+
+def test_a_host_on_two_lans_announces_both_addresses_and_is_reached_at_the_one_on_this_lan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    host = public_bytes(new_key())
+    ad = TableAd("Two LANs", "queen", 1, 4, TABLE, host, "10.99.0.1", 7447, more=("10.86.85.1",))
+    assert ad.info().parsed_addresses() == ["10.99.0.1", "10.86.85.1"]  # the one it shows first
+    props = {k.encode(): v.encode() for k, v in ad.properties().items()}
+    heard = parse_heard(f"Two LANs.{SERVICE_TYPE}", props, ["10.99.0.1", "10.86.85.1"], 7447)
+    assert heard is not None
+    monkeypatch.setattr(lan, "_interfaces", lambda: [ipaddress.IPv4Interface("10.86.85.2/24")])
+    assert heard.address == ("10.86.85.1", 7447) and heard.line().endswith("  10.86.85.1:7447")
+    monkeypatch.setattr(lan, "_interfaces", lambda: [ipaddress.IPv4Interface("192.0.2.9/24")])
+    assert heard.address == ("10.99.0.1", 7447)  # on no shared LAN: the first announced

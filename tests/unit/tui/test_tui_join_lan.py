@@ -92,6 +92,25 @@ async def test_the_join_form_lists_tables_live_and_joins_the_one_picked_with_its
     assert short_fingerprint(spec.pin[0]) == open_table.fingerprint
 
 
+async def test_tab_reaches_the_first_open_table_heard_and_enter_joins_it() -> None:
+    """By keys alone: the join form, Tab past the address, the name and the button, to the list;
+    Enter joins the first table with a free seat (a full one listed above it is passed over)."""
+    factory = JoinRecorder()
+    app = VampireApp(factory=factory, name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+        screen = app.screen
+        assert isinstance(screen, HomeScreen)
+        await pilot.press("down", "down", "enter")  # into the join form, at its address
+        full, open_table = heard("A full house", 4, 4, 7448), heard("Lan party", 1, 3, 7447)
+        screen.tables_heard([full, open_table])
+        await pilot.press("tab", "tab", "tab")
+        assert app.focused is screen.query_one("#join-heard")
+        await pilot.press("enter")
+        await eventually(lambda: bool(factory.asked), 5, "the join", pilot=pilot)
+    assert factory.asked[0].address == "192.0.2.7:7447" and factory.asked[0].pin == (open_table.host, open_table.table)
+
+
 def test_a_fork_and_a_silent_player_reach_the_screen_as_sentences(tmp_path) -> None:
     from engine.protocol.log import ForkEvidence, Head, sign_head
     from net.events import Fork, Silent
