@@ -332,8 +332,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         from tui.games.vtes.menus import CardBox
 
         card = self._shown_card()
-        if card is None or not card.known:
+        if card is None:
             self._say("✗ No card to show: highlight one in your hand or on the table.", True)
+            return
+        if not card.known:
+            self._say("✗ That card is face down: only its owner knows it.", True)
             return
         self.app.push_screen(CardBox(card_text(card), rulings_text(card)))
 
