@@ -161,3 +161,15 @@ def test_vampire_join_says_in_one_line_that_its_name_was_taken(tmp_path: Path) -
 
     out = asyncio.run(run())
     assert "The name Lisa is taken at this table: you sit as Lisa 2." in out, out
+
+
+async def test_vampire_play_seats_you_first_and_no_bot_takes_your_name() -> None:
+    from net.local import open_local_table
+
+    table = await open_local_table(levels=("random", "random"), name="lisa", options={"rounds": "1"}, timeouts=FAST)
+    try:
+        names = _names(table.host)
+        assert names[0] == "lisa" and table.session.seat == 0
+        assert len({n.casefold() for n in names}) == 3
+    finally:
+        await table.close()
