@@ -132,21 +132,22 @@ def open_sequencer(order: TableOrder, key: Ed25519PrivateKey, save: Path | None,
 
 
 def bot_names(count: int, taken: Sequence[str] = ()) -> list[str]:
-    """``count`` bot names, none equal to a name in ``taken`` nor to each other."""
-    used = set(taken)
+    """``count`` bot names, none equal to a name in ``taken`` nor to each other, ignoring case
+    (the seats compare names so: :func:`engine.table.lobby.free_name`)."""
+    used = {t.strip().casefold() for t in taken}
     names: list[str] = []
     for candidate in BOT_NAMES:
         if len(names) == count:
             break
-        if candidate not in used:
+        if candidate.casefold() not in used:
             names.append(candidate)
-            used.add(candidate)
+            used.add(candidate.casefold())
     n = 2
     while len(names) < count:
         candidate = f"{BOT_NAMES[len(names) % len(BOT_NAMES)]} {n}"
-        if candidate not in used:
+        if candidate.casefold() not in used:
             names.append(candidate)
-            used.add(candidate)
+            used.add(candidate.casefold())
         n += 1
     return names
 

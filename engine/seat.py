@@ -24,6 +24,7 @@ from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, sign_entry
 from engine.protocol.secrets import SecretsFile
 from engine.table import ZERO32, EntryKind, Phase, ShuffleEvent, Table
+from engine.table.lobby import free_name
 from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork
 
 
@@ -94,11 +95,19 @@ class Seat:
         self.leaves = leaves
         self.salts = list(stored)
 
+    def seat_name(self) -> str:
+        """The name this seat sits down under: its own, unless a seat of the table already holds
+        that name (ignoring case), then the first free "Name 2", "Name 3"…
+        (:func:`engine.table.lobby.free_name`), so that no two seats share a name."""
+        taken = [s.name for s in self.table.seats if s.key != self.public]
+        return free_name(self.name, taken)
+
     def join_body(self) -> dict[str, Any]:
-        """The body of this seat's `join`: its name, its deck-list commitment (or nil) and, when
-        the player has one, its VEKN id (PROTOCOL.md 4.1; absent, not nil, when it has none)."""
+        """The body of this seat's `join`: its name (:meth:`seat_name`), its deck-list commitment
+        (or nil) and, when the player has one, its VEKN id (PROTOCOL.md 4.1; absent, not nil,
+        when it has none)."""
         root = merkle.commit(self.leaves, self.salts) if self.leaves else None
-        body: dict[str, Any] = {"name": self.name, "deck": root}
+        body: dict[str, Any] = {"name": self.seat_name(), "deck": root}
         if self.vekn is not None:
             body["vekn"] = self.vekn
         if self.bot:

@@ -8,6 +8,8 @@ drives; :func:`bot_client` makes the bot peers that ``vampire host --bots`` also
 from __future__ import annotations
 
 import asyncio
+import logging
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +28,8 @@ from net.client import Client, Liveness, Seating, Store
 from net.events import Backoff, Timeouts
 from net.host import Host
 from net.session import Session
+
+log = logging.getLogger(__name__)
 
 LOOPBACK = "127.0.0.1"
 
@@ -110,6 +114,29 @@ async def until(condition: Callable[[], bool], clients: Sequence[Client], timeou
 
 def _seated(client: Client) -> Callable[[], bool]:
     return lambda: client.seat is not None and client.seat.index is not None
+
+
+async def start_after_seat(
+    own: Client, bots: Sequence[Client], own_timeout: float = math.inf, bot_timeout: float = 30.0
+) -> None:
+    """Start ``bots`` once ``own`` (the host's own seat) has sat down, or its table has left the
+    lobby, each bot once the one before it sat: seats are numbered in the order of their `join`
+    (PROTOCOL.md 4), so the host's own seat takes seat 0 and its bots follow in order. A bot that
+    does not sit within ``bot_timeout`` seconds is left to sit when it can (the next one starts).
+    Raises VampireError when ``own`` has not sat within ``own_timeout`` seconds (by default it
+    waits as long as it takes: cancel the task to stop waiting)."""
+
+    def own_seated() -> bool:
+        t = own.table
+        return _seated(own)() or (t is not None and t.phase not in ("new", "lobby")) or own.finished.is_set()
+
+    await until(own_seated, [own], own_timeout, "your own seat")
+    for bot in bots:
+        await bot.start()
+        try:
+            await until(_seated(bot), [bot], bot_timeout, "a bot's seat")
+        except VampireError as err:
+            log.warning("%s", err)
 
 
 @dataclass

@@ -431,11 +431,24 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
     """Print a client's events as lines (the table's notes, connection changes, refusals, stalls,
     fork evidence, the end): the front end of a bot, a spectator's text feed and a headless host."""
     from engine.forks import describe_fork
+    from engine.table.lobby import renamed_sentence
     from net.events import Connection, Finished, Folded, Fork, HostFault, Refused, SeatRefused, Silent, Waiting
 
     link = LinkLines(say)
+    told: list[bool] = []  # the seat's name, once it sits: said once
+
+    def tell_name() -> None:
+        t = client.table
+        seat = t.seat_of(client.public) if t is not None and not told else None
+        if t is None or seat is None:
+            return
+        told.append(True)
+        if sentence := renamed_sentence(client.name, t.seats[seat].name):
+            say(sentence)
 
     def show(event: Any) -> None:
+        if isinstance(event, Folded):
+            tell_name()
         match event:
             case Folded() if verbose:
                 for line in event.notes:
@@ -567,6 +580,8 @@ def _bots_dir(save: Path) -> Path:
 async def run_host(args: argparse.Namespace) -> int:
     """``vampire host``: open (or ``--resume``) a table, listen, run its bots and the host's own
     seat, and serve until the table is over. Returns the exit status."""
+    import asyncio
+
     from engine.bots import parse_bots
     from engine.games import all_rules
     from engine.opening import bot_names, new_log_path, open_sequencer, order_table, parse_rules
@@ -577,7 +592,7 @@ async def run_host(args: argparse.Namespace) -> int:
     from engine.sequencer import Sequencer
     from net.client import Store
     from net.host import Host, lan_address, serve_table
-    from net.local import bot_client, load_or_make_key
+    from net.local import bot_client, load_or_make_key, start_after_seat
     from net.messages import DEFAULT_PORT
     from net.session import Session
 
@@ -654,7 +669,9 @@ async def run_host(args: argparse.Namespace) -> int:
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
     clients: list[Client] = []
     levels_of: list[tuple[Client, str, Path | None]] = []
-    for name, (level, d) in zip(bot_names(len(bots)), bots, strict=True):
+    # The host's own seat sits first (seat 0), its bots after it (started below), under other names.
+    taken = [] if args.headless else [profile[:32]]
+    for name, (level, d) in zip(bot_names(len(bots), taken), bots, strict=True):
         bot = bot_client(
             address,
             level,
@@ -667,8 +684,10 @@ async def run_host(args: argparse.Namespace) -> int:
         )
         clients.append(bot)
         levels_of.append((bot, level, d))
-        await bot.start()
+        if args.headless:
+            await bot.start()
     status = 0
+    seating: asyncio.Task[None] | None = None
     try:
         if args.headless:
             await serve_table(host)
@@ -684,6 +703,7 @@ async def run_host(args: argparse.Namespace) -> int:
                 vekn=vekn,
                 lan=True,
             )
+            seating = asyncio.get_running_loop().create_task(start_after_seat(session.client, clients))
             status = await _front_end(
                 session,
                 host=host,
@@ -699,6 +719,8 @@ async def run_host(args: argparse.Namespace) -> int:
             else:
                 say(f"You left the table; it is saved in {save} (vampire host --resume {save}).")
     finally:
+        if seating is not None:
+            seating.cancel()
         if announcer is not None:
             await announcer.close()
         for c in clients:

@@ -471,6 +471,11 @@ class HostedTable(NetSession):
         )
         self.attach(session)
         await session.start()
+        if self.spec.levels:
+            from net.local import start_after_seat
+
+            # The host's own seat first (seat 0), then its bots.
+            await start_after_seat(session.client, [], own_timeout=30.0)
         for level in self.spec.levels:
             await self.add_bot(level)
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,33 @@ MAX_CHAT = 500
 
 MAX_VEKN = 10
 """The longest VEKN id (a VEKN member number), in digits."""
+
+
+def free_name(wanted: str, taken: Sequence[str]) -> str:
+    """The name a joining seat takes when it asks for ``wanted`` and ``taken`` are the names already
+    seated: ``wanted`` cleaned as a `join` folds it (surrounding blanks dropped) when no seated
+    name equals it ignoring case, else the first free ``"wanted 2"``, ``"wanted 3"``…, its stem
+    shortened so the whole stays within :data:`MAX_NAME` characters. A blank ``wanted`` is
+    returned as it is (the table refuses it with its own sentence)."""
+    name = wanted.strip()
+    used = {t.strip().casefold() for t in taken}
+    if not name or name.casefold() not in used:
+        return name
+    n = 2
+    while True:
+        suffix = f" {n}"
+        candidate = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        n += 1
+
+
+def renamed_sentence(asked: str, seated: str) -> str | None:
+    """One line for a player who asked to sit as ``asked`` and sits as ``seated`` because another
+    seat held that name (:func:`free_name`); None when the seat has the name it asked for."""
+    if asked.strip() == seated:
+        return None
+    return f"The name {asked.strip()} is taken at this table: you sit as {seated}."
 
 
 def valid_vekn(text: object) -> bool:

@@ -70,6 +70,7 @@ class LobbyScreen(Screen[None]):
         self._link_problem = ""  # the session's sentence while this guest is not connected ("" while it is)
         self._gone_because = ""  # why the session ended, once it has: the lobby says it until the player leaves
         self._row_seats: list[int] = []  # the seat shown on each row
+        self._name_told = False  # the seat's name, once it sits, if another seat had the one asked for
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -180,6 +181,7 @@ class LobbyScreen(Screen[None]):
                 grid.add_row(str(i), "— open seat —", "", "", "waiting")
         if grid.row_count:
             grid.move_cursor(row=min(max(cursor_row, 0), grid.row_count - 1), animate=False)
+        self._tell_name()
         words = table_rules_words(table.game_name, table.options) if table.game is not None else []
         self.query_one("#lobby-options", Static).update(
             Text("Table rules: " + " ".join(words) + " (F1: the rules)") if words else ""
@@ -189,6 +191,20 @@ class LobbyScreen(Screen[None]):
         kit.display = bool(str(kit_line))
         self.query_one("#lobby-hint", Static).update(Text(self._waits_for()))  # a host's reason is no markup
         self.refresh_bindings()
+
+    def _tell_name(self) -> None:
+        """Once this seat sits: say so in one line when it sits under another name than the one
+        asked for (a seat of the table held it: :func:`engine.table.lobby.free_name`)."""
+        from engine.table.lobby import renamed_sentence
+
+        session, table = self.session, self.session.table
+        seat = session.seat
+        if self._name_told or seat is None or not 0 <= seat < len(table.seats):
+            return
+        self._name_told = True
+        sentence = renamed_sentence(session.name, table.seats[seat].name)
+        if sentence:
+            self.notify(sentence, title="Your name", markup=False, timeout=10)
 
     def _waits_for(self) -> str:
         """What the table waits for, in a sentence, and the keys that help."""

@@ -11,7 +11,7 @@ vote to end a long wait, and the end-of-game screen. A game's table screen (its 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -68,6 +68,10 @@ class TableFrame(Screen[None]):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
     BINDINGS = FRAME_BINDINGS
+    #: True when the game's screen yields the log (:meth:`note_log`) itself, inside its own
+    #: widgets (:meth:`compose_top`), to lay it out beside them; else it spans the screen's width
+    #: under them.
+    LOG_IN_TOP: ClassVar[bool] = False
 
     def __init__(self, session: TableSession) -> None:
         super().__init__()
@@ -126,7 +130,8 @@ class TableFrame(Screen[None]):
         yield TooSmallNotice()
         yield TitleBar()
         yield from self.compose_top()
-        yield self.note_log()
+        if not self.LOG_IN_TOP:
+            yield self.note_log()
         yield Static(id="link")  # why this seat's link is down, kept up to date (hidden while it is up)
         with Horizontal(id="status"):
             yield Label(id="waiting")

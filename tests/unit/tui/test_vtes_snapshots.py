@@ -133,3 +133,43 @@ async def test_an_ousted_methuselah_is_marked_and_a_spectator_sees_no_hidden_car
     hidden = [c for c in table.gstate.cards if c.zone == Zone.UNCONTROLLED and not c.card]
     assert sum("face-down" in r for r in rows) == len(hidden) > 0
     assert "(you)" not in str(methuselah_lines(spectator, list(table.names)))
+
+
+async def test_a_hand_of_seven_is_whole_at_80x24_beside_the_board_the_card_and_the_log() -> None:
+    """At the smallest size the app allows, every card of a 7-card hand is on screen (its line
+    inside the hand panel, the panel inside the screen, nothing scrolled out), with the
+    highlighted card's name and type under it, and the board and the game log still shown."""
+    app = _table_app(_my_influence_with_vampires)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        view = screen.session.view()
+        assert len(view.hand) == 7
+        hand = screen.query_one("#vt-hand")
+        await eventually(lambda: hand.option_count == 7, 10, "the hand filled", pilot=pilot)
+        await pilot.pause()
+        inside = screen.region
+        assert inside.contains_region(hand.region)
+        assert hand.max_scroll_y == 0 and hand.scroll_y == 0
+        lines = hand.scrollable_content_region
+        assert lines.height >= 7
+        for i, card in enumerate(view.hand):
+            text = hand.render_line(i).text
+            assert card.name[:18] in text, (i, card.name, text)
+            assert screen.get_widget_at(lines.x, lines.y + i)[0] is hand
+        # The highlighted card's essentials: its name and its type line, visible under the hand.
+        panel = screen.query_one("#vt-card")
+        assert inside.contains_region(panel.region) and panel.scrollable_content_region.height >= 2
+        first = view.hand[0]
+        words = shown(screen.query_one("#vt-card-text")).splitlines()
+        assert words[0] == first.name and first.types[0] in words[1]
+        # The board and the log keep their room.
+        for wid, rows in (("#vt-board", 4), ("#log", 3)):
+            widget = screen.query_one(wid)
+            assert inside.contains_region(widget.region) and widget.scrollable_content_region.height >= rows, wid
+        # And the whole text is a key away.
+        await pilot.press("e")
+        await eventually(lambda: type(app.screen).__name__ == "CardBox", 5, "the card box", pilot=pilot)
+        assert first.name in shown(app.screen.query_one("#vt-box-text"))
+        await pilot.press("escape")
+        await eventually(lambda: app.screen is screen, 5, "back at the table", pilot=pilot)

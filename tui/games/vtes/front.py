@@ -34,6 +34,7 @@ HELP = """\
   C       top crypt card to your uncontrolled region (4 transfers)
   w       announce withdrawal       T      call time (tournament)
   r       the card's rulings        h      show the ash heaps
+  e       the card's whole text and rulings in a box
   :       the command line (→ completes, Enter sends, Esc leaves):
           next · end · draw \\[N] · play CARD \\[to ready|torpor]
           \\[on CARD] \\[pool N] \\[blood N \\[from MINION]] · discard CARD

@@ -8,9 +8,10 @@ caused by "combat damage", ``move`` to torpor, ``burn``) that the menu sends for
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -183,10 +184,43 @@ class StrikeMenu(ModalScreen[Act | None]):
         self.dismiss(None)
 
 
+class CardBox(ModalScreen[None]):
+    """A card's whole krcg text and its rulings in a box over the table (the card panel beside the
+    hand shows their first lines when the terminal is small): ↑ ↓ scroll, Esc or ``e`` closes."""
+
+    DEFAULT_CSS = """
+    CardBox { align: center middle; background: $background 60%; }
+    CardBox > VerticalScroll { width: 76; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1; }
+    CardBox Static { height: auto; }
+    CardBox #vt-box-rulings { margin-top: 1; }
+    """
+
+    BINDINGS = [Binding("escape", "close", "Close"), Binding("e", "close", "Close", show=False)]
+
+    def __init__(self, text: Text, rulings: Text) -> None:
+        super().__init__()
+        self.text = text
+        self.rulings = rulings
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="vt-box"):
+            yield Static(self.text, id="vt-box-text")
+            yield Static(self.rulings, id="vt-box-rulings")
+            yield Static(Text("Esc closes.", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#vt-box").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 __all__ = [
     "COMBAT_DAMAGE",
     "MOVE_CHOICES",
     "STRIKES",
+    "CardBox",
     "CombatMenu",
     "MoveMenu",
     "StrikeMenu",

@@ -85,15 +85,22 @@ class CommandSuggester(Suggester):
 class VtesTableScreen(TableFrame, inherit_bindings=False):
     """One seat (or a spectator) at a VTES table."""
 
-    DEFAULT_CSS = """
+    LOG_IN_TOP = True
+
+    # The log sits under the board and the hand beside both, the hand as tall as its cards: at
+    # 80×24 a hand of 7 shows whole, with the highlighted card's first lines under it (``e`` shows
+    # its whole text); taller terminals give the board, the log and the card text the room.
+    # (``CSS``, not ``DEFAULT_CSS``: the app's stylesheet sizes ``#log`` for the log's usual place.)
+    CSS = """
     VtesTableScreen #vt-players { height: auto; max-height: 8; padding: 0 1; }
-    VtesTableScreen #vt-middle { height: 3fr; min-height: 8; }
-    VtesTableScreen #vt-board { width: 1fr; height: 100%; padding: 0; }
+    VtesTableScreen #vt-middle { height: 1fr; }
+    VtesTableScreen #vt-left { width: 1fr; height: 100%; }
+    VtesTableScreen #vt-board { height: 1fr; min-height: 4; }
+    VtesTableScreen #log { height: 35%; min-height: 5; }
     VtesTableScreen #vt-side { width: 42%; height: 100%; }
-    VtesTableScreen #vt-hand { height: 1fr; min-height: 3; padding: 0; }
+    VtesTableScreen #vt-hand { height: auto; min-height: 3; max-height: 75%; }
     VtesTableScreen #vt-card { height: 1fr; min-height: 3; }
     VtesTableScreen OptionList { text-wrap: nowrap; text-overflow: ellipsis; }
-    VtesTableScreen #log { height: 1fr; min-height: 3; }
     VtesTableScreen #vt-say { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     VtesTableScreen #vt-say.-illegal { color: $warning; text-style: bold; }
     VtesTableScreen #vt-cmd { height: 1; border: none; padding: 0 1; }
@@ -124,6 +131,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("w", "act('withdraw')", "Withdraw", show=False),
         Binding("T", "act('time')", "Call time", show=False),
         Binding("r", "rulings", "Rulings", show=False),
+        Binding("e", "card_box", "Card text", show=False),
         Binding("h", "ash", "Ash heaps", show=False),
         *TableFrame.FRAME_BINDINGS,
     ]
@@ -144,7 +152,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def compose_top(self) -> ComposeResult:
         yield Static(id="vt-players")
         with Horizontal(id="vt-middle"):
-            yield OptionList(id="vt-board", classes="panel")
+            with Vertical(id="vt-left"):
+                yield OptionList(id="vt-board", classes="panel")
+                yield self.note_log()
             with Vertical(id="vt-side"):
                 yield OptionList(id="vt-hand", classes="panel")
                 with VerticalScroll(id="vt-card", classes="panel"):
@@ -305,15 +315,40 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._say_turn(self._view, list(self.session.table.names))
 
     def _show_card(self) -> None:
-        card = self._focus_card
-        if card is None:
-            card = self.hand_card()
-        if card is not None:
-            # A card that moved is shown as it is now (counters, zone), or not at all once gone.
-            card = self._card_at(card.pos)
+        # A card that moved is shown as it is now (counters, zone), or not at all once gone.
+        card = self._shown_card()
         shown = rulings_text(card) if self._show_rulings else card_text(card)
         self.query_one("#vt-card-text", Static).update(shown)
-        self.query_one("#vt-card").border_title = "Rulings (r: card)" if self._show_rulings else "Card (r: rulings)"
+        title = "Rulings (r card · e all)" if self._show_rulings else "Card (r rulings · e all)"
+        self.query_one("#vt-card").border_title = title
+
+    def _shown_card(self) -> CardView | None:
+        """The card the card panel shows: the one last highlighted (board or hand), as it is now."""
+        card = self._focus_card or self.hand_card()
+        return self._card_at(card.pos) if card is not None else None
+
+    def action_card_box(self) -> None:
+        """The shown card's whole text and rulings in a box (the panel may show only its start)."""
+        from tui.games.vtes.menus import CardBox
+
+        card = self._shown_card()
+        if card is None:
+            self._say("✗ No card to show: highlight one in your hand or on the table.", True)
+            return
+        if not card.known:
+            self._say("✗ That card is face down: only its owner knows it.", True)
+            return
+        self.app.push_screen(CardBox(card_text(card), rulings_text(card)))
+
+    def on_resize(self) -> None:
+        # The Methuselahs panel shows each one's predator from WIDE columns on: redraw it now,
+        # not at the next act, when the terminal grows or shrinks across that width.
+        view = self._current_view()
+        if view is not None:
+            wide = self.size.width >= WIDE
+            self.query_one("#vt-players", Static).update(
+                methuselah_lines(view, list(self.session.table.names), wide=wide)
+            )
 
     # -- acting ----------------------------------------------------------------------------------
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.widgets import RichLog
 
 from engine.games.base import Note
@@ -20,13 +22,34 @@ def is_chat(note: Note) -> bool:
 
 class NoteLog(RichLog):
     """Appends notes as they arrive; chat lines start with ``»`` and are italic. A game's log
-    marks its own milestones by overriding :meth:`emphasis`."""
+    marks its own milestones by overriding :meth:`emphasis`. Its lines are wrapped again to the
+    new width whenever it is resized (a RichLog only wraps what it writes, at the width it had)."""
 
     DEFAULT_CLASSES = "panel"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, min_width=20)
         self.can_focus = True
+        self._written: list[Text] = []
+        self._wrapped_at = 0
+
+    def write(self, content: Any, *args: Any, **kwargs: Any) -> NoteLog:
+        if isinstance(content, Text) and self._size_known:  # a deferred write is kept when replayed
+            self._written.append(content)
+        super().write(content, *args, **kwargs)
+        return self
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if width == self._wrapped_at or not self._written:
+            self._wrapped_at = width
+            return
+        self._wrapped_at = width
+        written, self._written = self._written, []
+        self.clear()
+        for text in written:
+            self.write(text, scroll_end=False)
+        self.scroll_end(animate=False)
 
     def emphasis(self, line: str) -> tuple[bool, bool]:
         """How a narration line (seat names filled in) stands out: ``(bold, ends a paragraph)``;
