@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from engine.protocol.identity import new_key
+from engine.protocol.identity import new_key, short_fingerprint
 from engine.protocol.log import read_log
 from net.client import Store
 from net.local import bot_client
@@ -158,6 +158,9 @@ async def test_a_host_listening_on_loopback_only_shows_that_address_in_its_lobby
             await eventually(
                 lambda: f"vampire join 127.0.0.1:{host.port}" in shown(line), 10, "the address", pilot=pilot
             )
+            # The host key a friend's list of tables shows (PROTOCOL.md 9), to compare by ear.
+            await eventually(lambda: "host key" in shown(line), 10, "the host key", pilot=pilot)
+            assert short_fingerprint(host.table.host) in shown(line)
             await pilot.press("ctrl+q")
     finally:
         await stop_all(host, [])

@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.scalar import Scalar
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -146,7 +147,11 @@ class LobbyScreen(Screen[None]):
                 Text.assemble(
                     "Friends join with:  ",
                     (f"vampire join {address}", "bold reverse"),
-                    f"   (address {address})" if len(address) <= 20 else "",  # else it would wrap
+                    # What a friend's list of tables names this table by (PROTOCOL.md 9): read
+                    # it out, so that an impostor announcing the same table is caught by ear.
+                    f"\nor pick it in their list of tables: host key {short_fingerprint(table.host)}."
+                    if any(table.host)
+                    else "",
                 )
             )
         else:
@@ -191,6 +196,23 @@ class LobbyScreen(Screen[None]):
         kit.display = bool(str(kit_line))
         self.query_one("#lobby-hint", Static).update(Text(self._waits_for()))  # a host's reason is no markup
         self.refresh_bindings()
+        self.call_after_refresh(self._fit_seats)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_seats)
+
+    def _fit_seats(self) -> None:
+        """Give the seats list the rows the rest of the screen leaves (at most 15): with 12 seats
+        at 80×24 it scrolls rather than push what the table waits for off the screen."""
+        grid = self.query_one(DataTable)
+        others = sum(
+            w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
+            for w in (*self.query_one("#lobby").children, self.query_one(TitleBar), self.query_one(Footer))
+            if w is not grid and w.display
+        )
+        rows = max(4, min(15, self.size.height - others))
+        if self.size.height and grid.styles.max_height != Scalar.from_number(rows):
+            grid.styles.max_height = rows
 
     def _tell_name(self) -> None:
         """Once this seat sits: say so in one line when it sits under another name than the one

@@ -180,3 +180,21 @@ def test_replay_at_its_end(snap, tmp_path: Path) -> None:
         await settled(app, pilot)  # the panels' heights follow the last frame's content
 
     assert snap(VampireApp(Start("replay", path), name="Mina"), run_before=read_then_end)
+
+
+async def test_twelve_seats_leave_the_lobby_hint_and_rules_on_screen() -> None:
+    # The seats list scrolls rather than push what the table waits for off an 80×24 screen.
+    from tests.support.poll import eventually
+
+    local = build_local(5, TWELVE, start=False, seated=9, names=LONG_NAMES)
+    session = LocalGameSession(local, 0, auto=False, address="192.168.100.200:7447")
+    app = VampireApp(Start("lobby", session), name=LONG_NAMES[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: app.screen.query("#lobby-hint"), 10, "the lobby", pilot=pilot)
+        screen = app.screen
+
+        def whole(selector: str) -> bool:
+            region = screen.query_one(selector).region
+            return region.height > 0 and region.y + region.height <= 23  # the footer's row is 23
+
+        await eventually(lambda: whole("#lobby-hint") and whole("#lobby-options"), 10, "hint and rules", pilot=pilot)
