@@ -141,11 +141,13 @@ class SimTable:
         Raises the game's IllegalMove, leaving the state unchanged.
         """
         positions = self.game.to_open(self.state, seat, act)
-        # The real table opens only keys the seat holds; here a seat can only open what it knows.
-        unknown = [p for p in positions if p not in self.known[seat]]
-        if unknown:
-            raise IllegalMove("that card is not in your hand")
-        revealed = {p: self.truth[p] for p in positions}
+        revealed: dict[Pos, str] = {}
+        if positions:
+            # The real table opens only keys the seat holds; here a seat can only open what it knows.
+            known = self.known[seat]
+            if any(p not in known for p in positions):
+                raise IllegalMove("that card is not in your hand")
+            revealed = {p: self.truth[p] for p in positions}
         self.game.check(self.state, seat, act, revealed)
         line = self.game.describe(self.state, seat, act, revealed)
         self.state, notes = self.game.apply(self.state, seat, act, revealed)

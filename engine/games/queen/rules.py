@@ -86,6 +86,10 @@ class Do(StrEnum):
     HUNTER = "hunter"
 
 
+# The act names as plain strs, for the acts legal_acts builds: cheaper to compare, copy and
+# print than the members, and read without the Enum's ``value`` descriptor.
+_PLAY, _PASS, _HUNTER = Do.PLAY.value, Do.PASS.value, Do.HUNTER.value
+
 ACT_FIELDS: dict[Do, frozenset[str]] = {
     Do.PLAY: frozenset({"do", "cards"}),
     Do.PASS: frozenset({"do"}),
@@ -193,6 +197,16 @@ def card_word(card_or_value: str | int) -> str:
     return f"an {value}" if value in (8, 11) else f"a {value}"
 
 
+#: The words of every card of the game (see :func:`card_word`), looked up by :func:`_card_words`.
+_CARD_WORDS: dict[str, str] = {card: card_word(card) for card in ALL_CARDS}
+
+
+def _card_words(card: str) -> str:
+    """:func:`card_word` of ``card``."""
+    words = _CARD_WORDS.get(card)
+    return card_word(card) if words is None else words
+
+
 def set_words(cards: tuple[str, ...]) -> str:
     """A set in a player's words: "a 7", "a pair of 9s (9, Queen)", "three 7s", "two Queens"."""
     return _set_words(cards, set_value(cards))
@@ -204,7 +218,7 @@ def _set_words(cards: tuple[str, ...], value: int | None) -> str:
     if value == QUEEN and all(is_queen(c) for c in cards):
         return "a Queen" if n == 1 else f"{_COUNT_WORDS.get(n, n)} Queens"
     if n == 1:
-        return card_word(cards[0])
+        return _card_words(cards[0])
     base = f"a pair of {value}s" if n == 2 else f"{_COUNT_WORDS.get(n, n)} {value}s"
     if any(is_queen(c) for c in cards):
         shown = ", ".join("Queen" if is_queen(c) else str(rank(c)) for c in sorted(cards, key=rank))
@@ -836,7 +850,7 @@ class VampireQueen:
             return []
         trick = state.trick
         groups, queens = _groups(view.hand)
-        play = Do.PLAY.value  # a plain str: cheaper to compare, copy and print than the member
+        play = _PLAY
         if trick is not None and trick.hunter:
             acts: list[Act] = [{"do": play, "cards": [list(group[0])]} for _, group in groups]
             if queens:
@@ -866,9 +880,9 @@ class VampireQueen:
             if floor < QUEEN and size <= nq:
                 acts.append({"do": play, "cards": sorted([list(p) for p in queens[:size]])})
         if trick is None:
-            acts.extend({"do": Do.HUNTER.value, "hunter": h} for h in view.hunters_held if h != state.banned)
+            acts.extend({"do": _HUNTER, "hunter": h} for h in view.hunters_held if h != state.banned)
         else:
-            acts.append({"do": Do.PASS.value})
+            acts.append({"do": _PASS})
         return acts
 
     def describe(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
@@ -883,7 +897,7 @@ class VampireQueen:
         if state.trick is None:
             return Note(f"{who} leads {_set_words(what, checked.value)}.", (seat,))
         if state.trick.hunter:
-            return Note(f"{who} plays {card_word(what[0])}.", (seat,))
+            return Note(f"{who} plays {_card_words(what[0])}.", (seat,))
         return Note(f"{who} plays {_set_words(what, checked.value)}.", (seat,))
 
     def result(self, state: QueenState) -> Result | None:
@@ -917,9 +931,12 @@ def _with(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]
 def _groups(hand: tuple[tuple[Pos, str | None], ...]) -> tuple[list[tuple[int, list[Pos]]], list[Pos]]:
     """A view's hand (:attr:`QueenView.hand`) sorted out for :meth:`VampireQueen.legal_acts`:
     ``(number, positions)`` for each number held, by number, and the Queens' positions, each in
-    hand order. Unopened cards are left out."""
-    by_rank: dict[int, list[Pos]] = {}
+    hand order. Unopened cards are left out. A hand sorted by value (as views make it) is read
+    in runs; any other in a map."""
+    groups: list[tuple[int, list[Pos]]] = []
     queens: list[Pos] = []
+    last = 0
+    run: list[Pos] = []
     for pos, ident in hand:
         if ident is None:
             continue
@@ -932,11 +949,28 @@ def _groups(hand: tuple[tuple[Pos, str | None], ...]) -> tuple[list[tuple[int, l
         elif r == QUEEN:  # the deck's only cards of rank 14 are its Queens
             queens.append(pos)
             continue
-        group = by_rank.get(r)
-        if group is None:
-            by_rank[r] = [pos]
+        if r == last:
+            run.append(pos)
+        elif r > last:
+            run = [pos]
+            groups.append((r, run))
+            last = r
         else:
-            group.append(pos)
+            return _groups_unsorted(hand)
+    return groups, queens
+
+
+def _groups_unsorted(hand: tuple[tuple[Pos, str | None], ...]) -> tuple[list[tuple[int, list[Pos]]], list[Pos]]:
+    """:func:`_groups` of a hand in any order."""
+    by_rank: dict[int, list[Pos]] = {}
+    queens: list[Pos] = []
+    for pos, ident in hand:
+        if ident is None:
+            continue
+        if ident.startswith("Q-"):
+            queens.append(pos)
+        else:
+            by_rank.setdefault(rank(ident), []).append(pos)
     return sorted(by_rank.items()), queens
 
 
