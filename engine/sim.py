@@ -57,6 +57,8 @@ class SimTable:
         #: :meth:`_open_to_everyone` alone), so a view reads one plain map.
         self.known: list[dict[Pos, str]] = [{} for _ in range(seats)]
         self.public: dict[Pos, str] = {}
+        #: Each shuffle event's cards in their shuffled order (``truth`` of its positions, by index).
+        self.shuffled: list[tuple[str, ...]] = []
         self.events = 0
         self.private_decks = {k: list(v) for k, v in (private_decks or {}).items()}
         self.notes: list[Note] = []
@@ -94,8 +96,8 @@ class SimTable:
             self.rng.shuffle(cards)
             event = self.events
             self.events += 1
-            for index, card in enumerate(cards):
-                self.truth[(event, index)] = card
+            self.shuffled.append(tuple(cards))
+            self.truth.update({(event, index): card for index, card in enumerate(cards)})
             return event
         if isinstance(op, Open):
             if op.to is None:
@@ -105,13 +107,9 @@ class SimTable:
                 self.known[op.to][p] = self.truth[p]
             return None
         if isinstance(op, EndEvent):
-            row = []
-            index = 0
-            while (op.event, index) in self.truth:
-                row.append(self.truth[(op.event, index)])
-                index += 1
+            row = self.shuffled[op.event] if 0 <= op.event < len(self.shuffled) else ()
             self._open_to_everyone({(op.event, index): ident for index, ident in enumerate(row)})
-            return tuple(row)
+            return row
         if isinstance(op, Draw):
             return tuple(self.rng.randrange(n) for n in op.bounds)
         if isinstance(op, Release):

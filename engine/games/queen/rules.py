@@ -764,9 +764,9 @@ class VampireQueen:
     def _advance(self, state: QueenState) -> tuple[QueenState, tuple[Note, ...]]:
         """Apply the turns the rules force (seats that cannot play), then end the trick if every
         seat has had its turn."""
-        notes: list[Note] = []
         trick = state.trick
         assert trick is not None
+        notes: list[Note] = []
         while trick.waiting:
             s = trick.waiting[0]
             cards_held = len(state.hands[s])
@@ -777,8 +777,9 @@ class VampireQueen:
             else:
                 break
             trick = _next_turn(trick, _pass_of(s, True))
-        if notes:
-            state = replace(state, trick=trick)
+        if not notes:  # the common case: the next seat can play, or the trick is over
+            return (state, ()) if trick.waiting else self._end_trick(state, trick)
+        state = replace(state, trick=trick)
         if trick.waiting:
             return state, tuple(notes)
         state, end_notes = self._end_trick(state, trick)
