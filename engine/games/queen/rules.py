@@ -868,16 +868,18 @@ class VampireQueen:
         for size in sizes:
             if size > top:
                 break
-            low = size - nq if size > nq else 1
-            for _, group in groups:
-                g = len(group)
-                for n in range(low, (size if size < g else g) + 1):
-                    cards = [list(p) for p in group[:n]]
-                    if n < size:
-                        cards += [list(p) for p in queens[: size - n]]
-                    if size > 1:
+            if size == 1:  # the first card of each number: what the loop below makes for size 1
+                acts.extend([{"do": play, "cards": [list(group[0])]} for _, group in groups])
+            else:
+                low = size - nq if size > nq else 1
+                for _, group in groups:
+                    g = len(group)
+                    for n in range(low, (size if size < g else g) + 1):
+                        cards = [list(p) for p in group[:n]]
+                        if n < size:
+                            cards += [list(p) for p in queens[: size - n]]
                         cards.sort()
-                    acts.append({"do": play, "cards": cards})
+                        acts.append({"do": play, "cards": cards})
             if floor < QUEEN and size <= nq:
                 acts.append({"do": play, "cards": sorted([list(p) for p in queens[:size]])})
         if trick is None:
