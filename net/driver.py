@@ -129,15 +129,6 @@ class _Inflight:
     intent: Intent | None
 
 
-@dataclass(frozen=True)
-class _Decision:
-    """A bot's act (None: it makes none now), decided on the view of the table at ``seq``: it is
-    sent only while the table still stands there."""
-
-    seq: int
-    act: Act | None
-
-
 class SeatDriver:
     """Drives the seat of ``replica`` over ``channel``; events go to ``listeners``."""
 
@@ -177,10 +168,6 @@ class SeatDriver:
         self._owed_key: object = None
         self._owed_since = 0.0
         self._stalled: tuple[int, ...] = ()
-        self._thinking: asyncio.Future[Act | None] | None = None
-        """The bot's decision being computed in a worker thread, if any."""
-        self._decided: _Decision | None = None
-        """The bot's last decision, waiting for :meth:`pump` to send it."""
 
     def set_bot(self, bot: Bot | BotFactory | None) -> None:
         """Let ``bot`` (a bot, a factory of one per game name, or None: a person) play this seat."""
@@ -355,24 +342,10 @@ class SeatDriver:
         self.listeners.emit(SeatRefused(reason, game, detail))
 
     def _bot_move(self, seat: Seat) -> None:
-        """Send the bot's move if it has decided on the table as it stands; else have it decide.
-
-        A bot thinks in a worker thread (an expert takes a good part of a second), so that this
-        peer keeps answering pings and folding relays meanwhile. It decides on a snapshot: the
-        view and legal acts are immutable values taken here, on the event loop. A decision made
-        while the table moved on (any entry folded since) is dropped, never sent, and the bot
-        decides again."""
         bot = self._the_bot(seat.table.game_name)
         if bot is None:
             return
-        seq = seat.table.seq
-        decided, self._decided = self._decided, None
-        if decided is None or decided.seq != seq:
-            if decided is not None:
-                log.debug("dropped the bot's decision on seq %d: the table is at %d", decided.seq, seq)
-            self._think(bot, seat)
-            return
-        act = decided.act
+        act: Act | None = bot.choose(seat.view(), seat.legal_acts())
         if act is None:
             return
         intent = Intent("move", act, None)
@@ -384,30 +357,6 @@ class SeatDriver:
             self._fail_intent(intent, err)
             return
         self._send("move", body, intent)
-
-    def _think(self, bot: Bot, seat: Seat) -> None:
-        """Have ``bot`` decide in a worker thread on the seat's view now; pump again once it has
-        (one decision at a time: a pump meanwhile waits for it)."""
-        if self._thinking is not None:
-            return
-        view = seat.view()
-        legal = seat.table.rules.legal_acts(view) if view is not None else []
-        seq = seat.table.seq
-        thinking = asyncio.ensure_future(asyncio.to_thread(bot.choose, view, legal))
-        self._thinking = thinking
-
-        def decided(done: asyncio.Future[Act | None]) -> None:
-            self._thinking = None
-            if done.cancelled():
-                return
-            err = done.exception()
-            if err is not None:
-                log.error("the bot failed to choose a move: %r", err)
-                return
-            self._decided = _Decision(seq, done.result())
-            self.pump()
-
-        thinking.add_done_callback(decided)
 
     def _send(self, kind: str, body: dict[str, Any], intent: Intent | None) -> None:
         seat = self._seat()
