@@ -10,7 +10,7 @@ position and what each seat knows, so bots see exactly what a real seat would se
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,31 +30,6 @@ from engine.games.base import (
     Shuffle,
 )
 from engine.games.spec import Bot
-
-
-class _Either(Mapping[Pos, str]):
-    """Two maps of identities read as one (``first`` wins): a seat's own openings and the public
-    ones. Its ``get`` is what views call, once per card in a hand."""
-
-    __slots__ = ("first", "second")
-
-    def __init__(self, first: Mapping[Pos, str], second: Mapping[Pos, str]) -> None:
-        self.first = first
-        self.second = second
-
-    def __getitem__(self, pos: Pos) -> str:
-        found = self.first.get(pos)
-        return self.second[pos] if found is None else found
-
-    def get(self, pos: Pos, default: Any = None) -> Any:
-        found = self.first.get(pos)
-        return self.second.get(pos, default) if found is None else found
-
-    def __iter__(self) -> Iterator[Pos]:
-        return iter({**self.second, **self.first})
-
-    def __len__(self) -> int:
-        return len({**self.second, **self.first})
 
 
 class SimTable:
@@ -77,8 +52,13 @@ class SimTable:
         self.rng = random.Random(seed)
         self.state = game.setup(seats, dict(options or {}))
         self.truth: dict[Pos, str] = {}
+        #: Per seat, every identity it may know: those opened to it and every public one (a public
+        #: identity is written here for every seat as it is written to ``public``, by
+        #: :meth:`_open_to_everyone` alone), so a view reads one plain map.
         self.known: list[dict[Pos, str]] = [{} for _ in range(seats)]
         self.public: dict[Pos, str] = {}
+        #: Each shuffle event's cards in their shuffled order (``truth`` of its positions, by index).
+        self.shuffled: list[tuple[str, ...]] = []
         self.events = 0
         self.private_decks = {k: list(v) for k, v in (private_decks or {}).items()}
         self.notes: list[Note] = []
@@ -89,12 +69,13 @@ class SimTable:
     def pending(self) -> Pending:
         return self.game.pending(self.state)
 
-    def run_ops(self) -> None:
-        """Run every table operation the game waits for, until it waits for a move or is over."""
+    def run_ops(self) -> Pending:
+        """Run every table operation the game waits for, until it waits for a move or is over;
+        return what it waits for then."""
         while True:
             pending = self.game.pending(self.state)
             if not pending.ops:
-                return
+                return pending
             for op in pending.ops:
                 outcome = self._outcome(op)
                 self.state, notes = self.game.resolve(self.state, op, outcome)
@@ -115,43 +96,42 @@ class SimTable:
             self.rng.shuffle(cards)
             event = self.events
             self.events += 1
-            for index, card in enumerate(cards):
-                self.truth[(event, index)] = card
+            self.shuffled.append(tuple(cards))
+            self.truth.update({(event, index): card for index, card in enumerate(cards)})
             return event
         if isinstance(op, Open):
             if op.to is None:
-                for p in op.positions:
-                    self.public[p] = self.truth[p]
+                self._open_to_everyone({p: self.truth[p] for p in op.positions})
                 return tuple(self.truth[p] for p in op.positions)
             for p in op.positions:
                 self.known[op.to][p] = self.truth[p]
             return None
         if isinstance(op, EndEvent):
-            row = []
-            index = 0
-            while (op.event, index) in self.truth:
-                row.append(self.truth[(op.event, index)])
-                self.public[(op.event, index)] = row[-1]
-                index += 1
-            return tuple(row)
+            row = self.shuffled[op.event] if 0 <= op.event < len(self.shuffled) else ()
+            self._open_to_everyone({(op.event, index): ident for index, ident in enumerate(row)})
+            return row
         if isinstance(op, Draw):
             return tuple(self.rng.randrange(n) for n in op.bounds)
         if isinstance(op, Release):
             return None  # nothing is locked here: the stand-in holds the truth
         raise TypeError(f"unknown table operation {op!r}")
 
+    def _open_to_everyone(self, revealed: Mapping[Pos, str]) -> None:
+        """Make ``revealed`` public: every seat may know it from now on."""
+        if not revealed:
+            return
+        self.public.update(revealed)
+        for known in self.known:
+            known.update(revealed)
+
     # -- the seats' side -----------------------------------------------------------------------
 
     def known_to(self, seat: int | None) -> dict[Pos, str]:
         """Identities ``seat`` may know: public ones plus those opened to it."""
-        if seat is None:
-            return dict(self.public)
-        return {**self.public, **self.known[seat]}
+        return dict(self.public if seat is None else self.known[seat])
 
     def view(self, seat: int | None) -> Any:
-        # The two maps read as one, not a merged copy: a view reads a hand's worth of positions.
-        known = self.public if seat is None else _Either(self.known[seat], self.public)
-        return self.game.view(self.state, seat, known)
+        return self.game.view(self.state, seat, self.public if seat is None else self.known[seat])
 
     def play(self, seat: int, act: Act) -> tuple[Note, ...]:
         """Check and apply ``act`` by ``seat``; the cards it opens become public.
@@ -159,15 +139,17 @@ class SimTable:
         Raises the game's IllegalMove, leaving the state unchanged.
         """
         positions = self.game.to_open(self.state, seat, act)
-        # The real table opens only keys the seat holds; here a seat can only open what it knows.
-        unknown = [p for p in positions if p not in self.known[seat] and p not in self.public]
-        if unknown:
-            raise IllegalMove("that card is not in your hand")
-        revealed = {p: self.truth[p] for p in positions}
+        revealed: dict[Pos, str] = {}
+        if positions:
+            # The real table opens only keys the seat holds; here a seat can only open what it knows.
+            known = self.known[seat]
+            if any(p not in known for p in positions):
+                raise IllegalMove("that card is not in your hand")
+            revealed = {p: self.truth[p] for p in positions}
         self.game.check(self.state, seat, act, revealed)
         line = self.game.describe(self.state, seat, act, revealed)
         self.state, notes = self.game.apply(self.state, seat, act, revealed)
-        self.public.update(revealed)
+        self._open_to_everyone(revealed)
         self.moves += 1
         self.notes.append(line)
         self.notes.extend(notes)
@@ -202,12 +184,11 @@ def play_game(
     table = SimTable(game, len(bots), options, seed, private_decks)
     seen = 0
     while True:
-        table.run_ops()
+        pending = table.run_ops()
         if on_note:
             for note in table.notes[seen:]:
                 on_note(note)
         seen = len(table.notes)
-        pending = table.pending()
         if not pending.actors:
             result = table.result()
             assert result is not None, "a game with nothing pending must have a result"

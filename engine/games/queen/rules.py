@@ -86,6 +86,10 @@ class Do(StrEnum):
     HUNTER = "hunter"
 
 
+# The act names as plain strs, for the acts legal_acts builds: cheaper to compare, copy and
+# print than the members, and read without the Enum's ``value`` descriptor.
+_PLAY, _PASS, _HUNTER = Do.PLAY.value, Do.PASS.value, Do.HUNTER.value
+
 ACT_FIELDS: dict[Do, frozenset[str]] = {
     Do.PLAY: frozenset({"do", "cards"}),
     Do.PASS: frozenset({"do"}),
@@ -167,7 +171,9 @@ def set_value(cards: tuple[str, ...]) -> int | None:
         return None
     value: int | None = None
     for c in cards:
-        r = rank(c)
+        r = _RANKS.get(c)
+        if r is None:
+            r = rank(c)
         if r > QUEEN:
             return None
         if r == QUEEN and c.startswith("Q-"):
@@ -191,14 +197,28 @@ def card_word(card_or_value: str | int) -> str:
     return f"an {value}" if value in (8, 11) else f"a {value}"
 
 
+#: The words of every card of the game (see :func:`card_word`), looked up by :func:`_card_words`.
+_CARD_WORDS: dict[str, str] = {card: card_word(card) for card in ALL_CARDS}
+
+
+def _card_words(card: str) -> str:
+    """:func:`card_word` of ``card``."""
+    words = _CARD_WORDS.get(card)
+    return card_word(card) if words is None else words
+
+
 def set_words(cards: tuple[str, ...]) -> str:
     """A set in a player's words: "a 7", "a pair of 9s (9, Queen)", "three 7s", "two Queens"."""
-    value = set_value(cards)
+    return _set_words(cards, set_value(cards))
+
+
+def _set_words(cards: tuple[str, ...], value: int | None) -> str:
+    """:func:`set_words` of ``cards``, whose :func:`set_value` is ``value``."""
     n = len(cards)
     if value == QUEEN and all(is_queen(c) for c in cards):
         return "a Queen" if n == 1 else f"{_COUNT_WORDS.get(n, n)} Queens"
     if n == 1:
-        return card_word(cards[0])
+        return _card_words(cards[0])
     base = f"a pair of {value}s" if n == 2 else f"{_COUNT_WORDS.get(n, n)} {value}s"
     if any(is_queen(c) for c in cards):
         shown = ", ".join("Queen" if is_queen(c) else str(rank(c)) for c in sorted(cards, key=rank))
@@ -228,6 +248,16 @@ def replace[Frozen](obj: Frozen, **changes: Any) -> Frozen:
     slots = new.__dict__
     slots.update(obj.__dict__)
     slots.update(changes)
+    return new
+
+
+def build[Frozen](cls: type[Frozen], **fields: Any) -> Frozen:
+    """A new ``cls`` (a frozen dataclass of this module, without ``__post_init__`` or slots)
+    holding ``fields``: what ``cls(**fields)`` makes, without one ``object.__setattr__`` per field
+    in its ``__init__``. Every field must be named, defaults included (the tests compare what it
+    builds with the class's own constructor)."""
+    new = object.__new__(cls)
+    new.__dict__.update(fields)
     return new
 
 
@@ -279,8 +309,15 @@ class Trick:
 
     @property
     def best(self) -> Play:
-        """The highest set so far (normal trick); the leader's play if nobody beat it."""
-        return max((p for p in self.plays if p.cards), key=lambda p: p.value)
+        """The highest set so far (normal trick); the leader's play if nobody beat it. The first
+        of equal values wins, as with :func:`max`. Raises ValueError if nobody played a card."""
+        best: Play | None = None
+        for play in self.plays:
+            if play.cards and (best is None or play.value > best.value):
+                best = play
+        if best is None:
+            raise ValueError("no play in this trick has cards")
+        return best
 
 
 @dataclass(frozen=True)
@@ -389,6 +426,12 @@ class QueenView:
 # --- the game --------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=32)
+def _pass_of(seat: int, forced: bool) -> Play:
+    """``seat``'s pass (``forced``: the table passed for it), built once per seat (a value)."""
+    return Play(seat, (), 0, forced=forced)
+
+
 @lru_cache(maxsize=256)
 def _clockwise_after(seat: int, seats: int) -> tuple[int, ...]:
     return tuple((seat + i) % seats for i in range(1, seats))
@@ -403,12 +446,17 @@ def _hunter_held_by(hunters: tuple[int, int], hunter: int, seat: int) -> tuple[i
 @dataclass(frozen=True)
 class Checked:
     """An act that passed :meth:`VampireQueen.check`: its name, the identities it plays (``play``)
-    at ``positions`` (sorted), and the hunter it leads (``hunter``: 15 or 20, else 0)."""
+    at ``positions`` (sorted) and their value in the trick (:attr:`Play.value`), and the hunter it
+    leads (``hunter``: 15 or 20, else 0)."""
 
     do: Do
     cards: tuple[str, ...] = ()
     hunter: int = 0
     positions: tuple[Pos, ...] = ()
+    value: int = 0
+
+
+_CHECKED_PASS = Checked(Do.PASS)
 
 
 #: Act names to their members: a dict look-up is much cheaper than ``Do(raw)`` on the hot path.
@@ -453,9 +501,10 @@ def _positions(raw: object) -> tuple[Pos, ...]:
 
 
 @lru_cache(maxsize=16)
-def _to_play(seat: int) -> str:
-    """The waiting phrase while ``seat`` is to play (built once per seat)."""
-    return f"{seat_ref(seat)} to play"
+def _to_play(seat: int) -> Pending:
+    """What a state in play waits for while ``seat`` is to play: built once per seat (a Pending
+    is an immutable value, and this one depends on the seat alone)."""
+    return Pending(actors=(seat,), waiting=f"{seat_ref(seat)} to play")
 
 
 class VampireQueen:
@@ -489,8 +538,7 @@ class VampireQueen:
     def pending(self, state: QueenState) -> Pending:
         match state.phase:
             case Phase.PLAY:  # first: asked before every move
-                turn = state.turn
-                return Pending(actors=(turn,), waiting=_to_play(turn))
+                return _to_play(state.turn)
             case Phase.DEALER:
                 return Pending(ops=(Draw("dealer", (state.seats,)),), waiting="drawing the first dealer")
             case Phase.SHUFFLE:
@@ -528,7 +576,9 @@ class VampireQueen:
                 raise GameError("a shuffle must give its event number")
             event = outcome
             h = hand_size(state.seats)
-            hands = tuple(tuple(Card((event, s * h + i)) for i in range(h)) for s in range(state.seats))
+            hands = tuple(
+                tuple([build(Card, pos=(event, s * h + i), ident=None) for i in range(h)]) for s in range(state.seats)
+            )
             state = replace(
                 state,
                 event=event,
@@ -659,12 +709,13 @@ class VampireQueen:
                 raise IllegalMove("the leader cannot pass: lead a set or a hunter")
             if trick.hunter:
                 raise IllegalMove("nobody may pass in a hunter trick: play one card")
-            return Checked(Do.PASS)
+            return _CHECKED_PASS
         cards = self._cards_of(state, seat, positions, revealed)
         if trick is not None and trick.hunter:
             if len(cards) != 1:
                 raise IllegalMove("in a hunter trick you play exactly one card")
-            return Checked(Do.PLAY, cards, positions=positions)
+            in_hunter_trick = self._hunter_value(state, cards[0])
+            return build(Checked, do=Do.PLAY, cards=cards, hunter=0, positions=positions, value=in_hunter_trick)
         value = set_value(cards)
         if value is None:
             raise IllegalMove("a set is cards of one number, with Queens standing for that number")
@@ -676,7 +727,7 @@ class VampireQueen:
             best = trick.best.value
             if value <= best:
                 raise IllegalMove(f"your set must be higher than {best}")
-        return Checked(Do.PLAY, cards, positions=positions)
+        return build(Checked, do=Do.PLAY, cards=cards, hunter=0, positions=positions, value=value)
 
     def apply(
         self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]
@@ -693,21 +744,18 @@ class VampireQueen:
             state = replace(state, hunters=hunters, trick=trick, banned=0)
         elif checked.do == Do.PASS:
             assert trick is not None
-            trick = replace(trick, plays=trick.plays + (Play(seat, (), 0),), waiting=trick.waiting[1:])
+            trick = _next_turn(trick, _pass_of(seat, False))
             state = replace(state, trick=trick)
         else:
             positions = checked.positions
-            hand = tuple(c for c in state.hands[seat] if c.pos not in positions)
+            hand = tuple([c for c in state.hands[seat] if c.pos not in positions])
             hands = _with(state.hands, seat, hand)
+            play = build(Play, seat=seat, cards=what, value=checked.value, forced=False, positions=positions)
             if trick is None:
-                play = Play(seat, what, set_value(what) or 0, positions=positions)
-                trick = Trick(seat, 0, (play,), _clockwise_after(seat, state.seats))
+                trick = build(Trick, leader=seat, hunter=0, plays=(play,), waiting=_clockwise_after(seat, state.seats))
                 state = replace(state, hands=hands, trick=trick, banned=0)
             else:
-                value = self._hunter_value(state, what[0]) if trick.hunter else set_value(what) or 0
-                play = Play(seat, what, value, positions=positions)
-                trick = replace(trick, plays=trick.plays + (play,), waiting=trick.waiting[1:])
-                state = replace(state, hands=hands, trick=trick)
+                state = replace(state, hands=hands, trick=_next_turn(trick, play))
         return self._advance(state)
 
     def _hunter_value(self, state: QueenState, card: str) -> int:
@@ -716,9 +764,9 @@ class VampireQueen:
     def _advance(self, state: QueenState) -> tuple[QueenState, tuple[Note, ...]]:
         """Apply the turns the rules force (seats that cannot play), then end the trick if every
         seat has had its turn."""
-        notes: list[Note] = []
         trick = state.trick
         assert trick is not None
+        notes: list[Note] = []
         while trick.waiting:
             s = trick.waiting[0]
             cards_held = len(state.hands[s])
@@ -728,9 +776,10 @@ class VampireQueen:
                 notes.append(Note(f"{seat_ref(s)} cannot play {trick.size} cards and passes.", (s,)))
             else:
                 break
-            trick = replace(trick, plays=trick.plays + (Play(s, (), 0, forced=True),), waiting=trick.waiting[1:])
-        if notes:
-            state = replace(state, trick=trick)
+            trick = _next_turn(trick, _pass_of(s, True))
+        if not notes:  # the common case: the next seat can play, or the trick is over
+            return (state, ()) if trick.waiting else self._end_trick(state, trick)
+        state = replace(state, trick=trick)
         if trick.waiting:
             return state, tuple(notes)
         state, end_notes = self._end_trick(state, trick)
@@ -763,7 +812,9 @@ class VampireQueen:
                 notes.append(Note(f"{seat_ref(winner)} takes {list_words(taken_words)}.", (winner,)))
             state = replace(state, hunters=_hunter_held_by(state.hunters, trick.hunter, winner))
         state = replace(state, trick=None, last_trick=trick, leader=winner, banned=banned)
-        out = [s for s in range(state.seats) if state.hand_count(s) == 0 and s not in state.abandoned]
+        # No cards left: no card in hand and neither hunter (hand_count 0).
+        hands, hunters, abandoned = state.hands, state.hunters, state.abandoned
+        out = [s for s in range(state.seats) if not hands[s] and s not in hunters and s not in abandoned]
         if out:
             names = list_words([seat_ref(s) for s in out])
             notes.append(Note(f"{names} {'has' if len(out) == 1 else 'have'} no cards left.", tuple(out)))
@@ -788,7 +839,8 @@ class VampireQueen:
                 r = _RANKS.get(ident)
                 ranked.append((rank(ident) if r is None else r, c.pos, ident))
         ranked.sort()  # by value, then position (positions differ, so identities are never compared)
-        return QueenView(seat, state, tuple([(pos, ident) for _, pos, ident in ranked]), state.hunters_of(seat))
+        hand = tuple([(pos, ident) for _, pos, ident in ranked])
+        return build(QueenView, seat=seat, state=state, hand=hand, hunters_held=state.hunters_of(seat))
 
     def legal_acts(self, view: QueenView) -> list[Act]:
         """Every distinct act the seat may make now: one act per distinct play (number, how many
@@ -798,49 +850,42 @@ class VampireQueen:
         if view.seat is None or state.phase != Phase.PLAY or state.turn != view.seat:
             return []
         trick = state.trick
-        by_rank: dict[int, list[Pos]] = {}
-        queens: list[Pos] = []
-        for pos, ident in view.hand:
-            if ident is None:
-                continue
-            if ident.startswith("Q-"):
-                queens.append(pos)
-            else:
-                r = _RANKS.get(ident)
-                by_rank.setdefault(rank(ident) if r is None else r, []).append(pos)
-        acts: list[Act] = []
-        play = Do.PLAY.value  # a plain str: cheaper to compare, copy and print than the member
+        groups, queens = _groups(view.hand)
+        play = _PLAY
         if trick is not None and trick.hunter:
-            for r in sorted(by_rank):
-                acts.append({"do": play, "cards": [list(by_rank[r][0])]})
+            acts: list[Act] = [{"do": play, "cards": [list(group[0])]} for _, group in groups]
             if queens:
                 acts.append({"do": play, "cards": [list(queens[0])]})
             return acts
+        acts = []
         sizes = range(1, len(view.hand) + 1) if trick is None else (trick.size,)
         floor = 0 if trick is None else trick.best.value
-        groups = [(r, group) for r, group in sorted(by_rank.items()) if r > floor]
+        if floor:
+            groups = [(r, group) for r, group in groups if r > floor]
         nq = len(queens)
         # No set is larger than a group plus every Queen: larger sizes offer nothing.
-        top = max((len(group) for _, group in groups), default=0) + nq
+        top = max([len(group) for _, group in groups], default=0) + nq
         for size in sizes:
             if size > top:
                 break
-            low = size - nq if size > nq else 1
-            for _, group in groups:
-                g = len(group)
-                for n in range(low, (size if size < g else g) + 1):
-                    cards = [list(p) for p in group[:n]]
-                    if n < size:
-                        cards += [list(p) for p in queens[: size - n]]
-                    if size > 1:
+            if size == 1:  # the first card of each number: what the loop below makes for size 1
+                acts.extend([{"do": play, "cards": [list(group[0])]} for _, group in groups])
+            else:
+                low = size - nq if size > nq else 1
+                for _, group in groups:
+                    g = len(group)
+                    for n in range(low, (size if size < g else g) + 1):
+                        cards = [list(p) for p in group[:n]]
+                        if n < size:
+                            cards += [list(p) for p in queens[: size - n]]
                         cards.sort()
-                    acts.append({"do": play, "cards": cards})
+                        acts.append({"do": play, "cards": cards})
             if floor < QUEEN and size <= nq:
                 acts.append({"do": play, "cards": sorted([list(p) for p in queens[:size]])})
         if trick is None:
-            acts.extend({"do": Do.HUNTER.value, "hunter": h} for h in view.hunters_held if h != state.banned)
+            acts.extend({"do": _HUNTER, "hunter": h} for h in view.hunters_held if h != state.banned)
         else:
-            acts.append({"do": Do.PASS.value})
+            acts.append({"do": _PASS})
         return acts
 
     def describe(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
@@ -853,10 +898,10 @@ class VampireQueen:
         if checked.do == Do.PASS:
             return Note(f"{who} passes.", (seat,))
         if state.trick is None:
-            return Note(f"{who} leads {set_words(what)}.", (seat,))
+            return Note(f"{who} leads {_set_words(what, checked.value)}.", (seat,))
         if state.trick.hunter:
-            return Note(f"{who} plays {card_word(what[0])}.", (seat,))
-        return Note(f"{who} plays {set_words(what)}.", (seat,))
+            return Note(f"{who} plays {_card_words(what[0])}.", (seat,))
+        return Note(f"{who} plays {_set_words(what, checked.value)}.", (seat,))
 
     def result(self, state: QueenState) -> Result | None:
         """The result once the game is over (rule page, "Winning"; scores: totals, lower is
@@ -884,6 +929,59 @@ class VampireQueen:
 
 def _with(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
     return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+def _groups(hand: tuple[tuple[Pos, str | None], ...]) -> tuple[list[tuple[int, list[Pos]]], list[Pos]]:
+    """A view's hand (:attr:`QueenView.hand`) sorted out for :meth:`VampireQueen.legal_acts`:
+    ``(number, positions)`` for each number held, by number, and the Queens' positions, each in
+    hand order. Unopened cards are left out. A hand sorted by value (as views make it) is read
+    in runs; any other in a map."""
+    groups: list[tuple[int, list[Pos]]] = []
+    queens: list[Pos] = []
+    last = 0
+    run: list[Pos] = []
+    for pos, ident in hand:
+        if ident is None:
+            continue
+        r = _RANKS.get(ident)
+        if r is None:  # not a card of the deck: read it as rank() reads it
+            if ident.startswith("Q-"):
+                queens.append(pos)
+                continue
+            r = rank(ident)
+        elif r == QUEEN:  # the deck's only cards of rank 14 are its Queens
+            queens.append(pos)
+            continue
+        if r == last:
+            run.append(pos)
+        elif r > last:
+            run = [pos]
+            groups.append((r, run))
+            last = r
+        else:
+            return _groups_unsorted(hand)
+    return groups, queens
+
+
+def _groups_unsorted(hand: tuple[tuple[Pos, str | None], ...]) -> tuple[list[tuple[int, list[Pos]]], list[Pos]]:
+    """:func:`_groups` of a hand in any order."""
+    by_rank: dict[int, list[Pos]] = {}
+    queens: list[Pos] = []
+    for pos, ident in hand:
+        if ident is None:
+            continue
+        if ident.startswith("Q-"):
+            queens.append(pos)
+        else:
+            by_rank.setdefault(rank(ident), []).append(pos)
+    return sorted(by_rank.items()), queens
+
+
+def _next_turn(trick: Trick, play: Play) -> Trick:
+    """``trick`` after the turn of the first waiting seat, which made ``play``."""
+    return build(
+        Trick, leader=trick.leader, hunter=trick.hunter, plays=trick.plays + (play,), waiting=trick.waiting[1:]
+    )
 
 
 GAME = VampireQueen()
