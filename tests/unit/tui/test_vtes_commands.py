@@ -248,3 +248,15 @@ def test_a_bleed_naming_neither_a_minion_nor_a_methuselah_lists_what_it_could_be
     unc = next(c for c in ctx.view.uncontrolled(0) if c.name)
     with pytest.raises(CommandError, match="uncontrolled region"):
         parse(f"bleed 2 {unc.name}", ctx)
+
+
+def test_a_bleed_by_default_is_made_by_a_minion_never_by_a_location_in_play(ctx: Context) -> None:
+    parthenon, _ = _in_hand(ctx, "The Parthenon")
+    location = replace(parthenon, zone=Zone.READY)
+    view = ctx.view
+    mine = {c.pos for c in view.cards if c.controller == 0 and c.zone == Zone.READY}
+    alone = replace(ctx, view=replace(view, cards=(location, *(c for c in view.cards if c.pos not in mine))))
+    with pytest.raises(CommandError, match="no minion"):
+        parse("bleed", alone)
+    first = view.controlled(0, Zone.READY)[0]
+    assert parse("bleed", replace(ctx, view=replace(view, cards=(location, *view.cards))))["minion"] == first.as_list()

@@ -463,8 +463,8 @@ def _parse_bleed(rest: list[str], ctx: Context) -> Act:
     _no_rest(rest, "bleed [N] [with] [MINION] [METHUSELAH]")
     if minion is None:
         # The selected or first ready unlocked minion; else a locked one, and the engine says why not.
-        minion = _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY and not c.locked)
-        minion = minion or _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY)
+        minion = _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY and not c.locked)
+        minion = minion or _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY)
         if minion is None:
             raise CommandError("You have no minion in your ready region to bleed with.")
     act: Act = {"do": Do.BLEED, "minion": _pos(minion), "amount": amount}

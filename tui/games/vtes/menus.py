@@ -208,7 +208,8 @@ class CardBox(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="vt-box"):
             yield Static(self.text, id="vt-box-text")
-            yield Static(self.rulings, id="vt-box-rulings")
+            if self.rulings.plain:
+                yield Static(self.rulings, id="vt-box-rulings")
             yield Static(Text("Esc closes.", style="dim"))
 
     def on_mount(self) -> None:
