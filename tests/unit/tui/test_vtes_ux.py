@@ -212,3 +212,17 @@ async def test_l_shows_the_whole_game_log_at_its_end() -> None:
         await eventually(lambda: scroll.scroll_y == scroll.max_scroll_y > 0, 5, "at the end", pilot=pilot)
         await pilot.press("escape")
         await eventually(lambda: app.screen is screen, 5, "the table again", pilot=pilot)
+
+
+async def test_a_long_refusal_wraps_under_the_table_instead_of_being_cut() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        await pilot.press("colon", *"bleed 2 Gelasia Fotiou", "enter")
+        await eventually(lambda: "neither a minion of yours" in _say(app), 10, "the refusal", pilot=pilot)
+        say = screen.query_one("#vt-say")
+        await eventually(lambda: say.size.height >= 2, 5, "two lines", pilot=pilot)
+        assert len(_say(app)) > 78 and len(_say(app)) <= say.size.height * say.content_region.width
+        # The next key makes room again: one line, the turn.
+        await pilot.press("escape", "tab")
+        await eventually(lambda: say.size.height == 1, 5, "one line again", pilot=pilot)

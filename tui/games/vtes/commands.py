@@ -405,7 +405,7 @@ def play_destination(card: CardView, ctx: Context) -> Act:
 
 #: Where a card of yours that is not in play is, in words (a refused bleed names it).
 _ZONE_PLACES: dict[Zone, str] = {
-    Zone.UNCONTROLLED: "your uncontrolled region (influence it out first)",
+    Zone.UNCONTROLLED: "your uncontrolled region, not in play yet (influence it out first)",
     Zone.HAND: "your hand",
     Zone.ASH: "your ash heap",
     Zone.LIBRARY: "your library",
@@ -438,8 +438,8 @@ def _bleeder_or_target(
         pass
     else:
         where = _ZONE_PLACES.get(card.zone, f"your {card.zone.value}")
-        raise CommandError(f"{card.name} is in {where}, not in play: only a minion in play bleeds.")
-    minions = ", ".join(c.name for c in mine) or "none in play"
+        raise CommandError(f"{card.name} is in {where}: only a minion in play bleeds.")
+    minions = ", ".join(c.name for c in mine if _is_minion(c)) or "none in play"
     raise CommandError(
         f"{phrase!r} is neither a minion of yours ({minions}) nor a Methuselah ({', '.join(ctx.names)})."
     )

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -107,7 +107,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     VtesTableScreen OptionList { text-wrap: nowrap; text-overflow: ellipsis; }
     VtesTableScreen #vt-say { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     VtesTableScreen #vt-say.-illegal { color: $warning; text-style: bold; }
-    VtesTableScreen #vt-say.-todo { height: auto; max-height: 2; text-wrap: wrap; color: $accent; }
+    VtesTableScreen #vt-say.-todo { color: $accent; }
+    VtesTableScreen #vt-say.-illegal, VtesTableScreen #vt-say.-todo { height: auto; max-height: 3; text-wrap: wrap; }
     VtesTableScreen #vt-cmd { height: 1; border: none; padding: 0 1; }
     VtesTableScreen #vt-cmd:focus { background: $boost; }
     """
@@ -340,6 +341,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         except OptionDoesNotExist:
             return False
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        # Every key (before the act it is bound to, if any) lets the turn line come back: the last
+        # refusal or after-play note was read; an act that is refused again says so again.
+        self._unstick()
 
     def _unstick(self) -> None:
         """Let the turn line replace the last refusal or after-play note (the person moved on)."""
