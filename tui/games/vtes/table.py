@@ -233,7 +233,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._fill_hand(view)
         self._show_card()
         self._say_turn(view, names)
-        self._why_not = {"bleed": self._refusal("bleed"), "transfer": self._refusal("transfer")}
+        self._check_keys()
         self._declare_deck(view)
         if self._queued and not self.submitting:
             self.call_later(self._drain)
@@ -321,6 +321,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "vt-board" and self._view is not None:
+            self._check_keys()  # b and t act on the selected card: the footer follows it
+            self.refresh_bindings()
         if event.option_list.id != self._active_list:
             return  # a redraw of the list the card panel does not follow
         before = self._focus_card.pos if self._focus_card is not None else None
@@ -452,7 +455,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def _say(self, text: str, illegal: bool, todo: bool = False) -> None:
         """The line under the board: ``illegal`` (a refusal) and ``todo`` (what to do by hand
-        after a play; up to two lines) stay until the next key, else the next redraw replaces it."""
+        after a play) wrap to up to three lines and stay until the next key; any other text is one
+        line, which the next redraw replaces."""
         say = self.query_one("#vt-say", Static)
         say.update(text)
         say.set_class(illegal, "-illegal")
@@ -469,6 +473,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         except VampireError as err:
             return self._sentence(err)
         return None
+
+    def _check_keys(self) -> None:
+        """Ask the engine whether ``b`` and ``t`` (with the table's selection) can act now; the
+        footer shows them only then (:meth:`check_action`)."""
+        self._why_not = {"bleed": self._refusal("bleed"), "transfer": self._refusal("transfer")}
 
     def action_why_not(self, what: str) -> None:
         """A footer key pressed while it can do nothing: why, in one line."""
