@@ -164,6 +164,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._before_command: Widget | None = None
         #: Why a footer key cannot act now (``b``, ``t``), from the engine's check; None: it can.
         self._why_not: dict[str, str | None] = {}
+        #: The turn line when an after-play note was shown: a new one replaces the note.
+        self._turn_at_note = ""
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -280,9 +282,14 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def _say_turn(self, view: VtesView, names: list[str]) -> None:
         say = self.query_one("#vt-say", Static)
-        if say.has_class("-illegal") or say.has_class("-todo"):
-            return  # the last refusal, or what to do after a play, stays until the next key
-        say.update(turn_line(view, names))
+        turn = turn_line(view, names)
+        if say.has_class("-illegal"):
+            return  # the last refusal stays until the next key
+        if say.has_class("-todo"):
+            if turn == self._turn_at_note:
+                return  # what to do after a play stays until the next key, or news of the turn
+            say.set_class(False, "-todo")  # the turn changed (a phase, a withdrawal that fails)
+        say.update(turn)
 
     def _declare_deck(self, view: VtesView) -> None:
         """In the joining step, send this seat's deck sizes (from the deck it committed to)."""
@@ -461,6 +468,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         say.update(text)
         say.set_class(illegal, "-illegal")
         say.set_class(todo and not illegal, "-todo")
+        if todo and self._view is not None:
+            self._turn_at_note = turn_line(self._view, list(self.session.table.names))
 
     def _refusal(self, command: str) -> str | None:
         """Why ``command`` (its defaults filled as the key fills them) cannot be made now, in the
