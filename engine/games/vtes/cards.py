@@ -14,6 +14,7 @@ import functools
 import logging
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 import krcg
 from krcg import models
@@ -46,6 +47,37 @@ class CardInfo:
     def is_master(self) -> bool:
         """True for master cards (counted as master phase actions)."""
         return "Master" in self.types
+
+
+class PlayPlace(StrEnum):
+    """Where a card played from the hand ends (shared/rules/vtes.md, "Zones"): in play in its
+    player's area (``in_play``: a location, an ally, an event, a master or action that says "Put this
+    card in play"), on a minion (``on_minion``: equipment, a retainer, a card that says "Put this
+    card on …"), or in the ash heap once resolved (``ash``: everything else)."""
+
+    IN_PLAY = "in_play"
+    ON_MINION = "on_minion"
+    ASH = "ash"
+
+
+#: Card types that stay in play when played: put in their player's area, or on a minion.
+_IN_PLAY_TYPES = frozenset({"Ally", "Event"})
+_ON_MINION_TYPES = frozenset({"Equipment", "Retainer"})
+
+
+def play_place(info: CardInfo) -> PlayPlace:
+    """Where ``info``'s card goes when played (:class:`PlayPlace`), read from its krcg types and
+    its text's own words ("Put this card in play", "Put this card on …", "location"). The engine
+    applies no card text: this is the default a player's interface offers, which an explicit
+    ``to`` overrides."""
+    types = set(info.types)
+    text = " ".join(info.text.lower().split())
+    first = text.split(".")[0]
+    if types & _ON_MINION_TYPES or "put this card on " in text:
+        return PlayPlace.ON_MINION
+    if types & _IN_PLAY_TYPES or "put this card in play" in text or "location" in first:
+        return PlayPlace.IN_PLAY
+    return PlayPlace.ASH
 
 
 def card_id(identity: str) -> int | None:

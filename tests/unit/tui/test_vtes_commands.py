@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from engine.games.base import IllegalMove
+from engine.games.vtes.cards import card_base
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES
 from tests.support.vtes_table import advance, build_vtes
-from tui.games.vtes.commands import CommandError, Context, completions, parse
+from tui.games.vtes.commands import CommandError, Context, completions, parse, play_destination
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +102,7 @@ def test_transfer_influence_and_bleed_name_cards(ctx: Context, table: Any) -> No
 def test_play_a_hand_card_with_its_clauses(ctx: Context, table: Any) -> None:
     view = ctx.view
     card = view.hand[0]
-    assert parse(f"play {card.name}", ctx) == {"do": "play", "card": card.as_list()}
+    assert parse(f"play {card.name}", ctx) == {"do": "play", "card": card.as_list(), **play_destination(card, ctx)}
     ready = view.controlled(0, Zone.READY)[0]
     act = parse(f"play {card.name.lower()} to ready pool 1 keep", ctx)
     assert act == {"do": "play", "card": card.as_list(), "to": "ready", "pool": 1, "no_replace": True}
@@ -176,3 +177,86 @@ def test_a_transfer_without_a_vampire_goes_to_the_one_closest_to_its_capacity(ct
     # A vampire selected on the board wins.
     other = next(c for c in ctx.view.uncontrolled(0) if c.pos != closest.pos)
     assert parse("transfer", replace(ctx, selected=other.pos))["card"] == other.as_list()
+
+
+def _in_hand(ctx: Context, name: str) -> tuple[CardView, Context]:
+    """``ctx`` with the card called ``name`` (krcg's) as the first card of the hand."""
+    base = card_base()
+    found = base.lookup(name)
+    assert found is not None
+    info = base.info(found.id)
+    assert info is not None
+    card = CardView(
+        pos=(998, 0),
+        owner=0,
+        controller=0,
+        zone=Zone.HAND,
+        crypt=False,
+        card=f"{info.id}-1",
+        name=info.name,
+        types=info.types,
+        text=info.text,
+    )
+    return card, replace(ctx, view=replace(ctx.view, hand=(card, *ctx.view.hand)))
+
+
+def test_a_card_that_stays_in_play_is_played_into_play_and_to_overrides_it(ctx: Context, table: Any) -> None:
+    ready = ctx.view.controlled(0, Zone.READY)[0]
+    # A master that says "Put this card in play": into its player's area, not the ash heap.
+    sphinx, c = _in_hand(ctx, "Dreams of the Sphinx")
+    assert parse("play Dreams of the Sphinx", c) == {"do": "play", "card": [998, 0], "to": "ready"}
+    assert parse("play Dreams of the Sphinx to ash", c)["to"] == "ash"  # "to" says otherwise
+    # An ally: into play too.
+    _, c = _in_hand(ctx, "Carlton Van Wyk")
+    assert parse("play Carlton Van Wyk", c)["to"] == "ready"
+    # Equipment and a retainer: on the minion selected on the table, else on your first vampire.
+    for name in ("Ivory Bow", "Mr. Winthrop"):
+        _, c = _in_hand(ctx, name)
+        assert parse(f"play {name}", replace(c, selected=ready.pos))["on"] == ready.as_list()
+        assert parse(f"play {name}", c) == {"do": "play", "card": [998, 0], "to": "on", "on": ready.as_list()}
+        assert parse(f"play {name} on {ready.name}", c)["on"] == ready.as_list()
+    # A card put on anyone's minion: on the one selected, else in your area to be moved by hand.
+    _, c = _in_hand(ctx, "Fame")
+    assert parse("play Fame", c)["to"] == "ready"
+    assert parse("play Fame", replace(c, selected=ready.pos))["on"] == ready.as_list()
+    # An action is resolved and goes to the ash heap (the engine's default: no "to").
+    _, c = _in_hand(ctx, "Govern the Unaligned")
+    assert "to" not in parse("play Govern the Unaligned", c)
+    # The engine takes the act as the command line makes it: the real first hand card.
+    check(table, parse(f"play {ctx.view.hand[0].name}", ctx))
+
+
+def test_bleed_names_a_minion_of_yours_with_or_without_with(ctx: Context) -> None:
+    ready = ctx.view.controlled(0, Zone.READY)[0]
+    lisa = NAMES.index("Lisa")
+    want = {"do": "bleed", "minion": ready.as_list(), "amount": 2}
+    assert parse(f"bleed 2 {ready.name}", ctx) == want
+    assert parse(f"bleed 2 with {ready.name}", ctx) == want
+    assert parse(f"bleed 2 with {ready.name.split(' (')[0]} Lisa", ctx) == {**want, "target": lisa}
+    # Completion offers your minions after "bleed" (and after a number and "with").
+    assert f"bleed {ready.name}" in completions("bleed ", ctx)
+    assert f"bleed 2 with {ready.name}" in completions(f"bleed 2 with {ready.name[:3]}", ctx)
+
+
+def test_a_bleed_naming_neither_a_minion_nor_a_methuselah_lists_what_it_could_be(ctx: Context) -> None:
+    ready = ctx.view.controlled(0, Zone.READY)[0]
+    with pytest.raises(CommandError) as err:
+        parse("bleed 2 Gelasia Fotiou", ctx)
+    words = str(err.value)
+    assert "neither a minion of yours" in words and ready.name in words and "Lisa" in words
+    # A vampire of yours still in the uncontrolled region: told where it is.
+    unc = next(c for c in ctx.view.uncontrolled(0) if c.name)
+    with pytest.raises(CommandError, match="uncontrolled region"):
+        parse(f"bleed 2 {unc.name}", ctx)
+
+
+def test_a_bleed_by_default_is_made_by_a_minion_never_by_a_location_in_play(ctx: Context) -> None:
+    parthenon, _ = _in_hand(ctx, "The Parthenon")
+    location = replace(parthenon, zone=Zone.READY)
+    view = ctx.view
+    mine = {c.pos for c in view.cards if c.controller == 0 and c.zone == Zone.READY}
+    alone = replace(ctx, view=replace(view, cards=(location, *(c for c in view.cards if c.pos not in mine))))
+    with pytest.raises(CommandError, match="no minion"):
+        parse("bleed", alone)
+    first = view.controlled(0, Zone.READY)[0]
+    assert parse("bleed", replace(ctx, view=replace(view, cards=(location, *view.cards))))["minion"] == first.as_list()

@@ -13,7 +13,8 @@ def test_the_help_shows_every_bracketed_argument_and_fits_80_columns() -> None:
     for words in (
         "draw [N]",
         "[on CARD] [pool N] [blood N [from MINION]]",
-        "bleed [N] [MINION] [NAME]",
+        "bleed [N] [with MINION] [NAME]",
+        "◆ holds the Edge",
         "pool ±N [NAME] [for CAUSE]",
         "handsize ±N [NAME]",
         "f       combat",

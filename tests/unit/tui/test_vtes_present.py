@@ -55,3 +55,11 @@ def test_a_card_s_text_and_rulings_come_from_krcg(view: Any) -> None:
     assert "Rulings" in str(rulings_text(vampire))
     assert "face-down" in str(card_text(replace(vampire, card="", name="")))
     assert named("{s1} bleeds {s0}", ["Mina", "Lisa"]) == "Lisa bleeds Mina"
+
+
+def test_the_methuselahs_header_says_what_its_marks_mean_within_80_columns(view: Any) -> None:
+    names = NAMES[: view.seats]
+    lines = str(methuselah_lines(replace(view, edge=0), names)).splitlines()
+    assert "▶ turn" in lines[0] and "◆ Edge" in lines[0]
+    assert "◆" in lines[1]  # Mina, first, holds the Edge
+    assert all(len(line) <= 78 for line in lines)  # inside the panel's padding at 80 columns

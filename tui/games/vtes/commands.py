@@ -11,7 +11,7 @@ A command is a verb and its arguments, separated by spaces, case ignored:
   ``unlock CARD``, ``influence CARD``, ``move CARD to ZONE`` or ``move CARD on CARD``;
 - ``pool ±N [METHUSELAH] [for CAUSE]``, ``blood ±N CARD [for CAUSE]``, ``life ±N CARD [for
   CAUSE]`` (the cause the log records; default "by hand"), ``handsize ±N [METHUSELAH]``;
-- ``bleed [N] [MINION] [METHUSELAH]`` (defaults: 1, the selected or first ready unlocked
+- ``bleed [N] [with] [MINION] [METHUSELAH]`` (defaults: 1, the selected or first ready unlocked
   vampire, its controller's prey);
 - ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
   ``transfer crypt``; without VAMPIRE: the selected one, else the one closest to its capacity;
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
+from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import Do, Target, TransferKind, Zone
 
@@ -70,7 +71,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("blood", Do.BLOOD, "±N CARD [for CAUSE]", "any"),
     Verb("life", Do.LIFE, "±N CARD [for CAUSE]", "any"),
     Verb("pool", Do.POOL, "±N [METHUSELAH] [for CAUSE]", seat=True),
-    Verb("bleed", Do.BLEED, "[N] [MINION] [METHUSELAH]", "mine", seat=True),
+    Verb("bleed", Do.BLEED, "[N] [with] [MINION] [METHUSELAH]", "mine", seat=True),
     Verb("combat", Do.COMBAT, "MINION, MINION", "any"),
     Verb("influence", Do.INFLUENCE, "VAMPIRE", "uncontrolled"),
     Verb("transfer", Do.TRANSFER, "±N VAMPIRE | crypt", "uncontrolled"),
@@ -351,6 +352,8 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
         _no_rest(extra, "play CARD on CARD")
         act["to"] = Target.ON
         act["on"] = _pos(on)
+    if "to" not in act:
+        act.update(play_destination(card, ctx))
     if "pool" in clauses:
         act["pool"] = _int(" ".join(clauses["pool"]) or "?", "The pool cost")
     if "blood" in clauses:
@@ -370,25 +373,98 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
     return act
 
 
+def _is_minion(card: CardView) -> bool:
+    """A vampire or an ally: a card that can act (and bleed, and be equipped)."""
+    return card.crypt or "Ally" in card.types
+
+
+def play_destination(card: CardView, ctx: Context) -> Act:
+    """The ``to`` (and ``on``) of playing ``card`` when the player names no place, from
+    :func:`engine.games.vtes.cards.play_place`: ``{}`` (the engine's default, the ash heap) for a
+    card that is resolved and gone; ``to: ready`` (its player's area) for one put in play; ``on``
+    a minion for equipment, a retainer or a card "put on" a minion: the minion selected on the
+    board, else (a card for a minion of yours) your first ready vampire, else its player's area,
+    from where it is moved on a minion by hand."""
+    info = card_base().info(card.card) if card.known else None
+    place = play_place(info) if info is not None else PlayPlace.ASH
+    if place == PlayPlace.ASH:
+        return {}
+    if place == PlayPlace.IN_PLAY:
+        return {"to": Target.READY}
+    mine_only = bool(set(card.types) & {"Equipment", "Retainer"}) or "you control" in card.text.lower()
+    minions = [c for c in ctx.view.cards if c.zone == Zone.READY and c.known and _is_minion(c)]
+    if mine_only:
+        minions = [c for c in minions if c.controller == ctx.me]
+    chosen = next((c for c in minions if c.pos == ctx.selected), None)
+    if chosen is None and mine_only:
+        chosen = next((c for c in minions if c.crypt), None)
+    if chosen is None:
+        return {"to": Target.READY}
+    return {"to": Target.ON, "on": _pos(chosen)}
+
+
+#: Where a card of yours that is not in play is, in words (a refused bleed names it).
+_ZONE_PLACES: dict[Zone, str] = {
+    Zone.UNCONTROLLED: "your uncontrolled region, not in play yet (influence it out first)",
+    Zone.HAND: "your hand",
+    Zone.ASH: "your ash heap",
+    Zone.LIBRARY: "your library",
+    Zone.CRYPT: "your crypt",
+    Zone.REMOVED: "no game any more (removed)",
+}
+
+
+def _bleeder_or_target(
+    rest: list[str], ctx: Context, mine: list[CardView]
+) -> tuple[CardView | None, int | None, list[str]]:
+    """The minion of yours, else the Methuselah, named first in ``rest``, and the tokens after it.
+    A name that is neither says what it could be: a card of yours that is not in play, or the
+    minions and Methuselahs a bleed may name."""
+    try:
+        minion, after = take_card(rest, mine, "minion of yours")
+        return minion, None, after
+    except CommandError:
+        pass
+    try:
+        target, after = take_seat(rest, ctx)
+        return None, target, after
+    except CommandError:
+        pass
+    phrase = " ".join(rest)
+    yours = [c for c in ctx.view.cards if c.owner == ctx.me and c.name and not c.zone.in_play]
+    try:
+        card, _ = take_card(rest, yours)
+    except CommandError:
+        pass
+    else:
+        where = _ZONE_PLACES.get(card.zone, f"your {card.zone.value}")
+        raise CommandError(f"{card.name} is in {where}: only a minion in play bleeds.")
+    minions = ", ".join(c.name for c in mine if _is_minion(c)) or "none in play"
+    raise CommandError(
+        f"{phrase!r} is neither a minion of yours ({minions}) nor a Methuselah ({', '.join(ctx.names)})."
+    )
+
+
 def _parse_bleed(rest: list[str], ctx: Context) -> Act:
     amount = 1
     if rest and _is_int(rest[0]):
         amount, rest = int(rest[0]), rest[1:]
+    if rest and rest[0].lower() == "with":
+        rest = rest[1:]
+        if not rest:
+            raise CommandError("Name the minion that bleeds: bleed N with MINION.")
     mine = ctx.candidates("mine")
     minion: CardView | None = None
     target: int | None = None
     if rest:
-        try:
-            minion, rest = take_card(rest, mine, "minion of yours")
-        except CommandError:
-            target, rest = take_seat(rest, ctx)
+        minion, target, rest = _bleeder_or_target(rest, ctx, mine)
     if rest and target is None:
         target, rest = take_seat(rest, ctx)
-    _no_rest(rest, "bleed [N] [MINION] [METHUSELAH]")
+    _no_rest(rest, "bleed [N] [with] [MINION] [METHUSELAH]")
     if minion is None:
         # The selected or first ready unlocked minion; else a locked one, and the engine says why not.
-        minion = _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY and not c.locked)
-        minion = minion or _selected_or_first(ctx, mine, lambda c: c.zone == Zone.READY)
+        minion = _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY and not c.locked)
+        minion = minion or _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY)
         if minion is None:
             raise CommandError("You have no minion in your ready region to bleed with.")
     act: Act = {"do": Do.BLEED, "minion": _pos(minion), "amount": amount}
@@ -453,7 +529,7 @@ def completions(line: str, ctx: Context) -> list[str]:
     for i, t in enumerate(args):
         if t.lower() in keywords:
             start, clause = i + 1, t.lower()
-    while start < len(args) and _is_int(args[start]):
+    while start < len(args) and (_is_int(args[start]) or (verb.do == Do.BLEED and args[start].lower() == "with")):
         start += 1
     done = args[:start]
     partial = " ".join(args[start:]) + (" " if ends_with_space and args[start:] else "")
@@ -487,4 +563,14 @@ def completions(line: str, ctx: Context) -> list[str]:
     return [f"{head} {name}" for name in seen]
 
 
-__all__ = ["VERBS", "CommandError", "Context", "Verb", "completions", "parse", "take_card", "take_seat"]
+__all__ = [
+    "VERBS",
+    "CommandError",
+    "Context",
+    "Verb",
+    "completions",
+    "parse",
+    "play_destination",
+    "take_card",
+    "take_seat",
+]

@@ -21,7 +21,8 @@ TITLE = "Vampire: The Eternal Struggle"
 
 HELP = """\
 [b]At the VTES table[/b]
-  Tab     hand ↔ table ↔ log        ↑ ↓    highlight a card
+  Tab     hand → table → log (▸ marks it; the Card panel shows the
+          card highlighted in the hand or on the table)   ↑ ↓ move
   n       next phase                N      end the turn
   d       draw a card               p      play the hand card
   D       discard it                b      bleed (selected minion)
@@ -34,17 +35,23 @@ HELP = """\
   C       top crypt card to your uncontrolled region (4 transfers)
   w       announce withdrawal       T      call time (tournament)
   r       the card's rulings        h      show the ash heaps
-  e       the card's whole text and rulings in a box
+  e       the card's whole text     L      the whole game log
   :       the command line (→ completes, Enter sends, Esc leaves):
           next · end · draw \\[N] · play CARD \\[to ready|torpor]
           \\[on CARD] \\[pool N] \\[blood N \\[from MINION]] · discard CARD
-          · bleed \\[N] \\[MINION] \\[NAME] · transfer N VAMPIRE
+          · bleed \\[N] \\[with MINION] \\[NAME] · transfer N VAMPIRE
           · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
           · pool ±N \\[NAME] \\[for CAUSE] · blood ±N CARD · life ±N CARD
           · lock/unlock/burn CARD · move CARD to ZONE · combat A, B
           · handsize ±N \\[NAME] · shuffle library · done · withdraw
           · time · deck CRYPT LIBRARY
   An act the rules refuse shows the engine's reason and is not sent.
+  A key missing from the footer cannot act now: pressed, it says why.
+  The table moves cards and counters; the card's text is yours to
+  apply: after a play, the line under the table says what is left
+  (its cost, its effect) to do by hand.
+  Marks: ▶ whose turn   ◆ holds the Edge   ◌ your uncontrolled
+  region (face down to the others)   dim: locked   ↳ on the card above
 
 [b]Replay[/b]
   ← → one entry   \\[ ] one phase   PgUp PgDn one turn   h hidden cards

@@ -186,7 +186,8 @@ class StrikeMenu(ModalScreen[Act | None]):
 
 class CardBox(ModalScreen[None]):
     """A card's whole krcg text and its rulings in a box over the table (the card panel beside the
-    hand shows their first lines when the terminal is small): ↑ ↓ scroll, Esc or ``e`` closes."""
+    hand shows their first lines when the terminal is small), or the whole game log (``at_end``:
+    scrolled to its last line): ↑ ↓ scroll, Esc or ``e`` closes."""
 
     DEFAULT_CSS = """
     CardBox { align: center middle; background: $background 60%; }
@@ -198,19 +199,24 @@ class CardBox(ModalScreen[None]):
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("e", "close", "Close", show=False)]
 
-    def __init__(self, text: Text, rulings: Text) -> None:
+    def __init__(self, text: Text, rulings: Text, at_end: bool = False) -> None:
         super().__init__()
         self.text = text
         self.rulings = rulings
+        self.at_end = at_end  # a log: its last lines are the news
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="vt-box"):
             yield Static(self.text, id="vt-box-text")
-            yield Static(self.rulings, id="vt-box-rulings")
+            if self.rulings.plain:
+                yield Static(self.rulings, id="vt-box-rulings")
             yield Static(Text("Esc closes.", style="dim"))
 
     def on_mount(self) -> None:
-        self.query_one("#vt-box").focus()
+        box = self.query_one("#vt-box")
+        box.focus()
+        if self.at_end:
+            self.call_after_refresh(box.scroll_end, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

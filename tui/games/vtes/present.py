@@ -13,7 +13,7 @@ here: the screen's widgets show these; the tests read them).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -22,7 +22,7 @@ from engine.games.base import Pos
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.state import format_vp
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import Phase, Ruleset, Status, Step, Zone
+from engine.games.vtes.vocab import Phase, Ruleset, Status, Step, Target, Zone
 
 _STATUS_WORDS: dict[Status, str] = {
     Status.OUSTED: "ousted",
@@ -54,6 +54,10 @@ def order(view: VtesView) -> list[int]:
     return seating
 
 
+#: What the Methuselahs panel's marks mean, at the end of its header (the F1 help says it too).
+MARKS = "▶ turn ◆ Edge"
+
+
 def methuselah_lines(view: VtesView, names: Sequence[str], wide: bool = False) -> Text:
     """The Methuselahs panel: a header and one line per seat, in seating order from this seat.
     ``▶`` marks the acting Methuselah (and the words of its phase), ``◆`` the Edge; a Methuselah
@@ -63,7 +67,8 @@ def methuselah_lines(view: VtesView, names: Sequence[str], wide: bool = False) -
     if wide:
         head += f"{'predator':<10}"
     head += f"{'hand':>4}{'lib':>4}{'crypt':>6}  "
-    text.append(head + "\n", style="dim")
+    text.append(head, style="dim")
+    text.append(MARKS + "\n", style="dim")
     seats = order(view)
     for i, seat in enumerate(seats):
         p = view.players[seat]
@@ -254,6 +259,42 @@ def rulings_text(card: CardView | None) -> Text:
     return text
 
 
+def _short(name: str) -> str:
+    """A card's name without its group: ``"Theo Bell (G2)"`` -> ``"Theo Bell"``."""
+    return name.split(" (")[0]
+
+
+def play_todo(card: CardView, act: Mapping[str, object], payer: CardView | None) -> str:
+    """What a player does by hand after playing ``card`` with ``act`` (the table applies no card
+    text, DESIGN.md), in one sentence: pay its krcg cost unless the act paid it (``payer``: the
+    vampire that would pay a blood cost), then resolve its text or use it while it stays in play.
+    Empty for a card with neither a cost nor a text."""
+    cid = card_id(card.card)
+    base = card_base().by_id(cid) if cid is not None else None
+    todo: list[str] = []
+    cost = getattr(base, "cost", None)
+    value = getattr(cost, "value", None)
+    kind = str(getattr(getattr(cost, "type", None), "value", "")).lower()
+    if isinstance(value, int) and value > 0 and kind in ("pool", "blood") and not act.get(kind):
+        who = (
+            " " + _short(payer.name) if kind == "blood" and payer is not None else " VAMPIRE" if kind == "blood" else ""
+        )
+        todo.append(f"pay its cost ({kind} -{value}{who})")
+    text = card.text.lower()
+    if act.get("to") in (Target.READY, Target.ON):
+        todo.append("use it as its text says while it stays in play (k locks it)")
+    elif "Action" in card.types and "bleed" in text:
+        bonus = re.search(r"\+(\d+) bleed", text)
+        words = ["bleed", str(1 + int(bonus.group(1)))] if bonus else ["bleed"]
+        words += ["with", _short(payer.name)] if payer is not None else []
+        todo.append(f"resolve it ({' '.join(words)})")
+    elif card.text:
+        todo.append("resolve its text by hand (e reads it)")
+    if not todo:
+        return ""
+    return f"{_short(card.name)} is played: " + ", then ".join(todo) + "."
+
+
 def hand_label(card: CardView) -> str:
     """A hand card in the hand list: its name, and its cost when it has one (its types and text
     are in the card panel, so the name fits at 80 columns)."""
@@ -266,6 +307,7 @@ def hand_label(card: CardView) -> str:
 
 
 __all__ = [
+    "MARKS",
     "BoardRow",
     "board_rows",
     "card_label",
@@ -274,6 +316,7 @@ __all__ = [
     "methuselah_lines",
     "named",
     "order",
+    "play_todo",
     "rulings_text",
     "seat_name",
     "turn_line",

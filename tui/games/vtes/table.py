@@ -19,14 +19,14 @@ from collections import deque
 from collections.abc import Callable
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
@@ -42,6 +42,7 @@ from tui.games.vtes.present import (
     hand_label,
     methuselah_lines,
     named,
+    play_todo,
     rulings_text,
     seat_name,
     turn_line,
@@ -86,6 +87,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     """One seat (or a spectator) at a VTES table."""
 
     LOG_IN_TOP = True
+    #: The hand has the focus first (not the board, the first in the focus chain): the card panel
+    #: shows the hand's highlighted card from the start.
+    AUTO_FOCUS = "#vt-hand"
 
     # The log sits under the board and the hand beside both, the hand as tall as its cards: at
     # 80×24 a hand of 7 shows whole, with the highlighted card's first lines under it (``e`` shows
@@ -103,6 +107,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     VtesTableScreen OptionList { text-wrap: nowrap; text-overflow: ellipsis; }
     VtesTableScreen #vt-say { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     VtesTableScreen #vt-say.-illegal { color: $warning; text-style: bold; }
+    VtesTableScreen #vt-say.-todo { color: $accent; }
+    VtesTableScreen #vt-say.-illegal, VtesTableScreen #vt-say.-todo { height: auto; max-height: 3; text-wrap: wrap; }
     VtesTableScreen #vt-cmd { height: 1; border: none; padding: 0 1; }
     VtesTableScreen #vt-cmd:focus { background: $boost; }
     """
@@ -112,7 +118,12 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("p", "play_card", "Play"),
         Binding("b", "act('bleed')", "Bleed"),
         Binding("t", "act('transfer')", "Transfer"),
+        # A key that can do nothing now leaves the footer (check_action), and its twin says why.
+        Binding("b", "why_not('bleed')", "Bleed", show=False),
+        Binding("t", "why_not('transfer')", "Transfer", show=False),
         Binding("colon", "command", "Command"),
+        Binding("tab", "cycle(1)", "Next panel", show=False),
+        Binding("shift+tab", "cycle(-1)", "Previous panel", show=False),
         Binding("N", "act('end')", "End turn", show=False),
         Binding("d", "act('draw')", "Draw", show=False),
         Binding("D", "discard_card", "Discard", show=False),
@@ -133,6 +144,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("r", "rulings", "Rulings", show=False),
         Binding("e", "card_box", "Card text", show=False),
         Binding("h", "ash", "Ash heaps", show=False),
+        Binding("L", "log_box", "Whole log", show=False),
         *TableFrame.FRAME_BINDINGS,
     ]
 
@@ -146,6 +158,14 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._hand_ids: tuple[str, ...] = ()
         self._board_ids: tuple[str, ...] = ()
         self._queued: deque[Callable[[], object]] = deque()
+        #: The list the card panel follows: the hand or the board, whichever had the focus last.
+        self._active_list = "vt-hand"
+        #: Where the focus goes back after a command that went out (where it was before ``:``).
+        self._before_command: Widget | None = None
+        #: Why a footer key cannot act now (``b``, ``t``), from the engine's check; None: it can.
+        self._why_not: dict[str, str | None] = {}
+        #: The turn line when an after-play note was shown: a new one replaces the note.
+        self._turn_at_note = ""
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -190,9 +210,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
         if getattr(self.session, "watching", False):
             self.query_one("#vt-cmd").display = False  # a spectator makes no moves
-        self.query_one("#vt-board").border_title = "Table"
-        self.query_one("#vt-hand").border_title = "Your hand"
-        self.query_one("#vt-card").border_title = "Card"
+        self._titles()
 
     def title_parts(self, table: Table) -> list[str]:
         view = self._current_view()
@@ -217,6 +235,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._fill_hand(view)
         self._show_card()
         self._say_turn(view, names)
+        self._check_keys()
         self._declare_deck(view)
         if self._queued and not self.submitting:
             self.call_later(self._drain)
@@ -252,7 +271,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             # A spectator holds no hand: the panel says so once, instead of staying empty.
             options = [Option(Text("Watching: hands stay hidden.", style="dim"), id="h-none", disabled=True)]
         ids = tuple(str(o.id) for o in options) + tuple(str(o.prompt) for o in options)
-        hand.border_title = f"Your hand ({len(options)})" if view.seat is not None else "Hand"
+        self._titles()
         if ids == self._hand_ids:
             return
         self._hand_ids = ids
@@ -263,9 +282,14 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def _say_turn(self, view: VtesView, names: list[str]) -> None:
         say = self.query_one("#vt-say", Static)
+        turn = turn_line(view, names)
         if say.has_class("-illegal"):
             return  # the last refusal stays until the next key
-        say.update(turn_line(view, names))
+        if say.has_class("-todo"):
+            if turn == self._turn_at_note:
+                return  # what to do after a play stays until the next key, or news of the turn
+            say.set_class(False, "-todo")  # the turn changed (a phase, a withdrawal that fails)
+        say.update(turn)
 
     def _declare_deck(self, view: VtesView) -> None:
         """In the joining step, send this seat's deck sizes (from the deck it committed to)."""
@@ -304,15 +328,93 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "vt-board" and self._view is not None:
+            self._check_keys()  # b and t act on the selected card: the footer follows it
+            self.refresh_bindings()
+        if event.option_list.id != self._active_list:
+            return  # a redraw of the list the card panel does not follow
         before = self._focus_card.pos if self._focus_card is not None else None
         self._focus_card = self._card_at(_id_pos(event.option.id))
         self._show_card()
         if self._focus_card is not None and self._focus_card.pos == before:
             return  # a redraw put the highlight back where it was: the person did not move it
+        if before is not None and not self._listed(event.option_list, before):
+            return  # the card left the list (played, moved): a redraw, not the person's key
+        self._unstick()
+
+    @staticmethod
+    def _listed(options: OptionList, pos: Pos) -> bool:
+        """True when the card at ``pos`` is in ``options`` (the hand's or the table's)."""
+        prefix = "h" if options.id == "vt-hand" else "b"
+        try:
+            options.get_option_index(_pos_id(prefix, pos))
+        except OptionDoesNotExist:
+            return False
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        # Every key (before the act it is bound to, if any) lets the turn line come back: the last
+        # refusal or after-play note was read; an act that is refused again says so again.
+        self._unstick()
+
+    def _unstick(self) -> None:
+        """Let the turn line replace the last refusal or after-play note (the person moved on)."""
         say = self.query_one("#vt-say", Static)
-        if say.has_class("-illegal") and self._view is not None:
+        if (say.has_class("-illegal") or say.has_class("-todo")) and self._view is not None:
             say.set_class(False, "-illegal")
+            say.set_class(False, "-todo")
             self._say_turn(self._view, list(self.session.table.names))
+
+    # -- focus: hand, table, log -----------------------------------------------------------------
+
+    #: The panels Tab and Shift+Tab go round, in this order.
+    PANELS: tuple[str, ...] = ("vt-hand", "vt-board", "log")
+    _PANEL_TITLES: dict[str, str] = {"vt-board": "Table", "log": "Game log"}
+
+    def action_cycle(self, step: int) -> None:
+        """Tab: the focus to the next of the hand, the table and the log (Shift+Tab: back)."""
+        focused = self.focused
+        ids = self.PANELS
+        at = ids.index(focused.id) if focused is not None and focused.id in ids else -1
+        if at < 0:
+            at = 0 if step > 0 else 1  # from elsewhere (the command line): Tab goes to the table
+        self.set_focus(self.query_one(f"#{ids[(at + step) % len(ids)]}"))
+
+    def on_descendant_focus(self, event: object) -> None:
+        focused = self.focused
+        if focused is not None and focused.id in ("vt-hand", "vt-board"):
+            self._active_list = focused.id
+            board = self.query_one("#vt-board", OptionList)
+            if focused is board and self.selected_card() is None:
+                self._highlight_first_card(board)
+            opt = focused.highlighted_option if isinstance(focused, OptionList) else None
+            self._focus_card = self._card_at(_id_pos(opt.id if opt is not None else None))
+            self._show_card()
+        self._titles()
+
+    def on_descendant_blur(self, event: object) -> None:
+        self._titles()
+
+    def _highlight_first_card(self, board: OptionList) -> None:
+        """The table's highlight on its first card: one of your minions if you have one."""
+        me = self.session.seat
+        cards = [(i, self._card_at(_id_pos(board.get_option_at_index(i).id))) for i in range(board.option_count)]
+        found = [(i, c) for i, c in cards if c is not None]
+        mine = [i for i, c in found if c.controller == me and c.zone.in_play]
+        if mine or found:
+            board.highlighted = (mine or [found[0][0]])[0]
+
+    def _titles(self) -> None:
+        """Each panel's title; the one with the focus is marked (its border changes colour too)
+        and says what its keys do."""
+        focused = self.focused
+        view = self._view
+        hand = f"Your hand ({len(view.hand)})" if view is not None and view.seat is not None else "Hand"
+        titles = {"vt-hand": hand, **self._PANEL_TITLES}
+        for wid, title in titles.items():
+            here = focused is not None and focused.id == wid
+            hint = " ↑↓ · Tab" if here and wid != "log" else " ↑↓ scroll" if here else ""
+            self.query_one(f"#{wid}").border_title = f"▸ {title}{hint}" if here else title
 
     def _show_card(self) -> None:
         # A card that moved is shown as it is now (counters, zone), or not at all once gone.
@@ -323,9 +425,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.query_one("#vt-card").border_title = title
 
     def _shown_card(self) -> CardView | None:
-        """The card the card panel shows: the one last highlighted (board or hand), as it is now."""
-        card = self._focus_card or self.hand_card()
-        return self._card_at(card.pos) if card is not None else None
+        """The card the card panel shows: the one highlighted in the hand or on the table, in
+        whichever had the focus last, as it is now."""
+        card = self.selected_card() if self._active_list == "vt-board" else self.hand_card()
+        return card or (self._card_at(self._focus_card.pos) if self._focus_card is not None else None)
 
     def action_card_box(self) -> None:
         """The shown card's whole text and rulings in a box (the panel may show only its start)."""
@@ -360,10 +463,38 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         selected = self.selected_card()
         return commands.Context(view, list(self.session.table.names), selected.pos if selected else None)
 
-    def _say(self, text: str, illegal: bool) -> None:
+    def _say(self, text: str, illegal: bool, todo: bool = False) -> None:
+        """The line under the board: ``illegal`` (a refusal) and ``todo`` (what to do by hand
+        after a play) wrap to up to three lines and stay until the next key; any other text is one
+        line, which the next redraw replaces."""
         say = self.query_one("#vt-say", Static)
         say.update(text)
         say.set_class(illegal, "-illegal")
+        say.set_class(todo and not illegal, "-todo")
+        if todo and self._view is not None:
+            self._turn_at_note = turn_line(self._view, list(self.session.table.names))
+
+    def _refusal(self, command: str) -> str | None:
+        """Why ``command`` (its defaults filled as the key fills them) cannot be made now, in the
+        command's or the engine's sentence; None when the engine would take it."""
+        ctx = self.command_context()
+        if ctx is None or self.session.seat is None:
+            return "The table has not started yet."
+        try:
+            self.session.check_move(commands.parse(command, ctx))
+        except VampireError as err:
+            return self._sentence(err)
+        return None
+
+    def _check_keys(self) -> None:
+        """Ask the engine whether ``b`` and ``t`` (with the table's selection) can act now; the
+        footer shows them only then (:meth:`check_action`)."""
+        self._why_not = {"bleed": self._refusal("bleed"), "transfer": self._refusal("transfer")}
+
+    def action_why_not(self, what: str) -> None:
+        """A footer key pressed while it can do nothing: why, in one line."""
+        reason = self._why_not.get(what) or self._refusal(what) or "Try again."
+        self._say(f"✗ {reason}", True)
 
     def try_act(self, act: Act) -> bool:
         """Check ``act`` with the engine (the seat's own table) and send it; a refusal shows the
@@ -381,9 +512,29 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._queued.clear()  # the keys after a refused act were meant to follow it
             self._say(f"✗ {self._sentence(err)}", True)
             return False
-        self._say(f"✓ Sent: {self._act_words(act)}", False)
+        todo = self._play_todo(act)
+        self._say(todo or f"✓ Sent: {self._act_words(act)}", False, todo=bool(todo))
         self.submit(act)
         return True
+
+    def _play_todo(self, act: Act) -> str:
+        """After a ``play``: what the player still does by hand (its cost, its effect), or ""."""
+        if act.get("do") != Do.PLAY:
+            return ""
+        card = self._card_at(tuple(act["card"]))
+        if card is None:
+            return ""
+        payer = self._card_at(tuple(act["minion"])) if "minion" in act else None
+        payer = payer or self._blood_payer()
+        todo = play_todo(card, act, payer)
+        return f"✓ {todo}" if todo else ""
+
+    def _blood_payer(self) -> CardView | None:
+        """The vampire of yours a blood cost comes from: the selected one, else your first ready one."""
+        view, me = self._view, self.session.seat
+        mine = [c for c in (view.cards if view else ()) if c.controller == me and c.crypt and c.zone == Zone.READY]
+        selected = self.selected_card()
+        return selected if selected in mine else (mine[0] if mine else None)
 
     def when_free(self, run: Callable[[], object]) -> None:
         """Run ``run`` (a key's act) now, or, while an act of this seat is on its way to the table,
@@ -440,19 +591,32 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def action_command(self) -> None:
         # At once, not as Widget.focus does it (after the messages already queued): the keys typed
         # right after ":" belong to the command line, and a "p" among them must not play a card.
-        self.set_focus(self.query_one("#vt-cmd", Input))
+        cmd = self.query_one("#vt-cmd", Input)
+        if self.focused is not cmd:
+            self._before_command = self.focused
+        self.set_focus(cmd)
+
+    def _leave_command(self) -> None:
+        """The focus back where it was before ``:`` (else the hand): the keys act again."""
+        back = self._before_command
+        self._before_command = None
+        if back is None or not back.is_attached or back.id == "vt-cmd":
+            back = self.home_widget()
+        self.set_focus(back)
 
     @on(Input.Submitted, "#vt-cmd")
     def _command_submitted(self, event: Input.Submitted) -> None:
         line = event.value.strip()
         if not line:
-            self.home_widget().focus()
+            self._leave_command()
             return
         if self.submitting or self._queued:
             self.when_free(lambda: self.run_command(line))
             event.input.value = ""
+            self._leave_command()
         elif self.run_command(line):
             event.input.value = ""
+            self._leave_command()
         else:
             # Refused: the line stays to be mended, selected, so that typing a new one replaces it.
             event.input.select_all()
@@ -478,26 +642,19 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.try_act(self._play_act(card))
 
     def _play_act(self, card: CardView) -> Act:
-        """Playing a hand card by key: an ally goes to the ready region, equipment and retainers
-        on the selected minion of yours, a location to the ready region, anything else to the ash
-        heap; its printed cost is paid (blood from the selected, or first, vampire of yours)."""
+        """Playing a hand card by key: where it goes is :func:`commands.play_destination`'s (in
+        play, on a minion, or the ash heap, from its krcg type and text); its printed cost is paid
+        (blood from the selected, or first, vampire of yours)."""
         from engine.games.vtes.cards import card_base, card_id
 
         act: Act = {"do": Do.PLAY, "card": card.as_list()}
-        types = set(card.types)
         me = self.session.seat
         mine = [c for c in (self._view.cards if self._view else ()) if c.controller == me and c.zone.in_play]
         selected = self.selected_card()
         minion = selected if selected is not None and selected in mine else None
-        if "Ally" in types or ("Master" in types and "location" in card.text.lower()[:40]):
-            act["to"] = Target.READY
-        elif types & {"Equipment", "Retainer"}:
-            target = minion or next((c for c in mine if c.crypt and c.zone == Zone.READY), None)
-            if target is not None:
-                act["to"] = Target.ON
-                act["on"] = target.as_list()
-            else:
-                act["to"] = Target.READY
+        ctx = self.command_context()
+        if ctx is not None:
+            act.update(commands.play_destination(card, ctx))
         cid = card_id(card.card)
         base = card_base().by_id(cid) if cid is not None else None
         cost = getattr(base, "cost", None)
@@ -623,11 +780,21 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._fill_board(view, list(self.session.table.names))
         self._say("Ash heaps shown on the table (h hides them)." if self._show_ash else "Ash heaps hidden.", False)
 
+    def action_log_box(self) -> None:
+        """The whole game log in a box (the log panel shows its last lines), at its end."""
+        from tui.games.vtes.menus import CardBox
+
+        names = list(self.session.table.names)
+        text = Text("Game log\n", style="bold")
+        for note in self.session.table.notes:
+            text.append(note.render(names) + "\n")
+        self.app.push_screen(CardBox(text, Text(), at_end=True))
+
     def action_back(self) -> None:
         cmd = self.query_one("#vt-cmd", Input)
         if cmd.has_focus:
             cmd.value = ""  # Esc leaves the command line and drops what was typed, like a cancel
-            self.home_widget().focus()
+            self._leave_command()
             return
         super().action_back()
 
@@ -637,6 +804,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return False  # a spectator's footer lists no key that acts
         if action == "command":
             return True
+        if action == "why_not":
+            return not getattr(self.session, "watching", False)
+        if action == "act" and parameters and parameters[0] in self._why_not and not self.submitting:
+            # False, not None: the key leaves the footer and its twin (why_not) says why.
+            return self._why_not[str(parameters[0])] is None
         if action in acting:
             view = self._view
             seated = self.session.seat is not None and view is not None and view.step == Step.PLAY

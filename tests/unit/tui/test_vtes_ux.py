@@ -1,0 +1,228 @@
+"""What a newcomer at the VTES table relies on, at 80×24 on an in-process table: Tab moves the
+focus between the hand, the table and the log (marked, and the card panel follows it); ``e`` shows
+a card's whole text; a card that stays in play is played into play, and the line under the table
+says what is left to do by hand; the command line gives the keys back after a command; a footer
+key that can do nothing leaves the footer and, pressed, says why; ``L`` shows the whole log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input, OptionList
+
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.vocab import Phase, Zone
+from tests.support.local_session import LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_table import advance, build_vtes
+from tui.app import Start, VampireApp
+from tui.games.vtes.menus import CardBox
+from tui.games.vtes.table import VtesTableScreen
+
+
+def _app() -> tuple[VampireApp, LocalGameSession]:
+    """Mina (seat 0) in her influence phase, with a vampire in play and transfers left."""
+    local = build_vtes(11)
+    advance(
+        local,
+        lambda v: (
+            v.acting == 0
+            and v.phase == Phase.INFLUENCE
+            and v.transfers >= 2
+            and v.players[0].pool > 3
+            and len(v.controlled(0, Zone.READY)) >= 1
+        ),
+    )
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    return VampireApp(Start("table", session), name="Mina"), session
+
+
+def _say(app: VampireApp) -> str:
+    return shown(app.screen.query_one("#vt-say"))
+
+
+def _card_panel(app: VampireApp) -> str:
+    return shown(app.screen.query_one("#vt-card-text"))
+
+
+async def _table(app: VampireApp, pilot: Any) -> VtesTableScreen:
+    await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+    screen = app.screen
+    assert isinstance(screen, VtesTableScreen)
+    await eventually(lambda: screen.hand_card() is not None, 10, "the hand", pilot=pilot)
+    return screen
+
+
+async def test_tab_moves_the_focus_between_hand_table_and_log_and_the_card_panel_follows() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        view = session.view()
+        hand = screen.query_one("#vt-hand", OptionList)
+        board = screen.query_one("#vt-board", OptionList)
+        assert screen.focused is hand and str(hand.border_title).startswith("▸ ")
+        assert view.hand[0].name in _card_panel(app)
+        # Tab: the table has the focus, marked; its highlight is on a vampire of yours, whose
+        # disciplines and capacity the card panel shows.
+        await pilot.press("tab")
+        assert screen.focused is board and str(board.border_title).startswith("▸ ")
+        assert not str(hand.border_title).startswith("▸ ")
+        vampire = screen.selected_card()
+        assert vampire is not None and vampire.controller == 0 and vampire.crypt
+        assert vampire.name in _card_panel(app) and "capacity" in _card_panel(app)
+        # ↓ moves the table's highlight, not the hand's; the panel follows it.
+        hand_before = hand.highlighted
+        await pilot.press("down")
+        moved = screen.selected_card()
+        assert hand.highlighted == hand_before and moved is not None and moved.pos != vampire.pos
+        await eventually(lambda: (moved.name or "face-down") in _card_panel(app), 5, "the panel", pilot=pilot)
+        # Tab again: the log; again: back to the hand, and the panel shows its card again.
+        await pilot.press("tab")
+        assert screen.focused is screen.query_one("#log") and str(screen.query_one("#log").border_title).startswith("▸")
+        await pilot.press("tab")
+        assert screen.focused is hand
+        held = screen.hand_card()
+        assert held is not None and held.name in _card_panel(app)
+        # Shift+Tab goes the other way round.
+        await pilot.press("shift+tab")
+        assert screen.focused is screen.query_one("#log")
+
+
+async def test_e_shows_the_whole_text_of_a_hand_card_and_of_a_vampire_on_the_table() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        assert "e all" in str(screen.query_one("#vt-card").border_title)
+        for where in ("hand", "table"):
+            if where == "table":
+                await pilot.press("tab")
+            card = screen.hand_card() if where == "hand" else screen.selected_card()
+            assert card is not None and card.text
+            await pilot.press("e")
+            await eventually(lambda: isinstance(app.screen, CardBox), 5, "the card box", pilot=pilot)
+            box = shown(app.screen.query_one("#vt-box-text"))
+            assert card.name in box and " ".join(card.text.split()) in " ".join(box.split()), where
+            await pilot.press("escape")
+            await eventually(lambda: app.screen is screen, 5, "the table again", pilot=pilot)
+
+
+def _master_in_play(session: LocalGameSession) -> Any:
+    """A hand card that is put in play (a location or "Put this card in play"), with a pool cost."""
+    base = card_base()
+    for card in session.view().hand:
+        info = base.by_id(int(card.card.split("-")[0]))
+        cost = getattr(info, "cost", None)
+        stays = "location" in card.text.lower() or "put this card in play" in card.text.lower()
+        if stays and cost is not None and str(cost.type.value) == "Pool":
+            return card
+    raise AssertionError("seed 11 deals Mina a location with a pool cost")
+
+
+async def test_p_puts_a_card_that_stays_in_play_into_play_and_says_what_is_left() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        card = _master_in_play(session)
+        hand = screen.query_one("#vt-hand", OptionList)
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.pause()
+        await pilot.press("p")
+        await eventually(lambda: not screen.submitting and session.submitted, 10, "the play", pilot=pilot)
+        played = next(c for c in session.view().cards if c.pos == card.pos)
+        assert played.zone == Zone.READY and played.controller == 0  # not the ash heap
+        assert session.submitted[-1]["to"] == "ready" and session.submitted[-1]["pool"] > 0  # the key pays it
+        await eventually(lambda: "is played" in _say(app), 10, "what is left", pilot=pilot)
+        assert "stays in play" in _say(app) and "pay its cost" not in _say(app)
+
+
+async def test_a_played_card_with_a_cost_says_to_pay_it_and_the_keys_come_back_after_the_command() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        card = _master_in_play(session)
+        hand = screen.query_one("#vt-hand", OptionList)
+        cmd = screen.query_one("#vt-cmd", Input)
+        await pilot.press("colon", *f"play {card.name}", "enter")
+        await eventually(
+            lambda: "is played" in _say(app), 10, f"what is left: {session.submitted[-1:]}, {_say(app)!r}", pilot=pilot
+        )
+        assert "pay its cost (pool -" in _say(app)
+        # The command went out: the focus is back on the hand, the line empty, the keys act again.
+        assert screen.focused is hand and cmd.value == ""
+        await eventually(lambda: not screen.submitting, 10, "settled", pilot=pilot)
+        await pilot.press("n")
+        await eventually(lambda: session.view().phase != Phase.INFLUENCE, 10, "the next phase", pilot=pilot)
+        assert cmd.value == "" and session.submitted[-1] == {"do": "phase"}
+        # The note stays until the next key: then the turn line is back.
+        await eventually(lambda: "Turn" in _say(app), 10, "the turn line", pilot=pilot)
+
+
+async def test_the_focus_goes_back_to_the_table_after_a_command_typed_from_there() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        await pilot.press("tab")
+        board = screen.focused
+        assert board is screen.query_one("#vt-board")
+        await pilot.press("colon", *"pool +1", "enter")
+        await eventually(lambda: screen.focused is board, 10, "the table's focus back", pilot=pilot)
+        # A refused command keeps the line, selected, to be mended.
+        await pilot.press("colon", *"pool 0", "enter")
+        await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
+        assert screen.focused is screen.query_one("#vt-cmd")
+
+
+async def test_bleed_and_transfer_leave_the_footer_when_they_cannot_act_and_say_why() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        # The influence phase: transfers yes, a bleed no (it is an action of the minion phase).
+        assert screen.check_action("act", ("transfer",)) is True
+        assert screen.check_action("act", ("bleed",)) is False
+        sent = len(session.submitted)
+        await pilot.press("b")
+        await eventually(lambda: "✗" in _say(app), 10, "why not", pilot=pilot)
+        assert len(session.submitted) == sent
+        # The discard phase: no transfer any more; t says why, and sends nothing.
+        await pilot.press("n")
+        await eventually(lambda: session.view().phase == Phase.DISCARD, 10, "discard phase", pilot=pilot)
+        await eventually(lambda: screen.check_action("act", ("transfer",)) is False, 10, "t gone", pilot=pilot)
+        sent = len(session.submitted)
+        await pilot.press("t")
+        await eventually(lambda: "✗" in _say(app), 10, "why not", pilot=pilot)
+        assert len(session.submitted) == sent
+        shown_keys = {k for k, b in screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert "t" not in shown_keys and "b" not in shown_keys and "n" in shown_keys
+
+
+async def test_l_shows_the_whole_game_log_at_its_end() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        notes = session.table.notes
+        names = list(session.table.names)
+        await pilot.press("L")
+        await eventually(lambda: isinstance(app.screen, CardBox), 5, "the log box", pilot=pilot)
+        box = " ".join(shown(app.screen.query_one("#vt-box-text")).split())
+        assert all(" ".join(n.render(names).split()) in box for n in notes[-10:])
+        assert len(notes) > 20  # more than the log panel's few lines
+        scroll = app.screen.query_one("#vt-box")
+        await eventually(lambda: scroll.scroll_y == scroll.max_scroll_y > 0, 5, "at the end", pilot=pilot)
+        await pilot.press("escape")
+        await eventually(lambda: app.screen is screen, 5, "the table again", pilot=pilot)
+
+
+async def test_a_long_refusal_wraps_under_the_table_instead_of_being_cut() -> None:
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        await pilot.press("colon", *"bleed 2 Gelasia Fotiou", "enter")
+        await eventually(lambda: "neither a minion of yours" in _say(app), 10, "the refusal", pilot=pilot)
+        say = screen.query_one("#vt-say")
+        await eventually(lambda: say.size.height >= 2, 5, "two lines", pilot=pilot)
+        assert len(_say(app)) > 78 and len(_say(app)) <= say.size.height * say.content_region.width
+        # The next key makes room again: one line, the turn.
+        await pilot.press("escape", "tab")
+        await eventually(lambda: say.size.height == 1, 5, "one line again", pilot=pilot)
