@@ -1,0 +1,116 @@
+"""What a newcomer met playing at 80×24 with only the README: every home form whole, progress and
+waiting lines in whole words, the help read cleanly, prompts that never offer an impossible move,
+keys pressed quickly acted on in order, the way back to a log and to a seat said after quitting.
+
+The tables are the reproducible in-process ones of :mod:`tests.support.local_session`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Button
+
+from tests.support.local_session import LocalGameSession, advance, build_local
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tui.app import Start, VampireApp
+from tui.screens.home import HomeScreen
+
+THREE = [None, "heuristic", "random"]
+
+
+@pytest.fixture(autouse=True)
+def no_recent_logs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tui.screens.home.recent_logs", lambda *a, **k: [])
+
+
+def _frozen(until: Any, levels: list[str | None] = THREE, rounds: int = 2, **kw: Any) -> LocalGameSession:
+    local = build_local(3, levels, {"rounds": rounds, **kw.pop("options", {})})
+    advance(local, 0, until)
+    return LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False, **kw)
+
+
+@pytest.mark.parametrize("form", ["play", "host", "join", "replay", "audit", "quit"])
+async def test_every_home_form_and_its_button_are_whole_at_80x24(form: str) -> None:
+    app = VampireApp(name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+        for game in app.screen.fronts:  # each game's fields, where the form has a choice of game
+            if form in ("play", "host") and len(app.screen.fronts) > 1:
+                app.screen.query_one(f"#{form}-game").value = game.name
+            from textual.widgets import ContentSwitcher
+
+            app.screen.query_one(ContentSwitcher).current = form
+            await pilot.pause()
+            await pilot.pause()
+            button = app.screen.query_one(f"#{form}-go", Button)
+            region = button.region
+            assert region.height == 3 and region.bottom <= 24 - 2, (game.name, region)  # above the border and footer
+
+
+def screen_text(app: VampireApp) -> list[str]:
+    """The lines the terminal shows now."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def _status_rows(app: VampireApp) -> str:
+    """The status line's rows, joined by spaces (a wrapped line reads as one)."""
+    label = app.screen.query_one("#waiting")
+    rows = screen_text(app)[label.region.y : label.region.bottom]
+    return " ".join(r[label.region.x : label.region.right].strip() for r in rows)
+
+
+async def test_a_deal_s_progress_line_keeps_its_words_whole_at_80_columns() -> None:
+    from tui.games.queen.table import TableScreen
+    from tui.table_text import work_progress
+
+    local = build_local(3, [None, "heuristic", "heuristic", "random"], {"rounds": 1})
+    seen = ""
+    for _ in range(2000):  # until a bot shuffles for the first round: the longest line of a deal
+        progress = work_progress(local.table, {}, 0)
+        if progress is not None and progress.text.startswith("Shuffling for round 1: Lisa"):
+            seen = progress.text
+            break
+        assert local.step()
+    assert seen
+    session = LocalGameSession(local, 0, auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        await eventually(lambda: "Lisa" in _status_rows(app), 10, "the progress line", pilot=pilot)
+        words = _status_rows(app)
+        now = work_progress(session.table, {}, 0)
+        assert now is not None and len(now.text) > 60  # longer than the room left of the bar
+        assert now.text.split(" (")[0] in words, words
+        assert app.screen.query_one("#work").display
+
+
+def _lead(local: Any) -> bool:
+    state = local.table.gstate
+    return state.phase == "play" and state.trick is None and state.turn == 0
+
+
+async def test_f1_reads_cleanly_at_80_columns_and_names_home_end_and_the_head() -> None:
+    from tui.games.queen.table import TableScreen
+    from tui.screens.help import HelpScreen
+
+    app = VampireApp(Start("table", _frozen(_lead)), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        await pilot.press("f1")
+        await eventually(lambda: isinstance(app.screen, HelpScreen), 10, "the help", pilot=pilot)
+        await pilot.pause()
+        static = app.screen.query_one("#help Static")
+        from rich.text import Text
+
+        plain = Text.from_markup(shown(static)).plain
+        lines = plain.split("\n")
+        # No line is wrapped by the dialog: the text is as many rows high as it has lines.
+        assert static.region.height == len(lines), [ln for ln in lines if len(ln) > static.region.width]
+        text = " ".join(plain.split())
+    assert "Home End to the first / last card" in text
+    assert "head #N 1a2b-… (title): the log's fingerprint" in text
+    assert "the holder of Hunter 20 leads the first trick of that round" in text
