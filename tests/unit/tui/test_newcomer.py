@@ -114,3 +114,27 @@ async def test_f1_reads_cleanly_at_80_columns_and_names_home_end_and_the_head() 
     assert "Home End to the first / last card" in text
     assert "head #N 1a2b-… (title): the log's fingerprint" in text
     assert "the holder of Hunter 20 leads the first trick of that round" in text
+
+
+def _only_a_pass(local: Any) -> bool:
+    """My turn in a normal trick, with no play the rules allow but a pass."""
+    state = local.table.gstate
+    trick = state.trick
+    if state.phase != "play" or trick is None or trick.hunter or state.turn != 0:
+        return False
+    return all(act["do"] == "pass" for act in local.table.game.legal_acts(local.seats[0].view()))
+
+
+async def test_the_prompt_never_offers_a_play_the_rules_do_not_allow() -> None:
+    from tui.games.queen.table import TableScreen
+
+    local = build_local(1, [None, "heuristic", "heuristic", "random"], {"rounds": 1})
+    advance(local, 0, _only_a_pass)
+    session = LocalGameSession(local, 0, auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        await eventually(lambda: shown(app.screen.query_one("#pick")), 10, "the prompt", pilot=pilot)
+        line = shown(app.screen.query_one("#pick"))
+    assert line.startswith("You cannot beat ") and line.endswith("p passes."), line
+    assert "or pass (p)" not in line

@@ -154,6 +154,8 @@ class TableScreen(TableFrame, inherit_bindings=False):
                 text = "Your lead: pick a set with ←/→ and Space (or the mouse), then Enter."
             elif mine and trick.hunter:
                 text = "Hunter trick: pick one card with ←/→ and Space, then Enter. You may not pass."
+            elif mine and (cannot := self._cannot_beat(trick)) is not None:
+                text = cannot
             elif mine:
                 need = "a higher card" if trick.size == 1 else f"{trick.size} higher cards"
                 text = f"Your turn: {beat_words(trick)} with {need}, or pass (p)."
@@ -177,6 +179,22 @@ class TableScreen(TableFrame, inherit_bindings=False):
         self._pick_act = act
         line.update(f"✓ Enter {self._act_words(act)}.")
         line.set_class(False, "-illegal")
+
+    def _cannot_beat(self, trick: Any) -> str | None:
+        """On my turn in a normal trick, when the rules leave me nothing but a pass (their legal
+        moves, :meth:`engine.games.queen.rules.QueenRules.legal_acts`): why, and that p passes;
+        None when some play beats the trick."""
+        game = self.session.table.game
+        view = self.session.view()
+        if game is None or view is None or any(ident is None for _, ident in view.hand):
+            return None  # cards still being opened to me: the rules cannot judge them yet
+        if any(act.get("do") != "pass" for act in game.legal_acts(view)):
+            return None
+        best = beat_words(trick).removeprefix("beat ")
+        held = len(view.hand)
+        if held < trick.size:
+            return f"You cannot beat {best} (you hold {held} card{'s' if held != 1 else ''}): p passes."
+        return f"You cannot beat {best}: no set of {trick.size} of yours is higher. p passes."
 
     def _act_words(self, act: Act) -> str:
         if act["do"] == "hunter":
