@@ -138,3 +138,27 @@ async def test_the_prompt_never_offers_a_play_the_rules_do_not_allow() -> None:
         line = shown(app.screen.query_one("#pick"))
     assert line.startswith("You cannot beat ") and line.endswith("p passes."), line
     assert "or pass (p)" not in line
+
+
+async def test_space_then_enter_at_once_plays_the_picked_card() -> None:
+    """Space and Enter pressed in one burst: Enter plays the card Space picked, although the pick's
+    message may not have reached the screen yet when Enter arrives."""
+    from textual import events
+
+    from tui.games.queen.table import TableScreen
+    from tui.games.queen.widgets.hand import HandView
+
+    session = _frozen(_lead)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        hand = app.screen.query_one(HandView)
+        await eventually(lambda: hand.cards and hand.cards[0].ident, 10, "the hand", pilot=pilot)
+        hand.focus()
+        await pilot.pause()
+        first = hand.cards[0].key
+        # Both keys queued before either is handled, as a quick typist's terminal sends them.
+        app.post_message(events.Key("space", " "))
+        app.post_message(events.Key("enter", "\r"))
+        await eventually(lambda: session.submitted, 10, "the move", pilot=pilot)
+    assert session.submitted == [{"do": "play", "cards": [list(first)]}]

@@ -61,6 +61,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         super().__init__(session)
         self._rounds_shown = 0
         self._pick_act: Act | None = None
+        self._judged: tuple[Any, ...] | None = None  # the picked keys _pick_act was judged for
         self._why: tuple[str, bool] | None = None  # (why a key did nothing, my turn then), until things change
 
     # -- the board -------------------------------------------------------------------------------
@@ -137,6 +138,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         hand = self.query_one(HandView)
         line = self.query_one("#pick", Static)
         keys = hand.picked_keys()
+        self._judged = keys
         table = self.session.table
         state = table.gstate
         self._pick_act = None
@@ -212,7 +214,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         # False (not None): a key that can do nothing now leaves the footer, and its twin
         # ``why_not`` binding answers it with the reason.
         if action == "play":
-            return self._pick_act is not None and not self.submitting
+            return self._current_pick() is not None and not self.submitting
         if action == "pass_turn":
             return self._why_not_pass() is None
         return super().check_action(action, parameters)
@@ -260,10 +262,20 @@ class TableScreen(TableFrame, inherit_bindings=False):
             self._why = (reason, self.my_turn())
             self._evaluate_pick()
 
+    def _current_pick(self) -> Act | None:
+        """The act Enter plays now, judged afresh when the hand's picks changed since the last
+        judgement: a key pressed right after Space (before the hand's PickChanged reaches this
+        screen) acts on the pick Space made, keys taking effect in the order they were pressed."""
+        if self.query_one(HandView).picked_keys() != self._judged:
+            self._why = None
+            self._evaluate_pick()
+        return self._pick_act
+
     def action_play(self) -> None:
-        if self._pick_act is None or self.submitting:
+        act = self._current_pick()
+        if act is None or self.submitting:
             return
-        self.submit(self._pick_act)
+        self.submit(act)
 
     def action_pass_turn(self) -> None:
         act: Act = {"do": "pass"}
