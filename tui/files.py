@@ -50,6 +50,37 @@ def shell_path(path: Path) -> str:
     return shlex.quote(str(path))
 
 
+def vampire_command() -> str:
+    """This program's command as the person running it can type it in their shell: ``vampire``
+    when that name on the PATH is this program, else the path of the console script running now
+    (relative to the working directory when shorter, quoted for a shell). A game started by a
+    script that runs ``.venv/bin/vampire`` says ``.venv/bin/vampire audit …``, not a command the
+    shell does not find."""
+    import shlex
+    import shutil
+    import sys
+
+    script: Path | None = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is None or not script.name.startswith("vampire") or not script.is_file():
+        beside = Path(sys.executable).parent / "vampire"  # run as python -m: the venv's script
+        script = beside if beside.is_file() else None
+    if script is None:
+        return "vampire"
+    found = shutil.which("vampire")
+    try:
+        if found is not None and Path(found).resolve() == script.resolve():
+            return "vampire"
+    except OSError:
+        pass
+    full = script.absolute()
+    shown = display_path(full)
+    if shown.startswith("~" + os.sep) and shlex.quote(shown[2:]) == shown[2:]:
+        return shown
+    if os.sep not in shown:
+        shown = os.path.join(".", shown)  # a bare name would be looked up on the PATH
+    return shlex.quote(shown)
+
+
 def log_label(path: Path, width: int = 46) -> str:
     """A saved log in a list, in ``width`` characters: when it was written (to the second) and
     where it comes from ("played", "hosted", "table 0ac64685, mina", or its path)."""

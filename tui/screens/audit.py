@@ -14,7 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from tui.files import display_path, shell_path
+from tui.files import display_path, shell_path, vampire_command
 from tui.messages import AuditProgress
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -90,7 +90,7 @@ class AuditScreen(Screen[None]):
         verdict.update(text)
         verdict.add_class(cls)
         self.query_one("#audit-what", Static).update(
-            f"{report.entries} entries read. The same check from a shell: vampire audit {shell_path(self.path)}"
+            f"{report.entries} entries read. The same check from a shell: {vampire_command()} audit {shell_path(self.path)}"
         )
         lines = report.text().split("\n")
         if lines and lines[0].startswith(("CLEAN", "FAULT", "NO FAULT")):

@@ -191,7 +191,10 @@ class TableFrame(Screen[None]):
         elif event.kind == "presence" and event.text:
             self.notify(event.text, title="Players", severity="information" if event.ok else "warning", markup=False)
         elif event.kind == "closed" and event.text:
-            self.notify(_sentence(event.text), title="Table closed")
+            # A game that simply ended says so on its end screen (a notice would cover the log's
+            # path there); a table that closed otherwise is news.
+            if not (event.ok and self._game_over()):
+                self.notify(_sentence(event.text), title="Table closed")
             if not event.ok:  # the link stopped for good (not the game's end): say so until the player leaves
                 link = self.query_one("#link", Static)
                 link.update(Text(f"{_sentence(event.text)} This window is no longer at the table."))
@@ -260,6 +263,11 @@ class TableFrame(Screen[None]):
             waiting += f" ({table.names[stalled]} has kept the table waiting {secs} s: a votes to end the wait.)"
         label.update(waiting)
         label.set_class(waiting == "Your turn.", "-your-turn")
+
+    def _game_over(self) -> bool:
+        """The table's game has its result (it ended by its rules)."""
+        table = self.session.table
+        return table.game is not None and table.gstate is not None and table.game.result(table.gstate) is not None
 
     # -- moves -----------------------------------------------------------------------------------
 

@@ -162,3 +162,54 @@ async def test_space_then_enter_at_once_plays_the_picked_card() -> None:
         app.post_message(events.Key("enter", "\r"))
         await eventually(lambda: session.submitted, 10, "the move", pilot=pilot)
     assert session.submitted == [{"do": "play", "cards": [list(first)]}]
+
+
+def test_the_command_is_written_the_way_this_person_runs_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    import sys
+
+    from tui.files import vampire_command
+
+    script = tmp_path / ".venv" / "bin" / "vampire"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [str(script), "play"])
+    # Not on the PATH (scripts/play runs .venv/bin/vampire): its path, from the working directory.
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert vampire_command() == ".venv/bin/vampire"
+    # Another program of that name on the PATH: still this one's path.
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/vampire")
+    assert vampire_command() == ".venv/bin/vampire"
+    # This very program on the PATH: its name.
+    monkeypatch.setattr(shutil, "which", lambda name: str(script))
+    assert vampire_command() == "vampire"
+
+
+def _over(local: Any) -> bool:
+    return local.table.gstate.phase == "over"
+
+
+async def test_a_game_that_ended_shows_the_audit_command_uncovered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.screens.results import GameEndScreen
+    from tui.session import SessionEvent
+
+    monkeypatch.setattr("tui.screens.results.vampire_command", lambda: ".venv/bin/vampire")
+    session = _frozen(_over, rounds=1)
+    app = VampireApp(Start("table", session), name="Mina")
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        from tui.games.queen.results import RoundEndScreen
+
+        await eventually(lambda: isinstance(app.screen, RoundEndScreen), 10, "the last round's end", pilot=pilot)
+        await pilot.press("enter")
+        session._emit(SessionEvent("closed", text="Mina wins with 12."))  # the table's end, as a session says it
+        await eventually(lambda: isinstance(app.screen, GameEndScreen), 10, "the end screen", pilot=pilot)
+        await pilot.pause()
+        words = " ".join(shown(s) for s in app.screen.query("Static"))
+    assert ".venv/bin/vampire audit mina.vtlog" in words
+    assert said == []
