@@ -213,3 +213,37 @@ async def test_a_game_that_ended_shows_the_audit_command_uncovered(
         words = " ".join(shown(s) for s in app.screen.query("Static"))
     assert ".venv/bin/vampire audit mina.vtlog" in words
     assert said == []
+
+
+async def test_the_host_reads_who_left_in_the_log_and_what_a_vote_to_end_the_wait_does() -> None:
+    from tui.games.queen.table import TableScreen
+    from tui.session import SessionEvent
+
+    session = _frozen(_lead)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        screen = app.screen
+        lead = next(a for a in session.local.seats[0].legal_acts() if a["do"] == "play")
+        await session.submit_move(lead)  # the bots are frozen: the table now waits for Lisa
+        await eventually(lambda: "Lisa" in _status_rows(app), 10, "waiting for Lisa", pilot=pilot)
+        session._emit(SessionEvent("presence", text="Lisa left the table (and can come back).", ok=False))
+        session._emit(SessionEvent("waiting", seats=(1,)))  # the host: Lisa keeps the table waiting
+        log = screen.query_one("#log")
+        await eventually(
+            lambda: any("Lisa left the table (and can come back)." in s.text for s in log.lines),
+            10,
+            "the log",
+            pilot=pilot,
+        )
+        await eventually(lambda: "a votes" in _status_rows(app), 10, "the abandon offer", pilot=pilot)
+        assert "Lisa has kept the table waiting" in _status_rows(app)
+        assert _status_rows(app).endswith("a votes to end the wait."), _status_rows(app)  # whole, not cut
+        await pilot.press("a")
+        await eventually(lambda: "no winner" in _status_rows(app), 10, "what the vote does", pilot=pilot)
+        assert (
+            "You voted to end the wait for Lisa: if every other player votes so too, the game ends with no winner."
+            in _status_rows(app)
+        )
+        session._emit(SessionEvent("presence", text="Lisa is back.", ok=True))
+        await eventually(lambda: any("Lisa is back." in s.text for s in log.lines), 10, "back, in the log", pilot=pilot)

@@ -108,6 +108,10 @@ class TableScreen(TableFrame, inherit_bindings=False):
             self.query_one(HandView).set_cards(cards)
         self._evaluate_pick()
 
+    def abandon_outcome(self, name: str) -> str:
+        # The rules' "Abandon": a seat removed by the votes ends the game with no winner.
+        return "if every other player votes so too, the game ends with no winner"
+
     def moved(self) -> None:
         self._why = None
         self.query_one(HandView).clear_picks()
