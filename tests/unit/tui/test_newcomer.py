@@ -247,3 +247,27 @@ async def test_the_host_reads_who_left_in_the_log_and_what_a_vote_to_end_the_wai
         )
         session._emit(SessionEvent("presence", text="Lisa is back.", ok=True))
         await eventually(lambda: any("Lisa is back." in s.text for s in log.lines), 10, "back, in the log", pilot=pilot)
+
+
+async def test_a_full_lobby_offers_no_bot_and_forgets_the_open_seats_notice() -> None:
+    from tui.screens.lobby import LobbyScreen
+
+    levels = [None, "heuristic", "heuristic", "random"]
+    session = LocalGameSession(build_local(5, levels, start=False, seated=3), 0, auto=False)
+    app = VampireApp(Start("lobby", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
+        assert "b Bot" in screen_text(app)[-1]
+        await pilot.press("s")  # one seat is open: s says so
+        await eventually(
+            lambda: any("1 seat is still open" in n.message for n in app._notifications), 10, "the notice", pilot=pilot
+        )
+        await pilot.press("b")
+        await eventually(lambda: len(session.table.seats) == 4, 10, "a full table", pilot=pilot)
+        await eventually(
+            lambda: not any("still open" in n.message for n in app._notifications), 1, "the notice gone", pilot=pilot
+        )
+        await pilot.pause()
+        footer = screen_text(app)[-1]
+        assert "Bot" not in footer and "Random bot" not in footer, footer
+        assert "s Start" in footer

@@ -200,7 +200,9 @@ class TableScreen(TableFrame, inherit_bindings=False):
         held = len(view.hand)
         if held < trick.size:
             return f"You cannot beat {best} (you hold {held} card{'s' if held != 1 else ''}): p passes."
-        return f"You cannot beat {best}: no set of {trick.size} of yours is higher. p passes."
+        if trick.size == 1:
+            return f"You cannot beat {best}: none of your cards is higher. p passes."
+        return f"You cannot beat {best}: you have no {trick.size} higher cards of one number. p passes."
 
     def _act_words(self, act: Act) -> str:
         if act["do"] == "hunter":
