@@ -109,7 +109,14 @@ class AuditScreen(Screen[None]):
             return True if self.report is not None and self.report.entries else None
         return True
 
+    closes_app = False
+    """This screen is what the command opened (``vampire replay FILE``): closing it exits the
+    program (status 0) instead of showing the home screen it was never asked for."""
+
     def action_back(self) -> None:
+        if self.closes_app:
+            self.app.exit()
+            return
         self.app.pop_screen()
 
     def action_replay(self) -> None:

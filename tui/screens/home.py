@@ -118,9 +118,9 @@ class HomeScreen(Screen[None]):
         Binding("f1", "app.help", "Help"),
     ]
 
-    SHORT = 32
-    """Below this many rows the forms' fields lose their borders (one row each), so that the
-    longest form and its button fit a 24-row terminal."""
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    """Below 32 rows the forms' fields lose their borders (one row each, the stylesheet's
+    ``HomeScreen.-short``), so that the longest form and its button fit a 24-row terminal."""
 
     BROWSER: Callable[[Callable[[list[HeardTable]], None]], Browser] = Browser
     """What listens for tables on the LAN (:class:`net.discovery.Browser`), made when the join
@@ -163,21 +163,6 @@ class HomeScreen(Screen[None]):
             row.add_class("-game-field")
         return rows
 
-    @property
-    def short(self) -> bool:
-        """The terminal is too short for bordered fields (:attr:`SHORT`)."""
-        return self.app.size.height < self.SHORT
-
-    def _fit_fields(self, container: Widget) -> None:
-        """Make the fields in ``container`` compact on a short terminal, bordered on a tall one."""
-        for field in container.query("Input, Select"):
-            assert isinstance(field, (Input, Select))
-            field.compact = self.short
-
-    def on_resize(self) -> None:
-        self.set_class(self.short, "-short")
-        self._fit_fields(self)
-
     def _front(self, form: str) -> FrontEnd:
         """The game chosen in ``form``."""
         if len(self.fronts) < 2:
@@ -189,11 +174,12 @@ class HomeScreen(Screen[None]):
     async def _game_changed(self, event: Select.Changed) -> None:
         form = (event.select.id or "").split("-")[0]
         container = self.query_one(f"#{form}")
+        if not container.is_mounted:
+            return  # the app is leaving (a replay opened by the command was closed at once)
         await container.query(".-game-field").remove()
         row = event.select.parent  # the game's row: the game's fields follow it
         assert isinstance(row, Widget)
         await container.mount(*self._game_rows(form, self._front(form)), after=row)
-        self._fit_fields(container)
 
     def _options(self, form: str) -> dict[str, object]:
         """The table options chosen in ``form``."""

@@ -271,3 +271,33 @@ async def test_a_full_lobby_offers_no_bot_and_forgets_the_open_seats_notice() ->
         footer = screen_text(app)[-1]
         assert "Bot" not in footer and "Random bot" not in footer, footer
         assert "s Start" in footer
+
+
+@pytest.mark.parametrize("which", ["replay", "audit"])
+async def test_esc_on_the_replay_or_audit_the_command_opened_exits(
+    which: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui.screens.audit import AuditScreen
+    from tui.screens.replay import ReplayScreen
+
+    monkeypatch.chdir(tmp_path)
+    path = Path("game.vtlog")
+    local = build_local(2, ["heuristic"] * 3, {"rounds": 1}, save=path)
+    local.run()
+    local.host.log.close()
+    kind = ReplayScreen if which == "replay" else AuditScreen
+    app = VampireApp(Start(which, path), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, kind), 10, which, pilot=pilot)
+        await pilot.press("escape")
+        await eventually(lambda: app._exit, 10, "the program's exit", pilot=pilot)
+        assert not isinstance(app.screen, HomeScreen)
+    assert (app.return_code or 0) == 0
+    # Opened from the home screen, Esc goes back there.
+    app = VampireApp(name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+        (app.open_replay if which == "replay" else app.open_audit)(path)
+        await eventually(lambda: isinstance(app.screen, kind), 10, which, pilot=pilot)
+        await pilot.press("escape")
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home again", pilot=pilot)
