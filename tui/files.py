@@ -81,15 +81,36 @@ def vampire_command() -> str:
     return shlex.quote(shown)
 
 
+def log_game_title(path: Path) -> str | None:
+    """The title of the game the log at ``path`` holds ("Vampire Queen"), read from its first
+    entry only (PROTOCOL.md 8: the log file's first frame, the table's genesis); None when the
+    file cannot be read, is no log, or names a game this program does not know."""
+    from engine.errors import VampireError
+    from engine.games import UnknownGame, find_game
+    from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, parse_log
+
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(LOG_MAGIC) + FRAME_HEADER)
+            size = int.from_bytes(head[len(LOG_MAGIC) :], "big")
+            data = head + file.read(min(size, 1 << 20))
+        entries = parse_log(data).entries
+        game = entries[0].body.get("game") if entries else None
+        return find_game(str(game)).title if isinstance(game, str) else None
+    except (OSError, VampireError, UnknownGame, ValueError):
+        return None
+
+
 def log_label(path: Path, width: int = 46) -> str:
-    """A saved log in a list, in ``width`` characters: when it was written (to the second) and
-    where it comes from ("played", "hosted", "table 0ac64685, mina", or its path)."""
+    """A saved log in a list, in ``width`` characters: when it was written (to the minute), its
+    game (:func:`log_game_title`) and where it comes from ("played here", "hosted", "table
+    0ac64685, mina", or its path): ``"2026-11-30 22:35  Vampire Queen · played here"``."""
     from datetime import datetime
 
     try:
-        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M:%S")
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
     except OSError:
-        when = "????-??-?? ??:??:??"
+        when = "????-??-?? ??:??"
     try:
         parts = path.relative_to(data_dir()).parts
     except ValueError:
@@ -106,6 +127,12 @@ def log_label(path: Path, width: int = 46) -> str:
         what = f"table {parts[1][:8]}, " + (f"{who} watched" if path.stem.endswith("-spectator") else who)
     else:
         what = display_path(path)
+    game = log_game_title(path)
+    if game is not None:
+        # Two logs of one place (a Queen game and a VTES game played here) read apart by game.
+        if len(game) + len(what) + 3 > max(width - len(when) - 2, 8):
+            game = "".join(w[0] for w in game.split() if w[:1].isupper()) or game[:8]  # "VTES"
+        what = f"{game} · {what}"
     room = max(width - len(when) - 2, 8)
     if len(what) > room:  # a path keeps its end (the file's name); words keep their start
         what = ("…" + what[-(room - 1) :]) if not parts else what[: room - 1] + "…"

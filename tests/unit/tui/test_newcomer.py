@@ -301,3 +301,27 @@ async def test_esc_on_the_replay_or_audit_the_command_opened_exits(
         await eventually(lambda: isinstance(app.screen, kind), 10, which, pilot=pilot)
         await pilot.press("escape")
         await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home again", pilot=pilot)
+
+
+def test_recent_logs_of_two_games_played_here_name_their_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from engine.protocol.log import LOG_MAGIC, encode_frame
+    from tests.support.vtes_table import build_vtes
+    from tui.files import log_label
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    logs = tmp_path / "vampire-table" / "logs"
+    logs.mkdir(parents=True)
+    queen = logs / "20261130-175756-1.vtlog"
+    local = build_local(2, ["heuristic"] * 3, {"rounds": 1}, save=queen, start=False)
+    local.host.log.close()
+    vtes = logs / "20261130-175756-2.vtlog"
+    genesis = build_vtes(1).host.table.entries[0]
+    vtes.write_bytes(LOG_MAGIC + encode_frame(genesis))
+    for path in (queen, vtes):
+        os.utime(path, (1_800_000_000, 1_800_000_000))  # played at the same minute
+    labels = [log_label(queen), log_label(vtes)]
+    assert labels[0] != labels[1]
+    assert labels[0].endswith("Vampire Queen · played here") and labels[1].endswith("VTES · played here"), labels
+    assert all(len(label) <= 46 for label in labels)
