@@ -63,6 +63,7 @@ class VampireApp(App[None]):
         self._factory = factory
         self.player_name = name
         self.session: TableSession | None = None
+        self.last_session: TableSession | None = None  # the table last opened: the shell's farewell reads it
         self.quit_chosen = False  # the player quit (Ctrl+Q, answered): the command exits 0
         self._focus_before_small: dict[int, Any] = {}
         self.file_warnings = FileWarnings(self)
@@ -158,6 +159,7 @@ class VampireApp(App[None]):
         if self.session is not None and self.session is not session:
             await self._stop_session()
         self.session = session
+        self.last_session = session
         screen = LobbyScreen(session) if lobby else table_screen(session, game)
         await self.push_screen(screen)
         try:

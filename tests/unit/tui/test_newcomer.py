@@ -325,3 +325,26 @@ def test_recent_logs_of_two_games_played_here_name_their_game(tmp_path: Path, mo
     assert labels[0] != labels[1]
     assert labels[0].endswith("Vampire Queen · played here") and labels[1].endswith("VTES · played here"), labels
     assert all(len(label) <= 46 for label in labels)
+
+
+def test_after_quitting_the_shell_says_where_the_log_is_and_how_a_guest_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from types import SimpleNamespace
+
+    from tui.cli import _farewell
+    from tui.farewell import farewell_lines
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("tui.farewell.vampire_command", lambda: ".venv/bin/vampire")
+    host = _frozen(_lead)  # a table on this computer, its log in mina.vtlog
+    _farewell(SimpleNamespace(last_session=host))
+    assert capsys.readouterr().out.splitlines() == [
+        "The table's log: mina.vtlog",
+        "Replay it: .venv/bin/vampire replay mina.vtlog",
+    ]
+    guest = _frozen(_lead, is_host=False, address="192.168.1.5:7447")
+    assert farewell_lines(guest)[-1] == ("Your seat waits for you: .venv/bin/vampire join 192.168.1.5:7447 --name Mina")
+    over = _frozen(_over, rounds=1, is_host=False, address="192.168.1.5:7447")
+    assert not any("join" in line for line in farewell_lines(over))  # no seat to come back to
+    assert farewell_lines(None) == []
