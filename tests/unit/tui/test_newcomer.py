@@ -348,3 +348,18 @@ def test_after_quitting_the_shell_says_where_the_log_is_and_how_a_guest_comes_ba
     over = _frozen(_over, rounds=1, is_host=False, address="192.168.1.5:7447")
     assert not any("join" in line for line in farewell_lines(over))  # no seat to come back to
     assert farewell_lines(None) == []
+
+
+async def test_the_end_of_a_round_says_what_its_mark_means() -> None:
+    from tui.games.queen.results import RoundEndScreen
+
+    def _first_round_over(local: Any) -> bool:
+        return len(local.table.gstate.round_scores) >= 1
+
+    app = VampireApp(Start("table", _frozen(_first_round_over, rounds=2)), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, RoundEndScreen), 10, "the round's end", pilot=pilot)
+        await pilot.pause()
+        text = " ".join(" ".join(screen_text(app)).split())
+    assert "◆ marks who leads now." in text and "◆ leads" in text
+    assert "◆ lowest" not in text
