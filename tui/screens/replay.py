@@ -220,7 +220,7 @@ class ReplayScreen(Screen[None]):
     def show(self) -> None:
         replay = self.replay
         frames = self.frames
-        if replay is None or not frames:
+        if replay is None or not frames or not self.is_attached:
             return
         frame = frames[self.index]
         where = [f"{unit} {number}" for unit, number in frame.marks.where if number]
@@ -241,8 +241,8 @@ class ReplayScreen(Screen[None]):
         self.refresh_bindings()
 
     def _show_entries(self, frames: list[Frame]) -> None:
-        if not frames or self.index >= len(frames):
-            return
+        if not frames or self.index >= len(frames) or not self.is_attached:
+            return  # (not attached: closed, with Esc, before this refresh came round)
         panel = self.query_one("#replay-entries", Static)
         size = panel.content_size
         height = max(size.height, 1) if size.height else 8
