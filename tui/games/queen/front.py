@@ -16,11 +16,11 @@ if TYPE_CHECKING:
 
 HELP = """\
 [b]At the table[/b]
-  ← →     move along your hand      Space  pick or unpick a card
-  Home End  to the first / last card  Esc  unpick everything
-  Enter   play the picked cards     p      pass (in a normal trick)
-  c       chat (Enter sends)        a      vote to end a long wait
-  l       read the game log (↑ ↓)
+  ← →       move along your hand      Space  pick or unpick a card
+  Home End  to the first / last card  Esc    unpick everything
+  Enter     play the picked cards     p      pass (in a normal trick)
+  c         chat (Enter sends)        a      vote to end a long wait
+  l         read the game log (↑ ↓)
   The line under your hand says what Enter would play, or why not.
   Picked cards show as [7]; ▲ marks the cursor; ▶ marks whose turn.
 
