@@ -23,5 +23,9 @@ async def run_session(
     wrapped = wrap_session(session, host=host, address=address, bots=bots, bots_dir=bots_dir)
     app = VampireApp(Start("lobby", wrapped), name=wrapped.name)
     await app.run_async()
+    from tui.farewell import rejoin_line
+
+    if (line := rejoin_line(wrapped)) is not None:  # the command prints the log's path itself
+        print(line, flush=True)
     table = wrapped.table
     return 0 if table.ended or table.phase == "stopped" or app.quit_chosen else 1

@@ -63,6 +63,7 @@ class VampireApp(App[None]):
         self._factory = factory
         self.player_name = name
         self.session: TableSession | None = None
+        self.last_session: TableSession | None = None  # the table last opened: the shell's farewell reads it
         self.quit_chosen = False  # the player quit (Ctrl+Q, answered): the command exits 0
         self._focus_before_small: dict[int, Any] = {}
         self.file_warnings = FileWarnings(self)
@@ -90,8 +91,9 @@ class VampireApp(App[None]):
         from tui.screens.home import HomeScreen
 
         self.file_warnings.attach()  # first: opening a table may open a secrets file
-        self.push_screen(HomeScreen(self.player_name))
         s = self.start_at
+        if s.screen not in ("replay", "audit"):  # those close back to the shell, never to home
+            self.push_screen(HomeScreen(self.player_name))
         if s.screen == "play":
             self.open_local(s.spec)
         elif s.screen == "host":
@@ -99,9 +101,9 @@ class VampireApp(App[None]):
         elif s.screen == "join":
             self.open_join(s.spec)
         elif s.screen == "replay":
-            self.open_replay(Path(s.spec))
+            self.open_replay(Path(s.spec), closes_app=True)
         elif s.screen == "audit":
-            self.open_audit(Path(s.spec))
+            self.open_audit(Path(s.spec), closes_app=True)
         elif s.screen in ("table", "lobby"):
             self._run_session(s.spec, lobby=s.screen == "lobby")
         self._check_size(self.size.width, self.size.height)
@@ -120,15 +122,23 @@ class VampireApp(App[None]):
     def open_join(self, spec: JoinSpec) -> None:
         self._make_and_run(lambda: self.factory.join(spec), lobby=True, what=f"join {spec.address}")
 
-    def open_replay(self, path: Path) -> None:
+    def open_replay(self, path: Path, closes_app: bool = False) -> None:
+        """Show the replay of the log at ``path``; ``closes_app``: the command opened it
+        (``vampire replay FILE``), so closing it goes back to the shell, not to the home screen."""
         from tui.screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(path))
+        screen = ReplayScreen(path)
+        screen.closes_app = closes_app
+        self.push_screen(screen)
 
-    def open_audit(self, path: Path) -> None:
+    def open_audit(self, path: Path, closes_app: bool = False) -> None:
+        """Show the audit of the log at ``path``; ``closes_app``: the command opened it
+        (``vampire audit FILE``), so closing it goes back to the shell, not to the home screen."""
         from tui.screens.audit import AuditScreen
 
-        self.push_screen(AuditScreen(path))
+        screen = AuditScreen(path)
+        screen.closes_app = closes_app
+        self.push_screen(screen)
 
     def _make_and_run(self, make: Any, lobby: bool, what: str, game: str | None = None) -> None:
         try:
@@ -149,6 +159,7 @@ class VampireApp(App[None]):
         if self.session is not None and self.session is not session:
             await self._stop_session()
         self.session = session
+        self.last_session = session
         screen = LobbyScreen(session) if lobby else table_screen(session, game)
         await self.push_screen(screen)
         try:

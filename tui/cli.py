@@ -360,6 +360,7 @@ def cmd_home(args: argparse.Namespace) -> int:
 
     app = VampireApp(name=seat_name(getattr(args, "name", None)))
     app.run()
+    _farewell(app)
     return int(app.return_code or 0)
 
 
@@ -400,7 +401,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     profile_vekn(name, args.vekn)  # checked and remembered: the table's session reads it from the profile
     app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game, brought)), name=name)
     app.run()
+    _farewell(app)
     return int(app.return_code or 0)
+
+
+def _farewell(app: Any) -> None:
+    """Once the app closed: where its table's log is, and a guest's way back to its seat."""
+    from tui.farewell import farewell_lines
+
+    for line in farewell_lines(app.last_session):
+        print(line)
 
 
 # --- vampire host and vampire join ----------------------------------------------------------------

@@ -136,12 +136,13 @@ class PresenceChange(NamedTuple):
 
     @property
     def text(self) -> str:
-        """The sentence: "Mina disconnected." or "Mina is back."."""
-        return f"{self.name} is back." if self.back else f"{self.name} disconnected."
+        """The sentence: "Mina left the table (and can come back)." or "Mina is back."."""
+        return f"{self.name} is back." if self.back else f"{self.name} left the table (and can come back)."
 
 
 class PresenceWatch:
-    """The players connected to the host, as sentences: "Mina disconnected." the moment her
+    """The players connected to the host, as sentences: "Mina left the table (and can come
+    back)." the moment her
     connection goes, "Mina is back." when it returns.
 
     Fed every :class:`~net.events.Presence` (:meth:`update`). Only seated players other than

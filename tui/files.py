@@ -50,15 +50,67 @@ def shell_path(path: Path) -> str:
     return shlex.quote(str(path))
 
 
+def vampire_command() -> str:
+    """This program's command as the person running it can type it in their shell: ``vampire``
+    when that name on the PATH is this program, else the path of the console script running now
+    (relative to the working directory when shorter, quoted for a shell). A game started by a
+    script that runs ``.venv/bin/vampire`` says ``.venv/bin/vampire audit …``, not a command the
+    shell does not find."""
+    import shlex
+    import shutil
+    import sys
+
+    script: Path | None = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is None or not script.name.startswith("vampire") or not script.is_file():
+        beside = Path(sys.executable).parent / "vampire"  # run as python -m: the venv's script
+        script = beside if beside.is_file() else None
+    if script is None:
+        return "vampire"
+    found = shutil.which("vampire")
+    try:
+        if found is not None and Path(found).resolve() == script.resolve():
+            return "vampire"
+    except OSError:
+        pass
+    full = script.absolute()
+    shown = display_path(full)
+    if shown.startswith("~" + os.sep) and shlex.quote(shown[2:]) == shown[2:]:
+        return shown
+    if os.sep not in shown:
+        shown = os.path.join(".", shown)  # a bare name would be looked up on the PATH
+    return shlex.quote(shown)
+
+
+def log_game_title(path: Path) -> str | None:
+    """The title of the game the log at ``path`` holds ("Vampire Queen"), read from its first
+    entry only (PROTOCOL.md 8: the log file's first frame, the table's genesis); None when the
+    file cannot be read, is no log, or names a game this program does not know."""
+    from engine.errors import VampireError
+    from engine.games import UnknownGame, find_game
+    from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, parse_log
+
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(LOG_MAGIC) + FRAME_HEADER)
+            size = int.from_bytes(head[len(LOG_MAGIC) :], "big")
+            data = head + file.read(min(size, 1 << 20))
+        entries = parse_log(data).entries
+        game = entries[0].body.get("game") if entries else None
+        return find_game(str(game)).title if isinstance(game, str) else None
+    except (OSError, VampireError, UnknownGame, ValueError):
+        return None
+
+
 def log_label(path: Path, width: int = 46) -> str:
-    """A saved log in a list, in ``width`` characters: when it was written (to the second) and
-    where it comes from ("played", "hosted", "table 0ac64685, mina", or its path)."""
+    """A saved log in a list, in ``width`` characters: when it was written (to the minute), its
+    game (:func:`log_game_title`) and where it comes from ("played here", "hosted", "table
+    0ac64685, mina", or its path): ``"2026-11-30 22:35  Vampire Queen · played here"``."""
     from datetime import datetime
 
     try:
-        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M:%S")
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
     except OSError:
-        when = "????-??-?? ??:??:??"
+        when = "????-??-?? ??:??"
     try:
         parts = path.relative_to(data_dir()).parts
     except ValueError:
@@ -75,6 +127,12 @@ def log_label(path: Path, width: int = 46) -> str:
         what = f"table {parts[1][:8]}, " + (f"{who} watched" if path.stem.endswith("-spectator") else who)
     else:
         what = display_path(path)
+    game = log_game_title(path)
+    if game is not None:
+        # Two logs of one place (a Queen game and a VTES game played here) read apart by game.
+        if len(game) + len(what) + 3 > max(width - len(when) - 2, 8):
+            game = "".join(w[0] for w in game.split() if w[:1].isupper()) or game[:8]  # "VTES"
+        what = f"{game} · {what}"
     room = max(width - len(when) - 2, 8)
     if len(what) > room:  # a path keeps its end (the file's name); words keep their start
         what = ("…" + what[-(room - 1) :]) if not parts else what[: room - 1] + "…"

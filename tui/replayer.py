@@ -16,7 +16,7 @@ from typing import Any
 from engine.protocol.log import LogFile, read_log
 from engine.replay import describe_entry
 from engine.table import Table, TableRefusal
-from tui.files import shell_path
+from tui.files import shell_path, vampire_command
 from tui.games import FrontEnd, Marks, ReplayKit, find_front_end
 from tui.table_text import head_text, waiting_text, work_progress
 
@@ -86,7 +86,7 @@ def not_shown_sentence(replay: Replay, front: FrontEnd) -> str | None:
         return None
     return (
         f"This log is a game of {front.title}, which the replay screen cannot draw yet: "
-        f"vampire replay {shell_path(replay.path)} --text prints any table, entry by entry."
+        f"{vampire_command()} replay {shell_path(replay.path)} --text prints any table, entry by entry."
     )
 
 

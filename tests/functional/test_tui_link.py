@@ -139,9 +139,14 @@ async def test_the_host_and_every_seat_see_a_guest_disconnect_and_come_back() ->
             # Ann's client dies: its connection goes without a bye, and it does not come back.
             ann.drop()
             await eventually(
-                lambda: app.told("Ann disconnected."), 3, "Ann disconnected, on the host's screen", pilot=pilot
+                lambda: app.told("Ann left the table (and can come back)."),
+                3,
+                "Ann disconnected, on the host's screen",
+                pilot=pilot,
             )
-            await eventually(lambda: "Ann disconnected." in bob_saw, 3, "Ann disconnected, at Bob's seat", pilot=pilot)
+            await eventually(
+                lambda: "Ann left the table (and can come back)." in bob_saw, 3, "Ann left, at Bob's seat", pilot=pilot
+            )
             assert not app.told("Ann is back.")
             # Ann starts again, with the same key.
             await ann.stop()
@@ -151,7 +156,7 @@ async def test_the_host_and_every_seat_see_a_guest_disconnect_and_come_back() ->
             await eventually(lambda: app.told("Ann is back."), 5, "Ann is back, on the host's screen", pilot=pilot)
             await eventually(lambda: "Ann is back." in bob_saw, 5, "Ann is back, at Bob's seat", pilot=pilot)
             assert [t for t, m in app.said if m.startswith("Ann ")] == ["Players", "Players"]
-            assert bob_saw == ["Ann disconnected.", "Ann is back."]
+            assert bob_saw == ["Ann left the table (and can come back).", "Ann is back."]
             assert len(session.table.seats) == 3, "nobody lost a seat"
         finally:
             await asyncio.gather(*(c.stop() for c in clients), bob.stop(), return_exceptions=True)

@@ -142,8 +142,8 @@ async def test_replay_of_a_vtes_log_draws_the_table_with_hidden_cards_face_down(
         assert shown(board).count("face-down vampire") == len(hidden)
         await pilot.press("left", "left_square_bracket", "pageup", "right")
         assert app.screen is screen  # still here, no crash
-        await pilot.press("escape")
-        await eventually(lambda: not isinstance(app.screen, ReplayScreen), 5, "back home", pilot=pilot)
+        await pilot.press("escape")  # the replay the command opened: Esc goes back to the shell
+        await eventually(lambda: app._exit, 5, "the program's exit", pilot=pilot)
 
 
 async def test_replay_from_home_of_a_vtes_log_draws_it(vtes_log: Path) -> None:

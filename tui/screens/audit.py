@@ -14,7 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from tui.files import display_path, shell_path
+from tui.files import display_path, shell_path, vampire_command
 from tui.messages import AuditProgress
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -90,7 +90,7 @@ class AuditScreen(Screen[None]):
         verdict.update(text)
         verdict.add_class(cls)
         self.query_one("#audit-what", Static).update(
-            f"{report.entries} entries read. The same check from a shell: vampire audit {shell_path(self.path)}"
+            f"{report.entries} entries read. The same check from a shell: {vampire_command()} audit {shell_path(self.path)}"
         )
         lines = report.text().split("\n")
         if lines and lines[0].startswith(("CLEAN", "FAULT", "NO FAULT")):
@@ -109,7 +109,14 @@ class AuditScreen(Screen[None]):
             return True if self.report is not None and self.report.entries else None
         return True
 
+    closes_app = False
+    """This screen is what the command opened (``vampire replay FILE``): closing it exits the
+    program (status 0) instead of showing the home screen it was never asked for."""
+
     def action_back(self) -> None:
+        if self.closes_app:
+            self.app.exit()
+            return
         self.app.pop_screen()
 
     def action_replay(self) -> None:

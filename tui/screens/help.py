@@ -18,8 +18,11 @@ from tui.games import find_front_end, help_text
 from tui.widgets.common.too_small import TooSmallNotice
 
 FOOTER = (
-    "Ctrl+P: command palette (Home leaves the table). Ctrl+Q: quit (asks first at a table).\n"
-    "Every table rule and its values: vampire rules. Esc closes this."
+    "[b]Every screen[/b]\n"
+    "  Ctrl+P  command palette (Home there leaves the table)\n"
+    "  Ctrl+Q  quit (asks first at a table)     Esc  close this help\n"
+    "  [i]head #N 1a2b-…[/i] (title): the log's fingerprint, the same for everyone\n"
+    "  Every table rule and its values: [i]vampire rules[/i] in a shell."
 )
 
 

@@ -118,6 +118,10 @@ class HomeScreen(Screen[None]):
         Binding("f1", "app.help", "Help"),
     ]
 
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    """Below 32 rows the forms' fields lose their borders (one row each, the stylesheet's
+    ``HomeScreen.-short``), so that the longest form and its button fit a 24-row terminal."""
+
     BROWSER: Callable[[Callable[[list[HeardTable]], None]], Browser] = Browser
     """What listens for tables on the LAN (:class:`net.discovery.Browser`), made when the join
     form is first shown and closed with the screen."""
@@ -170,6 +174,8 @@ class HomeScreen(Screen[None]):
     async def _game_changed(self, event: Select.Changed) -> None:
         form = (event.select.id or "").split("-")[0]
         container = self.query_one(f"#{form}")
+        if not container.is_mounted:
+            return  # the app is leaving (a replay opened by the command was closed at once)
         await container.query(".-game-field").remove()
         row = event.select.parent  # the game's row: the game's fields follow it
         assert isinstance(row, Widget)

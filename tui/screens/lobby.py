@@ -67,6 +67,7 @@ class LobbyScreen(Screen[None]):
         self.session = session
         self._unsubscribe: Callable[[], None] | None = None
         self._busy = False
+        self._open_seats_told = False  # "N seats still open" was told, and not cleared yet
         self._seen: dict[bytes, float] = {}
         self._link_problem = ""  # the session's sentence while this guest is not connected ("" while it is)
         self._gone_because = ""  # why the session ended, once it has: the lobby says it until the player leaves
@@ -195,6 +196,9 @@ class LobbyScreen(Screen[None]):
         kit.update(kit_line := lobby_kit_line(session))
         kit.display = bool(str(kit_line))
         self.query_one("#lobby-hint", Static).update(Text(self._waits_for()))  # a host's reason is no markup
+        if self._open_seats_told and len(table.seats) >= table.nseats > 0:
+            self._open_seats_told = False
+            self.app.clear_notifications()  # "1 seat is still open" is wrong now: it goes at once
         self.refresh_bindings()
         self.call_after_refresh(self._fit_seats)
 
@@ -272,7 +276,9 @@ class LobbyScreen(Screen[None]):
         if action == "add_bot":
             if not session.is_host or self._bot_level(str(parameters[0])) is None:
                 return False
-            return True if not full and not self._busy else None
+            if full:
+                return False  # no seat for a bot: the keys leave the footer until one opens
+            return True if not self._busy else None
         if action == "remove_bot":
             if not session.is_host or not getattr(session, "can_remove_bots", True):
                 return False
@@ -335,7 +341,10 @@ class LobbyScreen(Screen[None]):
         if missing > 0:
             seats = "1 seat is" if missing == 1 else f"{missing} seats are"
             ways = "press b to add a bot" + (", or wait for friends to join" if self.session.address else "")
-            self.notify(f"{seats} still open: {ways}. The game starts with every seat taken.", severity="warning")
+            self.notify(
+                f"{seats} still open: {ways}. The game starts with every seat taken.", severity="warning", timeout=5
+            )
+            self._open_seats_told = True
             return
         self._do("start_game")
 

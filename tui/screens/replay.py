@@ -191,7 +191,14 @@ class ReplayScreen(Screen[None]):
         self.spoil = not self.spoil
         self.show()  # the status line says which hands are shown (no toast over the entries)
 
+    closes_app = False
+    """This screen is what the command opened (``vampire replay FILE``): closing it exits the
+    program (status 0) instead of showing the home screen it was never asked for."""
+
     def action_back(self) -> None:
+        if self.closes_app:
+            self.app.exit()
+            return
         self.app.pop_screen()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -215,7 +222,7 @@ class ReplayScreen(Screen[None]):
     def show(self) -> None:
         replay = self.replay
         frames = self.frames
-        if replay is None or not frames:
+        if replay is None or not frames or not self.is_attached:
             return
         frame = frames[self.index]
         where = [f"{unit} {number}" for unit, number in frame.marks.where if number]

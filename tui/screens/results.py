@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tui.files import display_path, shell_path
+from tui.files import display_path, shell_path, vampire_command
 from tui.games import front_end_of
 from tui.session import TableSession
 from tui.widgets.common.too_small import TooSmallNotice
@@ -48,7 +48,7 @@ class GameEndScreen(Screen[None]):
             if path is not None:
                 yield Static(f"The log is saved in {display_path(Path(path))}")
                 yield Static("Anyone can check it, here (press a) or from a shell:")
-                yield Static(Text("  vampire audit " + shell_path(Path(path)), style="bold"))
+                yield Static(Text(f"  {vampire_command()} audit {shell_path(Path(path))}", style="bold"))
                 yield Static("Press r to replay it move by move.", classes="dim")
             else:
                 yield Static("This table kept no log file.", classes="dim")

@@ -87,6 +87,7 @@ class TableFrame(Screen[None]):
         self._stalled: tuple[int, ...] = ()
         self._link_lost = False
         self._held: list[tuple[str, dict[str, Any]]] = []  # toasts held while a box is read
+        self._voted: set[int] = set()  # seats this seat voted to end the wait for
 
     # -- what a game's screen adds ---------------------------------------------------------------
 
@@ -116,6 +117,12 @@ class TableFrame(Screen[None]):
         over = table.game is not None and state is not None and table.game.result(state) is not None
         if over or table.fault is not None:
             self.show_game_end()
+
+    def abandon_outcome(self, name: str) -> str:
+        """What happens to the game if the vote to end the wait for ``name`` passes (every other
+        seated player votes so: PROTOCOL.md 6.5), as the end of a sentence; a game's screen says
+        what its rules do then."""
+        return f"if every other player votes so too, {name}'s seat is given up"
 
     def home_widget(self) -> Widget:
         """The widget that has the focus when nothing else does (and after chat): the log."""
@@ -195,8 +202,12 @@ class TableFrame(Screen[None]):
                 self.notify(event.text, title="Connection", markup=False)
         elif event.kind == "presence" and event.text:
             self.notify(event.text, title="Players", severity="information" if event.ok else "warning", markup=False)
+            self.query_one(NoteLog).add_news(event.text)  # kept in the log: a notice goes in seconds
         elif event.kind == "closed" and event.text:
-            self.notify(_sentence(event.text), title="Table closed")
+            # A game that simply ended says so on its end screen (a notice would cover the log's
+            # path there); a table that closed otherwise is news.
+            if not (event.ok and self._game_over()):
+                self.notify(_sentence(event.text), title="Table closed")
             if not event.ok:  # the link stopped for good (not the game's end): say so until the player leaves
                 link = self.query_one("#link", Static)
                 link.update(Text(f"{_sentence(event.text)} This window is no longer at the table."))
@@ -259,12 +270,21 @@ class TableFrame(Screen[None]):
             bar.update(total=max(progress.total, 1), progress=progress.done)
             return
         bar.display = False
+        self._voted &= set(table.waiting_on())  # a vote is news while its seat still keeps us waiting
         stalled = self._stalled_seat()
-        if stalled is not None:
+        if self._voted:
+            name = table.names[min(self._voted)]
+            waiting += f" You voted to end the wait for {name}: {self.abandon_outcome(name)}."
+        elif stalled is not None:
             secs = int(time.monotonic() - self._last_change)
-            waiting += f" ({table.names[stalled]} has kept the table waiting {secs} s: a votes to end the wait.)"
+            waiting += f" {table.names[stalled]} has kept the table waiting {secs} s: a votes to end the wait."
         label.update(waiting)
         label.set_class(waiting == "Your turn.", "-your-turn")
+
+    def _game_over(self) -> bool:
+        """The table's game has its result (it ended by its rules)."""
+        table = self.session.table
+        return table.game is not None and table.gstate is not None and table.game.result(table.gstate) is not None
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -368,7 +388,9 @@ class TableFrame(Screen[None]):
         except Exception as err:  # every failure is a sentence for the player
             self.notify(explain(err), title="Abandon vote", severity="error")
         else:
-            self.notify(f"You voted to end the wait for {name}.")
+            self._voted.add(seat)
+            self.notify(f"You voted to end the wait for {name}: {self.abandon_outcome(name)}.")
+            self.show_status(self.session.table, self.session.seat)
 
     # -- the end ---------------------------------------------------------------------------------
 

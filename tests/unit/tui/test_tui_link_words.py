@@ -61,7 +61,7 @@ def test_presence_names_who_went_and_who_came_back_and_nothing_else() -> None:
     watch = PresenceWatch(me=ME)
     table = _table()
     assert watch.update({ME, A, B}, table) == []  # the baseline
-    assert [c.text for c in watch.update({ME, B}, table)] == ["Ann disconnected."]
+    assert [c.text for c in watch.update({ME, B}, table)] == ["Ann left the table (and can come back)."]
     assert watch.update({ME, B, C}, table) == []  # C holds no seat: not news
     assert [c.text for c in watch.update({ME, A, B, C}, table)] == ["Ann is back."]
     assert watch.update({A, B}, table) == []  # my own link is the link's business

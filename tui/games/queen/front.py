@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 HELP = """\
 [b]At the table[/b]
-  ← →     move along your hand      Space  pick or unpick a card
-  Enter   play the picked cards     p      pass (in a normal trick)
-  Esc     unpick everything         c      chat (Enter sends)
-  l       read the game log (↑ ↓)   a      vote to end a long wait
+  ← →       move along your hand      Space  pick or unpick a card
+  Home End  to the first / last card  Esc    unpick everything
+  Enter     play the picked cards     p      pass (in a normal trick)
+  c         chat (Enter sends)        a      vote to end a long wait
+  l         read the game log (↑ ↓)
   The line under your hand says what Enter would play, or why not.
   Picked cards show as [7]; ▲ marks the cursor; ▶ marks whose turn.
 
@@ -34,12 +35,14 @@ HELP = """\
   [b]A hunter trick.[/b] A hunter is led alone. Everyone else must play
   exactly one card (no passing); the highest card takes every card
   played, the hunter included, into their hand. A tie goes to the
-  card played later, unless this table's rules (below) say earlier. You may not
-  lead the hunter you have just taken, on the very next lead.
+  card played later, unless this table's rules (below) say earlier.
+  You may not lead the hunter you have just taken, on the very next
+  lead.
   [b]A round[/b] ends after a trick when someone has no cards left.
   Cards left in hand score their number (a Queen 14, a hunter 15 or
-  20). Hunters stay with their holder into the next round; Hunter
-  20's holder leads it. After the last round the lowest total wins.
+  20). Hunters stay with their holder into the next round, and the
+  holder of Hunter 20 leads the first trick of that round. After the
+  last round the lowest total wins.
 
 [b]Replay[/b]
   ← → one entry   \\[ ] one trick   PgUp PgDn one round   h hands"""

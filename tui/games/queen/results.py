@@ -20,8 +20,10 @@ from tui.games.queen.present import round_rows, winners_text
 from tui.widgets.common.too_small import TooSmallNotice
 
 
-def round_table(state: Any, names: list[str], round_index: int = -1) -> RichTable:
-    """Every hand of a finished round, its points and the running totals (lowest total first wins)."""
+def round_table(state: Any, names: list[str], round_index: int = -1, final: bool = False) -> RichTable:
+    """Every hand of a finished round, its points and the running totals (lowest total first wins),
+    the lowest total marked: "◆ leads" after a round with more to come, "◆ lowest total" after the
+    last (``final``)."""
     rows = round_rows(state, names, round_index)
     low = min(r.total for r in rows)
     grid = RichTable(box=None, pad_edge=False, show_edge=False, expand=False)
@@ -37,7 +39,7 @@ def round_table(state: Any, names: list[str], round_index: int = -1) -> RichTabl
             r.hand,
             str(r.points),
             Text(str(r.total), style="bold" if lowest else ""),
-            Text("◆ lowest" if lowest else "", style="bold"),
+            Text(("◆ lowest total" if final else "◆ leads") if lowest else "", style="bold"),
         )
     return grid
 
@@ -72,11 +74,12 @@ class RoundEndScreen(ModalScreen[None]):
             # The way on comes before the table: with 12 seats the table scrolls, the key stays.
             yield Static(Text.assemble((f"Round {number} of {rounds} is over. ", "bold"), hint), classes="dialog-title")
             yield Static(
-                "Points are the cards left in hand (a Queen 14, a hunter its number); the lowest total wins.",
+                "Points are the cards left in hand (a Queen 14, a hunter its number); the lowest total wins"
+                + (": ◆ marks it." if self.final else ": ◆ marks who leads now."),
                 classes="dim",
             )
             with VerticalScroll(id="round-scroll"):
-                yield Static(round_table(state, self.names), id="round-table")
+                yield Static(round_table(state, self.names, final=self.final), id="round-table")
 
     def on_mount(self) -> None:
         # Toasts from the table would sit on the box's lower rows: the box says what matters now.

@@ -61,6 +61,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         super().__init__(session)
         self._rounds_shown = 0
         self._pick_act: Act | None = None
+        self._judged: tuple[Any, ...] | None = None  # the picked keys _pick_act was judged for
         self._why: tuple[str, bool] | None = None  # (why a key did nothing, my turn then), until things change
 
     # -- the board -------------------------------------------------------------------------------
@@ -107,6 +108,10 @@ class TableScreen(TableFrame, inherit_bindings=False):
             self.query_one(HandView).set_cards(cards)
         self._evaluate_pick()
 
+    def abandon_outcome(self, name: str) -> str:
+        # The rules' "Abandon": a seat removed by the votes ends the game with no winner.
+        return "if every other player votes so too, the game ends with no winner"
+
     def moved(self) -> None:
         self._why = None
         self.query_one(HandView).clear_picks()
@@ -137,6 +142,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         hand = self.query_one(HandView)
         line = self.query_one("#pick", Static)
         keys = hand.picked_keys()
+        self._judged = keys
         table = self.session.table
         state = table.gstate
         self._pick_act = None
@@ -154,6 +160,8 @@ class TableScreen(TableFrame, inherit_bindings=False):
                 text = "Your lead: pick a set with ←/→ and Space (or the mouse), then Enter."
             elif mine and trick.hunter:
                 text = "Hunter trick: pick one card with ←/→ and Space, then Enter. You may not pass."
+            elif mine and (cannot := self._cannot_beat(trick)) is not None:
+                text = cannot
             elif mine:
                 need = "a higher card" if trick.size == 1 else f"{trick.size} higher cards"
                 text = f"Your turn: {beat_words(trick)} with {need}, or pass (p)."
@@ -178,6 +186,24 @@ class TableScreen(TableFrame, inherit_bindings=False):
         line.update(f"✓ Enter {self._act_words(act)}.")
         line.set_class(False, "-illegal")
 
+    def _cannot_beat(self, trick: Any) -> str | None:
+        """On my turn in a normal trick, when the rules leave me nothing but a pass (their legal
+        moves, :meth:`engine.games.queen.rules.QueenRules.legal_acts`): why, and that p passes;
+        None when some play beats the trick."""
+        game = self.session.table.game
+        view = self.session.view()
+        if game is None or view is None or any(ident is None for _, ident in view.hand):
+            return None  # cards still being opened to me: the rules cannot judge them yet
+        if any(act.get("do") != "pass" for act in game.legal_acts(view)):
+            return None
+        best = beat_words(trick).removeprefix("beat ")
+        held = len(view.hand)
+        if held < trick.size:
+            return f"You cannot beat {best} (you hold {held} card{'s' if held != 1 else ''}): p passes."
+        if trick.size == 1:
+            return f"You cannot beat {best}: none of your cards is higher. p passes."
+        return f"You cannot beat {best}: you have no {trick.size} higher cards of one number. p passes."
+
     def _act_words(self, act: Act) -> str:
         if act["do"] == "hunter":
             return f"leads Hunter {act['hunter']}"
@@ -194,7 +220,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         # False (not None): a key that can do nothing now leaves the footer, and its twin
         # ``why_not`` binding answers it with the reason.
         if action == "play":
-            return self._pick_act is not None and not self.submitting
+            return self._current_pick() is not None and not self.submitting
         if action == "pass_turn":
             return self._why_not_pass() is None
         return super().check_action(action, parameters)
@@ -242,10 +268,20 @@ class TableScreen(TableFrame, inherit_bindings=False):
             self._why = (reason, self.my_turn())
             self._evaluate_pick()
 
+    def _current_pick(self) -> Act | None:
+        """The act Enter plays now, judged afresh when the hand's picks changed since the last
+        judgement: a key pressed right after Space (before the hand's PickChanged reaches this
+        screen) acts on the pick Space made, keys taking effect in the order they were pressed."""
+        if self.query_one(HandView).picked_keys() != self._judged:
+            self._why = None
+            self._evaluate_pick()
+        return self._pick_act
+
     def action_play(self) -> None:
-        if self._pick_act is None or self.submitting:
+        act = self._current_pick()
+        if act is None or self.submitting:
             return
-        self.submit(self._pick_act)
+        self.submit(act)
 
     def action_pass_turn(self) -> None:
         act: Act = {"do": "pass"}

@@ -56,6 +56,11 @@ class NoteLog(RichLog):
         a paragraph's end is followed by a blank line. Plain by default."""
         return False, False
 
+    def add_news(self, text: str) -> None:
+        """Append ``text``, news about the table that is not in its log (a player who left or
+        came back), set apart in a dim italic."""
+        self.write(Text("· " + text, style="italic dim"))
+
     def add_notes(self, notes: Sequence[Note], names: Sequence[str]) -> None:
         """Append ``notes``, their seat placeholders filled with ``names``."""
         for note in notes:

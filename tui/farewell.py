@@ -1,0 +1,51 @@
+"""What the shell says once the app has closed: where the table's log is (and how to replay it),
+and, for a guest who left a game still being played, the command that takes the seat back.
+
+Pure functions of a :class:`tui.session.TableSession` (read after its app exited), so the
+commands that run the app print the same lines and tests can check them without a terminal.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from tui.files import display_path, shell_path, vampire_command
+from tui.session import TableSession
+
+
+def log_lines(session: TableSession) -> list[str]:
+    """``["The table's log: logs/x.vtlog", "Replay it: vampire replay logs/x.vtlog"]``, or none
+    for a table that kept no log."""
+    path = session.log_path
+    if path is None:
+        return []
+    path = Path(path)
+    return [f"The table's log: {display_path(path)}", f"Replay it: {vampire_command()} replay {shell_path(path)}"]
+
+
+def rejoin_line(session: TableSession) -> str | None:
+    """For a guest seated at a game still being played (its seat waits for it: PROTOCOL.md 6.5),
+    the command that takes the seat back (``vampire join ADDRESS --name NAME``); else None."""
+    table = session.table
+    if session.is_host or session.seat is None or session.address is None or table.phase not in ("lobby", "running"):
+        return None
+    state = table.gstate
+    if table.game is not None and state is not None and table.game.result(state) is not None:
+        return None  # the game is over: there is no seat to take back
+    if table.phase == "lobby":
+        return None  # leaving a lobby gives the seat up
+    return (
+        f"Your seat waits for you: {vampire_command()} join {shlex.quote(session.address)}"
+        f" --name {shlex.quote(session.name)}"
+    )
+
+
+def farewell_lines(session: TableSession | None, log: bool = True) -> list[str]:
+    """The lines to print after the app closed on ``session`` (None: no table was opened);
+    ``log``: include the log's line (``vampire join`` prints its own)."""
+    if session is None:
+        return []
+    lines = log_lines(session) if log else []
+    rejoin = rejoin_line(session)
+    return lines + ([rejoin] if rejoin is not None else [])
