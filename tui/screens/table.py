@@ -62,6 +62,7 @@ class TableFrame(Screen[None]):
     FRAME_BINDINGS: list[BindingType] = [
         Binding("c", "chat", "Chat"),
         Binding("a", "abandon", "End the wait"),
+        Binding("a", "why_not_abandon", "End the wait", show=False),  # a when there is no wait to end
         Binding("l", "focus_log", "Log", show=False),
         Binding("escape", "back", "Back", show=False),
         Binding("f1", "app.help", "Help"),
@@ -319,6 +320,8 @@ class TableFrame(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "abandon":
             return self._stalled_seat() is not None
+        if action == "why_not_abandon":
+            return self._stalled_seat() is None
         if action == "chat":
             return self.session.seat is not None or self.session.is_host
         return True
@@ -380,6 +383,14 @@ class TableFrame(Screen[None]):
             return
         name = self.session.table.names[seat]
         self._vote(seat, name)
+
+    def action_why_not_abandon(self) -> None:
+        """``a`` with no wait to end: say when it does something (PROTOCOL.md 6.5)."""
+        self.notify(
+            f"a ends a long wait: once a player has kept the table waiting {ABANDON_AFTER} s, every "
+            "other player may vote with a to give that seat up. Nobody keeps the table waiting now.",
+            title="End the wait",
+        )
 
     @work(group="abandon")
     async def _vote(self, seat: int, name: str) -> None:

@@ -136,6 +136,20 @@ async def test_p_on_your_lead_and_enter_with_nothing_picked_say_why() -> None:
         assert "Play" in screen_text(app)[-1]
 
 
+async def test_a_with_no_wait_to_end_says_when_it_does_something() -> None:
+    app = VampireApp(Start("table", _frozen(_lead)), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        await pilot.press("a")
+        await eventually(
+            lambda: any("Nobody keeps the table waiting now" in n.message for n in app._notifications),
+            5,
+            "why a does nothing",
+            pilot=pilot,
+        )
+        assert "End the wait" not in screen_text(app)[-1]  # not offered while it can do nothing
+
+
 async def test_p_in_a_hunter_trick_says_nobody_passes() -> None:
     def hunter(local: Any) -> bool:
         trick = local.table.gstate.trick

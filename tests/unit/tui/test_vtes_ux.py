@@ -226,3 +226,21 @@ async def test_a_long_refusal_wraps_under_the_table_instead_of_being_cut() -> No
         # The next key makes room again: one line, the turn.
         await pilot.press("escape", "tab")
         await eventually(lambda: say.size.height == 1, 5, "one line again", pilot=pilot)
+
+
+async def test_p_away_from_the_hand_names_the_card_first_and_a_second_p_plays_it() -> None:
+    # With the table or the log focused, the card panel shows another card than the one p plays.
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        card = _master_in_play(session)
+        hand = screen.query_one("#vt-hand", OptionList)
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.pause()
+        await pilot.press("tab")  # the table
+        await pilot.press("p")
+        await eventually(lambda: "p again plays it" in _say(app), 5, "the card named", pilot=pilot)
+        assert card.name in _say(app) and not session.submitted
+        await pilot.press("p")
+        await eventually(lambda: not screen.submitting and session.submitted, 10, "the play", pilot=pilot)
+        assert session.submitted[-1]["card"] == card.as_list()

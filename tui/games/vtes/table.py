@@ -153,6 +153,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._view: VtesView | None = None
         self._focus_card: CardView | None = None
         self._show_rulings = False
+        self._play_armed: list[int] | None = None  # the hand card a p pressed away from the hand named
         self._show_ash = False
         self._deck_sent = False
         self._hand_ids: tuple[str, ...] = ()
@@ -639,6 +640,17 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if card is None:
             self._say("✗ Your hand is empty.", True)
             return
+        hand = self.query_one("#vt-hand", OptionList)
+        if not hand.has_focus and self._play_armed != card.as_list():
+            # The card panel shows the table's or the log's highlight, not this card: name the
+            # card p would play before playing it (a second p plays it).
+            self._play_armed = card.as_list()
+            self._say(
+                f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it, Tab shows your hand.",
+                True,
+            )
+            return
+        self._play_armed = None
         self.try_act(self._play_act(card))
 
     def _play_act(self, card: CardView) -> Act:
