@@ -361,5 +361,7 @@ async def test_the_end_of_a_round_says_what_its_mark_means() -> None:
         await eventually(lambda: isinstance(app.screen, RoundEndScreen), 10, "the round's end", pilot=pilot)
         await pilot.pause()
         text = " ".join(" ".join(screen_text(app)).split())
-    assert "◆ marks who leads now." in text and "◆ leads" in text
-    assert "◆ lowest" not in text
+    # The mark is the standings' (lowest total so far), never "leads": the trick panel says who
+    # leads the next trick, and the two must not read as a contradiction.
+    assert "◆ marks the lowest total so far." in text and "◆ lowest total" in text
+    assert "◆ leads" not in text

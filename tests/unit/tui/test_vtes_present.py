@@ -63,3 +63,13 @@ def test_the_methuselahs_header_says_what_its_marks_mean_within_80_columns(view:
     assert "▶ turn" in lines[0] and "◆ Edge" in lines[0]
     assert "◆" in lines[1]  # Mina, first, holds the Edge
     assert all(len(line) <= 78 for line in lines)  # inside the panel's padding at 80 columns
+
+
+def test_rulings_name_the_cards_they_refer_to_without_krcg_markup(view: Any) -> None:
+    from engine.games.vtes.cards import card_base
+
+    tarot = card_base().lookup("Shilmulo Tarot")
+    vampire = view.controlled(0, Zone.READY)[0]
+    card = replace(vampire, card=f"{tarot.id}-1", name="Shilmulo Tarot")
+    text = str(rulings_text(card))
+    assert "Alastor" in text and "{" not in text and "|" not in text

@@ -22,8 +22,7 @@ from tui.widgets.common.too_small import TooSmallNotice
 
 def round_table(state: Any, names: list[str], round_index: int = -1, final: bool = False) -> RichTable:
     """Every hand of a finished round, its points and the running totals (lowest total first wins),
-    the lowest total marked: "◆ leads" after a round with more to come, "◆ lowest total" after the
-    last (``final``)."""
+    the lowest total marked "◆ lowest total" (``final``: after the last round, the winning one)."""
     rows = round_rows(state, names, round_index)
     low = min(r.total for r in rows)
     grid = RichTable(box=None, pad_edge=False, show_edge=False, expand=False)
@@ -39,7 +38,7 @@ def round_table(state: Any, names: list[str], round_index: int = -1, final: bool
             r.hand,
             str(r.points),
             Text(str(r.total), style="bold" if lowest else ""),
-            Text(("◆ lowest total" if final else "◆ leads") if lowest else "", style="bold"),
+            Text("◆ lowest total" if lowest else "", style="bold"),
         )
     return grid
 
@@ -75,7 +74,7 @@ class RoundEndScreen(ModalScreen[None]):
             yield Static(Text.assemble((f"Round {number} of {rounds} is over. ", "bold"), hint), classes="dialog-title")
             yield Static(
                 "Points are the cards left in hand (a Queen 14, a hunter its number); the lowest total wins"
-                + (": ◆ marks it." if self.final else ": ◆ marks who leads now."),
+                + (": ◆ marks it." if self.final else ": ◆ marks the lowest total so far."),
                 classes="dim",
             )
             with VerticalScroll(id="round-scroll"):

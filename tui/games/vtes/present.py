@@ -255,8 +255,16 @@ def rulings_text(card: CardView | None) -> Text:
         text.append("krcg lists no ruling for this card.", style="dim")
         return text
     for r in rulings:
-        text.append("• " + str(getattr(r, "text", r)) + "\n")
+        text.append("• " + _card_references(str(getattr(r, "text", r))) + "\n")
     return text
+
+
+_REFERENCE = re.compile(r"\{(?:\d+\|)?([^{}|]*)\}")
+
+
+def _card_references(text: str) -> str:
+    """A ruling's text with krcg's card references (``{100038|Alastor}``) as the cards' names."""
+    return _REFERENCE.sub(r"\1", text)
 
 
 def _short(name: str) -> str:
