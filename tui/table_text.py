@@ -36,11 +36,14 @@ def head_text(table: Table) -> str:
 
 @dataclass(frozen=True)
 class Progress:
-    """Table work under way: ``text`` in words, ``done`` of ``total`` steps."""
+    """Table work under way: ``text`` in words, ``done`` of ``total`` steps; ``known``: whether
+    ``total`` comes from an earlier run of the same work (else it is only what is owed so far,
+    and grows as the work goes on)."""
 
     text: str
     done: int
     total: int
+    known: bool = True
 
 
 _WORK_WORDS = {
@@ -96,6 +99,9 @@ def work_progress(table: Table, memory: dict[Any, int] | None = None, me: int | 
     pending = table.pending()
     phrase = pending.waiting if pending is not None and pending.waiting else "the table's own work"
     shape = re.sub(r"\d+", "#", phrase)  # "dealing round 3" takes as long as "dealing round 2"
+    if ("start", phrase) not in memory:
+        memory[("runs", shape)] = memory.get(("runs", shape), 0) + 1
+    known = memory.get(("runs", shape), 0) > 1  # an earlier run of this work gave its length
     start = memory.setdefault(("start", phrase), table.seq)
     done = max(table.seq - start, 0)
     total = max(memory.get(("size", shape), 0), done + len(duties))
@@ -109,8 +115,11 @@ def work_progress(table: Table, memory: dict[Any, int] | None = None, me: int | 
         doing = f"you {many.replace('their ', 'your ')}"
     else:
         doing = f"{_who(seats, table.names, me)} {many}"
-    text = f"{phrase[:1].upper()}{phrase[1:]}: {doing} ({done} of {total})"
-    return Progress(text, done, total)
+    # A total is shown once it is known: the first time, what is owed grows as each entry makes
+    # the next one owed, and "(3 of 4)", "(4 of 5)"… would promise an end that keeps moving.
+    count = f"{done} of {total}" if known else f"step {done + 1}"
+    text = f"{phrase[:1].upper()}{phrase[1:]}: {doing} ({count})"
+    return Progress(text, done, total, known)
 
 
 def waiting_text(table: Table, me: int | None) -> str:

@@ -268,7 +268,8 @@ class TableFrame(Screen[None]):
         if progress is not None:
             label.update(f"{progress.text}.")
             bar.display = True
-            bar.update(total=max(progress.total, 1), progress=progress.done)
+            # An unknown length is an indeterminate bar, not one that fills and refills.
+            bar.update(total=max(progress.total, 1) if progress.known else None, progress=progress.done)
             return
         bar.display = False
         self._voted &= set(table.waiting_on())  # a vote is news while its seat still keeps us waiting

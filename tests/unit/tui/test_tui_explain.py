@@ -513,6 +513,9 @@ def test_the_deal_says_who_does_what_and_learns_how_long_a_deal_takes() -> None:
     assert texts[0].startswith("Drawing the first dealer: you, Lisa and Scott commit to random values")
     assert any(t.startswith("Shuffling for round 1: Lisa shuffles the cards and proves it") for t in texts)
     assert any(t.startswith("Dealing round 2:") for t in texts)
+    # The first deal's length is not known yet: it counts steps, and promises no total.
+    first_deal = [t for t in texts if t.startswith("Dealing round 1:")]
+    assert first_deal and all(re.search(r"\(step \d+\)$", t) for t in first_deal), first_deal[:3]
     # Round 2's deal is as long as round 1's: its total is known from the start.
     first_of_round_2 = next(t for t in texts if t.startswith("Dealing round 2:"))
     assert first_of_round_2.endswith(f"(0 of {totals['Dealing round 1']})")
