@@ -198,11 +198,12 @@ class TableScreen(TableFrame, inherit_bindings=False):
             return None
         best = beat_words(trick).removeprefix("beat ")
         held = len(view.hand)
+        # The key first: a long reason wraps after it, never between "p" and "passes".
         if held < trick.size:
-            return f"You cannot beat {best} (you hold {held} card{'s' if held != 1 else ''}): p passes."
+            return f"p passes: you cannot beat {best} (you hold {held} card{'s' if held != 1 else ''})."
         if trick.size == 1:
-            return f"You cannot beat {best}: none of your cards is higher. p passes."
-        return f"You cannot beat {best}: you have no {trick.size} higher cards of one number. p passes."
+            return f"p passes: you cannot beat {best}, none of your cards is higher."
+        return f"p passes: you cannot beat {best}, you have no {trick.size} higher cards of one number."
 
     def _act_words(self, act: Act) -> str:
         if act["do"] == "hunter":
