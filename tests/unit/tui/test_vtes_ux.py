@@ -241,6 +241,11 @@ async def test_p_away_from_the_hand_names_the_card_first_and_a_second_p_plays_it
         await pilot.press("p")
         await eventually(lambda: "p again plays it" in _say(app), 5, "the card named", pilot=pilot)
         assert card.name in _say(app) and not session.submitted
+        # The focus moved meanwhile: the next p names the card again instead of playing it.
+        await pilot.press("tab", "shift+tab")
+        await pilot.press("p")
+        await pilot.pause()
+        assert not session.submitted and "p again plays it" in _say(app)
         await pilot.press("p")
         await eventually(lambda: not screen.submitting and session.submitted, 10, "the play", pilot=pilot)
         assert session.submitted[-1]["card"] == card.as_list()

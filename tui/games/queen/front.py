@@ -20,7 +20,7 @@ HELP = """\
   Home End  to the first / last card  Esc    unpick everything
   Enter     play the picked cards     p      pass (in a normal trick)
   c         chat (Enter sends)        a      vote to end a long wait
-  l         read the game log (↑ ↓)
+  l         read the game log (↑ ↓; Esc goes back to your hand)
   The line under your hand says what Enter would play, or why not.
   Picked cards show as [7]; ▲ marks the cursor; ▶ marks whose turn.
 

@@ -382,6 +382,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.set_focus(self.query_one(f"#{ids[(at + step) % len(ids)]}"))
 
     def on_descendant_focus(self, event: object) -> None:
+        self._play_armed = None  # a p that named a card is answered by the next p, not a later one
         focused = self.focused
         if focused is not None and focused.id in ("vt-hand", "vt-board"):
             self._active_list = focused.id
