@@ -185,7 +185,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         yield Static(id="vt-say")
         yield Input(
             id="vt-cmd",
-            placeholder=": command (next, bleed 2, play Govern…, transfer 4 NAME, pool -1 NAME); → completes",
+            placeholder=": a command: next, bleed 2, play CARD, transfer 4 NAME… (→ completes)",
             suggester=CommandSuggester(self),
         )
 
