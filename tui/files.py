@@ -82,7 +82,7 @@ def vampire_command() -> str:
 
 
 def log_game_title(path: Path) -> str | None:
-    """The title of the game the log at ``path`` holds ("Vampire Queen"), read from its first
+    """The title of the game the log at ``path`` holds (its :class:`GameSpec` title), read from its first
     entry only (PROTOCOL.md 8: the log file's first frame, the table's genesis); None when the
     file cannot be read, is no log, or names a game this program does not know."""
     from engine.errors import VampireError
@@ -104,7 +104,7 @@ def log_game_title(path: Path) -> str | None:
 def log_label(path: Path, width: int = 46) -> str:
     """A saved log in a list, in ``width`` characters: when it was written (to the minute), its
     game (:func:`log_game_title`) and where it comes from ("played here", "hosted", "table
-    0ac64685, mina", or its path): ``"2026-11-30 22:35  Vampire Queen · played here"``."""
+    0ac64685, mina", or its path): ``"2026-11-30 22:35  <game title> · played here"``."""
     from datetime import datetime
 
     try:
@@ -129,9 +129,9 @@ def log_label(path: Path, width: int = 46) -> str:
         what = display_path(path)
     game = log_game_title(path)
     if game is not None:
-        # Two logs of one place (a Queen game and a VTES game played here) read apart by game.
+        # Two logs of one place (two games played here) read apart by their game.
         if len(game) + len(what) + 3 > max(width - len(when) - 2, 8):
-            game = "".join(w[0] for w in game.split() if w[:1].isupper()) or game[:8]  # "VTES"
+            game = "".join(w[0] for w in game.split() if w[:1].isupper()) or game[:8]  # its initials
         what = f"{game} · {what}"
     room = max(width - len(when) - 2, 8)
     if len(what) > room:  # a path keeps its end (the file's name); words keep their start

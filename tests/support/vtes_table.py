@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.games import all_rules, find_game
 from engine.games.base import parse_options
-from engine.games.vtes.vocab import Step
+from engine.games.vtes.vocab import Phase, Step, Zone
 from engine.local import LocalGame
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.sequencer import Sequencer
-from tests.support.local_session import CLOCK_MS, NAMES
+from tests.support.local_session import CLOCK_MS, NAMES, LocalGameSession
 
 
 def _key(rng: random.Random) -> Ed25519PrivateKey:
@@ -76,3 +77,30 @@ def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit
             raise RuntimeError("nobody acts")
         local.submit(seat, "move", seat.move_body(act))
     raise RuntimeError("the condition never held")
+
+
+def influence_app() -> tuple[Any, Any]:
+    """The app at Mina's table (seat 0) in her influence phase, with a vampire in play, transfers
+    left and pool to spare, and its session: (VampireApp, LocalGameSession)."""
+    from tui.app import Start, VampireApp
+
+    local = build_vtes(11)
+    advance(
+        local,
+        lambda v: (
+            v.acting == 0
+            and v.phase == Phase.INFLUENCE
+            and v.transfers >= 2
+            and v.players[0].pool > 3
+            and len(v.controlled(0, Zone.READY)) >= 1
+        ),
+    )
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    return VampireApp(Start("table", session), name="Mina"), session
+
+
+def said(app: Any) -> str:
+    """The line under the VTES table (what a key did, or why it could not)."""
+    from tests.support.tui import shown
+
+    return shown(app.screen.query_one("#vt-say"))

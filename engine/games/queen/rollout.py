@@ -310,34 +310,34 @@ class Rollout:
                 self.hunters[0 if hunter == 15 else 1] = -1
                 self.taken = []
             else:
-                value = move & 15
-                queens = (move >> 4) & 7
-                numbers = move >> 7
-                counts = self.counts[seat]
-                counts[value] -= numbers
-                counts[14] -= queens
-                self.sizes[seat] -= numbers + queens
+                value, queens, size = self._take(seat, move)
                 self.hunter = 0
-                self.size = numbers + queens
+                self.size = size
                 self.best = value
                 self.best_seat = seat
         else:
             seat = self.order[self.turn_index]
             self.turn_index += 1
             if move:
-                value = move & 15
-                queens = (move >> 4) & 7
-                numbers = move >> 7
-                counts = self.counts[seat]
-                counts[value] -= numbers
-                counts[14] -= queens
-                self.sizes[seat] -= numbers + queens
+                value, queens, _ = self._take(seat, move)
                 if self.hunter:
                     self.taken.append((seat, self.queen_value if queens else value, value))
                 else:
                     self.best = value
                     self.best_seat = seat
         self._advance()
+
+    def _take(self, seat: int, move: int) -> tuple[int, int, int]:
+        """Take a played set ``move`` (a set's int: value, Queens, numbers) out of ``seat``'s
+        hand; returns (value, Queens, cards)."""
+        value = move & 15
+        queens = (move >> 4) & 7
+        numbers = move >> 7
+        counts = self.counts[seat]
+        counts[value] -= numbers
+        counts[14] -= queens
+        self.sizes[seat] -= numbers + queens
+        return value, queens, numbers + queens
 
     def _advance(self) -> None:
         order = self.order

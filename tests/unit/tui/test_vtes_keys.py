@@ -14,30 +14,13 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, build_vtes
+from tests.support.vtes_table import advance, build_vtes, influence_app, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.menus import STRIKES, CombatMenu, StrikeMenu
 from tui.games.vtes.table import VtesTableScreen
 
-
-def _app() -> tuple[VampireApp, LocalGameSession]:
-    local = build_vtes(11)
-    advance(
-        local,
-        lambda v: (
-            v.acting == 0
-            and v.phase == Phase.INFLUENCE
-            and v.transfers >= 2
-            and v.players[0].pool > 3
-            and len(v.controlled(0, Zone.READY)) >= 1
-        ),
-    )
-    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
-    return VampireApp(Start("table", session), name="Mina"), session
-
-
-def _say(app: VampireApp) -> str:
-    return shown(app.screen.query_one("#vt-say"))
+_app = influence_app
+_say = said
 
 
 async def test_the_common_acts_from_keys(tmp_path: Path) -> None:

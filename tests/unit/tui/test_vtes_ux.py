@@ -6,7 +6,6 @@ key that can do nothing leaves the footer and, pressed, says why; ``L`` shows th
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from textual.widgets import Input, OptionList
@@ -16,31 +15,13 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, build_vtes
-from tui.app import Start, VampireApp
+from tests.support.vtes_table import influence_app, said
+from tui.app import VampireApp
 from tui.games.vtes.menus import CardBox
 from tui.games.vtes.table import VtesTableScreen
 
-
-def _app() -> tuple[VampireApp, LocalGameSession]:
-    """Mina (seat 0) in her influence phase, with a vampire in play and transfers left."""
-    local = build_vtes(11)
-    advance(
-        local,
-        lambda v: (
-            v.acting == 0
-            and v.phase == Phase.INFLUENCE
-            and v.transfers >= 2
-            and v.players[0].pool > 3
-            and len(v.controlled(0, Zone.READY)) >= 1
-        ),
-    )
-    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
-    return VampireApp(Start("table", session), name="Mina"), session
-
-
-def _say(app: VampireApp) -> str:
-    return shown(app.screen.query_one("#vt-say"))
+_app = influence_app
+_say = said
 
 
 def _card_panel(app: VampireApp) -> str:
