@@ -57,13 +57,15 @@ class Seating:
     :meth:`SeatDriver.submit`); ``brought``: what this seat brings when its game asks each seat to
     bring something (the game's ``SeatKit``; a bot without one picks its own); ``may_sit``: see
     :data:`MaySit`, asked for a person only; ``vekn``: the player's VEKN id, which its `join`
-    records (None: none).
+    records (None: none); ``auto``: a person's seat makes by itself the acts its game's
+    ``auto_act`` gives (a pass with nothing to play); False: it asks the person every time.
     """
 
     bot: Bot | BotFactory | None = None
     brought: Any = None
     may_sit: MaySit | None = None
     vekn: str | None = None
+    auto: bool = True
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ class SeatDriver:
         self.brought = seating.brought
         self.may_sit = seating.may_sit
         self.vekn = seating.vekn
+        self.auto = seating.auto
         self.liveness = liveness
         self.hooks = hooks
         self.bot: Bot | None = None
@@ -300,8 +303,11 @@ class SeatDriver:
                 continue
             self._send(intent.kind, body, intent)
             return
-        if self.plays_by_itself and (seat.index, "move") in t.owed():
-            self._bot_move(seat)
+        if (seat.index, "move") in t.owed():
+            if self.plays_by_itself:
+                self._bot_move(seat)
+            elif self.auto:
+                self._auto_move(seat)
 
     def _sit(self, seat: Seat) -> None:
         """Send this seat's `join` while the lobby is open, or say why it takes no seat."""
@@ -354,6 +360,26 @@ class SeatDriver:
             body = self._intent_body(intent)
         except VampireError as err:
             log.error("the bot chose an act its own table refuses: %s", err)
+            self._fail_intent(intent, err)
+            return
+        self._send("move", body, intent)
+
+    def set_auto(self, auto: bool) -> None:
+        """Let a person's seat make its game's automatic acts by itself (True), or ask every time."""
+        self.auto = auto
+        self.pump()
+
+    def _auto_move(self, seat: Seat) -> None:
+        """The act the game makes by itself for a person with nothing else to do (a pass)."""
+        auto_act = find_game(seat.table.game_name).auto_act
+        act = auto_act(seat.view()) if auto_act is not None else None
+        if act is None:
+            return
+        intent = Intent("move", act, None)
+        self._intents.append(intent)
+        try:
+            body = self._intent_body(intent)
+        except VampireError as err:
             self._fail_intent(intent, err)
             return
         self._send("move", body, intent)
@@ -442,7 +468,7 @@ class SeatDriver:
         if t is None:
             return
         now = asyncio.get_running_loop().time()
-        owed = tuple(t.owed()) if t.phase == "running" else ()
+        owed = tuple(t.waiting_on()) if t.phase == "running" else ()
         key = (self._progress, owed)
         if key != self._owed_key:
             self._owed_key = key
@@ -452,7 +478,7 @@ class SeatDriver:
                 self.listeners.emit(Waiting((), (), 0.0))
             return
         waited = now - self._owed_since
-        seats = tuple(sorted({s for s, _ in owed}))
+        seats = owed
         if not seats or waited < self.liveness.stall_after:
             return
         if seats != self._stalled:

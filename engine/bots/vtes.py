@@ -1,8 +1,11 @@
 """A structural VTES bot: it plays the table's structure without reading card texts
 (shared/rules/vtes.md, "Turn sequence"; DESIGN.md: bots choose moves from a seat's view).
 
-Each turn it takes the Edge's pool, bleeds its prey for 1 with every ready unlocked vampire,
-transfers pool to the uncontrolled vampire closest to its capacity (or brings out a new crypt card),
+Each turn it takes the Edge's pool; in its minion phase it announces an action with every ready
+unlocked minion through the table's windows (shared/rules/vtes-actions.md): its mandatory hunts,
+a hunt for a vampire low on blood, else a bleed of its prey for 1; it passes the impulse at once,
+and blocks a bleed at itself when it matters (the bleed would oust it, its pool is low, or by
+chance); it transfers pool to the uncontrolled vampire closest to its capacity (or brings out a new crypt card),
 influences out vampires at capacity, discards one card and draws, and ends the turn; it agrees
 when another player calls time (tournament rules), and never calls it first. It never plays
 card texts, so its games end by bleeds: whole games finish in a few thousand acts.
@@ -14,7 +17,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
-from engine.games.vtes.vocab import Do, Phase, Step, TransferKind
+from engine.games.vtes.vocab import ActionKind, Do, Phase, Step, TransferKind
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
     from engine.games.vtes.decks import Deck
@@ -28,7 +31,8 @@ class VtesBot:
     ``deck``: the :class:`engine.games.vtes.decks.Deck` it brings (its sizes are declared; None
     declares the shape ``legal`` offers). ``seed``: an int or a ``random.Random`` for its own
     random choices (which card to discard, ties). ``reserve``: pool it keeps out of transfers.
-    ``max_vampires``: vampires it aims to control. ``randomness``: chance (0–1) of a random legal act instead of the structural one
+    ``max_vampires``: vampires it aims to control. ``block_chance``: chance (0–1) it blocks a bleed
+    at itself that does not threaten it. ``randomness``: chance (0–1) of a random legal act instead of the structural one
     (0 for the heuristic level; the random level keeps a small value so games still end).
     """
 
@@ -39,12 +43,14 @@ class VtesBot:
         reserve: int = 5,
         max_vampires: int = 4,
         randomness: float = 0.0,
+        block_chance: float = 0.4,
     ) -> None:
         self.deck = deck
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.reserve = reserve
         self.max_vampires = max_vampires
         self.randomness = randomness
+        self.block_chance = block_chance
 
     def choose(self, view: VtesView, legal: list[Act]) -> Act | None:
         """The act this bot makes now, or None to let another seat act."""
@@ -59,6 +65,15 @@ class VtesBot:
             agree = [a for a in legal if a["do"] == Do.TIME]
             if agree:
                 return agree[0]
+        action = view.action
+        if action is not None:
+            if action.impulse != seat:
+                return None
+            blocks = [a for a in legal if a["do"] == Do.BLOCK]
+            if blocks and self._should_block(view, seat):
+                strongest = max(view.ready_unlocked(seat), key=lambda c: (c.counters, c.pos))
+                return next((a for a in blocks if a["minion"] == strongest.as_list()), blocks[0])
+            return {"do": Do.PASS}
         if view.acting != seat:
             return None
         if self.randomness and self.rng.random() < self.randomness:
@@ -69,15 +84,13 @@ class VtesBot:
         for act in legal:
             by_do.setdefault(act["do"], []).append(act)
         phase = view.phase
-        if view.time_called and phase == Phase.MINION and Do.ACTION_END in by_do:
-            return by_do[Do.ACTION_END][0]
         match phase:
             case Phase.UNLOCK:
                 for do in (Do.EDGE, Do.WITHDRAW):
                     if do in by_do:
                         return by_do[do][0]
-            case Phase.MINION if Do.BLEED in by_do:
-                return self.rng.choice(by_do[Do.BLEED])
+            case Phase.MINION if Do.ACTION in by_do:
+                return self._action(view, by_do[Do.ACTION])
             case Phase.INFLUENCE:
                 chosen = self._influence(view, seat, by_do)
                 if chosen is not None:
@@ -87,6 +100,25 @@ class VtesBot:
             case _:
                 pass
         return by_do[Do.PHASE][0]
+
+    def _action(self, view: VtesView, acts: list[Act]) -> Act:
+        """The next minion's action: a hunt for a vampire with at most 1 blood, else a bleed."""
+        first = acts[0]["minion"]
+        mine = [a for a in acts if a["minion"] == first]
+        card = next((c for c in view.cards if c.as_list() == first), None)
+        hunt = next((a for a in mine if a["kind"] == ActionKind.HUNT), None)
+        bleed = next((a for a in mine if a["kind"] == ActionKind.BLEED), None)
+        if hunt is not None and (bleed is None or (card is not None and card.crypt and card.counters <= 1)):
+            return hunt
+        return bleed if bleed is not None else mine[0]
+
+    def _should_block(self, view: VtesView, seat: int) -> bool:
+        """Block a bleed at this seat when it matters: it would oust, the pool is low, or by chance."""
+        a = view.action
+        if a is None or a.kind != ActionKind.BLEED or seat not in a.targets:
+            return False
+        pool = view.players[seat].pool
+        return a.amount >= pool or pool <= 10 or self.rng.random() < self.block_chance
 
     def _influence(self, view: VtesView, seat: int, by_do: dict[str, list[Act]]) -> Act | None:
         if Do.INFLUENCE in by_do:

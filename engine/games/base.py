@@ -206,11 +206,15 @@ Op = Shuffle | Open | EndEvent | Draw | Release
 @dataclass(frozen=True)
 class Pending:
     """What a state waits for: table operations to run first (``ops``), else a move by one of
-    ``actors`` (seat numbers). Both empty: the game is over."""
+    ``actors`` (seat numbers), of which ``awaited`` keep the table waiting. Both empty: the game
+    is over."""
 
     ops: tuple[Op, ...] = ()
     actors: tuple[int, ...] = ()
     waiting: str = ""  # a short phrase for players: "dealing round 2", "Lisa to play"
+    awaited: tuple[int, ...] | None = None
+    """The seats whose move the table waits for, when only some of ``actors`` keep it waiting
+    (a game where anyone may act but one seat must answer); None: every actor."""
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,9 @@ class GameSpec:
     - ``score``: how scores read; ``organiser_result(state, names, place, fmt)``: a result for a
       tournament organiser (:class:`OrganiserResult`), or None when the game has none;
     - ``hand_words(cards)``: card identities (a hand as dealt) in a player's words, for a replay;
-      None: the identities as they are, in order.
+      None: the identities as they are, in order;
+    - ``auto_act(view)``: the act a person's seat makes by itself now, when the player could do
+      nothing else (a pass with nothing to play), or None; None: the game has no such act.
     """
 
     name: str
@@ -129,6 +131,7 @@ class GameSpec:
     score: ScoreUnit = ScoreUnit()
     organiser_result: OrganiserResult | None = None
     hand_words: Callable[[Sequence[str]], str] | None = None
+    auto_act: Callable[[Any], Act | None] | None = None
 
     @property
     def option_schema(self) -> tuple[OptionSpec, ...]:

@@ -198,7 +198,12 @@ class Table:
                 return [(s, EntryKind.MOVE) for s in pending.actors] if pending else []
 
     def waiting_on(self) -> list[int]:
-        """The seats the table waits for now (every seat that owes an entry)."""
+        """The seats the table waits for now: every seat that owes a protocol entry, or the seats
+        whose move keeps the game waiting (the game's ``Pending.awaited``, else every actor)."""
+        if self.phase == Phase.RUNNING and self.work is None:
+            pending = self.pending()
+            if pending is not None and pending.awaited is not None:
+                return sorted(pending.awaited)
         return sorted({s for s, _ in self.owed()})
 
     def active_seats(self) -> list[int]:

@@ -78,7 +78,11 @@ from typing import Any
 #: Where each name this package exports lives. They load on first use: the registry reads this
 #: package's spec to list the games, and krcg's card data must not load for that.
 _EXPORTS: dict[str, str] = {
-    "ACT_FIELDS": "rules",
+    "ACT_FIELDS": "acts",
+    "Action": "state",
+    "ActionKind": "vocab",
+    "Window": "vocab",
+    "Lift": "vocab",
     "CardInfo": "cards",
     "CardView": "view",
     "Deck": "decks",

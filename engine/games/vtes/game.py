@@ -26,9 +26,11 @@ from engine.games.base import (
 )
 from engine.games.vtes import rules, scoring
 from engine.games.vtes import view as views
+from engine.games.vtes.actions import blockers
+from engine.games.vtes.acts import act_name, esc
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
-from engine.games.vtes.vocab import Do, Ruleset, Step, Target, TransferKind
+from engine.games.vtes.vocab import ActionKind, Do, Ruleset, Step, Target, TransferKind
 
 
 class VtesGame:
@@ -78,7 +80,9 @@ class VtesGame:
 
     def pending(self, state: VtesState) -> Pending:
         """Queued table operations first; else the seats that may act: in play, the acting
-        Methuselah first, then every other Methuselah in the game in seating order."""
+        Methuselah first, then every other Methuselah in the game in seating order (any of them may
+        record a change by hand). The table waits for (``awaited``) the holder of the impulse in an
+        open action (shared/rules/vtes-actions.md P1), else the acting Methuselah."""
         if state.queue:
             return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]))
         if state.step == Step.JOINING:
@@ -88,7 +92,14 @@ class VtesGame:
             order = state.in_game()
             i = order.index(state.acting)
             actors = order[i:] + order[:i]
-            return Pending(actors=actors, waiting=f"{seat_ref(state.acting)}: {state.phase} phase")
+            action = state.open_action
+            if action is not None:
+                # Anyone may record by hand; the table waits for the impulse (vtes-actions.md P1).
+                who = seat_ref(action.impulse)
+                return Pending(actors=actors, waiting=f"{who} holds the impulse", awaited=(action.impulse,))
+            return Pending(
+                actors=actors, waiting=f"{seat_ref(state.acting)}: {state.phase} phase", awaited=(state.acting,)
+            )
         return Pending()
 
     def resolve(self, state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tuple[Note, ...]]:
@@ -155,7 +166,7 @@ def _name(state: VtesState, pos: object, revealed: Mapping[Pos, str]) -> str:
     ident = revealed.get(key) or (card.card if card else "")
     info = card_base().info(ident) if ident else None
     if info is not None:
-        return rules._esc(info.name)
+        return esc(info.name)
     if card is not None and card.crypt:
         return "a face-down vampire"
     return "a card"
@@ -192,7 +203,7 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
     an act of the wrong shape is described as well as its fields allow."""
     me = seat_ref(seat)
     try:
-        do: Do | None = rules.act_name(act)
+        do: Do | None = act_name(act)
     except MalformedAct:
         do = None
 
@@ -226,6 +237,11 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
                 costs.append(f"{act['blood']} blood from {n('minion')}")
             if costs:
                 text += ", paying " + " and ".join(costs)
+            if act.get("bleed_mod"):
+                text += " (+bleed)"
+            numbers = _numbers_words(act)
+            if numbers:
+                text += f": {numbers}"
         case Do.DISCARD:
             text = f"{me} discards {n('card')}"
         case Do.MOVE:
@@ -239,9 +255,9 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
         case Do.BLOOD | Do.LIFE:
             delta = act.get("delta", 0)
             sign = "+" if isinstance(delta, int) and delta > 0 else ""
-            text = f"{me}: {n('card')} {sign}{delta} {do} ({rules._esc(str(act.get('cause', '')))})"
+            text = f"{me}: {n('card')} {sign}{delta} {do} ({esc(str(act.get('cause', '')))})"
         case Do.POOL:
-            cause = rules._esc(str(act.get("cause", "")))
+            cause = esc(str(act.get("cause", "")))
             raw = act.get("changes")
             if not isinstance(raw, list):
                 raw = [[act.get("seat", seat), act.get("delta", 0)]]
@@ -256,14 +272,28 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
                 if isinstance(target, int) and target not in seats:
                     seats = seats + (target,)
             text = f"{me}: {', '.join(parts)} ({cause})"
-        case Do.BLEED:
-            card = next((c for c in state.cards if c.pos == tuple(act.get("minion") or ())), None)
-            bleeder = card.controller if card else seat
-            target = act.get("target", state.prey(bleeder))
-            who = seat_ref(target) if isinstance(target, int) else "?"
-            text = f"{seat_ref(bleeder)}'s {n('minion')} bleeds {who} for {act.get('amount')}"
-            if isinstance(target, int):
-                seats = (bleeder, target)
+        case Do.ACTION:
+            text, seats = _announce_words(state, seat, act, revealed)
+        case Do.BLOCK:
+            text = f"{me} attempts to block with {n('minion')}"
+            if act.get("intercept"):
+                text += f", intercept {act['intercept']}"
+        case Do.PASS:
+            text = f"{me} passes"
+            if (
+                state.open_action is not None
+                and state.open_action.window == "A"
+                and seat in _blockers(state)
+                and seat not in state.open_action.declined
+            ):
+                text += " and declines to block"
+        case Do.ADJUST:
+            source = n("by") if "by" in act else esc(str(act.get("cause", "")))
+            text = f"{me}: {_numbers_words(act)} ({source})"
+        case Do.ACTION_END:
+            text = f"{me}: {n('by')} ends the action"
+        case Do.DISPUTE:
+            text = f"{me} disputes act {act.get('act')}"
         case Do.COMBAT:
             text = f"{_names(state, act.get('minions'), revealed)} enter combat"
         case Do.INFLUENCE:
@@ -293,7 +323,67 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
             text = f"{me} calls time"
         case None:
             text = f"{me} does something unknown"
+    if do is not None and "lift" in act:
+        text += f", setting aside the {act.get('lift')} rule by {n('by')}"
+    elif do is not None and do not in (Do.ACTION_END, Do.ADJUST) and "by" in act:
+        text += f" (by {n('by')})"
     return Note(text, seats)
+
+
+def _blockers(state: VtesState) -> tuple[int, ...]:
+    return blockers(state.open_action, state.in_game()) if state.open_action is not None else ()
+
+
+_KIND_WORDS: dict[str, str] = {
+    ActionKind.BLEED: "bleeds",
+    ActionKind.HUNT: "hunts",
+    ActionKind.EQUIP: "equips",
+    ActionKind.EMPLOY: "employs a retainer",
+    ActionKind.RECRUIT: "recruits an ally",
+    ActionKind.POLITICAL: "takes a political action",
+    ActionKind.LEAVE_TORPOR: "leaves torpor",
+    ActionKind.RESCUE: "rescues",
+    ActionKind.DIABLERISE: "diablerises",
+    ActionKind.OTHER: "takes an action",
+}
+
+
+def _announce_words(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, tuple[int, ...]]:
+    """An ``action`` announcement in words: who acts with whom, at what."""
+    kind = act.get("kind")
+    verb = _KIND_WORDS.get(kind, "acts") if isinstance(kind, str) else "acts"
+    text = f"{seat_ref(seat)}'s {_name(state, act.get('minion'), revealed)} {verb}"
+    seats: tuple[int, ...] = (seat,)
+    target = act.get("target")
+    if kind == ActionKind.BLEED:
+        if not isinstance(target, int):
+            target = state.prey(seat)
+        text += f" {seat_ref(target)}" if isinstance(target, int) and target >= 0 else ""
+        text += f" for {act.get('amount', 1)}"
+        seats = (seat, target) if isinstance(target, int) and target >= 0 else seats
+    elif "target_card" in act:
+        text += f" {_name(state, act.get('target_card'), revealed)}"
+    elif isinstance(target, int):
+        text += f" against {seat_ref(target)}"
+        seats = (seat, target)
+    if "card" in act:
+        text += f" with {_name(state, act.get('card'), revealed)}"
+    extras = [f"{k.replace('_', ' ')} {act[k]}" for k in ("stealth", "cost_blood", "cost_pool") if k in act]
+    if extras:
+        text += f" ({', '.join(extras)})"
+    return text, seats
+
+
+def _numbers_words(act: Act) -> str:
+    """The action numbers a ``play`` or ``adjust`` changes, in words (``stealth +1, bleed +1``)."""
+    parts = []
+    for key, word in (("stealth", "stealth"), ("intercept", "intercept"), ("amount", "amount")):
+        value = act.get(key)
+        if isinstance(value, int) and value:
+            parts.append(f"{word} {value:+d}")
+    if isinstance(act.get("target"), int):
+        parts.append(f"new target {seat_ref(act['target'])}")
+    return ", ".join(parts)
 
 
 VTES = VtesGame()

@@ -4,9 +4,9 @@ Methuselahs, each bringing a deck (crypt and library) as private decks."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from engine.games.base import Game
+from engine.games.base import Act, Game
 from engine.games.spec import Bot, GameSpec, ResultFormat, ScoreUnit, SeatKit, TablePlace
 from engine.games.vtes.vocab import DeckPart
 
@@ -63,6 +63,13 @@ class DeckKit:
         return f"{label}crypt {brought.crypt_size}, library {brought.library_size}{tail}"
 
 
+def _auto_act(view: Any) -> Act | None:
+    """A pass when the seat holds the impulse with nothing it could do (:func:`view.auto_pass`)."""
+    from engine.games.vtes.view import auto_pass
+
+    return auto_pass(view)
+
+
 def _kit() -> SeatKit:
     return DeckKit()
 
@@ -90,4 +97,5 @@ SPEC = GameSpec(
     kit=_kit,
     score=ScoreUnit("mean VP", 2, ""),
     organiser_result=_result,
+    auto_act=_auto_act,
 )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Op, OptionValue, Pos
-from engine.games.vtes.vocab import DeckPart, End, Phase, Ruleset, Status, Step, Zone
+from engine.games.vtes.vocab import ActionKind, DeckPart, End, Phase, Ruleset, Status, Step, Window, Zone
 
 START_POOL = 30
 HAND_SIZE = 7
@@ -102,6 +102,72 @@ class OutRecord:
 
 
 @dataclass(frozen=True)
+class Action:
+    """The one open minion action (shared/rules/vtes-actions.md 4, P1–P4).
+
+    ``actor``: the acting Methuselah; ``minion``: the acting minion; ``kind``: an
+    :class:`ActionKind`; ``card``: the action's card (set aside from the hand, zone ``aside``, or
+    a card in play; ``()``: none); ``targets``: the targeted Methuselahs, clockwise from the actor
+    (a directed action has some); ``target_card``: the vampire in torpor of a rescue or
+    diablerie, the equipment taken from another minion, else ``()``; ``stealth``, ``intercept``:
+    the action's numbers (intercept belongs to the block attempt, 0 without one); ``amount``: the
+    bleed or hunt amount; ``cost_blood`` (from the acting minion), ``cost_pool`` (from the actor):
+    paid on success. ``window``: a :class:`Window`; ``impulse``: the seat holding the impulse;
+    ``declined``: seats that declined to block (final, 4.2); ``blocker``: the minion attempting
+    to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
+    ``played``: ``(minion, card id)`` pairs of modifiers and reactions played (2.1: once each per
+    minion and action).
+    """
+
+    actor: int
+    minion: Pos
+    kind: ActionKind
+    card: Pos | tuple[()] = ()
+    targets: tuple[int, ...] = ()
+    target_card: Pos | tuple[()] = ()
+    stealth: int = 0
+    intercept: int = 0
+    amount: int = 0
+    cost_blood: int = 0
+    cost_pool: int = 0
+    window: Window = Window.NO_ATTEMPT
+    impulse: int = -1
+    declined: tuple[int, ...] = ()
+    blocker: Pos | tuple[()] = ()
+    bleed_mods: int = 0
+    played: tuple[tuple[Pos, int], ...] = ()
+
+    @property
+    def directed(self) -> bool:
+        """Directed: it targets other Methuselahs or what they control (1.2)."""
+        return bool(self.targets)
+
+
+@dataclass(frozen=True)
+class Done:
+    """An action announced this turn, for the per-turn limits (shared/rules/vtes-actions.md 2.1):
+    the acting ``minion``, its ``kind``, and ``card``: the krcg id of the action card (0: none)."""
+
+    minion: Pos
+    kind: ActionKind
+    card: int = 0
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A change recorded by hand to another Methuselah's pool, blood or cards (act number ``act``,
+    recorded by ``author``): ``seats`` it touched, ``text`` in words with its ``cause``;
+    ``disputed``: a touched Methuselah disputes it (shown to everyone, listed for the judge)."""
+
+    act: int
+    author: int
+    seats: tuple[int, ...]
+    text: str
+    cause: str
+    disputed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class VtesState:
     """The whole table.
 
@@ -114,7 +180,10 @@ class VtesState:
     ``time_called``: the game ends at the end of the current minion action or phase. ``outs``: who
     left, in order. ``end``: why the game ended (:class:`End`; ``End.NONE`` while it runs).
     ``last``: the seat that gained the last-Methuselah VP, or -1. ``abandons``: seats recorded as
-    having abandoned.
+    having abandoned. ``action``: the open minion action (:class:`Action`), or ``()``; ``done``:
+    the actions announced this turn; ``recruited``: allies recruited this turn (they do not act
+    until the next); ``claims``: changes recorded by hand to other Methuselahs' things
+    (:class:`Claim`); ``actions_taken``, ``blocks``: actions announced and blocked in the game.
     """
 
     seats: int
@@ -140,6 +209,17 @@ class VtesState:
     end: End = End.NONE
     last: int = -1
     abandons: tuple[int, ...] = ()
+    action: Action | tuple[()] = ()
+    done: tuple[Done, ...] = ()
+    recruited: tuple[Pos, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    actions_taken: int = 0
+    blocks: int = 0
+
+    @property
+    def open_action(self) -> Action | None:
+        """The open minion action, or None."""
+        return self.action if isinstance(self.action, Action) else None
 
     def option(self, name: str) -> OptionValue:
         """The value of table option ``name``. Raises KeyError for a name the game has not."""

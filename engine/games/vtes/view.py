@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION, blockers, impulse_order
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.state import CardState, VtesState
-from engine.games.vtes.vocab import Do, End, Phase, Ruleset, Status, Step, TransferKind, Zone
+from engine.games.vtes.state import Action, CardState, Claim, Done, VtesState
+from engine.games.vtes.vocab import ActionKind, Do, End, Phase, Ruleset, Status, Step, TransferKind, Window, Zone
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,11 @@ class VtesView:
     hand: tuple[CardView, ...]
     known_positions: tuple[CardView, ...]
     end: End
+    action: Action | None = None
+    done: tuple[Done, ...] = ()
+    recruited: tuple[Pos, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    acts: int = 0
 
     @property
     def me(self) -> PlayerView | None:
@@ -118,6 +124,40 @@ class VtesView:
     def controlled(self, seat: int, zone: Zone = Zone.READY) -> tuple[CardView, ...]:
         """Cards ``seat`` controls in ``zone``."""
         return tuple(c for c in self.cards if c.controller == seat and c.zone == zone)
+
+    def in_game(self) -> tuple[int, ...]:
+        """Seats still in the game, in seating order."""
+        return tuple(s for s in self.seating if self.players[s].status == Status.IN)
+
+    def impulse_order(self) -> tuple[int, ...]:
+        """The open action's impulse order (shared/rules/vtes-actions.md 5.1), or ()."""
+        return impulse_order(self.action, self.in_game()) if self.action is not None else ()
+
+    def blockers(self) -> tuple[int, ...]:
+        """The Methuselahs entitled to block the open action (4.2), or ()."""
+        return blockers(self.action, self.in_game()) if self.action is not None else ()
+
+    def may_block(self, seat: int) -> bool:
+        """``seat`` may attempt a block now: window A, entitled, not declined, on its impulse."""
+        a = self.action
+        return (
+            a is not None
+            and a.window == Window.NO_ATTEMPT
+            and a.impulse == seat
+            and seat in self.blockers()
+            and seat not in a.declined
+        )
+
+    def ready_unlocked(self, seat: int) -> tuple[CardView, ...]:
+        """``seat``'s ready unlocked minions (vampires and allies)."""
+        return tuple(c for c in self.controlled(seat) if not c.locked and (c.crypt or "Ally" in c.types))
+
+    def card(self, pos: Pos) -> CardView | None:
+        """The card at ``pos`` among the cards this view shows (in play, ash heaps, hand…), or None."""
+        for c in self.cards + self.hand:
+            if c.pos == pos:
+                return c
+        return None
 
     def uncontrolled(self, seat: int) -> tuple[CardView, ...]:
         """``seat``'s uncontrolled region (face down unless this is that seat's view)."""
@@ -219,6 +259,11 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         hand=tuple(hand),
         known_positions=tuple(known_positions),
         end=state.end,
+        action=state.open_action,
+        done=state.done,
+        recruited=state.recruited,
+        claims=state.claims,
+        acts=state.acts,
     )
 
 
@@ -226,10 +271,15 @@ def legal_acts(view: VtesView) -> list[Act]:
     """The structural acts the view's seat may make now, for bots and the TUI.
 
     In the joining step: ``{"do": "deck", "crypt": 12, "library": 60}`` as the shape of the one
-    act (the seat fills in its own deck sizes). In play, for the acting Methuselah: moving on
-    (``phase``, ``end_turn``), the Edge, withdrawal, bleeding its prey for 1 with each ready
-    unlocked vampire, ending a minion action, every transfer it can afford (one at a time),
-    influencing out every vampire at capacity, discarding and playing each hand card; for every
+    act (the seat fills in its own deck sizes). In an open action (shared/rules/vtes-actions.md),
+    for the holder of the impulse: ``pass``, a ``block`` with each ready unlocked minion when it
+    may block, and each hand card it could play in this window (action modifiers for the acting
+    Methuselah, reactions for the others). Otherwise, for the acting Methuselah: moving on
+    (``phase``, ``end_turn``; not while a vampire must hunt in the minion phase), the Edge,
+    withdrawal, in the minion phase an ``action`` for each ready unlocked minion (a bleed of the
+    prey for 1 unless it bled this turn, a hunt for each vampire; only the mandatory hunts while
+    one is due), every transfer it can afford, influencing out every vampire at capacity,
+    discarding, and playing each hand card that is not played during an action. For every
     Methuselah in the game: calling time (tournament). Free-form acts (moves, counters, pool,
     combat, locks, draws) are legal too and ``check`` accepts them, but are not listed: they
     depend on card texts the engine does not read.
@@ -245,10 +295,23 @@ def legal_acts(view: VtesView) -> list[Act]:
     acts: list[Act] = []
     if view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls:
         acts.append({"do": Do.TIME})
+    action = view.action
+    if action is not None:
+        if action.impulse != seat:
+            return acts
+        acts.append({"do": Do.PASS})
+        if view.may_block(seat):
+            for c in view.ready_unlocked(seat):
+                acts.append({"do": Do.BLOCK, "minion": c.as_list()})
+        for c in window_cards(view):
+            acts.append({"do": Do.PLAY, "card": c.as_list()})
+        return acts
     if view.acting != seat:
         return acts
-    acts.append({"do": Do.PHASE})
-    acts.append({"do": Do.END_TURN})
+    due = hunts_due(view, seat)
+    if not (view.phase == Phase.MINION and due):
+        acts.append({"do": Do.PHASE})
+        acts.append({"do": Do.END_TURN})
     match view.phase:
         case Phase.UNLOCK:
             if view.edge == seat and not view.edge_used:
@@ -256,10 +319,24 @@ def legal_acts(view: VtesView) -> list[Act]:
             if not me.withdrawing and me.library_count == 0 and me.hand_at_start < me.hand_size:
                 acts.append({"do": Do.WITHDRAW})
         case Phase.MINION:
-            for c in view.controlled(seat):
-                if c.crypt and not c.locked and me.prey >= 0:
-                    acts.append({"do": Do.BLEED, "minion": c.as_list(), "target": me.prey, "amount": 1})
-            acts.append({"do": Do.ACTION_END})
+            for c in view.ready_unlocked(seat):
+                if due and c.pos not in due:
+                    continue
+                if c.pos in view.recruited:
+                    continue
+                bled = any(d.minion == c.pos and d.kind == ActionKind.BLEED for d in view.done)
+                if not due and not bled and me.prey >= 0:
+                    acts.append(
+                        {
+                            "do": Do.ACTION,
+                            "kind": ActionKind.BLEED,
+                            "minion": c.as_list(),
+                            "target": me.prey,
+                            "amount": 1,
+                        }
+                    )
+                if c.crypt:
+                    acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": c.as_list()})
         case Phase.INFLUENCE:
             for c in view.uncontrolled(seat):
                 if view.transfers >= 1 and me.pool >= 1:
@@ -277,5 +354,41 @@ def legal_acts(view: VtesView) -> list[Act]:
             pass
     if view.phase != Phase.DISCARD:
         for c in view.hand:
+            types = set(c.types)
+            if types and (types <= {MODIFIER, REACTION} or (types & ACTION_TYPES and not types & {MODIFIER, REACTION})):
+                continue  # played during an action, or announced as one
             acts.append({"do": Do.PLAY, "card": c.as_list()})
     return acts
+
+
+def hunts_due(view: VtesView, seat: int) -> tuple[Pos, ...]:
+    """``seat``'s ready unlocked vampires with no blood: each must hunt (vtes-actions.md 2.2)."""
+    return tuple(c.pos for c in view.controlled(seat) if c.crypt and not c.locked and c.counters == 0)
+
+
+def window_cards(view: VtesView) -> tuple[CardView, ...]:
+    """The hand cards the view's seat could play in the open action's window now: action modifiers
+    when its minion acts, reactions (with a ready unlocked minion) when another's does
+    (vtes-actions.md §2). Empty when no action is open or the seat holds no impulse."""
+    a, seat = view.action, view.seat
+    if a is None or seat is None or a.impulse != seat:
+        return ()
+    if seat == a.actor:
+        return tuple(c for c in view.hand if MODIFIER in c.types)
+    if not view.ready_unlocked(seat):
+        return ()
+    return tuple(c for c in view.hand if REACTION in c.types)
+
+
+def auto_pass(view: VtesView) -> Act | None:
+    """A ``pass`` when the view's seat holds the impulse of an open action and has nothing it could
+    do in this window: no block to decide, no action modifier or reaction it could play (its hand's
+    card types from krcg, its ready unlocked minions). None otherwise: the player decides."""
+    a, seat = view.action, view.seat
+    if a is None or seat is None or a.impulse != seat:
+        return None
+    if view.may_block(seat) and view.ready_unlocked(seat):
+        return None
+    if window_cards(view):
+        return None
+    return {"do": Do.PASS}

@@ -47,6 +47,9 @@ class Zone(StrEnum):
     LIBRARY = "library"
     CRYPT = "crypt"
     HAND = "hand"
+    ASIDE = "aside"
+    """Set aside, face up and out of play: the card of an action until it resolves
+    (shared/rules/vtes-actions.md 4.1)."""
     UNCONTROLLED = "uncontrolled"
     """A Methuselah's uncontrolled region: face down, its owner may look."""
     READY = "ready"
@@ -83,6 +86,7 @@ class Target(StrEnum):
     ASH = "ash"
     REMOVED = "removed"
     HAND = "hand"
+    ASIDE = "aside"
     LIBRARY = "library"
     LIBRARY_BOTTOM = "library_bottom"
     CRYPT = "crypt"
@@ -104,7 +108,7 @@ class Target(StrEnum):
 _TARGET_ZONES: dict[str, Zone] = {t: Zone(t.removesuffix("_bottom")) for t in Target}
 
 
-MOVE_TARGETS: tuple[Target, ...] = tuple(Target)
+MOVE_TARGETS: tuple[Target, ...] = tuple(t for t in Target if t != Target.ASIDE)
 """Where ``move`` may put cards: a zone, the bottom of a library or crypt, or ``"on"`` another card."""
 
 PLAY_TARGETS: tuple[Target, ...] = (Target.ASH, Target.READY, Target.TORPOR, Target.REMOVED, Target.ON)
@@ -187,12 +191,66 @@ class Do(StrEnum):
     BLOOD = "blood"
     LIFE = "life"
     POOL = "pool"
-    BLEED = "bleed"
     COMBAT = "combat"
     INFLUENCE = "influence"
     TRANSFER = "transfer"
     HAND_SIZE = "hand_size"
     SHUFFLE = "shuffle"
+    ACTION = "action"
+    BLOCK = "block"
+    PASS = "pass"
+    ADJUST = "adjust"
     ACTION_END = "action_end"
+    DISPUTE = "dispute"
     WITHDRAW = "withdraw"
     TIME = "time"
+
+
+class ActionKind(StrEnum):
+    """What a minion action is (shared/rules/vtes-actions.md 3; P2: the announcer declares it, as
+    the engine reads no card text). It decides the default stealth, cost, targets and what a
+    successful action does (P4)."""
+
+    BLEED = "bleed"
+    HUNT = "hunt"
+    EQUIP = "equip"
+    EMPLOY = "employ"
+    """Employ a retainer."""
+    RECRUIT = "recruit"
+    """Recruit an ally."""
+    POLITICAL = "political"
+    LEAVE_TORPOR = "leave_torpor"
+    RESCUE = "rescue"
+    DIABLERISE = "diablerise"
+    OTHER = "other"
+    """A card's action (from hand or in play) that is none of the above."""
+
+
+class Window(StrEnum):
+    """The window of an open action (shared/rules/vtes-actions.md 4.4)."""
+
+    NO_ATTEMPT = "A"
+    """A: no block attempt: one who may block may attempt, or pass (declining for the action)."""
+    ATTEMPT = "B"
+    """B: a block attempt: the target is fixed; all passed → blocked if intercept ≥ stealth."""
+    DECLINED = "C"
+    """C: every blocker declined; all passed → the action succeeds."""
+
+
+class Lift(StrEnum):
+    """A rule a card named on an act may lift for that act only (shared/rules/vtes-actions.md P9)."""
+
+    TARGET = "target"
+    """A bleed at a Methuselah other than the prey."""
+    LOCKED = "locked"
+    """A locked minion acts or blocks (a wake, an unlock)."""
+    ONCE = "once"
+    """A per-turn limit: a second bleed, political action or action with one card."""
+    HUNT = "hunt"
+    """A vampire with no blood does not hunt (it is stuck)."""
+    TIMING = "timing"
+    """A card played outside the window its type is for."""
+    STEALTH = "stealth"
+    """Stealth or intercept raised when 4.3 does not allow it."""
+    NEW_ALLY = "new_ally"
+    """An ally recruited this turn acts."""

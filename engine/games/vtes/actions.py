@@ -1,0 +1,752 @@
+"""The structure of a minion action: announcement, blocks, impulse, windows and resolution
+(shared/rules/vtes-actions.md 2–4, 5.1, 6.1–6.2 and readings P1–P4, P8, P9).
+
+The engine owns who may act, in which window and in what order, and when a window closes; the
+players still apply card texts. Each act here is parsed once into a typed value
+(:class:`Announce`, :class:`BlockAttempt`, :class:`Numbers`), then checked against the
+:class:`~engine.games.vtes.work.Work` copy and applied to it. A refusal is an
+:class:`~engine.games.base.IllegalMove` with the page's sentence; a refusal P9 lets a card lift
+goes through :meth:`Work.refuse`, which lets it pass once when the act names that card.
+
+Impulse (5.1, P1): the acting Methuselah first, then the defending Methuselah (the targets
+clockwise, or, for an undirected action, the prey then the predator), then every other Methuselah
+clockwise from the actor's left. Only the holder of the impulse may ``pass``, ``block``, ``play``
+a card or ``adjust`` the action's numbers; any play or adjustment returns the impulse to the
+acting Methuselah; a window closes when the last Methuselah of that order passes, that is when
+all have passed in order with no play since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.games.base import Act, IllegalMove, Pos, seat_ref
+from engine.games.vtes.acts import esc, read_int, read_pos, read_seat, read_word
+from engine.games.vtes.cards import PlayPlace, card_base, play_place
+from engine.games.vtes.state import Action, Done
+from engine.games.vtes.vocab import ActionKind, Lift, Phase, Status, Target, Window, Zone
+from engine.games.vtes.work import Work
+
+ACTION_TYPES = frozenset({"Action", "Political Action", "Ally", "Equipment", "Retainer"})
+"""Card types played as the card of an action (§2, "Minion Cards")."""
+MODIFIER, REACTION = "Action Modifier", "Reaction"
+
+DEFAULT_STEALTH: dict[ActionKind, int] = {
+    ActionKind.BLEED: 0,
+    ActionKind.HUNT: 1,
+    ActionKind.EQUIP: 1,
+    ActionKind.EMPLOY: 1,
+    ActionKind.RECRUIT: 1,
+    ActionKind.POLITICAL: 1,
+    ActionKind.LEAVE_TORPOR: 1,
+    ActionKind.RESCUE: 1,
+    ActionKind.DIABLERISE: 1,
+    ActionKind.OTHER: 0,
+}
+"""The stealth an undirected action of each kind has before any card (§3); a directed rescue or
+diablerie has 0."""
+
+DEFAULT_COST: dict[ActionKind, int] = {ActionKind.LEAVE_TORPOR: 2, ActionKind.RESCUE: 2}
+"""Blood each basic action costs the acting vampire by default (§3)."""
+
+_VERBS: dict[ActionKind, str] = {
+    ActionKind.BLEED: "bleeds",
+    ActionKind.HUNT: "hunts",
+    ActionKind.EQUIP: "equips",
+    ActionKind.EMPLOY: "employs a retainer",
+    ActionKind.RECRUIT: "recruits an ally",
+    ActionKind.POLITICAL: "takes a political action",
+    ActionKind.LEAVE_TORPOR: "leaves torpor",
+    ActionKind.RESCUE: "rescues",
+    ActionKind.DIABLERISE: "diablerises",
+    ActionKind.OTHER: "takes an action",
+}
+_ALLY_NEVER = frozenset(
+    {ActionKind.HUNT, ActionKind.RESCUE, ActionKind.DIABLERISE, ActionKind.POLITICAL, ActionKind.LEAVE_TORPOR}
+)
+_NEED_CARD = frozenset({ActionKind.EMPLOY, ActionKind.RECRUIT})
+_UNTARGETED = frozenset(
+    {ActionKind.HUNT, ActionKind.EQUIP, ActionKind.EMPLOY, ActionKind.RECRUIT, ActionKind.POLITICAL}
+    | {ActionKind.LEAVE_TORPOR}
+)
+
+
+# --- the typed acts --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Announce:
+    """An ``action`` act (P2): ``minion`` acts for its controller; ``kind``; ``card``: the action
+    card (from hand, or in play), ``target``: the Methuselah a bleed or a card's directed action
+    targets, ``target_card``: the vampire a rescue or diablerie names, or equipment taken from
+    another minion; ``stealth``, ``amount``, ``cost_blood``, ``cost_pool``: None for the
+    action's default (P8)."""
+
+    minion: Pos
+    kind: ActionKind
+    card: Pos | None = None
+    target: int | None = None
+    target_card: Pos | None = None
+    stealth: int | None = None
+    amount: int | None = None
+    cost_blood: int | None = None
+    cost_pool: int | None = None
+
+    @classmethod
+    def parse(cls, act: Act) -> Announce:
+        """Read an ``action`` act. Raises MalformedAct for a wrong shape, IllegalMove for a number
+        out of range."""
+        return cls(
+            minion=read_pos(act.get("minion"), "acting minion"),
+            kind=read_word(act, "kind", tuple(ActionKind)),
+            card=read_pos(act["card"], "card") if "card" in act else None,
+            target=read_seat(act, "target", -1) if "target" in act else None,
+            target_card=read_pos(act["target_card"], "card") if "target_card" in act else None,
+            stealth=read_int(act, "stealth", low=-10, high=20) if "stealth" in act else None,
+            amount=read_int(act, "amount", low=0, high=30) if "amount" in act else None,
+            cost_blood=read_int(act, "cost_blood", low=0, high=30) if "cost_blood" in act else None,
+            cost_pool=read_int(act, "cost_pool", low=0, high=30) if "cost_pool" in act else None,
+        )
+
+
+@dataclass(frozen=True)
+class BlockAttempt:
+    """A ``block`` act (P3): ``minion`` attempts to block with ``intercept`` (default 0)."""
+
+    minion: Pos
+    intercept: int = 0
+
+    @classmethod
+    def parse(cls, act: Act) -> BlockAttempt:
+        """Read a ``block`` act. Raises MalformedAct or IllegalMove (intercept out of range)."""
+        return cls(read_pos(act.get("minion"), "blocking minion"), read_int(act, "intercept", 0, low=-10, high=20))
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """Changes to the open action's numbers that a ``play`` or an ``adjust`` makes (4.3, 4.6,
+    P8): signed deltas of ``stealth``, ``intercept`` and ``amount``; ``target``: a new target
+    (a redirected bleed), or None."""
+
+    stealth: int = 0
+    intercept: int = 0
+    amount: int = 0
+    target: int | None = None
+
+    @classmethod
+    def parse(cls, act: Act) -> Numbers:
+        """Read the action fields of a ``play`` or ``adjust``. Raises MalformedAct or IllegalMove."""
+        return cls(
+            stealth=read_int(act, "stealth", 0, low=-10, high=10),
+            intercept=read_int(act, "intercept", 0, low=-10, high=10),
+            amount=read_int(act, "amount", 0, low=-30, high=30),
+            target=read_seat(act, "target", -1) if "target" in act else None,
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.stealth or self.intercept or self.amount or self.target is not None)
+
+
+# --- who, in which order --------------------------------------------------------------------------
+
+
+def blockers(action: Action, in_game: Sequence[int]) -> tuple[int, ...]:
+    """The Methuselahs entitled to block ``action`` (4.2): the targets, clockwise, for a directed
+    action; the prey then the predator for an undirected one; never the acting Methuselah.
+    ``in_game``: the seats still in the game, clockwise."""
+    if action.directed:
+        return tuple(s for s in action.targets if s in in_game and s != action.actor)
+    if action.actor not in in_game or len(in_game) < 2:
+        return ()
+    i = list(in_game).index(action.actor)
+    prey, predator = in_game[(i + 1) % len(in_game)], in_game[i - 1]
+    return tuple(dict.fromkeys(s for s in (prey, predator) if s != action.actor))
+
+
+def impulse_order(action: Action, in_game: Sequence[int]) -> tuple[int, ...]:
+    """The order in which the impulse passes in ``action``'s windows (5.1, P1): the acting
+    Methuselah, the defending ones (:func:`blockers`), then every other Methuselah clockwise from
+    the actor's left (reading: the page gives no start). Two seats are each asked once."""
+    seats = list(in_game)
+    rest = seats
+    if action.actor in seats:
+        i = seats.index(action.actor)
+        rest = seats[i + 1 :] + seats[:i]
+    return tuple(dict.fromkeys([action.actor, *blockers(action, in_game), *rest]))
+
+
+# --- announcing -----------------------------------------------------------------------------------
+
+
+def announce(w: Work, act: Act) -> None:
+    """Check and apply an ``action`` act (P2): the minion locks and window A opens."""
+    a = Announce.parse(act)
+    if w.open_action is not None:
+        raise IllegalMove(f"one action at a time: {_action_words(w, w.open_action)} is still open")
+    if w.author != w.acting:
+        raise IllegalMove(f"only the acting Methuselah ({seat_ref(w.acting)}) announces actions, in their minion phase")
+    if w.phase != Phase.MINION:
+        raise IllegalMove(f"actions are announced in your minion phase, and this is your {w.phase} phase")
+    c = w.card(a.minion)
+    name = w.name(a.minion)
+    if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not _is_minion(w, a.minion):
+        raise IllegalMove(f"{name} is not a minion you control")
+    vampire = c.crypt
+    if a.kind == ActionKind.LEAVE_TORPOR:
+        if c.zone != Zone.TORPOR:
+            raise IllegalMove(f"{name} is not in torpor: only a vampire in torpor leaves torpor")
+    elif c.zone != Zone.READY:
+        raise IllegalMove(f"{name} is in torpor: a vampire in torpor may only leave torpor")
+    if not vampire and a.kind in _ALLY_NEVER:
+        raise IllegalMove(
+            f"{name} is an ally: allies never hunt, rescue, diablerise, leave torpor or take political actions"
+        )
+    if c.locked:
+        w.refuse(Lift.LOCKED, f"{name} is locked: a locked minion cannot act")
+    if a.minion in w.recruited:
+        w.refuse(Lift.NEW_ALLY, f"{name} was recruited this turn and cannot act until your next turn")
+    card_id = _check_card(w, a)
+    _check_once(w, a, name, card_id)
+    _check_hunts(w, a)
+    targets, target_card = _targets(w, a, name)
+    directed = bool(targets)
+    stealth = a.stealth
+    if stealth is None:
+        stealth = 0 if directed else DEFAULT_STEALTH[a.kind]
+    amount = a.amount if a.amount is not None else (1 if a.kind in (ActionKind.BLEED, ActionKind.HUNT) else 0)
+    cost_blood = a.cost_blood if a.cost_blood is not None else DEFAULT_COST.get(a.kind, 0)
+    cost_pool = a.cost_pool or 0
+    if cost_blood and not vampire:
+        raise IllegalMove(f"{name} is an ally: it pays no blood")
+    if cost_blood > c.counters:
+        raise IllegalMove(f"{name} has {c.counters} blood and this action costs {cost_blood}: it cannot pay")
+    if cost_pool > w.p(w.author).pool:
+        raise IllegalMove(f"this action costs {cost_pool} pool and you have {w.p(w.author).pool}")
+    card: Pos | tuple[()] = ()
+    if a.card is not None:
+        card = a.card
+        if w.cards[a.card].zone == Zone.HAND:
+            w.move(a.card, Target.ASIDE)
+            w.refill(w.author)
+    if not c.locked:
+        w.setc(a.minion, locked=True)
+    w.done = (*w.done, Done(a.minion, a.kind, card_id))
+    w.actions_taken += 1
+    opened = Action(
+        actor=w.author,
+        minion=a.minion,
+        kind=a.kind,
+        card=card,
+        targets=targets,
+        target_card=target_card,
+        stealth=stealth,
+        amount=amount,
+        cost_blood=cost_blood,
+        cost_pool=cost_pool,
+        window=Window.NO_ATTEMPT,
+        impulse=w.author,
+    )
+    w.action = opened
+    who = blockers(opened, w.in_game())
+    may = " or ".join(seat_ref(s) for s in who) if who else "nobody"
+    w.note(f"{_action_words(w, opened)} (stealth {stealth}); {may} may block", w.author, *who)
+
+
+def _is_minion(w: Work, pos: Pos) -> bool:
+    c = w.cards[pos]
+    if c.crypt:
+        return True
+    info = w.info(pos)
+    return info is not None and "Ally" in info.types
+
+
+def _check_card(w: Work, a: Announce) -> int:
+    """The action card's krcg id (0: none); checks where it is and its type."""
+    if a.card is None:
+        if a.kind in _NEED_CARD:
+            raise IllegalMove(
+                f"a {a.kind} action needs its card: name the {'ally' if a.kind == ActionKind.RECRUIT else 'retainer'} from your hand"
+            )
+        return 0
+    cc = w.card(a.card)
+    if cc.zone == Zone.HAND:
+        if cc.owner != w.author:
+            raise IllegalMove("that card is not in your hand")
+        info = w.info(a.card)
+        if info is not None and not set(info.types) & ACTION_TYPES:
+            w.refuse(Lift.TIMING, f"{esc(info.name)} is not an action card ({', '.join(info.types)})")
+    elif not cc.zone.in_play:
+        raise IllegalMove("the card of an action comes from your hand or is a card in play")
+    info = w.info(a.card)
+    return info.id if info is not None else 0
+
+
+def _check_once(w: Work, a: Announce, name: str, card_id: int) -> None:
+    """The per-turn limits of 2.1."""
+    mine = [d for d in w.done if d.minion == a.minion]
+    if a.kind == ActionKind.BLEED and any(d.kind == ActionKind.BLEED for d in mine):
+        w.refuse(Lift.ONCE, f"{name} has already bled this turn")
+    if a.kind == ActionKind.POLITICAL and any(d.kind == ActionKind.POLITICAL for d in mine):
+        w.refuse(Lift.ONCE, f"{name} has already taken a political action this turn")
+    if card_id and any(d.card == card_id for d in mine):
+        info = card_base().info(card_id)
+        w.refuse(Lift.ONCE, f"{name} has already acted with {esc(info.name) if info else 'that card'} this turn")
+
+
+def hunts_due(w: Work, seat: int) -> list[Pos]:
+    """``seat``'s ready unlocked vampires with no blood: each must hunt (2.2)."""
+    return sorted(
+        p
+        for p, c in w.cards.items()
+        if c.controller == seat and c.zone == Zone.READY and c.crypt and not c.locked and c.counters == 0
+    )
+
+
+def _check_hunts(w: Work, a: Announce) -> None:
+    due = hunts_due(w, w.author)
+    if due and not (a.kind == ActionKind.HUNT and a.minion in due):
+        names = " and ".join(w.name(p) for p in due)
+        w.refuse(Lift.HUNT, f"{names} {'has' if len(due) == 1 else 'have'} no blood and must hunt first (2.2)")
+
+
+def check_leave_minion_phase(w: Work) -> None:
+    """Refuse ending the minion phase with an action open or a mandatory hunt due (P2)."""
+    if w.open_action is not None:
+        raise IllegalMove(f"{_action_words(w, w.open_action)} is still open: it resolves first")
+    due = hunts_due(w, w.acting)
+    if due:
+        names = " and ".join(w.name(p) for p in due)
+        w.refuse(
+            Lift.HUNT,
+            f"{names} {'has' if len(due) == 1 else 'have'} no blood and must hunt before the minion phase ends (2.2)",
+        )
+
+
+def _targets(w: Work, a: Announce, name: str) -> tuple[tuple[int, ...], Pos | tuple[()]]:
+    """The targeted Methuselahs and the targeted card of an announcement (1.2, §3)."""
+    actor = w.author
+    if a.kind == ActionKind.BLEED:
+        prey = w.prey(actor)
+        target = prey if a.target is None else a.target
+        if target == actor:
+            raise IllegalMove("a minion cannot bleed its own controller")
+        if not 0 <= target < w.seats or w.p(target).status != Status.IN:
+            raise IllegalMove(f"there is no Methuselah {target} in the game to bleed")
+        if target != prey:
+            w.refuse(Lift.TARGET, f"{name} may bleed only your prey, {seat_ref(prey)}")
+        return (target,), ()
+    if a.kind in (ActionKind.RESCUE, ActionKind.DIABLERISE):
+        if a.target_card is None:
+            raise IllegalMove(f"a {a.kind} action names the vampire in torpor (target_card)")
+        v = w.card(a.target_card)
+        if not v.crypt or v.zone != Zone.TORPOR:
+            raise IllegalMove(
+                f"{w.name(a.target_card)} is not in torpor: only a vampire in torpor is rescued or diablerised"
+            )
+        return ((v.controller,) if v.controller != actor else ()), a.target_card
+    if a.target is not None and a.kind in _UNTARGETED:
+        raise IllegalMove(f"a {a.kind} action is undirected: it targets no Methuselah")
+    if a.kind == ActionKind.EQUIP and a.target_card is not None:
+        e = w.card(a.target_card)
+        if e.zone != Zone.ON or e.controller != actor:
+            raise IllegalMove(f"{w.name(a.target_card)} is not equipment on another minion you control")
+        return (), a.target_card
+    if a.target is not None:
+        if a.target == actor or not 0 <= a.target < w.seats or w.p(a.target).status != Status.IN:
+            raise IllegalMove("the target of a directed action is another Methuselah in the game")
+        return (a.target,), ()
+    return (), ()
+
+
+# --- the windows ----------------------------------------------------------------------------------
+
+
+def _open(w: Work) -> Action:
+    a = w.open_action
+    if a is None:
+        raise IllegalMove("there is no open action")
+    return a
+
+
+def _holds_impulse(w: Work, a: Action, what: str) -> None:
+    if w.author != a.impulse:
+        raise IllegalMove(f"{seat_ref(a.impulse)} holds the impulse: you may {what} when it reaches you (5.1)")
+
+
+def pass_impulse(w: Work, act: Act) -> None:
+    """A ``pass`` (P1, P3): in window A an entitled Methuselah's pass is its final decline; the
+    impulse moves on, and the last pass of the order closes the window."""
+    a = _open(w)
+    _holds_impulse(w, a, "pass")
+    order = impulse_order(a, w.in_game())
+    if a.window == Window.NO_ATTEMPT and w.author in blockers(a, w.in_game()) and w.author not in a.declined:
+        a = replace(a, declined=(*a.declined, w.author))
+    i = order.index(w.author)
+    if i + 1 < len(order):
+        w.action = replace(a, impulse=order[i + 1])
+        return
+    w.action = a
+    _close_window(w, a)
+
+
+def _close_window(w: Work, a: Action) -> None:
+    """All have passed in order with no play since (P1)."""
+    match a.window:
+        case Window.NO_ATTEMPT:
+            w.action = replace(a, window=Window.DECLINED, impulse=a.actor)
+            w.note("No block: every Methuselah has passed; the impulse returns to the acting Methuselah", a.actor)
+        case Window.ATTEMPT:
+            assert a.blocker
+            if a.intercept >= a.stealth:
+                _blocked(w, a)
+            else:
+                w.note(
+                    f"The block by {w.name(a.blocker)} fails: intercept {a.intercept} against stealth {a.stealth}",
+                    a.actor,
+                )
+                w.action = replace(a, window=Window.NO_ATTEMPT, blocker=(), intercept=0, impulse=a.actor)
+        case Window.DECLINED:
+            _succeed(w, a)
+
+
+def block(w: Work, act: Act) -> None:
+    """A ``block`` attempt (P3): window A, on the impulse of an entitled Methuselah that has not
+    declined, with a ready unlocked minion of its own; window B opens."""
+    b = BlockAttempt.parse(act)
+    a = _open(w)
+    if w.author == a.actor:
+        raise IllegalMove("you cannot block your own action")
+    if a.window == Window.ATTEMPT:
+        raise IllegalMove("a block attempt is under way: no other minion may attempt now")
+    if a.window == Window.DECLINED:
+        raise IllegalMove("every blocker has declined: blocking is over unless the target changes")
+    _holds_impulse(w, a, "block")
+    entitled = blockers(a, w.in_game())
+    if w.author not in entitled:
+        who = " or ".join(seat_ref(s) for s in entitled) or "nobody"
+        kind = "the targeted Methuselah" if a.directed else "the prey and the predator"
+        raise IllegalMove(f"only {kind} ({who}) may block this action (4.2)")
+    if w.author in a.declined:
+        raise IllegalMove("you declined to block this action: that is final unless the target changes")
+    c = w.card(b.minion)
+    name = w.name(b.minion)
+    if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not _is_minion(w, b.minion):
+        raise IllegalMove(f"{name} is not a minion you control")
+    if c.zone != Zone.READY:
+        raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
+    if c.locked:
+        w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
+    w.action = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=b.intercept, impulse=a.actor)
+    w.note(
+        f"{seat_ref(w.author)}'s {name} attempts to block (intercept {b.intercept} against stealth {a.stealth})",
+        w.author,
+        a.actor,
+    )
+
+
+def _blocked(w: Work, a: Action) -> None:
+    """P4, blocked: the set-aside card to its owner's ash heap, the blocker locks, combat."""
+    assert a.blocker
+    blocker = w.cards[a.blocker]
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        w.move(a.card, Target.ASH)
+    w.setc(a.blocker, locked=True)
+    w.blocks += 1
+    w.action = ()
+    name, bname = w.name(a.minion), w.name(a.blocker)
+    if a.kind == ActionKind.LEAVE_TORPOR:
+        # 6.2: no combat; a vampire blocker may diablerise the actor (recorded by hand for now).
+        w.note(
+            f"{bname} blocks {name}'s attempt to leave torpor: no combat; {seat_ref(blocker.controller)} may "
+            "diablerise it, or decline and the action fails",
+            blocker.controller,
+            a.actor,
+        )
+    else:
+        for seat in (a.actor, blocker.controller):
+            w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
+        w.note(
+            f"{bname} blocks {name}: the action fails; {name} and {bname} enter combat (fight it out by hand)",
+            blocker.controller,
+            a.actor,
+        )
+    _after_action(w)
+
+
+def _succeed(w: Work, a: Action) -> None:
+    """P4, successful: the cost is paid and the basic effect of §3 applied."""
+    name = w.name(a.minion)
+    w.action = ()
+    minion = w.cards[a.minion]
+    if a.cost_blood:
+        paid = min(a.cost_blood, minion.counters)
+        if paid:
+            w.counters_delta(a.minion, -paid, "cost")
+        if paid < a.cost_blood:
+            w.note(f"{name} could pay only {paid} of {a.cost_blood} blood: settle the rest by hand", a.actor)
+    if a.cost_pool:
+        w.pool_delta(a.actor, -a.cost_pool, "cost")
+    text = f"{_action_words(w, a)} succeeds"
+    match a.kind:
+        case ActionKind.BLEED:
+            target = a.targets[0]
+            if a.amount >= 1 and w.p(target).status == Status.IN:
+                burned = -w.pool_delta(target, -a.amount, "bleed")
+                w.edge = a.actor
+                text += f": {seat_ref(target)} burns {burned} pool and {seat_ref(a.actor)} takes the Edge"
+        case ActionKind.HUNT:
+            info = w.info(a.minion)
+            room = max(0, info.capacity - minion.counters) if info is not None and info.capacity else a.amount
+            gained = min(a.amount, room)
+            if gained:
+                w.counters_delta(a.minion, gained, "hunt")
+            text += f": {name} gains {gained} blood" + (
+                f" ({a.amount - gained} over capacity drained)" if gained < a.amount else ""
+            )
+        case ActionKind.EQUIP | ActionKind.EMPLOY:
+            item = a.card or a.target_card
+            if item:
+                w.move(item, Target.ON, a.actor, a.minion)
+                text += f": {w.name(item)} goes on {name}"
+        case ActionKind.RECRUIT:
+            if a.card:
+                w.move(a.card, Target.READY, a.actor)
+                w.recruited = (*w.recruited, a.card)
+                text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region (set its life by hand)"
+        case ActionKind.LEAVE_TORPOR:
+            w.move(a.minion, Target.READY)
+            text += f": {name} is ready"
+        case ActionKind.RESCUE:
+            assert a.target_card
+            w.move(a.target_card, Target.READY)
+            text += f": {w.name(a.target_card)} is ready"
+        case ActionKind.DIABLERISE:
+            assert a.target_card
+            text += _diablerie(w, a)
+        case ActionKind.POLITICAL:
+            text += ": a referendum; record its terms and votes, then apply the result by hand"
+        case ActionKind.OTHER:
+            text += ": apply the card's effect by hand"
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        _card_after(w, a)
+    w.note(text, a.actor, *a.targets)
+    _after_action(w)
+
+
+def _card_after(w: Work, a: Action) -> None:
+    """Where the set-aside card of a successful action goes (its text's default, :func:`play_place`)."""
+    assert a.card
+    info = w.info(a.card)
+    place = play_place(info) if info is not None else PlayPlace.ASH
+    if place == PlayPlace.IN_PLAY:
+        w.move(a.card, Target.READY, a.actor)
+    elif place == PlayPlace.ON_MINION and w.cards[a.minion].zone.in_play:
+        w.move(a.card, Target.ON, a.actor, a.minion)
+    else:
+        w.move(a.card, Target.ASH)
+
+
+def _diablerie(w: Work, a: Action) -> str:
+    """6.3: the victim's blood moves to the diablerist (excess drains), the victim burns. The
+    blood hunt (6.4) is held by hand."""
+    assert a.target_card
+    victim = w.cards[a.target_card]
+    vname = w.name(a.target_card)
+    info = w.info(a.minion)
+    room = max(0, info.capacity - w.cards[a.minion].counters) if info is not None and info.capacity else victim.counters
+    moved = min(victim.counters, room)
+    if moved:
+        w.setc(a.minion, counters=w.cards[a.minion].counters + moved)
+    w.move(a.target_card, Target.ASH)
+    return f": {vname} burns and {moved} of its blood goes to {w.name(a.minion)}; call the blood hunt by hand"
+
+
+def _after_action(w: Work) -> None:
+    if w.time_called:
+        w.end_by_time()
+
+
+def _action_words(w: Work, a: Action) -> str:
+    text = f"{seat_ref(a.actor)}'s {w.name(a.minion)} {_VERBS[a.kind]}"
+    if a.kind == ActionKind.BLEED and a.targets:
+        text += f" {seat_ref(a.targets[0])} for {a.amount}"
+    elif a.kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and a.target_card:
+        text += f" {w.name(a.target_card)}"
+    elif a.targets:
+        text += f" against {' and '.join(seat_ref(s) for s in a.targets)}"
+    if a.card:
+        text += f" with {w.name(a.card)}"
+    return text
+
+
+# --- plays and adjustments inside an action ------------------------------------------------------
+
+
+def check_play(w: Work, pos: Pos, act: Act) -> None:
+    """Check a card played from hand against the §2 table and the open action's impulse (P1, P2):
+    outside an action, no action card, action modifier or reaction; inside one, only on the
+    impulse, an action modifier by the acting Methuselah, a reaction by another with a ready
+    unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6)."""
+    info = w.info(pos)
+    types = set(info.types) if info is not None else set()
+    name = esc(info.name) if info is not None else "that card"
+    numbers = Numbers.parse(act)
+    a = w.open_action
+    if a is None:
+        if numbers or act.get("bleed_mod"):
+            raise IllegalMove("there is no open action for this card to change")
+        if types and types <= {MODIFIER, REACTION}:
+            w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
+        elif types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
+            w.refuse(Lift.TIMING, f"{name} is an action card: announce it as a minion's action in your minion phase")
+        return
+    _holds_impulse(w, a, "play a card")
+    minion = read_pos(act["minion"], "minion") if "minion" in act else None
+    if types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
+        w.refuse(Lift.TIMING, f"{name} is an action card: it cannot be played during another action")
+    elif types & {MODIFIER, REACTION} and not types - {MODIFIER, REACTION, "Combat"}:
+        as_modifier = MODIFIER in types and w.author == a.actor
+        as_reaction = REACTION in types and w.author != a.actor
+        if not as_modifier and not as_reaction:
+            w.refuse(Lift.TIMING, f"{name} is {_timing_words(types)}")
+        elif as_modifier:
+            if minion is not None and w.cards.get(minion, None) is not None and w.cards[minion].controller != a.actor:
+                raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
+            minion = minion if minion is not None else a.minion
+        else:
+            ready = [
+                p
+                for p, c in w.cards.items()
+                if c.controller == w.author and c.zone == Zone.READY and not c.locked and _is_minion(w, p)
+            ]
+            if minion is None and len(ready) == 1:
+                minion = ready[0]
+            if minion is not None and minion not in ready:
+                w.refuse(
+                    Lift.LOCKED, f"{w.name(minion)} cannot react: a reaction needs a ready unlocked minion of yours"
+                )
+            elif not ready:
+                w.refuse(Lift.LOCKED, f"{name} needs a ready unlocked minion of yours to play it, and you have none")
+        if minion is not None and info is not None:
+            if (minion, info.id) in a.played:
+                w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")
+            a = replace(a, played=(*a.played, (minion, info.id)))
+    if act.get("bleed_mod"):
+        if a.kind != ActionKind.BLEED:
+            raise IllegalMove("'+bleed' marks a modifier that increases a bleed, and this action is not a bleed")
+        if a.bleed_mods:
+            raise IllegalMove("another action modifier already increases this bleed: a second is refused (4.6)")
+        a = replace(a, bleed_mods=a.bleed_mods + 1)
+    w.action = a
+    _apply_numbers(w, numbers, name)
+    done = _open(w)
+    w.action = replace(done, impulse=done.actor)
+
+
+def _timing_words(types: set[str]) -> str:
+    if types == {MODIFIER}:
+        return "an action modifier: the acting Methuselah plays it during their minion's action"
+    if types == {REACTION}:
+        return "a reaction: it is played during another Methuselah's action"
+    return "an action modifier or a reaction: it is played during an action"
+
+
+def adjust(w: Work, act: Act) -> None:
+    """An ``adjust`` act: a card in play or a rule changes the open action's numbers (4.3, P8), on
+    the impulse; the impulse returns to the acting Methuselah."""
+    a = _open(w)
+    _holds_impulse(w, a, "change the action")
+    numbers = Numbers.parse(act)
+    source = w.name(read_pos(act["by"], "card")) if "by" in act else esc(str(act.get("cause", "")))
+    _apply_numbers(w, numbers, source)
+    done = _open(w)
+    w.action = replace(done, impulse=done.actor)
+
+
+def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
+    """Apply ``n`` to the open action as 4.3 allows (raises from :meth:`Work.refuse`)."""
+    a = w.open_action
+    assert a is not None
+    if not n:
+        return
+    changes = []
+    if n.stealth > 0:
+        if w.author != a.actor:
+            raise IllegalMove("only the acting Methuselah adds stealth to its action")
+        if not (a.window == Window.ATTEMPT and a.intercept >= a.stealth):
+            w.refuse(
+                Lift.STEALTH,
+                f"stealth is added only when needed: during a block attempt whose intercept ({a.intercept}) is at "
+                f"least the stealth ({a.stealth}) (4.3)",
+            )
+    if n.intercept:
+        if a.window != Window.ATTEMPT or not a.blocker:
+            raise IllegalMove("there is no block attempt whose intercept could change")
+        if n.intercept > 0:
+            if w.author != w.cards[a.blocker].controller:
+                raise IllegalMove("only the blocking minion's controller adds intercept")
+            if not a.stealth > a.intercept:
+                w.refuse(
+                    Lift.STEALTH,
+                    f"intercept is added only when needed: while the stealth ({a.stealth}) is above the intercept "
+                    f"({a.intercept}) (4.3)",
+                )
+    if n.amount:
+        if a.kind not in (ActionKind.BLEED, ActionKind.HUNT):
+            raise IllegalMove(f"a {a.kind} action has no amount to change")
+        if a.amount + n.amount < 0:
+            raise IllegalMove(f"the {a.kind} amount cannot go below 0 (it is {a.amount})")
+    a = replace(a, stealth=a.stealth + n.stealth, intercept=a.intercept + n.intercept, amount=a.amount + n.amount)
+    for label, delta in (("stealth", n.stealth), ("intercept", n.intercept), ("amount", n.amount)):
+        if delta:
+            changes.append(f"{label} {delta:+d} → {getattr(a, label)}")
+    if n.target is not None:
+        if a.window == Window.ATTEMPT:
+            raise IllegalMove("the target is fixed during a block attempt (4.4)")
+        if not a.directed:
+            raise IllegalMove("an undirected action has no target to change")
+        if n.target == a.actor or not 0 <= n.target < w.seats or w.p(n.target).status != Status.IN:
+            raise IllegalMove("the new target is another Methuselah in the game, not the acting one")
+        a = replace(a, targets=(n.target,), declined=(), window=Window.NO_ATTEMPT)
+        changes.append(f"the target is now {seat_ref(n.target)}: blocking reopens")
+    w.action = a
+    w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
+
+
+def end_action(w: Work, act: Act) -> None:
+    """P4: an ``action_end`` act naming the card (``by``) that ends the open action closes it with
+    no consequence: no cost, no effect; its set-aside card goes to the ash heap."""
+    a = _open(w)
+    by = read_pos(act.get("by"), "card that ends the action")
+    card = w.card(by)
+    if card.zone.hidden:
+        raise IllegalMove("the card that ends the action must be face up (played, or in play)")
+    w.action = ()
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        w.move(a.card, Target.ASH)
+    w.note(f"{w.name(by)} ends {_action_words(w, a)}: no cost, no effect", a.actor, w.author)
+    _after_action(w)
+
+
+def settle_impulse(w: Work) -> None:
+    """After any act: an impulse held by a Methuselah who left the game moves on; an action whose
+    actor or acting minion left ends with no effect."""
+    a = w.open_action
+    if a is None:
+        return
+    minion = w.cards.get(a.minion)
+    if w.p(a.actor).status != Status.IN or minion is None or minion.zone not in (Zone.READY, Zone.TORPOR):
+        w.action = ()
+        if a.card and a.card in w.cards and w.cards[a.card].zone == Zone.ASIDE:
+            w.move(a.card, Target.ASH)
+        w.note("The acting minion is gone: the action ends with no effect", a.actor)
+        return
+    if w.p(a.impulse).status != Status.IN:
+        game = w.in_game()
+        full = impulse_order(a, [s for s in w.seating if s in game or s == a.impulse])
+        later = [s for s in full[full.index(a.impulse) + 1 :] if s in game]
+        if later:
+            w.action = replace(a, impulse=later[0])
+        else:
+            _close_window(w, a)

@@ -1,0 +1,302 @@
+"""Reading untrusted VTES acts (shared/rules/vtes.md, "Precise readings"; vtes-actions.md P2–P9):
+the act vocabulary (:data:`ACT_FIELDS`), the field readers and the shape check every act passes
+before any rule is asked.
+
+An act is a canonical map with a ``"do"`` key (a :class:`~engine.games.vtes.vocab.Do`). An act
+of the wrong shape (not a map, an unknown name or field, a field of the wrong type or outside the
+act's vocabulary) raises :class:`MalformedAct`; a value the rules refuse raises
+:class:`IllegalMove`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from engine.games.base import Act, IllegalMove, MalformedAct, Pos, act_position
+from engine.games.vtes.vocab import (
+    MOVE_TARGETS,
+    PLAY_TARGETS,
+    ActionKind,
+    DeckPart,
+    Do,
+    Lift,
+    Target,
+    TransferKind,
+)
+
+_LIFT = frozenset({"lift", "by"})
+_ACTION_NUMBERS = frozenset({"stealth", "intercept", "amount", "target"})
+
+ACT_FIELDS: dict[Do, frozenset[str]] = {
+    Do.DECK: frozenset({"crypt", "library"}),
+    Do.PHASE: frozenset(),
+    Do.END_TURN: frozenset(),
+    Do.EDGE: frozenset(),
+    Do.DRAW: frozenset({"n"}),
+    Do.PLAY: frozenset(
+        {"card", "to", "on", "controller", "no_replace", "pool", "blood", "minion"}
+        | _ACTION_NUMBERS
+        | {"bleed_mod"}
+        | _LIFT
+    ),
+    Do.DISCARD: frozenset({"card", "no_replace"}),
+    Do.MOVE: frozenset({"cards", "to", "on", "controller", "no_replace", "cause", "by"}),
+    Do.BURN: frozenset({"cards", "no_replace", "cause", "by"}),
+    Do.LOCK: frozenset({"cards", "cause", "by"}),
+    Do.UNLOCK: frozenset({"cards", "cause", "by"}),
+    Do.BLOOD: frozenset({"card", "delta", "cause", "by"}),
+    Do.LIFE: frozenset({"card", "delta", "cause", "by"}),
+    Do.POOL: frozenset({"seat", "delta", "changes", "cause", "by"}),
+    Do.COMBAT: frozenset({"minions", "cause", "by"}),
+    Do.INFLUENCE: frozenset({"card"}),
+    Do.TRANSFER: frozenset({"kind", "card", "n"}),
+    Do.HAND_SIZE: frozenset({"seat", "delta"}),
+    Do.SHUFFLE: frozenset({"zone", "seat"}),
+    Do.ACTION: frozenset(
+        {"minion", "kind", "card", "target", "target_card", "stealth", "amount", "cost_blood", "cost_pool"} | _LIFT
+    ),
+    Do.BLOCK: frozenset({"minion", "intercept"} | _LIFT),
+    Do.PASS: frozenset(),
+    Do.ADJUST: frozenset(_ACTION_NUMBERS | {"cause"} | _LIFT),
+    Do.ACTION_END: frozenset({"by", "cause"}),
+    Do.DISPUTE: frozenset({"act"}),
+    Do.WITHDRAW: frozenset(),
+    Do.TIME: frozenset(),
+}
+"""Every act (its ``"do"``) and the fields it may carry besides ``"do"``."""
+
+_DO_BY_NAME: dict[str, Do] = {d.value: d for d in Do}
+
+_CAUSE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.,'-]{0,39}$")
+MAX_DELTA = 1000
+
+
+# --- reading untrusted acts -------------------------------------------------------------------
+
+
+def read_int(act: Act, key: str, default: int | None = None, low: int | None = None, high: int | None = None) -> int:
+    """Field ``key``: an int (``default`` when absent) within ``low``..``high``. Raises
+    MalformedAct when missing without a default or not an int, IllegalMove out of range."""
+    if key not in act:
+        if default is None:
+            raise MalformedAct(f"the {act['do']} act needs a whole number {key!r}")
+        return default
+    value = act[key]
+    if type(value) is not int:
+        raise MalformedAct(f"{key!r} of the {act['do']} act must be a whole number")
+    if low is not None and value < low:
+        raise IllegalMove(f"{key!r} of the {act['do']} act must be at least {low}, not {value}")
+    if high is not None and value > high:
+        raise IllegalMove(f"{key!r} of the {act['do']} act must be at most {high}, not {value}")
+    return value
+
+
+def read_bool(act: Act, key: str, default: bool) -> bool:
+    """Field ``key``: a bool (``default`` when absent). Raises MalformedAct for another type."""
+    if key not in act:
+        return default
+    value = act[key]
+    if type(value) is not bool:
+        raise MalformedAct(f"{key!r} of the {act['do']} act must be true or false")
+    return value
+
+
+def read_word[W: StrEnum](act: Act, key: str, choices: tuple[W, ...], default: W | None = None) -> W:
+    """Field ``key``: one of ``choices`` (``default`` when absent). Raises MalformedAct when
+    missing without a default, or not one of them."""
+    if key not in act:
+        if default is None:
+            raise MalformedAct(f"the {act['do']} act needs {key!r}: one of {', '.join(choices)}")
+        return default
+    value = act[key]
+    for choice in choices:
+        if isinstance(value, str) and value == choice:
+            return choice
+    raise MalformedAct(f"{key!r} of the {act['do']} act must be one of {', '.join(choices)}")
+
+
+def read_seat(act: Act, key: str, default: int) -> int:
+    """Field ``key``: a seat number (``default`` when absent). Raises MalformedAct for a value
+    that is not an int; the caller checks that the seat can be named here."""
+    value = act.get(key, default)
+    if type(value) is not int:
+        raise MalformedAct(f"{key!r} of the {act['do']} act must be a seat number")
+    return value
+
+
+read_pos = act_position
+
+
+def read_positions(act: Act, key: str) -> tuple[Pos, ...]:
+    """Field ``key``: a non-empty list of distinct positions, in the act's order. Raises
+    MalformedAct otherwise."""
+    raw = act.get(key)
+    if not isinstance(raw, list) or not raw:
+        raise MalformedAct(f"the {act['do']} act must list its {key} as [event, index] pairs")
+    out = [read_pos(item, "cards") for item in raw]
+    if len(set(out)) != len(out):
+        raise MalformedAct(f"the {act['do']} act names one of its cards twice")
+    return tuple(out)
+
+
+def read_cause(act: Act) -> str:
+    """Field ``cause``: a short phrase. Raises MalformedAct otherwise."""
+    value = act.get("cause")
+    if not isinstance(value, str) or not _CAUSE_RE.match(value):
+        raise MalformedAct(f"the {act['do']} act needs a cause: a short phrase such as bleed, burn, cost, hunt or gain")
+    return value
+
+
+def esc(text: str) -> str:
+    """Escape text for a Note template."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def act_name(act: Act) -> Do:
+    """The name of an untrusted act. Raises MalformedAct for a non-map, an unknown ``"do"`` or a
+    field the act does not take."""
+    if not isinstance(act, dict):
+        raise MalformedAct("an act is a map with a 'do' field")
+    raw = act.get("do")
+    do = _DO_BY_NAME.get(raw) if isinstance(raw, str) else None
+    if do is None:
+        known = ", ".join(sorted(_DO_BY_NAME))
+        raise MalformedAct(f"there is no {raw!r} act at a VTES table (the acts are: {known})")
+    extra = sorted(set(act) - ACT_FIELDS[do] - {"do"})
+    if extra:
+        raise MalformedAct(f"the {do} act has no {extra[0]!r} field")
+    return do
+
+
+def read_field(do: Do, act: Act, key: str) -> None:
+    """Check the type of field ``key`` (a field name means the same in every act). Raises
+    MalformedAct."""
+    match key:
+        case ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act") | (
+            "cost_blood" | "cost_pool"
+        ):
+            read_int(act, key)
+        case "controller" | "seat" | "target":
+            read_seat(act, key, -1)
+        case "no_replace" | "bleed_mod":
+            read_bool(act, key, False)
+        case "target_card" | "by":
+            read_pos(act[key], "card")
+        case "lift":
+            read_word(act, key, tuple(Lift))
+        case "card":
+            read_pos(act[key], "card")
+        case "on":
+            read_pos(act[key], "card it goes on")
+        case "minion":
+            read_pos(act[key], "minion")
+        case "cards" | "minions":
+            read_positions(act, key)
+        case "cause":
+            read_cause(act)
+        case "changes":
+            raw = act[key]
+            if (
+                not isinstance(raw, list)
+                or not raw
+                or not all(isinstance(x, (list, tuple)) and len(x) == 2 and all(type(v) is int for v in x) for x in raw)
+            ):
+                raise MalformedAct("'changes' must list [seat, delta] pairs")
+        case "to":
+            read_word(act, key, PLAY_TARGETS if do == Do.PLAY else MOVE_TARGETS)
+        case "kind":
+            read_word(act, key, tuple(ActionKind) if do == Do.ACTION else tuple(TransferKind))
+        case "zone":
+            read_word(act, key, (DeckPart.LIBRARY, DeckPart.CRYPT))
+
+
+REQUIRED: dict[Do, tuple[str, ...]] = {
+    Do.DECK: ("crypt", "library"),
+    Do.PLAY: ("card",),
+    Do.DISCARD: ("card",),
+    Do.MOVE: ("cards", "to"),
+    Do.BURN: ("cards",),
+    Do.LOCK: ("cards",),
+    Do.UNLOCK: ("cards",),
+    Do.BLOOD: ("card", "delta", "cause"),
+    Do.LIFE: ("card", "delta", "cause"),
+    Do.POOL: ("cause",),
+    Do.COMBAT: ("minions",),
+    Do.ACTION: ("minion", "kind"),
+    Do.BLOCK: ("minion",),
+    Do.ACTION_END: ("by",),
+    Do.DISPUTE: ("act",),
+    Do.INFLUENCE: ("card",),
+    Do.TRANSFER: ("kind",),
+    Do.HAND_SIZE: ("delta",),
+    Do.SHUFFLE: ("zone",),
+}
+"""The fields an act cannot do without (the others of :data:`ACT_FIELDS` have defaults)."""
+
+
+def check_act_shape(act: Act) -> Do:
+    """Check everything about an untrusted act that no state could change: its name, its fields
+    and their types, the fields it needs and the ones that go together. Returns its name; raises
+    MalformedAct with a sentence. The rules (IllegalMove) are checked only after this."""
+    do = act_name(act)
+    for key in sorted(set(act) - {"do"}):
+        read_field(do, act, key)
+    for key in REQUIRED.get(do, ()):
+        if key not in act:
+            read_missing(do, act, key)
+    if ("lift" in act) != ("by" in act) and "lift" in act:
+        raise MalformedAct("a lifted rule needs 'by': the card that lifts it")
+    match do:
+        case Do.PLAY | Do.MOVE:
+            if act.get("to") == Target.ON and "on" not in act:
+                raise MalformedAct("a card put on another card needs 'on': the [event, index] of that card")
+            if "on" in act and act.get("to") != Target.ON:
+                raise MalformedAct("'on' goes only with to='on'")
+            if do == Do.PLAY and act.get("blood") and "minion" not in act:
+                raise MalformedAct("a blood cost needs 'minion': the vampire that pays it")
+        case Do.POOL:
+            if "changes" in act and ("seat" in act or "delta" in act):
+                raise MalformedAct("a pool act gives either 'seat' and 'delta' or 'changes', not both")
+            if "changes" not in act and "delta" not in act:
+                read_missing(do, act, "delta")
+        case Do.COMBAT:
+            if len(act["minions"]) != 2:
+                raise MalformedAct("combat is between two minions: list exactly two")
+        case Do.ADJUST:
+            if not set(act) & _ACTION_NUMBERS:
+                raise MalformedAct("an adjust act changes stealth, intercept, amount or target")
+            if "by" not in act and "cause" not in act:
+                raise MalformedAct("an adjust act names its source: 'by' (a card) or 'cause'")
+        case Do.TRANSFER:
+            if act["kind"] == TransferKind.CRYPT:
+                if "card" in act or "n" in act:
+                    raise MalformedAct("a crypt transfer takes no 'card' and no 'n'")
+            elif "card" not in act:
+                read_missing(do, act, "card")
+        case _:
+            pass
+    return do
+
+
+def read_missing(do: Do, act: Act, key: str) -> None:
+    """Raise the MalformedAct that reading the missing field ``key`` raises."""
+    match key:
+        case "to":
+            read_word(act, key, PLAY_TARGETS if do == Do.PLAY else MOVE_TARGETS)
+        case "kind":
+            read_word(act, key, tuple(ActionKind) if do == Do.ACTION else tuple(TransferKind))
+        case "zone":
+            read_word(act, key, (DeckPart.LIBRARY, DeckPart.CRYPT))
+        case "cause":
+            read_cause(act)
+        case "cards" | "minions":
+            read_positions(act, key)
+        case "card" | "minion" | "by":
+            raise MalformedAct(f"the {do} act needs {key!r}: the [event, index] pair of that card")
+        case _:
+            read_int(act, key)
