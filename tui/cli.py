@@ -88,7 +88,9 @@ def simulate(
     out: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Play ``count`` games between bots in simulation (:mod:`engine.sim`); players rotate seats
-    each game. Returns ``{"wins": [...], "mean_scores": [...], "moves": int}``, per player."""
+    each game. Returns ``{"wins": [...], "mean_scores": [...], "moves": int, "tallies": {...}}``:
+    wins and scores per player, the moves, and what the game counts besides (VTES: actions and
+    blocks), summed over the games."""
     import random
 
     from engine.opening import bot_names
@@ -101,6 +103,7 @@ def simulate(
     wins = [0.0] * n
     score_sum = [0] * n
     moves = 0
+    tallies: dict[str, int] = {}
     game.setup(n, rules)  # option errors before any output
     out(
         f"{spec.title}: {n} seats, {count} game{'s' if count != 1 else ''}, seed {seed}; players change seats every game."
@@ -127,6 +130,8 @@ def simulate(
             printer = _narrator([names[player_at[s]] for s in range(n)], out)
         record = play_game(game, bots, seed=seed * 1_000_003 + g, options=rules, private_decks=private, on_note=printer)
         moves += record.moves
+        for word, k in record.result.tallies:
+            tallies[word] = tallies.get(word, 0) + k
         for s in range(n):
             score_sum[player_at[s]] += record.result.scores[s]
         for s in record.result.winners:
@@ -142,7 +147,10 @@ def simulate(
         )
     if spec.score.note:
         out(f"({spec.score.note})")
-    return {"wins": wins, "mean_scores": [s / count for s in score_sum], "moves": moves}
+    if tallies:
+        per_game = ", ".join(f"{k} {word} ({k / count:.1f} a game)" for word, k in tallies.items())
+        out(f"In all: {per_game}.")
+    return {"wins": wins, "mean_scores": [s / count for s in score_sum], "moves": moves, "tallies": tallies}
 
 
 def _narrator(names: list[str], out: Callable[[str], None]) -> Callable[[Any], None]:

@@ -226,6 +226,9 @@ class Result:
     winners: tuple[int, ...]
     summary: str
     abandoned: tuple[int, ...] = ()
+    tallies: tuple[tuple[str, int], ...] = ()
+    """What the game counts besides scores, in a player's words (``("actions", 42)``), for a
+    simulation's summary; empty when the game counts nothing more."""
 
 
 @dataclass(frozen=True)

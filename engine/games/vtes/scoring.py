@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from krcg import models
 
-from engine.games.base import Result, seat_ref
+from engine.games.base import Note, Result, seat_ref
 from engine.games.spec import ResultFormat, TablePlace
 from engine.games.vtes.state import VtesState, format_vp
 from engine.games.vtes.vocab import End, Status, Step
@@ -83,7 +83,8 @@ def game_result(state: VtesState) -> Result | None:
         summary += f" (game {how}; VP: {points})."
     else:
         summary = f"No winner: a tie for the most VP (game {how}; VP: {points})."
-    return Result(scores=vps, winners=winners, summary=summary, abandoned=state.abandons)
+    tallies = (("actions", state.actions_taken), ("blocks", state.blocks))
+    return Result(scores=vps, winners=winners, summary=summary, abandoned=state.abandons, tallies=tallies)
 
 
 def archon_problems(state: VtesState, rows: Sequence[ResultRow] | None = None) -> list[str]:
@@ -199,11 +200,13 @@ def result_text(
     ``json``: ``{"game", "round", "table", "players", "ruleset", "ended", "over", "results":
     [{"position", "seat", "name", "vekn", "vp", "gw", "score"}], "archon_checks": [sentences]}``
     (``vp`` a number, ``score`` krcg's ``1GW3``, ``ended`` ``"last"``/``"time"``/``"unstarted"``
-    or null).
+    or null), ``"disputes": [{"act", "by", "change", "cause", "disputed_by"}]``. The text lists
+    every change recorded by hand that a Methuselah disputed, for the judge (vtes-actions.md P9).
     """
     names = list(names) if names is not None else [f"seat {s}" for s in range(state.seats)]
     rows = player_results(state, names, place.vekn)
     problems = archon_problems(state)
+    disputed = [c for c in state.claims if c.disputed]
     if fmt == ResultFormat.CSV:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -244,6 +247,16 @@ def result_text(
                 for r in rows
             ],
             "archon_checks": problems,
+            "disputes": [
+                {
+                    "act": c.act,
+                    "by": names[c.author],
+                    "change": Note(c.text).render(names),
+                    "cause": c.cause,
+                    "disputed_by": [names[s] for s in c.disputed],
+                }
+                for c in disputed
+            ],
         }
         return json.dumps(data, indent=2, ensure_ascii=False)
     width = max([6, *(len(r.name) for r in rows)])
@@ -259,4 +272,10 @@ def result_text(
     lines.extend(f"Archon check: {p}" for p in problems)
     if not problems:
         lines.append("Archon checks: passed")
+    for c in disputed:
+        who = " and ".join(names[s] for s in c.disputed)
+        lines.append(
+            f"Disputed, for the judge: act {c.act} by {names[c.author]}: {Note(c.text).render(names)} "
+            f"(cause: {c.cause}); disputed by {who}"
+        )
     return "\n".join(lines)
