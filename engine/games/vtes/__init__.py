@@ -14,7 +14,9 @@ The game, step by step:
    (``deck="crypt/<seat>"`` / ``"library/<seat>"``, ``first=owner=<seat>``, every seat
    participating); then an :class:`~engine.games.base.Open` to each owner of its 7 library cards
    (hand) and 4 crypt cards (uncontrolled region);
-4. **play**: turns of five phases; any Methuselah in the game may act at any time;
+4. **play**: turns of five phases; the acting Methuselah's minions act through announced actions
+   whose windows pass the impulse in order; any Methuselah in the game may record a change by hand
+   at any time;
 5. **over**: one Methuselah left (or none), or time-out; every event not yet ended gets an
    :class:`~engine.games.base.EndEvent`, then ``result`` is ready.
 
@@ -30,7 +32,9 @@ optional unless said; an act of the wrong shape raises
 - ``edge``: unlock phase, holder of the Edge: gain 1 pool, once a turn.
 - ``draw`` {n=1}: draw n cards from your library (an empty library refuses).
 - ``play`` {card, to="ash"|"ready"|"torpor"|"removed"|"on", on, controller, no_replace, pool,
-  blood, minion}: play a card from your hand: it is opened to everyone and goes to ``to``;
+  blood, minion, stealth, intercept, amount, target, bleed_mod}: play a card from your hand (during
+  an open action: on your impulse, an action modifier or reaction, changing the action's numbers);
+  it is opened to everyone and goes to ``to``;
   ``pool``/``blood`` pay its cost (blood from ``minion``); the hand refills to hand size unless
   ``no_replace``; a master card in your master phase counts a master phase action.
 - ``discard`` {card, no_replace}: discard a card from hand to the ash heap and refill; in your
@@ -44,10 +48,25 @@ optional unless said; an act of the wrong shape raises
   uncontrolled region); never below 0.
 - ``pool`` {seat=you, delta, cause} or {changes, cause}: signed change of a Methuselah's pool
   (``changes``: ``[[seat, delta], …]``, several Methuselahs in one act); never below 0.
-- ``bleed`` {minion, target=its controller's prey, amount, lock=true}: a successful bleed: the
-  target loses ``amount`` pool, and for amount >= 1 the minion's controller takes the Edge; the
-  minion locks (it must be ready and unlocked) unless ``lock`` is false.
-- ``combat`` {minions}: two minions in play enter combat (recorded for withdrawal).
+- ``action`` {minion, kind, card, target, target_card, stealth, amount, cost_blood, cost_pool}:
+  the acting Methuselah, in its minion phase, announces a minion's action (shared/rules/
+  vtes-actions.md, :mod:`engine.games.vtes.actions`): ``kind`` one of bleed, hunt, equip, employ,
+  recruit, political, leave_torpor, rescue, diablerise, other; ``card`` an action card from hand
+  (set aside face up until it resolves) or in play. The minion locks, window A opens.
+- ``block`` {minion, intercept=0}: a Methuselah entitled to block, on its impulse in window A.
+- ``pass``: the holder of the impulse passes (in window A, an entitled blocker's final decline);
+  the last pass of the impulse order closes the window; the action then succeeds (cost paid,
+  basic effect applied: a bleed burns pool and takes the Edge, a hunt adds blood…) or is blocked
+  (the card to the ash heap, the blocker locks, both minions enter combat).
+- ``adjust`` {stealth, intercept, amount, target, by, cause}: change the open action's numbers
+  (deltas) or its target, on one's impulse, as 4.3 allows.
+- ``action_end`` {by}: a face-up card ends the open action, with no cost and no effect.
+- ``dispute`` {act}: a Methuselah disputes a change act ``act`` recorded by hand to its things.
+- ``combat`` {minions, cause, by}: two minions in play enter combat (recorded for withdrawal).
+- Any act may name a face-up card ``by`` with a rule ``lift`` (target, locked, once, hunt,
+  timing, stealth, new_ally) to lift that one refusal for that act (P9); a change recorded by hand
+  to another Methuselah's pool, blood or cards (``pool``, ``blood``, ``life``, ``move``,
+  ``burn``, ``lock``, ``unlock``) names its ``cause`` or ``by`` card and may be disputed.
 - ``influence`` {card}: your influence phase: a vampire of your uncontrolled region whose blood has
   reached its capacity moves to your ready region (opened to everyone).
 - ``transfer`` {kind="pool"|"blood"|"crypt", card, n=1}: your influence phase: ``pool``: n
@@ -57,7 +76,6 @@ optional unless said; an act of the wrong shape raises
 - ``hand_size`` {seat=you, delta}: change a hand size counter.
 - ``shuffle`` {zone="library"|"crypt", seat=you}: reshuffle a zone (a new private-deck shuffle
   event from the cards at its positions).
-- ``action_end``: the acting Methuselah's current minion action is over (ends a timed-out game).
 - ``withdraw``: your unlock phase, library exhausted, turn begun with less than a full hand:
   announce withdrawal; it succeeds at your next unlock phase unless you lost or spent pool, a
   vampire you control lost or spent blood, or one of your minions entered combat meanwhile.
