@@ -17,7 +17,8 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
-from engine.games.vtes.vocab import ActionKind, Do, Phase, Step, TransferKind
+from engine.games.vtes.view import hunts_due
+from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
     from engine.games.vtes.decks import Deck
@@ -65,10 +66,16 @@ class VtesBot:
             agree = [a for a in legal if a["do"] == Do.TIME]
             if agree:
                 return agree[0]
+        if view.referendum is not None:
+            return self._poll(view, seat, legal)
+        if view.combat is not None:
+            return self._fight(view, seat, legal)
         action = view.action
         if action is not None:
             if action.impulse != seat:
                 return None
+            if action.window == Window.DIABLERIE:
+                return {"do": Do.DIABLERISE}
             blocks = [a for a in legal if a["do"] == Do.BLOCK]
             if blocks and self._should_block(view, seat):
                 strongest = max(view.ready_unlocked(seat), key=lambda c: (c.counters, c.pos))
@@ -90,7 +97,7 @@ class VtesBot:
                     if do in by_do:
                         return by_do[do][0]
             case Phase.MINION if Do.ACTION in by_do:
-                return self._action(view, by_do[Do.ACTION])
+                return self._politics(view, seat) or self._action(view, by_do[Do.ACTION])
             case Phase.INFLUENCE:
                 chosen = self._influence(view, seat, by_do)
                 if chosen is not None:
@@ -111,6 +118,64 @@ class VtesBot:
         if hunt is not None and (bleed is None or (card is not None and card.crypt and card.counters <= 1)):
             return hunt
         return bleed if bleed is not None else mine[0]
+
+    def _politics(self, view: VtesView, seat: int) -> Act | None:
+        """A political action with a political action card from hand, once a turn, by a ready
+        unlocked vampire with blood (none while a hunt is due)."""
+        if hunts_due(view, seat) or any(d.kind == ActionKind.POLITICAL for d in view.done):
+            return None
+        card = next((c for c in view.hand if "Political Action" in c.types), None)
+        vampire = next((c for c in view.ready_unlocked(seat) if c.crypt and c.counters >= 1), None)
+        if card is None or vampire is None:
+            return None
+        return {"do": Do.ACTION, "kind": ActionKind.POLITICAL, "minion": vampire.as_list(), "card": card.as_list()}
+
+    def _poll(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
+        """A referendum: terms from the card's name, no card before votes, every vote it holds for
+        its own interest (for its own referendum, against the others'; for a blood hunt on anyone
+        else's vampire), then done."""
+        r = view.referendum
+        if r is None:
+            return None
+        if r.step == Poll.TERMS:
+            if r.caller != seat:
+                return None
+            card = view.card(r.card) if r.card else None
+            return {"do": Do.TERMS, "text": f"{card.name if card is not None else 'the card'}: as the card says"}
+        if r.step == Poll.BEFORE:
+            return {"do": Do.PASS} if r.impulse == seat else None
+        if seat in r.done:
+            return None
+        if r.hunted:
+            hunted = view.card(r.hunted)
+            side = hunted is not None and hunted.controller != seat
+        else:
+            side = r.caller == seat
+        for act in legal:
+            if act["do"] != Do.VOTE:
+                continue
+            if act["source"] in (VoteSource.CARD, VoteSource.EDGE) and not side:
+                continue  # burns a card or the Edge only for a referendum it wants
+            return {**act, "for": side}
+        return {"do": Do.DONE}
+
+    def _fight(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
+        """Combat: the hand strike; a press only with a press card in hand while its minion has
+        more blood than the other; pass otherwise."""
+        c = view.combat
+        if c is None or c.impulse != seat:
+            return None
+        strikes = [a for a in legal if a["do"] == Do.STRIKE]
+        if strikes:
+            return strikes[0]
+        presses = [a for a in legal if a["do"] == Do.PRESS]
+        if presses and not c.press:
+            mine, other = (c.acting, c.opposing) if presses[0]["minion"] == list(c.acting) else (c.opposing, c.acting)
+            card = next((h for h in view.hand if "Combat" in h.types and "press" in h.text.lower()), None)
+            me, them = view.card(mine), view.card(other)
+            if card is not None and me is not None and them is not None and me.counters > them.counters + 1:
+                return {**presses[0], "card": card.as_list()}
+        return {"do": Do.PASS} if any(a["do"] == Do.PASS for a in legal) else None
 
     def _should_block(self, view: VtesView, seat: int) -> bool:
         """Block a bleed at this seat when it matters: it would oust, the pool is low, or by chance."""

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, IllegalMove, Pos, seat_ref
+from engine.games.vtes import combat, politics
 from engine.games.vtes.acts import esc, read_int, read_pos, read_seat, read_word
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done
@@ -184,6 +185,7 @@ def announce(w: Work, act: Act) -> None:
     a = Announce.parse(act)
     if w.open_action is not None:
         raise IllegalMove(f"one action at a time: {_action_words(w, w.open_action)} is still open")
+    _nothing_under_way(w)
     if w.author != w.acting:
         raise IllegalMove(f"only the acting Methuselah ({seat_ref(w.acting)}) announces actions, in their minion phase")
     if w.phase != Phase.MINION:
@@ -310,10 +312,20 @@ def _check_hunts(w: Work, a: Announce) -> None:
         w.refuse(Lift.HUNT, f"{names} {'has' if len(due) == 1 else 'have'} no blood and must hunt first (2.2)")
 
 
+def _nothing_under_way(w: Work) -> None:
+    """Refuse while a combat or a referendum is under way (P1: it belongs to the action)."""
+    if w.open_combat is not None:
+        raise IllegalMove("a combat is under way: it ends first")
+    if w.open_referendum is not None:
+        raise IllegalMove("a referendum is under way: it resolves first")
+
+
 def check_leave_minion_phase(w: Work) -> None:
-    """Refuse ending the minion phase with an action open or a mandatory hunt due (P2)."""
+    """Refuse ending the minion phase with an action, a combat or a referendum under way, or a
+    mandatory hunt due (P2)."""
     if w.open_action is not None:
         raise IllegalMove(f"{_action_words(w, w.open_action)} is still open: it resolves first")
+    _nothing_under_way(w)
     due = hunts_due(w, w.acting)
     if due:
         names = " and ".join(w.name(p) for p in due)
@@ -379,6 +391,11 @@ def pass_impulse(w: Work, act: Act) -> None:
     impulse moves on, and the last pass of the order closes the window."""
     a = _open(w)
     _holds_impulse(w, a, "pass")
+    if a.window == Window.DIABLERIE:
+        w.action = ()
+        w.note(f"{seat_ref(w.author)} declines to diablerise: {_action_words(w, a)} fails, no cost paid", a.actor)
+        _after_action(w)
+        return
     order = impulse_order(a, w.in_game())
     if a.window == Window.NO_ATTEMPT and w.author in blockers(a, w.in_game()) and w.author not in a.declined:
         a = replace(a, declined=(*a.declined, w.author))
@@ -456,22 +473,36 @@ def _blocked(w: Work, a: Action) -> None:
     w.action = ()
     name, bname = w.name(a.minion), w.name(a.blocker)
     if a.kind == ActionKind.LEAVE_TORPOR:
-        # 6.2: no combat; a vampire blocker may diablerise the actor (recorded by hand for now).
-        w.note(
-            f"{bname} blocks {name}'s attempt to leave torpor: no combat; {seat_ref(blocker.controller)} may "
-            "diablerise it, or decline and the action fails",
-            blocker.controller,
-            a.actor,
-        )
+        # 6.2: no combat; a vampire blocker may diablerise the actor, else the action fails.
+        if blocker.crypt:
+            w.action = replace(a, window=Window.DIABLERIE, impulse=blocker.controller)
+            w.note(
+                f"{bname} blocks {name}'s attempt to leave torpor: no combat; {seat_ref(blocker.controller)} "
+                "diablerises it, or passes to decline",
+                blocker.controller,
+                a.actor,
+            )
+            return
+        w.note(f"{bname} blocks {name}'s attempt to leave torpor: the action fails", blocker.controller, a.actor)
     else:
-        for seat in (a.actor, blocker.controller):
-            w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
-        w.note(
-            f"{bname} blocks {name}: the action fails; {name} and {bname} enter combat (fight it out by hand)",
-            blocker.controller,
-            a.actor,
-        )
+        w.note(f"{bname} blocks {name}: the action fails", blocker.controller, a.actor)
+        combat.open_combat(w, a.minion, a.blocker)
+        return
     _after_action(w)
+
+
+def diablerise_blocked(w: Work, act: Act) -> None:
+    """6.2: the blocking vampire's controller diablerises the vampire whose leave torpor it
+    blocked (6.3); a blood hunt follows (6.4)."""
+    a = _open(w)
+    if a.window != Window.DIABLERIE:
+        raise IllegalMove("a vampire diablerises as an action, or after blocking a vampire leaving torpor")
+    _holds_impulse(w, a, "diablerise")
+    assert a.blocker
+    w.action = ()
+    text = diablerie(w, a.blocker, a.minion)
+    w.note(f"{w.name(a.blocker)} diablerises {w.name(a.minion)}{text}", w.author, a.actor)
+    politics.open_blood_hunt(w, a.blocker)
 
 
 def _succeed(w: Work, a: Action) -> None:
@@ -488,6 +519,8 @@ def _succeed(w: Work, a: Action) -> None:
     if a.cost_pool:
         w.pool_delta(a.actor, -a.cost_pool, "cost")
     text = f"{_action_words(w, a)} succeeds"
+    hunted: Pos | None = None
+    called = False
     match a.kind:
         case ActionKind.BLEED:
             target = a.targets[0]
@@ -523,15 +556,22 @@ def _succeed(w: Work, a: Action) -> None:
             text += f": {w.name(a.target_card)} is ready"
         case ActionKind.DIABLERISE:
             assert a.target_card
-            text += _diablerie(w, a)
+            text += diablerie(w, a.minion, a.target_card)
+            hunted = a.minion
         case ActionKind.POLITICAL:
-            text += ": a referendum; record its terms and votes, then apply the result by hand"
+            text += ": a referendum"
+            called = True
         case ActionKind.OTHER:
             text += ": apply the card's effect by hand"
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         _card_after(w, a)
     w.note(text, a.actor, *a.targets)
-    _after_action(w)
+    if called:
+        politics.open_referendum(w, a.actor, a.minion, a.card)
+    elif hunted is not None and w.cards[hunted].zone.in_play:
+        politics.open_blood_hunt(w, hunted)
+    else:
+        _after_action(w)
 
 
 def _card_after(w: Work, a: Action) -> None:
@@ -547,23 +587,23 @@ def _card_after(w: Work, a: Action) -> None:
         w.move(a.card, Target.ASH)
 
 
-def _diablerie(w: Work, a: Action) -> str:
-    """6.3: the victim's blood moves to the diablerist (excess drains), the victim burns. The
-    blood hunt (6.4) is held by hand."""
-    assert a.target_card
-    victim = w.cards[a.target_card]
-    vname = w.name(a.target_card)
-    info = w.info(a.minion)
-    room = max(0, info.capacity - w.cards[a.minion].counters) if info is not None and info.capacity else victim.counters
-    moved = min(victim.counters, room)
+def diablerie(w: Work, diablerist: Pos, victim: Pos) -> str:
+    """6.3: the victim's blood moves to the diablerist (excess drains), the victim burns with all
+    on it. Returns the words for the narration. The blood hunt (6.4) is opened by the caller."""
+    card = w.cards[victim]
+    vname = w.name(victim)
+    info = w.info(diablerist)
+    here = w.cards[diablerist].counters
+    room = max(0, info.capacity - here) if info is not None and info.capacity else card.counters
+    moved = min(card.counters, room)
     if moved:
-        w.setc(a.minion, counters=w.cards[a.minion].counters + moved)
-    w.move(a.target_card, Target.ASH)
-    return f": {vname} burns and {moved} of its blood goes to {w.name(a.minion)}; call the blood hunt by hand"
+        w.setc(diablerist, counters=here + moved)
+    w.move(victim, Target.ASH)
+    return f": {vname} burns and {moved} of its blood goes to {w.name(diablerist)}"
 
 
 def _after_action(w: Work) -> None:
-    if w.time_called:
+    if w.time_called and w.open_combat is None and w.open_referendum is None:
         w.end_by_time()
 
 
@@ -585,7 +625,8 @@ def _action_words(w: Work, a: Action) -> str:
 
 def check_play(w: Work, pos: Pos, act: Act) -> None:
     """Check a card played from hand against the §2 table and the open action's impulse (P1, P2):
-    outside an action, no action card, action modifier or reaction; inside one, only on the
+    outside an action, no action card, action modifier or reaction; in combat, combat cards on the
+    impulse (5.2); in a referendum, before votes on the impulse; inside an action, only on the
     impulse, an action modifier by the acting Methuselah, a reaction by another with a ready
     unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6)."""
     info = w.info(pos)
@@ -593,6 +634,14 @@ def check_play(w: Work, pos: Pos, act: Act) -> None:
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.parse(act)
     a = w.open_action
+    if a is None and (w.open_combat is not None or w.open_referendum is not None):
+        if numbers or act.get("bleed_mod"):
+            raise IllegalMove("there is no open action for this card to change")
+        if w.open_combat is not None:
+            combat.play_in_combat(w, types, name)
+        else:
+            politics.play_before_votes(w)
+        return
     if a is None:
         if numbers or act.get("bleed_mod"):
             raise IllegalMove("there is no open action for this card to change")

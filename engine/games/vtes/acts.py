@@ -23,6 +23,7 @@ from engine.games.vtes.vocab import (
     Lift,
     Target,
     TransferKind,
+    VoteSource,
 )
 
 _LIFT = frozenset({"lift", "by"})
@@ -61,6 +62,17 @@ ACT_FIELDS: dict[Do, frozenset[str]] = {
     Do.ADJUST: frozenset(_ACTION_NUMBERS | {"cause"} | _LIFT),
     Do.ACTION_END: frozenset({"by", "cause"}),
     Do.DISPUTE: frozenset({"act"}),
+    Do.DIABLERISE: frozenset(),
+    Do.MANEUVER: frozenset({"minion", "card"}),
+    Do.STRIKE: frozenset(
+        {"minion", "damage", "aggravated", "ranged", "first", "dodge", "ends", "steal", "retainer", "other"}
+        | {"additional", "card"}
+    ),
+    Do.PREVENT: frozenset({"minion", "normal", "agg", "card"}),
+    Do.PRESS: frozenset({"minion", "card"}),
+    Do.TERMS: frozenset({"text"}),
+    Do.VOTE: frozenset({"source", "card", "count", "for"}),
+    Do.DONE: frozenset(),
     Do.WITHDRAW: frozenset(),
     Do.TIME: frozenset(),
 }
@@ -183,8 +195,17 @@ def read_field(do: Do, act: Act, key: str) -> None:
             read_int(act, key)
         case "controller" | "seat" | "target":
             read_seat(act, key, -1)
-        case "no_replace" | "bleed_mod":
+        case "no_replace" | "bleed_mod" | "aggravated" | "ranged" | "first" | "dodge" | "ends" | "other" | "for":
             read_bool(act, key, False)
+        case "damage" | "steal" | "normal" | "agg" | "additional" | "count":
+            read_int(act, key)
+        case "retainer":
+            read_pos(act[key], "retainer")
+        case "text":
+            if not isinstance(act[key], str):
+                raise MalformedAct(f"{key!r} of the {act['do']} act must be a text")
+        case "source":
+            read_word(act, key, tuple(VoteSource))
         case "target_card" | "by":
             read_pos(act[key], "card")
         case "lift":
@@ -231,6 +252,12 @@ REQUIRED: dict[Do, tuple[str, ...]] = {
     Do.BLOCK: ("minion",),
     Do.ACTION_END: ("by",),
     Do.DISPUTE: ("act",),
+    Do.MANEUVER: ("minion",),
+    Do.STRIKE: ("minion",),
+    Do.PREVENT: ("minion",),
+    Do.PRESS: ("minion",),
+    Do.TERMS: ("text",),
+    Do.VOTE: ("source",),
     Do.INFLUENCE: ("card",),
     Do.TRANSFER: ("kind",),
     Do.HAND_SIZE: ("delta",),
@@ -296,6 +323,10 @@ def read_missing(do: Do, act: Act, key: str) -> None:
             read_cause(act)
         case "cards" | "minions":
             read_positions(act, key)
+        case "text":
+            raise MalformedAct(f"the {do} act needs its 'text'")
+        case "source":
+            read_word(act, key, tuple(VoteSource))
         case "card" | "minion" | "by":
             raise MalformedAct(f"the {do} act needs {key!r}: the [event, index] pair of that card")
         case _:

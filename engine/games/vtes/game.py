@@ -29,8 +29,9 @@ from engine.games.vtes import view as views
 from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import act_name, esc
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.combat import step_words
 from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
-from engine.games.vtes.vocab import ActionKind, Do, Ruleset, Step, Target, TransferKind
+from engine.games.vtes.vocab import ActionKind, Do, Poll, Ruleset, Step, Target, TransferKind
 
 
 class VtesGame:
@@ -92,6 +93,19 @@ class VtesGame:
             order = state.in_game()
             i = order.index(state.acting)
             actors = order[i:] + order[:i]
+            referendum = state.open_referendum
+            if referendum is not None:
+                if referendum.step == Poll.VOTING:
+                    left = tuple(s for s in order if s not in referendum.done)
+                    return Pending(actors=actors, waiting="polling: votes and ballots", awaited=left)
+                who = seat_ref(referendum.impulse)
+                return Pending(actors=actors, waiting=f"{who}: the referendum", awaited=(referendum.impulse,))
+            fight = state.open_combat
+            if fight is not None:
+                who = seat_ref(fight.impulse)
+                return Pending(
+                    actors=actors, waiting=f"{who}: combat, {step_words(fight.step)}", awaited=(fight.impulse,)
+                )
             action = state.open_action
             if action is not None:
                 # Anyone may record by hand; the table waits for the impulse (vtes-actions.md P1).
@@ -294,6 +308,25 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
             text = f"{me}: {n('by')} ends the action"
         case Do.DISPUTE:
             text = f"{me} disputes act {act.get('act')}"
+        case Do.DIABLERISE:
+            text = f"{me} diablerises"
+        case Do.MANEUVER:
+            text = f"{me}: {n('minion')} maneuvers"
+        case Do.STRIKE:
+            text = f"{me}: {n('minion')} strikes"
+        case Do.PREVENT:
+            text = f"{me}: {n('minion')} prevents damage"
+        case Do.PRESS:
+            text = f"{me}: {n('minion')} presses"
+        case Do.TERMS:
+            text = f"{me} sets the terms: {esc(str(act.get('text', '')))[:80]}"
+        case Do.VOTE:
+            side = "for" if act.get("for", True) else "against"
+            source = esc(str(act.get("source")))
+            what = n("card") if "card" in act else ("the Edge" if source == "edge" else "the calling card")
+            text = f"{me} votes {side} ({source}: {what})"
+        case Do.DONE:
+            text = f"{me} is done voting"
         case Do.COMBAT:
             text = f"{_names(state, act.get('minions'), revealed)} enter combat"
         case Do.INFLUENCE:

@@ -35,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions
+from engine.games.vtes import actions, combat, politics
 from engine.games.vtes.acts import (
     MAX_DELTA,
     check_act_shape,
@@ -428,6 +428,9 @@ def _act_pool(w: Work, act: Act) -> None:
 
 
 def _act_combat(w: Work, act: Act) -> None:
+    """Two minions enter combat by a card (P5): a combat opens, the minion of the Methuselah whose
+    turn it is acting first (reading); only ready minions of two controllers fight. While another
+    combat is under way, or for a minion not ready, it is only recorded (for withdrawal)."""
     minions = read_positions(act, "minions")
     if len(minions) != 2:
         raise MalformedAct("combat is between two minions: list exactly two")
@@ -435,6 +438,14 @@ def _act_combat(w: Work, act: Act) -> None:
         c = w.card(pos)
         if c.zone not in (Zone.READY, Zone.TORPOR):
             raise IllegalMove(f"{w.name(pos)} is not a minion in play")
+    first, second = (w.cards[p] for p in minions)
+    if first.controller == second.controller:
+        raise IllegalMove("two minions of one controller never fight each other (5.2)")
+    fight = w.open_combat is None and w.open_action is None and all(w.cards[p].zone == Zone.READY for p in minions)
+    if fight:
+        acting, opposing = minions if second.controller != w.acting else (minions[1], minions[0])
+        combat.open_combat(w, acting, opposing)
+        return
     for pos in minions:
         seat = w.cards[pos].controller
         w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
@@ -537,6 +548,21 @@ def _act_shuffle(w: Work, act: Act) -> None:
     )
 
 
+def _act_pass(w: Work, act: Act) -> None:
+    """A ``pass`` in whatever is under way: a referendum's loop before votes, a combat step, an
+    action's window (P1)."""
+    if w.open_referendum is not None:
+        politics.pass_poll(w)
+    elif w.open_combat is not None:
+        combat.pass_combat(w)
+    else:
+        actions.pass_impulse(w, act)
+
+
+def _act_done(w: Work, act: Act) -> None:
+    politics.done(w)
+
+
 def _act_dispute(w: Work, act: Act) -> None:
     """A Methuselah disputes a change recorded by hand to its things (act number ``act``)."""
     number = read_int(act, "act", low=1)
@@ -586,7 +612,7 @@ def _act_time(w: Work, act: Act) -> None:
     if len(w.time_calls) >= 2:
         w.time_called = True
         w.note("Time is called: the game ends after the current minion action or at the end of this phase")
-        if w.phase == Phase.MINION and w.action is None:
+        if w.phase == Phase.MINION and w.open_action is None:
             w.end_by_time()  # no minion action is under way: it is over now
 
 
@@ -612,10 +638,18 @@ _HANDLERS: dict[Do, Callable[[Work, Act], None]] = {
     Do.SHUFFLE: _act_shuffle,
     Do.ACTION: actions.announce,
     Do.BLOCK: actions.block,
-    Do.PASS: actions.pass_impulse,
+    Do.PASS: _act_pass,
     Do.ADJUST: actions.adjust,
     Do.ACTION_END: actions.end_action,
     Do.DISPUTE: _act_dispute,
+    Do.DIABLERISE: actions.diablerise_blocked,
+    Do.MANEUVER: combat.maneuver,
+    Do.STRIKE: combat.strike,
+    Do.PREVENT: combat.prevent,
+    Do.PRESS: combat.press,
+    Do.TERMS: politics.terms,
+    Do.VOTE: politics.vote,
+    Do.DONE: _act_done,
     Do.WITHDRAW: _act_withdraw,
     Do.TIME: _act_time,
 }
@@ -632,12 +666,18 @@ def opens(state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
     do = _validate_shape(state, seat, act)
     cards = {c.pos: c for c in state.cards}
     match do:
-        case Do.ACTION if "card" in act:
+        case Do.ACTION | Do.MANEUVER | Do.STRIKE | Do.PREVENT | Do.PRESS if "card" in act:
             pos = read_pos(act.get("card"), "card")
             c = cards.get(pos)
             if c is None or c.zone != Zone.HAND:
                 return ()
             if c.owner != seat:
+                raise IllegalMove("that card is not in your hand")
+            return () if c.card else (pos,)
+        case Do.VOTE if act.get("source") == "card" and "card" in act:
+            pos = read_pos(act.get("card"), "card")
+            c = cards.get(pos)
+            if c is None or c.zone != Zone.HAND or c.owner != seat:
                 raise IllegalMove("that card is not in your hand")
             return () if c.card else (pos,)
         case Do.PLAY | Do.DISCARD:
@@ -696,9 +736,11 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
     predators = {s: w.predator(s) for s in w.in_game()}
     _HANDLERS[do](w, act)
     if w.lift is not None and not w.lifted:
-        raise IllegalMove(f"this act breaks no rule of kind {w.lift!r}: there is nothing for the card to lift")
+        raise IllegalMove(f"this act breaks no rule of kind {str(w.lift)!r}: there is nothing for the card to lift")
     w.settle_ousts(predators)
     actions.settle_impulse(w)
+    combat.settle_combat(w)
+    politics.settle_poll(w)
     return w.freeze(), tuple(w.notes)
 
 

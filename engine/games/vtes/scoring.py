@@ -83,7 +83,12 @@ def game_result(state: VtesState) -> Result | None:
         summary += f" (game {how}; VP: {points})."
     else:
         summary = f"No winner: a tie for the most VP (game {how}; VP: {points})."
-    tallies = (("actions", state.actions_taken), ("blocks", state.blocks))
+    tallies = (
+        ("actions", state.actions_taken),
+        ("blocks", state.blocks),
+        ("combats", state.combats),
+        ("referendums", state.referendums),
+    )
     return Result(scores=vps, winners=winners, summary=summary, abandoned=state.abandons, tallies=tallies)
 
 

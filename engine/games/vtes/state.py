@@ -13,7 +13,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Op, OptionValue, Pos
-from engine.games.vtes.vocab import ActionKind, DeckPart, End, Phase, Ruleset, Status, Step, Window, Zone
+from engine.games.vtes.vocab import (
+    ActionKind,
+    CombatStep,
+    DeckPart,
+    End,
+    Phase,
+    Poll,
+    Ruleset,
+    Status,
+    Step,
+    VoteSource,
+    Window,
+    Zone,
+)
 
 START_POOL = 30
 HAND_SIZE = 7
@@ -144,6 +157,101 @@ class Action:
 
 
 @dataclass(frozen=True)
+class Strike:
+    """A strike chosen in combat (shared/rules/vtes-actions.md 5.4–5.5, P5): ``minion`` strikes
+    for ``damage`` (the hand strike: strength, by default 1), ``aggravated``; ``ranged`` works at
+    long range; ``first``: first strike; ``dodge``; ``ends``: combat ends; ``steal``: blood
+    stolen (not damage); ``retainer``: a retainer on the opposing minion as target (ranged, long
+    range only); ``other``: an effect the players apply by hand (no damage from the engine);
+    ``hand``: this is the hand strike."""
+
+    minion: Pos
+    damage: int = 1
+    aggravated: bool = False
+    ranged: bool = False
+    first: bool = False
+    dodge: bool = False
+    ends: bool = False
+    steal: int = 0
+    retainer: Pos | tuple[()] = ()
+    other: bool = False
+    hand: bool = True
+
+
+@dataclass(frozen=True)
+class Combat:
+    """The one combat under way (shared/rules/vtes-actions.md 5, P5).
+
+    ``acting``: the acting minion (it strikes first), ``opposing``: the other combatant;
+    ``round``: from 1; ``step``: a :class:`CombatStep`; ``long``: long range (else close);
+    ``maneuvered``: the minion whose maneuver came last (never two in a row), else ``()``;
+    ``strikes``: the strikes chosen for the pair under way, the acting minion's first; ``pairs``:
+    pairs of strikes resolved this round;
+    ``extra``: additional strikes each combatant has left this round (acting, opposing);
+    ``extra_used``: combatants that gained additional strikes this round (one source each);
+    ``prevent``: ``(minion, normal, aggravated)`` damage prevented in the pair under way;
+    ``impulse``: the seat holding the impulse (in the strike step: whose strike is due);
+    ``press``: the minion whose press to continue stands, else ``()``; ``pressed``: the last
+    minion to press; ``over``: combat ends after this round's end-of-round step.
+    """
+
+    acting: Pos
+    opposing: Pos
+    round: int = 1
+    step: CombatStep = CombatStep.BEFORE_RANGE
+    long: bool = False
+    maneuvered: Pos | tuple[()] = ()
+    strikes: tuple[Strike, ...] = ()
+    pairs: int = 0
+    extra: tuple[int, int] = (0, 0)
+    extra_used: tuple[Pos, ...] = ()
+    prevent: tuple[tuple[Pos, int, int], ...] = ()
+    impulse: int = -1
+    press: Pos | tuple[()] = ()
+    pressed: Pos | tuple[()] = ()
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A vote cast in a referendum (shared/rules/vtes-actions.md 7.2, P7): by ``seat``, from
+    ``source`` (a :class:`VoteSource`; ``ref``: the card or vampire it comes from, ``()`` for the
+    Edge), ``count`` votes, ``side`` True for, False against."""
+
+    seat: int
+    source: VoteSource
+    ref: Pos | tuple[()]
+    count: int
+    side: bool
+
+
+@dataclass(frozen=True)
+class Referendum:
+    """The one referendum under way (shared/rules/vtes-actions.md 7, P7).
+
+    ``caller``: the acting Methuselah (the current Methuselah for a blood hunt); ``minion``: the
+    acting vampire, else ``()``; ``card``: the calling political action card, else ``()``;
+    ``hunted``: the diablerist of a blood hunt (6.4), else ``()``; ``terms``: in the acting
+    Methuselah's words; ``step``: a :class:`Poll`; ``impulse``: the seat holding the impulse
+    (terms, cards before votes); ``votes``; ``done``: seats finished since the last vote.
+    """
+
+    caller: int
+    minion: Pos | tuple[()] = ()
+    card: Pos | tuple[()] = ()
+    hunted: Pos | tuple[()] = ()
+    terms: str = ""
+    step: Poll = Poll.TERMS
+    impulse: int = -1
+    votes: tuple[Vote, ...] = ()
+    done: tuple[int, ...] = ()
+
+    def total(self, side: bool) -> int:
+        """Votes cast for (``side`` True) or against."""
+        return sum(v.count for v in self.votes if v.side == side)
+
+
+@dataclass(frozen=True)
 class Done:
     """An action announced this turn, for the per-turn limits (shared/rules/vtes-actions.md 2.1):
     the acting ``minion``, its ``kind``, and ``card``: the krcg id of the action card (0: none)."""
@@ -183,7 +291,9 @@ class VtesState:
     having abandoned. ``action``: the open minion action (:class:`Action`), or ``()``; ``done``:
     the actions announced this turn; ``recruited``: allies recruited this turn (they do not act
     until the next); ``claims``: changes recorded by hand to other Methuselahs' things
-    (:class:`Claim`); ``actions_taken``, ``blocks``: actions announced and blocked in the game.
+    (:class:`Claim`); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
+    ``combat``, ``referendum``: the one under way (:class:`Combat`, :class:`Referendum`), or
+    ``()``; ``combats``, ``referendums``: how many the game has had.
     """
 
     seats: int
@@ -215,11 +325,25 @@ class VtesState:
     claims: tuple[Claim, ...] = ()
     actions_taken: int = 0
     blocks: int = 0
+    combat: Combat | tuple[()] = ()
+    referendum: Referendum | tuple[()] = ()
+    combats: int = 0
+    referendums: int = 0
 
     @property
     def open_action(self) -> Action | None:
         """The open minion action, or None."""
         return self.action if isinstance(self.action, Action) else None
+
+    @property
+    def open_combat(self) -> Combat | None:
+        """The combat under way, or None."""
+        return self.combat if isinstance(self.combat, Combat) else None
+
+    @property
+    def open_referendum(self) -> Referendum | None:
+        """The referendum under way, or None."""
+        return self.referendum if isinstance(self.referendum, Referendum) else None
 
     def option(self, name: str) -> OptionValue:
         """The value of table option ``name``. Raises KeyError for a name the game has not."""

@@ -16,9 +16,25 @@ from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
 from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION, blockers, impulse_order
-from engine.games.vtes.cards import card_base
-from engine.games.vtes.state import Action, CardState, Claim, Done, VtesState
-from engine.games.vtes.vocab import ActionKind, Do, End, Phase, Ruleset, Status, Step, TransferKind, Window, Zone
+from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.combat import due
+from engine.games.vtes.politics import title_votes
+from engine.games.vtes.state import Action, CardState, Claim, Combat, Done, Referendum, VtesState
+from engine.games.vtes.vocab import (
+    ActionKind,
+    CombatStep,
+    Do,
+    End,
+    Phase,
+    Poll,
+    Ruleset,
+    Status,
+    Step,
+    TransferKind,
+    VoteSource,
+    Window,
+    Zone,
+)
 
 
 @dataclass(frozen=True)
@@ -115,6 +131,8 @@ class VtesView:
     recruited: tuple[Pos, ...] = ()
     claims: tuple[Claim, ...] = ()
     acts: int = 0
+    combat: Combat | None = None
+    referendum: Referendum | None = None
 
     @property
     def me(self) -> PlayerView | None:
@@ -264,6 +282,8 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         recruited=state.recruited,
         claims=state.claims,
         acts=state.acts,
+        combat=state.open_combat,
+        referendum=state.open_referendum,
     )
 
 
@@ -295,7 +315,15 @@ def legal_acts(view: VtesView) -> list[Act]:
     acts: list[Act] = []
     if view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls:
         acts.append({"do": Do.TIME})
+    if view.referendum is not None:
+        return acts + referendum_acts(view, seat)
+    if view.combat is not None:
+        return acts + combat_acts(view, seat)
     action = view.action
+    if action is not None and action.window == Window.DIABLERIE:
+        if action.impulse == seat:
+            acts += [{"do": Do.DIABLERISE}, {"do": Do.PASS}]
+        return acts
     if action is not None:
         if action.impulse != seat:
             return acts
@@ -311,6 +339,8 @@ def legal_acts(view: VtesView) -> list[Act]:
     due = hunts_due(view, seat)
     if not (view.phase == Phase.MINION and due):
         acts.append({"do": Do.PHASE})
+    if not (view.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION) and due):
+        # Ending the turn before the minion phase ends would skip a hunt that is due (rules.py).
         acts.append({"do": Do.END_TURN})
     match view.phase:
         case Phase.UNLOCK:
@@ -373,22 +403,141 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
     a, seat = view.action, view.seat
     if a is None or seat is None or a.impulse != seat:
         return ()
+    # A minion plays a given modifier or reaction card once per action (2.1): leave out a card
+    # every minion that could play it has already played.
     if seat == a.actor:
-        return tuple(c for c in view.hand if MODIFIER in c.types)
-    if not view.ready_unlocked(seat):
-        return ()
-    return tuple(c for c in view.hand if REACTION in c.types)
+        return tuple(c for c in view.hand if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played)
+    ready = view.ready_unlocked(seat)
+    return tuple(
+        c for c in view.hand if REACTION in c.types and any((m.pos, card_id(c.card)) not in a.played for m in ready)
+    )
+
+
+def combat_acts(view: VtesView, seat: int) -> list[Act]:
+    """What ``seat`` may do in the combat under way (vtes-actions.md 5, P5): the hand strike for
+    its combatant when its strike is due; else, on its impulse, pass, and in the range step a
+    maneuver, in the press step a press, for its combatant (cards may allow them)."""
+    c = view.combat
+    if c is None or c.impulse != seat:
+        return []
+    if c.step == CombatStep.STRIKE:
+        waiting = due(c)
+        return [{"do": Do.STRIKE, "minion": list(waiting[0])}] if waiting else []
+    acts: list[Act] = [{"do": Do.PASS}]
+    mine = [m for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
+    for m in mine:
+        if c.step == CombatStep.RANGE and c.maneuvered != m:
+            acts.append({"do": Do.MANEUVER, "minion": list(m)})
+        if c.step == CombatStep.PRESS and c.pressed != m:
+            acts.append({"do": Do.PRESS, "minion": list(m)})
+    return acts
+
+
+def vote_sources(view: VtesView, seat: int) -> list[Act]:
+    """The votes ``seat`` could cast now, one act per source, all "for" (7.2): the calling card,
+    each ready titled vampire with its printed title's votes, the Edge, one political action card
+    from hand; none cast already (a source votes once)."""
+    r = view.referendum
+    if r is None or r.step != Poll.VOTING:
+        return []
+    cast = {v.ref for v in r.votes if v.ref}
+    mine = [v for v in r.votes if v.seat == seat]
+    card_vote = any(v.source in (VoteSource.CALLING, VoteSource.CARD) for v in mine)
+    acts: list[Act] = []
+    if r.card and r.caller == seat and not card_vote:
+        acts.append({"do": Do.VOTE, "source": VoteSource.CALLING})
+    for c in view.controlled(seat):
+        if c.crypt and c.pos not in cast and c.card:
+            votes = title_votes(_printed_title(c))
+            if votes:
+                acts.append({"do": Do.VOTE, "source": VoteSource.TITLE, "card": c.as_list(), "count": votes})
+    if view.edge == seat and not any(v.source == VoteSource.EDGE for v in r.votes):
+        acts.append({"do": Do.VOTE, "source": VoteSource.EDGE})
+    if not card_vote and not (r.card and r.caller == seat):
+        for c in view.hand:
+            if "Political Action" in c.types:
+                acts.append({"do": Do.VOTE, "source": VoteSource.CARD, "card": c.as_list()})
+                break
+    return acts
+
+
+def _printed_title(c: CardView) -> str:
+    info = card_base().info(c.card)
+    card = card_base().by_id(info.id) if info is not None else None
+    return str(getattr(card, "title", None) or "")
+
+
+def referendum_acts(view: VtesView, seat: int) -> list[Act]:
+    """What ``seat`` may do in the referendum under way (7, P7): record the terms (the caller,
+    first), pass on its impulse before votes, vote from each source it holds, say it is done."""
+    r = view.referendum
+    if r is None:
+        return []
+    match r.step:
+        case Poll.TERMS:
+            return [{"do": Do.TERMS, "text": "as the card says"}] if r.caller == seat else []
+        case Poll.BEFORE:
+            return [{"do": Do.PASS}] if r.impulse == seat else []
+        case Poll.VOTING:
+            if seat in r.done:
+                return []
+            return [*vote_sources(view, seat), {"do": Do.DONE}]
+    return []
 
 
 def auto_pass(view: VtesView) -> Act | None:
     """A ``pass`` when the view's seat holds the impulse of an open action and has nothing it could
     do in this window: no block to decide, no action modifier or reaction it could play (its hand's
     card types from krcg, its ready unlocked minions). None otherwise: the player decides."""
-    a, seat = view.action, view.seat
-    if a is None or seat is None or a.impulse != seat:
+    seat = view.seat
+    if seat is None:
+        return None
+    if view.referendum is not None:
+        return _auto_poll(view, seat)
+    if view.combat is not None:
+        return _auto_combat(view, seat)
+    a = view.action
+    if a is None or a.impulse != seat or a.window == Window.DIABLERIE:
         return None
     if view.may_block(seat) and view.ready_unlocked(seat):
         return None
     if window_cards(view):
         return None
     return {"do": Do.PASS}
+
+
+def _combat_cards(view: VtesView) -> bool:
+    return any("Combat" in c.types for c in view.hand)
+
+
+def _auto_combat(view: VtesView, seat: int) -> Act | None:
+    """In combat: a Methuselah whose minion does not fight passes every step (reading: cards for
+    minions not in the combat are rare; switch the automatic pass off to play one); a combatant's
+    controller with no combat card in hand (maneuvers, presses, prevention and strikes other than
+    the hand strike come from cards) passes and strikes with the hand strike."""
+    c = view.combat
+    if c is None or c.impulse != seat:
+        return None
+    mine = [m for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
+    if c.step == CombatStep.STRIKE:
+        waiting = due(c)
+        if waiting and not _combat_cards(view):
+            return {"do": Do.STRIKE, "minion": list(waiting[0])}
+        return None
+    if mine and _combat_cards(view):
+        return None
+    return {"do": Do.PASS}
+
+
+def _auto_poll(view: VtesView, seat: int) -> Act | None:
+    """In a referendum: pass before votes with no card that could be played then (a master, an
+    action modifier, a reaction, a political action card); say done with no vote to cast."""
+    r = view.referendum
+    if r is None:
+        return None
+    if r.step == Poll.BEFORE and r.impulse == seat:
+        useful = {"Master", "Action Modifier", "Reaction", "Political Action"}
+        return None if any(set(c.types) & useful for c in view.hand) else {"do": Do.PASS}
+    if r.step == Poll.VOTING and seat not in r.done and not vote_sources(view, seat):
+        return {"do": Do.DONE}
+    return None

@@ -202,6 +202,14 @@ class Do(StrEnum):
     ADJUST = "adjust"
     ACTION_END = "action_end"
     DISPUTE = "dispute"
+    DIABLERISE = "diablerise"
+    MANEUVER = "maneuver"
+    STRIKE = "strike"
+    PREVENT = "prevent"
+    PRESS = "press"
+    TERMS = "terms"
+    VOTE = "vote"
+    DONE = "done"
     WITHDRAW = "withdraw"
     TIME = "time"
 
@@ -235,6 +243,9 @@ class Window(StrEnum):
     """B: a block attempt: the target is fixed; all passed → blocked if intercept ≥ stealth."""
     DECLINED = "C"
     """C: every blocker declined; all passed → the action succeeds."""
+    DIABLERIE = "D"
+    """A blocked leave torpor: the blocking vampire's controller diablerises the actor, or passes
+    to decline (the action then fails; 6.2)."""
 
 
 class Lift(StrEnum):
@@ -254,3 +265,44 @@ class Lift(StrEnum):
     """Stealth or intercept raised when 4.3 does not allow it."""
     NEW_ALLY = "new_ally"
     """An ally recruited this turn acts."""
+
+
+class CombatStep(StrEnum):
+    """The step a combat round is in (shared/rules/vtes-actions.md 5.2, P5)."""
+
+    BEFORE_RANGE = "before_range"
+    RANGE = "range"
+    """Maneuvers flip the range (5.3)."""
+    BEFORE_STRIKES = "before_strikes"
+    STRIKE = "strike"
+    """Each combatant chooses its strike, the acting minion first (5.4)."""
+    DAMAGE = "damage"
+    """The chosen strikes are shown; prevention and other combat cards; then they resolve (5.5, P6)."""
+    PRESS = "press"
+    END_OF_ROUND = "end_of_round"
+
+
+class VoteSource(StrEnum):
+    """Where a vote in a referendum comes from (shared/rules/vtes-actions.md 7.2, P7)."""
+
+    CALLING = "calling"
+    """The political action card that called the referendum: 1 vote to the acting Methuselah."""
+    CARD = "card"
+    """A political action card burned from hand: 1 vote (its text ignored)."""
+    TITLE = "title"
+    """A ready titled vampire's votes."""
+    EDGE = "edge"
+    """The Edge, burned by its holder: 1 vote."""
+    OTHER = "other"
+    """Another card, with the votes it gives."""
+
+
+class Poll(StrEnum):
+    """The step a referendum is in (shared/rules/vtes-actions.md 7.1, P7)."""
+
+    TERMS = "terms"
+    """The acting Methuselah records the terms."""
+    BEFORE = "before"
+    """Cards usable before votes and ballots are cast: an impulse loop."""
+    VOTING = "voting"
+    """Everyone casts votes in any order and says when done."""

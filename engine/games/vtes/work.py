@@ -16,10 +16,12 @@ from engine.games.vtes.state import (
     Action,
     CardState,
     Claim,
+    Combat,
     DeckShuffle,
     Done,
     Methuselah,
     OutRecord,
+    Referendum,
     VtesState,
     format_vp,
     in_game,
@@ -72,6 +74,10 @@ class Work:
     claims: list[Claim]
     actions_taken: int
     blocks: int
+    combat: Combat | tuple[()]
+    referendum: Referendum | tuple[()]
+    combats: int
+    referendums: int
 
     def __init__(self, state: VtesState, author: int = -1, do: str = "") -> None:
         for f in _FIELDS:
@@ -133,6 +139,16 @@ class Work:
     def open_action(self) -> Action | None:
         """The open minion action, or None."""
         return self.action if isinstance(self.action, Action) else None
+
+    @property
+    def open_combat(self) -> Combat | None:
+        """The combat under way, or None."""
+        return self.combat if isinstance(self.combat, Combat) else None
+
+    @property
+    def open_referendum(self) -> Referendum | None:
+        """The referendum under way, or None."""
+        return self.referendum if isinstance(self.referendum, Referendum) else None
 
     def refuse(self, rule: Lift, text: str) -> None:
         """Refuse the act with ``text`` (IllegalMove), unless it names a card that lifts ``rule``
@@ -424,6 +440,8 @@ class Work:
         self.acting = seat
         self.phase = Phase.UNLOCK
         self.action = ()
+        self.combat = ()
+        self.referendum = ()
         self.done = ()
         self.recruited = ()
         self.edge_used = False

@@ -1,0 +1,522 @@
+"""Combat, round by round (shared/rules/vtes-actions.md 5.2–5.9, readings P5 and P6).
+
+A combat opens when a block succeeds (:func:`engine.games.vtes.actions.block`) or when a card
+names two minions (the ``combat`` act). Each step but the strike is an impulse loop as in an
+action (P1): the acting combatant's controller first, then the opposing one's, then every other
+Methuselah clockwise from the acting controller's left; any play returns the impulse to the
+acting combatant's controller, and the last pass of the order ends the step. In the strike step
+the acting minion's controller chooses its strike first, then the opposing one's. The engine
+resolves the pair of strikes (5.5: combat ends, first strikes, the rest) and the damage (P6) at the
+end of the damage step; players apply other card effects by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.games.base import Act, IllegalMove, Pos, seat_ref
+from engine.games.vtes.acts import read_bool, read_int, read_pos
+from engine.games.vtes.state import Combat, Strike
+from engine.games.vtes.vocab import CombatStep, Lift, Status, Target, Zone
+from engine.games.vtes.work import Work
+
+_STEP_WORDS: dict[CombatStep, str] = {
+    CombatStep.BEFORE_RANGE: "before range",
+    CombatStep.RANGE: "range",
+    CombatStep.BEFORE_STRIKES: "before strikes",
+    CombatStep.STRIKE: "strikes",
+    CombatStep.DAMAGE: "damage",
+    CombatStep.PRESS: "press",
+    CombatStep.END_OF_ROUND: "end of round",
+}
+_LOOPS = (CombatStep.BEFORE_RANGE, CombatStep.RANGE, CombatStep.BEFORE_STRIKES, CombatStep.DAMAGE)
+
+
+def step_words(step: CombatStep) -> str:
+    """A combat step in a player's words ("before range")."""
+    return _STEP_WORDS[step]
+
+
+# --- who, in which order --------------------------------------------------------------------------
+
+
+def controllers(w: Work, c: Combat) -> tuple[int, int]:
+    """The acting and the opposing combatants' controllers."""
+    return w.cards[c.acting].controller, w.cards[c.opposing].controller
+
+
+def combat_order(acting: int, opposing: int, in_game: Sequence[int]) -> tuple[int, ...]:
+    """The impulse order of a combat step (5.1, P5): the acting combatant's controller, the
+    opposing one's, then every other Methuselah clockwise from the acting controller's left."""
+    seats = list(in_game)
+    rest = seats
+    if acting in seats:
+        i = seats.index(acting)
+        rest = seats[i + 1 :] + seats[:i]
+    return tuple(dict.fromkeys(s for s in (acting, opposing, *rest) if s in seats))
+
+
+def _order(w: Work, c: Combat) -> tuple[int, ...]:
+    acting, opposing = controllers(w, c)
+    return combat_order(acting, opposing, w.in_game())
+
+
+def due(c: Combat) -> tuple[Pos, ...]:
+    """The combatants whose strike is still to be chosen in the pair under way, acting first: both
+    in the first pair of a round, then those with additional strikes left (5.6)."""
+    chosen = {s.minion for s in c.strikes}
+    if c.pairs == 0:
+        pair: tuple[Pos, ...] = (c.acting, c.opposing)
+    else:
+        pair = tuple(m for m, k in zip((c.acting, c.opposing), c.extra, strict=True) if k > 0)
+    return tuple(m for m in pair if m not in chosen)
+
+
+# --- opening and ending ---------------------------------------------------------------------------
+
+
+def open_combat(w: Work, acting: Pos, opposing: Pos) -> None:
+    """``acting`` and ``opposing`` enter combat: round 1, before range (5.2). Records the combat
+    for withdrawal (vtes.md, "Withdrawal")."""
+    a, o = w.cards[acting], w.cards[opposing]
+    for seat in dict.fromkeys((a.controller, o.controller)):
+        w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
+    w.combat = Combat(acting=acting, opposing=opposing, impulse=a.controller)
+    w.combats += 1
+    w.note(
+        f"{w.name(acting)} and {w.name(opposing)} enter combat: round 1, before range",
+        a.controller,
+        o.controller,
+    )
+
+
+def _ready(w: Work, pos: Pos) -> bool:
+    card = w.cards.get(pos)
+    return card is not None and card.zone == Zone.READY
+
+
+def _end(w: Work, c: Combat) -> None:
+    w.combat = ()
+    w.note(f"The combat between {w.name(c.acting)} and {w.name(c.opposing)} is over", *controllers(w, c))
+    if w.time_called and w.open_action is None:
+        w.end_by_time()
+
+
+def _to_step(w: Work, c: Combat, step: CombatStep) -> None:
+    acting, _ = controllers(w, c)
+    w.combat = replace(c, step=step, impulse=acting)
+
+
+# --- the loops ------------------------------------------------------------------------------------
+
+
+def _open(w: Work) -> Combat:
+    c = w.open_combat
+    if c is None:
+        raise IllegalMove("there is no combat under way")
+    return c
+
+
+def _holds_impulse(w: Work, c: Combat, what: str) -> None:
+    if w.author != c.impulse:
+        raise IllegalMove(f"{seat_ref(c.impulse)} holds the impulse: you may {what} when it reaches you (5.1)")
+
+
+def _combatant(w: Work, c: Combat, act: Act) -> Pos:
+    """The combatant an act names (``minion``), which the author must control."""
+    minion = read_pos(act.get("minion"), "combatant")
+    if minion not in (c.acting, c.opposing):
+        raise IllegalMove(f"{w.name(minion)} is not in this combat")
+    if w.cards[minion].controller != w.author:
+        raise IllegalMove(f"{w.name(minion)} is not yours: its controller chooses what it does")
+    return minion
+
+
+def _card_played(w: Work, act: Act) -> str:
+    """The combat card an act plays with it (``card``: from the author's hand, to the ash heap,
+    the hand refilled), in words for the narration ("" with none)."""
+    if "card" not in act:
+        return ""
+    pos = read_pos(act["card"], "card")
+    card = w.card(pos)
+    if card.zone != Zone.HAND or card.owner != w.author:
+        raise IllegalMove("that card is not in your hand")
+    info = w.info(pos)
+    if info is not None and "Combat" not in info.types:
+        w.refuse(Lift.TIMING, f"{w.name(pos)} is not a combat card")
+    name = w.name(pos)
+    w.move(pos, Target.ASH)
+    w.refill(w.author)
+    return f" with {name}"
+
+
+def pass_combat(w: Work) -> None:
+    """The impulse holder passes in a combat step; the last pass of the order ends the step."""
+    c = _open(w)
+    if c.step == CombatStep.STRIKE:
+        raise IllegalMove("strikes are chosen, not passed: choose a strike (the hand strike by default)")
+    _holds_impulse(w, c, "pass")
+    order = _order(w, c)
+    i = order.index(w.author)
+    if i + 1 < len(order):
+        w.combat = replace(c, impulse=order[i + 1])
+        return
+    _close_step(w, c)
+
+
+def _close_step(w: Work, c: Combat) -> None:
+    match c.step:
+        case CombatStep.BEFORE_RANGE:
+            _to_step(w, c, CombatStep.RANGE)
+        case CombatStep.RANGE:
+            _to_step(w, c, CombatStep.BEFORE_STRIKES)
+            w.note(f"Round {c.round}: {'long' if c.long else 'close'} range", *controllers(w, c))
+        case CombatStep.BEFORE_STRIKES:
+            _to_step(w, replace(c, strikes=(), prevent=()), CombatStep.STRIKE)
+        case CombatStep.DAMAGE:
+            _resolve_pair(w, c)
+        case CombatStep.PRESS:
+            _to_step(w, c, CombatStep.END_OF_ROUND)
+        case CombatStep.END_OF_ROUND:
+            if c.over or not c.press or not (_ready(w, c.acting) and _ready(w, c.opposing)):
+                _end(w, c)
+                return
+            acting, _ = controllers(w, c)
+            w.combat = Combat(
+                acting=c.acting,
+                opposing=c.opposing,
+                round=c.round + 1,
+                impulse=acting,
+                pressed=c.pressed,
+            )
+            w.note(f"The press stands: round {c.round + 1}, before range", *controllers(w, c))
+        case CombatStep.STRIKE:
+            raise AssertionError("the strike step is not a loop")
+
+
+def _play(w: Work, c: Combat) -> None:
+    """A play returns the impulse to the acting combatant's controller (5.1)."""
+    acting, _ = controllers(w, c)
+    w.combat = replace(c, impulse=acting)
+
+
+def play_in_combat(w: Work, types: set[str], name: str) -> None:
+    """A card played from hand during combat (§2): on the impulse, in a step that is a loop; no
+    action, action modifier or reaction then (a combat card, or a master, is). Returns the impulse
+    to the acting combatant's controller."""
+    c = _open(w)
+    if c.step == CombatStep.STRIKE:
+        raise IllegalMove("a strike is being chosen: choose it (a strike card is played with the strike)")
+    _holds_impulse(w, c, "play a card")
+    if types & {"Action", "Action Modifier", "Reaction", "Political Action", "Ally", "Equipment", "Retainer"} and (
+        "Combat" not in types
+    ):
+        w.refuse(Lift.TIMING, f"{name} is not a combat card: during combat only combat cards are played (§2)")
+    _play(w, c)
+
+
+def maneuver(w: Work, act: Act) -> None:
+    """A ``maneuver`` in the range step flips the range (5.3); never two in a row by one minion."""
+    c = _open(w)
+    if c.step != CombatStep.RANGE:
+        raise IllegalMove(f"maneuvers are made in the range step, and this is {step_words(c.step)}")
+    _holds_impulse(w, c, "maneuver")
+    minion = _combatant(w, c, act)
+    if c.maneuvered == minion:
+        raise IllegalMove(f"{w.name(minion)} made the last maneuver: never two in a row by one minion (5.3)")
+    c = replace(c, long=not c.long, maneuvered=minion)
+    card = _card_played(w, act)
+    w.note(f"{w.name(minion)} maneuvers{card}: {'long' if c.long else 'close'} range", *controllers(w, c))
+    _play(w, c)
+
+
+def prevent(w: Work, act: Act) -> None:
+    """A ``prevent`` in the damage step: the combatant prevents ``normal`` and ``aggravated``
+    points of the damage it takes in the pair under way (P5)."""
+    c = _open(w)
+    if c.step != CombatStep.DAMAGE:
+        raise IllegalMove(f"damage is prevented in the damage step, and this is {step_words(c.step)}")
+    _holds_impulse(w, c, "prevent damage")
+    minion = _combatant(w, c, act)
+    normal = read_int(act, "normal", 0, low=0, high=30)
+    aggravated = read_int(act, "agg", 0, low=0, high=30)
+    if not normal and not aggravated:
+        raise IllegalMove("a prevention prevents at least 1 point of damage")
+    c = replace(c, prevent=(*c.prevent, (minion, normal, aggravated)))
+    card = _card_played(w, act)
+    w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
+    _play(w, c)
+
+
+def press(w: Work, act: Act) -> None:
+    """A ``press`` in the press step (5.9): a press to continue, or, against a standing press, its
+    cancellation; never two in a row by one minion."""
+    c = _open(w)
+    if c.step != CombatStep.PRESS:
+        raise IllegalMove(f"presses are made in the press step, and this is {step_words(c.step)}")
+    _holds_impulse(w, c, "press")
+    minion = _combatant(w, c, act)
+    if c.pressed == minion:
+        raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
+    _card_played(w, act)
+    if c.press:
+        c = replace(c, press=(), pressed=minion)
+        w.note(f"{w.name(minion)} presses to cancel the press: the combat will end", *controllers(w, c))
+    else:
+        c = replace(c, press=minion, pressed=minion)
+        w.note(f"{w.name(minion)} presses to continue: another round", *controllers(w, c))
+    _play(w, c)
+
+
+# --- strikes ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrikeChoice:
+    """A ``strike`` act parsed: the :class:`Strike` and the additional strikes it gains (5.6)."""
+
+    strike: Strike
+    additional: int
+
+    @classmethod
+    def parse(cls, act: Act, minion: Pos) -> StrikeChoice:
+        """Read a ``strike`` act for ``minion``. Raises MalformedAct or IllegalMove (a number out
+        of range)."""
+        fields = ("damage", "aggravated", "ranged", "first", "dodge", "ends", "steal", "retainer", "other", "card")
+        hand = not any(k in act for k in fields)
+        return cls(
+            Strike(
+                minion=minion,
+                damage=read_int(act, "damage", 1, low=0, high=30),
+                aggravated=read_bool(act, "aggravated", False),
+                ranged=read_bool(act, "ranged", False),
+                first=read_bool(act, "first", False),
+                dodge=read_bool(act, "dodge", False),
+                ends=read_bool(act, "ends", False),
+                steal=read_int(act, "steal", 0, low=0, high=30),
+                retainer=read_pos(act["retainer"], "retainer") if "retainer" in act else (),
+                other=read_bool(act, "other", False),
+                hand=hand,
+            ),
+            read_int(act, "additional", 0, low=0, high=5),
+        )
+
+
+def strike(w: Work, act: Act) -> None:
+    """A combatant's controller chooses its strike (5.4, P5), the acting minion first: the hand
+    strike by default; at long range a retainer on the opposing minion may be the target of a
+    ranged strike (5.8). Gaining additional strikes: one source per minion and round (5.6)."""
+    c = _open(w)
+    if c.step != CombatStep.STRIKE:
+        raise IllegalMove(f"strikes are chosen in the strike step, and this is {step_words(c.step)}")
+    _holds_impulse(w, c, "choose a strike")
+    waiting = due(c)
+    minion = _combatant(w, c, act)
+    if minion not in waiting:
+        raise IllegalMove(f"{w.name(minion)} has no strike to choose now")
+    if minion != waiting[0]:
+        raise IllegalMove(f"{w.name(waiting[0])} chooses its strike first (5.4)")
+    choice = StrikeChoice.parse(act, minion)
+    s = choice.strike
+    other = c.opposing if minion == c.acting else c.acting
+    if s.retainer:
+        r = w.card(s.retainer)
+        if r.zone != Zone.ON or r.on != other:
+            raise IllegalMove(f"{w.name(s.retainer)} is not a retainer on the opposing minion")
+        if not (s.ranged and c.long):
+            raise IllegalMove("only a ranged strike at long range may target a retainer (5.8)")
+    extra = list(c.extra)
+    used = c.extra_used
+    if choice.additional:
+        if minion in used:
+            raise IllegalMove(f"{w.name(minion)} already gained additional strikes this round: one source (5.6)")
+        extra[0 if minion == c.acting else 1] += choice.additional
+        used = (*used, minion)
+    first_pair = c.pairs == 0
+    if not first_pair:
+        extra[0 if minion == c.acting else 1] -= 1  # this strike spends one of them
+    c = replace(c, strikes=(*c.strikes, s), extra=(extra[0], extra[1]), extra_used=used)
+    card = _card_played(w, act)
+    w.note(f"{w.name(minion)} strikes{card}: {strike_words(s)}", *controllers(w, c))
+    left = due(c)
+    if left:
+        w.combat = replace(c, impulse=w.cards[left[0]].controller)
+    else:
+        _to_step(w, c, CombatStep.DAMAGE)
+
+
+def strike_words(s: Strike) -> str:
+    """A strike in a player's words ("hand strike, 1 damage", "dodge", "2R aggravated, first strike")."""
+    if s.dodge:
+        return "dodge"
+    if s.ends:
+        return "combat ends"
+    if s.other:
+        return "a card's strike, applied by hand"
+    parts = []
+    if s.damage or not s.steal:
+        parts.append(f"{s.damage}{'R' if s.ranged else ''} {'aggravated ' if s.aggravated else ''}damage")
+    if s.steal:
+        parts.append(f"steal {s.steal} blood{' at range' if s.ranged and not s.damage else ''}")
+    if s.first:
+        parts.append("first strike")
+    if s.retainer:
+        parts.append("at a retainer")
+    text = ", ".join(parts)
+    return f"hand strike, {text}" if s.hand else text
+
+
+# --- resolution -------------------------------------------------------------------------------------
+
+
+def _works(c: Combat, s: Strike) -> bool:
+    """At long range only ranged strikes, dodge and combat ends work (5.4)."""
+    return not c.long or s.ranged or s.dodge or s.ends
+
+
+def _resolve_pair(w: Work, c: Combat) -> None:
+    """Resolve the chosen pair (5.5): combat ends first, then first strikes, then the others, each
+    followed by the damage of P6; then more pairs while additional strikes are left, else press."""
+    strikes = c.strikes
+    if any(s.ends and _works(c, s) for s in strikes):
+        w.note("A strike ends the combat", *controllers(w, c))
+        _to_step(w, replace(c, over=True, strikes=()), CombatStep.END_OF_ROUND)
+        return
+    dodgers = {s.minion for s in strikes if s.dodge}
+    firsts = [s for s in strikes if s.first and not s.dodge]
+    others = [s for s in strikes if not s.first and not s.dodge]
+    if firsts:
+        _hit(w, c, firsts, dodgers)
+        others = [s for s in others if _ready(w, s.minion)]  # burned or in torpor: no strike
+    if others:
+        _hit(w, c, others, dodgers)
+    c = replace(c, strikes=(), prevent=(), pairs=c.pairs + 1)
+    if not (_ready(w, c.acting) and _ready(w, c.opposing)):
+        # 5.8: the round and combat end at once; the end-of-round step still occurs.
+        _to_step(w, replace(c, over=True), CombatStep.END_OF_ROUND)
+        return
+    if any(k > 0 for k in c.extra):
+        first = c.acting if c.extra[0] > 0 else c.opposing
+        w.combat = replace(c, step=CombatStep.STRIKE, impulse=w.cards[first].controller)
+        w.note("Additional strikes", *controllers(w, c))
+        return
+    _to_step(w, c, CombatStep.PRESS)
+
+
+def _hit(w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos]) -> None:
+    """Strikes resolved together: stolen blood moves first (not damage), then the damage of each
+    target after prevention (P6)."""
+    damage: dict[Pos, list[int]] = {}
+    for s in strikes:
+        if s.other or not _works(c, s):
+            continue
+        target = c.opposing if s.minion == c.acting else c.acting
+        if s.retainer:
+            if s.retainer in w.cards and w.cards[s.retainer].zone == Zone.ON:
+                _lose_life(w, s.retainer, s.damage)
+            continue
+        if target in dodgers:
+            continue
+        if s.steal and w.cards[target].crypt:
+            moved = min(s.steal, w.cards[target].counters)
+            if moved:
+                w.counters_delta(target, -moved, "stolen")
+                gain = _room(w, s.minion, moved)
+                if gain:
+                    w.counters_delta(s.minion, gain, "steal")
+                w.note(f"{w.name(s.minion)} steals {moved} blood from {w.name(target)}", *controllers(w, c))
+        if s.damage:
+            hit = damage.setdefault(target, [0, 0])
+            hit[1 if s.aggravated else 0] += s.damage
+    for target, (normal, aggravated) in damage.items():
+        for minion, pn, pa in c.prevent:
+            if minion == target:
+                normal, aggravated = max(0, normal - pn), max(0, aggravated - pa)
+        apply_damage(w, target, normal, aggravated)
+
+
+def _room(w: Work, pos: Pos, blood: int) -> int:
+    """How much of ``blood`` a vampire holds up to its capacity (the excess drains to the bank)."""
+    info = w.info(pos)
+    if info is None or not info.capacity or not w.cards[pos].crypt:
+        return blood
+    return max(0, min(blood, info.capacity - w.cards[pos].counters))
+
+
+def _lose_life(w: Work, pos: Pos, points: int) -> None:
+    card = w.cards[pos]
+    lost = min(points, card.counters)
+    if lost:
+        w.counters_delta(pos, -lost, "damage")
+    if w.cards[pos].counters == 0:
+        w.note(f"{w.name(pos)} has no life left and is burned", card.controller)
+        w.move(pos, Target.ASH)
+    elif lost:
+        w.note(f"{w.name(pos)} loses {lost} life", card.controller)
+
+
+def apply_damage(w: Work, pos: Pos, normal: int, aggravated: int) -> None:
+    """The damage arithmetic of P6 on one minion, after prevention: a vampire mends normal damage
+    with blood (what it cannot mend wounds it); aggravated damage cannot be mended, the first point
+    wounds an unwounded vampire, each other point burns 1 blood or, with none left, burns the
+    vampire; wounded and not burned, it goes to torpor with its blood. An ally or a retainer loses
+    1 life per point, burned at 0."""
+    if not normal and not aggravated:
+        return
+    card = w.cards[pos]
+    if not card.crypt:
+        _lose_life(w, pos, normal + aggravated)
+        return
+    blood = card.counters
+    mended = min(normal, blood)
+    blood -= mended
+    wounded = normal > card.counters or card.zone == Zone.TORPOR
+    left = aggravated
+    if not wounded and left:
+        wounded, left = True, left - 1
+    burned = False
+    for _ in range(left):
+        if blood:
+            blood -= 1
+        else:
+            burned = True
+            break
+    if blood != card.counters:
+        w.counters_delta(pos, blood - card.counters, "damage")
+    name = w.name(pos)
+    taken = (
+        f"{normal} damage" + (f" and {aggravated} aggravated" if aggravated else "")
+        if normal
+        else f"{aggravated} aggravated damage"
+    )
+    if burned:
+        w.note(f"{name} takes {taken} and is burned", card.controller)
+        w.move(pos, Target.ASH)
+    elif wounded and card.zone != Zone.TORPOR:
+        w.note(f"{name} takes {taken}, is wounded and goes to torpor with {blood} blood", card.controller)
+        w.move(pos, Target.TORPOR)
+    else:
+        w.note(f"{name} takes {taken}: {blood} blood left", card.controller)
+
+
+# --- upkeep after any act ---------------------------------------------------------------------------
+
+
+def settle_combat(w: Work) -> None:
+    """After any act: a combatant no longer ready ends the round and the combat, the end-of-round
+    step still to come (5.8); an impulse held by a Methuselah who left the game moves on."""
+    c = w.open_combat
+    if c is None:
+        return
+    if not (c.acting in w.cards and c.opposing in w.cards):
+        w.combat = ()
+        return
+    if not (_ready(w, c.acting) and _ready(w, c.opposing)) and not c.over:
+        w.note("A combatant is no longer ready: the combat ends after the end of the round", *controllers(w, c))
+        _to_step(w, replace(c, over=True, strikes=()), CombatStep.END_OF_ROUND)
+        c = _open(w)
+    if w.p(c.impulse).status != Status.IN:
+        order = _order(w, c)
+        acting, _ = controllers(w, c)
+        w.combat = replace(c, impulse=order[0] if order else acting)

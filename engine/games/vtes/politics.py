@@ -1,0 +1,287 @@
+"""Referendums and the blood hunt (shared/rules/vtes-actions.md 6.4, 7 and reading P7).
+
+A successful political action opens a referendum: the acting Methuselah records its terms; the
+cards usable "before votes and ballots are cast" come in an impulse loop (P1); then everyone casts
+votes, in any order, from the sources they hold (:class:`~engine.games.vtes.vocab.VoteSource`),
+and says ``done``; polling closes when every Methuselah in the game has said ``done`` since the
+last vote. More votes for than against pass it; the players apply its terms, except a blood hunt's,
+which the engine applies (the diablerist burns).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.games.base import Act, IllegalMove, MalformedAct, Pos, seat_ref
+from engine.games.vtes.acts import esc, read_bool, read_int, read_pos, read_word
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.state import Referendum, Vote
+from engine.games.vtes.vocab import Poll, Status, Target, VoteSource, Zone
+from engine.games.vtes.work import Work
+
+TITLE_VOTES: dict[str, int] = {
+    "primogen": 1,
+    "prince": 2,
+    "baron": 2,
+    "justicar": 3,
+    "inner circle": 4,
+    "bishop": 1,
+    "archbishop": 2,
+    "cardinal": 3,
+    "regent": 4,
+    "priscus": 0,
+    "kholo": 2,
+    "magaji": 2,
+}
+"""Votes per printed title (7.2); prisci vote by ballots (not modelled: recorded by hand)."""
+
+_TERMS_MAX = 200
+_VOTES_RE = re.compile(r"^(\d+) votes?$")
+
+
+def title_votes(title: str) -> int:
+    """The votes a printed title gives (7.2; an independent's "2 votes" as printed), 0 if none."""
+    key = " ".join(title.lower().split())
+    match = _VOTES_RE.match(key)
+    if match:
+        return int(match.group(1))
+    return TITLE_VOTES.get(key, 0)
+
+
+def printed_title(w: Work, pos: Pos) -> str:
+    """The title printed on a vampire card (krcg), or ""."""
+    info = w.info(pos)
+    if info is None:
+        return ""
+    card = card_base().by_id(info.id)
+    return str(getattr(card, "title", None) or "")
+
+
+def poll_order(caller: int, in_game: Sequence[int]) -> tuple[int, ...]:
+    """The impulse order before votes (P1, P7): the caller, its prey, its predator, then every
+    other Methuselah clockwise from the caller's left."""
+    seats = list(in_game)
+    if caller not in seats:
+        return tuple(seats)
+    i = seats.index(caller)
+    rest = seats[i + 1 :] + seats[:i]
+    prey, predator = (rest[0], rest[-1]) if rest else (caller, caller)
+    return tuple(dict.fromkeys((caller, prey, predator, *rest)))
+
+
+# --- opening --------------------------------------------------------------------------------------
+
+
+def open_referendum(w: Work, caller: int, minion: Pos, card: Pos | tuple[()]) -> None:
+    """A successful political action (P4): the acting Methuselah records the terms first."""
+    w.referendum = Referendum(caller=caller, minion=minion, card=card, step=Poll.TERMS, impulse=caller)
+    w.referendums += 1
+    w.note(f"A referendum: {seat_ref(caller)} records its terms", caller)
+
+
+def open_blood_hunt(w: Work, diablerist: Pos) -> None:
+    """6.4: a blood hunt follows a diablerie at once; no calling card, no blocks; the impulse
+    starts with the Methuselah whose turn it is (reading, P7)."""
+    name = w.name(diablerist)
+    w.referendum = Referendum(
+        caller=w.acting,
+        hunted=diablerist,
+        terms=f"Blood hunt: {name} burns",
+        step=Poll.BEFORE,
+        impulse=w.acting,
+    )
+    w.referendums += 1
+    w.note(f"A blood hunt is called on {name}: if it passes, {name} burns", w.cards[diablerist].controller)
+
+
+def _open(w: Work) -> Referendum:
+    r = w.open_referendum
+    if r is None:
+        raise IllegalMove("there is no referendum under way")
+    return r
+
+
+# --- the steps ------------------------------------------------------------------------------------
+
+
+def terms(w: Work, act: Act) -> None:
+    """The acting Methuselah records the terms (7.1 step 1)."""
+    r = _open(w)
+    if r.step != Poll.TERMS:
+        raise IllegalMove("the terms are recorded once, before polling")
+    if w.author != r.caller:
+        raise IllegalMove(f"{seat_ref(r.caller)}, who called the referendum, records its terms")
+    text = act.get("text")
+    if not isinstance(text, str) or not text.strip() or len(text) > _TERMS_MAX:
+        raise MalformedAct(f"the terms are a text of 1 to {_TERMS_MAX} characters")
+    words = " ".join(text.split())
+    w.referendum = replace(r, terms=words, step=Poll.BEFORE, impulse=r.caller)
+    w.note(f"The terms: {esc(words)}", r.caller)
+
+
+def pass_poll(w: Work) -> None:
+    """The impulse holder passes before votes; the last pass of the order opens the polling."""
+    r = _open(w)
+    if r.step == Poll.TERMS:
+        raise IllegalMove(f"{seat_ref(r.caller)} records the terms first")
+    if r.step == Poll.VOTING:
+        raise IllegalMove("polling is open: cast your votes, then say you are done")
+    if w.author != r.impulse:
+        raise IllegalMove(f"{seat_ref(r.impulse)} holds the impulse: you may pass when it reaches you (5.1)")
+    order = poll_order(r.caller, w.in_game())
+    i = order.index(w.author)
+    if i + 1 < len(order):
+        w.referendum = replace(r, impulse=order[i + 1])
+        return
+    w.referendum = replace(r, step=Poll.VOTING, impulse=-1, done=())
+    w.note("Polling is open: cast your votes (for or against), then say you are done")
+
+
+def play_before_votes(w: Work) -> None:
+    """A card played during a referendum: before votes, on one's impulse, returning it to the
+    caller; while polling, by anyone."""
+    r = _open(w)
+    if r.step == Poll.BEFORE:
+        if w.author != r.impulse:
+            raise IllegalMove(f"{seat_ref(r.impulse)} holds the impulse: you may play when it reaches you (5.1)")
+        w.referendum = replace(r, impulse=r.caller)
+    elif r.step == Poll.TERMS:
+        raise IllegalMove(f"{seat_ref(r.caller)} records the terms first")
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """A ``vote`` act parsed (P7): ``source``; ``ref``: the card or vampire it comes from (None:
+    the Edge, or the calling card); ``count``: None for the source's default; ``side``."""
+
+    source: VoteSource
+    ref: Pos | None
+    count: int | None
+    side: bool
+
+    @classmethod
+    def parse(cls, act: Act) -> Ballot:
+        """Read a ``vote`` act. Raises MalformedAct or IllegalMove (a count out of range)."""
+        return cls(
+            source=read_word(act, "source", tuple(VoteSource)),
+            ref=read_pos(act["card"], "card") if "card" in act else None,
+            count=read_int(act, "count", low=1, high=30) if "count" in act else None,
+            side=read_bool(act, "for", True),
+        )
+
+
+def vote(w: Work, act: Act) -> None:
+    """Cast votes from one source, all one way (7.2–7.3, P7). Refused outside polling, for a
+    source cast already, a vampire not ready, a second political-action-card vote (the calling
+    card counts), the Edge burned by a non-holder."""
+    r = _open(w)
+    if r.step != Poll.VOTING:
+        raise IllegalMove("votes are cast during polling, which has not begun")
+    b = Ballot.parse(act)
+    mine = [v for v in r.votes if v.seat == w.author]
+    ref: Pos | tuple[()] = ()
+    match b.source:
+        case VoteSource.CALLING:
+            if not r.card or w.author != r.caller:
+                raise IllegalMove("the calling card's vote belongs to the Methuselah whose vampire called it")
+            if any(v.source in (VoteSource.CALLING, VoteSource.CARD) for v in mine):
+                raise IllegalMove("you already have your vote from a political action card: at most 1 (7.2)")
+            count, ref = 1, r.card
+        case VoteSource.CARD:
+            if b.ref is None:
+                raise MalformedAct("a vote from a political action card names the card")
+            card = w.card(b.ref)
+            if card.zone != Zone.HAND or card.owner != w.author:
+                raise IllegalMove("that card is not in your hand")
+            info = w.info(b.ref)
+            if info is not None and "Political Action" not in info.types:
+                raise IllegalMove(f"{esc(info.name)} is not a political action card")
+            if any(v.source in (VoteSource.CALLING, VoteSource.CARD) for v in mine):
+                raise IllegalMove("you already have your vote from a political action card: at most 1 (7.2)")
+            count, ref = 1, b.ref
+            w.move(b.ref, Target.ASH)
+            w.refill(w.author)
+        case VoteSource.TITLE:
+            if b.ref is None:
+                raise MalformedAct("a title's votes name the titled vampire")
+            vampire = w.card(b.ref)
+            if vampire.controller != w.author or not vampire.crypt or not vampire.zone.in_play:
+                raise IllegalMove(f"{w.name(b.ref)} is not a vampire you control")
+            if vampire.zone != Zone.READY:
+                raise IllegalMove(f"{w.name(b.ref)} is in torpor: it abstains (7.3)")
+            printed = title_votes(printed_title(w, b.ref))
+            count = b.count if b.count is not None else printed
+            if not count:
+                raise IllegalMove(
+                    f"{w.name(b.ref)} has no printed title: give its votes from the card that grants them"
+                )
+            ref = b.ref
+        case VoteSource.EDGE:
+            if w.edge != w.author:
+                raise IllegalMove("only the holder of the Edge may burn it for a vote")
+            count = 1
+            w.edge = -1
+        case VoteSource.OTHER:
+            if b.ref is None or b.count is None:
+                raise MalformedAct("votes from another card name the card and the count")
+            if w.card(b.ref).zone.hidden and b.ref not in w.revealed:
+                raise IllegalMove("the card that gives votes must be face up")
+            count, ref = b.count, b.ref
+    if ref and any(v.ref == ref for v in r.votes):
+        raise IllegalMove(f"{w.name(ref)}'s votes are cast already: a source votes once, all one way (7.3)")
+    v = Vote(w.author, b.source, ref, count, b.side)
+    r = replace(r, votes=(*r.votes, v), done=())
+    w.referendum = r
+    what = w.name(ref) if ref else "the Edge"
+    side = "for" if b.side else "against"
+    w.note(
+        f"{seat_ref(w.author)} casts {count} vote{'s' if count != 1 else ''} {side} ({b.source}: {what}); "
+        f"for {r.total(True)}, against {r.total(False)}",
+        w.author,
+    )
+
+
+def done(w: Work) -> None:
+    """A Methuselah is done voting; once every Methuselah in the game is, since the last vote,
+    polling closes and the referendum resolves (7.1 step 3)."""
+    r = _open(w)
+    if r.step != Poll.VOTING:
+        raise IllegalMove("polling has not begun: pass instead")
+    if w.author in r.done:
+        raise IllegalMove("you are done already: the others may still vote")
+    r = replace(r, done=(*r.done, w.author))
+    w.referendum = r
+    if all(s in r.done for s in w.in_game()):
+        _resolve(w, r)
+
+
+def _resolve(w: Work, r: Referendum) -> None:
+    w.referendum = ()
+    yes, no = r.total(True), r.total(False)
+    passed = yes > no
+    outcome = "passes" if passed else ("fails: a tie" if yes == no else "fails")
+    w.note(f"The referendum {outcome}, {yes} for and {no} against: {esc(r.terms)}", r.caller)
+    if passed and r.hunted and r.hunted in w.cards and w.cards[r.hunted].zone.in_play:
+        w.note(f"{w.name(r.hunted)} is burned by the blood hunt", w.cards[r.hunted].controller)
+        w.move(r.hunted, Target.ASH)
+    elif passed and not r.hunted:
+        w.note("Apply its terms by hand", r.caller)
+    if w.time_called:
+        w.end_by_time()
+
+
+def settle_poll(w: Work) -> None:
+    """After any act: an impulse held by a Methuselah who left moves on; polling closes when the
+    Methuselahs still in the game are all done."""
+    r = w.open_referendum
+    if r is None:
+        return
+    if r.step == Poll.VOTING:
+        if all(s in r.done for s in w.in_game()):
+            _resolve(w, r)
+        return
+    if w.p(r.impulse).status != Status.IN:
+        order = poll_order(r.caller, w.in_game())
+        w.referendum = replace(r, impulse=order[0] if order else -1)
