@@ -1,7 +1,9 @@
 """Vampire: The Eternal Struggle, card-agnostic (shared/rules/vtes.md).
 
 ``VTES`` is the rules object (:class:`engine.games.base.Game`): name ``"vtes"``, 2–6 seats,
-options ``library_size`` (bool, default on) and ``ruleset`` (``standard`` | ``tournament``;
+options ``library_size`` (bool, default on), ``polling`` (``done`` | ``15s``: referendums close when
+all are done, or also 15 s after the last vote, timed by the players' screens) and ``ruleset``
+(``standard`` | ``tournament``;
 tournament needs 4 or 5 seats). States are :class:`VtesState`, views :class:`VtesView`.
 
 The game, step by step:

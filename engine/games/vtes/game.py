@@ -60,6 +60,13 @@ class VtesGame:
             "standard, or tournament (4 or 5 seats; withdrawal 0.5 VP; time limit; Game wins)",
             choices=tuple(r.value for r in Ruleset),
         ),
+        OptionSpec(
+            "polling",
+            str,
+            "done",
+            "done: polling closes when every Methuselah is done; 15s: also 15 s after the last vote",
+            choices=("done", "15s"),
+        ),
     )
 
     def setup(self, seats: int, options: Mapping[str, object]) -> VtesState:
