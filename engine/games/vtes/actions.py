@@ -455,11 +455,6 @@ def block(w: Work, act: Act) -> None:
     if c.locked:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
     w.action = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=b.intercept, impulse=a.actor)
-    w.note(
-        f"{seat_ref(w.author)}'s {name} attempts to block (intercept {b.intercept} against stealth {a.stealth})",
-        w.author,
-        a.actor,
-    )
 
 
 def _blocked(w: Work, a: Action) -> None:

@@ -337,8 +337,7 @@ def strike(w: Work, act: Act) -> None:
     if not first_pair:
         extra[0 if minion == c.acting else 1] -= 1  # this strike spends one of them
     c = replace(c, strikes=(*c.strikes, s), extra=(extra[0], extra[1]), extra_used=used)
-    card = _card_played(w, act)
-    w.note(f"{w.name(minion)} strikes{card}: {strike_words(s)}", *controllers(w, c))
+    _card_played(w, act)
     left = due(c)
     if left:
         w.combat = replace(c, impulse=w.cards[left[0]].controller)

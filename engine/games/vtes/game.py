@@ -29,7 +29,7 @@ from engine.games.vtes import view as views
 from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import act_name, esc
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.combat import step_words
+from engine.games.vtes.combat import StrikeChoice, step_words, strike_words
 from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
 from engine.games.vtes.vocab import ActionKind, Do, Poll, Ruleset, Step, Target, TransferKind
 
@@ -297,8 +297,10 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
             text, seats = _announce_words(state, seat, act, revealed)
         case Do.BLOCK:
             text = f"{me} attempts to block with {n('minion')}"
-            if act.get("intercept"):
-                text += f", intercept {act['intercept']}"
+            action = state.open_action
+            intercept = act.get("intercept", 0)
+            if action is not None and isinstance(intercept, int):
+                text += f" (intercept {intercept} against stealth {action.stealth})"
         case Do.PASS:
             text = f"{me} passes"
             if (
@@ -321,6 +323,15 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
             text = f"{me}: {n('minion')} maneuvers"
         case Do.STRIKE:
             text = f"{me}: {n('minion')} strikes"
+            try:
+                choice = StrikeChoice.parse(act, (0, 0))
+            except GameError:
+                choice = None
+            if choice is not None:
+                played = f" with {n('card')}" if "card" in act else ""
+                text += f"{played}: {strike_words(choice.strike)}"
+                if choice.additional:
+                    text += f", {choice.additional} additional strike{'s' if choice.additional != 1 else ''}"
         case Do.PREVENT:
             text = f"{me}: {n('minion')} prevents damage"
         case Do.PRESS:
