@@ -188,7 +188,6 @@ def _close_step(w: Work, c: Combat) -> None:
                 opposing=c.opposing,
                 round=c.round + 1,
                 impulse=acting,
-                pressed=c.pressed,
             )
             w.note(f"The press stands: round {c.round + 1}, before range", *controllers(w, c))
         case CombatStep.STRIKE:
@@ -285,10 +284,12 @@ class StrikeChoice:
         of range)."""
         fields = ("damage", "aggravated", "ranged", "first", "dodge", "ends", "steal", "retainer", "other", "card")
         hand = not any(k in act for k in fields)
+        # a steal blood strike deals no damage unless it says so (5.5: stealing is not damage)
+        damage = 0 if "steal" in act else 1
         return cls(
             Strike(
                 minion=minion,
-                damage=read_int(act, "damage", 1, low=0, high=30),
+                damage=read_int(act, "damage", damage, low=0, high=30),
                 aggravated=read_bool(act, "aggravated", False),
                 ranged=read_bool(act, "ranged", False),
                 first=read_bool(act, "first", False),

@@ -1,0 +1,158 @@
+"""TEST ONLY: VTES positions for combat and referendum tests (shared/rules/vtes-actions.md 5–7):
+a table in the first player's minion phase whose libraries are seven chosen cards (so each opening
+hand is the whole library), one ready vampire per Methuselah, and the acts those tests repeat
+(passing a combat step or a window, refusals that leave the table unchanged)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pytest
+
+from engine.games.base import Act, IllegalMove, MalformedAct
+from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.decks import Deck, bundled_decks
+from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.state import CardState
+from engine.sim import SimTable
+from tests.support.vtes_sim import act, deck_of
+
+FIGHT_LIBRARY = (
+    ("Kine Resources Contested", 2),
+    ("Immortal Grapple", 1),
+    ("Raven Spy", 1),
+    ("Carlton Van Wyk", 1),
+    ("Threats", 1),
+    ("Patrol", 1),
+)
+"""Seven cards, so a whole opening hand: two political action cards (Kine Resources Contested), a
+combat card (Immortal Grapple), a retainer (Raven Spy), an ally (Carlton Van Wyk), an action
+modifier (Threats) and a reaction (Patrol)."""
+
+PRINCE, JUSTICAR, PRIMOGEN = "Volker, The Puppet Prince", "Anastasz di Zagreb", "Reginald Moore"
+"""Three vampires with printed titles (krcg ``.title``): a prince, a justicar and a primogen."""
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A table in Ana's minion phase (seats clockwise Ana, Ben, Cy, Dee; Dee holds the Edge) and
+    one ready vampire each as ``[event, index]`` lists: Ana's Lucia, Ben's Marek, Cy's Nico, Dee's
+    Sasha; ``extra``: more vampires moved to the ready region, by name."""
+
+    t: SimTable
+    ana: int
+    ben: int
+    cy: int
+    dee: int
+    lucia: list[int]
+    marek: list[int]
+    nico: list[int]
+    sasha: list[int]
+    extra: dict[str, list[int]] = dataclasses.field(default_factory=dict)
+
+
+def _name(t: SimTable, seat: int, pos: tuple[int, ...]) -> str:
+    cid = card_id(t.known[seat][pos])
+    assert cid is not None
+    info = card_base().info(cid)
+    assert info is not None
+    return info.name
+
+
+def _uncontrolled(t: SimTable, seat: int) -> list[CardState]:
+    return [c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled"]
+
+
+def fight_table(seed: int = 1, blood: Sequence[int] = (4, 1, 1, 1), crypt: Deck | None = None) -> Fight:
+    """Four seats with bundled crypts (or ``crypt``'s for every seat) and :data:`FIGHT_LIBRARY`
+    (table rule ``library_size=off``); each Methuselah in seating order moves its first
+    uncontrolled vampire to the ready region with ``blood[i]`` blood; Ana is in her minion phase
+    and Dee holds the Edge."""
+    decks = bundled_decks()
+    bases = [crypt or decks[s % len(decks)] for s in range(4)]
+    t = vtes_table([deck_of(base, *FIGHT_LIBRARY) for base in bases], {"library_size": False}, seed)
+    seats = t.state.seating
+    vampires = []
+    for i, seat in enumerate(seats):
+        v = _uncontrolled(t, seat)[0]
+        vampires.append(list(v.pos))
+        act(t, seat, "move", cards=[list(v.pos)], to="ready")
+        if blood[i]:
+            act(t, seat, "blood", card=list(v.pos), delta=blood[i], cause="effect")
+    while t.state.phase != "minion":
+        act(t, seats[0], "phase")
+    t.state = dataclasses.replace(t.state, edge=seats[3])
+    return Fight(t, *seats, *vampires)
+
+
+def titled_table(first_seed: int = 1) -> Fight:
+    """Worked example 4's table: every crypt is four each of :data:`PRINCE`, :data:`JUSTICAR` and
+    :data:`PRIMOGEN`; the first seed from ``first_seed`` that deals Ana a prince and Ben a justicar
+    and a primogen among their uncontrolled vampires. Lucia is Ana's prince (3 blood), Marek Ben's
+    justicar (3 blood), ``extra["primogen"]`` Ben's primogen, moved to torpor; Cy and Dee control
+    no vampire. Real cards, dealt and revealed by the table's own moves: the views stay consistent."""
+    base = card_base()
+    ids = tuple(sorted((base.lookup(n).id, 4) for n in (PRINCE, JUSTICAR, PRIMOGEN)))  # type: ignore[union-attr]
+    crypt = Deck("titled", ids, ())
+    for seed in range(first_seed, first_seed + 50):
+        decks = [deck_of(crypt, *FIGHT_LIBRARY) for _ in range(4)]
+        t = vtes_table(decks, {"library_size": False}, seed)
+        ana, ben, cy, dee = t.state.seating
+        mine = {seat: {_name(t, seat, c.pos): list(c.pos) for c in _uncontrolled(t, seat)} for seat in (ana, ben)}
+        prince = next((p for n, p in mine[ana].items() if n.startswith("Volker")), None)
+        justicar = next((p for n, p in mine[ben].items() if n.startswith("Anastasz")), None)
+        primogen = next((p for n, p in mine[ben].items() if n.startswith("Reginald")), None)
+        if prince is None or justicar is None or primogen is None:
+            continue
+        act(t, ana, "move", cards=[prince], to="ready")
+        act(t, ana, "blood", card=prince, delta=3, cause="effect")
+        act(t, ben, "move", cards=[justicar], to="ready")
+        act(t, ben, "blood", card=justicar, delta=3, cause="effect")
+        act(t, ben, "move", cards=[primogen], to="torpor")
+        while t.state.phase != "minion":
+            act(t, ana, "phase")
+        t.state = dataclasses.replace(t.state, edge=dee)
+        return Fight(t, ana, ben, cy, dee, prince, justicar, [], [], {"primogen": primogen})
+    raise AssertionError("no seed dealt the titled vampires")
+
+
+def card(t: SimTable, pos: Sequence[int]) -> CardState:
+    return next(c for c in t.state.cards if list(c.pos) == list(pos))
+
+
+def in_hand(t: SimTable, seat: int, name: str, nth: int = 0) -> list[int]:
+    """The position of ``seat``'s ``nth`` hand card called ``name``."""
+    return [c.as_list() for c in t.view(seat).hand if c.name == name][nth]
+
+
+def refused(t: SimTable, seat: int, act_: Act, words: str) -> IllegalMove:
+    """``seat``'s ``act_`` is refused with a sentence holding ``words`` (literal text), as an
+    illegal act, not a malformed one; the table is unchanged."""
+    before, notes, moves = t.state, list(t.notes), t.moves
+    with pytest.raises(IllegalMove, match=re.escape(words)) as err:
+        t.play(seat, act_)
+    assert not isinstance(err.value, MalformedAct)
+    assert t.state is before and t.notes == notes and t.moves == moves
+    return err.value
+
+
+def bleed_blocked(f: Fight) -> None:
+    """Lucia bleeds Ben; Ana passes; Ben blocks with Marek; all pass: blocked, a combat opens."""
+    t = f.t
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia)
+    act(t, f.ana, "pass")
+    act(t, f.ben, "block", minion=f.marek)
+    for seat in (f.ana, f.ben, f.cy, f.dee):
+        act(t, seat, "pass")
+    assert t.state.open_action is None and t.state.open_combat is not None
+
+
+def combat_loop(t: SimTable, order: Sequence[int]) -> None:
+    """Every Methuselah passes the combat step under way in ``order``, each holding the impulse."""
+    for seat in order:
+        c = t.state.open_combat
+        assert c is not None and c.impulse == seat, (c, seat)
+        act(t, seat, "pass")

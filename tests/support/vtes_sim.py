@@ -1,0 +1,101 @@
+"""TEST ONLY: VTES positions on an in-memory :class:`engine.sim.SimTable`, built once and copied:
+decks made of chosen cards (so a hand holds exactly them), a cheap copy of a table, and the acts
+tests repeat (an act and its table operations, passing an action through its windows)."""
+
+from __future__ import annotations
+
+import copy
+
+from engine.games.base import Note
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.decks import Deck, bundled_decks
+from engine.games.vtes.game import VTES
+from engine.games.vtes.simulate import vtes_table
+from engine.sim import SimTable
+
+
+def copy_table(t: SimTable) -> SimTable:
+    """A copy of ``t`` that shares nothing mutable with it (the state is frozen; the truth, what
+    each seat knows, the shuffles, the generator and the notes are copied)."""
+    out = copy.copy(t)
+    out.rng = copy.deepcopy(t.rng)
+    out.truth = dict(t.truth)
+    out.known = [dict(k) for k in t.known]
+    out.public = dict(t.public)
+    out.shuffled = list(t.shuffled)
+    out.private_decks = {k: list(v) for k, v in t.private_decks.items()}
+    out.notes = list(t.notes)
+    return out
+
+
+def deck_of(base: Deck, *library: tuple[str, int], name: str = "chosen") -> Deck:
+    """``base``'s crypt with a library of exactly ``library`` (card name, count): with table rule
+    ``library_size=off`` and at most 7 cards, the opening hand is that whole library. Raises
+    KeyError for a name krcg does not know."""
+    cards = card_base()
+    ids = []
+    for card_name, n in library:
+        card = cards.lookup(card_name)
+        if card is None:
+            raise KeyError(card_name)
+        ids.append((card.id, n))
+    return Deck(name, base.crypt, tuple(sorted(ids)))
+
+
+def act(t: SimTable, who: int, do: str, /, **fields: object) -> tuple[Note, ...]:
+    """``who`` makes the act ``{"do": do, **fields}`` and the table runs the operations it asks."""
+    notes = t.play(who, {"do": do, **fields})
+    t.run_ops()
+    return notes
+
+
+def resolve(t: SimTable, limit: int = 64) -> int:
+    """Every Methuselah passes the impulse in turn until the open action closes (succeeds or is
+    blocked; shared/rules/vtes-actions.md P1); return the passes made. Raises AssertionError when
+    it is still open after ``limit`` passes."""
+    for n in range(limit):
+        action = t.state.open_action
+        if action is None:
+            return n
+        act(t, action.impulse, "pass")
+    raise AssertionError(f"the action is still open after {limit} passes")
+
+
+CHOSEN_LIBRARY = (("Threats", 2), ("Conditioning", 1), ("Carlton Van Wyk", 1), ("Patrol", 3))
+"""Seven cards, so a whole opening hand: two action modifiers that increase a bleed (Threats,
+Conditioning), an ally (Carlton Van Wyk) and a reaction giving +1 intercept (Patrol)."""
+
+
+def minion_phase_table(seats: int = 4, seed: int = 1, blood: tuple[int, ...] = (4, 1, 1, 1, 1, 1)) -> SimTable:
+    """A table of ``seats`` bundled crypts, each library :data:`CHOSEN_LIBRARY` (table rule
+        ``library_size=off``), where each Methuselah in seating order has moved one vampire to its
+        ready region with ``blood[i]`` blood (a first player's vampire with none would have to hunt at
+    once), and the first player is in its minion phase."""
+    decks = bundled_decks()
+    t = vtes_table(
+        [deck_of(decks[s % len(decks)], *CHOSEN_LIBRARY) for s in range(seats)], {"library_size": False}, seed
+    )
+    for i, seat in enumerate(t.state.seating):
+        v = next(c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled")
+        act(t, seat, "move", cards=[list(v.pos)], to="ready")
+        if blood[i]:
+            act(t, seat, "blood", card=list(v.pos), delta=blood[i], cause="effect")
+    first = t.state.acting
+    while t.state.phase != "minion":
+        act(t, first, "phase")
+    return t
+
+
+def settle(t: SimTable, limit: int = 400) -> int:
+    """Play on until no action and no combat is under way: every Methuselah the table waits for
+    passes, and a combatant whose strike is due takes the one the table offers first (the hand
+    strike); return the acts made. Raises AssertionError after ``limit`` acts."""
+    for n in range(limit):
+        if t.state.open_action is None and t.state.open_combat is None:
+            return n
+        (seat,) = t.pending().awaited
+        legal = VTES.legal_acts(t.view(seat))
+        chosen = next((a for a in legal if a["do"] == "pass"), None) or next(a for a in legal if a["do"] == "strike")
+        t.play(seat, chosen)
+        t.run_ops()
+    raise AssertionError(f"an action or a combat is still under way after {limit} acts")

@@ -1,0 +1,222 @@
+"""Referendums (shared/rules/vtes-actions.md 7, P7): the page's worked example 4 act by act with
+real titled vampires, and every refusal of P7 with its sentence.
+
+Seats clockwise Ana, Ben, Cy, Dee (``t.state.seating``); Ana's minion phase, Dee holds the Edge.
+Every crypt is four each of a prince, a justicar and a primogen
+(:func:`tests.support.vtes_fight.titled_table` picks the first seed dealing Ana a prince and Ben
+both others): Ana's prince Lucia and Ben's justicar Marek are ready, Ben's primogen is in torpor.
+Every hand is the seven cards of :data:`tests.support.vtes_fight.FIGHT_LIBRARY`, two of them
+political action cards (Kine Resources Contested).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine.games.vtes.politics import poll_order, printed_title, title_votes
+from engine.games.vtes.work import Work
+from tests.support.vtes_fight import Fight, card, in_hand, refused, titled_table
+from tests.support.vtes_sim import act, copy_table
+
+KINE = "Kine Resources Contested"
+
+
+@pytest.fixture(scope="module")
+def base() -> Fight:
+    f = titled_table()
+    w = Work(f.t.state)
+    titles = [printed_title(w, tuple(p)) for p in (f.lucia, f.marek, f.extra["primogen"])]
+    assert titles == ["Prince", "Justicar", "Primogen"]
+    assert [title_votes(x) for x in titles] == [2, 3, 1]
+    assert card(f.t, f.extra["primogen"]).zone == "torpor"
+    assert (f.t.state.acting, f.t.state.phase, f.t.state.edge) == (f.ana, "minion", f.dee)
+    return f
+
+
+@pytest.fixture
+def f(base: Fight) -> Fight:
+    return dataclasses.replace(base, t=copy_table(base.t))
+
+
+def vote(t, seat: int, source: str, side: bool = True, **fields: object):
+    return act(t, seat, "vote", source=source, **{"for": side}, **fields)
+
+
+def ballot(source: str, side: bool = True, **fields: object) -> dict:
+    return {"do": "vote", "source": source, "for": side, **fields}
+
+
+def called(f: Fight) -> list[int]:
+    """Lucia takes a political action with a Kine Resources Contested; nobody blocks; it succeeds
+    and the referendum waits for Ana's terms. Returns the calling card's position."""
+    t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
+    kine = in_hand(t, ana, KINE)
+    act(t, ana, "action", kind="political", minion=f.lucia, card=kine)
+    a = t.state.open_action
+    assert (a.kind, a.stealth, a.directed, a.card) == ("political", 1, False, tuple(kine))
+    assert card(t, kine).zone == "aside" and card(t, f.lucia).locked
+    assert t.view(ana).blockers() == (ben, dee) and t.view(ana).impulse_order() == (ana, ben, dee, cy)
+    for window in ("A", "C"):
+        for seat in (ana, ben, dee, cy):
+            assert (t.state.open_action.window, t.state.open_action.impulse) == (window, seat)
+            act(t, seat, "pass")
+    assert t.state.open_action is None
+    r = t.state.open_referendum
+    assert (r.caller, r.minion, r.card, r.step, r.impulse) == (ana, tuple(f.lucia), tuple(kine), "terms", ana)
+    assert t.state.referendums == 1
+    return kine
+
+
+def polling(f: Fight) -> None:
+    """The terms, then the loop before votes: pass ×4 in poll order (Ana, prey Ben, predator Dee,
+    Cy)."""
+    t = f.t
+    act(t, f.ana, "terms", text="Each Methuselah gains 1 pool")
+    assert poll_order(f.ana, t.state.seating) == (f.ana, f.ben, f.dee, f.cy)
+    for seat in (f.ana, f.ben, f.dee, f.cy):
+        r = t.state.open_referendum
+        assert (r.step, r.impulse) == ("before", seat)
+        act(t, seat, "pass")
+    assert t.state.open_referendum.step == "voting"
+
+
+def totals(f: Fight) -> tuple[int, int]:
+    r = f.t.state.open_referendum
+    return r.total(True), r.total(False)
+
+
+def test_worked_example_4_a_referendum_with_the_edge_and_titles(f):
+    t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
+    # 1. Lucia's political action with a political action card, stealth +1; pass ×4 in A and in C;
+    #    success; Ana records the terms; the loop before votes: pass ×4.
+    called(f)
+    refused(t, ben, {"do": "terms", "text": "Ben's terms"}, "who called the referendum, records its terms")
+    polling(f)
+    assert t.state.open_referendum.terms == "Each Methuselah gains 1 pool"
+    # 2. Ana: the calling card's vote, Lucia's prince title (2); a third from a card in hand is refused.
+    vote(t, ana, "calling")
+    assert totals(f) == (1, 0)
+    vote(t, ana, "title", card=f.lucia)
+    assert totals(f) == (3, 0)
+    second = in_hand(t, ana, KINE)
+    refused(
+        t,
+        ana,
+        ballot("card", card=second),
+        "you already have your vote from a political action card: at most 1 (7.2)",
+    )
+    # 3. Ben: the justicar's 3 against; the primogen in torpor abstains.
+    vote(t, ben, "title", False, card=f.marek)
+    assert totals(f) == (3, 3)
+    refused(t, ben, ballot("title", False, card=f.extra["primogen"]), "is in torpor: it abstains (7.3)")
+    # 4. Dee burns the Edge for; Cy burns a political action card from hand against.
+    vote(t, dee, "edge")
+    assert totals(f) == (4, 3) and t.state.edge == -1
+    kine = in_hand(t, cy, KINE)
+    vote(t, cy, "card", False, card=kine)
+    assert totals(f) == (4, 4) and card(t, kine).zone == "ash"
+    # 5. Done ×4: polling closes, 4–4, a tie fails.
+    for seat in (ana, ben, cy, dee):
+        assert t.state.open_referendum is not None
+        act(t, seat, "done")
+    assert t.state.open_referendum is None and t.state.open_action is None
+    assert any("The referendum fails: a tie, 4 for and 4 against" in n.text for n in t.notes[-3:])
+
+
+def test_more_votes_for_than_against_pass(f):
+    t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
+    called(f)
+    polling(f)
+    vote(t, ana, "title", card=f.lucia)
+    vote(t, ben, "card", False, card=in_hand(t, ben, KINE))
+    for seat in (ana, ben, cy, dee):
+        act(t, seat, "done")
+    assert t.state.open_referendum is None
+    assert any("The referendum passes, 2 for and 1 against" in n.text for n in t.notes[-3:])
+    assert "Apply its terms by hand" in t.notes[-1].text
+
+
+def test_a_vote_after_done_needs_everyone_done_again(f):
+    t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
+    called(f)
+    polling(f)
+    for seat in (ana, ben, cy):
+        act(t, seat, "done")
+    vote(t, dee, "edge")
+    assert t.state.open_referendum.done == ()
+    act(t, dee, "done")
+    assert t.state.open_referendum is not None
+    for seat in (ana, ben, cy):
+        act(t, seat, "done")
+    assert t.state.open_referendum is None
+
+
+# --- P7: refusals --------------------------------------------------------------------------------------
+
+
+def test_a_vote_outside_polling_is_refused(f):
+    t, ana = f.t, f.ana
+    refused(t, ana, ballot("calling"), "there is no referendum under way")
+    called(f)
+    refused(t, ana, ballot("calling"), "votes are cast during polling, which has not begun")
+    refused(t, ana, {"do": "done"}, "polling has not begun: pass instead")
+    act(t, ana, "terms", text="terms")
+    refused(t, ana, {"do": "terms", "text": "again"}, "the terms are recorded once, before polling")
+    refused(t, ana, ballot("title", card=f.lucia), "votes are cast during polling, which has not begun")
+    refused(t, f.ben, {"do": "pass"}, "holds the impulse: you may pass when it reaches you (5.1)")
+
+
+def test_a_source_cast_twice_is_refused(f):
+    t, ana, ben = f.t, f.ana, f.ben
+    called(f)
+    polling(f)
+    refused(t, ana, {"do": "pass"}, "polling is open: cast your votes, then say you are done")
+    vote(t, ana, "title", card=f.lucia)
+    words = "'s votes are cast already: a source votes once, all one way (7.3)"
+    refused(t, ana, ballot("title", False, card=f.lucia), words)
+    refused(t, ana, ballot("title", card=f.lucia, count=1), words)
+    vote(t, ana, "calling")
+    refused(t, ana, ballot("calling"), "you already have your vote from a political action card: at most 1 (7.2)")
+    refused(t, ben, ballot("title", card=f.lucia), "is not a vampire you control")
+
+
+def test_the_calling_card_vote_belongs_to_the_caller_and_counts_as_the_card_vote(f):
+    t, ana, ben = f.t, f.ana, f.ben
+    called(f)
+    polling(f)
+    refused(t, ben, ballot("calling"), "the calling card's vote belongs to the Methuselah whose vampire called it")
+    vote(t, ana, "card", card=in_hand(t, ana, KINE))
+    refused(t, ana, ballot("calling"), "you already have your vote from a political action card: at most 1 (7.2)")
+    refused(t, ben, ballot("card", card=in_hand(t, ben, "Patrol")), "is not a political action card")
+
+
+def test_a_titled_vampire_in_torpor_abstains(f):
+    t, ben = f.t, f.ben
+    called(f)
+    polling(f)
+    refused(t, ben, ballot("title", card=f.extra["primogen"]), "is in torpor: it abstains (7.3)")
+    refused(t, ben, ballot("title", card=f.extra["primogen"], count=1), "is in torpor: it abstains (7.3)")
+
+
+def test_the_edge_is_burned_only_by_its_holder(f):
+    t, ana, dee = f.t, f.ana, f.dee
+    called(f)
+    polling(f)
+    refused(t, ana, ballot("edge"), "only the holder of the Edge may burn it for a vote")
+    vote(t, dee, "edge", False)
+    refused(t, dee, ballot("edge"), "only the holder of the Edge may burn it for a vote")
+    assert totals(f) == (0, 1)
+
+
+def test_done_twice_is_refused(f):
+    t, ana, ben = f.t, f.ana, f.ben
+    called(f)
+    polling(f)
+    act(t, ana, "done")
+    refused(t, ana, {"do": "done"}, "you are done already: the others may still vote")
+    vote(t, ana, "title", card=f.lucia)  # a Methuselah who is done may still vote
+    act(t, ana, "done")
+    act(t, ben, "done")
+    refused(t, ben, {"do": "done"}, "you are done already")
