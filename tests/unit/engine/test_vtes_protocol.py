@@ -94,13 +94,18 @@ def test_a_stalled_methuselah_is_abandoned_and_the_others_play_on_to_the_end(tmp
                 break
         if acted:
             continue
+        # During an open action every seat in the game may move, but only the impulse holder's bot does.
         movers = [s for s, kind in t.owed() if kind == "move" and s != stalled]
-        if movers:
-            seat = local.seats[movers[0]]
-            act = local.bots[movers[0]].choose(seat.view(), seat.legal_acts())
+        moved = False
+        for mover in movers:
+            seat = local.seats[mover]
+            act = local.bots[mover].choose(seat.view(), seat.legal_acts())
             if act is not None:
                 local.submit(seat, "move", seat.move_body(act))
-                continue
+                moved = True
+                break
+        if moved:
+            continue
         assert stalled in t.waiting_on() and stalled not in t.abandoned
         for seat in others:
             local.submit(seat, "abandon", {"seat": stalled})
