@@ -212,6 +212,21 @@ class NetSession:
         self.needs_kit = False
         self._forward(SessionEvent("entry"))
 
+    @property
+    def auto_pass(self) -> bool | None:
+        """This seat passes by itself when it has nothing to play (its game's automatic acts);
+        None before the session has a seat to drive (a spectator's never does)."""
+        if self._net is None or self.watching:
+            return None
+        return bool(self._net.auto)
+
+    def set_auto_pass(self, on: bool) -> None:
+        """Pass by itself with nothing to play (True), or ask the person every time (False)."""
+        if self._net is None or self.watching:
+            raise VampireError("only a seat passes")
+        self._net.set_auto(on)
+        self._forward(SessionEvent("entry"))  # the screens redraw: the state shows where they say it
+
     def check_move(self, act: Act) -> None:
         seat = self._net.client.seat if self._net is not None else None
         if seat is None or seat.index is None:

@@ -84,7 +84,10 @@ class TableSession(Protocol):
     Optional attributes (read with ``getattr``, defaults in brackets): ``auto_start`` (the host
     starts the game by itself once every seat is taken, so the lobby shows no start key [False];
     a host with a screen waits for :meth:`start_game`), ``can_remove_bots`` [True],
-    ``connected_keys`` (the public keys the host says are connected, None while unknown [None]).
+    ``connected_keys`` (the public keys the host says are connected, None while unknown [None]),
+    ``auto_pass`` (the seat makes its game's automatic acts by itself, such as a VTES pass with
+    nothing to play; None: this session cannot [None]) with ``set_auto_pass(on: bool)`` to switch
+    it ("ask me every time": False); the session does it on its own loop, never through the TUI.
 
     Every coroutine raises :class:`engine.errors.VampireError` with a sentence for a refusal or a
     failure the player can understand; the TUI shows that sentence and nothing else.

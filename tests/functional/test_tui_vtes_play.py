@@ -1,8 +1,10 @@
 """A person at a VTES table, by keys and commands only, against a real host and two bots over
 loopback TCP (tui.connect.LocalPlay: the code path of `vampire play --game vtes`): the seat
 declares its deck by itself, the person moves through phases, transfers pool to a vampire,
-influences it out, bleeds with it, changes pool by command, and ousts the table to the end
-screen; a refused act shows the engine's sentence and is never sent."""
+influences it out, announces a bleed with it and passes the impulse until it resolves (blocked or
+not), passes when a bot's action waits for it, changes pool by command (naming the cause when it is
+another Methuselah's), and ousts the table to the end screen; a refused act shows the engine's
+sentence and is never sent."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine.games.vtes.vocab import Phase, Status, Step, Zone
+from engine.games.vtes.vocab import ActionKind, Phase, Status, Step, Zone
 from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
 from tests.support.tui import screen_words, shown
@@ -39,6 +41,35 @@ def _my_phase(app: VampireApp, phase: Phase | None = None) -> bool:
     return phase is None or view.phase == phase
 
 
+async def _my_turn(pilot: Any, app: VampireApp, timeout: float) -> None:
+    """Wait for my turn, settled; meanwhile pass (``.``) whenever an action waits for me."""
+    for _ in range(int(timeout / 0.02)):
+        if _my_phase(app) and _view(app).action is None:
+            return
+        view = _view(app)
+        mine = view is not None and view.action is not None and view.action.impulse == view.seat
+        if mine and not app.screen.submitting:
+            await pilot.press("full_stop")
+        await pilot.pause(0.02)
+    view = _view(app)
+    raise AssertionError(
+        f"my turn did not come (the screen says: {_say(app)}; {shown(app.screen.query_one('#waiting'))};"
+        f" {view.action if view else None}; focus {app.focused}; {app.screen.submitting})"
+    )
+
+
+async def _resolve(pilot: Any, app: VampireApp) -> None:
+    """Pass each impulse of the open action until it resolves."""
+    for _ in range(3000):
+        view = _view(app)
+        if view.action is None and not app.screen.submitting:
+            return
+        if view.action is not None and view.action.impulse == view.seat and not app.screen.submitting:
+            await pilot.press("full_stop")
+        await pilot.pause(0.02)
+    raise AssertionError("the action never resolved")
+
+
 async def _press(pilot: Any, app: VampireApp, *keys: str, until: Any, what: str) -> None:
     """Press ``keys`` on the table screen and wait until ``until()`` holds (the act is folded)."""
     await pilot.press(*keys)
@@ -52,7 +83,9 @@ async def _command(pilot: Any, app: VampireApp, line: str, until: Any, what: str
     try:
         await eventually(until, 30, what, pilot=pilot)
     except AssertionError as err:
-        raise AssertionError(f"{err} (after {line!r} the screen says: {_say(app)})") from None
+        notes = app.screen.session.table.notes[-4:]
+        log = " | ".join(n.render(list(app.screen.session.table.names)) for n in notes)
+        raise AssertionError(f"{err} (after {line!r} the screen says: {_say(app)}; log: {log})") from None
 
 
 def _keys(line: str) -> list[str]:
@@ -66,7 +99,7 @@ def _say(app: VampireApp) -> str:
 
 async def _to_phase(pilot: Any, app: VampireApp, phase: Phase) -> None:
     while not _my_phase(app, phase):
-        await eventually(lambda: _my_phase(app), 30, "my turn, settled", pilot=pilot)
+        await _my_turn(pilot, app, 30)
         if _my_phase(app, phase):
             break
         before = _view(app).phase
@@ -82,7 +115,7 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
         assert factory.made[0].sent[0]["do"] == "deck"
         bled = influenced = False
         for _turn in range(12):
-            await eventually(lambda: _my_phase(app), 180, "my turn", pilot=pilot)
+            await _my_turn(pilot, app, 180)
             pool = _view(app).players[_view(app).seat].pool
             if pool < 12:
                 # The bots bleed hard: a pool gain by command keeps the person in the game (the
@@ -99,15 +132,17 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
             me = view.seat
             ready = [c for c in view.controlled(me, Zone.READY) if c.crypt and not c.locked]
             if ready:
-                prey = view.players[me].prey
-                before = view.players[prey].pool
-                await _press(
-                    pilot,
-                    app,
-                    "b",
-                    until=lambda p=prey, b=before: _view(app).players[p].pool < b,
-                    what="the bleed",
-                )
+                # b announces the bleed; the impulse goes round (a bot may block it).
+                await pilot.press("b")
+                try:
+                    # Announced: open, or already resolved (with nothing to play, the impulse
+                    # passes by itself, and a bot may pass at once).
+                    await eventually(
+                        lambda: any(d.kind == ActionKind.BLEED for d in _view(app).done), 30, "the bleed", pilot=pilot
+                    )
+                except AssertionError as err:
+                    raise AssertionError(f"{err}: {_say(app)}") from None
+                await _resolve(pilot, app)
                 bled = True
             await _to_phase(pilot, app, Phase.INFLUENCE)
             view = _view(app)
@@ -148,7 +183,7 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
         await _command(
             pilot,
             app,
-            f"pool -1 {name}",
+            f"pool -1 {name} for test",
             until=lambda: _view(app).players[prey].pool == before - 1,
             what="the pool change",
         )
@@ -170,7 +205,7 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
             await _command(
                 pilot,
                 app,
-                f"pool -{pool} {name}",
+                f"pool -{pool} {name} for test",
                 until=lambda p=prey: (
                     isinstance(app.screen, GameEndScreen)
                     or (_view(app) is not None and _view(app).players[p].status != Status.IN)

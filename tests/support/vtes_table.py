@@ -79,12 +79,13 @@ def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit
     raise RuntimeError("the condition never held")
 
 
-def influence_app() -> tuple[Any, Any]:
+def influence_app(seed: int = 11) -> tuple[Any, Any]:
     """The app at Mina's table (seat 0) in her influence phase, with a vampire in play, transfers
-    left and pool to spare, and its session: (VampireApp, LocalGameSession)."""
+    left and pool to spare, and its session: (VampireApp, LocalGameSession); ``seed``: the table's
+    (:func:`build_vtes`)."""
     from tui.app import Start, VampireApp
 
-    local = build_vtes(11)
+    local = build_vtes(seed)
     advance(
         local,
         lambda v: (

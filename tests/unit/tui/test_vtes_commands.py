@@ -48,7 +48,10 @@ def test_moving_on_and_simple_acts(ctx: Context) -> None:
     assert parse("end_turn", ctx) == {"do": "end_turn"}
     assert parse("draw", ctx) == {"do": "draw", "n": 1}
     assert parse("draw 2", ctx) == {"do": "draw", "n": 2}
-    assert parse("done", ctx) == {"do": "action_end"}
+    assert parse("pass", ctx) == {"do": "pass"}
+    assert parse("dispute 12", ctx) == {"do": "dispute", "act": 12}
+    with pytest.raises(CommandError, match="Name the card that ends the action"):
+        parse("end-action", ctx)
     assert parse("withdraw", ctx) == {"do": "withdraw"}
     assert parse("deck 12 60", ctx) == {"do": "deck", "crypt": 12, "library": 60}
     assert parse("wi", ctx) == {"do": "withdraw"}  # a unique start of a word is the word
@@ -58,11 +61,16 @@ def test_pool_names_a_methuselah_by_name_start_or_role(ctx: Context, table: Any)
     view = ctx.view
     prey = view.players[0].prey
     lisa = NAMES.index("Lisa")
-    assert parse("pool -1 Lisa", ctx) == {"do": "pool", "seat": lisa, "delta": -1, "cause": "by hand"}
-    assert parse("pool -1 li", ctx)["seat"] == lisa
+    assert parse("pool -1 Lisa for test", ctx) == {"do": "pool", "seat": lisa, "delta": -1, "cause": "test"}
+    # Another Methuselah's pool changes with a cause (a claim it may dispute): "for", or words after the name.
+    assert parse("pool -3 Lisa Govern the Unaligned", ctx)["cause"] == "Govern the Unaligned"
+    with pytest.raises(CommandError, match="say why"):
+        parse("pool -1 Lisa", ctx)
+    assert parse("pool -1 li for x", ctx)["seat"] == lisa
+    assert parse("pool +2", ctx)["cause"] == "by hand"
     assert parse("pool +2", ctx) == {"do": "pool", "seat": 0, "delta": 2, "cause": "by hand"}
     assert parse("pool -3 prey for bleed", ctx) == {"do": "pool", "seat": prey, "delta": -3, "cause": "bleed"}
-    check(table, parse("pool -1 Lisa", ctx))
+    check(table, parse("pool -1 Lisa for test", ctx))
     with pytest.raises(CommandError, match="Nobody at the table is called 'Vlad'"):
         parse("pool -1 Vlad", ctx)
     with pytest.raises(CommandError, match="is a number"):
@@ -86,13 +94,14 @@ def test_transfer_influence_and_bleed_name_cards(ctx: Context, table: Any) -> No
     # Bleed: the first ready unlocked vampire by default; the engine says what is wrong now.
     ready = view.controlled(0, Zone.READY)[0]
     act = parse("bleed 2", ctx)
-    assert act == {"do": "bleed", "minion": ready.as_list(), "amount": 2}
+    assert act == {"do": "action", "kind": "bleed", "minion": ready.as_list(), "amount": 2}
     if ready.locked:
         with pytest.raises(IllegalMove, match="locked"):
             check(table, act)  # the engine's sentence, not the command line's
     lisa = NAMES.index("Lisa")
     assert parse(f"bleed {ready.name} Lisa", ctx) == {
-        "do": "bleed",
+        "do": "action",
+        "kind": "bleed",
         "minion": ready.as_list(),
         "amount": 1,
         "target": lisa,
@@ -229,7 +238,7 @@ def test_a_card_that_stays_in_play_is_played_into_play_and_to_overrides_it(ctx: 
 def test_bleed_names_a_minion_of_yours_with_or_without_with(ctx: Context) -> None:
     ready = ctx.view.controlled(0, Zone.READY)[0]
     lisa = NAMES.index("Lisa")
-    want = {"do": "bleed", "minion": ready.as_list(), "amount": 2}
+    want = {"do": "action", "kind": "bleed", "minion": ready.as_list(), "amount": 2}
     assert parse(f"bleed 2 {ready.name}", ctx) == want
     assert parse(f"bleed 2 with {ready.name}", ctx) == want
     assert parse(f"bleed 2 with {ready.name.split(' (')[0]} Lisa", ctx) == {**want, "target": lisa}

@@ -76,7 +76,7 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
         # r: its rulings; h: the ash heaps on the table.
         await pilot.press("r")
         assert "Rulings" in shown(screen.query_one("#vt-card-text"))
-        await pilot.press("r", "h")
+        await pilot.press("r", "H")
         prompts = [str(board.get_option_at_index(i).prompt) for i in range(board.option_count)]
         assert any(p.strip().startswith("ash: ") for p in prompts)
         # g: the Edge outside the unlock phase is refused with the engine's sentence, never sent.

@@ -21,6 +21,8 @@ from tui.games.vtes.menus import CardBox
 from tui.games.vtes.table import VtesTableScreen
 
 _app = influence_app
+#: A table whose influence phase finds a location with a pool cost in Mina's hand.
+LOCATION_SEED = 13
 _say = said
 
 
@@ -98,11 +100,11 @@ def _master_in_play(session: LocalGameSession) -> Any:
         stays = "location" in card.text.lower() or "put this card in play" in card.text.lower()
         if stays and cost is not None and str(cost.type.value) == "Pool":
             return card
-    raise AssertionError("seed 11 deals Mina a location with a pool cost")
+    raise AssertionError(f"seed {LOCATION_SEED} deals Mina a location with a pool cost")
 
 
 async def test_p_puts_a_card_that_stays_in_play_into_play_and_says_what_is_left() -> None:
-    app, session = _app()
+    app, session = _app(LOCATION_SEED)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
         card = _master_in_play(session)
@@ -119,7 +121,7 @@ async def test_p_puts_a_card_that_stays_in_play_into_play_and_says_what_is_left(
 
 
 async def test_a_played_card_with_a_cost_says_to_pay_it_and_the_keys_come_back_after_the_command() -> None:
-    app, session = _app()
+    app, session = _app(LOCATION_SEED)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
         card = _master_in_play(session)
@@ -211,7 +213,7 @@ async def test_a_long_refusal_wraps_under_the_table_instead_of_being_cut() -> No
 
 async def test_p_away_from_the_hand_names_the_card_first_and_a_second_p_plays_it() -> None:
     # With the table or the log focused, the card panel shows another card than the one p plays.
-    app, session = _app()
+    app, session = _app(LOCATION_SEED)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
         card = _master_in_play(session)

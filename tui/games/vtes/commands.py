@@ -4,15 +4,23 @@ completion of what is being typed.
 
 A command is a verb and its arguments, separated by spaces, case ignored:
 
-- ``next`` (or ``phase``), ``end``, ``edge``, ``draw [N]``, ``done`` (the minion action ends),
-  ``withdraw``, ``time``, ``deck CRYPT LIBRARY``;
+- ``next`` (or ``phase``), ``end``, ``edge``, ``draw [N]``, ``withdraw``, ``time``,
+  ``deck CRYPT LIBRARY``;
 - ``play CARD [to ready|torpor|removed] [on CARD] [pool N] [blood N [from MINION]] [keep]``
-  (``keep``: no replacement card), ``discard CARD``, ``burn CARD``, ``lock CARD``,
-  ``unlock CARD``, ``influence CARD``, ``move CARD to ZONE`` or ``move CARD on CARD``;
-- ``pool ±N [METHUSELAH] [for CAUSE]``, ``blood ±N CARD [for CAUSE]``, ``life ±N CARD [for
-  CAUSE]`` (the cause the log records; default "by hand"), ``handsize ±N [METHUSELAH]``;
-- ``bleed [N] [with] [MINION] [METHUSELAH]`` (defaults: 1, the selected or first ready unlocked
-  vampire, its controller's prey);
+  (``keep``: no replacement card; during an action: an action modifier or a reaction, played by
+  the selected minion of yours), ``discard CARD``, ``influence CARD``;
+- the minion actions (shared/rules/vtes-actions.md): ``action KIND [MINION] [with CARD] [at
+  METHUSELAH]`` (KIND: bleed, hunt, equip, employ, recruit, political, leave_torpor, rescue,
+  diablerise, other; CARD: the action card, from the hand or in play; for a rescue or a diablerie
+  the vampire in torpor), ``bleed [N] [with] [MINION] [METHUSELAH]`` (defaults: 1, the selected or
+  first ready unlocked minion, its controller's prey), ``hunt [MINION]``; in the open action:
+  ``block [MINION] [intercept N]``, ``pass``, ``stealth ±N``, ``intercept ±N``, ``amount ±N``
+  (each ``[for CAUSE]`` or ``[by CARD]``: what changes it), ``end-action CARD`` (a card ends it);
+  ``dispute N`` (act N, a change by hand to your things);
+- by hand, with the cause the log records (required when it touches another Methuselah's pool or
+  cards; else "by hand"): ``pool ±N [METHUSELAH] [for] [CAUSE]``, ``blood ±N CARD [for CAUSE]``,
+  ``life ±N CARD [for CAUSE]``, ``burn CARD``, ``lock CARD``, ``unlock CARD``, ``move CARD to
+  ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``); ``handsize ±N [METHUSELAH]``;
 - ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
   ``transfer crypt``; without VAMPIRE: the selected one, else the one closest to its capacity;
 - ``combat MINION, MINION``; ``shuffle library|crypt``.
@@ -35,7 +43,7 @@ from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import Do, Target, TransferKind, Zone
+from engine.games.vtes.vocab import ActionKind, Do, Target, TransferKind, Zone
 
 
 class CommandError(VampireError):
@@ -70,14 +78,22 @@ VERBS: tuple[Verb, ...] = (
     Verb("unlock", Do.UNLOCK, "CARD", "any"),
     Verb("blood", Do.BLOOD, "±N CARD [for CAUSE]", "any"),
     Verb("life", Do.LIFE, "±N CARD [for CAUSE]", "any"),
-    Verb("pool", Do.POOL, "±N [METHUSELAH] [for CAUSE]", seat=True),
-    Verb("bleed", Do.BLEED, "[N] [with] [MINION] [METHUSELAH]", "mine", seat=True),
+    Verb("pool", Do.POOL, "±N [METHUSELAH] [for] [CAUSE]", seat=True),
+    Verb("action", Do.ACTION, "KIND [MINION] [with CARD] [at METHUSELAH]", "mine", seat=True),
+    Verb("bleed", Do.ACTION, "[N] [with] [MINION] [METHUSELAH]", "mine", seat=True),
+    Verb("hunt", Do.ACTION, "[MINION]", "mine"),
+    Verb("block", Do.BLOCK, "[MINION] [intercept N]", "mine"),
+    Verb("pass", Do.PASS),
+    Verb("stealth", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
+    Verb("intercept", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
+    Verb("amount", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
+    Verb("end-action", Do.ACTION_END, "CARD", "any"),
+    Verb("dispute", Do.DISPUTE, "N"),
     Verb("combat", Do.COMBAT, "MINION, MINION", "any"),
     Verb("influence", Do.INFLUENCE, "VAMPIRE", "uncontrolled"),
     Verb("transfer", Do.TRANSFER, "±N VAMPIRE | crypt", "uncontrolled"),
     Verb("handsize", Do.HAND_SIZE, "±N [METHUSELAH]", seat=True),
     Verb("shuffle", Do.SHUFFLE, "library|crypt"),
-    Verb("done", Do.ACTION_END),
     Verb("withdraw", Do.WITHDRAW),
     Verb("time", Do.TIME),
     Verb("deck", Do.DECK, "CRYPT LIBRARY"),
@@ -86,7 +102,15 @@ VERBS: tuple[Verb, ...] = (
 
 _BY_WORD: dict[str, Verb] = {v.word: v for v in VERBS}
 # The engine's own act names are accepted too (``end_turn``, ``action_end``, ``hand_size``).
-_ALIASES: dict[str, str] = {"end_turn": "end", "action_end": "done", "hand_size": "handsize", "n": "next"}
+_ALIASES: dict[str, str] = {
+    "end_turn": "end",
+    "action_end": "end-action",
+    "end_action": "end-action",
+    "done": "end-action",
+    "hand_size": "handsize",
+    "n": "next",
+    "announce": "action",
+}
 
 _ZONE_WORDS: tuple[str, ...] = tuple(t.value for t in Target if t != Target.ON)
 
@@ -232,7 +256,7 @@ def parse(line: str, ctx: Context) -> Act:
     that is not one."""
     tokens = line.strip().removeprefix(":").split()
     if not tokens:
-        raise CommandError("Type a command: next, draw, play CARD, bleed, transfer N VAMPIRE, pool -1 NAME, …")
+        raise CommandError("Type a command: next, draw, play CARD, bleed, hunt, block, pass, transfer N VAMPIRE, …")
     word = tokens[0].lower()
     word = _ALIASES.get(word, word)
     verb = _BY_WORD.get(word)
@@ -246,10 +270,36 @@ def parse(line: str, ctx: Context) -> Act:
     rest = tokens[1:]
     do = verb.do
     me = ctx.me
+    match verb.word:
+        case "bleed":
+            return _parse_bleed(rest, ctx)
+        case "hunt":
+            return _parse_hunt(rest, ctx)
+        case "action":
+            return _parse_action(rest, ctx)
+        case "stealth" | "intercept" | "amount":
+            delta, rest = _signed(rest, verb.word)
+            act = {"do": Do.ADJUST, verb.word: delta}
+            act.update(_cause_or_card(rest, ctx, f"{verb.word} ±N"))
+            return act
+        case _:
+            pass
     match do:
-        case Do.PHASE | Do.END_TURN | Do.EDGE | Do.ACTION_END | Do.WITHDRAW | Do.TIME:
+        case Do.PHASE | Do.END_TURN | Do.EDGE | Do.WITHDRAW | Do.TIME | Do.PASS:
             _no_rest(rest, verb.word)
             return {"do": do}
+        case Do.ACTION_END:
+            if not rest:
+                raise CommandError("Name the card that ends the action: end-action CARD.")
+            card, rest = take_card(rest, ctx.candidates("any"), "card that ends the action")
+            _no_rest(rest, "end-action CARD")
+            return {"do": do, "by": _pos(card)}
+        case Do.DISPUTE:
+            if len(rest) != 1:
+                raise CommandError("Name the act you dispute by its number: dispute N (the log numbers them).")
+            return {"do": do, "act": _int(rest[0].lstrip("#"), "The act's number")}
+        case Do.BLOCK:
+            return _parse_block(rest, ctx)
         case Do.DECK:
             if len(rest) != 2:
                 raise CommandError("Say the deck's sizes: deck CRYPT LIBRARY, e.g. deck 12 60.")
@@ -265,39 +315,48 @@ def parse(line: str, ctx: Context) -> Act:
             _no_rest(rest, "discard CARD")
             return {"do": do, "card": _pos(card)}
         case Do.BURN | Do.LOCK | Do.UNLOCK:
-            card, rest = take_card(rest, ctx.candidates("any"))
+            head, clauses = _split_clauses(rest, frozenset({"for"}))
+            card, rest = take_card(head, ctx.candidates("any"))
             _no_rest(rest, f"{verb.word} CARD")
-            return {"do": do, "cards": [_pos(card)]}
+            return {"do": do, "cards": [_pos(card)], **_cause_for([card.controller], clauses, ctx, verb.word)}
         case Do.MOVE:
-            head, clauses = _split_clauses(rest, frozenset({"to", "on"}))
+            head, clauses = _split_clauses(rest, frozenset({"to", "on", "for"}))
             card, extra = take_card(head, ctx.candidates("any"))
             _no_rest(extra, "move CARD")
+            cause = _cause_for([card.controller], clauses, ctx, "move")
             if "on" in clauses:
                 on, extra = take_card(clauses["on"], ctx.candidates("any"), "card to put it on")
                 _no_rest(extra, "move CARD on CARD")
-                return {"do": do, "cards": [_pos(card)], "to": Target.ON, "on": _pos(on)}
+                return {"do": do, "cards": [_pos(card)], "to": Target.ON, "on": _pos(on), **cause}
             to = " ".join(clauses.get("to", [])).lower().replace(" ", "_")
             if to not in _ZONE_WORDS:
                 raise CommandError(f"Say where to: move CARD to {'|'.join(_ZONE_WORDS)}, or move CARD on CARD.")
-            return {"do": do, "cards": [_pos(card)], "to": to}
+            return {"do": do, "cards": [_pos(card)], "to": to, **cause}
         case Do.BLOOD | Do.LIFE:
             delta, rest = _signed(rest, verb.word)
             head, clauses = _split_clauses(rest, frozenset({"for"}))
             card, rest = take_card(head, ctx.candidates("any"))
             _no_rest(rest, f"{verb.word} ±N CARD")
-            return {"do": do, "card": _pos(card), "delta": delta, "cause": _cause_of(clauses)}
+            return {
+                "do": do,
+                "card": _pos(card),
+                "delta": delta,
+                **_cause_for([card.controller], clauses, ctx, verb.word, True),
+            }
         case Do.POOL | Do.HAND_SIZE:
             delta, rest = _signed(rest, verb.word)
             head, clauses = _split_clauses(rest, frozenset({"for"}))
             seat = me
             if head:
                 seat, head = take_seat(head, ctx)
-                _no_rest(head, f"{verb.word} ±N METHUSELAH")
+                if do == Do.HAND_SIZE:
+                    _no_rest(head, f"{verb.word} ±N METHUSELAH")
+                elif head:
+                    # The words after the name are its cause: pool -3 Ben Govern the Unaligned.
+                    clauses.setdefault("for", []).extend(head)
             if do == Do.HAND_SIZE:
                 return {"do": do, "seat": seat, "delta": delta}
-            return {"do": do, "seat": seat, "delta": delta, "cause": _cause_of(clauses)}
-        case Do.BLEED:
-            return _parse_bleed(rest, ctx)
+            return {"do": do, "seat": seat, "delta": delta, **_cause_for([seat], clauses, ctx, "pool", True)}
         case Do.COMBAT:
             text = " ".join(rest).replace(" vs ", ",").replace(" and ", ",")
             parts = [p.split() for p in text.split(",") if p.strip()]
@@ -335,6 +394,37 @@ DEFAULT_CAUSE = "by hand"
 def _cause_of(clauses: dict[str, list[str]]) -> str:
     words = " ".join(clauses.get("for", []))
     return words or DEFAULT_CAUSE
+
+
+def _cause_for(
+    seats: Sequence[int], clauses: dict[str, list[str]], ctx: Context, verb: str, always: bool = False
+) -> Act:
+    """The ``cause`` field of a change by hand: the ``for`` words; required when the change
+    touches another Methuselah's pool or cards (shared/rules/vtes-actions.md P9: it is recorded as
+    a claim they may dispute); else :data:`DEFAULT_CAUSE` when ``always`` (pool, blood, life), or
+    nothing. Raises CommandError when a cause is required and missing."""
+    words = " ".join(clauses.get("for", []))
+    if words:
+        return {"cause": words}
+    others = [s for s in seats if 0 <= s != ctx.me]
+    if others:
+        who = ctx.names[others[0]] if others[0] < len(ctx.names) else "another Methuselah"
+        raise CommandError(
+            f"That changes {who}'s things: say why, e.g. {verb} … for Govern the Unaligned (a card, or a rule)."
+        )
+    return {"cause": DEFAULT_CAUSE} if always else {}
+
+
+def _cause_or_card(rest: list[str], ctx: Context, verb: str) -> Act:
+    """``for CAUSE`` (a phrase) or ``by CARD`` (a face-up card), as an ``adjust`` names what
+    changes the action's numbers; nothing named: :data:`DEFAULT_CAUSE`."""
+    head, clauses = _split_clauses(rest, frozenset({"for", "by"}))
+    if "by" in clauses:
+        card, extra = take_card(clauses["by"], ctx.candidates("any"), "card that changes it")
+        _no_rest(extra + head, f"{verb} by CARD")
+        return {"by": _pos(card)}
+    words = " ".join(head + clauses.get("for", []))
+    return {"cause": words or DEFAULT_CAUSE}
 
 
 def _parse_play(rest: list[str], ctx: Context) -> Act:
@@ -445,7 +535,18 @@ def _bleeder_or_target(
     )
 
 
+def _ready_minion(ctx: Context, mine: Sequence[CardView], what: str) -> CardView:
+    """The selected or first ready unlocked minion of yours; else a locked one (the engine then
+    says why it cannot act). Raises CommandError when you have none in your ready region."""
+    minion = _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY and not c.locked)
+    minion = minion or _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY)
+    if minion is None:
+        raise CommandError(f"You have no minion in your ready region to {what} with.")
+    return minion
+
+
 def _parse_bleed(rest: list[str], ctx: Context) -> Act:
+    """``bleed [N] [with] [MINION] [METHUSELAH]``: announce a bleed action."""
     amount = 1
     if rest and _is_int(rest[0]):
         amount, rest = int(rest[0]), rest[1:]
@@ -462,14 +563,95 @@ def _parse_bleed(rest: list[str], ctx: Context) -> Act:
         target, rest = take_seat(rest, ctx)
     _no_rest(rest, "bleed [N] [with] [MINION] [METHUSELAH]")
     if minion is None:
-        # The selected or first ready unlocked minion; else a locked one, and the engine says why not.
-        minion = _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY and not c.locked)
-        minion = minion or _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY)
-        if minion is None:
-            raise CommandError("You have no minion in your ready region to bleed with.")
-    act: Act = {"do": Do.BLEED, "minion": _pos(minion), "amount": amount}
+        minion = _ready_minion(ctx, mine, "bleed")
+    act: Act = {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": _pos(minion), "amount": amount}
     if target is not None:
         act["target"] = target
+    return act
+
+
+def _parse_hunt(rest: list[str], ctx: Context) -> Act:
+    """``hunt [MINION]``: announce a hunt (the selected or first ready unlocked vampire)."""
+    vampires = [c for c in ctx.candidates("mine") if c.crypt]
+    if rest:
+        minion, rest = take_card(rest, vampires, "vampire of yours")
+        _no_rest(rest, "hunt [VAMPIRE]")
+    else:
+        minion = _ready_minion(ctx, vampires, "hunt")
+    return {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": _pos(minion)}
+
+
+_KIND_WORDS: dict[str, ActionKind] = {
+    **{k.value: k for k in ActionKind},
+    "leave-torpor": ActionKind.LEAVE_TORPOR,
+    "leave": ActionKind.LEAVE_TORPOR,
+    "torpor": ActionKind.LEAVE_TORPOR,
+    "politics": ActionKind.POLITICAL,
+    "diablerie": ActionKind.DIABLERISE,
+    "diablerize": ActionKind.DIABLERISE,
+    "ally": ActionKind.RECRUIT,
+    "retainer": ActionKind.EMPLOY,
+}
+
+
+def _parse_action(rest: list[str], ctx: Context) -> Act:
+    """``action KIND [MINION] [with CARD] [at METHUSELAH]``: announce a minion action (P2). A
+    rescue or a diablerie names its vampire in torpor with ``with`` (or ``at``)."""
+    if not rest:
+        raise CommandError(f"Say which action: action {'|'.join(k.value for k in ActionKind)} [MINION].")
+    word = rest[0].lower()
+    kind = _KIND_WORDS.get(word)
+    if kind is None:
+        close = [k for w, k in _KIND_WORDS.items() if w.startswith(word)]
+        if len(set(close)) != 1:
+            raise CommandError(f"{rest[0]!r} is not an action: {', '.join(k.value for k in ActionKind)}.")
+        kind = close[0]
+    head, clauses = _split_clauses(rest[1:], frozenset({"with", "at", "stealth", "amount"}))
+    mine = ctx.candidates("mine")
+    if head:
+        minion, extra = take_card(head, mine, "minion of yours")
+        _no_rest(extra, "action KIND MINION")
+    elif kind == ActionKind.LEAVE_TORPOR:
+        found = _selected_or_first(ctx, mine, lambda c: c.crypt and c.zone == Zone.TORPOR)
+        if found is None:
+            raise CommandError("You have no vampire in torpor to leave it.")
+        minion = found
+    else:
+        minion = _ready_minion(ctx, mine, "act")
+    act: Act = {"do": Do.ACTION, "kind": kind, "minion": _pos(minion)}
+    victim_words = clauses.get("with") if kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) else None
+    if victim_words is not None or (kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and "at" in clauses):
+        torpor = [c for c in ctx.view.cards if c.zone == Zone.TORPOR and c.crypt and c.name]
+        victim, extra = take_card(victim_words or clauses["at"], torpor, "vampire in torpor")
+        _no_rest(extra, f"action {kind} MINION with VAMPIRE")
+        act["target_card"] = _pos(victim)
+    elif "with" in clauses:
+        cards = ctx.candidates("hand") + [c for c in ctx.candidates("mine") if c.pos != minion.pos]
+        card, extra = take_card(clauses["with"], cards, "action card (in your hand or in play)")
+        _no_rest(extra, "action KIND MINION with CARD")
+        act["card"] = _pos(card)
+    if "at" in clauses and "target_card" not in act:
+        target, extra = take_seat(clauses["at"], ctx)
+        _no_rest(extra, "action KIND MINION at METHUSELAH")
+        act["target"] = target
+    for field in ("stealth", "amount"):
+        if field in clauses:
+            act[field] = _int(" ".join(clauses[field]) or "?", f"The {field}")
+    return act
+
+
+def _parse_block(rest: list[str], ctx: Context) -> Act:
+    """``block [MINION] [intercept N]``: attempt to block the open action (P3)."""
+    head, clauses = _split_clauses(rest, frozenset({"intercept"}))
+    mine = ctx.candidates("mine")
+    if head:
+        minion, extra = take_card(head, mine, "minion of yours")
+        _no_rest(extra, "block MINION")
+    else:
+        minion = _ready_minion(ctx, mine, "block")
+    act: Act = {"do": Do.BLOCK, "minion": _pos(minion)}
+    if "intercept" in clauses:
+        act["intercept"] = _int(" ".join(clauses["intercept"]) or "?", "The intercept")
     return act
 
 
@@ -524,18 +706,26 @@ def completions(line: str, ctx: Context) -> list[str]:
     args = tokens[1:]
     # Skip leading numbers and finished clauses: what is typed now starts after the last keyword.
     keywords = {"to", "on", "pool", "blood", "from", "keep"} if verb.do in (Do.PLAY, Do.MOVE) else set()
+    if verb.word == "action":
+        keywords = {"with", "at"}
     start = 0
     clause = ""
     for i, t in enumerate(args):
         if t.lower() in keywords:
             start, clause = i + 1, t.lower()
-    while start < len(args) and (_is_int(args[start]) or (verb.do == Do.BLEED and args[start].lower() == "with")):
+    while start < len(args) and (_is_int(args[start]) or (verb.word == "bleed" and args[start].lower() == "with")):
         start += 1
+    if verb.word == "action" and start == 0 and (len(args) > 1 or (args and ends_with_space)):
+        start = 1  # the kind is typed: the minion comes next
     done = args[:start]
     partial = " ".join(args[start:]) + (" " if ends_with_space and args[start:] else "")
     partial_n = _norm(partial)
     choices: list[str]
-    if clause == "to":
+    if verb.word == "action" and not done:
+        choices = [k.value for k in ActionKind]
+    elif verb.word == "action" and clause == "":
+        choices = [c.name for c in ctx.candidates("mine")]
+    elif clause == "to":
         choices = [z for z in _ZONE_WORDS]
     elif clause in ("pool", "blood", "keep"):
         return []

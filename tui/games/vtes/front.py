@@ -25,33 +25,53 @@ HELP = """\
           card highlighted in the hand or on the table)   ↑ ↓ move
   n       next phase                N      end the turn
   d       draw a card               p      play the hand card
-  D       discard it                b      bleed (selected minion)
-  t       1 pool to the selected uncontrolled vampire
+  D       discard it                t      1 pool to an uncontrolled vampire
+  Actions (your minion phase; the selected minion, else your first):
+  b       announce a bleed          h      announce a hunt
+  a       announce an action (a menu: bleed, hunt, an action card of
+          your hand, rescue, leave torpor…); p on an action card too
+  In an open action (the box above the command line says who acts,
+  stealth vs intercept, the window and who holds the impulse):
+  b       block (when you may)      .      pass the impulse
+  p       play a modifier (your action) or a reaction (another's)
+  A       auto-pass on/off: with nothing to play your impulse passes
+          by itself, or ask me every time
+  f       combat: after a block, what the strikes did (menus)
+  By hand (another's things need a cause: the log shows it, they
+  may dispute it):
   i       influence it out          k      lock / unlock a card
   x       burn it                   > <    its blood or life ±1
   v       move it (a menu)          + -    your pool ±1
-  g       1 pool from the Edge      m      the minion action ends
-  f       combat (menus: whom, then what the strikes did)
+  g       1 pool from the Edge
   C       top crypt card to your uncontrolled region (4 transfers)
   w       announce withdrawal       T      call time (tournament)
-  r       the card's rulings        h      show the ash heaps
+  r       the card's rulings        H      show the ash heaps
   e       the card's whole text     L      the whole game log
   :       the command line (→ completes, Enter sends, Esc leaves):
           next · end · draw \\[N] · play CARD \\[to ready|torpor]
           \\[on CARD] \\[pool N] \\[blood N \\[from MINION]] · discard CARD
-          · bleed \\[N] \\[with MINION] \\[NAME] · transfer N VAMPIRE
+          · bleed \\[N] \\[with MINION] \\[NAME] · hunt · action KIND
+          \\[MINION] \\[with CARD] \\[at NAME] · block \\[MINION] · pass
+          · stealth/intercept/amount ±N \\[for CAUSE|by CARD]
+          · end-action CARD · dispute N · transfer N VAMPIRE
           · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
-          · pool ±N \\[NAME] \\[for CAUSE] · blood ±N CARD · life ±N CARD
-          · lock/unlock/burn CARD · move CARD to ZONE · combat A, B
-          · handsize ±N \\[NAME] · shuffle library · done · withdraw
-          · time · deck CRYPT LIBRARY
+          · pool ±N \\[NAME] \\[for CAUSE] · blood/life ±N CARD \\[for CAUSE]
+          · lock/unlock/burn CARD \\[for CAUSE] · move CARD to ZONE
+          · combat A, B · handsize ±N \\[NAME] · shuffle library
+          · withdraw · time · deck CRYPT LIBRARY
   An act the rules refuse shows the engine's reason and is not sent.
   A key missing from the footer cannot act now: pressed, it says why.
   The table moves cards and counters; the card's text is yours to
   apply: after a play, the line under the table says what is left
   (its cost, its effect) to do by hand.
-  Marks: ▶ whose turn   ◆ holds the Edge   ◌ your uncontrolled
-  region (face down to the others)   dim: locked   ↳ on the card above
+  Methuselahs, in seating order from you (the next is your prey, the
+  last your predator): pool, VP, cards, minions in torpor, then the
+  ready minions (how many, their names cut to fit); Tab to the table
+  lists every one's cards (↑ ↓ scroll it).
+  Marks: ▶ whose turn   ◆ holds the Edge   ○ your uncontrolled
+  region (face down to the others)   dim: locked   └ on the card above
+  ⚠ on your pool: your predator's ready minions could oust you with
+  their bleeds (a vampire bleeds 1, an ally its printed bleed).
 
 [b]Replay[/b]
   ← → one entry   \\[ ] one phase   PgUp PgDn one turn   h hidden cards

@@ -17,8 +17,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.games.base import Act
-from engine.games.vtes.view import CardView
-from engine.games.vtes.vocab import Do, Target, Zone
+from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import ActionKind, Do, Target, Zone
 
 #: The move menu's choices, in the order a player most often needs them, with their words.
 MOVE_CHOICES: tuple[tuple[Target, str], ...] = (
@@ -184,6 +185,118 @@ class StrikeMenu(ModalScreen[Act | None]):
         self.dismiss(None)
 
 
+def card_kind(card: CardView) -> ActionKind:
+    """The kind of action a hand card is announced as (P2: the announcer declares it), from its
+    krcg type: a political action card, an ally (recruit), equipment (equip), a retainer (employ),
+    an action card that bleeds, else "other"."""
+    types = set(card.types)
+    if "Political Action" in types:
+        return ActionKind.POLITICAL
+    if "Ally" in types:
+        return ActionKind.RECRUIT
+    if "Equipment" in types:
+        return ActionKind.EQUIP
+    if "Retainer" in types:
+        return ActionKind.EMPLOY
+    if "(D) Bleed" in card.text or card.text.lower().startswith("bleed"):
+        return ActionKind.BLEED
+    return ActionKind.OTHER
+
+
+def _short(name: str) -> str:
+    return name.split(" (")[0]
+
+
+def announce_choices(
+    view: VtesView, names: list[str], minion: CardView | None, card: CardView | None
+) -> list[tuple[str, Act]]:
+    """The actions the announce menu offers (shared/rules/vtes-actions.md 3, P2), as (words, act):
+    for ``minion`` (else each ready unlocked minion of yours, the first with most to do) a bleed
+    of your prey, a hunt, each action card of your hand (``card`` first), a rescue or diablerie of
+    each vampire in torpor; and leaving torpor for your vampires there. The engine checks the
+    chosen act; the list only spares typing."""
+    me = view.seat
+    if me is None:
+        return []
+    prey = view.players[me].prey
+    prey_name = names[prey] if 0 <= prey < len(names) else "your prey"
+    ready = [c for c in view.ready_unlocked(me)]
+    actors = [minion] if minion is not None and minion.zone == Zone.READY else ready
+    hand = [c for c in view.hand if set(c.types) & ACTION_TYPES and not set(c.types) & {MODIFIER, REACTION}]
+    if card is not None and card in hand:
+        hand = [card, *[c for c in hand if c != card]]
+    torpor = [c for c in view.cards if c.zone == Zone.TORPOR and c.crypt and c.name]
+    found: list[tuple[str, Act]] = []
+    for m in actors:
+        who = _short(m.name) or "your minion"
+        pos = m.as_list()
+        for c in hand:
+            kind = card_kind(c)
+            if kind in (ActionKind.POLITICAL,) and not m.crypt:
+                continue
+            act: Act = {"do": Do.ACTION, "kind": kind, "minion": pos, "card": c.as_list()}
+            found.append((f"{who}: {_short(c.name)} ({kind})", act))
+        if prey >= 0:
+            found.append((f"{who} bleeds {prey_name}", {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": pos}))
+        if m.crypt:
+            found.append((f"{who} hunts", {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": pos}))
+            for v in torpor:
+                if v.pos == m.pos:
+                    continue
+                verb = "rescues" if v.controller == me else "diablerises"
+                kind = ActionKind.RESCUE if v.controller == me else ActionKind.DIABLERISE
+                act = {"do": Do.ACTION, "kind": kind, "minion": pos, "target_card": v.as_list()}
+                found.append((f"{who} {verb} {_short(v.name)} (torpor)", act))
+                if v.controller != me:
+                    rescue = {"do": Do.ACTION, "kind": ActionKind.RESCUE, "minion": pos, "target_card": v.as_list()}
+                    found.append((f"{who} rescues {_short(v.name)} (torpor)", rescue))
+        found.append(
+            (
+                f"{who}: another action (apply its card by hand)",
+                {"do": Do.ACTION, "kind": ActionKind.OTHER, "minion": pos},
+            )
+        )
+    for v in torpor:
+        if v.controller == me and not v.locked:
+            act = {"do": Do.ACTION, "kind": ActionKind.LEAVE_TORPOR, "minion": v.as_list()}
+            found.append((f"{_short(v.name)} leaves torpor (2 blood)", act))
+    return found
+
+
+class AnnounceMenu(ModalScreen[Act | None]):
+    """Which action to announce (:func:`announce_choices`): Enter announces it, Esc cancels
+    (dismissed with None)."""
+
+    DEFAULT_CSS = """
+    AnnounceMenu { align: center middle; background: $background 60%; }
+    AnnounceMenu > Vertical { width: 70; height: auto; max-height: 20; border: thick $accent;
+        background: $surface; padding: 0 1; }
+    AnnounceMenu OptionList { height: auto; max-height: 15; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, choices: list[tuple[str, Act]]) -> None:
+        super().__init__()
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Announce an action (the engine checks it; Esc cancels)", classes="dialog-title")
+            yield OptionList(
+                *(Option(words, id=f"a{i}") for i, (words, _) in enumerate(self.choices)), id="vt-announce"
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#vt-announce").focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[int(str(event.option.id)[1:])][1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class CardBox(ModalScreen[None]):
     """A card's whole krcg text and its rulings in a box over the table (the card panel beside the
     hand shows their first lines when the terminal is small), or the whole game log (``at_end``:
@@ -226,10 +339,13 @@ __all__ = [
     "COMBAT_DAMAGE",
     "MOVE_CHOICES",
     "STRIKES",
+    "AnnounceMenu",
     "CardBox",
     "CombatMenu",
     "MoveMenu",
     "StrikeMenu",
+    "announce_choices",
+    "card_kind",
     "opponents",
     "strike_act",
 ]

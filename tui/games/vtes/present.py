@@ -2,9 +2,12 @@
 here: the screen's widgets show these; the tests read them).
 
 - :func:`methuselah_lines`: one line per Methuselah in seating order (pool, VP, Edge, prey and
-  predator, hand/library/crypt counts, whose turn and phase, ousted or withdrawing);
+  predator, hand/library(/crypt) counts, its minions in torpor and its ready minions by name,
+  whose turn and phase, ousted or withdrawing; ``⚠`` on your pool when your predator's ready
+  minions could oust you this turn: :func:`oust_threat`);
 - :func:`board_rows`: every Methuselah's cards in play, torpor, cards on cards, uncontrolled
-  region (face up to its owner only) and ash heap, as rows a list can select;
+  region (face up to its owner only: the others' face-down cards in one row) and ash heap, as
+  rows a list can select;
 - :func:`card_text`: a card's krcg text (name, type, clan or disciplines, capacity, cost, text)
   and :func:`rulings_text` its rulings;
 - :func:`turn_line`: whose turn and phase, the transfers left, the withdrawal, time calls.
@@ -57,46 +60,200 @@ def order(view: VtesView) -> list[int]:
 #: What the Methuselahs panel's marks mean, at the end of its header (the F1 help says it too).
 MARKS = "▶ turn ◆ Edge"
 
+#: The mark on your pool when your predator's ready minions could oust you (the Linux console
+#: draws it as ``!``: :mod:`tui.glyphs`).
+DANGER = "⚠"
 
-def methuselah_lines(view: VtesView, names: Sequence[str], wide: bool = False) -> Text:
-    """The Methuselahs panel: a header and one line per seat, in seating order from this seat.
-    ``▶`` marks the acting Methuselah (and the words of its phase), ``◆`` the Edge; a Methuselah
-    who left the game says how. ``wide``: room for the predator too (120 columns)."""
+
+def is_minion(card: CardView) -> bool:
+    """A vampire (any crypt card) or an ally."""
+    return card.crypt or "Ally" in card.types
+
+
+def ready_minions(view: VtesView, seat: int) -> list[CardView]:
+    """The minions ``seat`` controls in its ready region, in table order."""
+    return [c for c in view.controlled(seat, Zone.READY) if is_minion(c)]
+
+
+def torpor_minions(view: VtesView, seat: int) -> list[CardView]:
+    """The minions ``seat`` controls in torpor."""
+    return [c for c in view.controlled(seat, Zone.TORPOR) if is_minion(c)]
+
+
+_PRINTED_BLEED = re.compile(r"(\d+) bleed\b", re.IGNORECASE)
+
+
+def default_bleed(card: CardView) -> int:
+    """What ``card`` bleeds with a plain bleed action: 1 for a vampire; an ally its printed bleed
+    (krcg's text opens with it: "Ally with 2 life. 1 strength, 0 bleed."), else 1."""
+    if card.crypt or not card.text:
+        return 1
+    found = _PRINTED_BLEED.search(card.text.split("\n", 1)[0])
+    return int(found.group(1)) if found else 1
+
+
+def oust_threat(view: VtesView) -> int | None:
+    """The pool your predator's ready minions could bleed from you in its turn, each with its
+    default bleed (:func:`default_bleed`), when it is at least your pool (they could oust you);
+    None otherwise, or when this view has no seat in the game. In your predator's turn, past its
+    unlock phase, only its unlocked minions count (a locked one has acted); before it, every
+    ready one does (its unlock phase unlocks them all)."""
+    me = view.me
+    if view.step != Step.PLAY or me is None or me.status != Status.IN:
+        return None
+    pred = me.predator
+    if not 0 <= pred < len(view.players) or pred == view.seat or view.players[pred].status != Status.IN:
+        return None
+    acted = view.acting == pred and view.phase != Phase.UNLOCK
+    bleed = sum(default_bleed(c) for c in ready_minions(view, pred) if not (acted and c.locked))
+    return bleed if bleed > 0 and bleed >= me.pool else None
+
+
+_TITLES = frozenset({"the", "dr.", "sir", "lord", "lady", "count", "baron", "sister", "brother", "father"})
+
+
+def _first_name(name: str) -> str:
+    """A minion's name in a word or two: ``"Aksinya Daclau"`` -> ``"Aksinya"``, ``"The Baron"``
+    stays whole (a title or a short word takes the next word with it)."""
+    words = name.split()
+    if len(words) > 1 and (words[0].lower() in _TITLES or len(words[0].strip(".,")) <= 2):
+        return " ".join(words[:2])
+    return words[0] if words else name
+
+
+def fit_names(names: Sequence[str], room: int, counts: Sequence[int] = ()) -> str:
+    """``names`` joined in at most ``room`` columns: whole (without their group), else each in a
+    word, else each cut shorter, else as many as fit and ``+N`` for the rest. ``counts``: how
+    many of each name there are (``Anarch Convert×2``; 1 when not given)."""
+    if not names:
+        return ""
+    times = [f"×{n}" if n > 1 else "" for n in (*counts, *[1] * (len(names) - len(counts)))]
+    whole = [_short(n) for n in names]
+    firsts = [_first_name(n) for n in whole]
+
+    def joined(parts: Sequence[str], sep: str, cut: int | None = None, keep: int | None = None) -> str:
+        shown = [n[:cut].rstrip() + t for n, t in zip(parts, times, strict=True)][:keep]
+        more = f"{sep}+{len(parts) - keep}" if keep is not None else ""
+        return sep.join(shown) + more
+
+    for line in (joined(whole, ", "), joined(firsts, ", "), joined(firsts, ",")):
+        if len(line) <= room:
+            return line
+    for cut in range(max(len(n) for n in firsts) - 1, 3, -1):
+        line = joined(firsts, ",", cut)
+        if len(line) <= room:
+            return line
+    for keep in range(len(firsts) - 1, 0, -1):
+        line = joined(firsts, ",", 4, keep)
+        if len(line) <= room:
+            return line
+    return ""
+
+
+def _minion_list(view: VtesView, seat: int, room: int) -> Text:
+    """``seat``'s ready minions in ``room`` columns: their count, then their names (the same
+    name once, with how many: ``Anarch Convert×2``; dimmed when all of them are locked),
+    abbreviated to fit (:func:`fit_names`)."""
+    minions = ready_minions(view, seat)
+    text = Text(str(len(minions)), style="bold" if minions else "dim")
+    if not minions or room < 4:
+        return text
+    groups: dict[str, list[CardView]] = {}
+    for c in minions:
+        groups.setdefault(_short(c.name or "face-down"), []).append(c)
+    fitted = fit_names(list(groups), room - len(text) - 1, [len(g) for g in groups.values()])
+    if not fitted:
+        return text
+    text.append(" ")
+    # Dim the locked ones when every name is shown in order (no "+N"), one per comma.
+    parts = fitted.split(",")
+    if len(parts) == len(groups):
+        for i, (part, group) in enumerate(zip(parts, groups.values(), strict=True)):
+            text.append(part, style="dim" if all(c.locked for c in group) else "")
+            if i < len(parts) - 1:
+                text.append(",")
+    else:
+        text.append(fitted)
+    return text
+
+
+def methuselah_lines(view: VtesView, names: Sequence[str], wide: bool = False, width: int = 78) -> Text:
+    """The Methuselahs panel: a header and one line per seat, in seating order from this seat
+    (the next line is your prey, the last one your predator): pool, VP, prey, cards in hand and
+    library, minions in torpor and the ready minions (how many, then their names, abbreviated to
+    fit ``width`` columns; a locked one dimmed). ``▶`` marks the acting Methuselah, ``◆`` the
+    Edge, ``⚠`` your pool when your predator's ready minions could oust you this turn
+    (:func:`oust_threat`); a Methuselah who left the game says how. ``wide``: room for the
+    predator, the crypt count and the acting one's phase too (110 columns)."""
     text = Text(no_wrap=True, overflow="ellipsis")
-    head = f"  {'Methuselah':<14}{'pool':>4} {'VP':>3}  {'prey':<10}"
+    head = f"  {'Methuselah':<14}{'pool':>4}{'VP':>4}  {'prey':<9}"
     if wide:
         head += f"{'predator':<10}"
-    head += f"{'hand':>4}{'lib':>4}{'crypt':>6}  "
-    text.append(head, style="dim")
+    head += f"{'hand':>4}{'lib':>4}"
+    if wide:
+        head += f"{'crypt':>6}"
+    head += " torpor "
+    if wide:
+        head += f"{'phase':<16}"
+    lead = len(head)
+    head += "ready minions"
+    text.append(head + " " * max(1, width - len(head) - len(MARKS)), style="dim")
     text.append(MARKS + "\n", style="dim")
+    room = max(width - lead, 0)
+    threat = oust_threat(view)
     seats = order(view)
     for i, seat in enumerate(seats):
         p = view.players[seat]
         acting = view.step == Step.PLAY and view.acting == seat
         marker = "▶ " if acting else "  "
         name = seat_name(names, seat) + (" (you)" if seat == view.seat else "")
+        danger = threat is not None and seat == view.seat
         line = Text()
         line.append(marker, style="bold")
         line.append(f"{name[:13]:<13}", style="bold" if seat == view.seat else "")
         line.append("◆" if view.edge == seat else " ", style="bold yellow")
-        line.append(f"{p.pool:>4} {format_vp(p.vp):>3}  ")
-        prey = seat_name(names, p.prey)[:9] if p.prey >= 0 else "-"
-        line.append(f"{prey:<10}")
+        line.append(f"{p.pool:>4}", style="bold red" if danger else "")
+        line.append(DANGER if danger else " ", style="bold red")
+        line.append(f"{format_vp(p.vp):>3}  ")
+        prey = seat_name(names, p.prey)[:8] if p.prey >= 0 else "-"
+        line.append(f"{prey:<9}")
         if wide:
             pred = seat_name(names, p.predator)[:9] if p.predator >= 0 else "-"
             line.append(f"{pred:<10}")
-        line.append(f"{p.hand_count:>4}{p.library_count:>4}{p.crypt_count:>6}  ")
+        line.append(f"{p.hand_count:>4}{p.library_count:>4}")
+        if wide:
+            line.append(f"{p.crypt_count:>6}")
+        torpor = len(torpor_minions(view, seat))
+        line.append(f" {torpor:^6} ", style="" if torpor else "dim")
+        if wide:
+            line.append_text(_phase_cell(view, acting))
+        rest = Text()
         if p.status != Status.IN:
-            line.append(_STATUS_WORDS.get(p.status, str(p.status)), style="italic")
+            rest.append(_STATUS_WORDS.get(p.status, str(p.status)), style="italic")
             line.stylize("strike", 2, 15)
-        elif acting:
-            line.append(f"{view.phase} phase", style="bold reverse")
         if p.withdrawing:
-            line.append(" withdrawing" + (" (fails)" if p.withdraw_fail else ""), style="yellow")
+            rest.append((" " if rest else "") + "withdrawing" + (" (fails)" if p.withdraw_fail else ""), style="yellow")
+        if rest:
+            rest.append(" ")
+        # Your predator could oust you: said after the count of your minions (their names are
+        # first on the table below), in the room the names would take.
+        warning = f" {DANGER} predator can oust you" if danger else ""
+        if p.status == Status.IN:
+            rest.append_text(_minion_list(view, seat, room - len(rest) - len(warning)))
+        rest.append(warning, style="bold red")
+        line.append_text(rest)
         text.append_text(line)
         if i < len(seats) - 1:
             text.append("\n")
     return text
+
+
+def _phase_cell(view: VtesView, acting: bool) -> Text:
+    """The wide panel's phase column: the acting Methuselah's phase, else blank."""
+    if not acting:
+        return Text(" " * 16)
+    words = f"{view.phase} phase"
+    return Text(words, style="bold reverse") + " " * max(16 - len(words), 1)
 
 
 def turn_line(view: VtesView, names: Sequence[str]) -> str:
@@ -146,10 +303,20 @@ def card_label(card: CardView, me: int | None) -> str:
     return label
 
 
+def face_down_words(cards: Sequence[CardView]) -> str:
+    """Face-down cards in a few words: ``"3 face-down vampires (blood 4, 0, 1)"``."""
+    kind = "vampire" if all(c.crypt for c in cards) else "card"
+    words = f"{len(cards)} face-down {kind}{'s' if len(cards) != 1 else ''}"
+    if any(c.counters for c in cards):
+        words += f" (blood {', '.join(str(c.counters) for c in cards)})"
+    return words
+
+
 def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[BoardRow]:
     """Every Methuselah's table, in seating order from this seat: its ready region (cards on a
     card indented under it), torpor, uncontrolled region and (``ash``: each card, else a count)
-    ash heap. Another seat's uncontrolled cards are face down; removed cards are listed last."""
+    ash heap. Another seat's uncontrolled cards are face down: one row says how many and the
+    blood on them (the board's room goes to the minions in play); removed cards are listed last."""
     rows: list[BoardRow] = []
     on: dict[Pos, list[CardView]] = {}
     for c in view.cards:
@@ -163,7 +330,7 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
             label += f" (owner {seat_name(names, card.owner)})"
         rows.append(BoardRow(Text(" " * indent + prefix + label, style=style, no_wrap=True, overflow="ellipsis"), card))
         for child in on.get(card.pos, []):
-            add(child, indent + 2, "↳ ")
+            add(child, indent + 2, "└ ")
 
     for seat in order(view):
         p = view.players[seat]
@@ -174,15 +341,20 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
         name = seat_name(names, seat) + (" (you)" if seat == view.seat else "")
         status = "" if p.status == Status.IN else f" · {_STATUS_WORDS.get(p.status, p.status)}"
         head = Text(f"{name}{status}", style="bold reverse" if seat == view.seat else "bold", no_wrap=True)
-        # Short enough for 80 columns; the uncontrolled region is listed below (◌), so no count.
+        # Short enough for 80 columns; the uncontrolled region is listed below (○), so no count.
         head.append(f": ready {len(ready)}, torpor {len(torpor)}, ash {len(heap)}", style="")
         rows.append(BoardRow(head))
         for c in ready:
             add(c, 1)
         for c in torpor:
             add(c, 1, "torpor: ")
+        hidden = [c for c in unc if not c.known] if seat != view.seat else []
         for c in unc:
-            add(c, 1, "◌ ")
+            if c not in hidden:
+                add(c, 1, "○ ")
+        if hidden:
+            # Face down to this seat: how many and the blood on them, in one row, not one each.
+            rows.append(BoardRow(Text(" ○ " + face_down_words(hidden), style="dim", no_wrap=True, overflow="ellipsis")))
         if ash:
             for c in heap:
                 rows.append(BoardRow(Text(f" ash: {c.name}", style="dim", no_wrap=True, overflow="ellipsis"), c))
@@ -315,17 +487,25 @@ def hand_label(card: CardView) -> str:
 
 
 __all__ = [
+    "DANGER",
     "MARKS",
     "BoardRow",
     "board_rows",
     "card_label",
     "card_text",
+    "default_bleed",
+    "face_down_words",
+    "fit_names",
     "hand_label",
+    "is_minion",
     "methuselah_lines",
     "named",
     "order",
+    "oust_threat",
     "play_todo",
+    "ready_minions",
     "rulings_text",
     "seat_name",
+    "torpor_minions",
     "turn_line",
 ]

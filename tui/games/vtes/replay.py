@@ -87,7 +87,9 @@ class VtesReplay:
             return
         shown_state = spoiled(state, replay) if spoil else state
         view = build_view(shown_state, None, {})
-        players.update(methuselah_lines(view, names, wide=screen.size.width >= 110))
+        # The panel's own width (its border and padding off), else the screen's less those.
+        width = players.content_size.width or screen.size.width - 4
+        players.update(methuselah_lines(view, names, wide=screen.size.width >= 110, width=max(width, 40)))
         text = Text(no_wrap=True, overflow="ellipsis")
         for row in board_rows(view, names):
             text.append_text(row.text)

@@ -30,11 +30,13 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
+from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import Do, Status, Step, Target, Zone
+from engine.games.vtes.vocab import Do, Phase, Status, Step, Target, Zone
 from engine.table import Table
 from tui.errors import explain
 from tui.games.vtes import commands
+from tui.games.vtes.action_text import PASS_KEY, waiting_words
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.present import (
     board_rows,
@@ -47,11 +49,15 @@ from tui.games.vtes.present import (
     seat_name,
     turn_line,
 )
+from tui.games.vtes.widgets.action import ActionBox
 from tui.screens.table import TableFrame
 from tui.session import TableSession
 
 #: Columns from which the Methuselahs panel shows each one's predator too.
 WIDE = 110
+#: What the frame's status line says when the table waits for this seat's move
+#: (:func:`tui.table_text.waiting_text`): at a VTES table, only true on this seat's own turn.
+YOUR_TURN = "Your turn."
 #: Acts kept while one is on its way to the table (keys pressed quickly: ``t t t t``).
 QUEUE_MAX = 8
 
@@ -114,13 +120,22 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     """
 
     BINDINGS = [
-        Binding("n", "act('next')", "Next phase"),
+        Binding("n", "act('next')", "Next"),
         Binding("p", "play_card", "Play"),
+        # b blocks while you may block the open action, else announces a bleed (never both).
+        Binding("b", "block", "Block"),
         Binding("b", "act('bleed')", "Bleed"),
+        Binding("h", "act('hunt')", "Hunt"),
+        Binding("a", "announce", "Act…"),
+        Binding("full_stop", "pass_impulse", "Pass", key_display=PASS_KEY),
         Binding("t", "act('transfer')", "Transfer"),
         # A key that can do nothing now leaves the footer (check_action), and its twin says why.
         Binding("b", "why_not('bleed')", "Bleed", show=False),
         Binding("t", "why_not('transfer')", "Transfer", show=False),
+        Binding("h", "why_not('hunt')", "Hunt", show=False),
+        Binding("n", "why_not('next')", "Next", show=False),
+        Binding("full_stop", "why_not('pass')", "Pass", show=False, key_display=PASS_KEY),
+        Binding("A", "auto_pass", "Auto-pass", show=False),
         Binding("colon", "command", "Command"),
         Binding("tab", "cycle(1)", "Next panel", show=False),
         Binding("shift+tab", "cycle(-1)", "Previous panel", show=False),
@@ -138,12 +153,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("greater_than_sign", "counter(1)", "Blood +1", show=False),
         Binding("less_than_sign", "counter(-1)", "Blood -1", show=False),
         Binding("g", "act('edge')", "Edge", show=False),
-        Binding("m", "act('done')", "Action ends", show=False),
         Binding("w", "act('withdraw')", "Withdraw", show=False),
         Binding("T", "act('time')", "Call time", show=False),
         Binding("r", "rulings", "Rulings", show=False),
         Binding("e", "card_box", "Card text", show=False),
-        Binding("h", "ash", "Ash heaps", show=False),
+        Binding("H", "ash", "Ash heaps", show=False),
         Binding("L", "log_box", "Whole log", show=False),
         *TableFrame.FRAME_BINDINGS,
     ]
@@ -167,6 +181,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._why_not: dict[str, str | None] = {}
         #: The turn line when an after-play note was shown: a new one replaces the note.
         self._turn_at_note = ""
+        #: The acting minion and the blocker of the last block attempt seen, and of the last
+        #: block that succeeded (they fight: ``f`` records the strikes); the log notes read.
+        self._attempt: tuple[Pos, Pos] | None = None
+        self._combat: tuple[Pos, Pos] | None = None
+        self._notes_read = 0
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -182,10 +201,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
                     yield Static(id="vt-card-text")
 
     def compose_bottom(self) -> ComposeResult:
+        yield ActionBox(id="vt-action")
         yield Static(id="vt-say")
         yield Input(
             id="vt-cmd",
-            placeholder=": a command: next, bleed 2, play CARD, transfer 4 NAME… (→ completes)",
+            placeholder=": a command: bleed 2, block, pass, play CARD, transfer 4 NAME… (→ completes)",
             suggester=CommandSuggester(self),
         )
 
@@ -196,16 +216,47 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return self.query_one("#vt-hand")
 
     def show_status(self, table: Table, me: int | None) -> None:
-        """The frame's status line; but any Methuselah may act at any time, so the table always
-        waits on this seat too: on another's turn it says whose turn it is, not "Your turn."."""
+        """The frame's status line; but any Methuselah may act at any time, so the table may wait
+        on this seat when it is not its turn of play: "Your turn." is said only on this seat's
+        own turn (``view.acting``); otherwise it says whose turn it is, or what the table waits
+        for from this seat (its deck), keeping whatever the frame added after it (a vote, a
+        stalled seat)."""
         super().show_status(table, me)
         label = self.query_one("#waiting", Label)
+        content = label.content
+        said = content.plain if isinstance(content, Text) else str(content)
         view = self._current_view()
-        if view is None or view.step != Step.PLAY or view.acting == me or not label.has_class("-your-turn"):
+        during = waiting_words(view, list(table.names)) if view is not None and view.step == Step.PLAY else None
+        if during is not None and not self._work_shown(said):
+            # An open action: the table waits for the holder of the impulse alone (P1), whatever
+            # the frame read from the seats that may act; what the frame added after stays.
+            waited = table.waiting_on()
+            rest = said[len(YOUR_TURN) :] if said.startswith(YOUR_TURN) else ""
+            if not rest and said.startswith("Waiting for"):
+                rest = said[said.find(".") + 1 :] if "." in said else ""
+            if waited and view is not None and view.action is not None and waited != [view.action.impulse]:
+                during = "Waiting for " + ", ".join(seat_name(list(table.names), s) for s in waited) + "."
+            label.update(during + rest)
+            label.set_class(False, "-your-turn")
             return
-        names = list(table.names)
-        label.update(f"{seat_name(names, view.acting)}'s turn; you may act too (a card, a reaction).")
-        label.set_class(False, "-your-turn")
+        if not said.startswith(YOUR_TURN):
+            return
+        mine = view is not None and view.step == Step.PLAY and me is not None and view.acting == me
+        label.set_class(mine and said == YOUR_TURN, "-your-turn")
+        if mine:
+            return
+        if view is not None and view.step == Step.PLAY:
+            words = f"{seat_name(list(table.names), view.acting)}'s turn; you may act too (a card, a reaction)."
+        elif view is not None and view.step == Step.JOINING:
+            words = "The table waits for your deck's sizes."
+        else:
+            words = "The table waits for you."
+        label.update(words + said[len(YOUR_TURN) :])
+
+    @staticmethod
+    def _work_shown(said: str) -> bool:
+        """The status line shows protocol work or a stopped table, not whom the table waits for."""
+        return not (said.startswith(YOUR_TURN) or said.startswith("Waiting for"))
 
     def on_mount(self) -> None:
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
@@ -230,16 +281,63 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if view is None:
             self.query_one("#vt-players", Static).update(Text("Waiting for the table to start.", style="dim"))
             return
-        wide = self.size.width >= WIDE
-        self.query_one("#vt-players", Static).update(methuselah_lines(view, names, wide=wide))
+        self._fill_players(view, names)
         self._fill_board(view, names)
         self._fill_hand(view)
         self._show_card()
+        self._show_action(view, names)
         self._say_turn(view, names)
         self._check_keys()
         self._declare_deck(view)
         if self._queued and not self.submitting:
             self.call_later(self._drain)
+
+    def _fill_players(self, view: VtesView, names: list[str]) -> None:
+        """The Methuselahs panel, as wide as the screen (the ready minions' names fit its width)."""
+        width = max(self.size.width - 2, 40)  # the panel's padding: one column each side
+        self.query_one("#vt-players", Static).update(
+            methuselah_lines(view, names, wide=self.size.width >= WIDE, width=width)
+        )
+
+    def _show_action(self, view: VtesView, names: list[str]) -> None:
+        """The action box, and what the screen remembers of the action for ``f``: the minions of
+        the last block attempt, which enter combat when it blocks (P4: the table records it)."""
+        a = view.action
+        if a is not None and a.blocker:
+            self._attempt = (a.minion, a.blocker)
+        table = self.session.table
+        for note in table.notes[self._notes_read :]:
+            if "enter combat" in note.render(names) and self._attempt is not None:
+                self._combat = self._attempt
+                pair = [view.card(p) for p in self._combat]
+                if view.seat is not None and any(c is not None and c.controller == view.seat for c in pair):
+                    one, two = (c.name.split(" (")[0] if c is not None else "?" for c in pair)
+                    self._say(f"{one} and {two} enter combat: fight it out; f records what the strikes did.", False)
+        self._notes_read = len(table.notes)
+        blocker = self._blocker()
+        self.query_one(ActionBox).show_action(
+            view, names, blocker.name.split(" (")[0] if blocker is not None else None, self._auto()
+        )
+
+    def _auto(self) -> bool | None:
+        """The seat passes by itself with nothing to play (None: this session cannot)."""
+        auto = getattr(self.session, "auto_pass", None)
+        return None if auto is None else bool(auto)
+
+    def _blocker(self) -> CardView | None:
+        """The minion ``b`` blocks with: the selected one if it is a ready unlocked minion of
+        yours, else your first; None when you may not block now."""
+        view, me = self._view, self.session.seat
+        if view is None or me is None or not view.may_block(me):
+            return None
+        ready = view.ready_unlocked(me)
+        selected = self.selected_card()
+        return selected if selected in ready else (ready[0] if ready else None)
+
+    @on(ActionBox.ImpulseArrived)
+    def _impulse_arrived(self, event: ActionBox.ImpulseArrived) -> None:
+        # Asked to decide: a bell, and the keys act (not the command line or chat, if left open).
+        self.app.bell()
 
     def _fill_board(self, view: VtesView, names: list[str]) -> None:
         board = self.query_one("#vt-board", OptionList)
@@ -283,7 +381,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def _say_turn(self, view: VtesView, names: list[str]) -> None:
         say = self.query_one("#vt-say", Static)
-        turn = turn_line(view, names)
+        turn = self._turn_words(view, names)
+        # During an action the box says it all: the turn line gives its row back, but a refusal
+        # or a note still shows.
+        say.display = view.action is None or say.has_class("-illegal") or say.has_class("-todo")
         if say.has_class("-illegal"):
             return  # the last refusal stays until the next key
         if say.has_class("-todo"):
@@ -291,6 +392,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
                 return  # what to do after a play stays until the next key, or news of the turn
             say.set_class(False, "-todo")  # the turn changed (a phase, a withdrawal that fails)
         say.update(turn)
+
+    def _turn_words(self, view: VtesView, names: list[str]) -> str:
+        """The turn line (:func:`turn_line`), and that this seat asks every time when it does."""
+        turn = turn_line(view, names)
+        return turn + " Auto-pass off (A)." if self._auto() is False else turn
 
     def _declare_deck(self, view: VtesView) -> None:
         """In the joining step, send this seat's deck sizes (from the deck it committed to)."""
@@ -450,10 +556,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         # not at the next act, when the terminal grows or shrinks across that width.
         view = self._current_view()
         if view is not None:
-            wide = self.size.width >= WIDE
-            self.query_one("#vt-players", Static).update(
-                methuselah_lines(view, list(self.session.table.names), wide=wide)
-            )
+            self._fill_players(view, list(self.session.table.names))
 
     # -- acting ----------------------------------------------------------------------------------
 
@@ -470,11 +573,12 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         after a play) wrap to up to three lines and stay until the next key; any other text is one
         line, which the next redraw replaces."""
         say = self.query_one("#vt-say", Static)
+        say.display = True
         say.update(text)
         say.set_class(illegal, "-illegal")
         say.set_class(todo and not illegal, "-todo")
         if todo and self._view is not None:
-            self._turn_at_note = turn_line(self._view, list(self.session.table.names))
+            self._turn_at_note = self._turn_words(self._view, list(self.session.table.names))
 
     def _refusal(self, command: str) -> str | None:
         """Why ``command`` (its defaults filled as the key fills them) cannot be made now, in the
@@ -491,7 +595,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _check_keys(self) -> None:
         """Ask the engine whether ``b`` and ``t`` (with the table's selection) can act now; the
         footer shows them only then (:meth:`check_action`)."""
-        self._why_not = {"bleed": self._refusal("bleed"), "transfer": self._refusal("transfer")}
+        self._why_not = {
+            "next": self._refusal("next"),
+            "bleed": self._refusal("bleed"),
+            "hunt": self._refusal("hunt"),
+            "pass": self._refusal("pass"),
+            "transfer": self._refusal("transfer"),
+        }
 
     def action_why_not(self, what: str) -> None:
         """A footer key pressed while it can do nothing: why, in one line."""
@@ -549,7 +659,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._say(f"✗ {QUEUE_MAX} acts are waiting already: this key is ignored.", True)
             return
         self._queued.append(run)
-        self._say(f"⋯ waiting for your last act to reach the table ({len(self._queued)} more to send)", False)
+        self._say(f"… waiting for your last act to reach the table ({len(self._queued)} more to send)", False)
 
     def _drain(self) -> None:
         """Run the next kept key, once nothing of this seat is on its way."""
@@ -633,6 +743,70 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             shown = " · ".join(found[:4])
             self._say(f"→ completes: {shown}{' …' if len(found) > 4 else ''}", False)
 
+    def action_block(self) -> None:
+        """``b`` while this seat may block the open action: a block attempt (P3) with the selected
+        ready unlocked minion of yours, else your first."""
+        self.when_free(self._block)
+
+    def _block(self) -> None:
+        minion = self._blocker()
+        if minion is None:
+            self._say(f"✗ {self._refusal('block') or 'You may not block now.'}", True)
+            return
+        self.try_act({"do": Do.BLOCK, "minion": minion.as_list()})
+
+    def action_pass_impulse(self) -> None:
+        """``.``: pass the impulse of the open action (in window A, a blocker's pass declines)."""
+        self.when_free(lambda: self.run_command("pass"))
+
+    def action_auto_pass(self) -> None:
+        """``A``: pass by itself with nothing to play, or ask me every time."""
+        auto = self._auto()
+        switch = getattr(self.session, "set_auto_pass", None)
+        if auto is None or switch is None:
+            self._say("✗ This table asks you every time: it passes nothing by itself.", True)
+            return
+        try:
+            switch(not auto)
+        except VampireError as err:
+            self._say(f"✗ {explain(err)}", True)
+            return
+        if auto:
+            self._say(
+                f"Ask me every time: you decide every impulse, even with nothing to play ({PASS_KEY} passes).", False
+            )
+        else:
+            self._say("Auto-pass: with nothing to block or play, your impulse passes by itself.", False)
+        view = self._current_view()
+        if view is not None:
+            self._show_action(view, list(self.session.table.names))
+
+    def action_announce(self) -> None:
+        """``a``: announce an action (a menu: bleed, hunt, an action card of the hand, leave
+        torpor, rescue…) with the selected minion of yours, else your first ready unlocked one."""
+        self.when_free(lambda: self._announce(None))
+
+    def _announce(self, card: CardView | None) -> None:
+        from tui.games.vtes.menus import AnnounceMenu, announce_choices
+
+        view, me = self._view, self.session.seat
+        if view is None or me is None:
+            return
+        mine = [c for c in view.cards if c.controller == me and c.zone in (Zone.READY, Zone.TORPOR)]
+        selected = self.selected_card()
+        minion = selected if selected in mine and (selected.crypt or "Ally" in selected.types) else None
+        names = list(self.session.table.names)
+        choices = announce_choices(view, names, minion, card)
+        if not choices:
+            self._say("✗ None of your minions can act now (each acts once it is ready and unlocked).", True)
+            return
+
+        def chosen(act: Act | None) -> None:
+            if act is not None:
+                self.when_free(lambda: self.try_act(act))
+
+        self.app.push_screen(AnnounceMenu(choices), chosen)
+
     def action_play_card(self) -> None:
         self.when_free(self._play_card)
 
@@ -652,6 +826,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             )
             return
         self._play_armed = None
+        view, me = self._view, self.session.seat
+        types = set(card.types)
+        action_card = bool(types & ACTION_TYPES) and not types & {MODIFIER, REACTION}
+        if action_card and view is not None and view.action is None and view.acting == me:
+            # An action card is announced as a minion's action, not played: the menu proposes it.
+            self._announce(card)
+            return
         self.try_act(self._play_act(card))
 
     def _play_act(self, card: CardView) -> Act:
@@ -665,6 +846,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         mine = [c for c in (self._view.cards if self._view else ()) if c.controller == me and c.zone.in_play]
         selected = self.selected_card()
         minion = selected if selected is not None and selected in mine else None
+        view = self._view
+        if view is not None and view.action is not None and me is not None and REACTION in card.types:
+            # A reaction is played by a ready unlocked minion of yours: the selected one, else the
+            # engine's choice when you have one only.
+            ready = view.ready_unlocked(me)
+            if minion in ready and minion is not None:
+                act["minion"] = minion.as_list()
         ctx = self.command_context()
         if ctx is not None:
             act.update(commands.play_destination(card, ctx))
@@ -739,6 +927,12 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         me = self.session.seat
         if view is None or me is None:
             return
+        pair = [view.card(p) for p in self._combat] if self._combat is not None else []
+        fighters = [c for c in pair if c is not None and c.zone in (Zone.READY, Zone.TORPOR)]
+        if len(fighters) == 2 and (self.selected_card() is None or self.selected_card() in fighters):
+            # The table recorded this combat when the block succeeded: only the strikes are left.
+            self._strikes((fighters[0], fighters[1]))
+            return
         minion = self.selected_card()
         if (
             minion is None
@@ -766,6 +960,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
         def chosen(act: Act | None) -> None:
             if act is None:
+                self._combat = None  # f starts a combat by hand again
                 self._say(f"Combat between {pair[0].name} and {pair[1].name} ends.", False)
                 return
             self.when_free(lambda: self.try_act(act))
@@ -812,21 +1007,37 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         super().action_back()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        acting = ("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command")
+        acting = (
+            *("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command"),
+            *("block", "announce", "pass_impulse", "auto_pass"),
+        )
         if action in acting and getattr(self.session, "watching", False):
             return False  # a spectator's footer lists no key that acts
         if action == "command":
             return True
         if action == "why_not":
             return not getattr(self.session, "watching", False)
+        view, me = self._view, self.session.seat
+        if action == "block":
+            return view is not None and me is not None and self._blocker() is not None
+        if action == "pass_impulse":
+            return view is not None and view.action is not None and view.action.impulse == me
+        if action == "announce":
+            # Else a falls to the frame's: end the wait for a stalled seat.
+            mine = view is not None and view.step == Step.PLAY and view.acting == me and view.action is None
+            return mine and view is not None and view.phase == Phase.MINION and self._stalled_seat() is None
+        if action == "auto_pass":
+            return True if self._auto() is not None else None
+        if action == "act" and (view is None or view.me is None or view.me.status != Status.IN):
+            return None  # out of the game (or not started): the keys that act are off
         if action == "act" and parameters and parameters[0] in self._why_not and not self.submitting:
             # False, not None: the key leaves the footer and its twin (why_not) says why.
             return self._why_not[str(parameters[0])] is None
         if action in acting:
             view = self._view
             seated = self.session.seat is not None and view is not None and view.step == Step.PLAY
-            me = view.me if view is not None else None
-            return True if seated and me is not None and me.status == Status.IN else None
+            player = view.me if view is not None else None
+            return True if seated and player is not None and player.status == Status.IN else None
         return super().check_action(action, parameters)
 
 

@@ -1,0 +1,139 @@
+"""A person's minion actions at the VTES table, by keys only, against heuristic bots
+(shared/rules/vtes-actions.md 4, P1–P4; the table in one process, tests.support.vtes_table):
+
+- a bot's bleed at the person waits for the person's decision (the action box names the
+  Methuselah who may block and the impulse; the status line waits for the person alone): ``b``
+  attempts the block with the person's ready unlocked minion, ``.`` passes the later windows, and
+  the bleed is blocked: the person's pool is untouched;
+- the person's bleed (``b`` announces it) is blocked by a bot whose pool is low (set by a ``pool``
+  command that names its cause): the prey keeps its pool, the log says the minions enter combat.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.games.vtes.vocab import ActionKind, Phase, Window
+from tests.support.local_session import LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_table import advance, build_vtes
+from tui.app import Start, VampireApp
+from tui.games.vtes.table import VtesTableScreen
+
+
+def _view(app: VampireApp) -> Any:
+    screen = app.screen
+    return screen.session.view() if isinstance(screen, VtesTableScreen) else None
+
+
+def _box(app: VampireApp) -> str:
+    return shown(app.screen.query_one("#vt-action"))
+
+
+def _status(app: VampireApp) -> str:
+    return shown(app.screen.query_one("#waiting"))
+
+
+def _log(app: VampireApp) -> str:
+    session = app.screen.session
+    return "\n".join(n.render(list(session.table.names)) for n in session.table.notes)
+
+
+async def _pass_until_closed(pilot: Any, app: VampireApp) -> None:
+    """Press ``.`` each time the impulse comes to the person, until the action resolves."""
+    for _ in range(20):
+        await eventually(
+            lambda: _view(app).action is None or (_view(app).action.impulse == 0 and not app.screen.submitting),
+            30,
+            "the impulse back, or the action over",
+            pilot=pilot,
+        )
+        if _view(app).action is None:
+            return
+        await pilot.press("full_stop")
+        await pilot.pause(0.05)
+    raise AssertionError("the action never resolved")
+
+
+def _bled_at_me(view: Any) -> bool:
+    a = view.action
+    return (
+        a is not None
+        and a.kind == ActionKind.BLEED
+        and 0 in a.targets
+        and a.impulse == 0
+        and view.may_block(0)
+        and bool(view.ready_unlocked(0))
+    )
+
+
+async def test_a_bots_bleed_waits_for_the_person_who_blocks_it_with_b() -> None:
+    local = build_vtes(11)
+    advance(local, _bled_at_me, limit=60000)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        view = _view(app)
+        names = list(session.table.names)
+        actor = names[view.action.actor]
+        pool = view.players[0].pool
+        # The box says who acts, at whom, the window and whose impulse; and the person's keys.
+        await eventually(lambda: "b block with" in _box(app), 10, "the block key in the action box", pilot=pilot)
+        box = _box(app)
+        assert f"{actor}'s " in box and "bleeds you for 1" in box
+        assert "stealth 0 vs intercept 0" in box and "window A: you may block" in box and "impulse: you" in box
+        assert "Your impulse" in _status(app) and "Your turn." not in _status(app)
+        # Nobody else is waited for: the table waits for the holder of the impulse alone.
+        assert session.table.waiting_on() == [0]
+        await pilot.press("b")
+        await eventually(
+            lambda: _view(app).action is None or _view(app).action.window == Window.ATTEMPT,
+            30,
+            "the block attempt",
+            pilot=pilot,
+        )
+        assert "attempts to block" in _log(app)
+        await _pass_until_closed(pilot, app)
+        await eventually(lambda: "enter combat" in _log(app), 30, "the block", pilot=pilot)
+        assert _view(app).players[0].pool == pool  # blocked: no pool burned
+        assert (
+            not app.screen.query_one("#vt-action").display or "-open" not in app.screen.query_one("#vt-action").classes
+        )
+
+
+def _my_minion_phase_with_a_blocker(view: Any) -> bool:
+    if view.acting != 0 or view.phase != Phase.MINION or view.action is not None:
+        return False
+    prey = view.players[0].prey
+    bled = {d.minion for d in view.done if d.kind == ActionKind.BLEED}
+    mine = [c for c in view.ready_unlocked(0) if c.pos not in bled and c.counters > 0]
+    return bool(mine) and bool(view.ready_unlocked(prey)) and view.players[prey].pool > 11
+
+
+async def test_the_persons_bleed_is_blocked_by_a_bot_whose_pool_is_low() -> None:
+    local = build_vtes(11)
+    advance(local, _my_minion_phase_with_a_blocker, limit=60000)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        view = _view(app)
+        prey = view.players[0].prey
+        name = session.table.names[prey]
+        low = view.players[prey].pool - 8
+        # A pool change to another Methuselah names its cause (a claim the prey may dispute).
+        await pilot.press("colon", *[("space" if c == " " else c) for c in f"pool -{low} {name} for test"], "enter")
+        await eventually(lambda: _view(app).players[prey].pool == 8, 30, "the prey's pool at 8", pilot=pilot)
+        await pilot.press("escape")
+        await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
+        await pilot.press("b")
+        await eventually(lambda: _view(app).action is not None, 30, "the bleed announced", pilot=pilot)
+        assert f"bleeds {name} for 1" in _box(app)
+        assert "pass" in _box(app)
+        await _pass_until_closed(pilot, app)
+        await eventually(lambda: "enter combat" in _log(app), 30, "the bot's block", pilot=pilot)
+        assert _view(app).players[prey].pool == 8
+        assert "blocks" in _log(app)

@@ -1,0 +1,146 @@
+"""The open minion action in words, from a seat's :class:`VtesView` (shared/rules/vtes-actions.md
+4, P1–P3): who acts with whom at what, stealth against intercept, the bleed or hunt amount, the
+window and who holds the impulse, and the keys this seat may press now. No Textual here: the
+action box (:mod:`tui.games.vtes.widgets.action`) shows these; the tests read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.games.vtes.state import Action
+from engine.games.vtes.view import VtesView, window_cards
+from engine.games.vtes.vocab import ActionKind, Window
+from tui.games.vtes.present import seat_name
+
+_VERBS: dict[ActionKind, str] = {
+    ActionKind.BLEED: "bleeds",
+    ActionKind.HUNT: "hunts",
+    ActionKind.EQUIP: "equips",
+    ActionKind.EMPLOY: "employs a retainer",
+    ActionKind.RECRUIT: "recruits an ally",
+    ActionKind.POLITICAL: "takes a political action",
+    ActionKind.LEAVE_TORPOR: "leaves torpor",
+    ActionKind.RESCUE: "rescues",
+    ActionKind.DIABLERISE: "diablerises",
+    ActionKind.OTHER: "acts",
+}
+
+#: The key that passes the impulse (shown in the footer and the action box).
+PASS_KEY = "."
+
+
+def _short(name: str) -> str:
+    return name.split(" (")[0]
+
+
+def _card_name(view: VtesView, pos: object) -> str:
+    card = view.card(pos) if isinstance(pos, tuple) and pos else None
+    return _short(card.name) if card is not None and card.name else "a card"
+
+
+def _who(view: VtesView, names: Sequence[str], seat: int) -> str:
+    return "you" if seat == view.seat else seat_name(names, seat)
+
+
+def action_words(view: VtesView, names: Sequence[str], action: Action) -> str:
+    """``"Ana's Lucia bleeds Ben for 2 with Govern the Unaligned"``: the acting Methuselah, the
+    acting minion, what it does (at whom, for how much) and with which card."""
+    actor = "Your" if action.actor == view.seat else f"{seat_name(names, action.actor)}'s"
+    text = f"{actor} {_card_name(view, action.minion)} {_VERBS.get(action.kind, 'acts')}"
+    if action.kind == ActionKind.BLEED and action.targets:
+        text += f" {_who(view, names, action.targets[0])} for {action.amount}"
+    elif action.kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and action.target_card:
+        text += f" {_card_name(view, action.target_card)}"
+    elif action.targets:
+        text += " against " + " and ".join(_who(view, names, s) for s in action.targets)
+    if action.kind == ActionKind.HUNT:
+        text += f" for {action.amount}"
+    if action.card:
+        text += f" with {_card_name(view, action.card)}"
+    return text
+
+
+def numbers_words(action: Action) -> str:
+    """``"stealth 1 vs intercept 0"``: the action's stealth against the block attempt's intercept."""
+    return f"stealth {action.stealth} vs intercept {action.intercept}"
+
+
+def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
+    """The window (4.4) and what it waits for: ``"window A: Ben may block"``, ``"window B: Marek
+    attempts to block"``, ``"window C: no block; all pass and it succeeds"``."""
+    match action.window:
+        case Window.NO_ATTEMPT:
+            may = [s for s in view.blockers() if s not in action.declined]
+            if not may:
+                return "window A: nobody may block"
+            return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block"
+        case Window.ATTEMPT:
+            blocker = _card_name(view, action.blocker)
+            blocked = "blocked if all pass" if action.intercept >= action.stealth else "not blocked as it stands"
+            return f"window B: {blocker} attempts to block ({blocked})"
+        case _:
+            return "window C: unblocked, succeeds once all pass"
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key this seat may press in the open action: ``key`` as the footer shows it, ``words``."""
+
+    key: str
+    words: str
+
+
+def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tuple[Key, ...]:
+    """The keys of this seat in the open action when it holds the impulse (else none): block with
+    ``blocker_name`` (the minion ``b`` blocks with) when it may block, play an action modifier or
+    a reaction when one in hand fits, pass; the actor's stealth when a block attempt would stop it."""
+    a, me = view.action, view.seat
+    if a is None or me is None or a.impulse != me:
+        return ()
+    keys: list[Key] = []
+    if view.may_block(me) and blocker_name:
+        keys.append(Key("b", f"block with {blocker_name}"))
+    cards = window_cards(view)
+    if cards:
+        what = "a modifier" if me == a.actor else "a reaction"
+        keys.append(Key("p", what))
+    if me == a.actor and a.window == Window.ATTEMPT and a.intercept >= a.stealth:
+        keys.append(Key(":stealth +1", "by a card"))
+    if a.window == Window.ATTEMPT and a.blocker and view.card(a.blocker) is not None:
+        blocker = view.card(a.blocker)
+        if blocker is not None and blocker.controller == me and a.stealth > a.intercept:
+            keys.append(Key(":intercept +1", "by a card"))
+    declines = view.may_block(me)
+    keys.append(Key(PASS_KEY, "pass (no block)" if declines else "pass"))
+    return tuple(keys)
+
+
+def impulse_words(view: VtesView, names: Sequence[str], action: Action) -> str:
+    """``"impulse: Ben"``, or ``"impulse: you"``."""
+    return f"impulse: {_who(view, names, action.impulse)}"
+
+
+def waiting_words(view: VtesView, names: Sequence[str]) -> str | None:
+    """The status line during an open action: whom the table waits for (the holder of the
+    impulse, P1), or None when no action is open."""
+    a = view.action
+    if a is None:
+        return None
+    if a.impulse == view.seat:
+        what = "block, play or pass" if view.may_block(a.impulse) else "play or pass"
+        return f"Your impulse: the table waits for you ({what})."
+    return f"Waiting for {seat_name(names, a.impulse)} (impulse)."
+
+
+__all__ = [
+    "PASS_KEY",
+    "Key",
+    "action_words",
+    "impulse_words",
+    "numbers_words",
+    "waiting_words",
+    "window_words",
+    "your_keys",
+]

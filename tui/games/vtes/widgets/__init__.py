@@ -1,0 +1,1 @@
+"""The VTES table screen's widgets, one module per area (the open action: :mod:`.action`)."""
