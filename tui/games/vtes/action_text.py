@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import VtesView, window_cards
-from engine.games.vtes.vocab import ActionKind, Window
+from engine.games.vtes.vocab import ActionKind, CombatStep, Poll, Window
 from tui.games.vtes.present import seat_name
 
 _VERBS: dict[ActionKind, str] = {
@@ -80,6 +80,9 @@ def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
             blocker = _card_name(view, action.blocker)
             blocked = "blocked if all pass" if action.intercept >= action.stealth else "not blocked as it stands"
             return f"window B: {blocker} attempts to block ({blocked})"
+        case Window.DIABLERIE:
+            blocker = _card_name(view, action.blocker)
+            return f"blocked: {blocker}'s controller diablerises {_card_name(view, action.minion)}, or declines"
         case _:
             return "window C: unblocked, succeeds once all pass"
 
@@ -100,6 +103,8 @@ def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tu
     if a is None or me is None or a.impulse != me:
         return ()
     keys: list[Key] = []
+    if a.window == Window.DIABLERIE:
+        return (Key(":diablerise", "diablerise"), Key(PASS_KEY, "decline"))
     if view.may_block(me) and blocker_name:
         keys.append(Key("b", f"block with {blocker_name}"))
     cards = window_cards(view)
@@ -123,8 +128,27 @@ def impulse_words(view: VtesView, names: Sequence[str], action: Action) -> str:
 
 
 def waiting_words(view: VtesView, names: Sequence[str]) -> str | None:
-    """The status line during an open action: whom the table waits for (the holder of the
-    impulse, P1), or None when no action is open."""
+    """The status line during an open action, a combat or a referendum: whom the table waits for
+    (the holder of the impulse, P1; the Methuselahs still voting), or None when none is under way."""
+    fight, poll = view.combat, view.referendum
+    if poll is not None:
+        if poll.step == Poll.VOTING:
+            left = [s for s in view.in_game() if s not in poll.done]
+            if view.seat in left:
+                return "The referendum waits for your votes (V vote, . done)."
+            return "Waiting for " + ", ".join(seat_name(names, s) for s in left) + " (votes)."
+        if poll.impulse == view.seat:
+            return (
+                "The referendum waits for you ("
+                + ("terms: :terms TEXT" if poll.step == Poll.TERMS else ". pass")
+                + ")."
+            )
+        return f"Waiting for {seat_name(names, poll.impulse)} (referendum)."
+    if fight is not None:
+        if fight.impulse == view.seat:
+            what = "your strike: s hand strike, :strike …" if fight.step == CombatStep.STRIKE else ". pass"
+            return f"The combat waits for you ({what})."
+        return f"Waiting for {seat_name(names, fight.impulse)} (combat)."
     a = view.action
     if a is None:
         return None

@@ -106,7 +106,6 @@ _ALIASES: dict[str, str] = {
     "end_turn": "end",
     "action_end": "end-action",
     "end_action": "end-action",
-    "done": "end-action",
     "hand_size": "handsize",
     "n": "next",
     "announce": "action",

@@ -31,11 +31,11 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION
-from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import Do, Phase, Status, Step, Target, Zone
+from engine.games.vtes.view import CardView, VtesView, vote_sources
+from engine.games.vtes.vocab import CombatStep, Do, Phase, Poll, Status, Step, Target, Zone
 from engine.table import Table
 from tui.errors import explain
-from tui.games.vtes import commands
+from tui.games.vtes import commands, fight_commands
 from tui.games.vtes.action_text import PASS_KEY, waiting_words
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.present import (
@@ -50,6 +50,8 @@ from tui.games.vtes.present import (
     turn_line,
 )
 from tui.games.vtes.widgets.action import ActionBox
+from tui.games.vtes.widgets.combat import CombatBox
+from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.screens.table import TableFrame
 from tui.session import TableSession
 
@@ -128,6 +130,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("h", "act('hunt')", "Hunt"),
         Binding("a", "announce", "Act…"),
         Binding("full_stop", "pass_impulse", "Pass", key_display=PASS_KEY),
+        Binding("s", "strike", "Strike"),
+        Binding("m", "fight('maneuver')", "Maneuver"),
+        Binding("P", "fight('press')", "Press"),
+        Binding("V", "vote", "Vote"),
         Binding("t", "act('transfer')", "Transfer"),
         # A key that can do nothing now leaves the footer (check_action), and its twin says why.
         Binding("b", "why_not('bleed')", "Bleed", show=False),
@@ -202,6 +208,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def compose_bottom(self) -> ComposeResult:
         yield ActionBox(id="vt-action")
+        yield CombatBox(id="vt-combat")
+        yield ReferendumBox(id="vt-referendum")
         yield Static(id="vt-say")
         yield Input(
             id="vt-cmd",
@@ -286,6 +294,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._fill_hand(view)
         self._show_card()
         self._show_action(view, names)
+        self.query_one(CombatBox).show_combat(view, names)
+        polling = table.options.get("polling")
+        self.query_one(ReferendumBox).show_referendum(view, names, CLOSE_AFTER if polling == "15s" else None)
         self._say_turn(view, names)
         self._check_keys()
         self._declare_deck(view)
@@ -334,8 +345,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         selected = self.selected_card()
         return selected if selected in ready else (ready[0] if ready else None)
 
+    @on(CombatBox.YourMove)
+    @on(ReferendumBox.YourMove)
     @on(ActionBox.ImpulseArrived)
-    def _impulse_arrived(self, event: ActionBox.ImpulseArrived) -> None:
+    def _impulse_arrived(self, event: ActionBox.ImpulseArrived | CombatBox.YourMove | ReferendumBox.YourMove) -> None:
         # Asked to decide: a bell, and the keys act (not the command line or chat, if left open).
         self.app.bell()
 
@@ -587,7 +600,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if ctx is None or self.session.seat is None:
             return "The table has not started yet."
         try:
-            self.session.check_move(commands.parse(command, ctx))
+            self.session.check_move(fight_commands.parse_line(command, ctx))
         except VampireError as err:
             return self._sentence(err)
         return None
@@ -691,7 +704,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._say("The table has not started yet.", True)
             return False
         try:
-            act = commands.parse(line, ctx)
+            act = fight_commands.parse_line(line, ctx)
         except VampireError as err:
             self._say(f"✗ {explain(err)}", True)
             return False
@@ -756,8 +769,45 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.try_act({"do": Do.BLOCK, "minion": minion.as_list()})
 
     def action_pass_impulse(self) -> None:
-        """``.``: pass the impulse of the open action (in window A, a blocker's pass declines)."""
-        self.when_free(lambda: self.run_command("pass"))
+        """``.``: pass the impulse of the open action (in window A, a blocker's pass declines), of
+        a combat step or before a referendum's votes; while polling, say you are done voting."""
+        view = self._view
+        voting = view is not None and view.referendum is not None and view.referendum.step == Poll.VOTING
+        self.when_free(lambda: self.run_command("done" if voting else "pass"))
+
+    @on(ReferendumBox.CloseTime)
+    def _close_polling(self, event: ReferendumBox.CloseTime) -> None:
+        """``polling=15s``: 15 s after the last vote this seat is done (7.1)."""
+        self._say("15 s since the last vote: you are done voting (table rule polling=15s).", False)
+        self.when_free(lambda: self.run_command("done"))
+
+    def action_strike(self) -> None:
+        """``s``: the hand strike for your combatant whose strike is due (5.4); other strikes by
+        the command line (``:strike 2 agg``, ``:strike dodge with CARD``)."""
+        self.when_free(lambda: self.run_command("strike"))
+
+    def action_fight(self, word: str) -> None:
+        """``m`` maneuver, ``P`` press: for your combatant (a card allows it: name it with
+        ``:maneuver with CARD``)."""
+        self.when_free(lambda: self.run_command(word))
+
+    def action_vote(self) -> None:
+        """``V``: the command line, ready for a vote, with the sources you hold listed."""
+        view, me = self._view, self.session.seat
+        if view is None or me is None or view.referendum is None:
+            self._say("✗ There is no referendum to vote in.", True)
+            return
+        sources = vote_sources(view, me)
+        words = []
+        for act in sources:
+            card = view.card(tuple(act["card"])) if "card" in act else None
+            words.append(f"{act['source']}" + (f" {card.name.split(' (')[0]}" if card is not None else ""))
+        self.action_command()
+        cmd = self.query_one("#vt-cmd", Input)
+        cmd.value = "vote for "
+        cmd.cursor_position = len(cmd.value)
+        held = ", ".join(words) if words else "none: say . done"
+        self._say(f"Vote for or against, from: {held}.", False)
 
     def action_auto_pass(self) -> None:
         """``A``: pass by itself with nothing to play, or ask me every time."""
@@ -1009,7 +1059,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         acting = (
             *("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command"),
-            *("block", "announce", "pass_impulse", "auto_pass"),
+            *("block", "announce", "pass_impulse", "auto_pass", "strike", "fight", "vote"),
         )
         if action in acting and getattr(self.session, "watching", False):
             return False  # a spectator's footer lists no key that acts
@@ -1021,7 +1071,32 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if action == "block":
             return view is not None and me is not None and self._blocker() is not None
         if action == "pass_impulse":
-            return view is not None and view.action is not None and view.action.impulse == me
+            if view is None or me is None:
+                return False
+            if view.referendum is not None:
+                r = view.referendum
+                return r.impulse == me if r.step != Poll.VOTING else me not in r.done
+            if view.combat is not None:
+                return view.combat.impulse == me and view.combat.step != CombatStep.STRIKE
+            return view.action is not None and view.action.impulse == me
+        if action == "strike":
+            return (
+                view is not None
+                and view.combat is not None
+                and view.combat.step == CombatStep.STRIKE
+                and (view.combat.impulse == me)
+            )
+        if action == "fight":
+            step = CombatStep.RANGE if parameters and parameters[0] == "maneuver" else CombatStep.PRESS
+            return (
+                view is not None
+                and view.combat is not None
+                and view.combat.step == step
+                and (view.combat.impulse == me)
+            )
+        if action == "vote":
+            poll = view.referendum if view is not None else None
+            return poll is not None and poll.step == Poll.VOTING and me not in poll.done
         if action == "announce":
             # Else a falls to the frame's: end the wait for a stalled seat.
             mine = view is not None and view.step == Step.PLAY and view.acting == me and view.action is None

@@ -1,0 +1,189 @@
+"""The command line's words for combat and referendums (shared/rules/vtes-actions.md 5–7, P5–P7):
+each line becomes one act of :mod:`engine.games.vtes`, read against the seat's view.
+
+    strike [N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [other] [at RETAINER] [with CARD]
+    maneuver [with CARD]          press [with CARD]          prevent N [agg N] [with CARD]
+    terms TEXT…                   vote [for|against] calling | edge | title VAMPIRE [N] | card CARD | other CARD N
+    done                          diablerise
+
+The combatant is the seat's own minion in the combat (the one whose strike is due, for
+``strike``). A bare ``strike`` is the hand strike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.games.base import Act
+from engine.games.vtes.combat import due
+from engine.games.vtes.view import CardView
+from engine.games.vtes.vocab import Do, VoteSource
+from tui.games.vtes import commands
+from tui.games.vtes.commands import CommandError, Context, take_card
+
+WORDS: tuple[str, ...] = ("strike", "maneuver", "press", "prevent", "terms", "vote", "done", "diablerise")
+"""The commands this module reads."""
+
+HELP: tuple[tuple[str, str], ...] = (
+    ("strike", "[N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [with CARD]"),
+    ("maneuver", "[with CARD]"),
+    ("press", "[with CARD]"),
+    ("prevent", "N [agg N] [with CARD]"),
+    ("terms", "TEXT"),
+    ("vote", "[for|against] calling|edge|title VAMPIRE [N]|card CARD|other CARD N"),
+    ("done", ""),
+    ("diablerise", ""),
+)
+"""Each command and its arguments, for the help."""
+
+_FLAGS = {"agg": "aggravated", "aggravated": "aggravated", "ranged": "ranged", "first": "first"}
+_FLAGS |= {"dodge": "dodge", "ends": "ends", "other": "other"}
+
+
+def _int(token: str, what: str) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise CommandError(f"{what} is a number, not {token!r}.") from None
+
+
+def _with_card(tokens: list[str], ctx: Context) -> tuple[list[str], Act]:
+    """A trailing ``with CARD`` (a card of the hand, played with the act)."""
+    lowered = [t.lower() for t in tokens]
+    if "with" not in lowered:
+        return tokens, {}
+    i = lowered.index("with")
+    card, rest = take_card(tokens[i + 1 :], list(ctx.view.hand), "card of your hand")
+    if rest:
+        raise CommandError(f"Nothing goes after the card, not {' '.join(rest)!r}.")
+    return tokens[:i], {"card": card.as_list()}
+
+
+def _my_combatant(ctx: Context, what: str) -> list[int]:
+    combat = ctx.view.combat
+    if combat is None:
+        raise CommandError(f"There is no combat to {what} in.")
+    if what == "strike":
+        waiting = [m for m in due(combat) if (c := ctx.view.card(m)) is not None and c.controller == ctx.me]
+        if waiting:
+            return list(waiting[0])
+    for m in (combat.acting, combat.opposing):
+        card = ctx.view.card(m)
+        if card is not None and card.controller == ctx.me:
+            return list(m)
+    raise CommandError(f"None of your minions is in this combat: you cannot {what}.")
+
+
+def parse_line(line: str, ctx: Context) -> Act:
+    """The act of a command line: a combat or referendum command of :data:`WORDS` read here, any
+    other by :func:`tui.games.vtes.commands.parse`. Raises CommandError with a sentence."""
+    tokens = line.strip().removeprefix(":").split()
+    if tokens and tokens[0].lower() in WORDS:
+        return parse(tokens[0].lower(), tokens[1:], ctx)
+    return commands.parse(line, ctx)
+
+
+def parse(word: str, rest: list[str], ctx: Context) -> Act:
+    """The act for command ``word`` (one of :data:`WORDS`) with arguments ``rest``. Raises
+    CommandError with a sentence."""
+    match word:
+        case "strike":
+            return _strike(rest, ctx)
+        case "maneuver" | "press":
+            rest, card = _with_card(rest, ctx)
+            if rest:
+                raise CommandError(f"{word} takes only [with CARD], not {' '.join(rest)!r}.")
+            return {"do": Do.MANEUVER if word == "maneuver" else Do.PRESS, "minion": _my_combatant(ctx, word), **card}
+        case "prevent":
+            return _prevent(rest, ctx)
+        case "terms":
+            if not rest:
+                raise CommandError("Say the terms: terms TEXT (what the referendum decides).")
+            return {"do": Do.TERMS, "text": " ".join(rest)}
+        case "vote":
+            return _vote(rest, ctx)
+        case "done" | "diablerise":
+            if rest:
+                raise CommandError(f"{word} takes nothing after it.")
+            return {"do": Do.DONE if word == "done" else Do.DIABLERISE}
+    raise CommandError(f"{word!r} is not a command.")
+
+
+def _strike(rest: list[str], ctx: Context) -> Act:
+    rest, card = _with_card(rest, ctx)
+    act: Act = {"do": Do.STRIKE, "minion": _my_combatant(ctx, "strike"), **card}
+    tokens = list(rest)
+    while tokens:
+        t = tokens.pop(0).lower()
+        if t in _FLAGS:
+            act[_FLAGS[t]] = True
+        elif t.startswith("+") and t[1:].isdigit():
+            act["additional"] = int(t[1:])
+        elif t == "steal":
+            if not tokens:
+                raise CommandError("Say how much blood: steal N.")
+            act["steal"] = _int(tokens.pop(0), "The blood stolen")
+        elif t == "at":
+            combat = ctx.view.combat
+            assert combat is not None
+            other = combat.opposing if act["minion"] == list(combat.acting) else combat.acting
+            retainers = [c for c in ctx.view.cards if c.on == other]
+            target, tokens = take_card(tokens, retainers, "retainer on the opposing minion")
+            act["retainer"] = target.as_list()
+        elif t.lstrip("-").isdigit():
+            act["damage"] = _int(t, "The damage")
+        else:
+            raise CommandError(
+                f"{t!r} is not a strike word: N, agg, ranged, first, dodge, ends, steal N, +N, other, at RETAINER."
+            )
+    return act
+
+
+def _prevent(rest: list[str], ctx: Context) -> Act:
+    rest, card = _with_card(rest, ctx)
+    lowered = [t.lower() for t in rest]
+    normal, agg = 0, 0
+    if lowered and lowered[0].isdigit():
+        normal = int(lowered.pop(0))
+    if lowered[:1] in (["agg"], ["aggravated"]):
+        lowered.pop(0)
+        if not lowered or not lowered[0].isdigit():
+            raise CommandError("Say how much aggravated damage: prevent N agg N.")
+        agg = int(lowered.pop(0))
+    if lowered or not (normal or agg):
+        raise CommandError("Say how much: prevent N, or prevent N agg N.")
+    return {"do": Do.PREVENT, "minion": _my_combatant(ctx, "prevent damage"), "normal": normal, "agg": agg, **card}
+
+
+def _vote(rest: list[str], ctx: Context) -> Act:
+    side = True
+    tokens = list(rest)
+    if tokens and tokens[0].lower() in ("for", "against", "yes", "no"):
+        side = tokens.pop(0).lower() in ("for", "yes")
+    if not tokens:
+        raise CommandError("Say where the votes come from: vote for calling | edge | title VAMPIRE | card CARD.")
+    source = tokens.pop(0).lower()
+    act: Act = {"do": Do.VOTE, "for": side}
+    match source:
+        case "calling" | "edge":
+            act["source"] = VoteSource(source)
+        case "title":
+            mine = [c for c in ctx.view.cards if c.controller == ctx.me and c.crypt and c.name]
+            vampire, tokens = take_card(tokens, mine, "titled vampire of yours")
+            act.update(source=VoteSource.TITLE, card=vampire.as_list())
+            if tokens:
+                act["count"] = _int(tokens.pop(0), "The votes")
+        case "card":
+            card, tokens = take_card(tokens, list(ctx.view.hand), "political action card of your hand")
+            act.update(source=VoteSource.CARD, card=card.as_list())
+        case "other":
+            cards: Sequence[CardView] = [c for c in ctx.view.cards if c.name]
+            card, tokens = take_card(tokens, cards, "card that gives votes")
+            if not tokens:
+                raise CommandError("Say how many votes the card gives: vote for other CARD N.")
+            act.update(source=VoteSource.OTHER, card=card.as_list(), count=_int(tokens.pop(0), "The votes"))
+        case _:
+            raise CommandError(f"{source!r} is not a source of votes: calling, edge, title, card or other.")
+    if tokens:
+        raise CommandError(f"Nothing goes after that, not {' '.join(tokens)!r}.")
+    return act

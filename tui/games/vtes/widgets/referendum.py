@@ -1,0 +1,115 @@
+"""The referendum box: the referendum under way at a glance (shared/rules/vtes-actions.md 7, P7).
+
+Two lines above the command line, shown only during a referendum (a blood hunt too): the terms;
+the votes for and against by source and who has not finished, or who holds the impulse before
+votes; this seat's keys. With the table rule ``polling=15s`` it closes this seat's polling 15 s
+after the last vote (it says ``done`` for the player, who may vote before then). The words come
+from :mod:`tui.games.vtes.fight_text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static
+
+from engine.games.vtes.view import VtesView
+from engine.games.vtes.vocab import Poll
+from tui.games.vtes.fight_text import referendum_keys, referendum_lines
+
+CLOSE_AFTER = 15.0
+"""Seconds after the last vote when ``polling=15s`` closes a seat's polling (7.1)."""
+
+
+class ReferendumBox(Static):
+    """The referendum under way, or nothing (hidden). :meth:`show_referendum` redraws it; it posts
+    :class:`ReferendumBox.YourMove` when the referendum starts waiting for this seat, and
+    :class:`ReferendumBox.CloseTime` when the 15 s after the last vote have passed."""
+
+    COMPONENT_CLASSES = {"referendum-box--what", "referendum-box--detail", "referendum-box--key"}
+
+    DEFAULT_CSS = """
+    ReferendumBox { height: auto; max-height: 3; padding: 0 1; background: $boost; display: none; }
+    ReferendumBox.-open { display: block; }
+    ReferendumBox.-yours { background: $warning 20%; }
+    ReferendumBox > .referendum-box--what { text-style: bold; }
+    ReferendumBox > .referendum-box--detail { color: $text-muted; }
+    ReferendumBox > .referendum-box--key { color: $accent; text-style: bold; }
+    """
+
+    class YourMove(Message):
+        """The referendum waits for this seat: terms, a pass before votes, or its votes."""
+
+        def __init__(self, box: ReferendumBox) -> None:
+            super().__init__()
+            self.box = box
+
+        @property
+        def control(self) -> ReferendumBox:
+            return self.box
+
+    class CloseTime(Message):
+        """15 s have passed since the last vote (table rule ``polling=15s``): this seat is done."""
+
+        def __init__(self, box: ReferendumBox) -> None:
+            super().__init__()
+            self.box = box
+
+        @property
+        def control(self) -> ReferendumBox:
+            return self.box
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._was_mine = False
+        self._timer: Timer | None = None
+        self._votes = -1
+
+    def show_referendum(self, view: VtesView | None, names: Sequence[str], close_after: float | None = None) -> None:
+        """Show ``view``'s referendum (hide the box when there is none); ``close_after``: seconds
+        after the last vote when this seat's polling closes by itself (None: never)."""
+        r = view.referendum if view is not None else None
+        self.set_class(r is not None, "-open")
+        keys = referendum_keys(view, r) if r is not None and view is not None else []
+        mine = bool(keys)
+        self.set_class(mine, "-yours")
+        if mine and not self._was_mine:
+            self.post_message(self.YourMove(self))
+        self._was_mine = mine
+        voting = r is not None and r.step == Poll.VOTING and view is not None and view.seat not in r.done
+        votes = len(r.votes) if r is not None else -1
+        if not voting or close_after is None:
+            self._stop()
+        elif votes != self._votes or self._timer is None:
+            self._stop()
+            self._timer = self.set_timer(close_after, self._close)
+        self._votes = votes
+        if r is None or view is None:
+            self.update("")
+            return
+        style = self.get_component_rich_style
+        head, detail = referendum_lines(view, names, r)
+        text = Text(head, style("referendum-box--what"))
+        text.append("\n" + detail, style("referendum-box--detail"))
+        for i, (key, words) in enumerate(keys):
+            text.append(" — " if i == 0 else " · ")
+            text.append(key, style("referendum-box--key"))
+            text.append(" " + words)
+        if voting and close_after is not None:
+            text.append(f" · closes {close_after:g} s after the last vote", style("referendum-box--detail"))
+        self.update(text)
+
+    def _stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _close(self) -> None:
+        self._timer = None
+        self.post_message(self.CloseTime(self))
+
+
+__all__ = ["ReferendumBox"]
