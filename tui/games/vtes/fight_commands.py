@@ -5,6 +5,7 @@ each line becomes one act of :mod:`engine.games.vtes`, read against the seat's v
     maneuver [with CARD]          press [with CARD]          prevent N [agg N] [with CARD]
     terms TEXT…                   vote [for|against] calling | edge | title VAMPIRE [N] | card CARD | other CARD N
     done                          diablerise
+    … lift RULE by CARD           (after any command: a card sets that rule aside for it, P9)
 
 The combatant is the seat's own minion in the combat (the one whose strike is due, for
 ``strike``). A bare ``strike`` is the hand strike.
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from engine.games.base import Act
 from engine.games.vtes.combat import due
 from engine.games.vtes.view import CardView
-from engine.games.vtes.vocab import Do, VoteSource
+from engine.games.vtes.vocab import Do, Lift, VoteSource
 from tui.games.vtes import commands
 from tui.games.vtes.commands import CommandError, Context, take_card
 
@@ -78,9 +79,33 @@ def parse_line(line: str, ctx: Context) -> Act:
     """The act of a command line: a combat or referendum command of :data:`WORDS` read here, any
     other by :func:`tui.games.vtes.commands.parse`. Raises CommandError with a sentence."""
     tokens = line.strip().removeprefix(":").split()
+    tokens, lift = _lift(tokens, ctx)
     if tokens and tokens[0].lower() in WORDS:
-        return parse(tokens[0].lower(), tokens[1:], ctx)
-    return commands.parse(line, ctx)
+        act = parse(tokens[0].lower(), tokens[1:], ctx)
+    else:
+        act = commands.parse(" ".join(tokens), ctx)
+    return {**act, **lift}
+
+
+def _lift(tokens: list[str], ctx: Context) -> tuple[list[str], Act]:
+    """A trailing ``lift RULE by CARD`` (vtes-actions.md P9): a face-up card, or one of your hand
+    the act plays, sets one rule aside for this act."""
+    lowered = [t.lower() for t in tokens]
+    if "lift" not in lowered:
+        return tokens, {}
+    i = lowered.index("lift")
+    rest = tokens[i + 1 :]
+    rules = [r.value for r in Lift]
+    if not rest or rest[0].lower() not in rules:
+        raise CommandError(f"Say which rule the card lifts: lift {'|'.join(rules)} by CARD.")
+    rule = Lift(rest[0].lower())
+    if len(rest) < 3 or rest[1].lower() != "by":
+        raise CommandError(f"Name the card that lifts it: lift {rule} by CARD.")
+    cards = [c for c in ctx.view.cards if c.name and not c.zone.hidden] + list(ctx.view.hand)
+    card, after = take_card(rest[2:], cards, "card that lifts the rule")
+    if after:
+        raise CommandError(f"Nothing goes after the card, not {' '.join(after)!r}.")
+    return tokens[:i], {"lift": rule, "by": card.as_list()}
 
 
 def parse(word: str, rest: list[str], ctx: Context) -> Act:
