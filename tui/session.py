@@ -85,7 +85,7 @@ class TableSession(Protocol):
     starts the game by itself once every seat is taken, so the lobby shows no start key [False];
     a host with a screen waits for :meth:`start_game`), ``can_remove_bots`` [True],
     ``connected_keys`` (the public keys the host says are connected, None while unknown [None]),
-    ``auto_pass`` (the seat makes its game's automatic acts by itself, such as a VTES pass with
+    ``auto_pass`` (the seat makes its game's automatic acts by itself, such as a pass with
     nothing to play; None: this session cannot [None]) with ``set_auto_pass(on: bool)`` to switch
     it ("ask me every time": False); the session does it on its own loop, never through the TUI.
 

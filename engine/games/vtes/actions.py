@@ -124,31 +124,6 @@ class BlockAttempt:
         return cls(read_pos(act.get("minion"), "blocking minion"), read_int(act, "intercept", 0, low=-10, high=20))
 
 
-@dataclass(frozen=True)
-class Numbers:
-    """Changes to the open action's numbers that a ``play`` or an ``adjust`` makes (4.3, 4.6,
-    P8): signed deltas of ``stealth``, ``intercept`` and ``amount``; ``target``: a new target
-    (a redirected bleed), or None."""
-
-    stealth: int = 0
-    intercept: int = 0
-    amount: int = 0
-    target: int | None = None
-
-    @classmethod
-    def parse(cls, act: Act) -> Numbers:
-        """Read the action fields of a ``play`` or ``adjust``. Raises MalformedAct or IllegalMove."""
-        return cls(
-            stealth=read_int(act, "stealth", 0, low=-10, high=10),
-            intercept=read_int(act, "intercept", 0, low=-10, high=10),
-            amount=read_int(act, "amount", 0, low=-30, high=30),
-            target=read_seat(act, "target", -1) if "target" in act else None,
-        )
-
-    def __bool__(self) -> bool:
-        return bool(self.stealth or self.intercept or self.amount or self.target is not None)
-
-
 # --- who, in which order --------------------------------------------------------------------------
 
 
@@ -184,7 +159,7 @@ def announce(w: Work, act: Act) -> None:
     """Check and apply an ``action`` act (P2): the minion locks and window A opens."""
     a = Announce.parse(act)
     if w.open_action is not None:
-        raise IllegalMove(f"one action at a time: {_action_words(w, w.open_action)} is still open")
+        raise IllegalMove(f"one action at a time: {action_words(w, w.open_action)} is still open")
     _nothing_under_way(w)
     if w.author != w.acting:
         raise IllegalMove(f"only the acting Methuselah ({seat_ref(w.acting)}) announces actions, in their minion phase")
@@ -192,7 +167,7 @@ def announce(w: Work, act: Act) -> None:
         raise IllegalMove(f"actions are announced in your minion phase, and this is your {w.phase} phase")
     c = w.card(a.minion)
     name = w.name(a.minion)
-    if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not _is_minion(w, a.minion):
+    if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not is_minion(w, a.minion):
         raise IllegalMove(f"{name} is not a minion you control")
     vampire = c.crypt
     if a.kind == ActionKind.LEAVE_TORPOR:
@@ -252,10 +227,11 @@ def announce(w: Work, act: Act) -> None:
     w.action = opened
     who = blockers(opened, w.in_game())
     may = " or ".join(seat_ref(s) for s in who) if who else "nobody"
-    w.note(f"{_action_words(w, opened)} (stealth {stealth}); {may} may block", w.author, *who)
+    w.note(f"{action_words(w, opened)} (stealth {stealth}); {may} may block", w.author, *who)
 
 
-def _is_minion(w: Work, pos: Pos) -> bool:
+def is_minion(w: Work, pos: Pos) -> bool:
+    """A vampire or an ally (1.1)."""
     c = w.cards[pos]
     if c.crypt:
         return True
@@ -324,7 +300,7 @@ def check_leave_minion_phase(w: Work) -> None:
     """Refuse ending the minion phase with an action, a combat or a referendum under way, or a
     mandatory hunt due (P2)."""
     if w.open_action is not None:
-        raise IllegalMove(f"{_action_words(w, w.open_action)} is still open: it resolves first")
+        raise IllegalMove(f"{action_words(w, w.open_action)} is still open: it resolves first")
     _nothing_under_way(w)
     due = hunts_due(w, w.acting)
     if due:
@@ -374,14 +350,16 @@ def _targets(w: Work, a: Announce, name: str) -> tuple[tuple[int, ...], Pos | tu
 # --- the windows ----------------------------------------------------------------------------------
 
 
-def _open(w: Work) -> Action:
+def open_action(w: Work) -> Action:
+    """The open action. Raises IllegalMove when none is open."""
     a = w.open_action
     if a is None:
         raise IllegalMove("there is no open action")
     return a
 
 
-def _holds_impulse(w: Work, a: Action, what: str) -> None:
+def holds_impulse(w: Work, a: Action, what: str) -> None:
+    """Raise IllegalMove unless the act's author holds ``a``'s impulse (5.1)."""
     if w.author != a.impulse:
         raise IllegalMove(f"{seat_ref(a.impulse)} holds the impulse: you may {what} when it reaches you (5.1)")
 
@@ -389,12 +367,12 @@ def _holds_impulse(w: Work, a: Action, what: str) -> None:
 def pass_impulse(w: Work, act: Act) -> None:
     """A ``pass`` (P1, P3): in window A an entitled Methuselah's pass is its final decline; the
     impulse moves on, and the last pass of the order closes the window."""
-    a = _open(w)
-    _holds_impulse(w, a, "pass")
+    a = open_action(w)
+    holds_impulse(w, a, "pass")
     if a.window == Window.DIABLERIE:
         w.action = ()
-        w.note(f"{seat_ref(w.author)} declines to diablerise: {_action_words(w, a)} fails, no cost paid", a.actor)
-        _after_action(w)
+        w.note(f"{seat_ref(w.author)} declines to diablerise: {action_words(w, a)} fails, no cost paid", a.actor)
+        after_action(w)
         return
     order = impulse_order(a, w.in_game())
     if a.window == Window.NO_ATTEMPT and w.author in blockers(a, w.in_game()) and w.author not in a.declined:
@@ -431,14 +409,14 @@ def block(w: Work, act: Act) -> None:
     """A ``block`` attempt (P3): window A, on the impulse of an entitled Methuselah that has not
     declined, with a ready unlocked minion of its own; window B opens."""
     b = BlockAttempt.parse(act)
-    a = _open(w)
+    a = open_action(w)
     if w.author == a.actor:
         raise IllegalMove("you cannot block your own action")
     if a.window == Window.ATTEMPT:
         raise IllegalMove("a block attempt is under way: no other minion may attempt now")
     if a.window == Window.DECLINED:
         raise IllegalMove("every blocker has declined: blocking is over unless the target changes")
-    _holds_impulse(w, a, "block")
+    holds_impulse(w, a, "block")
     entitled = blockers(a, w.in_game())
     if w.author not in entitled:
         who = " or ".join(seat_ref(s) for s in entitled) or "nobody"
@@ -448,7 +426,7 @@ def block(w: Work, act: Act) -> None:
         raise IllegalMove("you declined to block this action: that is final unless the target changes")
     c = w.card(b.minion)
     name = w.name(b.minion)
-    if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not _is_minion(w, b.minion):
+    if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not is_minion(w, b.minion):
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
@@ -483,16 +461,16 @@ def _blocked(w: Work, a: Action) -> None:
         w.note(f"{bname} blocks {name}: the action fails", blocker.controller, a.actor)
         combat.open_combat(w, a.minion, a.blocker)
         return
-    _after_action(w)
+    after_action(w)
 
 
 def diablerise_blocked(w: Work, act: Act) -> None:
     """6.2: the blocking vampire's controller diablerises the vampire whose leave torpor it
     blocked (6.3); a blood hunt follows (6.4)."""
-    a = _open(w)
+    a = open_action(w)
     if a.window != Window.DIABLERIE:
         raise IllegalMove("a vampire diablerises as an action, or after blocking a vampire leaving torpor")
-    _holds_impulse(w, a, "diablerise")
+    holds_impulse(w, a, "diablerise")
     assert a.blocker
     w.action = ()
     text = diablerie(w, a.blocker, a.minion)
@@ -513,7 +491,7 @@ def _succeed(w: Work, a: Action) -> None:
             w.note(f"{name} could pay only {paid} of {a.cost_blood} blood: settle the rest by hand", a.actor)
     if a.cost_pool:
         w.pool_delta(a.actor, -a.cost_pool, "cost")
-    text = f"{_action_words(w, a)} succeeds"
+    text = f"{action_words(w, a)} succeeds"
     hunted: Pos | None = None
     called = False
     match a.kind:
@@ -566,7 +544,7 @@ def _succeed(w: Work, a: Action) -> None:
     elif hunted is not None and w.cards[hunted].zone.in_play:
         politics.open_blood_hunt(w, hunted)
     else:
-        _after_action(w)
+        after_action(w)
 
 
 def _card_after(w: Work, a: Action) -> None:
@@ -597,12 +575,14 @@ def diablerie(w: Work, diablerist: Pos, victim: Pos) -> str:
     return f": {vname} burns and {moved} of its blood goes to {w.name(diablerist)}"
 
 
-def _after_action(w: Work) -> None:
+def after_action(w: Work) -> None:
+    """An action is over: a called time ends the game now (vtes.md, \"Time-out\")."""
     if w.time_called and w.open_combat is None and w.open_referendum is None:
         w.end_by_time()
 
 
-def _action_words(w: Work, a: Action) -> str:
+def action_words(w: Work, a: Action) -> str:
+    """The action in words, with seat placeholders."""
     text = f"{seat_ref(a.actor)}'s {w.name(a.minion)} {_VERBS[a.kind]}"
     if a.kind == ActionKind.BLEED and a.targets:
         text += f" {seat_ref(a.targets[0])} for {a.amount}"
@@ -613,164 +593,6 @@ def _action_words(w: Work, a: Action) -> str:
     if a.card:
         text += f" with {w.name(a.card)}"
     return text
-
-
-# --- plays and adjustments inside an action ------------------------------------------------------
-
-
-def check_play(w: Work, pos: Pos, act: Act) -> None:
-    """Check a card played from hand against the §2 table and the open action's impulse (P1, P2):
-    outside an action, no action card, action modifier or reaction; in combat, combat cards on the
-    impulse (5.2); in a referendum, before votes on the impulse; inside an action, only on the
-    impulse, an action modifier by the acting Methuselah, a reaction by another with a ready
-    unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6)."""
-    info = w.info(pos)
-    types = set(info.types) if info is not None else set()
-    name = esc(info.name) if info is not None else "that card"
-    numbers = Numbers.parse(act)
-    a = w.open_action
-    if a is None and (w.open_combat is not None or w.open_referendum is not None):
-        if numbers or act.get("bleed_mod"):
-            raise IllegalMove("there is no open action for this card to change")
-        if w.open_combat is not None:
-            combat.play_in_combat(w, types, name)
-        else:
-            politics.play_before_votes(w)
-        return
-    if a is None:
-        if numbers or act.get("bleed_mod"):
-            raise IllegalMove("there is no open action for this card to change")
-        if types and types <= {MODIFIER, REACTION}:
-            w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
-        elif types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
-            w.refuse(Lift.TIMING, f"{name} is an action card: announce it as a minion's action in your minion phase")
-        return
-    _holds_impulse(w, a, "play a card")
-    minion = read_pos(act["minion"], "minion") if "minion" in act else None
-    if types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
-        w.refuse(Lift.TIMING, f"{name} is an action card: it cannot be played during another action")
-    elif types & {MODIFIER, REACTION} and not types - {MODIFIER, REACTION, "Combat"}:
-        as_modifier = MODIFIER in types and w.author == a.actor
-        as_reaction = REACTION in types and w.author != a.actor
-        if not as_modifier and not as_reaction:
-            w.refuse(Lift.TIMING, f"{name} is {_timing_words(types)}")
-        elif as_modifier:
-            if minion is not None and w.cards.get(minion, None) is not None and w.cards[minion].controller != a.actor:
-                raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
-            minion = minion if minion is not None else a.minion
-        else:
-            ready = [
-                p
-                for p, c in w.cards.items()
-                if c.controller == w.author and c.zone == Zone.READY and not c.locked and _is_minion(w, p)
-            ]
-            if minion is None and len(ready) == 1:
-                minion = ready[0]
-            if minion is not None and minion not in ready:
-                w.refuse(
-                    Lift.LOCKED, f"{w.name(minion)} cannot react: a reaction needs a ready unlocked minion of yours"
-                )
-            elif not ready:
-                w.refuse(Lift.LOCKED, f"{name} needs a ready unlocked minion of yours to play it, and you have none")
-        if minion is not None and info is not None:
-            if (minion, info.id) in a.played:
-                w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")
-            a = replace(a, played=(*a.played, (minion, info.id)))
-    if act.get("bleed_mod"):
-        if a.kind != ActionKind.BLEED:
-            raise IllegalMove("'+bleed' marks a modifier that increases a bleed, and this action is not a bleed")
-        if a.bleed_mods:
-            raise IllegalMove("another action modifier already increases this bleed: a second is refused (4.6)")
-        a = replace(a, bleed_mods=a.bleed_mods + 1)
-    w.action = a
-    _apply_numbers(w, numbers, name)
-    done = _open(w)
-    w.action = replace(done, impulse=done.actor)
-
-
-def _timing_words(types: set[str]) -> str:
-    if types == {MODIFIER}:
-        return "an action modifier: the acting Methuselah plays it during their minion's action"
-    if types == {REACTION}:
-        return "a reaction: it is played during another Methuselah's action"
-    return "an action modifier or a reaction: it is played during an action"
-
-
-def adjust(w: Work, act: Act) -> None:
-    """An ``adjust`` act: a card in play or a rule changes the open action's numbers (4.3, P8), on
-    the impulse; the impulse returns to the acting Methuselah."""
-    a = _open(w)
-    _holds_impulse(w, a, "change the action")
-    numbers = Numbers.parse(act)
-    source = w.name(read_pos(act["by"], "card")) if "by" in act else esc(str(act.get("cause", "")))
-    _apply_numbers(w, numbers, source)
-    done = _open(w)
-    w.action = replace(done, impulse=done.actor)
-
-
-def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
-    """Apply ``n`` to the open action as 4.3 allows (raises from :meth:`Work.refuse`)."""
-    a = w.open_action
-    assert a is not None
-    if not n:
-        return
-    changes = []
-    if n.stealth > 0:
-        if w.author != a.actor:
-            raise IllegalMove("only the acting Methuselah adds stealth to its action")
-        if not (a.window == Window.ATTEMPT and a.intercept >= a.stealth):
-            w.refuse(
-                Lift.STEALTH,
-                f"stealth is added only when needed: during a block attempt whose intercept ({a.intercept}) is at "
-                f"least the stealth ({a.stealth}) (4.3)",
-            )
-    if n.intercept:
-        if a.window != Window.ATTEMPT or not a.blocker:
-            raise IllegalMove("there is no block attempt whose intercept could change")
-        if n.intercept > 0:
-            if w.author != w.cards[a.blocker].controller:
-                raise IllegalMove("only the blocking minion's controller adds intercept")
-            if not a.stealth > a.intercept:
-                w.refuse(
-                    Lift.STEALTH,
-                    f"intercept is added only when needed: while the stealth ({a.stealth}) is above the intercept "
-                    f"({a.intercept}) (4.3)",
-                )
-    if n.amount:
-        if a.kind not in (ActionKind.BLEED, ActionKind.HUNT):
-            raise IllegalMove(f"a {a.kind} action has no amount to change")
-        if a.amount + n.amount < 0:
-            raise IllegalMove(f"the {a.kind} amount cannot go below 0 (it is {a.amount})")
-    a = replace(a, stealth=a.stealth + n.stealth, intercept=a.intercept + n.intercept, amount=a.amount + n.amount)
-    for label, delta in (("stealth", n.stealth), ("intercept", n.intercept), ("amount", n.amount)):
-        if delta:
-            changes.append(f"{label} {delta:+d} → {getattr(a, label)}")
-    if n.target is not None:
-        if a.window == Window.ATTEMPT:
-            raise IllegalMove("the target is fixed during a block attempt (4.4)")
-        if not a.directed:
-            raise IllegalMove("an undirected action has no target to change")
-        if n.target == a.actor or not 0 <= n.target < w.seats or w.p(n.target).status != Status.IN:
-            raise IllegalMove("the new target is another Methuselah in the game, not the acting one")
-        a = replace(a, targets=(n.target,), declined=(), window=Window.NO_ATTEMPT)
-        changes.append(f"the target is now {seat_ref(n.target)}: blocking reopens")
-    w.action = a
-    w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
-
-
-def end_action(w: Work, act: Act) -> None:
-    """P4: an ``action_end`` act naming the card (``by``) that ends the open action closes it with
-    no consequence: no cost, no effect; its set-aside card goes to the ash heap."""
-    a = _open(w)
-    by = read_pos(act.get("by"), "card that ends the action")
-    card = w.card(by)
-    if card.zone.hidden:
-        raise IllegalMove("the card that ends the action must be face up (played, or in play)")
-    w.action = ()
-    if a.card and w.cards[a.card].zone == Zone.ASIDE:
-        w.move(a.card, Target.ASH)
-    w.note(f"{w.name(by)} ends {_action_words(w, a)}: no cost, no effect", a.actor, w.author)
-    _after_action(w)
 
 
 def settle_impulse(w: Work) -> None:

@@ -35,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, combat, politics
+from engine.games.vtes import actions, combat, plays, politics
 from engine.games.vtes.acts import (
     MAX_DELTA,
     check_act_shape,
@@ -341,7 +341,7 @@ def _act_play(w: Work, act: Act) -> None:
     if pool > w.p(w.author).pool:
         raise IllegalMove(f"you have only {w.p(w.author).pool} pool, the card costs {pool}")
     info = card_base().info(w.revealed.get(pos, w.cards[pos].card))
-    actions.check_play(w, pos, act)
+    plays.check_play(w, pos, act)
     w.move(pos, to, controller, on)
     if pool:
         w.pool_delta(w.author, -pool, "cost")
@@ -639,8 +639,8 @@ _HANDLERS: dict[Do, Callable[[Work, Act], None]] = {
     Do.ACTION: actions.announce,
     Do.BLOCK: actions.block,
     Do.PASS: _act_pass,
-    Do.ADJUST: actions.adjust,
-    Do.ACTION_END: actions.end_action,
+    Do.ADJUST: plays.adjust,
+    Do.ACTION_END: plays.end_action,
     Do.DISPUTE: _act_dispute,
     Do.DIABLERISE: actions.diablerise_blocked,
     Do.MANEUVER: combat.maneuver,

@@ -1,0 +1,204 @@
+"""Plays and adjustments inside an open action, and its end by a card (shared/rules/vtes-actions.md
+§2, 4.3, 4.6, P2, P4, P8): which card may be played in which window, on whose impulse, and the
+changes a play or an ``adjust`` makes to the action's stealth, intercept, amount or target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.games.base import Act, IllegalMove, Pos, seat_ref
+from engine.games.vtes import combat, politics
+from engine.games.vtes.actions import (
+    ACTION_TYPES,
+    MODIFIER,
+    REACTION,
+    action_words,
+    after_action,
+    holds_impulse,
+    is_minion,
+    open_action,
+)
+from engine.games.vtes.acts import esc, read_int, read_pos, read_seat
+from engine.games.vtes.vocab import ActionKind, Lift, Status, Target, Window, Zone
+from engine.games.vtes.work import Work
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """Changes to the open action's numbers that a ``play`` or an ``adjust`` makes (4.3, 4.6,
+    P8): signed deltas of ``stealth``, ``intercept`` and ``amount``; ``target``: a new target
+    (a redirected bleed), or None."""
+
+    stealth: int = 0
+    intercept: int = 0
+    amount: int = 0
+    target: int | None = None
+
+    @classmethod
+    def parse(cls, act: Act) -> Numbers:
+        """Read the action fields of a ``play`` or ``adjust``. Raises MalformedAct or IllegalMove."""
+        return cls(
+            stealth=read_int(act, "stealth", 0, low=-10, high=10),
+            intercept=read_int(act, "intercept", 0, low=-10, high=10),
+            amount=read_int(act, "amount", 0, low=-30, high=30),
+            target=read_seat(act, "target", -1) if "target" in act else None,
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.stealth or self.intercept or self.amount or self.target is not None)
+
+
+def check_play(w: Work, pos: Pos, act: Act) -> None:
+    """Check a card played from hand against the §2 table and the open action's impulse (P1, P2):
+    outside an action, no action card, action modifier or reaction; in combat, combat cards on the
+    impulse (5.2); in a referendum, before votes on the impulse; inside an action, only on the
+    impulse, an action modifier by the acting Methuselah, a reaction by another with a ready
+    unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6)."""
+    info = w.info(pos)
+    types = set(info.types) if info is not None else set()
+    name = esc(info.name) if info is not None else "that card"
+    numbers = Numbers.parse(act)
+    a = w.open_action
+    if a is None and (w.open_combat is not None or w.open_referendum is not None):
+        if numbers or act.get("bleed_mod"):
+            raise IllegalMove("there is no open action for this card to change")
+        if w.open_combat is not None:
+            combat.play_in_combat(w, types, name)
+        else:
+            politics.play_before_votes(w)
+        return
+    if a is None:
+        if numbers or act.get("bleed_mod"):
+            raise IllegalMove("there is no open action for this card to change")
+        if types and types <= {MODIFIER, REACTION}:
+            w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
+        elif types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
+            w.refuse(Lift.TIMING, f"{name} is an action card: announce it as a minion's action in your minion phase")
+        return
+    holds_impulse(w, a, "play a card")
+    minion = read_pos(act["minion"], "minion") if "minion" in act else None
+    if types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
+        w.refuse(Lift.TIMING, f"{name} is an action card: it cannot be played during another action")
+    elif types & {MODIFIER, REACTION} and not types - {MODIFIER, REACTION, "Combat"}:
+        as_modifier = MODIFIER in types and w.author == a.actor
+        as_reaction = REACTION in types and w.author != a.actor
+        if not as_modifier and not as_reaction:
+            w.refuse(Lift.TIMING, f"{name} is {_timing_words(types)}")
+        elif as_modifier:
+            if minion is not None and w.cards.get(minion, None) is not None and w.cards[minion].controller != a.actor:
+                raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
+            minion = minion if minion is not None else a.minion
+        else:
+            ready = [
+                p
+                for p, c in w.cards.items()
+                if c.controller == w.author and c.zone == Zone.READY and not c.locked and is_minion(w, p)
+            ]
+            if minion is None and len(ready) == 1:
+                minion = ready[0]
+            if minion is not None and minion not in ready:
+                w.refuse(
+                    Lift.LOCKED, f"{w.name(minion)} cannot react: a reaction needs a ready unlocked minion of yours"
+                )
+            elif not ready:
+                w.refuse(Lift.LOCKED, f"{name} needs a ready unlocked minion of yours to play it, and you have none")
+        if minion is not None and info is not None:
+            if (minion, info.id) in a.played:
+                w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")
+            a = replace(a, played=(*a.played, (minion, info.id)))
+    if act.get("bleed_mod"):
+        if a.kind != ActionKind.BLEED:
+            raise IllegalMove("'+bleed' marks a modifier that increases a bleed, and this action is not a bleed")
+        if a.bleed_mods:
+            raise IllegalMove("another action modifier already increases this bleed: a second is refused (4.6)")
+        a = replace(a, bleed_mods=a.bleed_mods + 1)
+    w.action = a
+    _apply_numbers(w, numbers, name)
+    done = open_action(w)
+    w.action = replace(done, impulse=done.actor)
+
+
+def _timing_words(types: set[str]) -> str:
+    if types == {MODIFIER}:
+        return "an action modifier: the acting Methuselah plays it during their minion's action"
+    if types == {REACTION}:
+        return "a reaction: it is played during another Methuselah's action"
+    return "an action modifier or a reaction: it is played during an action"
+
+
+def adjust(w: Work, act: Act) -> None:
+    """An ``adjust`` act: a card in play or a rule changes the open action's numbers (4.3, P8), on
+    the impulse; the impulse returns to the acting Methuselah."""
+    a = open_action(w)
+    holds_impulse(w, a, "change the action")
+    numbers = Numbers.parse(act)
+    source = w.name(read_pos(act["by"], "card")) if "by" in act else esc(str(act.get("cause", "")))
+    _apply_numbers(w, numbers, source)
+    done = open_action(w)
+    w.action = replace(done, impulse=done.actor)
+
+
+def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
+    """Apply ``n`` to the open action as 4.3 allows (raises from :meth:`Work.refuse`)."""
+    a = w.open_action
+    assert a is not None
+    if not n:
+        return
+    changes = []
+    if n.stealth > 0:
+        if w.author != a.actor:
+            raise IllegalMove("only the acting Methuselah adds stealth to its action")
+        if not (a.window == Window.ATTEMPT and a.intercept >= a.stealth):
+            w.refuse(
+                Lift.STEALTH,
+                f"stealth is added only when needed: during a block attempt whose intercept ({a.intercept}) is at "
+                f"least the stealth ({a.stealth}) (4.3)",
+            )
+    if n.intercept:
+        if a.window != Window.ATTEMPT or not a.blocker:
+            raise IllegalMove("there is no block attempt whose intercept could change")
+        if n.intercept > 0:
+            if w.author != w.cards[a.blocker].controller:
+                raise IllegalMove("only the blocking minion's controller adds intercept")
+            if not a.stealth > a.intercept:
+                w.refuse(
+                    Lift.STEALTH,
+                    f"intercept is added only when needed: while the stealth ({a.stealth}) is above the intercept "
+                    f"({a.intercept}) (4.3)",
+                )
+    if n.amount:
+        if a.kind not in (ActionKind.BLEED, ActionKind.HUNT):
+            raise IllegalMove(f"a {a.kind} action has no amount to change")
+        if a.amount + n.amount < 0:
+            raise IllegalMove(f"the {a.kind} amount cannot go below 0 (it is {a.amount})")
+    a = replace(a, stealth=a.stealth + n.stealth, intercept=a.intercept + n.intercept, amount=a.amount + n.amount)
+    for label, delta in (("stealth", n.stealth), ("intercept", n.intercept), ("amount", n.amount)):
+        if delta:
+            changes.append(f"{label} {delta:+d} → {getattr(a, label)}")
+    if n.target is not None:
+        if a.window == Window.ATTEMPT:
+            raise IllegalMove("the target is fixed during a block attempt (4.4)")
+        if not a.directed:
+            raise IllegalMove("an undirected action has no target to change")
+        if n.target == a.actor or not 0 <= n.target < w.seats or w.p(n.target).status != Status.IN:
+            raise IllegalMove("the new target is another Methuselah in the game, not the acting one")
+        a = replace(a, targets=(n.target,), declined=(), window=Window.NO_ATTEMPT)
+        changes.append(f"the target is now {seat_ref(n.target)}: blocking reopens")
+    w.action = a
+    w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
+
+
+def end_action(w: Work, act: Act) -> None:
+    """P4: an ``action_end`` act naming the card (``by``) that ends the open action closes it with
+    no consequence: no cost, no effect; its set-aside card goes to the ash heap."""
+    a = open_action(w)
+    by = read_pos(act.get("by"), "card that ends the action")
+    card = w.card(by)
+    if card.zone.hidden:
+        raise IllegalMove("the card that ends the action must be face up (played, or in play)")
+    w.action = ()
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        w.move(a.card, Target.ASH)
+    w.note(f"{w.name(by)} ends {action_words(w, a)}: no cost, no effect", a.actor, w.author)
+    after_action(w)
