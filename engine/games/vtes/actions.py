@@ -3,7 +3,7 @@
 
 The engine owns who may act, in which window and in what order, and when a window closes; the
 players still apply card texts. Each act here is parsed once into a typed value
-(:class:`Announce`, :class:`BlockAttempt`, :class:`Numbers`), then checked against the
+(:class:`Announce`, :class:`BlockAttempt`; :class:`~engine.games.vtes.plays.Numbers`), then checked against the
 :class:`~engine.games.vtes.work.Work` copy and applied to it. A refusal is an
 :class:`~engine.games.base.IllegalMove` with the page's sentence; a refusal P9 lets a card lift
 goes through :meth:`Work.refuse`, which lets it pass once when the act names that card.
