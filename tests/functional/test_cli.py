@@ -117,10 +117,12 @@ def test_join_refuses_to_spectate_as_a_bot_in_a_sentence(capsys):
     assert code != 0 and "--spectate" in err and "Traceback" not in err
 
 
-def test_simulate_vtes_prints_the_actions_and_blocks_of_its_games(capsys):
+def test_simulate_vtes_prints_the_actions_blocks_combats_and_referendums_of_its_games(capsys):
     assert main(["simulate", "--game", "vtes", "--seats", "4", "--games", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    match = re.search(r"In all: (\d+) actions \([\d.]+ a game\), (\d+) blocks \([\d.]+ a game\)\.", out)
-    assert match, out
-    actions, blocks = int(match.group(1)), int(match.group(2))
-    assert actions > blocks > 0
+    counts = {
+        word: int(n) for n, word in re.findall(r"(\d+) (actions|blocks|combats|referendums) \([\d.]+ a game\)", out)
+    }
+    assert set(counts) == {"actions", "blocks", "combats", "referendums"}, out
+    assert counts["actions"] > counts["blocks"] > 0
+    assert counts["combats"] == counts["blocks"]  # every block here opened a combat
