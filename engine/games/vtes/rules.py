@@ -566,6 +566,8 @@ def _act_done(w: Work, act: Act) -> None:
 def _act_dispute(w: Work, act: Act) -> None:
     """A Methuselah disputes a change recorded by hand to its things (act number ``act``)."""
     number = read_int(act, "act", low=1)
+    if number >= w.acts:
+        raise IllegalMove(f"there is no act {number} yet (the last act is {w.acts - 1})")
     i = next((i for i, claim in enumerate(w.claims) if claim.act == number), -1)
     if i < 0:
         raise IllegalMove(f"act {number} changed nothing of another Methuselah's by hand: there is nothing to dispute")

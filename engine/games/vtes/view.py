@@ -156,7 +156,8 @@ class VtesView:
         return blockers(self.action, self.in_game()) if self.action is not None else ()
 
     def may_block(self, seat: int) -> bool:
-        """``seat`` may attempt a block now: window A, entitled, not declined, on its impulse."""
+        """``seat`` may attempt a block now: window A, entitled, not declined, on its impulse,
+        with a ready unlocked minion."""
         a = self.action
         return (
             a is not None
@@ -164,6 +165,7 @@ class VtesView:
             and a.impulse == seat
             and seat in self.blockers()
             and seat not in a.declined
+            and bool(self.ready_unlocked(seat))
         )
 
     def ready_unlocked(self, seat: int) -> tuple[CardView, ...]:
@@ -514,14 +516,16 @@ def _auto_combat(view: VtesView, seat: int) -> Act | None:
     """In combat: a Methuselah whose minion does not fight passes every step (reading: cards for
     minions not in the combat are rare; switch the automatic pass off to play one); a combatant's
     controller with no combat card in hand (maneuvers, presses, prevention and strikes other than
-    the hand strike come from cards) passes and strikes with the hand strike."""
+    the hand strike come from cards) passes, and strikes with the hand strike unless its minion
+    carries a card (a weapon, a retainer) that could strike instead."""
     c = view.combat
     if c is None or c.impulse != seat:
         return None
     mine = [m for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
     if c.step == CombatStep.STRIKE:
         waiting = due(c)
-        if waiting and not _combat_cards(view):
+        armed = bool(waiting) and any(card.on == waiting[0] for card in view.cards)
+        if waiting and not _combat_cards(view) and not armed:
             return {"do": Do.STRIKE, "minion": list(waiting[0])}
         return None
     if mine and _combat_cards(view):
