@@ -218,13 +218,13 @@ class NetSession:
         None before the session has a seat to drive (a spectator's never does)."""
         if self._net is None or self.watching:
             return None
-        return bool(self._net.auto)
+        return bool(self._net.client.driver.auto)
 
     def set_auto_pass(self, on: bool) -> None:
         """Pass by itself with nothing to play (True), or ask the person every time (False)."""
         if self._net is None or self.watching:
             raise VampireError("only a seat passes")
-        self._net.set_auto(on)
+        self._net.client.driver.set_auto(on)
         self._forward(SessionEvent("entry"))  # the screens redraw: the state shows where they say it
 
     def check_move(self, act: Act) -> None:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine.games.vtes.vocab import ActionKind, Phase, Status, Step, Zone
+from engine.games.vtes.vocab import ActionKind, CombatStep, Phase, Poll, Status, Step, Zone
 from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
 from tests.support.tui import screen_words, shown
@@ -41,31 +41,58 @@ def _my_phase(app: VampireApp, phase: Phase | None = None) -> bool:
     return phase is None or view.phase == phase
 
 
+def _my_key(app: VampireApp) -> str | None:
+    """The key that answers what waits for me now: ``s`` when my combatant's strike is due, ``.``
+    on my impulse in an action, a combat step or before a referendum's votes, and to say I am done
+    voting; None when nothing waits for me (or my last key is still on its way)."""
+    view = _view(app)
+    if view is None or app.screen.submitting:
+        return None
+    me = view.seat
+    r = view.referendum
+    if r is not None:
+        before = r.step == Poll.BEFORE and r.impulse == me
+        return "full_stop" if before or (r.step == Poll.VOTING and me not in r.done) else None
+    c = view.combat
+    if c is not None:
+        if c.impulse != me:
+            return None
+        return "s" if c.step == CombatStep.STRIKE else "full_stop"
+    return "full_stop" if view.action is not None and view.action.impulse == me else None
+
+
+def _settled(app: VampireApp) -> bool:
+    """No action, combat or referendum under way."""
+    view = _view(app)
+    return view.action is None and view.combat is None and view.referendum is None
+
+
 async def _my_turn(pilot: Any, app: VampireApp, timeout: float) -> None:
-    """Wait for my turn, settled; meanwhile pass (``.``) whenever an action waits for me."""
+    """Wait for my turn, settled; meanwhile answer whatever waits for me (:func:`_my_key`): an
+    action's impulse, a combat's step or strike, a referendum's pass or done."""
     for _ in range(int(timeout / 0.02)):
-        if _my_phase(app) and _view(app).action is None:
+        if _my_phase(app) and _settled(app):
             return
-        view = _view(app)
-        mine = view is not None and view.action is not None and view.action.impulse == view.seat
-        if mine and not app.screen.submitting:
-            await pilot.press("full_stop")
+        key = _my_key(app)
+        if key is not None:
+            await pilot.press(key)
         await pilot.pause(0.02)
     view = _view(app)
     raise AssertionError(
         f"my turn did not come (the screen says: {_say(app)}; {shown(app.screen.query_one('#waiting'))};"
-        f" {view.action if view else None}; focus {app.focused}; {app.screen.submitting})"
+        f" {view.action if view else None}; {view.combat if view else None};"
+        f" {view.referendum if view else None}; focus {app.focused}; {app.screen.submitting})"
     )
 
 
 async def _resolve(pilot: Any, app: VampireApp) -> None:
-    """Pass each impulse of the open action until it resolves."""
+    """Answer each impulse of the open action, then of the combat it may open, until all resolve."""
     for _ in range(3000):
-        view = _view(app)
-        if view.action is None and not app.screen.submitting:
+        if _settled(app) and not app.screen.submitting:
             return
-        if view.action is not None and view.action.impulse == view.seat and not app.screen.submitting:
-            await pilot.press("full_stop")
+        key = _my_key(app)
+        if key is not None:
+            await pilot.press(key)
         await pilot.pause(0.02)
     raise AssertionError("the action never resolved")
 
@@ -175,7 +202,8 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
             if bled:
                 break
         assert influenced and bled
-        # A pool change by command, on another Methuselah.
+        # A pool change by command, on another Methuselah (on my turn: no bot's bleed meanwhile).
+        await _my_turn(pilot, app, 180)
         view = _view(app)
         prey = view.players[view.seat].prey
         name = app.screen.session.table.names[prey]
@@ -220,3 +248,18 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
         assert "Game over." in text and "game ended by ousts" in text and "Archon checks: passed" in text
         # Two ousts and the last Methuselah standing: 3 VP and the game win.
         assert re.search(r"\bMina\s+3\s+1\s", text), text
+
+
+async def test_a_switches_the_automatic_pass_of_a_real_table_off_and_on(tmp_path: Path) -> None:
+    """``A`` at a table of `vampire play`: the seat stops passing by itself ("ask me every time"),
+    the screen says so, and ``A`` again turns it back on (the seat's driver does it)."""
+    app, _factory = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: _view(app) is not None and _view(app).step == Step.PLAY, 120, "the deal", pilot=pilot)
+        session = app.screen.session
+        assert session.auto_pass is True
+        await pilot.press("A")
+        await eventually(lambda: session.auto_pass is False, 10, "auto-pass off", pilot=pilot)
+        assert "every time" in _say(app) or "Auto-pass off" in _say(app)
+        await pilot.press("A")
+        await eventually(lambda: session.auto_pass is True, 10, "auto-pass on again", pilot=pilot)

@@ -16,7 +16,7 @@ from tests.support.poll import eventually
 from tests.support.tui import shown
 from tests.support.vtes_table import advance, build_vtes, influence_app, said
 from tui.app import Start, VampireApp
-from tui.games.vtes.menus import STRIKES, CombatMenu, StrikeMenu
+from tui.games.vtes.menus import CombatMenu
 from tui.games.vtes.table import VtesTableScreen
 
 _app = influence_app
@@ -166,19 +166,15 @@ async def test_combat_from_keys_and_menus() -> None:
         foe = app.screen.choices[0]
         assert foe.controller != 0
         await pilot.press("enter")
-        await eventually(lambda: isinstance(app.screen, StrikeMenu), 10, "the strike menu", pilot=pilot)
+        # Two ready minions: the table opens the combat and runs it step by step (P5), in the box.
+        await eventually(lambda: session.view().combat is not None, 10, "the combat", pilot=pilot)
         assert session.submitted[-1] == {"do": "combat", "minions": [mine.as_list(), foe.as_list()]}
-        # The strikes: 1 damage to the foe (its blood, caused by combat damage), then combat ends.
-        await pilot.press(*["down"] * (1 + len(STRIKES)), "enter")
-        await eventually(lambda: session.submitted[-1]["do"] == "blood", 10, "the damage", pilot=pilot)
-        assert session.submitted[-1] == {"do": "blood", "card": foe.as_list(), "delta": -1, "cause": "combat damage"}
-        await eventually(lambda: isinstance(app.screen, StrikeMenu), 10, "the strike menu again", pilot=pilot)
-        await eventually(lambda: not screen.submitting, 10, "settled", pilot=pilot)
-        after = next(c for c in session.view().cards if c.pos == foe.pos)
-        assert after.counters == foe.counters - 1
-        await pilot.press("escape")
-        await eventually(lambda: app.screen is screen, 10, "the table again", pilot=pilot)
-        assert "ends" in _say(app)
+        assert app.screen is screen
+        await eventually(lambda: "-open" in screen.query_one("#vt-combat").classes, 10, "the combat box", pilot=pilot)
+        # f again: the combat under way is fought with its keys, not a second one.
+        await pilot.press("f")
+        await eventually(lambda: "combat is under way" in _say(app), 10, "the refusal", pilot=pilot)
+        assert app.screen is screen and session.submitted[-1]["do"] == "combat"
 
 
 async def test_c_moves_the_top_crypt_card_out_with_four_transfers() -> None:

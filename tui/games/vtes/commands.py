@@ -421,6 +421,8 @@ def _cause_or_card(rest: list[str], ctx: Context, verb: str) -> Act:
     if "by" in clauses:
         card, extra = take_card(clauses["by"], ctx.candidates("any"), "card that changes it")
         _no_rest(extra + head, f"{verb} by CARD")
+        if card.zone == Zone.HAND:
+            return {"do": Do.PLAY, "card": _pos(card)}  # a card of the hand is played with the change
         return {"by": _pos(card)}
     words = " ".join(head + clauses.get("for", []))
     return {"cause": words or DEFAULT_CAUSE}

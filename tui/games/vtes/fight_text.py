@@ -2,7 +2,7 @@
 (shared/rules/vtes-actions.md 5, 7, P5–P7): the combatants with their blood or life, the round,
 the range and the step, each side's chosen strike and what the damage will do; the terms, the
 votes for and against by source, and who has not finished. No Textual here: the combat and
-referendum boxes (:mod:`tui.games.vtes.widgets.fight`) show these; the tests read them.
+referendum boxes (:mod:`tui.games.vtes.widgets.combat`, ``.referendum``) show these; the tests read them.
 """
 
 from __future__ import annotations
@@ -72,16 +72,20 @@ def foresee(view: VtesView, target: Pos, strike: Strike, long: bool) -> str:
 def combat_lines(view: VtesView, names: Sequence[str], combat: Combat) -> tuple[str, str]:
     """Two lines: the combatants, round, range and step; then each side's chosen strike with what
     it will do, or whose strike or impulse the table waits for."""
+    ranged = combat.step not in (CombatStep.BEFORE_RANGE, CombatStep.RANGE)
+    where = f", {'long' if combat.long else 'close'} range" if ranged or combat.long else ""
     head = (
-        f"Combat: {combatant_words(view, names, combat.acting)} against "
-        f"{combatant_words(view, names, combat.opposing)} · round {combat.round}, "
-        f"{'long' if combat.long else 'close'} range · {step_words(combat.step)}"
+        f"Round {combat.round}{where}, {step_words(combat.step)}: {combatant_words(view, names, combat.acting)} "
+        f"vs {combatant_words(view, names, combat.opposing)}"
     )
     parts = []
     for s in combat.strikes:
         target = combat.opposing if s.minion == combat.acting else combat.acting
         card = view.card(s.minion)
         effect = foresee(view, target, s, combat.long)
+        victim = view.card(target)
+        if effect and victim is not None and effect != "misses at long range":
+            effect = f"{_short(victim.name)} {effect}"  # whom it hits: "→ Troius to torpor with 7 blood"
         parts.append(f"{_short(card.name) if card else 'it'}: {strike_words(s)}" + (f" → {effect}" if effect else ""))
     if combat.step == CombatStep.STRIKE:
         waiting = due(combat)
@@ -96,7 +100,7 @@ def combat_lines(view: VtesView, names: Sequence[str], combat: Combat) -> tuple[
     elif combat.press:
         card = view.card(combat.press) if combat.press else None
         parts.append(f"{_short(card.name) if card else 'a minion'} presses to continue")
-    holder = "you hold the impulse" if combat.impulse == view.seat else f"impulse: {seat_name(names, combat.impulse)}"
+    holder = f"impulse: {_who(view, names, combat.impulse)}"
     parts.append(holder)
     return head, " · ".join(parts)
 
@@ -107,7 +111,7 @@ def combat_keys(view: VtesView, combat: Combat) -> list[tuple[str, str]]:
     if seat is None or combat.impulse != seat:
         return []
     if combat.step == CombatStep.STRIKE:
-        return [("s", "strike (Enter: hand strike)")]
+        return [("s", "hand strike"), (":", "strike N…")]
     mine = [m for m in (combat.acting, combat.opposing) if (c := view.card(m)) is not None and c.controller == seat]
     keys = [(".", "pass")]
     if mine and combat.step == CombatStep.RANGE:
@@ -138,7 +142,7 @@ def referendum_lines(view: VtesView, names: Sequence[str], r: Referendum) -> tup
         left = [s for s in view.in_game() if s not in r.done]
         waiting = ", ".join(_who(view, names, s) for s in left) or "nobody"
         return head, f"{' · '.join(sides)} · not done: {waiting}"
-    holder = "you hold the impulse" if r.impulse == view.seat else f"impulse: {seat_name(names, r.impulse)}"
+    holder = f"impulse: {_who(view, names, r.impulse)}"
     what = "before votes" if r.step == Poll.BEFORE else "terms"
     return head, f"{what} · {holder}"
 

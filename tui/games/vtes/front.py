@@ -36,7 +36,18 @@ HELP = """\
   p       play a modifier (your action) or a reaction (another's)
   A       auto-pass on/off: with nothing to play your impulse passes
           by itself, or ask me every time
-  f       combat: after a block, what the strikes did (menus)
+  In a combat (the box shows round, range, step, each strike and
+  what it will do; the acting minion's side first):
+  .       pass the step             s      the hand strike
+  m       maneuver (range step)     P      press (press step)
+  :strike 2 agg · :strike 1 ranged first · :strike dodge · :strike
+          ends · :strike steal 1 · :strike +1 with CARD · :prevent 1
+  In a referendum (the box shows the terms and the votes):
+  :terms TEXT (the caller)          .      pass, then: done voting
+  V       vote: :vote for|against calling · title VAMPIRE · edge ·
+          card CARD · other CARD N   :diablerise after blocking one
+  Any command + lift RULE by CARD: a card sets a rule aside (P9)
+  f       combat by hand: two minions a card sends into combat
   By hand (another's things need a cause: the log shows it, they
   may dispute it):
   i       influence it out          k      lock / unlock a card

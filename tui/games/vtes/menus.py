@@ -8,6 +8,8 @@ caused by "combat damage", ``move`` to torpor, ``burn``) that the menu sends for
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -198,7 +200,8 @@ def card_kind(card: CardView) -> ActionKind:
         return ActionKind.EQUIP
     if "Retainer" in types:
         return ActionKind.EMPLOY
-    if "(D) Bleed" in card.text or card.text.lower().startswith("bleed"):
+    text = card.text.replace("Ⓓ", "(D)")
+    if "(D) Bleed" in text or re.search(r"^(\[\w+\] )?bleed", text.lower()):
         return ActionKind.BLEED
     return ActionKind.OTHER
 

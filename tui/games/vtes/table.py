@@ -31,6 +31,7 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION
+from engine.games.vtes.combat import step_words
 from engine.games.vtes.view import CardView, VtesView, vote_sources
 from engine.games.vtes.vocab import CombatStep, Do, Phase, Poll, Status, Step, Target, Zone
 from engine.table import Table
@@ -141,6 +142,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         Binding("h", "why_not('hunt')", "Hunt", show=False),
         Binding("n", "why_not('next')", "Next", show=False),
         Binding("full_stop", "why_not('pass')", "Pass", show=False, key_display=PASS_KEY),
+        Binding("s", "why_not('strike')", "Strike", show=False),
+        Binding("m", "why_not('maneuver')", "Maneuver", show=False),
+        Binding("P", "why_not('press')", "Press", show=False),
+        Binding("V", "why_not('vote')", "Vote", show=False),
         Binding("A", "auto_pass", "Auto-pass", show=False),
         Binding("colon", "command", "Command"),
         Binding("tab", "cycle(1)", "Next panel", show=False),
@@ -215,6 +220,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             id="vt-cmd",
             placeholder=": a command: bleed 2, block, pass, play CARD, transfer 4 NAME… (→ completes)",
             suggester=CommandSuggester(self),
+            # A prefilled line (V: "vote for ") keeps its text: the keys typed next complete it.
+            select_on_focus=False,
         )
 
     def note_log(self) -> VtesLog:
@@ -317,13 +324,17 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if a is not None and a.blocker:
             self._attempt = (a.minion, a.blocker)
         table = self.session.table
+        news = self._notes_read > 0  # not the history read when the screen opens
         for note in table.notes[self._notes_read :]:
+            if news and note.text.startswith("The referendum ") and view.seat is not None:
+                # The result stays under the board until the next key (the box is gone).
+                self._say(note.render(names), False, todo=True)
             if "enter combat" in note.render(names) and self._attempt is not None:
                 self._combat = self._attempt
                 pair = [view.card(p) for p in self._combat]
                 if view.seat is not None and any(c is not None and c.controller == view.seat for c in pair):
                     one, two = (c.name.split(" (")[0] if c is not None else "?" for c in pair)
-                    self._say(f"{one} and {two} enter combat: fight it out; f records what the strikes did.", False)
+                    self._say(f"{one} and {two} enter combat: {PASS_KEY} passes each step, s strikes.", False)
         self._notes_read = len(table.notes)
         blocker = self._blocker()
         self.query_one(ActionBox).show_action(
@@ -395,9 +406,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _say_turn(self, view: VtesView, names: list[str]) -> None:
         say = self.query_one("#vt-say", Static)
         turn = self._turn_words(view, names)
-        # During an action the box says it all: the turn line gives its row back, but a refusal
-        # or a note still shows.
-        say.display = view.action is None or say.has_class("-illegal") or say.has_class("-todo")
+        # During an action, a combat or a referendum the box says it all: the turn line gives its
+        # row back, but a refusal or a note still shows.
+        quiet = view.action is None and view.combat is None and view.referendum is None
+        say.display = quiet or say.has_class("-illegal") or say.has_class("-todo")
         if say.has_class("-illegal"):
             return  # the last refusal stays until the next key
         if say.has_class("-todo"):
@@ -608,9 +620,12 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _check_keys(self) -> None:
         """Ask the engine whether ``b`` and ``t`` (with the table's selection) can act now; the
         footer shows them only then (:meth:`check_action`)."""
+        view, me = self._view, self.session.seat
+        # b during another Methuselah's action is a block: say why that cannot be made now.
+        blocking = view is not None and view.action is not None and view.action.actor != me
         self._why_not = {
             "next": self._refusal("next"),
-            "bleed": self._refusal("bleed"),
+            "bleed": self._refusal("block" if blocking else "bleed"),
             "hunt": self._refusal("hunt"),
             "pass": self._refusal("pass"),
             "transfer": self._refusal("transfer"),
@@ -618,8 +633,29 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def action_why_not(self, what: str) -> None:
         """A footer key pressed while it can do nothing: why, in one line."""
-        reason = self._why_not.get(what) or self._refusal(what) or "Try again."
+        reason = self._fight_refusal(what) or self._why_not.get(what) or self._refusal(what) or "Try again."
         self._say(f"✗ {reason}", True)
+
+    def _fight_refusal(self, what: str) -> str | None:
+        """Why a combat or referendum key does nothing now (None: not such a key)."""
+        view, me = self._view, self.session.seat
+        combat = view.combat if view is not None else None
+        poll = view.referendum if view is not None else None
+        match what:
+            case "strike" | "maneuver" | "press":
+                step = {"strike": "strike", "maneuver": "range", "press": "press"}[what]
+                if combat is None:
+                    return f"There is no combat now: {what} belongs to a combat's {step} step."
+                if combat.impulse != me:
+                    return "The combat waits for another Methuselah now."
+                return f"This is the {step_words(combat.step)} step: {what} comes in the {step} step."
+            case "vote":
+                if poll is None:
+                    return "There is no referendum now: V votes while one is polling."
+                if poll.step != Poll.VOTING:
+                    return "Polling has not begun: the terms and the cards before votes come first."
+                return "You are done voting in this referendum."
+        return None
 
     def try_act(self, act: Act) -> bool:
         """Check ``act`` with the engine (the seat's own table) and send it; a refusal shows the
@@ -970,18 +1006,17 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
 
     def action_combat(self) -> None:
         """Combat (rules, "Combat"): the selected minion (else your first ready one) against one
-        chosen from a menu; then a menu of what the strikes did, one result at a time."""
+        chosen from a menu; the table runs a combat between two ready minions (the combat box),
+        else a menu of what the strikes did, one result at a time."""
         from tui.games.vtes.menus import CombatMenu, opponents
 
         view = self._view
         me = self.session.seat
         if view is None or me is None:
             return
-        pair = [view.card(p) for p in self._combat] if self._combat is not None else []
-        fighters = [c for c in pair if c is not None and c.zone in (Zone.READY, Zone.TORPOR)]
-        if len(fighters) == 2 and (self.selected_card() is None or self.selected_card() in fighters):
-            # The table recorded this combat when the block succeeded: only the strikes are left.
-            self._strikes((fighters[0], fighters[1]))
+        if view.combat is not None:
+            # The table runs the combat under way step by step (P5): the combat box says what is due.
+            self._say(f"✗ A combat is under way: {PASS_KEY} passes each step, s strikes (:strike N … others).", True)
             return
         minion = self.selected_card()
         if (
@@ -999,8 +1034,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return
 
         def chosen(foe: CardView | None) -> None:
-            if foe is not None and self.try_act({"do": Do.COMBAT, "minions": [minion.as_list(), foe.as_list()]}):
-                self._strikes((minion, foe))
+            if foe is None or not self.try_act({"do": Do.COMBAT, "minions": [minion.as_list(), foe.as_list()]}):
+                return
+            if view.action is None and minion.zone == foe.zone == Zone.READY:
+                # The table opens the combat and runs it step by step (P5): the combat box.
+                self._say(f"{minion.name} and {foe.name} enter combat: {PASS_KEY} passes each step, s strikes.", False)
+            else:
+                self._strikes((minion, foe))  # only recorded: what the strikes did, by hand
 
         self.app.push_screen(CombatMenu(minion, foes, list(self.session.table.names)), chosen)
 
@@ -1075,6 +1115,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
                 return False
             if view.referendum is not None:
                 r = view.referendum
+                if r.step == Poll.TERMS:
+                    return False  # the caller records the terms first (:terms TEXT)
                 return r.impulse == me if r.step != Poll.VOTING else me not in r.done
             if view.combat is not None:
                 return view.combat.impulse == me and view.combat.step != CombatStep.STRIKE
@@ -1096,10 +1138,18 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             )
         if action == "vote":
             poll = view.referendum if view is not None else None
-            return poll is not None and poll.step == Poll.VOTING and me not in poll.done
+            voting = poll is not None and poll.step == Poll.VOTING and me not in poll.done
+            return voting and view is not None and me is not None and bool(vote_sources(view, me))
         if action == "announce":
             # Else a falls to the frame's: end the wait for a stalled seat.
-            mine = view is not None and view.step == Step.PLAY and view.acting == me and view.action is None
+            mine = (
+                view is not None
+                and view.step == Step.PLAY
+                and view.acting == me
+                and view.action is None
+                and view.combat is None
+                and view.referendum is None
+            )
             return mine and view is not None and view.phase == Phase.MINION and self._stalled_seat() is None
         if action == "auto_pass":
             return True if self._auto() is not None else None

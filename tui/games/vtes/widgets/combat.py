@@ -1,9 +1,10 @@
 """The combat box: the combat under way at a glance (shared/rules/vtes-actions.md 5, P5–P6).
 
-Two lines above the command line, shown only during a combat: the combatants with their blood,
-the round, the range and the step; each side's chosen strike and what its damage will do, whose
-strike or impulse the table waits for, and this seat's keys. The words come from
-:mod:`tui.games.vtes.fight_text`; the styles are the stylesheet's (``COMPONENT_CLASSES``).
+Two lines (up to five, wrapped at 80 columns) above the command line, shown only during a combat:
+the combatants with their blood, the round, the range and the step; each side's chosen strike and
+what its damage will do, whose strike or impulse the table waits for, and this seat's keys. The
+words come from :mod:`tui.games.vtes.fight_text`; the styles are the stylesheet's
+(``COMPONENT_CLASSES``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class CombatBox(Static):
     COMPONENT_CLASSES = {"combat-box--what", "combat-box--detail", "combat-box--key"}
 
     DEFAULT_CSS = """
-    CombatBox { height: auto; max-height: 3; padding: 0 1; background: $boost; display: none; }
+    CombatBox { height: auto; max-height: 5; padding: 0 1; background: $boost; display: none; }
     CombatBox.-open { display: block; }
     CombatBox.-yours { background: $error 20%; }
     CombatBox > .combat-box--what { text-style: bold; }
@@ -65,7 +66,7 @@ class CombatBox(Static):
         text = Text(head, style("combat-box--what"))
         text.append("\n" + detail, style("combat-box--detail"))
         for i, (key, words) in enumerate(combat_keys(view, combat)):
-            text.append(" — " if i == 0 else " · ")
+            text.append("\n" if i == 0 else " · ")
             text.append(key, style("combat-box--key"))
             text.append(" " + words)
         self.update(text)

@@ -1,10 +1,10 @@
 """The referendum box: the referendum under way at a glance (shared/rules/vtes-actions.md 7, P7).
 
-Two lines above the command line, shown only during a referendum (a blood hunt too): the terms;
-the votes for and against by source and who has not finished, or who holds the impulse before
-votes; this seat's keys. With the table rule ``polling=15s`` it closes this seat's polling 15 s
-after the last vote (it says ``done`` for the player, who may vote before then). The words come
-from :mod:`tui.games.vtes.fight_text`.
+Two lines (up to four, wrapped at 80 columns) above the command line, shown only during a
+referendum (a blood hunt too): the terms; the votes for and against by source and who has not
+finished, or who holds the impulse before votes; this seat's keys. With the table rule
+``polling=15s`` it closes this seat's polling 15 s after the last vote (it says ``done`` for the
+player, who may vote before then). The words come from :mod:`tui.games.vtes.fight_text`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class ReferendumBox(Static):
     COMPONENT_CLASSES = {"referendum-box--what", "referendum-box--detail", "referendum-box--key"}
 
     DEFAULT_CSS = """
-    ReferendumBox { height: auto; max-height: 3; padding: 0 1; background: $boost; display: none; }
+    ReferendumBox { height: auto; max-height: 4; padding: 0 1; background: $boost; display: none; }
     ReferendumBox.-open { display: block; }
     ReferendumBox.-yours { background: $warning 20%; }
     ReferendumBox > .referendum-box--what { text-style: bold; }
@@ -95,7 +95,7 @@ class ReferendumBox(Static):
         text = Text(head, style("referendum-box--what"))
         text.append("\n" + detail, style("referendum-box--detail"))
         for i, (key, words) in enumerate(keys):
-            text.append(" — " if i == 0 else " · ")
+            text.append("\n" if i == 0 else " · ")
             text.append(key, style("referendum-box--key"))
             text.append(" " + words)
         if voting and close_after is not None:
