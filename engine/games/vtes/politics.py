@@ -118,7 +118,6 @@ def terms(w: Work, act: Act) -> None:
         raise MalformedAct(f"the terms are a text of 1 to {_TERMS_MAX} characters")
     words = " ".join(text.split())
     w.referendum = replace(r, terms=words, step=Poll.BEFORE, impulse=r.caller)
-    w.note(f"The terms: {esc(words)}", r.caller)
 
 
 def pass_poll(w: Work) -> None:

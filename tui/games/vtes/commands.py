@@ -111,6 +111,9 @@ _ALIASES: dict[str, str] = {
     "announce": "action",
 }
 
+FIGHT_WORDS: tuple[str, ...] = ("strike", "maneuver", "press", "prevent", "terms", "vote", "done", "diablerise")
+"""The combat and referendum commands (read by :mod:`tui.games.vtes.fight_commands`), for completion."""
+
 _ZONE_WORDS: tuple[str, ...] = tuple(t.value for t in Target if t != Target.ON)
 
 
@@ -699,7 +702,8 @@ def completions(line: str, ctx: Context) -> list[str]:
     tokens = line.split()
     if len(tokens) == 1 and not ends_with_space:
         word = tokens[0].lower()
-        return [v.word for v in VERBS if v.word.startswith(word) and v.word != word]
+        words = [v.word for v in VERBS] + list(FIGHT_WORDS)
+        return [w for w in words if w.startswith(word) and w != word]
     word = _ALIASES.get(tokens[0].lower(), tokens[0].lower())
     verb = _BY_WORD.get(word)
     if verb is None:

@@ -22,7 +22,7 @@ from engine.games.vtes.vocab import Do, Lift, VoteSource
 from tui.games.vtes import commands
 from tui.games.vtes.commands import CommandError, Context, take_card
 
-WORDS: tuple[str, ...] = ("strike", "maneuver", "press", "prevent", "terms", "vote", "done", "diablerise")
+WORDS: tuple[str, ...] = commands.FIGHT_WORDS
 """The commands this module reads."""
 
 HELP: tuple[tuple[str, str], ...] = (
