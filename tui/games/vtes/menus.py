@@ -228,8 +228,13 @@ def announce_choices(
     hand = [c for c in view.hand if set(c.types) & ACTION_TYPES and not set(c.types) & {MODIFIER, REACTION}]
     if card is not None and card in hand:
         hand = [card, *[c for c in hand if c != card]]
-    names: set[str] = set()
-    hand = [c for c in hand if not (c.name in names or names.add(c.name))]  # one entry per card, not per copy
+    listed: set[str] = set()
+    unique = []
+    for c in hand:  # one entry per card, not per copy
+        if c.name not in listed:
+            listed.add(c.name)
+            unique.append(c)
+    hand = unique
     torpor = [c for c in view.cards if c.zone == Zone.TORPOR and c.crypt and c.name]
     found: list[tuple[str, Act]] = []
     for m in actors:
