@@ -26,7 +26,7 @@ from engine.games.vtes import combat, politics
 from engine.games.vtes.acts import esc, read_int, read_pos, read_seat, read_word
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done
-from engine.games.vtes.vocab import ActionKind, Lift, Phase, Status, Target, Window, Zone
+from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
 
 ACTION_TYPES = frozenset({"Action", "Political Action", "Ally", "Equipment", "Retainer"})
@@ -51,18 +51,6 @@ diablerie has 0."""
 DEFAULT_COST: dict[ActionKind, int] = {ActionKind.LEAVE_TORPOR: 2, ActionKind.RESCUE: 2}
 """Blood each basic action costs the acting vampire by default (§3)."""
 
-_VERBS: dict[ActionKind, str] = {
-    ActionKind.BLEED: "bleeds",
-    ActionKind.HUNT: "hunts",
-    ActionKind.EQUIP: "equips",
-    ActionKind.EMPLOY: "employs a retainer",
-    ActionKind.RECRUIT: "recruits an ally",
-    ActionKind.POLITICAL: "takes a political action",
-    ActionKind.LEAVE_TORPOR: "leaves torpor",
-    ActionKind.RESCUE: "rescues",
-    ActionKind.DIABLERISE: "diablerises",
-    ActionKind.OTHER: "takes an action",
-}
 _ALLY_NEVER = frozenset(
     {ActionKind.HUNT, ActionKind.RESCUE, ActionKind.DIABLERISE, ActionKind.POLITICAL, ActionKind.LEAVE_TORPOR}
 )
@@ -583,7 +571,7 @@ def after_action(w: Work) -> None:
 
 def action_words(w: Work, a: Action) -> str:
     """The action in words, with seat placeholders."""
-    text = f"{seat_ref(a.actor)}'s {w.name(a.minion)} {_VERBS[a.kind]}"
+    text = f"{seat_ref(a.actor)}'s {w.name(a.minion)} {ACTION_VERBS[a.kind]}"
     if a.kind == ActionKind.BLEED and a.targets:
         text += f" {seat_ref(a.targets[0])} for {a.amount}"
     elif a.kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and a.target_card:

@@ -31,7 +31,7 @@ from engine.games.vtes.acts import act_name, esc
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import StrikeChoice, step_words, strike_words
 from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
-from engine.games.vtes.vocab import ActionKind, Do, Poll, Ruleset, Step, Target, TransferKind
+from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Do, Poll, Ruleset, Step, Target, TransferKind
 
 
 class VtesGame:
@@ -385,24 +385,13 @@ def _blockers(state: VtesState) -> tuple[int, ...]:
     return blockers(state.open_action, state.in_game()) if state.open_action is not None else ()
 
 
-_KIND_WORDS: dict[str, str] = {
-    ActionKind.BLEED: "bleeds",
-    ActionKind.HUNT: "hunts",
-    ActionKind.EQUIP: "equips",
-    ActionKind.EMPLOY: "employs a retainer",
-    ActionKind.RECRUIT: "recruits an ally",
-    ActionKind.POLITICAL: "takes a political action",
-    ActionKind.LEAVE_TORPOR: "leaves torpor",
-    ActionKind.RESCUE: "rescues",
-    ActionKind.DIABLERISE: "diablerises",
-    ActionKind.OTHER: "takes an action",
-}
+ACTION_KINDS = frozenset(k.value for k in ActionKind)
 
 
 def _announce_words(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, tuple[int, ...]]:
     """An ``action`` announcement in words: who acts with whom, at what."""
     kind = act.get("kind")
-    verb = _KIND_WORDS.get(kind, "acts") if isinstance(kind, str) else "acts"
+    verb = ACTION_VERBS.get(ActionKind(kind), "acts") if kind in ACTION_KINDS else "acts"
     text = f"{seat_ref(seat)}'s {_name(state, act.get('minion'), revealed)} {verb}"
     seats: tuple[int, ...] = (seat,)
     target = act.get("target")

@@ -275,8 +275,32 @@ class Claim:
     disputed: tuple[int, ...] = ()
 
 
+class UnderWay:
+    """What is under way at the table, read from the ``action``, ``combat`` and ``referendum``
+    fields of a state (or of its working copy), each a record or ``()``."""
+
+    action: Action | tuple[()]
+    combat: Combat | tuple[()]
+    referendum: Referendum | tuple[()]
+
+    @property
+    def open_action(self) -> Action | None:
+        """The open minion action, or None."""
+        return self.action if isinstance(self.action, Action) else None
+
+    @property
+    def open_combat(self) -> Combat | None:
+        """The combat under way, or None."""
+        return self.combat if isinstance(self.combat, Combat) else None
+
+    @property
+    def open_referendum(self) -> Referendum | None:
+        """The referendum under way, or None."""
+        return self.referendum if isinstance(self.referendum, Referendum) else None
+
+
 @dataclass(frozen=True)
-class VtesState:
+class VtesState(UnderWay):
     """The whole table.
 
     ``step``: a :class:`Step`. ``options``: sorted (name, value) pairs. ``seating``: seats
@@ -329,21 +353,6 @@ class VtesState:
     referendum: Referendum | tuple[()] = ()
     combats: int = 0
     referendums: int = 0
-
-    @property
-    def open_action(self) -> Action | None:
-        """The open minion action, or None."""
-        return self.action if isinstance(self.action, Action) else None
-
-    @property
-    def open_combat(self) -> Combat | None:
-        """The combat under way, or None."""
-        return self.combat if isinstance(self.combat, Combat) else None
-
-    @property
-    def open_referendum(self) -> Referendum | None:
-        """The referendum under way, or None."""
-        return self.referendum if isinstance(self.referendum, Referendum) else None
 
     def option(self, name: str) -> OptionValue:
         """The value of table option ``name``. Raises KeyError for a name the game has not."""

@@ -234,6 +234,21 @@ class ActionKind(StrEnum):
     """A card's action (from hand or in play) that is none of the above."""
 
 
+ACTION_VERBS: dict[ActionKind, str] = {
+    ActionKind.BLEED: "bleeds",
+    ActionKind.HUNT: "hunts",
+    ActionKind.EQUIP: "equips",
+    ActionKind.EMPLOY: "employs a retainer",
+    ActionKind.RECRUIT: "recruits an ally",
+    ActionKind.POLITICAL: "takes a political action",
+    ActionKind.LEAVE_TORPOR: "leaves torpor",
+    ActionKind.RESCUE: "rescues",
+    ActionKind.DIABLERISE: "diablerises",
+    ActionKind.OTHER: "takes an action",
+}
+"""What a minion does in each kind of action, in a player's words ("bleeds")."""
+
+
 class Window(StrEnum):
     """The window of an open action (shared/rules/vtes-actions.md 4.4)."""
 

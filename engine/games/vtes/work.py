@@ -22,6 +22,7 @@ from engine.games.vtes.state import (
     Methuselah,
     OutRecord,
     Referendum,
+    UnderWay,
     VtesState,
     format_vp,
     in_game,
@@ -36,7 +37,7 @@ _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(VtesState))
 _LISTS = frozenset({"players", "events", "queue", "outs", "claims"})
 
 
-class Work:
+class Work(UnderWay):
     """A mutable copy of a state for one act, operation or abandon; :meth:`freeze` returns the
     new state. Raising mid-way leaves the original state untouched.
 
@@ -134,21 +135,6 @@ class Work:
                 value = tuple(value)
             values[f] = value
         return VtesState(**values)
-
-    @property
-    def open_action(self) -> Action | None:
-        """The open minion action, or None."""
-        return self.action if isinstance(self.action, Action) else None
-
-    @property
-    def open_combat(self) -> Combat | None:
-        """The combat under way, or None."""
-        return self.combat if isinstance(self.combat, Combat) else None
-
-    @property
-    def open_referendum(self) -> Referendum | None:
-        """The referendum under way, or None."""
-        return self.referendum if isinstance(self.referendum, Referendum) else None
 
     def refuse(self, rule: Lift, text: str) -> None:
         """Refuse the act with ``text`` (IllegalMove), unless it names a card that lifts ``rule``

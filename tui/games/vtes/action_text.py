@@ -11,21 +11,8 @@ from dataclasses import dataclass
 
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import VtesView, window_cards
-from engine.games.vtes.vocab import ActionKind, CombatStep, Poll, Window
+from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, CombatStep, Poll, Window
 from tui.games.vtes.present import seat_name
-
-_VERBS: dict[ActionKind, str] = {
-    ActionKind.BLEED: "bleeds",
-    ActionKind.HUNT: "hunts",
-    ActionKind.EQUIP: "equips",
-    ActionKind.EMPLOY: "employs a retainer",
-    ActionKind.RECRUIT: "recruits an ally",
-    ActionKind.POLITICAL: "takes a political action",
-    ActionKind.LEAVE_TORPOR: "leaves torpor",
-    ActionKind.RESCUE: "rescues",
-    ActionKind.DIABLERISE: "diablerises",
-    ActionKind.OTHER: "acts",
-}
 
 #: The key that passes the impulse (shown in the footer and the action box).
 PASS_KEY = "."
@@ -48,7 +35,7 @@ def action_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     """``"Ana's Lucia bleeds Ben for 2 with Govern the Unaligned"``: the acting Methuselah, the
     acting minion, what it does (at whom, for how much) and with which card."""
     actor = "Your" if action.actor == view.seat else f"{seat_name(names, action.actor)}'s"
-    text = f"{actor} {_card_name(view, action.minion)} {_VERBS.get(action.kind, 'acts')}"
+    text = f"{actor} {_card_name(view, action.minion)} {ACTION_VERBS.get(action.kind, 'acts')}"
     if action.kind == ActionKind.BLEED and action.targets:
         text += f" {_who(view, names, action.targets[0])} for {action.amount}"
     elif action.kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and action.target_card:
