@@ -215,7 +215,7 @@ def announce(w: Work, act: Act) -> None:
     w.action = opened
     who = blockers(opened, w.in_game())
     may = " or ".join(seat_ref(s) for s in who) if who else "nobody"
-    w.note(f"{action_words(w, opened)} (stealth {stealth}); {may} may block", w.author, *who)
+    w.note(f"Stealth {stealth}; {may} may block", w.author, *who)
 
 
 def is_minion(w: Work, pos: Pos) -> bool:
