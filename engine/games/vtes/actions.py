@@ -25,7 +25,7 @@ from engine.games.base import Act, IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics
 from engine.games.vtes.acts import esc, read_int, read_pos, read_seat, read_word
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
-from engine.games.vtes.state import Action, Done
+from engine.games.vtes.state import Action, Done, clockwise_after
 from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
 
@@ -132,11 +132,7 @@ def impulse_order(action: Action, in_game: Sequence[int]) -> tuple[int, ...]:
     """The order in which the impulse passes in ``action``'s windows (5.1, P1): the acting
     Methuselah, the defending ones (:func:`blockers`), then every other Methuselah clockwise from
     the actor's left (reading: the page gives no start). Two seats are each asked once."""
-    seats = list(in_game)
-    rest = seats
-    if action.actor in seats:
-        i = seats.index(action.actor)
-        rest = seats[i + 1 :] + seats[:i]
+    rest = clockwise_after(action.actor, in_game)
     return tuple(dict.fromkeys([action.actor, *blockers(action, in_game), *rest]))
 
 
@@ -348,8 +344,7 @@ def open_action(w: Work) -> Action:
 
 def holds_impulse(w: Work, a: Action, what: str) -> None:
     """Raise IllegalMove unless the act's author holds ``a``'s impulse (5.1)."""
-    if w.author != a.impulse:
-        raise IllegalMove(f"{seat_ref(a.impulse)} holds the impulse: you may {what} when it reaches you (5.1)")
+    w.must_hold_impulse(a.impulse, what)
 
 
 def pass_impulse(w: Work, act: Act) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from engine.games.base import Act, IllegalMove, Pos, seat_ref
 from engine.games.vtes.acts import read_bool, read_int, read_pos
-from engine.games.vtes.state import Combat, Strike
+from engine.games.vtes.state import Combat, Strike, clockwise_after
 from engine.games.vtes.vocab import CombatStep, Lift, Status, Target, Zone
 from engine.games.vtes.work import Work
 
@@ -49,12 +49,8 @@ def controllers(w: Work, c: Combat) -> tuple[int, int]:
 def combat_order(acting: int, opposing: int, in_game: Sequence[int]) -> tuple[int, ...]:
     """The impulse order of a combat step (5.1, P5): the acting combatant's controller, the
     opposing one's, then every other Methuselah clockwise from the acting controller's left."""
-    seats = list(in_game)
-    rest = seats
-    if acting in seats:
-        i = seats.index(acting)
-        rest = seats[i + 1 :] + seats[:i]
-    return tuple(dict.fromkeys(s for s in (acting, opposing, *rest) if s in seats))
+    rest = clockwise_after(acting, in_game)
+    return tuple(dict.fromkeys(s for s in (acting, opposing, *rest) if s in in_game))
 
 
 def _order(w: Work, c: Combat) -> tuple[int, ...]:
@@ -119,8 +115,7 @@ def _open(w: Work) -> Combat:
 
 
 def _holds_impulse(w: Work, c: Combat, what: str) -> None:
-    if w.author != c.impulse:
-        raise IllegalMove(f"{seat_ref(c.impulse)} holds the impulse: you may {what} when it reaches you (5.1)")
+    w.must_hold_impulse(c.impulse, what)
 
 
 def _combatant(w: Work, c: Combat, act: Act) -> Pos:

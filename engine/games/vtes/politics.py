@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from engine.games.base import Act, IllegalMove, MalformedAct, Pos, seat_ref
 from engine.games.vtes.acts import esc, read_bool, read_int, read_pos, read_word
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.state import Referendum, Vote
+from engine.games.vtes.state import Referendum, Vote, clockwise_after
 from engine.games.vtes.vocab import Poll, Status, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
 
@@ -62,11 +62,9 @@ def printed_title(w: Work, pos: Pos) -> str:
 def poll_order(caller: int, in_game: Sequence[int]) -> tuple[int, ...]:
     """The impulse order before votes (P1, P7): the caller, its prey, its predator, then every
     other Methuselah clockwise from the caller's left."""
-    seats = list(in_game)
-    if caller not in seats:
-        return tuple(seats)
-    i = seats.index(caller)
-    rest = seats[i + 1 :] + seats[:i]
+    if caller not in in_game:
+        return tuple(in_game)
+    rest = clockwise_after(caller, in_game)
     prey, predator = (rest[0], rest[-1]) if rest else (caller, caller)
     return tuple(dict.fromkeys((caller, prey, predator, *rest)))
 
@@ -127,8 +125,7 @@ def pass_poll(w: Work) -> None:
         raise IllegalMove(f"{seat_ref(r.caller)} records the terms first")
     if r.step == Poll.VOTING:
         raise IllegalMove("polling is open: cast your votes, then say you are done")
-    if w.author != r.impulse:
-        raise IllegalMove(f"{seat_ref(r.impulse)} holds the impulse: you may pass when it reaches you (5.1)")
+    w.must_hold_impulse(r.impulse, "pass")
     order = poll_order(r.caller, w.in_game())
     i = order.index(w.author)
     if i + 1 < len(order):
@@ -143,8 +140,7 @@ def play_before_votes(w: Work) -> None:
     caller; while polling, by anyone."""
     r = _open(w)
     if r.step == Poll.BEFORE:
-        if w.author != r.impulse:
-            raise IllegalMove(f"{seat_ref(r.impulse)} holds the impulse: you may play when it reaches you (5.1)")
+        w.must_hold_impulse(r.impulse, "play")
         w.referendum = replace(r, impulse=r.caller)
     elif r.step == Poll.TERMS:
         raise IllegalMove(f"{seat_ref(r.caller)} records the terms first")

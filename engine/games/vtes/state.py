@@ -422,6 +422,16 @@ def neighbour(seating: tuple[int, ...], players: Sequence[Methuselah], seat: int
     return -1
 
 
+def clockwise_after(seat: int, seats: Sequence[int]) -> list[int]:
+    """The seats of ``seats`` (clockwise) after ``seat``, starting at its left and ending at its
+    right; all of them when ``seat`` is not among them."""
+    order = list(seats)
+    if seat not in order:
+        return order
+    i = order.index(seat)
+    return order[i + 1 :] + order[:i]
+
+
 def format_vp(halves: int) -> str:
     """VP in half-points as players write them: 0, 0.5, 1, 1.5, …"""
     whole, half = divmod(halves, 2)

@@ -136,6 +136,12 @@ class Work(UnderWay):
             values[f] = value
         return VtesState(**values)
 
+    def must_hold_impulse(self, holder: int, what: str) -> None:
+        """Raise IllegalMove unless the act's author is ``holder``, who holds the impulse of the
+        window, step or loop under way (shared/rules/vtes-actions.md 5.1, P1)."""
+        if self.author != holder:
+            raise IllegalMove(f"{seat_ref(holder)} holds the impulse: you may {what} when it reaches you (5.1)")
+
     def refuse(self, rule: Lift, text: str) -> None:
         """Refuse the act with ``text`` (IllegalMove), unless it names a card that lifts ``rule``
         (shared/rules/vtes-actions.md P9): then it goes through, once per act, shown to everyone."""
