@@ -17,12 +17,14 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.readings import StrikeReading, best_strike, strike_act
 from engine.games.vtes.view import hunts_due
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
     from engine.games.vtes.decks import Deck
-    from engine.games.vtes.view import VtesView
+    from engine.games.vtes.view import CardView, VtesView
 
 
 class VtesBot:
@@ -160,14 +162,14 @@ class VtesBot:
         return {"do": Do.DONE}
 
     def _fight(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
-        """Combat: the hand strike; a press only with a press card in hand while its minion has
-        more blood than the other; pass otherwise."""
+        """Combat: a strike (:meth:`_strike`); a press only with a press card in hand while its
+        minion has more blood than the other; pass otherwise."""
         c = view.combat
         if c is None or c.impulse != seat:
             return None
         strikes = [a for a in legal if a["do"] == Do.STRIKE]
         if strikes:
-            return strikes[0]
+            return self._strike(view, strikes[0])
         presses = [a for a in legal if a["do"] == Do.PRESS]
         if presses and not c.press:
             mine, other = (c.acting, c.opposing) if presses[0]["minion"] == list(c.acting) else (c.opposing, c.acting)
@@ -176,6 +178,53 @@ class VtesBot:
             if card is not None and me is not None and them is not None and me.counters > them.counters + 1:
                 return {**presses[0], "card": card.as_list()}
         return {"do": Do.PASS} if any(a["do"] == Do.PASS for a in legal) else None
+
+    def _strike(self, view: VtesView, hand_strike: Act) -> Act:
+        """The strike for the combatant of ``hand_strike`` (the default strike act offered): a
+        combat card from hand with a plain strike it can use and pay for
+        (:mod:`engine.games.vtes.readings`), else the hand strike. It ends combat or dodges when the
+        strike it faces would take its last blood or life, and ends combat when the other minion has more
+        blood or life (or its own is down to 1);
+        else it plays the card doing the most damage at the range, when that beats the hand strike."""
+        c = view.combat
+        me = view.card(tuple(hand_strike["minion"]))
+        if c is None or me is None:
+            return hand_strike
+        other = c.opposing if me.pos == c.acting else c.acting
+        pool = view.players[me.controller].pool
+        options: list[tuple[CardView, StrikeReading]] = []
+        for held in view.hand:
+            reading = best_strike(held.card, me.card, c.long) if held.card and "Combat" in held.types else None
+            info = card_base().info(held.card) if reading is not None else None
+            if reading is None or info is None:
+                continue
+            if (info.blood_cost and (not me.crypt or info.blood_cost >= me.counters)) or (
+                info.pool_cost and info.pool_cost >= pool
+            ):
+                continue
+            if (not reading.ranged and not reading.dodge and not reading.ends) and c.long:
+                continue  # a melee strike does nothing at long range (5.5)
+            options.append((held, reading))
+
+        def play(held: CardView, reading: StrikeReading) -> Act:
+            return strike_act(list(me.pos), held.as_list(), reading)
+
+        facing = next((s for s in c.strikes if s.minion == other), None)
+        threatened = facing is not None and not facing.dodge and facing.damage >= max(me.counters, 1)
+        them = view.card(other)
+        losing = me.counters <= 1 or (them is not None and them.counters > me.counters)
+        if threatened or losing:
+            escape = sorted(
+                (o for o in options if o[1].ends or (threatened and o[1].dodge)), key=lambda o: not o[1].ends
+            )
+            if escape:
+                return play(*escape[0])
+        hitting = [o for o in options if o[1].damage]
+        if hitting:
+            held, reading = max(hitting, key=lambda o: (o[1].damage + o[1].aggravated, o[1].ranged))
+            if reading.damage + reading.aggravated > (0 if c.long else 1):
+                return play(held, reading)
+        return hand_strike
 
     def _should_block(self, view: VtesView, seat: int) -> bool:
         """Block a bleed at this seat when it matters: it would oust, the pool is low, or by chance."""

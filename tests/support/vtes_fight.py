@@ -66,14 +66,19 @@ def _uncontrolled(t: SimTable, seat: int) -> list[CardState]:
     return [c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled"]
 
 
-def fight_table(seed: int = 1, blood: Sequence[int] = (4, 1, 1, 1), crypt: Deck | None = None) -> Fight:
-    """Four seats with bundled crypts (or ``crypt``'s for every seat) and :data:`FIGHT_LIBRARY`
-    (table rule ``library_size=off``); each Methuselah in seating order moves its first
+def fight_table(
+    seed: int = 1,
+    blood: Sequence[int] = (4, 1, 1, 1),
+    crypt: Deck | None = None,
+    library: Sequence[tuple[str, int]] = FIGHT_LIBRARY,
+) -> Fight:
+    """Four seats with bundled crypts (or ``crypt``'s for every seat) and ``library`` (seven cards:
+    a whole opening hand; table rule ``library_size=off``); each Methuselah in seating order moves its first
     uncontrolled vampire to the ready region with ``blood[i]`` blood; Ana is in her minion phase
     and Dee holds the Edge."""
     decks = bundled_decks()
     bases = [crypt or decks[s % len(decks)] for s in range(4)]
-    t = vtes_table([deck_of(base, *FIGHT_LIBRARY) for base in bases], {"library_size": False}, seed)
+    t = vtes_table([deck_of(base, *library) for base in bases], {"library_size": False}, seed)
     seats = t.state.seating
     vampires = []
     for i, seat in enumerate(seats):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from engine.games.base import Act, IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics
-from engine.games.vtes.acts import esc, read_int, read_pos, read_seat, read_word
+from engine.games.vtes.acts import esc, read_bool, read_int, read_pos, read_seat, read_word
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, clockwise_after
 from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
@@ -70,7 +70,7 @@ class Announce:
     card (from hand, or in play), ``target``: the Methuselah a bleed or a card's directed action
     targets, ``target_card``: the vampire a rescue or diablerie names, or equipment taken from
     another minion; ``stealth``, ``amount``, ``cost_blood``, ``cost_pool``: None for the
-    action's default (P8)."""
+    action's default (P8; a card's cost is its printed one, read from krcg, an X cost is 0)."""
 
     minion: Pos
     kind: ActionKind
@@ -176,8 +176,11 @@ def announce(w: Work, act: Act) -> None:
     if stealth is None:
         stealth = 0 if directed else DEFAULT_STEALTH[a.kind]
     amount = a.amount if a.amount is not None else (1 if a.kind in (ActionKind.BLEED, ActionKind.HUNT) else 0)
-    cost_blood = a.cost_blood if a.cost_blood is not None else DEFAULT_COST.get(a.kind, 0)
-    cost_pool = a.cost_pool or 0
+    printed = w.info(a.card) if a.card is not None else None  # the card's printed cost by default
+    cost_blood = a.cost_blood
+    if cost_blood is None:
+        cost_blood = printed.blood_cost if printed is not None and vampire else DEFAULT_COST.get(a.kind, 0)
+    cost_pool = a.cost_pool if a.cost_pool is not None else (printed.pool_cost if printed is not None else 0)
     if cost_blood and not vampire:
         raise IllegalMove(f"{name} is an ally: it pays no blood")
     if cost_blood > c.counters:
@@ -449,14 +452,14 @@ def _blocked(w: Work, a: Action) -> None:
 
 def diablerise_blocked(w: Work, act: Act) -> None:
     """6.2: the blocking vampire's controller diablerises the vampire whose leave torpor it
-    blocked (6.3); a blood hunt follows (6.4)."""
+    blocked (6.3), taking its equipment unless ``take`` is false; a blood hunt follows (6.4)."""
     a = open_action(w)
     if a.window != Window.DIABLERIE:
         raise IllegalMove("a vampire diablerises as an action, or after blocking a vampire leaving torpor")
     holds_impulse(w, a, "diablerise")
     assert a.blocker
     w.action = ()
-    text = diablerie(w, a.blocker, a.minion)
+    text = diablerie(w, a.blocker, a.minion, read_bool(act, "take", True))
     w.note(f"{w.name(a.blocker)} diablerises {w.name(a.minion)}{text}", w.author, a.actor)
     politics.open_blood_hunt(w, a.blocker)
 
@@ -543,9 +546,11 @@ def _card_after(w: Work, a: Action) -> None:
         w.move(a.card, Target.ASH)
 
 
-def diablerie(w: Work, diablerist: Pos, victim: Pos) -> str:
-    """6.3: the victim's blood moves to the diablerist (excess drains), the victim burns with all
-    on it. Returns the words for the narration. The blood hunt (6.4) is opened by the caller."""
+def diablerie(w: Work, diablerist: Pos, victim: Pos, take: bool = True) -> str:
+    """6.3: the victim's blood moves to the diablerist (excess drains); the diablerist takes the
+    equipment on the victim (unless ``take`` is False: it may decline); the victim burns with
+    all else on it. Returns the words for the narration. The blood hunt (6.4) is opened by the
+    caller. An older victim's Discipline card (adv.) is left to the players."""
     card = w.cards[victim]
     vname = w.name(victim)
     info = w.info(diablerist)
@@ -554,8 +559,18 @@ def diablerie(w: Work, diablerist: Pos, victim: Pos) -> str:
     moved = min(card.counters, room)
     if moved:
         w.setc(diablerist, counters=here + moved)
+    taken = []
+    if take:
+        for pos, on in sorted(w.cards.items()):
+            kind = w.info(pos)
+            if on.zone == Zone.ON and on.on == victim and kind is not None and "Equipment" in kind.types:
+                w.move(pos, Target.ON, on=diablerist)
+                taken.append(w.name(pos))
     w.move(victim, Target.ASH)
-    return f": {vname} burns and {moved} of its blood goes to {w.name(diablerist)}"
+    text = f": {vname} burns and {moved} of its blood goes to {w.name(diablerist)}"
+    if taken:
+        text += f", who takes {', '.join(taken)}"
+    return text
 
 
 def after_action(w: Work) -> None:

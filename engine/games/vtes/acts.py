@@ -62,7 +62,7 @@ ACT_FIELDS: dict[Do, frozenset[str]] = {
     Do.ADJUST: frozenset(_ACTION_NUMBERS | {"cause"} | _LIFT),
     Do.ACTION_END: frozenset({"by", "cause"}),
     Do.DISPUTE: frozenset({"act"}),
-    Do.DIABLERISE: frozenset(),
+    Do.DIABLERISE: frozenset({"take"}),
     Do.MANEUVER: frozenset({"minion", "card"}),
     Do.STRIKE: frozenset(
         {"minion", "damage", "aggravated", "ranged", "first", "dodge", "ends", "steal", "retainer", "other"}

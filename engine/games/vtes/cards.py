@@ -32,7 +32,9 @@ class CardInfo:
     ``id``: krcg card id; ``name``: its unique printed name (``"Theo Bell (G2 ADV)"``);
     ``kind``: which deck it goes in; ``types``: card types (``("Vampire",)``,
     ``("Action", "Combat")``); ``capacity``: a crypt card's capacity, 0 if it has none;
-    ``text``: the card text as printed (players apply it themselves).
+    ``text``: the card text as printed (players apply it themselves); ``blood_cost``,
+    ``pool_cost``: the printed cost (0 for none, for an X cost and for a conviction cost: the
+    player states those).
     """
 
     id: int
@@ -42,6 +44,8 @@ class CardInfo:
     capacity: int
     text: str
     clan: str = ""
+    blood_cost: int = 0
+    pool_cost: int = 0
 
     @property
     def is_master(self) -> bool:
@@ -153,6 +157,7 @@ class CardBase:
                     capacity=int(getattr(card, "capacity", None) or 0),
                     text=card.text,
                     clan=str(getattr(card, "clan", "") or ""),
+                    **_printed_cost(card),
                 )
         return self._info[cid]
 
@@ -171,6 +176,20 @@ class CardBase:
         if not match:
             return None
         return self._names[match[0]].full_name
+
+
+def _printed_cost(card: models.Card) -> dict[str, int]:
+    """``blood_cost``/``pool_cost`` of a krcg card's printed cost (an X or conviction cost: none)."""
+    cost = getattr(card, "cost", None)
+    value = getattr(cost, "value", None)
+    if cost is None or not isinstance(value, int):
+        return {}
+    kind = str(cost.type).lower()
+    if "blood" in kind:
+        return {"blood_cost": value}
+    if "pool" in kind:
+        return {"pool_cost": value}
+    return {}
 
 
 @functools.cache

@@ -128,11 +128,14 @@ def _combatant(w: Work, c: Combat, act: Act) -> Pos:
     return minion
 
 
-def _card_played(w: Work, act: Act) -> str:
+def _card_played(w: Work, act: Act, minion: Pos) -> tuple[str, str]:
     """The combat card an act plays with it (``card``: from the author's hand, to the ash heap,
-    the hand refilled), in words for the narration ("" with none)."""
+    the hand refilled), its printed cost paid: blood by ``minion`` (a vampire), pool by the author
+    (an X cost is settled by hand). Returns the play and the cost paid in words for the narration
+    (``(" with Majesty", " (paying 1 blood)")``; empty strings for none).
+    Raises IllegalMove when the card is not in the author's hand or the cost cannot be paid."""
     if "card" not in act:
-        return ""
+        return "", ""
     pos = read_pos(act["card"], "card")
     card = w.card(pos)
     if card.zone != Zone.HAND or card.owner != w.author:
@@ -141,9 +144,22 @@ def _card_played(w: Work, act: Act) -> str:
     if info is not None and "Combat" not in info.types:
         w.refuse(Lift.TIMING, f"{w.name(pos)} is not a combat card")
     name = w.name(pos)
+    paid = ""
+    if info is not None and info.blood_cost and w.cards[minion].crypt:
+        if w.cards[minion].counters < info.blood_cost:
+            raise IllegalMove(
+                f"{name} costs {info.blood_cost} blood and {w.name(minion)} has {w.cards[minion].counters}"
+            )
+        w.setc(minion, counters=w.cards[minion].counters - info.blood_cost)
+        paid = f" (paying {info.blood_cost} blood)"
+    if info is not None and info.pool_cost:
+        if w.p(w.author).pool < info.pool_cost:
+            raise IllegalMove(f"{name} costs {info.pool_cost} pool and you have {w.p(w.author).pool}")
+        w.pool_delta(w.author, -info.pool_cost, "cost")
+        paid = f" (paying {info.pool_cost} pool)"
     w.move(pos, Target.ASH)
     w.refill(w.author)
-    return f" with {name}"
+    return f" with {name}", paid
 
 
 def pass_combat(w: Work) -> None:
@@ -220,7 +236,7 @@ def maneuver(w: Work, act: Act) -> None:
     if c.maneuvered == minion:
         raise IllegalMove(f"{w.name(minion)} made the last maneuver: never two in a row by one minion (5.3)")
     c = replace(c, long=not c.long, maneuvered=minion)
-    card = _card_played(w, act)
+    card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)} maneuvers{card}: {'long' if c.long else 'close'} range", *controllers(w, c))
     _play(w, c)
 
@@ -238,7 +254,7 @@ def prevent(w: Work, act: Act) -> None:
     if not normal and not aggravated:
         raise IllegalMove("a prevention prevents at least 1 point of damage")
     c = replace(c, prevent=(*c.prevent, (minion, normal, aggravated)))
-    card = _card_played(w, act)
+    card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
     _play(w, c)
 
@@ -253,7 +269,9 @@ def press(w: Work, act: Act) -> None:
     minion = _combatant(w, c, act)
     if c.pressed == minion:
         raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
-    _card_played(w, act)
+    played, paid = _card_played(w, act, minion)
+    if paid:
+        w.note(f"{w.name(minion)} presses{played}{paid}", w.author)
     if c.press:
         c = replace(c, press=(), pressed=minion)
         w.note(f"{w.name(minion)} presses to cancel the press: the combat will end", *controllers(w, c))
@@ -333,7 +351,9 @@ def strike(w: Work, act: Act) -> None:
     if not first_pair:
         extra[0 if minion == c.acting else 1] -= 1  # this strike spends one of them
     c = replace(c, strikes=(*c.strikes, s), extra=(extra[0], extra[1]), extra_used=used)
-    _card_played(w, act)
+    played, paid = _card_played(w, act, minion)
+    if paid:
+        w.note(f"{w.name(minion)} strikes{played}{paid}", w.author)
     left = due(c)
     if left:
         w.combat = replace(c, impulse=w.cards[left[0]].controller)

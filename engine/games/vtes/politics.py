@@ -35,7 +35,8 @@ TITLE_VOTES: dict[str, int] = {
     "kholo": 2,
     "magaji": 2,
 }
-"""Votes per printed title (7.2); prisci vote by ballots (not modelled: recorded by hand)."""
+"""Votes per printed title (7.2); a priscus casts a ballot instead (``ballot``: the prisci's 3
+votes go to the majority of ballots)."""
 
 _TERMS_MAX = 200
 _VOTES_RE = re.compile(r"^(\d+) votes?$")
@@ -201,11 +202,7 @@ def vote(w: Work, act: Act) -> None:
         case VoteSource.TITLE:
             if b.ref is None:
                 raise MalformedAct("a title's votes name the titled vampire")
-            vampire = w.card(b.ref)
-            if vampire.controller != w.author or not vampire.crypt or not vampire.zone.in_play:
-                raise IllegalMove(f"{w.name(b.ref)} is not a vampire you control")
-            if vampire.zone != Zone.READY:
-                raise IllegalMove(f"{w.name(b.ref)} is in torpor: it abstains (7.3)")
+            _check_ready_vampire(w, b.ref)
             printed = title_votes(printed_title(w, b.ref))
             count = b.count if b.count is not None else printed
             if not count:
@@ -213,6 +210,15 @@ def vote(w: Work, act: Act) -> None:
                     f"{w.name(b.ref)} has no printed title: give its votes from the card that grants them"
                 )
             ref = b.ref
+        case VoteSource.BALLOT:
+            if b.ref is None:
+                raise MalformedAct("a ballot names the priscus casting it")
+            if b.count is not None:
+                raise IllegalMove("a priscus casts one ballot: the prisci's 3 votes go to the majority (7.2)")
+            _check_ready_vampire(w, b.ref)
+            if " ".join(printed_title(w, b.ref).lower().split()) != "priscus":
+                raise IllegalMove(f"{w.name(b.ref)} is not a priscus: only prisci cast ballots (7.2)")
+            count, ref = 1, b.ref
         case VoteSource.EDGE:
             if w.edge != w.author:
                 raise IllegalMove("only the holder of the Edge may burn it for a vote")
@@ -231,11 +237,22 @@ def vote(w: Work, act: Act) -> None:
     w.referendum = r
     what = w.name(ref) if ref else "the Edge"
     side = "for" if b.side else "against"
+    cast = "a ballot" if b.source == VoteSource.BALLOT else f"{count} vote{'s' if count != 1 else ''}"
+    prisci = f"; ballots {r.ballots(True)} for, {r.ballots(False)} against" if b.source == VoteSource.BALLOT else ""
     w.note(
-        f"{seat_ref(w.author)} casts {count} vote{'s' if count != 1 else ''} {side} ({b.source}: {what}); "
+        f"{seat_ref(w.author)} casts {cast} {side} ({b.source}: {what}){prisci}; "
         f"for {r.total(True)}, against {r.total(False)}",
         w.author,
     )
+
+
+def _check_ready_vampire(w: Work, pos: Pos) -> None:
+    """A title's votes or a priscus's ballot: a ready vampire of the author's (7.3)."""
+    vampire = w.card(pos)
+    if vampire.controller != w.author or not vampire.crypt or not vampire.zone.in_play:
+        raise IllegalMove(f"{w.name(pos)} is not a vampire you control")
+    if vampire.zone != Zone.READY:
+        raise IllegalMove(f"{w.name(pos)} is in torpor: it abstains (7.3)")
 
 
 def done(w: Work) -> None:

@@ -212,6 +212,10 @@ class Combat:
     over: bool = False
 
 
+PRISCI_VOTES = 3
+"""The votes the prisci give to the majority of their ballots (shared/rules/vtes-actions.md 7.2)."""
+
+
 @dataclass(frozen=True)
 class Vote:
     """A vote cast in a referendum (shared/rules/vtes-actions.md 7.2, P7): by ``seat``, from
@@ -247,8 +251,20 @@ class Referendum:
     done: tuple[int, ...] = ()
 
     def total(self, side: bool) -> int:
-        """Votes cast for (``side`` True) or against."""
-        return sum(v.count for v in self.votes if v.side == side)
+        """Votes cast for (``side`` True) or against, the prisci's 3 votes with the majority of
+        their ballots (7.2)."""
+        cast = sum(v.count for v in self.votes if v.side == side and v.source != VoteSource.BALLOT)
+        return cast + (PRISCI_VOTES if self.prisci() is side else 0)
+
+    def ballots(self, side: bool) -> int:
+        """Prisci's ballots cast for (``side`` True) or against (7.2)."""
+        return sum(1 for v in self.votes if v.side == side and v.source == VoteSource.BALLOT)
+
+    def prisci(self) -> bool | None:
+        """The side the prisci's votes go to: the majority of ballots; None for no ballot or a tie
+        (they abstain, 7.2)."""
+        yes, no = self.ballots(True), self.ballots(False)
+        return None if yes == no else yes > no
 
 
 @dataclass(frozen=True)

@@ -437,7 +437,7 @@ def combat_acts(view: VtesView, seat: int) -> list[Act]:
 
 def vote_sources(view: VtesView, seat: int) -> list[Act]:
     """The votes ``seat`` could cast now, one act per source, all "for" (7.2): the calling card,
-    each ready titled vampire with its printed title's votes, the Edge, one political action card
+    each ready titled vampire with its printed title's votes (a priscus: its ballot), the Edge, one political action card
     from hand; none cast already (a source votes once)."""
     r = view.referendum
     if r is None or r.step != Poll.VOTING:
@@ -450,9 +450,12 @@ def vote_sources(view: VtesView, seat: int) -> list[Act]:
         acts.append({"do": Do.VOTE, "source": VoteSource.CALLING})
     for c in view.controlled(seat):
         if c.crypt and c.pos not in cast and c.card:
-            votes = title_votes(_printed_title(c))
+            title = _printed_title(c)
+            votes = title_votes(title)
             if votes:
                 acts.append({"do": Do.VOTE, "source": VoteSource.TITLE, "card": c.as_list(), "count": votes})
+            elif title.lower() == "priscus" and c.zone == Zone.READY:
+                acts.append({"do": Do.VOTE, "source": VoteSource.BALLOT, "card": c.as_list()})
     if view.edge == seat and not any(v.source == VoteSource.EDGE for v in r.votes):
         acts.append({"do": Do.VOTE, "source": VoteSource.EDGE})
     if not card_vote and not (r.card and r.caller == seat):

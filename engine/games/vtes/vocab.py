@@ -310,6 +310,8 @@ class VoteSource(StrEnum):
     """The Edge, burned by its holder: 1 vote."""
     OTHER = "other"
     """Another card, with the votes it gives."""
+    BALLOT = "ballot"
+    """A ready priscus's ballot: the prisci's 3 votes go to the majority of ballots (7.2)."""
 
 
 class Poll(StrEnum):

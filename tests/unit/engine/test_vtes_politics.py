@@ -220,3 +220,50 @@ def test_done_twice_is_refused(f):
     act(t, ana, "done")
     act(t, ben, "done")
     refused(t, ben, {"do": "done"}, "you are done already")
+
+
+# --- prisci: ballots, and 3 votes to their majority (7.2) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def prisci_base() -> Fight:
+    """Every crypt is Bronwen (G2), a priscus: each Methuselah has one ready priscus."""
+    from engine.games.vtes.cards import card_base
+    from engine.games.vtes.decks import Deck
+    from tests.support.vtes_fight import fight_table
+
+    bronwen = card_base().lookup("Bronwen (G2)")
+    assert bronwen is not None and str(bronwen.title) == "Priscus"
+    return fight_table(seed=2, crypt=Deck("prisci", ((bronwen.id, 12),), ()))
+
+
+def test_prisci_cast_ballots_and_their_majority_gives_3_votes(prisci_base: Fight):
+    from engine.games.vtes.view import legal_acts
+
+    f = dataclasses.replace(prisci_base, t=copy_table(prisci_base.t))
+    t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
+    called(f)
+    polling(f)
+    offered = [a for a in legal_acts(t.view(ben)) if a.get("source") == "ballot"]
+    assert offered == [{"do": "vote", "source": "ballot", "card": f.marek}]
+    refused(t, ben, ballot("title", card=f.marek), "has no printed title")
+    refused(t, ben, ballot("ballot", card=f.marek, count=3), "a priscus casts one ballot")
+    vote(t, ana, "ballot", card=f.lucia)
+    assert totals(f) == (3, 0)  # one ballot for: the prisci's 3 votes go for
+    vote(t, ben, "ballot", False, card=f.marek)
+    assert totals(f) == (0, 0)  # a tie of ballots: the prisci abstain
+    vote(t, cy, "ballot", card=f.nico)
+    notes = vote(t, dee, "ballot", False, card=f.sasha)
+    assert totals(f) == (0, 0) and "ballots 2 for, 2 against; for 0, against 0" in notes[-1].text
+    vote(t, ana, "calling")
+    for seat in (ana, ben, cy, dee):
+        act(t, seat, "done")
+    assert any("The referendum passes, 1 for and 0 against" in n.text for n in t.notes[-3:])
+
+
+def test_only_a_ready_priscus_casts_a_ballot(f):
+    t, ana = f.t, f.ana
+    called(f)
+    polling(f)
+    refused(t, ana, ballot("ballot", card=f.lucia), "is not a priscus: only prisci cast ballots (7.2)")
+    refused(t, f.ben, ballot("ballot", card=f.extra["primogen"]), "is in torpor: it abstains (7.3)")

@@ -796,7 +796,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     (what the table's digest hashes) is byte for byte what it was with plain strings; these
     digests were taken at the deal, after 50 acts and at the end of a bot game. (Retaken when the
     engine came to own actions, combat and referendums, vtes-actions.md: the state gained their
-    fields and the bots act through their windows, so the game itself changed.)"""
+    fields and the bots act through their windows, so the game itself changed; the last again when
+    cards' printed costs came to be paid and bots to strike with combat cards.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -820,7 +821,7 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert digests == [
         "db053f3729c08160400ff697d9dac4a3712126a5c44a5f02ae85ef99a674fe50",
         "85e24a7a6462e7fc463d07b63d8845825223b15f6e9f18e54ce130a464545531",
-        "f28185457bc037011f714e607fdb22004015359fea1f3816f67fb9aafc15bbfb",
+        "ae973e3dddba61c6955374511505a1eaf2c62e3e4193c0d08031932595f77b18",
     ]
 
 

@@ -3,12 +3,13 @@ each line becomes one act of :mod:`engine.games.vtes`, read against the seat's v
 
     strike [N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [other] [at RETAINER] [with CARD]
     maneuver [with CARD]          press [with CARD]          prevent N [agg N] [with CARD]
-    terms TEXT…                   vote [for|against] calling | edge | title VAMPIRE [N] | card CARD | other CARD N
-    done                          diablerise
+    terms TEXT…                   vote [for|against] calling | edge | title VAMPIRE [N] | ballot PRISCUS | card CARD | other CARD N
+    done                          diablerise [leave equipment]
     … lift RULE by CARD           (after any command: a card sets that rule aside for it, P9)
 
 The combatant is the seat's own minion in the combat (the one whose strike is due, for
-``strike``). A bare ``strike`` is the hand strike.
+``strike``). A bare ``strike`` is the hand strike; ``strike with CARD`` alone takes the card's
+plain strike when its text has one ("[POT] Strike: 3R damage.").
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 
 from engine.games.base import Act
 from engine.games.vtes.combat import due
+from engine.games.vtes.readings import best_strike
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Do, Lift, VoteSource
 from tui.games.vtes import commands
@@ -31,9 +33,9 @@ HELP: tuple[tuple[str, str], ...] = (
     ("press", "[with CARD]"),
     ("prevent", "N [agg N] [with CARD]"),
     ("terms", "TEXT"),
-    ("vote", "[for|against] calling|edge|title VAMPIRE [N]|card CARD|other CARD N"),
+    ("vote", "[for|against] calling|edge|title VAMPIRE [N]|ballot PRISCUS|card CARD|other CARD N"),
     ("done", ""),
-    ("diablerise", ""),
+    ("diablerise", "[leave equipment]"),
 )
 """Each command and its arguments, for the help."""
 
@@ -127,10 +129,18 @@ def parse(word: str, rest: list[str], ctx: Context) -> Act:
             return {"do": Do.TERMS, "text": " ".join(rest)}
         case "vote":
             return _vote(rest, ctx)
-        case "done" | "diablerise":
+        case "done":
             if rest:
-                raise CommandError(f"{word} takes nothing after it.")
-            return {"do": Do.DONE if word == "done" else Do.DIABLERISE}
+                raise CommandError("done takes nothing after it.")
+            return {"do": Do.DONE}
+        case "diablerise":
+            if [t.lower() for t in rest] == ["leave", "equipment"]:
+                return {"do": Do.DIABLERISE, "take": False}
+            if rest:
+                raise CommandError(
+                    "diablerise takes nothing after it, or 'leave equipment' (it burns with the victim)."
+                )
+            return {"do": Do.DIABLERISE}
     raise CommandError(f"{word!r} is not a command.")
 
 
@@ -161,7 +171,21 @@ def _strike(rest: list[str], ctx: Context) -> Act:
             raise CommandError(
                 f"{t!r} is not a strike word: N, agg, ranged, first, dodge, ends, steal N, +N, other, at RETAINER."
             )
+    if card and not rest:
+        act.update(_card_reading(ctx, act))
     return act
+
+
+def _card_reading(ctx: Context, act: Act) -> dict[str, object]:
+    """``strike with CARD`` and nothing else: the card's plain strike for this combatant at the
+    range, when its text has one (:mod:`engine.games.vtes.readings`); else nothing (1 damage)."""
+    combat = ctx.view.combat
+    held = next((c for c in ctx.view.hand if c.as_list() == act["card"]), None)
+    striker = ctx.view.card(tuple(act["minion"]))
+    if combat is None or held is None or striker is None or not held.card or not striker.card:
+        return {}
+    reading = best_strike(held.card, striker.card, combat.long)
+    return reading.fields() if reading is not None else {}
 
 
 def _prevent(rest: list[str], ctx: Context) -> Act:
@@ -192,11 +216,12 @@ def _vote(rest: list[str], ctx: Context) -> Act:
     match source:
         case "calling" | "edge":
             act["source"] = VoteSource(source)
-        case "title":
+        case "title" | "ballot":
             mine = [c for c in ctx.view.cards if c.controller == ctx.me and c.crypt and c.name]
-            vampire, tokens = take_card(tokens, mine, "titled vampire of yours")
-            act.update(source=VoteSource.TITLE, card=vampire.as_list())
-            if tokens:
+            what = "titled vampire of yours" if source == "title" else "priscus of yours"
+            vampire, tokens = take_card(tokens, mine, what)
+            act.update(source=VoteSource(source), card=vampire.as_list())
+            if tokens and source == "title":
                 act["count"] = _int(tokens.pop(0), "The votes")
         case "card":
             card, tokens = take_card(tokens, list(ctx.view.hand), "political action card of your hand")
@@ -208,7 +233,7 @@ def _vote(rest: list[str], ctx: Context) -> Act:
                 raise CommandError("Say how many votes the card gives: vote for other CARD N.")
             act.update(source=VoteSource.OTHER, card=card.as_list(), count=_int(tokens.pop(0), "The votes"))
         case _:
-            raise CommandError(f"{source!r} is not a source of votes: calling, edge, title, card or other.")
+            raise CommandError(f"{source!r} is not a source of votes: calling, edge, title, ballot, card or other.")
     if tokens:
         raise CommandError(f"Nothing goes after that, not {' '.join(tokens)!r}.")
     return act

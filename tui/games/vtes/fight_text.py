@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 from engine.games.base import Pos
 from engine.games.vtes.combat import due, step_words, strike_words
-from engine.games.vtes.state import Combat, Referendum, Strike
+from engine.games.vtes.state import PRISCI_VOTES, Combat, Referendum, Strike
 from engine.games.vtes.view import CardView, VtesView, vote_sources
-from engine.games.vtes.vocab import CombatStep, Poll
+from engine.games.vtes.vocab import CombatStep, Poll, VoteSource
 from tui.games.vtes.present import seat_name
 
 
@@ -136,8 +136,12 @@ def referendum_lines(view: VtesView, names: Sequence[str], r: Referendum) -> tup
     if r.step == Poll.VOTING:
         sides = []
         for side, word in ((True, "for"), (False, "against")):
-            votes = [v for v in r.votes if v.side == side]
-            sources = ", ".join(f"{seat_name(names, v.seat)} {v.count} ({v.source})" for v in votes)
+            votes = [v for v in r.votes if v.side == side and v.source != VoteSource.BALLOT]
+            parts = [f"{seat_name(names, v.seat)} {v.count} ({v.source})" for v in votes]
+            if r.ballots(side):
+                prisci = f"{PRISCI_VOTES} from prisci" if r.prisci() is side else "prisci tied"
+                parts.append(f"{r.ballots(side)} ballot{'s' if r.ballots(side) != 1 else ''}, {prisci}")
+            sources = ", ".join(parts)
             sides.append(f"{word} {r.total(side)}" + (f": {sources}" if sources else ""))
         left = [s for s in view.in_game() if s not in r.done]
         waiting = ", ".join(_who(view, names, s) for s in left) or "nobody"

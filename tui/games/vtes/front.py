@@ -45,7 +45,8 @@ HELP = """\
   In a referendum (the box shows the terms and the votes):
   :terms TEXT (the caller)          .      pass, then: done voting
   V       vote: :vote for|against calling · title VAMPIRE · edge ·
-          card CARD · other CARD N   :diablerise after blocking one
+          ballot PRISCUS · card CARD · other CARD N
+  :diablerise [leave equipment] after blocking one leaving torpor
   Any command + lift RULE by CARD: a card sets a rule aside (P9)
   f       combat by hand: two minions a card sends into combat
   By hand (another's things need a cause: the log shows it, they
