@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.games.base import Act
 from engine.games.vtes.cards import card_base, card_id
-from engine.games.vtes.vocab import Do
+from engine.games.vtes.vocab import CombatStep, Do
 
 _LINE = re.compile(
     r"^((?:\[[a-zA-Z]{3}\] ?)+)(?:\[COMBAT\] )?(?:Only usable at (long|close) range\. )?"
@@ -92,6 +92,70 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
             )
         )
     return tuple(out)
+
+
+_PREFIX = re.compile(r"^((?:\[[a-zA-Z]{3}\]\s*)+)(?:\[([A-Z ]+)\]\s*)?")
+_WHOLE_CARD: tuple[tuple[str, frozenset[CombatStep] | None], ...] = (
+    ("only usable before range is determined", frozenset({CombatStep.BEFORE_RANGE})),
+    ("only usable before range is chosen", frozenset({CombatStep.BEFORE_RANGE})),
+    ("only usable at close range before strikes are chosen", frozenset({CombatStep.BEFORE_STRIKES})),
+    ("only usable before strikes are chosen", frozenset({CombatStep.BEFORE_STRIKES})),
+    ("only usable at the end of a round", frozenset({CombatStep.END_OF_ROUND})),
+    ("only usable as this minion chooses a strike", frozenset({CombatStep.STRIKE})),
+)
+"""Card-wide sentences that bind a combat card to one step."""
+_NEUTRAL = ("only usable at long range", "only usable at close range", "not usable ", "aim", "grapple")
+"""Card-wide sentences that do not bind a step (a range, a round, a kind of opponent)."""
+
+
+def _line_steps(body: str, previous: frozenset[CombatStep] | None) -> frozenset[CombatStep] | None:
+    """The steps one Discipline level's effect is played in, from how it begins; None: any."""
+    text = body.lower()
+    if text.startswith(("as above", "as [")):
+        return previous
+    if text.startswith(("strike:", "additional strike")):
+        return frozenset({CombatStep.STRIKE})
+    if text.startswith(("maneuver", "press")):
+        moves = {CombatStep.RANGE} if "maneuver" in text else set()
+        if "press" in text:
+            moves.add(CombatStep.PRESS)
+        return frozenset(moves)
+    if text.startswith("prevent"):
+        return frozenset({CombatStep.DAMAGE})
+    return next((bound for words, bound in _WHOLE_CARD if text.startswith(words)), None)
+
+
+@functools.cache
+def combat_steps(cid: int) -> frozenset[CombatStep] | None:
+    """The combat steps in which the combat card with krcg id ``cid`` may be played, read from how
+    its text's lines begin ("Strike: …" the strike step, "Maneuver" the range step, "Press" the
+    press step, "Prevent" the damage step, "Only usable before range is determined." the step
+    before range, …); None when the text does not say (any step: the player is asked). Used to
+    pass automatically in a step where no card of the hand could be played."""
+    info = card_base().info(cid)
+    if info is None or "Combat" not in info.types:
+        return frozenset()
+    found: set[CombatStep] = set()
+    previous: frozenset[CombatStep] | None = None
+    for raw in info.text.splitlines():
+        line = raw.strip()
+        prefix = _PREFIX.match(line)
+        if prefix is None:  # a sentence about the whole card
+            for sentence in (x.strip().lower() for x in line.split(".") if x.strip()):
+                bound = next((steps for words, steps in _WHOLE_CARD if sentence.startswith(words)), None)
+                if bound is not None:
+                    return bound
+                if not sentence.startswith(_NEUTRAL):
+                    return None
+            continue
+        if prefix.group(2) and prefix.group(2) != "COMBAT":
+            continue  # another card type's effect ("[ACTION MODIFIER] +1 stealth.")
+        steps = _line_steps(line[prefix.end() :], previous)
+        if steps is None:
+            return None
+        found |= steps
+        previous = steps
+    return frozenset(found) if found else None
 
 
 def disciplines(identity: str) -> frozenset[str]:

@@ -19,6 +19,7 @@ from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION, blockers
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.combat import due
 from engine.games.vtes.politics import title_votes
+from engine.games.vtes.readings import combat_steps
 from engine.games.vtes.state import Action, CardState, Claim, Combat, Done, Referendum, VtesState
 from engine.games.vtes.vocab import (
     ActionKind,
@@ -511,16 +512,26 @@ def auto_pass(view: VtesView) -> Act | None:
     return {"do": Do.PASS}
 
 
-def _combat_cards(view: VtesView) -> bool:
-    return any("Combat" in c.types for c in view.hand)
+def _combat_cards(view: VtesView, step: CombatStep) -> bool:
+    """A combat card of the hand could be played in ``step``: its text does not bind it to
+    another step (:func:`engine.games.vtes.readings.combat_steps`; a card not yet seen counts)."""
+    for held in view.hand:
+        if "Combat" not in held.types:
+            continue
+        cid = card_id(held.card) if held.card else None
+        steps = combat_steps(cid) if cid is not None else None
+        if steps is None or step in steps:
+            return True
+    return False
 
 
 def _auto_combat(view: VtesView, seat: int) -> Act | None:
     """In combat: a Methuselah whose minion does not fight passes every step (reading: cards for
     minions not in the combat are rare; switch the automatic pass off to play one); a combatant's
-    controller with no combat card in hand (maneuvers, presses, prevention and strikes other than
-    the hand strike come from cards) passes, and strikes with the hand strike unless its minion
-    carries a card (a weapon, a retainer) that could strike instead."""
+    controller with no combat card in hand that could be played in the step (maneuvers, presses,
+    prevention and strikes other than the hand strike come from cards; a card's text may bind it
+    to one step) passes, and strikes with the hand strike unless its minion carries a card (a
+    weapon, a retainer) that could strike instead."""
     c = view.combat
     if c is None or c.impulse != seat:
         return None
@@ -528,10 +539,10 @@ def _auto_combat(view: VtesView, seat: int) -> Act | None:
     if c.step == CombatStep.STRIKE:
         waiting = due(c)
         armed = bool(waiting) and any(card.on == waiting[0] for card in view.cards)
-        if waiting and not _combat_cards(view) and not armed:
+        if waiting and not _combat_cards(view, CombatStep.STRIKE) and not armed:
             return {"do": Do.STRIKE, "minion": list(waiting[0])}
         return None
-    if mine and _combat_cards(view):
+    if mine and _combat_cards(view, c.step):
         return None
     return {"do": Do.PASS}
 

@@ -17,8 +17,9 @@ import pytest
 from engine.bots.vtes import VtesBot
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
-from engine.games.vtes.readings import StrikeReading, best_strike, strike_readings
-from engine.games.vtes.view import legal_acts
+from engine.games.vtes.readings import StrikeReading, best_strike, combat_steps, strike_readings
+from engine.games.vtes.view import auto_pass, legal_acts
+from engine.games.vtes.vocab import CombatStep
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, in_hand, refused
 from tests.support.vtes_sim import act, copy_table
 
@@ -178,3 +179,45 @@ def test_a_diablerist_may_leave_the_equipment_to_burn(base: Fight):
     assert _on(f, f.marek) == []
     ash = {c.name for c in f.t.view(f.ana).cards if c.zone == "ash"}
     assert {"Flak Jacket", "Raven Spy"} <= ash
+
+
+def test_a_combat_cards_text_binds_it_to_its_steps():
+    steps = {
+        name: combat_steps(_id(name))
+        for name in (
+            "Sacrament of Carnage",
+            "Immortal Grapple",
+            "Torn Signpost",
+            "Swallowed by the Night",
+            "Taste of Vitae",
+            "Hidden Strength",
+            "Rolling with the Punches",
+        )
+    }
+    assert steps == {
+        "Sacrament of Carnage": {CombatStep.STRIKE},
+        "Immortal Grapple": {CombatStep.BEFORE_STRIKES},  # "Grapple. Only usable … before strikes are chosen."
+        "Torn Signpost": {CombatStep.BEFORE_RANGE},
+        "Swallowed by the Night": {CombatStep.RANGE},  # its [OBF] [COMBAT] line; the other is a modifier
+        "Taste of Vitae": {CombatStep.END_OF_ROUND},
+        "Hidden Strength": {CombatStep.DAMAGE},
+        "Rolling with the Punches": None,  # "Burn 1 blood to prevent …": any step, the player is asked
+    }
+
+
+def test_a_hand_of_strike_cards_passes_the_other_steps_by_itself(base: Fight):
+    f = dataclasses.replace(base, t=copy_table(base.t))
+    bleed_blocked(f)
+    c = f.t.state.open_combat
+    assert c is not None and (c.step, c.impulse) == ("before_range", f.ana)
+    # Ana holds Sacrament of Carnage and Majesty: strikes only, nothing for the step before range
+    assert auto_pass(f.t.view(f.ana)) == {"do": "pass"}
+    for _ in range(3):
+        combat_loop(f.t, (f.ana, f.ben, f.cy, f.dee))
+    assert auto_pass(f.t.view(f.ana)) is None  # the strike: she chooses
+    # and the combat box names the card whose strike she may take
+    from tui.games.vtes.fight_text import combat_keys
+
+    view = f.t.view(f.ana)
+    assert view.combat is not None
+    assert (":", "strike with Sacrament of Carnage") in combat_keys(view, view.combat)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from engine.games.base import Pos
 from engine.games.vtes.combat import due, step_words, strike_words
+from engine.games.vtes.readings import best_strike
 from engine.games.vtes.state import PRISCI_VOTES, Combat, Referendum, Strike
 from engine.games.vtes.view import CardView, VtesView, vote_sources
 from engine.games.vtes.vocab import CombatStep, Poll, VoteSource
@@ -111,7 +112,15 @@ def combat_keys(view: VtesView, combat: Combat) -> list[tuple[str, str]]:
     if seat is None or combat.impulse != seat:
         return []
     if combat.step == CombatStep.STRIKE:
-        return [("s", "hand strike"), (":", "strike N…")]
+        keys = [("s", "hand strike"), (":", "strike N…")]
+        waiting = due(combat)
+        striker = view.card(waiting[0]) if waiting else None
+        if striker is not None and striker.card:
+            for held in view.hand:
+                if held.card and "Combat" in held.types and best_strike(held.card, striker.card, combat.long):
+                    keys.append((":", f"strike with {_short(held.name)}"))
+                    break
+        return keys
     mine = [m for m in (combat.acting, combat.opposing) if (c := view.card(m)) is not None and c.controller == seat]
     keys = [(".", "pass")]
     if mine and combat.step == CombatStep.RANGE:
