@@ -36,7 +36,7 @@ import logging
 import os
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -152,18 +152,26 @@ class Budgets:
 class ByteBucket:
     """A token bucket of bytes for one connection (:class:`Budget`): :meth:`admit` returns at once
     while the budget holds, else after the wait that pays for the frame. ``waited`` sums the
-    seconds it held the connection back."""
+    seconds it held the connection back. ``clock`` (seconds) and ``sleep`` are injectable for
+    tests; by default the event loop's monotonic clock and ``asyncio.sleep``."""
 
-    def __init__(self, budget: Budget) -> None:
+    def __init__(
+        self,
+        budget: Budget,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._clock = clock
+        self._sleep = sleep
         self.tokens = float(budget.burst)
-        self.refilled = time.monotonic()
+        self.refilled = clock()
         self.waited = 0.0
         self._burst = float(budget.burst)
 
     async def admit(self, n: int, budget: Budget) -> None:
         """Pay for decoding ``n`` bytes under ``budget``, waiting first if the bucket is short. A
         larger budget than the last one (a guest whose `join` gave it a seat) starts full."""
-        now = time.monotonic()
+        now = self._clock()
         if budget.burst > self._burst:
             self.tokens = float(budget.burst)
         self._burst = float(budget.burst)
@@ -176,7 +184,7 @@ class ByteBucket:
         self.tokens = 0.0
         self.refilled = now + wait  # what accrues during the wait is spent on this frame
         self.waited += wait
-        await asyncio.sleep(wait)
+        await self._sleep(wait)
 
 
 def is_loopback(ip: str) -> bool:

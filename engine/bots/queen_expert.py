@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.bots.queen import QueenHeuristic
@@ -94,7 +95,8 @@ class QueenExpert:
     """The expert bot (see the module). ``rng``: its only source of randomness (deals sampled,
     moves explored); ``playouts``: simulations per decision; ``max_moves``: simulated moves per
     decision at most; ``max_seconds``: a cap on one decision's time (None: none, and decisions
-    replay from the seed). Raises ValueError for a budget below one simulation."""
+    replay from the seed), read on ``clock`` (seconds; ``time.perf_counter`` unless a test
+    injects one). Raises ValueError for a budget below one simulation."""
 
     level = "expert"
 
@@ -104,6 +106,7 @@ class QueenExpert:
         playouts: int = DEFAULT_PLAYOUTS,
         max_seconds: float | None = None,
         max_moves: int = DEFAULT_MAX_MOVES,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if playouts < 1:
             raise ValueError("the expert needs at least one simulation per decision")
@@ -111,6 +114,7 @@ class QueenExpert:
         self.playouts = playouts
         self.max_seconds = max_seconds
         self.max_moves = max_moves
+        self.clock = clock
         self.thinking = Thinking()
 
     def choose(self, view: QueenView, legal: list[Act]) -> Act | None:
@@ -119,7 +123,7 @@ class QueenExpert:
             return None
         if len(legal) == 1:
             return legal[0]
-        start = time.perf_counter()
+        start = self.clock()
         try:
             belief = Belief.of(view)
         except ValueError:
@@ -130,7 +134,7 @@ class QueenExpert:
         visits, totals = self._search(belief, moves, start)
         self.thinking.decisions += 1
         self.thinking.playouts += sum(visits)
-        self.thinking.seconds += time.perf_counter() - start
+        self.thinking.seconds += self.clock() - start
         best = max(range(len(moves)), key=lambda i: (visits[i], totals[i]))
         return legal[best]
 
@@ -157,7 +161,7 @@ class QueenExpert:
             simulated += length
             if simulated >= self.max_moves and done >= count:
                 break
-            if deadline is not None and done % 8 == 7 and time.perf_counter() > deadline:
+            if deadline is not None and done % 8 == 7 and self.clock() > deadline:
                 break
         return visits, totals
 

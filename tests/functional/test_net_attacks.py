@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 
 from engine.audit import audit_file
 from engine.games import all_rules
@@ -128,10 +127,9 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
         opened.append(await RawPeer.open(host.port))
     await eventually(lambda: host.refusals.refusals >= 300 - (cap - 4), 10, "the connections past the cap refused")
     assert len(host.peers) <= cap
-    start = time.monotonic()
+    # closed() fails if a connection is still open after its 5 s of silence
     closed = await asyncio.gather(*(p.closed(timeout=5) for p in opened[-(300 - (cap - 4)) :]))
     assert all(frames == [] for frames in closed)  # not even a challenge: closed as accepted
-    assert time.monotonic() - start < 5
     refusing = [line for line in lines if line.startswith("Refusing connections")]
     assert len(refusing) == 1 and host.refusals.bursts == 1
     for p in opened:

@@ -12,6 +12,7 @@ import contextlib
 import time
 
 import msgpack
+import pytest
 
 from engine.protocol.identity import new_key
 from net.events import Timeouts
@@ -56,27 +57,41 @@ class CountingHost(Host):
         super()._charge(peer)
 
 
+class FakeClock:
+    """A clock that moves only when the bucket sleeps: the bucket's waits, counted exactly."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
 async def test_a_byte_bucket_admits_its_burst_then_its_rate():
-    bucket = ByteBucket(Budget(max_frame=100, rate=1000.0, burst=300.0))
+    clock = FakeClock()
     budget = Budget(max_frame=100, rate=1000.0, burst=300.0)
-    start = time.monotonic()
+    bucket = ByteBucket(budget, clock, clock.sleep)
     for _ in range(3):
         await bucket.admit(100, budget)
-    assert time.monotonic() - start < 0.05 and bucket.waited == 0
+    assert clock.slept == [] and bucket.waited == 0
     for _ in range(5):
         await bucket.admit(100, budget)  # 500 bytes over the burst: half a second at 1000 B/s
-    assert 0.45 <= time.monotonic() - start < 1.0
-    assert 0.45 <= bucket.waited <= 0.55
+    assert clock.slept == pytest.approx([0.1] * 5) and bucket.waited == pytest.approx(0.5)
 
 
 async def test_a_guest_that_takes_a_seat_gets_the_seats_whole_burst_at_once():
+    clock = FakeClock()
     guest, seated = Budgets().guest, Budgets().seated
-    bucket = ByteBucket(guest)
+    bucket = ByteBucket(guest, clock, clock.sleep)
     await bucket.admit(guest.max_frame, guest)
-    start = time.monotonic()
     for _ in range(2):
         await bucket.admit(seated.max_frame, seated)  # two of the largest entries: the seat's burst
-    assert time.monotonic() - start < 0.05 and bucket.waited == 0
+    assert clock.slept == [] and bucket.waited == 0
 
 
 async def test_a_spectator_sending_a_frame_over_4_kib_is_dropped():
