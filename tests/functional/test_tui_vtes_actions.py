@@ -18,7 +18,7 @@ from engine.games.vtes.vocab import ActionKind, Phase, Window
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, build_vtes
+from tests.support.vtes_table import advance, dealt_vtes
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 
@@ -70,7 +70,7 @@ def _bled_at_me(view: Any) -> bool:
 
 
 async def test_a_bots_bleed_waits_for_the_person_who_blocks_it_with_b() -> None:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, _bled_at_me, limit=60000)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     app = VampireApp(Start("table", session), name="Mina")
@@ -114,7 +114,7 @@ def _my_minion_phase_with_a_blocker(view: Any) -> bool:
 
 
 async def test_the_persons_bleed_is_blocked_by_a_bot_whose_pool_is_low() -> None:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, _my_minion_phase_with_a_blocker, limit=60000)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     app = VampireApp(Start("table", session), name="Mina")

@@ -22,7 +22,7 @@ from engine.games.vtes.vocab import ActionKind, CombatStep, Phase, Poll
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, build_vtes, said
+from tests.support.vtes_table import advance, dealt_vtes, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 
@@ -93,7 +93,7 @@ def _my_bleed_with_a_fighting_blocker(view: Any) -> bool:
 
 
 async def test_the_persons_bleed_is_blocked_and_fought_for_two_rounds_by_keys() -> None:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, _my_bleed_with_a_fighting_blocker, limit=60000)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     app = VampireApp(Start("table", session), name="Mina")
@@ -184,7 +184,7 @@ def _my_minion_phase_with_a_political_card(view: Any) -> bool:
 
 
 async def test_the_person_calls_a_referendum_votes_and_says_done_by_keys() -> None:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, _my_minion_phase_with_a_political_card, limit=60000)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     app = VampireApp(Start("table", session), name="Mina")

@@ -14,14 +14,14 @@ from engine.games.vtes.cards import card_base
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES
-from tests.support.vtes_table import advance, build_vtes
+from tests.support.vtes_table import advance, dealt_vtes
 from tui.games.vtes.commands import CommandError, Context, completions, parse, play_destination
 
 
 @pytest.fixture(scope="module")
 def table() -> Any:
     """Seat 0's table in its own influence phase, with a vampire in play."""
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(
         local,
         lambda v: (

@@ -14,7 +14,7 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, build_vtes, influence_app, said
+from tests.support.vtes_table import advance, dealt_vtes, influence_app, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.menus import CombatMenu
 from tui.games.vtes.table import VtesTableScreen
@@ -100,7 +100,7 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
 
 
 async def test_calling_time_at_a_tournament_table() -> None:
-    local = build_vtes(11, options={"ruleset": "tournament"})
+    local = dealt_vtes(11, options={"ruleset": "tournament"})
     advance(local, lambda v: v.acting != 0 and v.phase == Phase.MINION)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
     app = VampireApp(Start("table", session), name="Mina")
@@ -142,7 +142,7 @@ async def test_keys_pressed_quickly_are_kept_in_order_not_lost() -> None:
 
 
 async def test_combat_from_keys_and_menus() -> None:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
 
     def fight(v: Any) -> bool:
         foes = [c for c in v.cards if c.controller != 0 and c.crypt and c.zone == Zone.READY and c.counters >= 2]
@@ -178,7 +178,7 @@ async def test_combat_from_keys_and_menus() -> None:
 
 
 async def test_c_moves_the_top_crypt_card_out_with_four_transfers() -> None:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(
         local, lambda v: v.acting == 0 and v.phase == Phase.INFLUENCE and v.transfers == 4 and v.players[0].pool > 1
     )

@@ -10,13 +10,13 @@ import pytest
 
 from engine.games.vtes.vocab import Phase, Ruleset, Status, Zone
 from tests.support.local_session import NAMES
-from tests.support.vtes_table import advance, build_vtes
+from tests.support.vtes_table import advance, dealt_vtes
 from tui.games.vtes.present import card_text, methuselah_lines, named, rulings_text, turn_line
 
 
 @pytest.fixture(scope="module")
 def view() -> Any:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, lambda v: v.acting == 0 and v.phase == Phase.INFLUENCE and len(v.controlled(0, Zone.READY)) >= 1)
     return local.seats[0].view()
 

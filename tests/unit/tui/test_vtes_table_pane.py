@@ -18,7 +18,7 @@ from engine.games.vtes.vocab import Phase, Step, Zone
 from tests.support.local_session import NAMES, LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, build_vtes
+from tests.support.vtes_table import advance, dealt_vtes
 from tui.app import Start, VampireApp
 from tui.games.vtes.present import (
     DANGER,
@@ -58,7 +58,7 @@ def _someone_elses_minion_phase(view: Any) -> bool:
 
 @pytest.fixture(scope="module")
 def late_table() -> Any:
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, _late)
     return local
 
@@ -195,7 +195,7 @@ async def test_the_mark_on_your_pool_at_80x24_and_on_the_linux_console(late) -> 
     """Your pool down to what your predator's ready minions bleed: the mark is on the screen;
     on the console (``TERM=linux`` or ``--ascii``) it is drawn with the console's ``!``, and the
     whole VTES screen with characters the console's font has."""
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, _predator_ready)
     seat = local.seats[0]
     view = seat.view()
@@ -239,7 +239,7 @@ async def test_your_turn_is_said_only_on_your_turn_of_play(monkeypatch: pytest.M
     for the deck."""
     import tui.screens.table as frame
 
-    local = build_vtes(11)
+    local = dealt_vtes(11)
     advance(local, _someone_elses_minion_phase)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
     app = _app(session)
