@@ -1,5 +1,5 @@
 # Sourced by the scripts: finds a Python >= 3.12, creates .venv if it is missing, and installs the
-# project with its test dependencies when pyproject.toml changed since the last install.
+# project (with its test tools for scripts/test) when pyproject.toml changed since the last install.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -26,12 +26,28 @@ if [ ! -x "$VENV/bin/python" ] || ! _ok_python "$VENV/bin/python"; then
     "$PY" -m venv "$VENV"
 fi
 
+# What to install: the program alone (scripts/play and the others), or with the test tools
+# (scripts/test sets VAMPIRE_EXTRAS=test before sourcing this). The stamp records what was
+# installed for which pyproject.toml; the test tools include the program.
+EXTRAS="${VAMPIRE_EXTRAS:-}"
 STAMP="$VENV/.vampire-installed"
-WANT="$(cat "$ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
-if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
-    echo "Installing vampire-table and its dependencies into .venv" >&2
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
-    "$VENV/bin/python" -m pip install --quiet -e "$ROOT[test]" >&2
-    echo "$WANT" > "$STAMP"
+HASH="$(sha256sum < "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+HAVE="$(cat "$STAMP" 2>/dev/null || true)"
+if [ "$HAVE" != "$HASH test" ] && [ "$HAVE" != "$HASH $EXTRAS" ]; then
+    LOG="$VENV/install.log"
+    if [ -n "$EXTRAS" ]; then
+        echo "Installing vampire-table and its test tools into .venv (a minute the first time)" >&2
+        TARGET="$ROOT[$EXTRAS]"
+    else
+        echo "Installing vampire-table into .venv (a minute the first time)" >&2
+        TARGET="$ROOT"
+    fi
+    if ! { "$VENV/bin/python" -m pip install --quiet --upgrade pip \
+            && "$VENV/bin/python" -m pip install --quiet -e "$TARGET"; } > "$LOG" 2>&1; then
+        cat "$LOG" >&2
+        echo "The installation failed (above; also in $LOG)." >&2
+        exit 1
+    fi
+    echo "$HASH $EXTRAS" > "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"
