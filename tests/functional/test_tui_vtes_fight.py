@@ -241,11 +241,13 @@ async def test_the_person_calls_a_referendum_votes_and_says_done_by_keys() -> No
             await pilot.press("full_stop")
             await pilot.pause(0.05)
         await eventually(lambda: "V vote" in _referendum_box(app), 10, "the vote key", pilot=pilot)
-        # V: the command line prefilled with "vote for "; the calling card's vote.
+        # V: the command line prefilled with the first source held, the calling card's vote: Enter.
         await pilot.press("V")
-        await eventually(lambda: app.screen.query_one("#vt-cmd").value == "vote for ", 10, "the prefill", pilot=pilot)
+        await eventually(
+            lambda: app.screen.query_one("#vt-cmd").value == "vote for calling", 10, "the prefill", pilot=pilot
+        )
         assert "calling" in said(app)
-        await pilot.press(*_keys("calling"), "enter")
+        await pilot.press("enter")
         await eventually(lambda: any(v.seat == 0 for v in _view(app).referendum.votes), 30, "my vote cast", pilot=pilot)
         await eventually(lambda: "Mina 1 (calling)" in _referendum_box(app), 10, "my vote shown", pilot=pilot)
         box = _referendum_box(app)

@@ -32,7 +32,9 @@ class CardInfo:
     ``id``: krcg card id; ``name``: its unique printed name (``"Theo Bell (G2 ADV)"``);
     ``kind``: which deck it goes in; ``types``: card types (``("Vampire",)``,
     ``("Action", "Combat")``); ``capacity``: a crypt card's capacity, 0 if it has none;
-    ``text``: the card text as printed (players apply it themselves); ``blood_cost``,
+    ``text``: the card text as printed (players apply it themselves); ``character``: a crypt
+    card's vampire whatever its group or advanced version (krcg's printed name, "Theo Bell": two in
+    play under two Methuselahs are contested), "" for a library card; ``blood_cost``,
     ``pool_cost``: the printed cost (0 for none, for an X cost and for a conviction cost: the
     player states those).
     """
@@ -46,6 +48,7 @@ class CardInfo:
     clan: str = ""
     blood_cost: int = 0
     pool_cost: int = 0
+    character: str = ""
 
     @property
     def is_master(self) -> bool:
@@ -157,6 +160,7 @@ class CardBase:
                     capacity=int(getattr(card, "capacity", None) or 0),
                     text=card.text,
                     clan=str(getattr(card, "clan", "") or ""),
+                    character=str(card.printed_name) if kind == DeckPart.CRYPT else "",
                     **_printed_cost(card),
                 )
         return self._info[cid]

@@ -247,12 +247,14 @@ def vote(w: Work, act: Act) -> None:
 
 
 def _check_ready_vampire(w: Work, pos: Pos) -> None:
-    """A title's votes or a priscus's ballot: a ready vampire of the author's (7.3)."""
+    """A title's votes or a priscus's ballot: a ready vampire of the author's, not contested (7.3)."""
     vampire = w.card(pos)
     if vampire.controller != w.author or not vampire.crypt or not vampire.zone.in_play:
         raise IllegalMove(f"{w.name(pos)} is not a vampire you control")
     if vampire.zone != Zone.READY:
         raise IllegalMove(f"{w.name(pos)} is in torpor: it abstains (7.3)")
+    if w.rivals(pos):
+        raise IllegalMove(f"{w.name(pos)} is contested: a contested title gives no votes (7.3)")
 
 
 def done(w: Work) -> None:

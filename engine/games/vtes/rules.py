@@ -469,6 +469,15 @@ def _act_influence(w: Work, act: Act) -> None:
             "it moves to the ready region only once its blood reaches its capacity"
         )
     w.move(pos, Target.READY, w.author)
+    rivals = w.rivals(pos)
+    if rivals:
+        who = " and ".join(seat_ref(s) for s in rivals)
+        w.note(
+            f"{esc(info.name)} is contested: {who} controls the same vampire; settle the contest by hand "
+            "(yield it, or keep paying for it); meanwhile its title gives no votes",
+            w.author,
+            *rivals,
+        )
 
 
 def _act_transfer(w: Work, act: Act) -> None:

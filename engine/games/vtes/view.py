@@ -11,6 +11,7 @@ never with their identities.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -143,6 +144,21 @@ class VtesView:
     def controlled(self, seat: int, zone: Zone = Zone.READY) -> tuple[CardView, ...]:
         """Cards ``seat`` controls in ``zone``."""
         return tuple(c for c in self.cards if c.controller == seat and c.zone == zone)
+
+    def contested(self, pos: Pos) -> bool:
+        """The vampire at ``pos`` is in play while another Methuselah controls the same vampire in
+        play (another group or advanced version counts): contested (vtes.md "Contested cards")."""
+        card = self.card(pos)
+        info = card_base().info(card.card) if card is not None and card.card and card.crypt else None
+        if card is None or info is None or not info.character or not card.zone.in_play:
+            return False
+        for other in self.cards:
+            if other.pos == pos or not other.crypt or not other.card or not other.zone.in_play:
+                continue
+            theirs = card_base().info(other.card)
+            if other.controller != card.controller and theirs is not None and theirs.character == info.character:
+                return True
+        return False
 
     def in_game(self) -> tuple[int, ...]:
         """Seats still in the game, in seating order."""
@@ -412,8 +428,60 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
         return tuple(c for c in view.hand if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played)
     ready = view.ready_unlocked(seat)
     return tuple(
-        c for c in view.hand if REACTION in c.types and any((m.pos, card_id(c.card)) not in a.played for m in ready)
+        c
+        for c in view.hand
+        if REACTION in c.types
+        and reaction_fits(c.text, a, view, seat)
+        and any((m.pos, card_id(c.card)) not in a.played for m in ready)
     )
+
+
+_LEVEL_PREFIX = re.compile(r"^(?:\[[a-z]{3}\]\s*)+")
+_INTERCEPT_ONLY = re.compile(r"^\+\d+ intercept\.?$")
+
+
+def reaction_fits(text: str, a: Action, view: VtesView, seat: int) -> bool:
+    """Whether a reaction card could be played in ``a`` by ``seat``, read from its "Only usable …"
+    sentences for what a window decides (a bleed at you, an action directed at you, a referendum,
+    a block by your minion, a locked minion waking to block) and from an effect that is only "+N
+    intercept" (for a Methuselah who may block); per Discipline level, the card fits when one
+    level does. True when the text names no such condition. The engine applies no card text:
+    this only spares a player a stop where the card cannot be played."""
+
+    def mine(pos: Pos | tuple[()]) -> bool:
+        card = view.card(pos) if pos else None
+        return card is not None and card.controller == seat
+
+    bleed = a.kind == ActionKind.BLEED
+    blocking = (seat in view.blockers() and seat not in a.declined) or mine(a.blocker)
+    locked = any(c.locked for c in view.controlled(seat) if c.crypt or "Ally" in c.types)
+    conditions = (
+        (("during a referendum", "during the polling step"), False),
+        (("is bleeding you", "bleeds you", "bleed action directed at you"), bleed and seat in a.targets),
+        (("during a bleed action",), bleed),
+        (
+            ("during an action directed at you", "directed at a minion or location you control"),
+            seat in a.targets or mine(a.target_card),
+        ),
+        (
+            ("if this vampire blocks", "by a blocking vampire", "who has blocked", "if this baali blocks"),
+            mine(a.blocker),
+        ),
+        (("by a locked vampire", "by a locked minion"), blocking and locked),
+        (("would be burned", "is being burned", "being diablerized", "attempts to commit diablerie"), False),
+    )
+    lines = [" ".join(line.lower().split()) for line in text.splitlines() if line.strip()]
+    general = [line for line in lines if not _LEVEL_PREFIX.match(line)]
+    levels = [line for line in lines if _LEVEL_PREFIX.match(line)]
+
+    def level_fits(line: str) -> bool:
+        said = " ".join([*general, line])
+        if not all(fits or not any(p in said for p in phrases) for phrases, fits in conditions):
+            return False
+        effect = _LEVEL_PREFIX.sub("", line) if line else " ".join(general)
+        return blocking or not _INTERCEPT_ONLY.match(effect)
+
+    return any(level_fits(line) for line in levels or [""])
 
 
 def combat_acts(view: VtesView, seat: int) -> list[Act]:
@@ -450,7 +518,7 @@ def vote_sources(view: VtesView, seat: int) -> list[Act]:
     if r.card and r.caller == seat and not card_vote:
         acts.append({"do": Do.VOTE, "source": VoteSource.CALLING})
     for c in view.controlled(seat):
-        if c.crypt and c.pos not in cast and c.card:
+        if c.crypt and c.pos not in cast and c.card and not view.contested(c.pos):
             title = _printed_title(c)
             votes = title_votes(title)
             if votes:
@@ -493,8 +561,9 @@ def referendum_acts(view: VtesView, seat: int) -> list[Act]:
 
 def auto_pass(view: VtesView) -> Act | None:
     """A ``pass`` when the view's seat holds the impulse of an open action and has nothing it could
-    do in this window: no block to decide, no action modifier or reaction it could play (its hand's
-    card types from krcg, its ready unlocked minions). None otherwise: the player decides."""
+    do in this window: no block to decide (a block that could only fail is no decision), no action
+    modifier or reaction it could play (its hand's card types from krcg and a reaction's "Only
+    usable …" conditions, its ready unlocked minions). None otherwise: the player decides."""
     seat = view.seat
     if seat is None:
         return None
@@ -505,11 +574,22 @@ def auto_pass(view: VtesView) -> Act | None:
     a = view.action
     if a is None or a.impulse != seat or a.window == Window.DIABLERIE:
         return None
-    if view.may_block(seat) and view.ready_unlocked(seat):
-        return None
     if window_cards(view):
         return None
+    if view.may_block(seat) and not _block_would_fail(view, seat):
+        return None
     return {"do": Do.PASS}
+
+
+def _block_would_fail(view: VtesView, seat: int) -> bool:
+    """A block attempt by ``seat`` could only fail: the action has stealth, and none of its ready
+    unlocked minions carries a card (a retainer or equipment may give intercept) nor has it a
+    reaction to play (checked by the caller). Passing then declines, as the player would."""
+    a = view.action
+    if a is None or a.stealth <= 0:
+        return False
+    ready = {m.pos for m in view.ready_unlocked(seat)}
+    return not any(c.on in ready for c in view.cards)
 
 
 def _combat_cards(view: VtesView, step: CombatStep) -> bool:

@@ -196,6 +196,22 @@ class Work(UnderWay):
         ident = self.cards[pos].card or self.revealed.get(pos, "")
         return card_base().info(ident) if ident else None
 
+    def rivals(self, pos: Pos) -> tuple[int, ...]:
+        """The other Methuselahs who control, in play, the same vampire as the one at ``pos`` (a
+        unique vampire in play twice is contested: vtes.md "Contested cards", 7.3)."""
+        info = self.info(pos)
+        if info is None or not info.character or not self.cards[pos].zone.in_play:
+            return ()
+        mine = self.cards[pos].controller
+        found = set()
+        for other, card in self.cards.items():
+            if other == pos or not card.zone.in_play or card.controller == mine or not card.crypt:
+                continue
+            theirs = self.info(other)
+            if theirs is not None and theirs.character == info.character:
+                found.add(card.controller)
+        return tuple(sorted(found))
+
     def name(self, pos: Pos) -> str:
         info = self.info(pos)
         if info is not None:

@@ -20,7 +20,7 @@ from engine.games.vtes import VTES
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import apply_damage
 from engine.games.vtes.simulate import simulate_vtes
-from engine.games.vtes.view import legal_acts
+from engine.games.vtes.view import auto_pass, legal_acts, reaction_fits
 from engine.games.vtes.vocab import Zone
 from engine.games.vtes.work import Work
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, in_hand, refused
@@ -623,3 +623,34 @@ def test_simulated_games_tally_combats_and_referendums():
         sum(x.startswith("A referendum") or x.startswith("A blood hunt is called") for x in texts)
         == tallies["referendums"]
     )
+
+
+def test_the_automatic_pass_stops_only_a_methuselah_whose_reaction_could_be_played(f):
+    """Every hand holds Patrol ("+1 intercept."): it stops the bled Methuselah, who may block, and
+    not the two others, for whom an intercept card does nothing (vtes-actions.md 4.2)."""
+    t = f.t
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia)
+    act(t, f.ana, "pass")
+    assert auto_pass(t.view(f.ben)) is None  # Ben may block, and may play Patrol to do it
+    act(t, f.ben, "pass")  # declines
+    for seat in (f.cy, f.dee):
+        assert t.state.open_action.impulse == seat
+        assert auto_pass(t.view(seat)) == {"do": "pass"}
+        act(t, seat, "pass")
+
+
+def test_a_reactions_only_usable_sentence_is_read_per_discipline_level(f):
+    t = f.t
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia)
+    a = t.state.open_action
+    base = card_base()
+
+    def fits(name: str, seat: int) -> bool:
+        found = base.lookup(name)
+        assert found is not None
+        return reaction_fits(found.text, a, t.view(seat), seat)
+
+    assert fits("Deflection", f.ben) and not fits("Deflection", f.cy)  # "if a minion is bleeding you"
+    assert fits("Eyes of Argus", f.ben) and not fits("Eyes of Argus", f.dee)  # "directed at you"; a wake
+    assert fits("Telepathic Misdirection", f.ben) and not fits("Telepathic Misdirection", f.cy)
+    assert not fits("Cats' Guidance", f.cy)  # its levels: after blocking; +1 intercept

@@ -221,3 +221,35 @@ def test_a_hand_of_strike_cards_passes_the_other_steps_by_itself(base: Fight):
     view = f.t.view(f.ana)
     assert view.combat is not None
     assert (":", "strike with Sacrament of Carnage") in combat_keys(view, view.combat)
+
+
+def test_a_block_that_could_only_fail_is_declined_by_the_automatic_pass(base: Fight):
+    """A hunt has stealth 1: Ben, with no reaction in hand and nothing on Marek, could only fail
+    to block it, so his seat declines by itself; with a retainer on Marek (it may give intercept)
+    he is asked."""
+    f = dataclasses.replace(base, t=copy_table(base.t))
+    t = f.t
+    act(t, f.ana, "action", kind="hunt", minion=f.lucia)
+    act(t, f.ana, "pass")
+    a = t.state.open_action
+    assert a.stealth == 1 and a.impulse == f.ben and f.ben in t.view(f.ben).blockers()
+    assert auto_pass(t.view(f.ben)) == {"do": "pass"}
+    act(t, f.ben, "move", cards=[in_hand(t, f.ben, "Raven Spy")], to="on", on=f.marek, no_replace=True)
+    assert auto_pass(t.view(f.ben)) is None
+
+
+def test_influencing_out_a_vampire_another_methuselah_controls_says_it_is_contested(base: Fight):
+    """Every crypt is Theo Bell: each ready Theo is contested, and one more brought out is told so."""
+    from tui.games.vtes.present import card_label
+
+    f = dataclasses.replace(base, t=copy_table(base.t))
+    t, ana = f.t, f.ana
+    view = t.view(ana)
+    lucia = view.card(tuple(f.lucia))
+    assert lucia is not None and view.contested(lucia.pos)
+    assert card_label(lucia, ana, view.contested(lucia.pos)).endswith(" · contested")
+    waiting = next(c for c in t.state.cards if c.owner == ana and c.zone == "uncontrolled")
+    act(t, ana, "blood", card=list(waiting.pos), delta=7, cause="effect")
+    act(t, ana, "phase")  # to the influence phase
+    notes = act(t, ana, "influence", card=list(waiting.pos))
+    assert any("Theo Bell (G2) is contested:" in n.text and "settle the contest by hand" in n.text for n in notes)

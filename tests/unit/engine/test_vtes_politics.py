@@ -16,6 +16,7 @@ import dataclasses
 import pytest
 
 from engine.games.vtes.politics import poll_order, printed_title, title_votes
+from engine.games.vtes.view import legal_acts
 from engine.games.vtes.work import Work
 from tests.support.vtes_fight import Fight, card, in_hand, refused, titled_table
 from tests.support.vtes_sim import act, copy_table
@@ -225,21 +226,47 @@ def test_done_twice_is_refused(f):
 # --- prisci: ballots, and 3 votes to their majority (7.2) ------------------------------------------
 
 
+PRISCI = ("Bronwen (G2)", "Genevieve (G2)", "Gisela Harden, The Winnower (G2)", "Gratiano (G2)")
+"""Four prisci (krcg ``.title`` "Priscus")."""
+
+
 @pytest.fixture(scope="module")
 def prisci_base() -> Fight:
-    """Every crypt is Bronwen (G2), a priscus: each Methuselah has one ready priscus."""
+    """Every crypt is three each of :data:`PRISCI`; the first seed from 2 where the four ready
+    vampires are four different prisci and Ana has, uncontrolled, the same vampire as Ben's Marek
+    (``extra["rival"]``)."""
     from engine.games.vtes.cards import card_base
     from engine.games.vtes.decks import Deck
+    from engine.games.vtes.state import CardState
     from tests.support.vtes_fight import fight_table
 
-    bronwen = card_base().lookup("Bronwen (G2)")
-    assert bronwen is not None and str(bronwen.title) == "Priscus"
-    return fight_table(seed=2, crypt=Deck("prisci", ((bronwen.id, 12),), ()))
+    base = card_base()
+    ids = []
+    for name in PRISCI:
+        found = base.lookup(name)
+        assert found is not None and str(found.title) == "Priscus"
+        ids.append((found.id, 3))
+    crypt = Deck("prisci", tuple(sorted(ids)), ())
+
+    def who(t, c: CardState) -> str:
+        info = base.info(t.known[c.owner].get(c.pos, "") or c.card)
+        return info.character if info is not None else ""
+
+    for seed in range(2, 60):
+        f = fight_table(seed=seed, crypt=crypt)
+        t = f.t
+        ready = {tuple(p): card(t, p) for p in (f.lucia, f.marek, f.nico, f.sasha)}
+        names = [who(t, c) for c in ready.values()]
+        marek = who(t, card(t, f.marek))
+        rival = next(
+            (c for c in t.state.cards if c.owner == f.ana and c.zone == "uncontrolled" and who(t, c) == marek), None
+        )
+        if len(set(names)) == 4 and rival is not None:
+            return dataclasses.replace(f, extra={"rival": list(rival.pos)})
+    raise AssertionError("no seed dealt four different prisci and a rival for Marek")
 
 
 def test_prisci_cast_ballots_and_their_majority_gives_3_votes(prisci_base: Fight):
-    from engine.games.vtes.view import legal_acts
-
     f = dataclasses.replace(prisci_base, t=copy_table(prisci_base.t))
     t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
     called(f)
@@ -267,3 +294,21 @@ def test_only_a_ready_priscus_casts_a_ballot(f):
     polling(f)
     refused(t, ana, ballot("ballot", card=f.lucia), "is not a priscus: only prisci cast ballots (7.2)")
     refused(t, f.ben, ballot("ballot", card=f.extra["primogen"]), "is in torpor: it abstains (7.3)")
+
+
+def test_a_vampire_in_play_twice_is_contested_and_its_title_gives_no_votes(prisci_base: Fight):
+    f = dataclasses.replace(prisci_base, t=copy_table(prisci_base.t))
+    t, ana, ben = f.t, f.ana, f.ben
+    rival = f.extra["rival"]
+    assert not t.view(ben).contested(tuple(f.marek))
+    act(t, ana, "move", cards=[rival], to="ready")
+    act(t, ana, "blood", card=rival, delta=1, cause="effect")  # no hunt due before the political action
+    for seat in (ana, ben):
+        view = t.view(seat)
+        assert view.contested(tuple(f.marek)) and view.contested(tuple(rival))
+        assert not view.contested(tuple(f.lucia))
+    called(f)
+    polling(f)
+    assert not [a for a in legal_acts(t.view(ben)) if a.get("source") == "ballot"]
+    refused(t, ben, ballot("ballot", card=f.marek), "is contested: a contested title gives no votes (7.3)")
+    vote(t, ana, "ballot", card=f.lucia)  # Lucia is not contested

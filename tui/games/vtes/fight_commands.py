@@ -217,7 +217,7 @@ def _vote(rest: list[str], ctx: Context) -> Act:
         case "calling" | "edge":
             act["source"] = VoteSource(source)
         case "title" | "ballot":
-            mine = [c for c in ctx.view.cards if c.controller == ctx.me and c.crypt and c.name]
+            mine = [c for c in ctx.view.cards if c.controller == ctx.me and c.crypt and c.name and c.zone.in_play]
             what = "titled vampire of yours" if source == "title" else "priscus of yours"
             vampire, tokens = take_card(tokens, mine, what)
             act.update(source=VoteSource(source), card=vampire.as_list())

@@ -287,9 +287,8 @@ class BoardRow:
     card: CardView | None = None
 
 
-def card_label(card: CardView, me: int | None) -> str:
-    """A card in a word: its name and counters, locked, its owner when another seat controls it;
-    a face-down card says so."""
+def card_label(card: CardView, me: int | None, contested: bool = False) -> str:
+    """A card in a word: its name and counters, locked, contested; a face-down card says so."""
     if not card.known:
         what = "face-down vampire" if card.crypt else "face-down card"
         return what + (f", {card.counters} blood" if card.counters else "")
@@ -300,6 +299,8 @@ def card_label(card: CardView, me: int | None) -> str:
         label += f" ({card.counters} {'blood' if card.crypt else 'counters'})"
     if card.locked:
         label += " · locked"
+    if contested:
+        label += " · contested"
     return label
 
 
@@ -325,7 +326,7 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
 
     def add(card: CardView, indent: int, prefix: str = "") -> None:
         style = "dim" if card.locked else ""
-        label = card_label(card, view.seat)
+        label = card_label(card, view.seat, view.contested(card.pos))
         if card.owner != card.controller and card.known:
             label += f" (owner {seat_name(names, card.owner)})"
         rows.append(BoardRow(Text(" " * indent + prefix + label, style=style, no_wrap=True, overflow="ellipsis"), card))

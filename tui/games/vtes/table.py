@@ -840,10 +840,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             words.append(f"{act['source']}" + (f" {card.name.split(' (')[0]}" if card is not None else ""))
         self.action_command()
         cmd = self.query_one("#vt-cmd", Input)
-        cmd.value = "vote for "
+        cmd.value = f"vote for {words[0]}" if words else "done"
         cmd.cursor_position = len(cmd.value)
-        held = ", ".join(words) if words else "none: say . done"
-        self._say(f"Vote for or against, from: {held}.", False)
+        held = ", ".join(words) if words else "none: Enter says you are done"
+        self._say(f"Enter votes; or change it (for/against) from: {held}.", False)
 
     def action_auto_pass(self) -> None:
         """``A``: pass by itself with nothing to play, or ask me every time."""

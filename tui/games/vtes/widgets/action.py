@@ -77,18 +77,20 @@ class ActionBox(Static):
         text = Text(no_wrap=False)
         text.append(action_words(view, names, action), style("action-box--what"))
         text.append(" · " + numbers_words(action), style("action-box--dim"))
-        text.append("\n")
-        text.append(window_words(view, names, action) + " · ")
-        text.append(impulse_words(view, names, action), style("action-box--yours" if mine else "action-box--impulse"))
         keys = your_keys(view, blocker_name, auto)
         if keys:
-            text.append(" — ")
+            # the keys on a line of their own, before the window: a cut last line loses words, not keys
+            text.append("\n")
+            text.append("you: ", style("action-box--yours"))
             for i, key in enumerate(keys):
                 if i:
                     text.append(" · ")
                 text.append(key.key, style("action-box--key"))
                 text.append(" " + key.words)
-        elif auto is not None:
+        text.append("\n")
+        text.append(window_words(view, names, action) + " · ")
+        text.append(impulse_words(view, names, action), style("action-box--yours" if mine else "action-box--impulse"))
+        if not keys and auto is not None:
             text.append(" · " + ("auto-pass on (A)" if auto else "asks you every time (A)"), style("action-box--dim"))
         self.update(text)
 

@@ -64,11 +64,12 @@ class CombatBox(Static):
         style = self.get_component_rich_style
         head, detail = combat_lines(view, names, combat)
         text = Text(head, style("combat-box--what"))
-        text.append("\n" + detail, style("combat-box--detail"))
+        # the keys before the detail: when a narrow box cuts its last line, it cuts words, not keys
         for i, (key, words) in enumerate(combat_keys(view, combat)):
             text.append("\n" if i == 0 else " · ")
             text.append(key, style("combat-box--key"))
             text.append(" " + words)
+        text.append("\n" + detail, style("combat-box--detail"))
         self.update(text)
 
 
