@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
+from engine.files import write_private
 from engine.protocol.codec import CodecError, Limits, bin_of, check_list, check_map, decode, encode, int_in
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, ForkEvidence, Head, LogError, check_link, verify_head
@@ -135,18 +136,10 @@ def fork_path(log_path: Path) -> Path:
 
 
 def write_fork_file(path: Path, evidence: ForkEvidence, entries: list[Entry]) -> Path:
-    """Write the evidence file at ``path`` (mode 0600, fsync, then renamed into place so that a
-    crash leaves a whole file or none). Returns ``path``. Raises OSError, ForkFileError."""
-    data = fork_bytes(evidence, entries)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    return path
+    """Write the evidence file at ``path`` (:func:`engine.files.write_private`: mode 0600, synced,
+    then renamed into place so that a crash leaves a whole file or none). Returns ``path``. Raises
+    ForkFileError, LinkRefused (an OSError) when ``path`` is a symbolic link, OSError."""
+    return write_private(path, fork_bytes(evidence, entries))
 
 
 def is_fork_file(path: str | os.PathLike[str]) -> bool:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import getpass
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
 from engine.errors import VampireError
+from engine.files import write_private
 
 APP = "vampire-table"
 
@@ -124,17 +124,15 @@ def load_profile(name: str, base: Path | None = None) -> Profile:
 
 
 def save_profile(profile: Profile, base: Path | None = None) -> Path:
-    """Write ``profile`` to its file (a temporary file renamed over it, so a crash leaves the old
-    one whole); returns the path. Raises ProfileError on an I/O error."""
+    """Write ``profile`` to its file, private (0600), durably and atomically (:func:`write_private`:
+    a crash leaves the old file or the new one, whole); returns the path. Raises ProfileError on an
+    I/O error or when the profile file is a symbolic link (left as it is)."""
     path = profile_path(profile.name, base)
     data = {"vekn": profile.vekn} if profile.vekn is not None else {}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_private(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
     except OSError as err:
-        tmp.unlink(missing_ok=True)
         raise ProfileError(f"Cannot write the profile file {path}: {err.strerror or err}.") from None
     return path
 

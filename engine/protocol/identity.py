@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from engine.errors import VampireError
+from engine.files import write_private
 from engine.protocol.codec import hash_input
 
 KEY_BYTES = 32
@@ -117,30 +118,22 @@ def load_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:
     """The key in the key file at ``path`` (:func:`read_key_file`), made with :func:`new_key` and
     written first when the file is missing (PROTOCOL.md 8).
 
-    The key is written to a temporary file created with mode 0600, synced, then linked to its
-    name (its folder made 0700 if missing), so a crash or a second process never leaves a partial
-    key behind and never replaces an existing one. Raises IdentityError for a key file that is not
-    32 bytes or that other users can read (POSIX), or an I/O error; ``what`` names the key.
+    The key is written by :func:`engine.files.write_private` without replacing (mode 0600, synced,
+    linked to its name; its folder made 0700 if missing), so a crash or a second process never
+    leaves a partial key behind and never replaces an existing one. Raises IdentityError for a key
+    file that is not 32 bytes or that other users can read (POSIX), a missing key file whose path is
+    a symbolic link (left as it is), or an I/O error; ``what`` names the key.
     """
     if path.exists():
         return read_key_file(path, what)
     key = new_key()
     seed = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
         try:
-            os.write(fd, seed)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(tmp, path)
+            write_private(path, seed, replace=False)
         except FileExistsError:
             return read_key_file(path, what)  # another process made it first: use theirs
-        finally:
-            tmp.unlink(missing_ok=True)
     except OSError as err:
         raise IdentityError(f"Cannot create the {what} {path}: {err.strerror or err}.") from None
     return key

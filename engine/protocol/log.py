@@ -23,6 +23,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.errors import VampireError
+from engine.files import fsync_dir, try_lock
 from engine.protocol.codec import (
     DEFAULT_LIMITS,
     CodecError,
@@ -542,14 +543,9 @@ def read_log(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> L
     return parse_log(data, f"The log file {path}", limits)
 
 
-def _fsync_dir(directory: Path) -> None:
-    if not hasattr(os, "O_DIRECTORY"):
-        return
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+class LogInUse(LogFileError):
+    """A log file that another writer holds open: another vampire process (or another writer in
+    this one) is appending to it."""
 
 
 class LogWriter:
@@ -559,7 +555,11 @@ class LogWriter:
     ``LogWriter(path)`` creates the file (with the magic) if it is missing, empty or a torn
     creation (a strict prefix of the magic); otherwise it reads and checks it (:func:`read_log`)
     and appends after its last entry, refusing a file that ends in a torn frame (use
-    :meth:`open_existing`). ``loaded`` is the log found on opening. Raises LogFileError.
+    :meth:`open_existing`). ``loaded`` is the log found on opening.
+
+    A writer holds an exclusive lock on its file (:func:`engine.files.try_lock`) from opening to
+    :meth:`close`, so two writers never append to one log; readers (:func:`read_log`, the audit,
+    a replay) take none. Raises LogInUse when another writer holds the file, LogFileError.
     Use as a context manager, or call :meth:`close`.
     """
 
@@ -571,7 +571,8 @@ class LogWriter:
         """Reopen an existing log file to resume a table: a torn last frame is cut off (the file is
         truncated to ``loaded.length`` and synced) before the first entry is appended, and not
         before, so a resume refused after opening (the wrong host, a log the table refuses) leaves
-        the file as it was. Raises LogFileError, also when the file does not exist."""
+        the file as it was. Raises LogInUse when another writer holds the file, LogFileError, also
+        when the file does not exist."""
         path = Path(path)
         if not path.exists():
             raise LogFileError(f"There is no log file at {path}.")
@@ -585,13 +586,21 @@ class LogWriter:
         self._fd = -1
         self._cut = False
         try:
-            data = path.read_bytes() if path.exists() else None
-            if data is None or (len(data) < len(LOG_MAGIC) and LOG_MAGIC.startswith(data)):
-                flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if data is None else os.O_TRUNC)
-                self._fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o644)
+            # Locked before it is read: what is read is what this writer appends to.
+            create = 0 if drop_torn else os.O_CREAT
+            self._fd = os.open(path, os.O_RDWR | create | getattr(os, "O_BINARY", 0), 0o644)
+            if not try_lock(self._fd):
+                raise LogInUse(
+                    f"The log file {path} is in use by another vampire process, which is writing to it: "
+                    "close that one first (a log has one writer)."
+                )
+            data = self._read_all()
+            if len(data) < len(LOG_MAGIC) and LOG_MAGIC.startswith(data):  # new, empty or a torn creation
+                os.ftruncate(self._fd, 0)
+                os.lseek(self._fd, 0, os.SEEK_SET)
                 self._write_all(LOG_MAGIC)
                 os.fsync(self._fd)
-                _fsync_dir(path.parent)
+                fsync_dir(path.parent)
                 self.loaded = LogFile((), (), torn=False, length=len(LOG_MAGIC))
                 self._size = len(LOG_MAGIC)
             else:
@@ -601,7 +610,6 @@ class LogWriter:
                         f"The log file {path} ends in a torn frame (a crash while writing); "
                         "resuming the table from it drops that frame."
                     )
-                self._fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
                 self._cut = self.loaded.torn  # cut off at the first append (see open_existing)
                 self._size = self.loaded.length
         except OSError as err:
@@ -618,6 +626,12 @@ class LogWriter:
     def last(self) -> Entry | None:
         """The last entry in the file, or None while it holds none."""
         return self._last
+
+    def _read_all(self) -> bytes:
+        chunks = []
+        while chunk := os.read(self._fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
@@ -664,7 +678,7 @@ class LogWriter:
             self._host = entry.author
 
     def close(self) -> None:
-        """Close the file; appending afterwards raises LogFileError."""
+        """Close the file, which frees its lock; appending afterwards raises LogFileError."""
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1

@@ -7,7 +7,9 @@ msgpack array ``[kind, key, value]``): ``["seed", event, seed32]``, ``["rand", p
 ``["intent", n, act]`` (a move stored before it is first sent). docs/protocol.md, part 5. A torn last frame is dropped
 on load. The file is created with mode 0600; one found readable by others (on opening it, and
 before every write) is made 0600 again and the user is warned, on the ``vampire.files`` logger and
-in :attr:`SecretsFile.warnings`, that its secrets may have leaked (PROTOCOL.md 8). The first record
+in :attr:`SecretsFile.warnings`, that its secrets may have leaked (PROTOCOL.md 8). A secrets path
+that is a symbolic link is refused (SecretsFileError) before anything is done to what it points to:
+the file is always opened without following links. The first record
 of a kind and key wins: a seat that crashed after writing a seed and restarts reuses it, never a new
 one.
 """
@@ -23,18 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
+from engine.files import PRIVATE, LinkRefused, fsync_dir, open_no_follow
 from engine.protocol import codec
 
 MAGIC = b"VTSEC1\n"
-
-PRIVATE = 0o600
-"""The mode of a secrets file: its owner reads and writes it, nobody else has any access."""
 
 log = logging.getLogger("vampire.files")
 
 
 class SecretsFileError(VampireError):
-    """A secrets file that cannot be read (wrong magic, a corrupt record)."""
+    """A secrets file that cannot be read (wrong magic, a corrupt record), or a secrets path that is
+    a symbolic link."""
 
 
 class SecretsFile:
@@ -43,22 +44,36 @@ class SecretsFile:
 
     ``warnings``: the sentences said about this file so far (a mode that let others read it), for a
     front end to show; each is also logged as a warning on the ``vampire.files`` logger.
+
+    Raises SecretsFileError for a file that is not a secrets file or a ``path`` that is a symbolic
+    link (also a dangling one: nothing is created through it), OSError for one that cannot be read.
     """
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.warnings: list[str] = []
         self._records: dict[tuple[str, Any], Any] = {}
-        if path is not None and path.exists():
+        if path is not None and (path.is_symlink() or path.exists()):
             self._load(path)
 
+    def _open(self, path: Path, flags: int) -> int:
+        try:
+            return open_no_follow(path, flags, PRIVATE)
+        except LinkRefused:
+            raise SecretsFileError(
+                f"The secrets file {path} is a symbolic link; it is refused, and what it points to is left as it was."
+            ) from None
+
     def _load(self, path: Path) -> None:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        fd = self._open(path, os.O_RDONLY)
         try:
             self._keep_private(fd)
+            chunks = []
+            while chunk := os.read(fd, 1 << 16):
+                chunks.append(chunk)
         finally:
             os.close(fd)
-        data = path.read_bytes()
+        data = b"".join(chunks)
         if not data.startswith(MAGIC):
             raise SecretsFileError(f"{path} is not a vampire-table secrets file")
         offset = len(MAGIC)
@@ -80,23 +95,26 @@ class SecretsFile:
         return self._records.get((kind, _key(key)))
 
     def put(self, kind: str, key: Any, value: Any) -> Any:
-        """Store a record durably (write, flush, fsync) unless one exists; return the stored value."""
+        """Store a record durably (write, flush, fsync) unless one exists; return the stored value.
+        Raises SecretsFileError when the path is a symbolic link (nothing is stored), OSError."""
         existing = self.get(kind, key)
         if existing is not None:
             return existing
-        self._records[(kind, _key(key))] = value
         if self.path is not None:
             frame = codec.encode([kind, key, value])
-            new = not self.path.exists()
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, PRIVATE)
+            fd = self._open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
             try:
                 self._keep_private(fd)
+                new = os.fstat(fd).st_size == 0
                 if new:
                     os.write(fd, MAGIC)
                 os.write(fd, struct.pack(">I", len(frame)) + frame)
                 os.fsync(fd)
+                if new:
+                    fsync_dir(self.path.parent)  # the new file's name survives a crash too
             finally:
                 os.close(fd)
+        self._records[(kind, _key(key))] = value
         return value
 
     def _keep_private(self, fd: int) -> None:

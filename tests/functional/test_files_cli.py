@@ -1,11 +1,14 @@
 """Files the command line leaves (PROTOCOL.md 8), with the real ``vampire`` command: a table that is
-refused leaves no log behind, a refused ``--resume`` leaves the log as it was, and ``vampire simulate
---protocol --save DIR`` keeps each game's secrets in a private folder."""
+refused leaves no log behind, a refused ``--resume`` leaves the log as it was, a second host on a log
+another host is writing is refused, and ``vampire simulate --protocol --save DIR`` keeps each game's
+secrets in a private folder."""
 
 from __future__ import annotations
 
 import os
 import stat
+import sys
+import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -46,6 +49,25 @@ def test_resuming_a_log_with_bytes_after_its_end_is_refused_and_changes_nothing(
     done = vampire.run("host", "--headless", "--resume", str(save), "--port", "0", timeout=60)
     assert done.returncode == 1 and "8 bytes follow the end entry" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and save.read_bytes() == data
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock: no log lock on Windows")
+def test_a_second_host_on_a_log_another_host_is_writing_is_refused_with_a_sentence(vampire: Vampire, tmp_path):
+    save = tmp_path / "table.vtlog"
+    where = ("--bind", "127.0.0.1", "--port", "0", "--no-announce")
+    first = vampire.start("host", "--headless", "--save", str(save), *where, name="first")
+    deadline = time.monotonic() + 60
+    while "Table open" not in vampire.output("first"):
+        assert first.poll() is None and time.monotonic() < deadline, vampire.outputs()
+        time.sleep(0.05)
+    before = save.read_bytes()
+    done = vampire.run("host", "--headless", "--resume", str(save), *where, timeout=60)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (
+        f"vampire: The log file {save} is in use by another vampire process, which is writing to it: "
+        "close that one first (a log has one writer).\n"
+    )
+    assert first.poll() is None and save.read_bytes() == before
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
