@@ -4,12 +4,18 @@
   the rules engine and the in-memory stand-in for the table, no cryptography), and moves per second;
 - ``deal``: one full Vampire Queen deal (joint draw of the dealer, keys, proven shuffles, every
   hand shared to its seat) with every seat and the host in one process, each folding and checking
-  every entry: wall and CPU seconds, for 4 and 8 seats, once with the per-process proof memo (as
-  ``vampire play`` runs) and once with every folder verifying every proof itself;
+  every entry: wall and CPU seconds, for 4 and 8 seats, once as ``vampire play`` runs (the
+  per-process proof memo on, and the proofs this process made trusted without being verified
+  again: ``own_proofs_trusted``) and once with every folder verifying every proof itself;
 - ``queen``: the rollout engine's and the rules engine's games and moves per second (with the rules
   engine's figure before it was tuned), and the expert bot's simulations per second and mean time
   per decision (:mod:`bench.queen`);
-- ``audit``: entries per second, and seconds for a whole 5-round 4-seat game; its log size in bytes;
+- ``audit``: entries per second, and seconds for a whole 5-round 4-seat game (``audit_s``, in this
+  process with nothing made or verified while playing remembered, as in a new process; ``cli_s``,
+  ``vampire audit FILE`` run as a new process); its log size in bytes; ``vtes_game_s``: ``vampire
+  audit FILE`` of a whole 4-seat VTES game (``vtes_game_entries`` entries), ``vtes_game_strict_s``
+  the same with ``--strict``;
+- ``result_s``: ``vampire result FILE`` of that VTES game, as a new process;
 - ``net`` (when the network layer provides it): move latency over loopback and a deal between
   separate processes;
 - ``deck_v2``: version 2's deck (bench.deck): 4- and 8-seat deals between processes over TCP, and
@@ -50,8 +56,12 @@ def bench_deal(seats: int, memo: bool = True) -> dict[str, Any]:
     from engine.local import new_local_game
     from engine.protocol import group
 
+    own = getattr(group, "OWN_PROOFS", None)  # absent before the own-proof registry existed
     group.VERIFY_MEMO.enabled = memo
     group.VERIFY_MEMO._memo.clear()
+    if own is not None:
+        own.enabled = memo
+        own.clear()
     local = new_local_game("queen", ["random"] * seats, seed=seats)
     wall = time.perf_counter()
     cpu = time.process_time()
@@ -64,9 +74,36 @@ def bench_deal(seats: int, memo: bool = True) -> dict[str, Any]:
         "entries": len(local.table.entries),
         "folders": seats + 1,
         "proofs_verified_once_per_process": memo,
+        "own_proofs_trusted": memo and own is not None,
     }
     group.VERIFY_MEMO.enabled = True
+    if own is not None:
+        own.enabled = True
     return out
+
+
+def _forget_proofs() -> None:
+    """Forget every proof made or verified in this process (as a new process starts)."""
+    from engine.protocol import group
+
+    group.VERIFY_MEMO._memo.clear()
+    own = getattr(group, "OWN_PROOFS", None)
+    if own is not None:
+        own.clear()
+
+
+def _command_s(*args: str) -> float | None:
+    """Wall seconds of ``vampire ARGS`` run as a new process (None when it fails: a command this
+    version does not have)."""
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, VAMPIRE_NO_DISCOVERY="1")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=root, env=env, capture_output=True, check=False)
+    took = time.perf_counter() - start
+    return round(took, 3) if done.returncode == 0 else None
 
 
 def bench_audit(rounds: int) -> dict[str, Any]:
@@ -80,6 +117,7 @@ def bench_audit(rounds: int) -> dict[str, Any]:
         local = new_local_game("queen", ["heuristic"] * 4, {"rounds": rounds}, save=path, seed=7)
         local.run()
         played = time.perf_counter() - start
+        _forget_proofs()
         start = time.perf_counter()
         report = audit_file(path, all_rules())
         took = time.perf_counter() - start
@@ -91,6 +129,25 @@ def bench_audit(rounds: int) -> dict[str, Any]:
             "entries_per_s": round(report.entries / took),
             "log_bytes": path.stat().st_size,
             "game_through_protocol_s": round(played, 2),
+            "cli_s": _command_s("audit", str(path)),
+        }
+
+
+def bench_vtes_log(seats: int = 4) -> dict[str, Any]:
+    """A whole VTES game of heuristic bots through the protocol, saved; then ``vampire audit``,
+    ``vampire audit --strict`` and ``vampire result`` of its log, each as a new process."""
+    from engine.local import new_local_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "vtes.vtlog"
+        local = new_local_game("vtes", ["heuristic"] * seats, save=path, seed=5)
+        local.run()
+        assert local.table.ended, "the VTES bench game did not end"
+        return {
+            "vtes_game_entries": len(local.table.entries),
+            "vtes_game_s": _command_s("audit", str(path)),
+            "vtes_game_strict_s": _command_s("audit", "--strict", str(path)),
+            "result_s": _command_s("result", str(path)),
         }
 
 
@@ -129,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         "deal": [bench_deal(4), bench_deal(8), bench_deal(4, memo=False), bench_deal(8, memo=False)],
         "audit": bench_audit(1 if quick else 5),
     }
+    vtes_log = bench_vtes_log()
+    out["result_s"] = vtes_log.pop("result_s")
+    out["audit"].update(vtes_log)
     from bench import queen as bench_queen
 
     out["queen"] = bench_queen.run(quick=quick)

@@ -2,8 +2,11 @@
 
 Checks the file's framing and encoding, every signature and head signature, the chain, every entry
 against the table rules (by folding a fresh :class:`~engine.table.Table`, which checks every point,
-scalar and proof), every commitment against its reveal, recomputes every pass of every event whose
-seeds were revealed, decodes every card and checks every claim, and recomputes the result.
+scalar and proof), every commitment against its reveal, recomputes from the seeds of every event
+whose seeds were revealed its keys and every shuffle's output cards, decodes every card and checks
+every claim, and recomputes the result (PROTOCOL.md 6.3, item 7). With ``strict`` (``vampire audit
+--strict``) it also re-derives from the seeds every key proof, proof of shuffle and decryption share
+(PROTOCOL.md 6.2) and names a seat whose proof or share was not derived from its seed.
 
 The first fault found is one of two verdicts (:class:`FaultKind`):
 
@@ -31,7 +34,7 @@ from engine.errors import VampireError
 from engine.games.base import Game
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import LOG_MAGIC, LogFile, LogFileError, TrailingBytes, parse_log
-from engine.table import Table, TableRefusal
+from engine.table import Checks, Table, TableRefusal
 
 USAGE_EXIT = 3
 """The exit code of an audit that could not start: the file is missing, unreadable, not a log file,
@@ -107,7 +110,8 @@ class AuditFault:
 @dataclass
 class AuditReport:
     """What the audit found. ``code`` is the exit code (0, 1, 2; an audit that cannot start raises
-    :class:`AuditUsageError` instead)."""
+    :class:`AuditUsageError` instead). ``strict``: proofs and shares were re-derived from the seeds;
+    ``rederived`` of them were, ``underived`` could not be (their seeds were never revealed)."""
 
     path: str
     entries: int = 0
@@ -124,6 +128,9 @@ class AuditReport:
     checked_events: int = 0
     finished: bool = False
     torn: bool = False
+    strict: bool = False
+    rederived: int = 0
+    underived: int = 0
 
     @property
     def code(self) -> int:
@@ -150,6 +157,9 @@ class AuditReport:
             "events_unchecked": self.unchecked,
             "finished": self.finished,
             "torn_tail_dropped": self.torn,
+            "strict": self.strict,
+            "proofs_rederived": self.rederived if self.strict else None,
+            "proofs_not_rederived": self.underived if self.strict else None,
             "fault": None
             if self.fault is None
             else {
@@ -176,6 +186,12 @@ class AuditReport:
         for i, (name, key) in enumerate(self.players):
             lines.append(f"  seat {i}: {name} (key {key})")
         lines.append(f"  entries: {self.entries}; shuffle events checked from their seeds: {self.checked_events}")
+        if self.strict:
+            lines.append(f"  strict: {self.rederived} proofs and shares re-derived from their seeds")
+            if self.underived:
+                lines.append(f"  not re-derived: {self.underived} (their authors' seeds were never revealed)")
+        elif self.checked_events:
+            lines.append("  proofs and shares verified on arrival (--strict re-derives them from seeds)")
         if self.rounds:
             lines.append(f"  rounds played: {self.rounds}")
         if self.result:
@@ -201,15 +217,21 @@ def _author_seat(table: Table, author: bytes) -> tuple[int | None, str | None]:
 
 
 def audit_bytes(
-    data: bytes, path: str, games: Mapping[str, Game], progress: Callable[[int, int], None] | None = None
+    data: bytes,
+    path: str,
+    games: Mapping[str, Game],
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    strict: bool = False,
 ) -> AuditReport:
     """Audit the bytes of a log file. ``progress(done, total)`` is called as entries are folded.
+    ``strict``: also re-derive every proof and share from the revealed seeds (Checks.STRICT).
 
     Raises AuditUsageError when ``data`` is not a log file (no VTLOG1 magic) or is the log of a
     game ``games`` does not hold."""
     if not data.startswith(LOG_MAGIC):
         raise AuditUsageError(path, "it is not a vampire-table log file (it does not start with VTLOG1).")
-    report = AuditReport(path)
+    report = AuditReport(path, strict=strict)
     log: LogFile | None
     try:
         log = parse_log(data, f"The log {path}")
@@ -226,7 +248,7 @@ def audit_bytes(
             raise AuditUsageError(
                 path, f"it is a log of the game {game!r}, which this program does not know ({known})."
             )
-    table = Table(games)
+    table = Table(games, Checks.STRICT if strict else Checks.PEER)
     report.torn = bool(log and log.torn and bad_frame is None)
     total = len(entries) + (1 if bad_frame else 0)
     for i, entry in enumerate(entries):
@@ -280,6 +302,8 @@ def _summarise(report: AuditReport, table: Table) -> None:
     report.finished = table.ended
     report.checked_events = sum(1 for ev in table.events if ev.cards is not None)
     report.unchecked = [ev.number for ev in table.events if ev.cards is None]
+    report.rederived = table.deck_events.rederived
+    report.underived = table.deck_events.underived
     g = table.gstate
     if g is not None and hasattr(g, "round_scores"):
         report.rounds = len(g.round_scores)
@@ -293,12 +317,17 @@ def _summarise(report: AuditReport, table: Table) -> None:
 
 
 def audit_file(
-    path: str | Path, games: Mapping[str, Game], progress: Callable[[int, int], None] | None = None
+    path: str | Path,
+    games: Mapping[str, Game],
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    strict: bool = False,
 ) -> AuditReport:
-    """Audit the log file at ``path`` (:func:`audit_bytes`). Raises AuditUsageError for a file that
-    is missing or cannot be read, is not a log file, or is a log of a game ``games`` does not hold."""
+    """Audit the log file at ``path`` (:func:`audit_bytes`, ``strict`` as there). Raises
+    AuditUsageError for a file that is missing or cannot be read, is not a log file, or is a log of
+    a game ``games`` does not hold."""
     try:
         data = Path(path).read_bytes()
     except OSError as err:
         raise AuditUsageError(str(path), f"it cannot be read ({err.strerror or err}).") from None
-    return audit_bytes(data, str(path), games, progress)
+    return audit_bytes(data, str(path), games, progress, strict=strict)

@@ -343,6 +343,11 @@ class Seat:
                     outputs, shuffle = prepared[1].result()
                 else:
                     outputs, shuffle = shuffle_proof.shuffle_and_prove(self._secrets_for(ev), joint, ev.cur)
+                # This process made the proof on its table's checked deck and joint key: the entry
+                # that carries it, folded here, is not verified again (recognised by its bytes and
+                # its whole statement, not by its seat: shuffle_proof.remember).
+                context = shuffle_proof.shuffle_context(t.table_id, e, seat)
+                shuffle_proof.remember(context, joint, ev.cur, outputs, shuffle)
                 return {"event": e, "cards": [list(c) for c in outputs], "proof": shuffle}
             case ShareWork() | RevealWork() if kind == EntryKind.SHARE:
                 work = t.work

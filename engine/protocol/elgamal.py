@@ -75,6 +75,9 @@ def pmul(k: bytes, p: bytes) -> bytes:
     identity: use group.mult (or libsodium's checked multiplication) there."""
     if p == IDENTITY or not any(k):
         return IDENTITY
+    if p == G:
+        # G needs no check: the fixed-base multiplication gives the same point without one.
+        return nb.crypto_scalarmult_ed25519_base_noclamp(k)
     try:
         return nb.crypto_scalarmult_ed25519_noclamp(k, p)
     except CryptoError:
@@ -185,10 +188,11 @@ def key_context(table: bytes, event: int, seat: int) -> list[Any]:
     return [table, event, seat, "key"]
 
 
-def prove_key(secrets: ElGamalSecrets) -> bytes:
+def key_proof(secrets: ElGamalSecrets) -> bytes:
     """pok = c ‖ z (64 bytes, two little-endian scalars): a Schnorr proof of knowledge of x for
     X = x·G bound to C_k. k = Hs("key-nonce", nonce key, C_k, X), T = k·G,
-    c = Hs("key-pok", C_k, X, T), z = k + c·x mod ℓ. PROTOCOL.md 6.3, item 1."""
+    c = Hs("key-pok", C_k, X, T), z = k + c·x mod ℓ. PROTOCOL.md 6.3, item 1. Pure: see
+    :func:`prove_key` for the proof a seat publishes."""
     s = secrets
     ctx = key_context(s.table, s.event, s.seat)
     X = s.X
@@ -197,18 +201,51 @@ def prove_key(secrets: ElGamalSecrets) -> bytes:
     return c + group.scalar_add(k, group.scalar_mul(c, s.x))
 
 
+def prove_key(secrets: ElGamalSecrets) -> bytes:
+    """The key proof of :func:`key_proof`, kept in group.OWN_PROOFS: this process made it, so its
+    `key` entry is not verified again here. PROTOCOL.md 6.3, item 1."""
+    s = secrets
+    pok = key_proof(s)
+    if group.is_scalar(pok[32:]):  # X = x·G is valid; z = 0 (probability ~2^-252) would not verify
+        group.OWN_PROOFS.add(_key_memo_key(s.table, s.event, s.seat, s.X, pok))
+    return pok
+
+
+def _key_memo_key(table: Any, event: Any, seat: Any, X: Any, pok: Any) -> tuple[Any, ...]:
+    return ("key", table, event, seat, X, pok)
+
+
 def verify_key(table: bytes, event: int, seat: int, X: Any, pok: Any) -> bool:
     """True when ``pok`` (64 bytes, c ‖ z) proves knowledge of log_G X in the context of
     ``seat``'s key for ``event`` at ``table``: X a valid point (not the identity), c and z
     canonical and non-zero, T = z·G − c·X and c = Hs("key-pok", C_k, X, T). Never raises:
-    anything malformed gives False. PROTOCOL.md 6.3, item 1."""
-    if type(pok) is not bytes or len(pok) != KEY_POK_BYTES or not group.is_point(X):
+    anything malformed gives False. A key proof this process made (group.OWN_PROOFS) is valid
+    without being verified; other answers are kept per process (group.VERIFY_MEMO).
+    PROTOCOL.md 6.3, item 1."""
+    if type(pok) is not bytes or len(pok) != KEY_POK_BYTES or type(X) is not bytes or len(X) != 32:
         return False
+    key = _key_memo_key(table, event, seat, X, pok)
+    try:
+        hash(key)
+    except TypeError:
+        return False  # a table id or number of the wrong type
+    if key in group.OWN_PROOFS:
+        return True
+    known = group.VERIFY_MEMO.get(key)
+    if known is None:
+        known = _verify_key(table, event, seat, X, pok)
+        group.VERIFY_MEMO.put(key, known)
+    return known
+
+
+def _verify_key(table: bytes, event: int, seat: int, X: bytes, pok: bytes) -> bool:
     c, z = pok[:32], pok[32:]
     if not (group.is_scalar(c) and group.is_scalar(z)):
         return False
     try:
-        # z·G and c·X are never the identity (non-zero scalars, valid points); T may be.
+        # c·X is libsodium's checked multiplication: it refuses an X that is not a valid point
+        # (the check of PROTOCOL.md 6.1, made once). z·G and c·X are never the identity
+        # (non-zero scalars, valid points); T may be.
         T = psub(group.base_mult(z), group.mult(c, X))
         expected = group.hash_to_scalar("key-pok", key_context(table, event, seat), X, T)
     except (DeckProofError, group.GroupError, codec.CodecError):
@@ -216,14 +253,16 @@ def verify_key(table: bytes, event: int, seat: int, X: Any, pok: Any) -> bool:
     return expected == c
 
 
-def check_key_fields(X: Any, pok: Any, what: str = "the key") -> None:
-    """The cheap checks of PROTOCOL.md 6.5 on a received `key`'s X and pok, before its proof is
-    verified: X a valid point (so not the identity), pok 64 bytes holding two canonical non-zero
-    scalars. Raises BadPoint, BadBody or BadScalar (naming ``what``): such an entry is refused. One
-    that passes and whose proof fails (:func:`verify_key`) is a proven cheat."""
+def check_key_fields(X: Any, pok: Any, what: str = "the key", *, points: bool = True) -> None:
+    """The cheap checks of PROTOCOL.md 6.5 on a received `key`'s X and pok: X a valid point (so not
+    the identity), pok 64 bytes holding two canonical non-zero scalars. Raises BadPoint, BadBody or
+    BadScalar (naming ``what``): such an entry is refused. One that passes and whose proof fails
+    (:func:`verify_key`) is a proven cheat; one whose proof verifies passes them (the table
+    verifies first and makes them only then). ``points`` False skips the point check (a table
+    reading a result only, engine.table.vocab.Checks.CHEAP)."""
     if type(X) is not bytes or len(X) != 32 or type(pok) is not bytes or len(pok) != KEY_POK_BYTES:
         raise BadBody(f"{what} needs X as 32 bytes and pok as {KEY_POK_BYTES} bytes.")
-    if not group.is_point(X):
+    if points and not group.is_point(X):
         raise BadPoint(f"{what}'s X is not a valid point of the main subgroup (or it is of small order).")
     _check_proof_scalars(pok, what)
 
@@ -288,17 +327,28 @@ def private_deck(secrets: ElGamalSecrets, joint: bytes, points: Sequence[bytes])
 
 
 def reencrypt(
-    inputs: Sequence[Sequence[bytes]], perm: Sequence[int], rho: Sequence[bytes], joint: bytes
+    inputs: Sequence[Sequence[bytes]],
+    perm: Sequence[int],
+    rho: Sequence[bytes],
+    joint: bytes,
+    *,
+    joint_log: bytes | None = None,
 ) -> list[Ciphertext]:
     """cards_j = in_{σ(j)} + ρ_j·(G, H_e) for every output j. ``inputs`` must be checked
     ciphertexts, ``rho`` scalars (ρ_j = 0 is allowed here and leaves the card as it was). The
     outputs may contain the identity (e.g. ρ_0 = ℓ − 1 on a public deck's card gives c1 = identity,
     a card in the clear): :func:`make_shuffle` and every verifier refuse that. Raises group.BadPoint
-    for an invalid joint key."""
+    for an invalid joint key. ``joint_log``: x with H_e = x·G, when every key share is known (a
+    seed reveal, PROTOCOL.md 6.3 item 7, once each x·G = X was checked): ρ_j·H_e is then the
+    fixed-base (ρ_j·x)·G, the same point without a checked multiplication of H_e."""
     out = []
     for j, i in enumerate(perm):
         c1, c2 = inputs[i]
-        out.append((padd(c1, pmul(rho[j], G)), padd(c2, pmul(rho[j], joint))))
+        if joint_log is None:
+            masked = pmul(rho[j], joint)
+        else:
+            masked = pmul(group.scalar_mul(rho[j], joint_log), G)
+        out.append((padd(c1, pmul(rho[j], G)), padd(c2, masked)))
     return out
 
 
@@ -316,17 +366,18 @@ def make_shuffle(secrets: ElGamalSecrets, joint: bytes, inputs: Sequence[Sequenc
     return out
 
 
-def check_ciphertexts(value: Any, n: int, what: str) -> list[Ciphertext]:
+def check_ciphertexts(value: Any, n: int, what: str, *, points: bool = True) -> list[Ciphertext]:
     """Check a received array of ``n`` ciphertexts (a `deck` or `shuffle` entry's ``cards``): each an
     array of two bin-32 values, each a valid point and not the identity, and the n pairs pairwise
     distinct. Returns them as tuples. Raises BadBody (shape), BadPoint (naming the position) and
-    DuplicatePoints. PROTOCOL.md 6.1."""
+    DuplicatePoints. PROTOCOL.md 6.1. ``points`` False skips the point checks (a table reading a
+    result only, engine.table.vocab.Checks.CHEAP)."""
     try:
         cards = codec.check_list(value, codec.list_of(codec.bin_of(32), 2, 2), what, n, n)
     except codec.SchemaError as err:
         raise BadBody(str(err)) from None
     out = [(c[0], c[1]) for c in cards]
-    for k, (c1, c2) in enumerate(out):
+    for k, (c1, c2) in enumerate(out if points else ()):
         if not (group.is_point(c1) and group.is_point(c2)):
             raise BadPoint(f"{what} for position {k} is not a pair of valid points of the main subgroup.")
     if len(set(out)) != n:
@@ -346,12 +397,16 @@ def share_context(table: bytes, event: int, seat: int, position: int) -> list[An
 def make_share(secrets: ElGamalSecrets, c1: bytes, position: int) -> tuple[bytes, bytes]:
     """(D, proof): D = x·c1 for the checked point ``c1`` of ``position`` of the event's final deck,
     and the 64-byte DLEQ proof (version 1's) with B1 = G, P1 = X, B2 = c1, P2 = D under
-    :func:`share_context`, keyed by this event's nonce key. Raises group.BadPoint for a bad c1.
+    :func:`share_context`, keyed by this event's nonce key; kept in group.OWN_PROOFS (this process
+    made it: the entry carrying it is not verified again here). Raises group.BadPoint for a bad c1.
     PROTOCOL.md 6.3, item 4."""
     s = secrets
     D = group.mult(s.x, c1, f"c1 of position {position}")
     ctx = share_context(s.table, s.event, s.seat, position)
-    return D, group.dleq_prove(s.x, G, s.X, c1, D, s.nonce_key, ctx)
+    proof = group.dleq_prove(s.x, G, s.X, c1, D, s.nonce_key, ctx)
+    # c1 went through a checked multiplication and X = x·G: this process trusts its own share.
+    group.remember_dleq(G, s.X, c1, D, proof, ctx)
+    return D, proof
 
 
 def verify_share(table: bytes, event: int, seat: int, position: int, X: bytes, c1: bytes, D: Any, proof: Any) -> bool:
@@ -361,14 +416,15 @@ def verify_share(table: bytes, event: int, seat: int, position: int, X: bytes, c
     return group.dleq_verify(G, X, c1, D, proof, share_context(table, event, seat, position))
 
 
-def check_share_fields(D: Any, proof: Any, what: str = "the share") -> None:
+def check_share_fields(D: Any, proof: Any, what: str = "the share", *, points: bool = True) -> None:
     """The cheap checks of PROTOCOL.md 6.5 on a received decryption share and its proof: D a valid
     point (not the identity), the proof 64 bytes holding two canonical non-zero scalars. Raises
     BadBody, BadPoint or BadScalar (naming ``what``): refused. One that passes and whose proof fails
-    (:func:`verify_share`) is a proven cheat."""
+    (:func:`verify_share`) is a proven cheat; one whose proof verifies passes them. ``points``
+    False skips the point check (engine.table.vocab.Checks.CHEAP)."""
     if type(D) is not bytes or len(D) != 32 or type(proof) is not bytes or len(proof) != group.PROOF_BYTES:
         raise BadBody(f"{what} needs D as 32 bytes and its proof as {group.PROOF_BYTES} bytes.")
-    if not group.is_point(D):
+    if points and not group.is_point(D):
         raise BadPoint(f"{what} is not a valid point of the main subgroup (or it is of small order).")
     _check_proof_scalars(proof, what)
 

@@ -282,14 +282,72 @@ class VerifyMemo:
 VERIFY_MEMO = VerifyMemo()
 
 
-def dleq_verify(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> bool:
-    """True when ``proof`` proves log_B1(P1) = log_B2(P2) in ``context``: see
-    :func:`dleq_verify_uncached`, whose answers :data:`VERIFY_MEMO` keeps per process."""
+class OwnProofs:
+    """The proofs and shares this process made itself, each kept as the whole statement it proves
+    and the exact bytes of the proof (the keys of :data:`VERIFY_MEMO`): an arriving entry whose
+    statement and proof are byte for byte one of these is valid without being verified, since an
+    honestly made proof of a true statement verifies (PROTOCOL.md 6.4, 6.3 item 4). A proof is
+    recognised by what this process produced, never by the seat an entry names: the same proof
+    bytes under any other statement (another seat, event, position, input or output) are verified
+    as usual. Only the makers add to it (engine.protocol.elgamal for keys and shares, the seat for
+    its shuffles), after the cheap checks a verifier would make of the values they computed. A new
+    process (``vampire audit``) holds none. Bounded in size; ``enabled`` False turns it off (the
+    benchmarks, to measure every folder verifying everything)."""
+
+    def __init__(self, size: int = 1 << 16) -> None:
+        self.size = size
+        self.enabled = True
+        self._made: set[tuple[Any, ...]] = set()
+
+    def add(self, key: tuple[Any, ...]) -> None:
+        """Keep ``key`` (a memo key of a proof this process made)."""
+        if len(self._made) >= self.size:
+            self._made.clear()
+        self._made.add(key)
+
+    def __contains__(self, key: tuple[Any, ...]) -> bool:
+        return self.enabled and key in self._made
+
+    def clear(self) -> None:
+        """Forget every proof kept (tests and benchmarks)."""
+        self._made.clear()
+
+
+OWN_PROOFS = OwnProofs()
+
+
+def dleq_key(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> tuple[Any, ...] | None:
+    """The memo key of a DLEQ statement and proof (:data:`VERIFY_MEMO`, :data:`OWN_PROOFS`): every
+    byte of the four points, the proof and the canonical context; None for values that cannot be
+    one (not hashable, a context the codec refuses)."""
     try:
-        key = (b1, p1, b2, p2, proof, codec.encode(context))
+        key = ("dleq", b1, p1, b2, p2, proof, codec.encode(context))
         hash(key)
     except (TypeError, VampireError):
+        return None
+    return key
+
+
+def remember_dleq(b1: bytes, p1: bytes, b2: bytes, p2: bytes, proof: bytes, context: Any) -> None:
+    """Keep a DLEQ proof this process made (:data:`OWN_PROOFS`), once its four points are known
+    valid (the maker computed P1 and P2 by checked multiplications of B1 and B2) and its scalars
+    pass the verifier's checks (canonical, non-zero; z = 0 has probability ~2^-252)."""
+    if len(proof) == PROOF_BYTES and is_scalar(proof[:32]) and is_scalar(proof[32:]):
+        key = dleq_key(b1, p1, b2, p2, proof, context)
+        if key is not None:
+            OWN_PROOFS.add(key)
+
+
+def dleq_verify(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> bool:
+    """True when ``proof`` proves log_B1(P1) = log_B2(P2) in ``context``: see
+    :func:`dleq_verify_uncached`. A statement and proof this process made itself
+    (:data:`OWN_PROOFS`) are valid without being verified; other answers :data:`VERIFY_MEMO` keeps
+    per process. Never raises."""
+    key = dleq_key(b1, p1, b2, p2, proof, context)
+    if key is None:
         return dleq_verify_uncached(b1, p1, b2, p2, proof, context)
+    if key in OWN_PROOFS:
+        return True
     known = VERIFY_MEMO.get(key)
     if known is None:
         known = dleq_verify_uncached(b1, p1, b2, p2, proof, context)

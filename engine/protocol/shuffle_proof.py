@@ -8,8 +8,9 @@ A proof shows that ``outputs`` are ``inputs`` permuted and re-encrypted, cards_j
 or seat it fails.
 
 Every function is pure (no I/O, no clock); the prover's randomness is a SHAKE-256 stream keyed by
-its secret nonce key. The only state is a per-process cache of the generators h_i and the
-per-process memo of verified proofs (group.VERIFY_MEMO). libsodium releases the GIL, so
+its secret nonce key. The only state is a per-process cache of the generators h_i, the
+per-process memo of verified proofs (group.VERIFY_MEMO) and the proofs this process made
+(group.OWN_PROOFS, :func:`remember`). libsodium releases the GIL, so
 verifications run in worker threads in parallel: :func:`submit_verify`, and :func:`verify` with an
 ``executor`` splits one verification into four parts.
 
@@ -289,13 +290,15 @@ def _cards(value: Any, n: int) -> list[Ciphertext]:
     return out
 
 
-def check_proof(value: Any, n: int, what: str = "the proof of shuffle") -> Proof:
-    """The cheap checks of PROTOCOL.md 6.5 on a received proof of a shuffle of ``n`` cards, before it
-    is verified: 9 fields; u, B, k_B, k_E arrays of n; every u_i and B_j a valid point (not the
-    identity); every scalar canonical and non-zero. Returns the proof. Raises deck.BadBody (shape),
-    deck.BadPoint or deck.BadScalar (naming ``what`` and the item): such an entry is refused. A
-    proof that passes these checks and then fails :func:`verify` (with outputs that passed
-    elgamal.check_ciphertexts) is a proven cheat of its author. Cost ≈ 2n validity checks.
+def check_proof(value: Any, n: int, what: str = "the proof of shuffle", *, points: bool = True) -> Proof:
+    """The cheap checks of PROTOCOL.md 6.5 on a received proof of a shuffle of ``n`` cards: 9 fields;
+    u, B, k_B, k_E arrays of n; every u_i and B_j a valid point (not the identity); every scalar
+    canonical and non-zero. Returns the proof. Raises deck.BadBody (shape), deck.BadPoint or
+    deck.BadScalar (naming ``what`` and the item): such an entry is refused. A proof that passes
+    these checks and then fails :func:`verify` (with outputs that passed
+    elgamal.check_ciphertexts) is a proven cheat of its author; one that :func:`verify` accepts
+    passes them (:func:`known_valid`). Cost ≈ 2n validity checks; ``points`` False skips them (a
+    table reading a result only, engine.table.vocab.Checks.CHEAP).
     """
     try:
         if type(value) is not list or len(value) != PROOF_FIELDS:
@@ -316,7 +319,7 @@ def check_proof(value: Any, n: int, what: str = "the proof of shuffle") -> Proof
             f"{what} must be [u, B, v, k_A, k_B, k_C, k_D, k_E, k_F] with u, B, k_B, k_E arrays of {n} "
             "values of 32 bytes and the others 32 bytes."
         ) from None
-    for name, i in (("u", 0), ("B", 1)):
+    for name, i in (("u", 0), ("B", 1)) if points else ():
         for j, p in enumerate(value[i]):
             if not group.is_point(p):
                 raise BadPoint(
@@ -365,18 +368,54 @@ def verify(
     releases the GIL); do not pass the executor this call itself runs in, if it has few workers.
     Answers are kept in the per-process memo (group.VERIFY_MEMO), keyed by the statement hash
     and the proof's canonical bytes, both taken from the values as parsed (so that no malformed
-    variant can stand for a well-formed statement in the memo). Cost ≈ 8n checked + n base
-    multiplications.
+    variant can stand for a well-formed statement in the memo); a statement and proof this process
+    made itself under that key (group.OWN_PROOFS, :func:`remember`) are valid without being
+    verified. Cost ≈ 8n checked + n base multiplications.
     """
     parsed = _parse(context, joint, inputs, outputs, proof)
     if parsed is None:
         return False
     key = parsed.memo_key()
+    if key in group.OWN_PROOFS:
+        return True
     known = group.VERIFY_MEMO.get(key)
     if known is None:
         known = _check(parsed, executor)
         group.VERIFY_MEMO.put(key, known)
     return known
+
+
+def known_valid(context: Any, joint: Any, inputs: Any, outputs: Any, proof: Any) -> bool:
+    """True when this process already knows that ``proof`` proves this statement, without
+    verifying anything: it made the proof itself (group.OWN_PROOFS, :func:`remember`) or verified
+    it before (group.VERIFY_MEMO). False otherwise (unknown, or known to fail). Since a proof
+    that verifies has had every received point through a checked multiplication and every scalar
+    checked, the cheap checks of its entry (:func:`check_proof`, elgamal.check_ciphertexts on
+    ``outputs``) pass whenever this is True and ``inputs`` are checked. Never raises."""
+    parsed = _parse(context, joint, inputs, outputs, proof)
+    if parsed is None:
+        return False
+    key = parsed.memo_key()
+    return key in group.OWN_PROOFS or group.VERIFY_MEMO.get(key) is True
+
+
+def remember(
+    context: Any, joint: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], proof: Proof
+) -> bool:
+    """Keep a proof of shuffle this process made (group.OWN_PROOFS), so that the entry carrying it,
+    folded by this process, is not verified again (PROTOCOL.md 6.4: an honestly made proof of a true
+    statement verifies). The caller vouches that ``inputs`` and ``joint`` are checked points (its
+    table's current deck and joint key) and that ``outputs`` and ``proof`` came from
+    :func:`shuffle_and_prove` on them; this function checks the rest as the verifier would, cheaply
+    (shape, every scalar canonical and non-zero, outputs pairwise distinct, no u_i, B_j or output
+    the identity: the values made from checked points are then valid points) and keeps nothing if
+    one fails. Returns whether it kept the proof. The same proof bytes under any other statement
+    are verified as usual."""
+    parsed = _parse(context, joint, inputs, outputs, proof)
+    if parsed is None or IDENTITY in parsed.u or IDENTITY in parsed.B or any(IDENTITY in c for c in parsed.outs):
+        return False
+    group.OWN_PROOFS.add(parsed.memo_key())
+    return True
 
 
 def verify_uncached(
@@ -476,8 +515,10 @@ def _equations(p: _Parsed, executor: Executor | None) -> bool:
         ]
 
     def part_F(side: int, base: bytes) -> bytes:  # Σ k_E,j·c'_j − k_F·base − v·Σ e_i·c_i
+        minus_kF = negate(k_F)
+        based = group.base_mult(minus_kF) if base == G else _checked_mul(minus_kF, base)
         return padd(
-            padd(_msm(k_E, [c[side] for c in outs]), _checked_mul(negate(k_F), base)),
+            padd(_msm(k_E, [c[side] for c in outs]), based),
             _msm(minus_ve, [c[side] for c in ins]),
         )
 

@@ -10,12 +10,13 @@ from engine.table.draws import draws_from
 from engine.table.events import ShuffleEvent
 from engine.table.lobby import SeatRecord
 from engine.table.table import Table, canonical
-from engine.table.vocab import KINDS, ZERO32, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
+from engine.table.vocab import KINDS, ZERO32, Checks, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
 from engine.table.work import Work, WorkKind
 
 __all__ = [
     "KINDS",
     "ZERO32",
+    "Checks",
     "EntryKind",
     "Phase",
     "ProvenCheat",

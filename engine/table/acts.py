@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from engine.protocol import codec
 from engine.protocol.log import Entry
 from engine.table.events import parse_opens
-from engine.table.vocab import EntryKind, TableRefusal
+from engine.table.vocab import Checks, EntryKind, TableRefusal
 
 if TYPE_CHECKING:
     from engine.table.table import Fold, Table
@@ -34,7 +34,7 @@ class Acts:
         game = t.rules
         act = b["act"]
         wanted = game.to_open(t.gstate, seat, act)
-        opens = parse_opens(b["open"])
+        opens = parse_opens(b["open"], points=t.checks != Checks.CHEAP)
         if sorted(opens) != sorted(wanted) or len(opens) != len(b["open"]):
             raise TableRefusal("illegal", "the move must open exactly the hidden cards it plays")
         checked = t.deck_events.check_opens(seat, opens)

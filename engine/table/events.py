@@ -10,7 +10,12 @@ positions, complaints, key reveals of a seat that leaves, and the seed reveals t
 Every entry gets the cheap checks first (PROTOCOL.md 6.5: shape, types, every point and scalar
 valid); one that fails them is refused (:class:`TableRefusal`, ``malformed``) and changes nothing.
 A well-formed entry whose proof, share or claim fails is a proven cheat: it is appended and the
-table stops naming its author at that entry.
+table stops naming its author at that entry. A proof that verifies makes its entry's cheap checks
+needless (its points went through checked multiplications): a fold that verifies at once checks the
+proof first and makes them only when it fails, with the same verdict. How much is checked is the
+table's :class:`~engine.table.vocab.Checks`: ``peer`` (everyone), ``strict`` (the seed reveal also
+re-derives every proof and share from the seeds: :meth:`DeckEvents.rederive`), ``cheap`` (reading
+a result: no proof, share or shuffle is checked).
 
 The rest of the table reaches the deck protocol only through this module's interface:
 
@@ -36,7 +41,7 @@ from engine.protocol import codec, deck, elgamal, group, merkle, shuffle_proof
 from engine.protocol.elgamal import Ciphertext
 from engine.protocol.group import G
 from engine.protocol.log import Entry
-from engine.table.vocab import EntryKind, Phase, ProvenCheat, TableRefusal
+from engine.table.vocab import Checks, EntryKind, Phase, ProvenCheat, TableRefusal
 from engine.table.work import ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork
 
 if TYPE_CHECKING:
@@ -45,16 +50,36 @@ if TYPE_CHECKING:
 _REFUSED = (deck.BadBody, group.BadPoint, group.BadScalar, codec.SchemaError)
 """Errors of the cheap checks (PROTOCOL.md 6.5): an entry failing them is refused as malformed."""
 
+_RECOMPUTED: dict[tuple[Any, ...], tuple[tuple[str | None, ...] | None, tuple[int | None, int, str] | None]] = {}
+"""The seed reveals' recomputes (:meth:`DeckEvents.recompute`) made in this process, by the id of
+the entry that completed the seeds, the event, the checks and the rules (a few kept)."""
+
 
 @dataclass(frozen=True)
 class ShuffleRecord:
     """One `shuffle` entry of an event, kept for the seed-reveal recompute: its log ``seq``, its
-    author's ``seat``, the ``inputs`` it took and the ``outputs`` it gave (n ciphertexts each)."""
+    author's ``seat``, the ``inputs`` it took and the ``outputs`` it gave (n ciphertexts each), and
+    its ``proof`` as received (re-derived from the seed only by a strict table)."""
 
     seq: int
     seat: int
     inputs: tuple[Ciphertext, ...]
     outputs: tuple[Ciphertext, ...]
+    proof: Any = None
+
+
+@dataclass(frozen=True)
+class ShareRecord:
+    """One published decryption share of an event, kept by a strict table (``vampire audit
+    --strict``) to re-derive at the seed reveal: the ``seq`` of the entry that holds it (`share`,
+    `reveal`, a move's `open`, `complaint`), its author's ``seat``, the ``position``, the share
+    ``D`` and its DLEQ ``proof``."""
+
+    seq: int
+    seat: int
+    position: int
+    D: bytes
+    proof: bytes
 
 
 @dataclass
@@ -70,6 +95,8 @@ class ShuffleEvent:
     position k by seat; ``revealed_x``: key shares of seats that left (own-key events).
     ``to[k]``: the seat position k was last opened to (None: to everyone); ``public[k]``: the
     identity of a position opened to everyone. ``cards``: every identity once the seeds are in.
+    ``poks``: each participant's key proof as received; ``share_log``: every published share (kept
+    by a strict table only, for the seed reveal's re-derivation).
     """
 
     number: int
@@ -98,6 +125,8 @@ class ShuffleEvent:
     seeds: dict[int, bytes] = field(default_factory=dict)
     cards: tuple[str | None, ...] | None = None
     dealt: dict[int, int] = field(default_factory=dict)  # position -> the seat it was opened to, for good
+    poks: dict[int, bytes] = field(default_factory=dict)
+    share_log: list[ShareRecord] = field(default_factory=list)
 
     @property
     def own_keys(self) -> bool:
@@ -155,10 +184,11 @@ class OpenCheck:
     cheat: tuple[int, str] | None = None
 
 
-def parse_opens(raw: list[Any]) -> dict[Pos, OpenedCard]:
+def parse_opens(raw: list[Any], points: bool = True) -> dict[Pos, OpenedCard]:
     """The opened cards of a move's ``open`` list (``[[event, index], D, proof, card]``, and for a
     private deck salt and membership proof). Raises TableRefusal (malformed) for an item of another
-    shape or a share that fails the cheap checks."""
+    shape or a share that fails the cheap checks (with ``points`` False, D is not checked to be a
+    valid point: for a table of :attr:`Checks.CHEAP` only)."""
     opens: dict[Pos, OpenedCard] = {}
     for item in raw:
         if (
@@ -175,7 +205,9 @@ def parse_opens(raw: list[Any]) -> dict[Pos, OpenedCard]:
                 "(and, for a private deck, salt and membership proof)",
             )
         try:
-            elgamal.check_share_fields(item[1], item[2], f"the share of position {item[0][1]} of event {item[0][0]}")
+            elgamal.check_share_fields(
+                item[1], item[2], f"the share of position {item[0][1]} of event {item[0][0]}", points=points
+            )
         except _REFUSED as err:
             raise TableRefusal("malformed", str(err)) from None
         membership = (item[4], item[5]) if len(item) == 6 else None
@@ -196,13 +228,18 @@ class UnverifiedProof:
     thread first; it keeps its answer, so the table's own call then costs nothing."""
 
     def __init__(
-        self, seq: int, seat: int, reason: str, statement: tuple[list[Any], bytes, list[Any], list[Any], Any]
+        self,
+        seq: int,
+        seat: int,
+        reason: str,
+        statement: tuple[list[Any], bytes, list[Any], list[Any], Any],
+        answer: bool | None = None,
     ) -> None:
         self.seq = seq
         self.seat = seat
         self.reason = reason
         self._statement = statement
-        self._answer: bool | None = None
+        self._answer: bool | None = answer  # known already: verified before the fold, or made here
         self._lock = threading.Lock()
 
     @property
@@ -213,8 +250,8 @@ class UnverifiedProof:
     def verify(self) -> bool:
         """Whether the proof of shuffle verifies (PROTOCOL.md 6.4): its four heavy parts run in the
         per-process pool, in parallel (libsodium releases the GIL); the memo answers at once for a
-        statement this process checked. Thread-safe: a second caller waits for the first one's
-        answer (the proof is checked once)."""
+        statement this process checked or a proof it made itself. Thread-safe: a second caller
+        waits for the first one's answer (the proof is checked once)."""
         with self._lock:
             if self._answer is None:
                 context, joint, inputs, outputs, proof = self._statement
@@ -230,6 +267,10 @@ class DeckEvents:
     def __init__(self, table: Table) -> None:
         self.t = table
         self.released: set[int] = set()  # seats that left the game and revealed their keys
+        self.rederived = 0
+        """Key proofs, proofs of shuffle and shares a strict table re-derived from their seeds."""
+        self.underived = 0
+        """Those a strict table could not re-derive: their author's seed was never revealed."""
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -521,11 +562,13 @@ class DeckEvents:
         b = codec.check_map(
             entry.body, {"event": int, "commit": codec.bin_of(32), "X": bytes, "pok": bytes}, what="a key"
         )
-        try:
-            elgamal.check_key_fields(b["X"], b["pok"], f"seat {seat}'s key")
-        except _REFUSED as err:
-            raise TableRefusal("malformed", str(err)) from None
-        if not elgamal.verify_key(t.table_id, ev.number, seat, b["X"], b["pok"]):
+        what = f"seat {seat}'s key"
+        if t.checks == Checks.CHEAP:
+            self._refuse_unless(elgamal.check_key_fields, b["X"], b["pok"], what, points=False)
+        elif not elgamal.verify_key(t.table_id, ev.number, seat, b["X"], b["pok"]):
+            # A proof that verifies took X through a checked multiplication and checked its
+            # scalars: the cheap checks (PROTOCOL.md 6.5) are made only when it fails, and come first.
+            self._refuse_unless(elgamal.check_key_fields, b["X"], b["pok"], what)
             return t.cheat(entry, seat, f"its key for event {ev.number} has no valid proof of knowledge")
         joint = None
         if len(ev.keys) == len(ev.order) - 1:
@@ -538,6 +581,7 @@ class DeckEvents:
             ev.keys[seat] = b["X"]
             ev.key_seqs[seat] = entry.seq
             ev.commits[seat] = b["commit"]
+            ev.poks[seat] = b["pok"]
             if joint is not None:
                 ev.joint = joint
                 if ev.index is not None:
@@ -550,7 +594,9 @@ class DeckEvents:
         seat, ev = self._setup_event(entry, EntryKind.DECK)
         b = codec.check_map(entry.body, {"event": int, "cards": list}, what="a private deck")
         try:
-            cards = elgamal.check_ciphertexts(b["cards"], ev.n, "the deck's cards")
+            cards = elgamal.check_ciphertexts(
+                b["cards"], ev.n, "the deck's cards", points=self.t.checks != Checks.CHEAP
+            )
         except deck.DuplicatePoints as err:
             return self.t.cheat(entry, seat, str(err))
         except _REFUSED as err:
@@ -570,31 +616,47 @@ class DeckEvents:
         joint = ev.joint
         if joint is None:
             raise TableRefusal("illegal", "the event has no joint key yet")
+        inputs = list(ev.cur)
+        context = shuffle_proof.shuffle_context(t.table_id, ev.number, seat)
+        cards, given = b["cards"], b["proof"]
         # The cheap checks of this very entry (its id covers every byte of its body) are made once
-        # per process: the host and the seats of one process fold the same entry.
+        # per process: the host and the seats of one process fold the same entry. They are needless
+        # for a proof known to verify (one this process made or verified, or verified here first
+        # when it is settled at once): its every point went through a checked multiplication and
+        # its scalars were checked. A proof that fails gets them, first (PROTOCOL.md 6.5).
         checked = ("cheap-checks", entry.id)
+        answer: bool | None = None
         try:
-            if group.VERIFY_MEMO.get(checked):
-                outputs = [(c[0], c[1]) for c in b["cards"]]
+            if t.checks == Checks.CHEAP:
+                outputs = elgamal.check_ciphertexts(cards, ev.n, "the shuffle's cards", points=False)
+                shuffle_proof.check_proof(given, ev.n, points=False)
             else:
-                outputs = elgamal.check_ciphertexts(b["cards"], ev.n, "the shuffle's cards")
-                shuffle_proof.check_proof(b["proof"], ev.n)
-                group.VERIFY_MEMO.put(checked, True)
+                if shuffle_proof.known_valid(context, joint, inputs, cards, given):
+                    answer = True
+                elif t.verify_first:
+                    answer = shuffle_proof.verify(context, joint, inputs, cards, given, executor=shuffle_proof.pool())
+                if answer or group.VERIFY_MEMO.get(checked):
+                    outputs = [(c[0], c[1]) for c in cards]
+                else:
+                    outputs = elgamal.check_ciphertexts(cards, ev.n, "the shuffle's cards")
+                    shuffle_proof.check_proof(given, ev.n)
+                    group.VERIFY_MEMO.put(checked, True)
         except deck.DuplicatePoints as err:
             return t.cheat(entry, seat, str(err))
         except _REFUSED as err:
             raise TableRefusal("malformed", str(err)) from None
-        inputs = list(ev.cur)
-        context = shuffle_proof.shuffle_context(t.table_id, ev.number, seat)
-        proof = UnverifiedProof(
-            entry.seq,
-            seat,
-            f"its shuffle of event {ev.number} fails its proof",
-            (context, joint, inputs, outputs, b["proof"]),
-        )
+        proof = None
+        if t.checks != Checks.CHEAP:
+            proof = UnverifiedProof(
+                entry.seq,
+                seat,
+                f"its shuffle of event {ev.number} fails its proof",
+                (context, joint, inputs, outputs, given),
+                answer,
+            )
 
         def fold() -> None:
-            ev.shuffles.append(ShuffleRecord(entry.seq, seat, tuple(inputs), tuple(outputs)))
+            ev.shuffles.append(ShuffleRecord(entry.seq, seat, tuple(inputs), tuple(outputs), given))
             ev.cur = outputs
             t.unverified = proof
             self._setup_step(ev)
@@ -616,19 +678,35 @@ class DeckEvents:
         t = self.t
         if not len(ks) == len(shares) == len(proofs):
             raise TableRefusal("malformed", "a share entry gives one share and one proof per position")
-        checked = ("cheap-checks", entry.id)
-        if not group.VERIFY_MEMO.get(checked):
+
+        def cheap_checks(points: bool = True) -> None:
             for k, D, proof in zip(ks, shares, proofs, strict=True):
-                try:
-                    elgamal.check_share_fields(D, proof, f"the share of position {k}")
-                except _REFUSED as err:
-                    raise TableRefusal("malformed", str(err)) from None
-            group.VERIFY_MEMO.put(checked, True)
+                self._refuse_unless(elgamal.check_share_fields, D, proof, f"the share of position {k}", points=points)
+
+        if t.checks == Checks.CHEAP:
+            cheap_checks(points=False)
+            return None
         X = self.key_of(ev, seat)
         for k, D, proof in zip(ks, shares, proofs, strict=True):
             if not elgamal.verify_share(t.table_id, ev.number, seat, k, X, ev.cur[k][0], D, proof):
+                # A share whose proof verifies went through checked multiplications: the cheap
+                # checks (PROTOCOL.md 6.5) are needless then; they come first when one fails.
+                cheap_checks()
                 return f"its share of position {k} of event {ev.number} fails its proof"
         return None
+
+    @staticmethod
+    def _refuse_unless(check: Any, *args: Any, **kwargs: Any) -> None:
+        """Run a cheap check (PROTOCOL.md 6.5); its error is a refusal (malformed)."""
+        try:
+            check(*args, **kwargs)
+        except _REFUSED as err:
+            raise TableRefusal("malformed", str(err)) from None
+
+    def _keep_shares(self, ev: ShuffleEvent, seq: int, seat: int, items: Any) -> None:
+        """Keep the shares (position, D, proof) an entry published, for a strict table's seed reveal."""
+        if self.t.checks == Checks.STRICT:
+            ev.share_log.extend(ShareRecord(seq, seat, k, D, proof) for k, D, proof in items)
 
     def prepare_share(self, entry: Entry) -> Fold:
         t = self.t
@@ -651,6 +729,7 @@ class DeckEvents:
         def fold() -> None:
             for k, D in zip(ks, b["shares"], strict=True):
                 ev.shares[k][seat] = D
+            self._keep_shares(ev, entry.seq, seat, zip(ks, b["shares"], b["proofs"], strict=True))
 
         return fold
 
@@ -689,6 +768,7 @@ class DeckEvents:
                 ev.shares[k][seat] = D
                 ev.to[k] = None
             ev.public.update(claims)
+            self._keep_shares(ev, entry.seq, seat, ((i[0], i[1], i[2]) for i in items))
 
         return fold
 
@@ -753,7 +833,9 @@ class DeckEvents:
                     "malformed", "a card of a private deck is opened with its salt and proof, and only such a card"
                 )
             X = self.key_of(ev, seat)
-            if not elgamal.verify_share(t.table_id, e, seat, k, X, ev.cur[k][0], item.D, item.proof):
+            if t.checks != Checks.CHEAP and not elgamal.verify_share(
+                t.table_id, e, seat, k, X, ev.cur[k][0], item.D, item.proof
+            ):
                 return OpenCheck(revealed, cheat=(seat, f"its share of position {k} of event {e} fails its proof"))
             point = elgamal.decode(ev.cur[k], [self.decode_point_without(ev, k, seat), item.D])
             if item.membership is not None:
@@ -780,9 +862,11 @@ class DeckEvents:
         each card is public."""
         for (e, k), ident in revealed.items():
             ev = self.t.events[e]
-            ev.shares[k][seat] = opens[(e, k)].D
+            item = opens[(e, k)]
+            ev.shares[k][seat] = item.D
             ev.public[k] = ident
             ev.to[k] = None
+            self._keep_shares(ev, seq, seat, [(k, item.D, item.proof)])
 
     # -- complaints ---------------------------------------------------------------------------------
 
@@ -803,11 +887,10 @@ class DeckEvents:
             raise TableRefusal("illegal", "a complaint is about a hidden position opened to its author, not its owner")
         if isinstance(t.work, SeedsWork) and t.work.purpose == "complaint":
             raise TableRefusal("illegal", "the table already settles a complaint")
-        try:
-            elgamal.check_share_fields(b["share"], b["proof"], "the complaint's share")
-        except _REFUSED as err:
-            raise TableRefusal("malformed", str(err)) from None
-        if not elgamal.verify_share(
+        self._refuse_unless(
+            elgamal.check_share_fields, b["share"], b["proof"], "the complaint's share", points=t.checks != Checks.CHEAP
+        )
+        if t.checks != Checks.CHEAP and not elgamal.verify_share(
             t.table_id, ev.number, seat, k, self.key_of(ev, seat), ev.cur[k][0], b["share"], b["proof"]
         ):
             return t.cheat(entry, seat, f"false complaint: its share of position {k} fails its proof")
@@ -819,6 +902,7 @@ class DeckEvents:
 
         def fold() -> None:
             ev.shares[k][seat] = b["share"]
+            self._keep_shares(ev, entry.seq, seat, [(k, b["share"], b["proof"])])
             if not ev.private:
                 # Every shuffle and share was proven: a public deck cannot hold a point that is no
                 # card. Nothing names a cheat; play cannot go on.
@@ -940,7 +1024,21 @@ class DeckEvents:
         from its author's seed, or a card not on its owner's list, is a proven cheat; else the cards
         are the outcome."""
         t = self.t
-        cards, fault = self.recompute(ev)
+        # The seed reveal's recompute is a function of the log up to this entry, whose id binds
+        # every byte of it: the tables of one process (the host's and the seats' of `vampire play`)
+        # make it once.
+        key = ("recompute", entry.id, ev.number, t.checks, id(t.rules))
+        memo = group.VERIFY_MEMO.enabled
+        known = _RECOMPUTED.get(key) if memo else None
+        if known is None:
+            known = self.recompute(ev)
+            if memo:
+                if len(_RECOMPUTED) >= 64:
+                    _RECOMPUTED.clear()
+                _RECOMPUTED[key] = known
+        cards, fault = known
+        if fault is None and cards is not None and t.checks == Checks.STRICT:
+            fault = self.rederive(ev)
         if fault is not None:
             seq, seat, detail = fault
             t.stop(ProvenCheat(seq if seq is not None else entry.seq, seat, detail))
@@ -989,10 +1087,14 @@ class DeckEvents:
         return None
 
     def recompute(self, ev: ShuffleEvent) -> tuple[tuple[str | None, ...] | None, tuple[int | None, int, str] | None]:
-        """Recompute ``ev`` from the revealed seeds and the log: every key share, the owner's `deck`
-        against its list, every shuffle whose author's seed is known, then decrypt every position.
-        Returns (cards, None), or (None, (seq, seat, sentence)) for the first fault; cards are None
-        when a key share is unknown (a seat that abandoned)."""
+        """Recompute ``ev`` from the revealed seeds and the log (PROTOCOL.md 6.3, item 7): every key
+        share (x·G = X), the owner's `deck` against its list, the output cards of every shuffle
+        whose author's seed is known, then decrypt every position with the recomputed keys and
+        check every claim. Proofs and shares are not recomputed here: each was verified when it
+        arrived (:meth:`rederive` does that for a strict table). Returns (cards, None), or (None,
+        (seq, seat, sentence)) for the first fault; cards are None when a key share is unknown (a
+        seat that abandoned). A table of :attr:`Checks.CHEAP` recomputes neither the `deck` nor
+        the shuffles: it decrypts."""
         t = self.t
         root = self.root(ev)
         joint = ev.joint
@@ -1014,7 +1116,8 @@ class DeckEvents:
                     )
             x_total = group.scalar_add(x_total, x)
         part = self._part(ev.owner_seat, ev.part) if ev.private else []
-        if ev.needs_deck and ev.owner_seat in ev.seeds and not ev.source:
+        full = t.checks != Checks.CHEAP
+        if full and ev.needs_deck and ev.owner_seat in ev.seeds and not ev.source:
             s = elgamal.ElGamalSecrets.derive(
                 ev.seeds[ev.owner_seat], t.table_id, ev.number, ev.owner_seat, ev.n, owner=True
             )
@@ -1029,12 +1132,13 @@ class DeckEvents:
                     ev.owner_seat,
                     f"its deck entry for {ev.deck_name!r} is not its list encrypted with its seed",
                 )
-        for rec in ev.shuffles:
+        for rec in ev.shuffles if full else ():
             seed = ev.seeds.get(rec.seat)
             if seed is None:
                 continue
             s = elgamal.ElGamalSecrets.derive(seed, t.table_id, ev.number, rec.seat, ev.n)
-            if tuple(elgamal.reencrypt(rec.inputs, s.perm, s.rho, joint)) != rec.outputs:
+            # Every x·G = X was checked above: H_e = (Σ x)·G, so ρ·H_e is a fixed-base multiplication.
+            if tuple(elgamal.reencrypt(rec.inputs, s.perm, s.rho, joint, joint_log=x_total)) != rec.outputs:
                 return None, (rec.seq, rec.seat, f"its revealed seed does not give its shuffle of event {ev.number}")
         lookup: dict[bytes, str]
         if ev.index is not None:
@@ -1051,3 +1155,85 @@ class DeckEvents:
                 return None, (None, ev.order[0], f"position {k} was claimed as {ev.public[k]} but holds {ident}")
             cards.append(ident)
         return tuple(cards), None
+
+    # -- the strict audit's re-derivation ---------------------------------------------------------
+
+    def _x_of(self, ev: ShuffleEvent, seat: int) -> bytes | None:
+        """``seat``'s key share x for ``ev`` (its keys event's): revealed when it left, or derived
+        from its revealed seed of that event; None when neither is known."""
+        root = self.root(ev)
+        x = root.revealed_x.get(seat)
+        if x is None and seat in root.seeds:
+            x = elgamal.key_share(root.seeds[seat], self.t.table_id, root.number, seat)
+        return x
+
+    def rederive(self, ev: ShuffleEvent) -> tuple[int | None, int, str] | None:
+        """Re-derive from the revealed seeds every key proof, proof of shuffle and decryption share
+        of ``ev`` as PROTOCOL.md 6.2 says (their nonces too come from the seed), and compare them
+        byte for byte with those the log holds (PROTOCOL.md 6.3, item 7: ``vampire audit
+        --strict``). Run after :meth:`recompute` found the keys and cards right. Returns None, or
+        (seq, seat, sentence) for the earliest entry whose proof or share its author did not derive
+        from its seed. Counts what it re-derived in :attr:`rederived`, and in :attr:`underived`
+        what it could not (an author whose seed of the event was never revealed: a seat that left
+        keeps the seeds of other decks' events). Costs about what making them cost."""
+        t = self.t
+        joint = ev.joint
+        if joint is None:
+            return None
+        faults: list[tuple[int | None, int, str]] = []
+        secrets: dict[int, elgamal.ElGamalSecrets] = {}
+
+        def secrets_of(seat: int) -> elgamal.ElGamalSecrets | None:
+            seed = ev.seeds.get(seat)
+            if seed is None:
+                return None
+            if seat not in secrets:
+                secrets[seat] = elgamal.ElGamalSecrets.derive(seed, t.table_id, ev.number, seat, ev.n)
+            return secrets[seat]
+
+        def count(done: bool) -> None:
+            if done:
+                self.rederived += 1
+            else:
+                self.underived += 1
+
+        if ev.own_keys:
+            for h in ev.order:
+                s = secrets_of(h)
+                count(s is not None)
+                if s is not None and elgamal.key_proof(s) != ev.poks.get(h):
+                    faults.append(
+                        (ev.key_seqs.get(h), h, f"its key proof for event {ev.number} was not derived from its seed")
+                    )
+        for rec in ev.shuffles:
+            s = secrets_of(rec.seat)
+            count(s is not None)
+            if s is None:
+                continue
+            context = shuffle_proof.shuffle_context(t.table_id, ev.number, rec.seat)
+            made = shuffle_proof.prove(context, joint, rec.inputs, rec.outputs, s.perm, s.rho, s.nonce_key)
+            if codec.encode(made) != codec.encode(rec.proof):
+                faults.append(
+                    (rec.seq, rec.seat, f"its proof of shuffle of event {ev.number} was not derived from its seed")
+                )
+        for share in ev.share_log:
+            s = secrets_of(share.seat)
+            x = self._x_of(ev, share.seat)
+            count(s is not None and x is not None)
+            if s is None or x is None:
+                continue
+            c1 = ev.cur[share.position][0]
+            ctx = elgamal.share_context(t.table_id, ev.number, share.seat, share.position)
+            D = group.mult(x, c1, "c1")
+            X = self.key_of(ev, share.seat)
+            if D != share.D or group.dleq_prove(x, G, X, c1, D, s.nonce_key, ctx) != share.proof:
+                faults.append(
+                    (
+                        share.seq,
+                        share.seat,
+                        f"its share of position {share.position} of event {ev.number} was not derived from its seed",
+                    )
+                )
+        if not faults:
+            return None
+        return min(faults, key=lambda f: -1 if f[0] is None else f[0])

@@ -52,7 +52,7 @@ from engine.table.acts import Acts
 from engine.table.draws import JointDraws
 from engine.table.events import DeckEvents, ShuffleEvent, UnverifiedProof
 from engine.table.lobby import Lobby, SeatRecord
-from engine.table.vocab import ZERO32, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
+from engine.table.vocab import ZERO32, Checks, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
 from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork, Work
 
 Fold = Callable[[], None]
@@ -78,15 +78,24 @@ def canonical(value: Any) -> Any:
 
 
 class Table:
-    """The table state folded from a log. ``games`` maps game names to game rules.
+    """The table state folded from a log. ``games`` maps game names to game rules; ``checks``
+    says how much of the deck protocol is checked (:class:`~engine.table.vocab.Checks`: every
+    peer, the host and ``vampire audit`` use ``peer``, ``vampire audit --strict`` uses ``strict``,
+    only ``vampire result`` uses ``cheap``).
 
     Use :meth:`apply` for each entry in log order; it raises :class:`TableRefusal` and changes
     nothing for an entry the table refuses. Everything else is read-only for callers; the parts
     (lobby, joint draws, deck events, acts) change the state through their folds.
     """
 
-    def __init__(self, games: Mapping[str, Game]) -> None:
+    def __init__(self, games: Mapping[str, Game], checks: Checks = Checks.PEER) -> None:
         self.games = games
+        self.checks = checks
+        self.verify_first = False
+        """True while :meth:`apply` folds an entry whose proof it settles at once: a `shuffle`'s
+        proof is then verified before its cheap checks, which a proof that verifies makes
+        needless (every point it holds went through a checked multiplication); a proof that fails
+        gets the cheap checks, so the verdict is the same either way (PROTOCOL.md 6.5)."""
         self.entries: list[Entry] = []
         self.table_id: bytes = ZERO32
         self.host: bytes = ZERO32
@@ -248,7 +257,11 @@ class Table:
         state either way (docs/protocol.md 6.9, PROTOCOL.md 6.5).
         """
         self.settle()
-        fold = self._checked(entry)
+        self.verify_first = not defer_proof
+        try:
+            fold = self._checked(entry)
+        finally:
+            self.verify_first = False
         self.entries.append(entry)
         start = len(self.notes)
         fold()

@@ -55,6 +55,27 @@ class Phase(StrEnum):
     STOPPED = "stopped"
 
 
+class Checks(StrEnum):
+    """How much of the deck protocol a table checks as it folds a log (PROTOCOL.md 6.3, 6.5).
+
+    - ``peer``: everything PROTOCOL.md asks of a peer and of the audit: the cheap checks (shape,
+      every point and scalar valid), every key proof, proof of shuffle and decryption share
+      verified as it arrives, and at a seed reveal every key and every shuffle's output cards
+      recomputed from the seeds, every position decrypted and every claim checked (6.3, item 7);
+    - ``strict``: ``peer``, and at a seed reveal every key proof, proof of shuffle and share
+      re-derived from its author's seed as 6.2 says (``vampire audit --strict``); one that differs
+      is a proven cheat of its author, at its entry;
+    - ``cheap``: for reading a finished game's result only (``vampire result``): the shapes, the
+      turns and the game's rules, the commitments and claims, but no proof or share is verified,
+      no received point checked and no shuffle recomputed (the log's signatures and chain are
+      checked when it is read). Never for a peer: it would accept a bad shuffle.
+    """
+
+    PEER = "peer"
+    STRICT = "strict"
+    CHEAP = "cheap"
+
+
 RefusalCode = Literal["stale", "not-your-turn", "illegal", "malformed", "bad-signature", "chain"]
 """The wire's rejection codes (PROTOCOL.md 3)."""
 

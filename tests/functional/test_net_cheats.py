@@ -2,9 +2,18 @@
 with signs a bad `key`, `shuffle` or `share`. The host verifies it, appends it as evidence and stops
 the table naming its author at that entry; every other peer, verifying on its own, names the same
 seat at the same entry; no honest seat publishes a share of the event after a bad shuffle; and the
-audit of the host's saved log says the same."""
+audit of the host's saved log says the same.
+
+A process trusts the proofs it made itself (docs/protocol.md 6.9), recognised by their bytes and
+whole statement, never by the seat an entry names: a proof this very process made, copied into
+another seat's shuffle, is verified and named; so is a bad proof made by a bot in another process."""
 
 from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,17 +21,13 @@ from engine.audit import audit_file
 from engine.games import all_rules
 from engine.protocol import elgamal, group
 from net.events import Folded
+from tests.support.cheats import Tampered, copy_previous_proof, swap_in
 from tests.support.net import open_host, start_bots, stop_all
 from tests.support.poll import eventually
 
 SEATS = 3
-
-
-def _swap_in(seat, body):
-    c = body["cards"][0]
-    other = group.card_point(seat.table.table_id, "another deck", "Q-0")
-    body["cards"] = [[c[0], group.add(c[1], other)], *body["cards"][1:]]
-    return body
+ROOT = Path(__file__).resolve().parents[2]
+_swap_in = swap_in
 
 
 def _wrong_share(seat, body):
@@ -36,25 +41,6 @@ def _rogue_key(seat, body):
     X = elgamal.psub(group.base_mult(group.scalar_from_int(99)), elgamal.psum(ev.keys.values()))
     body["X"] = X if X != elgamal.IDENTITY else group.base_mult(group.scalar_from_int(98))
     return body
-
-
-class Tampered:
-    """Wraps a seat's ``duty``: every duty of ``kind`` is signed as ``change`` alters it (a duty
-    refused as stale is made again, and must be altered again); ``fired`` says it happened."""
-
-    def __init__(self, seat, kind: str, change) -> None:
-        self.seat = seat
-        self.kind = kind
-        self.change = change
-        self.fired = False
-        self._duty = seat.duty
-
-    def __call__(self):
-        duty = self._duty()
-        if duty is None or duty[0] != self.kind:
-            return duty
-        self.fired = True
-        return duty[0], self.change(self.seat, dict(duty[1]))
 
 
 @pytest.mark.parametrize(
@@ -144,3 +130,89 @@ async def test_with_the_pipeline_no_honest_peer_makes_a_share_after_a_bad_last_s
         assert not any(e.kind == "share" for e in t.entries)
     finally:
         await stop_all(host, bots)
+
+
+async def test_a_proof_this_process_made_copied_into_another_seats_shuffle_is_named_by_every_peer(tmp_path):
+    """The host and the bots share this process, so the proof of an event's first shuffle is one
+    this process made; the second shuffler signs it, byte for byte, with its own cards. The host
+    and every peer verify it (it is not the statement this process proved) and name the copier."""
+    save = tmp_path / "table.vtlog"
+    host = open_host(seats=SEATS, save=save, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, SEATS)
+    tampers = []
+    for bot in bots:
+        seat = bot.seat
+
+        def second_only(seat, body, seat_=seat):
+            ev = seat_.table.events[body["event"]]
+            return copy_previous_proof(seat, body) if ev.shufflers[1] == seat_.index else body
+
+        tamper = Tampered(seat, "shuffle", second_only)
+        tampers.append(tamper)
+        seat.duty = tamper  # type: ignore[method-assign]
+    t = host.table
+    host.start_game()
+    try:
+        await eventually(lambda: t.fault is not None, 60, "the host to name the cheat")
+        await eventually(lambda: all(b.table.fault is not None for b in bots), 30, "every peer to name it")
+        fault = t.fault
+        entry = t.entries[fault.seq]
+        ev = t.events[entry.body["event"]]
+        assert entry.kind == "shuffle" and fault.seat == ev.shufflers[1] and "fails its proof" in fault.reason
+        first = t.entries[ev.shuffles[0].seq]
+        assert entry.body["proof"] == first.body["proof"] and first.author != entry.author
+        assert entry.author == bots[fault.seat].seat.public
+        assert all(b.table.fault == fault for b in bots)
+        assert not any(e.kind == "share" for e in t.entries)
+    finally:
+        await stop_all(host, bots)
+    report = audit_file(save, all_rules())
+    assert report.code == 1 and report.fault.seat == fault.seat and report.fault.seq == fault.seq
+
+
+async def test_a_bad_proof_from_a_bot_in_another_process_is_named_by_the_host_and_every_peer(tmp_path):
+    """Two bots in this process, the third a process of its own (tests.support.cheats) whose
+    shuffle's cards are changed after its proof was made: the host and the bots here name it at its
+    entry, and so does the audit."""
+    save = tmp_path / "table.vtlog"
+    host = open_host(seats=SEATS, save=save, auto_start=False)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, SEATS - 1)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", VAMPIRE_NO_DISCOVERY="1", XDG_DATA_HOME=str(tmp_path / "data"))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.support.cheats",
+        str(host.port),
+        "swap-in",
+        cwd=ROOT,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    t = host.table
+    try:
+        assert proc.stdout is not None
+        line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+        assert line.startswith("seated"), line
+        cheater = int(line.split()[1])
+        assert cheater == SEATS - 1 and len(t.seats) == SEATS
+        host.start_game()
+        await eventually(lambda: t.fault is not None, 60, "the host to name the cheat")
+        await eventually(lambda: all(b.table.fault is not None for b in bots), 30, "every peer to name it")
+        fault = t.fault
+        entry = t.entries[fault.seq]
+        assert fault.seat == cheater and entry.kind == "shuffle" and "fails its proof" in fault.reason
+        assert entry.author == t.seats[cheater].key and fault.seq == len(t.entries) - 1
+        assert all(b.table.fault == fault for b in bots)
+        assert not any(e.kind == "share" for e in t.entries)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
+        await stop_all(host, bots)
+    report = audit_file(save, all_rules())
+    assert report.code == 1 and report.fault.seat == fault.seat and report.fault.seq == fault.seq

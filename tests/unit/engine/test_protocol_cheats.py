@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from nacl import bindings as nb
 
 from engine.games.base import IllegalMove, MalformedAct
-from engine.protocol import codec, elgamal, group
+from engine.protocol import codec, elgamal, group, shuffle_proof
 from engine.protocol.identity import new_key
 from engine.protocol.log import (
     ENTRY_CONTEXT,
@@ -200,6 +200,44 @@ def test_a_proof_copied_from_an_earlier_shuffle_of_the_same_event_fails():
     played = cheat_game(cheat, name="copied-same-event")
     seat, seq = the_entry(played, cheat)
     assert_named(played, seat, seq, "fails its proof")
+
+
+@pytest.mark.parametrize("what", ["its proof", "its whole body"])
+def test_in_one_process_a_proof_it_made_is_trusted_only_under_its_own_statement(monkeypatch, what):
+    """Every seat and the host share this process: it trusts the proofs of shuffle it made itself
+    and verifies none of them (docs/protocol.md 6.9), recognising each by its bytes and its whole
+    statement. The second shuffler signs the first shuffler's proof (or its whole entry body),
+    bytes this very process made, as its own: that is another statement, so every fold verifies
+    it and names the copier at its entry, and so does the audit."""
+    group.OWN_PROOFS.clear()  # a fresh start: neither registry fills up (and is emptied) mid-game
+    group.VERIFY_MEMO._memo.clear()
+    verified = []
+    real = shuffle_proof._check
+    monkeypatch.setattr(shuffle_proof, "_check", lambda p, ex: verified.append(p.st) or real(p, ex))
+
+    def copy_previous(g, s, body):
+        t = g.host.table
+        previous = t.entries[t.events[body["event"]].shuffles[-1].seq]
+        if what == "its proof":
+            body["proof"] = previous.body["proof"]
+            return body
+        return dict(previous.body)
+
+    cheat = once("shuffle", copy_previous, when=lambda g, s, body: bool(g.host.table.events[body["event"]].shuffles))
+    played = cheat_game(cheat, name=f"copied-own-{what.split()[-1]}")
+    seat, seq = the_entry(played, cheat)
+    assert_named(played, seat, seq, "fails its proof")
+    t = played.game.host.table
+    entry = t.entries[seq]
+    ev = t.events[entry.body["event"]]
+    first = t.entries[ev.shuffles[0].seq]
+    assert entry.body["proof"] == first.body["proof"] and entry.author != first.author
+    # The honest shuffle was never verified here (this process made it); the copied one was, once:
+    # the memo answered every other fold and the audit.
+    copied = ev.shuffles[-1]
+    assert copied.seq == seq and ev.shuffles[0].seq < seq
+    context = shuffle_proof.shuffle_context(t.table_id, ev.number, seat)
+    assert verified == [shuffle_proof.statement_hash(context, ev.joint, copied.inputs, copied.outputs)]
 
 
 @pytest.mark.parametrize("last", [True, False], ids=["last-shuffle", "inner-shuffle"])
