@@ -65,6 +65,9 @@ class VampireApp(App[None]):
         self.session: TableSession | None = None
         self.last_session: TableSession | None = None  # the table last opened: the shell's farewell reads it
         self.quit_chosen = False  # the player quit (Ctrl+Q, answered): the command exits 0
+        # The table the command line asked for (vampire play: "play"; vampire host/join: "lobby"):
+        # if it cannot start, the command ends with its sentence and exit 1, with no home screen.
+        self._command_table = (start or Start()).screen in ("play", "lobby")
         self._focus_before_small: dict[int, Any] = {}
         self.file_warnings = FileWarnings(self)
         """Warnings about the player's files (a secrets file others could read), shown as
@@ -144,9 +147,17 @@ class VampireApp(App[None]):
         try:
             session = make()
         except Exception as err:  # a bad address, a bad profile name: a sentence, not a traceback
-            self.notify(f"Could not {what}: {explain(err)}", severity="error", timeout=10)
+            self._could_not_start(f"Could not {what}: {explain(err)}")
             return
         self._run_session(session, lobby, game)
+
+    def _could_not_start(self, text: str) -> None:
+        """A table did not open: the command that asked for it ends with ``text`` and exit 1; a
+        table asked for from the home screen says it there."""
+        if self._command_table:
+            self.exit(return_code=1, message=f"vampire: {text}")
+            return
+        self.notify(text, title="Could not start", severity="error", timeout=10)
 
     @work(exclusive=True, group="session")
     async def _run_session(self, session: TableSession, lobby: bool, game: str | None = None) -> None:
@@ -171,12 +182,13 @@ class VampireApp(App[None]):
                 while self.screen is not screen:
                     self.pop_screen()
                 self.pop_screen()
-            self.notify(text, title="Could not start", severity="error", timeout=10)
             try:
                 await session.stop()
             except Exception:  # the session never ran: nothing more to say
                 pass
+            self._could_not_start(text)
             return
+        self._command_table = False  # it opened: a later table is asked for from the home screen
         if getattr(self.screen, "session", None) is session:  # its lobby or table: read it again
             self.screen.post_message(SessionUpdate(SessionEvent("entry")))
 

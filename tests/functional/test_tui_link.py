@@ -79,6 +79,27 @@ async def test_joining_an_address_where_nothing_listens_fails_at_once() -> None:
     await _join_fails(f"127.0.0.1:{port}", f"Nothing answers at 127.0.0.1:{port}: is the table open there?")
 
 
+async def test_vampire_join_where_nothing_listens_ends_with_the_sentence_and_exit_1() -> None:
+    # What `vampire join 127.0.0.1:PORT` runs (tui.run_session): the command's own table cannot
+    # start, so the app ends with the sentence as its message and exit 1 (no traceback, no home).
+    port = free_port()
+    session = Session.connect(("127.0.0.1", port), new_key(), name="Zed", store=Store.memory(), timeouts=FAST)
+    app = RecordingApp(Start("lobby", wrap_session(session)), name="Zed")
+    messages: list[object] = []
+    real_exit = app.exit
+
+    def exit_(*args: Any, **kwargs: Any) -> None:
+        messages.append(kwargs.get("message"))
+        real_exit(*args, **kwargs)
+
+    app.exit = exit_  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: app.return_code is not None, 10, "the app to end", pilot=pilot)
+    assert app.return_code == 1
+    assert messages == [f"vampire: Nothing answers at 127.0.0.1:{port}: is the table open there?"]
+    assert not app.said  # no toast on a home screen: the command's table, the command's sentence
+
+
 async def test_a_guest_whose_host_answers_nothing_useful_keeps_one_line_kept_up_to_date() -> None:
     # Something listens but closes every connection at once: worth trying again, in one line.
     async def hang_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

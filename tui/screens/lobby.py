@@ -207,8 +207,12 @@ class LobbyScreen(Screen[None]):
 
     def _fit_seats(self) -> None:
         """Give the seats list the rows the rest of the screen leaves (at most 15): with 12 seats
-        at 80×24 it scrolls rather than push what the table waits for off the screen."""
-        grid = self.query_one(DataTable)
+        at 80×24 it scrolls rather than push what the table waits for off the screen. Nothing once
+        the screen has gone (a join refused before its lobby was composed)."""
+        grids = self.query(DataTable)
+        if not self.is_attached or not grids:
+            return
+        grid = grids.first()
         others = sum(
             w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
             for w in (*self.query_one("#lobby").children, self.query_one(TitleBar), self.query_one(Footer))
