@@ -229,3 +229,30 @@ async def test_a_guest_sees_the_hosts_bots_as_bots_in_the_lobby() -> None:
     finally:
         await guest.stop()
         await stop_all(host, [bot])
+
+
+async def test_esc_in_a_hosts_lobby_with_others_asks_before_closing_the_table() -> None:
+    from tui.screens.home import HomeScreen
+    from tui.screens.quit import QuitScreen
+
+    app = VampireApp(Start("host", HostSpec("Mina", 3, (), {"rounds": 1}, port=0)), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
+        screen = app.screen
+        session = screen.session
+        await eventually(lambda: session.seat == 0, 20, "my seat", pilot=pilot)
+        await eventually(lambda: screen.check_action("add_bot", ("expert",)), 10, "the add-bot key", pilot=pilot)
+        await pilot.press("b")
+        await eventually(lambda: len(session.table.seats) == 2 and not screen._busy, 30, "a bot seated", pilot=pilot)
+        await pilot.press("escape")
+        await eventually(lambda: isinstance(app.screen, QuitScreen), 10, "the question", pilot=pilot)
+        question = app.screen
+        assert question.question == "Close this table?" and "everyone in the lobby is sent home" in question.consequence
+        await pilot.press("n")
+        await eventually(lambda: app.screen is screen, 10, "back in the lobby", pilot=pilot)
+        assert app.session is session and len(session.table.seats) == 2
+        await pilot.press("escape")
+        await eventually(lambda: isinstance(app.screen, QuitScreen), 10, "the question again", pilot=pilot)
+        await pilot.press("y")
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "the home screen", pilot=pilot)
+        await eventually(lambda: app.session is None, 10, "the table closed", pilot=pilot)

@@ -365,4 +365,17 @@ class LobbyScreen(Screen[None]):
             self.refresh_lobby()
 
     def action_leave(self) -> None:
-        self.app.go_home()  # type: ignore[attr-defined]
+        """Esc: back to the home screen; a host with others in its lobby is asked first, since
+        leaving closes the table and sends them home (as every other quit asks)."""
+        from tui.screens.quit import QuitScreen, must_ask, quit_consequence
+
+        if not must_ask(self.session):
+            self.app.go_home()  # type: ignore[attr-defined]
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.app.go_home()  # type: ignore[attr-defined]
+
+        question = QuitScreen(quit_consequence(self.session), "Close this table?", "close it", "stay in the lobby")
+        self.app.push_screen(question, answered)

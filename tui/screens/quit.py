@@ -36,21 +36,23 @@ def quit_consequence(session: TableSession) -> str:
 
 
 def must_ask(session: TableSession | None) -> bool:
-    """Quitting asks first while ``session``'s game is being played (not in the lobby, where
-    leaving costs nobody a game, and not once it is over)."""
+    """Quitting asks first while ``session``'s game is being played (not once it is over), and in
+    the lobby of a table this seat hosts for others while someone else sits there (leaving closes
+    it and sends them home); a guest leaving a lobby costs nobody a game."""
     if session is None:
         return False
     table = session.table
     if table.phase != "running":
-        return False
+        return table.phase == "lobby" and session.is_host and bool(session.address) and len(table.seats) > 1
     state = table.gstate
     over = table.game is not None and state is not None and table.game.result(state) is not None
     return not over
 
 
 class QuitScreen(ModalScreen[bool]):
-    """Asks "Quit Vampire Table?" with what quitting does to the others; dismisses True to quit
-    (``y`` or Enter), False to stay (``n`` or Esc)."""
+    """Asks "Quit Vampire Table?" (or ``question``) with what quitting does to the others;
+    dismisses True to quit (``y`` or Enter), False to stay (``n`` or Esc). ``yes`` and ``stay``
+    are the words of the hint's two answers."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "Quit"),
@@ -60,16 +62,23 @@ class QuitScreen(ModalScreen[bool]):
         Binding("ctrl+q", "answer(True)", "Quit", show=False),
     ]
 
-    def __init__(self, consequence: str) -> None:
+    def __init__(
+        self,
+        consequence: str,
+        question: str = "Quit Vampire Table?",
+        yes: str = "quit",
+        stay: str = "stay at the table",
+    ) -> None:
         super().__init__()
         self.consequence = consequence
+        self.question, self.yes, self.stay = question, yes, stay
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
         with Vertical(id="quit", classes="dialog"):
-            yield Static(Text("Quit Vampire Table?", style="bold"), classes="dialog-title")
+            yield Static(Text(self.question, style="bold"), classes="dialog-title")
             yield Static(Text(self.consequence))
-            yield Static("y or Enter: quit.   n or Esc: stay at the table.", classes="hint")
+            yield Static(Text(f"y or Enter: {self.yes}.   n or Esc: {self.stay}."), classes="hint")
 
     def action_answer(self, quit_now: bool) -> None:
         self.dismiss(quit_now)
