@@ -111,6 +111,14 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
                 assert not screen.query_one("#vt-cmd").display
                 await pilot.press("n", "colon")
                 assert not screen.query_one("#vt-cmd").has_focus
+            else:
+                # No hand to pick from: the line says so, and Space (Pick) leaves the footer.
+                from tui.games.queen.widgets.hand import HandView
+
+                await eventually(
+                    lambda: "You watch this table" in shown(screen.query_one("#pick")), 60, "the line", pilot=pilot
+                )
+                assert screen.query_one(HandView).check_action("pick", ()) is False
             await eventually(
                 lambda: isinstance(app.screen, (GameEndScreen, RoundEndScreen)), 240, "the game's end", pilot=pilot
             )

@@ -165,6 +165,8 @@ class TableScreen(TableFrame, inherit_bindings=False):
             elif mine:
                 need = "a higher card" if trick.size == 1 else f"{trick.size} higher cards"
                 text = f"Your turn: {beat_words(trick)} with {need}, or pass (p)."
+            elif self.session.seat is None:
+                text = "You watch this table: the hands are hidden from you; the log shows every play."
             else:
                 text = "Pick cards with ←/→ and Space while you wait; Enter plays them on your turn."
             line.update(text)

@@ -51,6 +51,12 @@ class HandView(Widget, can_focus=True):
 
     cursor: reactive[int] = reactive(0)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # No cards (a spectator, a hand played out): Space picks nothing, so it leaves the footer.
+        if action == "pick" and not self.cards:
+            return False
+        return super().check_action(action, parameters)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.cards: tuple[HandCard, ...] = ()
@@ -70,6 +76,8 @@ class HandView(Widget, can_focus=True):
         old_key = old.key if old is not None and old.ident is not None else None
         if len(cards) > len(self.cards) + 5:
             old_key = None  # a new deal: start from the left
+        if bool(cards) != bool(self.cards) and self.is_attached:
+            self.screen.refresh_bindings()  # Space picks something again, or nothing any more
         self.cards = cards
         keys = {c.key for c in cards}
         dropped = self.picked - keys
