@@ -1,5 +1,6 @@
 """What the shell says once the app has closed: where the table's log is (and how to replay it),
-and, for a guest who left a game still being played, the command that takes the seat back.
+for a guest who left a game still being played, the command that takes the seat back, and for its
+host, the command that brings the table back.
 
 Pure functions of a :class:`tui.session.TableSession` (read after its app exited), so the
 commands that run the app print the same lines and tests can check them without a terminal.
@@ -41,11 +42,23 @@ def rejoin_line(session: TableSession) -> str | None:
     )
 
 
+def resume_line(session: TableSession) -> str | None:
+    """For the host of a table for others whose game is still being played, the command that
+    brings it back from its log (``vampire host --resume FILE``); else None."""
+    table = session.table
+    if not session.is_host or session.address is None or session.log_path is None or table.phase != "running":
+        return None
+    state = table.gstate
+    if table.game is not None and state is not None and table.game.result(state) is not None:
+        return None  # the game is over: nothing to bring back
+    return f"Bring the table back: {vampire_command()} host --resume {shell_path(Path(session.log_path))}"
+
+
 def farewell_lines(session: TableSession | None, log: bool = True) -> list[str]:
     """The lines to print after the app closed on ``session`` (None: no table was opened);
     ``log``: include the log's line (``vampire join`` prints its own)."""
     if session is None:
         return []
     lines = log_lines(session) if log else []
-    rejoin = rejoin_line(session)
-    return lines + ([rejoin] if rejoin is not None else [])
+    more = (rejoin_line(session), resume_line(session))
+    return lines + [line for line in more if line is not None]

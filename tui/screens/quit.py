@@ -23,7 +23,10 @@ def quit_consequence(session: TableSession) -> str:
         return "This table is on this computer only: the game stops here. Its log stays, for a replay."
     if session.is_host:
         if running:
-            return "You host this table: quitting closes it for everyone, and the game stops for all."
+            return (
+                "You host this table: quitting closes it for everyone, and the game stops for all "
+                "until you bring it back (vampire host --resume with its log: the shell prints it)."
+            )
         return "You host this table: quitting closes it, and everyone in the lobby is sent home."
     if session.seat is None:
         return "You only watch this table: the others play on."
