@@ -1,5 +1,6 @@
 """The user's files and profiles (DESIGN.md, "Identities"; PROTOCOL.md 8): one place that says
-where vampire-table keeps what it keeps, and which profile a person plays under.
+where vampire-table keeps what it keeps, which profile a person plays under, and what a profile
+carries besides its key.
 
 Everything lives under the user's data directory for "vampire-table" (platformdirs):
 
@@ -9,6 +10,10 @@ Everything lives under the user's data directory for "vampire-table" (platformdi
 - ``tables/<table id>/``: a seat's own copy of a table's log and its secrets file;
 - ``profiles/<profile>.json``: what a profile carries besides its key: its VEKN id
   (``{"vekn": "1003456"}``), which the profile's ``join`` entries record (PROTOCOL.md 4.1).
+
+How a file is written is :mod:`engine.files`'s; what a key file holds, and loading a profile's key,
+are :mod:`engine.protocol.identity`'s and :mod:`engine.identities`'s. This module loads no
+cryptography and no table, and nothing in the protocol imports it.
 """
 
 from __future__ import annotations
@@ -20,13 +25,16 @@ from pathlib import Path
 
 import platformdirs
 
-from engine.errors import VampireError
+from engine.errors import IdentityError, VampireError
 from engine.files import write_private
+from engine.vekn import valid_vekn
 
 APP = "vampire-table"
 
 MAX_NAME = 32
 """The longest name a seat shows at the table (characters)."""
+
+_FORBIDDEN = frozenset('/\\:*?"<>|')
 
 
 def data_dir() -> Path:
@@ -37,6 +45,13 @@ def data_dir() -> Path:
 def identities_dir(base: Path | None = None) -> Path:
     """Where profile keys are kept."""
     return (base if base is not None else data_dir()) / "identities"
+
+
+def key_path(profile: str, data_dir: Path | None = None) -> Path:
+    """Where the key of ``profile`` is kept: ``<data_dir>/identities/<profile>.key``, ``data_dir``
+    defaulting to the user's data directory for "vampire-table". Raises IdentityError for a bad
+    profile name."""
+    return identities_dir(Path(data_dir) if data_dir is not None else None) / f"{check_profile(profile)}.key"
 
 
 def logs_dir() -> Path:
@@ -52,6 +67,24 @@ def hosted_dir() -> Path:
 def tables_dir() -> Path:
     """Each seat's own files, one folder per table id."""
     return data_dir() / "tables"
+
+
+def check_profile(profile: object) -> str:
+    """``profile`` if it can name a profile's files (its key file, its profile file), else
+    IdentityError.
+
+    A profile is 1 to 64 printable characters, none of ``/ \\ : * ? " < > |``, not starting with
+    a dot or a space and not ending with a dot or a space.
+    """
+    if not isinstance(profile, str) or not 1 <= len(profile) <= 64:
+        raise IdentityError("A profile name must be 1 to 64 characters long.")
+    if not profile.isprintable() or _FORBIDDEN.intersection(profile):
+        raise IdentityError(
+            f'The profile name {profile!r} may not hold control characters or any of / \\ : * ? " < > |.'
+        )
+    if profile[0] in ". " or profile[-1] in ". ":
+        raise IdentityError(f"The profile name {profile!r} may not start with a dot or a space, or end with one.")
+    return profile
 
 
 def login_name() -> str:
@@ -76,8 +109,6 @@ class ProfileError(VampireError):
 def check_vekn(value: str) -> str:
     """``value`` (spaces around it dropped) if it is a VEKN id: 1 to 10 ASCII digits, the member
     number the VEKN gives a player (``"1003456"``). Raises ProfileError with a sentence."""
-    from engine.table.lobby import valid_vekn
-
     text = value.strip()
     if not valid_vekn(text):
         raise ProfileError(f"A VEKN id is 1 to 10 digits (like 1003456), not {value!r}.")
@@ -100,8 +131,6 @@ def profiles_dir(base: Path | None = None) -> Path:
 
 def profile_path(name: str, base: Path | None = None) -> Path:
     """The file of profile ``name``. Raises IdentityError for a name that cannot name a file."""
-    from engine.protocol.identity import check_profile
-
     return profiles_dir(base) / f"{check_profile(name)}.json"
 
 
@@ -115,8 +144,6 @@ def load_profile(name: str, base: Path | None = None) -> Profile:
         return Profile(name)
     except (OSError, ValueError) as err:
         raise ProfileError(f"Cannot read the profile file {path}: {getattr(err, 'strerror', None) or err}.") from None
-    from engine.table.lobby import valid_vekn
-
     vekn = data.get("vekn") if isinstance(data, dict) else None
     if vekn is not None and not valid_vekn(vekn):
         raise ProfileError(f"The profile file {path} holds {vekn!r} as its VEKN id, which is not 1 to 10 digits.")

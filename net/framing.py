@@ -106,7 +106,7 @@ async def read_frame(
     length and body (None: no such bound; the hello's 10 s, PROTOCOL.md 7). The length is checked
     before any of the body is read, so an oversized frame costs nothing. ``admit(N)``, when given,
     is awaited once the body has arrived and before it is decoded: a budget that may wait before
-    the decoding is paid for (the host's :class:`~net.host.ByteBucket`). Raises WireError
+    the decoding is paid for (the host's :class:`~net.admission.ByteBucket`). Raises WireError
     (``closed``, ``silent``, ``slow``, ``too-large``, ``malformed``).
     """
     loop = asyncio.get_running_loop()

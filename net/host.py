@@ -15,11 +15,10 @@ hello verifies, a connection may send one frame of at most 4 KiB.
 
 A peer that breaks the wire (garbage, an oversized frame, silence, a slow body, a flood, a reader
 that does not read, a hello that does not verify) is told why in a ``bye`` where possible and
-disconnected; nothing it sends reaches the table, and the other connections go on. Connections over
-the caps (:class:`Caps`) are closed as soon as they are accepted, before anything is read or
-written, and logged once per burst (:class:`RefusalLog`); so are connections dropped before their
-hello verifies (:attr:`Host.unwelcome`). Once verified, a connection decodes no more bytes a second
-than its kind's :class:`Budget` allows (seat, guest, spectator: :class:`Budgets`).
+disconnected; nothing it sends reaches the table, and the other connections go on. Who may connect
+and how much each connection may send is admission control (:mod:`net.admission`): the host asks it
+about each connection it accepts (over the caps: closed before anything is read or written) and
+each frame it reads, and tells it what the connection is (seated, guest, spectator).
 
 The event loop verifies no proof itself (docs/protocol.md 6.9): a submission that carries proofs
 is checked in a worker thread first, then folded in its turn; a `shuffle` is appended and relayed
@@ -31,12 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import ipaddress
 import logging
 import os
-import resource
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,8 +42,9 @@ from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
 from engine.sequencer import Sequencer
 from engine.table import Table, TableRefusal
+from net.admission import Admission, Budgets, ByteBucket, Caps, ConnectionKind, FrameRate
 from net.events import Folded, Listeners, Presence, Timeouts
-from net.framing import MAX_FRAME, MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
+from net.framing import MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
     DEFAULT_PORT,
     NONCE_BYTES,
@@ -81,207 +78,18 @@ CATCH_UP_CHUNK = 1024 * 1024
 MAX_DISCONNECTS = 1024
 """Faulty disconnections :attr:`Host.disconnects` keeps (the latest)."""
 
-BURST_QUIET = 5.0
-"""Seconds without a refused connection that end a burst of refusals (:class:`RefusalLog`)."""
-
-KIB = 1024
-MIB = 1024 * KIB
-
 
 class HostError(VampireError):
     """The host cannot go on: its log file cannot be written, or it cannot listen."""
-
-
-@dataclass(frozen=True)
-class Caps:
-    """How many connections the host holds at once (PROTOCOL.md 7, "Caps").
-
-    ``total``: connections in all (before and after their hello), lowered by :meth:`limit` below
-    the process's file-descriptor limit; ``per_address``: connections from one remote IP address
-    other than loopback (every peer of ``vampire play`` and of a test is on loopback)."""
-
-    total: int = 256
-    per_address: int = 32
-
-    def limit(self, nofile: int | None = None) -> int:
-        """The total cap in force: ``total``, or half the soft descriptor limit ``nofile`` (default:
-        this process's ``RLIMIT_NOFILE``) when that is lower. Half, because every connection costs
-        one descriptor and the rest of the process needs its own: the listening socket, the log
-        file, and in ``vampire play`` the bots' sockets, logs and secrets files."""
-        if nofile is None:
-            nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-        if nofile == resource.RLIM_INFINITY or nofile <= 0:
-            return self.total
-        return max(1, min(self.total, nofile // 2))
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What one verified connection may make the host decode (docs/protocol.md, Part 7, "Budgets
-    per connection"; beyond PROTOCOL.md 7): frames of at most ``max_frame`` bytes, and bytes at
-    ``rate`` per second on average with at most ``burst`` at once. Decoding costs time linear in
-    a frame's bytes (every msgpack object takes at least one byte), so a byte budget is also an
-    object and CPU budget. A connection over it is not dropped: the host reads its next frame's
-    body but decodes it only once the budget allows (:class:`ByteBucket`), and TCP holds the
-    sender back meanwhile."""
-
-    max_frame: int
-    rate: float
-    burst: float
-
-
-@dataclass(frozen=True)
-class Budgets:
-    """The :class:`Budget` of each kind of connection (docs/protocol.md, Part 7).
-
-    ``seated``: a player whose key holds a seat, the only one whose submissions the table takes:
-    the largest frame the wire allows, a burst of two of them (so a large honest entry never
-    waits), then 256 KiB a second (the largest entry of a 4-seat game is under 25 KiB).
-    ``guest``: a player connection whose key holds no seat, which may submit its `join` (a few
-    hundred bytes): 16 KiB frames, 8 KiB a second. ``spectator``: submits nothing and sends only
-    pings, pongs and a bye of a few hundred bytes: held to the 4 KiB of a hello, 4 KiB a second.
-    Decoding costs 0.4 to 4 µs an object on the shared 2-core development machine (idle to a load
-    average of 13), at most one object a byte: a guest costs at most 3 to 33 ms of CPU a second,
-    a spectator half that."""
-
-    seated: Budget = Budget(MAX_FRAME, 256 * KIB, 2 * MAX_FRAME)
-    guest: Budget = Budget(16 * KIB, 8 * KIB, 32 * KIB)
-    spectator: Budget = Budget(MAX_HANDSHAKE_FRAME, 4 * KIB, 16 * KIB)
-
-
-class ByteBucket:
-    """A token bucket of bytes for one connection (:class:`Budget`): :meth:`admit` returns at once
-    while the budget holds, else after the wait that pays for the frame. ``waited`` sums the
-    seconds it held the connection back. ``clock`` (seconds) and ``sleep`` are injectable for
-    tests; by default the event loop's monotonic clock and ``asyncio.sleep``."""
-
-    def __init__(
-        self,
-        budget: Budget,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
-        self._clock = clock
-        self._sleep = sleep
-        self.tokens = float(budget.burst)
-        self.refilled = clock()
-        self.waited = 0.0
-        self._burst = float(budget.burst)
-
-    async def admit(self, n: int, budget: Budget) -> None:
-        """Pay for decoding ``n`` bytes under ``budget``, waiting first if the bucket is short. A
-        larger budget than the last one (a guest whose `join` gave it a seat) starts full."""
-        now = self._clock()
-        if budget.burst > self._burst:
-            self.tokens = float(budget.burst)
-        self._burst = float(budget.burst)
-        self.tokens = min(float(budget.burst), self.tokens + (now - self.refilled) * budget.rate)
-        self.refilled = now
-        if self.tokens >= n:
-            self.tokens -= n
-            return
-        wait = (n - self.tokens) / budget.rate
-        self.tokens = 0.0
-        self.refilled = now + wait  # what accrues during the wait is spent on this frame
-        self.waited += wait
-        await self._sleep(wait)
-
-
-def is_loopback(ip: str) -> bool:
-    """Whether ``ip`` (as asyncio gives a peer's address) is a loopback address (IPv4-mapped
-    IPv6 included). Anything that is not an IP address (a Unix socket's name) counts as local."""
-    try:
-        address = ipaddress.ip_address(ip.split("%", 1)[0])
-    except ValueError:
-        return True
-    mapped = getattr(address, "ipv4_mapped", None)
-    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
-
-
-class RefusalLog:
-    """Refused connections, told once per burst instead of once per attempt (PROTOCOL.md 7).
-
-    :meth:`refused` is called for each connection closed over a cap; the first of a burst says so at
-    once (``say(line)``), and the burst ends, with a line counting what it refused, once
-    :data:`BURST_QUIET` seconds pass without a refusal. ``refusals`` counts every refusal since
-    the host started; ``bursts`` the bursts begun.
-
-    ``starting`` and ``ended`` word the two lines (``ended`` holds ``{count}`` and ``{s}``, the
-    plural's s), so that connections dropped for another reason (those that never sent a hello that
-    verifies, :attr:`Host.unwelcome`) are told the same way. When :meth:`refused` is given codes,
-    the count line breaks the burst down by code ("silent 248, bad-hello 2")."""
-
-    def __init__(
-        self,
-        say: Callable[[str], None],
-        quiet: float = BURST_QUIET,
-        *,
-        starting: str = "Refusing connections",
-        ended: str = "Refused {count} connection{s}",
-    ) -> None:
-        self.say = say
-        self.quiet = quiet
-        self.starting = starting
-        self.ended = ended
-        self.refusals = 0
-        self.bursts = 0
-        self._count = 0
-        self._first = 0.0
-        self._last = 0.0
-        self._addresses: set[str] = set()
-        self._codes: collections.Counter[str] = collections.Counter()
-        self._timer: asyncio.TimerHandle | None = None
-
-    def refused(self, ip: str, why: str, code: str | None = None) -> None:
-        """Note a connection from ``ip`` closed because of ``why`` (a sentence naming the cap, or
-        the fault), ``code`` its wire code if any (a :data:`~net.framing.WireCode`: a bounded set)."""
-        now = time.monotonic()
-        self.refusals += 1
-        self._last = now
-        if self._count == 0:
-            self.bursts += 1
-            self._first = now
-            self.say(f"{self.starting}: {why} (first from {ip}); a count follows when they stop.")
-            self._timer = asyncio.get_running_loop().call_later(self.quiet, self._check)
-        self._count += 1
-        if code is not None:
-            self._codes[code] += 1
-        if len(self._addresses) < 64:  # enough to name the sources, bounded whatever the flood
-            self._addresses.add(ip)
-
-    def _check(self) -> None:
-        now = time.monotonic()
-        if now - self._last < self.quiet:
-            self._timer = asyncio.get_running_loop().call_later(self.quiet - (now - self._last), self._check)
-            return
-        self.close()
-
-    def close(self) -> None:
-        """End the burst now, saying how many connections it refused."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._count:
-            sources = ", ".join(sorted(self._addresses)[:8])
-            more = "" if len(self._addresses) <= 8 else f" and {len(self._addresses) - 8} more"
-            plural = "s" if self._count > 1 else ""
-            seconds = max(self._last - self._first, 0.0)
-            codes = ", ".join(f"{code} {n}" for code, n in self._codes.most_common())
-            self.say(
-                f"{self.ended.format(count=self._count, s=plural)} over {seconds:.0f} s from {sources}{more}"
-                + (f" ({codes})." if codes else ".")
-            )
-        self._count = 0
-        self._addresses.clear()
-        self._codes.clear()
 
 
 @dataclass(eq=False)
 class Peer:
     """One connection: ``addr`` ("ip:port"), its ``outbox``, ``ip`` (the remote address alone),
     ``role`` and ``key`` from its verified hello (``role`` None before it), ``head`` the latest
-    head it reported (checked), ``synced`` once its catch-up is queued, ``bucket`` its byte budget
-    once its hello verified (:class:`ByteBucket`)."""
+    head it reported (checked), ``synced`` once its catch-up is queued, ``frames`` the frames a
+    second it may send (:class:`~net.admission.FrameRate`), ``bucket`` the bytes it may make the
+    host decode, once its hello verified (:class:`~net.admission.ByteBucket`)."""
 
     addr: str
     outbox: Outbox
@@ -291,11 +99,10 @@ class Peer:
     head: Head | None = None
     fsig: bytes | None = None
     synced: bool = False
-    tokens: float = 0.0
-    refilled: float = field(default_factory=time.monotonic)
     gone: bool = False
     bucket: ByteBucket | None = None
     folding: asyncio.Task[None] | None = None
+    frames: FrameRate = field(kw_only=True)
 
     def label(self, names: dict[bytes, str]) -> str:
         """The peer for a log line: name (key fingerprint) at ip:port."""
@@ -316,9 +123,9 @@ class Host:
     :class:`~net.events.Presence` whenever the players connected change. ``finished`` is set once the
     table has ended (`end` appended) or stopped on a proven cheat. ``disconnects`` records
     ``(peer label, code, reason)`` for the latest :data:`MAX_DISCONNECTS` connections dropped for a
-    fault. ``caps``: how many connections it holds at once (:class:`Caps`); :attr:`refusals` tells
-    those it closed over them. ``budgets``: what each verified connection may make it decode
-    (:class:`Budgets`).
+    fault. ``caps`` (how many connections it holds at once) and ``budgets`` (what each verified
+    connection may make it decode) make its :attr:`admission`, which also tells the connections it
+    turned away (:class:`~net.admission.Admission`).
     """
 
     def __init__(
@@ -339,19 +146,8 @@ class Host:
         self.say = say
         self.limits = limits
         self.auto_start = auto_start
-        self.caps = caps
-        self.budgets = budgets
-        self.max_connections = caps.limit()
-        """The total cap in force (:meth:`Caps.limit`), fixed when the host is made."""
-        self.refusals = RefusalLog(self._say)
-        self.unwelcome = RefusalLog(
-            self._say,
-            starting="Dropping connections that sent no valid hello",
-            ended="Dropped {count} connection{s} that sent no valid hello",
-        )
-        """Connections dropped before their hello verified (silent for the hello time-out, a bad
-        hello, garbage, closed at once): anonymous, so a flood of them is told once per burst, like
-        :attr:`refusals`, not once per connection."""
+        self.admission = Admission(caps, budgets, say=self._say)
+        """Who may connect, and how much each connection may make the host decode."""
         self.listeners = Listeners()
         self.finished = asyncio.Event()
         self.peers: list[Peer] = []
@@ -428,8 +224,7 @@ class Host:
             self._pinger.cancel()
         if self._server is not None:
             self._server.close()
-        self.refusals.close()
-        self.unwelcome.close()
+        self.admission.close()
         await asyncio.gather(
             *(p.outbox.close(Bye("done", reason).to_map()) for p in self.peers if p.outbox is not None),
             return_exceptions=True,
@@ -505,25 +300,15 @@ class Host:
 
     # -- connections ----------------------------------------------------------------------------
 
-    def _over_cap(self, ip: str) -> str | None:
-        """Why a new connection from ``ip`` is one too many (a sentence), or None (PROTOCOL.md 7)."""
-        if len(self.peers) >= self.max_connections:
-            return f"the host holds its cap of {self.max_connections} connections"
-        if self.caps.per_address and not is_loopback(ip):
-            same = sum(1 for p in self.peers if p.ip == ip)
-            if same >= self.caps.per_address:
-                return f"{ip} holds its cap of {self.caps.per_address} connections"
-        return None
-
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         name = writer.get_extra_info("peername")
         ip = str(name[0]) if isinstance(name, tuple) else str(name)
-        why = self._over_cap(ip)
+        why = self.admission.over_cap(ip, [p.ip for p in self.peers])
         if why is not None:
             # Closed before anything is read, written or logged for it: a flood costs one accept
             # and one close per connection, and a line per burst (RefusalLog).
             writer.transport.abort()
-            self.refusals.refused(ip, why)
+            self.admission.refusals.refused(ip, why)
             return
         task = asyncio.current_task()
         assert task is not None  # asyncio runs each connection's callback in a task of its own
@@ -534,8 +319,8 @@ class Host:
             write_timeout=self.timeouts.write,
             on_fail=lambda code, reason: self._lost(peer, code, reason),
         )
-        peer = Peer(f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name), outbox, ip)
-        peer.tokens = float(self.timeouts.burst)
+        addr = f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name)
+        peer = Peer(addr, outbox, ip, frames=FrameRate(self.timeouts.rate, self.timeouts.burst))
         self.peers.append(peer)
         try:
             await self._serve(peer, reader)
@@ -586,7 +371,7 @@ class Host:
             self.disconnects.append((label, code, reason))
         if peer.role is None:
             # No verified hello: nobody to name, and a flood of them must not flood the log.
-            self.unwelcome.refused(peer.ip, f"{reason.rstrip('.')} ({code})", code)
+            self.admission.unwelcome.refused(peer.ip, f"{reason.rstrip('.')} ({code})", code)
         elif code not in ("closed", "done"):
             self._say(f"Disconnected {label}: {reason} ({code})")
         else:
@@ -603,12 +388,9 @@ class Host:
             peer.outbox.abort()
 
     def _charge(self, peer: Peer) -> None:
-        now = time.monotonic()
-        peer.tokens = min(float(self.timeouts.burst), peer.tokens + (now - peer.refilled) * self.timeouts.rate)
-        peer.refilled = now
-        peer.tokens -= 1
-        if peer.tokens < 0:
-            raise WireError("flood", f"More than {self.timeouts.rate:g} frames a second: the host stops reading.")
+        """Charge ``peer`` for one frame decoded (:class:`~net.admission.FrameRate`). Raises
+        WireError ``flood``."""
+        peer.frames.charge()
 
     async def _handshake(self, peer: Peer, reader: asyncio.StreamReader) -> Hello:
         """Send the ``challenge`` and read the one frame a connection may send before its hello is
@@ -634,26 +416,28 @@ class Host:
             raise WireError("bad-hello", why)
         return hello
 
-    def budget_of(self, peer: Peer) -> Budget:
-        """The :class:`Budget` of ``peer`` now: a spectator's, a seated player's, or a guest's (a
-        player whose key holds no seat: before its `join`, or one the table will never seat)."""
+    def kind_of(self, peer: Peer) -> ConnectionKind:
+        """What ``peer`` (its hello verified) is now, for its budget (:meth:`Admission.budget`): a
+        spectator, a seated player, or a guest (a player whose key holds no seat: before its `join`,
+        or one the table will never seat)."""
         if peer.role == "spectator":
-            return self.budgets.spectator
+            return "spectator"
         if peer.key and self.table.seat_of(peer.key) is not None:
-            return self.budgets.seated
-        return self.budgets.guest
+            return "seated"
+        return "guest"
 
     async def _serve(self, peer: Peer, reader: asyncio.StreamReader) -> None:
         hello = await self._handshake(peer, reader)
         if not self._welcome(peer, hello):
             return
-        bucket = peer.bucket = ByteBucket(self.budget_of(peer))
+        bucket = peer.bucket = self.admission.bucket(self.kind_of(peer))
         while not peer.gone:
-            budget = self.budget_of(peer)
-            limits = replace(self.limits, max_bytes=min(self.limits.max_bytes, budget.max_frame))
+            kind = self.kind_of(peer)
+            max_frame = self.admission.budget(kind).max_frame
+            limits = replace(self.limits, max_bytes=min(self.limits.max_bytes, max_frame))
 
-            async def admit(n: int, budget: Budget = budget) -> None:
-                await bucket.admit(n, budget)
+            async def admit(n: int, kind: ConnectionKind = kind) -> None:
+                await self.admission.admit(bucket, kind, n)
 
             value = await read_frame(
                 reader, idle=self.timeouts.idle, body=self.timeouts.body, limits=limits, admit=admit

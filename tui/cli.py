@@ -251,7 +251,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             shown = True
 
     try:
-        report = audit_file(args.file, all_rules(), progress=progress)
+        report = audit_file(args.file, all_rules(), progress=progress, strict=args.strict)
     except AuditUsageError as err:
         # Not a verdict on a log: nothing was checked, so no FAULT and not exit 1.
         if args.json:
@@ -265,20 +265,27 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return int(report.code)
 
 
+RESULT_UNVERIFIED = "(read without verifying the shuffles, shares and seeds again; `vampire audit {file}` checks them)"
+"""What ``vampire result`` says of the checks it skips."""
+
+
 def cmd_result(args: argparse.Namespace) -> int:
     """A table's result for a tournament organiser, for games that have one (the spec's
     ``organiser_result``): ``--round``/``--table`` number it, ``--format`` writes it as text, CSV
-    or JSON; each player's VEKN id comes from its `join`."""
+    or JSON; each player's VEKN id comes from its `join`. The log's signatures and chain are
+    checked as it is read, and the table's rules as it is folded, but not the deck protocol's
+    proofs, shares and seed recomputes (engine.table.vocab.Checks.CHEAP): it says so (on stdout
+    under the text, on stderr for CSV and JSON), pointing to ``vampire audit``, which checks them."""
     from engine.games import all_rules
     from engine.games.spec import ResultFormat, TablePlace
     from engine.protocol.log import read_log
-    from engine.table import Table, TableRefusal
+    from engine.table import Checks, Table, TableRefusal
 
     for option, value in (("--round", args.round), ("--table", args.table)):
         if value is not None and value < 1:
             raise VampireError(f"{option} numbers from 1, and {value} is not a {option[2:]} number.")
     log = read_log(args.file)
-    table = Table(all_rules())
+    table = Table(all_rules(), Checks.CHEAP)
     for entry in log.entries:
         try:
             table.apply(entry)
@@ -286,6 +293,8 @@ def cmd_result(args: argparse.Namespace) -> int:
             raise VampireError(
                 f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
             ) from None
+        except VampireError as err:  # a value the skipped checks would have refused
+            raise VampireError(f"entry {entry.seq} of {args.file} cannot be read ({err}); run vampire audit") from None
     spec = find_game(table.game_name) if table.game_name else None
     if spec is None or spec.organiser_result is None:
         what = spec.title if spec is not None else "nothing"
@@ -301,6 +310,8 @@ def cmd_result(args: argparse.Namespace) -> int:
     print(spec.organiser_result(table.gstate, list(table.names), place, fmt))
     if table.result() is None and fmt == ResultFormat.TEXT:
         print("(the game is not over: these are the VP so far)")
+    note = RESULT_UNVERIFIED.format(file=args.file)
+    print(note, file=sys.stdout if fmt == ResultFormat.TEXT else sys.stderr)
     return 0
 
 
@@ -338,6 +349,13 @@ def _value(value: Any) -> str:
 def cmd_rules(args: argparse.Namespace) -> int:
     print(rules_text([args.game] if args.game else game_names()))
     return 0
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    """``vampire deck FILE``: what a table would read from the file (engine.kits.check_command)."""
+    from engine.kits import check_command
+
+    return check_command(args.file, args.game, args.rule, args.exact)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -404,7 +422,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     if getattr(args, "deck", None):
         if spec.kit is None:
             raise VampireError(f"{spec.title} players bring no deck: play without --deck.")
-        brought = spec.kit().load(args.deck)  # DeckFileError: a sentence naming the line
+        from engine.kits import bring_file  # says what it read, asks about a name read as a close match
+
+        brought = bring_file(spec, args.deck, rules, ask=input if sys.stdin.isatty() else None)
     name = seat_name(args.name)
     profile_vekn(name, args.vekn)  # checked and remembered: the table's session reads it from the profile
     app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game, brought)), name=name)
@@ -602,9 +622,10 @@ async def run_host(args: argparse.Namespace) -> int:
 
     from engine.bots import parse_bots
     from engine.games import all_rules
+    from engine.identities import load_identity
     from engine.opening import bot_names, new_log_path, open_sequencer, order_table, parse_rules
     from engine.paths import hosted_dir, login_name, profile_vekn
-    from engine.protocol.identity import load_identity, public_bytes, short_fingerprint
+    from engine.protocol.identity import public_bytes, short_fingerprint
     from engine.protocol.log import LogWriter
     from engine.seat import now_ms
     from engine.sequencer import Sequencer
@@ -841,9 +862,10 @@ async def run_join(args: argparse.Namespace) -> int:
     import time
 
     from engine.games import all_rules
+    from engine.identities import load_identity
     from engine.opening import bot_names
     from engine.paths import login_name, profile_vekn
-    from engine.protocol.identity import load_identity, new_key, public_bytes, short_fingerprint
+    from engine.protocol.identity import new_key, public_bytes, short_fingerprint
     from net.client import Client, Hooks, Liveness, Seating, Store, parse_address
     from net.local import bot_factory, load_or_make_key
     from net.session import Session
@@ -1125,13 +1147,27 @@ def build_parser() -> argparse.ArgumentParser:
         "is not a log file, or is a log of a game this program does not know. "
         "A fork evidence file (FILE.vtfork, written by a peer that caught its host signing two "
         "entries for one seq) is checked on its own: exit 1: it proves the fork; 2: it proves "
-        "nothing (forged or changed); 3: it cannot be read as one.",
+        "nothing (forged or changed); 3: it cannot be read as one. "
+        "At each seed reveal the audit recomputes every key and every shuffle's cards from the seeds "
+        "and checks every card; proofs and shares are verified as they arrive. --strict also "
+        "re-derives every proof and share from its author's seed and names a seat whose proof or "
+        "share was not made from its seed (slower: about the time it took to make them).",
     )
     audit.add_argument("file")
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
+    audit.add_argument(
+        "--strict",
+        action="store_true",
+        help="also re-derive every proof and share from the revealed seeds (PROTOCOL.md 6.3, item 7)",
+    )
     audit.set_defaults(func=cmd_audit)
 
-    result = sub.add_parser("result", help="a table's result for a tournament organiser (seats, points, wins)")
+    result = sub.add_parser(
+        "result",
+        help="a table's result for a tournament organiser (seats, points, wins)",
+        description="Reads the result of a saved table (a game with an organiser's result): the log's signatures, chain and rules are "
+        "checked, the shuffles, shares and seeds are not verified again (vampire audit FILE checks them).",
+    )
     result.add_argument("file")
     result.add_argument("--round", type=int, metavar="R", help="the tournament round this table played (from 1)")
     result.add_argument("--table", type=int, metavar="T", help="the table's number in its round (from 1)")
@@ -1141,6 +1177,17 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list each game's table rules, defaults and allowed values")
     rules.add_argument("--game", choices=names, help="one game only")
     rules.set_defaults(func=cmd_rules)
+
+    deck = sub.add_parser(
+        "deck",
+        help="check a deck file: what a table would read from it, and every problem",
+        description="Exit 0: a table would take it; 1: a table would refuse it (every problem is named).",
+    )
+    deck.add_argument("file")
+    deck.add_argument("--game", choices=names, help="the game (default: the one whose players bring a deck)")
+    rule_option(deck)
+    deck.add_argument("--exact", action="store_true", help="a name that is no card's exact name is a problem")
+    deck.set_defaults(func=cmd_deck)
     return parser
 
 

@@ -445,9 +445,9 @@ class HostedTable(NetSession):
         self._announcer: Any = None  # the table's LAN announcement (net.discovery), while open
 
     async def start(self) -> None:
+        from engine.identities import load_identity
         from engine.opening import new_log_path, open_sequencer, order_table
         from engine.paths import hosted_dir, profile_vekn
-        from engine.protocol.identity import load_identity
         from engine.seat import now_ms
         from net.client import Store
         from net.discovery import announce_host
@@ -563,8 +563,8 @@ class NetFactory:
         return HostedTable(spec)
 
     def join(self, spec: JoinSpec) -> NetSession:
+        from engine.identities import load_identity
         from engine.paths import profile_vekn
-        from engine.protocol.identity import load_identity
         from net.client import parse_address
         from net.session import Session
 

@@ -8,7 +8,7 @@ the registry (:mod:`engine.games`) finds it by name.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -59,6 +59,36 @@ class SeatKit(Protocol):
     def summary(self, brought: Any) -> str:
         """One line for a lobby: what was brought, with counts."""
         ...
+
+    def check(self, path: str, options: Mapping[str, Any], exact: bool = False) -> KitCheck:
+        """What a table with the typed table ``options`` would read from the file ``path``, and
+        why it would refuse it (:class:`KitCheck`); what the file holds raises nothing.
+        ``exact``: a name that is no card's exact name is a problem, not a note."""
+        ...
+
+
+@dataclass(frozen=True)
+class KitCheck:
+    """What a table would read from a file of what a seat brings (``vampire deck FILE``).
+
+    ``brought``: what was read (as :meth:`SeatKit.load` returns it; partial when there are
+    problems); ``summary``: one line with its counts (``"atraco: crypt 12, library 90"``);
+    ``readings``: a sentence for each line whose name was read as a close match, naming the line
+    and what it was read as; ``notes``: anything else worth knowing (a header whose count
+    disagrees with the lines); ``problems``: every reason a table with those rules would refuse it
+    (none: a table takes it).
+    """
+
+    brought: Any
+    summary: str
+    readings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def refused(self) -> bool:
+        """True when a table would refuse what was read."""
+        return bool(self.problems)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
-"""Identity keys: one Ed25519 key per profile name, kept in the user's data directory
-(PROTOCOL.md 8, DESIGN.md "Identities").
+"""Identity keys (PROTOCOL.md 8, DESIGN.md "Identities"): Ed25519 keys, their fingerprints, and
+the key file that keeps one.
 
-A key file is ``<data dir>/identities/<profile>.key``, where the data dir is
-``platformdirs.user_data_dir("vampire-table", appauthor=False)`` unless given. It holds exactly the
-32-byte raw Ed25519 private key (the RFC 8032 seed), nothing else, and has mode 0600.
+A key file holds exactly the 32-byte raw Ed25519 private key (the RFC 8032 seed), nothing else, and
+has mode 0600. Where a profile's key file is kept is the user's files' (:func:`engine.paths.key_path`),
+and :func:`engine.identities.load_identity` loads it: the protocol knows no user's folder.
 """
 
 from __future__ import annotations
@@ -21,44 +21,12 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 
-from engine.errors import VampireError
+from engine.errors import IdentityError
 from engine.files import write_private
 from engine.protocol.codec import hash_input
 
 KEY_BYTES = 32
 """Size of a key file: the raw Ed25519 private key."""
-
-_FORBIDDEN = frozenset('/\\:*?"<>|')
-
-
-class IdentityError(VampireError):
-    """A profile name that cannot name a key file, or a key file that cannot be used."""
-
-
-def check_profile(profile: object) -> str:
-    """``profile`` if it can name a key file, else IdentityError.
-
-    A profile is 1 to 64 printable characters, none of ``/ \\ : * ? " < > |``, not starting with
-    a dot or a space and not ending with a dot or a space.
-    """
-    if not isinstance(profile, str) or not 1 <= len(profile) <= 64:
-        raise IdentityError("A profile name must be 1 to 64 characters long.")
-    if not profile.isprintable() or _FORBIDDEN.intersection(profile):
-        raise IdentityError(
-            f'The profile name {profile!r} may not hold control characters or any of / \\ : * ? " < > |.'
-        )
-    if profile[0] in ". " or profile[-1] in ". ":
-        raise IdentityError(f"The profile name {profile!r} may not start with a dot or a space, or end with one.")
-    return profile
-
-
-def key_path(profile: str, data_dir: Path | None = None) -> Path:
-    """Where the key of ``profile`` is kept: ``<data_dir>/identities/<profile>.key``, ``data_dir``
-    defaulting to the user's data directory for "vampire-table". Raises IdentityError for a bad
-    profile name."""
-    from engine.paths import identities_dir
-
-    return identities_dir(Path(data_dir) if data_dir is not None else None) / f"{check_profile(profile)}.key"
 
 
 def new_key() -> Ed25519PrivateKey:
@@ -137,12 +105,3 @@ def load_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:
     except OSError as err:
         raise IdentityError(f"Cannot create the {what} {path}: {err.strerror or err}.") from None
     return key
-
-
-def load_identity(profile: str, data_dir: Path | None = None) -> Ed25519PrivateKey:
-    """The Ed25519 key of ``profile``, created on first use (PROTOCOL.md 8; :func:`load_key_file`).
-
-    Raises IdentityError for a bad profile name, a key file that is not 32 bytes or that other
-    users can read (POSIX), or an I/O error.
-    """
-    return load_key_file(key_path(profile, data_dir))

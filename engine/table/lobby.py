@@ -12,6 +12,7 @@ from engine.games.base import GameError, Note
 from engine.protocol import codec
 from engine.protocol.log import Entry, validate_author_key
 from engine.table.vocab import Phase, TableRefusal
+from engine.vekn import MAX_VEKN, valid_vekn
 
 if TYPE_CHECKING:
     from engine.table.table import Fold, Table
@@ -21,9 +22,6 @@ MAX_NAME = 32
 
 MAX_CHAT = 500
 """The longest chat line, in characters."""
-
-MAX_VEKN = 10
-"""The longest VEKN id (a VEKN member number), in digits."""
 
 
 def free_name(wanted: str, taken: Sequence[str]) -> str:
@@ -51,11 +49,6 @@ def renamed_sentence(asked: str, seated: str) -> str | None:
     if asked.strip() == seated:
         return None
     return f"The name {asked.strip()} is taken at this table: you sit as {seated}."
-
-
-def valid_vekn(text: object) -> bool:
-    """True if ``text`` is a VEKN id as a `join` may carry it: 1 to :data:`MAX_VEKN` ASCII digits."""
-    return isinstance(text, str) and 0 < len(text) <= MAX_VEKN and text.isascii() and text.isdigit()
 
 
 @dataclass

@@ -11,9 +11,10 @@ import contextlib
 from engine.audit import audit_file
 from engine.games import all_rules
 from engine.protocol.identity import new_key, public_bytes
+from net.admission import Admission, Caps, is_loopback
 from net.events import Timeouts
 from net.framing import frame_bytes, parse_frame_body
-from net.host import Caps, Host, Peer, is_loopback
+from net.host import Host
 from net.local import bot_client
 from net.messages import Challenge
 from net.store import Store
@@ -96,15 +97,15 @@ def test_the_caps_are_below_the_descriptor_limit_and_per_remote_address():
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("::ffff:127.0.0.5")
     assert not is_loopback("192.168.1.20") and not is_loopback("fe80::1%eth0")
 
-    host = open_host(seats=4, caps=Caps(total=40, per_address=3))
-    host.max_connections = 40
-    host.peers = [Peer(f"10.0.0.5:{i}", None, "10.0.0.5") for i in range(3)]
-    assert "10.0.0.5 holds its cap of 3" in host._over_cap("10.0.0.5")
-    assert host._over_cap("10.0.0.6") is None
-    host.peers += [Peer(f"127.0.0.1:{i}", None, "127.0.0.1") for i in range(10)]
-    assert host._over_cap("127.0.0.1") is None  # loopback has no per-address cap
-    host.peers += [Peer(f"127.0.0.1:{i}", None, "127.0.0.1") for i in range(27)]
-    assert "cap of 40 connections" in host._over_cap("127.0.0.1")
+    admission = Admission(Caps(total=40, per_address=3), say=[].append)
+    admission.max_connections = 40
+    held = ["10.0.0.5"] * 3  # the remote address of each connection the host holds
+    assert "10.0.0.5 holds its cap of 3" in admission.over_cap("10.0.0.5", held)
+    assert admission.over_cap("10.0.0.6", held) is None
+    held += ["127.0.0.1"] * 10
+    assert admission.over_cap("127.0.0.1", held) is None  # loopback has no per-address cap
+    held += ["127.0.0.1"] * 27
+    assert "cap of 40 connections" in admission.over_cap("127.0.0.1", held)
 
 
 FLOOD_MOST = 1500
@@ -117,7 +118,7 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
     host = open_host(seats=4, save=save, timeouts=ATTACKED, auto_start=False, say=lines.append)
     await host.start("127.0.0.1", 0)
     bots = await start_bots(host, 4, timeouts=FAST)
-    cap = host.max_connections
+    cap = host.admission.max_connections
     assert cap == 256
 
     # A burst of 300 silent connections on top of the four players: all past the cap are closed
@@ -125,13 +126,15 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
     opened: list[RawPeer] = []
     for _ in range(300):
         opened.append(await RawPeer.open(host.port))
-    await eventually(lambda: host.refusals.refusals >= 300 - (cap - 4), 10, "the connections past the cap refused")
+    await eventually(
+        lambda: host.admission.refusals.refusals >= 300 - (cap - 4), 10, "the connections past the cap refused"
+    )
     assert len(host.peers) <= cap
     # closed() fails if a connection is still open after its 5 s of silence
     closed = await asyncio.gather(*(p.closed(timeout=5) for p in opened[-(300 - (cap - 4)) :]))
     assert all(frames == [] for frames in closed)  # not even a challenge: closed as accepted
     refusing = [line for line in lines if line.startswith("Refusing connections")]
-    assert len(refusing) == 1 and host.refusals.bursts == 1
+    assert len(refusing) == 1 and host.admission.refusals.bursts == 1
     for p in opened:
         p.close()
 
@@ -152,7 +155,7 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
             await asyncio.sleep(0.05)
 
     flooding = asyncio.get_running_loop().create_task(keep_flooding())
-    await eventually(lambda: host.refusals.refusals > 300 - (cap - 4) + 10, 10, "the flood refused again")
+    await eventually(lambda: host.admission.refusals.refusals > 300 - (cap - 4) + 10, 10, "the flood refused again")
     assert all(b.connected for b in bots)
     await finish_and_audit(host, bots, save)
     flooding.cancel()
@@ -162,7 +165,7 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
         p.close()
     # Refusals were told a few times (once per burst, and a count per burst), never per attempt.
     told = [line for line in lines if line.startswith(("Refusing connections", "Refused "))]
-    assert host.refusals.refusals > 2 * len(told)
+    assert host.admission.refusals.refusals > 2 * len(told)
     assert len(told) <= 6
 
 
@@ -234,14 +237,16 @@ async def test_a_flood_of_connections_that_never_say_hello_is_told_once_per_burs
     # one used to print its own "Disconnected" line: a flood held at the cap printed ~25 a second.
     lines: list[str] = []
     host = open_host(seats=4, timeouts=ATTACKED, say=lines.append)
-    host.unwelcome.quiet = 0.5
+    host.admission.unwelcome.quiet = 0.5
     await host.start("127.0.0.1", 0)
     silent = [await RawPeer.open(host.port) for _ in range(120)]
-    await eventually(lambda: host.unwelcome.refusals >= 120, 10, "the silent connections dropped")
+    await eventually(lambda: host.admission.unwelcome.refusals >= 120, 10, "the silent connections dropped")
     closed = await asyncio.gather(*(p.closed(timeout=5) for p in silent))
     assert all(f["t"] == "challenge" for frames in closed for f in frames[:1])
     assert all(frames[-1] == {"t": "bye", "code": "silent", "reason": frames[-1]["reason"]} for frames in closed)
-    await eventually(lambda: host.unwelcome.bursts == 1 and not host.unwelcome._count, 5, "the burst's count")
+    await eventually(
+        lambda: host.admission.unwelcome.bursts == 1 and not host.admission.unwelcome._count, 5, "the burst's count"
+    )
     told = [line for line in lines if "no valid hello" in line]
     assert len(told) == 2, lines
     assert told[0].startswith("Dropping connections that sent no valid hello: Nothing arrived for 1 s (silent)")

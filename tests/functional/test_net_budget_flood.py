@@ -15,9 +15,10 @@ import msgpack
 import pytest
 
 from engine.protocol.identity import new_key
+from net.admission import Budget, Budgets, ByteBucket
 from net.events import Timeouts
-from net.framing import frame_bytes
-from net.host import MAX_HANDSHAKE_FRAME, Budget, Budgets, ByteBucket, Host
+from net.framing import MAX_HANDSHAKE_FRAME, frame_bytes
+from net.host import Host
 from tests.functional.test_net_attacks import finish_and_audit
 from tests.support.net import FAST, RawPeer, open_host, start_bots
 from tests.support.poll import eventually

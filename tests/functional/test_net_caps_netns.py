@@ -20,13 +20,13 @@ async def scenario() -> dict:
     host logged. Printed as JSON by the test's child process."""
     import asyncio
 
+    from net.admission import Caps
     from net.framing import HEADER
-    from net.host import Caps
     from tests.support.net import open_host
 
     lines: list[str] = []
     host = open_host(seats=4, caps=Caps(total=256, per_address=32), say=lines.append)
-    host.refusals.quiet = 0.5
+    host.admission.refusals.quiet = 0.5
     await host.start("0.0.0.0", 0)
     opened: list[asyncio.StreamWriter] = []
 
@@ -51,9 +51,9 @@ async def scenario() -> dict:
             break
         await asyncio.sleep(0.05)
     result["from .2 again"] = [await connect("10.9.0.2") for _ in range(5)]
-    host.refusals.close()
+    host.admission.refusals.close()
     result["lines"] = [line for line in lines if line.startswith(("Refusing", "Refused"))]
-    result["refusals"] = host.refusals.refusals
+    result["refusals"] = host.admission.refusals.refusals
     for writer in opened:
         writer.transport.abort()
     await host.close()

@@ -184,7 +184,7 @@ def _my_minion_phase_with_a_political_card(view: Any) -> bool:
 
 
 async def test_the_person_calls_a_referendum_votes_and_says_done_by_keys() -> None:
-    local = dealt_vtes(11)
+    local = dealt_vtes(12)
     advance(local, _my_minion_phase_with_a_political_card, limit=60000)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     app = VampireApp(Start("table", session), name="Mina")

@@ -66,6 +66,27 @@ FORBIDDEN = [
         "engine.sim -> socket",
         id="the engine opens a socket",
     ),
+    pytest.param(
+        "engine/protocol/identity.py",
+        "import engine.paths",
+        "the protocol and the table know no user's files",
+        "engine.protocol.identity -> engine.paths",
+        id="the protocol reaches for the user's folder",
+    ),
+    pytest.param(
+        "engine/paths.py",
+        "import engine.table.lobby",
+        "the user's files and a VEKN id load no cryptography and no table",
+        "engine.paths -> engine.table.lobby",
+        id="the profiles check a VEKN id with the table",
+    ),
+    pytest.param(
+        "net/admission.py",
+        "import net.host",
+        "admission control decides on addresses, kinds and bytes, never on the table",
+        "net.admission -> net.host",
+        id="admission control reaches back into the host",
+    ),
 ]
 
 

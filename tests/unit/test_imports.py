@@ -1,6 +1,6 @@
 """What each command that needs no screen loads (DESIGN.md, "The command line"): ``vampire audit``,
-``vampire simulate`` and ``vampire replay --text`` import neither Textual nor the network layer,
-and reading a Vampire Queen log never loads the VTES card database (krcg).
+``vampire simulate``, ``vampire replay --text`` and ``vampire deck`` import neither Textual nor the
+network layer, and reading a Vampire Queen log never loads the VTES card database (krcg).
 
 Each command runs once in a child process (the console script's ``main``), which writes the names
 of every module it loaded when it exits.
@@ -38,6 +38,7 @@ COMMANDS = {
     "replay --text": ("replay", "{log}", "--text"),
     "result": ("result", "{log}"),
     "rules": ("rules",),
+    "deck": ("deck", "engine/games/vtes/data/atraco.txt"),
 }
 #: A Vampire Queen table has no organiser's result: the command says so and exits 1, having
 #: loaded all it loads for any log.
@@ -90,3 +91,28 @@ def test_reading_a_vampire_queen_log_loads_no_vtes_card_database(loaded, command
     # The command line lists every game with its title: it reads each game's spec (and the words it uses), no card data.
     spec_only = {"engine.games.vtes", "engine.games.vtes.spec", "engine.games.vtes.vocab"}
     assert [m for m in of_package(loaded(command), "engine.games.vtes") if m not in spec_only] == []
+
+
+#: Checking a VEKN id as ``--vekn`` does (checked, then kept in the profile), in a child process
+#: that writes ``sorted(sys.modules)`` as JSON to the file named by ``VT_LOADED``.
+VEKN_PROBE = """
+import json, os, sys
+from engine.paths import check_vekn, profile_vekn
+assert check_vekn(" 1003456 ") == "1003456"
+assert profile_vekn("Mina", "1003456") == "1003456"
+with open(os.environ["VT_LOADED"], "w") as out:
+    json.dump(sorted(sys.modules), out)
+"""
+
+
+def test_checking_a_vekn_id_loads_no_cryptography_and_no_table(child_env, tmp_path):
+    out = tmp_path / "modules.json"
+    env = {**child_env(ROOT), "VT_LOADED": str(out), "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run(
+        [sys.executable, "-c", VEKN_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    modules = set(json.loads(out.read_text()))
+    assert "engine.paths" in modules and "engine.vekn" in modules
+    for package in ("cryptography", "nacl", "engine.table", "engine.protocol"):
+        assert of_package(modules, package) == [], package

@@ -2,9 +2,10 @@
 
 ``VTES`` is the rules object (:class:`engine.games.base.Game`): name ``"vtes"``, 2–6 seats,
 options ``library_size`` (bool, default on), ``polling`` (``done`` | ``15s``: referendums close when
-all are done, or also 15 s after the last vote, timed by the players' screens) and ``ruleset``
-(``standard`` | ``tournament``;
-tournament needs 4 or 5 seats). States are :class:`VtesState`, views :class:`VtesView`.
+all are done, or also 15 s after the last vote, timed by the players' screens), ``ruleset``
+(``standard`` | ``tournament``; tournament needs 4 or 5 seats) and ``crypt_groups``
+(``tournament`` | ``on`` | ``off``: a crypt holds one group or two consecutive groups, checked by
+the seat that reads its deck, :func:`engine.games.vtes.decks.table_problems`). States are :class:`VtesState`, views :class:`VtesView`.
 
 The game, step by step:
 

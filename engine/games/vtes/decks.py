@@ -12,8 +12,23 @@ URL" link and krcg's minimal JSON are read too (:class:`DeckFormat`).
 What this module adds to krcg's reading: a line that starts with a count, or a lone line among the
 cards, that names no card is an error naming its line and the closest card (krcg would keep it as a
 comment); lines naming the same card add up; a name krcg only guessed (a misspelling it matched)
-is read, and said in :attr:`Deck.notes`. Whether a card is a crypt or a library card comes from
-the database, not from the section.
+is read, and said in :attr:`Deck.notes` with its line and the card it was read as (with
+``exact=True`` it is an error instead); a Lackey row with a third tab column (a set name) is read
+without it; a section header whose count disagrees with the cards read under the part
+(``Library (90 cards)`` over 88) is said in the notes. Whether a card is a crypt or a library card
+comes from the database, not from the section.
+
+Two XML formats are read too, with the standard library's expat and no document type declaration
+or entity (either refuses the file, so no entity can expand): LackeyCCG's ``.dek`` (a ``<deck>`` of
+``<superzone>`` elements, one ``<card><name>…</name></card>`` per copy) and ARDB's (a ``<deck>``
+with ``<crypt>`` and ``<library>`` holding ``<vampire count="N">`` / ``<card count="N">`` with
+``<name>``, ``<adv>`` and ``<group>``). Any other XML, and a binary file, is refused with a
+sentence saying it is not a deck list this module reads.
+
+:func:`read_deck` reads a list into what a table would see and every problem with it, without
+raising; :func:`parse_deck` and :func:`load_deck` raise :class:`DeckFileError` on a problem;
+:func:`table_problems` adds what a table's rules refuse (``library_size``, ``crypt_groups``);
+:func:`check_deck_file` is the whole check ``vampire deck FILE`` prints.
 """
 
 from __future__ import annotations
@@ -23,11 +38,12 @@ import json
 import logging
 import re
 import urllib.parse
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import krcg
 from krcg import models, parser
@@ -37,19 +53,23 @@ from engine.errors import VampireError
 from engine.games.base import Act
 from engine.games.vtes.cards import CardBase, card_base, identity
 from engine.games.vtes.state import CRYPT_MIN, LIBRARY_MAX, LIBRARY_MIN
-from engine.games.vtes.vocab import DeckPart, Do
+from engine.games.vtes.vocab import CryptGroups, DeckPart, Do, Ruleset
+
+if TYPE_CHECKING:
+    from engine.games.spec import KitCheck
 
 
 class DeckFileError(VampireError):
     """A deck file that cannot be used: an unknown card name (with its line and the closest
-    card), a bad count, or a crypt or library of the wrong size."""
+    card), a bad count, a crypt or library of the wrong size, or a file that is no deck list."""
 
 
 @dataclass(frozen=True)
 class Deck:
     """A parsed deck: ``crypt`` and ``library`` as sorted ``(krcg card id, count)`` pairs;
     ``notes``: sentences about names krcg matched loosely (``'line 5: "Govern the Unalligned" read
-    as Govern the Unaligned'``), not part of the deck's equality."""
+    as Govern the Unaligned'``) and headers whose count disagrees with the cards read, not part of
+    the deck's equality."""
 
     name: str
     crypt: tuple[tuple[int, int], ...]
@@ -87,11 +107,45 @@ class Deck:
         }
 
 
+@dataclass(frozen=True)
+class DeckReading:
+    """A deck list as a table would read it, before any table rule (:func:`read_deck`).
+
+    ``deck``: every card read (its ``notes`` are ``readings`` then ``notes``); ``readings``: one
+    sentence per line whose name krcg matched loosely, with what it was read as
+    (``'line 5: "Govern the Unalinged" read as Govern the Unaligned'``); ``notes``: anything else
+    worth knowing (``'line 14: the header says 90 library cards, and the list holds 88'``);
+    ``problems``: why the list cannot be used as written (a line naming no card, a count of 0, a
+    file that is no deck list), in line order.
+    """
+
+    deck: Deck
+    readings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
 # A count at the start of a line (at most 2 digits, so "419 Operation" stays a name), and the
-# separators that make a line unmistakably a card line ("2x Name", "2 x Name", "2* Name").
+# separators that make a line unmistakably a card line ("2x Name", "2 x Name", "2* Name", Lackey's
+# "2<TAB>Name").
 _COUNT_RE = re.compile(r"^\s*(\d{1,2})(?!\d)\s*(.*)$")
-_SURE_COUNT_RE = re.compile(r"^\s*\d{1,2}(?!\d)\s*(?:[xX×*]\s*)\S")
+_SURE_COUNT_RE = re.compile(r"^\s*\d{1,2}(?!\d)(?:\s*[xX×*]|\t)\s*\S")
 _VDB_URL_RE = re.compile(r"^https?://vdb\.im/decks/deck\b\S*$")
+# A Lackey row with a third tab column (the set the card was printed in): "2<TAB>Name<TAB>Set".
+_LACKEY_SET_RE = re.compile(r"^(\s*\d{1,3}\s*[xX]?\t+[^\t]*\S)\t+[^\t]*$")
+# A section header with its count: "Crypt (12 cards, min=…)", "Library (90 cards)", "Crypt: 12 cards".
+_HEADER_COUNT_RES = (
+    re.compile(r"^\W*(crypt|library)\s*:?\s*[(\[]\s*(\d+)\s*(?:cards?)?\s*[,;)\]]", re.IGNORECASE),
+    re.compile(r"^\W*(crypt|library)\s*:?\s*(\d+)\s+cards?\b", re.IGNORECASE),
+)
+
+DECK_FILE_MAX = 1 << 20
+"""The largest deck file read, in bytes (a deck list with every card's text is a few dozen KB)."""
+
+FORMATS_READ = (
+    "text deck lists (TWD, VDB, Lackey, JOL, N Name lines), a VDB link, krcg's JSON, and Lackey's (.dek) and ARDB's XML"
+)
+"""What this module reads, in a player's words (the sentence for a file that is no deck list)."""
 
 ABBREVIATIONS: dict[str, int] = {"pentex": 101384}
 """Names players write that krcg does not know (its own "known abbreviations" cover ``Govern``,
@@ -125,19 +179,27 @@ class _Lookup:
 
     Exact names first (every name :class:`CardBase` knows), then :data:`ABBREVIATIONS`, JOL's
     ``2xName`` (krcg reads the name as ``xname``), and only then krcg's own fuzzy match, whose
-    guesses are kept (:attr:`guesses`) so the deck can say what it read. The last name that did not
-    resolve is kept in :attr:`missed` (the parser logs such a line and keeps it as a comment).
+    guesses are kept (:attr:`guesses`) so the deck can say what it read; with ``exact`` there is
+    no fuzzy match (the guess krcg would make is kept in :attr:`refused`). The last name that did
+    not resolve is kept in :attr:`missed` (the parser logs such a line and keeps it as a comment).
     """
 
-    def __init__(self, base: CardBase) -> None:
+    def __init__(self, base: CardBase, exact: bool = False) -> None:
         self.base = base
+        self.exact = exact
         self.missed: str | None = None
         self.guesses: list[tuple[str, models.Card]] = []
+        self.refused: dict[str, models.Card] = {}
 
-    def __getitem__(self, name: str) -> models.Card:
+    def named(self, name: str) -> models.Card | None:
+        """The card with exactly this name (normalised) or a known abbreviation, or None."""
         card = self.base.lookup(name)
         if card is None and normalize(name) in ABBREVIATIONS:
             card = self.base.by_id(ABBREVIATIONS[normalize(name)])
+        return card
+
+    def __getitem__(self, name: str) -> models.Card:
+        card = self.named(name)
         if card is None and name[:1] in ("x", "X") and len(name) > 1:
             card = self.base.lookup(name[1:])
         if card is not None:
@@ -147,6 +209,10 @@ class _Lookup:
         except KeyError:
             self.missed = name
             raise
+        if self.exact:
+            self.refused[name] = card
+            self.missed = name
+            raise KeyError(name)
         self.guesses.append((name, card))
         return card
 
@@ -169,8 +235,8 @@ class _Reader(parser.Parser):
     """krcg's deck list parser, read line by line so every card keeps its line number, repeated
     lines add up (krcg keeps one entry per card) and lines that name no card become errors."""
 
-    def __init__(self, base: CardBase) -> None:
-        self.lookup = _Lookup(base)
+    def __init__(self, base: CardBase, exact: bool = False) -> None:
+        self.lookup = _Lookup(base, exact)
         # krcg's parser only indexes its cards database by name: the look-up above stands in for it
         super().__init__(cast(krcg.CardDict, self.lookup))
         self.base = base
@@ -190,7 +256,9 @@ class _Reader(parser.Parser):
         for index, line in enumerate(lines, start=1):
             self.index = index
             self.logger = parser.LineLogAdapter(self.log, {"line": index, "deck": ""})
-            self.parse_line(index, line.replace("\ufeff", ""))
+            line = line.replace("\ufeff", "")
+            # Lackey may add the set after the name: the card is read without it
+            self.parse_line(index, _LACKEY_SET_RE.sub(r"\1", line))
         # one line past the end, so a last unreadable line is logged with its own number
         self.logger = parser.LineLogAdapter(self.log, {"line": len(lines) + 1, "deck": ""})
         self.comment("", mark=parser.Mark.END)
@@ -216,7 +284,7 @@ class _Reader(parser.Parser):
             written = self._written(line, self.lookup.missed)
             hint = self.base.closest(written)
             close = hint is not None and _likeness(written, hint) >= _CLOSE_ENOUGH
-            if not preface or _SURE_COUNT_RE.match(line) or close:
+            if not preface or _SURE_COUNT_RE.match(line) or close or self.lookup.missed in self.lookup.refused:
                 self.unknown.append((self.index, written))
         return card
 
@@ -237,26 +305,68 @@ def _likeness(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, normalize(a), normalize(b)).ratio()
 
 
-def _hint(base: CardBase, number: int, written: str) -> str:
+def _hint(base: CardBase, number: int, written: str, guess: models.Card | None = None) -> str:
+    """The sentence for a line naming no card: the closest card (krcg's guess, when refused by
+    ``exact``, else the closest name)."""
+    if guess is not None:
+        return f'line {number}: no card is named exactly "{written}"; did you mean {guess.full_name}?'
     hint = base.closest(written)
     message = f'line {number}: no card is named "{written}"'
     return message + (f"; did you mean {hint}?" if hint else "")
 
 
-def _from_text(text: str, base: CardBase) -> tuple[models.Deck, list[str], list[str]]:
-    """A deck list read by krcg's parser: (krcg deck, error sentences, notes on guessed names)."""
+def _reading_note(number: int, written: str, card: models.Card) -> str:
+    return f'line {number}: "{written}" read as {card.full_name}'
+
+
+@dataclass
+class _Read:
+    """What one format's reader gives: krcg's deck, problems with their line numbers (0: the
+    whole file), readings (names matched loosely) and each part's header count as ``(line,
+    count)``."""
+
+    kdeck: models.Deck
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    readings: list[str] = field(default_factory=list)
+    headers: dict[DeckPart, tuple[int, int]] = field(default_factory=dict)
+
+
+def _header_counts(lines: list[str]) -> dict[DeckPart, tuple[int, int]]:
+    """The first ``Crypt (N cards…)`` and ``Library (N cards)`` header of a list: part to
+    ``(line number, N)``."""
+    found: dict[DeckPart, tuple[int, int]] = {}
+    for number, line in enumerate(lines, start=1):
+        for pattern in _HEADER_COUNT_RES:
+            match = pattern.match(line)
+            if match:
+                part = DeckPart.CRYPT if match.group(1).lower() == "crypt" else DeckPart.LIBRARY
+                found.setdefault(part, (number, int(match.group(2))))
+                break
+    return found
+
+
+def _from_text(text: str, base: CardBase, exact: bool) -> _Read:
+    """A deck list read by krcg's parser."""
     lines = text.splitlines()
-    reader = _Reader(base)
+    reader = _Reader(base, exact)
     kdeck = reader.read(lines)
-    errors = [(n, _hint(base, n, w)) for n, w in reader.unknown]
+    refused = reader.lookup.refused
+    errors = [(n, _hint(base, n, w, _refused_guess(refused, w))) for n, w in reader.unknown]
     errors += [(n, f"line {n}: a count of 0 is not a card") for n in reader.zero]
     told = {n for n, _ in errors}
     for number in sorted(reader.kept.lines - told):
         if 0 < number <= len(lines):
             written = re.sub(r"\s+--.*$", "", lines[number - 1]).strip()
             errors.append((number, _hint(base, number, written)))
-    notes = [f'line {n}: "{name}" read as {card.full_name}' for n, name, card in reader.guessed]
-    return kdeck, [m for _, m in sorted(errors)], notes
+    readings = [_reading_note(n, name, card) for n, name, card in reader.guessed]
+    return _Read(kdeck, sorted(errors), readings, _header_counts(lines))
+
+
+def _refused_guess(refused: Mapping[str, models.Card], written: str) -> models.Card | None:
+    """krcg's guess for ``written`` when ``exact`` refused it (krcg asked in lower case, perhaps
+    with a group added)."""
+    key = normalize(written)
+    return next((card for name, card in refused.items() if name == key or name.startswith(f"{key} (g")), None)
 
 
 def _from_vdb_url(url: str, base: CardBase) -> models.Deck:
@@ -293,40 +403,219 @@ def _from_json(text: str, base: CardBase) -> models.Deck:
     return kdeck
 
 
-def parse_deck(text: str, *, library_size: bool = True, name: str = "", base: CardBase | None = None) -> Deck:
-    """Parse a deck list (any format of :class:`DeckFormat`, or ``N Name`` lines) into a
-    :class:`Deck`, through krcg's deck list parser.
+# --- XML: LackeyCCG's .dek and ARDB's deck files ------------------------------------------------
 
-    ``library_size``: check the library holds 60–90 cards (table rule ``library_size``); the
-    crypt must always hold at least 12. ``name`` (a file's name) wins over the list's own
-    ``Deck Name:``. Names krcg only guessed are kept in :attr:`Deck.notes`. Raises
-    :class:`DeckFileError` listing every line whose card is unknown (``line 12: no card is named
-    "Govern the Unalignde"; did you mean Govern the Unaligned?``), a count of 0, or a wrong size.
-    """
+
+@dataclass
+class _XmlNode:
+    """One XML element: lower-case ``tag`` and attribute names, its ``line`` (from 1), its own
+    character data, its child elements."""
+
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    text: str = ""
+    children: list[_XmlNode] = field(default_factory=list)
+
+    def child_text(self, tag: str) -> str:
+        """The stripped text of the first child ``tag``, or ""."""
+        return next((c.text.strip() for c in self.children if c.tag == tag), "")
+
+
+def _not_a_deck(what: str) -> DeckFileError:
+    return DeckFileError(f"not a deck list this program reads ({what}); it reads {FORMATS_READ}")
+
+
+def _xml_tree(text: str) -> _XmlNode:
+    """The root element of an XML document, parsed by expat.
+
+    A document type declaration, an entity declaration or an external entity is refused before
+    anything in it is expanded (a deck file needs none; this is what defusedxml refuses). Raises
+    :class:`DeckFileError` for those and for XML that is not well-formed."""
+    from xml.parsers import expat
+
+    xml = expat.ParserCreate()
+    roots: list[_XmlNode] = []
+    stack: list[_XmlNode] = []
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        node = _XmlNode(tag.lower(), {k.lower(): v for k, v in attrs.items()}, xml.CurrentLineNumber)
+        (stack[-1].children if stack else roots).append(node)
+        stack.append(node)
+
+    def end(_tag: str) -> None:
+        stack.pop()
+
+    def data(chunk: str) -> None:
+        if stack:
+            stack[-1].text += chunk
+
+    def refuse(*_args: object) -> NoReturn:
+        raise _not_a_deck("XML with a document type or entity declaration, which no deck file has")
+
+    xml.StartElementHandler = start
+    xml.EndElementHandler = end
+    xml.CharacterDataHandler = data
+    xml.StartDoctypeDeclHandler = refuse
+    xml.EntityDeclHandler = refuse
+    xml.ExternalEntityRefHandler = refuse
+    try:
+        xml.Parse(text, True)
+    except expat.ExpatError as err:
+        message = expat.errors.messages.get(err.code, "unreadable")
+        raise _not_a_deck(f"XML that is not well-formed: {message} on line {err.lineno}") from None
+    return roots[0]
+
+
+def _xml_card(lookup: _Lookup, line: int, written: str, names: list[str], count: int, read: _Read, exact: bool) -> None:
+    """Read one XML card entry: the first of ``names`` that is a card's exact name, else krcg's
+    guess for the first it matches loosely (a reading; with ``exact``, a problem), else a problem."""
+    if count == 0:
+        read.problems.append((line, f"line {line}: a count of 0 is not a card"))
+        return
+    card = next((c for c in map(lookup.named, names) if c is not None), None)
+    if card is None:
+        for name in names:
+            try:
+                card = lookup.base.cards[name]
+            except KeyError:
+                continue
+            if exact:
+                read.problems.append((line, _hint(lookup.base, line, written, card)))
+                return
+            read.readings.append(_reading_note(line, written, card))
+            break
+    if card is None:
+        read.problems.append((line, _hint(lookup.base, line, written)))
+        return
+    read.kdeck.cards.append(models.CardInDeck.of(card, count))
+
+
+def _from_xml(text: str, base: CardBase, exact: bool) -> _Read:
+    """A LackeyCCG ``.dek`` or an ARDB XML deck (see the module's docstring)."""
+    root = _xml_tree(text)
+    if root.tag != "deck":
+        raise _not_a_deck(f"XML whose root is <{root.tag}>, not a Lackey or ARDB <deck>")
+    lookup = _Lookup(base)
+    read = _Read(models.Deck())
+    zones = [c for c in root.children if c.tag == "superzone"]
+    parts = [c for c in root.children if c.tag in ("crypt", "library")]
+    if zones:  # Lackey: one <card> per copy
+        for zone in zones:
+            for card in (c for c in zone.children if c.tag == "card"):
+                written = card.child_text("name")
+                _xml_card(lookup, card.line, written, [written], 1, read, exact)
+    elif parts:  # ARDB: one <vampire> or <card> per card, with its count
+        read.kdeck.name = root.child_text("name")
+        for part in parts:
+            for card in (c for c in part.children if c.tag in ("vampire", "imbued", "card")):
+                written = card.child_text("name")
+                count = card.attrs.get("count", "1").strip()
+                if not count.isdigit():
+                    read.problems.append((card.line, f'line {card.line}: "{written}" has the count {count!r}'))
+                    continue
+                _xml_card(lookup, card.line, written, _ardb_names(card, written), int(count), read, exact)
+    else:
+        raise _not_a_deck("an XML <deck> with neither Lackey's <superzone> nor ARDB's <crypt> and <library>")
+    read.problems.sort()
+    return read
+
+
+def _ardb_names(card: _XmlNode, written: str) -> list[str]:
+    """The names an ARDB entry may go by, most precise first: with its group and advanced mark
+    (``"Theo Bell (G2 ADV)"``), with the advanced mark only, as written."""
+    adv = (card.child_text("adv") or card.attrs.get("adv", "")).strip().lower() not in ("", "0", "false", "no")
+    name = re.sub(r"\s*\((adv|advanced)\)\s*$", "", written, flags=re.IGNORECASE)
+    adv = adv or name != written
+    group = card.child_text("group").strip()
+    names = []
+    if group.isdigit():
+        names.append(f"{name} (G{group}{' ADV' if adv else ''})")
+    names.append(f"{name} (ADV)" if adv else name)
+    return [*names, written] if written not in names else names
+
+
+# --- reading any deck list ---------------------------------------------------------------------
+
+
+def _binary(text: str) -> bool:
+    """True for what is no text: a NUL, or more than one character in twenty an ASCII control
+    character other than white space (in the file's first 4,096 characters; Windows-1252 quotes
+    read as Latin-1 are not counted)."""
+    sample = text[:4096]
+    if "\x00" in sample:
+        return True
+    controls = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\t\n\r\f\v") or ch == "\x7f")
+    return controls * 20 > len(sample)
+
+
+def _joined(problems: tuple[str, ...]) -> str:
+    """Problems in one sentence: the first ten, and how many more."""
+    more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
+    return "; ".join(problems[:10]) + more
+
+
+def read_deck(text: str, *, name: str = "", exact: bool = False, base: CardBase | None = None) -> DeckReading:
+    """Read a deck list (any format this module reads, see its docstring) as a table would,
+    before any table rule (:class:`DeckReading`). Never raises for what the list holds: every line
+    that names no card, a count of 0, or a file that is no deck list (binary, other XML) is a
+    problem. ``name`` (a file's name) wins over the list's own ``Deck Name:``; ``exact``: a name
+    krcg would only guess (a misspelling) is a problem, not a reading."""
     base = base or card_base()
     body = text.replace("\ufeff", "").strip()
-    notes: list[str] = []
-    if _VDB_URL_RE.match(body):
-        kdeck = _from_vdb_url(body, base)
-    elif body.startswith("{"):
-        kdeck = _from_json(body, base)
-    else:
-        kdeck, errors, notes = _from_text(text, base)
-        if errors:
-            shown = errors[:10]
-            more = f" (and {len(errors) - 10} more)" if len(errors) > 10 else ""
-            raise DeckFileError("; ".join(shown) + more)
+    try:
+        if not body:
+            raise DeckFileError("the file is empty: it holds no deck list")
+        if _binary(body):
+            raise _not_a_deck("a binary file, not text")
+        if _VDB_URL_RE.match(body):
+            read = _Read(_from_vdb_url(body, base))
+        elif body.startswith("{"):
+            read = _Read(_from_json(body, base))
+        elif body.startswith("<"):
+            read = _from_xml(body, base, exact)
+        else:
+            read = _from_text(text, base, exact)
+    except DeckFileError as err:
+        return DeckReading(Deck(name, (), ()), problems=(str(err),))
+    if not read.kdeck.cards and not read.problems:
+        read.problems.append((0, str(_not_a_deck("no line names a card"))))
     counts: dict[int, int] = {}
-    for card in kdeck.cards:
+    for card in read.kdeck.cards:
         counts[card.id] = counts.get(card.id, 0) + card.count
     crypt: list[tuple[int, int]] = []
     library: list[tuple[int, int]] = []
     for cid in sorted(counts):
         info = base.info(cid)
         (crypt if info is not None and info.kind == DeckPart.CRYPT else library).append((cid, counts[cid]))
-    deck = Deck(name or kdeck.name, tuple(crypt), tuple(library), tuple(notes))
-    check_sizes(deck, library_size=library_size)
-    return deck
+    sizes = {DeckPart.CRYPT: sum(n for _, n in crypt), DeckPart.LIBRARY: sum(n for _, n in library)}
+    notes = [
+        f"line {line}: the header says {said} {part} cards, and the list holds {sizes[part]}"
+        for part, (line, said) in sorted(read.headers.items(), key=lambda item: item[1])
+        if said != sizes[part]
+    ]
+    deck = Deck(name or read.kdeck.name, tuple(crypt), tuple(library), (*read.readings, *notes))
+    return DeckReading(deck, tuple(read.readings), tuple(notes), tuple(m for _, m in read.problems))
+
+
+def parse_deck(
+    text: str, *, library_size: bool = True, name: str = "", exact: bool = False, base: CardBase | None = None
+) -> Deck:
+    """Parse a deck list (any format of :class:`DeckFormat`, ``N Name`` lines, or Lackey's or
+    ARDB's XML) into a :class:`Deck`, through krcg's deck list parser.
+
+    ``library_size``: check the library holds 60–90 cards (table rule ``library_size``); the
+    crypt must always hold at least 12. ``name`` (a file's name) wins over the list's own
+    ``Deck Name:``. Names krcg only guessed are kept in :attr:`Deck.notes` (with ``exact``, they
+    are errors). Raises :class:`DeckFileError` listing every line whose card is unknown
+    (``line 12: no card is named "Govern the Unalignde"; did you mean Govern the Unaligned?``), a
+    count of 0, a wrong size, or a text that is no deck list (:func:`read_deck`).
+    """
+    reading = read_deck(text, name=name, exact=exact, base=base)
+    if reading.problems:
+        raise DeckFileError(_joined(reading.problems))
+    check_sizes(reading.deck, library_size=library_size)
+    return reading.deck
 
 
 def krcg_deck(deck: Deck, base: CardBase | None = None) -> models.Deck:
@@ -364,9 +653,12 @@ def write_deck(deck: Deck, fmt: DeckFormat, base: CardBase | None = None) -> str
     raise DeckFileError(f"krcg writes no deck format named {fmt!r}")
 
 
-def check_sizes(deck: Deck, *, library_size: bool = True) -> None:
-    """Raise :class:`DeckFileError` unless the crypt holds at least 12 cards and (when the table rule
-    ``library_size`` is on) the library 60 to 90 (rules, "Setup")."""
+# --- what a table's rules refuse -----------------------------------------------------------------
+
+
+def size_problems(deck: Deck, *, library_size: bool = True) -> list[str]:
+    """Why a table would refuse ``deck``'s sizes: a crypt under 12 cards; with the table rule
+    ``library_size``, a library outside 60 to 90 cards, else an empty one (rules, "Setup")."""
     problems = []
     if deck.crypt_size < CRYPT_MIN:
         problems.append(f"the crypt has {deck.crypt_size} cards, and a crypt needs at least {CRYPT_MIN}")
@@ -377,27 +669,128 @@ def check_sizes(deck: Deck, *, library_size: bool = True) -> None:
         )
     elif not library_size and deck.library_size < 1:
         problems.append("the library is empty")
+    return problems
+
+
+def check_sizes(deck: Deck, *, library_size: bool = True) -> None:
+    """Raise :class:`DeckFileError` unless the crypt holds at least 12 cards and (when the table rule
+    ``library_size`` is on) the library 60 to 90 (rules, "Setup")."""
+    problems = size_problems(deck, library_size=library_size)
     if problems:
         label = f"deck {deck.name!r}: " if deck.name else ""
         raise DeckFileError(label + "; ".join(problems))
 
 
-def load_deck(path: str | Path, *, library_size: bool = True) -> Deck:
-    """Read and parse a deck file (UTF-8, or Latin-1 as a fallback). Raises DeckFileError, also for a
-    file that cannot be read."""
+def crypt_groups_rule(options: Mapping[str, object]) -> bool:
+    """Whether the table rule ``crypt_groups`` applies at a table with ``options`` (its option
+    values, possibly partial): ``on``, or ``tournament`` (the default) at a table whose
+    ``ruleset`` is tournament."""
+    rule = options.get("crypt_groups", CryptGroups.TOURNAMENT)
+    return rule == CryptGroups.ON or (
+        rule == CryptGroups.TOURNAMENT and options.get("ruleset", Ruleset.STANDARD) == Ruleset.TOURNAMENT
+    )
+
+
+def crypt_group_problem(deck: Deck, base: CardBase | None = None) -> str | None:
+    """Why the VEKN rule on crypt groups refuses ``deck`` (a crypt holds vampires of one group or
+    of two consecutive groups; group ANY counts as any), naming the groups found and their cards,
+    or None when the crypt keeps it."""
+    base = base or card_base()
+    groups: dict[int, int] = {}
+    for cid, count in deck.crypt:
+        card = base.by_id(cid)
+        value = str(getattr(getattr(card, "group", None), "value", "") or "")
+        if value[:1] == "G" and value[1:].isdigit():
+            groups[int(value[1:])] = groups.get(int(value[1:]), 0) + count
+    if not groups or (len(groups) <= 2 and max(groups) - min(groups) <= 1):
+        return None
+    found = [f"{g} ({n} card{'s' if n != 1 else ''})" for g, n in sorted(groups.items())]
+    listed = ", ".join(found[:-1]) + " and " + found[-1]
+    return (
+        f"the crypt holds vampires of groups {listed}, and a crypt holds one group or two "
+        "consecutive groups (table rule crypt_groups)"
+    )
+
+
+def table_problems(deck: Deck, options: Mapping[str, object], base: CardBase | None = None) -> list[str]:
+    """Why a table with ``options`` (its option values, possibly partial) would refuse ``deck``:
+    its sizes (:func:`size_problems`, table rule ``library_size``, on by default) and its crypt's
+    groups (:func:`crypt_group_problem`, when :func:`crypt_groups_rule` applies)."""
+    problems = size_problems(deck, library_size=bool(options.get("library_size", True)))
+    group = crypt_group_problem(deck, base) if crypt_groups_rule(options) else None
+    return problems + ([group] if group else [])
+
+
+# --- deck files ------------------------------------------------------------------------------------
+
+
+def _file_text(path: Path) -> str:
+    """A deck file's text: UTF-8, UTF-16 with its byte order mark, or Latin-1 as a fallback.
+    Raises DeckFileError for a file that cannot be read or is larger than :data:`DECK_FILE_MAX`."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(DECK_FILE_MAX + 1)
+    except OSError as err:
+        raise DeckFileError(f"cannot read the deck file {str(path)!r}: {err.strerror or err}") from None
+    if len(data) > DECK_FILE_MAX:
+        raise DeckFileError(f"{path.name}: {_not_a_deck(f'a file over {DECK_FILE_MAX // 1024} KB')}")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_deck_file(path: str | Path, *, exact: bool = False) -> DeckReading:
+    """:func:`read_deck` of a file (named by its stem); a file that cannot be read is a problem."""
     p = Path(path)
     try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise DeckFileError(f"cannot read the deck file {str(p)!r}: {err.strerror or err}") from None
+        text = _file_text(p)
+    except DeckFileError as err:
+        return DeckReading(Deck(p.stem, (), ()), problems=(str(err),))
+    return read_deck(text, name=p.stem, exact=exact)
+
+
+def load_deck(path: str | Path, *, library_size: bool = True, exact: bool = False) -> Deck:
+    """Read and parse a deck file (UTF-8, UTF-16 with its byte order mark, or Latin-1 as a
+    fallback; see :func:`parse_deck`). Raises DeckFileError, also for a file that cannot be read,
+    naming the file."""
+    p = Path(path)
+    text = _file_text(p)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    try:
-        return parse_deck(text, library_size=library_size, name=p.stem)
+        return parse_deck(text, library_size=library_size, name=p.stem, exact=exact)
     except DeckFileError as err:
         raise DeckFileError(f"{p.name}: {err}") from None
+
+
+def deck_line(deck: Deck) -> str:
+    """``"atraco: crypt 12, library 90"`` (the deck's name, when it has one, first)."""
+    label = f"{deck.name}: " if deck.name else ""
+    return f"{label}crypt {deck.crypt_size}, library {deck.library_size}"
+
+
+def check_deck_file(path: str | Path, options: Mapping[str, Any], *, exact: bool = False) -> KitCheck:
+    """What a table with ``options`` (its option values, possibly partial) would read from the
+    deck file ``path``, and why it would refuse it: the counts, every name read as a close match
+    and what it was read as, the notes (a header count that disagrees; a crypt whose groups a
+    table with ``crypt_groups`` would refuse, when the rule is off here), and every problem
+    (:func:`read_deck_file`, then :func:`table_problems`). ``exact``: a misspelt name is a problem."""
+    from engine.games.spec import KitCheck
+
+    reading = read_deck_file(path, exact=exact)
+    deck = reading.deck
+    problems = list(reading.problems) or table_problems(deck, options)
+    notes = list(reading.notes)
+    group = None if crypt_groups_rule(options) or reading.problems else crypt_group_problem(deck)
+    if group is not None:
+        notes.append(
+            f"{group.removesuffix(' (table rule crypt_groups)')}: a table with the rule crypt_groups would refuse it"
+        )
+    return KitCheck(deck, deck_line(deck), reading.readings, tuple(notes), tuple(problems))
 
 
 def bundled_deck_names() -> list[str]:

@@ -31,7 +31,17 @@ from engine.games.vtes.acts import act_name, esc
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import StrikeChoice, step_words, strike_words
 from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
-from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Do, Poll, Ruleset, Step, Target, TransferKind
+from engine.games.vtes.vocab import (
+    ACTION_VERBS,
+    ActionKind,
+    CryptGroups,
+    Do,
+    Poll,
+    Ruleset,
+    Step,
+    Target,
+    TransferKind,
+)
 
 
 class VtesGame:
@@ -66,6 +76,13 @@ class VtesGame:
             "done",
             "done: polling closes when every Methuselah is done; 15s: also 15 s after the last vote",
             choices=("done", "15s"),
+        ),
+        OptionSpec(
+            "crypt_groups",
+            str,
+            CryptGroups.TOURNAMENT.value,
+            "check that a crypt holds one group or two consecutive groups (tournament: at tournament tables only)",
+            choices=tuple(c.value for c in CryptGroups),
         ),
     )
 

@@ -4,6 +4,7 @@ Methuselahs, each bringing a deck (crypt and library) as private decks."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.games.base import Act, Game
@@ -11,6 +12,7 @@ from engine.games.spec import Bot, GameSpec, ResultFormat, ScoreUnit, SeatKit, T
 from engine.games.vtes.vocab import DeckPart
 
 if TYPE_CHECKING:  # listing the games loads neither the rules nor krcg
+    from engine.games.spec import KitCheck
     from engine.games.vtes.decks import Deck
     from engine.games.vtes.state import VtesState
 
@@ -36,7 +38,7 @@ class DeckKit:
 
     def load(self, path: str) -> Deck:
         """Read a deck file (TWD, VDB text or link, JOL, Lackey, krcg JSON or ``N Name`` lines,
-        through krcg's parser). Raises DeckFileError."""
+        through krcg's parser; Lackey's and ARDB's XML). Raises DeckFileError."""
         from engine.games.vtes.decks import load_deck
 
         return load_deck(path)
@@ -52,15 +54,19 @@ class DeckKit:
         return {DeckPart.CRYPT: brought.crypt_identities(), DeckPart.LIBRARY: brought.library_identities()}
 
     def summary(self, brought: Deck) -> str:
-        """``"<name>: crypt 12, library 60"``, then each misspelt name krcg matched to a card
-        (``'line 5: "Govern the Unalligned" read as Govern the Unaligned'``; past two, how many
-        more), so the player sees every guess before the game."""
+        """``"<name>: crypt 12, library 60"``, then every note: each misspelt name krcg matched to
+        a card (``'line 5: "Govern the Unalligned" read as Govern the Unaligned'``), each header
+        whose count disagrees, so the player sees every guess before the game."""
         label = f"{brought.name}: " if brought.name else ""
-        notes = list(brought.notes)
-        tail = "".join(f"; {note}" for note in notes[:2])
-        if len(notes) > 2:
-            tail += f"; and {len(notes) - 2} more names guessed"
+        tail = "".join(f"; {note}" for note in brought.notes)
         return f"{label}crypt {brought.crypt_size}, library {brought.library_size}{tail}"
+
+    def check(self, path: str, options: Mapping[str, Any], exact: bool = False) -> KitCheck:
+        """The deck file ``path`` as a table with ``options`` reads it (its counts, every name read
+        as a close match, every problem: :func:`engine.games.vtes.decks.check_deck_file`)."""
+        from engine.games.vtes.decks import check_deck_file
+
+        return check_deck_file(path, options, exact=exact)
 
 
 def _auto_act(view: Any) -> Act | None:

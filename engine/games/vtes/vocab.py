@@ -158,6 +158,16 @@ class Ruleset(StrEnum):
     """4 or 5 seats; withdrawal gives 0.5 VP; a time limit; Game wins."""
 
 
+class CryptGroups(StrEnum):
+    """Table option ``crypt_groups``: whether a crypt must hold vampires of one group or of two
+    consecutive groups (VEKN rules; a vampire of group ANY counts as any group)."""
+
+    TOURNAMENT = "tournament"
+    """Checked at tournament tables (``ruleset = tournament``) only."""
+    ON = "on"
+    OFF = "off"
+
+
 class TransferKind(StrEnum):
     """``kind`` of a ``transfer`` act (rules, "Influence phase")."""
 

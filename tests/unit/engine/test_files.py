@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.protocol.identity import IdentityError, load_key_file, public_bytes, read_key_file
+from engine.errors import IdentityError
+from engine.protocol.identity import load_key_file, public_bytes, read_key_file
 from engine.protocol.log import (
     END_KIND,
     LOG_MAGIC,

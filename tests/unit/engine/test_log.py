@@ -14,16 +14,11 @@ import nacl.bindings
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.errors import VampireError
+from engine.errors import IdentityError, VampireError
+from engine.identities import load_identity
+from engine.paths import key_path
 from engine.protocol.codec import CodecError, Limits, encode, hash_input
-from engine.protocol.identity import (
-    IdentityError,
-    key_path,
-    load_identity,
-    new_key,
-    public_bytes,
-    short_fingerprint,
-)
+from engine.protocol.identity import new_key, public_bytes, short_fingerprint
 from engine.protocol.log import (
     ENTRY_CONTEXT,
     LOG_MAGIC,

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from engine import files
+from engine.errors import IdentityError
 from engine.files import LinkRefused, write_private
 from engine.paths import Profile, ProfileError, load_profile, profile_path, save_profile
-from engine.protocol.identity import IdentityError, load_key_file
+from engine.protocol.identity import load_key_file
 from engine.protocol.secrets import SecretsFile, SecretsFileError
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX file modes and symbolic links")

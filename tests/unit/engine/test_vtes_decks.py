@@ -7,7 +7,14 @@ import pytest
 
 from engine.errors import VampireError
 from engine.games.vtes import Deck, DeckFileError, bundled_deck, bundled_deck_names, card_base, load_deck, parse_deck
-from engine.games.vtes.decks import DeckFormat, write_deck
+from engine.games.vtes.decks import (
+    DeckFormat,
+    crypt_group_problem,
+    read_deck,
+    read_deck_file,
+    table_problems,
+    write_deck,
+)
 
 GOVERN = 100845
 ANARCH_CONVERT = 200076
@@ -282,3 +289,194 @@ def test_a_card_line_in_the_preface_that_names_no_card_is_still_an_error():
     text = "\n".join(["2x Qwzx Frobnicate"] + crypt_lines("{n}x {name}") + library_lines("{n}x {name}"))
     with pytest.raises(DeckFileError, match='line 1: no card is named "Qwzx Frobnicate"'):
         parse_deck(text)
+
+
+# --- decks as players write them: every guess said, XML, Lackey's sets, headers, crypt groups -----
+
+ABRAHAM_MELLON = 201634
+ALEXANDRA_G2 = 200025
+TYPOS = ["Crypt:", "12x Abraham Melon", "", "Library:", "17x Govern the Unalinged", "17x Govrn teh Unalined"]
+
+
+def test_every_misspelt_name_is_said_with_its_line_and_the_card_it_was_read_as():
+    reading = read_deck("\n".join([*TYPOS, "26x Blood Doll"]))
+    assert reading.readings == (
+        'line 2: "Abraham Melon" read as Abraham Mellon (G6)',
+        'line 5: "Govern the Unalinged" read as Govern the Unaligned',
+        'line 6: "Govrn teh Unalined" read as Govern the Unaligned',
+    )
+    assert reading.problems == () and dict(reading.deck.library)[GOVERN] == 34
+    # What a player bringing it is told (vampire join --deck, the lobby) names every one of them.
+    from engine.games.vtes.spec import DeckKit
+
+    summary = DeckKit().summary(reading.deck)
+    assert all(note in summary for note in reading.readings)
+
+
+def test_with_exact_names_a_misspelt_name_is_an_error_naming_the_card_it_would_be_read_as():
+    with pytest.raises(DeckFileError) as err:
+        parse_deck("\n".join([*TYPOS, "26x Blood Doll"]), exact=True)
+    message = str(err.value)
+    assert 'line 2: no card is named exactly "Abraham Melon"; did you mean Abraham Mellon (G6)?' in message
+    assert 'line 6: no card is named exactly "Govrn teh Unalined"; did you mean Govern the Unaligned?' in message
+
+
+def test_playing_with_a_misspelt_deck_says_each_reading_and_asks_first(tmp_path):
+    from engine.errors import VampireError as Refused
+    from engine.games import find_game
+    from engine.kits import bring_file
+
+    path = tmp_path / "typos.txt"
+    path.write_text("\n".join([*TYPOS, "26x Blood Doll"]), encoding="utf-8")
+    said: list[str] = []
+    deck = bring_file(find_game("vtes"), str(path), {}, say=said.append, ask=lambda question: "")
+    assert deck.library_size == 60 and said[0] == "You bring typos: crypt 12, library 60."
+    assert '  line 5: "Govern the Unalinged" read as Govern the Unaligned' in said
+    with pytest.raises(Refused, match="Write the cards' exact names on those lines"):
+        bring_file(find_game("vtes"), str(path), {}, say=said.append, ask=lambda question: "n")
+
+
+LACKEY_DEK = """<?xml version="1.0" encoding="UTF-8"?>
+<deck version="0.8">
+  <meta><game>vtes</game></meta>
+  <superzone name="Deck">
+{library}  </superzone>
+  <superzone name="Crypt">
+{crypt}  </superzone>
+</deck>
+"""
+
+
+def lackey_cards(cards: list[tuple[str, int]]) -> str:
+    return "".join(
+        f"    <card><name id='x'>{name}</name><set>KMW</set></card>\n" for name, n in cards for _ in range(n)
+    )
+
+
+def test_a_lackey_dek_xml_file_is_read_one_card_element_a_copy(tmp_path):
+    library = [("Govern the Unaligned", 10), ("Dreams of the Sphinx", 10), ("The Rack", 2), ("Blood Doll", 8)]
+    library += [("Deflection", 49), ("Deflectoin", 1)]
+    path = tmp_path / "mine.dek"
+    path.write_text(LACKEY_DEK.format(library=lackey_cards(library), crypt=lackey_cards(CRYPT)), encoding="utf-8")
+    reading = read_deck_file(path)
+    check_sample(reading.deck)
+    assert reading.deck.name == "mine" and reading.problems == ()
+    assert len(reading.readings) == 1 and '"Deflectoin" read as Deflection' in reading.readings[0]
+
+
+ARDB_XML = """<?xml version="1.0" encoding="ISO-8859-1"?>
+<deck generator="ARDB" formatVersion="-TODO-1.0" databaseVersion="20090410">
+  <name>An ARDB deck</name>
+  <author>Someone</author>
+  <crypt size="12">
+    <vampire databaseID="1" count="6"><adv></adv><name>Anarch Convert</name><group>ANY</group></vampire>
+    <vampire databaseID="2" count="2"><adv>(Advanced)</adv><name>Theo Bell</name><group>2</group></vampire>
+    <vampire databaseID="3" count="2"><adv/><name>Gilbert Duane</name><group>6</group></vampire>
+    <vampire databaseID="4" count="2"><adv>(Advanced)</adv><name>Xaviar</name><group>3</group></vampire>
+  </crypt>
+  <library size="80">
+    <card databaseID="5" count="10"><name>Govern the Unaligned</name><type>Action</type></card>
+    <card databaseID="6" count="10"><name>Dreams of the Sphinx</name></card>
+    <card databaseID="7" count="2"><name>Rack, The</name></card>
+    <card databaseID="8" count="8"><name>Blood Doll</name></card>
+    <card databaseID="9" count="50"><name>Deflection</name></card>
+  </library>
+</deck>
+"""
+
+
+def test_an_ardb_xml_deck_is_read_with_counts_groups_and_advanced_vampires():
+    deck = parse_deck(ARDB_XML)
+    check_sample(deck)
+    assert deck.name == "An ARDB deck"
+    assert GILBERT_DUANE_G6 in dict(deck.crypt) and GILBERT_DUANE_G1 not in dict(deck.crypt)
+    bad = ARDB_XML.replace("<name>Blood Doll</name>", "<name>Blood Dollies in a Row</name>")
+    with pytest.raises(
+        DeckFileError, match=r'line 15: no card is named "Blood Dollies in a Row"; did you mean Blood Doll'
+    ):
+        parse_deck(bad)
+
+
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01", "a binary file, not text"),
+        (b'<?xml version="1.0"?>\n<html><body>12x Anarch Convert</body></html>', "root is <html>"),
+        (b'<?xml version="1.0"?>\n<deck><crypt>', "not well-formed"),
+        (
+            b'<?xml version="1.0"?>\n<!DOCTYPE deck [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]>\n<deck>&b;</deck>',
+            "document type or entity declaration",
+        ),
+    ],
+)
+def test_a_file_that_is_no_deck_list_is_said_to_be_none(tmp_path, content, what):
+    path = tmp_path / "deck.dek"
+    path.write_bytes(content)
+    with pytest.raises(DeckFileError) as err:
+        load_deck(path)
+    assert str(err.value).startswith("deck.dek: not a deck list this program reads (")
+    assert what in str(err.value) and "Lackey's (.dek) and ARDB's XML" in str(err.value)
+    assert "crypt has 0 cards" not in str(err.value)
+
+
+def test_lackey_rows_with_a_set_in_a_third_column_are_read_in_the_crypt_and_the_library():
+    crypt_first = ["Crypt:", *crypt_lines("{n}\t{name}\tKMW"), *library_lines("{n}\t{name}\tJyhad")]
+    check_sample(parse_deck("\n".join(crypt_first)))
+    library_first = [*library_lines("{n}\t{name}"), "Crypt:", *crypt_lines("{n}\t{name}\tLotN")]
+    check_sample(parse_deck("\n".join(library_first)))
+
+
+def test_a_lackey_row_naming_no_card_is_named_even_before_any_card_was_read():
+    lines = [
+        "Crypt:",
+        "6\tAbrahm Mellonius the Third\tLotN",
+        *crypt_lines("{n}\t{name}"),
+        *library_lines("{n}\t{name}"),
+    ]
+    with pytest.raises(DeckFileError, match='line 2: no card is named "Abrahm Mellonius the Third"'):
+        parse_deck("\n".join(lines))
+
+
+def test_a_header_count_that_disagrees_with_the_lines_is_a_note():
+    text = "\n".join(
+        ["Crypt (12 cards, min=4, max=32, avg=4.5)", *crypt_lines("{n}x {name}"), "", "Library (90 cards)"]
+        + library_lines("{n}x {name}", 88)
+    )
+    deck = parse_deck(text)
+    assert deck.library_size == 88
+    assert deck.notes == ("line 7: the header says 90 library cards, and the list holds 88",)
+    agreeing = text.replace("Library (90 cards)", "Library (88 cards)")
+    assert parse_deck(agreeing).notes == ()
+
+
+MIXED_CRYPT = ["6x Alexandra", "6x Abraham Mellon"]
+
+
+def test_crypt_groups_is_a_table_rule_on_at_tournament_tables():
+    from engine.games import find_game
+
+    option = {o.name: o for o in find_game("vtes").option_schema}["crypt_groups"]
+    assert option.default == "tournament" and set(option.choices) == {"tournament", "on", "off"}
+    deck = parse_deck("\n".join(MIXED_CRYPT + library_lines("{n}x {name}")))
+    problem = (
+        "the crypt holds vampires of groups 2 (6 cards) and 6 (6 cards), and a crypt holds one group or two "
+        "consecutive groups (table rule crypt_groups)"
+    )
+    assert table_problems(deck, {"ruleset": "tournament"}) == [problem]
+    assert table_problems(deck, {"ruleset": "standard", "crypt_groups": "on"}) == [problem]
+    assert table_problems(deck, {"ruleset": "standard"}) == []
+    assert table_problems(deck, {"ruleset": "tournament", "crypt_groups": "off"}) == []
+
+
+@pytest.mark.parametrize(
+    ("crypt", "legal"),
+    [
+        (["6x Alexandra", "6x Anarch Convert"], True),  # group 2, and ANY counts as any
+        (["6x Xaviar (ADV)", "6x Alexandra"], True),  # groups 3 and 2: consecutive
+        (["4x Xaviar (ADV)", "4x Alexandra", "4x Gilbert Duane"], False),  # groups 1, 2 and 3: three groups
+        (["6x Gilbert Duane", "6x Abraham Mellon"], False),  # groups 1 and 6
+    ],
+)
+def test_a_crypt_holds_one_group_or_two_consecutive_groups(crypt, legal):
+    deck = parse_deck("\n".join(crypt + library_lines("{n}x {name}")))
+    assert (crypt_group_problem(deck) is None) == legal

@@ -62,11 +62,50 @@ def test_the_vtes_log_passes_the_audit_deck_lists_included(vtes_game):
     assert report.checked_events == len(vtes_game[0].table.events)
 
 
+def test_the_strict_audit_re_derives_the_proofs_of_private_decks_and_reshuffles(vtes_game):
+    """PROTOCOL.md 6.3, item 7 (``vampire audit --strict``): every key proof, proof of shuffle and
+    share whose author's seed of the event was revealed is re-derived from it, reshuffles (keys
+    inherited) and owners' reveals included; an ousted Methuselah kept the seeds of the other
+    decks' events secret, so its proofs there are counted as not re-derived."""
+    local, path, _ = vtes_game
+    report = audit_file(path, games(), strict=True)
+    assert report.code == 0, report.text()
+    t = local.table
+    shuffles = sum(1 for e in t.entries if e.kind == "shuffle")
+    assert report.rederived > shuffles and report.underived > 0
+    assert "strict:" in report.text() and f"not re-derived: {report.underived} (" in report.text()
+
+
 def test_vampire_result_prints_seat_vp_and_gw(vtes_game, capsys):
     _, path, _ = vtes_game
     assert main(["result", str(path)]) == 0
     out = capsys.readouterr().out
     assert "VP" in out and "GW" in out and "Archon checks: passed" in out
+
+
+def test_vampire_result_reads_the_result_without_verifying_the_shuffles_again(vtes_game, capsys, monkeypatch):
+    """``vampire result`` checks the log's signatures, chain and rules, verifies no proof of
+    shuffle, key proof or share, recomputes no shuffle (``vampire audit`` does), and says so."""
+    from engine.protocol import elgamal, shuffle_proof
+
+    def never(*args, **kwargs):
+        raise AssertionError("vampire result verified or recomputed a proof or a shuffle")
+
+    for module, name in ((shuffle_proof, "_check"), (group, "dleq_verify_uncached"), (elgamal, "_verify_key")):
+        monkeypatch.setattr(module, name, never)
+    monkeypatch.setattr(elgamal, "reencrypt", never)
+    monkeypatch.setattr(group, "OWN_PROOFS", group.OwnProofs())  # nothing made here counts
+    monkeypatch.setattr(group, "VERIFY_MEMO", group.VerifyMemo())
+    _, path, _ = vtes_game
+    assert main(["result", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Archon checks: passed" in out
+    assert out.splitlines()[-1] == (
+        f"(read without verifying the shuffles, shares and seeds again; `vampire audit {path}` checks them)"
+    )
+    assert main(["result", str(path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.lstrip().startswith("{") and "vampire audit" in captured.err
 
 
 def test_a_stalled_methuselah_is_abandoned_and_the_others_play_on_to_the_end(tmp_path):

@@ -8,7 +8,8 @@ import stat
 
 import pytest
 
-from engine.protocol.identity import IdentityError, public_bytes
+from engine.errors import IdentityError
+from engine.protocol.identity import public_bytes
 from net.local import load_or_make_key
 
 

@@ -319,7 +319,8 @@ async def test_replay_title_keeps_the_file_name_and_end_shows_the_last_entry(tmp
 
 
 def test_recent_logs_of_one_table_read_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.protocol.identity import load_identity, public_bytes
+    from engine.identities import load_identity
+    from engine.protocol.identity import public_bytes
     from tui.files import log_label
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -513,9 +514,11 @@ def test_the_deal_says_who_does_what_and_learns_how_long_a_deal_takes() -> None:
     assert texts[0].startswith("Drawing the first dealer: you, Lisa and Scott commit to random values")
     assert any(t.startswith("Shuffling for round 1: Lisa shuffles the cards and proves it") for t in texts)
     assert any(t.startswith("Dealing round 2:") for t in texts)
-    # The first deal's length is not known yet: it counts steps, and promises no total.
+    # The table counts its work: even the first deal says how far it is, of how many entries.
     first_deal = [t for t in texts if t.startswith("Dealing round 1:")]
-    assert first_deal and all(re.search(r"\(step \d+\)$", t) for t in first_deal), first_deal[:3]
+    total = totals["Dealing round 1"]
+    assert first_deal and all(re.search(rf"\(\d+ of {total}\)$", t) for t in first_deal), first_deal[:3]
+    assert first_deal[0].endswith(f"(0 of {total})")
     # Round 2's deal is as long as round 1's: its total is known from the start.
     first_of_round_2 = next(t for t in texts if t.startswith("Dealing round 2:"))
     assert first_of_round_2.endswith(f"(0 of {totals['Dealing round 1']})")

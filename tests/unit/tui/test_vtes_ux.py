@@ -22,7 +22,7 @@ from tui.games.vtes.table import VtesTableScreen
 
 _app = influence_app
 #: A table whose influence phase finds a location with a pool cost in Mina's hand.
-LOCATION_SEED = 13
+LOCATION_SEED = 15
 _say = said
 
 

@@ -1,0 +1,311 @@
+"""Admission control for the host (PROTOCOL.md 7, "Caps"; docs/protocol.md, Part 7): who may
+connect, and how much each connection may send and make the host decode.
+
+The host (:class:`~net.host.Host`) holds one :class:`Admission` and asks it:
+
+- whether a new connection is one too many (:meth:`Admission.over_cap`), before anything is read
+  or written for it; those it closes, and those dropped before their hello verifies, are told once
+  per burst (:class:`RefusalLog`);
+- what a verified connection may make it decode, by what the connection is (a
+  :data:`ConnectionKind`: seated, guest, spectator): its largest frame (:meth:`Admission.budget`)
+  and its bytes a second (:meth:`Admission.admit`, paid from the connection's :class:`ByteBucket`).
+
+Every connection is also held to a number of frames a second (:class:`FrameRate`). The host says
+what a connection is (it reads the table); nothing here reads the table or the wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import ipaddress
+import resource
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from net.framing import MAX_FRAME, MAX_HANDSHAKE_FRAME, WireError
+
+BURST_QUIET = 5.0
+"""Seconds without a refused connection that end a burst of refusals (:class:`RefusalLog`)."""
+
+KIB = 1024
+
+ConnectionKind = Literal["seated", "guest", "spectator"]
+"""What a verified connection is, for its :class:`Budget`: a player whose key holds a seat, a
+player whose key holds none (before its `join`, or one the table will never seat), a spectator."""
+
+
+@dataclass(frozen=True)
+class Caps:
+    """How many connections the host holds at once (PROTOCOL.md 7, "Caps").
+
+    ``total``: connections in all (before and after their hello), lowered by :meth:`limit` below
+    the process's file-descriptor limit; ``per_address``: connections from one remote IP address
+    other than loopback (every peer of ``vampire play`` and of a test is on loopback)."""
+
+    total: int = 256
+    per_address: int = 32
+
+    def limit(self, nofile: int | None = None) -> int:
+        """The total cap in force: ``total``, or half the soft descriptor limit ``nofile`` (default:
+        this process's ``RLIMIT_NOFILE``) when that is lower. Half, because every connection costs
+        one descriptor and the rest of the process needs its own: the listening socket, the log
+        file, and in ``vampire play`` the bots' sockets, logs and secrets files."""
+        if nofile is None:
+            nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        if nofile == resource.RLIM_INFINITY or nofile <= 0:
+            return self.total
+        return max(1, min(self.total, nofile // 2))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one verified connection may make the host decode (docs/protocol.md, Part 7, "Budgets
+    per connection"; beyond PROTOCOL.md 7): frames of at most ``max_frame`` bytes, and bytes at
+    ``rate`` per second on average with at most ``burst`` at once. Decoding costs time linear in
+    a frame's bytes (every msgpack object takes at least one byte), so a byte budget is also an
+    object and CPU budget. A connection over it is not dropped: the host reads its next frame's
+    body but decodes it only once the budget allows (:class:`ByteBucket`), and TCP holds the
+    sender back meanwhile."""
+
+    max_frame: int
+    rate: float
+    burst: float
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """The :class:`Budget` of each kind of connection (docs/protocol.md, Part 7).
+
+    ``seated``: a player whose key holds a seat, the only one whose submissions the table takes:
+    the largest frame the wire allows, a burst of two of them (so a large honest entry never
+    waits), then 256 KiB a second (the largest entry of a 4-seat game is under 25 KiB).
+    ``guest``: a player connection whose key holds no seat, which may submit its `join` (a few
+    hundred bytes): 16 KiB frames, 8 KiB a second. ``spectator``: submits nothing and sends only
+    pings, pongs and a bye of a few hundred bytes: held to the 4 KiB of a hello, 4 KiB a second.
+    Decoding costs 0.4 to 4 µs an object on the shared 2-core development machine (idle to a load
+    average of 13), at most one object a byte: a guest costs at most 3 to 33 ms of CPU a second,
+    a spectator half that."""
+
+    seated: Budget = Budget(MAX_FRAME, 256 * KIB, 2 * MAX_FRAME)
+    guest: Budget = Budget(16 * KIB, 8 * KIB, 32 * KIB)
+    spectator: Budget = Budget(MAX_HANDSHAKE_FRAME, 4 * KIB, 16 * KIB)
+
+
+class ByteBucket:
+    """A token bucket of bytes for one connection (:class:`Budget`): :meth:`admit` returns at once
+    while the budget holds, else after the wait that pays for the frame. ``waited`` sums the
+    seconds it held the connection back. ``clock`` (seconds) and ``sleep`` are injectable for
+    tests; by default the event loop's monotonic clock and ``asyncio.sleep``."""
+
+    def __init__(
+        self,
+        budget: Budget,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._clock = clock
+        self._sleep = sleep
+        self.tokens = float(budget.burst)
+        self.refilled = clock()
+        self.waited = 0.0
+        self._burst = float(budget.burst)
+
+    async def admit(self, n: int, budget: Budget) -> None:
+        """Pay for decoding ``n`` bytes under ``budget``, waiting first if the bucket is short. A
+        larger budget than the last one (a guest whose `join` gave it a seat) starts full."""
+        now = self._clock()
+        if budget.burst > self._burst:
+            self.tokens = float(budget.burst)
+        self._burst = float(budget.burst)
+        self.tokens = min(float(budget.burst), self.tokens + (now - self.refilled) * budget.rate)
+        self.refilled = now
+        if self.tokens >= n:
+            self.tokens -= n
+            return
+        wait = (n - self.tokens) / budget.rate
+        self.tokens = 0.0
+        self.refilled = now + wait  # what accrues during the wait is spent on this frame
+        self.waited += wait
+        await self._sleep(wait)
+
+
+class FrameRate:
+    """A token bucket of frames for one connection (docs/protocol.md, Part 3, "Time-outs": ``rate``
+    and ``burst`` of :class:`~net.events.Timeouts`): at most ``rate`` frames a second on average,
+    ``burst`` at once. ``clock`` (seconds) is injectable for tests."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self.tokens = float(burst)
+        self.refilled = clock()
+
+    def charge(self) -> None:
+        """Take one frame from the bucket. Raises WireError ``flood`` when it is empty: the host
+        stops reading the connection."""
+        now = self._clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.refilled) * self.rate)
+        self.refilled = now
+        self.tokens -= 1
+        if self.tokens < 0:
+            raise WireError("flood", f"More than {self.rate:g} frames a second: the host stops reading.")
+
+
+def is_loopback(ip: str) -> bool:
+    """Whether ``ip`` (as asyncio gives a peer's address) is a loopback address (IPv4-mapped
+    IPv6 included). Anything that is not an IP address (a Unix socket's name) counts as local."""
+    try:
+        address = ipaddress.ip_address(ip.split("%", 1)[0])
+    except ValueError:
+        return True
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
+class RefusalLog:
+    """Refused connections, told once per burst instead of once per attempt (PROTOCOL.md 7).
+
+    :meth:`refused` is called for each connection closed over a cap; the first of a burst says so at
+    once (``say(line)``), and the burst ends, with a line counting what it refused, once
+    :data:`BURST_QUIET` seconds pass without a refusal. ``refusals`` counts every refusal since
+    the host started; ``bursts`` the bursts begun.
+
+    ``starting`` and ``ended`` word the two lines (``ended`` holds ``{count}`` and ``{s}``, the
+    plural's s), so that connections dropped for another reason (those that never sent a hello that
+    verifies, :attr:`Admission.unwelcome`) are told the same way. When :meth:`refused` is given
+    codes, the count line breaks the burst down by code ("silent 248, bad-hello 2")."""
+
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        quiet: float = BURST_QUIET,
+        *,
+        starting: str = "Refusing connections",
+        ended: str = "Refused {count} connection{s}",
+    ) -> None:
+        self.say = say
+        self.quiet = quiet
+        self.starting = starting
+        self.ended = ended
+        self.refusals = 0
+        self.bursts = 0
+        self._count = 0
+        self._first = 0.0
+        self._last = 0.0
+        self._addresses: set[str] = set()
+        self._codes: collections.Counter[str] = collections.Counter()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def refused(self, ip: str, why: str, code: str | None = None) -> None:
+        """Note a connection from ``ip`` closed because of ``why`` (a sentence naming the cap, or
+        the fault), ``code`` its wire code if any (a :data:`~net.framing.WireCode`: a bounded set)."""
+        now = time.monotonic()
+        self.refusals += 1
+        self._last = now
+        if self._count == 0:
+            self.bursts += 1
+            self._first = now
+            self.say(f"{self.starting}: {why} (first from {ip}); a count follows when they stop.")
+            self._timer = asyncio.get_running_loop().call_later(self.quiet, self._check)
+        self._count += 1
+        if code is not None:
+            self._codes[code] += 1
+        if len(self._addresses) < 64:  # enough to name the sources, bounded whatever the flood
+            self._addresses.add(ip)
+
+    def _check(self) -> None:
+        now = time.monotonic()
+        if now - self._last < self.quiet:
+            self._timer = asyncio.get_running_loop().call_later(self.quiet - (now - self._last), self._check)
+            return
+        self.close()
+
+    def close(self) -> None:
+        """End the burst now, saying how many connections it refused."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._count:
+            sources = ", ".join(sorted(self._addresses)[:8])
+            more = "" if len(self._addresses) <= 8 else f" and {len(self._addresses) - 8} more"
+            plural = "s" if self._count > 1 else ""
+            seconds = max(self._last - self._first, 0.0)
+            codes = ", ".join(f"{code} {n}" for code, n in self._codes.most_common())
+            self.say(
+                f"{self.ended.format(count=self._count, s=plural)} over {seconds:.0f} s from {sources}{more}"
+                + (f" ({codes})." if codes else ".")
+            )
+        self._count = 0
+        self._addresses.clear()
+        self._codes.clear()
+
+
+class Admission:
+    """One host's admission control: its :class:`Caps` and :class:`Budgets`, and the two logs of
+    connections turned away, whose lines go to ``say(line)``.
+
+    ``max_connections``: the total cap in force (:meth:`Caps.limit`), fixed when made.
+    ``refusals``: connections closed over a cap. ``unwelcome``: connections dropped before their
+    hello verified (silent for the hello time-out, a bad hello, garbage, closed at once): anonymous,
+    so a flood of them is told once per burst, like ``refusals``, not once per connection.
+    ``clock`` (seconds) and ``sleep`` are given to every :class:`ByteBucket` made here."""
+
+    def __init__(
+        self,
+        caps: Caps = Caps(),
+        budgets: Budgets = Budgets(),
+        *,
+        say: Callable[[str], None],
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.caps = caps
+        self.budgets = budgets
+        self.max_connections = caps.limit()
+        self.refusals = RefusalLog(say)
+        self.unwelcome = RefusalLog(
+            say,
+            starting="Dropping connections that sent no valid hello",
+            ended="Dropped {count} connection{s} that sent no valid hello",
+        )
+        self._clock = clock
+        self._sleep = sleep
+
+    def over_cap(self, ip: str, held: Sequence[str]) -> str | None:
+        """Why a new connection from ``ip`` is one too many (a sentence), or None (PROTOCOL.md 7,
+        "Caps"); ``held``: the remote address of each connection the host holds now."""
+        if len(held) >= self.max_connections:
+            return f"the host holds its cap of {self.max_connections} connections"
+        if self.caps.per_address and not is_loopback(ip):
+            same = sum(1 for other in held if other == ip)
+            if same >= self.caps.per_address:
+                return f"{ip} holds its cap of {self.caps.per_address} connections"
+        return None
+
+    def budget(self, kind: ConnectionKind) -> Budget:
+        """The :class:`Budget` of a connection of ``kind``."""
+        match kind:
+            case "seated":
+                return self.budgets.seated
+            case "guest":
+                return self.budgets.guest
+            case "spectator":
+                return self.budgets.spectator
+
+    def bucket(self, kind: ConnectionKind) -> ByteBucket:
+        """A full :class:`ByteBucket` for a connection whose hello just verified as ``kind``."""
+        return ByteBucket(self.budget(kind), self._clock, self._sleep)
+
+    async def admit(self, bucket: ByteBucket, kind: ConnectionKind, n: int) -> None:
+        """Pay for decoding a frame body of ``n`` bytes from a connection of ``kind`` whose bucket is
+        ``bucket``: at once while its budget holds, else after the wait that pays for it."""
+        await bucket.admit(n, self.budget(kind))
+
+    def close(self) -> None:
+        """End both bursts now, each saying what it counted (the host is closing)."""
+        self.refusals.close()
+        self.unwelcome.close()

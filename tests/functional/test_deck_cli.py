@@ -1,0 +1,95 @@
+"""`vampire deck FILE`: what a table would read from a deck file, without sitting at one (DESIGN.md,
+"The command line"): the counts, every name read as a close match and what it was read as, every
+problem; exit 0 when a table would take the deck, 1 when it would refuse it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.cli import main
+
+LIBRARY = ["10x Govern the Unaligned", "10x Dreams of the Sphinx", "8x Blood Doll", "32x Deflection"]
+
+
+def deck_file(tmp_path: Path, name: str, lines: list[str]) -> str:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_a_misspelt_deck_is_taken_and_every_line_read_as_a_close_match_is_named(tmp_path, capsys):
+    path = deck_file(
+        tmp_path,
+        "typos.txt",
+        [
+            "Crypt:",
+            "12x Abraham Melon",
+            "",
+            "Library:",
+            "17x Govern the Unalinged",
+            "17x Govrn teh Unalined",
+            "26x Blood Doll",
+        ],
+    )
+    assert main(["deck", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "typos: crypt 12, library 60"
+    assert out[1:4] == [
+        '  line 2: "Abraham Melon" read as Abraham Mellon (G6)',
+        '  line 5: "Govern the Unalinged" read as Govern the Unaligned',
+        '  line 6: "Govrn teh Unalined" read as Govern the Unaligned',
+    ]
+    assert "write the card's exact name on its line" in out[4]
+    assert out[-1] == "A table would take this deck."
+    # --exact refuses every guess, naming the line and the card it would have been read as.
+    assert main(["deck", path, "--exact"]) == 1
+    out = capsys.readouterr().out
+    assert 'problem: line 5: no card is named exactly "Govern the Unalinged"; did you mean Govern the Unaligned?' in out
+    assert out.splitlines()[-1] == "A table would refuse this deck."
+
+
+def test_a_mixed_crypt_is_refused_at_a_tournament_table_and_noted_at_any_other(tmp_path, capsys):
+    path = deck_file(tmp_path, "mixed.txt", ["6x Gilbert Duane", "6x Abraham Mellon", *LIBRARY])
+    assert main(["deck", path]) == 0
+    out = capsys.readouterr().out
+    assert "note: the crypt holds vampires of groups 1 (6 cards) and 6 (6 cards)" in out
+    assert main(["deck", path, "--rule", "ruleset=tournament"]) == 1
+    out = capsys.readouterr().out
+    assert "problem: the crypt holds vampires of groups 1 (6 cards) and 6 (6 cards), and a crypt holds one" in out
+    assert main(["deck", path, "--rule", "ruleset=tournament", "--rule", "crypt_groups=off"]) == 0
+
+
+def test_a_short_library_is_refused_unless_the_table_rule_is_off(tmp_path, capsys):
+    path = deck_file(tmp_path, "short.txt", ["12x Anarch Convert", "Library (50 cards)", "40x Blood Doll"])
+    assert main(["deck", path]) == 1
+    out = capsys.readouterr().out
+    assert "note: line 2: the header says 50 library cards, and the list holds 40" in out
+    assert "problem: the library has 40 cards, and a library needs 60 to 90 (table rule library_size)" in out
+    assert main(["deck", path, "--rule", "library_size=off"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        ("deck.bin", bytes(range(256)), "not a deck list this program reads (a binary file, not text)"),
+        ("deck.xml", b"<?xml version='1.0'?><cards/>", "not a deck list this program reads (XML whose root is <cards>"),
+        ("missing.txt", None, "cannot read the deck file"),
+    ],
+)
+def test_a_file_that_is_no_deck_list_is_refused_with_a_sentence(tmp_path, capsys, name, content, said):
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["deck", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert said in out and out.splitlines()[-1] == "A table would refuse this deck." and err == ""
+
+
+def test_a_bad_rule_or_a_game_whose_players_bring_nothing_is_a_sentence(tmp_path, capsys):
+    path = deck_file(tmp_path, "deck.txt", ["12x Anarch Convert", *LIBRARY])
+    assert main(["deck", path, "--rule", "crypt_groups=maybe"]) == 1
+    assert "option crypt_groups takes one of tournament, on, off" in capsys.readouterr().err
+    assert main(["deck", path, "--game", "queen"]) == 1
+    assert "bring nothing to a table" in capsys.readouterr().err
