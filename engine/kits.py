@@ -1,5 +1,5 @@
-"""What a seat brings to a table (a game's :class:`~engine.games.spec.SeatKit`: a VTES deck),
-read and checked as a table would before anyone sits: ``vampire deck FILE`` prints the check, and
+"""What a seat brings to a table (a game's :class:`~engine.games.spec.SeatKit`: a deck list, where
+players bring their own), read and checked as a table would before anyone sits: ``vampire deck FILE`` prints the check, and
 ``vampire play --deck FILE`` says what it read before the game (DESIGN.md, "The command line").
 
 Every game is reached through its spec: nothing here names one.
