@@ -15,7 +15,8 @@ from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES
 from tests.support.vtes_table import advance, dealt_vtes
-from tui.games.vtes.commands import CommandError, Context, completions, parse, play_destination
+from tui.games.vtes.commands import CommandError, Context, parse, play_destination
+from tui.games.vtes.completion import completions
 
 
 @pytest.fixture(scope="module")

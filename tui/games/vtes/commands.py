@@ -1,6 +1,7 @@
-"""The VTES command line: a player's words, JOL-like, turned into one act of
-:mod:`engine.games.vtes` (shared/rules/vtes.md; the act vocabulary is the engine's), and the
-completion of what is being typed.
+"""The VTES command line's grammar: a player's words, JOL-like, turned into one act of
+:mod:`engine.games.vtes` (shared/rules/vtes.md; the act vocabulary is the engine's). Its words
+(the verbs, how a card or a Methuselah is named) are :mod:`tui.games.vtes.command_words`; the
+completion of what is being typed is :mod:`tui.games.vtes.completion`.
 
 A command is a verb and its arguments, separated by spaces, case ignored:
 
@@ -37,124 +38,21 @@ The parser only builds the act; whether the rules allow it is the engine's check
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from engine.errors import VampireError
-from engine.games.base import Act, Pos
+from engine.games.base import Act
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
-from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ActionKind, Do, Target, TransferKind, Zone
-
-
-class CommandError(VampireError):
-    """A command line that does not make an act: the message says why, in a sentence."""
-
-
-@dataclass(frozen=True)
-class Verb:
-    """One command: its word, the act it makes, its argument words (for help and completion),
-    and what its CARD arguments are chosen among (``"hand"``, ``"mine"``: cards in play this seat
-    controls, ``"uncontrolled"``: its own uncontrolled region, ``"any"``: every known card,
-    ``""``: none) and whether it names a Methuselah."""
-
-    word: str
-    do: Do
-    args: str = ""
-    cards: str = ""
-    seat: bool = False
-
-
-VERBS: tuple[Verb, ...] = (
-    Verb("next", Do.PHASE),
-    Verb("phase", Do.PHASE),
-    Verb("end", Do.END_TURN),
-    Verb("edge", Do.EDGE),
-    Verb("draw", Do.DRAW, "[N]"),
-    Verb("play", Do.PLAY, "CARD [to ZONE] [on CARD] [pool N] [blood N]", "hand"),
-    Verb("discard", Do.DISCARD, "CARD", "hand"),
-    Verb("move", Do.MOVE, "CARD to ZONE", "any"),
-    Verb("burn", Do.BURN, "CARD", "any"),
-    Verb("lock", Do.LOCK, "CARD", "any"),
-    Verb("unlock", Do.UNLOCK, "CARD", "any"),
-    Verb("blood", Do.BLOOD, "±N CARD [for CAUSE]", "any"),
-    Verb("life", Do.LIFE, "±N CARD [for CAUSE]", "any"),
-    Verb("pool", Do.POOL, "±N [METHUSELAH] [for] [CAUSE]", seat=True),
-    Verb("action", Do.ACTION, "KIND [MINION] [with CARD] [at METHUSELAH]", "mine", seat=True),
-    Verb("bleed", Do.ACTION, "[N] [with] [MINION] [METHUSELAH]", "mine", seat=True),
-    Verb("hunt", Do.ACTION, "[MINION]", "mine"),
-    Verb("block", Do.BLOCK, "[MINION] [intercept N]", "mine"),
-    Verb("pass", Do.PASS),
-    Verb("stealth", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
-    Verb("intercept", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
-    Verb("amount", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
-    Verb("end-action", Do.ACTION_END, "CARD", "any"),
-    Verb("dispute", Do.DISPUTE, "N"),
-    Verb("combat", Do.COMBAT, "MINION, MINION", "any"),
-    Verb("influence", Do.INFLUENCE, "VAMPIRE", "uncontrolled"),
-    Verb("transfer", Do.TRANSFER, "±N VAMPIRE | crypt", "uncontrolled"),
-    Verb("handsize", Do.HAND_SIZE, "±N [METHUSELAH]", seat=True),
-    Verb("shuffle", Do.SHUFFLE, "library|crypt"),
-    Verb("withdraw", Do.WITHDRAW),
-    Verb("time", Do.TIME),
-    Verb("deck", Do.DECK, "CRYPT LIBRARY"),
+from tui.games.vtes.command_words import (
+    VERBS,
+    ZONE_WORDS,
+    CommandError,
+    Context,
+    is_int,
+    take_card,
+    take_seat,
+    verb_of,
 )
-"""Every command, in the order help lists them."""
-
-_BY_WORD: dict[str, Verb] = {v.word: v for v in VERBS}
-# The engine's own act names are accepted too (``end_turn``, ``action_end``, ``hand_size``).
-_ALIASES: dict[str, str] = {
-    "end_turn": "end",
-    "action_end": "end-action",
-    "end_action": "end-action",
-    "hand_size": "handsize",
-    "n": "next",
-    "announce": "action",
-}
-
-FIGHT_WORDS: tuple[str, ...] = ("strike", "maneuver", "press", "prevent", "terms", "vote", "done", "diablerise")
-"""The combat and referendum commands (read by :mod:`tui.games.vtes.fight_commands`), for completion."""
-
-_ZONE_WORDS: tuple[str, ...] = tuple(t.value for t in Target if t != Target.ON)
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a command is read against: the seat's ``view``, the seats' ``names`` (seat order), and
-    the card selected on the board (``selected``: its position, or None)."""
-
-    view: VtesView
-    names: Sequence[str]
-    selected: Pos | None = None
-
-    @property
-    def me(self) -> int:
-        """This seat (a spectator has no commands)."""
-        if self.view.seat is None:
-            raise CommandError("A spectator makes no moves.")
-        return self.view.seat
-
-    def candidates(self, kind: str) -> list[CardView]:
-        """The known cards a CARD argument of ``kind`` is chosen among, named ones only."""
-        view = self.view
-        match kind:
-            case "hand":
-                cards = list(view.hand)
-            case "mine":
-                cards = [c for c in view.cards if c.controller == self.me and c.zone.in_play]
-            case "uncontrolled":
-                cards = list(view.uncontrolled(self.me))
-            case _:
-                cards = list(view.cards) + list(view.hand)
-        return [c for c in cards if c.name]
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().replace(",", " ").split())
-
-
-def _bare(name: str) -> str:
-    """A card name without its group suffix: ``"Theo Bell (G2)"`` -> ``"theo bell"``."""
-    return _norm(name.split(" (")[0])
 
 
 def _int(token: str, what: str) -> int:
@@ -162,56 +60,6 @@ def _int(token: str, what: str) -> int:
         return int(token)
     except ValueError:
         raise CommandError(f"{what} is a number, not {token!r}.") from None
-
-
-def _is_int(token: str) -> bool:
-    try:
-        int(token)
-    except ValueError:
-        return False
-    return True
-
-
-def take_card(tokens: Sequence[str], cards: Sequence[CardView], what: str = "card") -> tuple[CardView, list[str]]:
-    """The card named by the longest run of leading ``tokens`` among ``cards`` (its full name,
-    its name without the group, or the start of either; an exact name wins over a start), and
-    the tokens after it. Raises CommandError when none matches."""
-    if not tokens:
-        raise CommandError(f"Name the {what}.")
-    for exact in (True, False):
-        for k in range(len(tokens), 0, -1):
-            phrase = _norm(" ".join(tokens[:k]))
-            for c in cards:
-                full, bare = _norm(c.name), _bare(c.name)
-                hit = phrase in (full, bare) if exact else (full.startswith(phrase) or bare.startswith(phrase))
-                if hit:
-                    return c, list(tokens[k:])
-    known = ", ".join(sorted({c.name for c in cards})[:4])
-    hint = f" (you may name: {known}{'…' if len({c.name for c in cards}) > 4 else ''})" if known else ""
-    raise CommandError(f"No {what} called {' '.join(tokens)!r}{hint}.")
-
-
-def take_seat(tokens: Sequence[str], ctx: Context) -> tuple[int, list[str]]:
-    """The Methuselah named by the leading ``tokens`` (a name or its start, ``me``, ``prey``,
-    ``predator``) and the tokens after it. Raises CommandError when none matches."""
-    if not tokens:
-        raise CommandError("Name the Methuselah.")
-    me = ctx.me
-    word = tokens[0].lower()
-    player = ctx.view.players[me]
-    special = {"me": me, "self": me, "prey": player.prey, "predator": player.predator}
-    if word in special:
-        if special[word] < 0:
-            raise CommandError(f"You have no {word} now.")
-        return special[word], list(tokens[1:])
-    for exact in (True, False):
-        for k in range(len(tokens), 0, -1):
-            phrase = _norm(" ".join(tokens[:k]))
-            for seat, name in enumerate(ctx.names):
-                n = _norm(name)
-                if (n == phrase) if exact else n.startswith(phrase):
-                    return seat, list(tokens[k:])
-    raise CommandError(f"Nobody at the table is called {' '.join(tokens)!r} ({', '.join(ctx.names)}).")
 
 
 def _pos(card: CardView) -> list[int]:
@@ -260,14 +108,13 @@ def parse(line: str, ctx: Context) -> Act:
     if not tokens:
         raise CommandError("Type a command: next, draw, play CARD, bleed, hunt, block, pass, transfer N VAMPIRE, …")
     word = tokens[0].lower()
-    word = _ALIASES.get(word, word)
-    verb = _BY_WORD.get(word)
+    verb = verb_of(word)
     if verb is None:
-        close = [v.word for v in VERBS if v.word.startswith(word)]
+        close = [v for v in VERBS if v.word.startswith(word)]
         if len(close) == 1:
-            verb = _BY_WORD[close[0]]
+            verb = close[0]
         else:
-            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            hint = f" (did you mean {' or '.join(v.word for v in close)}?)" if close else ""
             raise CommandError(f"{tokens[0]!r} is not a command{hint}. F1 lists them.")
     rest = tokens[1:]
     do = verb.do
@@ -331,8 +178,8 @@ def parse(line: str, ctx: Context) -> Act:
                 _no_rest(extra, "move CARD on CARD")
                 return {"do": do, "cards": [_pos(card)], "to": Target.ON, "on": _pos(on), **cause}
             to = " ".join(clauses.get("to", [])).lower().replace(" ", "_")
-            if to not in _ZONE_WORDS:
-                raise CommandError(f"Say where to: move CARD to {'|'.join(_ZONE_WORDS)}, or move CARD on CARD.")
+            if to not in ZONE_WORDS:
+                raise CommandError(f"Say where to: move CARD to {'|'.join(ZONE_WORDS)}, or move CARD on CARD.")
             return {"do": do, "cards": [_pos(card)], "to": to, **cause}
         case Do.BLOOD | Do.LIFE:
             delta, rest = _signed(rest, verb.word)
@@ -552,7 +399,7 @@ def _ready_minion(ctx: Context, mine: Sequence[CardView], what: str) -> CardView
 def _parse_bleed(rest: list[str], ctx: Context) -> Act:
     """``bleed [N] [with] [MINION] [METHUSELAH]``: announce a bleed action."""
     amount = 1
-    if rest and _is_int(rest[0]):
+    if rest and is_int(rest[0]):
         amount, rest = int(rest[0]), rest[1:]
     if rest and rest[0].lower() == "with":
         rest = rest[1:]
@@ -673,7 +520,7 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
         _no_rest(rest[1:], "transfer crypt")
         return {"do": Do.TRANSFER, "kind": TransferKind.CRYPT}
     n = 1
-    if rest and _is_int(rest[0]):
+    if rest and is_int(rest[0]):
         n, rest = int(rest[0]), rest[1:]
     if n == 0:
         raise CommandError("Transfer at least 1: transfer 2 VAMPIRE, or transfer -1 VAMPIRE for blood back.")
@@ -690,82 +537,10 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
     return {"do": Do.TRANSFER, "kind": kind, "card": _pos(card), "n": abs(n)}
 
 
-# -- completion ----------------------------------------------------------------------------------
-
-
-def completions(line: str, ctx: Context) -> list[str]:
-    """Whole command lines that complete ``line`` (what is typed so far), best first: the
-    command word, then the card, zone or Methuselah being typed. Empty when nothing fits."""
-    if not line.strip() or ctx.view.seat is None:
-        return []
-    ends_with_space = line.endswith(" ")
-    tokens = line.split()
-    if len(tokens) == 1 and not ends_with_space:
-        word = tokens[0].lower()
-        words = [v.word for v in VERBS] + list(FIGHT_WORDS)
-        return [w for w in words if w.startswith(word) and w != word]
-    word = _ALIASES.get(tokens[0].lower(), tokens[0].lower())
-    verb = _BY_WORD.get(word)
-    if verb is None:
-        return []
-    args = tokens[1:]
-    # Skip leading numbers and finished clauses: what is typed now starts after the last keyword.
-    keywords = {"to", "on", "pool", "blood", "from", "keep"} if verb.do in (Do.PLAY, Do.MOVE) else set()
-    if verb.word == "action":
-        keywords = {"with", "at"}
-    start = 0
-    clause = ""
-    for i, t in enumerate(args):
-        if t.lower() in keywords:
-            start, clause = i + 1, t.lower()
-    while start < len(args) and (_is_int(args[start]) or (verb.word == "bleed" and args[start].lower() == "with")):
-        start += 1
-    if verb.word == "action" and start == 0 and (len(args) > 1 or (args and ends_with_space)):
-        start = 1  # the kind is typed: the minion comes next
-    done = args[:start]
-    partial = " ".join(args[start:]) + (" " if ends_with_space and args[start:] else "")
-    partial_n = _norm(partial)
-    choices: list[str]
-    if verb.word == "action" and not done:
-        choices = [k.value for k in ActionKind]
-    elif verb.word == "action" and clause == "":
-        choices = [c.name for c in ctx.candidates("mine")]
-    elif clause == "to":
-        choices = [z for z in _ZONE_WORDS]
-    elif clause in ("pool", "blood", "keep"):
-        return []
-    elif clause == "from":
-        choices = [c.name for c in ctx.candidates("mine")]
-    elif clause == "on" or verb.cards:
-        kind = "any" if clause == "on" else verb.cards
-        choices = [c.name for c in ctx.candidates(kind)]
-        if verb.seat:
-            choices += list(ctx.names)
-    elif verb.seat:
-        choices = list(ctx.names)
-    elif verb.do == Do.SHUFFLE:
-        choices = [Zone.LIBRARY.value, Zone.CRYPT.value]
-    else:
-        return []
-    if verb.do == Do.TRANSFER and not done:
-        choices = ["crypt", *choices]
-    seen: list[str] = []
-    for name in choices:
-        n, b = _norm(name), _bare(name)
-        if (n.startswith(partial_n) or b.startswith(partial_n)) and n != partial_n and name not in seen:
-            seen.append(name)
-    head = " ".join([tokens[0], *done])
-    return [f"{head} {name}" for name in seen]
-
-
 __all__ = [
-    "VERBS",
+    "DEFAULT_CAUSE",
     "CommandError",
     "Context",
-    "Verb",
-    "completions",
     "parse",
     "play_destination",
-    "take_card",
-    "take_seat",
 ]

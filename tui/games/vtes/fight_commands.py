@@ -22,9 +22,9 @@ from engine.games.vtes.readings import best_strike
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Do, Lift, VoteSource
 from tui.games.vtes import commands
-from tui.games.vtes.commands import CommandError, Context, take_card
+from tui.games.vtes.command_words import FIGHT_WORDS, CommandError, Context, take_card
 
-WORDS: tuple[str, ...] = commands.FIGHT_WORDS
+WORDS: tuple[str, ...] = FIGHT_WORDS
 """The commands this module reads."""
 
 HELP: tuple[tuple[str, str], ...] = (

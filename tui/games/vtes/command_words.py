@@ -1,0 +1,204 @@
+"""The VTES command line's vocabulary: its verbs (:data:`VERBS`, with the engine's own act names
+as aliases), what a command is read against (:class:`Context`: the seat's view, the seats' names,
+the card selected on the board), and how a command's words name a card or a Methuselah
+(:func:`take_card`, :func:`take_seat`). The grammar that turns a line into an act is
+:mod:`tui.games.vtes.commands`; the completion of what is being typed,
+:mod:`tui.games.vtes.completion`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.errors import VampireError
+from engine.games.base import Pos
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import Do, Target
+
+
+class CommandError(VampireError):
+    """A command line that does not make an act: the message says why, in a sentence."""
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One command: its word, the act it makes, its argument words (for help and completion),
+    and what its CARD arguments are chosen among (``"hand"``, ``"mine"``: cards in play this seat
+    controls, ``"uncontrolled"``: its own uncontrolled region, ``"any"``: every known card,
+    ``""``: none) and whether it names a Methuselah."""
+
+    word: str
+    do: Do
+    args: str = ""
+    cards: str = ""
+    seat: bool = False
+
+
+VERBS: tuple[Verb, ...] = (
+    Verb("next", Do.PHASE),
+    Verb("phase", Do.PHASE),
+    Verb("end", Do.END_TURN),
+    Verb("edge", Do.EDGE),
+    Verb("draw", Do.DRAW, "[N]"),
+    Verb("play", Do.PLAY, "CARD [to ZONE] [on CARD] [pool N] [blood N]", "hand"),
+    Verb("discard", Do.DISCARD, "CARD", "hand"),
+    Verb("move", Do.MOVE, "CARD to ZONE", "any"),
+    Verb("burn", Do.BURN, "CARD", "any"),
+    Verb("lock", Do.LOCK, "CARD", "any"),
+    Verb("unlock", Do.UNLOCK, "CARD", "any"),
+    Verb("blood", Do.BLOOD, "±N CARD [for CAUSE]", "any"),
+    Verb("life", Do.LIFE, "±N CARD [for CAUSE]", "any"),
+    Verb("pool", Do.POOL, "±N [METHUSELAH] [for] [CAUSE]", seat=True),
+    Verb("action", Do.ACTION, "KIND [MINION] [with CARD] [at METHUSELAH]", "mine", seat=True),
+    Verb("bleed", Do.ACTION, "[N] [with] [MINION] [METHUSELAH]", "mine", seat=True),
+    Verb("hunt", Do.ACTION, "[MINION]", "mine"),
+    Verb("block", Do.BLOCK, "[MINION] [intercept N]", "mine"),
+    Verb("pass", Do.PASS),
+    Verb("stealth", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
+    Verb("intercept", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
+    Verb("amount", Do.ADJUST, "±N [for CAUSE | by CARD]", "any"),
+    Verb("end-action", Do.ACTION_END, "CARD", "any"),
+    Verb("dispute", Do.DISPUTE, "N"),
+    Verb("combat", Do.COMBAT, "MINION, MINION", "any"),
+    Verb("influence", Do.INFLUENCE, "VAMPIRE", "uncontrolled"),
+    Verb("transfer", Do.TRANSFER, "±N VAMPIRE | crypt", "uncontrolled"),
+    Verb("handsize", Do.HAND_SIZE, "±N [METHUSELAH]", seat=True),
+    Verb("shuffle", Do.SHUFFLE, "library|crypt"),
+    Verb("withdraw", Do.WITHDRAW),
+    Verb("time", Do.TIME),
+    Verb("deck", Do.DECK, "CRYPT LIBRARY"),
+)
+"""Every command, in the order help lists them."""
+
+_BY_WORD: dict[str, Verb] = {v.word: v for v in VERBS}
+# The engine's own act names are accepted too (``end_turn``, ``action_end``, ``hand_size``).
+_ALIASES: dict[str, str] = {
+    "end_turn": "end",
+    "action_end": "end-action",
+    "end_action": "end-action",
+    "hand_size": "handsize",
+    "n": "next",
+    "announce": "action",
+}
+
+FIGHT_WORDS: tuple[str, ...] = ("strike", "maneuver", "press", "prevent", "terms", "vote", "done", "diablerise")
+"""The combat and referendum commands (read by :mod:`tui.games.vtes.fight_commands`), for completion."""
+
+ZONE_WORDS: tuple[str, ...] = tuple(t.value for t in Target if t != Target.ON)
+"""The places a card is moved or played ``to`` (``on`` names a card instead)."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a command is read against: the seat's ``view``, the seats' ``names`` (seat order), and
+    the card selected on the board (``selected``: its position, or None)."""
+
+    view: VtesView
+    names: Sequence[str]
+    selected: Pos | None = None
+
+    @property
+    def me(self) -> int:
+        """This seat (a spectator has no commands)."""
+        if self.view.seat is None:
+            raise CommandError("A spectator makes no moves.")
+        return self.view.seat
+
+    def candidates(self, kind: str) -> list[CardView]:
+        """The known cards a CARD argument of ``kind`` is chosen among, named ones only."""
+        view = self.view
+        match kind:
+            case "hand":
+                cards = list(view.hand)
+            case "mine":
+                cards = [c for c in view.cards if c.controller == self.me and c.zone.in_play]
+            case "uncontrolled":
+                cards = list(view.uncontrolled(self.me))
+            case _:
+                cards = list(view.cards) + list(view.hand)
+        return [c for c in cards if c.name]
+
+
+def norm(text: str) -> str:
+    """``text`` as names are compared: lower case, commas as spaces, single spaces."""
+    return " ".join(text.lower().replace(",", " ").split())
+
+
+def bare(name: str) -> str:
+    """A card name without its group suffix: ``"Theo Bell (G2)"`` -> ``"theo bell"``."""
+    return norm(name.split(" (")[0])
+
+
+def is_int(token: str) -> bool:
+    """True when ``token`` is a whole number (``"2"``, ``"-1"``, ``"+3"``)."""
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True
+
+
+def take_card(tokens: Sequence[str], cards: Sequence[CardView], what: str = "card") -> tuple[CardView, list[str]]:
+    """The card named by the longest run of leading ``tokens`` among ``cards`` (its full name,
+    its name without the group, or the start of either; an exact name wins over a start), and
+    the tokens after it. Raises CommandError when none matches."""
+    if not tokens:
+        raise CommandError(f"Name the {what}.")
+    for exact in (True, False):
+        for k in range(len(tokens), 0, -1):
+            phrase = norm(" ".join(tokens[:k]))
+            for c in cards:
+                full, short = norm(c.name), bare(c.name)
+                hit = phrase in (full, short) if exact else (full.startswith(phrase) or short.startswith(phrase))
+                if hit:
+                    return c, list(tokens[k:])
+    known = ", ".join(sorted({c.name for c in cards})[:4])
+    hint = f" (you may name: {known}{'…' if len({c.name for c in cards}) > 4 else ''})" if known else ""
+    raise CommandError(f"No {what} called {' '.join(tokens)!r}{hint}.")
+
+
+def take_seat(tokens: Sequence[str], ctx: Context) -> tuple[int, list[str]]:
+    """The Methuselah named by the leading ``tokens`` (a name or its start, ``me``, ``prey``,
+    ``predator``) and the tokens after it. Raises CommandError when none matches."""
+    if not tokens:
+        raise CommandError("Name the Methuselah.")
+    me = ctx.me
+    word = tokens[0].lower()
+    player = ctx.view.players[me]
+    special = {"me": me, "self": me, "prey": player.prey, "predator": player.predator}
+    if word in special:
+        if special[word] < 0:
+            raise CommandError(f"You have no {word} now.")
+        return special[word], list(tokens[1:])
+    for exact in (True, False):
+        for k in range(len(tokens), 0, -1):
+            phrase = norm(" ".join(tokens[:k]))
+            for seat, name in enumerate(ctx.names):
+                n = norm(name)
+                if (n == phrase) if exact else n.startswith(phrase):
+                    return seat, list(tokens[k:])
+    raise CommandError(f"Nobody at the table is called {' '.join(tokens)!r} ({', '.join(ctx.names)}).")
+
+
+def verb_of(word: str) -> Verb | None:
+    """The command ``word`` names exactly (any case; an alias is the engine's act name, e.g.
+    ``end_turn``), or None."""
+    word = word.lower()
+    return _BY_WORD.get(_ALIASES.get(word, word))
+
+
+__all__ = [
+    "FIGHT_WORDS",
+    "VERBS",
+    "ZONE_WORDS",
+    "CommandError",
+    "Context",
+    "Verb",
+    "bare",
+    "is_int",
+    "norm",
+    "take_card",
+    "take_seat",
+    "verb_of",
+]

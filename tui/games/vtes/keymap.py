@@ -1,0 +1,74 @@
+"""The VTES table screen's keys: each key and the action of :class:`tui.games.vtes.table.VtesTableScreen`
+it runs, in the order the footer lists them, then the frame's keys (chat, log, help, quit). A key
+that can do nothing now leaves the footer (the screen's ``check_action``) and its twin,
+``why_not``, says why when it is pressed anyway. F1's help (:data:`tui.games.vtes.front.HELP`)
+says the same in words.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+from tui.games.vtes.action_text import PASS_KEY
+from tui.screens.table import TableFrame
+
+TABLE_KEYS: list[BindingType] = [
+    Binding("n", "act('next')", "Next"),
+    Binding("p", "play_card", "Play"),
+    # b blocks while you may block the open action, else announces a bleed (never both).
+    Binding("b", "block", "Block"),
+    Binding("b", "act('bleed')", "Bleed"),
+    Binding("h", "act('hunt')", "Hunt"),
+    Binding("a", "announce", "Act…"),
+    Binding("full_stop", "pass_impulse", "Pass", key_display=PASS_KEY),
+    Binding("s", "strike", "Strike"),
+    Binding("m", "fight('maneuver')", "Maneuver"),
+    Binding("P", "fight('press')", "Press"),
+    Binding("V", "vote", "Vote"),
+    Binding("t", "act('transfer')", "Transfer"),
+    # A key that can do nothing now leaves the footer (check_action), and its twin says why.
+    Binding("b", "why_not('bleed')", "Bleed", show=False),
+    Binding("t", "why_not('transfer')", "Transfer", show=False),
+    Binding("h", "why_not('hunt')", "Hunt", show=False),
+    Binding("n", "why_not('next')", "Next", show=False),
+    Binding("full_stop", "why_not('pass')", "Pass", show=False, key_display=PASS_KEY),
+    Binding("s", "why_not('strike')", "Strike", show=False),
+    Binding("m", "why_not('maneuver')", "Maneuver", show=False),
+    Binding("P", "why_not('press')", "Press", show=False),
+    Binding("V", "why_not('vote')", "Vote", show=False),
+    Binding("A", "auto_pass", "Auto-pass", show=False),
+    Binding("colon", "command", "Command"),
+    Binding("tab", "cycle(1)", "Next panel", show=False),
+    Binding("shift+tab", "cycle(-1)", "Previous panel", show=False),
+    Binding("N", "act('end')", "End turn", show=False),
+    Binding("d", "act('draw')", "Draw", show=False),
+    Binding("D", "discard_card", "Discard", show=False),
+    Binding("i", "act('influence')", "Influence", show=False),
+    Binding("k", "lock", "Lock/unlock", show=False),
+    Binding("x", "burn", "Burn", show=False),
+    Binding("v", "move", "Move", show=False),
+    Binding("f", "combat", "Combat", show=False),
+    Binding("C", "act('transfer crypt')", "Crypt card out", show=False),
+    Binding("plus", "act('pool +1')", "Pool +1", show=False),
+    Binding("minus", "act('pool -1')", "Pool -1", show=False),
+    Binding("greater_than_sign", "counter(1)", "Blood +1", show=False),
+    Binding("less_than_sign", "counter(-1)", "Blood -1", show=False),
+    Binding("g", "act('edge')", "Edge", show=False),
+    Binding("w", "act('withdraw')", "Withdraw", show=False),
+    Binding("T", "act('time')", "Call time", show=False),
+    Binding("r", "rulings", "Rulings", show=False),
+    Binding("e", "card_box", "Card text", show=False),
+    Binding("H", "ash", "Ash heaps", show=False),
+    Binding("L", "log_box", "Whole log", show=False),
+    *TableFrame.FRAME_BINDINGS,
+]
+"""The table's bindings (``BINDINGS`` of the screen, which inherits none)."""
+
+ACTING: tuple[str, ...] = (
+    *("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command"),
+    *("block", "announce", "pass_impulse", "auto_pass", "strike", "fight", "vote"),
+)
+"""The actions whose keys make acts: a spectator's footer lists none of them."""
+
+
+__all__ = ["ACTING", "TABLE_KEYS"]

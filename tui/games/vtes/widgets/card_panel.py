@@ -1,0 +1,34 @@
+"""The card panel: the krcg text of one card (name, type, clan or disciplines, capacity, cost,
+text), or its rulings (``r``), scrolled when long; ``e`` shows it whole in a box.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from engine.games.vtes.view import CardView
+from tui.games.vtes.present import card_text, rulings_text
+
+
+class CardPanel(VerticalScroll):
+    """One card's text (``#vt-card-text`` inside); :meth:`show` draws a card (None: none) with
+    its text or, while :attr:`rulings` is set, its rulings, and says so in the border title."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        #: The rulings are shown instead of the card's text.
+        self.rulings = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="vt-card-text")
+
+    def show(self, card: CardView | None) -> None:
+        """Draw ``card`` (its text or its rulings), or nothing."""
+        shown = rulings_text(card) if self.rulings else card_text(card)
+        self.query_one("#vt-card-text", Static).update(shown)
+        self.border_title = "Rulings (r card · e all)" if self.rulings else "Card (r rulings · e all)"
+
+
+__all__ = ["CardPanel"]

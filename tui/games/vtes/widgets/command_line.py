@@ -1,0 +1,144 @@
+"""The command line (``:``): a command typed in the player's words
+(:mod:`tui.games.vtes.commands`), completed as it is typed (→ takes the completion;
+:mod:`tui.games.vtes.completion`). It tells the screen what was entered and what completes it;
+the screen makes the act. Leaving it puts the focus back where it was before ``:``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import on
+from textual.message import Message
+from textual.suggester import Suggester
+from textual.widget import Widget
+from textual.widgets import Input
+
+from tui.games.vtes.command_words import Context
+from tui.games.vtes.completion import completions
+
+#: What the empty command line says.
+PLACEHOLDER = ": a command: bleed 2, block, pass, play CARD, transfer 4 NAME… (→ completes)"
+
+
+class CommandSuggester(Suggester):
+    """Completes the command line as it is typed (→ takes the completion): command words, card
+    names, zones and Methuselah names (:func:`tui.games.vtes.completion.completions`), read
+    against ``context()`` (None: nothing to read against yet)."""
+
+    def __init__(self, context: Callable[[], Context | None]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.context = context
+
+    async def get_suggestion(self, value: str) -> str | None:
+        ctx = self.context()
+        if ctx is None:
+            return None
+        found = completions(value, ctx)
+        return found[0] if found else None
+
+
+class CommandLine(Input):
+    """One line for a command. ``context``: what the words are read against now (None: no view
+    yet); ``home``: where the focus goes when it leaves and was nowhere before. Posts
+    :class:`CommandLine.Entered` on Enter with a command, :class:`CommandLine.Hint` with the
+    completions of what is typed."""
+
+    class Entered(Message):
+        """A command was entered (``line``: stripped, never empty); the screen makes its act and
+        answers with :meth:`CommandLine.accepted` or :meth:`CommandLine.refused`."""
+
+        def __init__(self, command_line: CommandLine, line: str) -> None:
+            super().__init__()
+            self.command_line = command_line
+            self.line = line
+
+        @property
+        def control(self) -> CommandLine:
+            return self.command_line
+
+    class Hint(Message):
+        """What completes the line as typed so far, in words (``"→ completes: …"``)."""
+
+        def __init__(self, command_line: CommandLine, text: str) -> None:
+            super().__init__()
+            self.command_line = command_line
+            self.text = text
+
+        @property
+        def control(self) -> CommandLine:
+            return self.command_line
+
+    def __init__(
+        self, context: Callable[[], Context | None], home: Callable[[], Widget], *, id: str | None = None
+    ) -> None:
+        super().__init__(
+            id=id,
+            placeholder=PLACEHOLDER,
+            suggester=CommandSuggester(context),
+            # A prefilled line (V: "vote for ") keeps its text: the keys typed next complete it.
+            select_on_focus=False,
+        )
+        self._read_context = context
+        self._home = home
+        #: Where the focus goes back after a command that went out (where it was before ``:``).
+        self._before: Widget | None = None
+
+    def open(self) -> None:
+        """Take the focus, remembering where it was."""
+        # At once, not as Widget.focus does it (after the messages already queued): the keys typed
+        # right after ":" belong to the command line, and a "p" among them must not play a card.
+        screen = self.screen
+        if screen.focused is not self:
+            self._before = screen.focused
+        screen.set_focus(self)
+
+    def prefill(self, text: str) -> None:
+        """Take the focus with ``text`` typed, the cursor at its end."""
+        self.open()
+        self.value = text
+        self.cursor_position = len(self.value)
+
+    def leave(self) -> None:
+        """The focus back where it was before ``:`` (else ``home``): the keys act again."""
+        back = self._before
+        self._before = None
+        if back is None or not back.is_attached or back is self:
+            back = self._home()
+        self.screen.set_focus(back)
+
+    def accepted(self) -> None:
+        """The command went out (or waits its turn to): the line empties and is left."""
+        self.value = ""
+        self.leave()
+
+    def refused(self) -> None:
+        """The command was refused: the line stays to be mended, selected, so that typing a new
+        one replaces it."""
+        self.select_all()
+
+    def cancel(self) -> None:
+        """Esc: leave the line, dropping what was typed."""
+        self.value = ""
+        self.leave()
+
+    async def action_submit(self) -> None:
+        """Enter: an empty line is left; a command is :class:`Entered`."""
+        line = self.value.strip()
+        if not line:
+            self.leave()
+            return
+        self.post_message(self.Entered(self, line))
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        ctx = self._read_context()
+        if ctx is None or not event.value.strip():
+            return
+        found = completions(event.value, ctx)
+        if found:
+            shown = " · ".join(found[:4])
+            self.post_message(self.Hint(self, f"→ completes: {shown}{' …' if len(found) > 4 else ''}"))
+
+
+__all__ = ["CommandLine", "CommandSuggester"]

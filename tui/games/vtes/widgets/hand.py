@@ -1,0 +1,47 @@
+"""The hand: this seat's cards in hand (:func:`tui.games.vtes.present.hand_label`), the card
+``p`` plays and ``D`` discards; a spectator's says that hands stay hidden.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets.option_list import Option
+
+from engine.games.vtes.view import VtesView
+from tui.games.vtes.present import hand_label
+from tui.games.vtes.widgets.card_list import CardList, pos_id
+
+
+class HandList(CardList):
+    """The seat's hand; :meth:`show` fills it from a view, the highlight staying at its place."""
+
+    PREFIX = "h"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._shown: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The panel's title: how many cards the seat holds (a spectator: "Hand")."""
+        view = self.view
+        return f"Your hand ({len(view.hand)})" if view is not None and view.seat is not None else "Hand"
+
+    def show(self, view: VtesView) -> None:
+        """Fill the list from ``view``'s hand; an unchanged hand is left alone."""
+        self.view = view
+        options = [Option(hand_label(c), id=pos_id(self.PREFIX, c.pos)) for c in view.hand]
+        if view.seat is None:
+            # A spectator holds no hand: the panel says so once, instead of staying empty.
+            options = [Option(Text("Watching: hands stay hidden.", style="dim"), id="h-none", disabled=True)]
+        ids = tuple(str(o.id) for o in options) + tuple(str(o.prompt) for o in options)
+        if ids == self._shown:
+            return
+        self._shown = ids
+        old = self.highlighted
+        self.set_options(options)
+        if options:
+            self.highlighted = min(old or 0, len(options) - 1)
+
+
+__all__ = ["HandList"]

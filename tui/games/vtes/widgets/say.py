@@ -1,0 +1,71 @@
+"""The line under the table: whose turn and phase it is (the turn line), or what the screen has
+to say: a refusal (``-illegal``) or what to do by hand after a play (``-todo``), which wrap to up
+to three lines and stay until the next key, or a passing word the next redraw replaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.widgets import Static
+
+#: The turn line now, and whether it has its row (no box, action, combat or referendum, says it
+#: all); None before the table has started.
+Turn = tuple[str, bool] | None
+
+
+class SayLine(Static):
+    """The turn line (``turn()``), or the screen's last word. :meth:`say` shows a word;
+    :meth:`show_turn` the turn line unless a word that stays is shown; :meth:`unstick` lets the
+    turn line back. Its classes ``-illegal`` and ``-todo`` are styled (and sized) by the screen's
+    stylesheet, beside the rows around it."""
+
+    def __init__(self, turn: Callable[[], Turn], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._turn = turn
+        #: The turn line when an after-play note was shown: a new one replaces the note.
+        self._turn_at_note = ""
+
+    @property
+    def sticky(self) -> bool:
+        """A refusal or an after-play note is shown: it stays until the next key."""
+        return self.has_class("-illegal") or self.has_class("-todo")
+
+    def say(self, text: str, illegal: bool, todo: bool = False) -> None:
+        """Show ``text``: ``illegal`` (a refusal) and ``todo`` (what to do by hand after a play)
+        wrap to up to three lines and stay until the next key (a ``todo`` note, or until the
+        turn line changes); any other text is one line, which the next redraw replaces."""
+        self.display = True
+        self.update(text)
+        self.set_class(illegal, "-illegal")
+        self.set_class(todo and not illegal, "-todo")
+        now = self._turn() if todo else None
+        if now is not None:
+            self._turn_at_note = now[0]
+
+    def show_turn(self) -> None:
+        """Show the turn line, unless a refusal or a note that outlives it is shown. During an
+        action, a combat or a referendum the box says it all: the line gives its row back, but a
+        refusal or a note still shows."""
+        now = self._turn()
+        if now is None:
+            return
+        turn, quiet = now
+        self.display = quiet or self.sticky
+        if self.has_class("-illegal"):
+            return  # the last refusal stays until the next key
+        if self.has_class("-todo"):
+            if turn == self._turn_at_note:
+                return  # what to do after a play stays until the next key, or news of the turn
+            self.set_class(False, "-todo")  # the turn changed (a phase, a withdrawal that fails)
+        self.update(turn)
+
+    def unstick(self) -> None:
+        """The person moved on: the turn line replaces the last refusal or after-play note."""
+        if self.sticky and self._turn() is not None:
+            self.set_class(False, "-illegal")
+            self.set_class(False, "-todo")
+            self.show_turn()
+
+
+__all__ = ["SayLine", "Turn"]
