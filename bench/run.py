@@ -18,8 +18,17 @@
 - ``result_s``: ``vampire result FILE`` of that VTES game, as a new process;
 - ``net`` (when the network layer provides it): move latency over loopback and a deal between
   separate processes;
-- ``deck_v2``: version 2's deck (bench.deck): 4- and 8-seat deals between processes over TCP, and
-  prove/verify of one shuffle of 108 and 90 cards.
+- ``deck_v2``: version 2's deck (bench.deck): 4- and 8-seat deals between processes over TCP (with
+  each deal's critical path), and prove/verify of one shuffle of 108 and 90 cards;
+- ``between_rounds_s``: Vampire Queen, 4 bot processes and a host over TCP, from the last card of
+  round 1 to the moment every hand of round 2 is dealt (``between_rounds``: its CPU and critical
+  path; bench.deck);
+- ``first_turn``: ``vampire play`` as a new process to the person's first turn: ``queen_4_s``
+  (Vampire Queen, 4 seats, to "Your turn.") and ``vtes_4_s`` (``--game vtes --seats 4``, to the
+  first phase of the first turn), with their CPU seconds (bench.first_turn: the real command,
+  its app headless);
+- ``vtes.protocol.tcp_setup_5_s``: a 5-seat VTES set-up between 5 bot processes and a host over
+  TCP (``vtes.protocol.tcp_setup_5``: its CPU and critical path; bench.deck).
 
 ``scripts/bench --quick`` runs smaller samples.
 """
@@ -201,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     from bench import deck as bench_deck
 
     out["deck_v2"] = bench_deck.run(quick=quick)
+    rounds = bench_deck.between_rounds()
+    out["between_rounds_s"] = rounds["wall_s"]
+    out["between_rounds"] = rounds
+    from bench import first_turn
+
+    out["first_turn"] = first_turn.run()
     try:
         from engine.games.vtes import bench as vtes_bench  # type: ignore[attr-defined]
     except ImportError:
@@ -208,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         out["vtes"] = vtes_bench.run(quick=quick)
         out["vtes"]["protocol"] = bench_vtes_table()
+    setup = bench_deck.vtes_setup()
+    protocol = out.setdefault("vtes", {}).setdefault("protocol", {})
+    protocol["tcp_setup_5_s"] = setup["wall_s"]
+    protocol["tcp_setup_5"] = setup
     print(json.dumps(out, indent=2))
     return 0
 

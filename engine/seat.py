@@ -10,6 +10,7 @@ state plus what this seat may know.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
@@ -30,6 +31,30 @@ from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, Shar
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+class _Once[T]:
+    """A value made once, by the first thread that asks for it (:meth:`get`); a thread asking while
+    it is being made waits for it. Work that needs it may so run in any pool, or on the caller's
+    thread, without waiting on a task that has not started."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make: Callable[[], T] | None = make
+        self._value: T | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> T:
+        with self._lock:
+            if self._make is not None:
+                self._value = self._make()
+                self._make = None
+            return self._value  # type: ignore[return-value]
+
+
+Statement = tuple[Any, ...]
+"""What a piece of a seat's early work was made for, and its key: ("key", event, n, owner), ("deck",
+event, joint, cards), ("shuffle", event, joint, inputs), ("shares", event, positions, c1s). It is
+used only for the duty whose statement, computed from the table when the duty is owed, is equal."""
 
 
 class Seat:
@@ -62,8 +87,12 @@ class Seat:
         self.known: dict[Pos, str] = {}
         self.complaints: list[Pos] = []
         self._event_secrets: dict[int, elgamal.ElGamalSecrets] = {}
-        # event -> (the inputs, this seat's shuffle and proof being computed on them)
-        self._prepared: dict[int, tuple[tuple[Ciphertext, ...], Future[tuple[list[Ciphertext], list[Any]]]]] = {}
+        # Work made before it is owed (see _plan): the secrets of the event being set up, by
+        # (event, n, owner, inherited x); its pads and the half of the owner's deck that needs no
+        # joint key, by statement; the duties themselves (key, deck, shuffle, shares), by statement.
+        self._derived: dict[tuple[int, int, bool, bytes | None], _Once[elgamal.ElGamalSecrets]] = {}
+        self._parts: dict[Statement, _Once[Any]] = {}
+        self._early: dict[Statement, Future[Any]] = {}
         self._private_indexes: dict[tuple[str, tuple[str, ...]], deck.CardIndex] = {}
         self.decks: dict[str, list[str]] = {}
         self.leaves: list[str] = []
@@ -197,7 +226,8 @@ class Seat:
     # -- folding --------------------------------------------------------------------------------
 
     def fold(self, entry: Entry, defer_proof: bool = False) -> list[Note]:
-        """Fold an entry into this seat's table, then decode any card newly opened to it.
+        """Fold an entry into this seat's table, then decode any card newly opened to it, and start
+        in worker threads the work of the duties it will owe that needs nothing more (:meth:`_plan`).
 
         When ``entry`` is the `shuffle` just before this seat's own, the seat starts its shuffle
         and proof on that entry's outputs in a worker thread first, so that they are computed
@@ -212,6 +242,7 @@ class Seat:
         self._prepare_shuffle(entry)
         notes = self.table.apply(entry, defer_proof=defer_proof)
         self._decode()
+        self._plan()
         return notes
 
     def _prepare_shuffle(self, entry: Entry) -> None:
@@ -233,9 +264,198 @@ class Seat:
         # Only the shape here: the table checks every point as it folds the entry, and the
         # prepared shuffle is used only on the inputs the table accepted (see _duty_body).
         inputs = tuple((c[0], c[1]) for c in cards if isinstance(c, list) and len(c) == 2)
-        secrets = self._secrets_for(ev)  # its seed is drawn and flushed here, in this thread
-        future = shuffle_proof.pool().submit(shuffle_proof.shuffle_and_prove, secrets, joint, inputs)
-        self._prepared[ev.number] = (inputs, future)
+        if len(inputs) == ev.n:
+            self._start_shuffle(ev, joint, inputs)
+
+    # -- work made before it is owed ------------------------------------------------------------
+
+    def _plan(self) -> None:
+        """Start in worker threads (the proof pool, shuffle_proof.pool) what this seat's next duties
+        need that is known already, and drop what no duty can use any more.
+
+        For the event being set up (PROTOCOL.md 6.3): its secrets and key proof at once; for its
+        owner, the half of the `deck` that needs no joint key (the card points and r_j·G), and the
+        whole `deck` once the joint key is in; for a shuffler, its re-encryption pads ρ_j·(G, H_e)
+        once the joint key is in (the outputs are then the inputs permuted plus the pads), and its
+        shuffle and proof once its inputs are folded (the `deck`, the public deck, or the shuffle
+        before it, even unverified: :meth:`_prepare_shuffle`). For cards opened to seats or to
+        everyone: this seat's decryption shares, which it publishes only once every shuffle of
+        their event is verified (:meth:`duty`). Each piece is kept under the statement it was
+        made for and used only for a duty whose statement is equal (:meth:`_duty_body`); work for
+        an event or an opening that never comes (the table stops, a seat abandons, the game ends)
+        is dropped at the next fold, unpublished. Seeds are drawn and flushed here, on the
+        caller's thread, in the order the duties would draw them."""
+        t = self.table
+        seat = self.index
+        live: set[Statement] = set()
+        if seat is not None and t.phase == Phase.RUNNING:
+            match t.work:
+                case ShuffleWork(event=e):
+                    live = self._plan_event(t.events[e], seat)
+                case ShareWork() | RevealWork() as work:
+                    live = self._plan_shares(work, seat)
+        self._drop(live)
+
+    def _drop(self, live: set[Statement]) -> None:
+        """Forget (and cancel, when not started) the early work whose statement is not ``live``,
+        and the secrets derived for events no live work is about."""
+        for store in (self._early, self._parts):
+            for statement in [st for st in store if st not in live]:
+                item = store.pop(statement)
+                if isinstance(item, Future):
+                    item.cancel()
+        events = {st[1] for st in live}
+        for key in [k for k in self._derived if k[0] not in events]:
+            del self._derived[key]
+
+    def _plan_event(self, ev: ShuffleEvent, seat: int) -> set[Statement]:
+        live: set[Statement] = set()
+        if seat not in ev.order and seat not in ev.shufflers:
+            return live
+        if ev.own_keys and seat not in ev.keys:
+            live.add(self._start_key(ev))
+        joint = ev.joint
+        if ev.needs_deck and ev.owner == seat and ev.deck_seq is None:
+            cards = tuple(self._private_cards(ev))
+            if len(cards) == ev.n:
+                live.add(self._deck_half(ev, cards)[0])
+                if joint is not None:
+                    live.add(self._start_deck(ev, joint, cards))
+        remaining = ev.shufflers[len(ev.shuffles) :]
+        if joint is not None and seat in remaining:
+            live.add(self._pads(ev, joint)[0])
+            inputs_in = bool(ev.cur) and (not ev.needs_deck or ev.deck_seq is not None)
+            if remaining[0] == seat and inputs_in:
+                live.add(self._start_shuffle(ev, joint, tuple(ev.cur)))
+        for statement in self._early:
+            if statement[0] == "shuffle" and statement[1] == ev.number:
+                live.add(statement)  # prepared on an entry not folded yet (a pipeline's next step)
+        return live
+
+    def _plan_shares(self, work: ShareWork | RevealWork, seat: int) -> set[Statement]:
+        live: set[Statement] = set()
+        t = self.table
+        for (s, e), ks in t.deck_events.shares_owed(work).items():
+            if s != seat:
+                continue
+            ev = t.events[e]
+            statement: Statement = ("shares", e, tuple(ks), tuple(ev.cur[k][0] for k in ks))
+            live.add(statement)
+            if statement not in self._early:
+                secrets = self._secrets_once(ev)
+                c1s = statement[3]
+
+                def make(secrets: _Once[elgamal.ElGamalSecrets] = secrets, c1s: Any = c1s, ks: Any = ks) -> Any:
+                    s = secrets.get()
+                    return [elgamal.make_share(s, c1, k, remember=False) for c1, k in zip(c1s, ks, strict=True)]
+
+                self._early[statement] = shuffle_proof.pool().submit(make)
+        return live
+
+    def _start_key(self, ev: ShuffleEvent) -> Statement:
+        statement: Statement = ("key", ev.number, ev.n, self._owner_of(ev))
+        if statement not in self._early:
+            secrets = self._secrets_once(ev)
+            self._early[statement] = shuffle_proof.pool().submit(lambda: elgamal.key_proof(secrets.get()))
+        return statement
+
+    def _deck_half(self, ev: ShuffleEvent, cards: tuple[str, ...]) -> tuple[Statement, _Once[Any]]:
+        """The owner's card points of ``cards`` and r_j·G (elgamal.private_deck_c1s): started in the
+        pool now, made by whoever needs them first."""
+        statement: Statement = ("deck-half", ev.number, ev.deck_name, cards)
+        half = self._parts.get(statement)
+        if half is None:
+            secrets = self._secrets_once(ev)
+            table_id, name = self.table.table_id, ev.deck_name
+
+            def make() -> tuple[list[bytes], list[bytes]]:
+                points = [group.card_point(table_id, name, c) for c in cards]
+                return points, elgamal.private_deck_c1s(secrets.get())
+
+            half = self._parts[statement] = _Once(make)
+            shuffle_proof.pool().submit(half.get)
+        return statement, half
+
+    def _start_deck(self, ev: ShuffleEvent, joint: bytes, cards: tuple[str, ...]) -> Statement:
+        statement: Statement = ("deck", ev.number, joint, cards)
+        if statement not in self._early:
+            secrets = self._secrets_once(ev)
+            half = self._deck_half(ev, cards)[1]
+
+            def make() -> list[Ciphertext]:
+                points, c1s = half.get()
+                return elgamal.private_deck(secrets.get(), joint, points, c1s=c1s)
+
+            self._early[statement] = shuffle_proof.pool().submit(make)
+        return statement
+
+    def _pads(self, ev: ShuffleEvent, joint: bytes) -> tuple[Statement, _Once[Any]]:
+        """This seat's re-encryption pads for ``ev`` under ``joint`` (elgamal.reencryption_pads):
+        started in the pool now, made by whoever needs them first."""
+        statement: Statement = ("pads", ev.number, joint)
+        pads = self._parts.get(statement)
+        if pads is None:
+            secrets = self._secrets_once(ev)
+            pads = self._parts[statement] = _Once(lambda: elgamal.reencryption_pads(secrets.get(), joint))
+            shuffle_proof.pool().submit(pads.get)
+        return statement, pads
+
+    def _start_shuffle(self, ev: ShuffleEvent, joint: bytes, inputs: tuple[Ciphertext, ...]) -> Statement:
+        statement: Statement = ("shuffle", ev.number, joint, inputs)
+        if statement not in self._early:
+            secrets = self._secrets_once(ev)  # its seed is drawn and flushed here, in this thread
+            pads = self._pads(ev, joint)[1]
+
+            def make() -> tuple[list[Ciphertext], list[Any]]:
+                # The pads came from checked values; on inputs that are not points (an entry the
+                # table then refuses) the additions fail, and the duty is made again if owed.
+                return shuffle_proof.shuffle_and_prove(
+                    secrets.get(), joint, inputs, pads=pads.get(), executor=shuffle_proof.parts_pool()
+                )
+
+            self._early[statement] = shuffle_proof.pool().submit(make)
+        return statement
+
+    def _early_result(self, statement: Statement) -> Any:
+        """The result of the early work made for ``statement`` (waiting for it if it is being
+        made), or None: there is none, it had not started (cancelled: the caller makes it now,
+        which is as fast), or it failed (the caller makes it again and meets the error itself)."""
+        future = self._early.pop(statement, None)
+        if future is None or future.cancel() or future.exception() is not None:
+            return None
+        return future.result()
+
+    def _owed_statement(self) -> Statement | None:
+        """The statement of the protocol duty this seat owes now, as :meth:`_plan` keys its early
+        work (None: none, or a duty made at once)."""
+        t = self.table
+        seat = self.index
+        owed = [kind for s, kind in t.owed() if s == seat and kind != EntryKind.MOVE]
+        if seat is None or not owed:
+            return None
+        kind = owed[0]
+        match t.work:
+            case ShuffleWork(event=e):
+                ev = t.events[e]
+                if kind == EntryKind.KEY:
+                    return ("key", e, ev.n, self._owner_of(ev))
+                if ev.joint is None:
+                    return None
+                if kind == EntryKind.DECK:
+                    return ("deck", e, ev.joint, tuple(self._private_cards(ev)))
+                if kind == EntryKind.SHUFFLE:
+                    return ("shuffle", e, ev.joint, tuple(ev.cur))
+            case ShareWork() | RevealWork() as work if kind == EntryKind.SHARE:
+                owed_shares = t.deck_events.shares_owed(work)
+                e, ks = next((e, ks) for (s, e), ks in owed_shares.items() if s == seat)
+                return ("shares", e, tuple(ks), tuple(t.events[e].cur[k][0] for k in ks))
+        return None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Work under way in threads is no state of the seat: a copy makes it again when it needs it.
+        state = dict(self.__dict__)
+        state.update(_derived={}, _parts={}, _early={})
+        return state
 
     def _decode(self) -> None:
         seat = self.index
@@ -278,12 +498,15 @@ class Seat:
         t = self.table
         seat = self.index
         if seat is None or t.phase != Phase.RUNNING:
+            if self._early or self._parts or self._derived:
+                self._drop(set())  # the game is over or stopped: what was made early is dropped
             return None
         if t.unverified is not None and (seat, EntryKind.SHUFFLE) not in t.owed():
             # No share (nor anything else) before every shuffle of the event is verified
             # (PROTOCOL.md 6.3, item 4); the next shuffle may build on an unverified one.
             t.settle()
             if t.phase != Phase.RUNNING:
+                self._drop(set())  # the proof failed: what was made early is dropped, unpublished
                 return None
         if self.complaints and not isinstance(t.work, SeedsWork):
             e, k = self.complaints[0]
@@ -296,16 +519,19 @@ class Seat:
         return None
 
     def preparing(self) -> Future[Any] | None:
-        """The shuffle and proof this seat prepares in the pool for the shuffle it owes now, while
-        it is not computed yet (None: no such work, or done): :meth:`duty` would wait for it."""
+        """The early work (:meth:`_plan`) of the duty this seat owes now, while it is being made in
+        the pool (None: no such work, or done): :meth:`duty` would wait for it. Its shares count
+        only once every shuffle of their event is verified (until then :meth:`duty` verifies)."""
         t = self.table
-        seat = self.index
-        if seat is None or not isinstance(t.work, ShuffleWork) or (seat, EntryKind.SHUFFLE) not in t.owed():
+        if self.index is None or t.phase != Phase.RUNNING:
             return None
-        prepared = self._prepared.get(t.work.event)
-        if prepared is None or prepared[1].done() or prepared[0] != tuple(t.events[t.work.event].cur):
+        statement = self._owed_statement()
+        if statement is None or (statement[0] == "shares" and t.unverified is not None):
             return None
-        return prepared[1]
+        future = self._early.get(statement)
+        if future is None or future.done():
+            return None
+        return future
 
     def _duty_body(self, kind: EntryKind) -> dict[str, Any]:
         t = self.table
@@ -325,22 +551,30 @@ class Seat:
             case ReleaseWork(waiting=[(_, e), *_]) if kind == EntryKind.KEY_REVEAL:
                 return {"event": e, "x": self._secrets_for(t.events[e]).x}
             case ShuffleWork(event=e) if kind == EntryKind.KEY:
-                secrets = self._secrets_for(t.events[e])
-                return {"event": e, "commit": secrets.commit, "X": secrets.X, "pok": elgamal.prove_key(secrets)}
+                ev = t.events[e]
+                secrets = self._secrets_for(ev)
+                pok = self._early_result(("key", e, ev.n, self._owner_of(ev)))
+                if pok is None:
+                    pok = elgamal.key_proof(secrets)
+                elgamal.remember_key(secrets, pok)
+                return {"event": e, "commit": secrets.commit, "X": secrets.X, "pok": pok}
             case ShuffleWork(event=e) if kind == EntryKind.DECK:
                 ev = t.events[e]
-                points = [group.card_point(t.table_id, ev.deck_name, c) for c in self._private_cards(ev)]
                 joint = ev.joint
                 assert joint is not None  # the keys are in: the table owes the deck only then
-                deck_cards = elgamal.private_deck(self._secrets_for(ev), joint, points)
+                cards = tuple(self._private_cards(ev))
+                deck_cards = self._early_result(("deck", e, joint, cards))
+                if deck_cards is None:
+                    points = [group.card_point(t.table_id, ev.deck_name, c) for c in cards]
+                    deck_cards = elgamal.private_deck(self._secrets_for(ev), joint, points)
                 return {"event": e, "cards": [list(c) for c in deck_cards]}
             case ShuffleWork(event=e) if kind == EntryKind.SHUFFLE:
                 ev = t.events[e]
                 joint = ev.joint
                 assert joint is not None
-                prepared = self._prepared.pop(e, None)
-                if prepared is not None and prepared[0] == tuple(ev.cur) and prepared[1].exception() is None:
-                    outputs, shuffle = prepared[1].result()
+                made = self._early_result(("shuffle", e, joint, tuple(ev.cur)))
+                if made is not None:
+                    outputs, shuffle = made
                 else:
                     outputs, shuffle = shuffle_proof.shuffle_and_prove(self._secrets_for(ev), joint, ev.cur)
                 # This process made the proof on its table's checked deck and joint key: the entry
@@ -356,7 +590,13 @@ class Seat:
                 e, ks = next((e, ks) for (s, e), ks in owed.items() if s == seat)
                 ev = t.events[e]
                 secrets = self._secrets_for(ev)
-                made = [elgamal.make_share(secrets, ev.cur[k][0], k) for k in ks]
+                c1s = tuple(ev.cur[k][0] for k in ks)
+                made = self._early_result(("shares", e, tuple(ks), c1s))
+                if made is None:
+                    made = [elgamal.make_share(secrets, ev.cur[k][0], k) for k in ks]
+                else:
+                    for k, c1, (D, proof) in zip(ks, c1s, made, strict=True):
+                        elgamal.remember_share(secrets, c1, k, D, proof)
                 return {"event": e, "positions": ks, "shares": [m[0] for m in made], "proofs": [m[1] for m in made]}
             case RevealWork() as work if kind == EntryKind.REVEAL:
                 e, ks = next((e, ks) for e, ks in t.deck_events.reveals_owed(work).items() if t.events[e].owner == seat)
@@ -379,18 +619,39 @@ class Seat:
         reshuffle's key share is that of the event it inherits its keys from."""
         secrets = self._event_secrets.get(ev.number)
         if secrets is None:
-            seat = self.seated()
-            table_id = self.table.table_id
-            seed: bytes = self.secrets.fresh("seed", ev.number, self.random_bytes)
-            inherited = None
-            if not ev.own_keys:
-                inherited = self._secrets_for(self.table.events[ev.keys_from]).x
-            owner = ev.private and ev.owner == seat and ev.needs_deck
-            secrets = elgamal.ElGamalSecrets.derive(
-                seed, table_id, ev.number, seat, ev.n, owner=owner, inherited_x=inherited
-            )
-            self._event_secrets[ev.number] = secrets
+            secrets = self._event_secrets[ev.number] = self._secrets_once(ev).get()
         return secrets
+
+    def _owner_of(self, ev: ShuffleEvent) -> bool:
+        """This seat writes the `deck` of ``ev`` (its secrets then hold r_j)."""
+        return ev.private and ev.owner == self.index and ev.needs_deck
+
+    def _secrets_once(self, ev: ShuffleEvent) -> _Once[elgamal.ElGamalSecrets]:
+        """This seat's secrets for ``ev``, made once by whoever needs them first (a worker thread
+        or this one); its seed of the event is drawn and flushed here, on the caller's thread."""
+        known = self._event_secrets.get(ev.number)
+        inherited = None
+        if known is None and not ev.own_keys:
+            inherited = self._secrets_for(self.table.events[ev.keys_from]).x
+        key = (ev.number, ev.n, self._owner_of(ev), inherited)
+        once = self._derived.get(key)
+        if once is None:
+            if known is not None:
+                once = _Once(lambda: known)
+            else:
+                seat = self.seated()
+                table_id = self.table.table_id
+                seed: bytes = self.secrets.fresh("seed", ev.number, self.random_bytes)
+                number, n, owner = ev.number, ev.n, key[2]
+
+                def derive() -> elgamal.ElGamalSecrets:
+                    return elgamal.ElGamalSecrets.derive(
+                        seed, table_id, number, seat, n, owner=owner, inherited_x=inherited
+                    )
+
+                once = _Once(derive)
+            self._derived[key] = once
+        return once
 
     def move_body(self, act: Act) -> dict[str, Any]:
         """The body of a `move` for ``act``: the act and, for each hidden card it plays, the

@@ -87,9 +87,11 @@ def work_progress(table: Table, memory: dict[Any, int] | None = None, me: int | 
     does nothing). Built from what any table exposes, whatever its deck protocol: the duties it is
     owed (:meth:`Table.owed`, (seat, entry kind) pairs) and what its game waits for
     (:meth:`Table.pending`'s phrase): "Dealing round 2: Scott shuffles the cards and proves it
-    (7 of 24)". ``memory`` (kept by the caller across calls) remembers where each piece of work
-    began and how many entries the same work took before (the next deal takes as many), so the
-    total is an estimate that never falls below what is left."""
+    (7 of 24)", the count from the table (:meth:`Table.work_steps`: the entries its work took and
+    still needs). ``memory`` (kept by the caller across calls) remembers where each piece of work
+    began and how many entries the same work took before (the next deal takes as many), for a
+    table that does not count its work: the total is then an estimate that never falls below
+    what is left."""
     if table.phase != "running":
         return None
     duties = [(s, str(k)) for s, k in table.owed() if str(k) != "move"]
@@ -105,6 +107,9 @@ def work_progress(table: Table, memory: dict[Any, int] | None = None, me: int | 
     start = memory.setdefault(("start", phrase), table.seq)
     done = max(table.seq - start, 0)
     total = max(memory.get(("size", shape), 0), done + len(duties))
+    if (steps := table.work_steps()) is not None:
+        done, total = steps  # the table counts its work: the total is known from the start
+        known = True
     memory[("size", shape)] = total
     kind = duties[0][1]
     seats = sorted({s for s, k in duties if k == kind})

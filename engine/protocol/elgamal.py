@@ -204,11 +204,18 @@ def key_proof(secrets: ElGamalSecrets) -> bytes:
 def prove_key(secrets: ElGamalSecrets) -> bytes:
     """The key proof of :func:`key_proof`, kept in group.OWN_PROOFS: this process made it, so its
     `key` entry is not verified again here. PROTOCOL.md 6.3, item 1."""
+    pok = key_proof(secrets)
+    remember_key(secrets, pok)
+    return pok
+
+
+def remember_key(secrets: ElGamalSecrets, pok: bytes) -> None:
+    """Keep ``pok``, the :func:`key_proof` of ``secrets`` this process made (possibly earlier, in a
+    worker thread), in group.OWN_PROOFS, so that the `key` entry carrying it is not verified again
+    here; call it when the entry is made."""
     s = secrets
-    pok = key_proof(s)
     if group.is_scalar(pok[32:]):  # X = x·G is valid; z = 0 (probability ~2^-252) would not verify
         group.OWN_PROOFS.add(_key_memo_key(s.table, s.event, s.seat, s.X, pok))
-    return pok
 
 
 def _key_memo_key(table: Any, event: Any, seat: Any, X: Any, pok: Any) -> tuple[Any, ...]:
@@ -308,22 +315,31 @@ def public_deck(joint: bytes, points: Sequence[bytes]) -> list[Ciphertext]:
     return out
 
 
-def private_deck(secrets: ElGamalSecrets, joint: bytes, points: Sequence[bytes]) -> list[Ciphertext]:
+def private_deck(
+    secrets: ElGamalSecrets, joint: bytes, points: Sequence[bytes], *, c1s: Sequence[bytes] | None = None
+) -> list[Ciphertext]:
     """The ``cards`` of a private deck owner's `deck` entry: card j = (r_j·G, M(L[σ(j)]) + r_j·H_e),
     ``points`` being M of the part's cards in the order of the owner's committed list (n of them,
-    the secrets' n). Raises :class:`DeckProofError` for a wrong count or secrets derived without
-    ``owner``, group.BadPoint for a bad joint key. PROTOCOL.md 6.3, item 2."""
+    the secrets' n). ``c1s``: the r_j·G of :func:`private_deck_c1s`, when made before the joint key
+    was known (the same values). Raises :class:`DeckProofError` for a wrong count or secrets
+    derived without ``owner``, group.BadPoint for a bad joint key. PROTOCOL.md 6.3, item 2."""
     s = secrets
-    if len(points) != s.n or len(s.deck_rand) != s.n:
+    if len(points) != s.n or len(s.deck_rand) != s.n or (c1s is not None and len(c1s) != s.n):
         raise DeckProofError(f"a private deck of {s.n} cards needs {s.n} card points and the owner's secrets.")
+    firsts = private_deck_c1s(s) if c1s is None else c1s
     out = []
     for j, i in enumerate(s.perm):
-        r = s.deck_rand[j]
-        c2 = group.add(points[i], group.mult(r, joint, "the joint key"))
+        c2 = group.add(points[i], group.mult(s.deck_rand[j], joint, "the joint key"))
         if c2 == IDENTITY:
             raise BadPoint(f"card {j} of the private deck encrypts to the identity.")
-        out.append((group.base_mult(r), c2))
+        out.append((firsts[j], c2))
     return out
+
+
+def private_deck_c1s(secrets: ElGamalSecrets) -> list[bytes]:
+    """r_j·G for every card j of a private deck owner's `deck` entry (:func:`private_deck`): the
+    half of it that needs no joint key, so it can be made before the keys are in."""
+    return [group.base_mult(r) for r in secrets.deck_rand]
 
 
 def reencrypt(
@@ -352,15 +368,32 @@ def reencrypt(
     return out
 
 
-def make_shuffle(secrets: ElGamalSecrets, joint: bytes, inputs: Sequence[Sequence[bytes]]) -> list[Ciphertext]:
+def reencryption_pads(secrets: ElGamalSecrets, joint: bytes) -> list[Ciphertext]:
+    """ρ_j·(G, H_e) for every output j of this participant's shuffle (:func:`make_shuffle`): the
+    part of it that needs the joint key but not the inputs, so it can be made while the shuffles
+    before this one are under way. Raises group.BadPoint for an invalid joint key."""
+    return [(pmul(r, G), pmul(r, joint)) for r in secrets.rho]
+
+
+def make_shuffle(
+    secrets: ElGamalSecrets,
+    joint: bytes,
+    inputs: Sequence[Sequence[bytes]],
+    *,
+    pads: Sequence[Ciphertext] | None = None,
+) -> list[Ciphertext]:
     """This participant's shuffle of ``inputs`` (n checked ciphertexts) under the joint key:
-    :func:`reencrypt` with its σ and ρ. Raises :class:`DeckProofError` for a wrong count and
+    :func:`reencrypt` with its σ and ρ (``pads``: its :func:`reencryption_pads` under ``joint``,
+    made before; the outputs are the same). Raises :class:`DeckProofError` for a wrong count and
     group.BadPoint if an output is the identity (probability ~2^-252 for valid inputs).
     PROTOCOL.md 6.3, item 3. Its proof: engine.protocol.shuffle_proof.prove."""
     s = secrets
-    if len(inputs) != s.n:
+    if len(inputs) != s.n or (pads is not None and len(pads) != s.n):
         raise DeckProofError(f"the input of the shuffle has {len(inputs)} cards, not {s.n}.")
-    out = reencrypt(inputs, s.perm, s.rho, joint)
+    if pads is None:
+        out = reencrypt(inputs, s.perm, s.rho, joint)
+    else:
+        out = [(padd(inputs[i][0], pads[j][0]), padd(inputs[i][1], pads[j][1])) for j, i in enumerate(s.perm)]
     if any(IDENTITY in c for c in out):
         raise BadPoint("a card of the shuffle's output is the identity.")
     return out
@@ -394,19 +427,27 @@ def share_context(table: bytes, event: int, seat: int, position: int) -> list[An
     return [table, event, seat, "share", position]
 
 
-def make_share(secrets: ElGamalSecrets, c1: bytes, position: int) -> tuple[bytes, bytes]:
+def make_share(secrets: ElGamalSecrets, c1: bytes, position: int, *, remember: bool = True) -> tuple[bytes, bytes]:
     """(D, proof): D = x·c1 for the checked point ``c1`` of ``position`` of the event's final deck,
     and the 64-byte DLEQ proof (version 1's) with B1 = G, P1 = X, B2 = c1, P2 = D under
     :func:`share_context`, keyed by this event's nonce key; kept in group.OWN_PROOFS (this process
-    made it: the entry carrying it is not verified again here). Raises group.BadPoint for a bad c1.
-    PROTOCOL.md 6.3, item 4."""
+    made it: the entry carrying it is not verified again here) unless ``remember`` is False (made
+    ahead of its entry: :func:`remember_share` when the entry is made). Raises group.BadPoint for
+    a bad c1. PROTOCOL.md 6.3, item 4."""
     s = secrets
     D = group.mult(s.x, c1, f"c1 of position {position}")
-    ctx = share_context(s.table, s.event, s.seat, position)
-    proof = group.dleq_prove(s.x, G, s.X, c1, D, s.nonce_key, ctx)
-    # c1 went through a checked multiplication and X = x·G: this process trusts its own share.
-    group.remember_dleq(G, s.X, c1, D, proof, ctx)
+    proof = group.dleq_prove(s.x, G, s.X, c1, D, s.nonce_key, share_context(s.table, s.event, s.seat, position))
+    if remember:
+        remember_share(s, c1, position, D, proof)
     return D, proof
+
+
+def remember_share(secrets: ElGamalSecrets, c1: bytes, position: int, D: bytes, proof: bytes) -> None:
+    """Keep a share this process made with :func:`make_share` in group.OWN_PROOFS, so that the
+    entry carrying it is not verified again here."""
+    s = secrets
+    # c1 went through a checked multiplication and X = x·G: this process trusts its own share.
+    group.remember_dleq(G, s.X, c1, D, proof, share_context(s.table, s.event, s.seat, position))
 
 
 def verify_share(table: bytes, event: int, seat: int, position: int, X: bytes, c1: bytes, D: Any, proof: Any) -> bool:

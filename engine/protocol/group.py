@@ -209,14 +209,29 @@ def hash_to_scalar(purpose: str, *fields: Any) -> bytes:
     return _hash_to_scalar(_sha512, purpose, fields)
 
 
+_CARD_POINTS: dict[tuple[Any, ...], bytes] = {}
+_CARD_POINTS_SIZE = 1 << 15
+
+
 def card_point(table: bytes, deck: str, card: str) -> bytes:
     """M(card): ``from_uniform`` of SHA-256 of ``["vampire-table/card/v1", table, deck, card]``.
 
     ``table``: the 32-byte table id; ``deck``: the deck name; ``card``: the card identity.
     Returns a 32-byte point of the main subgroup whose discrete logarithm nobody knows.
-    PROTOCOL.md 6, "Card points".
+    PROTOCOL.md 6, "Card points". Kept per process (a pure function's memo, bounded): the seats,
+    the host and a seed reveal of one process compute the same points.
     """
-    return nb.crypto_core_ed25519_from_uniform(codec.sha256("card", table, deck, card))
+    if type(table) is not bytes or type(deck) is not str or type(card) is not str:
+        # Only these types are kept: equal keys of other types (1 and True) encode differently.
+        return nb.crypto_core_ed25519_from_uniform(codec.sha256("card", table, deck, card))
+    key = (table, deck, card)
+    known = _CARD_POINTS.get(key)
+    if known is None:
+        known = nb.crypto_core_ed25519_from_uniform(codec.sha256("card", table, deck, card))
+        if len(_CARD_POINTS) >= _CARD_POINTS_SIZE:
+            _CARD_POINTS.clear()
+        _CARD_POINTS[key] = known
+    return known
 
 
 # --- DLEQ proofs (Chaum–Pedersen with Fiat–Shamir) ----------------------------------------------

@@ -48,6 +48,28 @@ ZERO32 = bytes(32)
 ENTRY_CONTEXT = b"vampire-table/entry/v1\x00"
 """Prefix of the message an entry signature covers: ``ENTRY_CONTEXT + payload_bytes``."""
 
+_VERIFIED: set[tuple[bytes, bytes, bytes]] = set()
+_VERIFIED_SIZE = 1 << 14
+
+
+def _signature_verifies(author: bytes, payload: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``author``'s Ed25519 signature of the entry ``payload``. The
+    signatures that verified are kept per process (by the author, the payload's SHA-256 and the
+    signature: a pure function's memo, bounded), so that the host and the seats of one process
+    (``vampire play``) verify each entry's signature once."""
+    key = (author, hashlib.sha256(payload).digest(), signature)
+    if key in _VERIFIED:
+        return True
+    try:
+        Ed25519PublicKey.from_public_bytes(author).verify(signature, ENTRY_CONTEXT + payload)
+    except (InvalidSignature, ValueError):
+        return False
+    if len(_VERIFIED) >= _VERIFIED_SIZE:
+        _VERIFIED.clear()
+    _VERIFIED.add(key)
+    return True
+
+
 LOG_MAGIC = b"VTLOG1\n"
 """The first bytes of every log file (PROTOCOL.md 8)."""
 
@@ -233,14 +255,11 @@ class Entry:
         if len(signature) != 64:
             raise MalformedEntry(f"An entry signature must be 64 bytes, not {len(signature)}.")
         fields = _parse_payload(payload, limits)
-        try:
-            author = Ed25519PublicKey.from_public_bytes(fields["author"])
-            author.verify(signature, ENTRY_CONTEXT + payload)
-        except (InvalidSignature, ValueError):
+        if not _signature_verifies(fields["author"], payload, signature):
             raise BadSignature(
                 f"The signature of the {fields['kind']!r} entry at seq {fields['seq']} does not "
                 "verify against its author's key."
-            ) from None
+            )
         return cls._make(payload, signature, fields)
 
     @property

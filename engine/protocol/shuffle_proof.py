@@ -236,14 +236,20 @@ def prove(
 
 
 def shuffle_and_prove(
-    secrets: ElGamalSecrets, joint: bytes, inputs: Sequence[Sequence[bytes]], *, executor: Executor | None = None
+    secrets: ElGamalSecrets,
+    joint: bytes,
+    inputs: Sequence[Sequence[bytes]],
+    *,
+    executor: Executor | None = None,
+    pads: Sequence[Ciphertext] | None = None,
 ) -> tuple[list[Ciphertext], Proof]:
     """The ``cards`` and ``proof`` of ``secrets``' `shuffle` entry for ``inputs`` (n checked
-    ciphertexts) under ``joint``: elgamal.make_shuffle, then :func:`prove` in the context
-    [table, event, seat, "shuffle"] with the secrets' σ, ρ and nonce key. The same call recomputes
-    the entry at the seed reveal. Raises as those two do. PROTOCOL.md 6.3, item 3; 6.4."""
+    ciphertexts) under ``joint``: elgamal.make_shuffle (with ``pads``, its re-encryption pads made
+    before, if given), then :func:`prove` in the context [table, event, seat, "shuffle"] with the
+    secrets' σ, ρ and nonce key (``executor``: see there). The same call recomputes the entry at
+    the seed reveal. Raises as those two do. PROTOCOL.md 6.3, item 3; 6.4."""
     s = secrets
-    outputs = make_shuffle(s, joint, inputs)
+    outputs = make_shuffle(s, joint, inputs, pads=pads)
     context = shuffle_context(s.table, s.event, s.seat)
     return outputs, prove(context, joint, inputs, outputs, s.perm, s.rho, s.nonce_key, executor=executor)
 
@@ -562,6 +568,21 @@ _POOL_LOCK = threading.Lock()
 POOL_WORKERS = 4
 """Threads of the per-process pool (libsodium releases the GIL: the parts of a proof or a
 verification, and a seat's own shuffle, run on every core at once)."""
+
+
+_PARTS: ThreadPoolExecutor | None = None
+
+
+def parts_pool() -> ThreadPoolExecutor:
+    """The per-process thread pool for the parts of one proof or verification (the ``executor`` of
+    :func:`prove` and :func:`verify`): its tasks never wait on another task, so work running in
+    :func:`pool` may split itself into it without waiting on the pool it runs in."""
+    global _PARTS
+    if _PARTS is None:
+        with _POOL_LOCK:
+            if _PARTS is None:
+                _PARTS = ThreadPoolExecutor(max_workers=POOL_WORKERS, thread_name_prefix="vt-part")
+    return _PARTS
 
 
 def pool() -> ThreadPoolExecutor:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import VampireError
-from engine.games.base import EndEvent, GameError, Note, Open, Pos, Release, Shuffle
+from engine.games.base import Draw, EndEvent, GameError, Note, Open, Pos, Release, Shuffle
 from engine.protocol import codec, deck, elgamal, group, merkle, shuffle_proof
 from engine.protocol.elgamal import Ciphertext
 from engine.protocol.group import G
@@ -234,12 +234,14 @@ class UnverifiedProof:
         reason: str,
         statement: tuple[list[Any], bytes, list[Any], list[Any], Any],
         answer: bool | None = None,
+        memo_key: tuple[Any, ...] | None = None,
     ) -> None:
         self.seq = seq
         self.seat = seat
         self.reason = reason
         self._statement = statement
         self._answer: bool | None = answer  # known already: verified before the fold, or made here
+        self._memo_key = memo_key  # kept in group.VERIFY_MEMO when the proof verifies
         self._lock = threading.Lock()
 
     @property
@@ -258,6 +260,8 @@ class UnverifiedProof:
                 self._answer = shuffle_proof.verify(
                     context, joint, inputs, outputs, proof, executor=shuffle_proof.pool()
                 )
+                if self._answer and self._memo_key is not None:
+                    group.VERIFY_MEMO.put(self._memo_key, True)
             return self._answer
 
 
@@ -388,6 +392,47 @@ class DeckEvents:
             case ReleaseWork(waiting=[(kind, _), *_]) as release:
                 return [(release.seat, EntryKind(kind))]
         return []
+
+    def entries_ahead(self, queue: list[Any]) -> int:
+        """How many entries the deck work under way and the operations of ``queue`` still need:
+        keys, `deck`s, shuffles, share entries (one per seat and event), reveals, seed reveals
+        (PROTOCOL.md 6.3). Exact for the work under way and queued shuffles; for a queued open or
+        release, what the events known now say (an estimate for a progress bar)."""
+        t = self.t
+        ahead = 0
+        match t.work:
+            case ShuffleWork(event=e):
+                ev = t.events[e]
+                ahead += (len(ev.order) - len(ev.keys) if ev.own_keys else 0) + len(ev.shufflers) - len(ev.shuffles)
+                ahead += 1 if ev.needs_deck and ev.deck_seq is None else 0
+            case ShareWork() as w:
+                ahead += len(self.shares_owed(w))
+            case RevealWork() as w:
+                ahead += len(self.shares_owed(w)) + len({e for op in w.opens for e, k in op.positions})
+            case SeedsWork(waiting=waiting) | ReleaseWork(waiting=waiting):
+                ahead += len(waiting)
+        holders = {ev.number: len(self.holders(ev)) for ev in t.events}
+        number = len(t.events)
+        for op in queue:
+            match op:
+                case Shuffle(participants=participants, source=source):
+                    # Own keys: a key from each participant, then p shuffles (or, for a private
+                    # deck, the owner's `deck` and the others' p - 1 shuffles); a reshuffle: p shuffles.
+                    p = len(participants)
+                    holders[number] = p
+                    number += 1
+                    ahead += p if source else 2 * p
+                case Open(positions=positions, to=to):
+                    events = {e for e, _ in positions}
+                    ahead += sum(max(holders.get(e, 1) - 1, 0) for e in events)
+                    ahead += len(events) if to is None else 0
+                case EndEvent(event=e):
+                    ahead += holders.get(e, 1)
+                case Draw():
+                    ahead += 2 * len(t.active_seats())  # a commit and a reveal each
+                case _:
+                    ahead += 1
+        return ahead
 
     def settle(self) -> bool:
         """Finish the open under way if nothing is owed for it any more (the shares of a seat that
@@ -593,10 +638,17 @@ class DeckEvents:
     def prepare_deck(self, entry: Entry) -> Fold:
         seat, ev = self._setup_event(entry, EntryKind.DECK)
         b = codec.check_map(entry.body, {"event": int, "cards": list}, what="a private deck")
+        # The cheap checks of this very entry (its id covers every byte of its body) are made once
+        # per process, as a `shuffle`'s are: the host and the seats of one process fold it alike.
+        checked = ("cheap-checks", entry.id)
+        points = self.t.checks != Checks.CHEAP
         try:
-            cards = elgamal.check_ciphertexts(
-                b["cards"], ev.n, "the deck's cards", points=self.t.checks != Checks.CHEAP
-            )
+            if points and group.VERIFY_MEMO.get(checked):
+                cards = [(c[0], c[1]) for c in b["cards"]]
+            else:
+                cards = elgamal.check_ciphertexts(b["cards"], ev.n, "the deck's cards", points=points)
+                if points:
+                    group.VERIFY_MEMO.put(checked, True)
         except deck.DuplicatePoints as err:
             return self.t.cheat(entry, seat, str(err))
         except _REFUSED as err:
@@ -625,16 +677,21 @@ class DeckEvents:
         # when it is settled at once): its every point went through a checked multiplication and
         # its scalars were checked. A proof that fails gets them, first (PROTOCOL.md 6.5).
         checked = ("cheap-checks", entry.id)
+        # A proof known to verify for this very entry (whose id binds its statement: the log
+        # before it, its author and its body) needs not even be parsed again in this process.
+        proven = ("proof-verified", entry.id)
         answer: bool | None = None
         try:
             if t.checks == Checks.CHEAP:
                 outputs = elgamal.check_ciphertexts(cards, ev.n, "the shuffle's cards", points=False)
                 shuffle_proof.check_proof(given, ev.n, points=False)
             else:
-                if shuffle_proof.known_valid(context, joint, inputs, cards, given):
+                if group.VERIFY_MEMO.get(proven) or shuffle_proof.known_valid(context, joint, inputs, cards, given):
                     answer = True
                 elif t.verify_first:
                     answer = shuffle_proof.verify(context, joint, inputs, cards, given, executor=shuffle_proof.pool())
+                if answer:
+                    group.VERIFY_MEMO.put(proven, True)
                 if answer or group.VERIFY_MEMO.get(checked):
                     outputs = [(c[0], c[1]) for c in cards]
                 else:
@@ -653,6 +710,7 @@ class DeckEvents:
                 f"its shuffle of event {ev.number} fails its proof",
                 (context, joint, inputs, outputs, given),
                 answer,
+                proven,
             )
 
         def fold() -> None:

@@ -111,6 +111,8 @@ class Table:
         self.work: Work | None = None
         self.queue: list[Op] = []
         self.draw_count = 0
+        self.batch_start = 0
+        """The seq of the first entry of the batch of operations under way (:meth:`work_steps`)."""
         self.fault: ProvenCheat | None = None
         self.unverified: UnverifiedProof | None = None
         """The proof of the last folded `shuffle`, when it was folded with ``defer_proof``: checked
@@ -214,6 +216,30 @@ class Table:
             if pending is not None and pending.awaited is not None:
                 return sorted(pending.awaited)
         return sorted({s for s, _ in self.owed()})
+
+    def entries_ahead(self) -> int | None:
+        """How many protocol entries the table's work still needs before the game waits for a move
+        again: the work under way and the operations queued behind it (a joint draw's commits
+        and reveals; an event's keys, `deck` and shuffles; the share entries of an open, one per
+        seat and event; seed reveals). Exact for draws and shuffles, an estimate for opens of
+        events not set up yet. None while no protocol work is under way."""
+        if self.phase != Phase.RUNNING or self.work is None:
+            return None
+        ahead = self.deck_events.entries_ahead(self.queue)
+        if isinstance(self.work, DrawWork):
+            active = len(self.active_seats())
+            ahead += 2 * active - len(self.work.commits) - len(self.work.reveals)
+        return ahead
+
+    def work_steps(self) -> tuple[int, int] | None:
+        """The protocol work the game asked for last (one batch of operations, e.g. every shuffle of
+        a deal) as (entries done, entries in all): for a progress bar that knows its length from
+        the start. None while no protocol work is under way."""
+        ahead = self.entries_ahead()
+        if ahead is None:
+            return None
+        done = max(self.seq - self.batch_start, 0)
+        return done, done + ahead
 
     def active_seats(self) -> list[int]:
         return [s for s in range(len(self.seats)) if s not in self.abandoned]
@@ -403,6 +429,7 @@ class Table:
                         self.phase = Phase.OVER
                     return
                 self.queue = list(pending.ops)
+                self.batch_start = self.seq
             self._start(self.queue)
 
     def _start(self, queue: list[Op]) -> None:

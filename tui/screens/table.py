@@ -89,6 +89,7 @@ class TableFrame(Screen[None]):
         self._link_lost = False
         self._held: list[tuple[str, dict[str, Any]]] = []  # toasts held while a box is read
         self._voted: set[int] = set()  # seats this seat voted to end the wait for
+        self._keys_shown: tuple[Any, ...] | None = None  # what the footer showed at the last refresh
 
     # -- what a game's screen adds ---------------------------------------------------------------
 
@@ -247,7 +248,24 @@ class TableFrame(Screen[None]):
         self.show_status(table, me)
         self.show_board(table)
         self.check_end(table)
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Redraw the footer's keys when what it would show changed: a footer's redraw costs a
+        layout of the whole screen, and most entries (a key share, a shuffle) change no key."""
+        if self._keys() != self._keys_shown:
+            self.refresh_bindings()
+
+    def _keys(self) -> tuple[Any, ...]:
+        return tuple(
+            (key, b.binding.action, b.binding.description, b.enabled)
+            for key, b in self.active_bindings.items()
+            if b.binding.show
+        )
+
+    def refresh_bindings(self) -> None:
+        self._keys_shown = self._keys()
+        super().refresh_bindings()
 
     def show_status(self, table: Table, me: int | None) -> None:
         """The status line: a proven cheat, the protocol work under way (with its progress), or
