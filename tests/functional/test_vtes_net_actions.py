@@ -5,61 +5,20 @@ for the judge by the table's result."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from engine.games import all_rules
-from engine.games.base import IllegalMove, parse_options
-from engine.games.vtes import bundled_decks, result_text
-from engine.protocol.identity import new_key
-from engine.protocol.log import LogWriter
-from engine.seat import now_ms
-from engine.sequencer import Sequencer
-from net.client import Client, Seating, Store
+from engine.games.base import IllegalMove
+from engine.games.vtes import result_text
 from net.errors import HostRefused
-from net.host import Host
-from tests.support.net import FAST, QUICK_BACKOFF, eventually
-
-
-def _state(client: Client) -> Any:
-    assert client.table is not None
-    return client.table.gstate
-
-
-async def _move(client: Client, act: dict[str, Any]) -> None:
-    await client.submit("move", act)
+from tests.support.net import eventually
+from tests.support.vtes_net import move as _move
+from tests.support.vtes_net import state as _state
+from tests.support.vtes_net import two_people
 
 
 async def test_over_tcp_a_bleed_waits_for_the_prey_and_a_change_by_hand_is_disputed(tmp_path):
-    games = all_rules()
-    sequencer = Sequencer(new_key(), games, LogWriter(tmp_path / "table.vtlog"), now_ms)
-    sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "two people")
-    host = Host(sequencer, timeouts=FAST)
-    await host.start("127.0.0.1", 0)
-    decks = bundled_decks()
-    people = [
-        Client(
-            ("127.0.0.1", host.port),
-            new_key(),
-            name=name,
-            store=Store.memory(),
-            seating=Seating(brought=decks[i]),
-            timeouts=FAST,
-            backoff=QUICK_BACKOFF,
-        )
-        for i, name in enumerate(("Ann", "Ben"))
-    ]
-    try:
-        for person in people:
-            await person.start()
-            await eventually(lambda p=person: p.seat is not None and p.seat.index is not None, 10, "a seat")
-        await eventually(lambda: all(p.table is not None and p.table.gstate is not None for p in people), 20, "start")
-        for i, person in enumerate(people):
-            await _move(person, decks[i].deck_act())
-        await eventually(lambda: all(_state(p).step == "play" for p in people), 60, "the deal")
-        by_seat = {p.seat.index: p for p in people if p.seat is not None}
-        first, second = _state(people[0]).seating
+    async with two_people(tmp_path) as t:
+        host, people, by_seat, first, second = t.host, t.people, t.by_seat, t.first, t.second
         actor, prey = by_seat[first], by_seat[second]
 
         def vampire(seat: int) -> list[int]:
@@ -114,7 +73,3 @@ async def test_over_tcp_a_bleed_waits_for_the_prey_and_a_change_by_hand_is_dispu
         text = result_text(host.table.gstate, names)
         assert f"Disputed, for the judge: act {claim.act} by {names[first]}" in text
         assert "Govern the Unaligned" in text
-    finally:
-        for person in people:
-            await person.stop()
-        await host.close()

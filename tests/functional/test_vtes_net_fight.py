@@ -6,64 +6,22 @@ replicas: Ann's vampire mends 1 with its blood, Ben's (1 blood) mends 1 and goes
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from engine.games import all_rules
-from engine.games.base import IllegalMove, parse_options
-from engine.games.vtes import bundled_decks
+from engine.games.base import IllegalMove
 from engine.games.vtes.vocab import CombatStep
-from engine.protocol.identity import new_key
-from engine.protocol.log import LogWriter
-from engine.seat import now_ms
-from engine.sequencer import Sequencer
-from net.client import Client, Seating, Store
+from net.client import Client
 from net.errors import HostRefused
-from net.host import Host
-from tests.support.net import FAST, QUICK_BACKOFF
 from tests.support.poll import eventually
-
-
-def _state(client: Client) -> Any:
-    assert client.table is not None
-    return client.table.gstate
-
-
-async def _move(client: Client, act: dict[str, Any]) -> None:
-    await client.submit("move", act)
+from tests.support.vtes_net import move as _move
+from tests.support.vtes_net import state as _state
+from tests.support.vtes_net import two_people
 
 
 async def test_over_tcp_two_people_fight_each_choosing_their_own_strike(tmp_path):
-    games = all_rules()
-    sequencer = Sequencer(new_key(), games, LogWriter(tmp_path / "table.vtlog"), now_ms)
-    sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "two people")
-    host = Host(sequencer, timeouts=FAST)
-    await host.start("127.0.0.1", 0)
-    decks = bundled_decks()
-    people = [
-        Client(
-            ("127.0.0.1", host.port),
-            new_key(),
-            name=name,
-            store=Store.memory(),
-            seating=Seating(brought=decks[i], auto=False),
-            timeouts=FAST,
-            backoff=QUICK_BACKOFF,
-        )
-        for i, name in enumerate(("Ann", "Ben"))
-    ]
-    try:
-        for person in people:
-            await person.start()
-            await eventually(lambda p=person: p.seat is not None and p.seat.index is not None, 10, "a seat")
-        await eventually(lambda: all(p.table is not None and p.table.gstate is not None for p in people), 20, "start")
-        for i, person in enumerate(people):
-            await _move(person, decks[i].deck_act())
-        await eventually(lambda: all(_state(p).step == "play" for p in people), 60, "the deal")
-        by_seat = {p.seat.index: p for p in people if p.seat is not None}
-        first, second = _state(people[0]).seating
-        ann, ben = by_seat[first], by_seat[second]  # Ann: the first to play; Ben: her prey
+    async with two_people(tmp_path, auto=False) as t:
+        host, people, by_seat, first, second = t.host, t.people, t.by_seat, t.first, t.second
+        ann, ben = by_seat[first], by_seat[second]
 
         def vampire(seat: int) -> list[int]:
             card = next(c for c in _state(ann).cards if c.owner == seat and c.zone == "uncontrolled")
@@ -146,7 +104,3 @@ async def test_over_tcp_two_people_fight_each_choosing_their_own_strike(tmp_path
             assert any("takes 2 damage, is wounded and goes to torpor with 0 blood" in line for line in lines)
             assert any("takes 1 damage: 2 blood left" in line for line in lines)
             assert any(line.startswith("The combat between") and "is over" in line for line in lines)
-    finally:
-        for person in people:
-            await person.stop()
-        await host.close()
