@@ -19,13 +19,10 @@ from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tests.support.vtes_table import advance, dealt_vtes
+from tests.support.vtes_table import notes_text as _log
+from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
-
-
-def _view(app: VampireApp) -> Any:
-    screen = app.screen
-    return screen.session.view() if isinstance(screen, VtesTableScreen) else None
 
 
 def _box(app: VampireApp) -> str:
@@ -34,11 +31,6 @@ def _box(app: VampireApp) -> str:
 
 def _status(app: VampireApp) -> str:
     return shown(app.screen.query_one("#waiting"))
-
-
-def _log(app: VampireApp) -> str:
-    session = app.screen.session
-    return "\n".join(n.render(list(session.table.names)) for n in session.table.notes)
 
 
 async def _pass_until_closed(pilot: Any, app: VampireApp) -> None:

@@ -40,6 +40,7 @@ from tests.support.local_play import TmpFactory
 from tests.support.net import FAST, QUICK_BACKOFF
 from tests.support.poll import eventually
 from tests.support.tui import screen_words, shown
+from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
 from tui.connect import wrap_session
 from tui.games.vtes.table import VtesTableScreen
@@ -95,11 +96,6 @@ async def _table(tmp_path: Path, bots: int, rules: dict[str, Any]) -> AsyncItera
         for bot in clients:
             await bot.stop()
         await host.close()
-
-
-def _view(app: VampireApp) -> Any:
-    screen = app.screen
-    return screen.session.view() if isinstance(screen, VtesTableScreen) else None
 
 
 def _me(app: VampireApp) -> Any:

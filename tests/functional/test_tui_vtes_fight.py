@@ -23,13 +23,10 @@ from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tests.support.vtes_table import advance, dealt_vtes, said
+from tests.support.vtes_table import notes_text as _log
+from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
-
-
-def _view(app: VampireApp) -> Any:
-    screen = app.screen
-    return screen.session.view() if isinstance(screen, VtesTableScreen) else None
 
 
 def _combat_box(app: VampireApp) -> str:
@@ -38,11 +35,6 @@ def _combat_box(app: VampireApp) -> str:
 
 def _referendum_box(app: VampireApp) -> str:
     return shown(app.screen.query_one("#vt-referendum"))
-
-
-def _log(app: VampireApp) -> str:
-    session = app.screen.session
-    return "\n".join(n.render(list(session.table.names)) for n in session.table.notes)
 
 
 def _log_panel(app: VampireApp) -> str:

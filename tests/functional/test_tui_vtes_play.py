@@ -16,6 +16,7 @@ from engine.games.vtes.vocab import ActionKind, CombatStep, Phase, Poll, Status,
 from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
 from tests.support.tui import screen_words, shown
+from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 from tui.screens.results import GameEndScreen
@@ -26,11 +27,6 @@ def _app(tmp_path: Path) -> tuple[VampireApp, TmpFactory]:
     factory = TmpFactory(tmp_path / "game.vtlog")
     spec = LocalTableSpec("Mina", ["heuristic", "heuristic"], {}, "vtes")
     return VampireApp(Start("play", spec), factory=factory, name="Mina"), factory
-
-
-def _view(app: VampireApp) -> Any:
-    screen = app.screen
-    return screen.session.view() if isinstance(screen, VtesTableScreen) else None
 
 
 def _my_phase(app: VampireApp, phase: Phase | None = None) -> bool:

@@ -133,6 +133,20 @@ def influence_app(seed: int = 11) -> tuple[Any, Any]:
     return VampireApp(Start("table", session), name="Mina"), session
 
 
+def screen_view(app: Any) -> Any:
+    """The seat's view of the game on the app's VTES table screen, or None on another screen."""
+    from tui.games.vtes.table import VtesTableScreen
+
+    screen = app.screen
+    return screen.session.view() if isinstance(screen, VtesTableScreen) else None
+
+
+def notes_text(app: Any) -> str:
+    """The whole game log of the app's table, one note a line, with the seats' names."""
+    session = app.screen.session
+    return "\n".join(n.render(list(session.table.names)) for n in session.table.notes)
+
+
 def said(app: Any) -> str:
     """The line under the VTES table (what a key did, or why it could not)."""
     from tests.support.tui import shown
