@@ -141,6 +141,7 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
     # The game is played while a flood goes on: the flood keeps the host at its cap (silent
     # connections are dropped after the hello time-out and opened again), bounded in count.
     t = host.table
+    port = host.port  # read once: the host stops listening when the game ends, the flood may not
     flood: list[RawPeer] = []
     total = 0
 
@@ -150,7 +151,7 @@ async def test_a_connection_flood_past_the_cap_while_four_bots_finish_a_clean_ga
             flood[:] = [p for p in flood if not p.reader.at_eof()]
             while len(flood) < cap + 20 and total < FLOOD_MOST:
                 with contextlib.suppress(OSError):
-                    flood.append(await RawPeer.open(host.port))
+                    flood.append(await RawPeer.open(port))
                 total += 1
             await asyncio.sleep(0.05)
 
