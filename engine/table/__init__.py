@@ -2,9 +2,10 @@
 point; it never names a game.
 
 Modules: ``table`` (the state, :meth:`Table.apply`, dispatch and scheduling), ``lobby`` (table,
-join, leave, start, chat, abandon, end), ``draws`` (joint draws), ``events`` (the deck protocol's
-shuffle events), ``acts`` (moves), ``work`` (the records of the work under way) and ``vocab``
-(entry kinds, phases, refusals and proven cheats)."""
+join, leave, start, chat, abandon, end), ``draws`` (joint draws), ``hidden`` (the deck protocol:
+set-up, opening, disputes, closing), ``events`` (the state of its shuffle events), ``acts``
+(moves), ``work`` (the records of the work under way) and ``vocab`` (entry kinds, phases, refusals
+and proven cheats)."""
 
 from engine.table.draws import draws_from
 from engine.table.events import ShuffleEvent

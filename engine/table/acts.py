@@ -2,7 +2,7 @@
 
 A `move` body is ``{"act": <the game's act>, "open": [...]}``. The table checks that the act opens
 exactly the hidden cards the game says it plays, that each is the mover's to open, that its share
-is proven and that the position holds the card claimed (through :class:`~engine.table.events.DeckEvents`), then asks the game whether the act
+is proven and that the position holds the card claimed (through :class:`~engine.table.hidden.DeckEvents`), then asks the game whether the act
 is legal, and folds it. A body of the wrong shape, or an act the game finds malformed
 (:class:`~engine.games.base.MalformedAct`), is refused as ``malformed``; an act the rules refuse
 (:class:`~engine.games.base.IllegalMove`) as ``illegal``.
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.protocol import codec
 from engine.protocol.log import Entry
-from engine.table.events import parse_opens
+from engine.table.hidden import parse_opens
 from engine.table.vocab import Checks, EntryKind, TableRefusal
 
 if TYPE_CHECKING:
@@ -45,9 +45,6 @@ class Acts:
 
         def fold() -> None:
             t.deck_events.fold_opens(entry.seq, seat, opens, revealed)
-            line = game.describe(t.gstate, seat, act, revealed)
-            t.gstate, notes = game.apply(t.gstate, seat, act, revealed)
-            t.notes.append(line)
-            t.notes.extend(notes)
+            t.play(seat, act, revealed)
 
         return fold

@@ -49,8 +49,7 @@ class JointDraws:
     def start(self, op: Draw) -> None:
         """Start a joint draw; its purpose is numbered so that no two draws share commitments."""
         t = self.t
-        t.draw_count += 1
-        t.work = DrawWork(op, f"{op.purpose}/{t.draw_count}")
+        t.begin(DrawWork(op, t.number_draw(op.purpose)))
 
     def prepare_commit(self, entry: Entry) -> Fold:
         b = codec.check_map(entry.body, {"purpose": str, "commit": codec.bin_of(32)}, what="a rand-commit")

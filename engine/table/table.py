@@ -6,9 +6,11 @@ and joint draws the game asks for (:mod:`engine.games.base`), and hands the game
 
 The table owns the state and dispatches; each kind of entry is handled by one part, through an
 explicit table of handlers: :mod:`~engine.table.lobby` (table, join, leave, start, chat, abandon,
-end), :mod:`~engine.table.draws` (rand-commit, rand-reveal), :mod:`~engine.table.events` (the deck
-protocol: key, deck, shuffle, share, reveal, complaint, key-reveal, seed-reveal) and :mod:`~engine.table.acts`
-(move). A handler checks an entry and returns its fold; nothing changes until the fold runs.
+end), :mod:`~engine.table.draws` (rand-commit, rand-reveal), :mod:`~engine.table.hidden` (the deck
+protocol: key, deck, shuffle, share, reveal, complaint, key-reveal, seed-reveal; its events'
+state in :mod:`~engine.table.events`) and :mod:`~engine.table.acts` (move). A handler checks an
+entry and returns its fold; nothing changes until the fold runs, and a fold changes the table's
+own fields only through its methods (:meth:`Table.begin`, :meth:`Table.finish`, :meth:`Table.stop`…).
 
 Two outcomes for a bad entry:
 
@@ -25,7 +27,7 @@ Two outcomes for a bad entry:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, is_dataclass
 from typing import Any, TypeVar
 
@@ -50,7 +52,8 @@ from engine.protocol import codec, deck
 from engine.protocol.log import Entry, check_link
 from engine.table.acts import Acts
 from engine.table.draws import JointDraws
-from engine.table.events import DeckEvents, ShuffleEvent, UnverifiedProof
+from engine.table.events import ShuffleEvent, UnverifiedProof
+from engine.table.hidden import DeckEvents
 from engine.table.lobby import Lobby, SeatRecord
 from engine.table.vocab import ZERO32, Checks, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
 from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork, Work
@@ -85,7 +88,10 @@ class Table:
 
     Use :meth:`apply` for each entry in log order; it raises :class:`TableRefusal` and changes
     nothing for an entry the table refuses. Everything else is read-only for callers; the parts
-    (lobby, joint draws, deck events, acts) change the state through their folds.
+    (lobby, joint draws, deck events, acts) change the state through their folds, the deck
+    protocol, the joint draws and the acts through the methods below (:meth:`begin`,
+    :meth:`interrupt`, :meth:`finish`, :meth:`add_event`, :meth:`defer`, :meth:`keep_list`,
+    :meth:`narrate`, :meth:`stop`, :meth:`play`, :meth:`number_draw`).
     """
 
     def __init__(self, games: Mapping[str, Game], checks: Checks = Checks.PEER) -> None:
@@ -137,14 +143,7 @@ class Table:
             EntryKind.END: self.lobby.prepare_end,
             EntryKind.RAND_COMMIT: self.joint_draws.prepare_commit,
             EntryKind.RAND_REVEAL: self.joint_draws.prepare_reveal,
-            EntryKind.KEY: self.deck_events.prepare_key,
-            EntryKind.DECK: self.deck_events.prepare_deck,
-            EntryKind.SHUFFLE: self.deck_events.prepare_shuffle,
-            EntryKind.SHARE: self.deck_events.prepare_share,
-            EntryKind.REVEAL: self.deck_events.prepare_reveal,
-            EntryKind.KEY_REVEAL: self.deck_events.prepare_key_reveal,
-            EntryKind.COMPLAINT: self.deck_events.prepare_complaint,
-            EntryKind.SEED_REVEAL: self.deck_events.prepare_seed_reveal,
+            **self.deck_events.handlers(),
             EntryKind.MOVE: self.acts.prepare_move,
         }
 
@@ -401,6 +400,62 @@ class Table:
         """Stop the table now: ``seat`` cheated at the entry of ``seq`` (a sentence ``reason``)."""
         self.stop(ProvenCheat(seq, seat, reason))
         self.notes.append(Note(f"The table stops: {{s{seat}}} cheated ({reason})", (seat,)))
+
+    def number_draw(self, purpose: str) -> str:
+        """``purpose`` numbered for the next joint draw (``"dealer/1"``), so that no two draws share
+        commitments (PROTOCOL.md 5)."""
+        self.draw_count += 1
+        return f"{purpose}/{self.draw_count}"
+
+    def play(self, seat: int, act: Any, revealed: dict[Pos, str]) -> None:
+        """Fold a checked move: ``seat``'s ``act`` with the cards it opens (``revealed``) goes to the
+        game, and its description and the game's narration to :attr:`notes`."""
+        game = self.rules
+        line = game.describe(self.gstate, seat, act, revealed)
+        self.gstate, notes = game.apply(self.gstate, seat, act, revealed)
+        self.notes.append(line)
+        self.notes.extend(notes)
+
+    def begin(self, work: Work) -> None:
+        """Start ``work``, the operation the game asked for at the head of the queue."""
+        self.work = work
+
+    def interrupt(self, work: Work) -> None:
+        """Start ``work`` at once and drop the operations queued behind the work under way (a
+        complaint about a private deck: its owner reveals its seed before anything else; PROTOCOL.md
+        6.3, item 5)."""
+        self.queue = []
+        self.work = work
+
+    def add_event(self, event: ShuffleEvent) -> None:
+        """Add the next shuffle event; its number must be its place in :attr:`events`. Raises
+        GameError otherwise."""
+        if event.number != len(self.events):
+            raise GameError(f"shuffle event {event.number} added as event {len(self.events)}")
+        self.events.append(event)
+
+    def card_index(self, deck_name: str, cards: Sequence[str]) -> deck.CardIndex:
+        """The card index of a public deck (PROTOCOL.md 6.3, item 2): its card points under
+        ``deck_name``, built once per table for one name and list."""
+        key = (deck_name, tuple(cards))
+        index = self.indexes.get(key)
+        if index is None:
+            index = self.indexes[key] = deck.CardIndex.build(self.table_id, deck_name, cards)
+        return index
+
+    def defer(self, proof: UnverifiedProof | None) -> None:
+        """Keep the proof of the `shuffle` being folded, to be verified by :meth:`settle` before
+        anything else is folded (None: nothing to verify; docs/protocol.md 6.9)."""
+        self.unverified = proof
+
+    def keep_list(self, seat: int, leaves: list[str]) -> None:
+        """Keep ``seat``'s revealed private deck list (its Merkle leaves, "<part>:<card>";
+        PROTOCOL.md 6.3, item 7)."""
+        self.lists[seat] = leaves
+
+    def narrate(self, note: Note) -> None:
+        """Add a line to the narration of the entry being folded."""
+        self.notes.append(note)
 
     def finish(self, outcomes: list[Any]) -> None:
         """The work under way is done: fold each op's outcome into the game, in order."""

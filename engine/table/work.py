@@ -5,7 +5,7 @@ A record is frozen: which operation it runs and for what never changes. Its prog
 containers it holds (the commitments and reveals received, the seats still to reveal a seed) or in
 the events it works on (the keys, shuffles and shares folded so far), so the record itself stays
 the same object from start to finish, and a reader can tell one piece of work from the next by
-identity. What a deck record still owes is computed from the events (engine.table.events).
+identity. What a deck record still owes is computed from the events (engine.table.hidden).
 """
 
 from __future__ import annotations

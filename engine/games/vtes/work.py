@@ -32,17 +32,26 @@ from engine.games.vtes.state import (
 )
 from engine.games.vtes.vocab import End, Lift, Phase, Ruleset, Status, Step, Target, Zone
 
-_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(VtesState))
 #: Fields that are tuples of records in a state and lists in the working copy.
 _LISTS = frozenset({"players", "events", "queue", "outs", "claims"})
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(VtesState))
+
+
+def _field_names(state: VtesState) -> tuple[str, ...]:
+    """The names of every field of ``state``, in order (those of a subclass's state too)."""
+    return _FIELDS if type(state) is VtesState else tuple(f.name for f in fields(state))
 
 
 class Work(UnderWay):
     """A mutable copy of a state for one act, operation or abandon; :meth:`freeze` returns the
     new state. Raising mid-way leaves the original state untouched.
 
-    Every field of :class:`VtesState` is here under its name (the tuples of records as lists or,
-    for ``cards``, a dict by position); ``author``/``do`` name the act (``do``: what an act
+    Every field of the state (``dataclasses.fields``: none is listed by hand, so a field added to
+    :class:`VtesState` is carried through every act) is here under its name (the tuples of records
+    as lists or, for ``cards``, a dict by position); the new state is the original one with each
+    field replaced (``dataclasses.replace``). ``author``/``do`` name the act (``do``: what an act
     reference in a note calls it).
     """
 
@@ -81,7 +90,9 @@ class Work(UnderWay):
     referendums: int
 
     def __init__(self, state: VtesState, author: int = -1, do: str = "") -> None:
-        for f in _FIELDS:
+        self._origin = state
+        self._fields = _field_names(state)
+        for f in self._fields:
             value = getattr(state, f)
             if f == "cards":
                 value = {c.pos: c for c in value}
@@ -126,7 +137,7 @@ class Work(UnderWay):
         """The new state (operations asked for are queued first)."""
         self.flush()
         values: dict[str, Any] = {}
-        for f in _FIELDS:
+        for f in self._fields:
             value = getattr(self, f)
             if f == "cards":
                 cards = self.cards
@@ -134,7 +145,7 @@ class Work(UnderWay):
             elif f in _LISTS:
                 value = tuple(value)
             values[f] = value
-        return VtesState(**values)
+        return replace(self._origin, **values)
 
     def must_hold_impulse(self, holder: int, what: str) -> None:
         """Raise IllegalMove unless the act's author is ``holder``, who holds the impulse of the
