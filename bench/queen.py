@@ -60,9 +60,9 @@ def bench_rules(games: int) -> dict[str, Any]:
 
 def bench_expert(games: int) -> dict[str, Any]:
     """The expert (default budget) against three heuristic bots, its seat rotating."""
-    from engine.bots.queen import QueenHeuristic
-    from engine.bots.queen_expert import DEFAULT_PLAYOUTS, QueenExpert
     from engine.games.queen import GAME
+    from engine.games.queen.bots import QueenHeuristic
+    from engine.games.queen.expert import DEFAULT_PLAYOUTS, QueenExpert
     from engine.sim import play_game
 
     decisions = playouts = 0

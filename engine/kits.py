@@ -1,6 +1,9 @@
-"""What a seat brings to a table (a game's :class:`~engine.games.spec.SeatKit`: a deck list, where
-players bring their own), read and checked as a table would before anyone sits: ``vampire deck FILE`` prints the check, and
-``vampire play --deck FILE`` says what it read before the game (DESIGN.md, "The command line").
+"""What a seat brings to a table: a game's :class:`~engine.games.spec.SeatKit` (a deck list, where
+players bring their own), read and checked as a table would before anyone sits (``vampire deck
+FILE`` prints the check, and ``vampire play --deck FILE`` says what it read before the game;
+DESIGN.md, "The command line"), and what a player states about themself at a table, a game's
+:class:`~engine.games.base.SeatFact` kept in the profile and carried by the seat's `join`
+(docs/protocol.md 4.1).
 
 Every game is reached through its spec: nothing here names one.
 """
@@ -12,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
-from engine.games import find_game, game_names
+from engine.games import find_game, game_names, known_facts
 from engine.games.base import parse_options
 from engine.games.spec import GameSpec, KitCheck
+from engine.paths import FORGET, ProfileError, load_profile, profile_path, remember_facts
 
 READINGS_HINT = (
     "A name read as a close match is played as that card: if it is not the card you meant, write "
@@ -120,3 +124,50 @@ def bring_file(
             )
             raise VampireError(f"Write {names} of {path} (vampire deck {path} checks the file).")
     return check.brought
+
+
+def profile_facts(
+    profile: str, given: Mapping[str, str | None] | None = None, game: str | None = None, base: Path | None = None
+) -> dict[str, str]:
+    """What ``profile``'s player states at a table, by key: each fact in ``given`` (a ``--KEY VALUE``
+    option; None: not given; :data:`~engine.paths.FORGET` removes it) checked by its game's rule
+    and remembered in the profile, then every fact the profile keeps that a game here takes;
+    ``game``: only the facts that game takes. Raises ProfileError with a sentence, having changed
+    nothing, for a value its rule refuses (given or kept), a key no game takes, or an unusable
+    profile file."""
+    known = known_facts()
+    changes: dict[str, str | None] = {}
+    for key, value in (given or {}).items():
+        if value is None:
+            continue
+        fact = known.get(key)
+        if fact is None:
+            raise ProfileError(f"No game here takes a {key!r} from its players.")
+        if value.strip().lower() == FORGET:
+            changes[key] = None
+            continue
+        try:
+            changes[key] = fact.check(value)
+        except VampireError as err:
+            raise ProfileError(str(err)) from None
+    kept = dict(load_profile(profile, base).facts)
+    for key, change in changes.items():
+        if change is None:
+            kept.pop(key, None)
+        else:
+            kept[key] = change
+    wanted = {f.key: f for f in find_game(game).seat_facts} if game is not None else known
+    facts: dict[str, str] = {}
+    for key, value in kept.items():
+        fact = wanted.get(key)
+        if fact is None:
+            continue
+        if not fact.valid(value):
+            path = profile_path(profile, base)
+            raise ProfileError(
+                f"The profile file {path} holds {value!r} as its {fact.label}, which is not {fact.form}."
+            )
+        facts[key] = value
+    if changes:
+        remember_facts(profile, changes, base)
+    return facts

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,13 +119,14 @@ def new_local_game(
     seed: int | None = None,
     names: Sequence[str] | None = None,
     tamper: Tamper | None = None,
-    vekn: Sequence[str | None] = (),
+    facts: Sequence[Mapping[str, str]] = (),
 ) -> LocalGame:
     """Open a table, seat one player per entry of ``levels`` (a bot level, or None for a seat driven
     from outside) and start the game. With ``seed``, bots and every secret come from a seeded
     generator (reproducible, for tests and benchmarks); otherwise from the OS random source.
-    ``save``: the log file; ``secrets_dir``: where each seat's secrets file goes; ``vekn``: the
-    players' VEKN ids in seat order, which their `join` entries record (None or missing: none).
+    ``save``: the log file; ``secrets_dir``: where each seat's secrets file goes; ``facts``: what
+    each player states at the table (the game's seat facts by key), in seat order, which their
+    `join` entries record (missing: none).
     """
     order = order_table(
         game,
@@ -157,10 +158,8 @@ def new_local_game(
     seats = []
     for i in range(len(levels)):
         path = secrets_dir / f"seat{i}.secrets" if secrets_dir else None
-        player_vekn = vekn[i] if i < len(vekn) else None
-        seats.append(
-            Seat(new_key(), names[i], games, SecretsFile(path), random_bytes, decks=decks[i], vekn=player_vekn)
-        )
+        stated = facts[i] if i < len(facts) else None
+        seats.append(Seat(new_key(), names[i], games, SecretsFile(path), random_bytes, decks=decks[i], facts=stated))
         seats[-1].bot = levels[i] is not None  # its join says a program plays it
     local = LocalGame(host, seats, bots, tamper=tamper)
     local.seat_everyone()

@@ -8,8 +8,10 @@ Everything lives under the user's data directory for "vampire-table" (platformdi
 - ``logs/``: logs of tables played from the app (``vampire play``);
 - ``hosted/``: logs of tables opened with ``vampire host`` (and their bots' files beside them);
 - ``tables/<table id>/``: a seat's own copy of a table's log and its secrets file;
-- ``profiles/<profile>.json``: what a profile carries besides its key: its VEKN id
-  (``{"vekn": "1003456"}``), which the profile's ``join`` entries record (PROTOCOL.md 4.1).
+- ``profiles/<profile>.json``: what a profile carries besides its key: what its player states at
+  a table (a game's seat facts, ``{"KEY": "VALUE"}``, each a string), which the profile's ``join``
+  entries record where the table's game takes them (docs/protocol.md 4.1). What a fact means and
+  which values are valid is the games' (:mod:`engine.kits` checks them): this module keeps strings.
 
 How a file is written is :mod:`engine.files`'s; what a key file holds, and loading a profile's key,
 are :mod:`engine.protocol.identity`'s and :mod:`engine.identities`'s. This module loads no
@@ -20,14 +22,14 @@ from __future__ import annotations
 
 import getpass
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
 
 from engine.errors import IdentityError, VampireError
 from engine.files import write_private
-from engine.vekn import valid_vekn
 
 APP = "vampire-table"
 
@@ -103,25 +105,16 @@ def seat_name(profile: str | None) -> str:
 
 
 class ProfileError(VampireError):
-    """A profile file that cannot be read or written, or a VEKN id that is not one."""
-
-
-def check_vekn(value: str) -> str:
-    """``value`` (spaces around it dropped) if it is a VEKN id: 1 to 10 ASCII digits, the member
-    number the VEKN gives a player (``"1003456"``). Raises ProfileError with a sentence."""
-    text = value.strip()
-    if not valid_vekn(text):
-        raise ProfileError(f"A VEKN id is 1 to 10 digits (like 1003456), not {value!r}.")
-    return text
+    """A profile file that cannot be read or written, or a fact in it that is not one."""
 
 
 @dataclass(frozen=True)
 class Profile:
-    """What a profile carries besides its key: ``name`` (the profile), ``vekn`` (its VEKN id, or
-    None)."""
+    """What a profile carries besides its key: ``name`` (the profile), ``facts``: what its player
+    states at a table, by key (``{"KEY": "VALUE"}``; strings, as a game's seat facts are)."""
 
     name: str
-    vekn: str | None = None
+    facts: Mapping[str, str] = field(default_factory=dict)
 
 
 def profiles_dir(base: Path | None = None) -> Path:
@@ -144,10 +137,12 @@ def load_profile(name: str, base: Path | None = None) -> Profile:
         return Profile(name)
     except (OSError, ValueError) as err:
         raise ProfileError(f"Cannot read the profile file {path}: {getattr(err, 'strerror', None) or err}.") from None
-    vekn = data.get("vekn") if isinstance(data, dict) else None
-    if vekn is not None and not valid_vekn(vekn):
-        raise ProfileError(f"The profile file {path} holds {vekn!r} as its VEKN id, which is not 1 to 10 digits.")
-    return Profile(name, vekn)
+    if not isinstance(data, dict):
+        return Profile(name)
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise ProfileError(f"The profile file {path} holds {value!r} as its {key}, which is not text.")
+    return Profile(name, dict(sorted(data.items())))
 
 
 def save_profile(profile: Profile, base: Path | None = None) -> Path:
@@ -155,7 +150,7 @@ def save_profile(profile: Profile, base: Path | None = None) -> Path:
     a crash leaves the old file or the new one, whole); returns the path. Raises ProfileError on an
     I/O error or when the profile file is a symbolic link (left as it is)."""
     path = profile_path(profile.name, base)
-    data = {"vekn": profile.vekn} if profile.vekn is not None else {}
+    data = dict(sorted(profile.facts.items()))
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         write_private(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
@@ -165,16 +160,21 @@ def save_profile(profile: Profile, base: Path | None = None) -> Path:
 
 
 FORGET = "none"
-"""The ``--vekn`` value that removes a profile's VEKN id."""
+"""The value of a fact's option (``--KEY none``) that removes the fact from a profile."""
 
 
-def profile_vekn(name: str, given: str | None = None, base: Path | None = None) -> str | None:
-    """The VEKN id profile ``name`` plays under: ``given`` (a ``--vekn`` option) is checked and
-    remembered in the profile (``"none"`` forgets it), else the one saved before, else None. Raises
-    ProfileError for a bad id or an unusable profile file."""
-    if given is None:
-        return load_profile(name, base).vekn
-    vekn = None if given.strip().lower() == FORGET else check_vekn(given)
-    if load_profile(name, base).vekn != vekn:
-        save_profile(Profile(name, vekn), base)
-    return vekn
+def remember_facts(name: str, given: Mapping[str, str | None], base: Path | None = None) -> Profile:
+    """Profile ``name`` with the facts in ``given`` (already checked by their games' rules) set,
+    or removed where the value is None, saved when that changes it; the profile as it is now.
+    Raises ProfileError for an unusable profile file."""
+    profile = load_profile(name, base)
+    facts = dict(profile.facts)
+    for key, value in given.items():
+        if value is None:
+            facts.pop(key, None)
+        else:
+            facts[key] = value
+    if facts != profile.facts:
+        profile = Profile(name, dict(sorted(facts.items())))
+        save_profile(profile, base)
+    return profile

@@ -61,7 +61,8 @@ class Seat:
     """A player's seat: ``key`` (Ed25519 private key), ``name``, ``games`` (name -> game module),
     ``secrets`` (the seat's secrets file), ``random_bytes(n)`` (the OS random source by default)
     and ``clock()`` (ms; informational only); ``decks``: the private deck lists it brings;
-    ``vekn``: the player's VEKN id its `join` gives (digits; None: the `join` has none)."""
+    ``facts``: what the player states at the table, by key, which its `join` carries (the table's
+    game's seat facts, :class:`~engine.games.base.SeatFact`; the table checks them)."""
 
     def __init__(
         self,
@@ -72,12 +73,12 @@ class Seat:
         random_bytes: Callable[[int], bytes] = os.urandom,
         clock: Callable[[], int] = now_ms,
         decks: dict[str, list[str]] | None = None,
-        vekn: str | None = None,
+        facts: Mapping[str, str] | None = None,
     ) -> None:
         self.key = key
         self.public = public_bytes(key)
         self.name = name
-        self.vekn = vekn
+        self.facts: dict[str, str] = dict(facts or {})
         self.bot = False
         """A program plays this seat: its `join` says so (``bot``: true), and every peer shows it as a bot."""
         self.table = Table(games)
@@ -133,12 +134,11 @@ class Seat:
 
     def join_body(self) -> dict[str, Any]:
         """The body of this seat's `join`: its name (:meth:`seat_name`), its deck-list commitment
-        (or nil) and, when the player has one, its VEKN id (PROTOCOL.md 4.1; absent, not nil,
-        when it has none)."""
+        (or nil) and each fact the player states (:attr:`facts`: a field each, under its key;
+        docs/protocol.md 4.1; absent, not nil, when not stated)."""
         root = merkle.commit(self.leaves, self.salts) if self.leaves else None
         body: dict[str, Any] = {"name": self.seat_name(), "deck": root}
-        if self.vekn is not None:
-            body["vekn"] = self.vekn
+        body.update((key, value) for key, value in self.facts.items() if key not in body)
         if self.bot:
             body["bot"] = True
         return body

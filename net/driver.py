@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
@@ -47,6 +48,10 @@ MaySit = Callable[[str], str | None]
 """The front end's answer to "may a person take a seat at a table of this game (its name)?":
 None, or the sentence to show instead (the game cannot be played by hand here)."""
 
+ReadBrought = Callable[[str], Any]
+"""Reads what a seat brings (``--deck FILE``) with the kit of the table's game (its name), once the
+host names it; raises VampireError with a sentence when the game's kit cannot read it."""
+
 
 @dataclass(frozen=True)
 class Seating:
@@ -56,15 +61,19 @@ class Seating:
     game), that plays this seat's moves (None: a person's moves come through
     :meth:`SeatDriver.submit`); ``brought``: what this seat brings when its game asks each seat to
     bring something (the game's ``SeatKit``; a bot without one picks its own); ``may_sit``: see
-    :data:`MaySit`, asked for a person only; ``vekn``: the player's VEKN id, which its `join`
-    records (None: none); ``auto``: a person's seat makes by itself the acts its game's
+    :data:`MaySit`, asked for a person only; ``facts``: what the player states at a table, by key,
+    which its `join` records where the table's game takes them (the game's seat facts,
+    :class:`~engine.games.base.SeatFact`; the others are left out); ``read_brought``: see
+    :data:`ReadBrought`, asked when ``brought`` is None (a refusal: ``SeatRefusal.NEEDS_KIT`` with
+    its sentence); ``auto``: a person's seat makes by itself the acts its game's
     ``auto_act`` gives (a pass with nothing to play); False: it asks the person every time.
     """
 
     bot: Bot | BotFactory | None = None
     brought: Any = None
     may_sit: MaySit | None = None
-    vekn: str | None = None
+    facts: Mapping[str, str] = field(default_factory=dict)
+    read_brought: ReadBrought | None = None
     auto: bool = True
 
 
@@ -149,7 +158,8 @@ class SeatDriver:
         self.listeners = listeners
         self.brought = seating.brought
         self.may_sit = seating.may_sit
-        self.vekn = seating.vekn
+        self.read_brought = seating.read_brought
+        self.facts = dict(seating.facts)
         self.auto = seating.auto
         self.liveness = liveness
         self.hooks = hooks
@@ -283,7 +293,13 @@ class SeatDriver:
         if (waiting := seat.preparing()) is not None:
             # This seat's shuffle is still being computed in the pool: pump again once it is.
             loop = asyncio.get_running_loop()
-            waiting.add_done_callback(lambda _: loop.call_soon_threadsafe(self.pump))
+
+            def pump_again(_: object) -> None:
+                if not loop.is_closed():  # the work may end after its table (a test, a quit)
+                    with contextlib.suppress(RuntimeError):  # closed between the check and the call
+                        loop.call_soon_threadsafe(self.pump)
+
+            waiting.add_done_callback(pump_again)
             return
         duty = seat.duty()
         if duty is not None and (duty[0], t.seq) != self._refused:
@@ -330,6 +346,12 @@ class SeatDriver:
             spec = find_game(t.game_name)
             if spec.kit is not None and not seat.leaves:
                 brought = self.brought
+                if brought is None and self.read_brought is not None:
+                    try:
+                        brought = self.brought = self.read_brought(t.game_name)
+                    except VampireError as err:
+                        self._refuse_seat(SeatRefusal.NEEDS_KIT, t.game_name, str(err))
+                        return
                 if brought is None:
                     bot = self._the_bot(t.game_name)  # a bot picks what it brings
                     brought = getattr(bot, "deck", None)
@@ -337,7 +359,7 @@ class SeatDriver:
                     self._refuse_seat(SeatRefusal.NEEDS_KIT, t.game_name)
                     return
                 seat.bring_decks(spec.kit().deck_lists(brought))
-            seat.vekn = self.vekn
+            seat.facts = {f.key: self.facts[f.key] for f in spec.seat_facts if f.key in self.facts}
             seat.bot = self.bot is not None or self.bot_factory is not None
             self._send("join", seat.join_body(), None)
         elif t.phase != "new":

@@ -169,15 +169,15 @@ async def open_local_table(
     stall_after: float = 30.0,
     games: Mapping[str, Game] | None = None,
     connect_timeout: float = 30.0,
-    vekn: str | None = None,
+    facts: Mapping[str, str] | None = None,
 ) -> LocalTable:
     """Open a table of ``1 + len(levels)`` seats on 127.0.0.1 (a free port): the local player takes
     seat 0 (``key``: its identity, a fresh key by default; ``player_bot``: a bot factory that plays
     for it, None for a person; ``brought``: what it brings when the game's seats bring something, a
     deck), then one bot client per level joins, and the host starts the game.
     ``options``: table rules (str values are parsed by the game's schema); ``save``: the host's
-    log file (None: memory only); ``store``: the player's files (default: memory only); ``vekn``:
-    the local player's VEKN id, which its `join` records. Raises
+    log file (None: memory only); ``store``: the player's files (default: memory only); ``facts``:
+    what the local player states at the table (the game's seat facts), which its `join` records. Raises
     OptionError, BotSpecError, VampireError when a peer does not get seated in time."""
     if games is None:
         games = all_rules()
@@ -196,7 +196,7 @@ async def open_local_table(
         timeouts=timeouts,
         stall_after=stall_after,
         games=games,
-        vekn=vekn,
+        facts=facts,
     )
     table = LocalTable(host, session)
     try:

@@ -66,13 +66,13 @@ class Session:
         stall_after: float = 30.0,
         abandon_after: float | None = None,
         games: Mapping[str, Any] | None = None,
-        vekn: str | None = None,
+        facts: Mapping[str, str] | None = None,
         lan: bool = False,
         pin: tuple[bytes, bytes | None] | None = None,
     ) -> Session:
         """A session for ``key`` at the host ``address`` (host, port); call :meth:`start` next.
         ``store`` defaults to one log and secrets file per table in the user's data directory;
-        ``bot``, ``brought``, ``may_sit``, ``vekn``: see :class:`~net.driver.Seating`; ``stall_after``,
+        ``bot``, ``brought``, ``may_sit``, ``facts``: see :class:`~net.driver.Seating`; ``stall_after``,
         ``abandon_after``: see :class:`~net.driver.Liveness`; ``lan``: also exchange seen reports
         directly on the LAN; ``pin``: the host key and table id a LAN announcement named (see
         :class:`~net.client.Client`)."""
@@ -83,7 +83,7 @@ class Session:
             role="spectator" if spectate else "player",
             games=games,
             store=store if store is not None else Store.per_table(),
-            seating=Seating(bot=bot, brought=brought, may_sit=may_sit, vekn=vekn),
+            seating=Seating(bot=bot, brought=brought, may_sit=may_sit, facts=facts or {}),
             timeouts=timeouts,
             backoff=backoff,
             liveness=Liveness(stall_after=stall_after, abandon_after=abandon_after),

@@ -1,5 +1,5 @@
-"""Test-wide set-up: no test reads or writes the user's own data directory (identity keys, saved
-logs, per-table state). Every test process gets an empty one of its own, so what a developer or an
+"""Test-wide set-up: no test reads or writes the user's own data or cache directory (identity keys,
+saved logs, per-table state; the card cache). Every test process gets an empty one of its own, so what a developer or an
 earlier run left there (recent logs listed on the home screen, keys) never changes a test. And no
 test sends multicast to the LAN: ``VAMPIRE_NO_DISCOVERY=1`` for the whole run.
 
@@ -21,6 +21,7 @@ def pytest_configure(config) -> None:
     os.environ["VAMPIRE_NO_DISCOVERY"] = "1"
     data = tempfile.mkdtemp(prefix="vampire-test-data-")
     os.environ["XDG_DATA_HOME"] = data
+    os.environ["XDG_CACHE_HOME"] = os.path.join(data, "cache")  # the VTES card cache, per run
     config._vampire_data_home = data
 
 

@@ -313,6 +313,8 @@ class NetSession:
 
         if not self.is_host:
             raise VampireError("only the host seats bots")
+        if self.seat is None and getattr(self._host, "own_seat", None) is not None:
+            raise VampireError("take your own seat first (choose your deck with d): bots sit after you")
         table = self.table
         if table.phase != "lobby" or len(table.seats) >= table.nseats:
             raise VampireError("every seat is taken")
@@ -389,7 +391,11 @@ class NetSession:
 
 class LocalPlay(NetSession):
     """``vampire play``: a host, bots and you in one process over loopback TCP; the host's log is
-    saved in ``save`` (default: a new file in the logs directory)."""
+    saved in ``save`` (default: a new file in the logs directory), and what brings the table back
+    beside it (:mod:`tui.local_play`); ``spec.resume``: bring such a table back instead."""
+
+    resumable = True
+    """Quitting before the end leaves a table ``vampire play --resume LOG`` brings back."""
 
     def __init__(self, spec: LocalTableSpec, save: Path | None = None) -> None:
         super().__init__(spec.name, is_host=True, address=None)
@@ -398,26 +404,31 @@ class LocalPlay(NetSession):
         self._local: Any = None
 
     async def start(self) -> None:
+        from engine.kits import profile_facts
         from engine.opening import new_log_path
-        from engine.paths import logs_dir, profile_vekn
-        from net.local import open_local_table
+        from engine.paths import logs_dir
+        from tui.local_play import open_play, resume_play
 
-        save = self.save or new_log_path(logs_dir())
-        self._log_path = save
-        brought = self.spec.brought
-        kit = find_game(self.spec.game).kit
-        if brought is None and kit is not None:
-            brought = kit().for_bot(random.Random())  # a deck the game ships, when you chose none
-        self._local = await open_local_table(
-            self.spec.game,
-            list(self.spec.levels),
-            name=self.spec.name,
-            options=dict(self.spec.options),
-            save=save,
-            brought=brought,
-            games=_games(),
-            vekn=profile_vekn(self.spec.name),  # the profile's VEKN id goes in its join
-        )
+        if self.spec.resume is not None:  # vampire play --resume: the log and its play folder say the rest
+            self._log_path = self.spec.resume
+            self._local, _ = await resume_play(self.spec.resume, _games())
+        else:
+            save = self.save or new_log_path(logs_dir())
+            self._log_path = save
+            brought = self.spec.brought
+            kit = find_game(self.spec.game).kit
+            if brought is None and kit is not None:
+                brought = kit().for_bot(random.Random())  # a deck the game ships, when you chose none
+            self._local = await open_play(
+                self.spec.game,
+                list(self.spec.levels),
+                name=self.spec.name,
+                save=save,
+                options=dict(self.spec.options),
+                brought=brought,
+                games=_games(),
+                facts=profile_facts(self.spec.name, game=self.spec.game),  # the profile's facts go in its join
+            )
         self._host = self._local.host
         self._bot_levels = {bot.public: level for bot, level in zip(self._local.bots, self.spec.levels, strict=True)}
         self.attach(self._local.session)
@@ -431,6 +442,10 @@ class LocalPlay(NetSession):
             self._unsub = None
         if local is not None:
             await local.close()
+            if local.host.table.ended and self._log_path is not None:
+                from tui.local_play import forget_play
+
+                forget_play(self._log_path)  # over: the log alone tells the game; its keys go
         self._emit(SessionEvent("closed"))
 
 
@@ -446,8 +461,10 @@ class HostedTable(NetSession):
 
     async def start(self) -> None:
         from engine.identities import load_identity
+        from engine.kits import profile_facts
         from engine.opening import new_log_path, open_sequencer, order_table
-        from engine.paths import hosted_dir, profile_vekn
+        from engine.paths import hosted_dir
+        from engine.protocol.identity import public_bytes
         from engine.seat import now_ms
         from net.client import Store
         from net.discovery import announce_host
@@ -466,6 +483,7 @@ class HostedTable(NetSession):
         save = new_log_path(hosted_dir(), "hosted")
         sequencer = open_sequencer(order, load_identity(f"{self.spec.name}-host"), save, now_ms)
         host = Host(sequencer, auto_start=False)  # the lobby's Start key starts the game
+        host.own_seat = public_bytes(load_identity(self.spec.name))  # seat 0, even after a deck is picked
         from net.host import lan_address
 
         bind = self.spec.bind or lan_address()  # "": this machine's LAN address
@@ -481,7 +499,7 @@ class HostedTable(NetSession):
             name=self.spec.name,
             store=Store.per_table(),
             games=games,
-            vekn=profile_vekn(self.spec.name),
+            facts=profile_facts(self.spec.name, game=self.spec.game),
             lan=True,
         )
         self.attach(session)
@@ -564,7 +582,7 @@ class NetFactory:
 
     def join(self, spec: JoinSpec) -> NetSession:
         from engine.identities import load_identity
-        from engine.paths import profile_vekn
+        from engine.kits import profile_facts
         from net.client import parse_address
         from net.session import Session
 
@@ -575,7 +593,7 @@ class NetFactory:
             name=spec.name,
             games=_games(),
             may_sit=_why_no_seat,
-            vekn=profile_vekn(spec.name),
+            facts=profile_facts(spec.name),  # the table's game takes those it knows
             lan=True,
             pin=spec.pin,
         )

@@ -1,49 +1,50 @@
 """The registry of games (DESIGN.md, "Games behind one interface"; after python-chess's
-``VARIANTS``/``find_variant`` and OpenSpiel's ``register_game``).
+``VARIANTS``/``find_variant``, OpenSpiel's ``register_game`` and harlequin's adapters).
 
-Every game is one package under ``engine/games/`` with a ``spec`` module holding ``SPEC``, a
-:class:`~engine.games.spec.GameSpec`. This module is the only place outside the games' own
-packages that names them. Other games register themselves with :func:`register_game`, or are
-loaded from the modules listed in the environment variable ``VAMPIRE_GAMES`` (``module:ATTR``
-items separated by commas; a game added this way is found by every process of a table, host and
-clients alike, without changing this file).
+A game is a plugin: a package holding a ``SPEC`` (a :class:`~engine.games.spec.GameSpec`),
+found through an entry point of the group :data:`GROUP` whose name is the game's name and whose
+value is ``module:SPEC``. The games that ship declare theirs in this project's ``pyproject.toml``
+(``[project.entry-points."vampire_table.games"]``); another distribution installed beside it
+declares its own, and every process of a table (host and clients alike) finds it without a line
+changing here. Nothing in this module names a game but :data:`DEFAULT_GAME`, the program's
+choice of the game to open when none is named.
+
+A test adds a game to one process without installing anything with :func:`register_game`.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
+import functools
 from collections.abc import Iterator, Mapping
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
 
 from engine.errors import VampireError
+from engine.games.base import SeatFact
 from engine.games.spec import GameSpec
 
 if TYPE_CHECKING:
     from engine.games.base import Game
 
-#: The games that ship, by command-line name: the module holding each one's ``SPEC``. A game's
-#: spec is imported only when asked for, so that auditing one game loads nothing of another.
-BUILTIN: dict[str, str] = {
-    "queen": "engine.games.queen.spec",
-    "vtes": "engine.games.vtes.spec",
-}
+GROUP = "vampire_table.games"
+"""The entry-point group a game is declared in: ``NAME = "package.module:SPEC"``."""
 
-#: The game ``vampire play`` and the home screen open when none is named.
+#: The game ``vampire play`` and the home screen open when none is named (a choice of this
+#: program's, not a registration: the game itself is found through its entry point).
 DEFAULT_GAME = "queen"
-
-ENV_GAMES = "VAMPIRE_GAMES"
 
 
 class UnknownGame(VampireError):
-    """A game name that no registered game has."""
+    """A game name that no installed or registered game has, or an entry point that gives no
+    game (its module fails to import, or its value is not a GameSpec of that name)."""
 
 
 _registered: dict[str, GameSpec] = {}
 
 
 def register_game(spec: GameSpec) -> None:
-    """Make ``spec`` findable by its name in this process (replacing one of the same name)."""
+    """Make ``spec`` findable by its name in this process (replacing one of the same name, an
+    installed one included). Tests add a game this way without installing it."""
     _registered[spec.name] = spec
 
 
@@ -52,36 +53,62 @@ def unregister_game(name: str) -> None:
     _registered.pop(name, None)
 
 
-def _from_env() -> None:
-    for item in filter(None, (part.strip() for part in os.environ.get(ENV_GAMES, "").split(","))):
-        module, _, attr = item.partition(":")
-        try:
-            spec = getattr(importlib.import_module(module), attr or "SPEC")
-        except (ImportError, AttributeError) as err:
-            raise UnknownGame(f"{ENV_GAMES} names {item!r}, which gives no game ({err})") from None
-        if not isinstance(spec, GameSpec):
-            raise UnknownGame(f"{ENV_GAMES} names {item!r}, which is not a GameSpec")
-        _registered.setdefault(spec.name, spec)
+@functools.cache
+def installed() -> dict[str, EntryPoint]:
+    """The entry point of every installed game, by name (read once per process; a name declared
+    twice keeps its first declaration). Loads no game."""
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=GROUP):
+        found.setdefault(point.name, point)
+    return found
+
+
+def _load(point: EntryPoint) -> GameSpec:
+    """The spec an entry point gives. Raises UnknownGame with a sentence when it gives none."""
+    try:
+        spec = point.load()
+    except (ImportError, AttributeError) as err:
+        raise UnknownGame(
+            f"the game {point.name!r} is declared as {point.value!r}, which fails to load ({err})"
+        ) from None
+    if not isinstance(spec, GameSpec):
+        raise UnknownGame(f"the game {point.name!r} is declared as {point.value!r}, which is not a GameSpec")
+    if spec.name != point.name:
+        raise UnknownGame(f"the game {point.name!r} is declared as {point.value!r}, the spec of {spec.name!r}")
+    return spec
+
+
+@functools.cache
+def _installed_spec(name: str) -> GameSpec:
+    return _load(installed()[name])
 
 
 def game_names() -> list[str]:
-    """Every game's name: those that ship, then any registered, sorted within each."""
-    _from_env()
-    return sorted(BUILTIN) + sorted(n for n in _registered if n not in BUILTIN)
+    """Every game's name: the installed ones, then any registered only, sorted within each."""
+    have = installed()
+    return sorted(have) + sorted(n for n in _registered if n not in have)
 
 
 def find_game(name: str) -> GameSpec:
-    """The spec of the game called ``name``. Raises :class:`UnknownGame` with the names there are."""
+    """The spec of the game called ``name`` (a registered one first, else the installed one; its
+    module is imported only now). Raises :class:`UnknownGame` with the names there are, or saying
+    why an installed game's entry point gives no game."""
     if name in _registered:
         return _registered[name]
-    if name in BUILTIN:
-        spec = importlib.import_module(BUILTIN[name]).SPEC
-        assert isinstance(spec, GameSpec)
-        return spec
-    _from_env()
-    if name in _registered:
-        return _registered[name]
+    if name in installed():
+        return _installed_spec(name)
     raise UnknownGame(f"no game is called {name!r}: choose {', '.join(game_names())}")
+
+
+def known_facts() -> dict[str, SeatFact]:
+    """Every seat fact a game here takes (:class:`~engine.games.base.SeatFact`), by key: what a
+    player may state at some table, kept in a profile and given as ``--KEY`` (a key two games
+    declare keeps the first's rule, in :func:`game_names` order). Loads every game's spec."""
+    facts: dict[str, SeatFact] = {}
+    for name in game_names():
+        for fact in find_game(name).seat_facts:
+            facts.setdefault(fact.key, fact)
+    return facts
 
 
 class RulesByName(Mapping[str, "Game"]):
@@ -110,14 +137,16 @@ def all_rules() -> RulesByName:
 
 
 __all__ = [
-    "BUILTIN",
     "DEFAULT_GAME",
-    "ENV_GAMES",
+    "GROUP",
     "GameSpec",
     "RulesByName",
     "UnknownGame",
     "all_rules",
     "find_game",
     "game_names",
+    "installed",
+    "known_facts",
     "register_game",
+    "unregister_game",
 ]

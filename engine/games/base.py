@@ -248,13 +248,71 @@ def seat_ref(seat: int) -> str:
     return f"{{s{seat}}}"
 
 
+# --- what a player states at a table ---------------------------------------------------------
+
+JOIN_FIELDS = frozenset({"name", "deck", "bot"})
+"""The fields of a `join` the table itself reads (docs/protocol.md 4.1): no seat fact is called so."""
+
+
+@dataclass(frozen=True)
+class SeatFact:
+    """A fact a player may state about themself at a table of a game, which the player's `join`
+    carries as an optional field (docs/protocol.md 4.1) and the table checks with the game's rule:
+    VTES has a player's member number with its organising body. What the fact means is the game's;
+    the table, the network and the profiles carry it as an opaque string under ``key``.
+
+    ``key``: the `join` field, the profile's key and the command-line option (``--KEY``), lower-case
+    letters; ``label``: the fact in a player's words (``"member number"``); ``form``: what a valid value
+    looks like, to finish the sentence "a LABEL is ..." (``"1 to 10 digits"``); ``example``: a valid
+    value; ``max_digits``: a valid value is 1 to this many ASCII digits (the only form of fact a
+    game has needed so far).
+    """
+
+    key: str
+    label: str
+    max_digits: int
+    example: str
+
+    def __post_init__(self) -> None:
+        """Raises ValueError for a key that is not lower-case ASCII letters, or is a field every
+        `join` has (``name``, ``deck``, ``bot``), or an example the rule refuses."""
+        if not (self.key.isascii() and self.key.isalpha() and self.key.islower()) or self.key in JOIN_FIELDS:
+            raise ValueError(f"a seat fact's key is lower-case letters and no join field, not {self.key!r}")
+        if not self.valid(self.example):
+            raise ValueError(f"the example {self.example!r} is no {self.label}")
+
+    @property
+    def form(self) -> str:
+        """What a valid value is, in words: ``"1 to 10 digits"``."""
+        return f"1 to {self.max_digits} digits"
+
+    def valid(self, value: object) -> bool:
+        """True if ``value`` is this fact as a `join` may carry it: a str of 1 to ``max_digits``
+        ASCII digits."""
+        return isinstance(value, str) and 0 < len(value) <= self.max_digits and value.isascii() and value.isdigit()
+
+    def check(self, value: str) -> str:
+        """``value`` with the spaces around it dropped, if valid. Raises GameError with a sentence
+        (``"A member number is 1 to 10 digits (like 1003456), not 'x'."``)."""
+        text = value.strip()
+        if not self.valid(text):
+            raise GameError(f"A {self.label} is {self.form} (like {self.example}), not {value!r}.")
+        return text
+
+
 class Game(Protocol):
-    """One game's rules. Every method is pure: states are immutable values."""
+    """One game's rules. Every method is pure: states are immutable values.
+
+    ``name``, ``title``, ``min_seats``, ``max_seats`` and ``seat_facts`` are the game's spec's
+    (:class:`~engine.games.spec.GameSpec`), read from it; ``seat_facts``: what a player may state
+    at its tables (:class:`SeatFact`), each an optional field of a `join`.
+    """
 
     name: str
     title: str
     min_seats: int
     max_seats: int
+    seat_facts: tuple[SeatFact, ...]
     option_schema: tuple[OptionSpec, ...]
 
     def setup(self, seats: int, options: Mapping[str, Any]) -> Any:

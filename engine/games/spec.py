@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import VampireError
+from engine.games.base import SeatFact
 
 if TYPE_CHECKING:
     from engine.games.base import Act, Game, OptionSpec
@@ -113,16 +114,17 @@ class ResultFormat(StrEnum):
 @dataclass(frozen=True)
 class TablePlace:
     """Where a table sits in a tournament, as an organiser numbers it: ``round`` and ``table``
-    (from 1; None when not given), and each seat's ``vekn`` id in seat order (None: none given)."""
+    (from 1; None when not given), and what each player stated at the table in seat order: the
+    :class:`~engine.games.base.SeatFact` values of its `join`, by key (empty: none given)."""
 
     round: int | None = None
     table: int | None = None
-    vekn: tuple[str | None, ...] = ()
+    facts: tuple[Mapping[str, str], ...] = ()
 
 
 class OrganiserResult(Protocol):
     """A game's result for a tournament organiser: ``state`` (the game's), ``names`` in seat
-    order, ``place`` (round, table, VEKN ids), written as ``fmt``."""
+    order, ``place`` (round, table, the players' seat facts), written as ``fmt``."""
 
     def __call__(self, state: Any, names: list[str], place: TablePlace = ..., fmt: ResultFormat = ...) -> str: ...
 
@@ -139,12 +141,16 @@ class GameSpec:
       none is named; ``filler_bot``: the level that fills the other seats of ``simulate --bots N``;
     - ``make_bot(level, rng, brought)``: a bot (``brought``: what the seat brings, or None);
     - ``kit``: what a seat brings before the game starts, or None when it brings nothing;
+    - ``seat_facts``: what a player may state about themself at its tables, each carried by the
+      player's `join` and checked by the table (:class:`~engine.games.base.SeatFact`);
     - ``score``: how scores read; ``organiser_result(state, names, place, fmt)``: a result for a
       tournament organiser (:class:`OrganiserResult`), or None when the game has none;
     - ``hand_words(cards)``: card identities (a hand as dealt) in a player's words, for a replay;
       None: the identities as they are, in order;
     - ``auto_act(view)``: the act a person's seat makes by itself now, when the player could do
-      nothing else (a pass with nothing to play), or None; None: the game has no such act.
+      nothing else (a pass with nothing to play), or None; None: the game has no such act;
+    - ``carddb()``: the version of the card database the game reads its cards from, which the
+      genesis `table` entry records (``carddb``: docs/protocol.md 4.1); None: the game has none.
     """
 
     name: str
@@ -158,10 +164,12 @@ class GameSpec:
     filler_bot: str
     make_bot: Callable[[str, random.Random, Any], Bot]
     kit: Callable[[], SeatKit] | None = None
+    seat_facts: tuple[SeatFact, ...] = ()
     score: ScoreUnit = ScoreUnit()
     organiser_result: OrganiserResult | None = None
     hand_words: Callable[[Sequence[str]], str] | None = None
     auto_act: Callable[[Any], Act | None] | None = None
+    carddb: Callable[[], str] | None = None
 
     @property
     def option_schema(self) -> tuple[OptionSpec, ...]:

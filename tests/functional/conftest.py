@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.games import ENV_GAMES, register_game, unregister_game
+from engine.games import register_game, unregister_game
 from engine.games.spec import GameSpec
+from tests.seamgame.plugin import install_high_card
 from tests.seamgame.spec import SPEC as HIGH_CARD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,13 +48,18 @@ class Vampire:
         self.tmp = tmp
         self.env = dict(os.environ, XDG_DATA_HOME=str(tmp / "data"), PYTHONUNBUFFERED="1", VAMPIRE_NO_DISCOVERY="1")
         self.env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-        self.env.pop(ENV_GAMES, None)
         self.procs: list[subprocess.Popen[bytes]] = []
 
     def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
         """Run ``vampire ARGS`` to its end; stdout and stderr as text."""
         return subprocess.run(
             [*VAMPIRE, *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=timeout
+        )
+
+    def run_python(self, code: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """Run ``python -c CODE`` with the same environment as :meth:`run`; stdout and stderr as text."""
+        return subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=timeout
         )
 
     def start(self, *args: str, name: str) -> subprocess.Popen[bytes]:
@@ -97,9 +103,11 @@ def vampire(tmp_path: Path) -> Iterator[Vampire]:
 @pytest.fixture
 def high_card(vampire: Vampire) -> Iterator[GameSpec]:
     """High Card, the game that exists only in the test suite, registered in this process
-    (:func:`engine.games.register_game`) and in every child process ``vampire`` starts (the
-    ``VAMPIRE_GAMES`` variable); forgotten again afterwards."""
+    (:func:`engine.games.register_game`) and installed as a plugin for every child process
+    ``vampire`` starts (its entry points in a ``.dist-info`` on their ``PYTHONPATH``:
+    :func:`tests.seamgame.plugin.install_high_card`); forgotten again afterwards."""
     register_game(HIGH_CARD)
-    vampire.env[ENV_GAMES] = "tests.seamgame.spec:SPEC"
+    plugins = install_high_card(vampire.tmp / "plugins")
+    vampire.env["PYTHONPATH"] = os.pathsep.join((str(plugins), vampire.env["PYTHONPATH"]))
     yield HIGH_CARD
     unregister_game(HIGH_CARD.name)

@@ -35,7 +35,7 @@ def test_a_clean_log_exits_0_with_a_summary(capsys):
     for name in played.names:
         assert name in out
     assert "rounds played: 1" in out and "result:" in out
-    assert "shuffle events checked from their seeds: 1" in out
+    assert "shuffles: 4 in 1 deck event, each recomputed from its author's seed" in out
 
 
 def test_a_tampered_log_exits_1_as_a_fault_of_the_file_blaming_no_seat(capsys):
@@ -85,7 +85,13 @@ def test_a_log_whose_last_round_seeds_were_never_revealed_exits_2_and_says_so(ca
     path = write("no-seeds.vtlog", played.data[: first_seed.start])
     code, out, _ = audit(capsys, path)
     assert code == 2
-    assert "UNCHECKED: events 0 never had their seeds revealed" in out
+    # In words: which deck, why its seeds are missing, and what was checked instead.
+    assert (
+        "NOT RECOMPUTED: deck event 0 (the shared queen deck): its seeds were not all revealed (the log "
+        "stops before the seed reveal, or a seat left without revealing its key), so its cards were "
+        "checked only by the proofs that came with them"
+    ) in out
+    assert "UNCHECKED" not in out and "never had their seeds" not in out
     report = json.loads(audit(capsys, path, "--json")[1])
     assert report["events_unchecked"] == [0] and report["events_checked"] == 0 and report["fault"] is None
 

@@ -126,3 +126,15 @@ def test_simulate_vtes_prints_the_actions_blocks_combats_and_referendums_of_its_
     assert set(counts) == {"actions", "blocks", "combats", "referendums"}, out
     assert counts["actions"] > counts["blocks"] > 0
     assert counts["combats"] == counts["blocks"]  # every block here opened a combat
+
+
+def test_version_names_the_installed_distribution_and_the_protocol(capsys):
+    from importlib.metadata import version
+
+    from engine.protocol.log import VERSION
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert out.strip() == f"vampire {version('vampire-table')} (vampire-table), protocol version {VERSION}"

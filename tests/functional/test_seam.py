@@ -1,7 +1,8 @@
 """The seam between the table and the games (DESIGN.md, "Games behind one interface"): High Card,
 a game with hidden hands that exists only in the test suite (``tests/seamgame``), is played
 everywhere a shipped game is, with nothing outside its package knowing it. A fixture registers it
-(``high_card``: in this process, and through ``VAMPIRE_GAMES`` in every child process):
+(``high_card``: in this process, and as an installed plugin, its entry points on the
+``PYTHONPATH`` of every child process):
 
 - whole games in simulation, in-process and with ``vampire simulate``;
 - through the signed log and the deck protocol, in-process and with ``vampire simulate --protocol``;
@@ -59,7 +60,7 @@ def audits_clean(vampire: Vampire, log: Path) -> str:
     done = vampire.run("audit", str(log))
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("CLEAN:") and "High Card" in done.stdout, done.stdout
-    assert "shuffle events checked from their seeds: 1" in done.stdout and "result:" in done.stdout
+    assert "each recomputed from its author's seed" in done.stdout and "result:" in done.stdout
     return done.stdout
 
 

@@ -38,11 +38,12 @@ from engine.games.base import (
     parse_options,
     seat_ref,
 )
+from tests.seamgame.spec import SPEC
 
-NAME = "highcard"
-TITLE = "High Card"
-MIN_SEATS = 3
-MAX_SEATS = 6
+NAME = SPEC.name
+TITLE = SPEC.title
+MIN_SEATS = SPEC.min_seats
+MAX_SEATS = SPEC.max_seats
 DECK_NAME = "highcard"
 SUITS = ("s", "h")
 #: The 20 cards, in the canonical order the deck protocol's card points follow (lowest first).
@@ -129,6 +130,7 @@ class HighCard:
     title = TITLE
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    seat_facts = SPEC.seat_facts
     option_schema = OPTIONS
 
     def setup(self, seats: int, options: Mapping[str, Any]) -> HighCardState:

@@ -112,23 +112,38 @@ def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit
     raise RuntimeError("the condition never held")
 
 
+def _influence_ready(view: Any) -> bool:
+    """Seat 0 acts in its influence phase, with two transfers left, more than 3 pool and a ready
+    vampire."""
+    return (
+        view.acting == 0
+        and view.phase == Phase.INFLUENCE
+        and view.transfers >= 2
+        and view.players[0].pool > 3
+        and len(view.controlled(0, Zone.READY)) >= 1
+    )
+
+
+def influence_vtes(seed: int = 11) -> LocalGame:
+    """:func:`dealt_vtes`'s table played on (:func:`advance`) to seat 0's first influence phase
+    with a vampire in play, transfers left and pool to spare, as a fresh copy: built once per
+    process and copied, like :func:`dealt_vtes` (the same position as advancing a fresh copy: the
+    bot that plays seat 0 there is made anew, from the same seed, by every :func:`advance`)."""
+    key = ("influence", seed)
+    if key not in _DEALT:
+        local = dealt_vtes(seed)
+        advance(local, _influence_ready)
+        _DEALT[key] = local
+    return copy.deepcopy(_DEALT[key])
+
+
 def influence_app(seed: int = 11) -> tuple[Any, Any]:
     """The app at Mina's table (seat 0) in her influence phase, with a vampire in play, transfers
-    left and pool to spare, and its session: (VampireApp, LocalGameSession); ``seed``: the table's
-    (:func:`build_vtes`)."""
+    left and pool to spare (:func:`influence_vtes`), and its session: (VampireApp,
+    LocalGameSession); ``seed``: the table's (:func:`build_vtes`)."""
     from tui.app import Start, VampireApp
 
-    local = dealt_vtes(seed)
-    advance(
-        local,
-        lambda v: (
-            v.acting == 0
-            and v.phase == Phase.INFLUENCE
-            and v.transfers >= 2
-            and v.players[0].pool > 3
-            and len(v.controlled(0, Zone.READY)) >= 1
-        ),
-    )
+    local = influence_vtes(seed)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     return VampireApp(Start("table", session), name="Mina"), session
 

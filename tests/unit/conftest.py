@@ -23,15 +23,14 @@ PACKAGES = ("engine", "net", "tui")
 @pytest.fixture(scope="session")
 def child_env(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], dict[str, str]]:
     """A function ``path -> environment`` for a child process: this process's environment with
-    ``path`` (the repository, or a copy) first on ``PYTHONPATH``, an empty data directory, no game
-    added through ``VAMPIRE_GAMES`` and no LAN discovery."""
+    ``path`` (the repository, or a copy) first on ``PYTHONPATH``, an empty data directory and no
+    LAN discovery."""
 
     data = tmp_path_factory.mktemp("data")
 
     def env_for(path: Path = ROOT) -> dict[str, str]:
         env = dict(os.environ, XDG_DATA_HOME=str(data), VAMPIRE_NO_DISCOVERY="1")
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(path), os.environ.get("PYTHONPATH")) if p)
-        env.pop("VAMPIRE_GAMES", None)
         return env
 
     return env_for

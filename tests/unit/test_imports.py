@@ -93,13 +93,13 @@ def test_reading_a_vampire_queen_log_loads_no_vtes_card_database(loaded, command
     assert [m for m in of_package(loaded(command), "engine.games.vtes") if m not in spec_only] == []
 
 
-#: Checking a VEKN id as ``--vekn`` does (checked, then kept in the profile), in a child process
-#: that writes ``sorted(sys.modules)`` as JSON to the file named by ``VT_LOADED``.
+#: Checking a VEKN id as ``--vekn`` does (checked by its game's seat fact, then kept in the
+#: profile), in a child process that writes ``sorted(sys.modules)`` as JSON to the file named by
+#: ``VT_LOADED``.
 VEKN_PROBE = """
 import json, os, sys
-from engine.paths import check_vekn, profile_vekn
-assert check_vekn(" 1003456 ") == "1003456"
-assert profile_vekn("Mina", "1003456") == "1003456"
+from engine.kits import profile_facts
+assert profile_facts("Mina", {"vekn": " 1003456 "}, "vtes") == {"vekn": "1003456"}
 with open(os.environ["VT_LOADED"], "w") as out:
     json.dump(sorted(sys.modules), out)
 """
@@ -113,6 +113,6 @@ def test_checking_a_vekn_id_loads_no_cryptography_and_no_table(child_env, tmp_pa
     )
     assert done.returncode == 0, done.stdout + done.stderr
     modules = set(json.loads(out.read_text()))
-    assert "engine.paths" in modules and "engine.vekn" in modules
+    assert "engine.paths" in modules and "engine.games.vtes.spec" in modules
     for package in ("cryptography", "nacl", "engine.table", "engine.protocol"):
         assert of_package(modules, package) == [], package

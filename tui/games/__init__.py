@@ -1,21 +1,23 @@
 """The registry of the games' front ends (DESIGN.md, "Layout": ``tui/games/<game>/``).
 
-Like :mod:`engine.games`, this module is the only place in ``tui/`` outside the games' own
-packages that names a game. Each game's front end is one package under ``tui/games/`` whose
-``front`` module holds ``FRONT_END``, a :class:`FrontEnd`: its table screen (None while the game
-has none), its help, its end-of-game summary and its replay drawing. The shared screens (home,
+Like :mod:`engine.games`, this module names no game. A game's front end is found through an entry
+point of the group :data:`GROUP`, named as the game and valued ``module:FRONT_END``, a
+:class:`FrontEnd`: its table screen (None while the game has none), its help, its end-of-game
+summary and its replay drawing. The games that ship declare theirs in this project's
+``pyproject.toml`` (``[project.entry-points."vampire_table.frontends"]``). The shared screens (home,
 lobby, replay, results, help) ask :func:`find_front_end` for what is game-specific.
 
-A game the engine knows but no front end was registered for (a game added with
-``VAMPIRE_GAMES``, a test's game) gets a plain front end made from its spec: no table screen, the
-result's summary at the end, the entries alone in a replay.
+A game the engine knows but no front end was declared or registered for (a test's game) gets a
+plain front end made from its spec: no table screen, the result's summary at the end, the entries
+alone in a replay.
 """
 
 from __future__ import annotations
 
-import importlib
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import VampireError
@@ -30,12 +32,8 @@ if TYPE_CHECKING:
     from tui.replayer import Frame, Replay
     from tui.session import TableSession
 
-#: The front ends that ship, by game name: the module holding each one's ``FRONT_END``, imported
-#: only when that game is asked for.
-BUILTIN: dict[str, str] = {
-    "queen": "tui.games.queen.front",
-    "vtes": "tui.games.vtes.front",
-}
+GROUP = "vampire_table.frontends"
+"""The entry-point group a game's front end is declared in: ``NAME = "package.module:FRONT_END"``."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +177,31 @@ def unregister_front_end(name: str) -> None:
     _registered.pop(name, None)
 
 
+@functools.cache
+def installed() -> dict[str, EntryPoint]:
+    """The entry point of every installed front end, by game name (read once per process; a name
+    declared twice keeps its first declaration). Loads no front end."""
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=GROUP):
+        found.setdefault(point.name, point)
+    return found
+
+
+@functools.cache
+def _load(point: EntryPoint) -> FrontEnd:
+    """The front end an entry point gives (imported on first use). Raises VampireError with a
+    sentence when it gives none."""
+    try:
+        front = point.load()
+    except (ImportError, AttributeError) as err:
+        raise VampireError(
+            f"the front end of {point.name!r} is declared as {point.value!r}, which fails to load ({err})"
+        ) from None
+    if not isinstance(front, FrontEnd) or front.name != point.name:
+        raise VampireError(f"the front end of {point.name!r} is declared as {point.value!r}, which is not its FrontEnd")
+    return front
+
+
 def find_front_end(name: str | None) -> FrontEnd:
     """The front end of the game called ``name``: a registered one, else the one that ships,
     else :func:`plain_front_end`. ``name`` None (a table whose game is not known yet) gives a
@@ -187,11 +210,9 @@ def find_front_end(name: str | None) -> FrontEnd:
         return FrontEnd("", "A table", no_screen="The table has not said yet which game it plays.")
     if name in _registered:
         return _registered[name]
-    if name in BUILTIN:
-        front = importlib.import_module(BUILTIN[name]).FRONT_END
-        if not isinstance(front, FrontEnd):
-            raise VampireError(f"{BUILTIN[name]}.FRONT_END is not a FrontEnd")
-        return front
+    point = installed().get(name)
+    if point is not None:
+        return _load(point)
     return plain_front_end(name)
 
 
@@ -249,7 +270,7 @@ def help_text(names: Sequence[str]) -> str:
 
 
 __all__ = [
-    "BUILTIN",
+    "GROUP",
     "FrontEnd",
     "GameEnd",
     "LobbyKit",
@@ -260,6 +281,7 @@ __all__ = [
     "find_front_end",
     "front_end_of",
     "help_text",
+    "installed",
     "lobby_kit_line",
     "lobby_kit_of",
     "plain_front_end",

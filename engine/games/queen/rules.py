@@ -45,8 +45,8 @@ from engine.games.base import (
     seat_ref,
     sorted_act_positions,
 )
+from engine.games.queen.spec import SPEC
 
-NAME = "queen"
 DECK_NAME = "queen"
 NUMBERS = range(1, 14)
 COPIES = 8
@@ -511,10 +511,11 @@ class VampireQueen:
     """The Vampire Queen rules (shared/rules/vampire-queen.md). States are values; the only state
     kept here is a one-act memo of the last check (see :meth:`_checked`)."""
 
-    name = NAME
-    title = "Vampire Queen"
-    min_seats = 3
-    max_seats = 12
+    name = SPEC.name
+    title = SPEC.title
+    min_seats = SPEC.min_seats
+    max_seats = SPEC.max_seats
+    seat_facts = SPEC.seat_facts
     option_schema = OPTIONS
 
     def __init__(self) -> None:

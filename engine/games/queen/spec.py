@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.games.base import Game
+from engine.games.base import Game, SeatFact
 from engine.games.spec import Bot, GameSpec, ScoreUnit
 
 
@@ -22,12 +22,17 @@ def _bot(level: str, rng: random.Random, brought: object) -> Bot:
 
         return RandomBot(rng)
     if level == "expert":
-        from engine.bots.queen_expert import QueenExpert
+        from engine.games.queen.expert import QueenExpert
 
         return QueenExpert(rng)
-    from engine.bots.queen import QueenHeuristic
+    from engine.games.queen.bots import QueenHeuristic
 
     return QueenHeuristic(rng)
+
+
+VEKN = SeatFact("vekn", "VEKN id", 10, "1003456")
+"""A player's VEKN id, the member number the VEKN gives a player: Vampire Queen tables have
+recorded it in a `join` from the first (docs/protocol.md 4.1), and still take it."""
 
 
 def _hand_words(cards: Sequence[str]) -> str:
@@ -48,6 +53,7 @@ SPEC = GameSpec(
     default_bot="expert",
     filler_bot="random",
     make_bot=_bot,
+    seat_facts=(VEKN,),
     score=ScoreUnit("mean score", 1, "Vampire Queen: the lowest total wins; tied games share the win."),
     hand_words=_hand_words,
 )

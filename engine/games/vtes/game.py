@@ -30,6 +30,7 @@ from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import act_name, esc
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import StrikeChoice, step_words, strike_words
+from engine.games.vtes.spec import SPEC
 from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
 from engine.games.vtes.vocab import (
     ACTION_VERBS,
@@ -52,10 +53,11 @@ class VtesGame:
     :class:`~engine.games.vtes.view.VtesView`.
     """
 
-    name = "vtes"
-    title = "Vampire: The Eternal Struggle"
-    min_seats = 2
-    max_seats = 6
+    name = SPEC.name
+    title = SPEC.title
+    min_seats = SPEC.min_seats
+    max_seats = SPEC.max_seats
+    seat_facts = SPEC.seat_facts
     option_schema: tuple[OptionSpec, ...] = (
         OptionSpec(
             "library_size",

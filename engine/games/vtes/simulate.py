@@ -1,7 +1,7 @@
 """Bots playing whole VTES games in memory (DESIGN.md, ``vampire simulate --game vtes``).
 
 Each seat gets a shipped tournament-winning deck (or one given), declared with a ``deck`` act and
-dealt as a private deck by :class:`engine.sim.SimTable`, and a :class:`engine.bots.vtes.VtesBot`.
+dealt as a private deck by :class:`engine.sim.SimTable`, and a :class:`engine.games.vtes.bots.VtesBot`.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from engine.bots.vtes import VtesBot, vtes_bot
 from engine.games.base import GameError, Note, OptionValue
+from engine.games.vtes.bots import VtesBot, vtes_bot
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
 from engine.sim import GameRecord, SimTable, play_game

@@ -48,6 +48,7 @@ class MiniGame:
     title = "Mini"
     min_seats = 2
     max_seats = 4
+    seat_facts = ()
     option_schema = ()
 
     def setup(self, seats: int, options: Mapping[str, Any]) -> MiniState:

@@ -140,10 +140,10 @@ def test_a_profile_is_written_private_and_synced(tmp_path, monkeypatch):
     synced: list[int] = []
     real_fsync = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
-    path = save_profile(Profile("Mina", "1003456"), tmp_path)
+    path = save_profile(Profile("Mina", {"vekn": "1003456"}), tmp_path)
     assert synced and mode(path) == 0o600 and mode(path.parent) == 0o700
-    assert load_profile("Mina", tmp_path) == Profile("Mina", "1003456")
-    save_profile(Profile("Mina", None), tmp_path)  # replaced whole
+    assert load_profile("Mina", tmp_path) == Profile("Mina", {"vekn": "1003456"})
+    save_profile(Profile("Mina"), tmp_path)  # replaced whole
     assert load_profile("Mina", tmp_path) == Profile("Mina") and leftovers(path.parent) == []
 
 
@@ -153,7 +153,7 @@ def test_a_profile_file_that_is_a_symbolic_link_is_refused_with_a_sentence(tmp_p
     path.parent.mkdir(parents=True)
     path.symlink_to(target)
     with pytest.raises(ProfileError) as caught:
-        save_profile(Profile("Mina", "1003456"), tmp_path)
+        save_profile(Profile("Mina", {"vekn": "1003456"}), tmp_path)
     assert str(caught.value).startswith(f"Cannot write the profile file {path}: it is a symbolic link")
     assert untouched(target)
 

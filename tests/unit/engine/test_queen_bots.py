@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from engine.bots import RandomBot
-from engine.bots.queen import QueenHeuristic
 from engine.games import find_game
 from engine.games.queen import ALL_CARDS, GAME, HUNTERS
+from engine.games.queen.bots import QueenHeuristic
 from engine.sim import SimTable, play_game
 
 CARD_NAMES = frozenset(ALL_CARDS)

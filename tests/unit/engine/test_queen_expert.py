@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots.queen import QueenHeuristic
-from engine.bots.queen_expert import DEFAULT_PLAYOUTS, QueenExpert, greedy_move
 from engine.games import find_game
 from engine.games.queen import GAME
 from engine.games.queen.belief import Belief
+from engine.games.queen.bots import QueenHeuristic
+from engine.games.queen.expert import DEFAULT_PLAYOUTS, QueenExpert, greedy_move
 from engine.games.queen.rollout import Rollout
 from engine.games.queen.rules import rank
 from engine.sim import SimTable, play_game

@@ -14,7 +14,7 @@ import dataclasses
 
 import pytest
 
-from engine.bots.vtes import VtesBot
+from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
 from engine.games.vtes.readings import StrikeReading, best_strike, combat_steps, strike_readings

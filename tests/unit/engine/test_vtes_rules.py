@@ -9,7 +9,6 @@ from enum import StrEnum
 
 import pytest
 
-from engine.bots.vtes import VtesBot
 from engine.games.base import Draw, EndEvent, GameError, IllegalMove, MalformedAct, Open, OptionError, Shuffle
 from engine.games.vtes import (
     VTES,
@@ -21,6 +20,7 @@ from engine.games.vtes import (
     result_table,
     result_text,
 )
+from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.vocab import Status, Step

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots.vtes import VtesBot, vtes_bot
 from engine.games.base import OptionError
 from engine.games.vtes import VTES, archon_problems, bundled_decks
+from engine.games.vtes.bots import VtesBot, vtes_bot
 from engine.games.vtes.simulate import simulate_vtes
 from engine.games.vtes.view import CardView
 from engine.sim import SimTable, play_game

@@ -3,14 +3,14 @@ nested at most 16 deep, in at most 4 MiB, and the object count is checked as dec
 most expensive frame a peer can send costs little and what it costs is linear in its size.
 
 The bounds below are for the worst frames found (``WORST_CANDIDATES``: the most objects the budget
-allows, each kind the cheapest to send and the costliest to build, and the deepest nesting): on the
-2-core development machine, under a load average of 5 from other work, each decodes in
-0.05-0.21 s (best of 3) and raises the process's peak resident size by at most 22 MiB; most of the
-time is the header scan, one Python step per object. ``MAX_SECONDS`` is 1 s, about five times that, and still well under what one frame of the attack
-the budget answers cost before (a 4 MiB frame of 100,000-element arrays of empty arrays: 2.5 s and
-254 MiB measured here, 2.3-2.7 s and about 300 MB in the report); that frame is now refused after
-its first 262,144 objects, in 0.1 s and no measurable memory. ``MAX_MIB`` is 64, about three
-times the worst.
+allows, each kind the cheapest to send and the costliest to build, and the deepest nesting). What a
+decode costs is counted, not timed: the header scan takes one Python step per object it walks (a
+look-up of the object's lead byte, counted here), then msgpack builds the value in C, one object at
+a time. Each worst frame costs at most the budget's 262,144 steps and objects (0.05-0.21 s on the
+2-core development machine under load) and raises the process's peak resident size by at most
+22 MiB. The attack the budget answers (a 4 MiB frame of 100,000-element arrays of empty arrays:
+four million objects, 2.5 s and 254 MiB before) is refused after at most 262,144 steps, with
+nothing built. ``MAX_MIB`` is 64, about three times the worst.
 """
 
 from __future__ import annotations
@@ -18,18 +18,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
 
+from engine.protocol import codec
 from engine.protocol.codec import DEFAULT_LIMITS, encode
 from net.framing import MAX_FRAME, WireError, parse_frame_body
 
 BUDGET = DEFAULT_LIMITS.max_objects
-MAX_SECONDS = 1.0
 MAX_MIB = 64
 
 
@@ -77,41 +76,69 @@ WORST_CANDIDATES = {
 }
 
 
-def decode_seconds(body: bytes) -> tuple[float, BaseException | None]:
-    """(best of 3 wall-clock seconds, the error raised or None) to read ``body`` as a frame the
-    way the host does."""
+class _CountedLeads(tuple):
+    """The codec's table of MessagePack lead bytes, counting its look-ups: the header scan makes
+    one for every object it walks, its one Python step per object."""
+
+    steps = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        self.steps += 1
+        return super().__getitem__(index)
+
+
+def objects_in(value: Any) -> int:
+    """The MessagePack objects in a decoded value: itself, and every item, key and value inside."""
+    if isinstance(value, list):
+        return 1 + sum(objects_in(v) for v in value)
+    if isinstance(value, dict):
+        return 1 + sum(1 + objects_in(v) for v in value.values())
+    return 1
+
+
+def decode_work(body: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, BaseException | None]:
+    """(steps of the header scan, objects msgpack built, the error raised or None) to read
+    ``body`` as a frame the way the host does."""
+    leads = _CountedLeads(codec._LEAD)
+    monkeypatch.setattr(codec, "_LEAD", leads)
+    built: list[Any] = []
+    unpackb = msgpack.unpackb
+
+    def counted_unpackb(data: bytes, **kw: Any) -> Any:
+        built.append(unpackb(data, **kw))
+        return built[-1]
+
+    monkeypatch.setattr(msgpack, "unpackb", counted_unpackb)
     error: BaseException | None = None
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        try:
-            parse_frame_body(body)
-        except WireError as err:
-            error = err
-        best = min(best, time.perf_counter() - start)
-    return best, error
+    try:
+        parse_frame_body(body)
+    except WireError as err:
+        error = err
+    monkeypatch.undo()
+    return leads.steps, sum(objects_in(v) for v in built), error
 
 
 @pytest.mark.parametrize("name", sorted(WORST_CANDIDATES))
-def test_the_costliest_frames_under_the_budget_decode_quickly(name):
+def test_the_costliest_frames_under_the_budget_decode_quickly(name, monkeypatch):
     body = packed(WORST_CANDIDATES[name]())
     assert len(body) <= MAX_FRAME
-    seconds, error = decode_seconds(body)
+    steps, built, error = decode_work(body, monkeypatch)
     assert error is None, f"{name}: {error}"
-    assert seconds < MAX_SECONDS, f"{name}: {seconds:.3f} s to decode {len(body)} bytes"
+    assert 0 < steps <= BUDGET, f"{name}: {steps} steps to scan {len(body)} bytes"
+    assert built == steps, f"{name}: {built} objects built, {steps} walked"
 
 
 ATTACK = {"a": [[[]] * 100_000] * 40, "t": "x"}
 """4 MiB of 100,000-element arrays of empty arrays: four million objects."""
 
 
-def test_the_attack_frame_is_refused_after_its_budget_and_costs_little():
+def test_the_attack_frame_is_refused_after_its_budget_and_costs_little(monkeypatch):
     body = packed(ATTACK)
     assert len(body) > 4_000_000
-    seconds, error = decode_seconds(body)
+    steps, built, error = decode_work(body, monkeypatch)
     assert isinstance(error, WireError) and error.code == "too-large"
     assert "262144" in str(error)
-    assert seconds < MAX_SECONDS
+    assert steps <= BUDGET and built == 0  # of its four million objects
 
 
 _MEMORY_PROBE = """

@@ -23,9 +23,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bots.queen import QueenHeuristic
 from engine.games.base import Act
 from engine.games.queen.belief import Belief
+from engine.games.queen.bots import QueenHeuristic
 from engine.games.queen.rollout import PASS, Rollout, act_move
 from engine.games.queen.rules import QueenView
 

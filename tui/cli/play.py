@@ -1,0 +1,96 @@
+"""``vampire`` (the home screen) and ``vampire play`` (you against bots, on this computer)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from engine.errors import VampireError
+from engine.games import find_game
+from tui.cli.seats import _may_sit
+
+
+def cmd_home(args: argparse.Namespace) -> int:
+    from engine.paths import seat_name
+    from tui.app import VampireApp
+
+    app = VampireApp(name=seat_name(getattr(args, "name", None)))
+    app.run()
+    _farewell(app)
+    return int(app.return_code or 0)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``vampire play``: you against bots in the TUI (a host and bot clients in this process over
+    loopback TCP). ``--bots``: a number N of bots of the game's default level, or a comma list of
+    levels (default: 3 of the default level); ``--seats N``: you and N-1 bots. ``--deck FILE``: the deck your seat brings, for a game
+    whose seats bring one (default: one the game ships for bots)."""
+    from engine.bots import parse_bots
+    from engine.games import known_facts
+    from engine.kits import profile_facts
+    from engine.opening import order_table, parse_rules
+    from engine.paths import seat_name
+    from tui.app import Start, VampireApp
+    from tui.session import LocalTableSpec
+
+    if getattr(args, "resume", None):
+        return _resume_play(args)
+    spec = find_game(args.game)
+    if why := _may_sit(args.game):
+        raise VampireError(f"{why} Watch bots play it with vampire simulate --game {spec.name} --verbose.")
+    levels = parse_bots(args.bots, spec) if args.bots else [spec.default_bot] * 3
+    if args.seats is not None:
+        if args.bots and len(levels) + 1 != args.seats:
+            raise VampireError(
+                f"--seats {args.seats} is you and {args.seats - 1} bots, but --bots names {len(levels)}."
+            )
+        if not args.bots:
+            levels = [spec.default_bot] * max(args.seats - 1, 0)
+    rules = parse_rules(args.rule)
+    try:
+        spec.check_seats(len(levels) + 1)
+    except VampireError as err:
+        raise VampireError(f"{err} (you and {len(levels)} bot{'s' if len(levels) != 1 else ''})") from None
+    order_table(args.game, people=1, bots=levels, seats=len(levels) + 1, rules=rules)
+    brought = None
+    if getattr(args, "deck", None):
+        if spec.kit is None:
+            raise VampireError(f"{spec.title} players bring no deck: play without --deck.")
+        from engine.kits import bring_file  # says what it read, asks about a name read as a close match
+
+        brought = bring_file(spec, args.deck, rules, ask=input if sys.stdin.isatty() else None)
+    name = seat_name(args.name)
+    given = {key: getattr(args, key, None) for key in known_facts()}
+    profile_facts(name, given, args.game)  # checked and remembered: the table's session reads them from the profile
+    app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game, brought)), name=name)
+    app.run()
+    _farewell(app)
+    return int(app.return_code or 0)
+
+
+def _resume_play(args: argparse.Namespace) -> int:
+    """``vampire play --resume FILE``: the game against bots saved in FILE, brought back as it was
+    (its host from the log, you and its bots from the folder beside it: :mod:`tui.local_play`)."""
+    from pathlib import Path
+
+    from tui.app import Start, VampireApp
+    from tui.local_play import resume_spec
+
+    given = [flag for flag, value in (("--bots", args.bots), ("--seats", args.seats), ("--rule", args.rule)) if value]
+    given += ["--deck"] if getattr(args, "deck", None) else []
+    if given:
+        raise VampireError(f"--resume brings the game back as it was: it takes no {' or '.join(given)}.")
+    spec = resume_spec(Path(args.resume))
+    app = VampireApp(Start("play", spec), name=spec.name)
+    app.run()
+    _farewell(app)
+    return int(app.return_code or 0)
+
+
+def _farewell(app: Any) -> None:
+    """Once the app closed: where its table's log is, and a guest's way back to its seat."""
+    from tui.farewell import farewell_lines
+
+    for line in farewell_lines(app.last_session):
+        print(line)
