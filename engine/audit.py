@@ -33,7 +33,16 @@ from typing import Any
 from engine.errors import VampireError
 from engine.games.base import Game
 from engine.protocol.identity import short_fingerprint
-from engine.protocol.log import LOG_MAGIC, LogFile, LogFileError, TrailingBytes, parse_log
+from engine.protocol.log import (
+    LOG_MAGIC,
+    Entry,
+    LogFile,
+    LogFileError,
+    TrailingBytes,
+    count_frames,
+    parse_log,
+    stream_log,
+)
 from engine.table import Checks, Table, TableRefusal
 
 USAGE_EXIT = 3
@@ -126,6 +135,10 @@ class AuditReport:
     fault: AuditFault | None = None
     unchecked: list[int] = field(default_factory=list)
     checked_events: int = 0
+    event_names: dict[int, str] = field(default_factory=dict)
+    shuffles: int = 0
+    shuffles_from_seeds: int = 0
+    shuffles_by_proofs: list[tuple[int, str]] = field(default_factory=list)
     finished: bool = False
     torn: bool = False
     strict: bool = False
@@ -155,6 +168,9 @@ class AuditReport:
             "winners": self.winners,
             "events_checked": self.checked_events,
             "events_unchecked": self.unchecked,
+            "shuffles": self.shuffles,
+            "shuffles_from_seeds": self.shuffles_from_seeds,
+            "shuffles_by_proofs_only": [{"event": e, "by": who} for e, who in self.shuffles_by_proofs],
             "finished": self.finished,
             "torn_tail_dropped": self.torn,
             "strict": self.strict,
@@ -172,6 +188,35 @@ class AuditReport:
             },
         }
 
+    def _event(self, number: int) -> str:
+        """``deck event 3 (the library of Ann)``."""
+        what = self.event_names.get(number)
+        return f"deck event {number}" + (f" ({what})" if what else "")
+
+    def _shuffle_lines(self) -> list[str]:
+        """How the shuffles were checked: recomputed from their authors' seeds, or only by their
+        proofs (a seat that left the table revealed its key, not its seed), naming those."""
+        if not self.shuffles:
+            return []
+        n, seeded, proved = self.shuffles, self.shuffles_from_seeds, len(self.shuffles_by_proofs)
+        events = self.checked_events + len(self.unchecked)
+        head = f"  shuffles: {n} in {events} deck event{'s' if events != 1 else ''}"
+        if seeded == n:
+            return [f"{head}, each recomputed from its author's seed"]
+        lines = [f"{head}: {seeded} recomputed from their authors' seeds"]
+        if proved:
+            lines[0] += f", {proved} checked only by {'their proofs' if proved != 1 else 'its proof'}"
+            lines.append(
+                "  checked only by proofs, since their seats left the table and revealed their keys, not their seeds:"
+            )
+            by_event: dict[int, list[str]] = {}
+            for e, who in self.shuffles_by_proofs:
+                by_event.setdefault(e, []).append(who)
+            for e, who_all in by_event.items():
+                who = ", ".join(who_all[:-1]) + " and " + who_all[-1] if len(who_all) > 1 else who_all[0]
+                lines.append(f"    {self._event(e)}: shuffled by {who}")
+        return lines
+
     def text(self) -> str:
         lines = []
         if self.fault is not None:
@@ -185,7 +230,8 @@ class AuditReport:
             lines.append(f"  table: {self.table_name!r}, {self.game}, id {self.table_id}")
         for i, (name, key) in enumerate(self.players):
             lines.append(f"  seat {i}: {name} (key {key})")
-        lines.append(f"  entries: {self.entries}; shuffle events checked from their seeds: {self.checked_events}")
+        lines.append(f"  entries: {self.entries}")
+        lines.extend(self._shuffle_lines())
         if self.strict:
             lines.append(f"  strict: {self.rederived} proofs and shares re-derived from their seeds")
             if self.underived:
@@ -199,7 +245,12 @@ class AuditReport:
         # After a fault the table stopped (or the file ends there for the audit): seeds that were
         # never revealed are no gap in the check, and saying so would blur the verdict.
         if self.unchecked and self.fault is None:
-            lines.append(f"  UNCHECKED: events {', '.join(map(str, self.unchecked))} never had their seeds revealed")
+            which = "; ".join(self._event(n) for n in self.unchecked)
+            lines.append(
+                f"  NOT RECOMPUTED: {which}: its seeds were not all revealed (the log stops before the seed "
+                "reveal, or a seat left without revealing its key), so its cards were checked only by the "
+                "proofs that came with them"
+            )
         if not self.finished and self.code != 1:
             lines.append("  UNFINISHED: the log has no end entry")
         if self.torn:
@@ -242,51 +293,107 @@ def audit_bytes(
         log = parse_log(data[: err.offset], f"The log {path}") if err.offset else None
     entries = log.entries if log else ()
     if entries:
-        game = entries[0].body.get("game")
-        if isinstance(game, str) and game not in games:
-            known = ", ".join(sorted(games))
-            raise AuditUsageError(
-                path, f"it is a log of the game {game!r}, which this program does not know ({known})."
-            )
+        _check_game(entries[0], path, games)
     table = Table(games, Checks.STRICT if strict else Checks.PEER)
     report.torn = bool(log and log.torn and bad_frame is None)
     total = len(entries) + (1 if bad_frame else 0)
     for i, entry in enumerate(entries):
-        try:
-            table.apply(entry)
-        except TableRefusal as err:
-            seat, name = _author_seat(table, entry.author)
-            report.fault = AuditFault(
-                entry.seq,
-                seat,
-                name,
-                f"its signature verifies, but the table refuses this {entry.kind} entry ({err.code}): {err.detail}",
-                f"entry id {entry.id.hex()}, author key {entry.author.hex()}",
-            )
-            break
-        if table.fault is not None:
-            f = table.fault
-            report.fault = AuditFault(
-                f.seq,
-                f.seat,
-                table.seats[f.seat].name if f.seat < len(table.seats) else None,
-                f"a proven cheat: {f.reason}",
-                f"entry {f.seq} signed by key {table.seats[f.seat].key.hex() if f.seat < len(table.seats) else '?'}"
-                f" (id {table.entries[f.seq].id.hex()})",
-            )
+        if _apply(report, table, entry):
             break
         if progress and (i % 16 == 0 or i == len(entries) - 1):
             progress(i + 1, total)
     if report.fault is None and bad_frame is not None:
-        seq = bad_frame.frame if bad_frame.frame is not None else len(entries)
-        cause = bad_frame.__cause__ or bad_frame
-        where = f"the frame at byte offset {bad_frame.offset}" if bad_frame.offset is not None else ""
-        if isinstance(cause, TrailingBytes):
-            seq, where = (
-                cause.after,
-                f"the file is {len(data)} bytes long; its end entry ends at byte offset {cause.offset}",
-            )
-        report.fault = AuditFault(seq, None, None, str(cause), where, kind=FaultKind.FILE)
+        _file_fault(report, bad_frame, len(entries), len(data))
+    _summarise(report, table)
+    return report
+
+
+def _check_game(genesis: Entry, path: str, games: Mapping[str, Game]) -> None:
+    """Raise AuditUsageError when ``genesis`` opens a table of a game ``games`` does not hold."""
+    game = genesis.body.get("game")
+    if isinstance(game, str) and game not in games:
+        known = ", ".join(sorted(games))
+        raise AuditUsageError(path, f"it is a log of the game {game!r}, which this program does not know ({known}).")
+
+
+def _apply(report: AuditReport, table: Table, entry: Entry) -> bool:
+    """Fold ``entry``; on a refusal or a proven cheat, record the fault and return True (stop)."""
+    try:
+        table.apply(entry)
+    except TableRefusal as err:
+        seat, name = _author_seat(table, entry.author)
+        report.fault = AuditFault(
+            entry.seq,
+            seat,
+            name,
+            f"its signature verifies, but the table refuses this {entry.kind} entry ({err.code}): {err.detail}",
+            f"entry id {entry.id.hex()}, author key {entry.author.hex()}",
+        )
+        return True
+    if table.fault is not None:
+        f = table.fault
+        report.fault = AuditFault(
+            f.seq,
+            f.seat,
+            table.seats[f.seat].name if f.seat < len(table.seats) else None,
+            f"a proven cheat: {f.reason}",
+            f"entry {f.seq} signed by key {table.seats[f.seat].key.hex() if f.seat < len(table.seats) else '?'}"
+            f" (id {table.entries[f.seq].id.hex()})",
+        )
+        return True
+    return False
+
+
+def _file_fault(report: AuditReport, bad_frame: LogFileError, read: int, size: int) -> None:
+    """Record the fault of the file ``bad_frame`` (after ``read`` entries of a ``size``-byte file)."""
+    seq = bad_frame.frame if bad_frame.frame is not None else read
+    cause = bad_frame.__cause__ or bad_frame
+    where = f"the frame at byte offset {bad_frame.offset}" if bad_frame.offset is not None else ""
+    if isinstance(cause, TrailingBytes):
+        seq, where = cause.after, f"the file is {size} bytes long; its end entry ends at byte offset {cause.offset}"
+    report.fault = AuditFault(seq, None, None, str(cause), where, kind=FaultKind.FILE)
+
+
+def audit_stream(
+    path: str | Path,
+    games: Mapping[str, Game],
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    strict: bool = False,
+) -> AuditReport:
+    """Audit the log file at ``path`` as :func:`audit_bytes` does, reading it as a stream
+    (:class:`~engine.protocol.log.LogStream`): one frame in memory at a time, each entry folded
+    as it is read, the audit stopping at the first fault (what the table holds is all it keeps).
+    ``progress(done, total)``: ``total`` counts the file's whole frames (a first pass that reads
+    only their lengths). Raises AuditUsageError as :func:`audit_file`."""
+    name = str(path)
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(len(LOG_MAGIC))
+    except OSError as err:
+        raise AuditUsageError(name, f"it cannot be read ({err.strerror or err}).") from None
+    if magic != LOG_MAGIC:
+        raise AuditUsageError(name, "it is not a vampire-table log file (it does not start with VTLOG1).")
+    report = AuditReport(name, strict=strict)
+    table = Table(games, Checks.STRICT if strict else Checks.PEER)
+    total = count_frames(path) if progress else 0
+    stream = stream_log(path, name=f"The log {name}")
+    bad_frame: LogFileError | None = None
+    try:
+        for entry, _ in stream:
+            if report.fault is not None:
+                continue  # read to the end all the same, only to say whether its tail is torn
+            if stream.count == 1:
+                _check_game(entry, name, games)
+            if _apply(report, table, entry):
+                continue
+            if progress and (stream.count % 16 == 1 or stream.count == total):
+                progress(stream.count, max(total, stream.count))
+    except LogFileError as err:
+        bad_frame = err
+    report.torn = stream.torn and bad_frame is None
+    if report.fault is None and bad_frame is not None:
+        _file_fault(report, bad_frame, stream.count, stream.size)
     _summarise(report, table)
     return report
 
@@ -302,6 +409,21 @@ def _summarise(report: AuditReport, table: Table) -> None:
     report.finished = table.ended
     report.checked_events = sum(1 for ev in table.events if ev.cards is not None)
     report.unchecked = [ev.number for ev in table.events if ev.cards is None]
+    names = table.names
+    for ev in table.events:
+        owner = ev.owner if ev.private else None
+        who = names[owner] if owner is not None and owner < len(names) else None
+        report.event_names[ev.number] = f"the {ev.part} of {who}" if who else f"the shared {ev.deck_name} deck"
+        report.shuffles += len(ev.shuffles)
+        if ev.cards is None:
+            continue  # not recomputed at all: said with report.unchecked
+        for rec in ev.shuffles:
+            if rec.seat in ev.seeds:
+                report.shuffles_from_seeds += 1
+            else:
+                report.shuffles_by_proofs.append(
+                    (ev.number, names[rec.seat] if rec.seat < len(names) else f"seat {rec.seat}")
+                )
     report.rederived = table.deck_events.rederived
     report.underived = table.deck_events.underived
     g = table.gstate
@@ -323,11 +445,8 @@ def audit_file(
     *,
     strict: bool = False,
 ) -> AuditReport:
-    """Audit the log file at ``path`` (:func:`audit_bytes`, ``strict`` as there). Raises
-    AuditUsageError for a file that is missing or cannot be read, is not a log file, or is a log of
-    a game ``games`` does not hold."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise AuditUsageError(str(path), f"it cannot be read ({err.strerror or err}).") from None
-    return audit_bytes(data, str(path), games, progress, strict=strict)
+    """Audit the log file at ``path`` (:func:`audit_bytes`, ``strict`` as there), read as a stream
+    in bounded memory whatever its size (:func:`audit_stream`). Raises AuditUsageError for a file
+    that is missing or cannot be read, is not a log file, or is a log of a game ``games`` does not
+    hold."""
+    return audit_stream(path, games, progress, strict=strict)

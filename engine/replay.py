@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from engine.games import find_game
 from engine.games.base import Game, Note
 from engine.protocol.identity import short_fingerprint
-from engine.protocol.log import Entry, LogFile
+from engine.protocol.log import Entry, LogFile, LogStream
 from engine.table import EntryKind, Table, TableRefusal
 
 _DUTY_WORDS: dict[str, str] = {
@@ -77,10 +77,13 @@ def dealt_hands(table: Table, event: int) -> list[str]:
     return lines
 
 
-def replay_lines(log: LogFile, games: Mapping[str, Game], show_hands: bool = True) -> Iterator[str]:
-    """Lines describing ``log``; stops with a line naming the first entry the table refuses."""
+def replay_lines(log: LogFile | LogStream, games: Mapping[str, Game], show_hands: bool = True) -> Iterator[str]:
+    """Lines describing ``log``, a log read whole or a stream (:func:`~engine.protocol.log.stream_log`:
+    read as the lines are made, in bounded memory, raising its LogFileError when it reaches a
+    corrupt frame); stops with a line naming the first entry the table refuses."""
     table = Table(games)
-    for entry in log.entries:
+    entries = log.entries if isinstance(log, LogFile) else (entry for entry, _ in log)
+    for entry in entries:
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
         try:
             notes = table.apply(entry)

@@ -10,8 +10,12 @@ The host (:class:`~net.host.Host`) holds one :class:`Admission` and asks it:
   :data:`ConnectionKind`: seated, guest, spectator): its largest frame (:meth:`Admission.budget`)
   and its bytes a second (:meth:`Admission.admit`, paid from the connection's :class:`ByteBucket`).
 
-Every connection is also held to a number of frames a second (:class:`FrameRate`). The host says
-what a connection is (it reads the table); nothing here reads the table or the wire.
+Every connection is also held to a number of frames a second (:class:`FrameRate`). Everything
+that holds no seat (guests and spectators) also shares one host-wide budget (:class:`Strangers`,
+paid from :class:`StrangerBudget`): bytes decoded, signature checks and replies a second, however
+many of them connect, and its own cap of connections (:attr:`Caps.unseated`), so that the seats
+always find room. The host says what a connection is (it reads the table); nothing here reads the
+table or the wire.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import ipaddress
 import resource
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from net.framing import MAX_FRAME, MAX_HANDSHAKE_FRAME, WireError
@@ -43,10 +47,19 @@ class Caps:
 
     ``total``: connections in all (before and after their hello), lowered by :meth:`limit` below
     the process's file-descriptor limit; ``per_address``: connections from one remote IP address
-    other than loopback (every peer of ``vampire play`` and of a test is on loopback)."""
+    other than loopback (every peer of ``vampire play`` and of a test is on loopback);
+    ``unseated``: verified connections whose key holds no seat (guests and spectators) at once, a
+    share of the total (:meth:`unseated_limit`) so that a seated key always finds a slot
+    (docs/protocol.md 7.1, "Slots kept for the seated")."""
 
     total: int = 256
     per_address: int = 32
+    unseated: int = 128
+
+    def unseated_limit(self, total: int) -> int:
+        """The cap on unseated connections in force when the total cap is ``total``: ``unseated``,
+        and never more than half of ``total`` (at least one)."""
+        return max(1, min(self.unseated, total // 2))
 
     def limit(self, nofile: int | None = None) -> int:
         """The total cap in force: ``total``, or half the soft descriptor limit ``nofile`` (default:
@@ -92,6 +105,59 @@ class Budgets:
     seated: Budget = Budget(MAX_FRAME, 256 * KIB, 2 * MAX_FRAME)
     guest: Budget = Budget(16 * KIB, 8 * KIB, 32 * KIB)
     spectator: Budget = Budget(MAX_HANDSHAKE_FRAME, 4 * KIB, 16 * KIB)
+
+
+@dataclass(frozen=True)
+class Strangers:
+    """The host-wide budget of everything that holds no seat (docs/protocol.md 7.1, "The budget of
+    strangers"), shared by every guest and spectator however many connect.
+
+    ``rate``/``burst``: bytes a second (and at once) decoded for all of them together: each one's
+    own :class:`Budget` is cut to its share of both (divided by the number of unseated
+    connections; its burst never below the 4 KiB of a hello), so no queue forms behind the others
+    and a newcomer's first frame (its `join`, a few hundred bytes) passes at once; ``checks``/``check_burst``: signature checks a second of the
+    heads and seen signatures their pings carry (a ping over it is answered but its head is not
+    checked, nor kept); ``replies``/``reply_burst``: pongs a second to all of them (over it, a
+    ping is not answered: the host's own pings still come every ping interval); ``ping_gap``:
+    seconds between two pings answered on one unseated connection (those between are decoded and
+    dropped); ``queue``: bytes queued for one unseated peer, its catch-up aside, before it is
+    dropped as a reader that does not read (``slow-reader``)."""
+
+    rate: float = 16 * KIB
+    burst: float = 64 * KIB
+    checks: float = 10.0
+    check_burst: float = 20.0
+    replies: float = 20.0
+    reply_burst: float = 40.0
+    ping_gap: float = 1.0
+    queue: int = 256 * KIB
+
+
+class Tokens:
+    """A token bucket of counted work that never waits: :meth:`take` says whether ``n`` more units
+    fit now (``rate`` a second on average, ``burst`` at once). ``clock`` (seconds) is injectable."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self.tokens = float(burst)
+        self.refilled = clock()
+        self.taken = 0
+        self.refused = 0
+
+    def take(self, n: int = 1) -> bool:
+        """Take ``n`` units if the bucket holds them (counted in ``taken``), else count a refusal
+        (``refused``) and take nothing."""
+        now = self._clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.refilled) * self.rate)
+        self.refilled = now
+        if self.tokens < n:
+            self.refused += 1
+            return False
+        self.tokens -= n
+        self.taken += n
+        return True
 
 
 class ByteBucket:
@@ -244,6 +310,28 @@ class RefusalLog:
         self._codes.clear()
 
 
+class StrangerBudget:
+    """The host-wide budget of unseated connections in force (:class:`Strangers`): ``count``, the
+    unseated connections now (the host keeps it), each one's share of the bytes a second
+    (:meth:`share`), ``checks`` and ``replies`` (:class:`Tokens`); ``decoded`` counts the bytes
+    decoded for them."""
+
+    def __init__(self, strangers: Strangers, clock: Callable[[], float] = time.monotonic) -> None:
+        self.strangers = strangers
+        self.count = 0
+        self.checks = Tokens(strangers.checks, strangers.check_burst, clock)
+        self.replies = Tokens(strangers.replies, strangers.reply_burst, clock)
+        self.decoded = 0
+
+    def share(self, budget: Budget) -> Budget:
+        """``budget`` (an unseated kind's) with its rate and burst cut to its share of the
+        host-wide ones (its burst never below :data:`~net.framing.MAX_HANDSHAKE_FRAME`)."""
+        n = max(1, self.count)
+        rate = min(budget.rate, self.strangers.rate / n)
+        burst = min(budget.burst, max(float(MAX_HANDSHAKE_FRAME), self.strangers.burst / n))
+        return budget if (rate, burst) == (budget.rate, budget.burst) else replace(budget, rate=rate, burst=burst)
+
+
 class Admission:
     """One host's admission control: its :class:`Caps` and :class:`Budgets`, and the two logs of
     connections turned away, whose lines go to ``say(line)``.
@@ -252,12 +340,14 @@ class Admission:
     ``refusals``: connections closed over a cap. ``unwelcome``: connections dropped before their
     hello verified (silent for the hello time-out, a bad hello, garbage, closed at once): anonymous,
     so a flood of them is told once per burst, like ``refusals``, not once per connection.
+    ``strangers``: the host-wide budget of unseated connections (:class:`StrangerBudget`).
     ``clock`` (seconds) and ``sleep`` are given to every :class:`ByteBucket` made here."""
 
     def __init__(
         self,
         caps: Caps = Caps(),
         budgets: Budgets = Budgets(),
+        strangers: Strangers = Strangers(),
         *,
         say: Callable[[str], None],
         clock: Callable[[], float] = time.monotonic,
@@ -266,6 +356,8 @@ class Admission:
         self.caps = caps
         self.budgets = budgets
         self.max_connections = caps.limit()
+        self.max_unseated = caps.unseated_limit(self.max_connections)
+        self.strangers = StrangerBudget(strangers, clock)
         self.refusals = RefusalLog(say)
         self.unwelcome = RefusalLog(
             say,
@@ -286,6 +378,14 @@ class Admission:
                 return f"{ip} holds its cap of {self.caps.per_address} connections"
         return None
 
+    def unseated_over_cap(self, unseated: int) -> str | None:
+        """Why one more verified connection whose key holds no seat is one too many, when
+        ``unseated`` such connections are held already (a sentence), or None: the host then
+        drops the oldest of them to make room (docs/protocol.md 7.1)."""
+        if unseated >= self.max_unseated:
+            return f"the host holds its cap of {self.max_unseated} connections that hold no seat"
+        return None
+
     def budget(self, kind: ConnectionKind) -> Budget:
         """The :class:`Budget` of a connection of ``kind``."""
         match kind:
@@ -302,8 +402,14 @@ class Admission:
 
     async def admit(self, bucket: ByteBucket, kind: ConnectionKind, n: int) -> None:
         """Pay for decoding a frame body of ``n`` bytes from a connection of ``kind`` whose bucket is
-        ``bucket``: at once while its budget holds, else after the wait that pays for it."""
-        await bucket.admit(n, self.budget(kind))
+        ``bucket``: at once while its budget holds, else after the wait that pays for it; a
+        connection that holds no seat is held to its share of the host-wide rate of strangers
+        (:meth:`StrangerBudget.share`)."""
+        if kind == "seated":
+            await bucket.admit(n, self.budgets.seated)
+            return
+        await bucket.admit(n, self.strangers.share(self.budget(kind)))
+        self.strangers.decoded += n
 
     def close(self) -> None:
         """End both bursts now, each saying what it counted (the host is closing)."""

@@ -154,6 +154,8 @@ class Client:
         self.silence = SilenceWatch(silent_after)
         self._silent: tuple[int, ...] = ()
         self._seen_sig: tuple[Head, bytes] | None = None
+        self._fork_turn = False
+        self._ahead_before: tuple[int, bytes] | None = None
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -226,8 +228,42 @@ class Client:
         return self.link.outbox is not None and self.replica.caught_up
 
     def head(self) -> Head | None:
-        """This peer's latest head (the host's signature on its last entry), or None."""
+        """The head this peer reports (in its pings and direct reports): its latest (the host's
+        signature on its last entry), or None. Once it holds fork evidence, the head of the fork's
+        seq on its own branch (the evidence's two heads in turn when it holds neither), so that a
+        peer the host deceived, which may hear only heads ahead of its own, gets the one that
+        conflicts with its own (docs/protocol.md 7.4, "Forks")."""
+        fork = self.fork
+        if fork is not None:
+            own = self.head_at(fork.first.seq, signed=False)
+            if own is not None:
+                return own.head
+            self._fork_turn = not self._fork_turn
+            return fork.first if self._fork_turn else fork.second
         return self.replica.head()
+
+    def head_at(self, seq: int, signed: bool = True) -> SeenReport | None:
+        """This peer's signed report of the head it holds at ``seq`` (None: it holds no signed head
+        there), for a peer that asks the group (:meth:`~net.seen.SeenMulticast.answer`);
+        ``signed=False``: without its seen signature (``fsig`` None)."""
+        t = self.table
+        if t is None or not 0 <= seq < t.seq or seq >= len(self.replica.heads):
+            return None
+        signature = self.replica.heads[seq]
+        if signature is None:
+            return None
+        head = Head(t.table_id, seq, t.entries[seq].id, signature)
+        return SeenReport(self.public, head, sign_seen(self.key, head) if signed else None)
+
+    def wanted(self) -> int | None:
+        """The seq to ask the group about (:meth:`~net.seen.SeenMulticast.ask`): this peer's last,
+        when it has held a head ahead of its log for a whole tick without the entry coming (a
+        host that stopped sending it entries: it may hold another branch); else None."""
+        ahead = self.replica.ahead()
+        stuck = ahead is not None and ahead == self._ahead_before
+        self._ahead_before = ahead
+        last = self.replica.last_seq()
+        return last if stuck and self.fork is None else None
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -243,6 +279,8 @@ class Client:
                 self._own_report,
                 self.heard_on_lan,
                 interface=multicast_interface(self.address[0]),  # the LAN the host is on, routes or not
+                answer=self.head_at,
+                wanted=self.wanted,
             )
             try:
                 await multicast.start()

@@ -49,6 +49,7 @@ WireCode = Literal[
     "bad-hello",
     "wrong-table",
     "ahead",
+    "full",
 ]
 """Why a connection is dropped, as the ``bye`` to the peer says it (see :class:`WireError`)."""
 
@@ -60,7 +61,9 @@ class WireError(VampireError):
     length, bytes that are not one canonical map with a str ``t``), ``slow-reader`` (a peer that
     does not read what it is sent); the host also drops a peer for a ``flood`` of frames, or a
     hello of another protocol ``version``, a hello whose key or signature fails (``bad-hello``),
-    of the ``wrong-table``, or ``ahead`` of its log."""
+    of the ``wrong-table``, ``ahead`` of its log, or one the host has no room for (``full``: a
+    connection that holds no seat past the cap of those, or the oldest of them when a seat needs
+    its slot)."""
 
     def __init__(self, code: WireCode, message: str) -> None:
         super().__init__(message)
@@ -149,7 +152,9 @@ class Outbox:
     """Frames waiting to go out on one connection, written by one task.
 
     :meth:`send` never blocks: it queues the frame and returns False (and fails the connection)
-    when more than ``max_queued`` bytes are waiting. The writer task fails the connection when one
+    when more than ``max_queued`` bytes are waiting (frames sent with ``counted=False``, a
+    catch-up the sender shares among peers, are not counted). ``max_queued`` may be changed at
+    any time (the host lowers it for a peer that holds no seat). The writer task fails the connection when one
     drain takes more than ``write_timeout`` seconds. ``on_fail(code, reason)`` is called once, with
     code ``slow-reader`` or ``closed``. :meth:`close` flushes what is queued (within
     ``write_timeout``) and closes the stream.
@@ -167,7 +172,7 @@ class Outbox:
         self.max_queued = max_queued
         self.write_timeout = write_timeout
         self.on_fail = on_fail
-        self._queue: collections.deque[bytes] = collections.deque()
+        self._queue: collections.deque[tuple[bytes, bool]] = collections.deque()
         self._queued = 0
         self._wake = asyncio.Event()
         self._closed = False
@@ -179,16 +184,23 @@ class Outbox:
         """True once closed or failed: :meth:`send` then refuses."""
         return self._closed
 
-    def send(self, message: dict[str, Any] | bytes) -> bool:
-        """Queue a message map (or ready frame bytes). False when the outbox is closed or full."""
+    @property
+    def queued(self) -> int:
+        """Bytes waiting that count against ``max_queued``."""
+        return self._queued
+
+    def send(self, message: dict[str, Any] | bytes, counted: bool = True) -> bool:
+        """Queue a message map (or ready frame bytes). False when the outbox is closed or full.
+        ``counted``: whether its bytes count against ``max_queued``."""
         if self._closed:
             return False
-        data = message if isinstance(message, (bytes, bytearray)) else frame_bytes(message)
-        if self._queued + len(data) > self.max_queued:
+        data = bytes(message) if isinstance(message, (bytes, bytearray)) else frame_bytes(message)
+        if counted and self._queued + len(data) > self.max_queued:
             self._fail("slow-reader", f"The peer does not read: over {self.max_queued} bytes wait for it.")
             return False
-        self._queue.append(bytes(data))
-        self._queued += len(data)
+        self._queue.append((data, counted))
+        if counted:
+            self._queued += len(data)
         self._wake.set()
         return True
 
@@ -208,8 +220,9 @@ class Outbox:
                 await self._wake.wait()
                 self._wake.clear()
                 while self._queue:
-                    data = self._queue.popleft()
-                    self._queued -= len(data)
+                    data, counted = self._queue.popleft()
+                    if counted:
+                        self._queued -= len(data)
                     self.writer.write(data)
                     try:
                         await asyncio.wait_for(self.writer.drain(), self.write_timeout)

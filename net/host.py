@@ -18,7 +18,10 @@ that does not read, a hello that does not verify) is told why in a ``bye`` where
 disconnected; nothing it sends reaches the table, and the other connections go on. Who may connect
 and how much each connection may send is admission control (:mod:`net.admission`): the host asks it
 about each connection it accepts (over the caps: closed before anything is read or written) and
-each frame it reads, and tells it what the connection is (seated, guest, spectator).
+each frame it reads, and tells it what the connection is (seated, guest, spectator). Connections
+whose key holds no seat share one host-wide budget of decoding, signature checks and replies, a
+cap of their own below the total (so a seated key always finds a slot) and a small outbound queue
+(docs/protocol.md 7.1); the relay in pings lists seated players only.
 
 The event loop verifies no proof itself (docs/protocol.md 6.9): a submission that carries proofs
 is checked in a worker thread first, then folded in its turn; a `shuffle` is appended and relayed
@@ -32,17 +35,18 @@ import asyncio
 import collections
 import logging
 import os
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.errors import VampireError
 from engine.protocol.codec import DEFAULT_LIMITS, Limits
-from engine.protocol.identity import short_fingerprint
-from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry, verify_head
+from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry
 from engine.sequencer import Sequencer
 from engine.table import Table, TableRefusal
-from net.admission import Admission, Budgets, ByteBucket, Caps, ConnectionKind, FrameRate
+from engine.table.chat import MAX_AHEAD_MS
+from net.admission import Admission, Budgets, Caps, ConnectionKind, FrameRate, Strangers
 from net.events import Folded, Listeners, Presence, Timeouts
 from net.framing import MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
@@ -52,28 +56,20 @@ from net.messages import (
     Accepted,
     Bye,
     Challenge,
-    Entries,
     Hello,
     MessageError,
     Ping,
-    Pong,
-    Role,
     Submit,
     SubmitRejected,
     Welcome,
     WireHead,
-    head_from_wire,
     head_to_wire,
     parse_message,
     verify_hello,
 )
-from net.seen import verify_seen
+from net.peers import Broadcaster, CatchUp, Peer, Pongs, relay
 
 log = logging.getLogger("vampire.net.host")
-
-CATCH_UP_CHUNK = 1024 * 1024
-"""Bytes of entries (about) in one ``entries`` frame sent to a peer catching up."""
-
 
 MAX_DISCONNECTS = 1024
 """Faulty disconnections :attr:`Host.disconnects` keeps (the latest)."""
@@ -81,35 +77,6 @@ MAX_DISCONNECTS = 1024
 
 class HostError(VampireError):
     """The host cannot go on: its log file cannot be written, or it cannot listen."""
-
-
-@dataclass(eq=False)
-class Peer:
-    """One connection: ``addr`` ("ip:port"), its ``outbox``, ``ip`` (the remote address alone),
-    ``role`` and ``key`` from its verified hello (``role`` None before it), ``head`` the latest
-    head it reported (checked), ``synced`` once its catch-up is queued, ``frames`` the frames a
-    second it may send (:class:`~net.admission.FrameRate`), ``bucket`` the bytes it may make the
-    host decode, once its hello verified (:class:`~net.admission.ByteBucket`)."""
-
-    addr: str
-    outbox: Outbox
-    ip: str = ""
-    role: Role | None = None
-    key: bytes = b""
-    head: Head | None = None
-    fsig: bytes | None = None
-    synced: bool = False
-    gone: bool = False
-    bucket: ByteBucket | None = None
-    folding: asyncio.Task[None] | None = None
-    frames: FrameRate = field(kw_only=True)
-
-    def label(self, names: dict[bytes, str]) -> str:
-        """The peer for a log line: name (key fingerprint) at ip:port."""
-        if not self.key:
-            return self.addr
-        who = names.get(self.key) or ("spectator" if self.role == "spectator" else "player")
-        return f"{who} ({short_fingerprint(self.key)}) at {self.addr}"
 
 
 class Host:
@@ -125,7 +92,9 @@ class Host:
     ``(peer label, code, reason)`` for the latest :data:`MAX_DISCONNECTS` connections dropped for a
     fault. ``caps`` (how many connections it holds at once) and ``budgets`` (what each verified
     connection may make it decode) make its :attr:`admission`, which also tells the connections it
-    turned away (:class:`~net.admission.Admission`).
+    turned away (:class:`~net.admission.Admission`), with ``strangers``, the host-wide budget of
+    the connections that hold no seat (:class:`~net.admission.Strangers`). ``clock`` (seconds) is
+    the admission's clock, injectable for tests.
     """
 
     def __init__(
@@ -138,6 +107,8 @@ class Host:
         auto_start: bool = True,
         caps: Caps = Caps(),
         budgets: Budgets = Budgets(),
+        strangers: Strangers = Strangers(),
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not sequencer.table.entries:
             raise HostError("The host needs a table: open it (genesis) or replay a log first.")
@@ -146,7 +117,7 @@ class Host:
         self.say = say
         self.limits = limits
         self.auto_start = auto_start
-        self.admission = Admission(caps, budgets, say=self._say)
+        self.admission = Admission(caps, budgets, strangers, say=self._say, clock=clock)
         """Who may connect, and how much each connection may make the host decode."""
         self.listeners = Listeners()
         self.finished = asyncio.Event()
@@ -157,6 +128,17 @@ class Host:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pinger: asyncio.Task[None] | None = None
         self._present: tuple[bytes, ...] = ()  # the players last announced as connected
+        self.own_seat: bytes | None = None
+        """The public key of the host's own person (``vampire host`` and "Host a table" with a
+        screen), whose `join` takes seat 0: another player's `join` waits unanswered while the
+        lobby holds no seat for it, then is answered ``stale`` and signed again (PROTOCOL.md 4:
+        seats are numbered in join order). None: no seat is kept (a headless host, ``vampire play``)."""
+        self._held_joins: list[tuple[Peer, int]] = []  # (peer, submission n) waiting for own_seat
+        self._relayed: tuple[bytes, ...] = ()  # the seated players last relayed as connected
+        self.pongs = Pongs(self.sequencer.public, self.table.table_id, clock)
+        """The pong frame of now, and which pings are answered and checked."""
+        self.catch_up = CatchUp()
+        self.broadcaster = Broadcaster(self.peers, lambda p: self.kind_of(p) == "seated")
         # Submissions are folded strictly in order; those that wait for a proof to be verified in
         # a worker thread hold this lock (FIFO) meanwhile, so later ones queue behind them.
         self._fold_lock = asyncio.Lock()
@@ -266,6 +248,9 @@ class Host:
             raise HostError(f"The log file cannot be written: {err}") from None
         notes = tuple(t.notes[start:])
         self.broadcast(entry, head)
+        if entry.kind in ("join", "leave"):
+            self._count_strangers()
+            self._relay_changed()
         names = t.names
         rendered = tuple(n.render(names) for n in notes)
         for line in rendered:
@@ -274,11 +259,9 @@ class Host:
         return entry
 
     def broadcast(self, entry: Entry, head_sig: bytes) -> None:
-        """Send ``entry`` with its head signature to every peer that is caught up."""
-        frame = frame_bytes(Entries(entry.seq, [[entry.wire_array(), head_sig]]).to_map())
-        for peer in list(self.peers):
-            if peer.synced and peer.outbox is not None:
-                peer.outbox.send(frame)
+        """Send ``entry`` with its head signature to every peer that is caught up: at once to the
+        seats, in batches to everyone else (:class:`~net.peers.Broadcaster`)."""
+        self.broadcaster.send(entry, head_sig)
 
     def _host_duties(self) -> None:
         while True:
@@ -344,7 +327,15 @@ class Host:
         peer.gone = True
         if peer in self.peers:
             self.peers.remove(peer)
+            self._count_strangers()
             self._presence_changed()
+
+    def _count_strangers(self) -> None:
+        """Count the verified connections whose key holds no seat, for their share of the
+        host-wide budget (:meth:`~net.admission.StrangerBudget.share`)."""
+        self.admission.strangers.count = sum(
+            1 for p in self.peers if p.role is not None and self.kind_of(p) != "seated"
+        )
 
     def _presence_changed(self) -> None:
         """Tell the listeners, and every peer at once (a ping carries the relay), when the players
@@ -355,6 +346,14 @@ class Host:
             return
         self._present = present
         self.listeners.emit(Presence(present))
+        self._relay_changed()
+
+    def _relay_changed(self) -> None:
+        """Ping every peer when the connected seats change (not when a guest comes or goes)."""
+        relayed = tuple(p.key for p in self._seated())
+        if relayed == self._relayed:
+            return
+        self._relayed = relayed
         ping = frame_bytes(Ping(self.head_on_wire(), self._relay()).to_map())
         for peer in self.peers:
             if peer.synced:
@@ -433,11 +432,12 @@ class Host:
         bucket = peer.bucket = self.admission.bucket(self.kind_of(peer))
         while not peer.gone:
             kind = self.kind_of(peer)
+            peer.outbox.max_queued = self._queue_limit(kind)
             max_frame = self.admission.budget(kind).max_frame
             limits = replace(self.limits, max_bytes=min(self.limits.max_bytes, max_frame))
 
-            async def admit(n: int, kind: ConnectionKind = kind) -> None:
-                await self.admission.admit(bucket, kind, n)
+            async def admit(n: int) -> None:
+                await self.admission.admit(bucket, self.kind_of(peer), n)  # a guest seated meanwhile: a seat
 
             value = await read_frame(
                 reader, idle=self.timeouts.idle, body=self.timeouts.body, limits=limits, admit=admit
@@ -452,9 +452,7 @@ class Host:
                     task, peer.folding = peer.folding, None
                     await task
             elif isinstance(msg, Ping):  # Pong too
-                self._on_head(peer, msg.head, msg.fsig)
-                if not isinstance(msg, Pong):
-                    peer.outbox.send(Pong(self.head_on_wire(), self._relay()).to_map())
+                self._on_ping(peer, msg, kind)
             elif isinstance(msg, Bye):
                 await self._drop(peer, "done", f"said bye ({msg.reason})" if msg.reason else "said bye", bye=False)
                 return
@@ -473,6 +471,30 @@ class Host:
             )
         peer.role = hello.role
         peer.key = hello.key
+        kind = self.kind_of(peer)
+        unseated = [
+            p
+            for p in self.peers
+            if p is not peer
+            and p.role is not None
+            and not p.gone
+            and p.key != hello.key
+            and self.kind_of(p) != "seated"
+        ]
+        why = self.admission.unseated_over_cap(len(unseated)) if kind != "seated" else None
+        if why is None and kind == "seated" and len(self.peers) >= self.admission.max_connections:
+            why = "a seated player needed a slot"
+        if why is not None and unseated:
+            # The newcomer gets in, the oldest stranger goes (docs/protocol.md 7.1): a joining or
+            # seated player always finds a slot, and idle strangers cannot hold the house.
+            oldest = unseated[0]
+            self.admission.refusals.refused(oldest.ip, why)
+            self._forget(oldest)  # at once: the next newcomer counts without it
+            asyncio.get_running_loop().create_task(
+                oldest.outbox.close(Bye("full", f"The host made room: {why}.").to_map())
+            )
+        peer.outbox.max_queued = self._queue_limit(kind)
+        self._count_strangers()
         if hello.role == "player":
             for other in list(self.peers):
                 if other is not peer and other.key == hello.key and other.role == "player":
@@ -487,41 +509,35 @@ class Host:
         peer.outbox.send(Welcome(t.table_id, self.sequencer.public, self.head_on_wire(), head_to_wire(mine)).to_map())
         start = 0 if hello.last is None else hello.last + 1
         self._send_run(peer, start)
-        peer.synced = True  # in the same step as the catch-up: no entry is missed or sent twice
+        peer.batched = kind != "seated"
+        peer.synced = True  # in the same step as the catch-up: no entry is missed
         self._presence_changed()
         self._say(f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entries.")
         return True
 
+    def _queue_limit(self, kind: ConnectionKind) -> int:
+        """Bytes queued for a peer of ``kind`` before it is dropped as a reader that does not
+        read: the time-outs' ``max_queued`` for a seat, the small queue of strangers for the rest
+        (its catch-up is not counted)."""
+        if kind == "seated":
+            return self.timeouts.max_queued
+        return min(self.timeouts.max_queued, self.admission.strangers.strangers.queue)
+
     def _send_run(self, peer: Peer, start: int) -> None:
-        entries = self.table.entries
-        heads = self.sequencer.heads
-        items: list[list[Any]] = []
-        size = 0
-        first = start
-        for seq in range(start, len(entries)):
-            entry = entries[seq]
-            items.append([entry.wire_array(), heads[seq]])
-            size += len(entry.payload) + 160
-            if size >= CATCH_UP_CHUNK:
-                peer.outbox.send(Entries(first, items).to_map())
-                items, size, first = [], 0, seq + 1
-        if items:
-            peer.outbox.send(Entries(first, items).to_map())
+        self.catch_up.send(peer.outbox, self.table.entries, self.sequencer.heads, start)
+
+    def _seated(self) -> list[Peer]:
+        seated = {s.key for s in self.table.seats}
+        return [p for p in self.peers if p.role == "player" and p.synced and p.key in seated]
 
     def _relay(self) -> list[list[Any]]:
-        """Each connected player's seen report [key, head, fsig], as it sent it (PROTOCOL.md 7)."""
-        players = [p for p in self.peers if p.role == "player" and p.synced]
-        return [[p.key, head_to_wire(p.head), p.fsig] for p in players][:64]
+        """Each connected seated player's seen report [key, head, fsig] (:func:`~net.peers.relay`)."""
+        return relay(self._seated())
 
-    def _on_head(self, peer: Peer, value: WireHead | None, fsig: bytes | None = None) -> None:
-        if value is None:
-            return
-        head = head_from_wire(value, self.table.table_id)
-        # Relay only heads this host really signed, and a seen signature only when it is the
-        # peer's own: a peer cannot make others relay garbage.
-        if verify_head(self.sequencer.public, head.table, head.seq, head.entry_id, head.signature):
-            peer.head = head
-            peer.fsig = fsig if fsig is not None and verify_seen(peer.key, head, fsig) else None
+    def _on_ping(self, peer: Peer, msg: Ping, kind: ConnectionKind) -> None:
+        """A ``ping`` or ``pong`` of ``peer`` (:meth:`~net.peers.Pongs.on_ping`)."""
+        if self.pongs.on_ping(peer, msg, kind == "seated", self.admission.strangers):
+            peer.outbox.send(self.pongs.frame(self.head_on_wire(), self._relay()))
 
     async def _ping_loop(self) -> None:
         while True:
@@ -557,14 +573,35 @@ class Host:
             return reject("stale", f"Seq {entry.seq} is already taken; the head is at seq {t.seq - 1}.")
         if entry.author != peer.key:
             return reject("not-your-key", "A peer submits only entries signed with the key it said hello with.")
+        if entry.kind == "chat" and entry.time > self.sequencer.clock() + MAX_AHEAD_MS:
+            return reject(
+                "illegal", "A chat line's time is ahead of the host's clock (a time to come refills no limit)."
+            )
         if entry.kind == "join" and t.seat_of(entry.author) is not None:
             return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")
+        if entry.kind == "join" and self._waits_for_own_seat(entry.author):
+            self._held_joins.append((peer, msg.n))  # answered once the host's own seat is taken
+            return None
         if entry.kind in _PROVEN or t.unverified is not None or self._queued or self._fold_lock.locked():
             self._queued += 1
             peer.folding = asyncio.get_running_loop().create_task(self._fold_later(peer, msg.n, entry))
             return None
         self._fold(peer, msg.n, entry)
         return None
+
+    def _waits_for_own_seat(self, author: bytes | None) -> bool:
+        """A `join` by ``author`` (None: anyone but the host's person) waits: the lobby is open and
+        the host's own person (:attr:`own_seat`) has not sat down yet."""
+        own, t = self.own_seat, self.table
+        return own is not None and author != own and t.phase == "lobby" and t.seat_of(own) is None
+
+    def _release_joins(self) -> None:
+        """Answer every held `join` ``stale`` on the new head: each peer signs it again."""
+        held, self._held_joins = self._held_joins, []
+        for peer, n in held:
+            if peer in self.peers:
+                text = "The host's own seat came first; sign the join again on the new head."
+                peer.outbox.send(SubmitRejected(n, "stale", text, self.head_on_wire()).to_map())
 
     def _fold(self, peer: Peer, n: int, entry: Entry) -> None:
         """Append ``entry`` (a `shuffle` before its proof is verified: :meth:`_settle_soon`) and
@@ -577,6 +614,8 @@ class Host:
                 log.info("refused an entry from %s: %s (%s)", peer.label(self._names()), err.detail, err.code)
             return
         peer.outbox.send(Accepted(n, self.head_on_wire()).to_map())
+        if self._held_joins and not self._waits_for_own_seat(None):
+            self._release_joins()
         self._host_duties()
         if self.table.unverified is not None:
             task = asyncio.get_running_loop().create_task(self._settle_soon())

@@ -18,10 +18,11 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
-import unicodedata
 from collections.abc import Sequence
 
 import ifaddr
+
+from engine.table.names import clean_display
 
 NO_DISCOVERY_ENV = "VAMPIRE_NO_DISCOVERY"
 """The environment variable that turns off every LAN multicast when set to anything but "" or "0"."""
@@ -32,10 +33,6 @@ DISCOVERY_OFF = (
 )
 """What a command that would listen for tables says instead, when discovery is off."""
 
-# Unicode's explicit bidirectional formatting characters (UAX 9): embeddings, overrides,
-# isolates and marks. A name holding them could show itself, or the text after it, reversed.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
 
 def multicast_off() -> bool:
     """Whether the environment turns LAN multicast off (``VAMPIRE_NO_DISCOVERY``)."""
@@ -43,11 +40,12 @@ def multicast_off() -> bool:
 
 
 def clean_text(text: str, limit: int = 64) -> str:
-    """``text`` from the network as it may be shown: control characters (Unicode category Cc:
-    escapes, newlines, tabs) and bidirectional formatting characters removed, surrounding spaces
-    stripped, at most ``limit`` characters."""
-    kept = "".join(c for c in text if c not in _BIDI and unicodedata.category(c) != "Cc")
-    return kept.strip()[:limit]
+    """``text`` from the network as it may be shown, cleaned as a table cleans a player's name
+    (:func:`engine.table.names.clean_display`): in NFC, control characters (Unicode category Cc:
+    escapes, newlines, tabs), format characters (Cf: bidirectional overrides, zero-width spaces
+    and joiners) and private or unassigned code points removed, other blanks made plain spaces,
+    surrounding spaces stripped, at most ``limit`` characters."""
+    return clean_display(text).strip()[:limit]
 
 
 def _interfaces() -> list[ipaddress.IPv4Interface]:

@@ -132,6 +132,13 @@ class Replica:
             return None
         return Head(t.table_id, t.seq - 1, t.head, self.heads[-1])
 
+    def ahead(self) -> tuple[int, bytes] | None:
+        """The lowest head held ahead of this peer's log (its seq and entry id), or None."""
+        if not self._claims:
+            return None
+        seq = min(self._claims)
+        return seq, self._claims[seq].entry_id
+
     # -- files ----------------------------------------------------------------------------------
 
     def load(self) -> None:

@@ -12,8 +12,11 @@ every 2 s +- 0.5 s and at once on a new head.
 - :class:`SeenReport`: a report with the head it is about, from either path;
 - :func:`datagram_bytes`, :func:`parse_datagram`: the multicast datagram (other tables are
   ignored before any signature is checked);
-- :class:`SourceLimit`: at most 10 datagrams a second from one source;
-- :class:`SeenMulticast`: the best-effort multicast endpoint of one peer;
+- :func:`ask_bytes`: the datagram that asks the group for the head it holds at a seq;
+- :class:`SourceLimit`: at most 10 datagrams a second from one source address (whatever its
+  port), and :data:`ALL_SOURCES` from all of them together;
+- :class:`SeenMulticast`: the best-effort multicast endpoint of one peer (a datagram already
+  handed on is not handed on, nor verified, again);
 - :class:`SilenceWatch`: the players whose signed reports stopped advancing.
 
 Nothing here trusts the host or the sender: a report is only a pair of signatures, which the
@@ -23,6 +26,7 @@ receiver checks with the keys it holds (the genesis author's, the seated players
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import random
 import socket
@@ -61,7 +65,19 @@ INTERVAL = 2.0
 JITTER = 0.5
 
 PER_SOURCE = 10
-"""Datagrams a second taken from one source; more are dropped unread."""
+"""Datagrams a second taken from one source address (any port); more are dropped unread."""
+
+ALL_SOURCES = 50
+"""Datagrams a second taken from all sources together (a ceiling whatever the number of
+addresses); more are dropped unread. Each one taken costs a receiver at most two signature
+checks."""
+
+ANSWERS = 4
+"""Answers to ``ask`` datagrams this peer sends a second at most (each costs it one signature)."""
+
+MAX_HANDED = 512
+"""Datagrams remembered as already handed on (the latest): an honest peer repeats its report
+every 2 s, and a replay costs nothing."""
 
 MIN_GAP = 0.2
 """The least seconds between two datagrams of one peer, new heads or not: at most 5 a second
@@ -71,6 +87,8 @@ MAX_SOURCES = 1024
 """Sources whose rate is tracked at once (the oldest is forgotten past this)."""
 
 _LIMITS = Limits(max_bytes=MAX_DATAGRAM, max_bin=64, max_str=16, max_array=0, max_map=8, max_depth=1, max_objects=15)
+
+_ASK_FIELDS = {"t": one_of("ask"), "table": bin_of(32), "seq": int_in(0)}
 
 
 def seen_message(table: bytes, seq: int, entry_id: bytes) -> bytes:
@@ -137,16 +155,26 @@ _FIELDS = {
 }
 
 
-def parse_datagram(data: bytes, table: bytes) -> SeenReport | None:
-    """The report a datagram holds if it is a well-formed seen map about ``table`` (a 32-byte
-    table id); None for anything else (too large, not canonical, another table). The table is
-    compared before anything else is checked, and no signature is checked here."""
+def ask_bytes(table: bytes, seq: int) -> bytes:
+    """The datagram asking the group for the head each peer holds at ``seq`` of ``table``: the
+    canonical map ``{t: "ask", table, seq}`` (docs/protocol.md 7.4, "Forks"). A peer that
+    holds that seq answers with a seen datagram of that head (:meth:`SeenMulticast.answer`)."""
+    return encode({"t": "ask", "table": table, "seq": seq})
+
+
+def parse_datagram(data: bytes, table: bytes) -> SeenReport | int | None:
+    """What a datagram about ``table`` (a 32-byte table id) holds: a seen report, or the seq an
+    ``ask`` datagram asks for; None for anything else (too large, not canonical, another table).
+    The table is compared before anything else is checked, and no signature is checked here."""
     if len(data) > MAX_DATAGRAM:
         return None
     try:
         value = decode(data, _LIMITS)
         if not isinstance(value, dict) or value.get("table") != table:
             return None
+        if value.get("t") == "ask":
+            seq: int = check_map(value, _ASK_FIELDS, what="an ask datagram")["seq"]
+            return seq
         m = check_map(value, _FIELDS, what="a seen datagram")
     except CodecError:
         return None
@@ -154,8 +182,9 @@ def parse_datagram(data: bytes, table: bytes) -> SeenReport | None:
 
 
 class SourceLimit:
-    """At most ``rate`` datagrams a second from one source (a token bucket per source address),
-    for at most :data:`MAX_SOURCES` sources at once. ``clock()``: seconds."""
+    """At most ``rate`` datagrams a second from one source (a token bucket per source: the caller
+    gives the address alone, so a sender that rotates its port is one source), for at most
+    :data:`MAX_SOURCES` sources at once. ``clock()``: seconds."""
 
     def __init__(self, rate: float = PER_SOURCE, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
@@ -181,8 +210,12 @@ class SeenMulticast(asyncio.DatagramProtocol):
 
     ``table()``: the table id this peer holds (None: nothing is sent, everything is ignored);
     ``report()``: this peer's own report (None: it holds no signed head yet); ``heard(report)``:
-    called for each datagram about this peer's table that passed the rate limit (signatures not
-    yet checked: the caller holds the keys). ``group``, ``port``: where to send and listen;
+    called for each datagram about this peer's table that passed the rate limits (at most
+    :data:`PER_SOURCE` a second from one address, :data:`ALL_SOURCES` from all) and was not
+    handed on before (signatures not yet checked: the caller holds the keys); ``answer(seq)``:
+    this peer's report of the head it holds at ``seq`` (None: it holds none), sent when a peer
+    asks (at most :data:`ANSWERS` a second); ``wanted()``: a seq to ask the group about at the
+    next tick, or None (:meth:`ask`). ``group``, ``port``: where to send and listen;
     ``interval``/``jitter``: seconds between sends; ``interface``: the IPv4 address of the
     interface to send and listen on (:func:`net.lan.multicast_interface`: the one facing the
     table's host; it needs no route), None for the one the routes choose. :meth:`start` raises
@@ -202,6 +235,9 @@ class SeenMulticast(asyncio.DatagramProtocol):
         jitter: float = JITTER,
         rng: random.Random | None = None,
         interface: str | None = None,
+        answer: Callable[[int], SeenReport | None] | None = None,
+        wanted: Callable[[], int | None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
         self.interface = interface
@@ -211,9 +247,16 @@ class SeenMulticast(asyncio.DatagramProtocol):
         self.port = port
         self.interval = interval
         self.jitter = jitter
-        self.limit = SourceLimit()
+        self.answer = answer
+        self.wanted = wanted
+        self.limit = SourceLimit(clock=clock)
+        self.ceiling = SourceLimit(ALL_SOURCES, clock=clock)
+        self.answers = SourceLimit(ANSWERS, clock=clock)
         self.sent = 0
         self.received = 0
+        self.dropped = 0
+        """Datagrams dropped unread, over a rate limit."""
+        self._handed: collections.OrderedDict[bytes, None] = collections.OrderedDict()
         self._rng = rng or random.Random()
         self._transport: asyncio.DatagramTransport | None = None
         self._task: asyncio.Task[None] | None = None
@@ -261,11 +304,24 @@ class SeenMulticast(asyncio.DatagramProtocol):
 
     def send_now(self) -> None:
         """Send this peer's current report, if it has one."""
-        report = self.report()
-        if report is None or report.fsig is None or self._transport is None:
+        self._send_report(self.report())
+
+    def ask(self, seq: int) -> None:
+        """Ask the group for the head each peer holds at ``seq``: a peer deceived by a fork that
+        hears only heads ahead of its own gets the one that conflicts with its own."""
+        table = self.table()
+        if table is not None:
+            self._send(ask_bytes(table, seq))
+
+    def _send_report(self, report: SeenReport | None) -> None:
+        if report is None or report.fsig is None:
             return
         data = datagram_bytes(report)
-        if len(data) > MAX_DATAGRAM:  # never: fixed sizes; a guard, not a path
+        if len(data) <= MAX_DATAGRAM:  # always: fixed sizes; a guard, not a path
+            self._send(data)
+
+    def _send(self, data: bytes) -> None:
+        if self._transport is None:
             return
         try:
             self._transport.sendto(data, (self.group, self.port))
@@ -277,6 +333,9 @@ class SeenMulticast(asyncio.DatagramProtocol):
         while True:
             self._wake.clear()  # before sending: a head that comes during the gap is sent after it
             self.send_now()
+            seq = None if self.wanted is None else self.wanted()
+            if seq is not None:
+                self.ask(seq)
             await asyncio.sleep(MIN_GAP)
             wait = self.interval - MIN_GAP + self._rng.uniform(-self.jitter, self.jitter)
             try:
@@ -287,17 +346,30 @@ class SeenMulticast(asyncio.DatagramProtocol):
     # -- asyncio.DatagramProtocol ----------------------------------------------------------------
 
     def datagram_received(self, data: bytes, addr: tuple[str | Any, int]) -> None:
-        """Take a datagram: rate-limited per source, then only one about this peer's table."""
-        if not self.limit.take(addr):
+        """Take a datagram: rate-limited per source address (its port aside) and for all sources
+        together, then only one about this peer's table, then only one not handed on before."""
+        source = addr[0] if isinstance(addr, tuple) else addr
+        if not self.limit.take(source) or not self.ceiling.take("all"):
+            self.dropped += 1
             return
         table = self.table()
         if table is None:
             return
-        report = parse_datagram(data, table)
-        if report is None:
+        if data in self._handed:
+            self._handed.move_to_end(data)
             return
+        found = parse_datagram(data, table)
+        if found is None:
+            return
+        if isinstance(found, int):
+            if self.answer is not None and self.answers.take("all"):
+                self._send_report(self.answer(found))
+            return
+        self._handed[data] = None
+        if len(self._handed) > MAX_HANDED:
+            self._handed.popitem(last=False)
         self.received += 1
-        self.heard(report)
+        self.heard(found)
 
     def error_received(self, exc: Exception) -> None:
         """A send failed (no route, say): best effort, so it is only logged."""

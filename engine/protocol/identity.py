@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from engine.errors import IdentityError
-from engine.files import write_private
+from engine.files import open_no_follow, write_private
 from engine.protocol.codec import hash_input
 
 KEY_BYTES = 32
@@ -68,11 +68,16 @@ def read_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:
     ``what`` names the key in the sentences ("identity key", "bot key"). Raises IdentityError for
     a file that cannot be read, that other users can read or write (POSIX: any group or other
     permission bit; PROTOCOL.md 8 refuses it rather than trust a key others may hold), or that is
-    not 32 bytes.
+    not 32 bytes, or whose path is a symbolic link (opened without following it: neither the link
+    nor what it points to is read or changed).
     """
     try:
-        info = path.stat()
-        seed = path.read_bytes()
+        fd = open_no_follow(path, os.O_RDONLY)
+        try:
+            info = os.fstat(fd)
+            seed = os.read(fd, KEY_BYTES + 1)
+        finally:
+            os.close(fd)
     except OSError as err:
         raise IdentityError(f"Cannot read the {what} {path}: {err.strerror or err}.") from None
     if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):

@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.errors import VampireError
 from engine.games.base import GameError, Note
 from engine.protocol import codec
 from engine.protocol.log import Entry, validate_author_key
+from engine.table.chat import DEFAULT_CHAT_LIMIT, ChatBudget
+from engine.table.names import name_key
 from engine.table.vocab import Phase, TableRefusal
-from engine.vekn import MAX_VEKN, valid_vekn
 
 if TYPE_CHECKING:
     from engine.table.table import Fold, Table
@@ -27,18 +28,21 @@ MAX_CHAT = 500
 def free_name(wanted: str, taken: Sequence[str]) -> str:
     """The name a joining seat takes when it asks for ``wanted`` and ``taken`` are the names already
     seated: ``wanted`` cleaned as a `join` folds it (surrounding blanks dropped) when no seated
-    name equals it ignoring case, else the first free ``"wanted 2"``, ``"wanted 3"``…, its stem
-    shortened so the whole stays within :data:`MAX_NAME` characters. A blank ``wanted`` is
-    returned as it is (the table refuses it with its own sentence)."""
+    name has its key (:func:`~engine.table.names.name_key`: NFC, case, blanks, invisible
+    characters and confusable look-alikes aside), else the first free ``"wanted 2"``,
+    ``"wanted 3"``…, its stem shortened so the whole stays within :data:`MAX_NAME` characters.
+    The table's fold of a `join` renames so itself (docs/protocol.md 7.4, "Names"), so every peer seats the
+    same name. A blank ``wanted`` is returned as it is (the table refuses it with its own
+    sentence)."""
     name = wanted.strip()
-    used = {t.strip().casefold() for t in taken}
-    if not name or name.casefold() not in used:
+    used = {name_key(t) for t in taken}
+    if not name or name_key(name) not in used:
         return name
     n = 2
     while True:
         suffix = f" {n}"
         candidate = name[: MAX_NAME - len(suffix)].rstrip() + suffix
-        if candidate.casefold() not in used:
+        if name_key(candidate) not in used:
             return candidate
         n += 1
 
@@ -54,14 +58,15 @@ def renamed_sentence(asked: str, seated: str) -> str | None:
 @dataclass
 class SeatRecord:
     """A seated player: Ed25519 public ``key`` (32 bytes), ``name``, private deck-list commitment
-    (the 32-byte Merkle root of its leaves, or None when the seat brings no deck), ``vekn``: the
-    player's VEKN id as its `join` gave it (digits), or None; ``bot``: the seat said in its `join`
+    (the 32-byte Merkle root of its leaves, or None when the seat brings no deck), ``facts``: what
+    the player stated in its `join`, by key (the game's seat facts, each checked by the game's
+    rule: :class:`~engine.games.base.SeatFact`); ``bot``: the seat said in its `join`
     that a program plays it (docs/protocol.md 4.1), so every peer can show it as a bot."""
 
     key: bytes
     name: str
     deck: bytes | None = None
-    vekn: str | None = None
+    facts: dict[str, str] = field(default_factory=dict)
     bot: bool = False
 
 
@@ -77,6 +82,8 @@ class Lobby:
 
     def __init__(self, table: Table) -> None:
         self.t = table
+        self.chat: dict[bytes, ChatBudget] = {}
+        """Each seat's chat buckets, by key (:mod:`engine.table.chat`)."""
 
     def prepare_table(self, entry: Entry) -> Fold:
         """The genesis entry: the game (a name ``games`` knows), its options, the seat count and
@@ -114,10 +121,11 @@ class Lobby:
 
     def prepare_join(self, entry: Entry) -> Fold:
         t = self.t
+        facts = t.game.seat_facts if t.game is not None else ()
         b = codec.check_map(
             entry.body,
             {"name": str, "deck": codec.nullable(codec.bin_of(32))},
-            {"vekn": str, "bot": bool},  # optional: a join without them reads as it always did
+            {"bot": bool, **{fact.key: str for fact in facts}},  # optional: absent reads as it always did
             what="a join",
         )
         if t.phase != Phase.LOBBY:
@@ -130,15 +138,18 @@ class Lobby:
         name = b["name"].strip()
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():
             raise TableRefusal("malformed", f"a player's name is 1 to {MAX_NAME} printable characters")
-        vekn = b.get("vekn")
-        if vekn is not None and not valid_vekn(vekn):
-            raise TableRefusal("malformed", f"a VEKN id is 1 to {MAX_VEKN} digits")
+        # A name whose key a seated name holds is renamed, the same way on every peer.
+        name = free_name(name, [s.name for s in t.seats])
+        for fact in facts:
+            if fact.key in b and not fact.valid(b[fact.key]):
+                raise TableRefusal("malformed", f"a {fact.label} is {fact.form}")
+        stated = {fact.key: b[fact.key] for fact in facts if fact.key in b}
         bot = b.get("bot")
         if bot is False:  # one value, one encoding: a seat a person plays leaves the field out
             raise TableRefusal("malformed", "a join says `bot` only as true (a person's join leaves it out)")
 
         def fold() -> None:
-            t.seats.append(SeatRecord(entry.author, name, b["deck"], vekn, bot=bot is True))
+            t.seats.append(SeatRecord(entry.author, name, b["deck"], stated, bot=bot is True))
             t.notes.append(Note(f"{{s{len(t.seats) - 1}}} takes seat {len(t.seats) - 1}."))
 
         return fold
@@ -184,8 +195,14 @@ class Lobby:
         if not 0 < len(text) <= MAX_CHAT or not all(c.isprintable() for c in text):
             raise TableRefusal("malformed", f"a chat line is 1 to {MAX_CHAT} printable characters")
         who = f"{{s{seat}}}" if seat is not None else "The host"
+        size = len(text.encode())
+        budget = None if seat is None else self.chat.setdefault(entry.author, ChatBudget(DEFAULT_CHAT_LIMIT))
+        if budget is not None and (why := budget.refusal(entry.time, size)) is not None:
+            raise TableRefusal("illegal", why)
 
         def fold() -> None:
+            if budget is not None:
+                budget.spend(entry.time, size)
             t.notes.append(Note(f"{who}: {text.replace('{', '{{').replace('}', '}}')}", ()))
 
         return fold

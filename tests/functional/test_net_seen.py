@@ -185,3 +185,25 @@ async def test_join_with_no_address_lists_what_it_heard_and_takes_the_choice(mon
     monkeypatch.setattr("builtins.input", lambda prompt: "9")
     assert await cli._choose_table(args, lambda line: None) == (None, 1)
     assert "no table chosen" in capsys.readouterr().err
+
+
+async def test_a_peer_forked_then_advanced_past_proves_the_fork_from_the_heads_the_other_sends(tmp_path):
+    """The host forks the victim and at once appends one more entry on the honest branch: the
+    victim hears only heads ahead of its own, never one for the seq it holds. The honest peer,
+    once it proves the fork, reports the evidence's two heads in turn, so the victim gets the
+    one that conflicts with its own and proves the fork too (docs/protocol.md 7.4, "Forks")."""
+    host = open_host(seats=4, auto_start=False, host_cls=ForkingHost)
+    host.hide = False
+    await host.start("127.0.0.1", 0)
+    honest, victim = seat(host, "honest", tmp_path), seat(host, "victim", tmp_path)
+    await seated(host, [honest, victim])
+    host.victim = victim.public
+    host.post("chat", {"text": "hello"})  # the fork
+    host.post("chat", {"text": "and on"})  # at once, one more on the honest branch
+    await eventually(lambda: honest.fork is not None and victim.fork is not None, 10, "both prove the fork")
+    for client in (honest, victim):
+        verdict = audit_fork_file(client.replica.fork_path)
+        assert verdict.proven and verdict.seq == host.real.seq
+        assert set(verdict.ids) == {host.real.id, host.alternative[0].id}
+    assert victim.table.seq == host.real.seq + 1  # it never held the entry after the fork
+    await stop_all(host, [honest, victim])

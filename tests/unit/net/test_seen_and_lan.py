@@ -170,9 +170,12 @@ async def test_the_endpoint_sends_its_report_on_a_new_head_and_takes_only_its_ta
     await eventually(lambda: len(transport.sent) == 2, 5, "the report of the new head")
     endpoint.datagram_received(datagram_bytes(other_table), ("192.0.2.1", PORT))
     endpoint.datagram_received(datagram_bytes(mine), ("192.0.2.1", PORT))
-    for _ in range(20):
-        endpoint.datagram_received(datagram_bytes(mine), ("192.0.2.2", PORT))
-    assert heard.count(mine) == 1 + 10 and endpoint.received == 11  # the second source: 10 a second
+    endpoint.datagram_received(datagram_bytes(mine), ("192.0.2.3", PORT))  # handed on once already
+    assert heard == [mine]
+    others = [a_report(seq=10 + i)[0] for i in range(20)]
+    for i, report in enumerate(others):  # a sender that rotates its port: one source all the same
+        endpoint.datagram_received(datagram_bytes(report), ("192.0.2.2", PORT + i))
+    assert heard[1:] == others[:10] and endpoint.received == 11  # the second source: 10 a second
     await endpoint.close()
 
 

@@ -364,6 +364,8 @@ async def test_x_removes_only_the_highlighted_bot() -> None:
 
 
 async def test_a_guest_sees_its_own_seat_first_and_two_seats_of_one_name_apart() -> None:
+    # The table's fold renames a second "Lisa" (docs/protocol.md 7.4, "Names"), so the two seats
+    # are told apart by name on every peer.
     names = ["Mina", "Lisa", "Lisa", "Justine"]
     local = build_local(5, PERSON, start=False, seated=3, names=names)
     session = LocalGameSession(local, 2, auto=False, address="h:7447", is_host=False)
@@ -374,7 +376,7 @@ async def test_a_guest_sees_its_own_seat_first_and_two_seats_of_one_name_apart()
         first = grid.get_row_at(0)
         names_shown = [str(grid.get_row_at(i)[1]) for i in range(grid.row_count)]
     assert first[0] == "2" and "you" in str(first[3])
-    assert "Lisa (seat 1)" in names_shown and "Lisa (seat 2)" in names_shown
+    assert "Lisa" in names_shown and "Lisa 2" in names_shown
 
 
 def test_a_deck_for_a_queen_table_is_refused_with_a_sentence() -> None:

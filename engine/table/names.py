@@ -1,0 +1,60 @@
+"""When two player's names are the same name (PROTOCOL.md 4, `join`; docs/protocol.md 7.4, "Names"): the
+key a name is compared by, folded the same way on every peer.
+
+:func:`name_key` is the name in NFC, case-folded, without blanks or invisible characters, each
+character then replaced by its confusables skeleton: the least code point of the characters
+Unicode's confusables data (``confusables.txt``, as the ``confusable_homoglyphs`` library ships
+it, version pinned in pyproject.toml so every peer folds the same) links it to, directly or
+through others. So the Latin "Lisa" and the Cyrillic "Lіsa", "Zoë" in NFC and in NFD, and "Li sa"
+all have one key. :func:`clean_display` removes what a screen cannot show honestly (controls,
+format characters such as zero-width spaces and bidi overrides) from a name heard elsewhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+from confusable_homoglyphs.confusables import confusables_data
+
+INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
+"""Unicode general categories left out of a name's key: controls, format characters (zero-width
+and bidi ones), unassigned and private code points, every kind of blank, and the combining marks
+left once NFC has composed what it can (so a stray mark cannot make a second name)."""
+
+
+@functools.cache
+def _skeleton(ch: str) -> str:
+    """The least code point of ``ch``'s group: the characters the confusables data links to it,
+    directly or through others (one-character homoglyphs only)."""
+    seen = {ch}
+    todo = [ch]
+    while todo:
+        for other in confusables_data.get(todo.pop(), ()):
+            c = other.get("c")
+            if isinstance(c, str) and len(c) == 1 and c not in seen:
+                seen.add(c)
+                todo.append(c)
+    return min(seen)
+
+
+def name_key(name: str) -> str:
+    """The key ``name`` (any str) is compared by: two names with one key are one name at a table.
+    NFC, then case folding, then characters of the :data:`INVISIBLE` categories dropped, then NFC
+    again (case folding may decompose), then each character's confusables skeleton."""
+    text = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    kept = "".join(ch for ch in text if unicodedata.category(ch) not in INVISIBLE)
+    return "".join(_skeleton(ch) for ch in kept)
+
+
+def clean_display(text: str) -> str:
+    """``text`` in NFC without controls, format characters (zero-width and bidi ones), private
+    or unassigned code points, and with every other blank made a plain space."""
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(ch)
+        if category in ("Zs", "Zl", "Zp"):
+            out.append(" ")
+        elif category not in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            out.append(ch)
+    return "".join(out)
