@@ -110,7 +110,8 @@ def order_table(
 
 def open_sequencer(order: TableOrder, key: Ed25519PrivateKey, save: Path | None, clock: Callable[[], int]) -> Sequencer:
     """A host's sequencer for ``order`` with its genesis `table` entry appended (and written to
-    ``save``, a new log file, when given). Raises VampireError when ``save`` already holds a table,
+    ``save``, a new log file, when given); the entry records the card database the game reads
+    (``carddb``: :attr:`~engine.games.spec.GameSpec.carddb`), if it has one. Raises VampireError when ``save`` already holds a table,
     and the table's refusal when the game refuses the order (nothing is left on disk then)."""
     from engine.games import all_rules
 
@@ -122,11 +123,43 @@ def open_sequencer(order: TableOrder, key: Ed25519PrivateKey, save: Path | None,
         writer = LogWriter(save)
     sequencer = Sequencer(key, all_rules(), writer, clock)
     try:
-        sequencer.open_table(order.game.name, dict(order.options), order.seats, order.title)
+        # The card database the game reads (VTES: krcg's version) goes in the genesis `table`.
+        carddb = order.game.carddb() if order.game.carddb is not None else None
+        sequencer.open_table(order.game.name, dict(order.options), order.seats, order.title, carddb)
     except BaseException:
         if writer is not None:
             writer.close()
             save.unlink(missing_ok=True)  # type: ignore[union-attr]
+        raise
+    return sequencer
+
+
+def reopen_sequencer(save: Path, key: Ed25519PrivateKey, clock: Callable[[], int] | None = None) -> Sequencer:
+    """A host's sequencer for the table saved in ``save``, every entry folded again
+    (:meth:`~engine.sequencer.Sequencer.replay`), appending to the same file (a torn last frame is
+    cut off). Raises VampireError with a sentence for a file that holds no table, a table opened
+    by another host key than ``key``, or a log the table refuses; the file is closed then."""
+    from engine.games import all_rules
+    from engine.protocol.identity import public_bytes, short_fingerprint
+    from engine.seat import now_ms
+
+    writer = LogWriter.open_existing(save)
+    loaded = writer.loaded
+    try:
+        if not loaded.entries:
+            raise VampireError(f"The log file {save} holds no table.")
+        if loaded.entries[0].author != public_bytes(key):
+            raise VampireError(
+                f"The table in {save} was opened by the host key {short_fingerprint(loaded.entries[0].author)}, "
+                f"not by this one ({short_fingerprint(public_bytes(key))})."
+            )
+        sequencer = Sequencer(key, all_rules(), writer, clock or now_ms)
+        try:
+            sequencer.replay(list(loaded.entries), list(loaded.heads))
+        except VampireError as err:
+            raise VampireError(f"The log file {save} cannot be replayed: {err}") from None
+    except BaseException:
+        writer.close()
         raise
     return sequencer
 

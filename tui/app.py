@@ -19,7 +19,7 @@ from textual.binding import Binding
 from tui.commands import VampireCommands
 from tui.errors import explain
 from tui.file_warnings import FileWarnings
-from tui.glyphs import ConsoleGlyphs, console_mode
+from tui.glyphs import ConsoleGlyphs, console_mode, use_console_scrollbars
 from tui.messages import SessionUpdate
 from tui.session import HostSpec, JoinSpec, LocalTableSpec, SessionEvent, SessionFactory, TableSession
 from tui.widgets.common.too_small import MIN_HEIGHT, MIN_WIDTH
@@ -59,6 +59,7 @@ class VampireApp(App[None]):
         self.console_glyphs = console_mode() if console is None else console
         if self.console_glyphs:
             self._filters.append(ConsoleGlyphs())
+        use_console_scrollbars(self.console_glyphs)  # thumbs in whole cells on the console
         self.start_at = start or Start()
         self._factory = factory
         self.player_name = name

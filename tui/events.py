@@ -14,7 +14,20 @@ from typing import NamedTuple
 
 from engine.forks import describe_fork
 from engine.table import Table
-from net.events import Connection, Event, Finished, Folded, Fork, HostFault, LinkCause, Refused, Silent, Waiting
+from net.events import (
+    Connection,
+    Event,
+    Finished,
+    Folded,
+    Fork,
+    HostFault,
+    LinkCause,
+    Refused,
+    SeatRefusal,
+    SeatRefused,
+    Silent,
+    Waiting,
+)
 from tui.errors import sentence
 from tui.session import SessionEvent
 
@@ -70,6 +83,9 @@ def as_session_event(event: SessionEvent | Event) -> SessionEvent:
             )
         case HostFault(detail=detail):
             return SessionEvent("error", text=f"The host sent something no honest host sends: {detail}")
+        case SeatRefused(reason=SeatRefusal.NEEDS_KIT, detail=detail) if detail:
+            # What the seat brought, read as this table's rules read it, is refused: say why.
+            return SessionEvent("error", text=f"{detail}: choose another deck with d.")
         case Finished(summary=summary):
             return SessionEvent("closed", text=summary)
     return SessionEvent("other")

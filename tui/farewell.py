@@ -1,6 +1,6 @@
 """What the shell says once the app has closed: where the table's log is (and how to replay it),
 for a guest who left a game still being played, the command that takes the seat back, and for its
-host, the command that brings the table back.
+host (of a table for others, or of a game against bots), the command that brings the table back.
 
 Pure functions of a :class:`tui.session.TableSession` (read after its app exited), so the
 commands that run the app print the same lines and tests can check them without a terminal.
@@ -43,15 +43,21 @@ def rejoin_line(session: TableSession) -> str | None:
 
 
 def resume_line(session: TableSession) -> str | None:
-    """For the host of a table for others whose game is still being played, the command that
-    brings it back from its log (``vampire host --resume FILE``); else None."""
+    """For the host of a table whose game is still being played, the command that brings it back
+    from its log (``vampire host --resume FILE`` for a table for others, ``vampire play --resume
+    FILE`` for a game against bots that keeps what brings it back); else None."""
     table = session.table
-    if not session.is_host or session.address is None or session.log_path is None or table.phase != "running":
+    if not session.is_host or session.log_path is None or table.phase != "running":
         return None
     state = table.gstate
     if table.game is not None and state is not None and table.game.result(state) is not None:
         return None  # the game is over: nothing to bring back
-    return f"Bring the table back: {vampire_command()} host --resume {shell_path(Path(session.log_path))}"
+    path = shell_path(Path(session.log_path))
+    if session.address is None:
+        if not getattr(session, "resumable", False):
+            return None
+        return f"Bring the game back: {vampire_command()} play --resume {path}"
+    return f"Bring the table back: {vampire_command()} host --resume {path}"
 
 
 def farewell_lines(session: TableSession | None, log: bool = True) -> list[str]:

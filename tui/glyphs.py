@@ -3,19 +3,23 @@ or any terminal with ``--ascii``.
 
 The console's fonts hold the 256 glyphs of code page 437 (ASCII, accented letters, the single and
 double box lines, ``█ ▀ ▄ ▌ ▐ ░ ▒ ▓``, ``► ◄ ▲ ▼ ↑ ↓ → ← √ · ♦``), and none of Textual's rounded
-corners, eighth blocks (scrollbars, input borders) or symbols such as ``★ ✓ ⏎``. In console mode a
+corners, eighth blocks (scrollbars, input borders) or symbols such as ``★ ✓ ⏎ ◌``. In console mode a
 line filter swaps each such character, as the screen is drawn, for one of the same width the font
-has; :data:`CONSOLE_CHARS` is that font's character set.
+has; :data:`CONSOLE_CHARS` is that font's character set. Scrollbars are drawn in whole cells of
+colour (:class:`ConsoleScrollBarRender`), never with the partial blocks Textual draws at a thumb's
+ends, which the console could only show as misplaced half blocks.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import ClassVar
 
 from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
+from textual.scrollbar import ScrollBar, ScrollBarRender
 
 ASCII_ENV = "VAMPIRE_ASCII"
 """Set (to anything but "" or "0") by ``--ascii``: draw in console mode whatever the terminal."""
@@ -43,7 +47,7 @@ CONSOLE_SWAPS: Mapping[str, str] = {
     "★": "*", "☆": "*", "✓": "√", "✔": "√", "✗": "x", "✘": "x", "⏎": "◄", "▶": "►", "◀": "◄",
     "▸": "►", "◂": "◄", "◆": "♦", "●": "•", "…": "~", "—": "-", "–": "-", "‘": "'", "’": "'",
     "“": '"', "”": '"', "×": "x", "⚠": "!", "↵": "┘", "⌫": "<", "⇥": ">", "⇤": "<",
-    "◌": "○", "↳": "└", "⋯": "~",
+    "◌": "o", "↳": "└", "⋯": "~",
 }
 # fmt: on
 
@@ -72,3 +76,17 @@ class ConsoleGlyphs(LineFilter):
             Segment(console_text(text), style, control) if not control else Segment(text, style, control)
             for text, style, control in segments
         ]
+
+
+class ConsoleScrollBarRender(ScrollBarRender):
+    """Textual's scrollbar with its thumb in whole cells (blank cells of the thumb's colour): no
+    eighth block at either end, so nothing the console's font lacks or draws half-way."""
+
+    VERTICAL_BARS: ClassVar[list[str]] = [" "] * 8
+    HORIZONTAL_BARS: ClassVar[list[str]] = [" "] * 8
+
+
+def use_console_scrollbars(on: bool) -> None:
+    """Draw every scrollbar of this process in whole cells (``on``), or as Textual does. Textual
+    picks the scrollbar's renderer per class (``ScrollBar.renderer``), and a process runs one app."""
+    ScrollBar.renderer = ConsoleScrollBarRender if on else ScrollBarRender

@@ -161,7 +161,9 @@ class LocalTableSpec:
 
     ``levels``: one bot level per bot seat; ``options``: the game's table rules (typed or str);
     ``brought``: what your seat brings when the game's seats bring something (a deck, read by
-    the game's ``SeatKit``); None: one the game ships for bots.
+    the game's ``SeatKit``); None: one the game ships for bots. ``resume``: the log of such a
+    table that stopped before its end, to bring back (``vampire play --resume LOG``; see
+    :func:`tui.local_play.resume_spec`): then the log says the rest.
     """
 
     name: str
@@ -169,6 +171,7 @@ class LocalTableSpec:
     options: dict[str, Any] = field(default_factory=dict)
     game: str = DEFAULT_GAME
     brought: Any = None
+    resume: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,11 @@ class HelpScreen(ModalScreen[None]):
     rules (``options``: its option values, for the one game in ``games``), then the keys every
     screen shares."""
 
-    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("f1", "dismiss", "Close", show=False)]
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("f1", "dismiss", "Close", show=False),
+        Binding("ctrl+q", "app.quit", "Quit", show=False),  # a modal hides the app's own keys
+    ]
 
     def __init__(self, games: Sequence[str] | None = None, options: Mapping[str, Any] | None = None) -> None:
         super().__init__()

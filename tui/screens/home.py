@@ -174,11 +174,13 @@ class HomeScreen(Screen[None]):
     async def _game_changed(self, event: Select.Changed) -> None:
         form = (event.select.id or "").split("-")[0]
         container = self.query_one(f"#{form}")
-        if not container.is_mounted:
-            return  # the app is leaving (a replay opened by the command was closed at once)
+        if not container.is_mounted or not container.is_attached:
+            return  # the app is leaving (a replay or a table opened by the command was closed at once)
         await container.query(".-game-field").remove()
         row = event.select.parent  # the game's row: the game's fields follow it
         assert isinstance(row, Widget)
+        if not container.is_attached or not row.is_attached:
+            return  # the app left while the old fields went
         await container.mount(*self._game_rows(form, self._front(form)), after=row)
 
     def _options(self, form: str) -> dict[str, object]:
@@ -197,6 +199,7 @@ class HomeScreen(Screen[None]):
                     yield from self._game_choice("play")
                     yield from self._game_rows("play", self.fronts[0])
                     yield Button("Play", id="play-go", variant="primary")
+                    yield OptionList(id="play-recent", classes="recent")  # games quit before their end
                 with Vertical(id="host", classes="form"):
                     yield Static("Open a table on the LAN; friends join at its address.", classes="form-help")
                     yield _row("Your name", Input(self.player_name, id="host-name", max_length=32))
@@ -243,6 +246,8 @@ class HomeScreen(Screen[None]):
         self._fill_recent()
 
     def _fill_recent(self) -> None:
+        from tui.local_play import resumable
+
         logs = recent_logs()
         for which in ("replay", "audit"):
             recent = self.query_one(f"#{which}-recent", OptionList)
@@ -251,6 +256,14 @@ class HomeScreen(Screen[None]):
                 recent.add_options([Option(log_label(p), id=str(p)) for p in logs])
                 recent.border_title = "Recent logs"
             recent.display = bool(logs)
+        # Games against bots quit before their end, which Enter brings back (vampire play --resume).
+        unfinished = [p for p in logs if resumable(p)]
+        games = self.query_one("#play-recent", OptionList)
+        games.clear_options()
+        if unfinished:
+            games.add_options([Option(log_label(p), id=str(p)) for p in unfinished])
+            games.border_title = "Go on with a game"
+        games.display = bool(unfinished)
 
     # -- menu ------------------------------------------------------------------------------------
 
@@ -338,8 +351,23 @@ class HomeScreen(Screen[None]):
     @on(OptionList.OptionSelected, ".recent")
     def _recent_chosen(self, event: OptionList.OptionSelected) -> None:
         which = (event.option_list.id or "").split("-")[0]
+        if which == "play":
+            self._resume(Path(event.option.id or ""))
+            return
         self.query_one(f"#{which}-path", Input).value = event.option.id or ""
         self._go(which)
+
+    def _resume(self, log: Path) -> None:
+        """Bring back the game against bots saved in ``log`` (as ``vampire play --resume`` does)."""
+        from tui.local_play import resume_spec
+
+        try:
+            spec = resume_spec(log)
+        except VampireError as err:
+            self.notify(_sentence(str(err)), severity="error")
+            self._fill_recent()
+            return
+        self.app.open_local(spec)  # type: ignore[attr-defined]
 
     # -- going -----------------------------------------------------------------------------------
 

@@ -20,6 +20,11 @@ def quit_consequence(session: TableSession) -> str:
     table = session.table
     running = table.phase == "running"
     if session.is_host and not session.address:
+        if running and getattr(session, "resumable", False):
+            return (
+                "This table is on this computer only: the game stops here until you bring it back "
+                "(vampire play --resume with its log: the shell prints it)."
+            )
         return "This table is on this computer only: the game stops here. Its log stays, for a replay."
     if session.is_host:
         if running:

@@ -13,14 +13,18 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from krcg import models
+from rich.cells import cell_len
 
 from engine.games.base import Note, Result, seat_ref
 from engine.games.spec import ResultFormat, TablePlace
+from engine.games.vtes.spec import VEKN
 from engine.games.vtes.state import VtesState, format_vp
 from engine.games.vtes.vocab import End, Status, Step
+
+if TYPE_CHECKING:
+    from krcg import models
 
 
 class ResultRow(NamedTuple):
@@ -168,6 +172,8 @@ class PlayerResult:
     @property
     def score(self) -> models.Score:
         """This table's result as krcg's tournament score (``1GW3``: game wins and VP)."""
+        from krcg import models  # krcg loads aiohttp: only when a score is asked for
+
         return models.Score(round_gw=int(self.gw), round_vp=self.vp / 2)
 
 
@@ -178,6 +184,18 @@ def player_results(state: VtesState, names: Sequence[str], vekn: Sequence[str | 
         PlayerResult(i, row.seat, names[row.seat], vekn[row.seat] if row.seat < len(vekn) else None, row.vp, row.gw)
         for i, row in enumerate(result_table(state), start=1)
     ]
+
+
+def ranked(rows: Sequence[PlayerResult]) -> list[tuple[int, PlayerResult]]:
+    """``rows`` ranked as players read a result: a Game win first, then the most VP, then table
+    position; players with the same GW and VP share a rank (``1, 2, 2, 4``). Shape: ``[(rank,
+    row), …]``, best first."""
+    order = sorted(rows, key=lambda r: (-int(r.gw), -r.vp, r.position))
+    out: list[tuple[int, PlayerResult]] = []
+    for i, r in enumerate(order):
+        same = out and (out[-1][1].gw, out[-1][1].vp) == (r.gw, r.vp)
+        out.append((out[-1][0] if same else i + 1, r))
+    return out
 
 
 def _heading(state: VtesState, place: TablePlace) -> str:
@@ -200,7 +218,9 @@ def result_text(
     in seating order: table position (from 1), player, VEKN id, VP (0.5 steps), GW (1 or 0) and the
     seat number in the log; ``place`` adds the round, the table and the VEKN ids.
 
-    ``text``: a heading, one line per player, then the Archon checks (at most 80 columns wide);
+    ``text``: a heading, one line per player ranked by :func:`ranked` (its rank, then table
+    position and seat number), columns aligned by display width (wide CJK and emoji names too),
+    then the Archon checks (at most 80 columns wide for names of 14 cells);
     ``csv``: ``round,table,position,seat,player,vekn,vp,gw`` rows (empty cells when not given);
     ``json``: ``{"game", "round", "table", "players", "ruleset", "ended", "over", "results":
     [{"position", "seat", "name", "vekn", "vp", "gw", "score"}], "archon_checks": [sentences]}``
@@ -209,7 +229,7 @@ def result_text(
     every change recorded by hand that a Methuselah disputed, for the judge (vtes-actions.md P9).
     """
     names = list(names) if names is not None else [f"seat {s}" for s in range(state.seats)]
-    rows = player_results(state, names, place.vekn)
+    rows = player_results(state, names, tuple(facts.get(VEKN.key) for facts in place.facts))
     problems = archon_problems(state)
     disputed = [c for c in state.claims if c.disputed]
     if fmt == ResultFormat.CSV:
@@ -264,16 +284,19 @@ def result_text(
             ],
         }
         return json.dumps(data, indent=2, ensure_ascii=False)
-    width = max([6, *(len(r.name) for r in rows)])
+    width = max([6, *(cell_len(r.name) for r in rows)])
     with_vekn = any(r.vekn for r in rows)
     vekn_head = f"{'VEKN':<12}" if with_vekn else ""
-    lines = [_heading(state, place), f"{'#':<4}{'player':<{width + 2}}{vekn_head}{'VP':<5}{'GW':<4}seat"]
-    for r in rows:
+    head = f"{'rank':<6}{'player':<{width + 2}}{vekn_head}{'VP':<5}{'GW':<4}{'#':<4}seat"
+    lines = [_heading(state, place), head]
+    for rank, r in ranked(rows):
         vekn_cell = f"{r.vekn or '-':<12}" if with_vekn else ""
-        lines.append(f"{r.position:<4}{r.name:<{width + 2}}{vekn_cell}{format_vp(r.vp):<5}{int(r.gw):<4}{r.seat}")
-    # The Archon takes players by table position (the seating drawn at the start); the log's seat
-    # number (join order) is shown so the log can be matched.
-    lines.append("#: table position (seating order); seat: the seat number in the log")
+        name = r.name + " " * (width + 2 - cell_len(r.name))  # padded by display width: CJK, emoji
+        lines.append(f"{rank:<6}{name}{vekn_cell}{format_vp(r.vp):<5}{int(r.gw):<4}{r.position:<4}{r.seat}")
+    # The Archon takes players by table position (the seating drawn at the start), shown in "#";
+    # the log's seat number (join order) is shown so the log can be matched.
+    lines.append("rank: by GW, then VP (ties share a rank); #: table position (seating order)")
+    lines.append("seat: the seat number in the log")
     lines.extend(f"Archon check: {p}" for p in problems)
     if not problems:
         lines.append("Archon checks: passed")

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.games.base import Act, Game
+from engine.games.base import Act, Game, SeatFact
 from engine.games.spec import Bot, GameSpec, ResultFormat, ScoreUnit, SeatKit, TablePlace
 from engine.games.vtes.vocab import DeckPart
 
@@ -25,7 +25,7 @@ def _rules() -> Game:
 
 def _bot(level: str, rng: random.Random, brought: Deck | None) -> Bot:
     """A bot of ``level`` (the spec has checked it) bringing ``brought``."""
-    from engine.bots.vtes import vtes_bot
+    from engine.games.vtes.bots import vtes_bot
 
     return vtes_bot(level, brought, rng)
 
@@ -45,9 +45,10 @@ class DeckKit:
 
     def for_bot(self, rng: random.Random) -> Deck:
         """One of the shipped tournament-winning decks, chosen by ``rng``."""
-        from engine.games.vtes.decks import bundled_deck, bundled_deck_names
+        from engine.games.vtes.decks import bundled_deck_names
+        from engine.games.vtes.kept_decks import remembered_bundled_deck  # kept read: no krcg load
 
-        return bundled_deck(rng.choice(bundled_deck_names()))
+        return remembered_bundled_deck(rng.choice(bundled_deck_names()))
 
     def deck_lists(self, brought: Deck) -> dict[str, list[str]]:
         """The crypt and the library as private deck lists, part name to identities."""
@@ -69,6 +70,11 @@ class DeckKit:
         return check_deck_file(path, options, exact=exact)
 
 
+VEKN = SeatFact("vekn", "VEKN id", 10, "1003456")
+"""A player's VEKN id, the member number the VEKN gives a player (``"1003456"``): a `join` may
+carry it (docs/protocol.md 4.1), a profile keeps it, and an organiser's result lists it."""
+
+
 def _auto_act(view: Any) -> Act | None:
     """A pass when the seat holds the impulse with nothing it could do (:func:`view.auto_pass`)."""
     from engine.games.vtes.view import auto_pass
@@ -78,6 +84,13 @@ def _auto_act(view: Any) -> Act | None:
 
 def _kit() -> SeatKit:
     return DeckKit()
+
+
+def _carddb() -> str:
+    """The card database's version: krcg's, the package VTES reads its cards from (``"krcg 5.1.2"``)."""
+    from importlib.metadata import version
+
+    return f"krcg {version('krcg')}"
 
 
 def _result(
@@ -101,7 +114,9 @@ SPEC = GameSpec(
     filler_bot="random",
     make_bot=_bot,
     kit=_kit,
+    seat_facts=(VEKN,),
     score=ScoreUnit("mean VP", 2, ""),
     organiser_result=_result,
     auto_act=_auto_act,
+    carddb=_carddb,
 )

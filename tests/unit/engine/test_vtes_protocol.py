@@ -62,6 +62,32 @@ def test_the_vtes_log_passes_the_audit_deck_lists_included(vtes_game):
     assert report.checked_events == len(vtes_game[0].table.events)
 
 
+def test_the_audit_says_which_shuffles_were_checked_only_by_their_proofs(vtes_game):
+    """An ousted Methuselah leaves with its key shares revealed and its seeds kept: the shuffles
+    it made of the other decks are checked by their proofs only, not recomputed from seeds. The
+    audit counts both kinds and names each such event, its deck's owner and who shuffled it."""
+    local, path, _ = vtes_game
+    t = local.table
+    report = audit_file(path, games())
+    text = report.text()
+    assert (
+        report.shuffles == sum(len(ev.shuffles) for ev in t.events) == sum(1 for e in t.entries if e.kind == "shuffle")
+    )
+    proofs_only = [(ev, rec) for ev in t.events for rec in ev.shuffles if rec.seat not in ev.seeds]
+    assert proofs_only, "an ousted seat shuffled the decks of those still playing"
+    assert report.shuffles_from_seeds == report.shuffles - len(proofs_only)
+    assert (
+        f"shuffles: {report.shuffles} in {len(t.events)} deck events: {report.shuffles_from_seeds} recomputed "
+        f"from their authors' seeds, {len(proofs_only)} checked only by their proofs"
+    ) in text
+    assert "since their seats left the table and revealed their keys, not their seeds" in text
+    for ev, rec in proofs_only:
+        assert rec.seat in t.abandoned or t.gstate.players[rec.seat].status != "in"
+        line = next(x for x in text.splitlines() if x.strip().startswith(f"deck event {ev.number} ("))
+        assert f"the {ev.part} of {t.names[ev.owner]}" in line and t.names[rec.seat] in line
+    assert "events checked from their seeds" not in text
+
+
 def test_the_strict_audit_re_derives_the_proofs_of_private_decks_and_reshuffles(vtes_game):
     """PROTOCOL.md 6.3, item 7 (``vampire audit --strict``): every key proof, proof of shuffle and
     share whose author's seed of the event was revealed is re-derived from it, reshuffles (keys
@@ -166,7 +192,8 @@ def test_a_stalled_methuselah_is_abandoned_and_the_others_play_on_to_the_end(tmp
     # ...and the audit names exactly the events it held a key of, and no other, as unchecked.
     held = [ev.number for ev in t.events if stalled in t.deck_events.holders(ev)]
     assert report.unchecked == [n for n in held if t.events[n].cards is None]
-    assert f"UNCHECKED: events {', '.join(map(str, report.unchecked))}" in report.text()
+    assert f"NOT RECOMPUTED: deck event {report.unchecked[0]} (" in report.text()
+    assert "its cards were checked only by the proofs that came with them" in report.text()
 
 
 def test_an_ousted_methuselah_reveals_its_key_shares_and_the_table_opens_cards_without_it(vtes_game):

@@ -1,6 +1,7 @@
 """A VTES table's result for an organiser (shared/rules/vtes.md, "Tournament rules"): ``vampire
-result`` as text, CSV and JSON, with round and table numbers and the players' VEKN ids, which a
-profile carries and a `join` records (PROTOCOL.md 4.1; engine/paths.py, engine/table/lobby.py)."""
+result`` as text, CSV and JSON, with round and table numbers and the players' VEKN ids: a seat
+fact of the game (engine.games.base.SeatFact), which a profile carries and a `join` records
+(docs/protocol.md 4.1; engine/kits.py, engine/paths.py, engine/table/lobby.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import pytest
 
 from engine.games.spec import ResultFormat, TablePlace
 from engine.games.vtes.scoring import player_results, result_table, result_text
+from engine.games.vtes.spec import VEKN as VEKN_ID
+from engine.kits import profile_facts
 from engine.local import new_local_game
-from engine.paths import Profile, ProfileError, check_vekn, load_profile, profile_path, profile_vekn, save_profile
+from engine.paths import Profile, ProfileError, load_profile, profile_path, save_profile
 from engine.protocol.identity import new_key
 from engine.protocol.log import read_log
 from engine.protocol.secrets import SecretsFile
@@ -26,11 +29,17 @@ from tui.cli import main
 VEKN = ("1003456", None, "42", "9999999999")
 
 
+def profile_vekn(name, given=None, base=None):
+    """The VEKN id profile ``name`` plays a VTES table under (``given``: a ``--vekn`` option)."""
+    return profile_facts(name, {"vekn": given}, "vtes", base).get("vekn")
+
+
 @pytest.fixture(scope="module")
 def vtes_log(tmp_path_factory):
     """A whole 4-seat VTES game of bots through the signed log; three players gave a VEKN id."""
     path = tmp_path_factory.mktemp("result") / "table.vtlog"
-    local = new_local_game("vtes", ["heuristic"] * 4, save=path, seed=3, vekn=VEKN)
+    facts = [{"vekn": v} if v else {} for v in VEKN]
+    local = new_local_game("vtes", ["heuristic"] * 4, save=path, seed=3, facts=facts)
     while local.step():
         pass
     assert local.table.ended
@@ -45,13 +54,13 @@ def test_the_join_entries_of_a_real_log_record_the_vekn_ids(vtes_log):
     joins = [e for e in read_log(path).entries if e.kind == "join"]
     assert [j.body.get("vekn") for j in joins] == list(VEKN)
     assert "vekn" not in joins[1].body  # a player without one: the join is as it always was
-    assert tuple(s.vekn for s in table.seats) == VEKN
+    assert tuple(s.facts.get("vekn") for s in table.seats) == VEKN
 
 
 def sequencer_and_seat(vekn):
     host = Sequencer(new_key(), GAMES, None, lambda: 0)
     host.open_table("queen", {"rounds": 1}, 3, "t")
-    seat = Seat(new_key(), "Ann", GAMES, SecretsFile(None), vekn=vekn)
+    seat = Seat(new_key(), "Ann", GAMES, SecretsFile(None), facts={"vekn": vekn})
     seat.fold(host.table.entries[0])
     return host, seat
 
@@ -68,7 +77,7 @@ def test_a_join_with_a_vekn_id_that_is_not_digits_is_malformed(bad):
 def test_a_join_with_a_vekn_id_seats_the_player_with_it():
     host, seat = sequencer_and_seat("1003456")
     host.submit(seat.sign("join", seat.join_body()))
-    assert host.table.seats[0].vekn == "1003456" and host.table.seats[0].name == "Ann"
+    assert host.table.seats[0].facts == {"vekn": "1003456"} and host.table.seats[0].name == "Ann"
 
 
 # --- profiles ----------------------------------------------------------------------------------------
@@ -87,11 +96,12 @@ def test_a_profile_keeps_its_vekn_id_and_a_bad_one_is_a_sentence(tmp_path):
     assert profile_vekn("ann", "none", tmp_path) is None  # forgotten
     assert load_profile("ann", tmp_path) == Profile("ann")
     with pytest.raises(ProfileError):
-        check_vekn("12345678901")
+        profile_vekn("ann", "12345678901", tmp_path)
+    assert VEKN_ID.check(" 42 ") == "42" and not VEKN_ID.valid("12345678901")
 
 
 def test_a_damaged_profile_file_is_a_sentence(tmp_path):
-    save_profile(Profile("ann", "7"), tmp_path)
+    save_profile(Profile("ann", {"vekn": "7"}), tmp_path)
     profile_path("ann", tmp_path).write_text("{not json")
     with pytest.raises(ProfileError, match="Cannot read the profile file"):
         load_profile("ann", tmp_path)
@@ -103,17 +113,21 @@ def test_a_damaged_profile_file_is_a_sentence(tmp_path):
 # --- vampire result -------------------------------------------------------------------------------
 
 
-def test_result_text_names_round_table_and_vekn_ids_in_seating_order(vtes_log, capsys):
+def test_result_text_names_round_table_and_vekn_ids_ranked_with_table_positions(vtes_log, capsys):
     path, table = vtes_log
     assert main(["result", str(path), "--round", "2", "--table", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "VTES result (round 2, table 3): 4 players, standard rules, ended by ousts"
-    assert lines[1].split() == ["#", "player", "VEKN", "VP", "GW", "seat"]
+    assert lines[1].split() == ["rank", "player", "VEKN", "VP", "GW", "#", "seat"]
     seating = table.gstate.seating
-    for position, seat in enumerate(seating, start=1):
-        cells = lines[1 + position].split()
-        assert cells[0] == str(position) and cells[1] == table.names[seat]
-        assert cells[2] == (VEKN[seat] or "-") and cells[-1] == str(seat)
+    rows = [lines[2 + i].split() for i in range(4)]
+    position = {seat: p for p, seat in enumerate(seating, start=1)}
+    seats = [int(cells[-1]) for cells in rows]
+    players = table.gstate.players
+    assert seats == sorted(seats, key=lambda s: (-players[s].vp, position[s]))  # ranked: GW, VP, position
+    for cells, seat in zip(rows, seats):
+        assert cells[1] == table.names[seat] and cells[2] == (VEKN[seat] or "-")
+        assert cells[-2] == str(position[seat])
     assert lines[-2] == "Archon checks: passed"
     assert lines[-1].startswith("(read without verifying the shuffles") and "vampire audit" in lines[-1]
     assert max(len(x) for x in lines[:-1]) <= 80

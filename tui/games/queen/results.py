@@ -51,6 +51,7 @@ class RoundEndScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("enter", "close", "Continue"),
+        Binding("ctrl+q", "app.quit", "Quit", show=False),  # a modal hides the app's own keys
         Binding("escape", "close", "Continue", show=False),
         Binding("space", "close", "Continue", show=False),
     ]

@@ -310,10 +310,16 @@ class TableScreen(TableFrame, inherit_bindings=False):
         done = len(state.round_scores)
         over = state.phase == "over"
         if done > self._rounds_shown:
+            if self.app.screen is not self:
+                return  # a box is over the table (the quit question, the help): shown when it closes
             self._rounds_shown = done
             self.app.push_screen(RoundEndScreen(state, list(table.names), final=over), self._after_round)
         elif over and not self.game_end_shown and done == self._rounds_shown and not self._round_modal_open():
             self.show_game_end()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        self.check_end(self.session.table)  # a round that ended while a box was open
 
     def _round_modal_open(self) -> bool:
         from tui.games.queen.results import RoundEndScreen

@@ -11,6 +11,7 @@ own parser (:mod:`engine.games.vtes.decks`, krcg's), with the table's ``library_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.games.vtes.decks import Deck, DeckFileError, bundled_deck, bundled_deck_names, check_sizes, load_deck
+from engine.games.vtes.decks import (
+    Deck,
+    DeckFileError,
+    bundled_deck,
+    bundled_deck_names,
+    check_sizes,
+    load_deck,
+    table_problems,
+)
 from engine.table import Table
 from tui.errors import explain
 
@@ -47,9 +56,13 @@ def deck_report(deck: Deck) -> Text:
     return text
 
 
-def count_problem(deck: Deck, library_size: bool) -> DeckFileError | None:
-    """Why a table would refuse ``deck``'s counts (a crypt under 12; with ``library_size``, a
-    library outside 60–90), or None."""
+def count_problem(deck: Deck, library_size: bool, options: Mapping[str, object] | None = None) -> DeckFileError | None:
+    """Why a table would refuse ``deck`` (a crypt under 12; with ``library_size``, a library
+    outside 60–90; with the table ``options``, whatever their rules refuse, such as a crypt of
+    more than two consecutive groups under ``crypt_groups``, naming the groups), or None."""
+    if options is not None:
+        problems = table_problems(deck, {**options, "library_size": library_size})
+        return DeckFileError("; ".join(problems)) if problems else None
     try:
         check_sizes(deck, library_size=library_size)
     except DeckFileError as err:
@@ -61,7 +74,8 @@ class DeckChooser(ModalScreen[Deck | None]):
     """Pick a deck: type a file's path (Enter reads it) or highlight a shipped deck (Enter takes
     it). The panel below shows the counts and every problem; Esc cancels (dismissed with None).
 
-    ``library_size``: the table's rule (a library of 60 to 90 cards)."""
+    ``library_size``: the table's rule (a library of 60 to 90 cards); ``options``: the table's
+    rules (None: only the sizes are checked)."""
 
     DEFAULT_CSS = """
     DeckChooser { align: center middle; background: $background 60%; }
@@ -76,9 +90,10 @@ class DeckChooser(ModalScreen[Deck | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, library_size: bool = True) -> None:
+    def __init__(self, library_size: bool = True, options: Mapping[str, object] | None = None) -> None:
         super().__init__()
         self.library_size = library_size
+        self.options = options
         self._shipped: dict[str, Deck | DeckFileError] = {}
 
     def compose(self) -> ComposeResult:
@@ -103,7 +118,7 @@ class DeckChooser(ModalScreen[Deck | None]):
         return self._shipped[name]
 
     def _problem(self, deck: Deck) -> DeckFileError | None:
-        return count_problem(deck, self.library_size)
+        return count_problem(deck, self.library_size, self.options)
 
     def _show(self, found: Deck | DeckFileError | None) -> None:
         report = self.query_one("#dk-report", Static)
@@ -156,7 +171,7 @@ class VtesLobbyKit:
     def describe(self, brought: Any, needed: bool, table: Table) -> Text:
         if isinstance(brought, Deck):
             text = Text("Your deck: ") + deck_report(brought)
-            problem = count_problem(brought, library_rule(table))
+            problem = count_problem(brought, library_rule(table), table.options)
             if problem is not None:
                 text.append(f"\n✗ {explain(problem)}", style="bold red")
             return text
@@ -165,7 +180,7 @@ class VtesLobbyKit:
         return Text("")
 
     def chooser(self, table: Table) -> Screen[Any]:
-        return DeckChooser(library_rule(table))
+        return DeckChooser(library_rule(table), table.options)
 
 
 __all__ = ["DeckChooser", "VtesLobbyKit", "count_problem", "deck_line", "deck_report", "library_rule"]
