@@ -30,7 +30,8 @@
 - ``vtes.protocol.tcp_setup_5_s``: a 5-seat VTES set-up between 5 bot processes and a host over
   TCP (``vtes.protocol.tcp_setup_5``: its CPU and critical path; bench.deck).
 
-``scripts/bench --quick`` runs smaller samples.
+``scripts/bench --quick`` runs smaller samples; ``--only SECTION,…`` runs only those top-level
+keys (:data:`SECTIONS`; ``--help`` lists them).
 """
 
 from __future__ import annotations
@@ -186,47 +187,105 @@ def bench_vtes_table() -> dict[str, Any]:
     return {"setup_5_seats": setup, "draw_latency_s": round(time.perf_counter() - wall, 4)}
 
 
+#: The sections :func:`main` can run alone (``--only``), in the order they run: each names the
+#: top-level keys it writes (``audit`` and ``result_s`` share the VTES game they read; ``vtes``
+#: holds ``vtes.protocol.tcp_setup_5_s``).
+SECTIONS = (
+    "queen_engine",
+    "deal",
+    "audit",
+    "result_s",
+    "queen",
+    "net",
+    "deck_v2",
+    "between_rounds_s",
+    "first_turn",
+    "vtes",
+)
+
+USAGE = f"""usage: scripts/bench [--quick] [--only SECTION[,SECTION…]]
+
+Prints the benchmarks as one JSON object (bench.run's docstring says what each key measures).
+  --quick   smaller samples
+  --only    run only these sections (top-level keys): {", ".join(SECTIONS)}
+"""
+
+
+def _sections(argv: list[str]) -> set[str]:
+    """The sections ``argv`` asks for (every one without ``--only``). Raises SystemExit with the
+    usage for an unknown argument or section."""
+    wanted = set(SECTIONS)
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--quick":
+            continue
+        if arg == "--only" and args:
+            wanted = {w.strip() for w in args.pop(0).split(",") if w.strip()}
+            unknown = sorted(wanted - set(SECTIONS))
+            if unknown or not wanted:
+                raise SystemExit(f"scripts/bench: no section {', '.join(unknown) or '(none given)'}\n{USAGE}")
+            continue
+        raise SystemExit(USAGE if arg in ("-h", "--help") else f"scripts/bench: unknown argument {arg}\n{USAGE}")
+    return wanted
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if any(a in ("-h", "--help") for a in argv):
+        print(USAGE, end="")
+        return 0
     quick = "--quick" in argv
-    out: dict[str, Any] = {
-        "python": sys.version.split()[0],
-        "queen_engine": bench_engine(20 if quick else 200),
-        "deal": [bench_deal(4), bench_deal(8), bench_deal(4, memo=False), bench_deal(8, memo=False)],
-        "audit": bench_audit(1 if quick else 5),
-    }
-    vtes_log = bench_vtes_log()
-    out["result_s"] = vtes_log.pop("result_s")
-    out["audit"].update(vtes_log)
-    from bench import queen as bench_queen
+    only = _sections(argv)
+    out: dict[str, Any] = {"python": sys.version.split()[0]}
+    if "queen_engine" in only:
+        out["queen_engine"] = bench_engine(20 if quick else 200)
+    if "deal" in only:
+        out["deal"] = [bench_deal(4), bench_deal(8), bench_deal(4, memo=False), bench_deal(8, memo=False)]
+    if "audit" in only:
+        out["audit"] = bench_audit(1 if quick else 5)
+    if only & {"audit", "result_s"}:
+        vtes_log = bench_vtes_log()
+        result = vtes_log.pop("result_s")
+        if "result_s" in only:
+            out["result_s"] = result
+        if "audit" in only:
+            out["audit"].update(vtes_log)
+    if "queen" in only:
+        from bench import queen as bench_queen
 
-    out["queen"] = bench_queen.run(quick=quick)
-    try:
-        from bench import net as bench_net
-    except ImportError:
-        pass
-    else:
-        out["net"] = bench_net.run()
+        out["queen"] = bench_queen.run(quick=quick)
+    if "net" in only:
+        try:
+            from bench import net as bench_net
+        except ImportError:
+            pass
+        else:
+            out["net"] = bench_net.run()
     from bench import deck as bench_deck
 
-    out["deck_v2"] = bench_deck.run(quick=quick)
-    rounds = bench_deck.between_rounds()
-    out["between_rounds_s"] = rounds["wall_s"]
-    out["between_rounds"] = rounds
-    from bench import first_turn
+    if "deck_v2" in only:
+        out["deck_v2"] = bench_deck.run(quick=quick)
+    if "between_rounds_s" in only:
+        rounds = bench_deck.between_rounds()
+        out["between_rounds_s"] = rounds["wall_s"]
+        out["between_rounds"] = rounds
+    if "first_turn" in only:
+        from bench import first_turn
 
-    out["first_turn"] = first_turn.run()
-    try:
-        from engine.games.vtes import bench as vtes_bench  # type: ignore[attr-defined]
-    except ImportError:
-        pass
-    else:
-        out["vtes"] = vtes_bench.run(quick=quick)
-        out["vtes"]["protocol"] = bench_vtes_table()
-    setup = bench_deck.vtes_setup()
-    protocol = out.setdefault("vtes", {}).setdefault("protocol", {})
-    protocol["tcp_setup_5_s"] = setup["wall_s"]
-    protocol["tcp_setup_5"] = setup
+        out["first_turn"] = first_turn.run()
+    if "vtes" in only:
+        try:
+            from engine.games.vtes import bench as vtes_bench  # type: ignore[attr-defined]
+        except ImportError:
+            pass
+        else:
+            out["vtes"] = vtes_bench.run(quick=quick)
+            out["vtes"]["protocol"] = bench_vtes_table()
+        setup = bench_deck.vtes_setup()
+        protocol = out.setdefault("vtes", {}).setdefault("protocol", {})
+        protocol["tcp_setup_5_s"] = setup["wall_s"]
+        protocol["tcp_setup_5"] = setup
     print(json.dumps(out, indent=2))
     return 0
 

@@ -6,21 +6,36 @@ The engine does not encode card texts: players apply them. It reads only what th
 
 Card identities in the protocol are ``"<krcg card id>-<copy>"`` (copy numbered from 1), e.g.
 ``"201362-2"`` for the second copy of Theo Bell (G2) in a crypt.
+
+What the rules and views read of every card (:class:`CardInfo`) is kept, once krcg's data has been
+read, in a small JSON file of the user's cache directory named after krcg's version
+(:func:`card_base`): a later process reads that file (a few hundredths of a second) and loads
+krcg's whole database (half a second, and its imports) only when a name is looked up, as reading
+a deck list does.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import logging
+import os
 import re
-from dataclasses import dataclass
+import tempfile
+import threading
+from dataclasses import astuple, dataclass
 from enum import StrEnum
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import krcg
-from krcg import models
-from krcg.utils import normalize, vekn_name
+import platformdirs
 
 from engine.games.vtes.vocab import DeckPart
+
+if TYPE_CHECKING:  # krcg (and aiohttp, yaml, which it imports) loads only when a name is looked up
+    import krcg
+    from krcg import models
 
 IDENTITY_RE = re.compile(r"^([1-9][0-9]{0,6})-([1-9][0-9]{0,2})$")
 
@@ -36,7 +51,7 @@ class CardInfo:
     card's vampire whatever its group or advanced version (krcg's printed name, "Theo Bell": two in
     play under two Methuselahs are contested), "" for a library card; ``blood_cost``,
     ``pool_cost``: the printed cost (0 for none, for an X cost and for a conviction cost: the
-    player states those).
+    player states those); ``title``: a crypt card's printed title, "" for none.
     """
 
     id: int
@@ -49,6 +64,8 @@ class CardInfo:
     blood_cost: int = 0
     pool_cost: int = 0
     character: str = ""
+    title: str = ""
+    """A vampire's printed title (``"Prince"``, ``"Justicar"``), "" for none."""
 
     @property
     def is_master(self) -> bool:
@@ -105,28 +122,49 @@ class CardBase:
     krcg's normalisation (accents folded, case ignored), over every name krcg indexes (printed,
     unique, full with group/advanced suffix, lexicographical, historical and vernacular variants);
     unlike krcg's own dict they never fuzzy-match, so a misspelt name is an error, not a guess.
+
+    ``cards``: krcg's card dict; None with ``infos``, every card's :class:`CardInfo` by id (read
+    from the cache file): :meth:`info` answers from them, and krcg's dict (:attr:`cards`) loads
+    the first time a krcg card or a name is asked for.
     """
 
-    def __init__(self, cards: krcg.CardDict) -> None:
-        self.cards = cards
-        self.version = krcg.loader.VERSION
-        names: dict[str, models.Card] = {}
-        for key, card in cards.items():
-            if isinstance(key, str):
-                names[key] = card
-        for card in sorted(cards.cards(), key=lambda c: c.id):
-            extra = [vekn_name(card), card.full_name, card.unique_name]
-            extra += [v.name for v in card.name_variants]
-            if getattr(card, "advanced", False):
-                extra.append(f"{card.printed_name} (ADV)")  # deck lists often omit the group
-            for name in extra:
-                names.setdefault(normalize(name), card)
-        for key, card in list(names.items()):
-            bare = " ".join(key.replace("(tm)", "").split())  # "Pentex Subversion"
-            names.setdefault(bare, card)
-        self._names = names
-        self._info: dict[int, CardInfo | None] = {}
+    def __init__(self, cards: krcg.CardDict | None = None, *, infos: dict[int, CardInfo] | None = None) -> None:
+        if cards is None and infos is None:
+            raise ValueError("a CardBase needs krcg's cards or the cards' infos")
+        self._cards = cards
+        self._names_index: dict[str, models.Card] | None = None
+        self._info: dict[int, CardInfo | None] = dict(infos) if infos is not None else {}
+        self._complete = infos is not None  # every card's info is in _info: no krcg needed
         self._by_identity: dict[str, CardInfo | None] = {}
+        self._loading = threading.Lock()
+
+    @property
+    def cards(self) -> krcg.CardDict:
+        """krcg's card dict (loaded now if this base was read from the cache file; a thread that
+        asks while another loads it waits for that load)."""
+        if self._cards is None:
+            with self._loading:
+                if self._cards is None:
+                    self._cards = _load_krcg()
+        return self._cards
+
+    def load_soon(self) -> None:
+        """Start loading krcg's card dict (:attr:`cards`) in a daemon thread, if it is not loaded:
+        a screen that will show a card's krcg text (its disciplines, its rulings) calls this while
+        the table is being set up, so that the first turn is not drawn after that load."""
+        if self._cards is None:
+            threading.Thread(target=lambda: self.cards, name="vt-krcg-load", daemon=True).start()
+
+    @property
+    def version(self) -> str:
+        """krcg's version, whose data this is."""
+        return krcg_version()
+
+    @property
+    def _names(self) -> dict[str, models.Card]:
+        if self._names_index is None:
+            self._names_index = _names_of(self.cards)
+        return self._names_index
 
     def by_id(self, cid: int) -> models.Card | None:
         """The krcg card with this id, or None."""
@@ -147,31 +185,31 @@ class CardBase:
             return found
         cid = ident
         if cid not in self._info:
+            if self._complete:
+                return None  # every card is known: this id is none
             card = self.by_id(cid)
-            if card is None:
-                self._info[cid] = None
-            else:
-                kind = DeckPart.CRYPT if card.kind == models.Card.Kind.CRYPT else DeckPart.LIBRARY
-                self._info[cid] = CardInfo(
-                    id=card.id,
-                    name=card.unique_name if kind == DeckPart.LIBRARY else card.full_name,
-                    kind=kind,
-                    types=tuple(str(t) for t in card.types),
-                    capacity=int(getattr(card, "capacity", None) or 0),
-                    text=card.text,
-                    clan=str(getattr(card, "clan", "") or ""),
-                    character=str(card.printed_name) if kind == DeckPart.CRYPT else "",
-                    **_printed_cost(card),
-                )
+            self._info[cid] = None if card is None else _info_of(card)
         return self._info[cid]
+
+    def every_info(self) -> list[CardInfo]:
+        """Every card's :class:`CardInfo`, by id."""
+        if not self._complete:
+            for card in self.cards.cards():
+                self.info(card.id)
+            self._complete = True
+        return sorted((i for i in self._info.values() if i is not None), key=lambda i: i.id)
 
     def lookup(self, name: str) -> models.Card | None:
         """The card with exactly this name (normalised), or None. Never guesses."""
+        from krcg.utils import normalize
+
         return self._names.get(normalize(name))
 
     def closest(self, name: str) -> str | None:
         """The display name of the card whose name is closest to ``name``, or None."""
         import difflib
+
+        from krcg.utils import normalize
 
         key = normalize(name)
         if not key:
@@ -180,6 +218,45 @@ class CardBase:
         if not match:
             return None
         return self._names[match[0]].full_name
+
+
+def _names_of(cards: krcg.CardDict) -> dict[str, models.Card]:
+    """Every name of every card, normalised, to its card (see :class:`CardBase`)."""
+    from krcg.utils import normalize, vekn_name
+
+    names: dict[str, models.Card] = {}
+    for key, card in cards.items():
+        if isinstance(key, str):
+            names[key] = card
+    for card in sorted(cards.cards(), key=lambda c: c.id):
+        extra = [vekn_name(card), card.full_name, card.unique_name]
+        extra += [v.name for v in card.name_variants]
+        if getattr(card, "advanced", False):
+            extra.append(f"{card.printed_name} (ADV)")  # deck lists often omit the group
+        for name in extra:
+            names.setdefault(normalize(name), card)
+    for key, card in list(names.items()):
+        bare = " ".join(key.replace("(tm)", "").split())  # "Pentex Subversion"
+        names.setdefault(bare, card)
+    return names
+
+
+def _info_of(card: models.Card) -> CardInfo:
+    from krcg import models
+
+    kind = DeckPart.CRYPT if card.kind == models.Card.Kind.CRYPT else DeckPart.LIBRARY
+    return CardInfo(
+        id=card.id,
+        name=card.unique_name if kind == DeckPart.LIBRARY else card.full_name,
+        kind=kind,
+        types=tuple(str(t) for t in card.types),
+        capacity=int(getattr(card, "capacity", None) or 0),
+        text=card.text,
+        clan=str(getattr(card, "clan", "") or ""),
+        character=str(card.printed_name) if kind == DeckPart.CRYPT else "",
+        title=str(getattr(card, "title", None) or "") if kind == DeckPart.CRYPT else "",
+        **_printed_cost(card),
+    )
 
 
 def _printed_cost(card: models.Card) -> dict[str, int]:
@@ -196,10 +273,93 @@ def _printed_cost(card: models.Card) -> dict[str, int]:
     return {}
 
 
-@functools.cache
-def card_base() -> CardBase:
-    """The process-wide card database, loaded once from krcg's packaged data (about 0.3 s
-    from krcg's cache, 3 s the first time on a machine). Read-only after loading."""
+#: The cache file's layout; a file of another layout is read as no file.
+CACHE_FORMAT = 1
+
+
+def krcg_version() -> str:
+    """The installed krcg's version (``"5.14"``), whose data the cards are."""
+    return metadata.version("krcg")
+
+
+def cache_path(version: str | None = None) -> Path:
+    """The cache file of the cards' infos for krcg ``version`` (default: the one installed), in
+    the user's cache directory for "vampire-table" (``XDG_CACHE_HOME`` on Linux)."""
+    folder = Path(platformdirs.user_cache_dir("vampire-table", appauthor=False))
+    return folder / f"vtes-cards-krcg-{version or krcg_version()}-v{CACHE_FORMAT}.json"
+
+
+def read_cache(path: Path) -> dict[int, CardInfo] | None:
+    """The cards' infos kept in the cache file ``path`` (:func:`write_cache`), by id; None when
+    the file is missing, unreadable, of another layout or holds anything but well-formed infos
+    (the caller then reads krcg's data). Never raises."""
+    try:
+        data = json.loads(path.read_bytes())
+        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
+            return None
+        infos: dict[int, CardInfo] = {}
+        for row in data["cards"]:
+            cid, name, kind, types, capacity, text, clan, blood, pool, character, title = row
+            ints = (cid, capacity, blood, pool)
+            strs = (name, text, clan, character, title)
+            if not all(type(x) is int for x in ints) or not all(type(x) is str for x in strs):
+                return None
+            if not isinstance(types, list) or not all(type(t) is str for t in types):
+                return None
+            infos[cid] = CardInfo(
+                cid, name, DeckPart(kind), tuple(types), capacity, text, clan, blood, pool, character, title
+            )
+        return infos or None
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def write_cache(path: Path, base: CardBase) -> bool:
+    """Keep every card's info of ``base`` in the cache file ``path`` (JSON, written whole to a
+    temporary file then renamed, so a reader never sees half of it). Returns whether it was
+    written: a directory that cannot be written is no error (the next process reads krcg again)."""
+    rows = [[*astuple(info)[:2], str(info.kind), list(info.types), *astuple(info)[4:]] for info in base.every_info()]
+    return write_json(path, {"format": CACHE_FORMAT, "krcg": base.version, "cards": rows})
+
+
+def write_json(path: Path, value: object) -> bool:
+    """Write ``value`` as JSON to ``path``, whole to a temporary file then renamed (a reader never
+    sees half of it). Returns whether it was written (False: the folder cannot be written)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".cache-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(value, f, ensure_ascii=False)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
+
+
+def _load_krcg() -> krcg.CardDict:
+    """krcg's card dict, from its packaged data (about 0.3 s from krcg's cache, 3 s the first
+    time on a machine)."""
+    import krcg
+
     # krcg logs a warning with a traceback when its pickle cache is missing; that is normal.
     logging.getLogger("krcg").setLevel(logging.ERROR)
-    return CardBase(krcg.load())
+    return krcg.load()
+
+
+@functools.cache
+def card_base() -> CardBase:
+    """The process-wide card database, loaded once. Read-only after loading. The cards' infos
+    come from the cache file (:func:`cache_path`) when it holds them, krcg's data loading only
+    when a krcg card or a name is asked for; otherwise from krcg's data, and the cache file is
+    written for the next process."""
+    path = cache_path()
+    infos = read_cache(path)
+    if infos is not None:
+        return CardBase(infos=infos)
+    base = CardBase(_load_krcg())
+    write_cache(path, base)
+    return base

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 
 from engine.games.base import Act, IllegalMove, MalformedAct, Pos, seat_ref
 from engine.games.vtes.acts import esc, read_bool, read_int, read_pos, read_word
-from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Referendum, Vote, clockwise_after
 from engine.games.vtes.vocab import Poll, Status, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
@@ -54,10 +53,7 @@ def title_votes(title: str) -> int:
 def printed_title(w: Work, pos: Pos) -> str:
     """The title printed on a vampire card (krcg), or ""."""
     info = w.info(pos)
-    if info is None:
-        return ""
-    card = card_base().by_id(info.id)
-    return str(getattr(card, "title", None) or "")
+    return "" if info is None else info.title
 
 
 def poll_order(caller: int, in_game: Sequence[int]) -> tuple[int, ...]:

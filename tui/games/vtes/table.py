@@ -17,17 +17,20 @@ the seat committed to when it joined), so a person never has to type them.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Label, OptionList
 
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
+from engine.games.vtes.cards import card_base
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, Poll, Status, Step, Target, Zone
 from engine.table import Table
@@ -45,10 +48,19 @@ from tui.games.vtes.widgets.combat import CombatBox
 from tui.games.vtes.widgets.command_line import CommandLine
 from tui.games.vtes.widgets.panes import TablePanes
 from tui.games.vtes.widgets.players import MethuselahsPanel
+from tui.games.vtes.widgets.redraw import show
 from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.games.vtes.widgets.say import SayLine, Turn
 from tui.screens.table import TableFrame
 from tui.session import TableSession
+
+#: The steps of the set-up (decks declared, the seating drawn, every crypt and library shuffled and
+#: dealt): about a hundred entries come in a few seconds, and the screen redraws at most once each
+#: :data:`SETUP_REDRAW_S` seconds then (each redraw lays the screen out again).
+SETUP_STEPS = frozenset({Step.JOINING, Step.SEATING, Step.DEALING})
+SETUP_REDRAW_S = 0.25
+"""Seconds between two redraws of the screen during the set-up (:data:`SETUP_STEPS`); the one
+after the last entry of a burst comes at most that late, and the first turn is drawn at once."""
 
 
 class VtesTableScreen(TableFrame, inherit_bindings=False):
@@ -92,6 +104,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         #: it succeeds); the log notes read.
         self._attempt: tuple[Pos, Pos] | None = None
         self._notes_read = 0
+        #: When the screen last redrew (``clock()``), and the redraw held back during the set-up.
+        self._drawn_at: float | None = None
+        self._held_redraw: Timer | None = None
+        #: The clock of :meth:`refresh_table`'s pace (seconds; a test sets its own).
+        self.clock: Callable[[], float] = time.monotonic
+        #: Redraws made (counted for the tests of the set-up's pace).
+        self.redraws = 0
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -129,6 +148,32 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         """The keys kept while an act of this seat is on its way (:attr:`ActSender.queued`)."""
         return self._acts.queued
 
+    def refresh_table(self) -> None:
+        """Redraw from the session (the frame's :meth:`TableFrame.refresh_table`), but during the
+        set-up (:data:`SETUP_STEPS`) at most once each :data:`SETUP_REDRAW_S` seconds: a call that
+        comes sooner is held and made once that time has passed (one for a whole burst), so that
+        the progress still moves on screen while the seats shuffle. Outside the set-up (the first
+        turn included) every call redraws at once."""
+        gstate = self.session.table.gstate
+        now = self.clock()
+        if getattr(gstate, "step", None) in SETUP_STEPS and self._drawn_at is not None:
+            wait = self._drawn_at + SETUP_REDRAW_S - now
+            if 0 < wait <= SETUP_REDRAW_S:  # (a clock set back redraws at once)
+                if self._held_redraw is None:
+                    self._held_redraw = self.set_timer(wait, self._redraw_held)
+                return
+        if self._held_redraw is not None:
+            self._held_redraw.stop()
+            self._held_redraw = None
+        self._drawn_at = now
+        self.redraws += 1
+        super().refresh_table()
+
+    def _redraw_held(self) -> None:
+        self._held_redraw = None
+        if self.is_attached:
+            self.refresh_table()
+
     def show_status(self, table: Table, me: int | None) -> None:
         """The frame's status line, said as a VTES table says it (:func:`vtes_status`)."""
         super().show_status(table, me)
@@ -139,10 +184,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if status is None:
             return
         if status.text is not None:
-            label.update(status.text)
+            show(label, status.text)
         label.set_class(status.your_turn, "-your-turn")
 
     def on_mount(self) -> None:
+        # The card panel shows krcg's text of a card (disciplines, rulings) from the first turn on:
+        # krcg's database loads while the table is set up (the card infos need none of it).
+        card_base().load_soon()
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
         if getattr(self.session, "watching", False):
             self._cmd.display = False  # a spectator makes no moves

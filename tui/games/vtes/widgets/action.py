@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from engine.games.vtes.view import VtesView
 from tui.games.vtes.action_text import action_words, impulse_words, numbers_words, window_words, your_keys
+from tui.games.vtes.widgets.redraw import show
 
 
 class ActionBox(Static):
@@ -71,7 +72,7 @@ class ActionBox(Static):
             self.post_message(self.ImpulseArrived(self))
         self._had_impulse = mine
         if action is None or view is None:
-            self.update("")
+            show(self, "")
             return
         style = self.get_component_rich_style
         text = Text(no_wrap=False)
@@ -92,7 +93,7 @@ class ActionBox(Static):
         text.append(impulse_words(view, names, action), style("action-box--yours" if mine else "action-box--impulse"))
         if not keys and auto is not None:
             text.append(" · " + ("auto-pass on (A)" if auto else "asks you every time (A)"), style("action-box--dim"))
-        self.update(text)
+        show(self, text)
 
 
 __all__ = ["ActionBox"]

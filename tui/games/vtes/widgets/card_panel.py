@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from engine.games.vtes.view import CardView
 from tui.games.vtes.present import card_text, rulings_text
+from tui.games.vtes.widgets.redraw import show
 
 
 class CardPanel(VerticalScroll):
@@ -27,7 +28,7 @@ class CardPanel(VerticalScroll):
     def show(self, card: CardView | None) -> None:
         """Draw ``card`` (its text or its rulings), or nothing."""
         shown = rulings_text(card) if self.rulings else card_text(card)
-        self.query_one("#vt-card-text", Static).update(shown)
+        show(self.query_one("#vt-card-text", Static), shown)
         self.border_title = "Rulings (r card · e all)" if self.rulings else "Card (r rulings · e all)"
 
 

@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from engine.games.vtes.view import VtesView
 from tui.games.vtes.fight_text import combat_keys, combat_lines
+from tui.games.vtes.widgets.redraw import show
 
 
 class CombatBox(Static):
@@ -59,7 +60,7 @@ class CombatBox(Static):
             self.post_message(self.YourMove(self))
         self._was_mine = mine
         if combat is None or view is None:
-            self.update("")
+            show(self, "")
             return
         style = self.get_component_rich_style
         head, detail = combat_lines(view, names, combat)
@@ -70,7 +71,7 @@ class CombatBox(Static):
             text.append(key, style("combat-box--key"))
             text.append(" " + words)
         text.append("\n" + detail, style("combat-box--detail"))
-        self.update(text)
+        show(self, text)
 
 
 __all__ = ["CombatBox"]

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from engine.games.vtes.view import VtesView
 from tui.games.vtes.present import methuselah_lines
+from tui.games.vtes.widgets.redraw import show
 
 WIDE = 110
 """Columns from which the Methuselahs panel shows each one's predator too."""
@@ -29,7 +30,7 @@ class MethuselahsPanel(Static):
     def show(self, view: VtesView | None, names: Sequence[str]) -> None:
         """Draw ``view``'s Methuselahs, ``names`` in seat order; None: the table has not started."""
         if view is None:
-            self.update(Text("Waiting for the table to start.", style="dim"))
+            show(self, Text("Waiting for the table to start.", style="dim"))
             return
         self._shown = (view, list(names))
         self._draw()
@@ -41,7 +42,7 @@ class MethuselahsPanel(Static):
         # As wide as the screen (the ready minions' names fit its width), less the panel's padding.
         screen_width = self.screen.size.width
         width = max(screen_width - 2, 40)
-        self.update(methuselah_lines(view, names, wide=screen_width >= WIDE, width=width))
+        show(self, methuselah_lines(view, names, wide=screen_width >= WIDE, width=width))
 
     def on_resize(self) -> None:
         # Not at the next act: the predators appear or go as the terminal crosses WIDE columns.

@@ -19,6 +19,7 @@ from textual.widgets import Static
 from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Poll
 from tui.games.vtes.fight_text import referendum_keys, referendum_lines
+from tui.games.vtes.widgets.redraw import show
 
 CLOSE_AFTER = 15.0
 """Seconds after the last vote when ``polling=15s`` closes a seat's polling (7.1)."""
@@ -88,7 +89,7 @@ class ReferendumBox(Static):
             self._timer = self.set_timer(close_after, self._close)
         self._votes = votes
         if r is None or view is None:
-            self.update("")
+            show(self, "")
             return
         style = self.get_component_rich_style
         head, detail = referendum_lines(view, names, r)
@@ -100,7 +101,7 @@ class ReferendumBox(Static):
             text.append(" " + words)
         if voting and close_after is not None:
             text.append(f" · closes {close_after:g} s after the last vote", style("referendum-box--detail"))
-        self.update(text)
+        show(self, text)
 
     def _stop(self) -> None:
         if self._timer is not None:

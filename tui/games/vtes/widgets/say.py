@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from textual.widgets import Static
 
+from tui.games.vtes.widgets.redraw import show
+
 #: The turn line now, and whether it has its row (no box, action, combat or referendum, says it
 #: all); None before the table has started.
 Turn = tuple[str, bool] | None
@@ -58,7 +60,7 @@ class SayLine(Static):
             if turn == self._turn_at_note:
                 return  # what to do after a play stays until the next key, or news of the turn
             self.set_class(False, "-todo")  # the turn changed (a phase, a withdrawal that fails)
-        self.update(turn)
+        show(self, turn)
 
     def unstick(self) -> None:
         """The person moved on: the turn line replaces the last refusal or after-play note."""
