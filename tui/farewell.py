@@ -57,7 +57,11 @@ def resume_line(session: TableSession) -> str | None:
         if not getattr(session, "resumable", False):
             return None
         return f"Bring the game back: {vampire_command()} play --resume {path}"
-    return f"Bring the table back: {vampire_command()} host --resume {path}"
+    # where the guests come back to: the address and port they joined (a table resumed without
+    # them would listen on the defaults, where nobody looks for it)
+    host, _, port = session.address.rpartition(":")
+    where = f" --bind {shlex.quote(host)} --port {port}" if host and port.isdigit() else ""
+    return f"Bring the table back: {vampire_command()} host --resume {path}{where}"
 
 
 def farewell_lines(session: TableSession | None, log: bool = True) -> list[str]:

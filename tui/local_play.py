@@ -56,6 +56,8 @@ def read_play_folder(log: Path) -> PlayFolder:
         data = json.loads((folder / "table.json").read_text(encoding="utf-8"))
         found = PlayFolder(str(data["name"]), str(data["game"]), tuple(str(lv) for lv in data["levels"]))
     except FileNotFoundError:
+        if _ended(log):  # the folder goes when the game ends
+            raise VampireError(f"The game in {log} is over: replay it with vampire replay {log}.") from None
         raise VampireError(
             f"{log} is not a game against bots this program can bring back (no {folder.name} beside it): "
             "a hosted table comes back with vampire host --resume."
@@ -63,6 +65,17 @@ def read_play_folder(log: Path) -> PlayFolder:
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise VampireError(f"The folder {folder} that brings {log.name} back cannot be read: {err}.") from None
     return found
+
+
+def _ended(log: Path) -> bool:
+    """``log`` is a readable log whose last entry is `end`."""
+    from engine.protocol.log import read_log
+
+    try:
+        entries = read_log(log).entries
+    except Exception:  # unreadable, not a log: said elsewhere
+        return False
+    return bool(entries) and entries[-1].kind == "end"
 
 
 def forget_play(log: Path) -> None:

@@ -71,6 +71,8 @@ async def test_a_bot_game_quit_in_the_middle_is_resumed_to_its_end_from_its_file
         resume_spec(save)
     forget_play(save)  # what the app does once the game is over: the keys and secrets go
     assert not folder.exists() and audit_file(save, all_rules()).code == 0
+    with pytest.raises(VampireError, match="is over: replay it"):  # not "a hosted table comes back…"
+        resume_spec(save)
 
 
 def test_a_log_that_cannot_come_back_says_why(tmp_path: Path) -> None:

@@ -52,3 +52,27 @@ async def test_a_tournament_table_refuses_a_joiners_crypt_of_groups_2_and_6_nami
 async def test_a_standard_table_takes_the_same_deck(tmp_path: Path) -> None:
     taken, _ = await _pick(_mixed(tmp_path), {"ruleset": "standard", "crypt_groups": "tournament"})
     assert taken != "open" and getattr(taken, "crypt_size", 0) == 12
+
+
+async def test_a_file_name_typed_while_the_list_has_the_focus_goes_to_the_file_box(tmp_path: Path) -> None:
+    """The list of shipped decks has the focus first; typing a path there must not leave Enter to
+    take the deck highlighted in the list."""
+    taken: list[object] = []
+    path = _mixed(tmp_path)
+
+    class Lobby(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(DeckChooser(True, {"ruleset": "tournament", "crypt_groups": "tournament"}), taken.append)
+
+    app = Lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, DeckChooser), 10, "the chooser", pilot=pilot)
+        chooser = app.screen
+        await pilot.press(*str(path))
+        box = chooser.query_one("#dk-file", Input)
+        assert box.has_focus and box.value == str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        report = str(chooser.query_one("#dk-report", Static).render())
+    assert not taken  # the file typed was read (and refused at this table), no shipped deck taken
+    assert GROUPS in " ".join(report.split()), report

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -99,7 +99,11 @@ class DeckChooser(ModalScreen[Deck | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Choose your deck", classes="dialog-title")
-            yield Input(placeholder="a deck file: TWD, VDB, JOL, Lackey, JSON or N Name lines", id="dk-file")
+            yield Input(
+                placeholder="a deck file: TWD, VDB, JOL, Lackey, JSON or N Name lines",
+                id="dk-file",
+                select_on_focus=False,  # a character typed in the list moves here: keep it
+            )
             yield Static("or a deck the game ships (↑ ↓, Enter takes it):", classes="dk-help")
             yield OptionList(*(Option(name, id=name) for name in bundled_deck_names()), id="dk-shipped")
             yield Static(id="dk-report")
@@ -107,6 +111,16 @@ class DeckChooser(ModalScreen[Deck | None]):
 
     def on_mount(self) -> None:
         self.query_one("#dk-shipped", OptionList).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed while the list has the focus starts a file name: it goes to the file
+        box (which takes the focus), so Enter reads the file typed, not the deck highlighted."""
+        box = self.query_one("#dk-file", Input)
+        if event.is_printable and event.character and self.focused is not box:
+            event.prevent_default()
+            event.stop()
+            box.focus()
+            box.insert_text_at_cursor(event.character)
 
     def _shipped_deck(self, name: str) -> Deck | DeckFileError:
         if name not in self._shipped:
