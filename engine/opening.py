@@ -123,7 +123,7 @@ def open_sequencer(order: TableOrder, key: Ed25519PrivateKey, save: Path | None,
         writer = LogWriter(save)
     sequencer = Sequencer(key, all_rules(), writer, clock)
     try:
-        # The card database the game reads (VTES: krcg's version) goes in the genesis `table`.
+        # The card database the game reads (its version, from the game's spec) goes in the genesis `table`.
         carddb = order.game.carddb() if order.game.carddb is not None else None
         sequencer.open_table(order.game.name, dict(order.options), order.seats, order.title, carddb)
     except BaseException:

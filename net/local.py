@@ -8,6 +8,7 @@ drives; :func:`bot_client` makes the bot peers that ``vampire host --bots`` also
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import random
@@ -198,19 +199,26 @@ async def open_local_table(
         games=games,
         facts=facts,
     )
-    table = LocalTable(host, session)
+    bots = [
+        functools.partial(
+            bot_client, address, level, name=bot_name, timeouts=timeouts, stall_after=stall_after, games=games
+        )
+        for bot_name, level in zip(bot_names(len(levels), [name]), levels, strict=True)
+    ]
+    return await seat_in_turn(LocalTable(host, session), bots, connect_timeout)
+
+
+async def seat_in_turn(table: LocalTable, bots: Sequence[Callable[[], Client]], connect_timeout: float) -> LocalTable:
+    """Start ``table``'s player session, wait for its seat, then make, start and seat each bot of
+    ``bots`` (each a function returning its unstarted client) in turn, so the seats follow that
+    order. Returns ``table``; on any failure (VampireError when a seat is not taken within
+    ``connect_timeout`` seconds) closes it and raises."""
+    session = table.session
     try:
         await session.start()
         await until(lambda: session.seat is not None, [session.client], connect_timeout, "your seat")
-        for bot_name, level in zip(bot_names(len(levels), [name]), levels, strict=True):
-            bot = bot_client(
-                address,
-                level,
-                name=bot_name,
-                timeouts=timeouts,
-                stall_after=stall_after,
-                games=games,
-            )
+        for make in bots:
+            bot = make()
             table.bots.append(bot)
             await bot.start()
             await until(_seated(bot), [bot], connect_timeout, "a bot's seat")

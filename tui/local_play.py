@@ -211,7 +211,7 @@ async def _run(
     the bots)."""
     from net.client import Store
     from net.host import Host
-    from net.local import LOOPBACK, LocalTable, bot_client, load_or_make_key, until
+    from net.local import LOOPBACK, LocalTable, bot_client, load_or_make_key, seat_in_turn
     from net.session import Session
 
     host = Host(sequencer)
@@ -228,14 +228,14 @@ async def _run(
         games=games,
         facts=facts,
     )
-    local = LocalTable(host, session)
-    try:
-        await session.start()
-        await until(lambda: session.seat is not None, [session.client], connect_timeout, "your seat")
-        for i, (bot_name, level) in enumerate(zip(bot_names, levels, strict=True)):
+
+    def bot(i: int, bot_name: str, level: str) -> Callable[[], Any]:
+        """Bot ``i``'s client, from its folder (made private on first use)."""
+
+        def make() -> Any:
             bot_folder = folder / "bots" / str(i)
             bot_folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            bot = bot_client(
+            return bot_client(
                 address,
                 level,
                 name=bot_name,
@@ -244,15 +244,8 @@ async def _run(
                 rng=_bot_rng(bot_folder),
                 games=games,
             )
-            local.bots.append(bot)
-            await bot.start()
-            await until(_seated(bot), [bot], connect_timeout, "a bot's seat")
-    except BaseException:
-        await local.close()
-        raise
-    return local
 
+        return make
 
-def _seated(client: Any) -> Callable[[], bool]:
-    """Whether ``client`` (a ``net.client.Client``) holds its seat now."""
-    return lambda: client.seat is not None and client.seat.index is not None
+    bots = [bot(i, n, lv) for i, (n, lv) in enumerate(zip(bot_names, levels, strict=True))]
+    return await seat_in_turn(LocalTable(host, session), bots, connect_timeout)

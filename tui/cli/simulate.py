@@ -53,8 +53,8 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``count`` games between bots in simulation (:mod:`engine.sim`); players rotate seats
     each game. Returns ``{"wins": [...], "mean_scores": [...], "moves": int, "tallies": {...}}``:
-    wins and scores per player, the moves, and what the game counts besides (VTES: actions and
-    blocks), summed over the games."""
+    wins and scores per player, the moves, and what the game counts besides (its own tallies,
+    such as actions and blocks), summed over the games."""
     import random
 
     from engine.opening import bot_names
