@@ -20,7 +20,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import VampireError
-from engine.games import DEFAULT_GAME, all_rules, find_game
+from engine.games import all_rules, default_game, find_game
 from engine.games.base import Game
 from engine.opening import bot_names, open_sequencer, order_table
 from engine.protocol.identity import load_key_file, new_key
@@ -156,7 +156,7 @@ class LocalTable:
 
 
 async def open_local_table(
-    game: str = DEFAULT_GAME,
+    game: str | None = None,
     levels: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
     *,
     name: str = "You",
@@ -176,12 +176,14 @@ async def open_local_table(
     seat 0 (``key``: its identity, a fresh key by default; ``player_bot``: a bot factory that plays
     for it, None for a person; ``brought``: what it brings when the game's seats bring something, a
     deck), then one bot client per level joins, and the host starts the game.
-    ``options``: table rules (str values are parsed by the game's schema); ``save``: the host's
+    ``game``: the game's name (None: :func:`engine.games.default_game`); ``options``: table rules
+    (str values are parsed by the game's schema); ``save``: the host's
     log file (None: memory only); ``store``: the player's files (default: memory only); ``facts``:
     what the local player states at the table (the game's seat facts), which its `join` records. Raises
     OptionError, BotSpecError, VampireError when a peer does not get seated in time."""
     if games is None:
         games = all_rules()
+    game = game or default_game()
     order = order_table(game, people=1, bots=levels, seats=1 + len(levels), rules=options, title="local table")
     sequencer = open_sequencer(order, new_key(), save, now_ms)
     host = Host(sequencer, timeouts=timeouts)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from engine.games import DEFAULT_GAME
+from engine.games import default_game
 from engine.games.base import Act, Note
 from engine.table import Table
 from net.messages import DEFAULT_PORT
@@ -169,7 +169,7 @@ class LocalTableSpec:
     name: str
     levels: Sequence[str]
     options: dict[str, Any] = field(default_factory=dict)
-    game: str = DEFAULT_GAME
+    game: str = field(default_factory=default_game)
     brought: Any = None
     resume: Path | None = None
 
@@ -184,7 +184,7 @@ class HostSpec:
     levels: Sequence[str] = ()
     options: dict[str, Any] = field(default_factory=dict)
     port: int = DEFAULT_PORT
-    game: str = DEFAULT_GAME
+    game: str = field(default_factory=default_game)
     bind: str = "0.0.0.0"
     """The address to listen on: this machine's LAN address (the home screen's default; "" finds
     it), "127.0.0.1" for this computer only, "0.0.0.0" for every interface."""

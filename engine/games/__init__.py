@@ -6,8 +6,8 @@ found through an entry point of the group :data:`GROUP` whose name is the game's
 value is ``module:SPEC``. The games that ship declare theirs in this project's ``pyproject.toml``
 (``[project.entry-points."vampire_table.games"]``); another distribution installed beside it
 declares its own, and every process of a table (host and clients alike) finds it without a line
-changing here. Nothing in this module names a game but :data:`DEFAULT_GAME`, the program's
-choice of the game to open when none is named.
+changing here. Nothing in this module names a game: the game opened when none is named is the
+one whose spec says so (:func:`default_game`).
 
 A test adds a game to one process without installing anything with :func:`register_game`.
 """
@@ -28,10 +28,6 @@ if TYPE_CHECKING:
 
 GROUP = "vampire_table.games"
 """The entry-point group a game is declared in: ``NAME = "package.module:SPEC"``."""
-
-#: The game ``vampire play`` and the home screen open when none is named (a choice of this
-#: program's, not a registration: the game itself is found through its entry point).
-DEFAULT_GAME = "queen"
 
 
 class UnknownGame(VampireError):
@@ -100,6 +96,16 @@ def find_game(name: str) -> GameSpec:
     raise UnknownGame(f"no game is called {name!r}: choose {', '.join(game_names())}")
 
 
+def default_game() -> str:
+    """The name of the game ``vampire play`` and the home screen open when none is named: the
+    first game (in :func:`game_names` order) whose spec has ``opens_first``, else the first game.
+    Loads every game's spec (not its rules). Raises :class:`UnknownGame` when no game is there."""
+    names = game_names()
+    if not names:
+        raise UnknownGame("no game is installed: reinstall vampire-table")
+    return next((n for n in names if find_game(n).opens_first), names[0])
+
+
 def known_facts() -> dict[str, SeatFact]:
     """Every seat fact a game here takes (:class:`~engine.games.base.SeatFact`), by key: what a
     player may state at some table, kept in a profile and given as ``--KEY`` (a key two games
@@ -137,12 +143,12 @@ def all_rules() -> RulesByName:
 
 
 __all__ = [
-    "DEFAULT_GAME",
     "GROUP",
     "GameSpec",
     "RulesByName",
     "UnknownGame",
     "all_rules",
+    "default_game",
     "find_game",
     "game_names",
     "installed",

@@ -150,7 +150,9 @@ class GameSpec:
     - ``auto_act(view)``: the act a person's seat makes by itself now, when the player could do
       nothing else (a pass with nothing to play), or None; None: the game has no such act;
     - ``carddb()``: the version of the card database the game reads its cards from, which the
-      genesis `table` entry records (``carddb``: docs/protocol.md 4.1); None: the game has none.
+      genesis `table` entry records (``carddb``: docs/protocol.md 4.1); None: the game has none;
+    - ``opens_first``: the game ``vampire play`` and the home screen open when none is named
+      (:func:`engine.games.default_game`; when several games say so, the first by name).
     """
 
     name: str
@@ -170,6 +172,7 @@ class GameSpec:
     hand_words: Callable[[Sequence[str]], str] | None = None
     auto_act: Callable[[Any], Act | None] | None = None
     carddb: Callable[[], str] | None = None
+    opens_first: bool = False
 
     @property
     def option_schema(self) -> tuple[OptionSpec, ...]:

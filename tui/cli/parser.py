@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from engine.errors import VampireError
-from engine.games import DEFAULT_GAME, find_game, game_names, known_facts
+from engine.games import default_game, find_game, game_names, known_facts
 from tui.cli.host import cmd_host
 from tui.cli.join import cmd_join
 from tui.cli.logs import cmd_audit, cmd_deck, cmd_replay, cmd_result, cmd_rules, rules_text
@@ -74,6 +74,7 @@ class _RulesParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The ``vampire`` argument parser (DESIGN.md, "The command line")."""
     names = game_names()
+    first = default_game()
     games_help = ", ".join(f"{n} ({find_game(n).title})" for n in names)
     parser = argparse.ArgumentParser(
         prog="vampire",
@@ -91,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_RulesParser)
 
     def game_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--game", default=DEFAULT_GAME, choices=names, help=f"the game (default {DEFAULT_GAME})")
+        p.add_argument("--game", default=first, choices=names, help=f"the game (default {first})")
 
     def rule_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule (list below)")

@@ -16,7 +16,7 @@ from textual.widgets import Button, ContentSwitcher, Footer, Input, Label, Optio
 from textual.widgets.option_list import Option
 
 from engine.errors import VampireError
-from engine.games import DEFAULT_GAME, find_game
+from engine.games import default_game, find_game
 from engine.games.base import OptionSpec
 from engine.games.spec import GameSpec
 from engine.paths import seat_name
@@ -129,7 +129,7 @@ class HomeScreen(Screen[None]):
     def __init__(self, name: str | None = None) -> None:
         super().__init__()
         self.player_name = name or default_name()
-        self.fronts = playable() or [find_front_end(DEFAULT_GAME)]
+        self.fronts = playable() or [find_front_end(default_game())]
         self._browser: Browser | None = None
         self._heard: dict[str, HeardTable] = {}
 

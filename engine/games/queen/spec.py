@@ -56,4 +56,5 @@ SPEC = GameSpec(
     seat_facts=(VEKN,),
     score=ScoreUnit("mean score", 1, "Vampire Queen: the lowest total wins; tied games share the win."),
     hand_words=_hand_words,
+    opens_first=True,
 )

@@ -73,6 +73,26 @@ def test_a_registered_game_is_found_without_an_entry_point_and_forgotten_after()
     assert "highcard" not in game_names()
 
 
+def test_the_game_opened_when_none_is_named_is_the_one_whose_spec_says_so(monkeypatch):
+    from dataclasses import replace
+
+    from tui.cli.parser import build_parser
+
+    assert registry.default_game() == "queen" and find_game("queen").opens_first
+    assert build_parser().parse_args(["play"]).game == "queen"
+    # A game whose spec says so (first by name) is opened instead; with none saying so, the first name.
+    monkeypatch.setattr(
+        registry, "_installed_spec", lambda name: replace(registry._load(registry.installed()[name]), opens_first=False)
+    )
+    register_game(replace(HIGH_CARD, opens_first=True))
+    try:
+        assert registry.default_game() == "highcard"
+        assert build_parser().parse_args(["play"]).game == "highcard"
+    finally:
+        unregister_game("highcard")
+    assert registry.default_game() == "queen"  # no spec says so: the first name
+
+
 # --- a game's facts live in its spec -----------------------------------------------------------------
 
 
