@@ -43,7 +43,7 @@ from engine.protocol.log import (
     parse_log,
     stream_log,
 )
-from engine.table import Checks, Table, TableRefusal
+from engine.table import Checks, Keep, Table, TableRefusal
 
 USAGE_EXIT = 3
 """The exit code of an audit that could not start: the file is missing, unreadable, not a log file,
@@ -294,11 +294,11 @@ def audit_bytes(
     entries = log.entries if log else ()
     if entries:
         _check_game(entries[0], path, games)
-    table = Table(games, Checks.STRICT if strict else Checks.PEER)
+    table = Table(games, Checks.STRICT if strict else Checks.PEER, Keep.LAST)
     report.torn = bool(log and log.torn and bad_frame is None)
     total = len(entries) + (1 if bad_frame else 0)
     for i, entry in enumerate(entries):
-        if _apply(report, table, entry):
+        if _apply(report, table, entry, lambda seq: entries[seq].id):
             break
         if progress and (i % 16 == 0 or i == len(entries) - 1):
             progress(i + 1, total)
@@ -316,8 +316,10 @@ def _check_game(genesis: Entry, path: str, games: Mapping[str, Game]) -> None:
         raise AuditUsageError(path, f"it is a log of the game {game!r}, which this program does not know ({known}).")
 
 
-def _apply(report: AuditReport, table: Table, entry: Entry) -> bool:
-    """Fold ``entry``; on a refusal or a proven cheat, record the fault and return True (stop)."""
+def _apply(report: AuditReport, table: Table, entry: Entry, id_at: Callable[[int], bytes]) -> bool:
+    """Fold ``entry``; on a refusal or a proven cheat, record the fault and return True (stop).
+    ``id_at(seq)``: the id of an earlier entry (a cheat a later entry proves names its own entry;
+    the table keeps only its last one)."""
     try:
         table.apply(entry)
     except TableRefusal as err:
@@ -338,7 +340,7 @@ def _apply(report: AuditReport, table: Table, entry: Entry) -> bool:
             table.seats[f.seat].name if f.seat < len(table.seats) else None,
             f"a proven cheat: {f.reason}",
             f"entry {f.seq} signed by key {table.seats[f.seat].key.hex() if f.seat < len(table.seats) else '?'}"
-            f" (id {table.entries[f.seq].id.hex()})",
+            f" (id {(entry.id if f.seq == entry.seq else id_at(f.seq)).hex()})",
         )
         return True
     return False
@@ -375,7 +377,7 @@ def audit_stream(
     if magic != LOG_MAGIC:
         raise AuditUsageError(name, "it is not a vampire-table log file (it does not start with VTLOG1).")
     report = AuditReport(name, strict=strict)
-    table = Table(games, Checks.STRICT if strict else Checks.PEER)
+    table = Table(games, Checks.STRICT if strict else Checks.PEER, Keep.LAST)
     total = count_frames(path) if progress else 0
     stream = stream_log(path, name=f"The log {name}")
     bad_frame: LogFileError | None = None
@@ -385,7 +387,7 @@ def audit_stream(
                 continue  # read to the end all the same, only to say whether its tail is torn
             if stream.count == 1:
                 _check_game(entry, name, games)
-            if _apply(report, table, entry):
+            if _apply(report, table, entry, lambda seq: _id_in_file(path, seq)):
                 continue
             if progress and (stream.count % 16 == 1 or stream.count == total):
                 progress(stream.count, max(total, stream.count))
@@ -396,6 +398,15 @@ def audit_stream(
         _file_fault(report, bad_frame, stream.count, stream.size)
     _summarise(report, table)
     return report
+
+
+def _id_in_file(path: str | Path, seq: int) -> bytes:
+    """The id of the entry at ``seq`` of the log file at ``path``, read again as a stream (only for
+    a fault named at an entry before the last one read)."""
+    for entry, _ in stream_log(path):
+        if entry.seq == seq:
+            return entry.id
+    raise LookupError(f"The log file {path} holds no entry at seq {seq}.")
 
 
 def _summarise(report: AuditReport, table: Table) -> None:

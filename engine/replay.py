@@ -12,7 +12,7 @@ from engine.games import find_game
 from engine.games.base import Game, Note
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, LogFile, LogStream
-from engine.table import EntryKind, Table, TableRefusal
+from engine.table import EntryKind, Keep, Table, TableRefusal
 
 _DUTY_WORDS: dict[str, str] = {
     EntryKind.RAND_COMMIT: "commits to a random value",
@@ -81,7 +81,7 @@ def replay_lines(log: LogFile | LogStream, games: Mapping[str, Game], show_hands
     """Lines describing ``log``, a log read whole or a stream (:func:`~engine.protocol.log.stream_log`:
     read as the lines are made, in bounded memory, raising its LogFileError when it reaches a
     corrupt frame); stops with a line naming the first entry the table refuses."""
-    table = Table(games)
+    table = Table(games, keep=Keep.LAST)
     entries = log.entries if isinstance(log, LogFile) else (entry for entry, _ in log)
     for entry in entries:
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}

@@ -50,11 +50,22 @@ class Caps:
     other than loopback (every peer of ``vampire play`` and of a test is on loopback);
     ``unseated``: verified connections whose key holds no seat (guests and spectators) at once, a
     share of the total (:meth:`unseated_limit`) so that a seated key always finds a slot
-    (docs/protocol.md 7.1, "Slots kept for the seated")."""
+    (docs/protocol.md 7.1, "Slots kept for the seated"); ``pre_hello``: connections yet to say
+    hello at once, a share of the total too (:meth:`pre_hello_limit`): one more makes the oldest
+    of them go, so a newcomer always has a slot for its hello; ``hello_pressed``: seconds a
+    connection has to say hello while at least half of those slots are taken (else
+    :attr:`~net.events.Timeouts.hello`) (docs/protocol.md 7.1, "Connections yet to say hello")."""
 
     total: int = 256
     per_address: int = 32
     unseated: int = 128
+    pre_hello: int = 64
+    hello_pressed: float = 2.0
+
+    def pre_hello_limit(self, total: int) -> int:
+        """The cap on connections yet to say hello when the total cap is ``total``: ``pre_hello``,
+        and never more than a quarter of ``total`` (at least one)."""
+        return max(1, min(self.pre_hello, total // 4))
 
     def unseated_limit(self, total: int) -> int:
         """The cap on unseated connections in force when the total cap is ``total``: ``unseated``,
@@ -357,6 +368,7 @@ class Admission:
         self.budgets = budgets
         self.max_connections = caps.limit()
         self.max_unseated = caps.unseated_limit(self.max_connections)
+        self.max_pre_hello = caps.pre_hello_limit(self.max_connections)
         self.strangers = StrangerBudget(strangers, clock)
         self.refusals = RefusalLog(say)
         self.unwelcome = RefusalLog(
@@ -385,6 +397,33 @@ class Admission:
         if unseated >= self.max_unseated:
             return f"the host holds its cap of {self.max_unseated} connections that hold no seat"
         return None
+
+    def now(self) -> float:
+        """The admission's clock (seconds)."""
+        return self._clock()
+
+    def hello_room(self, since: Sequence[float], now: float) -> list[tuple[int, str]]:
+        """Which connections yet to say hello go to make room for one more (docs/protocol.md 7.1,
+        "Connections yet to say hello"): ``since``, when each of those held now arrived (on
+        :meth:`now`'s clock, oldest first). Under pressure (with the newcomer, at least half of
+        :attr:`max_pre_hello` waiting) every one waiting for :attr:`Caps.hello_pressed` seconds
+        or more goes; then the oldest go while the newcomer would be one too many. Returns
+        (index in ``since``, why in a sentence) pairs, oldest first."""
+        limit = self.max_pre_hello
+        waiting = len(since)
+        gone: list[tuple[int, str]] = []
+        if 2 * (waiting + 1) >= limit:
+            pressed = self.caps.hello_pressed
+            for i, at in enumerate(since):
+                if now - at >= pressed:
+                    gone.append((i, f"No hello within {pressed:g} s while {waiting} connections waited for theirs."))
+        taken = {i for i, _ in gone}
+        for i in range(waiting):
+            if waiting - len(gone) < limit:
+                break
+            if i not in taken:
+                gone.append((i, f"No hello yet, and {limit} newer connections wait for theirs: the oldest goes."))
+        return sorted(gone)
 
     def budget(self, kind: ConnectionKind) -> Budget:
         """The :class:`Budget` of a connection of ``kind``."""

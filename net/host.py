@@ -67,7 +67,7 @@ from net.messages import (
     parse_message,
     verify_hello,
 )
-from net.peers import Broadcaster, CatchUp, Peer, Pongs, relay
+from net.peers import Broadcaster, CatchUp, Peer, Pongs, add_waiting, relay
 
 log = logging.getLogger("vampire.net.host")
 
@@ -303,8 +303,8 @@ class Host:
             on_fail=lambda code, reason: self._lost(peer, code, reason),
         )
         addr = f"{name[0]}:{name[1]}" if isinstance(name, tuple) else str(name)
-        peer = Peer(addr, outbox, ip, frames=FrameRate(self.timeouts.rate, self.timeouts.burst))
-        self.peers.append(peer)
+        peer = Peer(addr, outbox, ip, frames=FrameRate(self.timeouts.rate, self.timeouts.burst), reader=reader)
+        add_waiting(self.peers, peer, self.admission)  # appended; the oldest yet to say hello may go
         try:
             await self._serve(peer, reader)
         except WireError as err:

@@ -18,9 +18,9 @@ from typing import Any
 
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, Head, verify_head
-from net.admission import ByteBucket, FrameRate, StrangerBudget
+from net.admission import Admission, ByteBucket, FrameRate, StrangerBudget
 from net.framing import Outbox, frame_bytes
-from net.messages import Entries, Ping, Pong, Role, WireHead, head_from_wire, head_to_wire
+from net.messages import Bye, Entries, Ping, Pong, Role, WireHead, head_from_wire, head_to_wire
 from net.seen import verify_seen
 
 CATCH_UP_CHUNK = 1024 * 1024
@@ -43,7 +43,8 @@ class Peer:
     host decode, once its hello verified (:class:`~net.admission.ByteBucket`); ``answered`` when
     (host clock, seconds) its last ping was taken, ``checked`` the last head and seen signature
     it reported, as the wire carried them (checked once, not again while unchanged); ``batched``:
-    it gets new entries in batches (it holds no seat: :class:`Broadcaster`)."""
+    it gets new entries in batches (it holds no seat: :class:`Broadcaster`); ``reader`` its
+    stream and ``since`` when it arrived (on the admission's clock), for :func:`add_waiting`."""
 
     addr: str
     outbox: Outbox
@@ -60,6 +61,8 @@ class Peer:
     checked: tuple[Any, Any] | None = None
     batched: bool = False
     frames: FrameRate = field(kw_only=True)
+    reader: asyncio.StreamReader | None = field(default=None, kw_only=True)
+    since: float = 0.0
 
     def label(self, names: dict[bytes, str]) -> str:
         """The peer for a log line: name (key fingerprint) at ip:port."""
@@ -67,6 +70,34 @@ class Peer:
             return self.addr
         who = names.get(self.key) or ("spectator" if self.role == "spectator" else "player")
         return f"{who} ({short_fingerprint(self.key)}) at {self.addr}"
+
+
+def add_waiting(peers: list[Peer], peer: Peer, admission: Admission) -> None:
+    """Add ``peer``, a new connection yet to say hello, to ``peers`` (in the order they
+    arrived), making room for it first (:meth:`~net.admission.Admission.hello_room`): each one
+    that goes is told ``bye silent`` saying why and counted with the connections dropped before
+    their hello (:attr:`~net.admission.Admission.unwelcome`, told once per burst), as the host
+    drops one silent past its hello time-out."""
+    now = admission.now()
+    waiting = [p for p in peers if p.role is None and not p.gone]
+    for i, why in admission.hello_room([p.since for p in waiting], now):
+        old = waiting[i]
+        # Told and counted here, as the host tells a connection silent past its time-out; then its
+        # read ends (an end of stream, which leaves its writer whole for the bye), and the host,
+        # finding it gone, only forgets it.
+        old.gone = True
+        admission.unwelcome.refused(old.ip, f"{why.rstrip('.')} (silent)", "silent")
+        closing = asyncio.get_running_loop().create_task(old.outbox.close(Bye("silent", why).to_map()))
+        _closing.add(closing)
+        closing.add_done_callback(_closing.discard)
+        if old.reader is not None:
+            old.reader.feed_eof()
+    peer.since = now
+    peers.append(peer)
+
+
+_closing: set[asyncio.Task[None]] = set()
+"""The bye of each connection :func:`add_waiting` made go, until it is sent (a task is kept)."""
 
 
 def run_frames(entries: Sequence[Entry], heads: Sequence[bytes], start: int) -> list[bytes]:

@@ -1,24 +1,43 @@
-"""A saved log as a list of frames the replay screen can step through, forward and back.
+"""A saved log as a sequence of frames the replay screen can step through, forward and back, in
+memory bounded whatever the log's size (docs/protocol.md 7.4, "Large logs").
 
 Every entry is folded into one fresh :class:`engine.table.Table` (so a replay checks the log as it
-goes, like ``vampire replay --text``); after each entry a :class:`Frame` keeps what the screen shows
-at that step. Game states are immutable values, so a frame keeps the state itself, not a copy, and
-stepping back costs nothing.
+goes, like ``vampire replay --text``); after each entry a :class:`Frame` says what the screen shows
+at that step. The log is read as a stream (:class:`engine.protocol.log.LogStream`), never whole:
+:class:`Frames` keeps the first and the last frames read, a copy of the folded table every so
+many entries (a checkpoint, with the file offset of the next entry), and where each of the game's
+units began; a frame outside those is made again when it is shown, by folding the entries read
+back from the file from the checkpoint before it, and a window of frames around it is kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import copy
+import threading
+from array import array
+from bisect import bisect_left, bisect_right
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from engine.protocol.log import LogFile, read_log
+from engine.protocol.log import Entry, LogStream, stream_log
 from engine.replay import describe_entry
-from engine.table import Table, TableRefusal
+from engine.table import Keep, Table, TableRefusal
 from tui.files import shell_path, vampire_command
 from tui.games import FrontEnd, Marks, ReplayKit, find_front_end
 from tui.table_text import head_text, waiting_text, work_progress
+
+KEPT_FRAMES = 256
+"""Frames kept at the start of the log, at its end, and around the one shown (each)."""
+
+CHECKPOINTS = 16
+"""At most this many copies of the folded table are kept; when more would be, every other one
+is dropped and the distance between them doubles."""
+
+FIRST_SPACING = 64
+"""Entries between two checkpoints while the log is short."""
 
 
 @dataclass(frozen=True)
@@ -41,36 +60,241 @@ class Frame:
     marks: Marks
 
 
+class _Folder:
+    """Turns entries into frames: the table and what a frame is made from (the previous state,
+    the marks, the work totals of :func:`tui.table_text.work_progress`)."""
+
+    def __init__(self, games: Mapping[str, Any], kit: ReplayKit | None) -> None:
+        self.games = games
+        self.kit = kit
+        self.table = Table(games, keep=Keep.LAST)
+        self.prev_state: Any = None
+        self.marks = Marks()
+        self.totals: dict[Any, int] = {}
+        self.stopped = False
+        self.refusal = ""
+        """The line of the entry the table refused, once it refused one."""
+
+    def copy(self) -> _Folder:
+        """A deep copy sharing the games' rules (and the kit), or raises what copying raises."""
+        memo: dict[int, Any] = {id(self.games): self.games, id(self.kit): self.kit}
+        if self.table.game is not None:  # only the log's game: the others are never loaded
+            memo[id(self.table.game)] = self.table.game
+        return copy.deepcopy(self, memo)
+
+    def step(self, entry: Entry) -> tuple[Frame, list[int]]:
+        """The frame of ``entry``, and the shuffle events whose cards it revealed. Sets
+        :attr:`stopped` when nothing may follow (a refused entry or a proven cheat)."""
+        table = self.table
+        revealed_before = {ev.number for ev in table.events if ev.cards is not None}
+        try:
+            notes = table.apply(entry)
+        except TableRefusal as err:
+            line = f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
+            self.stopped = True
+            self.refusal = line
+            frame = Frame(
+                entry.seq,
+                "refused",
+                (line,),
+                self.prev_state,
+                tuple(table.names),
+                head_text(table),
+                "The log stops being valid here.",
+                Marks(self.marks.where),
+            )
+            return frame, []
+        lines = describe_entry(table, entry, notes)
+        revealed = [ev.number for ev in table.events if ev.cards is not None and ev.number not in revealed_before]
+        if table.fault is not None:
+            lines.append(f"[{entry.seq:>4}] " + table.fault.describe(table.names))
+            self.stopped = True
+        state = table.gstate
+        marks = self.kit.marks(self.marks, self.prev_state, state) if self.kit is not None else self.marks
+        progress = work_progress(table, self.totals)
+        status = progress.text if progress is not None else waiting_text(table, None)
+        if table.phase == "over" or table.ended:
+            status = "The game is over." + (" The host closed the table." if table.ended else "")
+        self.prev_state, self.marks = state, marks
+        frame = Frame(entry.seq, entry.kind, tuple(lines), state, tuple(table.names), head_text(table), status, marks)
+        return frame, revealed
+
+
+@dataclass(frozen=True)
+class _Checkpoint:
+    """Frame ``index`` is made by folding the entry at byte ``offset`` into ``folder`` (a copy
+    of it: a checkpoint is never changed); ``folder`` None: a fresh one (the log's start)."""
+
+    index: int
+    offset: int
+    folder: _Folder | None
+
+
+class Frames(Sequence[Frame]):
+    """The frames of one log, as a read-only sequence (``len()``, ``[i]``, negative ``i`` from the
+    end) that grows while the log is folded (:func:`fold_frames`). What it holds is bounded: the
+    first and the last :data:`KEPT_FRAMES` frames, a window of as many around the last one read,
+    at most :data:`CHECKPOINTS` copies of the table, and an index of where the game's units
+    began (8 bytes per unit). Reading a frame outside those folds the log again from the
+    checkpoint before it (from the file, in a stream). Safe to read from one thread while another
+    folds."""
+
+    def __init__(self, path: Path, games: Mapping[str, Any], kit: ReplayKit | None, host: bytes | None) -> None:
+        self._path = path
+        self._games = games
+        self._kit = kit
+        self._host = host
+        self._lock = threading.RLock()
+        self._count = 0
+        self._first: list[Frame] = []
+        self._last: deque[Frame] = deque(maxlen=KEPT_FRAMES)
+        self._window: dict[int, Frame] = {}
+        self._checkpoints: list[_Checkpoint] = []
+        self._spacing = FIRST_SPACING
+        self._copyable = True
+        self._starts: dict[str, array[int]] = {}
+        self.refolds = 0
+        """How many times frames were made again from a checkpoint (work, for tests)."""
+
+    # -- building (the folding thread) --------------------------------------------------------
+
+    def _checkpoint(self, folder: _Folder, offset: int) -> None:
+        index = self._count
+        if index == 0:
+            self._checkpoints.append(_Checkpoint(0, offset, None))
+            return
+        if not self._copyable or index % self._spacing:
+            return
+        try:
+            kept = folder.copy()
+        except Exception:  # a table that cannot be copied: frames are made again from the start
+            self._copyable = False
+            return
+        with self._lock:
+            self._checkpoints.append(_Checkpoint(index, offset, kept))
+            if len(self._checkpoints) > CHECKPOINTS:
+                self._spacing *= 2
+                self._checkpoints = [c for c in self._checkpoints if c.index % self._spacing == 0]
+
+    def _add(self, frame: Frame) -> None:
+        with self._lock:
+            if self._count < KEPT_FRAMES:
+                self._first.append(frame)
+            self._last.append(frame)
+            for unit in frame.marks.starts:
+                self._starts.setdefault(unit, array("q")).append(self._count)
+            self._count += 1
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Frame: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Frame]: ...
+
+    def __getitem__(self, index: int | slice) -> Frame | list[Frame]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        with self._lock:
+            count = self._count
+            i = index + count if index < 0 else index
+            if not 0 <= i < count:
+                raise IndexError(f"No frame {index}: {count} are read.")
+            if i < len(self._first):
+                return self._first[i]
+            if i >= count - len(self._last):
+                return self._last[i - (count - len(self._last))]
+            found = self._window.get(i)
+            if found is None:
+                self._refold(i)
+                found = self._window[i]
+            return found
+
+    def __iter__(self) -> Iterator[Frame]:
+        for i in range(self._count):
+            yield self[i]
+
+    def starting(self, unit: str, index: int, step: int) -> int | None:
+        """The nearest frame after ``index`` (``step`` > 0) or before it whose entry began ``unit``,
+        or None."""
+        with self._lock:
+            starts = self._starts.get(unit)
+            if not starts:
+                return None
+            if step > 0:
+                at = bisect_right(starts, index)
+                return starts[at] if at < len(starts) else None
+            at = bisect_left(starts, index)
+            return starts[at - 1] if at > 0 else None
+
+    def _refold(self, i: int) -> None:
+        """Make the frames around ``i`` again, from the nearest checkpoint before them."""
+        low = max(0, i - KEPT_FRAMES // 2)
+        high = min(self._count, low + KEPT_FRAMES)
+        marks = [c.index for c in self._checkpoints]
+        start = self._checkpoints[max(bisect_right(marks, low) - 1, 0)]
+        folder = start.folder.copy() if start.folder is not None else _Folder(self._games, self._kit)
+        prev = folder.table.entries.last
+        stream: LogStream
+        if prev is None:
+            stream = stream_log(self._path)
+        else:
+            stream = LogStream(self._path, resume=(start.offset, prev), host=self._host)
+        window: dict[int, Frame] = {}
+        index = start.index
+        for entry, _ in stream:
+            if index >= high:
+                break
+            frame, _revealed = folder.step(entry)
+            if index >= low:
+                window[index] = frame
+            index += 1
+            if folder.stopped:
+                break
+        self.refolds += 1
+        self._window = window
+
+
 @dataclass
 class Replay:
-    """Frames of one log. ``total``: entries in the file; ``cards``: for every shuffle event whose
-    seeds were revealed, the identity at each position; ``revealed_at``: the seq of that reveal;
-    ``error``: why folding stopped early (a refused entry), if it did."""
+    """One log, read as its frames are needed. ``total``: entries in the file; ``torn``: its last
+    frame was torn (and is left out); ``first``: its genesis entry (None for a log with none);
+    ``frames``: the frames folded so far (:class:`Frames`, set by :func:`fold_frames`);
+    ``cards``: for every shuffle event whose seeds were revealed, the identity at each position;
+    ``revealed_at``: the seq of that reveal; ``error``: why folding stopped early (a refused
+    entry), if it did."""
 
     path: Path
-    log: LogFile
-    frames: list[Frame] = field(default_factory=list)
+    total: int
+    torn: bool
+    first: Entry | None
+    frames: Frames | list[Frame] = field(default_factory=list)
     cards: dict[int, tuple[str | None, ...]] = field(default_factory=dict)
     revealed_at: dict[int, int] = field(default_factory=dict)
     error: str = ""
     done: bool = False
 
-    @property
-    def total(self) -> int:
-        return len(self.log.entries)
-
 
 def open_replay(path: Path) -> Replay:
-    """Read the log at ``path``. Raises VampireError (LogFileError) for a file that is not a log."""
-    return Replay(Path(path), read_log(path))
+    """Read the log at ``path`` through once, as a stream, checking every frame as
+    :func:`engine.protocol.log.read_log` does, in bounded memory. Raises VampireError
+    (LogFileError) for a file that is not a log, or a log with a corrupt frame."""
+    stream = stream_log(path)
+    first: Entry | None = None
+    for entry, _ in stream:
+        first = first or entry
+    return Replay(Path(path), stream.count, stream.torn, first)
 
 
 def game_of(replay: Replay) -> str | None:
     """The game the log's table plays (its first entry's ``game``), None when the log does not say."""
-    entries = replay.log.entries
-    if not entries:
+    if replay.first is None:
         return None
-    body = entries[0].body
+    body = replay.first.body
     game = body.get("game") if isinstance(body, dict) else None
     return game if isinstance(game, str) else None
 
@@ -91,60 +315,26 @@ def not_shown_sentence(replay: Replay, front: FrontEnd) -> str | None:
 
 
 def fold_frames(replay: Replay, games: Mapping[str, Any], kit: ReplayKit | None = None) -> Iterator[int]:
-    """Fold every entry of ``replay.log`` into ``replay.frames``; yields the frame count as it goes.
-    ``kit`` marks where each frame is in the game (None: nowhere). Stops at the first entry the
-    table refuses (``replay.error`` says why)."""
-    table = Table(games)
-    prev_state: Any = None
-    marks = Marks()
-    totals: dict[Any, int] = {}
-    for entry in replay.log.entries:
-        revealed_before = {ev.number for ev in table.events if ev.cards is not None}
-        try:
-            notes = table.apply(entry)
-        except TableRefusal as err:
-            line = f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
-            replay.error = line
-            replay.frames.append(
-                Frame(
-                    entry.seq,
-                    "refused",
-                    (line,),
-                    prev_state,
-                    tuple(table.names),
-                    head_text(table),
-                    "The log stops being valid here.",
-                    Marks(marks.where),
-                )
-            )
-            break
-        lines = describe_entry(table, entry, notes)
-        for ev in table.events:
-            if ev.cards is not None and ev.number not in revealed_before:
-                replay.cards[ev.number] = tuple(ev.cards)
-                replay.revealed_at[ev.number] = entry.seq
-        if table.fault is not None:
-            lines.append(f"[{entry.seq:>4}] " + table.fault.describe(table.names))
-        state = table.gstate
-        marks = kit.marks(marks, prev_state, state) if kit is not None else marks
-        progress = work_progress(table, totals)
-        status = progress.text if progress is not None else waiting_text(table, None)
-        if table.phase == "over" or table.ended:
-            status = "The game is over." + (" The host closed the table." if table.ended else "")
-        replay.frames.append(
-            Frame(
-                entry.seq,
-                entry.kind,
-                tuple(lines),
-                state,
-                tuple(table.names),
-                head_text(table),
-                status,
-                marks,
-            )
-        )
-        prev_state = state
-        yield len(replay.frames)
-        if table.fault is not None:
+    """Fold every entry of the log of ``replay`` (read again as a stream) into ``replay.frames``;
+    yields the frame count as it goes. ``kit`` marks where each frame is in the game (None:
+    nowhere). Stops at the first entry the table refuses (``replay.error`` says why)."""
+    host = replay.first.author if replay.first is not None else None
+    frames = Frames(replay.path, games, kit, host)
+    replay.frames = frames
+    folder = _Folder(games, kit)
+    stream = stream_log(replay.path)
+    for entry, _ in stream:
+        frames._checkpoint(folder, stream.offset)
+        frame, revealed = folder.step(entry)
+        if folder.refusal:
+            replay.error = folder.refusal
+        for number in revealed:
+            cards = folder.table.events[number].cards
+            assert cards is not None
+            replay.cards[number] = tuple(cards)
+            replay.revealed_at[number] = entry.seq
+        frames._add(frame)
+        yield len(frames)
+        if folder.stopped:
             break
     replay.done = True

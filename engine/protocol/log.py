@@ -228,9 +228,22 @@ class LogStream:
     read, a wrong magic, a corrupt frame naming its index and byte offset, bytes after `end`) once
     the entries before the fault have been given. Once it ends: ``torn`` (a torn last frame was
     dropped), ``length`` (bytes up to the end of the last whole frame), ``count`` (entries given),
-    ``size`` (the file's bytes)."""
+    ``size`` (the file's bytes). While it runs, ``offset`` is the byte offset of the frame of the
+    entry just given.
 
-    def __init__(self, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS, name: str | None = None) -> None:
+    ``resume`` reads on from the middle of a file already read whole once: ``(offset, prev)``,
+    the byte offset of a frame and the entry just before it (its ``prev``), with the genesis
+    author's key taken from ``host``; the entries are checked as above, chained to ``prev``."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        limits: Limits = DEFAULT_LIMITS,
+        name: str | None = None,
+        *,
+        resume: tuple[int, Entry] | None = None,
+        host: bytes | None = None,
+    ) -> None:
         self.path = Path(path)
         self.limits = limits
         self.name = name or f"The log file {self.path}"
@@ -238,6 +251,11 @@ class LogStream:
         self.length = 0
         self.count = 0
         self.size = 0
+        self.offset = 0
+        if resume is not None and (resume[0] < len(LOG_MAGIC) or host is None):
+            raise ValueError("A log stream resumes at a frame's offset past the magic, with the host's key.")
+        self._resume = resume
+        self._host = host
 
     def __iter__(self) -> Iterator[tuple[Entry, bytes | None]]:
         name = self.name
@@ -253,6 +271,11 @@ class LogStream:
             pos = len(LOG_MAGIC)
             prev: Entry | None = None
             host: bytes | None = None
+            if self._resume is not None:
+                pos, prev = self._resume
+                host = self._host
+                self.count = prev.seq + 1
+                f.seek(pos)
             while pos < end:
                 index = self.count
                 header = f.read(FRAME_HEADER)
@@ -284,6 +307,7 @@ class LogStream:
                     raise LogFileError(
                         f"{name} is corrupt at frame {index} (byte offset {pos}): {err}", index, pos
                     ) from err
+                self.offset = pos
                 pos += FRAME_HEADER + n
                 self.count += 1
                 self.length = pos

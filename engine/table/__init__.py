@@ -10,7 +10,7 @@ and proven cheats)."""
 from engine.table.draws import draws_from
 from engine.table.events import ShuffleEvent
 from engine.table.lobby import SeatRecord
-from engine.table.table import Table, canonical
+from engine.table.table import Keep, KeptEntries, Table, canonical
 from engine.table.vocab import KINDS, ZERO32, Checks, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
 from engine.table.work import Work, WorkKind
 
@@ -19,6 +19,8 @@ __all__ = [
     "ZERO32",
     "Checks",
     "EntryKind",
+    "Keep",
+    "KeptEntries",
     "Phase",
     "ProvenCheat",
     "RefusalCode",

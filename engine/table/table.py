@@ -27,9 +27,10 @@ Two outcomes for a bad entry:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import fields, is_dataclass
-from typing import Any, TypeVar
+from enum import StrEnum
+from typing import Any, TypeVar, overload
 
 from engine.errors import VampireError
 from engine.games.base import (
@@ -80,11 +81,84 @@ def canonical(value: Any) -> Any:
     return value
 
 
+class Keep(StrEnum):
+    """Which accepted entries a :class:`Table` keeps (:attr:`Table.entries`).
+
+    - ``all``: every entry, in order: a host sends them to a peer catching up, a peer writes the
+      ones before a fork into its fork file (PROTOCOL.md 7);
+    - ``last``: only the last one (what the next entry chains to) and the count, and in
+      :attr:`Table.notes` only the narration since the last entry began, so that folding a log of
+      any length holds one entry (``vampire audit``, ``vampire replay``; docs/protocol.md 7.4,
+      "Large logs").
+    """
+
+    ALL = "all"
+    LAST = "last"
+
+
+class KeptEntries(Sequence[Entry]):
+    """The entries a table accepted, as a sequence indexed by seq; with :attr:`Keep.LAST` only the
+    last one can be read. ``len()``: how many were accepted (the next seq).
+
+    Reading an entry that is not kept raises LookupError (an IndexError for a seq never
+    accepted), saying so."""
+
+    __slots__ = ("_count", "_items", "_last", "keep")
+
+    def __init__(self, keep: Keep = Keep.ALL) -> None:
+        self.keep = Keep(keep)
+        self._items: list[Entry] = []
+        self._last: Entry | None = None
+        self._count = 0
+
+    def append(self, entry: Entry) -> None:
+        """Keep ``entry``, the next accepted one."""
+        if self.keep == Keep.ALL:
+            self._items.append(entry)
+        self._last = entry
+        self._count += 1
+
+    @property
+    def last(self) -> Entry | None:
+        """The last accepted entry, None before the first."""
+        return self._last
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __bool__(self) -> bool:
+        return self._count > 0
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        if self.keep == Keep.ALL:
+            return self._items[index]
+        if isinstance(index, slice):
+            raise LookupError("This table keeps only its last entry (Keep.LAST): no range of entries can be read.")
+        seq = index + self._count if index < 0 else index
+        if not 0 <= seq < self._count:
+            raise IndexError(f"No entry at seq {index}: the table accepted {self._count}.")
+        if seq != self._count - 1 or self._last is None:
+            raise LookupError(f"This table keeps only its last entry (Keep.LAST), not the one at seq {seq}.")
+        return self._last
+
+    def __iter__(self) -> Iterator[Entry]:
+        if self.keep == Keep.ALL:
+            return iter(self._items)
+        raise LookupError("This table keeps only its last entry (Keep.LAST): its entries cannot be listed.")
+
+
 class Table:
     """The table state folded from a log. ``games`` maps game names to game rules; ``checks``
     says how much of the deck protocol is checked (:class:`~engine.table.vocab.Checks`: every
     peer, the host and ``vampire audit`` use ``peer``, ``vampire audit --strict`` uses ``strict``,
-    only ``vampire result`` uses ``cheap``).
+    only ``vampire result`` uses ``cheap``); ``keep`` says which accepted entries
+    :attr:`entries` keeps (:class:`Keep`: all of them, or the last only for a log folded once).
 
     Use :meth:`apply` for each entry in log order; it raises :class:`TableRefusal` and changes
     nothing for an entry the table refuses. Everything else is read-only for callers; the parts
@@ -94,7 +168,7 @@ class Table:
     :meth:`narrate`, :meth:`stop`, :meth:`play`, :meth:`number_draw`).
     """
 
-    def __init__(self, games: Mapping[str, Game], checks: Checks = Checks.PEER) -> None:
+    def __init__(self, games: Mapping[str, Game], checks: Checks = Checks.PEER, keep: Keep = Keep.ALL) -> None:
         self.games = games
         self.checks = checks
         self.verify_first = False
@@ -102,7 +176,13 @@ class Table:
         proof is then verified before its cheap checks, which a proof that verifies makes
         needless (every point it holds went through a checked multiplication); a proof that fails
         gets the cheap checks, so the verdict is the same either way (PROTOCOL.md 6.5)."""
-        self.entries: list[Entry] = []
+        self.points_in_proof = False
+        """Set by a peer's seat (engine.seat.Seat.fold) while it folds a `shuffle` the host appended
+        and on which it builds nothing before its proof is settled: the validity of its points is
+        left to the proof's verification (each goes through a checked multiplication there), not
+        checked at the fold too. A proof that fails names its author at its entry either way
+        (docs/protocol.md 6.10)."""
+        self.entries = KeptEntries(keep)
         self.table_id: bytes = ZERO32
         self.host: bytes = ZERO32
         self.game: Game | None = None
@@ -170,7 +250,8 @@ class Table:
 
     @property
     def head(self) -> bytes:
-        return self.entries[-1].id if self.entries else ZERO32
+        last = self.entries.last
+        return last.id if last is not None else ZERO32
 
     @property
     def seq(self) -> int:
@@ -281,6 +362,8 @@ class Table:
         folded; a proof that fails stops the table naming its author at that entry, in the same
         state either way (docs/protocol.md 6.9, PROTOCOL.md 6.5).
         """
+        if self.entries.keep == Keep.LAST:
+            self.notes.clear()  # only what this entry says is read (its return value)
         self.settle()
         self.verify_first = not defer_proof
         try:
@@ -327,9 +410,10 @@ class Table:
 
     def _checked(self, entry: Entry) -> Fold:
         try:
-            check_link(self.entries[-1] if self.entries else None, entry)
+            last = self.entries.last
+            check_link(last, entry)
         except VampireError as err:
-            code: RefusalCode = "stale" if self.entries and entry.seq <= self.entries[-1].seq else "chain"
+            code: RefusalCode = "stale" if last is not None and entry.seq <= last.seq else "chain"
             raise TableRefusal(code, str(err)) from None
         return self._prepare(entry)
 

@@ -13,8 +13,9 @@ import pytest
 from engine.audit import audit_file
 from engine.games import all_rules
 from engine.protocol.identity import new_key
-from engine.protocol.log import LOG_MAGIC, ZERO32, encode_frame, parse_log, sign_entry, sign_head, stream_log
+from engine.protocol.log import LOG_MAGIC, encode_frame, parse_log, sign_entry, sign_head, stream_log
 from engine.replay import replay_lines
+from tests.support.chat_logs import host_genesis
 
 MIB = 1024 * 1024
 
@@ -24,15 +25,7 @@ def big_log(path, megabytes: int) -> int:
     the host carrying 1 MiB of padding each (the most a log frame holds) (the table refuses the first: a chat line holds only
     its text; every frame is still a whole, signed, chained entry). Returns the entries written."""
     host = new_key()
-    genesis = sign_entry(
-        host,
-        table=ZERO32,
-        seq=0,
-        prev=ZERO32,
-        kind="table",
-        body={"game": "queen", "options": {"rounds": 1}, "seats": 4, "name": "big", "carddb": None},
-        time_ms=0,
-    )
+    genesis = host_genesis(host, "big")
     table = genesis.id
     count = 1
     with open(path, "wb") as f:

@@ -3,6 +3,7 @@ a round); the game's own panels (:class:`tui.games.ReplayKit`) draw the table at
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from engine.errors import VampireError
 from tui.files import display_path
 from tui.games import FrontEnd, ReplayKit
 from tui.messages import ReplayLoaded
-from tui.replayer import Frame, Replay, fold_frames, front_end_for, not_shown_sentence, open_replay
+from tui.replayer import Frame, Frames, Replay, fold_frames, front_end_for, not_shown_sentence, open_replay
 from tui.widgets.common.title import TitleBar
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -81,6 +82,7 @@ class ReplayScreen(Screen[None]):
         self.index = 0
         self.spoil = False
         self._problem = ""
+        self._keys_shown: tuple[bool | None, ...] = ()
         self.front: FrontEnd | None = None
         self.kit: ReplayKit | None = None
         # The log is read here, before compose, because its game decides the panels and the keys.
@@ -126,7 +128,7 @@ class ReplayScreen(Screen[None]):
             self.replay = None
             self.refresh_bindings()
             return
-        if self.replay.log.torn:
+        if self.replay.torn:
             self.notify("The log's last frame was torn (a crash mid-write) and is left out.", severity="warning")
         self._load()
 
@@ -136,9 +138,12 @@ class ReplayScreen(Screen[None]):
 
         replay = self.replay
         assert replay is not None
+        # Told every 25 entries, and at most about 100 times a log: each telling redraws the
+        # screen and its footer, whose cost must not grow with the log's length.
+        every = max(25, replay.total // 100 // 25 * 25)
         try:
             for count in fold_frames(replay, games(), self.kit):
-                if count == 1 or count % 25 == 0:
+                if count == 1 or count % every == 0:
                     self.post_message(ReplayLoaded(count, replay.total, False))
         except Exception as err:  # a broken log must end in a sentence, not a traceback
             replay.error = replay.error or f"The log cannot be folded past entry {len(replay.frames)}: {err}"
@@ -153,7 +158,7 @@ class ReplayScreen(Screen[None]):
     # -- moving ----------------------------------------------------------------------------------
 
     @property
-    def frames(self) -> list[Frame]:
+    def frames(self) -> Sequence[Frame]:
         return self.replay.frames if self.replay is not None else []
 
     def _go(self, index: int) -> None:
@@ -171,6 +176,8 @@ class ReplayScreen(Screen[None]):
     def _find(self, step: int, unit: str) -> int | None:
         """The nearest frame before (``step`` < 0) or after the current one that began ``unit``."""
         frames = self.frames
+        if isinstance(frames, Frames):
+            return frames.starting(unit, self.index, step)  # from its index: no frame is made again
         order = range(self.index + 1, len(frames)) if step > 0 else range(self.index - 1, -1, -1)
         return next((i for i in order if unit in frames[i].marks.starts), None)
 
@@ -237,7 +244,23 @@ class ReplayScreen(Screen[None]):
         # footer's "h hands" says how to show them).
         shown = ("Every hand shown (h hides them). ", "dim") if self.spoil else ""
         self.query_one("#replay-status", Static).update(Text.assemble(shown, frame.status))
-        self.refresh_bindings()
+        # The footer is redrawn only when a key comes or goes: redrawing it makes new widgets, and
+        # a long log is drawn many times while it is read.
+        keys = tuple(self.check_action(action, params) for action, params in _MOVES)
+        if keys != self._keys_shown:
+            self._keys_shown = keys
+            self.refresh_bindings()
+
+
+_MOVES: tuple[tuple[str, tuple[object, ...]], ...] = (
+    ("step", (-1,)),
+    ("step", (1,)),
+    ("unit", (0, -1)),
+    ("unit", (0, 1)),
+    ("unit", (1, -1)),
+    ("unit", (1, 1)),
+)
+"""The moves whose keys the footer shows or hides as the replay goes (:meth:`ReplayScreen.check_action`)."""
 
 
 class RecentEntries(Widget):
@@ -247,11 +270,11 @@ class RecentEntries(Widget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._frames: list[Frame] = []
+        self._frames: Sequence[Frame] = []
         self._index = 0
         self._message: str | None = None
 
-    def show(self, frames: list[Frame], index: int) -> None:
+    def show(self, frames: Sequence[Frame], index: int) -> None:
         """Show ``frames`` up to ``index`` (the current entry)."""
         self._frames, self._index, self._message = frames, index, None
         self.refresh()
@@ -273,16 +296,17 @@ class RecentEntries(Widget):
         return self.content
 
 
-def fit_entries(frames: list[Frame], index: int, height: int, width: int) -> Text:
+def fit_entries(frames: Sequence[Frame], index: int, height: int, width: int) -> Text:
     """Entries ``frames[..index]`` in ``height`` rows of ``width`` cells: whole lines are dropped
-    from the top until the current entry, marked ``▶`` and shown last, fits at the bottom."""
+    from the top until the current entry, marked ``▶`` and shown last, fits at the bottom (at most
+    ``height`` entries before it are read: each one shown takes a row or more)."""
     if not frames or index >= len(frames):
         return Text()
     height, width = max(height, 1), max(width, 20)
     lines: list[Text] = []
     used = 0
     i = index
-    while i >= 0 and used < height:
+    while i >= 0 and used < height and index - i <= height:
         frame = frames[i]
         block = [Text(line, style="bold reverse" if i == index else "") for line in frame.lines]
         if i == index:
