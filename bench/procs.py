@@ -10,7 +10,10 @@ time went.
 - :func:`critical_path` reads the run: the longest chain of dependent steps between two entries
   and the CPU seconds the processes on it spent on it.
 
-Run as ``python -m bench.procs --peer TICKS -- ARGS…`` it is one such bot process.
+Run as ``python -m bench.procs --peer TICKS -- ARGS…`` it is one such bot process. With
+``VAMPIRE_BENCH_COUNT=DIR`` each bot process writes to DIR how many times it called each of
+libsodium's group operations (:data:`COUNTED`: work counted, not timed, for a loaded machine); with
+``VAMPIRE_BENCH_PROFILE=DIR`` its cProfile statistics.
 """
 
 from __future__ import annotations
@@ -295,10 +298,75 @@ def _peer(argv: list[str]) -> int:
         clock = CpuClock(sink).start()
         from tui import cli
 
+        profile_to = os.environ.get("VAMPIRE_BENCH_PROFILE")
+        if profile_to:
+            _profile_main_thread(Path(profile_to) / f"peer-{os.getpid()}.prof")
+        count_to = os.environ.get("VAMPIRE_BENCH_COUNT")
+        if count_to:
+            _count_group_work(Path(count_to) / f"peer-{os.getpid()}.counts")
         try:
             return cli.main(args)
         finally:
             clock.stop()
+
+
+#: libsodium's group operations :func:`_count_group_work` counts.
+COUNTED = (
+    "crypto_core_ed25519_is_valid_point",
+    "crypto_scalarmult_ed25519_noclamp",
+    "crypto_scalarmult_ed25519_base_noclamp",
+    "crypto_core_ed25519_add",
+)
+
+
+def _count_group_work(path: Path | None, every: float = 0.1) -> dict[str, int]:
+    """Count this process's calls of each libsodium operation of :data:`COUNTED` (validity checks,
+    checked and base-point multiplications, additions: the work of proofs and checks, counted
+    instead of timed on a loaded machine), and, when ``path`` is given, write them there as lines
+    ``name count`` every ``every`` seconds (a bench kills its bot processes: the last write
+    stands). Returns the live counts."""
+    from nacl import bindings as nb
+
+    counts = dict.fromkeys(COUNTED, 0)
+    lock = threading.Lock()
+    for name in COUNTED:
+        real = getattr(nb, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            with lock:
+                counts[_name] += 1
+            return _real(*args)
+
+        setattr(nb, name, counted)
+    if path is not None:
+
+        def dump() -> None:
+            while True:
+                time.sleep(every)
+                with lock:
+                    text = "".join(f"{k} {v}\n" for k, v in counts.items())
+                path.write_text(text)
+
+        threading.Thread(target=dump, name="bench-count", daemon=True).start()
+    return counts
+
+
+def _profile_main_thread(path: Path, every: float = 0.25) -> None:
+    """Profile this process's main thread (cProfile) and write the statistics to ``path`` every
+    ``every`` seconds (a bench kills its bot processes: the last write stands). For profiling the
+    bot processes of a bench (``VAMPIRE_BENCH_PROFILE=DIR``); worker threads are not profiled."""
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+
+    def dump() -> None:
+        while True:
+            time.sleep(every)
+            profiler.dump_stats(str(path))  # stops the profiler while it writes
+            profiler.enable()
+
+    threading.Thread(target=dump, name="bench-profile", daemon=True).start()
 
 
 if __name__ == "__main__":

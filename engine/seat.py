@@ -239,33 +239,43 @@ class Seat:
 
         Raises table.TableRefusal (nothing changes) for an entry the table refuses.
         """
-        self._prepare_shuffle(entry)
-        notes = self.table.apply(entry, defer_proof=defer_proof)
+        builds_on = self._prepare_shuffle(entry)
+        # A `shuffle` folded before its proof is settled, on which this seat builds nothing
+        # meanwhile: its points are checked by the proof's verification, not at the fold too.
+        self.table.points_in_proof = defer_proof and entry.kind == EntryKind.SHUFFLE and not builds_on
+        try:
+            notes = self.table.apply(entry, defer_proof=defer_proof)
+        finally:
+            self.table.points_in_proof = False
         self._decode()
         self._plan()
         return notes
 
-    def _prepare_shuffle(self, entry: Entry) -> None:
+    def _prepare_shuffle(self, entry: Entry) -> bool:
+        """Start this seat's shuffle on ``entry``'s outputs when ``entry`` is the `shuffle` just
+        before its own; True then (this seat builds on the entry before its proof is settled, so
+        the table checks its points at the fold: PROTOCOL.md 6.1), else False."""
         t = self.table
         seat = self.index
         body = entry.body
         if entry.kind != EntryKind.SHUFFLE or seat is None or not isinstance(t.work, ShuffleWork):
-            return
+            return False
         ev = t.events[t.work.event]
         done = len(ev.shuffles)
         joint = ev.joint
         if body.get("event") != ev.number or joint is None or done + 1 >= len(ev.shufflers):
-            return
+            return False
         if ev.shufflers[done] != t.seat_of(entry.author) or ev.shufflers[done + 1] != seat:
-            return
+            return False
         cards = body.get("cards")
         if not isinstance(cards, list) or len(cards) != ev.n:
-            return  # the table refuses it: nothing to prepare
+            return True  # the table refuses it: nothing to prepare
         # Only the shape here: the table checks every point as it folds the entry, and the
         # prepared shuffle is used only on the inputs the table accepted (see _duty_body).
         inputs = tuple((c[0], c[1]) for c in cards if isinstance(c, list) and len(c) == 2)
         if len(inputs) == ev.n:
             self._start_shuffle(ev, joint, inputs)
+        return True
 
     # -- work made before it is owed ------------------------------------------------------------
 

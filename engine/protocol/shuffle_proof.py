@@ -67,6 +67,18 @@ def generators(n: int) -> tuple[bytes, ...]:
     return tuple(_GENERATORS[:n])
 
 
+_GENERATOR_SUMS: dict[int, bytes] = {}
+
+
+def generator_sum(n: int) -> bytes:
+    """Σ h_i over i < n (the constant of the verifier's C_u = Σ u_i − Σ h_i, PROTOCOL.md 6.4):
+    computed once per n and process (thread-safe: a race computes the same point twice)."""
+    total = _GENERATOR_SUMS.get(n)
+    if total is None:
+        total = _GENERATOR_SUMS[n] = psum(generators(n))
+    return total
+
+
 def shuffle_context(table: bytes, event: int, seat: int) -> list[Any]:
     """C = [table, event, seat, "shuffle"], the context of ``seat``'s proof of shuffle."""
     return [table, event, seat, "shuffle"]
@@ -538,7 +550,7 @@ def _equations(p: _Parsed, executor: Executor | None) -> bool:
 
     # Every u_i and B_j went through a checked multiplication above: they may be added now.
     # C_u and D are computed values and may be the identity (Σ r_i = 0): pmul handles that.
-    C_u = psub(psum(u), psum(h))
+    C_u = psub(psum(u), generator_sum(n))
     prod_e = e[0]
     for ei in e[1:]:
         prod_e = group.scalar_mul(prod_e, ei)

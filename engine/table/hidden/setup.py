@@ -234,6 +234,13 @@ class EventSetup:
                     group.VERIFY_MEMO.put(proven, True)
                 if answer or group.VERIFY_MEMO.get(checked):
                     outputs = [(c[0], c[1]) for c in cards]
+                elif t.points_in_proof:
+                    # A peer that builds nothing on this entry before its proof is settled: every
+                    # point goes through a checked multiplication when the proof is verified, which
+                    # happens before anything else is folded or made from them (docs/protocol.md
+                    # 6.10). A point that is not valid fails the proof: its author is named here.
+                    outputs = elgamal.check_ciphertexts(cards, ev.n, "the shuffle's cards", points=False)
+                    shuffle_proof.check_proof(given, ev.n, points=False)
                 else:
                     outputs = elgamal.check_ciphertexts(cards, ev.n, "the shuffle's cards")
                     shuffle_proof.check_proof(given, ev.n)
