@@ -11,6 +11,7 @@ into :class:`ForkEvidence`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,12 +51,12 @@ _VERIFIED: set[tuple[bytes, bytes, bytes]] = set()
 _VERIFIED_SIZE = 1 << 14
 
 
-def _signature_verifies(author: bytes, payload: bytes, signature: bytes) -> bool:
-    """Whether ``signature`` is ``author``'s Ed25519 signature of the entry ``payload``. The
-    signatures that verified are kept per process (by the author, the payload's SHA-256 and the
-    signature: a pure function's memo, bounded), so that the host and the seats of one process
-    (``vampire play``) verify each entry's signature once."""
-    key = (author, hashlib.sha256(payload).digest(), signature)
+def _signature_verifies(author: bytes, payload: bytes, signature: bytes, entry_id: bytes) -> bool:
+    """Whether ``signature`` is ``author``'s Ed25519 signature of the entry ``payload`` (whose
+    SHA-256 is ``entry_id``). The signatures that verified are kept per process (by the author,
+    the payload's SHA-256 and the signature: a pure function's memo, bounded), so that the host
+    and the seats of one process (``vampire play``) verify each entry's signature once."""
+    key = (author, entry_id, signature)
     if key in _VERIFIED:
         return True
     try:
@@ -141,13 +142,20 @@ def validate_author_key(pub: Any) -> bytes:
     """
     if not isinstance(pub, bytes) or len(pub) != 32:
         raise BadAuthorKey("An author key must be 32 bytes.")
-    try:
-        ok = nacl.bindings.crypto_core_ed25519_is_valid_point(pub)
-    except Exception:
-        ok = False
-    if not ok:
+    if not _valid_point(pub):
         raise BadAuthorKey("The author key is not a canonical point of the main subgroup, or is of small order.")
     return pub
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _valid_point(pub: bytes) -> bool:
+    """Whether the 32 bytes ``pub`` pass libsodium's ``crypto_core_ed25519_is_valid_point``; a pure
+    function, so each key of a log (a table has a few authors, and every entry names one) is
+    validated once per process, its answer kept (bounded, least recently used dropped)."""
+    try:
+        return bool(nacl.bindings.crypto_core_ed25519_is_valid_point(pub))
+    except Exception:
+        return False
 
 
 # --- Entries (PROTOCOL.md 2) --------------------------------------------------------------------
@@ -213,7 +221,7 @@ class Entry:
     id: bytes
 
     @classmethod
-    def _make(cls, payload: bytes, signature: bytes, fields: dict[str, Any]) -> Entry:
+    def _make(cls, payload: bytes, signature: bytes, fields: dict[str, Any], entry_id: bytes | None = None) -> Entry:
         return cls(
             payload=payload,
             signature=signature,
@@ -224,7 +232,7 @@ class Entry:
             kind=fields["kind"],
             body=fields["body"],
             time=fields["time"],
-            id=hashlib.sha256(payload).digest(),
+            id=hashlib.sha256(payload).digest() if entry_id is None else entry_id,
         )
 
     @classmethod
@@ -253,12 +261,13 @@ class Entry:
         if len(signature) != 64:
             raise MalformedEntry(f"An entry signature must be 64 bytes, not {len(signature)}.")
         fields = _parse_payload(payload, limits)
-        if not _signature_verifies(fields["author"], payload, signature):
+        entry_id = hashlib.sha256(payload).digest()
+        if not _signature_verifies(fields["author"], payload, signature, entry_id):
             raise BadSignature(
                 f"The signature of the {fields['kind']!r} entry at seq {fields['seq']} does not "
                 "verify against its author's key."
             )
-        return cls._make(payload, signature, fields)
+        return cls._make(payload, signature, fields, entry_id)
 
     @property
     def is_genesis(self) -> bool:

@@ -14,12 +14,6 @@ import stat
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    NoEncryption,
-    PrivateFormat,
-    PublicFormat,
-)
 
 from engine.errors import IdentityError
 from engine.files import open_no_follow, write_private
@@ -36,7 +30,7 @@ def new_key() -> Ed25519PrivateKey:
 
 def public_bytes(key: Ed25519PrivateKey) -> bytes:
     """The raw 32-byte Ed25519 public key of ``key``."""
-    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return key.public_key().public_bytes_raw()
 
 
 FINGERPRINT_BYTES = 8
@@ -100,7 +94,7 @@ def load_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:
     if path.exists():
         return read_key_file(path, what)
     key = new_key()
-    seed = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    seed = key.private_bytes_raw()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:

