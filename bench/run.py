@@ -14,8 +14,11 @@
   process with nothing made or verified while playing remembered, as in a new process; ``cli_s``,
   ``vampire audit FILE`` run as a new process); its log size in bytes; ``vtes_game_s``: ``vampire
   audit FILE`` of a whole 4-seat VTES game (``vtes_game_entries`` entries), ``vtes_game_strict_s``
-  the same with ``--strict``;
-- ``result_s``: ``vampire result FILE`` of that VTES game, as a new process;
+  the same with ``--strict``; each command's CPU seconds beside it (``cli_cpu_s``,
+  ``vtes_game_cpu_s``, ``vtes_game_strict_cpu_s``: user + system, all threads);
+- ``result_s``: ``vampire result FILE`` of that VTES game, as a new process (each command's second
+  start: an unmeasured run first compiles the bytecode, as bench.first_turn does), and its CPU
+  seconds ``result_cpu_s``;
 - ``net`` (when the network layer provides it): move latency over loopback and a deal between
   separate processes;
 - ``deck_v2``: version 2's deck (bench.deck): 4- and 8-seat deals between processes over TCP (with
@@ -26,7 +29,7 @@
 - ``first_turn``: ``vampire play`` as a new process to the person's first turn: ``queen_4_s``
   (Vampire Queen, 4 seats, to "Your turn.") and ``vtes_4_s`` (``--game vtes --seats 4``, to the
   first phase of the first turn), with their CPU seconds (bench.first_turn: the real command,
-  its app headless);
+  its app headless, its second start);
 - ``vtes.protocol.tcp_setup_5_s``: a 5-seat VTES set-up between 5 bot processes and a host over
   TCP (``vtes.protocol.tcp_setup_5``: its CPU and critical path; bench.deck).
 
@@ -103,17 +106,32 @@ def _forget_proofs() -> None:
 
 
 def _command_s(*args: str) -> float | None:
-    """Wall seconds of ``vampire ARGS`` run as a new process (None when it fails: a command this
-    version does not have)."""
+    """Wall seconds of ``vampire ARGS`` run as a new process (:func:`_command`)."""
+    return _command(*args)[0]
+
+
+def _command(*args: str) -> tuple[float | None, float | None]:
+    """Wall and CPU seconds (the child's user + system time, all its threads) of ``vampire ARGS``
+    run as a new process (None, None when it fails: a command this version does not have), its
+    second start: an unmeasured run first compiles the bytecode (into the bench's own folder,
+    ``PYTHONPYCACHEPREFIX``, as bench.first_turn does). The CPU figure holds on a loaded machine,
+    where the wall figure does not."""
     import os
+    import resource
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, VAMPIRE_NO_DISCOVERY="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.setdefault("PYTHONPYCACHEPREFIX", str(Path(tempfile.gettempdir()) / "vampire-bench-pycache"))
+    subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=root, env=env, capture_output=True, check=False)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=root, env=env, capture_output=True, check=False)
     took = time.perf_counter() - start
-    return round(took, 3) if done.returncode == 0 else None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
+    return (round(took, 3), round(cpu, 3)) if done.returncode == 0 else (None, None)
 
 
 def bench_audit(rounds: int) -> dict[str, Any]:
@@ -139,8 +157,13 @@ def bench_audit(rounds: int) -> dict[str, Any]:
             "entries_per_s": round(report.entries / took),
             "log_bytes": path.stat().st_size,
             "game_through_protocol_s": round(played, 2),
-            "cli_s": _command_s("audit", str(path)),
+            **_keyed("cli", _command("audit", str(path))),
         }
+
+
+def _keyed(name: str, figures: tuple[float | None, float | None]) -> dict[str, float | None]:
+    """``{name_s: wall, name_cpu_s: CPU}`` of a :func:`_command` figure."""
+    return {f"{name}_s": figures[0], f"{name}_cpu_s": figures[1]}
 
 
 def bench_vtes_log(seats: int = 4) -> dict[str, Any]:
@@ -155,9 +178,9 @@ def bench_vtes_log(seats: int = 4) -> dict[str, Any]:
         assert local.table.ended, "the VTES bench game did not end"
         return {
             "vtes_game_entries": len(local.table.entries),
-            "vtes_game_s": _command_s("audit", str(path)),
-            "vtes_game_strict_s": _command_s("audit", "--strict", str(path)),
-            "result_s": _command_s("result", str(path)),
+            **_keyed("vtes_game", _command("audit", str(path))),
+            **_keyed("vtes_game_strict", _command("audit", "--strict", str(path))),
+            **_keyed("result", _command("result", str(path))),
         }
 
 
@@ -246,9 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         out["audit"] = bench_audit(1 if quick else 5)
     if only & {"audit", "result_s"}:
         vtes_log = bench_vtes_log()
-        result = vtes_log.pop("result_s")
+        result, result_cpu = vtes_log.pop("result_s"), vtes_log.pop("result_cpu_s")
         if "result_s" in only:
             out["result_s"] = result
+            out["result_cpu_s"] = result_cpu
         if "audit" in only:
             out["audit"].update(vtes_log)
     if "queen" in only:

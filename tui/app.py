@@ -15,6 +15,7 @@ from typing import Any
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from tui.commands import VampireCommands
 from tui.errors import explain
@@ -92,11 +93,14 @@ class VampireApp(App[None]):
     # -- start-up --------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        from tui.screens.home import HomeScreen
-
         self.file_warnings.attach()  # first: opening a table may open a secrets file
         s = self.start_at
-        if s.screen not in ("replay", "audit"):  # those close back to the shell, never to home
+        # ``vampire play``'s table opens alone: the person waits for it, not for the home screen,
+        # which is built when the table is left (go_home; a table that cannot start ends the
+        # command). Replay and audit close back to the shell, never to home.
+        if s.screen not in ("play", "replay", "audit"):
+            from tui.screens.home import HomeScreen
+
             self.push_screen(HomeScreen(self.player_name))
         if s.screen == "play":
             self.open_local(s.spec)
@@ -165,14 +169,18 @@ class VampireApp(App[None]):
         """Show ``session``'s lobby or table at once, then start it (network I/O: in a worker);
         the screen fills in as the session reports. ``game``: the table's game, when it is opened
         here (its table says it only once started)."""
-        from tui.screens.lobby import LobbyScreen
-        from tui.screens.table import table_screen
-
         if self.session is not None and self.session is not session:
             await self._stop_session()
         self.session = session
         self.last_session = session
-        screen = LobbyScreen(session) if lobby else table_screen(session, game)
+        if lobby:
+            from tui.screens.lobby import LobbyScreen
+
+            screen: Screen[Any] = LobbyScreen(session)
+        else:
+            from tui.screens.table import table_screen
+
+            screen = table_screen(session, game)
         await self.push_screen(screen)
         try:
             await session.start()
@@ -206,8 +214,10 @@ class VampireApp(App[None]):
         from tui.screens.home import HomeScreen
 
         self._leave()
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
+        if not isinstance(self.screen, HomeScreen):  # the command line opened a table: no home yet
+            self.push_screen(HomeScreen(self.player_name))
 
     @work(group="leave")
     async def _leave(self) -> None:

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from engine.errors import VampireError
+
+_SEAT_REF = re.compile(r"\{s(\d+)\}")
+
+
+def with_seat_names(text: str, names: Sequence[str]) -> str:
+    """``text`` with an engine's seat placeholders (``{s1}``: ``engine.games.base.seat_ref``)
+    replaced by the seats' ``names`` (``"seat 3"`` for a seat past them): a refusal a table sent."""
+    return _SEAT_REF.sub(
+        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else f"seat {int(m.group(1)) + 1}", text
+    )
 
 
 def sentence(text: str) -> str:

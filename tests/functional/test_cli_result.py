@@ -85,6 +85,9 @@ def test_result_of_a_game_that_is_not_over_exits_2_and_help_says_so(
     assert main(["result", str(path)]) == 2
     out = capsys.readouterr().out
     assert "(the game is not over: these are the VP so far)" in out
+    # VP so far are no result: no Archon check is said to pass, the game is said to be unfinished
+    assert "Archon checks: passed" not in out and "Archon check:" not in out
+    assert "Archon checks: none, the game is unfinished (no result to enter yet)" in out.splitlines()
     help_text = build_parser()._subparsers._group_actions[0].choices["result"].format_help()  # type: ignore[union-attr]
     assert "2: the game is not over" in " ".join(help_text.split())
 

@@ -24,7 +24,7 @@ from textual.widgets import Footer, Input, Label, ProgressBar, Static
 
 from engine.games.base import Act
 from engine.table import Table
-from tui.errors import explain
+from tui.errors import explain, with_seat_names
 from tui.errors import sentence as _sentence
 from tui.events import as_session_event
 from tui.games import find_front_end, front_end_of
@@ -32,7 +32,7 @@ from tui.messages import SessionUpdate
 from tui.session import TableSession
 from tui.table_text import head_text, waiting_text, work_progress
 from tui.widgets.common.notes import NoteLog
-from tui.widgets.common.title import TitleBar
+from tui.widgets.common.title import TitleBar, show_in_place
 from tui.widgets.common.too_small import TooSmallNotice
 
 #: Seconds a seat may keep the table waiting before the others are offered an abandon vote.
@@ -264,6 +264,8 @@ class TableFrame(Screen[None]):
         )
 
     def refresh_bindings(self) -> None:
+        if self not in self.app.screen_stack:  # left (popped): its widgets are being removed
+            return
         self._keys_shown = self._keys()
         super().refresh_bindings()
 
@@ -280,11 +282,11 @@ class TableFrame(Screen[None]):
                 _sentence(table.fault.describe(table.names)), title="Cheat proven", severity="error", timeout=30
             )
         if table.fault is not None:
-            label.update("The table stopped: " + table.fault.describe(table.names))
+            show_in_place(label, "The table stopped: " + table.fault.describe(table.names))
             bar.display = False
             return
         if progress is not None:
-            label.update(f"{progress.text}.")
+            show_in_place(label, f"{progress.text}.")
             bar.display = True
             # An unknown length is an indeterminate bar, not one that fills and refills.
             bar.update(total=max(progress.total, 1) if progress.known else None, progress=progress.done)
@@ -298,7 +300,7 @@ class TableFrame(Screen[None]):
         elif stalled is not None:
             secs = int(time.monotonic() - self._last_change)
             waiting += f" {table.names[stalled]} has kept the table waiting {secs} s: a votes to end the wait."
-        label.update(waiting)
+        show_in_place(label, waiting)  # an entry that changes no word of it lays nothing out
         label.set_class(waiting == "Your turn.", "-your-turn")
 
     def _game_over(self) -> bool:
@@ -329,7 +331,9 @@ class TableFrame(Screen[None]):
         try:
             await self.session.submit_move(act)
         except Exception as err:  # every failure is a sentence for the player
-            self.notify(explain(err), title="Move refused", severity="error", timeout=10)
+            # the table's sentence names seats as placeholders ({s3}): every refusal shown names them
+            text = with_seat_names(explain(err), self.session.table.names)
+            self.notify(text, title="Move refused", severity="error", timeout=10)
         else:
             self.moved()
         finally:

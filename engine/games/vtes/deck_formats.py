@@ -34,22 +34,22 @@ from __future__ import annotations
 
 import difflib
 import json
-import logging
 import re
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import NoReturn, cast
-
-import krcg
-from krcg import models, parser
-from krcg.utils import normalize
+from typing import TYPE_CHECKING, NoReturn
 
 from engine.errors import VampireError
 from engine.games.vtes.cards import CardBase
 from engine.games.vtes.vocab import DeckPart
+
+if TYPE_CHECKING:  # krcg (and aiohttp, arrow, which it imports) loads only when a list is read
+    from krcg import models
+
+    from engine.games.vtes.deck_reader import _Lookup
 
 
 class DeckFileError(VampireError):
@@ -106,134 +106,10 @@ class DeckFormat(StrEnum):
     """krcg's minimal JSON: ``{"name": …, "cards": {"<id>": count}}``."""
 
 
-class _Lookup:
-    """The card names krcg's parser sees (it only ever asks ``cards_db[name]``).
-
-    Exact names first (every name :class:`CardBase` knows), then :data:`ABBREVIATIONS`, JOL's
-    ``2xName`` (krcg reads the name as ``xname``), and only then krcg's own fuzzy match, whose
-    guesses are kept (:attr:`guesses`) so the deck can say what it read; with ``exact`` there is
-    no fuzzy match (the guess krcg would make is kept in :attr:`refused`). The last name that did
-    not resolve is kept in :attr:`missed` (the parser logs such a line and keeps it as a comment).
-    """
-
-    def __init__(self, base: CardBase, exact: bool = False) -> None:
-        self.base = base
-        self.exact = exact
-        self.missed: str | None = None
-        self.guesses: list[tuple[str, models.Card]] = []
-        self.refused: dict[str, models.Card] = {}
-
-    def named(self, name: str) -> models.Card | None:
-        """The card with exactly this name (normalised) or a known abbreviation, or None."""
-        card = self.base.lookup(name)
-        if card is None and normalize(name) in ABBREVIATIONS:
-            card = self.base.by_id(ABBREVIATIONS[normalize(name)])
-        return card
-
-    def __getitem__(self, name: str) -> models.Card:
-        card = self.named(name)
-        if card is None and name[:1] in ("x", "X") and len(name) > 1:
-            card = self.base.lookup(name[1:])
-        if card is not None:
-            return card
-        try:
-            card = self.base.cards[name]
-        except KeyError:
-            self.missed = name
-            raise
-        if self.exact:
-            self.refused[name] = card
-            self.missed = name
-            raise KeyError(name)
-        self.guesses.append((name, card))
-        return card
-
-
-class _WarningsKept(logging.Handler):
-    """Keeps the line numbers krcg's parser logs ``failed to parse`` for (a lone line after the
-    cards began that is no card and not marked as a comment)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: set[int] = set()
-
-    def emit(self, record: logging.LogRecord) -> None:
-        line = getattr(record, "line", None)
-        if isinstance(line, int) and str(record.msg).endswith('failed to parse "%s"'):
-            self.lines.add(line)
-
-
-class _Reader(parser.Parser):
-    """krcg's deck list parser, read line by line so every card keeps its line number, repeated
-    lines add up (krcg keeps one entry per card) and lines that name no card become errors."""
-
-    def __init__(self, base: CardBase, exact: bool = False) -> None:
-        self.lookup = _Lookup(base, exact)
-        # krcg's parser only indexes its cards database by name: the look-up above stands in for it
-        super().__init__(cast(krcg.CardDict, self.lookup))
-        self.base = base
-        self.index = 0
-        self.found: list[tuple[int, models.CardInDeck]] = []
-        self.unknown: list[tuple[int, str]] = []
-        self.guessed: list[tuple[int, str, models.Card]] = []
-        self.zero: list[int] = []
-        self.kept = _WarningsKept()
-        # a logger of its own: warnings are how krcg reports a line it could not read, and the
-        # process-wide "krcg" logger is kept quiet (engine.games.vtes.cards.card_base)
-        self.log = logging.Logger("vampire.decks")
-        self.log.addHandler(self.kept)
-
-    def read(self, lines: list[str]) -> models.Deck:
-        """Parse ``lines``; return krcg's deck (headers and comments), cards in :attr:`found`."""
-        for index, line in enumerate(lines, start=1):
-            self.index = index
-            self.logger = parser.LineLogAdapter(self.log, {"line": index, "deck": ""})
-            line = line.replace("\ufeff", "")
-            # Lackey may add the set after the name: the card is read without it
-            self.parse_line(index, _LACKEY_SET_RE.sub(r"\1", line))
-        # one line past the end, so a last unreadable line is logged with its own number
-        self.logger = parser.LineLogAdapter(self.log, {"line": len(lines) + 1, "deck": ""})
-        self.comment("", mark=parser.Mark.END)
-        self.deck.cards = [card for _, card in self.found]
-        return self.deck
-
-    def get_card(self, line: str) -> models.CardInDeck | None:
-        """krcg's reading of one line, recorded with its line number; a line that starts with a
-        count and names no card is recorded as unknown."""
-        preface = self.preface
-        self.lookup.missed = None
-        guesses = len(self.lookup.guesses)
-        card = super().get_card(line)
-        count = _COUNT_RE.match(line)
-        if card is not None:
-            if count and int(count.group(1)) == 0:
-                self.zero.append(self.index)
-                return None
-            self.found.append((self.index, card))
-            for name, guess in self.lookup.guesses[guesses:]:
-                self.guessed.append((self.index, self._written(line, name), guess))
-        elif self.lookup.missed is not None and count:
-            written = self._written(line, self.lookup.missed)
-            hint = self.base.closest(written)
-            close = hint is not None and _likeness(written, hint) >= _CLOSE_ENOUGH
-            if not preface or _SURE_COUNT_RE.match(line) or close or self.lookup.missed in self.lookup.refused:
-                self.unknown.append((self.index, written))
-        return card
-
-    @staticmethod
-    def _written(line: str, missed: str) -> str:
-        """The name as the line writes it (krcg looks names up lower case and may add a group)."""
-        if "(g" not in missed[:-4] and re.search(r" \(g\d\)$", missed):
-            missed = missed[:-5]
-        text = line.strip()
-        at = normalize(text).find(missed)
-        if at >= 0 and len(normalize(text)) == len(text):
-            return text[at : at + len(missed)].strip()
-        return missed.strip()
-
-
 def _likeness(a: str, b: str) -> float:
     """difflib's ratio of two names, normalised (0 to 1)."""
+    from krcg.utils import normalize
+
     return difflib.SequenceMatcher(None, normalize(a), normalize(b)).ratio()
 
 
@@ -279,6 +155,8 @@ def _header_counts(lines: list[str]) -> dict[DeckPart, tuple[int, int]]:
 
 def _from_text(text: str, base: CardBase, exact: bool) -> ListRead:
     """A deck list read by krcg's parser."""
+    from engine.games.vtes.deck_reader import _Reader
+
     lines = text.splitlines()
     reader = _Reader(base, exact)
     kdeck = reader.read(lines)
@@ -297,12 +175,16 @@ def _from_text(text: str, base: CardBase, exact: bool) -> ListRead:
 def _refused_guess(refused: Mapping[str, models.Card], written: str) -> models.Card | None:
     """krcg's guess for ``written`` when ``exact`` refused it (krcg asked in lower case, perhaps
     with a group added)."""
+    from krcg.utils import normalize
+
     key = normalize(written)
     return next((card for name, card in refused.items() if name == key or name.startswith(f"{key} (g")), None)
 
 
 def _from_vdb_url(url: str, base: CardBase) -> models.Deck:
     """VDB's "deck in URL" link, decoded here as krcg's ``providers.fetch_vdb`` does (no network)."""
+    from krcg import models
+
     parts = urllib.parse.urlparse(url)
     params = urllib.parse.parse_qs(parts.query)
     kdeck = models.Deck(name=params.get("name", [""])[0], author=params.get("author", [""])[0])
@@ -318,6 +200,8 @@ def _from_vdb_url(url: str, base: CardBase) -> models.Deck:
 
 def _from_json(text: str, base: CardBase) -> models.Deck:
     """krcg's minimal JSON deck: ``{"name": str, "author": str, "cards": {"<id>": count}}``."""
+    from krcg import models
+
     try:
         data = json.loads(text)
     except ValueError as err:
@@ -404,6 +288,8 @@ def _xml_card(
 ) -> None:
     """Read one XML card entry: the first of ``names`` that is a card's exact name, else krcg's
     guess for the first it matches loosely (a reading; with ``exact``, a problem), else a problem."""
+    from krcg import models
+
     if count == 0:
         read.problems.append((line, f"line {line}: a count of 0 is not a card"))
         return
@@ -430,6 +316,10 @@ def _from_xml(text: str, base: CardBase, exact: bool) -> ListRead:
     root = _xml_tree(text)
     if root.tag != "deck":
         raise not_a_deck(f"XML whose root is <{root.tag}>, not a Lackey or ARDB <deck>")
+    from krcg import models
+
+    from engine.games.vtes.deck_reader import _Lookup
+
     lookup = _Lookup(base)
     read = ListRead(models.Deck())
     zones = [c for c in root.children if c.tag == "superzone"]

@@ -20,8 +20,6 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from krcg import models
-
 from engine.games.base import Act
 from engine.games.vtes.cards import CardBase, card_base, identity
 from engine.games.vtes.deck_checks import (
@@ -43,7 +41,9 @@ from engine.games.vtes.deck_formats import (
 )
 from engine.games.vtes.vocab import DeckPart, Do
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # krcg loads when a deck list is read or written, not for a kept reading
+    from krcg import models
+
     from engine.games.spec import KitCheck
 
 __all__ = [
@@ -193,6 +193,8 @@ def parse_deck(
 
 def krcg_deck(deck: Deck, base: CardBase | None = None) -> models.Deck:
     """``deck`` as krcg's deck model (name and cards), for krcg's writers."""
+    from krcg import models
+
     base = base or card_base()
     kdeck = models.Deck(name=deck.name)
     for cid, count in (*deck.crypt, *deck.library):

@@ -17,7 +17,7 @@ from engine.games.vtes.cards import CACHE_FORMAT, cache_path, krcg_version, writ
 from engine.games.vtes.decks import Deck
 
 #: The files whose code reads a deck list: a reading kept by another version of them is read anew.
-_READING_CODE = ("cards.py", "decks.py", "deck_formats.py", "deck_checks.py")
+_READING_CODE = ("cards.py", "decks.py", "deck_formats.py", "deck_reader.py", "deck_checks.py")
 
 
 def _reading_code() -> str:

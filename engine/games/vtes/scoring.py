@@ -220,7 +220,8 @@ def result_text(
 
     ``text``: a heading, one line per player ranked by :func:`ranked` (its rank, then table
     position and seat number), columns aligned by display width (wide CJK and emoji names too),
-    then the Archon checks (at most 80 columns wide for names of 14 cells);
+    then the Archon checks (at most 80 columns wide for names of 14 cells), or for a game not over
+    a line saying it is unfinished instead;
     ``csv``: ``round,table,position,seat,player,vekn,vp,gw`` rows (empty cells when not given);
     ``json``: ``{"game", "round", "table", "players", "ruleset", "ended", "over", "results":
     [{"position", "seat", "name", "vekn", "vp", "gw", "score"}], "archon_checks": [sentences]}``
@@ -297,9 +298,12 @@ def result_text(
     # the log's seat number (join order) is shown so the log can be matched.
     lines.append("rank: by GW, then VP (ties share a rank); #: table position (seating order)")
     lines.append("seat: the seat number in the log")
-    lines.extend(f"Archon check: {p}" for p in problems)
-    if not problems:
-        lines.append("Archon checks: passed")
+    if state.step != Step.OVER:  # VP so far are no result: nothing to check for the Archon yet
+        lines.append("Archon checks: none, the game is unfinished (no result to enter yet)")
+    else:
+        lines.extend(f"Archon check: {p}" for p in problems)
+        if not problems:
+            lines.append("Archon checks: passed")
     for c in disputed:
         who = " and ".join(names[s] for s in c.disputed)
         lines.append(

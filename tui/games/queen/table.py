@@ -30,6 +30,7 @@ from tui.games.queen.widgets.trick import TrickView
 from tui.screens.table import TableFrame
 from tui.session import TableSession
 from tui.table_text import waiting_text
+from tui.widgets.common.title import show_in_place
 
 
 def shown_text(widget: Static) -> str:
@@ -134,7 +135,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
                 self._why = None
                 return
             line = self.query_one("#pick", Static)
-            line.update(f"✗ {reason}")
+            show_in_place(line, f"✗ {reason}")
             line.set_class(True, "-illegal")
 
     def _judge_pick(self) -> None:
@@ -148,12 +149,12 @@ class TableScreen(TableFrame, inherit_bindings=False):
         self._pick_act = None
         mine = self.my_turn()
         if state is None or state.phase == "over" or table.phase in ("over", "stopped"):
-            line.update("")
+            show_in_place(line, "")
             return
         trick = state.trick
         if not keys:
             if state.phase != "play":
-                line.update("")
+                show_in_place(line, "")
                 line.set_class(False, "-illegal")
                 return
             if mine and trick is None:
@@ -169,7 +170,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
                 text = "You watch this table: the hands are hidden from you; the log shows every play."
             else:
                 text = "Pick cards with ←/→ and Space while you wait; Enter plays them on your turn."
-            line.update(text)
+            show_in_place(line, text)
             line.set_class(False, "-illegal")
             return
         try:
@@ -181,11 +182,11 @@ class TableScreen(TableFrame, inherit_bindings=False):
             self.session.check_move(act)
         except IllegalMove as err:
             reason = str(err).strip().rstrip(".")
-            line.update(f"✗ Cannot play that: {reason}.")
+            show_in_place(line, f"✗ Cannot play that: {reason}.")
             line.set_class(True, "-illegal")
             return
         self._pick_act = act
-        line.update(f"✓ Enter {self._act_words(act)}.")
+        show_in_place(line, f"✓ Enter {self._act_words(act)}.")
         line.set_class(False, "-illegal")
 
     def _cannot_beat(self, trick: Any) -> str | None:

@@ -13,6 +13,28 @@ from textual.widgets import Static
 SEPARATOR = " · "
 
 
+def show_in_place(widget: Static, content: str | Text) -> None:
+    """Show ``content`` (plain text or a rich Text) in ``widget``, laying the screen out again only
+    when the widget's size may change: Textual's ``Static.update`` lays out the whole screen, which
+    a line given new words of the same height (every entry's head in the title, the status line, a
+    seat list) does not need. A widget whose width follows its content (``width: auto``) is laid
+    out whenever its content changes; one whose height does (``height: auto``) when the height its
+    content needs differs from its height (or its min/max bounds it); one of a set size, never.
+    Content equal to what is shown, at the height it needs, changes nothing."""
+    width = widget.content_size.width
+    styles = widget.styles
+    if not widget.is_mounted or width <= 0 or (styles.width is not None and styles.width.is_auto):
+        if widget.content != content or not widget.is_mounted or width <= 0:
+            widget.update(content)  # not laid out yet (the first layout sizes it), or its width follows
+        return
+    if widget.content != content:
+        widget.update(content, layout=False)
+    if styles.height is not None and not styles.height.is_auto:
+        return  # a set height (cells, fr, %): the words never change the layout
+    if widget.get_content_height(widget.content_size, widget.app.size, width) != widget.content_size.height:
+        widget.refresh(layout=True)
+
+
 def fit_parts(parts: Sequence[str], width: int, optional: Collection[int] = ()) -> list[str]:
     """``parts`` laid out in lines of at most ``width`` cells, joined by :data:`SEPARATOR`.
 
@@ -69,4 +91,4 @@ class TitleBar(Static):
         self._fit()
 
     def _fit(self) -> None:
-        self.update(Text("\n".join(self.lines)))
+        show_in_place(self, Text("\n".join(self.lines)))

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui.games.queen.present import SeatRow
+from tui.widgets.common.title import show_in_place
 
 _STATUS_STYLE = {
     "to play": "bold reverse",
@@ -42,4 +43,4 @@ class SeatList(Static):
             text.append_text(line)
             if i < len(rows) - 1:
                 text.append("\n")
-        self.update(text)
+        show_in_place(self, text)

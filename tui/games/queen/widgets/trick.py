@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui.games.queen.present import beat_words, last_trick_line, trick_rows, trick_title
+from tui.widgets.common.title import show_in_place
 
 
 class TrickView(Static):
@@ -21,7 +22,7 @@ class TrickView(Static):
     def show(self, state: Any, names: Sequence[str], me: int | None = None) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
         if state is None:
-            self.update(text)
+            show_in_place(self, text)
             return
         trick = state.trick
         self.set_class(bool(trick is not None and trick.hunter), "-hunter")
@@ -37,7 +38,7 @@ class TrickView(Static):
                 text.append("The round is over: its hands\nare being revealed.", style="dim")
             elif state.phase == "over":
                 text.append("The game is over.", style="bold")
-            self.update(text)
+            show_in_place(self, text)
             return
         if trick.hunter:
             text.append(f"HUNTER TRICK: Hunter {trick.hunter}\n", style="bold reverse")
@@ -71,7 +72,7 @@ class TrickView(Static):
             text.append("to play" if i == 0 else "waiting", style="bold" if i == 0 else "dim")
             text.append("\n")
         text.rstrip()
-        self.update(text)
+        show_in_place(self, text)
 
 
 def _name(name: str, me: bool) -> str:
