@@ -2,8 +2,8 @@
 (shared/rules/vtes-actions.md 2–4, 5.1, 6.1–6.2 and readings P1–P4, P8, P9).
 
 The engine owns who may act, in which window and in what order, and when a window closes; the
-players still apply card texts. Each act here is parsed once into a typed value
-(:class:`Announce`, :class:`BlockAttempt`; :class:`~engine.games.vtes.plays.Numbers`), then checked against the
+players still apply card texts. Each act here comes as its typed record
+(:mod:`engine.games.vtes.act_records`), is checked against the
 :class:`~engine.games.vtes.work.Work` copy and applied to it. A refusal is an
 :class:`~engine.games.base.IllegalMove` with the page's sentence; a refusal P9 lets a card lift
 goes through :meth:`Work.refuse`, which lets it pass once when the act names that card.
@@ -19,11 +19,12 @@ all have passed in order with no play since.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from engine.games.base import Act, IllegalMove, Pos, seat_ref
+from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics
-from engine.games.vtes.acts import esc, read_bool, read_int, read_pos, read_seat, read_word
+from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
+from engine.games.vtes.acts import esc, within
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, clockwise_after
 from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
@@ -61,57 +62,6 @@ _UNTARGETED = frozenset(
 )
 
 
-# --- the typed acts --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Announce:
-    """An ``action`` act (P2): ``minion`` acts for its controller; ``kind``; ``card``: the action
-    card (from hand, or in play), ``target``: the Methuselah a bleed or a card's directed action
-    targets, ``target_card``: the vampire a rescue or diablerie names, or equipment taken from
-    another minion; ``stealth``, ``amount``, ``cost_blood``, ``cost_pool``: None for the
-    action's default (P8; a card's cost is its printed one, read from krcg, an X cost is 0)."""
-
-    minion: Pos
-    kind: ActionKind
-    card: Pos | None = None
-    target: int | None = None
-    target_card: Pos | None = None
-    stealth: int | None = None
-    amount: int | None = None
-    cost_blood: int | None = None
-    cost_pool: int | None = None
-
-    @classmethod
-    def parse(cls, act: Act) -> Announce:
-        """Read an ``action`` act. Raises MalformedAct for a wrong shape, IllegalMove for a number
-        out of range."""
-        return cls(
-            minion=read_pos(act.get("minion"), "acting minion"),
-            kind=read_word(act, "kind", tuple(ActionKind)),
-            card=read_pos(act["card"], "card") if "card" in act else None,
-            target=read_seat(act, "target", -1) if "target" in act else None,
-            target_card=read_pos(act["target_card"], "card") if "target_card" in act else None,
-            stealth=read_int(act, "stealth", low=-10, high=20) if "stealth" in act else None,
-            amount=read_int(act, "amount", low=0, high=30) if "amount" in act else None,
-            cost_blood=read_int(act, "cost_blood", low=0, high=30) if "cost_blood" in act else None,
-            cost_pool=read_int(act, "cost_pool", low=0, high=30) if "cost_pool" in act else None,
-        )
-
-
-@dataclass(frozen=True)
-class BlockAttempt:
-    """A ``block`` act (P3): ``minion`` attempts to block with ``intercept`` (default 0)."""
-
-    minion: Pos
-    intercept: int = 0
-
-    @classmethod
-    def parse(cls, act: Act) -> BlockAttempt:
-        """Read a ``block`` act. Raises MalformedAct or IllegalMove (intercept out of range)."""
-        return cls(read_pos(act.get("minion"), "blocking minion"), read_int(act, "intercept", 0, low=-10, high=20))
-
-
 # --- who, in which order --------------------------------------------------------------------------
 
 
@@ -139,9 +89,12 @@ def impulse_order(action: Action, in_game: Sequence[int]) -> tuple[int, ...]:
 # --- announcing -----------------------------------------------------------------------------------
 
 
-def announce(w: Work, act: Act) -> None:
+def announce(w: Work, a: ActionAct) -> None:
     """Check and apply an ``action`` act (P2): the minion locks and window A opens."""
-    a = Announce.parse(act)
+    within(a.do, "stealth", a.stealth, low=-10, high=20)
+    within(a.do, "amount", a.amount, low=0, high=30)
+    within(a.do, "cost_blood", a.cost_blood, low=0, high=30)
+    within(a.do, "cost_pool", a.cost_pool, low=0, high=30)
     if w.open_action is not None:
         raise IllegalMove(f"one action at a time: {action_words(w, w.open_action)} is still open")
     _nothing_under_way(w)
@@ -226,7 +179,7 @@ def is_minion(w: Work, pos: Pos) -> bool:
     return info is not None and "Ally" in info.types
 
 
-def _check_card(w: Work, a: Announce) -> int:
+def _check_card(w: Work, a: ActionAct) -> int:
     """The action card's krcg id (0: none); checks where it is and its type."""
     if a.card is None:
         if a.kind in _NEED_CARD:
@@ -247,7 +200,7 @@ def _check_card(w: Work, a: Announce) -> int:
     return info.id if info is not None else 0
 
 
-def _check_once(w: Work, a: Announce, name: str, card_id: int) -> None:
+def _check_once(w: Work, a: ActionAct, name: str, card_id: int) -> None:
     """The per-turn limits of 2.1."""
     mine = [d for d in w.done if d.minion == a.minion]
     if a.kind == ActionKind.BLEED and any(d.kind == ActionKind.BLEED for d in mine):
@@ -268,7 +221,7 @@ def hunts_due(w: Work, seat: int) -> list[Pos]:
     )
 
 
-def _check_hunts(w: Work, a: Announce) -> None:
+def _check_hunts(w: Work, a: ActionAct) -> None:
     due = hunts_due(w, w.author)
     if due and not (a.kind == ActionKind.HUNT and a.minion in due):
         names = " and ".join(w.name(p) for p in due)
@@ -298,7 +251,7 @@ def check_leave_minion_phase(w: Work) -> None:
         )
 
 
-def _targets(w: Work, a: Announce, name: str) -> tuple[tuple[int, ...], Pos | tuple[()]]:
+def _targets(w: Work, a: ActionAct, name: str) -> tuple[tuple[int, ...], Pos | tuple[()]]:
     """The targeted Methuselahs and the targeted card of an announcement (1.2, §3)."""
     actor = w.author
     if a.kind == ActionKind.BLEED:
@@ -350,7 +303,7 @@ def holds_impulse(w: Work, a: Action, what: str) -> None:
     w.must_hold_impulse(a.impulse, what)
 
 
-def pass_impulse(w: Work, act: Act) -> None:
+def pass_impulse(w: Work) -> None:
     """A ``pass`` (P1, P3): in window A an entitled Methuselah's pass is its final decline; the
     impulse moves on, and the last pass of the order closes the window."""
     a = open_action(w)
@@ -386,15 +339,16 @@ def _close_window(w: Work, a: Action) -> None:
                     f"The block by {w.name(a.blocker)} fails: intercept {a.intercept} against stealth {a.stealth}",
                     a.actor,
                 )
-                w.action = replace(a, window=Window.NO_ATTEMPT, blocker=(), intercept=0, impulse=a.actor)
+                tried = (*a.tried, a.blocker)
+                w.action = replace(a, window=Window.NO_ATTEMPT, blocker=(), tried=tried, intercept=0, impulse=a.actor)
         case Window.DECLINED:
             _succeed(w, a)
 
 
-def block(w: Work, act: Act) -> None:
+def block(w: Work, b: BlockAct) -> None:
     """A ``block`` attempt (P3): window A, on the impulse of an entitled Methuselah that has not
     declined, with a ready unlocked minion of its own; window B opens."""
-    b = BlockAttempt.parse(act)
+    intercept = within(b.do, "intercept", b.intercept, low=-10, high=20)
     a = open_action(w)
     if w.author == a.actor:
         raise IllegalMove("you cannot block your own action")
@@ -416,9 +370,11 @@ def block(w: Work, act: Act) -> None:
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
+    if b.minion in a.tried:
+        raise IllegalMove(f"{name} has already tried to block this action: another of your minions may try (4.2)")
     if c.locked:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
-    w.action = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=b.intercept, impulse=a.actor)
+    w.action = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept, impulse=a.actor)
 
 
 def _blocked(w: Work, a: Action) -> None:
@@ -450,7 +406,7 @@ def _blocked(w: Work, a: Action) -> None:
     after_action(w)
 
 
-def diablerise_blocked(w: Work, act: Act) -> None:
+def diablerise_blocked(w: Work, act: DiableriseAct) -> None:
     """6.2: the blocking vampire's controller diablerises the vampire whose leave torpor it
     blocked (6.3), taking its equipment unless ``take`` is false; a blood hunt follows (6.4)."""
     a = open_action(w)
@@ -459,7 +415,7 @@ def diablerise_blocked(w: Work, act: Act) -> None:
     holds_impulse(w, a, "diablerise")
     assert a.blocker
     w.action = ()
-    text = diablerie(w, a.blocker, a.minion, read_bool(act, "take", True))
+    text = diablerie(w, a.blocker, a.minion, act.take is not False)
     w.note(f"{w.name(a.blocker)} diablerises {w.name(a.minion)}{text}", w.author, a.actor)
     politics.open_blood_hunt(w, a.blocker)
 

@@ -1,6 +1,7 @@
 """Reading untrusted VTES acts (shared/rules/vtes.md, "Precise readings"; vtes-actions.md P2–P9):
-the act vocabulary (:data:`ACT_FIELDS`), the field readers and the shape check every act passes
-before any rule is asked.
+the act vocabulary (:data:`ACT_FIELDS`), the field readers and :func:`parse_act`, which every act
+passes before any rule is asked: it reads the map once into a typed record
+(:mod:`engine.games.vtes.act_records`) and the rules read only the record.
 
 An act is a canonical map with a ``"do"`` key (a :class:`~engine.games.vtes.vocab.Do`). An act
 of the wrong shape (not a map, an unknown name or field, a field of the wrong type or outside the
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from typing import Any
 
 from engine.games.base import Act, IllegalMove, MalformedAct, Pos, act_position
+from engine.games.vtes.act_records import RECORDS, VtesAct, make_record
 from engine.games.vtes.vocab import (
     MOVE_TARGETS,
     PLAY_TARGETS,
@@ -26,57 +29,11 @@ from engine.games.vtes.vocab import (
     VoteSource,
 )
 
-_LIFT = frozenset({"lift", "by"})
 _ACTION_NUMBERS = frozenset({"stealth", "intercept", "amount", "target"})
 
-ACT_FIELDS: dict[Do, frozenset[str]] = {
-    Do.DECK: frozenset({"crypt", "library"}),
-    Do.PHASE: frozenset(),
-    Do.END_TURN: frozenset(),
-    Do.EDGE: frozenset(),
-    Do.DRAW: frozenset({"n"}),
-    Do.PLAY: frozenset(
-        {"card", "to", "on", "controller", "no_replace", "pool", "blood", "minion"}
-        | _ACTION_NUMBERS
-        | {"bleed_mod"}
-        | _LIFT
-    ),
-    Do.DISCARD: frozenset({"card", "no_replace"}),
-    Do.MOVE: frozenset({"cards", "to", "on", "controller", "no_replace", "cause", "by"}),
-    Do.BURN: frozenset({"cards", "no_replace", "cause", "by"}),
-    Do.LOCK: frozenset({"cards", "cause", "by"}),
-    Do.UNLOCK: frozenset({"cards", "cause", "by"}),
-    Do.BLOOD: frozenset({"card", "delta", "cause", "by"}),
-    Do.LIFE: frozenset({"card", "delta", "cause", "by"}),
-    Do.POOL: frozenset({"seat", "delta", "changes", "cause", "by"}),
-    Do.COMBAT: frozenset({"minions", "cause", "by"}),
-    Do.INFLUENCE: frozenset({"card"}),
-    Do.TRANSFER: frozenset({"kind", "card", "n"}),
-    Do.HAND_SIZE: frozenset({"seat", "delta"}),
-    Do.SHUFFLE: frozenset({"zone", "seat"}),
-    Do.ACTION: frozenset(
-        {"minion", "kind", "card", "target", "target_card", "stealth", "amount", "cost_blood", "cost_pool"} | _LIFT
-    ),
-    Do.BLOCK: frozenset({"minion", "intercept"} | _LIFT),
-    Do.PASS: frozenset(),
-    Do.ADJUST: frozenset(_ACTION_NUMBERS | {"cause"} | _LIFT),
-    Do.ACTION_END: frozenset({"by", "cause"}),
-    Do.DISPUTE: frozenset({"act"}),
-    Do.DIABLERISE: frozenset({"take"}),
-    Do.MANEUVER: frozenset({"minion", "card"}),
-    Do.STRIKE: frozenset(
-        {"minion", "damage", "aggravated", "ranged", "first", "dodge", "ends", "steal", "retainer", "other"}
-        | {"additional", "card"}
-    ),
-    Do.PREVENT: frozenset({"minion", "normal", "agg", "card"}),
-    Do.PRESS: frozenset({"minion", "card"}),
-    Do.TERMS: frozenset({"text"}),
-    Do.VOTE: frozenset({"source", "card", "count", "for"}),
-    Do.DONE: frozenset(),
-    Do.WITHDRAW: frozenset(),
-    Do.TIME: frozenset(),
-}
-"""Every act (its ``"do"``) and the fields it may carry besides ``"do"``."""
+ACT_FIELDS: dict[Do, frozenset[str]] = {do: record.keys() for do, record in RECORDS.items()}
+"""Every act (its ``"do"``) and the fields it may carry besides ``"do"``: the fields of its
+record (:data:`~engine.games.vtes.act_records.RECORDS`)."""
 
 _DO_BY_NAME: dict[str, Do] = {d.value: d for d in Do}
 
@@ -160,6 +117,19 @@ def read_cause(act: Act) -> str:
     return value
 
 
+def within(
+    do: Do, key: str, value: int | None, low: int | None = None, high: int | None = None, default: int = 0
+) -> int:
+    """A number field of a ``do`` act (``default`` when absent) checked against ``low``..``high``.
+    Raises IllegalMove out of range, with the sentence :func:`read_int` gives."""
+    number = default if value is None else value
+    if low is not None and number < low:
+        raise IllegalMove(f"{key!r} of the {do} act must be at least {low}, not {number}")
+    if high is not None and number > high:
+        raise IllegalMove(f"{key!r} of the {do} act must be at most {high}, not {number}")
+    return number
+
+
 def esc(text: str) -> str:
     """Escape text for a Note template."""
     return text.replace("{", "{{").replace("}", "}}")
@@ -185,41 +155,45 @@ def act_name(act: Act) -> Do:
     return do
 
 
-def read_field(do: Do, act: Act, key: str) -> None:
-    """Check the type of field ``key`` (a field name means the same in every act). Raises
-    MalformedAct."""
+def read_field(do: Do, act: Act, key: str) -> Any:
+    """Field ``key`` read to its type (a field name means the same in every act): an int, a bool,
+    a text, a vocabulary word, a position, a tuple of positions or of ``(seat, delta)`` pairs.
+    Raises MalformedAct."""
     match key:
         case ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act") | (
             "cost_blood" | "cost_pool"
         ):
-            read_int(act, key)
+            return read_int(act, key)
         case "controller" | "seat" | "target":
-            read_seat(act, key, -1)
+            return read_seat(act, key, -1)
         case "no_replace" | "bleed_mod" | "aggravated" | "ranged" | "first" | "dodge" | "ends" | "other" | "for":
-            read_bool(act, key, False)
+            return read_bool(act, key, False)
+        case "take":
+            return read_bool(act, key, True)
         case "damage" | "steal" | "normal" | "agg" | "additional" | "count":
-            read_int(act, key)
+            return read_int(act, key)
         case "retainer":
-            read_pos(act[key], "retainer")
+            return read_pos(act[key], "retainer")
         case "text":
             if not isinstance(act[key], str):
                 raise MalformedAct(f"{key!r} of the {act['do']} act must be a text")
+            return act[key]
         case "source":
-            read_word(act, key, tuple(VoteSource))
+            return read_word(act, key, tuple(VoteSource))
         case "target_card" | "by":
-            read_pos(act[key], "card")
+            return read_pos(act[key], "card")
         case "lift":
-            read_word(act, key, tuple(Lift))
+            return read_word(act, key, tuple(Lift))
         case "card":
-            read_pos(act[key], "card")
+            return read_pos(act[key], "card")
         case "on":
-            read_pos(act[key], "card it goes on")
+            return read_pos(act[key], "card it goes on")
         case "minion":
-            read_pos(act[key], "minion")
+            return read_pos(act[key], "minion")
         case "cards" | "minions":
-            read_positions(act, key)
+            return read_positions(act, key)
         case "cause":
-            read_cause(act)
+            return read_cause(act)
         case "changes":
             raw = act[key]
             if (
@@ -228,12 +202,14 @@ def read_field(do: Do, act: Act, key: str) -> None:
                 or not all(isinstance(x, (list, tuple)) and len(x) == 2 and all(type(v) is int for v in x) for x in raw)
             ):
                 raise MalformedAct("'changes' must list [seat, delta] pairs")
+            return tuple((x[0], x[1]) for x in raw)
         case "to":
-            read_word(act, key, PLAY_TARGETS if do == Do.PLAY else MOVE_TARGETS)
+            return read_word(act, key, PLAY_TARGETS if do == Do.PLAY else MOVE_TARGETS)
         case "kind":
-            read_word(act, key, tuple(ActionKind) if do == Do.ACTION else tuple(TransferKind))
+            return read_word(act, key, tuple(ActionKind) if do == Do.ACTION else tuple(TransferKind))
         case "zone":
-            read_word(act, key, (DeckPart.LIBRARY, DeckPart.CRYPT))
+            return read_word(act, key, (DeckPart.LIBRARY, DeckPart.CRYPT))
+    raise AssertionError(f"no reader for the field {key!r}")  # every key of ACT_FIELDS has one
 
 
 REQUIRED: dict[Do, tuple[str, ...]] = {
@@ -266,13 +242,14 @@ REQUIRED: dict[Do, tuple[str, ...]] = {
 """The fields an act cannot do without (the others of :data:`ACT_FIELDS` have defaults)."""
 
 
-def check_act_shape(act: Act) -> Do:
-    """Check everything about an untrusted act that no state could change: its name, its fields
-    and their types, the fields it needs and the ones that go together. Returns its name; raises
-    MalformedAct with a sentence. The rules (IllegalMove) are checked only after this."""
+def parse_act(act: Act) -> VtesAct:
+    """Read an untrusted act once into its typed record (:mod:`engine.games.vtes.act_records`),
+    checking everything about it that no state could change: its name, its fields and their
+    types, the fields it needs and the ones that go together. Raises MalformedAct with a
+    sentence. The rules (IllegalMove, numbers out of range included) are checked only after this,
+    on the record; ``parse_act(act).to_map() == act`` for the canonical map of a log."""
     do = act_name(act)
-    for key in sorted(set(act) - {"do"}):
-        read_field(do, act, key)
+    values = {key: read_field(do, act, key) for key in sorted(set(act) - {"do"})}
     for key in REQUIRED.get(do, ()):
         if key not in act:
             read_missing(do, act, key)
@@ -307,7 +284,7 @@ def check_act_shape(act: Act) -> Do:
                 read_missing(do, act, "card")
         case _:
             pass
-    return do
+    return make_record(do, values)
 
 
 def read_missing(do: Do, act: Act, key: str) -> None:

@@ -7,8 +7,11 @@ a hunt for a vampire low on blood, else a bleed of its prey for 1; it passes the
 and blocks a bleed at itself when it matters (the bleed would oust it, its pool is low, or by
 chance); it transfers pool to the uncontrolled vampire closest to its capacity (or brings out a new crypt card),
 influences out vampires at capacity, discards one card and draws, and ends the turn; it agrees
-when another player calls time (tournament rules), and never calls it first. It never plays
-card texts, so its games end by bleeds: whole games finish in a few thousand acts.
+when another player calls time (tournament rules), and never calls it first. Of card texts it
+plays only the simple ones :mod:`engine.games.vtes.readings` reads: combat cards' strikes, and
+political action cards whose terms it can choose and apply (it records them naming the players,
+and applies them by ordinary acts once its referendum passes); its games end by bleeds: whole
+games finish in a few thousand acts.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.readings import StrikeReading, best_strike, strike_act
+from engine.games.vtes.readings import StrikeReading, Terms, best_strike, bot_terms, strike_act, terms_acts
 from engine.games.vtes.view import hunts_due
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window
 
@@ -54,6 +57,12 @@ class VtesBot:
         self.max_vampires = max_vampires
         self.randomness = randomness
         self.block_chance = block_chance
+        self._terms: Terms | None = None
+        """The terms of this bot's referendum under way, or passed and not yet applied."""
+        self._passing = False
+        """Whether its referendum, at the last poll it saw, had more votes for than against."""
+        self._apply: list[Act] = []
+        """The acts that apply its passed referendum's terms, still to make (7.1 step 3)."""
 
     def choose(self, view: VtesView, legal: list[Act]) -> Act | None:
         """The act this bot makes now, or None to let another seat act."""
@@ -70,6 +79,9 @@ class VtesBot:
                 return agree[0]
         if view.referendum is not None:
             return self._poll(view, seat, legal)
+        applying = self._applied(view, seat)
+        if applying is not None:
+            return applying
         if view.combat is not None:
             return self._fight(view, seat, legal)
         action = view.action
@@ -80,7 +92,7 @@ class VtesBot:
                 return {"do": Do.DIABLERISE}
             blocks = [a for a in legal if a["do"] == Do.BLOCK]
             if blocks and self._should_block(view, seat):
-                strongest = max(view.ready_unlocked(seat), key=lambda c: (c.counters, c.pos))
+                strongest = max(view.may_try(seat), key=lambda c: (c.counters, c.pos))
                 return next((a for a in blocks if a["minion"] == strongest.as_list()), blocks[0])
             return {"do": Do.PASS}
         if view.acting != seat:
@@ -123,27 +135,59 @@ class VtesBot:
 
     def _politics(self, view: VtesView, seat: int) -> Act | None:
         """A political action with a political action card from hand, once a turn, by a ready
-        unlocked vampire with blood (none while a hunt is due)."""
+        unlocked vampire with blood (none while a hunt is due): a card whose terms it can read and
+        apply (:func:`engine.games.vtes.readings.bot_terms`) and that favour it, called by its
+        vampire of highest capacity that may."""
         if hunts_due(view, seat) or any(d.kind == ActionKind.POLITICAL for d in view.done):
             return None
-        card = next((c for c in view.hand if "Political Action" in c.types), None)
-        vampire = next((c for c in view.ready_unlocked(seat) if c.crypt and c.counters >= 1), None)
-        if card is None or vampire is None:
+        vampires = sorted(
+            (c for c in view.ready_unlocked(seat) if c.crypt and c.counters >= 1), key=lambda c: (-c.capacity, c.pos)
+        )
+        for card in (c for c in view.hand if "Political Action" in c.types):
+            for vampire in vampires:
+                terms = bot_terms(view, seat, card, vampire)
+                if terms is not None and terms.worth > 0:
+                    return {
+                        "do": Do.ACTION,
+                        "kind": ActionKind.POLITICAL,
+                        "minion": vampire.as_list(),
+                        "card": card.as_list(),
+                    }
+        return None
+
+    def _applied(self, view: VtesView, seat: int) -> Act | None:
+        """Once its referendum has closed: the next act applying its terms if it passed (pool,
+        the banished vampire and its blood), in its own turn with nothing open; else None."""
+        if self._terms is not None:
+            if self._passing:
+                self._apply = terms_acts(view, self._terms)
+            self._terms, self._passing = None, False
+        if not self._apply or view.acting != seat or view.action is not None or view.combat is not None:
             return None
-        return {"do": Do.ACTION, "kind": ActionKind.POLITICAL, "minion": vampire.as_list(), "card": card.as_list()}
+        return self._apply.pop(0)
 
     def _poll(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
-        """A referendum: terms from the card's name, no card before votes, every vote it holds for
-        its own interest (for its own referendum, against the others'; for a blood hunt on anyone
-        else's vampire), then done."""
+        """A referendum: the terms of its card as it reads them (the choices made in its interest,
+        :func:`engine.games.vtes.readings.bot_terms`; else the card's name and what it cannot
+        apply), no card before votes, every vote it holds for its own interest (for its own
+        referendum, against the others'; for a blood hunt on anyone else's vampire), then done.
+        It follows the count of its own referendum to apply the terms once it passes."""
         r = view.referendum
         if r is None:
             return None
+        if r.caller == seat and r.card and r.step == Poll.VOTING:
+            self._passing = r.total(True) > r.total(False)
         if r.step == Poll.TERMS:
             if r.caller != seat:
                 return None
             card = view.card(r.card) if r.card else None
-            return {"do": Do.TERMS, "text": f"{card.name if card is not None else 'the card'}: as the card says"}
+            minion = view.card(r.minion) if r.minion else None
+            terms = bot_terms(view, seat, card, minion) if card is not None and minion is not None else None
+            self._terms, self._passing, self._apply = terms, False, []
+            if terms is not None:
+                return {"do": Do.TERMS, "text": terms.text}
+            name = card.name if card is not None and card.name else "the card"
+            return {"do": Do.TERMS, "text": f"{name}, as printed: this bot applies none of it (apply it by hand)"}
         if r.step == Poll.BEFORE:
             return {"do": Do.PASS} if r.impulse == seat else None
         if seat in r.done:

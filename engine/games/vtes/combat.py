@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine.games.base import Act, IllegalMove, Pos, seat_ref
-from engine.games.vtes.acts import read_bool, read_int, read_pos
-from engine.games.vtes.state import Combat, Strike, clockwise_after
+from engine.games.base import IllegalMove, Pos, seat_ref
+from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
+from engine.games.vtes.acts import within
+from engine.games.vtes.state import Claim, Combat, Strike, clockwise_after
 from engine.games.vtes.vocab import CombatStep, Lift, Status, Target, Zone
 from engine.games.vtes.work import Work
 
@@ -118,9 +119,9 @@ def _holds_impulse(w: Work, c: Combat, what: str) -> None:
     w.must_hold_impulse(c.impulse, what)
 
 
-def _combatant(w: Work, c: Combat, act: Act) -> Pos:
+def _combatant(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeAct) -> Pos:
     """The combatant an act names (``minion``), which the author must control."""
-    minion = read_pos(act.get("minion"), "combatant")
+    minion = act.minion
     if minion not in (c.acting, c.opposing):
         raise IllegalMove(f"{w.name(minion)} is not in this combat")
     if w.cards[minion].controller != w.author:
@@ -128,15 +129,15 @@ def _combatant(w: Work, c: Combat, act: Act) -> Pos:
     return minion
 
 
-def _card_played(w: Work, act: Act, minion: Pos) -> tuple[str, str]:
+def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos) -> tuple[str, str]:
     """The combat card an act plays with it (``card``: from the author's hand, to the ash heap,
     the hand refilled), its printed cost paid: blood by ``minion`` (a vampire), pool by the author
     (an X cost is settled by hand). Returns the play and the cost paid in words for the narration
     (``(" with Majesty", " (paying 1 blood)")``; empty strings for none).
     Raises IllegalMove when the card is not in the author's hand or the cost cannot be paid."""
-    if "card" not in act:
+    pos = act.card
+    if pos is None:
         return "", ""
-    pos = read_pos(act["card"], "card")
     card = w.card(pos)
     if card.zone != Zone.HAND or card.owner != w.author:
         raise IllegalMove("that card is not in your hand")
@@ -160,6 +161,24 @@ def _card_played(w: Work, act: Act, minion: Pos) -> tuple[str, str]:
     w.move(pos, Target.ASH)
     w.refill(w.author)
     return f" with {name}", paid
+
+
+BY_HAND = "no card named"
+"""The cause of a combat effect declared with no card (:func:`_claim_by_hand`)."""
+
+
+def _claim_by_hand(w: Work, c: Combat, act: CombatCardAct | StrikeAct, minion: Pos, text: str) -> None:
+    """An effect declared with no ``card`` (a maneuver, a press, a strike other than the hand
+    strike) is applied by hand, in the open: recorded as a :class:`Claim` (cause "no card named")
+    that the opposing combatant's controller may dispute, as any change by hand to its things
+    (vtes-actions.md P9; the ``dispute`` act)."""
+    if act.card is not None:
+        return
+    seat = w.cards[c.opposing if minion == c.acting else c.acting].controller
+    if seat == w.author or seat < 0:
+        return
+    w.claims.append(Claim(w.acts, w.author, (seat,), text, BY_HAND))
+    w.note(f"{seat_ref(w.author)} changes by hand {text} (cause: {BY_HAND}); act {w.acts} may be disputed", seat)
 
 
 def pass_combat(w: Work) -> None:
@@ -226,7 +245,7 @@ def play_in_combat(w: Work, types: set[str], name: str) -> None:
     _play(w, c)
 
 
-def maneuver(w: Work, act: Act) -> None:
+def maneuver(w: Work, act: CombatCardAct) -> None:
     """A ``maneuver`` in the range step flips the range (5.3); never two in a row by one minion."""
     c = _open(w)
     if c.step != CombatStep.RANGE:
@@ -238,10 +257,11 @@ def maneuver(w: Work, act: Act) -> None:
     c = replace(c, long=not c.long, maneuvered=minion)
     card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)} maneuvers{card}: {'long' if c.long else 'close'} range", *controllers(w, c))
+    _claim_by_hand(w, c, act, minion, f"a maneuver by {w.name(minion)}")
     _play(w, c)
 
 
-def prevent(w: Work, act: Act) -> None:
+def prevent(w: Work, act: PreventAct) -> None:
     """A ``prevent`` in the damage step: the combatant prevents ``normal`` and ``aggravated``
     points of the damage it takes in the pair under way (P5)."""
     c = _open(w)
@@ -249,8 +269,8 @@ def prevent(w: Work, act: Act) -> None:
         raise IllegalMove(f"damage is prevented in the damage step, and this is {step_words(c.step)}")
     _holds_impulse(w, c, "prevent damage")
     minion = _combatant(w, c, act)
-    normal = read_int(act, "normal", 0, low=0, high=30)
-    aggravated = read_int(act, "agg", 0, low=0, high=30)
+    normal = within(act.do, "normal", act.normal, low=0, high=30)
+    aggravated = within(act.do, "agg", act.agg, low=0, high=30)
     if not normal and not aggravated:
         raise IllegalMove("a prevention prevents at least 1 point of damage")
     c = replace(c, prevent=(*c.prevent, (minion, normal, aggravated)))
@@ -259,7 +279,7 @@ def prevent(w: Work, act: Act) -> None:
     _play(w, c)
 
 
-def press(w: Work, act: Act) -> None:
+def press(w: Work, act: CombatCardAct) -> None:
     """A ``press`` in the press step (5.9): a press to continue, or, against a standing press, its
     cancellation; never two in a row by one minion."""
     c = _open(w)
@@ -278,6 +298,7 @@ def press(w: Work, act: Act) -> None:
     else:
         c = replace(c, press=minion, pressed=minion)
         w.note(f"{w.name(minion)} presses to continue: another round", *controllers(w, c))
+    _claim_by_hand(w, c, act, minion, f"a press by {w.name(minion)}")
     _play(w, c)
 
 
@@ -292,46 +313,53 @@ class StrikeChoice:
     additional: int
 
     @classmethod
-    def parse(cls, act: Act, minion: Pos) -> StrikeChoice:
-        """Read a ``strike`` act for ``minion``. Raises MalformedAct or IllegalMove (a number out
-        of range)."""
-        fields = ("damage", "aggravated", "ranged", "first", "dodge", "ends", "steal", "retainer", "other", "card")
-        hand = not any(k in act for k in fields)
+    def of(cls, act: StrikeAct, minion: Pos) -> StrikeChoice:
+        """The strike a ``strike`` act chooses for ``minion``. Raises IllegalMove for a number out
+        of range."""
+        named = (act.damage, act.aggravated, act.ranged, act.first, act.dodge, act.ends, act.steal, act.retainer)
+        hand = all(x is None for x in (*named, act.other, act.card))
         # a steal blood strike deals no damage unless it says so (5.5: stealing is not damage)
-        damage = 0 if "steal" in act else 1
+        damage = 0 if act.steal is not None else 1
         return cls(
             Strike(
                 minion=minion,
-                damage=read_int(act, "damage", damage, low=0, high=30),
-                aggravated=read_bool(act, "aggravated", False),
-                ranged=read_bool(act, "ranged", False),
-                first=read_bool(act, "first", False),
-                dodge=read_bool(act, "dodge", False),
-                ends=read_bool(act, "ends", False),
-                steal=read_int(act, "steal", 0, low=0, high=30),
-                retainer=read_pos(act["retainer"], "retainer") if "retainer" in act else (),
-                other=read_bool(act, "other", False),
+                damage=within(act.do, "damage", act.damage, low=0, high=30, default=damage),
+                aggravated=bool(act.aggravated),
+                ranged=bool(act.ranged),
+                first=bool(act.first),
+                dodge=bool(act.dodge),
+                ends=bool(act.ends),
+                steal=within(act.do, "steal", act.steal, low=0, high=30),
+                retainer=act.retainer if act.retainer is not None else (),
+                other=bool(act.other),
                 hand=hand,
             ),
-            read_int(act, "additional", 0, low=0, high=5),
+            within(act.do, "additional", act.additional, low=0, high=5),
         )
 
 
-def strike(w: Work, act: Act) -> None:
+def strike(w: Work, act: StrikeAct) -> None:
     """A combatant's controller chooses its strike (5.4, P5), the acting minion first: the hand
     strike by default; at long range a retainer on the opposing minion may be the target of a
     ranged strike (5.8). Gaining additional strikes: one source per minion and round (5.6)."""
     c = _open(w)
     if c.step != CombatStep.STRIKE:
         raise IllegalMove(f"strikes are chosen in the strike step, and this is {step_words(c.step)}")
-    _holds_impulse(w, c, "choose a strike")
     waiting = due(c)
+    if w.author != c.impulse and waiting and any(s.minion == act.minion for s in c.strikes):
+        # not "when it reaches you": this minion has no strike left to choose in the pair
+        when = "this round" if c.pairs == 0 else "in this pair of additional strikes"
+        raise IllegalMove(
+            f"{w.name(act.minion)} has struck {when}: {seat_ref(c.impulse)} holds the impulse to choose "
+            f"the strike of {w.name(waiting[0])} (5.4)"
+        )
+    _holds_impulse(w, c, "choose a strike")
     minion = _combatant(w, c, act)
     if minion not in waiting:
         raise IllegalMove(f"{w.name(minion)} has no strike to choose now")
     if minion != waiting[0]:
         raise IllegalMove(f"{w.name(waiting[0])} chooses its strike first (5.4)")
-    choice = StrikeChoice.parse(act, minion)
+    choice = StrikeChoice.of(act, minion)
     s = choice.strike
     other = c.opposing if minion == c.acting else c.acting
     if s.retainer:
@@ -354,6 +382,8 @@ def strike(w: Work, act: Act) -> None:
     played, paid = _card_played(w, act, minion)
     if paid:
         w.note(f"{w.name(minion)} strikes{played}{paid}", w.author)
+    if not s.hand:
+        _claim_by_hand(w, c, act, minion, f"the strike of {w.name(minion)}: {strike_words(s)}")
     left = due(c)
     if left:
         w.combat = replace(c, impulse=w.cards[left[0]].controller)
@@ -445,10 +475,7 @@ def _hit(w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos]) -> None:
             hit = damage.setdefault(target, [0, 0])
             hit[1 if s.aggravated else 0] += s.damage
     for target, (normal, aggravated) in damage.items():
-        for minion, pn, pa in c.prevent:
-            if minion == target:
-                normal, aggravated = max(0, normal - pn), max(0, aggravated - pa)
-        apply_damage(w, target, normal, aggravated)
+        apply_damage(w, target, *prevented(c, target, normal, aggravated))
 
 
 def _room(w: Work, pos: Pos, blood: int) -> int:
@@ -471,6 +498,45 @@ def _lose_life(w: Work, pos: Pos, points: int) -> None:
         w.note(f"{w.name(pos)} loses {lost} life", card.controller)
 
 
+def prevented(c: Combat, target: Pos, normal: int, aggravated: int) -> tuple[int, int]:
+    """The ``(normal, aggravated)`` points of damage ``target`` still takes in the pair under way
+    once the prevention recorded in ``c`` (``prevent`` acts, P5) is taken off; never below 0."""
+    for minion, pn, pa in c.prevent:
+        if minion == target:
+            normal, aggravated = max(0, normal - pn), max(0, aggravated - pa)
+    return normal, aggravated
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    """What ``normal`` and ``aggravated`` points of damage do to a minion (P6): ``left``: its
+    blood (a vampire) or life (an ally or retainer) afterwards; ``wounded``: a vampire that could
+    not mend it all, or was in torpor; ``burned``: it burns."""
+
+    left: int
+    wounded: bool
+    burned: bool
+
+
+def damage_result(counters: int, crypt: bool, torpor: bool, normal: int, aggravated: int) -> DamageResult:
+    """The damage arithmetic of P6, after prevention, on a minion with ``counters`` blood (a
+    vampire, ``crypt``) or life, ``torpor``: a vampire in torpor. A vampire mends normal damage
+    with blood (what it cannot mend wounds it); aggravated damage cannot be mended, the first point
+    wounds an unwounded vampire, each other point burns 1 blood or, with none left, burns the
+    vampire. An ally or a retainer loses 1 life per point, burned at 0. Changes nothing: this is
+    what :func:`apply_damage` applies and what a screen foresees."""
+    if not crypt:
+        left = max(0, counters - normal - aggravated)
+        return DamageResult(left, False, left == 0 and bool(normal or aggravated))
+    blood = counters - min(normal, counters)
+    wounded = normal > counters or torpor
+    left = aggravated
+    if not wounded and left:
+        wounded, left = True, left - 1
+    burned = left > blood
+    return DamageResult(max(0, blood - left), wounded, burned)
+
+
 def apply_damage(w: Work, pos: Pos, normal: int, aggravated: int) -> None:
     """The damage arithmetic of P6 on one minion, after prevention: a vampire mends normal damage
     with blood (what it cannot mend wounds it); aggravated damage cannot be mended, the first point
@@ -483,20 +549,8 @@ def apply_damage(w: Work, pos: Pos, normal: int, aggravated: int) -> None:
     if not card.crypt:
         _lose_life(w, pos, normal + aggravated)
         return
-    blood = card.counters
-    mended = min(normal, blood)
-    blood -= mended
-    wounded = normal > card.counters or card.zone == Zone.TORPOR
-    left = aggravated
-    if not wounded and left:
-        wounded, left = True, left - 1
-    burned = False
-    for _ in range(left):
-        if blood:
-            blood -= 1
-        else:
-            burned = True
-            break
+    result = damage_result(card.counters, True, card.zone == Zone.TORPOR, normal, aggravated)
+    blood, wounded, burned = result.left, result.wounded, result.burned
     if blood != card.counters:
         w.counters_delta(pos, blood - card.counters, "damage")
     name = w.name(pos)

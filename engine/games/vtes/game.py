@@ -26,10 +26,12 @@ from engine.games.base import (
 )
 from engine.games.vtes import rules, scoring
 from engine.games.vtes import view as views
+from engine.games.vtes.act_records import StrikeAct
 from engine.games.vtes.actions import blockers
-from engine.games.vtes.acts import act_name, esc
+from engine.games.vtes.acts import act_name, esc, parse_act
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import StrikeChoice, step_words, strike_words
+from engine.games.vtes.politics import terms_template
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
 from engine.games.vtes.vocab import (
@@ -152,15 +154,23 @@ class VtesGame:
         card it does not hold."""
         return rules.opens(state, seat, act)
 
+    _checked: tuple[VtesState, int, Act, Mapping[Pos, str], tuple[VtesState, tuple[Note, ...]]] | None = None
+    """The last act :meth:`check` ran and what it gave: :meth:`apply` of the very same state, act
+    and cards (the same objects, as a table checks a move then folds it) returns it instead of
+    running the rules again. States are frozen and :func:`rules.run_act` is a pure function."""
+
     def check(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
         """Raise MalformedAct (the act's shape is wrong) or IllegalMove (the rules refuse it now),
         with a sentence, unless ``seat`` may make ``act`` now."""
-        rules.run_act(state, seat, act, revealed)
+        self._checked = (state, seat, act, revealed, rules.run_act(state, seat, act, revealed))
 
     def apply(
         self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]
     ) -> tuple[VtesState, tuple[Note, ...]]:
         """The state after a checked act, and its narration (ousts, VP, turns)."""
+        last = self._checked  # one read: another thread's check may replace it meanwhile
+        if last is not None and last[0] is state and last[1] == seat and last[2] is act and last[3] is revealed:
+            return last[4]
         return rules.run_act(state, seat, act, revealed)
 
     def view(self, state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> views.VtesView:
@@ -343,7 +353,8 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
         case Do.STRIKE:
             text = f"{me}: {n('minion')} strikes"
             try:
-                choice = StrikeChoice.parse(act, (0, 0))
+                record = parse_act(act)
+                choice = StrikeChoice.of(record, (0, 0)) if isinstance(record, StrikeAct) else None
             except GameError:
                 choice = None
             if choice is not None:
@@ -356,7 +367,7 @@ def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, s
         case Do.PRESS:
             text = f"{me}: {n('minion')} presses"
         case Do.TERMS:
-            text = f"{me} sets the terms: {esc(str(act.get('text', '')))[:80]}"
+            text = f"{me} sets the terms: {terms_template(str(act.get('text', ''))[:120])}"
         case Do.VOTE:
             side = "for" if act.get("for", True) else "against"
             source = esc(str(act.get("source")))

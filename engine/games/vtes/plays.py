@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.games.base import Act, IllegalMove, Pos, seat_ref
+from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics
+from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct
 from engine.games.vtes.actions import (
     ACTION_TYPES,
     MODIFIER,
@@ -19,7 +20,7 @@ from engine.games.vtes.actions import (
     is_minion,
     open_action,
 )
-from engine.games.vtes.acts import esc, read_int, read_pos, read_seat
+from engine.games.vtes.acts import esc, within
 from engine.games.vtes.vocab import ActionKind, Lift, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
 
@@ -36,20 +37,21 @@ class Numbers:
     target: int | None = None
 
     @classmethod
-    def parse(cls, act: Act) -> Numbers:
-        """Read the action fields of a ``play`` or ``adjust``. Raises MalformedAct or IllegalMove."""
+    def of(cls, act: PlayAct | AdjustAct) -> Numbers:
+        """The action fields of a ``play`` or ``adjust``. Raises IllegalMove for a number out of
+        range."""
         return cls(
-            stealth=read_int(act, "stealth", 0, low=-10, high=10),
-            intercept=read_int(act, "intercept", 0, low=-10, high=10),
-            amount=read_int(act, "amount", 0, low=-30, high=30),
-            target=read_seat(act, "target", -1) if "target" in act else None,
+            stealth=within(act.do, "stealth", act.stealth, low=-10, high=10),
+            intercept=within(act.do, "intercept", act.intercept, low=-10, high=10),
+            amount=within(act.do, "amount", act.amount, low=-30, high=30),
+            target=act.target,
         )
 
     def __bool__(self) -> bool:
         return bool(self.stealth or self.intercept or self.amount or self.target is not None)
 
 
-def check_play(w: Work, pos: Pos, act: Act) -> None:
+def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     """Check a card played from hand against the §2 table and the open action's impulse (P1, P2):
     outside an action, no action card, action modifier or reaction; in combat, combat cards on the
     impulse (5.2); in a referendum, before votes on the impulse; inside an action, only on the
@@ -58,10 +60,10 @@ def check_play(w: Work, pos: Pos, act: Act) -> None:
     info = w.info(pos)
     types = set(info.types) if info is not None else set()
     name = esc(info.name) if info is not None else "that card"
-    numbers = Numbers.parse(act)
+    numbers = Numbers.of(act)
     a = w.open_action
     if a is None and (w.open_combat is not None or w.open_referendum is not None):
-        if numbers or act.get("bleed_mod"):
+        if numbers or act.bleed_mod:
             raise IllegalMove("there is no open action for this card to change")
         if w.open_combat is not None:
             combat.play_in_combat(w, types, name)
@@ -69,7 +71,7 @@ def check_play(w: Work, pos: Pos, act: Act) -> None:
             politics.play_before_votes(w)
         return
     if a is None:
-        if numbers or act.get("bleed_mod"):
+        if numbers or act.bleed_mod:
             raise IllegalMove("there is no open action for this card to change")
         if types and types <= {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
@@ -77,7 +79,7 @@ def check_play(w: Work, pos: Pos, act: Act) -> None:
             w.refuse(Lift.TIMING, f"{name} is an action card: announce it as a minion's action in your minion phase")
         return
     holds_impulse(w, a, "play a card")
-    minion = read_pos(act["minion"], "minion") if "minion" in act else None
+    minion = act.minion
     if types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
         w.refuse(Lift.TIMING, f"{name} is an action card: it cannot be played during another action")
     elif types & {MODIFIER, REACTION} and not types - {MODIFIER, REACTION, "Combat"}:
@@ -107,7 +109,7 @@ def check_play(w: Work, pos: Pos, act: Act) -> None:
             if (minion, info.id) in a.played:
                 w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")
             a = replace(a, played=(*a.played, (minion, info.id)))
-    if act.get("bleed_mod"):
+    if act.bleed_mod:
         if a.kind != ActionKind.BLEED:
             raise IllegalMove("'+bleed' marks a modifier that increases a bleed, and this action is not a bleed")
         if a.bleed_mods:
@@ -127,13 +129,13 @@ def _timing_words(types: set[str]) -> str:
     return "an action modifier or a reaction: it is played during an action"
 
 
-def adjust(w: Work, act: Act) -> None:
+def adjust(w: Work, act: AdjustAct) -> None:
     """An ``adjust`` act: a card in play or a rule changes the open action's numbers (4.3, P8), on
     the impulse; the impulse returns to the acting Methuselah."""
     a = open_action(w)
     holds_impulse(w, a, "change the action")
-    numbers = Numbers.parse(act)
-    source = w.name(read_pos(act["by"], "card")) if "by" in act else esc(str(act.get("cause", "")))
+    numbers = Numbers.of(act)
+    source = w.name(act.by) if act.by is not None else esc(act.cause or "")
     _apply_numbers(w, numbers, source)
     done = open_action(w)
     w.action = replace(done, impulse=done.actor)
@@ -183,17 +185,17 @@ def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
             raise IllegalMove("an undirected action has no target to change")
         if n.target == a.actor or not 0 <= n.target < w.seats or w.p(n.target).status != Status.IN:
             raise IllegalMove("the new target is another Methuselah in the game, not the acting one")
-        a = replace(a, targets=(n.target,), declined=(), window=Window.NO_ATTEMPT)
+        a = replace(a, targets=(n.target,), declined=(), tried=(), window=Window.NO_ATTEMPT)
         changes.append(f"the target is now {seat_ref(n.target)}: blocking reopens")
     w.action = a
     w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
 
 
-def end_action(w: Work, act: Act) -> None:
+def end_action(w: Work, act: ActionEndAct) -> None:
     """P4: an ``action_end`` act naming the card (``by``) that ends the open action closes it with
     no consequence: no cost, no effect; its set-aside card goes to the ash heap."""
     a = open_action(w)
-    by = read_pos(act.get("by"), "card that ends the action")
+    by = act.by
     card = w.card(by)
     if card.zone.hidden:
         raise IllegalMove("the card that ends the action must be face up (played, or in play)")

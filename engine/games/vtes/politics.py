@@ -14,8 +14,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine.games.base import Act, IllegalMove, MalformedAct, Pos, seat_ref
-from engine.games.vtes.acts import esc, read_bool, read_int, read_pos, read_word
+from engine.games.base import IllegalMove, MalformedAct, Pos, seat_ref
+from engine.games.vtes.act_records import TermsAct, VoteAct
+from engine.games.vtes.acts import esc, within
 from engine.games.vtes.state import Referendum, Vote, clockwise_after
 from engine.games.vtes.vocab import Poll, Status, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
@@ -39,6 +40,13 @@ votes go to the majority of ballots)."""
 
 _TERMS_MAX = 200
 _VOTES_RE = re.compile(r"^(\d+) votes?$")
+_SEAT_RE = re.compile(r"(\{s[0-5]\})")
+
+
+def terms_template(text: str) -> str:
+    """Referendum terms as a Note template: ``{s0}``…``{s5}`` name seats (a bot's terms name the
+    Methuselahs so), every other brace is text."""
+    return "".join(part if _SEAT_RE.fullmatch(part) else esc(part) for part in _SEAT_RE.split(text))
 
 
 def title_votes(title: str) -> int:
@@ -101,15 +109,15 @@ def _open(w: Work) -> Referendum:
 # --- the steps ------------------------------------------------------------------------------------
 
 
-def terms(w: Work, act: Act) -> None:
+def terms(w: Work, act: TermsAct) -> None:
     """The acting Methuselah records the terms (7.1 step 1)."""
     r = _open(w)
     if r.step != Poll.TERMS:
         raise IllegalMove("the terms are recorded once, before polling")
     if w.author != r.caller:
         raise IllegalMove(f"{seat_ref(r.caller)}, who called the referendum, records its terms")
-    text = act.get("text")
-    if not isinstance(text, str) or not text.strip() or len(text) > _TERMS_MAX:
+    text = act.text
+    if not text.strip() or len(text) > _TERMS_MAX:
         raise MalformedAct(f"the terms are a text of 1 to {_TERMS_MAX} characters")
     words = " ".join(text.split())
     w.referendum = replace(r, terms=words, step=Poll.BEFORE, impulse=r.caller)
@@ -154,28 +162,30 @@ class Ballot:
     side: bool
 
     @classmethod
-    def parse(cls, act: Act) -> Ballot:
-        """Read a ``vote`` act. Raises MalformedAct or IllegalMove (a count out of range)."""
+    def of(cls, act: VoteAct) -> Ballot:
+        """The ballot of a ``vote`` act. Raises IllegalMove for a count out of range."""
         return cls(
-            source=read_word(act, "source", tuple(VoteSource)),
-            ref=read_pos(act["card"], "card") if "card" in act else None,
-            count=read_int(act, "count", low=1, high=30) if "count" in act else None,
-            side=read_bool(act, "for", True),
+            source=act.source,
+            ref=act.card,
+            count=within(act.do, "count", act.count, low=1, high=30) if act.count is not None else None,
+            side=act.for_ is not False,
         )
 
 
-def vote(w: Work, act: Act) -> None:
+def vote(w: Work, act: VoteAct) -> None:
     """Cast votes from one source, all one way (7.2–7.3, P7). Refused outside polling, for a
     source cast already, a vampire not ready, a second political-action-card vote (the calling
     card counts), the Edge burned by a non-holder."""
     r = _open(w)
     if r.step != Poll.VOTING:
         raise IllegalMove("votes are cast during polling, which has not begun")
-    b = Ballot.parse(act)
+    b = Ballot.of(act)
     mine = [v for v in r.votes if v.seat == w.author]
     ref: Pos | tuple[()] = ()
     match b.source:
         case VoteSource.CALLING:
+            if r.hunted:
+                raise IllegalMove("a blood hunt has no calling card: vote from a title, the Edge or a card (6.4)")
             if not r.card or w.author != r.caller:
                 raise IllegalMove("the calling card's vote belongs to the Methuselah whose vampire called it")
             if any(v.source in (VoteSource.CALLING, VoteSource.CARD) for v in mine):
@@ -272,7 +282,7 @@ def _resolve(w: Work, r: Referendum) -> None:
     yes, no = r.total(True), r.total(False)
     passed = yes > no
     outcome = "passes" if passed else ("fails: a tie" if yes == no else "fails")
-    w.note(f"The referendum {outcome}, {yes} for and {no} against: {esc(r.terms)}", r.caller)
+    w.note(f"The referendum {outcome}, {yes} for and {no} against: {terms_template(r.terms)}", r.caller)
     if passed and r.hunted and r.hunted in w.cards and w.cards[r.hunted].zone.in_play:
         w.note(f"{w.name(r.hunted)} is burned by the blood hunt", w.cards[r.hunted].controller)
         w.move(r.hunted, Target.ASH)

@@ -8,17 +8,29 @@ damage.", "[aus] Strike: dodge.", "[obf] Only usable at long range. Strike: comb
 reading for its level; a sentence that binds the whole card ("Only usable at the end of a round.")
 leaves the card with no reading at all. A vampire with a Discipline at superior may play a card at
 inferior (the rulebook's "Disciplines"), so an inferior reading serves both levels.
+
+It reads as well the few shapes of political action card a bot can call and apply
+(vtes-actions.md 7, P7; :func:`terms_reading`): pool gained or burned per minion each Methuselah
+controls, points of pool allocated, a younger vampire banished, pool shifted from a richer
+Methuselah, a vampire chosen by each Methuselah; :func:`bot_terms` makes the choices and writes the
+terms, :func:`terms_acts` applies them through the ordinary ``pool``, ``move`` and ``blood`` acts.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from engine.games.base import Act
+from engine.games.base import Act, Pos, seat_ref
 from engine.games.vtes.cards import card_base, card_id
-from engine.games.vtes.vocab import CombatStep, Do
+from engine.games.vtes.vocab import CombatStep, Do, Target, Zone
+
+if TYPE_CHECKING:  # the view reads this module's combat steps
+    from engine.games.vtes.view import CardView, VtesView
 
 _LINE = re.compile(
     r"^((?:\[[a-zA-Z]{3}\] ?)+)(?:\[COMBAT\] )?(?:Only usable at (long|close) range\. )?"
@@ -122,6 +134,8 @@ def _line_steps(body: str, previous: frozenset[CombatStep] | None) -> frozenset[
         return frozenset(moves)
     if text.startswith("prevent"):
         return frozenset({CombatStep.DAMAGE})
+    if text.startswith("cancel ") and "as it is played" in text:
+        return frozenset()  # an answer to a card as it is played, not a play on one's impulse
     return next((bound for words, bound in _WHOLE_CARD if text.startswith(words)), None)
 
 
@@ -136,6 +150,7 @@ def combat_steps(cid: int) -> frozenset[CombatStep] | None:
     if info is None or "Combat" not in info.types:
         return frozenset()
     found: set[CombatStep] = set()
+    read = False  # a line of the combat card was read (a card that only answers others: no step)
     previous: frozenset[CombatStep] | None = None
     for raw in info.text.splitlines():
         line = raw.strip()
@@ -154,8 +169,9 @@ def combat_steps(cid: int) -> frozenset[CombatStep] | None:
         if steps is None:
             return None
         found |= steps
+        read = True
         previous = steps
-    return frozenset(found) if found else None
+    return frozenset(found) if read else None
 
 
 def disciplines(identity: str) -> frozenset[str]:
@@ -181,3 +197,285 @@ def best_strike(identity: str, striker: str, long: bool) -> StrikeReading | None
 def strike_act(minion: list[int], card: list[int], reading: StrikeReading) -> Act:
     """The ``strike`` act playing ``card`` for ``minion`` (positions as lists) with ``reading``."""
     return {"do": Do.STRIKE, "minion": minion, "card": card, **reading.fields()}
+
+
+# --- political action cards: the terms a bot records and applies (vtes-actions.md 7, P7) ---------
+
+
+class TermsKind(StrEnum):
+    """The shapes of a political action card's text a bot can read (:func:`terms_reading`)."""
+
+    EACH = "each"
+    """Each Methuselah gains or burns pool for each minion of a kind it controls."""
+    ALLOCATE = "allocate"
+    """Points allocated among Methuselahs: each burns 1 pool per point."""
+    BANISH = "banish"
+    """A chosen ready younger vampire moves to the uncontrolled region."""
+    PARITY = "parity"
+    """3 pool of a Methuselah with more pool than the caller's go to the chosen Methuselahs."""
+    CHOSEN = "chosen"
+    """Each Methuselah chooses a ready vampire; pool follows its capacity (or its predator's)."""
+
+
+@dataclass(frozen=True)
+class TermsReading:
+    """One political action card's text as a bot reads it.
+
+    ``kind``: its shape; ``amount``: pool per counted minion (signed: a gain is positive), the
+    points to allocate (0: one per Methuselah in the game), or the fixed pool of a
+    :attr:`TermsKind.CHOSEN` card (negative: burned after the capacity is gained; positive: gained
+    before the predator's chosen capacity is burned); ``counts``: what an :attr:`TermsKind.EACH`
+    card counts (``"minion"``, ``"locked minion"``, ``"vampire in torpor"``, ``"vampire"``);
+    ``capacity``: the least capacity a counted vampire has (0: any); ``others``: points go only
+    to other Methuselahs than the caller; ``titles``: the titles the acting vampire must hold
+    (lower case; empty: none required).
+    """
+
+    kind: TermsKind
+    amount: int = 0
+    counts: str = ""
+    capacity: int = 0
+    others: bool = False
+    titles: frozenset[str] = frozenset()
+
+
+_EACH = re.compile(
+    r"^successful referendum means each methuselah (gains|burns) (\d+) pool for each "
+    r"(locked minion|minion|vampire in torpor|vampire) (?:they|he or she) controls?"
+    r"(?: with capacity (\d+) or more)?\.$"
+)
+_ALLOCATE = re.compile(
+    r"^allocate (\d+|x) points among two or more (other )?methuselahs(?:, where x is the number of "
+    r"methuselahs in the game)?\. successful referendum means each methuselah burns 1 pool for each "
+    r"point allocated\.$"
+)
+_BANISH = (
+    "choose a ready younger vampire. successful referendum means the chosen vampire is moved to the uncontrolled region"
+)
+_PARITY = (
+    "choose a methuselah who has more pool than you do and allocate 3 of their pool among 1 or more "
+    "other methuselahs (including you). successful referendum means the pool is distributed as you chose."
+)
+_CHOSEN = re.compile(
+    r"^successful referendum means each methuselah can choose a ready vampire they control\. each "
+    r"methuselah (?:gains pool equal to their chosen vampire's capacity, then burns (\d+) pool|gains (\d+) "
+    r"pool, then burns pool equal to the capacity of their predator's chosen vampire)\.$"
+)
+_REQUIRES = re.compile(r"^requires an? ([a-z ,]+)\.$")
+_TITLES = frozenset({"primogen", "prince", "baron", "justicar", "bishop", "archbishop", "cardinal", "regent"})
+
+
+def _reading_of(line: str) -> TermsReading | None:
+    """The reading of one line of a political action card's text, lower case, or None."""
+    if m := _EACH.match(line):
+        sign = 1 if m.group(1) == "gains" else -1
+        return TermsReading(TermsKind.EACH, sign * int(m.group(2)), m.group(3), int(m.group(4) or 0))
+    if m := _ALLOCATE.match(line):
+        return TermsReading(TermsKind.ALLOCATE, 0 if m.group(1) == "x" else int(m.group(1)), others=bool(m.group(2)))
+    if line.startswith(_BANISH):
+        return TermsReading(TermsKind.BANISH)
+    if line == _PARITY:
+        return TermsReading(TermsKind.PARITY, 3)
+    if m := _CHOSEN.match(line):
+        return TermsReading(TermsKind.CHOSEN, -int(m.group(1)) if m.group(1) else int(m.group(2)))
+    return None
+
+
+@functools.cache
+def terms_reading(cid: int) -> TermsReading | None:
+    """The reading of the political action card with krcg id ``cid`` (its terms a bot can choose
+    and apply: pool per minion, points to allocate, a vampire banished, pool shifted, a vampire
+    chosen by each Methuselah), or None: another card, or a text with another sentence. A
+    sentence "Only one … can be played or called in a game." is no term; "Requires a prince or
+    justicar." becomes :attr:`TermsReading.titles`."""
+    info = card_base().info(cid)
+    if info is None or "Political Action" not in info.types:
+        return None
+    reading: TermsReading | None = None
+    titles: frozenset[str] = frozenset()
+    for raw in info.text.splitlines():
+        line = " ".join(raw.lower().split())
+        if not line or (line.startswith("only one ") and line.endswith("can be played or called in a game.")):
+            continue
+        if m := _REQUIRES.match(line):
+            words = frozenset(w for w in re.split(r",? or |, ", m.group(1)) if w)
+            if not words <= _TITLES:
+                return None
+            titles = words
+            continue
+        found = _reading_of(line)
+        if found is None or reading is not None:
+            return None
+        reading = found
+    return replace(reading, titles=titles) if reading is not None else None
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A referendum's terms as a bot records them and applies them once it passes.
+
+    ``text``: the sentence recorded (seat names as ``{sN}`` placeholders, at most 200
+    characters); ``pool``: ``(seat, delta)`` pool changes, no delta 0; ``banish``: the vampire
+    moved to the uncontrolled region (its blood kept), or None; ``cause``: the cause phrase of the
+    acts that apply them (the card's name); ``worth``: the caller's gain over the others' mean
+    (pool), how much the bot wants it.
+    """
+
+    text: str
+    pool: tuple[tuple[int, int], ...] = ()
+    banish: Pos | None = None
+    cause: str = "referendum"
+    worth: float = 0.0
+
+
+def _cause(name: str) -> str:
+    """A card's name as an act's cause phrase (letters, digits, spaces and ``_.,'-``, 40 at most)."""
+    words = re.sub(r"[^A-Za-z0-9 _.,'-]", "", name).strip()[:40].strip()
+    return words if words and words[0].isalnum() else "referendum"
+
+
+def _clockwise(view: VtesView, seat: int) -> list[int]:
+    """The other Methuselahs in the game, clockwise from ``seat``'s prey."""
+    order = list(view.in_game())
+    if seat not in order:
+        return order
+    i = order.index(seat)
+    return order[i + 1 :] + order[:i]
+
+
+def _pool_words(changes: Sequence[tuple[int, int]]) -> str:
+    return ", ".join(f"{seat_ref(s)} {d:+d} pool" for s, d in changes)
+
+
+def _worth(seat: int, changes: Sequence[tuple[int, int]], seats: Sequence[int]) -> float:
+    delta = dict(changes)
+    others = [delta.get(s, 0) for s in seats if s != seat]
+    return delta.get(seat, 0) - (sum(others) / len(others) if others else 0)
+
+
+def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Terms | None:
+    """The terms the bot of ``seat`` records for ``card`` (a political action card) called by its
+    vampire ``minion``, with the choices the card asks for made in its interest (points and pool
+    on its prey first, the prey's strongest younger vampire banished, the richest Methuselah's
+    pool), written as a sentence naming the players (``{sN}``) and cards; None when the card has
+    no reading (:func:`terms_reading`), its requirement is not met or no choice is possible."""
+    cid = card_id(card.card) if card.card else None
+    reading = terms_reading(cid) if cid is not None else None
+    if reading is None or cid is None:
+        return None
+    info = card_base().info(cid)
+    name = info.name if info is not None else card.name
+    title = ""
+    if minion.card:
+        crypt = card_base().by_id(card_id(minion.card) or 0)
+        title = str(getattr(crypt, "title", None) or "").lower()
+    if reading.titles and title not in reading.titles:
+        return None
+    seats = view.in_game()
+    cause = _cause(name)
+    changes: list[tuple[int, int]] = []
+    match reading.kind:
+        case TermsKind.EACH:
+            for s in seats:
+                n = sum(1 for c in view.cards if c.controller == s and _counted(c, reading))
+                if n:
+                    changes.append((s, reading.amount * n))
+            per = f"{abs(reading.amount)} pool per {reading.counts}" + (
+                f" with capacity {reading.capacity} or more" if reading.capacity else ""
+            )
+            text = f"{name}: {_pool_words(changes)} ({per} controlled)"
+        case TermsKind.ALLOCATE:
+            points = reading.amount or len(seats)
+            takers = _clockwise(view, seat)
+            if len(takers) < 2 and reading.others:
+                return None
+            if len(takers) < 2:
+                takers = [*takers, seat]
+            if not takers:
+                return None
+            changes = [(takers[0], -(points - 1)), (takers[1], -1)]
+            text = f"{name}: {_pool_words(changes)} ({points} points allocated)"
+        case TermsKind.PARITY:
+            mine = view.players[seat].pool
+            richer = [s for s in _clockwise(view, seat) if view.players[s].pool > mine]
+            if not richer:
+                return None
+            rich = max(richer, key=lambda s: view.players[s].pool)
+            changes = [(rich, -reading.amount), (seat, reading.amount)]
+            text = f"{name}: {reading.amount} of {seat_ref(rich)}'s pool go to {seat_ref(seat)}"
+        case TermsKind.CHOSEN:
+            chosen = {s: _best_capacity(view, s) for s in seats}
+            for s in seats:
+                if reading.amount < 0:
+                    delta = chosen[s] + reading.amount
+                else:
+                    delta = reading.amount - chosen[view.players[s].predator]
+                if delta:
+                    changes.append((s, delta))
+            text = (
+                f"{name}: {_pool_words(changes)} (each Methuselah's chosen vampire read as its ready "
+                "vampire of highest capacity; dispute to choose another)"
+            )
+        case TermsKind.BANISH:
+            younger = [
+                c
+                for c in view.cards
+                if c.crypt and c.zone == Zone.READY and c.controller != seat and 0 < c.capacity < minion.capacity
+            ]
+            if not younger:
+                return None
+            prey = view.players[seat].prey
+            target = max(younger, key=lambda c: (c.controller == prey, c.capacity, c.pos))
+            carried = [c.name for c in view.cards if c.on == target.pos]
+            text = (
+                f"{name}: {seat_ref(target.controller)}'s {target.name} moves to the uncontrolled region, "
+                f"keeping its {target.counters} blood"
+            )
+            if carried:
+                text += "; the cards on it go to the ash heap as it leaves play (keep them by hand)"
+            return Terms(_fit(text), banish=target.pos, cause=cause, worth=float(target.capacity))
+    if not changes:
+        return None
+    return Terms(_fit(text), tuple(changes), cause=cause, worth=_worth(seat, changes, seats))
+
+
+def _fit(text: str) -> str:
+    """The terms text within the 200 characters a ``terms`` act holds (P7)."""
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def _counted(c: CardView, reading: TermsReading) -> bool:
+    """``c`` is a minion an :attr:`TermsKind.EACH` card counts."""
+    minion = c.crypt or "Ally" in c.types
+    match reading.counts:
+        case "locked minion":
+            return minion and c.zone == Zone.READY and c.locked
+        case "vampire in torpor":
+            return c.crypt and c.zone == Zone.TORPOR
+        case "vampire":
+            return c.crypt and c.zone in (Zone.READY, Zone.TORPOR) and c.capacity >= reading.capacity
+        case _:
+            return minion and c.zone in (Zone.READY, Zone.TORPOR)
+
+
+def _best_capacity(view: VtesView, seat: int) -> int:
+    """The capacity of ``seat``'s ready vampire of highest capacity (0: none)."""
+    return max((c.capacity for c in view.controlled(seat) if c.crypt), default=0)
+
+
+def terms_acts(view: VtesView, terms: Terms) -> list[Act]:
+    """The ordinary acts that apply passed ``terms`` now: one ``pool`` act for the pool changes
+    of the Methuselahs still in the game; for a banished vampire still ready, a ``move`` to the
+    uncontrolled region and a ``blood`` act giving it back its blood. Empty when nothing is left
+    to apply."""
+    acts: list[Act] = []
+    changes = [[s, d] for s, d in terms.pool if s in view.in_game() and d]
+    if changes:
+        acts.append({"do": Do.POOL, "changes": changes, "cause": terms.cause})
+    target = view.card(terms.banish) if terms.banish is not None else None
+    if target is not None and target.zone == Zone.READY:
+        where = [target.pos[0], target.pos[1]]
+        acts.append({"do": Do.MOVE, "cards": [where], "to": Target.UNCONTROLLED, "cause": terms.cause})
+        if target.counters:
+            acts.append({"do": Do.BLOOD, "card": where, "delta": target.counters, "cause": terms.cause})
+    return acts

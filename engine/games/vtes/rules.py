@@ -5,9 +5,10 @@ The engine owns the structure (seating, pool, blood, the Edge, turns and phases,
 zones, ousting, VP, withdrawal, time-out); players apply card texts themselves through acts. Every
 act is a canonical map with a ``"do"`` key (a :class:`~engine.games.vtes.vocab.Do`);
 :data:`ACT_FIELDS` lists every act and its fields, and :mod:`engine.games.vtes` documents them. An
-act of the wrong shape (not a map, an unknown name or field, a field of the wrong type or outside
-the act's vocabulary) raises :class:`MalformedAct`; a well-formed act the rules refuse now raises
-:class:`IllegalMove`.
+act is read once into its typed record (:func:`~engine.games.vtes.acts.parse_act`), which the
+handlers here take; an act of the wrong shape (not a map, an unknown name or field, a field of the
+wrong type or outside the act's vocabulary) raises :class:`MalformedAct`; a well-formed act the
+rules refuse now raises :class:`IllegalMove`.
 
 Hidden cards (PROTOCOL.md 6): every crypt and library is a private deck, shuffled in its own event
 with its owner first; a card drawn or dealt is opened to its owner (:class:`Open` to a seat); a
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import assert_never
 
 from engine.games.base import (
     Act,
@@ -27,7 +29,6 @@ from engine.games.base import (
     EndEvent,
     GameError,
     IllegalMove,
-    MalformedAct,
     Note,
     Op,
     Open,
@@ -36,19 +37,36 @@ from engine.games.base import (
     seat_ref,
 )
 from engine.games.vtes import actions, combat, plays, politics
-from engine.games.vtes.acts import (
-    MAX_DELTA,
-    check_act_shape,
-    esc,
-    plural,
-    read_bool,
-    read_cause,
-    read_int,
-    read_pos,
-    read_positions,
-    read_seat,
-    read_word,
+from engine.games.vtes.act_records import (
+    ActionAct,
+    ActionEndAct,
+    AdjustAct,
+    BareAct,
+    BlockAct,
+    BurnAct,
+    CombatAct,
+    CombatCardAct,
+    CounterAct,
+    DeckAct,
+    DiableriseAct,
+    DiscardAct,
+    DisputeAct,
+    DrawAct,
+    HandSizeAct,
+    InfluenceAct,
+    LockAct,
+    MoveAct,
+    PlayAct,
+    PoolAct,
+    PreventAct,
+    ShuffleAct,
+    StrikeAct,
+    TermsAct,
+    TransferAct,
+    VoteAct,
+    VtesAct,
 )
+from engine.games.vtes.acts import MAX_DELTA, esc, parse_act, plural, within
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import (
     CRYPT_MIN,
@@ -63,28 +81,27 @@ from engine.games.vtes.state import (
     VtesState,
 )
 from engine.games.vtes.vocab import (
-    MOVE_TARGETS,
     PHASES,
-    PLAY_TARGETS,
     TRANSFER_COSTS,
     DeckPart,
     Do,
     End,
-    Lift,
     Phase,
     Ruleset,
     Status,
     Step,
     Target,
     TransferKind,
+    VoteSource,
     Zone,
 )
 from engine.games.vtes.work import Work
 
 
-def _validate_shape(state: VtesState, seat: int, act: Act) -> Do:
-    """Check the act's shape (MalformedAct) and who may act now (IllegalMove); return its name."""
-    do = check_act_shape(act)
+def _validate_shape(state: VtesState, seat: int, raw: Act) -> VtesAct:
+    """Read the act (MalformedAct) and check who may act now (IllegalMove); return its record."""
+    act = parse_act(raw)
+    do = act.do
     if type(seat) is not int or not 0 <= seat < state.seats:
         raise IllegalMove(f"there is no seat {seat} at this table")
     if state.step == Step.OVER:
@@ -99,7 +116,7 @@ def _validate_shape(state: VtesState, seat: int, act: Act) -> Do:
             raise IllegalMove("the game has not started: every seat first declares its deck sizes")
         if state.players[seat].status != Status.IN:
             raise IllegalMove("you have left the game and may no longer act")
-    return do
+    return act
 
 
 # --- act handlers -----------------------------------------------------------------------------
@@ -129,12 +146,12 @@ def _in_play(w: Work, pos: Pos) -> CardState:
     return c
 
 
-def _act_deck(w: Work, act: Act) -> None:
+def _act_deck(w: Work, act: DeckAct) -> None:
     p = w.p(w.author)
     if p.declared:
         raise IllegalMove("you have already declared your deck sizes")
-    crypt = read_int(act, "crypt", low=0, high=500)
-    library = read_int(act, "library", low=0, high=500)
+    crypt = within(act.do, "crypt", act.crypt, low=0, high=500)
+    library = within(act.do, "library", act.library, low=0, high=500)
     if crypt < CRYPT_MIN:
         raise IllegalMove(f"a crypt needs at least {CRYPT_MIN} cards, and yours has {crypt}")
     if w.option("library_size"):
@@ -151,7 +168,7 @@ def _act_deck(w: Work, act: Act) -> None:
         w.new_ops.append(Draw("seating", tuple(range(w.seats, 1, -1))))
 
 
-def _act_phase(w: Work, act: Act) -> None:
+def _act_phase(w: Work, act: BareAct) -> None:
     _must_act(w, "move to the next phase")
     if w.phase == Phase.MINION:
         actions.check_leave_minion_phase(w)
@@ -176,7 +193,7 @@ def _next_phase(w: Work) -> None:
         w.begin_turn(w.prey(w.acting))
 
 
-def _act_end_turn(w: Work, act: Act) -> None:
+def _act_end_turn(w: Work, act: BareAct) -> None:
     _must_act(w, "end the turn")
     if w.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION):
         actions.check_leave_minion_phase(w)
@@ -185,7 +202,7 @@ def _act_end_turn(w: Work, act: Act) -> None:
         _next_phase(w)
 
 
-def _act_edge(w: Work, act: Act) -> None:
+def _act_edge(w: Work, act: BareAct) -> None:
     _must_act(w, "gain pool from the Edge")
     _must_phase(w, Phase.UNLOCK, "gaining pool from the Edge")
     if w.edge != w.author:
@@ -196,8 +213,8 @@ def _act_edge(w: Work, act: Act) -> None:
     w.pool_delta(w.author, 1, "edge")
 
 
-def _act_draw(w: Work, act: Act) -> None:
-    n = read_int(act, "n", default=1, low=1, high=30)
+def _act_draw(w: Work, act: DrawAct) -> None:
+    n = within(act.do, "n", act.n, low=1, high=30, default=1)
     if not w.p(w.author).library:
         raise IllegalMove("your library is empty: an empty library stops drawing")
     w.draw(w.author, n)
@@ -216,25 +233,15 @@ def _opens_to_public(cards: Mapping[Pos, CardState], seat: int, positions: tuple
     return out
 
 
-def _destination(
-    w: Work, act: Act, targets: tuple[Target, ...], default: Target | None
-) -> tuple[Target, Pos | None, int | None]:
-    """Fields ``to``, ``on`` and ``controller`` of a ``move`` or ``play``. Raises MalformedAct
-    for a wrong shape, IllegalMove for a card or seat that cannot take the cards."""
-    to = read_word(act, "to", targets, default)
-    on = None
-    if to == Target.ON:
-        if "on" not in act:
-            raise MalformedAct("a card put on another card needs 'on': the [event, index] of that card")
-        on = read_pos(act["on"], "card it goes on")
-        _in_play(w, on)
-    elif "on" in act:
-        raise MalformedAct("'on' goes only with to='on'")
-    controller = None
-    if "controller" in act:
-        controller = act["controller"]
-        if type(controller) is not int:
-            raise MalformedAct("'controller' must be a seat number")
+def _destination(w: Work, act: PlayAct | MoveAct, default: Target) -> tuple[Target, Pos | None, int | None]:
+    """Fields ``to`` (``default`` when absent), ``on`` and ``controller`` of a ``move`` or
+    ``play``. Raises IllegalMove for a card or seat that cannot take the cards."""
+    to = default if act.to is None else act.to
+    on = act.on
+    if on is not None:
+        _in_play(w, on)  # the record has 'on' exactly when to='on'
+    controller = act.controller
+    if controller is not None:
         if not 0 <= controller < w.seats:
             raise IllegalMove("'controller' must be a seat number")
         if w.p(controller).status != Status.IN:
@@ -261,14 +268,18 @@ def _check_target_fits(w: Work, pos: Pos, to: Target, on: Pos | None) -> None:
             host = w.cards[host].on
 
 
-def _cause_of(w: Work, act: Act) -> str:
+type _Claimed = MoveAct | BurnAct | LockAct | CounterAct | PoolAct
+"""The acts that may change other Methuselahs' things by hand, naming a cause."""
+
+
+def _cause_of(w: Work, act: _Claimed) -> str:
     """The cause an act names: its ``cause`` phrase and the card ``by`` that causes it (face up).
     Raises IllegalMove for a face-down card."""
     parts = []
-    if "cause" in act:
-        parts.append(read_cause(act))
-    if "by" in act:
-        by = read_pos(act["by"], "card")
+    if act.cause is not None:
+        parts.append(act.cause)
+    by = act.by
+    if by is not None:
         card = w.card(by)
         if card.zone.hidden and by not in w.revealed:
             raise IllegalMove("the card named as a cause must be face up")
@@ -276,7 +287,7 @@ def _cause_of(w: Work, act: Act) -> str:
     return ", ".join(parts)
 
 
-def _claim(w: Work, act: Act, seats: set[int], text: str) -> None:
+def _claim(w: Work, act: _Claimed, seats: set[int], text: str) -> None:
     """Record a change by hand to other Methuselahs' things (``seats``, the author left out), with
     its cause, for everyone to see and the touched ones to dispute (vtes-actions.md, P9; the
     table's "by hand, but in the open"). Raises IllegalMove when the act names no cause."""
@@ -297,13 +308,14 @@ def _party(c: CardState) -> int:
     return c.controller if c.zone.in_play else c.owner
 
 
-def _act_move(w: Work, act: Act, burn: bool = False) -> None:
-    cards = read_positions(act, "cards")
+def _act_move(w: Work, act: MoveAct | BurnAct) -> None:
+    cards = act.cards
+    burn = isinstance(act, BurnAct)
     to: Target
-    if burn:
+    if isinstance(act, BurnAct):  # (not ``burn``: mypy narrows on isinstance only)
         to, on, controller = Target.ASH, None, None
     else:
-        to, on, controller = _destination(w, act, MOVE_TARGETS, None)
+        to, on, controller = _destination(w, act, act.to)
     hands = set()
     for pos in cards:
         w.card(pos)
@@ -315,29 +327,22 @@ def _act_move(w: Work, act: Act, burn: bool = False) -> None:
         if c.zone == Zone.HAND:
             hands.add(c.owner)
         w.move(pos, to, controller, on)
-    if not read_bool(act, "no_replace", False):
+    if not act.no_replace:
         for seat in sorted(hands):
             if w.p(seat).status == Status.IN:
                 w.refill(seat)
 
 
-def _act_burn(w: Work, act: Act) -> None:
-    _act_move(w, act, burn=True)
-
-
-def _act_play(w: Work, act: Act) -> None:
-    pos = read_pos(act.get("card"), "card played")
+def _act_play(w: Work, act: PlayAct) -> None:
+    pos = act.card
     _own_hand(w, pos)
-    to, on, controller = _destination(w, act, PLAY_TARGETS, Target.ASH)
+    to, on, controller = _destination(w, act, Target.ASH)
     _check_target_fits(w, pos, to, on)
-    pool = read_int(act, "pool", default=0, low=0, high=100)
-    blood = read_int(act, "blood", default=0, low=0, high=100)
-    minion = None
-    if "minion" in act:
-        minion = read_pos(act["minion"], "minion")
+    pool = within(act.do, "pool", act.pool, low=0, high=100)
+    blood = within(act.do, "blood", act.blood, low=0, high=100)
+    minion = act.minion
+    if minion is not None:
         _in_play(w, minion)
-    if blood and minion is None:
-        raise MalformedAct("a blood cost needs 'minion': the vampire that pays it")
     if pool > w.p(w.author).pool:
         raise IllegalMove(f"you have only {w.p(w.author).pool} pool, the card costs {pool}")
     info = card_base().info(w.revealed.get(pos, w.cards[pos].card))
@@ -349,22 +354,23 @@ def _act_play(w: Work, act: Act) -> None:
         w.counters_delta(minion, -blood, "cost")
     if info is not None and info.is_master and w.author == w.acting and w.phase == Phase.MASTER:
         w.master_actions += 1
-    if not read_bool(act, "no_replace", False):
+    if not act.no_replace:
         w.refill(w.author)
 
 
-def _act_discard(w: Work, act: Act) -> None:
-    pos = read_pos(act.get("card"), "card discarded")
+def _act_discard(w: Work, act: DiscardAct) -> None:
+    pos = act.card
     _own_hand(w, pos)
     w.move(pos, Target.ASH)
     if w.author == w.acting and w.phase == Phase.DISCARD:
         w.discard_actions += 1
-    if not read_bool(act, "no_replace", False):
+    if not act.no_replace:
         w.refill(w.author)
 
 
-def _act_lock(w: Work, act: Act, locked: bool = True) -> None:
-    cards = read_positions(act, "cards")
+def _act_lock(w: Work, act: LockAct) -> None:
+    locked = act.do == Do.LOCK
+    cards = act.cards
     for pos in cards:
         c = _in_play(w, pos)
         if c.locked == locked:
@@ -375,16 +381,12 @@ def _act_lock(w: Work, act: Act, locked: bool = True) -> None:
         w.setc(pos, locked=locked)
 
 
-def _act_unlock(w: Work, act: Act) -> None:
-    _act_lock(w, act, locked=False)
-
-
-def _act_counters(w: Work, act: Act) -> None:
-    pos = read_pos(act.get("card"), "card")
-    delta = read_int(act, "delta", low=-MAX_DELTA, high=MAX_DELTA)
+def _act_counters(w: Work, act: CounterAct) -> None:
+    pos = act.card
+    delta = within(act.do, "delta", act.delta, low=-MAX_DELTA, high=MAX_DELTA)
     if delta == 0:
         raise IllegalMove("a counter change must not be 0")
-    cause = read_cause(act)
+    cause = act.cause
     c = w.card(pos)
     if not c.zone.in_play and c.zone != Zone.UNCONTROLLED:
         raise IllegalMove("counters go on cards in play or in an uncontrolled region")
@@ -392,22 +394,14 @@ def _act_counters(w: Work, act: Act) -> None:
     w.counters_delta(pos, delta, cause)
 
 
-def _act_pool(w: Work, act: Act) -> None:
-    cause = read_cause(act)
+def _act_pool(w: Work, act: PoolAct) -> None:
+    cause = act.cause
     changes: list[tuple[int, int]]
-    if "changes" in act:
-        if "seat" in act or "delta" in act:
-            raise MalformedAct("a pool act gives either 'seat' and 'delta' or 'changes', not both")
-        raw = act["changes"]
-        if (
-            not isinstance(raw, list)
-            or not raw
-            or not all(isinstance(x, (list, tuple)) and len(x) == 2 and all(type(v) is int for v in x) for x in raw)
-        ):
-            raise MalformedAct("'changes' must list [seat, delta] pairs")
-        changes = [(x[0], x[1]) for x in raw]
+    if act.changes is not None:  # the record has 'changes' or 'delta', never both
+        changes = list(act.changes)
     else:
-        changes = [(read_seat(act, "seat", w.author), read_int(act, "delta"))]
+        assert act.delta is not None
+        changes = [(w.author if act.seat is None else act.seat, act.delta)]
     seen = set()
     for seat, delta in changes:
         if not 0 <= seat < w.seats:
@@ -427,13 +421,11 @@ def _act_pool(w: Work, act: Act) -> None:
         w.pool_delta(seat, delta, cause)
 
 
-def _act_combat(w: Work, act: Act) -> None:
+def _act_combat(w: Work, act: CombatAct) -> None:
     """Two minions enter combat by a card (P5): a combat opens, the minion of the Methuselah whose
     turn it is acting first (reading); only ready minions of two controllers fight. While another
     combat is under way, or for a minion not ready, it is only recorded (for withdrawal)."""
-    minions = read_positions(act, "minions")
-    if len(minions) != 2:
-        raise MalformedAct("combat is between two minions: list exactly two")
+    minions = act.minions  # exactly two
     for pos in minions:
         c = w.card(pos)
         if c.zone not in (Zone.READY, Zone.TORPOR):
@@ -451,10 +443,10 @@ def _act_combat(w: Work, act: Act) -> None:
         w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
 
 
-def _act_influence(w: Work, act: Act) -> None:
+def _act_influence(w: Work, act: InfluenceAct) -> None:
     _must_act(w, "influence out vampires")
     _must_phase(w, Phase.INFLUENCE, "influencing out a vampire")
-    pos = read_pos(act.get("card"), "vampire")
+    pos = act.card
     c = w.card(pos)
     if c.zone != Zone.UNCONTROLLED or c.owner != w.author:
         raise IllegalMove("that vampire is not in your uncontrolled region")
@@ -469,6 +461,13 @@ def _act_influence(w: Work, act: Act) -> None:
             "it moves to the ready region only once its blood reaches its capacity"
         )
     w.move(pos, Target.READY, w.author)
+    if c.counters > info.capacity:  # a vampire in play holds at most its capacity: the excess drains
+        w.setc(pos, counters=info.capacity)
+        w.note(
+            f"{esc(info.name)} enters play with its capacity of {info.capacity} blood: "
+            f"the excess {c.counters - info.capacity} goes to the blood bank",
+            w.author,
+        )
     rivals = w.rivals(pos)
     if rivals:
         who = " and ".join(seat_ref(s) for s in rivals)
@@ -480,14 +479,12 @@ def _act_influence(w: Work, act: Act) -> None:
         )
 
 
-def _act_transfer(w: Work, act: Act) -> None:
+def _act_transfer(w: Work, act: TransferAct) -> None:
     _must_act(w, "make transfers")
     _must_phase(w, Phase.INFLUENCE, "a transfer")
-    kind = read_word(act, "kind", tuple(TransferKind))
+    kind = act.kind
     p = w.p(w.author)
-    if kind == TransferKind.CRYPT:
-        if "card" in act or "n" in act:
-            raise MalformedAct("a crypt transfer takes no 'card' and no 'n'")
+    if kind == TransferKind.CRYPT:  # the record has no card and no n then
         if w.transfers < 4:
             raise IllegalMove(
                 f"moving the top crypt card takes 4 transfers and 1 pool, and you have "
@@ -501,8 +498,9 @@ def _act_transfer(w: Work, act: Act) -> None:
         w.pool_delta(w.author, -1, "transfer")
         w.move(p.crypt[0], Target.UNCONTROLLED)
         return
-    pos = read_pos(act.get("card"), "vampire")
-    n = read_int(act, "n", default=1, low=1, high=4)
+    pos = act.card
+    assert pos is not None  # the record of a pool or blood transfer names its vampire
+    n = within(act.do, "n", act.n, low=1, high=4, default=1)
     c = w.card(pos)
     if c.zone != Zone.UNCONTROLLED or c.owner != w.author:
         raise IllegalMove("transfers go to vampires in your uncontrolled region")
@@ -526,20 +524,20 @@ def _act_transfer(w: Work, act: Act) -> None:
         w.pool_delta(w.author, n, "transfer")
 
 
-def _act_hand_size(w: Work, act: Act) -> None:
-    seat = read_seat(act, "seat", w.author)
+def _act_hand_size(w: Work, act: HandSizeAct) -> None:
+    seat = w.author if act.seat is None else act.seat
     if not 0 <= seat < w.seats or w.p(seat).status != Status.IN:
         raise IllegalMove("'seat' must be a Methuselah in the game")
-    delta = read_int(act, "delta", low=-30, high=30)
+    delta = within(act.do, "delta", act.delta, low=-30, high=30)
     new = w.p(seat).hand_size + delta
     if delta == 0 or not 0 <= new <= 30:
         raise IllegalMove(f"a hand size change must not be 0 and must leave it between 0 and 30, not {new}")
     w.setp(seat, hand_size=new)
 
 
-def _act_shuffle(w: Work, act: Act) -> None:
-    zone = read_word(act, "zone", (DeckPart.LIBRARY, DeckPart.CRYPT))
-    seat = read_seat(act, "seat", w.author)
+def _act_shuffle(w: Work, act: ShuffleAct) -> None:
+    zone = act.zone
+    seat = w.author if act.seat is None else act.seat
     if not 0 <= seat < w.seats or w.p(seat).status != Status.IN:
         raise IllegalMove("'seat' must be a Methuselah in the game")
     positions = w.p(seat).library if zone == DeckPart.LIBRARY else w.p(seat).crypt
@@ -557,7 +555,7 @@ def _act_shuffle(w: Work, act: Act) -> None:
     )
 
 
-def _act_pass(w: Work, act: Act) -> None:
+def _act_pass(w: Work, act: BareAct) -> None:
     """A ``pass`` in whatever is under way: a referendum's loop before votes, a combat step, an
     action's window (P1)."""
     if w.open_referendum is not None:
@@ -565,16 +563,16 @@ def _act_pass(w: Work, act: Act) -> None:
     elif w.open_combat is not None:
         combat.pass_combat(w)
     else:
-        actions.pass_impulse(w, act)
+        actions.pass_impulse(w)
 
 
-def _act_done(w: Work, act: Act) -> None:
+def _act_done(w: Work, act: BareAct) -> None:
     politics.done(w)
 
 
-def _act_dispute(w: Work, act: Act) -> None:
+def _act_dispute(w: Work, act: DisputeAct) -> None:
     """A Methuselah disputes a change recorded by hand to its things (act number ``act``)."""
-    number = read_int(act, "act", low=1)
+    number = within(act.do, "act", act.act, low=1)
     if number >= w.acts:
         raise IllegalMove(f"there is no act {number} yet (the last act is {w.acts - 1})")
     i = next((i for i, claim in enumerate(w.claims) if claim.act == number), -1)
@@ -594,7 +592,7 @@ def _act_dispute(w: Work, act: Act) -> None:
     )
 
 
-def _act_withdraw(w: Work, act: Act) -> None:
+def _act_withdraw(w: Work, act: BareAct) -> None:
     _must_act(w, "announce withdrawal")
     _must_phase(w, Phase.UNLOCK, "announcing withdrawal")
     p = w.p(w.author)
@@ -612,7 +610,7 @@ def _act_withdraw(w: Work, act: Act) -> None:
     w.setp(w.author, withdrawing=True, withdraw_fail="")
 
 
-def _act_time(w: Work, act: Act) -> None:
+def _act_time(w: Work, act: BareAct) -> None:
     if w.ruleset != Ruleset.TOURNAMENT:
         raise IllegalMove("a time limit is a tournament rule, and this table plays ruleset=standard")
     if w.time_called:
@@ -627,44 +625,74 @@ def _act_time(w: Work, act: Act) -> None:
             w.end_by_time()  # no minion action is under way: it is over now
 
 
-_HANDLERS: dict[Do, Callable[[Work, Act], None]] = {
-    Do.DECK: _act_deck,
+_BARE: dict[Do, Callable[[Work, BareAct], None]] = {
     Do.PHASE: _act_phase,
     Do.END_TURN: _act_end_turn,
     Do.EDGE: _act_edge,
-    Do.DRAW: _act_draw,
-    Do.PLAY: _act_play,
-    Do.DISCARD: _act_discard,
-    Do.MOVE: _act_move,
-    Do.BURN: _act_burn,
-    Do.LOCK: _act_lock,
-    Do.UNLOCK: _act_unlock,
-    Do.BLOOD: _act_counters,
-    Do.LIFE: _act_counters,
-    Do.POOL: _act_pool,
-    Do.COMBAT: _act_combat,
-    Do.INFLUENCE: _act_influence,
-    Do.TRANSFER: _act_transfer,
-    Do.HAND_SIZE: _act_hand_size,
-    Do.SHUFFLE: _act_shuffle,
-    Do.ACTION: actions.announce,
-    Do.BLOCK: actions.block,
     Do.PASS: _act_pass,
-    Do.ADJUST: plays.adjust,
-    Do.ACTION_END: plays.end_action,
-    Do.DISPUTE: _act_dispute,
-    Do.DIABLERISE: actions.diablerise_blocked,
-    Do.MANEUVER: combat.maneuver,
-    Do.STRIKE: combat.strike,
-    Do.PREVENT: combat.prevent,
-    Do.PRESS: combat.press,
-    Do.TERMS: politics.terms,
-    Do.VOTE: politics.vote,
     Do.DONE: _act_done,
     Do.WITHDRAW: _act_withdraw,
     Do.TIME: _act_time,
 }
-"""The handler of each act: it checks and applies the act on the working copy."""
+
+
+def _handle(w: Work, act: VtesAct) -> None:
+    """Check and apply ``act`` on the working copy: the handler of its record."""
+    match act:
+        case BareAct():
+            _BARE[act.do](w, act)
+        case DeckAct():
+            _act_deck(w, act)
+        case DrawAct():
+            _act_draw(w, act)
+        case PlayAct():
+            _act_play(w, act)
+        case DiscardAct():
+            _act_discard(w, act)
+        case MoveAct() | BurnAct():
+            _act_move(w, act)
+        case LockAct():
+            _act_lock(w, act)
+        case CounterAct():
+            _act_counters(w, act)
+        case PoolAct():
+            _act_pool(w, act)
+        case CombatAct():
+            _act_combat(w, act)
+        case InfluenceAct():
+            _act_influence(w, act)
+        case TransferAct():
+            _act_transfer(w, act)
+        case HandSizeAct():
+            _act_hand_size(w, act)
+        case ShuffleAct():
+            _act_shuffle(w, act)
+        case DisputeAct():
+            _act_dispute(w, act)
+        case ActionAct():
+            actions.announce(w, act)
+        case BlockAct():
+            actions.block(w, act)
+        case DiableriseAct():
+            actions.diablerise_blocked(w, act)
+        case AdjustAct():
+            plays.adjust(w, act)
+        case ActionEndAct():
+            plays.end_action(w, act)
+        case CombatCardAct() if act.do == Do.MANEUVER:
+            combat.maneuver(w, act)
+        case CombatCardAct():
+            combat.press(w, act)
+        case StrikeAct():
+            combat.strike(w, act)
+        case PreventAct():
+            combat.prevent(w, act)
+        case TermsAct():
+            politics.terms(w, act)
+        case VoteAct():
+            politics.vote(w, act)
+        case _:
+            assert_never(act)
 
 
 # --- the entry points the game object uses --------------------------------------------------------
@@ -674,49 +702,40 @@ def opens(state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
     """The hidden positions ``act`` by ``seat`` opens to everyone with it: cards of its own that
     it has seen (hand, uncontrolled region) turning face up. Raises MalformedAct for an act of the
     wrong shape, IllegalMove when it plays a card the seat does not hold."""
-    do = _validate_shape(state, seat, act)
+    return _opens(state, seat, _validate_shape(state, seat, act))
+
+
+def _opens(state: VtesState, seat: int, act: VtesAct) -> tuple[Pos, ...]:
+    """:func:`opens` for an act already read and validated."""
     cards = {c.pos: c for c in state.cards}
-    match do:
-        case Do.ACTION | Do.MANEUVER | Do.STRIKE | Do.PREVENT | Do.PRESS if "card" in act:
-            pos = read_pos(act.get("card"), "card")
-            c = cards.get(pos)
+    match act:
+        case ActionAct() | CombatCardAct() | StrikeAct() | PreventAct() if act.card is not None:
+            c = cards.get(act.card)
             if c is None or c.zone != Zone.HAND:
                 return ()
             if c.owner != seat:
                 raise IllegalMove("that card is not in your hand")
-            return () if c.card else (pos,)
-        case Do.VOTE if act.get("source") == "card" and "card" in act:
-            pos = read_pos(act.get("card"), "card")
-            c = cards.get(pos)
+            return () if c.card else (act.card,)
+        case VoteAct() if act.source == VoteSource.CARD and act.card is not None:
+            c = cards.get(act.card)
             if c is None or c.zone != Zone.HAND or c.owner != seat:
                 raise IllegalMove("that card is not in your hand")
-            return () if c.card else (pos,)
-        case Do.PLAY | Do.DISCARD:
-            pos = read_pos(act.get("card"), "card")
-            c = cards.get(pos)
+            return () if c.card else (act.card,)
+        case PlayAct() | DiscardAct():
+            c = cards.get(act.card)
             if c is None or c.zone != Zone.HAND or c.owner != seat:
                 raise IllegalMove("that card is not in your hand")
-            return () if c.card else (pos,)
-        case Do.INFLUENCE:
-            pos = read_pos(act.get("card"), "vampire")
-            c = cards.get(pos)
+            return () if c.card else (act.card,)
+        case InfluenceAct():
+            c = cards.get(act.card)
             if c is None or c.zone != Zone.UNCONTROLLED or c.owner != seat:
                 raise IllegalMove("that vampire is not in your uncontrolled region")
-            return () if c.card else (pos,)
-        case Do.MOVE | Do.BURN:
-            positions = read_positions(act, "cards")
-            # A wrong ``to`` is refused by the check; it opens nothing here.
-            to = Target.ASH if do == Do.BURN else _target_or_ash(act.get("to"))
-            return tuple(sorted(_opens_to_public(cards, seat, positions, to)))
+            return () if c.card else (act.card,)
+        case MoveAct() | BurnAct():
+            to = act.to if isinstance(act, MoveAct) else Target.ASH
+            return tuple(sorted(_opens_to_public(cards, seat, act.cards, to)))
         case _:
             return ()
-
-
-def _target_or_ash(raw: object) -> Target:
-    for target in MOVE_TARGETS:
-        if isinstance(raw, str) and raw == target:
-            return target
-    return Target.ASH
 
 
 def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[VtesState, tuple[Note, ...]]:
@@ -725,8 +744,8 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
     Raises MalformedAct for an act of the wrong shape, IllegalMove with a sentence when the rules
     refuse it; the state is unchanged then.
     """
-    do = _validate_shape(state, seat, act)
-    expected = set(opens(state, seat, act))
+    record = _validate_shape(state, seat, act)
+    expected = set(_opens(state, seat, record))
     if set(revealed) != expected:
         raise IllegalMove("the act must open exactly the cards it turns face up")
     cards = {c.pos: c for c in state.cards}
@@ -734,18 +753,18 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
         info = card_base().info(ident)
         if info is not None and (info.kind == DeckPart.CRYPT) != cards[pos].crypt:
             raise IllegalMove(f"{esc(info.name)} cannot be at that position: it is from the other deck")
-    w = Work(state, seat, do)
+    w = Work(state, seat, record.do)
     w.revealed = revealed
     w.acts += 1
-    if "lift" in act:
-        w.lift = read_word(act, "lift", tuple(Lift))
-        w.lift_by = read_pos(act["by"], "card")
+    if isinstance(record, PlayAct | ActionAct | BlockAct | AdjustAct) and record.lift is not None:
+        assert record.by is not None  # the record has 'by' with 'lift'
+        w.lift, w.lift_by = record.lift, record.by
         by = w.card(w.lift_by)
-        own = w.lift_by in revealed or any(act.get(k) == list(w.lift_by) for k in ("card",))
+        own = w.lift_by in revealed or getattr(record, "card", None) == w.lift_by
         if by.zone.hidden and not own:
             raise IllegalMove("the card that lifts a rule must be face up, or the card this act plays")
     predators = {s: w.predator(s) for s in w.in_game()}
-    _HANDLERS[do](w, act)
+    _handle(w, record)
     if w.lift is not None and not w.lifted:
         raise IllegalMove(f"this act breaks no rule of kind {str(w.lift)!r}: there is nothing for the card to lift")
     w.settle_ousts(predators)

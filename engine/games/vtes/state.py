@@ -126,8 +126,9 @@ class Action:
     the action's numbers (intercept belongs to the block attempt, 0 without one); ``amount``: the
     bleed or hunt amount; ``cost_blood`` (from the acting minion), ``cost_pool`` (from the actor):
     paid on success. ``window``: a :class:`Window`; ``impulse``: the seat holding the impulse;
-    ``declined``: seats that declined to block (final, 4.2); ``blocker``: the minion attempting
-    to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
+    ``declined``: seats that declined to block (final, 4.2); ``tried``: minions whose block
+    attempt on this action failed (each attempts once; others may follow, 4.2); ``blocker``: the
+    minion attempting to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
     ``played``: ``(minion, card id)`` pairs of modifiers and reactions played (2.1: once each per
     minion and action).
     """
@@ -146,6 +147,7 @@ class Action:
     window: Window = Window.NO_ATTEMPT
     impulse: int = -1
     declined: tuple[int, ...] = ()
+    tried: tuple[Pos, ...] = ()
     blocker: Pos | tuple[()] = ()
     bleed_mods: int = 0
     played: tuple[tuple[Pos, int], ...] = ()

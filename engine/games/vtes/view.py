@@ -174,7 +174,7 @@ class VtesView:
 
     def may_block(self, seat: int) -> bool:
         """``seat`` may attempt a block now: window A, entitled, not declined, on its impulse,
-        with a ready unlocked minion."""
+        with a ready unlocked minion that has not tried to block this action (:meth:`may_try`)."""
         a = self.action
         return (
             a is not None
@@ -182,8 +182,14 @@ class VtesView:
             and a.impulse == seat
             and seat in self.blockers()
             and seat not in a.declined
-            and bool(self.ready_unlocked(seat))
+            and bool(self.may_try(seat))
         )
+
+    def may_try(self, seat: int) -> tuple[CardView, ...]:
+        """``seat``'s ready unlocked minions that have not tried to block the open action (a minion
+        attempts once; after a failed attempt others may follow, 4.2)."""
+        tried = self.action.tried if self.action is not None else ()
+        return tuple(c for c in self.ready_unlocked(seat) if c.pos not in tried)
 
     def ready_unlocked(self, seat: int) -> tuple[CardView, ...]:
         """``seat``'s ready unlocked minions (vampires and allies)."""
@@ -348,7 +354,7 @@ def legal_acts(view: VtesView) -> list[Act]:
             return acts
         acts.append({"do": Do.PASS})
         if view.may_block(seat):
-            for c in view.ready_unlocked(seat):
+            for c in view.may_try(seat):
                 acts.append({"do": Do.BLOCK, "minion": c.as_list()})
         for c in window_cards(view):
             acts.append({"do": Do.PLAY, "card": c.as_list()})
@@ -457,7 +463,10 @@ def reaction_fits(text: str, a: Action, view: VtesView, seat: int) -> bool:
     locked = any(c.locked for c in view.controlled(seat) if c.crypt or "Ally" in c.types)
     conditions = (
         (("during a referendum", "during the polling step"), False),
-        (("is bleeding you", "bleeds you", "bleed action directed at you"), bleed and seat in a.targets),
+        (
+            ("is bleeding you", "bleeds you", "bleed action directed at you", "bleed against you"),
+            bleed and seat in a.targets,
+        ),
         (("during a bleed action",), bleed),
         (
             ("during an action directed at you", "directed at a minion or location you control"),
@@ -468,6 +477,7 @@ def reaction_fits(text: str, a: Action, view: VtesView, seat: int) -> bool:
             mine(a.blocker),
         ),
         (("by a locked vampire", "by a locked minion"), blocking and locked),
+        (("attempts to block", "attempt to block", "about to enter combat"), blocking),
         (("would be burned", "is being burned", "being diablerized", "attempts to commit diablerie"), False),
     )
     lines = [" ".join(line.lower().split()) for line in text.splitlines() if line.strip()]
@@ -527,7 +537,7 @@ def vote_sources(view: VtesView, seat: int) -> list[Act]:
                 acts.append({"do": Do.VOTE, "source": VoteSource.BALLOT, "card": c.as_list()})
     if view.edge == seat and not any(v.source == VoteSource.EDGE for v in r.votes):
         acts.append({"do": Do.VOTE, "source": VoteSource.EDGE})
-    if not card_vote and not (r.card and r.caller == seat):
+    if not card_vote:  # the caller may burn one instead of the calling card's vote: 1 at most (7.2)
         for c in view.hand:
             if "Political Action" in c.types:
                 acts.append({"do": Do.VOTE, "source": VoteSource.CARD, "card": c.as_list()})
@@ -634,8 +644,20 @@ def _auto_poll(view: VtesView, seat: int) -> Act | None:
     if r is None:
         return None
     if r.step == Poll.BEFORE and r.impulse == seat:
-        useful = {"Master", "Action Modifier", "Reaction", "Political Action"}
-        return None if any(set(c.types) & useful for c in view.hand) else {"do": Do.PASS}
+        return None if any(_before_votes(c, seat == r.caller) for c in view.hand) else {"do": Do.PASS}
     if r.step == Poll.VOTING and seat not in r.done and not vote_sources(view, seat):
         return {"do": Do.DONE}
     return None
+
+
+_POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
+
+
+def _before_votes(c: CardView, caller: bool) -> bool:
+    """A hand card that could be played before votes are cast (7.1, P7): a master, the caller's
+    action modifier or another Methuselah's reaction, whose text speaks of a referendum, votes,
+    ballots or a political action (a political action card is burned for a vote in polling, not
+    played before it)."""
+    types = set(c.types)
+    playable = "Master" in types or ("Action Modifier" in types if caller else "Reaction" in types)
+    return playable and any(word in c.text.lower() for word in _POLL_WORDS)

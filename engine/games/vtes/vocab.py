@@ -184,8 +184,9 @@ TRANSFER_COSTS: dict[TransferKind, int] = {TransferKind.POOL: 1, TransferKind.BL
 
 
 class Do(StrEnum):
-    """The name (``"do"``) of every VTES act; :data:`engine.games.vtes.rules.ACT_FIELDS` gives each
-    one's fields and :mod:`engine.games.vtes` what it does."""
+    """The name (``"do"``) of every VTES act; :data:`engine.games.vtes.acts.ACT_FIELDS` gives each
+    one's fields, :data:`engine.games.vtes.act_records.RECORDS` its typed record and
+    :mod:`engine.games.vtes` what it does."""
 
     DECK = "deck"
     PHASE = "phase"

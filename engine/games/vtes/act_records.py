@@ -1,0 +1,412 @@
+"""VTES acts as typed records (shared/rules/vtes.md, "Precise readings"; vtes-actions.md P2–P9).
+
+An act travels and is logged as a canonical map (``{"do": "block", "minion": [3, 1]}``);
+:func:`engine.games.vtes.acts.parse_act` reads that untrusted map once into one of the frozen
+records here, and every rule reads the record. A record's fields are the map's fields under the
+same names (``for`` is ``for_``), typed: a position is a :data:`~engine.games.base.Pos` tuple
+``(event, index)``, a list of cards a tuple of them in the act's order, a word its
+:mod:`~engine.games.vtes.vocab` enum, a seat or a number an int, a flag a bool. A field the map
+leaves out is None (the rule applies its default), so :meth:`ActRecord.to_map` gives back exactly
+the map that was read: the wire and the log keep their bytes.
+
+The records hold what the map *says*, checked for shape only: a number out of the range a rule
+allows is refused (IllegalMove) by the rule that reads it, in its turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any, cast
+
+from engine.games.base import Act, Pos
+from engine.games.vtes.vocab import ActionKind, DeckPart, Do, Lift, Target, TransferKind, VoteSource
+
+_KEYS = {"for_": "for"}
+"""Field names that are not the map's key (a Python keyword)."""
+
+
+def _plain(value: object) -> Any:
+    """A field's value as the canonical map holds it: tuples as lists, words as plain strings."""
+    if isinstance(value, tuple):
+        return [_plain(x) for x in value]
+    if isinstance(value, StrEnum):
+        return value.value
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActRecord:
+    """What every act has: its name ``do``."""
+
+    do: Do
+
+    def to_map(self) -> Act:
+        """The canonical map of this act (``{"do": ..., field: value}``, absent fields left out),
+        the same map :func:`~engine.games.vtes.acts.parse_act` read it from."""
+        out: Act = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                out[_KEYS.get(f.name, f.name)] = _plain(value)
+        return out
+
+    @classmethod
+    def keys(cls) -> frozenset[str]:
+        """The map keys an act of this record may carry besides ``"do"``."""
+        return frozenset(_KEYS.get(f.name, f.name) for f in fields(cls)) - {"do"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckAct(ActRecord):
+    """``deck``: the sizes of the crypt and the library a seat brings (cards)."""
+
+    crypt: int
+    library: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BareAct(ActRecord):
+    """An act with no field: ``phase``, ``end_turn``, ``edge``, ``pass``, ``done``, ``withdraw``,
+    ``time``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawAct(ActRecord):
+    """``draw``: ``n`` cards from the library (None: 1)."""
+
+    n: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayAct(ActRecord):
+    """``play`` a card from hand: ``to`` (None: the ash heap), ``on`` the card it goes on (with
+    ``to="on"``), ``controller`` (a seat), ``no_replace`` (the hand is not refilled), its cost
+    ``pool`` and ``blood`` (paid by ``minion``), the open action's number changes ``stealth``,
+    ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier), a
+    rule ``lift`` ed by card ``by`` (P9)."""
+
+    card: Pos
+    to: Target | None = None
+    on: Pos | None = None
+    controller: int | None = None
+    no_replace: bool | None = None
+    pool: int | None = None
+    blood: int | None = None
+    minion: Pos | None = None
+    stealth: int | None = None
+    intercept: int | None = None
+    amount: int | None = None
+    target: int | None = None
+    bleed_mod: bool | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardAct(ActRecord):
+    """``discard`` a card from hand; ``no_replace``: the hand is not refilled."""
+
+    card: Pos
+    no_replace: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BurnAct(ActRecord):
+    """``burn`` cards (to the ash heap), in the act's order; the change's ``cause`` (a phrase)
+    and the card ``by`` that causes it (P9)."""
+
+    cards: tuple[Pos, ...]
+    no_replace: bool | None = None
+    cause: str | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveAct(ActRecord):
+    """``move`` cards ``to`` a zone (``on`` a card with ``to="on"``), under ``controller``; as
+    :class:`BurnAct` otherwise."""
+
+    cards: tuple[Pos, ...]
+    to: Target
+    on: Pos | None = None
+    controller: int | None = None
+    no_replace: bool | None = None
+    cause: str | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LockAct(ActRecord):
+    """``lock`` or ``unlock`` cards in play, with the change's ``cause`` and card ``by``."""
+
+    cards: tuple[Pos, ...]
+    cause: str | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CounterAct(ActRecord):
+    """``blood`` or ``life``: ``delta`` counters on ``card`` (signed), for ``cause``, by card
+    ``by``."""
+
+    card: Pos
+    delta: int
+    cause: str
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PoolAct(ActRecord):
+    """``pool``: ``delta`` pool to ``seat`` (None: the author), or ``changes``: ``(seat, delta)``
+    pairs; for ``cause``, by card ``by``."""
+
+    seat: int | None = None
+    delta: int | None = None
+    changes: tuple[tuple[int, int], ...] | None = None
+    cause: str
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatAct(ActRecord):
+    """``combat``: the two ``minions`` a card puts in combat (P5), with ``cause`` and ``by``."""
+
+    minions: tuple[Pos, ...]
+    cause: str | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InfluenceAct(ActRecord):
+    """``influence``: the vampire ``card`` moves from the uncontrolled region to the ready one."""
+
+    card: Pos
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TransferAct(ActRecord):
+    """``transfer`` of ``kind``: ``n`` pool to, or blood from, the vampire ``card`` (None: 1), or
+    the top crypt card to the uncontrolled region (no card, no n)."""
+
+    kind: TransferKind
+    card: Pos | None = None
+    n: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandSizeAct(ActRecord):
+    """``hand_size``: ``delta`` cards to ``seat``'s hand size (None: the author)."""
+
+    seat: int | None = None
+    delta: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShuffleAct(ActRecord):
+    """``shuffle``: ``seat``'s (None: the author's) library or crypt (``zone``)."""
+
+    zone: DeckPart
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionAct(ActRecord):
+    """``action`` (P2): ``minion`` acts; ``kind``; ``card``: the action card (from hand, or in
+    play); ``target``: the seat a bleed or a directed action targets; ``target_card``: the
+    vampire a rescue or diablerie names, or equipment taken from another minion; ``stealth``,
+    ``amount``, ``cost_blood``, ``cost_pool``: None for the action's default (P8; a card's cost
+    is its printed one, read from krcg, an X cost is 0); a rule ``lift`` ed by card ``by`` (P9)."""
+
+    minion: Pos
+    kind: ActionKind
+    card: Pos | None = None
+    target: int | None = None
+    target_card: Pos | None = None
+    stealth: int | None = None
+    amount: int | None = None
+    cost_blood: int | None = None
+    cost_pool: int | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlockAct(ActRecord):
+    """``block`` (P3): ``minion`` attempts to block with ``intercept`` (None: 0)."""
+
+    minion: Pos
+    intercept: int | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdjustAct(ActRecord):
+    """``adjust`` (4.3, P8): signed changes to the open action's ``stealth``, ``intercept``,
+    ``amount``, a new ``target`` seat; its source: card ``by`` or ``cause``."""
+
+    stealth: int | None = None
+    intercept: int | None = None
+    amount: int | None = None
+    target: int | None = None
+    cause: str | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionEndAct(ActRecord):
+    """``action_end`` (P4): the card ``by`` ends the open action."""
+
+    by: Pos
+    cause: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisputeAct(ActRecord):
+    """``dispute`` the change by hand made by act number ``act`` (P9)."""
+
+    act: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiableriseAct(ActRecord):
+    """``diablerise`` after a blocked leave torpor (6.2); ``take``: take the equipment (None:
+    yes)."""
+
+    take: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatCardAct(ActRecord):
+    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand."""
+
+    minion: Pos
+    card: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StrikeAct(ActRecord):
+    """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
+    ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
+    ``retainer``, ``other``, ``additional`` strikes, with combat ``card``; no field: the hand
+    strike."""
+
+    minion: Pos
+    damage: int | None = None
+    aggravated: bool | None = None
+    ranged: bool | None = None
+    first: bool | None = None
+    dodge: bool | None = None
+    ends: bool | None = None
+    steal: int | None = None
+    retainer: Pos | None = None
+    other: bool | None = None
+    additional: int | None = None
+    card: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreventAct(ActRecord):
+    """``prevent`` (P5): ``minion`` prevents ``normal`` and ``agg`` damage points, with ``card``."""
+
+    minion: Pos
+    normal: int | None = None
+    agg: int | None = None
+    card: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TermsAct(ActRecord):
+    """``terms`` of a referendum (7.1): ``text``."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoteAct(ActRecord):
+    """``vote`` (P7) from ``source``, its ``card``, ``count`` votes (None: the source's), for
+    (``for_``, None: true) or against."""
+
+    source: VoteSource
+    card: Pos | None = None
+    count: int | None = None
+    for_: bool | None = None
+
+
+type VtesAct = (
+    DeckAct
+    | BareAct
+    | DrawAct
+    | PlayAct
+    | DiscardAct
+    | BurnAct
+    | MoveAct
+    | LockAct
+    | CounterAct
+    | PoolAct
+    | CombatAct
+    | InfluenceAct
+    | TransferAct
+    | HandSizeAct
+    | ShuffleAct
+    | ActionAct
+    | BlockAct
+    | AdjustAct
+    | ActionEndAct
+    | DisputeAct
+    | DiableriseAct
+    | CombatCardAct
+    | StrikeAct
+    | PreventAct
+    | TermsAct
+    | VoteAct
+)
+"""Every VTES act record."""
+
+RECORDS: dict[Do, type[ActRecord]] = {
+    Do.DECK: DeckAct,
+    Do.PHASE: BareAct,
+    Do.END_TURN: BareAct,
+    Do.EDGE: BareAct,
+    Do.DRAW: DrawAct,
+    Do.PLAY: PlayAct,
+    Do.DISCARD: DiscardAct,
+    Do.MOVE: MoveAct,
+    Do.BURN: BurnAct,
+    Do.LOCK: LockAct,
+    Do.UNLOCK: LockAct,
+    Do.BLOOD: CounterAct,
+    Do.LIFE: CounterAct,
+    Do.POOL: PoolAct,
+    Do.COMBAT: CombatAct,
+    Do.INFLUENCE: InfluenceAct,
+    Do.TRANSFER: TransferAct,
+    Do.HAND_SIZE: HandSizeAct,
+    Do.SHUFFLE: ShuffleAct,
+    Do.ACTION: ActionAct,
+    Do.BLOCK: BlockAct,
+    Do.PASS: BareAct,
+    Do.ADJUST: AdjustAct,
+    Do.ACTION_END: ActionEndAct,
+    Do.DISPUTE: DisputeAct,
+    Do.DIABLERISE: DiableriseAct,
+    Do.MANEUVER: CombatCardAct,
+    Do.STRIKE: StrikeAct,
+    Do.PREVENT: PreventAct,
+    Do.PRESS: CombatCardAct,
+    Do.TERMS: TermsAct,
+    Do.VOTE: VoteAct,
+    Do.DONE: BareAct,
+    Do.WITHDRAW: BareAct,
+    Do.TIME: BareAct,
+}
+"""The record of each act."""
+
+
+def make_record(do: Do, values: dict[str, Any]) -> VtesAct:
+    """The record of act ``do`` from its fields, already read to their types (map keys to
+    values). Raises TypeError for a field the record lacks: the caller checks the map first."""
+    record = RECORDS[do](do=do, **{("for_" if key == "for" else key): value for key, value in values.items()})
+    return cast("VtesAct", record)

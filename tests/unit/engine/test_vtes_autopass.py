@@ -1,0 +1,192 @@
+"""The automatic pass (the game spec's ``auto_act``, :func:`engine.games.vtes.view.auto_pass`):
+it takes every answer whose only choice is a pass (a bleed between two other Methuselahs, the cards
+before votes when no card of the hand could be played then) and never finishes a Methuselah's
+voting while it holds a vote it could still cast (shared/rules/vtes-actions.md 5.1, 7.1–7.2, P1,
+P7).
+
+Tables from :mod:`tests.support.vtes_fight`: seats clockwise Ana, Ben, Cy, Dee in Ana's minion
+phase, Dee holding the Edge; every hand the seven cards of FIGHT_LIBRARY (two Kine Resources
+Contested, Immortal Grapple, Raven Spy, Carlton Van Wyk, Threats, Patrol)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.game import VTES
+from engine.games.vtes.readings import combat_steps
+from engine.games.vtes.simulate import _seat_bots
+from engine.games.vtes.spec import SPEC
+from engine.games.vtes.view import (
+    CardView,
+    VtesView,
+    auto_pass,
+    legal_acts,
+    reaction_fits,
+    vote_sources,
+    window_cards,
+)
+from engine.sim import SimTable
+from tests.support.vtes_fight import Fight, fight_table, in_hand, titled_table
+from tests.support.vtes_sim import act, copy_table
+
+KINE = "Kine Resources Contested"
+
+
+@pytest.fixture(scope="module")
+def titled() -> Fight:
+    return titled_table()
+
+
+@pytest.fixture
+def f(titled: Fight) -> Fight:
+    return dataclasses.replace(titled, t=copy_table(titled.t))
+
+
+@pytest.fixture(scope="module")
+def fight() -> Fight:
+    return fight_table()
+
+
+def _fits(f: Fight, name: str, seat: int) -> bool:
+    found = card_base().lookup(name)
+    assert found is not None and f.t.state.open_action is not None
+    return reaction_fits(found.text, f.t.state.open_action, f.t.view(seat), seat)
+
+
+def test_reactions_for_a_bled_or_blocking_methuselah_do_not_stop_the_others(fight: Fight) -> None:
+    """Lucia bleeds Ben: a reaction that reduces "a bleed against you", or whose vampire "attempts
+    to block" or is "about to enter combat", fits Ben (bled, may block) and not Cy or Dee."""
+    f = dataclasses.replace(fight, t=copy_table(fight.t))
+    act(f.t, f.ana, "action", kind="bleed", minion=f.lucia)
+    for name in ("Visions of Zapathasura", "Guardian Vigil", "Obedience"):
+        assert _fits(f, name, f.ben), name
+        assert not _fits(f, name, f.cy) and not _fits(f, name, f.dee), name
+
+
+def _to_polling(f: Fight, auto: bool = False) -> int:
+    """Lucia calls a referendum with a Kine Resources Contested; nobody blocks; Ana records the
+    terms; the loop before votes, each seat passing by hand or (``auto``) by the automatic pass.
+    Returns the stops before votes: the seats the automatic pass left to decide."""
+    t = f.t
+    act(t, f.ana, "action", kind="political", minion=f.lucia, card=in_hand(t, f.ana, KINE))
+    for _window in ("A", "C"):
+        for seat in (f.ana, f.ben, f.dee, f.cy):
+            act(t, seat, "pass")
+    act(t, f.ana, "terms", text="Each Methuselah gains 1 pool")
+    stops = 0
+    for seat in (f.ana, f.ben, f.dee, f.cy):
+        assert t.state.open_referendum.impulse == seat
+        chosen = auto_pass(t.view(seat)) if auto else None
+        stops += chosen is None
+        act(t, seat, "pass")
+    assert t.state.open_referendum.step == "voting"
+    return stops
+
+
+def test_before_votes_a_hand_with_no_card_for_a_referendum_passes_by_itself(f: Fight) -> None:
+    """Every hand holds political action cards (burned in polling, not played before it), an
+    action modifier for a bleed and an intercept reaction: no stop before votes (it was 4)."""
+    assert _to_polling(f, auto=True) == 0
+
+
+def test_before_votes_a_card_for_a_referendum_stops_its_holder(f: Fight) -> None:
+    t = f.t
+    act(t, f.ana, "action", kind="political", minion=f.lucia, card=in_hand(t, f.ana, KINE))
+    for _window in ("A", "C"):
+        for seat in (f.ana, f.ben, f.dee, f.cy):
+            act(t, seat, "pass")
+    act(t, f.ana, "terms", text="Each Methuselah gains 1 pool")
+    act(t, f.ana, "pass")
+    view = t.view(f.ben)
+    tactics = card_base().lookup("Delaying Tactics")
+    assert tactics is not None
+    info = card_base().info(tactics.id)
+    assert info is not None
+    held = CardView(
+        pos=view.hand[0].pos, owner=f.ben, controller=f.ben, zone=view.hand[0].zone, crypt=False,
+        card=f"{tactics.id}-1", name=info.name, types=info.types, text=info.text,
+    )  # fmt: skip
+    assert auto_pass(view) == {"do": "pass"}
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, held))) is None  # "during the polling step"
+
+
+def test_the_automatic_pass_never_finishes_voting_while_a_vote_is_left(f: Fight) -> None:
+    """In polling: the caller holds the calling card, a prince and a political card in hand; Dee
+    the Edge and a political card; Cy only a political card: none is done by itself until its
+    votes are cast (one from political action cards at most, 7.2); then each is."""
+    t = f.t
+    _to_polling(f)
+    for seat in (f.ana, f.cy, f.dee):
+        assert auto_pass(t.view(seat)) is None
+    sources = [a["source"] for a in legal_acts(t.view(f.ana)) if a["do"] == "vote"]
+    assert sources == ["calling", "title", "card"]  # the card is offered (V lists it)
+    act(t, f.ana, "vote", source="title", card=f.lucia)
+    assert auto_pass(t.view(f.ana)) is None  # the calling card, or a card from hand, is left
+    act(t, f.ana, "vote", source="calling")
+    assert auto_pass(t.view(f.ana)) == {"do": "done"}
+    act(t, f.cy, "vote", source="card", card=in_hand(t, f.cy, KINE), **{"for": False})
+    assert auto_pass(t.view(f.cy)) == {"do": "done"}
+    act(t, f.dee, "vote", source="edge")
+    assert auto_pass(t.view(f.dee)) is None  # Dee's political card is left
+    act(t, f.dee, "vote", source="card", card=in_hand(t, f.dee, KINE))
+    assert auto_pass(t.view(f.dee)) == {"do": "done"}
+
+
+def _has_a_choice(view: VtesView, seat: int) -> bool:
+    """``seat`` has something to decide besides a pass: a block or a card of its window in an
+    action; in combat, a combat card its text does not bind to another step, for its own minion;
+    before votes, a card that speaks of a referendum or votes; in polling, a vote to cast."""
+    if view.referendum is not None:
+        r = view.referendum
+        if r.step == "voting":
+            return bool(vote_sources(view, seat))
+        return any(w in c.text.lower() for c in view.hand for w in ("referendum", "vote", "ballot", "polling"))
+    if view.combat is not None:
+        c = view.combat
+        mine = any((m := view.card(p)) is not None and m.controller == seat for p in (c.acting, c.opposing))
+        for held in view.hand:
+            cid = card_id(held.card) if "Combat" in held.types else None
+            steps = combat_steps(cid) if cid is not None else frozenset()
+            if mine and (steps is None or c.step in steps):
+                return True
+        return False
+    return bool(window_cards(view)) or view.may_block(seat)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_person_among_bots_is_stopped_only_where_there_is_a_choice(seed: int) -> None:
+    """Whole 4-seat games of bots, one seat played as a person with the automatic pass on
+    (choosing as a bot would whenever it stops): during the bots' turns every stop offers that
+    person something to decide, and the automatic pass answers the rest."""
+    bots, private = _seat_bots(["heuristic"] * 4, seed)
+    table = SimTable(VTES, 4, {}, seed, private)
+    person = 0
+    assert SPEC.auto_act is not None
+    stops = autos = 0
+    for _ in range(30_000):
+        pending = table.run_ops()
+        if not pending.actors:
+            break
+        for seat in pending.actors:
+            view = table.view(seat)
+            legal = VTES.legal_acts(view)
+            if not legal:
+                continue
+            chosen = None
+            if seat == person and view.step == "play" and view.acting != seat:
+                chosen = SPEC.auto_act(view)
+                if chosen is not None:
+                    autos += 1
+                elif seat in pending.awaited and {a["do"] for a in legal} <= {"pass", "done", "vote"}:
+                    stops += 1
+                    assert _has_a_choice(view, seat), (view.action, view.combat, view.referendum)
+            if chosen is None:
+                chosen = bots[seat].choose(view, legal)
+            if chosen is not None:
+                table.play(seat, chosen)
+                break
+    assert table.state.step == "over"
+    assert autos > 10 * max(stops, 1), (autos, stops)
