@@ -493,6 +493,7 @@ class HostedTable(NetSession):
         self.bots_dir = bots_dir_of(save)
         self.address = share_address(host)
         self._announcer = await announce_host(host, self.address.rsplit(":", 1)[0])  # None: discovery is off
+        self.announced = self._announcer is not None  # the lobby says how friends find the table
         session = Session.connect(
             ("127.0.0.1" if bind in WILDCARDS else bind, host.port),
             load_identity(self.spec.name),

@@ -64,6 +64,18 @@ def resume_line(session: TableSession) -> str | None:
     return f"Bring the table back: {vampire_command()} host --resume {path}{where}"
 
 
+def host_resume_command(path: Path, bind: str, port: int, name: str) -> str:
+    """The whole command that brings a hosted table back from its log ``path`` (README,
+    "Bringing a table back"): ``vampire host --resume FILE --bind ADDRESS --port N --name NAME``,
+    with the address and port its guests joined (a table resumed without them would listen on the
+    defaults, where nobody looks for it) and the profile ``name`` whose host key opened it (another
+    profile's is refused)."""
+    return (
+        f"{vampire_command()} host --resume {shell_path(path)} --bind {shlex.quote(bind)} --port {port}"
+        f" --name {shlex.quote(name)}"
+    )
+
+
 def farewell_lines(session: TableSession | None, log: bool = True) -> list[str]:
     """The lines to print after the app closed on ``session`` (None: no table was opened);
     ``log``: include the log's line (``vampire join`` prints its own)."""

@@ -108,12 +108,39 @@ def resume_spec(log: Path) -> Any:
     from tui.session import LocalTableSpec
 
     found = read_play_folder(log)
+    check_not_in_use(log)
     entries = read_log(log).entries
     if not entries:
         raise VampireError(f"The log file {log} holds no table.")
     if entries[-1].kind == "end":
         raise VampireError(f"The game in {log} is over: replay it with vampire replay {log}.")
     return LocalTableSpec(found.name, found.levels, game=found.game, resume=log)
+
+
+def check_not_in_use(log: Path) -> None:
+    """Raise VampireError (one sentence) when another vampire process writes to ``log``: it holds
+    the log writer's lock (:func:`engine.files.try_lock`; a log has one writer). Asked before any
+    screen, so that a second ``vampire play --resume LOG`` says so and stops; the lock taken to ask
+    goes at once. A file that cannot be opened is said elsewhere."""
+    import os
+
+    from engine.files import try_lock
+
+    try:
+        fd = os.open(log, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return
+    try:
+        free = try_lock(fd)
+    except OSError:
+        free = True  # a lock that cannot be asked: the writer says what it finds
+    finally:
+        os.close(fd)
+    if not free:
+        raise VampireError(
+            f"The log file {log} is in use by another vampire process (a game open in another window): "
+            "close that one first, or go on playing there."
+        )
 
 
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:

@@ -75,9 +75,10 @@ _DUTY_WORDS: dict[str, tuple[str, str]] = {
 
 def _who(seats: list[int], names: Sequence[str], me: int | None) -> str:
     """``[2, 0]`` -> ``"Scott and you"``: seat names in a sentence; more than three seats are
-    counted (``"6 players"``)."""
+    counted against the table's (``"4 of 5 players"``, ``"all 6 players"``)."""
     if len(seats) > 3:  # a 12-seat table's commit round: a count reads better than a roll call
-        return f"{len(seats)} players" + (", you among them," if me in seats else "")
+        counted = f"{len(seats)} of {len(names)}" if len(names) > len(seats) else f"all {len(seats)}"
+        return f"{counted} players" + (", you among them," if me in seats else "")
     words = ["you" if s == me else (names[s] if 0 <= s < len(names) else f"seat {s}") for s in seats]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 

@@ -38,7 +38,7 @@ async def test_the_host_adds_two_bots_removes_one_fills_the_table_and_starts_wit
         await eventually(lambda: session.seat == 0 and "1 of 4 seats taken" in shown(hint), 20, "my seat", pilot=pilot)
         assert "press b to add a bot, or wait for friends to join." in shown(hint)
         assert screen.check_action("start", ()) is True  # shown: with seats open, s says what is missing
-        assert screen.check_action("remove_bot", ()) is None  # no bot yet
+        assert screen.check_action("remove_bot", ()) is False  # no bot yet: x leaves the footer
 
         async def add_bot(seats: int) -> None:
             await eventually(lambda: screen.check_action("add_bot", ("expert",)), 10, "the add-bot key", pilot=pilot)

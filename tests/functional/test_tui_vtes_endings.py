@@ -129,13 +129,26 @@ async def _announce(app: VampireApp, pilot: Any) -> None:
     assert "withdrawing" in _text(app, "#vt-players")
 
 
+async def _end_turn(app, pilot) -> None:
+    """``N``, and ``N`` again when the table asks first (the influence phase or transfers unused)."""
+    await pilot.press("N")
+    await eventually(
+        lambda: "N again ends the turn" in _text(app, "#vt-say") or _view(app).acting != _view(app).seat,
+        10,
+        "the turn ended, or the question before it",
+        pilot=pilot,
+    )
+    if "N again ends the turn" in _text(app, "#vt-say"):
+        await pilot.press("N")
+
+
 async def test_a_person_withdraws_and_leaves_the_game_with_one_vp(tmp_path: Path) -> None:
     async with _table(tmp_path, 2, {"library_size": False}) as app:
         pilot = app.pilot  # type: ignore[attr-defined]
         await _announce(app, pilot)
         assert "fail" not in _text(app, "#vt-say")
         turn = _view(app).turn
-        await pilot.press("N")
+        await _end_turn(app, pilot)
         await eventually(lambda: _view(app).turn > turn, 20, "the end of Mina's turn", pilot=pilot)
         # A round without losing pool or blood: at Mina's next turn the withdrawal succeeds.
         await eventually(lambda: _me(app).status == Status.WITHDRAWN, 120, "the withdrawal", pilot=pilot)
@@ -167,7 +180,7 @@ async def test_a_withdrawal_broken_by_spending_pool_names_the_condition_and_the_
         broken = "withdrawal can no longer succeed: Mina lost or spent pool"
         await eventually(lambda: broken in _log(app), 10, "the broken withdrawal in the log", pilot=pilot)
         turn = _view(app).turn
-        await pilot.press("N")
+        await _end_turn(app, pilot)
         await eventually(lambda: _view(app).turn > turn, 20, "the end of Mina's turn", pilot=pilot)
         # At Mina's next turn the withdrawal fails, and Mina plays on.
         await eventually(lambda: _my_turn(app), 120, "Mina's next turn", pilot=pilot)

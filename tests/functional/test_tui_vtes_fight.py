@@ -241,7 +241,7 @@ async def test_the_person_calls_a_referendum_votes_and_says_done_by_keys() -> No
         assert "calling" in said(app)
         await pilot.press("enter")
         await eventually(lambda: any(v.seat == 0 for v in _view(app).referendum.votes), 30, "my vote cast", pilot=pilot)
-        await eventually(lambda: "Mina 1 (calling)" in _referendum_box(app), 10, "my vote shown", pilot=pilot)
+        await eventually(lambda: "Mina 1 (calling" in _referendum_box(app), 10, "my vote shown", pilot=pilot)
         box = _referendum_box(app)
         assert "for " in box and "against " in box and "not done:" in box
         # .: done; the bots vote and say done; the referendum closes with its result.

@@ -45,6 +45,7 @@ async def run_host(args: argparse.Namespace) -> int:
     from net.local import bot_client, load_or_make_key, start_after_seat
     from net.messages import DEFAULT_PORT
     from net.session import Session
+    from tui.farewell import host_resume_command
 
     say = _printer()
     if args.port is None:
@@ -184,7 +185,8 @@ async def run_host(args: argparse.Namespace) -> int:
             if host.finished.is_set():
                 await serve_table(host, grace=5.0)
             else:
-                say(f"You left the table; it is saved in {save} (vampire host --resume {save}).")
+                back = host_resume_command(save, args.bind, host.port, profile)
+                say(f"You left the table; it is saved in {save}. Bring it back: {back}")
     finally:
         if seating is not None:
             seating.cancel()

@@ -47,6 +47,16 @@ def lobby_order(nseats: int, me: int | None) -> list[int]:
     return seats
 
 
+def _announced(session: TableSession) -> bool:
+    """The hosted table is announced on the LAN (PROTOCOL.md 9), so friends find it in their list
+    of tables: the session says so when it knows (``announced``), else discovery is on
+    (``VAMPIRE_NO_DISCOVERY`` unset)."""
+    from net.lan import multicast_off
+
+    announced = getattr(session, "announced", None)
+    return announced if isinstance(announced, bool) else not multicast_off()
+
+
 class LobbyScreen(Screen[None]):
     """Before the game: everyone sees who sits where; the host fills seats with bots, removes
     them, and starts."""
@@ -151,6 +161,8 @@ class LobbyScreen(Screen[None]):
                     # What a friend's list of tables names this table by (PROTOCOL.md 9): read
                     # it out, so that an impostor announcing the same table is caught by ear.
                     f"\nor pick it in their list of tables: host key {short_fingerprint(table.host)}."
+                    if any(table.host) and _announced(session)
+                    else f"\nDiscovery is off: give them this address; host key {short_fingerprint(table.host)}."
                     if any(table.host)
                     else "",
                 )
@@ -286,7 +298,9 @@ class LobbyScreen(Screen[None]):
         if action == "remove_bot":
             if not session.is_host or not getattr(session, "can_remove_bots", True):
                 return False
-            return True if session.bots and table.phase == "lobby" and not self._busy else None
+            if not session.bots:
+                return False  # no bot to remove: the key leaves the footer until one is seated
+            return True if table.phase == "lobby" and not self._busy else None
         if action == "choose_kit":
             return bool(getattr(session, "needs_kit", False)) and lobby_kit_of(table) is not None
         if action == "start":

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import VtesView, window_cards
-from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, CombatStep, Poll, Window
+from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, CombatStep, Phase, Poll, Step, Window
 from tui.games.vtes.present import seat_name
 
 #: The key that passes the impulse (shown in the footer and the action box).
@@ -59,9 +59,10 @@ def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     attempts to block"``, ``"window C: no block; all pass and it succeeds"``."""
     match action.window:
         case Window.NO_ATTEMPT:
-            may = [s for s in view.blockers() if s not in action.declined]
+            entitled = [s for s in view.blockers() if s not in action.declined]
+            may = [s for s in entitled if view.ready_unlocked(s)]  # a locked minion never blocks (4.2)
             if not may:
-                return "window A: nobody may block"
+                return "window A: nobody may block" + (" (no ready unlocked minion)" if entitled else "")
             return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block"
         case Window.ATTEMPT:
             blocker = _card_name(view, action.blocker)
@@ -72,6 +73,20 @@ def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
             return f"blocked: {blocker}'s controller diablerises {_card_name(view, action.minion)}, or declines"
         case _:
             return "window C: unblocked, succeeds once all pass"
+
+
+def end_turn_warning(view: VtesView | None) -> str | None:
+    """What ``N`` (end the turn) says once, asking for ``N`` again, before it ends this seat's
+    turn with something a player expects to do unused (rules, "Turn sequence"): the influence
+    phase still to come, or transfers left in it. None: nothing is unused (or not this seat's turn)."""
+    if view is None or view.seat is None or view.step != Step.PLAY or view.acting != view.seat:
+        return None
+    if view.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION):
+        return "Your influence phase is still to come (its transfers unused): N again ends the turn, n goes on."
+    if view.phase == Phase.INFLUENCE and view.transfers > 0:
+        left = f"{view.transfers} transfer{'s' if view.transfers != 1 else ''}"
+        return f"You have {left} left in your influence phase: N again ends the turn."
+    return None
 
 
 @dataclass(frozen=True)
@@ -149,6 +164,7 @@ __all__ = [
     "PASS_KEY",
     "Key",
     "action_words",
+    "end_turn_warning",
     "impulse_words",
     "numbers_words",
     "waiting_words",

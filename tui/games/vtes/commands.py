@@ -396,15 +396,22 @@ def _ready_minion(ctx: Context, mine: Sequence[CardView], what: str) -> CardView
     return minion
 
 
+def _with_minion(rest: list[str], form: str) -> list[str]:
+    """``rest`` without a leading ``with`` (every action word takes its minion so: ``hunt with
+    Troius``, ``block with Marek``, ``bleed 2 with Lucia``). Raises CommandError when no name follows."""
+    if rest and rest[0].lower() == "with":
+        if len(rest) == 1:
+            raise CommandError(f"Name the minion: {form}.")
+        return rest[1:]
+    return rest
+
+
 def _parse_bleed(rest: list[str], ctx: Context) -> Act:
     """``bleed [N] [with] [MINION] [METHUSELAH]``: announce a bleed action."""
     amount = 1
     if rest and is_int(rest[0]):
         amount, rest = int(rest[0]), rest[1:]
-    if rest and rest[0].lower() == "with":
-        rest = rest[1:]
-        if not rest:
-            raise CommandError("Name the minion that bleeds: bleed N with MINION.")
+    rest = _with_minion(rest, "bleed N with MINION")
     mine = ctx.candidates("mine")
     minion: CardView | None = None
     target: int | None = None
@@ -424,6 +431,7 @@ def _parse_bleed(rest: list[str], ctx: Context) -> Act:
 def _parse_hunt(rest: list[str], ctx: Context) -> Act:
     """``hunt [MINION]``: announce a hunt (the selected or first ready unlocked vampire)."""
     vampires = [c for c in ctx.candidates("mine") if c.crypt]
+    rest = _with_minion(rest, "hunt with VAMPIRE")
     if rest:
         minion, rest = take_card(rest, vampires, "vampire of yours")
         _no_rest(rest, "hunt [VAMPIRE]")
@@ -459,6 +467,16 @@ def _parse_action(rest: list[str], ctx: Context) -> Act:
         kind = close[0]
     head, clauses = _split_clauses(rest[1:], frozenset({"with", "at", "stealth", "amount"}))
     mine = ctx.candidates("mine")
+    if not head and "with" in clauses and kind not in (ActionKind.RESCUE, ActionKind.DIABLERISE):
+        # action hunt with Troius: "with" names the acting minion when it names one of yours
+        # (an action card, in the hand or in play, follows a named minion: action KIND MINION with CARD)
+        try:
+            _, extra = take_card(clauses["with"], [c for c in mine if _is_minion(c)], "minion of yours")
+        except CommandError:
+            pass
+        else:
+            if not extra:
+                head = clauses.pop("with")
     if head:
         minion, extra = take_card(head, mine, "minion of yours")
         _no_rest(extra, "action KIND MINION")
@@ -494,6 +512,7 @@ def _parse_action(rest: list[str], ctx: Context) -> Act:
 def _parse_block(rest: list[str], ctx: Context) -> Act:
     """``block [MINION] [intercept N]``: attempt to block the open action (P3)."""
     head, clauses = _split_clauses(rest, frozenset({"intercept"}))
+    head = _with_minion(head, "block with MINION")
     mine = ctx.candidates("mine")
     if head:
         minion, extra = take_card(head, mine, "minion of yours")

@@ -8,6 +8,9 @@ from __future__ import annotations
 from engine.games.vtes.vocab import ActionKind, Do, Zone
 from tui.games.vtes.command_words import FIGHT_WORDS, VERBS, ZONE_WORDS, Context, bare, is_int, norm, verb_of
 
+_WITH_MINION = ("bleed", "hunt", "block")
+"""The action words whose minion may follow ``with`` (``hunt with Troius``)."""
+
 
 def completions(line: str, ctx: Context) -> list[str]:
     """Whole command lines that complete ``line`` (what is typed so far), best first: the
@@ -33,7 +36,7 @@ def completions(line: str, ctx: Context) -> list[str]:
     for i, t in enumerate(args):
         if t.lower() in keywords:
             start, clause = i + 1, t.lower()
-    while start < len(args) and (is_int(args[start]) or (verb.word == "bleed" and args[start].lower() == "with")):
+    while start < len(args) and (is_int(args[start]) or (verb.word in _WITH_MINION and args[start].lower() == "with")):
         start += 1
     if verb.word == "action" and start == 0 and (len(args) > 1 or (args and ends_with_space)):
         start = 1  # the kind is typed: the minion comes next

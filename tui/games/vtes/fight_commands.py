@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from engine.games.base import Act
 from engine.games.vtes.combat import due
 from engine.games.vtes.readings import best_strike
-from engine.games.vtes.view import CardView
-from engine.games.vtes.vocab import Do, Lift, VoteSource
+from engine.games.vtes.view import CardView, vote_sources
+from engine.games.vtes.vocab import Do, Lift, Poll, VoteSource
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import FIGHT_WORDS, CommandError, Context, take_card
 
@@ -204,6 +204,39 @@ def _prevent(rest: list[str], ctx: Context) -> Act:
     return {"do": Do.PREVENT, "minion": _my_combatant(ctx, "prevent damage"), "normal": normal, "agg": agg, **card}
 
 
+_NO_VOTES = {
+    VoteSource.TITLE: "None of your ready vampires has a title whose votes you have not cast (7.2).",
+    VoteSource.BALLOT: "None of your ready vampires is a priscus whose ballot you have not cast (7.2).",
+    VoteSource.CARD: "You have no political action card vote to cast: none in your hand, or you have the "
+    "1 vote political action cards give already (7.2).",
+}
+
+
+def _votes_from(ctx: Context, source: VoteSource) -> list[CardView]:
+    """The cards a ``vote … title|ballot|card`` may name: those whose votes the engine would take
+    now (:func:`engine.games.vtes.view.vote_sources`: a ready titled vampire or priscus of yours
+    not cast yet, a political action card of your hand), so a refusal never suggests one it
+    refuses; before polling, every vampire of yours or card of your hand (the engine says why).
+    Raises CommandError with a sentence when there is none."""
+    view, me = ctx.view, ctx.me
+    if source == VoteSource.CARD:
+        cards = [c for c in view.hand if "Political Action" in c.types]
+    else:
+        cards = [c for c in view.cards if c.controller == me and c.crypt and c.name and c.zone.in_play]
+    r = view.referendum
+    if r is None or r.step != Poll.VOTING:
+        return cards if source != VoteSource.CARD else list(view.hand)
+    offered = vote_sources(view, me)
+    if source == VoteSource.CARD:
+        cards = cards if any(v["source"] == VoteSource.CARD for v in offered) else []
+    else:
+        refs = {tuple(v["card"]) for v in offered if v["source"] == source}
+        cards = [c for c in cards if c.pos in refs]
+    if not cards:
+        raise CommandError(_NO_VOTES[source])
+    return cards
+
+
 def _vote(rest: list[str], ctx: Context) -> Act:
     side = True
     tokens = list(rest)
@@ -217,14 +250,13 @@ def _vote(rest: list[str], ctx: Context) -> Act:
         case "calling" | "edge":
             act["source"] = VoteSource(source)
         case "title" | "ballot":
-            mine = [c for c in ctx.view.cards if c.controller == ctx.me and c.crypt and c.name and c.zone.in_play]
             what = "titled vampire of yours" if source == "title" else "priscus of yours"
-            vampire, tokens = take_card(tokens, mine, what)
+            vampire, tokens = take_card(tokens, _votes_from(ctx, VoteSource(source)), what)
             act.update(source=VoteSource(source), card=vampire.as_list())
             if tokens and source == "title":
                 act["count"] = _int(tokens.pop(0), "The votes")
         case "card":
-            card, tokens = take_card(tokens, list(ctx.view.hand), "political action card of your hand")
+            card, tokens = take_card(tokens, _votes_from(ctx, VoteSource.CARD), "political action card of your hand")
             act.update(source=VoteSource.CARD, card=card.as_list())
         case "other":
             cards: Sequence[CardView] = [c for c in ctx.view.cards if c.name]

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Pos
-from engine.games.vtes.combat import due, step_words, strike_words
+from engine.games.vtes.combat import DamageResult, damage_result, due, prevented, step_words, strike_words
 from engine.games.vtes.readings import best_strike
-from engine.games.vtes.state import PRISCI_VOTES, Combat, Referendum, Strike
+from engine.games.vtes.state import PRISCI_VOTES, Combat, Referendum, Strike, Vote
 from engine.games.vtes.view import CardView, VtesView, vote_sources
 from engine.games.vtes.vocab import CombatStep, Poll, VoteSource
-from tui.games.vtes.present import seat_name
+from tui.games.vtes.present import named, seat_name
 
 
 def _short(name: str) -> str:
@@ -41,33 +41,81 @@ def combatant_words(view: VtesView, names: Sequence[str], pos: Pos) -> str:
     return f"{owner} {_short(card.name) or 'minion'} ({counters}{where})"
 
 
-def foresee(view: VtesView, target: Pos, strike: Strike, long: bool) -> str:
-    """What ``strike`` will do to ``target`` once resolved, before prevention (P6): "mended",
-    "to torpor", "burned", "misses at long range"."""
+def _works(combat: Combat, s: Strike) -> bool:
+    """At long range only ranged strikes, dodge and combat ends work (5.4)."""
+    return not combat.long or s.ranged or s.dodge or s.ends
+
+
+def _after(card: CardView, combat: Combat, s: Strike) -> tuple[int, DamageResult | None]:
+    """What ``s`` does to ``card`` (its target) in the pair under way: the blood it steals, then
+    the damage after the prevention recorded (P5) by the engine's arithmetic (P6); None: no damage."""
+    stolen = min(s.steal, card.counters) if card.crypt else 0
+    n, a = (0, s.damage) if s.aggravated else (s.damage, 0)
+    n, a = prevented(combat, card.pos, n, a)
+    if not (n or a):
+        return stolen, None
+    return stolen, damage_result(card.counters - stolen, card.crypt, card.zone == "torpor", n, a)
+
+
+def _stops(view: VtesView, combat: Combat, s: Strike) -> bool:
+    """``s`` is a normal strike that will not be made: the other side's first strike sends its
+    striker to torpor or burns it first (5.5)."""
+    if s.first:
+        return False
+    for other in combat.strikes:
+        if other.minion == s.minion or not other.first or other.dodge or not _works(combat, other):
+            continue
+        striker = view.card(s.minion)
+        if other.retainer or striker is None or any(x.minion == s.minion and x.dodge for x in combat.strikes):
+            continue
+        _, result = _after(striker, combat, other)
+        if result is not None and (result.burned or (result.wounded and striker.zone != "torpor")):
+            return True
+    return False
+
+
+def foresee(view: VtesView, combat: Combat, s: Strike) -> str:
+    """What strike ``s`` of the pair under way will do once resolved, as things stand (5.4–5.5,
+    P5–P6, the arithmetic of :func:`engine.games.vtes.combat.damage_result`): its target's dodge,
+    the range, a first strike that stops it, stolen blood (what the striker gains), the
+    prevention recorded, and the damage: ``"Troius mended, 7 blood left"``, ``"Oleg dodges it"``,
+    ``"Zafira gains 1 blood (Darius 5 left)"``. Empty for a strike that deals nothing the engine
+    resolves (dodge, combat ends, a card's strike applied by hand)."""
+    if s.dodge or s.ends or s.other:
+        return ""
+    if not _works(combat, s):
+        return "misses at long range"
+    if any(x.ends and _works(combat, x) for x in combat.strikes):
+        return "no effect: the combat ends first"
+    target = s.retainer or (combat.opposing if s.minion == combat.acting else combat.acting)
     card = view.card(target)
     if card is None:
         return ""
-    if strike.dodge or strike.ends or strike.other:
-        return ""
-    if long and not strike.ranged:
-        return "misses at long range"
-    n, a = (0, strike.damage) if strike.aggravated else (strike.damage, 0)
-    if not card.crypt:
-        life = card.counters - n - a
-        return "burned" if life <= 0 else f"{life} life left"
-    blood = card.counters - strike.steal
-    mended = min(n, max(blood, 0))
-    blood -= mended
-    wounded = n > card.counters - strike.steal or card.zone == "torpor"
-    left = a
-    if not wounded and left:
-        wounded, left = True, left - 1
-    if left > blood:
-        return "burned"
-    blood -= left
-    if wounded:
-        return f"to torpor with {blood} blood" if card.zone != "torpor" else f"{blood} blood left"
-    return f"mended, {blood} blood left"
+    name = _short(card.name) or "it"
+    if not s.retainer and any(x.minion == target and x.dodge for x in combat.strikes):
+        return f"{name} dodges it"
+    if _stops(view, combat, s):
+        return "no strike: the first strike resolves before it"
+    stolen, result = _after(card, combat, s)
+    parts = []
+    if stolen:
+        striker = view.card(s.minion)
+        room = striker.capacity - striker.counters if striker is not None and striker.capacity else stolen
+        gain = max(0, min(stolen, room))
+        who = _short(striker.name) if striker is not None else "the striker"
+        drains = f", {stolen - gain} to the bank" if gain < stolen else ""
+        parts.append(f"{who} gains {gain} blood{drains} ({name} {card.counters - stolen} left)")
+    if s.damage and result is None:
+        parts.append(f"{name} prevents it all")
+    elif result is not None and not card.crypt:
+        parts.append(f"{name} burned" if result.burned else f"{name} {result.left} life left")
+    elif result is not None and result.burned:
+        parts.append(f"{name} burned")
+    elif result is not None and result.wounded and card.zone != "torpor":
+        parts.append(f"{name} to torpor with {result.left} blood")
+    elif result is not None:
+        parts.append(f"{name} {'mended, ' if not result.wounded else ''}{result.left} blood left")
+    return "; ".join(parts)
 
 
 def combat_lines(view: VtesView, names: Sequence[str], combat: Combat) -> tuple[str, str]:
@@ -81,12 +129,8 @@ def combat_lines(view: VtesView, names: Sequence[str], combat: Combat) -> tuple[
     )
     parts = []
     for s in combat.strikes:
-        target = combat.opposing if s.minion == combat.acting else combat.acting
         card = view.card(s.minion)
-        effect = foresee(view, target, s, combat.long)
-        victim = view.card(target)
-        if effect and victim is not None and effect != "misses at long range":
-            effect = f"{_short(victim.name)} {effect}"  # whom it hits: "→ Troius to torpor with 7 blood"
+        effect = foresee(view, combat, s)  # whom it hits and how: "→ Troius to torpor with 7 blood"
         parts.append(f"{_short(card.name) if card else 'it'}: {strike_words(s)}" + (f" → {effect}" if effect else ""))
     if combat.step == CombatStep.STRIKE:
         waiting = due(combat)
@@ -106,6 +150,17 @@ def combat_lines(view: VtesView, names: Sequence[str], combat: Combat) -> tuple[
     return head, " · ".join(parts)
 
 
+def may_flip(view: VtesView, combat: Combat, step: CombatStep) -> bool:
+    """This seat has a combatant that may maneuver (``step`` range, 5.3) or press (``step``
+    press, 5.9) now: one it controls that did not make the last maneuver or press (never two in
+    a row by one minion)."""
+    last = combat.maneuvered if step == CombatStep.RANGE else combat.pressed
+    return any(
+        (c := view.card(m)) is not None and c.controller == view.seat and m != last
+        for m in (combat.acting, combat.opposing)
+    )
+
+
 def combat_keys(view: VtesView, combat: Combat) -> list[tuple[str, str]]:
     """The keys this seat may press in the combat now: (key, words)."""
     seat = view.seat
@@ -123,13 +178,20 @@ def combat_keys(view: VtesView, combat: Combat) -> list[tuple[str, str]]:
         return keys
     mine = [m for m in (combat.acting, combat.opposing) if (c := view.card(m)) is not None and c.controller == seat]
     keys = [(".", "pass")]
-    if mine and combat.step == CombatStep.RANGE:
+    if combat.step == CombatStep.RANGE and may_flip(view, combat, CombatStep.RANGE):
         keys.insert(0, ("m", "maneuver"))
-    if mine and combat.step == CombatStep.PRESS:
+    if combat.step == CombatStep.PRESS and may_flip(view, combat, CombatStep.PRESS):
         keys.insert(0, ("P", "press"))
     if mine and combat.step == CombatStep.DAMAGE:
         keys.insert(0, (":", "prevent N"))
     return keys
+
+
+def vote_source_words(view: VtesView, vote: Vote) -> str:
+    """Where ``vote`` comes from (7.2): ``"title: Volker"`` (the titled vampire), ``"card: Kine
+    Resources Contested"`` (the political action card), ``"calling: …"``, ``"edge"``."""
+    card = _card(view, vote.ref)
+    return f"{vote.source}: {_short(card.name)}" if card is not None and card.name else str(vote.source)
 
 
 def referendum_lines(view: VtesView, names: Sequence[str], r: Referendum) -> tuple[str, str]:
@@ -141,12 +203,12 @@ def referendum_lines(view: VtesView, names: Sequence[str], r: Referendum) -> tup
     elif r.step == Poll.TERMS:
         head = f"Referendum: {_who(view, names, r.caller)} {'set' if r.caller == view.seat else 'sets'} the terms"
     else:
-        head = f"Referendum called by {_who(view, names, r.caller)}: {r.terms}"
+        head = f"Referendum called by {_who(view, names, r.caller)}: {named(r.terms, names)}"
     if r.step == Poll.VOTING:
         sides = []
         for side, word in ((True, "for"), (False, "against")):
             votes = [v for v in r.votes if v.side == side and v.source != VoteSource.BALLOT]
-            parts = [f"{seat_name(names, v.seat)} {v.count} ({v.source})" for v in votes]
+            parts = [f"{seat_name(names, v.seat)} {v.count} ({vote_source_words(view, v)})" for v in votes]
             if r.ballots(side):
                 prisci = f"{PRISCI_VOTES} from prisci" if r.prisci() is side else "prisci tied"
                 parts.append(f"{r.ballots(side)} ballot{'s' if r.ballots(side) != 1 else ''}, {prisci}")

@@ -14,6 +14,7 @@ from engine.games.vtes.view import CardView, VtesView, vote_sources
 from engine.games.vtes.vocab import CombatStep, Do, Phase, Poll, Step, Zone
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import Context
+from tui.games.vtes.fight_text import may_flip
 
 
 def _minion(card: CardView) -> bool:
@@ -22,10 +23,11 @@ def _minion(card: CardView) -> bool:
 
 def blocker(view: VtesView | None, me: int | None, selected: CardView | None) -> CardView | None:
     """The minion ``b`` blocks with: ``selected`` if it is a ready unlocked minion of ``me``'s,
-    else the first; None when ``me`` may not block now."""
+    else the first; never one that has tried to block this action (:meth:`VtesView.may_try`);
+    None when ``me`` may not block now, or has no minion left to try."""
     if view is None or me is None or not view.may_block(me):
         return None
-    ready = view.ready_unlocked(me)
+    ready = list(view.may_try(me))
     return selected if selected in ready else (ready[0] if ready else None)
 
 
@@ -117,10 +119,19 @@ def may_pass(view: VtesView | None, me: int | None) -> bool:
     return view.action is not None and view.action.impulse == me
 
 
+def answer_due(view: VtesView | None, me: int | None) -> bool:
+    """The table waits for this seat's answer: it holds an impulse (``.`` can act), or its
+    combatant's strike is due."""
+    return may_pass(view, me) or may_fight(view, me, CombatStep.STRIKE)
+
+
 def may_fight(view: VtesView | None, me: int | None, step: CombatStep) -> bool:
     """A combat key of ``step`` (``s`` strike, ``m`` range, ``P`` press) can act: the combat is
-    at that step and waits for this seat."""
-    return view is not None and view.combat is not None and view.combat.step == step and view.combat.impulse == me
+    at that step and waits for this seat (a maneuver or a press: by a minion that did not make the last one)."""
+    c = view.combat if view is not None else None
+    if view is None or c is None or c.step != step or c.impulse != me:
+        return False
+    return step not in (CombatStep.RANGE, CombatStep.PRESS) or may_flip(view, c, step)
 
 
 def may_vote(view: VtesView | None, me: int | None) -> bool:
@@ -155,6 +166,13 @@ def fight_refusal(what: str, view: VtesView | None, me: int | None) -> str | Non
                 return f"There is no combat now: {what} belongs to a combat's {step} step."
             if combat.impulse != me:
                 return "The combat waits for another Methuselah now."
+            if (
+                what != "strike"
+                and combat.step == step
+                and view is not None
+                and not may_flip(view, combat, combat.step)
+            ):
+                return f"Your minion made the last {what}: never two in a row by one minion (5.3, 5.9)."
             return f"This is the {step_words(combat.step)} step: {what} comes in the {step} step."
         case "vote":
             if poll is None:
@@ -167,6 +185,7 @@ def fight_refusal(what: str, view: VtesView | None, me: int | None) -> str | Non
 
 __all__ = [
     "announcer",
+    "answer_due",
     "blocker",
     "blood_payer",
     "fight_refusal",

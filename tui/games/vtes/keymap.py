@@ -7,7 +7,7 @@ says the same in words.
 
 from __future__ import annotations
 
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 
 from tui.games.vtes.action_text import PASS_KEY
 from tui.screens.table import TableFrame
@@ -25,6 +25,8 @@ TABLE_KEYS: list[BindingType] = [
     Binding("m", "fight('maneuver')", "Maneuver"),
     Binding("P", "fight('press')", "Press"),
     Binding("V", "vote", "Vote"),
+    # A in the footer while the table waits for your answer (an impulse, a strike, votes); else hidden.
+    Binding("A", "auto_pass(True)", "Auto-pass"),
     Binding("t", "act('transfer')", "Transfer"),
     # A key that can do nothing now leaves the footer (check_action), and its twin says why.
     Binding("b", "why_not('bleed')", "Bleed", show=False),
@@ -70,5 +72,21 @@ ACTING: tuple[str, ...] = (
 )
 """The actions whose keys make acts: a spectator's footer lists none of them."""
 
+ANSWERS: frozenset[str] = frozenset({"pass_impulse", "block", "strike", "fight", "vote", "auto_pass"})
+"""The actions whose keys answer what the table waits for from this seat (pass, block, strike,
+maneuver, press, vote; and A, whether it passes by itself): :func:`answers_first`."""
 
-__all__ = ["ACTING", "TABLE_KEYS"]
+
+def answers_first(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+    """The footer's keys (a screen's ``active_bindings``, key to binding) with those of
+    :data:`ANSWERS` that can act now first, the others after them in their order: at 80 columns a
+    long footer cuts its last keys, never the ones the table waits for."""
+    first = {
+        key: b
+        for key, b in bindings.items()
+        if b.enabled and b.binding.show and b.binding.action.split("(")[0] in ANSWERS
+    }
+    return {**first, **bindings} if first else bindings
+
+
+__all__ = ["ACTING", "ANSWERS", "TABLE_KEYS", "answers_first"]

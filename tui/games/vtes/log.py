@@ -14,7 +14,14 @@ from tui.widgets.common.notes import NoteLog, is_chat
 class VtesLog(NoteLog):
     """A VTES narration line reads like chat (``"{s1}: influence phase, 4 transfers"``) but names
     its seats (``Note.seats``); only a line naming none is chat. A turn's start, an ousting, a
-    withdrawal, a VP and the game's end are bold, and a turn ends a paragraph."""
+    withdrawal, a VP and the game's end are bold, and a turn ends a paragraph. It stays at its
+    end (anchored) while the person does not scroll it up."""
+
+    def on_mount(self) -> None:
+        # Anchored to its end: every layout keeps the last line shown (a resumed game's log, a
+        # terminal resized, a box that takes rows), until the person scrolls up; scrolling back
+        # to the end anchors it again.
+        self.anchor()
 
     def emphasis(self, line: str) -> tuple[bool, bool]:
         big = any(w in line for w in (" is ousted", " withdraws", " VP", "game ends", "Game over", "cheated"))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Label, OptionList
@@ -37,9 +38,9 @@ from engine.table import Table
 from tui.errors import explain
 from tui.games.vtes import commands, key_acts
 from tui.games.vtes.acting import ActSender
-from tui.games.vtes.action_text import PASS_KEY
+from tui.games.vtes.action_text import PASS_KEY, end_turn_warning
 from tui.games.vtes.command_words import Context
-from tui.games.vtes.keymap import ACTING, TABLE_KEYS
+from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.present import card_text, play_todo, rulings_text, turn_line
 from tui.games.vtes.status_text import vtes_status
@@ -50,7 +51,7 @@ from tui.games.vtes.widgets.panes import TablePanes
 from tui.games.vtes.widgets.players import MethuselahsPanel
 from tui.games.vtes.widgets.redraw import show
 from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
-from tui.games.vtes.widgets.say import SayLine, Turn
+from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
 from tui.screens.table import TableFrame
 from tui.session import TableSession
 
@@ -88,7 +89,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     VtesTableScreen #vt-say { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     VtesTableScreen #vt-say.-illegal { color: $warning; text-style: bold; }
     VtesTableScreen #vt-say.-todo { color: $accent; }
-    VtesTableScreen #vt-say.-illegal, VtesTableScreen #vt-say.-todo { height: auto; max-height: 3; text-wrap: wrap; }
+    VtesTableScreen #vt-say.-past { color: $text-muted; }
+    VtesTableScreen #vt-say.-illegal, VtesTableScreen #vt-say.-todo, VtesTableScreen #vt-say.-past {
+        height: auto; max-height: 3; text-wrap: wrap;
+    }
     VtesTableScreen #vt-cmd { height: 1; border: none; padding: 0 1; }
     VtesTableScreen #vt-cmd:focus { background: $boost; }
     """
@@ -104,6 +108,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         #: it succeeds); the log notes read.
         self._attempt: tuple[Pos, Pos] | None = None
         self._notes_read = 0
+        self._refused_at = 0  # the log's length when the last refusal was said
         #: When the screen last redrew (``clock()``), and the redraw held back during the set-up.
         self._drawn_at: float | None = None
         self._held_redraw: Timer | None = None
@@ -111,6 +116,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.clock: Callable[[], float] = time.monotonic
         #: Redraws made (counted for the tests of the set-up's pace).
         self.redraws = 0
+        self._end_asked: tuple[int, str, int] | None = None  # N asked once in this turn, phase, transfers
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -219,6 +225,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.query_one(CombatBox).show_combat(view, names)
         polling = table.options.get("polling")
         self.query_one(ReferendumBox).show_referendum(view, names, CLOSE_AFTER if polling == "15s" else None)
+        if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
+            self._say_line.outdate()  # a move folded since the refusal: said of the moment before
         self._say_line.show_turn()
         self._acts.check_keys(view, self.session.seat)
         self._acts.declare_deck(view)
@@ -255,7 +263,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return None if auto is None else bool(auto)
 
     def _blocker(self) -> CardView | None:
-        """The minion ``b`` blocks with (:func:`key_acts.blocker`); None when you may not block now."""
+        """The minion ``b`` blocks with (:func:`key_acts.blocker`), never one whose attempt at
+        this action failed; None when you may not block now."""
         return key_acts.blocker(self._view, self.session.seat, self.selected_card())
 
     @on(CombatBox.YourMove)
@@ -336,7 +345,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def say(self, text: str, illegal: bool, todo: bool = False) -> None:
         """The line under the board (:meth:`SayLine.say`): ``illegal`` (a refusal) and ``todo``
         (what to do by hand after a play) stay until the next key; any other text, until the
-        next redraw."""
+        next redraw (a refusal a move has outdated stays, marked as said before it: :meth:`SayLine.outdate`)."""
+        if illegal:
+            self._refused_at = len(self.session.table.notes)
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
@@ -356,6 +367,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         return f"✓ {todo}" if todo else ""
 
     def action_act(self, command: str) -> None:
+        view, asked = self._view, self._end_asked
+        self._end_asked = (view.turn, view.phase, view.transfers) if view is not None and command == "end" else None
+        if command == "end" and (warning := end_turn_warning(view)) and asked != self._end_asked:
+            self.say(warning, False, todo=True)  # N again ends it (rules, "Turn sequence")
+            return
         self._acts.when_free(lambda: self._acts.run_command(command))
 
     def action_command(self) -> None:
@@ -419,8 +435,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         held = ", ".join(words) if words else "none: Enter says you are done"
         self.say(f"Enter votes; or change it (for/against) from: {held}.", False)
 
-    def action_auto_pass(self) -> None:
-        """``A``: pass by itself with nothing to play, or ask me every time."""
+    def action_auto_pass(self, shown: bool = False) -> None:
+        """``A``: pass by itself with nothing to play, or ask me every time (``shown``: the
+        footer's A, the same)."""
         auto = self._auto()
         switch = getattr(self.session, "set_auto_pass", None)
         if auto is None or switch is None:
@@ -622,6 +639,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return
         super().action_back()
 
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The footer's keys, those that answer what the table waits for first (:func:`answers_first`)."""
+        return answers_first(super().active_bindings)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ACTING and getattr(self.session, "watching", False):
             return False  # a spectator's footer lists no key that acts
@@ -645,6 +667,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             # Else a falls to the frame's: end the wait for a stalled seat.
             return key_acts.may_announce(view, me) and self._stalled_seat() is None
         if action == "auto_pass":
+            if parameters:  # the footer's A: while the table waits for this seat's answer
+                return self._auto() is not None and key_acts.answer_due(view, me)
             return True if self._auto() is not None else None
         if action == "act" and (view is None or view.me is None or view.me.status != Status.IN):
             return None  # out of the game (or not started): the keys that act are off

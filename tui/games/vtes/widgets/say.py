@@ -1,15 +1,27 @@
 """The line under the table: whose turn and phase it is (the turn line), or what the screen has
 to say: a refusal (``-illegal``) or what to do by hand after a play (``-todo``), which wrap to up
-to three lines and stay until the next key, or a passing word the next redraw replaces.
+to three lines and stay until the next key, or a passing word the next redraw replaces. A refusal
+the table has moved on from (a move folded since) stays, muted (``-past``), marked as said before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual.widgets import Static
 
+from engine.games.base import Note
 from tui.games.vtes.widgets.redraw import show
+from tui.widgets.common.notes import is_chat
+
+#: What a refusal becomes once the table has moved on (:meth:`SayLine.outdate`).
+PAST = "Before the last move: "
+
+
+def moved_on(notes: Sequence[Note]) -> bool:
+    """``notes`` (the log's since a refusal) tell of a move, not only chat (a line naming no seat)."""
+    return any(not (is_chat(n) and not n.seats) for n in notes)
+
 
 #: The turn line now, and whether it has its row (no box, action, combat or referendum, says it
 #: all); None before the table has started.
@@ -27,11 +39,12 @@ class SayLine(Static):
         self._turn = turn
         #: The turn line when an after-play note was shown: a new one replaces the note.
         self._turn_at_note = ""
+        self._said = ""
 
     @property
     def sticky(self) -> bool:
         """A refusal or an after-play note is shown: it stays until the next key."""
-        return self.has_class("-illegal") or self.has_class("-todo")
+        return self.has_class("-illegal") or self.has_class("-todo") or self.has_class("-past")
 
     def say(self, text: str, illegal: bool, todo: bool = False) -> None:
         """Show ``text``: ``illegal`` (a refusal) and ``todo`` (what to do by hand after a play)
@@ -39,11 +52,21 @@ class SayLine(Static):
         turn line changes); any other text is one line, which the next redraw replaces."""
         self.display = True
         self.update(text)
+        self._said = text
         self.set_class(illegal, "-illegal")
+        self.set_class(False, "-past")
         self.set_class(todo and not illegal, "-todo")
         now = self._turn() if todo else None
         if now is not None:
             self._turn_at_note = now[0]
+
+    def outdate(self) -> None:
+        """The table moved on since the refusal shown (a move folded): it stays until the next
+        key, muted and marked as said before that move (:data:`PAST`); nothing else changes."""
+        if self.has_class("-illegal"):
+            self.set_class(False, "-illegal")
+            self.set_class(True, "-past")
+            self.update(PAST + self._said)
 
     def show_turn(self) -> None:
         """Show the turn line, unless a refusal or a note that outlives it is shown. During an
@@ -54,7 +77,7 @@ class SayLine(Static):
             return
         turn, quiet = now
         self.display = quiet or self.sticky
-        if self.has_class("-illegal"):
+        if self.has_class("-illegal") or self.has_class("-past"):
             return  # the last refusal stays until the next key
         if self.has_class("-todo"):
             if turn == self._turn_at_note:
@@ -67,7 +90,8 @@ class SayLine(Static):
         if self.sticky and self._turn() is not None:
             self.set_class(False, "-illegal")
             self.set_class(False, "-todo")
+            self.set_class(False, "-past")
             self.show_turn()
 
 
-__all__ = ["SayLine", "Turn"]
+__all__ = ["PAST", "SayLine", "Turn", "moved_on"]

@@ -1,0 +1,95 @@
+"""A referendum in words (shared/rules/vtes-actions.md 7.2, P7): the votes listed name the titled
+vampire and the card they come from; a vote command that names a wrong source suggests only the
+sources the engine would take (and says when there is none).
+
+Worked example 4's table (:func:`tests.support.vtes_fight.titled_table`): Ana's prince Lucia and
+Ben's justicar Marek are ready, Ben's primogen in torpor; two Kine Resources Contested in every hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine.games.base import Act
+from tests.support.vtes_fight import Fight, in_hand, titled_table
+from tests.support.vtes_sim import act, copy_table
+from tui.games.vtes.command_words import CommandError, Context
+from tui.games.vtes.fight_commands import parse_line
+from tui.games.vtes.fight_text import referendum_lines
+
+KINE = "Kine Resources Contested"
+NAMES = ["Ana", "Ben", "Cy", "Dee"]
+
+
+@pytest.fixture(scope="module")
+def base() -> Fight:
+    """Lucia's political action with a Kine Resources Contested succeeds; the terms; polling."""
+    f = titled_table()
+    t = f.t
+    act(t, f.ana, "action", kind="political", minion=f.lucia, card=in_hand(t, f.ana, KINE))
+    while t.state.open_action is not None:
+        act(t, t.state.open_action.impulse, "pass")
+    act(t, f.ana, "terms", text="Each Methuselah gains 1 pool")
+    while t.state.open_referendum.step != "voting":
+        act(t, t.state.open_referendum.impulse, "pass")
+    return f
+
+
+@pytest.fixture
+def f(base: Fight) -> Fight:
+    return dataclasses.replace(base, t=copy_table(base.t))
+
+
+def names(f: Fight) -> list[str]:
+    by_seat = dict(zip((f.ana, f.ben, f.cy, f.dee), NAMES, strict=True))
+    return [by_seat[s] for s in range(4)]
+
+
+def short(f: Fight, pos: list[int]) -> str:
+    c = f.t.view(f.ana).card(tuple(pos))
+    assert c is not None
+    return c.name.split(" (")[0]
+
+
+def parse(f: Fight, seat: int, line: str) -> Act:
+    return parse_line(line, Context(f.t.view(seat), names(f)))
+
+
+def test_the_votes_name_the_titled_vampire_and_the_card(f: Fight) -> None:
+    t = f.t
+    act(t, f.ana, "vote", source="calling", **{"for": True})
+    act(t, f.ana, "vote", source="title", card=f.lucia, **{"for": True})
+    act(t, f.ben, "vote", source="title", card=f.marek, **{"for": False})
+    act(t, f.cy, "vote", source="card", card=in_hand(t, f.cy, KINE), **{"for": False})
+    view = t.view(f.dee)
+    assert view.referendum is not None
+    _, detail = referendum_lines(view, names(f), view.referendum)
+    assert f"for 3: Ana 1 (calling: {KINE}), Ana 2 (title: {short(f, f.lucia)})" in detail
+    assert f"against 4: Ben 3 (title: {short(f, f.marek)}), Cy 1 (card: {KINE})" in detail
+
+
+def test_a_wrong_title_suggests_only_titles_that_vote(f: Fight) -> None:
+    marek = short(f, f.marek)
+    with pytest.raises(CommandError) as err:
+        parse(f, f.ben, "vote against title Zafira")
+    text = str(err.value)
+    assert "No titled vampire of yours called 'Zafira'" in text and marek in text
+    assert short(f, f.extra["primogen"]) not in text  # in torpor: it abstains (7.3)
+    assert parse(f, f.ben, f"vote against title {marek}")["card"] == f.marek
+    act(f.t, f.ben, "vote", source="title", card=f.marek, **{"for": False})
+    with pytest.raises(CommandError, match="None of your ready vampires has a title whose votes"):
+        parse(f, f.ben, f"vote against title {marek}")
+
+
+def test_a_wrong_card_suggests_only_political_action_cards(f: Fight) -> None:
+    with pytest.raises(CommandError) as err:
+        parse(f, f.ben, "vote card Patrol")
+    text = str(err.value)
+    assert f"(you may name: {KINE}" in text and "Immortal Grapple" not in text and "Patrol (" not in text
+    assert parse(f, f.ben, "vote card Kine")["source"] == "card"
+    # once Ana has cast the calling card's vote, no political action card vote is left to her (7.2)
+    act(f.t, f.ana, "vote", source="calling", **{"for": True})
+    with pytest.raises(CommandError, match="You have no political action card vote to cast"):
+        parse(f, f.ana, "vote card Kine")
