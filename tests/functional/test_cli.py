@@ -61,9 +61,10 @@ def test_simulate_verbose_prints_the_first_game_trick_by_trick(capsys):
 
 
 def test_simulate_is_the_same_for_the_same_seed(capsys):
-    main(["simulate", "--seats", "3", "--games", "2", "--seed", "5"])
+    # One game of the default (expert) bot, whose rollouts draw the most from the seed.
+    main(["simulate", "--seats", "3", "--games", "1", "--seed", "5"])
     first = capsys.readouterr().out
-    main(["simulate", "--seats", "3", "--games", "2", "--seed", "5"])
+    main(["simulate", "--seats", "3", "--games", "1", "--seed", "5"])
     assert capsys.readouterr().out == first
 
 

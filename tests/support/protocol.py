@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from engine.audit import AuditReport, audit_bytes, audit_file
 from engine.games import all_rules
 from engine.local import LocalGame, new_local_game
 from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, Entry, encode_frame, parse_log, sign_entry, sign_head
+from tests.support.positions import once_per_run, run_folder
 
 GAMES = all_rules()
 
@@ -47,11 +49,12 @@ atexit.register(shutil.rmtree, _ROOT, True)
 _counter = 0
 
 
-def scratch_dir(name: str) -> Path:
-    """A fresh directory for one game's log and secrets (removed when the session ends)."""
+def scratch_dir(name: str, root: Path | None = None) -> Path:
+    """A fresh directory for one game's log and secrets, in ``root`` (default: this process's
+    scratch folder, removed when the process ends)."""
     global _counter
     _counter += 1
-    path = _ROOT / f"{_counter:03d}-{name}"
+    path = (root or _ROOT) / f"{os.getpid()}-{_counter:03d}-{name}"
     path.mkdir()
     return path
 
@@ -94,11 +97,12 @@ def play(
     tamper: Callable[[int, str, dict], dict] | None = None,
     name: str = "game",
     levels: list[str | None] | None = None,
+    root: Path | None = None,
 ) -> Played:
     """Play a whole Vampire Queen game of random bots through the protocol, saving its log and
-    every seat's secrets file; with ``record``, keep every seat's live view and every digest
-    after each entry."""
-    d = scratch_dir(name)
+    every seat's secrets file (in a fresh folder of ``root``: :func:`scratch_dir`); with
+    ``record``, keep every seat's live view and every digest after each entry."""
+    d = scratch_dir(name, root)
     g = new_local_game(
         "queen",
         levels or ["random"] * seats,
@@ -138,15 +142,20 @@ def play(
 
 @functools.cache
 def saved_game() -> Played:
-    """THE session game: 4 seats, one round, fixed seed, with live views and digests recorded."""
-    return play(4, seed=20240601, record=True, name="session4")
+    """THE session game: 4 seats, one round, fixed seed, with live views and digests recorded;
+    played once per test run (:func:`tests.support.positions.once_per_run`, its files in the run's
+    folder), one copy per process."""
+    return once_per_run(
+        "queen-session4", lambda: play(4, seed=20240601, record=True, name="session4", root=run_folder())
+    )
 
 
 @functools.cache
 def other_game() -> Played:
     """A second, independent table: the 8-seat game (longer than the session game, so any of its
-    entries can be spliced at the same seq into it)."""
-    return play(8, seed=8080, name="eight")
+    entries can be spliced at the same seq into it); played once per test run, like
+    :func:`saved_game`."""
+    return once_per_run("queen-eight", lambda: play(8, seed=8080, name="eight", root=run_folder()))
 
 
 # --- log surgery ----------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ snapshots and its command line's tests."""
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.sequencer import Sequencer
 from tests.support.local_session import CLOCK_MS, NAMES, LocalGameSession
+from tests.support.positions import once_per_run
 
 
 def _key(rng: random.Random) -> Ed25519PrivateKey:
@@ -76,18 +76,17 @@ def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None)
 def dealt_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None) -> LocalGame:
     """:func:`build_vtes`'s table played to the first moment it waits for seat 0 in play (decks
     declared, crypts and libraries shuffled and dealt: the costly cryptography), as a fresh copy:
-    the position is built once per process and copied (about a tenth of its cost). :func:`advance`
-    from the copy plays exactly as from :func:`build_vtes`'s table (seat 0's bot has not chosen
-    anything before play)."""
-    key = (seed, seats, tuple(sorted((options or {}).items())))
-    if key not in _DEALT:
-        local = build_vtes(seed, seats, options)
-        advance(local, lambda view: True)
-        _DEALT[key] = local
-    return copy.deepcopy(_DEALT[key])
+    the position is built once per test run and copied (:func:`tests.support.positions.once_per_run`;
+    a copy costs about a hundredth of a build). :func:`advance` from the copy plays exactly as from
+    :func:`build_vtes`'s table (seat 0's bot has not chosen anything before play)."""
+    rules = "".join(f"-{k}_{v}" for k, v in sorted((options or {}).items()))
+    return once_per_run(f"vtes-dealt-{seed}-{seats}{rules}", lambda: _dealt(seed, seats, options))
 
 
-_DEALT: dict[tuple[Any, ...], LocalGame] = {}
+def _dealt(seed: int, seats: int, options: dict[str, Any] | None) -> LocalGame:
+    local = build_vtes(seed, seats, options)
+    advance(local, lambda view: True)
+    return local
 
 
 def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit: int = 20000) -> None:
@@ -127,14 +126,15 @@ def _influence_ready(view: Any) -> bool:
 def influence_vtes(seed: int = 11) -> LocalGame:
     """:func:`dealt_vtes`'s table played on (:func:`advance`) to seat 0's first influence phase
     with a vampire in play, transfers left and pool to spare, as a fresh copy: built once per
-    process and copied, like :func:`dealt_vtes` (the same position as advancing a fresh copy: the
-    bot that plays seat 0 there is made anew, from the same seed, by every :func:`advance`)."""
-    key = ("influence", seed)
-    if key not in _DEALT:
-        local = dealt_vtes(seed)
-        advance(local, _influence_ready)
-        _DEALT[key] = local
-    return copy.deepcopy(_DEALT[key])
+    run and copied, like :func:`dealt_vtes` (the same position as advancing a fresh copy: the bot
+    that plays seat 0 there is made anew, from the same seed, by every :func:`advance`)."""
+    return once_per_run(f"vtes-influence-{seed}", lambda: _influence(seed))
+
+
+def _influence(seed: int) -> LocalGame:
+    local = dealt_vtes(seed)
+    advance(local, _influence_ready)
+    return local
 
 
 def influence_app(seed: int = 11) -> tuple[Any, Any]:

@@ -34,7 +34,7 @@ sys.exit(main())
 
 COMMANDS = {
     "audit": ("audit", "{log}"),
-    "simulate": ("simulate", "--games", "2"),
+    "simulate": ("simulate", "--games", "1"),  # what a game loads: one is enough
     "replay --text": ("replay", "{log}", "--text"),
     "result": ("result", "{log}"),
     "rules": ("rules",),
