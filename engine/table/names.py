@@ -62,12 +62,33 @@ def _skeleton(ch: str) -> str:
     return min(seen)
 
 
+FOLD_UCD = unicodedata.ucd_3_2_0
+"""The Unicode database the key is folded with: version 3.2, which every Python ships unchanged
+(``unicodedata.ucd_3_2_0``). Python's own database follows Unicode (15.0 in Python 3.12, 16.0 in
+3.14): with it, a character new in a later version (U+A7CB, Unicode 16.0, case-folds to U+0264 there
+and is unassigned before) would give peers on two Pythons two keys for one name, and so two tables.
+Unicode's stability policies keep NFC and case folding of characters already assigned in 3.2 the
+same in every later version, so these keys are the same on every peer; a character assigned later
+counts as unassigned (:data:`INVISIBLE`): it is left out of the key."""
+
+
+FORMAT_SINCE_3_2 = frozenset({"\u00ad", "\u180e"})
+"""Characters Unicode 3.2 gives a visible category that later versions made format characters (the
+soft hyphen, Pd then Cf; the Mongolian vowel separator, Zs then Cf): left out of the key too."""
+
+
+def _casefold(ch: str) -> str:
+    return ch.casefold() if FOLD_UCD.category(ch) != "Cn" else ch
+
+
 def name_key(name: str) -> str:
     """The key ``name`` (any str) is compared by: two names with one key are one name at a table.
-    NFC, then case folding, then characters of the :data:`INVISIBLE` categories dropped, then NFC
-    again (case folding may decompose), then each character's confusables skeleton."""
-    text = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
-    kept = "".join(ch for ch in text if unicodedata.category(ch) not in INVISIBLE)
+    With :data:`FOLD_UCD`: NFC, then case folding, then characters of the :data:`INVISIBLE`
+    categories dropped (characters assigned after Unicode 3.2 among them), then NFC again (case
+    folding may decompose), then each character's confusables skeleton."""
+    folded = "".join(_casefold(ch) for ch in FOLD_UCD.normalize("NFC", name))
+    text = FOLD_UCD.normalize("NFC", folded)
+    kept = "".join(ch for ch in text if FOLD_UCD.category(ch) not in INVISIBLE and ch not in FORMAT_SINCE_3_2)
     return "".join(_skeleton(ch) for ch in kept)
 
 
