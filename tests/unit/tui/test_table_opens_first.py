@@ -36,7 +36,8 @@ class HeldFactory(TmpFactory):
 
         async def held_start() -> None:
             self.starting.set()
-            await self.go.wait()
+            # Bounded: a test that fails before it lets the start go must not hang on its way out.
+            await asyncio.wait_for(self.go.wait(), 120)
             await start()
 
         session.start = held_start  # type: ignore[method-assign]
@@ -57,23 +58,26 @@ async def test_vampire_play_shows_its_table_and_what_it_does_before_any_work_and
     try:
         app = VampireApp(Start("play", spec), factory=factory, name="Mina")
         async with app.run_test(size=(80, 24)) as pilot:
-            # The table's session has not started (no host, no bot, no key): its screen is up and
-            # says so, and nothing else was built under it.
-            await eventually(lambda: factory.starting.is_set(), 10, "the session's start", pilot=pilot)
-            await eventually(lambda: isinstance(app.screen, TableFrame), 10, "the table", pilot=pilot)
-            status = app.screen.query_one("#waiting")
-            await eventually(lambda: shown(status) == "Opening the table…", 10, "the status", pilot=pilot)
-            assert not factory.made[0].table.entries, "no entry before the screen"
-            assert built == [] and len(app.screen_stack) == 2  # Textual's default screen, the table
-            factory.go.set()
-            await eventually(lambda: factory.made[0].table.entries, 10, "the table's first entries", pilot=pilot)
-            assert built == []
-            # Leaving the table builds home, once, and stops the session.
-            app.go_home()
-            await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
-            await eventually(lambda: app.session is None, 10, "the session stopped", pilot=pilot)
-            assert len(built) == 1
-            assert [type(s) for s in app.screen_stack[1:]] == [HomeScreen]
+            try:
+                # The table's session has not started (no host, no bot, no key): its screen is up and
+                # says so, and nothing else was built under it.
+                await eventually(lambda: factory.starting.is_set(), 30, "the session's start", pilot=pilot)
+                await eventually(lambda: isinstance(app.screen, TableFrame), 30, "the table", pilot=pilot)
+                status = app.screen.query_one("#waiting")
+                await eventually(lambda: shown(status) == "Opening the table…", 30, "the status", pilot=pilot)
+                assert not factory.made[0].table.entries, "no entry before the screen"
+                assert built == [] and len(app.screen_stack) == 2  # Textual's default screen, the table
+                factory.go.set()
+                await eventually(lambda: factory.made[0].table.entries, 60, "the table's first entries", pilot=pilot)
+                assert built == []
+                # Leaving the table builds home, once, and stops the session.
+                app.go_home()
+                await eventually(lambda: isinstance(app.screen, HomeScreen), 30, "home", pilot=pilot)
+                await eventually(lambda: app.session is None, 30, "the session stopped", pilot=pilot)
+                assert len(built) == 1
+                assert [type(s) for s in app.screen_stack[1:]] == [HomeScreen]
+            finally:
+                factory.go.set()  # a failure above must not leave the start held as the app stops
     finally:
         HomeScreen.__init__ = init  # type: ignore[method-assign]
 
