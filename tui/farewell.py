@@ -60,8 +60,9 @@ def resume_line(session: TableSession) -> str | None:
     # where the guests come back to: the address and port they joined (a table resumed without
     # them would listen on the defaults, where nobody looks for it)
     host, _, port = session.address.rpartition(":")
-    where = f" --bind {shlex.quote(host)} --port {port}" if host and port.isdigit() else ""
-    return f"Bring the table back: {vampire_command()} host --resume {path}{where}"
+    if host and port.isdigit():
+        return f"Bring the table back: {host_resume_command(Path(session.log_path), host, int(port), session.name)}"
+    return f"Bring the table back: {vampire_command()} host --resume {path} --name {shlex.quote(session.name)}"
 
 
 def host_resume_command(path: Path, bind: str, port: int, name: str) -> str:

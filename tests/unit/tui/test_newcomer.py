@@ -348,7 +348,7 @@ def test_after_quitting_the_shell_says_where_the_log_is_and_how_a_guest_comes_ba
     hosted = _frozen(_lead, is_host=True, address="192.168.1.5:7447")
     # the table comes back where its guests joined it, not on the defaults
     assert farewell_lines(hosted)[-1] == (
-        "Bring the table back: .venv/bin/vampire host --resume mina.vtlog --bind 192.168.1.5 --port 7447"
+        "Bring the table back: .venv/bin/vampire host --resume mina.vtlog --bind 192.168.1.5 --port 7447 --name Mina"
     )
     over = _frozen(_over, rounds=1, is_host=False, address="192.168.1.5:7447")
     assert not any("join" in line for line in farewell_lines(over))  # no seat to come back to
