@@ -242,11 +242,8 @@ class Seat:
         builds_on = self._prepare_shuffle(entry)
         # A `shuffle` folded before its proof is settled, on which this seat builds nothing
         # meanwhile: its points are checked by the proof's verification, not at the fold too.
-        self.table.points_in_proof = defer_proof and entry.kind == EntryKind.SHUFFLE and not builds_on
-        try:
-            notes = self.table.apply(entry, defer_proof=defer_proof)
-        finally:
-            self.table.points_in_proof = False
+        points_in_proof = entry.kind == EntryKind.SHUFFLE and not builds_on
+        notes = self.table.apply(entry, defer_proof=defer_proof, points_in_proof=points_in_proof)
         self._decode()
         self._plan()
         return notes

@@ -177,8 +177,8 @@ class Table:
         needless (every point it holds went through a checked multiplication); a proof that fails
         gets the cheap checks, so the verdict is the same either way (PROTOCOL.md 6.5)."""
         self.points_in_proof = False
-        """Set by a peer's seat (engine.seat.Seat.fold) while it folds a `shuffle` the host appended
-        and on which it builds nothing before its proof is settled: the validity of its points is
+        """True while :meth:`apply` folds, with ``points_in_proof``, a `shuffle` the host appended and
+        on which this peer builds nothing before its proof is settled: the validity of its points is
         left to the proof's verification (each goes through a checked multiplication there), not
         checked at the fold too. A proof that fails names its author at its entry either way
         (docs/protocol.md 6.10)."""
@@ -349,7 +349,7 @@ class Table:
 
     # -- folding ----------------------------------------------------------------------------------
 
-    def apply(self, entry: Entry, defer_proof: bool = False) -> list[Note]:
+    def apply(self, entry: Entry, defer_proof: bool = False, points_in_proof: bool = False) -> list[Note]:
         """Check ``entry`` against the state and fold it. Returns the narration it produced.
 
         Raises :class:`TableRefusal` (nothing changes) for an entry that does not chain, comes from
@@ -360,16 +360,19 @@ class Table:
         verified (:meth:`settle`): at once, or with ``defer_proof`` later, when the caller calls
         :meth:`settle` (from a worker thread's answer) or at the latest before the next entry is
         folded; a proof that fails stops the table naming its author at that entry, in the same
-        state either way (docs/protocol.md 6.9, PROTOCOL.md 6.5).
+        state either way (docs/protocol.md 6.9, PROTOCOL.md 6.5). ``points_in_proof`` (with
+        ``defer_proof``, for a `shuffle` the caller builds nothing on before it is settled): its
+        points are left to the proof's checked multiplications (:attr:`points_in_proof`, 6.10).
         """
         if self.entries.keep == Keep.LAST:
             self.notes.clear()  # only what this entry says is read (its return value)
         self.settle()
         self.verify_first = not defer_proof
+        self.points_in_proof = defer_proof and points_in_proof
         try:
             fold = self._checked(entry)
         finally:
-            self.verify_first = False
+            self.verify_first = self.points_in_proof = False
         self.entries.append(entry)
         start = len(self.notes)
         fold()

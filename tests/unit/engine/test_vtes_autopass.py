@@ -66,16 +66,22 @@ def test_reactions_for_a_bled_or_blocking_methuselah_do_not_stop_the_others(figh
         assert not _fits(f, name, f.cy) and not _fits(f, name, f.dee), name
 
 
-def _to_polling(f: Fight, auto: bool = False) -> int:
-    """Lucia calls a referendum with a Kine Resources Contested; nobody blocks; Ana records the
-    terms; the loop before votes, each seat passing by hand or (``auto``) by the automatic pass.
-    Returns the stops before votes: the seats the automatic pass left to decide."""
+def _call_kine(f: Fight) -> None:
+    """Lucia calls a referendum with a Kine Resources Contested; nobody blocks; Ana records the terms."""
     t = f.t
     act(t, f.ana, "action", kind="political", minion=f.lucia, card=in_hand(t, f.ana, KINE))
     for _window in ("A", "C"):
         for seat in (f.ana, f.ben, f.dee, f.cy):
             act(t, seat, "pass")
     act(t, f.ana, "terms", text="Each Methuselah gains 1 pool")
+
+
+def _to_polling(f: Fight, auto: bool = False) -> int:
+    """Lucia calls a referendum with a Kine Resources Contested; nobody blocks; Ana records the
+    terms; the loop before votes, each seat passing by hand or (``auto``) by the automatic pass.
+    Returns the stops before votes: the seats the automatic pass left to decide."""
+    t = f.t
+    _call_kine(f)
     stops = 0
     for seat in (f.ana, f.ben, f.dee, f.cy):
         assert t.state.open_referendum.impulse == seat
@@ -94,11 +100,7 @@ def test_before_votes_a_hand_with_no_card_for_a_referendum_passes_by_itself(f: F
 
 def test_before_votes_a_card_for_a_referendum_stops_its_holder(f: Fight) -> None:
     t = f.t
-    act(t, f.ana, "action", kind="political", minion=f.lucia, card=in_hand(t, f.ana, KINE))
-    for _window in ("A", "C"):
-        for seat in (f.ana, f.ben, f.dee, f.cy):
-            act(t, seat, "pass")
-    act(t, f.ana, "terms", text="Each Methuselah gains 1 pool")
+    _call_kine(f)
     act(t, f.ana, "pass")
     view = t.view(f.ben)
     tactics = card_base().lookup("Delaying Tactics")
