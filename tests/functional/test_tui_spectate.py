@@ -92,7 +92,13 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
             await eventually(lambda: "You are watching" in shown(hint), 20, "the watcher's hint", pilot=pilot)
             assert "waiting for more players" not in shown(hint)
             bots = await _seat_bots(host, seats)
-            await eventually(lambda: isinstance(app.screen, screen_cls), 60, "the game's table screen", pilot=pilot)
+            # Switched to at once, mounted a moment later: its widgets are there once it is mounted.
+            await eventually(
+                lambda: isinstance(app.screen, screen_cls) and app.screen.is_mounted,
+                60,
+                "the game's table screen",
+                pilot=pilot,
+            )
             screen = app.screen
             assert wrapped.seat is None and wrapped.watching
             first = len(wrapped.table.entries)

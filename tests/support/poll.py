@@ -19,12 +19,14 @@ async def eventually(
     ``what`` (the test fails) after ``timeout`` seconds.
 
     Between two checks the event loop runs for 10 ms; with a ``pilot``, the app runs for 20 ms
-    (``pilot.pause``: it handles its messages and refreshes the screen the condition reads).
+    (``pilot.pause``: it handles its messages and refreshes the screen the condition reads), and
+    the value is returned only once the app's current screen is mounted: a screen is on top from
+    the moment it is pushed or switched to, its widgets a moment later.
     """
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
-        if value:
+        if value and (pilot is None or _screen_mounted(pilot)):
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
@@ -32,3 +34,12 @@ async def eventually(
             await pilot.pause(0.02)
         else:
             await asyncio.sleep(0.01)
+
+
+def _screen_mounted(pilot: Pilot[Any]) -> bool:
+    """The app's current screen is mounted (its widgets are there), or the app has no screen left
+    (it exited): nothing more to wait for."""
+    try:
+        return pilot.app.screen.is_mounted
+    except Exception:  # textual's ScreenStackError: the app has exited
+        return True

@@ -99,6 +99,8 @@ class LobbyScreen(Screen[None]):
         yield Footer(show_command_palette=False)  # its keys fill 80 columns; F1 names Ctrl+P
 
     def on_mount(self) -> None:
+        if not self.is_attached:  # the app closed before this screen's widgets were mounted
+            return
         seats = self.query_one(DataTable)
         seats.add_columns("seat", "name", "key", "who", "ready")
         self._unsubscribe = self.session.subscribe(self._on_session_event)

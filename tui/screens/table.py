@@ -150,6 +150,10 @@ class TableFrame(Screen[None]):
         yield Footer(show_command_palette=False)  # its keys fill 80 columns; F1 names Ctrl+P
 
     def on_mount(self) -> None:
+        if not self.is_attached:
+            # The app closed (or the screen was replaced) before this screen's widgets were
+            # mounted: there is nothing to fill in, and no session to follow.
+            return
         self.query_one("#log").border_title = "Game log"
         self.query_one("#chat").display = False
         self.query_one("#link").display = False
@@ -264,7 +268,7 @@ class TableFrame(Screen[None]):
         )
 
     def refresh_bindings(self) -> None:
-        if self not in self.app.screen_stack:  # left (popped): its widgets are being removed
+        if self not in self.app.screen_stack or not self.is_attached:  # left, or closed: its widgets go
             return
         self._keys_shown = self._keys()
         super().refresh_bindings()

@@ -68,9 +68,13 @@ class TableScreen(TableFrame, inherit_bindings=False):
     # -- the board -------------------------------------------------------------------------------
 
     def compose_top(self) -> ComposeResult:
+        # Titled here, not in on_mount: a screen the app closes as it opens never mounts its
+        # widgets, and its on_mount must not look for them.
+        seats, trick = SeatList(id="seats"), TrickView(id="trick")
+        seats.border_title, trick.border_title = "Seats", "Trick"
         with Horizontal(id="top"):
-            yield SeatList(id="seats")
-            yield TrickView(id="trick")
+            yield seats
+            yield trick
 
     def compose_bottom(self) -> ComposeResult:
         yield HandView(id="hand")
@@ -81,11 +85,6 @@ class TableScreen(TableFrame, inherit_bindings=False):
 
     def home_widget(self) -> Widget:
         return self.query_one(HandView)
-
-    def on_mount(self) -> None:
-        # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
-        self.query_one("#seats").border_title = "Seats"
-        self.query_one("#trick").border_title = "Trick"
 
     def title_parts(self, table: Table) -> list[str]:
         state = table.gstate

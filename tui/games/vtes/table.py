@@ -198,6 +198,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         # krcg's database loads while the table is set up (the card infos need none of it).
         card_base().load_soon()
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
+        if not self.is_attached:  # closed as it opened: its widgets were never mounted
+            return
         if getattr(self.session, "watching", False):
             self._cmd.display = False  # a spectator makes no moves
         self._panes.titles()
