@@ -11,8 +11,10 @@ the process is started to the moment the person's table reaches its first turn:
 The process is the real command (``tui.cli.main`` with its arguments: imports, profile, host,
 bots, TUI) with one difference: the Textual app runs headless (no terminal; the same screens are
 built and updated), and a timer checks the person's table every 5 ms. Each figure has ``wall_s``
-(from the parent, the process start included) and ``cpu_s`` (the child's user and system CPU
-seconds, every thread, at that moment); a fresh data folder (``XDG_DATA_HOME``) each time, as for
+(from the parent, the process start included), ``cpu_s`` (the child's user and system CPU
+seconds, every thread, at that moment) and ``fsyncs`` (the ``os.fsync`` calls the child made by
+then: logs, secrets, keys, profile; counted work that holds on a loaded machine, ``queen_4_fsyncs``
+and ``vtes_4_fsyncs``); a fresh data folder (``XDG_DATA_HOME``) each time, as for
 a new user. Each figure is a person's second start, as after an install: one unmeasured run first
 compiles the bytecode (into a folder of the bench's own, ``PYTHONPYCACHEPREFIX``, also where the
 environment forbids writing it beside the code) and fills the card cache; the measured run follows.
@@ -56,6 +58,14 @@ def _child(argv: list[str]) -> int:
 
     game = argv[argv.index("--game") + 1] if "--game" in argv else "queen"
     mount = VampireApp.on_mount
+    fsyncs = [0]
+    fsync = os.fsync
+
+    def counted_fsync(fd: Any) -> None:
+        fsyncs[0] += 1
+        fsync(fd)
+
+    os.fsync = counted_fsync
 
     def on_mount(app: VampireApp) -> None:
         mount(app)
@@ -63,7 +73,7 @@ def _child(argv: list[str]) -> int:
         def check() -> None:
             if app.session is not None and _ready(game, app.session):
                 use = resource.getrusage(resource.RUSAGE_SELF)
-                print(f"{_MARK} {use.ru_utime + use.ru_stime:.3f}", flush=True)
+                print(f"{_MARK} {use.ru_utime + use.ru_stime:.3f} {fsyncs[0]}", flush=True)
                 os._exit(0)
 
         app.set_interval(0.005, check)
@@ -99,7 +109,8 @@ def first_turn(args: list[str], timeout: float = 600.0) -> dict[str, Any]:
             for line in proc.stdout:
                 if line.startswith(_MARK):
                     wall = time.perf_counter() - start
-                    return {"wall_s": round(wall, 3), "cpu_s": float(line.split()[1])}
+                    _, cpu, fsyncs = line.split()
+                    return {"wall_s": round(wall, 3), "cpu_s": float(cpu), "fsyncs": int(fsyncs)}
                 if time.perf_counter() - start > timeout:
                     break
         finally:
@@ -124,6 +135,8 @@ def run() -> dict[str, Any]:
         "queen_4_cpu_s": queen["cpu_s"],
         "vtes_4_s": vtes["wall_s"],
         "vtes_4_cpu_s": vtes["cpu_s"],
+        "queen_4_fsyncs": queen["fsyncs"],
+        "vtes_4_fsyncs": vtes["fsyncs"],
         "how": "vampire play as a new process, its app headless, its second start (bench.first_turn)",
     }
 

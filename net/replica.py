@@ -164,9 +164,9 @@ class Replica:
         if log_path is None:
             return
         if log_path.exists() and log_path.stat().st_size > 0:
-            writer = LogWriter.open_existing(log_path)
+            writer = LogWriter.open_existing(log_path, sync=self.store.sync_log)
         else:
-            writer = LogWriter(log_path)
+            writer = LogWriter(log_path, sync=self.store.sync_log)
         loaded = writer.loaded
         if loaded.entries and loaded.entries[0].id != table_id:
             writer.close()

@@ -22,6 +22,10 @@ class Store:
 
     directory: Path | None = None
     per_table_base: Path | None = None
+    sync_log: bool = True
+    """Fsync the log at every entry (PROTOCOL.md 8). False only for a copy behind a host of the same
+    process, whose own log is fsynced before any entry reaches the copy (``vampire play``): the
+    copy is fsynced when it closes, and a client whose copy ends early catches up from the host."""
 
     @classmethod
     def memory(cls) -> Store:
@@ -29,9 +33,9 @@ class Store:
         return cls()
 
     @classmethod
-    def in_dir(cls, directory: Path) -> Store:
-        """``directory/table.vtlog`` and ``directory/seat.secrets``."""
-        return cls(directory=Path(directory))
+    def in_dir(cls, directory: Path, sync_log: bool = True) -> Store:
+        """``directory/table.vtlog`` and ``directory/seat.secrets`` (``sync_log``: see the field)."""
+        return cls(directory=Path(directory), sync_log=sync_log)
 
     @classmethod
     def per_table(cls, base: Path | None = None) -> Store:

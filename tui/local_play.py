@@ -11,6 +11,10 @@ the table needs to go on after its player quit or its terminal died:
 - ``bots/N/``: bot N's ``key``, its ``seed`` (the bot's random generator is seeded from it again,
   so that it brings the same deck) and its log and secrets.
 
+The player's and the bots' logs are copies of the host's, which is fsynced at every entry before
+any of them gets it: they are fsynced when they close (``Store.in_dir(…, sync_log=False)``), and a
+client whose copy ends early after a crash catches up from the host.
+
 The folder goes when the game ends (:func:`forget_play`): the log alone replays and audits it.
 
 :func:`open_play` opens a new table so; :func:`resume_play` reopens the host from ``LOG``
@@ -249,7 +253,7 @@ async def _run(
         address,
         load_or_make_key(you / "key"),
         name=name,
-        store=Store.in_dir(you),
+        store=Store.in_dir(you, sync_log=False),  # a copy of the host's log, fsynced first here
         bot=player_bot,
         brought=brought,
         games=games,
@@ -267,7 +271,7 @@ async def _run(
                 level,
                 name=bot_name,
                 key=load_or_make_key(bot_folder / "key"),
-                store=Store.in_dir(bot_folder),
+                store=Store.in_dir(bot_folder, sync_log=False),
                 rng=_bot_rng(bot_folder),
                 games=games,
             )

@@ -49,6 +49,7 @@ ENTRY_CONTEXT = b"vampire-table/entry/v1\x00"
 
 _VERIFIED: set[tuple[bytes, bytes, bytes]] = set()
 _VERIFIED_SIZE = 1 << 14
+_HEADS_VERIFIED: set[tuple[bytes, bytes, int, bytes, bytes]] = set()
 
 
 def _signature_verifies(author: bytes, payload: bytes, signature: bytes, entry_id: bytes) -> bool:
@@ -375,7 +376,10 @@ def verify_head(pub: bytes, table: bytes, seq: int, entry_id: bytes, sig: Any) -
     """Whether ``sig`` is ``pub``'s head signature for (``table``, ``seq``, ``entry_id``).
 
     ``pub`` is the host's key, the genesis author (already checked by :func:`validate_author_key`
-    when the genesis was read). Any malformed argument gives False, never an exception.
+    when the genesis was read). Any malformed argument gives False, never an exception. The head
+    signatures that verified are kept per process (a pure function's memo, bounded, like the entry
+    signatures'), so that the host's log and every copy in one process (``vampire play``) verify
+    each head once.
     """
     if not (
         isinstance(sig, bytes)
@@ -388,10 +392,16 @@ def verify_head(pub: bytes, table: bytes, seq: int, entry_id: bytes, sig: Any) -
         and seq >= 0
     ):
         return False
+    key = (pub, table, seq, entry_id, sig)
+    if key in _HEADS_VERIFIED:
+        return True
     try:
         Ed25519PublicKey.from_public_bytes(pub).verify(sig, head_message(table, seq, entry_id))
     except (InvalidSignature, ValueError, CodecError):
         return False
+    if len(_HEADS_VERIFIED) >= _VERIFIED_SIZE:
+        _HEADS_VERIFIED.clear()
+    _HEADS_VERIFIED.add(key)
     return True
 
 

@@ -365,13 +365,21 @@ class LogWriter:
     :meth:`close`, so two writers never append to one log; readers (:func:`read_log`, the audit,
     a replay) take none. Raises LogInUse when another writer holds the file, LogFileError.
     Use as a context manager, or call :meth:`close`.
+
+    ``sync=False`` (a copy of a log that another writer of this process fsyncs first, as the
+    player's and the bots' copies of ``vampire play`` behind its host's log): each entry is
+    written before :meth:`append` returns but fsynced only by :meth:`close`; after a crash the
+    copy may end early or in a torn frame, and its client catches up from the host's log.
     """
 
-    def __init__(self, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS):
+    def __init__(self, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS, *, sync: bool = True):
+        self._sync = sync
         self._open(Path(path), limits, drop_torn=False)
 
     @classmethod
-    def open_existing(cls, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> LogWriter:
+    def open_existing(
+        cls, path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS, *, sync: bool = True
+    ) -> LogWriter:
         """Reopen an existing log file to resume a table: a torn last frame is cut off (the file is
         truncated to ``loaded.length`` and synced) before the first entry is appended, and not
         before, so a resume refused after opening (the wrong host, a log the table refuses) leaves
@@ -381,6 +389,7 @@ class LogWriter:
         if not path.exists():
             raise LogFileError(f"There is no log file at {path}.")
         writer = cls.__new__(cls)
+        writer._sync = sync
         writer._open(path, limits, drop_torn=True)
         return writer
 
@@ -443,8 +452,8 @@ class LogWriter:
             view = view[os.write(self._fd, view) :]
 
     def append(self, entry: Entry, head_sig: bytes | None = None) -> None:
-        """Write ``entry`` with its host head signature (64 bytes, or None) as one frame, flushed
-        and fsynced before returning.
+        """Write ``entry`` with its host head signature (64 bytes, or None) as one frame, written
+        and fsynced before returning (fsynced at :meth:`close` for a writer with ``sync=False``).
 
         Raises ChainError if ``entry`` does not follow the last entry, BadSignature if
         ``head_sig`` is not the host's (the genesis author's) for it, LogFileError on an I/O error
@@ -469,7 +478,8 @@ class LogWriter:
                 self._cut = False
             os.lseek(self._fd, self._size, os.SEEK_SET)
             self._write_all(frame)
-            os.fsync(self._fd)
+            if self._sync:
+                os.fsync(self._fd)
         except OSError as err:
             try:
                 os.ftruncate(self._fd, self._size)
@@ -482,8 +492,14 @@ class LogWriter:
             self._host = entry.author
 
     def close(self) -> None:
-        """Close the file, which frees its lock; appending afterwards raises LogFileError."""
+        """Close the file (fsynced first when written with ``sync=False``), which frees its lock;
+        appending afterwards raises LogFileError."""
         if self._fd >= 0:
+            if not self._sync:
+                try:
+                    os.fsync(self._fd)
+                except OSError:
+                    pass  # a copy: its client catches up from the host's log
             os.close(self._fd)
             self._fd = -1
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.games.base import GameError, Open, Pos
-from engine.protocol import codec, elgamal, shuffle_proof
+from engine.protocol import codec, elgamal, group, shuffle_proof
 from engine.protocol.log import Entry
 from engine.table.events import REFUSED, EventBook, ShuffleEvent, refuse_unless
 from engine.table.vocab import Checks, EntryKind, TableRefusal
@@ -85,6 +85,19 @@ def _positions(value: Any, n: int, what: str) -> list[int]:
     return ks
 
 
+def _known_share(table: bytes, ev: ShuffleEvent, seat: int, X: bytes, item: tuple[int, Any, Any]) -> bool | None:
+    """The verdict on ``seat``'s share ``item`` (position, D, proof) of ``ev`` this process holds
+    without verifying (a share it made itself, group.OWN_PROOFS, or one it verified, VERIFY_MEMO),
+    else None; :func:`elgamal.verify_share` gives the same answer (PROTOCOL.md 6.3, item 4)."""
+    k, D, proof = item
+    key = group.dleq_key(group.G, X, ev.cur[k][0], D, proof, elgamal.share_context(table, ev.number, seat, k))
+    if key is None:
+        return None
+    if key in group.OWN_PROOFS:
+        return True
+    return group.VERIFY_MEMO.get(key)
+
+
 class Opening:
     """Starts opens, handles `share` and `reveal` entries and checks the cards a move opens."""
 
@@ -97,13 +110,17 @@ class Opening:
         key holder but the recipient (to a seat) or but a private deck's owner (to everyone, the
         owner reveals last) whose share is not known yet."""
         owed: dict[tuple[int, int], set[int]] = {}
+        holders: dict[int, tuple[int, ...]] = {}  # asked for every position of a deal: once per event
         for op in work.opens:
             for e, k in op.positions:
                 ev = self.t.events[e]
-                for h in self.book.holders(ev):
+                if e not in holders:
+                    holders[e] = self.book.holders(ev)
+                published = ev.shares[k]
+                for h in holders[e]:
                     if h == op.to or (op.to is None and ev.private and h == ev.owner):
                         continue
-                    if self.book.share_of(ev, k, h) is None:
+                    if published.get(h) is None and self.book.share_of(ev, k, h) is None:
                         owed.setdefault((h, e), set()).add(k)
         return {key: sorted(ks) for key, ks in owed.items()}
 
@@ -173,13 +190,19 @@ class Opening:
             k, D, proof = item
             return elgamal.verify_share(t.table_id, ev.number, seat, k, X, ev.cur[k][0], D, proof)
 
+        # A share this process made, or verified already, is answered here (group.OWN_PROOFS,
+        # VERIFY_MEMO): queued behind the pool's proofs it would hold the fold up for nothing.
+        answers = [_known_share(t.table_id, ev, seat, X, item) for item in items]
+        unknown = [i for i, answer in enumerate(answers) if answer is None]
         # Many shares (a deal's) are verified on every core at once (libsodium releases the GIL;
         # these tasks wait on nothing, so the parts pool suits them wherever this runs); the
         # verdict is the first that fails in the entry's order, as one after another.
-        if len(items) >= SHARES_IN_PARALLEL:
-            answers = list(shuffle_proof.parts_pool().map(verifies, items))
+        if len(unknown) >= SHARES_IN_PARALLEL:
+            found = shuffle_proof.parts_pool().map(verifies, [items[i] for i in unknown])
         else:
-            answers = [verifies(item) for item in items]
+            found = (verifies(items[i]) for i in unknown)
+        for i, verified in zip(unknown, found, strict=True):
+            answers[i] = verified
         for (k, _, _), ok in zip(items, answers, strict=True):
             if not ok:
                 # A share whose proof verifies went through checked multiplications: the cheap
@@ -276,7 +299,7 @@ class Opening:
         is not the seat's to make; a failed proof or a false card is a cheat of the seat."""
         t = self.t
         revealed: dict[Pos, str] = {}
-        opened = self.book.opened_to(seat)
+        opened = self.book.opened_to(seat) if opens else []  # most moves open nothing
         for (e, k), item in opens.items():
             if not 0 <= e < len(t.events) or (e, k) not in opened:
                 raise TableRefusal("illegal", "that card was not dealt to you")
