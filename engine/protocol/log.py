@@ -508,3 +508,78 @@ class LogWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+SIGNATURES_AHEAD = 4096
+"""How many frames :class:`SignaturesAhead` verifies at most: well under the bound of the
+signature memos (:mod:`engine.protocol.entry`), so that none of its answers is dropped before use."""
+
+SIGNATURES_AHEAD_FRAME = 256 << 10
+"""Frames larger than this (bytes) are left to the reader, so that the thread holds little memory."""
+
+
+class SignaturesAhead:
+    """The entry and head signatures of a log file's first ``limit`` frames verified in a
+    background thread (the Ed25519 verification releases the GIL), while this thread reads and
+    folds the log: each signature that verifies is kept in the per-process memo of
+    :mod:`engine.protocol.entry`, where :func:`read_log`, :func:`stream_log` and the rest find it
+    (keyed by every byte it covers), so the reader does no less checking but finds most of it
+    done. Nothing is decided here: a frame this thread cannot read or a signature that fails is
+    left alone, for the reader to check and name as always. :meth:`close` stops it (after the
+    frame it is on); ``verified`` counts the signatures it checked."""
+
+    def __init__(self, path: str | os.PathLike[str], limit: int = SIGNATURES_AHEAD) -> None:
+        import threading
+
+        self.path = Path(path)
+        self.limit = limit
+        self.verified = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="vt-signatures", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        """Wait until every frame it would verify is verified (tests)."""
+        self._thread.join()
+
+    def close(self) -> None:
+        """Stop, and wait for the thread to end."""
+        self._stop.set()
+        self._thread.join()
+
+    def __enter__(self) -> SignaturesAhead:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self) -> None:
+        import hashlib
+
+        from engine.protocol.entry import _signature_verifies
+
+        host: bytes | None = None
+        try:
+            with open(self.path, "rb") as f:
+                if f.read(len(LOG_MAGIC)) != LOG_MAGIC:
+                    return
+                for _ in range(self.limit):
+                    header = f.read(FRAME_HEADER)
+                    n = int.from_bytes(header, "big")
+                    if self._stop.is_set() or len(header) < FRAME_HEADER or not 0 < n <= DEFAULT_LIMITS.max_bytes:
+                        return
+                    if n > SIGNATURES_AHEAD_FRAME:
+                        f.seek(n, os.SEEK_CUR)  # left to the reader: one frame in memory at a time
+                        continue
+                    frame = f.read(n)
+                    (payload, signature), head = msgpack.unpackb(frame, raw=False, strict_map_key=False)
+                    fields = msgpack.unpackb(payload, raw=False, strict_map_key=False)
+                    author, table, seq = fields["author"], fields["table"], fields["seq"]
+                    entry_id = hashlib.sha256(payload).digest()
+                    _signature_verifies(author, payload, signature, entry_id)
+                    host = author if host is None else host
+                    if head is not None:
+                        verify_head(host, table, seq, entry_id, head)
+                    self.verified += 1
+        except Exception:  # a frame it cannot read is the reader's to name
+            return

@@ -705,9 +705,24 @@ def opens(state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
     return _opens(state, seat, _validate_shape(state, seat, act))
 
 
+_BY_POS: list[tuple[tuple[CardState, ...], dict[Pos, CardState]]] = []
+
+
+def _by_pos(state: VtesState) -> Mapping[Pos, CardState]:
+    """``state``'s cards by position, read only. The one map last made is kept with the tuple it
+    was made from (a state's cards never change), since an act's check and its fold ask for the
+    same state's."""
+    last = _BY_POS[-1] if _BY_POS else None  # one read: another thread may replace it
+    if last is not None and last[0] is state.cards:
+        return last[1]
+    cards = {c.pos: c for c in state.cards}
+    _BY_POS[:] = [(state.cards, cards)]
+    return cards
+
+
 def _opens(state: VtesState, seat: int, act: VtesAct) -> tuple[Pos, ...]:
     """:func:`opens` for an act already read and validated."""
-    cards = {c.pos: c for c in state.cards}
+    cards = _by_pos(state)
     match act:
         case ActionAct() | CombatCardAct() | StrikeAct() | PreventAct() if act.card is not None:
             c = cards.get(act.card)
@@ -748,7 +763,7 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
     expected = set(_opens(state, seat, record))
     if set(revealed) != expected:
         raise IllegalMove("the act must open exactly the cards it turns face up")
-    cards = {c.pos: c for c in state.cards}
+    cards = _by_pos(state)
     for pos, ident in revealed.items():
         info = card_base().info(ident)
         if info is not None and (info.kind == DeckPart.CRYPT) != cards[pos].crypt:
