@@ -19,7 +19,8 @@ def table_rows(out: str) -> list[dict[str, str]]:
 
 
 def test_simulate_seats_the_default_level_first_and_fills_the_table_with_random_bots(capsys):
-    assert main(["simulate", "--seats", "3", "--games", "1", "--seed", "2"]) == 0
+    # One round: the seating is the subject, not the game's length.
+    assert main(["simulate", "--seats", "3", "--games", "1", "--seed", "2", "--rule", "rounds=1"]) == 0
     rows = table_rows(capsys.readouterr().out)
     assert [r["bot"] for r in rows] == ["expert", "random", "random"]
     assert sum(float(r["wins"]) for r in rows) == pytest.approx(1)
@@ -61,10 +62,13 @@ def test_simulate_verbose_prints_the_first_game_trick_by_trick(capsys):
 
 
 def test_simulate_is_the_same_for_the_same_seed(capsys):
-    # One game of the default (expert) bot, whose rollouts draw the most from the seed.
-    main(["simulate", "--seats", "3", "--games", "1", "--seed", "5"])
+    # One game of the default (expert) bot, whose rollouts draw the most from the seed; one round
+    # of it (every trick of a round draws from the seed as the later rounds' do).
+    args = ["simulate", "--seats", "3", "--games", "1", "--seed", "5", "--rule", "rounds=1", "--verbose"]
+    assert main(args) == 0
     first = capsys.readouterr().out
-    main(["simulate", "--seats", "3", "--games", "1", "--seed", "5"])
+    assert "Round 1 ends" in first
+    main(args)
     assert capsys.readouterr().out == first
 
 

@@ -1,7 +1,8 @@
-"""Whole games between separate OS processes over loopback TCP (`vampire host --headless` and four
-`vampire join --bot`), with crashes: the host or a client SIGKILLed mid-game, and a client killed
-between writing its seed and publishing what it derived. Nothing accepted is lost, and every peer
-ends with the host's log, byte for byte, and its state digest (DESIGN.md, "Nothing lost")."""
+"""Whole games between separate OS processes over loopback TCP (`vampire host --headless` and three
+`vampire join --bot`, the fewest a Vampire Queen table seats), with crashes: the host or a client
+SIGKILLed mid-game, and a client killed between writing its seed and publishing what it derived.
+Nothing accepted is lost, and every peer ends with the host's log, byte for byte, and its state
+digest (DESIGN.md, "Nothing lost")."""
 
 from __future__ import annotations
 
@@ -26,11 +27,13 @@ from tui.cli import CRASH_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
+SEATS = 3
+"""The bot processes at the table: what is checked holds for any number, and the fewest is the cheapest."""
 DIGEST = re.compile(r"state digest ([0-9a-f]{64})")
 
 
-class Table4:
-    """A host process and four bot client processes for one Vampire Queen table of one round."""
+class BotTable:
+    """A host process and :data:`SEATS` bot client processes for one Vampire Queen table of one round."""
 
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
@@ -40,7 +43,7 @@ class Table4:
         self.env.update(XDG_DATA_HOME=str(tmp / "data"), PYTHONUNBUFFERED="1")
         self.procs: list[subprocess.Popen] = []
         self.host: subprocess.Popen | None = None
-        self.clients: list[subprocess.Popen | None] = [None] * 4
+        self.clients: list[subprocess.Popen | None] = [None] * SEATS
         self.runs = 0
 
     def _spawn(self, args: list[str], name: str, env: dict | None = None) -> subprocess.Popen:
@@ -60,7 +63,8 @@ class Table4:
         return proc
 
     def start_host(self, resume: bool = False) -> None:
-        where = ["--resume", str(self.save)] if resume else ["--save", str(self.save), "--rule", "rounds=1"]
+        fresh = ["--save", str(self.save), "--seats", str(SEATS), "--rule", "rounds=1"]
+        where = ["--resume", str(self.save)] if resume else fresh
         self.host = self._spawn(
             ["host", "--headless", "--bind", "127.0.0.1", "--port", str(self.port), *where, *QUICK], "host"
         )
@@ -77,8 +81,20 @@ class Table4:
 
     def start_all(self) -> None:
         self.start_host()
-        for i in range(4):
+        for i in range(SEATS):
             self.start_client(i)
+
+    def start_all_with_a_crash(self, seat: int, moment: str) -> None:
+        """Start the host and every client, client ``seat`` set to SIGKILL itself at ``moment``
+        (the product's CRASH_ENV hook); return once it has."""
+        crash_env = dict(self.env, **{CRASH_ENV: moment})
+        self.start_host()
+        for i in range(SEATS):
+            self.start_client(i, env=crash_env if i == seat else None)
+        crasher = self.clients[seat]
+        assert crasher is not None
+        self.wait_until(lambda: crasher.poll() is not None, 60, "the client to kill itself")
+        assert crasher.returncode == -signal.SIGKILL
 
     def host_entries(self) -> int:
         try:
@@ -125,7 +141,7 @@ class Table4:
         """Every peer's log equals the host's byte for byte, every digest the host's; returns the
         table folded from the host's log (by this test, independently)."""
         host_bytes = self.save.read_bytes()
-        for i in range(4):
+        for i in range(SEATS):
             assert (self.state(i) / "table.vtlog").read_bytes() == host_bytes, f"client {i}'s log differs"
         table = Table(all_rules())
         for entry in read_log(self.save).entries:
@@ -156,8 +172,8 @@ def secret_records(path: Path) -> list[list]:
 
 
 @pytest.fixture
-def table4(tmp_path):
-    t = Table4(tmp_path)
+def bot_table(tmp_path):
+    t = BotTable(tmp_path)
     yield t
     t.close()
 
@@ -174,82 +190,72 @@ def audit_if_available(path: Path) -> None:
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
 
 
-def test_four_bot_processes_play_a_whole_game_and_hold_the_hosts_log_byte_for_byte(table4):
-    table4.start_all()
-    table4.wait_all()
-    table = table4.check_identical()
-    assert len(table.seats) == 4
+def test_bot_processes_play_a_whole_game_and_hold_the_hosts_log_byte_for_byte(bot_table):
+    bot_table.start_all()
+    bot_table.wait_all()
+    table = bot_table.check_identical()
+    assert len(table.seats) == SEATS
     kinds = {e.kind for e in table.entries}
     assert {"join", "start", "key", "shuffle", "share", "move", "seed-reveal", "end"} <= kinds
-    audit_if_available(table4.save)
+    audit_if_available(bot_table.save)
 
 
-def test_a_host_killed_mid_game_resumes_from_its_file_and_nothing_is_lost(table4):
-    table4.start_all()
-    table4.wait_until(lambda: table4.host_entries() >= 45, 60, "the game to be under way")
-    table4.kill(table4.host)
-    before = read_log(table4.save).entries
-    client_logs = [read_log(table4.state(i) / "table.vtlog").entries for i in range(4)]
-    table4.start_host(resume=True)
-    table4.wait_all()
-    table = table4.check_identical()
+def test_a_host_killed_mid_game_resumes_from_its_file_and_nothing_is_lost(bot_table):
+    bot_table.start_all()
+    bot_table.wait_until(lambda: bot_table.host_entries() >= 45, 60, "the game to be under way")
+    bot_table.kill(bot_table.host)
+    before = read_log(bot_table.save).entries
+    client_logs = [read_log(bot_table.state(i) / "table.vtlog").entries for i in range(SEATS)]
+    bot_table.start_host(resume=True)
+    bot_table.wait_all()
+    table = bot_table.check_identical()
     final = table.entries
     assert [e.id for e in final[: len(before)]] == [e.id for e in before]
     for held in client_logs:
         assert [e.id for e in final[: len(held)]] == [e.id for e in held]
-    assert "Resumed the table" in Path(table4.host.out_path).read_text()
+    assert "Resumed the table" in Path(bot_table.host.out_path).read_text()
 
 
-def test_a_client_killed_mid_game_restarts_from_its_files_and_plays_on(table4):
-    table4.start_all()
-    table4.wait_until(lambda: table4.host_entries() >= 45, 60, "the game to be under way")
-    victim = table4.clients[2]
-    table4.kill(victim)
-    held = len(read_log(table4.state(2) / "table.vtlog").entries)
-    table4.start_client(2)
-    table4.wait_all()
-    table = table4.check_identical()
+def test_a_client_killed_mid_game_restarts_from_its_files_and_plays_on(bot_table):
+    bot_table.start_all()
+    bot_table.wait_until(lambda: bot_table.host_entries() >= 45, 60, "the game to be under way")
+    victim = bot_table.clients[2]
+    bot_table.kill(victim)
+    held = len(read_log(bot_table.state(2) / "table.vtlog").entries)
+    bot_table.start_client(2)
+    bot_table.wait_all()
+    table = bot_table.check_identical()
     assert len(table.entries) > held
-    assert f"held {held} entries" in "".join(Path(p.out_path).read_text() for p in table4.procs if p.args[3] == "host")
+    assert f"held {held} entries" in "".join(
+        Path(p.out_path).read_text() for p in bot_table.procs if p.args[3] == "host"
+    )
 
 
-def test_a_client_killed_between_storing_its_seed_and_publishing_its_shuffle_reuses_the_seed(table4):
-    crash_env = dict(table4.env, **{CRASH_ENV: "shuffle"})
-    table4.start_host()
-    for i in range(4):
-        table4.start_client(i, env=crash_env if i == 1 else None)
-    crasher = table4.clients[1]
-    table4.wait_until(lambda: crasher.poll() is not None, 60, "the client to kill itself")
-    assert crasher.returncode == -signal.SIGKILL
-    stored = SecretsFile(table4.state(1) / "seat.secrets").get("seed", 0)
+def test_a_client_killed_between_storing_its_seed_and_publishing_its_shuffle_reuses_the_seed(bot_table):
+    bot_table.start_all_with_a_crash(1, "shuffle")
+    stored = SecretsFile(bot_table.state(1) / "seat.secrets").get("seed", 0)
     assert stored is not None, "the seed was on disk before anything derived from it was sent"
-    key = load_or_make_key(table4.state(1) / "bot.key")
-    table4.start_client(1)
-    table4.wait_all()
-    table = table4.check_identical()
+    key = load_or_make_key(bot_table.state(1) / "bot.key")
+    bot_table.start_client(1)
+    bot_table.wait_all()
+    table = bot_table.check_identical()
     seat = table.seat_of(public_bytes(key))
     reveals = [
         e for e in table.entries if e.kind == "seed-reveal" and e.body["event"] == 0 and table.seat_of(e.author) == seat
     ]
     assert [e.body["seed"] for e in reveals] == [stored]
-    assert (table4.state(1) / "seat.secrets").stat().st_mode & 0o777 == 0o600
+    assert (bot_table.state(1) / "seat.secrets").stat().st_mode & 0o777 == 0o600
 
 
-def test_a_client_killed_after_committing_to_a_move_sends_the_same_act_when_it_restarts(table4):
-    crash_env = dict(table4.env, **{CRASH_ENV: "move"})
-    table4.start_host()
-    for i in range(4):
-        table4.start_client(i, env=crash_env if i == 3 else None)
-    crasher = table4.clients[3]
-    table4.wait_until(lambda: crasher.poll() is not None, 60, "the client to kill itself")
-    assert crasher.returncode == -signal.SIGKILL
-    records = secret_records(table4.state(3) / "seat.secrets")
+def test_a_client_killed_after_committing_to_a_move_sends_the_same_act_when_it_restarts(bot_table):
+    bot_table.start_all_with_a_crash(2, "move")
+    records = secret_records(bot_table.state(2) / "seat.secrets")
     intents = [(key, value) for kind, key, value in records if kind == "intent"]
     assert len(intents) == 1, "the act was on disk before the host saw it"
     turn, stored = intents[0]
-    table4.start_client(3)
-    table4.wait_all()
-    table = table4.check_identical()
+    bot_table.start_client(2)
+    bot_table.wait_all()
+    table = bot_table.check_identical()
     moves = [e for e in table.entries if e.kind == "move"]
-    assert moves[turn].author == public_bytes(load_or_make_key(table4.state(3) / "bot.key"))
+    assert moves[turn].author == public_bytes(load_or_make_key(bot_table.state(2) / "bot.key"))
     assert moves[turn].body["act"] == stored

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from engine.protocol.log import read_log
-from tests.functional.test_net_processes import Table4, audit_if_available
+from tests.functional.test_net_processes import SEATS, BotTable, audit_if_available
 
 SEED = int(os.environ.get("SOAK_SEED", "20261130"))
 RUNS = int(os.environ.get("SOAK_RUNS", "20"))
-GAME_ENTRIES = 70
-"""A one-round game of four bots holds 85 to 110 entries (genesis, joins, start, the deck's
-shuffles and locks, moves and reveals, end): kills at seq 2..70 all land mid-game."""
+GAME_ENTRIES = 55
+"""A one-round game of three bots (test_net_processes.BotTable) holds about 65 to 80 entries (genesis,
+joins, start, the deck's keys, shuffles and shares, moves, end): kills at seq 2..55 land mid-game."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Moments:
         return cls(
             host_at=rng.randint(2, GAME_ENTRIES),
             host_down=rng.uniform(0.0, 1.5),
-            peer=rng.randrange(4),
+            peer=rng.randrange(SEATS),
             peer_at=rng.randint(2, GAME_ENTRIES),
             peer_down=rng.uniform(0.0, 1.5),
         )
@@ -58,7 +58,7 @@ def held_ids(path: Path) -> list[bytes]:
 def play_with_kills(tmp: Path, moments: Moments) -> list[str]:
     """Play one game, killing as ``moments`` say; return what happened, in words (for a failure's
     message). Raises AssertionError when the game does not finish clean and whole."""
-    t = Table4(tmp)
+    t = BotTable(tmp)
     story: list[str] = []
     held: list[list[bytes]] = []  # every log any peer held at a kill: nothing in them may be lost
     try:
@@ -77,7 +77,7 @@ def play_with_kills(tmp: Path, moments: Moments) -> list[str]:
                 t.kill(t.host)
                 story.append(f"killed the host at {t.host_entries()} entries")
                 held.append(held_ids(t.save))
-                held += [held_ids(t.state(i) / "table.vtlog") for i in range(4)]
+                held += [held_ids(t.state(i) / "table.vtlog") for i in range(SEATS)]
                 time.sleep(moments.host_down)  # the host is down: the moment is the point of the test
                 t.start_host(resume=True)
             else:

@@ -93,8 +93,8 @@ async def two_hosts() -> dict[str, Any]:
     await browser.start()
     try:
         await until(lambda: len(browser.tables) == 2, 15, "both tables heard")
-        listing = await vampire("join", "--list")
-        bot = await vampire("join", "--bot", "heuristic")
+        # Each listens for the LAN's whole window: side by side, one window for both.
+        listing, bot = await asyncio.gather(vampire("join", "--list"), vampire("join", "--bot", "heuristic"))
         return {
             "announced": [a is not None and a.running for a in announcers],
             "heard": snapshot(browser.tables),
@@ -141,8 +141,7 @@ async def fills() -> dict[str, Any]:
             others.append(client)
             await client.start()
             await until(lambda i=i: any(s and s[0][2] == i + 1 for s in seen), 15, f"{i + 1}/3 heard")
-        none_open = await vampire("join", "--bot", "heuristic")
-        listing = await vampire("join", "--list")
+        none_open, listing = await asyncio.gather(vampire("join", "--bot", "heuristic"), vampire("join", "--list"))
         for client in others:
             await client.stop()
         if announcer is not None:

@@ -9,6 +9,7 @@ every secret and every clock reading comes from a seed.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,14 +27,30 @@ from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.sequencer import Sequencer
 from engine.table import TableRefusal
+from tests.support.positions import once_per_run
 from tui.session import SessionEvent
 
 NAMES = ("Mina", "Lisa", "Scott", "Justine", "Richard", "Steve")
 CLOCK_MS = 1_700_000_000_000
 
 
-def _key(rng: random.Random) -> Ed25519PrivateKey:
+def seeded_key(rng: random.Random) -> Ed25519PrivateKey:
     return Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+
+
+class SeededBytes:
+    """A seat's seeded random bytes: an object, not a closure, so that a copied table copies its
+    stream and every copy draws the same bytes."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def __call__(self, n: int) -> bytes:
+        return self.rng.randbytes(n)
+
+
+def fixed_clock() -> int:
+    return CLOCK_MS
 
 
 def build_local(
@@ -51,14 +68,14 @@ def build_local(
     games = all_rules()
     rng = random.Random(seed)
     typed = dict(parse_options(games["queen"].option_schema, options or {}))
-    host = Sequencer(_key(rng), games, LogWriter(save) if save else None, lambda: CLOCK_MS)
+    host = Sequencer(seeded_key(rng), games, LogWriter(save) if save else None, fixed_clock)
     host.open_table("queen", typed, len(levels), "test table")
     names = list(names or NAMES[: len(levels)])
     seats = []
     for i in range(len(levels)):
-        key = _key(rng)
+        key = seeded_key(rng)
         srng = random.Random(rng.random())
-        seats.append(Seat(key, names[i], games, SecretsFile(None), lambda n, r=srng: r.randbytes(n), lambda: CLOCK_MS))
+        seats.append(Seat(key, names[i], games, SecretsFile(None), SeededBytes(srng), fixed_clock))
     bots = [find_game("queen").bot(lv, random.Random(rng.random())) if lv else None for lv in levels]
     local = LocalGame(host, seats, bots)
     for seat in seats:
@@ -89,6 +106,32 @@ def advance(
         act = policy.choose(seat.view(), seat.legal_acts())
         local.submit(seat, "move", seat.move_body(act))
     raise RuntimeError("the condition never held")
+
+
+def played_local(
+    seed: int,
+    levels: Sequence[str | None],
+    options: dict[str, Any] | None,
+    until: Callable[[LocalGame], bool],
+    names: Sequence[str] | None = None,
+) -> LocalGame:
+    """``build_local(seed, levels, options, names)`` played by :func:`advance` (the person in seat
+    0) until ``until`` holds, as a fresh copy: built once per test run and copied
+    (:func:`tests.support.positions.once_per_run`), so the tests that freeze the table at one
+    moment share its build. The same table, seat for seat, as building and advancing it here
+    (a copy draws the same random bytes). ``until`` is named by its module and qualified name: a
+    lambda or a nested function has no lasting name, and its table is built anew every call."""
+
+    def build() -> LocalGame:
+        local = build_local(seed, levels, options, names=names)
+        advance(local, 0, until)
+        return local
+
+    named = f"{until.__module__}.{until.__qualname__}"
+    if "<" in named:  # <lambda>, <locals>
+        return build()
+    key = repr((seed, tuple(levels), sorted((options or {}).items()), tuple(names or ()), named))
+    return once_per_run(f"queen-{hashlib.sha256(key.encode()).hexdigest()[:20]}", build)
 
 
 class LocalGameSession:

@@ -36,8 +36,11 @@ POSITIONS_ENV = "VAMPIRE_TEST_POSITIONS"
 #: How a run's positions folder is named: this prefix, then the pid of the process that made it.
 FOLDER_PREFIX = "vampire-test-positions-"
 
-#: Where the folder goes when the machine has a RAM disk (every position is a file write).
+#: Where the folder goes when the machine has a RAM disk (every position is a file write, and
+#: the tests' logs are fsynced at every entry) with room for a run: :data:`RAM_DISK_FREE` bytes free
+#: (a container's is often 64 MiB, less than the big-log tests write).
 _RAM_DISK = "/dev/shm"
+RAM_DISK_FREE = 2 << 30
 
 #: Each position's pickled bytes, once this process has them.
 _PICKLED: dict[str, bytes] = {}
@@ -78,15 +81,23 @@ def once_per_run[T](name: str, build: Callable[[], T]) -> T:
 
 
 def new_run_folder(where: Path | None = None) -> Path:
-    """A fresh folder for a run's positions, in ``where`` (default: ``/dev/shm`` when the machine
-    has it, else the temporary directory), named after this process. The folders there of runs
-    whose process is gone (killed before they could remove theirs) are removed first."""
-    base = where or Path(_RAM_DISK if os.path.isdir(_RAM_DISK) else tempfile.gettempdir())
+    """A fresh folder for a run's positions and files, in ``where`` (default: ``/dev/shm`` when the
+    machine has it with :data:`RAM_DISK_FREE` bytes free, else the temporary directory), named after
+    this process. The folders there of runs whose process is gone (killed before they could remove
+    theirs) are removed first."""
+    base = where or Path(_RAM_DISK if _roomy(_RAM_DISK) else tempfile.gettempdir())
     for old in base.glob(f"{FOLDER_PREFIX}*"):
         pid = old.name.removeprefix(FOLDER_PREFIX).split("-", 1)[0]
         if pid.isdigit() and not _alive(int(pid)):
             shutil.rmtree(old, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=base))
+
+
+def _roomy(folder: str) -> bool:
+    try:
+        return shutil.disk_usage(folder).free >= RAM_DISK_FREE
+    except OSError:  # no such folder
+        return False
 
 
 def _alive(pid: int) -> bool:

@@ -9,8 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from engine.games import all_rules, find_game
 from engine.games.base import parse_options
 from engine.games.vtes.vocab import Phase, Step, Zone
@@ -18,27 +16,8 @@ from engine.local import LocalGame
 from engine.protocol.secrets import SecretsFile
 from engine.seat import Seat
 from engine.sequencer import Sequencer
-from tests.support.local_session import CLOCK_MS, NAMES, LocalGameSession
+from tests.support.local_session import NAMES, LocalGameSession, SeededBytes, fixed_clock, seeded_key
 from tests.support.positions import once_per_run
-
-
-def _key(rng: random.Random) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
-
-
-class _Bytes:
-    """A seat's seeded random bytes: an object, not a closure, so that a copied table copies its
-    stream and every copy draws the same bytes."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def __call__(self, n: int) -> bytes:
-        return self.rng.randbytes(n)
-
-
-def _clock() -> int:
-    return CLOCK_MS
 
 
 def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None) -> LocalGame:
@@ -48,12 +27,12 @@ def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None)
     spec = find_game("vtes")
     rng = random.Random(seed)
     typed = dict(parse_options(games["vtes"].option_schema, options or {}))
-    host = Sequencer(_key(rng), games, None, _clock)
+    host = Sequencer(seeded_key(rng), games, None, fixed_clock)
     host.open_table("vtes", typed, seats, "test table")
     kit = spec.kit()
     local_seats, bots = [], []
     for i in range(seats):
-        key = _key(rng)
+        key = seeded_key(rng)
         srng = random.Random(rng.random())
         deck = kit.for_bot(random.Random(rng.random()))
         local_seats.append(
@@ -62,8 +41,8 @@ def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None)
                 NAMES[i],
                 games,
                 SecretsFile(None),
-                _Bytes(srng),
-                _clock,
+                SeededBytes(srng),
+                fixed_clock,
                 decks=kit.deck_lists(deck),
             )
         )
@@ -109,6 +88,26 @@ def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit
             raise RuntimeError("nobody acts")
         local.submit(seat, "move", seat.move_body(act))
     raise RuntimeError("the condition never held")
+
+
+def played_vtes(
+    until: Callable[[Any], bool], seed: int = 11, options: dict[str, Any] | None = None, limit: int = 20000
+) -> LocalGame:
+    """:func:`dealt_vtes`'s table (four seats) played on by :func:`advance` until ``until(view)``
+    holds, as a fresh copy: built once per test run and copied, like :func:`dealt_vtes` (the same
+    table as advancing a fresh copy here). ``until`` is named by its module and qualified name: a
+    lambda or a nested function has no lasting name, and its table is played anew every call."""
+
+    def build() -> LocalGame:
+        local = dealt_vtes(seed, options=options)
+        advance(local, until, limit=limit)
+        return local
+
+    named = f"{until.__module__}.{until.__qualname__}"
+    if "<" in named:  # <lambda>, <locals>
+        return build()
+    rules = "".join(f"-{k}_{v}" for k, v in sorted((options or {}).items()))
+    return once_per_run(f"vtes-played-{seed}{rules}-{named}-{limit}", build)
 
 
 def _influence_ready(view: Any) -> bool:

@@ -127,3 +127,19 @@ def test_a_new_run_folder_is_named_after_its_process_and_sweeps_the_folders_of_r
     made = positions.new_run_folder(tmp_path)
     assert made.is_dir() and made.name.startswith(f"{positions.FOLDER_PREFIX}{os.getpid()}-")
     assert not dead.exists() and live.is_dir() and other.is_dir()
+
+
+@pytest.mark.parametrize("room", [0, None], ids=["roomy RAM disk", "RAM disk too small"])
+def test_a_run_folder_goes_to_the_ram_disk_only_when_it_has_room_for_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, room: int | None
+) -> None:
+    ram, disk = tmp_path / "shm", tmp_path / "tmp"
+    ram.mkdir()
+    disk.mkdir()
+    monkeypatch.setattr(positions, "_RAM_DISK", str(ram))
+    monkeypatch.setattr(positions.tempfile, "tempdir", str(disk))
+    monkeypatch.setattr(positions, "RAM_DISK_FREE", 2**62 if room is None else room)
+    made = positions.new_run_folder()
+    assert made.parent == (ram if room == 0 else disk)
+    monkeypatch.setattr(positions, "_RAM_DISK", str(tmp_path / "none"))  # a machine without one
+    assert positions.new_run_folder().parent == disk

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button
 
-from tests.support.local_session import LocalGameSession, advance, build_local
+from tests.support.local_session import LocalGameSession, advance, build_local, played_local
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
@@ -28,8 +28,7 @@ def no_recent_logs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _frozen(until: Any, levels: list[str | None] = THREE, rounds: int = 2, **kw: Any) -> LocalGameSession:
-    local = build_local(3, levels, {"rounds": rounds, **kw.pop("options", {})})
-    advance(local, 0, until)
+    local = played_local(3, levels, {"rounds": rounds, **kw.pop("options", {})}, until)
     return LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False, **kw)
 
 

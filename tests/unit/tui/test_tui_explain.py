@@ -22,9 +22,9 @@ from textual.widgets import DataTable
 from engine.errors import VampireError
 from engine.games import find_game
 from engine.games.queen.rules import Play, Trick
-from tests.support.local_session import LocalGameSession, advance, build_local
+from tests.support.local_session import LocalGameSession, advance, build_local, played_local
 from tests.support.poll import eventually
-from tests.support.tui import shown
+from tests.support.tui import settled, shown
 from tui.app import Start, VampireApp
 from tui.games.queen.present import seat_rows
 from tui.games.queen.results import RoundEndScreen, running_chart
@@ -33,9 +33,11 @@ from tui.games.queen.widgets.gamelog import GameLog
 from tui.games.queen.widgets.trick import TrickView
 from tui.glyphs import console_mode
 from tui.screens.help import HelpScreen
+from tui.screens.home import HomeScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.quit import QuitScreen, quit_consequence
 from tui.screens.replay import ReplayScreen
+from tui.screens.results import GameEndScreen
 from tui.table_text import work_progress
 
 THREE = [None, "heuristic", "random"]
@@ -57,8 +59,8 @@ def screen_text(app: VampireApp) -> list[str]:
 
 
 def _frozen(until: Any, levels: list[str | None] = THREE, rounds: int = 2, **kw: Any) -> LocalGameSession:
-    local = build_local(3, levels, {"rounds": rounds, **kw.pop("options", {})}, names=kw.pop("names", None))
-    advance(local, 0, until)
+    options = {"rounds": rounds, **kw.pop("options", {})}
+    local = played_local(3, levels, options, until, names=kw.pop("names", None))
     return LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False, **kw)
 
 
@@ -216,10 +218,9 @@ async def test_the_game_footer_keeps_every_key_with_the_abandon_vote(monkeypatch
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
         app.screen.refresh_bindings()
-        await pilot.pause()
-        footer = screen_text(app)[-1]
-    for key in ("p Pass", "c Chat", "a End the wait", "f1 Help", "^q Quit"):
-        assert key in footer
+        keys = ("p Pass", "c Chat", "a End the wait", "f1 Help", "^q Quit")
+        # The footer is drawn again a moment after its keys change: wait for it, not a fixed time.
+        await eventually(lambda: all(k in screen_text(app)[-1] for k in keys), 10, "the footer's keys", pilot=pilot)
 
 
 async def test_the_host_lobby_footer_and_title_fit_80_columns() -> None:
@@ -437,32 +438,44 @@ def _hunter(local: Any) -> bool:
     return trick is not None and bool(trick.hunter) and len(trick.plays) >= 2
 
 
-@pytest.mark.parametrize(
-    "where",
-    ["home", "mid-trick", "hunter-trick", "round-end", "game-end", "help", "quit", "lobby", "replay"],
-)
+@pytest.mark.parametrize("where", ["home", "table", "hunter-trick", "game-end", "lobby", "replay"])
 async def test_the_console_draws_only_characters_its_font_has(where: str, tmp_path: Path) -> None:
-    keys: tuple[str, ...] = ()
+    """Each screen on the Linux console, drawn whole: ``table`` is a trick under way with a card
+    picked, then F1's help over it, then the question Ctrl+Q asks; ``game-end`` is the last
+    round's box, then the end of the game with its chart."""
+    # The keys pressed before each look at the screen, and the screen they lead to.
+    steps: list[tuple[tuple[str, ...], type | None]] = [((), None)]
     if where == "home":
-        start = Start()
+        start, steps = Start(), [((), HomeScreen)]
     elif where == "lobby":
         session = LocalGameSession(build_local(5, PERSON, start=False, seated=3), 0, auto=False, address="h:7447")
-        start = Start("lobby", session)
+        start, steps = Start("lobby", session), [((), LobbyScreen)]
     elif where == "replay":
         path = tmp_path / "game.vtlog"
         advance(build_local(3, THREE, {"rounds": 1}, save=path), 0, _over)
-        start, keys = Start("replay", path), ("end",)
+        start, steps = Start("replay", path), [(("end",), ReplayScreen)]
+    elif where == "table":
+        start = Start("table", _frozen(_mid, THREE, rounds=1))
+        steps = [
+            (("space",), TableScreen),
+            (("f1",), HelpScreen),
+            (("escape",), TableScreen),
+            (("ctrl+q",), QuitScreen),
+        ]
+    elif where == "hunter-trick":
+        start, steps = Start("table", _frozen(_hunter, PERSON, rounds=1)), [((), TableScreen)]
     else:
-        until = {"hunter-trick": _hunter, "round-end": _round_over, "game-end": _over}.get(where, _mid)
-        start = Start("table", _frozen(until, PERSON if where == "hunter-trick" else THREE, rounds=1))
-        keys = {"game-end": ("enter",), "help": ("f1",), "quit": ("ctrl+q",), "mid-trick": ("space",)}.get(where, ())
+        start = Start("table", _frozen(_over, THREE, rounds=1))
+        steps = [((), RoundEndScreen), (("enter",), GameEndScreen)]
     app = VampireApp(start, name="Mina", console=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.5)
-        await pilot.press(*keys)
-        await pilot.pause(0.5)
-        drawn = set("".join(screen_text(app)))
-    assert drawn <= CONSOLE_FONT, sorted(drawn - CONSOLE_FONT)
+        for keys, screen in steps:
+            await pilot.press(*keys)
+            if screen is not None:
+                await eventually(lambda s=screen: isinstance(app.screen, s), 10, screen.__name__, pilot=pilot)
+            await settled(app, pilot)
+            drawn = set("".join(screen_text(app)))
+            assert drawn <= CONSOLE_FONT, (keys, sorted(drawn - CONSOLE_FONT))
 
 
 # --- pictures -------------------------------------------------------------------------------------

@@ -147,7 +147,10 @@ def test_a_hunter_is_led_alone() -> None:
         pick_act((("H", 15), (0, 2)))
 
 
-async def test_cards_are_picked_with_the_mouse_too() -> None:
+async def test_cards_are_picked_with_the_mouse_and_the_cursor_stops_at_either_end() -> None:
+    """Cards are picked with the mouse too. The hand's cursor stops at either end: pressing Left
+    "enough times" lands on the lowest card, as a player expects, instead of wrapping round to
+    wherever the count ends."""
     local = build_local(3, PERSON, {"rounds": 1})
     from tests.support.local_session import advance
 
@@ -164,21 +167,7 @@ async def test_cards_are_picked_with_the_mouse_too() -> None:
         assert shown(app.screen.query_one("#pick"))[:1] in ("✓", "✗")
         await pilot.click(HandView, offset=(1 + 5 + 2, 0))
         assert hand.picked_keys() == ()
-
-
-async def test_left_pressed_more_times_than_there_are_cards_stops_on_the_lowest() -> None:
-    """The hand's cursor stops at either end: pressing Left "enough times" lands on the lowest card,
-    as a player expects, instead of wrapping round to wherever the count ends."""
-    local = build_local(3, PERSON, {"rounds": 1})
-    from tests.support.local_session import advance
-
-    advance(local, 0, lambda _local: True)
-    app = VampireApp(Start("table", LocalGameSession(local, 0, auto=False)), name="Mina")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
-        from tui.games.queen.widgets.hand import HandView
-
-        hand = app.screen.query_one(HandView)
+        # The cursor stops at either end.
         await eventually(lambda: len(hand.cards) > 2, 10, "the hand", pilot=pilot)
         hand.focus()
         await pilot.press("end")

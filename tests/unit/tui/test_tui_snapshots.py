@@ -16,7 +16,7 @@ import pytest
 from pytest_textual_snapshot import SVGImageExtension
 from textual._doc import take_svg_screenshot
 
-from tests.support.local_session import LocalGameSession, advance, build_local
+from tests.support.local_session import LocalGameSession, build_local, played_local
 from tui.app import Start, VampireApp
 
 PERSON = [None, "heuristic", "heuristic", "random"]
@@ -53,8 +53,7 @@ def _table_app(
     levels: list[str | None] | None = None,
     names: Any = None,
 ) -> VampireApp:
-    local = build_local(seed, levels or PERSON, {"rounds": rounds}, names=names)
-    advance(local, 0, until)
+    local = played_local(seed, levels or PERSON, {"rounds": rounds}, until, names=names)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
     return VampireApp(Start("table", session), name=local.seats[0].name)
 

@@ -193,29 +193,23 @@ async def test_c_moves_the_top_crypt_card_out_with_four_transfers() -> None:
         assert session.view().transfers == 0
 
 
-async def test_the_command_line_has_the_focus_as_soon_as_colon_is_handled() -> None:
+async def test_the_command_line_takes_keys_queued_behind_colon_and_selects_a_refused_command() -> None:
     """Keys typed right after ":" (already queued behind it) go to the command line: a "p" among
-    them is text, never the play key."""
-    app, session = _app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
-        screen = app.screen
-        screen.action_command()
-        assert screen.focused is screen.query_one("#vt-cmd")  # keys go there before any other message
-        sent = len(session.submitted)
-        await pilot.press("p", "o")
-        assert screen.query_one("#vt-cmd").value == "po" and len(session.submitted) == sent
-
-
-async def test_a_refused_command_is_selected_so_the_next_one_typed_replaces_it() -> None:
-    """A command the engine refuses stays on the line to be mended, selected: typing a new command
-    replaces it instead of being appended to it."""
+    them is text, never the play key. A command the engine refuses stays on the line to be
+    mended, selected: typing a new command replaces it instead of being appended to it."""
     app, session = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
         screen = app.screen
         cmd = screen.query_one("#vt-cmd")
+        screen.action_command()
+        assert screen.focused is cmd  # keys go there before any other message
         sent = len(session.submitted)
+        await pilot.press("p", "o")
+        assert cmd.value == "po" and len(session.submitted) == sent
+        await pilot.press("escape")
+        await eventually(lambda: screen.focused is not cmd, 10, "the command line left", pilot=pilot)
+        cmd.value = ""
         await pilot.press("colon", *"pool 0", "enter")
         await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
         assert cmd.value == "pool 0" and cmd.selected_text == "pool 0"

@@ -23,7 +23,7 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES, LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, dealt_vtes
+from tests.support.vtes_table import played_vtes
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 
@@ -59,8 +59,7 @@ def _someone_elses_minion_phase(view: Any) -> bool:
 
 
 def _table_app(until: Callable[[Any], bool]) -> VampireApp:
-    local = dealt_vtes(11)
-    advance(local, until)
+    local = played_vtes(until)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
     return VampireApp(Start("table", session), name="Mina")
 
@@ -101,8 +100,7 @@ async def test_the_screen_shows_the_seat_s_view() -> None:
 
 def _ousted_app() -> VampireApp:
     """Seat 0 ousted its prey (by a pool change), and the table has settled."""
-    local = dealt_vtes(11)
-    advance(local, _my_influence_with_vampires)
+    local = played_vtes(_my_influence_with_vampires)
     seat = local.seats[0]
     view = seat.view()
     prey = view.players[0].prey

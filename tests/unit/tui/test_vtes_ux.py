@@ -73,7 +73,9 @@ async def test_tab_moves_the_focus_between_hand_table_and_log_and_the_card_panel
         assert screen.focused is screen.query_one("#log")
 
 
-async def test_e_shows_the_whole_text_of_a_hand_card_and_of_a_vampire_on_the_table() -> None:
+async def test_e_and_l_show_whole_texts_and_a_long_refusal_wraps_under_the_table() -> None:
+    """``e`` shows the whole text of a hand card and of a vampire on the table, ``L`` the whole game
+    log at its end, and a refusal too long for a line wraps under the table instead of being cut."""
     app, session = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
@@ -89,6 +91,27 @@ async def test_e_shows_the_whole_text_of_a_hand_card_and_of_a_vampire_on_the_tab
             assert card.name in box and " ".join(card.text.split()) in " ".join(box.split()), where
             await pilot.press("escape")
             await eventually(lambda: app.screen is screen, 5, "the table again", pilot=pilot)
+        # L shows the whole game log, at its end.
+        notes = session.table.notes
+        names = list(session.table.names)
+        await pilot.press("L")
+        await eventually(lambda: isinstance(app.screen, CardBox), 5, "the log box", pilot=pilot)
+        box = " ".join(shown(app.screen.query_one("#vt-box-text")).split())
+        assert all(" ".join(n.render(names).split()) in box for n in notes[-10:])
+        assert len(notes) > 20  # more than the log panel's few lines
+        scroll = app.screen.query_one("#vt-box")
+        await eventually(lambda: scroll.scroll_y == scroll.max_scroll_y > 0, 5, "at the end", pilot=pilot)
+        await pilot.press("escape")
+        await eventually(lambda: app.screen is screen, 5, "the table again", pilot=pilot)
+        # A long refusal wraps under the table instead of being cut.
+        await pilot.press("colon", *"bleed 2 Gelasia Fotiou", "enter")
+        await eventually(lambda: "neither a minion of yours" in _say(app), 10, "the refusal", pilot=pilot)
+        say = screen.query_one("#vt-say")
+        await eventually(lambda: say.size.height >= 2, 5, "two lines", pilot=pilot)
+        assert len(_say(app)) > 78 and len(_say(app)) <= say.size.height * say.content_region.width
+        # The next key makes room again: one line, the turn.
+        await pilot.press("escape", "tab")
+        await eventually(lambda: say.size.height == 1, 5, "one line again", pilot=pilot)
 
 
 def _master_in_play(session: LocalGameSession) -> Any:
@@ -178,37 +201,6 @@ async def test_bleed_and_transfer_leave_the_footer_when_they_cannot_act_and_say_
         assert len(session.submitted) == sent
         shown_keys = {k for k, b in screen.active_bindings.items() if b.binding.show and b.enabled}
         assert "t" not in shown_keys and "b" not in shown_keys and "n" in shown_keys
-
-
-async def test_l_shows_the_whole_game_log_at_its_end() -> None:
-    app, session = _app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _table(app, pilot)
-        notes = session.table.notes
-        names = list(session.table.names)
-        await pilot.press("L")
-        await eventually(lambda: isinstance(app.screen, CardBox), 5, "the log box", pilot=pilot)
-        box = " ".join(shown(app.screen.query_one("#vt-box-text")).split())
-        assert all(" ".join(n.render(names).split()) in box for n in notes[-10:])
-        assert len(notes) > 20  # more than the log panel's few lines
-        scroll = app.screen.query_one("#vt-box")
-        await eventually(lambda: scroll.scroll_y == scroll.max_scroll_y > 0, 5, "at the end", pilot=pilot)
-        await pilot.press("escape")
-        await eventually(lambda: app.screen is screen, 5, "the table again", pilot=pilot)
-
-
-async def test_a_long_refusal_wraps_under_the_table_instead_of_being_cut() -> None:
-    app, session = _app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _table(app, pilot)
-        await pilot.press("colon", *"bleed 2 Gelasia Fotiou", "enter")
-        await eventually(lambda: "neither a minion of yours" in _say(app), 10, "the refusal", pilot=pilot)
-        say = screen.query_one("#vt-say")
-        await eventually(lambda: say.size.height >= 2, 5, "two lines", pilot=pilot)
-        assert len(_say(app)) > 78 and len(_say(app)) <= say.size.height * say.content_region.width
-        # The next key makes room again: one line, the turn.
-        await pilot.press("escape", "tab")
-        await eventually(lambda: say.size.height == 1, 5, "one line again", pilot=pilot)
 
 
 async def test_p_away_from_the_hand_names_the_card_first_and_a_second_p_plays_it() -> None:
