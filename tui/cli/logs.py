@@ -68,31 +68,25 @@ def cmd_result(args: argparse.Namespace) -> int:
     under the text, on stderr for CSV and JSON), pointing to ``vampire audit``, which checks them.
     Returns 0 for a finished game, :data:`RESULT_NOT_OVER` for one that is not over; raises
     VampireError (exit 1) for a log it cannot read a result from."""
+    from engine.games import all_rules
+    from engine.games.spec import ResultFormat, TablePlace
+    from engine.protocol.log import read_log
+    from engine.table import Checks, Table, TableRefusal
+
     for option, value in (("--round", args.round), ("--table", args.table)):
         if value is not None and value < 1:
             raise VampireError(f"{option} numbers from 1, and {value} is not a {option[2:]} number.")
-    from engine.protocol.log import SignaturesAhead, stream_log
-
-    # The signatures are verified in a thread from here on, while the rules load and the log is
-    # folded as it is read (a stream: every signature and link is still checked before its entry
-    # is folded, and a corrupt frame ends the command before anything is printed).
-    with SignaturesAhead(args.file):
-        from engine.games import all_rules
-        from engine.games.spec import ResultFormat, TablePlace
-        from engine.table import Checks, Table, TableRefusal
-
-        table = Table(all_rules(), Checks.CHEAP)
-        for entry, _ in stream_log(args.file):
-            try:
-                table.apply(entry)
-            except TableRefusal as err:
-                raise VampireError(
-                    f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
-                ) from None
-            except VampireError as err:  # a value the skipped checks would have refused
-                raise VampireError(
-                    f"entry {entry.seq} of {args.file} cannot be read ({err}); run vampire audit"
-                ) from None
+    log = read_log(args.file)
+    table = Table(all_rules(), Checks.CHEAP)
+    for entry in log.entries:
+        try:
+            table.apply(entry)
+        except TableRefusal as err:
+            raise VampireError(
+                f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
+            ) from None
+        except VampireError as err:  # a value the skipped checks would have refused
+            raise VampireError(f"entry {entry.seq} of {args.file} cannot be read ({err}); run vampire audit") from None
     spec = find_game(table.game_name) if table.game_name else None
     if spec is None or spec.organiser_result is None:
         what = spec.title if spec is not None else "nothing"
