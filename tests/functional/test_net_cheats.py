@@ -21,7 +21,7 @@ from engine.audit import audit_file
 from engine.games import all_rules
 from engine.protocol import elgamal, group
 from net.events import Folded
-from tests.support.cheats import Tampered, copy_previous_proof, swap_in
+from tests.support.cheats import Tampered, copy_previous_proof, second_shuffle_named, second_shufflers_tamper, swap_in
 from tests.support.net import open_host, start_bots, stop_all
 from tests.support.poll import eventually
 
@@ -140,31 +140,13 @@ async def test_a_proof_this_process_made_copied_into_another_seats_shuffle_is_na
     host = open_host(seats=SEATS, save=save, auto_start=False)
     await host.start("127.0.0.1", 0)
     bots = await start_bots(host, SEATS)
-    tampers = []
-    for bot in bots:
-        seat = bot.seat
-
-        def second_only(seat, body, seat_=seat):
-            ev = seat_.table.events[body["event"]]
-            return copy_previous_proof(seat, body) if ev.shufflers[1] == seat_.index else body
-
-        tamper = Tampered(seat, "shuffle", second_only)
-        tampers.append(tamper)
-        seat.duty = tamper  # type: ignore[method-assign]
+    second_shufflers_tamper(bots, copy_previous_proof)
     t = host.table
-    host.start_game()
     try:
-        await eventually(lambda: t.fault is not None, 60, "the host to name the cheat")
-        await eventually(lambda: all(b.table.fault is not None for b in bots), 30, "every peer to name it")
-        fault = t.fault
-        entry = t.entries[fault.seq]
-        ev = t.events[entry.body["event"]]
-        assert entry.kind == "shuffle" and fault.seat == ev.shufflers[1] and "fails its proof" in fault.reason
+        fault, entry, ev = await second_shuffle_named(host, bots)
         first = t.entries[ev.shuffles[0].seq]
         assert entry.body["proof"] == first.body["proof"] and first.author != entry.author
         assert entry.author == bots[fault.seat].seat.public
-        assert all(b.table.fault == fault for b in bots)
-        assert not any(e.kind == "share" for e in t.entries)
     finally:
         await stop_all(host, bots)
     report = audit_file(save, all_rules())

@@ -80,3 +80,35 @@ async def _run(port: int, cheat: str) -> int:
 
 if __name__ == "__main__":
     sys.exit(asyncio.run(_run(int(sys.argv[1]), sys.argv[2])))
+
+
+def second_shufflers_tamper(bots: list[Any], change: Callable[[Any, dict[str, Any]], dict[str, Any]]) -> None:
+    """Every bot's seat, whenever it is an event's second shuffler, changes its `shuffle` body with
+    ``change(seat, body)`` before signing it (:class:`Tampered`)."""
+    for bot in bots:
+        seat = bot.seat
+
+        def second_only(seat: Any, body: dict[str, Any], seat_: Any = seat) -> dict[str, Any]:
+            ev = seat_.table.events[body["event"]]
+            return change(seat, body) if ev.shufflers[1] == seat_.index else body
+
+        seat.duty = Tampered(seat, "shuffle", second_only)
+
+
+async def second_shuffle_named(host: Any, bots: list[Any]) -> tuple[Any, Any, Any]:
+    """Start ``host``'s game and wait until the host and every peer name a cheat; check that all
+    name the same fault, at an event's second `shuffle`, whose proof fails, and that no share of
+    the game was made. Returns (the fault, its entry, its event)."""
+    from tests.support.poll import eventually
+
+    t = host.table
+    host.start_game()
+    await eventually(lambda: t.fault is not None, 60, "the host to name the cheat")
+    await eventually(lambda: all(b.table.fault is not None for b in bots), 30, "every peer to name it")
+    fault = t.fault
+    entry = t.entries[fault.seq]
+    ev = t.events[entry.body["event"]]
+    assert entry.kind == "shuffle" and fault.seat == ev.shufflers[1] and "fails its proof" in fault.reason
+    assert all(b.table.fault == fault for b in bots)
+    assert not any(e.kind == "share" for e in t.entries)
+    return fault, entry, ev

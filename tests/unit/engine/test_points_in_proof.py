@@ -126,31 +126,14 @@ async def test_over_tcp_every_peer_names_a_bad_shuffle_at_its_entry_with_nothing
     do), so each peer that is not the next shuffler folds the event's inner shuffles leaving their
     points to their proofs; the second shuffler's proof is bad: the host and every peer name it at
     its entry, and no share of the event is made."""
-    from tests.support.cheats import Tampered, swap_in
+    from tests.support.cheats import second_shuffle_named, second_shufflers_tamper, swap_in
     from tests.support.net import open_host, start_bots, stop_all
-    from tests.support.poll import eventually
 
     host = open_host(seats=SEATS, auto_start=False)
     await host.start("127.0.0.1", 0)
     bots = await start_bots(host, SEATS)
-    for bot in bots:
-        seat = bot.seat
-
-        def second_only(seat, body, seat_=seat):
-            ev = seat_.table.events[body["event"]]
-            return swap_in(seat, body) if ev.shufflers[1] == seat_.index else body
-
-        seat.duty = Tampered(seat, "shuffle", second_only)  # type: ignore[method-assign]
-    t = host.table
-    host.start_game()
+    second_shufflers_tamper(bots, swap_in)
     try:
-        await eventually(lambda: t.fault is not None, 60, "the host to name the cheat")
-        await eventually(lambda: all(b.table.fault is not None for b in bots), 30, "every peer to name it")
-        fault = t.fault
-        entry = t.entries[fault.seq]
-        ev = t.events[entry.body["event"]]
-        assert entry.kind == "shuffle" and fault.seat == ev.shufflers[1] and "fails its proof" in fault.reason
-        assert all(b.table.fault == fault for b in bots)
-        assert not any(e.kind == "share" for e in t.entries)
+        await second_shuffle_named(host, bots)
     finally:
         await stop_all(host, bots)

@@ -62,6 +62,21 @@ def test_the_political_cards_a_bot_reads_and_those_it_does_not() -> None:
     assert terms_reading(_id("Immortal Grapple")) is None  # not a political action card
 
 
+def _call_then_terms(f: Fight, bot: VtesBot, chosen: dict) -> dict:
+    """Ana plays the political action ``chosen``; nobody blocks; everyone passes both windows
+    before votes; her bot chooses its terms, which she records. Returns the terms act."""
+    t = f.t
+    t.play(f.ana, chosen)
+    t.run_ops()
+    for _window in ("A", "C"):
+        for seat in (f.ana, f.ben, f.dee, f.cy):
+            act(t, seat, "pass")
+    terms = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
+    assert terms is not None
+    t.play(f.ana, terms)
+    return terms
+
+
 def _bot_calls(f: Fight, bot: VtesBot) -> None:
     """Ana's bot calls a referendum with a Kine Resources Contested; nobody blocks; it records
     its terms; everyone passes before votes."""
@@ -69,14 +84,8 @@ def _bot_calls(f: Fight, bot: VtesBot) -> None:
     chosen = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
     assert chosen is not None and (chosen["do"], chosen["kind"]) == ("action", "political")
     assert t.view(f.ana).card(tuple(chosen["card"])).name == "Kine Resources Contested"
-    t.play(f.ana, chosen)
-    t.run_ops()
-    for _window in ("A", "C"):
-        for seat in (f.ana, f.ben, f.dee, f.cy):
-            act(t, seat, "pass")
-    terms = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
-    assert terms is not None and terms["do"] == "terms"
-    t.play(f.ana, terms)
+    terms = _call_then_terms(f, bot, chosen)
+    assert terms["do"] == "terms"
     for seat in (f.ana, f.ben, f.dee, f.cy):
         act(t, seat, "pass")
     assert t.state.open_referendum.step == "voting"
@@ -209,14 +218,7 @@ def test_a_bots_banishment_names_the_vampire_and_moves_it_with_its_blood() -> No
     t, bot = f.t, VtesBot(seed=0)
     chosen = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
     assert chosen is not None and chosen["kind"] == "political" and chosen["minion"] == f.lucia
-    t.play(f.ana, chosen)
-    t.run_ops()
-    for _window in ("A", "C"):
-        for seat in (f.ana, f.ben, f.dee, f.cy):
-            act(t, seat, "pass")
-    terms = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
-    assert terms is not None
-    t.play(f.ana, terms)
+    _call_then_terms(f, bot, chosen)
     expected = "Banishment: Ben's Alexander Silverson (G6) moves to the uncontrolled region, keeping its 1 blood"
     assert named(f, t.state.open_referendum.terms) == expected
     for seat in (f.ana, f.ben, f.dee, f.cy):
