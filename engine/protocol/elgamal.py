@@ -457,6 +457,14 @@ def verify_share(table: bytes, event: int, seat: int, position: int, X: bytes, c
     return group.dleq_verify(G, X, c1, D, proof, share_context(table, event, seat, position))
 
 
+def known_share(
+    table: bytes, event: int, seat: int, position: int, X: bytes, c1: bytes, D: Any, proof: Any
+) -> bool | None:
+    """:func:`verify_share`'s answer when this process holds it without verifying (a share it made,
+    or one it verified: group.dleq_known), else None. Never raises."""
+    return group.dleq_known(G, X, c1, D, proof, share_context(table, event, seat, position))
+
+
 def check_share_fields(D: Any, proof: Any, what: str = "the share", *, points: bool = True) -> None:
     """The cheap checks of PROTOCOL.md 6.5 on a received decryption share and its proof: D a valid
     point (not the identity), the proof 64 bytes holding two canonical non-zero scalars. Raises

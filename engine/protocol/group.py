@@ -361,13 +361,24 @@ def dleq_verify(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) ->
     key = dleq_key(b1, p1, b2, p2, proof, context)
     if key is None:
         return dleq_verify_uncached(b1, p1, b2, p2, proof, context)
-    if key in OWN_PROOFS:
-        return True
-    known = VERIFY_MEMO.get(key)
+    known = _dleq_known(key)
     if known is None:
         known = dleq_verify_uncached(b1, p1, b2, p2, proof, context)
         VERIFY_MEMO.put(key, known)
     return known
+
+
+def dleq_known(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> bool | None:
+    """:func:`dleq_verify`'s answer when this process holds it without verifying (a proof it made,
+    :data:`OWN_PROOFS`, or one it verified, :data:`VERIFY_MEMO`), else None. Never raises."""
+    key = dleq_key(b1, p1, b2, p2, proof, context)
+    return None if key is None else _dleq_known(key)
+
+
+def _dleq_known(key: tuple[Any, ...]) -> bool | None:
+    if key in OWN_PROOFS:
+        return True
+    return VERIFY_MEMO.get(key)
 
 
 def dleq_verify_uncached(b1: Any, p1: Any, b2: Any, p2: Any, proof: Any, context: Any) -> bool:

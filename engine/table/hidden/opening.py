@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.games.base import GameError, Open, Pos
-from engine.protocol import codec, elgamal, group, shuffle_proof
+from engine.protocol import codec, elgamal, shuffle_proof
 from engine.protocol.log import Entry
 from engine.table.events import REFUSED, EventBook, ShuffleEvent, refuse_unless
 from engine.table.vocab import Checks, EntryKind, TableRefusal
@@ -83,19 +83,6 @@ def _positions(value: Any, n: int, what: str) -> list[int]:
     if any(type(k) is not int or not 0 <= k < n for k in ks) or any(a >= b for a, b in itertools.pairwise(ks)):
         raise TableRefusal("malformed", f"{what} must be strictly increasing positions of the deck")
     return ks
-
-
-def _known_share(table: bytes, ev: ShuffleEvent, seat: int, X: bytes, item: tuple[int, Any, Any]) -> bool | None:
-    """The verdict on ``seat``'s share ``item`` (position, D, proof) of ``ev`` this process holds
-    without verifying (a share it made itself, group.OWN_PROOFS, or one it verified, VERIFY_MEMO),
-    else None; :func:`elgamal.verify_share` gives the same answer (PROTOCOL.md 6.3, item 4)."""
-    k, D, proof = item
-    key = group.dleq_key(group.G, X, ev.cur[k][0], D, proof, elgamal.share_context(table, ev.number, seat, k))
-    if key is None:
-        return None
-    if key in group.OWN_PROOFS:
-        return True
-    return group.VERIFY_MEMO.get(key)
 
 
 class Opening:
@@ -192,7 +179,9 @@ class Opening:
 
         # A share this process made, or verified already, is answered here (group.OWN_PROOFS,
         # VERIFY_MEMO): queued behind the pool's proofs it would hold the fold up for nothing.
-        answers = [_known_share(t.table_id, ev, seat, X, item) for item in items]
+        answers = [
+            elgamal.known_share(t.table_id, ev.number, seat, k, X, ev.cur[k][0], D, proof) for k, D, proof in items
+        ]
         unknown = [i for i, answer in enumerate(answers) if answer is None]
         # Many shares (a deal's) are verified on every core at once (libsodium releases the GIL;
         # these tasks wait on nothing, so the parts pool suits them wherever this runs); the
