@@ -4,7 +4,9 @@ stream of entries in bounded memory (:func:`stream_log`), and appending to one
 
 The entries themselves, their signatures and chain, head signatures, fork evidence and the errors
 of a log are in :mod:`engine.protocol.entry`; every name there is re-exported here, the way
-callers import them.
+callers import them. A whole file's signatures are verified together, on every core, after its
+frames are read (:mod:`engine.protocol.signatures`): the error is the one a check of each frame
+in order gives (:func:`read_log_unverified` leaves them to its caller, for work done meanwhile).
 """
 
 from __future__ import annotations
@@ -42,8 +44,17 @@ from engine.protocol.entry import (
     head_message,
     sign_entry,
     sign_head,
+    signature_error,
     validate_author_key,
     verify_head,
+)
+from engine.protocol.signatures import (
+    SIGNATURES_AHEAD,
+    SIGNATURES_AHEAD_FRAME,
+    FrameSignature,
+    SignaturesAhead,
+    first_bad_signature,
+    head_failure,
 )
 
 __all__ = [
@@ -51,6 +62,8 @@ __all__ = [
     "ENTRY_CONTEXT",
     "FRAME_HEADER",
     "LOG_MAGIC",
+    "SIGNATURES_AHEAD",
+    "SIGNATURES_AHEAD_FRAME",
     "VERSION",
     "ZERO32",
     "BadAuthorKey",
@@ -67,17 +80,22 @@ __all__ = [
     "LogStream",
     "LogWriter",
     "MalformedEntry",
+    "SignaturesAhead",
     "TrailingBytes",
+    "UnverifiedLog",
     "altered_length",
     "check_link",
     "count_frames",
     "encode_frame",
     "find_fork",
+    "first_bad_signature",
     "head_message",
     "parse_log",
     "read_log",
+    "read_log_unverified",
     "sign_entry",
     "sign_head",
+    "signature_error",
     "stream_log",
     "validate_author_key",
     "verify_head",
@@ -110,54 +128,106 @@ def _check_head(host: bytes, entry: Entry, head_sig: Any) -> None:
     if head_sig is None:
         return
     if not verify_head(host, entry.table_id, entry.seq, entry.id, head_sig):
-        raise BadSignature(f"The head signature stored with the entry at seq {entry.seq} is not the host's.")
+        raise head_failure(entry)
+
+
+class UnverifiedLog:
+    """A log file read with its signatures not yet verified (:func:`read_log_unverified`).
+
+    ``entries``: the entries read in order, each one decoded, checked and chained to the one
+    before, as :func:`parse_log` checks them but for the signatures; a corrupt frame stops the
+    reading there (``complete`` False), its error kept for :meth:`verify`. Nothing in
+    ``entries`` is to be trusted (shown, written or acted on) before :meth:`verify` returns."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.entries: list[Entry] = []
+        self.heads: list[bytes | None] = []
+        self.torn = False
+        self.length = 0
+        self.error: LogFileError | None = None
+        self.signatures: list[FrameSignature] = []
+
+    @property
+    def complete(self) -> bool:
+        """Whether every frame was read (no corrupt frame stopped the reading)."""
+        return self.error is None
+
+    def verify(self) -> LogFile:
+        """The log, once every signature of the frames read verifies (:func:`first_bad_signature`).
+        Raises exactly what :func:`parse_log` raises for the same bytes: the LogFileError of the
+        first frame, in order, whose signature does not verify or that is corrupt."""
+        bad = first_bad_signature(self.signatures)
+        if bad is not None:
+            raise self.signatures[bad].failure(self.name)
+        if self.error is not None:
+            raise self.error
+        return LogFile(tuple(self.entries), tuple(self.heads), torn=self.torn, length=self.length)
+
+
+def _read_frames(data: bytes, name: str, limits: Limits) -> UnverifiedLog:
+    """Every frame of the log file bytes ``data`` decoded and checked but for its signatures,
+    which are kept in order in ``signatures`` (each one after the checks of its frame that come
+    before it: a frame's fields, then its signature, its link, its head signature)."""
+    log = UnverifiedLog(name)
+    if not data.startswith(LOG_MAGIC):
+        raise LogFileError(f"{name} is not a vampire-table log file (it does not start with VTLOG1).")
+    entries = log.entries
+    pos = len(LOG_MAGIC)
+    end = len(data)
+    try:
+        while pos < end:
+            index = len(entries)
+            if end - pos < FRAME_HEADER:
+                break  # torn length
+            n = int.from_bytes(data[pos : pos + FRAME_HEADER], "big")
+            if n == 0 and data.count(0, pos) == end - pos:
+                break  # a zero-filled tail: the file grew but the frame never reached the disk
+            if n == 0 or n > limits.max_bytes:
+                raise LogFileError(
+                    f"{name} is corrupt at frame {index} (byte offset {pos}): it declares {n} bytes.",
+                    index,
+                    pos,
+                )
+            if end - pos - FRAME_HEADER < n:
+                altered = altered_length(data, pos, limits)
+                if altered is not None:
+                    raise LogFileError(f"{name} is corrupt at frame {index} (byte offset {pos}): {altered}", index, pos)
+                break  # torn frame
+            frame = data[pos + FRAME_HEADER : pos + FRAME_HEADER + n]
+            try:
+                value = decode(frame, limits)
+                if not (isinstance(value, list) and len(value) == 2):
+                    raise MalformedEntry("A frame must be the array [entry, head signature or nil].")
+                entry = Entry.from_wire(value[0], limits, verify=False)
+                log.signatures.append(FrameSignature(index, pos, entry))
+                check_link(entries[-1] if entries else None, entry)
+                if value[1] is not None:
+                    host = entries[0].author if entries else entry.author
+                    log.signatures.append(FrameSignature(index, pos, entry, host, value[1]))
+            except (CodecError, LogError) as err:
+                raise LogFileError(
+                    f"{name} is corrupt at frame {index} (byte offset {pos}): {err}", index, pos
+                ) from err
+            entries.append(entry)
+            log.heads.append(value[1])
+            pos += FRAME_HEADER + n
+            if entry.kind == END_KIND and pos < end:
+                # Nothing is ever written after the end entry, so these bytes cannot be a torn frame.
+                trailing = TrailingBytes(entry.seq, end - pos, pos)
+                raise LogFileError(f"{name} is corrupt: {trailing}", index + 1, pos) from trailing
+    except LogFileError as err:
+        log.error = err
+    log.torn = pos < end
+    log.length = pos
+    return log
 
 
 def parse_log(data: bytes, name: str = "The log", limits: Limits = DEFAULT_LIMITS) -> LogFile:
     """The log held by the bytes ``data`` of a log file (see :func:`read_log`); ``name`` starts
-    the error messages."""
-    if not data.startswith(LOG_MAGIC):
-        raise LogFileError(f"{name} is not a vampire-table log file (it does not start with VTLOG1).")
-    entries: list[Entry] = []
-    heads: list[bytes | None] = []
-    pos = len(LOG_MAGIC)
-    end = len(data)
-    while pos < end:
-        index = len(entries)
-        if end - pos < FRAME_HEADER:
-            break  # torn length
-        n = int.from_bytes(data[pos : pos + FRAME_HEADER], "big")
-        if n == 0 and data.count(0, pos) == end - pos:
-            break  # a zero-filled tail: the file grew but the frame never reached the disk
-        if n == 0 or n > limits.max_bytes:
-            raise LogFileError(
-                f"{name} is corrupt at frame {index} (byte offset {pos}): it declares {n} bytes.",
-                index,
-                pos,
-            )
-        if end - pos - FRAME_HEADER < n:
-            altered = altered_length(data, pos, limits)
-            if altered is not None:
-                raise LogFileError(f"{name} is corrupt at frame {index} (byte offset {pos}): {altered}", index, pos)
-            break  # torn frame
-        frame = data[pos + FRAME_HEADER : pos + FRAME_HEADER + n]
-        try:
-            value = decode(frame, limits)
-            if not (isinstance(value, list) and len(value) == 2):
-                raise MalformedEntry("A frame must be the array [entry, head signature or nil].")
-            entry = Entry.from_wire(value[0], limits)
-            check_link(entries[-1] if entries else None, entry)
-            _check_head(entries[0].author if entries else entry.author, entry, value[1])
-        except (CodecError, LogError) as err:
-            raise LogFileError(f"{name} is corrupt at frame {index} (byte offset {pos}): {err}", index, pos) from err
-        entries.append(entry)
-        heads.append(value[1])
-        pos += FRAME_HEADER + n
-        if entry.kind == END_KIND and pos < end:
-            # Nothing is ever written after the end entry, so these bytes cannot be a torn frame.
-            trailing = TrailingBytes(entry.seq, end - pos, pos)
-            raise LogFileError(f"{name} is corrupt: {trailing}", index + 1, pos) from trailing
-    return LogFile(tuple(entries), tuple(heads), torn=pos < end, length=pos)
+    the error messages. Its signatures are verified on every core (:func:`first_bad_signature`),
+    the first frame at fault named as a check in order names it."""
+    return _read_frames(data, name, limits).verify()
 
 
 def altered_length(data: bytes, offset: int, limits: Limits = DEFAULT_LIMITS) -> str | None:
@@ -200,12 +270,21 @@ def read_log(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> L
     precise LogError or CodecError as ``__cause__``), or any byte after an `end` entry (no crash
     leaves one: nothing is written after it).
     """
+    return read_log_unverified(path, limits).verify()
+
+
+def read_log_unverified(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> UnverifiedLog:
+    """The log file at ``path`` read as :func:`read_log` reads it, its signatures not yet
+    verified: a reader that does other work with the entries before it trusts them (``vampire
+    result`` folds them while another process verifies, :mod:`engine.protocol.verifier`) calls
+    :meth:`UnverifiedLog.verify` before it shows or uses anything, and gets what :func:`read_log`
+    gives or raises. Raises LogFileError at once for a file that cannot be read or a wrong magic."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as err:
         raise LogFileError(f"Cannot read the log file {path}: {err.strerror or err}.") from None
-    return parse_log(data, f"The log file {path}", limits)
+    return _read_frames(data, f"The log file {path}", limits)
 
 
 def _zeros_to_end(f: BinaryIO, count: int) -> bool:
@@ -508,78 +587,3 @@ class LogWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-SIGNATURES_AHEAD = 4096
-"""How many frames :class:`SignaturesAhead` verifies at most: well under the bound of the
-signature memos (:mod:`engine.protocol.entry`), so that none of its answers is dropped before use."""
-
-SIGNATURES_AHEAD_FRAME = 256 << 10
-"""Frames larger than this (bytes) are left to the reader, so that the thread holds little memory."""
-
-
-class SignaturesAhead:
-    """The entry and head signatures of a log file's first ``limit`` frames verified in a
-    background thread (the Ed25519 verification releases the GIL), while this thread reads and
-    folds the log: each signature that verifies is kept in the per-process memo of
-    :mod:`engine.protocol.entry`, where :func:`read_log`, :func:`stream_log` and the rest find it
-    (keyed by every byte it covers), so the reader does no less checking but finds most of it
-    done. Nothing is decided here: a frame this thread cannot read or a signature that fails is
-    left alone, for the reader to check and name as always. :meth:`close` stops it (after the
-    frame it is on); ``verified`` counts the signatures it checked."""
-
-    def __init__(self, path: str | os.PathLike[str], limit: int = SIGNATURES_AHEAD) -> None:
-        import threading
-
-        self.path = Path(path)
-        self.limit = limit
-        self.verified = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="vt-signatures", daemon=True)
-        self._thread.start()
-
-    def wait(self) -> None:
-        """Wait until every frame it would verify is verified (tests)."""
-        self._thread.join()
-
-    def close(self) -> None:
-        """Stop, and wait for the thread to end."""
-        self._stop.set()
-        self._thread.join()
-
-    def __enter__(self) -> SignaturesAhead:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _run(self) -> None:
-        import hashlib
-
-        from engine.protocol.entry import _signature_verifies
-
-        host: bytes | None = None
-        try:
-            with open(self.path, "rb") as f:
-                if f.read(len(LOG_MAGIC)) != LOG_MAGIC:
-                    return
-                for _ in range(self.limit):
-                    header = f.read(FRAME_HEADER)
-                    n = int.from_bytes(header, "big")
-                    if self._stop.is_set() or len(header) < FRAME_HEADER or not 0 < n <= DEFAULT_LIMITS.max_bytes:
-                        return
-                    if n > SIGNATURES_AHEAD_FRAME:
-                        f.seek(n, os.SEEK_CUR)  # left to the reader: one frame in memory at a time
-                        continue
-                    frame = f.read(n)
-                    (payload, signature), head = msgpack.unpackb(frame, raw=False, strict_map_key=False)
-                    fields = msgpack.unpackb(payload, raw=False, strict_map_key=False)
-                    author, table, seq = fields["author"], fields["table"], fields["seq"]
-                    entry_id = hashlib.sha256(payload).digest()
-                    _signature_verifies(author, payload, signature, entry_id)
-                    host = author if host is None else host
-                    if head is not None:
-                        verify_head(host, table, seq, entry_id, head)
-                    self.verified += 1
-        except Exception:  # a frame it cannot read is the reader's to name
-            return

@@ -62,31 +62,49 @@ RESULT_NOT_OVER = 2
 def cmd_result(args: argparse.Namespace) -> int:
     """A table's result for a tournament organiser, for games that have one (the spec's
     ``organiser_result``): ``--round``/``--table`` number it, ``--format`` writes it as text, CSV
-    or JSON; what each player stated comes from its `join` (its seat facts). The log's signatures and chain are
-    checked as it is read, and the table's rules as it is folded, but not the deck protocol's
-    proofs, shares and seed recomputes (engine.table.vocab.Checks.CHEAP): it says so (on stdout
+    or JSON; what each player stated comes from its `join` (its seat facts). The log's chain is
+    checked as it is read, its signatures by another process while this one folds it
+    (engine.protocol.signatures.SignaturesElsewhere: the first frame at fault is named, as
+    read_log names it, before anything the fold found), and the table's rules as it is folded,
+    but not the deck protocol's proofs, shares and seed recomputes
+    (engine.table.vocab.Checks.CHEAP): it says so (on stdout
     under the text, on stderr for CSV and JSON), pointing to ``vampire audit``, which checks them.
     Returns 0 for a finished game, :data:`RESULT_NOT_OVER` for one that is not over; raises
     VampireError (exit 1) for a log it cannot read a result from."""
-    from engine.games import all_rules
-    from engine.games.spec import ResultFormat, TablePlace
-    from engine.protocol.log import read_log
-    from engine.table import Checks, Table, TableRefusal
-
     for option, value in (("--round", args.round), ("--table", args.table)):
         if value is not None and value < 1:
             raise VampireError(f"{option} numbers from 1, and {value} is not a {option[2:]} number.")
-    log = read_log(args.file)
-    table = Table(all_rules(), Checks.CHEAP)
-    for entry in log.entries:
+    from engine.protocol.signatures import SignaturesElsewhere
+
+    # The signatures are verified by another process, on another core, while this one folds.
+    with SignaturesElsewhere(args.file) as elsewhere:
+        from engine.games import all_rules
+        from engine.games.spec import ResultFormat, TablePlace
+        from engine.protocol.log import read_log_unverified
+        from engine.table import Checks, Table, TableRefusal
+
+        log = read_log_unverified(args.file)
+        if not log.complete:
+            log.verify()  # raises, naming the first frame at fault, as read_log does
+        table = Table(all_rules(), Checks.CHEAP)
         try:
-            table.apply(entry)
-        except TableRefusal as err:
-            raise VampireError(
-                f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
-            ) from None
-        except VampireError as err:  # a value the skipped checks would have refused
-            raise VampireError(f"entry {entry.seq} of {args.file} cannot be read ({err}); run vampire audit") from None
+            for entry in log.entries:
+                try:
+                    table.apply(entry)
+                except TableRefusal as err:
+                    raise VampireError(
+                        f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
+                    ) from None
+                except VampireError as err:  # a value the skipped checks would have refused
+                    raise VampireError(
+                        f"entry {entry.seq} of {args.file} cannot be read ({err}); run vampire audit"
+                    ) from None
+        except Exception:
+            elsewhere.collect()
+            log.verify()  # a bad signature is named before what the fold found, as read_log names it
+            raise
+        elsewhere.collect()
+        log.verify()  # every signature verifies before anything is printed
     spec = find_game(table.game_name) if table.game_name else None
     if spec is None or spec.organiser_result is None:
         what = spec.title if spec is not None else "nothing"
