@@ -4,6 +4,7 @@ behind one interface"; shared/rules/vtes.md)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engine.games.base import (
     Act,
@@ -25,7 +26,6 @@ from engine.games.base import (
     seat_ref,
 )
 from engine.games.vtes import rules, scoring
-from engine.games.vtes import view as views
 from engine.games.vtes.act_records import StrikeAct
 from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import act_name, esc, parse_act
@@ -45,6 +45,9 @@ from engine.games.vtes.vocab import (
     Target,
     TransferKind,
 )
+
+if TYPE_CHECKING:
+    from engine.games.vtes import view as views
 
 
 class VtesGame:
@@ -174,11 +177,16 @@ class VtesGame:
         return rules.run_act(state, seat, act, revealed)
 
     def view(self, state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> views.VtesView:
-        """What ``seat`` may know: see :func:`engine.games.vtes.view.build_view`."""
+        """What ``seat`` may know: see :func:`engine.games.vtes.view.build_view` (imported on
+        first use: reading a log for its result builds no view)."""
+        from engine.games.vtes import view as views
+
         return views.build_view(state, seat, known)
 
     def legal_acts(self, view: views.VtesView) -> list[Act]:
         """See :func:`engine.games.vtes.view.legal_acts`."""
+        from engine.games.vtes import view as views
+
         return views.legal_acts(view)
 
     def describe(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:

@@ -96,6 +96,7 @@ from engine.games.vtes.vocab import (
     Zone,
 )
 from engine.games.vtes.work import Work
+from engine.games.vtes.work import by_pos as _by_pos
 
 
 def _validate_shape(state: VtesState, seat: int, raw: Act) -> VtesAct:
@@ -703,21 +704,6 @@ def opens(state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
     it has seen (hand, uncontrolled region) turning face up. Raises MalformedAct for an act of the
     wrong shape, IllegalMove when it plays a card the seat does not hold."""
     return _opens(state, seat, _validate_shape(state, seat, act))
-
-
-_BY_POS: list[tuple[tuple[CardState, ...], dict[Pos, CardState]]] = []
-
-
-def _by_pos(state: VtesState) -> Mapping[Pos, CardState]:
-    """``state``'s cards by position, read only. The one map last made is kept with the tuple it
-    was made from (a state's cards never change), since an act's check and its fold ask for the
-    same state's."""
-    last = _BY_POS[-1] if _BY_POS else None  # one read: another thread may replace it
-    if last is not None and last[0] is state.cards:
-        return last[1]
-    cards = {c.pos: c for c in state.cards}
-    _BY_POS[:] = [(state.cards, cards)]
-    return cards
 
 
 def _opens(state: VtesState, seat: int, act: VtesAct) -> tuple[Pos, ...]:

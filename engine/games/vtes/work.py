@@ -39,6 +39,22 @@ _LISTS = frozenset({"players", "events", "queue", "outs", "claims"})
 _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(VtesState))
 
 
+_BY_POS: list[tuple[tuple[CardState, ...], dict[Pos, CardState]]] = []
+
+
+def by_pos(state: VtesState) -> Mapping[Pos, CardState]:
+    """``state``'s cards by position, read only, in the order of ``state.cards``. The one map last
+    made is kept with the tuple it was made from (a state's cards never change), since an act's
+    check, its fold and its working copy ask for the same state's, and the working copy leaves the
+    new state's (:meth:`Work.freeze`)."""
+    last = _BY_POS[-1] if _BY_POS else None  # one read: another thread may replace it
+    if last is not None and last[0] is state.cards:
+        return last[1]
+    cards = {c.pos: c for c in state.cards}
+    _BY_POS[:] = [(state.cards, cards)]
+    return cards
+
+
 def _field_names(state: VtesState) -> tuple[str, ...]:
     """The names of every field of ``state``, in order (those of a subclass's state too)."""
     return _FIELDS if type(state) is VtesState else tuple(f.name for f in fields(state))
@@ -95,7 +111,7 @@ class Work(UnderWay):
         for f in self._fields:
             value = getattr(state, f)
             if f == "cards":
-                value = {c.pos: c for c in value}
+                value = dict(by_pos(state))
             elif f in _LISTS:
                 value = list(value)
             setattr(self, f, value)
@@ -145,7 +161,10 @@ class Work(UnderWay):
             elif f in _LISTS:
                 value = tuple(value)
             values[f] = value
-        return replace(self._origin, **values)
+        state = replace(self._origin, **values)
+        if not self.reordered:  # the map of the new state's cards, in their order: kept for by_pos
+            _BY_POS[:] = [(state.cards, dict(self.cards))]
+        return state
 
     def must_hold_impulse(self, holder: int, what: str) -> None:
         """Raise IllegalMove unless the act's author is ``holder``, who holds the impulse of the
