@@ -24,18 +24,15 @@ it is missing or unreadable, is not a log file, or is a log of a game this progr
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from engine.audit_ahead import AHEAD_BYTES, AHEAD_ENTRIES, ProofsAhead, note_seed, read_ahead, scan_seeds
 from engine.errors import VampireError
 from engine.games.base import Game
-from engine.protocol import elgamal, group, shuffle_proof
-from engine.protocol.entry import ZERO32
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import (
     LOG_MAGIC,
@@ -49,6 +46,20 @@ from engine.protocol.log import (
     stream_log,
 )
 from engine.table import Checks, EntryKind, Keep, Table, TableRefusal
+
+__all__ = [
+    "AHEAD_BYTES",
+    "AHEAD_ENTRIES",
+    "AuditFault",
+    "AuditReport",
+    "AuditUsageError",
+    "FaultKind",
+    "ProofsAhead",
+    "audit_bytes",
+    "audit_file",
+    "audit_stream",
+    "scan_seeds",
+]
 
 USAGE_EXIT = 3
 """The exit code of an audit that could not start: the file is missing, unreadable, not a log file,
@@ -263,172 +274,6 @@ class AuditReport:
         return "\n".join(lines)
 
 
-AHEAD_ENTRIES = 512
-"""How many entries the audit reads ahead of its fold, to start their proofs' verification early."""
-
-AHEAD_BYTES = 1 << 20
-"""At most this many bytes of entries are held read ahead (one entry at least): the audit of a
-file of any size keeps the memory of a few frames."""
-
-
-class ProofsAhead:
-    """The proofs of shuffle of the entries read ahead of the fold, verified in worker threads
-    (libsodium releases the GIL) while the fold goes on (docs/protocol.md 6.9). Each answer lands
-    in the per-process memo (group.VERIFY_MEMO) under its whole statement and proof, where the
-    fold's own verification (PROTOCOL.md 6.4, 6.5) finds it when it reaches that entry: the fold
-    decides, in log order, exactly as without this, so a proof that fails is named at its entry and
-    the first failing entry is the one named. A statement guessed from entries the fold later
-    refuses is a verification made for nothing, never an answer to another statement.
-
-    :meth:`read` takes each entry as it is read (the statement of a `shuffle` is known from the
-    entries before it: the joint key from the event's `key` entries, the input from the previous
-    `shuffle` or the `deck` of the event, or from the folded table); :meth:`before` is called
-    before an entry is folded (it waits for that entry's verification, or takes it back if it has
-    not started, so that no proof is verified twice); :meth:`close` drops what is left.
-    ``verified`` counts the verifications started here."""
-
-    def __init__(self, table: Table, workers: int = 2) -> None:
-        self.table = table
-        self.verified = 0
-        self._workers = workers
-        self._pool: ThreadPoolExecutor | None = None
-        self._futures: dict[int, Future[bool]] = {}
-        self._keys: dict[int, list[bytes]] = {}
-        self._joints: dict[int, bytes | None] = {}
-        self._last: dict[int, Any] = {}  # event -> the cards of its last `deck` or `shuffle` read
-        self._closed = False
-        self._waiting: list[tuple[Entry, Any]] = []  # shuffles (and inputs read) that need more of the fold
-
-    def read(self, entry: Entry) -> None:
-        """Note ``entry`` (just read, not yet folded); start its proof's verification if its
-        statement is known."""
-        body = entry.body
-        event = body.get("event")
-        if self._closed or type(event) is not int:
-            return
-        if entry.kind == EntryKind.KEY and isinstance(body.get("X"), bytes):
-            self._keys.setdefault(event, []).append(body["X"])
-        elif entry.kind == EntryKind.DECK:
-            self._last[event] = body.get("cards")
-        elif entry.kind == EntryKind.SHUFFLE:
-            inputs = self._last.get(event)
-            if not self._start(entry, inputs):
-                self._waiting.append((entry, inputs))
-            self._last[event] = body.get("cards")
-
-    def folded(self) -> None:
-        """After each fold: start the shuffles whose statement the fold has now made known."""
-        if self._waiting:
-            self._waiting = [(e, i) for e, i in self._waiting if not self._start(e, i)]
-
-    def before(self, entry: Entry) -> None:
-        """Before ``entry`` is folded: wait for its verification, or take it back if not started."""
-        future = self._futures.pop(entry.seq, None)
-        if future is not None and not future.cancel():
-            future.result()
-        self._waiting = [(e, i) for e, i in self._waiting if e.seq != entry.seq]
-
-    def close(self) -> None:
-        """Drop the verifications not started and start no more; wait for those running."""
-        self._closed = True
-        self._waiting.clear()
-        self._futures.clear()
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-
-    def _statement(self, entry: Entry, inputs: Any) -> tuple[list[Any], bytes, Any] | None:
-        """(context, joint key, inputs) of the `shuffle` ``entry`` as far as known now, else None.
-        ``inputs``: the cards of the event's `deck` or `shuffle` read before it, if any."""
-        t = self.table
-        event: int = entry.body["event"]
-        seat = t.seat_of(entry.author)
-        if seat is None or t.table_id == ZERO32:
-            return None
-        ev = t.events[event] if 0 <= event < len(t.events) else None
-        if inputs is None and (ev is None or not (ev.cur or (ev.index is not None and ev.cards_public))):
-            return None  # the fold has yet to make the first input known: checked again after the next
-        joint = ev.joint if ev is not None else None
-        if joint is None and (ev is None or ev.own_keys):
-            joint = self._joint(event)
-        if joint is None:
-            return None
-        if inputs is None and ev is not None:
-            if ev.cur and not ev.shuffles:
-                inputs = list(ev.cur)
-            elif ev.index is not None and ev.cards_public and ev.own_keys:
-                try:
-                    inputs = elgamal.public_deck(joint, ev.index.points)
-                except VampireError:
-                    return None
-        if inputs is None:
-            return None
-        return shuffle_proof.shuffle_context(t.table_id, event, seat), joint, inputs
-
-    def _joint(self, event: int) -> bytes | None:
-        """The joint key of ``event`` from its `key` entries read (all of them precede its
-        shuffles), made once; None when there is none or they make none."""
-        if event not in self._joints:
-            try:
-                self._joints[event] = elgamal.joint_key(self._keys[event]) if event in self._keys else None
-            except VampireError:
-                self._joints[event] = None
-        return self._joints[event]
-
-    def _start(self, entry: Entry, inputs: Any) -> bool:
-        """Start verifying ``entry``'s proof if its statement is known; whether it is settled here."""
-        if entry.seq < self.table.seq or not group.VERIFY_MEMO.enabled:
-            return True  # folded already (the fold verified it), or no memo to leave the answer in
-        statement = self._statement(entry, inputs)
-        if statement is None:
-            return False
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="vt-audit")
-        context, joint, inputs = statement
-        cards, proof = entry.body.get("cards"), entry.body.get("proof")
-        self.verified += 1
-        self._futures[entry.seq] = self._pool.submit(
-            shuffle_proof.verify, context, joint, inputs, cards, proof, executor=shuffle_proof.parts_pool()
-        )
-        return True
-
-
-def _read_ahead(entries: Iterable[Entry], ahead: ProofsAhead, window: int = AHEAD_ENTRIES) -> Iterator[Entry]:
-    """``entries`` in order, each given once ``ahead`` has read up to ``window`` entries (and at
-    most :data:`AHEAD_BYTES` of payloads) past it; a LogFileError met while reading ahead is raised
-    once the entries before it are given."""
-    buffer: deque[Entry] = deque()
-    held = 0
-    source = iter(entries)
-    error: LogFileError | None = None
-    done = False
-    while True:
-        # Two entries read for each one folded: the look-ahead grows to ``window`` as the fold goes,
-        # behind the signatures verified ahead (engine.protocol.log.SignaturesAhead) from the start.
-        for _ in range(2):
-            if done or len(buffer) >= window or (held >= AHEAD_BYTES and buffer):
-                break
-            try:
-                entry = next(source)
-            except StopIteration:
-                done = True
-            except LogFileError as err:
-                error, done = err, True
-            else:
-                ahead.read(entry)
-                buffer.append(entry)
-                held += len(entry.payload)
-        if not buffer:
-            break
-        entry = buffer.popleft()
-        held -= len(entry.payload)
-        ahead.before(entry)
-        yield entry
-        ahead.folded()
-    if error is not None:
-        raise error
-
-
 def _author_seat(table: Table, author: bytes) -> tuple[int | None, str | None]:
     seat = table.seat_of(author)
     if seat is not None:
@@ -468,9 +313,13 @@ def audit_bytes(
     table = Table(games, Checks.STRICT if strict else Checks.PEER, Keep.LAST)
     report.torn = bool(log and log.torn and bad_frame is None)
     total = len(entries) + (1 if bad_frame else 0)
-    ahead = ProofsAhead(table)
+    hints: dict[tuple[int, bytes], bytes] = {}
+    for e in entries:
+        if e.kind == EntryKind.SEED_REVEAL:
+            note_seed(hints, {"kind": e.kind, "author": e.author, "body": e.body})
+    ahead = ProofsAhead(table, seeds=hints)
     try:
-        for i, entry in enumerate(_read_ahead(entries, ahead)):
+        for i, entry in enumerate(read_ahead(entries, ahead)):
             if _apply(report, table, entry, lambda seq: entries[seq].id):
                 break
             if progress and (i % 16 == 0 or i == len(entries) - 1):
@@ -557,9 +406,9 @@ def audit_stream(
     total = count_frames(path) if progress else 0
     stream = stream_log(path, name=f"The log {name}")
     bad_frame: LogFileError | None = None
-    ahead = ProofsAhead(table)
+    ahead = ProofsAhead(table, seeds=scan_seeds(path))
     try:
-        for count, entry in enumerate(_read_ahead((entry for entry, _ in stream), ahead), 1):
+        for count, entry in enumerate(read_ahead((entry for entry, _ in stream), ahead), 1):
             if report.fault is not None:
                 continue  # read to the end all the same, only to say whether its tail is torn
             if count == 1:

@@ -176,7 +176,7 @@ class ElGamalSecrets:
             perm=permutation(seed, table, event, seat, n),
             rho=tuple(group.hash_to_scalar("reencrypt", *ids, j, seed) for j in range(n)),
             deck_rand=tuple(group.hash_to_scalar("deck-rand", *ids, j, seed) for j in range(n)) if owner else (),
-            nonce_key=codec.sha256("nonce-key", *ids, seed),
+            nonce_key=nonce_key(seed, *ids),
         )
 
 
@@ -316,20 +316,31 @@ def public_deck(joint: bytes, points: Sequence[bytes]) -> list[Ciphertext]:
 
 
 def private_deck(
-    secrets: ElGamalSecrets, joint: bytes, points: Sequence[bytes], *, c1s: Sequence[bytes] | None = None
+    secrets: ElGamalSecrets,
+    joint: bytes,
+    points: Sequence[bytes],
+    *,
+    c1s: Sequence[bytes] | None = None,
+    joint_log: bytes | None = None,
 ) -> list[Ciphertext]:
     """The ``cards`` of a private deck owner's `deck` entry: card j = (r_j·G, M(L[σ(j)]) + r_j·H_e),
     ``points`` being M of the part's cards in the order of the owner's committed list (n of them,
     the secrets' n). ``c1s``: the r_j·G of :func:`private_deck_c1s`, when made before the joint key
-    was known (the same values). Raises :class:`DeckProofError` for a wrong count or secrets
-    derived without ``owner``, group.BadPoint for a bad joint key. PROTOCOL.md 6.3, item 2."""
+    was known (the same values). ``joint_log``: x with H_e = x·G, when every key share is known (a
+    seed reveal, once each x·G = X was checked): r_j·H_e is then the fixed-base (r_j·x)·G. Raises
+    :class:`DeckProofError` for a wrong count or secrets derived without ``owner``, group.BadPoint
+    for a bad joint key. PROTOCOL.md 6.3, item 2."""
     s = secrets
     if len(points) != s.n or len(s.deck_rand) != s.n or (c1s is not None and len(c1s) != s.n):
         raise DeckProofError(f"a private deck of {s.n} cards needs {s.n} card points and the owner's secrets.")
     firsts = private_deck_c1s(s) if c1s is None else c1s
     out = []
     for j, i in enumerate(s.perm):
-        c2 = group.add(points[i], group.mult(s.deck_rand[j], joint, "the joint key"))
+        if joint_log is None:
+            masked = group.mult(s.deck_rand[j], joint, "the joint key")
+        else:
+            masked = pmul(group.scalar_mul(s.deck_rand[j], joint_log), G)
+        c2 = padd(points[i], masked)
         if c2 == IDENTITY:
             raise BadPoint(f"card {j} of the private deck encrypts to the identity.")
         out.append((firsts[j], c2))
@@ -366,6 +377,47 @@ def reencrypt(
             masked = pmul(group.scalar_mul(rho[j], joint_log), G)
         out.append((padd(c1, pmul(rho[j], G)), padd(c2, masked)))
     return out
+
+
+_REENCRYPTIONS: set[tuple[Any, ...]] = set()
+_REENCRYPTIONS_SIZE = 1 << 12
+
+
+def _reencryption_key(
+    secrets: ElGamalSecrets, joint: bytes, inputs: Sequence[Sequence[bytes]], outputs: Sequence[Sequence[bytes]]
+) -> tuple[Any, ...]:
+    s = secrets
+    cards = codec.sha256("reencryption", [[c[0], c[1]] for c in inputs], [[c[0], c[1]] for c in outputs])
+    return (s.table, s.event, s.seat, s.n, s.seed, joint, cards)
+
+
+def remember_reencryption(
+    secrets: ElGamalSecrets, joint: bytes, inputs: Sequence[Sequence[bytes]], outputs: Sequence[Sequence[bytes]]
+) -> None:
+    """Keep, per process, that :func:`reencrypt` of ``inputs`` with ``secrets``' σ and ρ under
+    ``joint`` gives ``outputs`` (found by the caller, e.g. as outputs_j − ρ_j·(G, H_e) =
+    inputs_{σ(j)}): :func:`is_reencryption` then answers without computing it again. Bounded."""
+    if len(_REENCRYPTIONS) >= _REENCRYPTIONS_SIZE:
+        _REENCRYPTIONS.clear()
+    _REENCRYPTIONS.add(_reencryption_key(secrets, joint, inputs, outputs))
+
+
+def is_reencryption(
+    secrets: ElGamalSecrets,
+    joint: bytes,
+    inputs: Sequence[Sequence[bytes]],
+    outputs: Sequence[Sequence[bytes]],
+    *,
+    joint_log: bytes | None = None,
+) -> bool:
+    """Whether ``outputs`` is :func:`reencrypt` of ``inputs`` (checked ciphertexts) with the σ and
+    ρ of ``secrets`` under ``joint`` (``joint_log`` as there): known already
+    (:func:`remember_reencryption`), or computed and compared. Raises group.BadPoint for an invalid
+    joint key. PROTOCOL.md 6.3, item 7."""
+    if _reencryption_key(secrets, joint, inputs, outputs) in _REENCRYPTIONS:
+        return True
+    s = secrets
+    return tuple(reencrypt(inputs, s.perm, s.rho, joint, joint_log=joint_log)) == tuple((c[0], c[1]) for c in outputs)
 
 
 def reencryption_pads(secrets: ElGamalSecrets, joint: bytes) -> list[Ciphertext]:
@@ -463,6 +515,12 @@ def known_share(
     """:func:`verify_share`'s answer when this process holds it without verifying (a share it made,
     or one it verified: group.dleq_known), else None. Never raises."""
     return group.dleq_known(G, X, c1, D, proof, share_context(table, event, seat, position))
+
+
+def nonce_key(seed: bytes, table: bytes, event: int, seat: int) -> bytes:
+    """H("nonce-key", table, event, seat, seed): the 32-byte key of every proof nonce of ``seat``
+    in ``event`` (:class:`ElGamalSecrets`' ``nonce_key``, without deriving the rest). PROTOCOL.md 6.2."""
+    return codec.sha256("nonce-key", table, event, seat, seed)
 
 
 def check_share_fields(D: Any, proof: Any, what: str = "the share", *, points: bool = True) -> None:

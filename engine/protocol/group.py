@@ -244,7 +244,9 @@ def _mult_any(k: bytes, p: bytes) -> bytes:
     return nb.crypto_scalarmult_ed25519_noclamp(k, p)
 
 
-def dleq_prove(x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: bytes, context: Any) -> bytes:
+def dleq_prove(
+    x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: bytes, context: Any, *, b2_log: bytes | None = None
+) -> bytes:
     """A proof (64 bytes: e_c ‖ z, two 32-byte little-endian scalars) that P1 = x·B1 and
     P2 = x·B2 for the secret scalar ``x``.
 
@@ -256,6 +258,8 @@ def dleq_prove(x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: 
     e_c = Hs("dleq", context, B1, P1, B2, P2, T1, T2), z = r + e_c·x mod ℓ.
     The nonce is deterministic and bound to the whole statement: two proofs share a nonce only
     when they prove the same statement in the same context (and are then identical).
+    ``b2_log``: b with B2 = b·G, when the caller knows it (and has checked B2 against it): T2 is
+    then the fixed-base (r·b)·G, the same point.
     Raises :class:`BadScalar` for a bad ``x``, :class:`BadPoint` for a bad B1 or B2.
     PROTOCOL.md 6, "DLEQ proof".
     """
@@ -263,7 +267,7 @@ def dleq_prove(x: bytes, b1: bytes, p1: bytes, b2: bytes, p2: bytes, nonce_key: 
     r = hash_to_scalar("dleq-nonce", nonce_key, context, b1, p1, b2, p2)
     try:
         t1 = _mult_any(r, b1)
-        t2 = _mult_any(r, b2)
+        t2 = _mult_any(r, b2) if b2_log is None else nb.crypto_scalarmult_ed25519_base_noclamp(scalar_mul(r, b2_log))
     except CryptoError:
         raise BadPoint("a base point of a proof is not a valid point.") from None
     e = hash_to_scalar("dleq", context, b1, p1, b2, p2, t1, t2)

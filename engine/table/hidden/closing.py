@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import VampireError
 from engine.games.base import EndEvent, Note, Release
 from engine.protocol import codec, deck, elgamal, group, merkle
+from engine.protocol.group import G
 from engine.protocol.log import Entry
 from engine.table.events import EventBook, ShuffleEvent
 from engine.table.hidden.rederive import Rederivation
@@ -250,13 +251,18 @@ class Closing:
             x_total = group.scalar_add(x_total, x)
         part = self.book.part_list(ev.owner_seat, ev.part) if ev.private else []
         full = t.checks != Checks.CHEAP
+        # rand[k]: the randomness R of position k of the deck as far as recomputed (c1 = R·G), or
+        # None once a step is not recomputed: a public deck's cards start at R = 1 (c1 = G).
+        first = ev.shuffles[0].inputs if ev.shuffles else tuple(ev.cur)
+        one = group.scalar_from_int(1)
+        rand: list[bytes] | None = [one] * ev.n if full and all(c[0] == G for c in first) else None
         if full and ev.needs_deck and ev.owner_seat in ev.seeds and not ev.source:
             s = elgamal.ElGamalSecrets.derive(
                 ev.seeds[ev.owner_seat], t.table_id, ev.number, ev.owner_seat, ev.n, owner=True
             )
             points = [group.card_point(t.table_id, ev.deck_name, c) for c in part]
             try:
-                ok = len(points) == ev.n and elgamal.private_deck(s, joint, points) == ev.initial
+                ok = len(points) == ev.n and elgamal.private_deck(s, joint, points, joint_log=x_total) == ev.initial
             except (deck.DeckProofError, group.GroupError):
                 ok = False
             if not ok:
@@ -265,14 +271,22 @@ class Closing:
                     ev.owner_seat,
                     f"its deck entry for {ev.deck_name!r} is not its list encrypted with its seed",
                 )
+            # Card j of the `deck` entry is (r_j·G, …): the first shuffle's input.
+            rand = list(s.deck_rand) if tuple(first) == tuple(ev.initial) else None
         for rec in ev.shuffles if full else ():
             seed = ev.seeds.get(rec.seat)
             if seed is None:
+                rand = None
                 continue
             s = elgamal.ElGamalSecrets.derive(seed, t.table_id, ev.number, rec.seat, ev.n)
-            # Every x·G = X was checked above: H_e = (Σ x)·G, so ρ·H_e is a fixed-base multiplication.
-            if tuple(elgamal.reencrypt(rec.inputs, s.perm, s.rho, joint, joint_log=x_total)) != rec.outputs:
+            # Every x·G = X was checked above: H_e = (Σ x)·G, so ρ·H_e is a fixed-base multiplication
+            # (or known already: the audit derived this shuffle's proof from the same seed).
+            if not elgamal.is_reencryption(s, joint, rec.inputs, rec.outputs, joint_log=x_total):
                 return None, (rec.seq, rec.seat, f"its revealed seed does not give its shuffle of event {ev.number}")
+            if rand is not None:
+                rand = [group.scalar_add(rand[i], s.rho[j]) for j, i in enumerate(s.perm)]
+        if rand is not None and (tuple(ev.cur) != (ev.shuffles[-1].outputs if ev.shuffles else tuple(first))):
+            rand = None
         lookup: dict[bytes, str]
         if ev.index is not None:
             lookup = dict(ev.index.lookup)
@@ -280,7 +294,9 @@ class Closing:
             lookup = {group.card_point(t.table_id, ev.deck_name, c): c for c in part}
         cards: list[str | None] = []
         for k, (c1, c2) in enumerate(ev.cur):
-            ident = lookup.get(elgamal.psub(c2, elgamal.pmul(x_total, c1)))
+            # x·c1 = (x·R_k)·G where every step was recomputed (a fixed-base multiplication).
+            mask = elgamal.pmul(x_total, c1) if rand is None else elgamal.pmul(group.scalar_mul(x_total, rand[k]), G)
+            ident = lookup.get(elgamal.psub(c2, mask))
             if ident is None:
                 blamed = ev.owner_seat if ev.private else ev.order[0]
                 return None, (ev.deck_seq, blamed, f"position {k} of event {ev.number} holds a card not on its list")

@@ -13,7 +13,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.audit import ProofsAhead, audit_file
-from engine.protocol import group, shuffle_proof
+from engine.protocol import derivation, group, shuffle_proof
 from engine.protocol import log as logmod
 from engine.protocol.log import Entry, LogFileError, SignaturesAhead, parse_log, read_log
 from tests.support.protocol import GAMES, Played, audit, log_bytes, play, rechain, resign
@@ -36,15 +36,26 @@ def fresh_memos(monkeypatch):
 
 @pytest.fixture
 def verified(monkeypatch) -> list[tuple[bytes, str]]:
-    """Every proof of shuffle verified, in order: (statement hash, the thread that verified it)."""
+    """Every proof of shuffle settled, in order: (statement hash, the thread that settled it), for
+    each one verified and each one known by derivation from its author's seed (a derivation that
+    does not give the proof settles nothing: the proof is then verified)."""
     calls: list[tuple[bytes, str]] = []
     real = shuffle_proof._check
+    real_derivation = derivation.known_by_derivation
 
     def counted(parsed, executor):
         calls.append((parsed.st, threading.current_thread().name))
         return real(parsed, executor)
 
+    def derived(context, joint, inputs, outputs, proof, secrets, **kw):
+        known = real_derivation(context, joint, inputs, outputs, proof, secrets, **kw)
+        if known:
+            st = shuffle_proof.statement_hash(context, joint, inputs, outputs)
+            calls.append((st, threading.current_thread().name))
+        return known
+
     monkeypatch.setattr(shuffle_proof, "_check", counted)
+    monkeypatch.setattr(derivation, "known_by_derivation", derived)
     return calls
 
 
