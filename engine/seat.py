@@ -426,9 +426,16 @@ class Seat:
     def _early_result(self, statement: Statement) -> Any:
         """The result of the early work made for ``statement`` (waiting for it if it is being
         made), or None: there is none, it had not started (cancelled: the caller makes it now,
-        which is as fast), or it failed (the caller makes it again and meets the error itself)."""
-        future = self._early.pop(statement, None)
-        if future is None or future.cancel() or future.exception() is not None:
+        which is as fast), or it failed (the caller makes it again and meets the error itself).
+
+        A result is kept until no duty can use it (:meth:`_drop`, at the next fold): a duty signed
+        again after the host answers ``stale`` (seats owing shares or keys at once race for the
+        head) takes the same result, the same bytes, instead of making it again."""
+        future = self._early.get(statement)
+        if future is None:
+            return None
+        if future.cancel() or future.exception() is not None:
+            del self._early[statement]
             return None
         return future.result()
 

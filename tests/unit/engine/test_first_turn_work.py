@@ -179,3 +179,33 @@ def test_with_no_proof_trusted_as_its_own_every_share_of_the_deal_is_verified(sh
         m.setattr(group.OWN_PROOFS, "enabled", False)
         _to_first_turn(seed=4)
     assert len(share_checks) > 0
+
+
+def test_a_share_entry_signed_again_after_a_stale_answer_makes_no_share_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat owes its `share` entry of the deal at once: the host appends one and answers the
+    others ``stale``; each signs the same duty again on the new head, from the shares it made
+    ahead (engine.seat.Seat._early_result), not from new ones: the same bytes, no share made again."""
+    made: list[int] = []
+    real = elgamal.make_share
+
+    def counted(*args: object, **kwargs: object) -> tuple[bytes, bytes]:
+        made.append(int(args[2]))  # type: ignore[call-overload]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(elgamal, "make_share", counted)
+    game = new_local_game("queen", ["random"] * 4, {"rounds": "1"}, seed=6)
+    t = game.table
+    while not any(k == "share" for _, k in t.owed()):
+        assert game.step()
+    owing = [game.seats[s] for s, k in t.owed() if k == "share"]
+    assert len(owing) == 4
+    for seat in owing:
+        assert (future := seat.preparing()) is None or future.result() is not None
+    first = {seat.index: seat.duty() for seat in owing}  # each signs on the same head
+    assert all(duty is not None and duty[0] == "share" for duty in first.values())
+    counted_ahead = len(made)
+    winner, *losers = owing
+    game.submit(winner, *first[winner.index])  # type: ignore[misc]  # appended; the others are stale
+    for seat in losers:
+        assert seat.duty() == first[seat.index]  # signed again on the new head: the same body
+    assert len(made) == counted_ahead  # and no share made again
