@@ -148,6 +148,11 @@ class CardBase:
                     self._cards = _load_krcg()
         return self._cards
 
+    @property
+    def loaded(self) -> bool:
+        """krcg's card dict is loaded (asking :attr:`cards` costs nothing)."""
+        return self._cards is not None
+
     def load_soon(self) -> None:
         """Start loading krcg's card dict (:attr:`cards`) in a daemon thread, if it is not loaded:
         a screen that will show a card's krcg text (its disciplines, its rulings) calls this while

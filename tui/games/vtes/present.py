@@ -26,6 +26,7 @@ from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.state import format_vp
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import Phase, Ruleset, Status, Step, Target, Zone
+from tui.games.vtes.faces import face
 
 _STATUS_WORDS: dict[Status, str] = {
     Status.OUSTED: "ousted",
@@ -367,15 +368,6 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
     return rows
 
 
-def _cost(card: object) -> str:
-    cost = getattr(card, "cost", None)
-    if cost is None:
-        return ""
-    kind = getattr(getattr(cost, "type", None), "value", "") or ""
-    value = getattr(cost, "value", "")
-    return f"{value} {kind.lower()}".strip()
-
-
 def card_text(card: CardView | None) -> Text:
     """A card's krcg text: name; type; clan and disciplines (a vampire) or its requirements;
     capacity; cost; the card's text. A face-down or unknown card says so."""
@@ -383,32 +375,15 @@ def card_text(card: CardView | None) -> Text:
         return Text("No card selected.", style="dim")
     if not card.known:
         return Text("A face-down card: only its owner knows it.", style="dim")
-    cid = card_id(card.card)
-    base = card_base().by_id(cid) if cid is not None else None
+    known = face(card_id(card.card))  # krcg's facts, without krcg's dict before the first turn
     text = Text()
     text.append(card.name + "\n", style="bold")
     line = " / ".join(card.types) or "card"
-    if base is not None:
-        clan = getattr(base, "clan", "") or ""
-        if clan:
-            line += f" · {clan}"
-        group = getattr(base, "group", None)
-        if group is not None:
-            line += f" · {getattr(group, 'value', group)}"
+    if known is not None:
+        line += known.before
         if card.capacity:
             line += f" · capacity {card.capacity}"
-        discs = getattr(base, "disciplines", None)
-        if discs:
-            line += f" · {' '.join(discs)}"
-        req = getattr(base, "discipline_requirement", None)
-        if req is not None and getattr(req, "disciplines", None):
-            line += f" · requires {' '.join(req.disciplines)}"
-        clans = getattr(base, "clan_requirement", None)
-        if clans:
-            line += f" · {' or '.join(str(c) for c in clans)}"
-        cost = _cost(base)
-        if cost:
-            line += f" · cost {cost}"
+        line += known.after
     text.append(line + "\n", style="italic")
     text.append(card.text or "")
     return text
@@ -481,9 +456,8 @@ def hand_label(card: CardView) -> str:
     are in the card panel, so the name fits at 80 columns)."""
     if not card.known:
         return "a card"
-    cid = card_id(card.card)
-    base = card_base().by_id(cid) if cid is not None else None
-    cost = _cost(base) if base is not None else ""
+    known = face(card_id(card.card))
+    cost = known.cost if known is not None else ""
     return f"{card.name} · {cost}" if cost else card.name
 
 

@@ -31,7 +31,6 @@ from textual.widgets import Label, OptionList
 
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
-from engine.games.vtes.cards import card_base
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, Poll, Status, Step, Target, Zone
 from engine.table import Table
@@ -40,6 +39,7 @@ from tui.games.vtes import commands, key_acts
 from tui.games.vtes.acting import ActSender
 from tui.games.vtes.action_text import PASS_KEY, end_turn_warning
 from tui.games.vtes.command_words import Context
+from tui.games.vtes.faces import KRCG_AFTER_S, load_after_set_up, load_now_or_after_set_up
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.present import card_text, play_todo, rulings_text, turn_line
@@ -112,6 +112,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         #: When the screen last redrew (``clock()``), and the redraw held back during the set-up.
         self._drawn_at: float | None = None
         self._held_redraw: Timer | None = None
+        self._krcg_later = False  # krcg's dict to load once the set-up is over (on_mount says)
         #: The clock of :meth:`refresh_table`'s pace (seconds; a test sets its own).
         self.clock: Callable[[], float] = time.monotonic
         #: Redraws made (counted for the tests of the set-up's pace).
@@ -194,9 +195,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         label.set_class(status.your_turn, "-your-turn")
 
     def on_mount(self) -> None:
-        # The card panel shows krcg's text of a card (disciplines, rulings) from the first turn on:
-        # krcg's database loads while the table is set up (the card infos need none of it).
-        card_base().load_soon()
+        # krcg's dict (rulings, the cards' data): now when its faces' cache is missing (the first
+        # turn's hand and card panel need it), else once the set-up is over (tui.games.vtes.faces).
+        self._krcg_later = load_now_or_after_set_up()
         # Textual calls the frame's on_mount after this one (each class's handler, in MRO order).
         if not self.is_attached:  # closed as it opened: its widgets were never mounted
             return
@@ -223,6 +224,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if view is None:
             return
         self._panes.show(view, names)
+        if self._krcg_later and view.step == Step.PLAY:
+            self._krcg_later = False
+            self.set_timer(KRCG_AFTER_S, load_after_set_up)
         self._show_action(view, names)
         self.query_one(CombatBox).show_combat(view, names)
         polling = table.options.get("polling")
