@@ -397,3 +397,18 @@ def test_the_seed_scan_finds_every_revealed_seed_and_proofs_ahead_stops_once_clo
     for e in played.entries:
         ahead.read(e)
     assert ahead.verified == ahead.shares == 0
+
+
+def test_the_seed_scan_of_a_damaged_file_finds_what_precedes_the_damage_and_never_raises(tmp_path):
+    """The scan for revealed seeds is a hint: a frame header over the frame budget, a torn frame or
+    bytes that are no canonical value end it quietly (the audit names the damage), and what came
+    before is kept."""
+    from engine.protocol.log import LOG_MAGIC
+
+    assert scan_seeds(tmp_path / "missing.vtlog") == {}
+    huge = tmp_path / "huge.vtlog"
+    huge.write_bytes(LOG_MAGIC + (0xFFFFFFFF).to_bytes(4, "big") + b"seed-reveal" * 10)
+    assert scan_seeds(huge) == {}
+    garbage = tmp_path / "garbage.vtlog"
+    garbage.write_bytes(LOG_MAGIC + (20).to_bytes(4, "big") + b"seed-reveal\xc1\xc1\xc1\xc1\xc1\xc1\xc1\xc1\xc1")
+    assert scan_seeds(garbage) == {}
