@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
-from engine.protocol import codec, derivation, elgamal, group, shuffle_proof
+from engine.protocol import codec, cpus, derivation, elgamal, group, shuffle_proof
 from engine.protocol.entry import FRAME_HEADER, ZERO32
 from engine.protocol.log import LOG_MAGIC, Entry, LogFileError
 from engine.table import EntryKind, Table
@@ -50,7 +50,7 @@ class ProofsAhead:
     the fold holds it); :meth:`before` is called before an entry is folded (it waits for that
     entry's verification, or takes it back if it has not started, so that nothing is verified
     twice); :meth:`close` drops what is left. ``workers``: the threads (default: every usable CPU,
-    at least 2, shuffle_proof.usable_cpus). ``seeds``: the seeds of the log's `seed-reveal`
+    at least 2, cpus.usable_cpus). ``seeds``: the seeds of the log's `seed-reveal`
     entries by (event, author key), found by a scan of the file (:func:`scan_seeds`): a proof
     whose author's seed is known when a worker takes it is settled by derivation from the seed when
     it is the proof the seed gives (derivation.known_by_derivation: the same answer as its
@@ -64,7 +64,7 @@ class ProofsAhead:
         self._hints = seeds if seeds is not None else {}
         self.verified = 0
         self.shares = 0
-        self._workers = workers if workers is not None else max(2, shuffle_proof.usable_cpus())
+        self._workers = workers if workers is not None else max(2, cpus.usable_cpus())
         self._pool: ThreadPoolExecutor | None = None
         self._futures: dict[int, Future[Any]] = {}
         self._tasks: dict[int, tuple[Callable[..., Any], tuple[Any, ...]]] = {}  # what each future runs

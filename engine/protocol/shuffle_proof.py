@@ -21,7 +21,6 @@ Layout of a proof: the array [u, B, v, k_A, k_B, k_C, k_D, k_E, k_F]; u, B (poin
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -33,6 +32,7 @@ from nacl.exceptions import CryptoError
 
 from engine.errors import VampireError
 from engine.protocol import codec, group
+from engine.protocol.cpus import usable_cpus
 from engine.protocol.deck import BadBody, BadPoint, BadScalar
 from engine.protocol.elgamal import (
     IDENTITY,
@@ -592,17 +592,6 @@ def proof_size(proof: Proof) -> int:
     """Bytes of the canonical msgpack encoding of ``proof`` (719 for n = 4; 34·(4n + 5) + 1 + 4·h
     where h is 1 for n < 16, 3 for n < 65536: the array headers)."""
     return len(codec.encode(proof))
-
-
-def usable_cpus() -> int:
-    """How many CPUs this process may run on: ``os.sched_getaffinity(0)`` where the system has it
-    (a process limited by ``taskset`` or a container's cpuset gets its own count), else
-    ``os.cpu_count()``; at least 1."""
-    try:
-        count = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        count = os.cpu_count() or 1
-    return max(1, count)
 
 
 _POOL: ThreadPoolExecutor | None = None

@@ -24,6 +24,7 @@ from typing import Any
 import msgpack
 
 from engine.protocol.codec import DEFAULT_LIMITS
+from engine.protocol.cpus import usable_cpus
 from engine.protocol.entry import (
     _HEADS_VERIFIED,
     _VERIFIED,
@@ -88,14 +89,6 @@ PARALLEL_SIGNATURES = 64
 one more core for each as many again)."""
 
 
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on every platform
-        return os.cpu_count() or 1
-
-
 def first_bad_signature(signatures: Sequence[FrameSignature]) -> int | None:
     """The index of the first of ``signatures`` that does not verify, or None when all do.
 
@@ -106,7 +99,7 @@ def first_bad_signature(signatures: Sequence[FrameSignature]) -> int | None:
     named verifies, whichever verifies first.
     """
     todo = [i for i, sig in enumerate(signatures) if not sig.known()]
-    workers = min(cores(), len(todo) // PARALLEL_SIGNATURES)
+    workers = min(usable_cpus(), len(todo) // PARALLEL_SIGNATURES)
     if workers < 2:
         return next((i for i in todo if not signatures[i].holds()), None)
     from concurrent.futures import ThreadPoolExecutor

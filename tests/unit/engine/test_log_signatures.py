@@ -111,7 +111,7 @@ def test_the_first_frame_at_fault_is_named_on_every_core_as_in_order(case, monke
     faults, frame, kind, words = CASES[case]
     entries, key = chain()
     data = log_of(entries, key, **faults)
-    monkeypatch.setattr(signatures, "cores", lambda: 2)
+    monkeypatch.setattr(signatures, "usable_cpus", lambda: 2)
     threads: set[int] = set()
     real = Ed25519PublicKey.from_public_bytes
 
@@ -133,7 +133,7 @@ def test_the_first_frame_at_fault_is_named_on_every_core_as_in_order(case, monke
 def test_a_clean_log_reads_the_same_on_every_core(monkeypatch):
     entries, key = chain()
     data = log_of(entries, key)
-    monkeypatch.setattr(signatures, "cores", lambda: 2)
+    monkeypatch.setattr(signatures, "usable_cpus", lambda: 2)
     log = parse_log(data)
     assert [e.id for e in log.entries] == [e.id for e in entries] and all(h is not None for h in log.heads)
 
