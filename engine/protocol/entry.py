@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -47,9 +47,47 @@ ZERO32 = bytes(32)
 ENTRY_CONTEXT = b"vampire-table/entry/v1\x00"
 """Prefix of the message an entry signature covers: ``ENTRY_CONTEXT + payload_bytes``."""
 
-_VERIFIED: set[tuple[bytes, bytes, bytes]] = set()
-_VERIFIED_SIZE = 1 << 14
-_HEADS_VERIFIED: set[tuple[bytes, bytes, int, bytes, bytes]] = set()
+
+class VerifiedMemo[K]:
+    """The statements whose signature verified in this process (a pure function's memo: a key
+    holds every byte the signature covers), bounded: cleared whole when it holds ``size``."""
+
+    def __init__(self, size: int = 1 << 14) -> None:
+        self.size = size
+        self._keys: set[K] = set()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def add(self, key: K) -> None:
+        """Keep ``key`` (clearing the memo first when it is full)."""
+        if len(self._keys) >= self.size:
+            self._keys.clear()
+        self._keys.add(key)
+
+    def update(self, keys: Sequence[K]) -> None:
+        """Keep every one of ``keys`` (at most ``size``), clearing the memo first when they would
+        not all fit."""
+        if len(self._keys) + len(keys) > self.size:
+            self._keys.clear()
+        self._keys.update(keys[: self.size])
+
+    def snapshot(self) -> list[K]:
+        """The keys kept, in no order."""
+        return list(self._keys)
+
+    def clear(self) -> None:
+        self._keys.clear()
+
+
+VERIFIED_SIGNATURES: VerifiedMemo[tuple[bytes, bytes, bytes]] = VerifiedMemo()
+"""Entry signatures that verified, by (author, entry id: the payload's SHA-256, signature)."""
+
+VERIFIED_HEADS: VerifiedMemo[tuple[bytes, bytes, int, bytes, bytes]] = VerifiedMemo()
+"""Head signatures that verified, by (host, table, seq, entry id, signature)."""
 
 
 def _signature_verifies(author: bytes, payload: bytes, signature: bytes, entry_id: bytes) -> bool:
@@ -58,15 +96,13 @@ def _signature_verifies(author: bytes, payload: bytes, signature: bytes, entry_i
     the payload's SHA-256 and the signature: a pure function's memo, bounded), so that the host
     and the seats of one process (``vampire play``) verify each entry's signature once."""
     key = (author, entry_id, signature)
-    if key in _VERIFIED:
+    if key in VERIFIED_SIGNATURES:
         return True
     try:
         Ed25519PublicKey.from_public_bytes(author).verify(signature, ENTRY_CONTEXT + payload)
     except (InvalidSignature, ValueError):
         return False
-    if len(_VERIFIED) >= _VERIFIED_SIZE:
-        _VERIFIED.clear()
-    _VERIFIED.add(key)
+    VERIFIED_SIGNATURES.add(key)
     return True
 
 
@@ -410,15 +446,13 @@ def verify_head(pub: bytes, table: bytes, seq: int, entry_id: bytes, sig: Any) -
     ):
         return False
     key = (pub, table, seq, entry_id, sig)
-    if key in _HEADS_VERIFIED:
+    if key in VERIFIED_HEADS:
         return True
     try:
         Ed25519PublicKey.from_public_bytes(pub).verify(sig, head_message(table, seq, entry_id))
     except (InvalidSignature, ValueError, CodecError):
         return False
-    if len(_HEADS_VERIFIED) >= _VERIFIED_SIZE:
-        _HEADS_VERIFIED.clear()
-    _HEADS_VERIFIED.add(key)
+    VERIFIED_HEADS.add(key)
     return True
 
 

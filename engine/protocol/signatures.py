@@ -26,11 +26,10 @@ import msgpack
 from engine.protocol.codec import DEFAULT_LIMITS
 from engine.protocol.cpus import usable_cpus
 from engine.protocol.entry import (
-    _HEADS_VERIFIED,
-    _VERIFIED,
-    _VERIFIED_SIZE,
     FRAME_HEADER,
     LOG_MAGIC,
+    VERIFIED_HEADS,
+    VERIFIED_SIGNATURES,
     BadSignature,
     Entry,
     LogFileError,
@@ -63,8 +62,8 @@ class FrameSignature:
         of :mod:`engine.protocol.entry`): nothing is left to compute."""
         e = self.entry
         if self.host is None:
-            return (e.author, e.id, e.signature) in _VERIFIED
-        return isinstance(self.head, bytes) and (self.host, e.table_id, e.seq, e.id, self.head) in _HEADS_VERIFIED
+            return (e.author, e.id, e.signature) in VERIFIED_SIGNATURES
+        return isinstance(self.head, bytes) and (self.host, e.table_id, e.seq, e.id, self.head) in VERIFIED_HEADS
 
     def holds(self) -> bool:
         """Whether the signature verifies (thread-safe)."""
@@ -301,12 +300,8 @@ class SignaturesElsewhere:
         if read is None:
             return 0
         found, found_heads = read
-        if len(_VERIFIED) + len(found) > _VERIFIED_SIZE:
-            _VERIFIED.clear()
-        _VERIFIED.update(found[:_VERIFIED_SIZE])
-        if len(_HEADS_VERIFIED) + len(found_heads) > _VERIFIED_SIZE:
-            _HEADS_VERIFIED.clear()
-        _HEADS_VERIFIED.update(found_heads[:_VERIFIED_SIZE])
+        VERIFIED_SIGNATURES.update(found)
+        VERIFIED_HEADS.update(found_heads)
         return len(found) + len(found_heads)
 
     def _spawned_output(self, timeout: float) -> bytes | None:
@@ -379,10 +374,10 @@ def _verified_keys(path: str, limit: int) -> bytes:
     entry id, signature: 128 bytes) then the head keys (host, table, seq as 8 bytes big-endian,
     entry id, signature: 168 bytes)."""
     verify_frames(path, limit, lambda: False)
-    entries = [b"".join(key) for key in _VERIFIED if tuple(map(len, key)) == (32, 32, 64)]
+    entries = [b"".join(key) for key in VERIFIED_SIGNATURES.snapshot() if tuple(map(len, key)) == (32, 32, 64)]
     heads = [
         h + t + seq.to_bytes(8, "big") + i + sig
-        for h, t, seq, i, sig in _HEADS_VERIFIED
+        for h, t, seq, i, sig in VERIFIED_HEADS.snapshot()
         if (len(h), len(t), len(i), len(sig)) == (32, 32, 32, 64) and 0 <= seq < 1 << 64  # a record of one size
     ]
     return len(entries).to_bytes(4, "big") + b"".join(entries) + b"".join(heads)

@@ -37,8 +37,8 @@ ENTRIES = 200  # 400 signatures with the heads: verified on two threads (PARALLE
 
 def forget_signatures() -> None:
     """Empty this process's memos of signatures that verified: every one is verified again."""
-    entry_module._VERIFIED.clear()
-    entry_module._HEADS_VERIFIED.clear()
+    entry_module.VERIFIED_SIGNATURES.clear()
+    entry_module.VERIFIED_HEADS.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -70,7 +70,7 @@ def tampered_log(queen_log: Path, tmp_path: Path) -> tuple[Path, int]:
     forged = type(e)(e.payload, bad, e.table, e.seq, e.prev, e.author, e.kind, e.body, e.time, e.id)
     path = tmp_path / "tampered.vtlog"
     path.write_bytes(data[: frame.start] + encode_frame(forged, frame.head) + data[frame.end :])
-    entry_module._VERIFIED.clear()  # the memo of signatures that verified holds only good ones
+    entry_module.VERIFIED_SIGNATURES.clear()  # the memo of signatures that verified holds only good ones
     return path, e.seq
 
 
