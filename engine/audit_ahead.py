@@ -15,8 +15,8 @@ from typing import Any
 
 from engine.errors import VampireError
 from engine.protocol import codec, cpus, derivation, elgamal, group, shuffle_proof
-from engine.protocol.entry import FRAME_HEADER, ZERO32
-from engine.protocol.log import LOG_MAGIC, Entry, LogFileError
+from engine.protocol.entry import ZERO32, raw_frames
+from engine.protocol.log import Entry, LogFileError
 from engine.table import EntryKind, Table
 
 ONE = group.scalar_from_int(1)
@@ -417,21 +417,11 @@ def scan_seeds(path: str | Path) -> dict[tuple[int, bytes], bytes]:
     decoded: a few milliseconds for a whole game). Nothing here is checked or trusted: a seed is a
     hint for :class:`ProofsAhead`, whose use of it gives the verification's answer or nothing; a
     frame that cannot be read ends the scan (the audit names it)."""
-    limit = codec.Limits().max_bytes
     seeds: dict[tuple[int, bytes], bytes] = {}
     try:
-        with open(path, "rb") as f:
-            f.seek(len(LOG_MAGIC))
-            while True:
-                head = f.read(FRAME_HEADER)
-                n = int.from_bytes(head, "big")
-                if len(head) < FRAME_HEADER or n == 0 or n > limit:  # a frame over the budget is the audit's to name
-                    break
-                frame = f.read(n)
-                if len(frame) < n:
-                    break
-                if b"seed-reveal" in frame:  # decoded within the budgets of PROTOCOL.md 7, as every frame
-                    note_seed(seeds, codec.decode(codec.decode(frame)[0][0]))
+        for frame in raw_frames(path):
+            if frame is not None and b"seed-reveal" in frame:  # decoded within the budgets of PROTOCOL.md 7
+                note_seed(seeds, codec.decode(codec.decode(frame)[0][0]))
     except Exception:  # a hint only: whatever cannot be read is left to the audit
         pass
     return seeds

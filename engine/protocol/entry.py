@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -111,6 +112,31 @@ LOG_MAGIC = b"VTLOG1\n"
 
 FRAME_HEADER = 4
 """Bytes of the big-endian length that starts every log-file frame."""
+
+
+def raw_frames(path: str | os.PathLike[str], *, skip_over: int | None = None) -> Iterator[bytes | None]:
+    """The frames of the log file at ``path`` (PROTOCOL.md 8), as their bytes, one in memory at a
+    time and nothing checked: for work ahead of a reader, which names whatever is wrong. Ends at a
+    file that does not start with :data:`LOG_MAGIC`, a length of 0 or over the frame budget
+    (``DEFAULT_LIMITS.max_bytes``), or a torn frame; a frame over ``skip_over`` bytes is not read
+    and yields None. Raises OSError when the file cannot be read."""
+    with open(path, "rb") as f:
+        if f.read(len(LOG_MAGIC)) != LOG_MAGIC:
+            return
+        while True:
+            header = f.read(FRAME_HEADER)
+            n = int.from_bytes(header, "big")
+            if len(header) < FRAME_HEADER or not 0 < n <= DEFAULT_LIMITS.max_bytes:
+                return
+            if skip_over is not None and n > skip_over:
+                f.seek(n, os.SEEK_CUR)
+                yield None
+                continue
+            frame = f.read(n)
+            if len(frame) < n:
+                return
+            yield frame
+
 
 END_KIND = "end"
 """The kind of the host's closing entry (PROTOCOL.md 4): a complete log ends with it, and a log

@@ -14,6 +14,7 @@ belongs in a process of its own.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -23,11 +24,8 @@ from typing import Any
 
 import msgpack
 
-from engine.protocol.codec import DEFAULT_LIMITS
 from engine.protocol.cpus import usable_cpus
 from engine.protocol.entry import (
-    FRAME_HEADER,
-    LOG_MAGIC,
     VERIFIED_HEADS,
     VERIFIED_SIGNATURES,
     BadSignature,
@@ -35,6 +33,7 @@ from engine.protocol.entry import (
     LogFileError,
     _signature_verifies,
     bad_signature,
+    raw_frames,
     signature_error,
     verify_head,
 )
@@ -138,27 +137,20 @@ def verify_frames(path: str | os.PathLike[str], limit: int, stop: Callable[[], b
     host: bytes | None = None
     done = 0
     try:
-        with open(path, "rb") as f:
-            if f.read(len(LOG_MAGIC)) != LOG_MAGIC:
+        for frame in itertools.islice(raw_frames(path, skip_over=SIGNATURES_AHEAD_FRAME), limit):
+            if stop():
                 return done
-            for _ in range(limit):
-                header = f.read(FRAME_HEADER)
-                n = int.from_bytes(header, "big")
-                if stop() or len(header) < FRAME_HEADER or not 0 < n <= DEFAULT_LIMITS.max_bytes:
-                    return done
-                if n > SIGNATURES_AHEAD_FRAME:
-                    f.seek(n, os.SEEK_CUR)  # left to the reader: one frame in memory at a time
-                    continue
-                frame = f.read(n)
-                (payload, signature), head = msgpack.unpackb(frame, raw=False, strict_map_key=False)
-                fields = msgpack.unpackb(payload, raw=False, strict_map_key=False)
-                author, seq = fields["author"], fields["seq"]
-                entry_id = hashlib.sha256(payload).digest()
-                _signature_verifies(author, payload, signature, entry_id)
-                host = author if host is None else host
-                if head is not None:
-                    verify_head(host, entry_id if seq == 0 else fields["table"], seq, entry_id, head)
-                done += 1
+            if frame is None:
+                continue  # left to the reader: one frame in memory at a time
+            (payload, signature), head = msgpack.unpackb(frame, raw=False, strict_map_key=False)
+            fields = msgpack.unpackb(payload, raw=False, strict_map_key=False)
+            author, seq = fields["author"], fields["seq"]
+            entry_id = hashlib.sha256(payload).digest()
+            _signature_verifies(author, payload, signature, entry_id)
+            host = author if host is None else host
+            if head is not None:
+                verify_head(host, entry_id if seq == 0 else fields["table"], seq, entry_id, head)
+            done += 1
     except Exception:  # a frame it cannot read is the reader's to name
         return done
     return done
