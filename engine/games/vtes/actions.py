@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat, politics
+from engine.games.vtes import combat, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
-from engine.games.vtes.state import Action, Done, clockwise_after
+from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
 
@@ -162,9 +162,9 @@ def announce(w: Work, a: ActionAct) -> None:
         cost_blood=cost_blood,
         cost_pool=cost_pool,
         window=Window.NO_ATTEMPT,
-        impulse=w.author,
     )
-    w.action = opened
+    opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
+    windows.put(w, opened)
     who = blockers(opened, w.in_game())
     may = " or ".join(seat_ref(s) for s in who) if who else "nobody"
     w.note(f"Stealth {stealth}; {may} may block", w.author, *who)
@@ -303,32 +303,38 @@ def holds_impulse(w: Work, a: Action, what: str) -> None:
     w.must_hold_impulse(a.impulse, what)
 
 
-def pass_impulse(w: Work) -> None:
-    """A ``pass`` (P1, P3): in window A an entitled Methuselah's pass is its final decline; the
-    impulse moves on, and the last pass of the order closes the window."""
-    a = open_action(w)
-    holds_impulse(w, a, "pass")
+def _passed(w: Work, window: OpenWindow) -> Action | None:
+    """What a ``pass`` means in an action (P1, P3): in window A an entitled Methuselah's pass is
+    its final decline; after a blocked leave torpor, declining to diablerise ends the action."""
+    assert isinstance(window, Action)
+    a = window
     if a.window == Window.DIABLERIE:
-        w.action = ()
-        w.note(f"{seat_ref(w.author)} declines to diablerise: {action_words(w, a)} fails, no cost paid", a.actor)
-        after_action(w)
-        return
-    order = impulse_order(a, w.in_game())
+        _decline_diablerie(w, a)
+        return None
     if a.window == Window.NO_ATTEMPT and w.author in blockers(a, w.in_game()) and w.author not in a.declined:
         a = replace(a, declined=(*a.declined, w.author))
-    i = order.index(w.author)
-    if i + 1 < len(order):
-        w.action = replace(a, impulse=order[i + 1])
-        return
-    w.action = a
-    _close_window(w, a)
+    return a
 
 
-def _close_window(w: Work, a: Action) -> None:
-    """All have passed in order with no play since (P1)."""
+def _decline_diablerie(w: Work, window: OpenWindow) -> None:
+    """6.2: the blocking vampire's controller does not diablerise: the action fails, no cost paid."""
+    assert isinstance(window, Action)
+    windows.pop(w, window)
+    w.note(
+        f"{seat_ref(window.impulse)} declines to diablerise: {action_words(w, window)} fails, no cost paid",
+        window.actor,
+    )
+    after_action(w)
+
+
+def _close_window(w: Work, window: OpenWindow) -> None:
+    """All have passed in order with no play since (P1): window A closes with no block (C
+    opens), window B resolves the block attempt, window C closes with the action's success."""
+    assert isinstance(window, Action)
+    a = window
     match a.window:
         case Window.NO_ATTEMPT:
-            w.action = replace(a, window=Window.DECLINED, impulse=a.actor)
+            windows.put(w, windows.returned(replace(a, window=Window.DECLINED), w.in_game()))
             w.note("No block: every Methuselah has passed; the impulse returns to the acting Methuselah", a.actor)
         case Window.ATTEMPT:
             assert a.blocker
@@ -340,9 +346,12 @@ def _close_window(w: Work, a: Action) -> None:
                     a.actor,
                 )
                 tried = (*a.tried, a.blocker)
-                w.action = replace(a, window=Window.NO_ATTEMPT, blocker=(), tried=tried, intercept=0, impulse=a.actor)
+                failed = replace(a, window=Window.NO_ATTEMPT, blocker=(), tried=tried, intercept=0)
+                windows.put(w, windows.returned(failed, w.in_game()))
         case Window.DECLINED:
             _succeed(w, a)
+        case Window.DIABLERIE:
+            _decline_diablerie(w, a)
 
 
 def block(w: Work, b: BlockAct) -> None:
@@ -374,7 +383,8 @@ def block(w: Work, b: BlockAct) -> None:
         raise IllegalMove(f"{name} has already tried to block this action: another of your minions may try (4.2)")
     if c.locked:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
-    w.action = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept, impulse=a.actor)
+    attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
+    windows.put(w, windows.returned(attempt, w.in_game()))
 
 
 def _blocked(w: Work, a: Action) -> None:
@@ -385,12 +395,12 @@ def _blocked(w: Work, a: Action) -> None:
         w.move(a.card, Target.ASH)
     w.setc(a.blocker, locked=True)
     w.blocks += 1
-    w.action = ()
+    windows.pop(w, a)
     name, bname = w.name(a.minion), w.name(a.blocker)
     if a.kind == ActionKind.LEAVE_TORPOR:
         # 6.2: no combat; a vampire blocker may diablerise the actor, else the action fails.
         if blocker.crypt:
-            w.action = replace(a, window=Window.DIABLERIE, impulse=blocker.controller)
+            windows.put(w, replace(a, window=Window.DIABLERIE, loop=windows.only(blocker.controller)))
             w.note(
                 f"{bname} blocks {name}'s attempt to leave torpor: no combat; {seat_ref(blocker.controller)} "
                 "diablerises it, or passes to decline",
@@ -414,7 +424,7 @@ def diablerise_blocked(w: Work, act: DiableriseAct) -> None:
         raise IllegalMove("a vampire diablerises as an action, or after blocking a vampire leaving torpor")
     holds_impulse(w, a, "diablerise")
     assert a.blocker
-    w.action = ()
+    windows.pop(w, a)
     text = diablerie(w, a.blocker, a.minion, act.take is not False)
     w.note(f"{w.name(a.blocker)} diablerises {w.name(a.minion)}{text}", w.author, a.actor)
     politics.open_blood_hunt(w, a.blocker)
@@ -423,7 +433,7 @@ def diablerise_blocked(w: Work, act: DiableriseAct) -> None:
 def _succeed(w: Work, a: Action) -> None:
     """P4, successful: the cost is paid and the basic effect of §3 applied."""
     name = w.name(a.minion)
-    w.action = ()
+    windows.pop(w, a)
     minion = w.cards[a.minion]
     if a.cost_blood:
         paid = min(a.cost_blood, minion.counters)
@@ -549,24 +559,18 @@ def action_words(w: Work, a: Action) -> str:
     return text
 
 
-def settle_impulse(w: Work) -> None:
-    """After any act: an impulse held by a Methuselah who left the game moves on; an action whose
-    actor or acting minion left ends with no effect."""
+def settle_action(w: Work) -> None:
+    """After any act: an action whose actor or acting minion left ends with no effect (the
+    impulse of a Methuselah who left moves on in :func:`windows.settle`)."""
     a = w.open_action
     if a is None:
         return
     minion = w.cards.get(a.minion)
     if w.p(a.actor).status != Status.IN or minion is None or minion.zone not in (Zone.READY, Zone.TORPOR):
-        w.action = ()
+        windows.pop(w, a)
         if a.card and a.card in w.cards and w.cards[a.card].zone == Zone.ASIDE:
             w.move(a.card, Target.ASH)
         w.note("The acting minion is gone: the action ends with no effect", a.actor)
-        return
-    if w.p(a.impulse).status != Status.IN:
-        game = w.in_game()
-        full = impulse_order(a, [s for s in w.seating if s in game or s == a.impulse])
-        later = [s for s in full[full.index(a.impulse) + 1 :] if s in game]
-        if later:
-            w.action = replace(a, impulse=later[0])
-        else:
-            _close_window(w, a)
+
+
+windows.register(Action, windows.Kind(close=_close_window, passed=_passed, left=_decline_diablerie))

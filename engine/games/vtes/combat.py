@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
+from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
-from engine.games.vtes.state import Claim, Combat, Strike, clockwise_after
-from engine.games.vtes.vocab import CombatStep, Lift, Status, Target, Zone
+from engine.games.vtes.state import Claim, Combat, Loop, OpenWindow, Strike, clockwise_after
+from engine.games.vtes.vocab import CombatStep, Lift, Target, Zone
 from engine.games.vtes.work import Work
 
 _STEP_WORDS: dict[CombatStep, str] = {
@@ -79,7 +80,8 @@ def open_combat(w: Work, acting: Pos, opposing: Pos) -> None:
     a, o = w.cards[acting], w.cards[opposing]
     for seat in dict.fromkeys((a.controller, o.controller)):
         w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
-    w.combat = Combat(acting=acting, opposing=opposing, impulse=a.controller)
+    fresh = Combat(acting=acting, opposing=opposing)
+    windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
     w.combats += 1
     w.note(
         f"{w.name(acting)} and {w.name(opposing)} enter combat: round 1, before range",
@@ -94,15 +96,24 @@ def _ready(w: Work, pos: Pos) -> bool:
 
 
 def _end(w: Work, c: Combat) -> None:
-    w.combat = ()
+    windows.pop(w, c)
     w.note(f"The combat between {w.name(c.acting)} and {w.name(c.opposing)} is over", *controllers(w, c))
     if w.time_called and w.open_action is None:
         w.end_by_time()
 
 
+def _loop(w: Work, c: Combat, step: CombatStep) -> Loop:
+    """The impulse of ``step``: a loop in the order of :func:`combat_order`, but in the strike step
+    the controller of the combatant whose strike is due alone (5.4)."""
+    if step == CombatStep.STRIKE:
+        waiting = due(c)
+        return windows.only(w.cards[waiting[0]].controller if waiting else controllers(w, c)[0])
+    return windows.loop(_order(w, c), w.in_game())
+
+
 def _to_step(w: Work, c: Combat, step: CombatStep) -> None:
-    acting, _ = controllers(w, c)
-    w.combat = replace(c, step=step, impulse=acting)
+    at = replace(c, step=step)
+    windows.put(w, replace(at, loop=_loop(w, at, step)))
 
 
 # --- the loops ------------------------------------------------------------------------------------
@@ -181,21 +192,19 @@ def _claim_by_hand(w: Work, c: Combat, act: CombatCardAct | StrikeAct, minion: P
     w.note(f"{seat_ref(w.author)} changes by hand {text} (cause: {BY_HAND}); act {w.acts} may be disputed", seat)
 
 
-def pass_combat(w: Work) -> None:
-    """The impulse holder passes in a combat step; the last pass of the order ends the step."""
-    c = _open(w)
-    if c.step == CombatStep.STRIKE:
+def _may_pass(w: Work, window: OpenWindow) -> None:
+    """The strike step is no loop: each combatant's strike is chosen, never passed (5.4)."""
+    assert isinstance(window, Combat)
+    if window.step == CombatStep.STRIKE:
         raise IllegalMove("strikes are chosen, not passed: choose a strike (the hand strike by default)")
-    _holds_impulse(w, c, "pass")
-    order = _order(w, c)
-    i = order.index(w.author)
-    if i + 1 < len(order):
-        w.combat = replace(c, impulse=order[i + 1])
-        return
-    _close_step(w, c)
 
 
-def _close_step(w: Work, c: Combat) -> None:
+def _close_step(w: Work, window: OpenWindow) -> None:
+    """Every Methuselah passed in a step's loop: the combat moves to its next step (5.2), the
+    damage step resolves the pair of strikes, the end of the round ends the combat or, when a
+    press stands, opens the next round."""
+    assert isinstance(window, Combat)
+    c = window
     match c.step:
         case CombatStep.BEFORE_RANGE:
             _to_step(w, c, CombatStep.RANGE)
@@ -212,22 +221,16 @@ def _close_step(w: Work, c: Combat) -> None:
             if c.over or not c.press or not (_ready(w, c.acting) and _ready(w, c.opposing)):
                 _end(w, c)
                 return
-            acting, _ = controllers(w, c)
-            w.combat = Combat(
-                acting=c.acting,
-                opposing=c.opposing,
-                round=c.round + 1,
-                impulse=acting,
-            )
+            fresh = Combat(acting=c.acting, opposing=c.opposing, round=c.round + 1)
+            windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
             w.note(f"The press stands: round {c.round + 1}, before range", *controllers(w, c))
         case CombatStep.STRIKE:
             raise AssertionError("the strike step is not a loop")
 
 
 def _play(w: Work, c: Combat) -> None:
-    """A play returns the impulse to the acting combatant's controller (5.1)."""
-    acting, _ = controllers(w, c)
-    w.combat = replace(c, impulse=acting)
+    """A play returns the impulse to the acting combatant's controller, first of the order (5.1)."""
+    windows.put(w, windows.returned(c, w.in_game()))
 
 
 def play_in_combat(w: Work, types: set[str], name: str) -> None:
@@ -386,7 +389,7 @@ def strike(w: Work, act: StrikeAct) -> None:
         _claim_by_hand(w, c, act, minion, f"the strike of {w.name(minion)}: {strike_words(s)}")
     left = due(c)
     if left:
-        w.combat = replace(c, impulse=w.cards[left[0]].controller)
+        windows.put(w, replace(c, loop=_loop(w, c, CombatStep.STRIKE)))
     else:
         _to_step(w, c, CombatStep.DAMAGE)
 
@@ -442,8 +445,7 @@ def _resolve_pair(w: Work, c: Combat) -> None:
         _to_step(w, replace(c, over=True), CombatStep.END_OF_ROUND)
         return
     if any(k > 0 for k in c.extra):
-        first = c.acting if c.extra[0] > 0 else c.opposing
-        w.combat = replace(c, step=CombatStep.STRIKE, impulse=w.cards[first].controller)
+        _to_step(w, c, CombatStep.STRIKE)
         w.note("Additional strikes", *controllers(w, c))
         return
     _to_step(w, c, CombatStep.PRESS)
@@ -574,18 +576,23 @@ def apply_damage(w: Work, pos: Pos, normal: int, aggravated: int) -> None:
 
 def settle_combat(w: Work) -> None:
     """After any act: a combatant no longer ready ends the round and the combat, the end-of-round
-    step still to come (5.8); an impulse held by a Methuselah who left the game moves on."""
+    step still to come (5.8) (an impulse held by a Methuselah who left the game moves on in
+    :func:`windows.settle`)."""
     c = w.open_combat
     if c is None:
         return
     if not (c.acting in w.cards and c.opposing in w.cards):
-        w.combat = ()
+        windows.pop(w, c)
         return
     if not (_ready(w, c.acting) and _ready(w, c.opposing)) and not c.over:
         w.note("A combatant is no longer ready: the combat ends after the end of the round", *controllers(w, c))
         _to_step(w, replace(c, over=True, strikes=()), CombatStep.END_OF_ROUND)
-        c = _open(w)
-    if w.p(c.impulse).status != Status.IN:
-        order = _order(w, c)
-        acting, _ = controllers(w, c)
-        w.combat = replace(c, impulse=order[0] if order else acting)
+
+
+def _holder_left(w: Work, window: OpenWindow) -> None:
+    """The Methuselah whose strike was due left the game: the combat ends after this round (5.8)."""
+    assert isinstance(window, Combat)
+    _to_step(w, replace(window, over=True, strikes=()), CombatStep.END_OF_ROUND)
+
+
+windows.register(Combat, windows.Kind(close=_close_step, may_pass=_may_pass, left=_holder_left))

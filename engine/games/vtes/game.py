@@ -33,7 +33,7 @@ from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import StrikeChoice, step_words, strike_words
 from engine.games.vtes.politics import terms_template
 from engine.games.vtes.spec import SPEC
-from engine.games.vtes.state import Methuselah, VtesState, format_vp, ruleset_of
+from engine.games.vtes.state import Combat, Methuselah, OpenWindow, Referendum, VtesState, format_vp, ruleset_of
 from engine.games.vtes.vocab import (
     ACTION_VERBS,
     ActionKind,
@@ -113,8 +113,9 @@ class VtesGame:
     def pending(self, state: VtesState) -> Pending:
         """Queued table operations first; else the seats that may act: in play, the acting
         Methuselah first, then every other Methuselah in the game in seating order (any of them may
-        record a change by hand). The table waits for (``awaited``) the holder of the impulse in an
-        open action (shared/rules/vtes-actions.md P1), else the acting Methuselah."""
+        record a change by hand). The table waits for (``awaited``) the holder of the innermost open
+        window's impulse (shared/rules/vtes-actions.md P1; while polling, those not done), else the
+        acting Methuselah."""
         if state.queue:
             return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]))
         if state.step == Step.JOINING:
@@ -124,24 +125,11 @@ class VtesGame:
             order = state.in_game()
             i = order.index(state.acting)
             actors = order[i:] + order[:i]
-            referendum = state.open_referendum
-            if referendum is not None:
-                if referendum.step == Poll.VOTING:
-                    left = tuple(s for s in order if s not in referendum.done)
-                    return Pending(actors=actors, waiting="polling: votes and ballots", awaited=left)
-                who = seat_ref(referendum.impulse)
-                return Pending(actors=actors, waiting=f"{who}: the referendum", awaited=(referendum.impulse,))
-            fight = state.open_combat
-            if fight is not None:
-                who = seat_ref(fight.impulse)
-                return Pending(
-                    actors=actors, waiting=f"{who}: combat, {step_words(fight.step)}", awaited=(fight.impulse,)
-                )
-            action = state.open_action
-            if action is not None:
-                # Anyone may record by hand; the table waits for the impulse (vtes-actions.md P1).
-                who = seat_ref(action.impulse)
-                return Pending(actors=actors, waiting=f"{who} holds the impulse", awaited=(action.impulse,))
+            top = state.innermost
+            if top is not None:
+                # Anyone may record by hand; the table waits for the innermost window's impulse
+                # (vtes-actions.md P1), or, while polling, for those not done.
+                return Pending(actors=actors, waiting=_window_words(top), awaited=_awaited(state, top))
             return Pending(
                 actors=actors, waiting=f"{seat_ref(state.acting)}: {state.phase} phase", awaited=(state.acting,)
             )
@@ -200,6 +188,28 @@ class VtesGame:
     def abandon(self, state: VtesState, seat: int) -> tuple[VtesState, tuple[Note, ...]]:
         """See :func:`engine.games.vtes.rules.abandon_seat`."""
         return rules.abandon_seat(state, seat)
+
+
+def _awaited(state: VtesState, top: OpenWindow) -> tuple[int, ...]:
+    """The seats the innermost window waits for: its impulse's holder; while polling, every
+    Methuselah in the game not done (7.1)."""
+    if isinstance(top, Referendum) and top.step == Poll.VOTING:
+        return tuple(s for s in state.in_game() if s not in top.done)
+    return (top.loop.holder,) if top.loop.holder >= 0 else ()
+
+
+def _window_words(top: OpenWindow) -> str:
+    """What the innermost window waits for, in words with seat placeholders."""
+    who = seat_ref(top.loop.holder)
+    match top:
+        case Referendum() if top.step == Poll.VOTING:
+            return "polling: votes and ballots"
+        case Referendum():
+            return f"{who}: the referendum"
+        case Combat():
+            return f"{who}: combat, {step_words(top.step)}"
+        case _:
+            return f"{who} holds the impulse"
 
 
 def _waiting_ops(op: Op) -> str:

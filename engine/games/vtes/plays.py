@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat, politics
+from engine.games.vtes import combat, politics, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct
 from engine.games.vtes.actions import (
     ACTION_TYPES,
@@ -17,6 +17,7 @@ from engine.games.vtes.actions import (
     action_words,
     after_action,
     holds_impulse,
+    impulse_order,
     is_minion,
     open_action,
 )
@@ -115,10 +116,9 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         if a.bleed_mods:
             raise IllegalMove("another action modifier already increases this bleed: a second is refused (4.6)")
         a = replace(a, bleed_mods=a.bleed_mods + 1)
-    w.action = a
+    windows.put(w, a)
     _apply_numbers(w, numbers, name)
-    done = open_action(w)
-    w.action = replace(done, impulse=done.actor)
+    windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
 def _timing_words(types: set[str]) -> str:
@@ -137,8 +137,7 @@ def adjust(w: Work, act: AdjustAct) -> None:
     numbers = Numbers.of(act)
     source = w.name(act.by) if act.by is not None else esc(act.cause or "")
     _apply_numbers(w, numbers, source)
-    done = open_action(w)
-    w.action = replace(done, impulse=done.actor)
+    windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
 def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
@@ -186,8 +185,9 @@ def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
         if n.target == a.actor or not 0 <= n.target < w.seats or w.p(n.target).status != Status.IN:
             raise IllegalMove("the new target is another Methuselah in the game, not the acting one")
         a = replace(a, targets=(n.target,), declined=(), tried=(), window=Window.NO_ATTEMPT)
+        a = replace(a, loop=windows.loop(impulse_order(a, w.in_game()), w.in_game()))
         changes.append(f"the target is now {seat_ref(n.target)}: blocking reopens")
-    w.action = a
+    windows.put(w, a)
     w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
 
 
@@ -199,7 +199,7 @@ def end_action(w: Work, act: ActionEndAct) -> None:
     card = w.card(by)
     if card.zone.hidden:
         raise IllegalMove("the card that ends the action must be face up (played, or in play)")
-    w.action = ()
+    windows.pop(w, a)
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         w.move(a.card, Target.ASH)
     w.note(f"{w.name(by)} ends {action_words(w, a)}: no cost, no effect", a.actor, w.author)

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, MalformedAct, Pos, seat_ref
+from engine.games.vtes import windows
 from engine.games.vtes.act_records import TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.state import Referendum, Vote, clockwise_after
-from engine.games.vtes.vocab import Poll, Status, Target, VoteSource, Zone
+from engine.games.vtes.state import OpenWindow, Referendum, Vote, clockwise_after
+from engine.games.vtes.vocab import Poll, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
 
 TITLE_VOTES: dict[str, int] = {
@@ -79,7 +80,7 @@ def poll_order(caller: int, in_game: Sequence[int]) -> tuple[int, ...]:
 
 def open_referendum(w: Work, caller: int, minion: Pos, card: Pos | tuple[()]) -> None:
     """A successful political action (P4): the acting Methuselah records the terms first."""
-    w.referendum = Referendum(caller=caller, minion=minion, card=card, step=Poll.TERMS, impulse=caller)
+    windows.put(w, Referendum(caller=caller, minion=minion, card=card, step=Poll.TERMS, loop=windows.only(caller)))
     w.referendums += 1
     w.note(f"A referendum: {seat_ref(caller)} records its terms", caller)
 
@@ -88,13 +89,14 @@ def open_blood_hunt(w: Work, diablerist: Pos) -> None:
     """6.4: a blood hunt follows a diablerie at once; no calling card, no blocks; the impulse
     starts with the Methuselah whose turn it is (reading, P7)."""
     name = w.name(diablerist)
-    w.referendum = Referendum(
+    hunt = Referendum(
         caller=w.acting,
         hunted=diablerist,
         terms=f"Blood hunt: {name} burns",
         step=Poll.BEFORE,
-        impulse=w.acting,
+        loop=windows.loop(poll_order(w.acting, w.in_game()), w.in_game()),
     )
+    windows.put(w, hunt)
     w.referendums += 1
     w.note(f"A blood hunt is called on {name}: if it passes, {name} burns", w.cards[diablerist].controller)
 
@@ -120,23 +122,26 @@ def terms(w: Work, act: TermsAct) -> None:
     if not text.strip() or len(text) > _TERMS_MAX:
         raise MalformedAct(f"the terms are a text of 1 to {_TERMS_MAX} characters")
     words = " ".join(text.split())
-    w.referendum = replace(r, terms=words, step=Poll.BEFORE, impulse=r.caller)
+    before = replace(
+        r, terms=words, step=Poll.BEFORE, loop=windows.loop(poll_order(r.caller, w.in_game()), w.in_game())
+    )
+    windows.put(w, before)
 
 
-def pass_poll(w: Work) -> None:
-    """The impulse holder passes before votes; the last pass of the order opens the polling."""
-    r = _open(w)
-    if r.step == Poll.TERMS:
-        raise IllegalMove(f"{seat_ref(r.caller)} records the terms first")
-    if r.step == Poll.VOTING:
+def _may_pass(w: Work, window: OpenWindow) -> None:
+    """Only the step before votes is a loop: the terms are recorded, polling is answered with
+    ``done`` (7.1)."""
+    assert isinstance(window, Referendum)
+    if window.step == Poll.TERMS:
+        raise IllegalMove(f"{seat_ref(window.caller)} records the terms first")
+    if window.step == Poll.VOTING:
         raise IllegalMove("polling is open: cast your votes, then say you are done")
-    w.must_hold_impulse(r.impulse, "pass")
-    order = poll_order(r.caller, w.in_game())
-    i = order.index(w.author)
-    if i + 1 < len(order):
-        w.referendum = replace(r, impulse=order[i + 1])
-        return
-    w.referendum = replace(r, step=Poll.VOTING, impulse=-1, done=())
+
+
+def _open_polling(w: Work, window: OpenWindow) -> None:
+    """Every Methuselah passed before votes: polling opens (7.1 step 2)."""
+    assert isinstance(window, Referendum)
+    windows.put(w, replace(window, step=Poll.VOTING, loop=windows.NOBODY, done=()))
     w.note("Polling is open: cast your votes (for or against), then say you are done")
 
 
@@ -146,7 +151,7 @@ def play_before_votes(w: Work) -> None:
     r = _open(w)
     if r.step == Poll.BEFORE:
         w.must_hold_impulse(r.impulse, "play")
-        w.referendum = replace(r, impulse=r.caller)
+        windows.put(w, windows.returned(r, w.in_game()))
     elif r.step == Poll.TERMS:
         raise IllegalMove(f"{seat_ref(r.caller)} records the terms first")
 
@@ -240,7 +245,7 @@ def vote(w: Work, act: VoteAct) -> None:
         raise IllegalMove(f"{w.name(ref)}'s votes are cast already: a source votes once, all one way (7.3)")
     v = Vote(w.author, b.source, ref, count, b.side)
     r = replace(r, votes=(*r.votes, v), done=())
-    w.referendum = r
+    windows.put(w, r)
     what = w.name(ref) if ref else "the Edge"
     side = "for" if b.side else "against"
     cast = "a ballot" if b.source == VoteSource.BALLOT else f"{count} vote{'s' if count != 1 else ''}"
@@ -272,13 +277,13 @@ def done(w: Work) -> None:
     if w.author in r.done:
         raise IllegalMove("you are done already: the others may still vote")
     r = replace(r, done=(*r.done, w.author))
-    w.referendum = r
+    windows.put(w, r)
     if all(s in r.done for s in w.in_game()):
         _resolve(w, r)
 
 
 def _resolve(w: Work, r: Referendum) -> None:
-    w.referendum = ()
+    windows.pop(w, r)
     yes, no = r.total(True), r.total(False)
     passed = yes > no
     outcome = "passes" if passed else ("fails: a tie" if yes == no else "fails")
@@ -293,15 +298,18 @@ def _resolve(w: Work, r: Referendum) -> None:
 
 
 def settle_poll(w: Work) -> None:
-    """After any act: an impulse held by a Methuselah who left moves on; polling closes when the
-    Methuselahs still in the game are all done."""
+    """After any act: polling closes when the Methuselahs still in the game are all done (an
+    impulse held by a Methuselah who left moves on in :func:`windows.settle`)."""
     r = w.open_referendum
-    if r is None:
-        return
-    if r.step == Poll.VOTING:
-        if all(s in r.done for s in w.in_game()):
-            _resolve(w, r)
-        return
-    if w.p(r.impulse).status != Status.IN:
-        order = poll_order(r.caller, w.in_game())
-        w.referendum = replace(r, impulse=order[0] if order else -1)
+    if r is not None and r.step == Poll.VOTING and all(s in r.done for s in w.in_game()):
+        _resolve(w, r)
+
+
+def _caller_left(w: Work, window: OpenWindow) -> None:
+    """The caller left before recording the terms: the referendum ends with no terms (reading)."""
+    assert isinstance(window, Referendum)
+    windows.pop(w, window)
+    w.note("The Methuselah who called the referendum has left the game: it ends without a vote")
+
+
+windows.register(Referendum, windows.Kind(close=_open_polling, may_pass=_may_pass, left=_caller_left))

@@ -36,7 +36,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, combat, plays, politics
+from engine.games.vtes import actions, combat, plays, politics, windows
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -557,14 +557,8 @@ def _act_shuffle(w: Work, act: ShuffleAct) -> None:
 
 
 def _act_pass(w: Work, act: BareAct) -> None:
-    """A ``pass`` in whatever is under way: a referendum's loop before votes, a combat step, an
-    action's window (P1)."""
-    if w.open_referendum is not None:
-        politics.pass_poll(w)
-    elif w.open_combat is not None:
-        combat.pass_combat(w)
-    else:
-        actions.pass_impulse(w)
+    """A ``pass`` in the innermost open window (P1: :func:`windows.pass_impulse`)."""
+    windows.pass_impulse(w)
 
 
 def _act_done(w: Work, act: BareAct) -> None:
@@ -769,9 +763,10 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
     if w.lift is not None and not w.lifted:
         raise IllegalMove(f"this act breaks no rule of kind {str(w.lift)!r}: there is nothing for the card to lift")
     w.settle_ousts(predators)
-    actions.settle_impulse(w)
+    actions.settle_action(w)
     combat.settle_combat(w)
     politics.settle_poll(w)
+    windows.settle(w)
     return w.freeze(), tuple(w.notes)
 
 

@@ -115,6 +115,18 @@ class OutRecord:
 
 
 @dataclass(frozen=True)
+class Loop:
+    """The impulse of one open window (shared/rules/vtes-actions.md 5.1, P1): ``order``, the seats
+    in the order the impulse passes (set when the window or step opens; a seat that has left the
+    game since is skipped); ``holder``, the seat that holds it (-1: nobody, e.g. while polling).
+    A window step that is not a loop (a strike, the terms, a diablerie decision) has no ``order``:
+    only its ``holder`` acts. :mod:`engine.games.vtes.windows` is the one place that moves it."""
+
+    order: tuple[int, ...] = ()
+    holder: int = -1
+
+
+@dataclass(frozen=True)
 class Action:
     """The one open minion action (shared/rules/vtes-actions.md 4, P1–P4).
 
@@ -125,7 +137,7 @@ class Action:
     diablerie, the equipment taken from another minion, else ``()``; ``stealth``, ``intercept``:
     the action's numbers (intercept belongs to the block attempt, 0 without one); ``amount``: the
     bleed or hunt amount; ``cost_blood`` (from the acting minion), ``cost_pool`` (from the actor):
-    paid on success. ``window``: a :class:`Window`; ``impulse``: the seat holding the impulse;
+    paid on success. ``window``: a :class:`Window`; ``loop``: its impulse (:class:`Loop`);
     ``declined``: seats that declined to block (final, 4.2); ``tried``: minions whose block
     attempt on this action failed (each attempts once; others may follow, 4.2); ``blocker``: the
     minion attempting to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
@@ -145,7 +157,7 @@ class Action:
     cost_blood: int = 0
     cost_pool: int = 0
     window: Window = Window.NO_ATTEMPT
-    impulse: int = -1
+    loop: Loop = Loop()
     declined: tuple[int, ...] = ()
     tried: tuple[Pos, ...] = ()
     blocker: Pos | tuple[()] = ()
@@ -156,6 +168,11 @@ class Action:
     def directed(self) -> bool:
         """Directed: it targets other Methuselahs or what they control (1.2)."""
         return bool(self.targets)
+
+    @property
+    def impulse(self) -> int:
+        """The seat holding the impulse (-1: nobody)."""
+        return self.loop.holder
 
 
 @dataclass(frozen=True)
@@ -192,7 +209,8 @@ class Combat:
     ``extra``: additional strikes each combatant has left this round (acting, opposing);
     ``extra_used``: combatants that gained additional strikes this round (one source each);
     ``prevent``: ``(minion, normal, aggravated)`` damage prevented in the pair under way;
-    ``impulse``: the seat holding the impulse (in the strike step: whose strike is due);
+    ``loop``: the impulse of the step (:class:`Loop`; in the strike step no loop: its holder is
+    whose strike is due);
     ``press``: the minion whose press to continue stands, else ``()``; ``pressed``: the last
     minion to press; ``over``: combat ends after this round's end-of-round step.
     """
@@ -208,10 +226,15 @@ class Combat:
     extra: tuple[int, int] = (0, 0)
     extra_used: tuple[Pos, ...] = ()
     prevent: tuple[tuple[Pos, int, int], ...] = ()
-    impulse: int = -1
+    loop: Loop = Loop()
     press: Pos | tuple[()] = ()
     pressed: Pos | tuple[()] = ()
     over: bool = False
+
+    @property
+    def impulse(self) -> int:
+        """The seat holding the impulse, or whose strike is due (-1: nobody)."""
+        return self.loop.holder
 
 
 PRISCI_VOTES = 3
@@ -238,8 +261,9 @@ class Referendum:
     ``caller``: the acting Methuselah (the current Methuselah for a blood hunt); ``minion``: the
     acting vampire, else ``()``; ``card``: the calling political action card, else ``()``;
     ``hunted``: the diablerist of a blood hunt (6.4), else ``()``; ``terms``: in the acting
-    Methuselah's words; ``step``: a :class:`Poll`; ``impulse``: the seat holding the impulse
-    (terms, cards before votes); ``votes``; ``done``: seats finished since the last vote.
+    Methuselah's words; ``step``: a :class:`Poll`; ``loop``: the impulse (:class:`Loop`: the
+    caller alone for the terms, a loop for the cards before votes, nobody while polling); ``votes``;
+    ``done``: seats finished since the last vote.
     """
 
     caller: int
@@ -248,9 +272,14 @@ class Referendum:
     hunted: Pos | tuple[()] = ()
     terms: str = ""
     step: Poll = Poll.TERMS
-    impulse: int = -1
+    loop: Loop = Loop()
     votes: tuple[Vote, ...] = ()
     done: tuple[int, ...] = ()
+
+    @property
+    def impulse(self) -> int:
+        """The seat holding the impulse (-1: nobody, while polling)."""
+        return self.loop.holder
 
     def total(self, side: bool) -> int:
         """Votes cast for (``side`` True) or against, the prisci's 3 votes with the majority of
@@ -293,49 +322,62 @@ class Claim:
     disputed: tuple[int, ...] = ()
 
 
-class UnderWay:
-    """What is under way at the table, read from the ``action``, ``combat`` and ``referendum``
-    fields of a state (or of its working copy), each a record or ``()``."""
+type OpenWindow = Action | Combat | Referendum
+"""A window of play that is open: a minion action, a combat, a referendum (vtes-actions.md)."""
 
-    action: Action | tuple[()]
-    combat: Combat | tuple[()]
-    referendum: Referendum | tuple[()]
+
+class UnderWay:
+    """What is under way at the table, read from the ``windows`` of a state (or of its working
+    copy): the open windows, outer to inner (:mod:`engine.games.vtes.windows`)."""
+
+    windows: Sequence[OpenWindow]
+
+    @property
+    def innermost(self) -> OpenWindow | None:
+        """The innermost open window, whose impulse the table waits for, or None."""
+        return self.windows[-1] if self.windows else None
+
+    def _last[W: (Action, Combat, Referendum)](self, kind: type[W]) -> W | None:
+        for window in reversed(self.windows):
+            if isinstance(window, kind):
+                return window
+        return None
 
     @property
     def open_action(self) -> Action | None:
         """The open minion action, or None."""
-        return self.action if isinstance(self.action, Action) else None
+        return self._last(Action)
 
     @property
     def open_combat(self) -> Combat | None:
         """The combat under way, or None."""
-        return self.combat if isinstance(self.combat, Combat) else None
+        return self._last(Combat)
 
     @property
     def open_referendum(self) -> Referendum | None:
         """The referendum under way, or None."""
-        return self.referendum if isinstance(self.referendum, Referendum) else None
+        return self._last(Referendum)
 
 
 @dataclass(frozen=True)
 class VtesState(UnderWay):
     """The whole table.
 
-    ``step``: a :class:`Step`. ``options``: sorted (name, value) pairs. ``seating``: seats
-    clockwise, the first player first (turn order). ``queue``: table operations the game waits for.
-    ``turn``: turns begun; ``acting``: the acting Methuselah (-1 before play); ``phase``: the
-    acting Methuselah's :class:`Phase` (``Phase.NONE`` outside play). ``edge``: seat holding the
-    Edge, -1 for nobody. ``transfers``: transfers left in this influence phase. ``acts``: acts
-    applied so far (their numbers start at 1). ``time_calls``: seats that called time;
-    ``time_called``: the game ends at the end of the current minion action or phase. ``outs``: who
-    left, in order. ``end``: why the game ended (:class:`End`; ``End.NONE`` while it runs).
-    ``last``: the seat that gained the last-Methuselah VP, or -1. ``abandons``: seats recorded as
-    having abandoned. ``action``: the open minion action (:class:`Action`), or ``()``; ``done``:
-    the actions announced this turn; ``recruited``: allies recruited this turn (they do not act
-    until the next); ``claims``: changes recorded by hand to other Methuselahs' things
-    (:class:`Claim`); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
-    ``combat``, ``referendum``: the one under way (:class:`Combat`, :class:`Referendum`), or
-    ``()``; ``combats``, ``referendums``: how many the game has had.
+        ``step``: a :class:`Step`. ``options``: sorted (name, value) pairs. ``seating``: seats
+        clockwise, the first player first (turn order). ``queue``: table operations the game waits for.
+        ``turn``: turns begun; ``acting``: the acting Methuselah (-1 before play); ``phase``: the
+        acting Methuselah's :class:`Phase` (``Phase.NONE`` outside play). ``edge``: seat holding the
+        Edge, -1 for nobody. ``transfers``: transfers left in this influence phase. ``acts``: acts
+        applied so far (their numbers start at 1). ``time_calls``: seats that called time;
+        ``time_called``: the game ends at the end of the current minion action or phase. ``outs``: who
+        left, in order. ``end``: why the game ended (:class:`End`; ``End.NONE`` while it runs).
+        ``last``: the seat that gained the last-Methuselah VP, or -1. ``abandons``: seats recorded as
+        having abandoned. ``windows``: the open windows of play, outer to inner (an :class:`Action`, a
+    :class:`Combat`, a :class:`Referendum`); ``done``:
+        the actions announced this turn; ``recruited``: allies recruited this turn (they do not act
+        until the next); ``claims``: changes recorded by hand to other Methuselahs' things
+        (:class:`Claim`); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
+        ``combats``, ``referendums``: how many the game has had.
     """
 
     seats: int
@@ -361,14 +403,12 @@ class VtesState(UnderWay):
     end: End = End.NONE
     last: int = -1
     abandons: tuple[int, ...] = ()
-    action: Action | tuple[()] = ()
+    windows: tuple[OpenWindow, ...] = ()
     done: tuple[Done, ...] = ()
     recruited: tuple[Pos, ...] = ()
     claims: tuple[Claim, ...] = ()
     actions_taken: int = 0
     blocks: int = 0
-    combat: Combat | tuple[()] = ()
-    referendum: Referendum | tuple[()] = ()
     combats: int = 0
     referendums: int = 0
 

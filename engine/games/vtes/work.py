@@ -13,15 +13,13 @@ from engine.games.base import EndEvent, IllegalMove, Note, Op, Open, OptionValue
 from engine.games.vtes.acts import esc
 from engine.games.vtes.cards import CardInfo, card_base
 from engine.games.vtes.state import (
-    Action,
     CardState,
     Claim,
-    Combat,
     DeckShuffle,
     Done,
     Methuselah,
+    OpenWindow,
     OutRecord,
-    Referendum,
     UnderWay,
     VtesState,
     format_vp,
@@ -33,7 +31,7 @@ from engine.games.vtes.state import (
 from engine.games.vtes.vocab import End, Lift, Phase, Ruleset, Status, Step, Target, Zone
 
 #: Fields that are tuples of records in a state and lists in the working copy.
-_LISTS = frozenset({"players", "events", "queue", "outs", "claims"})
+_LISTS = frozenset({"players", "events", "queue", "outs", "claims", "windows"})
 
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(VtesState))
@@ -94,14 +92,12 @@ class Work(UnderWay):
     end: End
     last: int
     abandons: tuple[int, ...]
-    action: Action | tuple[()]
+    windows: list[OpenWindow]
     done: tuple[Done, ...]
     recruited: tuple[Pos, ...]
     claims: list[Claim]
     actions_taken: int
     blocks: int
-    combat: Combat | tuple[()]
-    referendum: Referendum | tuple[()]
     combats: int
     referendums: int
 
@@ -477,9 +473,7 @@ class Work(UnderWay):
         self.turn += 1
         self.acting = seat
         self.phase = Phase.UNLOCK
-        self.action = ()
-        self.combat = ()
-        self.referendum = ()
+        self.windows = []
         self.done = ()
         self.recruited = ()
         self.edge_used = False
