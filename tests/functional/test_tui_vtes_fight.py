@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.games.vtes.view import hunts_due
+from engine.games.vtes.offers import hunts_due
 from engine.games.vtes.vocab import ActionKind, CombatStep, Phase, Poll
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually

@@ -27,12 +27,8 @@ from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
-from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
+from engine.games.vtes.vocab import ACTION_TYPES, ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
-
-ACTION_TYPES = frozenset({"Action", "Political Action", "Ally", "Equipment", "Retainer"})
-"""Card types played as the card of an action (§2, "Minion Cards")."""
-MODIFIER, REACTION = "Action Modifier", "Reaction"
 
 DEFAULT_STEALTH: dict[ActionKind, int] = {
     ActionKind.BLEED: 0,

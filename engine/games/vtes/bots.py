@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.offers import hunts_due
 from engine.games.vtes.readings import StrikeReading, Terms, best_strike, bot_terms, strike_act, terms_acts
-from engine.games.vtes.view import hunts_due
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations

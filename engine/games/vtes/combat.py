@@ -19,26 +19,19 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
-from engine.games.vtes.state import Claim, Combat, Loop, OpenWindow, Strike, clockwise_after
-from engine.games.vtes.vocab import CombatStep, Lift, Target, Zone
+from engine.games.vtes.state import (
+    Claim,
+    Combat,
+    Loop,
+    OpenWindow,
+    Strike,
+    clockwise_after,
+    damage_result,
+    prevented,
+    strike_words,
+)
+from engine.games.vtes.vocab import CombatStep, Lift, Target, Zone, step_words
 from engine.games.vtes.work import Work
-
-_STEP_WORDS: dict[CombatStep, str] = {
-    CombatStep.BEFORE_RANGE: "before range",
-    CombatStep.RANGE: "range",
-    CombatStep.BEFORE_STRIKES: "before strikes",
-    CombatStep.STRIKE: "strikes",
-    CombatStep.DAMAGE: "damage",
-    CombatStep.PRESS: "press",
-    CombatStep.END_OF_ROUND: "end of round",
-}
-_LOOPS = (CombatStep.BEFORE_RANGE, CombatStep.RANGE, CombatStep.BEFORE_STRIKES, CombatStep.DAMAGE)
-
-
-def step_words(step: CombatStep) -> str:
-    """A combat step in a player's words ("before range")."""
-    return _STEP_WORDS[step]
-
 
 # --- who, in which order --------------------------------------------------------------------------
 
@@ -58,17 +51,6 @@ def combat_order(acting: int, opposing: int, in_game: Sequence[int]) -> tuple[in
 def _order(w: Work, c: Combat) -> tuple[int, ...]:
     acting, opposing = controllers(w, c)
     return combat_order(acting, opposing, w.in_game())
-
-
-def due(c: Combat) -> tuple[Pos, ...]:
-    """The combatants whose strike is still to be chosen in the pair under way, acting first: both
-    in the first pair of a round, then those with additional strikes left (5.6)."""
-    chosen = {s.minion for s in c.strikes}
-    if c.pairs == 0:
-        pair: tuple[Pos, ...] = (c.acting, c.opposing)
-    else:
-        pair = tuple(m for m, k in zip((c.acting, c.opposing), c.extra, strict=True) if k > 0)
-    return tuple(m for m in pair if m not in chosen)
 
 
 # --- opening and ending ---------------------------------------------------------------------------
@@ -106,7 +88,7 @@ def _loop(w: Work, c: Combat, step: CombatStep) -> Loop:
     """The impulse of ``step``: a loop in the order of :func:`combat_order`, but in the strike step
     the controller of the combatant whose strike is due alone (5.4)."""
     if step == CombatStep.STRIKE:
-        waiting = due(c)
+        waiting = c.due()
         return windows.only(w.cards[waiting[0]].controller if waiting else controllers(w, c)[0])
     return windows.loop(_order(w, c), w.in_game())
 
@@ -348,7 +330,7 @@ def strike(w: Work, act: StrikeAct) -> None:
     c = _open(w)
     if c.step != CombatStep.STRIKE:
         raise IllegalMove(f"strikes are chosen in the strike step, and this is {step_words(c.step)}")
-    waiting = due(c)
+    waiting = c.due()
     if w.author != c.impulse and waiting and any(s.minion == act.minion for s in c.strikes):
         # not "when it reaches you": this minion has no strike left to choose in the pair
         when = "this round" if c.pairs == 0 else "in this pair of additional strikes"
@@ -387,32 +369,11 @@ def strike(w: Work, act: StrikeAct) -> None:
         w.note(f"{w.name(minion)} strikes{played}{paid}", w.author)
     if not s.hand:
         _claim_by_hand(w, c, act, minion, f"the strike of {w.name(minion)}: {strike_words(s)}")
-    left = due(c)
+    left = c.due()
     if left:
         windows.put(w, replace(c, loop=_loop(w, c, CombatStep.STRIKE)))
     else:
         _to_step(w, c, CombatStep.DAMAGE)
-
-
-def strike_words(s: Strike) -> str:
-    """A strike in a player's words ("hand strike, 1 damage", "dodge", "2R aggravated, first strike")."""
-    if s.dodge:
-        return "dodge"
-    if s.ends:
-        return "combat ends"
-    if s.other:
-        return "a card's strike, applied by hand"
-    parts = []
-    if s.damage or not s.steal:
-        parts.append(f"{s.damage}{'R' if s.ranged else ''} {'aggravated ' if s.aggravated else ''}damage")
-    if s.steal:
-        parts.append(f"steal {s.steal} blood{' at range' if s.ranged and not s.damage else ''}")
-    if s.first:
-        parts.append("first strike")
-    if s.retainer:
-        parts.append("at a retainer")
-    text = ", ".join(parts)
-    return f"hand strike, {text}" if s.hand else text
 
 
 # --- resolution -------------------------------------------------------------------------------------
@@ -498,45 +459,6 @@ def _lose_life(w: Work, pos: Pos, points: int) -> None:
         w.move(pos, Target.ASH)
     elif lost:
         w.note(f"{w.name(pos)} loses {lost} life", card.controller)
-
-
-def prevented(c: Combat, target: Pos, normal: int, aggravated: int) -> tuple[int, int]:
-    """The ``(normal, aggravated)`` points of damage ``target`` still takes in the pair under way
-    once the prevention recorded in ``c`` (``prevent`` acts, P5) is taken off; never below 0."""
-    for minion, pn, pa in c.prevent:
-        if minion == target:
-            normal, aggravated = max(0, normal - pn), max(0, aggravated - pa)
-    return normal, aggravated
-
-
-@dataclass(frozen=True)
-class DamageResult:
-    """What ``normal`` and ``aggravated`` points of damage do to a minion (P6): ``left``: its
-    blood (a vampire) or life (an ally or retainer) afterwards; ``wounded``: a vampire that could
-    not mend it all, or was in torpor; ``burned``: it burns."""
-
-    left: int
-    wounded: bool
-    burned: bool
-
-
-def damage_result(counters: int, crypt: bool, torpor: bool, normal: int, aggravated: int) -> DamageResult:
-    """The damage arithmetic of P6, after prevention, on a minion with ``counters`` blood (a
-    vampire, ``crypt``) or life, ``torpor``: a vampire in torpor. A vampire mends normal damage
-    with blood (what it cannot mend wounds it); aggravated damage cannot be mended, the first point
-    wounds an unwounded vampire, each other point burns 1 blood or, with none left, burns the
-    vampire. An ally or a retainer loses 1 life per point, burned at 0. Changes nothing: this is
-    what :func:`apply_damage` applies and what a screen foresees."""
-    if not crypt:
-        left = max(0, counters - normal - aggravated)
-        return DamageResult(left, False, left == 0 and bool(normal or aggravated))
-    blood = counters - min(normal, counters)
-    wounded = normal > counters or torpor
-    left = aggravated
-    if not wounded and left:
-        wounded, left = True, left - 1
-    burned = left > blood
-    return DamageResult(max(0, blood - left), wounded, burned)
 
 
 def apply_damage(w: Work, pos: Pos, normal: int, aggravated: int) -> None:

@@ -30,10 +30,19 @@ from engine.games.vtes.act_records import StrikeAct
 from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import act_name, esc, parse_act
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.combat import StrikeChoice, step_words, strike_words
+from engine.games.vtes.combat import StrikeChoice
 from engine.games.vtes.politics import terms_template
 from engine.games.vtes.spec import SPEC
-from engine.games.vtes.state import Combat, Methuselah, OpenWindow, Referendum, VtesState, format_vp, ruleset_of
+from engine.games.vtes.state import (
+    Combat,
+    Methuselah,
+    OpenWindow,
+    Referendum,
+    VtesState,
+    format_vp,
+    ruleset_of,
+    strike_words,
+)
 from engine.games.vtes.vocab import (
     ACTION_VERBS,
     ActionKind,
@@ -44,6 +53,7 @@ from engine.games.vtes.vocab import (
     Step,
     Target,
     TransferKind,
+    step_words,
 )
 
 if TYPE_CHECKING:
@@ -172,10 +182,10 @@ class VtesGame:
         return views.build_view(state, seat, known)
 
     def legal_acts(self, view: views.VtesView) -> list[Act]:
-        """See :func:`engine.games.vtes.view.legal_acts`."""
-        from engine.games.vtes import view as views
+        """See :func:`engine.games.vtes.offers.legal_acts`."""
+        from engine.games.vtes.offers import legal_acts
 
-        return views.legal_acts(view)
+        return legal_acts(view)
 
     def describe(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
         """The act in a player's words, e.g. ``"{s1}'s Theo Bell (G2) bleeds {s2} for 2"``."""

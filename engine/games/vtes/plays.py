@@ -11,9 +11,6 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct
 from engine.games.vtes.actions import (
-    ACTION_TYPES,
-    MODIFIER,
-    REACTION,
     action_words,
     after_action,
     holds_impulse,
@@ -22,7 +19,7 @@ from engine.games.vtes.actions import (
     open_action,
 )
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.vocab import ActionKind, Lift, Status, Target, Window, Zone
+from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Lift, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
 
 

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
 from engine.games.vtes.cards import card_base, card_id
-from engine.games.vtes.vocab import CombatStep, Do, Target, Zone
+from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
 
 if TYPE_CHECKING:  # the view reads this module's combat steps
+    from engine.games.vtes.state import Action
     from engine.games.vtes.view import CardView, VtesView
 
 _LINE = re.compile(
@@ -479,3 +480,58 @@ def terms_acts(view: VtesView, terms: Terms) -> list[Act]:
         if target.counters:
             acts.append({"do": Do.BLOOD, "card": where, "delta": target.counters, "cause": terms.cause})
     return acts
+
+
+# --- reactions: when one fits a window ------------------------------------------------------------
+
+
+_LEVEL_PREFIX = re.compile(r"^(?:\[[a-z]{3}\]\s*)+")
+_INTERCEPT_ONLY = re.compile(r"^\+\d+ intercept\.?$")
+
+
+def reaction_fits(text: str, a: Action, view: VtesView, seat: int) -> bool:
+    """Whether a reaction card could be played in ``a`` by ``seat``, read from its "Only usable …"
+    sentences for what a window decides (a bleed at you, an action directed at you, a referendum,
+    a block by your minion, a locked minion waking to block) and from an effect that is only "+N
+    intercept" (for a Methuselah who may block); per Discipline level, the card fits when one
+    level does. True when the text names no such condition. The engine applies no card text:
+    this only spares a player a stop where the card cannot be played."""
+
+    def mine(pos: Pos | tuple[()]) -> bool:
+        card = view.card(pos) if pos else None
+        return card is not None and card.controller == seat
+
+    bleed = a.kind == ActionKind.BLEED
+    blocking = (seat in view.blockers() and seat not in a.declined) or mine(a.blocker)
+    locked = any(c.locked for c in view.controlled(seat) if c.crypt or "Ally" in c.types)
+    conditions = (
+        (("during a referendum", "during the polling step"), False),
+        (
+            ("is bleeding you", "bleeds you", "bleed action directed at you", "bleed against you"),
+            bleed and seat in a.targets,
+        ),
+        (("during a bleed action",), bleed),
+        (
+            ("during an action directed at you", "directed at a minion or location you control"),
+            seat in a.targets or mine(a.target_card),
+        ),
+        (
+            ("if this vampire blocks", "by a blocking vampire", "who has blocked", "if this baali blocks"),
+            mine(a.blocker),
+        ),
+        (("by a locked vampire", "by a locked minion"), blocking and locked),
+        (("attempts to block", "attempt to block", "about to enter combat"), blocking),
+        (("would be burned", "is being burned", "being diablerized", "attempts to commit diablerie"), False),
+    )
+    lines = [" ".join(line.lower().split()) for line in text.splitlines() if line.strip()]
+    general = [line for line in lines if not _LEVEL_PREFIX.match(line)]
+    levels = [line for line in lines if _LEVEL_PREFIX.match(line)]
+
+    def level_fits(line: str) -> bool:
+        said = " ".join([*general, line])
+        if not all(fits or not any(p in said for p in phrases) for phrases, fits in conditions):
+            return False
+        effect = _LEVEL_PREFIX.sub("", line) if line else " ".join(general)
+        return blocking or not _INTERCEPT_ONLY.match(effect)
+
+    return any(level_fits(line) for line in levels or [""])

@@ -76,8 +76,9 @@ carry it (docs/protocol.md 4.1), a profile keeps it, and an organiser's result l
 
 
 def _auto_act(view: Any) -> Act | None:
-    """A pass when the seat holds the impulse with nothing it could do (:func:`view.auto_pass`)."""
-    from engine.games.vtes.view import auto_pass
+    """A pass when the seat holds the impulse with nothing it could do
+    (:func:`engine.games.vtes.autopass.auto_pass`)."""
+    from engine.games.vtes.autopass import auto_pass
 
     return auto_pass(view)
 

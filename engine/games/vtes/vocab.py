@@ -334,3 +334,24 @@ class Poll(StrEnum):
     """Cards usable before votes and ballots are cast: an impulse loop."""
     VOTING = "voting"
     """Everyone casts votes in any order and says when done."""
+
+
+ACTION_TYPES = frozenset({"Action", "Political Action", "Ally", "Equipment", "Retainer"})
+"""Card types played as the card of an action (shared/rules/vtes-actions.md §2, "Minion Cards")."""
+MODIFIER, REACTION = "Action Modifier", "Reaction"
+"""The card types played during an action: by the acting Methuselah, by another (§2)."""
+
+_STEP_WORDS: dict[CombatStep, str] = {
+    CombatStep.BEFORE_RANGE: "before range",
+    CombatStep.RANGE: "range",
+    CombatStep.BEFORE_STRIKES: "before strikes",
+    CombatStep.STRIKE: "strikes",
+    CombatStep.DAMAGE: "damage",
+    CombatStep.PRESS: "press",
+    CombatStep.END_OF_ROUND: "end of round",
+}
+
+
+def step_words(step: CombatStep) -> str:
+    """A combat step in a player's words ("before range")."""
+    return _STEP_WORDS[step]

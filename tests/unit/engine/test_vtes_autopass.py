@@ -14,20 +14,14 @@ import dataclasses
 
 import pytest
 
+from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.game import VTES
-from engine.games.vtes.readings import combat_steps
+from engine.games.vtes.offers import legal_acts, vote_sources, window_cards
+from engine.games.vtes.readings import combat_steps, reaction_fits
 from engine.games.vtes.simulate import _seat_bots
 from engine.games.vtes.spec import SPEC
-from engine.games.vtes.view import (
-    CardView,
-    VtesView,
-    auto_pass,
-    legal_acts,
-    reaction_fits,
-    vote_sources,
-    window_cards,
-)
+from engine.games.vtes.view import CardView, VtesView
 from engine.sim import SimTable
 from tests.support.vtes_fight import Fight, fight_table, in_hand, titled_table
 from tests.support.vtes_sim import act, copy_table

@@ -17,9 +17,9 @@ import pytest
 from engine.games.base import Note
 from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.readings import TermsKind, terms_reading
 from engine.games.vtes.simulate import vtes_table
-from engine.games.vtes.view import legal_acts
 from tests.support.vtes_fight import Fight, card, fight_table, in_hand, refused, titled_table
 from tests.support.vtes_sim import act, copy_table
 

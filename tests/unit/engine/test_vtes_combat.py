@@ -17,10 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.games.vtes import VTES
+from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import apply_damage
+from engine.games.vtes.offers import legal_acts
+from engine.games.vtes.readings import reaction_fits
 from engine.games.vtes.simulate import simulate_vtes
-from engine.games.vtes.view import auto_pass, legal_acts, reaction_fits
 from engine.games.vtes.vocab import Zone
 from engine.games.vtes.work import Work
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, in_hand, refused

@@ -14,11 +14,12 @@ import dataclasses
 
 import pytest
 
+from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
+from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.readings import StrikeReading, best_strike, combat_steps, strike_readings
-from engine.games.vtes.view import auto_pass, legal_acts
 from engine.games.vtes.vocab import CombatStep
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, in_hand, refused
 from tests.support.vtes_sim import act, copy_table

@@ -15,8 +15,8 @@ import dataclasses
 
 import pytest
 
+from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.politics import poll_order, printed_title, title_votes
-from engine.games.vtes.view import legal_acts
 from engine.games.vtes.work import Work
 from tests.support.vtes_fight import Fight, card, in_hand, refused, titled_table
 from tests.support.vtes_sim import act, copy_table

@@ -4,7 +4,7 @@ a bot writes seats as placeholders; the box, like the narration, shows their nam
 from __future__ import annotations
 
 from engine.games.vtes.bots import VtesBot
-from engine.games.vtes.view import legal_acts
+from engine.games.vtes.offers import legal_acts
 from tests.support.vtes_fight import titled_table
 from tests.support.vtes_sim import act
 from tui.games.vtes.fight_text import referendum_lines

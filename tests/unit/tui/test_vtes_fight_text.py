@@ -19,7 +19,7 @@ from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fi
 from tests.support.vtes_sim import act, copy_table
 from tui.games.vtes.action_text import window_words
 from tui.games.vtes.fight_text import combat_keys, combat_lines, foresee
-from tui.games.vtes.key_acts import fight_refusal, may_fight
+from tui.games.vtes.key_acts import may_fight
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
@@ -160,7 +160,7 @@ def test_no_maneuver_is_offered_to_the_minion_that_made_the_last() -> None:
     assert view.combat is not None and view.combat.impulse == f.ana  # a play returns the impulse
     assert ("m", "maneuver") not in combat_keys(view, view.combat)
     assert not may_fight(view, f.ana, CombatStep.RANGE)
-    assert "made the last maneuver" in (fight_refusal("maneuver", view, f.ana) or "")
+    refused(t, f.ana, {"do": "maneuver", "minion": f.lucia}, "made the last maneuver")
     act(t, f.ana, "pass")
     view = t.view(f.ben)
     assert view.combat is not None and ("m", "maneuver") in combat_keys(view, view.combat)

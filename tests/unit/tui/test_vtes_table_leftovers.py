@@ -89,7 +89,9 @@ async def test_a_refusal_the_table_moved_on_from_is_marked_as_said_before() -> N
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
         session = app.screen.session
         await pilot.press("s")  # no combat: refused, and said why
-        await eventually(lambda: said(app).startswith("✗ There is no combat now"), 10, "the refusal", pilot=pilot)
+        await eventually(
+            lambda: said(app).startswith("✗ There is no combat to strike in"), 10, "the refusal", pilot=pilot
+        )
         refusal = said(app)
         await session.chat("hello")  # chat: the table has not moved on
         await eventually(lambda: len(session.table.notes) and "hello" in session.table.notes[-1].text, 10, "chat")

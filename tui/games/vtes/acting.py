@@ -153,6 +153,8 @@ class ActSender:
 
     def why(self, what: str, view: VtesView | None, me: int | None) -> str:
         """Why the key ``what`` can do nothing now, in one sentence."""
+        # The key's act is the command of the same word: the engine's sentence for it, so a key
+        # and its command are refused in the same words (``vote`` without a source is no act).
         reason = fight_refusal(what, view, me) or self.why_not.get(what) or self.refusal(what)
         return reason or "Try again."
 

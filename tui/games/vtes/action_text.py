@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.games.vtes.offers import window_cards
 from engine.games.vtes.state import Action
-from engine.games.vtes.view import VtesView, window_cards
+from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, CombatStep, Phase, Poll, Step, Window
 from tui.games.vtes.present import seat_name
 

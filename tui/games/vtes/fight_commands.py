@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Act
-from engine.games.vtes.combat import due
-from engine.games.vtes.readings import best_strike
-from engine.games.vtes.view import CardView, vote_sources
+from engine.games.vtes.offers import strike_with, vote_sources
+from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Do, Lift, Poll, VoteSource
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import FIGHT_WORDS, CommandError, Context, take_card
@@ -67,7 +66,7 @@ def _my_combatant(ctx: Context, what: str) -> list[int]:
     if combat is None:
         raise CommandError(f"There is no combat to {what} in.")
     if what == "strike":
-        waiting = [m for m in due(combat) if (c := ctx.view.card(m)) is not None and c.controller == ctx.me]
+        waiting = [m for m in combat.due() if (c := ctx.view.card(m)) is not None and c.controller == ctx.me]
         if waiting:
             return list(waiting[0])
     for m in (combat.acting, combat.opposing):
@@ -178,14 +177,11 @@ def _strike(rest: list[str], ctx: Context) -> Act:
 
 def _card_reading(ctx: Context, act: Act) -> dict[str, object]:
     """``strike with CARD`` and nothing else: the card's plain strike for this combatant at the
-    range, when its text has one (:mod:`engine.games.vtes.readings`); else nothing (1 damage)."""
-    combat = ctx.view.combat
-    held = next((c for c in ctx.view.hand if c.as_list() == act["card"]), None)
-    striker = ctx.view.card(tuple(act["minion"]))
-    if combat is None or held is None or striker is None or not held.card or not striker.card:
+    range, as offered (:func:`engine.games.vtes.offers.strike_with`); else nothing (1 damage)."""
+    offered = strike_with(ctx.view, (act["card"][0], act["card"][1]))
+    if offered is None or offered.get("minion") != act["minion"]:
         return {}
-    reading = best_strike(held.card, striker.card, combat.long)
-    return reading.fields() if reading is not None else {}
+    return {k: v for k, v in offered.items() if k not in ("do", "minion", "card")}
 
 
 def _prevent(rest: list[str], ctx: Context) -> Act:

@@ -10,11 +10,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Pos
-from engine.games.vtes.combat import DamageResult, damage_result, due, prevented, step_words, strike_words
-from engine.games.vtes.readings import best_strike
-from engine.games.vtes.state import PRISCI_VOTES, Combat, Referendum, Strike, Vote
-from engine.games.vtes.view import CardView, VtesView, vote_sources
-from engine.games.vtes.vocab import CombatStep, Poll, VoteSource
+from engine.games.vtes.offers import answers, vote_sources
+from engine.games.vtes.state import (
+    PRISCI_VOTES,
+    Combat,
+    DamageResult,
+    Referendum,
+    Strike,
+    Vote,
+    damage_result,
+    prevented,
+    strike_words,
+)
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import CombatStep, Do, Poll, VoteSource, step_words
 from tui.games.vtes.present import named, seat_name
 
 
@@ -133,7 +142,7 @@ def combat_lines(view: VtesView, names: Sequence[str], combat: Combat) -> tuple[
         effect = foresee(view, combat, s)  # whom it hits and how: "→ Troius to torpor with 7 blood"
         parts.append(f"{_short(card.name) if card else 'it'}: {strike_words(s)}" + (f" → {effect}" if effect else ""))
     if combat.step == CombatStep.STRIKE:
-        waiting = due(combat)
+        waiting = combat.due()
         if waiting:
             card = view.card(waiting[0])
             whose = (
@@ -150,37 +159,23 @@ def combat_lines(view: VtesView, names: Sequence[str], combat: Combat) -> tuple[
     return head, " · ".join(parts)
 
 
-def may_flip(view: VtesView, combat: Combat, step: CombatStep) -> bool:
-    """This seat has a combatant that may maneuver (``step`` range, 5.3) or press (``step``
-    press, 5.9) now: one it controls that did not make the last maneuver or press (never two in
-    a row by one minion)."""
-    last = combat.maneuvered if step == CombatStep.RANGE else combat.pressed
-    return any(
-        (c := view.card(m)) is not None and c.controller == view.seat and m != last
-        for m in (combat.acting, combat.opposing)
-    )
-
-
 def combat_keys(view: VtesView, combat: Combat) -> list[tuple[str, str]]:
     """The keys this seat may press in the combat now: (key, words)."""
     seat = view.seat
-    if seat is None or combat.impulse != seat:
+    offered = answers(view)
+    if seat is None or not offered:
         return []
     if combat.step == CombatStep.STRIKE:
         keys = [("s", "hand strike"), (":", "strike N…")]
-        waiting = due(combat)
-        striker = view.card(waiting[0]) if waiting else None
-        if striker is not None and striker.card:
-            for held in view.hand:
-                if held.card and "Combat" in held.types and best_strike(held.card, striker.card, combat.long):
-                    keys.append((":", f"strike with {_short(held.name)}"))
-                    break
+        held = next((view.card(o.card) for o in offered if o.do == Do.STRIKE and o.card is not None), None)
+        if held is not None:
+            keys.append((":", f"strike with {_short(held.name)}"))
         return keys
     mine = [m for m in (combat.acting, combat.opposing) if (c := view.card(m)) is not None and c.controller == seat]
     keys = [(".", "pass")]
-    if combat.step == CombatStep.RANGE and may_flip(view, combat, CombatStep.RANGE):
+    if any(o.do == Do.MANEUVER for o in offered):
         keys.insert(0, ("m", "maneuver"))
-    if combat.step == CombatStep.PRESS and may_flip(view, combat, CombatStep.PRESS):
+    if any(o.do == Do.PRESS for o in offered):
         keys.insert(0, ("P", "press"))
     if mine and combat.step == CombatStep.DAMAGE:
         keys.insert(0, (":", "prevent N"))

@@ -1,46 +1,46 @@
 """What the VTES table screen's keys make of the seat's view and the card selected on the table:
 the act a key builds (``p`` a hand card with its destination and printed cost), the minion it
-acts with (``b`` blocks with, ``a`` announces with, ``f`` fights with), whether a key of an open
-action, combat or referendum can act now, and, when it cannot, why. No Textual here: the screen
+acts with (``b`` blocks with, ``a`` announces with, ``f`` fights with), and whether a key can act
+now. A key is a filter of the seat's offers (:mod:`engine.games.vtes.offers`): what is legal is
+said there once, never here; why a key cannot act is the engine's sentence for the act it would
+make (:meth:`tui.games.vtes.acting.ActSender.why`). No Textual here: the screen
 (:mod:`tui.games.vtes.table`) routes its keys to these.
 """
 
 from __future__ import annotations
 
 from engine.games.base import Act
-from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION
-from engine.games.vtes.combat import step_words
-from engine.games.vtes.view import CardView, VtesView, vote_sources
-from engine.games.vtes.vocab import CombatStep, Do, Phase, Poll, Step, Zone
+from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import Context
-from tui.games.vtes.fight_text import may_flip
 
 
 def _minion(card: CardView) -> bool:
     return card.crypt or "Ally" in card.types
 
 
+def _answers(view: VtesView | None, me: int | None) -> tuple[Offer, ...]:
+    """``me``'s answers to the innermost window (none for another seat's view)."""
+    return answers(view) if view is not None and me is not None and view.seat == me else ()
+
+
 def blocker(view: VtesView | None, me: int | None, selected: CardView | None) -> CardView | None:
-    """The minion ``b`` blocks with: ``selected`` if it is a ready unlocked minion of ``me``'s,
-    else the first; never one that has tried to block this action (:meth:`VtesView.may_try`);
-    None when ``me`` may not block now, or has no minion left to try."""
-    if view is None or me is None or not view.may_block(me):
+    """The minion ``b`` blocks with: ``selected`` if a block is offered with it, else the first
+    offered; None when no block is offered."""
+    minions = [o.minion for o in _answers(view, me) if o.do == Do.BLOCK]
+    if view is None or not minions:
         return None
-    ready = list(view.may_try(me))
-    return selected if selected in ready else (ready[0] if ready else None)
+    if selected is not None and selected.pos in minions:
+        return selected
+    return view.card(minions[0]) if minions[0] is not None else None
 
 
 def blood_payer(view: VtesView | None, me: int | None, selected: CardView | None) -> CardView | None:
     """The vampire of ``me``'s a blood cost comes from: ``selected``, else the first ready one."""
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.crypt and c.zone == Zone.READY]
     return selected if selected in mine else (mine[0] if mine else None)
-
-
-def is_action_card(card: CardView) -> bool:
-    """An action card (announced as a minion's action, not played), not a modifier or reaction."""
-    types = set(card.types)
-    return bool(types & ACTION_TYPES) and not types & {MODIFIER, REACTION}
 
 
 def announcer(view: VtesView, me: int, selected: CardView | None) -> CardView | None:
@@ -105,82 +105,45 @@ def vote_words(view: VtesView, me: int) -> list[str]:
 
 
 def may_pass(view: VtesView | None, me: int | None) -> bool:
-    """``.`` can act: this seat holds the impulse of the open action, of a combat step that is not
-    the strikes, or before a referendum's votes; or it has not said it is done voting."""
-    if view is None or me is None:
-        return False
-    if view.referendum is not None:
-        r = view.referendum
-        if r.step == Poll.TERMS:
-            return False  # the caller records the terms first (:terms TEXT)
-        return r.impulse == me if r.step != Poll.VOTING else me not in r.done
-    if view.combat is not None:
-        return view.combat.impulse == me and view.combat.step != CombatStep.STRIKE
-    return view.action is not None and view.action.impulse == me
+    """``.`` can act: a ``pass`` or, while polling, a ``done`` is offered to this seat."""
+    return any(o.do in (Do.PASS, Do.DONE) for o in _answers(view, me))
 
 
 def answer_due(view: VtesView | None, me: int | None) -> bool:
-    """The table waits for this seat's answer: it holds an impulse (``.`` can act), or its
-    combatant's strike is due."""
-    return may_pass(view, me) or may_fight(view, me, CombatStep.STRIKE)
+    """The table waits for this seat's answer: the innermost window offers it something."""
+    return bool(_answers(view, me))
+
+
+_FIGHT: dict[CombatStep, Do] = {CombatStep.STRIKE: Do.STRIKE, CombatStep.RANGE: Do.MANEUVER, CombatStep.PRESS: Do.PRESS}
 
 
 def may_fight(view: VtesView | None, me: int | None, step: CombatStep) -> bool:
-    """A combat key of ``step`` (``s`` strike, ``m`` range, ``P`` press) can act: the combat is
-    at that step and waits for this seat (a maneuver or a press: by a minion that did not make the last one)."""
-    c = view.combat if view is not None else None
-    if view is None or c is None or c.step != step or c.impulse != me:
-        return False
-    return step not in (CombatStep.RANGE, CombatStep.PRESS) or may_flip(view, c, step)
+    """A combat key of ``step`` (``s`` strike, ``m`` range, ``P`` press) can act: a strike, a
+    maneuver or a press is offered to this seat."""
+    return any(o.do == _FIGHT[step] for o in _answers(view, me))
 
 
 def may_vote(view: VtesView | None, me: int | None) -> bool:
-    """``V`` can act: a referendum is polling, this seat is not done and holds votes."""
-    poll = view.referendum if view is not None else None
-    voting = poll is not None and poll.step == Poll.VOTING and me not in poll.done
-    return voting and view is not None and me is not None and bool(vote_sources(view, me))
+    """``V`` can act: a vote is offered to this seat."""
+    return any(o.do == Do.VOTE for o in _answers(view, me))
 
 
 def may_announce(view: VtesView | None, me: int | None) -> bool:
-    """``a`` can announce an action: this seat's minion phase, with nothing open."""
-    mine = (
-        view is not None
-        and view.step == Step.PLAY
-        and view.acting == me
-        and view.action is None
-        and view.combat is None
-        and view.referendum is None
-    )
-    return mine and view is not None and view.phase == Phase.MINION
+    """``a`` can announce an action: an action is offered to this seat (its minion phase, nothing
+    open, a minion that may act)."""
+    return view is not None and view.seat == me and any(o.do == Do.ACTION for o in offers(view))
 
 
 def fight_refusal(what: str, view: VtesView | None, me: int | None) -> str | None:
-    """Why a combat or referendum key (``strike``, ``maneuver``, ``press``, ``vote``) does
-    nothing now (None: not such a key)."""
-    combat = view.combat if view is not None else None
+    """Why the ``vote`` key does nothing now (None: another key, whose refusal is the engine's)."""
     poll = view.referendum if view is not None else None
-    match what:
-        case "strike" | "maneuver" | "press":
-            step = {"strike": "strike", "maneuver": "range", "press": "press"}[what]
-            if combat is None:
-                return f"There is no combat now: {what} belongs to a combat's {step} step."
-            if combat.impulse != me:
-                return "The combat waits for another Methuselah now."
-            if (
-                what != "strike"
-                and combat.step == step
-                and view is not None
-                and not may_flip(view, combat, combat.step)
-            ):
-                return f"Your minion made the last {what}: never two in a row by one minion (5.3, 5.9)."
-            return f"This is the {step_words(combat.step)} step: {what} comes in the {step} step."
-        case "vote":
-            if poll is None:
-                return "There is no referendum now: V votes while one is polling."
-            if poll.step != Poll.VOTING:
-                return "Polling has not begun: the terms and the cards before votes come first."
-            return "You are done voting in this referendum."
-    return None
+    if what != "vote":
+        return None
+    if poll is None:
+        return "There is no referendum now: V votes while one is polling."
+    if poll.step != Poll.VOTING:
+        return "Polling has not begun: the terms and the cards before votes come first."
+    return "You are done voting in this referendum."
 
 
 __all__ = [

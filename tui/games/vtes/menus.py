@@ -19,9 +19,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.games.base import Act
-from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import ActionKind, Do, Target, Zone
+from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Do, Target, Zone
 
 #: The move menu's choices, in the order a player most often needs them, with their words.
 MOVE_CHOICES: tuple[tuple[Target, str], ...] = (

@@ -1,0 +1,127 @@
+"""The automatic pass: a seat's answer when the innermost window waits for it and it has nothing to
+decide (shared/rules/vtes-actions.md P1; README "Flow"). It reads the seat's offers
+(:mod:`engine.games.vtes.offers`) and, for what a card in hand might still do there, the card
+readings (:mod:`engine.games.vtes.readings`); it never restates what is legal.
+"""
+
+from __future__ import annotations
+
+from engine.games.base import Act
+from engine.games.vtes.cards import card_id
+from engine.games.vtes.offers import Offer, answers
+from engine.games.vtes.readings import combat_steps
+from engine.games.vtes.state import Action, Combat, Referendum
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import CombatStep, Do, Poll, Window
+
+
+def auto_pass(view: VtesView) -> Act | None:
+    """The act the view's seat makes by itself now, or None (the player decides; nothing waits
+    for it). Only ever one of its offers:
+
+    - in an action (window A, B or C), ``pass`` when it may play no card (:func:`offers.window_cards`)
+      and has no block to decide (a block that could only fail is no decision);
+    - in combat, ``pass`` for a seat whose minion does not fight, or whose hand holds no combat card
+      the step could take; the hand strike when its strike is due and no card in hand or on its
+      minion could strike instead;
+    - in a referendum, ``pass`` before votes with no card that speaks of it; ``done`` with no vote
+      to cast.
+    """
+    seat, top = view.seat, view.innermost
+    if seat is None or top is None:
+        return None
+    offered = answers(view)
+    if not offered:
+        return None
+    match top:
+        case Referendum():
+            return _poll(view, top, offered)
+        case Combat():
+            return _combat(view, seat, top, offered)
+        case Action():
+            return _action(view, seat, top, offered)
+    return None
+
+
+def _only(offered: tuple[Offer, ...], do: Do) -> Act | None:
+    return next((dict(o.act) for o in offered if o.do == do), None)
+
+
+def _action(view: VtesView, seat: int, a: Action, offered: tuple[Offer, ...]) -> Act | None:
+    if a.window == Window.DIABLERIE:
+        return None
+    if any(o.do == Do.PLAY for o in offered):
+        return None
+    if any(o.do == Do.BLOCK for o in offered) and not _block_would_fail(view, seat, a):
+        return None
+    return _only(offered, Do.PASS)
+
+
+def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
+    """A block attempt by ``seat`` could only fail: the action has stealth, and none of its ready
+    unlocked minions carries a card (a retainer or equipment may give intercept) nor has it a
+    reaction to play (checked by the caller). Passing then declines, as the player would."""
+    if a.stealth <= 0:
+        return False
+    ready = {m.pos for m in view.ready_unlocked(seat)}
+    return not any(c.on in ready for c in view.cards)
+
+
+def _combat_cards(view: VtesView, step: CombatStep) -> bool:
+    """A combat card of the hand could be played in ``step``: its text does not bind it to
+    another step (:func:`engine.games.vtes.readings.combat_steps`; a card not yet seen counts)."""
+    for held in view.hand:
+        if "Combat" not in held.types:
+            continue
+        cid = card_id(held.card) if held.card else None
+        steps = combat_steps(cid) if cid is not None else None
+        if steps is None or step in steps:
+            return True
+    return False
+
+
+def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) -> Act | None:
+    """A Methuselah whose minion does not fight passes every step (reading: cards for minions not
+    in the combat are rare; switch the automatic pass off to play one); a combatant's controller
+    with no combat card in hand that the step could take (maneuvers, presses, prevention and
+    strikes other than the hand strike come from cards; a card's text may bind it to one step)
+    passes, and strikes with the hand strike unless its minion carries a card (a weapon, a
+    retainer) that could strike instead."""
+    if c.step == CombatStep.STRIKE:
+        hand_strike = offered[0].act if offered and offered[0].do == Do.STRIKE else None
+        if hand_strike is None:
+            return None
+        minion = tuple(hand_strike["minion"])
+        armed = any(card.on == minion for card in view.cards)
+        return None if _combat_cards(view, CombatStep.STRIKE) or armed else dict(hand_strike)
+    mine = [m for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
+    if mine and _combat_cards(view, c.step):
+        return None
+    return _only(offered, Do.PASS)
+
+
+_POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
+
+
+def _before_votes(c: CardView, caller: bool) -> bool:
+    """A hand card that could be played before votes are cast (7.1, P7): a master, the caller's
+    action modifier or another Methuselah's reaction, whose text speaks of a referendum, votes,
+    ballots or a political action (a political action card is burned for a vote in polling, not
+    played before it)."""
+    types = set(c.types)
+    playable = "Master" in types or ("Action Modifier" in types if caller else "Reaction" in types)
+    return playable and any(word in c.text.lower() for word in _POLL_WORDS)
+
+
+def _poll(view: VtesView, r: Referendum, offered: tuple[Offer, ...]) -> Act | None:
+    """Before votes, ``pass`` with no card that could be played then; while polling, ``done`` with
+    no vote to cast."""
+    if r.step == Poll.BEFORE:
+        caller = view.seat == r.caller
+        return None if any(_before_votes(c, caller) for c in view.hand) else _only(offered, Do.PASS)
+    if r.step == Poll.VOTING and not any(o.do == Do.VOTE for o in offered):
+        return _only(offered, Do.DONE)
+    return None
+
+
+__all__ = ["auto_pass"]

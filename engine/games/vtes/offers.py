@@ -1,0 +1,362 @@
+"""What a seat may do now, said once (DESIGN.md, "Games behind one interface": the acts legal for a
+seat; shared/rules/vtes.md and vtes-actions.md).
+
+:func:`offers` derives, from a seat's :class:`~engine.games.vtes.view.VtesView`, every act the
+table would take from it now as a typed :class:`Offer`: in the innermost open window (an action, a
+combat, a referendum: :mod:`engine.games.vtes.windows`) its answers (pass, block with which minion,
+which modifier or reaction fits, which strike, a maneuver, a press, each source of votes, done, the
+terms, a diablerie); outside any window, the turn's business of the acting Methuselah (the next
+phase, the Edge, withdrawal, an action for each minion, transfers, influence, discards, cards to
+play). :func:`legal_acts` (bots), :func:`engine.games.vtes.autopass.auto_pass` and the screen's keys
+read them; nothing else restates what is legal. Free-form acts (moves, counters, pool, combat by a
+card, locks, draws) are legal too and the engine takes them, but are not offered: they depend on
+card texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.games.base import Act, Pos
+from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.politics import title_votes
+from engine.games.vtes.readings import best_strike, reaction_fits
+from engine.games.vtes.state import Action, Combat, Referendum
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import (
+    ACTION_TYPES,
+    MODIFIER,
+    REACTION,
+    ActionKind,
+    CombatStep,
+    Do,
+    Phase,
+    Poll,
+    Ruleset,
+    Status,
+    Step,
+    TransferKind,
+    VoteSource,
+    Window,
+    Zone,
+)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One act a seat may make now.
+
+    ``act``: the act as the seat would send it, its defaults filled (the hand strike, a title's
+    votes, a bleed of the prey for 1); ``do``: its name; ``answer``: it answers the innermost open
+    window (pass, block, a card played in the window, a strike, a maneuver, a press, a vote, done,
+    the terms, a diablerie) rather than the turn's own business or the time limit.
+    """
+
+    act: Act
+    answer: bool = False
+
+    @property
+    def do(self) -> Do:
+        """The act's name."""
+        return Do(self.act["do"])
+
+    @property
+    def minion(self) -> Pos | None:
+        """The minion the act names (``minion``), or None."""
+        raw = self.act.get("minion")
+        return (raw[0], raw[1]) if isinstance(raw, list) else None
+
+    @property
+    def card(self) -> Pos | None:
+        """The card the act names (``card``), or None."""
+        raw = self.act.get("card")
+        return (raw[0], raw[1]) if isinstance(raw, list) else None
+
+
+def offers(view: VtesView) -> tuple[Offer, ...]:
+    """Every act the view's seat may make now (a spectator: none), in a stable order.
+
+    In the joining step: ``{"do": "deck", "crypt": 12, "library": 60}`` as the shape of the one
+    act (the seat fills in its own deck sizes). In play: calling time (tournament) for any
+    Methuselah in the game; then the answers of the innermost open window (:func:`answers`); with
+    no window open, for the acting Methuselah: moving on (``phase``, ``end_turn``; not while a
+    vampire must hunt, 2.2), the Edge, withdrawal, in the minion phase an ``action`` for each ready
+    unlocked minion (a bleed of the prey for 1 unless it bled this turn, a hunt for each vampire;
+    only the mandatory hunts while one is due), every transfer it can afford, influencing out every
+    vampire at capacity, discarding, and playing each hand card that is not played during an
+    action.
+    """
+    seat = view.seat
+    if seat is None:
+        return ()
+    me = view.players[seat]
+    if view.step == Step.JOINING:
+        return () if me.declared else (Offer({"do": Do.DECK, "crypt": 12, "library": 60}),)
+    if view.step != Step.PLAY or me.status != Status.IN:
+        return ()
+    out: list[Offer] = []
+    if view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls:
+        out.append(Offer({"do": Do.TIME}))
+    if view.innermost is not None:
+        return (*out, *answers(view))
+    if view.acting != seat:
+        return tuple(out)
+    return (*out, *_turn(view, seat))
+
+
+def legal_acts(view: VtesView) -> list[Act]:
+    """The acts of :func:`offers`, each a new map (a bot may change its copy)."""
+    return [dict(o.act) for o in offers(view)]
+
+
+def answers(view: VtesView) -> tuple[Offer, ...]:
+    """The view's seat's answers to the innermost open window (empty when none is open or the
+    window does not wait for this seat): see :func:`offers`."""
+    seat, top = view.seat, view.innermost
+    if seat is None or top is None or view.players[seat].status != Status.IN:
+        return ()
+    match top:
+        case Referendum():
+            acts = _referendum(view, seat, top)
+        case Combat():
+            acts = _combat(view, seat, top)
+        case Action():
+            acts = _action(view, seat, top)
+    return tuple(Offer(act, answer=True) for act in acts)
+
+
+def of(view: VtesView, do: Do) -> tuple[Offer, ...]:
+    """The view's seat's offers of one kind (``do``)."""
+    return tuple(o for o in offers(view) if o.do == do)
+
+
+# --- outside any window: the acting Methuselah's turn ------------------------------------------
+
+
+def hunts_due(view: VtesView, seat: int) -> tuple[Pos, ...]:
+    """``seat``'s ready unlocked vampires with no blood: each must hunt (vtes-actions.md 2.2)."""
+    return tuple(c.pos for c in view.controlled(seat) if c.crypt and not c.locked and c.counters == 0)
+
+
+def is_action_card(card: CardView) -> bool:
+    """An action card (announced as a minion's action, not played), not a modifier or reaction
+    (§2, "Minion Cards")."""
+    types = set(card.types)
+    return bool(types & ACTION_TYPES) and not types & {MODIFIER, REACTION}
+
+
+def _played_in_actions(card: CardView) -> bool:
+    """A card played during an action or announced as one, not played on its own (§2)."""
+    types = set(card.types)
+    return bool(types) and (types <= {MODIFIER, REACTION} or is_action_card(card))
+
+
+def _turn(view: VtesView, seat: int) -> list[Offer]:
+    me = view.players[seat]
+    acts: list[Act] = []
+    due = hunts_due(view, seat)
+    if not (view.phase == Phase.MINION and due):
+        acts.append({"do": Do.PHASE})
+    if not (view.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION) and due):
+        # Ending the turn before the minion phase ends would skip a hunt that is due (2.2).
+        acts.append({"do": Do.END_TURN})
+    match view.phase:
+        case Phase.UNLOCK:
+            if view.edge == seat and not view.edge_used:
+                acts.append({"do": Do.EDGE})
+            if not me.withdrawing and me.library_count == 0 and me.hand_at_start < me.hand_size:
+                acts.append({"do": Do.WITHDRAW})
+        case Phase.MINION:
+            acts += _minion_actions(view, seat, due)
+        case Phase.INFLUENCE:
+            for c in view.uncontrolled(seat):
+                if view.transfers >= 1 and me.pool >= 1:
+                    acts.append({"do": Do.TRANSFER, "kind": TransferKind.POOL, "card": c.as_list(), "n": 1})
+                if view.transfers >= 2 and c.counters >= 1:
+                    acts.append({"do": Do.TRANSFER, "kind": TransferKind.BLOOD, "card": c.as_list(), "n": 1})
+                if c.capacity and c.counters >= c.capacity:
+                    acts.append({"do": Do.INFLUENCE, "card": c.as_list()})
+            if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
+                acts.append({"do": Do.TRANSFER, "kind": TransferKind.CRYPT})
+        case Phase.DISCARD:
+            for c in view.hand:
+                acts.append({"do": Do.DISCARD, "card": c.as_list()})
+        case _:
+            pass
+    if view.phase != Phase.DISCARD:
+        for c in view.hand:
+            if not _played_in_actions(c):
+                acts.append({"do": Do.PLAY, "card": c.as_list()})
+    return [Offer(act) for act in acts]
+
+
+def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
+    """The basic actions offered in the minion phase: a bleed of the prey for 1 by each ready
+    unlocked minion that has not bled this turn, a hunt by each vampire (only the hunts due while
+    one is: 2.2); a minion recruited this turn acts from the next (§3)."""
+    me = view.players[seat]
+    acts: list[Act] = []
+    for c in view.ready_unlocked(seat):
+        if (due and c.pos not in due) or c.pos in view.recruited:
+            continue
+        bled = any(d.minion == c.pos and d.kind == ActionKind.BLEED for d in view.done)
+        if not due and not bled and me.prey >= 0:
+            acts.append(
+                {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": c.as_list(), "target": me.prey, "amount": 1}
+            )
+        if c.crypt:
+            acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": c.as_list()})
+    return acts
+
+
+# --- the answers of each kind of window ---------------------------------------------------------
+
+
+def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
+    """An open action (4, P1–P3): on this seat's impulse, pass; a block by each minion that may
+    try when it may block; each modifier or reaction that fits (:func:`window_cards`). After a
+    blocked leave torpor: diablerise, or pass to decline (6.2)."""
+    if a.impulse != seat:
+        return []
+    if a.window == Window.DIABLERIE:
+        return [{"do": Do.DIABLERISE}, {"do": Do.PASS}]
+    acts: list[Act] = [{"do": Do.PASS}]
+    if view.may_block(seat):
+        acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat)]
+    acts += [{"do": Do.PLAY, "card": c.as_list()} for c in window_cards(view)]
+    return acts
+
+
+def window_cards(view: VtesView) -> tuple[CardView, ...]:
+    """The hand cards the view's seat could play in the open action's window now: action modifiers
+    when its minion acts, reactions (with a ready unlocked minion) when another's does (§2), each
+    once per minion and action (2.1). Empty when no action is open or the seat holds no impulse."""
+    a, seat = view.action, view.seat
+    if a is None or seat is None or a.impulse != seat or a.window == Window.DIABLERIE:
+        return ()
+    if seat == a.actor:
+        return tuple(c for c in view.hand if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played)
+    ready = view.ready_unlocked(seat)
+    return tuple(
+        c
+        for c in view.hand
+        if REACTION in c.types
+        and reaction_fits(c.text, a, view, seat)
+        and any((m.pos, card_id(c.card)) not in a.played for m in ready)
+    )
+
+
+def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
+    """A combat (5, P5): in the strike step, for the combatant whose strike is due, its hand strike
+    first, then each combat card of the hand with a plain strike it may use at this range and pay
+    for; in the other steps, on this seat's impulse, pass, a maneuver (range step) or a press
+    (press step) by its combatant that did not make the last one (5.3, 5.9)."""
+    if c.impulse != seat:
+        return []
+    if c.step == CombatStep.STRIKE:
+        waiting = c.due()
+        return [{"do": Do.STRIKE, "minion": list(waiting[0])}, *_card_strikes(view, c, waiting[0])] if waiting else []
+    acts: list[Act] = [{"do": Do.PASS}]
+    for m in (c.acting, c.opposing):
+        card = view.card(m)
+        if card is None or card.controller != seat:
+            continue
+        if c.step == CombatStep.RANGE and c.maneuvered != m:
+            acts.append({"do": Do.MANEUVER, "minion": list(m)})
+        if c.step == CombatStep.PRESS and c.pressed != m:
+            acts.append({"do": Do.PRESS, "minion": list(m)})
+    return acts
+
+
+def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
+    """The strikes of the combat cards in hand that ``minion`` may use at this range, read from
+    their plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`), whose printed
+    cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    striker = view.card(minion)
+    if striker is None or not striker.card:
+        return []
+    pool = view.players[striker.controller].pool
+    acts: list[Act] = []
+    for held in view.hand:
+        if "Combat" not in held.types or not held.card:
+            continue
+        reading = best_strike(held.card, striker.card, c.long)
+        info = card_base().info(held.card) if reading is not None else None
+        if reading is None or info is None:
+            continue
+        if info.blood_cost and (not striker.crypt or info.blood_cost > striker.counters):
+            continue
+        if info.pool_cost and info.pool_cost > pool:
+            continue
+        acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()})
+    return acts
+
+
+def strike_with(view: VtesView, card: Pos) -> Act | None:
+    """The strike offered with the hand card at ``card`` (its plain "Strike: …" line), or None."""
+    return next((o.act for o in answers(view) if o.do == Do.STRIKE and o.card == card), None)
+
+
+def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
+    """A referendum (7, P7): the caller records the terms first; before votes, on this seat's
+    impulse, pass; while polling, each source of votes it holds (:func:`vote_sources`) and done."""
+    match r.step:
+        case Poll.TERMS:
+            return [{"do": Do.TERMS, "text": "as the card says"}] if r.caller == seat else []
+        case Poll.BEFORE:
+            return [{"do": Do.PASS}] if r.impulse == seat else []
+        case Poll.VOTING:
+            return [] if seat in r.done else [*vote_sources(view, seat), {"do": Do.DONE}]
+    return []
+
+
+def vote_sources(view: VtesView, seat: int) -> list[Act]:
+    """The votes ``seat`` could cast now, one act per source, all "for" (7.2): the calling card,
+    each ready titled vampire with its printed title's votes (a priscus: its ballot), the Edge, one
+    political action card from hand; none cast already (a source votes once)."""
+    r = view.referendum
+    if r is None or r.step != Poll.VOTING:
+        return []
+    cast = {v.ref for v in r.votes if v.ref}
+    mine = [v for v in r.votes if v.seat == seat]
+    card_vote = any(v.source in (VoteSource.CALLING, VoteSource.CARD) for v in mine)
+    acts: list[Act] = []
+    if r.card and r.caller == seat and not card_vote:
+        acts.append({"do": Do.VOTE, "source": VoteSource.CALLING})
+    for c in view.controlled(seat):
+        if c.crypt and c.pos not in cast and c.card and not view.contested(c.pos):
+            title = _printed_title(c)
+            votes = title_votes(title)
+            if votes:
+                acts.append({"do": Do.VOTE, "source": VoteSource.TITLE, "card": c.as_list(), "count": votes})
+            elif title.lower() == "priscus" and c.zone == Zone.READY:
+                acts.append({"do": Do.VOTE, "source": VoteSource.BALLOT, "card": c.as_list()})
+    if view.edge == seat and not any(v.source == VoteSource.EDGE for v in r.votes):
+        acts.append({"do": Do.VOTE, "source": VoteSource.EDGE})
+    if not card_vote:  # the caller may burn one instead of the calling card's vote: 1 at most (7.2)
+        for c in view.hand:
+            if "Political Action" in c.types:
+                acts.append({"do": Do.VOTE, "source": VoteSource.CARD, "card": c.as_list()})
+                break
+    return acts
+
+
+def _printed_title(c: CardView) -> str:
+    info = card_base().info(c.card)
+    card = card_base().by_id(info.id) if info is not None else None
+    return str(getattr(card, "title", None) or "")
+
+
+__all__ = [
+    "Offer",
+    "answers",
+    "hunts_due",
+    "is_action_card",
+    "legal_acts",
+    "of",
+    "offers",
+    "strike_with",
+    "vote_sources",
+    "window_cards",
+]
