@@ -19,7 +19,7 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.state import Claim, Combat, Strike, clockwise_after
-from engine.games.vtes.vocab import CombatStep, Lift, Status, Target, Zone
+from engine.games.vtes.vocab import CombatStep, Lift, News, Status, Target, Zone
 from engine.games.vtes.work import Work
 
 _STEP_WORDS: dict[CombatStep, str] = {
@@ -85,6 +85,7 @@ def open_combat(w: Work, acting: Pos, opposing: Pos) -> None:
         f"{w.name(acting)} and {w.name(opposing)} enter combat: round 1, before range",
         a.controller,
         o.controller,
+        news=News.COMBAT_OPENED,
     )
 
 

@@ -334,3 +334,13 @@ class Poll(StrEnum):
     """Cards usable before votes and ballots are cast: an impulse loop."""
     VOTING = "voting"
     """Everyone casts votes in any order and says when done."""
+
+
+class News(StrEnum):
+    """What a narration line tells a screen that acts on it (:attr:`engine.games.base.Note.news`):
+    it reads this word, never the English."""
+
+    REFERENDUM_RESOLVED = "referendum_resolved"
+    """A referendum passed or failed (7.3): its result, votes and terms."""
+    COMBAT_OPENED = "combat_opened"
+    """Two minions enter combat: round 1, before range (5.2)."""
