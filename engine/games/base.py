@@ -234,13 +234,21 @@ class Result:
 @dataclass(frozen=True)
 class Note:
     """A line of narration a move produced. ``text`` holds ``{s0}``, ``{s1}``… for seat names;
-    :meth:`render` fills them in."""
+    :meth:`render` fills them in. ``news``: what happened, for a reader that acts on it rather
+    than on the words: a game's own word (VTES: :class:`engine.games.vtes.vocab.News`) or the
+    table's (:data:`CHAT`); empty for a line only to be read. Notes are narration only: no log,
+    digest or message holds them."""
 
     text: str
     seats: tuple[int, ...] = field(default=())
+    news: str = ""
 
     def render(self, names: Sequence[str]) -> str:
         return self.text.format(**{f"s{i}": name for i, name in enumerate(names)})
+
+
+CHAT = "chat"
+"""The :attr:`Note.news` of a chat line (``"{s1}: text"`` or ``"The host: text"``)."""
 
 
 def seat_ref(seat: int) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.errors import VampireError
-from engine.games.base import GameError, Note
+from engine.games.base import CHAT, GameError, Note
 from engine.protocol import codec
 from engine.protocol.log import Entry, validate_author_key
 from engine.table.chat import DEFAULT_CHAT_LIMIT, ChatBudget
@@ -203,7 +203,7 @@ class Lobby:
         def fold() -> None:
             if budget is not None:
                 budget.spend(entry.time, size)
-            t.notes.append(Note(f"{who}: {text.replace('{', '{{').replace('}', '}}')}", ()))
+            t.notes.append(Note(f"{who}: {text.replace('{', '{{').replace('}', '}}')}", (), CHAT))
 
         return fold
 

@@ -23,62 +23,60 @@ The game, step by step:
 5. **over**: one Methuselah left (or none), or time-out; every event not yet ended gets an
    :class:`~engine.games.base.EndEvent`, then ``result`` is ready.
 
-Acts (``{"do": …}``, a :class:`Do`; positions are ``[event, index]``; every other field is
-optional unless said; an act of the wrong shape raises
-:class:`~engine.games.base.MalformedAct`, one the rules refuse now
-:class:`~engine.games.base.IllegalMove`):
+Acts (``{"do": …}``, a :class:`Do`; positions are ``[event, index]``). The fields of each act,
+their types, the ones it needs and what a left-out field means are stated once, by its record in
+:mod:`engine.games.vtes.act_records` (:data:`~engine.games.vtes.acts.ACT_FIELDS` and
+:data:`~engine.games.vtes.acts.REQUIRED` are read from the records); an act of the wrong shape
+raises :class:`~engine.games.base.MalformedAct`, one the rules refuse now
+:class:`~engine.games.base.IllegalMove`:
 
-- ``deck`` {crypt, library}: required ints; joining only; crypt >= 12, library 60–90 if
-  ``library_size``.
+- ``deck``: joining only; crypt >= 12, library 60–90 if ``library_size``.
 - ``phase``: the acting Methuselah ends the current phase (after discard: ends the turn).
 - ``end_turn``: the acting Methuselah ends its turn (through every remaining phase).
 - ``edge``: unlock phase, holder of the Edge: gain 1 pool, once a turn.
-- ``draw`` {n=1}: draw n cards from your library (an empty library refuses).
-- ``play`` {card, to="ash"|"ready"|"torpor"|"removed"|"on", on, controller, no_replace, pool,
-  blood, minion, stealth, intercept, amount, target, bleed_mod}: play a card from your hand (during
-  an open action: on your impulse, an action modifier or reaction, changing the action's numbers);
-  it is opened to everyone and goes to ``to``;
+- ``draw``: draw n cards from your library (an empty library refuses).
+- ``play``: play a card from your hand (during an open action: on your impulse, an action modifier
+  or reaction, changing the action's numbers); it is opened to everyone and goes to ``to``;
   ``pool``/``blood`` pay its cost (blood from ``minion``); the hand refills to hand size unless
   ``no_replace``; a master card in your master phase counts a master phase action.
-- ``discard`` {card, no_replace}: discard a card from hand to the ash heap and refill; in your
-  discard phase it counts a discard phase action.
-- ``move`` {cards, to, on, controller, no_replace}: move cards (any zone) to ready, torpor, ash,
-  removed, hand, library, library_bottom, crypt, crypt_bottom, uncontrolled, or on another card;
-  cards turning face up are opened; a hand that lost cards refills unless ``no_replace``.
-- ``burn`` {cards, no_replace}: move cards to their owner's ash heap.
-- ``lock`` / ``unlock`` {cards}: cards in play.
-- ``blood`` / ``life`` {card, delta, cause}: signed change of a card's counters (in play or in an
-  uncontrolled region); never below 0.
-- ``pool`` {seat=you, delta, cause} or {changes, cause}: signed change of a Methuselah's pool
-  (``changes``: ``[[seat, delta], …]``, several Methuselahs in one act); never below 0.
-- ``action`` {minion, kind, card, target, target_card, stealth, amount, cost_blood, cost_pool}:
-  the acting Methuselah, in its minion phase, announces a minion's action (shared/rules/
-  vtes-actions.md, :mod:`engine.games.vtes.actions`): ``kind`` one of bleed, hunt, equip, employ,
-  recruit, political, leave_torpor, rescue, diablerise, other; ``card`` an action card from hand
-  (set aside face up until it resolves) or in play. The minion locks, window A opens.
-- ``block`` {minion, intercept=0}: a Methuselah entitled to block, on its impulse in window A.
+- ``discard``: discard a card from hand to the ash heap and refill; in your discard phase it counts
+  a discard phase action.
+- ``move``: move cards (any zone) to ready, torpor, ash, removed, hand, library, library_bottom,
+  crypt, crypt_bottom, uncontrolled, or on another card; cards turning face up are opened; a hand
+  that lost cards refills unless ``no_replace``.
+- ``burn``: move cards to their owner's ash heap.
+- ``lock`` / ``unlock``: cards in play.
+- ``blood`` / ``life``: signed change of a card's counters (in play or in an uncontrolled region);
+  never below 0.
+- ``pool``: signed change of a Methuselah's pool (``changes``: ``[[seat, delta], …]``, several
+  Methuselahs in one act); never below 0.
+- ``action``: the acting Methuselah, in its minion phase, announces a minion's action
+  (shared/rules/ vtes-actions.md, :mod:`engine.games.vtes.actions`): ``kind`` one of bleed, hunt,
+  equip, employ, recruit, political, leave_torpor, rescue, diablerise, other; ``card`` an action
+  card from hand (set aside face up until it resolves) or in play. The minion locks, window A
+  opens.
+- ``block``: a Methuselah entitled to block, on its impulse in window A.
 - ``pass``: the holder of the impulse passes (in window A, an entitled blocker's final decline);
-  the last pass of the impulse order closes the window; the action then succeeds (cost paid,
-  basic effect applied: a bleed burns pool and takes the Edge, a hunt adds blood…) or is blocked
-  (the card to the ash heap, the blocker locks, both minions enter combat).
-- ``adjust`` {stealth, intercept, amount, target, by, cause}: change the open action's numbers
-  (deltas) or its target, on one's impulse, as 4.3 allows.
-- ``action_end`` {by}: a face-up card ends the open action, with no cost and no effect.
-- ``dispute`` {act}: a Methuselah disputes a change act ``act`` recorded by hand to its things.
-- ``combat`` {minions, cause, by}: two minions in play enter combat (recorded for withdrawal).
-- Any act may name a face-up card ``by`` with a rule ``lift`` (target, locked, once, hunt,
-  timing, stealth, new_ally) to lift that one refusal for that act (P9); a change recorded by hand
-  to another Methuselah's pool, blood or cards (``pool``, ``blood``, ``life``, ``move``,
-  ``burn``, ``lock``, ``unlock``) names its ``cause`` or ``by`` card and may be disputed.
-- ``influence`` {card}: your influence phase: a vampire of your uncontrolled region whose blood has
+  the last pass of the impulse order closes the window; the action then succeeds (cost paid, basic
+  effect applied: a bleed burns pool and takes the Edge, a hunt adds blood…) or is blocked (the
+  card to the ash heap, the blocker locks, both minions enter combat).
+- ``adjust``: change the open action's numbers (deltas) or its target, on one's impulse, as 4.3
+  allows.
+- ``action_end``: a face-up card ends the open action, with no cost and no effect.
+- ``dispute``: a Methuselah disputes a change act ``act`` recorded by hand to its things.
+- ``combat``: two minions in play enter combat (recorded for withdrawal).
+- Any act may name a face-up card ``by`` with a rule ``lift`` (target, locked, once, hunt, timing,
+  stealth, new_ally) to lift that one refusal for that act (P9); a change recorded by hand to
+  another Methuselah's pool, blood or cards (``pool``, ``blood``, ``life``, ``move``, ``burn``,
+  ``lock``, ``unlock``) names its ``cause`` or ``by`` card and may be disputed.
+- ``influence``: your influence phase: a vampire of your uncontrolled region whose blood has
   reached its capacity moves to your ready region (opened to everyone).
-- ``transfer`` {kind="pool"|"blood"|"crypt", card, n=1}: your influence phase: ``pool``: n
-  transfers move n pool to an uncontrolled vampire; ``blood``: 2n transfers move n blood back to
-  pool; ``crypt``: 4 transfers and 1 pool move the top crypt card to the uncontrolled region.
-  Budget: 1, 2, 3 on the first turn of the first three players in turn order, else 4.
-- ``hand_size`` {seat=you, delta}: change a hand size counter.
-- ``shuffle`` {zone="library"|"crypt", seat=you}: reshuffle a zone (a new private-deck shuffle
-  event from the cards at its positions).
+- ``transfer``: your influence phase: ``pool``: n transfers move n pool to an uncontrolled vampire;
+  ``blood``: 2n transfers move n blood back to pool; ``crypt``: 4 transfers and 1 pool move the top
+  crypt card to the uncontrolled region. Budget: 1, 2, 3 on the first turn of the first three
+  players in turn order, else 4.
+- ``hand_size``: change a hand size counter.
+- ``shuffle``: reshuffle a zone (a new private-deck shuffle event from the cards at its positions).
 - ``withdraw``: your unlock phase, library exhausted, turn begun with less than a full hand:
   announce withdrawal; it succeeds at your next unlock phase unless you lost or spent pool, a
   vampire you control lost or spent blood, or one of your minions entered combat meanwhile.

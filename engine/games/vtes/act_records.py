@@ -15,7 +15,7 @@ allows is refused (IllegalMove) by the rule that reads it, in its turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
 from typing import Any, cast
 
@@ -55,6 +55,12 @@ class ActRecord:
     def keys(cls) -> frozenset[str]:
         """The map keys an act of this record may carry besides ``"do"``."""
         return frozenset(_KEYS.get(f.name, f.name) for f in fields(cls)) - {"do"}
+
+    @classmethod
+    def required(cls) -> tuple[str, ...]:
+        """The map keys an act of this record cannot do without (its fields with no default), in
+        the record's order."""
+        return tuple(_KEYS.get(f.name, f.name) for f in fields(cls) if f.default is MISSING and f.name != "do")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -149,7 +149,7 @@ def act_name(act: Act) -> Do:
     if do is None:
         known = ", ".join(sorted(_DO_BY_NAME))
         raise MalformedAct(f"there is no {raw!r} act at a VTES table (the acts are: {known})")
-    extra = sorted(set(act) - ACT_FIELDS[do] - {"do"})
+    extra = sorted(set(act) - ACT_FIELDS[do] - {"do"}, key=lambda k: (type(k) is not str, str(k)))  # any key type
     if extra:
         raise MalformedAct(f"the {do} act has no {extra[0]!r} field")
     return do
@@ -212,34 +212,10 @@ def read_field(do: Do, act: Act, key: str) -> Any:
     raise AssertionError(f"no reader for the field {key!r}")  # every key of ACT_FIELDS has one
 
 
-REQUIRED: dict[Do, tuple[str, ...]] = {
-    Do.DECK: ("crypt", "library"),
-    Do.PLAY: ("card",),
-    Do.DISCARD: ("card",),
-    Do.MOVE: ("cards", "to"),
-    Do.BURN: ("cards",),
-    Do.LOCK: ("cards",),
-    Do.UNLOCK: ("cards",),
-    Do.BLOOD: ("card", "delta", "cause"),
-    Do.LIFE: ("card", "delta", "cause"),
-    Do.POOL: ("cause",),
-    Do.COMBAT: ("minions",),
-    Do.ACTION: ("minion", "kind"),
-    Do.BLOCK: ("minion",),
-    Do.ACTION_END: ("by",),
-    Do.DISPUTE: ("act",),
-    Do.MANEUVER: ("minion",),
-    Do.STRIKE: ("minion",),
-    Do.PREVENT: ("minion",),
-    Do.PRESS: ("minion",),
-    Do.TERMS: ("text",),
-    Do.VOTE: ("source",),
-    Do.INFLUENCE: ("card",),
-    Do.TRANSFER: ("kind",),
-    Do.HAND_SIZE: ("delta",),
-    Do.SHUFFLE: ("zone",),
-}
-"""The fields an act cannot do without (the others of :data:`ACT_FIELDS` have defaults)."""
+REQUIRED: dict[Do, tuple[str, ...]] = {do: record.required() for do, record in RECORDS.items() if record.required()}
+"""The fields an act cannot do without: its record's fields with no default
+(:meth:`~engine.games.vtes.act_records.ActRecord.required`); the others of :data:`ACT_FIELDS` are
+None when left out."""
 
 
 def parse_act(act: Act) -> VtesAct:

@@ -30,7 +30,7 @@ from engine.games.vtes.state import (
     prevented,
     strike_words,
 )
-from engine.games.vtes.vocab import CombatStep, Lift, Target, Zone, step_words
+from engine.games.vtes.vocab import CombatStep, Lift, News, Target, Zone, step_words
 from engine.games.vtes.work import Work
 
 # --- who, in which order --------------------------------------------------------------------------
@@ -69,6 +69,7 @@ def open_combat(w: Work, acting: Pos, opposing: Pos) -> None:
         f"{w.name(acting)} and {w.name(opposing)} enter combat: round 1, before range",
         a.controller,
         o.controller,
+        news=News.COMBAT_OPENED,
     )
 
 

@@ -3,7 +3,7 @@ behind one interface"; shared/rules/vtes.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from engine.games.base import (
@@ -12,7 +12,6 @@ from engine.games.base import (
     EndEvent,
     GameError,
     IllegalMove,
-    MalformedAct,
     Note,
     Op,
     Open,
@@ -26,9 +25,37 @@ from engine.games.base import (
     seat_ref,
 )
 from engine.games.vtes import rules, scoring
-from engine.games.vtes.act_records import StrikeAct
+from engine.games.vtes.act_records import (
+    ActionAct,
+    ActionEndAct,
+    AdjustAct,
+    BareAct,
+    BlockAct,
+    BurnAct,
+    CombatAct,
+    CombatCardAct,
+    CounterAct,
+    DeckAct,
+    DiableriseAct,
+    DiscardAct,
+    DisputeAct,
+    DrawAct,
+    HandSizeAct,
+    InfluenceAct,
+    LockAct,
+    MoveAct,
+    PlayAct,
+    PoolAct,
+    PreventAct,
+    ShuffleAct,
+    StrikeAct,
+    TermsAct,
+    TransferAct,
+    VoteAct,
+    VtesAct,
+)
 from engine.games.vtes.actions import blockers
-from engine.games.vtes.acts import act_name, esc, parse_act
+from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat import StrikeChoice
 from engine.games.vtes.politics import terms_template
@@ -48,6 +75,7 @@ from engine.games.vtes.vocab import (
     ActionKind,
     CryptGroups,
     Do,
+    Lift,
     Poll,
     Ruleset,
     Step,
@@ -236,12 +264,12 @@ def _waiting_ops(op: Op) -> str:
             return "running card operations"
 
 
-def _name(state: VtesState, pos: object, revealed: Mapping[Pos, str]) -> str:
-    if not isinstance(pos, (list, tuple)) or len(pos) != 2:
+def _name(state: VtesState, pos: Pos | None, revealed: Mapping[Pos, str]) -> str:
+    """The card at ``pos`` in words, as far as the table knows it (None: "a card")."""
+    if pos is None:
         return "a card"
-    key = (pos[0], pos[1])
-    card = next((c for c in state.cards if c.pos == key), None)
-    ident = revealed.get(key) or (card.card if card else "")
+    card = next((c for c in state.cards if c.pos == pos), None)
+    ident = revealed.get(pos) or (card.card if card else "")
     info = card_base().info(ident) if ident else None
     if info is not None:
         return esc(info.name)
@@ -250,14 +278,12 @@ def _name(state: VtesState, pos: object, revealed: Mapping[Pos, str]) -> str:
     return "a card"
 
 
-def _names(state: VtesState, raw: object, revealed: Mapping[Pos, str]) -> str:
-    if not isinstance(raw, list):
-        return "cards"
-    names = [_name(state, p, revealed) for p in raw]
+def _names(state: VtesState, cards: tuple[Pos, ...], revealed: Mapping[Pos, str]) -> str:
+    names = [_name(state, p, revealed) for p in cards]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-_TARGET_WORDS: dict[str, str] = {
+_TARGET_WORDS: dict[Target, str] = {
     Target.READY: "the ready region",
     Target.TORPOR: "torpor",
     Target.ASH: "the ash heap",
@@ -271,220 +297,248 @@ _TARGET_WORDS: dict[str, str] = {
 }
 
 
-def _zone_words(to: object) -> str:
-    """Where an act's ``to`` sends cards, in words (an unknown value as written)."""
-    return _TARGET_WORDS.get(to, str(to)) if isinstance(to, str) else str(to)
+def _zone_words(to: Target) -> str:
+    """Where an act's ``to`` sends cards, in words."""
+    return _TARGET_WORDS.get(to, str(to))
+
+
+MAX_MALFORMED = 300
+"""The most characters of a malformed act's name and of what is wrong with it a narration
+quotes (a log's bad map may hold a long text)."""
 
 
 def describe_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Note:
-    """The act in a player's words (a Note with ``{sN}`` placeholders for seat names). Never raises:
-    an act of the wrong shape is described as well as its fields allow."""
-    me = seat_ref(seat)
+    """The act in a player's words (a Note with ``{sN}`` placeholders for seat names), read from
+    its record (:func:`~engine.games.vtes.acts.parse_act`). Never raises: an act whose map does
+    not parse (a log's bad map) is narrated as such, naming its ``do`` and what is wrong."""
     try:
-        do: Do | None = act_name(act)
-    except MalformedAct:
-        do = None
+        record = parse_act(act)
+    except GameError as err:
+        return _malformed_words(seat, act, err)
+    return describe_record(state, seat, record, revealed)
 
-    def n(key: str) -> str:
-        return _name(state, act.get(key), revealed)
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_MALFORMED else text[: MAX_MALFORMED - 1] + "…"
+
+
+def _malformed_words(seat: int, act: object, err: GameError) -> Note:
+    """One sentence for an act that does not parse: its ``do`` (when it names one) and the
+    MalformedAct's sentence."""
+    raw = act.get("do") if isinstance(act, dict) else None
+    name = f"{esc(_clip(raw))} act" if isinstance(raw, str) and raw else "act"
+    return Note(f"{seat_ref(seat)} makes a malformed {name}: {esc(_clip(str(err)))}", (seat,))
+
+
+def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapping[Pos, str]) -> Note:
+    """The parsed act ``record`` of ``seat`` in a player's words (a Note naming the seats it
+    touches)."""
+    me = seat_ref(seat)
+    do = record.do
+
+    def n(pos: Pos | None) -> str:
+        return _name(state, pos, revealed)
 
     seats: tuple[int, ...] = (seat,)
-    match do:
-        case Do.DECK:
-            text = f"{me} brings a crypt of {act.get('crypt')} and a library of {act.get('library')} cards"
-        case Do.PHASE:
-            text = f"{me} ends the {state.phase} phase"
-        case Do.END_TURN:
-            text = f"{me} ends the turn"
-        case Do.EDGE:
-            text = f"{me} gains 1 pool from the Edge"
-        case Do.DRAW:
-            k = act.get("n", 1)
+    match record:
+        case DeckAct():
+            text = f"{me} brings a crypt of {record.crypt} and a library of {record.library} cards"
+        case BareAct():
+            text = _bare_words(state, seat, do)
+        case DrawAct():
+            k = 1 if record.n is None else record.n
             text = f"{me} draws {k} card{'s' if k != 1 else ''}"
-        case Do.PLAY:
-            text = f"{me} plays {n('card')}"
-            to = act.get("to", Target.ASH)
-            if to == Target.ON:
-                text += f" on {n('on')}"
-            elif to != Target.ASH:
-                text += f" to {_zone_words(to)}"
-            costs = []
-            if act.get("pool"):
-                costs.append(f"{act['pool']} pool")
-            if act.get("blood"):
-                costs.append(f"{act['blood']} blood from {n('minion')}")
-            if costs:
-                text += ", paying " + " and ".join(costs)
-            if act.get("bleed_mod"):
-                text += " (+bleed)"
-            numbers = _numbers_words(act)
-            if numbers:
-                text += f": {numbers}"
-        case Do.DISCARD:
-            text = f"{me} discards {n('card')}"
-        case Do.MOVE:
-            to = act.get("to")
-            where = f"on {n('on')}" if to == Target.ON else f"to {_zone_words(to)}"
-            text = f"{me} moves {_names(state, act.get('cards'), revealed)} {where}"
-        case Do.BURN:
-            text = f"{me} burns {_names(state, act.get('cards'), revealed)}"
-        case Do.LOCK | Do.UNLOCK:
-            text = f"{me} {do}s {_names(state, act.get('cards'), revealed)}"
-        case Do.BLOOD | Do.LIFE:
-            delta = act.get("delta", 0)
-            sign = "+" if isinstance(delta, int) and delta > 0 else ""
-            text = f"{me}: {n('card')} {sign}{delta} {do} ({esc(str(act.get('cause', '')))})"
-        case Do.POOL:
-            cause = esc(str(act.get("cause", "")))
-            raw = act.get("changes")
-            if not isinstance(raw, list):
-                raw = [[act.get("seat", seat), act.get("delta", 0)]]
-            parts = []
-            for item in raw:
-                try:
-                    target, delta = item
-                except (TypeError, ValueError):
-                    continue
-                sign = "+" if isinstance(delta, int) and delta > 0 else ""
-                parts.append(f"{seat_ref(target) if isinstance(target, int) else '?'} {sign}{delta} pool")
-                if isinstance(target, int) and target not in seats:
-                    seats = seats + (target,)
-            text = f"{me}: {', '.join(parts)} ({cause})"
-        case Do.ACTION:
-            text, seats = _announce_words(state, seat, act, revealed)
-        case Do.BLOCK:
-            text = f"{me} attempts to block with {n('minion')}"
+        case PlayAct():
+            text = _play_words(me, record, n)
+        case DiscardAct():
+            text = f"{me} discards {n(record.card)}"
+        case MoveAct():
+            where = f"on {n(record.on)}" if record.to == Target.ON else f"to {_zone_words(record.to)}"
+            text = f"{me} moves {_names(state, record.cards, revealed)} {where}"
+        case BurnAct():
+            text = f"{me} burns {_names(state, record.cards, revealed)}"
+        case LockAct():
+            text = f"{me} {do}s {_names(state, record.cards, revealed)}"
+        case CounterAct():
+            sign = "+" if record.delta > 0 else ""
+            text = f"{me}: {n(record.card)} {sign}{record.delta} {do} ({esc(record.cause)})"
+        case PoolAct():
+            text, seats = _pool_words(seat, record)
+        case ActionAct():
+            text, seats = _announce_words(state, seat, record, revealed)
+        case BlockAct():
+            text = f"{me} attempts to block with {n(record.minion)}"
             action = state.open_action
-            intercept = act.get("intercept", 0)
-            if action is not None and isinstance(intercept, int):
-                text += f" (intercept {intercept} against stealth {action.stealth})"
-        case Do.PASS:
-            text = f"{me} passes"
-            if (
-                state.open_action is not None
-                and state.open_action.window == "A"
-                and seat in _blockers(state)
-                and seat not in state.open_action.declined
-            ):
-                text += " and declines to block"
-        case Do.ADJUST:
-            source = n("by") if "by" in act else esc(str(act.get("cause", "")))
-            text = f"{me}: {_numbers_words(act)} ({source})"
-        case Do.ACTION_END:
-            text = f"{me}: {n('by')} ends the action"
-        case Do.DISPUTE:
-            text = f"{me} disputes act {act.get('act')}"
-        case Do.DIABLERISE:
+            if action is not None:
+                text += f" (intercept {record.intercept or 0} against stealth {action.stealth})"
+        case AdjustAct():
+            source = n(record.by) if record.by is not None else esc(record.cause or "")
+            text = f"{me}: {_numbers_words(record)} ({source})"
+        case ActionEndAct():
+            text = f"{me}: {n(record.by)} ends the action"
+        case DisputeAct():
+            text = f"{me} disputes act {record.act}"
+        case DiableriseAct():
             text = f"{me} diablerises"
-        case Do.MANEUVER:
-            text = f"{me}: {n('minion')} maneuvers"
-        case Do.STRIKE:
-            text = f"{me}: {n('minion')} strikes"
-            try:
-                record = parse_act(act)
-                choice = StrikeChoice.of(record, (0, 0)) if isinstance(record, StrikeAct) else None
-            except GameError:
-                choice = None
-            if choice is not None:
-                played = f" with {n('card')}" if "card" in act else ""
-                text += f"{played}: {strike_words(choice.strike)}"
-                if choice.additional:
-                    text += f", {choice.additional} additional strike{'s' if choice.additional != 1 else ''}"
-        case Do.PREVENT:
-            text = f"{me}: {n('minion')} prevents damage"
-        case Do.PRESS:
-            text = f"{me}: {n('minion')} presses"
-        case Do.TERMS:
-            text = f"{me} sets the terms: {terms_template(str(act.get('text', ''))[:120])}"
-        case Do.VOTE:
-            side = "for" if act.get("for", True) else "against"
-            source = esc(str(act.get("source")))
-            what = n("card") if "card" in act else ("the Edge" if source == "edge" else "the calling card")
+        case CombatCardAct():
+            text = f"{me}: {n(record.minion)} {'maneuvers' if do == Do.MANEUVER else 'presses'}"
+        case StrikeAct():
+            text = _strike_words(me, record, n)
+        case PreventAct():
+            text = f"{me}: {n(record.minion)} prevents damage"
+        case TermsAct():
+            text = f"{me} sets the terms: {terms_template(record.text[:120])}"
+        case VoteAct():
+            side = "for" if record.for_ is None or record.for_ else "against"
+            source = esc(str(record.source))
+            what = (
+                n(record.card) if record.card is not None else ("the Edge" if source == "edge" else "the calling card")
+            )
             text = f"{me} votes {side} ({source}: {what})"
-        case Do.DONE:
-            text = f"{me} is done voting"
-        case Do.COMBAT:
-            text = f"{_names(state, act.get('minions'), revealed)} enter combat"
-        case Do.INFLUENCE:
-            text = f"{me} influences out {n('card')}"
-        case Do.TRANSFER:
-            kind = act.get("kind")
-            k = act.get("n", 1)
-            if kind == TransferKind.POOL:
-                text = f"{me} transfers {k} pool to {n('card')}"
-            elif kind == TransferKind.BLOOD:
-                text = f"{me} moves {k} blood from {n('card')} back to pool"
+        case CombatAct():
+            text = f"{_names(state, record.minions, revealed)} enter combat"
+        case InfluenceAct():
+            text = f"{me} influences out {n(record.card)}"
+        case TransferAct():
+            k = 1 if record.n is None else record.n
+            if record.kind == TransferKind.POOL:
+                text = f"{me} transfers {k} pool to {n(record.card)}"
+            elif record.kind == TransferKind.BLOOD:
+                text = f"{me} moves {k} blood from {n(record.card)} back to pool"
             else:
                 text = f"{me} moves the top card of the crypt to the uncontrolled region (4 transfers and 1 pool)"
-        case Do.HAND_SIZE:
-            target = act.get("seat", seat)
-            who = seat_ref(target) if isinstance(target, int) else "?"
-            text = f"{me} changes {who}'s hand size by {act.get('delta')}"
-        case Do.SHUFFLE:
-            target = act.get("seat", seat)
-            who = seat_ref(target) if isinstance(target, int) else "?"
-            text = f"{me} shuffles {who}'s {act.get('zone')}"
-        case Do.ACTION_END:
-            text = f"{me}: the minion action ends"
-        case Do.WITHDRAW:
-            text = f"{me} announces withdrawal"
-        case Do.TIME:
-            text = f"{me} calls time"
-        case None:
-            text = f"{me} does something unknown"
-    if do is not None and "lift" in act:
-        text += f", setting aside the {act.get('lift')} rule by {n('by')}"
-    elif do is not None and do not in (Do.ACTION_END, Do.ADJUST) and "by" in act:
-        text += f" (by {n('by')})"
+        case HandSizeAct():
+            who = seat_ref(seat if record.seat is None else record.seat)
+            text = f"{me} changes {who}'s hand size by {record.delta}"
+        case ShuffleAct():
+            who = seat_ref(seat if record.seat is None else record.seat)
+            text = f"{me} shuffles {who}'s {record.zone}"
+    lift: Lift | None = getattr(record, "lift", None)
+    by: Pos | None = getattr(record, "by", None)
+    if lift is not None:
+        text += f", setting aside the {lift} rule by {n(by)}"
+    elif by is not None and not isinstance(record, (ActionEndAct, AdjustAct)):
+        text += f" (by {n(by)})"
     return Note(text, seats)
+
+
+def _bare_words(state: VtesState, seat: int, do: Do) -> str:
+    """An act with no field in words."""
+    me = seat_ref(seat)
+    match do:
+        case Do.PHASE:
+            return f"{me} ends the {state.phase} phase"
+        case Do.END_TURN:
+            return f"{me} ends the turn"
+        case Do.EDGE:
+            return f"{me} gains 1 pool from the Edge"
+        case Do.PASS:
+            action = state.open_action
+            declines = action is not None and action.window == "A" and seat not in action.declined
+            return f"{me} passes" + (" and declines to block" if declines and seat in _blockers(state) else "")
+        case Do.DONE:
+            return f"{me} is done voting"
+        case Do.WITHDRAW:
+            return f"{me} announces withdrawal"
+        case Do.TIME:
+            return f"{me} calls time"
+    return f"{me}: {do}"  # every act of BareAct is named above
+
+
+def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str:
+    """A ``play`` in words: the card, where it goes, its cost, what it changes."""
+    text = f"{me} plays {n(record.card)}"
+    to = record.to or Target.ASH
+    if to == Target.ON:
+        text += f" on {n(record.on)}"
+    elif to != Target.ASH:
+        text += f" to {_zone_words(to)}"
+    costs = []
+    if record.pool:
+        costs.append(f"{record.pool} pool")
+    if record.blood:
+        costs.append(f"{record.blood} blood from {n(record.minion)}")
+    if costs:
+        text += ", paying " + " and ".join(costs)
+    if record.bleed_mod:
+        text += " (+bleed)"
+    numbers = _numbers_words(record)
+    if numbers:
+        text += f": {numbers}"
+    return text
+
+
+def _pool_words(seat: int, record: PoolAct) -> tuple[str, tuple[int, ...]]:
+    """A ``pool`` change in words, and the seats it touches (the author's first)."""
+    changes = record.changes or ((seat if record.seat is None else record.seat, record.delta or 0),)
+    seats: tuple[int, ...] = (seat,)
+    parts = []
+    for target, delta in changes:
+        sign = "+" if delta > 0 else ""
+        parts.append(f"{seat_ref(target)} {sign}{delta} pool")
+        if target not in seats:
+            seats = seats + (target,)
+    return f"{seat_ref(seat)}: {', '.join(parts)} ({esc(record.cause)})", seats
+
+
+def _strike_words(me: str, record: StrikeAct, n: Callable[[Pos | None], str]) -> str:
+    """A ``strike`` in words: the strike it chooses (as far as its numbers are in range)."""
+    text = f"{me}: {n(record.minion)} strikes"
+    try:
+        choice = StrikeChoice.of(record, (0, 0))
+    except GameError:
+        return text
+    played = f" with {n(record.card)}" if record.card is not None else ""
+    text += f"{played}: {strike_words(choice.strike)}"
+    if choice.additional:
+        text += f", {choice.additional} additional strike{'s' if choice.additional != 1 else ''}"
+    return text
 
 
 def _blockers(state: VtesState) -> tuple[int, ...]:
     return blockers(state.open_action, state.in_game()) if state.open_action is not None else ()
 
 
-ACTION_KINDS = frozenset(k.value for k in ActionKind)
-
-
-def _announce_words(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[str, tuple[int, ...]]:
+def _announce_words(
+    state: VtesState, seat: int, record: ActionAct, revealed: Mapping[Pos, str]
+) -> tuple[str, tuple[int, ...]]:
     """An ``action`` announcement in words: who acts with whom, at what."""
-    kind = act.get("kind")
-    verb = ACTION_VERBS.get(ActionKind(kind), "acts") if kind in ACTION_KINDS else "acts"
-    text = f"{seat_ref(seat)}'s {_name(state, act.get('minion'), revealed)} {verb}"
+    verb = ACTION_VERBS.get(record.kind, "acts")
+    text = f"{seat_ref(seat)}'s {_name(state, record.minion, revealed)} {verb}"
     seats: tuple[int, ...] = (seat,)
-    target = act.get("target")
-    if kind == ActionKind.BLEED:
-        if not isinstance(target, int):
+    target = record.target
+    if record.kind == ActionKind.BLEED:
+        if target is None:
             target = state.prey(seat)
         text += f" {seat_ref(target)}" if isinstance(target, int) and target >= 0 else ""
-        text += f" for {act.get('amount', 1)}"
+        text += f" for {1 if record.amount is None else record.amount}"
         seats = (seat, target) if isinstance(target, int) and target >= 0 else seats
-    elif "target_card" in act:
-        text += f" {_name(state, act.get('target_card'), revealed)}"
-    elif isinstance(target, int):
+    elif record.target_card is not None:
+        text += f" {_name(state, record.target_card, revealed)}"
+    elif target is not None:
         text += f" against {seat_ref(target)}"
         seats = (seat, target)
-    if "card" in act:
-        text += f" with {_name(state, act.get('card'), revealed)}"
-    extras = [f"{k.replace('_', ' ')} {act[k]}" for k in ("stealth", "cost_blood", "cost_pool") if k in act]
+    if record.card is not None:
+        text += f" with {_name(state, record.card, revealed)}"
+    costs = (("stealth", record.stealth), ("cost blood", record.cost_blood), ("cost pool", record.cost_pool))
+    extras = [f"{word} {value}" for word, value in costs if value is not None]
     if extras:
         text += f" ({', '.join(extras)})"
     return text, seats
 
 
-def _numbers_words(act: Act) -> str:
+def _numbers_words(record: PlayAct | AdjustAct) -> str:
     """The action numbers a ``play`` or ``adjust`` changes, in words (``stealth +1, bleed +1``)."""
     parts = []
-    for key, word in (("stealth", "stealth"), ("intercept", "intercept"), ("amount", "amount")):
-        value = act.get(key)
-        if isinstance(value, int) and value:
+    for word, value in (("stealth", record.stealth), ("intercept", record.intercept), ("amount", record.amount)):
+        if value:
             parts.append(f"{word} {value:+d}")
-    if isinstance(act.get("target"), int):
-        parts.append(f"new target {seat_ref(act['target'])}")
+    if record.target is not None:
+        parts.append(f"new target {seat_ref(record.target)}")
     return ", ".join(parts)
 
 
 VTES = VtesGame()
 """The VTES game module object (name ``"vtes"``)."""
 
-__all__ = ["VTES", "IllegalMove", "VtesGame", "describe_act", "format_vp"]
+__all__ = ["VTES", "IllegalMove", "VtesGame", "describe_act", "describe_record", "format_vp"]

@@ -19,7 +19,7 @@ from engine.games.vtes import windows
 from engine.games.vtes.act_records import TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.state import OpenWindow, Referendum, Vote, clockwise_after
-from engine.games.vtes.vocab import Poll, Target, VoteSource, Zone
+from engine.games.vtes.vocab import News, Poll, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
 
 TITLE_VOTES: dict[str, int] = {
@@ -287,7 +287,11 @@ def _resolve(w: Work, r: Referendum) -> None:
     yes, no = r.total(True), r.total(False)
     passed = yes > no
     outcome = "passes" if passed else ("fails: a tie" if yes == no else "fails")
-    w.note(f"The referendum {outcome}, {yes} for and {no} against: {terms_template(r.terms)}", r.caller)
+    w.note(
+        f"The referendum {outcome}, {yes} for and {no} against: {terms_template(r.terms)}",
+        r.caller,
+        news=News.REFERENDUM_RESOLVED,
+    )
     if passed and r.hunted and r.hunted in w.cards and w.cards[r.hunted].zone.in_play:
         w.note(f"{w.name(r.hunted)} is burned by the blood hunt", w.cards[r.hunted].controller)
         w.move(r.hunted, Target.ASH)

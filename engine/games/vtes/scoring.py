@@ -11,11 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
-
-from rich.cells import cell_len
 
 from engine.games.base import Note, Result, seat_ref
 from engine.games.spec import ResultFormat, TablePlace
@@ -208,6 +207,50 @@ def _heading(state: VtesState, place: TablePlace) -> str:
     )
 
 
+_ZERO_WIDTH = frozenset({"Mn", "Me", "Mc", "Cf"})
+"""Categories that take no cell of their own: combining marks (spacing ones join their cluster)
+and format characters (ZWJ, variation selectors)."""
+
+
+def _char_cells(ch: str) -> int:
+    code = ord(ch)
+    if (
+        unicodedata.category(ch) in _ZERO_WIDTH
+        or 0x1160 <= code <= 0x11FF  # Hangul medial vowels and final consonants join a syllable
+        or 0xD7B0 <= code <= 0xD7FF
+        or code in (0x3164, 0xFFA0)  # Hangul fillers
+        or 0x1F3FB <= code <= 0x1F3FF  # skin tone modifiers join their emoji
+    ):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def cell_width(text: str) -> int:
+    """The cells ``text`` takes in a terminal (an int >= 0): wide and full-width characters (CJK,
+    emoji) two, combining marks, format characters and what a zero-width joiner joins none, a
+    text character made an emoji by a variation selector 16 two, others one (Unicode's East Asian
+    Width, as the standard library knows it)."""
+    total = 0
+    last = 0
+    joined = False
+    for ch in text:
+        if joined:
+            joined = False
+            continue
+        if ch == "\u200d":
+            joined = True
+            continue
+        if ch == "\ufe0f" and last == 1:
+            total += 1
+            last = 2
+            continue
+        cells = _char_cells(ch)
+        total += cells
+        if cells:
+            last = cells
+    return total
+
+
 def result_text(
     state: VtesState,
     names: Sequence[str] | None = None,
@@ -285,14 +328,14 @@ def result_text(
             ],
         }
         return json.dumps(data, indent=2, ensure_ascii=False)
-    width = max([6, *(cell_len(r.name) for r in rows)])
+    width = max([6, *(cell_width(r.name) for r in rows)])
     with_vekn = any(r.vekn for r in rows)
     vekn_head = f"{'VEKN':<12}" if with_vekn else ""
     head = f"{'rank':<6}{'player':<{width + 2}}{vekn_head}{'VP':<5}{'GW':<4}{'#':<4}seat"
     lines = [_heading(state, place), head]
     for rank, r in ranked(rows):
         vekn_cell = f"{r.vekn or '-':<12}" if with_vekn else ""
-        name = r.name + " " * (width + 2 - cell_len(r.name))  # padded by display width: CJK, emoji
+        name = r.name + " " * (width + 2 - cell_width(r.name))  # padded by display width: CJK, emoji
         lines.append(f"{rank:<6}{name}{vekn_cell}{format_vp(r.vp):<5}{int(r.gw):<4}{r.position:<4}{r.seat}")
     # The Archon takes players by table position (the seating drawn at the start), shown in "#";
     # the log's seat number (join order) is shown so the log can be matched.

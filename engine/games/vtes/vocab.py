@@ -355,3 +355,13 @@ _STEP_WORDS: dict[CombatStep, str] = {
 def step_words(step: CombatStep) -> str:
     """A combat step in a player's words ("before range")."""
     return _STEP_WORDS[step]
+
+
+class News(StrEnum):
+    """What a narration line tells a screen that acts on it (:attr:`engine.games.base.Note.news`):
+    it reads this word, never the English."""
+
+    REFERENDUM_RESOLVED = "referendum_resolved"
+    """A referendum passed or failed (7.3): its result, votes and terms."""
+    COMBAT_OPENED = "combat_opened"
+    """Two minions enter combat: round 1, before range (5.2)."""

@@ -177,8 +177,10 @@ class Work(UnderWay):
             return
         raise IllegalMove(f"{text} (a card that allows it may lift the rule: {rule})")
 
-    def note(self, text: str, *seats: int) -> None:
-        self.notes.append(Note(text, tuple(seats)))
+    def note(self, text: str, *seats: int, news: str = "") -> None:
+        """Narrate ``text`` (seat placeholders ``{sN}``) naming ``seats``; ``news``: what
+        happened, for a reader that acts on it (a :class:`~engine.games.vtes.vocab.News`)."""
+        self.notes.append(Note(text, tuple(seats), news))
 
     def p(self, seat: int) -> Methuselah:
         return self.players[seat]

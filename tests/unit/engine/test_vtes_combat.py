@@ -23,7 +23,7 @@ from engine.games.vtes.combat import apply_damage
 from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.readings import reaction_fits
 from engine.games.vtes.simulate import simulate_vtes
-from engine.games.vtes.vocab import Zone
+from engine.games.vtes.vocab import News, Zone
 from engine.games.vtes.work import Work
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, in_hand, refused
 from tests.support.vtes_sim import act, copy_table
@@ -93,6 +93,8 @@ def test_worked_example_2_a_blocked_bleed_then_two_rounds_of_hand_strikes(f):
     )
     assert (t.state.blocks, t.state.combats) == (1, 1)
     assert any("enter combat: round 1, before range" in n.text for n in t.notes)
+    opened = [n for n in t.notes if n.news == News.COMBAT_OPENED]
+    assert len(opened) == 1 and "enter combat" in opened[0].text
     # 3. Round 1: all pass before range, at range (close), before strikes; hand strikes.
     combat_loop(t, order(f))
     assert step(f) == "range"

@@ -17,6 +17,7 @@ import pytest
 
 from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.politics import poll_order, printed_title, title_votes
+from engine.games.vtes.vocab import News
 from engine.games.vtes.work import Work
 from tests.support.vtes_fight import Fight, card, in_hand, refused, titled_table
 from tests.support.vtes_sim import act, copy_table
@@ -136,6 +137,9 @@ def test_more_votes_for_than_against_pass(f):
         act(t, seat, "done")
     assert t.state.open_referendum is None
     assert any("The referendum passes, 2 for and 1 against" in n.text for n in t.notes[-3:])
+    # The screen reads the news, not the words (tui/games/vtes/table.py).
+    resolved = [n for n in t.notes if n.news == News.REFERENDUM_RESOLVED]
+    assert len(resolved) == 1 and resolved[0].text.startswith("The referendum passes")
     assert "Apply its terms by hand" in t.notes[-1].text
 
 

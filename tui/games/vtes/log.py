@@ -12,8 +12,8 @@ from tui.widgets.common.notes import NoteLog, is_chat
 
 
 class VtesLog(NoteLog):
-    """A VTES narration line reads like chat (``"{s1}: influence phase, 4 transfers"``) but names
-    its seats (``Note.seats``); only a line naming none is chat. A turn's start, an ousting, a
+    """A VTES narration line may read like chat (``"{s1}: influence phase, 4 transfers"``); only a
+    line the table marks as chat (:func:`is_chat`) is shown as chat. A turn's start, an ousting, a
     withdrawal, a VP and the game's end are bold, and a turn ends a paragraph. It stays at its
     end (anchored) while the person does not scroll it up."""
 
@@ -32,7 +32,7 @@ class VtesLog(NoteLog):
         """Append ``notes``, their seat placeholders filled with ``names``."""
         for note in notes:
             line = note.render(names)
-            if is_chat(note) and not note.seats:
+            if is_chat(note):
                 self.write(Text("» " + line, style="italic"))
                 continue
             bold, _ = self.emphasis(line)

@@ -32,7 +32,7 @@ from textual.widgets import Label, OptionList
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do, Poll, Status, Step, Target, Zone
+from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step, Target, Zone
 from engine.table import Table
 from tui.errors import explain
 from tui.games.vtes import commands, key_acts
@@ -249,10 +249,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         table = self.session.table
         news = self._notes_read > 0  # not the history read when the screen opens
         for note in table.notes[self._notes_read :]:
-            if news and note.text.startswith("The referendum ") and view.seat is not None:
+            if news and note.news == News.REFERENDUM_RESOLVED and view.seat is not None:
                 # The result stays under the board until the next key (the box is gone).
                 self.say(note.render(names), False, todo=True)
-            if "enter combat" in note.render(names) and self._attempt is not None:
+            if note.news == News.COMBAT_OPENED and self._attempt is not None:
                 pair = [view.card(p) for p in self._attempt]
                 if view.seat is not None and any(c is not None and c.controller == view.seat for c in pair):
                     one, two = (c.name.split(" (")[0] if c is not None else "?" for c in pair)

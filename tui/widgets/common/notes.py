@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,14 +9,12 @@ from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
-from engine.games.base import Note
-
-_CHAT = re.compile(r"^(\{s\d+\}|The host): ")
+from engine.games.base import CHAT, Note
 
 
 def is_chat(note: Note) -> bool:
-    """A chat line (the table narrates chat as ``"{s1}: text"``)."""
-    return bool(_CHAT.match(note.text))
+    """A chat line (the table narrates chat as ``"{s1}: text"``, its news :data:`CHAT`)."""
+    return note.news == CHAT
 
 
 class NoteLog(RichLog):

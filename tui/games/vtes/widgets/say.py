@@ -19,8 +19,8 @@ PAST = "Before the last move: "
 
 
 def moved_on(notes: Sequence[Note]) -> bool:
-    """``notes`` (the log's since a refusal) tell of a move, not only chat (a line naming no seat)."""
-    return any(not (is_chat(n) and not n.seats) for n in notes)
+    """``notes`` (the log's since a refusal) tell of a move, not only chat."""
+    return any(not is_chat(n) for n in notes)
 
 
 #: The turn line now, and whether it has its row (no box, action, combat or referendum, says it
