@@ -103,6 +103,20 @@ FORBIDDEN = [
         id="a game's bot reaches for the table",
     ),
     pytest.param(
+        "tui/games/vtes/key_acts.py",
+        "import engine.games.vtes.combat",
+        "a game's screen knows no rule internal",
+        "tui.games.vtes.key_acts -> engine.games.vtes.combat",
+        id="a screen restates a combat rule",
+    ),
+    pytest.param(
+        "tui/games/vtes/table.py",
+        "import engine.games.vtes.readings",
+        "a game's screen knows no rule internal",
+        "tui.games.vtes.table -> engine.games.vtes.readings",
+        id="a screen reads card text itself",
+    ),
+    pytest.param(
         "net/admission.py",
         "import net.host",
         "admission control decides on addresses, kinds and bytes, never on the table",

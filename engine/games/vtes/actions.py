@@ -232,12 +232,18 @@ def _nothing_under_way(w: Work) -> None:
         raise IllegalMove("a referendum is under way: it resolves first")
 
 
-def check_leave_minion_phase(w: Work) -> None:
-    """Refuse ending the minion phase with an action, a combat or a referendum under way, or a
-    mandatory hunt due (P2)."""
+def check_windows_closed(w: Work) -> None:
+    """Refuse moving the turn on with an action, a combat or a referendum under way, in any phase
+    (P1, P2: the window is resolved first)."""
     if w.open_action is not None:
         raise IllegalMove(f"{action_words(w, w.open_action)} is still open: it resolves first")
     _nothing_under_way(w)
+
+
+def check_leave_minion_phase(w: Work) -> None:
+    """Refuse ending the minion phase with an action, a combat or a referendum under way, or a
+    mandatory hunt due (P2)."""
+    check_windows_closed(w)
     due = hunts_due(w, w.acting)
     if due:
         names = " and ".join(w.name(p) for p in due)

@@ -171,6 +171,7 @@ def _act_deck(w: Work, act: DeckAct) -> None:
 
 def _act_phase(w: Work, act: BareAct) -> None:
     _must_act(w, "move to the next phase")
+    actions.check_windows_closed(w)
     if w.phase == Phase.MINION:
         actions.check_leave_minion_phase(w)
     _next_phase(w)
@@ -196,6 +197,7 @@ def _next_phase(w: Work) -> None:
 
 def _act_end_turn(w: Work, act: BareAct) -> None:
     _must_act(w, "end the turn")
+    actions.check_windows_closed(w)
     if w.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION):
         actions.check_leave_minion_phase(w)
     turn = w.turn

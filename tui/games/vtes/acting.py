@@ -177,16 +177,15 @@ class ActSender:
         return named(explain(err), list(self.session.table.names))
 
     def act_words(self, act: Act) -> str:
-        """``act`` in the log's words (its kind alone when it cannot be described)."""
-        from engine.games.vtes.game import describe_act
-
+        """``act`` in the log's words, the game's own narration (its kind alone when it cannot be
+        described)."""
         table = self.session.table
         state = table.gstate
         seat = self.session.seat
-        if state is None or seat is None:
+        if state is None or seat is None or table.game is None:
             return str(act.get("do", ""))
         try:
-            return describe_act(state, seat, act, {}).render(list(table.names)) + "."
+            return table.game.describe(state, seat, act, {}).render(list(table.names)) + "."
         except Exception:  # a description must never stop an act from going out
             return str(act.get("do", ""))
 

@@ -1,0 +1,136 @@
+"""The offers are the one statement of what a seat may do (engine.games.vtes.offers), and the windows
+one stack of impulse loops (engine.games.vtes.windows; shared/rules/vtes-actions.md 5.1, P1):
+over random sequences of acts, every window carries one loop, the table waits for the innermost
+holder, every window closes, each offered act is taken by the engine and the structural acts not
+offered are refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from engine.games.base import Act, IllegalMove, MalformedAct
+from engine.games.vtes import rules
+from engine.games.vtes.game import VTES
+from engine.games.vtes.offers import answers, offers
+from engine.games.vtes.state import Loop, Referendum, VtesState
+from engine.games.vtes.view import VtesView
+from engine.games.vtes.vocab import Do, Poll, Status, Step, Zone
+from engine.sim import SimTable
+from tests.support.vtes_fight import fight_table
+from tests.support.vtes_sim import copy_table, minion_phase_table
+
+
+@pytest.fixture(scope="module")
+def starts() -> list[SimTable]:
+    """A 4-seat and a 3-seat table in the first player's minion phase, and a table where a bleed
+    is about to be blocked into combat."""
+    return [minion_phase_table(4, seed=1), minion_phase_table(3, seed=2, blood=(1, 3, 0)), fight_table(seed=1).t]
+
+
+def takes(t: SimTable, seat: int, act: Act) -> str | None:
+    """None when the engine takes ``act`` by ``seat`` now; else its refusal. Changes nothing."""
+    try:
+        positions = VTES.to_open(t.state, seat, act)
+        if any(p not in t.known[seat] for p in positions):
+            return "that card is not in your hand"
+        rules.run_act(t.state, seat, act, {p: t.truth[p] for p in positions})
+    except (IllegalMove, MalformedAct) as err:
+        return str(err)
+    return None
+
+
+def structural(view: VtesView, seat: int) -> list[Act]:
+    """The acts that answer a window or move a turn on, made by ``seat`` with each of its minions
+    in play and each combatant: the engine refuses every one of them that is not offered."""
+    minions = [c.as_list() for c in view.cards if c.controller == seat and c.zone in (Zone.READY, Zone.TORPOR)]
+    combatants = [list(m) for m in ((view.combat.acting, view.combat.opposing) if view.combat else ())]
+    acts: list[Act] = [
+        {"do": Do.PASS},
+        {"do": Do.DONE},
+        {"do": Do.DIABLERISE},
+        {"do": Do.PHASE},
+        {"do": Do.END_TURN},
+        {"do": Do.EDGE},
+        {"do": Do.TERMS, "text": "as the card says"},
+    ]
+    acts += [{"do": Do.BLOCK, "minion": m} for m in minions]
+    for m in combatants:
+        acts += [{"do": do, "minion": m} for do in (Do.STRIKE, Do.MANEUVER, Do.PRESS)]
+    return acts
+
+
+def check_windows(state: VtesState, awaited: tuple[int, ...]) -> None:
+    """One loop per window; a loop's holder is in its order (a step that is no loop: its holder
+    alone); the innermost holder is among the seats the table waits for."""
+    for window in state.windows:
+        assert isinstance(window.loop, Loop)
+        lp = window.loop
+        assert not lp.order or lp.holder in lp.order or lp.holder == -1
+        assert len(set(lp.order)) == len(lp.order)
+    top = state.innermost
+    if top is None:
+        return
+    if top.loop.holder >= 0:
+        assert state.players[top.loop.holder].status == Status.IN
+        assert awaited == (top.loop.holder,)
+    else:
+        assert isinstance(top, Referendum) and top.step == Poll.VOTING
+        assert set(awaited) == {s for s in state.in_game() if s not in top.done}
+
+
+def check_offers(t: SimTable) -> None:
+    """For every seat in the game: each offered act is taken; each structural act not offered is
+    refused."""
+    for seat in t.state.in_game():
+        view = t.view(seat)
+        offered = [o.act for o in offers(view)]
+        for act in offered:
+            refusal = takes(t, seat, act)
+            assert refusal is None, f"seat {seat} was offered {act}, and it is refused: {refusal}"
+        for act in structural(view, seat):
+            if act not in offered and not any(_same(act, o) for o in offered):
+                assert takes(t, seat, act) is not None, f"seat {seat} may make {act}, which is not offered"
+
+
+def _same(act: Act, offered: Act) -> bool:
+    """``act`` is an offered act less its defaults (the strike or block of one minion)."""
+    return act["do"] == offered["do"] and all(offered.get(k) == v for k, v in act.items())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_offers_are_what_the_engine_takes_and_every_window_closes(starts, data):
+    t = copy_table(data.draw(st.sampled_from(starts), label="start"))
+    for _ in range(data.draw(st.integers(5, 30), label="acts")):
+        if t.state.step != Step.PLAY:
+            break
+        awaited = t.pending().awaited
+        check_windows(t.state, awaited)
+        check_offers(t)
+        seat = data.draw(st.sampled_from(awaited))
+        offered = [o.act for o in offers(t.view(seat))]
+        assert offered, f"the table waits for seat {seat}, who is offered nothing"
+        answering = [o.act for o in answers(t.view(seat))]
+        # Answers are drawn more often than turn acts, so that windows open and nest.
+        chosen = data.draw(st.sampled_from(offered + answering * 3))
+        t.play(seat, chosen)
+        t.run_ops()
+    event(f"windows seen: {len(t.state.windows)}")
+    for _ in range(200):  # everyone passing (the hand strike when due): every window closes
+        if t.state.step != Step.PLAY or not t.state.windows:
+            break
+        awaited = t.pending().awaited
+        check_windows(t.state, awaited)
+        seat = awaited[0]
+        legal = [o.act for o in answers(t.view(seat))]
+        chosen = next((a for a in legal if a["do"] in (Do.PASS, Do.DONE)), None) or next(
+            (a for a in legal if a["do"] == Do.STRIKE), None
+        )
+        if chosen is None:
+            chosen = legal[0]  # the terms, or a diablerie
+        t.play(seat, chosen)
+        t.run_ops()
+    assert not t.state.windows or t.state.step != Step.PLAY, "a window never closes"
