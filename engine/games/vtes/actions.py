@@ -336,7 +336,9 @@ def _close_window(w: Work, a: Action) -> None:
                 _blocked(w, a)
             else:
                 w.note(
-                    f"The block by {w.name(a.blocker)} fails: intercept {a.intercept} against stealth {a.stealth}",
+                    f"The block by {w.name(a.blocker)} fails: intercept {a.intercept} against stealth {a.stealth}; "
+                    "another attempt can be made as often as the blocking Methuselah wishes (rulebook, "
+                    '"Who May Attempt to Block")',
                     a.actor,
                 )
                 tried = (*a.tried, a.blocker)
@@ -347,13 +349,20 @@ def _close_window(w: Work, a: Action) -> None:
 
 def block(w: Work, b: BlockAct) -> None:
     """A ``block`` attempt (P3): window A, on the impulse of an entitled Methuselah that has not
-    declined, with a ready unlocked minion of its own; window B opens."""
+    declined, with a ready unlocked minion of its own; window B opens. The rulebook ("Who May
+    Attempt to Block"): "A minion can attempt to block as many times as they wish as long as
+    another minion is not already blocking. If one attempt to block fails, another can be made as
+    often as the blocking Methuselah wishes": a minion whose attempt failed may try again
+    (``Action.tried`` only records it); a Methuselah's decision to make no further attempt is final."""
     intercept = within(b.do, "intercept", b.intercept, low=-10, high=20)
     a = open_action(w)
     if w.author == a.actor:
         raise IllegalMove("you cannot block your own action")
     if a.window == Window.ATTEMPT:
-        raise IllegalMove("a block attempt is under way: no other minion may attempt now")
+        raise IllegalMove(
+            "a block attempt is under way: a minion can attempt to block as long as another minion is not "
+            'already blocking (rulebook, "Who May Attempt to Block")'
+        )
     if a.window == Window.DECLINED:
         raise IllegalMove("every blocker has declined: blocking is over unless the target changes")
     holds_impulse(w, a, "block")
@@ -363,15 +372,17 @@ def block(w: Work, b: BlockAct) -> None:
         kind = "the targeted Methuselah" if a.directed else "the prey and the predator"
         raise IllegalMove(f"only {kind} ({who}) may block this action (4.2)")
     if w.author in a.declined:
-        raise IllegalMove("you declined to block this action: that is final unless the target changes")
+        raise IllegalMove(
+            'you declined to block this action: that is final unless the target changes (rulebook, "Who May '
+            'Attempt to Block": once a Methuselah decides not to make any further attempts to block, that '
+            "decision is final)"
+        )
     c = w.card(b.minion)
     name = w.name(b.minion)
     if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not is_minion(w, b.minion):
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
-    if b.minion in a.tried:
-        raise IllegalMove(f"{name} has already tried to block this action: another of your minions may try (4.2)")
     if c.locked:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
     w.action = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept, impulse=a.actor)

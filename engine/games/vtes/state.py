@@ -127,7 +127,7 @@ class Action:
     bleed or hunt amount; ``cost_blood`` (from the acting minion), ``cost_pool`` (from the actor):
     paid on success. ``window``: a :class:`Window`; ``impulse``: the seat holding the impulse;
     ``declined``: seats that declined to block (final, 4.2); ``tried``: minions whose block
-    attempt on this action failed (each attempts once; others may follow, 4.2); ``blocker``: the
+    attempt on this action failed (a minion may try again: rulebook, "Who May Attempt to Block"); ``blocker``: the
     minion attempting to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
     ``played``: ``(minion, card id)`` pairs of modifiers and reactions played (2.1: once each per
     minion and action).

@@ -174,7 +174,7 @@ class VtesView:
 
     def may_block(self, seat: int) -> bool:
         """``seat`` may attempt a block now: window A, entitled, not declined, on its impulse,
-        with a ready unlocked minion that has not tried to block this action (:meth:`may_try`)."""
+        with a ready unlocked minion (:meth:`may_try`)."""
         a = self.action
         return (
             a is not None
@@ -186,8 +186,14 @@ class VtesView:
         )
 
     def may_try(self, seat: int) -> tuple[CardView, ...]:
-        """``seat``'s ready unlocked minions that have not tried to block the open action (a minion
-        attempts once; after a failed attempt others may follow, 4.2)."""
+        """``seat``'s ready unlocked minions, which may attempt to block the open action: one whose
+        attempt failed may try again (rulebook, "Who May Attempt to Block": "If one attempt to
+        block fails, another can be made as often as the blocking Methuselah wishes")."""
+        return self.ready_unlocked(seat)
+
+    def untried(self, seat: int) -> tuple[CardView, ...]:
+        """``seat``'s ready unlocked minions whose block attempt on the open action has not failed:
+        a second attempt by one that failed, with nothing changed, would fail again."""
         tried = self.action.tried if self.action is not None else ()
         return tuple(c for c in self.ready_unlocked(seat) if c.pos not in tried)
 
@@ -593,12 +599,13 @@ def auto_pass(view: VtesView) -> Act | None:
 
 def _block_would_fail(view: VtesView, seat: int) -> bool:
     """A block attempt by ``seat`` could only fail: the action has stealth, and none of its ready
-    unlocked minions carries a card (a retainer or equipment may give intercept) nor has it a
-    reaction to play (checked by the caller). Passing then declines, as the player would."""
+    unlocked minions whose attempt has not failed yet carries a card (a retainer or equipment may
+    give intercept) nor has it a reaction to play (checked by the caller): a minion whose attempt
+    failed, with no reaction to play, would fail again. Passing then declines, as the player would."""
     a = view.action
     if a is None or a.stealth <= 0:
         return False
-    ready = {m.pos for m in view.ready_unlocked(seat)}
+    ready = {m.pos for m in view.untried(seat)}
     return not any(c.on in ready for c in view.cards)
 
 

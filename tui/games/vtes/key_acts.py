@@ -22,13 +22,16 @@ def _minion(card: CardView) -> bool:
 
 
 def blocker(view: VtesView | None, me: int | None, selected: CardView | None) -> CardView | None:
-    """The minion ``b`` blocks with: ``selected`` if it is a ready unlocked minion of ``me``'s,
-    else the first; never one that has tried to block this action (:meth:`VtesView.may_try`);
-    None when ``me`` may not block now, or has no minion left to try."""
+    """The minion ``b`` blocks with: ``selected`` if it is a ready unlocked minion of ``me``'s
+    (one whose attempt failed may try again, :meth:`VtesView.may_try`), else the first that has
+    not tried to block this action, else the first; None when ``me`` may not block now."""
     if view is None or me is None or not view.may_block(me):
         return None
     ready = list(view.may_try(me))
-    return selected if selected in ready else (ready[0] if ready else None)
+    fresh = list(view.untried(me))
+    if selected in ready:
+        return selected
+    return (fresh or ready)[0] if ready else None
 
 
 def blood_payer(view: VtesView | None, me: int | None, selected: CardView | None) -> CardView | None:

@@ -1,0 +1,70 @@
+"""Rules of the VEKN rulebook (github GiottoVerducci/rulebook2024, content.md) where it says more
+than shared/rules/vtes-actions.md, each with its section: who may attempt to block, the blood
+hunt, a political action's card, a rescue's cost, the first turns' transfers, master and discard
+phase actions.
+
+Tables as in test_vtes_actions.py and test_vtes_politics.py: seats clockwise Ana, Ben, Cy, Dee in
+Ana's minion phase, one ready vampire each (Lucia with 4 blood, Marek, Nico and Sasha with 1).
+"""
+
+from __future__ import annotations
+
+from engine.games.vtes.bots import VtesBot
+from engine.games.vtes.view import auto_pass, legal_acts
+from tests.support.vtes_fight import card, fight_table, refused
+from tests.support.vtes_sim import act
+
+# --- Who May Attempt to Block ----------------------------------------------------------------------
+
+
+def _failed_block(f) -> None:
+    """Lucia bleeds Ben with stealth 1; Ben's Marek attempts with intercept 0; every seat passes:
+    the attempt fails; Ana passes and the impulse is Ben's again."""
+    t = f.t
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia, stealth=1)
+    act(t, f.ana, "pass")
+    act(t, f.ben, "block", minion=f.marek)
+    notes = []
+    for seat in (f.ana, f.ben, f.cy, f.dee):
+        notes += act(t, seat, "pass")
+    assert any("another attempt can be made as often as the blocking Methuselah wishes" in n.text for n in notes)
+    a = t.state.open_action
+    assert a is not None and a.window == "A" and a.tried == (tuple(f.marek),)
+    act(t, f.ana, "pass")
+    assert t.state.open_action.impulse == f.ben
+
+
+def test_a_minion_whose_block_failed_may_try_again():
+    f = fight_table(seed=1)
+    t = f.t
+    _failed_block(f)
+    view = t.view(f.ben)
+    assert {"do": "block", "minion": f.marek} in legal_acts(view)
+    act(t, f.ben, "block", minion=f.marek, intercept=1)
+    assert t.state.open_action.window == "B"
+    # "as long as another minion is not already blocking"
+    refused(t, f.dee, {"do": "block", "minion": f.sasha}, "as long as another minion is not already blocking")
+    for seat in (f.ana, f.ben, f.cy, f.dee):
+        act(t, seat, "pass")
+    assert t.state.open_action is None and t.state.open_combat is not None  # blocked: combat
+
+
+NO_REACTION = (("Kine Resources Contested", 2), ("Immortal Grapple", 1), ("Raven Spy", 1), ("Threats", 3))
+"""Seven cards with no reaction: no card of Ben's could raise Marek's intercept."""
+
+
+def test_a_decline_stays_final_and_neither_bot_nor_automatic_pass_retries_a_failed_block():
+    f = fight_table(seed=1, library=NO_REACTION)
+    t = f.t
+    _failed_block(f)
+    view = t.view(f.ben)
+    # Marek carries nothing and Ben has no reaction that fits: another attempt would fail again.
+    assert auto_pass(view) == {"do": "pass"}
+    for seed in range(20):  # whatever its chance to block, the bot does not retry Marek
+        assert VtesBot(seed=seed, block_chance=1.0).choose(view, legal_acts(view)) == {"do": "pass"}
+    act(t, f.ben, "pass")  # Ben declines: "that decision is final"
+    assert t.state.open_action.declined == (f.ben,)
+    act(t, f.cy, "pass")
+    act(t, f.dee, "pass")
+    refused(t, f.ben, {"do": "block", "minion": f.marek}, "every blocker has declined")
+    assert not card(t, f.marek).locked
