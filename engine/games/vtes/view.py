@@ -19,7 +19,7 @@ from engine.games.base import Act, Pos
 from engine.games.vtes.actions import ACTION_TYPES, MODIFIER, REACTION, blockers, impulse_order
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.combat import due
-from engine.games.vtes.politics import title_votes
+from engine.games.vtes.politics import BLOOD_HUNT_BARS, title_votes
 from engine.games.vtes.readings import combat_steps
 from engine.games.vtes.state import Action, CardState, Claim, Combat, Done, Referendum, VtesState
 from engine.games.vtes.vocab import (
@@ -646,12 +646,14 @@ def _auto_combat(view: VtesView, seat: int) -> Act | None:
 
 def _auto_poll(view: VtesView, seat: int) -> Act | None:
     """In a referendum: pass before votes with no card that could be played then (a master, an
-    action modifier, a reaction, a political action card); say done with no vote to cast."""
+    action modifier, a reaction, a political action card; in a blood hunt no action modifier nor
+    reaction, rulebook "The Blood Hunt"); say done with no vote to cast."""
     r = view.referendum
     if r is None:
         return None
     if r.step == Poll.BEFORE and r.impulse == seat:
-        return None if any(_before_votes(c, seat == r.caller) for c in view.hand) else {"do": Do.PASS}
+        playable = (c for c in view.hand if not (r.hunted and BLOOD_HUNT_BARS & set(c.types)))
+        return None if any(_before_votes(c, seat == r.caller) for c in playable) else {"do": Do.PASS}
     if r.step == Poll.VOTING and seat not in r.done and not vote_sources(view, seat):
         return {"do": Do.DONE}
     return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.view import auto_pass, legal_acts
-from tests.support.vtes_fight import card, fight_table, refused
+from tests.support.vtes_fight import card, fight_table, in_hand, refused
 from tests.support.vtes_sim import act
 
 # --- Who May Attempt to Block ----------------------------------------------------------------------
@@ -68,3 +68,26 @@ def test_a_decline_stays_final_and_neither_bot_nor_automatic_pass_retries_a_fail
     act(t, f.dee, "pass")
     refused(t, f.ben, {"do": "block", "minion": f.marek}, "every blocker has declined")
     assert not card(t, f.marek).locked
+
+
+# --- The Blood Hunt --------------------------------------------------------------------------------
+
+
+def test_no_action_modifier_nor_reaction_in_a_blood_hunt_referendum():
+    from engine.games.vtes.politics import open_blood_hunt
+    from engine.games.vtes.work import Work
+
+    f = fight_table(seed=1)
+    t = f.t
+    w = Work(t.state)
+    open_blood_hunt(w, tuple(f.marek))
+    t.state = w.freeze()
+    r = t.state.open_referendum
+    assert (r.step, r.impulse) == ("before", f.ana)
+    words = "a blood hunt referendum is not an action, so action modifiers and reaction cards cannot be played"
+    refused(t, f.ana, {"do": "play", "card": in_hand(t, f.ana, "Threats")}, words)
+    assert auto_pass(t.view(f.ana)) == {"do": "pass"}
+    act(t, f.ana, "pass")
+    refused(t, f.ben, {"do": "play", "card": in_hand(t, f.ben, "Patrol")}, words)
+    act(t, f.ben, "pass")
+    assert t.state.open_referendum.impulse != f.ben
