@@ -180,11 +180,22 @@ def is_minion(w: Work, pos: Pos) -> bool:
 
 
 def _check_card(w: Work, a: ActionAct) -> int:
-    """The action card's krcg id (0: none); checks where it is and its type."""
+    """The action card's krcg id (0: none); checks where it is and its type. A political action
+    needs a political action card (from hand, or a card in play that gives the action): of the
+    basic actions only bleed and hunt "do not require the play of action cards", and a political
+    action's cost is "as listed on the political action card" (rulebook, 3. Minion Phase, "Types
+    of Actions" and "Political Action"); equip from another minion, leave torpor, rescue and
+    diablerie are the other basic actions the rulebook lists without a card."""
     if a.card is None:
         if a.kind in _NEED_CARD:
             raise IllegalMove(
                 f"a {a.kind} action needs its card: name the {'ally' if a.kind == ActionKind.RECRUIT else 'retainer'} from your hand"
+            )
+        if a.kind == ActionKind.POLITICAL:
+            raise IllegalMove(
+                "a political action needs its political action card: name it from your hand, or the card in play "
+                'that gives the action (rulebook, "Political Action": cost as listed on the political action card; '
+                'only bleed and hunt "do not require the play of action cards")'
             )
         return 0
     cc = w.card(a.card)
@@ -194,6 +205,12 @@ def _check_card(w: Work, a: ActionAct) -> int:
         info = w.info(a.card)
         if info is not None and not set(info.types) & ACTION_TYPES:
             w.refuse(Lift.TIMING, f"{esc(info.name)} is not an action card ({', '.join(info.types)})")
+        elif info is not None and a.kind == ActionKind.POLITICAL and "Political Action" not in info.types:
+            w.refuse(
+                Lift.TIMING,
+                f"{esc(info.name)} is not a political action card ({', '.join(info.types)}): a political action "
+                'is taken with one (rulebook, "Political Action")',
+            )
     elif not cc.zone.in_play:
         raise IllegalMove("the card of an action comes from your hand or is a card in play")
     info = w.info(a.card)

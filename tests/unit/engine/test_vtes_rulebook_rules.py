@@ -91,3 +91,19 @@ def test_no_action_modifier_nor_reaction_in_a_blood_hunt_referendum():
     refused(t, f.ben, {"do": "play", "card": in_hand(t, f.ben, "Patrol")}, words)
     act(t, f.ben, "pass")
     assert t.state.open_referendum.impulse != f.ben
+
+
+# --- Political Action ------------------------------------------------------------------------------
+
+
+def test_a_political_action_needs_a_political_action_card():
+    f = fight_table(seed=1)
+    t = f.t
+    political = {"do": "action", "kind": "political", "minion": f.lucia}
+    refused(t, f.ana, political, 'only bleed and hunt "do not require the play of action cards"')
+    raven = in_hand(t, f.ana, "Raven Spy")  # a retainer: an action card, not a political action card
+    refused(t, f.ana, {**political, "card": raven}, "is not a political action card (Retainer)")
+    kine = in_hand(t, f.ana, "Kine Resources Contested")
+    act(t, f.ana, "action", kind="political", minion=f.lucia, card=kine)
+    a = t.state.open_action
+    assert (a.kind, a.card, card(t, kine).zone) == ("political", tuple(kine), "aside")
