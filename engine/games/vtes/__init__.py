@@ -51,11 +51,13 @@ optional unless said; an act of the wrong shape raises
   uncontrolled region); never below 0.
 - ``pool`` {seat=you, delta, cause} or {changes, cause}: signed change of a Methuselah's pool
   (``changes``: ``[[seat, delta], …]``, several Methuselahs in one act); never below 0.
-- ``action`` {minion, kind, card, target, target_card, stealth, amount, cost_blood, cost_pool}:
-  the acting Methuselah, in its minion phase, announces a minion's action (shared/rules/
-  vtes-actions.md, :mod:`engine.games.vtes.actions`): ``kind`` one of bleed, hunt, equip, employ,
-  recruit, political, leave_torpor, rescue, diablerise, other; ``card`` an action card from hand
-  (set aside face up until it resolves) or in play. The minion locks, window A opens.
+- ``action`` {minion, kind, card, target, target_card, stealth, amount, cost_blood, cost_pool,
+  cost_rescued}: the acting Methuselah, in its minion phase, announces a minion's action
+  (shared/rules/vtes-actions.md, :mod:`engine.games.vtes.actions`): ``kind`` one of bleed, hunt,
+  equip, employ, recruit, political, leave_torpor, rescue, diablerise, other; ``card`` an action
+  card from hand (set aside face up until it resolves) or in play; ``cost_rescued``: a rescue's
+  blood paid by the vampire in torpor (the acting vampire pays the rest of the 2 by default;
+  rulebook, "Rescue a Vampire from Torpor"). The minion locks, window A opens.
 - ``block`` {minion, intercept=0}: a Methuselah entitled to block, on its impulse in window A.
 - ``pass``: the holder of the impulse passes (in window A, an entitled blocker's final decline);
   the last pass of the impulse order closes the window; the action then succeeds (cost paid,

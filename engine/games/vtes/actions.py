@@ -95,6 +95,7 @@ def announce(w: Work, a: ActionAct) -> None:
     within(a.do, "amount", a.amount, low=0, high=30)
     within(a.do, "cost_blood", a.cost_blood, low=0, high=30)
     within(a.do, "cost_pool", a.cost_pool, low=0, high=30)
+    rescued = within(a.do, "cost_rescued", a.cost_rescued, low=0, high=30)
     if w.open_action is not None:
         raise IllegalMove(f"one action at a time: {action_words(w, w.open_action)} is still open")
     _nothing_under_way(w)
@@ -131,8 +132,12 @@ def announce(w: Work, a: ActionAct) -> None:
     amount = a.amount if a.amount is not None else (1 if a.kind in (ActionKind.BLEED, ActionKind.HUNT) else 0)
     printed = w.info(a.card) if a.card is not None else None  # the card's printed cost by default
     cost_blood = a.cost_blood
+    if rescued and a.kind != ActionKind.RESCUE:
+        raise IllegalMove("cost_rescued is the blood the rescued vampire pays: only a rescue has it")
     if cost_blood is None:
         cost_blood = printed.blood_cost if printed is not None and vampire else DEFAULT_COST.get(a.kind, 0)
+        cost_blood = max(0, cost_blood - rescued)  # the rescue's cost split (_check_rescue_cost)
+    _check_rescue_cost(w, target_card, rescued)
     cost_pool = a.cost_pool if a.cost_pool is not None else (printed.pool_cost if printed is not None else 0)
     if cost_blood and not vampire:
         raise IllegalMove(f"{name} is an ally: it pays no blood")
@@ -163,6 +168,7 @@ def announce(w: Work, a: ActionAct) -> None:
         cost_pool=cost_pool,
         window=Window.NO_ATTEMPT,
         impulse=w.author,
+        cost_rescued=rescued,
     )
     w.action = opened
     who = blockers(opened, w.in_game())
@@ -177,6 +183,19 @@ def is_minion(w: Work, pos: Pos) -> bool:
         return True
     info = w.info(pos)
     return info is not None and "Ally" in info.types
+
+
+def _check_rescue_cost(w: Work, target_card: Pos | tuple[()], rescued: int) -> None:
+    """The rescued vampire's share of a rescue's cost: "2 blood, which can be paid by the acting
+    vampire or the rescued vampire, or the cost may be split between them" (rulebook, "Rescue a
+    Vampire from Torpor"); each pays from its own blood."""
+    if rescued and target_card:
+        held = w.cards[target_card].counters
+        if rescued > held:
+            raise IllegalMove(
+                f"{w.name(target_card)} has {held} blood and would pay {rescued} of its rescue: it cannot pay "
+                '(rulebook, "Rescue a Vampire from Torpor": each pays its share from its own blood)'
+            )
 
 
 def _check_card(w: Work, a: ActionAct) -> int:
@@ -462,6 +481,11 @@ def _succeed(w: Work, a: Action) -> None:
     if a.cost_pool:
         w.pool_delta(a.actor, -a.cost_pool, "cost")
     text = f"{action_words(w, a)} succeeds"
+    if a.cost_rescued and a.target_card:
+        share = min(a.cost_rescued, w.cards[a.target_card].counters)
+        if share:
+            w.counters_delta(a.target_card, -share, "cost")
+        text += f" ({w.name(a.target_card)} pays {share} blood of the rescue's cost, {name} {a.cost_blood})"
     hunted: Pos | None = None
     called = False
     match a.kind:

@@ -446,7 +446,9 @@ def _announce_words(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos
         seats = (seat, target)
     if "card" in act:
         text += f" with {_name(state, act.get('card'), revealed)}"
-    extras = [f"{k.replace('_', ' ')} {act[k]}" for k in ("stealth", "cost_blood", "cost_pool") if k in act]
+    extras = [
+        f"{k.replace('_', ' ')} {act[k]}" for k in ("stealth", "cost_blood", "cost_pool", "cost_rescued") if k in act
+    ]
     if extras:
         text += f" ({', '.join(extras)})"
     return text, seats

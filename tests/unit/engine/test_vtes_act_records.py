@@ -79,6 +79,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "shuffle", "zone": "crypt", "seat": 0},
     {"do": "shuffle", "zone": "library"},
     {"do": "action", "minion": [6, 0], "kind": "hunt"},
+    {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {
         "do": "action",
         "minion": [6, 0],

@@ -107,3 +107,28 @@ def test_a_political_action_needs_a_political_action_card():
     act(t, f.ana, "action", kind="political", minion=f.lucia, card=kine)
     a = t.state.open_action
     assert (a.kind, a.card, card(t, kine).zone) == ("political", tuple(kine), "aside")
+
+
+# --- Rescue a Vampire from Torpor ------------------------------------------------------------------
+
+
+def test_a_rescue_cost_may_be_split_with_the_rescued_vampire():
+    f = fight_table(seed=1, blood=(1, 1, 1, 1))
+    t = f.t
+    hers = next(c for c in t.state.cards if c.owner == f.ana and c.zone == "uncontrolled" and c.crypt)
+    torpid = list(hers.pos)
+    act(t, f.ana, "move", cards=[torpid], to="torpor")
+    act(t, f.ana, "blood", card=torpid, delta=3, cause="effect")
+    rescue = {"do": "action", "kind": "rescue", "minion": f.lucia, "target_card": torpid}
+    # Lucia has 1 blood: alone she cannot pay the 2; the vampire in torpor pays from its own blood.
+    refused(t, f.ana, rescue, "has 1 blood and this action costs 2")
+    refused(t, f.ana, {**rescue, "cost_rescued": 4}, "has 3 blood and would pay 4 of its rescue: it cannot pay")
+    refused(t, f.ana, {**rescue, "kind": "hunt", "cost_rescued": 1}, "only a rescue has it")
+    act(t, f.ana, "action", kind="rescue", minion=f.lucia, target_card=torpid, cost_rescued=1)
+    a = t.state.open_action
+    assert (a.cost_blood, a.cost_rescued) == (1, 1)  # the default 2, split
+    notes = []
+    while t.state.open_action is not None:
+        notes += act(t, t.state.open_action.impulse, "pass")
+    assert card(t, torpid).zone == "ready" and card(t, torpid).counters == 2 and card(t, f.lucia).counters == 0
+    assert any("pays 1 blood of the rescue's cost" in n.text for n in notes)
