@@ -132,3 +132,28 @@ def test_a_rescue_cost_may_be_split_with_the_rescued_vampire():
         notes += act(t, t.state.open_action.impulse, "pass")
     assert card(t, torpid).zone == "ready" and card(t, torpid).counters == 2 and card(t, f.lucia).counters == 0
     assert any("pays 1 blood of the rescue's cost" in n.text for n in notes)
+
+
+# --- 4. Influence Phase: the first turns' transfers ------------------------------------------------
+
+
+def test_first_turn_transfers_follow_the_order_of_turns_after_an_oust_before_a_first_turn():
+    """The second seat is ousted in the first turn, before its own first: the third seat plays the
+    game's second turn, "the Methuselah who plays second gets 2 transfers"; the fourth takes the
+    third turn and gets 3; then 4."""
+    from engine.games.vtes.decks import bundled_decks
+    from engine.games.vtes.simulate import vtes_table
+
+    decks = bundled_decks()
+    t = vtes_table([decks[s % len(decks)] for s in range(5)], {}, 0)
+    order = t.state.seating
+    budgets = []
+    for turn in range(5):
+        if turn == 0:
+            act(t, order[0], "pool", seat=order[1], delta=-t.state.players[order[1]].pool, cause="burn")
+            assert t.state.players[order[1]].status == "ousted" and t.state.players[order[1]].turns == 0
+        while t.state.phase != "influence":
+            act(t, t.state.acting, "phase")
+        budgets.append((t.state.acting, t.state.transfers))
+        act(t, t.state.acting, "end_turn")
+    assert budgets == [(order[0], 1), (order[2], 2), (order[3], 3), (order[4], 4), (order[0], 4)]
