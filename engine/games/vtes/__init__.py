@@ -39,9 +39,11 @@ optional unless said; an act of the wrong shape raises
   an open action: on your impulse, an action modifier or reaction, changing the action's numbers);
   it is opened to everyone and goes to ``to``;
   ``pool``/``blood`` pay its cost (blood from ``minion``); the hand refills to hand size unless
-  ``no_replace``; a master card in your master phase counts a master phase action.
-- ``discard`` {card, no_replace}: discard a card from hand to the ash heap and refill; in your
-  discard phase it counts a discard phase action.
+  ``no_replace``; a master card in your master phase counts a master phase action (one per
+  phase: a second is refused unless a card lifts ``once``; rulebook, "2. Master Phase").
+- ``discard`` {card, no_replace, lift, by}: discard a card from hand to the ash heap and refill;
+  in your discard phase it counts a discard phase action (one per phase: a second is refused
+  unless a card lifts ``once``; rulebook, "5. Discard Phase").
 - ``move`` {cards, to, on, controller, no_replace}: move cards (any zone) to ready, torpor, ash,
   removed, hand, library, library_bottom, crypt, crypt_bottom, uncontrolled, or on another card;
   cards turning face up are opened; a hand that lost cards refills unless ``no_replace``.

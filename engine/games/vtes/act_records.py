@@ -105,10 +105,13 @@ class PlayAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DiscardAct(ActRecord):
-    """``discard`` a card from hand; ``no_replace``: the hand is not refilled."""
+    """``discard`` a card from hand; ``no_replace``: the hand is not refilled; a rule ``lift`` ed
+    by card ``by`` (P9: a card that gives more discard phase actions)."""
 
     card: Pos
     no_replace: bool | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

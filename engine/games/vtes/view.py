@@ -408,7 +408,7 @@ def legal_acts(view: VtesView) -> list[Act]:
                     acts.append({"do": Do.INFLUENCE, "card": c.as_list()})
             if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
                 acts.append({"do": Do.TRANSFER, "kind": TransferKind.CRYPT})
-        case Phase.DISCARD:
+        case Phase.DISCARD if view.discard_actions == 0:  # one discard phase action (rules.py)
             for c in view.hand:
                 acts.append({"do": Do.DISCARD, "card": c.as_list()})
         case _:
@@ -418,6 +418,8 @@ def legal_acts(view: VtesView) -> list[Act]:
             types = set(c.types)
             if types and (types <= {MODIFIER, REACTION} or (types & ACTION_TYPES and not types & {MODIFIER, REACTION})):
                 continue  # played during an action, or announced as one
+            if view.phase == Phase.MASTER and view.master_actions and "Master" in types:
+                continue  # one master phase action (rules.py)
             acts.append({"do": Do.PLAY, "card": c.as_list()})
     return acts
 

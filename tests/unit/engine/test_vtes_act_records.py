@@ -50,6 +50,7 @@ FULL: list[dict[str, Any]] = [
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},
+    {"do": "discard", "card": [5, 1], "lift": "once", "by": [7, 3]},
     {"do": "move", "cards": [[5, 2], [5, 1]], "to": "library_bottom"},
     {
         "do": "move",

@@ -157,3 +157,43 @@ def test_first_turn_transfers_follow_the_order_of_turns_after_an_oust_before_a_f
         budgets.append((t.state.acting, t.state.transfers))
         act(t, t.state.acting, "end_turn")
     assert budgets == [(order[0], 1), (order[2], 2), (order[3], 3), (order[4], 4), (order[0], 4)]
+
+
+# --- 2. Master Phase, 5. Discard Phase -------------------------------------------------------------
+
+
+def test_one_master_phase_action_and_one_discard_phase_action_unless_a_card_gives_more():
+    from engine.games.vtes.decks import bundled_decks
+    from engine.games.vtes.simulate import vtes_table
+    from tests.support.vtes_sim import deck_of
+
+    library = (("Minion Tap", 3), ("Wider View", 1), ("Threats", 3))
+    t = vtes_table([deck_of(d, *library) for d in bundled_decks()[:2]], {"library_size": False}, 1)
+    ana = t.state.seating[0]
+    while t.state.phase != "master":
+        act(t, ana, "phase")
+
+    def hand(name: str) -> list[list[int]]:
+        return [c.as_list() for c in t.view(ana).hand if c.name == name]
+
+    def offered(do: str) -> list[list[int]]:
+        return [a["card"] for a in legal_acts(t.view(ana)) if a["do"] == do]
+
+    wider = hand("Wider View")[0]
+    assert wider in offered("play") and hand("Minion Tap")[0] in offered("play")
+    act(t, ana, "play", card=wider, to="ready", no_replace=True)  # a trifle, put in play
+    assert t.state.master_actions == 1
+    tap = hand("Minion Tap")[0]
+    refused(t, ana, {"do": "play", "card": tap}, "you have used your master phase action")
+    assert not set(map(tuple, offered("play"))) & set(map(tuple, hand("Minion Tap")))
+    act(t, ana, "play", card=tap, lift="once", by=wider, no_replace=True)  # the trifle's extra action
+    assert t.state.master_actions == 2
+    while t.state.phase != "discard":
+        act(t, ana, "phase")
+    first, second = hand("Threats")[:2]
+    assert first in offered("discard")
+    act(t, ana, "discard", card=first, no_replace=True)
+    assert offered("discard") == []
+    refused(t, ana, {"do": "discard", "card": second}, "you have used your discard phase action")
+    act(t, ana, "discard", card=second, lift="once", by=wider, no_replace=True)
+    assert t.state.discard_actions == 2
