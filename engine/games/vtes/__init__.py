@@ -38,9 +38,11 @@ raises :class:`~engine.games.base.MalformedAct`, one the rules refuse now
 - ``play``: play a card from your hand (during an open action: on your impulse, an action modifier
   or reaction, changing the action's numbers); it is opened to everyone and goes to ``to``;
   ``pool``/``blood`` pay its cost (blood from ``minion``); the hand refills to hand size unless
-  ``no_replace``; a master card in your master phase counts a master phase action.
+  ``no_replace``; a master card in your master phase counts a master phase action (one per
+  phase: a second is refused unless a card lifts ``once``; rulebook, "2. Master Phase").
 - ``discard``: discard a card from hand to the ash heap and refill; in your discard phase it counts
-  a discard phase action.
+  a discard phase action (one per phase: a second is refused unless a card lifts ``once``;
+  rulebook, "5. Discard Phase").
 - ``move``: move cards (any zone) to ready, torpor, ash, removed, hand, library, library_bottom,
   crypt, crypt_bottom, uncontrolled, or on another card; cards turning face up are opened; a hand
   that lost cards refills unless ``no_replace``.
@@ -53,8 +55,9 @@ raises :class:`~engine.games.base.MalformedAct`, one the rules refuse now
 - ``action``: the acting Methuselah, in its minion phase, announces a minion's action
   (shared/rules/ vtes-actions.md, :mod:`engine.games.vtes.actions`): ``kind`` one of bleed, hunt,
   equip, employ, recruit, political, leave_torpor, rescue, diablerise, other; ``card`` an action
-  card from hand (set aside face up until it resolves) or in play. The minion locks, window A
-  opens.
+  card from hand (set aside face up until it resolves) or in play; ``cost_rescued``: a rescue's
+  blood paid by the vampire in torpor (the acting vampire pays the rest of the 2 by default;
+  rulebook, "Rescue a Vampire from Torpor"). The minion locks, window A opens.
 - ``block``: a Methuselah entitled to block, on its impulse in window A.
 - ``pass``: the holder of the impulse passes (in window A, an entitled blocker's final decline);
   the last pass of the impulse order closes the window; the action then succeeds (cost paid, basic

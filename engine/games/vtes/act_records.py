@@ -111,10 +111,13 @@ class PlayAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DiscardAct(ActRecord):
-    """``discard`` a card from hand; ``no_replace``: the hand is not refilled."""
+    """``discard`` a card from hand; ``no_replace``: the hand is not refilled; a rule ``lift`` ed
+    by card ``by`` (P9: a card that gives more discard phase actions)."""
 
     card: Pos
     no_replace: bool | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -222,7 +225,9 @@ class ActionAct(ActRecord):
     play); ``target``: the seat a bleed or a directed action targets; ``target_card``: the
     vampire a rescue or diablerie names, or equipment taken from another minion; ``stealth``,
     ``amount``, ``cost_blood``, ``cost_pool``: None for the action's default (P8; a card's cost
-    is its printed one, read from krcg, an X cost is 0); a rule ``lift`` ed by card ``by`` (P9)."""
+    is its printed one, read from krcg, an X cost is 0); ``cost_rescued``: the blood the vampire
+    in torpor pays for its rescue (None: 0; the acting vampire's default then pays the rest, the
+    rulebook's "Rescue a Vampire from Torpor"); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     kind: ActionKind
@@ -233,6 +238,7 @@ class ActionAct(ActRecord):
     amount: int | None = None
     cost_blood: int | None = None
     cost_pool: int | None = None
+    cost_rescued: int | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -91,6 +91,7 @@ def announce(w: Work, a: ActionAct) -> None:
     within(a.do, "amount", a.amount, low=0, high=30)
     within(a.do, "cost_blood", a.cost_blood, low=0, high=30)
     within(a.do, "cost_pool", a.cost_pool, low=0, high=30)
+    rescued = within(a.do, "cost_rescued", a.cost_rescued, low=0, high=30)
     if w.open_action is not None:
         raise IllegalMove(f"one action at a time: {action_words(w, w.open_action)} is still open")
     _nothing_under_way(w)
@@ -127,8 +128,12 @@ def announce(w: Work, a: ActionAct) -> None:
     amount = a.amount if a.amount is not None else (1 if a.kind in (ActionKind.BLEED, ActionKind.HUNT) else 0)
     printed = w.info(a.card) if a.card is not None else None  # the card's printed cost by default
     cost_blood = a.cost_blood
+    if rescued and a.kind != ActionKind.RESCUE:
+        raise IllegalMove("cost_rescued is the blood the rescued vampire pays: only a rescue has it")
     if cost_blood is None:
         cost_blood = printed.blood_cost if printed is not None and vampire else DEFAULT_COST.get(a.kind, 0)
+        cost_blood = max(0, cost_blood - rescued)  # the rescue's cost split (_check_rescue_cost)
+    _check_rescue_cost(w, target_card, rescued)
     cost_pool = a.cost_pool if a.cost_pool is not None else (printed.pool_cost if printed is not None else 0)
     if cost_blood and not vampire:
         raise IllegalMove(f"{name} is an ally: it pays no blood")
@@ -158,6 +163,7 @@ def announce(w: Work, a: ActionAct) -> None:
         cost_blood=cost_blood,
         cost_pool=cost_pool,
         window=Window.NO_ATTEMPT,
+        cost_rescued=rescued,
     )
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)
@@ -175,12 +181,36 @@ def is_minion(w: Work, pos: Pos) -> bool:
     return info is not None and "Ally" in info.types
 
 
+def _check_rescue_cost(w: Work, target_card: Pos | tuple[()], rescued: int) -> None:
+    """The rescued vampire's share of a rescue's cost: "2 blood, which can be paid by the acting
+    vampire or the rescued vampire, or the cost may be split between them" (rulebook, "Rescue a
+    Vampire from Torpor"); each pays from its own blood."""
+    if rescued and target_card:
+        held = w.cards[target_card].counters
+        if rescued > held:
+            raise IllegalMove(
+                f"{w.name(target_card)} has {held} blood and would pay {rescued} of its rescue: it cannot pay "
+                '(rulebook, "Rescue a Vampire from Torpor": each pays its share from its own blood)'
+            )
+
+
 def _check_card(w: Work, a: ActionAct) -> int:
-    """The action card's krcg id (0: none); checks where it is and its type."""
+    """The action card's krcg id (0: none); checks where it is and its type. A political action
+    needs a political action card (from hand, or a card in play that gives the action): of the
+    basic actions only bleed and hunt "do not require the play of action cards", and a political
+    action's cost is "as listed on the political action card" (rulebook, 3. Minion Phase, "Types
+    of Actions" and "Political Action"); equip from another minion, leave torpor, rescue and
+    diablerie are the other basic actions the rulebook lists without a card."""
     if a.card is None:
         if a.kind in _NEED_CARD:
             raise IllegalMove(
                 f"a {a.kind} action needs its card: name the {'ally' if a.kind == ActionKind.RECRUIT else 'retainer'} from your hand"
+            )
+        if a.kind == ActionKind.POLITICAL:
+            raise IllegalMove(
+                "a political action needs its political action card: name it from your hand, or the card in play "
+                'that gives the action (rulebook, "Political Action": cost as listed on the political action card; '
+                'only bleed and hunt "do not require the play of action cards")'
             )
         return 0
     cc = w.card(a.card)
@@ -190,6 +220,12 @@ def _check_card(w: Work, a: ActionAct) -> int:
         info = w.info(a.card)
         if info is not None and not set(info.types) & ACTION_TYPES:
             w.refuse(Lift.TIMING, f"{esc(info.name)} is not an action card ({', '.join(info.types)})")
+        elif info is not None and a.kind == ActionKind.POLITICAL and "Political Action" not in info.types:
+            w.refuse(
+                Lift.TIMING,
+                f"{esc(info.name)} is not a political action card ({', '.join(info.types)}): a political action "
+                'is taken with one (rulebook, "Political Action")',
+            )
     elif not cc.zone.in_play:
         raise IllegalMove("the card of an action comes from your hand or is a card in play")
     info = w.info(a.card)
@@ -344,7 +380,9 @@ def _close_window(w: Work, window: OpenWindow) -> None:
                 _blocked(w, a)
             else:
                 w.note(
-                    f"The block by {w.name(a.blocker)} fails: intercept {a.intercept} against stealth {a.stealth}",
+                    f"The block by {w.name(a.blocker)} fails: intercept {a.intercept} against stealth {a.stealth}; "
+                    "another attempt can be made as often as the blocking Methuselah wishes (rulebook, "
+                    '"Who May Attempt to Block")',
                     a.actor,
                 )
                 tried = (*a.tried, a.blocker)
@@ -358,13 +396,20 @@ def _close_window(w: Work, window: OpenWindow) -> None:
 
 def block(w: Work, b: BlockAct) -> None:
     """A ``block`` attempt (P3): window A, on the impulse of an entitled Methuselah that has not
-    declined, with a ready unlocked minion of its own; window B opens."""
+    declined, with a ready unlocked minion of its own; window B opens. The rulebook ("Who May
+    Attempt to Block"): "A minion can attempt to block as many times as they wish as long as
+    another minion is not already blocking. If one attempt to block fails, another can be made as
+    often as the blocking Methuselah wishes": a minion whose attempt failed may try again
+    (``Action.tried`` only records it); a Methuselah's decision to make no further attempt is final."""
     intercept = within(b.do, "intercept", b.intercept, low=-10, high=20)
     a = open_action(w)
     if w.author == a.actor:
         raise IllegalMove("you cannot block your own action")
     if a.window == Window.ATTEMPT:
-        raise IllegalMove("a block attempt is under way: no other minion may attempt now")
+        raise IllegalMove(
+            "a block attempt is under way: a minion can attempt to block as long as another minion is not "
+            'already blocking (rulebook, "Who May Attempt to Block")'
+        )
     if a.window == Window.DECLINED:
         raise IllegalMove("every blocker has declined: blocking is over unless the target changes")
     holds_impulse(w, a, "block")
@@ -374,15 +419,17 @@ def block(w: Work, b: BlockAct) -> None:
         kind = "the targeted Methuselah" if a.directed else "the prey and the predator"
         raise IllegalMove(f"only {kind} ({who}) may block this action (4.2)")
     if w.author in a.declined:
-        raise IllegalMove("you declined to block this action: that is final unless the target changes")
+        raise IllegalMove(
+            'you declined to block this action: that is final unless the target changes (rulebook, "Who May '
+            'Attempt to Block": once a Methuselah decides not to make any further attempts to block, that '
+            "decision is final)"
+        )
     c = w.card(b.minion)
     name = w.name(b.minion)
     if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not is_minion(w, b.minion):
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
-    if b.minion in a.tried:
-        raise IllegalMove(f"{name} has already tried to block this action: another of your minions may try (4.2)")
     if c.locked:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
@@ -446,6 +493,11 @@ def _succeed(w: Work, a: Action) -> None:
     if a.cost_pool:
         w.pool_delta(a.actor, -a.cost_pool, "cost")
     text = f"{action_words(w, a)} succeeds"
+    if a.cost_rescued and a.target_card:
+        share = min(a.cost_rescued, w.cards[a.target_card].counters)
+        if share:
+            w.counters_delta(a.target_card, -share, "cost")
+        text += f" ({w.name(a.target_card)} pays {share} blood of the rescue's cost, {name} {a.cost_blood})"
     hunted: Pos | None = None
     called = False
     match a.kind:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.games.base import Act
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
+from engine.games.vtes.politics import BLOOD_HUNT_BARS
 from engine.games.vtes.readings import combat_steps
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.view import CardView, VtesView
@@ -59,11 +60,13 @@ def _action(view: VtesView, seat: int, a: Action, offered: tuple[Offer, ...]) ->
 
 def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
     """A block attempt by ``seat`` could only fail: the action has stealth, and none of its ready
-    unlocked minions carries a card (a retainer or equipment may give intercept) nor has it a
-    reaction to play (checked by the caller). Passing then declines, as the player would."""
+    unlocked minions whose attempt has not failed yet carries a card (a retainer or equipment may
+    give intercept) nor has it a reaction to play (checked by the caller). Passing then declines,
+    as the player would."""
     if a.stealth <= 0:
         return False
-    ready = {m.pos for m in view.ready_unlocked(seat)}
+    # A minion whose attempt failed may try again, but with nothing changed it would fail again.
+    ready = {m.pos for m in view.untried(seat)}
     return not any(c.on in ready for c in view.cards)
 
 
@@ -118,7 +121,9 @@ def _poll(view: VtesView, r: Referendum, offered: tuple[Offer, ...]) -> Act | No
     no vote to cast."""
     if r.step == Poll.BEFORE:
         caller = view.seat == r.caller
-        return None if any(_before_votes(c, caller) for c in view.hand) else _only(offered, Do.PASS)
+        # No action modifier nor reaction in a blood hunt (rulebook, "The Blood Hunt").
+        playable = (c for c in view.hand if not (r.hunted and BLOOD_HUNT_BARS & set(c.types)))
+        return None if any(_before_votes(c, caller) for c in playable) else _only(offered, Do.PASS)
     if r.step == Poll.VOTING and not any(o.do == Do.VOTE for o in offered):
         return _only(offered, Do.DONE)
     return None

@@ -90,9 +90,12 @@ class VtesBot:
                 return None
             if action.window == Window.DIABLERIE:
                 return {"do": Do.DIABLERISE}
-            blocks = [a for a in legal if a["do"] == Do.BLOCK]
+            # A minion whose block failed may try again, but this bot adds no intercept: it would
+            # fail again, so the bot blocks only with minions that have not tried.
+            fresh = view.untried(seat)
+            blocks = [a for a in legal if a["do"] == Do.BLOCK and any(a["minion"] == c.as_list() for c in fresh)]
             if blocks and self._should_block(view, seat):
-                strongest = max(view.may_try(seat), key=lambda c: (c.counters, c.pos))
+                strongest = max(fresh, key=lambda c: (c.counters, c.pos))
                 return next((a for a in blocks if a["minion"] == strongest.as_list()), blocks[0])
             return {"do": Do.PASS}
         if view.acting != seat:

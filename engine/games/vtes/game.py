@@ -520,7 +520,12 @@ def _announce_words(
         seats = (seat, target)
     if record.card is not None:
         text += f" with {_name(state, record.card, revealed)}"
-    costs = (("stealth", record.stealth), ("cost blood", record.cost_blood), ("cost pool", record.cost_pool))
+    costs = (
+        ("stealth", record.stealth),
+        ("cost blood", record.cost_blood),
+        ("cost pool", record.cost_pool),
+        ("cost rescued", record.cost_rescued),
+    )
     extras = [f"{word} {value}" for word, value in costs if value is not None]
     if extras:
         text += f" ({', '.join(extras)})"

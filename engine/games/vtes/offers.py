@@ -179,15 +179,18 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                     acts.append({"do": Do.INFLUENCE, "card": c.as_list()})
             if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
                 acts.append({"do": Do.TRANSFER, "kind": TransferKind.CRYPT})
-        case Phase.DISCARD:
+        case Phase.DISCARD if view.discard_actions == 0:  # one discard phase action (rules.py)
             for c in view.hand:
                 acts.append({"do": Do.DISCARD, "card": c.as_list()})
         case _:
             pass
     if view.phase != Phase.DISCARD:
         for c in view.hand:
-            if not _played_in_actions(c):
-                acts.append({"do": Do.PLAY, "card": c.as_list()})
+            if _played_in_actions(c):
+                continue
+            if view.phase == Phase.MASTER and view.master_actions and "Master" in c.types:
+                continue  # one master phase action (rules.py)
+            acts.append({"do": Do.PLAY, "card": c.as_list()})
     return [Offer(act) for act in acts]
 
 

@@ -52,7 +52,8 @@ class Numbers:
 def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     """Check a card played from hand against the §2 table and the open action's impulse (P1, P2):
     outside an action, no action card, action modifier or reaction; in combat, combat cards on the
-    impulse (5.2); in a referendum, before votes on the impulse; inside an action, only on the
+    impulse (5.2); in a referendum, before votes on the impulse (in a blood hunt no action modifier nor
+    reaction, rulebook "The Blood Hunt"); inside an action, only on the
     impulse, an action modifier by the acting Methuselah, a reaction by another with a ready
     unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6)."""
     info = w.info(pos)
@@ -66,7 +67,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         if w.open_combat is not None:
             combat.play_in_combat(w, types, name)
         else:
-            politics.play_before_votes(w)
+            politics.play_before_votes(w, types, name)
         return
     if a is None:
         if numbers or act.bleed_mod:

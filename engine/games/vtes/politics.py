@@ -145,10 +145,21 @@ def _open_polling(w: Work, window: OpenWindow) -> None:
     w.note("Polling is open: cast your votes (for or against), then say you are done")
 
 
-def play_before_votes(w: Work) -> None:
+BLOOD_HUNT_BARS = frozenset({"Action Modifier", "Reaction"})
+"""Card types never played in a blood hunt referendum (rulebook, "The Blood Hunt")."""
+
+
+def play_before_votes(w: Work, types: frozenset[str] | set[str] = frozenset(), name: str = "that card") -> None:
     """A card played during a referendum: before votes, on one's impulse, returning it to the
-    caller; while polling, by anyone."""
+    caller; while polling, by anyone. ``types``: the card's types; in a blood hunt no action
+    modifier nor reaction (rulebook, "The Blood Hunt": "This referendum is not an action, so it
+    cannot be blocked, and action modifiers and reaction cards cannot be played")."""
     r = _open(w)
+    if r.hunted and types & BLOOD_HUNT_BARS:
+        raise IllegalMove(
+            f"{name} cannot be played: a blood hunt referendum is not an action, so action modifiers and "
+            'reaction cards cannot be played (rulebook, "The Blood Hunt")'
+        )
     if r.step == Poll.BEFORE:
         w.must_hold_impulse(r.impulse, "play")
         windows.put(w, windows.returned(r, w.in_game()))

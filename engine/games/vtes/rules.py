@@ -86,6 +86,7 @@ from engine.games.vtes.vocab import (
     DeckPart,
     Do,
     End,
+    Lift,
     Phase,
     Ruleset,
     Status,
@@ -356,6 +357,12 @@ def _act_play(w: Work, act: PlayAct) -> None:
     if blood and minion is not None:
         w.counters_delta(minion, -blood, "cost")
     if info is not None and info.is_master and w.author == w.acting and w.phase == Phase.MASTER:
+        if w.master_actions >= 1:
+            w.refuse(
+                Lift.ONCE,
+                f"you have used your master phase action: by default you receive only one master phase action, "
+                f'but some cards may change this amount (rulebook, "2. Master Phase"); {esc(info.name)} waits',
+            )
         w.master_actions += 1
     if not act.no_replace:
         w.refill(w.author)
@@ -366,6 +373,12 @@ def _act_discard(w: Work, act: DiscardAct) -> None:
     _own_hand(w, pos)
     w.move(pos, Target.ASH)
     if w.author == w.acting and w.phase == Phase.DISCARD:
+        if w.discard_actions >= 1:
+            w.refuse(
+                Lift.ONCE,
+                "you have used your discard phase action: in your discard phase you receive by default one "
+                'discard phase action (rulebook, "5. Discard Phase"); some effects may change the number',
+            )
         w.discard_actions += 1
     if not act.no_replace:
         w.refill(w.author)
@@ -753,7 +766,7 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
     w = Work(state, seat, record.do)
     w.revealed = revealed
     w.acts += 1
-    if isinstance(record, PlayAct | ActionAct | BlockAct | AdjustAct) and record.lift is not None:
+    if isinstance(record, PlayAct | ActionAct | BlockAct | AdjustAct | DiscardAct) and record.lift is not None:
         assert record.by is not None  # the record has 'by' with 'lift'
         w.lift, w.lift_by = record.lift, record.by
         by = w.card(w.lift_by)

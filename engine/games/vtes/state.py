@@ -136,10 +136,11 @@ class Action:
     (a directed action has some); ``target_card``: the vampire in torpor of a rescue or
     diablerie, the equipment taken from another minion, else ``()``; ``stealth``, ``intercept``:
     the action's numbers (intercept belongs to the block attempt, 0 without one); ``amount``: the
-    bleed or hunt amount; ``cost_blood`` (from the acting minion), ``cost_pool`` (from the actor):
-    paid on success. ``window``: a :class:`Window`; ``loop``: its impulse (:class:`Loop`);
+    bleed or hunt amount; ``cost_blood`` (from the acting minion), ``cost_pool`` (from the actor),
+    ``cost_rescued`` (from the vampire a rescue names): paid on success. ``window``: a
+    :class:`Window`; ``loop``: its impulse (:class:`Loop`);
     ``declined``: seats that declined to block (final, 4.2); ``tried``: minions whose block
-    attempt on this action failed (each attempts once; others may follow, 4.2); ``blocker``: the
+    attempt on this action failed (a minion may try again: rulebook, "Who May Attempt to Block"); ``blocker``: the
     minion attempting to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
     ``played``: ``(minion, card id)`` pairs of modifiers and reactions played (2.1: once each per
     minion and action).
@@ -163,6 +164,7 @@ class Action:
     blocker: Pos | tuple[()] = ()
     bleed_mods: int = 0
     played: tuple[tuple[Pos, int], ...] = ()
+    cost_rescued: int = 0
 
     @property
     def directed(self) -> bool:

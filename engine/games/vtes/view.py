@@ -168,7 +168,7 @@ class VtesView(UnderWay):
 
     def may_block(self, seat: int) -> bool:
         """``seat`` may attempt a block now: window A, entitled, not declined, on its impulse,
-        with a ready unlocked minion that has not tried to block this action (:meth:`may_try`)."""
+        with a ready unlocked minion (:meth:`may_try`)."""
         a = self.action
         return (
             a is not None
@@ -180,8 +180,14 @@ class VtesView(UnderWay):
         )
 
     def may_try(self, seat: int) -> tuple[CardView, ...]:
-        """``seat``'s ready unlocked minions that have not tried to block the open action (a minion
-        attempts once; after a failed attempt others may follow, 4.2)."""
+        """``seat``'s ready unlocked minions, which may attempt to block the open action: one whose
+        attempt failed may try again (rulebook, "Who May Attempt to Block": "If one attempt to
+        block fails, another can be made as often as the blocking Methuselah wishes")."""
+        return self.ready_unlocked(seat)
+
+    def untried(self, seat: int) -> tuple[CardView, ...]:
+        """``seat``'s ready unlocked minions whose block attempt on the open action has not failed:
+        a second attempt by one that failed, with nothing changed, would fail again."""
         tried = self.action.tried if self.action is not None else ()
         return tuple(c for c in self.ready_unlocked(seat) if c.pos not in tried)
 

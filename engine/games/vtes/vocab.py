@@ -282,7 +282,8 @@ class Lift(StrEnum):
     LOCKED = "locked"
     """A locked minion acts or blocks (a wake, an unlock)."""
     ONCE = "once"
-    """A per-turn limit: a second bleed, political action or action with one card."""
+    """A per-turn limit: a second bleed, political action or action with one card; a second master
+    phase action or discard phase action (a card that gives more)."""
     HUNT = "hunt"
     """A vampire with no blood does not hunt (it is stuck)."""
     TIMING = "timing"

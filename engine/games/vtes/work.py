@@ -444,10 +444,15 @@ class Work(UnderWay):
     # -- turns --
 
     def transfer_budget(self, seat: int) -> int:
-        """Transfers for ``seat``'s influence phase: 1/2/3 on the first turn of the first three
-        players in turn order, else 4 (rules, "Turn sequence")."""
+        """Transfers for ``seat``'s influence phase: on its first turn, 1/2/3 for the Methuselah
+        who takes the first, second, third turn of the game, else 4 (rulebook, "4. Influence
+        Phase": "the Methuselah who has the first turn receives only 1 transfer on their first
+        influence phase. The Methuselah who plays second gets 2 transfers on their turn, and the
+        Methuselah who takes the third turn gets 3 transfers"). The order of turns, not of seats:
+        after a seat left before its first turn, the next seat to play is the one who plays
+        second (reading). Counted: the Methuselahs who have begun a turn, ``seat`` included."""
         if self.p(seat).turns == 1:
-            return min(4, self.seating.index(seat) + 1)
+            return min(4, sum(1 for p in self.players if p.turns >= 1))
         return 4
 
     def begin_turn(self, seat: int) -> None:

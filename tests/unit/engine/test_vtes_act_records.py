@@ -50,6 +50,7 @@ FULL: list[dict[str, Any]] = [
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},
+    {"do": "discard", "card": [5, 1], "lift": "once", "by": [7, 3]},
     {"do": "move", "cards": [[5, 2], [5, 1]], "to": "library_bottom"},
     {
         "do": "move",
@@ -79,6 +80,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "shuffle", "zone": "crypt", "seat": 0},
     {"do": "shuffle", "zone": "library"},
     {"do": "action", "minion": [6, 0], "kind": "hunt"},
+    {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {
         "do": "action",
         "minion": [6, 0],

@@ -1,14 +1,11 @@
-"""``b`` after a failed block attempt (shared/rules/vtes-actions.md 4.2): a minion attempts to block
-an action once; after its attempt failed, the table refuses it a second attempt with a sentence, and
-``b`` offers only the Methuselah's other ready unlocked minions, none when it has no other (the key
-leaves the footer). On an in-memory table: Ana's Lucia bleeds Ben with stealth 1; Ben's Marek
-attempts a block with intercept 0 and fails."""
+"""``b`` after a failed block attempt (rulebook, "Who May Attempt to Block": "If one attempt to
+block fails, another can be made as often as the blocking Methuselah wishes"): the minion whose
+attempt failed may try again, and ``b`` still offers it when it is selected; with nothing selected
+it offers a minion that has not tried first. On an in-memory table: Ana's Lucia bleeds Ben with
+stealth 1; Ben's Marek attempts a block with intercept 0 and fails."""
 
 from __future__ import annotations
 
-import pytest
-
-from engine.games.base import IllegalMove
 from engine.games.vtes.vocab import Zone
 from tests.support.vtes_fight import Fight, card, fight_table
 from tests.support.vtes_sim import act
@@ -27,18 +24,18 @@ def _failed_attempt(f: Fight) -> None:
     assert t.state.open_action.impulse == f.ben
 
 
-def test_the_minion_whose_block_failed_is_not_offered_again_nor_is_b_with_no_other() -> None:
+def test_the_minion_whose_block_failed_may_try_again_and_b_offers_it() -> None:
     f = fight_table(seed=1, blood=(4, 1, 1, 1))
     _failed_attempt(f)
     view = f.t.view(f.ben)
     marek = view.card(tuple(f.marek))
     assert f.t.state.open_action.tried == (tuple(f.marek),)
-    assert not view.may_block(f.ben) and view.may_try(f.ben) == ()  # Ben has no other minion to try
-    assert blocker(view, f.ben, marek) is None  # b leaves the footer (before: Marek offered again)
-    before = f.t.state
-    with pytest.raises(IllegalMove, match="has already tried to block this action: another of your minions may try"):
-        act(f.t, f.ben, "block", minion=f.marek)
-    assert f.t.state == before
+    assert view.may_block(f.ben) and view.may_try(f.ben) == (marek,) and view.untried(f.ben) == ()
+    assert blocker(view, f.ben, marek) == marek
+    assert blocker(view, f.ben, None) == marek  # no other minion: the one that tried
+    act(f.t, f.ben, "block", minion=f.marek, intercept=1)
+    a = f.t.state.open_action
+    assert a is not None and a.window == "B" and a.blocker == tuple(f.marek)
 
 
 def test_another_ready_minion_is_offered_and_a_new_action_forgets_the_failure() -> None:
@@ -54,7 +51,8 @@ def test_another_ready_minion_is_offered_and_a_new_action_forgets_the_failure() 
     _failed_attempt(f)
     view = t.view(f.ben)
     marek = view.card(tuple(f.marek))
-    offered = blocker(view, f.ben, marek)
+    assert blocker(view, f.ben, marek) == marek  # selected: it may try again
+    offered = blocker(view, f.ben, None)
     assert offered is not None and offered.pos == other.pos and not card(t, other.pos).locked
     # Ben declines; the bleed succeeds; the next action's blockers start afresh.
     for _ in range(8):

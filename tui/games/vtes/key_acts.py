@@ -28,13 +28,15 @@ def _answers(view: VtesView | None, me: int | None) -> tuple[Offer, ...]:
 
 def blocker(view: VtesView | None, me: int | None, selected: CardView | None) -> CardView | None:
     """The minion ``b`` blocks with: ``selected`` if a block is offered with it, else the first
-    offered; None when no block is offered."""
+    offered whose attempt on this action has not failed (one that failed may try again,
+    :meth:`VtesView.may_try`), else the first offered; None when no block is offered."""
     minions = [o.minion for o in _answers(view, me) if o.do == Do.BLOCK]
-    if view is None or not minions:
+    if view is None or me is None or not minions:
         return None
     if selected is not None and selected.pos in minions:
         return selected
-    return view.card(minions[0]) if minions[0] is not None else None
+    fresh = [c for c in view.untried(me) if c.pos in minions]
+    return fresh[0] if fresh else view.card(minions[0]) if minions[0] is not None else None
 
 
 def blood_payer(view: VtesView | None, me: int | None, selected: CardView | None) -> CardView | None:
