@@ -18,7 +18,7 @@ from engine.games.vtes.vocab import ActionKind, Phase, Window
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, dealt_vtes
+from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look
 from tests.support.vtes_table import notes_text as _log
 from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
@@ -68,6 +68,7 @@ async def test_a_bots_bleed_waits_for_the_person_who_blocks_it_with_b() -> None:
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         view = _view(app)
         names = list(session.table.names)
         actor = names[view.action.actor]
@@ -112,6 +113,7 @@ async def test_the_persons_bleed_is_blocked_by_a_bot_whose_pool_is_low() -> None
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         view = _view(app)
         prey = view.players[0].prey
         name = session.table.names[prey]

@@ -22,7 +22,7 @@ from engine.games.vtes.vocab import ActionKind, CombatStep, Phase, Poll
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, dealt_vtes, said
+from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tests.support.vtes_table import notes_text as _log
 from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
@@ -91,6 +91,7 @@ async def test_the_persons_bleed_is_blocked_and_fought_for_two_rounds_by_keys() 
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         view = _view(app)
         prey = view.players[0].prey
         name = session.table.names[prey]
@@ -182,6 +183,7 @@ async def test_the_person_calls_a_referendum_votes_and_says_done_by_keys() -> No
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         card = next(c for c in _view(app).hand if "Political Action" in c.types)
         title = card.name.split(" (")[0]
         blooded = [c.as_list() for c in _view(app).ready_unlocked(0) if c.crypt and c.counters >= 1]

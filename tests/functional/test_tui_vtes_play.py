@@ -16,6 +16,7 @@ from engine.games.vtes.vocab import ActionKind, CombatStep, Phase, Poll, Status,
 from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
 from tests.support.tui import screen_words, shown
+from tests.support.vtes_table import keys_after_a_look
 from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
@@ -138,6 +139,7 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
     app, factory = _app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         # The seat declared its deck itself; the game reached play.
         await eventually(lambda: _view(app) is not None and _view(app).step == Step.PLAY, 90, "play", pilot=pilot)
         assert factory.made[0].sent[0]["do"] == "deck"

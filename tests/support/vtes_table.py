@@ -166,3 +166,25 @@ def said(app: Any) -> str:
     from tests.support.tui import shown
 
     return shown(app.screen.query_one("#vt-say"))
+
+
+class PausedKeys:
+    """A key clock (:attr:`VtesTableScreen.key_clock`) for a test that presses keys at machine
+    speed as a person would press them after a look at the screen: each reading is
+    :data:`KEY_GUARD_S` later than the last, so the key guard (keys refused just after the
+    command line closes or the screen changes) has always lapsed when the next key comes."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        from tui.games.vtes.table import KEY_GUARD_S
+
+        self.now += KEY_GUARD_S
+        return self.now
+
+
+def keys_after_a_look(app: Any) -> None:
+    """Give the app's VTES table screen a :class:`PausedKeys` clock: the test's keys are played
+    whatever changed just before them (the guard's own tests use a clock they move by hand)."""
+    app.screen.key_clock = PausedKeys()

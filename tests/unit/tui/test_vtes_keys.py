@@ -14,7 +14,7 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, dealt_vtes, influence_app, said
+from tests.support.vtes_table import advance, dealt_vtes, influence_app, keys_after_a_look, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.menus import CombatMenu
 from tui.games.vtes.table import VtesTableScreen
@@ -27,6 +27,7 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
     app, session = _app()
     async with app.run_test(size=(120, 40)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         screen = app.screen
 
         def view() -> Any:
@@ -106,6 +107,7 @@ async def test_calling_time_at_a_tournament_table() -> None:
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         await pilot.press("T")
         await eventually(lambda: session.view().time_calls == (0,), 10, "the time call", pilot=pilot)
         assert session.submitted[-1] == {"do": "time"}
@@ -120,6 +122,7 @@ async def test_keys_pressed_quickly_are_kept_in_order_not_lost() -> None:
     app, session = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         screen = app.screen
         before = session.view()
         pool = before.players[0].pool
@@ -153,6 +156,7 @@ async def test_combat_from_keys_and_menus() -> None:
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         screen = app.screen
         view = session.view()
         mine = view.controlled(0, Zone.READY)[0]
@@ -186,6 +190,7 @@ async def test_c_moves_the_top_crypt_card_out_with_four_transfers() -> None:
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         region = len(session.view().uncontrolled(0))
         await pilot.press("C")
         await eventually(lambda: len(session.view().uncontrolled(0)) == region + 1, 10, "the crypt card", pilot=pilot)
@@ -200,6 +205,7 @@ async def test_the_command_line_takes_keys_queued_behind_colon_and_selects_a_ref
     app, session = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         screen = app.screen
         cmd = screen.query_one("#vt-cmd")
         screen.action_command()

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.games.base import Act
 from engine.games.vtes.offers import window_cards
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, CombatStep, Phase, Poll, Step, Window
+from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, CombatStep, Do, Phase, Poll, Step, Window
 from tui.games.vtes.present import seat_name
 
 #: The key that passes the impulse (shown in the footer and the action box).
@@ -61,7 +62,8 @@ def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     match action.window:
         case Window.NO_ATTEMPT:
             entitled = [s for s in view.blockers() if s not in action.declined]
-            may = [s for s in entitled if view.ready_unlocked(s)]  # a locked minion never blocks (4.2)
+            # only those with a minion that may still try (ready, unlocked, not tried yet: may_try)
+            may = [s for s in entitled if view.may_try(s)]
             if not may:
                 return "window A: nobody may block" + (" (no ready unlocked minion)" if entitled else "")
             return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block"
@@ -125,15 +127,52 @@ def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tu
     return tuple(keys)
 
 
+def no_block_words(view: VtesView, names: Sequence[str]) -> str | None:
+    """Why this seat can never block the open action, whoever holds the impulse (the view's
+    :meth:`~VtesView.blockers`, its declines, :meth:`~VtesView.may_try`); None: it may still
+    block, when the impulse reaches it (or no action of another Methuselah is open)."""
+    a, me = view.action, view.seat
+    if a is None or me is None or a.actor == me:
+        return None
+    if me not in view.blockers():
+        who = " or ".join(_who(view, names, s) for s in view.blockers()) or "nobody"
+        return f"You may not block this action: {who} may (4.2)."
+    if me in a.declined:
+        return "You have declined to block this action already."
+    if a.window not in (Window.NO_ATTEMPT, Window.ATTEMPT):
+        return "This action is past its block: nobody blocks it now."
+    if not view.may_try(me):
+        return "You have no minion left that may block this action (ready, unlocked, not tried yet)."
+    return None
+
+
 def impulse_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     """``"impulse: Ben"``, or ``"impulse: you"``."""
     return f"impulse: {_who(view, names, action.impulse)}"
 
 
-def waiting_words(view: VtesView, names: Sequence[str]) -> str | None:
+def by_itself_words(act: Act) -> str:
+    """What this seat does by itself now (``act``: its automatic act, :func:`engine.games.vtes.autopass.auto_pass`),
+    in words: ``"your seat passes by itself (A: ask every time)"``."""
+    match act.get("do"):
+        case Do.STRIKE:
+            what = "strikes by itself (hand strike)"
+        case Do.DONE:
+            what = "is done voting by itself"
+        case _:
+            what = "passes by itself"
+    return f"your seat {what} (A: ask every time)"
+
+
+def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = None) -> str | None:
     """The status line during an open action, a combat or a referendum: whom the table waits for
-    (the holder of the impulse, P1; the Methuselahs still voting), or None when none is under way."""
+    (the holder of the impulse, P1; the Methuselahs still voting), or None when none is under way.
+    ``by_itself``: the act this seat makes by itself now (its automatic pass): the table does not
+    wait for this seat, and the line says what it does instead."""
     fight, poll = view.combat, view.referendum
+    if by_itself is not None and (fight is not None or poll is not None or view.action is not None):
+        words = by_itself_words(by_itself)
+        return words[0].upper() + words[1:] + "."
     if poll is not None:
         if poll.step == Poll.VOTING:
             left = [s for s in view.in_game() if s not in poll.done]
@@ -165,8 +204,10 @@ __all__ = [
     "PASS_KEY",
     "Key",
     "action_words",
+    "by_itself_words",
     "end_turn_warning",
     "impulse_words",
+    "no_block_words",
     "numbers_words",
     "waiting_words",
     "window_words",

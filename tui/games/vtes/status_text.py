@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.games.base import Act
 from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Step
 from engine.table import Table
@@ -35,13 +36,16 @@ def _work_shown(said: str) -> bool:
     return not (said.startswith(YOUR_TURN) or said.startswith("Waiting for"))
 
 
-def vtes_status(said: str, view: VtesView | None, table: Table, me: int | None) -> Status | None:
+def vtes_status(
+    said: str, view: VtesView | None, table: Table, me: int | None, by_itself: Act | None = None
+) -> Status | None:
     """The status line for ``view``, from what the frame said (``said``), keeping whatever the
     frame added after whom it waits for (a vote, a stalled seat); None: the frame's line stays
     as it is. Not this seat's turn: whose turn it is, or what the table waits for from this
-    seat (its deck)."""
+    seat (its deck). ``by_itself``: the act this seat makes by itself now (its automatic pass):
+    the line says so, never that the table waits for this seat."""
     names: Sequence[str] = list(table.names)
-    during = waiting_words(view, names) if view is not None and view.step == Step.PLAY else None
+    during = waiting_words(view, names, by_itself) if view is not None and view.step == Step.PLAY else None
     if during is not None and not _work_shown(said):
         # An open action: the table waits for the holder of the impulse alone (P1), whatever
         # the frame read from the seats that may act; what the frame added after stays.
@@ -49,7 +53,8 @@ def vtes_status(said: str, view: VtesView | None, table: Table, me: int | None) 
         rest = said[len(YOUR_TURN) :] if said.startswith(YOUR_TURN) else ""
         if not rest and said.startswith("Waiting for"):
             rest = said[said.find(".") + 1 :] if "." in said else ""
-        if waited and view is not None and view.action is not None and waited != [view.action.impulse]:
+        action = view.action if view is not None and by_itself is None else None
+        if waited and action is not None and waited != [action.impulse]:
             during = "Waiting for " + ", ".join(seat_name(names, s) for s in waited) + "."
         return Status(during + rest, False)
     if not said.startswith(YOUR_TURN):

@@ -31,13 +31,14 @@ from textual.widgets import Label, OptionList
 
 from engine.errors import VampireError
 from engine.games.base import Act, Pos
+from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step, Target, Zone
 from engine.table import Table
 from tui.errors import explain
 from tui.games.vtes import commands, key_acts
 from tui.games.vtes.acting import ActSender
-from tui.games.vtes.action_text import PASS_KEY, end_turn_warning
+from tui.games.vtes.action_text import PASS_KEY, by_itself_words, end_turn_warning
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.faces import KRCG_AFTER_S, load_after_set_up, load_now_or_after_set_up
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
@@ -62,6 +63,22 @@ SETUP_STEPS = frozenset({Step.JOINING, Step.SEATING, Step.DEALING})
 SETUP_REDRAW_S = 0.25
 """Seconds between two redraws of the screen during the set-up (:data:`SETUP_STEPS`); the one
 after the last entry of a burst comes at most that late, and the first turn is drawn at once."""
+
+KEY_GUARD_S = 0.4
+"""Seconds after the command line closes, or the screen changes under the keys (a window opens,
+changes or closes; this seat's answer becomes due or stops being due), during which a game key
+(:data:`GAME_KEYS`) is refused with a line that says why; each key refused then starts the time
+again, so a burst of typing is refused whole: keys typed fast never move the game."""
+
+GUARDED: frozenset[str] = frozenset(a for a in ACTING if a != "command") | {
+    *("why_not", "card_box", "log_box", "rulings", "ash", "chat", "focus_log", "abandon", "why_not_abandon"),
+}
+"""The actions whose keys the key guard (:data:`KEY_GUARD_S`) refuses: every key that acts or
+takes the keys typed after it (a menu, a box, chat); not ``:``, Tab, Esc, F1."""
+
+AUTO_TOLD_S = 3.0
+"""Seconds after this seat's automatic act (its pass by itself) during which ``.`` says that the
+seat passed by itself, not who holds the impulse now."""
 
 
 class VtesTableScreen(TableFrame, inherit_bindings=False):
@@ -118,6 +135,15 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         #: Redraws made (counted for the tests of the set-up's pace).
         self.redraws = 0
         self._end_asked: tuple[int, str, int] | None = None  # N asked once in this turn, phase, transfers
+        #: The clock of the key guard (:data:`KEY_GUARD_S`; seconds, monotonic; a test sets its own).
+        self.key_clock: Callable[[], float] = time.monotonic
+        #: Game keys are refused until this ``key_clock()`` time, with this sentence (None: taken).
+        self._guard: tuple[float, str] | None = None
+        #: What the last redraw showed of the windows and of this seat's answer (:meth:`_moment`).
+        self._shown_moment: tuple[object, ...] | None = None
+        #: When a redraw last showed this seat making its automatic act (``key_clock()``).
+        self._by_itself_at: float | None = None
+        self._listing = False  # the footer is asking check_action, not a key
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -130,7 +156,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         yield CombatBox(id="vt-combat")
         yield ReferendumBox(id="vt-referendum")
         yield SayLine(self._turn, id="vt-say")
-        yield CommandLine(self.command_context, self.home_widget, id="vt-cmd")
+        yield CommandLine(self.command_context, self.home_widget, id="vt-cmd", on_leave=self._command_left)
 
     def note_log(self) -> VtesLog:
         return VtesLog(id="log")
@@ -187,7 +213,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         label = self.query_one("#waiting", Label)
         content = label.content
         said = content.plain if isinstance(content, Text) else str(content)
-        status = vtes_status(said, self._current_view(), table, me)
+        view = self._current_view()
+        status = vtes_status(said, view, table, me, self._by_itself(view))
         if status is None:
             return
         if status.text is not None:
@@ -227,10 +254,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if self._krcg_later and view.step == Step.PLAY:
             self._krcg_later = False
             self.set_timer(KRCG_AFTER_S, load_after_set_up)
+        by_itself = self._by_itself(view)
+        self._moved_under_keys(view, by_itself)
         self._show_action(view, names)
-        self.query_one(CombatBox).show_combat(view, names)
+        self.query_one(CombatBox).show_combat(view, names, by_itself)
         polling = table.options.get("polling")
-        self.query_one(ReferendumBox).show_referendum(view, names, CLOSE_AFTER if polling == "15s" else None)
+        close_after = CLOSE_AFTER if polling == "15s" else None
+        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself)
         if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
             self._say_line.outdate()  # a move folded since the refusal: said of the moment before
         self._say_line.show_turn()
@@ -260,8 +290,75 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._notes_read = len(table.notes)
         blocker = self._blocker()
         self.query_one(ActionBox).show_action(
-            view, names, blocker.name.split(" (")[0] if blocker is not None else None, self._auto()
+            view,
+            names,
+            blocker.name.split(" (")[0] if blocker is not None else None,
+            self._auto(),
+            self._by_itself(view),
         )
+
+    def _by_itself(self, view: VtesView | None) -> Act | None:
+        """The act this seat makes by itself now (its game's automatic act: a pass with nothing to
+        play: the game spec's ``auto_act``, as the seat's driver makes it) when its automatic pass is on; None: the
+        table waits for the player (or not for this seat at all). Decided before anything is
+        drawn, so that a window this seat passes by itself is never shown as waiting for it."""
+        if view is None or view.seat is None or view.step != Step.PLAY or self._auto() is not True:
+            return None
+        auto_act = SPEC.auto_act
+        act = auto_act(view) if auto_act is not None else None
+        if act is not None:
+            self._by_itself_at = self.key_clock()
+        return act
+
+    def _moment(self, view: VtesView, by_itself: Act | None) -> tuple[object, ...]:
+        """What the screen shows of the windows (the open action's window, the combat's round and
+        step, the referendum's step) and whether the table waits for this seat's answer."""
+        a, c, r = view.action, view.combat, view.referendum
+        due = by_itself is None and key_acts.answer_due(view, self.session.seat)
+        return (
+            (a.minion, a.window) if a is not None else None,
+            (c.round, c.step) if c is not None else None,
+            r.step if r is not None else None,
+            due,
+        )
+
+    def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
+        """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
+        this seat's answer became due or stopped being due, since the last redraw."""
+        moment = self._moment(view, by_itself)
+        before, self._shown_moment = self._shown_moment, moment
+        if moment[-1]:
+            self._by_itself_at = None  # asked again: a later "." is about this answer
+        if before is None or before == moment:
+            return
+        if moment[-1] and not before[-1]:
+            why = "the table just turned to you"
+        elif before[-1] and not moment[-1]:
+            why = "your impulse just passed on"
+        else:
+            why = "the window just changed"
+        self._guard_keys(f"{why}, look again")
+
+    def _command_left(self) -> None:
+        """The command line closed: the letters typed next are not game keys (:data:`KEY_GUARD_S`)."""
+        self._guard_keys("the command line just closed")
+
+    def _guard_keys(self, why: str) -> None:
+        self._guard = (self.key_clock() + KEY_GUARD_S, why)
+
+    def _guarded(self, typing_on: bool = False) -> str | None:
+        """Why a key of :data:`GUARDED` pressed now is not played (:data:`KEY_GUARD_S`), or None;
+        ``typing_on``: a key is pressed, so the guard lasts :data:`KEY_GUARD_S` from now."""
+        if self._guard is None:
+            return None
+        until, why = self._guard
+        now = self.key_clock()
+        if now >= until:
+            self._guard = None
+            return None
+        if typing_on:
+            self._guard = (now + KEY_GUARD_S, why)  # the whole burst stays refused
+        return why
 
     def _auto(self) -> bool | None:
         """The seat passes by itself with nothing to play (None: this session cannot)."""
@@ -315,6 +412,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         # Every key (before the act it is bound to, if any) lets the turn line come back: the last
         # refusal or after-play note was read; an act that is refused again says so again.
         self._say_line.unstick()
+        # Typing on while the keys are guarded keeps them guarded (check_action refuses them:
+        # the bindings run later, from the app, once the keys of a burst have all come here).
+        self._guarded(typing_on=True)
 
     # -- focus: hand, table, log; the card panel's box -----------------------------------------
 
@@ -357,7 +457,17 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
-        """A footer key pressed while it can do nothing: why, in one line."""
+        """A footer key pressed while it can do nothing: why, in one line (``.`` just after this
+        seat passed by itself: that it did, not who holds the impulse now)."""
+        by_itself = self._by_itself(self._view) if what == "pass" else None
+        if by_itself is not None:
+            words = by_itself_words(by_itself)
+            self.say(f"✗ {words[0].upper()}{words[1:]}.", True)
+            return
+        told = self._by_itself_at
+        if what == "pass" and told is not None and self.key_clock() - told < AUTO_TOLD_S:
+            self.say("✗ Your seat passed by itself (A: ask every time).", True)
+            return
         self.say(f"✗ {self._acts.why(what, self._view, self.session.seat)}", True)
 
     def play_todo(self, act: Act) -> str:
@@ -403,7 +513,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _block(self) -> None:
         minion = self._blocker()
         if minion is None:
-            self.say(f"✗ {self._acts.refusal('block') or 'You may not block now.'}", True)
+            self.say(f"✗ {self._acts.block_refusal(self._view) or 'You may not block now.'}", True)
             return
         self._acts.try_act({"do": Do.BLOCK, "minion": minion.as_list()})
 
@@ -460,9 +570,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             )
         else:
             self.say("Auto-pass: with nothing to block or play, your impulse passes by itself.", False)
-        view = self._current_view()
-        if view is not None:
-            self._show_action(view, list(self.session.table.names))
+        # Everything that says whether the table waits for this seat (status line, boxes, footer).
+        self.refresh_table()
 
     def action_announce(self) -> None:
         """``a``: announce an action (a menu: bleed, hunt, an action card of the hand, leave
@@ -648,11 +757,19 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """The footer's keys, those that answer what the table waits for first (:func:`answers_first`)."""
-        return answers_first(super().active_bindings)
+        self._listing = True  # the key guard refuses keys pressed, not keys listed
+        try:
+            return answers_first(super().active_bindings)
+        finally:
+            self._listing = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ACTING and getattr(self.session, "watching", False):
             return False  # a spectator's footer lists no key that acts
+        if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
+            # A key typed just after the command line closed or the screen changed: not played.
+            self.say(f"✗ Not played: {why}.", True)
+            return False
         if action == "command":
             return True
         if action == "why_not":
@@ -661,7 +778,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         if action == "block":
             return view is not None and me is not None and self._blocker() is not None
         if action == "pass_impulse":
-            return key_acts.may_pass(view, me)
+            # Not while this seat passes by itself: its twin (why_not) says so.
+            return key_acts.may_pass(view, me) and self._by_itself(view) is None
         if action == "strike":
             return key_acts.may_fight(view, me, CombatStep.STRIKE)
         if action == "fight":

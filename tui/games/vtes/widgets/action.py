@@ -15,8 +15,16 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
+from engine.games.base import Act
 from engine.games.vtes.view import VtesView
-from tui.games.vtes.action_text import action_words, impulse_words, numbers_words, window_words, your_keys
+from tui.games.vtes.action_text import (
+    action_words,
+    by_itself_words,
+    impulse_words,
+    numbers_words,
+    window_words,
+    your_keys,
+)
 from tui.games.vtes.widgets.redraw import show
 
 
@@ -59,14 +67,22 @@ class ActionBox(Static):
         self._had_impulse = False
 
     def show_action(
-        self, view: VtesView | None, names: Sequence[str], blocker_name: str | None = None, auto: bool | None = None
+        self,
+        view: VtesView | None,
+        names: Sequence[str],
+        blocker_name: str | None = None,
+        auto: bool | None = None,
+        by_itself: Act | None = None,
     ) -> None:
         """Show ``view``'s open action (hide the box when there is none). ``blocker_name``: the
         minion ``b`` would block with; ``auto``: this seat passes by itself with nothing to play
-        (None: the session cannot)."""
+        (None: the session cannot); ``by_itself``: the act this seat makes by itself now (its
+        automatic pass): the impulse is not shown as waiting for this seat, and no
+        :class:`ImpulseArrived` is posted for it."""
         action = view.action if view is not None else None
         self.set_class(action is not None, "-open")
         mine = action is not None and view is not None and view.seat is not None and action.impulse == view.seat
+        mine = mine and by_itself is None
         self.set_class(mine, "-yours")
         if mine and not self._had_impulse:
             self.post_message(self.ImpulseArrived(self))
@@ -78,7 +94,7 @@ class ActionBox(Static):
         text = Text(no_wrap=False)
         text.append(action_words(view, names, action), style("action-box--what"))
         text.append(" · " + numbers_words(action), style("action-box--dim"))
-        keys = your_keys(view, blocker_name, auto)
+        keys = your_keys(view, blocker_name, auto) if by_itself is None else ()
         if keys:
             # the keys on a line of their own, before the window: a cut last line loses words, not keys
             text.append("\n")
@@ -91,7 +107,9 @@ class ActionBox(Static):
         text.append("\n")
         text.append(window_words(view, names, action) + " · ")
         text.append(impulse_words(view, names, action), style("action-box--yours" if mine else "action-box--impulse"))
-        if not keys and auto is not None:
+        if by_itself is not None:
+            text.append(" · " + by_itself_words(by_itself), style("action-box--dim"))
+        elif not keys and auto is not None:
             text.append(" · " + ("auto-pass on (A)" if auto else "asks you every time (A)"), style("action-box--dim"))
         show(self, text)
 

@@ -15,7 +15,9 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
+from engine.games.base import Act
 from engine.games.vtes.view import VtesView
+from tui.games.vtes.action_text import by_itself_words
 from tui.games.vtes.fight_text import combat_keys, combat_lines
 from tui.games.vtes.widgets.redraw import show
 
@@ -50,11 +52,14 @@ class CombatBox(Static):
         super().__init__(id=id)
         self._was_mine = False
 
-    def show_combat(self, view: VtesView | None, names: Sequence[str]) -> None:
-        """Show ``view``'s combat (hide the box when there is none)."""
+    def show_combat(self, view: VtesView | None, names: Sequence[str], by_itself: Act | None = None) -> None:
+        """Show ``view``'s combat (hide the box when there is none). ``by_itself``: the act this
+        seat makes by itself now (its automatic pass or hand strike): the combat is not shown as
+        waiting for this seat, and no :class:`YourMove` is posted for it."""
         combat = view.combat if view is not None else None
         self.set_class(combat is not None, "-open")
         mine = combat is not None and view is not None and view.seat is not None and combat.impulse == view.seat
+        mine = mine and by_itself is None
         self.set_class(mine, "-yours")
         if mine and not self._was_mine:
             self.post_message(self.YourMove(self))
@@ -66,7 +71,9 @@ class CombatBox(Static):
         head, detail = combat_lines(view, names, combat)
         text = Text(head, style("combat-box--what"))
         # the keys before the detail: when a narrow box cuts its last line, it cuts words, not keys
-        for i, (key, words) in enumerate(combat_keys(view, combat)):
+        if by_itself is not None:
+            text.append("\n" + by_itself_words(by_itself), style("combat-box--detail"))
+        for i, (key, words) in enumerate(combat_keys(view, combat) if by_itself is None else ()):
             text.append("\n" if i == 0 else " · ")
             text.append(key, style("combat-box--key"))
             text.append(" " + words)

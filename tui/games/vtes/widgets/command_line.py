@@ -40,7 +40,8 @@ class CommandSuggester(Suggester):
 
 class CommandLine(Input):
     """One line for a command. ``context``: what the words are read against now (None: no view
-    yet); ``home``: where the focus goes when it leaves and was nowhere before. Posts
+    yet); ``home``: where the focus goes when it leaves and was nowhere before; ``on_leave``:
+    called each time it is left (Enter, Esc). Posts
     :class:`CommandLine.Entered` on Enter with a command, :class:`CommandLine.Hint` with the
     completions of what is typed."""
 
@@ -70,7 +71,12 @@ class CommandLine(Input):
             return self.command_line
 
     def __init__(
-        self, context: Callable[[], Context | None], home: Callable[[], Widget], *, id: str | None = None
+        self,
+        context: Callable[[], Context | None],
+        home: Callable[[], Widget],
+        *,
+        id: str | None = None,
+        on_leave: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(
             id=id,
@@ -83,6 +89,8 @@ class CommandLine(Input):
         self._home = home
         #: Where the focus goes back after a command that went out (where it was before ``:``).
         self._before: Widget | None = None
+        #: Told at once (not by a message, which keys already typed would overtake) when the line is left.
+        self._when_left = on_leave
 
     def open(self) -> None:
         """Take the focus, remembering where it was."""
@@ -106,6 +114,8 @@ class CommandLine(Input):
         if back is None or not back.is_attached or back is self:
             back = self._home()
         self.screen.set_focus(back)
+        if self._when_left is not None:
+            self._when_left()
 
     def accepted(self) -> None:
         """The command went out (or waits its turn to): the line empties and is left."""

@@ -16,8 +16,10 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
+from engine.games.base import Act
 from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Poll
+from tui.games.vtes.action_text import by_itself_words
 from tui.games.vtes.fight_text import referendum_keys, referendum_lines
 from tui.games.vtes.widgets.redraw import show
 
@@ -69,12 +71,20 @@ class ReferendumBox(Static):
         self._timer: Timer | None = None
         self._votes = -1
 
-    def show_referendum(self, view: VtesView | None, names: Sequence[str], close_after: float | None = None) -> None:
+    def show_referendum(
+        self,
+        view: VtesView | None,
+        names: Sequence[str],
+        close_after: float | None = None,
+        by_itself: Act | None = None,
+    ) -> None:
         """Show ``view``'s referendum (hide the box when there is none); ``close_after``: seconds
-        after the last vote when this seat's polling closes by itself (None: never)."""
+        after the last vote when this seat's polling closes by itself (None: never); ``by_itself``:
+        the act this seat makes by itself now (its automatic pass or done): the referendum is not
+        shown as waiting for this seat, and no :class:`YourMove` is posted for it."""
         r = view.referendum if view is not None else None
         self.set_class(r is not None, "-open")
-        keys = referendum_keys(view, r) if r is not None and view is not None else []
+        keys = referendum_keys(view, r) if r is not None and view is not None and by_itself is None else []
         mine = bool(keys)
         self.set_class(mine, "-yours")
         if mine and not self._was_mine:
@@ -95,6 +105,8 @@ class ReferendumBox(Static):
         head, detail = referendum_lines(view, names, r)
         text = Text(head, style("referendum-box--what"))
         text.append("\n" + detail, style("referendum-box--detail"))
+        if by_itself is not None:
+            text.append("\n" + by_itself_words(by_itself), style("referendum-box--detail"))
         for i, (key, words) in enumerate(keys):
             text.append("\n" if i == 0 else " · ")
             text.append(key, style("referendum-box--key"))

@@ -1,0 +1,138 @@
+"""What testers met at the VTES table at 80x24, each fixed (the table in one process,
+tests.support.vtes_table, frozen: the bots wait; a Pilot, waiting on conditions, never sleeping):
+
+- a window this seat passes by itself (its automatic pass on, nothing to block or play) is never
+  shown as waiting for it: the status line and the action box say that the seat passes by itself,
+  and ``.`` says so too rather than naming another seat;
+- letters typed at once after the command line closes are not game keys: none makes an act (each
+  is refused with a line that says why), until a moment without keys has passed (the screen's key
+  clock, set by the test);
+- ``b`` during a bleed this seat can never block says why, not "you may block when it reaches you".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.games.vtes.autopass import auto_pass
+from engine.games.vtes.vocab import Phase
+from tests.support.local_session import LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_table import advance, dealt_vtes, said
+from tui.app import Start, VampireApp
+from tui.games.vtes import table as table_module
+from tui.games.vtes.table import KEY_GUARD_S, VtesTableScreen
+from tui.games.vtes.widgets.action import ActionBox
+
+
+class AutoPassSession(LocalGameSession):
+    """A session whose seat passes by itself (as `vampire play`'s): ``A`` switches it."""
+
+    auto_pass = True
+
+    def set_auto_pass(self, on: bool) -> None:
+        self.auto_pass = on
+
+
+class Clock:
+    """The screen's key clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _app(until: Any, session_class: type[LocalGameSession] = LocalGameSession) -> tuple[VampireApp, Any]:
+    local = dealt_vtes(11)
+    advance(local, until, limit=60000)
+    session = session_class(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    return VampireApp(Start("table", session), name="Mina"), session
+
+
+def _my_impulse_passed_by_itself(view: Any) -> bool:
+    a = view.action
+    return a is not None and a.impulse == 0 and a.actor != 0 and auto_pass(view) is not None
+
+
+async def test_a_window_this_seat_passes_by_itself_is_never_shown_as_waiting_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    statuses: list[str] = []
+    real = table_module.vtes_status
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        status = real(*args, **kwargs)
+        if status is not None and status.text is not None:
+            statuses.append(status.text)
+        return status
+
+    monkeypatch.setattr(table_module, "vtes_status", recorded)
+    app, _ = _app(_my_impulse_passed_by_itself, AutoPassSession)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        box = app.screen.query_one(ActionBox)
+        await eventually(lambda: "passes by itself" in shown(box), 10, "the action box", pilot=pilot)
+        assert not box.has_class("-yours") and "you:" not in shown(box)
+        waiting = shown(app.screen.query_one("#waiting"))
+        assert "passes by itself" in waiting, waiting
+        assert statuses and not any("waits for you" in s or "Your impulse" in s for s in statuses), statuses
+        app.screen.key_clock = lambda: 1e9  # long after the screen changed
+        await pilot.press("full_stop")
+        await eventually(lambda: said(app).startswith("✗ Your seat passes by itself"), 10, "why not", pilot=pilot)
+        assert app.screen.session.submitted == []
+        # A: asked every time: now the window waits for the player, and says so.
+        await pilot.press("A")
+        await eventually(lambda: "Your impulse" in shown(app.screen.query_one("#waiting")), 10, "asked", pilot=pilot)
+        assert box.has_class("-yours") and "you:" in shown(box)
+
+
+def _my_influence(view: Any) -> bool:
+    return view.acting == 0 and view.phase == Phase.INFLUENCE and view.action is None and view.transfers > 0
+
+
+async def test_letters_typed_at_once_after_the_command_line_closes_make_no_act() -> None:
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        clock = Clock()
+        app.screen.key_clock = clock
+        await pilot.press("colon", *[("space" if c == " " else c) for c in "pool +1 for test"], "enter")
+        await eventually(lambda: len(session.submitted) == 1, 10, "the pool change sent", pilot=pilot)
+        await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
+        # Typed on as if the line were still open: n (next phase), t (transfer), d (draw)… in a burst.
+        for c in "vote for card":
+            await pilot.press("space" if c == " " else c)
+            clock.now += KEY_GUARD_S / 2  # each key soon after the last: the burst stays refused
+        await pilot.pause(0.05)
+        assert session.submitted == [session.submitted[0]], session.submitted
+        assert session.submitted[0]["do"] == "pool"
+        assert said(app).startswith("✗ Not played: the command line just closed"), said(app)
+        # A moment without keys: the next one is played again.
+        clock.now += KEY_GUARD_S * 2
+        await pilot.press("t")
+        await eventually(lambda: len(session.submitted) == 2, 10, "the transfer", pilot=pilot)
+        assert session.submitted[1]["do"] == "transfer"
+
+
+def _a_bleed_i_cannot_block(view: Any) -> bool:
+    a = view.action
+    return a is not None and a.actor != 0 and a.impulse != 0 and 0 not in view.blockers()
+
+
+async def test_b_says_why_a_seat_that_can_never_block_a_bleed_does_not() -> None:
+    app, session = _app(_a_bleed_i_cannot_block)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        app.screen.key_clock = lambda: 1e9
+        await pilot.press("b")
+        await eventually(lambda: said(app).startswith("✗"), 10, "the refusal", pilot=pilot)
+        assert "reaches you" not in said(app) and "You may not block this action" in said(app), said(app)
+        assert session.submitted == []
+        box = shown(app.screen.query_one(ActionBox))
+        assert "you may block" not in box and "or you" not in box, box
