@@ -27,6 +27,7 @@ from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
+from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.vocab import ACTION_TYPES, ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
 
@@ -245,12 +246,8 @@ def _check_once(w: Work, a: ActionAct, name: str, card_id: int) -> None:
 
 
 def hunts_due(w: Work, seat: int) -> list[Pos]:
-    """``seat``'s ready unlocked vampires with no blood: each must hunt (2.2)."""
-    return sorted(
-        p
-        for p, c in w.cards.items()
-        if c.controller == seat and c.zone == Zone.READY and c.crypt and not c.locked and c.counters == 0
-    )
+    """``seat``'s ready unlocked vampires with no blood: each must hunt (2.2; :func:`state.hunts_due`)."""
+    return must_hunt(w.cards.values(), seat)
 
 
 def _check_hunts(w: Work, a: ActionAct) -> None:

@@ -23,6 +23,7 @@ from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import best_strike, reaction_fits
 from engine.games.vtes.state import Action, Combat, Referendum
+from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
@@ -135,8 +136,9 @@ def of(view: VtesView, do: Do) -> tuple[Offer, ...]:
 
 
 def hunts_due(view: VtesView, seat: int) -> tuple[Pos, ...]:
-    """``seat``'s ready unlocked vampires with no blood: each must hunt (vtes-actions.md 2.2)."""
-    return tuple(c.pos for c in view.controlled(seat) if c.crypt and not c.locked and c.counters == 0)
+    """``seat``'s ready unlocked vampires with no blood: each must hunt (vtes-actions.md 2.2;
+    :func:`engine.games.vtes.state.hunts_due`, the rule the engine checks)."""
+    return tuple(must_hunt(view.cards, seat))
 
 
 def is_action_card(card: CardView) -> bool:

@@ -9,8 +9,9 @@ half-points (``vp=3`` is 1.5 VP). Steps, phases, zones and statuses are the StrE
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.games.base import Op, OptionValue, Pos
 from engine.games.vtes.vocab import (
@@ -550,6 +551,31 @@ def neighbour(seating: tuple[int, ...], players: Sequence[Methuselah], seat: int
         if other != seat and players[other].status == Status.IN:
             return other
     return -1
+
+
+class _Minion(Protocol):
+    @property
+    def pos(self) -> Pos: ...
+    @property
+    def controller(self) -> int: ...
+    @property
+    def zone(self) -> Zone: ...
+    @property
+    def crypt(self) -> bool: ...
+    @property
+    def locked(self) -> bool: ...
+    @property
+    def counters(self) -> int: ...
+
+
+def hunts_due(cards: Iterable[_Minion], seat: int) -> list[Pos]:
+    """``seat``'s ready unlocked vampires with no blood among ``cards`` (a state's cards or a
+    view's), in position order: each must hunt (shared/rules/vtes-actions.md 2.2)."""
+    return sorted(
+        c.pos
+        for c in cards
+        if c.controller == seat and c.zone == Zone.READY and c.crypt and not c.locked and c.counters == 0
+    )
 
 
 def clockwise_after(seat: int, seats: Sequence[int]) -> list[int]:

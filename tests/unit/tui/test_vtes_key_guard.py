@@ -22,7 +22,7 @@ from engine.games.vtes.vocab import Phase
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, dealt_vtes, said
+from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
 from tui.games.vtes import table as table_module
 from tui.games.vtes.table import KEY_GUARD_S, VtesTableScreen
@@ -136,3 +136,26 @@ async def test_b_says_why_a_seat_that_can_never_block_a_bleed_does_not() -> None
         assert session.submitted == []
         box = shown(app.screen.query_one(ActionBox))
         assert "you may block" not in box and "or you" not in box, box
+
+
+async def _refusal_of(app: Any, pilot: Any, *keys: str) -> str:
+    """The line a refused key (or command line) leaves under the board."""
+    app.screen.say("", False)
+    await pilot.press(*keys)
+    await eventually(lambda: said(app).startswith("✗"), 10, "the refusal", pilot=pilot)
+    return said(app)
+
+
+@pytest.mark.parametrize(("key", "command"), [("s", "strike"), ("full_stop", "pass"), ("m", "maneuver")])
+async def test_a_refusal_reads_the_same_by_key_and_by_command(key: str, command: str) -> None:
+    """A key refused now and the command of the same act say the same sentence: both are the
+    engine's (or the command reader's) sentence for that act."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)  # each key after a look at the screen: no guard
+        by_key = await _refusal_of(app, pilot, key)
+        typed = ["space" if c == " " else c for c in command]
+        by_command = await _refusal_of(app, pilot, "colon", *typed, "enter")
+        assert by_key == by_command, (by_key, by_command)
+        assert session.submitted == []
