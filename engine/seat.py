@@ -596,7 +596,11 @@ class Seat:
                 # its whole statement, not by its seat: shuffle_proof.remember).
                 context = shuffle_proof.shuffle_context(t.table_id, e, seat)
                 shuffle_proof.remember(context, joint, ev.cur, outputs, shuffle)
-                return {"event": e, "cards": [list(c) for c in outputs], "proof": shuffle}
+                shuffled: dict[str, Any] = {"event": e, "cards": [list(c) for c in outputs], "proof": shuffle}
+                if not ev.own_keys:
+                    # A reshuffle names the event whose keys it inherits (PROTOCOL.md 6.2).
+                    shuffled["keys"] = ev.keys_from
+                return shuffled
             case ShareWork() | RevealWork() if kind == EntryKind.SHARE:
                 work = t.work
                 assert isinstance(work, (ShareWork, RevealWork))

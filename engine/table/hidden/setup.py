@@ -204,7 +204,22 @@ class EventSetup:
     def prepare_shuffle(self, entry: Entry) -> Fold:
         t = self.t
         seat, ev = self._setup_event(entry, EntryKind.SHUFFLE)
-        b = codec.check_map(entry.body, {"event": int, "cards": list, "proof": list}, what="a shuffle")
+        # A reshuffle's `shuffle` names the event whose keys it inherits as `keys` (PROTOCOL.md 6.2):
+        # the event with the `key` entries, whose number x is derived with (ev.keys_from; a
+        # reshuffle of a reshuffle names the same event). An event with its own keys has no such
+        # field. Deviation, for logs written before this program wrote the field: a reshuffle's
+        # `shuffle` without it is taken. That is safe: the field states what every peer works out
+        # from the log itself (the game's source positions, EventSetup._inherited_keys), and no
+        # check reads it: the proof is verified against the joint key of ev.keys_from and the shares
+        # against its X, whatever the body says. A `keys` naming any other event is refused.
+        optional = {"keys": int} if not ev.own_keys else None
+        b = codec.check_map(entry.body, {"event": int, "cards": list, "proof": list}, optional, what="a shuffle")
+        if "keys" in b and b["keys"] != ev.keys_from:
+            raise TableRefusal(
+                "illegal",
+                f"the shuffle names event {b['keys']} as the event whose keys it inherits (its field 'keys'), "
+                f"but event {ev.number} inherits the keys of event {ev.keys_from}",
+            )
         joint = ev.joint
         if joint is None:
             raise TableRefusal("illegal", "the event has no joint key yet")

@@ -452,3 +452,86 @@ def test_a_true_complaint_about_a_private_card_names_the_owner_at_its_deck_entry
     assert all(p.table.fault == t.fault for p in players)
     report = _audit(host, PEEK)
     assert report.code == 1 and report.fault.seat == 2 and report.fault.seq == deck_seq, report.text()
+
+
+# --- a reshuffle's `shuffle` names the event whose keys it inherits (PROTOCOL.md 6.2) ---------------
+
+
+def test_a_reshuffles_shuffle_entries_are_the_fields_of_protocol_6_2_and_6_3():
+    """Every `shuffle` of a reshuffle is {event, keys, cards, proof}: `keys` the event whose `key`
+    entries it inherits; a `shuffle` of an event with its own keys has no `keys`."""
+    host, players, submit = make_table()
+    run(host, players, submit)
+    t = host.table
+    assert t.phase == "over" and t.fault is None
+    reshuffles = [e for e in t.entries if e.kind == "shuffle" and t.events[e.body["event"]].source]
+    assert len(reshuffles) == 3 * 3  # every participant, the owner included, shuffles a reshuffle
+    for entry in t.entries:
+        if entry.kind != "shuffle":
+            continue
+        ev = t.events[entry.body["event"]]
+        if not ev.source:
+            assert sorted(entry.body) == ["cards", "event", "proof"]
+            continue
+        assert sorted(entry.body) == ["cards", "event", "keys", "proof"]
+        assert entry.body["event"] == ev.number
+        root = t.events[entry.body["keys"]]
+        assert type(entry.body["keys"]) is int and root.number == ev.keys_from != ev.number
+        assert root.owner == ev.owner and root.deck_name == ev.deck_name and len(root.keys) == 3
+        cards = entry.body["cards"]
+        assert len(cards) == ev.n and all(len(c) == 2 and all(len(p) == 32 for p in c) for c in cards)
+        assert len(entry.body["proof"]) == 9
+    _end(host, submit)
+    report = _audit(host, GAMES)
+    assert report.code == 0, report.text()
+
+
+def _end(host, submit):
+    """The host's `end` (the mini game's result), so that the audit reads a finished table."""
+    submit(host.sign("end", {"scores": [0] * len(host.table.seats), "winners": []}))
+
+
+def test_a_log_whose_reshuffles_do_not_name_their_keys_event_still_audits_clean():
+    """Logs written before the field: a reshuffle's `shuffle` without `keys` is read as before."""
+    host, players, submit = make_table()
+
+    def older(seat, kind, body):
+        if kind == "shuffle":
+            body.pop("keys", None)
+        return body
+
+    run(host, players, submit, tamper=older)
+    t = host.table
+    assert t.phase == "over" and t.fault is None
+    assert not any("keys" in e.body for e in t.entries if e.kind == "shuffle")
+    _end(host, submit)
+    report = _audit(host, GAMES)
+    assert report.code == 0, report.text()
+
+
+def test_a_reshuffle_that_names_the_wrong_keys_event_is_refused_naming_it():
+    host, players, submit = make_table()
+    t = host.table
+    # An event with its own keys has no `keys` field: one is refused as unknown.
+    run(host, players, submit, until=lambda t: any(kind == "shuffle" for _, kind in t.owed()))
+    seat = next(s for s, kind in t.owed() if kind == "shuffle")
+    kind, body = players[seat].duty()
+    assert "keys" not in body
+    with pytest.raises(TableRefusal) as refused:
+        host.submit(players[seat].sign(kind, {**body, "keys": t.events[-1].number}))
+    assert refused.value.code == "malformed" and "'keys'" in refused.value.detail
+    # A reshuffle's `keys` must name the event whose keys it inherits.
+    run(host, players, submit, until=lambda t: any(kind == "shuffle" and t.events[-1].source for _, kind in t.owed()))
+    seat = next(s for s, kind in t.owed() if kind == "shuffle")
+    ev = t.events[-1]
+    kind, body = players[seat].duty()
+    assert body["keys"] == ev.keys_from
+    wrong = (ev.keys_from + 1) % ev.number
+    with pytest.raises(TableRefusal) as refused:
+        host.submit(players[seat].sign(kind, {**body, "keys": wrong}))
+    assert refused.value.code == "illegal"
+    assert f"names event {wrong} as the event whose keys it inherits" in refused.value.detail
+    assert f"event {ev.number} inherits the keys of event {ev.keys_from}" in refused.value.detail
+    # Nothing changed: the honest entry is taken.
+    submit(players[seat].sign(kind, body))
+    assert t.fault is None and len(ev.shuffles) == 1

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.audit import audit_file
+from engine.audit import audit_bytes, audit_file
 from engine.games import all_rules as games
 from engine.local import new_local_game
 from engine.protocol import group
+from engine.protocol.log import encode_frame
+from tests.support.protocol import log_bytes
+from tests.support.vtes_table import dealt_vtes
 from tui.cli import main
 
 
@@ -53,6 +56,84 @@ def test_every_deck_list_is_revealed_and_every_event_decoded(vtes_game):
             assert ev.keys_from != ev.number and not ev.keys
     kinds = [e.kind for e in t.entries]
     assert kinds.count("key") == 10 * 5 and "key-reveal" in kinds
+
+
+def _reshuffled_twice(tamper=None):
+    """A dealt VTES table whose seat 0 shuffles its library twice (a reshuffle, then a reshuffle of
+    that reshuffle), each to the end of its shuffles; ``tamper`` as :attr:`LocalGame.tamper`."""
+    local = dealt_vtes(11)
+    local.tamper = tamper
+    seat = local.seats[0]
+    for _ in range(2):
+        local.submit(seat, "move", seat.move_body({"do": "shuffle", "zone": "library"}))
+        while local.table.work is not None and local.step():
+            pass
+    return local
+
+
+def _audit_of(local):
+    host = local.host
+    data = log_bytes([encode_frame(e, h) for e, h in zip(host.table.entries, host.heads, strict=True)])
+    return audit_bytes(data, "reshuffled.vtlog", games())
+
+
+def test_a_vtes_reshuffles_shuffle_entries_name_the_event_whose_keys_they_inherit():
+    """PROTOCOL.md 6.2 and 6.3, item 3, field by field: a reshuffle's `shuffle` is {event, keys,
+    cards, proof}, `keys` the event whose `key` entries it inherits (a reshuffle of a reshuffle
+    names the same one); a `shuffle` of an event with its own keys is {event, cards, proof}."""
+    local = _reshuffled_twice()
+    t = local.table
+    assert t.fault is None
+    first, second = t.events[-2], t.events[-1]
+    assert first.source and second.source and second.source[0][0] == first.number
+    key_authors: dict[int, set[int | None]] = {}
+    seen: dict[int, int] = {}
+    for entry in t.entries:
+        body = entry.body
+        if entry.kind == "key":
+            key_authors.setdefault(body["event"], set()).add(t.seat_of(entry.author))
+        if entry.kind != "shuffle":
+            continue
+        ev = t.events[body["event"]]
+        assert type(body["event"]) is int and body["event"] == ev.number
+        assert len(body["cards"]) == ev.n
+        assert all(len(c) == 2 and all(type(p) is bytes and len(p) == 32 for p in c) for c in body["cards"])
+        assert len(body["proof"]) == 9
+        if ev.own_keys:
+            assert sorted(body) == ["cards", "event", "proof"]
+            continue
+        seen[ev.number] = seen.get(ev.number, 0) + 1
+        assert sorted(body) == ["cards", "event", "keys", "proof"]
+        keys = body["keys"]
+        assert type(keys) is int and keys == ev.keys_from < ev.number
+        root = t.events[keys]
+        # The named event has `key` entries of its own, before this one, from every key holder.
+        assert root.own_keys and key_authors.get(keys) == set(root.order)
+        assert root.owner == ev.owner == 0 and root.part == ev.part == "library"
+    # Every participant, the owner included, shuffles a reshuffle; both name the library's first event.
+    assert seen == {first.number: len(first.order), second.number: len(second.order)}
+    assert first.keys_from == second.keys_from
+    # The game goes on (no seed reveal yet): the audit verifies every proof and finds no fault.
+    report = _audit_of(local)
+    assert report.fault is None and report.shuffles == sum(e.kind == "shuffle" for e in t.entries), report.text()
+
+
+def test_a_vtes_log_whose_reshuffles_do_not_name_their_keys_event_still_audits():
+    """A log written before the field (its reshuffles' `shuffle` entries without `keys`) is read
+    and audited as before."""
+
+    def older(seat, kind, body):
+        if kind == "shuffle":
+            body.pop("keys", None)
+        return body
+
+    local = _reshuffled_twice(older)
+    t = local.table
+    assert t.fault is None and not t.events[-1].own_keys and len(t.events[-1].shuffles) == len(t.events[-1].order)
+    assert not any("keys" in e.body for e in t.entries if e.kind == "shuffle")
+    # The game goes on (no seed reveal yet): the audit verifies every proof and finds no fault.
+    report = _audit_of(local)
+    assert report.fault is None and report.shuffles == sum(e.kind == "shuffle" for e in t.entries), report.text()
 
 
 @pytest.fixture(scope="module")
