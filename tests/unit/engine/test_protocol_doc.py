@@ -88,3 +88,41 @@ def test_the_document_describes_the_deck_move_that_carries_the_part_sizes() -> N
     section = _section("4.7 Deck sizes")
     assert '{"do": "deck", "crypt": int, "library": int}' in section
     assert "4.7" in _section("4.1 Entry bodies")
+
+
+def test_the_joint_draw_vector_of_section_4_8_is_what_the_table_computes():
+    """docs/protocol.md 4.8: the r values enter the result's hash as separate bin 32 fields, in
+    seat order; the commit, the result, the SHAKE-256 stream and the draws are the documented bytes."""
+    import hashlib
+
+    from engine.protocol import codec
+    from engine.table.draws import draws_from
+
+    block = _section("4.8 Joint draws")
+    table, purpose = bytes(range(32)), "seating/1"
+    rs = [bytes([0x11 * (s + 1)]) * 32 for s in range(4)]
+
+    def row(name: str) -> str:
+        # The name, then at least two spaces ("result" is not "result input").
+        found = (re.fullmatch(rf"{re.escape(name)} {{2,}}(\S.*)", x) for x in block.splitlines())
+        return next(m for m in found if m).group(1).strip()
+
+    commit = codec.sha256("rand", table, purpose, 0, rs[0])
+    assert codec.hash_input("rand", table, purpose, 0, rs[0]) == b"".join(
+        [b"\x95\xb5vampire-table/rand/v1", b"\xc4\x20" + table, b"\xa9seating/1", b"\x00", b"\xc4\x20" + rs[0]]
+    )
+    assert row("commit (seat 0)") == commit.hex()
+    spread = codec.hash_input("rand-result", table, purpose, *rs)
+    assert len(spread) == 210 and spread[0] == 0x97 and "(210 bytes)" in block
+    assert spread == b"".join(
+        [
+            b"\x97\xbc" + b"vampire-table/rand-result/v1",
+            b"\xc4\x20" + table,
+            b"\xa9" + purpose.encode(),
+            *(b"\xc4\x20" + r for r in rs),
+        ]
+    )
+    result = codec.sha256("rand-result", table, purpose, *rs)
+    assert row("result") == result.hex()
+    assert row("stream, first 32 bytes") == hashlib.shake_256(result).digest(32).hex()
+    assert row("draws for (4, 3, 2)") == str(draws_from(result, (4, 3, 2)))
