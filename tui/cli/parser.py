@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--strict",
         action="store_true",
-        help="also re-derive every proof and share from the revealed seeds (PROTOCOL.md 6.3, item 7)",
+        help='also re-derive every proof and share from the revealed seeds (docs/protocol.md 6.8, "Strict re-derivation")',
     )
     audit.set_defaults(func=cmd_audit)
 
