@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ class TallyKit:
             raise VampireError(f"{Path(path).name} is not a tally file")
         return ("tally", len(text.splitlines()))
 
-    def for_bot(self, rng: random.Random) -> Any:
+    def for_bot(self, rng: random.Random, taken: Sequence[Any] = ()) -> Any:
         return ("tally", 1)
 
     def deck_lists(self, brought: Any) -> dict[str, list[str]]:
