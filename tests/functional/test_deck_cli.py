@@ -133,3 +133,42 @@ def test_play_and_join_take_a_bundled_deck_by_its_name(tmp_path, monkeypatch):
     assert "the bundled deck atraco (no file of that name here)" in said[1]
     joined = DeckFile("atraco", said.append)("vtes")  # vampire join --deck atraco
     assert joined == deck
+
+
+def test_with_exact_a_misspelt_line_is_a_problem_and_the_header_counts_agree_with_the_list_as_written(tmp_path, capsys):
+    path = deck_file(
+        tmp_path,
+        "headed.txt",
+        [
+            "Crypt (12 cards)",
+            "12x Gilbert Duane",
+            "",
+            "Library (60 cards)",
+            "10x Govern the Unalinged",
+            "10x Dreams of the Sphinx",
+            "8x Blood Doll",
+            "32x Deflection",
+        ],
+    )
+    assert main(["deck", path, "--exact"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "headed: crypt 12, library 60"  # the misspelt line counts as what it was read as
+    assert out[1:] == [
+        '  problem: line 5: no card is named exactly "Govern the Unalinged"; did you mean Govern the Unaligned?',
+        "A table would refuse this deck.",
+    ]  # no note that the header's 60 disagrees: it does not
+    assert main(["deck", path]) == 0  # without --exact: the same counts, the line a reading
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "headed: crypt 12, library 60" and not any("header" in line for line in out)
+
+
+def test_with_exact_a_header_that_truly_disagrees_is_still_noted(tmp_path, capsys):
+    path = deck_file(
+        tmp_path,
+        "short.txt",
+        ["Crypt (12 cards)", "12x Gilbert Duane", "", "Library (62 cards)", "10x Govern the Unalinged", *LIBRARY[1:]],
+    )
+    assert main(["deck", path, "--exact"]) == 1
+    out = capsys.readouterr().out
+    assert "note: line 4: the header says 62 library cards, and the list holds 60" in out
+    assert 'problem: line 5: no card is named exactly "Govern the Unalinged"' in out

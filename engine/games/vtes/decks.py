@@ -146,7 +146,8 @@ def read_deck(text: str, *, name: str = "", exact: bool = False, base: CardBase 
     before any table rule (:class:`DeckReading`). Never raises for what the list holds: every line
     that names no card, a count of 0, or a file that is no deck list (binary, other XML) is a
     problem. ``name`` (a file's name) wins over the list's own ``Deck Name:``; ``exact``: a name
-    krcg would only guess (a misspelling) is a problem, not a reading."""
+    krcg would only guess (a misspelling) is a problem, not a reading; its cards still count as
+    what it was read as, so the counts and a header's note are those of the list as written."""
     base = base or card_base()
     try:
         read = read_list(text, base, exact)
