@@ -148,12 +148,14 @@ def new_local_game(
     decks: list[dict[str, list[str]] | None] = [None] * len(levels)
     kit = order.game.kit() if order.game.kit is not None else None
     bots: list[Any] = []
+    taken: list[Any] = []
     for i, lv in enumerate(levels):
         bot_rng = random.Random(rng.random())
-        # A seat that brings something (a deck) gets one the game ships for bots.
-        brought = kit.for_bot(bot_rng) if kit is not None else None
+        # A seat that brings something (a deck) gets one the game ships for bots, unlike the others'.
+        brought = kit.for_bot(bot_rng, taken) if kit is not None else None
         if kit is not None:
             decks[i] = kit.deck_lists(brought)
+            taken.append(brought)
         bots.append(order.game.bot(lv, bot_rng, brought) if lv else None)
     seats = []
     for i in range(len(levels)):

@@ -35,10 +35,14 @@ log = logging.getLogger(__name__)
 LOOPBACK = "127.0.0.1"
 
 
-def bot_factory(level: str, rng: random.Random, deck: Any = None) -> Callable[[str], Any]:
+def bot_factory(
+    level: str, rng: random.Random, deck: Any = None, taken: list[Any] | None = None
+) -> Callable[[str], Any]:
     """A function ``game name -> bot`` of ``level`` (the game is known once the host names it).
     A bot whose game's seats bring something (a deck) brings ``deck``, or what the game ships
-    for bots, chosen by ``rng``.
+    for bots, chosen by ``rng`` unlike each of ``taken`` (what the table's other seats bring,
+    ``SeatKit.for_bot``), to which what it brings is then added: bots sharing one list bring
+    different decks while the game ships enough.
     Raises BotSpecError for an unknown level when called."""
 
     def make(game: str) -> Any:
@@ -46,7 +50,9 @@ def bot_factory(level: str, rng: random.Random, deck: Any = None) -> Callable[[s
         spec = find_game(game)
         chosen = deck
         if spec.kit is not None and chosen is None:
-            chosen = spec.kit().for_bot(rng)
+            chosen = spec.kit().for_bot(rng, taken or ())
+        if spec.kit is not None and taken is not None:
+            taken.append(chosen)
         return spec.bot(level, rng, chosen)
 
     return make
@@ -65,17 +71,19 @@ def bot_client(
     abandon_after: float | None = None,
     rng: random.Random | None = None,
     games: Mapping[str, Game] | None = None,
+    taken: list[Any] | None = None,
 ) -> Client:
     """A bot player of ``level`` (``heuristic``, ``random``) as a client of the host at
     ``address``: a fresh key per table unless ``key`` is given, duties and moves by itself,
-    leaves when the table has ended."""
+    leaves when the table has ended; ``taken``: what the table's other seats bring, which its
+    own deck differs from (:func:`bot_factory`)."""
     return Client(
         address,
         key or new_key(),
         name=name,
         games=games,
         store=store,
-        seating=Seating(bot=bot_factory(level, rng or random.Random())),
+        seating=Seating(bot=bot_factory(level, rng or random.Random(), taken=taken)),
         timeouts=timeouts,
         backoff=backoff,
         liveness=Liveness(stall_after=stall_after, abandon_after=abandon_after),
@@ -118,20 +126,29 @@ def _seated(client: Client) -> Callable[[], bool]:
 
 
 async def start_after_seat(
-    own: Client, bots: Sequence[Client], own_timeout: float = math.inf, bot_timeout: float = 30.0
+    own: Client,
+    bots: Sequence[Client],
+    own_timeout: float = math.inf,
+    bot_timeout: float = 30.0,
+    taken: list[Any] | None = None,
 ) -> None:
     """Start ``bots`` once ``own`` (the host's own seat) has sat down, or its table has left the
     lobby, each bot once the one before it sat: seats are numbered in the order of their `join`
     (PROTOCOL.md 4), so the host's own seat takes seat 0 and its bots follow in order. A bot that
     does not sit within ``bot_timeout`` seconds is left to sit when it can (the next one starts).
     Raises VampireError when ``own`` has not sat within ``own_timeout`` seconds (by default it
-    waits as long as it takes: cancel the task to stop waiting)."""
+    waits as long as it takes: cancel the task to stop waiting). ``taken``: the list of what the
+    table's seats bring that ``bots`` share (:func:`bot_client`), to which what ``own`` brought
+    (chosen in the lobby, perhaps) is added before they start."""
 
     def own_seated() -> bool:
         t = own.table
         return _seated(own)() or (t is not None and t.phase not in ("new", "lobby")) or own.finished.is_set()
 
     await until(own_seated, [own], own_timeout, "your own seat")
+    brought = own.driver.brought
+    if taken is not None and brought is not None and brought not in taken:
+        taken.insert(0, brought)
     for bot in bots:
         await bot.start()
         try:

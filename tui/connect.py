@@ -81,6 +81,7 @@ class NetSession:
         self._adopted: list[Any] = []  # bot clients started elsewhere (vampire host --bots)
         self._bot_levels: dict[bytes, str] = {}  # a seated bot's public key -> its level
         self._bot_folders: dict[bytes, Path] = {}  # a bot the lobby added -> its folder in bots_dir
+        self._decks_taken: list[Any] = []  # what this table's seats bring, which a bot added brings not
         self.bots_dir: Path | None = None
         """Where a bot the lobby adds keeps its level, key and files (one numbered folder each, as
         ``vampire host --bots`` does), so that ``vampire host --resume`` runs it again; None: bots
@@ -320,6 +321,9 @@ class NetSession:
             raise VampireError("every seat is taken")
         (name,) = bot_names(1, table.names)
         folder = self._new_bot_folder(level)
+        own = self._net.client.driver.brought
+        if own is not None and own not in self._decks_taken:
+            self._decks_taken.insert(0, own)
         bot = bot_client(
             self._net.client.address,
             level,
@@ -327,6 +331,7 @@ class NetSession:
             key=load_or_make_key(folder / "key") if folder is not None else None,
             store=Store.in_dir(folder) if folder is not None else Store.memory(),
             games=_games(),
+            taken=self._decks_taken,
         )
         self._bot_clients.append(bot)
         self._bot_levels[bot.public] = level

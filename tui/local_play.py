@@ -260,6 +260,8 @@ async def _run(
         facts=facts,
     )
 
+    taken = [brought] if brought is not None else []  # each bot brings a deck unlike the seats before it
+
     def bot(i: int, bot_name: str, level: str) -> Callable[[], Any]:
         """Bot ``i``'s client, from its folder (made private on first use)."""
 
@@ -274,6 +276,7 @@ async def _run(
                 store=Store.in_dir(bot_folder, sync_log=False),
                 rng=_bot_rng(bot_folder),
                 games=games,
+                taken=taken,
             )
 
         return make

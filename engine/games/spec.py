@@ -47,8 +47,10 @@ class SeatKit(Protocol):
         """Read what a player brings from a file. Raises a VampireError with a sentence."""
         ...
 
-    def for_bot(self, rng: random.Random) -> Any:
-        """Something a bot may bring when nobody chose for it (a shipped deck, chosen by ``rng``)."""
+    def for_bot(self, rng: random.Random, taken: Sequence[Any] = ()) -> Any:
+        """Something a bot may bring when nobody chose for it (a shipped deck, chosen by ``rng``),
+        unlike each of ``taken`` (what the table's other seats bring) while the game ships enough:
+        a seeded ``rng`` and the same ``taken`` give the same choice."""
         ...
 
     def deck_lists(self, brought: Any) -> dict[str, list[str]]:

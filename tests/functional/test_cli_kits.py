@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ class TallyKit:
             raise VampireError(f"{Path(path).name} is not a tally file")
         return ("tally", len(text.splitlines()))
 
-    def for_bot(self, rng: random.Random) -> Any:
+    def for_bot(self, rng: random.Random, taken: Sequence[Any] = ()) -> Any:
         return ("tally", 1)
 
     def deck_lists(self, brought: Any) -> dict[str, list[str]]:
@@ -81,9 +81,10 @@ def test_a_join_deck_no_game_reads_is_a_sentence_before_connecting(tmp_path: Pat
         DeckFile(str(junk), print)
 
 
-def test_vampire_host_brings_its_deck_to_seat_0(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`vampire host --game vtes --deck FILE`: the host's own seat sits at seat 0 with that deck
-    (the screen is replaced by a stand-in that connects the host's session)."""
+@pytest.mark.parametrize("deck", [str(DECK), "atraco"], ids=["a file", "a bundled deck's name"])
+def test_vampire_host_brings_its_deck_to_seat_0(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, deck: str) -> None:
+    """`vampire host --game vtes --deck FILE|NAME`: the host's own seat sits at seat 0 with that
+    deck (the screen is replaced by a stand-in that connects the host's session)."""
     import tui.cli.host as host_module
 
     seen: dict[str, Any] = {}
@@ -98,7 +99,8 @@ def test_vampire_host_brings_its_deck_to_seat_0(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(host_module, "_front_end", front_end)
     save = tmp_path / "table.vtlog"
-    argv = ["host", "--game", "vtes", "--seats", "2", "--deck", str(DECK), "--name", "Mina"]
+    monkeypatch.chdir(tmp_path)  # no file named atraco here: the bundled deck is read
+    argv = ["host", "--game", "vtes", "--seats", "2", "--deck", deck, "--name", "Mina"]
     assert main([*argv, "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--save", str(save)]) == 0
     assert seen["me"] == 0
     assert seen["brought"] == find_game("vtes").kit().load(str(DECK))  # type: ignore[misc]

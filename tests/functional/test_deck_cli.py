@@ -93,3 +93,82 @@ def test_a_bad_rule_or_a_game_whose_players_bring_nothing_is_a_sentence(tmp_path
     assert "option crypt_groups takes one of tournament, on, off" in capsys.readouterr().err
     assert main(["deck", path, "--game", "queen"]) == 1
     assert "bring nothing to a table" in capsys.readouterr().err
+
+
+def test_a_bundled_deck_is_checked_by_its_name_and_said_to_be_the_bundled_one(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no file named atraco here
+    assert main(["deck", "atraco"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "atraco: crypt 12, library 90"
+    assert "  note: the bundled deck atraco (no file of that name here)" in out
+    assert out[-1] == "A table would take this deck."
+
+
+def test_a_file_in_this_folder_wins_over_a_bundled_deck_of_its_name_and_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    deck_file(tmp_path, "atraco", ["12x Gilbert Duane", *LIBRARY])
+    assert main(["deck", "atraco"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "atraco: crypt 12, library 60"  # the file's cards, not the bundled deck's 90
+    assert "  note: the file atraco in this folder, not the bundled deck of that name" in out
+
+
+def test_a_name_that_is_neither_a_file_nor_a_bundled_deck_lists_the_bundled_decks(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["deck", "atracco"]) == 1
+    out = capsys.readouterr().out
+    assert "cannot read the deck file 'atracco'" in out and "nor is it a bundled deck: atraco, " in out
+
+
+def test_play_and_join_take_a_bundled_deck_by_its_name(tmp_path, monkeypatch):
+    from engine.games import find_game
+    from engine.kits import bring_file
+    from tui.cli.seats import DeckFile
+
+    monkeypatch.chdir(tmp_path)
+    said: list[str] = []
+    deck = bring_file(find_game("vtes"), "atraco", {}, say=said.append)  # vampire play --deck atraco
+    assert (deck.name, deck.crypt_size, deck.library_size) == ("atraco", 12, 90)
+    assert said[0] == "You bring atraco: crypt 12, library 90."
+    assert "the bundled deck atraco (no file of that name here)" in said[1]
+    joined = DeckFile("atraco", said.append)("vtes")  # vampire join --deck atraco
+    assert joined == deck
+
+
+def test_with_exact_a_misspelt_line_is_a_problem_and_the_header_counts_agree_with_the_list_as_written(tmp_path, capsys):
+    path = deck_file(
+        tmp_path,
+        "headed.txt",
+        [
+            "Crypt (12 cards)",
+            "12x Gilbert Duane",
+            "",
+            "Library (60 cards)",
+            "10x Govern the Unalinged",
+            "10x Dreams of the Sphinx",
+            "8x Blood Doll",
+            "32x Deflection",
+        ],
+    )
+    assert main(["deck", path, "--exact"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "headed: crypt 12, library 60"  # the misspelt line counts as what it was read as
+    assert out[1:] == [
+        '  problem: line 5: no card is named exactly "Govern the Unalinged"; did you mean Govern the Unaligned?',
+        "A table would refuse this deck.",
+    ]  # no note that the header's 60 disagrees: it does not
+    assert main(["deck", path]) == 0  # without --exact: the same counts, the line a reading
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "headed: crypt 12, library 60" and not any("header" in line for line in out)
+
+
+def test_with_exact_a_header_that_truly_disagrees_is_still_noted(tmp_path, capsys):
+    path = deck_file(
+        tmp_path,
+        "short.txt",
+        ["Crypt (12 cards)", "12x Gilbert Duane", "", "Library (62 cards)", "10x Govern the Unalinged", *LIBRARY[1:]],
+    )
+    assert main(["deck", path, "--exact"]) == 1
+    out = capsys.readouterr().out
+    assert "note: line 4: the header says 62 library cards, and the list holds 60" in out
+    assert 'problem: line 5: no card is named exactly "Govern the Unalinged"' in out

@@ -135,6 +135,7 @@ async def run_host(args: argparse.Namespace) -> int:
     announcer = await _announce(host, shown, args.no_announce, say)
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
     clients: list[Client] = []
+    taken: list[Any] = [brought] if brought is not None else []  # each bot brings a deck unlike the others'
     levels_of: list[tuple[Client, str, Path | None]] = []
     # The host's own seat sits first (seat 0), its bots after it (started below), under other names.
     taken = [] if args.headless else [profile[:32]]
@@ -148,6 +149,7 @@ async def run_host(args: argparse.Namespace) -> int:
             timeouts=timeouts,
             backoff=backoff,
             games=all_rules(),
+            taken=taken,
         )
         clients.append(bot)
         levels_of.append((bot, level, d))
@@ -171,7 +173,7 @@ async def run_host(args: argparse.Namespace) -> int:
                 brought=brought,
                 lan=True,
             )
-            seating = asyncio.get_running_loop().create_task(start_after_seat(session.client, clients))
+            seating = asyncio.get_running_loop().create_task(start_after_seat(session.client, clients, taken=taken))
             status = await _front_end(
                 session,
                 host=host,

@@ -120,7 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
     rule_option(play)
     play.add_argument("--name", help="your name at the table (default: the login name)")
     fact_options(play)
-    play.add_argument("--deck", metavar="FILE", help="the deck you bring (default: one the game ships)")
+    play.add_argument(
+        "--deck",
+        metavar="FILE|NAME",
+        help="the deck you bring: a file, or a bundled deck's name (default: one the game ships)",
+    )
     play.add_argument("--resume", metavar="FILE", help="bring back the game against bots whose log is FILE, and go on")
     play.set_defaults(func=cmd_play)
 
@@ -136,7 +140,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--headless", action="store_true", help="no seat and no screen: a table server printing its progress"
     )
     host.add_argument("--name", help="your profile name (default: the login name)")
-    host.add_argument("--deck", metavar="FILE", help="the deck your seat brings, for games whose players bring one")
+    host.add_argument(
+        "--deck",
+        metavar="FILE|NAME",
+        help="the deck your seat brings (a file, or a bundled deck's name), for games whose players bring one",
+    )
     host.add_argument(
         "--no-announce",
         action="store_true",
@@ -163,7 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--spectate", action="store_true", help="watch without a seat, on the table screen")
     join.add_argument("--text", action="store_true", help="with --spectate: print the game as text instead")
     join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level, without a screen")
-    join.add_argument("--deck", metavar="FILE", help="the deck you bring, for games whose players bring one")
+    join.add_argument(
+        "--deck",
+        metavar="FILE|NAME",
+        help="the deck you bring (a file, or a bundled deck's name), for games whose players bring one",
+    )
     join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")
     join.add_argument("--quiet", action="store_true", help="print connection changes and the end only")
     join.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)
@@ -234,10 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     deck = sub.add_parser(
         "deck",
-        help="check a deck file: what a table would read from it, and every problem",
+        help="check a deck file (or a bundled deck, by name): what a table would read from it, and every problem",
         description="Exit 0: a table would take it; 1: a table would refuse it (every problem is named).",
     )
-    deck.add_argument("file")
+    deck.add_argument("file", metavar="FILE|NAME", help="a deck file; a bundled deck's name when no file has it")
     deck.add_argument("--game", choices=names, help="the game (default: the one whose players bring a deck)")
     rule_option(deck)
     deck.add_argument("--exact", action="store_true", help="a name that is no card's exact name is a problem")

@@ -78,12 +78,14 @@ def simulate(
         player_at = {s: p for p, s in enumerate(seat_of)}
         private: dict[tuple[int, str], list[str]] = {}
         bots = []
+        taken: list[Any] = []  # each seat brings a deck unlike the others' while the game ships enough
         for s in range(n):
             rng = random.Random(f"{seed}/{g}/{s}")
             brought = None
             if spec.kit is not None:
                 kit = spec.kit()
-                brought = kit.for_bot(rng)
+                brought = kit.for_bot(rng, taken)
+                taken.append(brought)
                 # A private shuffle event's deck is "<part>/<owner seat>" (engine.games.spec.SeatKit).
                 for part, cards in kit.deck_lists(brought).items():
                     private[(s, f"{part}/{s}")] = cards

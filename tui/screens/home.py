@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,9 @@ class HomeScreen(Screen[None]):
             bots = range(max(spec.min_seats - 1, 1), spec.max_seats)
             rows.append(_row("Bots", _select([(str(n), n) for n in bots], spec.default_seats - 1, "play-bots")))
             rows.append(_row("Bot level", _select(level_choices(spec), spec.default_bot, "play-level")))
+            if spec.kit is not None:  # what your seat brings: a file, or one the game ships, by name
+                hint = "a file, or a bundled one's name (empty: any)"
+                rows.append(_row(spec.kit().noun.capitalize(), Input(placeholder=hint, id="play-deck")))
         else:
             seats = range(spec.min_seats, spec.max_seats + 1)
             rows.append(_row("Seats", _select([(str(n), n) for n in seats], spec.default_seats, "host-seats")))
@@ -396,7 +400,9 @@ class HomeScreen(Screen[None]):
                     self._field_value("#play-level"),
                     find_game(front.name).bot_levels,
                 )
-                spec = LocalTableSpec(name, levels, self._options("play"), front.name)
+                options = self._options("play")
+                brought = self._brought(front.name, options)
+                spec = LocalTableSpec(name, levels, options, front.name, brought)
                 app.open_local(spec)  # type: ignore[attr-defined]
             elif which == "host":
                 name = self._field_name("#host-name")
@@ -425,6 +431,25 @@ class HomeScreen(Screen[None]):
             self.notify(_sentence(str(err)), severity="error")
         except ValueError:
             self.notify("The port must be a whole number.", severity="error")
+
+    def _brought(self, game: str, options: dict[str, object]) -> Any:
+        """What your seat brings to the play form's table of ``game`` (with the table rules
+        ``options``), from its deck field: None when the field is empty or the game's seats bring
+        nothing (the table gives one the game ships), else the file or bundled deck it names, read
+        and checked as the table would read it (``vampire play --deck``), what was read said in a
+        notice. Raises VampireError naming every problem."""
+        from engine.kits import check_file
+
+        spec = find_game(game)
+        text = str(self._field_value("#play-deck")).strip() if self.query("#play-deck") else ""
+        if spec.kit is None or not text:
+            return None
+        check = check_file(os.path.expanduser(text), game, options)
+        if check.refused:
+            raise VampireError(f"{Path(text).name}: {'; '.join(check.problems)}")
+        said = [f"You bring {check.summary}.", *check.readings, *check.notes]
+        self.notify("\n".join(said), severity="warning" if check.readings else "information")
+        return check.brought
 
     def _field_name(self, selector: str) -> str:
         name = str(self._field_value(selector)).strip()

@@ -36,7 +36,6 @@ import difflib
 import json
 import re
 import urllib.parse
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -114,8 +113,8 @@ def _likeness(a: str, b: str) -> float:
 
 
 def _hint(base: CardBase, number: int, written: str, guess: models.Card | None = None) -> str:
-    """The sentence for a line naming no card: the closest card (krcg's guess, when refused by
-    ``exact``, else the closest name)."""
+    """The sentence for a line naming no card: the closest card (krcg's guess, when ``exact``
+    refuses it, else the closest name)."""
     if guess is not None:
         return f'line {number}: no card is named exactly "{written}"; did you mean {guess.full_name}?'
     hint = base.closest(written)
@@ -130,12 +129,13 @@ def _reading_note(number: int, written: str, card: models.Card) -> str:
 @dataclass
 class ListRead:
     """What one format's reader gives: krcg's deck, problems with their line numbers (0: the
-    whole file), readings (names matched loosely) and each part's header count as ``(line,
-    count)``."""
+    whole file), readings (names matched loosely) with ``guessed``, each one's ``(line, name as
+    written, card read)``, and each part's header count as ``(line, count)``."""
 
     kdeck: models.Deck
     problems: list[tuple[int, str]] = field(default_factory=list)
     readings: list[str] = field(default_factory=list)
+    guessed: list[tuple[int, str, models.Card]] = field(default_factory=list)
     headers: dict[DeckPart, tuple[int, int]] = field(default_factory=dict)
 
 
@@ -153,15 +153,14 @@ def _header_counts(lines: list[str]) -> dict[DeckPart, tuple[int, int]]:
     return found
 
 
-def _from_text(text: str, base: CardBase, exact: bool) -> ListRead:
+def _from_text(text: str, base: CardBase) -> ListRead:
     """A deck list read by krcg's parser."""
     from engine.games.vtes.deck_reader import _Reader
 
     lines = text.splitlines()
-    reader = _Reader(base, exact)
+    reader = _Reader(base)
     kdeck = reader.read(lines)
-    refused = reader.lookup.refused
-    errors = [(n, _hint(base, n, w, _refused_guess(refused, w))) for n, w in reader.unknown]
+    errors = [(n, _hint(base, n, w)) for n, w in reader.unknown]
     errors += [(n, f"line {n}: a count of 0 is not a card") for n in reader.zero]
     told = {n for n, _ in errors}
     for number in sorted(reader.kept.lines - told):
@@ -169,16 +168,7 @@ def _from_text(text: str, base: CardBase, exact: bool) -> ListRead:
             written = re.sub(r"\s+--.*$", "", lines[number - 1]).strip()
             errors.append((number, _hint(base, number, written)))
     readings = [_reading_note(n, name, card) for n, name, card in reader.guessed]
-    return ListRead(kdeck, sorted(errors), readings, _header_counts(lines))
-
-
-def _refused_guess(refused: Mapping[str, models.Card], written: str) -> models.Card | None:
-    """krcg's guess for ``written`` when ``exact`` refused it (krcg asked in lower case, perhaps
-    with a group added)."""
-    from krcg.utils import normalize
-
-    key = normalize(written)
-    return next((card for name, card in refused.items() if name == key or name.startswith(f"{key} (g")), None)
+    return ListRead(kdeck, sorted(errors), readings, list(reader.guessed), _header_counts(lines))
 
 
 def _from_vdb_url(url: str, base: CardBase) -> models.Deck:
@@ -283,11 +273,9 @@ def _xml_tree(text: str) -> _XmlNode:
     return roots[0]
 
 
-def _xml_card(
-    lookup: _Lookup, line: int, written: str, names: list[str], count: int, read: ListRead, exact: bool
-) -> None:
+def _xml_card(lookup: _Lookup, line: int, written: str, names: list[str], count: int, read: ListRead) -> None:
     """Read one XML card entry: the first of ``names`` that is a card's exact name, else krcg's
-    guess for the first it matches loosely (a reading; with ``exact``, a problem), else a problem."""
+    guess for the first it matches loosely (a reading), else a problem."""
     from krcg import models
 
     if count == 0:
@@ -300,10 +288,8 @@ def _xml_card(
                 card = lookup.base.cards[name]
             except KeyError:
                 continue
-            if exact:
-                read.problems.append((line, _hint(lookup.base, line, written, card)))
-                return
             read.readings.append(_reading_note(line, written, card))
+            read.guessed.append((line, written, card))
             break
     if card is None:
         read.problems.append((line, _hint(lookup.base, line, written)))
@@ -311,7 +297,7 @@ def _xml_card(
     read.kdeck.cards.append(models.CardInDeck.of(card, count))
 
 
-def _from_xml(text: str, base: CardBase, exact: bool) -> ListRead:
+def _from_xml(text: str, base: CardBase) -> ListRead:
     """A LackeyCCG ``.dek`` or an ARDB XML deck (see the module's docstring)."""
     root = _xml_tree(text)
     if root.tag != "deck":
@@ -328,7 +314,7 @@ def _from_xml(text: str, base: CardBase, exact: bool) -> ListRead:
         for zone in zones:
             for card in (c for c in zone.children if c.tag == "card"):
                 written = card.child_text("name")
-                _xml_card(lookup, card.line, written, [written], 1, read, exact)
+                _xml_card(lookup, card.line, written, [written], 1, read)
     elif parts:  # ARDB: one <vampire> or <card> per card, with its count
         read.kdeck.name = root.child_text("name")
         for part in parts:
@@ -338,7 +324,7 @@ def _from_xml(text: str, base: CardBase, exact: bool) -> ListRead:
                 if not count.isdigit():
                     read.problems.append((card.line, f'line {card.line}: "{written}" has the count {count!r}'))
                     continue
-                _xml_card(lookup, card.line, written, _ardb_names(card, written), int(count), read, exact)
+                _xml_card(lookup, card.line, written, _ardb_names(card, written), int(count), read)
     else:
         raise not_a_deck("an XML <deck> with neither Lackey's <superzone> nor ARDB's <crypt> and <library>")
     read.problems.sort()
@@ -377,7 +363,9 @@ def read_list(text: str, base: CardBase, exact: bool) -> ListRead:
     """A deck list's text read in whichever format it is (a VDB link, krcg's JSON, Lackey's or
     ARDB's XML, else text through krcg's parser). Raises :class:`DeckFileError` for a text that is
     no deck list as a whole (empty, binary, other XML); a line naming no card is a problem of the
-    :class:`ListRead`."""
+    :class:`ListRead`. ``exact``: a line whose name was read as a close match is a problem too
+    (naming the card it was read as), and its cards still count as that card, so that the counts,
+    and a header's count compared with them, are those of the list as written."""
     body = text.replace("\ufeff", "").strip()
     if not body:
         raise DeckFileError("the file is empty: it holds no deck list")
@@ -387,9 +375,11 @@ def read_list(text: str, base: CardBase, exact: bool) -> ListRead:
         return ListRead(_from_vdb_url(body, base))
     if body.startswith("{"):
         return ListRead(_from_json(body, base))
-    if body.startswith("<"):
-        return _from_xml(body, base, exact)
-    return _from_text(text, base, exact)
+    read = _from_xml(body, base) if body.startswith("<") else _from_text(text, base)
+    if exact:  # a name read as a close match is a problem, and its cards count as what it was read as
+        read.problems = sorted([*read.problems, *((n, _hint(base, n, w, card)) for n, w, card in read.guessed)])
+        read.readings = []
+    return read
 
 
 def file_text(path: Path) -> str:

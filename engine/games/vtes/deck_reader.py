@@ -29,17 +29,15 @@ class _Lookup:
 
     Exact names first (every name :class:`CardBase` knows), then :data:`ABBREVIATIONS`, JOL's
     ``2xName`` (krcg reads the name as ``xname``), and only then krcg's own fuzzy match, whose
-    guesses are kept (:attr:`guesses`) so the deck can say what it read; with ``exact`` there is
-    no fuzzy match (the guess krcg would make is kept in :attr:`refused`). The last name that did
+    guesses are kept (:attr:`guesses`) so the deck can say what it read (and, with ``exact``,
+    refuse the line: :func:`engine.games.vtes.deck_formats.read_list`). The last name that did
     not resolve is kept in :attr:`missed` (the parser logs such a line and keeps it as a comment).
     """
 
-    def __init__(self, base: CardBase, exact: bool = False) -> None:
+    def __init__(self, base: CardBase) -> None:
         self.base = base
-        self.exact = exact
         self.missed: str | None = None
         self.guesses: list[tuple[str, models.Card]] = []
-        self.refused: dict[str, models.Card] = {}
 
     def named(self, name: str) -> models.Card | None:
         """The card with exactly this name (normalised) or a known abbreviation, or None."""
@@ -59,10 +57,6 @@ class _Lookup:
         except KeyError:
             self.missed = name
             raise
-        if self.exact:
-            self.refused[name] = card
-            self.missed = name
-            raise KeyError(name)
         self.guesses.append((name, card))
         return card
 
@@ -85,8 +79,8 @@ class _Reader(parser.Parser):
     """krcg's deck list parser, read line by line so every card keeps its line number, repeated
     lines add up (krcg keeps one entry per card) and lines that name no card become errors."""
 
-    def __init__(self, base: CardBase, exact: bool = False) -> None:
-        self.lookup = _Lookup(base, exact)
+    def __init__(self, base: CardBase) -> None:
+        self.lookup = _Lookup(base)
         # krcg's parser only indexes its cards database by name: the look-up above stands in for it
         super().__init__(cast(krcg.CardDict, self.lookup))
         self.base = base
@@ -134,7 +128,7 @@ class _Reader(parser.Parser):
             written = self._written(line, self.lookup.missed)
             hint = self.base.closest(written)
             close = hint is not None and _likeness(written, hint) >= _CLOSE_ENOUGH
-            if not preface or _SURE_COUNT_RE.match(line) or close or self.lookup.missed in self.lookup.refused:
+            if not preface or _SURE_COUNT_RE.match(line) or close:
                 self.unknown.append((self.index, written))
         return card
 

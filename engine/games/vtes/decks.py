@@ -62,6 +62,7 @@ __all__ = [
     "crypt_group_problem",
     "crypt_groups_rule",
     "deck_line",
+    "deck_source",
     "krcg_deck",
     "load_deck",
     "parse_deck",
@@ -145,7 +146,8 @@ def read_deck(text: str, *, name: str = "", exact: bool = False, base: CardBase 
     before any table rule (:class:`DeckReading`). Never raises for what the list holds: every line
     that names no card, a count of 0, or a file that is no deck list (binary, other XML) is a
     problem. ``name`` (a file's name) wins over the list's own ``Deck Name:``; ``exact``: a name
-    krcg would only guess (a misspelling) is a problem, not a reading."""
+    krcg would only guess (a misspelling) is a problem, not a reading; its cards still count as
+    what it was read as, so the counts and a header's note are those of the list as written."""
     base = base or card_base()
     try:
         read = read_list(text, base, exact)
@@ -231,26 +233,57 @@ def write_deck(deck: Deck, fmt: DeckFormat, base: CardBase | None = None) -> str
 # --- deck files ------------------------------------------------------------------------------------
 
 
-def read_deck_file(path: str | Path, *, exact: bool = False) -> DeckReading:
-    """:func:`read_deck` of a file (named by its stem); a file that cannot be read is a problem."""
+def deck_source(path: str | Path) -> tuple[str, str, str | None]:
+    """The text a deck file argument names, its deck's name, and which was read when that is worth
+    saying: ``(text, name, sentence or None)``. A file at ``path`` is read (a file wins over a
+    bundled deck of the same name, and the sentence says so); else ``path`` may be a bundled
+    deck's name (:func:`bundled_deck_names`, ``atraco``), and the sentence says that one was read.
+    Raises DeckFileError for a path that is neither (naming the bundled decks) or that cannot be
+    read (:func:`~engine.games.vtes.deck_formats.file_text`)."""
     p = Path(path)
+    bundled = str(path) if str(path) in bundled_deck_names() else None
+    if bundled is not None and not p.exists():
+        text = (resources.files("engine.games.vtes") / "data" / f"{bundled}.txt").read_text(encoding="utf-8")
+        return text, bundled, f"the bundled deck {bundled} (no file of that name here)"
     try:
         text = file_text(p)
     except DeckFileError as err:
-        return DeckReading(Deck(p.stem, (), ()), problems=(str(err),))
-    return read_deck(text, name=p.stem, exact=exact)
+        if p.exists() or p.parent != Path("."):
+            raise
+        raise DeckFileError(f"{err} (nor is it a bundled deck: {', '.join(bundled_deck_names())})") from None
+    said = f"the file {p} in this folder, not the bundled deck of that name" if bundled is not None else None
+    return text, p.stem, said
+
+
+def read_deck_file(path: str | Path, *, exact: bool = False) -> DeckReading:
+    """:func:`read_deck` of a file (named by its stem) or of a bundled deck named instead of a file
+    (:func:`deck_source`, whose sentence on which was read comes first among the notes); a file
+    that cannot be read is a problem."""
+    try:
+        text, name, source = deck_source(path)
+    except DeckFileError as err:
+        return DeckReading(Deck(Path(path).stem, (), ()), problems=(str(err),))
+    reading = read_deck(text, name=name, exact=exact)
+    if source is None:
+        return reading
+    notes = (source, *reading.notes)
+    deck = Deck(reading.deck.name, reading.deck.crypt, reading.deck.library, (*reading.readings, *notes))
+    return DeckReading(deck, reading.readings, notes, reading.problems)
 
 
 def load_deck(path: str | Path, *, library_size: bool = True, exact: bool = False) -> Deck:
     """Read and parse a deck file (UTF-8, UTF-16 with its byte order mark, or Latin-1 as a
-    fallback; see :func:`parse_deck`). Raises DeckFileError, also for a file that cannot be read,
-    naming the file."""
-    p = Path(path)
-    text = file_text(p)
+    fallback; see :func:`parse_deck`), or a bundled deck named instead of a file
+    (:func:`deck_source`: its sentence on which was read is the deck's first note). Raises
+    DeckFileError, also for a file that cannot be read, naming the file."""
+    text, name, source = deck_source(path)
     try:
-        return parse_deck(text, library_size=library_size, name=p.stem, exact=exact)
+        deck = parse_deck(text, library_size=library_size, name=name, exact=exact)
     except DeckFileError as err:
-        raise DeckFileError(f"{p.name}: {err}") from None
+        raise DeckFileError(f"{Path(path).name}: {err}") from None
+    if source is None:
+        return deck
+    return Deck(deck.name, deck.crypt, deck.library, (source, *deck.notes))
 
 
 def deck_line(deck: Deck) -> str:

@@ -4,7 +4,7 @@ Methuselahs, each bringing a deck (crypt and library) as private decks."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.games.base import Act, Game, SeatFact
@@ -43,12 +43,17 @@ class DeckKit:
 
         return load_deck(path)
 
-    def for_bot(self, rng: random.Random) -> Deck:
-        """One of the shipped tournament-winning decks, chosen by ``rng``."""
+    def for_bot(self, rng: random.Random, taken: Sequence[Deck] = ()) -> Deck:
+        """One of the shipped tournament-winning decks, chosen by ``rng`` among those whose name
+        no deck of ``taken`` has (a shipped deck, or a file named as one; all of them when every
+        one is taken), so that bots contest few vampires with the other seats."""
         from engine.games.vtes.decks import bundled_deck_names
         from engine.games.vtes.kept_decks import remembered_bundled_deck  # kept read: no krcg load
 
-        return remembered_bundled_deck(rng.choice(bundled_deck_names()))
+        names = bundled_deck_names()
+        used = {deck.name for deck in taken}
+        free = [n for n in names if n not in used]
+        return remembered_bundled_deck(rng.choice(free or names))
 
     def deck_lists(self, brought: Deck) -> dict[str, list[str]]:
         """The crypt and the library as private deck lists, part name to identities."""

@@ -52,3 +52,52 @@ async def test_home_plays_vtes_with_its_ruleset() -> None:
     spec = factory.asked[0]
     assert spec.game == "vtes" and spec.options == {"ruleset": "tournament"}
     assert spec.levels and set(spec.levels) <= {"heuristic", "random"}
+
+
+async def _play_form_with_deck(pilot: Any, app: VampireApp, deck: str) -> HomeScreen:
+    """The play form set to VTES, its deck field holding ``deck``, and Play pressed."""
+    from textual.widgets import Input
+
+    await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+    home = app.screen
+    assert isinstance(home, HomeScreen)
+    home.query_one("#play-game", Select).value = "vtes"
+    await eventually(lambda: bool(home.query("#play-deck")), 10, "the deck field", pilot=pilot)
+    home.query_one("#play-deck", Input).value = deck
+    home.query_one("#play-go").press()
+    return home
+
+
+async def test_the_play_form_takes_a_bundled_deck_by_its_name(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no file named atraco here
+    factory = Recorder()
+    app = VampireApp(factory=factory, name="Mina")  # type: ignore[arg-type]
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _play_form_with_deck(pilot, app, "atraco")
+        await eventually(lambda: factory.asked, 10, "the table to be asked for", pilot=pilot)
+        assert any("You bring atraco: crypt 12, library 90." in n.message for n in app._notifications)
+    spec = factory.asked[0]
+    assert spec.brought is not None and (spec.brought.name, spec.brought.library_size) == ("atraco", 90)
+
+
+async def test_the_play_form_refuses_a_deck_it_cannot_read_and_opens_no_table(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    factory = Recorder()
+    app = VampireApp(factory=factory, name="Mina")  # type: ignore[arg-type]
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _play_form_with_deck(pilot, app, "atracco")
+        await eventually(
+            lambda: any("nor is it a bundled deck" in n.message for n in app._notifications), 10, "why", pilot=pilot
+        )
+    assert not factory.asked
+
+
+async def test_the_play_form_with_an_empty_deck_field_leaves_the_deck_to_the_table() -> None:
+    factory = Recorder()
+    app = VampireApp(factory=factory, name="Mina")  # type: ignore[arg-type]
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _play_form_with_deck(pilot, app, "")
+        await eventually(lambda: factory.asked, 10, "the table to be asked for", pilot=pilot)
+    assert factory.asked[0].brought is None
