@@ -365,14 +365,21 @@ class TableFrame(Screen[None]):
 
     def action_back(self) -> None:
         chat = self.query_one("#chat", Input)
+        if chat.display:
+            self.chat_closed()
         chat.display = False
         self.home_widget().focus()
+
+    def chat_closed(self) -> None:
+        """The chat line closes (sent or left): a game's screen may keep the letters typed next
+        from acting as its keys."""
 
     @on(Input.Submitted, "#chat")
     def _chat_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
         event.input.display = False
+        self.chat_closed()
         self.home_widget().focus()
         if text:
             self._send_chat(text)

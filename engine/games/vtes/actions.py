@@ -169,8 +169,16 @@ def announce(w: Work, a: ActionAct) -> None:
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)
     who = blockers(opened, w.in_game())
-    may = " or ".join(seat_ref(s) for s in who) if who else "nobody"
+    able = [s for s in who if _has_blocker(w, s)]  # a locked minion never blocks (4.2)
+    may = " or ".join(seat_ref(s) for s in able) if able else "nobody"
     w.note(f"Stealth {stealth}; {may} may block", w.author, *who)
+
+
+def _has_blocker(w: Work, seat: int) -> bool:
+    """``seat`` controls a ready unlocked minion, which may attempt to block (4.2)."""
+    return any(
+        c.controller == seat and c.zone == Zone.READY and not c.locked and is_minion(w, p) for p, c in w.cards.items()
+    )
 
 
 def is_minion(w: Work, pos: Pos) -> bool:

@@ -161,9 +161,9 @@ BY_HAND = "no card named"
 """The cause of a combat effect declared with no card (:func:`_claim_by_hand`)."""
 
 
-def _claim_by_hand(w: Work, c: Combat, act: CombatCardAct | StrikeAct, minion: Pos, text: str) -> None:
-    """An effect declared with no ``card`` (a maneuver, a press, a strike other than the hand
-    strike) is applied by hand, in the open: recorded as a :class:`Claim` (cause "no card named")
+def _claim_by_hand(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos, text: str) -> None:
+    """An effect declared with no ``card`` (a maneuver, a press, a prevention, a strike other than
+    the hand strike) is applied by hand, in the open: recorded as a :class:`Claim` (cause "no card named")
     that the opposing combatant's controller may dispute, as any change by hand to its things
     (vtes-actions.md P9; the ``dispute`` act)."""
     if act.card is not None:
@@ -262,6 +262,9 @@ def prevent(w: Work, act: PreventAct) -> None:
     c = replace(c, prevent=(*c.prevent, (minion, normal, aggravated)))
     card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
+    _claim_by_hand(
+        w, c, act, minion, f"{normal} normal and {aggravated} aggravated damage prevented by {w.name(minion)}"
+    )
     _play(w, c)
 
 

@@ -146,7 +146,7 @@ async def _refusal_of(app: Any, pilot: Any, *keys: str) -> str:
     return said(app)
 
 
-@pytest.mark.parametrize(("key", "command"), [("s", "strike"), ("full_stop", "pass"), ("m", "maneuver")])
+@pytest.mark.parametrize(("key", "command"), [("s", "strike"), ("full_stop", "pass"), ("m", "maneuver"), ("V", "vote")])
 async def test_a_refusal_reads_the_same_by_key_and_by_command(key: str, command: str) -> None:
     """A key refused now and the command of the same act say the same sentence: both are the
     engine's (or the command reader's) sentence for that act."""

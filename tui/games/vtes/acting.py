@@ -21,7 +21,6 @@ from tui.errors import explain
 from tui.games.vtes import fight_commands
 from tui.games.vtes.action_text import no_block_words
 from tui.games.vtes.command_words import Context
-from tui.games.vtes.key_acts import fight_refusal
 from tui.games.vtes.present import named
 from tui.session import TableSession
 
@@ -164,9 +163,9 @@ class ActSender:
 
     def why(self, what: str, view: VtesView | None, me: int | None) -> str:
         """Why the key ``what`` can do nothing now, in one sentence."""
-        # The key's act is the command of the same word: the engine's sentence for it, so a key
-        # and its command are refused in the same words (``vote`` without a source is no act).
-        reason = fight_refusal(what, view, me) or self.why_not.get(what) or self.refusal(what)
+        # The key's act is the command of the same word: the engine's (or the command reader's)
+        # sentence for it, so a key and its command are refused in the same words.
+        reason = self.why_not.get(what) or self.refusal(what)
         return reason or "Try again."
 
     def declare_deck(self, view: VtesView) -> None:

@@ -233,13 +233,28 @@ def _votes_from(ctx: Context, source: VoteSource) -> list[CardView]:
     return cards
 
 
+def _why_no_source(ctx: Context) -> str:
+    """What ``vote`` with no source (the ``V`` key's command) says: why no vote can be cast now,
+    or where the votes may come from."""
+    r = ctx.view.referendum
+    if r is None:
+        return "There is no referendum under way."
+    if r.step != Poll.VOTING:
+        return "Votes are cast during polling, which has not begun."
+    if ctx.me in r.done:
+        return "You are done voting in this referendum."
+    if not vote_sources(ctx.view, ctx.me):
+        return "You hold no vote to cast: . says you are done."
+    return "Say where the votes come from: vote for calling | edge | title VAMPIRE | card CARD."
+
+
 def _vote(rest: list[str], ctx: Context) -> Act:
     side = True
     tokens = list(rest)
     if tokens and tokens[0].lower() in ("for", "against", "yes", "no"):
         side = tokens.pop(0).lower() in ("for", "yes")
     if not tokens:
-        raise CommandError("Say where the votes come from: vote for calling | edge | title VAMPIRE | card CARD.")
+        raise CommandError(_why_no_source(ctx))
     source = tokens.pop(0).lower()
     act: Act = {"do": Do.VOTE, "for": side}
     match source:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.games.base import Act
 from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
+from engine.games.vtes.vocab import REACTION, CombatStep, Do, Zone
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import Context
 
@@ -136,24 +136,11 @@ def may_announce(view: VtesView | None, me: int | None) -> bool:
     return view is not None and view.seat == me and any(o.do == Do.ACTION for o in offers(view))
 
 
-def fight_refusal(what: str, view: VtesView | None, me: int | None) -> str | None:
-    """Why the ``vote`` key does nothing now (None: another key, whose refusal is the engine's)."""
-    poll = view.referendum if view is not None else None
-    if what != "vote":
-        return None
-    if poll is None:
-        return "There is no referendum now: V votes while one is polling."
-    if poll.step != Poll.VOTING:
-        return "Polling has not begun: the terms and the cards before votes come first."
-    return "You are done voting in this referendum."
-
-
 __all__ = [
     "announcer",
     "answer_due",
     "blocker",
     "blood_payer",
-    "fight_refusal",
     "fighter",
     "is_action_card",
     "may_announce",

@@ -70,11 +70,12 @@ changes or closes; this seat's answer becomes due or stops being due), during wh
 (:data:`GAME_KEYS`) is refused with a line that says why; each key refused then starts the time
 again, so a burst of typing is refused whole: keys typed fast never move the game."""
 
-GUARDED: frozenset[str] = frozenset(a for a in ACTING if a != "command") | {
+GUARDED: frozenset[str] = frozenset(a for a in ACTING if a not in ("command", "auto_pass")) | {
     *("why_not", "card_box", "log_box", "rulings", "ash", "chat", "focus_log", "abandon", "why_not_abandon"),
 }
 """The actions whose keys the key guard (:data:`KEY_GUARD_S`) refuses: every key that acts or
-takes the keys typed after it (a menu, a box, chat); not ``:``, Tab, Esc, F1."""
+takes the keys typed after it (a menu, a box, chat); not ``:``, ``A`` (it only says how this seat
+answers), Tab, Esc, F1."""
 
 AUTO_TOLD_S = 3.0
 """Seconds after this seat's automatic act (its pass by itself) during which ``.`` says that the
@@ -342,6 +343,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _command_left(self) -> None:
         """The command line closed: the letters typed next are not game keys (:data:`KEY_GUARD_S`)."""
         self._guard_keys("the command line just closed")
+
+    def chat_closed(self) -> None:
+        """The chat line closed: the letters typed next are not game keys (:data:`KEY_GUARD_S`)."""
+        self._guard_keys("the chat line just closed")
 
     def _guard_keys(self, why: str) -> None:
         self._guard = (self.key_clock() + KEY_GUARD_S, why)
