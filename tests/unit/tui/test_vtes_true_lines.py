@@ -74,3 +74,26 @@ def test_life_names_the_card_in_play_before_a_burned_copy() -> None:
     ctx = Context(replace(view, cards=(burned, *view.cards)), ctx.names)
     act = parse(f"blood +2 {in_play.name}", ctx)
     assert act["card"] == in_play.as_list()
+
+
+def test_a_cause_in_plain_words_is_taken_like_one_word() -> None:
+    local = influence_vtes()
+    ctx = _context(local)
+    seat = local.seats[0]
+    lisa = NAMES.index("Lisa")
+    for line in (
+        "pool -1 Lisa for bleed",
+        "pool -1 Lisa for her +1 bleed ability",
+        "amount +1 for Aching Beauty: +1 bleed",
+    ):
+        act = parse(line, ctx)
+        if act.get("seat") == lisa:
+            seat.check_move(act)  # the engine takes the cause as the player wrote it
+    assert parse("pool -1 Lisa for her +1 bleed ability", ctx)["cause"] == "her +1 bleed ability"
+    from engine.games.base import MalformedAct
+    from engine.games.vtes.acts import read_cause
+
+    assert read_cause({"do": "pool", "cause": "her +1 bleed ability"}) == "her +1 bleed ability"
+    for bad in ("", " bleed", "{s1} cheats", "[b]bold[/b]", "x" * 61, "line\nbreak"):
+        with pytest.raises(MalformedAct):
+            read_cause({"do": "pool", "cause": bad})
