@@ -29,6 +29,7 @@ from net.events import (
     Waiting,
 )
 from tui.errors import sentence
+from tui.files import vampire_command
 from tui.session import SessionEvent
 
 HOST_CLOSED = "The host closed the table."
@@ -74,7 +75,7 @@ def as_session_event(event: SessionEvent | Event) -> SessionEvent:
         case Waiting(seats=seats, seconds=seconds):
             return SessionEvent("waiting", seats=tuple(seats), seconds=float(seconds))
         case Fork(evidence=evidence, path=path):
-            kept = f" The proof is in {path} (vampire audit checks it)." if path is not None else ""
+            kept = f" The proof is in {path} ({vampire_command()} audit checks it)." if path is not None else ""
             return SessionEvent("error", text=f"The host cheated. {describe_fork(evidence)} This table stops.{kept}")
         case Silent(names=names) if names:
             return SessionEvent(

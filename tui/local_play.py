@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
+from tui.files import shell_path, vampire_command
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,12 @@ def read_play_folder(log: Path) -> PlayFolder:
         found = PlayFolder(str(data["name"]), str(data["game"]), tuple(str(lv) for lv in data["levels"]))
     except FileNotFoundError:
         if _ended(log):  # the folder goes when the game ends
-            raise VampireError(f"The game in {log} is over: replay it with vampire replay {log}.") from None
+            raise VampireError(
+                f"The game in {log} is over: replay it with {vampire_command()} replay {shell_path(log)}."
+            ) from None
         raise VampireError(
             f"{log} is not a game against bots this program can bring back (no {folder.name} beside it): "
-            "a hosted table comes back with vampire host --resume."
+            f"a hosted table comes back with {vampire_command()} host --resume."
         ) from None
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise VampireError(f"The folder {folder} that brings {log.name} back cannot be read: {err}.") from None
@@ -117,7 +120,7 @@ def resume_spec(log: Path) -> Any:
     if not entries:
         raise VampireError(f"The log file {log} holds no table.")
     if entries[-1].kind == "end":
-        raise VampireError(f"The game in {log} is over: replay it with vampire replay {log}.")
+        raise VampireError(f"The game in {log} is over: replay it with {vampire_command()} replay {shell_path(log)}.")
     return LocalTableSpec(found.name, found.levels, game=found.game, resume=log)
 
 
@@ -210,7 +213,7 @@ async def resume_play(
     if sequencer.table.ended:
         if sequencer.log is not None:
             sequencer.log.close()
-        raise VampireError(f"The game in {save} is over: replay it with vampire replay {save}.")
+        raise VampireError(f"The game in {save} is over: replay it with {vampire_command()} replay {shell_path(save)}.")
     try:
         data = json.loads((folder / "table.json").read_text(encoding="utf-8"))
         names = [str(n) for n in data.get("bots", [])]

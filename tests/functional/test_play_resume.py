@@ -19,6 +19,7 @@ from tests.support.local_play import TmpFactory
 from tests.support.poll import eventually
 from tui.app import Start, VampireApp
 from tui.farewell import farewell_lines
+from tui.files import vampire_command
 from tui.games.queen.table import TableScreen
 from tui.local_play import forget_play, open_play, play_dir_of, resumable, resume_play, resume_spec
 from tui.screens.quit import QuitScreen
@@ -96,7 +97,8 @@ async def test_the_quit_question_and_the_shell_say_how_to_bring_the_game_back(tm
         await eventually(lambda: app.screen.session.table.phase == "running", 30, "the game", pilot=pilot)
         await pilot.press("ctrl+q")
         await eventually(lambda: isinstance(app.screen, QuitScreen), 10, "the quit question", pilot=pilot)
-        assert "until you bring it back (vampire play --resume" in app.screen.consequence
+        # The command as this person types it (.venv/bin/vampire when vampire is not on the PATH).
+        assert f"until you bring it back ({vampire_command()} play --resume" in app.screen.consequence
         await pilot.press("y")
     assert app.return_code == 0
     lines = farewell_lines(app.last_session)

@@ -136,3 +136,38 @@ async def test_after_the_terminal_was_too_small_the_hand_takes_keys_again(tmp_pa
         await pilot.press("home", "space")
         assert len(hand.picked) == 1
         assert any(b.binding.key == "space" for b in app.active_bindings.values())
+
+
+async def test_with_nothing_to_beat_the_lead_the_seat_passes_by_itself_without_p(tmp_path: Path) -> None:
+    """The seat's driver makes the game's automatic pass (on by default): the person, who never
+    presses p, passes in a trick where nothing of theirs beats the lead."""
+    app, factory = _app(tmp_path)
+
+    def passed_by_itself() -> bool:
+        screen = app.screen
+        if not isinstance(screen, TableScreen):
+            return False
+        names = list(screen.session.table.names)
+        return any(note.render(names) == "Mina passes." for note in screen.session.table.notes)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 30, "the table screen", pilot=pilot)
+        await eventually(lambda: app.screen.session.auto_pass is True, 30, "the seat, passing by itself", pilot=pilot)
+        for _ in range(60):
+            await eventually(
+                lambda: _my_turn(app) or passed_by_itself() or isinstance(app.screen, (RoundEndScreen, GameEndScreen)),
+                60,
+                "my turn, my pass or the end of the round",
+                pilot=pilot,
+            )
+            if passed_by_itself() or not isinstance(app.screen, TableScreen):
+                break
+            screen = app.screen
+            legal = [a for a in GAME.legal_acts(screen.session.view()) if a["do"] != "pass"]
+            assert legal, "a turn with only a pass is never the person's to take"
+            title = shown(screen.query_one("#title"))
+            await pilot.press(*keys_for_act(list(screen.query_one(HandView).cards), legal[0]))
+            moved = lambda screen=screen, title=title: shown(screen.query_one("#title")) != title  # noqa: E731
+            await eventually(moved, 30, "the move on the table", pilot=pilot)
+        assert passed_by_itself(), "no trick left the person nothing but a pass"
+    assert not any(act["do"] == "pass" for act in factory.made[0].sent)

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.errors import VampireError
 from engine.games import find_game, game_names
+from tui.files import shell_path, vampire_command
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -50,7 +51,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return int(report.code)
 
 
-RESULT_UNVERIFIED = "(read without verifying the shuffles, shares and seeds again; `vampire audit {file}` checks them)"
+RESULT_UNVERIFIED = (
+    "(read without verifying the shuffles, shares and seeds again; `{command} audit {file}` checks them)"
+)
 """What ``vampire result`` says of the checks it skips."""
 
 
@@ -93,11 +96,11 @@ def cmd_result(args: argparse.Namespace) -> int:
                     table.apply(entry)
                 except TableRefusal as err:
                     raise VampireError(
-                        f"entry {entry.seq} of {args.file} is refused ({err.detail}); run vampire audit"
+                        f"entry {entry.seq} of {args.file} is refused ({err.detail}); run {vampire_command()} audit {shell_path(Path(args.file))}"
                     ) from None
                 except VampireError as err:  # a value the skipped checks would have refused
                     raise VampireError(
-                        f"entry {entry.seq} of {args.file} cannot be read ({err}); run vampire audit"
+                        f"entry {entry.seq} of {args.file} cannot be read ({err}); run {vampire_command()} audit {shell_path(Path(args.file))}"
                     ) from None
         except Exception:
             elsewhere.collect()
@@ -111,7 +114,7 @@ def cmd_result(args: argparse.Namespace) -> int:
         raise VampireError(f"{args.file} is a game of {what}, which has no result for an organiser")
     if table.fault is not None:
         raise VampireError(
-            f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run vampire audit"
+            f"the table stopped on a proven cheat ({table.fault.describe(table.names)}); run {vampire_command()} audit {shell_path(Path(args.file))}"
         )
     if table.gstate is None:
         raise VampireError(f"the game of {args.file} never started: there is no result yet")
@@ -121,7 +124,7 @@ def cmd_result(args: argparse.Namespace) -> int:
     over = table.result() is not None
     if not over and fmt == ResultFormat.TEXT:
         print("(the game is not over: these are the VP so far)")
-    note = RESULT_UNVERIFIED.format(file=args.file)
+    note = RESULT_UNVERIFIED.format(command=vampire_command(), file=shell_path(Path(args.file)))
     print(note, file=sys.stdout if fmt == ResultFormat.TEXT else sys.stderr)
     return 0 if over else RESULT_NOT_OVER
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
+from tui.files import shell_path, vampire_command
 
 if TYPE_CHECKING:
     from net.client import Client
@@ -64,7 +65,9 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
                     f"{ev.second.signature.hex()}. This peer stops."
                 )
                 if event.path is not None:
-                    say(f"The evidence is in {event.path}: anyone can check it with `vampire audit {event.path}`.")
+                    say(
+                        f"The evidence is in {event.path}: anyone can check it with `{vampire_command()} audit {shell_path(event.path)}`."
+                    )
             case Silent():
                 for name, seq in zip(event.names, event.seqs, strict=True):
                     held = f"seq {seq}" if seq >= 0 else "nothing"

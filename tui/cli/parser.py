@@ -132,7 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
     game_option(host)
     host.add_argument("--seats", type=int, help="number of seats (default: the game's usual number)")
     host.add_argument("--port", type=int, help="TCP port (default: the table's usual port; 0: any free port)")
-    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    host.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        help="the address to listen on (default: 0.0.0.0, every interface; friends are given this "
+        "computer's LAN address either way; 127.0.0.1: this computer only)",
+    )
     host.add_argument("--bots", metavar="SPEC", help="bots taking seats: a number N, or a comma list of levels")
     host.add_argument("--save", metavar="FILE", help="the table's log file (default: one in the data directory)")
     host.add_argument("--resume", metavar="FILE", help="reopen the table saved in FILE and go on")
@@ -184,10 +189,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="bots play whole games; prints wins and mean scores")
     game_option(sim)
-    sim.add_argument("--seats", type=int)
-    sim.add_argument("--games", type=int, default=1)
+    sim.add_argument(
+        "--seats", type=int, help="seats at each table (default: the game's usual number, or one per --bots level)"
+    )
+    sim.add_argument(
+        "--games", type=int, default=1, help="how many games to play (default: 1); the bots change seats every game"
+    )
     sim.add_argument("--bots", help="a number N of bots of the default level (the rest filler), or a comma list")
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the seed of every deal and bot choice: the same seed plays the same games (default: 0)",
+    )
     rule_option(sim)
     sim.add_argument("--verbose", action="store_true", help="print the first game move by move")
     sim.add_argument("--protocol", action="store_true", help="play through the signed log and the deck protocol")

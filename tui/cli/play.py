@@ -9,6 +9,7 @@ from typing import Any
 from engine.errors import VampireError
 from engine.games import find_game
 from tui.cli.seats import _may_sit
+from tui.files import vampire_command
 
 
 def cmd_home(args: argparse.Namespace) -> int:
@@ -38,7 +39,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _resume_play(args)
     spec = find_game(args.game)
     if why := _may_sit(args.game):
-        raise VampireError(f"{why} Watch bots play it with vampire simulate --game {spec.name} --verbose.")
+        raise VampireError(f"{why} Watch bots play it with {vampire_command()} simulate --game {spec.name} --verbose.")
     levels = parse_bots(args.bots, spec) if args.bots else [spec.default_bot] * 3
     if args.seats is not None:
         if args.bots and len(levels) + 1 != args.seats:

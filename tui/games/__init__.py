@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import VampireError
 from engine.games import UnknownGame, find_game, game_names
+from tui.files import vampire_command
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -159,7 +160,7 @@ def plain_front_end(name: str) -> FrontEnd:
         spec.title,
         no_screen=(
             f"The screen cannot play {spec.title} yet: open the table with --headless, and seat players "
-            f"with vampire join HOST --bot {spec.default_bot}."
+            f"with {vampire_command()} join HOST --bot {spec.default_bot}."
         ),
     )
 

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from engine.games import UnknownGame, find_game, game_names
+from tui.files import vampire_command
 from tui.games import find_front_end, help_text
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -22,8 +23,10 @@ FOOTER = (
     "  Ctrl+P  command palette (Home there leaves the table)\n"
     "  Ctrl+Q  quit (asks first at a table)     Esc  close this help\n"
     "  [i]head #N 1a2b-…[/i] (title): the log's fingerprint, the same for everyone\n"
-    "  Every table rule and its values: [i]vampire rules[/i] in a shell."
+    "  Every table rule and its values: [i]{command} rules[/i] in a shell."
 )
+"""The help's last section; ``{command}`` is this program's command as the person types it
+(:func:`tui.files.vampire_command`)."""
 
 
 def table_rules_words(game: str, options: Mapping[str, Any]) -> list[str]:
@@ -75,6 +78,6 @@ class HelpScreen(ModalScreen[None]):
         sections = [help_text(self.games)]
         if self.options is not None and len(self.games) == 1:
             sections.append(table_rules_section(self.games[0], self.options))
-        sections.append(FOOTER)
+        sections.append(FOOTER.format(command=escape(vampire_command())))
         with VerticalScroll(id="help", classes="dialog"):
             yield Static("\n\n".join(s for s in sections if s))

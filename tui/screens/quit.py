@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui.files import vampire_command
 from tui.session import TableSession
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -23,14 +24,14 @@ def quit_consequence(session: TableSession) -> str:
         if running and getattr(session, "resumable", False):
             return (
                 "This table is on this computer only: the game stops here until you bring it back "
-                "(vampire play --resume with its log: the shell prints it)."
+                f"({vampire_command()} play --resume with its log: the shell prints it)."
             )
         return "This table is on this computer only: the game stops here. Its log stays, for a replay."
     if session.is_host:
         if running:
             return (
                 "You host this table: quitting closes it for everyone, and the game stops for all "
-                "until you bring it back (vampire host --resume with its log: the shell prints it)."
+                f"until you bring it back ({vampire_command()} host --resume with its log: the shell prints it)."
             )
         return "You host this table: quitting closes it, and everyone in the lobby is sent home."
     if session.seat is None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from engine.games.base import Game, SeatFact
+from engine.games.base import Act, Game, SeatFact
 from engine.games.spec import Bot, GameSpec, ScoreUnit
 
 
@@ -42,6 +43,21 @@ def _hand_words(cards: Sequence[str]) -> str:
     return " ".join(("Q" if is_queen(c) else c.split("-", 1)[0]) for c in sorted(cards, key=lambda c: (rank(c), c)))
 
 
+def _auto_act(view: Any) -> Act | None:
+    """A pass when the rules leave the seat nothing else (shared/rules/vampire-queen.md, "A normal trick":
+    on its turn in a normal trick, no set of its hand beats the lead): every act
+    :meth:`engine.games.queen.rules.VampireQueen.legal_acts` offers is a pass. None otherwise, and
+    while a card of the hand is still being opened to the seat (the rules cannot judge it yet)."""
+    from engine.games.queen.rules import GAME
+
+    if view.seat is None or any(ident is None for _, ident in view.hand):
+        return None
+    acts = GAME.legal_acts(view)
+    if acts and all(act.get("do") == "pass" for act in acts):
+        return {"do": "pass"}
+    return None
+
+
 SPEC = GameSpec(
     name="queen",
     title="Vampire Queen",
@@ -56,5 +72,6 @@ SPEC = GameSpec(
     seat_facts=(VEKN,),
     score=ScoreUnit("mean score", 1, "Vampire Queen: the lowest total wins; tied games share the win."),
     hand_words=_hand_words,
+    auto_act=_auto_act,
     opens_first=True,
 )

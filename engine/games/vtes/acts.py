@@ -11,7 +11,6 @@ act's vocabulary) raises :class:`MalformedAct`; a value the rules refuse raises
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from typing import Any
 
@@ -37,7 +36,11 @@ record (:data:`~engine.games.vtes.act_records.RECORDS`)."""
 
 _DO_BY_NAME: dict[str, Do] = {d.value: d for d in Do}
 
-_CAUSE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.,'-]{0,39}$")
+CAUSE_MAX = 60
+"""The longest cause a change by hand may give, in characters."""
+_CAUSE_BARRED = frozenset("{}[]<>\\`")
+"""Characters a cause may not hold: the narration's seat references (``{s1}``) and the marks a
+screen reads as markup."""
 MAX_DELTA = 1000
 
 
@@ -110,11 +113,24 @@ def read_positions(act: Act, key: str) -> tuple[Pos, ...]:
 
 
 def read_cause(act: Act) -> str:
-    """Field ``cause``: a short phrase. Raises MalformedAct otherwise."""
+    """Field ``cause``: a short phrase in the player's own words ("bleed", "her +1 bleed
+    ability"): up to :data:`CAUSE_MAX` printable characters, starting with a letter or digit,
+    none of :data:`_CAUSE_BARRED`. Raises MalformedAct otherwise."""
     value = act.get("cause")
-    if not isinstance(value, str) or not _CAUSE_RE.match(value):
+    if not isinstance(value, str) or not _is_cause(value):
         raise MalformedAct(f"the {act['do']} act needs a cause: a short phrase such as bleed, burn, cost, hunt or gain")
     return value
+
+
+def _is_cause(value: object) -> bool:
+    """``value`` is a cause :func:`read_cause` takes."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= CAUSE_MAX
+        and value[0].isalnum()
+        and value.isprintable()
+        and not _CAUSE_BARRED.intersection(value)
+    )
 
 
 def within(

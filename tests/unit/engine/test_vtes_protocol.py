@@ -212,8 +212,11 @@ def test_vampire_result_reads_the_result_without_verifying_the_shuffles_again(vt
     assert main(["result", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Archon checks: passed" in out
+    from tui.files import shell_path, vampire_command  # the command as this person types it
+
     assert out.splitlines()[-1] == (
-        f"(read without verifying the shuffles, shares and seeds again; `vampire audit {path}` checks them)"
+        "(read without verifying the shuffles, shares and seeds again; "
+        f"`{vampire_command()} audit {shell_path(path)}` checks them)"
     )
     assert main(["result", str(path), "--format", "json"]) == 0
     captured = capsys.readouterr()

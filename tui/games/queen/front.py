@@ -21,6 +21,8 @@ HELP = """\
   Enter     play the picked cards     p      pass (in a normal trick)
   c         chat (Enter sends)        a      vote to end a long wait
   l         read the game log (↑ ↓; Esc goes back to your hand)
+  A         automatic pass on/off: when nothing of yours beats the
+            lead, your seat passes without p (on at first)
   The line under your hand says what Enter would play, or why not.
   Picked cards show as [7]; ▲ marks the cursor; ▶ marks whose turn.
 

@@ -17,9 +17,11 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Static
 
+from engine.errors import VampireError
 from engine.games.base import Act, IllegalMove
 from engine.games.queen import card_word, set_words
 from engine.games.queen.picks import pick_to_act
+from engine.games.queen.spec import SPEC
 from engine.table import Table
 from tui.errors import explain
 from tui.games.queen.present import beat_words, seat_rows
@@ -46,6 +48,19 @@ def pick_act(keys: tuple[Any, ...]) -> Act:
     return pick_to_act([k for k in keys if k[0] != "H"], hunters)
 
 
+AUTO_PASS_WORDS = "You pass (nothing beats the lead; A: ask every time)"
+"""The line under the hand when this seat passes by itself (its automatic pass, ``A`` switches it)."""
+
+
+def _trick_key(state: Any) -> tuple[object, ...] | None:
+    """The trick being played in ``state``, told apart from every other trick of the game (its
+    round, leader and lead), or None when none is."""
+    trick = getattr(state, "trick", None)
+    if trick is None or not trick.plays:
+        return None
+    return (state.round, trick.leader, trick.plays[0])
+
+
 class TableScreen(TableFrame, inherit_bindings=False):
     """One seat at a Vampire Queen table."""
 
@@ -55,6 +70,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         # While Enter or p can do nothing they leave the footer; pressed anyway, these say why.
         Binding("enter", "why_not('play')", "Play", show=False),
         Binding("p", "why_not('pass')", "Pass", show=False),
+        Binding("A", "auto_pass", "Auto-pass", show=False),
         *TableFrame.FRAME_BINDINGS,
     ]
 
@@ -64,6 +80,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         self._pick_act: Act | None = None
         self._judged: tuple[Any, ...] | None = None  # the picked keys _pick_act was judged for
         self._why: tuple[str, bool] | None = None  # (why a key did nothing, my turn then), until things change
+        self._pressed_pass: tuple[object, ...] | None = None  # the trick this person passed in with p
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -156,7 +173,9 @@ class TableScreen(TableFrame, inherit_bindings=False):
                 show_in_place(line, "")
                 line.set_class(False, "-illegal")
                 return
-            if mine and trick is None:
+            if self._passes_by_itself(trick):
+                text = AUTO_PASS_WORDS
+            elif mine and trick is None:
                 text = "Your lead: pick a set with ←/→ and Space (or the mouse), then Enter."
             elif mine and trick.hunter:
                 text = "Hunter trick: pick one card with ←/→ and Space, then Enter. You may not pass."
@@ -187,6 +206,45 @@ class TableScreen(TableFrame, inherit_bindings=False):
         self._pick_act = act
         show_in_place(line, f"✓ Enter {self._act_words(act)}.")
         line.set_class(False, "-illegal")
+
+    def _auto(self) -> bool | None:
+        """The seat passes by itself when nothing beats the lead (None: this session cannot)."""
+        auto = getattr(self.session, "auto_pass", None)
+        return None if auto is None else bool(auto)
+
+    def _passes_by_itself(self, trick: Any) -> bool:
+        """This seat passes (or passed) in ``trick`` by itself: its automatic pass is on and, on its
+        turn, the game's automatic act (the spec's ``auto_act``, as the seat's driver makes it) is
+        a pass; or it passed in this trick without a p (the driver was quicker than the screen)."""
+        if trick is None or trick.hunter or self._auto() is not True:
+            return False
+        me = self.session.seat
+        if self.my_turn():
+            view = self.session.view()
+            return SPEC.auto_act is not None and view is not None and SPEC.auto_act(view) is not None
+        mine = [play for play in trick.plays if play.seat == me]
+        key = _trick_key(self.session.table.gstate)
+        return bool(mine) and mine[0].passed and not mine[0].forced and key != self._pressed_pass
+
+    def action_auto_pass(self) -> None:
+        """``A``: pass by itself when nothing beats the lead, or ask me every time."""
+        auto = self._auto()
+        switch = getattr(self.session, "set_auto_pass", None)
+        if auto is None or switch is None:
+            self.notify("This table asks you every time: it passes nothing by itself.", severity="warning")
+            return
+        try:
+            switch(not auto)
+        except VampireError as err:
+            self.notify(explain(err), severity="warning")
+            return
+        if auto:
+            self.notify("Ask me every time: when nothing beats the lead, p passes.")
+        else:
+            self.notify("Auto-pass: when nothing beats the lead, your seat passes by itself.")
+        self._why = None  # a reason given before the switch no longer holds
+        self._evaluate_pick()
+        self.refresh_bindings()
 
     def _cannot_beat(self, trick: Any) -> str | None:
         """On my turn in a normal trick, when the rules leave me nothing but a pass (their legal
@@ -243,6 +301,8 @@ class TableScreen(TableFrame, inherit_bindings=False):
             return "You lead, so you cannot pass: pick a set with Space, then Enter."
         if trick.hunter:
             return "Nobody passes in a hunter trick: pick one card with Space, then Enter."
+        if self._passes_by_itself(trick):
+            return "Your seat passes by itself: nothing beats the lead (A: ask every time)."
         return None
 
     def _not_your_turn(self) -> str:
@@ -293,6 +353,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         except IllegalMove as err:
             self.notify(explain(err), severity="warning")
             return
+        self._pressed_pass = _trick_key(self.session.table.gstate)
         self.submit(act)
 
     # -- round and game end ----------------------------------------------------------------------

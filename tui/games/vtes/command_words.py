@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.errors import VampireError
 from engine.games.base import Pos
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import Do, Target
+from engine.games.vtes.vocab import Do, Target, Zone
 
 
 class CommandError(VampireError):
@@ -116,8 +116,24 @@ class Context:
             case "uncontrolled":
                 cards = list(view.uncontrolled(self.me))
             case _:
-                cards = list(view.cards) + list(view.hand)
+                # A name held by several cards is read as the one in play first (then in an
+                # uncontrolled region, set aside, in the hand, and last a burned or removed one):
+                # "life +2 Carrion Crows" is about the ally on the table, not a copy in the ash heap.
+                cards = sorted(
+                    list(view.cards) + list(view.hand), key=lambda c: _PREFERRED.get(c.zone, len(_PREFERRED))
+                )
         return [c for c in cards if c.name]
+
+
+_PREFERRED: dict[Zone, int] = {
+    Zone.READY: 0,
+    Zone.TORPOR: 0,
+    Zone.ON: 0,
+    Zone.UNCONTROLLED: 1,
+    Zone.ASIDE: 2,
+    Zone.HAND: 3,
+}
+"""The order in which the zones' cards answer a name that several cards hold (the others last)."""
 
 
 def norm(text: str) -> str:

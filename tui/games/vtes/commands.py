@@ -388,7 +388,13 @@ def _bleeder_or_target(
 
 def _ready_minion(ctx: Context, mine: Sequence[CardView], what: str) -> CardView:
     """The selected or first ready unlocked minion of yours; else a locked one (the engine then
-    says why it cannot act). Raises CommandError when you have none in your ready region."""
+    says why it cannot act). Raises CommandError when it is another Methuselah's turn (an action
+    is announced in one's own turn; a block, ``what`` "block", in another's) or when you have none
+    in your ready region."""
+    acting = ctx.view.acting
+    if what != "block" and 0 <= acting != ctx.me:
+        who = ctx.names[acting] if acting < len(ctx.names) else f"seat {acting + 1}"
+        raise CommandError(f"It is not your turn: {who} is the acting Methuselah; you {what} in your own minion phase.")
     minion = _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY and not c.locked)
     minion = minion or _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY)
     if minion is None:

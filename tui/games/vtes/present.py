@@ -294,10 +294,13 @@ def card_label(card: CardView, me: int | None, contested: bool = False) -> str:
         what = "face-down vampire" if card.crypt else "face-down card"
         return what + (f", {card.counters} blood" if card.counters else "")
     label = card.name
-    if card.crypt and card.capacity:
+    if card.crypt and card.capacity and card.counters > card.capacity:
+        # More blood than its capacity (an uncontrolled vampire may hold it): both, as they are.
+        label += f" {card.counters} blood, capacity {card.capacity}"
+    elif card.crypt and card.capacity:
         label += f" {card.counters}/{card.capacity} blood"
     elif card.counters:
-        label += f" ({card.counters} {'blood' if card.crypt else 'counters'})"
+        label += f" ({card.counters} {'blood' if card.crypt else 'counter' if card.counters == 1 else 'counters'})"
     if card.locked:
         label += " · locked"
     if contested:
