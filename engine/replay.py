@@ -6,7 +6,7 @@ event's seeds are revealed, the cards each seat was dealt in that event are show
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.games import find_game
 from engine.games.base import Game, Note
@@ -77,24 +77,61 @@ def dealt_hands(table: Table, event: int) -> list[str]:
     return lines
 
 
-def replay_lines(log: LogFile | LogStream, games: Mapping[str, Game], show_hands: bool = True) -> Iterator[str]:
+NoteFold = Callable[[Sequence[Note]], "Note | None"]
+"""How a reader folds a run of consecutive notes into one line: the note standing for all of
+them, or None when they do not fold (a game's front end gives it, e.g. a window's passes)."""
+
+
+def replay_lines(
+    log: LogFile | LogStream,
+    games: Mapping[str, Game],
+    show_hands: bool = True,
+    fold: Callable[[str], NoteFold | None] | None = None,
+) -> Iterator[str]:
     """Lines describing ``log``, a log read whole or a stream (:func:`~engine.protocol.log.stream_log`:
     read as the lines are made, in bounded memory, raising its LogFileError when it reaches a
-    corrupt frame); stops with a line naming the first entry the table refuses."""
+    corrupt frame); stops with a line naming the first entry the table refuses. ``fold(game)``:
+    how the game's runs of consecutive notes read as one line (shown with the seq of the run's
+    first entry); None, or a game it gives None for: one line per note."""
     table = Table(games, keep=Keep.LAST)
     entries = log.entries if isinstance(log, LogFile) else (entry for entry, _ in log)
+    run: list[tuple[int, Note]] = []  # the notes that may still fold with the next one
+
+    def flush() -> Iterator[str]:
+        if run:
+            joined = folder([n for _, n in run]) if folder is not None and len(run) > 1 else None
+            notes = [joined] if joined is not None else [n for _, n in run]
+            yield from (f"[{run[0][0]:>4}] {n.render(table.names)}" for n in notes)
+            run.clear()
+
+    folder: NoteFold | None = None
     for entry in entries:
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
         try:
             notes = table.apply(entry)
         except TableRefusal as err:
+            yield from flush()
             yield f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
             return
-        yield from describe_entry(table, entry, notes)
-        if show_hands:
+        if folder is None and fold is not None and table.game_name:
+            folder = fold(table.game_name)
+        steps = describe_entry(table, entry, [] if folder is not None else notes)
+        if steps:
+            yield from flush()
+            yield from steps
+        if folder is not None:
+            for note in notes:
+                if run and folder([n for _, n in run] + [note]) is None:
+                    yield from flush()
+                run.append((entry.seq, note))
+        revealed = show_hands and any(ev.cards is not None and ev.number not in revealed_before for ev in table.events)
+        if revealed or table.fault is not None:
+            yield from flush()
+        if revealed:
             for ev in table.events:
                 if ev.cards is not None and ev.number not in revealed_before:
                     yield from dealt_hands(table, ev.number)
         if table.fault is not None:
             yield f"[{entry.seq:>4}] " + table.fault.describe(table.names)
             return
+    yield from flush()

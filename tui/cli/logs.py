@@ -172,6 +172,13 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return check_command(args.file, args.game, args.rule, args.exact)
 
 
+def _fold(game: str) -> Any:
+    """How ``game``'s front end folds a run of narration notes into one line (None: it does not)."""
+    from tui.games import find_front_end
+
+    return find_front_end(game).fold
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from engine.games import all_rules
     from engine.protocol.log import read_log, stream_log
@@ -185,7 +192,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         app.run()
         return int(app.return_code or 0)
     log = stream_log(args.file)  # read as it is told, in bounded memory (docs/protocol.md 7.4, "Large logs")
-    for line in replay_lines(log, all_rules(), show_hands=not args.no_hands):
+    for line in replay_lines(log, all_rules(), show_hands=not args.no_hands, fold=_fold):
         print(line)
     if log.torn:
         print("(a torn last frame, left by a crash mid-write, was dropped)")

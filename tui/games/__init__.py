@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.screen import Screen
 
+    from engine.games.base import Note
     from engine.table import Table
     from tui.replayer import Frame, Replay
     from tui.session import TableSession
@@ -129,6 +130,9 @@ class FrontEnd:
       nothing).
     - ``option_words(options)``: a table's options (every one, defaults filled in) as sentences for
       the help; None: the help lists each option's description and value.
+    - ``fold(notes)``: the one note a run of consecutive narration notes reads as in the game log
+      and ``vampire replay --text`` (e.g. a window's passes), or None when they do not fold; None:
+      one line per note. The narration itself keeps one note per act.
     """
 
     name: str
@@ -141,6 +145,7 @@ class FrontEnd:
     home_options: tuple[str, ...] = field(default=())
     lobby_kit: Callable[[], LobbyKit] | None = None
     option_words: Callable[[Mapping[str, Any]], list[str]] | None = None
+    fold: Callable[[Sequence[Note]], Note | None] | None = None
 
     @property
     def may_sit(self) -> str | None:

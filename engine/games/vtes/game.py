@@ -76,6 +76,7 @@ from engine.games.vtes.vocab import (
     CryptGroups,
     Do,
     Lift,
+    News,
     Poll,
     Ruleset,
     Step,
@@ -419,7 +420,10 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
         text += f", setting aside the {lift} rule by {n(by)}"
     elif by is not None and not isinstance(record, (ActionEndAct, AdjustAct)):
         text += f" (by {n(by)})"
-    return Note(text, seats)
+    news = ""
+    if isinstance(record, BareAct) and do == Do.PASS:
+        news = News.PASSED_NO_BLOCK if _declines_block(state, seat) else News.PASSED
+    return Note(text, seats, news)
 
 
 def _bare_words(state: VtesState, seat: int, do: Do) -> str:
@@ -433,9 +437,7 @@ def _bare_words(state: VtesState, seat: int, do: Do) -> str:
         case Do.EDGE:
             return f"{me} gains 1 pool from the Edge"
         case Do.PASS:
-            action = state.open_action
-            declines = action is not None and action.window == "A" and seat not in action.declined
-            return f"{me} passes" + (" and declines to block" if declines and seat in _blockers(state) else "")
+            return f"{me} passes" + (" and declines to block" if _declines_block(state, seat) else "")
         case Do.DONE:
             return f"{me} is done voting"
         case Do.WITHDRAW:
@@ -443,6 +445,12 @@ def _bare_words(state: VtesState, seat: int, do: Do) -> str:
         case Do.TIME:
             return f"{me} calls time"
     return f"{me}: {do}"  # every act of BareAct is named above
+
+
+def _declines_block(state: VtesState, seat: int) -> bool:
+    """Whether ``seat``'s pass now declines to block the open action (6.2)."""
+    action = state.open_action
+    return action is not None and action.window == "A" and seat not in action.declined and seat in _blockers(state)
 
 
 def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str:

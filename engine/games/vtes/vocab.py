@@ -362,6 +362,11 @@ class News(StrEnum):
     """What a narration line tells a screen that acts on it (:attr:`engine.games.base.Note.news`):
     it reads this word, never the English."""
 
+    PASSED = "passed"
+    """A seat passes in a window (rules/vtes-actions.md): a screen may show a run of passes, one
+    window's, as one line."""
+    PASSED_NO_BLOCK = "passed_no_block"
+    """A seat passes in an action's block window and so declines to block (6.2)."""
     REFERENDUM_RESOLVED = "referendum_resolved"
     """A referendum passed or failed (7.3): its result, votes and terms."""
     COMBAT_OPENED = "combat_opened"

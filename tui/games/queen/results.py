@@ -45,7 +45,9 @@ def round_table(state: Any, names: list[str], round_index: int = -1, final: bool
 
 class RoundEndScreen(ModalScreen[None]):
     """A round is over: every hand shown with its points and the running totals. The next round's
-    shuffle goes on behind it; Enter closes it."""
+    shuffle goes on behind it; Enter closes it. ``watching``: the box of a spectator, who has no
+    move to make: the table screen closes it by itself once the next round is dealt
+    (:meth:`tui.games.queen.table.TableScreen.check_end`), and it says so."""
 
     HOLDS_NOTIFICATIONS = True  # the table's toasts wait until this box closes (they would cover it)
 
@@ -56,20 +58,25 @@ class RoundEndScreen(ModalScreen[None]):
         Binding("space", "close", "Continue", show=False),
     ]
 
-    def __init__(self, state: Any, names: list[str], final: bool = False) -> None:
+    def __init__(self, state: Any, names: list[str], final: bool = False, watching: bool = False) -> None:
         super().__init__()
         self.state = state
         self.names = names
         self.final = final
+        self.watching = watching
+        self.number = len(state.round_scores)  # the round this box is about
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
         state = self.state
         number = len(state.round_scores)
         rounds = state.option("rounds")
-        hint = (
-            "Enter: see the final result." if self.final else "Enter: back to the table, where the next round goes on."
-        )
+        if self.final:
+            hint = "Enter: see the final result."
+        elif self.watching:
+            hint = "This box closes by itself when the next round is dealt (Enter: back to the table now)."
+        else:
+            hint = "Enter: back to the table, where the next round goes on."
         with Vertical(id="round-end", classes="dialog"):
             # The way on comes before the table: with 12 seats the table scrolls, the key stays.
             yield Static(Text.assemble((f"Round {number} of {rounds} is over. ", "bold"), hint), classes="dialog-title")

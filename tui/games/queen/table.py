@@ -164,6 +164,11 @@ class TableScreen(TableFrame, inherit_bindings=False):
         state = table.gstate
         self._pick_act = None
         mine = self.my_turn()
+        if state is not None and self.session.seat is None:
+            # True from the deal to the end, whatever the phase: a spectator picks nothing.
+            show_in_place(line, "You watch this table: the hands are hidden from you; the log shows every play.")
+            line.set_class(False, "-illegal")
+            return
         if state is None or state.phase == "over" or table.phase in ("over", "stopped"):
             show_in_place(line, "")
             return
@@ -184,8 +189,6 @@ class TableScreen(TableFrame, inherit_bindings=False):
             elif mine:
                 need = "a higher card" if trick.size == 1 else f"{trick.size} higher cards"
                 text = f"Your turn: {beat_words(trick)} with {need}, or pass (p)."
-            elif self.session.seat is None:
-                text = "You watch this table: the hands are hidden from you; the log shows every play."
             else:
                 text = "Pick cards with ←/→ and Space while you wait; Enter plays them on your turn."
             show_in_place(line, text)
@@ -370,17 +373,43 @@ class TableScreen(TableFrame, inherit_bindings=False):
             return
         done = len(state.round_scores)
         over = state.phase == "over"
+        watching = self.session.seat is None
+        if watching:
+            self._close_passed_round(state)
         if done > self._rounds_shown:
             if self.app.screen is not self:
                 return  # a box is over the table (the quit question, the help): shown when it closes
             self._rounds_shown = done
-            self.app.push_screen(RoundEndScreen(state, list(table.names), final=over), self._after_round)
+            if watching and (over or self._round_passed(state, done)):
+                # A spectator follows the table with no key: a round already behind it gets no
+                # box, and the last round's hands are in the end screen's points by round.
+                if over:
+                    self.show_game_end()
+                return
+            self.app.push_screen(
+                RoundEndScreen(state, list(table.names), final=over, watching=watching), self._after_round
+            )
         elif over and not self.game_end_shown and done == self._rounds_shown and not self._round_modal_open():
             self.show_game_end()
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
         self.check_end(self.session.table)  # a round that ended while a box was open
+
+    @staticmethod
+    def _round_passed(state: Any, number: int) -> bool:
+        """Whether the table has gone past the end of round ``number``: the next round is dealt
+        (its play began) or scored too."""
+        return len(state.round_scores) > number or (state.round > number and state.phase == "play")
+
+    def _close_passed_round(self, state: Any) -> None:
+        """A spectator's round box closes by itself once the table has gone past its round: the
+        person watching presses nothing to follow the game."""
+        from tui.games.queen.results import RoundEndScreen
+
+        box = self.app.screen
+        if isinstance(box, RoundEndScreen) and box.watching and self._round_passed(state, box.number):
+            box.dismiss(None)
 
     def _round_modal_open(self) -> bool:
         from tui.games.queen.results import RoundEndScreen

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
 from tui.games import FrontEnd, GameEnd, LobbyKit, ReplayKit, result_summary
+from tui.games.vtes.passes import fold_passes
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -135,4 +136,5 @@ FRONT_END = FrontEnd(
     replay=_replay,
     home_options=("ruleset",),
     lobby_kit=_lobby_kit,
+    fold=fold_passes,
 )

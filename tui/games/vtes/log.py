@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from engine.games.base import Note
+from tui.games.vtes.passes import PassRun
 from tui.widgets.common.notes import NoteLog, is_chat
 
 
@@ -16,6 +17,11 @@ class VtesLog(NoteLog):
     line the table marks as chat (:func:`is_chat`) is shown as chat. A turn's start, an ousting, a
     withdrawal, a VP and the game's end are bold, and a turn ends a paragraph. It stays at its
     end (anchored) while the person does not scroll it up."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._passes = PassRun()
+        self._run_at = -1  # the log's write count when the run's line was written
 
     def on_mount(self) -> None:
         # Anchored to its end: every layout keeps the last line shown (a resumed game's log, a
@@ -29,11 +35,18 @@ class VtesLog(NoteLog):
         return big or turn, False
 
     def add_notes(self, notes: Sequence[Note], names: Sequence[str]) -> None:
-        """Append ``notes``, their seat placeholders filled with ``names``."""
+        """Append ``notes``, their seat placeholders filled with ``names``; a window's passes
+        read as one line that grows as they come (:mod:`tui.games.vtes.passes`)."""
         for note in notes:
             line = note.render(names)
             if is_chat(note):
                 self.write(Text("» " + line, style="italic"))
                 continue
-            bold, _ = self.emphasis(line)
-            self.write(Text(line, style="bold" if bold else ""))
+            if self.writes != self._run_at:
+                self._passes.reset()  # another line came after the run's: a pass starts anew
+            if self._passes.add(note) and self._passes.line is not None:
+                self.rewrite_last(Text(self._passes.line.render(names)))
+            else:
+                bold, _ = self.emphasis(line)
+                self.write(Text(line, style="bold" if bold else ""))
+            self._run_at = self.writes

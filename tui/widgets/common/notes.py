@@ -29,12 +29,31 @@ class NoteLog(RichLog):
         self.can_focus = True
         self._written: list[Text] = []
         self._wrapped_at = 0
+        self._last_from = 0  # the first of the lines the last write made
+        self.writes = 0
+        """How many writes this log took: a reader that rewrites its last line checks that no
+        other line came after it."""
 
     def write(self, content: Any, *args: Any, **kwargs: Any) -> NoteLog:
         if isinstance(content, Text) and self._size_known:  # a deferred write is kept when replayed
             self._written.append(content)
+        self._last_from = len(self.lines)
         super().write(content, *args, **kwargs)
+        self.writes += 1
         return self
+
+    def rewrite_last(self, text: Text) -> None:
+        """Replace the line (wrapped over rows or not) the last :meth:`write` made by ``text``,
+        e.g. a run of passes that grew by one."""
+        if not self._size_known:
+            if self._deferred_renders:
+                self._deferred_renders.pop()
+        else:
+            if self._written:
+                self._written.pop()
+            del self.lines[self._last_from :]
+            self._line_cache.clear()
+        self.write(text)
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
