@@ -15,7 +15,7 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import influence_app, said
+from tests.support.vtes_table import influence_app, keys_after_a_look, said
 from tui.app import VampireApp
 from tui.games.vtes.menus import CardBox
 from tui.games.vtes.table import VtesTableScreen
@@ -130,6 +130,7 @@ async def test_p_puts_a_card_that_stays_in_play_into_play_and_says_what_is_left(
     app, session = _app(LOCATION_SEED)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
+        keys_after_a_look(app)  # a person looks before the next key: the key guard has lapsed
         card = _master_in_play(session)
         hand = screen.query_one("#vt-hand", OptionList)
         hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
@@ -147,6 +148,7 @@ async def test_a_played_card_with_a_cost_says_to_pay_it_and_the_keys_come_back_a
     app, session = _app(LOCATION_SEED)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
+        keys_after_a_look(app)  # a person looks before the next key: the key guard has lapsed
         card = _master_in_play(session)
         hand = screen.query_one("#vt-hand", OptionList)
         cmd = screen.query_one("#vt-cmd", Input)
@@ -208,6 +210,7 @@ async def test_p_away_from_the_hand_names_the_card_first_and_a_second_p_plays_it
     app, session = _app(LOCATION_SEED)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
+        keys_after_a_look(app)  # a person looks before the next key: the key guard has lapsed
         card = _master_in_play(session)
         hand = screen.query_one("#vt-hand", OptionList)
         hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")

@@ -771,6 +771,9 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ACTING and getattr(self.session, "watching", False):
             return False  # a spectator's footer lists no key that acts
+        shown = self._view
+        if action == "act" and (shown is None or shown.me is None or shown.me.status != Status.IN):
+            return None  # out of the game (or not started): the keys that act are off, guard or not
         if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
             self.say(f"✗ Not played: {why}.", True)
