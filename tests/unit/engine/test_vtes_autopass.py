@@ -1,4 +1,4 @@
-"""The automatic pass (the game spec's ``auto_act``, :func:`engine.games.vtes.view.auto_pass`):
+"""The automatic pass (the game spec's ``auto_act``, :func:`engine.games.vtes.autopass.auto_pass`):
 it takes every answer whose only choice is a pass (a bleed between two other Methuselahs, the cards
 before votes when no card of the hand could be played then) and never finishes a Methuselah's
 voting while it holds a vote it could still cast (shared/rules/vtes-actions.md 5.1, 7.1–7.2, P1,

@@ -210,7 +210,7 @@ _NO_VOTES = {
 
 def _votes_from(ctx: Context, source: VoteSource) -> list[CardView]:
     """The cards a ``vote … title|ballot|card`` may name: those whose votes the engine would take
-    now (:func:`engine.games.vtes.view.vote_sources`: a ready titled vampire or priscus of yours
+    now (:func:`engine.games.vtes.offers.vote_sources`: a ready titled vampire or priscus of yours
     not cast yet, a political action card of your hand), so a refusal never suggests one it
     refuses; before polling, every vampire of yours or card of your hand (the engine says why).
     Raises CommandError with a sentence when there is none."""
