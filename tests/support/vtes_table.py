@@ -178,7 +178,7 @@ class PausedKeys:
         self.now = 0.0
 
     def __call__(self) -> float:
-        from tui.games.vtes.table import KEY_GUARD_S
+        from tui.games.vtes.key_guard import KEY_GUARD_S
 
         self.now += KEY_GUARD_S
         return self.now

@@ -25,7 +25,8 @@ from tests.support.tui import shown
 from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
 from tui.games.vtes import table as table_module
-from tui.games.vtes.table import KEY_GUARD_S, VtesTableScreen
+from tui.games.vtes.key_guard import KEY_GUARD_S
+from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
 
 

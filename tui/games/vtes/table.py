@@ -41,6 +41,7 @@ from tui.games.vtes.acting import ActSender
 from tui.games.vtes.action_text import PASS_KEY, by_itself_words, end_turn_warning
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.faces import KRCG_AFTER_S, load_after_set_up, load_now_or_after_set_up
+from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.present import card_text, play_todo, rulings_text, turn_line
@@ -63,19 +64,6 @@ SETUP_STEPS = frozenset({Step.JOINING, Step.SEATING, Step.DEALING})
 SETUP_REDRAW_S = 0.25
 """Seconds between two redraws of the screen during the set-up (:data:`SETUP_STEPS`); the one
 after the last entry of a burst comes at most that late, and the first turn is drawn at once."""
-
-KEY_GUARD_S = 0.4
-"""Seconds after the command line closes, or the screen changes under the keys (a window opens,
-changes or closes; this seat's answer becomes due or stops being due), during which a game key
-(:data:`GAME_KEYS`) is refused with a line that says why; each key refused then starts the time
-again, so a burst of typing is refused whole: keys typed fast never move the game."""
-
-GUARDED: frozenset[str] = frozenset(a for a in ACTING if a not in ("command", "auto_pass")) | {
-    *("why_not", "card_box", "log_box", "rulings", "ash", "chat", "focus_log", "abandon", "why_not_abandon"),
-}
-"""The actions whose keys the key guard (:data:`KEY_GUARD_S`) refuses: every key that acts or
-takes the keys typed after it (a menu, a box, chat); not ``:``, ``A`` (it only says how this seat
-answers), Tab, Esc, F1."""
 
 AUTO_TOLD_S = 3.0
 """Seconds after this seat's automatic act (its pass by itself) during which ``.`` says that the
@@ -138,10 +126,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._end_asked: tuple[int, str, int] | None = None  # N asked once in this turn, phase, transfers
         #: The clock of the key guard (:data:`KEY_GUARD_S`; seconds, monotonic; a test sets its own).
         self.key_clock: Callable[[], float] = time.monotonic
-        #: Game keys are refused until this ``key_clock()`` time, with this sentence (None: taken).
-        self._guard: tuple[float, str] | None = None
-        #: What the last redraw showed of the windows and of this seat's answer (:meth:`_moment`).
-        self._shown_moment: tuple[object, ...] | None = None
+        #: Game keys typed just after the screen changed are not taken (:mod:`key_guard`).
+        self._guard = KeyGuard()
         #: When a redraw last showed this seat making its automatic act (``key_clock()``).
         self._by_itself_at: float | None = None
         self._listing = False  # the footer is asking check_action, not a key
@@ -311,34 +297,13 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self._by_itself_at = self.key_clock()
         return act
 
-    def _moment(self, view: VtesView, by_itself: Act | None) -> tuple[object, ...]:
-        """What the screen shows of the windows (the open action's window, the combat's round and
-        step, the referendum's step) and whether the table waits for this seat's answer."""
-        a, c, r = view.action, view.combat, view.referendum
-        due = by_itself is None and key_acts.answer_due(view, self.session.seat)
-        return (
-            (a.minion, a.window) if a is not None else None,
-            (c.round, c.step) if c is not None else None,
-            r.step if r is not None else None,
-            due,
-        )
-
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
         this seat's answer became due or stopped being due, since the last redraw."""
-        moment = self._moment(view, by_itself)
-        before, self._shown_moment = self._shown_moment, moment
-        if moment[-1]:
+        seen = moment(view, self.session.seat, by_itself)
+        if seen[-1]:
             self._by_itself_at = None  # asked again: a later "." is about this answer
-        if before is None or before == moment:
-            return
-        if moment[-1] and not before[-1]:
-            why = "the table just turned to you"
-        elif before[-1] and not moment[-1]:
-            why = "your impulse just passed on"
-        else:
-            why = "the window just changed"
-        self._guard_keys(f"{why}, look again")
+        self._guard.shown(self.key_clock(), seen)
 
     def _command_left(self) -> None:
         """The command line closed: the letters typed next are not game keys (:data:`KEY_GUARD_S`)."""
@@ -349,21 +314,11 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self._guard_keys("the chat line just closed")
 
     def _guard_keys(self, why: str) -> None:
-        self._guard = (self.key_clock() + KEY_GUARD_S, why)
+        self._guard.guard(self.key_clock(), why)
 
     def _guarded(self, typing_on: bool = False) -> str | None:
-        """Why a key of :data:`GUARDED` pressed now is not played (:data:`KEY_GUARD_S`), or None;
-        ``typing_on``: a key is pressed, so the guard lasts :data:`KEY_GUARD_S` from now."""
-        if self._guard is None:
-            return None
-        until, why = self._guard
-        now = self.key_clock()
-        if now >= until:
-            self._guard = None
-            return None
-        if typing_on:
-            self._guard = (now + KEY_GUARD_S, why)  # the whole burst stays refused
-        return why
+        """Why a key of :data:`GUARDED` pressed now is not played, or None (:class:`KeyGuard`)."""
+        return self._guard.why(self.key_clock(), typing_on)
 
     def _auto(self) -> bool | None:
         """The seat passes by itself with nothing to play (None: this session cannot)."""
