@@ -247,3 +247,13 @@ class LocalGameSession:
         self.local.host_entry("start", {})
         self._emit(SessionEvent("entry"))
         self._wake.set()
+
+
+def queen_only_a_pass(local: Any) -> bool:
+    """Vampire Queen: seat 0's turn in a normal trick, with no play the rules allow but a pass
+    (a condition for :func:`advance`)."""
+    state = local.table.gstate
+    trick = state.trick
+    if state.phase != "play" or trick is None or trick.hunter or state.turn != 0:
+        return False
+    return all(act["do"] == "pass" for act in local.table.game.legal_acts(local.seats[0].view()))

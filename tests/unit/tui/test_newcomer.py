@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button
 
-from tests.support.local_session import LocalGameSession, advance, build_local, played_local
+from tests.support.local_session import LocalGameSession, advance, build_local, played_local, queen_only_a_pass
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
@@ -115,20 +115,11 @@ async def test_f1_reads_cleanly_at_80_columns_and_names_home_end_and_the_head() 
     assert "the holder of Hunter 20 leads the first trick of that round" in text
 
 
-def _only_a_pass(local: Any) -> bool:
-    """My turn in a normal trick, with no play the rules allow but a pass."""
-    state = local.table.gstate
-    trick = state.trick
-    if state.phase != "play" or trick is None or trick.hunter or state.turn != 0:
-        return False
-    return all(act["do"] == "pass" for act in local.table.game.legal_acts(local.seats[0].view()))
-
-
 async def test_the_prompt_never_offers_a_play_the_rules_do_not_allow() -> None:
     from tui.games.queen.table import TableScreen
 
     local = build_local(1, [None, "heuristic", "heuristic", "random"], {"rounds": 1})
-    advance(local, 0, _only_a_pass)
+    advance(local, 0, queen_only_a_pass)
     session = LocalGameSession(local, 0, auto=False)
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -10,22 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.games import find_game
-from tests.support.local_session import LocalGameSession, advance, build_local
+from tests.support.local_session import LocalGameSession, advance, build_local, queen_only_a_pass
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
 from tui.games.queen.table import AUTO_PASS_WORDS, TableScreen
 
 SEATS: list[str | None] = [None, "heuristic", "heuristic", "random"]
-
-
-def _only_a_pass(local: Any) -> bool:
-    """My turn in a normal trick, with no play the rules allow but a pass."""
-    state = local.table.gstate
-    trick = state.trick
-    if state.phase != "play" or trick is None or trick.hunter or state.turn != 0:
-        return False
-    return all(act["do"] == "pass" for act in local.table.game.legal_acts(local.seats[0].view()))
 
 
 def _a_play_beats(local: Any) -> bool:
@@ -59,7 +50,7 @@ def test_the_queen_spec_passes_by_itself_only_when_a_pass_is_the_only_legal_act(
     auto_act = find_game("queen").auto_act
     assert auto_act is not None
     stuck = build_local(1, SEATS, {"rounds": 1})
-    advance(stuck, 0, _only_a_pass)
+    advance(stuck, 0, queen_only_a_pass)
     assert auto_act(stuck.seats[0].view()) == {"do": "pass"}
     free = build_local(1, SEATS, {"rounds": 1})
     advance(free, 0, _a_play_beats)
@@ -73,7 +64,7 @@ def test_the_queen_spec_passes_by_itself_only_when_a_pass_is_the_only_legal_act(
 
 async def test_with_nothing_to_beat_the_lead_the_line_says_you_pass_and_a_asks_every_time() -> None:
     local = build_local(1, SEATS, {"rounds": 1})
-    advance(local, 0, _only_a_pass)
+    advance(local, 0, queen_only_a_pass)
     session = AutoPassSession(local, 0)
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -99,7 +90,7 @@ async def test_after_the_seat_passed_by_itself_the_line_still_says_why() -> None
     """The seat's driver may pass before the screen draws the turn: the line says so while the
     trick is played on, and no longer speaks of A once the seat asks every time."""
     local = build_local(1, SEATS, {"rounds": 1})
-    advance(local, 0, _only_a_pass)
+    advance(local, 0, queen_only_a_pass)
     seat = local.seats[0]
     local.submit(seat, "move", seat.move_body({"do": "pass"}))  # as the seat's driver sends it
     trick = local.table.gstate.trick
