@@ -28,7 +28,7 @@ from engine.games.vtes.acts import esc, within
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.state import hunts_due as must_hunt
-from engine.games.vtes.vocab import ACTION_TYPES, ACTION_VERBS, ActionKind, Lift, Phase, Status, Target, Window, Zone
+from engine.games.vtes.vocab import ACTION_TYPES, ActionKind, Lift, Phase, Status, Target, Window, Zone, action_phrase
 from engine.games.vtes.work import Work
 
 DEFAULT_STEALTH: dict[ActionKind, int] = {
@@ -381,7 +381,7 @@ def _close_window(w: Work, window: OpenWindow) -> None:
             w.note("No block: every Methuselah has passed; the impulse returns to the acting Methuselah", a.actor)
         case Window.ATTEMPT:
             assert a.blocker
-            if a.intercept >= a.stealth:
+            if a.blocks:
                 _blocked(w, a)
             else:
                 w.note(
@@ -605,17 +605,16 @@ def after_action(w: Work) -> None:
 
 
 def action_words(w: Work, a: Action) -> str:
-    """The action in words, with seat placeholders."""
-    text = f"{seat_ref(a.actor)}'s {w.name(a.minion)} {ACTION_VERBS[a.kind]}"
-    if a.kind == ActionKind.BLEED and a.targets:
-        text += f" {seat_ref(a.targets[0])} for {a.amount}"
-    elif a.kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and a.target_card:
-        text += f" {w.name(a.target_card)}"
-    elif a.targets:
-        text += f" against {' and '.join(seat_ref(s) for s in a.targets)}"
-    if a.card:
-        text += f" with {w.name(a.card)}"
-    return text
+    """The open action in words, with seat placeholders (:func:`vocab.action_phrase`)."""
+    return action_phrase(
+        a.kind,
+        f"{seat_ref(a.actor)}'s",
+        w.name(a.minion),
+        [seat_ref(s) for s in a.targets],
+        target_card=w.name(a.target_card) if a.target_card else None,
+        amount=a.amount,
+        card=w.name(a.card) if a.card else None,
+    )
 
 
 def settle_action(w: Work) -> None:

@@ -29,6 +29,9 @@ if TYPE_CHECKING:  # the game package imports this module for its simulations
     from engine.games.vtes.decks import Deck
     from engine.games.vtes.view import CardView, VtesView
 
+_BASIC = frozenset({ActionKind.BLEED, ActionKind.HUNT})
+"""The actions this bot takes with its minions (its political actions are chosen apart)."""
+
 
 class VtesBot:
     """A bot for one seat: ``choose(view, legal)`` returns one of ``legal`` (or the seat's
@@ -100,6 +103,9 @@ class VtesBot:
             return {"do": Do.PASS}
         if view.acting != seat:
             return None
+        # This bot's minions bleed and hunt; the other actions offered (cards, rescue, diablerie,
+        # leaving torpor, an action applied by hand) are left to a person or a stronger bot.
+        legal = [a for a in legal if a["do"] != Do.ACTION or (a["kind"] in _BASIC and "card" not in a)]
         if self.randomness and self.rng.random() < self.randomness:
             safe = [a for a in legal if a["do"] not in (Do.END_TURN, Do.TIME, Do.PLAY)]
             if safe:

@@ -71,7 +71,6 @@ from engine.games.vtes.state import (
     strike_words,
 )
 from engine.games.vtes.vocab import (
-    ACTION_VERBS,
     ActionKind,
     CryptGroups,
     Do,
@@ -82,6 +81,7 @@ from engine.games.vtes.vocab import (
     Step,
     Target,
     TransferKind,
+    action_phrase,
     step_words,
 )
 
@@ -511,23 +511,17 @@ def _announce_words(
     state: VtesState, seat: int, record: ActionAct, revealed: Mapping[Pos, str]
 ) -> tuple[str, tuple[int, ...]]:
     """An ``action`` announcement in words: who acts with whom, at what."""
-    verb = ACTION_VERBS.get(record.kind, "acts")
-    text = f"{seat_ref(seat)}'s {_name(state, record.minion, revealed)} {verb}"
-    seats: tuple[int, ...] = (seat,)
-    target = record.target
-    if record.kind == ActionKind.BLEED:
-        if target is None:
-            target = state.prey(seat)
-        text += f" {seat_ref(target)}" if isinstance(target, int) and target >= 0 else ""
-        text += f" for {1 if record.amount is None else record.amount}"
-        seats = (seat, target) if isinstance(target, int) and target >= 0 else seats
-    elif record.target_card is not None:
-        text += f" {_name(state, record.target_card, revealed)}"
-    elif target is not None:
-        text += f" against {seat_ref(target)}"
-        seats = (seat, target)
-    if record.card is not None:
-        text += f" with {_name(state, record.card, revealed)}"
+    target = state.prey(seat) if record.target is None and record.kind == ActionKind.BLEED else record.target
+    named = [target] if isinstance(target, int) and target >= 0 else []
+    text = action_phrase(
+        record.kind,
+        f"{seat_ref(seat)}'s",
+        _name(state, record.minion, revealed),
+        [seat_ref(s) for s in named],
+        target_card=None if record.target_card is None else _name(state, record.target_card, revealed),
+        amount=(1 if record.amount is None else record.amount) if record.kind == ActionKind.BLEED else record.amount,
+        card=None if record.card is None else _name(state, record.card, revealed),
+    )
     costs = (
         ("stealth", record.stealth),
         ("cost blood", record.cost_blood),
@@ -537,7 +531,7 @@ def _announce_words(
     extras = [f"{word} {value}" for word, value in costs if value is not None]
     if extras:
         text += f" ({', '.join(extras)})"
-    return text, seats
+    return text, (seat, *named)
 
 
 def _numbers_words(record: PlayAct | AdjustAct) -> str:

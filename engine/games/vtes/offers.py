@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.actions import DEFAULT_COST
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.politics import title_votes
-from engine.games.vtes.readings import best_strike, reaction_fits
+from engine.games.vtes.readings import action_kind, best_strike, reaction_fits
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.view import CardView, VtesView
@@ -197,21 +198,42 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
 
 
 def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
-    """The basic actions offered in the minion phase: a bleed of the prey for 1 by each ready
-    unlocked minion that has not bled this turn, a hunt by each vampire (only the hunts due while
-    one is: 2.2); a minion recruited this turn acts from the next (§3)."""
+    """The actions offered in the minion phase (§3, P2), each minion's in this order: a bleed of
+    the prey for 1 (once a turn), a hunt (a vampire), each action card of the hand (one per card
+    name; a political action by a vampire only), a rescue (2 blood, a vampire) of each vampire in
+    torpor and a diablerie of another Methuselah's, an action whose card is applied by hand; then
+    each vampire of yours in torpor that can pay to leave it (2 blood). While a hunt is due only
+    the hunts due are offered (2.2); a minion recruited this turn acts from the next (§3)."""
     me = view.players[seat]
     acts: list[Act] = []
+    hand = list({c.name: c for c in reversed(view.hand) if is_action_card(c)}.values())[::-1]
+    torpor = [c for c in view.cards if c.zone == Zone.TORPOR and c.crypt]
     for c in view.ready_unlocked(seat):
         if (due and c.pos not in due) or c.pos in view.recruited:
             continue
+        minion = c.as_list()
         bled = any(d.minion == c.pos and d.kind == ActionKind.BLEED for d in view.done)
         if not due and not bled and me.prey >= 0:
-            acts.append(
-                {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": c.as_list(), "target": me.prey, "amount": 1}
-            )
+            acts.append({"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": minion, "target": me.prey, "amount": 1})
         if c.crypt:
-            acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": c.as_list()})
+            acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": minion})
+        if due:
+            continue
+        for card in hand:
+            kind = action_kind(card)
+            if kind != ActionKind.POLITICAL or c.crypt:
+                acts.append({"do": Do.ACTION, "kind": kind, "minion": minion, "card": card.as_list()})
+        for v in torpor if c.crypt else ():
+            if c.counters >= DEFAULT_COST[ActionKind.RESCUE]:
+                acts.append({"do": Do.ACTION, "kind": ActionKind.RESCUE, "minion": minion, "target_card": v.as_list()})
+            if v.controller != seat:
+                acts.append(
+                    {"do": Do.ACTION, "kind": ActionKind.DIABLERISE, "minion": minion, "target_card": v.as_list()}
+                )
+        acts.append({"do": Do.ACTION, "kind": ActionKind.OTHER, "minion": minion})
+    for v in torpor if not due else ():
+        if v.controller == seat and not v.locked and v.counters >= DEFAULT_COST[ActionKind.LEAVE_TORPOR]:
+            acts.append({"do": Do.ACTION, "kind": ActionKind.LEAVE_TORPOR, "minion": v.as_list()})
     return acts
 
 

@@ -148,7 +148,7 @@ def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
     if n.stealth > 0:
         if w.author != a.actor:
             raise IllegalMove("only the acting Methuselah adds stealth to its action")
-        if not (a.window == Window.ATTEMPT and a.intercept >= a.stealth):
+        if not a.stealth_needed:
             w.refuse(
                 Lift.STEALTH,
                 f"stealth is added only when needed: during a block attempt whose intercept ({a.intercept}) is at "
@@ -160,7 +160,7 @@ def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
         if n.intercept > 0:
             if w.author != w.cards[a.blocker].controller:
                 raise IllegalMove("only the blocking minion's controller adds intercept")
-            if not a.stealth > a.intercept:
+            if not a.intercept_needed:
                 w.refuse(
                     Lift.STEALTH,
                     f"intercept is added only when needed: while the stealth ({a.stealth}) is above the intercept "

@@ -535,3 +535,26 @@ def reaction_fits(text: str, a: Action, view: VtesView, seat: int) -> bool:
         return blocking or not _INTERCEPT_ONLY.match(effect)
 
     return any(level_fits(line) for line in levels or [""])
+
+
+_BLEED_LINE = re.compile(r"^(\[\w+\] )?bleed")
+
+
+def action_kind(card: CardView) -> ActionKind:
+    """The kind of action a hand card is announced as (P2: the announcer declares it), from its
+    types and text: a political action card, an ally (recruit), equipment (equip), a retainer
+    (employ), an action card whose text bleeds ("(D) Bleed", or a level line that begins with a
+    bleed), else "other"."""
+    types = set(card.types)
+    if "Political Action" in types:
+        return ActionKind.POLITICAL
+    if "Ally" in types:
+        return ActionKind.RECRUIT
+    if "Equipment" in types:
+        return ActionKind.EQUIP
+    if "Retainer" in types:
+        return ActionKind.EMPLOY
+    text = card.text.replace("Ⓓ", "(D)")
+    if "(D) Bleed" in text or _BLEED_LINE.search(text.lower()):
+        return ActionKind.BLEED
+    return ActionKind.OTHER

@@ -177,6 +177,21 @@ class Action:
         """The seat holding the impulse (-1: nobody)."""
         return self.loop.holder
 
+    @property
+    def blocks(self) -> bool:
+        """The block attempt would succeed as it stands: intercept at least the stealth (4.4)."""
+        return self.intercept >= self.stealth
+
+    @property
+    def stealth_needed(self) -> bool:
+        """Stealth may be added now: a block attempt that would succeed as it stands (4.3)."""
+        return self.window == Window.ATTEMPT and self.blocks
+
+    @property
+    def intercept_needed(self) -> bool:
+        """Intercept may be added now: a block attempt whose stealth is above the intercept (4.3)."""
+        return self.window == Window.ATTEMPT and bool(self.blocker) and not self.blocks
+
 
 @dataclass(frozen=True)
 class Strike:

@@ -7,6 +7,7 @@ the logs do not change), while the code compares against members instead of stri
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 
@@ -258,6 +259,37 @@ ACTION_VERBS: dict[ActionKind, str] = {
     ActionKind.OTHER: "takes an action",
 }
 """What a minion does in each kind of action, in a player's words ("bleeds")."""
+
+
+def action_phrase(
+    kind: ActionKind,
+    actor: str,
+    minion: str,
+    targets: Sequence[str] = (),
+    *,
+    target_card: str | None = None,
+    amount: int | None = None,
+    card: str | None = None,
+) -> str:
+    """An action in words, the one wording the notes, the narration and the screens share
+    (shared/rules/vtes-actions.md 4): ``"Ana's Lucia bleeds Ben for 2 with Govern the Unaligned"``.
+
+    ``actor`` is the acting Methuselah's possessive (``"Ana's"``, ``"Your"``), ``minion`` the
+    acting minion's name, ``targets`` the targeted Methuselahs' names (a bleed names its one
+    target), ``target_card`` the card acted on (the vampire rescued, the equipment taken),
+    ``amount`` a bleed's or hunt's amount (None: not yet known), ``card`` the action card."""
+    text = f"{actor} {minion} {ACTION_VERBS.get(kind, 'acts')}"
+    if kind == ActionKind.BLEED:
+        text += f" {targets[0]}" if targets else ""
+    elif target_card:
+        text += f" {target_card}"
+    elif targets:
+        text += " against " + " and ".join(targets)
+    if kind in (ActionKind.BLEED, ActionKind.HUNT) and amount is not None:
+        text += f" for {amount}"
+    if card:
+        text += f" with {card}"
+    return text
 
 
 class Window(StrEnum):

@@ -20,7 +20,9 @@ from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Do, Poll, Status, Step, Zone
 from engine.sim import SimTable
 from tests.support.vtes_fight import fight_table
+from tests.support.vtes_sim import act as make
 from tests.support.vtes_sim import copy_table, minion_phase_table
+from tui.games.vtes.menus import announce_choices
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +136,31 @@ def test_offers_are_what_the_engine_takes_and_every_window_closes(starts, data):
         t.play(seat, chosen)
         t.run_ops()
     assert not t.state.windows or t.state.step != Step.PLAY, "a window never closes"
+
+
+def test_every_basic_action_is_offered_and_leaving_torpor_only_to_a_vampire_that_can_pay():
+    """The minion phase offers, besides a bleed and a hunt, a rescue and a diablerie of a vampire in
+    torpor (rulebook, "Rescue a Vampire from Torpor", "Diablerie"), an action applied by hand, and
+    leaving torpor to a vampire of the acting Methuselah that has the 2 blood it costs; the engine
+    takes each offered one, and the announce menu words each once (vocab.action_phrase)."""
+    t = copy_table(minion_phase_table(4, seed=1, blood=(4, 1, 1, 1)))
+    me = t.state.acting
+    other = next(c for c in t.state.cards if c.controller != me and c.zone == Zone.READY)
+    make(t, other.controller, "move", cards=[list(other.pos)], to="torpor")
+    kinds = {(o.act["kind"], tuple(o.act.get("target_card", ()))) for o in offers(t.view(me)) if o.do == Do.ACTION}
+    assert ("rescue", other.pos) in kinds and ("diablerise", other.pos) in kinds and ("other", ()) in kinds
+    # A second vampire of mine, in torpor: offered to leave it only once it holds 2 blood.
+    spare = next(c for c in t.state.cards if c.owner == me and c.zone == Zone.UNCONTROLLED)
+    make(t, me, "move", cards=[list(spare.pos)], to="torpor")
+
+    def leaving() -> list[Act]:
+        return [o.act for o in offers(t.view(me)) if o.act.get("kind") == "leave_torpor"]
+
+    assert leaving() == []
+    make(t, me, "blood", card=list(spare.pos), delta=2, cause="effect")
+    assert leaving() == [{"do": Do.ACTION, "kind": "leave_torpor", "minion": list(spare.pos)}]
+    for o in offers(t.view(me)):
+        assert takes(t, me, o.act) is None, o.act
+    words = [w for w, _ in announce_choices(t.view(me), ["Ana", "Ben", "Cy", "Di"], None, None)]
+    assert any(w.startswith("Your ") and "leaves torpor (2 blood)" in w for w in words)
+    assert any(" bleeds " in w and " for 1" in w for w in words)

@@ -13,7 +13,7 @@ from engine.games.base import Act
 from engine.games.vtes.offers import window_cards
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import ACTION_VERBS, ActionKind, CombatStep, Do, Phase, Poll, Step, Window
+from engine.games.vtes.vocab import CombatStep, Do, Phase, Poll, Step, Window, action_phrase
 from tui.games.vtes.present import seat_name
 
 #: The key that passes the impulse (shown in the footer and the action box).
@@ -36,19 +36,15 @@ def _who(view: VtesView, names: Sequence[str], seat: int) -> str:
 def action_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     """``"Ana's Lucia bleeds Ben for 2 with Govern the Unaligned"``: the acting Methuselah, the
     acting minion, what it does (at whom, for how much) and with which card."""
-    actor = "Your" if action.actor == view.seat else f"{seat_name(names, action.actor)}'s"
-    text = f"{actor} {_card_name(view, action.minion)} {ACTION_VERBS.get(action.kind, 'acts')}"
-    if action.kind == ActionKind.BLEED and action.targets:
-        text += f" {_who(view, names, action.targets[0])} for {action.amount}"
-    elif action.kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and action.target_card:
-        text += f" {_card_name(view, action.target_card)}"
-    elif action.targets:
-        text += " against " + " and ".join(_who(view, names, s) for s in action.targets)
-    if action.kind == ActionKind.HUNT:
-        text += f" for {action.amount}"
-    if action.card:
-        text += f" with {_card_name(view, action.card)}"
-    return text
+    return action_phrase(
+        action.kind,
+        "Your" if action.actor == view.seat else f"{seat_name(names, action.actor)}'s",
+        _card_name(view, action.minion),
+        [_who(view, names, s) for s in action.targets],
+        target_card=_card_name(view, action.target_card) if action.target_card else None,
+        amount=action.amount,
+        card=_card_name(view, action.card) if action.card else None,
+    )
 
 
 def numbers_words(action: Action) -> str:
@@ -69,7 +65,7 @@ def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
             return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block"
         case Window.ATTEMPT:
             blocker = _card_name(view, action.blocker)
-            blocked = "blocked if all pass" if action.intercept >= action.stealth else "not blocked as it stands"
+            blocked = "blocked if all pass" if action.blocks else "not blocked as it stands"
             return f"window B: {blocker} attempts to block ({blocked})"
         case Window.DIABLERIE:
             blocker = _card_name(view, action.blocker)
@@ -116,12 +112,11 @@ def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tu
     if cards:
         what = "a modifier" if me == a.actor else "a reaction"
         keys.append(Key("p", what))
-    if me == a.actor and a.window == Window.ATTEMPT and a.intercept >= a.stealth:
+    if me == a.actor and a.stealth_needed:
         keys.append(Key(":stealth +1", "by a card"))
-    if a.window == Window.ATTEMPT and a.blocker and view.card(a.blocker) is not None:
-        blocker = view.card(a.blocker)
-        if blocker is not None and blocker.controller == me and a.stealth > a.intercept:
-            keys.append(Key(":intercept +1", "by a card"))
+    blocker = view.card(a.blocker) if a.intercept_needed and a.blocker else None
+    if blocker is not None and blocker.controller == me:
+        keys.append(Key(":intercept +1", "by a card"))
     declines = view.may_block(me)
     keys.append(Key(PASS_KEY, "pass (no block)" if declines else "pass"))
     return tuple(keys)

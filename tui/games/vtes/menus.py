@@ -8,8 +8,6 @@ caused by "combat damage", ``move`` to torpor, ``burn``) that the menu sends for
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,8 +17,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.games.base import Act
+from engine.games.vtes.offers import offers
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Do, Target, Zone
+from engine.games.vtes.vocab import ActionKind, Do, Target, Zone, action_phrase
 
 #: The move menu's choices, in the order a player most often needs them, with their words.
 MOVE_CHOICES: tuple[tuple[Target, str], ...] = (
@@ -186,89 +185,52 @@ class StrikeMenu(ModalScreen[Act | None]):
         self.dismiss(None)
 
 
-def card_kind(card: CardView) -> ActionKind:
-    """The kind of action a hand card is announced as (P2: the announcer declares it), from its
-    krcg type: a political action card, an ally (recruit), equipment (equip), a retainer (employ),
-    an action card that bleeds, else "other"."""
-    types = set(card.types)
-    if "Political Action" in types:
-        return ActionKind.POLITICAL
-    if "Ally" in types:
-        return ActionKind.RECRUIT
-    if "Equipment" in types:
-        return ActionKind.EQUIP
-    if "Retainer" in types:
-        return ActionKind.EMPLOY
-    text = card.text.replace("Ⓓ", "(D)")
-    if "(D) Bleed" in text or re.search(r"^(\[\w+\] )?bleed", text.lower()):
-        return ActionKind.BLEED
-    return ActionKind.OTHER
-
-
 def _short(name: str) -> str:
     return name.split(" (")[0]
+
+
+#: What the menu adds to an action's words: its default cost, or that its card is by hand.
+_AFTER: dict[ActionKind, str] = {
+    ActionKind.LEAVE_TORPOR: " (2 blood)",
+    ActionKind.RESCUE: " (2 blood)",
+    ActionKind.OTHER: " (apply its card by hand)",
+}
 
 
 def announce_choices(
     view: VtesView, names: list[str], minion: CardView | None, card: CardView | None
 ) -> list[tuple[str, Act]]:
     """The actions the announce menu offers (shared/rules/vtes-actions.md 3, P2), as (words, act):
-    for ``minion`` (else each ready unlocked minion of yours, the first with most to do) a bleed
-    of your prey, a hunt, each action card of your hand (``card`` first), a rescue or diablerie of
-    each vampire in torpor; and leaving torpor for your vampires there. The engine checks the
-    chosen act; the list only spares typing."""
+    the seat's offered actions (:func:`engine.games.vtes.offers.offers`: a bleed, a hunt, each
+    action card of the hand, a rescue or diablerie, leaving torpor, an action applied by hand),
+    ``minion``'s only when it is given and may act, ``card``'s first."""
     me = view.seat
     if me is None:
         return []
-    prey = view.players[me].prey
-    prey_name = names[prey] if 0 <= prey < len(names) else "your prey"
-    ready = [c for c in view.ready_unlocked(me)]
-    actors = [minion] if minion is not None and minion.zone == Zone.READY else ready
-    hand = [c for c in view.hand if set(c.types) & ACTION_TYPES and not set(c.types) & {MODIFIER, REACTION}]
-    if card is not None and card in hand:
-        hand = [card, *[c for c in hand if c != card]]
-    listed: set[str] = set()
-    unique = []
-    for c in hand:  # one entry per card, not per copy
-        if c.name not in listed:
-            listed.add(c.name)
-            unique.append(c)
-    hand = unique
-    torpor = [c for c in view.cards if c.zone == Zone.TORPOR and c.crypt and c.name]
+    acts = [o.act for o in offers(view) if o.do == Do.ACTION]
+    if minion is not None and any(a["minion"] == minion.as_list() for a in acts):
+        acts = [a for a in acts if a["minion"] == minion.as_list()]
+    if card is not None:
+        acts.sort(key=lambda a: a.get("card") != card.as_list())
     found: list[tuple[str, Act]] = []
-    for m in actors:
-        who = _short(m.name) or "your minion"
-        pos = m.as_list()
-        for c in hand:
-            kind = card_kind(c)
-            if kind in (ActionKind.POLITICAL,) and not m.crypt:
-                continue
-            act: Act = {"do": Do.ACTION, "kind": kind, "minion": pos, "card": c.as_list()}
-            found.append((f"{who}: {_short(c.name)} ({kind})", act))
-        if prey >= 0:
-            found.append((f"{who} bleeds {prey_name}", {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": pos}))
-        if m.crypt:
-            found.append((f"{who} hunts", {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": pos}))
-            for v in torpor:
-                if v.pos == m.pos:
-                    continue
-                verb = "rescues" if v.controller == me else "diablerises"
-                kind = ActionKind.RESCUE if v.controller == me else ActionKind.DIABLERISE
-                act = {"do": Do.ACTION, "kind": kind, "minion": pos, "target_card": v.as_list()}
-                found.append((f"{who} {verb} {_short(v.name)} (torpor)", act))
-                if v.controller != me:
-                    rescue = {"do": Do.ACTION, "kind": ActionKind.RESCUE, "minion": pos, "target_card": v.as_list()}
-                    found.append((f"{who} rescues {_short(v.name)} (torpor)", rescue))
-        found.append(
-            (
-                f"{who}: another action (apply its card by hand)",
-                {"do": Do.ACTION, "kind": ActionKind.OTHER, "minion": pos},
-            )
+    for act in acts:
+        kind = ActionKind(act["kind"])
+
+        def name(pos: object) -> str | None:
+            c = view.card(tuple(pos)) if isinstance(pos, list) else None
+            return _short(c.name) if c is not None and c.name else None
+
+        target = act.get("target")
+        words = action_phrase(
+            kind,
+            "Your",
+            name(act["minion"]) or "minion",
+            [names[target] if 0 <= target < len(names) else "your prey"] if isinstance(target, int) else [],
+            target_card=name(act.get("target_card")),
+            amount=act.get("amount"),
+            card=name(act.get("card")),
         )
-    for v in torpor:
-        if v.controller == me and not v.locked:
-            act = {"do": Do.ACTION, "kind": ActionKind.LEAVE_TORPOR, "minion": v.as_list()}
-            found.append((f"{_short(v.name)} leaves torpor (2 blood)", act))
+        found.append((words + _AFTER.get(kind, ""), act))
     return found
 
 
@@ -354,7 +316,6 @@ __all__ = [
     "MoveMenu",
     "StrikeMenu",
     "announce_choices",
-    "card_kind",
     "opponents",
     "strike_act",
 ]
