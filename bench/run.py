@@ -220,6 +220,7 @@ SECTIONS = (
     "result_s",
     "queen",
     "net",
+    "internet",
     "deck_v2",
     "between_rounds_s",
     "first_turn",
@@ -286,6 +287,10 @@ def main(argv: list[str] | None = None) -> int:
             pass
         else:
             out["net"] = bench_net.run()
+    if "internet" in only:
+        from bench import internet as bench_internet
+
+        out["internet"] = bench_internet.run()
     from bench import deck as bench_deck
 
     if "deck_v2" in only:
