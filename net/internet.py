@@ -200,9 +200,24 @@ def endpoint_key(path: Path) -> bytes:
 
 async def bind(relays: Relays, *, key: bytes | None = None, port: int = 0, ip: str = "0.0.0.0") -> Any:
     """A bound iroh endpoint speaking :data:`ALPN`, on UDP ``ip``:``port`` (0: any free port),
-    with the secret ``key`` (None: a fresh one). ``relays``: see :class:`Relays`; with ``off`` it
-    contacts nothing: no relay, no discovery (its port mapper still probes the gateway: tests run
-    in a network namespace). Raises InternetError."""
+    with the secret ``key`` (None: a fresh one); with a port given, IPv6 on the same port too
+    (every address in the ticket stays the same when the host comes back: ``--resume``).
+    ``relays``: see :class:`Relays`; with ``off`` it contacts nothing: no relay, no discovery (its
+    port mapper still probes the gateway: tests run in a network namespace). Raises InternetError."""
+    import ipaddress
+
+    v6 = None
+    if port:
+        v6 = "[::1]" if ipaddress.ip_address(ip).is_loopback else "[::]"
+    try:
+        return await _bind(relays, key, [f"{ip}:{port}", f"{v6}:{port}"] if v6 else [f"{ip}:{port}"])
+    except InternetError:
+        if v6 is None:
+            raise
+        return await _bind(relays, key, [f"{ip}:{port}"])  # a computer without IPv6
+
+
+async def _bind(relays: Relays, key: bytes | None, addresses: list[str]) -> Any:
     iroh = _iroh()
     iroh.iroh_ffi.uniffi_set_event_loop(asyncio.get_running_loop())
     builder = iroh.EndpointBuilder()
@@ -215,14 +230,15 @@ async def bind(relays: Relays, *, key: bytes | None = None, port: int = 0, ip: s
             builder.relay_mode(iroh.RelayMode.custom_from_urls([relays.url]))
     builder.alpns([ALPN])
     try:
-        builder.bind_addr(f"{ip}:{port}")
+        for address in addresses:
+            builder.bind_addr(address)
         if key is not None:
             builder.secret_key(key)
         endpoint = await builder.bind()
         if relays.forwarded is not None:
             await endpoint.add_external_addr(relays.forwarded)
     except Exception as err:
-        raise InternetError(f"Cannot open an internet endpoint on UDP {ip}:{port}: {_said(err)}") from None
+        raise InternetError(f"Cannot open an internet endpoint on UDP {addresses[0]}: {_said(err)}") from None
     return endpoint
 
 
