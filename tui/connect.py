@@ -71,6 +71,8 @@ class NetSession:
         self.is_host = is_host
         self.address = address
         self.connected_keys: frozenset[bytes] | None = None
+        self.connecting: str | None = None
+        """What the link says while it opens, once it has tried (the network layer's sentence)."""
         self.can_remove_bots = True
         self._host = host
         self._net: Any = None
@@ -105,6 +107,18 @@ class NetSession:
             self._players(tuple(self._host.players_connected()), self._host.table)  # the baseline: no news
             self._host_unsub = self._host.listeners.subscribe(self._from_host)
 
+    @property
+    def routes(self) -> dict[bytes, str]:
+        """How seats' connections reach the host, by public key, where their transport says
+        ("direct, 12 ms", "relayed, 80 ms": across the internet): the host's guests, for a host;
+        a guest's own, for a guest."""
+        if self._host is not None:
+            routes: dict[bytes, str] = self._host.routes()
+            return routes
+        link = self._net.client.link if self._net is not None else None
+        route = link.dialer.route() if link is not None and link.dialer is not None else None
+        return {self._net.client.public: route} if route else {}
+
     def _emit(self, event: Any) -> None:
         if isinstance(event, SeatRefused) and event.reason is SeatRefusal.NEEDS_KIT:
             self.needs_kit = True  # the lobby offers the game's chooser (FrontEnd.lobby_kit)
@@ -113,6 +127,8 @@ class NetSession:
                 self._players(event.keys, self.table)
             return
         if isinstance(event, Connection):
+            if event.state == LinkState.CONNECTING:
+                self.connecting = event.detail  # the transport's words ("Connecting through the internet…")
             if self._fails_start(event):
                 return  # start() raises with this sentence: the screen that waits on it goes
             event = self._link.event(event)

@@ -194,6 +194,9 @@ class LobbyScreen(Screen[None]):
                 present = getattr(session, "connected_keys", None)
                 missing = present is not None and rec.key not in present and i != session.seat
                 ready = "away" if missing and time.monotonic() - first > 12 else "✓ ready"
+                # How the seat reaches the host, where its transport says ("direct, 12 ms").
+                if ready != "away" and (route := (getattr(session, "routes", None) or {}).get(rec.key)):
+                    ready = f"✓ {route}"
                 # Two seats of one name (a guest who took a bot's name) read apart by their seat.
                 name = rec.name if counts[rec.name] < 2 else f"{rec.name} (seat {i})"
                 grid.add_row(str(i), name, short_fingerprint(rec.key), ", ".join(who), ready)
@@ -259,6 +262,8 @@ class LobbyScreen(Screen[None]):
         if not session.is_host and self._link_problem:
             return self._link_text()
         if table.nseats == 0:
+            if not session.is_host and (connecting := getattr(session, "connecting", None)):
+                return str(connecting)
             return (
                 f"Connecting to the table at {session.address}…"
                 if not session.is_host and session.address
