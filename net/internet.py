@@ -528,3 +528,14 @@ class Dialer:
             raise WireError("closed", f"The table cannot be reached through the internet: {_said(err)}") from None
         self._connection = connection
         return streams(connection, pair.send(), pair.recv(), endpoint)
+
+
+async def listen_for_table(
+    serve: StreamHandler, log: Path, relays: Relays, port: int, bind: str = "0.0.0.0", handshake: float = 10.0
+) -> Listener:
+    """The started :class:`Listener` of a hosted table whose log is ``log``: as the endpoint whose
+    key is kept beside it (:func:`key_path`: ``--resume`` keeps the ticket), on UDP ``port`` (the
+    table's TCP port) of ``bind`` (a wildcard or "": every interface). Raises InternetError."""
+    listener = Listener(serve, endpoint_key(key_path(log)), relays, handshake)
+    await listener.start(port, "0.0.0.0" if bind in ("", "0.0.0.0", "::") else bind)
+    return listener

@@ -479,6 +479,7 @@ class HostedTable(NetSession):
         super().__init__(spec.name, is_host=True)
         self.spec = spec
         self._announcer: Any = None  # the table's LAN announcement (net.discovery), while open
+        self._listener: Any = None  # its listener across the internet (net.internet), while open
 
     async def start(self) -> None:
         from engine.identities import load_identity
@@ -514,6 +515,11 @@ class HostedTable(NetSession):
         self.bots_dir = bots_dir_of(save)
         self.address = share_address(host)
         self._announcer = await announce_host(host, self.address.rsplit(":", 1)[0])  # None: discovery is off
+        if self.spec.internet:
+            from net.internet import Relays, listen_for_table
+
+            self._listener = await listen_for_table(host.serve_stream, save, Relays(), host.port, bind)
+            self.address = self._listener.ticket  # what friends across the internet type
         self.announced = self._announcer is not None  # the lobby says how friends find the table
         session = Session.connect(
             ("127.0.0.1" if bind in WILDCARDS else bind, host.port),
@@ -542,6 +548,9 @@ class HostedTable(NetSession):
         if self._host is not None:
             await self._host.close()
             self._host = None
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
 
 
 WILDCARDS = ("", "0.0.0.0", "::", "::0")
@@ -606,9 +615,11 @@ class NetFactory:
         from engine.identities import load_identity
         from engine.kits import profile_facts
         from net.client import parse_address
+        from net.internet import Dialer, check_ticket, is_ticket
         from net.session import Session
 
-        address = parse_address(spec.address)
+        dialer = Dialer(check_ticket(spec.address)) if is_ticket(spec.address) else None
+        address = (dialer.ticket, 0) if dialer is not None else parse_address(spec.address)
         session = Session.connect(
             address,
             load_identity(spec.name),
@@ -616,10 +627,11 @@ class NetFactory:
             games=_games(),
             may_sit=_why_no_seat,
             facts=profile_facts(spec.name),  # the table's game takes those it knows
-            lan=True,
+            lan=dialer is None,
             pin=spec.pin,
+            dialer=dialer,
         )
-        return wrap_session(session)
+        return wrap_session(session, address=dialer.ticket if dialer is not None else None)
 
 
 __all__ = [

@@ -192,11 +192,13 @@ class HostSpec:
     bind: str = "0.0.0.0"
     """The address to listen on: this machine's LAN address (the home screen's default; "" finds
     it), "127.0.0.1" for this computer only, "0.0.0.0" for every interface."""
+    internet: bool = False
+    """Also take friends across the internet: the lobby's address is then the table's ticket."""
 
 
 @dataclass(frozen=True)
 class JoinSpec:
-    """A seat at someone else's table: ``address`` is ``host[:port]``; ``pin``: the host key and
+    """A seat at someone else's table: ``address`` is ``host[:port]`` or a ticket; ``pin``: the host key and
     table id (or None) its LAN announcement named, checked against the host (PROTOCOL.md 9)."""
 
     address: str

@@ -241,12 +241,10 @@ async def _listen_internet(host: Host, save: Path, relays: Any, bind: str, say: 
     """Take connections to ``host`` across the internet too, on UDP at the table's port, as the
     endpoint whose key is kept beside the log ``save`` (so ``--resume`` keeps the ticket); says the
     ticket. Returns the listener (close it)."""
-    from net.internet import Listener, endpoint_key, key_path
+    from net.internet import listen_for_table
 
-    listener = Listener(host.serve_stream, endpoint_key(key_path(save)), relays, handshake=host.timeouts.hello)
-    ip = "0.0.0.0" if bind in ("", "0.0.0.0", "::") else bind
     try:
-        await listener.start(host.port, ip)
+        listener = await listen_for_table(host.serve_stream, save, relays, host.port, bind, host.timeouts.hello)
     except VampireError:
         await host.close()
         raise
