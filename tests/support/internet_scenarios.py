@@ -194,6 +194,62 @@ async def flood(directory: Path) -> dict[str, Any]:
     }
 
 
+async def across_nats(directory: Path) -> dict[str, Any]:
+    """A headless host (one bot of its own) in home 1 behind a NAT whose router forwards UDP 7447
+    to it, and two guests, each in a home behind a NAT of its own, joining by the ticket alone:
+    the table is played to its end. Run from the test's own process (it makes the namespaces,
+    :class:`~tests.support.nat.HomeNetworks`). Facts: each guest's exit status and connection
+    lines, whether its log equals the host's, the audit's exit status, the ticket's addresses."""
+    from tests.support.nat import FORWARDED, PUBLIC_A, HomeNetworks
+
+    with HomeNetworks(directory) as homes:
+        save = homes.host.data / "host.vtlog"
+        host = await homes.host.start(
+            [sys.executable, "-m", "tui.cli", "host", "--headless", "--seats", "3", "--bots", "1", "--port",
+             str(FORWARDED), "--save", str(save), "--rule", "rounds=1", "--internet", "--relay", "off",
+             "--forwarded", f"{PUBLIC_A}:{FORWARDED}", "--no-announce", *QUICK]
+        )  # fmt: skip
+        assert host.stdout is not None
+        said: list[str] = []
+        ticket = None
+        while ticket is None:
+            line = (await asyncio.wait_for(host.stdout.readline(), 120)).decode()
+            assert line, "the host stopped before it printed a ticket:\n" + "".join(said)
+            said.append(line)
+            found = TICKET.search(line)
+            ticket = found.group(1) if found else None
+        rest = asyncio.ensure_future(host.stdout.read())  # read on: a full pipe would stall the host
+        states = [guest.data / "guest" for guest in homes.guests]
+
+        def join(state: Path) -> list[str]:
+            return [sys.executable, "-m", "tui.cli", "join", ticket, "--relay", "off", "--bot", "heuristic",
+                    "--state", str(state), *QUICK]  # fmt: skip
+
+        runs = await asyncio.gather(
+            *(guest.run(join(state), timeout=300) for guest, state in zip(homes.guests, states, strict=True))
+        )
+        said.append((await asyncio.wait_for(rest, 120)).decode(errors="replace"))
+        await asyncio.wait_for(host.wait(), 60)
+        audit = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "audit", str(save)], cwd=ROOT, capture_output=True, timeout=300
+        )
+        import iroh
+
+        addresses = iroh.EndpointTicket.from_string(ticket).endpoint_addr().direct_addresses()
+        for machine in homes.computers:
+            await machine.stop()
+        return {
+            "guest_exits": [code for code, _ in runs],
+            "host_exit": host.returncode,
+            "connected": [[x for x in out.splitlines() if "Connected through the internet" in x] for _, out in runs],
+            "same_logs": [(state / "table.vtlog").read_bytes() == save.read_bytes() for state in states],
+            "audit": audit.returncode,
+            "ticket_addresses": addresses,
+            "output": "".join(out[-1500:] for code, out in runs if code)
+            + ("".join(said)[-1500:] if host.returncode else ""),
+        }
+
+
 def main(argv: list[str]) -> None:
     name, directory = argv[0], Path(argv[1])
     directory.mkdir(parents=True, exist_ok=True)
@@ -208,55 +264,3 @@ def main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
-
-
-async def across_nats(directory: Path) -> dict[str, Any]:
-    """A headless host (two bots of its own) in home A behind a NAT whose router forwards UDP
-    7447 to it, and a guest in home B behind another NAT, joining by the ticket alone: the table
-    is played to its end. Run from the test's own process (it makes the namespaces,
-    :class:`~tests.support.nat.HomeNetworks`). Facts: the guest's connection line, whether its log
-    equals the host's, the audit's exit status, the addresses in the ticket."""
-    from tests.support.nat import FORWARDED, PUBLIC_A, HomeNetworks
-
-    with HomeNetworks(directory) as homes:
-        save = homes.host.data / "host.vtlog"
-        host = await homes.host.start(
-            [sys.executable, "-m", "tui.cli", "host", "--headless", "--seats", "3", "--bots", "2", "--port",
-             str(FORWARDED), "--save", str(save), "--rule", "rounds=1", "--internet", "--relay", "off",
-             "--forwarded", f"{PUBLIC_A}:{FORWARDED}", "--no-announce", *QUICK]
-        )  # fmt: skip
-        assert host.stdout is not None
-        said: list[str] = []
-        ticket = None
-        while ticket is None:
-            line = (await asyncio.wait_for(host.stdout.readline(), 120)).decode()
-            assert line, "the host stopped before it printed a ticket:\n" + "".join(said)
-            said.append(line)
-            found = TICKET.search(line)
-            ticket = found.group(1) if found else None
-        state = homes.guest.data / "guest"
-        code, out = await homes.guest.run(
-            [sys.executable, "-m", "tui.cli", "join", ticket, "--relay", "off", "--bot", "heuristic", "--state",
-             str(state), *QUICK],
-            timeout=300,
-        )  # fmt: skip
-        rest, _ = await asyncio.wait_for(host.communicate(), 120)
-        said.append(rest.decode())
-        audit = subprocess.run(
-            [sys.executable, "-m", "tui.cli", "audit", str(save)], cwd=ROOT, capture_output=True, timeout=300
-        )
-        import iroh
-
-        addresses = iroh.EndpointTicket.from_string(ticket).endpoint_addr().direct_addresses()
-        await homes.host.stop()
-        await homes.guest.stop()
-        connected = [line for line in out.splitlines() if "Connected through the internet" in line]
-        return {
-            "guest_exit": code,
-            "host_exit": host.returncode,
-            "connected": connected,
-            "same_log": (state / "table.vtlog").read_bytes() == save.read_bytes(),
-            "audit": audit.returncode,
-            "ticket_addresses": addresses,
-            "output": out[-1500:] if code else "",
-        }

@@ -1,18 +1,19 @@
-"""Two home networks behind NATs, and the internet between them, made of network namespaces
-without privilege and without a packet leaving this machine (for the tests of play across the
-internet):
+"""Home networks behind NATs, and the internet between them, made of network namespaces without
+privilege and without a packet leaving this machine (for the tests of play across the internet):
 
-    host  192.168.1.2 ── 192.168.1.1  home A's router  203.0.113.2 ──┐
-                                      (masquerade; UDP 7447 forwarded  203.0.113.1
-                                       to the host: the test's port    the internet
-                                       forward)                        198.51.100.1
-    guest 192.168.2.2 ── 192.168.2.1  home B's router  198.51.100.2 ──┘
-                                      (masquerade)
+    host     192.168.1.2 ── 192.168.1.1  home 1's router  203.0.113.2 ──┐
+                                         (masquerade; UDP 7447          │
+                                          forwarded to the host)        │
+    guest 1  192.168.2.2 ── 192.168.2.1  home 2's router  203.0.113.3 ──┼── 203.0.113.1
+                                         (masquerade)                   │   the internet
+    guest 2  192.168.3.2 ── 192.168.3.1  home 3's router  203.0.113.4 ──┘
+                                         (masquerade)
 
 ``unshare -rn`` makes a user namespace and the internet's network namespace; every other
 namespace is made inside the same user namespace (``unshare -n``) and joined to its neighbour by
-a veth pair. The routers forward and masquerade with nftables. A context manager: the namespaces
-go when it closes. :func:`nat_unavailable` says why they cannot be made here (None when they can).
+a veth pair (the routers' to the internet's bridge). The routers forward and masquerade with
+nftables. A context manager: the namespaces go when it closes. :func:`nat_unavailable` says why
+they cannot be made here (None when they can).
 """
 
 from __future__ import annotations
@@ -25,12 +26,10 @@ from pathlib import Path
 
 from tests.support.netns import Machine, TwoMachines
 
-HOST = "192.168.1.2"
-GUEST = "192.168.2.2"
 PUBLIC_A = "203.0.113.2"
-"""Home A's public address: the one in the host's ticket, with the forwarded port."""
+"""Home 1's public address: the one in the host's ticket, with the forwarded port."""
 FORWARDED = 7447
-"""The UDP port home A's router forwards to the host (the table's port)."""
+"""The UDP port home 1's router forwards to the host (the table's port)."""
 
 _ROUTER = "sysctl -qw net.ipv4.ip_forward=1"
 
@@ -49,14 +48,16 @@ def _nat(wan: str, forward: str = "") -> str:
 
 
 class HomeNetworks:
-    """The five namespaces of the module's drawing: ``internet``, ``router_a``, ``router_b``,
-    ``host`` and ``guest`` (each a :class:`~tests.support.netns.Machine`, its data directory under
-    ``data``). ``forward``: whether home A's router forwards UDP :data:`FORWARDED` to the host."""
+    """The namespaces of the module's drawing: ``internet``, and for each of ``homes`` homes a
+    router and a computer (``computers[0]`` the host's, the others the guests'; each a
+    :class:`~tests.support.netns.Machine`, its data directory under ``data``). Home 1's router
+    forwards UDP :data:`FORWARDED` to the host."""
 
-    def __init__(self, data: Path, forward: bool = True) -> None:
+    def __init__(self, data: Path, homes: int = 3) -> None:
         self.data = data
-        self.forward = forward
+        self.homes = homes
         self.machines: list[Machine] = []
+        self.computers: list[Machine] = []
 
     def _machine(self, prefix: list[str], name: str, address: str) -> Machine:
         machine = Machine(TwoMachines._keeper(prefix), address, self.data / name)
@@ -67,35 +68,44 @@ class HomeNetworks:
     def _sh(self, machine: Machine, script: str) -> None:
         subprocess.run(machine.command(["sh", "-c", script]), check=True, capture_output=True, timeout=20)
 
-    def _link(self, a: Machine, a_name: str, a_cidr: str, b: Machine, b_name: str, b_cidr: str) -> None:
+    def _link(self, a: Machine, a_name: str, b: Machine, b_name: str, b_cidr: str, a_cidr: str = "") -> None:
         self._sh(a, f"ip link add {a_name} type veth peer name {b_name} && ip link set {b_name} netns {b.pid}")
-        self._sh(a, f"ip addr add {a_cidr} dev {a_name} && ip link set {a_name} up")
+        self._sh(a, (f"ip addr add {a_cidr} dev {a_name} && " if a_cidr else "") + f"ip link set {a_name} up")
         self._sh(b, f"ip addr add {b_cidr} dev {b_name} && ip link set {b_name} up")
 
     def __enter__(self) -> HomeNetworks:
         try:
             net = self.internet = self._machine(["unshare", "-rn"], "internet", "203.0.113.1")
+            self._sh(net, f"ip link set lo up && ip link add wire type bridge && ip addr add 203.0.113.1/24 dev wire"
+                     f" && ip link set wire up && {_ROUTER}")  # fmt: skip
             inside = net.command(["unshare", "-n"])
-            ra = self.router_a = self._machine(inside, "router_a", PUBLIC_A)
-            rb = self.router_b = self._machine(inside, "router_b", "198.51.100.2")
-            host = self.host = self._machine(inside, "host", HOST)
-            guest = self.guest = self._machine(inside, "guest", GUEST)
-            for m in self.machines:
-                self._sh(m, "ip link set lo up")
-            self._link(net, "to_a", "203.0.113.1/24", ra, "wan", f"{PUBLIC_A}/24")
-            self._link(net, "to_b", "198.51.100.1/24", rb, "wan", "198.51.100.2/24")
-            self._link(ra, "lan", "192.168.1.1/24", host, "eth0", f"{HOST}/24")
-            self._link(rb, "lan", "192.168.2.1/24", guest, "eth0", f"{GUEST}/24")
-            self._sh(net, _ROUTER)
-            forward = f"iifname wan udp dport {FORWARDED} dnat to {HOST}:{FORWARDED}" if self.forward else ""
-            self._sh(ra, f"{_ROUTER} && ip route add default via 203.0.113.1 && {_nat('wan', forward)}")
-            self._sh(rb, f"{_ROUTER} && ip route add default via 198.51.100.1 && {_nat('wan')}")
-            self._sh(host, "ip route add default via 192.168.1.1")
-            self._sh(guest, "ip route add default via 192.168.2.1")
+            for i in range(1, self.homes + 1):
+                public, lan = f"203.0.113.{i + 1}", f"192.168.{i}"
+                router = self._machine(inside, f"router{i}", public)
+                computer = self._machine(inside, f"home{i}", f"{lan}.2")
+                self.computers.append(computer)
+                self._sh(router, "ip link set lo up")
+                self._sh(computer, "ip link set lo up")
+                self._link(net, f"to{i}", router, "wan", f"{public}/24")
+                self._sh(net, f"ip link set to{i} master wire")
+                self._link(router, "lan", computer, "eth0", f"{lan}.2/24", f"{lan}.1/24")
+                forward = f"iifname wan udp dport {FORWARDED} dnat to {lan}.2:{FORWARDED}" if i == 1 else ""
+                self._sh(router, f"{_ROUTER} && ip route add default via 203.0.113.1 && {_nat('wan', forward)}")
+                self._sh(computer, f"ip route add default via {lan}.1")
         except BaseException:
             self.close()
             raise
         return self
+
+    @property
+    def host(self) -> Machine:
+        """The host's computer, behind home 1's router and its port forward."""
+        return self.computers[0]
+
+    @property
+    def guests(self) -> list[Machine]:
+        """The guests' computers, each behind a NAT of its own."""
+        return self.computers[1:]
 
     def __exit__(self, *exc: object) -> None:
         self.close()
