@@ -1,4 +1,5 @@
-"""Play across the internet (``net.internet``, iroh): whole games by ticket between real processes,
+"""Play across the internet (``net.internet``, iroh): a whole Vampire Queen game and a VTES set-up
+by ticket between real processes,
 a guest killed and joining again, a host resumed with the same ticket, and a flood of
 connections held by the same caps and budget as TCP's. Every endpoint runs inside a network
 namespace the test makes, with relays and discovery off (iroh's port mapper probes the gateway
@@ -38,6 +39,14 @@ def test_a_vampire_queen_game_over_iroh_survives_a_guest_killed_and_a_host_resum
     assert facts["audit"] == 0, "vampire audit finds the log complete and every check passed"
     assert facts["entries"] > facts["rejoined_with"]
     assert facts["iroh_peers"] >= 4, "the host saw its guests as internet endpoints"
+
+
+def test_a_vtes_set_up_and_a_few_turns_over_iroh_between_processes(tmp_path):
+    _skip_without_namespace_or_iroh()
+    facts = run_internet("vtes_setup", tmp_path)
+    assert facts["prefixes"] == [True, True, True], "every guest's log is the host's, as far as it got"
+    assert {"key", "deck", "shuffle", "share", "move"} <= set(facts["kinds"]) and facts["moves"] >= 12
+    assert facts["audit"] == 2, "the audit finds no fault in the unfinished log"
 
 
 def test_a_flood_of_iroh_connections_is_held_by_the_caps_and_budget_of_tcp_ones(tmp_path):

@@ -12,6 +12,9 @@ then checks, as its last line of output.
   audit's exit status.
 - :func:`across_nats` (run from the test's process: it makes the namespaces): a host behind
   a NAT with a port forward, a guest behind another, a whole table by the ticket alone.
+- ``vtes_setup``: a headless VTES host and three bot guests by ticket: the deal of every crypt
+  and library and a few turns; then everyone stops. Facts: whether each guest's log is a prefix
+  of the host's, the audit's exit status, the moves made.
 - ``flood``: a host with small caps and its internet listener; one endpoint opens more
   connections than the per-address cap, and more endpoints than the unseated cap say hello as
   spectators. Facts: what the host held and refused.
@@ -125,6 +128,52 @@ def game(directory: Path) -> dict[str, Any]:
     except AssertionError as err:
         print(err, file=sys.stderr)
         raise
+    finally:
+        table.close()
+
+
+class VtesTable(InternetTable):
+    """A headless VTES host and its bot guests (the decks the game ships) by ticket."""
+
+    def start_host(self, resume: bool = False) -> None:
+        self.host = self._spawn(
+            ["host", "--headless", "--game", "vtes", "--bind", "127.0.0.1", "--port", str(self.port), "--save",
+             str(self.save), "--seats", str(SEATS), *QUICK, "--internet", *self.RELAY],
+            "host",
+        )  # fmt: skip
+
+    def moves(self) -> int:
+        from engine.protocol.log import read_log
+
+        try:
+            return sum(1 for e in read_log(self.save).entries if e.kind == "move") if self.save.exists() else 0
+        except Exception:
+            return 0
+
+
+def vtes_setup(directory: Path) -> dict[str, Any]:
+    from engine.protocol.log import read_log
+
+    table = VtesTable(directory)
+    try:
+        table.start_all()
+        done = [table.host, *table.clients]
+        table.wait_until(
+            lambda: table.moves() >= 12 or all(p is not None and p.poll() is not None for p in done),
+            600,
+            "the set-up and a few turns",
+        )
+        table.close()  # every peer stops where it is: each log is then a prefix of the host's
+        host = [e.id for e in read_log(table.save).entries]
+        prefixes = []
+        for i in range(SEATS):
+            held = [e.id for e in read_log(table.state(i) / "table.vtlog").entries]
+            prefixes.append(len(held) > 0 and held == host[: len(held)])
+        audit = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "audit", str(table.save)], cwd=ROOT, capture_output=True, timeout=300
+        )
+        kinds = sorted({e.kind for e in read_log(table.save).entries})
+        return {"prefixes": prefixes, "audit": audit.returncode, "moves": table.moves(), "kinds": kinds}
     finally:
         table.close()
 
@@ -255,6 +304,8 @@ def main(argv: list[str]) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     if name == "game":
         facts = game(directory)
+    elif name == "vtes_setup":
+        facts = vtes_setup(directory)
     elif name == "flood":
         facts = asyncio.run(flood(directory))
     else:

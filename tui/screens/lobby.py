@@ -83,6 +83,7 @@ class LobbyScreen(Screen[None]):
         self._gone_because = ""  # why the session ended, once it has: the lobby says it until the player leaves
         self._row_seats: list[int] = []  # the seat shown on each row
         self._name_told = False  # the seat's name, once it sits, if another seat had the one asked for
+        self._copied = False  # the command friends type was put on the clipboard
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -156,6 +157,11 @@ class LobbyScreen(Screen[None]):
                 f"You are joining the table at {address}." if address else "You are joining a table."
             )
         elif address:
+            if not self._copied:
+                # Also on the clipboard, where the terminal lets a program put it there (OSC 52):
+                # a ticket is long to copy by hand from a wrapped line.
+                self._copied = True
+                self.app.copy_to_clipboard(f"vampire join {address}")
             self.query_one("#lobby-address", Static).update(
                 Text.assemble(
                     "Friends join with:  ",
