@@ -1,7 +1,7 @@
 """Play across the internet (``net.internet``, iroh): a whole Vampire Queen game and a VTES set-up
-by ticket between real processes,
-a guest killed and joining again, a host resumed with the same ticket, and a flood of
-connections held by the same caps and budget as TCP's. Every endpoint runs inside a network
+by ticket between real processes, a guest killed and joining again, a host resumed with the same
+ticket, two guests and a host each behind a NAT, and a flood of connections held by the same caps
+and budget as TCP's. Every endpoint runs inside a network
 namespace the test makes, with relays and discovery off (iroh's port mapper probes the gateway
 and multicasts even then: nothing may leave this machine). Also: the base install and ``vampire
 --help`` without iroh, and where iroh is a dependency. ``scripts/test -k "iroh or internet"``
