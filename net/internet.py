@@ -390,13 +390,28 @@ class Transport(asyncio.Transport):
         with contextlib.suppress(Exception):
             self._connection.close(0, b"closed")
         if self._endpoint is not None:
-            asyncio.get_running_loop().create_task(_close_endpoint(self._endpoint))
+            _close_later(self._endpoint)
         self._protocol.connection_lost(exc)
+
+
+CLOSE_WAIT = 3.0
+"""Seconds an endpoint's close may wait for its connections to end gracefully (iroh's close waits
+for them: one half-open to an unreachable address would hold it for its idle time-out)."""
+
+_closing: set[asyncio.Task[None]] = set()
+"""Endpoints being closed in the background (a task is kept until it ends)."""
 
 
 async def _close_endpoint(endpoint: Any) -> None:
     with contextlib.suppress(Exception):
-        await endpoint.close()
+        await asyncio.wait_for(endpoint.close(), CLOSE_WAIT)
+
+
+def _close_later(endpoint: Any) -> None:
+    """Close ``endpoint`` in the background: a connection being given up returns at once."""
+    task = asyncio.get_running_loop().create_task(_close_endpoint(endpoint))
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
 
 
 def streams(
@@ -509,6 +524,11 @@ class Dialer:
         """How the open connection reaches the host ("direct, 12 ms"), None when none is open."""
         return None if self._connection is None else route_of(self._connection)
 
+    def connected(self) -> str:
+        """The sentence of the open connection: how it reaches the host."""
+        route = self.route()
+        return f"Connected through the internet ({route})." if route else "Connected through the internet."
+
     async def open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """Open one table connection to the host. Raises WireError ``closed`` with a sentence when
         the host cannot be reached, InternetError when iroh is not available."""
@@ -522,7 +542,7 @@ class Dialer:
             connection = await endpoint.connect(ticket.endpoint_addr(), ALPN)
             pair = await connection.accept_bi()
         except BaseException as err:
-            await _close_endpoint(endpoint)
+            _close_later(endpoint)
             if isinstance(err, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
                 raise
             raise WireError("closed", f"The table cannot be reached through the internet: {_said(err)}") from None

@@ -117,6 +117,10 @@ class Dialer(Protocol):
         """How the open connection reaches the host ("direct, 12 ms"), or None."""
         ...
 
+    def connected(self) -> str:
+        """The sentence of the open connection ("Connected through the internet (direct, 12 ms).")."""
+        ...
+
 
 class LinkPeer(Protocol):
     """What a :class:`HostLink` asks of the client it serves."""
@@ -226,9 +230,8 @@ class HostLink:
 
     def connected(self) -> str:
         """The sentence of a link welcomed and caught up: where it is connected, and how."""
-        route = self.dialer.route() if self.dialer is not None else None
-        if route is not None:
-            return f"Connected through the internet ({route})."
+        if self.dialer is not None:
+            return self.dialer.connected()
         return f"Connected to {self.address[0]}:{self.address[1]}."
 
     def send(self, message: WireMap) -> bool:

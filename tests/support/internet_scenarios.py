@@ -271,12 +271,32 @@ async def across_nats(directory: Path) -> dict[str, Any]:
         states = [guest.data / "guest" for guest in homes.guests]
 
         def join(state: Path) -> list[str]:
-            return [sys.executable, "-m", "tui.cli", "join", ticket, "--relay", "off", "--bot", "heuristic",
-                    "--state", str(state), *QUICK]  # fmt: skip
+            return [
+                sys.executable,
+                "-m",
+                "tui.cli",
+                "join",
+                ticket,
+                "--relay",
+                "off",
+                "--bot",
+                "heuristic",
+                "--state",
+                str(state),
+                *QUICK,
+            ]  # fmt: skip  (the bot prints every connection change)
 
-        runs = await asyncio.gather(
-            *(guest.run(join(state), timeout=300) for guest, state in zip(homes.guests, states, strict=True))
-        )
+        guests = [await guest.start(join(state)) for guest, state in zip(homes.guests, states, strict=True)]
+        outs = [asyncio.ensure_future(g.communicate()) for g in guests]
+        _, late = await asyncio.wait([*outs, rest], timeout=300, return_when=asyncio.ALL_COMPLETED)
+        if late:
+            for machine in homes.computers:
+                await machine.stop()
+            await asyncio.wait([*outs, rest], timeout=30)
+            told = [o.result()[0].decode(errors="replace")[-3000:] for o in outs if o.done()]
+            told += [rest.result().decode(errors="replace")[-3000:]] if rest.done() else []
+            raise AssertionError("the table across NATs did not end:\n" + "\n---\n".join(told))
+        runs = [(g.returncode, o.result()[0].decode(errors="replace")) for g, o in zip(guests, outs, strict=True)]
         said.append((await asyncio.wait_for(rest, 120)).decode(errors="replace"))
         await asyncio.wait_for(host.wait(), 60)
         audit = subprocess.run(
