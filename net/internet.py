@@ -495,6 +495,9 @@ class Listener:
         try:
             accepting = await asyncio.wait_for(incoming.accept(), self.handshake)
             connection = await asyncio.wait_for(accepting.connect(), self.handshake)
+            # The peer opens no stream of its own: none would be read, each would hold a window.
+            connection.set_max_concurrent_bi_streams(0)
+            connection.set_max_concurrent_uni_streams(0)
             pair = await connection.open_bi()
         except asyncio.CancelledError:
             raise
@@ -540,6 +543,7 @@ class Dialer:
         endpoint = await bind(self.relays)
         try:
             connection = await endpoint.connect(ticket.endpoint_addr(), ALPN)
+            connection.set_max_concurrent_uni_streams(0)  # the host opens one stream, the table's
             pair = await connection.accept_bi()
         except BaseException as err:
             _close_later(endpoint)

@@ -1,7 +1,7 @@
-"""Play across the internet (``net.internet``, iroh): a whole Vampire Queen game and a VTES set-up
-by ticket between real processes, a guest killed and joining again, a host resumed with the same
-ticket, two guests and a host each behind a NAT, and a flood of connections held by the same caps
-and budget as TCP's. Every endpoint runs inside a network
+"""Play across the internet (``net.internet``, iroh): a whole Vampire Queen game by ticket between
+real processes, a guest killed and joining again, a host resumed with the same ticket, and a
+flood of connections held by the same caps and budget as TCP's (the VTES set-up and the NATs are
+in test_internet_iroh_vtes.py and test_internet_nat.py, so the suite's workers share them). Every endpoint runs inside a network
 namespace the test makes, with relays and discovery off (iroh's port mapper probes the gateway
 and multicasts even then: nothing may leave this machine). Also: the base install and ``vampire
 --help`` without iroh, and where iroh is a dependency. ``scripts/test -k "iroh or internet"``
@@ -17,21 +17,13 @@ from pathlib import Path
 import pytest
 
 from net.internet import unavailable
-from tests.support.internet_scenarios import across_nats, run_internet
-from tests.support.nat import nat_unavailable
-from tests.support.netns import netns_unavailable
+from tests.support.internet_scenarios import run_internet, skip_without_namespace_or_iroh
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _skip_without_namespace_or_iroh() -> None:
-    why = netns_unavailable() or unavailable()
-    if why is not None:
-        pytest.skip(why + " The iroh tests run only inside a network namespace of their own.")
-
-
 def test_a_vampire_queen_game_over_iroh_survives_a_guest_killed_and_a_host_resumed_with_the_same_ticket(tmp_path):
-    _skip_without_namespace_or_iroh()
+    skip_without_namespace_or_iroh()
     facts = run_internet("game", tmp_path)
     first, second = facts["tickets"]
     assert first == second, "the resumed host listens as the same endpoint: the guests' ticket still holds"
@@ -41,37 +33,14 @@ def test_a_vampire_queen_game_over_iroh_survives_a_guest_killed_and_a_host_resum
     assert facts["iroh_peers"] >= 4, "the host saw its guests as internet endpoints"
 
 
-def test_a_vtes_set_up_and_a_few_turns_over_iroh_between_processes(tmp_path):
-    _skip_without_namespace_or_iroh()
-    facts = run_internet("vtes_setup", tmp_path)
-    assert facts["prefixes"] == [True, True, True], "every guest's log is the host's, as far as it got"
-    assert {"key", "deck", "shuffle", "share", "move"} <= set(facts["kinds"]) and facts["moves"] >= 12
-    assert facts["audit"] == 2, "the audit finds no fault in the unfinished log"
-
-
 def test_a_flood_of_iroh_connections_is_held_by_the_caps_and_budget_of_tcp_ones(tmp_path):
-    _skip_without_namespace_or_iroh()
+    skip_without_namespace_or_iroh()
     facts = run_internet("flood", tmp_path)
     assert facts["held_of_one_endpoint"] == 2, "one endpoint id is capped as one IP address is"
     assert facts["most_unseated"] <= facts["max_unseated"] == 3
     assert facts["byes_of_the_oldest"] == ["full", "full", "full"], "the oldest strangers made room"
     assert facts["refusals"] >= 5
     assert facts["peer_kinds"] == ["iroh"]
-
-
-async def test_two_guests_each_behind_a_nat_play_a_table_hosted_behind_a_third_with_the_ticket_alone_over_the_internet(
-    tmp_path,
-):
-    why = nat_unavailable() or unavailable()
-    if why is not None:
-        pytest.skip(why + " The iroh tests run only inside network namespaces of their own.")
-    facts = await across_nats(tmp_path)
-    assert facts["guest_exits"] == [0, 0] and facts["host_exit"] == 0, facts["output"]
-    assert facts["same_logs"] == [True, True], "every guest holds the host's log byte for byte"
-    assert facts["audit"] == 0
-    assert "203.0.113.2:7447" in facts["ticket_addresses"], "the ticket names the forwarded public address"
-    for lines in facts["connected"]:
-        assert lines and all("direct" in line for line in lines), facts["connected"]
 
 
 NO_IROH = """

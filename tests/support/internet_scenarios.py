@@ -36,6 +36,19 @@ from tests.functional.test_net_processes import QUICK, ROOT, SEATS, BotTable
 TICKET = re.compile(r"vampire join (endpoint[a-z0-9]+)")
 
 
+def skip_without_namespace_or_iroh() -> None:
+    """Skip the test, with a sentence, where no network namespace can be made or iroh is missing:
+    an iroh endpoint runs only inside a namespace of its own."""
+    import pytest
+
+    from net.internet import unavailable
+    from tests.support.netns import netns_unavailable
+
+    why = netns_unavailable() or unavailable()
+    if why is not None:
+        pytest.skip(why + " The iroh tests run only inside a network namespace of their own.")
+
+
 def netns_command(args: list[str]) -> list[str]:
     """``args`` run in a fresh user and network namespace whose only interface is its loopback."""
     return ["unshare", "-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "netns", *args]
