@@ -106,13 +106,22 @@ async def _move_latency(rounds: int = 2, seed: int = 1) -> dict[str, Any]:
     }
 
 
-async def _processes(rounds: int = 2) -> dict[str, Any]:
+async def _processes(rounds: int = 2, internet: bool = False) -> dict[str, Any]:
     """One game between 4 ``vampire join --bot`` processes and a host in this process; each peer
-    traces the wall-clock time it sends and folds each entry (``--trace``)."""
+    traces the wall-clock time it sends and folds each entry (``--trace``). ``internet``: the
+    peers join by the host's ticket (``net.internet``, relays off: run inside a network namespace,
+    ``bench.internet``) instead of its TCP address."""
     from net.events import Folded
 
     host = _host(4, rounds)
     await host.start("127.0.0.1", 0)
+    target, listener = [f"127.0.0.1:{host.port}"], None
+    if internet:
+        from net.internet import Listener, Relays
+
+        listener = Listener(host.serve_stream, os.urandom(32), Relays(off=True))
+        await listener.start(0, "127.0.0.1")
+        target = [listener.ticket, "--relay", "off"]
     marks: dict[str, float] = {}
 
     def on_entry(_event: Folded) -> None:
@@ -139,7 +148,7 @@ async def _processes(rounds: int = 2) -> dict[str, Any]:
                             "-m",
                             "tui.cli",
                             "join",
-                            f"127.0.0.1:{host.port}",
+                            *target,
                             "--bot",
                             "heuristic",
                             "--state",
@@ -167,6 +176,8 @@ async def _processes(rounds: int = 2) -> dict[str, Any]:
                     p.kill()
                     p.wait(10)
             await host.close()
+            if listener is not None:
+                await listener.close()
         sent: dict[str, int] = {}
         folds: dict[str, list[int]] = {}
         for path in traces:

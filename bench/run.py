@@ -21,6 +21,11 @@
   seconds ``result_cpu_s``;
 - ``net`` (when the network layer provides it): move latency over loopback and a deal between
   separate processes;
+- ``internet``: play across the internet (iroh) beside TCP, inside a network namespace of its
+  own, relays off (:mod:`bench.internet`): ``move_latency_ms`` of a 4-process Vampire Queen game
+  over each, and ``catch_up_1mb``: a 1 MiB catch-up to 1 and to 8 guests (wall milliseconds, and
+  the longest the host's loop was held, in its thread's CPU milliseconds); ``{"skipped": why}``
+  where namespaces or iroh are missing;
 - ``deck_v2``: version 2's deck (bench.deck): 4- and 8-seat deals between processes over TCP (with
   each deal's critical path), and prove/verify of one shuffle of 108 and 90 cards;
 - ``between_rounds_s``: Vampire Queen, 4 bot processes and a host over TCP, from the last card of
@@ -220,6 +225,7 @@ SECTIONS = (
     "result_s",
     "queen",
     "net",
+    "internet",
     "deck_v2",
     "between_rounds_s",
     "first_turn",
@@ -286,6 +292,10 @@ def main(argv: list[str] | None = None) -> int:
             pass
         else:
             out["net"] = bench_net.run()
+    if "internet" in only:
+        from bench import internet as bench_internet
+
+        out["internet"] = bench_internet.run()
     from bench import deck as bench_deck
 
     if "deck_v2" in only:

@@ -234,11 +234,13 @@ class FrameRate:
 
 def is_loopback(ip: str) -> bool:
     """Whether ``ip`` (as asyncio gives a peer's address) is a loopback address (IPv4-mapped
-    IPv6 included). Anything that is not an IP address (a Unix socket's name) counts as local."""
+    IPv6 included). A transport's peer name (``scheme:id``, an internet endpoint's
+    ``iroh:<endpoint id>``) is a remote peer, capped per name as an address is; anything else
+    that is not an IP address (a Unix socket's name) counts as local."""
     try:
         address = ipaddress.ip_address(ip.split("%", 1)[0])
     except ValueError:
-        return True
+        return ":" not in ip
     mapped = getattr(address, "ipv4_mapped", None)
     return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
 

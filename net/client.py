@@ -33,7 +33,7 @@ from net.driver import BotFactory, Hooks, IntentKind, Liveness, MaySit, SeatDriv
 from net.errors import ClientError, HostRefused
 from net.events import Backoff, Finished, LinkState, Listeners, Silent, Timeouts
 from net.lan import multicast_interface, multicast_off
-from net.link import HostLink, parse_address
+from net.link import Dialer, HostLink, parse_address
 from net.messages import (
     DEFAULT_PORT,
     Accepted,
@@ -88,7 +88,8 @@ class Client:
     (multicast, :class:`~net.seen.SeenMulticast`; never when ``VAMPIRE_NO_DISCOVERY`` is set);
     ``silent_after``: seconds a seated player's signed seen report may stay behind this peer's
     head before it is named silent (:class:`~net.events.Silent`); ``pin``: the host key and table
-    id (or None) a LAN announcement named, checked against the challenge (PROTOCOL.md 9).
+    id (or None) a LAN announcement named, checked against the challenge (PROTOCOL.md 9);
+    ``dialer``: how to reach the host when not by TCP to ``address`` (:class:`~net.link.Dialer`).
 
     Events go to :attr:`listeners` (:data:`net.events.Event`); :attr:`finished` is set when the
     table is over for this peer or the client stopped for good (:attr:`failure` then says why).
@@ -114,6 +115,7 @@ class Client:
         lan: bool = False,
         silent_after: float = SILENT_AFTER,
         pin: tuple[bytes, bytes | None] | None = None,
+        dialer: Dialer | None = None,
     ) -> None:
         if role not in ("player", "spectator"):
             raise ClientError(f"A peer is a player or a spectator, not a {role}.")
@@ -141,7 +143,7 @@ class Client:
             on_fork=self._after_fork,
             trace=hooks.trace,
         )
-        self.link = HostLink(address, self, self.listeners, timeouts=timeouts, backoff=backoff)
+        self.link = HostLink(address, self, self.listeners, timeouts=timeouts, backoff=backoff, dialer=dialer)
         self.driver = SeatDriver(self.replica, self, self.listeners, seating=seating, liveness=liveness, hooks=hooks)
         self._tasks: list[asyncio.Task[None]] = []
         self._checks: set[asyncio.Task[None]] = set()
@@ -508,8 +510,7 @@ class Client:
 
     def _caught_up_check(self) -> None:
         if self.replica.catch_up():
-            host, port = self.link.address
-            self.link.set_state(LinkState.CONNECTED, f"Connected to {host}:{port}.")
+            self.link.set_state(LinkState.CONNECTED, self.link.connected())
             self._after_change()
 
     def _after_change(self) -> None:

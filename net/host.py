@@ -323,6 +323,23 @@ class Host:
             self._forget(peer)
             self._tasks.discard(task)
 
+    async def serve_stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve one connection another transport opened (the internet's:
+        :class:`net.internet.Listener`) as one of the TCP listener's: the same caps, handshake and
+        budgets. Its peer name (``writer.get_extra_info("peername")``) is what the caps count per
+        address."""
+        await self._accept(reader, writer)
+
+    def routes(self) -> dict[bytes, str]:
+        """How each connected player's connection reaches the host, by public key, for those whose
+        transport says ("direct, 12 ms", "relayed, 80 ms": the internet's); a TCP one says nothing."""
+        found: dict[bytes, str] = {}
+        for p in self.peers:
+            route = p.outbox.writer.get_extra_info("route") if p.role == "player" and p.synced else None
+            if isinstance(route, str):
+                found[p.key] = route
+        return found
+
     def _forget(self, peer: Peer) -> None:
         peer.gone = True
         if peer in self.peers:

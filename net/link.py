@@ -101,6 +101,27 @@ def _first(group: BaseExceptionGroup[OSError]) -> OSError:
     return first if isinstance(first, OSError) else _first(first)
 
 
+class Dialer(Protocol):
+    """Another way than TCP to reach the host (the internet's: :class:`net.internet.Dialer`)."""
+
+    @property
+    def connecting(self) -> str:
+        """What a player reads while the link opens ("Connecting through the internet…")."""
+        ...
+
+    async def open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """One new connection to the host. Raises WireError when it cannot be opened."""
+        ...
+
+    def route(self) -> str | None:
+        """How the open connection reaches the host ("direct, 12 ms"), or None."""
+        ...
+
+    def connected(self) -> str:
+        """The sentence of the open connection ("Connected through the internet (direct, 12 ms).")."""
+        ...
+
+
 class LinkPeer(Protocol):
     """What a :class:`HostLink` asks of the client it serves."""
 
@@ -169,7 +190,8 @@ class HostLink:
 
     ``timeouts`` and ``backoff``: see :mod:`net.events`; ``listeners`` gets a
     :class:`~net.events.Connection` at every change of :attr:`state` and a
-    :class:`~net.events.Presence` when the players the host relays change.
+    :class:`~net.events.Presence` when the players the host relays change. ``dialer``: opens
+    each connection instead of TCP to ``address`` (:class:`Dialer`).
     """
 
     def __init__(
@@ -181,8 +203,10 @@ class HostLink:
         timeouts: Timeouts = Timeouts(),
         backoff: Backoff = Backoff(),
         rng: random.Random | None = None,
+        dialer: Dialer | None = None,
     ) -> None:
         self.address = address
+        self.dialer = dialer
         self.peer = peer
         self.listeners = listeners
         self.timeouts = timeouts
@@ -203,6 +227,12 @@ class HostLink:
         try; ``cause``: why a ``disconnected`` link went down)."""
         self.state = state
         self.listeners.emit(Connection(state, detail, retry, cause))
+
+    def connected(self) -> str:
+        """The sentence of a link welcomed and caught up: where it is connected, and how."""
+        if self.dialer is not None:
+            return self.dialer.connected()
+        return f"Connected to {self.address[0]}:{self.address[1]}."
 
     def send(self, message: WireMap) -> bool:
         """Queue ``message`` on the open connection. False when there is none or it is full."""
@@ -279,8 +309,12 @@ class HostLink:
 
     async def _connect_once(self) -> None:
         host, port = self.address
-        self.set_state(LinkState.CONNECTING, f"Connecting to {host}:{port}.")
-        reader, writer = await asyncio.wait_for(open_stream(host, port), self.timeouts.connect)
+        if self.dialer is not None:
+            self.set_state(LinkState.CONNECTING, self.dialer.connecting)
+            reader, writer = await asyncio.wait_for(self.dialer.open(), self.timeouts.connect)
+        else:
+            self.set_state(LinkState.CONNECTING, f"Connecting to {host}:{port}.")
+            reader, writer = await asyncio.wait_for(open_stream(host, port), self.timeouts.connect)
         outbox = Outbox(
             writer, max_queued=self.timeouts.max_queued, write_timeout=self.timeouts.write, on_fail=lambda c, r: None
         )

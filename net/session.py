@@ -26,6 +26,7 @@ from net.client import Client
 from net.driver import BotFactory, Liveness, MaySit, Seating
 from net.errors import ClientError
 from net.events import Backoff, Event, LinkState, Timeouts
+from net.link import Dialer
 from net.store import Store
 
 
@@ -69,13 +70,15 @@ class Session:
         facts: Mapping[str, str] | None = None,
         lan: bool = False,
         pin: tuple[bytes, bytes | None] | None = None,
+        dialer: Dialer | None = None,
     ) -> Session:
         """A session for ``key`` at the host ``address`` (host, port); call :meth:`start` next.
         ``store`` defaults to one log and secrets file per table in the user's data directory;
         ``bot``, ``brought``, ``may_sit``, ``facts``: see :class:`~net.driver.Seating`; ``stall_after``,
         ``abandon_after``: see :class:`~net.driver.Liveness`; ``lan``: also exchange seen reports
         directly on the LAN; ``pin``: the host key and table id a LAN announcement named (see
-        :class:`~net.client.Client`)."""
+        :class:`~net.client.Client`); ``dialer``: how to reach the host other than by TCP
+        (:class:`~net.link.Dialer`)."""
         client = Client(
             address,
             key,
@@ -90,6 +93,7 @@ class Session:
             stop_when_over=False,
             lan=lan,
             pin=pin,
+            dialer=dialer,
         )
         return cls(client)
 

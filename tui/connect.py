@@ -71,6 +71,8 @@ class NetSession:
         self.is_host = is_host
         self.address = address
         self.connected_keys: frozenset[bytes] | None = None
+        self.connecting: str | None = None
+        """What the link says while it opens, once it has tried (the network layer's sentence)."""
         self.can_remove_bots = True
         self._host = host
         self._net: Any = None
@@ -105,6 +107,18 @@ class NetSession:
             self._players(tuple(self._host.players_connected()), self._host.table)  # the baseline: no news
             self._host_unsub = self._host.listeners.subscribe(self._from_host)
 
+    @property
+    def routes(self) -> dict[bytes, str]:
+        """How seats' connections reach the host, by public key, where their transport says
+        ("direct, 12 ms", "relayed, 80 ms": across the internet): the host's guests, for a host;
+        a guest's own, for a guest."""
+        if self._host is not None:
+            routes: dict[bytes, str] = self._host.routes()
+            return routes
+        link = self._net.client.link if self._net is not None else None
+        route = link.dialer.route() if link is not None and link.dialer is not None else None
+        return {self._net.client.public: route} if route else {}
+
     def _emit(self, event: Any) -> None:
         if isinstance(event, SeatRefused) and event.reason is SeatRefusal.NEEDS_KIT:
             self.needs_kit = True  # the lobby offers the game's chooser (FrontEnd.lobby_kit)
@@ -113,6 +127,8 @@ class NetSession:
                 self._players(event.keys, self.table)
             return
         if isinstance(event, Connection):
+            if event.state == LinkState.CONNECTING:
+                self.connecting = event.detail  # the transport's words ("Connecting through the internet…")
             if self._fails_start(event):
                 return  # start() raises with this sentence: the screen that waits on it goes
             event = self._link.event(event)
@@ -463,6 +479,7 @@ class HostedTable(NetSession):
         super().__init__(spec.name, is_host=True)
         self.spec = spec
         self._announcer: Any = None  # the table's LAN announcement (net.discovery), while open
+        self._listener: Any = None  # its listener across the internet (net.internet), while open
 
     async def start(self) -> None:
         from engine.identities import load_identity
@@ -498,6 +515,11 @@ class HostedTable(NetSession):
         self.bots_dir = bots_dir_of(save)
         self.address = share_address(host)
         self._announcer = await announce_host(host, self.address.rsplit(":", 1)[0])  # None: discovery is off
+        if self.spec.internet:
+            from net.internet import Relays, listen_for_table
+
+            self._listener = await listen_for_table(host.serve_stream, save, Relays(), host.port, bind)
+            self.address = self._listener.ticket  # what friends across the internet type
         self.announced = self._announcer is not None  # the lobby says how friends find the table
         session = Session.connect(
             ("127.0.0.1" if bind in WILDCARDS else bind, host.port),
@@ -526,6 +548,9 @@ class HostedTable(NetSession):
         if self._host is not None:
             await self._host.close()
             self._host = None
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
 
 
 WILDCARDS = ("", "0.0.0.0", "::", "::0")
@@ -590,9 +615,11 @@ class NetFactory:
         from engine.identities import load_identity
         from engine.kits import profile_facts
         from net.client import parse_address
+        from net.internet import Dialer, check_ticket, is_ticket
         from net.session import Session
 
-        address = parse_address(spec.address)
+        dialer = Dialer(check_ticket(spec.address)) if is_ticket(spec.address) else None
+        address = (dialer.ticket, 0) if dialer is not None else parse_address(spec.address)
         session = Session.connect(
             address,
             load_identity(spec.name),
@@ -600,10 +627,11 @@ class NetFactory:
             games=_games(),
             may_sit=_why_no_seat,
             facts=profile_facts(spec.name),  # the table's game takes those it knows
-            lan=True,
+            lan=dialer is None,
             pin=spec.pin,
+            dialer=dialer,
         )
-        return wrap_session(session)
+        return wrap_session(session, address=dialer.ticket if dialer is not None else None)
 
 
 __all__ = [

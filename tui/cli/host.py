@@ -54,6 +54,7 @@ async def run_host(args: argparse.Namespace) -> int:
         raise VampireError(f"The port {args.port} is not between 0 and 65535.")
     if not args.headless and (why := _may_sit(args.game)):
         raise VampireError(why)
+    relays = _internet(args)
     timeouts, backoff = _timeouts(args)
     profile = args.name or login_name()
     host_key = load_identity(f"{profile}-host")
@@ -132,6 +133,8 @@ async def run_host(args: argparse.Namespace) -> int:
     say(f"Table open: {t.rules.title}, {t.nseats} seats, log file {save}")
     say(f"Give your friends this address: {shown}:{host.port}   (vampire join {shown}:{host.port})")
     say(f"Host key fingerprint {short_fingerprint(host.sequencer.public)}")
+    listener = await _listen_internet(host, save, relays, args.bind, say) if relays is not None else None
+    share = listener.ticket if listener is not None else f"{shown}:{host.port}"
     announcer = await _announce(host, shown, args.no_announce, say)
     address = ("127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind, host.port)
     clients: list[Client] = []
@@ -177,7 +180,7 @@ async def run_host(args: argparse.Namespace) -> int:
             status = await _front_end(
                 session,
                 host=host,
-                address=f"{shown}:{host.port}",
+                address=share,
                 bots=[(c, lv) for c, lv, _ in levels_of],
                 bots_dir=_bots_dir(save),  # bots the lobby adds come back with --resume too
             )
@@ -187,7 +190,7 @@ async def run_host(args: argparse.Namespace) -> int:
             if host.finished.is_set():
                 await serve_table(host, grace=5.0)
             else:
-                back = host_resume_command(save, args.bind, host.port, profile)
+                back = host_resume_command(save, args.bind, host.port, profile) + _internet_flags(args)
                 say(f"You left the table; it is saved in {save}. Bring it back: {back}")
     finally:
         if seating is not None:
@@ -197,9 +200,58 @@ async def run_host(args: argparse.Namespace) -> int:
         for c in clients:
             await c.stop("The host is closing.")
         await host.close()
+        if listener is not None:
+            await listener.close()
     if args.headless and host.table.fault is None and not host.table.ended:
         return 1
     return status  # with a screen: 0 when the table ended or its host chose to quit
+
+
+def _internet(args: argparse.Namespace) -> Any:
+    """The relays of ``--internet`` (``--relay``, ``--forwarded``: a ``net.internet.Relays``), None
+    without it. Raises VampireError with a sentence where play across the internet is not
+    available, or for a relay or forward given without ``--internet``."""
+    if not args.internet:
+        if args.relay or args.forwarded:
+            raise VampireError("--relay and --forwarded are for a table across the internet: add --internet.")
+        return None
+    from net.internet import Relays, unavailable
+
+    why = unavailable()
+    if why is not None:
+        raise VampireError(why)
+    return Relays.parse(args.relay, args.forwarded)
+
+
+def _internet_flags(args: argparse.Namespace) -> str:
+    """The options that open the table across the internet again, for the command that resumes it."""
+    import shlex
+
+    if not args.internet:
+        return ""
+    flags = " --internet"
+    if args.relay:
+        flags += f" --relay {shlex.quote(args.relay)}"
+    if args.forwarded:
+        flags += f" --forwarded {shlex.quote(args.forwarded)}"
+    return flags
+
+
+async def _listen_internet(host: Host, save: Path, relays: Any, bind: str, say: Callable[[str], None]) -> Any:
+    """Take connections to ``host`` across the internet too, on UDP at the table's port, as the
+    endpoint whose key is kept beside the log ``save`` (so ``--resume`` keeps the ticket); says the
+    ticket. Returns the listener (close it)."""
+    from net.internet import listen_for_table
+
+    try:
+        listener = await listen_for_table(host.serve_stream, save, relays, host.port, bind, host.timeouts.hello)
+    except VampireError:
+        await host.close()
+        raise
+    relay = "no relay" if relays.off else (relays.url or "n0's public relays")
+    say(f"Friends across the internet join with this ticket (UDP port {host.port}, {relay}):")
+    say(f"vampire join {listener.ticket}")
+    return listener
 
 
 def _host_deck(path: str, game: str, rules: Mapping[str, Any], say: Callable[[str], None]) -> Any:

@@ -124,7 +124,13 @@ async def run_join(args: argparse.Namespace) -> int:
     if args.list and args.address:
         raise VampireError("--list lists the tables heard on the LAN: give it no address.")
     pin = None
-    if args.address:
+    dialer = None
+    if args.address and _is_ticket(args.address):
+        dialer = _dialer(args)
+        address = (dialer.ticket, 0)
+    elif args.relay:
+        raise VampireError("--relay is for a table across the internet: join it with its ticket.")
+    elif args.address:
         address = parse_address(args.address)
     else:
         heard, status = await _choose_table(args, say)
@@ -183,13 +189,15 @@ async def run_join(args: argparse.Namespace) -> int:
         ),
         stop_when_over=True,
         hooks=Hooks(before_submit=crash_before(crash) if crash else None, trace=trace),
-        lan=True,
+        lan=dialer is None,
         pin=pin,
+        dialer=dialer,
     )
     if deck is not None:  # checked as the table's rules read it, once the host has named them
         deck.options = lambda: client.table.options if client.table is not None else None
+    where = "a table through the internet" if dialer is not None else f"{address[0]}:{address[1]}"
     say(
-        f"Joining {address[0]}:{address[1]} as {name} ({short_fingerprint(client.public)})"
+        f"Joining {where} as {name} ({short_fingerprint(client.public)})"
         f"{''.join(f', {known_facts()[k].label} {v}' for k, v in facts.items()) if not args.spectate else ''}"
         f"{', watching' if args.spectate else ''}."
     )
@@ -203,7 +211,7 @@ async def run_join(args: argparse.Namespace) -> int:
         await client.stop()
         status = 0
     else:
-        status = await _front_end(Session(client))
+        status = await _front_end(Session(client), address=dialer.ticket if dialer is not None else None)
     t = client.table
     if client.log_path is not None:
         say(f"This peer's log: {client.log_path}")
@@ -212,6 +220,24 @@ async def run_join(args: argparse.Namespace) -> int:
     if (args.bot or (args.spectate and args.text)) and not (t.ended or t.phase == "stopped"):
         return 1  # a feed without a screen ends with the table; a spectator's screen, as its person chose
     return status  # a person's screen: 0 when the table ended or the player chose to quit
+
+
+def _is_ticket(text: str) -> bool:
+    from net.internet import is_ticket
+
+    return is_ticket(text)
+
+
+def _dialer(args: argparse.Namespace) -> Any:
+    """The ``net.internet.Dialer`` of ``vampire join TICKET`` (``--relay``). Raises VampireError
+    with a sentence where play across the internet is not available, or for a ticket that cannot
+    be read."""
+    from net.internet import Dialer, Relays, check_ticket, unavailable
+
+    why = unavailable()
+    if why is not None:
+        raise VampireError(why)
+    return Dialer(check_ticket(args.address), Relays.parse(args.relay))
 
 
 def _bot_bringing(level: str, rng: random.Random, deck: DeckFile | None) -> Callable[[str], Any]:

@@ -24,6 +24,17 @@ def _hidden(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backoff-max", type=float, default=None, help=argparse.SUPPRESS)
 
 
+def internet_options(parser: argparse.ArgumentParser) -> None:
+    """``--relay``: the relay of a table across the internet (``vampire host --internet``, ``vampire
+    join TICKET``)."""
+    parser.add_argument(
+        "--relay",
+        metavar="URL|off",
+        help="across the internet: the relay to use when no direct path is found (default: n0's public "
+        "relays); off: none, and no lookup either (direct addresses only)",
+    )
+
+
 DISTRIBUTION = "vampire-table"
 """The installed distribution whose version ``vampire --version`` prints."""
 
@@ -155,6 +166,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not announce the table on the LAN (also off when VAMPIRE_NO_DISCOVERY=1 is set)",
     )
+    host.add_argument(
+        "--internet",
+        action="store_true",
+        help="also take friends across the internet (through their routers, no set-up): the lobby shows a "
+        "ticket they join with; --resume keeps it",
+    )
+    internet_options(host)
+    host.add_argument(
+        "--forwarded",
+        metavar="IP:PORT",
+        help="with --internet: the public address and UDP port your router forwards to this computer's "
+        "--port, written into the ticket",
+    )
     fact_options(host)
     rule_option(host)
     _hidden(host)
@@ -163,9 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="take a seat at a table on the LAN")
     join.add_argument(
         "address",
-        metavar="HOST[:PORT]",
+        metavar="HOST[:PORT]|TICKET",
         nargs="?",
-        help="the host's address; without it, the tables announced on the LAN are listed to choose from "
+        help="the host's address, or the ticket of a table across the internet; without it, the tables announced on the LAN are listed to choose from "
         "(--bot and --spectate take the only one, and exit 2 when there are several)",
     )
     join.add_argument(
@@ -183,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")
     join.add_argument("--quiet", action="store_true", help="print connection changes and the end only")
+    internet_options(join)
     join.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)
     _hidden(join)
     join.set_defaults(func=cmd_join)

@@ -59,7 +59,7 @@ async def _front_end(
     import tui
 
     if host is None:
-        return int(await tui.run_session(session) or 0)
+        return int(await tui.run_session(session, address=address) or 0)
     return int(await tui.run_session(session, host=host, address=address, bots=list(bots), bots_dir=bots_dir) or 0)
 
 

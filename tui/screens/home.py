@@ -205,19 +205,27 @@ class HomeScreen(Screen[None]):
                     yield Button("Play", id="play-go", variant="primary")
                     yield OptionList(id="play-recent", classes="recent")  # games quit before their end
                 with Vertical(id="host", classes="form"):
-                    yield Static("Open a table on the LAN; friends join at its address.", classes="form-help")
+                    yield Static(
+                        "Open a table; friends join at its address (on the LAN) or with its ticket.",
+                        classes="form-help",
+                    )
                     yield _row("Your name", Input(self.player_name, id="host-name", max_length=32))
                     yield from self._game_choice("host")
                     yield from self._game_rows("host", self.fronts[0])
                     places = listen_choices()
                     yield _row("Listen on", _select(places, places[0][1], "host-bind"))
                     yield _row("Port", Input(str(DEFAULT_PORT), id="host-port", type="integer", max_length=5))
+                    reach = [("join on the LAN", False), ("join on the LAN or across the internet", True)]
+                    yield _row("Friends", _select(reach, False, "host-internet"))
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
                     yield Static(
-                        "Take a seat at a friend's table: type its address, or pick it below.", classes="form-help"
+                        "Take a seat at a friend's table: type its address (or paste its ticket), or pick it below.",
+                        classes="form-help",
                     )
-                    yield _row("Address", Input(placeholder=f"192.168.1.5:{DEFAULT_PORT}", id="join-address"))
+                    yield _row(
+                        "Address", Input(placeholder=f"192.168.1.5:{DEFAULT_PORT} or a ticket", id="join-address")
+                    )
                     yield _row("Your name", Input(self.player_name, id="join-name", max_length=32))
                     yield Button("Join", id="join-go", variant="primary")
                     yield OptionList(id="join-heard")
@@ -413,7 +421,8 @@ class HomeScreen(Screen[None]):
                 front = self._front("host")
                 seats = self._field_value("#host-seats")
                 bind = str(self._field_value("#host-bind"))
-                hosting = HostSpec(name, seats, (), self._options("host"), port, front.name, bind)
+                internet = bool(self._field_value("#host-internet"))
+                hosting = HostSpec(name, seats, (), self._options("host"), port, front.name, bind, internet)
                 app.open_host(hosting)  # type: ignore[attr-defined]
             elif which == "join":
                 address = self._field_value("#join-address").strip()

@@ -83,6 +83,7 @@ class LobbyScreen(Screen[None]):
         self._gone_because = ""  # why the session ended, once it has: the lobby says it until the player leaves
         self._row_seats: list[int] = []  # the seat shown on each row
         self._name_told = False  # the seat's name, once it sits, if another seat had the one asked for
+        self._copied = False  # the command friends type was put on the clipboard
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -156,6 +157,11 @@ class LobbyScreen(Screen[None]):
                 f"You are joining the table at {address}." if address else "You are joining a table."
             )
         elif address:
+            if not self._copied:
+                # Also on the clipboard, where the terminal lets a program put it there (OSC 52):
+                # a ticket is long to copy by hand from a wrapped line.
+                self._copied = True
+                self.app.copy_to_clipboard(f"vampire join {address}")
             self.query_one("#lobby-address", Static).update(
                 Text.assemble(
                     "Friends join with:  ",
@@ -194,6 +200,9 @@ class LobbyScreen(Screen[None]):
                 present = getattr(session, "connected_keys", None)
                 missing = present is not None and rec.key not in present and i != session.seat
                 ready = "away" if missing and time.monotonic() - first > 12 else "✓ ready"
+                # How the seat reaches the host, where its transport says ("direct, 12 ms").
+                if ready != "away" and (route := (getattr(session, "routes", None) or {}).get(rec.key)):
+                    ready = f"✓ {route}"
                 # Two seats of one name (a guest who took a bot's name) read apart by their seat.
                 name = rec.name if counts[rec.name] < 2 else f"{rec.name} (seat {i})"
                 grid.add_row(str(i), name, short_fingerprint(rec.key), ", ".join(who), ready)
@@ -259,6 +268,8 @@ class LobbyScreen(Screen[None]):
         if not session.is_host and self._link_problem:
             return self._link_text()
         if table.nseats == 0:
+            if not session.is_host and (connecting := getattr(session, "connecting", None)):
+                return str(connecting)
             return (
                 f"Connecting to the table at {session.address}…"
                 if not session.is_host and session.address
