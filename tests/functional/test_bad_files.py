@@ -109,3 +109,18 @@ def test_deck_refuses_what_is_not_a_regular_file(tmp_path, kind):
     code, out, _ = run(tmp_path, "deck", str(path))
     assert code != 0 and "Traceback" not in out, out
     assert "not a regular file" in out and path.name in out, out
+
+
+@pytest.mark.parametrize("kind", ["text", "folder"])
+def test_host_save_refuses_a_file_that_is_no_log_in_a_sentence(tmp_path, kind):
+    path = tmp_path / "notes.txt"
+    if kind == "text":
+        path.write_text("my shopping list\n")
+    else:
+        path.mkdir()
+    code, out, _ = run(
+        tmp_path, "host", "--headless", "--game", "queen", "--bind", "127.0.0.1", "--port", "0", "--save", str(path)
+    )
+    assert code != 0 and "Traceback" not in out and str(path) in out, out
+    assert ("not a vampire-table log file" if kind == "text" else "not a regular file") in out, out
+    assert kind != "text" or path.read_text() == "my shopping list\n"
