@@ -508,9 +508,8 @@ class Host:
             mine = Head(t.table_id, hello.last, t.entries[hello.last].id, self.sequencer.heads[hello.last])
         peer.outbox.send(Welcome(t.table_id, self.sequencer.public, self.head_on_wire(), head_to_wire(mine)).to_map())
         start = 0 if hello.last is None else hello.last + 1
-        self._send_run(peer, start)
         peer.batched = kind != "seated"
-        peer.synced = True  # in the same step as the catch-up: no entry is missed
+        self._send_run(peer, start)
         self._presence_changed()
         self._say(f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entries.")
         return True
@@ -524,7 +523,10 @@ class Host:
         return min(self.timeouts.max_queued, self.admission.strangers.strangers.queue)
 
     def _send_run(self, peer: Peer, start: int) -> None:
-        self.catch_up.send(peer.outbox, self.table.entries, self.sequencer.heads, start)
+        def caught_up() -> None:
+            peer.synced = True  # in the same step as the catch-up's last frame: no entry is missed
+
+        self.catch_up.send(peer.outbox, self.table.entries, self.sequencer.heads, start, caught_up)
 
     def _seated(self) -> list[Peer]:
         seated = {s.key for s in self.table.seats}

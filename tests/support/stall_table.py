@@ -108,6 +108,8 @@ def stall_table(
     try:
         staller = spawn(staller_args, "staller")
         decks = sorted(DECKS.glob("*.txt"))
+        if window == "referendum":  # decks of political actions, so referendums are called
+            decks = [DECKS / "usurper_high_council.txt", DECKS / "malkavian_politics.txt"] * 2
         bots = []
         for i in range(3):
             votes = 1e9 if accomplice and i == 2 else vote_after
