@@ -32,6 +32,7 @@ from typing import Any
 
 from engine.audit_ahead import AHEAD_BYTES, AHEAD_ENTRIES, ProofsAhead, note_seed, read_ahead, scan_seeds
 from engine.errors import VampireError
+from engine.files import open_regular
 from engine.games.base import Game
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import (
@@ -394,7 +395,7 @@ def audit_stream(
     only their lengths). Raises AuditUsageError as :func:`audit_file`."""
     name = str(path)
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             magic = f.read(len(LOG_MAGIC))
     except OSError as err:
         raise AuditUsageError(name, f"it cannot be read ({err.strerror or err}).") from None

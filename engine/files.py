@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 if sys.platform != "win32":
     import fcntl
@@ -34,6 +36,46 @@ class LinkRefused(OSError):
             "it is a symbolic link, and a private file is never read or written through one",
             os.fspath(path),
         )
+
+
+class NotRegularFile(OSError):
+    """A path to read that is not a regular file (a FIFO, a device, a directory, a socket):
+    refused before anything is read from it, so that no read waits for a writer that never comes
+    or runs on for ever. ``filename`` is the path, ``strerror`` a sentence fragment ("it is a
+    FIFO, not a regular file") for a caller's "Cannot read … {path}: …"."""
+
+    def __init__(self, path: str | os.PathLike[str], what: str) -> None:
+        super().__init__(errno.EINVAL, f"it is {what}, not a regular file", os.fspath(path))
+
+
+def _file_kind(mode: int) -> str:
+    for test, words in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return words
+    return "something else"
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """The regular file at ``path`` opened for reading (binary). Opening never waits (a FIFO with
+    no writer is refused, not waited on). Raises NotRegularFile for a FIFO, a device, a folder or a
+    socket, and OSError as ``open`` does (a missing file, no permission)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path, _file_kind(mode))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def refuse_link(path: str | os.PathLike[str]) -> None:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import VampireError
-from engine.files import write_private
+from engine.files import open_regular, write_private
 from engine.protocol.codec import CodecError, Limits, bin_of, check_list, check_map, decode, encode, int_in
 from engine.protocol.identity import short_fingerprint
 from engine.protocol.log import Entry, ForkEvidence, Head, LogError, check_link, verify_head
@@ -148,7 +148,7 @@ def is_fork_file(path: str | os.PathLike[str]) -> bool:
     if p.suffix == SUFFIX:
         return True
     try:
-        with p.open("rb") as f:
+        with open_regular(p) as f:
             return f.read(len(MAGIC)) == MAGIC
     except OSError:
         return False
@@ -158,11 +158,12 @@ def audit_fork_file(path: str | os.PathLike[str]) -> ForkVerdict:
     """The verdict on the fork evidence file at ``path`` (never raises for what the file holds)."""
     try:
         p = Path(path)
-        if p.stat().st_size > MAX_FORK_FILE:
+        with open_regular(p) as f:
+            data = f.read(MAX_FORK_FILE + 1)
+        if len(data) > MAX_FORK_FILE:
             return ForkVerdict(
                 ForkCode.UNUSABLE, f"{path} is larger than any fork evidence file ({MAX_FORK_FILE} bytes)."
             )
-        data = p.read_bytes()
     except FileNotFoundError:
         return ForkVerdict(ForkCode.UNUSABLE, f"There is no file {path}.")
     except OSError as err:

@@ -19,10 +19,11 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.errors import VampireError
+from engine.files import open_regular
 from engine.games import find_game
-from engine.games.base import parse_options
+from engine.games.base import TABLE_OPTIONS, parse_options
 from engine.games.spec import BotSpecError, GameSpec
-from engine.protocol.log import LogWriter
+from engine.protocol.log import LOG_MAGIC, LogWriter
 from engine.sequencer import Sequencer
 
 BOT_NAMES = (
@@ -104,7 +105,11 @@ def order_table(
             who += " and your seat" if people == 1 else f" and {people} people"
         raise BotSpecError(f"{who} do not fit in {seats} seat{'s' if seats != 1 else ''}")
     spec.check_seats(seats)
-    options = parse_options(spec.option_schema, dict(rules or {}))
+    given = dict(rules or {})
+    # The table rules every game shares are recorded only when given, so the genesis of a table
+    # that sets none reads as before (and as a game's own setup reads it).
+    shared = {o.name for o in TABLE_OPTIONS}
+    options = tuple((k, v) for k, v in parse_options(spec.option_schema, given) if k in given or k not in shared)
     return TableOrder(spec, seats, people, tuple(bots), options, (title or spec.title)[:MAX_TITLE])
 
 
@@ -115,8 +120,15 @@ def open_sequencer(order: TableOrder, key: Ed25519PrivateKey, save: Path | None,
     and the table's refusal when the game refuses the order (nothing is left on disk then)."""
     from engine.games import all_rules
 
-    if save is not None and save.exists() and save.stat().st_size > 0:
-        raise VampireError(f"{save} already holds a table: use --resume {save} to continue it.")
+    if save is not None and (save.exists() or save.is_symlink()):
+        if not save.is_file():
+            raise VampireError(f"Cannot save the table in {save}: it is not a regular file.")
+        if save.stat().st_size > 0:
+            with open_regular(save) as f:
+                log = f.read(len(LOG_MAGIC)) == LOG_MAGIC
+            if not log:
+                raise VampireError(f"{save} is not a vampire-table log file: choose another file to save the table in.")
+            raise VampireError(f"{save} already holds a table: use --resume {save} to continue it.")
     writer = None
     if save is not None:
         save.parent.mkdir(parents=True, exist_ok=True)

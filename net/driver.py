@@ -27,7 +27,7 @@ from engine.games import find_game
 from engine.games.base import Act, IllegalMove
 from engine.games.spec import Bot
 from engine.protocol.log import Entry
-from engine.seat import Seat
+from engine.seat import Seat, now_ms
 from engine.table import EntryKind, TableRefusal
 from net.errors import ClientError, GiveUp, HostRefused
 from net.events import Listeners, Refused, SeatRefusal, SeatRefused, Waiting
@@ -79,15 +79,20 @@ class Seating:
 
 @dataclass(frozen=True)
 class Liveness:
-    """When a stalled table is reported and voted on (PROTOCOL.md 6, "When a seat stalls").
+    """When a stalled table is reported and voted on (PROTOCOL.md 6.5).
 
-    ``stall_after``: seconds without progress after which the seats the table waits on are
-    reported (:class:`~net.events.Waiting`); ``abandon_after``: seconds after which this seat votes
-    ``abandon`` for them by itself (None: never).
+    The wait on a seat is the table's (:meth:`engine.table.Table.waited`): from the entry after
+    which the table waits on it, restarted only when that seat answers, so every peer reads the
+    same wait and a seat's own changes by hand, chat lines or claims do not restart it.
+    ``stall_after``: seconds of a wait after which its seat is reported
+    (:class:`~net.events.Waiting`); ``abandon_after``: seconds after which this seat votes
+    ``abandon`` for it by itself (None: never); ``clock``: ms since the epoch, the clock entries
+    are signed with (a test injects its own).
     """
 
     stall_after: float = 30.0
     abandon_after: float | None = None
+    clock: Callable[[], float] = now_ms
 
 
 @dataclass(frozen=True)
@@ -176,11 +181,9 @@ class SeatDriver:
         self._stale_until = -1
         self._refused: tuple[str, int] | None = None
         self._join_refused = False
-        self._progress = 0
         self._moves = 0
-        self._owed_key: object = None
-        self._owed_since = 0.0
         self._stalled: tuple[int, ...] = ()
+        self._seen_waits: dict[tuple[int, int], float] = {}
 
     def set_bot(self, bot: Bot | BotFactory | None) -> None:
         """Let ``bot`` (a bot, a factory of one per game name, or None: a person) play this seat."""
@@ -428,8 +431,6 @@ class SeatDriver:
     def folded(self, entry: Entry, live: bool) -> None:
         """Count ``entry`` (folded; ``live``: received now, not read from this peer's file) and
         resolve what waited for it."""
-        if entry.kind not in ("chat", "abandon"):
-            self._progress += 1
         if entry.kind == "move":
             self._moves += 1
         if live and entry.kind == "leave" and entry.author == self.replica.public:
@@ -470,7 +471,7 @@ class SeatDriver:
         """The connection dropped: what was in flight is sent again (or found folded) later."""
         self._inflight = None
 
-    # -- liveness (PROTOCOL.md 6, "When a seat stalls") -----------------------------------------
+    # -- liveness (PROTOCOL.md 6.5) ----------------------------------------------------------------
 
     async def watch(self, finished: asyncio.Event) -> None:
         """Check for a stall a few times per ``stall_after`` until ``finished`` is set."""
@@ -484,37 +485,40 @@ class SeatDriver:
                     pass
 
     def check_waiting(self) -> None:
-        """Report the seats the table has waited on past ``stall_after`` (:class:`Waiting`), and
-        vote to abandon them past ``abandon_after``."""
+        """Report the seats the table has waited on past ``stall_after`` (:class:`Waiting`, with
+        the longest of their waits), and vote to abandon those waited on past ``abandon_after``."""
         t = self.replica.table
         if t is None:
             return
-        now = asyncio.get_running_loop().time()
-        owed = tuple(t.waiting_on()) if t.phase == "running" else ()
-        key = (self._progress, owed)
-        if key != self._owed_key:
-            self._owed_key = key
-            self._owed_since = now
-            if self._stalled:
-                self._stalled = ()
-                self.listeners.emit(Waiting((), (), 0.0))
-            return
-        waited = now - self._owed_since
-        seats = owed
-        if not seats or waited < self.liveness.stall_after:
-            return
+        now = self.liveness.clock()
+        waits: dict[int, float] = {}
+        seen: dict[tuple[int, int], float] = {}
+        if t.phase == "running":
+            for s in t.waiting_on():
+                wait = t.waited(s)
+                if wait is not None:
+                    # A wait starts at its entry's time, the same for every peer, but never later
+                    # than this peer first saw it: a time signed ahead of the clocks gains nothing.
+                    key = (s, wait.seq)
+                    seen[key] = self._seen_waits.get(key, now)
+                    waits[s] = max(0.0, (now - min(wait.time_ms, seen[key])) / 1000)
+        self._seen_waits = seen
+        seats = tuple(s for s, waited in waits.items() if waited >= self.liveness.stall_after)
         if seats != self._stalled:
             self._stalled = seats
-            self.listeners.emit(Waiting(seats, tuple(t.names[s] for s in seats), waited))
+            longest = max((waits[s] for s in seats), default=0.0)
+            self.listeners.emit(Waiting(seats, tuple(t.names[s] for s in seats), longest))
         abandon_after = self.liveness.abandon_after
-        if abandon_after is not None and waited >= abandon_after and self.channel.connected:
-            self._vote_stalled(seats)
+        if abandon_after is not None and self.channel.connected:
+            due = tuple(s for s in seats if waits[s] >= abandon_after)
+            if due:
+                self._vote_stalled(due)
 
     def _vote_stalled(self, seats: tuple[int, ...]) -> None:
         seat = self._seat()
         t = seat.table
         me = seat.index
-        if me is None or me in t.abandoned:
+        if me is None or me in t.abandoned or me not in t.playing():
             return
         queued = {i.value for i in self._intents if i.kind == "abandon"}
         for s in seats:

@@ -177,6 +177,7 @@ class Outbox:
         self._wake = asyncio.Event()
         self._closed = False
         self._failed = False
+        self._feed: Callable[[], bytes | None] | None = None
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     @property
@@ -204,6 +205,14 @@ class Outbox:
         self._wake.set()
         return True
 
+    def feed(self, next_frame: Callable[[], bytes | None]) -> None:
+        """Send the frames ``next_frame()`` gives, each made when what was queued before it has
+        been read, until it gives None: a catch-up paced by what the peer reads, which never
+        counts against ``max_queued`` (a peer catching up is not a peer that does not read; one
+        that reads nothing still fails ``write_timeout``). Frames queued meanwhile go first."""
+        self._feed = next_frame
+        self._wake.set()
+
     def _fail(self, code: str, reason: str) -> None:
         if self._failed:
             return
@@ -219,8 +228,16 @@ class Outbox:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
-                while self._queue:
-                    data, counted = self._queue.popleft()
+                while self._queue or self._feed is not None:
+                    if self._queue:
+                        data, counted = self._queue.popleft()
+                    else:
+                        assert self._feed is not None
+                        fed, counted = self._feed(), False
+                        if fed is None:
+                            self._feed = None
+                            continue
+                        data = fed
                     if counted:
                         self._queued -= len(data)
                     self.writer.write(data)

@@ -121,6 +121,8 @@ class Host:
         """Who may connect, and how much each connection may make the host decode."""
         self.listeners = Listeners()
         self.finished = asyncio.Event()
+        self.failure: str | None = None
+        """Why the host stopped the table before its end (its log cannot be written), in a sentence."""
         self.peers: list[Peer] = []
         # Bounded: a flood of connections that never say hello must not grow the host's memory.
         self.disconnects: collections.deque[tuple[str, str, str]] = collections.deque(maxlen=MAX_DISCONNECTS)
@@ -239,13 +241,15 @@ class Host:
 
     def _append(self, entry: Entry, defer_proof: bool = False) -> Entry:
         t = self.table
+        if self.failure is not None:
+            raise HostError(self.failure)
         start = len(t.notes)
         try:
             entry, head = self.sequencer.submit(entry, defer_proof=defer_proof)
         except LogError as err:
             # The table folded the entry but the disk refused it: nothing can be promised any more.
-            self._say(f"The log file cannot be written: {err}")
-            raise HostError(f"The log file cannot be written: {err}") from None
+            self._stop_unwritten(err)
+            raise HostError(self.failure or str(err)) from None
         notes = tuple(t.notes[start:])
         self.broadcast(entry, head)
         if entry.kind in ("join", "leave"):
@@ -257,6 +261,18 @@ class Host:
             self._say(line)
         self.listeners.emit(Folded(entry, rendered, t.seat_of(entry.author), notes))
         return entry
+
+    def _stop_unwritten(self, err: LogError) -> None:
+        """The log cannot be written (a full disk, say): the table stops here (DESIGN.md, "Nothing
+        lost": no entry goes out that is not on disk). One sentence to the host's person and, in a
+        ``bye``, to every peer; :attr:`failure` keeps it and :attr:`finished` is set."""
+        path = self.sequencer.log.path if self.sequencer.log is not None else None
+        back = f" Free some space, then bring it back with --resume {path}." if path is not None else ""
+        self.failure = f"{err} The host stops the table here: nothing accepted before is lost.{back}"
+        self._say(self.failure)
+        for peer in list(self.peers):
+            peer.outbox.send(Bye("host-error", self.failure).to_map())
+        self.finished.set()
 
     def broadcast(self, entry: Entry, head_sig: bytes) -> None:
         """Send ``entry`` with its head signature to every peer that is caught up: at once to the
@@ -525,9 +541,8 @@ class Host:
             mine = Head(t.table_id, hello.last, t.entries[hello.last].id, self.sequencer.heads[hello.last])
         peer.outbox.send(Welcome(t.table_id, self.sequencer.public, self.head_on_wire(), head_to_wire(mine)).to_map())
         start = 0 if hello.last is None else hello.last + 1
-        self._send_run(peer, start)
         peer.batched = kind != "seated"
-        peer.synced = True  # in the same step as the catch-up: no entry is missed
+        self._send_run(peer, start)
         self._presence_changed()
         self._say(f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entries.")
         return True
@@ -541,7 +556,10 @@ class Host:
         return min(self.timeouts.max_queued, self.admission.strangers.strangers.queue)
 
     def _send_run(self, peer: Peer, start: int) -> None:
-        self.catch_up.send(peer.outbox, self.table.entries, self.sequencer.heads, start)
+        def caught_up() -> None:
+            peer.synced = True  # in the same step as the catch-up's last frame: no entry is missed
+
+        self.catch_up.send(peer.outbox, self.table.entries, self.sequencer.heads, start, caught_up)
 
     def _seated(self) -> list[Peer]:
         seated = {s.key for s in self.table.seats}
@@ -661,6 +679,8 @@ class Host:
             async with self._fold_lock:
                 await self._settle()
                 self._fold(peer, n, entry)
+        except HostError:
+            pass  # said to everyone already (_stop_unwritten); the host is finishing
         finally:
             self._queued -= 1
             if not turn.done():
@@ -668,7 +688,10 @@ class Host:
 
     async def _settle_soon(self) -> None:
         async with self._fold_lock:
-            await self._settle()
+            try:
+                await self._settle()
+            except HostError:
+                pass  # said to everyone already (_stop_unwritten); the host is finishing
 
     async def _settle(self) -> None:
         """Verify the proof of the `shuffle` appended before it (Table.unverified) in a worker

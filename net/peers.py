@@ -26,6 +26,10 @@ from net.seen import verify_seen
 CATCH_UP_CHUNK = 1024 * 1024
 """Bytes of entries (about) in one ``entries`` frame sent to a peer catching up."""
 
+PACED_CHUNK = 128 * 1024
+"""Bytes of entries (about) in one ``entries`` frame of a paced catch-up (:class:`CatchUp`): well
+within the smallest queue a peer has (a stranger's), so one frame never nears a budget."""
+
 MAX_RELAY = 64
 """Seen reports in one relay at most."""
 
@@ -104,38 +108,62 @@ def run_frames(entries: Sequence[Entry], heads: Sequence[bytes], start: int) -> 
     """The ``entries`` frames that carry ``entries[start:]`` with their head signatures, about
     :data:`CATCH_UP_CHUNK` bytes of entries each."""
     frames: list[bytes] = []
-    items: list[list[Any]] = []
-    size = 0
-    first = start
-    for seq in range(start, len(entries)):
-        entry = entries[seq]
-        items.append([entry.wire_array(), heads[seq]])
-        size += len(entry.payload) + 160
-        if size >= CATCH_UP_CHUNK:
-            frames.append(frame_bytes(Entries(first, items).to_map()))
-            items, size, first = [], 0, seq + 1
-    if items:
-        frames.append(frame_bytes(Entries(first, items).to_map()))
+    while (frame := _next_frame(entries, heads, start, CATCH_UP_CHUNK)) is not None:
+        frames.append(frame[0])
+        start = frame[1]
     return frames
 
 
+def _next_frame(entries: Sequence[Entry], heads: Sequence[bytes], start: int, chunk: int) -> tuple[bytes, int] | None:
+    """The ``entries`` frame of about ``chunk`` bytes of entries from ``start`` (at least one
+    entry), and the seq after it; None when ``start`` is past the last entry."""
+    end = min(len(entries), len(heads))  # an entry not written with its head is not sent
+    if start >= end:
+        return None
+    items: list[list[Any]] = []
+    size = 0
+    seq = start
+    while seq < end and size < chunk:
+        entry = entries[seq]
+        items.append([entry.wire_array(), heads[seq]])
+        size += len(entry.payload) + 160
+        seq += 1
+    return frame_bytes(Entries(start, items).to_map()), seq
+
+
 class CatchUp:
-    """The catch-up of the whole log, as most newcomers want it: made once per head and the same
-    bytes queued for every peer, not counted in a stranger's small queue (docs/protocol.md 7.1)."""
+    """The catch-up of a peer (docs/protocol.md 7.1): the whole log, as most newcomers want it,
+    made once per head and the same bytes queued for every peer; the rest of the log from a seq a
+    peer coming back holds, a frame at a time as it reads (paced, never counted in its queue, so
+    a peer catching up is never dropped as a slow reader)."""
 
     def __init__(self) -> None:
         self._frames: tuple[int, list[bytes]] | None = None
 
-    def send(self, outbox: Outbox, entries: Sequence[Entry], heads: Sequence[bytes], start: int) -> None:
-        """Queue ``entries[start:]`` with their head signatures on ``outbox``."""
-        if start:
-            for frame in run_frames(entries, heads, start):
-                outbox.send(frame)
+    def send(
+        self, outbox: Outbox, entries: Sequence[Entry], heads: Sequence[bytes], start: int, done: Callable[[], None]
+    ) -> None:
+        """Queue ``entries[start:]`` with their head signatures on ``outbox``; ``done()`` is called
+        in the same step as the last of them is queued (every later entry goes to the peer as it
+        is appended), at once for the whole log."""
+        if not start:
+            if self._frames is None or self._frames[0] != len(entries):
+                self._frames = (len(entries), run_frames(entries, heads, 0))
+            for frame in self._frames[1]:
+                outbox.send(frame, counted=False)
+            done()
             return
-        if self._frames is None or self._frames[0] != len(entries):
-            self._frames = (len(entries), run_frames(entries, heads, 0))
-        for frame in self._frames[1]:
-            outbox.send(frame, counted=False)
+        position = [start]
+
+        def next_frame() -> bytes | None:
+            made = _next_frame(entries, heads, position[0], PACED_CHUNK)
+            if made is None:  # caught up with the head: from now on, each entry as it comes
+                done()
+                return None
+            position[0] = made[1]
+            return made[0]
+
+        outbox.feed(next_frame)
 
 
 class Broadcaster:

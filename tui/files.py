@@ -86,11 +86,12 @@ def log_game_title(path: Path) -> str | None:
     entry only (PROTOCOL.md 8: the log file's first frame, the table's genesis); None when the
     file cannot be read, is no log, or names a game this program does not know."""
     from engine.errors import VampireError
+    from engine.files import open_regular
     from engine.games import UnknownGame, find_game
     from engine.protocol.log import FRAME_HEADER, LOG_MAGIC, parse_log
 
     try:
-        with open(path, "rb") as file:
+        with open_regular(path) as file:
             head = file.read(len(LOG_MAGIC) + FRAME_HEADER)
             size = int.from_bytes(head[len(LOG_MAGIC) :], "big")
             data = head + file.read(min(size, 1 << 20))

@@ -25,7 +25,7 @@ and maps) with a ``"do"`` key naming the act: they go on the wire unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -113,6 +113,32 @@ class OptionSpec:
             if self.high is not None and value > self.high:
                 raise OptionError(f"option {self.name} must be at most {self.high}, not {value}")
         return value
+
+
+TABLE_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "abandon_by_all",
+        bool,
+        False,
+        "every other seat still playing must vote to remove a stalled seat (else more than half)",
+    ),
+)
+"""Table rules of every game, read by the table and not by the game (PROTOCOL.md 6.5); a game's
+:class:`~engine.games.spec.GameSpec` lists them with its own."""
+
+
+def game_options(options: Mapping[str, object]) -> dict[str, object]:
+    """``options`` without the table rules every game shares (:data:`TABLE_OPTIONS`): what the
+    game's own ``setup`` reads."""
+    names = {o.name for o in TABLE_OPTIONS}
+    return {k: v for k, v in options.items() if k not in names}
+
+
+def table_option(options: Mapping[str, object], name: str) -> OptionValue:
+    """The value of table rule ``name`` (:data:`TABLE_OPTIONS`) in ``options``, typed, or its
+    default. Raises OptionError for a bad value, KeyError for a name that is not a table rule."""
+    spec = {o.name: o for o in TABLE_OPTIONS}[name]
+    return spec.parse(options[name]) if name in options else spec.default
 
 
 def parse_options(schema: Sequence[OptionSpec], given: Mapping[str, object]) -> tuple[tuple[str, OptionValue], ...]:
@@ -215,6 +241,13 @@ class Pending:
     awaited: tuple[int, ...] | None = None
     """The seats whose move the table waits for, when only some of ``actors`` keep it waiting
     (a game where anyone may act but one seat must answer); None: every actor."""
+    playing: tuple[int, ...] | None = None
+    """The seats still playing (a seat ousted or withdrawn is not), who vote on a stalled seat
+    (PROTOCOL.md 6.5); None: every seat not recorded as having abandoned."""
+    position: Hashable = None
+    """Where play stands, in the game's terms: it changes when an awaited seat answers what the
+    table waits for (a pass, a play, a new phase), and a move that leaves it as it was (a change
+    by hand) does not answer, so it restarts no wait (PROTOCOL.md 6.5). None: every move answers."""
 
 
 @dataclass(frozen=True)

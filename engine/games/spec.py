@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import VampireError
-from engine.games.base import SeatFact
+from engine.games.base import TABLE_OPTIONS, SeatFact
 
 if TYPE_CHECKING:
     from engine.games.base import Act, Game, OptionSpec
@@ -178,8 +178,9 @@ class GameSpec:
 
     @property
     def option_schema(self) -> tuple[OptionSpec, ...]:
-        """The table options (``--rule NAME=VALUE``) of this game."""
-        return self.rules().option_schema
+        """The table options (``--rule NAME=VALUE``) of this game: its own, then the table rules
+        every game shares (:data:`~engine.games.base.TABLE_OPTIONS`)."""
+        return self.rules().option_schema + TABLE_OPTIONS
 
     def bot(self, level: str, rng: random.Random, brought: Any = None) -> Bot:
         """A bot of ``level``. Raises :class:`BotSpecError` for a level this game has not."""

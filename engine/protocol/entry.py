@@ -24,6 +24,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.errors import VampireError
+from engine.files import open_regular
 from engine.protocol.codec import (
     DEFAULT_LIMITS,
     CodecError,
@@ -120,7 +121,7 @@ def raw_frames(path: str | os.PathLike[str], *, skip_over: int | None = None) ->
     file that does not start with :data:`LOG_MAGIC`, a length of 0 or over the frame budget
     (``DEFAULT_LIMITS.max_bytes``), or a torn frame; a frame over ``skip_over`` bytes is not read
     and yields None. Raises OSError when the file cannot be read."""
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         if f.read(len(LOG_MAGIC)) != LOG_MAGIC:
             return
         while True:

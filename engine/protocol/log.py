@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from engine.files import fsync_dir, try_lock
+from engine.files import fsync_dir, open_regular, try_lock
 from engine.protocol.codec import DEFAULT_LIMITS, CodecError, Limits, decode, encode
 from engine.protocol.entry import (
     END_KIND,
@@ -165,6 +165,11 @@ class UnverifiedLog:
         return LogFile(tuple(self.entries), tuple(self.heads), torn=self.torn, length=self.length)
 
 
+def _no_entry(name: str, pos: int) -> LogFileError:
+    """A log file whose every byte after its magic is zero: no game at all, not a torn last frame."""
+    return LogFileError(f"{name} holds no entry: after its first line it is all zero bytes.", 0, pos)
+
+
 def _read_frames(data: bytes, name: str, limits: Limits) -> UnverifiedLog:
     """Every frame of the log file bytes ``data`` decoded and checked but for its signatures,
     which are kept in order in ``signatures`` (each one after the checks of its frame that come
@@ -182,6 +187,8 @@ def _read_frames(data: bytes, name: str, limits: Limits) -> UnverifiedLog:
                 break  # torn length
             n = int.from_bytes(data[pos : pos + FRAME_HEADER], "big")
             if n == 0 and data.count(0, pos) == end - pos:
+                if not entries:
+                    raise _no_entry(name, pos)
                 break  # a zero-filled tail: the file grew but the frame never reached the disk
             if n == 0 or n > limits.max_bytes:
                 raise LogFileError(
@@ -281,7 +288,10 @@ def read_log_unverified(path: str | os.PathLike[str], limits: Limits = DEFAULT_L
     gives or raises. Raises LogFileError at once for a file that cannot be read or a wrong magic."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with open_regular(path) as f:
+            data = f.read(len(LOG_MAGIC))
+            if data == LOG_MAGIC:  # what is no log is refused before the rest is read
+                data += f.read()
     except OSError as err:
         raise LogFileError(f"Cannot read the log file {path}: {err.strerror or err}.") from None
     return _read_frames(data, f"The log file {path}", limits)
@@ -340,7 +350,7 @@ class LogStream:
         name = self.name
         limits = self.limits
         try:
-            f = open(self.path, "rb")  # noqa: SIM115 - closed by the with below, across yields
+            f = open_regular(self.path)  # closed by the with below, across yields
         except OSError as err:
             raise LogFileError(f"Cannot read the log file {self.path}: {err.strerror or err}.") from None
         with f:
@@ -362,6 +372,8 @@ class LogStream:
                     break  # torn length
                 n = int.from_bytes(header, "big")
                 if n == 0 and _zeros_to_end(f, end - pos - FRAME_HEADER):
+                    if index == 0:
+                        raise _no_entry(name, pos)
                     break  # a zero-filled tail: the file grew but the frame never reached the disk
                 if n == 0 or n > limits.max_bytes:
                     raise LogFileError(
@@ -410,7 +422,7 @@ def count_frames(path: str | os.PathLike[str]) -> int:
     is checked: a count for progress, not a verdict); 0 for a file that cannot be read."""
     count = 0
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             end = os.fstat(f.fileno()).st_size
             pos = len(LOG_MAGIC)
             f.seek(pos)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.errors import VampireError
-from engine.games.base import CHAT, GameError, Note
+from engine.games.base import CHAT, TABLE_OPTIONS, GameError, Note, game_options, table_option
 from engine.protocol import codec
 from engine.protocol.log import Entry, validate_author_key
 from engine.table.chat import DEFAULT_CHAT_LIMIT, ChatBudget
@@ -101,7 +101,9 @@ class Lobby:
         if not game.min_seats <= b["seats"] <= game.max_seats:
             raise TableRefusal("illegal", f"{game.title} is played by {game.min_seats} to {game.max_seats} players")
         try:
-            game.setup(b["seats"], b["options"])
+            for option in TABLE_OPTIONS:
+                table_option(b["options"], option.name)
+            game.setup(b["seats"], game_options(b["options"]))
         except GameError as err:
             raise TableRefusal("illegal", str(err)) from None
         if not 0 < len(b["name"]) <= MAX_NAME * 2:
@@ -179,7 +181,7 @@ class Lobby:
         game = t.rules
 
         def fold() -> None:
-            t.gstate = game.setup(t.nseats, t.options)
+            t.gstate = game.setup(t.nseats, game_options(t.options))
             t.phase = Phase.RUNNING
             t.notes.append(Note(f"The game of {game.title} starts."))
 
@@ -208,8 +210,10 @@ class Lobby:
         return fold
 
     def prepare_abandon(self, entry: Entry) -> Fold:
-        """A vote to end the wait for a seat that owes the table an entry (PROTOCOL.md 6): once
-        every other active seat voted, the seat is recorded as having abandoned."""
+        """A vote to end the wait for a seat the table waits on (PROTOCOL.md 6.5): once more than
+        half of the other seats still playing voted for it while the table waited on it (every one
+        of them under table rule ``abandon_by_all``), the seat is recorded as having abandoned. A
+        seat that does not vote counts neither way; a seat out of the game has no vote."""
         t = self.t
         b = codec.check_map(entry.body, {"seat": int}, what="an abandon vote")
         voter = t.author_seat(entry)
@@ -220,14 +224,15 @@ class Lobby:
             raise TableRefusal("illegal", f"seat {target} is already recorded as having abandoned")
         if target not in t.waiting_on() or target == voter or voter in t.abandoned:
             raise TableRefusal("illegal", f"seat {target} does not owe the table anything now")
+        if voter not in t.playing():
+            raise TableRefusal("illegal", f"seat {voter} is out of the game and has no abandon vote")
         votes = t.abandon_votes.get(target, set()) | {voter}
         game = t.rules
 
         def fold() -> None:
             t.abandon_votes[target] = votes
             t.notes.append(Note(f"{{s{voter}}} votes to end the wait for {{s{target}}}.", (voter, target)))
-            others = [s for s in t.active_seats() if s != target]
-            if all(s in votes for s in others):
+            if t.abandon_carried(target):
                 t.abandoned.append(target)
                 t.work = None
                 t.queue = []

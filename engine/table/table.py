@@ -48,6 +48,7 @@ from engine.games.base import (
     Release,
     Result,
     Shuffle,
+    table_option,
 )
 from engine.protocol import codec, deck
 from engine.protocol.log import Entry, check_link
@@ -57,6 +58,7 @@ from engine.table.events import ShuffleEvent, UnverifiedProof
 from engine.table.hidden import DeckEvents
 from engine.table.lobby import Lobby, SeatRecord
 from engine.table.vocab import ZERO32, Checks, EntryKind, Phase, ProvenCheat, RefusalCode, TableRefusal
+from engine.table.waits import Wait, Waits
 from engine.table.work import DrawWork, ReleaseWork, RevealWork, SeedsWork, ShareWork, ShuffleWork, Work
 
 Fold = Callable[[], None]
@@ -204,7 +206,10 @@ class Table:
         """The proof of the last folded `shuffle`, when it was folded with ``defer_proof``: checked
         by :meth:`settle` before anything else is folded (docs/protocol.md 6.9)."""
         self.abandon_votes: dict[int, set[int]] = {}
+        """The abandon votes for each seat the table waits on, cast during this wait (PROTOCOL.md 6.5)."""
         self.abandoned: list[int] = []
+        self.waits = Waits()
+        """Since when the table waits on each seat (:mod:`engine.table.waits`)."""
         self.ended = False
         self.notes: list[Note] = []
         self.indexes: dict[tuple[str, tuple[str, ...]], deck.CardIndex] = {}
@@ -324,6 +329,37 @@ class Table:
     def active_seats(self) -> list[int]:
         return [s for s in range(len(self.seats)) if s not in self.abandoned]
 
+    def playing(self) -> list[int]:
+        """The seats still playing, who vote on a stalled seat (PROTOCOL.md 6.5): the game's
+        ``Pending.playing``, else every seat not recorded as having abandoned."""
+        pending = self.pending() if self.phase == Phase.RUNNING else None
+        if pending is not None and pending.playing is not None:
+            return [s for s in pending.playing if s not in self.abandoned]
+        return self.active_seats()
+
+    def abandon_carried(self, target: int) -> bool:
+        """The votes cast for ``target`` during this wait record it as having abandoned
+        (PROTOCOL.md 6.5): more than half of the other seats still playing voted for it, or every
+        one of them under table rule ``abandon_by_all``; a seat that does not vote counts neither
+        way."""
+        others = [s for s in self.playing() if s != target]
+        votes = len(self.abandon_votes.get(target, set()) & set(others))
+        needed = len(others) if table_option(self.options, "abandon_by_all") else len(others) // 2 + 1
+        return votes >= max(needed, 1)
+
+    def waited(self, seat: int) -> Wait | None:
+        """Since when the table waits on ``seat`` (None: it does not wait on it)."""
+        return self.waits.since.get(seat)
+
+    def _track_waits(self, entry: Entry) -> None:
+        waiting: list[int] = []
+        position = None
+        if self.phase == Phase.RUNNING and self.fault is None:
+            waiting = self.waiting_on()
+            if self.work is None and (pending := self.pending()) is not None:
+                position = pending.position
+        self.waits.after(entry, self.seat_of(entry.author), waiting, position, self.abandon_votes)
+
     def opened_to(self, seat: int) -> list[Pos]:
         """Positions opened to ``seat`` whose every other share is known (the seat can decode them)."""
         return self.deck_events.opened_to(seat)
@@ -378,6 +414,7 @@ class Table:
         fold()
         if self.phase == Phase.RUNNING and self.fault is None:
             self._advance()
+        self._track_waits(entry)
         if not defer_proof:
             self.settle()
         return self.notes[start:]

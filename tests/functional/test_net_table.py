@@ -146,7 +146,10 @@ async def test_a_stalled_seat_is_named_and_the_others_end_the_game_with_abandon_
     result = t.game.result(t.gstate)
     assert result.abandoned == (0,) and result.winners == ()
     votes = [e for e in t.entries if e.kind == "abandon"]
-    assert sorted(t.seat_of(e.author) for e in votes) == [1, 2, 3]
+    # More than half of the three others carries it (PROTOCOL.md 6.5): two votes, a third in
+    # flight may land first.
+    voters = [t.seat_of(e.author) for e in votes]
+    assert len(voters) in (2, 3) and len(set(voters)) == len(voters) and set(voters) <= {1, 2, 3}
     assert all(e.body == {"seat": 0} for e in votes)
     assert any(w.seats == (0,) and w.names == ("Gone",) for w in bot_waits)
     assert any(0 in w.seats for w in waits)

@@ -161,3 +161,28 @@ def combat_loop(t: SimTable, order: Sequence[int]) -> None:
         c = t.state.open_combat
         assert c is not None and c.impulse == seat, (c, seat)
         act(t, seat, "pass")
+
+
+KINE = "Kine Resources Contested"
+"""A political action card of :data:`FIGHT_LIBRARY`."""
+
+
+def called(f: Fight) -> list[int]:
+    """Lucia takes a political action with a Kine Resources Contested; nobody blocks; it succeeds
+    and the referendum waits for Ana's terms. Returns the calling card's position."""
+    t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
+    kine = in_hand(t, ana, KINE)
+    act(t, ana, "action", kind="political", minion=f.lucia, card=kine)
+    a = t.state.open_action
+    assert (a.kind, a.stealth, a.directed, a.card) == ("political", 1, False, tuple(kine))
+    assert card(t, kine).zone == "aside" and card(t, f.lucia).locked
+    assert t.view(ana).blockers() == (ben, dee) and t.view(ana).impulse_order() == (ana, ben, dee, cy)
+    for window in ("A", "C"):
+        for seat in (ana, ben, dee, cy):
+            assert (t.state.open_action.window, t.state.open_action.impulse) == (window, seat)
+            act(t, seat, "pass")
+    assert t.state.open_action is None
+    r = t.state.open_referendum
+    assert (r.caller, r.minion, r.card, r.step, r.impulse) == (ana, tuple(f.lucia), tuple(kine), "terms", ana)
+    assert t.state.referendums == 1
+    return kine

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from engine.games import UnknownGame, find_game, game_names
+from engine.games.base import TABLE_OPTIONS
 from tui.files import vampire_command
 from tui.games import find_front_end, help_text
 from tui.widgets.common.too_small import TooSmallNotice
@@ -39,10 +40,10 @@ def table_rules_words(game: str, options: Mapping[str, Any]) -> list[str]:
         return []
     full = {o.name: o.default for o in spec.option_schema} | dict(options)
     words = find_front_end(game).option_words
-    if words is not None:
-        return words(full)
     out = []
-    for option in spec.option_schema:
+    if words is not None:
+        out = words(full)
+    for option in spec.option_schema if words is None else TABLE_OPTIONS:
         value = full[option.name]
         shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
         out.append(f"{option.doc[:1].upper()}{option.doc[1:]}: {shown}.")

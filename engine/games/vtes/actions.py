@@ -618,17 +618,34 @@ def action_words(w: Work, a: Action) -> str:
 
 
 def settle_action(w: Work) -> None:
-    """After any act: an action whose actor or acting minion left ends with no effect (the
-    impulse of a Methuselah who left moves on in :func:`windows.settle`)."""
+    """After any act: an action whose acting Methuselah left the game, or whose acting minion is
+    gone, ends unresolved, with no effect (the impulse of a Methuselah who left moves on in
+    :func:`windows.settle`)."""
     a = w.open_action
     if a is None:
         return
     minion = w.cards.get(a.minion)
-    if w.p(a.actor).status != Status.IN or minion is None or minion.zone not in (Zone.READY, Zone.TORPOR):
+    actor_gone = w.p(a.actor).status != Status.IN
+    if actor_gone or minion is None or minion.zone not in (Zone.READY, Zone.TORPOR):
         windows.pop(w, a)
         if a.card and a.card in w.cards and w.cards[a.card].zone == Zone.ASIDE:
             w.move(a.card, Target.ASH)
-        w.note("The acting minion is gone: the action ends with no effect", a.actor)
+        if actor_gone:
+            w.note(f"{seat_ref(a.actor)} has left the game: their action ends unresolved, with no effect", a.actor)
+        else:
+            w.note("The acting minion is gone: the action ends with no effect", a.actor)
 
 
-windows.register(Action, windows.Kind(close=_close_window, passed=_passed, left=_decline_diablerie))
+def _absent(w: Work, window: OpenWindow, seat: int) -> str:
+    """A Methuselah gone from the game passes; in window A, one who could block declines (4.2)."""
+    assert isinstance(window, Action)
+    there = tuple(s for s in w.seating if s == seat or w.p(s).status == Status.IN)
+    if window.window == Window.NO_ATTEMPT and seat in blockers(window, there):
+        return "declines to block"
+    return "passes"
+
+
+windows.register(
+    Action,
+    windows.Kind(close=_close_window, passed=_passed, left=_decline_diablerie, upkeep=settle_action, absent=_absent),
+)

@@ -516,9 +516,11 @@ def settle_combat(w: Work) -> None:
 
 
 def _holder_left(w: Work, window: OpenWindow) -> None:
-    """The Methuselah whose strike was due left the game: the combat ends after this round (5.8)."""
+    """The Methuselah whose strike was due left the game: it strikes nothing, and the combat ends
+    after this round (5.8)."""
     assert isinstance(window, Combat)
+    w.note(f"{seat_ref(window.loop.holder)} has left the game and strikes nothing", window.loop.holder)
     _to_step(w, replace(window, over=True, strikes=()), CombatStep.END_OF_ROUND)
 
 
-windows.register(Combat, windows.Kind(close=_close_step, may_pass=_may_pass, left=_holder_left))
+windows.register(Combat, windows.Kind(close=_close_step, may_pass=_may_pass, left=_holder_left, upkeep=settle_combat))

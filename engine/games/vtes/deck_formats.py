@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from engine.errors import VampireError
+from engine.files import open_regular
 from engine.games.vtes.cards import CardBase
 from engine.games.vtes.vocab import DeckPart
 
@@ -72,6 +73,10 @@ _HEADER_COUNT_RES = (
 
 DECK_FILE_MAX = 1 << 20
 """The largest deck file read, in bytes (a deck list with every card's text is a few dozen KB)."""
+DECK_LINES_MAX = 1500
+"""The most lines with something on them a deck list in text may have (a list with its comments)."""
+DECK_LINE_MAX = 500
+"""The longest line, in characters, of a deck list in text."""
 
 FORMATS_READ = (
     "text deck lists (TWD, VDB, Lackey, JOL, N Name lines), a VDB link, krcg's JSON, and Lackey's (.dek) and ARDB's XML"
@@ -196,6 +201,8 @@ def _from_json(text: str, base: CardBase) -> models.Deck:
         data = json.loads(text)
     except ValueError as err:
         raise DeckFileError(f"the deck is not valid JSON ({err})") from None
+    except RecursionError:
+        raise not_a_deck("JSON nested deeper than any deck list") from None
     cards = data.get("cards") if isinstance(data, dict) else None
     if not isinstance(cards, dict):
         raise DeckFileError('a JSON deck is a map with "cards": {"<card id>": count, …}')
@@ -359,6 +366,18 @@ def _binary(text: str) -> bool:
     return controls * 20 > len(sample)
 
 
+def _check_text_size(body: str) -> None:
+    """Raise DeckFileError for a text longer than any deck list: more than
+    :data:`DECK_LINES_MAX` lines with something on them, or a line over :data:`DECK_LINE_MAX`
+    characters (each line is matched against every card name: the time is bounded by both)."""
+    lines = [line for line in body.splitlines() if line.strip()]
+    if len(lines) > DECK_LINES_MAX:
+        raise not_a_deck(f"{len(lines):,} lines: a deck list has at most {DECK_LINES_MAX:,}")
+    longest = max((len(line) for line in lines), default=0)
+    if longest > DECK_LINE_MAX:
+        raise not_a_deck(f"a line of {longest:,} characters: a deck list's are at most {DECK_LINE_MAX}")
+
+
 def read_list(text: str, base: CardBase, exact: bool) -> ListRead:
     """A deck list's text read in whichever format it is (a VDB link, krcg's JSON, Lackey's or
     ARDB's XML, else text through krcg's parser). Raises :class:`DeckFileError` for a text that is
@@ -375,7 +394,11 @@ def read_list(text: str, base: CardBase, exact: bool) -> ListRead:
         return ListRead(_from_vdb_url(body, base))
     if body.startswith("{"):
         return ListRead(_from_json(body, base))
-    read = _from_xml(body, base) if body.startswith("<") else _from_text(text, base)
+    if body.startswith("<"):
+        read = _from_xml(body, base)
+    else:
+        _check_text_size(body)
+        read = _from_text(text, base)
     if exact:  # a name read as a close match is a problem, and its cards count as what it was read as
         read.problems = sorted([*read.problems, *((n, _hint(base, n, w, card)) for n, w, card in read.guessed)])
         read.readings = []
@@ -386,7 +409,7 @@ def file_text(path: Path) -> str:
     """A deck file's text: UTF-8, UTF-16 with its byte order mark, or Latin-1 as a fallback.
     Raises DeckFileError for a file that cannot be read or is larger than :data:`DECK_FILE_MAX`."""
     try:
-        with path.open("rb") as file:
+        with open_regular(path) as file:
             data = file.read(DECK_FILE_MAX + 1)
     except OSError as err:
         raise DeckFileError(f"cannot read the deck file {str(path)!r}: {err.strerror or err}") from None

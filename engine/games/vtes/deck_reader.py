@@ -21,7 +21,12 @@ from engine.games.vtes.deck_formats import (
     _SURE_COUNT_RE,
     ABBREVIATIONS,
     _likeness,
+    not_a_deck,
 )
+
+MISSES_MAX = 20
+"""The most lines with a count naming no card read before the file is refused as no deck list:
+each costs a fuzzy match over every card name, so this bounds the time a file takes."""
 
 
 class _Lookup:
@@ -89,6 +94,8 @@ class _Reader(parser.Parser):
         self.unknown: list[tuple[int, str]] = []
         self.guessed: list[tuple[int, str, models.Card]] = []
         self.zero: list[int] = []
+        self.misses = 0
+        """Lines with a count that named no card, each costing a fuzzy match over every name."""
         self.kept = _WarningsKept()
         # a logger of its own: warnings are how krcg reports a line it could not read, and the
         # process-wide "krcg" logger is kept quiet (engine.games.vtes.cards.card_base)
@@ -113,6 +120,8 @@ class _Reader(parser.Parser):
         """krcg's reading of one line, recorded with its line number; a line that starts with a
         count and names no card is recorded as unknown."""
         preface = self.preface
+        if self.misses >= MISSES_MAX:
+            raise not_a_deck(f"more than {MISSES_MAX} lines that name no card")
         self.lookup.missed = None
         guesses = len(self.lookup.guesses)
         card = super().get_card(line)
@@ -125,6 +134,7 @@ class _Reader(parser.Parser):
             for name, guess in self.lookup.guesses[guesses:]:
                 self.guessed.append((self.index, self._written(line, name), guess))
         elif self.lookup.missed is not None and count:
+            self.misses += 1
             written = self._written(line, self.lookup.missed)
             hint = self.base.closest(written)
             close = hint is not None and _likeness(written, hint) >= _CLOSE_ENOUGH

@@ -154,9 +154,12 @@ class VtesGame:
         Methuselah first, then every other Methuselah in the game in seating order (any of them may
         record a change by hand). The table waits for (``awaited``) the holder of the innermost open
         window's impulse (shared/rules/vtes-actions.md P1; while polling, those not done), else the
-        acting Methuselah."""
+        acting Methuselah. ``playing``: the Methuselahs in the game; ``position``: the turn, the
+        phase and the open windows (a change by hand answers no window), or, with no window open,
+        every act (PROTOCOL.md 6.5)."""
+        playing = state.in_game() if state.step == Step.PLAY else None
         if state.queue:
-            return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]))
+            return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]), playing=playing)
         if state.step == Step.JOINING:
             missing = tuple(p.seat for p in state.players if not p.declared)
             return Pending(actors=missing, waiting="waiting for deck sizes")
@@ -167,10 +170,22 @@ class VtesGame:
             top = state.innermost
             if top is not None:
                 # Anyone may record by hand; the table waits for the innermost window's impulse
-                # (vtes-actions.md P1), or, while polling, for those not done.
-                return Pending(actors=actors, waiting=_window_words(top), awaited=_awaited(state, top))
+                # (vtes-actions.md P1), or, while polling, for those not done. Only what moves a
+                # window (a pass, a play, a block, a strike, a vote) answers it.
+                return Pending(
+                    actors=actors,
+                    waiting=_window_words(top),
+                    awaited=_awaited(state, top),
+                    playing=playing,
+                    position=(state.turn, state.phase, state.windows),
+                )
+            # No window: every act of the acting Methuselah in its own turn answers.
             return Pending(
-                actors=actors, waiting=f"{seat_ref(state.acting)}: {state.phase} phase", awaited=(state.acting,)
+                actors=actors,
+                waiting=f"{seat_ref(state.acting)}: {state.phase} phase",
+                awaited=(state.acting,),
+                playing=playing,
+                position=(state.turn, state.phase, state.acts),
             )
         return Pending()
 

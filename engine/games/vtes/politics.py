@@ -19,7 +19,7 @@ from engine.games.vtes import windows
 from engine.games.vtes.act_records import TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.state import OpenWindow, Referendum, Vote, clockwise_after
-from engine.games.vtes.vocab import News, Poll, Target, VoteSource, Zone
+from engine.games.vtes.vocab import News, Poll, Status, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
 
 TITLE_VOTES: dict[str, int] = {
@@ -313,18 +313,30 @@ def _resolve(w: Work, r: Referendum) -> None:
 
 
 def settle_poll(w: Work) -> None:
-    """After any act: polling closes when the Methuselahs still in the game are all done (an
-    impulse held by a Methuselah who left moves on in :func:`windows.settle`)."""
+    """After any act: a referendum whose caller left the game fails (a seat gone casts no vote,
+    and the terms it called for have nobody to apply them); polling closes when the Methuselahs
+    still in the game are all done (an impulse held by a Methuselah who left moves on in
+    :func:`windows.settle`)."""
     r = w.open_referendum
-    if r is not None and r.step == Poll.VOTING and all(s in r.done for s in w.in_game()):
+    if r is None:
+        return
+    if w.p(r.caller).status != Status.IN:
+        _caller_left(w, r)
+    elif r.step == Poll.VOTING and all(s in r.done for s in w.in_game()):
         _resolve(w, r)
 
 
 def _caller_left(w: Work, window: OpenWindow) -> None:
-    """The caller left before recording the terms: the referendum ends with no terms (reading)."""
+    """The Methuselah who called the referendum left the game: the referendum fails (7.3)."""
     assert isinstance(window, Referendum)
     windows.pop(w, window)
-    w.note("The Methuselah who called the referendum has left the game: it ends without a vote")
+    w.note(
+        f"{seat_ref(window.caller)} called the referendum and has left the game: the referendum fails", window.caller
+    )
+    if w.time_called:
+        w.end_by_time()
 
 
-windows.register(Referendum, windows.Kind(close=_open_polling, may_pass=_may_pass, left=_caller_left))
+windows.register(
+    Referendum, windows.Kind(close=_open_polling, may_pass=_may_pass, left=_caller_left, upkeep=settle_poll)
+)

@@ -778,9 +778,6 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
     if w.lift is not None and not w.lifted:
         raise IllegalMove(f"this act breaks no rule of kind {str(w.lift)!r}: there is nothing for the card to lift")
     w.settle_ousts(predators)
-    actions.settle_action(w)
-    combat.settle_combat(w)
-    politics.settle_poll(w)
     windows.settle(w)
     return w.freeze(), tuple(w.notes)
 
@@ -877,7 +874,8 @@ def abandon_seat(state: VtesState, seat: int) -> tuple[VtesState, tuple[Note, ..
     """Record that ``seat`` abandoned (PROTOCOL.md 6): it leaves as if withdrawn, gains no VP,
     and their predator gains nothing (rules, "Precise readings"). Before play starts, the game ends
     without a result. Its stalled operations are dropped; no event can be ended any more, since
-    it will not reveal its seeds. Raises GameError for a seat that is not in the game."""
+    it will not reveal its seeds. The open windows settle as for any seat that left
+    (:func:`windows.settle`), before its turn, if it was acting, passes. Raises GameError for a seat that is not in the game."""
     if type(seat) is not int or not 0 <= seat < state.seats:
         raise GameError(f"there is no seat {seat} at this table")
     if state.players[seat].status != Status.IN or state.step == Step.OVER:
@@ -901,6 +899,7 @@ def abandon_seat(state: VtesState, seat: int) -> tuple[VtesState, tuple[Note, ..
 
     w.queue = [op for op in w.queue if keep(op)]
     w.leave(seat, Status.ABANDONED, w.predator(seat), credited=False)
+    windows.settle(w)  # what it held ends or moves on before its turn, if it was acting, passes
     w.settle()
     if w.step == Step.PLAY:
         _reshuffle_without(w, seat)

@@ -10,7 +10,10 @@ moves an impulse:
 - a ``pass`` moves the impulse to the next seat of the order still in the game; the pass of the last
   one closes the loop: all have passed in order with no play since (:func:`pass_impulse`);
 - a play returns the impulse to the first seat of the order (:func:`returned`);
-- a holder who leaves the game passes, as if it had (:func:`settle`).
+- after any act, each open window checks who is still there, then a holder who left the game
+  passes, as if it had (:func:`settle`): an absent seat passes its impulse, declines to block,
+  strikes nothing and casts no vote; an action whose acting Methuselah is gone ends unresolved; a
+  combat whose side is gone ends; a referendum whose caller is gone fails.
 
 When a loop closes, the window's record is handed to that kind's ``close``, registered with
 :func:`register` by the module of that kind, which opens its next step, resolves it, or pops it. A
@@ -24,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from engine.games.base import IllegalMove
+from engine.games.base import IllegalMove, seat_ref
 from engine.games.vtes.state import Loop, OpenWindow, UnderWay
 from engine.games.vtes.vocab import Status
 from engine.games.vtes.work import Work
@@ -87,12 +90,18 @@ class Kind:
     the terms are recorded, polling is answered with ``done``), before the impulse is checked.
     ``passed(w, window)``: what a pass by the holder means in this window (a blocker's decline):
     the window to move on, or None when the pass ended the window itself (a diablerie declined).
-    ``left(w, window)``: the holder of a step that is not a loop has left the game."""
+    ``left(w, window)``: the holder of a step that is not a loop has left the game.
+    ``upkeep(w)``: after any act, the window of this kind checks who is still there (an acting
+    minion or a caller gone, a combatant no longer ready, everyone done polling).
+    ``absent(w, window, seat)``: what the pass of ``seat``, gone, means here in a player's words
+    (default "passes")."""
 
     close: Callable[[Work, OpenWindow], None]
     may_pass: Callable[[Work, OpenWindow], None] | None = None
     passed: Callable[[Work, OpenWindow], OpenWindow | None] | None = None
     left: Callable[[Work, OpenWindow], None] | None = None
+    upkeep: Callable[[Work], None] | None = None
+    absent: Callable[[Work, OpenWindow, int], str] | None = None
 
 
 _KINDS: dict[type, Kind] = {}
@@ -154,9 +163,15 @@ def pass_impulse(w: Work) -> None:
 
 
 def settle(w: Work) -> None:
-    """After any act: a holder of the innermost window's impulse who has left the game passes, as
-    if it had (the next seat of the order holds it; past the last, the loop closes); a step that is
-    not a loop asks its kind (``left``). Repeats while the innermost window changes so."""
+    """After any act, or a seat gone by abandon votes: each open window, outer to inner, checks
+    who is still there (its kind's ``upkeep``); then a holder of the innermost window's impulse who
+    has left the game passes, as if it had (the next seat of the order holds it; past the last,
+    the loop closes), and a step that is not a loop asks its kind (``left``). Repeats while the
+    innermost window changes so, so no window is left waiting on a seat out of the game."""
+    for window in list(w.windows):
+        upkeep = _kind(window).upkeep
+        if upkeep is not None:
+            upkeep(w)
     for _ in range(64):  # each round closes a step or moves the impulse past a seat that left
         top = w.innermost
         if top is None:
@@ -164,17 +179,19 @@ def settle(w: Work) -> None:
         seat = top.loop.holder
         if seat < 0 or w.p(seat).status == Status.IN:
             return
+        kind = _kind(top)
         if not top.loop.order:
-            kind = _kind(top)
             if kind.left is None:
                 return
             kind.left(w, top)
         else:
+            how = kind.absent(w, top, seat) if kind.absent is not None else "passes"
+            w.note(f"{seat_ref(seat)} has left the game and {how}", seat)
             after = next_after(top.loop, seat, w.in_game())
             if after is not None:
                 put(w, replace(top, loop=after))
             else:
-                _kind(top).close(w, top)
+                kind.close(w, top)
         if w.innermost is top:
             return
 

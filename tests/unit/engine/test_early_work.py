@@ -179,11 +179,12 @@ def test_work_for_an_event_a_seat_leaves_is_dropped_without_an_entry() -> None:
     # The last shuffler made its pads as soon as the joint key was in; the stalled seat never shuffles.
     assert any(st[0] == "pads" for st in local.seats[after]._parts)
     entries = len(t.entries)
-    for voter in (s for s in range(4) if s != stalled):
+    # More than half of the three others (PROTOCOL.md 6.5): two votes carry it.
+    for voter in [s for s in range(4) if s != stalled][:2]:
         local.submit(local.seats[voter], "abandon", {"seat": stalled})
     assert t.phase == "over"  # a Vampire Queen game ends when a seat abandons
     assert local.step() and t.ended
-    assert [e.kind for e in t.entries[entries:]] == ["abandon"] * 3 + ["end"]
+    assert [e.kind for e in t.entries[entries:]] == ["abandon"] * 2 + ["end"]
     for seat in local.seats:
         seat.duty()  # nothing owed any more: what was made early is gone
         assert _early_of(seat) == []

@@ -13,7 +13,7 @@ import pytest
 
 import engine.games as registry
 from engine.games import UnknownGame, find_game, game_names, known_facts, register_game, unregister_game
-from engine.games.base import GameError, SeatFact
+from engine.games.base import TABLE_OPTIONS, GameError, SeatFact
 from engine.kits import profile_facts
 from engine.paths import Profile, ProfileError, load_profile, profile_path, save_profile
 from engine.protocol.identity import new_key
@@ -106,7 +106,7 @@ def test_a_games_rules_read_their_facts_from_its_spec(spec):
         spec.max_seats,
         spec.seat_facts,
     )
-    assert spec.option_schema is rules.option_schema  # and the spec reads its options from the rules
+    assert spec.option_schema == rules.option_schema + TABLE_OPTIONS  # its own, then the table's
 
 
 # --- seat facts ----------------------------------------------------------------------------------------

@@ -19,10 +19,8 @@ from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.politics import poll_order, printed_title, title_votes
 from engine.games.vtes.vocab import News
 from engine.games.vtes.work import Work
-from tests.support.vtes_fight import Fight, card, in_hand, refused, titled_table
+from tests.support.vtes_fight import KINE, Fight, called, card, in_hand, refused, titled_table
 from tests.support.vtes_sim import act, copy_table
-
-KINE = "Kine Resources Contested"
 
 
 @pytest.fixture(scope="module")
@@ -48,27 +46,6 @@ def vote(t, seat: int, source: str, side: bool = True, **fields: object):
 
 def ballot(source: str, side: bool = True, **fields: object) -> dict:
     return {"do": "vote", "source": source, "for": side, **fields}
-
-
-def called(f: Fight) -> list[int]:
-    """Lucia takes a political action with a Kine Resources Contested; nobody blocks; it succeeds
-    and the referendum waits for Ana's terms. Returns the calling card's position."""
-    t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
-    kine = in_hand(t, ana, KINE)
-    act(t, ana, "action", kind="political", minion=f.lucia, card=kine)
-    a = t.state.open_action
-    assert (a.kind, a.stealth, a.directed, a.card) == ("political", 1, False, tuple(kine))
-    assert card(t, kine).zone == "aside" and card(t, f.lucia).locked
-    assert t.view(ana).blockers() == (ben, dee) and t.view(ana).impulse_order() == (ana, ben, dee, cy)
-    for window in ("A", "C"):
-        for seat in (ana, ben, dee, cy):
-            assert (t.state.open_action.window, t.state.open_action.impulse) == (window, seat)
-            act(t, seat, "pass")
-    assert t.state.open_action is None
-    r = t.state.open_referendum
-    assert (r.caller, r.minion, r.card, r.step, r.impulse) == (ana, tuple(f.lucia), tuple(kine), "terms", ana)
-    assert t.state.referendums == 1
-    return kine
 
 
 def polling(f: Fight) -> None:

@@ -1,0 +1,66 @@
+"""Since when the table waits on each seat (PROTOCOL.md 6.5): the one clock the stall vote reads.
+
+The table waits on a seat from the entry after which that seat owes it something (a protocol
+entry, or the move the game awaits). The wait restarts only when what the table waits for moves:
+the seat leaves the waited-on seats (its abandon votes are dropped with it), or the seat itself
+answers while it is still waited on (an owed protocol entry; a move that changes where play
+stands, the game's ``Pending.position``). An entry of the waited-on seat that does not answer (a
+chat line, a change by hand, a claim) and any other seat's entry leave its wait as it was.
+
+The start of a wait is an entry of the log (its seq and its author's time), so every peer, seat or
+spectator, reads the same wait from the same log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+
+from engine.protocol.log import Entry
+from engine.table.vocab import EntryKind
+
+_NOT_ANSWERS = frozenset({EntryKind.CHAT, EntryKind.ABANDON})
+"""Entries that never answer what the table waits for."""
+
+
+@dataclass(frozen=True)
+class Wait:
+    """The table has waited on a seat since the entry at ``seq``, signed at ``time_ms`` (its
+    author's clock, ms since the epoch)."""
+
+    seq: int
+    time_ms: int
+
+
+class Waits:
+    """The wait on each seat the table waits on, updated after every folded entry."""
+
+    def __init__(self) -> None:
+        self.since: dict[int, Wait] = {}
+        """The wait on each seat the table waits on now, by seat."""
+        self.position: Hashable = None
+
+    def after(
+        self,
+        entry: Entry,
+        author: int | None,
+        waiting: Iterable[int],
+        position: Hashable,
+        votes: dict[int, set[int]],
+    ) -> None:
+        """Fold ``entry`` (by seat ``author``, None for the host) into the waits: ``waiting`` are
+        the seats the table waits on after it and ``position`` where play stands after it (the
+        game's ``Pending.position``, None during protocol work). ``votes`` (abandon votes by
+        target) loses the votes for a seat whose wait ended or restarted."""
+        moved = self.position is None or position is None or position != self.position
+        answered = author is not None and (
+            EntryKind(entry.kind) not in _NOT_ANSWERS and (entry.kind != EntryKind.MOVE or moved)
+        )
+        self.position = position
+        now = set(waiting)
+        for seat in list(self.since):
+            if seat not in now or (seat == author and answered):
+                del self.since[seat]
+                votes.pop(seat, None)
+        for seat in now:
+            self.since.setdefault(seat, Wait(entry.seq, entry.time))

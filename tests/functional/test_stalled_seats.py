@@ -1,0 +1,45 @@
+"""No seat holds a VTES table for longer than the stall vote allows (PROTOCOL.md 6.5), over TCP
+between real processes: a headless host, three heuristic bot processes that vote to abandon a seat
+the table has waited on for a few seconds, and a staller (:mod:`tests.support.staller`) that goes
+silent while the table waits on it in an action, a combat or a referendum. It is voted out, the
+windows it held go on without it, the game ends, and the audit finds no fault (its exit is 2, not
+0: the events the abandoned seat held a key of can never be recomputed, PROTOCOL.md 6.6).
+
+With one accomplice that never votes, the two others are a majority of the three; a staller that
+keeps making changes by hand to its own pool does not restart the wait it is voted on."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.stall_table import Held, stall_table
+
+VOTE_AFTER = 3.0
+"""Seconds of a wait after which the bots vote (the table's clock: entries' times)."""
+
+
+def voted_out_and_ended(held: Held) -> None:
+    assert held.stalled, "the staller never held the window"
+    assert held.held is not None, "the staller was never voted out"
+    assert held.held >= 0
+    assert held.ended, "the game did not end after the staller was voted out"
+    assert held.audit == 2  # no fault; the abandoned seat's events stay unchecked
+
+
+def test_an_accomplice_that_never_votes_does_not_protect_a_staller_holding_an_actions_impulse(tmp_path):
+    held = stall_table(tmp_path, "action", accomplice=True, vote_after=VOTE_AFTER, limit=300)
+    voted_out_and_ended(held)
+    assert held.votes == 2  # the accomplice's missing vote counts neither way
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("window", ["action", "combat", "referendum"])
+def test_a_seat_gone_silent_in_a_window_is_voted_out_and_the_game_ends(tmp_path, window):
+    voted_out_and_ended(stall_table(tmp_path, window, vote_after=VOTE_AFTER, limit=300, setup_limit=600))
+
+
+@pytest.mark.slow
+def test_a_stallers_own_changes_by_hand_do_not_restart_the_wait(tmp_path):
+    held = stall_table(tmp_path, "action", by_hand=1.0, vote_after=VOTE_AFTER, limit=300)
+    voted_out_and_ended(held)
+    assert held.by_hand >= 2  # it made changes by hand while it stalled, and was voted out anyway

@@ -1,0 +1,94 @@
+"""Abandon votes (PROTOCOL.md 6.5): a seat the table waits on is recorded as having abandoned once
+more than half of the other seats still playing voted for it during this wait (every one of them
+under table rule ``abandon_by_all``); a seat that does not vote counts neither way. Only what
+answers the table restarts the wait: the waited-on seat's own changes by hand keep its wait and
+the votes already cast."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.local import LocalGame, new_local_game
+from engine.table import TableRefusal
+from tests.support.vtes_table import played_vtes
+
+
+def stalled_queen(options: dict[str, object] | None = None) -> tuple[LocalGame, int]:
+    """A Vampire Queen table of four random bots, played until it waits on one seat's move."""
+    local = new_local_game("queen", ["random"] * 4, {"rounds": 1, **(options or {})}, seed=3)
+    t = local.table
+    while not (t.phase == "running" and t.work is None and len(t.waiting_on()) == 1):
+        assert local.step()
+    return local, t.waiting_on()[0]
+
+
+def vote(local: LocalGame, voter: int, target: int) -> None:
+    local.submit(local.seats[voter], "abandon", {"seat": target})
+
+
+def test_more_than_half_of_the_others_carry_the_vote_and_one_that_does_not_vote_counts_neither_way():
+    local, stalled = stalled_queen()
+    voters = [s for s in range(4) if s != stalled]
+    vote(local, voters[0], stalled)
+    assert local.table.abandoned == []  # one of three is not more than half
+    vote(local, voters[1], stalled)  # the third never votes
+    assert local.table.abandoned == [stalled]
+
+
+def test_a_table_rule_may_require_every_other_seat():
+    local, stalled = stalled_queen({"abandon_by_all": True})
+    voters = [s for s in range(4) if s != stalled]
+    vote(local, voters[0], stalled)
+    vote(local, voters[1], stalled)
+    assert local.table.abandoned == []
+    vote(local, voters[2], stalled)
+    assert local.table.abandoned == [stalled]
+
+
+def test_a_bad_table_rule_is_refused_in_a_sentence():
+    with pytest.raises(Exception, match="abandon_by_all"):
+        new_local_game("queen", ["random"] * 4, {"abandon_by_all": "maybe"}, seed=3)
+
+
+def test_votes_end_with_the_wait_they_were_cast_in():
+    local, stalled = stalled_queen()
+    t = local.table
+    voter = next(s for s in range(4) if s != stalled)
+    vote(local, voter, stalled)
+    assert t.abandon_votes == {stalled: {voter}}
+    assert local.step()  # the stalled seat plays after all
+    assert stalled not in t.abandon_votes
+    with pytest.raises(TableRefusal, match="does not owe the table anything now"):
+        vote(local, voter, stalled)
+
+
+def _holds_an_impulse(view) -> bool:
+    """Seat 0 holds the impulse of another Methuselah's action."""
+    a = view.action
+    return a is not None and a.actor != 0 and a.impulse == 0
+
+
+def test_a_change_by_hand_of_the_waited_on_seat_restarts_no_wait_and_keeps_the_votes():
+    local = played_vtes(_holds_an_impulse)
+    t = local.table
+    assert t.waiting_on() == [0]
+    since = t.waited(0)
+    voter = next(s for s in t.playing() if s != 0)
+    vote(local, voter, 0)
+    me = local.seats[0]
+    local.submit(me, "move", me.move_body({"do": "pool", "seat": 0, "delta": 1, "cause": "a card"}))
+    local.submit(me, "chat", {"text": "still thinking"})
+    assert t.waiting_on() == [0] and t.waited(0) == since
+    assert t.abandon_votes == {0: {voter}}
+    # A pass answers the window: the wait on seat 0 ends, and the votes with it.
+    local.submit(me, "move", me.move_body({"do": "pass"}))
+    assert t.waited(0) is None and 0 not in t.abandon_votes
+
+
+def test_the_seat_the_impulse_reaches_is_waited_on_from_the_entry_that_passed_it():
+    local = played_vtes(_holds_an_impulse)
+    t = local.table
+    me = local.seats[0]
+    entry = local.submit(me, "move", me.move_body({"do": "pass"}))
+    for seat in t.waiting_on():
+        assert t.waited(seat) is not None and t.waited(seat).seq <= entry.seq
