@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import best_strike, reaction_fits
@@ -348,9 +349,8 @@ def vote_sources(view: VtesView, seat: int) -> list[Act]:
 
 
 def _printed_title(c: CardView) -> str:
-    info = card_base().info(c.card)
-    card = card_base().by_id(info.id) if info is not None else None
-    return str(getattr(card, "title", None) or "")
+    rec = record(c.card)
+    return rec.printed.title if rec is not None else ""
 
 
 __all__ = [

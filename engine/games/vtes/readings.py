@@ -178,9 +178,8 @@ def combat_steps(cid: int) -> frozenset[CombatStep] | None:
 def disciplines(identity: str) -> frozenset[str]:
     """The krcg Discipline levels of the crypt card with protocol identity ``identity``
     (``{"cel", "dom", "POT"}``); empty for a library card or an unknown identity."""
-    cid = card_id(identity)
-    card = card_base().by_id(cid) if cid is not None else None
-    return frozenset(str(d) for d in getattr(card, "disciplines", None) or ())
+    info = card_base().info(identity)
+    return frozenset(info.disciplines) if info is not None else frozenset()
 
 
 def best_strike(identity: str, striker: str, long: bool) -> StrikeReading | None:
@@ -368,8 +367,8 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
     name = info.name if info is not None else card.name
     title = ""
     if minion.card:
-        crypt = card_base().by_id(card_id(minion.card) or 0)
-        title = str(getattr(crypt, "title", None) or "").lower()
+        crypt = card_base().info(minion.card)
+        title = crypt.title.lower() if crypt is not None else ""
     if reading.titles and title not in reading.titles:
         return None
     seats = view.in_game()
