@@ -34,7 +34,12 @@ def test_a_retainer_has_its_printed_life() -> None:
 
 def test_a_vampire_has_its_capacity_title_votes_sect_and_printed_bonus() -> None:
     mark = rec("Mark Decker")
-    assert (mark.printed.capacity, mark.printed.title, mark.printed.votes, mark.printed.sect) == (8, "Prince", 2, "Camarilla")
+    assert (mark.printed.capacity, mark.printed.title, mark.printed.votes, mark.printed.sect) == (
+        8,
+        "Prince",
+        2,
+        "Camarilla",
+    )
     assert mark.printed.strength == 2  # "+1 strength." on top of a vampire's 1
     assert mark.requires.unique  # every crypt card is unique (rulebook "Unique Cards")
     assert rec("Theo Bell (G2)").printed.strength == 1
@@ -122,7 +127,10 @@ def test_a_card_kept_by_hand_has_no_effect_applied() -> None:
     [
         ("[[card]]\nname = 'X'\n", "a name and a one-line reason"),
         ("[[card]]\nname = 'X'\nreason = 'r'\n", "one of them"),
-        ("[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n", "twice"),
+        (
+            "[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n",
+            "twice",
+        ),
         ("[[card]]\nname = 'X'\nreason = 'r'\nclauses = [{ effects = [{ kind = 'fly' }] }]\n", "no effect kind"),
         ("[[card]]\nname = 'X'\nreason = 'r'\nclauses = [{ colour = 'red' }]\n", "a clause is"),
         ("not = toml = at all", "not TOML"),
