@@ -92,6 +92,9 @@ class VtesBot:
                 return None
             if action.window == Window.DIABLERIE:
                 return {"do": Do.DIABLERISE}
+            numbers = _numbers_play(legal)
+            if numbers is not None:
+                return numbers
             # A minion whose block failed may try again, but this bot adds no intercept: it would
             # fail again, so the bot blocks only with minions that have not tried.
             fresh = view.untried(seat)
@@ -327,3 +330,12 @@ def _presses(card: CardView) -> bool:
     """The hand card's record gives a press (a bot presses only with one)."""
     rec = record(card.card) if card.card else None
     return rec is not None and rec.has(EffectKind.PRESS)
+
+
+def _numbers_play(legal: list[Act]) -> Act | None:
+    """The offered play that adds the most stealth, intercept or bleed to the open action (a
+    card's numbers are offered only when they can change it: 4.3), or None."""
+    plays = [a for a in legal if a["do"] == Do.PLAY]
+    weight = {id(a): sum(int(a.get(k) or 0) for k in ("stealth", "intercept", "amount")) for a in plays}
+    best = max(plays, key=lambda a: weight[id(a)], default=None)
+    return best if best is not None and weight[id(best)] > 0 else None

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.card_play import window_choices
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.politics import title_votes
@@ -230,19 +231,27 @@ def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
     acts: list[Act] = [{"do": Do.PASS}]
     if view.may_block(seat):
         acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat)]
-    acts += [{"do": Do.PLAY, "card": c.as_list()} for c in window_cards(view)]
+    for c in window_cards(view):
+        acts += [{"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()} for choice in window_choices(view, c)]
     return acts
 
 
 def window_cards(view: VtesView) -> tuple[CardView, ...]:
     """The hand cards the view's seat could play in the open action's window now: action modifiers
     when its minion acts, reactions (with a ready unlocked minion) when another's does (§2), each
-    once per minion and action (2.1). Empty when no action is open or the seat holds no impulse."""
+    once per minion and action (2.1), and only a card that can change the action now: one whose
+    stealth, intercept or bleed can apply, or whose text the table leaves to the players
+    (:func:`engine.games.vtes.card_play.window_choices`). Empty when no action is open or the seat
+    holds no impulse."""
     a, seat = view.action, view.seat
     if a is None or seat is None or a.impulse != seat or a.window == Window.DIABLERIE:
         return ()
     if seat == a.actor:
-        return tuple(c for c in view.hand if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played)
+        return tuple(
+            c
+            for c in view.hand
+            if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played and window_choices(view, c)
+        )
     ready = view.ready_unlocked(seat)
     return tuple(
         c
@@ -250,6 +259,7 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
         if REACTION in c.types
         and reaction_fits(c.text, a, view, seat)
         and any((m.pos, card_id(c.card)) not in a.played for m in ready)
+        and window_choices(view, c)
     )
 
 

@@ -67,6 +67,7 @@ def play_act(
     play, on a minion, or the ash heap, from its krcg type and text); its printed cost is paid
     (blood from the selected, or first, vampire of ``me``'s). During an action a reaction is
     played by the selected ready unlocked minion (else the engine's choice when there is one)."""
+    from engine.games.vtes.card_play import pick, window_choices
     from engine.games.vtes.card_record import record
 
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
@@ -78,6 +79,10 @@ def play_act(
         ready = view.ready_unlocked(me)
         if minion in ready and minion is not None:
             act["minion"] = minion.as_list()
+    if view is not None and view.action is not None:
+        best = pick(window_choices(view, card))  # the card's numbers, as the record reads them
+        if best is not None:
+            act.update(best.act_fields())
     if ctx is not None:
         act.update(commands.play_destination(card, ctx))
     rec = record(card.card)

@@ -8,8 +8,6 @@ caused by "combat damage", ``move`` to torpor, ``burn``) that the menu sends for
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,6 +17,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.games.base import Act
+from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.card_play import action_choices
+from engine.games.vtes.card_record import record
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Do, Target, Zone
 
@@ -199,8 +200,8 @@ def card_kind(card: CardView) -> ActionKind:
         return ActionKind.EQUIP
     if "Retainer" in types:
         return ActionKind.EMPLOY
-    text = card.text.replace("Ⓓ", "(D)")
-    if "(D) Bleed" in text or re.search(r"^(\[\w+\] )?bleed", text.lower()):
+    rec = record(card.card) if card.card else None
+    if rec is not None and rec.has(EffectKind.BLEED):
         return ActionKind.BLEED
     return ActionKind.OTHER
 
@@ -243,8 +244,14 @@ def announce_choices(
             kind = card_kind(c)
             if kind in (ActionKind.POLITICAL,) and not m.crypt:
                 continue
-            act: Act = {"do": Do.ACTION, "kind": kind, "minion": pos, "card": c.as_list()}
-            found.append((f"{who}: {_short(c.name)} ({kind})", act))
+            for choice in action_choices(c, m):  # one per level the minion may play (its numbers)
+                act: Act = {"do": Do.ACTION, "kind": kind, "minion": pos, "card": c.as_list()}
+                fields = choice.act_fields()
+                if kind == ActionKind.BLEED and choice.clause is not None and "kind" not in fields:
+                    act["kind"] = ActionKind.OTHER  # this level of the card does not bleed
+                act.update(fields)
+                words = f" {choice.words}" if choice.words else ""
+                found.append((f"{who}: {_short(c.name)}{words} ({act['kind']})", act))
         if prey >= 0:
             found.append((f"{who} bleeds {prey_name}", {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": pos}))
         if m.crypt:
