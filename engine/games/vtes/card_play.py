@@ -101,15 +101,40 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     minion = view.card(a.minion) if acting else _reactor(view, a, seat)
     clauses = _candidates(rec, minion, as_type)
     if not clauses:
-        return [Choice(None, (), "")] if not any(c.levels for c in rec.clauses) else []
+        if any(c.levels for c in rec.clauses) or not meets_disciplines(rec, disciplines(minion)):
+            return []
+        paid = _paid(rec, view, seat, minion, ())
+        return [Choice(None, paid, "")] if paid is not None else []
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
     for clause in clauses:
         fields = _numbers(clause, a, acting, view, seat)
         if fields is None:
             continue
+        fields = _paid(rec, view, seat, minion, fields)
+        if fields is None:
+            continue
         words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
         out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def _paid(
+    rec: CardRecord, view: VtesView, seat: int, minion: CardView | None, fields: tuple[tuple[str, object], ...]
+) -> tuple[tuple[str, object], ...] | None:
+    """``fields`` with the card's printed cost paid: blood by the minion playing it (its blocker
+    for an intercept), pool by ``seat``; None when it cannot be paid."""
+    out = dict(fields)
+    costs = rec.costs
+    if costs.blood:
+        payer = view.card(out["minion"]) if "minion" in out else minion  # type: ignore[arg-type]
+        if payer is None or not payer.crypt or payer.counters < costs.blood:
+            return None
+        out["blood"], out["minion"] = costs.blood, tuple(payer.pos)
+    if costs.pool:
+        if view.players[seat].pool < costs.pool:
+            return None
+        out["pool"] = costs.pool
+    return tuple(sorted(out.items()))
 
 
 def _reactor(view: VtesView, a: Action, seat: int) -> CardView | None:

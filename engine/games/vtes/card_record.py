@@ -34,20 +34,6 @@ class Coverage(StrEnum):
     BY_HAND = "by_hand"
 
 
-#: The effect kinds the table applies when a card is played (the rest are read, and shown, but
-#: left to the players): numbers of an open action (plays.py), strikes (combat.py).
-APPLIED: frozenset[EffectKind] = frozenset(
-    {
-        EffectKind.STEALTH,
-        EffectKind.INTERCEPT,
-        EffectKind.BLEED,
-        EffectKind.STRIKE,
-        EffectKind.DODGE,
-        EffectKind.END_COMBAT,
-    }
-)
-
-
 @dataclass(frozen=True)
 class Printed:
     """A card's printed numbers: ``capacity`` (a vampire), ``life`` (an ally, a retainer),
@@ -232,14 +218,10 @@ class CardRecord:
 
     @property
     def coverage(self) -> Coverage:
-        """How much of the card the table applies (:class:`Coverage`): a crypt card's printed
-        numbers are applied, its special abilities only where they are effects of the vocabulary."""
-        effects = self.effects
-        applied = [e for e in effects if e.kind in APPLIED]
-        unapplied = [e for e in effects if e.kind not in APPLIED]
-        if not self.by_hand and not unapplied:
-            return Coverage.FULLY
-        return Coverage.PARTLY if applied else Coverage.BY_HAND
+        """How much of the card the table applies (:func:`engine.games.vtes.card_coverage.coverage_of`)."""
+        from engine.games.vtes.card_coverage import coverage_of
+
+        return coverage_of(self)
 
 
 _POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")

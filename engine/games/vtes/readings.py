@@ -26,6 +26,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
+from engine.games.vtes.card_effects import EffectKind, SentenceKind
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
 
@@ -77,31 +79,59 @@ class StrikeReading:
         return out
 
 
+_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
+_NEUTRAL_WHOLE = ("aim", "grapple", "a vampire can play only one", "a minion can play only one")
+"""Card-wide sentences that do not bind a combat card's strike to another step."""
+
+
+def _range_of(sentence: str) -> str | None:
+    """``"long"``/``"close"`` for an "Only usable at long/close range" sentence, else None."""
+    for here in ("long", "close"):
+        if sentence == f"only usable at {here} range":
+            return here
+    return None
+
+
 @functools.cache
 def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
-    """The plain strikes of the combat card with krcg id ``cid``, in printed order (one per line
-    that is one); () for a card that is not a combat card or whose text binds every level."""
-    info = card_base().info(cid)
-    if info is None or "Combat" not in info.types:
+    """The strikes of the combat card with krcg id ``cid``, one per clause of its record
+    (:mod:`engine.games.vtes.card_record`) whose effects hold one strike (damage not added to the
+    hand strike, a dodge, combat ends), in printed order, with the range the clause or the card is
+    only usable at; () for a card that is not a combat card, or whose text binds it to another
+    step or has a card-wide sentence the table does not read."""
+    rec = record(cid)
+    if rec is None or "Combat" not in rec.types:
         return ()
-    out: list[StrikeReading] = []
-    for raw in info.text.splitlines():
-        line = raw.strip()
-        if not line.startswith("["):
-            return ()  # a condition on the whole card: no simple reading
-        match = _LINE.match(line)
-        if match is None:
+    every = ""
+    for clause in rec.clauses:
+        if clause.levels or clause.type:
             continue
-        levels, only, damage, ranged, aggravated, dodge, ends = match.groups()
+        for r in clause.readings:
+            here = _range_of(r.sentence)
+            if here is not None:
+                every = here
+            elif r.kind == SentenceKind.BY_HAND or (
+                r.kind == SentenceKind.CONDITION and not r.sentence.startswith(_NEUTRAL_WHOLE)
+            ):
+                return ()  # a condition on the whole card: no simple reading
+    out: list[StrikeReading] = []
+    for clause in rec.clauses:
+        if clause.type not in ("", "Combat"):
+            continue
+        strikes = [e for e in clause.effects if e.kind in _STRIKES and not e.hand]
+        if len(strikes) != 1:
+            continue
+        ranges = [x for x in (_range_of(r.sentence) for r in clause.readings) if x is not None]
+        e = strikes[0]
         out.append(
             StrikeReading(
-                levels=tuple(_LEVEL.findall(levels)),
-                range=only or "",
-                damage=int(damage or 0),
-                ranged=bool(ranged),
-                aggravated=bool(aggravated),
-                dodge=bool(dodge),
-                ends=bool(ends),
+                levels=clause.levels,
+                range=ranges[0] if ranges else every,
+                damage=e.amount if e.kind == EffectKind.STRIKE else 0,
+                ranged=e.ranged,
+                aggravated=e.aggravated,
+                dodge=e.kind == EffectKind.DODGE,
+                ends=e.kind == EffectKind.END_COMBAT,
             )
         )
     return tuple(out)

@@ -117,9 +117,12 @@ def test_a_limited_bleed_card_adds_its_levels_bleed_once(start: SimTable, level:
     card = next(c for c in view.hand if c.name == "Conditioning")
     chosen = pick(window_choices(view, card), level)
     assert chosen is not None and chosen.superior == (level == "superior")
+    before = next(c.counters for c in t.view(ana).cards if c.as_list() == vampire(t, ana))
     t.play(ana, {"do": "play", "card": card.as_list(), **chosen.act_fields()})
     t.run_ops()
     assert numbers(t)[2] == 1 + amount
+    after = next(c.counters for c in t.view(ana).cards if c.as_list() == vampire(t, ana))
+    assert before - after == 1  # Conditioning's printed cost: 1 blood from the acting vampire
     assert t.state.open_action is not None and t.state.open_action.bleed_mods == 1
 
 
@@ -128,7 +131,8 @@ def test_a_card_the_table_does_not_read_is_offered_with_no_numbers(start: SimTab
     ana, ben = bleed_and_block(t)
     act(t, ana, "pass")
     offered = plays(t, ben, "Deflection")
-    assert offered and all(set(a) == {"do", "card"} for a in offered)
+    assert offered and all(not {"stealth", "intercept", "amount"} & set(a) for a in offered)
+    assert all(a["blood"] == 1 and a["minion"] == vampire(t, ben) for a in offered)  # its printed cost, paid
 
 
 def test_a_level_the_card_cannot_be_played_at_is_a_sentence(start: SimTable) -> None:

@@ -87,7 +87,7 @@ def play_act(
         act.update(commands.play_destination(card, ctx))
     rec = record(card.card)
     costs = rec.costs if rec is not None else None
-    if costs is not None and (costs.pool or costs.blood):
+    if costs is not None and (costs.pool or costs.blood) and "blood" not in act and "pool" not in act:
         if costs.pool:
             act["pool"] = costs.pool
         else:
