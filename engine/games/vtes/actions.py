@@ -25,6 +25,7 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.state import hunts_due as must_hunt
@@ -530,7 +531,13 @@ def _succeed(w: Work, a: Action) -> None:
             if a.card:
                 w.move(a.card, Target.READY, a.actor)
                 w.recruited = (*w.recruited, a.card)
-                text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region (set its life by hand)"
+                info = w.info(a.card)
+                printed = record(info.id) if info is not None else None
+                life = printed.printed.life if printed is not None else None
+                if life:  # an ally enters play with its printed life (rulebook, "Allies")
+                    w.counters_delta(a.card, life, "life")
+                joins = f"with {life} life" if life else "(set its life by hand)"
+                text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region {joins}"
         case ActionKind.LEAVE_TORPOR:
             w.move(a.minion, Target.READY)
             text += f": {name} is ready"

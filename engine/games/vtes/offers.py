@@ -200,8 +200,9 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
 
 def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
     """The basic actions offered in the minion phase: a bleed of the prey for 1 by each ready
-    unlocked minion that has not bled this turn, a hunt by each vampire (only the hunts due while
-    one is: 2.2); a minion recruited this turn acts from the next (§3)."""
+    unlocked minion that has not bled this turn (for its printed bleed: an ally's, a vampire's 1
+    plus a printed "+1 bleed"), a hunt by each vampire (only the hunts due while one is: 2.2); a
+    minion recruited this turn acts from the next (§3)."""
     me = view.players[seat]
     acts: list[Act] = []
     for c in view.ready_unlocked(seat):
@@ -209,8 +210,10 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
             continue
         bled = any(d.minion == c.pos and d.kind == ActionKind.BLEED for d in view.done)
         if not due and not bled and me.prey >= 0:
+            rec = record(c.card) if c.card else None
+            bleed = rec.printed.bleed if rec is not None and rec.printed.bleed is not None else 1
             acts.append(
-                {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": c.as_list(), "target": me.prey, "amount": 1}
+                {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": c.as_list(), "target": me.prey, "amount": bleed}
             )
         if c.crypt:
             acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": c.as_list()})
