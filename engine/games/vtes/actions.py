@@ -25,6 +25,7 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
@@ -236,6 +237,7 @@ def _check_card(w: Work, a: ActionAct) -> int:
                 f"{esc(info.name)} is not a political action card ({', '.join(info.types)}): a political action "
                 'is taken with one (rulebook, "Political Action")',
             )
+        check_requirements(w, a.card, a.minion)
     elif not cc.zone.in_play:
         raise IllegalMove("the card of an action comes from your hand or is a card in play")
     info = w.info(a.card)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_record import CardRecord, Clause, record
+from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
@@ -53,19 +53,6 @@ def disciplines(card: CardView | None) -> frozenset[str]:
     """The krcg Discipline levels of a minion (an ally or a card unknown to the seat: none)."""
     info = card_base().info(card.card) if card is not None and card.card else None
     return frozenset(info.disciplines) if info is not None else frozenset()
-
-
-def meets_disciplines(rec: CardRecord, have: frozenset[str]) -> bool:
-    """A minion with these krcg Discipline levels has what the card requires (rulebook
-    "Disciplines"): its one Discipline, any one of a choice, all of a combination, at either
-    level; a card that requires none: True."""
-    need = rec.requires.disciplines
-    if not need:
-        return True
-    lower = {d.lower() for d in have}
-    if rec.requires.discipline_rule == "Combo":
-        return all(d.lower() in lower for d in need)
-    return any(d.lower() in lower for d in need)
 
 
 def _levels_words(clause: Clause) -> str:

@@ -224,6 +224,19 @@ class CardRecord:
         return coverage_of(self)
 
 
+def meets_disciplines(rec: CardRecord, have: frozenset[str]) -> bool:
+    """A minion with these krcg Discipline levels has what the card requires (rulebook
+    "Disciplines"): its one Discipline, any one of a choice, all of a combination, at either
+    level; a card that requires none: True."""
+    need = rec.requires.disciplines
+    if not need:
+        return True
+    lower = {d.lower() for d in have}
+    if rec.requires.discipline_rule == "Combo":
+        return all(d.lower() in lower for d in need)
+    return any(d.lower() in lower for d in need)
+
+
 _POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
 _LEVELS = re.compile(r"^((?:\[[a-zA-Z]{3}\]\s*)+)")
 _TYPE = re.compile(r"^\[(ACTION MODIFIER|REACTION|COMBAT|ACTION|POLITICAL ACTION)\]\s*")
