@@ -15,28 +15,15 @@ import pytest
 from engine.games.base import Act
 from engine.games.vtes import VTES
 from engine.games.vtes.card_play import LevelError, pick, window_choices
-from engine.games.vtes.cards import card_base
-from engine.games.vtes.decks import Deck
-from engine.games.vtes.simulate import vtes_table
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, copy_table, deck_of
+from tests.support.vtes_sim import act, copy_table, one_vampire_table
 
 LIBRARY = (("Lost in Crowds", 2), ("Conditioning", 1), ("Telepathic Misdirection", 1), ("Patrol", 2), ("Deflection", 1))
 
 
 @pytest.fixture(scope="module")
 def start() -> SimTable:
-    arika = card_base().lookup("Arika")
-    assert arika is not None
-    crypt = Deck("Arika", ((arika.id, 12),), ())
-    t = vtes_table([deck_of(crypt, *LIBRARY) for _ in range(4)], {"library_size": False}, 5)
-    for i, seat in enumerate(t.state.seating):
-        v = next(c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled")
-        act(t, seat, "move", cards=[list(v.pos)], to="ready")
-        act(t, seat, "blood", card=list(v.pos), delta=4 if i == 0 else 2, cause="effect")
-    while t.state.phase != "minion":
-        act(t, t.state.acting, "phase")
-    return t
+    return one_vampire_table("Arika", LIBRARY, seed=5)
 
 
 def seats(t: SimTable) -> tuple[int, int]:

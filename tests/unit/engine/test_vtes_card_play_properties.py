@@ -10,12 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.games.vtes import VTES
-from engine.games.vtes.cards import card_base
-from engine.games.vtes.decks import Deck
-from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.vocab import Step
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, copy_table, deck_of
+from tests.support.vtes_sim import copy_table, one_vampire_table
 
 LIBRARY = (
     ("Lost in Crowds", 2),
@@ -28,17 +25,7 @@ LIBRARY = (
 
 @pytest.fixture(scope="module")
 def start() -> SimTable:
-    arika = card_base().lookup("Arika")
-    assert arika is not None
-    crypt = Deck("Arika", ((arika.id, 12),), ())
-    t = vtes_table([deck_of(crypt, *LIBRARY) for _ in range(4)], {"library_size": False}, 7)
-    for seat in t.state.seating:
-        v = next(c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled")
-        act(t, seat, "move", cards=[list(v.pos)], to="ready")
-        act(t, seat, "blood", card=list(v.pos), delta=3, cause="effect")
-    while t.state.phase != "minion":
-        act(t, t.state.acting, "phase")
-    return t
+    return one_vampire_table("Arika", LIBRARY, seed=7, blood=(3, 3, 3, 3))
 
 
 @settings(max_examples=25, deadline=None)
