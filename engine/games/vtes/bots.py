@@ -20,8 +20,6 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
-from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.offers import hunts_due
 from engine.games.vtes.readings import StrikeReading, Terms, best_strike, bot_terms, strike_act, terms_acts
@@ -225,10 +223,10 @@ class VtesBot:
         presses = [a for a in legal if a["do"] == Do.PRESS]
         if presses and not c.press:
             mine, other = (c.acting, c.opposing) if presses[0]["minion"] == list(c.acting) else (c.opposing, c.acting)
-            card = next((h for h in view.hand if "Combat" in h.types and _presses(h)), None)
+            with_card = next((a for a in presses if "card" in a), None)  # a press card's, as offered
             me, them = view.card(mine), view.card(other)
-            if card is not None and me is not None and them is not None and me.counters > them.counters + 1:
-                return {**presses[0], "card": card.as_list()}
+            if with_card is not None and me is not None and them is not None and me.counters > them.counters + 1:
+                return with_card
         return {"do": Do.PASS} if any(a["do"] == Do.PASS for a in legal) else None
 
     def _strike(self, view: VtesView, hand_strike: Act) -> Act:
@@ -324,12 +322,6 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
     if level == "random":
         return VtesBot(deck, seed, randomness=0.2)
     raise OptionError(f"there is no VTES bot level {level!r} (the levels are heuristic and random)")
-
-
-def _presses(card: CardView) -> bool:
-    """The hand card's record gives a press (a bot presses only with one)."""
-    rec = record(card.card) if card.card else None
-    return rec is not None and rec.has(EffectKind.PRESS)
 
 
 def _numbers_play(legal: list[Act]) -> Act | None:

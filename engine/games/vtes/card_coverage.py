@@ -6,7 +6,9 @@ where the table puts it into the act that plays the card, as the offers do.
 - intercept: a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends: a combat card's clause
-  read as a strike (:func:`engine.games.vtes.readings.strike_readings`).
+  read as a strike (:func:`engine.games.vtes.readings.strike_readings`);
+- a maneuver or a press: a combat card's clause that is that move alone
+  (:func:`engine.games.vtes.card_play.combat_moves`).
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
@@ -31,6 +33,9 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.INTERCEPT:
             return REACTION in types and clause.type in ("", "Reaction")
+        case EffectKind.MANEUVER | EffectKind.PRESS:
+            alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
+            return "Combat" in types and clause.type in ("", "Combat") and alone
         case kind if kind in _STRIKES and not e.hand:
             return "Combat" in types and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case _:

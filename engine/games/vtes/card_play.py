@@ -209,3 +209,21 @@ def pick(choices: list[Choice], level: str | None = None) -> Choice | None:
 
 def _levels_of(choices: list[Choice]) -> str:
     return ", ".join(dict.fromkeys("superior" if c.superior else "basic" for c in choices if c.clause is not None))
+
+
+def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[CardView]:
+    """The hand combat cards with which ``minion`` may make a maneuver or a press (``kind``) now:
+    a clause it may play whose effects are that move alone (not a strike's optional one), whose
+    printed cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    pool = view.players[minion.controller].pool
+    out = []
+    for held in view.hand:
+        rec = record(held.card) if held.card and "Combat" in held.types else None
+        if rec is None or (rec.costs.blood and (not minion.crypt or minion.counters < rec.costs.blood)):
+            continue
+        if rec.costs.pool > pool:
+            continue
+        clauses = _candidates(rec, minion, "Combat")
+        if any(c.effects and all(e.kind == kind and not e.optional for e in c.effects) for c in clauses):
+            out.append(held)
+    return out

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
-from engine.games.vtes.card_play import window_choices
+from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.card_play import combat_moves, window_choices
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.politics import title_votes
@@ -283,8 +284,12 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             continue
         if c.step == CombatStep.RANGE and c.maneuvered != m:
             acts.append({"do": Do.MANEUVER, "minion": list(m)})
+            moves = combat_moves(view, card, EffectKind.MANEUVER)
+            acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list()} for h in moves]
         if c.step == CombatStep.PRESS and c.pressed != m:
             acts.append({"do": Do.PRESS, "minion": list(m)})
+            moves = combat_moves(view, card, EffectKind.PRESS)
+            acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h in moves]
     return acts
 
 
