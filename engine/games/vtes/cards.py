@@ -1,8 +1,9 @@
 """VTES card data from krcg's packaged card database (shared/rules/vtes.md, "Zones"; DESIGN.md
 dependencies: krcg >= 5, < 6, packaged data only, no network).
 
-The engine does not encode card texts: players apply them. It reads only what the structure needs
-(a vampire's capacity, a card's kind and types) and hands name, capacity and text to views.
+This module holds krcg's facts of each card (kind, types, capacity, clan, Disciplines, title, group,
+requirements, printed costs, text); what the table reads of a card's text, and applies, is its
+record (:mod:`engine.games.vtes.card_record`), built from these facts.
 
 Card identities in the protocol are ``"<krcg card id>-<copy>"`` (copy numbered from 1), e.g.
 ``"201362-2"`` for the second copy of Theo Bell (G2) in a crypt.

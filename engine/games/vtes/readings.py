@@ -1,13 +1,13 @@
-"""Simple readings of combat cards for bots (shared/rules/vtes-actions.md, §5 and P5).
+"""Readings of combat and political cards for the offers and bots (shared/rules/vtes-actions.md,
+§5 and P5).
 
-The engine applies no card text: players do. A bot needs to play some cards all the same, so this
-reads the one shape of text a bot can play without judgement: a line that names a Discipline level
-and a plain strike, with at most a range condition ("[pot] Strike: 2 damage.", "[CEL] Strike: 3R
-damage.", "[aus] Strike: dodge.", "[obf] Only usable at long range. Strike: combat ends.",
-"[PRO] [COMBAT] Strike: combat ends."). Another line of the card (another level's effect) gives no
-reading for its level; a sentence that binds the whole card ("Only usable at the end of a round.")
-leaves the card with no reading at all. A vampire with a Discipline at superior may play a card at
-inferior (the rulebook's "Disciplines"), so an inferior reading serves both levels.
+A combat card's strikes come from its record (:mod:`engine.games.vtes.card_record`): each clause
+whose effects hold one strike ("[pot] Strike: 2 damage.", "[CEL] Strike: 3R damage.", "[aus]
+Strike: dodge.", "[obf] Only usable at long range. Strike: combat ends.", "[ani] Strike: 1R
+damage, with 1 optional maneuver."), with its range condition; a sentence that binds the whole
+card to another step ("Only usable at the end of a round.") leaves the card with no strike. A
+vampire with a Discipline at superior may play a card at inferior (the rulebook's "Disciplines"),
+so an inferior reading serves both levels.
 
 It reads as well the few shapes of political action card a bot can call and apply
 (vtes-actions.md 7, P7; :func:`terms_reading`): pool gained or burned per minion each Methuselah
