@@ -215,15 +215,39 @@ def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[Car
     """The hand combat cards with which ``minion`` may make a maneuver or a press (``kind``) now:
     a clause it may play whose effects are that move alone (not a strike's optional one), whose
     printed cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    out = []
+    for held, rec in _affordable_combat_cards(view, minion):
+        clauses = _candidates(rec, minion, "Combat")
+        if any(c.effects and all(e.kind == kind and not e.optional for e in c.effects) for c in clauses):
+            out.append(held)
+    return out
+
+
+def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
+    """The hand's combat cards (with their records) whose printed cost ``minion`` can pay: blood
+    from a vampire, pool from its Methuselah."""
     pool = view.players[minion.controller].pool
     out = []
     for held in view.hand:
         rec = record(held.card) if held.card and "Combat" in held.types else None
         if rec is None or (rec.costs.blood and (not minion.crypt or minion.counters < rec.costs.blood)):
             continue
-        if rec.costs.pool > pool:
-            continue
-        clauses = _candidates(rec, minion, "Combat")
-        if any(c.effects and all(e.kind == kind and not e.optional for e in c.effects) for c in clauses):
-            out.append(held)
+        if rec.costs.pool <= pool:
+            out.append((held, rec))
+    return out
+
+
+def prevent_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
+    """The hand combat cards with which ``minion`` may prevent damage now, each with the damage
+    it prevents: a clause it may play whose effects are a prevention alone, whose printed cost it
+    can pay; the greatest such clause of each card."""
+    out = []
+    for held, rec in _affordable_combat_cards(view, minion):
+        amounts = [
+            sum(e.amount for e in c.effects)
+            for c in _candidates(rec, minion, "Combat")
+            if c.effects and all(e.kind == EffectKind.PREVENT for e in c.effects) and not c.by_hand
+        ]
+        if amounts:
+            out.append((held, max(amounts)))
     return out

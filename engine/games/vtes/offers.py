@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_play import combat_moves, window_choices
+from engine.games.vtes.card_play import combat_moves, prevent_cards, window_choices
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.politics import title_votes
@@ -286,6 +286,12 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             acts.append({"do": Do.MANEUVER, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.MANEUVER)
             acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list()} for h in moves]
+        if c.step == CombatStep.DAMAGE:
+            facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
+            if facing is not None:
+                field = "agg" if facing.aggravated else "normal"
+                for held, amount in prevent_cards(view, card):
+                    acts.append({"do": Do.PREVENT, "minion": list(m), field: amount, "card": held.as_list()})
         if c.step == CombatStep.PRESS and c.pressed != m:
             acts.append({"do": Do.PRESS, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.PRESS)
