@@ -131,6 +131,17 @@ class OrganiserResult(Protocol):
     def __call__(self, state: Any, names: list[str], place: TablePlace = ..., fmt: ResultFormat = ...) -> str: ...
 
 
+class CardsReport(Protocol):
+    """``vampire cards``: what a game's table knows of its cards (each named card, and with
+    ``coverage`` the share of a card archive it applies; ``archive``: that archive's file, None
+    for the game's default), printed through ``out``. Returns the exit status; raises VampireError
+    for a file that cannot be read."""
+
+    def __call__(
+        self, names: Sequence[str], coverage: bool, as_json: bool, archive: str | None, out: Callable[[str], None]
+    ) -> int: ...
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game as the registry knows it.
@@ -153,6 +164,8 @@ class GameSpec:
       nothing else (a pass with nothing to play), or None; None: the game has no such act;
     - ``carddb()``: the version of the card database the game reads its cards from, which the
       genesis `table` entry records (``carddb``: docs/protocol.md 4.1); None: the game has none;
+    - ``cards``: what the table knows of the game's cards (:class:`CardsReport`), or None when it
+      reads no card text;
     - ``opens_first``: the game ``vampire play`` and the home screen open when none is named
       (:func:`engine.games.default_game`; when several games say so, the first by name).
     """
@@ -174,6 +187,7 @@ class GameSpec:
     hand_words: Callable[[Sequence[str]], str] | None = None
     auto_act: Callable[[Any], Act | None] | None = None
     carddb: Callable[[], str] | None = None
+    cards: CardsReport | None = None
     opens_first: bool = False
 
     @property

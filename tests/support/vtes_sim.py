@@ -99,3 +99,24 @@ def settle(t: SimTable, limit: int = 400) -> int:
         t.play(seat, chosen)
         t.run_ops()
     raise AssertionError(f"an action or a combat is still under way after {limit} acts")
+
+
+def one_vampire_table(
+    vampire: str, library: tuple[tuple[str, int], ...], seed: int, blood: tuple[int, ...] = (4, 2, 2, 2)
+) -> SimTable:
+    """Four seats whose crypts are twelve ``vampire`` and whose libraries are ``library`` (table rule
+    ``library_size=off``: at most seven cards, the whole opening hand); each Methuselah in seating
+    order moves one vampire to its ready region with ``blood[i]`` blood, and the first player is in
+    its minion phase."""
+    found = card_base().lookup(vampire)
+    if found is None:
+        raise KeyError(vampire)
+    crypt = Deck(vampire, ((found.id, 12),), ())
+    t = vtes_table([deck_of(crypt, *library) for _ in range(4)], {"library_size": False}, seed)
+    for i, seat in enumerate(t.state.seating):
+        v = next(c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled")
+        act(t, seat, "move", cards=[list(v.pos)], to="ready")
+        act(t, seat, "blood", card=list(v.pos), delta=blood[i], cause="effect")
+    while t.state.phase != "minion":
+        act(t, t.state.acting, "phase")
+    return t

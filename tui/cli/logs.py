@@ -172,6 +172,24 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return check_command(args.file, args.game, args.rule, args.exact)
 
 
+def cmd_cards(args: argparse.Namespace) -> int:
+    """``vampire cards [NAME…] [--coverage] [--json]``: what the table of the game that reads card
+    texts (``--game``, or the one game whose spec has ``cards``) knows of its cards."""
+    from engine.games import find_game, game_names
+
+    if args.game is not None:
+        spec = find_game(args.game)
+        if spec.cards is None:
+            raise VampireError(f"{spec.title}'s table reads no card text: there is nothing to show.")
+    else:
+        specs = [s for s in map(find_game, game_names()) if s.cards is not None]
+        if len(specs) != 1:
+            raise VampireError("name the game with --game." if specs else "no game here reads card texts.")
+        spec = specs[0]
+    assert spec.cards is not None
+    return spec.cards(args.names, args.coverage, args.json, args.archive, print)
+
+
 def _fold(game: str) -> Any:
     """How ``game``'s front end folds a run of narration notes into one line (None: it does not)."""
     from tui.games import find_front_end

@@ -12,7 +12,7 @@ from engine.errors import VampireError
 from engine.games import default_game, find_game, game_names, known_facts
 from tui.cli.host import cmd_host
 from tui.cli.join import cmd_join
-from tui.cli.logs import cmd_audit, cmd_deck, cmd_replay, cmd_result, cmd_rules, rules_text
+from tui.cli.logs import cmd_audit, cmd_cards, cmd_deck, cmd_replay, cmd_result, cmd_rules, rules_text
 from tui.cli.play import cmd_home, cmd_play
 from tui.cli.simulate import cmd_simulate
 
@@ -293,6 +293,19 @@ def build_parser() -> argparse.ArgumentParser:
     rule_option(deck)
     deck.add_argument("--exact", action="store_true", help="a name that is no card's exact name is a problem")
     deck.set_defaults(func=cmd_deck)
+
+    cards = sub.add_parser(
+        "cards",
+        help="what the table knows of a game's cards: requirements, printed numbers, effects, what is left by hand",
+        description="Each named card's record; --coverage: the share of the tournament archive's card copies "
+        "whose effects the table applies fully, partly or leaves by hand. Exit 1: a name is no card's.",
+    )
+    cards.add_argument("names", nargs="*", metavar="NAME", help="a card's name")
+    cards.add_argument("--game", choices=names, help="the game (default: the one whose table reads card texts)")
+    cards.add_argument("--coverage", action="store_true", help="the archive's coverage")
+    cards.add_argument("--json", action="store_true", help="as one JSON object")
+    cards.add_argument("--archive", metavar="FILE", help="the archive's card frequency table (default: the shared one)")
+    cards.set_defaults(func=cmd_cards)
     return parser
 
 

@@ -69,7 +69,7 @@ raises :class:`~engine.games.base.MalformedAct`, one the rules refuse now
 - ``dispute``: a Methuselah disputes a change act ``act`` recorded by hand to its things.
 - ``combat``: two minions in play enter combat (recorded for withdrawal).
 - Any act may name a face-up card ``by`` with a rule ``lift`` (target, locked, once, hunt, timing,
-  stealth, new_ally) to lift that one refusal for that act (P9); a change recorded by hand to
+  stealth, new_ally, requirement) to lift that one refusal for that act (P9); a change recorded by hand to
   another Methuselah's pool, blood or cards (``pool``, ``blood``, ``life``, ``move``, ``burn``,
   ``lock``, ``unlock``) names its ``cause`` or ``by`` card and may be disputed.
 - ``influence``: your influence phase: a vampire of your uncontrolled region whose blood has

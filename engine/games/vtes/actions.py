@@ -25,6 +25,8 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.state import hunts_due as must_hunt
@@ -235,6 +237,7 @@ def _check_card(w: Work, a: ActionAct) -> int:
                 f"{esc(info.name)} is not a political action card ({', '.join(info.types)}): a political action "
                 'is taken with one (rulebook, "Political Action")',
             )
+        check_requirements(w, a.card, a.minion)
     elif not cc.zone.in_play:
         raise IllegalMove("the card of an action comes from your hand or is a card in play")
     info = w.info(a.card)
@@ -530,7 +533,13 @@ def _succeed(w: Work, a: Action) -> None:
             if a.card:
                 w.move(a.card, Target.READY, a.actor)
                 w.recruited = (*w.recruited, a.card)
-                text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region (set its life by hand)"
+                info = w.info(a.card)
+                printed = record(info.id) if info is not None else None
+                life = printed.printed.life if printed is not None else None
+                if life:  # an ally enters play with its printed life (rulebook, "Allies")
+                    w.counters_delta(a.card, life, "life")
+                joins = f"with {life} life" if life else "(set its life by hand)"
+                text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region {joins}"
         case ActionKind.LEAVE_TORPOR:
             w.move(a.minion, Target.READY)
             text += f": {name} is ready"

@@ -7,6 +7,7 @@ readings (:mod:`engine.games.vtes.readings`); it never restates what is legal.
 from __future__ import annotations
 
 from engine.games.base import Act
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
@@ -103,9 +104,6 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
     return _only(offered, Do.PASS)
 
 
-_POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
-
-
 def _before_votes(c: CardView, caller: bool) -> bool:
     """A hand card that could be played before votes are cast (7.1, P7): a master, the caller's
     action modifier or another Methuselah's reaction, whose text speaks of a referendum, votes,
@@ -113,7 +111,8 @@ def _before_votes(c: CardView, caller: bool) -> bool:
     played before it)."""
     types = set(c.types)
     playable = "Master" in types or ("Action Modifier" in types if caller else "Reaction" in types)
-    return playable and any(word in c.text.lower() for word in _POLL_WORDS)
+    rec = record(c.card) if c.card else None
+    return playable and rec is not None and rec.in_referendum
 
 
 def _poll(view: VtesView, r: Referendum, offered: tuple[Offer, ...]) -> Act | None:

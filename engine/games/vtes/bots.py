@@ -93,6 +93,9 @@ class VtesBot:
                 return None
             if action.window == Window.DIABLERIE:
                 return {"do": Do.DIABLERISE}
+            numbers = _numbers_play(legal)
+            if numbers is not None:
+                return numbers
             # A minion whose block failed may try again, but this bot adds no intercept: it would
             # fail again, so the bot blocks only with minions that have not tried.
             fresh = view.untried(seat)
@@ -226,10 +229,10 @@ class VtesBot:
         presses = [a for a in legal if a["do"] == Do.PRESS]
         if presses and not c.press:
             mine, other = (c.acting, c.opposing) if presses[0]["minion"] == list(c.acting) else (c.opposing, c.acting)
-            card = next((h for h in view.hand if "Combat" in h.types and "press" in h.text.lower()), None)
+            with_card = next((a for a in presses if "card" in a), None)  # a press card's, as offered
             me, them = view.card(mine), view.card(other)
-            if card is not None and me is not None and them is not None and me.counters > them.counters + 1:
-                return {**presses[0], "card": card.as_list()}
+            if with_card is not None and me is not None and them is not None and me.counters > them.counters + 1:
+                return with_card
         return {"do": Do.PASS} if any(a["do"] == Do.PASS for a in legal) else None
 
     def _strike(self, view: VtesView, hand_strike: Act) -> Act:
@@ -325,3 +328,12 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
     if level == "random":
         return VtesBot(deck, seed, randomness=0.2)
     raise OptionError(f"there is no VTES bot level {level!r} (the levels are heuristic and random)")
+
+
+def _numbers_play(legal: list[Act]) -> Act | None:
+    """The offered play that adds the most stealth, intercept or bleed to the open action (a
+    card's numbers are offered only when they can change it: 4.3), or None."""
+    plays = [a for a in legal if a["do"] == Do.PLAY]
+    weight = {id(a): sum(int(a.get(k) or 0) for k in ("stealth", "intercept", "amount")) for a in plays}
+    best = max(plays, key=lambda a: weight[id(a)], default=None)
+    return best if best is not None and weight[id(best)] > 0 else None

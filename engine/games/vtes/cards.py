@@ -1,8 +1,9 @@
 """VTES card data from krcg's packaged card database (shared/rules/vtes.md, "Zones"; DESIGN.md
 dependencies: krcg >= 5, < 6, packaged data only, no network).
 
-The engine does not encode card texts: players apply them. It reads only what the structure needs
-(a vampire's capacity, a card's kind and types) and hands name, capacity and text to views.
+This module holds krcg's facts of each card (kind, types, capacity, clan, Disciplines, title, group,
+requirements, printed costs, text); what the table reads of a card's text, and applies, is its
+record (:mod:`engine.games.vtes.card_record`), built from these facts.
 
 Card identities in the protocol are ``"<krcg card id>-<copy>"`` (copy numbered from 1), e.g.
 ``"201362-2"`` for the second copy of Theo Bell (G2) in a crypt.
@@ -23,7 +24,7 @@ import os
 import re
 import tempfile
 import threading
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, fields, replace
 from enum import StrEnum
 from importlib import metadata
 from pathlib import Path
@@ -66,6 +67,24 @@ class CardInfo:
     character: str = ""
     title: str = ""
     """A vampire's printed title (``"Prince"``, ``"Justicar"``), "" for none."""
+    disciplines: tuple[str, ...] = ()
+    """A crypt card's Disciplines in krcg's spelling (``("ani", "CEL")``: lower case inferior,
+    upper case superior); () for a library card."""
+    group: str = ""
+    """A crypt card's group (``"G2"``, ``"Any"``), "" for a library card."""
+    clan_requirement: tuple[str, ...] = ()
+    """The clans (or creeds) a library card requires, any one of them; () for none."""
+    discipline_requirement: tuple[str, ...] = ()
+    """The Disciplines a library card requires (krcg's lower case), () for none; how they combine
+    is :attr:`discipline_rule`."""
+    discipline_rule: str = ""
+    """``"Mono"`` (one Discipline), ``"Choice"`` (any one of them), ``"Combo"`` (all of them)."""
+    conviction_cost: int = 0
+    """A printed conviction cost (Imbued), 0 for none."""
+    x_cost: str = ""
+    """``"blood"`` or ``"pool"`` for a printed X cost (the player states it), "" for none."""
+    burn_option: bool = False
+    """The card has the burn option (a Methuselah may burn it instead of playing it)."""
 
     @property
     def is_master(self) -> bool:
@@ -250,6 +269,9 @@ def _info_of(card: models.Card) -> CardInfo:
     from krcg import models
 
     kind = DeckPart.CRYPT if card.kind == models.Card.Kind.CRYPT else DeckPart.LIBRARY
+    crypt = kind == DeckPart.CRYPT
+    required = getattr(card, "discipline_requirement", None)
+    cost = _printed_cost(card)
     return CardInfo(
         id=card.id,
         name=card.unique_name if kind == DeckPart.LIBRARY else card.full_name,
@@ -258,28 +280,41 @@ def _info_of(card: models.Card) -> CardInfo:
         capacity=int(getattr(card, "capacity", None) or 0),
         text=card.text,
         clan=str(getattr(card, "clan", "") or ""),
-        character=str(card.printed_name) if kind == DeckPart.CRYPT else "",
-        title=str(getattr(card, "title", None) or "") if kind == DeckPart.CRYPT else "",
-        **_printed_cost(card),
+        character=str(card.printed_name) if crypt else "",
+        title=str(getattr(card, "title", None) or "") if crypt else "",
+        disciplines=tuple(str(d) for d in getattr(card, "disciplines", None) or ()) if crypt else (),
+        group=str(getattr(getattr(card, "group", None), "value", "") or "") if crypt else "",
+        clan_requirement=tuple(str(c) for c in getattr(card, "clan_requirement", None) or ()),
+        discipline_requirement=tuple(str(d) for d in getattr(required, "disciplines", None) or ()),
+        discipline_rule=str(getattr(getattr(required, "type", None), "value", "") or "") if required else "",
+        burn_option=bool(getattr(card, "burn_option", False)),
+        blood_cost=cost[0],
+        pool_cost=cost[1],
+        conviction_cost=cost[2],
+        x_cost=cost[3],
     )
 
 
-def _printed_cost(card: models.Card) -> dict[str, int]:
-    """``blood_cost``/``pool_cost`` of a krcg card's printed cost (an X or conviction cost: none)."""
+def _printed_cost(card: models.Card) -> tuple[int, int, int, str]:
+    """``(blood_cost, pool_cost, conviction_cost, x_cost)`` of a krcg card's printed cost: the
+    value under its kind, or ``x_cost`` (``"blood"``, ``"pool"``) for an X cost."""
     cost = getattr(card, "cost", None)
+    if cost is None:
+        return 0, 0, 0, ""
     value = getattr(cost, "value", None)
-    if cost is None or not isinstance(value, int):
-        return {}
-    kind = str(cost.type).lower()
-    if "blood" in kind:
-        return {"blood_cost": value}
-    if "pool" in kind:
-        return {"pool_cost": value}
-    return {}
+    kind = str(getattr(cost.type, "value", cost.type)).lower()
+    if not isinstance(value, int):
+        return 0, 0, 0, kind if kind in ("blood", "pool") else ""
+    return (
+        value if kind == "blood" else 0,
+        value if kind == "pool" else 0,
+        value if kind == "conviction" else 0,
+        "",
+    )
 
 
 #: The cache file's layout; a file of another layout is read as no file.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 @functools.cache
@@ -315,26 +350,36 @@ def read_cache(path: Path) -> dict[int, CardInfo] | None:
             return None
         infos: dict[int, CardInfo] = {}
         for row in data["cards"]:
-            cid, name, kind, types, capacity, text, clan, blood, pool, character, title = row
-            ints = (cid, capacity, blood, pool)
-            strs = (name, text, clan, character, title)
-            if not all(type(x) is int for x in ints) or not all(type(x) is str for x in strs):
+            if not isinstance(row, list) or len(row) != len(_ROW):
                 return None
-            if not isinstance(types, list) or not all(type(t) is str for t in types):
-                return None
-            infos[cid] = CardInfo(
-                cid, name, DeckPart(kind), tuple(types), capacity, text, clan, blood, pool, character, title
-            )
+            values: list[object] = []
+            for shape, value in zip(_ROW, row, strict=True):
+                if shape is tuple:
+                    if not isinstance(value, list) or not all(type(t) is str for t in value):
+                        return None
+                    values.append(tuple(value))
+                elif type(value) is not shape:
+                    return None
+                else:
+                    values.append(value)
+            info = CardInfo(*values)  # type: ignore[arg-type]
+            infos[info.id] = replace(info, kind=DeckPart(info.kind))
         return infos or None
     except (OSError, ValueError, TypeError, KeyError):
         return None
+
+
+#: A cache row's shape: each field of :class:`CardInfo` in order, as JSON holds it (a tuple as a list).
+_ROW: tuple[type, ...] = tuple(
+    {"int": int, "str": str, "bool": bool, "DeckPart": str}.get(str(f.type), tuple) for f in fields(CardInfo)
+)
 
 
 def write_cache(path: Path, base: CardBase) -> bool:
     """Keep every card's info of ``base`` in the cache file ``path`` (JSON, written whole to a
     temporary file then renamed, so a reader never sees half of it). Returns whether it was
     written: a directory that cannot be written is no error (the next process reads krcg again)."""
-    rows = [[*astuple(info)[:2], str(info.kind), list(info.types), *astuple(info)[4:]] for info in base.every_info()]
+    rows = [[list(v) if isinstance(v, tuple) else v for v in astuple(info)] for info in base.every_info()]
     return write_json(path, {"format": CACHE_FORMAT, "krcg": base.version, "cards": rows})
 
 

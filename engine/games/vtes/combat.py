@@ -19,6 +19,7 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
+from engine.games.vtes.card_record import record
 from engine.games.vtes.state import (
     Claim,
     Combat,
@@ -350,6 +351,8 @@ def strike(w: Work, act: StrikeAct) -> None:
         raise IllegalMove(f"{w.name(waiting[0])} chooses its strike first (5.4)")
     choice = StrikeChoice.of(act, minion)
     s = choice.strike
+    if s.hand:  # a hand strike deals the minion's strength: 1, or as printed (an ally's, a "+1 strength")
+        s = replace(s, damage=printed_strength(w, minion))
     other = c.opposing if minion == c.acting else c.acting
     if s.retainer:
         r = w.card(s.retainer)
@@ -378,6 +381,15 @@ def strike(w: Work, act: StrikeAct) -> None:
         windows.put(w, replace(c, loop=_loop(w, c, CombatStep.STRIKE)))
     else:
         _to_step(w, c, CombatStep.DAMAGE)
+
+
+def printed_strength(w: Work, minion: Pos) -> int:
+    """A minion's strength as its card prints it (the rulebook's "Strength": 1 for a vampire, plus
+    a printed "+1 strength"; an ally's printed strength), from its record."""
+    info = w.info(minion)
+    rec = record(info.id) if info is not None else None
+    strength = rec.printed.strength if rec is not None else None
+    return 1 if strength is None else strength
 
 
 # --- resolution -------------------------------------------------------------------------------------

@@ -59,8 +59,8 @@ def crypt_group_problem(deck: Deck, base: CardBase | None = None) -> str | None:
     base = base or card_base()
     groups: dict[int, int] = {}
     for cid, count in deck.crypt:
-        card = base.by_id(cid)
-        value = str(getattr(getattr(card, "group", None), "value", "") or "")
+        info = base.info(cid)
+        value = info.group if info is not None else ""
         if value[:1] == "G" and value[1:].isdigit():
             groups[int(value[1:])] = groups.get(int(value[1:]), 0) + count
     if not groups or (len(groups) <= 2 and max(groups) - min(groups) <= 1):

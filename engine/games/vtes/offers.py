@@ -20,9 +20,12 @@ from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
 from engine.games.vtes.actions import DEFAULT_COST
+from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, window_choices
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.politics import title_votes
-from engine.games.vtes.readings import action_kind, best_strike, reaction_fits
+from engine.games.vtes.readings import best_strike, reaction_fits
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.view import CardView, VtesView
@@ -199,11 +202,13 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
 
 def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
     """The actions offered in the minion phase (§3, P2), each minion's in this order: a bleed of
-    the prey for 1 (once a turn), a hunt (a vampire), each action card of the hand (one per card
-    name; a political action by a vampire only), a rescue (2 blood, a vampire) of each vampire in
-    torpor and a diablerie of another Methuselah's, an action whose card is applied by hand; then
-    each vampire of yours in torpor that can pay to leave it (2 blood). While a hunt is due only
-    the hunts due are offered (2.2); a minion recruited this turn acts from the next (§3)."""
+    the prey for its printed bleed (an ally's, a vampire's 1 plus a printed "+1 bleed"; once a
+    turn), a hunt (a vampire), each action card of the hand (one per card name and level the
+    minion may play, with its numbers: :func:`engine.games.vtes.card_play.action_choices`; a
+    political action by a vampire only), a rescue (2 blood, a vampire) of each vampire in torpor
+    and a diablerie of another Methuselah's, an action whose card is applied by hand; then each
+    vampire of yours in torpor that can pay to leave it (2 blood). While a hunt is due only the
+    hunts due are offered (2.2); a minion recruited this turn acts from the next (§3)."""
     me = view.players[seat]
     acts: list[Act] = []
     hand = list({c.name: c for c in reversed(view.hand) if is_action_card(c)}.values())[::-1]
@@ -214,15 +219,25 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
         minion = c.as_list()
         bled = any(d.minion == c.pos and d.kind == ActionKind.BLEED for d in view.done)
         if not due and not bled and me.prey >= 0:
-            acts.append({"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": minion, "target": me.prey, "amount": 1})
+            rec = record(c.card) if c.card else None
+            bleed = rec.printed.bleed if rec is not None and rec.printed.bleed is not None else 1
+            acts.append(
+                {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": minion, "target": me.prey, "amount": bleed}
+            )
         if c.crypt:
             acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": minion})
         if due:
             continue
         for card in hand:
-            kind = action_kind(card)
-            if kind != ActionKind.POLITICAL or c.crypt:
-                acts.append({"do": Do.ACTION, "kind": kind, "minion": minion, "card": card.as_list()})
+            kind = _card_kind(card)
+            if kind == ActionKind.POLITICAL and not c.crypt:
+                continue
+            for choice in action_choices(card, c):
+                act: Act = {"do": Do.ACTION, "kind": kind, "minion": minion, "card": card.as_list()}
+                fields = choice.act_fields()
+                if kind == ActionKind.BLEED and choice.clause is not None and "kind" not in fields:
+                    act["kind"] = ActionKind.OTHER  # this level of the card does not bleed
+                acts.append(act | fields)
         for v in torpor if c.crypt else ():
             if c.counters >= DEFAULT_COST[ActionKind.RESCUE]:
                 acts.append({"do": Do.ACTION, "kind": ActionKind.RESCUE, "minion": minion, "target_card": v.as_list()})
@@ -235,6 +250,26 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
         if v.controller == seat and not v.locked and v.counters >= DEFAULT_COST[ActionKind.LEAVE_TORPOR]:
             acts.append({"do": Do.ACTION, "kind": ActionKind.LEAVE_TORPOR, "minion": v.as_list()})
     return acts
+
+
+def _card_kind(card: CardView) -> ActionKind:
+    """The kind of action a hand card is announced as (P2: the announcer declares it), from its
+    record: a political action card, an ally (recruit), equipment (equip), a retainer (employ),
+    an action card that bleeds, else "other"."""
+    types = set(card.types)
+    for kind, type_ in _KIND_OF_TYPE:
+        if type_ in types:
+            return kind
+    rec = record(card.card) if card.card else None
+    return ActionKind.BLEED if rec is not None and rec.has(EffectKind.BLEED) else ActionKind.OTHER
+
+
+_KIND_OF_TYPE = (
+    (ActionKind.POLITICAL, "Political Action"),
+    (ActionKind.RECRUIT, "Ally"),
+    (ActionKind.EQUIP, "Equipment"),
+    (ActionKind.EMPLOY, "Retainer"),
+)
 
 
 # --- the answers of each kind of window ---------------------------------------------------------
@@ -251,19 +286,27 @@ def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
     acts: list[Act] = [{"do": Do.PASS}]
     if view.may_block(seat):
         acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat)]
-    acts += [{"do": Do.PLAY, "card": c.as_list()} for c in window_cards(view)]
+    for c in window_cards(view):
+        acts += [{"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()} for choice in window_choices(view, c)]
     return acts
 
 
 def window_cards(view: VtesView) -> tuple[CardView, ...]:
     """The hand cards the view's seat could play in the open action's window now: action modifiers
     when its minion acts, reactions (with a ready unlocked minion) when another's does (§2), each
-    once per minion and action (2.1). Empty when no action is open or the seat holds no impulse."""
+    once per minion and action (2.1), and only a card that can change the action now: one whose
+    stealth, intercept or bleed can apply, or whose text the table leaves to the players
+    (:func:`engine.games.vtes.card_play.window_choices`). Empty when no action is open or the seat
+    holds no impulse."""
     a, seat = view.action, view.seat
     if a is None or seat is None or a.impulse != seat or a.window == Window.DIABLERIE:
         return ()
     if seat == a.actor:
-        return tuple(c for c in view.hand if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played)
+        return tuple(
+            c
+            for c in view.hand
+            if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played and window_choices(view, c)
+        )
     ready = view.ready_unlocked(seat)
     return tuple(
         c
@@ -271,6 +314,7 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
         if REACTION in c.types
         and reaction_fits(c.text, a, view, seat)
         and any((m.pos, card_id(c.card)) not in a.played for m in ready)
+        and window_choices(view, c)
     )
 
 
@@ -291,8 +335,18 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             continue
         if c.step == CombatStep.RANGE and c.maneuvered != m:
             acts.append({"do": Do.MANEUVER, "minion": list(m)})
+            moves = combat_moves(view, card, EffectKind.MANEUVER)
+            acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list()} for h in moves]
+        if c.step == CombatStep.DAMAGE:
+            facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
+            if facing is not None:
+                field = "agg" if facing.aggravated else "normal"
+                for held, amount in prevent_cards(view, card):
+                    acts.append({"do": Do.PREVENT, "minion": list(m), field: amount, "card": held.as_list()})
         if c.step == CombatStep.PRESS and c.pressed != m:
             acts.append({"do": Do.PRESS, "minion": list(m)})
+            moves = combat_moves(view, card, EffectKind.PRESS)
+            acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h in moves]
     return acts
 
 
@@ -370,9 +424,8 @@ def vote_sources(view: VtesView, seat: int) -> list[Act]:
 
 
 def _printed_title(c: CardView) -> str:
-    info = card_base().info(c.card)
-    card = card_base().by_id(info.id) if info is not None else None
-    return str(getattr(card, "title", None) or "")
+    rec = record(c.card)
+    return rec.printed.title if rec is not None else ""
 
 
 __all__ = [

@@ -1,13 +1,13 @@
-"""Simple readings of combat cards for bots (shared/rules/vtes-actions.md, §5 and P5).
+"""Readings of combat and political cards for the offers and bots (shared/rules/vtes-actions.md,
+§5 and P5).
 
-The engine applies no card text: players do. A bot needs to play some cards all the same, so this
-reads the one shape of text a bot can play without judgement: a line that names a Discipline level
-and a plain strike, with at most a range condition ("[pot] Strike: 2 damage.", "[CEL] Strike: 3R
-damage.", "[aus] Strike: dodge.", "[obf] Only usable at long range. Strike: combat ends.",
-"[PRO] [COMBAT] Strike: combat ends."). Another line of the card (another level's effect) gives no
-reading for its level; a sentence that binds the whole card ("Only usable at the end of a round.")
-leaves the card with no reading at all. A vampire with a Discipline at superior may play a card at
-inferior (the rulebook's "Disciplines"), so an inferior reading serves both levels.
+A combat card's strikes come from its record (:mod:`engine.games.vtes.card_record`): each clause
+whose effects hold one strike ("[pot] Strike: 2 damage.", "[CEL] Strike: 3R damage.", "[aus]
+Strike: dodge.", "[obf] Only usable at long range. Strike: combat ends.", "[ani] Strike: 1R
+damage, with 1 optional maneuver."), with its range condition; a sentence that binds the whole
+card to another step ("Only usable at the end of a round.") leaves the card with no strike. A
+vampire with a Discipline at superior may play a card at inferior (the rulebook's "Disciplines"),
+so an inferior reading serves both levels.
 
 It reads as well the few shapes of political action card a bot can call and apply
 (vtes-actions.md 7, P7; :func:`terms_reading`): pool gained or burned per minion each Methuselah
@@ -26,6 +26,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
+from engine.games.vtes.card_effects import EffectKind, SentenceKind
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
 
@@ -77,31 +79,59 @@ class StrikeReading:
         return out
 
 
+_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
+_NEUTRAL_WHOLE = ("aim", "grapple", "a vampire can play only one", "a minion can play only one")
+"""Card-wide sentences that do not bind a combat card's strike to another step."""
+
+
+def _range_of(sentence: str) -> str | None:
+    """``"long"``/``"close"`` for an "Only usable at long/close range" sentence, else None."""
+    for here in ("long", "close"):
+        if sentence == f"only usable at {here} range":
+            return here
+    return None
+
+
 @functools.cache
 def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
-    """The plain strikes of the combat card with krcg id ``cid``, in printed order (one per line
-    that is one); () for a card that is not a combat card or whose text binds every level."""
-    info = card_base().info(cid)
-    if info is None or "Combat" not in info.types:
+    """The strikes of the combat card with krcg id ``cid``, one per clause of its record
+    (:mod:`engine.games.vtes.card_record`) whose effects hold one strike (damage not added to the
+    hand strike, a dodge, combat ends), in printed order, with the range the clause or the card is
+    only usable at; () for a card that is not a combat card, or whose text binds it to another
+    step or has a card-wide sentence the table does not read."""
+    rec = record(cid)
+    if rec is None or "Combat" not in rec.types:
         return ()
-    out: list[StrikeReading] = []
-    for raw in info.text.splitlines():
-        line = raw.strip()
-        if not line.startswith("["):
-            return ()  # a condition on the whole card: no simple reading
-        match = _LINE.match(line)
-        if match is None:
+    every = ""
+    for clause in rec.clauses:
+        if clause.levels or clause.type:
             continue
-        levels, only, damage, ranged, aggravated, dodge, ends = match.groups()
+        for r in clause.readings:
+            here = _range_of(r.sentence)
+            if here is not None:
+                every = here
+            elif r.kind == SentenceKind.BY_HAND or (
+                r.kind == SentenceKind.CONDITION and not r.sentence.startswith(_NEUTRAL_WHOLE)
+            ):
+                return ()  # a condition on the whole card: no simple reading
+    out: list[StrikeReading] = []
+    for clause in rec.clauses:
+        if clause.type not in ("", "Combat"):
+            continue
+        strikes = [e for e in clause.effects if e.kind in _STRIKES and not e.hand]
+        if len(strikes) != 1:
+            continue
+        ranges = [x for x in (_range_of(r.sentence) for r in clause.readings) if x is not None]
+        e = strikes[0]
         out.append(
             StrikeReading(
-                levels=tuple(_LEVEL.findall(levels)),
-                range=only or "",
-                damage=int(damage or 0),
-                ranged=bool(ranged),
-                aggravated=bool(aggravated),
-                dodge=bool(dodge),
-                ends=bool(ends),
+                levels=clause.levels,
+                range=ranges[0] if ranges else every,
+                damage=e.amount if e.kind == EffectKind.STRIKE else 0,
+                ranged=e.ranged,
+                aggravated=e.aggravated,
+                dodge=e.kind == EffectKind.DODGE,
+                ends=e.kind == EffectKind.END_COMBAT,
             )
         )
     return tuple(out)
@@ -178,9 +208,8 @@ def combat_steps(cid: int) -> frozenset[CombatStep] | None:
 def disciplines(identity: str) -> frozenset[str]:
     """The krcg Discipline levels of the crypt card with protocol identity ``identity``
     (``{"cel", "dom", "POT"}``); empty for a library card or an unknown identity."""
-    cid = card_id(identity)
-    card = card_base().by_id(cid) if cid is not None else None
-    return frozenset(str(d) for d in getattr(card, "disciplines", None) or ())
+    info = card_base().info(identity)
+    return frozenset(info.disciplines) if info is not None else frozenset()
 
 
 def best_strike(identity: str, striker: str, long: bool) -> StrikeReading | None:
@@ -368,8 +397,8 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
     name = info.name if info is not None else card.name
     title = ""
     if minion.card:
-        crypt = card_base().by_id(card_id(minion.card) or 0)
-        title = str(getattr(crypt, "title", None) or "").lower()
+        crypt = card_base().info(minion.card)
+        title = crypt.title.lower() if crypt is not None else ""
     if reading.titles and title not in reading.titles:
         return None
     seats = view.in_game()
@@ -535,26 +564,3 @@ def reaction_fits(text: str, a: Action, view: VtesView, seat: int) -> bool:
         return blocking or not _INTERCEPT_ONLY.match(effect)
 
     return any(level_fits(line) for line in levels or [""])
-
-
-_BLEED_LINE = re.compile(r"^(\[\w+\] )?bleed")
-
-
-def action_kind(card: CardView) -> ActionKind:
-    """The kind of action a hand card is announced as (P2: the announcer declares it), from its
-    types and text: a political action card, an ally (recruit), equipment (equip), a retainer
-    (employ), an action card whose text bleeds ("(D) Bleed", or a level line that begins with a
-    bleed), else "other"."""
-    types = set(card.types)
-    if "Political Action" in types:
-        return ActionKind.POLITICAL
-    if "Ally" in types:
-        return ActionKind.RECRUIT
-    if "Equipment" in types:
-        return ActionKind.EQUIP
-    if "Retainer" in types:
-        return ActionKind.EMPLOY
-    text = card.text.replace("Ⓓ", "(D)")
-    if "(D) Bleed" in text or _BLEED_LINE.search(text.lower()):
-        return ActionKind.BLEED
-    return ActionKind.OTHER

@@ -4,7 +4,7 @@ Methuselahs, each bringing a deck (crypt and library) as private decks."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.games.base import Act, Game, SeatFact
@@ -108,6 +108,13 @@ def _result(
     return result_text(state, names, place, fmt)
 
 
+def _cards(names: Sequence[str], coverage: bool, as_json: bool, archive: str | None, out: Callable[[str], None]) -> int:
+    """``vampire cards`` (:func:`engine.games.vtes.card_report.cards_command`)."""
+    from engine.games.vtes.card_report import cards_command
+
+    return cards_command(names, coverage, as_json, archive, out)
+
+
 SPEC = GameSpec(
     name="vtes",
     title="Vampire: The Eternal Struggle",
@@ -125,4 +132,5 @@ SPEC = GameSpec(
     organiser_result=_result,
     auto_act=_auto_act,
     carddb=_carddb,
+    cards=_cards,
 )

@@ -324,6 +324,8 @@ class Lift(StrEnum):
     """Stealth or intercept raised when 4.3 does not allow it."""
     NEW_ALLY = "new_ally"
     """An ally recruited this turn acts."""
+    REQUIREMENT = "requirement"
+    """A card's requirement of the minion playing it: a clan, a Discipline, a title, a capacity."""
 
 
 class CombatStep(StrEnum):

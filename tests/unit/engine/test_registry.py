@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine.games import UnknownGame, find_game, game_names
+from engine.games.base import TABLE_OPTIONS
 from engine.games.spec import BotSpecError
 
 
@@ -19,7 +20,8 @@ def test_a_games_spec_and_its_rules_say_the_same(name):
     assert (spec.min_seats, spec.max_seats) == (rules.min_seats, rules.max_seats)
     assert spec.min_seats <= spec.default_seats <= spec.max_seats
     assert spec.default_bot in spec.bot_levels and spec.filler_bot in spec.bot_levels
-    assert [option.name for option in spec.option_schema] == [option.name for option in rules.option_schema]
+    # The spec lists the game's own rules, then the table rules every game shares (PROTOCOL.md 6.5).
+    assert spec.option_schema == (*rules.option_schema, *TABLE_OPTIONS)
 
 
 @pytest.mark.parametrize("name", game_names())

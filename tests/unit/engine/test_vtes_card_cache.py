@@ -15,6 +15,8 @@ from engine.games.vtes.cards import CACHE_FORMAT, CardBase, card_base, read_cach
 from engine.games.vtes.vocab import DeckPart
 
 THEO = "Theo Bell (G2)"
+GOOD_ROW: list[object] = [1, "x", "crypt", [], 1, "", "", 0, 0, "", "", ["cel"], "G2", [], [], "", 0, "", False]
+"""A well-formed cache row (every field of CardInfo in order): the bad rows below change one."""
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +72,10 @@ def test_a_base_read_from_the_cache_answers_infos_without_krcg_and_loads_it_for_
         json.dumps({"format": CACHE_FORMAT, "cards": [["1", "x", "crypt", [], 1, "", "", 0, 0, "", ""]]}).encode(),
         json.dumps({"format": CACHE_FORMAT, "cards": [[1, "x", "crypt", "Vampire", 1, "", "", 0, 0, "", ""]]}).encode(),
         json.dumps({"format": CACHE_FORMAT, "cards": [[1, "x", "crypt", [], True, "", "", 0, 0, "", ""]]}).encode(),
+        # a row of today's length: every field in place but one of the wrong type
+        json.dumps({"format": CACHE_FORMAT, "cards": [[*GOOD_ROW[:11], "cel", *GOOD_ROW[12:]]]}).encode(),
+        json.dumps({"format": CACHE_FORMAT, "cards": [[*GOOD_ROW[:18], 1]]}).encode(),
+        json.dumps({"format": CACHE_FORMAT, "cards": [[*GOOD_ROW[:16], "1", *GOOD_ROW[17:]]]}).encode(),
     ],
 )
 def test_a_bad_cache_file_is_read_as_none_and_left_as_it_is(tmp_path: Path, content: bytes) -> None:
@@ -77,6 +83,13 @@ def test_a_bad_cache_file_is_read_as_none_and_left_as_it_is(tmp_path: Path, cont
     path.write_bytes(content)
     assert read_cache(path) is None
     assert path.read_bytes() == content
+
+
+def test_a_well_formed_row_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps({"format": CACHE_FORMAT, "cards": [GOOD_ROW]}))
+    infos = read_cache(path)
+    assert infos is not None and infos[1].disciplines == ("cel",) and infos[1].group == "G2"
 
 
 def test_a_missing_cache_file_is_none(tmp_path: Path) -> None:

@@ -800,7 +800,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     cards' printed costs came to be paid and bots to strike with combat cards; all three when the
     table option crypt_groups joined the state's options; all three when the open action, combat and
     referendum became one stack of windows with their loops: the state's layout changed, the game
-    did not, since the old layout rebuilt from the stack gave the old three digests.)"""
+    did not, since the old layout rebuilt from the stack gave the old three digests; the last again
+    when bots came to play their cards' stealth, intercept and bleed, paying their printed costs, and
+    a hand strike to deal the minion's printed strength.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -824,7 +826,7 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert digests == [
         "cc4b868483f553d7e4664456fa54f34f8c86b1192594c2d0d0014a2da3f61279",
         "1d5ec10c50114e45bcc9a772c353e07dd8c9f677ba7ff3992fec4f1238cd41b9",
-        "99f741e0e1f69caa7bc38807fc358b4dc08279a948e8a516946a366086f543d4",
+        "a11648fef1fe54948d9af92b6fde17e998aad93b4c44108b13710dc9fc482992",
     ]
 
 

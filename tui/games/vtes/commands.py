@@ -279,10 +279,14 @@ def _cause_or_card(rest: list[str], ctx: Context, verb: str) -> Act:
 
 
 def _parse_play(rest: list[str], ctx: Context) -> Act:
-    head, clauses = _split_clauses(rest, frozenset({"to", "on", "pool", "blood", "from", "keep"}))
+    level = rest[-1].lower() if rest and rest[-1].lower() in ("basic", "superior") else None
+    head, clauses = _split_clauses(
+        rest[:-1] if level else rest, frozenset({"to", "on", "pool", "blood", "from", "keep"})
+    )
     card, extra = take_card(head, ctx.candidates("hand"), "card in your hand")
     _no_rest(extra, "play CARD")
     act: Act = {"do": Do.PLAY, "card": _pos(card)}
+    act.update(_card_numbers(card, ctx, level))
     if "to" in clauses:
         to = " ".join(clauses["to"]).lower()
         if to not in (Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH):
@@ -312,6 +316,22 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
     if "keep" in clauses:
         act["no_replace"] = True
     return act
+
+
+def _card_numbers(card: CardView, ctx: Context, level: str | None) -> Act:
+    """The stealth, intercept or bleed the card adds to the open action at ``level`` (basic,
+    superior; None: the most it may add), as its record reads it; nothing outside an action."""
+    from engine.games.vtes.card_play import LevelError, pick, window_choices
+
+    if ctx.view.action is None:
+        if level is not None:
+            raise CommandError(f"{level} names a level of a card played during an action; no action is open.")
+        return {}
+    try:
+        best = pick(window_choices(ctx.view, card), level)
+    except LevelError as e:
+        raise CommandError(f"{card.name}: {e}.") from e
+    return best.act_fields() if best is not None else {}
 
 
 def _is_minion(card: CardView) -> bool:

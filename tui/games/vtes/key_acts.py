@@ -67,7 +67,8 @@ def play_act(
     play, on a minion, or the ash heap, from its krcg type and text); its printed cost is paid
     (blood from the selected, or first, vampire of ``me``'s). During an action a reaction is
     played by the selected ready unlocked minion (else the engine's choice when there is one)."""
-    from engine.games.vtes.cards import card_base, card_id
+    from engine.games.vtes.card_play import pick, window_choices
+    from engine.games.vtes.card_record import record
 
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.zone.in_play]
@@ -78,17 +79,19 @@ def play_act(
         ready = view.ready_unlocked(me)
         if minion in ready and minion is not None:
             act["minion"] = minion.as_list()
+    if view is not None and view.action is not None:
+        best = pick(window_choices(view, card))  # the card's numbers, as the record reads them
+        if best is not None:
+            act.update(best.act_fields())
     if ctx is not None:
         act.update(commands.play_destination(card, ctx))
-    cid = card_id(card.card)
-    base = card_base().by_id(cid) if cid is not None else None
-    cost = getattr(base, "cost", None)
-    value = getattr(cost, "value", None)
-    kind = getattr(getattr(cost, "type", None), "value", "")
-    if isinstance(value, int) and value > 0:
-        if kind == "Pool":
-            act["pool"] = value
-        elif kind == "Blood":
+    rec = record(card.card)
+    costs = rec.costs if rec is not None else None
+    if costs is not None and (costs.pool or costs.blood) and "blood" not in act and "pool" not in act:
+        if costs.pool:
+            act["pool"] = costs.pool
+        else:
+            value = costs.blood
             payer = minion if minion is not None and minion.crypt else None
             payer = payer or next((c for c in mine if c.crypt and c.zone == Zone.READY), None)
             if payer is not None:

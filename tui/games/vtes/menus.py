@@ -220,7 +220,7 @@ def announce_choices(
             c = view.card(tuple(pos)) if isinstance(pos, list) else None
             return _short(c.name) if c is not None and c.name else None
 
-        target = act.get("target")
+        target = act.get("target", view.players[me].prey if kind == ActionKind.BLEED else None)
         words = action_phrase(
             kind,
             "Your",
@@ -230,7 +230,9 @@ def announce_choices(
             amount=act.get("amount"),
             card=name(act.get("card")),
         )
-        found.append((words + _AFTER.get(kind, ""), act))
+        extra = [f"stealth {act['stealth']}"] if act.get("stealth") else []
+        after = f" ({', '.join(extra)})" if extra else _AFTER.get(kind, "")
+        found.append((words + after, act))
     return found
 
 

@@ -1,0 +1,56 @@
+"""How much of a card the table applies when it is played (the ``fully`` / ``partly`` /
+``by_hand`` of ``vampire cards --coverage``): an effect of a card's record counts as applied only
+where the table puts it into the act that plays the card, as the offers do.
+
+- stealth: an action modifier's, or an action card's (:mod:`engine.games.vtes.card_play`);
+- intercept: a reaction's;
+- bleed: an action modifier's, or an action card's bleed;
+- a strike's damage (not a bonus to the hand strike), a dodge, combat ends: a combat card's clause
+  read as a strike (:func:`engine.games.vtes.readings.strike_readings`);
+- a maneuver or a press: a combat card's clause that is that move alone
+  (:func:`engine.games.vtes.card_play.combat_moves`);
+- a prevention: a combat card's clause that is a prevention alone
+  (:func:`engine.games.vtes.card_play.prevent_cards`).
+
+Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
+is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
+none.
+"""
+
+from __future__ import annotations
+
+from engine.games.vtes.card_effects import Effect, EffectKind
+from engine.games.vtes.card_record import CardRecord, Clause, Coverage
+from engine.games.vtes.readings import strike_readings
+from engine.games.vtes.vocab import MODIFIER, REACTION
+
+_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
+
+
+def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
+    """The table applies effect ``e`` of ``clause`` when the card ``rec`` is played."""
+    types = set(rec.types)
+    match e.kind:
+        case EffectKind.STEALTH | EffectKind.BLEED:
+            return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
+        case EffectKind.INTERCEPT:
+            return REACTION in types and clause.type in ("", "Reaction")
+        case EffectKind.PREVENT:
+            alone = all(x.kind == EffectKind.PREVENT for x in clause.effects) and not clause.by_hand
+            return "Combat" in types and clause.type in ("", "Combat") and alone
+        case EffectKind.MANEUVER | EffectKind.PRESS:
+            alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
+            return "Combat" in types and clause.type in ("", "Combat") and alone
+        case kind if kind in _STRIKES and not e.hand:
+            return "Combat" in types and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case _:
+            return False
+
+
+def coverage_of(rec: CardRecord) -> Coverage:
+    """The :class:`Coverage` of ``rec`` (see the module)."""
+    effects = [(c, e) for c in rec.clauses for e in c.effects]
+    done = [applied(rec, c, e) for c, e in effects]
+    if not rec.by_hand and all(done):
+        return Coverage.FULLY
+    return Coverage.PARTLY if any(done) else Coverage.BY_HAND

@@ -1,0 +1,233 @@
+"""What a card's text does, as data: a small vocabulary of effects (:class:`Effect`) read from the
+text's sentences by patterns (:func:`read_sentence`), for the card record
+(:mod:`engine.games.vtes.card_record`).
+
+Card texts are regular enough that most sentences of the cards players play are one of a few shapes
+("+1 stealth.", "[pot] Strike: 2 damage.", "Prevent 1 damage.", "+2 bleed (limited)."). A sentence
+of such a shape is read as its effects; a sentence that states when or by whom the card is played
+("Only usable during a bleed action.", "Requires a prince or justicar.") is a condition, read by the
+record as a requirement; any other sentence is left to the players (by hand). The patterns misread
+a few cards: those are corrected by the kept file ``data/card_corrections.toml``
+(:mod:`engine.games.vtes.card_corrections`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class EffectKind(StrEnum):
+    """The kinds of effect the table knows (shared/rules/vtes-actions.md §4–§7 for their windows)."""
+
+    STEALTH = "stealth"
+    INTERCEPT = "intercept"
+    BLEED = "bleed"
+    VOTES = "votes"
+    STRIKE = "strike"
+    """Strike damage: ``amount`` points, ``ranged``, ``aggravated``, ``hand`` (added to the hand
+    strike, or strength), ``first`` strike."""
+    PREVENT = "prevent"
+    DODGE = "dodge"
+    MANEUVER = "maneuver"
+    PRESS = "press"
+    ADDITIONAL_STRIKE = "additional strike"
+    END_COMBAT = "end combat"
+    UNLOCK = "unlock"
+    WAKE = "wake"
+    """A locked minion may react and block this action as if unlocked."""
+    GAIN_BLOOD = "gain blood"
+    BURN_BLOOD = "burn blood"
+    GAIN_POOL = "gain pool"
+    BURN_POOL = "burn pool"
+    GAIN_LIFE = "gain life"
+    DRAW = "draw"
+    CANCEL = "cancel"
+    TORPOR = "torpor"
+    BURN = "burn"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect of a card: its ``kind`` and ``amount`` (points, cards, votes; 0 where the kind
+    has none); for a strike, ``ranged``, ``aggravated``, ``hand`` and ``first``; ``optional``: the
+    player may forgo it ("with 1 optional press"); ``limited``: a "+bleed (limited)" (4.6)."""
+
+    kind: EffectKind
+    amount: int = 0
+    ranged: bool = False
+    aggravated: bool = False
+    hand: bool = False
+    first: bool = False
+    optional: bool = False
+    limited: bool = False
+
+    def words(self) -> str:
+        """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
+        match self.kind:
+            case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
+                return f"+{self.amount} {self.kind}" + (" (limited)" if self.limited else "")
+            case EffectKind.STRIKE if self.hand:
+                return f"hand strike +{self.amount} damage"
+            case EffectKind.STRIKE:
+                kind = "R" if self.ranged else ""
+                agg = " aggravated" if self.aggravated else ""
+                return f"strike: {self.amount}{kind}{agg} damage" + (" (first strike)" if self.first else "")
+            case EffectKind.PREVENT:
+                return f"prevent {self.amount} damage"
+            case EffectKind.DODGE:
+                return "strike: dodge"
+            case EffectKind.END_COMBAT:
+                return "strike: combat ends"
+            case EffectKind.MANEUVER | EffectKind.PRESS:
+                return ("optional " if self.optional else "") + str(self.kind)
+            case _:
+                return f"{self.kind} {self.amount}" if self.amount else str(self.kind)
+
+
+class SentenceKind(StrEnum):
+    """How the table reads one sentence of a card's text."""
+
+    EFFECT = "effect"
+    """One or more effects of the vocabulary."""
+    CONDITION = "condition"
+    """When, where or by whom the card is played: a requirement the record reads."""
+    BY_HAND = "by hand"
+    """Something the table does not apply: the players do."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One sentence as read: its ``kind``, ``effects`` (for :attr:`SentenceKind.EFFECT`) and the
+    ``sentence`` itself."""
+
+    sentence: str
+    kind: SentenceKind
+    effects: tuple[Effect, ...] = ()
+
+
+_N = r"(\d+|an?|one|two|three)"
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}
+
+
+def _n(text: str) -> int:
+    return _NUMBERS.get(text, 0) or int(text)
+
+
+def _strike(m: re.Match[str]) -> tuple[Effect, ...]:
+    amount, ranged, agg, first = m.group("n"), m.group("r"), m.group("agg"), m.group("first")
+    out = [Effect(EffectKind.STRIKE, _n(amount), ranged=bool(ranged), aggravated=bool(agg), first=bool(first))]
+    out += _optional(m.group("rest") or "")
+    return tuple(out)
+
+
+def _optional(rest: str) -> list[Effect]:
+    """The "with 1 optional maneuver/press" tail of a strike or effect."""
+    out = []
+    for word in re.findall(r"(maneuver|press)", rest):
+        out.append(Effect(EffectKind(word), 1, optional=True))
+    return out
+
+
+_E = EffectKind
+#: Sentence shapes read as effects: a full-sentence pattern (lower case, single spaces, no final
+#: period) and what it gives.
+_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, ...]]], ...] = tuple(
+    (re.compile(p), f)
+    for p, f in (
+        (r"\+(\d+) stealth( action)?", lambda m: (Effect(_E.STEALTH, int(m.group(1))),)),
+        (r"(?:this minion gets )?\+(\d+) intercept", lambda m: (Effect(_E.INTERCEPT, int(m.group(1))),)),
+        (
+            r"\+(\d+) bleed( \(limited\))?",
+            lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(2))),),
+        ),
+        (r"\+(\d+) votes?( \(limited\))?", lambda m: (Effect(_E.VOTES, int(m.group(1))),)),
+        (r"\+(\d+) strength(?: this (?:round|combat))?", lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True),)),
+        (
+            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage(?P<rest>.*)",
+            _strike,
+        ),
+        (
+            r"strike: (?:hand strike at|strength) \+(\d+)( damage)?(?P<rest>.*)",
+            lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True), *_optional(m.group("rest") or "")),
+        ),
+        (r"strike: dodge(?P<rest>.*)", lambda m: (Effect(_E.DODGE), *_optional(m.group("rest")))),
+        (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
+        (r"(?:strike: )?(?:maneuver|(\d|one) maneuvers?)", lambda m: (Effect(_E.MANEUVER, 1),)),
+        (r"(?:strike: )?press|(\d|one) press(?:es)?", lambda m: (Effect(_E.PRESS, 1),)),
+        (r"maneuver or press", lambda m: (Effect(_E.MANEUVER, 1, optional=True), Effect(_E.PRESS, 1, optional=True))),
+        (
+            r"\(d\) bleed(?: any methuselah)?(?: with \+(\d+) bleed)?",
+            lambda m: (Effect(_E.BLEED, int(m.group(1) or 0)),),
+        ),
+        (
+            r"(?:with )?(\d|one) optional (maneuver|press)",
+            lambda m: (Effect(EffectKind(m.group(2)), 1, optional=True),),
+        ),
+        (r"additional strike", lambda m: (Effect(_E.ADDITIONAL_STRIKE, 1),)),
+        (
+            r"(?:this (?:vampire|minion) )?(?:can )?prevent (\d+) damage(?: this round)?",
+            lambda m: (Effect(_E.PREVENT, int(m.group(1))),),
+        ),
+        (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
+        (r"unlock this (?:vampire|minion|reacting vampire)(?: before combat ends)?", lambda m: (Effect(_E.UNLOCK),)),
+        (r"gain (\d+) pool", lambda m: (Effect(_E.GAIN_POOL, int(m.group(1))),)),
+        (r"(?:this vampire )?gains? (\d+) blood", lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1))),)),
+        (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
+        (r"burn this card", lambda m: (Effect(_E.BURN),)),
+    )
+)
+
+#: Sentence openings read as conditions or placements (the record reads them as requirements).
+_CONDITIONS = (
+    "only usable",
+    "usable by",
+    "requires ",
+    "unique",
+    "trifle",
+    "out-of-turn",
+    "not usable",
+    "put this card in play",
+    "put this card on ",
+    "a vampire can play only one",
+    "a minion can play only one",
+    "only one ",
+    "aim",
+    "grapple",
+    "frenzy",
+    "(limited)",
+)
+
+
+def sentences(line: str) -> list[str]:
+    """A line of card text cut into sentences (lower case, single spaces, without the final
+    period); a parenthesis stays with its sentence."""
+    text = " ".join(line.lower().replace("ⓓ", "(d)").split())
+    out: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == "." and depth == 0 and (i + 1 == len(text) or text[i + 1] == " "):
+            out.append(text[start:i].strip())
+            start = i + 1
+    tail = text[start:].strip().rstrip(".")
+    if tail:
+        out.append(tail)
+    return [s for s in out if s]
+
+
+def read_sentence(sentence: str) -> Reading:
+    """One sentence (as :func:`sentences` gives it) read by the patterns: its effects, a
+    condition, or by hand."""
+    for pattern, build in _PATTERNS:
+        m = pattern.fullmatch(sentence)
+        if m is not None:
+            return Reading(sentence, SentenceKind.EFFECT, build(m))
+    if sentence.startswith(_CONDITIONS):
+        return Reading(sentence, SentenceKind.CONDITION)
+    return Reading(sentence, SentenceKind.BY_HAND)

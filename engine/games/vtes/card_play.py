@@ -1,0 +1,253 @@
+"""What a card's record puts into the act that plays it (shared/rules/vtes-actions.md 4.3, 4.6, P2,
+P8): the stealth, intercept and bleed a played action modifier or reaction adds to the open action,
+and the kind, bleed and stealth of an announced action card, one :class:`Choice` per Discipline
+level the minion may play (basic, superior) whose numbers can change the action now.
+
+The numbers go into the act itself (``play``'s ``stealth``, ``intercept``, ``amount``,
+``bleed_mod``; ``action``'s ``kind``, ``amount``, ``stealth``), so the log holds them and a replay
+folds the same numbers whatever later version of the card readings reads it; the table applies
+them and narrates them with the card's name (:func:`engine.games.vtes.plays.check_play`). What a
+clause says beyond these numbers stays with the players (``vampire cards NAME`` lists it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.state import Action
+from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Window
+
+#: The effects that change an open action's numbers.
+NUMBERS = frozenset({EffectKind.STEALTH, EffectKind.INTERCEPT, EffectKind.BLEED})
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way to play a card now: ``clause`` (None: the card as a whole, nothing read) and the
+    act's ``fields`` it gives (sorted ``(name, value)`` pairs, a position as a tuple), ``words`` for a menu
+    (``"[DOM] +3 bleed (limited)"``)."""
+
+    clause: Clause | None
+    fields: tuple[tuple[str, object], ...]
+    words: str
+
+    @property
+    def superior(self) -> bool:
+        """The choice is a superior level's clause."""
+        return self.clause is not None and self.clause.superior
+
+    def act_fields(self) -> dict[str, object]:
+        """The fields as an act holds them (a position as a list)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.fields}
+
+    def weight(self) -> int:
+        """How much the choice changes the action (a bot's preference): the sum of its numbers."""
+        return sum(v for k, v in self.fields if k in ("stealth", "intercept", "amount") and isinstance(v, int))
+
+
+def disciplines(card: CardView | None) -> frozenset[str]:
+    """The krcg Discipline levels of a minion (an ally or a card unknown to the seat: none)."""
+    info = card_base().info(card.card) if card is not None and card.card else None
+    return frozenset(info.disciplines) if info is not None else frozenset()
+
+
+def _levels_words(clause: Clause) -> str:
+    return " ".join(f"[{lv}]" for lv in clause.levels)
+
+
+def _candidates(rec: CardRecord, minion: CardView | None, as_type: str) -> list[Clause]:
+    """The clauses of ``rec`` a minion may play as ``as_type``: those with a Discipline level it
+    has, or with effects and no level; the conditions-only clauses are no choice."""
+    have = disciplines(minion)
+    if not meets_disciplines(rec, have):
+        return []
+    return [c for c in rec.clauses if (c.levels or c.effects) and c.type in ("", as_type) and c.usable_by(have)]
+
+
+def window_choices(view: VtesView, card: CardView) -> list[Choice]:
+    """The ways the view's seat may play the hand ``card`` in the open action now, per clause its
+    minion may play (the acting minion for an action modifier; the blocking minion, else any ready
+    unlocked one, for a reaction), each with the numbers it adds: stealth only while a block
+    attempt's intercept is at least the stealth, intercept only for a blocker of this seat while
+    the stealth is above it (4.3), bleed only in a bleed, one "(limited)" bleed per bleed (4.6).
+    A clause whose numbers cannot change the action now is no choice; a card with no clause the
+    table reads is one choice with no numbers (its text applied by hand). Empty: the card cannot
+    matter now."""
+    a, seat = view.action, view.seat
+    rec = record(card.card) if card.card else None
+    if a is None or seat is None:
+        return []
+    if rec is None:
+        return [Choice(None, (), "")]
+    acting = seat == a.actor
+    as_type = MODIFIER if acting else REACTION
+    minion = view.card(a.minion) if acting else _reactor(view, a, seat)
+    clauses = _candidates(rec, minion, as_type)
+    if not clauses:
+        if any(c.levels for c in rec.clauses) or not meets_disciplines(rec, disciplines(minion)):
+            return []
+        paid = _paid(rec, view, seat, minion, ())
+        return [Choice(None, paid, "")] if paid is not None else []
+    out: dict[tuple[tuple[str, object], ...], Choice] = {}
+    for clause in clauses:
+        fields = _numbers(clause, a, acting, view, seat)
+        if fields is None:
+            continue
+        fields = _paid(rec, view, seat, minion, fields)
+        if fields is None:
+            continue
+        words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+        out.setdefault(fields, Choice(clause, fields, words))
+    return list(out.values())
+
+
+def _paid(
+    rec: CardRecord, view: VtesView, seat: int, minion: CardView | None, fields: tuple[tuple[str, object], ...]
+) -> tuple[tuple[str, object], ...] | None:
+    """``fields`` with the card's printed cost paid: blood by the minion playing it (its blocker
+    for an intercept), pool by ``seat``; None when it cannot be paid."""
+    out = dict(fields)
+    costs = rec.costs
+    if costs.blood:
+        payer = view.card(out["minion"]) if "minion" in out else minion  # type: ignore[arg-type]
+        if payer is None or not payer.crypt or payer.counters < costs.blood:
+            return None
+        out["blood"], out["minion"] = costs.blood, tuple(payer.pos)
+    if costs.pool:
+        if view.players[seat].pool < costs.pool:
+            return None
+        out["pool"] = costs.pool
+    return tuple(sorted(out.items()))
+
+
+def _reactor(view: VtesView, a: Action, seat: int) -> CardView | None:
+    """The minion that plays a reaction of ``seat``'s: its blocking minion, else its ready
+    unlocked minion with the most Discipline levels."""
+    blocker = view.card(a.blocker) if a.blocker else None
+    if blocker is not None and blocker.controller == seat:
+        return blocker
+    ready = view.ready_unlocked(seat)
+    return max(ready, key=lambda c: (len(disciplines(c)), c.pos), default=None)
+
+
+def _numbers(
+    clause: Clause, a: Action, acting: bool, view: VtesView, seat: int
+) -> tuple[tuple[str, object], ...] | None:
+    """The act fields of ``clause``'s numbers in the open action ``a``, or None when one of them
+    cannot apply now."""
+    fields: dict[str, object] = {}
+    for e in clause.effects:
+        match e.kind:
+            case EffectKind.STEALTH:
+                if not (acting and a.window == Window.ATTEMPT and a.intercept >= a.stealth):
+                    return None
+                fields["stealth"] = int(fields.get("stealth", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.INTERCEPT:
+                blocker = view.card(a.blocker) if a.blocker else None
+                mine = blocker is not None and blocker.controller == seat
+                if acting or a.window != Window.ATTEMPT or not mine or not a.stealth > a.intercept:
+                    return None
+                fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
+                assert blocker is not None
+                fields["minion"] = tuple(blocker.pos)
+            case EffectKind.BLEED:
+                if not acting or a.kind != ActionKind.BLEED:
+                    return None
+                if e.limited:
+                    if a.bleed_mods:
+                        return None
+                    fields["bleed_mod"] = True
+                fields["amount"] = int(fields.get("amount", 0)) + e.amount  # type: ignore[call-overload]
+            case _:
+                pass
+    return tuple(sorted(fields.items()))
+
+
+def action_choices(card: CardView, minion: CardView) -> list[Choice]:
+    """The ways ``minion`` may announce the action card ``card`` (P2), per clause it may play:
+    ``kind`` bleed for a clause that bleeds (its ``amount`` 1 plus the card's bleed), the
+    clause's ``stealth``; one choice with no numbers for a card the table does not read (its
+    kind from its type, the action applied by hand)."""
+    rec = record(card.card) if card.card else None
+    if rec is None:
+        return [Choice(None, (), "")]
+    clauses = _candidates(rec, minion, "Action")
+    out: dict[tuple[tuple[str, object], ...], Choice] = {}
+    for clause in clauses:
+        fields: dict[str, object] = {}
+        for e in clause.effects:
+            if e.kind == EffectKind.BLEED:
+                fields["kind"] = ActionKind.BLEED
+                fields["amount"] = 1 + e.amount
+            elif e.kind == EffectKind.STEALTH:
+                fields["stealth"] = e.amount
+        key = tuple(sorted(fields.items()))
+        words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+        out.setdefault(key, Choice(clause, key, words))
+    return list(out.values()) or [Choice(None, (), "")]
+
+
+class LevelError(ValueError):
+    """The level a player named for a card is not one it may play now (the sentence says why)."""
+
+
+def pick(choices: list[Choice], level: str | None = None) -> Choice | None:
+    """The choice a player's ``level`` names (``"basic"``, ``"superior"``; None: the one that
+    changes the action most, superior first on a tie), or None when there is none to pick.
+    Raises LevelError for a level the card offers no choice at."""
+    if level not in (None, "basic", "superior"):
+        raise LevelError(f"{level!r} is no level: say basic or superior")
+    found = [c for c in choices if level is None or c.superior == (level == "superior")]
+    if level is not None and not found:
+        raise LevelError(f"the card cannot be played at {level} now (its levels: {_levels_of(choices) or 'none'})")
+    return max(found, key=lambda c: (c.weight(), c.superior), default=None)
+
+
+def _levels_of(choices: list[Choice]) -> str:
+    return ", ".join(dict.fromkeys("superior" if c.superior else "basic" for c in choices if c.clause is not None))
+
+
+def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[CardView]:
+    """The hand combat cards with which ``minion`` may make a maneuver or a press (``kind``) now:
+    a clause it may play whose effects are that move alone (not a strike's optional one), whose
+    printed cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    out = []
+    for held, rec in _affordable_combat_cards(view, minion):
+        clauses = _candidates(rec, minion, "Combat")
+        if any(c.effects and all(e.kind == kind and not e.optional for e in c.effects) for c in clauses):
+            out.append(held)
+    return out
+
+
+def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
+    """The hand's combat cards (with their records) whose printed cost ``minion`` can pay: blood
+    from a vampire, pool from its Methuselah."""
+    pool = view.players[minion.controller].pool
+    out = []
+    for held in view.hand:
+        rec = record(held.card) if held.card and "Combat" in held.types else None
+        if rec is None or (rec.costs.blood and (not minion.crypt or minion.counters < rec.costs.blood)):
+            continue
+        if rec.costs.pool <= pool:
+            out.append((held, rec))
+    return out
+
+
+def prevent_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
+    """The hand combat cards with which ``minion`` may prevent damage now, each with the damage
+    it prevents: a clause it may play whose effects are a prevention alone, whose printed cost it
+    can pay; the greatest such clause of each card."""
+    out = []
+    for held, rec in _affordable_combat_cards(view, minion):
+        amounts = [
+            sum(e.amount for e in c.effects)
+            for c in _candidates(rec, minion, "Combat")
+            if c.effects and all(e.kind == EffectKind.PREVENT for e in c.effects) and not c.by_hand
+        ]
+        if amounts:
+            out.append((held, max(amounts)))
+    return out

@@ -1,0 +1,470 @@
+"""What the table knows of a card, in one typed record (:class:`CardRecord`): its types, printed
+numbers, costs, requirements, and the effects of its text at each Discipline level, with what is
+left to the players.
+
+Built from the card's :class:`~engine.games.vtes.cards.CardInfo` (krcg's data, kept in the
+per-version cache file of :mod:`engine.games.vtes.cards`) and from its text, read sentence by
+sentence (:mod:`engine.games.vtes.card_effects`) and corrected by the kept corrections file
+(:mod:`engine.games.vtes.card_corrections`). The rules, offers, bots, the automatic pass and the
+screen read a card through this record (:func:`record`): no other module reads krcg's card objects
+or matches a card's text for what it does.
+
+Requirements follow the rulebook ("Playing Cards", "Disciplines", "Unique Cards", "Contested
+Cards"): every crypt card is unique; a library card is unique when its text says "Unique".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from engine.games.vtes.card_effects import Effect, EffectKind, Reading, SentenceKind, read_sentence, sentences
+from engine.games.vtes.cards import CardInfo, card_base, card_id
+from engine.games.vtes.vocab import DeckPart
+
+
+class Coverage(StrEnum):
+    """How much of a card's text the table applies: ``fully`` (every clause that changes the
+    table), ``partly`` (some), ``by_hand`` (none: the players apply it)."""
+
+    FULLY = "fully"
+    PARTLY = "partly"
+    BY_HAND = "by_hand"
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A card's printed numbers: ``capacity`` (a vampire), ``life`` (an ally, a retainer),
+    ``strength`` (an ally's; for a vampire its printed bonus "+1 strength", added to 1),
+    ``bleed`` (an ally's; a vampire's bonus), ``stealth``/``intercept`` (a minion's printed
+    bonus), ``title`` (a vampire's), ``votes`` (the title's votes, 7.2), ``sect`` (a vampire's:
+    ``"Camarilla"``, ``"Sabbat"``, ``"Anarch"``, ``"Independent"``, ``"Laibon"``, "" unknown).
+    ``None`` for a number the card does not print."""
+
+    capacity: int = 0
+    life: int | None = None
+    strength: int | None = None
+    bleed: int | None = None
+    stealth: int = 0
+    intercept: int = 0
+    title: str = ""
+    votes: int = 0
+    sect: str = ""
+
+
+@dataclass(frozen=True)
+class Costs:
+    """A card's printed cost: ``blood`` (paid by the vampire playing it), ``pool``,
+    ``conviction``; ``x``: ``"blood"`` or ``"pool"`` for an X cost (the player states it)."""
+
+    blood: int = 0
+    pool: int = 0
+    conviction: int = 0
+    x: str = ""
+
+    def words(self) -> str:
+        """The cost in words (``"1 blood"``, ``"X pool"``), "" for none."""
+        parts = [
+            f"{n} {k}" for k, n in (("blood", self.blood), ("pool", self.pool), ("conviction", self.conviction)) if n
+        ]
+        if self.x:
+            parts.append(f"X {self.x}")
+        return ", ".join(parts)
+
+
+class Timing(StrEnum):
+    """When a card is played (rulebook "Card Types"; vtes-actions.md §2)."""
+
+    MASTER = "master phase"
+    OUT_OF_TURN = "out of turn (master)"
+    ACTION = "as a minion's action"
+    MODIFIER = "during its minion's action"
+    REACTION = "during another's action"
+    COMBAT = "in combat"
+    VOTE = "as a political action"
+    RECRUIT = "as a minion's action (recruit, employ, equip)"
+    EVENT = "master phase (event)"
+    CRYPT = "influenced out"
+    OTHER = "as its text says"
+
+
+_TIMINGS: tuple[tuple[str, Timing], ...] = (
+    ("Master", Timing.MASTER),
+    ("Action Modifier", Timing.MODIFIER),
+    ("Reaction", Timing.REACTION),
+    ("Combat", Timing.COMBAT),
+    ("Political Action", Timing.VOTE),
+    ("Action", Timing.ACTION),
+    ("Ally", Timing.RECRUIT),
+    ("Retainer", Timing.RECRUIT),
+    ("Equipment", Timing.RECRUIT),
+    ("Event", Timing.EVENT),
+    ("Vampire", Timing.CRYPT),
+    ("Imbued", Timing.CRYPT),
+)
+
+
+@dataclass(frozen=True)
+class Requirements:
+    """What playing a card requires: ``clans`` (any one of them), ``disciplines`` (krcg's lower
+    case; ``discipline_rule`` ``"Mono"``, ``"Choice"`` any one, ``"Combo"`` all), ``titles``
+    (lower case, any one), ``sect`` (lower case), ``capacity`` (at least), ``unique`` (one copy
+    in play: a second contests, rulebook "Contested Cards"), ``ready``: a ready vampire of yours,
+    ``locked``: played by a locked minion, ``timing``: when it is played, ``only``: the text's
+    other "Only usable …" conditions, as printed (lower case)."""
+
+    clans: tuple[str, ...] = ()
+    disciplines: tuple[str, ...] = ()
+    discipline_rule: str = ""
+    titles: tuple[str, ...] = ()
+    sect: str = ""
+    capacity: int = 0
+    unique: bool = False
+    ready: bool = False
+    locked: bool = False
+    timing: tuple[Timing, ...] = ()
+    only: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One part of a card's text: the Discipline ``levels`` it needs (krcg's spelling: ``("dom",)``
+    basic, ``("DOM",)`` superior; () for the whole card), the card ``type`` it is played as when
+    the card has two (``"Combat"``, "" for any), and its sentences as read (``readings``)."""
+
+    levels: tuple[str, ...]
+    type: str
+    readings: tuple[Reading, ...]
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """Every effect of the clause, in printed order."""
+        return tuple(e for r in self.readings for e in r.effects)
+
+    @property
+    def by_hand(self) -> tuple[str, ...]:
+        """The clause's sentences the table leaves to the players."""
+        return tuple(dict.fromkeys(r.sentence for r in self.readings if r.kind == SentenceKind.BY_HAND))
+
+    @property
+    def superior(self) -> bool:
+        """The clause needs a Discipline at superior."""
+        return any(lv.isupper() for lv in self.levels)
+
+    def usable_by(self, disciplines: frozenset[str] | tuple[str, ...]) -> bool:
+        """A vampire with these krcg Discipline levels may play this clause: a superior level
+        needs the superior Discipline, an inferior one either level (rulebook "Disciplines")."""
+        have = frozenset(disciplines)
+        return all(lv in have or (lv.islower() and lv.upper() in have) for lv in self.levels)
+
+
+@dataclass(frozen=True)
+class CardRecord:
+    """What the table knows of one card. ``info``: krcg's facts (name, types, text, …);
+    ``printed``, ``costs``, ``requires``; ``clauses``: the text's parts (:class:`Clause`);
+    ``note``: a kept correction's reason, "" for none."""
+
+    info: CardInfo
+    printed: Printed
+    costs: Costs
+    requires: Requirements
+    clauses: tuple[Clause, ...]
+    note: str = ""
+
+    @property
+    def id(self) -> int:
+        """krcg's card id."""
+        return self.info.id
+
+    @property
+    def name(self) -> str:
+        """The card's unique name."""
+        return self.info.name
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The card's types (krcg's)."""
+        return self.info.types
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """Every effect of every clause."""
+        return tuple(e for c in self.clauses for e in c.effects)
+
+    @property
+    def by_hand(self) -> tuple[str, ...]:
+        """Every sentence the table leaves to the players."""
+        return tuple(dict.fromkeys(s for c in self.clauses for s in c.by_hand))
+
+    @property
+    def in_referendum(self) -> bool:
+        """The card's text speaks of a referendum, votes, ballots or a political action: a card
+        that may be played before votes are cast (7.1) or gives votes."""
+        if self.has(EffectKind.VOTES):
+            return True
+        said = [r.sentence for c in self.clauses for r in c.readings]
+        return any(word in s for s in said for word in _POLL_WORDS)
+
+    def has(self, kind: EffectKind) -> bool:
+        """Some clause of the card has an effect of this kind."""
+        return any(e.kind == kind for e in self.effects)
+
+    def clauses_for(self, disciplines: frozenset[str] | tuple[str, ...], type: str = "") -> tuple[Clause, ...]:
+        """The clauses a minion with these Discipline levels may play (as card type ``type``
+        when given): the whole-card clauses and the Discipline clauses it has."""
+        return tuple(c for c in self.clauses if c.usable_by(disciplines) and (not type or c.type in ("", type)))
+
+    @property
+    def coverage(self) -> Coverage:
+        """How much of the card the table applies (:func:`engine.games.vtes.card_coverage.coverage_of`)."""
+        from engine.games.vtes.card_coverage import coverage_of
+
+        return coverage_of(self)
+
+
+def meets_disciplines(rec: CardRecord, have: frozenset[str]) -> bool:
+    """A minion with these krcg Discipline levels has what the card requires (rulebook
+    "Disciplines"): its one Discipline, any one of a choice, all of a combination, at either
+    level; a card that requires none: True."""
+    need = rec.requires.disciplines
+    if not need:
+        return True
+    lower = {d.lower() for d in have}
+    if rec.requires.discipline_rule == "Combo":
+        return all(d.lower() in lower for d in need)
+    return any(d.lower() in lower for d in need)
+
+
+_POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
+_LEVELS = re.compile(r"^((?:\[[a-zA-Z]{3}\]\s*)+)")
+_TYPE = re.compile(r"^\[(ACTION MODIFIER|REACTION|COMBAT|ACTION|POLITICAL ACTION)\]\s*")
+_SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
+_TITLES = frozenset(
+    {
+        "primogen",
+        "prince",
+        "baron",
+        "justicar",
+        "bishop",
+        "archbishop",
+        "cardinal",
+        "regent",
+        "priscus",
+        "inner circle",
+        "titled vampire",
+        "magaji",
+        "kholo",
+    }
+)
+_ALLY = re.compile(
+    r"^(?:unique )?[\w' -]+? with (\d+) life(?:\. (\d+) strength, (\d+) bleed)?",
+)
+_REQUIRES = re.compile(r"^requires an? (.+)$")
+_CAPACITY = re.compile(r"(?:vampire )?with capacity (\d+) or more")
+
+
+def _clauses(text: str) -> list[Clause]:
+    """The text's clauses: each line with a Discipline prefix one clause of those levels, the
+    other lines one whole-card clause each; "As above, but for X" repeats the clause before with
+    X's amounts, "As above, and/with X" adds X's effects to it."""
+    out: list[Clause] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        levels: tuple[str, ...] = ()
+        m = _LEVELS.match(line)
+        if m:
+            levels = tuple(re.findall(r"\[([a-zA-Z]{3})\]", m.group(1)))
+            line = line[m.end() :]
+        kind = ""
+        t = _TYPE.match(line)
+        if t:
+            kind = t.group(1).title()
+            line = line[t.end() :]
+        readings: list[Reading] = []
+        for sentence in sentences(line):
+            if sentence.startswith("as above") and out:
+                readings += _as_above(sentence, out[-1])
+            else:
+                readings.append(read_sentence(sentence))
+        out.append(Clause(levels, kind, tuple(readings)))
+    return out
+
+
+def _as_above(sentence: str, before: Clause) -> list[Reading]:
+    """The readings of an "As above …" sentence, from the clause ``before``."""
+    rest = re.sub(r"^as above,?\s*", "", sentence)
+    inherited = [r for r in before.readings if r.kind != SentenceKind.BY_HAND or r.sentence]
+    if not rest:
+        return inherited
+    if rest.startswith("but for ") or rest.startswith("but with "):
+        new = read_sentence(rest.split(" ", 2)[2])
+        if new.kind != SentenceKind.EFFECT:
+            return [*inherited, Reading(sentence, SentenceKind.BY_HAND)]
+        kinds = {e.kind for e in new.effects}
+        kept = [r for r in inherited if not ({e.kind for e in r.effects} & kinds)]
+        return [*kept, new]
+    if rest.startswith(("and ", "with ", "but ")):
+        tail = rest.split(" ", 1)[1]
+        parts = [read_sentence(p.strip()) for p in re.split(r",? and ", tail) if p.strip()]
+        if all(p.kind == SentenceKind.EFFECT for p in parts):
+            return [*inherited, *parts]
+        return [*inherited, Reading(rest, SentenceKind.BY_HAND)]
+    return [*inherited, Reading(rest, SentenceKind.BY_HAND)]
+
+
+def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
+    """The card's requirements, from krcg's data and its condition sentences."""
+    titles: tuple[str, ...] = ()
+    sect = ""
+    capacity = 0
+    ready = locked = False
+    unique = info.kind == DeckPart.CRYPT
+    only: list[str] = []
+    for clause in clauses:
+        if clause.levels:
+            continue
+        for r in clause.readings:
+            s = r.sentence
+            if s.startswith("unique"):
+                unique = True
+            if "only usable by a locked" in s or s.startswith("usable by a locked"):
+                locked = True
+            if s.startswith("only usable"):
+                only.append(s)
+            m = _REQUIRES.match(s)
+            if m is None:
+                continue
+            words = m.group(1)
+            if cap := _CAPACITY.search(words):
+                capacity = int(cap.group(1))
+            if "ready vampire" in words or "ready minion" in words:
+                ready = True
+            first = words.split()[0]
+            if first in _SECTS:
+                sect = first
+            named = [w.strip() for w in re.split(r",? or |, ", re.sub(r" vampire$", "", words))]
+            found = tuple(w for w in named if w in _TITLES)
+            if found:
+                titles = found
+    timing = tuple(t for name, t in _TIMINGS if name in info.types)
+    if any(r.sentence == "out-of-turn" for c in clauses for r in c.readings):
+        timing = (Timing.OUT_OF_TURN, *timing)
+    return Requirements(
+        clans=info.clan_requirement,
+        disciplines=info.discipline_requirement,
+        discipline_rule=info.discipline_rule if info.discipline_requirement else "",
+        titles=titles,
+        sect=sect,
+        capacity=capacity,
+        unique=unique,
+        ready=ready,
+        locked=locked,
+        timing=timing or (Timing.OTHER,),
+        only=tuple(only),
+    )
+
+
+def _printed(info: CardInfo, clauses: list[Clause]) -> Printed:
+    """The card's printed numbers (see :class:`Printed`)."""
+    from engine.games.vtes.politics import title_votes
+
+    first = " ".join(info.text.lower().split())
+    if info.kind == DeckPart.CRYPT:
+        head = first.split(":", 1)[0] if ":" in first else ""
+        sect = next((s.title() for s in _SECTS if head.startswith(s)), "")
+        bonus = {k: 0 for k in ("strength", "bleed", "stealth", "intercept")}
+        for clause in clauses:
+            for r in clause.readings:
+                for e in r.effects:
+                    if e.kind == EffectKind.STRIKE and e.hand:
+                        bonus["strength"] += e.amount
+                    elif e.kind in (EffectKind.BLEED, EffectKind.STEALTH, EffectKind.INTERCEPT):
+                        bonus[str(e.kind)] += e.amount
+        return Printed(
+            capacity=info.capacity,
+            strength=1 + bonus["strength"],
+            bleed=1 + bonus["bleed"],
+            stealth=bonus["stealth"],
+            intercept=bonus["intercept"],
+            title=info.title,
+            votes=title_votes(info.title) if info.title else 0,
+            sect=sect,
+        )
+    m = _ALLY.match(first)
+    if m and ({"Ally", "Retainer"} & set(info.types)):
+        life = int(m.group(1))
+        if "Ally" in info.types:
+            return Printed(
+                life=life,
+                strength=int(m.group(2)) if m.group(2) else 1,
+                bleed=int(m.group(3)) if m.group(3) else 1,
+            )
+        return Printed(life=life)
+    return Printed()
+
+
+def _clean_crypt_clauses(info: CardInfo, clauses: list[Clause]) -> list[Clause]:
+    """A crypt card's text begins with its sect and title ("Camarilla Prince of Seattle: …"):
+    that head is no sentence to apply."""
+    if info.kind != DeckPart.CRYPT or not clauses:
+        return clauses
+    first = clauses[0]
+    readings = list(first.readings)
+    if readings and ":" in readings[0].sentence:
+        head, _, rest = readings[0].sentence.partition(":")
+        readings[0] = read_sentence(rest.strip()) if rest.strip() else Reading(head, SentenceKind.CONDITION)
+    return [replace(first, readings=tuple(readings)), *clauses[1:]]
+
+
+def _ally_clauses(info: CardInfo, clauses: list[Clause]) -> list[Clause]:
+    """An ally's or retainer's first sentences print its life, strength and bleed: numbers the
+    record holds (:class:`Printed`), not sentences to apply."""
+    if not {"Ally", "Retainer"} & set(info.types) or not clauses:
+        return clauses
+    first = clauses[0]
+    readings = tuple(
+        Reading(r.sentence, SentenceKind.CONDITION)
+        if re.fullmatch(r"(?:unique )?[\w' -]+? with \d+ life|\d+ strength, \d+ bleed|red list", r.sentence)
+        else r
+        for r in first.readings
+    )
+    return [replace(first, readings=readings), *clauses[1:]]
+
+
+def read(info: CardInfo) -> CardRecord:
+    """The record of the card ``info`` as the patterns read it, without its kept correction
+    (:func:`build` applies it)."""
+    clauses = _ally_clauses(info, _clean_crypt_clauses(info, _clauses(info.text)))
+    costs = Costs(info.blood_cost, info.pool_cost, info.conviction_cost, info.x_cost)
+    return CardRecord(info, _printed(info, clauses), costs, _requirements(info, clauses), tuple(clauses))
+
+
+def build(info: CardInfo) -> CardRecord:
+    """The record of the card ``info``, its kept correction applied
+    (:mod:`engine.games.vtes.card_corrections`)."""
+    from engine.games.vtes.card_corrections import corrected
+
+    return corrected(read(info))
+
+
+@functools.cache
+def _record_of(cid: int) -> CardRecord | None:
+    info = card_base().info(cid)
+    return build(info) if info is not None else None
+
+
+def record(ident: str | int | None) -> CardRecord | None:
+    """The record of a card id or protocol identity (``"100845-2"``), or None for no card."""
+    if ident is None:
+        return None
+    cid = card_id(ident) if isinstance(ident, str) else ident
+    return _record_of(cid) if cid is not None else None
+
+
+def every_record() -> list[CardRecord]:
+    """Every card's record, by id."""
+    return [r for r in (record(i.id) for i in card_base().every_info()) if r is not None]

@@ -1,0 +1,154 @@
+"""A played card's numbers, as its record reads them, change the open action at once
+(shared/rules/vtes-actions.md 4.3, 4.6, P8): the offers carry them, per level the minion may play
+(basic, superior), the table applies and narrates them with the card's name, and replaying the
+same acts gives the same state.
+
+Every crypt is twelve Arika (aus cel DOM FOR OBF PRE) and every library seven chosen cards (table
+rule ``library_size=off``), so each opening hand holds them all: Lost in Crowds (+1 stealth, +2 at
+superior), Conditioning (+2 bleed (limited), +3 at superior), Telepathic Misdirection (+1 intercept
+at basic), Patrol (+1 intercept, requires Flight) and Deflection (redirects a bleed: by hand)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games.base import Act
+from engine.games.vtes import VTES
+from engine.games.vtes.card_play import LevelError, pick, window_choices
+from engine.sim import SimTable
+from tests.support.vtes_sim import act, copy_table, one_vampire_table
+
+LIBRARY = (("Lost in Crowds", 2), ("Conditioning", 1), ("Telepathic Misdirection", 1), ("Patrol", 2), ("Deflection", 1))
+
+
+@pytest.fixture(scope="module")
+def start() -> SimTable:
+    return one_vampire_table("Arika", LIBRARY, seed=5)
+
+
+def seats(t: SimTable) -> tuple[int, int]:
+    ana = t.state.acting
+    return ana, t.view(ana).players[ana].prey
+
+
+def vampire(t: SimTable, seat: int) -> list[int]:
+    return next(c.as_list() for c in t.view(seat).controlled(seat) if c.crypt)
+
+
+def plays(t: SimTable, seat: int, name: str) -> list[Act]:
+    """The offered plays of the first hand card ``name`` (one per choice)."""
+    view = t.view(seat)
+    card = next(c.as_list() for c in view.hand if c.name == name)
+    return [a for a in VTES.legal_acts(view) if a["do"] == "play" and a["card"] == card]
+
+
+def bleed_and_block(t: SimTable) -> tuple[int, int]:
+    """Ana's vampire bleeds Ben; Ben's attempts to block: stealth 0, intercept 0 (stealth needed)."""
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    act(t, ana, "pass")  # the impulse goes from the acting Methuselah to the prey (P1)
+    act(t, ben, "block", minion=vampire(t, ben))
+    a = t.state.open_action
+    assert a is not None and a.window == "B" and (a.stealth, a.intercept) == (0, 0)
+    return ana, ben
+
+
+def numbers(t: SimTable) -> tuple[int, int, int]:
+    a = t.state.open_action
+    assert a is not None
+    return a.stealth, a.intercept, a.amount
+
+
+@pytest.mark.parametrize(("level", "stealth"), [("basic", 1), ("superior", 2)])
+def test_a_stealth_card_adds_its_levels_stealth_when_it_is_needed(start: SimTable, level: str, stealth: int) -> None:
+    t = copy_table(start)
+    ana, _ = bleed_and_block(t)
+    offered = plays(t, ana, "Lost in Crowds")
+    assert sorted(a["stealth"] for a in offered) == [1, 2]  # a superior vampire may play either level
+    chosen = next(a for a in offered if a["stealth"] == stealth)
+    notes = t.play(ana, chosen)
+    t.run_ops()
+    assert numbers(t)[0] == stealth
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert f"Lost in Crowds: stealth +{stealth} → {stealth}" in said
+
+
+def test_stealth_that_is_not_needed_is_not_offered(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    assert plays(t, ana, "Lost in Crowds") == []  # no block attempt: no stealth is needed (4.3)
+
+
+def test_an_intercept_card_adds_intercept_for_the_blocker(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, ben = bleed_and_block(t)
+    stealthy = next(a for a in plays(t, ana, "Lost in Crowds") if a["stealth"] == 2)
+    act(t, ana, "play", **{k: v for k, v in stealthy.items() if k != "do"})
+    act(t, ana, "pass")
+    offered = plays(t, ben, "Telepathic Misdirection")
+    assert [a["intercept"] for a in offered] == [1]  # Arika has Auspex at basic only
+    assert offered[0]["minion"] == vampire(t, ben)
+    t.play(ben, offered[0])
+    t.run_ops()
+    assert numbers(t)[:2] == (2, 1)
+    assert plays(t, ben, "Patrol") == []  # it requires Flight, which Arika has not
+
+
+@pytest.mark.parametrize(("level", "amount"), [("basic", 2), ("superior", 3)])
+def test_a_limited_bleed_card_adds_its_levels_bleed_once(start: SimTable, level: str, amount: int) -> None:
+    t = copy_table(start)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    view = t.view(ana)
+    card = next(c for c in view.hand if c.name == "Conditioning")
+    chosen = pick(window_choices(view, card), level)
+    assert chosen is not None and chosen.superior == (level == "superior")
+    before = next(c.counters for c in t.view(ana).cards if c.as_list() == vampire(t, ana))
+    t.play(ana, {"do": "play", "card": card.as_list(), **chosen.act_fields()})
+    t.run_ops()
+    assert numbers(t)[2] == 1 + amount
+    after = next(c.counters for c in t.view(ana).cards if c.as_list() == vampire(t, ana))
+    assert before - after == 1  # Conditioning's printed cost: 1 blood from the acting vampire
+    assert t.state.open_action is not None and t.state.open_action.bleed_mods == 1
+
+
+def test_a_card_the_table_does_not_read_is_offered_with_no_numbers(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, ben = bleed_and_block(t)
+    act(t, ana, "pass")
+    offered = plays(t, ben, "Deflection")
+    assert offered and all(not {"stealth", "intercept", "amount"} & set(a) for a in offered)
+    assert all(a["blood"] == 1 and a["minion"] == vampire(t, ben) for a in offered)  # its printed cost, paid
+
+
+def test_a_level_the_card_cannot_be_played_at_is_a_sentence(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, ben = bleed_and_block(t)
+    view = t.view(ben)
+    card = next(c for c in view.hand if c.name == "Telepathic Misdirection")
+    with pytest.raises(LevelError, match="cannot be played at superior"):
+        pick(window_choices(view, card), "superior")
+
+
+def test_replaying_the_acts_gives_the_same_state(start: SimTable) -> None:
+    t, again = copy_table(start), copy_table(start)
+    done: list[tuple[int, Act]] = []
+    ana, ben = seats(t)
+    for seat, chosen in (
+        (ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben}),
+        (ana, {"do": "pass"}),
+        (ben, {"do": "block", "minion": vampire(t, ben)}),
+    ):
+        t.play(seat, chosen)
+        t.run_ops()
+        done.append((seat, chosen))
+    for seat, name in ((ana, "Lost in Crowds"), (ana, "pass"), (ben, "Telepathic Misdirection")):
+        chosen = {"do": "pass"} if name == "pass" else plays(t, seat, name)[-1]
+        t.play(seat, chosen)
+        t.run_ops()
+        done.append((seat, chosen))
+    for seat, chosen in done:
+        again.play(seat, chosen)
+        again.run_ops()
+    assert again.state == t.state

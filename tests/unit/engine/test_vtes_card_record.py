@@ -1,0 +1,145 @@
+"""What the table knows of a card (engine.games.vtes.card_record): printed numbers, costs,
+requirements and effects read from krcg's data and the card's text, with the kept corrections."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games.vtes import card_corrections
+from engine.games.vtes.card_corrections import CorrectionError, corrections, parse
+from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind, read_sentence
+from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
+from engine.games.vtes.cards import card_base
+
+
+def rec(name: str) -> CardRecord:
+    info = card_base().lookup(name)
+    assert info is not None, name
+    found = record(info.id)
+    assert found is not None
+    return found
+
+
+def test_an_ally_has_its_printed_life_strength_and_bleed() -> None:
+    legionnaire = rec("Emerald Legionnaire")
+    assert (legionnaire.printed.life, legionnaire.printed.strength, legionnaire.printed.bleed) == (2, 2, 1)
+    carlton = rec("Carlton Van Wyk")
+    assert (carlton.printed.life, carlton.printed.strength, carlton.printed.bleed) == (2, 0, 0)
+    assert carlton.requires.unique
+
+
+def test_a_retainer_has_its_printed_life() -> None:
+    assert rec("Tasha Morgan").printed.life == 1
+
+
+def test_a_vampire_has_its_capacity_title_votes_sect_and_printed_bonus() -> None:
+    mark = rec("Mark Decker")
+    assert (mark.printed.capacity, mark.printed.title, mark.printed.votes, mark.printed.sect) == (
+        8,
+        "Prince",
+        2,
+        "Camarilla",
+    )
+    assert mark.printed.strength == 2  # "+1 strength." on top of a vampire's 1
+    assert mark.requires.unique  # every crypt card is unique (rulebook "Unique Cards")
+    assert rec("Theo Bell (G2)").printed.strength == 1
+
+
+def test_costs_are_the_printed_ones() -> None:
+    assert rec("Govern the Unaligned").costs.blood == 1
+    assert rec("Zillah's Valley").costs.pool == 5
+    assert rec("Blood Doll").costs.words() == ""
+
+
+def test_requirements_clan_discipline_title_locked_and_unique() -> None:
+    assert rec("Emerald Legionnaire").requires.clans == ("Harbinger of Skulls",)
+    govern = rec("Govern the Unaligned").requires
+    assert (govern.disciplines, govern.discipline_rule) == (("dom",), "Mono")
+    assert rec("Parity Shift").requires.titles == ("prince", "justicar")
+    assert rec("Wake with Evening's Freshness").requires.locked
+    assert rec("Dreams of the Sphinx").requires.unique
+    assert not rec("Villein").requires.unique
+    assert rec("Direct Intervention").requires.timing[0] == Timing.OUT_OF_TURN
+    assert rec("Conditioning").requires.only == ("only usable during a bleed action",)
+
+
+def test_basic_and_superior_effects_are_read_per_level() -> None:
+    conditioning = rec("Conditioning")
+    basic, superior = conditioning.clauses_for(("dom",)), conditioning.clauses_for(("DOM",))
+    assert [e for c in basic if c.levels for e in c.effects] == [Effect(EffectKind.BLEED, 2, limited=True)]
+    assert [e.amount for c in superior if c.levels for e in c.effects] == [2, 3]  # a superior may play either
+    assert conditioning.coverage == Coverage.FULLY
+    crowds = rec("Lost in Crowds")
+    assert [e for c in crowds.clauses if c.superior for e in c.effects] == [Effect(EffectKind.STEALTH, 2)]
+
+
+def test_strikes_and_their_as_above_tails() -> None:
+    bats = rec("Aid from Bats")
+    basic, superior = bats.clauses
+    assert basic.effects == (Effect(EffectKind.STRIKE, 1, ranged=True), Effect(EffectKind.MANEUVER, 1, optional=True))
+    assert Effect(EffectKind.PRESS, 1, optional=True) in superior.effects
+    assert rec("Majesty").clauses[0].effects == (Effect(EffectKind.END_COMBAT),)
+    assert EffectKind.UNLOCK in {e.kind for e in rec("Majesty").clauses[1].effects}
+
+
+def test_an_action_card_reads_its_bleed_and_stealth() -> None:
+    govern = rec("Govern the Unaligned")
+    assert govern.clauses[0].effects == (Effect(EffectKind.BLEED, 2),)
+    assert Effect(EffectKind.STEALTH, 1) in govern.clauses[1].effects
+    assert govern.coverage == Coverage.PARTLY  # the blood added in the uncontrolled region is by hand
+
+
+def test_a_press_is_read_only_where_the_card_gives_one() -> None:
+    assert not rec("Target Vitals").has(EffectKind.PRESS)  # "they cannot press" gives no press
+    assert rec("Aid from Bats").has(EffectKind.PRESS)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("+1 stealth", SentenceKind.EFFECT),
+        ("only usable during a bleed action", SentenceKind.CONDITION),
+        ("move any amount of blood from a vampire you control to your pool", SentenceKind.BY_HAND),
+    ],
+)
+def test_a_sentence_is_an_effect_a_condition_or_by_hand(sentence: str, kind: SentenceKind) -> None:
+    assert read_sentence(sentence).kind == kind
+
+
+def test_each_kept_correction_differs_from_the_patterns_reading() -> None:
+    kept = corrections()
+    assert kept
+    for name, fix in kept.items():
+        info = card_base().lookup(name)
+        assert info is not None, f"the corrections name {name!r}, no card"
+        corrected, as_read = rec(name), read(card_base().info(info.id))  # type: ignore[arg-type]
+        assert fix.reason and corrected.note == fix.reason
+        assert corrected.clauses != as_read.clauses, f"{name}: the patterns now read it as corrected; drop it"
+
+
+def test_a_card_kept_by_hand_has_no_effect_applied() -> None:
+    tactics = rec("Delaying Tactics")
+    assert tactics.coverage == Coverage.BY_HAND and not tactics.effects
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[[card]]\nname = 'X'\n", "a name and a one-line reason"),
+        ("[[card]]\nname = 'X'\nreason = 'r'\n", "one of them"),
+        (
+            "[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n",
+            "twice",
+        ),
+        ("[[card]]\nname = 'X'\nreason = 'r'\nclauses = [{ effects = [{ kind = 'fly' }] }]\n", "no effect kind"),
+        ("[[card]]\nname = 'X'\nreason = 'r'\nclauses = [{ colour = 'red' }]\n", "a clause is"),
+        ("not = toml = at all", "not TOML"),
+    ],
+)
+def test_a_bad_correction_is_refused_with_a_sentence(text: str, words: str) -> None:
+    with pytest.raises(CorrectionError, match=words):
+        parse(text)
+
+
+def test_the_kept_file_parses() -> None:
+    assert card_corrections.corrections.__wrapped__()  # read anew, not from the cache

@@ -1,0 +1,87 @@
+"""``vampire cards``: each named card's record, and the archive's coverage, recomputed here from
+the frequency table and the card records."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.errors import VampireError
+from engine.games.vtes.card_record import Coverage, record
+from engine.games.vtes.card_report import cards_command, default_archive, read_archive
+
+ARCHIVE = default_archive()
+needs_archive = pytest.mark.skipif(
+    not ARCHIVE.exists(), reason="the archive's card frequency table (shared/data) is not beside this checkout"
+)
+
+
+def run(*names: str, coverage: bool = False, as_json: bool = False, archive: str | None = None) -> tuple[int, str]:
+    lines: list[str] = []
+    status = cards_command(names, coverage, as_json, archive, lines.append)
+    return status, "\n".join(lines)
+
+
+def test_a_named_card_shows_its_record() -> None:
+    status, text = run("Conditioning", "Emerald Legionnaire")
+    assert status == 0
+    assert "Conditioning (Action Modifier): applied fully" in text
+    assert "[DOM]: +3 bleed (limited)" in text
+    assert "printed: life 2, strength 2, bleed 1" in text
+    assert "clan Harbinger of Skulls" in text
+
+
+def test_a_name_that_is_no_card_is_said_with_the_closest_and_exit_1() -> None:
+    status, text = run("Govern the Unalinged")
+    assert status == 1 and "closest: Govern the Unaligned" in text
+
+
+@needs_archive
+def test_the_coverage_figures_are_the_records_weighted_by_the_archives_copies() -> None:
+    status, text = run(coverage=True, as_json=True)
+    assert status == 0
+    got = json.loads(text)
+    copies = {k: 0 for k in Coverage}
+    with ARCHIVE.open(encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row["section"] != "library":
+                continue
+            rec = record(int(row["card_id"]))
+            copies[rec.coverage if rec is not None else Coverage.BY_HAND] += int(row["copies"])
+    total = sum(copies.values())
+    assert got["copies"] == total == 379_616  # the README's count of library copies
+    for kind in Coverage:
+        assert got[str(kind)] == pytest.approx(copies[kind] / total, abs=1e-6)
+    assert got["fully"] + got["partly"] + got["by_hand"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "cannot read"),
+        ("a\tb\n1\t2\n", "is not the archive's"),
+        ("section\trank\tcard_id\tname\tcopies\nlibrary\tx\t1\tA\t2\n", "not a card's counts"),
+    ],
+)
+def test_a_bad_archive_file_is_a_sentence(tmp_path: Path, content: str | None, words: str) -> None:
+    path = tmp_path / "freq.tsv"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(VampireError, match=words):
+        read_archive(path)
+
+
+@needs_archive
+def test_the_command_line_prints_the_coverage_as_json() -> None:
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "cards", "--coverage", "--json"], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert {"fully", "partly", "by_hand", "copies"} <= set(data)

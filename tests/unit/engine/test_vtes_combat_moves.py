@@ -1,0 +1,72 @@
+"""A combat card that is a maneuver or a press is offered as one, with its card (vtes-actions.md
+5.3, 5.9, P5): Swallowed by the Night's superior is a maneuver, for a vampire with Obfuscate at
+superior (every crypt here is Arika: aus cel DOM FOR OBF PRE); the table plays the card with it.
+A prevention card likewise (Rolling with the Punches: "[for] Prevent 1 damage"), in the damage step
+against a strike that deals damage."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games.vtes import VTES
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.decks import Deck
+from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand
+
+LIBRARY = (("Swallowed by the Night", 2), ("Rolling with the Punches", 2), ("Conditioning", 3))
+
+
+@pytest.fixture
+def f() -> Fight:
+    arika = card_base().lookup("Arika")
+    assert arika is not None
+    return fight_table(seed=3, blood=(4, 4, 1, 1), crypt=Deck("arika", ((arika.id, 12),), ()), library=LIBRARY)
+
+
+def _to_step(f: Fight, step: str) -> None:
+    """Everyone passes (the hand strike when a strike is due) until the combat reaches ``step``."""
+    t = f.t
+    for _ in range(24):
+        c = t.state.open_combat
+        assert c is not None
+        if c.step == step:
+            return
+        due = c.due()
+        t.play(c.impulse, {"do": "strike", "minion": list(due[0])} if c.step == "strike" else {"do": "pass"})
+        t.run_ops()
+    raise AssertionError(f"the combat never reached {step}")
+
+
+def test_a_prevention_card_is_offered_in_the_damage_step_and_played(f: Fight) -> None:
+    t = f.t
+    bleed_blocked(f)
+    _to_step(f, "damage")
+    c = t.state.open_combat
+    assert c is not None
+    seat = c.impulse
+    mine = f.lucia if seat == f.ana else f.marek
+    rolling = in_hand(t, seat, "Rolling with the Punches")
+    offered = [a for a in VTES.legal_acts(t.view(seat)) if a["do"] == "prevent"]
+    assert {"do": "prevent", "minion": mine, "normal": 1, "card": rolling} in offered
+    t.play(seat, {"do": "prevent", "minion": mine, "normal": 1, "card": rolling})
+    t.run_ops()
+    assert card(t, rolling).zone == "ash"
+
+
+def test_a_maneuver_card_is_offered_in_the_range_step_and_played(f: Fight) -> None:
+    t = f.t
+    bleed_blocked(f)
+    _to_step(f, "range")
+    c = t.state.open_combat
+    assert c is not None and c.step == "range"
+    seat = c.impulse
+    mine = f.lucia if seat == f.ana else f.marek
+    swallowed = in_hand(t, seat, "Swallowed by the Night")
+    offered = [a for a in VTES.legal_acts(t.view(seat)) if a["do"] == "maneuver"]
+    assert {"do": "maneuver", "minion": mine, "card": swallowed} in offered
+    long_before = c.long
+    t.play(seat, {"do": "maneuver", "minion": mine, "card": swallowed})
+    t.run_ops()
+    c = t.state.open_combat
+    assert c is not None and c.long != long_before
+    assert card(t, swallowed).zone == "ash"
