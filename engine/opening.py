@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.errors import VampireError
 from engine.files import open_regular
 from engine.games import find_game
-from engine.games.base import TABLE_OPTIONS, parse_options
+from engine.games.base import parse_options
 from engine.games.spec import BotSpecError, GameSpec
 from engine.protocol.log import LOG_MAGIC, LogWriter
 from engine.sequencer import Sequencer
@@ -105,11 +105,7 @@ def order_table(
             who += " and your seat" if people == 1 else f" and {people} people"
         raise BotSpecError(f"{who} do not fit in {seats} seat{'s' if seats != 1 else ''}")
     spec.check_seats(seats)
-    given = dict(rules or {})
-    # The table rules every game shares are recorded only when given, so the genesis of a table
-    # that sets none reads as before (and as a game's own setup reads it).
-    shared = {o.name for o in TABLE_OPTIONS}
-    options = tuple((k, v) for k, v in parse_options(spec.option_schema, given) if k in given or k not in shared)
+    options = parse_options(spec.option_schema, dict(rules or {}))
     return TableOrder(spec, seats, people, tuple(bots), options, (title or spec.title)[:MAX_TITLE])
 
 

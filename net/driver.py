@@ -184,6 +184,7 @@ class SeatDriver:
         self._moves = 0
         self._stalled: tuple[int, ...] = ()
         self._seen_waits: dict[tuple[int, int], float] = {}
+        self._timed: tuple[int, int] | None = None
 
     def set_bot(self, bot: Bot | BotFactory | None) -> None:
         """Let ``bot`` (a bot, a factory of one per game name, or None: a person) play this seat."""
@@ -503,6 +504,7 @@ class SeatDriver:
                     seen[key] = self._seen_waits.get(key, now)
                     waits[s] = max(0.0, (now - min(wait.time_ms, seen[key])) / 1000)
         self._seen_waits = seen
+        self._run_clock(now)
         seats = tuple(s for s, waited in waits.items() if waited >= self.liveness.stall_after)
         if seats != self._stalled:
             self._stalled = seats
@@ -513,6 +515,29 @@ class SeatDriver:
             due = tuple(s for s in seats if waits[s] >= abandon_after)
             if due:
                 self._vote_stalled(due)
+
+    def _run_clock(self, now: float) -> None:
+        """The game's clock on this seat (its ``timed_act``, under a table rule): once the table
+        has waited on this seat that long, it says so in a chat line and makes the act."""
+        seat = self.replica.seat
+        if seat is None or seat.index is None or self.left or self._inflight is not None or self._intents:
+            return
+        t = seat.table
+        wait = t.waited(seat.index) if t.phase == "running" else None
+        timed = find_game(t.game_name).timed_act if wait is not None else None
+        if wait is None or timed is None:
+            return
+        clock = timed(seat.view(), t.options)
+        if clock is None:
+            return
+        seconds, act, line = clock
+        since = min(wait.time_ms, self._seen_waits.get((seat.index, wait.seq), now))
+        if (now - since) / 1000 < seconds or self._timed == (seat.index, wait.seq):
+            return
+        self._timed = (seat.index, wait.seq)
+        self._intents.append(Intent("chat", line, None))
+        self._intents.append(Intent("move", act, None))
+        self.pump()
 
     def _vote_stalled(self, seats: tuple[int, ...]) -> None:
         seat = self._seat()

@@ -38,6 +38,8 @@ def explain(err: BaseException) -> str:
             if isinstance(err, OSError) and err.strerror
             else "the connection failed"
         )
+    if isinstance(err, OSError) and err.filename is not None:
+        return sentence(f"cannot use {err.filename}: {err.strerror or err}")
     if isinstance(err, OSError):
         return sentence(f"a file or network error: {err.strerror or err}")
     return sentence(f"something unexpected went wrong ({type(err).__name__}: {err})")

@@ -79,6 +79,9 @@ class OptionSpec:
     choices: tuple[OptionValue, ...] = ()
     low: int | None = None
     high: int | None = None
+    added: bool = False
+    """A rule added after tables were first recorded: left at its default it is not recorded
+    (:func:`parse_options` leaves it out), so a table that does not set it reads as before."""
 
     def parse(self, raw: object) -> OptionValue:
         """Return the typed value for ``raw`` (a str from the command line, or a typed value).
@@ -121,6 +124,7 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
         bool,
         False,
         "every other seat still playing must vote to remove a stalled seat (else more than half)",
+        added=True,
     ),
 )
 """Table rules of every game, read by the table and not by the game (PROTOCOL.md 6.5); a game's
@@ -152,7 +156,11 @@ def parse_options(schema: Sequence[OptionSpec], given: Mapping[str, object]) -> 
             known = ", ".join(sorted(by_name)) or "none"
             raise OptionError(f"unknown table option {name!r} (this game has: {known})")
     return tuple(
-        sorted((name, spec.parse(given[name]) if name in given else spec.default) for name, spec in by_name.items())
+        sorted(
+            (name, spec.parse(given[name]) if name in given else spec.default)
+            for name, spec in by_name.items()
+            if name in given or not spec.added
+        )
     )
 
 

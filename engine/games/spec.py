@@ -162,6 +162,10 @@ class GameSpec:
       None: the identities as they are, in order;
     - ``auto_act(view)``: the act a person's seat makes by itself now, when the player could do
       nothing else (a pass with nothing to play), or None; None: the game has no such act;
+    - ``timed_act(view, options)``: under a table rule that times a seat (an impulse clock;
+      ``options``: the table's), the act the seat makes by itself once the table has waited on it
+      that long, the seconds and the line that says so, as ``(seconds, act, line)``; None: no
+      clock runs for it now;
     - ``carddb()``: the version of the card database the game reads its cards from, which the
       genesis `table` entry records (``carddb``: docs/protocol.md 4.1); None: the game has none;
     - ``cards``: what the table knows of the game's cards (:class:`CardsReport`), or None when it
@@ -186,6 +190,7 @@ class GameSpec:
     organiser_result: OrganiserResult | None = None
     hand_words: Callable[[Sequence[str]], str] | None = None
     auto_act: Callable[[Any], Act | None] | None = None
+    timed_act: Callable[[Any, Mapping[str, Any]], tuple[float, Act, str] | None] | None = None
     carddb: Callable[[], str] | None = None
     cards: CardsReport | None = None
     opens_first: bool = False

@@ -124,3 +124,12 @@ def test_host_save_refuses_a_file_that_is_no_log_in_a_sentence(tmp_path, kind):
     assert code != 0 and "Traceback" not in out and str(path) in out, out
     assert ("not a vampire-table log file" if kind == "text" else "not a regular file") in out, out
     assert kind != "text" or path.read_text() == "my shopping list\n"
+
+
+def test_a_file_error_names_the_file_it_happened_to():
+    import errno
+
+    from tui.errors import explain
+
+    err = OSError(errno.EROFS, "Read-only file system", "/media/data/vampire-table")
+    assert explain(err) == "Cannot use /media/data/vampire-table: Read-only file system."

@@ -130,6 +130,15 @@ class VtesGame:
             "check that a crypt holds one group or two consecutive groups (tournament: at tournament tables only)",
             choices=tuple(c.value for c in CryptGroups),
         ),
+        OptionSpec(
+            "impulse_seconds",
+            int,
+            0,
+            "seconds after which the Methuselah holding the impulse passes by itself (0: no impulse clock)",
+            low=0,
+            high=3600,
+            added=True,
+        ),
     )
 
     def setup(self, seats: int, options: Mapping[str, object]) -> VtesState:
@@ -145,7 +154,8 @@ class VtesGame:
             raise OptionError(f"a tournament table seats 4 or 5 Methuselahs, not {seats}")
         return VtesState(
             seats=seats,
-            options=opts,
+            # The impulse clock is the seats' (their drivers pass on time): the rules never read it.
+            options=tuple((k, v) for k, v in opts if k != "impulse_seconds"),
             players=tuple(Methuselah(seat=s) for s in range(seats)),
         )
 

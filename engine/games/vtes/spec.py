@@ -88,6 +88,17 @@ def _auto_act(view: Any) -> Act | None:
     return auto_pass(view)
 
 
+def _timed_act(view: Any, options: Mapping[str, Any]) -> tuple[float, Act, str] | None:
+    """Table rule ``impulse_seconds`` (0: off): a pass, once the seat has held the impulse of a
+    window's loop that long (shared/rules/vtes-actions.md 5.1); never for a step that is not a
+    loop (a strike, the terms, polling)."""
+    seconds = options.get("impulse_seconds", 0)
+    top = view.windows[-1] if view.windows else None
+    if not seconds or top is None or not top.loop.order or top.loop.holder != view.seat:
+        return None
+    return float(seconds), {"do": "pass"}, f"My impulse clock ran out after {seconds} s: I pass."
+
+
 def _kit() -> SeatKit:
     return DeckKit()
 
@@ -131,6 +142,7 @@ SPEC = GameSpec(
     score=ScoreUnit("mean VP", 2, ""),
     organiser_result=_result,
     auto_act=_auto_act,
+    timed_act=_timed_act,
     carddb=_carddb,
     cards=_cards,
 )

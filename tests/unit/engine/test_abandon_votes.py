@@ -92,3 +92,54 @@ def test_the_seat_the_impulse_reaches_is_waited_on_from_the_entry_that_passed_it
     entry = local.submit(me, "move", me.move_body({"do": "pass"}))
     for seat in t.waiting_on():
         assert t.waited(seat) is not None and t.waited(seat).seq <= entry.seq
+
+
+class _Replica:
+    """What a seat driver reads of its replica: the seat and its table."""
+
+    def __init__(self, seat) -> None:
+        self.seat = seat
+        self.table = seat.table
+        self.caught_up = True
+        self.public = seat.public
+
+
+class _Channel:
+    connected = True
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    def may_send(self) -> bool:
+        return True
+
+    def transmit(self, msg) -> None:
+        self.sent.append(msg)
+
+
+def test_under_an_impulse_clock_the_holder_passes_after_its_seconds_of_an_injected_clock():
+    from engine.protocol.log import Entry
+    from net.driver import Liveness, SeatDriver
+    from net.events import Listeners
+
+    local = played_vtes(_holds_an_impulse)
+    t = local.table
+    me = local.seats[0]
+    me.table.options["impulse_seconds"] = 30  # the table rule (the seat's clock reads it, not the game)
+    since = t.waited(0).time_ms
+    now = [since + 29_000.0]
+    channel = _Channel()
+    driver = SeatDriver(_Replica(me), channel, Listeners(), liveness=Liveness(clock=lambda: now[0]))
+    driver.check_waiting()
+    assert channel.sent == []  # 29 s: the clock has not run out
+    now[0] = since + 30_000.0
+    driver.check_waiting()
+    (chat,) = channel.sent
+    said = Entry.from_wire(chat.entry)
+    assert said.kind == "chat" and said.body["text"] == "My impulse clock ran out after 30 s: I pass."
+    local.host.submit(said)  # the host takes it, every seat folds it; the pass follows
+    local.broadcast(said)
+    driver.folded(said, live=True)
+    driver.pump()
+    passed = Entry.from_wire(channel.sent[-1].entry)
+    assert passed.kind == "move" and passed.body["act"] == {"do": "pass"}
