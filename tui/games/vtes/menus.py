@@ -266,9 +266,9 @@ def announce_choices(
             )
         )
     for v in torpor:
-        if v.controller == me and not v.locked:
+        if v.controller == me and not v.locked and view.can_pay(v, ActionKind.LEAVE_TORPOR):
             act = {"do": Do.ACTION, "kind": ActionKind.LEAVE_TORPOR, "minion": v.as_list()}
-            found.append((f"{_short(v.name)} leaves torpor (2 blood)", act))
+            found.append((f"{_short(v.name)} leaves torpor ({view.basic_cost(ActionKind.LEAVE_TORPOR)} blood)", act))
     return found
 
 
