@@ -338,6 +338,9 @@ class CardBox(ModalScreen[None]):
         box = self.query_one("#vt-box")
         box.focus()
         if self.at_end:
+            # Anchored: at its end once laid out, however long the text takes to lay out (a
+            # long log's first refresh may not know its height yet), until the person scrolls up.
+            box.anchor()
             self.call_after_refresh(box.scroll_end, animate=False)
 
     def action_close(self) -> None:
