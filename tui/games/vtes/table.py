@@ -375,6 +375,16 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         # the bindings run later, from the app, once the keys of a burst have all come here).
         self._guarded(typing_on=True)
 
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste that reached the screen (the hand, the table or the log had the focus) and
+        starts with ``:`` is a command: the command line takes it, as if ``:`` had been pressed
+        and the rest typed (its first line; Enter still makes it)."""
+        line = event.text.strip().splitlines()[0] if event.text.strip() else ""
+        if not line.startswith(":") or self._cmd.has_focus or not self._cmd.display:
+            return
+        event.stop()
+        self._cmd.prefill(line[1:].lstrip())
+
     # -- focus: hand, table, log; the card panel's box -----------------------------------------
 
     def action_cycle(self, step: int) -> None:
