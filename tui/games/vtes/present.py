@@ -395,16 +395,18 @@ def card_text(card: CardView | None, named: bool = True) -> Text:
     return text
 
 
-def rulings_text(card: CardView | None) -> Text:
+def rulings_text(card: CardView | None, named: bool = True) -> Text:
     """krcg's rulings for a card, one paragraph each (with their references), or a sentence that
-    there are none."""
+    there are none; under a "Rulings: NAME" line when ``named`` (the card panel has it in its
+    title instead)."""
     if card is None or not card.known:
         return Text("No card selected.", style="dim")
     cid = card_id(card.card)
     base = card_base().by_id(cid) if cid is not None else None
     rulings = list(getattr(base, "rulings", None) or [])
     text = Text()
-    text.append(f"Rulings: {card.name}\n", style="bold")
+    if named:
+        text.append(f"Rulings: {card.name}\n", style="bold")
     if not rulings:
         text.append("krcg lists no ruling for this card.", style="dim")
         return text

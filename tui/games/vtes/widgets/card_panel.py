@@ -1,6 +1,6 @@
-"""The card panel: the krcg text of one card (type, clan or disciplines, capacity, cost, text;
-its name in the panel's title, so that at 80×24 every row of the panel is the card's text), or
-its rulings (``r``), scrolled when long; ``e`` shows it whole in a box; its keys are in the
+"""The card panel: the krcg text of one card (type, clan or disciplines, capacity, cost, text),
+or its rulings (``r``), with its name in the panel's title (so that at 80×24 every row of the
+panel is the card's), scrolled when long; ``e`` shows it whole in a box; its keys are in the
 panel's bottom border.
 """
 
@@ -29,7 +29,7 @@ class CardPanel(VerticalScroll):
 
     def show(self, card: CardView | None) -> None:
         """Draw ``card`` (its text or its rulings), or nothing; the title names the card."""
-        shown = rulings_text(card) if self.rulings else card_text(card, named=False)
+        shown = rulings_text(card, named=False) if self.rulings else card_text(card, named=False)
         show(self.query_one("#vt-card-text", Static), shown)
         name = card.name if card is not None and card.known else ""
         if self.rulings:
