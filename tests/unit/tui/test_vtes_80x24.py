@@ -239,3 +239,16 @@ async def test_l_opens_a_long_game_log_at_its_end_with_a_windows_passes_as_one_l
         assert "Lisa, Justine, Mina and Scott pass" in text
         await pilot.press("escape")
         await eventually(lambda: app.screen is screen, 10, "the table again", pilot=pilot)
+
+
+async def test_a_title_that_fits_one_row_takes_one_row_from_the_first_draw() -> None:
+    """The first title is drawn before the screen's width is known (one long line, wrapped to two
+    rows); refitted to the width it fits one row, and takes one: no blank row under it."""
+    app, session = _app(_turn_eleven, lambda view: view)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        title = screen.query_one("#title")
+        await eventually(lambda: "turn 1" in _rows(app)[0], 10, "the title", pilot=pilot)
+        assert len(title.lines) == 1 and len(title.lines[0]) >= 76  # as long as a title gets at 80×24
+        await eventually(lambda: title.region.height == 1, 10, "one row", pilot=pilot)
+        assert screen.query_one("#vt-players").region.y == 1
