@@ -82,6 +82,30 @@ NoteFold = Callable[[Sequence[Note]], "Note | None"]
 them, or None when they do not fold (a game's front end gives it, e.g. a window's passes)."""
 
 
+class NoteRun[T]:
+    """The consecutive notes a reader that prints line by line holds while they may still fold
+    into one (``fold``: :data:`NoteFold`), each with a ``T`` of the reader's (the seq of its
+    entry). :meth:`add` returns what to print before the note it takes, :meth:`flush` the rest."""
+
+    def __init__(self, fold: NoteFold) -> None:
+        self.fold = fold
+        self.held: list[tuple[T, Note]] = []
+
+    def add(self, tag: T, note: Note) -> list[tuple[T, Note]]:
+        """Hold ``note``; returns the notes held before it (folded, as one) when it cannot join
+        them, else nothing."""
+        out = self.flush() if self.held and self.fold([n for _, n in self.held] + [note]) is None else []
+        self.held.append((tag, note))
+        return out
+
+    def flush(self) -> list[tuple[T, Note]]:
+        """The notes held, as one note tagged with the first one's tag when they fold, else each
+        as it is; nothing is held after."""
+        held, self.held = self.held, []
+        joined = self.fold([n for _, n in held]) if len(held) > 1 else None
+        return [(held[0][0], joined)] if joined is not None else held
+
+
 def replay_lines(
     log: LogFile | LogStream,
     games: Mapping[str, Game],
@@ -95,16 +119,12 @@ def replay_lines(
     first entry); None, or a game it gives None for: one line per note."""
     table = Table(games, keep=Keep.LAST)
     entries = log.entries if isinstance(log, LogFile) else (entry for entry, _ in log)
-    run: list[tuple[int, Note]] = []  # the notes that may still fold with the next one
+    run: NoteRun[int] | None = None  # the notes that may still fold with the next one
 
-    def flush() -> Iterator[str]:
-        if run:
-            joined = folder([n for _, n in run]) if folder is not None and len(run) > 1 else None
-            notes = [joined] if joined is not None else [n for _, n in run]
-            yield from (f"[{run[0][0]:>4}] {n.render(table.names)}" for n in notes)
-            run.clear()
+    def flush(notes: list[tuple[int, Note]] | None = None) -> Iterator[str]:
+        held = notes if notes is not None else run.flush() if run is not None else []
+        yield from (f"[{seq:>4}] {n.render(table.names)}" for seq, n in held)
 
-    folder: NoteFold | None = None
     for entry in entries:
         revealed_before = {ev.number for ev in table.events if ev.cards is not None}
         try:
@@ -113,17 +133,16 @@ def replay_lines(
             yield from flush()
             yield f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
             return
-        if folder is None and fold is not None and table.game_name:
+        if run is None and fold is not None and table.game_name:
             folder = fold(table.game_name)
-        steps = describe_entry(table, entry, [] if folder is not None else notes)
+            run = NoteRun(folder) if folder is not None else None
+        steps = describe_entry(table, entry, [] if run is not None else notes)
         if steps:
             yield from flush()
             yield from steps
-        if folder is not None:
+        if run is not None:
             for note in notes:
-                if run and folder([n for _, n in run] + [note]) is None:
-                    yield from flush()
-                run.append((entry.seq, note))
+                yield from flush(run.add(entry.seq, note))
         revealed = show_hands and any(ev.cards is not None and ev.number not in revealed_before for ev in table.events)
         if revealed or table.fault is not None:
             yield from flush()

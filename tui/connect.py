@@ -170,6 +170,12 @@ class NetSession:
         return self._net.seat if self._net is not None else None
 
     @property
+    def seat_held(self) -> bool:
+        """The host holds the next seat for this person (its own seat), who has not sat down yet:
+        it is choosing what its seat brings (a deck). Nobody else sits before it."""
+        return self.seat is None and self.is_host and getattr(self._host, "own_seat", None) is not None
+
+    @property
     def watching(self) -> bool:
         """This session is a spectator's (``vampire join --spectate``): it holds no seat and never will."""
         return self._net is not None and self._net.client.role == "spectator"

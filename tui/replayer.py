@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
+from engine.games.base import Note
 from engine.protocol.log import Entry, LogStream, stream_log
-from engine.replay import describe_entry
-from engine.table import Keep, Table, TableRefusal
+from engine.replay import NoteFold, describe_entry
+from engine.table import EntryKind, Keep, Table, TableRefusal
 from tui.files import shell_path, vampire_command
 from tui.games import FrontEnd, Marks, ReplayKit, find_front_end
 from tui.table_text import head_text, waiting_text, work_progress
@@ -47,7 +48,9 @@ class Frame:
     ``lines``: the entry in words (and what it caused); ``state``: the game state (None before the
     game starts); ``names``: seat names; ``head``: the head as people compare it; ``status``: what
     the table does or waits for; ``marks``: where in the game, in the game's units (a round, a
-    trick), and which of them this entry began (:class:`tui.games.Marks`).
+    trick), and which of them this entry began (:class:`tui.games.Marks`); ``notes``: the notes
+    of a move, each said by the line of the same index (a reader may fold them with its
+    neighbours': :func:`fold_run`); () for another entry.
     """
 
     seq: int
@@ -58,6 +61,7 @@ class Frame:
     head: str
     status: str
     marks: Marks
+    notes: tuple[Note, ...] = ()
 
 
 class _Folder:
@@ -116,7 +120,10 @@ class _Folder:
         if table.phase == "over" or table.ended:
             status = "The game is over." + (" The host closed the table." if table.ended else "")
         self.prev_state, self.marks = state, marks
-        frame = Frame(entry.seq, entry.kind, tuple(lines), state, tuple(table.names), head_text(table), status, marks)
+        said = tuple(notes) if entry.kind == EntryKind.MOVE and len(notes) == len(lines) else ()
+        frame = Frame(
+            entry.seq, entry.kind, tuple(lines), state, tuple(table.names), head_text(table), status, marks, said
+        )
         return frame, revealed
 
 
@@ -312,6 +319,34 @@ def not_shown_sentence(replay: Replay, front: FrontEnd) -> str | None:
         f"This log is a game of {front.title}, which the replay screen cannot draw yet: "
         f"{vampire_command()} replay {shell_path(replay.path)} --text prints any table, entry by entry."
     )
+
+
+FOLD_REACH = 16
+"""At most this many frames are read back from one to find the run it ends (a window's passes:
+one per seat)."""
+
+
+def fold_run(frames: Sequence[Frame], last: int, fold: NoteFold | None) -> tuple[int, str] | None:
+    """The run of frames whose notes read as one line with the first note of ``frames[last]``
+    (``fold``: the game's, e.g. a window's passes; each frame before it in the run says one note
+    and nothing else): (the index of the run's first frame, the line: that frame's seq and the
+    folded note), or None when that note folds with no frame's before it. The rest of
+    ``frames[last]``'s lines follow the run's line."""
+    if fold is None or not frames[last].notes:
+        return None
+    notes, found = [frames[last].notes[0]], None
+    first = last
+    while first > 0 and last - first < FOLD_REACH:
+        before = frames[first - 1].notes
+        joined = fold([before[0], *notes]) if len(before) == 1 else None
+        if joined is None:
+            break
+        first -= 1
+        notes.insert(0, before[0])
+        found = joined
+    if found is None:
+        return None
+    return first, f"[{frames[first].seq:>4}] {found.render(frames[last].names)}"
 
 
 def fold_frames(replay: Replay, games: Mapping[str, Any], kit: ReplayKit | None = None) -> Iterator[int]:

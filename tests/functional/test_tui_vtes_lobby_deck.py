@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from engine.games import all_rules
 from engine.opening import open_sequencer, order_table
 from engine.protocol.identity import new_key
@@ -137,3 +139,33 @@ async def test_a_shipped_deck_is_taken_from_the_chooser_list(tmp_path: Path) -> 
             assert f"Your deck: {chosen}: crypt 12, library" in _kit_line(app)
     finally:
         await host.close()
+
+
+async def test_the_hosts_own_seat_reads_as_its_own_while_it_chooses_its_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A VTES host with no deck yet: its seat 0 is held for it (nobody sits before it), so the
+    lobby lists it as the host's own, choosing its deck, not as an open seat; the other seat is
+    open."""
+    from textual.widgets import DataTable
+
+    from engine.games.vtes.decks import bundled_deck, bundled_deck_names
+    from tui.session import HostSpec
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    app = VampireApp(Start("host", HostSpec("Mina", 2, (), {}, 0, "vtes", "127.0.0.1")), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 30, "the lobby", pilot=pilot)
+        session = app.screen.session
+        grid = app.screen.query_one(DataTable)
+
+        def row(i: int) -> list[str]:
+            return [str(cell) for cell in grid.get_row_at(i)] if grid.row_count > i else []
+
+        await eventually(lambda: session.needs_kit, 30, "the table asking the host for a deck", pilot=pilot)
+        await eventually(lambda: row(0)[1:] == ["Mina", session.fingerprint, "you", "Choose deck (d)"], 10,
+                         "the host's seat, held", pilot=pilot)  # fmt: skip
+        assert row(1)[1] == "— open seat —"
+        session.bring(bundled_deck(bundled_deck_names()[0]))
+        await eventually(lambda: row(0)[-1] == "✓ ready", 30, "the host seated", pilot=pilot)
+        assert row(0)[1] == "Mina" and row(1)[1] == "— open seat —"

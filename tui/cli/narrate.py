@@ -3,15 +3,18 @@ headless host (DESIGN.md, "The command line")."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
+from engine.games.base import Note
+from engine.replay import NoteRun
 from tui.files import shell_path, vampire_command
 
 if TYPE_CHECKING:
     from net.client import Client
-    from net.events import Connection, SeatRefused
+    from net.events import Connection, Folded, SeatRefused
 
 
 def _printer() -> Callable[[str], None]:
@@ -33,6 +36,7 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
 
     link = LinkLines(say)
     told: list[bool] = []  # the seat's name, once it sits: said once
+    notes = FeedNotes(client, say)
 
     def tell_name() -> None:
         t = client.table
@@ -46,10 +50,11 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
     def show(event: Any) -> None:
         if isinstance(event, Folded):
             tell_name()
+        else:
+            notes.flush()  # news of another kind: the passes held come first
         match event:
             case Folded() if verbose:
-                for line in event.notes:
-                    say(line)
+                notes.show(event)
             case Connection():
                 link.show(event)
             case Refused():
@@ -82,6 +87,70 @@ def _narrate(client: Client, say: Callable[[str], None], verbose: bool = True) -
                 say(f"state digest {event.digest}")
 
     client.listeners.subscribe(show)
+
+
+FEED_FOLD_S = 2.0
+"""Seconds a text feed holds a run of notes that may still fold (a window's passes) when no other
+news comes: then it prints them as they stand, so a table waiting on a person shows them."""
+
+
+class FeedNotes:
+    """The table's notes told in a text feed (``say(line)``), one line per note, but a run that
+    the game's front end folds (:attr:`tui.games.FrontEnd.fold`: a window's passes) as one line,
+    printed once the next note does not join it, other news comes (:meth:`flush`), or
+    :data:`FEED_FOLD_S` seconds pass without any."""
+
+    def __init__(self, client: Client, say: Callable[[str], None]) -> None:
+        self.client = client
+        self.say = say
+        self.run: NoteRun[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def show(self, event: Folded) -> None:
+        """Tell ``event``'s notes (its rendered lines when it brings no game notes)."""
+        run = self._run()
+        if run is None or len(event.raw_notes) != len(event.notes):
+            self.flush()
+            for line in event.notes:
+                self.say(line)
+            return
+        for note in event.raw_notes:
+            self._say(run.add(None, note))
+        if run.held:
+            self._later()
+
+    def flush(self) -> None:
+        """Tell the notes held now."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.run is not None:
+            self._say(self.run.flush())
+
+    def _say(self, held: list[tuple[None, Note]]) -> None:
+        t = self.client.table
+        names = list(t.names) if t is not None else []
+        for _, note in held:
+            self.say(note.render(names))
+
+    def _run(self) -> NoteRun[None] | None:
+        t = self.client.table
+        if self.run is None and t is not None and t.game_name:
+            from tui.games import find_front_end
+
+            fold = find_front_end(t.game_name).fold
+            if fold is not None:
+                self.run = NoteRun(fold)
+        return self.run
+
+    def _later(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop to wait in (events fed by hand): held until the next news
+            return
+        self._timer = loop.call_later(FEED_FOLD_S, self.flush)
 
 
 class LinkLines:

@@ -206,6 +206,12 @@ class LobbyScreen(Screen[None]):
                 # Two seats of one name (a guest who took a bot's name) read apart by their seat.
                 name = rec.name if counts[rec.name] < 2 else f"{rec.name} (seat {i})"
                 grid.add_row(str(i), name, short_fingerprint(rec.key), ", ".join(who), ready)
+            elif i == len(table.seats) and getattr(session, "seat_held", False):
+                # The host's own seat, held while it chooses its deck: not open to anyone.
+                brings = lobby_kit_of(table)
+                needs = brings is not None and getattr(session, "needs_kit", False)
+                choosing = f"{brings.key_label} (d)" if brings is not None and needs else "sitting down"
+                grid.add_row(str(i), session.name, session.fingerprint, "you", choosing)
             else:
                 grid.add_row(str(i), "— open seat —", "", "", "waiting")
         if grid.row_count:

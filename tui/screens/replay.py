@@ -16,10 +16,20 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from engine.errors import VampireError
+from engine.replay import NoteFold
 from tui.files import display_path
 from tui.games import FrontEnd, ReplayKit
 from tui.messages import ReplayLoaded
-from tui.replayer import Frame, Frames, Replay, fold_frames, front_end_for, not_shown_sentence, open_replay
+from tui.replayer import (
+    Frame,
+    Frames,
+    Replay,
+    fold_frames,
+    fold_run,
+    front_end_for,
+    not_shown_sentence,
+    open_replay,
+)
 from tui.widgets.common.title import TitleBar
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -239,7 +249,7 @@ class ReplayScreen(Screen[None]):
         self.query_one(TitleBar).show([replay_title(self.path.name, parts, self.size.width - 2)])
         if self.kit is not None:
             self.kit.show(self, replay, frame, self.spoil)
-        self.query_one(RecentEntries).show(frames, self.index)
+        self.query_one(RecentEntries).show(frames, self.index, self.front.fold if self.front is not None else None)
         # With h: every hand at every step of a round whose seeds the log reveals later (the
         # footer's "h hands" says how to show them).
         shown = ("Every hand shown (h hides them). ", "dim") if self.spoil else ""
@@ -273,10 +283,12 @@ class RecentEntries(Widget):
         self._frames: Sequence[Frame] = []
         self._index = 0
         self._message: str | None = None
+        self._fold: NoteFold | None = None
 
-    def show(self, frames: Sequence[Frame], index: int) -> None:
-        """Show ``frames`` up to ``index`` (the current entry)."""
-        self._frames, self._index, self._message = frames, index, None
+    def show(self, frames: Sequence[Frame], index: int, fold: NoteFold | None = None) -> None:
+        """Show ``frames`` up to ``index`` (the current entry); ``fold``: the game's way of reading
+        a run of entries as one line (:func:`fit_entries`)."""
+        self._frames, self._index, self._message, self._fold = frames, index, None, fold
         self.refresh()
 
     def say(self, message: str) -> None:
@@ -290,16 +302,18 @@ class RecentEntries(Widget):
         if self._message is not None:
             return Text(self._message)
         size = self.content_size
-        return fit_entries(self._frames, self._index, size.height or 8, size.width or 76)
+        return fit_entries(self._frames, self._index, size.height or 8, size.width or 76, self._fold)
 
     def render(self) -> Text:
         return self.content
 
 
-def fit_entries(frames: Sequence[Frame], index: int, height: int, width: int) -> Text:
+def fit_entries(frames: Sequence[Frame], index: int, height: int, width: int, fold: NoteFold | None = None) -> Text:
     """Entries ``frames[..index]`` in ``height`` rows of ``width`` cells: whole lines are dropped
     from the top until the current entry, marked ``▶`` and shown last, fits at the bottom (at most
-    ``height`` entries before it are read: each one shown takes a row or more)."""
+    ``height`` entries before it are read: each one shown takes a row or more). A run of entries
+    that ``fold`` (the game's) reads as one line is one line (:func:`tui.replayer.fold_run`: a
+    window's passes), the current entry's run too: its line grows as the run is stepped through."""
     if not frames or index >= len(frames):
         return Text()
     height, width = max(height, 1), max(width, 20)
@@ -308,7 +322,9 @@ def fit_entries(frames: Sequence[Frame], index: int, height: int, width: int) ->
     i = index
     while i >= 0 and used < height and index - i <= height:
         frame = frames[i]
-        block = [Text(line, style="bold reverse" if i == index else "") for line in frame.lines]
+        run = fold_run(frames, i, fold)
+        said = (run[1], *frame.lines[1:]) if run is not None else frame.lines
+        block = [Text(line, style="bold reverse" if i == index else "") for line in said]
         if i == index:
             # One marker for the entry, on its first line; the lines it caused are indented.
             block = (
@@ -320,7 +336,7 @@ def fit_entries(frames: Sequence[Frame], index: int, height: int, width: int) ->
             block = [Text("  ") + t for t in block]
         lines[:0] = block
         used += sum(1 + (len(t) - 1) // width for t in block)
-        i -= 1
+        i = run[0] - 1 if run is not None else i - 1
     while len(lines) > 1 and sum(1 + (len(t) - 1) // width for t in lines) > height:
         lines.pop(0)
     return Text("\n").join(lines)

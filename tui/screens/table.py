@@ -31,6 +31,7 @@ from tui.games import find_front_end, front_end_of
 from tui.messages import SessionUpdate
 from tui.session import TableSession
 from tui.table_text import head_text, waiting_text, work_progress
+from tui.widgets.common.chat import ChatLine
 from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.title import TitleBar, show_in_place
 from tui.widgets.common.too_small import TooSmallNotice
@@ -146,7 +147,7 @@ class TableFrame(Screen[None]):
             yield Label(id="waiting")
             yield ProgressBar(id="work", show_eta=False, show_percentage=False)
         yield from self.compose_bottom()
-        yield Input(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)", max_length=500)
+        yield ChatLine(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)", max_length=500)
         yield Footer(show_command_palette=False)  # its keys fill 80 columns; F1 names Ctrl+P
 
     def on_mount(self) -> None:
@@ -356,9 +357,7 @@ class TableFrame(Screen[None]):
     # -- chat, log, abandon ----------------------------------------------------------------------
 
     def action_chat(self) -> None:
-        chat = self.query_one("#chat", Input)
-        chat.display = True
-        chat.focus()
+        self.query_one("#chat", ChatLine).open()
 
     def action_focus_log(self) -> None:
         self.query_one(NoteLog).focus()

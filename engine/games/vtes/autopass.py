@@ -7,6 +7,7 @@ readings (:mod:`engine.games.vtes.readings`); it never restates what is legal.
 from __future__ import annotations
 
 from engine.games.base import Act
+from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
@@ -27,7 +28,7 @@ def auto_pass(view: VtesView) -> Act | None:
       the step could take; the hand strike when its strike is due and no card in hand or on its
       minion could strike instead;
     - in a referendum, ``pass`` before votes with no card that speaks of it; ``done`` with no vote
-      to cast.
+      to cast and no card in hand that could give votes.
     """
     seat, top = view.seat, view.innermost
     if seat is None or top is None:
@@ -104,26 +105,41 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
     return _only(offered, Do.PASS)
 
 
-def _before_votes(c: CardView, caller: bool) -> bool:
-    """A hand card that could be played before votes are cast (7.1, P7): a master, the caller's
-    action modifier or another Methuselah's reaction, whose text speaks of a referendum, votes,
-    ballots or a political action (a political action card is burned for a vote in polling, not
-    played before it)."""
+def _playable(c: CardView, caller: bool, hunted: bool) -> bool:
+    """A hand card its holder may play during a referendum: a master, the caller's action modifier
+    or another Methuselah's reaction; in a blood hunt no action modifier nor reaction (rulebook,
+    "The Blood Hunt")."""
     types = set(c.types)
-    playable = "Master" in types or ("Action Modifier" in types if caller else "Reaction" in types)
+    if hunted and BLOOD_HUNT_BARS & types:
+        return False
+    return "Master" in types or ("Action Modifier" in types if caller else "Reaction" in types)
+
+
+def _before_votes(c: CardView, caller: bool, hunted: bool) -> bool:
+    """A hand card that could be played before votes are cast (7.1, P7): one :func:`_playable`
+    whose record speaks of a referendum, votes, ballots or a political action
+    (:attr:`~engine.games.vtes.card_record.CardRecord.in_referendum`; a political action card is
+    burned for a vote in polling, not played before it)."""
     rec = record(c.card) if c.card else None
-    return playable and rec is not None and rec.in_referendum
+    return _playable(c, caller, hunted) and rec is not None and rec.in_referendum
+
+
+def _gives_votes(c: CardView, caller: bool, hunted: bool) -> bool:
+    """A hand card that could be played while polling for votes (7.2 "Other cards as played"):
+    one :func:`_playable` whose record gives votes (Perfect Paragon's "+3 votes")."""
+    rec = record(c.card) if c.card else None
+    return _playable(c, caller, hunted) and rec is not None and rec.has(EffectKind.VOTES)
 
 
 def _poll(view: VtesView, r: Referendum, offered: tuple[Offer, ...]) -> Act | None:
     """Before votes, ``pass`` with no card that could be played then; while polling, ``done`` with
-    no vote to cast."""
+    no vote to cast and no card in hand that could give votes."""
+    caller = view.seat == r.caller
     if r.step == Poll.BEFORE:
-        caller = view.seat == r.caller
-        # No action modifier nor reaction in a blood hunt (rulebook, "The Blood Hunt").
-        playable = (c for c in view.hand if not (r.hunted and BLOOD_HUNT_BARS & set(c.types)))
-        return None if any(_before_votes(c, caller) for c in playable) else _only(offered, Do.PASS)
+        return None if any(_before_votes(c, caller, bool(r.hunted)) for c in view.hand) else _only(offered, Do.PASS)
     if r.step == Poll.VOTING and not any(o.do == Do.VOTE for o in offered):
+        if any(_gives_votes(c, caller, bool(r.hunted)) for c in view.hand):
+            return None
         return _only(offered, Do.DONE)
     return None
 

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
-from engine.games.vtes.actions import DEFAULT_COST
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, window_choices
 from engine.games.vtes.card_record import record
@@ -239,7 +238,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                     act["kind"] = ActionKind.OTHER  # this level of the card does not bleed
                 acts.append(act | fields)
         for v in torpor if c.crypt else ():
-            if c.counters >= DEFAULT_COST[ActionKind.RESCUE]:
+            if view.can_pay(c, ActionKind.RESCUE):
                 acts.append({"do": Do.ACTION, "kind": ActionKind.RESCUE, "minion": minion, "target_card": v.as_list()})
             if v.controller != seat:
                 acts.append(
@@ -247,7 +246,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 )
         acts.append({"do": Do.ACTION, "kind": ActionKind.OTHER, "minion": minion})
     for v in torpor if not due else ():
-        if v.controller == seat and not v.locked and v.counters >= DEFAULT_COST[ActionKind.LEAVE_TORPOR]:
+        if v.controller == seat and not v.locked and view.can_pay(v, ActionKind.LEAVE_TORPOR):
             acts.append({"do": Do.ACTION, "kind": ActionKind.LEAVE_TORPOR, "minion": v.as_list()})
     return acts
 

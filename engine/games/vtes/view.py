@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.games.base import Pos
-from engine.games.vtes.actions import blockers
+from engine.games.vtes.actions import DEFAULT_COST, blockers
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Action, CardState, Claim, Combat, Done, OpenWindow, Referendum, UnderWay, VtesState
 from engine.games.vtes.vocab import (
+    ActionKind,
     End,
     Phase,
     Ruleset,
@@ -201,6 +202,18 @@ class VtesView(UnderWay):
             if c.pos == pos:
                 return c
         return None
+
+    @staticmethod
+    def basic_cost(kind: ActionKind) -> int:
+        """Blood a basic action of ``kind`` costs its vampire when no card names another cost
+        (:data:`engine.games.vtes.actions.DEFAULT_COST`, rulebook "3. Minion Phase": leave torpor
+        and rescue 2, the others 0), as the engine's check of the announcement reads it."""
+        return DEFAULT_COST.get(kind, 0)
+
+    def can_pay(self, minion: CardView, kind: ActionKind) -> bool:
+        """``minion`` holds the blood a basic action of ``kind`` costs (:meth:`basic_cost`): the
+        engine refuses the announcement otherwise."""
+        return minion.counters >= self.basic_cost(kind)
 
     def uncontrolled(self, seat: int) -> tuple[CardView, ...]:
         """``seat``'s uncontrolled region (face down unless this is that seat's view)."""

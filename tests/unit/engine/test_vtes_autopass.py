@@ -134,11 +134,12 @@ def test_the_automatic_pass_never_finishes_voting_while_a_vote_is_left(f: Fight)
 def _has_a_choice(view: VtesView, seat: int) -> bool:
     """``seat`` has something to decide besides a pass: a block or a card of its window in an
     action; in combat, a combat card its text does not bind to another step, for its own minion;
-    before votes, a card that speaks of a referendum or votes; in polling, a vote to cast."""
+    before votes, a card that speaks of a referendum or votes; in polling, a vote to cast or a
+    card that gives votes."""
     if view.referendum is not None:
         r = view.referendum
         if r.step == "voting":
-            return bool(vote_sources(view, seat))
+            return bool(vote_sources(view, seat)) or any("votes" in c.text.lower() for c in view.hand)
         return any(w in c.text.lower() for c in view.hand for w in ("referendum", "vote", "ballot", "polling"))
     if view.combat is not None:
         c = view.combat
@@ -186,3 +187,33 @@ def test_a_person_among_bots_is_stopped_only_where_there_is_a_choice(seed: int) 
                 break
     assert table.state.step == "over"
     assert autos > 10 * max(stops, 1), (autos, stops)
+
+
+def _held(view: VtesView, seat: int, name: str) -> CardView:
+    """The card ``name`` as if it were in ``seat``'s hand (in place of its first card's position)."""
+    found = card_base().lookup(name)
+    assert found is not None
+    info = card_base().info(found.id)
+    assert info is not None
+    return CardView(
+        pos=view.hand[0].pos, owner=seat, controller=seat, zone=view.hand[0].zone, crypt=False,
+        card=f"{found.id}-1", name=info.name, types=info.types, text=info.text,
+    )  # fmt: skip
+
+
+def test_polling_stays_open_for_a_caller_who_holds_a_card_that_gives_votes(f: Fight) -> None:
+    """Ana, who called, has cast her calling card's and her prince's votes: with Perfect Paragon in
+    hand ("Only usable during the polling step of a political action. This vampire gets +3
+    votes", an action modifier: hers to play) she is not done by herself; Cy, who did not call,
+    cannot play it (an action modifier is the acting Methuselah's) and is done once his vote is cast."""
+    t = f.t
+    _to_polling(f)
+    act(t, f.ana, "vote", source="title", card=f.lucia)
+    act(t, f.ana, "vote", source="calling")
+    view = t.view(f.ana)
+    assert auto_pass(view) == {"do": "done"}
+    paragon = _held(view, f.ana, "Perfect Paragon")
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand[1:], paragon))) is None
+    act(t, f.cy, "vote", source="card", card=in_hand(t, f.cy, KINE))
+    cy = t.view(f.cy)
+    assert auto_pass(dataclasses.replace(cy, hand=(*cy.hand[1:], _held(cy, f.cy, "Perfect Paragon")))) == {"do": "done"}

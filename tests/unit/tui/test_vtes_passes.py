@@ -1,7 +1,7 @@
-"""A window's passes read as one line where a player reads the game (the VTES game log and
-``vampire replay --text``), while the narration keeps one note per act: a reproducible four-seat
-game (bots) reaches turn 10, where Justine's block attempt fails after Lisa plays a stealth card and
-all four Methuselahs pass."""
+"""A window's passes read as one line where a player reads the game (the VTES game log,
+``vampire replay --text``, the replay screen's entries, a spectator's text feed), while the
+narration keeps one note per act: a reproducible four-seat game (bots) reaches turn 10, where
+Justine's block attempt fails after Lisa plays a stealth card and all four Methuselahs pass."""
 
 from __future__ import annotations
 
@@ -66,17 +66,21 @@ def _window_lines(lines: list[str]) -> list[str]:
     return lines[at - 1 : at + 2]
 
 
+def _saved(table: Any, path: Path) -> Path:
+    writer = LogWriter(path)
+    for entry in table.entries:
+        writer.append(entry)
+    writer.close()
+    return path
+
+
 def test_replay_text_shows_a_window_everyone_passes_as_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tui.cli import main
 
     table = _table()
-    path = tmp_path / "game.vtlog"
-    writer = LogWriter(path)
-    for entry in table.entries:
-        writer.append(entry)
-    writer.close()
+    path = _saved(table, tmp_path / "game.vtlog")
     assert main(["replay", str(path), "--text"]) == 0
     lines = [line.split("] ", 1)[-1] for line in capsys.readouterr().out.splitlines()]
     window = _window_lines(lines)
@@ -116,3 +120,67 @@ async def test_the_game_log_shows_a_window_everyone_passes_as_one_line(batch: bo
         kept = [line for line in lines if not re.search(r" pass(es)?( and declines? to block)?$", line)]
         assert " ".join(kept) == " ".join(others)  # a long note wraps onto lines of its own
         assert not any(a.endswith(" passes") and b.endswith(" passes") for a, b in zip(lines, lines[1:]))
+
+
+async def test_the_replay_screen_shows_a_window_everyone_passes_as_one_line_growing_as_it_is_stepped(
+    tmp_path: Path,
+) -> None:
+    from tui.app import Start, VampireApp
+    from tui.screens.replay import RecentEntries, ReplayScreen
+
+    table = _table()
+    path = _saved(table, tmp_path / "game.vtlog")
+    app = VampireApp(Start("replay", path), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay", pilot=pilot)
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await eventually(lambda: screen.replay is not None and screen.replay.done, 60, "the log read", pilot=pilot)
+        frames = screen.frames
+        run = ["Lisa passes", "Justine passes", "Mina passes", "Scott passes"]
+
+        def said(i: int) -> str:
+            return frames[i].lines[0].split("] ", 1)[-1] if frames[i].lines else ""
+
+        first = next(i for i in range(len(frames) - 3) if [said(i + k) for k in range(4)] == run)
+        passes = [first + k for k in range(4)]
+        entries = screen.query_one(RecentEntries)
+
+        def shown() -> list[str]:
+            return [line.strip().lstrip("▶ ").split("] ", 1)[-1] for line in entries.content.plain.splitlines()]
+
+        screen._go(passes[1])  # stepping through the window: its line grows
+        await eventually(lambda: shown()[-1] == "Lisa and Justine pass", 10, "two passes, one line", pilot=pilot)
+        screen._go(passes[3])
+        # The last pass's entry also tells what it caused (the block succeeds…): under the line.
+        await eventually(lambda: EVERYONE in shown(), 10, "the window's passes, one line", pilot=pilot)
+        at = shown().index(EVERYONE)
+        assert "The block by" in shown()[at + 1]
+        screen._go(passes[3] + 1)  # the next entry: the window's line above it
+        await eventually(lambda: shown()[-1] != shown()[at], 10, "the next entry", pilot=pilot)
+        assert EVERYONE in shown()
+        assert not any(a.endswith(" passes") and b.endswith(" passes") for a, b in zip(shown(), shown()[1:]))
+
+
+def test_a_spectators_text_feed_shows_a_window_everyone_passes_as_one_line() -> None:
+    from net.events import Folded
+    from tui.cli.narrate import FeedNotes
+
+    table = _table()
+    names = list(table.names)
+
+    class Client:  # what the feed reads of a client: its table
+        pass
+
+    client = Client()
+    client.table = table  # type: ignore[attr-defined]
+    said: list[str] = []
+    feed = FeedNotes(client, said.append)  # type: ignore[arg-type]
+    for note in table.notes:  # one entry each, as a live table tells them
+        feed.show(Folded(table.entries[0], (note.render(names),), None, (note,)))
+    feed.flush()
+    window = _window_lines(said)
+    assert window[1] == EVERYONE and "The block by" in window[2], window
+    others = [n.render(names) for n in table.notes if n.news not in PASSES]
+    assert [line for line in said if not re.search(r" pass(es)?( and declines? to block)?$", line)] == others
+    assert not any(a.endswith(" passes") and b.endswith(" passes") for a, b in zip(said, said[1:]))

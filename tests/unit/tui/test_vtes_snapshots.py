@@ -87,9 +87,9 @@ async def test_the_screen_shows_the_seat_s_view() -> None:
         assert f"{view.transfers} transfers left" in shown(screen.query_one("#vt-say"))
         # Your hand, the highlighted card's text; the rulings on a key.
         first = view.hand[0]
-        assert first.name in shown(screen.query_one("#vt-card-text"))
+        assert first.name == screen.query_one("#vt-card").border_title
         await pilot.press("r")
-        assert "Rulings" in shown(screen.query_one("#vt-card-text"))
+        assert screen.query_one("#vt-card").border_title == f"Rulings: {first.name}"
         # Another Methuselah's uncontrolled region is face down; yours face up.
         board = screen.query_one("#vt-board")
         prompts = [str(board.get_option_at_index(i).prompt) for i in range(board.option_count)]
@@ -158,12 +158,13 @@ async def test_a_hand_of_seven_is_whole_at_80x24_beside_the_board_the_card_and_t
             text = hand.render_line(i).text
             assert card.name[:18] in text, (i, card.name, text)
             assert screen.get_widget_at(lines.x, lines.y + i)[0] is hand
-        # The highlighted card's essentials: its name and its type line, visible under the hand.
+        # The highlighted card's essentials: its name (the panel's title) and its type line, then its
+        # text, visible under the hand.
         panel = screen.query_one("#vt-card")
         assert inside.contains_region(panel.region) and panel.scrollable_content_region.height >= 2
         first = view.hand[0]
         words = shown(screen.query_one("#vt-card-text")).splitlines()
-        assert words[0] == first.name and first.types[0] in words[1]
+        assert panel.border_title == first.name and first.types[0] in words[0]
         # The board and the log keep their room.
         for wid, rows in (("#vt-board", 4), ("#log", 3)):
             widget = screen.query_one(wid)

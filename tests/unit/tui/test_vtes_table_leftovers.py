@@ -20,7 +20,7 @@ from textual.widgets._footer import FooterKey
 from engine.games.vtes.vocab import Phase
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
-from tests.support.vtes_table import advance, dealt_vtes, said
+from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.keymap import TABLE_KEYS, answers_first
 from tui.games.vtes.table import VtesTableScreen
@@ -149,3 +149,66 @@ def test_the_set_up_counts_the_players_against_the_table_s_seats() -> None:
     table.owed = lambda: [(s, "key") for s in range(5)]
     progress = work_progress(table, {}, 0)
     assert progress is not None and progress.text.startswith("Shuffling: all 5 players, you among them, publish")
+
+
+async def test_a_refusal_said_before_the_last_move_goes_once_the_phase_changes() -> None:
+    """The muted "Before the last move: …" line stays while the turn line says what it said when
+    the refusal was outdated, and goes once it changes (another phase): a refusal of a moment long
+    gone is stale."""
+    app = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        session = app.screen.session
+        await pilot.press("s")
+        await eventually(lambda: said(app).startswith("✗ There is no combat"), 10, "the refusal", pilot=pilot)
+        refusal = said(app)
+        await session.submit_move({"do": "phase"})  # a move: the refusal is of the moment before
+        await eventually(lambda: said(app) == PAST + refusal, 10, "the refusal marked as past", pilot=pilot)
+        await session.submit_move({"do": "phase"})  # the phase after: the turn line changes again
+        line = app.screen.query_one("#vt-say")
+        await eventually(lambda: not said(app).startswith(PAST), 10, "the stale refusal gone", pilot=pilot)
+        assert not line.has_class("-past") and "phase" in said(app)
+
+
+async def test_keys_typed_in_the_burst_after_the_chat_s_enter_stay_out_of_the_words_sent() -> None:
+    """A terminal sends "hi⏎nx" at once: "hi" is sent, and "nx" lands neither in the chat's words
+    nor, typed blind, as game keys."""
+    from textual import events
+
+    app = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        session = screen.session
+        keys_after_a_look(app)
+        await pilot.press("c")
+        chat = screen.query_one("#chat")
+        await eventually(lambda: chat.has_focus, 10, "the chat line", pilot=pilot)
+        for key, char in (("h", "h"), ("i", "i"), ("enter", "\r"), ("n", "n"), ("x", "x")):
+            app.post_message(events.Key(key, char))  # one burst: no pause between them
+        await eventually(lambda: any(n.text.endswith(": hi") or "hi" in n.text for n in session.table.notes[-3:]),
+                         10, "the chat sent", pilot=pilot)  # fmt: skip
+        await pilot.pause(0.1)
+        chats = [n.render(list(session.table.names)) for n in session.table.notes if "hi" in n.text]
+        assert chats and chats[-1].endswith("hi") and "nx" not in chats[-1], chats
+        assert not chat.display and chat.value == "" and session.submitted == []
+
+
+async def test_a_paste_that_starts_with_a_colon_opens_the_command_line_with_it() -> None:
+    from textual import events
+
+    app = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        hand = screen.query_one("#vt-hand")
+        await eventually(lambda: hand.has_focus, 10, "the hand", pilot=pilot)
+        hand.post_message(events.Paste(":transfer 1 to the first\nmore"))  # as the app gives it to the focus
+        cmd = screen.query_one("#vt-cmd")
+        await eventually(lambda: cmd.has_focus and cmd.value == "transfer 1 to the first", 10, "the line", pilot=pilot)
+        await pilot.press("escape")
+        await eventually(lambda: not cmd.has_focus, 10, "the line left", pilot=pilot)
+        await pilot.press("colon")
+        await eventually(lambda: cmd.has_focus, 10, "the line again", pilot=pilot)
+        cmd.post_message(events.Paste(":hunt"))  # into the empty line: the colon is not a word of it
+        await eventually(lambda: cmd.value == "hunt", 10, "the pasted command", pilot=pilot)

@@ -1,6 +1,7 @@
 """VTES lines that say what is true: ``b`` out of turn says it is not your turn, one counter is
 one counter, a vampire holding more blood than its capacity shows both numbers, a name shared by
-a card in play and a burned copy is the card in play, and a cause is the player's own words."""
+a card in play and a burned copy is the card in play, a cause is the player's own words, and the
+announce menu offers leaving torpor only to a vampire with the blood it costs."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.support.poll import eventually
 from tests.support.vtes_table import advance, dealt_vtes, influence_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.commands import CommandError, Context, parse
+from tui.games.vtes.menus import announce_choices
 from tui.games.vtes.present import card_label
 from tui.games.vtes.table import VtesTableScreen
 
@@ -97,3 +99,14 @@ def test_a_cause_in_plain_words_is_taken_like_one_word() -> None:
     for bad in ("", " bleed", "{s1} cheats", "[b]bold[/b]", "x" * 61, "line\nbreak"):
         with pytest.raises(MalformedAct):
             read_cause({"do": "pool", "cause": bad})
+
+
+def test_leaves_torpor_is_offered_only_to_a_vampire_with_the_blood_to_pay() -> None:
+    view = influence_vtes().seats[0].view()
+    mine = next(c for c in view.cards if c.crypt and c.name and c.controller == 0 and c.zone == Zone.READY)
+    for blood, offered in ((0, False), (1, False), (2, True), (5, True)):
+        resting = replace(mine, zone=Zone.TORPOR, counters=blood, locked=False)
+        cards = tuple(resting if c.pos == mine.pos else c for c in view.cards)
+        words = [w for w, _ in announce_choices(replace(view, cards=cards), list(NAMES[:4]), None, None)]
+        leave = [w for w in words if "leaves torpor" in w]
+        assert leave == ([f"{mine.name.split(' (')[0]} leaves torpor (2 blood)"] if offered else []), blood

@@ -27,7 +27,8 @@ _say = said
 
 
 def _card_panel(app: VampireApp) -> str:
-    return shown(app.screen.query_one("#vt-card-text"))
+    """The card panel's title (the card's name) and text."""
+    return f"{app.screen.query_one('#vt-card').border_title}\n{shown(app.screen.query_one('#vt-card-text'))}"
 
 
 async def _table(app: VampireApp, pilot: Any) -> VtesTableScreen:
@@ -79,7 +80,7 @@ async def test_e_and_l_show_whole_texts_and_a_long_refusal_wraps_under_the_table
     app, session = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
-        assert "e all" in str(screen.query_one("#vt-card").border_title)
+        assert "e all" in str(screen.query_one("#vt-card").border_subtitle)
         for where in ("hand", "table"):
             if where == "table":
                 await pilot.press("tab")

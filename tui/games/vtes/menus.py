@@ -189,14 +189,6 @@ def _short(name: str) -> str:
     return name.split(" (")[0]
 
 
-#: What the menu adds to an action's words: its default cost, or that its card is by hand.
-_AFTER: dict[ActionKind, str] = {
-    ActionKind.LEAVE_TORPOR: " (2 blood)",
-    ActionKind.RESCUE: " (2 blood)",
-    ActionKind.OTHER: " (apply its card by hand)",
-}
-
-
 def announce_choices(
     view: VtesView, names: list[str], minion: CardView | None, card: CardView | None
 ) -> list[tuple[str, Act]]:
@@ -231,8 +223,11 @@ def announce_choices(
             card=name(act.get("card")),
         )
         extra = [f"stealth {act['stealth']}"] if act.get("stealth") else []
-        after = f" ({', '.join(extra)})" if extra else _AFTER.get(kind, "")
-        found.append((words + after, act))
+        if "card" not in act and view.basic_cost(kind):
+            extra.append(f"{view.basic_cost(kind)} blood")
+        if "card" not in act and kind == ActionKind.OTHER:
+            extra.append("apply its card by hand")
+        found.append((words + (f" ({', '.join(extra)})" if extra else ""), act))
     return found
 
 
@@ -302,6 +297,9 @@ class CardBox(ModalScreen[None]):
         box = self.query_one("#vt-box")
         box.focus()
         if self.at_end:
+            # Anchored: at its end once laid out, however long the text takes to lay out (a
+            # long log's first refresh may not know its height yet), until the person scrolls up.
+            box.anchor()
             self.call_after_refresh(box.scroll_end, animate=False)
 
     def action_close(self) -> None:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from engine.games.base import Pos
@@ -371,16 +372,18 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
     return rows
 
 
-def card_text(card: CardView | None) -> Text:
-    """A card's krcg text: name; type; clan and disciplines (a vampire) or its requirements;
-    capacity; cost; the card's text. A face-down or unknown card says so."""
+def card_text(card: CardView | None, named: bool = True) -> Text:
+    """A card's krcg text: name (``named``: the card panel has it in its title instead); type;
+    clan and disciplines (a vampire) or its requirements; capacity; cost; the card's text. A
+    face-down or unknown card says so."""
     if card is None:
         return Text("No card selected.", style="dim")
     if not card.known:
         return Text("A face-down card: only its owner knows it.", style="dim")
     known = face(card_id(card.card))  # krcg's facts, without krcg's dict before the first turn
     text = Text()
-    text.append(card.name + "\n", style="bold")
+    if named:
+        text.append(card.name + "\n", style="bold")
     line = " / ".join(card.types) or "card"
     if known is not None:
         line += known.before
@@ -392,16 +395,18 @@ def card_text(card: CardView | None) -> Text:
     return text
 
 
-def rulings_text(card: CardView | None) -> Text:
+def rulings_text(card: CardView | None, named: bool = True) -> Text:
     """krcg's rulings for a card, one paragraph each (with their references), or a sentence that
-    there are none."""
+    there are none; under a "Rulings: NAME" line when ``named`` (the card panel has it in its
+    title instead)."""
     if card is None or not card.known:
         return Text("No card selected.", style="dim")
     cid = card_id(card.card)
     base = card_base().by_id(cid) if cid is not None else None
     rulings = list(getattr(base, "rulings", None) or [])
     text = Text()
-    text.append(f"Rulings: {card.name}\n", style="bold")
+    if named:
+        text.append(f"Rulings: {card.name}\n", style="bold")
     if not rulings:
         text.append("krcg lists no ruling for this card.", style="dim")
         return text
@@ -454,14 +459,20 @@ def play_todo(card: CardView, act: Mapping[str, object], payer: CardView | None)
     return f"{_short(card.name)} is played: " + ", then ".join(todo) + "."
 
 
-def hand_label(card: CardView) -> str:
+def hand_label(card: CardView, width: int = 0) -> str:
     """A hand card in the hand list: its name, and its cost when it has one (its types and text
-    are in the card panel, so the name fits at 80 columns)."""
+    are in the card panel, so the name fits at 80 columns). In ``width`` cells (0: any) a name too
+    long gives up its end (``…``) before the cost does: "Political Strang… · 1 pool"."""
     if not card.known:
         return "a card"
     known = face(card_id(card.card))
     cost = known.cost if known is not None else ""
-    return f"{card.name} · {cost}" if cost else card.name
+    tail = f" · {cost}" if cost else ""
+    name = card.name
+    if width > 0 and cell_len(name + tail) > width:
+        room = max(width - cell_len(tail) - 1, 4)
+        name = set_cell_size(name, room).rstrip() + "…"
+    return name + tail
 
 
 __all__ = [

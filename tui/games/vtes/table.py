@@ -34,6 +34,7 @@ from engine.games.base import Act, Pos
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step, Target, Zone
+from engine.replay import NoteRun
 from engine.table import Table
 from tui.errors import explain
 from tui.games.vtes import commands, key_acts
@@ -44,6 +45,7 @@ from tui.games.vtes.faces import KRCG_AFTER_S, load_after_set_up, load_now_or_af
 from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
+from tui.games.vtes.passes import fold_passes
 from tui.games.vtes.present import card_text, play_todo, rulings_text, turn_line
 from tui.games.vtes.status_text import vtes_status
 from tui.games.vtes.widgets.action import ActionBox
@@ -92,13 +94,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     VtesTableScreen #vt-hand { height: auto; min-height: 3; max-height: 75%; }
     VtesTableScreen #vt-card { height: 1fr; min-height: 3; }
     VtesTableScreen OptionList { text-wrap: nowrap; text-overflow: ellipsis; }
-    VtesTableScreen #vt-say { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    VtesTableScreen #vt-say { height: auto; padding: 0 1; text-wrap: wrap; }
     VtesTableScreen #vt-say.-illegal { color: $warning; text-style: bold; }
     VtesTableScreen #vt-say.-todo { color: $accent; }
     VtesTableScreen #vt-say.-past { color: $text-muted; }
-    VtesTableScreen #vt-say.-illegal, VtesTableScreen #vt-say.-todo, VtesTableScreen #vt-say.-past {
-        height: auto; max-height: 3; text-wrap: wrap;
-    }
     VtesTableScreen #vt-cmd { height: 1; border: none; padding: 0 1; }
     VtesTableScreen #vt-cmd:focus { background: $boost; }
     """
@@ -375,6 +374,16 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         # Typing on while the keys are guarded keeps them guarded (check_action refuses them:
         # the bindings run later, from the app, once the keys of a burst have all come here).
         self._guarded(typing_on=True)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste that reached the screen (the hand, the table or the log had the focus) and
+        starts with ``:`` is a command: the command line takes it, as if ``:`` had been pressed
+        and the rest typed (its first line; Enter still makes it)."""
+        line = event.text.strip().splitlines()[0] if event.text.strip() else ""
+        if not line.startswith(":") or self._cmd.has_focus or not self._cmd.display:
+            return
+        event.stop()
+        self._cmd.prefill(line[1:].lstrip())
 
     # -- focus: hand, table, log; the card panel's box -----------------------------------------
 
@@ -698,13 +707,18 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         self.say("Ash heaps shown on the table (h hides them)." if board.ash else "Ash heaps hidden.", False)
 
     def action_log_box(self) -> None:
-        """The whole game log in a box (the log panel shows its last lines), at its end."""
+        """The whole game log in a box (the log panel shows its last lines), at its end; a
+        window's passes read as one line, as in the log panel (:mod:`tui.games.vtes.passes`)."""
         from tui.games.vtes.menus import CardBox
 
         names = list(self.session.table.names)
         text = Text("Game log\n", style="bold")
+        run: NoteRun[None] = NoteRun(fold_passes)
         for note in self.session.table.notes:
-            text.append(note.render(names) + "\n")
+            for _, said in run.add(None, note):
+                text.append(said.render(names) + "\n")
+        for _, said in run.flush():
+            text.append(said.render(names) + "\n")
         self.app.push_screen(CardBox(text, Text(), at_end=True))
 
     def action_back(self) -> None:

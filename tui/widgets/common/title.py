@@ -88,7 +88,10 @@ class TitleBar(Static):
         return fit_parts(self._parts, self.content_size.width, self._optional)
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit()
+        # After the layout this resize belongs to: a height asked for during it is not taken (the
+        # first title, drawn before the width was known and wrapped to two rows, kept them once
+        # refitted to one line: a blank row under the title at 80×24).
+        self.call_after_refresh(self._fit)
 
     def _fit(self) -> None:
         show_in_place(self, Text("\n".join(self.lines)))

@@ -1,9 +1,9 @@
 """The action box: the open minion action at a glance (shared/rules/vtes-actions.md 4, P1–P3).
 
-Two or three lines above the command line, shown only while an action is open: who acts with whom
-at what, stealth against intercept, the bleed or hunt amount; the window and who holds the
-impulse; and, when the impulse is this seat's, its keys (block, play a modifier or a reaction,
-pass). The words come from :mod:`tui.games.vtes.action_text`; the styles are the stylesheet's
+Two or three lines (each wrapped whole: the box is as tall as they are) above the command line,
+shown only while an action is open: who acts with whom at what, stealth against intercept, the
+bleed or hunt amount; the window and who holds the impulse; and, when the impulse is this seat's,
+its keys (block, play a modifier or a reaction, pass). The words come from :mod:`tui.games.vtes.action_text`; the styles are the stylesheet's
 (``COMPONENT_CLASSES``), not Rich styles written here.
 """
 
@@ -41,7 +41,7 @@ class ActionBox(Static):
     }
 
     DEFAULT_CSS = """
-    ActionBox { height: auto; max-height: 3; padding: 0 1; background: $boost; display: none; }
+    ActionBox { height: auto; padding: 0 1; background: $boost; display: none; }
     ActionBox.-open { display: block; }
     ActionBox.-yours { background: $accent 20%; }
     ActionBox > .action-box--what { text-style: bold; }

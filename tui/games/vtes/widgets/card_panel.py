@@ -1,5 +1,7 @@
-"""The card panel: the krcg text of one card (name, type, clan or disciplines, capacity, cost,
-text), or its rulings (``r``), scrolled when long; ``e`` shows it whole in a box.
+"""The card panel: the krcg text of one card (type, clan or disciplines, capacity, cost, text),
+or its rulings (``r``), with its name in the panel's title (so that at 80×24 every row of the
+panel is the card's), scrolled when long; ``e`` shows it whole in a box; its keys are in the
+panel's bottom border.
 """
 
 from __future__ import annotations
@@ -26,10 +28,16 @@ class CardPanel(VerticalScroll):
         yield Static(id="vt-card-text")
 
     def show(self, card: CardView | None) -> None:
-        """Draw ``card`` (its text or its rulings), or nothing."""
-        shown = rulings_text(card) if self.rulings else card_text(card)
+        """Draw ``card`` (its text or its rulings), or nothing; the title names the card."""
+        shown = rulings_text(card, named=False) if self.rulings else card_text(card, named=False)
         show(self.query_one("#vt-card-text", Static), shown)
-        self.border_title = "Rulings (r card · e all)" if self.rulings else "Card (r rulings · e all)"
+        name = card.name if card is not None and card.known else ""
+        if self.rulings:
+            self.border_title = f"Rulings: {name}" if name else "Rulings"
+            self.border_subtitle = "r card · e all"
+        else:
+            self.border_title = name or "Card"
+            self.border_subtitle = "r rulings · e all"
 
 
 __all__ = ["CardPanel"]

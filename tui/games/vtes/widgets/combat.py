@@ -1,6 +1,7 @@
 """The combat box: the combat under way at a glance (shared/rules/vtes-actions.md 5, P5–P6).
 
-Two lines (up to five, wrapped at 80 columns) above the command line, shown only during a combat:
+Two lines or more (each wrapped whole: the box is as tall as they are) above the command line,
+shown only during a combat:
 the combatants with their blood, the round, the range and the step; each side's chosen strike and
 what its damage will do, whose strike or impulse the table waits for, and this seat's keys. The
 words come from :mod:`tui.games.vtes.fight_text`; the styles are the stylesheet's
@@ -29,7 +30,7 @@ class CombatBox(Static):
     COMPONENT_CLASSES = {"combat-box--what", "combat-box--detail", "combat-box--key"}
 
     DEFAULT_CSS = """
-    CombatBox { height: auto; max-height: 5; padding: 0 1; background: $boost; display: none; }
+    CombatBox { height: auto; padding: 0 1; background: $boost; display: none; }
     CombatBox.-open { display: block; }
     CombatBox.-yours { background: $error 20%; }
     CombatBox > .combat-box--what { text-style: bold; }
@@ -70,7 +71,6 @@ class CombatBox(Static):
         style = self.get_component_rich_style
         head, detail = combat_lines(view, names, combat)
         text = Text(head, style("combat-box--what"))
-        # the keys before the detail: when a narrow box cuts its last line, it cuts words, not keys
         if by_itself is not None:
             text.append("\n" + by_itself_words(by_itself), style("combat-box--detail"))
         for i, (key, words) in enumerate(combat_keys(view, combat) if by_itself is None else ()):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import on
+from textual import events, on
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.widget import Widget
@@ -131,6 +131,14 @@ class CommandLine(Input):
         """Esc: leave the line, dropping what was typed."""
         self.value = ""
         self.leave()
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # ":bleed 2" pasted into the empty line: the ":" that opens the line is not a word of it.
+        text = event.text.lstrip()
+        if not self.value and text.startswith(":"):
+            event.stop()
+            event.prevent_default()  # not Input's handler: this one inserts it
+            self.insert_text_at_cursor(text[1:].lstrip().splitlines()[0] if text[1:].strip() else "")
 
     async def action_submit(self) -> None:
         """Enter: an empty line is left; a command is :class:`Entered`."""

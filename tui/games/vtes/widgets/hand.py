@@ -28,9 +28,14 @@ class HandList(CardList):
         return f"Your hand ({len(view.hand)})" if view is not None and view.seat is not None else "Hand"
 
     def show(self, view: VtesView) -> None:
-        """Fill the list from ``view``'s hand; an unchanged hand is left alone."""
+        """Fill the list from ``view``'s hand, each card in the list's width (:func:`hand_label`: a
+        long name gives up its end before its cost); an unchanged hand is left alone."""
         self.view = view
-        options = [Option(hand_label(c), id=pos_id(self.PREFIX, c.pos)) for c in view.hand]
+        # The cells an option's words have: the list's (less its scrollbar, once the hand outgrows
+        # the panel) less each option's padding.
+        padding = self.get_component_styles("option-list--option").padding.width
+        width = max(self.scrollable_content_region.width - padding, 0)
+        options = [Option(hand_label(c, width), id=pos_id(self.PREFIX, c.pos)) for c in view.hand]
         if view.seat is None:
             # A spectator holds no hand: the panel says so once, instead of staying empty.
             options = [Option(Text("Watching: hands stay hidden.", style="dim"), id="h-none", disabled=True)]
@@ -42,6 +47,16 @@ class HandList(CardList):
         self.set_options(options)
         if options:
             self.highlighted = min(old or 0, len(options) - 1)
+
+    def on_resize(self) -> None:
+        # The labels are fitted to the width: a new width fits them again.
+        if self.view is not None:
+            self.show(self.view)
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        # A scrollbar that comes or goes changes the width the labels have.
+        if self.view is not None:
+            self.call_after_refresh(self.show, self.view)
 
 
 __all__ = ["HandList"]

@@ -1,8 +1,10 @@
 """The referendum box: the referendum under way at a glance (shared/rules/vtes-actions.md 7, P7).
 
-Two lines (up to four, wrapped at 80 columns) above the command line, shown only during a
-referendum (a blood hunt too): the terms; the votes for and against by source and who has not
-finished, or who holds the impulse before votes; this seat's keys. With the table rule
+Two lines (up to :data:`ROWS`, wrapped) above the command line, shown only during a referendum
+(a blood hunt too): the terms; the votes for and against by source and who has not finished, or
+who holds the impulse before votes; this seat's keys. Long terms give up their last words for the
+rest (:func:`tui.games.vtes.widgets.fit.fit_lines`: the game log holds them whole); the tally and
+the keys are never cut. With the table rule
 ``polling=15s`` it closes this seat's polling 15 s after the last vote (it says ``done`` for the
 player, who may vote before then). The words come from :mod:`tui.games.vtes.fight_text`.
 """
@@ -21,7 +23,11 @@ from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Poll
 from tui.games.vtes.action_text import by_itself_words
 from tui.games.vtes.fight_text import referendum_keys, referendum_lines
+from tui.games.vtes.widgets.fit import box_width, fit_lines
 from tui.games.vtes.widgets.redraw import show
+
+ROWS = 5
+"""The rows the box takes at most, unless the tally and the keys alone need more."""
 
 CLOSE_AFTER = 15.0
 """Seconds after the last vote when ``polling=15s`` closes a seat's polling (7.1)."""
@@ -35,7 +41,7 @@ class ReferendumBox(Static):
     COMPONENT_CLASSES = {"referendum-box--what", "referendum-box--detail", "referendum-box--key"}
 
     DEFAULT_CSS = """
-    ReferendumBox { height: auto; max-height: 4; padding: 0 1; background: $boost; display: none; }
+    ReferendumBox { height: auto; padding: 0 1; background: $boost; display: none; }
     ReferendumBox.-open { display: block; }
     ReferendumBox.-yours { background: $warning 20%; }
     ReferendumBox > .referendum-box--what { text-style: bold; }
@@ -103,17 +109,20 @@ class ReferendumBox(Static):
             return
         style = self.get_component_rich_style
         head, detail = referendum_lines(view, names, r)
-        text = Text(head, style("referendum-box--what"))
-        text.append("\n" + detail, style("referendum-box--detail"))
+        lines = [Text(head, style("referendum-box--what")), Text(detail, style("referendum-box--detail"))]
         if by_itself is not None:
-            text.append("\n" + by_itself_words(by_itself), style("referendum-box--detail"))
-        for i, (key, words) in enumerate(keys):
-            text.append("\n" if i == 0 else " · ")
-            text.append(key, style("referendum-box--key"))
-            text.append(" " + words)
-        if voting and close_after is not None:
-            text.append(f" · closes {close_after:g} s after the last vote", style("referendum-box--detail"))
-        show(self, text)
+            lines.append(Text(by_itself_words(by_itself), style("referendum-box--detail")))
+        if keys:
+            line = Text()
+            for i, (key, words) in enumerate(keys):
+                line.append(" · " if i else "")
+                line.append(key, style("referendum-box--key"))
+                line.append(" " + words)
+            if voting and close_after is not None:
+                line.append(f" · closes {close_after:g} s after the last vote", style("referendum-box--detail"))
+            lines.append(line)
+        width = box_width(self.size.width, self.app.size.width)
+        show(self, fit_lines(self.app.console, lines, width, ROWS, cut=0))
 
     def _stop(self) -> None:
         if self._timer is not None:

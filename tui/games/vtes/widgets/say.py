@@ -1,7 +1,9 @@
 """The line under the table: whose turn and phase it is (the turn line), or what the screen has
-to say: a refusal (``-illegal``) or what to do by hand after a play (``-todo``), which wrap to up
-to three lines and stay until the next key, or a passing word the next redraw replaces. A refusal
-the table has moved on from (a move folded since) stays, muted (``-past``), marked as said before.
+to say: a refusal (``-illegal``) or what to do by hand after a play (``-todo``), which stay until
+the next key, or a passing word the next redraw replaces (a hint, a vote's sources). Every one
+wraps whole: the line is as tall as its words. A refusal the table has moved on from (a move
+folded since) stays, muted (``-past``), marked as said before it, until the next key or until the
+turn line changes (another phase, another turn): then it is of a moment long gone.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ class SayLine(Static):
         self._turn = turn
         #: The turn line when an after-play note was shown: a new one replaces the note.
         self._turn_at_note = ""
+        #: The turn line when the refusal shown was marked as said before the last move.
+        self._turn_at_past = ""
         self._said = ""
 
     @property
@@ -47,9 +51,9 @@ class SayLine(Static):
         return self.has_class("-illegal") or self.has_class("-todo") or self.has_class("-past")
 
     def say(self, text: str, illegal: bool, todo: bool = False) -> None:
-        """Show ``text``: ``illegal`` (a refusal) and ``todo`` (what to do by hand after a play)
-        wrap to up to three lines and stay until the next key (a ``todo`` note, or until the
-        turn line changes); any other text is one line, which the next redraw replaces."""
+        """Show ``text``, wrapped whole: ``illegal`` (a refusal) and ``todo`` (what to do by hand
+        after a play) stay until the next key (a ``todo`` note, or until the turn line changes);
+        any other text, until the next redraw replaces it."""
         self.display = True
         self.update(text)
         self._said = text
@@ -67,6 +71,8 @@ class SayLine(Static):
             self.set_class(False, "-illegal")
             self.set_class(True, "-past")
             self.update(PAST + self._said)
+            now = self._turn()
+            self._turn_at_past = now[0] if now is not None else ""
 
     def show_turn(self) -> None:
         """Show the turn line, unless a refusal or a note that outlives it is shown. During an
@@ -76,6 +82,8 @@ class SayLine(Static):
         if now is None:
             return
         turn, quiet = now
+        if self.has_class("-past") and turn != self._turn_at_past:
+            self.set_class(False, "-past")  # a refusal of another phase or turn: stale
         self.display = quiet or self.sticky
         if self.has_class("-illegal") or self.has_class("-past"):
             return  # the last refusal stays until the next key
