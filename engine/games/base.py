@@ -123,7 +123,7 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
         "abandon_by_all",
         bool,
         False,
-        "every other seat still playing must vote to remove a stalled seat (else more than half)",
+        "all others must vote out a stalled seat (else a majority)",
         added=True,
     ),
 )

@@ -155,12 +155,13 @@ async def test_the_persons_bleed_is_blocked_and_fought_for_two_rounds_by_keys() 
         for rnd in (1, 2):
             damage = seen[f"{rnd}:{CombatStep.DAMAGE}"]
             assert f"round {rnd}" in damage.lower() and "close range" in damage
-            assert f"{short}: hand strike, 1 damage →" in damage
-            assert f"{foe}: hand strike, 1 damage →" in damage
-        # The blood: each took 1 damage a round, mended with its own blood (P6).
+            # Each hand strike deals its minion's printed strength (Troius: 2, "+1 strength").
+            assert f"{short}: hand strike, {_strength(mine)} damage →" in damage
+            assert f"{foe}: hand strike, {_strength(theirs)} damage →" in damage
+        # The blood: each took the other's strength in damage a round, mended with its own blood (P6).
         after = _view(app)
-        assert after.card(combat.acting).counters == mine.counters - 2
-        assert after.card(combat.opposing).counters == theirs.counters - 2
+        assert after.card(combat.acting).counters == mine.counters - 2 * _strength(theirs)
+        assert after.card(combat.opposing).counters == theirs.counters - 2 * _strength(mine)
         assert (
             not app.screen.query_one("#vt-combat").display or "-open" not in app.screen.query_one("#vt-combat").classes
         )
@@ -261,3 +262,11 @@ async def test_the_person_calls_a_referendum_votes_and_says_done_by_keys() -> No
         await eventually(lambda: said(app) == r, 10, "the result under the board", pilot=pilot)
         await eventually(lambda: r.split(":")[0] in _log_panel(app), 10, "the result in the log panel", pilot=pilot)
         assert "-open" not in app.screen.query_one("#vt-referendum").classes
+
+
+def _strength(minion: Any) -> int:
+    """A minion's printed strength, as its card record reads it (1 where nothing is printed)."""
+    from engine.games.vtes.card_record import record
+
+    rec = record(minion.card)
+    return rec.printed.strength if rec is not None and rec.printed.strength else 1

@@ -83,6 +83,8 @@ class AuditScreen(Screen[None]):
 
     def _show(self, report: AuditReport) -> None:
         self.report = report
+        if not self.is_attached:
+            return  # closed (Esc) while the audit ran: nothing to show it on
         bar = self.query_one(ProgressBar)
         bar.update(total=max(report.entries, 1), progress=max(report.entries, 1))
         text, cls = VERDICTS[report.code]
@@ -99,6 +101,8 @@ class AuditScreen(Screen[None]):
         self.refresh_bindings()
 
     def _failed(self, detail: str) -> None:
+        if not self.is_attached:
+            return
         verdict = self.query_one("#audit-verdict", Static)
         verdict.update(f"✗ The audit could not run: {detail}")
         verdict.add_class("-fault")

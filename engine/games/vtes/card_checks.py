@@ -8,42 +8,41 @@ from __future__ import annotations
 
 from engine.games.base import Pos
 from engine.games.vtes.acts import esc
-from engine.games.vtes.card_record import meets_disciplines, record
+from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
+from engine.games.vtes.cards import CardInfo
 from engine.games.vtes.vocab import Lift
 from engine.games.vtes.work import Work
 
 
 def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
     """Refuse (``w.refuse``, liftable) the card at ``card`` played by ``minion`` when the minion
-    lacks what the card requires: one of its clans, its Discipline (one of a choice, all of a
-    combination, at either level), one of its titles, its least capacity. Nothing is checked
-    without a minion (a master card) or for a card or minion the table does not know."""
+    lacks what the card requires (:func:`missing_requirement`). Nothing is checked without a
+    minion (a master card) or for a card or minion the table does not know."""
     info = w.info(card)
     rec = record(info.id) if info is not None else None
     who = w.info(minion) if minion is not None else None
     if rec is None or who is None or minion is None:
         return
+    missing = missing_requirement(rec, who, w.name(minion))
+    if missing is not None:
+        w.refuse(Lift.REQUIREMENT, missing)
+
+
+def missing_requirement(rec: CardRecord, who: CardInfo, them: str) -> str | None:
+    """What the minion ``who`` (named ``them``) lacks of what the card ``rec`` requires, as the
+    refusal's sentence: one of its clans, its Discipline (one of a choice, all of a combination,
+    at either level), one of its titles, its least capacity; None when it lacks nothing. The
+    offers read it too, so that a card is offered only to a minion that may play it."""
     q = rec.requires
-    name, them = esc(rec.name), w.name(minion)
+    name = esc(rec.name)
     if q.clans and who.clan not in q.clans:
-        w.refuse(
-            Lift.REQUIREMENT,
-            f"{name} requires a {' or '.join(q.clans)} minion, and {them} is {who.clan or 'of no clan'}",
-        )
+        return f"{name} requires a {' or '.join(q.clans)} minion, and {them} is {who.clan or 'of no clan'}"
     if q.disciplines and not meets_disciplines(rec, frozenset(who.disciplines)):
         joiner = " and " if q.discipline_rule == "Combo" else " or "
-        w.refuse(
-            Lift.REQUIREMENT,
-            f"{name} requires {joiner.join(d.upper() for d in q.disciplines)}, which {them} does not have",
-        )
+        return f"{name} requires {joiner.join(d.upper() for d in q.disciplines)}, which {them} does not have"
     title = who.title.lower()
     if q.titles and not (title in q.titles or ("titled vampire" in q.titles and title)):
-        w.refuse(
-            Lift.REQUIREMENT,
-            f"{name} requires a {' or '.join(q.titles)}, and {them} is {who.title or 'untitled'}",
-        )
+        return f"{name} requires a {' or '.join(q.titles)}, and {them} is {who.title or 'untitled'}"
     if q.capacity and who.capacity < q.capacity:
-        w.refuse(
-            Lift.REQUIREMENT,
-            f"{name} requires a vampire with capacity {q.capacity} or more, and {them} has {who.capacity}",
-        )
+        return f"{name} requires a vampire with capacity {q.capacity} or more, and {them} has {who.capacity}"
+    return None

@@ -143,7 +143,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"\+(\d+) bleed( \(limited\))?",
             lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(2))),),
         ),
-        (r"\+(\d+) votes?( \(limited\))?", lambda m: (Effect(_E.VOTES, int(m.group(1))),)),
+        (
+            r"(?:this (?:vampire|minion) gets )?\+(\d+) votes?( \(limited\))?",
+            lambda m: (Effect(_E.VOTES, int(m.group(1))),),
+        ),
         (r"\+(\d+) strength(?: this (?:round|combat))?", lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True),)),
         (
             r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage(?P<rest>.*)",

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, window_choices
 from engine.games.vtes.card_record import record
@@ -227,10 +228,14 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
             acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": minion})
         if due:
             continue
+        who = card_base().info(c.card) if c.card else None
         for card in hand:
             kind = _card_kind(card)
+            rec = record(card.card) if card.card else None
             if kind == ActionKind.POLITICAL and not c.crypt:
                 continue
+            if rec is not None and who is not None and missing_requirement(rec, who, c.name):
+                continue  # the engine would refuse it (card_checks)
             for choice in action_choices(card, c):
                 act: Act = {"do": Do.ACTION, "kind": kind, "minion": minion, "card": card.as_list()}
                 fields = choice.act_fields()

@@ -102,11 +102,13 @@ def test_a_cause_in_plain_words_is_taken_like_one_word() -> None:
 
 
 def test_leaves_torpor_is_offered_only_to_a_vampire_with_the_blood_to_pay() -> None:
-    view = influence_vtes().seats[0].view()
+    """The announce menu lists the offered actions: in the minion phase, leaving torpor for a
+    vampire that has the 2 blood it costs, and for no other."""
+    view = replace(influence_vtes().seats[0].view(), phase=Phase.MINION)
     mine = next(c for c in view.cards if c.crypt and c.name and c.controller == 0 and c.zone == Zone.READY)
     for blood, offered in ((0, False), (1, False), (2, True), (5, True)):
         resting = replace(mine, zone=Zone.TORPOR, counters=blood, locked=False)
         cards = tuple(resting if c.pos == mine.pos else c for c in view.cards)
         words = [w for w, _ in announce_choices(replace(view, cards=cards), list(NAMES[:4]), None, None)]
         leave = [w for w in words if "leaves torpor" in w]
-        assert leave == ([f"{mine.name.split(' (')[0]} leaves torpor (2 blood)"] if offered else []), blood
+        assert leave == ([f"Your {mine.name.split(' (')[0]} leaves torpor (2 blood)"] if offered else []), blood
