@@ -1,7 +1,7 @@
 """Three people at a VTES table over TCP, each in a process of its own (`vampire host --headless`
 and three :mod:`tests.support.hand_agent` processes on loopback), one of them trying every route
-around the rules by hand (docs/vtes-by-hand.md): an oust by hand, another's cards, hand size,
-library and minions; another's card as a cause or a lifted rule. Each is refused with its
+around the rules by hand (docs/vtes-by-hand.md): an oust by hand, another's hidden cards, hand
+size, crypt, a combat of two others' minions; another's card as a cause. Each is refused with its
 sentence or becomes a claim that changes nothing until the touched Methuselah answers from their
 own process (accepts or disputes); no peer learns the cards of a hand another seat tried to burn;
 and the host's log passes the audit."""
@@ -120,6 +120,15 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
             {"do": "shuffle", "seat": ben.seat, "zone": "crypt"},
         ):
             assert "names its cause" in ann.act(act)["refused"]
+        # A combat between two others' minions: a claim on both; one dispute holds it.
+        (cy_ready,) = ann.look()["ready"][cy.seat]
+        ann.act({"do": "combat", "minions": [ben_ready, cy_ready], "cause": "a card"})
+        fight = ann.look()["claims"][-1]
+        assert fight[2] == sorted([ben.seat, cy.seat]) and fight[3] == "pending"
+        assert cy.act({"do": "dispute", "act": fight[0]}) == {"ok": True}
+        assert "only the Methuselah whose things" in ann.act({"do": "accept", "act": fight[0]})["refused"]
+        assert ben.act({"do": "accept", "act": fight[0]}) == {"ok": True}  # Cy's dispute still holds it
+        assert ann.look()["claims"][-1][3] == "pending"
         # 4. Another's card as a cause: refused, whoever's things the change touches.
         said = ann.act({"do": "pool", "delta": 1, "cause": "gain", "by": ben_ready})["refused"]
         assert "must be a card you control" in said
