@@ -466,16 +466,14 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def on_claims_line_lapse(self, message: ClaimsLine.Lapse) -> None:
         """A claim's time has run out on this computer's clock: say so for the table, if the
         table still lets it lapse (another seat may have said it first)."""
+        if self.submitting or self._acts.queued:
+            return  # an act of this seat is on its way: the line asks again in a second
         act = {"do": Do.LAPSE, "act": message.act}
-
-        def send() -> None:
-            try:
-                self.session.check_move(act)
-            except VampireError:
-                return  # taken, disputed or lapsed already: nothing to say
-            self.submit(act)
-
-        self._acts.when_free(send)
+        try:
+            self.session.check_move(act)
+        except VampireError:
+            return  # taken, disputed or lapsed already: nothing to say
+        self.submit(act)
 
     def action_command(self) -> None:
         """``:``: the command line takes the keys at once."""
