@@ -694,4 +694,4 @@ class Seat:
         seat = self.seated()
         positions = t.rules.to_open(t.gstate, seat, act)
         revealed = {p: self.known[p] for p in positions if p in self.known}
-        t.rules.check(t.gstate, seat, act, revealed)
+        t.rules.check(t.gstate, seat, act, revealed, self.clock())

@@ -31,6 +31,9 @@ from engine.games.base import (
 )
 from engine.games.spec import Bot
 
+MOVE_MS = 1000
+"""The simulated time a move takes (milliseconds), for a game whose rules count time."""
+
 
 class SimTable:
     """A game plus the hidden truth behind it, for simulation and tests.
@@ -133,11 +136,14 @@ class SimTable:
     def view(self, seat: int | None) -> Any:
         return self.game.view(self.state, seat, self.public if seat is None else self.known[seat])
 
-    def play(self, seat: int, act: Act) -> tuple[Note, ...]:
-        """Check and apply ``act`` by ``seat``; the cards it opens become public.
+    def play(self, seat: int, act: Act, at: int | None = None) -> tuple[Note, ...]:
+        """Check and apply ``act`` by ``seat`` at time ``at`` (ms; None: :data:`MOVE_MS` for each
+        move played so far, a simulated clock every run folds alike); the cards it opens become
+        public.
 
         Raises the game's IllegalMove, leaving the state unchanged.
         """
+        at = self.moves * MOVE_MS if at is None else at
         positions = self.game.to_open(self.state, seat, act)
         revealed: dict[Pos, str] = {}
         if positions:
@@ -146,9 +152,9 @@ class SimTable:
             if any(p not in known for p in positions):
                 raise IllegalMove("that card is not in your hand")
             revealed = {p: self.truth[p] for p in positions}
-        self.game.check(self.state, seat, act, revealed)
+        self.game.check(self.state, seat, act, revealed, at)
         line = self.game.describe(self.state, seat, act, revealed)
-        self.state, notes = self.game.apply(self.state, seat, act, revealed)
+        self.state, notes = self.game.apply(self.state, seat, act, revealed, at)
         self._open_to_everyone(revealed)
         self.moves += 1
         self.notes.append(line)

@@ -43,9 +43,9 @@ from typing import Any
 from engine.errors import VampireError
 from engine.protocol.codec import DEFAULT_LIMITS, Limits
 from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry
+from engine.rate import MAX_AHEAD_MS
 from engine.sequencer import Sequencer
 from engine.table import Table, TableRefusal
-from engine.table.chat import MAX_AHEAD_MS
 from net.admission import Admission, Budgets, Caps, ConnectionKind, FrameRate, Strangers
 from net.events import Folded, Listeners, Presence, Timeouts
 from net.framing import MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
@@ -608,9 +608,10 @@ class Host:
             return reject("stale", f"Seq {entry.seq} is already taken; the head is at seq {t.seq - 1}.")
         if entry.author != peer.key:
             return reject("not-your-key", "A peer submits only entries signed with the key it said hello with.")
-        if entry.kind == "chat" and entry.time > self.sequencer.clock() + MAX_AHEAD_MS:
+        if entry.kind in ("chat", "move") and entry.time > self.sequencer.clock() + MAX_AHEAD_MS:
             return reject(
-                "illegal", "A chat line's time is ahead of the host's clock (a time to come refills no limit)."
+                "illegal",
+                f"A {entry.kind}'s time is ahead of the host's clock (a time to come refills no limit and ends no wait).",
             )
         if entry.kind == "join" and t.seat_of(entry.author) is not None:
             return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")

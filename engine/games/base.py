@@ -10,7 +10,8 @@ simulation stand-in, :mod:`engine.sim`) drives it:
      joint draws, :class:`Shuffle`, :class:`Open`, :class:`EndEvent`, :class:`Draw`) and folds each
      outcome with ``game.resolve(state, op, outcome)``, in the order given;
    - else if ``p.actors`` is not empty, one of those seats submits an act; the table verifies the
-     cards the act opens and calls ``game.check`` then ``game.apply``;
+     cards the act opens and calls ``game.check`` then ``game.apply``, with the entry's signed
+     time;
    - else the game is over and ``game.result(state)`` says how it ended.
 
 Cards in hidden zones are **positions** ``(event, index)``: the ``index``-th position of the table's
@@ -378,15 +379,19 @@ class Game(Protocol):
         Raises MalformedAct when the act's shape is wrong, IllegalMove when it names positions
         the seat does not hold."""
 
-    def check(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+    def check(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0) -> None:
         """Raise MalformedAct (the act's shape is wrong) or IllegalMove (the rules refuse it now),
         with a sentence saying why, unless ``seat`` may make ``act`` now. ``revealed`` maps every
-        position of ``to_open`` to its verified identity."""
+        position of ``to_open`` to its verified identity. ``at``: the act's time, the `move`
+        entry's own signed ``time`` (milliseconds; PROTOCOL.md 2), for a game whose rules count
+        time (a wait, a rate): every peer folds the same number; a game may ignore it."""
 
-    def apply(self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[Any, tuple[Note, ...]]:
-        """The state after a checked act, and the narration of what followed from it (a trick
-        won, a round over). The act itself is narrated by :meth:`describe`, which the table shows
-        before these notes: do not say it twice."""
+    def apply(
+        self, state: Any, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0
+    ) -> tuple[Any, tuple[Note, ...]]:
+        """The state after a checked act (``at`` as in :meth:`check`), and the narration of what
+        followed from it (a trick won, a round over). The act itself is narrated by
+        :meth:`describe`, which the table shows before these notes: do not say it twice."""
 
     def view(self, state: Any, seat: int | None, known: Mapping[Pos, str]) -> Any:
         """What ``seat`` may know (None: a spectator): the public state plus ``known``, the

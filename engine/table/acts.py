@@ -41,10 +41,10 @@ class Acts:
         if checked.cheat is not None:
             return t.cheat(entry, *checked.cheat)
         revealed = checked.revealed
-        game.check(t.gstate, seat, act, revealed)
+        game.check(t.gstate, seat, act, revealed, entry.time)
 
         def fold() -> None:
             t.deck_events.fold_opens(entry.seq, seat, opens, revealed)
-            t.play(seat, act, revealed)
+            t.play(seat, act, revealed, entry.time)
 
         return fold

@@ -5,16 +5,13 @@ Each seat has two token buckets, refilled by the entries' own times (``time``, m
 signed by the author): lines and UTF-8 bytes of text. A `chat` over either is refused
 (``illegal``); a seat's `chat` whose time is earlier than its previous one is refused too, so a
 seat cannot spend the same time twice. The host authors chat without limit (it sequences the
-table anyway), and refuses a `chat` whose time is more than :data:`MAX_AHEAD_MS` ahead of its own
+table anyway), and refuses a `chat` whose time is more than :data:`engine.rate.MAX_AHEAD_MS` ahead of its own
 clock, so no seat can refill its buckets by claiming a time to come.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-MAX_AHEAD_MS = 60_000
-"""How far ahead of the host's clock a `chat`'s time may be (milliseconds)."""
 
 
 @dataclass(frozen=True)

@@ -531,12 +531,13 @@ class Table:
         self.draw_count += 1
         return f"{purpose}/{self.draw_count}"
 
-    def play(self, seat: int, act: Any, revealed: dict[Pos, str]) -> None:
-        """Fold a checked move: ``seat``'s ``act`` with the cards it opens (``revealed``) goes to the
-        game, and its description and the game's narration to :attr:`notes`."""
+    def play(self, seat: int, act: Any, revealed: dict[Pos, str], at: int) -> None:
+        """Fold a checked move: ``seat``'s ``act`` with the cards it opens (``revealed``) and the
+        entry's signed time ``at`` (ms) goes to the game, and its description and the game's
+        narration to :attr:`notes`."""
         game = self.rules
         line = game.describe(self.gstate, seat, act, revealed)
-        self.gstate, notes = game.apply(self.gstate, seat, act, revealed)
+        self.gstate, notes = game.apply(self.gstate, seat, act, revealed, at)
         self.notes.append(line)
         self.notes.extend(notes)
 

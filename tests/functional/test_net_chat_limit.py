@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from engine.protocol.identity import new_key
 from engine.protocol.log import sign_entry
+from engine.rate import MAX_AHEAD_MS
 from engine.seat import now_ms
-from engine.table.chat import MAX_AHEAD_MS, ChatBudget, ChatLimit
+from engine.table.chat import ChatBudget, ChatLimit
 from net.messages import Submit
 from tests.functional.test_net_hostile import fresh_entry
 from tests.support.net import RawPeer, open_host, start_bots, stop_all

@@ -197,7 +197,7 @@ class HighCard:
     def to_open(self, state: HighCardState, seat: int, act: Act) -> tuple[Pos, ...]:
         return (self._position(state, seat, act),)
 
-    def check(self, state: HighCardState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+    def check(self, state: HighCardState, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0) -> None:
         self._checked(state, seat, act, revealed)
 
     def _checked(self, state: HighCardState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> Played:
@@ -215,7 +215,7 @@ class HighCard:
         return Played(seat, pos, card)
 
     def apply(
-        self, state: HighCardState, seat: int, act: Act, revealed: Mapping[Pos, str]
+        self, state: HighCardState, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0
     ) -> tuple[HighCardState, tuple[Note, ...]]:
         play = self._checked(state, seat, act, revealed)
         hand = tuple(p for p in state.hands[seat] if p != play.pos)

@@ -11,6 +11,7 @@ from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
 from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.vocab import ClaimStatus, Status
 from engine.sim import SimTable
 
 
@@ -47,6 +48,23 @@ def act(t: SimTable, who: int, do: str, /, **fields: object) -> tuple[Note, ...]
     notes = t.play(who, {"do": do, **fields})
     t.run_ops()
     return notes
+
+
+def accept_claims(t: SimTable) -> tuple[Note, ...]:
+    """Every Methuselah a waiting claim touches accepts it (docs/vtes-by-hand.md), the table running the operations each asks; return the notes."""
+    notes: list[Note] = []
+    for claim in t.state.claims:
+        if claim.status != ClaimStatus.PENDING:
+            continue
+        for seat in claim.seats:
+            if seat not in claim.accepted and t.state.players[seat].status == Status.IN:
+                notes.extend(act(t, seat, "accept", act=claim.act))
+    return tuple(notes)
+
+
+def by_hand(t: SimTable, who: int, do: str, /, **fields: object) -> tuple[Note, ...]:
+    """:func:`act`, then every touched Methuselah accepts the claim it makes (:func:`accept_claims`)."""
+    return act(t, who, do, **fields) + accept_claims(t)
 
 
 def resolve(t: SimTable, limit: int = 64) -> int:

@@ -663,7 +663,7 @@ class VampireQueen:
             cards.append(ident)
         return tuple(cards)
 
-    def check(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+    def check(self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0) -> None:
         """Raise MalformedAct or IllegalMove (rule page, "Tricks", "Hunters") unless ``seat`` may
         make ``act`` now."""
         self._checked(state, seat, act, revealed)
@@ -731,7 +731,7 @@ class VampireQueen:
         return build(Checked, do=Do.PLAY, cards=cards, hunter=0, positions=positions, value=value)
 
     def apply(
-        self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str]
+        self, state: QueenState, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0
     ) -> tuple[QueenState, tuple[Note, ...]]:
         """The state after ``act`` (checked again here), the forced passes after it and the end
         of the trick, and the narration."""

@@ -66,12 +66,19 @@ raises :class:`~engine.games.base.MalformedAct`, one the rules refuse now
 - ``adjust``: change the open action's numbers (deltas) or its target, on one's impulse, as 4.3
   allows.
 - ``action_end``: a face-up card ends the open action, with no cost and no effect.
-- ``dispute``: a Methuselah disputes a change act ``act`` recorded by hand to its things.
+- ``dispute``: a Methuselah disputes a change act ``act`` recorded by hand to its things (or, out
+  of the game, the act that ousted it: the only act an out seat makes); ``accept``: a touched
+  Methuselah accepts it; ``lapse``: a Methuselah other than its author says its time has run out
+  (the entry's signed time at least its due time); ``retract``: its author takes it back
+  (:mod:`engine.games.vtes.claims`, docs/vtes-by-hand.md).
 - ``combat``: two minions in play enter combat (recorded for withdrawal).
 - Any act may name a face-up card ``by`` with a rule ``lift`` (target, locked, once, hunt, timing,
   stealth, new_ally, requirement) to lift that one refusal for that act (P9); a change recorded by hand to
-  another Methuselah's pool, blood or cards (``pool``, ``blood``, ``life``, ``move``, ``burn``,
-  ``lock``, ``unlock``) names its ``cause`` or ``by`` card and may be disputed.
+  another Methuselah's things (``pool``, ``blood``, ``life``, ``move``, ``burn``, ``lock``,
+  ``unlock``, ``hand_size``, ``shuffle``, ``combat``) names its ``cause`` or ``by`` card (one the
+  author controls) and is a claim: it takes effect once every touched Methuselah accepts it, or
+  undisputed once its time has run out; another's hidden cards wait for their owner's answer.
+  Changes by hand are bounded per seat (``claims.BY_HAND_RATE``, ``claims.SHUFFLE_RATE``).
 - ``influence``: your influence phase: a vampire of your uncontrolled region whose blood has
   reached its capacity moves to your ready region (opened to everyone).
 - ``transfer``: your influence phase: ``pool``: n transfers move n pool to an uncontrolled vampire;

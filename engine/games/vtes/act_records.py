@@ -205,18 +205,24 @@ class TransferAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandSizeAct(ActRecord):
-    """``hand_size``: ``delta`` cards to ``seat``'s hand size (None: the author)."""
+    """``hand_size``: ``delta`` cards to ``seat``'s hand size (None: the author), for ``cause``,
+    by card ``by``."""
 
     seat: int | None = None
     delta: int
+    cause: str | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ShuffleAct(ActRecord):
-    """``shuffle``: ``seat``'s (None: the author's) library or crypt (``zone``)."""
+    """``shuffle``: ``seat``'s (None: the author's) library or crypt (``zone``), for ``cause``, by
+    card ``by``."""
 
     zone: DeckPart
     seat: int | None = None
+    cause: str | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -277,7 +283,9 @@ class ActionEndAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DisputeAct(ActRecord):
-    """``dispute`` the change by hand made by act number ``act`` (P9)."""
+    """An answer to the change by hand made by act number ``act`` (P9; docs/vtes-by-hand.md): ``dispute`` it, ``accept`` it (a touched Methuselah), let it ``lapse``
+    into effect once its time has run out (a Methuselah other than its author), ``retract`` it
+    (its author)."""
 
     act: int
 
@@ -403,6 +411,9 @@ RECORDS: dict[Do, type[ActRecord]] = {
     Do.ADJUST: AdjustAct,
     Do.ACTION_END: ActionEndAct,
     Do.DISPUTE: DisputeAct,
+    Do.ACCEPT: DisputeAct,
+    Do.LAPSE: DisputeAct,
+    Do.RETRACT: DisputeAct,
     Do.DIABLERISE: DiableriseAct,
     Do.MANEUVER: CombatCardAct,
     Do.STRIKE: StrikeAct,

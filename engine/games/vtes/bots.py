@@ -74,6 +74,9 @@ class VtesBot:
             return None
         if view.step == Step.JOINING:
             return self.deck.deck_act() if self.deck is not None else legal[0]
+        accept = next((a for a in legal if a["do"] == Do.ACCEPT), None)
+        if accept is not None:
+            return accept  # a bot takes the players' word for what they apply by hand
         if view.time_calls and not view.time_called and seat not in view.time_calls:
             # Another player called time (tournament rules): agree, so that a person at a table
             # of bots can end the game on time (the rule needs two players to call it).

@@ -57,6 +57,7 @@ from engine.games.vtes.act_records import (
 from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.claims import may_dispute
 from engine.games.vtes.combat import StrikeChoice
 from engine.games.vtes.politics import terms_template
 from engine.games.vtes.spec import SPEC
@@ -176,7 +177,9 @@ class VtesGame:
         if state.step == Step.PLAY:
             order = state.in_game()
             i = order.index(state.acting)
-            actors = order[i:] + order[:i]
+            # A Methuselah out of the game may still dispute what ousted it (claims.may_dispute).
+            out = tuple(p.seat for p in state.players if p.seat not in order and may_dispute(state, p.seat))
+            actors = order[i:] + order[:i] + out
             top = state.innermost
             if top is not None:
                 # Anyone may record by hand; the table waits for the innermost window's impulse
@@ -209,24 +212,32 @@ class VtesGame:
         card it does not hold."""
         return rules.opens(state, seat, act)
 
-    _checked: tuple[VtesState, int, Act, Mapping[Pos, str], tuple[VtesState, tuple[Note, ...]]] | None = None
-    """The last act :meth:`check` ran and what it gave: :meth:`apply` of the very same state, act
-    and cards (the same objects, as a table checks a move then folds it) returns it instead of
-    running the rules again. States are frozen and :func:`rules.run_act` is a pure function."""
+    _checked: tuple[VtesState, int, Act, Mapping[Pos, str], int, tuple[VtesState, tuple[Note, ...]]] | None = None
+    """The last act :meth:`check` ran and what it gave: :meth:`apply` of the very same state, act,
+    cards and time (the same objects, as a table checks a move then folds it) returns it instead
+    of running the rules again. States are frozen and :func:`rules.run_act` is a pure function."""
 
-    def check(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> None:
+    def check(self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0) -> None:
         """Raise MalformedAct (the act's shape is wrong) or IllegalMove (the rules refuse it now),
-        with a sentence, unless ``seat`` may make ``act`` now."""
-        self._checked = (state, seat, act, revealed, rules.run_act(state, seat, act, revealed))
+        with a sentence, unless ``seat`` may make ``act`` now, at time ``at`` (the entry's signed
+        time, ms: claims and the bound on changes by hand count it)."""
+        self._checked = (state, seat, act, revealed, at, rules.run_act(state, seat, act, revealed, at))
 
     def apply(
-        self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]
+        self, state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0
     ) -> tuple[VtesState, tuple[Note, ...]]:
         """The state after a checked act, and its narration (ousts, VP, turns)."""
         last = self._checked  # one read: another thread's check may replace it meanwhile
-        if last is not None and last[0] is state and last[1] == seat and last[2] is act and last[3] is revealed:
-            return last[4]
-        return rules.run_act(state, seat, act, revealed)
+        if (
+            last is not None
+            and last[0] is state
+            and last[1] == seat
+            and last[2] is act
+            and last[3] is revealed
+            and last[4] == at
+        ):
+            return last[5]
+        return rules.run_act(state, seat, act, revealed, at)
 
     def view(self, state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> views.VtesView:
         """What ``seat`` may know: see :func:`engine.games.vtes.view.build_view` (imported on
@@ -403,7 +414,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
         case ActionEndAct():
             text = f"{me}: {n(record.by)} ends the action"
         case DisputeAct():
-            text = f"{me} disputes act {record.act}"
+            verb = {Do.DISPUTE: "disputes", Do.ACCEPT: "accepts", Do.RETRACT: "retracts"}.get(do)
+            text = f"{me} {verb} act {record.act}" if verb else f"{me}: act {record.act}'s time has run out"
         case DiableriseAct():
             text = f"{me} diablerises"
         case CombatCardAct():

@@ -34,6 +34,7 @@ from engine.games.vtes.vocab import (
     MODIFIER,
     REACTION,
     ActionKind,
+    ClaimStatus,
     CombatStep,
     Do,
     Phase,
@@ -100,7 +101,7 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
         return () if me.declared else (Offer({"do": Do.DECK, "crypt": 12, "library": 60}),)
     if view.step != Step.PLAY or me.status != Status.IN:
         return ()
-    out: list[Offer] = []
+    out: list[Offer] = list(claim_answers(view, seat))
     if view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls:
         out.append(Offer({"do": Do.TIME}))
     if view.innermost is not None:
@@ -108,6 +109,23 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
     if view.acting != seat:
         return tuple(out)
     return (*out, *_turn(view, seat))
+
+
+def claim_answers(view: VtesView, seat: int) -> tuple[Offer, ...]:
+    """``seat``'s answers to the claims waiting (docs/vtes-by-hand.md): accept or
+    dispute each that touches its things and that it has not accepted; retract each of its own.
+    (A ``lapse`` depends on the time, which a view does not hold: a screen offers it on its clock.)"""
+    out: list[Offer] = []
+    for c in view.claims:
+        if c.status != ClaimStatus.PENDING:
+            continue
+        if seat in c.seats and seat not in c.accepted:
+            out.append(Offer({"do": Do.ACCEPT, "act": c.act}))
+            if seat not in c.disputed:
+                out.append(Offer({"do": Do.DISPUTE, "act": c.act}))
+        if seat == c.author:
+            out.append(Offer({"do": Do.RETRACT, "act": c.act}))
+    return tuple(out)
 
 
 def legal_acts(view: VtesView) -> list[Act]:

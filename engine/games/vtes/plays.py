@@ -19,6 +19,7 @@ from engine.games.vtes.actions import (
     open_action,
 )
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.claims import own_source
 from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Lift, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
 
@@ -133,6 +134,8 @@ def adjust(w: Work, act: AdjustAct) -> None:
     a = open_action(w)
     holds_impulse(w, a, "change the action")
     numbers = Numbers.of(act)
+    if act.by is not None:
+        own_source(w, act.by, "the card that changes the action")
     source = w.name(act.by) if act.by is not None else esc(act.cause or "")
     _apply_numbers(w, numbers, source)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
@@ -194,9 +197,9 @@ def end_action(w: Work, act: ActionEndAct) -> None:
     no consequence: no cost, no effect; its set-aside card goes to the ash heap."""
     a = open_action(w)
     by = act.by
-    card = w.card(by)
-    if card.zone.hidden:
+    if w.card(by).zone.hidden:
         raise IllegalMove("the card that ends the action must be face up (played, or in play)")
+    own_source(w, by, "the card that ends the action")
     windows.pop(w, a)
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         w.move(a.card, Target.ASH)

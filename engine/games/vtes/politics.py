@@ -18,6 +18,7 @@ from engine.games.base import IllegalMove, MalformedAct, Pos, seat_ref
 from engine.games.vtes import windows
 from engine.games.vtes.act_records import TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.claims import own_source
 from engine.games.vtes.state import OpenWindow, Referendum, Vote, clockwise_after
 from engine.games.vtes.vocab import News, Poll, Status, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
@@ -249,8 +250,7 @@ def vote(w: Work, act: VoteAct) -> None:
         case VoteSource.OTHER:
             if b.ref is None or b.count is None:
                 raise MalformedAct("votes from another card name the card and the count")
-            if w.card(b.ref).zone.hidden and b.ref not in w.revealed:
-                raise IllegalMove("the card that gives votes must be face up")
+            own_source(w, b.ref, "the card that gives votes")
             count, ref = b.count, b.ref
     if ref and any(v.ref == ref for v in r.votes):
         raise IllegalMove(f"{w.name(ref)}'s votes are cast already: a source votes once, all one way (7.3)")

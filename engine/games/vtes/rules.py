@@ -20,7 +20,6 @@ and every remaining event is ended when the game is over.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import assert_never
 
 from engine.games.base import (
@@ -36,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, combat, plays, politics, windows
+from engine.games.vtes import actions, claims, combat, plays, politics, windows
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -116,8 +115,8 @@ def _validate_shape(state: VtesState, seat: int, raw: Act) -> VtesAct:
     else:
         if state.step != Step.PLAY:
             raise IllegalMove("the game has not started: every seat first declares its deck sizes")
-        if state.players[seat].status != Status.IN:
-            raise IllegalMove("you have left the game and may no longer act")
+        if state.players[seat].status != Status.IN and do != Do.DISPUTE:
+            raise IllegalMove("you have left the game and may no longer act: you may only dispute what ousted you")
     return act
 
 
@@ -272,44 +271,12 @@ def _check_target_fits(w: Work, pos: Pos, to: Target, on: Pos | None) -> None:
             host = w.cards[host].on
 
 
-type _Claimed = MoveAct | BurnAct | LockAct | CounterAct | PoolAct
-"""The acts that may change other Methuselahs' things by hand, naming a cause."""
+_party = claims.party
 
 
-def _cause_of(w: Work, act: _Claimed) -> str:
-    """The cause an act names: its ``cause`` phrase and the card ``by`` that causes it (face up).
-    Raises IllegalMove for a face-down card."""
-    parts = []
-    if act.cause is not None:
-        parts.append(act.cause)
-    by = act.by
-    if by is not None:
-        card = w.card(by)
-        if card.zone.hidden and by not in w.revealed:
-            raise IllegalMove("the card named as a cause must be face up")
-        parts.append(w.name(by))
-    return ", ".join(parts)
-
-
-def _claim(w: Work, act: _Claimed, seats: set[int], text: str) -> None:
-    """Record a change by hand to other Methuselahs' things (``seats``, the author left out), with
-    its cause, for everyone to see and the touched ones to dispute (vtes-actions.md, P9; the
-    table's "by hand, but in the open"). Raises IllegalMove when the act names no cause."""
-    others = tuple(sorted(s for s in seats if s != w.author and s >= 0))
-    if not others:
-        return
-    cause = _cause_of(w, act)
-    if not cause:
-        raise IllegalMove(
-            "a change to another Methuselah's pool, blood or cards names its cause: a card (by) or a rule (cause)"
-        )
-    w.claims.append(Claim(w.acts, w.author, others, text, cause))
-    w.note(f"{seat_ref(w.author)} changes by hand {text} (cause: {esc(cause)}); act {w.acts} may be disputed", *others)
-
-
-def _party(c: CardState) -> int:
-    """Whose thing a card is: its controller in play, else its owner."""
-    return c.controller if c.zone.in_play else c.owner
+def _claim(w: Work, act: claims.Claimed, seats: set[int], text: str) -> bool:
+    """See :func:`engine.games.vtes.claims.claim`: True when the act waits as a claim."""
+    return claims.claim(w, act, seats, text)
 
 
 def _act_move(w: Work, act: MoveAct | BurnAct) -> None:
@@ -325,7 +292,8 @@ def _act_move(w: Work, act: MoveAct | BurnAct) -> None:
         w.card(pos)
         _check_target_fits(w, pos, to, on)
     names = ", ".join(w.name(pos) for pos in cards)
-    _claim(w, act, {_party(w.cards[pos]) for pos in cards}, f"{names} {'burned' if burn else 'moved to ' + to}")
+    if _claim(w, act, {_party(w.cards[pos]) for pos in cards}, f"{names} {'burned' if burn else 'moved to ' + to}"):
+        return
     for pos in cards:
         c = w.cards[pos]
         if c.zone == Zone.HAND:
@@ -392,7 +360,8 @@ def _act_lock(w: Work, act: LockAct) -> None:
         if c.locked == locked:
             raise IllegalMove(f"{w.name(pos)} is already {'locked' if locked else 'unlocked'}")
     names = ", ".join(w.name(pos) for pos in cards)
-    _claim(w, act, {_party(w.cards[pos]) for pos in cards}, f"{names} {'locked' if locked else 'unlocked'}")
+    if _claim(w, act, {_party(w.cards[pos]) for pos in cards}, f"{names} {'locked' if locked else 'unlocked'}"):
+        return
     for pos in cards:
         w.setc(pos, locked=locked)
 
@@ -406,7 +375,10 @@ def _act_counters(w: Work, act: CounterAct) -> None:
     c = w.card(pos)
     if not c.zone.in_play and c.zone != Zone.UNCONTROLLED:
         raise IllegalMove("counters go on cards in play or in an uncontrolled region")
-    _claim(w, act, {_party(c)}, f"{w.name(pos)} {delta:+d} {'blood' if c.crypt else 'life'}")
+    if c.counters + delta < 0:
+        raise IllegalMove(f"{w.name(pos)} has only {c.counters} counters, it cannot lose {-delta}")
+    if _claim(w, act, {_party(c)}, f"{w.name(pos)} {delta:+d} {'blood' if c.crypt else 'life'}"):
+        return
     w.counters_delta(pos, delta, cause)
 
 
@@ -430,9 +402,8 @@ def _act_pool(w: Work, act: PoolAct) -> None:
         if delta == 0 or abs(delta) > MAX_DELTA:
             raise IllegalMove(f"a pool change must not be 0 and at most {MAX_DELTA}, not {delta}")
     others = {seat for seat, _ in changes}
-    _claim(
-        w, act, others, ", ".join(f"{seat_ref(seat)} {delta:+d} pool" for seat, delta in changes if seat != w.author)
-    )
+    if _claim(w, act, others, ", ".join(f"{seat_ref(seat)} {delta:+d} pool" for seat, delta in changes)):
+        return
     for seat, delta in changes:
         w.pool_delta(seat, delta, cause)
 
@@ -449,6 +420,9 @@ def _act_combat(w: Work, act: CombatAct) -> None:
     first, second = (w.cards[p] for p in minions)
     if first.controller == second.controller:
         raise IllegalMove("two minions of one controller never fight each other (5.2)")
+    names = " and ".join(w.name(p) for p in minions)
+    if _claim(w, act, {first.controller, second.controller}, f"{names} enter combat"):
+        return
     fight = w.open_combat is None and w.open_action is None and all(w.cards[p].zone == Zone.READY for p in minions)
     if fight:
         acting, opposing = minions if second.controller != w.acting else (minions[1], minions[0])
@@ -548,6 +522,8 @@ def _act_hand_size(w: Work, act: HandSizeAct) -> None:
     new = w.p(seat).hand_size + delta
     if delta == 0 or not 0 <= new <= 30:
         raise IllegalMove(f"a hand size change must not be 0 and must leave it between 0 and 30, not {new}")
+    if _claim(w, act, {seat}, f"{seat_ref(seat)}'s hand size {delta:+d}"):
+        return
     w.setp(seat, hand_size=new)
 
 
@@ -559,6 +535,8 @@ def _act_shuffle(w: Work, act: ShuffleAct) -> None:
     positions = w.p(seat).library if zone == DeckPart.LIBRARY else w.p(seat).crypt
     if not positions:
         raise IllegalMove(f"there is nothing to shuffle: that {zone} is empty")
+    if _claim(w, act, {seat}, f"{seat_ref(seat)}'s {zone} shuffled"):
+        return
     w.new_ops.append(
         Shuffle(
             deck=f"{zone}/{seat}",
@@ -580,26 +558,10 @@ def _act_done(w: Work, act: BareAct) -> None:
     politics.done(w)
 
 
-def _act_dispute(w: Work, act: DisputeAct) -> None:
-    """A Methuselah disputes a change recorded by hand to its things (act number ``act``)."""
-    number = within(act.do, "act", act.act, low=1)
-    if number >= w.acts:
-        raise IllegalMove(f"there is no act {number} yet (the last act is {w.acts - 1})")
-    i = next((i for i, claim in enumerate(w.claims) if claim.act == number), -1)
-    if i < 0:
-        raise IllegalMove(f"act {number} changed nothing of another Methuselah's by hand: there is nothing to dispute")
-    claim = w.claims[i]
-    if w.author not in claim.seats:
-        raise IllegalMove(f"only the Methuselah whose things act {number} changed may dispute it")
-    if w.author in claim.disputed:
-        raise IllegalMove(f"you have already disputed act {number}")
-    w.claims[i] = replace(claim, disputed=(*claim.disputed, w.author))
-    w.note(
-        f"{seat_ref(w.author)} disputes act {number} by {seat_ref(claim.author)} ({claim.text}, cause: {esc(claim.cause)}): "
-        "a judge settles it",
-        w.author,
-        claim.author,
-    )
+def _act_answer(w: Work, act: DisputeAct, at: int) -> None:
+    """An answer to a claim (:func:`engine.games.vtes.claims.answer`); a claim it lets take
+    effect is applied after it (:func:`run_act`)."""
+    w.take = claims.answer(w, act, at)
 
 
 def _act_withdraw(w: Work, act: BareAct) -> None:
@@ -646,8 +608,8 @@ _BARE: dict[Do, Callable[[Work, BareAct], None]] = {
 }
 
 
-def _handle(w: Work, act: VtesAct) -> None:
-    """Check and apply ``act`` on the working copy: the handler of its record."""
+def _handle(w: Work, act: VtesAct, at: int = 0) -> None:
+    """Check and apply ``act`` (time ``at``, ms) on the working copy: the handler of its record."""
     match act:
         case BareAct():
             _BARE[act.do](w, act)
@@ -678,7 +640,7 @@ def _handle(w: Work, act: VtesAct) -> None:
         case ShuffleAct():
             _act_shuffle(w, act)
         case DisputeAct():
-            _act_dispute(w, act)
+            _act_answer(w, act, at)
         case ActionAct():
             actions.announce(w, act)
         case BlockAct():
@@ -744,12 +706,23 @@ def _opens(state: VtesState, seat: int, act: VtesAct) -> tuple[Pos, ...]:
         case MoveAct() | BurnAct():
             to = act.to if isinstance(act, MoveAct) else Target.ASH
             return tuple(sorted(_opens_to_public(cards, seat, act.cards, to)))
+        case DisputeAct(do=Do.ACCEPT):
+            # The owner who accepts a move of its hidden cards moves them: it opens those it has seen.
+            moved = claims.record_of(state, act.act)
+            if isinstance(moved, MoveAct | BurnAct):
+                to = moved.to if isinstance(moved, MoveAct) else Target.ASH
+                return tuple(sorted(_opens_to_public(cards, seat, moved.cards, to)))
+            return ()
         case _:
             return ()
 
 
-def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) -> tuple[VtesState, tuple[Note, ...]]:
-    """Check and apply ``act`` by ``seat``; return the new state and the narration.
+def run_act(
+    state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str], at: int = 0
+) -> tuple[VtesState, tuple[Note, ...]]:
+    """Check and apply ``act`` by ``seat`` at time ``at`` (the entry's signed time, ms); return the
+    new state and the narration. A claim the act lets take effect (an ``accept`` or a ``lapse``:
+    :mod:`engine.games.vtes.claims`) is applied right after it, as its author's act.
 
     Raises MalformedAct for an act of the wrong shape, IllegalMove with a sentence when the rules
     refuse it; the state is unchanged then.
@@ -766,19 +739,47 @@ def run_act(state: VtesState, seat: int, act: Act, revealed: Mapping[Pos, str]) 
     w = Work(state, seat, record.do)
     w.revealed = revealed
     w.acts += 1
+    w.clock = max(w.clock, at)
+    claims.charge(w, record.do, at)
     if isinstance(record, PlayAct | ActionAct | BlockAct | AdjustAct | DiscardAct) and record.lift is not None:
         assert record.by is not None  # the record has 'by' with 'lift'
         w.lift, w.lift_by = record.lift, record.by
-        by = w.card(w.lift_by)
-        own = w.lift_by in revealed or getattr(record, "card", None) == w.lift_by
-        if by.zone.hidden and not own:
-            raise IllegalMove("the card that lifts a rule must be face up, or the card this act plays")
+        own = getattr(record, "card", None) == w.lift_by
+        if not own:
+            claims.own_source(w, w.lift_by, "the card that lifts a rule")
+    _run(w, record, at)
+    if w.take is None or w.step != Step.PLAY:
+        return w.freeze(), tuple(w.notes)
+    return _take_effect(w, w.take, revealed)
+
+
+def _run(w: Work, record: VtesAct, at: int) -> None:
+    """Check and apply ``record`` on ``w``, then everything that follows an act (ousts, the end
+    of an action, a combat or a poll, the windows)."""
     predators = {s: w.predator(s) for s in w.in_game()}
-    _handle(w, record)
+    _handle(w, record, at)
     if w.lift is not None and not w.lifted:
         raise IllegalMove(f"this act breaks no rule of kind {str(w.lift)!r}: there is nothing for the card to lift")
     w.settle_ousts(predators)
     windows.settle(w)
+
+
+def _take_effect(answered: Work, claim: Claim, revealed: Mapping[Pos, str]) -> tuple[VtesState, tuple[Note, ...]]:
+    """The state once ``claim`` takes effect after the act that answered it (``answered``): its
+    act applied as its author's, checked again against the table as it is now; if the table no
+    longer allows it, the claim is void and nothing else changes."""
+    before = answered.freeze()
+    record = claims.change_of(claim)
+    w = Work(before, claim.author, record.do)
+    w.taking = True
+    w.revealed = revealed
+    w.notes = list(answered.notes)
+    try:
+        _run(w, record, before.clock)
+    except IllegalMove as e:
+        w = Work(before, claim.author, record.do)
+        w.notes = list(answered.notes)
+        claims.void(w, claim.act, str(e))
     return w.freeze(), tuple(w.notes)
 
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from engine.games.base import Note, Result, seat_ref
 from engine.games.spec import ResultFormat, TablePlace
 from engine.games.vtes.spec import VEKN
-from engine.games.vtes.state import VtesState, format_vp
-from engine.games.vtes.vocab import End, Status, Step
+from engine.games.vtes.state import Claim, VtesState, format_vp
+from engine.games.vtes.vocab import ClaimStatus, End, Status, Step
 
 if TYPE_CHECKING:
     from krcg import models
@@ -269,7 +269,8 @@ def result_text(
     ``json``: ``{"game", "round", "table", "players", "ruleset", "ended", "over", "results":
     [{"position", "seat", "name", "vekn", "vp", "gw", "score"}], "archon_checks": [sentences]}``
     (``vp`` a number, ``score`` krcg's ``1GW3``, ``ended`` ``"last"``/``"time"``/``"unstarted"``
-    or null), ``"disputes": [{"act", "by", "change", "cause", "disputed_by"}]``. The text lists
+    or null), ``"disputes": [{"act", "by", "status", "change", "cause", "disputed_by"}]`` (``status``:
+    pending, taken, retracted or void: docs/vtes-by-hand.md). The text lists
     every change recorded by hand that a Methuselah disputed, for the judge (vtes-actions.md P9).
     """
     names = list(names) if names is not None else [f"seat {s}" for s in range(state.seats)]
@@ -319,7 +320,8 @@ def result_text(
             "disputes": [
                 {
                     "act": c.act,
-                    "by": names[c.author],
+                    "by": _name(names, c.author),
+                    "status": str(c.status),
                     "change": Note(c.text).render(names),
                     "cause": c.cause,
                     "disputed_by": [names[s] for s in c.disputed],
@@ -350,7 +352,23 @@ def result_text(
     for c in disputed:
         who = " and ".join(names[s] for s in c.disputed)
         lines.append(
-            f"Disputed, for the judge: act {c.act} by {names[c.author]}: {Note(c.text).render(names)} "
-            f"(cause: {c.cause}); disputed by {who}"
+            f"Disputed, for the judge: act {c.act} by {_name(names, c.author)}: {Note(c.text).render(names)} "
+            f"(cause: {c.cause or 'the table'}); disputed by {who}; {_standing(c)}"
         )
     return "\n".join(lines)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    """A seat's name, or "the table" for an act no seat recorded (-1)."""
+    return names[seat] if 0 <= seat < len(names) else "the table"
+
+
+def _standing(c: Claim) -> str:
+    """Where a disputed claim stands, in words for the judge."""
+    match c.status:
+        case ClaimStatus.PENDING:
+            return "it has taken no effect"
+        case ClaimStatus.TAKEN:
+            return f"it took effect ({c.how or 'applied by the table'})"
+        case _:
+            return c.how or str(c.status)

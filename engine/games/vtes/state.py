@@ -16,6 +16,7 @@ from typing import Protocol
 from engine.games.base import Op, OptionValue, Pos
 from engine.games.vtes.vocab import (
     ActionKind,
+    ClaimStatus,
     CombatStep,
     DeckPart,
     End,
@@ -28,7 +29,10 @@ from engine.games.vtes.vocab import (
     Window,
     Zone,
 )
+from engine.rate import Bucket
 
+FULL = Bucket()
+"""A bucket no entry has paid from yet: full (:mod:`engine.rate`)."""
 START_POOL = 30
 HAND_SIZE = 7
 CRYPT_MIN = 12
@@ -83,7 +87,9 @@ class Methuselah:
     the positions of those zones, top first (order hidden from everyone, owner included);
     ``hand_size``: the hand size counter; ``turns``: turns begun; ``hand_at_start``: cards in hand
     when its current or last turn began; ``withdrawing``: announced withdrawal pending;
-    ``withdraw_fail``: why it can no longer succeed (a sentence with seat placeholders), or "".
+    ``withdraw_fail``: why it can no longer succeed (a sentence with seat placeholders), or "";
+    ``by_hand``, ``shuffles``: its buckets of changes by hand and of shuffles by hand
+    (:data:`~engine.games.vtes.claims.BY_HAND_RATE`).
     """
 
     seat: int
@@ -100,19 +106,23 @@ class Methuselah:
     hand_at_start: int = 0
     withdrawing: bool = False
     withdraw_fail: str = ""
+    by_hand: Bucket = FULL
+    shuffles: Bucket = FULL
 
 
 @dataclass(frozen=True)
 class OutRecord:
     """A Methuselah who left the game: ``how`` it left (a :class:`Status` other than IN); ``act``
     the act number that made it leave; ``predator`` its predator then (-1: none);
-    ``credited``: that predator gained 1 VP for it."""
+    ``credited``: that predator gained 1 VP for it; ``author``: who recorded that act (-1: none,
+    an abandon)."""
 
     seat: int
     how: Status
     act: int
     predator: int
     credited: bool
+    author: int = -1
 
 
 @dataclass(frozen=True)
@@ -398,9 +408,17 @@ class Done:
 
 @dataclass(frozen=True)
 class Claim:
-    """A change recorded by hand to another Methuselah's pool, blood or cards (act number ``act``,
-    recorded by ``author``): ``seats`` it touched, ``text`` in words with its ``cause``;
-    ``disputed``: a touched Methuselah disputes it (shown to everyone, listed for the judge)."""
+    """A change recorded by hand to another Methuselah's things (act number ``act``, recorded by
+    ``author``; docs/vtes-by-hand.md): ``seats`` it touches, ``text`` in words
+    with its ``cause``; ``disputed``: the touched Methuselahs who dispute it (shown to everyone,
+    listed for the judge); ``accepted``: those who accept it.
+
+    ``change``: the act that takes effect once every touched Methuselah accepts it or its time
+    runs out, as its map's sorted ``(key, value)`` pairs with lists as tuples (empty: an act the
+    table already applied, disputed by the Methuselah it ousted);
+    ``due``: the table's time (ms, :attr:`VtesState.clock`) from which it may lapse into effect,
+    0 when only the touched Methuselah's answer can let it (another's hidden cards);
+    ``status``: a :class:`ClaimStatus`; ``how``: how it took effect or ended, in words."""
 
     act: int
     author: int
@@ -408,6 +426,11 @@ class Claim:
     text: str
     cause: str
     disputed: tuple[int, ...] = ()
+    change: tuple[tuple[str, object], ...] = ()
+    due: int = 0
+    accepted: tuple[int, ...] = ()
+    status: ClaimStatus = ClaimStatus.TAKEN
+    how: str = ""
 
 
 type OpenWindow = Action | Combat | Referendum
@@ -464,7 +487,8 @@ class VtesState(UnderWay):
     :class:`Combat`, a :class:`Referendum`); ``done``:
         the actions announced this turn; ``recruited``: allies recruited this turn (they do not act
         until the next); ``claims``: changes recorded by hand to other Methuselahs' things
-        (:class:`Claim`); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
+        (:class:`Claim`); ``clock``: the table's time, the latest signed time of an act folded
+        (ms; never goes back); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
         ``combats``, ``referendums``: how many the game has had.
     """
 
@@ -495,6 +519,7 @@ class VtesState(UnderWay):
     done: tuple[Done, ...] = ()
     recruited: tuple[Pos, ...] = ()
     claims: tuple[Claim, ...] = ()
+    clock: int = 0
     actions_taken: int = 0
     blocks: int = 0
     combats: int = 0

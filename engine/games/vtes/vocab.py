@@ -214,6 +214,9 @@ class Do(StrEnum):
     ADJUST = "adjust"
     ACTION_END = "action_end"
     DISPUTE = "dispute"
+    ACCEPT = "accept"
+    LAPSE = "lapse"
+    RETRACT = "retract"
     DIABLERISE = "diablerise"
     MANEUVER = "maneuver"
     STRIKE = "strike"
@@ -224,6 +227,19 @@ class Do(StrEnum):
     DONE = "done"
     WITHDRAW = "withdraw"
     TIME = "time"
+
+
+class ClaimStatus(StrEnum):
+    """Where a change recorded by hand to another Methuselah's things stands (docs/vtes-by-hand.md)."""
+
+    PENDING = "pending"
+    """Waiting for the touched Methuselahs' answer or its time (a dispute holds it)."""
+    TAKEN = "taken"
+    """It took effect (accepted, or its time ran out undisputed)."""
+    RETRACTED = "retracted"
+    """Its author took it back: it never takes effect."""
+    VOID = "void"
+    """When it could take effect, the table no longer allowed it (a card moved meanwhile)."""
 
 
 class ActionKind(StrEnum):

@@ -96,6 +96,7 @@ class Work(UnderWay):
     done: tuple[Done, ...]
     recruited: tuple[Pos, ...]
     claims: list[Claim]
+    clock: int
     actions_taken: int
     blocks: int
     combats: int
@@ -126,6 +127,10 @@ class Work(UnderWay):
         """The rule the act lifts (P9), with the card that lifts it (``lift_by``)."""
         self.lift_by: Pos | None = None
         self.lifted = False
+        self.taking = False
+        """The act is a claim taking effect (:mod:`engine.games.vtes.claims`): it asks no one."""
+        self.take: Claim | None = None
+        """A claim this act lets take effect: its act is applied after this one."""
 
     # -- plumbing --
 
@@ -374,7 +379,7 @@ class Work(UnderWay):
             # It also leaves every other event it locks: the table removes its locks from then on.
             if self.step == Step.PLAY and len(self.in_game()) > 1:
                 self.releases.append(seat)
-        self.outs.append(OutRecord(seat, how, self.acts, predator, credited))
+        self.outs.append(OutRecord(seat, how, self.acts, predator, credited, self.author))
 
     def end_deck_events(self, seat: int) -> None:
         for i, ev in enumerate(self.events):

@@ -108,11 +108,13 @@ class MiniGame:
             raise IllegalMove("that card is not in your hand")
         return (pos,)
 
-    def check(self, s: MiniState, seat: int, act: dict, revealed: Mapping) -> None:
+    def check(self, s: MiniState, seat: int, act: dict, revealed: Mapping, at: int = 0) -> None:
         if s.phase != "play" or seat != s.turn:
             raise IllegalMove("it is not your turn")
 
-    def apply(self, s: MiniState, seat: int, act: dict, revealed: Mapping) -> tuple[MiniState, tuple[Note, ...]]:
+    def apply(
+        self, s: MiniState, seat: int, act: dict, revealed: Mapping, at: int = 0
+    ) -> tuple[MiniState, tuple[Note, ...]]:
         pos = tuple(act["card"])
         hands = s.hands[:seat] + (tuple(p for p in s.hands[seat] if p != pos),) + s.hands[seat + 1 :]
         s = replace(s, hands=hands, played=s.played + ((seat, revealed[pos]),), turn=s.turn + 1)

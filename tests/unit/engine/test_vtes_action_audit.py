@@ -45,9 +45,10 @@ def two_seat_game() -> tuple[LocalGame, Moment, Moment]:
     raise AssertionError("no action in 5000 steps")
 
 
-def forged(g: LocalGame, data: bytes, seat: int, act: dict) -> tuple[bytes, int]:
+def forged(g: LocalGame, data: bytes, seat: int, act: dict, later_ms: int = 1) -> tuple[bytes, int]:
     """``data`` with one more `move` entry: ``act``, signed by ``seat``'s own key on the chain,
-    head-signed as the host would; returns the new bytes and the entry's seq."""
+    dated ``later_ms`` after the last entry, head-signed as the host would; returns the new bytes
+    and the entry's seq."""
     entries = parse_log(data).entries
     last = entries[-1]
     table_id = g.host.table.table_id
@@ -58,7 +59,7 @@ def forged(g: LocalGame, data: bytes, seat: int, act: dict) -> tuple[bytes, int]
         prev=last.id,
         kind="move",
         body={"act": act, "open": []},
-        time_ms=last.time + 1,
+        time_ms=last.time + later_ms,
     )
     return data + encode_frame(entry, sign_head(g.host.key, table_id, entry.seq, entry.id)), entry.seq
 

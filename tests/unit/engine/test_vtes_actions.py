@@ -502,7 +502,7 @@ def test_a_plus_bleed_mark_needs_a_bleed(table):
 
 def test_a_change_by_hand_to_another_methuselahs_things_names_its_cause_and_may_be_disputed(table):
     s, t = table, table.t
-    refused(t, s.ana, {"do": "lock", "cards": [s.marek]}, "names its cause: a card (by) or a rule (cause)")
+    refused(t, s.ana, {"do": "lock", "cards": [s.marek]}, "names its cause: a card you control (by) or a rule (cause)")
     refused(t, s.ana, {"do": "burn", "cards": [s.marek]}, "names its cause")
     refused(t, s.ana, {"do": "move", "cards": [s.marek], "to": "torpor"}, "names its cause")
     with pytest.raises(MalformedAct, match="needs a cause"):
@@ -523,4 +523,5 @@ def test_a_change_by_hand_to_another_methuselahs_things_names_its_cause_and_may_
     refused(t, s.ben, {"do": "dispute", "act": number - 1}, "there is nothing to dispute")
     act(t, s.ben, "dispute", act=number)
     assert t.state.claims[0].disputed == (s.ben,)
+    assert t.state.players[s.ben].pool == 30  # a disputed claim takes no effect
     refused(t, s.ben, {"do": "dispute", "act": number}, f"you have already disputed act {number}")

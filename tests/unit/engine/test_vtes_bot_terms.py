@@ -21,7 +21,7 @@ from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.readings import TermsKind, terms_reading
 from engine.games.vtes.simulate import vtes_table
 from tests.support.vtes_fight import Fight, card, fight_table, in_hand, refused, titled_table
-from tests.support.vtes_sim import act, copy_table
+from tests.support.vtes_sim import accept_claims, act, copy_table
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
@@ -121,6 +121,8 @@ def test_a_bot_records_real_terms_naming_the_players_and_applies_them_once_passe
         "cause": "Kine Resources Contested",
     }
     t.play(f.ana, applying)
+    assert {s: t.state.players[s].pool for s in pools} == pools  # a claim: Ben's and Cy's answers first
+    accept_claims(t)
     after = {s: t.state.players[s].pool for s in pools}
     assert after == {**pools, f.ben: pools[f.ben] - 3, f.cy: pools[f.cy] - 1}
     # Applied once: the bot goes on with its turn.
@@ -231,6 +233,7 @@ def test_a_bots_banishment_names_the_vampire_and_moves_it_with_its_blood() -> No
         applying = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
         assert applying is not None and applying["do"] in ("move", "blood")
         t.play(f.ana, applying)
+    accept_claims(t)  # Ben accepts both, in order
     silverson = card(t, f.marek)
     assert (silverson.zone, silverson.controller, silverson.counters) == ("uncontrolled", f.ben, 1)
-    assert any("moved to uncontrolled (cause: Banishment)" in named(f, n.text) for n in t.notes[-4:])
+    assert any("moved to uncontrolled (cause: Banishment)" in named(f, n.text) for n in t.notes[-8:])

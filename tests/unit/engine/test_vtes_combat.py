@@ -26,7 +26,7 @@ from engine.games.vtes.simulate import simulate_vtes
 from engine.games.vtes.vocab import News, Zone
 from engine.games.vtes.work import Work
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, in_hand, refused
-from tests.support.vtes_sim import act, copy_table
+from tests.support.vtes_sim import act, by_hand, copy_table
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +225,7 @@ def test_the_opposing_minion_never_chooses_first_even_under_one_controller(f):
     t, ana = f.t, f.ana
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "move", cards=[f.marek], to="ready", controller=ana, cause="a card takes control")
+    by_hand(t, ana, "move", cards=[f.marek], to="ready", controller=ana, cause="a card takes control")
     assert card(t, f.marek).controller == ana
     refused(t, ana, {"do": "strike", "minion": f.marek}, "chooses its strike first (5.4)")
 
@@ -514,7 +514,7 @@ def test_a_block_that_opens_a_combat_fails_a_withdrawal(f):
 
 def test_a_card_opens_a_combat_with_the_current_methuselahs_minion_acting(f):
     t, ana, ben, cy = f.t, f.ana, f.ben, f.cy
-    act(t, ana, "combat", minions=[f.nico, f.lucia], cause="a card")
+    by_hand(t, ana, "combat", minions=[f.nico, f.lucia], cause="a card")
     c = t.state.open_combat
     assert (c.acting, c.opposing, c.step, c.impulse) == (tuple(f.lucia), tuple(f.nico), "before_range", ana)
     assert t.state.open_action is None and t.state.combats == 1

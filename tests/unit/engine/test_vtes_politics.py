@@ -293,3 +293,14 @@ def test_a_vampire_in_play_twice_is_contested_and_its_title_gives_no_votes(prisc
     assert not [a for a in legal_acts(t.view(ben)) if a.get("source") == "ballot"]
     refused(t, ben, ballot("ballot", card=f.marek), "is contested: a contested title gives no votes (7.3)")
     vote(t, ana, "ballot", card=f.lucia)  # Lucia is not contested
+
+
+def test_votes_from_another_card_name_only_a_card_the_voter_controls(f):
+    """A seat cannot vote with another Methuselah's face-up vampire as "another card" (P7, P9;
+    docs/vtes-by-hand.md): the sentence names whose card it is; its own card may."""
+    t, ben = f.t, f.ben
+    called(f)
+    polling(f)
+    refused(t, ben, ballot("other", card=f.lucia, count=30), "must be a card you control, and Volker")
+    vote(t, ben, "other", card=f.marek, count=1)
+    assert totals(f) == (1, 0)

@@ -13,7 +13,7 @@ from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.offers import legal_acts
 from tests.support.vtes_fight import card, fight_table, in_hand, refused
-from tests.support.vtes_sim import act
+from tests.support.vtes_sim import act, by_hand
 
 # --- Who May Attempt to Block ----------------------------------------------------------------------
 
@@ -151,7 +151,7 @@ def test_first_turn_transfers_follow_the_order_of_turns_after_an_oust_before_a_f
     budgets = []
     for turn in range(5):
         if turn == 0:
-            act(t, order[0], "pool", seat=order[1], delta=-t.state.players[order[1]].pool, cause="burn")
+            by_hand(t, order[0], "pool", seat=order[1], delta=-t.state.players[order[1]].pool, cause="burn")
             assert t.state.players[order[1]].status == "ousted" and t.state.players[order[1]].turns == 0
         while t.state.phase != "influence":
             act(t, t.state.acting, "phase")

@@ -26,7 +26,7 @@ from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.vocab import Status, Step
 from engine.protocol.codec import encode
 from engine.sim import SimTable
-from tests.support.vtes_sim import settle
+from tests.support.vtes_sim import by_hand, settle
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +39,8 @@ def start(decks, seats, seed=0, **options):
 
 
 def act(t: SimTable, who: int, do: str, /, **fields):
-    notes = t.play(who, {"do": do, **fields})
-    t.run_ops()
-    return [n.text for n in notes]
+    """``who`` makes the act; a change by hand to another's things is accepted by them at once."""
+    return [n.text for n in by_hand(t, who, do, **fields)]
 
 
 def oust(t: SimTable, seat: int, by: int | None = None):
@@ -197,6 +196,8 @@ def test_ousted_methuselah_cards_are_removed_and_its_decks_revealed(decks):
     t = start(decks, 3)
     first, second, _third = t.state.seating
     t.play(first, {"do": "pool", "seat": second, "delta": -30, "cause": "burn"})
+    assert t.state.players[second].pool == 30  # an oust by hand waits for the ousted one's answer
+    t.play(second, {"do": "accept", "act": t.state.acts})
     ops = t.pending().ops
     ended = {op.event for op in ops if isinstance(op, EndEvent)}
     assert ended == {e.event for e in t.state.events if e.owner == second}
@@ -742,7 +743,9 @@ def test_reshuffling_a_library_starts_a_new_private_event_from_its_positions(dec
     t = start(decks, 3)
     a, b, _c = t.state.seating
     library = t.state.players[a].library
-    t.play(b, {"do": "shuffle", "zone": "library", "seat": a})
+    t.play(b, {"do": "shuffle", "zone": "library", "seat": a, "cause": "a card"})
+    assert t.pending().ops == ()  # another's library: a claim, until its owner accepts
+    t.play(a, {"do": "accept", "act": t.state.acts})
     (op,) = t.pending().ops
     assert op == Shuffle(f"library/{a}", len(library), a, (0, 1, 2), owner=a, source=library)
     t.run_ops()
@@ -766,6 +769,8 @@ def test_burning_a_minion_burns_the_cards_on_it_and_a_library_card_turning_face_
     assert {c.zone for c in t.state.cards if c.pos in (vampire.pos, gear.pos)} == {"ash"}
     top = t.state.players[a].library[0]
     t.play(b, {"do": "burn", "cards": [list(top)], "cause": "effect"})  # "burn the top card of a library"
+    assert not t.pending().ops  # another's hidden card: asked of its owner, nothing opened
+    t.play(a, {"do": "accept", "act": t.state.acts})  # the owner burns it: it turns face up
     assert Open((top,), None) in t.pending().ops
     t.run_ops()
     assert next(c for c in t.state.cards if c.pos == top).card == t.truth[top]
@@ -802,7 +807,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     referendum became one stack of windows with their loops: the state's layout changed, the game
     did not, since the old layout rebuilt from the stack gave the old three digests; the last again
     when bots came to play their cards' stealth, intercept and bleed, paying their printed costs, and
-    a hand strike to deal the minion's printed strength.)"""
+    a hand strike to deal the minion's printed strength; all three when the state came to keep the
+    table's time, each seat's buckets of changes by hand and its claims' answers, and the bots to
+    accept the terms their rivals apply.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -824,9 +831,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "cc4b868483f553d7e4664456fa54f34f8c86b1192594c2d0d0014a2da3f61279",
-        "1d5ec10c50114e45bcc9a772c353e07dd8c9f677ba7ff3992fec4f1238cd41b9",
-        "a11648fef1fe54948d9af92b6fde17e998aad93b4c44108b13710dc9fc482992",
+        "ff8c958afbd738e9bf2f9b5df37d04d01e3c6470e70fb4003d0a4773704ea6c9",
+        "cde41a205636e968e2489177980c6eebb461eaab7e5412cbc17a5a68f3f2e039",
+        "fb1908ffee8531806397e3d70ef0885cc7933e6da03a5a2d007a423b2c29b07c",
     ]
 
 

@@ -171,7 +171,8 @@ async def test_combat_from_keys_and_menus() -> None:
         await pilot.press("enter")
         # Two ready minions: the table opens the combat and runs it step by step (P5), in the box.
         await eventually(lambda: session.view().combat is not None, 10, "the combat", pilot=pilot)
-        assert session.submitted[-1] == {"do": "combat", "minions": [mine.as_list(), foe.as_list()]}
+        # A claim on the foe's controller (a bot: it accepts at once).
+        assert {"do": "combat", "minions": [mine.as_list(), foe.as_list()], "cause": "by hand"} in session.submitted
         assert app.screen is screen
         await eventually(lambda: "-open" in screen.query_one("#vt-combat").classes, 10, "the combat box", pilot=pilot)
         # f again: the combat under way is fought with its keys, not a second one.

@@ -17,14 +17,15 @@ A command is a verb and its arguments, separated by spaces, case ignored:
   first ready unlocked minion, its controller's prey), ``hunt [MINION]``; in the open action:
   ``block [MINION] [intercept N]``, ``pass``, ``stealth ±N``, ``intercept ±N``, ``amount ±N``
   (each ``[for CAUSE]`` or ``[by CARD]``: what changes it), ``end-action CARD`` (a card ends it);
-  ``dispute N`` (act N, a change by hand to your things);
+  ``dispute N`` / ``accept N`` (act N, a change by hand to your things), ``retract N`` (your
+  own), ``lapse N`` (another's, once its time has run out);
 - by hand, with the cause the log records (required when it touches another Methuselah's pool or
   cards; else "by hand"): ``pool ±N [METHUSELAH] [for] [CAUSE]``, ``blood ±N CARD [for CAUSE]``,
   ``life ±N CARD [for CAUSE]``, ``burn CARD``, ``lock CARD``, ``unlock CARD``, ``move CARD to
-  ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``); ``handsize ±N [METHUSELAH]``;
+  ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``); ``handsize ±N [METHUSELAH] [for CAUSE]``;
 - ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
   ``transfer crypt``; without VAMPIRE: the selected one, else the one closest to its capacity;
-- ``combat MINION, MINION``; ``shuffle library|crypt``.
+- ``combat MINION, MINION [for CAUSE]``; ``shuffle library|crypt``.
 
 CARD is a card's name or the start of it, among the cards this seat may name: its hand for
 ``play``/``discard``, else every known card (in play, its own uncontrolled region, ash heaps).
@@ -143,9 +144,9 @@ def parse(line: str, ctx: Context) -> Act:
             card, rest = take_card(rest, ctx.candidates("any"), "card that ends the action")
             _no_rest(rest, "end-action CARD")
             return {"do": do, "by": _pos(card)}
-        case Do.DISPUTE:
+        case Do.DISPUTE | Do.ACCEPT | Do.LAPSE | Do.RETRACT:
             if len(rest) != 1:
-                raise CommandError("Name the act you dispute by its number: dispute N (the log numbers them).")
+                raise CommandError(f"Name the act by its number: {verb.word} N (the log numbers them).")
             return {"do": do, "act": _int(rest[0].lstrip("#"), "The act's number")}
         case Do.BLOCK:
             return _parse_block(rest, ctx)
@@ -198,23 +199,26 @@ def parse(line: str, ctx: Context) -> Act:
             seat = me
             if head:
                 seat, head = take_seat(head, ctx)
-                if do == Do.HAND_SIZE:
-                    _no_rest(head, f"{verb.word} ±N METHUSELAH")
-                elif head:
+                if head:
                     # The words after the name are its cause: pool -3 Ben Govern the Unaligned.
                     clauses.setdefault("for", []).extend(head)
             if do == Do.HAND_SIZE:
-                return {"do": do, "seat": seat, "delta": delta}
+                return {"do": do, "seat": seat, "delta": delta, **_cause_for([seat], clauses, ctx, verb.word)}
             return {"do": do, "seat": seat, "delta": delta, **_cause_for([seat], clauses, ctx, "pool", True)}
         case Do.COMBAT:
+            rest, clauses = _split_clauses(rest, frozenset({"for"}))
             text = " ".join(rest).replace(" vs ", ",").replace(" and ", ",")
             parts = [p.split() for p in text.split(",") if p.strip()]
             if len(parts) != 2:
                 raise CommandError("Name the two minions: combat MINION, MINION.")
             a, extra_a = take_card(parts[0], ctx.candidates("any"), "minion")
             b, extra_b = take_card(parts[1], ctx.candidates("any"), "minion")
-            _no_rest(extra_a + extra_b, "combat MINION, MINION")
-            return {"do": do, "minions": [_pos(a), _pos(b)]}
+            _no_rest(extra_a + extra_b, "combat MINION, MINION [for CAUSE]")
+            return {
+                "do": do,
+                "minions": [_pos(a), _pos(b)],
+                **_cause_for([a.controller, b.controller], clauses, ctx, "combat"),
+            }
         case Do.INFLUENCE:
             mine = ctx.candidates("uncontrolled")
             if rest:
@@ -232,6 +236,7 @@ def parse(line: str, ctx: Context) -> Act:
             zone = rest[0].lower() if rest else "library"
             if zone not in (Zone.LIBRARY, Zone.CRYPT):
                 raise CommandError("Say which: shuffle library, or shuffle crypt.")
+            _no_rest(rest[1:], "shuffle library|crypt")
             return {"do": do, "zone": zone}
     raise CommandError(f"{verb.word!r} is not a command.")  # pragma: no cover - every verb is matched
 

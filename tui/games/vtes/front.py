@@ -50,8 +50,8 @@ HELP = """\
   :diablerise [leave equipment] after blocking one leaving torpor
   Any command + lift RULE by CARD: a card sets a rule aside (P9)
   f       combat by hand: two minions a card sends into combat
-  By hand (another's things need a cause: the log shows it, they
-  may dispute it):
+  By hand (another's things need a cause, and wait for their answer
+  or 30 s: y accepts what waits for you, :dispute N holds it):
   i       influence it out          k      lock / unlock a card
   x       burn it                   > <    its blood or life ±1
   v       move it (a menu)          + -    your pool ±1
@@ -66,7 +66,7 @@ HELP = """\
           · bleed \\[N] \\[with MINION] \\[NAME] · hunt · action KIND
           \\[MINION] \\[with CARD] \\[at NAME] · block \\[MINION] · pass
           · stealth/intercept/amount ±N \\[for CAUSE|by CARD]
-          · end-action CARD · dispute N · transfer N VAMPIRE
+          · end-action CARD · dispute/accept/retract N · transfer N VAMPIRE
           · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
           · pool ±N \\[NAME] \\[for CAUSE] · blood/life ±N CARD \\[for CAUSE]
           · lock/unlock/burn CARD \\[for CAUSE] · move CARD to ZONE

@@ -27,6 +27,8 @@ TABLE_KEYS: list[BindingType] = [
     Binding("V", "vote", "Vote"),
     # A in the footer while the table waits for your answer (an impulse, a strike, votes); else hidden.
     Binding("A", "auto_pass(True)", "Auto-pass"),
+    # y while a change by hand to your things waits for your answer (shared/rules/vtes.md).
+    Binding("y", "accept_claim", "Accept"),
     Binding("t", "act('transfer')", "Transfer"),
     # A key that can do nothing now leaves the footer (check_action), and its twin says why.
     Binding("b", "why_not('bleed')", "Bleed", show=False),
@@ -68,7 +70,7 @@ TABLE_KEYS: list[BindingType] = [
 
 ACTING: tuple[str, ...] = (
     *("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command"),
-    *("block", "announce", "pass_impulse", "auto_pass", "strike", "fight", "vote"),
+    *("block", "announce", "pass_impulse", "auto_pass", "strike", "fight", "vote", "accept_claim"),
 )
 """The actions whose keys make acts: a spectator's footer lists none of them."""
 

@@ -49,6 +49,7 @@ from tui.games.vtes.passes import fold_passes
 from tui.games.vtes.present import card_text, play_todo, rulings_text, turn_line
 from tui.games.vtes.status_text import vtes_status
 from tui.games.vtes.widgets.action import ActionBox
+from tui.games.vtes.widgets.claims import ClaimsLine, waiting_for
 from tui.games.vtes.widgets.combat import CombatBox
 from tui.games.vtes.widgets.command_line import CommandLine
 from tui.games.vtes.widgets.panes import TablePanes
@@ -98,6 +99,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     VtesTableScreen #vt-say.-illegal { color: $warning; text-style: bold; }
     VtesTableScreen #vt-say.-todo { color: $accent; }
     VtesTableScreen #vt-say.-past { color: $text-muted; }
+    VtesTableScreen #vt-claims { height: auto; max-height: 3; padding: 0 1; color: $warning; }
     VtesTableScreen #vt-cmd { height: 1; border: none; padding: 0 1; }
     VtesTableScreen #vt-cmd:focus { background: $boost; }
     """
@@ -141,6 +143,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         yield ActionBox(id="vt-action")
         yield CombatBox(id="vt-combat")
         yield ReferendumBox(id="vt-referendum")
+        yield ClaimsLine(id="vt-claims")
         yield SayLine(self._turn, id="vt-say")
         yield CommandLine(self.command_context, self.home_widget, id="vt-cmd", on_leave=self._command_left)
 
@@ -247,6 +250,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
         polling = table.options.get("polling")
         close_after = CLOSE_AFTER if polling == "15s" else None
         self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself)
+        self.query_one(ClaimsLine).show_claims(view, names, self.session.seat)
         if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
             self._say_line.outdate()  # a move folded since the refusal: said of the moment before
         self._say_line.show_turn()
@@ -459,6 +463,27 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return
         self._acts.when_free(lambda: self._acts.run_command(command))
 
+    def action_accept_claim(self) -> None:
+        """``y``: accept the oldest change by hand to this seat's things that waits for its answer."""
+        claim = waiting_for(self._view, self.session.seat)
+        if claim is None:
+            self.say("No change by hand waits for your answer.", True)
+            return
+        act = {"do": Do.ACCEPT, "act": claim.act}
+        self._acts.when_free(lambda: self._acts.try_act(act))
+
+    def on_claims_line_lapse(self, message: ClaimsLine.Lapse) -> None:
+        """A claim's time has run out on this computer's clock: say so for the table, if the
+        table still lets it lapse (another seat may have said it first)."""
+        if self.submitting or self._acts.queued:
+            return  # an act of this seat is on its way: the line asks again in a second
+        act = {"do": Do.LAPSE, "act": message.act}
+        try:
+            self.session.check_move(act)
+        except VampireError:
+            return  # taken, disputed or lapsed already: nothing to say
+        self.submit(act)
+
     def action_command(self) -> None:
         """``:``: the command line takes the keys at once."""
         self._cmd.open()
@@ -661,9 +686,15 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return
 
         def chosen(foe: CardView | None) -> None:
-            if foe is None or not self._acts.try_act({"do": Do.COMBAT, "minions": [minion.as_list(), foe.as_list()]}):
+            act = {"do": Do.COMBAT, "minions": [minion.as_list(), foe.as_list()]} if foe is not None else {}
+            if foe is not None and foe.controller != me:
+                act["cause"] = commands.DEFAULT_CAUSE  # a claim on the foe's controller (docs/vtes-by-hand.md)
+            if foe is None or not self._acts.try_act(act):
                 return
-            if view.action is None and minion.zone == foe.zone == Zone.READY:
+            if foe.controller != me:
+                who = self.session.table.names[foe.controller]
+                self.say(f"{minion.name} and {foe.name} enter combat once {who} accepts (or in 30 s).", False)
+            elif view.action is None and minion.zone == foe.zone == Zone.READY:
                 # The table opens the combat and runs it step by step (P5): the combat box.
                 self.say(f"{minion.name} and {foe.name} enter combat: {PASS_KEY} passes each step, s strikes.", False)
             else:
@@ -749,6 +780,8 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return False
         if action == "command":
             return True
+        if action == "accept_claim":
+            return waiting_for(self._view, self.session.seat) is not None
         if action == "why_not":
             return not getattr(self.session, "watching", False)
         view, me = self._view, self.session.seat

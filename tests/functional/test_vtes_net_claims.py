@@ -1,0 +1,163 @@
+"""Three people at a VTES table over TCP, each in a process of its own (`vampire host --headless`
+and three :mod:`tests.support.hand_agent` processes on loopback), one of them trying every route
+around the rules by hand (docs/vtes-by-hand.md): an oust by hand, another's hidden cards, hand
+size, crypt, a combat of two others' minions; another's card as a cause. Each is refused with its
+sentence or becomes a claim that changes nothing until the touched Methuselah answers from their
+own process (accepts or disputes); no peer learns the cards of a hand another seat tried to burn;
+and the host's log passes the audit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.audit import audit_file
+from engine.games import all_rules
+from tests.support.net import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
+
+
+class Person:
+    """One agent process: :meth:`ask` sends a line, returns the answer."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        assert proc.stdout is not None and proc.stdin is not None
+        self.seat = json.loads(proc.stdout.readline())["seated"]
+
+    def ask(self, what: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(what) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        assert line, "the agent stopped"
+        return json.loads(line)
+
+    def act(self, act: dict[str, Any]) -> dict[str, Any]:
+        return self.ask({"act": act})
+
+    def look(self) -> dict[str, Any]:
+        return self.ask({"look": True})
+
+
+def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
+    save = tmp_path / "vtes.vtlog"
+    host_out = open(tmp_path / "host.out", "wb")
+    args = ["host", "--headless", "--game", "vtes", "--seats", "3", "--bind", "127.0.0.1", "--port", str(port)]
+    host = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", *args, "--save", str(save), *QUICK],
+        cwd=ROOT,
+        env=env,
+        stdout=host_out,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    host_out.close()
+    procs: list[subprocess.Popen[str]] = [host]
+    try:
+        _until(save.exists, "host's log")
+        for name, deck in (("Ann", "atraco"), ("Ben", "khursidwall"), ("Cy", "malkavian_politics")):
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "tests.support.hand_agent", str(port), name, deck],
+                    cwd=ROOT,
+                    env=env,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=open(tmp_path / f"{name}.err", "wb"),
+                    text=True,
+                )
+            )
+        people = {p.seat: p for p in (Person(proc) for proc in procs[1:])}
+        seen = people[0].look()
+        order = seen["seating"]
+        ann, ben, cy = people[order[0]], people[order[1]], people[order[2]]
+        # Each brings out a vampire of its own (no cause, no claim).
+        for person in (ann, ben, cy):
+            mine = person.look()["uncontrolled"][person.seat][0]
+            assert person.act({"do": "move", "cards": [mine], "to": "ready"}) == {"ok": True}
+        _until(lambda: all(ann.look()["ready"][p.seat] for p in (ann, ben, cy)), "three ready vampires at Ann's")
+        (ben_ready,) = ann.look()["ready"][ben.seat]
+
+        # 1. An oust by hand: a claim; Ben's pool does not move until Ben answers.
+        ann.act({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "Govern the Unaligned"})
+        oust = ann.look()["claims"][-1]
+        assert oust[1:4] == [ann.seat, [ben.seat], "pending"]
+        assert cy.look()["pools"][ben.seat] == 30 and cy.look()["status"][ben.seat] == "in"
+        refused = ann.act({"do": "lapse", "act": oust[0]})["refused"]
+        assert "other than" in refused  # not by its own author
+        refused = cy.act({"do": "lapse", "act": oust[0]})["refused"]
+        assert "more for an answer before its time runs out" in refused
+        assert ben.act({"do": "dispute", "act": oust[0]}) == {"ok": True}
+        _until(lambda: cy.look()["claims"][-1][4] == [ben.seat], "dispute at Cy's")
+        assert cy.look()["pools"][ben.seat] == 30
+
+        # 2. Another's hidden cards: the burn of Ben's hand waits for Ben, and nobody learns them.
+        hand = ann.look()["hands"][ben.seat][:3]
+        ann.act({"do": "burn", "cards": hand, "cause": "a card"})
+        burn = ann.look()["claims"][-1]
+        assert burn[3] == "pending" and burn[5] == 0  # no time lets it lapse
+        for other in (ann, cy):
+            look = other.look()
+            assert not set(map(tuple, hand)) & set(map(tuple, look["known"]))
+            assert not set(map(tuple, hand)) & set(map(tuple, look["public"]))
+        assert "moves hidden cards" in cy.act({"do": "lapse", "act": burn[0]})["refused"]
+        assert ben.act({"do": "dispute", "act": burn[0]}) == {"ok": True}
+
+        # 3. Acts with no cause: another's hand size, library, a combat of two others' minions.
+        for act in (
+            {"do": "hand_size", "seat": ben.seat, "delta": -2},
+            {"do": "shuffle", "seat": ben.seat, "zone": "crypt"},
+        ):
+            assert "names its cause" in ann.act(act)["refused"]
+        # A combat between two others' minions: a claim on both; one dispute holds it.
+        (cy_ready,) = ann.look()["ready"][cy.seat]
+        ann.act({"do": "combat", "minions": [ben_ready, cy_ready], "cause": "a card"})
+        fight = ann.look()["claims"][-1]
+        assert fight[2] == sorted([ben.seat, cy.seat]) and fight[3] == "pending"
+        assert cy.act({"do": "dispute", "act": fight[0]}) == {"ok": True}
+        assert "only the Methuselah whose things" in ann.act({"do": "accept", "act": fight[0]})["refused"]
+        assert ben.act({"do": "accept", "act": fight[0]}) == {"ok": True}  # Cy's dispute still holds it
+        assert ann.look()["claims"][-1][3] == "pending"
+        # 4. Another's card as a cause: refused, whoever's things the change touches.
+        said = ann.act({"do": "pool", "delta": 1, "cause": "gain", "by": ben_ready})["refused"]
+        assert "must be a card you control" in said
+        # 5. A claim Ben accepts from his own process takes effect at once.
+        ann.act({"do": "pool", "seat": ben.seat, "delta": -2, "cause": "Kine Resources Contested"})
+        small = ann.look()["claims"][-1]
+        assert ben.act({"do": "accept", "act": small[0]}) == {"ok": True}
+        _until(lambda: ann.look()["pools"][ben.seat] == 28, "accepted claim at Ann's")
+    finally:
+        for proc in procs[1:]:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        for proc in procs[1:]:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        host.terminate()
+        try:
+            host.wait(10)
+        except subprocess.TimeoutExpired:
+            host.kill()
+    report = audit_file(save, all_rules())
+    assert report.fault is None, report.text()
+
+
+def _until(cond: Callable[[], bool], what: str) -> None:
+    """Wait until ``cond()`` (a fail-safe of 60 s, not a measure)."""
+    deadline = time.monotonic() + 60
+    while not cond():
+        assert time.monotonic() < deadline, f"no {what}"
+        time.sleep(0.05)

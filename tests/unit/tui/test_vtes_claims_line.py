@@ -1,0 +1,55 @@
+"""The VTES screen shows a change by hand to your things that waits for you, with its countdown,
+and `y` accepts it (docs/vtes-by-hand.md); once its time has run out on the screen's clock, the
+screen says so for the table (a `lapse`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.games.vtes.vocab import ClaimStatus
+from tests.support.local_session import LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_table import dealt_vtes, keys_after_a_look
+from tui.app import Start, VampireApp
+from tui.games.vtes.table import VtesTableScreen
+from tui.games.vtes.widgets.claims import ClaimsLine
+
+
+def _claimed() -> tuple[VampireApp, LocalGameSession]:
+    """Mina's screen (seat 0) at a dealt table where the bot of seat 1 has recorded 3 pool off
+    Mina's by hand."""
+    local = dealt_vtes(11)
+    seat = local.seats[1]
+    act = {"do": "pool", "seat": 0, "delta": -3, "cause": "Kine Resources Contested"}
+    local.submit(seat, "move", seat.move_body(act))
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    return VampireApp(Start("table", session), name="Mina"), session
+
+
+async def test_a_claim_on_your_pool_shows_its_countdown_and_y_accepts_it() -> None:
+    app, session = _claimed()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)
+        line = app.screen.query_one(ClaimsLine)
+        await eventually(lambda: "y accept" in shown(line), 10, "the claim shown", pilot=pilot)
+        assert "takes effect in" in shown(line) and "Kine Resources Contested" in shown(line)
+        assert session.view().players[0].pool == 30
+        await pilot.press("y")
+        await eventually(lambda: session.view().players[0].pool == 27, 10, "the accepted claim", pilot=pilot)
+        await eventually(lambda: not line.display, 10, "the line hidden", pilot=pilot)
+
+
+async def test_the_touched_seats_screen_lapses_a_claim_once_its_time_has_run_out() -> None:
+    app, session = _claimed()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        claim = session.view().claims[-1]
+        assert claim.status == ClaimStatus.PENDING and claim.due
+        line = app.screen.query_one(ClaimsLine)
+        # This computer's clock, and the seat's that signs, past the claim's time.
+        line.wall_ms = lambda: claim.due + 1000
+        session.local.seats[0].clock = lambda: claim.due + 1000
+        await eventually(lambda: session.view().players[0].pool == 27, 10, "the lapse", pilot=pilot)
+        assert session.view().claims[-1].how == "took effect when its time ran out, undisputed"
