@@ -420,7 +420,6 @@ def block(w: Work, b: BlockAct) -> None:
         )
     if a.window == Window.DECLINED:
         raise IllegalMove("every blocker has declined: blocking is over unless the target changes")
-    holds_impulse(w, a, "block")
     entitled = blockers(a, w.in_game())
     if w.author not in entitled:
         who = " or ".join(seat_ref(s) for s in entitled) or "nobody"
@@ -432,6 +431,9 @@ def block(w: Work, b: BlockAct) -> None:
             'Attempt to Block": once a Methuselah decides not to make any further attempts to block, that '
             "decision is final)"
         )
+    # Who may block at all comes before whose impulse it is: a Methuselah who may never block this
+    # action hears that, not that the impulse has still to reach it.
+    holds_impulse(w, a, "block")
     c = w.card(b.minion)
     name = w.name(b.minion)
     if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not is_minion(w, b.minion):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.games.base import Act
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
@@ -23,7 +23,8 @@ def auto_pass(view: VtesView) -> Act | None:
     for it). Only ever one of its offers:
 
     - in an action (window A, B or C), ``pass`` when it may play no card (:func:`offers.window_cards`)
-      and has no block to decide (a block that could only fail is no decision);
+      and has no block to decide (a block that could only fail is no decision), unless it played
+      in this action a card the table does not apply whole (its player applies the rest first);
     - in combat, ``pass`` for a seat whose minion does not fight, or whose hand holds no combat card
       the step could take; the hand strike when its strike is due and no card in hand or on its
       minion could strike instead;
@@ -51,13 +52,26 @@ def _only(offered: tuple[Offer, ...], do: Do) -> Act | None:
 
 
 def _action(view: VtesView, seat: int, a: Action, offered: tuple[Offer, ...]) -> Act | None:
-    if a.window == Window.DIABLERIE:
+    if a.window == Window.DIABLERIE or applying_by_hand(view, seat, a):
         return None
     if any(o.do == Do.PLAY for o in offered):
         return None
     if any(o.do == Do.BLOCK for o in offered) and not _block_would_fail(view, seat, a):
         return None
     return _only(offered, Do.PASS)
+
+
+def applying_by_hand(view: VtesView, seat: int, a: Action) -> bool:
+    """``seat`` played, in this action, a card whose text the table does not apply whole
+    (:attr:`~engine.games.vtes.card_record.CardRecord.coverage`): its seat keeps the impulse the
+    play returned (P1), so that its player can apply the rest by hand (``:stealth +1 by CARD``,
+    ``:amount``…) before passing."""
+    for minion, cid in a.played:
+        m = view.card(minion)
+        rec = record(cid)
+        if m is not None and m.controller == seat and (rec is None or rec.coverage != Coverage.FULLY):
+            return True
+    return False
 
 
 def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:

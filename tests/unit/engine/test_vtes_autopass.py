@@ -14,7 +14,7 @@ import dataclasses
 
 import pytest
 
-from engine.games.vtes.autopass import auto_pass
+from engine.games.vtes.autopass import applying_by_hand, auto_pass
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.game import VTES
 from engine.games.vtes.offers import legal_acts, vote_sources, window_cards
@@ -150,7 +150,10 @@ def _has_a_choice(view: VtesView, seat: int) -> bool:
             if mine and (steps is None or c.step in steps):
                 return True
         return False
-    return bool(window_cards(view)) or view.may_block(seat)
+    a = view.action
+    # The rest of a card it played in this action, to apply by hand (autopass.applying_by_hand).
+    applying = a is not None and applying_by_hand(view, seat, a)
+    return bool(window_cards(view)) or view.may_block(seat) or applying
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -217,3 +220,29 @@ def test_polling_stays_open_for_a_caller_who_holds_a_card_that_gives_votes(f: Fi
     act(t, f.cy, "vote", source="card", card=in_hand(t, f.cy, KINE))
     cy = t.view(f.cy)
     assert auto_pass(dataclasses.replace(cy, hand=(*cy.hand[1:], _held(cy, f.cy, "Perfect Paragon")))) == {"do": "done"}
+
+
+def test_a_seat_that_played_a_card_applied_by_hand_keeps_the_impulse_to_apply_it(fight: Fight) -> None:
+    """Lucia bleeds Ben and Ana holds the impulse with nothing to play: she passes by herself. Once
+    she has played, in this action, a card the table does not apply whole (its record's coverage),
+    the impulse the play returned to her stays hers until she answers (P1): she applies the rest
+    by hand first. A card the table applies whole leaves the automatic pass as it was."""
+    from engine.games.vtes.card_record import Coverage, every_record
+
+    f = dataclasses.replace(fight, t=copy_table(fight.t))
+    act(f.t, f.ana, "action", kind="bleed", minion=f.lucia)
+    view = f.t.view(f.ana)
+    a = view.action
+    assert a is not None and a.impulse == f.ana
+    no_cards = dataclasses.replace(view, hand=())
+    assert auto_pass(no_cards) == {"do": "pass"}
+    by_hand = next(r for r in every_record() if r.coverage != Coverage.FULLY and "Action Modifier" in r.types)
+    fully = next(r for r in every_record() if r.coverage == Coverage.FULLY and "Action Modifier" in r.types)
+    minion = tuple(f.lucia)
+
+    def after(cid: int) -> VtesView:
+        played = dataclasses.replace(a, played=((minion, cid),))
+        return dataclasses.replace(no_cards, windows=(played,))
+
+    assert auto_pass(after(by_hand.id)) is None
+    assert auto_pass(after(fully.id)) == {"do": "pass"}

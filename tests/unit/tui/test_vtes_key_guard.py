@@ -133,7 +133,14 @@ async def test_b_says_why_a_seat_that_can_never_block_a_bleed_does_not() -> None
         app.screen.key_clock = lambda: 1e9
         await pilot.press("b")
         await eventually(lambda: said(app).startswith("✗"), 10, "the refusal", pilot=pilot)
-        assert "reaches you" not in said(app) and "You may not block this action" in said(app), said(app)
+        assert "reaches you" not in said(app) and "may block this action (4.2)" in said(app), said(app)
+        by_key = said(app)
+        # The command says it in the same words: both are the engine's sentence.
+        await pilot.press("colon", *"block", "enter")
+        await eventually(
+            lambda: said(app).startswith("✗") and said(app) != "", 10, "the command's refusal", pilot=pilot
+        )
+        assert said(app) == by_key
         assert session.submitted == []
         box = shown(app.screen.query_one(ActionBox))
         assert "you may block" not in box and "or you" not in box, box

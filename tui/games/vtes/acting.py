@@ -154,12 +154,16 @@ class ActSender:
         }
 
     def block_refusal(self, view: VtesView | None) -> str | None:
-        """Why ``b`` cannot block now: that this seat can never block the open action
-        (:func:`no_block_words`), else the engine's sentence (another holds the impulse: it may
-        block when the impulse reaches it); None when the engine would take the block."""
+        """Why ``b`` cannot block now: the engine's sentence, as ``:block`` hears it; where that
+        is only that the impulse has still to reach this seat, that it can never block the open
+        action if so (:func:`no_block_words`: no minion left that may try); None when the engine
+        would take the block."""
         names = list(self.session.table.names)
+        engine = self.refusal("block")
+        if engine is not None and "holds the impulse" not in engine:
+            return engine  # the engine's own sentence, as ':block' hears it
         never = no_block_words(view, names) if view is not None else None
-        return never or self.refusal("block")
+        return never or engine
 
     def why(self, what: str, view: VtesView | None, me: int | None) -> str:
         """Why the key ``what`` can do nothing now, in one sentence."""

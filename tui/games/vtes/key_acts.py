@@ -139,6 +139,22 @@ def may_announce(view: VtesView | None, me: int | None) -> bool:
     return view is not None and view.seat == me and any(o.do == Do.ACTION for o in offers(view))
 
 
+def not_offered_in_action(view: VtesView | None, card: CardView) -> str | None:
+    """Why ``p`` does not play the hand ``card`` now: while an action is the innermost window,
+    ``p`` plays only a card the seat is offered there (:func:`engine.games.vtes.offers.offers`: an
+    action modifier of its acting minion, a reaction that fits, whose Disciplines its minion has);
+    the sentence names the command that plays it by hand all the same. None: ``p`` may play it."""
+    if view is None or view.action is None or view.innermost is not view.action:
+        return None
+    if any(o.card == card.pos for o in offers(view)):
+        return None
+    name = card.name.split(" (")[0] if card.name else "this card"
+    return (
+        f"✗ {name} is not offered in this action (an action modifier of your acting minion, or a reaction "
+        f"that fits, with the Disciplines it needs): :play {name} plays it by hand."
+    )
+
+
 __all__ = [
     "announcer",
     "answer_due",
@@ -150,6 +166,7 @@ __all__ = [
     "may_fight",
     "may_pass",
     "may_vote",
+    "not_offered_in_action",
     "play_act",
     "vote_words",
 ]

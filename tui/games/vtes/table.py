@@ -614,6 +614,10 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             # An action card is announced as a minion's action, not played: the menu proposes it.
             self._announce(card)
             return
+        refusal = key_acts.not_offered_in_action(view, card)
+        if refusal is not None:
+            self.say(refusal, True)
+            return
         self._acts.try_act(key_acts.play_act(card, view, me, self.selected_card(), self.command_context()))
 
     def action_discard_card(self) -> None:
