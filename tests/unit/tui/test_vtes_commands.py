@@ -270,3 +270,19 @@ def test_a_bleed_by_default_is_made_by_a_minion_never_by_a_location_in_play(ctx:
         parse("bleed", alone)
     first = view.controlled(0, Zone.READY)[0]
     assert parse("bleed", replace(ctx, view=replace(view, cards=(location, *view.cards))))["minion"] == first.as_list()
+
+
+def test_influence_with_no_vampire_named_lets_the_engine_say_why(table: Any, ctx: Context) -> None:
+    """``influence`` (the ``i`` key) with no vampire at its capacity names the selected, else the
+    first, vampire of the uncontrolled region, and the engine's check says why it cannot come in
+    now: the same sentence as ``influence NAME``. With none there, a sentence says so."""
+    view = ctx.view
+    first = view.uncontrolled(0)[0]
+    below = replace(first, counters=0)
+    low = Context(replace(view, cards=tuple(below if c.pos == first.pos else c for c in view.cards)), ctx.names)
+    act = parse("influence", low)
+    with pytest.raises(IllegalMove, match="moves to the ready region only once its blood reaches its capacity"):
+        check(table, act)
+    empty = Context(replace(view, cards=tuple(c for c in view.cards if c.zone != Zone.UNCONTROLLED)), ctx.names)
+    with pytest.raises(CommandError, match="holds no vampire to influence out"):
+        parse("influence", empty)

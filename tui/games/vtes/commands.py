@@ -225,9 +225,12 @@ def parse(line: str, ctx: Context) -> Act:
                 card, rest = take_card(rest, mine, "vampire in your uncontrolled region")
                 _no_rest(rest, "influence VAMPIRE")
             else:
+                # The selected (else the first) vampire whose blood reached its capacity, else any:
+                # the engine then says why it cannot come in now, as it does for a named one.
                 found = _selected_or_first(ctx, mine, lambda c: bool(c.capacity) and c.counters >= c.capacity)
+                found = found or _selected_or_first(ctx, mine, lambda c: True)
                 if found is None:
-                    raise CommandError("No vampire of your uncontrolled region has reached its capacity.")
+                    raise CommandError("Your uncontrolled region holds no vampire to influence out.")
                 card = found
             return {"do": do, "card": _pos(card)}
         case Do.TRANSFER:
