@@ -417,8 +417,18 @@ class TableFrame(Screen[None]):
         name = self.session.table.names[seat]
         self._vote(seat, name)
 
+    def a_instead(self) -> str | None:
+        """What ``a`` says, with no wait to end, on a screen whose game gives ``a`` a move of its
+        own that cannot be made now (why not, in one sentence); None: say what ``a`` ends."""
+        return None
+
     def action_why_not_abandon(self) -> None:
-        """``a`` with no wait to end: say when it does something (PROTOCOL.md 6.5)."""
+        """``a`` with no wait to end: the game's own sentence (:meth:`a_instead`), else say when it
+        does something (PROTOCOL.md 6.5)."""
+        instead = self.a_instead()
+        if instead is not None:
+            self.notify(instead, severity="warning")
+            return
         self.notify(
             f"a ends a long wait: once a player has kept the table waiting {ABANDON_AFTER} s, every "
             "other player may vote with a to give that seat up. Nobody keeps the table waiting now.",

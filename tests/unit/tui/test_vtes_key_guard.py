@@ -167,3 +167,26 @@ async def test_a_refusal_reads_the_same_by_key_and_by_command(key: str, command:
         by_command = await _refusal_of(app, pilot, "colon", *typed, "enter")
         assert by_key == by_command, (by_key, by_command)
         assert session.submitted == []
+
+
+def _my_influence_phase(view: Any) -> bool:
+    return view.acting == 0 and view.phase == Phase.INFLUENCE and view.action is None
+
+
+async def test_a_in_my_own_turn_says_why_no_action_can_be_announced_not_what_ends_a_wait() -> None:
+    """``a`` is both "announce an action" and "vote to end a long wait": in the seat's own
+    influence phase, with no wait to end, it says why no action can be announced (P2), not what
+    ``a`` would end."""
+    app, session = _app(_my_influence_phase)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        app.screen.key_clock = lambda: 1e9
+        await pilot.press("a")
+
+        def toasts() -> list[str]:
+            return [str(n.message) for n in app._notifications]
+
+        await eventually(lambda: toasts(), 10, "a sentence", pilot=pilot)
+        assert any("announced in your minion phase, and this is your influence phase" in t for t in toasts())
+        assert not any("ends a long wait" in t for t in toasts())
+        assert session.submitted == []

@@ -33,7 +33,7 @@ from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step, Target, Zone
+from engine.games.vtes.vocab import CombatStep, Do, News, Phase, Poll, Status, Step, Target, Zone
 from engine.replay import NoteRun
 from engine.table import Table
 from tui.errors import explain
@@ -566,6 +566,15 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self.say("Auto-pass: with nothing to block or play, your impulse passes by itself.", False)
         # Everything that says whether the table waits for this seat (status line, boxes, footer).
         self.refresh_table()
+
+    def a_instead(self) -> str | None:
+        """``a`` in this seat's own turn when no action can be announced: why (P2)."""
+        view, me = self._view, self.session.seat
+        if view is None or me is None or view.acting != me or view.step != Step.PLAY:
+            return None
+        if view.phase != Phase.MINION:
+            return f"✗ Actions are announced in your minion phase, and this is your {view.phase} phase."
+        return "✗ None of your minions can act now (each acts once it is ready and unlocked)."
 
     def action_announce(self) -> None:
         """``a``: announce an action (a menu: bleed, hunt, an action card of the hand, leave
