@@ -242,9 +242,15 @@ class LobbyScreen(Screen[None]):
         if not self.is_attached or not grids:
             return
         grid = grids.first()
+        # Each part queried as a list: during a switch of screens one may be gone or not there yet.
+        parts = [
+            *(c for lobby in self.query("#lobby") for c in lobby.children),
+            *self.query(TitleBar),
+            *self.query(Footer),
+        ]
         others = sum(
             w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
-            for w in (*self.query_one("#lobby").children, self.query_one(TitleBar), self.query_one(Footer))
+            for w in parts
             if w is not grid and w.display
         )
         rows = max(4, min(15, self.size.height - others))
