@@ -1,6 +1,6 @@
-"""Token buckets refilled by the entries' own signed times (docs/protocol.md 7.4, "Chat"; the VTES
-table's bound on changes by hand): how much one seat may write in a while, folded the same way by
-every peer, since every peer reads the same times.
+"""Token buckets refilled by the entries' own signed times (docs/protocol.md 7.4, "Chat"; a game's
+bound on changes by hand): how much one seat may write in a while, folded the same way by every
+peer, since every peer reads the same times.
 
 A bucket holds ``burst`` tokens at most and gains ``per_minute`` tokens a minute of entry time. An
 entry that costs more than the bucket holds is refused; a paid one leaves the bucket at its
