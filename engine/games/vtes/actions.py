@@ -420,6 +420,8 @@ def block(w: Work, b: BlockAct) -> None:
         )
     if a.window == Window.DECLINED:
         raise IllegalMove("every blocker has declined: blocking is over unless the target changes")
+    if a.window == Window.DIABLERIE:
+        raise IllegalMove("this action is blocked already: nobody blocks it now")
     entitled = blockers(a, w.in_game())
     if w.author not in entitled:
         who = " or ".join(seat_ref(s) for s in entitled) or "nobody"
@@ -433,6 +435,14 @@ def block(w: Work, b: BlockAct) -> None:
         )
     # Who may block at all comes before whose impulse it is: a Methuselah who may never block this
     # action hears that, not that the impulse has still to reach it.
+    if w.lift != Lift.LOCKED and not any(
+        c.controller == w.author and c.zone == Zone.READY and not c.locked and is_minion(w, pos)
+        for pos, c in w.cards.items()
+    ):
+        raise IllegalMove(
+            "you have no ready, unlocked minion to block with: only a ready, unlocked minion may attempt to "
+            'block (rulebook, "Who May Attempt to Block")'
+        )
     holds_impulse(w, a, "block")
     c = w.card(b.minion)
     name = w.name(b.minion)

@@ -367,9 +367,16 @@ def test_a_locked_minion_cannot_block(table):
     s, t = table, table.t
     act(t, s.ben, "lock", cards=[s.marek])
     open_bleed(s)
+    # Ben's only minion is locked: he hears that he has none to block with, before the impulse
+    # reaches him as after (not that Ana holds the impulse).
+    never = 'you have no ready, unlocked minion to block with: only a ready, unlocked minion may attempt to block (rulebook, "Who May Attempt to Block")'
+    refused(t, s.ben, {"do": "block", "minion": s.marek}, never)
     passes(t, s.ana)
-    refused(t, s.ben, {"do": "block", "minion": s.marek}, "is locked: only an unlocked minion blocks")
-    refused(t, s.ben, {"do": "block", "minion": s.sasha}, "is not a minion you control")
+    refused(t, s.ben, {"do": "block", "minion": s.marek}, never)
+    refused(t, s.ben, {"do": "block", "minion": s.sasha}, never)
+    # With a card that lets a locked minion block named on the act (P9), the lock is lifted.
+    act(t, s.ben, "block", minion=s.marek, lift="locked", by=s.marek)
+    assert window(t) == "B"
 
 
 def test_no_second_block_attempt_during_an_attempt_and_none_once_all_declined(table):

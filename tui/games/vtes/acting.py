@@ -19,7 +19,6 @@ from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Do, Step
 from tui.errors import explain
 from tui.games.vtes import fight_commands
-from tui.games.vtes.action_text import no_block_words
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.present import named
 from tui.session import TableSession
@@ -149,21 +148,7 @@ class ActSender:
         can act now (:attr:`why_not`)."""
         # b during another Methuselah's action is a block: say why that cannot be made now.
         blocking = view is not None and view.action is not None and view.action.actor != me
-        self.why_not = {
-            key: self.block_refusal(view) if key == "bleed" and blocking else self.refusal(key) for key in CHECKED_KEYS
-        }
-
-    def block_refusal(self, view: VtesView | None) -> str | None:
-        """Why ``b`` cannot block now: the engine's sentence, as ``:block`` hears it; where that
-        is only that the impulse has still to reach this seat, that it can never block the open
-        action if so (:func:`no_block_words`: no minion left that may try); None when the engine
-        would take the block."""
-        names = list(self.session.table.names)
-        engine = self.refusal("block")
-        if engine is not None and "holds the impulse" not in engine:
-            return engine  # the engine's own sentence, as ':block' hears it
-        never = no_block_words(view, names) if view is not None else None
-        return never or engine
+        self.why_not = {key: self.refusal("block" if key == "bleed" and blocking else key) for key in CHECKED_KEYS}
 
     def why(self, what: str, view: VtesView | None, me: int | None) -> str:
         """Why the key ``what`` can do nothing now, in one sentence."""

@@ -122,25 +122,6 @@ def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tu
     return tuple(keys)
 
 
-def no_block_words(view: VtesView, names: Sequence[str]) -> str | None:
-    """Why this seat can never block the open action, whoever holds the impulse (the view's
-    :meth:`~VtesView.blockers`, its declines, :meth:`~VtesView.may_try`); None: it may still
-    block, when the impulse reaches it (or no action of another Methuselah is open)."""
-    a, me = view.action, view.seat
-    if a is None or me is None or a.actor == me:
-        return None
-    if me not in view.blockers():
-        who = " or ".join(_who(view, names, s) for s in view.blockers()) or "nobody"
-        return f"You may not block this action: {who} may (4.2)."
-    if me in a.declined:
-        return "You have declined to block this action already."
-    if a.window not in (Window.NO_ATTEMPT, Window.ATTEMPT):
-        return "This action is past its block: nobody blocks it now."
-    if not view.may_try(me):
-        return "You have no minion left that may block this action (ready, unlocked, not tried yet)."
-    return None
-
-
 def impulse_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     """``"impulse: Ben"``, or ``"impulse: you"``."""
     return f"impulse: {_who(view, names, action.impulse)}"
@@ -202,7 +183,6 @@ __all__ = [
     "by_itself_words",
     "end_turn_warning",
     "impulse_words",
-    "no_block_words",
     "numbers_words",
     "waiting_words",
     "window_words",

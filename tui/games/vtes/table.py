@@ -33,13 +33,14 @@ from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do, News, Phase, Poll, Status, Step, Target, Zone
+from engine.games.vtes.vocab import CombatStep, Do, News, Phase, Poll, Status, Step
 from engine.replay import NoteRun
 from engine.table import Table
 from tui.errors import explain
-from tui.games.vtes import commands, key_acts
+from tui.games.vtes import key_acts
 from tui.games.vtes.acting import ActSender
 from tui.games.vtes.action_text import PASS_KEY, by_itself_words, end_turn_warning
+from tui.games.vtes.by_hand_keys import ByHandKeys
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.faces import KRCG_AFTER_S, load_after_set_up, load_now_or_after_set_up
 from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment
@@ -73,7 +74,7 @@ AUTO_TOLD_S = 3.0
 seat passed by itself, not who holds the impulse now."""
 
 
-class VtesTableScreen(TableFrame, inherit_bindings=False):
+class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
     """One seat (or a spectator) at a VTES table."""
 
     LOG_IN_TOP = True
@@ -463,27 +464,6 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             return
         self._acts.when_free(lambda: self._acts.run_command(command))
 
-    def action_accept_claim(self) -> None:
-        """``y``: accept the oldest change by hand to this seat's things that waits for its answer."""
-        claim = waiting_for(self._view, self.session.seat)
-        if claim is None:
-            self.say("No change by hand waits for your answer.", True)
-            return
-        act = {"do": Do.ACCEPT, "act": claim.act}
-        self._acts.when_free(lambda: self._acts.try_act(act))
-
-    def on_claims_line_lapse(self, message: ClaimsLine.Lapse) -> None:
-        """A claim's time has run out on this computer's clock: say so for the table, if the
-        table still lets it lapse (another seat may have said it first)."""
-        if self.submitting or self._acts.queued:
-            return  # an act of this seat is on its way: the line asks again in a second
-        act = {"do": Do.LAPSE, "act": message.act}
-        try:
-            self.session.check_move(act)
-        except VampireError:
-            return  # taken, disputed or lapsed already: nothing to say
-        self.submit(act)
-
     def action_command(self) -> None:
         """``:``: the command line takes the keys at once."""
         self._cmd.open()
@@ -507,7 +487,7 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
     def _block(self) -> None:
         minion = self._blocker()
         if minion is None:
-            self.say(f"✗ {self._acts.block_refusal(self._view) or 'You may not block now.'}", True)
+            self.say(f"✗ {self._acts.refusal('block') or 'You may not block now.'}", True)
             return
         self._acts.try_act({"do": Do.BLOCK, "minion": minion.as_list()})
 
@@ -638,104 +618,6 @@ class VtesTableScreen(TableFrame, inherit_bindings=False):
             self.say("✗ Your hand is empty.", True)
             return
         self._acts.try_act({"do": Do.DISCARD, "card": card.as_list()})
-
-    def _need_selected(self, what: str) -> CardView | None:
-        card = self.selected_card()
-        if card is None:
-            self.say(f"✗ Select a card on the table first (Tab to the table, ↑ ↓), then {what}.", True)
-        return card
-
-    def action_lock(self) -> None:
-        self._acts.when_free(self._lock)
-
-    def _lock(self) -> None:
-        card = self._need_selected("k")
-        if card is not None:
-            self._acts.try_act({"do": Do.UNLOCK if card.locked else Do.LOCK, "cards": [card.as_list()]})
-
-    def action_burn(self) -> None:
-        self._acts.when_free(self._burn)
-
-    def _burn(self) -> None:
-        card = self._need_selected("x")
-        if card is not None:
-            self._acts.try_act({"do": Do.BURN, "cards": [card.as_list()]})
-
-    def action_move(self) -> None:
-        """A menu of where to move the selected card; the choice is a ``move`` act."""
-        from tui.games.vtes.menus import MoveMenu
-
-        card = self._need_selected("v")
-        if card is None:
-            return
-
-        def chosen(target: Target | None) -> None:
-            if target is not None:
-                self._acts.try_act({"do": Do.MOVE, "cards": [card.as_list()], "to": target})
-
-        self.app.push_screen(MoveMenu(card.name or "the card"), chosen)
-
-    def action_combat(self) -> None:
-        """Combat (rules, "Combat"): the selected minion (else your first ready one) against one
-        chosen from a menu; the table runs a combat between two ready minions (the combat box),
-        else a menu of what the strikes did, one result at a time."""
-        from tui.games.vtes.menus import CombatMenu, opponents
-
-        view = self._view
-        me = self.session.seat
-        if view is None or me is None:
-            return
-        if view.combat is not None:
-            # The table runs the combat under way step by step (P5): the combat box says what is due.
-            self.say(f"✗ A combat is under way: {PASS_KEY} passes each step, s strikes (:strike N … others).", True)
-            return
-        minion = key_acts.fighter(view, me, self.selected_card())
-        if minion is None:
-            self.say("✗ Select a minion on the table first (Tab to the table, ↑ ↓), then f.", True)
-            return
-        foes = opponents(view.cards, minion)
-        if not foes:
-            self.say(f"✗ No other minion is in play for {minion.name} to fight.", True)
-            return
-
-        def chosen(foe: CardView | None) -> None:
-            act = {"do": Do.COMBAT, "minions": [minion.as_list(), foe.as_list()]} if foe is not None else {}
-            if foe is not None and foe.controller != me:
-                act["cause"] = commands.DEFAULT_CAUSE  # a claim on the foe's controller (docs/vtes-by-hand.md)
-            if foe is None or not self._acts.try_act(act):
-                return
-            if foe.controller != me:
-                who = self.session.table.names[foe.controller]
-                self.say(f"{minion.name} and {foe.name} enter combat once {who} accepts (or in 30 s).", False)
-            elif view.action is None and minion.zone == foe.zone == Zone.READY:
-                # The table opens the combat and runs it step by step (P5): the combat box.
-                self.say(f"{minion.name} and {foe.name} enter combat: {PASS_KEY} passes each step, s strikes.", False)
-            else:
-                self._strikes((minion, foe))  # only recorded: what the strikes did, by hand
-
-        self.app.push_screen(CombatMenu(minion, foes, list(self.session.table.names)), chosen)
-
-    def _strikes(self, pair: tuple[CardView, CardView]) -> None:
-        """The strike menu for ``pair``, again after each result it sends, until combat ends."""
-        from tui.games.vtes.menus import StrikeMenu
-
-        def chosen(act: Act | None) -> None:
-            if act is None:
-                self.say(f"Combat between {pair[0].name} and {pair[1].name} ends.", False)
-                return
-            self._acts.when_free(lambda: self._acts.try_act(act))
-            self._strikes(pair)
-
-        self.app.push_screen(StrikeMenu(pair), chosen)
-
-    def action_counter(self, delta: int) -> None:
-        self._acts.when_free(lambda: self._counter(delta))
-
-    def _counter(self, delta: int) -> None:
-        card = self._need_selected("> or <")
-        if card is not None:
-            do = Do.BLOOD if card.crypt else Do.LIFE
-            self._acts.try_act({"do": do, "card": card.as_list(), "delta": delta, "cause": commands.DEFAULT_CAUSE})
 
     def action_rulings(self) -> None:
         panel = self._panes.card_panel
