@@ -524,7 +524,8 @@ class HostedTable(NetSession):
         if self.spec.internet:
             from net.internet import Relays, listen_for_table
 
-            self._listener = await listen_for_table(host.serve_stream, save, Relays(), host.port, bind)
+            relays = Relays.parse(self.spec.relay)
+            self._listener = await listen_for_table(host.serve_stream, save, relays, host.port, bind)
             self.address = self._listener.ticket  # what friends across the internet type
         self.announced = self._announcer is not None  # the lobby says how friends find the table
         session = Session.connect(

@@ -194,6 +194,9 @@ class HostSpec:
     it), "127.0.0.1" for this computer only, "0.0.0.0" for every interface."""
     internet: bool = False
     """Also take friends across the internet: the lobby's address is then the table's ticket."""
+    relay: str | None = None
+    """With ``internet``: the relay as ``vampire host --relay`` takes it (an https URL, or "off":
+    none, only the addresses in the ticket); None: n0's public relays."""
 
 
 @dataclass(frozen=True)

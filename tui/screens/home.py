@@ -217,6 +217,8 @@ class HomeScreen(Screen[None]):
                     yield _row("Port", Input(str(DEFAULT_PORT), id="host-port", type="integer", max_length=5))
                     reach = [("join on the LAN", False), ("join on the LAN or across the internet", True)]
                     yield _row("Friends", _select(reach, False, "host-internet"))
+                    relay = Input(placeholder="n0's public relays, off, or https://…", id="host-relay")
+                    yield _row("Relay", relay)
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
                     yield Static(
@@ -422,7 +424,14 @@ class HomeScreen(Screen[None]):
                 seats = self._field_value("#host-seats")
                 bind = str(self._field_value("#host-bind"))
                 internet = bool(self._field_value("#host-internet"))
-                hosting = HostSpec(name, seats, (), self._options("host"), port, front.name, bind, internet)
+                relay = str(self._field_value("#host-relay")).strip() or None
+                if relay is not None:
+                    if not internet:
+                        raise VampireError("a relay is for a table across the internet: choose it under Friends")
+                    from net.internet import Relays
+
+                    Relays.parse(relay)  # the sentence of a relay that is not one, before the table opens
+                hosting = HostSpec(name, seats, (), self._options("host"), port, front.name, bind, internet, relay)
                 app.open_host(hosting)  # type: ignore[attr-defined]
             elif which == "join":
                 address = self._field_value("#join-address").strip()

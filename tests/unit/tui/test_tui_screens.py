@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Button, Input, Select
 
 from engine.games.base import IllegalMove
 from tests.support.local_session import LocalGameSession, build_local
@@ -17,7 +18,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.replay import ReplayScreen
-from tui.session import JoinSpec, LocalTableSpec
+from tui.session import HostSpec, JoinSpec, LocalTableSpec
 from tui.widgets.common.too_small import TooSmallNotice
 
 PERSON = [None, "heuristic", "heuristic", "random"]
@@ -33,8 +34,11 @@ class FakeFactory:
         self.asked.append(spec)
         return LocalGameSession(build_local(1, [None] + list(spec.levels), {"rounds": 1}), 0, auto=False)
 
-    def host(self, spec):  # pragma: no cover - not used here
-        raise AssertionError("no hosting in these tests")
+    def host(self, spec: HostSpec):
+        self.asked.append(spec)
+        from engine.errors import VampireError
+
+        raise VampireError("no table is opened in these tests")
 
     def join(self, spec: JoinSpec):
         self.asked.append(spec)
@@ -77,6 +81,38 @@ async def test_home_join_without_a_host_is_a_sentence() -> None:
             lambda: any("Nobody answers at 10.0.0.9:7447." in m for m in said), 10, "the error", pilot=pilot
         )
         assert isinstance(app.screen, HomeScreen)
+
+
+async def test_the_host_form_takes_a_relay_for_a_table_across_the_internet_and_refuses_one_that_is_not() -> None:
+    """The home screen's host form says what ``vampire host --internet --relay`` says: the relay is
+    an https URL or ``off``, and only for a table across the internet; blank is n0's relays."""
+    factory = FakeFactory()
+    app = VampireApp(factory=factory, name="Mina")
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+        screen = app.screen
+        relay = screen.query_one("#host-relay", Input)
+        relay.value = "ftp://relay.example.org"
+        screen.query_one("#host-go", Button).press()
+        await eventually(lambda: said, 10, "a sentence", pilot=pilot)
+        assert said[-1] == "A relay is for a table across the internet: choose it under Friends."
+        screen.query_one("#host-internet", Select).value = True
+        screen.query_one("#host-go", Button).press()
+        await eventually(lambda: len(said) > 1, 10, "a second sentence", pilot=pilot)
+        assert "is not a relay: give its URL (https://relay.example.org) or off." in said[-1], said
+        assert factory.asked == []  # no table was asked for
+        relay.value = "off"
+        screen.query_one("#host-go", Button).press()
+        await eventually(lambda: factory.asked, 10, "the table asked for", pilot=pilot)
+        spec = factory.asked[0]
+        assert isinstance(spec, HostSpec) and spec.internet and spec.relay == "off"
+        relay.value = ""
+        screen.query_one("#host-go", Button).press()
+        await eventually(lambda: len(factory.asked) == 2, 10, "the table asked for again", pilot=pilot)
+        assert factory.asked[1].relay is None  # n0's public relays
 
 
 async def test_home_opens_a_replay_from_a_typed_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
