@@ -47,6 +47,14 @@ class FakeFactory:
         raise VampireError(f"nobody answers at {spec.address}")
 
 
+def _notices(app: VampireApp) -> list[str]:
+    """The notifications ``app`` shows from now on, kept in a list (they leave the screen)."""
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    return said
+
+
 @pytest.fixture(autouse=True)
 def no_recent_logs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tui.screens.home.recent_logs", lambda *a, **k: [])
@@ -69,9 +77,7 @@ async def test_home_plays_against_bots_with_the_chosen_settings() -> None:
 async def test_home_join_without_a_host_is_a_sentence() -> None:
     factory = FakeFactory()
     app = VampireApp(factory=factory, name="Mina")
-    said: list[str] = []
-    notify = app.notify
-    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    said = _notices(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("down", "down", "enter")  # "Join a table": the address field
         await pilot.press("enter")  # no address typed
@@ -88,9 +94,7 @@ async def test_the_host_form_takes_a_relay_for_a_table_across_the_internet_and_r
     an https URL or ``off``, and only for a table across the internet; blank is n0's relays."""
     factory = FakeFactory()
     app = VampireApp(factory=factory, name="Mina")
-    said: list[str] = []
-    notify = app.notify
-    app.notify = lambda message, **kw: (said.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    said = _notices(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
         screen = app.screen
