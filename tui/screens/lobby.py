@@ -36,6 +36,10 @@ from tui.session import TableSession
 from tui.widgets.common.title import TitleBar
 from tui.widgets.common.too_small import TooSmallNotice
 
+ROUTE_EVERY_S = 2.0
+"""Seconds between two looks at the seats' routes (how each reaches the host across the internet:
+direct or relayed, and its round-trip time), which change with no news from the table."""
+
 
 def lobby_order(nseats: int, me: int | None) -> list[int]:
     """The seats in the order the lobby lists them: this player's own seat first (a host's, or a
@@ -84,6 +88,7 @@ class LobbyScreen(Screen[None]):
         self._row_seats: list[int] = []  # the seat shown on each row
         self._name_told = False  # the seat's name, once it sits, if another seat had the one asked for
         self._copied = False  # the command friends type was put on the clipboard
+        self._routes: dict[bytes, str] = {}  # the seats' routes as last shown ("direct, 12 ms")
 
     def compose(self) -> ComposeResult:
         yield TooSmallNotice()
@@ -107,6 +112,17 @@ class LobbyScreen(Screen[None]):
         self._unsubscribe = self.session.subscribe(self._on_session_event)
         seats.focus()
         self.refresh_lobby()
+        self.set_interval(ROUTE_EVERY_S, self._routes_moved)
+
+    def _routes_moved(self) -> None:
+        """Redraw the seats when a seat's route changed with no entry or presence news (a path
+        found direct after a start through a relay, a round-trip time that moved)."""
+        if self.is_attached and self._current_routes() != self._routes:
+            self.refresh_lobby()
+
+    def _current_routes(self) -> dict[bytes, str]:
+        routes = getattr(self.session, "routes", None)
+        return dict(routes) if routes else {}
 
     def on_screen_resume(self) -> None:
         self.refresh_lobby()
@@ -181,6 +197,7 @@ class LobbyScreen(Screen[None]):
         cursor_row = grid.cursor_row
         grid.clear()
         counts = Counter(rec.name for rec in table.seats)
+        routes = self._routes = self._current_routes()
         self._row_seats = lobby_order(table.nseats, session.seat)
         for i in self._row_seats:
             if i < len(table.seats):
@@ -201,7 +218,7 @@ class LobbyScreen(Screen[None]):
                 missing = present is not None and rec.key not in present and i != session.seat
                 ready = "away" if missing and time.monotonic() - first > 12 else "✓ ready"
                 # How the seat reaches the host, where its transport says ("direct, 12 ms").
-                if ready != "away" and (route := (getattr(session, "routes", None) or {}).get(rec.key)):
+                if ready != "away" and (route := routes.get(rec.key)):
                     ready = f"✓ {route}"
                 # Two seats of one name (a guest who took a bot's name) read apart by their seat.
                 name = rec.name if counts[rec.name] < 2 else f"{rec.name} (seat {i})"

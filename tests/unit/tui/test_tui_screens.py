@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Input, Select
+from textual.widgets import Button, DataTable, Input, Select
 
 from engine.games.base import IllegalMove
 from tests.support.local_session import LocalGameSession, build_local
@@ -156,6 +156,28 @@ async def test_lobby_host_seats_bots_then_the_game_starts() -> None:
         assert "press s to start" in shown(screen.query_one("#lobby-hint"))
         await pilot.press("s")
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+
+
+async def test_the_lobby_shows_a_seats_route_as_it_changes_with_no_news_from_the_table() -> None:
+    """Across the internet a seat's path changes by itself (a start through a relay, then a direct
+    path found; its round-trip time): the lobby's ready column follows it, with no entry or
+    presence news to redraw it."""
+    session = LocalGameSession(build_local(5, PERSON, start=False, seated=2), 0, auto=False, address="192.168.1.5:7447")
+    guest = session.table.seats[1].key
+    routes = {guest: "relayed, 80 ms"}
+    session.routes = routes  # type: ignore[attr-defined]  # what a hosted table's transport says
+    app = VampireApp(Start("lobby", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
+        grid = app.screen.query_one(DataTable)
+
+        def ready() -> list[str]:
+            return [str(grid.get_row_at(row)[-1]) for row in range(grid.row_count)]
+
+        await eventually(lambda: "✓ relayed, 80 ms" in ready(), 10, "the relayed route", pilot=pilot)
+        routes[guest] = "direct, 12 ms"
+        await eventually(lambda: "✓ direct, 12 ms" in ready(), 10, "the direct route", pilot=pilot)
+        assert not any("relayed" in said for said in ready())
 
 
 async def test_a_small_terminal_is_told_how_large_it_must_be() -> None:
