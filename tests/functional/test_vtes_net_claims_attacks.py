@@ -3,7 +3,8 @@
 around the rules by hand that docs/vtes-by-hand.md closes, most of them also from a client that
 checks nothing (``raw``: the host's verdict is the answer):
 
-- sources are one's own: a lift and a vote naming another Methuselah's card are refused;
+- sources are one's own: a lift, a vote and a card's blood cost naming another Methuselah's card
+  are refused;
 - a claim's time: an oust by hand lapses into effect only once a witness's signed time reaches its
   due time, while the ousted one is away; back at the table, the ousted one disputes it, and
   `vampire result` lists the dispute for the judge;
@@ -87,8 +88,13 @@ def test_sources_are_ones_own_and_an_oust_waits_for_its_time_then_is_disputed_fr
             said = ann.refused({**bleed, "lift": "target", "by": v[ben.seat]}, **how)
             assert "the card that lifts a rule must be a card you control" in said, said
 
-        # A referendum: votes naming another's card are refused; one's own title votes.
+        # Another's vampire named as the minion paying a card's blood cost: refused.
         kine = ann.look()["hand"][0]
+        for how in ({}, {"raw": True}):
+            said = ann.refused({"do": "play", "card": kine, "blood": 2, "minion": v[ben.seat]}, **how)
+            assert "the minion that plays the card must be a card you control" in said, said
+
+        # A referendum: votes naming another's card are refused; one's own title votes.
         assert ann.act({"do": "action", "kind": "political", "minion": v[ann.seat], "card": kine}) == {"ok": True}
         _everyone_passes(people, lambda look: look["action"] is None)
         until(lambda: ann.look()["referendum"] == ["terms", ann.seat], "the terms")
@@ -124,8 +130,8 @@ def test_sources_are_ones_own_and_an_oust_waits_for_its_time_then_is_disputed_fr
         # Ben comes back, ousted, and disputes what ousted him: the only act open to him.
         ben = table.come_back(ben.name)
         until(lambda: ben.look()["status"][ben.seat] == "ousted", "Ben's copy caught up")
-        said = ben.refused({"do": "pool", "delta": 1, "cause": "x"})
-        assert "you may only dispute" in said, said
+        # (Until his copy has made its duties as a seat leaving the game, moves wait: "not your turn".)
+        until(lambda: "you may only dispute" in ben.refused({"do": "pool", "delta": 1, "cause": "x"}), "Ben's duties")
         assert ben.act({"do": "dispute", "act": oust[0]}) == {"ok": True}
         until(lambda: ann.look()["claims"][-1][4] == [ben.seat], "Ben's dispute at Ann's")
     report = audit_file(table.save, all_rules())

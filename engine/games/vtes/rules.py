@@ -315,6 +315,8 @@ def _act_play(w: Work, act: PlayAct) -> None:
     minion = act.minion
     if minion is not None:
         _in_play(w, minion)
+        # The minion that plays a card pays its blood: one's own, as every source is (P9).
+        claims.own_source(w, minion, "the minion that plays the card")
     if pool > w.p(w.author).pool:
         raise IllegalMove(f"you have only {w.p(w.author).pool} pool, the card costs {pool}")
     info = card_base().info(w.revealed.get(pos, w.cards[pos].card))
