@@ -179,6 +179,26 @@ def test_a_played_cards_blood_is_paid_only_by_a_minion_of_ones_own() -> None:
     assert blood == {True: 2, False: 2}  # Ana's vampire paid 2 of its 4; Ben's kept its 2
 
 
+def test_a_card_moved_on_anothers_minion_or_into_their_control_is_a_claim_on_them(s: Seats) -> None:
+    """Moving one's own card onto another Methuselah's minion, or under their control, changes
+    their things: it names its cause and waits for their answer like any change by hand."""
+    t = s.t
+    lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
+    marek = next(c.as_list() for c in t.view(s.ben).controlled(s.ben))
+    on = {"do": "move", "cards": [lucia], "to": "on", "on": marek}
+    given = {"do": "move", "cards": [lucia], "to": "ready", "controller": s.cy}
+    for move in (on, given):
+        refused(t, s.ana, T0, move, "names its cause")
+    play(t, s.ana, T0, "move", **{**on, "cause": "a card"})
+    play(t, s.ana, T0, "move", **{**given, "cause": "a card"})
+    claims = t.state.claims[-2:]
+    assert [(c.seats, c.status) for c in claims] == [((s.ben,), ClaimStatus.PENDING), ((s.cy,), ClaimStatus.PENDING)]
+    lucia_now = next(c for c in t.state.cards if list(c.pos) == lucia)
+    assert (lucia_now.zone, lucia_now.controller, lucia_now.on) == (Zone.READY, s.ana, ())
+    play(t, s.ben, T0 + 1, "accept", act=claims[0].act)
+    assert next(c for c in t.state.cards if list(c.pos) == lucia).on == tuple(marek)
+
+
 def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> None:
     t = s.t
     lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
