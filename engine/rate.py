@@ -8,6 +8,17 @@ time. Tokens are counted in thousandths (ints), so a frozen game state can hold 
 peer computes the same numbers. A time before the bucket's last one refills nothing: a seat gains
 nothing by dating an entry in the past, and the host refuses one dated in the future
 (:data:`MAX_AHEAD_MS`).
+
+A deviation from PROTOCOL.md 2, which calls an entry's ``time`` informational, never read by the
+engine: these buckets (chat's, and a game's) and a game's waits (VTES: a claim's time,
+docs/vtes-by-hand.md) read it. Why: a bound on what a seat writes a minute, and a wait that every
+Methuselah sees run out at the same entry, need a time every peer agrees on, and the only such
+time is the one signed in the log. What the rule protects still holds: the engine reads no clock
+of its own, so one log folds to one state on every peer, in the audit, and replayed at any moment
+(tests/unit/engine/test_vtes_claims_audit.py). A time is only its author's word, and it can only
+hold its author back: one dated ahead is refused by the host past :data:`MAX_AHEAD_MS`, one dated
+back refills nothing and makes nothing due sooner on a screen (a screen counts a claim's wait from
+when it showed the claim).
 """
 
 from __future__ import annotations

@@ -8,85 +8,24 @@ and the host's log passes the audit."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from engine.audit import audit_file
 from engine.games import all_rules
-from tests.support.net import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
-
-
-class Person:
-    """One agent process: :meth:`ask` sends a line, returns the answer."""
-
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
-        self.proc = proc
-        assert proc.stdout is not None and proc.stdin is not None
-        self.seat = json.loads(proc.stdout.readline())["seated"]
-
-    def ask(self, what: dict[str, Any]) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(what) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        assert line, "the agent stopped"
-        return json.loads(line)
-
-    def act(self, act: dict[str, Any]) -> dict[str, Any]:
-        return self.ask({"act": act})
-
-    def look(self) -> dict[str, Any]:
-        return self.ask({"look": True})
+from tests.support.hand_table import hand_table, until
 
 
 def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer(tmp_path: Path) -> None:
-    port = free_port()
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
-    save = tmp_path / "vtes.vtlog"
-    host_out = open(tmp_path / "host.out", "wb")
-    args = ["host", "--headless", "--game", "vtes", "--seats", "3", "--bind", "127.0.0.1", "--port", str(port)]
-    host = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", *args, "--save", str(save), *QUICK],
-        cwd=ROOT,
-        env=env,
-        stdout=host_out,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
-    host_out.close()
-    procs: list[subprocess.Popen[str]] = [host]
-    try:
-        _until(save.exists, "host's log")
+    with hand_table(tmp_path, 3) as table:
         for name, deck in (("Ann", "atraco"), ("Ben", "khursidwall"), ("Cy", "malkavian_politics")):
-            procs.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "tests.support.hand_agent", str(port), name, deck],
-                    cwd=ROOT,
-                    env=env,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=open(tmp_path / f"{name}.err", "wb"),
-                    text=True,
-                )
-            )
-        people = {p.seat: p for p in (Person(proc) for proc in procs[1:])}
-        seen = people[0].look()
-        order = seen["seating"]
-        ann, ben, cy = people[order[0]], people[order[1]], people[order[2]]
+            table.sit(name, deck)
+        table.seated()
+        ann, ben, cy = table.by_seating()
         # Each brings out a vampire of its own (no cause, no claim).
         for person in (ann, ben, cy):
             mine = person.look()["uncontrolled"][person.seat][0]
             assert person.act({"do": "move", "cards": [mine], "to": "ready"}) == {"ok": True}
-        _until(lambda: all(ann.look()["ready"][p.seat] for p in (ann, ben, cy)), "three ready vampires at Ann's")
+        until(lambda: all(ann.look()["ready"][p.seat] for p in (ann, ben, cy)), "three ready vampires at Ann's")
         (ben_ready,) = ann.look()["ready"][ben.seat]
 
         # 1. An oust by hand: a claim; Ben's pool does not move until Ben answers.
@@ -99,7 +38,7 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         refused = cy.act({"do": "lapse", "act": oust[0]})["refused"]
         assert "more for an answer before its time runs out" in refused
         assert ben.act({"do": "dispute", "act": oust[0]}) == {"ok": True}
-        _until(lambda: cy.look()["claims"][-1][4] == [ben.seat], "dispute at Cy's")
+        until(lambda: cy.look()["claims"][-1][4] == [ben.seat], "dispute at Cy's")
         assert cy.look()["pools"][ben.seat] == 30
 
         # 2. Another's hidden cards: the burn of Ben's hand waits for Ben, and nobody learns them.
@@ -136,28 +75,6 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         ann.act({"do": "pool", "seat": ben.seat, "delta": -2, "cause": "Kine Resources Contested"})
         small = ann.look()["claims"][-1]
         assert ben.act({"do": "accept", "act": small[0]}) == {"ok": True}
-        _until(lambda: ann.look()["pools"][ben.seat] == 28, "accepted claim at Ann's")
-    finally:
-        for proc in procs[1:]:
-            if proc.stdin is not None:
-                proc.stdin.close()
-        for proc in procs[1:]:
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        host.terminate()
-        try:
-            host.wait(10)
-        except subprocess.TimeoutExpired:
-            host.kill()
-    report = audit_file(save, all_rules())
+        until(lambda: ann.look()["pools"][ben.seat] == 28, "accepted claim at Ann's")
+    report = audit_file(table.save, all_rules())
     assert report.fault is None, report.text()
-
-
-def _until(cond: Callable[[], bool], what: str) -> None:
-    """Wait until ``cond()`` (a fail-safe of 60 s, not a measure)."""
-    deadline = time.monotonic() + 60
-    while not cond():
-        assert time.monotonic() < deadline, f"no {what}"
-        time.sleep(0.05)

@@ -213,6 +213,14 @@ class LocalGameSession:
         self._emit(SessionEvent("entry", seq=self.table.seq - 1))
         self._wake.set()
 
+    def move_of(self, seat: int, act: Act) -> None:
+        """Another seat's ``act``, made now (as its bot or person would), folded and shown.
+        Raises TableRefusal."""
+        other = self.local.seats[seat]
+        self.local.submit(other, "move", other.move_body(act))
+        self._emit(SessionEvent("entry", seq=self.table.seq - 1))
+        self._wake.set()
+
     async def chat(self, text: str) -> None:
         try:
             self.local.submit(self.local.seats[self.seat], "chat", {"text": text})

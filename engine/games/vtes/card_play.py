@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
-from engine.games.vtes.cards import card_base
+from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Window
@@ -85,7 +85,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         return [Choice(None, (), "")]
     acting = seat == a.actor
     as_type = MODIFIER if acting else REACTION
-    minion = view.card(a.minion) if acting else _reactor(view, a, seat)
+    minion = view.card(a.minion) if acting else _reactor(view, a, seat, card.card)
     clauses = _candidates(rec, minion, as_type)
     if not clauses:
         if any(c.levels for c in rec.clauses) or not meets_disciplines(rec, disciplines(minion)):
@@ -124,13 +124,19 @@ def _paid(
     return tuple(sorted(out.items()))
 
 
-def _reactor(view: VtesView, a: Action, seat: int) -> CardView | None:
-    """The minion that plays a reaction of ``seat``'s: its blocking minion, else its ready
-    unlocked minion with the most Discipline levels."""
+def _reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
+    """The minion that plays the reaction ``card`` (its identity) of ``seat``'s: of those that have
+    not played that card in this action (2.1), its blocking minion, else its ready unlocked minion
+    with the most Discipline levels."""
+    played = card_id(card)
+
+    def fresh(c: CardView) -> bool:
+        return (c.pos, played) not in a.played
+
     blocker = view.card(a.blocker) if a.blocker else None
-    if blocker is not None and blocker.controller == seat:
+    if blocker is not None and blocker.controller == seat and fresh(blocker):
         return blocker
-    ready = view.ready_unlocked(seat)
+    ready = [c for c in view.ready_unlocked(seat) if fresh(c)]
     return max(ready, key=lambda c: (len(disciplines(c)), c.pos), default=None)
 
 

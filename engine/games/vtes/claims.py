@@ -4,7 +4,8 @@ when every touched Methuselah accepts it, or once its time has run out undispute
 another's hidden cards waits for their owner's answer alone. The sources a change, a vote or a
 lifted rule names are the author's own. Every seat's changes by hand are bounded in rate.
 
-Time, deterministically. The table's time is :attr:`~engine.games.vtes.state.VtesState.clock`:
+Time, deterministically. (Reading an entry's signed ``time`` departs from PROTOCOL.md 2, which
+calls it informational: why, in :mod:`engine.rate`.) The table's time is :attr:`~engine.games.vtes.state.VtesState.clock`:
 the latest signed ``time`` of the `move` entries folded so far (milliseconds; it never goes back,
 so a seat gains nothing by dating an entry in the past). A claim made at clock ``c`` is *due* at
 ``c +`` :data:`CLAIM_WAIT_MS`. It lapses into effect through a ``lapse`` act, which any Methuselah

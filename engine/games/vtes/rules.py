@@ -292,7 +292,14 @@ def _act_move(w: Work, act: MoveAct | BurnAct) -> None:
         w.card(pos)
         _check_target_fits(w, pos, to, on)
     names = ", ".join(w.name(pos) for pos in cards)
-    if _claim(w, act, {_party(w.cards[pos]) for pos in cards}, f"{names} {'burned' if burn else 'moved to ' + to}"):
+    # Whose things the move changes: the cards' own, and a minion another's card goes on, and the
+    # Methuselah another's card goes under the control of.
+    touched = {_party(w.cards[pos]) for pos in cards}
+    if on is not None:
+        touched.add(_party(w.cards[on]))
+    if controller is not None:
+        touched.add(controller)
+    if _claim(w, act, touched, f"{names} {'burned' if burn else 'moved to ' + to}"):
         return
     for pos in cards:
         c = w.cards[pos]
@@ -315,6 +322,8 @@ def _act_play(w: Work, act: PlayAct) -> None:
     minion = act.minion
     if minion is not None:
         _in_play(w, minion)
+        # The minion that plays a card pays its blood: one's own, as every source is (P9).
+        claims.own_source(w, minion, "the minion that plays the card")
     if pool > w.p(w.author).pool:
         raise IllegalMove(f"you have only {w.p(w.author).pool} pool, the card costs {pool}")
     info = card_base().info(w.revealed.get(pos, w.cards[pos].card))

@@ -152,3 +152,24 @@ def test_replaying_the_acts_gives_the_same_state(start: SimTable) -> None:
         again.play(seat, chosen)
         again.run_ops()
     assert again.state == t.state
+
+
+def test_a_reaction_the_blocker_has_played_is_offered_again_only_with_another_minion() -> None:
+    """Each minion plays a card at most once per action (2.1): once Ben's blocker has played its
+    Deflection, the second copy is offered, and taken, with his other ready vampire paying."""
+    t = one_vampire_table("Arika", (("Deflection", 2), ("Lost in Crowds", 5)), seed=5)
+    ana, ben = seats(t)
+    second = next(c for c in t.state.cards if c.owner == ben and c.zone == "uncontrolled")
+    act(t, ben, "move", cards=[list(second.pos)], to="ready")
+    act(t, ben, "blood", card=list(second.pos), delta=2, cause="effect")
+    ana, ben = bleed_and_block(t)
+    blocker = vampire(t, ben)
+    act(t, ana, "pass")
+    first = plays(t, ben, "Deflection")
+    assert first and all(a["minion"] == blocker for a in first)
+    t.play(ben, first[0])
+    t.run_ops()
+    act(t, ana, "pass")
+    again = plays(t, ben, "Deflection")
+    assert again and all(a["minion"] == list(second.pos) for a in again)
+    t.play(ben, again[0])  # the table takes what it offers

@@ -16,7 +16,8 @@ from engine.games.vtes.claims import BY_HAND_RATE, CLAIM_WAIT_MS
 from engine.games.vtes.scoring import result_text
 from engine.games.vtes.vocab import ClaimStatus, Status, Zone
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, copy_table, minion_phase_table, resolve
+from tests.support.vtes_fight import in_hand
+from tests.support.vtes_sim import act, copy_table, minion_phase_table, one_vampire_table, resolve
 
 T0 = 10_000_000
 """A table time (ms) well past every time the set-up used."""
@@ -161,6 +162,41 @@ def test_vote_and_lift_sources_are_ones_own(s: Seats) -> None:
     refused(t, s.ana, T0, {"do": "hand_size", "seat": s.ben, "delta": 1}, "names its cause")
     refused(t, s.ana, T0, {"do": "shuffle", "seat": s.ben, "zone": "crypt"}, "names its cause")
     refused(t, s.ana, T0, {"do": "combat", "minions": [marek, lucia]}, "names its cause")
+
+
+def test_a_played_cards_blood_is_paid_only_by_a_minion_of_ones_own() -> None:
+    """A card's cost in blood is paid by the minion that plays it (P8): naming another
+    Methuselah's vampire as the payer would burn its blood with no claim, so it is refused."""
+    t = one_vampire_table("Arika", (("Information Highway", 7),), seed=5)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    mine, theirs = (next(c.as_list() for c in t.view(s).controlled(s) if c.crypt) for s in (ana, ben))
+    card = in_hand(t, ana, "Information Highway")
+    play_ = {"do": "play", "card": card, "blood": 2}
+    refused(t, ana, T0, {**play_, "minion": theirs}, "the minion that plays the card must be a card you control")
+    play(t, ana, T0, "play", card=card, blood=2, minion=mine)
+    blood = {list(c.pos) == mine: c.counters for c in t.state.cards if list(c.pos) in (mine, theirs)}
+    assert blood == {True: 2, False: 2}  # Ana's vampire paid 2 of its 4; Ben's kept its 2
+
+
+def test_a_card_moved_on_anothers_minion_or_into_their_control_is_a_claim_on_them(s: Seats) -> None:
+    """Moving one's own card onto another Methuselah's minion, or under their control, changes
+    their things: it names its cause and waits for their answer like any change by hand."""
+    t = s.t
+    lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
+    marek = next(c.as_list() for c in t.view(s.ben).controlled(s.ben))
+    on = {"do": "move", "cards": [lucia], "to": "on", "on": marek}
+    given = {"do": "move", "cards": [lucia], "to": "ready", "controller": s.cy}
+    for move in (on, given):
+        refused(t, s.ana, T0, move, "names its cause")
+    play(t, s.ana, T0, "move", **{**on, "cause": "a card"})
+    play(t, s.ana, T0, "move", **{**given, "cause": "a card"})
+    claims = t.state.claims[-2:]
+    assert [(c.seats, c.status) for c in claims] == [((s.ben,), ClaimStatus.PENDING), ((s.cy,), ClaimStatus.PENDING)]
+    lucia_now = next(c for c in t.state.cards if list(c.pos) == lucia)
+    assert (lucia_now.zone, lucia_now.controller, lucia_now.on) == (Zone.READY, s.ana, ())
+    play(t, s.ben, T0 + 1, "accept", act=claims[0].act)
+    assert next(c for c in t.state.cards if list(c.pos) == lucia).on == tuple(marek)
 
 
 def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> None:

@@ -5,8 +5,16 @@ a colluding host would write it."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
+from engine.games import all_rules
 from engine.games.vtes.claims import CLAIM_WAIT_MS
+from engine.games.vtes.vocab import ClaimStatus, Status
 from engine.local import LocalGame
+from engine.protocol.log import parse_log
+from engine.table import Table, TableRefusal
 from tests.support.protocol import audit
 from tests.unit.engine.test_vtes_action_audit import assert_cheat_named, forged, two_seat_game
 
@@ -56,3 +64,36 @@ def test_a_cause_by_a_card_another_controls_is_named(two_seat_game) -> None:
     act = {"do": "pool", "delta": 1, "cause": "gain", "by": list(theirs)}
     data, seq = forged(g, moment.data, moment.acting, act)
     assert_cheat_named(data, g, moment.acting, seq, "must be a card you control")
+
+
+def _fold(data: bytes, wall_s: float, monkeypatch: pytest.MonkeyPatch) -> Table:
+    """``data`` folded entry by entry while this computer's clock reads ``wall_s`` (seconds since
+    the epoch): whatever it reads, the fold must not look at it."""
+    with monkeypatch.context() as m:
+        m.setattr(time, "time", lambda: wall_s)
+        m.setattr(time, "time_ns", lambda: int(wall_s * 1e9))
+        table = Table(all_rules())
+        for entry in parse_log(data).entries:
+            table.apply(entry)
+    return table
+
+
+def test_a_claims_time_is_read_from_the_log_and_a_replay_at_any_moment_folds_the_same(
+    two_seat_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wait is judged against the entries' signed times, never this computer's clock: a
+    `lapse` dated at its claim's due time takes effect, one dated a moment before is refused,
+    and the same log folds to the same state replayed in 1970 or in 2300."""
+    g, _unlock, moment = two_seat_game
+    data, number, other = _claim(g, moment.data, moment.acting)
+    lapsed, _seq = forged(g, data, other, {"do": "lapse", "act": number}, later_ms=CLAIM_WAIT_MS)
+    early, _seq = forged(g, data, other, {"do": "lapse", "act": number}, later_ms=CLAIM_WAIT_MS - 1)
+    digests = set()
+    for wall_s in (0.0, 10_000_000_000.0):
+        table = _fold(lapsed, wall_s, monkeypatch)
+        claim = next(c for c in table.gstate.claims if c.act == number)
+        assert claim.status == ClaimStatus.TAKEN and table.gstate.players[other].status == Status.OUSTED
+        digests.add(table.digest())
+        with pytest.raises(TableRefusal, match="more for an answer before its time runs out"):
+            _fold(early, wall_s, monkeypatch)
+    assert len(digests) == 1

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.games.vtes.claims import CLAIM_WAIT_MS
 from engine.games.vtes.vocab import ClaimStatus
-from tests.support.local_session import LocalGameSession
+from tests.support.local_session import CLOCK_MS, LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tests.support.vtes_table import dealt_vtes, keys_after_a_look
@@ -42,14 +43,27 @@ async def test_a_claim_on_your_pool_shows_its_countdown_and_y_accepts_it() -> No
 
 
 async def test_the_touched_seats_screen_lapses_a_claim_once_its_time_has_run_out() -> None:
-    app, session = _claimed()
+    """The table has been quiet for ten minutes (its time, the latest signed time of a move, is
+    ten minutes behind this computer's clock) when the claim arrives: its ``due`` has passed
+    already, yet the touched seat's screen counts the whole wait from when it showed the claim,
+    and only then says that its time has run out."""
+    local = dealt_vtes(11)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
-        claim = session.view().claims[-1]
-        assert claim.status == ClaimStatus.PENDING and claim.due
         line = app.screen.query_one(ClaimsLine)
-        # This computer's clock, and the seat's that signs, past the claim's time.
-        line.wall_ms = lambda: claim.due + 1000
-        session.local.seats[0].clock = lambda: claim.due + 1000
+        now = [CLOCK_MS + 600_000]
+        line.wall_ms = lambda: now[0]
+        local.seats[0].clock = lambda: now[0]  # the seat signs the lapse on the same clock
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -3, "cause": "Kine Resources Contested"})
+        claim = session.view().claims[-1]
+        assert claim.status == ClaimStatus.PENDING and claim.due < now[0]
+        await eventually(lambda: "takes effect in 30 s" in shown(line), 10, "the whole wait shown", pilot=pilot)
+        now[0] += CLAIM_WAIT_MS - 1000
+        await eventually(lambda: "takes effect in 1 s" in shown(line), 10, "the countdown", pilot=pilot)
+        assert session.view().players[0].pool == 30 and not session.submitted
+        now[0] += 1000
         await eventually(lambda: session.view().players[0].pool == 27, 10, "the lapse", pilot=pilot)
+        assert session.submitted == [{"do": "lapse", "act": claim.act}]
         assert session.view().claims[-1].how == "took effect when its time ran out, undisputed"

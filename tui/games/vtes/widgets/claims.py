@@ -1,9 +1,16 @@
 """The line of claims (docs/vtes-by-hand.md): each change by hand to another
 Methuselah's things that still waits, with the seconds left before its time runs out, counted on
-this computer's clock against the table's time; for this seat, what it may answer (``y`` accepts
-the oldest that waits for it; ``:dispute N``), and when its time runs out, this seat (unless it
-made the claim) says so for the table: the screen sends the ``lapse`` (:class:`ClaimsLine.Lapse`).
-Hidden when nothing waits.
+this computer's clock; for this seat, what it may answer (``y`` accepts the oldest that waits for
+it; ``:dispute N``), and when its time runs out, this seat (unless it made the claim) says so for
+the table: the screen sends the ``lapse`` (:class:`ClaimsLine.Lapse`). Hidden when nothing waits.
+
+A claim's time runs out here at the later of its ``due`` (the table's time, from the signed times
+of the log, which the ``lapse`` entry must reach) and :data:`CLAIM_WAIT_MS` after this screen first
+showed it. The table's time is the latest signed time of a move: after a quiet while, or under an
+author who dates its claim in the past, ``due`` may already be behind this computer's clock when
+the claim arrives, and the touched Methuselah would have no time at all to answer. Counting from
+what this screen saw, as the waits on a seat do (docs/protocol.md, "Liveness"), a date signed in
+the past or ahead gains the author nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from engine.games.base import Note
+from engine.games.vtes.claims import CLAIM_WAIT_MS
 from engine.games.vtes.state import Claim
 from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import ClaimStatus, Status
@@ -70,6 +78,8 @@ class ClaimsLine(Static):
         #: This computer's clock (ms since the epoch, as entries are signed; a test sets its own).
         self.wall_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000
         self._timer: Timer | None = None
+        self._seen: dict[int, int] = {}
+        """Each waiting claim's act number, and this computer's time (ms) when it was first shown."""
         self._shown: tuple[VtesView | None, Sequence[str], int | None] = (None, (), None)
 
     def show_claims(self, view: VtesView | None, names: Sequence[str], seat: int | None) -> None:
@@ -86,7 +96,8 @@ class ClaimsLine(Static):
             show(self, "")
             return
         now = self.wall_ms()
-        lines = [claim_words(c, names, seat, c.due - now) for c in waiting[-3:]]
+        self._seen = {c.act: self._seen.get(c.act, now) for c in waiting}
+        lines = [claim_words(c, names, seat, self.runs_out(c) - now) for c in waiting[-3:]]
         show(self, "\n".join(lines))
         if self._timer is None:
             self._timer = self.set_interval(1.0, self._draw)
@@ -96,8 +107,13 @@ class ClaimsLine(Static):
             if not c.due or c.disputed or seat == c.author:
                 continue
             grace = 0 if seat in c.seats else WITNESS_GRACE_MS
-            if now >= c.due + grace:
+            if now >= self.runs_out(c) + grace:
                 self.post_message(self.Lapse(c.act))  # each second until the table has it
+
+    def runs_out(self, c: Claim) -> int:
+        """When claim ``c``'s time runs out on this computer's clock (ms since the epoch): at its
+        ``due``, and never before :data:`CLAIM_WAIT_MS` after this screen first showed it."""
+        return max(c.due, self._seen.get(c.act, self.wall_ms()) + CLAIM_WAIT_MS)
 
     def _stop(self) -> None:
         if self._timer is not None:
