@@ -111,3 +111,10 @@ def high_card(vampire: Vampire) -> Iterator[GameSpec]:
     vampire.env["PYTHONPATH"] = os.pathsep.join((str(plugins), vampire.env["PYTHONPATH"]))
     yield HIGH_CARD
     unregister_game(HIGH_CARD.name)
+
+
+@pytest.fixture
+def at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command run in this process (its screen replaced by the test) takes its standard input
+    and output for a terminal, as a person's are (tui.terminal)."""
+    monkeypatch.setattr("tui.terminal.not_a_terminal", lambda *streams: None)

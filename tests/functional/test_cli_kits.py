@@ -82,7 +82,9 @@ def test_a_join_deck_no_game_reads_is_a_sentence_before_connecting(tmp_path: Pat
 
 
 @pytest.mark.parametrize("deck", [str(DECK), "atraco"], ids=["a file", "a bundled deck's name"])
-def test_vampire_host_brings_its_deck_to_seat_0(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, deck: str) -> None:
+def test_vampire_host_brings_its_deck_to_seat_0(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, deck: str, at_a_terminal: None
+) -> None:
     """`vampire host --game vtes --deck FILE|NAME`: the host's own seat sits at seat 0 with that
     deck (the screen is replaced by a stand-in that connects the host's session)."""
     import tui.cli.host as host_module

@@ -24,7 +24,7 @@ def test_play_seats_that_do_not_fit_are_refused_in_a_sentence(
     assert code != 0 and words in err and "Traceback" not in err
 
 
-def test_play_seats_seats_you_and_the_rest_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_play_seats_seats_you_and_the_rest_bots(monkeypatch: pytest.MonkeyPatch, at_a_terminal: None) -> None:
     from tui.app import VampireApp
 
     seen = {}

@@ -26,7 +26,7 @@ GROUPS = "the crypt holds vampires of groups 2 (6 cards) and 6 (6 cards)"
 
 @pytest.mark.parametrize("ruleset", ["tournament", "standard"])
 async def test_a_joiners_crypt_of_groups_2_and_6_is_refused_at_a_tournament_table_naming_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, at_a_terminal: None
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     deck = tmp_path / "mixed.txt"

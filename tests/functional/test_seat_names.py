@@ -109,7 +109,7 @@ async def test_the_hosts_own_seat_sits_first_then_its_bots_in_order() -> None:
         await stop_all(host, bots)
 
 
-def test_vampire_host_with_bots_seats_its_host_first(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_vampire_host_with_bots_seats_its_host_first(monkeypatch: pytest.MonkeyPatch, at_a_terminal: None) -> None:
     """`vampire host --bots 2` with a screen: the host's own seat is seat 0 (the screen is replaced
     by a stand-in that connects the host's session and waits for the table to fill)."""
     import tui.cli.host as cli  # the module whose run_host calls the screen

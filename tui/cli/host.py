@@ -13,6 +13,8 @@ from engine.errors import VampireError
 from engine.games import find_game
 from tui.cli.narrate import _printer
 from tui.cli.seats import _front_end, _may_sit, _timeouts
+from tui.files import vampire_command
+from tui.terminal import need_terminal
 
 if TYPE_CHECKING:
     from net.client import Client
@@ -69,6 +71,7 @@ async def run_host(args: argparse.Namespace) -> int:
     brought = None
     bots: list[tuple[str, Path | None]] = []
     if args.resume:
+        _need_screen(args)
         save = Path(args.resume)
         if args.save and Path(args.save) != save:
             raise VampireError("--resume continues the log it reads; --save cannot name another file.")
@@ -107,6 +110,7 @@ async def run_host(args: argparse.Namespace) -> int:
         levels = parse_bots(args.bots, spec) if args.bots else []
         if args.deck:  # read before the table opens: a refused deck leaves no log file
             brought = _host_deck(args.deck, args.game, parse_rules(args.rule), say)
+        _need_screen(args)
         order = order_table(
             args.game,
             people=0 if args.headless else 1,
@@ -205,6 +209,13 @@ async def run_host(args: argparse.Namespace) -> int:
     if args.headless and host.table.fault is None and not host.table.ended:
         return 1
     return status  # with a screen: 0 when the table ended or its host chose to quit
+
+
+def _need_screen(args: argparse.Namespace) -> None:
+    """Raise VampireError when a host with a screen (not ``--headless``) has no terminal to show
+    it on: said before the table opens, so no log is written and no port taken for nobody."""
+    if not args.headless:
+        need_terminal(f"{vampire_command()} host", "add --headless to run the table with no seat and no screen")
 
 
 def _internet(args: argparse.Namespace) -> Any:

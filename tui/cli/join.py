@@ -14,6 +14,8 @@ from engine.errors import VampireError
 from engine.games import find_game, game_names
 from tui.cli.narrate import _narrate, _printer
 from tui.cli.seats import DeckFile, _front_end, _may_sit_bringing, _timeouts
+from tui.files import vampire_command
+from tui.terminal import need_terminal
 
 if TYPE_CHECKING:
     import random
@@ -157,6 +159,11 @@ async def run_join(args: argparse.Namespace) -> int:
         facts = profile_facts(profile, given)  # a spectator's are remembered, and unused
     # A file no game reads is a sentence before connecting; the table's game takes what its kit read.
     deck = DeckFile(args.deck, say) if args.deck else None
+    if not (args.bot or (args.spectate and args.text)):  # before any connection: no seat taken for nobody
+        need_terminal(
+            f"{vampire_command()} join",
+            "add --bot LEVEL to seat a bot" + (" or --spectate --text to watch as text" if not args.deck else ""),
+        )
     crash = os.environ.get(CRASH_ENV) or None
     trace = None
     if args.trace:

@@ -205,6 +205,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not args.text:
         read_log(args.file)  # a missing or broken file is a sentence here, before any screen
         from tui.app import Start, VampireApp
+        from tui.terminal import need_terminal
+
+        need_terminal(f"{vampire_command()} replay", "add --text to print it")
 
         app = VampireApp(Start("replay", Path(args.file)))
         app.run()

@@ -10,12 +10,17 @@ from engine.errors import VampireError
 from engine.games import find_game
 from tui.cli.seats import _may_sit
 from tui.files import vampire_command
+from tui.terminal import need_terminal
+
+_PLAY_INSTEAD = "watch bots play with no screen with {command} simulate --game {game} --verbose"
+"""What ``vampire play`` says runs without a terminal."""
 
 
 def cmd_home(args: argparse.Namespace) -> int:
     from engine.paths import seat_name
     from tui.app import VampireApp
 
+    need_terminal(f"{vampire_command()}", f"name a command ({vampire_command()} --help lists them)")
     app = VampireApp(name=seat_name(getattr(args, "name", None)))
     app.run()
     _farewell(app)
@@ -64,6 +69,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     name = seat_name(args.name)
     given = {key: getattr(args, key, None) for key in known_facts()}
     profile_facts(name, given, args.game)  # checked and remembered: the table's session reads them from the profile
+    need_terminal(f"{vampire_command()} play", _PLAY_INSTEAD.format(command=vampire_command(), game=spec.name))
     app = VampireApp(Start("play", LocalTableSpec(name, levels, rules, args.game, brought)), name=name)
     app.run()
     _farewell(app)
@@ -83,6 +89,7 @@ def _resume_play(args: argparse.Namespace) -> int:
     if given:
         raise VampireError(f"--resume brings the game back as it was: it takes no {' or '.join(given)}.")
     spec = resume_spec(Path(args.resume))
+    need_terminal(f"{vampire_command()} play", _PLAY_INSTEAD.format(command=vampire_command(), game=spec.game))
     app = VampireApp(Start("play", spec), name=spec.name)
     app.run()
     _farewell(app)
