@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Protocol
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes.acts import esc
 from engine.games.vtes.card_record import record
-from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.cards import CardInfo, card_base, card_id
 from engine.games.vtes.state import Contests, Placed
 from engine.games.vtes.vocab import DeckPart, Phase, Target, Zone
 
@@ -181,6 +181,12 @@ def has_title(contests: Contests, pos: Pos) -> bool:
     """The vampire at ``pos`` has the benefit of its printed title: its title is neither contested
     nor yielded (rulebook, "Contested Titles")."""
     return pos not in contests.titles and pos not in contests.yielded
+
+
+def as_titled(info: CardInfo, contests: Contests, pos: Pos) -> CardInfo:
+    """The vampire ``info`` at ``pos`` as the requirements read it: with no title while its title
+    is contested or yielded ("treated as if they have no title", rulebook "Contested Titles")."""
+    return info if has_title(contests, pos) or not info.title else replace(info, title="")
 
 
 def dues(cards: Iterable[_Card], contests: Contests, seat: int) -> tuple[Pos, ...]:

@@ -24,7 +24,7 @@ from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, window_choices
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
-from engine.games.vtes.contests import own_copy
+from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import best_strike, reaction_fits
 from engine.games.vtes.state import Action, Combat, Referendum
@@ -267,6 +267,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
         if due:
             continue
         who = card_base().info(c.card) if c.card else None
+        who = as_titled(who, view.contests, c.pos) if who is not None else None
         for card in hand:
             kind = _card_kind(card)
             rec = record(card.card) if card.card else None

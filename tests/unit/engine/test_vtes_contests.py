@@ -34,10 +34,10 @@ def _crypt(*names: str) -> Deck:
     return Deck("contests", tuple(sorted(ids)), ())
 
 
-def table(*crypts: tuple[str, ...], seed: int = 1) -> SimTable:
+def table(*crypts: tuple[str, ...], seed: int = 1, library: tuple[tuple[str, int], ...] = FIGHT_LIBRARY) -> SimTable:
     """Four seats; seat i's crypt is twelve cards of ``crypts[i]`` (the last for the others); the
-    libraries are the seven fight cards; the first player is in its unlock phase."""
-    decks = [deck_of(_crypt(*crypts[min(i, len(crypts) - 1)]), *FIGHT_LIBRARY) for i in range(4)]
+    libraries are the seven fight cards (or ``library``); the first player is in its unlock phase."""
+    decks = [deck_of(_crypt(*crypts[min(i, len(crypts) - 1)]), *library) for i in range(4)]
     return vtes_table(decks, {"library_size": False}, seed)
 
 
@@ -219,12 +219,17 @@ def test_an_ousted_rivals_copy_ends_the_contest_at_the_next_unlock(contest):
 # --- contested titles ----------------------------------------------------------------------------
 
 
+TRADITION = "Fifth Tradition: Hospitality"
+"""An action card requiring a prince or a justicar."""
+
+
 @pytest.fixture
 def titles() -> tuple[SimTable, int, int, list[int], list[int]]:
     """Ana brings Lodin (prince of Chicago), Ben Kevin Jackson (baron of Chicago): a title contest.
-    Every crypt is six of each; the first seed that deals them so."""
+    Every crypt is six of each; the first seed that deals them so. The libraries hold
+    :data:`TRADITION`."""
     for seed in range(1, 40):
-        t = table((LODIN, KEVIN), seed=seed)
+        t = table((LODIN, KEVIN), seed=seed, library=((TRADITION, 1), *FIGHT_LIBRARY[1:]))
         ana, ben = t.state.seating[:2]
         if waiting(t, ana, LODIN) and waiting(t, ben, KEVIN):
             break
@@ -277,9 +282,18 @@ def test_a_title_contesting_vampire_in_torpor_yields(titles):
     assert tuple(baron) in t.state.contests.yielded and "Vampires in torpor must yield" in texts(t)
 
 
-def test_a_contested_title_gives_no_votes(titles):
+def test_a_contested_title_meets_no_title_requirement(titles):
+    """Treated as if it had no title: a card requiring a prince is neither offered to Lodin nor
+    taken from him while his title is contested."""
     t, ana, _ben, prince, _baron = titles
     assert not contests.has_title(t.state.contests, tuple(prince))
+    act(t, ana, "contest", card=prince)
+    while t.state.phase != Phase.MINION:
+        act(t, ana, "phase")
+    tradition = next(c for c in t.view(ana).hand if c.name == TRADITION)
+    assert not [a for a in legal_acts(t.view(ana)) if a.get("card") == tradition.as_list()]
+    words = "requires a prince or justicar, and Lodin (Olaf Holte) (G5) is untitled"
+    refused(t, ana, {"do": "action", "kind": "other", "minion": prince, "card": tradition.as_list()}, words)
 
 
 def test_title_keys_follow_the_rulebooks_unique_titles():
