@@ -18,7 +18,7 @@ from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.state import CardState
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, deck_of
+from tests.support.vtes_sim import act, deck_of, face_up_by_hand
 
 FIGHT_LIBRARY = (
     ("Kine Resources Contested", 2),
@@ -62,6 +62,12 @@ def _name(t: SimTable, seat: int, pos: tuple[int, ...]) -> str:
     return info.name
 
 
+def _vampire(t: SimTable, seat: int, pos: tuple[int, ...]) -> str:
+    info = card_base().info(t.known[seat][pos])
+    assert info is not None
+    return info.character
+
+
 def _uncontrolled(t: SimTable, seat: int) -> list[CardState]:
     return [c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled"]
 
@@ -74,19 +80,27 @@ def fight_table(
 ) -> Fight:
     """Four seats with bundled crypts (or ``crypt``'s for every seat) and ``library`` (seven cards:
     a whole opening hand; table rule ``library_size=off``); each Methuselah in seating order moves its first
-    uncontrolled vampire to the ready region with ``blood[i]`` blood; Ana is in her minion phase
-    and Dee holds the Edge."""
+    uncontrolled vampire to the ready region with ``blood[i]`` blood (the first that is not a vampire
+    already moved; where every one is, the copies would be contested, face down, rulebook "Contested
+    Cards", and the table turns them face up again by hand: a position no act reaches, for tests
+    that need one vampire's Disciplines at every seat); Ana is in her minion phase and Dee holds the
+    Edge."""
     decks = bundled_decks()
     bases = [crypt or decks[s % len(decks)] for s in range(4)]
     t = vtes_table([deck_of(base, *library) for base in bases], {"library_size": False}, seed)
     seats = t.state.seating
     vampires = []
+    moved: set[str] = set()
     for i, seat in enumerate(seats):
-        v = _uncontrolled(t, seat)[0]
+        waiting = _uncontrolled(t, seat)
+        v = next((c for c in waiting if _vampire(t, seat, c.pos) not in moved), waiting[0])
+        moved.add(_vampire(t, seat, v.pos))
         vampires.append(list(v.pos))
         act(t, seat, "move", cards=[list(v.pos)], to="ready")
+    face_up_by_hand(t, [tuple(v) for v in vampires])
+    for i, seat in enumerate(seats):
         if blood[i]:
-            act(t, seat, "blood", card=list(v.pos), delta=blood[i], cause="effect")
+            act(t, seat, "blood", card=vampires[i], delta=blood[i], cause="effect")
     while t.state.phase != "minion":
         act(t, seats[0], "phase")
     t.state = dataclasses.replace(t.state, edge=seats[3])

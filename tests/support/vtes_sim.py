@@ -5,13 +5,14 @@ tests repeat (an act and its table operations, passing an action through its win
 from __future__ import annotations
 
 import copy
+import dataclasses
 
-from engine.games.base import Note
+from engine.games.base import Note, Pos
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
 from engine.games.vtes.simulate import vtes_table
-from engine.games.vtes.vocab import ClaimStatus, Status
+from engine.games.vtes.vocab import ClaimStatus, Status, Zone
 from engine.sim import SimTable
 
 
@@ -119,22 +120,39 @@ def settle(t: SimTable, limit: int = 400) -> int:
     raise AssertionError(f"an action or a combat is still under way after {limit} acts")
 
 
+def face_up_by_hand(t: SimTable, positions: list[Pos]) -> None:
+    """Turn the contested cards at ``positions`` face up in the ready region by hand: copies of one
+    vampire at several seats, which the rules keep face down (rulebook, "Contested Cards"), for
+    tests of other rules that need them in play."""
+    cards = tuple(
+        dataclasses.replace(c, zone=Zone.READY) if c.pos in positions and c.zone == Zone.CONTESTED else c
+        for c in t.state.cards
+    )
+    t.state = dataclasses.replace(t.state, cards=cards)
+
+
 def one_vampire_table(
     vampire: str, library: tuple[tuple[str, int], ...], seed: int, blood: tuple[int, ...] = (4, 2, 2, 2)
 ) -> SimTable:
     """Four seats whose crypts are twelve ``vampire`` and whose libraries are ``library`` (table rule
     ``library_size=off``: at most seven cards, the whole opening hand); each Methuselah in seating
     order moves one vampire to its ready region with ``blood[i]`` blood, and the first player is in
-    its minion phase."""
+    its minion phase. Four copies of one vampire in play would be contested, face down (rulebook,
+    "Contested Cards"): the table turns them face up again by hand, a position no act reaches, for
+    tests that need the same Disciplines at every seat."""
     found = card_base().lookup(vampire)
     if found is None:
         raise KeyError(vampire)
     crypt = Deck(vampire, ((found.id, 12),), ())
     t = vtes_table([deck_of(crypt, *library) for _ in range(4)], {"library_size": False}, seed)
-    for i, seat in enumerate(t.state.seating):
+    moved = []
+    for seat in t.state.seating:
         v = next(c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled")
         act(t, seat, "move", cards=[list(v.pos)], to="ready")
-        act(t, seat, "blood", card=list(v.pos), delta=blood[i], cause="effect")
+        moved.append(v.pos)
+    face_up_by_hand(t, moved)
+    for i, seat in enumerate(t.state.seating):
+        act(t, seat, "blood", card=list(moved[i]), delta=blood[i], cause="effect")
     while t.state.phase != "minion":
         act(t, t.state.acting, "phase")
     return t

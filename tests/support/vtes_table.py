@@ -5,12 +5,13 @@ snapshots and its command line's tests."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.games import all_rules, find_game
 from engine.games.base import parse_options
+from engine.games.vtes.decks import Deck
 from engine.games.vtes.vocab import Phase, Step, Zone
 from engine.local import LocalGame
 from engine.protocol.secrets import SecretsFile
@@ -20,9 +21,11 @@ from tests.support.local_session import NAMES, LocalGameSession, SeededBytes, fi
 from tests.support.positions import once_per_run
 
 
-def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None) -> LocalGame:
+def build_vtes(
+    seed: int, seats: int = 4, options: dict[str, Any] | None = None, decks: Sequence[Deck] | None = None
+) -> LocalGame:
     """A reproducible VTES table in one process: the person in seat 0, heuristic bots in the
-    others, every seat bringing a deck the game ships (chosen by ``seed``)."""
+    others, every seat bringing a deck the game ships (chosen by ``seed``), or ``decks[i]``."""
     games = all_rules()
     spec = find_game("vtes")
     rng = random.Random(seed)
@@ -35,6 +38,7 @@ def build_vtes(seed: int, seats: int = 4, options: dict[str, Any] | None = None)
         key = seeded_key(rng)
         srng = random.Random(rng.random())
         deck = kit.for_bot(random.Random(rng.random()))
+        deck = decks[i] if decks is not None else deck
         local_seats.append(
             Seat(
                 key,

@@ -90,6 +90,10 @@ raises :class:`~engine.games.base.MalformedAct`, one the rules refuse now
 - ``withdraw``: your unlock phase, library exhausted, turn begun with less than a full hand:
   announce withdrawal; it succeeds at your next unlock phase unless you lost or spent pool, a
   vampire you control lost or spent blood, or one of your minions entered combat meanwhile.
+- ``contest`` / ``yield``: your unlock phase: pay the cost of a contest of yours (``card``: the
+  contested card, 1 pool; or the vampire contesting a title, 1 blood from it), or yield it (the
+  card and what is on it are burned; the title is lost for the game). The unlock phase does not
+  end while one is unsettled (:mod:`engine.games.vtes.contests`, rulebook "Contested Cards").
 - ``time``: tournament: call time; two different Methuselahs in the game end it.
 
 The words of the table (steps, phases, zones, statuses, act names) are the StrEnums of

@@ -194,6 +194,15 @@ class InfluenceAct(ActRecord):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ContestAct(ActRecord):
+    """``contest`` (pay this unlock phase's cost of a contest: 1 pool for a contested card, 1 blood
+    for a contested title) or ``yield`` it (the card is burned, the title lost), for the contested
+    card or title-contesting vampire ``card`` (rulebook, "Contested Cards", "Contested Titles")."""
+
+    card: Pos
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TransferAct(ActRecord):
     """``transfer`` of ``kind``: ``n`` pool to, or blood from, the vampire ``card`` (None: 1), or
     the top crypt card to the uncontrolled region (no card, no n)."""
@@ -368,6 +377,7 @@ type VtesAct = (
     | PoolAct
     | CombatAct
     | InfluenceAct
+    | ContestAct
     | TransferAct
     | HandSizeAct
     | ShuffleAct
@@ -424,6 +434,8 @@ RECORDS: dict[Do, type[ActRecord]] = {
     Do.DONE: BareAct,
     Do.WITHDRAW: BareAct,
     Do.TIME: BareAct,
+    Do.CONTEST: ContestAct,
+    Do.YIELD: ContestAct,
 }
 """The record of each act."""
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat, politics, windows
+from engine.games.vtes import combat, contests, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
@@ -104,6 +104,7 @@ def announce(w: Work, a: ActionAct) -> None:
         raise IllegalMove(f"actions are announced in your minion phase, and this is your {w.phase} phase")
     c = w.card(a.minion)
     name = w.name(a.minion)
+    contests.check_in_play(w, a.minion)
     if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not is_minion(w, a.minion):
         raise IllegalMove(f"{name} is not a minion you control")
     vampire = c.crypt
@@ -121,6 +122,8 @@ def announce(w: Work, a: ActionAct) -> None:
     if a.minion in w.recruited:
         w.refuse(Lift.NEW_ALLY, f"{name} was recruited this turn and cannot act until your next turn")
     card_id = _check_card(w, a)
+    if a.card is not None and a.kind in (ActionKind.RECRUIT, ActionKind.EQUIP, ActionKind.EMPLOY):
+        contests.check_own_copy(w, a.card, w.author)  # a unique ally, retainer or equipment
     _check_once(w, a, name, card_id)
     _check_hunts(w, a)
     targets, target_card = _targets(w, a, name)
@@ -446,6 +449,7 @@ def block(w: Work, b: BlockAct) -> None:
     holds_impulse(w, a, "block")
     c = w.card(b.minion)
     name = w.name(b.minion)
+    contests.check_in_play(w, b.minion)
     if c.controller != w.author or c.zone not in (Zone.READY, Zone.TORPOR) or not is_minion(w, b.minion):
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:

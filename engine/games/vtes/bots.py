@@ -21,14 +21,17 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.contests import own_copy, rivals_of
 from engine.games.vtes.offers import hunts_due
 from engine.games.vtes.readings import StrikeReading, Terms, best_strike, bot_terms, strike_act, terms_acts
-from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window
+from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
     from engine.games.vtes.decks import Deck
     from engine.games.vtes.view import CardView, VtesView
 
+CONTEST_MARGIN = 8
+"""The pool a bot keeps after paying 1 pool for a contested card; below it, it yields the card."""
 _BASIC = frozenset({ActionKind.BLEED, ActionKind.HUNT})
 """The actions this bot takes with its minions (its political actions are chosen apart)."""
 
@@ -121,6 +124,8 @@ class VtesBot:
             by_do.setdefault(act["do"], []).append(act)
         phase = view.phase
         match phase:
+            case Phase.UNLOCK if Do.YIELD in by_do:
+                return self._contest(view, seat, by_do)
             case Phase.UNLOCK:
                 for do in (Do.EDGE, Do.WITHDRAW):
                     if do in by_do:
@@ -136,6 +141,21 @@ class VtesBot:
             case _:
                 pass
         return by_do[Do.PHASE][0]
+
+    def _contest(self, view: VtesView, seat: int, by_do: dict[str, list[Act]]) -> Act:
+        """The first contest due (rulebook, "Contested Cards", "Contested Titles"): keep a contested
+        card while paying leaves at least :data:`CONTEST_MARGIN` pool, a contested title while the
+        vampire keeps at least 1 blood; else yield it."""
+        yielding = by_do[Do.YIELD][0]
+        pay = next((a for a in by_do.get(Do.CONTEST, []) if a["card"] == yielding["card"]), None)
+        card = next((c for c in view.cards if c.as_list() == yielding["card"]), None)
+        if pay is None or card is None:
+            return yielding
+        if card.zone == Zone.CONTESTED:
+            keep = view.players[seat].pool - 1 >= CONTEST_MARGIN
+        else:
+            keep = card.counters >= 2
+        return pay if keep else yielding
 
     def _action(self, view: VtesView, acts: list[Act]) -> Act:
         """The next minion's action: a hunt for a vampire with at most 1 blood, else a bleed."""
@@ -300,7 +320,8 @@ class VtesBot:
         if me.pool <= self.reserve:
             return None
         controlled = [c for c in view.controlled(seat) if c.crypt]
-        waiting = [c for c in view.uncontrolled(seat) if c.capacity]
+        # never a vampire it controls already (it could not influence it out), a contest last
+        waiting = [c for c in view.uncontrolled(seat) if c.capacity and not own_copy(view.cards, c, seat)]
         if len(controlled) >= self.max_vampires:
             return None
         pool_moves = {
@@ -309,7 +330,7 @@ class VtesBot:
         candidates = [c for c in waiting if c.pos in pool_moves]
         if candidates:
             # the vampire closest to capacity, if it can be reached with the pool above the reserve
-            best = min(candidates, key=lambda c: (c.capacity - c.counters, c.pos))
+            best = min(candidates, key=lambda c: (bool(rivals_of(view.cards, c)), c.capacity - c.counters, c.pos))
             if best.capacity - best.counters <= me.pool - self.reserve:
                 return pool_moves[best.pos]
             affordable = [c for c in candidates if c.capacity - c.counters <= me.pool - self.reserve]

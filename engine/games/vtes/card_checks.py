@@ -10,6 +10,7 @@ from engine.games.base import Pos
 from engine.games.vtes.acts import esc
 from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo
+from engine.games.vtes.contests import as_titled
 from engine.games.vtes.vocab import Lift
 from engine.games.vtes.work import Work
 
@@ -23,6 +24,7 @@ def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
     who = w.info(minion) if minion is not None else None
     if rec is None or who is None or minion is None:
         return
+    who = as_titled(who, w.contests, minion)
     missing = missing_requirement(rec, who, w.name(minion))
     if missing is not None:
         w.refuse(Lift.REQUIREMENT, missing)

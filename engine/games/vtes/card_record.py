@@ -316,6 +316,11 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
     return [*inherited, Reading(rest, SentenceKind.BY_HAND)]
 
 
+_UNIQUE = re.compile(r"(?:master(?: \(trifle\))?: )?unique\b")
+"""A sentence that makes its card unique: "Unique location.", "Master: unique location." (rulebook,
+"Unique")."""
+
+
 def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     """The card's requirements, from krcg's data and its condition sentences."""
     titles: tuple[str, ...] = ()
@@ -329,7 +334,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
             continue
         for r in clause.readings:
             s = r.sentence
-            if s.startswith("unique"):
+            if _UNIQUE.match(s):
                 unique = True
             if "only usable by a locked" in s or s.startswith("usable by a locked"):
                 locked = True

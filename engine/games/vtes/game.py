@@ -34,6 +34,7 @@ from engine.games.vtes.act_records import (
     BurnAct,
     CombatAct,
     CombatCardAct,
+    ContestAct,
     CounterAct,
     DeckAct,
     DiableriseAct,
@@ -437,6 +438,9 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
             text = f"{_names(state, record.minions, revealed)} enter combat"
         case InfluenceAct():
             text = f"{me} influences out {n(record.card)}"
+        case ContestAct():
+            verb = "pays to keep contesting" if do == Do.CONTEST else "yields"
+            text = f"{me} {verb} {n(record.card)}"
         case TransferAct():
             k = 1 if record.n is None else record.n
             if record.kind == TransferKind.POOL:

@@ -24,6 +24,7 @@ from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, window_choices
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import best_strike, reaction_fits
 from engine.games.vtes.state import Action, Combat, Referendum
@@ -180,13 +181,16 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
     me = view.players[seat]
     acts: list[Act] = []
     due = hunts_due(view, seat)
-    if not (view.phase == Phase.MINION and due):
+    contests = view.contests_due(seat)
+    if not (view.phase == Phase.MINION and due) and not contests:
         acts.append({"do": Do.PHASE})
-    if not (view.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION) and due):
-        # Ending the turn before the minion phase ends would skip a hunt that is due (2.2).
+    if not (view.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION) and due) and not contests:
+        # Ending the turn before the minion phase ends would skip a hunt that is due (2.2), and
+        # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
     match view.phase:
         case Phase.UNLOCK:
+            acts += contest_acts(view, seat)
             if view.edge == seat and not view.edge_used:
                 acts.append({"do": Do.EDGE})
             if not me.withdrawing and me.library_count == 0 and me.hand_at_start < me.hand_size:
@@ -199,7 +203,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                     acts.append({"do": Do.TRANSFER, "kind": TransferKind.POOL, "card": c.as_list(), "n": 1})
                 if view.transfers >= 2 and c.counters >= 1:
                     acts.append({"do": Do.TRANSFER, "kind": TransferKind.BLOOD, "card": c.as_list(), "n": 1})
-                if c.capacity and c.counters >= c.capacity:
+                if c.capacity and c.counters >= c.capacity and not own_copy(view.cards, c, seat):
                     acts.append({"do": Do.INFLUENCE, "card": c.as_list()})
             if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
                 acts.append({"do": Do.TRANSFER, "kind": TransferKind.CRYPT})
@@ -216,6 +220,22 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 continue  # one master phase action (rules.py)
             acts.append({"do": Do.PLAY, "card": c.as_list()})
     return [Offer(act) for act in acts]
+
+
+def contest_acts(view: VtesView, seat: int) -> list[Act]:
+    """``seat``'s answers to its contests in its unlock phase (rulebook, "Contested Cards",
+    "Contested Titles"): for each contest due, pay its cost (``contest``: 1 pool for a card, 1
+    blood from the vampire for a title; only when it can) and ``yield``."""
+    acts: list[Act] = []
+    pool = view.players[seat].pool
+    for pos in view.contests_due(seat):
+        card = view.card(pos)
+        assert card is not None  # a due contest is a card the view shows
+        can_pay = pool >= 1 if card.zone == Zone.CONTESTED else card.counters >= 1
+        if can_pay:
+            acts.append({"do": Do.CONTEST, "card": card.as_list()})
+        acts.append({"do": Do.YIELD, "card": card.as_list()})
+    return acts
 
 
 def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
@@ -247,6 +267,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
         if due:
             continue
         who = card_base().info(c.card) if c.card else None
+        who = as_titled(who, view.contests, c.pos) if who is not None else None
         for card in hand:
             kind = _card_kind(card)
             rec = record(card.card) if card.card else None
@@ -254,6 +275,8 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 continue
             if rec is not None and who is not None and missing_requirement(rec, who, c.name):
                 continue  # the engine would refuse it (card_checks)
+            if kind in (ActionKind.RECRUIT, ActionKind.EQUIP, ActionKind.EMPLOY) and own_copy(view.cards, card, seat):
+                continue  # a unique card of which it controls a copy (contests.check_own_copy)
             for choice in action_choices(card, c):
                 act: Act = {"do": Do.ACTION, "kind": kind, "minion": minion, "card": card.as_list()}
                 fields = choice.act_fields()
@@ -428,7 +451,7 @@ def vote_sources(view: VtesView, seat: int) -> list[Act]:
     if r.card and r.caller == seat and not card_vote:
         acts.append({"do": Do.VOTE, "source": VoteSource.CALLING})
     for c in view.controlled(seat):
-        if c.crypt and c.pos not in cast and c.card and not view.contested(c.pos):
+        if c.crypt and c.pos not in cast and c.card and not view.title_contested(c.pos):
             title = _printed_title(c)
             votes = title_votes(title)
             if votes:
@@ -453,6 +476,7 @@ def _printed_title(c: CardView) -> str:
 __all__ = [
     "Offer",
     "answers",
+    "contest_acts",
     "hunts_due",
     "is_action_card",
     "legal_acts",

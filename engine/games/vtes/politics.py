@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, MalformedAct, Pos, seat_ref
-from engine.games.vtes import windows
+from engine.games.vtes import contests, windows
 from engine.games.vtes.act_records import TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.claims import own_source
@@ -269,14 +269,19 @@ def vote(w: Work, act: VoteAct) -> None:
 
 
 def _check_ready_vampire(w: Work, pos: Pos) -> None:
-    """A title's votes or a priscus's ballot: a ready vampire of the author's, not contested (7.3)."""
+    """A title's votes or a priscus's ballot: a ready vampire of the author's whose title is neither
+    contested nor yielded (7.3; rulebook, "Contested Titles")."""
     vampire = w.card(pos)
+    if vampire.zone == Zone.CONTESTED:
+        raise IllegalMove(contests.OUT_OF_PLAY.format(name=w.name(pos)))
     if vampire.controller != w.author or not vampire.crypt or not vampire.zone.in_play:
         raise IllegalMove(f"{w.name(pos)} is not a vampire you control")
     if vampire.zone != Zone.READY:
         raise IllegalMove(f"{w.name(pos)} is in torpor: it abstains (7.3)")
-    if w.rivals(pos):
-        raise IllegalMove(f"{w.name(pos)} is contested: a contested title gives no votes (7.3)")
+    if pos in w.contests.yielded:
+        raise IllegalMove(f"{w.name(pos)} yielded its title: it gives no votes. {contests.TITLE_YIELDED}")
+    if not contests.has_title(w.contests, pos):
+        raise IllegalMove(f"{w.name(pos)}'s title is contested: it gives no votes. {contests.TITLE}")
 
 
 def done(w: Work) -> None:

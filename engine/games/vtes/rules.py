@@ -35,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, claims, combat, plays, politics, windows
+from engine.games.vtes import actions, claims, combat, contests, plays, politics, windows
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -45,6 +45,7 @@ from engine.games.vtes.act_records import (
     BurnAct,
     CombatAct,
     CombatCardAct,
+    ContestAct,
     CounterAct,
     DeckAct,
     DiableriseAct,
@@ -142,6 +143,7 @@ def _own_hand(w: Work, pos: Pos) -> CardState:
 
 def _in_play(w: Work, pos: Pos) -> CardState:
     c = w.card(pos)
+    contests.check_in_play(w, pos)
     if not c.zone.in_play:
         raise IllegalMove(f"{w.name(pos)} is not in play")
     return c
@@ -172,6 +174,7 @@ def _act_deck(w: Work, act: DeckAct) -> None:
 def _act_phase(w: Work, act: BareAct) -> None:
     _must_act(w, "move to the next phase")
     actions.check_windows_closed(w)
+    contests.check_settled(w)
     if w.phase == Phase.MINION:
         actions.check_leave_minion_phase(w)
     _next_phase(w)
@@ -198,6 +201,7 @@ def _next_phase(w: Work) -> None:
 def _act_end_turn(w: Work, act: BareAct) -> None:
     _must_act(w, "end the turn")
     actions.check_windows_closed(w)
+    contests.check_settled(w)
     if w.phase in (Phase.UNLOCK, Phase.MASTER, Phase.MINION):
         actions.check_leave_minion_phase(w)
     turn = w.turn
@@ -328,6 +332,8 @@ def _act_play(w: Work, act: PlayAct) -> None:
         raise IllegalMove(f"you have only {w.p(w.author).pool} pool, the card costs {pool}")
     info = card_base().info(w.revealed.get(pos, w.cards[pos].card))
     plays.check_play(w, pos, act)
+    if to.zone.in_play:
+        contests.check_own_copy(w, pos, w.author if controller is None else controller)
     w.move(pos, to, controller, on)
     if pool:
         w.pool_delta(w.author, -pool, "cost")
@@ -459,6 +465,7 @@ def _act_influence(w: Work, act: InfluenceAct) -> None:
             f"{esc(info.name)} has {c.counters} blood and capacity {info.capacity}: "
             "it moves to the ready region only once its blood reaches its capacity"
         )
+    contests.check_own_copy(w, pos, w.author)
     w.move(pos, Target.READY, w.author)
     if c.counters > info.capacity:  # a vampire in play holds at most its capacity: the excess drains
         w.setc(pos, counters=info.capacity)
@@ -466,15 +473,6 @@ def _act_influence(w: Work, act: InfluenceAct) -> None:
             f"{esc(info.name)} enters play with its capacity of {info.capacity} blood: "
             f"the excess {c.counters - info.capacity} goes to the blood bank",
             w.author,
-        )
-    rivals = w.rivals(pos)
-    if rivals:
-        who = " and ".join(seat_ref(s) for s in rivals)
-        w.note(
-            f"{esc(info.name)} is contested: {who} controls the same vampire; settle the contest by hand "
-            "(yield it, or keep paying for it); meanwhile its title gives no votes",
-            w.author,
-            *rivals,
         )
 
 
@@ -642,6 +640,10 @@ def _handle(w: Work, act: VtesAct, at: int = 0) -> None:
             _act_combat(w, act)
         case InfluenceAct():
             _act_influence(w, act)
+        case ContestAct() if act.do == Do.CONTEST:
+            contests.pay(w, act)
+        case ContestAct():
+            contests.give_up(w, act)
         case TransferAct():
             _act_transfer(w, act)
         case HandSizeAct():

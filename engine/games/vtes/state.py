@@ -433,6 +433,26 @@ class Claim:
     how: str = ""
 
 
+@dataclass(frozen=True)
+class Contests:
+    """What the table remembers of the contests under way beyond the cards' zones (rulebook,
+    "Contested Cards", "Contested Titles"; :mod:`engine.games.vtes.contests` is the one place that
+    changes it). A contested card is in zone ``contested``; here: ``titles``, vampires in play
+    whose unique title is contested (treated as having no title); ``yielded``, vampires that
+    yielded their title (no title for the rest of the game); ``paid``, contested cards and
+    title-contesting vampires whose cost is paid in the current unlock phase; ``torpor``,
+    contested vampires turned face down from torpor (they turn face up there)."""
+
+    titles: tuple[Pos, ...] = ()
+    yielded: tuple[Pos, ...] = ()
+    paid: tuple[Pos, ...] = ()
+    torpor: tuple[Pos, ...] = ()
+
+
+NO_CONTESTS = Contests()
+"""No contest under way."""
+
+
 type OpenWindow = Action | Combat | Referendum
 """A window of play that is open: a minion action, a combat, a referendum (vtes-actions.md)."""
 
@@ -489,7 +509,8 @@ class VtesState(UnderWay):
         until the next); ``claims``: changes recorded by hand to other Methuselahs' things
         (:class:`Claim`); ``clock``: the table's time, the latest signed time of an act folded
         (ms; never goes back); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
-        ``combats``, ``referendums``: how many the game has had.
+        ``combats``, ``referendums``: how many the game has had; ``contests``: the contests under
+        way (:class:`Contests`).
     """
 
     seats: int
@@ -524,6 +545,7 @@ class VtesState(UnderWay):
     blocks: int = 0
     combats: int = 0
     referendums: int = 0
+    contests: Contests = NO_CONTESTS
 
     def option(self, name: str) -> OptionValue:
         """The value of table option ``name``. Raises KeyError for a name the game has not."""
@@ -593,13 +615,18 @@ def neighbour(seating: tuple[int, ...], players: Sequence[Methuselah], seat: int
     return -1
 
 
-class _Minion(Protocol):
+class Placed(Protocol):
+    """A card where it lies, as a state (:class:`CardState`) or a view holds it."""
+
     @property
     def pos(self) -> Pos: ...
     @property
     def controller(self) -> int: ...
     @property
     def zone(self) -> Zone: ...
+
+
+class _Minion(Placed, Protocol):
     @property
     def crypt(self) -> bool: ...
     @property

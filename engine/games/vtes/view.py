@@ -17,7 +17,20 @@ from dataclasses import dataclass
 from engine.games.base import Pos
 from engine.games.vtes.actions import DEFAULT_COST, blockers
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.state import Action, CardState, Claim, Combat, Done, OpenWindow, Referendum, UnderWay, VtesState
+from engine.games.vtes.contests import dues, has_title
+from engine.games.vtes.state import (
+    NO_CONTESTS,
+    Action,
+    CardState,
+    Claim,
+    Combat,
+    Contests,
+    Done,
+    OpenWindow,
+    Referendum,
+    UnderWay,
+    VtesState,
+)
 from engine.games.vtes.vocab import (
     ActionKind,
     End,
@@ -92,7 +105,8 @@ class PlayerView:
 class VtesView(UnderWay):
     """A seat's view of the table (``seat`` None: a spectator).
 
-    ``windows``: the open windows of play, outer to inner (``innermost``: the one whose impulse
+    ``contests``: the contests under way beyond the cards' zones (a contested card is in zone
+    ``contested``). ``windows``: the open windows of play, outer to inner (``innermost``: the one whose impulse
     the table waits for); ``action``, ``combat``, ``referendum``: the open one of each kind.
 
     ``cards``: every card that is not in a hand, a library or a crypt (in play, ash heaps,
@@ -130,6 +144,7 @@ class VtesView(UnderWay):
     combat: Combat | None = None
     referendum: Referendum | None = None
     windows: tuple[OpenWindow, ...] = ()
+    contests: Contests = NO_CONTESTS
 
     @property
     def me(self) -> PlayerView | None:
@@ -141,19 +156,21 @@ class VtesView(UnderWay):
         return tuple(c for c in self.cards if c.controller == seat and c.zone == zone)
 
     def contested(self, pos: Pos) -> bool:
-        """The vampire at ``pos`` is in play while another Methuselah controls the same vampire in
-        play (another group or advanced version counts): contested (vtes.md "Contested cards")."""
+        """The card at ``pos`` is contested: face down and out of play (rulebook, "Contested Cards")."""
         card = self.card(pos)
-        info = card_base().info(card.card) if card is not None and card.card and card.crypt else None
-        if card is None or info is None or not info.character or not card.zone.in_play:
-            return False
-        for other in self.cards:
-            if other.pos == pos or not other.crypt or not other.card or not other.zone.in_play:
-                continue
-            theirs = card_base().info(other.card)
-            if other.controller != card.controller and theirs is not None and theirs.character == info.character:
-                return True
-        return False
+        return card is not None and card.zone == Zone.CONTESTED
+
+    def title_contested(self, pos: Pos) -> bool:
+        """The vampire at ``pos`` has no benefit of its printed title: the title is contested or was
+        yielded (rulebook, "Contested Titles")."""
+        return not has_title(self.contests, pos)
+
+    def contests_due(self, seat: int) -> tuple[Pos, ...]:
+        """``seat``'s contests whose cost is still to be paid or yielded in its unlock phase, in
+        position order (:func:`engine.games.vtes.contests.dues`); () outside it."""
+        if self.acting != seat or self.phase != Phase.UNLOCK:
+            return ()
+        return dues(self.cards, self.contests, seat)
 
     def in_game(self) -> tuple[int, ...]:
         """Seats still in the game, in seating order."""
@@ -323,4 +340,5 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         combat=state.open_combat,
         referendum=state.open_referendum,
         windows=state.windows,
+        contests=state.contests,
     )

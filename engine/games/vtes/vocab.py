@@ -60,6 +60,10 @@ class Zone(StrEnum):
     ASH = "ash"
     REMOVED = "removed"
     """Out of the game."""
+    CONTESTED = "contested"
+    """Turned face down and out of play while another Methuselah controls a copy of the same unique
+    card (rulebook, "Contested Cards"): it neither acts, blocks nor votes; its controller keeps it,
+    its counters and the cards on it until the contest ends (:mod:`engine.games.vtes.contests`)."""
 
     @property
     def in_play(self) -> bool:
@@ -227,6 +231,10 @@ class Do(StrEnum):
     DONE = "done"
     WITHDRAW = "withdraw"
     TIME = "time"
+    CONTEST = "contest"
+    """Pay the cost of a contest in one's unlock phase (1 pool a card, 1 blood a title)."""
+    YIELD = "yield"
+    """Yield a contest in one's unlock phase: the card is burned, or the title is lost."""
 
 
 class ClaimStatus(StrEnum):

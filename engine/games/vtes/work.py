@@ -10,11 +10,13 @@ from dataclasses import fields, replace
 from typing import Any
 
 from engine.games.base import EndEvent, IllegalMove, Note, Op, Open, OptionValue, Pos, Release, seat_ref
+from engine.games.vtes import contests
 from engine.games.vtes.acts import esc
 from engine.games.vtes.cards import CardInfo, card_base
 from engine.games.vtes.state import (
     CardState,
     Claim,
+    Contests,
     DeckShuffle,
     Done,
     Methuselah,
@@ -101,6 +103,7 @@ class Work(UnderWay):
     blocks: int
     combats: int
     referendums: int
+    contests: Contests
 
     def __init__(self, state: VtesState, author: int = -1, do: str = "") -> None:
         self._origin = state
@@ -229,22 +232,6 @@ class Work(UnderWay):
         ident = self.cards[pos].card or self.revealed.get(pos, "")
         return card_base().info(ident) if ident else None
 
-    def rivals(self, pos: Pos) -> tuple[int, ...]:
-        """The other Methuselahs who control, in play, the same vampire as the one at ``pos`` (a
-        unique vampire in play twice is contested: vtes.md "Contested cards", 7.3)."""
-        info = self.info(pos)
-        if info is None or not info.character or not self.cards[pos].zone.in_play:
-            return ()
-        mine = self.cards[pos].controller
-        found = set()
-        for other, card in self.cards.items():
-            if other == pos or not card.zone.in_play or card.controller == mine or not card.crypt:
-                continue
-            theirs = self.info(other)
-            if theirs is not None and theirs.character == info.character:
-                found.add(card.controller)
-        return tuple(sorted(found))
-
     def name(self, pos: Pos) -> str:
         info = self.info(pos)
         if info is not None:
@@ -353,6 +340,8 @@ class Work(UnderWay):
         if leaving_play:
             for other in [p for p, x in self.cards.items() if x.zone == Zone.ON and x.on == pos]:
                 self.move(other, Target.REMOVED if zone == Zone.REMOVED else Target.ASH)
+        elif zone.in_play and not c.zone.in_play:
+            contests.arrive(self, pos)
 
     # -- leaving the game --
 
@@ -362,7 +351,8 @@ class Work(UnderWay):
         gone = [
             pos
             for pos, c in self.cards.items()
-            if (c.zone.in_play and c.controller == seat) or (c.owner == seat and c.zone.hidden)
+            if ((c.zone.in_play or c.zone == Zone.CONTESTED) and c.controller == seat)
+            or (c.owner == seat and c.zone.hidden)
         ]
         for pos in gone:
             c = self.cards[pos]
@@ -497,6 +487,7 @@ class Work(UnderWay):
                 self.cards[pos] = replace(c, locked=False)
         self.setp(seat, turns=self.p(seat).turns + 1, hand_at_start=len(self.hand(seat)))
         self.note(f"Turn {self.turn}: {seat_ref(seat)} unlocks (unlock phase)", seat)
+        contests.unlock(self, seat)
 
     def end_by_time(self) -> None:
         """Time-out: each Methuselah still in the game gains 0.5 VP (rules, "Tournament rules")."""

@@ -72,6 +72,8 @@ FULL: list[dict[str, Any]] = [
     {"do": "pool", "changes": [[0, 1], [1, -1]], "cause": "gain"},
     {"do": "combat", "minions": [[6, 0], [8, 1]], "cause": "card", "by": [7, 3]},
     {"do": "influence", "card": [2, 0]},
+    {"do": "contest", "card": [2, 0]},
+    {"do": "yield", "card": [2, 0]},
     {"do": "transfer", "kind": "pool", "card": [2, 0], "n": 2},
     {"do": "transfer", "kind": "blood", "card": [2, 0]},
     {"do": "transfer", "kind": "crypt"},

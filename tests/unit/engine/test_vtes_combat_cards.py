@@ -239,18 +239,14 @@ def test_a_block_that_could_only_fail_is_declined_by_the_automatic_pass(base: Fi
     assert auto_pass(t.view(f.ben)) is None
 
 
-def test_influencing_out_a_vampire_another_methuselah_controls_says_it_is_contested(base: Fight):
-    """Every crypt is Theo Bell: each ready Theo is contested, and one more brought out is told so."""
-    from tui.games.vtes.present import card_label
-
+def test_influencing_out_a_second_copy_of_ones_own_vampire_is_refused(base: Fight):
+    """Every crypt is Theo Bell: Ana, who controls one, cannot influence out another (rulebook,
+    "Contested Cards": "you cannot voluntarily contest cards with yourself")."""
     f = dataclasses.replace(base, t=copy_table(base.t))
     t, ana = f.t, f.ana
-    view = t.view(ana)
-    lucia = view.card(tuple(f.lucia))
-    assert lucia is not None and view.contested(lucia.pos)
-    assert card_label(lucia, ana, view.contested(lucia.pos)).endswith(" · contested")
     waiting = next(c for c in t.state.cards if c.owner == ana and c.zone == "uncontrolled")
     act(t, ana, "blood", card=list(waiting.pos), delta=7, cause="effect")
     act(t, ana, "phase")  # to the influence phase
-    notes = act(t, ana, "influence", card=list(waiting.pos))
-    assert any("Theo Bell (G2) is contested:" in n.text and "settle the contest by hand" in n.text for n in notes)
+    refused(
+        t, ana, {"do": "influence", "card": list(waiting.pos)}, "you cannot voluntarily contest cards with yourself"
+    )

@@ -75,6 +75,8 @@ def examples(state: VtesState) -> dict[Do, dict[str, object]]:
         Do.DONE: {},
         Do.WITHDRAW: {},
         Do.TIME: {},
+        Do.CONTEST: {"card": card},
+        Do.YIELD: {"card": card},
     }
 
 

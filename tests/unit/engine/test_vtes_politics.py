@@ -277,13 +277,14 @@ def test_only_a_ready_priscus_casts_a_ballot(f):
     refused(t, f.ben, ballot("ballot", card=f.extra["primogen"]), "is in torpor: it abstains (7.3)")
 
 
-def test_a_vampire_in_play_twice_is_contested_and_its_title_gives_no_votes(prisci_base: Fight):
+def test_a_vampire_in_play_twice_is_contested_and_gives_no_votes(prisci_base: Fight):
+    """Rulebook, "Contested Cards": "For the duration of the contest, all of the contested cards are
+    turned face down and are out of play": Ben's Marek, contested by Ana's copy, casts no ballot."""
     f = dataclasses.replace(prisci_base, t=copy_table(prisci_base.t))
     t, ana, ben = f.t, f.ana, f.ben
     rival = f.extra["rival"]
     assert not t.view(ben).contested(tuple(f.marek))
     act(t, ana, "move", cards=[rival], to="ready")
-    act(t, ana, "blood", card=rival, delta=1, cause="effect")  # no hunt due before the political action
     for seat in (ana, ben):
         view = t.view(seat)
         assert view.contested(tuple(f.marek)) and view.contested(tuple(rival))
@@ -291,7 +292,7 @@ def test_a_vampire_in_play_twice_is_contested_and_its_title_gives_no_votes(prisc
     called(f)
     polling(f)
     assert not [a for a in legal_acts(t.view(ben)) if a.get("source") == "ballot"]
-    refused(t, ben, ballot("ballot", card=f.marek), "is contested: a contested title gives no votes (7.3)")
+    refused(t, ben, ballot("ballot", card=f.marek), "is contested: it is face down and out of play")
     vote(t, ana, "ballot", card=f.lucia)  # Lucia is not contested
 
 

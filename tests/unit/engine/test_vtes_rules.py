@@ -809,7 +809,10 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     when bots came to play their cards' stealth, intercept and bleed, paying their printed costs, and
     a hand strike to deal the minion's printed strength; all three when the state came to keep the
     table's time, each seat's buckets of changes by hand and its claims' answers, and the bots to
-    accept the terms their rivals apply.)"""
+    accept the terms their rivals apply; the last two when unique cards came to be contested, rulebook
+    "Contested Cards": a bot no longer influences out a vampire another seat controls while another
+    is waiting, so the game changed after its first turns; the deal's digest without the state's new
+    ``contests`` field is the old one.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -831,9 +834,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "ff8c958afbd738e9bf2f9b5df37d04d01e3c6470e70fb4003d0a4773704ea6c9",
-        "cde41a205636e968e2489177980c6eebb461eaab7e5412cbc17a5a68f3f2e039",
-        "fb1908ffee8531806397e3d70ef0885cc7933e6da03a5a2d007a423b2c29b07c",
+        "e6dc00b2575e3e231843a147eaeaf1fc48ddb08e51ecd91d18ad171be07b6463",
+        "70e79c8b0b5d5756bb4c107f6f66c70d4f61fa779c21104088ba64398b4eac22",
+        "a444afc667f7089125f0187c9bc611a9dfd6539e88cae704ee6928b25bf9b8d4",
     ]
 
 

@@ -25,7 +25,8 @@ class CommandError(VampireError):
 class Verb:
     """One command: its word, the act it makes, its argument words (for help and completion),
     and what its CARD arguments are chosen among (``"hand"``, ``"mine"``: cards in play this seat
-    controls, ``"uncontrolled"``: its own uncontrolled region, ``"any"``: every known card,
+    controls, ``"uncontrolled"``: its own uncontrolled region, ``"contests"``: its contested cards
+    and title-contesting vampires, ``"any"``: every known card,
     ``""``: none) and whether it names a Methuselah."""
 
     word: str
@@ -68,6 +69,8 @@ VERBS: tuple[Verb, ...] = (
     Verb("transfer", Do.TRANSFER, "±N VAMPIRE | crypt", "uncontrolled"),
     Verb("handsize", Do.HAND_SIZE, "±N [METHUSELAH]", seat=True),
     Verb("shuffle", Do.SHUFFLE, "library|crypt"),
+    Verb("contest", Do.CONTEST, "[CARD]", "contests"),
+    Verb("yield", Do.YIELD, "[CARD]", "contests"),
     Verb("withdraw", Do.WITHDRAW),
     Verb("time", Do.TIME),
     Verb("deck", Do.DECK, "CRYPT LIBRARY"),
@@ -118,6 +121,8 @@ class Context:
                 cards = [c for c in view.cards if c.controller == self.me and c.zone.in_play]
             case "uncontrolled":
                 cards = list(view.uncontrolled(self.me))
+            case "contests":
+                cards = [c for c in view.cards if c.controller == self.me and c.pos in view.contests_due(self.me)]
             case _:
                 # A name held by several cards is read as the one in play first (then in an
                 # uncontrolled region, set aside, in the hand, and last a burned or removed one):

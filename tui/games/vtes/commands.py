@@ -235,6 +235,16 @@ def parse(line: str, ctx: Context) -> Act:
             return {"do": do, "card": _pos(card)}
         case Do.TRANSFER:
             return _parse_transfer(rest, ctx)
+        case Do.CONTEST | Do.YIELD:
+            due = ctx.candidates("contests")
+            if rest:
+                card, rest = take_card(rest, due, "card or title of yours under contest")
+                _no_rest(rest, f"{verb.word} CARD")
+                return {"do": do, "card": _pos(card)}
+            found = _selected_or_first(ctx, due, lambda c: True)
+            if found is None:
+                raise CommandError("None of your cards or titles waits for its contest to be paid or yielded.")
+            return {"do": do, "card": _pos(found)}
         case Do.SHUFFLE:
             zone = rest[0].lower() if rest else "library"
             if zone not in (Zone.LIBRARY, Zone.CRYPT):

@@ -27,6 +27,9 @@ HELP = """\
   n       next phase                N      end the turn
   d       draw a card               p      play the hand card
   D       discard it                t      1 pool to an uncontrolled vampire
+  Y       your contests, in your unlock phase (a menu): pay 1 pool a
+          contested card (1 blood a contested title) or yield it;
+          :contest CARD · :yield CARD (rulebook, "Contested Cards")
   Actions (your minion phase; the selected minion, else your first):
   b       announce a bleed          h      announce a hunt
   a       announce an action (a menu: bleed, hunt, an action card of
@@ -71,7 +74,7 @@ HELP = """\
           · pool ±N \\[NAME] \\[for CAUSE] · blood/life ±N CARD \\[for CAUSE]
           · lock/unlock/burn CARD \\[for CAUSE] · move CARD to ZONE
           · combat A, B · handsize ±N \\[NAME] · shuffle library
-          · withdraw · time · deck CRYPT LIBRARY
+          · contest/yield CARD · withdraw · time · deck CRYPT LIBRARY
   An act the rules refuse shows the engine's reason and is not sent.
   A key missing from the footer cannot act now: pressed, it says why.
   The table moves cards and counters; the card's text is yours to

@@ -133,6 +133,11 @@ def may_vote(view: VtesView | None, me: int | None) -> bool:
     return any(o.do == Do.VOTE for o in _answers(view, me))
 
 
+def may_contest(view: VtesView | None, me: int | None) -> bool:
+    """``Y`` can act: a contest of this seat's waits to be paid or yielded (its unlock phase)."""
+    return view is not None and view.seat == me and any(o.do == Do.YIELD for o in offers(view))
+
+
 def may_announce(view: VtesView | None, me: int | None) -> bool:
     """``a`` can announce an action: an action is offered to this seat (its minion phase, nothing
     open, a minion that may act)."""
@@ -163,6 +168,7 @@ __all__ = [
     "fighter",
     "is_action_card",
     "may_announce",
+    "may_contest",
     "may_fight",
     "may_pass",
     "may_vote",

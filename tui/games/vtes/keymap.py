@@ -30,6 +30,9 @@ TABLE_KEYS: list[BindingType] = [
     # y while a change by hand to your things waits for your answer (shared/rules/vtes.md).
     Binding("y", "accept_claim", "Accept"),
     Binding("t", "act('transfer')", "Transfer"),
+    # Y in your unlock phase while a contest of yours waits to be paid or yielded (rulebook, "Contested Cards").
+    Binding("Y", "contest", "Pay/yield"),
+    Binding("Y", "why_not('contest')", "Pay/yield", show=False),
     # A key that can do nothing now leaves the footer (check_action), and its twin says why.
     Binding("b", "why_not('bleed')", "Bleed", show=False),
     Binding("t", "why_not('transfer')", "Transfer", show=False),
@@ -70,11 +73,11 @@ TABLE_KEYS: list[BindingType] = [
 
 ACTING: tuple[str, ...] = (
     *("act", "play_card", "discard_card", "lock", "burn", "counter", "move", "combat", "command"),
-    *("block", "announce", "pass_impulse", "auto_pass", "strike", "fight", "vote", "accept_claim"),
+    *("block", "announce", "pass_impulse", "auto_pass", "strike", "fight", "vote", "accept_claim", "contest"),
 )
 """The actions whose keys make acts: a spectator's footer lists none of them."""
 
-ANSWERS: frozenset[str] = frozenset({"pass_impulse", "block", "strike", "fight", "vote", "auto_pass"})
+ANSWERS: frozenset[str] = frozenset({"pass_impulse", "block", "strike", "fight", "vote", "auto_pass", "contest"})
 """The actions whose keys answer what the table waits for from this seat (pass, block, strike,
 maneuver, press, vote; and A, whether it passes by itself): :func:`answers_first`."""
 

@@ -231,9 +231,29 @@ def announce_choices(
     return found
 
 
+def contest_choices(view: VtesView) -> list[tuple[str, Act]]:
+    """The seat's answers to its contests in its unlock phase, as (words, act): for each contested
+    card or title the offers hold (:func:`engine.games.vtes.offers.contest_acts`), paying to keep
+    contesting it, then yielding it (rulebook, "Contested Cards", "Contested Titles")."""
+    found: list[tuple[str, Act]] = []
+    for o in offers(view):
+        card = view.card(o.card) if o.card is not None else None
+        if card is None or o.do not in (Do.CONTEST, Do.YIELD):
+            continue
+        name = _short(card.name)
+        if card.zone == Zone.CONTESTED:
+            words = f"Pay 1 pool to keep contesting {name}" if o.do == Do.CONTEST else f"Yield {name}: it is burned"
+        elif o.do == Do.CONTEST:
+            words = f"{name} pays 1 blood to keep contesting its title"
+        else:
+            words = f"{name} yields its title (for the rest of the game)"
+        found.append((words, o.act))
+    return found
+
+
 class AnnounceMenu(ModalScreen[Act | None]):
-    """Which action to announce (:func:`announce_choices`): Enter announces it, Esc cancels
-    (dismissed with None)."""
+    """Which action to announce (:func:`announce_choices`), or any list of acts to choose from
+    (``title``): Enter makes it, Esc cancels (dismissed with None)."""
 
     DEFAULT_CSS = """
     AnnounceMenu { align: center middle; background: $background 60%; }
@@ -244,13 +264,16 @@ class AnnounceMenu(ModalScreen[Act | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, choices: list[tuple[str, Act]]) -> None:
+    def __init__(
+        self, choices: list[tuple[str, Act]], title: str = "Announce an action (the engine checks it; Esc cancels)"
+    ) -> None:
         super().__init__()
         self.choices = choices
+        self.title_words = title
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Announce an action (the engine checks it; Esc cancels)", classes="dialog-title")
+            yield Static(self.title_words, classes="dialog-title")
             yield OptionList(
                 *(Option(words, id=f"a{i}") for i, (words, _) in enumerate(self.choices)), id="vt-announce"
             )

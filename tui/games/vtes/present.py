@@ -289,8 +289,10 @@ class BoardRow:
     card: CardView | None = None
 
 
-def card_label(card: CardView, me: int | None, contested: bool = False) -> str:
-    """A card in a word: its name and counters, locked, contested; a face-down card says so."""
+def card_label(card: CardView, me: int | None, contested: str = "") -> str:
+    """A card in a word: its name and counters, locked, ``contested`` (``"contested"``: the card,
+    face down and out of play; ``"title contested"``: its title; "" for neither); a face-down card
+    says so."""
     if not card.known:
         what = "face-down vampire" if card.crypt else "face-down card"
         return what + (f", {card.counters} blood" if card.counters else "")
@@ -305,8 +307,19 @@ def card_label(card: CardView, me: int | None, contested: bool = False) -> str:
     if card.locked:
         label += " · locked"
     if contested:
-        label += " · contested"
+        label += f" · {contested}"
     return label
+
+
+def contest_words(view: VtesView, card: CardView) -> str:
+    """What a contest does to ``card`` in a word or two: ``"contested"`` (face down and out of play,
+    rulebook "Contested Cards"), ``"title contested"`` or ``"title yielded"`` (a vampire in play
+    without its title's benefits, "Contested Titles"), "" for none."""
+    if view.contested(card.pos):
+        return "contested"
+    if card.crypt and card.zone.in_play and view.title_contested(card.pos):
+        return "title yielded" if card.pos in view.contests.yielded else "title contested"
+    return ""
 
 
 def face_down_words(cards: Sequence[CardView]) -> str:
@@ -331,7 +344,7 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
 
     def add(card: CardView, indent: int, prefix: str = "") -> None:
         style = "dim" if card.locked else ""
-        label = card_label(card, view.seat, view.contested(card.pos))
+        label = card_label(card, view.seat, contest_words(view, card))
         if card.owner != card.controller and card.known:
             label += f" (owner {seat_name(names, card.owner)})"
         rows.append(BoardRow(Text(" " * indent + prefix + label, style=style, no_wrap=True, overflow="ellipsis"), card))
@@ -354,6 +367,8 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
             add(c, 1)
         for c in torpor:
             add(c, 1, "torpor: ")
+        for c in view.controlled(seat, Zone.CONTESTED):
+            add(c, 1, "face down: ")
         hidden = [c for c in unc if not c.known] if seat != view.seat else []
         for c in unc:
             if c not in hidden:

@@ -580,6 +580,27 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
 
         self.app.push_screen(AnnounceMenu(choices), chosen)
 
+    def action_contest(self) -> None:
+        """``Y``: in your unlock phase, pay for or yield each contest of yours (a menu; rulebook,
+        "Contested Cards", "Contested Titles")."""
+        self._acts.when_free(self._contest)
+
+    def _contest(self) -> None:
+        from tui.games.vtes.menus import AnnounceMenu, contest_choices
+
+        view = self._view
+        choices = contest_choices(view) if view is not None else []
+        if not choices:
+            self.say(f"✗ {self._acts.why('contest', view, self.session.seat)}", True)
+            return
+
+        def chosen(act: Act | None) -> None:
+            if act is not None:
+                self._acts.when_free(lambda: self._acts.try_act(act))
+
+        title = "Your contests: pay to keep contesting, or yield (Esc cancels)"
+        self.app.push_screen(AnnounceMenu(choices, title), chosen)
+
     def action_play_card(self) -> None:
         self._acts.when_free(self._play_card)
 
@@ -692,6 +713,8 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             return key_acts.may_fight(view, me, step)
         if action == "vote":
             return key_acts.may_vote(view, me)
+        if action == "contest":
+            return key_acts.may_contest(view, me)
         if action == "announce":
             # Else a falls to the frame's: end the wait for a stalled seat.
             return key_acts.may_announce(view, me) and self._stalled_seat() is None
