@@ -300,10 +300,13 @@ class DiableriseAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CombatCardAct(ActRecord):
-    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand."""
+    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand; a
+    rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     card: Pos | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -311,7 +314,7 @@ class StrikeAct(ActRecord):
     """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
     ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
     ``retainer``, ``other``, ``additional`` strikes, with combat ``card``; no field: the hand
-    strike."""
+    strike; a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None
@@ -325,16 +328,21 @@ class StrikeAct(ActRecord):
     other: bool | None = None
     additional: int | None = None
     card: Pos | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PreventAct(ActRecord):
-    """``prevent`` (P5): ``minion`` prevents ``normal`` and ``agg`` damage points, with ``card``."""
+    """``prevent`` (P5): ``minion`` prevents ``normal`` and ``agg`` damage points, with ``card``;
+    a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     normal: int | None = None
     agg: int | None = None
     card: Pos | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

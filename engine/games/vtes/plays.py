@@ -19,6 +19,7 @@ from engine.games.vtes.actions import (
     open_action,
 )
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.claims import own_source
 from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Lift, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
@@ -56,17 +57,20 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     impulse (5.2); in a referendum, before votes on the impulse (in a blood hunt no action modifier nor
     reaction, rulebook "The Blood Hunt"); inside an action, only on the
     impulse, an action modifier by the acting Methuselah, a reaction by another with a ready
-    unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6)."""
+    unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6); a
+    combat card only in combat; a modifier or reaction only by a minion that meets the card's
+    requirements (its clan, Discipline, title, capacity: :mod:`engine.games.vtes.card_checks`)."""
     info = w.info(pos)
     types = set(info.types) if info is not None else set()
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
     a = w.open_action
-    if a is None and (w.open_combat is not None or w.open_referendum is not None):
+    in_combat = w.open_combat is not None and w.innermost is w.open_combat
+    if in_combat or (a is None and w.open_referendum is not None):
         if numbers or act.bleed_mod:
             raise IllegalMove("there is no open action for this card to change")
-        if w.open_combat is not None:
-            combat.play_in_combat(w, types, name)
+        if in_combat:
+            combat.play_in_combat(w, pos, types, name, act.minion)
         else:
             politics.play_before_votes(w, types, name)
         return
@@ -77,11 +81,15 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
         elif types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is an action card: announce it as a minion's action in your minion phase")
+        elif "Combat" in types:
+            w.refuse(Lift.TIMING, _combat_words(name))
         return
     holds_impulse(w, a, "play a card")
     minion = act.minion
     if types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
         w.refuse(Lift.TIMING, f"{name} is an action card: it cannot be played during another action")
+    elif "Combat" in types and not types & {MODIFIER, REACTION}:
+        w.refuse(Lift.TIMING, _combat_words(name))
     elif types & {MODIFIER, REACTION} and not types - {MODIFIER, REACTION, "Combat"}:
         as_modifier = MODIFIER in types and w.author == a.actor
         as_reaction = REACTION in types and w.author != a.actor
@@ -117,7 +125,13 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         a = replace(a, bleed_mods=a.bleed_mods + 1)
     windows.put(w, a)
     _apply_numbers(w, numbers, name)
+    if minion is not None and types & {MODIFIER, REACTION}:
+        check_requirements(w, pos, minion)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
+
+
+def _combat_words(name: str) -> str:
+    return f"{name} is a combat card: it is played during combat, and no combat is under way (§2)"
 
 
 def _timing_words(types: set[str]) -> str:
