@@ -89,8 +89,9 @@ class PlayAct(ActRecord):
     """``play`` a card from hand: ``to`` (None: the ash heap), ``on`` the card it goes on (with
     ``to="on"``), ``controller`` (a seat), ``no_replace`` (the hand is not refilled), its cost
     ``pool`` and ``blood`` (paid by ``minion``), the open action's number changes ``stealth``,
-    ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier), a
-    rule ``lift`` ed by card ``by`` (P9)."""
+    ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier),
+    ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), a rule ``lift`` ed by
+    card ``by`` (P9)."""
 
     card: Pos
     to: Target | None = None
@@ -105,6 +106,7 @@ class PlayAct(ActRecord):
     amount: int | None = None
     target: int | None = None
     bleed_mod: bool | None = None
+    lock: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

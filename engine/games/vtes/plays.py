@@ -67,7 +67,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     a = w.open_action
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     if in_combat or (a is None and w.open_referendum is not None):
-        if numbers or act.bleed_mod:
+        if numbers or act.bleed_mod or act.lock:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
             combat.play_in_combat(w, pos, types, name, act.minion)
@@ -75,7 +75,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             politics.play_before_votes(w, types, name)
         return
     if a is None:
-        if numbers or act.bleed_mod:
+        if numbers or act.bleed_mod or act.lock:
             raise IllegalMove("there is no open action for this card to change")
         if types and types <= {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
@@ -127,7 +127,20 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     _apply_numbers(w, numbers, name)
     if minion is not None and types & {MODIFIER, REACTION}:
         check_requirements(w, pos, minion)
+    if act.lock:
+        _lock(w, minion, name)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
+
+
+def _lock(w: Work, minion: Pos | None, name: str) -> None:
+    """The card's "lock this reacting vampire": the minion that played it locks, in the open.
+    Raises IllegalMove for a card played by no minion, or by a locked one."""
+    if minion is None:
+        raise IllegalMove(f"{name} locks the minion that plays it: name the minion")
+    if w.card(minion).locked:
+        raise IllegalMove(f"{w.name(minion)} is locked already: it cannot play {name}")
+    w.setc(minion, locked=True)
+    w.note(f"{name}: {w.name(minion)} locks", w.author)
 
 
 def _combat_words(name: str) -> str:

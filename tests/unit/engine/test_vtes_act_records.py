@@ -47,6 +47,7 @@ FULL: list[dict[str, Any]] = [
         "amount": 2,
         "target": 2,
         "bleed_mod": True,
+        "lock": False,
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},
