@@ -107,6 +107,14 @@ def fight_table(
     return Fight(t, *seats, *vampires)
 
 
+def one_crypt_fight(vampire: str, library: Sequence[tuple[str, int]], seed: int = 3) -> Fight:
+    """:func:`fight_table` whose every crypt is twelve ``vampire``, with ``library``; Ana's and
+    Ben's vampires have 4 blood, Cy's and Dee's 1."""
+    found = card_base().lookup(vampire)
+    assert found is not None, vampire
+    return fight_table(seed=seed, blood=(4, 4, 1, 1), crypt=Deck(vampire, ((found.id, 12),), ()), library=library)
+
+
 def titled_table(first_seed: int = 1) -> Fight:
     """Worked example 4's table: every crypt is four each of :data:`PRINCE`, :data:`JUSTICAR` and
     :data:`PRIMOGEN`; the first seed from ``first_seed`` that deals Ana a prince and Ben a justicar

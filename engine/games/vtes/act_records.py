@@ -89,8 +89,9 @@ class PlayAct(ActRecord):
     """``play`` a card from hand: ``to`` (None: the ash heap), ``on`` the card it goes on (with
     ``to="on"``), ``controller`` (a seat), ``no_replace`` (the hand is not refilled), its cost
     ``pool`` and ``blood`` (paid by ``minion``), the open action's number changes ``stealth``,
-    ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier), a
-    rule ``lift`` ed by card ``by`` (P9)."""
+    ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier),
+    ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), a rule ``lift`` ed by
+    card ``by`` (P9)."""
 
     card: Pos
     to: Target | None = None
@@ -105,6 +106,7 @@ class PlayAct(ActRecord):
     amount: int | None = None
     target: int | None = None
     bleed_mod: bool | None = None
+    lock: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -309,10 +311,13 @@ class DiableriseAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CombatCardAct(ActRecord):
-    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand."""
+    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand; a
+    rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     card: Pos | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -320,7 +325,7 @@ class StrikeAct(ActRecord):
     """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
     ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
     ``retainer``, ``other``, ``additional`` strikes, with combat ``card``; no field: the hand
-    strike."""
+    strike; a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None
@@ -334,16 +339,21 @@ class StrikeAct(ActRecord):
     other: bool | None = None
     additional: int | None = None
     card: Pos | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PreventAct(ActRecord):
-    """``prevent`` (P5): ``minion`` prevents ``normal`` and ``agg`` damage points, with ``card``."""
+    """``prevent`` (P5): ``minion`` prevents ``normal`` and ``agg`` damage points, with ``card``;
+    a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     normal: int | None = None
     agg: int | None = None
     card: Pos | None = None
+    lift: Lift | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -182,7 +182,9 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return read_int(act, key)
         case "controller" | "seat" | "target":
             return read_seat(act, key, -1)
-        case "no_replace" | "bleed_mod" | "aggravated" | "ranged" | "first" | "dodge" | "ends" | "other" | "for":
+        case (
+            "no_replace" | "bleed_mod" | "lock" | "aggravated" | "ranged" | "first" | "dodge" | "ends" | "other" | "for"
+        ):
             return read_bool(act, key, False)
         case "take":
             return read_bool(act, key, True)

@@ -3,7 +3,8 @@
 where the table puts it into the act that plays the card, as the offers do.
 
 - stealth: an action modifier's, or an action card's (:mod:`engine.games.vtes.card_play`);
-- intercept: a reaction's;
+- intercept, a redirected bleed (the new target chosen by the player) and "lock this reacting
+  vampire": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends: a combat card's clause
   read as a strike (:func:`engine.games.vtes.readings.strike_readings`);
@@ -33,7 +34,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     match e.kind:
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
-        case EffectKind.INTERCEPT:
+        case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:
             alone = all(x.kind == EffectKind.PREVENT for x in clause.effects) and not clause.by_hand

@@ -47,6 +47,11 @@ class EffectKind(StrEnum):
     CANCEL = "cancel"
     TORPOR = "torpor"
     BURN = "burn"
+    LOCK = "lock"
+    """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
+    REDIRECT = "redirect"
+    """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
+    the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,7 @@ class Effect:
     first: bool = False
     optional: bool = False
     limited: bool = False
+    whom: str = ""
 
     def words(self) -> str:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
@@ -83,6 +89,10 @@ class Effect:
                 return "strike: combat ends"
             case EffectKind.MANEUVER | EffectKind.PRESS:
                 return ("optional " if self.optional else "") + str(self.kind)
+            case EffectKind.LOCK:
+                return "lock this minion"
+            case EffectKind.REDIRECT:
+                return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
                 return f"{self.kind} {self.amount}" if self.amount else str(self.kind)
 
@@ -180,6 +190,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"(?:this vampire )?gains? (\d+) blood", lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1))),)),
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),
+        (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
+        (
+            r"change the target of the bleed to (?:another methuselah other than the acting minion's controller|"
+            r"(?P<whom>your predator's predator))(?: \(that methuselah can attempt to block\))?",
+            lambda m: (Effect(_E.REDIRECT, whom="predator's predator" if m.group("whom") else ""),),
+        ),
     )
 )
 

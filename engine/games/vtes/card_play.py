@@ -45,8 +45,10 @@ class Choice:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in self.fields}
 
     def weight(self) -> int:
-        """How much the choice changes the action (a bot's preference): the sum of its numbers."""
-        return sum(v for k, v in self.fields if k in ("stealth", "intercept", "amount") and isinstance(v, int))
+        """How much the choice changes the action (a bot's preference): the sum of its numbers, a
+        redirect counting 1."""
+        numbers = sum(v for k, v in self.fields if k in ("stealth", "intercept", "amount") and isinstance(v, int))
+        return numbers + any(k == "target" for k, _ in self.fields)
 
 
 def disciplines(card: CardView | None) -> frozenset[str]:
@@ -94,15 +96,41 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         return [Choice(None, paid, "")] if paid is not None else []
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
     for clause in clauses:
-        fields = _numbers(clause, a, acting, view, seat)
-        if fields is None:
+        numbers = _numbers(clause, a, acting, view, seat)
+        if numbers is None:
             continue
-        fields = _paid(rec, view, seat, minion, fields)
-        if fields is None:
-            continue
-        words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
-        out.setdefault(fields, Choice(clause, fields, words))
+        for target in _targets(clause, a, view, seat):
+            base = dict(numbers)
+            if target is not None:
+                base["target"] = target
+            if any(e.kind == EffectKind.LOCK for e in clause.effects) and minion is not None:
+                base["lock"], base["minion"] = True, tuple(minion.pos)
+            fields = _paid(rec, view, seat, minion, tuple(sorted(base.items())))
+            if fields is None:
+                continue
+            player = dict(fields).get("minion")
+            if isinstance(player, tuple) and (player, card_id(card.card)) in a.played:
+                continue  # that minion (the blocker, for intercept) played this card in this action (2.1)
+            words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+            out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def _targets(clause: Clause, a: Action, view: VtesView, seat: int) -> list[int | None]:
+    """The Methuselahs a clause's redirect may choose as the bleed's new target (rulebook:
+    "change the target of the bleed"): only by the bled Methuselah once blocks are declined
+    (window C), another than the acting minion's controller and itself, or its predator's
+    predator; ``[None]`` for a clause with no redirect, ``[]`` when it cannot redirect now."""
+    redirect = next((e for e in clause.effects if e.kind == EffectKind.REDIRECT), None)
+    if redirect is None:
+        return [None]
+    if a.kind != ActionKind.BLEED or a.targets != (seat,) or a.window != Window.DECLINED or seat == a.actor:
+        return []
+    others = [s for s in view.in_game() if s not in (a.actor, seat)]
+    if redirect.whom == "predator's predator":
+        far = view.players[view.players[seat].predator].predator
+        others = [s for s in others if s == far]
+    return list(others)
 
 
 def _paid(

@@ -300,6 +300,8 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
     inherited = [r for r in before.readings if r.kind != SentenceKind.BY_HAND or r.sentence]
     if not rest:
         return inherited
+    if rest == "but do not lock this vampire":
+        return [r for r in inherited if not any(e.kind == EffectKind.LOCK for e in r.effects)]
     if rest.startswith("but for ") or rest.startswith("but with "):
         new = read_sentence(rest.split(" ", 2)[2])
         if new.kind != SentenceKind.EFFECT:

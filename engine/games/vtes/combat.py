@@ -19,6 +19,7 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
+from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_record import record
 from engine.games.vtes.state import (
     Claim,
@@ -139,6 +140,7 @@ def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: P
     info = w.info(pos)
     if info is not None and "Combat" not in info.types:
         w.refuse(Lift.TIMING, f"{w.name(pos)} is not a combat card")
+    check_requirements(w, pos, minion)
     name = w.name(pos)
     paid = ""
     if info is not None and info.blood_cost and w.cards[minion].crypt:
@@ -217,10 +219,12 @@ def _play(w: Work, c: Combat) -> None:
     windows.put(w, windows.returned(c, w.in_game()))
 
 
-def play_in_combat(w: Work, types: set[str], name: str) -> None:
-    """A card played from hand during combat (§2): on the impulse, in a step that is a loop; no
-    action, action modifier or reaction then (a combat card, or a master, is). Returns the impulse
-    to the acting combatant's controller."""
+def play_in_combat(w: Work, card: Pos, types: set[str], name: str, minion: Pos | None) -> None:
+    """The card at ``card`` played from hand during combat (§2): on the impulse, in a step that is
+    a loop; no action, action modifier or reaction then (a combat card, or a master, is); a combat
+    card by a combatant of the author's (``minion``, else the one the author controls) that meets
+    its requirements (:mod:`engine.games.vtes.card_checks`). Returns the impulse to the acting
+    combatant's controller."""
     c = _open(w)
     if c.step == CombatStep.STRIKE:
         raise IllegalMove("a strike is being chosen: choose it (a strike card is played with the strike)")
@@ -229,6 +233,12 @@ def play_in_combat(w: Work, types: set[str], name: str) -> None:
         "Combat" not in types
     ):
         w.refuse(Lift.TIMING, f"{name} is not a combat card: during combat only combat cards are played (§2)")
+    if "Combat" in types:
+        mine = [m for m in (c.acting, c.opposing) if w.cards[m].controller == w.author]
+        if minion is None and len(mine) == 1:
+            minion = mine[0]
+        if minion is not None:
+            check_requirements(w, card, minion)
     _play(w, c)
 
 

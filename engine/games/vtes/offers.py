@@ -172,9 +172,10 @@ def is_action_card(card: CardView) -> bool:
 
 
 def _played_in_actions(card: CardView) -> bool:
-    """A card played during an action or announced as one, not played on its own (§2)."""
+    """A card played during an action or a combat, or announced as an action, not played on its
+    own (§2)."""
     types = set(card.types)
-    return bool(types) and (types <= {MODIFIER, REACTION} or is_action_card(card))
+    return bool(types) and (types <= {MODIFIER, REACTION, "Combat"} or is_action_card(card))
 
 
 def _turn(view: VtesView, seat: int) -> list[Offer]:

@@ -19,6 +19,7 @@ from engine.games.vtes.actions import (
     open_action,
 )
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.claims import own_source
 from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Lift, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
@@ -56,32 +57,39 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     impulse (5.2); in a referendum, before votes on the impulse (in a blood hunt no action modifier nor
     reaction, rulebook "The Blood Hunt"); inside an action, only on the
     impulse, an action modifier by the acting Methuselah, a reaction by another with a ready
-    unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6)."""
+    unlocked minion, once per minion and action (2.1), one "+bleed" modifier per bleed (4.6); a
+    combat card only in combat; a modifier or reaction only by a minion that meets the card's
+    requirements (its clan, Discipline, title, capacity: :mod:`engine.games.vtes.card_checks`)."""
     info = w.info(pos)
     types = set(info.types) if info is not None else set()
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
     a = w.open_action
-    if a is None and (w.open_combat is not None or w.open_referendum is not None):
-        if numbers or act.bleed_mod:
+    in_combat = w.open_combat is not None and w.innermost is w.open_combat
+    if in_combat or (a is None and w.open_referendum is not None):
+        if numbers or act.bleed_mod or act.lock:
             raise IllegalMove("there is no open action for this card to change")
-        if w.open_combat is not None:
-            combat.play_in_combat(w, types, name)
+        if in_combat:
+            combat.play_in_combat(w, pos, types, name, act.minion)
         else:
             politics.play_before_votes(w, types, name)
         return
     if a is None:
-        if numbers or act.bleed_mod:
+        if numbers or act.bleed_mod or act.lock:
             raise IllegalMove("there is no open action for this card to change")
         if types and types <= {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
         elif types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is an action card: announce it as a minion's action in your minion phase")
+        elif "Combat" in types:
+            w.refuse(Lift.TIMING, _combat_words(name))
         return
     holds_impulse(w, a, "play a card")
     minion = act.minion
     if types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
         w.refuse(Lift.TIMING, f"{name} is an action card: it cannot be played during another action")
+    elif "Combat" in types and not types & {MODIFIER, REACTION}:
+        w.refuse(Lift.TIMING, _combat_words(name))
     elif types & {MODIFIER, REACTION} and not types - {MODIFIER, REACTION, "Combat"}:
         as_modifier = MODIFIER in types and w.author == a.actor
         as_reaction = REACTION in types and w.author != a.actor
@@ -117,7 +125,26 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         a = replace(a, bleed_mods=a.bleed_mods + 1)
     windows.put(w, a)
     _apply_numbers(w, numbers, name)
+    if minion is not None and types & {MODIFIER, REACTION}:
+        check_requirements(w, pos, minion)
+    if act.lock:
+        _lock(w, minion, name)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
+
+
+def _lock(w: Work, minion: Pos | None, name: str) -> None:
+    """The card's "lock this reacting vampire": the minion that played it locks, in the open.
+    Raises IllegalMove for a card played by no minion, or by a locked one."""
+    if minion is None:
+        raise IllegalMove(f"{name} locks the minion that plays it: name the minion")
+    if w.card(minion).locked:
+        raise IllegalMove(f"{w.name(minion)} is locked already: it cannot play {name}")
+    w.setc(minion, locked=True)
+    w.note(f"{name}: {w.name(minion)} locks", w.author)
+
+
+def _combat_words(name: str) -> str:
+    return f"{name} is a combat card: it is played during combat, and no combat is under way (§2)"
 
 
 def _timing_words(types: set[str]) -> str:

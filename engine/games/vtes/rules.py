@@ -752,7 +752,7 @@ def run_act(
     w.acts += 1
     w.clock = max(w.clock, at)
     claims.charge(w, record.do, at)
-    if isinstance(record, PlayAct | ActionAct | BlockAct | AdjustAct | DiscardAct) and record.lift is not None:
+    if isinstance(record, Lifting) and record.lift is not None:
         assert record.by is not None  # the record has 'by' with 'lift'
         w.lift, w.lift_by = record.lift, record.by
         own = getattr(record, "card", None) == w.lift_by
@@ -762,6 +762,10 @@ def run_act(
     if w.take is None or w.step != Step.PLAY:
         return w.freeze(), tuple(w.notes)
     return _take_effect(w, w.take, revealed)
+
+
+Lifting = PlayAct | ActionAct | BlockAct | AdjustAct | DiscardAct | CombatCardAct | StrikeAct | PreventAct
+"""The acts that may name a card lifting a rule for them (vtes-actions.md P9)."""
 
 
 def _run(w: Work, record: VtesAct, at: int) -> None:

@@ -90,6 +90,13 @@ def refused(t: SimTable, seat: int, act_: Act, words: str) -> IllegalMove:
     return err.value
 
 
+def lifted(card: list[int]) -> dict[str, object]:
+    """Fields by which ``card`` sets aside its own requirement (P9): these tests play Threats and
+    Patrol as any modifier and reaction, by vampires that lack Dominate and Flight (the refusal
+    itself: test_vtes_card_timing)."""
+    return {"lift": "requirement", "by": card}
+
+
 def bleed(s: Table, **fields: object) -> Act:
     return {"do": "action", "kind": "bleed", "minion": s.lucia, **fields}
 
@@ -125,7 +132,7 @@ def test_worked_example_1_a_bleed_that_is_not_blocked(table):
     assert (window(t), impulse(t)) == ("C", ana)
     # 3. Ana plays an action modifier "+1 bleed", marked "+bleed": bleed 2, impulse back to Ana.
     threats = in_hand(t, ana, "Threats")
-    act(t, ana, "play", card=threats, bleed_mod=True, amount=1)
+    act(t, ana, "play", card=threats, bleed_mod=True, amount=1, **lifted(threats))
     a = t.state.open_action
     assert (a.amount, a.bleed_mods, a.window, a.impulse) == (2, 1, "C", ana)
     assert card(t, threats).zone == "ash"
@@ -170,7 +177,7 @@ def test_worked_example_3_an_undirected_action_blocked_by_the_predator(table):
     assert impulse(t) == dee
     # 4. Sasha plays a reaction "+1 intercept" (allowed: 1 > 0): intercept 1, impulse back to Ana.
     patrol = in_hand(t, dee, "Patrol")
-    act(t, dee, "play", card=patrol, minion=s.sasha, intercept=1)
+    act(t, dee, "play", card=patrol, minion=s.sasha, intercept=1, **lifted(patrol))
     a = t.state.open_action
     assert (a.window, a.intercept, a.impulse) == ("B", 1, ana)
     assert not card(t, s.sasha).locked  # a reaction does not lock
@@ -357,7 +364,8 @@ def test_a_decline_is_final(table):
     s, t = table, table.t
     open_hunt(s)
     passes(t, s.ana, s.ben)  # Ben declines
-    act(t, s.dee, "play", card=in_hand(t, s.dee, "Patrol"), minion=s.sasha)  # a play: the impulse returns to Ana
+    patrol = in_hand(t, s.dee, "Patrol")
+    act(t, s.dee, "play", card=patrol, minion=s.sasha, **lifted(patrol))  # a play: the impulse returns to Ana
     passes(t, s.ana)
     assert (window(t), impulse(t)) == ("A", s.ben)
     refused(t, s.ben, {"do": "block", "minion": s.marek}, "you declined to block this action: that is final")
@@ -485,15 +493,17 @@ def test_modifiers_are_the_actors_and_reactions_the_others_during_an_action(tabl
     refused(t, s.ana, {"do": "play", "card": in_hand(t, s.ana, "Carlton Van Wyk")}, "cannot be played during another")
     passes(t, s.ana)
     refused(t, s.ben, {"do": "play", "card": in_hand(t, s.ben, "Threats")}, "the acting Methuselah plays it")
-    act(t, s.ben, "play", card=in_hand(t, s.ben, "Patrol"))  # Marek, Ben's only ready unlocked minion
+    first = in_hand(t, s.ben, "Patrol")
+    act(t, s.ben, "play", card=first, **lifted(first))  # Marek, Ben's only ready unlocked minion
     passes(t, s.ana)
     refused(
         t, s.ben, {"do": "play", "card": in_hand(t, s.ben, "Patrol")}, "has already played Patrol in this action (2.1)"
     )
     # P9: the card that allows it lifts the rule, for that act.
     patrol = in_hand(t, s.ben, "Patrol")
-    act(t, s.ben, "play", card=patrol, lift="once", by=patrol)
-    assert card(t, patrol).zone == "ash" and impulse(t) == s.ana
+    refused(  # one rule lifted per act: past 2.1, Patrol still requires Flight of Marek
+        t, s.ben, {"do": "play", "card": patrol, "lift": "once", "by": patrol}, "Patrol requires FLI, which Alexander"
+    )
 
 
 def test_a_plus_bleed_mark_needs_a_bleed(table):

@@ -6,13 +6,16 @@ same acts gives the same state.
 Every crypt is twelve Arika (aus cel DOM FOR OBF PRE) and every library seven chosen cards (table
 rule ``library_size=off``), so each opening hand holds them all: Lost in Crowds (+1 stealth, +2 at
 superior), Conditioning (+2 bleed (limited), +3 at superior), Telepathic Misdirection (+1 intercept
-at basic), Patrol (+1 intercept, requires Flight) and Deflection (redirects a bleed: by hand)."""
+at basic), Patrol (+1 intercept, requires Flight) and Deflection (redirects a bleed once blocks are
+declined, and at basic locks the reacting vampire)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from engine.games.base import Act
+from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.games.vtes.card_play import LevelError, pick, window_choices
 from engine.sim import SimTable
@@ -113,13 +116,63 @@ def test_a_limited_bleed_card_adds_its_levels_bleed_once(start: SimTable, level:
     assert t.state.open_action is not None and t.state.open_action.bleed_mods == 1
 
 
-def test_a_card_the_table_does_not_read_is_offered_with_no_numbers(start: SimTable) -> None:
+def declined_bleed(t: SimTable) -> tuple[int, int]:
+    """Ana's vampire bleeds Ben; Ben declines to block; every Methuselah passes up to Ben's
+    impulse in window C (blocks declined)."""
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    act(t, ana, "pass")
+    act(t, ben, "pass")  # declines to block
+    for _ in range(8):
+        a = t.state.open_action
+        assert a is not None
+        if a.window == "C" and a.impulse == ben:
+            return ana, ben
+        act(t, a.impulse, "pass")
+    raise AssertionError("the impulse never reached Ben in window C")
+
+
+def test_deflection_is_offered_once_blocks_are_declined_with_its_cost_and_each_target(start: SimTable) -> None:
     t = copy_table(start)
     ana, ben = bleed_and_block(t)
-    act(t, ana, "pass")
+    assert plays(t, ben, "Deflection") == []  # during a block attempt the target is fixed (4.4)
+    t = copy_table(start)
+    ana, ben = declined_bleed(t)
     offered = plays(t, ben, "Deflection")
-    assert offered and all(not {"stealth", "intercept", "amount"} & set(a) for a in offered)
+    others = sorted(s for s in range(4) if s not in (ana, ben))
+    assert sorted({a["target"] for a in offered}) == others  # another than the acting Methuselah and Ben
     assert all(a["blood"] == 1 and a["minion"] == vampire(t, ben) for a in offered)  # its printed cost, paid
+    assert {bool(a.get("lock")) for a in offered} == {True, False}  # [dom] locks, [DOM] does not
+
+
+@pytest.mark.parametrize(("level", "locked"), [("basic", True), ("superior", False)])
+def test_deflection_redirects_the_bleed_and_locks_the_reacting_vampire_at_basic(
+    start: SimTable, level: str, locked: bool
+) -> None:
+    t = copy_table(start)
+    ana, ben = declined_bleed(t)
+    view = t.view(ben)
+    card = next(c for c in view.hand if c.name == "Deflection")
+    cy = next(s for s in range(4) if s not in (ana, ben))
+    choice = pick([c for c in window_choices(view, card) if dict(c.fields)["target"] == cy], level)
+    assert choice is not None
+    notes = t.play(ben, {"do": "play", "card": card.as_list(), **choice.act_fields()})
+    t.run_ops()
+    a = t.state.open_action
+    assert a is not None and a.targets == (cy,) and a.window == "A" and a.declined == ()  # blocking reopens
+    mine = next(c for c in t.view(ben).cards if c.as_list() == vampire(t, ben))
+    assert mine.locked == locked
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(line.startswith("Deflection: the target is now seat") for line in said), said
+    assert any(line.startswith("Deflection: ") and line.endswith(" locks") for line in said) == locked, said
+
+
+def test_a_redirect_and_a_lock_outside_an_action_are_refused(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, _ = seats(t)
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Deflection")
+    with pytest.raises(IllegalMove, match="there is no open action for this card to change"):
+        t.play(ana, {"do": "play", "card": card, "lock": True, "minion": vampire(t, ana)})
 
 
 def test_a_level_the_card_cannot_be_played_at_is_a_sentence(start: SimTable) -> None:
@@ -154,22 +207,58 @@ def test_replaying_the_acts_gives_the_same_state(start: SimTable) -> None:
     assert again.state == t.state
 
 
-def test_a_reaction_the_blocker_has_played_is_offered_again_only_with_another_minion() -> None:
+def test_a_reaction_the_blocker_has_played_is_not_offered_to_it_again() -> None:
     """Each minion plays a card at most once per action (2.1): once Ben's blocker has played its
-    Deflection, the second copy is offered, and taken, with his other ready vampire paying."""
-    t = one_vampire_table("Arika", (("Deflection", 2), ("Lost in Crowds", 5)), seed=5)
+    Enhanced Senses (+1 intercept, the blocker's), the second copy is not offered with it, though
+    Ben has another ready vampire (the offers and the table agree)."""
+    t = one_vampire_table("Anson", (("Enhanced Senses", 2), ("Lost in Crowds", 5)), seed=5)
     ana, ben = seats(t)
     second = next(c for c in t.state.cards if c.owner == ben and c.zone == "uncontrolled")
-    act(t, ben, "move", cards=[list(second.pos)], to="ready")
-    act(t, ben, "blood", card=list(second.pos), delta=2, cause="effect")
-    ana, ben = bleed_and_block(t)
+    # A second Anson of Ben's own would be burned (rulebook, "Contested Cards"): put in play by
+    # hand, a position no act reaches, for a minion with the same Disciplines.
+    first = next(c for c in t.state.cards if c.owner == ben and c.zone == "ready")
+    cards = tuple(
+        dataclasses.replace(c, zone=first.zone, card=first.card, counters=2) if c.pos == second.pos else c
+        for c in t.state.cards
+    )
+    t.state = dataclasses.replace(t.state, cards=cards)
     blocker = vampire(t, ben)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
     act(t, ana, "pass")
-    first = plays(t, ben, "Deflection")
-    assert first and all(a["minion"] == blocker for a in first)
-    t.play(ben, first[0])
+    act(t, ben, "block", minion=blocker)
+
+    def stealth_then_to_ben() -> None:
+        act(t, ana, "adjust", stealth=1, cause="a card")  # intercept is needed again
+        while t.state.open_action is not None and t.state.open_action.impulse != ben:
+            act(t, t.state.open_action.impulse, "pass")
+
+    stealth_then_to_ben()
+    once = plays(t, ben, "Enhanced Senses")
+    assert once and all(a["minion"] == blocker for a in once)
+    t.play(ben, once[0])
     t.run_ops()
-    act(t, ana, "pass")
-    again = plays(t, ben, "Deflection")
-    assert again and all(a["minion"] == list(second.pos) for a in again)
-    t.play(ben, again[0])  # the table takes what it offers
+    stealth_then_to_ben()
+    # Intercept is the blocker's: its second copy is not offered (the blocker played one), and
+    # the table refuses it with the rule's sentence.
+    assert plays(t, ben, "Enhanced Senses") == []
+    card = next(c.as_list() for c in t.view(ben).hand if c.name == "Enhanced Senses")
+    with pytest.raises(IllegalMove):
+        t.play(ben, {"do": "play", "card": card, "minion": blocker, "intercept": 1})
+
+
+def test_the_play_command_names_the_new_target_and_the_level() -> None:
+    from tui.games.vtes.commands import CommandError, Context, parse
+
+    t = one_vampire_table("Arika", LIBRARY, seed=5)
+    ana, ben = declined_bleed(t)
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    cy = next(s for s in range(4) if s not in (ana, ben))
+    ctx = Context(t.view(ben), names)
+    chosen = parse(f"play Deflection to {names[cy]} superior", ctx)
+    assert (chosen["target"], "lock" in chosen) == (cy, False)
+    assert parse(f"play Deflection to {names[cy]} basic", ctx)["lock"] is True
+    with pytest.raises(CommandError, match=f"Deflection cannot make {names[ana]} the bleed's target now"):
+        parse(f"play Deflection to {names[ana]}", ctx)
+    t.play(ben, chosen)
+    t.run_ops()
+    assert t.state.open_action is not None and t.state.open_action.targets == (cy,)

@@ -89,6 +89,15 @@ def test_an_action_card_reads_its_bleed_and_stealth() -> None:
     assert govern.coverage == Coverage.PARTLY  # the blood added in the uncontrolled region is by hand
 
 
+def test_a_bleed_redirect_reads_its_new_target_and_the_lock_of_the_reacting_vampire() -> None:
+    basic, superior = rec("Deflection").clauses[-2:]
+    assert basic.effects == (Effect(EffectKind.LOCK), Effect(EffectKind.REDIRECT))
+    assert superior.effects == (Effect(EffectKind.REDIRECT),)  # "as above, but do not lock this vampire"
+    assert rec("My Enemy's Enemy").clauses[-1].effects[-1] == Effect(EffectKind.REDIRECT, whom="predator's predator")
+    for name in ("Deflection", "Bait and Switch", "Telepathic Misdirection", "My Enemy's Enemy"):
+        assert rec(name).coverage == Coverage.FULLY, name
+
+
 def test_a_press_is_read_only_where_the_card_gives_one() -> None:
     assert not rec("Target Vitals").has(EffectKind.PRESS)  # "they cannot press" gives no press
     assert rec("Aid from Bats").has(EffectKind.PRESS)

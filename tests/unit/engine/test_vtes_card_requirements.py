@@ -1,10 +1,12 @@
-"""An action card's requirements are checked as it is announced (the rulebook's "Requirements for
-Playing Cards"; vtes-actions.md P2, P9): a clan, a Discipline; each refusal a sentence naming what
-is missing, and a card named in the act lifts it.
+"""A card's requirements are checked as it is announced or played (the rulebook's "Requirements for
+Playing Cards"; vtes-actions.md §2, P2, P9): a clan, a Discipline; each refusal a sentence naming
+what is missing, and a card named in the act lifts it. A card played by command outside its window
+is refused too: a combat card with no combat under way.
 
 Every crypt is twelve Mark Decker (Gangrel: ani for obf pot CEL PRO, Prince); every hand holds an
 Emerald Legionnaire (an ally that requires a Harbinger of Skulls), Govern the Unaligned (requires
-Dominate) and Carlton Van Wyk (an ally with no requirement)."""
+Dominate), Carlton Van Wyk (an ally with no requirement), Torn Signpost (combat, Potence), Majesty
+(combat, Presence) and Telepathic Misdirection (reaction, Auspex)."""
 
 from __future__ import annotations
 
@@ -12,19 +14,22 @@ import dataclasses
 
 import pytest
 
-from engine.games.vtes.cards import card_base
-from engine.games.vtes.decks import Deck
-from tests.support.vtes_fight import Fight, fight_table, in_hand, refused
+from tests.support.vtes_fight import Fight, bleed_blocked, in_hand, one_crypt_fight, refused
 from tests.support.vtes_sim import act, copy_table
 
-LIBRARY = (("Emerald Legionnaire", 2), ("Govern the Unaligned", 2), ("Carlton Van Wyk", 3))
+LIBRARY = (
+    ("Emerald Legionnaire", 1),
+    ("Govern the Unaligned", 1),
+    ("Carlton Van Wyk", 1),
+    ("Torn Signpost", 2),
+    ("Majesty", 1),
+    ("Telepathic Misdirection", 1),
+)
 
 
 @pytest.fixture(scope="module")
 def base() -> Fight:
-    mark = card_base().lookup("Mark Decker")
-    assert mark is not None
-    return fight_table(seed=3, blood=(4, 4, 1, 1), crypt=Deck("mark", ((mark.id, 12),), ()), library=LIBRARY)
+    return one_crypt_fight("Mark Decker", LIBRARY)
 
 
 @pytest.fixture
@@ -57,3 +62,46 @@ def test_a_card_named_in_the_act_lifts_the_requirement(f: Fight) -> None:
 def test_a_card_with_no_requirement_is_announced(f: Fight) -> None:
     act(f.t, f.ana, "action", kind="recruit", minion=f.lucia, card=in_hand(f.t, f.ana, "Carlton Van Wyk"))
     assert f.t.state.open_action is not None
+
+
+def test_a_combat_card_in_the_minion_phase_is_refused(f: Fight) -> None:
+    signpost = in_hand(f.t, f.ana, "Torn Signpost")
+    refused(f.t, f.ana, {"do": "play", "card": signpost}, "Torn Signpost is a combat card: it is played during combat")
+
+
+def test_a_combat_card_during_an_action_before_any_combat_is_refused(f: Fight) -> None:
+    act(f.t, f.ana, "action", kind="bleed", minion=f.lucia)
+    refused(
+        f.t,
+        f.ana,
+        {"do": "play", "card": in_hand(f.t, f.ana, "Torn Signpost")},
+        "Torn Signpost is a combat card: it is played during combat, and no combat is under way",
+    )
+
+
+def test_a_reaction_whose_discipline_the_reacting_minion_lacks_is_refused(f: Fight) -> None:
+    act(f.t, f.ana, "action", kind="bleed", minion=f.lucia)
+    act(f.t, f.ana, "pass")
+    misdirection = in_hand(f.t, f.ben, "Telepathic Misdirection")
+    refused(
+        f.t,
+        f.ben,
+        {"do": "play", "card": misdirection, "minion": f.marek},
+        "Telepathic Misdirection requires AUS, which Mark Decker",
+    )
+
+
+def test_in_combat_a_card_whose_discipline_the_combatant_lacks_is_refused_and_one_it_has_is_played(f: Fight) -> None:
+    bleed_blocked(f)
+    refused(f.t, f.ana, {"do": "play", "card": in_hand(f.t, f.ana, "Majesty")}, "Majesty requires PRE")
+    act(f.t, f.ana, "play", card=in_hand(f.t, f.ana, "Torn Signpost"))  # Mark Decker has Potence
+    assert f.t.state.open_combat is not None
+
+
+def test_a_strike_with_a_card_whose_discipline_the_striker_lacks_is_refused(f: Fight) -> None:
+    bleed_blocked(f)
+    t = f.t
+    while t.state.open_combat is not None and t.state.open_combat.step != "strike":
+        act(t, t.state.open_combat.impulse, "pass")
+    majesty = in_hand(t, f.ana, "Majesty")
+    refused(t, f.ana, {"do": "strike", "minion": f.lucia, "card": majesty, "ends": True}, "Majesty requires PRE")

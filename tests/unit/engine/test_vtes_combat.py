@@ -317,7 +317,8 @@ def test_a_non_combat_card_in_combat_is_refused(f):
             "is not a combat card: during combat only combat cards are played (§2)",
         )
     grapple = in_hand(t, ana, "Immortal Grapple")
-    act(t, ana, "play", card=grapple)
+    refused(t, ana, {"do": "play", "card": grapple}, "Immortal Grapple requires POT, which Aksinya Daclau")
+    act(t, ana, "play", card=grapple, lift="requirement", by=f.lucia)  # a card that allows it
     assert card(t, grapple).zone == "ash" and t.state.open_combat.impulse == ana
 
 

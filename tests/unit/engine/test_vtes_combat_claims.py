@@ -63,7 +63,8 @@ def test_a_maneuver_and_a_press_by_hand_are_claims_with_a_card_they_are_not(f):
     assert _claims(f)[0][2].startswith("a maneuver by ")
     act(t, f.ana, "pass")
     grapple = in_hand(t, f.ben, "Immortal Grapple")
-    act(t, f.ben, "maneuver", minion=f.marek, card=grapple)  # played with a card: no claim
+    # played with a card (which sets aside its Potence, that Marek lacks: P9): no claim
+    act(t, f.ben, "maneuver", minion=f.marek, card=grapple, lift="requirement", by=grapple)
     assert len(t.state.claims) == 1
     combat_loop(t, _order(f))  # the range step, after Ben's play
     combat_loop(t, _order(f))  # before strikes

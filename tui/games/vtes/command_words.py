@@ -42,7 +42,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("end", Do.END_TURN),
     Verb("edge", Do.EDGE),
     Verb("draw", Do.DRAW, "[N]"),
-    Verb("play", Do.PLAY, "CARD [to ZONE] [on CARD] [pool N] [blood N] [basic|superior]", "hand"),
+    Verb("play", Do.PLAY, "CARD [to ZONE|METHUSELAH] [on CARD] [pool N] [blood N] [basic|superior]", "hand"),
     Verb("discard", Do.DISCARD, "CARD", "hand"),
     Verb("move", Do.MOVE, "CARD to ZONE", "any"),
     Verb("burn", Do.BURN, "CARD", "any"),

@@ -304,10 +304,14 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
     card, extra = take_card(head, ctx.candidates("hand"), "card in your hand")
     _no_rest(extra, "play CARD")
     act: Act = {"do": Do.PLAY, "card": _pos(card)}
-    act.update(_card_numbers(card, ctx, level))
+    target = None
+    if "to" in clauses and " ".join(clauses["to"]).lower() not in _PLACES:
+        target, extra = take_seat(clauses.pop("to"), ctx)  # a redirected bleed's new target
+        _no_rest(extra, "play CARD to METHUSELAH")
+    act.update(_card_numbers(card, ctx, level, target))
     if "to" in clauses:
         to = " ".join(clauses["to"]).lower()
-        if to not in (Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH):
+        if to not in _PLACES:
             raise CommandError("A card is played to ready, torpor, removed or ash, or on a card.")
         act["to"] = to
     if "on" in clauses:
@@ -336,17 +340,28 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
     return act
 
 
-def _card_numbers(card: CardView, ctx: Context, level: str | None) -> Act:
+_PLACES = frozenset({Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH})
+
+
+def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int | None = None) -> Act:
     """The stealth, intercept or bleed the card adds to the open action at ``level`` (basic,
-    superior; None: the most it may add), as its record reads it; nothing outside an action."""
+    superior; None: the most it may add), as its record reads it, and the bleed's new ``target``
+    of a card that redirects it (None: the first it may choose); nothing outside an action."""
     from engine.games.vtes.card_play import LevelError, pick, window_choices
 
     if ctx.view.action is None:
-        if level is not None:
-            raise CommandError(f"{level} names a level of a card played during an action; no action is open.")
+        if level is not None or target is not None:
+            said = level if level is not None else "to METHUSELAH"
+            raise CommandError(f"{said} names how a card is played during an action; no action is open.")
         return {}
+    choices = window_choices(ctx.view, card)
+    if target is not None:
+        choices = [c for c in choices if dict(c.fields).get("target") == target]
+        if not choices:
+            who = ctx.names[target] if target < len(ctx.names) else "that Methuselah"
+            raise CommandError(f"{card.name} cannot make {who} the bleed's target now.")
     try:
-        best = pick(window_choices(ctx.view, card), level)
+        best = pick(choices, level)
     except LevelError as e:
         raise CommandError(f"{card.name}: {e}.") from e
     return best.act_fields() if best is not None else {}
