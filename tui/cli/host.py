@@ -145,8 +145,8 @@ async def run_host(args: argparse.Namespace) -> int:
     taken: list[Any] = [brought] if brought is not None else []  # each bot brings a deck unlike the others'
     levels_of: list[tuple[Client, str, Path | None]] = []
     # The host's own seat sits first (seat 0), its bots after it (started below), under other names.
-    taken = [] if args.headless else [profile[:32]]
-    for name, (level, d) in zip(bot_names(len(bots), taken), bots, strict=True):
+    names_taken = [] if args.headless else [profile[:32]]
+    for name, (level, d) in zip(bot_names(len(bots), names_taken), bots, strict=True):
         bot = bot_client(
             address,
             level,
