@@ -140,6 +140,41 @@ def _influence(seed: int) -> LocalGame:
     return local
 
 
+def _master_ready(view: Any) -> bool:
+    """Seat 0 acts in its master phase with its master phase action left, more than 3 pool, and a
+    master card in hand that is put in play (a location, "put this card in play") with a pool cost."""
+    from engine.games.vtes.card_record import record
+
+    def location(card: Any) -> bool:
+        rec = record(card.card) if card.card else None
+        stays = "location" in card.text.lower() or "put this card in play" in card.text.lower()
+        return rec is not None and "Master" in card.types and rec.costs.pool > 0 and stays
+
+    return (
+        view.acting == 0
+        and view.phase == Phase.MASTER
+        and view.master_actions == 0
+        and view.players[0].pool > 3
+        and any(location(c) for c in view.hand)
+    )
+
+
+def master_app(seed: int) -> tuple[Any, Any]:
+    """The app at Mina's table (seat 0) in a master phase of hers with a location that costs pool
+    in her hand (:func:`_master_ready`), and its session: (VampireApp, LocalGameSession)."""
+    from tui.app import Start, VampireApp
+
+    local = once_per_run(f"vtes-master-{seed}", lambda: _advanced(seed, _master_ready))
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    return VampireApp(Start("table", session), name="Mina"), session
+
+
+def _advanced(seed: int, until: Callable[[Any], bool]) -> LocalGame:
+    local = dealt_vtes(seed)
+    advance(local, until)
+    return local
+
+
 def influence_app(seed: int = 11) -> tuple[Any, Any]:
     """The app at Mina's table (seat 0) in her influence phase, with a vampire in play, transfers
     left and pool to spare (:func:`influence_vtes`), and its session: (VampireApp,

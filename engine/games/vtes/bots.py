@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from engine.games.base import Act, OptionError
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
-from engine.games.vtes.offers import hunts_due
+from engine.games.vtes.offers import hunts_due, offers
 from engine.games.vtes.readings import StrikeReading, Terms, best_strike, bot_terms, strike_act, terms_acts
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
 
@@ -178,8 +178,14 @@ class VtesBot:
         vampires = sorted(
             (c for c in view.ready_unlocked(seat) if c.crypt and c.counters >= 1), key=lambda c: (-c.capacity, c.pos)
         )
+        # Only what the table offers (its requirements: a title, a clan, a contested title).
+        offered = {
+            (o.minion, o.card) for o in offers(view) if o.do == Do.ACTION and o.act.get("kind") == ActionKind.POLITICAL
+        }
         for card in (c for c in view.hand if "Political Action" in c.types):
             for vampire in vampires:
+                if (vampire.pos, card.pos) not in offered:
+                    continue
                 terms = bot_terms(view, seat, card, vampire)
                 if terms is not None and terms.worth > 0:
                     return {

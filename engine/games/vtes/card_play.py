@@ -12,6 +12,7 @@ clause says beyond these numbers stays with the players (``vampire cards NAME`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.card_effects import EffectKind
@@ -19,7 +20,7 @@ from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines,
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Window
+from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Window, Zone
 
 #: The effects that change an open action's numbers.
 NUMBERS = frozenset({EffectKind.STEALTH, EffectKind.INTERCEPT, EffectKind.BLEED})
@@ -285,3 +286,21 @@ def prevent_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]
         if amounts:
             out.append((held, max(amounts)))
     return out
+
+
+def printed_cost(card: CardView, mine: Sequence[CardView], payer: CardView | None) -> dict[str, object]:
+    """The act fields that pay ``card``'s printed cost, as its record reads it: ``pool`` N, or
+    ``blood`` N with the ``minion`` that pays it (``payer`` when it is a ready vampire of ``mine``
+    with that much blood, else the first such); {} for a card with no printed cost, or no vampire
+    able to pay its blood (the engine then says what is missing)."""
+    rec = record(card.card) if card.card else None
+    if rec is None:
+        return {}
+    costs = rec.costs
+    if costs.pool:
+        return {"pool": costs.pool}
+    if costs.blood:
+        able = [c for c in mine if c.crypt and c.zone == Zone.READY and c.counters >= costs.blood]
+        vampire = payer if payer in able else next(iter(able), None)
+        return {"blood": costs.blood, "minion": vampire.as_list()} if vampire is not None else {}
+    return {}

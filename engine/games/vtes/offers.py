@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from engine.games.base import Act, Pos
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, window_choices
+from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, printed_cost, window_choices
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.contests import as_titled, own_copy
@@ -217,10 +217,23 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         for c in view.hand:
             if _played_in_actions(c):
                 continue
-            if view.phase == Phase.MASTER and view.master_actions and "Master" in c.types:
-                continue  # one master phase action (rules.py)
-            acts.append({"do": Do.PLAY, "card": c.as_list()})
+            if "Master" in c.types and (view.phase != Phase.MASTER or view.master_actions):
+                continue  # in the master phase, one master phase action (plays.py, rules.py)
+            cost = printed_cost(c, [m for m in view.cards if m.controller == seat and m.zone.in_play], None)
+            if not _affordable(c, cost, me.pool):
+                continue
+            acts.append({"do": Do.PLAY, "card": c.as_list(), **cost})
     return [Offer(act) for act in acts]
+
+
+def _affordable(card: CardView, cost: dict[str, object], pool: int) -> bool:
+    """The seat can pay ``card``'s printed cost (:func:`printed_cost` found a payer, and its pool
+    covers a pool cost)."""
+    rec = record(card.card) if card.card else None
+    if rec is not None and rec.costs.blood and "blood" not in cost:
+        return False
+    needed = cost.get("pool", 0)
+    return not isinstance(needed, int) or needed <= pool
 
 
 def contest_acts(view: VtesView, seat: int) -> list[Act]:

@@ -20,8 +20,20 @@ from engine.games.vtes.actions import (
 )
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_record import Timing, record
 from engine.games.vtes.claims import own_source
-from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Lift, Status, Target, Window, Zone
+from engine.games.vtes.vocab import (
+    ACTION_TYPES,
+    MODIFIER,
+    REACTION,
+    ActionKind,
+    Lift,
+    Phase,
+    Status,
+    Target,
+    Window,
+    Zone,
+)
 from engine.games.vtes.work import Work
 
 
@@ -65,13 +77,16 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
     a = w.open_action
+    _master_timing(w, pos, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
-    if in_combat or (a is None and w.open_referendum is not None):
+    in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
+    if in_combat or in_referendum:
         if numbers or act.bleed_mod or act.lock:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
             combat.play_in_combat(w, pos, types, name, act.minion)
         else:
+            _in_referendum(w, pos, types, name, act.minion)
             politics.play_before_votes(w, types, name)
         return
     if a is None:
@@ -130,6 +145,55 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if act.lock:
         _lock(w, minion, name)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
+
+
+def _master_timing(w: Work, pos: Pos, name: str) -> None:
+    """A master card is played in its Methuselah's own master phase; an out-of-turn one also during
+    another Methuselah's turn (rulebook, "Card Types": Master; "2. Master Phase")."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    if rec is None or Timing.MASTER not in rec.requires.timing:
+        return
+    if w.author != w.acting:
+        if Timing.OUT_OF_TURN not in rec.requires.timing:
+            w.refuse(
+                Lift.TIMING,
+                f'{name} is a master card: it is played in your own master phase (rulebook, "2. Master Phase"); '
+                "only an out-of-turn master card is played in another Methuselah's turn",
+            )
+    elif w.phase != Phase.MASTER:
+        w.refuse(
+            Lift.TIMING,
+            f"{name} is a master card: it is played in your master phase, and this is your {w.phase} phase "
+            '(rulebook, "2. Master Phase")',
+        )
+
+
+def _in_referendum(w: Work, pos: Pos, types: set[str], name: str, minion: Pos | None) -> None:
+    """A card played while a referendum is the innermost window: no action card and no combat card;
+    in a political action's referendum an action modifier only by the acting Methuselah, with the
+    acting vampire, and a reaction only by another Methuselah (§2; rulebook, "Card Types"), the
+    card's requirements met by the minion that plays it. A blood hunt's own rule is
+    :func:`politics.play_before_votes`'s."""
+    r = w.open_referendum
+    assert r is not None
+    if types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
+        w.refuse(Lift.TIMING, f"{name} is an action card: it cannot be played during a referendum")
+        return
+    if "Combat" in types and not types & {MODIFIER, REACTION}:
+        w.refuse(Lift.TIMING, _combat_words(name))
+        return
+    if not types & {MODIFIER, REACTION} or r.hunted or not r.minion:
+        return
+    acting = r.minion
+    if MODIFIER in types and w.author == r.caller:
+        if minion is not None and minion != acting:
+            w.refuse(Lift.TIMING, f"{name} is an action modifier: the acting vampire, {w.name(acting)}, plays it")
+        check_requirements(w, pos, acting)
+    elif REACTION in types and w.author != r.caller:
+        if minion is not None:
+            check_requirements(w, pos, minion)
+    else:
+        w.refuse(Lift.TIMING, f"{name} is {_timing_words(types)}")
 
 
 def _lock(w: Work, minion: Pos | None, name: str) -> None:

@@ -354,8 +354,15 @@ def _act_play(w: Work, act: PlayAct) -> None:
 def _act_discard(w: Work, act: DiscardAct) -> None:
     pos = act.card
     _own_hand(w, pos)
+    if w.author != w.acting or w.phase != Phase.DISCARD:
+        # A card whose text discards (a master that discards and draws, say) names itself (P9).
+        w.refuse(
+            Lift.TIMING,
+            "a card is discarded as a discard phase action, in its Methuselah's own discard phase "
+            '(rulebook, "5. Discard Phase"); a card whose text lets you discard now may lift the rule',
+        )
     w.move(pos, Target.ASH)
-    if w.author == w.acting and w.phase == Phase.DISCARD:
+    if w.author == w.acting and w.phase == Phase.DISCARD and not w.lifted:
         if w.discard_actions >= 1:
             w.refuse(
                 Lift.ONCE,

@@ -174,7 +174,8 @@ def test_a_played_cards_blood_is_paid_only_by_a_minion_of_ones_own() -> None:
     card = in_hand(t, ana, "Information Highway")
     play_ = {"do": "play", "card": card, "blood": 2}
     refused(t, ana, T0, {**play_, "minion": theirs}, "the minion that plays the card must be a card you control")
-    play(t, ana, T0, "play", card=card, blood=2, minion=mine)
+    # A master card outside the master phase: the test names a card that lifts the timing (P9).
+    play(t, ana, T0, "play", card=card, blood=2, minion=mine, lift="timing", by=card)
     blood = {list(c.pos) == mine: c.counters for c in t.state.cards if list(c.pos) in (mine, theirs)}
     assert blood == {True: 2, False: 2}  # Ana's vampire paid 2 of its 4; Ben's kept its 2
 

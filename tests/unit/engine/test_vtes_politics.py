@@ -305,3 +305,22 @@ def test_votes_from_another_card_name_only_a_card_the_voter_controls(f):
     refused(t, ben, ballot("other", card=f.lucia, count=30), "must be a card you control, and Volker")
     vote(t, ben, "other", card=f.marek, count=1)
     assert totals(f) == (1, 0)
+
+
+def test_in_a_political_actions_referendum_cards_keep_their_types_timing(f):
+    """While the referendum of Ana's political action is the innermost window: no action card
+    (an ally's recruit) and no combat card; an action modifier only by the acting Methuselah, a
+    reaction only by another (§2; rulebook, "Card Types")."""
+    t, ana, ben = f.t, f.ana, f.ben
+    called(f)
+    act(t, ana, "terms", text="Each Methuselah gains 1 pool")
+    refused(t, ana, {"do": "play", "card": in_hand(t, ana, "Patrol")}, "Patrol is a reaction")
+    act(t, ana, "pass")  # the impulse before votes goes to Ben (poll order)
+    refused(t, ben, {"do": "play", "card": in_hand(t, ben, "Threats")}, "Threats is an action modifier")
+    refused(
+        t,
+        ben,
+        {"do": "play", "card": in_hand(t, ben, "Carlton Van Wyk")},
+        "Carlton Van Wyk is an action card: it cannot be played during a referendum",
+    )
+    refused(t, ben, {"do": "play", "card": in_hand(t, ben, "Immortal Grapple")}, "Immortal Grapple is a combat card")

@@ -156,6 +156,7 @@ def test_state_holds_only_ints_strs_bools_tuples_and_frozen_records(decks):
     a, b, c = t.state.seating
     v = uncontrolled(t, a)[0]
     act(t, a, "move", cards=[list(v.pos)], to="ready")
+    to_phase(t, "master")  # the seed's first hand card is a master card
     act(t, a, "play", card=list(hand(t, a)[0].pos), to="on", on=list(v.pos))
     assert_plain(t.state)
     oust(t, b)
@@ -334,6 +335,7 @@ def test_bleed_burns_pool_and_gives_the_edge(decks):
 def test_playing_a_card_opens_it_and_refills_the_hand(decks):
     t = start(decks, 2)
     a, _b = t.state.seating
+    to_phase(t, "master")  # master cards among them, in the master phase (rulebook, "2. Master Phase")
     card = played_outside_actions(t, a)[0]
     assert VTES.to_open(t.state, a, {"do": "play", "card": list(card.pos)}) == (card.pos,)
     act(t, a, "play", card=list(card.pos))
@@ -341,7 +343,8 @@ def test_playing_a_card_opens_it_and_refills_the_hand(decks):
     assert played.zone == "ash" and played.card == t.truth[card.pos]
     assert len(hand(t, a)) == 7
     other = played_outside_actions(t, a)[0]
-    act(t, a, "play", card=list(other.pos), no_replace=True)
+    second = {"lift": "once", "by": list(other.pos)} if "Master" in card_base().info(t.truth[other.pos]).types else {}
+    act(t, a, "play", card=list(other.pos), no_replace=True, **second)
     assert len(hand(t, a)) == 6
     to_phase(t, "discard")
     act(t, a, "discard", card=list(hand(t, a)[0].pos))
@@ -548,6 +551,7 @@ def test_withdrawal_fails_when_a_minion_enters_combat(decks):
 def test_allies_losing_life_do_not_fail_withdrawal(withdrawal):
     t, seat = withdrawal
     ally = hand(t, seat)[0]
+    to_phase(t, "master")  # the seed's first hand card is a master card (its life set by hand)
     act(t, seat, "play", card=list(ally.pos), to="ready")
     act(t, seat, "life", card=list(ally.pos), delta=2, cause="ally")
     act(t, seat, "life", card=list(ally.pos), delta=-1, cause="damage")
@@ -762,6 +766,7 @@ def test_burning_a_minion_burns_the_cards_on_it_and_a_library_card_turning_face_
     vampire = uncontrolled(t, a)[0]
     act(t, a, "move", cards=[list(vampire.pos)], to="ready")
     gear = hand(t, a)[0]
+    to_phase(t, "master")  # the seed's first hand card is a master card
     act(t, a, "play", card=list(gear.pos), to="on", on=list(vampire.pos))
     on = next(c for c in t.state.cards if c.pos == gear.pos)
     assert (on.zone, on.on, on.controller) == ("on", vampire.pos, a)

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from engine.errors import VampireError
 from engine.games.base import IllegalMove
+from engine.games.vtes.card_play import printed_cost
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Phase, Zone
@@ -112,7 +114,14 @@ def test_transfer_influence_and_bleed_name_cards(ctx: Context, table: Any) -> No
 def test_play_a_hand_card_with_its_clauses(ctx: Context, table: Any) -> None:
     view = ctx.view
     card = view.hand[0]
-    assert parse(f"play {card.name}", ctx) == {"do": "play", "card": card.as_list(), **play_destination(card, ctx)}
+    mine = [c for c in ctx.candidates("mine") if c.zone.in_play]
+    cost = printed_cost(card, mine, None)  # its printed cost, paid as the key pays it
+    assert parse(f"play {card.name}", ctx) == {
+        "do": "play",
+        "card": card.as_list(),
+        **play_destination(card, ctx),
+        **cost,
+    }
     ready = view.controlled(0, Zone.READY)[0]
     act = parse(f"play {card.name.lower()} to ready pool 1 keep", ctx)
     assert act == {"do": "play", "card": card.as_list(), "to": "ready", "pool": 1, "no_replace": True}
@@ -122,7 +131,9 @@ def test_play_a_hand_card_with_its_clauses(ctx: Context, table: Any) -> None:
         parse("play Not A Card", ctx)
     discard = parse(f"discard {card.name}", ctx)
     assert discard == {"do": "discard", "card": card.as_list()}
-    check(table, discard)  # any time: only in the discard phase does it count as its action
+    # Outside its Methuselah's own discard phase a discard is refused (rulebook, "5. Discard Phase").
+    with pytest.raises(VampireError, match="discard phase action"):
+        check(table, discard)
 
 
 def test_counters_locks_moves_and_combat(ctx: Context, table: Any) -> None:
@@ -214,7 +225,7 @@ def test_a_card_that_stays_in_play_is_played_into_play_and_to_overrides_it(ctx: 
     ready = ctx.view.controlled(0, Zone.READY)[0]
     # A master that says "Put this card in play": into its player's area, not the ash heap.
     sphinx, c = _in_hand(ctx, "Dreams of the Sphinx")
-    assert parse("play Dreams of the Sphinx", c) == {"do": "play", "card": [998, 0], "to": "ready"}
+    assert parse("play Dreams of the Sphinx", c) == {"do": "play", "card": [998, 0], "to": "ready", "pool": 1}
     assert parse("play Dreams of the Sphinx to ash", c)["to"] == "ash"  # "to" says otherwise
     # An ally: into play too.
     _, c = _in_hand(ctx, "Carlton Van Wyk")
@@ -223,7 +234,13 @@ def test_a_card_that_stays_in_play_is_played_into_play_and_to_overrides_it(ctx: 
     for name in ("Ivory Bow", "Mr. Winthrop"):
         _, c = _in_hand(ctx, name)
         assert parse(f"play {name}", replace(c, selected=ready.pos))["on"] == ready.as_list()
-        assert parse(f"play {name}", c) == {"do": "play", "card": [998, 0], "to": "on", "on": ready.as_list()}
+        played = parse(f"play {name}", c)
+        assert {k: played[k] for k in ("do", "card", "to", "on")} == {
+            "do": "play",
+            "card": [998, 0],
+            "to": "on",
+            "on": ready.as_list(),
+        }
         assert parse(f"play {name} on {ready.name}", c)["on"] == ready.as_list()
     # A card put on anyone's minion: on the one selected, else in your area to be moved by hand.
     _, c = _in_hand(ctx, "Fame")
@@ -232,8 +249,14 @@ def test_a_card_that_stays_in_play_is_played_into_play_and_to_overrides_it(ctx: 
     # An action is resolved and goes to the ash heap (the engine's default: no "to").
     _, c = _in_hand(ctx, "Govern the Unaligned")
     assert "to" not in parse("play Govern the Unaligned", c)
-    # The engine takes the act as the command line makes it: the real first hand card.
-    check(table, parse(f"play {ctx.view.hand[0].name}", ctx))
+    # The engine reads the act as the command line makes it: the real first hand card (a master
+    # card, here in the influence phase: refused by its timing, not by the act's shape).
+    first = ctx.view.hand[0]
+    if "Master" in first.types:
+        with pytest.raises(VampireError, match="is a master card: it is played in your master phase"):
+            check(table, parse(f"play {first.name}", ctx))
+    else:
+        check(table, parse(f"play {first.name}", ctx))
 
 
 def test_bleed_names_a_minion_of_yours_with_or_without_with(ctx: Context) -> None:

@@ -15,7 +15,7 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import influence_app, keys_after_a_look, said
+from tests.support.vtes_table import influence_app, keys_after_a_look, master_app, said
 from tui.app import VampireApp
 from tui.games.vtes.menus import CardBox
 from tui.games.vtes.table import VtesTableScreen
@@ -128,7 +128,7 @@ def _master_in_play(session: LocalGameSession) -> Any:
 
 
 async def test_p_puts_a_card_that_stays_in_play_into_play_and_says_what_is_left() -> None:
-    app, session = _app(LOCATION_SEED)
+    app, session = master_app(LOCATION_SEED)  # a master card is played in the master phase
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
         keys_after_a_look(app)  # a person looks before the next key: the key guard has lapsed
@@ -145,8 +145,8 @@ async def test_p_puts_a_card_that_stays_in_play_into_play_and_says_what_is_left(
         assert "stays in play" in _say(app) and "pay its cost" not in _say(app)
 
 
-async def test_a_played_card_with_a_cost_says_to_pay_it_and_the_keys_come_back_after_the_command() -> None:
-    app, session = _app(LOCATION_SEED)
+async def test_a_played_card_with_a_cost_is_paid_by_the_command_and_the_keys_come_back_after_it() -> None:
+    app, session = master_app(LOCATION_SEED)  # a master card is played in the master phase
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
         keys_after_a_look(app)  # a person looks before the next key: the key guard has lapsed
@@ -157,12 +157,12 @@ async def test_a_played_card_with_a_cost_says_to_pay_it_and_the_keys_come_back_a
         await eventually(
             lambda: "is played" in _say(app), 10, f"what is left: {session.submitted[-1:]}, {_say(app)!r}", pilot=pilot
         )
-        assert "pay its cost (pool -" in _say(app)
+        assert session.submitted[-1]["pool"] > 0 and "pay its cost" not in _say(app)  # the command pays it
         # The command went out: the focus is back on the hand, the line empty, the keys act again.
         assert screen.focused is hand and cmd.value == ""
         await eventually(lambda: not screen.submitting, 10, "settled", pilot=pilot)
         await pilot.press("n")
-        await eventually(lambda: session.view().phase != Phase.INFLUENCE, 10, "the next phase", pilot=pilot)
+        await eventually(lambda: session.view().phase != Phase.MASTER, 10, "the next phase", pilot=pilot)
         assert cmd.value == "" and session.submitted[-1] == {"do": "phase"}
         # The note stays until the next key: then the turn line is back.
         await eventually(lambda: "Turn" in _say(app), 10, "the turn line", pilot=pilot)
@@ -208,7 +208,7 @@ async def test_bleed_and_transfer_leave_the_footer_when_they_cannot_act_and_say_
 
 async def test_p_away_from_the_hand_names_the_card_first_and_a_second_p_plays_it() -> None:
     # With the table or the log focused, the card panel shows another card than the one p plays.
-    app, session = _app(LOCATION_SEED)
+    app, session = master_app(LOCATION_SEED)  # a master card is played in the master phase
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
         keys_after_a_look(app)  # a person looks before the next key: the key guard has lapsed

@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.games.base import Act
+from engine.games.vtes.card_play import printed_cost
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ActionKind, Do, Target, TransferKind, Zone
@@ -337,6 +338,9 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
         act["minion"] = _pos(minion)
     if "keep" in clauses:
         act["no_replace"] = True
+    if "pool" not in act and "blood" not in act:
+        mine = [c for c in ctx.candidates("mine") if c.zone.in_play]
+        act.update(printed_cost(card, mine, ctx.view.card(ctx.selected) if ctx.selected else None))
     return act
 
 

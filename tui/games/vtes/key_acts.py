@@ -67,8 +67,7 @@ def play_act(
     play, on a minion, or the ash heap, from its krcg type and text); its printed cost is paid
     (blood from the selected, or first, vampire of ``me``'s). During an action a reaction is
     played by the selected ready unlocked minion (else the engine's choice when there is one)."""
-    from engine.games.vtes.card_play import pick, window_choices
-    from engine.games.vtes.card_record import record
+    from engine.games.vtes.card_play import pick, printed_cost, window_choices
 
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.zone.in_play]
@@ -85,18 +84,8 @@ def play_act(
             act.update(best.act_fields())
     if ctx is not None:
         act.update(commands.play_destination(card, ctx))
-    rec = record(card.card)
-    costs = rec.costs if rec is not None else None
-    if costs is not None and (costs.pool or costs.blood) and "blood" not in act and "pool" not in act:
-        if costs.pool:
-            act["pool"] = costs.pool
-        else:
-            value = costs.blood
-            payer = minion if minion is not None and minion.crypt else None
-            payer = payer or next((c for c in mine if c.crypt and c.zone == Zone.READY), None)
-            if payer is not None:
-                act["blood"] = value
-                act["minion"] = payer.as_list()
+    if "blood" not in act and "pool" not in act:
+        act.update(printed_cost(card, mine, minion))
     return act
 
 
