@@ -8,6 +8,7 @@ checks nothing (``raw``: the host's verdict is the answer):
 - a claim's time: an oust by hand lapses into effect only once a witness's signed time reaches its
   due time, while the ousted one is away; back at the table, the ousted one disputes it, and
   `vampire result` lists the dispute for the judge;
+- out of turn: another's action ended by a card of one's own without the impulse is refused;
 - another's things: hand size, library shuffles (bounded), burns and moves of hidden library and
   hand cards, a combat of two others' minions: claims, and no peer learns a hidden card;
 - floods: a flood of one's own changes by hand and of claims is bounded, and the other seats'
@@ -55,8 +56,7 @@ def _ready_one(people: list[Person], blood: int = 0) -> dict[int, list[int]]:
 
 
 def _everyone_passes(people: list[Person], done: Any) -> None:
-    """Whoever holds the impulse passes until ``done(look)`` holds (the seats may also pass by
-    themselves: a pass refused because the impulse moved on meanwhile is no matter)."""
+    """Whoever holds the impulse passes until ``done(look)`` holds."""
     by_seat = {p.seat: p for p in people}
 
     def settled() -> bool:
@@ -157,6 +157,14 @@ def test_anothers_things_are_claims_hidden_cards_stay_hidden_and_floods_are_boun
         table.seated()
         ann, ben, cy = table.by_seating()
         v = _ready_one([ann, ben, cy])
+
+        # Ann's action, ended out of turn by Cy naming a card of his own: refused by the host.
+        while ann.look()["phase"] != "minion":
+            assert ann.act({"do": "phase"}) == {"ok": True}
+        assert ann.act({"do": "action", "kind": "hunt", "minion": v[ann.seat]}) == {"ok": True}
+        said = cy.refused({"do": "action_end", "by": v[cy.seat]}, raw=True)
+        assert "you may end the action when it reaches you" in said, said
+        _everyone_passes([ann, ben, cy], lambda look: look["action"] is None)
         before = cy.look()
 
         # Cy's hand size and library: claims with a cause; refused with none.

@@ -194,8 +194,10 @@ def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
 
 def end_action(w: Work, act: ActionEndAct) -> None:
     """P4: an ``action_end`` act naming the card (``by``) that ends the open action closes it with
-    no consequence: no cost, no effect; its set-aside card goes to the ash heap."""
+    no consequence: no cost, no effect; its set-aside card goes to the ash heap. On the impulse,
+    as every act in a window (P1), and by a card of the author's own (P9)."""
     a = open_action(w)
+    holds_impulse(w, a, "end the action")
     by = act.by
     if w.card(by).zone.hidden:
         raise IllegalMove("the card that ends the action must be face up (played, or in play)")

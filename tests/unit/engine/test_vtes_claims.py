@@ -199,6 +199,21 @@ def test_a_card_moved_on_anothers_minion_or_into_their_control_is_a_claim_on_the
     assert next(c for c in t.state.cards if list(c.pos) == lucia).on == tuple(marek)
 
 
+def test_a_card_ends_anothers_action_only_on_its_methuselahs_impulse(s: Seats) -> None:
+    """Ending the open action by a card is an act in its window (P1, P4): refused to a Methuselah
+    who does not hold the impulse, with the card its own or not; taken on the impulse."""
+    t = s.t
+    lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
+    marek = next(c.as_list() for c in t.view(s.ben).controlled(s.ben))
+    act(t, s.ana, "action", kind="bleed", minion=lucia)
+    assert t.state.open_action.impulse == s.ana
+    refused(t, s.ben, T0, {"do": "action_end", "by": marek}, "you may end the action when it reaches you")
+    act(t, s.ana, "pass")  # the impulse goes to the prey, Ben (P1)
+    refused(t, s.ben, T0, {"do": "action_end", "by": lucia}, "must be a card you control")
+    act(t, s.ben, "action_end", by=marek)
+    assert t.state.open_action is None
+
+
 def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> None:
     t = s.t
     lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
