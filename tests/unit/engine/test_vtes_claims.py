@@ -214,6 +214,30 @@ def test_a_card_ends_anothers_action_only_on_its_methuselahs_impulse(s: Seats) -
     assert t.state.open_action is None
 
 
+def test_anothers_action_changed_by_a_rule_with_no_card_is_disputable(s: Seats) -> None:
+    """The bleed's amount is the acting Methuselah's number (P8): the prey lowering it on its
+    impulse with no card named does so in the open, as a change by hand that the acting Methuselah
+    may dispute and the judge sees; the acting Methuselah's own change of it is no claim."""
+    t = s.t
+    lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
+    act(t, s.ana, "action", kind="bleed", minion=lucia)
+    act(t, s.ana, "adjust", amount=1, cause="a card of mine")
+    assert not t.state.claims
+    act(t, s.ana, "pass")  # the impulse goes to the prey, Ben (P1)
+    act(t, s.ben, "adjust", amount=-2, cause="Archon Investigation")
+    assert t.state.open_action.amount == 0
+    (claim,) = t.state.claims
+    assert (claim.author, claim.seats, claim.status, claim.cause) == (
+        s.ben,
+        (s.ana,),
+        ClaimStatus.TAKEN,
+        "Archon Investigation",
+    )
+    play(t, s.ana, T0, "dispute", act=claim.act)
+    text = result_text(t.state, [f"P{i}" for i in range(4)])
+    assert f"Disputed, for the judge: act {claim.act} by P{s.ben}" in text and "amount -2" in text, text
+
+
 def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> None:
     t = s.t
     lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
