@@ -251,7 +251,9 @@ def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> No
     refused(t, s.cy, T0, {"do": "shuffle", "zone": "crypt"}, "shuffles by hand at most 1 time a minute")
 
 
-BY_HAND_ACTS = st.sampled_from(["pool", "blood", "burn_hand", "move_top", "hand_size", "shuffle", "lock", "combat"])
+BY_HAND_ACTS = st.sampled_from(
+    ["pool", "blood", "burn_hand", "move_top", "hand_size", "shuffle", "lock", "combat", "move_on", "give"]
+)
 
 
 def _attempt(t: SimTable, who: int, victim: int, kind: str, at: int) -> None:
@@ -268,6 +270,10 @@ def _attempt(t: SimTable, who: int, victim: int, kind: str, at: int) -> None:
         "shuffle": {"do": "shuffle", "seat": victim, "zone": "crypt", "cause": "x"},
         "lock": {"do": "lock", "cards": theirs[:1], "cause": "x"} if theirs else None,
         "combat": {"do": "combat", "minions": [mine[0], theirs[0]], "cause": "x"} if mine and theirs else None,
+        "move_on": {"do": "move", "cards": mine[:1], "to": "on", "on": theirs[0], "cause": "x"}
+        if mine and theirs
+        else None,
+        "give": {"do": "move", "cards": mine[:1], "to": "ready", "controller": victim, "cause": "x"} if mine else None,
     }
     chosen = acts[kind]
     if chosen is not None:
@@ -279,8 +285,15 @@ def _attempt(t: SimTable, who: int, victim: int, kind: str, at: int) -> None:
 
 
 def _things(t: SimTable, seat: int) -> tuple:
+    """A seat's things: its pool, hand size, status, crypt and library, and its cards (those it owns,
+    those it controls in play, and whatever lies on them)."""
     p = t.state.players[seat]
-    cards = tuple(sorted((c.pos, c.zone, c.controller, c.counters, c.locked) for c in t.state.cards if c.owner == seat))
+    theirs = {c.pos for c in t.state.cards if c.owner == seat or (c.zone.in_play and c.controller == seat)}
+    cards = tuple(
+        sorted(
+            (c.pos, c.zone, c.controller, c.counters, c.locked, c.on) for c in t.state.cards if theirs & {c.pos, c.on}
+        )
+    )
     return (p.pool, p.hand_size, p.status, p.crypt, p.library, cards)
 
 
