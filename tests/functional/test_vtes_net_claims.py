@@ -12,7 +12,7 @@ from pathlib import Path
 
 from engine.audit import audit_file
 from engine.games import all_rules
-from tests.support.hand_table import hand_table, until
+from tests.support.hand_table import caught_up, hand_table, until
 
 
 def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer(tmp_path: Path) -> None:
@@ -31,6 +31,7 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         # 1. An oust by hand: a claim; Ben's pool does not move until Ben answers.
         ann.act({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "Govern the Unaligned"})
         oust = ann.look()["claims"][-1]
+        caught_up(ann, ben, cy)  # each answers from its own copy
         assert oust[1:4] == [ann.seat, [ben.seat], "pending"]
         assert cy.look()["pools"][ben.seat] == 30 and cy.look()["status"][ben.seat] == "in"
         refused = ann.act({"do": "lapse", "act": oust[0]})["refused"]
@@ -51,6 +52,7 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
             assert not set(map(tuple, hand)) & set(map(tuple, look["known"]))
             assert not set(map(tuple, hand)) & set(map(tuple, look["public"]))
         assert "moves hidden cards" in cy.act({"do": "lapse", "act": burn[0]})["refused"]
+        caught_up(ann, ben, cy)
         assert ben.act({"do": "dispute", "act": burn[0]}) == {"ok": True}
 
         # 3. Acts with no cause: another's hand size, library, a combat of two others' minions.
@@ -64,6 +66,7 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         ann.act({"do": "combat", "minions": [ben_ready, cy_ready], "cause": "a card"})
         fight = ann.look()["claims"][-1]
         assert fight[2] == sorted([ben.seat, cy.seat]) and fight[3] == "pending"
+        caught_up(ann, ben, cy)
         assert cy.act({"do": "dispute", "act": fight[0]}) == {"ok": True}
         assert "only the Methuselah whose things" in ann.act({"do": "accept", "act": fight[0]})["refused"]
         assert ben.act({"do": "accept", "act": fight[0]}) == {"ok": True}  # Cy's dispute still holds it
@@ -74,6 +77,7 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         # 5. A claim Ben accepts from his own process takes effect at once.
         ann.act({"do": "pool", "seat": ben.seat, "delta": -2, "cause": "Kine Resources Contested"})
         small = ann.look()["claims"][-1]
+        caught_up(ann, ben, cy)
         assert ben.act({"do": "accept", "act": small[0]}) == {"ok": True}
         until(lambda: ann.look()["pools"][ben.seat] == 28, "accepted claim at Ann's")
     report = audit_file(table.save, all_rules())

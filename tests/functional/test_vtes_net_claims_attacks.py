@@ -8,6 +8,7 @@ checks nothing (``raw``: the host's verdict is the answer):
 - a claim's time: an oust by hand lapses into effect only once a witness's signed time reaches its
   due time, while the ousted one is away; back at the table, the ousted one disputes it, and
   `vampire result` lists the dispute for the judge;
+- out of turn: another's action ended by a card of one's own without the impulse is refused;
 - another's things: hand size, library shuffles (bounded), burns and moves of hidden library and
   hand cards, a combat of two others' minions: claims, and no peer learns a hidden card;
 - floods: a flood of one's own changes by hand and of claims is bounded, and the other seats'
@@ -27,7 +28,7 @@ from engine.audit import audit_file
 from engine.games import all_rules
 from engine.games.vtes.claims import BY_HAND, BY_HAND_RATE, CLAIM_WAIT_MS
 from engine.protocol.log import read_log
-from tests.support.hand_table import ROOT, Person, hand_table, until
+from tests.support.hand_table import ROOT, Person, caught_up, hand_table, until
 from tests.support.vtes_fight import JUSTICAR, PRIMOGEN, PRINCE
 from tui.cli.logs import RESULT_NOT_OVER
 
@@ -55,8 +56,7 @@ def _ready_one(people: list[Person], blood: int = 0) -> dict[int, list[int]]:
 
 
 def _everyone_passes(people: list[Person], done: Any) -> None:
-    """Whoever holds the impulse passes until ``done(look)`` holds (the seats may also pass by
-    themselves: a pass refused because the impulse moved on meanwhile is no matter)."""
+    """Whoever holds the impulse passes until ``done(look)`` holds."""
     by_seat = {p.seat: p for p in people}
 
     def settled() -> bool:
@@ -100,6 +100,7 @@ def test_sources_are_ones_own_and_an_oust_waits_for_its_time_then_is_disputed_fr
         until(lambda: ann.look()["referendum"] == ["terms", ann.seat], "the terms")
         assert ann.act({"do": "terms", "text": "Cy gains 1 pool"}) == {"ok": True}
         _everyone_passes(people, lambda look: look["referendum"][0] == "voting")
+        caught_up(*people)
         for how in ({}, {"raw": True}):
             said = cy.refused({"do": "vote", "source": "other", "card": v[ann.seat], "count": 30}, **how)
             assert "the card that gives votes must be a card you control" in said, said
@@ -119,6 +120,7 @@ def test_sources_are_ones_own_and_an_oust_waits_for_its_time_then_is_disputed_fr
         oust = ann.look()["claims"][-1]
         assert oust[1:4] == [ann.seat, [ben.seat], "pending"] and oust[5] > 0
         table.leave(ben.name)
+        caught_up(ann, cy)
         said = cy.refused({"do": "lapse", "act": oust[0]}, raw=True)
         assert "more for an answer before its time runs out" in said, said
         assert ann.look()["status"][ben.seat] == "in"
@@ -157,6 +159,15 @@ def test_anothers_things_are_claims_hidden_cards_stay_hidden_and_floods_are_boun
         table.seated()
         ann, ben, cy = table.by_seating()
         v = _ready_one([ann, ben, cy])
+
+        # Ann's action, ended out of turn by Cy naming a card of his own: refused by the host.
+        while ann.look()["phase"] != "minion":
+            assert ann.act({"do": "phase"}) == {"ok": True}
+        assert ann.act({"do": "action", "kind": "hunt", "minion": v[ann.seat]}) == {"ok": True}
+        said = cy.refused({"do": "action_end", "by": v[cy.seat]}, raw=True)
+        assert "you may end the action when it reaches you" in said, said
+        _everyone_passes([ann, ben, cy], lambda look: look["action"] is None)
+        caught_up(ann, ben, cy)
         before = cy.look()
 
         # Cy's hand size and library: claims with a cause; refused with none.
@@ -176,6 +187,7 @@ def test_anothers_things_are_claims_hidden_cards_stay_hidden_and_floods_are_boun
         # A combat between Ben's and Cy's minions: a claim on both.
         fight = {"do": "combat", "minions": [v[ben.seat], v[cy.seat]], "cause": "a card"}
         assert ann.act(fight, raw=True) == {"ok": True}
+        caught_up(ann, ben, cy)
         claims = ann.look()["claims"]
         assert [c[2] for c in claims] == [[cy.seat]] * 5 + [sorted([ben.seat, cy.seat])]
         assert all(c[3] == "pending" for c in claims)

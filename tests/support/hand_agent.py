@@ -2,7 +2,8 @@
 (loopback only): ``python -m tests.support.hand_agent PORT NAME DECK [HOME]``. DECK is a bundled
 deck's name or a deck file. HOME, when given, is the person's folder: their key and their copy of
 the table live there, so that the same command run again (after the process stopped) takes the
-same seat back where the log stands. The agent joins the table on 127.0.0.1:PORT, declares its
+same seat back where the log stands. The seat never passes by itself (the test passes for it, so
+who holds an impulse is the test's doing). The agent joins the table on 127.0.0.1:PORT, declares its
 deck (unless declared already), and answers each line of stdin (one JSON map) with one line of
 stdout (one JSON map):
 
@@ -126,7 +127,7 @@ async def main(port: int, name: str, deck: str, home: Path | None) -> None:
         load_key_file(home / "key") if home is not None else new_key(),
         name=name,
         store=Store.in_dir(home / "table") if home is not None else Store.memory(),
-        seating=Seating(brought=brought, auto=True),
+        seating=Seating(brought=brought, auto=False),  # the test passes for it: no race for the impulse
         timeouts=FAST,
         backoff=QUICK_BACKOFF,
     )

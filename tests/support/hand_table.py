@@ -159,6 +159,12 @@ def hand_table(tmp_path: Path, seats: int) -> Iterator[HandTable]:
             host.kill()
 
 
+def caught_up(*people: Person) -> None:
+    """Wait until every one of ``people`` holds the same acts (their copies folded the same log):
+    a person's own check reads its own copy."""
+    until(lambda: len({p.look()["acts"] for p in people}) == 1, "every copy caught up")
+
+
 def until(cond: Callable[[], Any], what: str) -> Any:
     """Wait until ``cond()`` is truthy and return it (a fail-safe of 60 s, not a measure)."""
     deadline = time.monotonic() + 60

@@ -181,6 +181,18 @@ def claim(w: Work, act: Claimed, seats: set[int], text: str) -> bool:
     return True
 
 
+def in_the_open(w: Work, seat: int, text: str, cause: str) -> None:
+    """A change to ``seat``'s things made in a window on the impulse with no card named (a
+    maneuver, a press, a prevention or a strike by hand; the numbers of another's action by a rule):
+    it takes effect at once, at the window's pace, and is recorded as a taken :class:`Claim` with its
+    ``cause`` that ``seat`` may dispute, listed for the judge (vtes-actions.md P9: "disputable as at
+    a real table"). Nothing is recorded for a change to the author's own things."""
+    if seat == w.author or seat < 0:
+        return
+    w.claims.append(Claim(w.acts, w.author, (seat,), text, cause))
+    w.note(f"{seat_ref(w.author)} changes by hand {text} (cause: {esc(cause)}); act {w.acts} may be disputed", seat)
+
+
 def _find(w: Work, number: int) -> int:
     if number >= w.acts:
         raise IllegalMove(f"there is no act {number} yet (the last act is {w.acts - 1})")

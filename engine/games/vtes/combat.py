@@ -21,8 +21,8 @@ from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_record import record
+from engine.games.vtes.claims import in_the_open
 from engine.games.vtes.state import (
-    Claim,
     Combat,
     Loop,
     OpenWindow,
@@ -171,11 +171,7 @@ def _claim_by_hand(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeA
     (vtes-actions.md P9; the ``dispute`` act)."""
     if act.card is not None:
         return
-    seat = w.cards[c.opposing if minion == c.acting else c.acting].controller
-    if seat == w.author or seat < 0:
-        return
-    w.claims.append(Claim(w.acts, w.author, (seat,), text, BY_HAND))
-    w.note(f"{seat_ref(w.author)} changes by hand {text} (cause: {BY_HAND}); act {w.acts} may be disputed", seat)
+    in_the_open(w, w.cards[c.opposing if minion == c.acting else c.acting].controller, text, BY_HAND)
 
 
 def _may_pass(w: Work, window: OpenWindow) -> None:

@@ -21,7 +21,7 @@ from engine.games.vtes.actions import (
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_record import Timing, record
-from engine.games.vtes.claims import own_source
+from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
     MODIFIER,
@@ -228,16 +228,22 @@ def adjust(w: Work, act: AdjustAct) -> None:
     if act.by is not None:
         own_source(w, act.by, "the card that changes the action")
     source = w.name(act.by) if act.by is not None else esc(act.cause or "")
-    _apply_numbers(w, numbers, source)
+    said = _apply_numbers(w, numbers, source)
+    if act.by is None:  # a rule the author names: another's numbers change in the open, disputable
+        if numbers.stealth or numbers.amount or numbers.target is not None:
+            in_the_open(w, a.actor, f"{action_words(w, a)}: {said}", act.cause or "")
+        if numbers.intercept and a.blocker:
+            in_the_open(w, w.cards[a.blocker].controller, f"the block of {action_words(w, a)}: {said}", act.cause or "")
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
-def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
-    """Apply ``n`` to the open action as 4.3 allows (raises from :meth:`Work.refuse`)."""
+def _apply_numbers(w: Work, n: Numbers, source: str) -> str:
+    """Apply ``n`` to the open action as 4.3 allows (raises from :meth:`Work.refuse`); return the
+    changes in words ("stealth +1 → 2")."""
     a = w.open_action
     assert a is not None
     if not n:
-        return
+        return ""
     changes = []
     if n.stealth > 0:
         if w.author != a.actor:
@@ -281,12 +287,15 @@ def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
         changes.append(f"the target is now {seat_ref(n.target)}: blocking reopens")
     windows.put(w, a)
     w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
+    return ", ".join(changes)
 
 
 def end_action(w: Work, act: ActionEndAct) -> None:
     """P4: an ``action_end`` act naming the card (``by``) that ends the open action closes it with
-    no consequence: no cost, no effect; its set-aside card goes to the ash heap."""
+    no consequence: no cost, no effect; its set-aside card goes to the ash heap. On the impulse,
+    as every act in a window (P1), and by a card of the author's own (P9)."""
     a = open_action(w)
+    holds_impulse(w, a, "end the action")
     by = act.by
     if w.card(by).zone.hidden:
         raise IllegalMove("the card that ends the action must be face up (played, or in play)")

@@ -200,6 +200,45 @@ def test_a_card_moved_on_anothers_minion_or_into_their_control_is_a_claim_on_the
     assert next(c for c in t.state.cards if list(c.pos) == lucia).on == tuple(marek)
 
 
+def test_a_card_ends_anothers_action_only_on_its_methuselahs_impulse(s: Seats) -> None:
+    """Ending the open action by a card is an act in its window (P1, P4): refused to a Methuselah
+    who does not hold the impulse, with the card its own or not; taken on the impulse."""
+    t = s.t
+    lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
+    marek = next(c.as_list() for c in t.view(s.ben).controlled(s.ben))
+    act(t, s.ana, "action", kind="bleed", minion=lucia)
+    assert t.state.open_action.impulse == s.ana
+    refused(t, s.ben, T0, {"do": "action_end", "by": marek}, "you may end the action when it reaches you")
+    act(t, s.ana, "pass")  # the impulse goes to the prey, Ben (P1)
+    refused(t, s.ben, T0, {"do": "action_end", "by": lucia}, "must be a card you control")
+    act(t, s.ben, "action_end", by=marek)
+    assert t.state.open_action is None
+
+
+def test_anothers_action_changed_by_a_rule_with_no_card_is_disputable(s: Seats) -> None:
+    """The bleed's amount is the acting Methuselah's number (P8): the prey lowering it on its
+    impulse with no card named does so in the open, as a change by hand that the acting Methuselah
+    may dispute and the judge sees; the acting Methuselah's own change of it is no claim."""
+    t = s.t
+    lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
+    act(t, s.ana, "action", kind="bleed", minion=lucia)
+    act(t, s.ana, "adjust", amount=1, cause="a card of mine")
+    assert not t.state.claims
+    act(t, s.ana, "pass")  # the impulse goes to the prey, Ben (P1)
+    act(t, s.ben, "adjust", amount=-2, cause="Archon Investigation")
+    assert t.state.open_action.amount == 0
+    (claim,) = t.state.claims
+    assert (claim.author, claim.seats, claim.status, claim.cause) == (
+        s.ben,
+        (s.ana,),
+        ClaimStatus.TAKEN,
+        "Archon Investigation",
+    )
+    play(t, s.ana, T0, "dispute", act=claim.act)
+    text = result_text(t.state, [f"P{i}" for i in range(4)])
+    assert f"Disputed, for the judge: act {claim.act} by P{s.ben}" in text and "amount -2" in text, text
+
+
 def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> None:
     t = s.t
     lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
@@ -213,7 +252,9 @@ def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> No
     refused(t, s.cy, T0, {"do": "shuffle", "zone": "crypt"}, "shuffles by hand at most 1 time a minute")
 
 
-BY_HAND_ACTS = st.sampled_from(["pool", "blood", "burn_hand", "move_top", "hand_size", "shuffle", "lock", "combat"])
+BY_HAND_ACTS = st.sampled_from(
+    ["pool", "blood", "burn_hand", "move_top", "hand_size", "shuffle", "lock", "combat", "move_on", "give"]
+)
 
 
 def _attempt(t: SimTable, who: int, victim: int, kind: str, at: int) -> None:
@@ -230,6 +271,10 @@ def _attempt(t: SimTable, who: int, victim: int, kind: str, at: int) -> None:
         "shuffle": {"do": "shuffle", "seat": victim, "zone": "crypt", "cause": "x"},
         "lock": {"do": "lock", "cards": theirs[:1], "cause": "x"} if theirs else None,
         "combat": {"do": "combat", "minions": [mine[0], theirs[0]], "cause": "x"} if mine and theirs else None,
+        "move_on": {"do": "move", "cards": mine[:1], "to": "on", "on": theirs[0], "cause": "x"}
+        if mine and theirs
+        else None,
+        "give": {"do": "move", "cards": mine[:1], "to": "ready", "controller": victim, "cause": "x"} if mine else None,
     }
     chosen = acts[kind]
     if chosen is not None:
@@ -241,8 +286,15 @@ def _attempt(t: SimTable, who: int, victim: int, kind: str, at: int) -> None:
 
 
 def _things(t: SimTable, seat: int) -> tuple:
+    """A seat's things: its pool, hand size, status, crypt and library, and its cards (those it owns,
+    those it controls in play, and whatever lies on them)."""
     p = t.state.players[seat]
-    cards = tuple(sorted((c.pos, c.zone, c.controller, c.counters, c.locked) for c in t.state.cards if c.owner == seat))
+    theirs = {c.pos for c in t.state.cards if c.owner == seat or (c.zone.in_play and c.controller == seat)}
+    cards = tuple(
+        sorted(
+            (c.pos, c.zone, c.controller, c.counters, c.locked, c.on) for c in t.state.cards if theirs & {c.pos, c.on}
+        )
+    )
     return (p.pool, p.hand_size, p.status, p.crypt, p.library, cards)
 
 

@@ -97,3 +97,13 @@ def test_a_claims_time_is_read_from_the_log_and_a_replay_at_any_moment_folds_the
         with pytest.raises(TableRefusal, match="more for an answer before its time runs out"):
             _fold(early, wall_s, monkeypatch)
     assert len(digests) == 1
+
+
+def test_an_action_ended_by_a_methuselah_without_the_impulse_is_named(two_seat_game) -> None:
+    """A card ends the open action only on its Methuselah's impulse (vtes-actions.md P1, P4): the
+    acting Methuselah ending its own action while the other holds the impulse is named."""
+    g, _unlock, moment = two_seat_game
+    a = g.host.table.gstate.open_action
+    assert a is not None and a.impulse != moment.acting
+    data, seq = forged(g, moment.data, moment.acting, {"do": "action_end", "by": list(a.minion)})
+    assert_cheat_named(data, g, moment.acting, seq, "you may end the action when it reaches you")
