@@ -809,7 +809,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     when bots came to play their cards' stealth, intercept and bleed, paying their printed costs, and
     a hand strike to deal the minion's printed strength; all three when the state came to keep the
     table's time, each seat's buckets of changes by hand and its claims' answers, and the bots to
-    accept the terms their rivals apply.)"""
+    accept the terms their rivals apply; all three when the state came to count the acts that answer
+    what the table waits for, apart from changes by hand and claims' answers.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -831,9 +832,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "ff8c958afbd738e9bf2f9b5df37d04d01e3c6470e70fb4003d0a4773704ea6c9",
-        "cde41a205636e968e2489177980c6eebb461eaab7e5412cbc17a5a68f3f2e039",
-        "fb1908ffee8531806397e3d70ef0885cc7933e6da03a5a2d007a423b2c29b07c",
+        "a20c2c4279d486c054b50f1564208f2b09181c4f6a27dc89ab082a5790f39c78",
+        "41c931e01a40a505e72f34ea24bf50b7bcb692aaabc9ab47dd77a0a5a1012dec",
+        "febaeaea5edf1e3e8786aead31813a24283e51d1dfc474b42681484abc2b1c5c",
     ]
 
 
