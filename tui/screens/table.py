@@ -36,8 +36,10 @@ from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.title import TitleBar, show_in_place
 from tui.widgets.common.too_small import TooSmallNotice
 
-#: Seconds a seat may keep the table waiting before the others are offered an abandon vote.
-ABANDON_AFTER = 60
+#: Seconds a seat may keep the table waiting before the others are offered an abandon vote: the
+#: session's stall report (net.driver.Liveness.stall_after) on the same clock, so what a screen
+#: says of when the vote opens is when its key comes.
+ABANDON_AFTER = 30
 
 #: Seconds of a wait after which every screen, a spectator's too, counts it in the status line.
 SHOW_WAIT_AFTER = 10

@@ -42,10 +42,10 @@ async def test_a_spectator_sees_whom_the_table_waits_on_for_how_long_and_when_th
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
         await eventually(lambda: "Waiting for Lisa" in status(app), 10, "whom the table waits on", pilot=pilot)
         assert "kept the table waiting" not in status(app)  # a short wait is not counted
-        now[0] += 30_000
-        await eventually(lambda: "30 s" in status(app), 10, "the count", pilot=pilot)
-        assert "Lisa has kept the table waiting 30 s; from 60 s the others may vote to end the wait." in status(app)
-        now[0] += 45_000
+        now[0] += 20_000
+        await eventually(lambda: "20 s" in status(app), 10, "the count", pilot=pilot)
+        assert "Lisa has kept the table waiting 20 s; from 30 s the others may vote to end the wait." in status(app)
+        now[0] += 55_000
         await eventually(lambda: "75 s" in status(app), 10, "the count past the vote's time", pilot=pilot)
         assert "Lisa has kept the table waiting 75 s: the players may vote to end the wait." in status(app)
         assert not app.screen.check_action("abandon", ())  # a spectator has no vote
