@@ -61,15 +61,20 @@ def _file_kind(mode: int) -> str:
     return "something else"
 
 
+def check_regular(fd: int, path: str | os.PathLike[str]) -> None:
+    """Raise NotRegularFile unless the open file ``fd`` (opened from ``path``) is a regular file."""
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(path, _file_kind(mode))
+
+
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     """The regular file at ``path`` opened for reading (binary). Opening never waits (a FIFO with
     no writer is refused, not waited on). Raises NotRegularFile for a FIFO, a device, a folder or a
     socket, and OSError as ``open`` does (a missing file, no permission)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY)
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotRegularFile(path, _file_kind(mode))
+        check_regular(fd, path)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")

@@ -95,16 +95,18 @@ def bring_file(
     rules: Mapping[str, Any],
     say: Callable[[str], None] = print,
     ask: Callable[[str], str] | None = None,
+    exact: bool = False,
 ) -> Any:
     """What a person brings to a table of ``spec`` with the table rules ``rules`` (``vampire play
     --deck FILE``): the file read and checked as that table would (:func:`check_file`), its
     counts and every note said, and, when a name was read as a close match and ``ask`` is given
-    (a terminal: it takes the question, returns the answer), whether to play with it. Returns
+    (a terminal: it takes the question, returns the answer), whether to play with it; with
+    ``exact`` (``--exact``) such a name is a problem instead, and nothing is asked. Returns
     what was read. Raises VampireError naming the file with every problem, or when the person
     answers no."""
     if spec.kit is None:
         raise VampireError(f"{spec.title} players bring no deck: play without --deck.")
-    check = check_file(path, spec.name, rules)
+    check = check_file(path, spec.name, rules, exact)
     if check.refused:
         raise VampireError(f"{Path(path).name}: {'; '.join(check.problems)}")
     say(f"You bring {check.summary}.")

@@ -29,6 +29,7 @@ from engine.games.spec import Bot
 from engine.protocol.log import Entry
 from engine.seat import Seat, now_ms
 from engine.table import EntryKind, TableRefusal
+from engine.table.waits import WaitClock
 from net.errors import ClientError, GiveUp, HostRefused
 from net.events import Listeners, Refused, SeatRefusal, SeatRefused, Waiting
 from net.messages import Submit, SubmitRejected
@@ -183,7 +184,7 @@ class SeatDriver:
         self._join_refused = False
         self._moves = 0
         self._stalled: tuple[int, ...] = ()
-        self._seen_waits: dict[tuple[int, int], float] = {}
+        self._wait_clock = WaitClock()
         self._timed: tuple[int, int] | None = None
 
     def set_bot(self, bot: Bot | BotFactory | None) -> None:
@@ -491,20 +492,8 @@ class SeatDriver:
         t = self.replica.table
         if t is None:
             return
-        now = self.liveness.clock()
-        waits: dict[int, float] = {}
-        seen: dict[tuple[int, int], float] = {}
-        if t.phase == "running":
-            for s in t.waiting_on():
-                wait = t.waited(s)
-                if wait is not None:
-                    # A wait starts at its entry's time, the same for every peer, but never later
-                    # than this peer first saw it: a time signed ahead of the clocks gains nothing.
-                    key = (s, wait.seq)
-                    seen[key] = self._seen_waits.get(key, now)
-                    waits[s] = max(0.0, (now - min(wait.time_ms, seen[key])) / 1000)
-        self._seen_waits = seen
-        self._run_clock(now)
+        waits = self._wait_clock.read(t.waits, self.liveness.clock()) if t.phase == "running" else {}
+        self._run_clock(waits)
         seats = tuple(s for s, waited in waits.items() if waited >= self.liveness.stall_after)
         if seats != self._stalled:
             self._stalled = seats
@@ -516,14 +505,15 @@ class SeatDriver:
             if due:
                 self._vote_stalled(due)
 
-    def _run_clock(self, now: float) -> None:
+    def _run_clock(self, waits: dict[int, float]) -> None:
         """The game's clock on this seat (its ``timed_act``, under a table rule): once the table
-        has waited on this seat that long, it says so in a chat line and makes the act."""
+        has waited on this seat that long (``waits``: seconds by seat, the table's wait clock), it
+        says so in a chat line and makes the act."""
         seat = self.replica.seat
         if seat is None or seat.index is None or self.left or self._inflight is not None or self._intents:
             return
         t = seat.table
-        wait = t.waited(seat.index) if t.phase == "running" else None
+        wait = t.waited(seat.index) if seat.index in waits else None
         timed = find_game(t.game_name).timed_act if wait is not None else None
         if wait is None or timed is None:
             return
@@ -531,8 +521,7 @@ class SeatDriver:
         if clock is None:
             return
         seconds, act, line = clock
-        since = min(wait.time_ms, self._seen_waits.get((seat.index, wait.seq), now))
-        if (now - since) / 1000 < seconds or self._timed == (seat.index, wait.seq):
+        if waits[seat.index] < seconds or self._timed == (seat.index, wait.seq):
             return
         self._timed = (seat.index, wait.seq)
         self._intents.append(Intent("chat", line, None))

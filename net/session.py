@@ -250,6 +250,11 @@ class Session:
         except ClientError as err:
             raise SessionError(str(err)) from None
 
+    def now_ms(self) -> float:
+        """This computer's clock (ms since the epoch) the table's waits are read on: the clock
+        the seat's stall votes read (``Liveness.clock``)."""
+        return self.client.driver.liveness.clock()
+
     async def vote_abandon(self, seat: int) -> Entry:
         """Vote to stop waiting for ``seat`` (PROTOCOL.md 6, "When a seat stalls"); when every
         other seat voted, it is recorded as having abandoned. Raises SessionError, HostRefused."""

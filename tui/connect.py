@@ -24,6 +24,7 @@ from engine.errors import VampireError
 from engine.games import find_game
 from engine.games.base import Act, IllegalMove
 from engine.protocol.identity import short_fingerprint
+from engine.seat import now_ms
 from engine.table import Table
 from net.events import Connection, LinkCause, LinkState, Listeners, Presence, SeatRefusal, SeatRefused
 from tui.events import LinkWatch, PresenceWatch
@@ -327,6 +328,9 @@ class NetSession:
 
     async def vote_abandon(self, seat: int) -> None:
         await self._net.vote_abandon(seat)
+
+    def now_ms(self) -> float:
+        return self._net.now_ms() if self._net is not None else float(now_ms())
 
     async def add_bot(self, level: str) -> None:
         """Seat a bot client of ``level`` at this host (over loopback)."""

@@ -56,6 +56,13 @@ def read_play_folder(log: Path) -> PlayFolder:
     a table against bots this program can bring back."""
     folder = play_dir_of(log)
     if not log.is_file():
+        if log.exists():  # a folder, a named pipe, a device: said as what it is
+            from engine.files import open_regular
+
+            try:
+                open_regular(log).close()
+            except OSError as err:
+                raise VampireError(f"Cannot read the log file {log}: {err.strerror or err}.") from None
         raise VampireError(f"There is no log file {log}.")
     try:
         data = json.loads((folder / "table.json").read_text(encoding="utf-8"))

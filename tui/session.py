@@ -146,6 +146,10 @@ class TableSession(Protocol):
     async def vote_abandon(self, seat: int) -> None:
         """Vote to end the wait for ``seat`` (PROTOCOL.md 4, ``abandon``)."""
 
+    def now_ms(self) -> float:
+        """This computer's clock, ms since the epoch, as the session reads the table's waits on it
+        (engine.table.waits.WaitClock; PROTOCOL.md 6.5): the clock the stall vote reads."""
+
     # -- host only, in the lobby -----------------------------------------------------------------
 
     async def add_bot(self, level: str) -> None:

@@ -11,6 +11,7 @@ in order gives (:func:`read_log_unverified` leaves them to its caller, for work 
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from engine.files import fsync_dir, open_regular, try_lock
+from engine.files import NotRegularFile, check_regular, fsync_dir, open_regular, try_lock
 from engine.protocol.codec import DEFAULT_LIMITS, CodecError, Limits, decode, encode
 from engine.protocol.entry import (
     END_KIND,
@@ -170,23 +171,24 @@ def _no_entry(name: str, pos: int) -> LogFileError:
     return LogFileError(f"{name} holds no entry: after its first line it is all zero bytes.", 0, pos)
 
 
-def _read_frames(data: bytes, name: str, limits: Limits) -> UnverifiedLog:
-    """Every frame of the log file bytes ``data`` decoded and checked but for its signatures,
-    which are kept in order in ``signatures`` (each one after the checks of its frame that come
-    before it: a frame's fields, then its signature, its link, its head signature)."""
+def _read_frames(f: BinaryIO, end: int, name: str, limits: Limits) -> UnverifiedLog:
+    """Every frame of the log file ``f`` (positioned just past its magic; ``end``: its size in
+    bytes) read one at a time, decoded and checked but for its signatures, which are kept in
+    order in ``signatures`` (each one after the checks of its frame that come before it: a
+    frame's fields, then its signature, its link, its head signature). Memory holds the entries
+    read and one frame (at most ``limits.max_bytes``), never the rest of the file: a file that is
+    no log is refused at its first bad frame, and a tail of zeros is read in chunks."""
     log = UnverifiedLog(name)
-    if not data.startswith(LOG_MAGIC):
-        raise LogFileError(f"{name} is not a vampire-table log file (it does not start with VTLOG1).")
     entries = log.entries
     pos = len(LOG_MAGIC)
-    end = len(data)
     try:
         while pos < end:
             index = len(entries)
-            if end - pos < FRAME_HEADER:
+            header = f.read(FRAME_HEADER)
+            if len(header) < FRAME_HEADER:
                 break  # torn length
-            n = int.from_bytes(data[pos : pos + FRAME_HEADER], "big")
-            if n == 0 and data.count(0, pos) == end - pos:
+            n = int.from_bytes(header, "big")
+            if n == 0 and _zeros_to_end(f, end - pos - FRAME_HEADER):
                 if not entries:
                     raise _no_entry(name, pos)
                 break  # a zero-filled tail: the file grew but the frame never reached the disk
@@ -197,11 +199,11 @@ def _read_frames(data: bytes, name: str, limits: Limits) -> UnverifiedLog:
                     pos,
                 )
             if end - pos - FRAME_HEADER < n:
-                altered = altered_length(data, pos, limits)
+                altered = altered_length(header + f.read(n), 0, limits)  # fewer than n bytes are left
                 if altered is not None:
                     raise LogFileError(f"{name} is corrupt at frame {index} (byte offset {pos}): {altered}", index, pos)
                 break  # torn frame
-            frame = data[pos + FRAME_HEADER : pos + FRAME_HEADER + n]
+            frame = f.read(n)
             try:
                 value = decode(frame, limits)
                 if not (isinstance(value, list) and len(value) == 2):
@@ -234,7 +236,15 @@ def parse_log(data: bytes, name: str = "The log", limits: Limits = DEFAULT_LIMIT
     """The log held by the bytes ``data`` of a log file (see :func:`read_log`); ``name`` starts
     the error messages. Its signatures are verified on every core (:func:`first_bad_signature`),
     the first frame at fault named as a check in order names it."""
-    return _read_frames(data, name, limits).verify()
+    return _read_file(io.BytesIO(data), len(data), name, limits).verify()
+
+
+def _read_file(f: BinaryIO, end: int, name: str, limits: Limits) -> UnverifiedLog:
+    """:func:`_read_frames` of the log file ``f`` at its start (``end``: its size), once its magic
+    is checked: what is no log is refused before anything else is read. Raises LogFileError."""
+    if f.read(len(LOG_MAGIC)) != LOG_MAGIC:
+        raise LogFileError(f"{name} is not a vampire-table log file (it does not start with VTLOG1).")
+    return _read_frames(f, end, name, limits)
 
 
 def altered_length(data: bytes, offset: int, limits: Limits = DEFAULT_LIMITS) -> str | None:
@@ -287,14 +297,12 @@ def read_log_unverified(path: str | os.PathLike[str], limits: Limits = DEFAULT_L
     :meth:`UnverifiedLog.verify` before it shows or uses anything, and gets what :func:`read_log`
     gives or raises. Raises LogFileError at once for a file that cannot be read or a wrong magic."""
     path = Path(path)
+    name = f"The log file {path}"
     try:
         with open_regular(path) as f:
-            data = f.read(len(LOG_MAGIC))
-            if data == LOG_MAGIC:  # what is no log is refused before the rest is read
-                data += f.read()
+            return _read_file(f, os.fstat(f.fileno()).st_size, name, limits)
     except OSError as err:
         raise LogFileError(f"Cannot read the log file {path}: {err.strerror or err}.") from None
-    return _read_frames(data, f"The log file {path}", limits)
 
 
 def _zeros_to_end(f: BinaryIO, count: int) -> bool:
@@ -498,8 +506,10 @@ class LogWriter:
                     f"The log file {path} is in use by another vampire process, which is writing to it: "
                     "close that one first (a log has one writer)."
                 )
-            data = self._read_all()
-            if len(data) < len(LOG_MAGIC) and LOG_MAGIC.startswith(data):  # new, empty or a torn creation
+            check_regular(self._fd, path)  # a FIFO or a device is never read nor written as a log
+            size = os.fstat(self._fd).st_size
+            head = os.pread(self._fd, len(LOG_MAGIC), 0)
+            if size < len(LOG_MAGIC) and LOG_MAGIC.startswith(head):  # new, empty or a torn creation
                 os.ftruncate(self._fd, 0)
                 os.lseek(self._fd, 0, os.SEEK_SET)
                 self._write_all(LOG_MAGIC)
@@ -508,7 +518,8 @@ class LogWriter:
                 self.loaded = LogFile((), (), torn=False, length=len(LOG_MAGIC))
                 self._size = len(LOG_MAGIC)
             else:
-                self.loaded = parse_log(data, f"The log file {path}", limits)
+                with open(self._fd, "rb", closefd=False) as f:  # read a frame at a time
+                    self.loaded = _read_file(f, size, f"The log file {path}", limits).verify()
                 if self.loaded.torn and not drop_torn:
                     raise LogFileError(
                         f"The log file {path} ends in a torn frame (a crash while writing); "
@@ -518,7 +529,8 @@ class LogWriter:
                 self._size = self.loaded.length
         except OSError as err:
             self.close()
-            raise LogFileError(f"Cannot open the log file {path}: {err.strerror or err}.") from None
+            why = NotRegularFile(path, "a folder").strerror if isinstance(err, IsADirectoryError) else err.strerror
+            raise LogFileError(f"Cannot open the log file {path}: {why or err}.") from None
         except BaseException:
             self.close()
             raise
@@ -530,12 +542,6 @@ class LogWriter:
     def last(self) -> Entry | None:
         """The last entry in the file, or None while it holds none."""
         return self._last
-
-    def _read_all(self) -> bytes:
-        chunks = []
-        while chunk := os.read(self._fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)

@@ -342,10 +342,17 @@ class Table:
         (PROTOCOL.md 6.5): more than half of the other seats still playing voted for it, or every
         one of them under table rule ``abandon_by_all``; a seat that does not vote counts neither
         way."""
+        votes, needed = self.abandon_count(target)
+        return votes >= needed
+
+    def abandon_count(self, target: int) -> tuple[int, int]:
+        """The abandon votes for ``target`` cast during this wait by the other seats still playing,
+        and how many of them record it as having abandoned (PROTOCOL.md 6.5): more than half of
+        those seats, or every one under table rule ``abandon_by_all``; at least one."""
         others = [s for s in self.playing() if s != target]
         votes = len(self.abandon_votes.get(target, set()) & set(others))
         needed = len(others) if table_option(self.options, "abandon_by_all") else len(others) // 2 + 1
-        return votes >= max(needed, 1)
+        return votes, max(needed, 1)
 
     def waited(self, seat: int) -> Wait | None:
         """Since when the table waits on ``seat`` (None: it does not wait on it)."""

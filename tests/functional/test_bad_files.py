@@ -1,8 +1,10 @@
 """Every command that reads a file refuses what is not a regular file, or not what it reads, in a
 sentence that names the file, with a non-zero exit, no traceback, and memory bounded by the file's
-size (DESIGN.md, "Feel": errors are sentences): `result`, `audit`, `replay --text` and `deck`
-given /dev/zero, a named pipe with no writer, a folder; a log's first line then zero bytes; a deck
-file of 100,000 short lines, of 200,000 `[`, of JSON nested 50,000 deep, of lines naming no card."""
+size (DESIGN.md, "Feel": errors are sentences): `result`, `audit`, `replay --text`,
+`play --resume` and `host --resume` given /dev/zero, a named pipe with no writer, a folder, a log's
+first line then 1 GiB of zero bytes or of garbage, a log cut short; `deck`, `join --deck`, `play
+--deck` and `host --deck` given those and a binary file; `deck` given a file of 100,000 short
+lines, of 200,000 `[`, of JSON nested 50,000 deep, of lines naming no card."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_MAX = 600 * 1024  # KiB of resident memory: what reading a small file takes, far below any bad file's
+HUGE = 1 << 30
+"""Bytes of the huge bad files: more than :data:`MEMORY_MAX`, so one read whole fails the test."""
 
 
 def run(tmp_path: Path, *args: str) -> tuple[int, str, int]:
@@ -48,10 +52,16 @@ def bad_log(tmp_path: Path, kind: str) -> Path:
             path = tmp_path / "folder.vtlog"
             path.mkdir()
             return path
-        case _:
-            path = tmp_path / "zeros.vtlog"
-            path.write_bytes(b"VTLOG1\n" + bytes(4 << 20))
+        case "zeros" | "garbage":
+            # A log's first line, then 1 GiB (a sparse file: it takes no room): of zero bytes, or
+            # of bytes that start with no frame. Read whole, either would take that much memory.
+            path = tmp_path / f"{kind}.vtlog"
+            path.write_bytes(b"VTLOG1\n" + (b"\xff" * 64 if kind == "garbage" else b""))
+            with open(path, "r+b") as f:
+                f.truncate(HUGE)
             return path
+        case _:
+            raise AssertionError(kind)
 
 
 WORDS = {
@@ -59,17 +69,46 @@ WORDS = {
     "fifo": "not a regular file",
     "folder": "not a regular file",
     "zeros": "holds no entry",
+    "garbage": "is corrupt at frame 0 (byte offset 7)",
 }
 
 
+LOG_COMMANDS = [
+    ["result"],
+    ["audit"],
+    ["replay", "--text"],
+    ["play", "--resume"],
+    ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--resume"],
+]
+"""Every command that reads a log file it is given."""
+
+
 @pytest.mark.parametrize("kind", sorted(WORDS))
-@pytest.mark.parametrize("command", [["result"], ["audit"], ["replay", "--text"]])
+@pytest.mark.parametrize("command", LOG_COMMANDS, ids=lambda c: " ".join(c[:1] + c[-1:]))
 def test_a_log_command_refuses_what_is_no_log_in_a_sentence(tmp_path, command, kind):
     path = bad_log(tmp_path, kind)
     code, out, memory = run(tmp_path, *command, str(path))
     assert code != 0 and "Traceback" not in out, out
-    assert str(path) in out and WORDS[kind] in out, out
+    # play --resume asks first for the folder a game against bots keeps beside its log
+    words = "not a game against bots" if command[0] == "play" and kind in ("zeros", "garbage") else WORDS[kind]
+    assert str(path) in out and words in out, out
     assert memory < MEMORY_MAX
+
+
+def test_a_log_cut_short_is_read_up_to_its_last_whole_entry_and_said(tmp_path):
+    """A log truncated in the middle of a frame (a crash, a copy cut short): its last whole entry
+    ends what is read, and the commands say a torn frame was dropped."""
+    from tests.support.chat_logs import write_chat_log
+
+    path = tmp_path / "cut.vtlog"
+    write_chat_log(path, 20)
+    path.write_bytes(path.read_bytes()[:-30])
+    for command, code_wanted in ((["audit"], 2), (["replay", "--text"], 0)):
+        code, out, memory = run(tmp_path, *command, str(path))
+        assert code == code_wanted and "Traceback" not in out and "torn" in out, out
+        assert memory < MEMORY_MAX
+    code, out, _ = run(tmp_path, "result", str(path))  # a table of chat lines: no game, no result
+    assert code == 1 and "Traceback" not in out and str(path) in out, out
 
 
 def bad_deck(tmp_path: Path, kind: str) -> Path:
@@ -103,12 +142,29 @@ def test_deck_refuses_a_file_no_deck_list_is_like_in_a_sentence(tmp_path, kind):
     assert memory < MEMORY_MAX
 
 
-@pytest.mark.parametrize("kind", ["/dev/zero", "fifo", "folder"])
-def test_deck_refuses_what_is_not_a_regular_file(tmp_path, kind):
-    path = bad_log(tmp_path, kind)
-    code, out, _ = run(tmp_path, "deck", str(path))
+DECK_COMMANDS = [
+    ["deck"],
+    ["join", "127.0.0.1:1", "--bot", "heuristic", "--deck"],
+    ["play", "--game", "vtes", "--deck"],
+    ["host", "--game", "vtes", "--bind", "127.0.0.1", "--port", "0", "--deck"],
+]
+"""Every command that reads a deck file it is given (join, play and host before any connection,
+table or screen)."""
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "fifo", "folder", "binary"])
+@pytest.mark.parametrize("command", DECK_COMMANDS, ids=lambda c: c[0])
+def test_a_deck_command_refuses_what_is_not_a_deck_file_in_a_sentence(tmp_path, command, kind):
+    if kind == "binary":
+        path = tmp_path / "deck.txt"
+        path.write_bytes(bytes(range(256)) * 64)
+    else:
+        path = bad_log(tmp_path, kind)
+    code, out, memory = run(tmp_path, *command, str(path))
     assert code != 0 and "Traceback" not in out, out
-    assert "not a regular file" in out and path.name in out, out
+    words = "not a deck list this program reads (a binary file" if kind == "binary" else "not a regular file"
+    assert words in out and path.stem in out, out
+    assert "Joining" not in out and memory < MEMORY_MAX
 
 
 @pytest.mark.parametrize("kind", ["text", "folder"])

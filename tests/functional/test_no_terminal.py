@@ -3,7 +3,8 @@ output in a file), stops at once with a sentence and exit 1 instead of drawing f
 waiting for keys nobody can press: ``vampire``, ``play``, ``host`` (without ``--headless``),
 ``join`` (without ``--bot`` or ``--spectate --text``) and ``replay`` (without ``--text``). It says
 what runs without one; ``join --bot`` with a deck whose names were read as close matches plays
-without asking (it says what it read). Nothing is opened for nobody: no log, no seat."""
+without asking (it says what it read), and ``--exact`` refuses such a deck instead, as ``play`` and
+``host`` do. Nothing is opened for nobody: no log, no seat."""
 
 from __future__ import annotations
 
@@ -107,3 +108,25 @@ def test_need_terminal_names_the_command_and_what_runs_without_one() -> None:
         "vampire join opens a screen that reads your keys, and standard input is not a terminal: "
         "run it in a terminal, or add --bot LEVEL to seat a bot."
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["join", "127.0.0.1:1", "--bot", "heuristic"],
+        ["play", "--game", "vtes"],
+        ["host", "--game", "vtes", "--bind", "127.0.0.1", "--port", "0", "--save", "table.vtlog"],
+    ],
+    ids=["join --bot", "play", "host"],
+)
+def test_exact_refuses_a_deck_of_close_matches_in_a_sentence_without_asking(tmp_path: Path, args: list[str]) -> None:
+    code, out = run(tmp_path, *args, "--deck", str(close_match_deck(tmp_path)), "--exact")
+    assert code == 1 and "Traceback" not in out
+    assert 'typo.txt: line 28: no card is named exactly "Anarch Trublemaker"; did you mean Anarch Troublemaker?' in out
+    assert "Joining" not in out and not (tmp_path / "table.vtlog").exists()
+
+
+@pytest.mark.parametrize("command", ["join 127.0.0.1:1 --bot heuristic", "play", "host --headless"])
+def test_exact_without_a_deck_is_a_sentence(tmp_path: Path, command: str) -> None:
+    code, out = run(tmp_path, *command.split(), "--exact")
+    assert code == 1 and "--exact checks the names of the deck you bring: give it with --deck." in out

@@ -41,7 +41,12 @@ async def _table(game: str, seats: int, rules: dict[str, Any], save: Path) -> tu
 
 @pytest.mark.parametrize(("game", "seats", "rules"), [("queen", 3, {"rounds": 20}), ("vtes", 2, {})])
 async def test_a_spectators_ctrl_q_mid_game_exits_0_and_its_footer_lists_no_act_key(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, seats: int, rules: dict[str, Any]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    game: str,
+    seats: int,
+    rules: dict[str, Any],
+    at_a_terminal: None,
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     host, bots = await _table(game, seats, rules, tmp_path / "host.vtlog")

@@ -6,7 +6,8 @@ windows it held go on without it, the game ends, and the audit finds no fault (i
 0: the events the abandoned seat held a key of can never be recomputed, PROTOCOL.md 6.6).
 
 With one accomplice that never votes, the two others are a majority of the three; a staller that
-keeps making changes by hand to its own pool does not restart the wait it is voted on."""
+keeps making changes by hand to its own pool does not restart the wait it is voted on, in a window
+or in its own turn."""
 
 from __future__ import annotations
 
@@ -43,3 +44,11 @@ def test_a_stallers_own_changes_by_hand_do_not_restart_the_wait(tmp_path):
     held = stall_table(tmp_path, "action", by_hand=1.0, vote_after=VOTE_AFTER, limit=300)
     voted_out_and_ended(held)
     assert held.by_hand >= 2  # it made changes by hand while it stalled, and was voted out anyway
+
+
+@pytest.mark.slow
+def test_a_seat_that_holds_its_own_turn_with_changes_by_hand_is_voted_out(tmp_path):
+    """Its own turn waits on it to play the turn; its changes by hand to its pool answer nothing."""
+    held = stall_table(tmp_path, "turn", by_hand=1.0, vote_after=VOTE_AFTER, limit=300)
+    voted_out_and_ended(held)
+    assert held.by_hand >= 2

@@ -163,6 +163,9 @@ class LocalGameSession:
         self._task: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self.submitted: list[Act] = []
+        self.clock: Callable[[], float] | None = None
+        """The clock the table's waits are read on (ms); None: the last entry's time, so no wait
+        has run until a test moves the clock."""
 
     @property
     def table(self):
@@ -228,6 +231,12 @@ class LocalGameSession:
             raise VampireError(err.detail) from None
         self._emit(SessionEvent("entry", seq=self.table.seq - 1))
 
+    def now_ms(self) -> float:
+        if self.clock is not None:
+            return self.clock()
+        last = self.table.entries.last
+        return float(last.time) if last is not None else 0.0
+
     async def vote_abandon(self, seat: int) -> None:
         try:
             self.local.submit(self.local.seats[self.seat], "abandon", {"seat": seat})
@@ -265,3 +274,18 @@ def queen_only_a_pass(local: Any) -> bool:
     if state.phase != "play" or trick is None or trick.hunter or state.turn != 0:
         return False
     return all(act["do"] == "pass" for act in local.table.game.legal_acts(local.seats[0].view()))
+
+
+class SpectatorSession(LocalGameSession):
+    """TEST ONLY. A spectator's session: no seat, seat 0's copy of the table, no hand."""
+
+    def __init__(self, local: LocalGame) -> None:
+        super().__init__(local, 0, auto=False)
+        self.seat = None  # type: ignore[assignment]
+
+    @property
+    def table(self) -> Any:
+        return self.local.seats[0].table
+
+    def view(self) -> Any:
+        return None

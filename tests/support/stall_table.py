@@ -1,7 +1,7 @@
 """TEST ONLY: a VTES table of real processes over loopback where one seat stalls
 (:mod:`tests.support.staller`), and how long it held the table.
 
-``python -m tests.support.stall_table [--window action|combat|referendum] [--accomplice]
+``python -m tests.support.stall_table [--window action|combat|referendum|turn] [--accomplice]
 [--by-hand N] [--vote-after S] [--limit S] [--root DIR]`` runs one table and prints what it
 measured as JSON: the seconds from the moment the staller stalled to the entry that recorded it as
 having abandoned (None: not within ``--limit``), whether the game ended and the audit's code.
@@ -210,7 +210,7 @@ def _free_port() -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--window", choices=("any", "action", "combat", "referendum"), default="action")
+    parser.add_argument("--window", choices=("any", "action", "combat", "referendum", "turn"), default="action")
     parser.add_argument("--accomplice", action="store_true")
     parser.add_argument("--by-hand", type=float, default=0.0)
     parser.add_argument("--vote-after", type=float, default=8.0)

@@ -1,7 +1,8 @@
 """TEST ONLY: a VTES seat that stalls, as a process of its own (``python -m tests.support.staller``).
 
 It joins a table over TCP as a heuristic bot and plays until the table waits on it in a window of
-the kind asked (``action``, ``combat`` or ``referendum``; ``any``: the first window); then it sends
+the kind asked (``action``, ``combat`` or ``referendum``; ``any``: the first window; ``turn``: its
+own turn's master phase, no window open); then it sends
 no move again, while its connection still answers the protocol's duties. With ``--by-hand N`` it
 also makes a harmless change by hand to its own pool every N seconds while it stalls (1 pool up,
 then down), the acts a staller would make to look alive. It prints ``STALLING <kind> <unix ms>``
@@ -25,7 +26,7 @@ from net.driver import Liveness
 from net.errors import VampireError
 from net.local import bot_factory
 
-_KINDS = {"action": "Action", "combat": "Combat", "referendum": "Referendum"}
+_KINDS = {"action": "Action", "combat": "Combat", "referendum": "Referendum", "turn": "Turn"}
 
 
 class Staller:
@@ -41,6 +42,12 @@ class Staller:
     def choose(self, view: Any, legal: list[Any]) -> Any:
         if self.stalling.is_set():
             return None
+        if self.kind == "turn":
+            if view.acting == view.seat and not view.windows and view.step == "play" and view.phase == "master":
+                self.stalling.set()
+                print(f"STALLING Turn {int(time.time() * 1000)}", flush=True)
+                return None
+            return self.inner.choose(view, legal)
         top = view.windows[-1] if getattr(view, "windows", ()) else None
         holds = top is not None and (
             top.loop.holder == view.seat

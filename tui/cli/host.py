@@ -66,6 +66,8 @@ async def run_host(args: argparse.Namespace) -> int:
             f"--{stated.key} is the {stated.label} of the host's own seat, and a --headless host has no seat."
         )
     facts = {} if args.headless else profile_facts(profile, given)
+    if args.exact and not args.deck:
+        raise VampireError("--exact checks the names of the deck you bring: give it with --deck.")
     if args.headless and args.deck:
         raise VampireError("--deck is the deck of the host's own seat, and a --headless host has no seat.")
     brought = None
@@ -94,7 +96,7 @@ async def run_host(args: argparse.Namespace) -> int:
             raise VampireError(f"The log file {save} cannot be replayed: {err}") from None
         if args.deck:
             try:
-                brought = _host_deck(args.deck, sequencer.table.game_name, sequencer.table.options, say)
+                brought = _host_deck(args.deck, sequencer.table.game_name, sequencer.table.options, say, args.exact)
             except VampireError:
                 writer.close()
                 raise
@@ -109,7 +111,7 @@ async def run_host(args: argparse.Namespace) -> int:
         spec = find_game(args.game)
         levels = parse_bots(args.bots, spec) if args.bots else []
         if args.deck:  # read before the table opens: a refused deck leaves no log file
-            brought = _host_deck(args.deck, args.game, parse_rules(args.rule), say)
+            brought = _host_deck(args.deck, args.game, parse_rules(args.rule), say, args.exact)
         _need_screen(args)
         order = order_table(
             args.game,
@@ -265,10 +267,11 @@ async def _listen_internet(host: Host, save: Path, relays: Any, bind: str, say: 
     return listener
 
 
-def _host_deck(path: str, game: str, rules: Mapping[str, Any], say: Callable[[str], None]) -> Any:
+def _host_deck(path: str, game: str, rules: Mapping[str, Any], say: Callable[[str], None], exact: bool = False) -> Any:
     """The deck the host's own seat brings to a table of ``game`` with the table rules ``rules``
     (``--deck FILE``), read and checked as the table reads it, its counts and notes said; a name
-    read as a close match is asked about on a terminal. Raises VampireError with a sentence."""
+    read as a close match is asked about on a terminal (with ``exact``, refused). Raises VampireError
+    with a sentence."""
     from engine.kits import bring_file
 
     spec = find_game(game)
@@ -276,7 +279,7 @@ def _host_deck(path: str, game: str, rules: Mapping[str, Any], say: Callable[[st
         raise VampireError(
             f"A {spec.title} table takes no deck: every seat plays the same cards. Host it without --deck."
         )
-    return bring_file(spec, path, rules, say=say, ask=input if sys.stdin.isatty() else None)
+    return bring_file(spec, path, rules, say=say, ask=input if sys.stdin.isatty() else None, exact=exact)
 
 
 async def _announce(host: Host, shown: str, off: bool, say: Callable[[str], None]) -> Any:

@@ -158,7 +158,9 @@ async def run_join(args: argparse.Namespace) -> int:
         name = profile[:32]
         facts = profile_facts(profile, given)  # a spectator's are remembered, and unused
     # A file no game reads is a sentence before connecting; the table's game takes what its kit read.
-    deck = DeckFile(args.deck, say) if args.deck else None
+    if args.exact and not args.deck:
+        raise VampireError("--exact checks the names of the deck you bring: give it with --deck.")
+    deck = DeckFile(args.deck, say, args.exact) if args.deck else None
     if not (args.bot or (args.spectate and args.text)):  # before any connection: no seat taken for nobody
         need_terminal(
             f"{vampire_command()} join",

@@ -24,6 +24,17 @@ def _hidden(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backoff-max", type=float, default=None, help=argparse.SUPPRESS)
 
 
+def deck_exact_option(parser: argparse.ArgumentParser) -> None:
+    """``--exact`` beside a seat's ``--deck``: a name that is not a card's exact name refuses the
+    deck, in a sentence, instead of being read as the closest card (nothing is asked)."""
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="with --deck: refuse a deck with a name that is not a card's exact name, instead of reading it as "
+        "the closest card",
+    )
+
+
 def internet_options(parser: argparse.ArgumentParser) -> None:
     """``--relay``: the relay of a table across the internet (``vampire host --internet``, ``vampire
     join TICKET``)."""
@@ -136,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE|NAME",
         help="the deck you bring: a file, or a bundled deck's name (default: one the game ships)",
     )
+    deck_exact_option(play)
     play.add_argument("--resume", metavar="FILE", help="bring back the game against bots whose log is FILE, and go on")
     play.set_defaults(func=cmd_play)
 
@@ -161,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE|NAME",
         help="the deck your seat brings (a file, or a bundled deck's name), for games whose players bring one",
     )
+    deck_exact_option(host)
     host.add_argument(
         "--no-announce",
         action="store_true",
@@ -205,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE|NAME",
         help="the deck you bring (a file, or a bundled deck's name), for games whose players bring one",
     )
+    deck_exact_option(join)
     join.add_argument("--state", metavar="DIR", help="keep this peer's log, secrets (and a bot's key) in DIR")
     join.add_argument("--quiet", action="store_true", help="print connection changes and the end only")
     internet_options(join)

@@ -53,6 +53,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             )
         if not args.bots:
             levels = [spec.default_bot] * max(args.seats - 1, 0)
+    if args.exact and not args.deck:
+        raise VampireError("--exact checks the names of the deck you bring: give it with --deck.")
     rules = parse_rules(args.rule)
     try:
         spec.check_seats(len(levels) + 1)
@@ -65,7 +67,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise VampireError(f"{spec.title} players bring no deck: play without --deck.")
         from engine.kits import bring_file  # says what it read, asks about a name read as a close match
 
-        brought = bring_file(spec, args.deck, rules, ask=input if sys.stdin.isatty() else None)
+        brought = bring_file(spec, args.deck, rules, ask=input if sys.stdin.isatty() else None, exact=args.exact)
     name = seat_name(args.name)
     given = {key: getattr(args, key, None) for key in known_facts()}
     profile_facts(name, given, args.game)  # checked and remembered: the table's session reads them from the profile
@@ -86,6 +88,7 @@ def _resume_play(args: argparse.Namespace) -> int:
 
     given = [flag for flag, value in (("--bots", args.bots), ("--seats", args.seats), ("--rule", args.rule)) if value]
     given += ["--deck"] if getattr(args, "deck", None) else []
+    given += ["--exact"] if getattr(args, "exact", False) else []
     if given:
         raise VampireError(f"--resume brings the game back as it was: it takes no {' or '.join(given)}.")
     spec = resume_spec(Path(args.resume))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import VampireError
 from engine.games import find_game, game_names
+from engine.kits import check_file
 
 if TYPE_CHECKING:
     from net.client import Client
@@ -63,15 +64,23 @@ async def _front_end(
     return int(await tui.run_session(session, host=host, address=address, bots=list(bots), bots_dir=bots_dir) or 0)
 
 
+def _inexact_names(path: str, game: str) -> list[str]:
+    """The problems ``--exact`` adds to the file at ``path`` read for ``game``: each line whose
+    name is not a card's exact name (whatever a table's rules would say of the rest)."""
+    plain = check_file(path, game).problems
+    return [p for p in check_file(path, game, exact=True).problems if p not in plain]
+
+
 class DeckFile:
     """``--deck FILE`` for a seat at a table whose game is not known yet (``vampire join``): read
     before connecting by every game whose seats bring something, so that a file none of them reads
     is a sentence before any connection; then, called with the game the host names (a
     ``net.driver.ReadBrought``), what that game's kit read. Raises VampireError with the kit's
     sentence: when no game reads the file (at construction), or when the table's game takes no
-    deck or did not read it (when called)."""
+    deck or did not read it (when called). ``exact`` (``--exact``): a name read as a close match
+    refuses the file."""
 
-    def __init__(self, path: str, say: Callable[[str], None]) -> None:
+    def __init__(self, path: str, say: Callable[[str], None], exact: bool = False) -> None:
         self.path = path
         self.options: Callable[[], Any] | None = None
         """The table's rules (its ``options``), once the host has named them: the file is then
@@ -87,6 +96,10 @@ class DeckFile:
                 self.read[name] = kit.load(path)
             except VampireError as err:
                 self.errors[name] = str(err)
+                continue
+            if exact and (inexact := _inexact_names(path, name)):
+                del self.read[name]  # --exact: a name read as a close match refuses the deck
+                self.errors[name] = f"{Path(path).name}: {'; '.join(inexact)}"
                 continue
             what = kit.summary(self.read[name])
             say(f"You bring {what}." if len(self.read) == 1 else f"As a {spec.title} deck, you bring {what}.")

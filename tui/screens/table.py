@@ -10,7 +10,6 @@ vote to end a long wait, and the end-of-game screen. A game's table screen (its 
 
 from __future__ import annotations
 
-import time
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -24,6 +23,7 @@ from textual.widgets import Footer, Input, Label, ProgressBar, Static
 
 from engine.games.base import Act
 from engine.table import Table
+from engine.table.waits import WaitClock
 from tui.errors import explain, with_seat_names
 from tui.errors import sentence as _sentence
 from tui.events import as_session_event
@@ -36,8 +36,13 @@ from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.title import TitleBar, show_in_place
 from tui.widgets.common.too_small import TooSmallNotice
 
-#: Seconds a seat may keep the table waiting before the others are offered an abandon vote.
-ABANDON_AFTER = 60
+#: Seconds a seat may keep the table waiting before the others are offered an abandon vote: the
+#: session's stall report (net.driver.Liveness.stall_after) on the same clock, so what a screen
+#: says of when the vote opens is when its key comes.
+ABANDON_AFTER = 30
+
+#: Seconds of a wait after which every screen, a spectator's too, counts it in the status line.
+SHOW_WAIT_AFTER = 10
 
 
 def table_screen(session: TableSession, game: str | None = None) -> Screen[Any]:
@@ -83,10 +88,9 @@ class TableFrame(Screen[None]):
         self._ended_shown = False
         self._work_totals: dict[Any, int] = {}  # work_progress's memory
         self._submitting = False
-        self._last_change = time.monotonic()
-        self._last_head = b""
         self._fault_shown = False
-        self._stalled: tuple[int, ...] = ()
+        self._stalled: dict[int, int] = {}  # seats the session reported stalled, by the seq their wait began at
+        self.wait_clock = WaitClock()
         self._link_lost = False
         self._held: list[tuple[str, dict[str, Any]]] = []  # toasts held while a box is read
         self._voted: set[int] = set()  # seats this seat voted to end the wait for
@@ -221,7 +225,10 @@ class TableFrame(Screen[None]):
                 link.display = True
                 self._link_lost = True
         elif event.kind == "waiting":
-            self._stalled = tuple(s for s in event.seats if s != self.session.seat)
+            table = self.session.table
+            self._stalled = {
+                s: wait.seq for s in event.seats if s != self.session.seat and (wait := table.waited(s)) is not None
+            }
         elif event.kind == "other":
             return
         self.refresh_table()
@@ -232,10 +239,6 @@ class TableFrame(Screen[None]):
         table = session.table
         names = table.names
         me = session.seat
-        if table.head != self._last_head:
-            self._last_head = table.head
-            self._last_change = time.monotonic()
-            self._stalled = ()
         # Title: who I am, where the game is, and the head fingerprint everyone can compare.
         parts = [table.game.title if table.game else "Vampire Table"]
         if me is not None and me < len(names):
@@ -298,15 +301,49 @@ class TableFrame(Screen[None]):
             return
         bar.display = False
         self._voted &= set(table.waiting_on())  # a vote is news while its seat still keeps us waiting
-        stalled = self._stalled_seat()
         if self._voted:
             name = table.names[min(self._voted)]
             waiting += f" You voted to end the wait for {name}: {self.abandon_outcome(name)}."
-        elif stalled is not None:
-            secs = int(time.monotonic() - self._last_change)
-            waiting += f" {table.names[stalled]} has kept the table waiting {secs} s: a votes to end the wait."
+        else:
+            waiting += self.wait_words(table, me)
         show_in_place(label, waiting)  # an entry that changes no word of it lays nothing out
         label.set_class(waiting == "Your turn.", "-your-turn")
+
+    def waits(self) -> dict[int, float]:
+        """Seconds the table has waited on each seat it waits on for a move, on the table's wait
+        clock (engine.table.waits: the same for every peer, restarted only by the seat's answer);
+        empty while protocol work runs or the table is not in play."""
+        table = self.session.table
+        if table.phase != "running" or table.fault is not None or table.work is not None:
+            return {}
+        return self.wait_clock.read(table.waits, self.session.now_ms())
+
+    def wait_words(self, table: Table, me: int | None) -> str:
+        """What the status line adds about the longest wait, for every peer (a spectator too), once
+        it has run :data:`SHOW_WAIT_AFTER` s: who, how long, and when or how the others may vote
+        to end it (PROTOCOL.md 6.5); "" before."""
+        waits = self.waits()
+        if not waits:
+            return ""
+        stalled = self._stalled_seat()
+        if stalled is not None:
+            votes = self._votes_words(table, stalled)
+            return f" {table.names[stalled]} has kept the table waiting {int(waits.get(stalled, 0))} s{votes}: a votes to end the wait."
+        seat = max(waits, key=lambda s: (waits[s], -s))
+        secs = int(waits[seat])
+        if secs < SHOW_WAIT_AFTER:
+            return ""
+        who = "You have" if seat == me else f"{table.names[seat]} has"
+        votes = self._votes_words(table, seat)
+        if secs >= ABANDON_AFTER:
+            others = "the others" if me is not None else "the players"
+            return f" {who} kept the table waiting {secs} s{votes}: {others} may vote to end the wait."
+        return f" {who} kept the table waiting {secs} s; from {ABANDON_AFTER} s the others may vote to end the wait."
+
+    @staticmethod
+    def _votes_words(table: Table, seat: int) -> str:
+        votes, needed = table.abandon_count(seat)
+        return f" ({votes} of {needed} votes to end it)" if votes else ""
 
     def _game_over(self) -> bool:
         """The table's game has its result (it ended by its rules)."""
@@ -391,24 +428,27 @@ class TableFrame(Screen[None]):
             self.notify(explain(err), title="Chat", severity="error")
 
     def _stalled_seat(self) -> int | None:
-        """A seat other than mine that has kept the table waiting longer than ABANDON_AFTER."""
+        """A seat other than mine that this seat may vote out: the table has waited on it
+        :data:`ABANDON_AFTER` s on the table's wait clock, or the session reported it stalled
+        during the wait it is in now. None for a spectator."""
         table = self.session.table
-        if table.phase != "running" or self.session.seat is None:
+        me = self.session.seat
+        if me is None or me in table.abandoned:
             return None
-        waited = table.waiting_on()
-        for seat in self._stalled:
-            if seat in waited:
+        waits = self.waits()
+        for seat, seq in self._stalled.items():
+            wait = table.waited(seat)
+            if seat in waits and wait is not None and wait.seq == seq:
                 return seat
-        if time.monotonic() - self._last_change < ABANDON_AFTER:
-            return None
-        others = [s for s in table.waiting_on() if s != self.session.seat]
-        return others[0] if others else None
+        due = [s for s, secs in waits.items() if s != me and secs >= ABANDON_AFTER]
+        return min(due, key=lambda s: (-waits[s], s)) if due else None
 
     def _tick(self) -> None:
-        table = self.session.table
-        if table.phase == "running" and time.monotonic() - self._last_change >= ABANDON_AFTER:
-            self.show_status(table, self.session.seat)
-            self.refresh_bindings()
+        """Each second: the wait's count on the status line, and the vote's key once it opens."""
+        waits = self.waits()
+        if waits and (max(waits.values()) >= SHOW_WAIT_AFTER or self._stalled):
+            self.show_status(self.session.table, self.session.seat)
+            self._refresh_keys()
 
     def action_abandon(self) -> None:
         seat = self._stalled_seat()

@@ -168,7 +168,8 @@ class VtesGame:
         window's impulse (shared/rules/vtes-actions.md P1; while polling, those not done), else the
         acting Methuselah. ``playing``: the Methuselahs in the game; ``position``: the turn, the
         phase and the open windows (a change by hand answers no window), or, with no window open,
-        every act (PROTOCOL.md 6.5)."""
+        every act that plays the turn (``answers``: not a change by hand nor a claim's answer;
+        PROTOCOL.md 6.5)."""
         playing = state.in_game() if state.step == Step.PLAY else None
         if state.queue:
             return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]), playing=playing)
@@ -193,13 +194,14 @@ class VtesGame:
                     playing=playing,
                     position=(state.turn, state.phase, state.windows),
                 )
-            # No window: every act of the acting Methuselah in its own turn answers.
+            # No window: an act of the acting Methuselah that plays its turn answers; a change
+            # by hand or a claim's answer does not (claims.ANSWERS_NOTHING).
             return Pending(
                 actors=actors,
                 waiting=f"{seat_ref(state.acting)}: {state.phase} phase",
                 awaited=(state.acting,),
                 playing=playing,
-                position=(state.turn, state.phase, state.acts),
+                position=(state.turn, state.phase, state.answers),
             )
         return Pending()
 

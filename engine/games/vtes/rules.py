@@ -757,6 +757,8 @@ def run_act(
     w = Work(state, seat, record.do)
     w.revealed = revealed
     w.acts += 1
+    if record.do not in claims.ANSWERS_NOTHING:
+        w.answers += 1
     w.clock = max(w.clock, at)
     claims.charge(w, record.do, at)
     if isinstance(record, Lifting) and record.lift is not None:

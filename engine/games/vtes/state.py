@@ -499,7 +499,9 @@ class VtesState(UnderWay):
         ``turn``: turns begun; ``acting``: the acting Methuselah (-1 before play); ``phase``: the
         acting Methuselah's :class:`Phase` (``Phase.NONE`` outside play). ``edge``: seat holding the
         Edge, -1 for nobody. ``transfers``: transfers left in this influence phase. ``acts``: acts
-        applied so far (their numbers start at 1). ``time_calls``: seats that called time;
+        applied so far (their numbers start at 1); ``answers``: those of them that answer what the
+        table waits for (every act but a change by hand and a claim's answer: claims.ANSWERS_NOTHING,
+        PROTOCOL.md 6.5). ``time_calls``: seats that called time;
         ``time_called``: the game ends at the end of the current minion action or phase. ``outs``: who
         left, in order. ``end``: why the game ended (:class:`End`; ``End.NONE`` while it runs).
         ``last``: the seat that gained the last-Methuselah VP, or -1. ``abandons``: seats recorded as
@@ -530,6 +532,7 @@ class VtesState(UnderWay):
     master_actions: int = 0
     discard_actions: int = 0
     acts: int = 0
+    answers: int = 0
     time_calls: tuple[int, ...] = ()
     time_called: bool = False
     outs: tuple[OutRecord, ...] = ()

@@ -88,6 +88,7 @@ class Work(UnderWay):
     master_actions: int
     discard_actions: int
     acts: int
+    answers: int
     time_calls: tuple[int, ...]
     time_called: bool
     outs: list[OutRecord]

@@ -68,21 +68,34 @@ def _holds_an_impulse(view) -> bool:
     return a is not None and a.actor != 0 and a.impulse == 0
 
 
-def test_a_change_by_hand_of_the_waited_on_seat_restarts_no_wait_and_keeps_the_votes():
-    local = played_vtes(_holds_an_impulse)
+def _own_turn(view) -> bool:
+    """Seat 0 plays its own turn, past its unlock phase, with no window open."""
+    return view.acting == 0 and not view.windows and view.step == "play" and view.phase in ("master", "minion")
+
+
+@pytest.mark.parametrize(
+    ("until", "answer"),
+    [(_holds_an_impulse, "pass"), (_own_turn, "phase")],
+    ids=["holding an impulse", "in its own turn"],
+)
+def test_a_change_by_hand_of_the_waited_on_seat_restarts_no_wait_and_keeps_the_votes(until, answer):
+    local = played_vtes(until)
     t = local.table
     assert t.waiting_on() == [0]
     since = t.waited(0)
     voter = next(s for s in t.playing() if s != 0)
     vote(local, voter, 0)
     me = local.seats[0]
-    local.submit(me, "move", me.move_body({"do": "pool", "seat": 0, "delta": 1, "cause": "a card"}))
+    for delta in (1, -1, 1):  # a staller keeping itself alive with harmless counters
+        local.submit(me, "move", me.move_body({"do": "pool", "seat": 0, "delta": delta, "cause": "a card"}))
     local.submit(me, "chat", {"text": "still thinking"})
     assert t.waiting_on() == [0] and t.waited(0) == since
-    assert t.abandon_votes == {0: {voter}}
-    # A pass answers the window: the wait on seat 0 ends, and the votes with it.
-    local.submit(me, "move", me.move_body({"do": "pass"}))
-    assert t.waited(0) is None and 0 not in t.abandon_votes
+    assert t.abandon_votes == {0: {voter}}  # the vote stands: the others can still carry it
+    # What moves the table answers (a pass in the window; a step of its own turn): the wait
+    # on seat 0 ends or starts again from that entry, and the votes go with it.
+    entry = local.submit(me, "move", me.move_body({"do": answer}))
+    wait = t.waited(0)
+    assert (wait is None or wait.seq == entry.seq) and 0 not in t.abandon_votes
 
 
 def test_the_seat_the_impulse_reaches_is_waited_on_from_the_entry_that_passed_it():

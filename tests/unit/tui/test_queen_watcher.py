@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.local import LocalGame
-from tests.support.local_session import LocalGameSession, build_local
+from tests.support.local_session import SpectatorSession, build_local
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
@@ -17,19 +16,8 @@ from tui.screens.results import GameEndScreen
 from tui.session import SessionEvent
 
 
-class WatcherSession(LocalGameSession):
-    """TEST ONLY. A spectator's session: no seat, seat 0's copy of the table, no hand."""
-
-    def __init__(self, local: LocalGame) -> None:
-        super().__init__(local, 0, auto=False)
-        self.seat = None  # type: ignore[assignment]
-
-    @property
-    def table(self) -> Any:
-        return self.local.seats[0].table
-
-    def view(self) -> Any:
-        return None
+class WatcherSession(SpectatorSession):
+    """TEST ONLY. A spectator's session stepped by the test."""
 
     def step_until(self, done: Any) -> None:
         """Step the table (every seat a bot) until ``done(state)``, telling the screen each entry."""

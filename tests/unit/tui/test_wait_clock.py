@@ -1,0 +1,73 @@
+"""Every screen at a table, a spectator's too, counts the table's wait on a seat on the table's wait
+clock (engine.table.waits: from the entry that made the seat owe it, restarted only by its answer;
+PROTOCOL.md 6.5): who, how long, and from when the others may vote to end it. A chat line of the
+waited-on seat changes the table's head but not its wait, so the count and the vote's key stay.
+The clock is the session's, moved by the test."""
+
+from __future__ import annotations
+
+from engine.local import LocalGame
+from tests.support.local_session import LocalGameSession, SpectatorSession, build_local
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tui.app import Start, VampireApp
+from tui.games.queen.table import TableScreen
+from tui.session import SessionEvent
+
+
+def waiting_on_lisa(levels: list[str | None]) -> LocalGame:
+    """A Vampire Queen table stepped until it waits on Lisa's (seat 1's) move alone."""
+    local = build_local(5, levels, {"rounds": 1}, names=["Mina", "Lisa", "Scott"])
+    t = local.host.table
+    while not (t.phase == "running" and t.work is None and t.waiting_on() == [1] and (1, "move") in t.owed()):
+        if not local.step():  # the person's turn: it plays its first legal act
+            mina = local.seats[0]
+            local.submit(mina, "move", mina.move_body(mina.legal_acts()[0]))
+    return local
+
+
+def status(app: VampireApp) -> str:
+    return shown(app.screen.query_one("#waiting"))
+
+
+async def test_a_spectator_sees_whom_the_table_waits_on_for_how_long_and_when_the_vote_opens() -> None:
+    local = waiting_on_lisa(["heuristic"] * 3)
+    session = SpectatorSession(local)
+    since = local.host.table.waited(1)
+    assert since is not None
+    now = [float(since.time_ms)]
+    session.clock = lambda: now[0]
+    app = VampireApp(Start("table", session), name="Watcher")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        await eventually(lambda: "Waiting for Lisa" in status(app), 10, "whom the table waits on", pilot=pilot)
+        assert "kept the table waiting" not in status(app)  # a short wait is not counted
+        now[0] += 20_000
+        await eventually(lambda: "20 s" in status(app), 10, "the count", pilot=pilot)
+        assert "Lisa has kept the table waiting 20 s; from 30 s the others may vote to end the wait." in status(app)
+        now[0] += 55_000
+        await eventually(lambda: "75 s" in status(app), 10, "the count past the vote's time", pilot=pilot)
+        assert "Lisa has kept the table waiting 75 s: the players may vote to end the wait." in status(app)
+        assert not app.screen.check_action("abandon", ())  # a spectator has no vote
+
+
+async def test_a_player_sees_the_same_count_and_the_waited_on_seats_chat_resets_neither_it_nor_the_vote() -> None:
+    local = waiting_on_lisa([None, "heuristic", "heuristic"])
+    session = LocalGameSession(local, 0, auto=False)
+    since = local.host.table.waited(1)
+    assert since is not None
+    now = [float(since.time_ms) + 75_000]
+    session.clock = lambda: now[0]
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await eventually(
+            lambda: isinstance(app.screen, TableScreen) and app.screen, 10, "the table", pilot=pilot
+        )
+        await eventually(lambda: "a votes to end the wait" in status(app), 10, "the vote's offer", pilot=pilot)
+        assert "Lisa has kept the table waiting 75 s: a votes to end the wait." in status(app)
+        lisa = local.seats[1]
+        local.submit(lisa, "chat", {"text": "one moment"})  # looks alive, answers nothing
+        session._emit(SessionEvent("entry", seq=local.host.table.seq - 1))
+        now[0] += 5_000
+        await eventually(lambda: "80 s" in status(app), 10, "the count going on", pilot=pilot)
+        assert screen._stalled_seat() == 1 and local.host.table.waited(1) == since
