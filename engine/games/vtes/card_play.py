@@ -88,7 +88,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         return [Choice(None, (), "")]
     acting = seat == a.actor
     as_type = MODIFIER if acting else REACTION
-    minion = view.card(a.minion) if acting else _reactor(view, a, seat, card.card)
+    minion = view.card(a.minion) if acting else reactor(view, a, seat, card.card)
     clauses = _candidates(rec, minion, as_type)
     if not clauses:
         if any(c.levels for c in rec.clauses) or not meets_disciplines(rec, disciplines(minion)):
@@ -153,15 +153,20 @@ def _paid(
     return tuple(sorted(out.items()))
 
 
-def _reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
+def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
     """The minion that plays the reaction ``card`` (its identity) of ``seat``'s: of those that have
-    not played that card in this action (2.1), its blocking minion, else its ready unlocked minion
-    with the most Discipline levels."""
+    not played that card in this action (2.1): for a card "only usable by a locked" minion, its
+    ready locked minion with the most Discipline levels; else its blocking minion, else its ready
+    unlocked minion with the most Discipline levels."""
     played = card_id(card)
 
     def fresh(c: CardView) -> bool:
         return (c.pos, played) not in a.played
 
+    rec = record(card) if card else None
+    if rec is not None and rec.requires.locked:  # "only usable by a locked" minion
+        locked = [c for c in view.controlled(seat) if c.locked and fresh(c) and (c.crypt or "Ally" in c.types)]
+        return max(locked, key=lambda c: (len(disciplines(c)), c.pos), default=None)
     blocker = view.card(a.blocker) if a.blocker else None
     if blocker is not None and blocker.controller == seat and fresh(blocker):
         return blocker

@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from engine.games.base import Act, Pos
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_play import action_choices, combat_moves, prevent_cards, printed_cost, window_choices
+from engine.games.vtes.card_play import (
+    action_choices,
+    combat_moves,
+    prevent_cards,
+    printed_cost,
+    reactor,
+    window_choices,
+)
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.contests import as_titled, own_copy
@@ -352,7 +359,8 @@ def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
 
 def window_cards(view: VtesView) -> tuple[CardView, ...]:
     """The hand cards the view's seat could play in the open action's window now: action modifiers
-    when its minion acts, reactions (with a ready unlocked minion) when another's does (§2), each
+    when its minion acts, reactions (with a minion that may play it: ready and unlocked, or locked
+    for a card only usable by a locked one) when another's does (§2), each
     once per minion and action (2.1), and only a card that can change the action now: one whose
     stealth, intercept or bleed can apply, or whose text the table leaves to the players
     (:func:`engine.games.vtes.card_play.window_choices`). Empty when no action is open or the seat
@@ -366,13 +374,12 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
             for c in view.hand
             if MODIFIER in c.types and (a.minion, card_id(c.card)) not in a.played and window_choices(view, c)
         )
-    ready = view.ready_unlocked(seat)
     return tuple(
         c
         for c in view.hand
         if REACTION in c.types
         and reaction_fits(c.text, a, view, seat)
-        and any((m.pos, card_id(c.card)) not in a.played for m in ready)
+        and reactor(view, a, seat, c.card) is not None
         and window_choices(view, c)
     )
 

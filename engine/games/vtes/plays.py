@@ -115,19 +115,22 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
         else:
+            # A reaction is played by a ready unlocked minion, or by a locked one where the card says
+            # it is "only usable by a locked" minion (its record's requirement).
+            rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+            by_locked = rec is not None and rec.requires.locked
+            state = "locked" if by_locked else "unlocked"
             ready = [
                 p
                 for p, c in w.cards.items()
-                if c.controller == w.author and c.zone == Zone.READY and not c.locked and is_minion(w, p)
+                if c.controller == w.author and c.zone == Zone.READY and c.locked == by_locked and is_minion(w, p)
             ]
             if minion is None and len(ready) == 1:
                 minion = ready[0]
             if minion is not None and minion not in ready:
-                w.refuse(
-                    Lift.LOCKED, f"{w.name(minion)} cannot react: a reaction needs a ready unlocked minion of yours"
-                )
+                w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state} minion of yours")
             elif not ready:
-                w.refuse(Lift.LOCKED, f"{name} needs a ready unlocked minion of yours to play it, and you have none")
+                w.refuse(Lift.LOCKED, f"{name} needs a ready {state} minion of yours to play it, and you have none")
         if minion is not None and info is not None:
             if (minion, info.id) in a.played:
                 w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")

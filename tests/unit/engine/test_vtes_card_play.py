@@ -262,3 +262,23 @@ def test_the_play_command_names_the_new_target_and_the_level() -> None:
     t.play(ben, chosen)
     t.run_ops()
     assert t.state.open_action is not None and t.state.open_action.targets == (cy,)
+
+
+def test_a_reaction_only_usable_by_a_locked_minion_is_played_by_a_locked_one() -> None:
+    """Eluding the Arms of Morpheus ("Only usable by a locked vampire"): offered to, and taken
+    from, Ben's locked vampire during Ana's bleed; an unlocked one may not play it."""
+    t = one_vampire_table("Arika", (("Eluding the Arms of Morpheus", 2), ("Lost in Crowds", 5)), seed=5)
+    ana, ben = seats(t)
+    marek = vampire(t, ben)
+    card = next(c.as_list() for c in t.view(ben).hand if c.name == "Eluding the Arms of Morpheus")
+    with pytest.raises(IllegalMove, match="needs a ready locked minion of yours"):
+        act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+        act(t, ana, "pass")
+        t.play(ben, {"do": "play", "card": card, "minion": marek})
+    t = one_vampire_table("Arika", (("Eluding the Arms of Morpheus", 2), ("Lost in Crowds", 5)), seed=5)
+    act(t, ben, "lock", cards=[marek])
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    act(t, ana, "pass")
+    offered = plays(t, ben, "Eluding the Arms of Morpheus")
+    assert offered and all(a.get("minion", marek) == marek for a in offered)
+    t.play(ben, offered[0])
