@@ -134,7 +134,7 @@ def _may_pass(w: Work, window: OpenWindow) -> None:
     ``done`` (7.1)."""
     assert isinstance(window, Referendum)
     if window.step == Poll.TERMS:
-        raise IllegalMove(f"{seat_ref(window.caller)} records the terms first")
+        raise IllegalMove(_terms_first(w, window.caller))
     if window.step == Poll.VOTING:
         raise IllegalMove("polling is open: cast your votes, then say you are done")
 
@@ -165,7 +165,14 @@ def play_before_votes(w: Work, types: frozenset[str] | set[str] = frozenset(), n
         w.must_hold_impulse(r.impulse, "play")
         windows.put(w, windows.returned(r, w.in_game()))
     elif r.step == Poll.TERMS:
-        raise IllegalMove(f"{seat_ref(r.caller)} records the terms first")
+        raise IllegalMove(_terms_first(w, r.caller))
+
+
+def _terms_first(w: Work, caller: int) -> str:
+    """Why nothing else is done while the referendum's terms are not recorded (P7)."""
+    if w.author == caller:
+        return "record the referendum's terms first (the terms act: what passing it does, in your words)"
+    return f"{seat_ref(caller)} records the referendum's terms first"
 
 
 @dataclass(frozen=True)

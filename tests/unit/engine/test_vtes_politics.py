@@ -313,6 +313,8 @@ def test_in_a_political_actions_referendum_cards_keep_their_types_timing(f):
     reaction only by another (§2; rulebook, "Card Types")."""
     t, ana, ben = f.t, f.ana, f.ben
     called(f)
+    # The caller hears what it does first, in the second person (not its own name).
+    refused(t, ana, {"do": "pass"}, "record the referendum's terms first (the terms act")
     act(t, ana, "terms", text="Each Methuselah gains 1 pool")
     refused(t, ana, {"do": "play", "card": in_hand(t, ana, "Patrol")}, "Patrol is a reaction")
     act(t, ana, "pass")  # the impulse before votes goes to Ben (poll order)

@@ -521,7 +521,9 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             self.say("✗ There is no referendum to vote in.", True)
             return
         words = key_acts.vote_words(view, me)
-        self._cmd.prefill(f"vote for {words[0]}" if words else "done")
+        hunted = view.card(view.referendum.hunted) if view.referendum.hunted else None
+        side = "against" if hunted is not None and hunted.controller == me else "for"  # not to burn one's own
+        self._cmd.prefill(f"vote {side} {words[0]}" if words else "done")
         held = ", ".join(words) if words else "none: Enter says you are done"
         self.say(f"Enter votes; or change it (for/against) from: {held}.", False)
 
