@@ -83,6 +83,7 @@ from engine.games.vtes.vocab import (
     Step,
     Target,
     TransferKind,
+    Zone,
     action_phrase,
     step_words,
 )
@@ -491,9 +492,18 @@ def _bare_words(state: VtesState, seat: int, do: Do) -> str:
 
 
 def _declines_block(state: VtesState, seat: int) -> bool:
-    """Whether ``seat``'s pass now declines to block the open action (6.2)."""
+    """Whether ``seat``'s pass now declines to block the open action (6.2): it may block it and
+    has a ready unlocked minion to block with (a seat that has none passes, as the action box says
+    that nobody may block)."""
     action = state.open_action
-    return action is not None and action.window == "A" and seat not in action.declined and seat in _blockers(state)
+    if action is None or action.window != "A" or seat in action.declined or seat not in _blockers(state):
+        return False
+    for c in state.cards:
+        if c.controller == seat and c.zone == Zone.READY and not c.locked:
+            info = card_base().info(c.card) if c.card else None
+            if c.crypt or (info is not None and "Ally" in info.types):
+                return True
+    return False
 
 
 def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str:

@@ -17,23 +17,31 @@ PASSES = frozenset({News.PASSED, News.PASSED_NO_BLOCK})
 def fold_passes(notes: Sequence[Note]) -> Note | None:
     """The one note a run of consecutive ``notes`` is shown as, or None when the run does not fold.
 
-    A run folds when it holds two notes or more, each a pass of one seat, all with the same news,
-    no seat twice: a seat passes once in a window's loop, so a seat passing again, or a pass of
-    another kind (declining to block, then passing in the window that follows), starts another
-    window's run. The folded note names the seats in the order they passed: "{s2}, {s0} and {s1}
-    pass" ("… pass and decline to block")."""
+    A run folds when it holds two notes or more, each a pass of one seat, no seat twice: a seat
+    passes once in a window's loop, so a seat passing again starts another window's run. The
+    folded note names the seats in the order they passed: "{s2}, {s0} and {s1} pass" ("… pass and
+    decline to block" when each declined to block; "{s2}, {s0} and {s1} pass; {s0} declines to
+    block" when some did)."""
     if len(notes) < 2:
         return None
-    news = notes[0].news
-    if news not in PASSES or any(n.news != news or len(n.seats) != 1 for n in notes):
+    if any(n.news not in PASSES or len(n.seats) != 1 for n in notes):
         return None
     seats = tuple(n.seats[0] for n in notes)
     if len(set(seats)) != len(seats):
         return None
+    declined = [n.seats[0] for n in notes if n.news == News.PASSED_NO_BLOCK]
+    text = f"{_listed(seats)} pass"
+    if len(declined) == len(seats):
+        text += " and decline to block"
+    elif declined:
+        text += f"; {_listed(declined)} decline{'s' if len(declined) == 1 else ''} to block"
+    return Note(text, seats, News.PASSED_NO_BLOCK if len(declined) == len(seats) else News.PASSED)
+
+
+def _listed(seats: Sequence[int]) -> str:
+    """``"{s2}"``, ``"{s2} and {s0}"``, ``"{s2}, {s0} and {s1}"``."""
     refs = [seat_ref(s) for s in seats]
-    who = ", ".join(refs[:-1]) + " and " + refs[-1]
-    text = f"{who} pass" + (" and decline to block" if news == News.PASSED_NO_BLOCK else "")
-    return Note(text, seats, news)
+    return refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " and " + refs[-1]
 
 
 class PassRun:
