@@ -324,3 +324,21 @@ def test_a_bot_game_where_every_seat_brings_the_same_deck_still_ends():
     assert "is contested between" in said
     assert "yields" in said or "pays 1 pool to keep contesting" in said
     assert len(record.result.scores) == 4 and sum(record.result.scores) > 0
+
+
+def test_a_contest_played_again_from_the_same_acts_gives_the_same_table():
+    """The table replays a log act by act: the same acts give the same contests, payments and
+    yields (nothing in the rule depends on anything but the acts)."""
+
+    def played() -> SimTable:
+        t = table((VOLKER,))
+        ana, ben = t.state.seating[:2]
+        mine, theirs = bring(t, ana, VOLKER), bring(t, ben, VOLKER)
+        act(t, ana, "contest", card=mine)
+        to_next_turn(t)
+        act(t, ben, "yield", card=theirs)
+        return t
+
+    first, second = played(), played()
+    assert first.state == second.state and first.state.contests == second.state.contests
+    assert [n.text for n in first.notes] == [n.text for n in second.notes]

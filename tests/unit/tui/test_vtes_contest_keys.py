@@ -115,6 +115,8 @@ def test_the_contest_and_yield_commands_name_a_contest_of_yours() -> None:
     ctx = Context(view, ["Ana", "Ben", "Cy", "Dee"])
     assert parse_line("yield", ctx) == {"do": "yield", "card": mine}
     assert parse_line("contest volker", ctx) == {"do": "contest", "card": mine}
+    with pytest.raises(CommandError, match="is in contest, face down and out of play"):
+        parse_line("bleed volker", ctx)
     ben = Context(local.seats[1].view(), ["Ana", "Ben", "Cy", "Dee"])  # not Ben's unlock phase
     with pytest.raises(CommandError, match="None of your cards or titles waits for its contest"):
         parse_line("contest", ben)
