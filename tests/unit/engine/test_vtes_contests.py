@@ -342,3 +342,27 @@ def test_a_contest_played_again_from_the_same_acts_gives_the_same_table():
     first, second = played(), played()
     assert first.state == second.state and first.state.contests == second.state.contests
     assert [n.text for n in first.notes] == [n.text for n in second.notes]
+
+
+AIRPORT = "Cairo Int'l Airport"
+"""A unique location ("Master: unique location.")."""
+
+
+def test_a_unique_location_is_refused_twice_and_contested_between_two_methuselahs():
+    t = table((VOLKER,), library=((AIRPORT, 2), *FIGHT_LIBRARY[2:]))
+    ana, ben = t.state.seating[:2]
+    while t.state.phase != Phase.MASTER:
+        act(t, ana, "phase")
+    first, second = [c.as_list() for c in t.view(ana).hand if c.name == AIRPORT]
+    act(t, ana, "play", card=first, to="ready")
+    assert zone(t, first) == Zone.READY
+    refused(t, ana, {"do": "play", "card": second, "to": "ready"}, "you cannot voluntarily contest cards with yourself")
+    theirs = next(c.as_list() for c in t.view(ben).hand if c.name == AIRPORT)
+    act(t, ben, "move", cards=[theirs], to="ready")
+    assert zone(t, first) == Zone.CONTESTED and zone(t, theirs) == Zone.CONTESTED
+    to_next_turn(t)
+    assert t.state.acting == ben and {"do": Do.YIELD, "card": theirs} in legal_acts(t.view(ben))
+    act(t, ben, "yield", card=theirs)
+    while t.state.acting != ana:
+        to_next_turn(t)
+    assert zone(t, first) == Zone.READY and zone(t, theirs) == Zone.ASH
