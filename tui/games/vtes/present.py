@@ -275,7 +275,7 @@ def turn_line(view: VtesView, names: Sequence[str]) -> str:
     due = view.contests_due(view.seat) if view.seat is not None else ()
     if due:
         cards = [view.card(p) for p in due]
-        what = " and ".join(c.name.split(" (")[0] for c in cards if c is not None)
+        what = " and ".join(_short(c.name) for c in cards if c is not None)
         parts.append(f"{what}: contested, Y pays or yields")
     me = view.me
     if me is not None and me.withdrawing:
