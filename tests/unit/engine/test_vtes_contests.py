@@ -133,6 +133,8 @@ def test_a_vampire_another_methuselah_controls_is_contested_face_down(contest):
         assert view.contested(tuple(mine)) and view.contested(tuple(theirs))
         assert not view.controlled(ana) and not view.controlled(ben)  # not ready: out of play
     assert next(c for c in t.state.cards if list(c.pos) == mine).counters == 3  # its blood stays on it
+    refused(t, ana, {"do": "blood", "card": mine, "delta": 1, "cause": "effect"}, "it is face down and out of play")
+    refused(t, ana, {"do": "lock", "cards": [mine]}, "it is face down and out of play")
 
 
 def test_the_unlock_phase_does_not_end_before_the_contest_is_paid_or_yielded(contest):
