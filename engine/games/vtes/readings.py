@@ -398,7 +398,7 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
     title = ""
     if minion.card:
         crypt = card_base().info(minion.card)
-        title = crypt.title.lower() if crypt is not None else ""
+        title = crypt.title.lower() if crypt is not None and not view.title_contested(minion.pos) else ""
     if reading.titles and title not in reading.titles:
         return None
     seats = view.in_game()

@@ -395,6 +395,7 @@ def _act_counters(w: Work, act: CounterAct) -> None:
         raise IllegalMove("a counter change must not be 0")
     cause = act.cause
     c = w.card(pos)
+    contests.check_in_play(w, pos)
     if not c.zone.in_play and c.zone != Zone.UNCONTROLLED:
         raise IllegalMove("counters go on cards in play or in an uncontrolled region")
     if c.counters + delta < 0:

@@ -133,6 +133,8 @@ def test_a_vampire_another_methuselah_controls_is_contested_face_down(contest):
         assert view.contested(tuple(mine)) and view.contested(tuple(theirs))
         assert not view.controlled(ana) and not view.controlled(ben)  # not ready: out of play
     assert next(c for c in t.state.cards if list(c.pos) == mine).counters == 3  # its blood stays on it
+    refused(t, ana, {"do": "blood", "card": mine, "delta": 1, "cause": "effect"}, "it is face down and out of play")
+    refused(t, ana, {"do": "lock", "cards": [mine]}, "it is face down and out of play")
 
 
 def test_the_unlock_phase_does_not_end_before_the_contest_is_paid_or_yielded(contest):
@@ -324,3 +326,45 @@ def test_a_bot_game_where_every_seat_brings_the_same_deck_still_ends():
     assert "is contested between" in said
     assert "yields" in said or "pays 1 pool to keep contesting" in said
     assert len(record.result.scores) == 4 and sum(record.result.scores) > 0
+
+
+def test_a_contest_played_again_from_the_same_acts_gives_the_same_table():
+    """The table replays a log act by act: the same acts give the same contests, payments and
+    yields (nothing in the rule depends on anything but the acts)."""
+
+    def played() -> SimTable:
+        t = table((VOLKER,))
+        ana, ben = t.state.seating[:2]
+        mine, theirs = bring(t, ana, VOLKER), bring(t, ben, VOLKER)
+        act(t, ana, "contest", card=mine)
+        to_next_turn(t)
+        act(t, ben, "yield", card=theirs)
+        return t
+
+    first, second = played(), played()
+    assert first.state == second.state and first.state.contests == second.state.contests
+    assert [n.text for n in first.notes] == [n.text for n in second.notes]
+
+
+AIRPORT = "Cairo Int'l Airport"
+"""A unique location ("Master: unique location.")."""
+
+
+def test_a_unique_location_is_refused_twice_and_contested_between_two_methuselahs():
+    t = table((VOLKER,), library=((AIRPORT, 2), *FIGHT_LIBRARY[2:]))
+    ana, ben = t.state.seating[:2]
+    while t.state.phase != Phase.MASTER:
+        act(t, ana, "phase")
+    first, second = [c.as_list() for c in t.view(ana).hand if c.name == AIRPORT]
+    act(t, ana, "play", card=first, to="ready")
+    assert zone(t, first) == Zone.READY
+    refused(t, ana, {"do": "play", "card": second, "to": "ready"}, "you cannot voluntarily contest cards with yourself")
+    theirs = next(c.as_list() for c in t.view(ben).hand if c.name == AIRPORT)
+    act(t, ben, "move", cards=[theirs], to="ready")
+    assert zone(t, first) == Zone.CONTESTED and zone(t, theirs) == Zone.CONTESTED
+    to_next_turn(t)
+    assert t.state.acting == ben and {"do": Do.YIELD, "card": theirs} in legal_acts(t.view(ben))
+    act(t, ben, "yield", card=theirs)
+    while t.state.acting != ana:
+        to_next_turn(t)
+    assert zone(t, first) == Zone.READY and zone(t, theirs) == Zone.ASH

@@ -24,7 +24,7 @@ from tui.app import Start, VampireApp
 from tui.games.vtes.command_words import CommandError, Context
 from tui.games.vtes.fight_commands import parse_line
 from tui.games.vtes.menus import AnnounceMenu
-from tui.games.vtes.present import board_rows
+from tui.games.vtes.present import board_rows, turn_line
 from tui.games.vtes.table import VtesTableScreen
 
 VOLKER = "Volker, The Puppet Prince"
@@ -82,7 +82,8 @@ async def test_at_80x24_the_person_sees_the_contest_and_yields_by_key() -> None:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
         view = app.screen.session.view()
         rows = [r.text.plain.strip() for r in board_rows(view, list(app.screen.session.table.names))]
-        assert any(r.startswith("face down: Volker") and r.endswith("· contested") for r in rows), rows
+        assert any(r.startswith("contested: Volker") for r in rows), rows
+        assert f"{VOLKER}: contested, Y pays or yields" in said(app)
         await _to_the_menu(app, pilot)
         menu = app.screen
         assert [w for w, _ in menu.choices][:2] == [
@@ -114,7 +115,34 @@ def test_the_contest_and_yield_commands_name_a_contest_of_yours() -> None:
     ctx = Context(view, ["Ana", "Ben", "Cy", "Dee"])
     assert parse_line("yield", ctx) == {"do": "yield", "card": mine}
     assert parse_line("contest volker", ctx) == {"do": "contest", "card": mine}
+    with pytest.raises(CommandError, match="is in contest, face down and out of play"):
+        parse_line("bleed volker", ctx)
     ben = Context(local.seats[1].view(), ["Ana", "Ben", "Cy", "Dee"])  # not Ben's unlock phase
     with pytest.raises(CommandError, match="None of your cards or titles waits for its contest"):
         parse_line("contest", ben)
     assert theirs != mine
+
+
+def test_the_board_says_a_vampires_title_is_contested_then_yielded() -> None:
+    from engine.games.vtes.simulate import vtes_table
+    from tests.support.vtes_sim import act
+
+    base = card_base()
+    ids = tuple(sorted((base.lookup(n).id, 6) for n in ("Lodin (Olaf Holte)", "Kevin Jackson")))  # type: ignore[union-attr]
+    for seed in range(1, 40):
+        t = vtes_table(
+            [deck_of(Deck("chicago", ids, ()), *FIGHT_LIBRARY) for _ in range(4)], {"library_size": False}, seed
+        )
+        ana, ben = t.state.seating[:2]
+        lodin = [c for c in t.view(ana).uncontrolled(ana) if c.name.startswith("Lodin")]
+        kevin = [c for c in t.view(ben).uncontrolled(ben) if c.name.startswith("Kevin")]
+        if lodin and kevin:
+            break
+    act(t, ana, "move", cards=[lodin[0].as_list()], to="ready")
+    act(t, ben, "move", cards=[kevin[0].as_list()], to="ready")
+    rows = [r.text.plain.strip() for r in board_rows(t.view(ana), ["Ana", "Ben", "Cy", "Dee"])]
+    assert any(r.startswith("Lodin") and r.endswith("· title contested") for r in rows), rows
+    assert "Lodin: contested, Y pays or yields" in turn_line(t.view(ana), ["Ana", "Ben", "Cy", "Dee"])
+    act(t, ana, "yield", card=lodin[0].as_list())
+    rows = [r.text.plain.strip() for r in board_rows(t.view(ana), ["Ana", "Ben", "Cy", "Dee"])]
+    assert any(r.startswith("Lodin") and r.endswith("· title yielded") for r in rows), rows

@@ -409,6 +409,7 @@ _ZONE_PLACES: dict[Zone, str] = {
     Zone.LIBRARY: "your library",
     Zone.CRYPT: "your crypt",
     Zone.REMOVED: "no game any more (removed)",
+    Zone.CONTESTED: "contest, face down and out of play (pay or yield it in your unlock phase: Y)",
 }
 
 

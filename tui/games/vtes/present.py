@@ -259,8 +259,9 @@ def _phase_cell(view: VtesView, acting: bool) -> Text:
 
 
 def turn_line(view: VtesView, names: Sequence[str]) -> str:
-    """Whose turn and phase it is, with what this seat may still do in it: the transfers left in
-    its influence phase, its withdrawal (and which condition failed), the time calls."""
+    """Whose turn and phase it is, with what this seat may still do in it: the contests it settles
+    in its unlock phase, the transfers left in its influence phase, its withdrawal (and which
+    condition failed), the time calls."""
     if view.step == Step.JOINING:
         return "Every Methuselah declares its deck."
     if view.step in (Step.SEATING, Step.DEALING):
@@ -271,6 +272,11 @@ def turn_line(view: VtesView, names: Sequence[str]) -> str:
     parts = [f"Turn {view.turn}: {who} {view.phase} phase"]
     if view.phase == Phase.INFLUENCE:
         parts.append(f"{view.transfers} transfer{'s' if view.transfers != 1 else ''} left")
+    due = view.contests_due(view.seat) if view.seat is not None else ()
+    if due:
+        cards = [view.card(p) for p in due]
+        what = " and ".join(_short(c.name) for c in cards if c is not None)
+        parts.append(f"{what}: contested, Y pays or yields")
     me = view.me
     if me is not None and me.withdrawing:
         fail = named(me.withdraw_fail, names)
@@ -312,11 +318,11 @@ def card_label(card: CardView, me: int | None, contested: str = "") -> str:
 
 
 def contest_words(view: VtesView, card: CardView) -> str:
-    """What a contest does to ``card`` in a word or two: ``"contested"`` (face down and out of play,
-    rulebook "Contested Cards"), ``"title contested"`` or ``"title yielded"`` (a vampire in play
-    without its title's benefits, "Contested Titles"), "" for none."""
+    """What a contest does to a vampire in play in a word or two: ``"title contested"`` or
+    ``"title yielded"`` (without its title's benefits, rulebook "Contested Titles"), "" for none
+    (a contested card, face down, is listed under ``"contested: "`` instead)."""
     if view.contested(card.pos):
-        return "contested"
+        return ""  # its row begins "contested: "
     if card.crypt and card.zone.in_play and view.title_contested(card.pos):
         return "title yielded" if card.pos in view.contests.yielded else "title contested"
     return ""
@@ -333,7 +339,7 @@ def face_down_words(cards: Sequence[CardView]) -> str:
 
 def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[BoardRow]:
     """Every Methuselah's table, in seating order from this seat: its ready region (cards on a
-    card indented under it), torpor, uncontrolled region and (``ash``: each card, else a count)
+    card indented under it), torpor, its contested cards (face down), uncontrolled region and (``ash``: each card, else a count)
     ash heap. Another seat's uncontrolled cards are face down: one row says how many and the
     blood on them (the board's room goes to the minions in play); removed cards are listed last."""
     rows: list[BoardRow] = []
@@ -368,7 +374,7 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
         for c in torpor:
             add(c, 1, "torpor: ")
         for c in view.controlled(seat, Zone.CONTESTED):
-            add(c, 1, "face down: ")
+            add(c, 1, "contested: ")
         hidden = [c for c in unc if not c.known] if seat != view.seat else []
         for c in unc:
             if c not in hidden:
