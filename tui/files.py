@@ -26,10 +26,18 @@ def recent_logs(extra: list[Path] | None = None, limit: int = 20) -> list[Path]:
     return sorted(found, key=lambda p: -found[p])[:limit]
 
 
+def person_cwd() -> Path:
+    """The working directory of the person's shell: ``VAMPIRE_PERSON_PWD`` when a script that
+    moved elsewhere set it (``scripts/play`` runs from the repository), else this process's."""
+    given = os.environ.get("VAMPIRE_PERSON_PWD")
+    return Path(given) if given and os.path.isabs(given) else Path.cwd()
+
+
 def display_path(path: Path) -> str:
-    """``path`` relative to the home directory or the working directory when shorter."""
+    """``path`` relative to the home directory or the person's working directory
+    (:func:`person_cwd`) when shorter."""
     text = str(path)
-    for base, mark in ((Path.cwd(), "."), (Path.home(), "~")):
+    for base, mark in ((person_cwd(), "."), (Path.home(), "~")):
         try:
             rel = path.relative_to(base)
         except ValueError:
@@ -55,7 +63,8 @@ def vampire_command() -> str:
     when that name on the PATH is this program, else the path of the console script running now
     (relative to the working directory when shorter, quoted for a shell). A game started by a
     script that runs ``.venv/bin/vampire`` says ``.venv/bin/vampire audit …``, not a command the
-    shell does not find."""
+    shell does not find. ``scripts/play`` says what the person's shell has: its PATH
+    (``VAMPIRE_PERSON_PATH``) and working directory (:func:`person_cwd`)."""
     import shlex
     import shutil
     import sys
@@ -66,7 +75,8 @@ def vampire_command() -> str:
         script = beside if beside.is_file() else None
     if script is None:
         return "vampire"
-    found = shutil.which("vampire")
+    # On the person's PATH, as their shell has it (scripts/play puts .venv/bin on its own).
+    found = shutil.which("vampire", path=os.environ.get("VAMPIRE_PERSON_PATH"))
     try:
         if found is not None and Path(found).resolve() == script.resolve():
             return "vampire"

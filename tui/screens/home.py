@@ -174,6 +174,11 @@ class HomeScreen(Screen[None]):
         name = self._field_value(f"#{form}-game")
         return next(f for f in self.fronts if f.name == name)
 
+    @on(Select.Changed, "#host-internet")
+    def _reach_changed(self, event: Select.Changed) -> None:
+        """The relay row shows only for a table friends may join across the internet."""
+        self.query_one("#host-relay-row").display = bool(event.value)
+
     @on(Select.Changed, "#play-game, #host-game")
     async def _game_changed(self, event: Select.Changed) -> None:
         form = (event.select.id or "").split("-")[0]
@@ -217,8 +222,10 @@ class HomeScreen(Screen[None]):
                     yield _row("Port", Input(str(DEFAULT_PORT), id="host-port", type="integer", max_length=5))
                     reach = [("join on the LAN", False), ("join on the LAN or across the internet", True)]
                     yield _row("Friends", _select(reach, False, "host-internet"))
-                    relay = Input(placeholder="n0's public relays, off, or https://…", id="host-relay")
-                    yield _row("Relay", relay)
+                    relay = _row("Relay", Input(placeholder="n0's public relays, off, or https://…", id="host-relay"))
+                    relay.id = "host-relay-row"
+                    relay.display = False  # shown once friends may join across the internet
+                    yield relay
                     yield Button("Open the table", id="host-go", variant="primary")
                 with Vertical(id="join", classes="form"):
                     yield Static(

@@ -70,3 +70,27 @@ async def test_the_help_names_the_rules_command_as_typed(venv_only: Path) -> Non
         await eventually(lambda: isinstance(app.screen, HelpScreen), 10, "the help", pilot=pilot)
         text = " ".join(Text.from_markup(shown(app.screen.query_one("#help Static"))).plain.split())
     assert f"Every table rule and its values: {TYPED} rules in a shell." in text
+
+
+def test_scripts_play_has_commands_written_for_the_persons_shell_not_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scripts/play`` puts ``.venv/bin`` on its own PATH and runs from the repository; it says
+    what the person's shell has (``VAMPIRE_PERSON_PATH``, ``VAMPIRE_PERSON_PWD``), and the exit
+    lines name ``.venv/bin/vampire`` as typed from there, not ``vampire``."""
+    from tui.files import vampire_command
+
+    script = tmp_path / ".venv" / "bin" / "vampire"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    elsewhere = tmp_path / "engine"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the program's own working directory is not the person's
+    monkeypatch.setattr(sys, "argv", [str(script), "play"])
+    # The script's own PATH finds this program; the person's does not.
+    monkeypatch.setattr(shutil, "which", lambda name, path=None: str(script) if path is None else None)
+    assert vampire_command() == "vampire"
+    monkeypatch.setenv("VAMPIRE_PERSON_PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("VAMPIRE_PERSON_PWD", str(tmp_path))
+    assert vampire_command() == TYPED

@@ -166,13 +166,13 @@ def test_the_command_is_written_the_way_this_person_runs_it(tmp_path: Path, monk
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", [str(script), "play"])
     # Not on the PATH (scripts/play runs .venv/bin/vampire): its path, from the working directory.
-    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name, path=None: None)
     assert vampire_command() == ".venv/bin/vampire"
     # Another program of that name on the PATH: still this one's path.
-    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/vampire")
+    monkeypatch.setattr(shutil, "which", lambda name, path=None: "/usr/bin/vampire")
     assert vampire_command() == ".venv/bin/vampire"
     # This very program on the PATH: its name.
-    monkeypatch.setattr(shutil, "which", lambda name: str(script))
+    monkeypatch.setattr(shutil, "which", lambda name, path=None: str(script))
     assert vampire_command() == "vampire"
 
 

@@ -119,7 +119,11 @@ async def test_the_game_log_shows_a_window_everyone_passes_as_one_line(batch: bo
         assert window[1] == EVERYONE and "The block by" in window[2], window
         # Every other line as the narration says it, none lost to a rewritten line.
         others = [n.render(names) for n in table.notes if n.news not in PASSES]
-        kept = [line for line in lines if not re.search(r" pass(es)?( and declines? to block|; .+ declines? to block)?$", line)]
+        kept = [
+            line
+            for line in lines
+            if not re.search(r" pass(es)?( and declines? to block|; .+ declines? to block)?$", line)
+        ]
         assert " ".join(kept) == " ".join(others)  # a long note wraps onto lines of its own
         assert not any(a.endswith(" passes") and b.endswith(" passes") for a, b in zip(lines, lines[1:]))
 
@@ -184,5 +188,7 @@ def test_a_spectators_text_feed_shows_a_window_everyone_passes_as_one_line() -> 
     window = _window_lines(said)
     assert window[1] == EVERYONE and "The block by" in window[2], window
     others = [n.render(names) for n in table.notes if n.news not in PASSES]
-    assert [line for line in said if not re.search(r" pass(es)?( and declines? to block|; .+ declines? to block)?$", line)] == others
+    assert [
+        line for line in said if not re.search(r" pass(es)?( and declines? to block|; .+ declines? to block)?$", line)
+    ] == others
     assert not any(a.endswith(" passes") and b.endswith(" passes") for a, b in zip(said, said[1:]))
