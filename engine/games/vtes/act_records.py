@@ -315,8 +315,8 @@ class CombatCardAct(ActRecord):
 class StrikeAct(ActRecord):
     """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
     ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
-    ``retainer``, ``other``, ``additional`` strikes, with combat ``card``; no field: the hand
-    strike; a rule ``lift`` ed by card ``by`` (P9)."""
+    ``retainer``, ``other``, ``additional`` strikes, ``unlock`` (the striker unlocks as it
+    resolves), with combat ``card``; no field: the hand strike; a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None
@@ -329,6 +329,7 @@ class StrikeAct(ActRecord):
     retainer: Pos | None = None
     other: bool | None = None
     additional: int | None = None
+    unlock: bool | None = None
     card: Pos | None = None
     lift: Lift | None = None
     by: Pos | None = None

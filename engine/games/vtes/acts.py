@@ -183,7 +183,17 @@ def read_field(do: Do, act: Act, key: str) -> Any:
         case "controller" | "seat" | "target":
             return read_seat(act, key, -1)
         case (
-            "no_replace" | "bleed_mod" | "lock" | "aggravated" | "ranged" | "first" | "dodge" | "ends" | "other" | "for"
+            "no_replace"
+            | "bleed_mod"
+            | "lock"
+            | "unlock"
+            | "aggravated"
+            | "ranged"
+            | "first"
+            | "dodge"
+            | "ends"
+            | "other"
+            | "for"
         ):
             return read_bool(act, key, False)
         case "take":

@@ -6,8 +6,9 @@ where the table puts it into the act that plays the card, as the offers do.
 - intercept, a redirected bleed (the new target chosen by the player) and "lock this reacting
   vampire": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
-- a strike's damage (not a bonus to the hand strike), a dodge, combat ends: a combat card's clause
-  read as a strike (:func:`engine.games.vtes.readings.strike_readings`);
+- a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
+  them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike
+  (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
 - a prevention: a combat card's clause that is a prevention alone
@@ -44,6 +45,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Combat" in types and clause.type in ("", "Combat") and alone
         case kind if kind in _STRIKES and not e.hand:
             return "Combat" in types and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK:
+            return "Combat" in types and any(r.levels == clause.levels and r.unlock for r in strike_readings(rec.id))
         case _:
             return False
 

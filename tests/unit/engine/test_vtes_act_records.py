@@ -123,6 +123,7 @@ FULL: list[dict[str, Any]] = [
         "retainer": [9, 0],
         "other": True,
         "additional": 1,
+        "unlock": True,
         "card": [5, 1],
         **_BY,
     },
