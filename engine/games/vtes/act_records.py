@@ -235,7 +235,9 @@ class ActionAct(ActRecord):
     ``amount``, ``cost_blood``, ``cost_pool``: None for the action's default (P8; a card's cost
     is its printed one, read from krcg, an X cost is 0); ``cost_rescued``: the blood the vampire
     in torpor pays for its rescue (None: 0; the acting vampire's default then pays the rest, the
-    rulebook's "Rescue a Vampire from Torpor"); a rule ``lift`` ed by card ``by`` (P9)."""
+    rulebook's "Rescue a Vampire from Torpor"); ``add_blood`` blood the card adds, as the action
+    succeeds, to the vampire ``add_to`` of the actor's uncontrolled region; a rule ``lift`` ed by
+    card ``by`` (P9)."""
 
     minion: Pos
     kind: ActionKind
@@ -247,6 +249,8 @@ class ActionAct(ActRecord):
     cost_blood: int | None = None
     cost_pool: int | None = None
     cost_rescued: int | None = None
+    add_blood: int | None = None
+    add_to: Pos | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

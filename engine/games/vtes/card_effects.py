@@ -47,6 +47,10 @@ class EffectKind(StrEnum):
     CANCEL = "cancel"
     TORPOR = "torpor"
     BURN = "burn"
+    ADD_BLOOD = "add blood"
+    """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
+    ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any), as the action
+    succeeds."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
     REDIRECT = "redirect"
@@ -91,6 +95,9 @@ class Effect:
                 return ("optional " if self.optional else "") + str(self.kind)
             case EffectKind.LOCK:
                 return "lock this minion"
+            case EffectKind.ADD_BLOOD:
+                who = "younger vampire" if self.whom == "younger" else self.whom or "vampire"
+                return f"add {self.amount} blood to a {who} in your uncontrolled region"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -191,6 +198,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
+        (
+            r"add (\d+) blood to an? (?:(?P<younger>younger) vampire|vampire|(?P<clan>[a-z'-]+)) in your uncontrolled region",
+            lambda m: (
+                Effect(_E.ADD_BLOOD, int(m.group(1)), whom="younger" if m.group("younger") else m.group("clan") or ""),
+            ),
+        ),
         (
             r"change the target of the bleed to (?:another methuselah other than the acting minion's controller|"
             r"(?P<whom>your predator's predator))(?: \(that methuselah can attempt to block\))?",

@@ -255,7 +255,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 continue
             if rec is not None and who is not None and missing_requirement(rec, who, c.name):
                 continue  # the engine would refuse it (card_checks)
-            for choice in action_choices(card, c):
+            for choice in action_choices(card, c, view):
                 act: Act = {"do": Do.ACTION, "kind": kind, "minion": minion, "card": card.as_list()}
                 fields = choice.act_fields()
                 if kind == ActionKind.BLEED and choice.clause is not None and "kind" not in fields:

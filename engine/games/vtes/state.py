@@ -176,6 +176,8 @@ class Action:
     bleed_mods: int = 0
     played: tuple[tuple[Pos, int], ...] = ()
     cost_rescued: int = 0
+    add_blood: int = 0
+    add_to: Pos | tuple[()] = ()
 
     @property
     def directed(self) -> bool:

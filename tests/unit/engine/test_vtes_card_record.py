@@ -86,7 +86,10 @@ def test_an_action_card_reads_its_bleed_and_stealth() -> None:
     govern = rec("Govern the Unaligned")
     assert govern.clauses[0].effects == (Effect(EffectKind.BLEED, 2),)
     assert Effect(EffectKind.STEALTH, 1) in govern.clauses[1].effects
-    assert govern.coverage == Coverage.PARTLY  # the blood added in the uncontrolled region is by hand
+    assert Effect(EffectKind.ADD_BLOOD, 3, whom="younger") in govern.clauses[1].effects
+    assert govern.coverage == Coverage.FULLY
+    assert rec("Thing").clauses[-1].effects == (Effect(EffectKind.ADD_BLOOD, 2, whom="gangrel"),)
+    assert rec("Zillah's Valley").coverage == Coverage.BY_HAND  # "with capacity 8 or more", a master card
 
 
 def test_a_bleed_redirect_reads_its_new_target_and_the_lock_of_the_reacting_vampire() -> None:
