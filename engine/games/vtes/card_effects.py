@@ -149,6 +149,9 @@ def _optional(rest: str) -> list[Effect]:
 
 
 _E = EffectKind
+_TAIL = r"(?P<rest>,? with (?:an|1|one) optional (?:maneuver|press)(?: each combat)?)?"
+"""What may follow a strike in its sentence: an optional maneuver or press (anything else, such
+as "and put this card on the opposing minion", leaves the sentence to the players)."""
 #: Sentence shapes read as effects: a full-sentence pattern (lower case, single spaces, no final
 #: period) and what it gives.
 _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, ...]]], ...] = tuple(
@@ -166,14 +169,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"\+(\d+) strength(?: this (?:round|combat))?", lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True),)),
         (
-            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage(?P<rest>.*)",
+            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage" + _TAIL,
             _strike,
         ),
         (
-            r"strike: (?:hand strike at|strength) \+(\d+)( damage)?(?P<rest>.*)",
+            r"strike: (?:hand strike at|strength) \+(\d+)( damage)?" + _TAIL,
             lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True), *_optional(m.group("rest") or "")),
         ),
-        (r"strike: dodge(?P<rest>.*)", lambda m: (Effect(_E.DODGE), *_optional(m.group("rest")))),
+        (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
         (r"(?:strike: )?(?:maneuver|(\d|one) maneuvers?)", lambda m: (Effect(_E.MANEUVER, 1),)),
         (r"(?:strike: )?press|(\d|one) press(?:es)?", lambda m: (Effect(_E.PRESS, 1),)),
@@ -260,6 +263,10 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
+    if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
+        parts = [read_sentence(p) for p in sentence.split(" and ")]
+        if all(p.kind == SentenceKind.EFFECT for p in parts):
+            return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
     if sentence.startswith(_CONDITIONS):
         return Reading(sentence, SentenceKind.CONDITION)
     return Reading(sentence, SentenceKind.BY_HAND)
