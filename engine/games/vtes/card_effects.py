@@ -236,6 +236,12 @@ _CONDITIONS = (
 )
 
 
+EXCLUSIVE = re.compile(
+    r".+? and (?:cards named )?<(?P<other>[^>]+)> cannot both be played (?:during|on) the same action"
+)
+"""A condition sentence: this card and the one named cannot both be played during one action."""
+
+
 def sentences(line: str) -> list[str]:
     """A line of card text cut into sentences (lower case, single spaces, without the final
     period); a parenthesis stays with its sentence."""
@@ -267,6 +273,6 @@ def read_sentence(sentence: str) -> Reading:
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
-    if sentence.startswith(_CONDITIONS):
+    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence):
         return Reading(sentence, SentenceKind.CONDITION)
     return Reading(sentence, SentenceKind.BY_HAND)

@@ -85,6 +85,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         return []
     if rec is None:
         return [Choice(None, (), "")]
+    if played_with(rec, a) is not None:
+        return []
     acting = seat == a.actor
     as_type = MODIFIER if acting else REACTION
     minion = view.card(a.minion) if acting else _reactor(view, a, seat)
@@ -128,6 +130,20 @@ def _targets(clause: Clause, a: Action, view: VtesView, seat: int) -> list[int |
         far = view.players[view.players[seat].predator].predator
         others = [s for s in others if s == far]
     return list(others)
+
+
+def played_with(rec: CardRecord, a: Action) -> str | None:
+    """The name of a card played in the action ``a`` that ``rec`` cannot be played
+    with during one action (its text's "X and cards named <Y> cannot both be played during the
+    same action"), or None."""
+    if not rec.requires.exclusive:
+        return None
+    base = card_base()
+    for _, cid in a.played:
+        info = base.info(cid)
+        if info is not None and info.name.lower() in rec.requires.exclusive:
+            return info.name
+    return None
 
 
 def _paid(

@@ -20,6 +20,8 @@ from engine.games.vtes.actions import (
 )
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_play import played_with
+from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import own_source
 from engine.games.vtes.vocab import ACTION_TYPES, MODIFIER, REACTION, ActionKind, Lift, Status, Target, Window, Zone
 from engine.games.vtes.work import Work
@@ -113,6 +115,10 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 )
             elif not ready:
                 w.refuse(Lift.LOCKED, f"{name} needs a ready unlocked minion of yours to play it, and you have none")
+        rec = record(info.id) if info is not None else None
+        other = played_with(rec, a) if rec is not None else None
+        if other is not None:
+            w.refuse(Lift.ONCE, f"{name} and {esc(other)} cannot both be played during the same action")
         if minion is not None and info is not None:
             if (minion, info.id) in a.played:
                 w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")

@@ -221,3 +221,15 @@ def test_the_play_command_names_the_new_target_and_the_level() -> None:
     t.play(ben, chosen)
     t.run_ops()
     assert t.state.open_action is not None and t.state.open_action.targets == (cy,)
+
+
+def test_lost_in_crowds_and_into_thin_air_cannot_both_be_played_in_one_action() -> None:
+    t = one_vampire_table("Arika", (("Lost in Crowds", 2), ("Into Thin Air", 2), ("Deflection", 3)), seed=5)
+    ana, _ = bleed_and_block(t)
+    crowds = next(a for a in plays(t, ana, "Lost in Crowds") if a["stealth"] == 1)
+    t.play(ana, crowds)
+    t.run_ops()
+    assert plays(t, ana, "Into Thin Air") == []  # not offered
+    thin_air = next(c.as_list() for c in t.view(ana).hand if c.name == "Into Thin Air")
+    with pytest.raises(IllegalMove, match="Into Thin Air and Lost in Crowds cannot both be played during the same"):
+        t.play(ana, {"do": "play", "card": thin_air, "stealth": 1})
