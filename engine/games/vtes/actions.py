@@ -96,6 +96,9 @@ def announce(w: Work, a: ActionAct) -> None:
     within(a.do, "cost_pool", a.cost_pool, low=0, high=30)
     rescued = within(a.do, "cost_rescued", a.cost_rescued, low=0, high=30)
     add_blood = within(a.do, "add_blood", a.add_blood, low=0, high=30)
+    gain_pool = within(a.do, "gain_pool", a.gain_pool, low=0, high=30)
+    if gain_pool and a.kind != ActionKind.BLEED:
+        raise IllegalMove("gain_pool is the pool a successful bleed gives: only a bleed has it")
     if (a.add_to is None) != (not add_blood):
         raise IllegalMove("add_blood and add_to go together: the blood a card adds, and the vampire it goes to")
     if a.add_to is not None:
@@ -176,6 +179,7 @@ def announce(w: Work, a: ActionAct) -> None:
         cost_rescued=rescued,
         add_blood=add_blood,
         add_to=a.add_to if a.add_to is not None else (),
+        gain_pool=gain_pool,
     )
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)
@@ -526,6 +530,9 @@ def _succeed(w: Work, a: Action) -> None:
                 burned = -w.pool_delta(target, -a.amount, "bleed")
                 w.edge = a.actor
                 text += f": {seat_ref(target)} burns {burned} pool and {seat_ref(a.actor)} takes the Edge"
+                if a.gain_pool and burned >= 1:
+                    w.pool_delta(a.actor, a.gain_pool, "card")
+                    text += f", and gains {a.gain_pool} pool"
         case ActionKind.HUNT:
             info = w.info(a.minion)
             room = max(0, info.capacity - minion.counters) if info is not None and info.capacity else a.amount

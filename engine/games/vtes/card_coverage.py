@@ -7,7 +7,7 @@ where the table puts it into the act that plays the card, as the offers do.
   vampire": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
-  is announced, the blood added as it succeeds);
+  is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike
   (:func:`engine.games.vtes.readings.strike_readings`);
@@ -38,6 +38,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.ADD_BLOOD:
+            return "Action" in types and clause.type in ("", "Action")
+        case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK:
             return REACTION in types and clause.type in ("", "Reaction")

@@ -41,6 +41,7 @@ class EffectKind(StrEnum):
     GAIN_BLOOD = "gain blood"
     BURN_BLOOD = "burn blood"
     GAIN_POOL = "gain pool"
+    """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more."""
     BURN_POOL = "burn pool"
     GAIN_LIFE = "gain life"
     DRAW = "draw"
@@ -197,6 +198,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
         (r"unlock this (?:vampire|minion|reacting vampire)(?: before combat ends)?", lambda m: (Effect(_E.UNLOCK),)),
         (r"gain (\d+) pool", lambda m: (Effect(_E.GAIN_POOL, int(m.group(1))),)),
+        (
+            r"gain (\d+) pool if the bleed is successful \(for 1 or more\)",
+            lambda m: (Effect(_E.GAIN_POOL, int(m.group(1)), whom="bleed"),),
+        ),
         (r"(?:this vampire )?gains? (\d+) blood", lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1))),)),
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),

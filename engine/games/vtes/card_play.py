@@ -228,6 +228,8 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
                 fields["amount"] = 1 + e.amount
             elif e.kind == EffectKind.STEALTH:
                 fields["stealth"] = e.amount
+            elif e.kind == EffectKind.GAIN_POOL and e.whom == "bleed":
+                fields["gain_pool"] = e.amount
         words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
         for added in _added_blood(clause, minion, view):
             key = tuple(sorted({**fields, **added}.items()))

@@ -178,6 +178,7 @@ class Action:
     cost_rescued: int = 0
     add_blood: int = 0
     add_to: Pos | tuple[()] = ()
+    gain_pool: int = 0
 
     @property
     def directed(self) -> bool:

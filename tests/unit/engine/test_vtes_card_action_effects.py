@@ -1,7 +1,7 @@
 """What an action card does as it succeeds, from its record (shared/rules/vtes-actions.md P2, P4):
 Govern the Unaligned bleeds for 3 at basic ("+2 bleed"), and at superior adds 3 blood to a younger
-vampire of the actor's uncontrolled region, chosen as it is announced; the log replays to the same
-state.
+vampire of the actor's uncontrolled region, chosen as it is announced; Kindred Spirits gains 1
+pool when its bleed succeeds; the log replays to the same state.
 
 Every crypt is six Arika (capacity 11: aus cel DOM FOR OBF PRE) and six Ashley (capacity 3); with
 seed 1 Ana's ready vampire is an Arika and her uncontrolled region holds three Ashley. Every hand
@@ -18,7 +18,7 @@ from engine.games.vtes import VTES
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
 from tests.support.vtes_fight import Fight, fight_table
-from tests.support.vtes_sim import copy_table, settle
+from tests.support.vtes_sim import copy_table, one_vampire_table, settle
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +81,25 @@ def test_the_blood_goes_only_to_the_actors_uncontrolled_region(f: Fight) -> None
         f.t.play(f.ana, {**act_, "add_to": f.marek})
     with pytest.raises(IllegalMove, match="add_blood and add_to go together"):
         f.t.play(f.ana, {k: v for k, v in act_.items() if k != "add_to"})
+
+
+@pytest.mark.parametrize(("level", "bled"), [("basic", 1), ("superior", 2)])
+def test_kindred_spirits_gains_1_pool_when_its_bleed_succeeds(level: str, bled: int) -> None:
+    t = one_vampire_table("The Ankou (G5)", (("Kindred Spirits", 7),), seed=3)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    view = t.view(ana)
+    ankou = next(c for c in view.controlled(ana) if c.crypt)
+    offered = [
+        a
+        for a in VTES.legal_acts(view)
+        if a["do"] == "action" and a.get("card") and a["minion"] == ankou.as_list() and a.get("gain_pool")
+    ]
+    assert sorted(a["amount"] for a in offered) == [1, 2] and all(a["gain_pool"] == 1 for a in offered)
+    chosen = next(a for a in offered if a["amount"] == bled)
+    before = (t.view(ana).players[ana].pool, t.view(ben).players[ben].pool)
+    t.play(ana, chosen)
+    settle(t)
+    assert t.view(ben).players[ben].pool == before[1] - bled
+    assert t.view(ana).players[ana].pool == before[0] + 1
+    assert any("and gains 1 pool" in n.text for n in t.notes), [n.text for n in t.notes[-3:]]
