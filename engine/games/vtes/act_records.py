@@ -244,7 +244,9 @@ class ActionAct(ActRecord):
     ``amount``, ``cost_blood``, ``cost_pool``: None for the action's default (P8; a card's cost
     is its printed one, read from krcg, an X cost is 0); ``cost_rescued``: the blood the vampire
     in torpor pays for its rescue (None: 0; the acting vampire's default then pays the rest, the
-    rulebook's "Rescue a Vampire from Torpor"); a rule ``lift`` ed by card ``by`` (P9)."""
+    rulebook's "Rescue a Vampire from Torpor"); ``add_blood`` blood the card adds, as the action
+    succeeds, to the vampire ``add_to`` of the actor's uncontrolled region; ``gain_pool``: pool the
+    actor gains when the bleed succeeds for 1 or more; a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     kind: ActionKind
@@ -256,6 +258,9 @@ class ActionAct(ActRecord):
     cost_blood: int | None = None
     cost_pool: int | None = None
     cost_rescued: int | None = None
+    add_blood: int | None = None
+    add_to: Pos | None = None
+    gain_pool: int | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -324,8 +329,8 @@ class CombatCardAct(ActRecord):
 class StrikeAct(ActRecord):
     """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
     ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
-    ``retainer``, ``other``, ``additional`` strikes, with combat ``card``; no field: the hand
-    strike; a rule ``lift`` ed by card ``by`` (P9)."""
+    ``retainer``, ``other``, ``additional`` strikes, ``unlock`` (the striker unlocks as it
+    resolves), with combat ``card``; no field: the hand strike; a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None
@@ -338,6 +343,7 @@ class StrikeAct(ActRecord):
     retainer: Pos | None = None
     other: bool | None = None
     additional: int | None = None
+    unlock: bool | None = None
     card: Pos | None = None
     lift: Lift | None = None
     by: Pos | None = None

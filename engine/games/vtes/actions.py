@@ -95,6 +95,16 @@ def announce(w: Work, a: ActionAct) -> None:
     within(a.do, "cost_blood", a.cost_blood, low=0, high=30)
     within(a.do, "cost_pool", a.cost_pool, low=0, high=30)
     rescued = within(a.do, "cost_rescued", a.cost_rescued, low=0, high=30)
+    add_blood = within(a.do, "add_blood", a.add_blood, low=0, high=30)
+    gain_pool = within(a.do, "gain_pool", a.gain_pool, low=0, high=30)
+    if gain_pool and a.kind != ActionKind.BLEED:
+        raise IllegalMove("gain_pool is the pool a successful bleed gives: only a bleed has it")
+    if (a.add_to is None) != (not add_blood):
+        raise IllegalMove("add_blood and add_to go together: the blood a card adds, and the vampire it goes to")
+    if a.add_to is not None:
+        there = w.card(a.add_to)
+        if there.zone != Zone.UNCONTROLLED or there.owner != w.author:
+            raise IllegalMove("add_to names a vampire of your uncontrolled region")
     if w.open_action is not None:
         raise IllegalMove(f"one action at a time: {action_words(w, w.open_action)} is still open")
     _nothing_under_way(w)
@@ -170,6 +180,9 @@ def announce(w: Work, a: ActionAct) -> None:
         cost_pool=cost_pool,
         window=Window.NO_ATTEMPT,
         cost_rescued=rescued,
+        add_blood=add_blood,
+        add_to=a.add_to if a.add_to is not None else (),
+        gain_pool=gain_pool,
     )
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)
@@ -531,6 +544,9 @@ def _succeed(w: Work, a: Action) -> None:
                 burned = -w.pool_delta(target, -a.amount, "bleed")
                 w.edge = a.actor
                 text += f": {seat_ref(target)} burns {burned} pool and {seat_ref(a.actor)} takes the Edge"
+                if a.gain_pool and burned >= 1:
+                    w.pool_delta(a.actor, a.gain_pool, "card")
+                    text += f", and gains {a.gain_pool} pool"
         case ActionKind.HUNT:
             info = w.info(a.minion)
             room = max(0, info.capacity - minion.counters) if info is not None and info.capacity else a.amount
@@ -570,8 +586,11 @@ def _succeed(w: Work, a: Action) -> None:
         case ActionKind.POLITICAL:
             text += ": a referendum"
             called = True
-        case ActionKind.OTHER:
+        case ActionKind.OTHER if not a.add_blood:
             text += ": apply the card's effect by hand"
+    if a.add_blood and a.add_to and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
+        w.counters_delta(a.add_to, a.add_blood, "card")
+        text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         _card_after(w, a)
     w.note(text, a.actor, *a.targets)

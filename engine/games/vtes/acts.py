@@ -177,13 +177,23 @@ def read_field(do: Do, act: Act, key: str) -> Any:
     Raises MalformedAct."""
     match key:
         case ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act") | (
-            "cost_blood" | "cost_pool" | "cost_rescued"
+            "cost_blood" | "cost_pool" | "cost_rescued" | "add_blood" | "gain_pool"
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
             return read_seat(act, key, -1)
         case (
-            "no_replace" | "bleed_mod" | "lock" | "aggravated" | "ranged" | "first" | "dodge" | "ends" | "other" | "for"
+            "no_replace"
+            | "bleed_mod"
+            | "lock"
+            | "unlock"
+            | "aggravated"
+            | "ranged"
+            | "first"
+            | "dodge"
+            | "ends"
+            | "other"
+            | "for"
         ):
             return read_bool(act, key, False)
         case "take":
@@ -198,7 +208,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))
-        case "target_card" | "by":
+        case "target_card" | "by" | "add_to":
             return read_pos(act[key], "card")
         case "lift":
             return read_word(act, key, tuple(Lift))

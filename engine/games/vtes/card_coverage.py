@@ -6,8 +6,11 @@ where the table puts it into the act that plays the card, as the offers do.
 - intercept, a redirected bleed (the new target chosen by the player) and "lock this reacting
   vampire": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
-- a strike's damage (not a bonus to the hand strike), a dodge, combat ends: a combat card's clause
-  read as a strike (:func:`engine.games.vtes.readings.strike_readings`);
+- blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
+  is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
+- a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
+  them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike
+  (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
 - a prevention: a combat card's clause that is a prevention alone
@@ -34,6 +37,10 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     match e.kind:
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
+        case EffectKind.ADD_BLOOD:
+            return "Action" in types and clause.type in ("", "Action")
+        case EffectKind.GAIN_POOL if e.whom == "bleed":
+            return "Action" in types and clause.type in ("", "Action")
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:
@@ -44,6 +51,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Combat" in types and clause.type in ("", "Combat") and alone
         case kind if kind in _STRIKES and not e.hand:
             return "Combat" in types and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK:
+            return "Combat" in types and any(r.levels == clause.levels and r.unlock for r in strike_readings(rec.id))
         case _:
             return False
 

@@ -41,12 +41,17 @@ class EffectKind(StrEnum):
     GAIN_BLOOD = "gain blood"
     BURN_BLOOD = "burn blood"
     GAIN_POOL = "gain pool"
+    """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more."""
     BURN_POOL = "burn pool"
     GAIN_LIFE = "gain life"
     DRAW = "draw"
     CANCEL = "cancel"
     TORPOR = "torpor"
     BURN = "burn"
+    ADD_BLOOD = "add blood"
+    """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
+    ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any), as the action
+    succeeds."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
     REDIRECT = "redirect"
@@ -91,6 +96,9 @@ class Effect:
                 return ("optional " if self.optional else "") + str(self.kind)
             case EffectKind.LOCK:
                 return "lock this minion"
+            case EffectKind.ADD_BLOOD:
+                who = "younger vampire" if self.whom == "younger" else self.whom or "vampire"
+                return f"add {self.amount} blood to a {who} in your uncontrolled region"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -142,6 +150,9 @@ def _optional(rest: str) -> list[Effect]:
 
 
 _E = EffectKind
+_TAIL = r"(?P<rest>,? with (?:an|1|one) optional (?:maneuver|press)(?: each combat)?)?"
+"""What may follow a strike in its sentence: an optional maneuver or press (anything else, such
+as "and put this card on the opposing minion", leaves the sentence to the players)."""
 #: Sentence shapes read as effects: a full-sentence pattern (lower case, single spaces, no final
 #: period) and what it gives.
 _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, ...]]], ...] = tuple(
@@ -159,14 +170,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"\+(\d+) strength(?: this (?:round|combat))?", lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True),)),
         (
-            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage(?P<rest>.*)",
+            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage" + _TAIL,
             _strike,
         ),
         (
-            r"strike: (?:hand strike at|strength) \+(\d+)( damage)?(?P<rest>.*)",
+            r"strike: (?:hand strike at|strength) \+(\d+)( damage)?" + _TAIL,
             lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True), *_optional(m.group("rest") or "")),
         ),
-        (r"strike: dodge(?P<rest>.*)", lambda m: (Effect(_E.DODGE), *_optional(m.group("rest")))),
+        (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
         (r"(?:strike: )?(?:maneuver|(\d|one) maneuvers?)", lambda m: (Effect(_E.MANEUVER, 1),)),
         (r"(?:strike: )?press|(\d|one) press(?:es)?", lambda m: (Effect(_E.PRESS, 1),)),
@@ -187,10 +198,20 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
         (r"unlock this (?:vampire|minion|reacting vampire)(?: before combat ends)?", lambda m: (Effect(_E.UNLOCK),)),
         (r"gain (\d+) pool", lambda m: (Effect(_E.GAIN_POOL, int(m.group(1))),)),
+        (
+            r"gain (\d+) pool if the bleed is successful \(for 1 or more\)",
+            lambda m: (Effect(_E.GAIN_POOL, int(m.group(1)), whom="bleed"),),
+        ),
         (r"(?:this vampire )?gains? (\d+) blood", lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1))),)),
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
+        (
+            r"add (\d+) blood to an? (?:(?P<younger>younger) vampire|vampire|(?P<clan>[a-z'-]+)) in your uncontrolled region",
+            lambda m: (
+                Effect(_E.ADD_BLOOD, int(m.group(1)), whom="younger" if m.group("younger") else m.group("clan") or ""),
+            ),
+        ),
         (
             r"change the target of the bleed to (?:another methuselah other than the acting minion's controller|"
             r"(?P<whom>your predator's predator))(?: \(that methuselah can attempt to block\))?",
@@ -220,6 +241,12 @@ _CONDITIONS = (
 )
 
 
+EXCLUSIVE = re.compile(
+    r".+? and (?:cards named )?<(?P<other>[^>]+)> cannot both be played (?:during|on) the same action"
+)
+"""A condition sentence: this card and the one named cannot both be played during one action."""
+
+
 def sentences(line: str) -> list[str]:
     """A line of card text cut into sentences (lower case, single spaces, without the final
     period); a parenthesis stays with its sentence."""
@@ -247,6 +274,10 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    if sentence.startswith(_CONDITIONS):
+    if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
+        parts = [read_sentence(p) for p in sentence.split(" and ")]
+        if all(p.kind == SentenceKind.EFFECT for p in parts):
+            return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
+    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence):
         return Reading(sentence, SentenceKind.CONDITION)
     return Reading(sentence, SentenceKind.BY_HAND)

@@ -86,6 +86,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         return []
     if rec is None:
         return [Choice(None, (), "")]
+    if played_with(rec, a) is not None:
+        return []
     acting = seat == a.actor
     as_type = MODIFIER if acting else REACTION
     minion = view.card(a.minion) if acting else reactor(view, a, seat, card.card)
@@ -132,6 +134,20 @@ def _targets(clause: Clause, a: Action, view: VtesView, seat: int) -> list[int |
         far = view.players[view.players[seat].predator].predator
         others = [s for s in others if s == far]
     return list(others)
+
+
+def played_with(rec: CardRecord, a: Action) -> str | None:
+    """The name of a card played in the action ``a`` that ``rec`` cannot be played
+    with during one action (its text's "X and cards named <Y> cannot both be played during the
+    same action"), or None."""
+    if not rec.requires.exclusive:
+        return None
+    base = card_base()
+    for _, cid in a.played:
+        info = base.info(cid)
+        if info is not None and info.name.lower() in rec.requires.exclusive:
+            return info.name
+    return None
 
 
 def _paid(
@@ -207,11 +223,13 @@ def _numbers(
     return tuple(sorted(fields.items()))
 
 
-def action_choices(card: CardView, minion: CardView) -> list[Choice]:
+def action_choices(card: CardView, minion: CardView, view: VtesView | None = None) -> list[Choice]:
     """The ways ``minion`` may announce the action card ``card`` (P2), per clause it may play:
     ``kind`` bleed for a clause that bleeds (its ``amount`` 1 plus the card's bleed), the
-    clause's ``stealth``; one choice with no numbers for a card the table does not read (its
-    kind from its type, the action applied by hand)."""
+    clause's ``stealth``; for a clause that adds blood to a vampire of the uncontrolled region,
+    one choice per such vampire of ``view``'s seat that fits (``add_blood``, ``add_to``), none
+    when none fits; one choice with no numbers for a card the table does not read (its kind from
+    its type, the action applied by hand)."""
     rec = record(card.card) if card.card else None
     if rec is None:
         return [Choice(None, (), "")]
@@ -225,10 +243,34 @@ def action_choices(card: CardView, minion: CardView) -> list[Choice]:
                 fields["amount"] = 1 + e.amount
             elif e.kind == EffectKind.STEALTH:
                 fields["stealth"] = e.amount
-        key = tuple(sorted(fields.items()))
+            elif e.kind == EffectKind.GAIN_POOL and e.whom == "bleed":
+                fields["gain_pool"] = e.amount
         words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
-        out.setdefault(key, Choice(clause, key, words))
+        for added in _added_blood(clause, minion, view):
+            key = tuple(sorted({**fields, **added}.items()))
+            out.setdefault(key, Choice(clause, key, words))
     return list(out.values()) or [Choice(None, (), "")]
+
+
+def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> list[dict[str, object]]:
+    """The ``add_blood``/``add_to`` fields of a clause that adds blood to a vampire of the
+    uncontrolled region: one per vampire of ``view``'s seat it may go to (younger: of lower
+    capacity than ``minion``; of the clan it names); ``[{}]`` for a clause that adds none or when
+    no vampire fits (the blood then goes nowhere)."""
+    add = next((e for e in clause.effects if e.kind == EffectKind.ADD_BLOOD), None)
+    if add is None or view is None or view.seat is None:
+        return [{}]
+    out: list[dict[str, object]] = []
+    for c in view.uncontrolled(view.seat):
+        info = card_base().info(c.card) if c.card else None
+        if info is None:
+            continue
+        if add.whom == "younger" and not info.capacity < minion.capacity:
+            continue
+        if add.whom not in ("", "younger") and info.clan.lower() != add.whom:
+            continue
+        out.append({"add_blood": add.amount, "add_to": tuple(c.pos)})
+    return out or [{}]
 
 
 class LevelError(ValueError):

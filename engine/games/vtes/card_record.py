@@ -20,7 +20,15 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.games.vtes.card_effects import Effect, EffectKind, Reading, SentenceKind, read_sentence, sentences
+from engine.games.vtes.card_effects import (
+    EXCLUSIVE,
+    Effect,
+    EffectKind,
+    Reading,
+    SentenceKind,
+    read_sentence,
+    sentences,
+)
 from engine.games.vtes.cards import CardInfo, card_base, card_id
 from engine.games.vtes.vocab import DeckPart
 
@@ -113,7 +121,8 @@ class Requirements:
     (lower case, any one), ``sect`` (lower case), ``capacity`` (at least), ``unique`` (one copy
     in play: a second contests, rulebook "Contested Cards"), ``ready``: a ready vampire of yours,
     ``locked``: played by a locked minion, ``timing``: when it is played, ``only``: the text's
-    other "Only usable …" conditions, as printed (lower case)."""
+    other "Only usable …" conditions, as printed (lower case); ``exclusive``: the names (lower
+    case) of cards it cannot be played with during one action."""
 
     clans: tuple[str, ...] = ()
     disciplines: tuple[str, ...] = ()
@@ -126,6 +135,7 @@ class Requirements:
     locked: bool = False
     timing: tuple[Timing, ...] = ()
     only: tuple[str, ...] = ()
+    exclusive: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -331,7 +341,11 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     ready = locked = False
     unique = info.kind == DeckPart.CRYPT
     only: list[str] = []
+    exclusive: list[str] = []
     for clause in clauses:
+        for r in clause.readings:
+            if other := EXCLUSIVE.fullmatch(r.sentence):
+                exclusive.append(other.group("other"))
         if clause.levels:
             continue
         for r in clause.readings:
@@ -372,6 +386,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         locked=locked,
         timing=timing or (Timing.OTHER,),
         only=tuple(only),
+        exclusive=tuple(dict.fromkeys(exclusive)),
     )
 
 

@@ -149,6 +149,7 @@ def record_lines(rec: CardRecord) -> list[str]:
     needs += ["a locked minion"] if q.locked else []
     needs += [", ".join(q.timing)]
     needs += list(q.only)
+    needs += [f"not with {other} in one action" for other in q.exclusive]
     lines.append("  requires: " + "; ".join(needs))
     for c in rec.clauses:
         if not c.effects and not c.by_hand:

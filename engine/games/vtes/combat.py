@@ -313,6 +313,7 @@ class StrikeChoice:
         """The strike a ``strike`` act chooses for ``minion``. Raises IllegalMove for a number out
         of range."""
         named = (act.damage, act.aggravated, act.ranged, act.first, act.dodge, act.ends, act.steal, act.retainer)
+        # "unlock" rides with a card's strike: alone it names no strike (the hand strike stays one)
         hand = all(x is None for x in (*named, act.other, act.card))
         # a steal blood strike deals no damage unless it says so (5.5: stealing is not damage)
         damage = 0 if act.steal is not None else 1
@@ -329,6 +330,7 @@ class StrikeChoice:
                 retainer=act.retainer if act.retainer is not None else (),
                 other=bool(act.other),
                 hand=hand,
+                unlock=bool(act.unlock),
             ),
             within(act.do, "additional", act.additional, low=0, high=5),
         )
@@ -355,6 +357,8 @@ def strike(w: Work, act: StrikeAct) -> None:
         raise IllegalMove(f"{w.name(minion)} has no strike to choose now")
     if minion != waiting[0]:
         raise IllegalMove(f"{w.name(waiting[0])} chooses its strike first (5.4)")
+    if act.unlock and act.card is None:
+        raise IllegalMove("an unlock rides with the combat card that gives it: name the card")
     choice = StrikeChoice.of(act, minion)
     s = choice.strike
     if s.hand:  # a hand strike deals the minion's strength: 1, or as printed (an ally's, a "+1 strength")
@@ -410,6 +414,10 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     """Resolve the chosen pair (5.5): combat ends first, then first strikes, then the others, each
     followed by the damage of P6; then more pairs while additional strikes are left, else press."""
     strikes = c.strikes
+    for s in strikes:
+        if s.unlock and _works(c, s) and _ready(w, s.minion) and w.cards[s.minion].locked:
+            w.setc(s.minion, locked=False)
+            w.note(f"{w.name(s.minion)} unlocks as its strike resolves", *controllers(w, c))
     if any(s.ends and _works(c, s) for s in strikes):
         w.note("A strike ends the combat", *controllers(w, c))
         _to_step(w, replace(c, over=True, strikes=()), CombatStep.END_OF_ROUND)

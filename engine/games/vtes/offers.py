@@ -298,7 +298,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 continue  # the engine would refuse it (card_checks)
             if kind in (ActionKind.RECRUIT, ActionKind.EQUIP, ActionKind.EMPLOY) and own_copy(view.cards, card, seat):
                 continue  # a unique card of which it controls a copy (contests.check_own_copy)
-            for choice in action_choices(card, c):
+            for choice in action_choices(card, c, view):
                 act: Act = {"do": Do.ACTION, "kind": kind, "minion": minion, "card": card.as_list()}
                 fields = choice.act_fields()
                 if kind == ActionKind.BLEED and choice.clause is not None and "kind" not in fields:

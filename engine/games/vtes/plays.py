@@ -20,6 +20,7 @@ from engine.games.vtes.actions import (
 )
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_play import played_with
 from engine.games.vtes.card_record import Timing, record
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.vocab import (
@@ -131,6 +132,10 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state} minion of yours")
             elif not ready:
                 w.refuse(Lift.LOCKED, f"{name} needs a ready {state} minion of yours to play it, and you have none")
+        rec = record(info.id) if info is not None else None
+        other = played_with(rec, a) if rec is not None else None
+        if other is not None:
+            w.refuse(Lift.ONCE, f"{name} and {esc(other)} cannot both be played during the same action")
         if minion is not None and info is not None:
             if (minion, info.id) in a.played:
                 w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")

@@ -49,7 +49,8 @@ class StrikeReading:
     ``levels``: the Discipline levels the line needs, krcg's spelling (``("pot",)`` inferior,
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
     ``ranged``, ``aggravated``, ``dodge``, ``ends``: the strike's kind (P5); ``range``: "long" or
-    "close" when the line is only usable at that range, else "".
+    "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
+    as the strike resolves ("and unlock this vampire before combat ends").
     """
 
     levels: tuple[str, ...]
@@ -59,6 +60,7 @@ class StrikeReading:
     aggravated: bool = False
     dodge: bool = False
     ends: bool = False
+    unlock: bool = False
 
     def usable_by(self, disciplines: frozenset[str]) -> bool:
         """True when a vampire with these krcg Discipline levels (``{"pot", "CEL"}``) may use it:
@@ -67,11 +69,12 @@ class StrikeReading:
 
     def fields(self) -> dict[str, object]:
         """The ``strike`` act's fields for this strike (without ``minion`` and ``card``)."""
+        out: dict[str, object] = {"unlock": True} if self.unlock else {}
         if self.dodge:
-            return {"dodge": True}
+            return {**out, "dodge": True}
         if self.ends:
-            return {"ends": True}
-        out: dict[str, object] = {"damage": self.damage}
+            return {**out, "ends": True}
+        out["damage"] = self.damage
         if self.ranged:
             out["ranged"] = True
         if self.aggravated:
@@ -132,6 +135,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 aggravated=e.aggravated,
                 dodge=e.kind == EffectKind.DODGE,
                 ends=e.kind == EffectKind.END_COMBAT,
+                unlock=any(x.kind == EffectKind.UNLOCK for x in clause.effects),
             )
         )
     return tuple(out)

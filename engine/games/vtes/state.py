@@ -176,6 +176,9 @@ class Action:
     bleed_mods: int = 0
     played: tuple[tuple[Pos, int], ...] = ()
     cost_rescued: int = 0
+    add_blood: int = 0
+    add_to: Pos | tuple[()] = ()
+    gain_pool: int = 0
 
     @property
     def directed(self) -> bool:
@@ -210,7 +213,8 @@ class Strike:
     long range; ``first``: first strike; ``dodge``; ``ends``: combat ends; ``steal``: blood
     stolen (not damage); ``retainer``: a retainer on the opposing minion as target (ranged, long
     range only); ``other``: an effect the players apply by hand (no damage from the engine);
-    ``hand``: this is the hand strike."""
+    ``hand``: this is the hand strike; ``unlock``: the striker unlocks as the strike resolves (a
+    card's "unlock this vampire before combat ends")."""
 
     minion: Pos
     damage: int = 1
@@ -223,6 +227,7 @@ class Strike:
     retainer: Pos | tuple[()] = ()
     other: bool = False
     hand: bool = True
+    unlock: bool = False
 
 
 @dataclass(frozen=True)
@@ -278,9 +283,9 @@ class Combat:
 def strike_words(s: Strike) -> str:
     """A strike in a player's words ("hand strike, 1 damage", "dodge", "2R aggravated, first strike")."""
     if s.dodge:
-        return "dodge"
+        return "dodge" + (", unlocks" if s.unlock else "")
     if s.ends:
-        return "combat ends"
+        return "combat ends" + (", unlocks" if s.unlock else "")
     if s.other:
         return "a card's strike, applied by hand"
     parts = []
@@ -292,6 +297,8 @@ def strike_words(s: Strike) -> str:
         parts.append("first strike")
     if s.retainer:
         parts.append("at a retainer")
+    if s.unlock:
+        parts.append("unlocks")
     text = ", ".join(parts)
     return f"hand strike, {text}" if s.hand else text
 

@@ -84,6 +84,8 @@ FULL: list[dict[str, Any]] = [
     {"do": "shuffle", "zone": "library"},
     {"do": "action", "minion": [6, 0], "kind": "hunt"},
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
+    {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},
+    {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "gain_pool": 1},
     {
         "do": "action",
         "minion": [6, 0],
@@ -125,6 +127,7 @@ FULL: list[dict[str, Any]] = [
         "retainer": [9, 0],
         "other": True,
         "additional": 1,
+        "unlock": True,
         "card": [5, 1],
         **_BY,
     },

@@ -282,3 +282,15 @@ def test_a_reaction_only_usable_by_a_locked_minion_is_played_by_a_locked_one() -
     offered = plays(t, ben, "Eluding the Arms of Morpheus")
     assert offered and all(a.get("minion", marek) == marek for a in offered)
     t.play(ben, offered[0])
+
+
+def test_lost_in_crowds_and_into_thin_air_cannot_both_be_played_in_one_action() -> None:
+    t = one_vampire_table("Arika", (("Lost in Crowds", 2), ("Into Thin Air", 2), ("Deflection", 3)), seed=5)
+    ana, _ = bleed_and_block(t)
+    crowds = next(a for a in plays(t, ana, "Lost in Crowds") if a["stealth"] == 1)
+    t.play(ana, crowds)
+    t.run_ops()
+    assert plays(t, ana, "Into Thin Air") == []  # not offered
+    thin_air = next(c.as_list() for c in t.view(ana).hand if c.name == "Into Thin Air")
+    with pytest.raises(IllegalMove, match="Into Thin Air and Lost in Crowds cannot both be played during the same"):
+        t.play(ana, {"do": "play", "card": thin_air, "stealth": 1})

@@ -86,7 +86,10 @@ def test_an_action_card_reads_its_bleed_and_stealth() -> None:
     govern = rec("Govern the Unaligned")
     assert govern.clauses[0].effects == (Effect(EffectKind.BLEED, 2),)
     assert Effect(EffectKind.STEALTH, 1) in govern.clauses[1].effects
-    assert govern.coverage == Coverage.PARTLY  # the blood added in the uncontrolled region is by hand
+    assert Effect(EffectKind.ADD_BLOOD, 3, whom="younger") in govern.clauses[1].effects
+    assert govern.coverage == Coverage.FULLY
+    assert rec("Thing").clauses[-1].effects == (Effect(EffectKind.ADD_BLOOD, 2, whom="gangrel"),)
+    assert rec("Zillah's Valley").coverage == Coverage.BY_HAND  # "with capacity 8 or more", a master card
 
 
 def test_a_bleed_redirect_reads_its_new_target_and_the_lock_of_the_reacting_vampire() -> None:
@@ -96,6 +99,12 @@ def test_a_bleed_redirect_reads_its_new_target_and_the_lock_of_the_reacting_vamp
     assert rec("My Enemy's Enemy").clauses[-1].effects[-1] == Effect(EffectKind.REDIRECT, whom="predator's predator")
     for name in ("Deflection", "Bait and Switch", "Telepathic Misdirection", "My Enemy's Enemy"):
         assert rec(name).coverage == Coverage.FULLY, name
+
+
+def test_bonding_at_superior_gives_1_stealth_and_1_limited_bleed() -> None:
+    superior = rec("Bonding").clauses[-1]
+    assert superior.effects == (Effect(EffectKind.STEALTH, 1), Effect(EffectKind.BLEED, 1, limited=True))
+    assert rec("Bonding").coverage == Coverage.FULLY
 
 
 def test_a_press_is_read_only_where_the_card_gives_one() -> None:
@@ -109,6 +118,9 @@ def test_a_press_is_read_only_where_the_card_gives_one() -> None:
         ("+1 stealth", SentenceKind.EFFECT),
         ("only usable during a bleed action", SentenceKind.CONDITION),
         ("move any amount of blood from a vampire you control to your pool", SentenceKind.BY_HAND),
+        ("+1 stealth and +1 bleed (limited)", SentenceKind.EFFECT),  # Bonding at superior: both parts read
+        ("strike: 1 damage and put this card on the opposing minion", SentenceKind.BY_HAND),  # not only a strike
+        ("strike: 1r damage, with 1 optional maneuver", SentenceKind.EFFECT),
     ],
 )
 def test_a_sentence_is_an_effect_a_condition_or_by_hand(sentence: str, kind: SentenceKind) -> None:

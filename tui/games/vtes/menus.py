@@ -225,6 +225,10 @@ def announce_choices(
         extra = [f"stealth {act['stealth']}"] if act.get("stealth") else []
         if "card" not in act and view.basic_cost(kind):
             extra.append(f"{view.basic_cost(kind)} blood")
+        if act.get("gain_pool"):
+            extra.append(f"you gain {act['gain_pool']} pool if it succeeds")
+        if act.get("add_blood"):
+            extra.append(f"{act['add_blood']} blood to {name(act.get('add_to')) or 'a vampire'} as it succeeds")
         if "card" not in act and kind == ActionKind.OTHER:
             extra.append("apply its card by hand")
         found.append((words + (f" ({', '.join(extra)})" if extra else ""), act))
