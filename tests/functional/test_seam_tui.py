@@ -40,7 +40,8 @@ def _my_turn(app: VampireApp) -> bool:
     if not isinstance(screen, HighCardScreen):
         return False
     s = screen.session
-    return shown(screen.query_one("#waiting")) == "Your turn." and (s.seat, "move") in s.table.owed()
+    # "Your turn." (and, after a while, how long the table has waited for it).
+    return shown(screen.query_one("#waiting")).startswith("Your turn.") and (s.seat, "move") in s.table.owed()
 
 
 async def test_a_person_plays_high_card_by_keys_through_the_tui_to_the_end_and_audits_it(high_card, tmp_path: Path):

@@ -33,7 +33,8 @@ def _my_turn(app: VampireApp) -> bool:
     if not isinstance(screen, TableScreen):
         return False
     s = screen.session
-    return shown(screen.query_one("#waiting")) == "Your turn." and (s.seat, "move") in s.table.owed()
+    # "Your turn." (and, after a while, how long the table has waited for it).
+    return shown(screen.query_one("#waiting")).startswith("Your turn.") and (s.seat, "move") in s.table.owed()
 
 
 def _illegal_pick(view) -> list[int] | None:

@@ -17,7 +17,7 @@ from tests.support.hand_table import caught_up, hand_table, until
 
 def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer(tmp_path: Path) -> None:
     with hand_table(tmp_path, 3) as table:
-        for name, deck in (("Ann", "atraco"), ("Ben", "khursidwall"), ("Cy", "malkavian_politics")):
+        for name, deck in (("Ann", "atraco"), ("Ben", "khursidwall"), ("Cy", "queen_of_aemilia")):
             table.sit(name, deck)
         table.seated()
         ann, ben, cy = table.by_seating()

@@ -154,7 +154,7 @@ def test_sources_are_ones_own_and_an_oust_waits_for_its_time_then_is_disputed_fr
 
 def test_anothers_things_are_claims_hidden_cards_stay_hidden_and_floods_are_bounded(tmp_path: Path) -> None:
     with hand_table(tmp_path, 3) as table:
-        for name, deck in (("Ann", "atraco"), ("Ben", "khursidwall"), ("Cy", "malkavian_politics")):
+        for name, deck in (("Ann", "atraco"), ("Ben", "khursidwall"), ("Cy", "queen_of_aemilia")):
             table.sit(name, deck)
         table.seated()
         ann, ben, cy = table.by_seating()

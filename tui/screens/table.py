@@ -300,6 +300,7 @@ class TableFrame(Screen[None]):
             bar.update(total=max(progress.total, 1) if progress.known else None, progress=progress.done)
             return
         bar.display = False
+        yours = waiting == "Your turn."
         self._voted &= set(table.waiting_on())  # a vote is news while its seat still keeps us waiting
         if self._voted:
             name = table.names[min(self._voted)]
@@ -307,7 +308,7 @@ class TableFrame(Screen[None]):
         else:
             waiting += self.wait_words(table, me)
         show_in_place(label, waiting)  # an entry that changes no word of it lays nothing out
-        label.set_class(waiting == "Your turn.", "-your-turn")
+        label.set_class(yours, "-your-turn")  # with the wait clock after it, still your turn
 
     def waits(self) -> dict[int, float]:
         """Seconds the table has waited on each seat it waits on for a move, on the table's wait
@@ -333,6 +334,9 @@ class TableFrame(Screen[None]):
         secs = int(waits[seat])
         if secs < SHOW_WAIT_AFTER:
             return ""
+        own_bots = set(getattr(self.session, "bots", None) or {})
+        if seat == me and all(s == me or s in own_bots for s in range(table.nseats)):
+            return ""  # only this program's own bots wait for you, and they never vote to end a wait
         who = "You have" if seat == me else f"{table.names[seat]} has"
         votes = self._votes_words(table, seat)
         if secs >= ABANDON_AFTER:

@@ -46,14 +46,18 @@ class DeckKit:
     def for_bot(self, rng: random.Random, taken: Sequence[Deck] = ()) -> Deck:
         """One of the shipped tournament-winning decks, chosen by ``rng`` among those whose name
         no deck of ``taken`` has (a shipped deck, or a file named as one; all of them when every
-        one is taken), so that bots contest few vampires with the other seats."""
+        one is taken) and, of those, the ones sharing the fewest crypt cards with ``taken``, so
+        that bots contest few vampires with the other seats (rulebook, "Contested Cards")."""
         from engine.games.vtes.decks import bundled_deck_names
         from engine.games.vtes.kept_decks import remembered_bundled_deck  # kept read: no krcg load
 
         names = bundled_deck_names()
         used = {deck.name for deck in taken}
-        free = [n for n in names if n not in used]
-        return remembered_bundled_deck(rng.choice(free or names))
+        free = [n for n in names if n not in used] or names
+        vampires = {card for deck in taken for card, _ in deck.crypt}
+        shared = {n: len({card for card, _ in remembered_bundled_deck(n).crypt} & vampires) for n in free}
+        fewest = min(shared.values())
+        return remembered_bundled_deck(rng.choice([n for n in free if shared[n] == fewest]))
 
     def deck_lists(self, brought: Deck) -> dict[str, list[str]]:
         """The crypt and the library as private deck lists, part name to identities."""

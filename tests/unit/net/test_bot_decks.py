@@ -60,3 +60,16 @@ def test_a_local_game_seats_five_different_decks() -> None:
 def test_simulated_bots_play_different_decks() -> None:
     bots, _ = _seat_bots(["heuristic"] * 5, seed=11)
     assert len({bot.deck.name for bot in bots if bot.deck is not None}) == 5
+
+
+def test_a_bot_brings_a_deck_sharing_the_fewest_vampires_with_the_decks_taken() -> None:
+    """Two shipped decks share most of their crypt (atraco, malkavian_politics): against the first,
+    a bot never brings the second while a deck sharing none is free (rulebook, "Contested Cards")."""
+    from engine.games.vtes.kept_decks import remembered_bundled_deck
+
+    kit = _kit()
+    atraco = remembered_bundled_deck("atraco")
+    theirs = {card for card, _ in atraco.crypt}
+    for seed in range(20):
+        chosen = kit.for_bot(random.Random(seed), [atraco])
+        assert not {card for card, _ in chosen.crypt} & theirs, chosen.name

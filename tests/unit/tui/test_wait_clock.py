@@ -71,3 +71,22 @@ async def test_a_player_sees_the_same_count_and_the_waited_on_seats_chat_resets_
         now[0] += 5_000
         await eventually(lambda: "80 s" in status(app), 10, "the count going on", pilot=pilot)
         assert screen._stalled_seat() == 1 and local.host.table.waited(1) == since
+
+
+async def test_a_person_alone_with_their_own_bots_is_not_told_they_keep_the_table_waiting() -> None:
+    """This program's own bots never vote to end a wait: a person thinking at a table of them reads
+    "Your turn.", not that they keep the table waiting and that the others may vote."""
+    local = build_local(5, [None, "heuristic", "heuristic"], {"rounds": 1}, names=["Mina", "Lisa", "Scott"])
+    t = local.host.table
+    while not (t.phase == "running" and t.work is None and t.waiting_on() == [0] and (0, "move") in t.owed()):
+        local.step()
+    session = LocalGameSession(local, 0, auto=False)
+    since = t.waited(0)
+    assert since is not None and set(session.bots) == {1, 2}
+    session.clock = lambda: float(since.time_ms) + 45_000
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        await eventually(lambda: status(app).startswith("Your turn."), 10, "your turn", pilot=pilot)
+        assert "kept the table waiting" not in status(app)
+        assert app.screen.query_one("#waiting").has_class("-your-turn")
