@@ -11,6 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
@@ -75,8 +76,8 @@ class AuditScreen(Screen[None]):
 
     @on(AuditProgress)
     def _progress(self, message: AuditProgress) -> None:
-        if self.report is not None:
-            return  # a late progress message after the report is shown
+        if self.report is not None or not self.query("#audit-what"):
+            return  # a late progress message after the report is shown, or the screen is closing
         bar = self.query_one(ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
         self.query_one("#audit-what", Static).update(f"Checked {message.done} of {message.total} entries…")
@@ -85,6 +86,12 @@ class AuditScreen(Screen[None]):
         self.report = report
         if not self.is_attached:
             return  # closed (Esc) while the audit ran: nothing to show it on
+        try:
+            self._draw(report)
+        except NoMatches:
+            return  # closing (Esc, the program's exit): its widgets are already gone
+
+    def _draw(self, report: AuditReport) -> None:
         bar = self.query_one(ProgressBar)
         bar.update(total=max(report.entries, 1), progress=max(report.entries, 1))
         text, cls = VERDICTS[report.code]
@@ -101,8 +108,8 @@ class AuditScreen(Screen[None]):
         self.refresh_bindings()
 
     def _failed(self, detail: str) -> None:
-        if not self.is_attached:
-            return
+        if not self.is_attached or not self.query("#audit-verdict"):
+            return  # closed, or closing: its widgets are already gone
         verdict = self.query_one("#audit-verdict", Static)
         verdict.update(f"✗ The audit could not run: {detail}")
         verdict.add_class("-fault")
