@@ -10,12 +10,12 @@ nothing by dating an entry in the past, and the host refuses one dated in the fu
 (:data:`MAX_AHEAD_MS`).
 
 A deviation from PROTOCOL.md 2, which calls an entry's ``time`` informational, never read by the
-engine: these buckets (chat's, and a game's) and a game's waits (VTES: a claim's time,
-docs/vtes-by-hand.md) read it. Why: a bound on what a seat writes a minute, and a wait that every
-Methuselah sees run out at the same entry, need a time every peer agrees on, and the only such
+engine: these buckets (chat's, and a game's) and a game's waits (a change by hand that waits
+for its answer) read it. Why: a bound on what a seat writes a minute, and a wait that every
+player sees run out at the same entry, need a time every peer agrees on, and the only such
 time is the one signed in the log. What the rule protects still holds: the engine reads no clock
 of its own, so one log folds to one state on every peer, in the audit, and replayed at any moment
-(tests/unit/engine/test_vtes_claims_audit.py). A time is only its author's word, and it can only
+(each game's audit tests). A time is only its author's word, and it can only
 hold its author back: one dated ahead is refused by the host past :data:`MAX_AHEAD_MS`, one dated
 back refills nothing and makes nothing due sooner on a screen (a screen counts a claim's wait from
 when it showed the claim).
