@@ -266,9 +266,19 @@ class Host:
         """The log cannot be written (a full disk, say): the table stops here (DESIGN.md, "Nothing
         lost": no entry goes out that is not on disk). One sentence to the host's person and, in a
         ``bye``, to every peer; :attr:`failure` keeps it and :attr:`finished` is set."""
+        self.stop(str(err), "Free some space, then bring")
+
+    def stop(self, cause: str, back: str = "Once that is mended, bring") -> None:
+        """Stop the table here for ``cause`` (a sentence): one sentence to the host's person and, in
+        a ``bye``, to every peer, ending with how to bring the table back (``back`` starts that
+        clause, "... it back with --resume LOG"); :attr:`failure` keeps it and :attr:`finished` is
+        set. Nothing accepted before is lost (DESIGN.md, "Nothing lost"). Does nothing once the
+        table has stopped."""
+        if self.failure is not None:
+            return
         path = self.sequencer.log.path if self.sequencer.log is not None else None
-        back = f" Free some space, then bring it back with --resume {path}." if path is not None else ""
-        self.failure = f"{err} The host stops the table here: nothing accepted before is lost.{back}"
+        again = f" {back} it back with --resume {path}." if path is not None else ""
+        self.failure = f"{cause} The host stops the table here: nothing accepted before is lost.{again}"
         self._say(self.failure)
         for peer in list(self.peers):
             peer.outbox.send(Bye("host-error", self.failure).to_map())

@@ -166,6 +166,7 @@ async def run_host(args: argparse.Namespace) -> int:
             await bot.start()
     status = 0
     seating: asyncio.Task[None] | None = None
+    watch = asyncio.get_running_loop().create_task(_stop_when_a_bot_fails(host, levels_of))
     try:
         if args.headless:
             await serve_table(host)
@@ -199,6 +200,7 @@ async def run_host(args: argparse.Namespace) -> int:
                 back = host_resume_command(save, args.bind, host.port, profile) + _internet_flags(args)
                 say(f"You left the table; it is saved in {save}. Bring it back: {back}")
     finally:
+        watch.cancel()
         if seating is not None:
             seating.cancel()
         if announcer is not None:
@@ -211,6 +213,27 @@ async def run_host(args: argparse.Namespace) -> int:
     if args.headless and host.table.fault is None and not host.table.ended:
         return 1
     return status  # with a screen: 0 when the table ended or its host chose to quit
+
+
+async def _stop_when_a_bot_fails(host: Host, bots: list[tuple[Client, str, Path | None]]) -> None:
+    """Stop ``host``'s table when one of the bots this process runs gives up (its log cannot be
+    written: the same full disk as the table's, say): its seat would wait forever for a peer that
+    will not come back, so the host says why in one sentence and how to bring the table back
+    (DESIGN.md, "Nothing lost"), as it does when its own log cannot be written. A bot that leaves
+    (removed in the lobby, or the table over) stops nothing."""
+    import asyncio
+
+    waits = {asyncio.ensure_future(bot.finished.wait()): bot for bot, _, _ in bots}
+    try:
+        while waits and not host.finished.is_set():
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                bot = waits.pop(task)
+                if bot.failure is not None and not host.table.ended:
+                    host.stop(f"{bot.name}, a bot this computer runs for the table, stopped: {bot.failure}")
+    finally:
+        for task in waits:
+            task.cancel()
 
 
 def _need_screen(args: argparse.Namespace) -> None:
