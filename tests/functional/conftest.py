@@ -19,6 +19,7 @@ from engine.games import register_game, unregister_game
 from engine.games.spec import GameSpec
 from tests.seamgame.plugin import install_high_card
 from tests.seamgame.spec import SPEC as HIGH_CARD
+from tests.support.cli import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,7 +47,7 @@ class Vampire:
 
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
-        self.env = dict(os.environ, XDG_DATA_HOME=str(tmp / "data"), PYTHONUNBUFFERED="1", VAMPIRE_NO_DISCOVERY="1")
+        self.env = child_env(tmp)
         self.env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
         self.procs: list[subprocess.Popen[bytes]] = []
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import child_env
+
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_MAX = 600 * 1024  # KiB of resident memory: what reading a small file takes, far below any bad file's
 HUGE = 1 << 30
@@ -23,7 +25,7 @@ HUGE = 1 << 30
 
 def run(tmp_path: Path, *args: str) -> tuple[int, str, int]:
     """``vampire ARGS`` in a child process: its exit status, its output, its peak memory (KiB)."""
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), VAMPIRE_NO_DISCOVERY="1", PYTHONUNBUFFERED="1")
+    env = child_env(tmp_path)
     with open(tmp_path / "out", "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "tui.cli", *args],

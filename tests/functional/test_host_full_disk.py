@@ -6,13 +6,14 @@ and the audit is clean. The disk is a small tmpfs in a mount namespace this test
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +30,7 @@ def test_a_host_whose_disk_fills_stops_in_a_sentence_and_resumes_clean(tmp_path)
     small = tmp_path / "small"
     small.mkdir()
     kept = tmp_path / "kept"
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), VAMPIRE_NO_DISCOVERY="1", PYTHONUNBUFFERED="1")
+    env = child_env(tmp_path)
     host = [
         sys.executable,
         "-m",

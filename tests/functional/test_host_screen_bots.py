@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from engine.protocol.log import LogFileError, read_log_unverified
+from tests.support.cli import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 120.0
@@ -30,7 +31,7 @@ def _joins(path: Path) -> int:
 
 def test_a_host_with_a_screen_seats_its_bots_after_its_own_seat(tmp_path: Path) -> None:
     log = tmp_path / "table.vtlog"
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), VAMPIRE_NO_DISCOVERY="1", TERM="xterm-256color")
+    env = child_env(tmp_path, TERM="xterm-256color")
     env.update(COLUMNS="80", LINES="24")
     primary, secondary = pty.openpty()
     args = ["host", "--game", "vtes", "--bots", "2", "--deck", "atraco", "--name", "Mina"]

@@ -22,6 +22,7 @@ from engine.games import all_rules
 from engine.protocol import elgamal, group
 from net.events import Folded
 from tests.support.cheats import Tampered, copy_previous_proof, second_shuffle_named, second_shufflers_tamper, swap_in
+from tests.support.cli import child_env
 from tests.support.net import open_host, start_bots, stop_all
 from tests.support.poll import eventually
 
@@ -161,7 +162,7 @@ async def test_a_bad_proof_from_a_bot_in_another_process_is_named_by_the_host_an
     host = open_host(seats=SEATS, save=save, auto_start=False)
     await host.start("127.0.0.1", 0)
     bots = await start_bots(host, SEATS - 1)
-    env = dict(os.environ, PYTHONUNBUFFERED="1", VAMPIRE_NO_DISCOVERY="1", XDG_DATA_HOME=str(tmp_path / "data"))
+    env = child_env(tmp_path)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     proc = await asyncio.create_subprocess_exec(
         sys.executable,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.chat_logs import write_chat_log
+from tests.support.cli import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = ROOT / "engine" / "games" / "vtes" / "data" / "atraco.txt"
@@ -26,7 +27,7 @@ guard against a hung suite, not the measure: the commands tested answer at once)
 
 def run(tmp_path: Path, *args: str, stdin: int | None = subprocess.DEVNULL) -> tuple[int, str]:
     """``vampire ARGS`` in a child process with no terminal: its exit status and its output."""
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), VAMPIRE_NO_DISCOVERY="1", PYTHONUNBUFFERED="1")
+    env = child_env(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "tui.cli", *args],
         cwd=tmp_path,

@@ -7,7 +7,6 @@ its name. And the host's own seat sits first (seat 0), its bots after it, as `va
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from net.client import Store
 from net.events import Connection, LinkState
 from net.local import bot_client, start_after_seat
 from net.session import Session
+from tests.support.cli import child_env
 from tests.support.net import FAST, QUICK_BACKOFF, open_host, stop_all
 from tests.support.poll import eventually
 from tui.app import Start, VampireApp
@@ -138,7 +138,7 @@ def test_vampire_join_says_in_one_line_that_its_name_was_taken(tmp_path: Path) -
         await host.start("127.0.0.1", 0)
         bot = bot_client(("127.0.0.1", host.port), "random", name="Lisa", timeouts=FAST, backoff=QUICK_BACKOFF)
         await bot.start()
-        env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), PYTHONUNBUFFERED="1", VAMPIRE_NO_DISCOVERY="1")
+        env = child_env(tmp_path)
         args = ["join", f"127.0.0.1:{host.port}", "--bot", "random", "--name", "Lisa"]
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui.cli", *args, cwd=ROOT, env=env,

@@ -19,6 +19,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from tests.support.cli import child_env
+
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "engine" / "games" / "vtes" / "data"
 QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
@@ -54,7 +56,7 @@ def stall_table(
     that vote to abandon a seat the table waited on for ``vote_after`` s (with ``accomplice``, one
     of them never votes). Stops ``limit`` s after the staller stalled, or when the game ends."""
     tmp.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp / "data"), PYTHONUNBUFFERED="1", VAMPIRE_NO_DISCOVERY="1")
+    env = child_env(tmp)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), str(ROOT)) if p)
     port = _free_port()
     save = tmp / "table.vtlog"
