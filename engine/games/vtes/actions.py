@@ -375,6 +375,8 @@ def _passed(w: Work, window: OpenWindow) -> Action | None:
         return None
     if a.window == Window.NO_ATTEMPT and w.author in blockers(a, w.in_game()) and w.author not in a.declined:
         a = replace(a, declined=(*a.declined, w.author))
+    if w.author in a.applying:  # the rest of its card is applied (or left): its passes are ordinary again
+        a = replace(a, applying=tuple(s for s in a.applying if s != w.author))
     return a
 
 

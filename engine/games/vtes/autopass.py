@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.games.base import Act
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_record import Coverage, record
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
@@ -63,15 +63,11 @@ def _action(view: VtesView, seat: int, a: Action, offered: tuple[Offer, ...]) ->
 
 def applying_by_hand(view: VtesView, seat: int, a: Action) -> bool:
     """``seat`` played, in this action, a card whose text the table does not apply whole
-    (:attr:`~engine.games.vtes.card_record.CardRecord.coverage`): its seat keeps the impulse the
-    play returned (P1), so that its player can apply the rest by hand (``:stealth +1 by CARD``,
-    ``:amount``…) before passing."""
-    for minion, cid in a.played:
-        m = view.card(minion)
-        rec = record(cid)
-        if m is not None and m.controller == seat and (rec is None or rec.coverage != Coverage.FULLY):
-            return True
-    return False
+    (:attr:`~engine.games.vtes.card_record.CardRecord.coverage`) and has not passed since
+    (:attr:`~engine.games.vtes.state.Action.applying`): the next time it holds the impulse, its
+    player applies the rest by hand (``:stealth +1 by CARD``, ``:amount``…) before passing; once it
+    has passed, its passes are automatic again."""
+    return seat in a.applying
 
 
 def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:

@@ -21,7 +21,7 @@ from engine.games.vtes.actions import (
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_play import played_with
-from engine.games.vtes.card_record import Timing, record
+from engine.games.vtes.card_record import Coverage, Timing, record
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
@@ -140,6 +140,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             if (minion, info.id) in a.played:
                 w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")
             a = replace(a, played=(*a.played, (minion, info.id)))
+            if (rec is None or rec.coverage != Coverage.FULLY) and w.author not in a.applying:
+                a = replace(a, applying=(*a.applying, w.author))
     if act.bleed_mod:
         if a.kind != ActionKind.BLEED:
             raise IllegalMove("'+bleed' marks a modifier that increases a bleed, and this action is not a bleed")

@@ -154,7 +154,9 @@ class Action:
     attempt on this action failed (a minion may try again: rulebook, "Who May Attempt to Block"); ``blocker``: the
     minion attempting to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
     ``played``: ``(minion, card id)`` pairs of modifiers and reactions played (2.1: once each per
-    minion and action).
+    minion and action); ``applying``: the seats that played a card whose text the table does not
+    apply whole and have not passed since (their next pass is their own: they apply the rest by
+    hand first; :func:`engine.games.vtes.autopass.auto_pass` does not make it).
     """
 
     actor: int
@@ -179,6 +181,7 @@ class Action:
     add_blood: int = 0
     add_to: Pos | tuple[()] = ()
     gain_pool: int = 0
+    applying: tuple[int, ...] = ()
 
     @property
     def directed(self) -> bool:

@@ -226,7 +226,9 @@ def test_a_seat_that_played_a_card_applied_by_hand_keeps_the_impulse_to_apply_it
     """Lucia bleeds Ben and Ana holds the impulse with nothing to play: she passes by herself. Once
     she has played, in this action, a card the table does not apply whole (its record's coverage),
     the impulse the play returned to her stays hers until she answers (P1): she applies the rest
-    by hand first. A card the table applies whole leaves the automatic pass as it was."""
+    by hand first (the action's ``applying``, set by the rules as she plays it); once she has
+    passed, in any later window of the action, she passes by herself again. A card the table
+    applies whole leaves the automatic pass as it was."""
     from engine.games.vtes.card_record import Coverage, every_record
 
     f = dataclasses.replace(fight, t=copy_table(fight.t))
@@ -240,9 +242,10 @@ def test_a_seat_that_played_a_card_applied_by_hand_keeps_the_impulse_to_apply_it
     fully = next(r for r in every_record() if r.coverage == Coverage.FULLY and "Action Modifier" in r.types)
     minion = tuple(f.lucia)
 
-    def after(cid: int) -> VtesView:
-        played = dataclasses.replace(a, played=((minion, cid),))
+    def after(cid: int, applying: tuple[int, ...]) -> VtesView:
+        played = dataclasses.replace(a, played=((minion, cid),), applying=applying)
         return dataclasses.replace(no_cards, windows=(played,))
 
-    assert auto_pass(after(by_hand.id)) is None
-    assert auto_pass(after(fully.id)) == {"do": "pass"}
+    assert auto_pass(after(by_hand.id, (f.ana,))) is None
+    assert auto_pass(after(by_hand.id, ())) == {"do": "pass"}  # she has passed once since: applied
+    assert auto_pass(after(fully.id, ())) == {"do": "pass"}
