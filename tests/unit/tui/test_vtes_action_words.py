@@ -66,3 +66,43 @@ async def test_end_turn_asks_once_when_the_influence_phase_is_unused() -> None:
         assert session.view().turn == turn and session.view().acting == 0  # nothing sent
         await pilot.press("N")
         await eventually(lambda: session.view().turn != turn, 20, "the turn ended", pilot=pilot)
+
+
+def test_an_action_announced_with_a_card_takes_the_numbers_the_menu_offers() -> None:
+    """``action bleed MINION with CARD`` bleeds for the card's printed bleed, as the ``a`` menu's
+    first line does (a tester's ``with Govern the Unaligned`` bled for 1, not 3; here Computer
+    Hacking, which Aksinya may play: 2); a number the command gives stays as given."""
+    from dataclasses import replace
+
+    from engine.games.vtes.cards import card_base
+    from engine.games.vtes.offers import of
+    from engine.games.vtes.view import CardView
+    from engine.games.vtes.vocab import Do, Zone
+
+    f = fight_table(seed=1, blood=(4, 1, 1, 1))
+    view = f.t.view(f.ana)
+    found = card_base().lookup("Computer Hacking")
+    assert found is not None
+    info = card_base().info(found.id)
+    assert info is not None
+    hacking = CardView(
+        pos=(998, 0),
+        owner=f.ana,
+        controller=f.ana,
+        zone=Zone.HAND,
+        crypt=False,
+        card=f"{info.id}-1",
+        name=info.name,
+        types=info.types,
+        text=info.text,
+    )
+    view = replace(view, hand=(hacking, *view.hand))
+    lucia = view.card(tuple(f.lucia))
+    assert lucia is not None
+    name = lucia.name.split(" (")[0]
+    menu = [o.act for o in of(view, Do.ACTION) if o.act.get("card") == [998, 0]]
+    assert menu and menu[0]["amount"] == 2, menu
+    act_ = parse(f"action bleed {name} with Computer Hacking", Context(view, NAMES))
+    assert act_ == menu[0]
+    given = parse(f"action bleed {name} with Computer Hacking amount 3", Context(view, NAMES))
+    assert given["amount"] == 3 and given["card"] == [998, 0]

@@ -309,3 +309,12 @@ def test_influence_with_no_vampire_named_lets_the_engine_say_why(table: Any, ctx
     empty = Context(replace(view, cards=tuple(c for c in view.cards if c.zone != Zone.UNCONTROLLED)), ctx.names)
     with pytest.raises(CommandError, match="holds no vampire to influence out"):
         parse("influence", empty)
+
+
+def test_a_card_name_that_holds_a_clause_word_is_read_whole(ctx: Context) -> None:
+    """``play On the Qui Vive`` names the card (a tester met "Name the card in your hand": the
+    "On" was read as the ``on CARD`` clause); ``play Wake with Evening's Freshness`` too."""
+    for name in ("On the Qui Vive", "Wake with Evening's Freshness"):
+        held, c = _in_hand(ctx, name)
+        assert parse(f"play {name}", c)["card"] == held.as_list(), name
+        assert parse(f"play {name.lower()}", c)["card"] == held.as_list(), name

@@ -39,6 +39,7 @@ The parser only builds the act; whether the rules allow it is the engine's check
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from engine.games.base import Act
 from engine.games.vtes.card_play import printed_cost
@@ -69,18 +70,48 @@ def _pos(card: CardView) -> list[int]:
 
 
 def _split_clauses(tokens: Sequence[str], keywords: frozenset[str]) -> tuple[list[str], dict[str, list[str]]]:
-    """Leading tokens up to the first keyword, then each keyword's tokens."""
+    """Leading tokens up to the first keyword, then each keyword's tokens. A card's name that holds
+    a keyword ("On the Qui Vive", "Wake with Evening's Freshness") is read whole, as the name."""
     head: list[str] = []
     clauses: dict[str, list[str]] = {}
     current: list[str] | None = None
-    for t in tokens:
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        name = _name_at(tokens, i)
+        if name:
+            (head if current is None else current).extend(tokens[i : i + name])
+            i += name
+            continue
         if t.lower() in keywords:
             current = clauses.setdefault(t.lower(), [])
         elif current is None:
             head.append(t)
         else:
             current.append(t)
+        i += 1
     return head, clauses
+
+
+def _name_at(tokens: Sequence[str], i: int) -> int:
+    """How many tokens from ``i`` spell a card's whole name that holds a clause word (0: none)."""
+    for name in _names_with_clause_words().get(tokens[i].lower(), ()):
+        if tuple(t.lower() for t in tokens[i : i + len(name)]) == name:
+            return len(name)
+    return 0
+
+
+@cache
+def _names_with_clause_words() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Card names (lower-case words) with a word the command line reads as a clause, by first word,
+    the longest first."""
+    words = {"to", "on", "for", "by", "with", "at", "stealth", "amount", "intercept"}
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for info in card_base().every_info():
+        name = tuple(info.name.lower().split())
+        if len(name) > 1 and words & set(name):
+            found.setdefault(name[0], []).append(name)
+    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in found.items()}
 
 
 def _selected_or_first(ctx: Context, cards: Sequence[CardView], ok: Callable[[CardView], bool]) -> CardView | None:
@@ -570,7 +601,19 @@ def _parse_action(rest: list[str], ctx: Context) -> Act:
     for field in ("stealth", "amount"):
         if field in clauses:
             act[field] = _int(" ".join(clauses[field]) or "?", f"The {field}")
-    return act
+    return _offered_numbers(act, ctx) if "card" in act else act
+
+
+def _offered_numbers(act: Act, ctx: Context) -> Act:
+    """An announced action that names a card takes, for each field the command left out, the
+    numbers of the action the table offers with that card and minion (its printed bleed, stealth
+    and cost: :func:`engine.games.vtes.offers.offers`), the same as the ``a`` menu's: the first
+    level offered that agrees with every field the command gave. Unchanged when none agrees."""
+    from engine.games.vtes.offers import of
+
+    offered = [o.act for o in of(ctx.view, Do.ACTION) if o.act.get("card") == act["card"]]
+    agrees = next((o for o in offered if all(o.get(k, v) == v for k, v in act.items())), None)
+    return {**agrees, **act} if agrees is not None else act
 
 
 def _parse_block(rest: list[str], ctx: Context) -> Act:
