@@ -396,8 +396,13 @@ def strike(w: Work, act: StrikeAct) -> None:
 def printed_strength(w: Work, minion: Pos) -> int:
     """A minion's strength as its card prints it (the rulebook's "Strength": 1 for a vampire, plus
     a printed "+1 strength"; an ally's printed strength), from its record."""
-    info = w.info(minion)
-    rec = record(info.id) if info is not None else None
+    return strength_of(w.cards[minion].card or w.revealed.get(minion, ""))
+
+
+def strength_of(identity: str) -> int:
+    """The strength the card of protocol identity ``identity`` prints (1 when it prints none, or
+    for an identity not known)."""
+    rec = record(identity) if identity else None
     strength = rec.printed.strength if rec is not None else None
     return 1 if strength is None else strength
 

@@ -4,6 +4,7 @@ behind one interface"; shared/rules/vtes.md)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.games.base import (
@@ -59,7 +60,7 @@ from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.claims import may_dispute
-from engine.games.vtes.combat import StrikeChoice
+from engine.games.vtes.combat import StrikeChoice, strength_of
 from engine.games.vtes.politics import terms_template
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.state import (
@@ -425,7 +426,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
         case CombatCardAct():
             text = f"{me}: {n(record.minion)} {'maneuvers' if do == Do.MANEUVER else 'presses'}"
         case StrikeAct():
-            text = _strike_words(me, record, n)
+            held = next((c.card for c in state.cards if c.pos == record.minion), "")
+            text = _strike_words(me, record, n, strength_of(held or revealed.get(record.minion or (-1, -1), "")))
         case PreventAct():
             text = f"{me}: {n(record.minion)} prevents damage"
         case TermsAct():
@@ -542,15 +544,17 @@ def _pool_words(seat: int, record: PoolAct) -> tuple[str, tuple[int, ...]]:
     return f"{seat_ref(seat)}: {', '.join(parts)} ({esc(record.cause)})", seats
 
 
-def _strike_words(me: str, record: StrikeAct, n: Callable[[Pos | None], str]) -> str:
-    """A ``strike`` in words: the strike it chooses (as far as its numbers are in range)."""
+def _strike_words(me: str, record: StrikeAct, n: Callable[[Pos | None], str], strength: int) -> str:
+    """A ``strike`` in words: the strike it chooses (as far as its numbers are in range); a hand
+    strike with the minion's printed ``strength``, the damage the table deals (5.4)."""
     text = f"{me}: {n(record.minion)} strikes"
     try:
         choice = StrikeChoice.of(record, (0, 0))
     except GameError:
         return text
+    s = replace(choice.strike, damage=strength) if choice.strike.hand else choice.strike
     played = f" with {n(record.card)}" if record.card is not None else ""
-    text += f"{played}: {strike_words(choice.strike)}"
+    text += f"{played}: {strike_words(s)}"
     if choice.additional:
         text += f", {choice.additional} additional strike{'s' if choice.additional != 1 else ''}"
     return text

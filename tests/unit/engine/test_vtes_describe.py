@@ -196,3 +196,19 @@ def _fits(value: object, t: object) -> bool:
     if t is Pos or typing.get_origin(t) is tuple:
         return isinstance(value, tuple)
     return isinstance(value, t) and not (t is int and isinstance(value, bool))  # type: ignore[arg-type]
+
+
+def test_a_hand_strike_is_narrated_with_the_strength_the_card_prints(state: VtesState) -> None:
+    """A hand strike deals the minion's printed strength (5.4): the act's line says the damage the
+    table deals (a tester read "hand strike, 1 damage" then "takes 2 damage" for a strength-2 ally)."""
+    import dataclasses
+
+    from engine.games.vtes.cards import card_base
+
+    found = card_base().lookup("Emerald Legionnaire")
+    assert found is not None
+    pos = tuple(a_card(state))
+    cards = tuple(dataclasses.replace(c, card=f"{found.id}-1") if c.pos == pos else c for c in state.cards)
+    legionnaire = dataclasses.replace(state, cards=cards)
+    line = describe_act(legionnaire, 0, {"do": "strike", "minion": list(pos)}, {}).render(NAMES)
+    assert line.endswith(" strikes: hand strike, 2 damage"), line
