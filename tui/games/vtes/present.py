@@ -23,6 +23,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from engine.games.base import Pos
+from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.state import format_vp
 from engine.games.vtes.view import CardView, VtesView
@@ -450,31 +451,25 @@ def _short(name: str) -> str:
 
 
 def play_todo(card: CardView, act: Mapping[str, object], payer: CardView | None) -> str:
-    """What a player does by hand after playing ``card`` with ``act`` (the table applies no card
-    text, DESIGN.md), in one sentence: pay its krcg cost unless the act paid it (``payer``: the
-    vampire that would pay a blood cost), then resolve its text or use it while it stays in play.
-    Empty for a card with neither a cost nor a text."""
-    cid = card_id(card.card)
-    base = card_base().by_id(cid) if cid is not None else None
+    """What a player still does by hand after playing ``card`` with ``act``, in one sentence: pay
+    its printed cost unless the act paid it (``payer``: the vampire that would pay a blood cost),
+    then apply what of its text the table does not (its record's coverage: nothing for a card the
+    table applies whole), or use it while it stays in play. Empty when nothing is left to do."""
+    rec = record(card.card) if card.card else None
+    if rec is None:
+        return f"{_short(card.name)} is played: resolve its text by hand (e reads it)." if card.text else ""
     todo: list[str] = []
-    cost = getattr(base, "cost", None)
-    value = getattr(cost, "value", None)
-    kind = str(getattr(getattr(cost, "type", None), "value", "")).lower()
-    if isinstance(value, int) and value > 0 and kind in ("pool", "blood") and not act.get(kind):
-        who = (
-            " " + _short(payer.name) if kind == "blood" and payer is not None else " VAMPIRE" if kind == "blood" else ""
-        )
-        todo.append(f"pay its cost ({kind} -{value}{who})")
-    text = card.text.lower()
-    if act.get("to") in (Target.READY, Target.ON):
-        todo.append("use it as its text says while it stays in play (k locks it)")
-    elif "Action" in card.types and "bleed" in text:
-        bonus = re.search(r"\+(\d+) bleed", text)
-        words = ["bleed", str(1 + int(bonus.group(1)))] if bonus else ["bleed"]
-        words += ["with", _short(payer.name)] if payer is not None else []
-        todo.append(f"resolve it ({' '.join(words)})")
-    elif card.text:
-        todo.append("resolve its text by hand (e reads it)")
+    for kind, value in (("pool", rec.costs.pool), ("blood", rec.costs.blood)):
+        if value and not act.get(kind):
+            who = f" {_short(payer.name)}" if kind == "blood" and payer is not None else " VAMPIRE" * (kind == "blood")
+            todo.append(f"pay its cost ({kind} -{value}{who})")
+    if rec.coverage != Coverage.FULLY:
+        if act.get("to") in (Target.READY, Target.ON):
+            todo.append("use it as its text says while it stays in play (k locks it)")
+        elif rec.coverage == Coverage.PARTLY:
+            todo.append("apply the rest of its text by hand (e reads it)")
+        else:
+            todo.append("resolve its text by hand (e reads it)")
     if not todo:
         return ""
     return f"{_short(card.name)} is played: " + ", then ".join(todo) + "."
