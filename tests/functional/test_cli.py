@@ -143,3 +143,14 @@ def test_version_names_the_installed_distribution_and_the_protocol(capsys):
     out = capsys.readouterr().out
     assert done.value.code == 0
     assert out.strip() == f"vampire {version('vampire-table')} (vampire-table), protocol version {VERSION}"
+
+
+def test_a_game_named_right_after_the_command_is_read_as_its_game(capsys):
+    """``vampire rules vtes`` (as a newcomer types ``vampire play vtes``) is ``--game vtes``; a
+    word that is no game stays argparse's sentence."""
+    assert main(["rules", "vtes"]) == 0
+    out = capsys.readouterr().out
+    assert "(--game vtes)" in out and "(--game queen)" not in out
+    with pytest.raises(SystemExit):
+        main(["rules", "chess"])
+    assert "unrecognized arguments: chess" in capsys.readouterr().err

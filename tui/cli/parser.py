@@ -323,6 +323,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_GAME_COMMANDS = ("play", "host", "simulate", "rules")
+"""The commands that take ``--game`` and no word of their own after the command."""
+
+
+def _game_word(args: list[str]) -> list[str]:
+    """``vampire play vtes`` read as ``vampire play --game vtes``: a game's name right after a
+    command that takes ``--game`` and no other word (a newcomer types it so)."""
+    if len(args) >= 2 and args[0] in _GAME_COMMANDS and args[1] in game_names() and "--game" not in args:
+        return [args[0], "--game", *args[1:]]
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``vampire`` command line; returns the exit status."""
     args_in = list(sys.argv[1:] if argv is None else argv)
@@ -331,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["VAMPIRE_ASCII"] = "1"  # tui.glyphs.ASCII_ENV, read by the app
     try:
         parser = build_parser()
-        args = parser.parse_args(args_in)
+        args = parser.parse_args(_game_word(args_in))
         return int(args.func(args) or 0)
     except VampireError as err:
         print(f"vampire: {err}", file=sys.stderr)
