@@ -198,7 +198,9 @@ def methuselah_lines(view: VtesView, names: Sequence[str], wide: bool = False, w
     if wide:
         head += f"{'phase':<16}"
     lead = len(head)
-    head += "ready minions"
+    # The marks' legend ends the header on its one line: "ready" alone where "ready minions" and
+    # the legend do not both fit (a panel with padding at 80 columns).
+    head += "ready minions" if lead + len("ready minions") + 1 + len(MARKS) <= width else "ready"
     text.append(head + " " * max(1, width - len(head) - len(MARKS)), style="dim")
     text.append(MARKS + "\n", style="dim")
     room = max(width - lead, 0)
