@@ -165,7 +165,7 @@ def read_deck(text: str, *, name: str = "", exact: bool = False, base: CardBase 
         (crypt if info is not None and info.kind == DeckPart.CRYPT else library).append((cid, counts[cid]))
     sizes = {DeckPart.CRYPT: sum(n for _, n in crypt), DeckPart.LIBRARY: sum(n for _, n in library)}
     notes = [
-        f"line {line}: the header says {said} {part} cards, and the list holds {sizes[part]}"
+        f"line {line}: the header says {said} {part} card{'s' if said != 1 else ''}, and the list holds {sizes[part]}"
         for part, (line, said) in sorted(read.headers.items(), key=lambda item: item[1])
         if said != sizes[part]
     ]
