@@ -135,6 +135,22 @@ def test_play_and_join_take_a_bundled_deck_by_its_name(tmp_path, monkeypatch):
     assert joined == deck
 
 
+def test_the_lobby_says_which_deck_was_read_without_a_warning_mark(tmp_path, monkeypatch):
+    """Your deck in the lobby: a bundled deck taken by its name is news, not a warning (no ⚠);
+    a name read as a close match keeps its mark."""
+    from engine.games import find_game
+    from engine.kits import bring_file
+    from tui.games.vtes.deckpick import deck_report
+
+    monkeypatch.chdir(tmp_path)
+    deck = bring_file(find_game("vtes"), "atraco", {}, say=lambda _: None)
+    report = deck_report(deck).plain
+    assert "the bundled deck atraco (no file of that name here)" in report and "⚠" not in report
+    misspelt = deck_file(tmp_path, "typos.txt", ["12 Ingrid Rossler", "60 Govern the Unalinged", "30 Blood Doll"])
+    read = bring_file(find_game("vtes"), misspelt, {}, say=lambda _: None)
+    assert '⚠ line 2: "Govern the Unalinged" read as Govern the Unaligned' in deck_report(read).plain
+
+
 def test_with_exact_a_misspelt_line_is_a_problem_and_the_header_counts_agree_with_the_list_as_written(tmp_path, capsys):
     path = deck_file(
         tmp_path,
