@@ -56,7 +56,7 @@ async def _choose_table(args: argparse.Namespace, say: Callable[[str], None]) ->
     from net.lan import DISCOVERY_OFF, multicast_off
 
     if multicast_off():
-        print(f"vampire: {DISCOVERY_OFF}", file=sys.stderr)
+        print(f"vampire: {DISCOVERY_OFF} ({vampire_command()} join HOST[:PORT]).", file=sys.stderr)
         return None, 1
     if not (args.list or args.bot or args.spectate) and sys.stdin.isatty():
         say(f"Listening for tables on the LAN for {LISTEN_SECONDS:g} s...")  # else a silent wait

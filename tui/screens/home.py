@@ -306,7 +306,7 @@ class HomeScreen(Screen[None]):
             return
         status = self.query_one("#join-lan", Static)
         if multicast_off():
-            status.update(DISCOVERY_OFF)
+            status.update(f"{DISCOVERY_OFF}: type it in the Address field above.")
             return
         browser = self.BROWSER(self.tables_heard)
         self._browser = browser
