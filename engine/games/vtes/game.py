@@ -382,7 +382,7 @@ def _vote_words(
     w.revealed = revealed
     try:
         return cast_words(w, record)
-    except GameError:
+    except (GameError, KeyError):  # no referendum polling, or a card no longer where the act names it
         pass
     side = "for" if record.for_ is None or record.for_ else "against"
     source = esc(str(record.source))
