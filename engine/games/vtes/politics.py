@@ -288,6 +288,8 @@ def cast_words(w: Work, act: VoteAct) -> str:
         raise MalformedAct("the vote names no card")
     if b.source == VoteSource.OTHER and b.count is None:
         raise MalformedAct("votes from another card name the count")
+    if b.source == VoteSource.CALLING and not r.card:
+        raise IllegalMove("a blood hunt has no calling card")
     count, ref = _cast(w, b, r)
     r = replace(r, votes=(*r.votes, Vote(w.author, b.source, ref, count, b.side)))
     what = w.name(ref) if ref else "the Edge"
