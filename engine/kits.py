@@ -96,6 +96,7 @@ def bring_file(
     say: Callable[[str], None] = print,
     ask: Callable[[str], str] | None = None,
     exact: bool = False,
+    command: str = "vampire",
 ) -> Any:
     """What a person brings to a table of ``spec`` with the table rules ``rules`` (``vampire play
     --deck FILE``): the file read and checked as that table would (:func:`check_file`), its
@@ -103,7 +104,8 @@ def bring_file(
     (a terminal: it takes the question, returns the answer), whether to play with it; with
     ``exact`` (``--exact``) such a name is a problem instead, and nothing is asked. Returns
     what was read. Raises VampireError naming the file with every problem, or when the person
-    answers no."""
+    answers no, the sentence naming ``command`` (this program's command as the person types it)
+    for checking the file."""
     if spec.kit is None:
         raise VampireError(f"{spec.title} players bring no deck: play without --deck.")
     check = check_file(path, spec.name, rules, exact)
@@ -124,7 +126,7 @@ def bring_file(
                 if len(check.readings) == 1
                 else "the cards' exact names on those lines"
             )
-            raise VampireError(f"Write {names} of {path} (vampire deck {path} checks the file).")
+            raise VampireError(f"Write {names} of {path} ({command} deck {path} checks the file).")
     return check.brought
 
 

@@ -43,7 +43,8 @@ def describe_entry(table: Table, entry: Entry, notes: list[Note]) -> list[str]:
     elif kind == EntryKind.SHUFFLE:
         lines.append(f"{who} shuffles event {body['event']} (proven)")
     elif kind == EntryKind.SHARE:
-        lines.append(f"{who} shares {len(body['positions'])} cards of event {body['event']}")
+        n = len(body["positions"])
+        lines.append(f"{who} shares {n} card{'s' if n != 1 else ''} of event {body['event']}")
     elif kind in _DUTY_WORDS:
         extra = f" ({body['purpose']})" if "purpose" in body else f" (event {body['event']})" if "event" in body else ""
         lines.append(f"{who} {_DUTY_WORDS[kind]}{extra}")

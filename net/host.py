@@ -554,7 +554,9 @@ class Host:
         peer.batched = kind != "seated"
         self._send_run(peer, start)
         self._presence_changed()
-        self._say(f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entries.")
+        self._say(
+            f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entr{'y' if start == 1 else 'ies'}."
+        )
         return True
 
     def _queue_limit(self, kind: ConnectionKind) -> int:

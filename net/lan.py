@@ -28,10 +28,10 @@ NO_DISCOVERY_ENV = "VAMPIRE_NO_DISCOVERY"
 """The environment variable that turns off every LAN multicast when set to anything but "" or "0"."""
 
 DISCOVERY_OFF = (
-    "LAN discovery is off (VAMPIRE_NO_DISCOVERY is set): no table is announced or heard; "
-    "join with an address (vampire join HOST[:PORT])."
+    "LAN discovery is off (VAMPIRE_NO_DISCOVERY is set): no table is announced or heard; join with an address"
 )
-"""What a command that would listen for tables says instead, when discovery is off."""
+"""What a command that would listen for tables says instead, when discovery is off; the caller
+ends the sentence with where the address goes."""
 
 
 def multicast_off() -> bool:

@@ -93,7 +93,13 @@ def load_key_file(path: Path, what: str = "identity key") -> Ed25519PrivateKey:
     """
     if path.exists():
         return read_key_file(path, what)
-    key = new_key()
+    return save_key_file(path, new_key(), what)
+
+
+def save_key_file(path: Path, key: Ed25519PrivateKey, what: str = "identity key") -> Ed25519PrivateKey:
+    """Write ``key`` as the key file at ``path`` as :func:`load_key_file` writes a new one, and
+    return it; when a key file is there already, that one is read and returned instead (a key
+    file is never replaced). Raises IdentityError as :func:`load_key_file` does."""
     seed = key.private_bytes_raw()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -135,6 +135,22 @@ def test_play_and_join_take_a_bundled_deck_by_its_name(tmp_path, monkeypatch):
     assert joined == deck
 
 
+def test_the_lobby_says_which_deck_was_read_without_a_warning_mark(tmp_path, monkeypatch):
+    """Your deck in the lobby: a bundled deck taken by its name is news, not a warning (no ⚠);
+    a name read as a close match keeps its mark."""
+    from engine.games import find_game
+    from engine.kits import bring_file
+    from tui.games.vtes.deckpick import deck_report
+
+    monkeypatch.chdir(tmp_path)
+    deck = bring_file(find_game("vtes"), "atraco", {}, say=lambda _: None)
+    report = deck_report(deck).plain
+    assert "the bundled deck atraco (no file of that name here)" in report and "⚠" not in report
+    misspelt = deck_file(tmp_path, "typos.txt", ["12 Ingrid Rossler", "60 Govern the Unalinged", "30 Blood Doll"])
+    read = bring_file(find_game("vtes"), misspelt, {}, say=lambda _: None)
+    assert '⚠ line 2: "Govern the Unalinged" read as Govern the Unaligned' in deck_report(read).plain
+
+
 def test_with_exact_a_misspelt_line_is_a_problem_and_the_header_counts_agree_with_the_list_as_written(tmp_path, capsys):
     path = deck_file(
         tmp_path,
@@ -172,3 +188,17 @@ def test_with_exact_a_header_that_truly_disagrees_is_still_noted(tmp_path, capsy
     out = capsys.readouterr().out
     assert "note: line 4: the header says 62 library cards, and the list holds 60" in out
     assert 'problem: line 5: no card is named exactly "Govern the Unalinged"' in out
+
+
+def test_declining_a_close_match_names_the_deck_check_as_the_person_types_it(tmp_path):
+    """Asked whether to play a name read as a close match, "n" refuses the deck with the command
+    that checks the file, written as the person's shell runs this program."""
+    import pytest
+
+    from engine.errors import VampireError
+    from engine.games import find_game
+    from engine.kits import bring_file
+
+    misspelt = deck_file(tmp_path, "typos.txt", ["12 Ingrid Rossler", "60 Govern the Unalinged", "30 Blood Doll"])
+    with pytest.raises(VampireError, match=r"\(\.venv/bin/vampire deck .*typos\.txt checks the file\)"):
+        bring_file(find_game("vtes"), misspelt, {}, say=lambda _: None, ask=lambda _: "n", command=".venv/bin/vampire")

@@ -231,6 +231,42 @@ def test_a_client_killed_mid_game_restarts_from_its_files_and_plays_on(bot_table
     )
 
 
+def test_a_bot_joined_with_no_state_folder_takes_its_seat_again_with_the_command_it_printed(bot_table):
+    """`vampire join HOST --bot LEVEL` with no --state keeps its key and files as a person's join
+    does, and says at once the command that seats it again; killed mid-game, that command takes
+    the same seat back and the game ends with every peer on the host's digest."""
+    import shlex
+
+    bot_table.start_host()
+    for i in range(SEATS - 1):
+        bot_table.start_client(i)
+    plain = bot_table._spawn(["join", f"127.0.0.1:{bot_table.port}", "--bot", "heuristic", *QUICK], "plain")
+    bot_table.clients[SEATS - 1] = plain
+    said = "takes its seat again with: "
+
+    def printed() -> str:
+        return Path(plain.out_path).read_text()
+
+    bot_table.wait_until(lambda: said in printed(), 30, "the command that seats the bot again")
+    again = printed().split(said, 1)[1].splitlines()[0]
+    bot_table.wait_until(lambda: bot_table.host_entries() >= 45, 60, "the game to be under way")
+    bot_table.kill(plain)
+    words = shlex.split(again)
+    args = words[words.index("join") :]
+    assert args[1:] == [f"127.0.0.1:{bot_table.port}", "--bot", "heuristic", "--name", args[-1]]
+    back = bot_table._spawn([*args, *QUICK], "plain-again")
+    bot_table.clients[SEATS - 1] = back
+    bot_table.wait_all()
+    out = Path(back.out_path).read_text()
+    assert "No seat for this peer" not in out
+    assert len(set(bot_table.digests())) == 1
+    table = Table(all_rules())
+    for entry in read_log(bot_table.save).entries:
+        table.apply(entry)
+    assert table.ended and table.fault is None and not table.abandoned
+    assert args[-1] in table.names
+
+
 def test_a_client_killed_between_storing_its_seed_and_publishing_its_shuffle_reuses_the_seed(bot_table):
     bot_table.start_all_with_a_crash(1, "shuffle")
     stored = SecretsFile(bot_table.state(1) / "seat.secrets").get("seed", 0)

@@ -137,6 +137,10 @@ async def test_replay_of_a_vtes_log_draws_the_table_with_hidden_cards_face_down(
         await pilot.press("end")
         await eventually(lambda: "pool" in shown(players), 10, "the Methuselahs", pilot=pilot)
         assert "ready" in shown(board)
+        # The Methuselahs' header, with its marks' legend, holds on one line at 80 columns.
+        header = shown(players).splitlines()[0]
+        assert header.rstrip().endswith("◆ Edge") and len(header) <= players.content_size.width
+        assert players.size.height == len(shown(players).splitlines())
         # Every card not yet public is face down to a replay's viewer (no seed is revealed yet).
         state = screen.replay.frames[-1].state
         hidden = [c for c in state.cards if not c.card and c.zone == "uncontrolled"]

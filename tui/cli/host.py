@@ -302,7 +302,8 @@ def _host_deck(path: str, game: str, rules: Mapping[str, Any], say: Callable[[st
         raise VampireError(
             f"A {spec.title} table takes no deck: every seat plays the same cards. Host it without --deck."
         )
-    return bring_file(spec, path, rules, say=say, ask=input if sys.stdin.isatty() else None, exact=exact)
+    ask = input if sys.stdin.isatty() else None
+    return bring_file(spec, path, rules, say=say, ask=ask, exact=exact, command=vampire_command())
 
 
 async def _announce(host: Host, shown: str, off: bool, say: Callable[[str], None]) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -55,7 +56,7 @@ async def _choose_table(args: argparse.Namespace, say: Callable[[str], None]) ->
     from net.lan import DISCOVERY_OFF, multicast_off
 
     if multicast_off():
-        print(f"vampire: {DISCOVERY_OFF}", file=sys.stderr)
+        print(f"vampire: {DISCOVERY_OFF} ({vampire_command()} join HOST[:PORT]).", file=sys.stderr)
         return None, 1
     if not (args.list or args.bot or args.spectate) and sys.stdin.isatty():
         say(f"Listening for tables on the LAN for {LISTEN_SECONDS:g} s...")  # else a silent wait
@@ -106,7 +107,7 @@ async def run_join(args: argparse.Namespace) -> int:
     import time
 
     from engine.games import all_rules, known_facts
-    from engine.identities import load_identity
+    from engine.identities import bot_profile, load_identity, save_identity
     from engine.kits import profile_facts
     from engine.opening import bot_names
     from engine.paths import login_name
@@ -147,11 +148,18 @@ async def run_join(args: argparse.Namespace) -> int:
         levels = {level for game in game_names() for level in find_game(game).bot_levels}
         if args.bot not in levels:
             raise VampireError(f"unknown bot level {args.bot!r}: choose {' or '.join(sorted(levels))}")
-        key = load_or_make_key(state / "bot.key") if state else new_key()
-        if not state:
-            store = Store.memory()
+        if state:
+            key = load_or_make_key(state / "bot.key")
+        elif args.name:
+            key = load_identity(bot_profile(args.name))
+        else:
+            key = new_key()
         # A short key fingerprint tells two bots of the same name apart.
         name = args.name or f"{random.choice(bot_names(12))} {short_fingerprint(public_bytes(key))[:4]}"
+        if not state:
+            # Kept as a person's key is, under the bot's name, its log and secrets in the table's
+            # folder (Store.per_table): the same command with --name NAME takes the seat again.
+            key = save_identity(bot_profile(name), key)
     else:
         profile = args.name or login_name()
         key = load_identity(profile)
@@ -210,6 +218,13 @@ async def run_join(args: argparse.Namespace) -> int:
         f"{''.join(f', {known_facts()[k].label} {v}' for k, v in facts.items()) if not args.spectate else ''}"
         f"{', watching' if args.spectate else ''}."
     )
+    if args.bot:
+        again = args.address or f"{address[0]}:{address[1]}"
+        kept = f" --state {shlex.quote(args.state)}" if args.state else ""
+        say(
+            f"Should this bot stop, it takes its seat again with: {vampire_command()} join {shlex.quote(again)} "
+            f"--bot {args.bot} --name {shlex.quote(name)}{kept}"
+        )
     # A spectator watches on its game's table screen (the lobby first); --text prints the feed instead.
     if args.bot or (args.spectate and args.text):
         _narrate(client, say, verbose=not args.quiet)

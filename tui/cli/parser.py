@@ -212,7 +212,14 @@ def build_parser() -> argparse.ArgumentParser:
     fact_options(join)
     join.add_argument("--spectate", action="store_true", help="watch without a seat, on the table screen")
     join.add_argument("--text", action="store_true", help="with --spectate: print the game as text instead")
-    join.add_argument("--bot", metavar="LEVEL", help="play as a bot of this level, without a screen")
+    join.add_argument(
+        "--bot",
+        metavar="LEVEL",
+        help=(
+            "play as a bot of this level, without a screen; its key is kept under its name, and the"
+            " same command with its --name seats it again (the command is printed)"
+        ),
+    )
     join.add_argument(
         "--deck",
         metavar="FILE|NAME",

@@ -67,7 +67,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise VampireError(f"{spec.title} players bring no deck: play without --deck.")
         from engine.kits import bring_file  # says what it read, asks about a name read as a close match
 
-        brought = bring_file(spec, args.deck, rules, ask=input if sys.stdin.isatty() else None, exact=args.exact)
+        ask = input if sys.stdin.isatty() else None
+        brought = bring_file(spec, args.deck, rules, ask=ask, exact=args.exact, command=vampire_command())
     name = seat_name(args.name)
     given = {key: getattr(args, key, None) for key in known_facts()}
     profile_facts(name, given, args.game)  # checked and remembered: the table's session reads them from the profile

@@ -3,6 +3,7 @@ that table's own rules (its options and their values) in words."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,6 +31,11 @@ FOOTER = (
 (:func:`tui.files.vampire_command`)."""
 
 
+HELP_WIDTH = 72
+"""Columns of the help's text at 80 columns (its box's border, padding and scroll bar off): a
+sentence of this table's rules wraps under its own indent within them."""
+
+
 def table_rules_words(game: str, options: Mapping[str, Any]) -> list[str]:
     """A table's rules in sentences: ``options`` (the table's, possibly partial) over the game's
     defaults, in the front end's words, else each option's description and value. An unknown
@@ -55,7 +61,12 @@ def table_rules_section(game: str, options: Mapping[str, Any]) -> str:
     words = table_rules_words(game, options)
     if not words:
         return ""
-    return "[b]This table's rules[/b]\n" + "\n".join(f"  {escape(w)}" for w in words)
+    lines = (
+        escape(line)
+        for w in words
+        for line in textwrap.wrap(w, HELP_WIDTH, initial_indent="  ", subsequent_indent="    ")
+    )
+    return "[b]This table's rules[/b]\n" + "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):

@@ -153,7 +153,7 @@ class HomeScreen(Screen[None]):
             rows.append(_row("Bots", _select([(str(n), n) for n in bots], spec.default_seats - 1, "play-bots")))
             rows.append(_row("Bot level", _select(level_choices(spec), spec.default_bot, "play-level")))
             if spec.kit is not None:  # what your seat brings: a file, or one the game ships, by name
-                hint = "a file, or a bundled one's name (empty: any)"
+                hint = "a file or bundled name (empty: any)"
                 rows.append(_row(spec.kit().noun.capitalize(), Input(placeholder=hint, id="play-deck")))
         else:
             seats = range(spec.min_seats, spec.max_seats + 1)
@@ -306,7 +306,7 @@ class HomeScreen(Screen[None]):
             return
         status = self.query_one("#join-lan", Static)
         if multicast_off():
-            status.update(DISCOVERY_OFF)
+            status.update(f"{DISCOVERY_OFF}: type it in the Address field above.")
             return
         browser = self.BROWSER(self.tables_heard)
         self._browser = browser

@@ -347,7 +347,7 @@ class TableFrame(Screen[None]):
     @staticmethod
     def _votes_words(table: Table, seat: int) -> str:
         votes, needed = table.abandon_count(seat)
-        return f" ({votes} of {needed} votes to end it)" if votes else ""
+        return f" ({votes} of {needed} vote{'s' if needed != 1 else ''} to end it)" if votes else ""
 
     def _game_over(self) -> bool:
         """The table's game has its result (it ended by its rules)."""

@@ -774,7 +774,11 @@ class VampireQueen:
             if trick.hunter and cards_held == 0:
                 notes.append(Note(f"{seat_ref(s)} holds only hunters and plays nothing.", (s,)))
             elif not trick.hunter and cards_held < trick.size:
-                notes.append(Note(f"{seat_ref(s)} cannot play {trick.size} cards and passes.", (s,)))
+                notes.append(
+                    Note(
+                        f"{seat_ref(s)} cannot play {trick.size} card{'s' if trick.size != 1 else ''} and passes.", (s,)
+                    )
+                )
             else:
                 break
             trick = _next_turn(trick, _pass_of(s, True))

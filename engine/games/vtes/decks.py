@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -79,12 +79,15 @@ class Deck:
     """A parsed deck: ``crypt`` and ``library`` as sorted ``(krcg card id, count)`` pairs;
     ``notes``: sentences about names krcg matched loosely (``'line 5: "Govern the Unalligned" read
     as Govern the Unaligned'``) and headers whose count disagrees with the cards read, not part of
-    the deck's equality."""
+    the deck's equality; ``source``: which was read when a bundled deck's name was given for a
+    file (``"the bundled deck atraco (no file of that name here)"``; :func:`deck_source`), news
+    rather than a warning, not part of the deck's equality either."""
 
     name: str
     crypt: tuple[tuple[int, int], ...]
     library: tuple[tuple[int, int], ...]
     notes: tuple[str, ...] = field(default=(), compare=False)
+    source: str = field(default="", compare=False)
 
     @property
     def crypt_size(self) -> int:
@@ -165,7 +168,7 @@ def read_deck(text: str, *, name: str = "", exact: bool = False, base: CardBase 
         (crypt if info is not None and info.kind == DeckPart.CRYPT else library).append((cid, counts[cid]))
     sizes = {DeckPart.CRYPT: sum(n for _, n in crypt), DeckPart.LIBRARY: sum(n for _, n in library)}
     notes = [
-        f"line {line}: the header says {said} {part} cards, and the list holds {sizes[part]}"
+        f"line {line}: the header says {said} {part} card{'s' if said != 1 else ''}, and the list holds {sizes[part]}"
         for part, (line, said) in sorted(read.headers.items(), key=lambda item: item[1])
         if said != sizes[part]
     ]
@@ -257,8 +260,8 @@ def deck_source(path: str | Path) -> tuple[str, str, str | None]:
 
 def read_deck_file(path: str | Path, *, exact: bool = False) -> DeckReading:
     """:func:`read_deck` of a file (named by its stem) or of a bundled deck named instead of a file
-    (:func:`deck_source`, whose sentence on which was read comes first among the notes); a file
-    that cannot be read is a problem."""
+    (:func:`deck_source`, whose sentence on which was read comes first among the reading's notes
+    and is the deck's :attr:`Deck.source`); a file that cannot be read is a problem."""
     try:
         text, name, source = deck_source(path)
     except DeckFileError as err:
@@ -266,24 +269,21 @@ def read_deck_file(path: str | Path, *, exact: bool = False) -> DeckReading:
     reading = read_deck(text, name=name, exact=exact)
     if source is None:
         return reading
-    notes = (source, *reading.notes)
-    deck = Deck(reading.deck.name, reading.deck.crypt, reading.deck.library, (*reading.readings, *notes))
-    return DeckReading(deck, reading.readings, notes, reading.problems)
+    deck = replace(reading.deck, source=source)
+    return DeckReading(deck, reading.readings, (source, *reading.notes), reading.problems)
 
 
 def load_deck(path: str | Path, *, library_size: bool = True, exact: bool = False) -> Deck:
     """Read and parse a deck file (UTF-8, UTF-16 with its byte order mark, or Latin-1 as a
     fallback; see :func:`parse_deck`), or a bundled deck named instead of a file
-    (:func:`deck_source`: its sentence on which was read is the deck's first note). Raises
+    (:func:`deck_source`: its sentence on which was read is the deck's :attr:`Deck.source`). Raises
     DeckFileError, also for a file that cannot be read, naming the file."""
     text, name, source = deck_source(path)
     try:
         deck = parse_deck(text, library_size=library_size, name=name, exact=exact)
     except DeckFileError as err:
         raise DeckFileError(f"{Path(path).name}: {err}") from None
-    if source is None:
-        return deck
-    return Deck(deck.name, deck.crypt, deck.library, (source, *deck.notes))
+    return deck if source is None else replace(deck, source=source)
 
 
 def deck_line(deck: Deck) -> str:

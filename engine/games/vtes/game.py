@@ -61,7 +61,7 @@ from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.claims import may_dispute
 from engine.games.vtes.combat import StrikeChoice, strength_of
-from engine.games.vtes.politics import terms_template
+from engine.games.vtes.politics import cast_words, terms_template
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.state import (
     Combat,
@@ -88,6 +88,7 @@ from engine.games.vtes.vocab import (
     action_phrase,
     step_words,
 )
+from engine.games.vtes.work import Work
 
 if TYPE_CHECKING:
     from engine.games.vtes import view as views
@@ -372,6 +373,24 @@ def _malformed_words(seat: int, act: object, err: GameError) -> Note:
     return Note(f"{seat_ref(seat)} makes a malformed {name}: {esc(_clip(str(err)))}", (seat,))
 
 
+def _vote_words(
+    state: VtesState, seat: int, record: VoteAct, revealed: Mapping[Pos, str], n: Callable[[Pos | None], str]
+) -> str:
+    """A vote in the words its referendum's narration uses, with the tally it leaves
+    (:func:`~engine.games.vtes.politics.cast_words`); with no referendum polling (an act being
+    written, a refused one), the act alone: ``"{s1} votes for (title: Ingrid Rossler (G2))"``."""
+    w = Work(state, seat, record.do)
+    w.revealed = revealed
+    try:
+        return cast_words(w, record)
+    except (GameError, KeyError):  # no referendum polling, or a card no longer where the act names it
+        pass
+    side = "for" if record.for_ is None or record.for_ else "against"
+    source = esc(str(record.source))
+    what = n(record.card) if record.card is not None else ("the Edge" if source == "edge" else "the calling card")
+    return f"{seat_ref(seat)} votes {side} ({source}: {what})"
+
+
 def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapping[Pos, str]) -> Note:
     """The parsed act ``record`` of ``seat`` in a player's words (a Note naming the seats it
     touches)."""
@@ -433,12 +452,7 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
         case TermsAct():
             text = f"{me} sets the terms: {terms_template(record.text[:120])}"
         case VoteAct():
-            side = "for" if record.for_ is None or record.for_ else "against"
-            source = esc(str(record.source))
-            what = (
-                n(record.card) if record.card is not None else ("the Edge" if source == "edge" else "the calling card")
-            )
-            text = f"{me} votes {side} ({source}: {what})"
+            text = _vote_words(state, seat, record, revealed, n)
         case CombatAct():
             text = f"{_names(state, record.minions, revealed)} enter combat"
         case InfluenceAct():

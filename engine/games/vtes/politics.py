@@ -199,13 +199,13 @@ class Ballot:
 def vote(w: Work, act: VoteAct) -> None:
     """Cast votes from one source, all one way (7.2–7.3, P7). Refused outside polling, for a
     source cast already, a vampire not ready, a second political-action-card vote (the calling
-    card counts), the Edge burned by a non-holder."""
+    card counts), the Edge burned by a non-holder. The act's own line (:func:`cast_words`) is its
+    narration: nothing more is noted."""
     r = _open(w)
     if r.step != Poll.VOTING:
         raise IllegalMove("votes are cast during polling, which has not begun")
     b = Ballot.of(act)
     mine = [v for v in r.votes if v.seat == w.author]
-    ref: Pos | tuple[()] = ()
     match b.source:
         case VoteSource.CALLING:
             if r.hunted:
@@ -214,7 +214,6 @@ def vote(w: Work, act: VoteAct) -> None:
                 raise IllegalMove("the calling card's vote belongs to the Methuselah whose vampire called it")
             if any(v.source in (VoteSource.CALLING, VoteSource.CARD) for v in mine):
                 raise IllegalMove("you already have your vote from a political action card: at most 1 (7.2)")
-            count, ref = 1, r.card
         case VoteSource.CARD:
             if b.ref is None:
                 raise MalformedAct("a vote from a political action card names the card")
@@ -226,20 +225,16 @@ def vote(w: Work, act: VoteAct) -> None:
                 raise IllegalMove(f"{esc(info.name)} is not a political action card")
             if any(v.source in (VoteSource.CALLING, VoteSource.CARD) for v in mine):
                 raise IllegalMove("you already have your vote from a political action card: at most 1 (7.2)")
-            count, ref = 1, b.ref
             w.move(b.ref, Target.ASH)
             w.refill(w.author)
         case VoteSource.TITLE:
             if b.ref is None:
                 raise MalformedAct("a title's votes name the titled vampire")
             _check_ready_vampire(w, b.ref)
-            printed = title_votes(printed_title(w, b.ref))
-            count = b.count if b.count is not None else printed
-            if not count:
+            if not _cast(w, b, r)[0]:
                 raise IllegalMove(
                     f"{w.name(b.ref)} has no printed title: give its votes from the card that grants them"
                 )
-            ref = b.ref
         case VoteSource.BALLOT:
             if b.ref is None:
                 raise MalformedAct("a ballot names the priscus casting it")
@@ -248,30 +243,62 @@ def vote(w: Work, act: VoteAct) -> None:
             _check_ready_vampire(w, b.ref)
             if " ".join(printed_title(w, b.ref).lower().split()) != "priscus":
                 raise IllegalMove(f"{w.name(b.ref)} is not a priscus: only prisci cast ballots (7.2)")
-            count, ref = 1, b.ref
         case VoteSource.EDGE:
             if w.edge != w.author:
                 raise IllegalMove("only the holder of the Edge may burn it for a vote")
-            count = 1
             w.edge = -1
         case VoteSource.OTHER:
             if b.ref is None or b.count is None:
                 raise MalformedAct("votes from another card name the card and the count")
             own_source(w, b.ref, "the card that gives votes")
-            count, ref = b.count, b.ref
+    count, ref = _cast(w, b, r)
     if ref and any(v.ref == ref for v in r.votes):
         raise IllegalMove(f"{w.name(ref)}'s votes are cast already: a source votes once, all one way (7.3)")
-    v = Vote(w.author, b.source, ref, count, b.side)
-    r = replace(r, votes=(*r.votes, v), done=())
-    windows.put(w, r)
+    windows.put(w, replace(r, votes=(*r.votes, Vote(w.author, b.source, ref, count, b.side)), done=()))
+
+
+def _cast(w: Work, b: Ballot, r: Referendum) -> tuple[int, Pos | tuple[()]]:
+    """The votes ``b`` casts and the card they come from (``()``: the Edge), read without a check
+    (7.2): the calling card's, a political action card's, a ballot's and the Edge's 1; a title's
+    printed votes unless a count is given; another card's count."""
+    match b.source:
+        case VoteSource.CALLING:
+            return 1, r.card
+        case VoteSource.TITLE:
+            assert b.ref is not None
+            return (b.count if b.count is not None else title_votes(printed_title(w, b.ref))), b.ref
+        case VoteSource.EDGE:
+            return 1, ()
+        case VoteSource.OTHER:
+            assert b.ref is not None and b.count is not None
+            return b.count, b.ref
+        case _:
+            assert b.ref is not None
+            return 1, b.ref
+
+
+def cast_words(w: Work, act: VoteAct) -> str:
+    """A ``vote`` act of ``w``'s author in a player's words, with the tally it leaves (7.3):
+    ``"{s1} casts 2 votes for (title: Ingrid Rossler (G2)); for 3, against 0"`` (a ballot also
+    counts the prisci's ballots). ``w``: the state before the vote. Raises GameError (an
+    IllegalMove) when no referendum is polling or the act names no source it could cast."""
+    r = _open(w)
+    b = Ballot.of(act)
+    if b.ref is None and b.source not in (VoteSource.CALLING, VoteSource.EDGE):
+        raise MalformedAct("the vote names no card")
+    if b.source == VoteSource.OTHER and b.count is None:
+        raise MalformedAct("votes from another card name the count")
+    if b.source == VoteSource.CALLING and not r.card:
+        raise IllegalMove("a blood hunt has no calling card")
+    count, ref = _cast(w, b, r)
+    r = replace(r, votes=(*r.votes, Vote(w.author, b.source, ref, count, b.side)))
     what = w.name(ref) if ref else "the Edge"
     side = "for" if b.side else "against"
     cast = "a ballot" if b.source == VoteSource.BALLOT else f"{count} vote{'s' if count != 1 else ''}"
     prisci = f"; ballots {r.ballots(True)} for, {r.ballots(False)} against" if b.source == VoteSource.BALLOT else ""
-    w.note(
+    return (
         f"{seat_ref(w.author)} casts {cast} {side} ({b.source}: {what}){prisci}; "
-        f"for {r.total(True)}, against {r.total(False)}",
-        w.author,
+        f"for {r.total(True)}, against {r.total(False)}"
     )
 
 

@@ -511,7 +511,7 @@ def _act_transfer(w: Work, act: TransferAct) -> None:
         raise IllegalMove("transfers go to vampires in your uncontrolled region")
     cost = TRANSFER_COSTS[kind] * n
     if cost > w.transfers:
-        what = plural(n, "pool") if kind == TransferKind.POOL else plural(n, "blood")
+        what = f"{n} pool" if kind == TransferKind.POOL else f"{n} blood"
         raise IllegalMove(
             f"moving {what} {'to' if kind == TransferKind.POOL else 'from'} a vampire takes "
             f"{plural(cost, 'transfer')}, and you have {plural(w.transfers, 'transfer')} left"

@@ -120,6 +120,26 @@ def test_more_votes_for_than_against_pass(f):
     assert "Apply its terms by hand" in t.notes[-1].text
 
 
+def test_each_vote_reads_as_one_line_with_its_source_and_the_tally(f):
+    """A vote is one line of the narration (the replay, a text feed), not the act's words and then
+    the count: the source named (the calling card's own name), the votes and the tally after."""
+    t, ana, ben, cy = f.t, f.ana, f.ben, f.cy
+    names = [""] * 4
+    for seat, name in ((ana, "Ana"), (ben, "Ben"), (cy, "Cy"), (f.dee, "Dee")):
+        names[seat] = name
+    called(f)
+    polling(f)
+    lines = [n.render(names) for n in vote(t, ana, "calling")]
+    assert len(lines) == 1 and lines[0].startswith("Ana casts 1 vote for (calling: Kine Resources Contested")
+    assert lines[0].endswith("; for 1, against 0")
+    lines = [n.render(names) for n in vote(t, ben, "title", False, card=f.marek)]
+    assert len(lines) == 1 and lines[0].startswith("Ben casts 3 votes against (title: ")
+    assert lines[0].endswith("; for 1, against 3")
+    kine = in_hand(t, cy, KINE)
+    lines = [n.render(names) for n in vote(t, cy, "card", card=kine)]
+    assert lines == ["Cy casts 1 vote for (card: Kine Resources Contested); for 2, against 3"]
+
+
 def test_a_vote_after_done_needs_everyone_done_again(f):
     t, ana, ben, cy, dee = f.t, f.ana, f.ben, f.cy, f.dee
     called(f)

@@ -433,7 +433,7 @@ def test_transfer_refusals_name_the_budget_and_the_capacity(decks):
     first, _ = t.state.seating
     to_phase(t, "influence")
     v = uncontrolled(t, first)[0]
-    with pytest.raises(IllegalMove, match="takes 2 transfers, and you have 1 transfer left"):
+    with pytest.raises(IllegalMove, match="moving 2 pool to a vampire takes 2 transfers, and you have 1 transfer left"):
         t.play(first, {"do": "transfer", "kind": "pool", "card": list(v.pos), "n": 2})
     with pytest.raises(IllegalMove, match="takes 4 transfers and 1 pool"):
         t.play(first, {"do": "transfer", "kind": "crypt"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.markup import to_content
 
 from tui.games.vtes.front import HELP
+from tui.screens.help import HELP_WIDTH
 
 
 def test_the_help_shows_every_bracketed_argument_and_fits_80_columns() -> None:
@@ -21,4 +22,26 @@ def test_the_help_shows_every_bracketed_argument_and_fits_80_columns() -> None:
         "C       top crypt card",
     ):
         assert words in text, words
-    assert max(len(line) for line in text.splitlines()) <= 76  # inside the help screen's border
+    assert max(len(line) for line in text.splitlines()) <= HELP_WIDTH  # inside the help's border and scroll bar
+
+
+async def test_at_80x24_no_line_of_any_games_help_wraps_under_its_indent() -> None:
+    """F1 at 80×24 (the help of both games, a VTES table's rules, the keys of every screen): each
+    line is drawn on one line, so a key's words never fall back to the left edge."""
+    from textual.widgets import Static
+
+    from tests.support.poll import eventually
+    from tui.app import VampireApp
+    from tui.screens.help import HelpScreen
+
+    app = VampireApp(name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for options in (None, {"ruleset": "tournament"}):
+            games = None if options is None else ["vtes"]
+            app.push_screen(HelpScreen(games, options))
+            await eventually(lambda: isinstance(app.screen, HelpScreen), 10, "the help", pilot=pilot)
+            await pilot.pause()
+            body = app.screen.query_one("#help Static", Static)
+            lines = str(body.render()).splitlines()
+            assert body.size.height == len(lines), [line for line in lines if len(line) > body.content_size.width]
+            app.pop_screen()

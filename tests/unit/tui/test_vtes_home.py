@@ -101,3 +101,20 @@ async def test_the_play_form_with_an_empty_deck_field_leaves_the_deck_to_the_tab
         await _play_form_with_deck(pilot, app, "")
         await eventually(lambda: factory.asked, 10, "the table to be asked for", pilot=pilot)
     assert factory.asked[0].brought is None
+
+
+async def test_at_80x24_the_deck_fields_hint_reads_whole() -> None:
+    """The play form's Deck field at 80×24: its hint (a file or a bundled deck's name; empty: any)
+    is not cut by the field's edge."""
+    from textual.widgets import Input
+
+    app = VampireApp(factory=Recorder(), name="Mina")  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, HomeScreen), 10, "home", pilot=pilot)
+        home = app.screen
+        home.query_one("#play-game", Select).value = "vtes"
+        await eventually(lambda: bool(home.query("#play-deck")), 10, "the deck field", pilot=pilot)
+        await pilot.pause()
+        field = home.query_one("#play-deck", Input)
+        assert "empty: any" in str(field.placeholder)
+        assert len(str(field.placeholder)) < field.content_size.width, (field.placeholder, field.content_size)

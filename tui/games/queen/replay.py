@@ -107,7 +107,8 @@ class QueenReplay:
             name = frame.names[s] if s < len(frame.names) else f"seat {s}"
             line = f"{name[:12]:<12} {cards_text(cards) or '(no cards)'}"
             if label == "kept":
-                line += f"  = {points(cards)} points"
+                kept = points(cards)
+                line += f"  = {kept} point{'s' if kept != 1 else ''}"
             text.append(line + "\n")
         text.rstrip()
         panel.update(text)

@@ -49,8 +49,11 @@ def deck_line(deck: Deck) -> str:
 
 
 def deck_report(deck: Deck) -> Text:
-    """A deck's counts, then each name krcg guessed, one a line (warnings, not refusals)."""
+    """A deck's counts, which was read when a bundled deck's name was given (plain news), then
+    each name krcg guessed and each header that disagrees, one a line (warnings, not refusals)."""
     text = Text(deck_line(deck), style="bold")
+    if deck.source:
+        text.append(f"\n{deck.source}", style="dim")
     for note in deck.notes:
         text.append(f"\n⚠ {note}", style="yellow")
     return text

@@ -26,7 +26,8 @@ HELP = """\
           card highlighted in the hand or on the table)   ↑ ↓ move
   n       next phase                N      end the turn
   d       draw a card               p      play the hand card
-  D       discard it                t      1 pool to an uncontrolled vampire
+  D       discard it
+  t       1 pool to a vampire of your uncontrolled region (a transfer)
   Y       your contests, in your unlock phase (a menu): pay 1 pool a
           contested card (1 blood a contested title) or yield it;
           :contest CARD · :yield CARD (rulebook, "Contested Cards")
@@ -69,8 +70,8 @@ HELP = """\
           · bleed \\[N] \\[with MINION] \\[NAME] · hunt · action KIND
           \\[MINION] \\[with CARD] \\[at NAME] · block \\[MINION] · pass
           · stealth/intercept/amount ±N \\[for CAUSE|by CARD]
-          · end-action CARD · dispute/accept/retract N · transfer N VAMPIRE
-          · transfer -N VAMPIRE · transfer crypt · influence VAMPIRE
+          · end-action CARD · dispute/accept/retract N
+          · transfer ±N VAMPIRE · transfer crypt · influence VAMPIRE
           · pool ±N \\[NAME] \\[for CAUSE] · blood/life ±N CARD \\[for CAUSE]
           · lock/unlock/burn CARD \\[for CAUSE] · move CARD to ZONE
           · combat A, B · handsize ±N \\[NAME] · shuffle library

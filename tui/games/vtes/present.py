@@ -199,7 +199,9 @@ def methuselah_lines(view: VtesView, names: Sequence[str], wide: bool = False, w
     if wide:
         head += f"{'phase':<16}"
     lead = len(head)
-    head += "ready minions"
+    # The marks' legend ends the header on its one line: "ready" alone where "ready minions" and
+    # the legend do not both fit (a panel with padding at 80 columns).
+    head += "ready minions" if lead + len("ready minions") + 1 + len(MARKS) <= width else "ready"
     text.append(head + " " * max(1, width - len(head) - len(MARKS)), style="dim")
     text.append(MARKS + "\n", style="dim")
     room = max(width - lead, 0)
@@ -296,10 +298,8 @@ class BoardRow:
     card: CardView | None = None
 
 
-def card_label(card: CardView, me: int | None, contested: str = "") -> str:
-    """A card in a word: its name and counters, locked, ``contested`` (``"contested"``: the card,
-    face down and out of play; ``"title contested"``: its title; "" for neither); a face-down card
-    says so."""
+def card_label(card: CardView, me: int | None) -> str:
+    """A card in a word: its name and counters, locked; a face-down card says so."""
     if not card.known:
         what = "face-down vampire" if card.crypt else "face-down card"
         return what + (f", {card.counters} blood" if card.counters else "")
@@ -313,15 +313,15 @@ def card_label(card: CardView, me: int | None, contested: str = "") -> str:
         label += f" ({card.counters} {'blood' if card.crypt else 'counter' if card.counters == 1 else 'counters'})"
     if card.locked:
         label += " · locked"
-    if contested:
-        label += f" · {contested}"
     return label
 
 
 def contest_words(view: VtesView, card: CardView) -> str:
     """What a contest does to a vampire in play in a word or two: ``"title contested"`` or
     ``"title yielded"`` (without its title's benefits, rulebook "Contested Titles"), "" for none
-    (a contested card, face down, is listed under ``"contested: "`` instead)."""
+    (a contested card, face down, is listed under ``"contested: "`` instead). The board writes it
+    before the card's name, as it does ``"contested: "``, so that a narrow panel cuts the
+    counters, not the contest."""
     if view.contested(card.pos):
         return ""  # its row begins "contested: "
     if card.crypt and card.zone.in_play and view.title_contested(card.pos):
@@ -351,9 +351,11 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
 
     def add(card: CardView, indent: int, prefix: str = "") -> None:
         style = "dim" if card.locked else ""
-        label = card_label(card, view.seat, contest_words(view, card))
+        label = card_label(card, view.seat)
         if card.owner != card.controller and card.known:
             label += f" (owner {seat_name(names, card.owner)})"
+        if contest := contest_words(view, card):
+            prefix += f"{contest}: "
         rows.append(BoardRow(Text(" " * indent + prefix + label, style=style, no_wrap=True, overflow="ellipsis"), card))
         for child in on.get(card.pos, []):
             add(child, indent + 2, "└ ")
