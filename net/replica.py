@@ -94,6 +94,9 @@ class Replica:
         self.heads: list[bytes | None] = []
         """The host's head signature of each entry held (None: read from a file that had none)."""
         self.host_key: bytes | None = None
+        self.opened: int | None = None
+        """When the host's run this peer follows opened the table (ms since the epoch, its
+        welcome's ``opened``; None: not told): no wait is counted from before it."""
         self.log_path: Path | None = None
         self.fork: ForkEvidence | None = None
         self.fork_path: Path | None = None
@@ -216,6 +219,7 @@ class Replica:
         if self.seat is None:
             self._open(msg.table)
         self._welcome_host = msg.host
+        self.opened = msg.opened
         self._target = msg.head[0]
         self.check_claim(msg.head)
         self.check_claim(msg.mine)

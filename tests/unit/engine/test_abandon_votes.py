@@ -115,6 +115,7 @@ class _Replica:
         self.table = seat.table
         self.caught_up = True
         self.public = seat.public
+        self.opened = None  # the host's welcome said nothing of when it opened the table
 
 
 class _Channel:
