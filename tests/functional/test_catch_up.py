@@ -59,7 +59,7 @@ async def test_a_spectator_and_a_seat_coming_back_after_a_mib_of_entries_catch_u
         )
         await client.start()
     await eventually(lambda: all(c.table is not None and c.table.seq == t.seq for c in back), 60, "caught up")
-    assert not drops, drops
+    assert not drops, (drops, list(host.disconnects))
     assert all(c.table.head == t.head for c in back)
     for client in back:
         await client.stop()
