@@ -216,7 +216,9 @@ async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_
         for driver, _ in voters.values():
             driver.folded(kept_alive, live=True)
     assert at(29.99) == [] and t.abandoned == []
-    votes = at(VOTE_AFTER)
+    # Each voter's driver sends its vote; then, seat 0 out, what the table owes without it (the
+    # drivers make those duties too, when their seat's part is ready).
+    votes = [e for e in at(VOTE_AFTER) if e.kind == "abandon"]
     assert [(t.seat_of(e.author), e.kind, e.body) for e in votes] == [
         (1, "abandon", {"seat": 0}),
         (2, "abandon", {"seat": 0}),
