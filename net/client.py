@@ -148,6 +148,7 @@ class Client:
         self._tasks: list[asyncio.Task[None]] = []
         self._checks: set[asyncio.Task[None]] = set()
         self._verifying: UnverifiedProof | None = None
+        self._verifying_task: asyncio.Task[None] | None = None
         if pin is not None:
             self.replica.pin(*pin)
         self.lan = lan
@@ -366,12 +367,22 @@ class Client:
         self.replica.welcome(msg)
         self._caught_up_check()
 
-    def received(self, msg: Entries | SubmitRejected | Accepted) -> None:
-        """Hand a message of the host to the replica (entries, heads) or the driver (answers)."""
+    async def received(self, msg: Entries | SubmitRejected | Accepted) -> None:
+        """Hand a message of the host to the replica (entries, heads) or the driver (answers).
+
+        A run of entries is folded up to each `shuffle` whose proof is left to verify when more
+        entries follow it: that proof is verified in a worker thread before the rest is folded
+        (the table would otherwise settle it on the loop, before the next entry), so a catch-up
+        full of shuffles never holds this peer's pings or screen (docs/protocol.md 6.9, 7.1)."""
         if isinstance(msg, Entries):
-            self.replica.receive(msg)
-            if self.fork is not None:
-                return
+            taken = 0
+            while taken < len(msg.items):
+                checking = self._verify_later()
+                if checking is not None:
+                    await asyncio.wait([checking])  # its failure is the table's stop, narrated there
+                taken += self.replica.receive(Entries(msg.start + taken, msg.items[taken:]), pause=True)
+                if self.fork is not None:
+                    return
             self._verify_later()
             self._caught_up_check()
             self._after_change()
@@ -477,14 +488,17 @@ class Client:
         if self.driver.left:
             self.stopping = True  # no reconnection either: leave() stops the client
 
-    def _verify_later(self) -> None:
+    def _verify_later(self) -> asyncio.Task[None] | None:
         """Verify the proof of a `shuffle` folded unverified in a worker thread, so that pings and
         this seat's own next shuffle go on meanwhile; then settle it on the loop and act on it
-        (docs/protocol.md 6.9). The table settles it itself before it folds the next entry."""
+        (docs/protocol.md 6.9). The table settles it itself before it folds the next entry.
+        Returns the task that verifies it (None: no proof waits)."""
         t = self.table
         pending = None if t is None else t.unverified
-        if pending is None or self._verifying is pending:
-            return
+        if pending is None:
+            return None
+        if self._verifying is pending:
+            return self._verifying_task
         self._verifying = pending
 
         seat = self.seat
@@ -507,6 +521,8 @@ class Client:
         task = asyncio.get_running_loop().create_task(verify())
         self._checks.add(task)
         task.add_done_callback(self._checks.discard)
+        self._verifying_task = task
+        return task
 
     def _caught_up_check(self) -> None:
         if self.replica.catch_up():

@@ -492,7 +492,8 @@ class SeatDriver:
         t = self.replica.table
         if t is None:
             return
-        waits = self._wait_clock.read(t.waits, self.liveness.clock()) if t.phase == "running" else {}
+        now = self.liveness.clock()
+        waits = self._wait_clock.read(t.waits, now, self.replica.opened) if t.phase == "running" else {}
         self._run_clock(waits)
         seats = tuple(s for s, waited in waits.items() if waited >= self.liveness.stall_after)
         if seats != self._stalled:

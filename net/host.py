@@ -94,7 +94,9 @@ class Host:
     connection may make it decode) make its :attr:`admission`, which also tells the connections it
     turned away (:class:`~net.admission.Admission`), with ``strangers``, the host-wide budget of
     the connections that hold no seat (:class:`~net.admission.Strangers`). ``clock`` (seconds) is
-    the admission's clock, injectable for tests.
+    the admission's clock, injectable for tests. ``opened`` is when this run opened the table
+    (ms since the epoch, the sequencer's clock), told in every welcome: a table reopened from its
+    log starts every wait afresh (PROTOCOL.md 6.5).
     """
 
     def __init__(
@@ -113,6 +115,7 @@ class Host:
         if not sequencer.table.entries:
             raise HostError("The host needs a table: open it (genesis) or replay a log first.")
         self.sequencer = sequencer
+        self.opened = int(sequencer.clock())
         self.timeouts = timeouts
         self.say = say
         self.limits = limits
@@ -549,7 +552,10 @@ class Host:
         mine = None
         if hello.last is not None:
             mine = Head(t.table_id, hello.last, t.entries[hello.last].id, self.sequencer.heads[hello.last])
-        peer.outbox.send(Welcome(t.table_id, self.sequencer.public, self.head_on_wire(), head_to_wire(mine)).to_map())
+        welcome = Welcome(
+            t.table_id, self.sequencer.public, self.head_on_wire(), head_to_wire(mine), opened=self.opened
+        )
+        peer.outbox.send(welcome.to_map())
         start = 0 if hello.last is None else hello.last + 1
         peer.batched = kind != "seated"
         self._send_run(peer, start)

@@ -150,8 +150,9 @@ class LinkPeer(Protocol):
         """The host's ``welcome``. Raises GiveUp when this host cannot be followed."""
         ...
 
-    def received(self, msg: Entries | SubmitRejected | Accepted) -> None:
-        """A message of the host after the welcome (heads in pings go to :meth:`heard`)."""
+    async def received(self, msg: Entries | SubmitRejected | Accepted) -> None:
+        """A message of the host after the welcome (heads in pings go to :meth:`heard`); the
+        next frame is read once it returns."""
         ...
 
     def heard(self, head: WireHead | None) -> None:
@@ -343,7 +344,7 @@ class HostLink:
             while True:
                 msg = parse_message(await read_frame(reader, idle=self.timeouts.idle, body=self.timeouts.body))
                 if isinstance(msg, Entries | SubmitRejected | Accepted):
-                    self.peer.received(msg)
+                    await self.peer.received(msg)
                 elif isinstance(msg, Ping):  # Pong too
                     self._on_ping(msg, outbox)
                 elif isinstance(msg, Bye):

@@ -186,7 +186,9 @@ def verify_hello(hello: Hello, challenge: Challenge) -> str | None:
 class Welcome:
     """The host's answer to a good ``hello``. ``table``: table id; ``host``: the host's public key
     (the genesis author); ``head``: the host's head; ``mine``: the host's head at the peer's
-    ``last`` seq (None when the peer said it holds nothing), so the peer can check its copy.
+    ``last`` seq (None when the peer said it holds nothing), so the peer can check its copy;
+    ``opened``: when this run of the host opened the table (ms since the epoch, the host's clock;
+    None: not said), so no peer counts a wait across the time the table was down (PROTOCOL.md 6.5).
     ``entries`` frames with everything after ``last`` follow."""
 
     t: ClassVar[MessageType] = "welcome"
@@ -195,10 +197,21 @@ class Welcome:
     head: WireHead
     mine: WireHead | None
     v: int = VERSION
+    opened: int | None = None
 
     def to_map(self) -> WireMap:
         """The message as the map a frame carries."""
-        return {"t": self.t, "v": self.v, "table": self.table, "host": self.host, "head": self.head, "mine": self.mine}
+        out: WireMap = {
+            "t": self.t,
+            "v": self.v,
+            "table": self.table,
+            "host": self.host,
+            "head": self.head,
+            "mine": self.mine,
+        }
+        if self.opened is not None:
+            out["opened"] = self.opened
+        return out
 
 
 @dataclass(frozen=True)
@@ -335,8 +348,13 @@ def _entry_item(value: Any, what: str) -> list[Any]:
     return item
 
 
-_OPTIONAL: dict[str, dict[str, Any]] = {"ping": {"fsig": bin_of(64)}, "pong": {"fsig": bin_of(64)}}
-"""Fields a message may leave out (a ping's seen signature: a peer holding no head has none)."""
+_OPTIONAL: dict[str, dict[str, Any]] = {
+    "ping": {"fsig": bin_of(64)},
+    "pong": {"fsig": bin_of(64)},
+    "welcome": {"opened": int_in(0)},
+}
+"""Fields a message may leave out (a ping's seen signature: a peer holding no head has none; a
+welcome's ``opened``: a host that does not say when it opened the table)."""
 
 _SCHEMAS: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], Message]]] = {
     "challenge": (
@@ -357,7 +375,7 @@ _SCHEMAS: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], Message]]] 
     ),
     "welcome": (
         {"t": str, "v": int, "table": bin_of(32), "host": bin_of(32), "head": _HEAD, "mine": nullable(_HEAD)},
-        lambda m: Welcome(m["table"], m["host"], m["head"], m["mine"], m["v"]),
+        lambda m: Welcome(m["table"], m["host"], m["head"], m["mine"], m["v"], m.get("opened")),
     ),
     "entries": (
         {"t": str, "from": int_in(0), "items": list_of(_entry_item, 1)},

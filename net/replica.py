@@ -94,6 +94,9 @@ class Replica:
         self.heads: list[bytes | None] = []
         """The host's head signature of each entry held (None: read from a file that had none)."""
         self.host_key: bytes | None = None
+        self.opened: int | None = None
+        """When the host's run this peer follows opened the table (ms since the epoch, its
+        welcome's ``opened``; None: not told): no wait is counted from before it."""
         self.log_path: Path | None = None
         self.fork: ForkEvidence | None = None
         self.fork_path: Path | None = None
@@ -216,6 +219,7 @@ class Replica:
         if self.seat is None:
             self._open(msg.table)
         self._welcome_host = msg.host
+        self.opened = msg.opened
         self._target = msg.head[0]
         self.check_claim(msg.head)
         self.check_claim(msg.mine)
@@ -228,13 +232,19 @@ class Replica:
         self.caught_up = True
         return True
 
-    def receive(self, msg: Entries) -> None:
+    def receive(self, msg: Entries, pause: bool = False) -> int:
         """Verify, store and fold a run of entries (those already held are compared, not folded
-        again). Raises GiveUp, MessageError."""
+        again). With ``pause``, stop before the next entry once one leaves a proof of shuffle to
+        verify (:attr:`Table.unverified`), so the caller verifies it off the loop first (the
+        first entry is always taken).
+        Returns how many of ``msg.items`` were taken (all of them once this peer stops following
+        the host). Raises GiveUp, MessageError."""
         t = self.table
         if self.fork is not None or t is None:
-            return  # this peer no longer follows a host that signed two logs
+            return len(msg.items)  # this peer no longer follows a host that signed two logs
         for i, (wire, head_sig) in enumerate(msg.items):
+            if pause and i and t.unverified is not None:
+                return i
             seq = msg.start + i
             try:
                 entry = Entry.from_wire(wire)
@@ -246,14 +256,15 @@ class Replica:
                 if entry.id != t.entries[seq].id:
                     self.check_claim([seq, entry.id, head_sig])
                     if self.fork is not None:
-                        return
+                        return len(msg.items)
                     self._fault(f"The host sent another entry for seq {seq} than the one this peer holds.")
                 continue
             if seq > t.seq:
                 raise MessageError(f"The host skipped from seq {t.seq} to seq {seq}.")
             self._fold(entry, head_sig, write=True)
             if self.fork is not None:
-                return
+                return len(msg.items)
+        return len(msg.items)
 
     def _fault(self, detail: str) -> NoReturn:
         self.listeners.emit(HostFault(detail))

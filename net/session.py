@@ -255,6 +255,11 @@ class Session:
         the seat's stall votes read (``Liveness.clock``)."""
         return self.client.driver.liveness.clock()
 
+    def opened_ms(self) -> float | None:
+        """When the host opened the table in the run this session follows (ms since the epoch,
+        its welcome's; None: not yet welcomed): no wait is counted from before it."""
+        return self.client.replica.opened
+
     async def vote_abandon(self, seat: int) -> Entry:
         """Vote to stop waiting for ``seat`` (PROTOCOL.md 6, "When a seat stalls"); when every
         other seat voted, it is recorded as having abandoned. Raises SessionError, HostRefused."""

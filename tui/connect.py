@@ -332,6 +332,9 @@ class NetSession:
     def now_ms(self) -> float:
         return self._net.now_ms() if self._net is not None else float(now_ms())
 
+    def opened_ms(self) -> float | None:
+        return self._net.opened_ms() if self._net is not None else None
+
     async def add_bot(self, level: str) -> None:
         """Seat a bot client of ``level`` at this host (over loopback)."""
         from engine.opening import bot_names

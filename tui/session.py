@@ -150,6 +150,11 @@ class TableSession(Protocol):
         """This computer's clock, ms since the epoch, as the session reads the table's waits on it
         (engine.table.waits.WaitClock; PROTOCOL.md 6.5): the clock the stall vote reads."""
 
+    def opened_ms(self) -> float | None:
+        """When the host opened the table in the run this session follows (ms since the epoch,
+        from its welcome; None: not known), which no wait is counted from before
+        (engine.table.waits.WaitClock; PROTOCOL.md 6.5)."""
+
     # -- host only, in the lobby -----------------------------------------------------------------
 
     async def add_bot(self, level: str) -> None:

@@ -69,21 +69,25 @@ class Waits:
 class WaitClock:
     """How long the table has waited on each seat, read on one peer's clock (PROTOCOL.md 6.5): a
     wait runs from its entry's signed time, but never from later than this peer first saw it, so
-    a time signed ahead of the clocks gains nothing. Every peer, seat or spectator, reads the
-    same waits from the same log; the stall vote, a seat's impulse clock and every screen read
-    them through one of these."""
+    a time signed ahead of the clocks gains nothing, and never from before the host opened the
+    table in the run this peer follows, so a table reopened from its log does not count the time
+    it was down. Every peer, seat or spectator, reads the same waits from the same log; the stall
+    vote, a seat's impulse clock and every screen read them through one of these."""
 
     def __init__(self) -> None:
         self._seen: dict[tuple[int, int], float] = {}
 
-    def read(self, waits: Waits, now_ms: float) -> dict[int, float]:
+    def read(self, waits: Waits, now_ms: float, opened_ms: float | None = None) -> dict[int, float]:
         """Seconds the table has waited on each seat it waits on (``waits``: the table's), at
-        ``now_ms`` (ms since the epoch, this peer's clock), by seat."""
+        ``now_ms`` (ms since the epoch, this peer's clock), by seat; ``opened_ms``: when the host
+        opened the table in its current run (its welcome's; None: not known), which no wait
+        starts before."""
         seen: dict[tuple[int, int], float] = {}
         out: dict[int, float] = {}
         for seat, wait in waits.since.items():
             key = (seat, wait.seq)
             seen[key] = self._seen.get(key, now_ms)
-            out[seat] = max(0.0, (now_ms - min(wait.time_ms, seen[key])) / 1000)
+            start = max(min(wait.time_ms, seen[key]), opened_ms or 0)
+            out[seat] = max(0.0, (now_ms - start) / 1000)
         self._seen = seen
         return out

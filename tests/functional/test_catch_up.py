@@ -1,14 +1,23 @@
 """A peer coming back catches up whatever it missed, over loopback TCP (docs/protocol.md 7.1): the
 rest of the log goes to it a frame at a time as it reads, never counted in its queue, so neither a
-spectator (a stranger's small queue) nor a seat is dropped as a slow reader for catching up."""
+spectator (a stranger's small queue) nor a seat is dropped as a slow reader for catching up; and
+the proofs of shuffle a catch-up carries are verified in worker threads, never on the peer's loop
+(docs/protocol.md 6.9), so its pings go on while it checks a deal."""
 
 from __future__ import annotations
 
+import threading
+
+import pytest
+
+from engine.protocol import group
 from engine.protocol.identity import new_key
+from engine.table.events import UnverifiedProof
 from net.client import Client, Store
 from net.events import Connection
 from tests.support.net import FAST, QUICK_BACKOFF, open_host
 from tests.support.poll import eventually
+from tests.support.vtes_net import two_people
 
 MIB = 1024 * 1024
 
@@ -50,8 +59,36 @@ async def test_a_spectator_and_a_seat_coming_back_after_a_mib_of_entries_catch_u
         )
         await client.start()
     await eventually(lambda: all(c.table is not None and c.table.seq == t.seq for c in back), 60, "caught up")
-    assert not drops, drops
+    assert not drops, (drops, list(host.disconnects))
     assert all(c.table.head == t.head for c in back)
     for client in back:
         await client.stop()
     await host.close()
+
+
+async def test_a_peer_catching_up_a_deal_verifies_every_proof_of_shuffle_off_its_loop(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    async with two_people(tmp_path) as table:
+        # As on a computer of its own: no proof of the deal is known to this process already.
+        monkeypatch.setattr(group, "VERIFY_MEMO", group.VerifyMemo())
+        monkeypatch.setattr(group, "OWN_PROOFS", group.OwnProofs())
+        on_loop: list[bool] = []
+        verify = UnverifiedProof.verify
+
+        def watched(proof: UnverifiedProof) -> bool:
+            if not proof.done:
+                on_loop.append(threading.current_thread() is threading.main_thread())
+            return verify(proof)
+
+        monkeypatch.setattr(UnverifiedProof, "verify", watched)
+        t = table.host.table
+        watcher = Client(("127.0.0.1", table.host.port), new_key(), name="Watcher", role="spectator", timeouts=FAST)
+        await watcher.start()
+        await eventually(lambda: watcher.table is not None and watcher.table.seq == t.seq, 60, "caught up")
+        await eventually(lambda: watcher.table.unverified is None, 30, "the last proof settled")
+        shuffles = sum(1 for e in t.entries if e.kind == "shuffle")
+        assert len(on_loop) == shuffles > 1  # every proof of the deal, each checked once
+        assert not any(on_loop), f"{on_loop.count(True)} of {shuffles} proofs were verified on the loop"
+        assert watcher.table.head == t.head
+        await watcher.stop()

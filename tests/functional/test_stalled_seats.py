@@ -7,7 +7,13 @@ windows it held go on without it, the game ends, and the audit finds no fault (i
 
 With one accomplice that never votes, the two others are a majority of the three; a staller that
 keeps making changes by hand to its own pool does not restart the wait it is voted on, in a window
-or in its own turn."""
+or in its own turn.
+
+Each table here plays a four-seat deal between real processes (a minute or more on a shared
+machine), so only the accomplice's runs in the default suite; the staller holding an impulse or
+its own turn, with an accomplice and changes by hand, is voted out on an injected clock by the
+seats' own drivers in one process there too (tests/unit/engine/test_abandon_votes.py), and the
+combat and referendum windows a seat gone from leave are tests/unit/engine/test_vtes_absent_seats.py."""
 
 from __future__ import annotations
 

@@ -237,6 +237,9 @@ class LocalGameSession:
         last = self.table.entries.last
         return float(last.time) if last is not None else 0.0
 
+    def opened_ms(self) -> float | None:
+        return None
+
     async def vote_abandon(self, seat: int) -> None:
         try:
             self.local.submit(self.local.seats[self.seat], "abandon", {"seat": seat})

@@ -317,7 +317,7 @@ class TableFrame(Screen[None]):
         table = self.session.table
         if table.phase != "running" or table.fault is not None or table.work is not None:
             return {}
-        return self.wait_clock.read(table.waits, self.session.now_ms())
+        return self.wait_clock.read(table.waits, self.session.now_ms(), self.session.opened_ms())
 
     def wait_words(self, table: Table, me: int | None) -> str:
         """What the status line adds about the longest wait, for every peer (a spectator too), once

@@ -115,6 +115,7 @@ class _Replica:
         self.table = seat.table
         self.caught_up = True
         self.public = seat.public
+        self.opened = None  # the host's welcome said nothing of when it opened the table
 
 
 class _Channel:
@@ -156,3 +157,75 @@ def test_under_an_impulse_clock_the_holder_passes_after_its_seconds_of_an_inject
     driver.pump()
     passed = Entry.from_wire(channel.sent[-1].entry)
     assert passed.kind == "move" and passed.body["act"] == {"do": "pass"}
+
+
+VOTE_AFTER = 30.0
+"""Seconds of a wait after which the voting seats vote (on the injected clock)."""
+
+
+@pytest.mark.parametrize("until", [_holds_an_impulse, _own_turn], ids=["holding an impulse", "in its own turn"])
+async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_the_injected_clock(until):
+    """The stall tests of real processes (tests/functional/test_stalled_seats.py), in one process on
+    an injected clock: seat 0 stalls and changes its pool by hand every 10 s; seats 1 and 2 vote
+    after 30 s of the table's wait, seat 3 (the accomplice) never votes; the two votes carry it,
+    and the table goes on without seat 0."""
+    from engine.protocol.log import Entry
+    from net.driver import Liveness, SeatDriver
+    from net.events import Listeners
+
+    local = played_vtes(until)
+    t = local.table
+    assert t.waiting_on() == [0]
+    since = t.waited(0).time_ms
+    now = [float(since)]
+    voters = {
+        s: (
+            SeatDriver(
+                _Replica(local.seats[s]),
+                channel := _Channel(),
+                Listeners(),
+                liveness=Liveness(stall_after=1.0, abandon_after=None if s == 3 else VOTE_AFTER, clock=lambda: now[0]),
+            ),
+            channel,
+        )
+        for s in (1, 2, 3)
+    }
+
+    def at(seconds: float) -> list[Entry]:
+        """Each voter checks the wait at ``seconds`` into it; what they sent, taken by the host."""
+        now[0] = since + seconds * 1000
+        sent = []
+        for driver, channel in voters.values():
+            driver.check_waiting()
+            while channel.sent:
+                entry = Entry.from_wire(channel.sent.pop(0).entry)
+                local.host.submit(entry)
+                local.broadcast(entry)
+                for other, _ in voters.values():
+                    other.folded(entry, live=True)
+                driver.pump()
+                sent.append(entry)
+        return sent
+
+    me = local.seats[0]
+    for seconds, delta in ((10, 1), (20, -1), (29.9, 1)):
+        assert at(seconds) == []
+        kept_alive = local.submit(
+            me, "move", me.move_body({"do": "pool", "seat": 0, "delta": delta, "cause": "a card"})
+        )
+        for driver, _ in voters.values():
+            driver.folded(kept_alive, live=True)
+    assert at(29.99) == [] and t.abandoned == []
+    # Each voter's driver sends its vote; then, seat 0 out, what the table owes without it (the
+    # drivers make those duties too, when their seat's part is ready).
+    votes = [e for e in at(VOTE_AFTER) if e.kind == "abandon"]
+    assert [(t.seat_of(e.author), e.kind, e.body) for e in votes] == [
+        (1, "abandon", {"seat": 0}),
+        (2, "abandon", {"seat": 0}),
+    ]
+    assert t.abandoned == [0]
+    moved = 0
+    while moved < 50 and local.step():  # the table goes on without seat 0
+        assert 0 not in t.waiting_on()
+        moved += 1
+    assert moved == 50 or t.ended

@@ -50,6 +50,7 @@ def reader_with(data: bytes, eof: bool = True) -> asyncio.StreamReader:
         Hello(None, None, "player", KEY, SIG),
         Hello(bytes(32), 41, "spectator", KEY, SIG),
         Welcome(bytes(32), KEY, HEAD, None),
+        Welcome(bytes(32), KEY, HEAD, HEAD, opened=1_765_000_000_000),
         Entries(5, [[[b"payload", SIG], SIG]]),
         Submit(7, [b"payload", SIG]),
         Accepted(7, HEAD),
