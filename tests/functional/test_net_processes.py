@@ -265,6 +265,8 @@ def test_a_bot_joined_with_no_state_folder_takes_its_seat_again_with_the_command
         table.apply(entry)
     assert table.ended and table.fault is None and not table.abandoned
     assert args[-1] in table.names
+    # The table over, the key kept to sit again is gone: the name's next table gets a fresh key.
+    assert not list(Path(bot_table.env["XDG_DATA_HOME"]).rglob("*-bot.key"))
 
 
 def test_a_client_killed_between_storing_its_seed_and_publishing_its_shuffle_reuses_the_seed(bot_table):

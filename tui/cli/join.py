@@ -237,6 +237,12 @@ async def run_join(args: argparse.Namespace) -> int:
     else:
         status = await _front_end(Session(client), address=dialer.ticket if dialer is not None else None)
     t = client.table
+    if args.bot and not state and t is not None and t.ended:
+        # Its table is over: the next table this name sits at gets a fresh key (DESIGN.md, "Bots
+        # get a fresh key per table"); the key was kept only to take this table's seat again.
+        from engine.paths import key_path
+
+        key_path(bot_profile(name)).unlink(missing_ok=True)
     if client.log_path is not None:
         say(f"This peer's log: {client.log_path}")
     if client.failure is not None or t is None:
