@@ -92,6 +92,10 @@ def _child(argv: list[str]) -> int:
 
     VampireApp.on_mount = on_mount  # type: ignore[method-assign, assignment]
     VampireApp.run = run  # type: ignore[method-assign, assignment]
+    # The app runs headless here: the check that a person's screen has a terminal is not this run's.
+    from tui.cli import play
+
+    play.need_terminal = lambda *_: None  # type: ignore[attr-defined]
     return cli.main(["play", *argv])
 
 
