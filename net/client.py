@@ -148,7 +148,6 @@ class Client:
         self._tasks: list[asyncio.Task[None]] = []
         self._checks: set[asyncio.Task[None]] = set()
         self._verifying: UnverifiedProof | None = None
-        self._verifying_task: asyncio.Task[None] | None = None
         if pin is not None:
             self.replica.pin(*pin)
         self.lan = lan
@@ -377,9 +376,12 @@ class Client:
         if isinstance(msg, Entries):
             taken = 0
             while taken < len(msg.items):
-                checking = self._verify_later()
-                if checking is not None:
-                    await asyncio.wait([checking])  # its failure is the table's stop, narrated there
+                pending = None if self.table is None else self.table.unverified
+                if pending is not None and not pending.done:
+                    self._verify_later()  # settles it and acts on it, as after any shuffle
+                    # Verified here in a worker thread, waiting on nothing else (the answer is
+                    # kept: the task above and the table's settle find it).
+                    await asyncio.get_running_loop().run_in_executor(None, pending.verify)
                 taken += self.replica.receive(Entries(msg.start + taken, msg.items[taken:]), pause=True)
                 if self.fork is not None:
                     return
@@ -488,17 +490,14 @@ class Client:
         if self.driver.left:
             self.stopping = True  # no reconnection either: leave() stops the client
 
-    def _verify_later(self) -> asyncio.Task[None] | None:
+    def _verify_later(self) -> None:
         """Verify the proof of a `shuffle` folded unverified in a worker thread, so that pings and
         this seat's own next shuffle go on meanwhile; then settle it on the loop and act on it
-        (docs/protocol.md 6.9). The table settles it itself before it folds the next entry.
-        Returns the task that verifies it (None: no proof waits)."""
+        (docs/protocol.md 6.9). The table settles it itself before it folds the next entry."""
         t = self.table
         pending = None if t is None else t.unverified
-        if pending is None:
-            return None
-        if self._verifying is pending:
-            return self._verifying_task
+        if pending is None or self._verifying is pending:
+            return
         self._verifying = pending
 
         seat = self.seat
@@ -521,8 +520,6 @@ class Client:
         task = asyncio.get_running_loop().create_task(verify())
         self._checks.add(task)
         task.add_done_callback(self._checks.discard)
-        self._verifying_task = task
-        return task
 
     def _caught_up_check(self) -> None:
         if self.replica.catch_up():
