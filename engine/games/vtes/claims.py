@@ -233,7 +233,7 @@ def answer(w: Work, act: DisputeAct, at: int) -> Claim | None:
                 raise IllegalMove(f"only the Methuselah whose things act {number} changes may accept it")
             if w.author in c.accepted:
                 raise IllegalMove(f"you have already accepted act {number}")
-            c = replace(c, accepted=(*c.accepted, w.author), disputed=tuple(s for s in c.disputed if s != w.author))
+            c = replace(c, accepted=(*c.accepted, w.author))  # a dispute before stays listed for the judge
             w.claims[i] = c
             if set(c.seats) - set(c.accepted):
                 w.note(f"{seat_ref(w.author)} accepts act {number} ({c.text})", w.author, c.author)
@@ -249,8 +249,8 @@ def answer(w: Work, act: DisputeAct, at: int) -> Claim | None:
                 raise IllegalMove(
                     f"act {number} moves hidden cards: it waits for {owner}, their owner, and no time lets it"
                 )
-            if c.disputed:
-                who = " and ".join(seat_ref(s) for s in c.disputed)
+            if c.holding:
+                who = " and ".join(seat_ref(s) for s in c.holding)
                 raise IllegalMove(
                     f"act {number} is disputed by {who}: it takes effect only if they accept it or it is retracted"
                 )

@@ -417,8 +417,8 @@ class Done:
 class Claim:
     """A change recorded by hand to another Methuselah's things (act number ``act``, recorded by
     ``author``; docs/vtes-by-hand.md): ``seats`` it touches, ``text`` in words
-    with its ``cause``; ``disputed``: the touched Methuselahs who dispute it (shown to everyone,
-    listed for the judge); ``accepted``: those who accept it.
+    with its ``cause``; ``disputed``: the touched Methuselahs who disputed it (shown to everyone,
+    listed for the judge, kept when they accept it later: :attr:`holding`); ``accepted``: those who accept it.
 
     ``change``: the act that takes effect once every touched Methuselah accepts it or its time
     runs out, as its map's sorted ``(key, value)`` pairs with lists as tuples (empty: an act the
@@ -438,6 +438,12 @@ class Claim:
     accepted: tuple[int, ...] = ()
     status: ClaimStatus = ClaimStatus.TAKEN
     how: str = ""
+
+    @property
+    def holding(self) -> tuple[int, ...]:
+        """The touched Methuselahs whose dispute still holds the claim: they disputed it and have
+        not accepted it since (``disputed`` keeps every dispute, for the judge)."""
+        return tuple(s for s in self.disputed if s not in self.accepted)
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,23 @@ def test_an_accepted_oust_takes_effect_at_once_and_a_disputed_one_never_by_time(
     assert t.state.players[s.dee].pool == 30
 
 
+def test_a_claim_disputed_then_accepted_stays_listed_with_its_history_and_names(s: Seats) -> None:
+    """A dispute the touched Methuselah later gives up by accepting stays listed for the judge,
+    with who accepted it, in names (no seat placeholder)."""
+    t = s.t
+    play(t, s.ana, T0, "pool", seat=s.ben, delta=-3, cause="Govern the Unaligned")
+    number = t.state.acts
+    play(t, s.ben, T0 + 1, "dispute", act=number)
+    play(t, s.ben, T0 + 2, "accept", act=number)
+    assert t.state.players[s.ben].pool == 27
+    assert claim_of(t, number).disputed == (s.ben,) and claim_of(t, number).holding == ()
+    names = [f"P{i}" for i in range(4)]
+    text = result_text(t.state, names)
+    assert f"Disputed, for the judge: act {number} by P{s.ana}" in text, text
+    assert f"disputed by P{s.ben}, who later accepted it (P{s.ben})" in text, text
+    assert f"it took effect (was accepted by P{s.ben})" in text and "{s" not in text, text
+
+
 def test_a_dispute_after_an_oust_by_the_table_is_listed(s: Seats) -> None:
     t = s.t
     players = list(t.state.players)
