@@ -58,7 +58,7 @@ from engine.games.vtes.act_records import (
 from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.claims import may_dispute
+from engine.games.vtes.claims import may_dispute, window_held
 from engine.games.vtes.combat import StrikeChoice
 from engine.games.vtes.politics import terms_template
 from engine.games.vtes.spec import SPEC
@@ -271,7 +271,11 @@ class VtesGame:
 
 def _awaited(state: VtesState, top: OpenWindow) -> tuple[int, ...]:
     """The seats the innermost window waits for: its impulse's holder; while polling, every
-    Methuselah in the game not done (7.1)."""
+    Methuselah in the game not done (7.1); while a claim made in it holds it, those it touches
+    who have not accepted it (docs/vtes-by-hand.md)."""
+    held = window_held(state.claims)
+    if held is not None:  # a claim made in the window: it waits for the touched ones' answers
+        return tuple(s for s in held.seats if s not in held.accepted)
     if isinstance(top, Referendum) and top.step == Poll.VOTING:
         return tuple(s for s in state.in_game() if s not in top.done)
     return (top.loop.holder,) if top.loop.holder >= 0 else ()

@@ -31,6 +31,7 @@ from engine.games.vtes.card_play import (
 )
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.claims import window_held
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import best_strike, reaction_fits
@@ -145,8 +146,8 @@ def answers(view: VtesView) -> tuple[Offer, ...]:
     """The view's seat's answers to the innermost open window (empty when none is open or the
     window does not wait for this seat): see :func:`offers`."""
     seat, top = view.seat, view.innermost
-    if seat is None or top is None or view.players[seat].status != Status.IN:
-        return ()
+    if seat is None or top is None or view.players[seat].status != Status.IN or window_held(view.claims):
+        return ()  # a claim made in the window holds it: only the claims' answers (claim_answers)
     match top:
         case Referendum():
             acts = _referendum(view, seat, top)

@@ -425,7 +425,9 @@ class Claim:
     table already applied, disputed by the Methuselah it ousted);
     ``due``: the table's time (ms, :attr:`VtesState.clock`) from which it may lapse into effect,
     0 when only the touched Methuselah's answer can let it (another's hidden cards);
-    ``status``: a :class:`ClaimStatus`; ``how``: how it took effect or ended, in words."""
+    ``status``: a :class:`ClaimStatus`; ``how``: how it took effect or ended, in words;
+    ``holds``: made in a window on the impulse (a number of another's action, a combat effect with
+    no card), so the window waits for it: no move answers the window while it waits."""
 
     act: int
     author: int
@@ -438,6 +440,7 @@ class Claim:
     accepted: tuple[int, ...] = ()
     status: ClaimStatus = ClaimStatus.TAKEN
     how: str = ""
+    holds: bool = False
 
     @property
     def holding(self) -> tuple[int, ...]:
