@@ -190,7 +190,7 @@ class VtesGame:
                 # window (a pass, a play, a block, a strike, a vote) answers it.
                 return Pending(
                     actors=actors,
-                    waiting=_window_words(top),
+                    waiting=_window_words(state, top),
                     awaited=_awaited(state, top),
                     playing=playing,
                     position=(state.turn, state.phase, state.windows),
@@ -281,8 +281,12 @@ def _awaited(state: VtesState, top: OpenWindow) -> tuple[int, ...]:
     return (top.loop.holder,) if top.loop.holder >= 0 else ()
 
 
-def _window_words(top: OpenWindow) -> str:
+def _window_words(state: VtesState, top: OpenWindow) -> str:
     """What the innermost window waits for, in words with seat placeholders."""
+    held = window_held(state.claims)
+    if held is not None:
+        who = " and ".join(seat_ref(s) for s in held.seats if s not in held.accepted)
+        return f"{who}: the answer to act {held.act}, a change by hand"
     who = seat_ref(top.loop.holder)
     match top:
         case Referendum() if top.step == Poll.VOTING:

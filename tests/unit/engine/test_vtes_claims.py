@@ -276,6 +276,7 @@ def test_made_up_stealth_against_a_block_waits_for_the_blocker(s: Seats) -> None
     claim = t.state.claims[-1]
     assert (claim.seats, claim.status, t.state.open_action.stealth) == ((s.ben,), ClaimStatus.PENDING, 0)
     assert t.pending().awaited == (s.ben,)
+    assert t.pending().waiting == f"{{s{s.ben}}}: the answer to act {claim.act}, a change by hand"
     refused(t, s.ben, T0, {"do": "pass"}, "the window waits for")
     play(t, s.ben, T0, "dispute", act=claim.act)
     assert t.state.open_action.stealth == 0 and t.state.claims[-1].status == ClaimStatus.VOID
