@@ -17,7 +17,7 @@ from engine.games.vtes.combat import damage_result
 from engine.games.vtes.vocab import CombatStep
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, refused
 from tests.support.vtes_sim import act, by_hand, copy_table
-from tui.games.vtes.action_text import window_words
+from tui.games.vtes.action_text import waiting_words, window_words
 from tui.games.vtes.fight_text import combat_keys, combat_lines, foresee
 from tui.games.vtes.key_acts import may_fight
 
@@ -176,3 +176,16 @@ def test_window_a_offers_no_block_to_a_methuselah_with_every_minion_locked() -> 
     assert view.action is not None
     words = window_words(view, NAMES, view.action)
     assert words == "window A: nobody may block (no ready unlocked minion)", words
+
+
+def test_a_strike_by_hand_makes_the_status_line_wait_for_the_touched_ones_answer(f: Fight) -> None:
+    """While Ana's strike of 3 with no card waits for Ben's answer, the combat waits for it: Ben's
+    status line asks for his answer, the others' name him; his dispute gives the strike back."""
+    t = f.t
+    act(t, f.ana, "strike", minion=f.lucia, damage=3)
+    number = t.state.claims[-1].act
+    ben = waiting_words(t.view(f.ben), NAMES)
+    assert ben == f"The table waits for your answer to act {number} (y accept, :dispute {number}).", ben
+    assert waiting_words(t.view(f.cy), NAMES) == f"Waiting for {NAMES[f.ben]}'s answer to act {number}."
+    act(t, f.ben, "dispute", act=number)
+    assert waiting_words(t.view(f.cy), NAMES) == f"Waiting for {NAMES[f.ana]} (combat)."
