@@ -111,7 +111,8 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
     if view.step != Step.PLAY or me.status != Status.IN:
         return ()
     out: list[Offer] = list(claim_answers(view, seat))
-    if view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls:
+    calling = view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls
+    if calling and not window_held(view.claims):  # a claim holding a window: only its answers
         out.append(Offer({"do": Do.TIME}))
     if view.innermost is not None:
         return (*out, *answers(view))
