@@ -12,6 +12,7 @@ from pathlib import Path
 
 from engine.audit import audit_file
 from engine.games import all_rules
+from engine.games.vtes.claims import CLAIM_WAIT_MS
 from tests.support.hand_table import caught_up, hand_table, until
 
 
@@ -80,5 +81,57 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         caught_up(ann, ben, cy)
         assert ben.act({"do": "accept", "act": small[0]}) == {"ok": True}
         until(lambda: ann.look()["pools"][ben.seat] == 28, "accepted claim at Ann's")
+    report = audit_file(table.save, all_rules())
+    assert report.fault is None, report.text()
+
+
+def test_over_tcp_made_up_stealth_and_a_strike_by_hand_wait_for_the_touched_one(tmp_path: Path) -> None:
+    """In a window, a number or a strike with no card named that works on another Methuselah is
+    a claim the window waits for: Ann's made-up stealth against Ben's block holds the block until
+    Ben answers from his own process (he disputes: the block goes on without it); in the combat
+    that follows, Ann's strike of 5 aggravated with no card holds the strike step until its time
+    runs out, said by Cy (a witness), never before."""
+    with hand_table(tmp_path, 3) as table:
+        for name, deck in (("Ann", "atraco"), ("Ben", "khursidwall"), ("Cy", "queen_of_aemilia")):
+            table.sit(name, deck)
+        table.seated()
+        ann, ben, cy = table.by_seating()
+        for person in (ann, ben):
+            mine = person.look()["uncontrolled"][person.seat][0]
+            assert person.act({"do": "move", "cards": [mine], "to": "ready"}) == {"ok": True}
+        until(lambda: all(ann.look()["ready"][p.seat] for p in (ann, ben)), "two ready vampires at Ann's")
+        (lucia,), (marek,) = ann.look()["ready"][ann.seat], ann.look()["ready"][ben.seat]
+        assert ann.act({"do": "blood", "card": lucia, "delta": 3, "cause": "influence"}) == {"ok": True}
+        while ann.look()["phase"] != "minion":
+            assert ann.act({"do": "phase"}) == {"ok": True}
+        assert ann.act({"do": "action", "kind": "bleed", "minion": lucia}) == {"ok": True}
+        assert ann.act({"do": "pass"}) == {"ok": True}
+        caught_up(ann, ben, cy)
+        assert ben.act({"do": "block", "minion": marek}) == {"ok": True}
+        caught_up(ann, ben, cy)
+        assert ann.act({"do": "adjust", "stealth": 5, "cause": "Obfuscate"}) == {"ok": True}
+        stealth = ann.look()["claims"][-1]
+        caught_up(ann, ben, cy)
+        assert stealth[1:4] == [ann.seat, [ben.seat], "pending"] and ben.look()["action"][2] == 0
+        assert "the window waits for" in cy.refused({"do": "pass"})
+        assert ben.act({"do": "dispute", "act": stealth[0]}) == {"ok": True}
+        until(lambda: ann.look()["claims"][-1][3] == "void", "the dispute at Ann's")
+        assert ann.look()["action"][2] == 0
+        # The block goes on without it: everyone passes in turn, and the combat opens.
+        while (look := ann.look())["combat"] is None or look["combat"][0] != "strike":
+            holder = (look["combat"] or look["action"])[1]
+            person = next(p for p in (ann, ben, cy) if p.seat == holder)
+            caught_up(ann, ben, cy)
+            assert person.act({"do": "pass"}) == {"ok": True}, look
+            caught_up(ann, ben, cy)
+        assert ann.act({"do": "strike", "minion": lucia, "damage": 5, "aggravated": True}) == {"ok": True}
+        strike = ann.look()["claims"][-1]
+        caught_up(ann, ben, cy)
+        assert strike[1:4] == [ann.seat, [ben.seat], "pending"]
+        assert "the window waits for" in ben.refused({"do": "strike", "minion": marek})
+        assert "more for an answer" in cy.refused({"do": "lapse", "act": strike[0]})
+        assert cy.act({"do": "lapse", "act": strike[0]}, later_ms=CLAIM_WAIT_MS + 1000) == {"ok": True}
+        until(lambda: ann.look()["claims"][-1][3] == "taken", "the lapse at Ann's")
+        assert ben.act({"do": "strike", "minion": marek}) == {"ok": True}
     report = audit_file(table.save, all_rules())
     assert report.fault is None, report.text()

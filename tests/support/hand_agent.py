@@ -71,7 +71,8 @@ def _look(client: Client) -> dict[str, Any]:
         "uncontrolled": [zone(p.seat, "uncontrolled") for p in s.players],
         "claims": [[c.act, c.author, list(c.seats), str(c.status), list(c.disputed), c.due] for c in s.claims],
         "referendum": None if r is None else [str(r.step), r.impulse],
-        "action": None if a is None else [str(a.window), a.impulse],
+        "action": None if a is None else [str(a.window), a.impulse, a.stealth],
+        "combat": None if s.open_combat is None else [str(s.open_combat.step), s.open_combat.impulse],
         "known": [list(p) for p in client.seat.known],
         "public": [list(c.pos) for c in s.cards if c.card],
     }

@@ -22,6 +22,7 @@ wait, and the audit names a ``lapse`` dated before its claim's due time.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -174,29 +175,66 @@ def claim(w: Work, act: Claimed, seats: set[int], text: str) -> bool:
             "of its own"
         )
     hidden = _hides(w, act)
-    due = 0 if hidden else w.clock + CLAIM_WAIT_MS
-    w.claims.append(
-        Claim(w.acts, w.author, others, text, cause, change=_frozen(act.to_map()), due=due, status=ClaimStatus.PENDING)
-    )
-    who = " and ".join(seat_ref(s) for s in others)
-    if hidden:
-        when = f"only their owner moves hidden cards: it waits for {who} to accept it (and move them) or dispute it"
-    else:
-        when = f"it takes effect when {who} accept{'s' if len(others) == 1 else ''} it, or in {CLAIM_WAIT_MS // 1000} s unless disputed"
-    w.note(f"{seat_ref(w.author)} asks: {text} (cause: {esc(cause)}); act {w.acts} {when}", w.author, *others)
+    _ask(w, act, others, text, cause, due=0 if hidden else w.clock + CLAIM_WAIT_MS, holds=False)
     return True
 
 
-def in_the_open(w: Work, seat: int, text: str, cause: str) -> None:
-    """A change to ``seat``'s things made in a window on the impulse with no card named (a
-    maneuver, a press, a prevention or a strike by hand; the numbers of another's action by a rule):
-    it takes effect at once, at the window's pace, and is recorded as a taken :class:`Claim` with its
-    ``cause`` that ``seat`` may dispute, listed for the judge (vtes-actions.md P9: "disputable as at
-    a real table"). Nothing is recorded for a change to the author's own things."""
-    if seat == w.author or seat < 0:
-        return
-    w.claims.append(Claim(w.acts, w.author, (seat,), text, cause))
-    w.note(f"{seat_ref(w.author)} changes by hand {text} (cause: {esc(cause)}); act {w.acts} may be disputed", seat)
+def _ask(w: Work, act: VtesAct, others: tuple[int, ...], text: str, cause: str, due: int, holds: bool) -> None:
+    """Record ``act`` as a pending claim on ``others`` and say so to them and the author."""
+    w.claims.append(
+        Claim(
+            w.acts,
+            w.author,
+            others,
+            text,
+            cause,
+            change=_frozen(act.to_map()),
+            due=due,
+            status=ClaimStatus.PENDING,
+            holds=holds,
+        )
+    )
+    who = " and ".join(seat_ref(s) for s in others)
+    if not due:
+        when = f"only their owner moves hidden cards: it waits for {who} to accept it (and move them) or dispute it"
+    else:
+        when = f"it takes effect when {who} accept{'s' if len(others) == 1 else ''} it, or in {CLAIM_WAIT_MS // 1000} s unless disputed"
+    if holds:
+        when += "; the window waits for it"
+    w.note(f"{seat_ref(w.author)} asks: {text} (cause: {esc(cause)}); act {w.acts} {when}", w.author, *others)
+
+
+def in_the_open(w: Work, seats: set[int], text: str, cause: str, act: VtesAct) -> bool:
+    """A change to other Methuselahs' things (``seats``; the author is left out) made in a window
+    on the impulse with no card named (a maneuver, a press, a prevention or a strike by hand; the
+    numbers of an action others are party to, by a rule): a pending :class:`Claim` with its
+    ``cause`` that **holds the window** (vtes-actions.md P9; docs/vtes-by-hand.md): no move answers
+    the window until the touched Methuselahs accept it, its time runs out undisputed, or it is
+    disputed or retracted (the window then goes on without it). True when it was recorded (the
+    act does nothing more now), False when it touches only the author's things or is the claim
+    taking effect (the act goes on)."""
+    others = tuple(sorted(s for s in seats if s != w.author and s >= 0))
+    if w.taking or not others:
+        return False
+    _ask(w, act, others, text, cause, due=w.clock + CLAIM_WAIT_MS, holds=True)
+    return True
+
+
+def window_held(claims: Iterable[Claim]) -> Claim | None:
+    """Of ``claims`` (a state's), the one made in a window that the window waits for
+    (:func:`in_the_open`), or None."""
+    return next((c for c in claims if c.holds and c.status == ClaimStatus.PENDING), None)
+
+
+def must_not_hold(w: Work) -> None:
+    """Raise IllegalMove while a claim made in a window holds it: only a claim's answer, or a
+    change by hand, is made meanwhile."""
+    c = window_held(w.claims)
+    if c is not None:
+        who = " and ".join(seat_ref(s) for s in c.seats if s not in c.accepted)
+        raise IllegalMove(
+            f"the window waits for {who}'s answer to act {c.act} ({c.text}): accept or dispute it, or its time runs out"
+        )
 
 
 def _find(w: Work, number: int) -> int:
@@ -233,7 +271,7 @@ def answer(w: Work, act: DisputeAct, at: int) -> Claim | None:
                 raise IllegalMove(f"only the Methuselah whose things act {number} changes may accept it")
             if w.author in c.accepted:
                 raise IllegalMove(f"you have already accepted act {number}")
-            c = replace(c, accepted=(*c.accepted, w.author), disputed=tuple(s for s in c.disputed if s != w.author))
+            c = replace(c, accepted=(*c.accepted, w.author))  # a dispute before stays listed for the judge
             w.claims[i] = c
             if set(c.seats) - set(c.accepted):
                 w.note(f"{seat_ref(w.author)} accepts act {number} ({c.text})", w.author, c.author)
@@ -249,8 +287,8 @@ def answer(w: Work, act: DisputeAct, at: int) -> Claim | None:
                 raise IllegalMove(
                     f"act {number} moves hidden cards: it waits for {owner}, their owner, and no time lets it"
                 )
-            if c.disputed:
-                who = " and ".join(seat_ref(s) for s in c.disputed)
+            if c.holding:
+                who = " and ".join(seat_ref(s) for s in c.holding)
                 raise IllegalMove(
                     f"act {number} is disputed by {who}: it takes effect only if they accept it or it is retracted"
                 )
@@ -307,6 +345,20 @@ def _dispute(w: Work, number: int, i: int) -> None:
         raise IllegalMove(f"you have already disputed act {number}")
     if c.status in (ClaimStatus.RETRACTED, ClaimStatus.VOID):
         raise IllegalMove(f"act {number} {_ended(c)}: there is nothing to dispute")
+    if c.holds and c.status == ClaimStatus.PENDING:
+        w.claims[i] = replace(
+            c,
+            disputed=(*c.disputed, w.author),
+            status=ClaimStatus.VOID,
+            how=f"was disputed by {seat_ref(w.author)}: the window went on without it",
+        )
+        w.note(
+            f"{seat_ref(w.author)} disputes act {number} by {seat_ref(c.author)} ({c.text}, cause: {esc(c.cause)}): "
+            "it takes no effect and the window goes on; a judge settles it",
+            w.author,
+            c.author,
+        )
+        return
     w.claims[i] = replace(c, disputed=(*c.disputed, w.author))
     held = "it takes no effect unless they accept it" if c.status == ClaimStatus.PENDING else "a judge settles it"
     w.note(

@@ -164,14 +164,15 @@ BY_HAND = "no card named"
 """The cause of a combat effect declared with no card (:func:`_claim_by_hand`)."""
 
 
-def _claim_by_hand(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos, text: str) -> None:
+def _claim_by_hand(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos, text: str) -> bool:
     """An effect declared with no ``card`` (a maneuver, a press, a prevention, a strike other than
-    the hand strike) is applied by hand, in the open: recorded as a :class:`Claim` (cause "no card named")
-    that the opposing combatant's controller may dispute, as any change by hand to its things
-    (vtes-actions.md P9; the ``dispute`` act)."""
+    the hand strike) is a claim (cause "no card named") on the opposing combatant's controller,
+    and the combat waits for their answer or its time, as any change by hand to their things
+    (vtes-actions.md P9; docs/vtes-by-hand.md). True when it waits (the act does nothing more
+    now); False with a card, against one's own minion, or as the claim taking effect."""
     if act.card is not None:
-        return
-    in_the_open(w, w.cards[c.opposing if minion == c.acting else c.acting].controller, text, BY_HAND)
+        return False
+    return in_the_open(w, {w.cards[c.opposing if minion == c.acting else c.acting].controller}, text, BY_HAND, act)
 
 
 def _may_pass(w: Work, window: OpenWindow) -> None:
@@ -247,10 +248,11 @@ def maneuver(w: Work, act: CombatCardAct) -> None:
     minion = _combatant(w, c, act)
     if c.maneuvered == minion:
         raise IllegalMove(f"{w.name(minion)} made the last maneuver: never two in a row by one minion (5.3)")
+    if _claim_by_hand(w, c, act, minion, f"a maneuver by {w.name(minion)}"):
+        return
     c = replace(c, long=not c.long, maneuvered=minion)
     card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)} maneuvers{card}: {'long' if c.long else 'close'} range", *controllers(w, c))
-    _claim_by_hand(w, c, act, minion, f"a maneuver by {w.name(minion)}")
     _play(w, c)
 
 
@@ -266,12 +268,12 @@ def prevent(w: Work, act: PreventAct) -> None:
     aggravated = within(act.do, "agg", act.agg, low=0, high=30)
     if not normal and not aggravated:
         raise IllegalMove("a prevention prevents at least 1 point of damage")
+    said = f"{normal} normal and {aggravated} aggravated damage prevented by {w.name(minion)}"
+    if _claim_by_hand(w, c, act, minion, said):
+        return
     c = replace(c, prevent=(*c.prevent, (minion, normal, aggravated)))
     card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
-    _claim_by_hand(
-        w, c, act, minion, f"{normal} normal and {aggravated} aggravated damage prevented by {w.name(minion)}"
-    )
     _play(w, c)
 
 
@@ -285,6 +287,8 @@ def press(w: Work, act: CombatCardAct) -> None:
     minion = _combatant(w, c, act)
     if c.pressed == minion:
         raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
+    if _claim_by_hand(w, c, act, minion, f"a press by {w.name(minion)}"):
+        return
     played, paid = _card_played(w, act, minion)
     if paid:
         w.note(f"{w.name(minion)} presses{played}{paid}", w.author)
@@ -294,7 +298,6 @@ def press(w: Work, act: CombatCardAct) -> None:
     else:
         c = replace(c, press=minion, pressed=minion)
         w.note(f"{w.name(minion)} presses to continue: another round", *controllers(w, c))
-    _claim_by_hand(w, c, act, minion, f"a press by {w.name(minion)}")
     _play(w, c)
 
 
@@ -370,6 +373,8 @@ def strike(w: Work, act: StrikeAct) -> None:
             raise IllegalMove(f"{w.name(s.retainer)} is not a retainer on the opposing minion")
         if not (s.ranged and c.long):
             raise IllegalMove("only a ranged strike at long range may target a retainer (5.8)")
+    if not s.hand and _claim_by_hand(w, c, act, minion, f"the strike of {w.name(minion)}: {strike_words(s)}"):
+        return
     extra = list(c.extra)
     used = c.extra_used
     if choice.additional:
@@ -384,8 +389,6 @@ def strike(w: Work, act: StrikeAct) -> None:
     played, paid = _card_played(w, act, minion)
     if paid:
         w.note(f"{w.name(minion)} strikes{played}{paid}", w.author)
-    if not s.hand:
-        _claim_by_hand(w, c, act, minion, f"the strike of {w.name(minion)}: {strike_words(s)}")
     left = c.due()
     if left:
         windows.put(w, replace(c, loop=_loop(w, c, CombatStep.STRIKE)))

@@ -59,7 +59,7 @@ from engine.games.vtes.act_records import (
 from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.claims import may_dispute
+from engine.games.vtes.claims import may_dispute, window_held
 from engine.games.vtes.combat import StrikeChoice, strength_of
 from engine.games.vtes.politics import cast_words, terms_template
 from engine.games.vtes.spec import SPEC
@@ -192,7 +192,7 @@ class VtesGame:
                 # window (a pass, a play, a block, a strike, a vote) answers it.
                 return Pending(
                     actors=actors,
-                    waiting=_window_words(top),
+                    waiting=_window_words(state, top),
                     awaited=_awaited(state, top),
                     playing=playing,
                     position=(state.turn, state.phase, state.windows),
@@ -273,14 +273,22 @@ class VtesGame:
 
 def _awaited(state: VtesState, top: OpenWindow) -> tuple[int, ...]:
     """The seats the innermost window waits for: its impulse's holder; while polling, every
-    Methuselah in the game not done (7.1)."""
+    Methuselah in the game not done (7.1); while a claim made in it holds it, those it touches
+    who have not accepted it (docs/vtes-by-hand.md)."""
+    held = window_held(state.claims)
+    if held is not None:  # a claim made in the window: it waits for the touched ones' answers
+        return tuple(s for s in held.seats if s not in held.accepted)
     if isinstance(top, Referendum) and top.step == Poll.VOTING:
         return tuple(s for s in state.in_game() if s not in top.done)
     return (top.loop.holder,) if top.loop.holder >= 0 else ()
 
 
-def _window_words(top: OpenWindow) -> str:
+def _window_words(state: VtesState, top: OpenWindow) -> str:
     """What the innermost window waits for, in words with seat placeholders."""
+    held = window_held(state.claims)
+    if held is not None:
+        who = " and ".join(seat_ref(s) for s in held.seats if s not in held.accepted)
+        return f"{who}: the answer to act {held.act}, a change by hand"
     who = seat_ref(top.loop.holder)
     match top:
         case Referendum() if top.step == Poll.VOTING:

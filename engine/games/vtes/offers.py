@@ -31,6 +31,7 @@ from engine.games.vtes.card_play import (
 )
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.claims import window_held
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import best_strike, reaction_fits
@@ -110,7 +111,8 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
     if view.step != Step.PLAY or me.status != Status.IN:
         return ()
     out: list[Offer] = list(claim_answers(view, seat))
-    if view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls:
+    calling = view.ruleset == Ruleset.TOURNAMENT and not view.time_called and seat not in view.time_calls
+    if calling and not window_held(view.claims):  # a claim holding a window: only its answers
         out.append(Offer({"do": Do.TIME}))
     if view.innermost is not None:
         return (*out, *answers(view))
@@ -145,8 +147,8 @@ def answers(view: VtesView) -> tuple[Offer, ...]:
     """The view's seat's answers to the innermost open window (empty when none is open or the
     window does not wait for this seat): see :func:`offers`."""
     seat, top = view.seat, view.innermost
-    if seat is None or top is None or view.players[seat].status != Status.IN:
-        return ()
+    if seat is None or top is None or view.players[seat].status != Status.IN or window_held(view.claims):
+        return ()  # a claim made in the window holds it: only the claims' answers (claim_answers)
     match top:
         case Referendum():
             acts = _referendum(view, seat, top)

@@ -23,6 +23,7 @@ from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_play import played_with
 from engine.games.vtes.card_record import Coverage, Timing, record
 from engine.games.vtes.claims import in_the_open, own_source
+from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
     MODIFIER,
@@ -238,23 +239,49 @@ def adjust(w: Work, act: AdjustAct) -> None:
     if act.by is not None:
         own_source(w, act.by, "the card that changes the action")
     source = w.name(act.by) if act.by is not None else esc(act.cause or "")
-    said = _apply_numbers(w, numbers, source)
-    if act.by is None:  # a rule the author names: another's numbers change in the open, disputable
-        if numbers.stealth or numbers.amount or numbers.target is not None:
-            in_the_open(w, a.actor, f"{action_words(w, a)}: {said}", act.cause or "")
-        if numbers.intercept and a.blocker:
-            in_the_open(w, w.cards[a.blocker].controller, f"the block of {action_words(w, a)}: {said}", act.cause or "")
+    changed, changes = _numbers_changed(w, numbers)
+    if act.by is None and numbers:
+        # A rule the author names, no card: a claim on the other parties to the action, and the
+        # window waits for their answer (docs/vtes-by-hand.md, "In a window, on the impulse").
+        said = f"{action_words(w, a)}: {', '.join(changes)}"
+        if in_the_open(w, _parties(w, a, numbers), said, act.cause or "", act):
+            return
+    _put_numbers(w, changed, changes, source)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
-def _apply_numbers(w: Work, n: Numbers, source: str) -> str:
-    """Apply ``n`` to the open action as 4.3 allows (raises from :meth:`Work.refuse`); return the
-    changes in words ("stealth +1 → 2")."""
+def _parties(w: Work, a: Action, n: Numbers) -> set[int]:
+    """The Methuselahs a change of ``a``'s numbers works on: its actor, its targets (the new one
+    too), and its blocking minion's controller."""
+    seats = {a.actor, *a.targets}
+    if n.target is not None:
+        seats.add(n.target)
+    if a.blocker:
+        seats.add(w.cards[a.blocker].controller)
+    return seats
+
+
+def _apply_numbers(w: Work, n: Numbers, source: str) -> None:
+    """Apply ``n`` to the open action as 4.3 allows (raises from :meth:`Work.refuse`)."""
+    if n:
+        _put_numbers(w, *_numbers_changed(w, n), source)
+
+
+def _put_numbers(w: Work, a: Action, changes: list[str], source: str) -> None:
+    """The open action becomes ``a``, its ``changes`` said with their ``source``."""
+    if changes:
+        windows.put(w, a)
+        w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
+
+
+def _numbers_changed(w: Work, n: Numbers) -> tuple[Action, list[str]]:
+    """The open action with ``n`` applied as 4.3 allows, and the changes in words ("stealth +1 →
+    2"); nothing is applied yet. Raises IllegalMove (or from :meth:`Work.refuse`)."""
     a = w.open_action
     assert a is not None
+    changes: list[str] = []
     if not n:
-        return ""
-    changes = []
+        return a, changes
     if n.stealth > 0:
         if w.author != a.actor:
             raise IllegalMove("only the acting Methuselah adds stealth to its action")
@@ -295,9 +322,7 @@ def _apply_numbers(w: Work, n: Numbers, source: str) -> str:
         a = replace(a, targets=(n.target,), declined=(), tried=(), window=Window.NO_ATTEMPT)
         a = replace(a, loop=windows.loop(impulse_order(a, w.in_game()), w.in_game()))
         changes.append(f"the target is now {seat_ref(n.target)}: blocking reopens")
-    windows.put(w, a)
-    w.note(f"{source}: {', '.join(changes)}", w.author, a.actor)
-    return ", ".join(changes)
+    return a, changes
 
 
 def end_action(w: Work, act: ActionEndAct) -> None:

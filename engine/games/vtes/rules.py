@@ -759,6 +759,7 @@ def run_act(
     w.revealed = revealed
     w.acts += 1
     if record.do not in claims.ANSWERS_NOTHING:
+        claims.must_not_hold(w)
         w.answers += 1
     w.clock = max(w.clock, at)
     claims.charge(w, record.do, at)

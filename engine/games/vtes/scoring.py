@@ -269,7 +269,7 @@ def result_text(
     ``json``: ``{"game", "round", "table", "players", "ruleset", "ended", "over", "results":
     [{"position", "seat", "name", "vekn", "vp", "gw", "score"}], "archon_checks": [sentences]}``
     (``vp`` a number, ``score`` krcg's ``1GW3``, ``ended`` ``"last"``/``"time"``/``"unstarted"``
-    or null), ``"disputes": [{"act", "by", "status", "change", "cause", "disputed_by"}]`` (``status``:
+    or null), ``"disputes": [{"act", "by", "status", "change", "cause", "disputed_by", "accepted_by"}]`` (``status``:
     pending, taken, retracted or void: docs/vtes-by-hand.md). The text lists
     every change recorded by hand that a Methuselah disputed, for the judge (vtes-actions.md P9).
     """
@@ -325,6 +325,7 @@ def result_text(
                     "change": Note(c.text).render(names),
                     "cause": c.cause,
                     "disputed_by": [names[s] for s in c.disputed],
+                    "accepted_by": [names[s] for s in c.accepted],
                 }
                 for c in disputed
             ],
@@ -351,9 +352,11 @@ def result_text(
             lines.append("Archon checks: passed")
     for c in disputed:
         who = " and ".join(names[s] for s in c.disputed)
+        later = [names[s] for s in c.disputed if s in c.accepted]
+        since = f", who later accepted it ({' and '.join(later)})" if later else ""
         lines.append(
             f"Disputed, for the judge: act {c.act} by {_name(names, c.author)}: {Note(c.text).render(names)} "
-            f"(cause: {c.cause or 'the table'}); disputed by {who}; {_standing(c)}"
+            f"(cause: {c.cause or 'the table'}); disputed by {who}{since}; {_standing(c, names)}"
         )
     return "\n".join(lines)
 
@@ -363,12 +366,13 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else "the table"
 
 
-def _standing(c: Claim) -> str:
-    """Where a disputed claim stands, in words for the judge."""
+def _standing(c: Claim, names: Sequence[str]) -> str:
+    """Where a disputed claim stands, in words for the judge (its ``how`` names seats)."""
+    how = Note(c.how).render(names)
     match c.status:
         case ClaimStatus.PENDING:
             return "it has taken no effect"
         case ClaimStatus.TAKEN:
-            return f"it took effect ({c.how or 'applied by the table'})"
+            return f"it took effect ({how or 'applied by the table'})"
         case _:
-            return c.how or str(c.status)
+            return how or str(c.status)

@@ -420,15 +420,17 @@ class Done:
 class Claim:
     """A change recorded by hand to another Methuselah's things (act number ``act``, recorded by
     ``author``; docs/vtes-by-hand.md): ``seats`` it touches, ``text`` in words
-    with its ``cause``; ``disputed``: the touched Methuselahs who dispute it (shown to everyone,
-    listed for the judge); ``accepted``: those who accept it.
+    with its ``cause``; ``disputed``: the touched Methuselahs who disputed it (shown to everyone,
+    listed for the judge, kept when they accept it later: :attr:`holding`); ``accepted``: those who accept it.
 
     ``change``: the act that takes effect once every touched Methuselah accepts it or its time
     runs out, as its map's sorted ``(key, value)`` pairs with lists as tuples (empty: an act the
     table already applied, disputed by the Methuselah it ousted);
     ``due``: the table's time (ms, :attr:`VtesState.clock`) from which it may lapse into effect,
     0 when only the touched Methuselah's answer can let it (another's hidden cards);
-    ``status``: a :class:`ClaimStatus`; ``how``: how it took effect or ended, in words."""
+    ``status``: a :class:`ClaimStatus`; ``how``: how it took effect or ended, in words;
+    ``holds``: made in a window on the impulse (a number of another's action, a combat effect with
+    no card), so the window waits for it: no move answers the window while it waits."""
 
     act: int
     author: int
@@ -441,6 +443,13 @@ class Claim:
     accepted: tuple[int, ...] = ()
     status: ClaimStatus = ClaimStatus.TAKEN
     how: str = ""
+    holds: bool = False
+
+    @property
+    def holding(self) -> tuple[int, ...]:
+        """The touched Methuselahs whose dispute still holds the claim: they disputed it and have
+        not accepted it since (``disputed`` keeps every dispute, for the judge)."""
+        return tuple(s for s in self.disputed if s not in self.accepted)
 
 
 @dataclass(frozen=True)

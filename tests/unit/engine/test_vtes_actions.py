@@ -20,7 +20,7 @@ from engine.games.base import Act, IllegalMove, MalformedAct
 from engine.games.vtes import VTES
 from engine.games.vtes.state import CardState, Done
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, copy_table, minion_phase_table, settle
+from tests.support.vtes_sim import act, by_hand, copy_table, minion_phase_table, settle
 
 
 @dataclass(frozen=True)
@@ -410,7 +410,7 @@ def test_stealth_is_added_only_during_an_attempt_that_needs_it(table):
     passes(t, s.ana)
     act(t, s.ben, "block", minion=s.marek)
     refused(t, s.ben, stealth, "holds the impulse")
-    act(t, s.ana, "adjust", stealth=1, cause="a card")  # B, intercept 0 ≥ stealth 0: needed
+    by_hand(t, s.ana, "adjust", stealth=1, cause="a card")  # B (Ben accepts), intercept 0 ≥ stealth 0: needed
     assert t.state.open_action.stealth == 1
     refused(t, s.ana, stealth, "stealth is added only when needed")  # no longer needed
     passes(t, s.ana)
@@ -454,7 +454,7 @@ def test_a_redirected_bleed_clears_the_declines(table):
     open_bleed(s)
     passes(t, s.ana, s.ben, s.cy, s.dee)
     assert window(t) == "C"
-    act(t, s.ana, "adjust", target=s.cy, cause="a card")
+    by_hand(t, s.ana, "adjust", target=s.cy, cause="a card")
     a = t.state.open_action
     assert (a.window, a.targets, a.declined, a.impulse) == ("A", (s.cy,), (), s.ana)
     assert t.view(s.ana).impulse_order() == (s.ana, s.cy, s.ben, s.dee)

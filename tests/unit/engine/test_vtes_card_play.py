@@ -19,7 +19,7 @@ from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.games.vtes.card_play import LevelError, pick, window_choices
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, copy_table, one_vampire_table
+from tests.support.vtes_sim import act, by_hand, copy_table, one_vampire_table
 
 LIBRARY = (("Lost in Crowds", 2), ("Conditioning", 1), ("Telepathic Misdirection", 1), ("Patrol", 2), ("Deflection", 1))
 
@@ -228,7 +228,7 @@ def test_a_reaction_the_blocker_has_played_is_not_offered_to_it_again() -> None:
     act(t, ben, "block", minion=blocker)
 
     def stealth_then_to_ben() -> None:
-        act(t, ana, "adjust", stealth=1, cause="a card")  # intercept is needed again
+        by_hand(t, ana, "adjust", stealth=1, cause="a card")  # intercept is needed again
         while t.state.open_action is not None and t.state.open_action.impulse != ben:
             act(t, t.state.open_action.impulse, "pass")
 

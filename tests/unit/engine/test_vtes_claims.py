@@ -103,6 +103,23 @@ def test_an_accepted_oust_takes_effect_at_once_and_a_disputed_one_never_by_time(
     assert t.state.players[s.dee].pool == 30
 
 
+def test_a_claim_disputed_then_accepted_stays_listed_with_its_history_and_names(s: Seats) -> None:
+    """A dispute the touched Methuselah later gives up by accepting stays listed for the judge,
+    with who accepted it, in names (no seat placeholder)."""
+    t = s.t
+    play(t, s.ana, T0, "pool", seat=s.ben, delta=-3, cause="Govern the Unaligned")
+    number = t.state.acts
+    play(t, s.ben, T0 + 1, "dispute", act=number)
+    play(t, s.ben, T0 + 2, "accept", act=number)
+    assert t.state.players[s.ben].pool == 27
+    assert claim_of(t, number).disputed == (s.ben,) and claim_of(t, number).holding == ()
+    names = [f"P{i}" for i in range(4)]
+    text = result_text(t.state, names)
+    assert f"Disputed, for the judge: act {number} by P{s.ana}" in text, text
+    assert f"disputed by P{s.ben}, who later accepted it (P{s.ben})" in text, text
+    assert f"it took effect (was accepted by P{s.ben})" in text and "{s" not in text, text
+
+
 def test_a_dispute_after_an_oust_by_the_table_is_listed(s: Seats) -> None:
     t = s.t
     players = list(t.state.players)
@@ -215,28 +232,54 @@ def test_a_card_ends_anothers_action_only_on_its_methuselahs_impulse(s: Seats) -
     assert t.state.open_action is None
 
 
-def test_anothers_action_changed_by_a_rule_with_no_card_is_disputable(s: Seats) -> None:
-    """The bleed's amount is the acting Methuselah's number (P8): the prey lowering it on its
-    impulse with no card named does so in the open, as a change by hand that the acting Methuselah
-    may dispute and the judge sees; the acting Methuselah's own change of it is no claim."""
+def test_an_actions_numbers_changed_by_a_rule_with_no_card_wait_for_the_other_party(s: Seats) -> None:
+    """A bleed's amount changed with no card named is a claim on the other parties to the
+    action, and the window waits for their answer (docs/vtes-by-hand.md): the acting Methuselah's
+    +1 waits for the prey, who accepts it; the prey's -2 on its impulse waits for the acting
+    Methuselah, whose dispute leaves it out (the window goes on) and is listed for the judge."""
     t = s.t
     lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
     act(t, s.ana, "action", kind="bleed", minion=lucia)
     act(t, s.ana, "adjust", amount=1, cause="a card of mine")
-    assert not t.state.claims
+    (first,) = t.state.claims
+    assert (first.seats, first.status, t.state.open_action.amount) == ((s.ben,), ClaimStatus.PENDING, 1)
+    refused(t, s.ana, T0, {"do": "pass"}, "the window waits for")
+    assert t.pending().awaited == (s.ben,)
+    act(t, s.ben, "accept", act=first.act)
+    assert t.state.open_action.amount == 2
     act(t, s.ana, "pass")  # the impulse goes to the prey, Ben (P1)
     act(t, s.ben, "adjust", amount=-2, cause="Archon Investigation")
-    assert t.state.open_action.amount == 0
-    (claim,) = t.state.claims
+    claim = t.state.claims[-1]
     assert (claim.author, claim.seats, claim.status, claim.cause) == (
         s.ben,
         (s.ana,),
-        ClaimStatus.TAKEN,
+        ClaimStatus.PENDING,
         "Archon Investigation",
     )
+    assert t.state.open_action.amount == 2
     play(t, s.ana, T0, "dispute", act=claim.act)
+    assert t.state.open_action.amount == 2 and t.state.claims[-1].status == ClaimStatus.VOID
     text = result_text(t.state, [f"P{i}" for i in range(4)])
     assert f"Disputed, for the judge: act {claim.act} by P{s.ben}" in text and "amount -2" in text, text
+
+
+def test_made_up_stealth_against_a_block_waits_for_the_blocker(s: Seats) -> None:
+    """The acting Methuselah's stealth raised with no card named during a block attempt works
+    against the blocker: a claim that Methuselah answers before the block resolves."""
+    t = s.t
+    lucia = next(c.as_list() for c in t.view(s.ana).controlled(s.ana))
+    act(t, s.ana, "action", kind="bleed", minion=lucia)
+    act(t, s.ana, "pass")
+    blocker = next(c.as_list() for c in t.view(s.ben).controlled(s.ben) if not c.locked)
+    act(t, s.ben, "block", minion=blocker)
+    act(t, s.ana, "adjust", stealth=5, cause="Obfuscate")
+    claim = t.state.claims[-1]
+    assert (claim.seats, claim.status, t.state.open_action.stealth) == ((s.ben,), ClaimStatus.PENDING, 0)
+    assert t.pending().awaited == (s.ben,)
+    assert t.pending().waiting == f"{{s{s.ben}}}: the answer to act {claim.act}, a change by hand"
+    refused(t, s.ben, T0, {"do": "pass"}, "the window waits for")
+    play(t, s.ben, T0, "dispute", act=claim.act)
+    assert t.state.open_action.stealth == 0 and t.state.claims[-1].status == ClaimStatus.VOID
 
 
 def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> None:

@@ -102,9 +102,9 @@ def test_worked_example_2_a_blocked_bleed_then_two_rounds_of_hand_strikes(f):
     assert step(f) == "before_strikes" and not t.state.open_combat.long
     combat_loop(t, order(f))
     assert (step(f), t.state.open_combat.impulse) == ("strike", ana)
-    act(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ana, "strike", minion=f.lucia)
     assert (step(f), t.state.open_combat.impulse) == ("strike", ben)
-    act(t, ben, "strike", minion=f.marek)
+    by_hand(t, ben, "strike", minion=f.marek)
     assert (step(f), t.state.open_combat.impulse) == ("damage", ana)
     hands = t.state.open_combat.strikes
     assert [(s.minion, s.damage, s.hand) for s in hands] == [(tuple(f.lucia), 1, True), (tuple(f.marek), 1, True)]
@@ -112,7 +112,7 @@ def test_worked_example_2_a_blocked_bleed_then_two_rounds_of_hand_strikes(f):
     assert blood(f, f.lucia) == (3, "ready") and blood(f, f.marek) == (0, "ready")  # mended, still ready
     assert (step(f), t.state.open_combat.impulse) == ("press", ana)
     # 4. Ana presses for Lucia; all pass (Ben does not cancel): round 2.
-    act(t, ana, "press", minion=f.lucia)
+    by_hand(t, ana, "press", minion=f.lucia)
     assert (t.state.open_combat.press, t.state.open_combat.impulse) == (tuple(f.lucia), ana)
     combat_loop(t, order(f))
     assert step(f) == "end_of_round"
@@ -121,8 +121,8 @@ def test_worked_example_2_a_blocked_bleed_then_two_rounds_of_hand_strikes(f):
     assert (c.round, c.step, c.impulse, c.strikes) == (2, "before_range", ana, ())
     # 5. Round 2: no maneuver, hand strikes, no prevention: Marek cannot mend, torpor; press skipped.
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia)
-    act(t, ben, "strike", minion=f.marek)
+    by_hand(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ben, "strike", minion=f.marek)
     combat_loop(t, order(f))
     assert blood(f, f.lucia) == (2, "ready") and blood(f, f.marek) == (0, "torpor")
     c = t.state.open_combat
@@ -170,8 +170,8 @@ def test_aggravated_strikes_follow_the_damage_examples(f, have, aggravated, zone
         act(t, f.ben, "blood", card=f.marek, delta=have - 1, cause="effect")
     bleed_blocked(f)
     to_strikes(f)
-    act(t, f.ana, "strike", minion=f.lucia, damage=aggravated, aggravated=True)
-    act(t, f.ben, "strike", minion=f.marek, damage=0)
+    by_hand(t, f.ana, "strike", minion=f.lucia, damage=aggravated, aggravated=True)
+    by_hand(t, f.ben, "strike", minion=f.marek, damage=0)
     combat_loop(t, order(f))
     assert blood(f, f.marek) == (left, zone)
 
@@ -186,15 +186,15 @@ def test_a_maneuver_outside_the_range_step_or_twice_in_a_row_is_refused(f):
         t, ana, {"do": "maneuver", "minion": f.lucia}, "maneuvers are made in the range step, and this is before range"
     )
     combat_loop(t, order(f))
-    act(t, ana, "maneuver", minion=f.lucia)
+    by_hand(t, ana, "maneuver", minion=f.lucia)
     assert t.state.open_combat.long and t.state.open_combat.impulse == ana  # a play returns the impulse
     refused(
         t, ana, {"do": "maneuver", "minion": f.lucia}, "made the last maneuver: never two in a row by one minion (5.3)"
     )
     act(t, ana, "pass")
-    act(t, ben, "maneuver", minion=f.marek)
+    by_hand(t, ben, "maneuver", minion=f.marek)
     assert not t.state.open_combat.long
-    act(t, ana, "maneuver", minion=f.lucia)  # answered: Lucia may maneuver again
+    by_hand(t, ana, "maneuver", minion=f.lucia)  # answered: Lucia may maneuver again
     assert t.state.open_combat.long
 
 
@@ -215,7 +215,7 @@ def test_a_strike_out_of_turn_for_a_minion_not_yours_or_passed_is_refused(f):
     refused(t, ana, {"do": "strike", "minion": f.marek}, "is not yours: its controller chooses what it does")
     refused(t, ana, {"do": "strike", "minion": f.nico}, "is not in this combat")
     refused(t, ana, {"do": "pass"}, "strikes are chosen, not passed: choose a strike (the hand strike by default)")
-    act(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ana, "strike", minion=f.lucia)
     refused(t, ana, {"do": "strike", "minion": f.lucia}, "holds the impulse")
     refused(t, ben, {"do": "pass"}, "strikes are chosen, not passed")
 
@@ -247,19 +247,19 @@ def test_a_retainer_is_struck_only_by_a_ranged_strike_at_long_range(f):
         {"do": "strike", "minion": f.lucia, "retainer": f.marek, "ranged": True},
         "is not a retainer on the opposing minion",
     )
-    act(t, ana, "strike", minion=f.lucia, damage=0, dodge=True)
-    act(t, ben, "strike", minion=f.marek, damage=0)
+    by_hand(t, ana, "strike", minion=f.lucia, damage=0, dodge=True)
+    by_hand(t, ben, "strike", minion=f.marek, damage=0)
     combat_loop(t, order(f))
-    act(t, ana, "press", minion=f.lucia)
+    by_hand(t, ana, "press", minion=f.lucia)
     for _ in range(2):
         combat_loop(t, order(f))
     combat_loop(t, order(f))  # round 2, before range
-    act(t, ana, "maneuver", minion=f.lucia)
+    by_hand(t, ana, "maneuver", minion=f.lucia)
     combat_loop(t, order(f))
     combat_loop(t, order(f))
     assert t.state.open_combat.long and step(f) == "strike"
-    act(t, ana, "strike", minion=f.lucia, retainer=spy, ranged=True, damage=1)
-    act(t, ben, "strike", minion=f.marek)  # a hand strike at long range does nothing
+    by_hand(t, ana, "strike", minion=f.lucia, retainer=spy, ranged=True, damage=1)
+    by_hand(t, ben, "strike", minion=f.marek)  # a hand strike at long range does nothing
     combat_loop(t, order(f))
     assert card(t, spy).zone == "ash" and blood(f, f.lucia) == (4, "ready") and blood(f, f.marek) == (1, "ready")
 
@@ -269,8 +269,8 @@ def test_a_second_source_of_additional_strikes_in_a_round_is_refused(f):
     act(t, ben, "blood", card=f.marek, delta=4, cause="effect")
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, additional=1)
-    act(t, ben, "strike", minion=f.marek)
+    by_hand(t, ana, "strike", minion=f.lucia, additional=1)
+    by_hand(t, ben, "strike", minion=f.marek)
     combat_loop(t, order(f))
     c = t.state.open_combat
     assert (c.step, c.extra, c.impulse, c.pairs) == ("strike", (1, 0), ana, 1)
@@ -281,7 +281,7 @@ def test_a_second_source_of_additional_strikes_in_a_round_is_refused(f):
         {"do": "strike", "minion": f.lucia, "additional": 1},
         "already gained additional strikes this round: one source (5.6)",
     )
-    act(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ana, "strike", minion=f.lucia)
     assert step(f) == "damage"  # Marek has no strike left: only Lucia strikes
     combat_loop(t, order(f))
     assert blood(f, f.marek) == (3, "ready") and blood(f, f.lucia) == (3, "ready")
@@ -293,13 +293,13 @@ def test_a_press_twice_in_a_row_by_one_minion_is_refused_and_a_cancel_ends_the_c
     bleed_blocked(f)
     refused(t, ana, {"do": "press", "minion": f.lucia}, "presses are made in the press step, and this is before range")
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, damage=0)
-    act(t, ben, "strike", minion=f.marek, damage=0)
+    by_hand(t, ana, "strike", minion=f.lucia, damage=0)
+    by_hand(t, ben, "strike", minion=f.marek, damage=0)
     combat_loop(t, order(f))
-    act(t, ana, "press", minion=f.lucia)
+    by_hand(t, ana, "press", minion=f.lucia)
     refused(t, ana, {"do": "press", "minion": f.lucia}, "made the last press: never two in a row by one minion (5.9)")
     act(t, ana, "pass")
-    act(t, ben, "press", minion=f.marek)  # cancels the press
+    by_hand(t, ben, "press", minion=f.marek)  # cancels the press
     assert t.state.open_combat.press == ()
     for _ in range(2):
         combat_loop(t, order(f))
@@ -330,14 +330,14 @@ def test_at_long_range_a_hand_strike_does_nothing_and_a_ranged_one_hits(f):
     bleed_blocked(f)
     combat_loop(t, order(f))
     act(t, ana, "pass")
-    act(t, ben, "maneuver", minion=f.marek)
+    by_hand(t, ben, "maneuver", minion=f.marek)
     assert t.state.open_combat.long
     for seat in order(f):
         act(t, seat, "pass")
     assert any("long range" in n.text for n in t.notes[-3:])
     combat_loop(t, order(f))
-    act(t, ana, "strike", minion=f.lucia)
-    act(t, ben, "strike", minion=f.marek, ranged=True, damage=1)
+    by_hand(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ben, "strike", minion=f.marek, ranged=True, damage=1)
     combat_loop(t, order(f))
     assert blood(f, f.lucia) == (3, "ready") and blood(f, f.marek) == (1, "ready")
 
@@ -346,8 +346,8 @@ def test_a_dodge_shields_the_dodger_and_deals_nothing(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, dodge=True)
-    act(t, ben, "strike", minion=f.marek, damage=2)
+    by_hand(t, ana, "strike", minion=f.lucia, dodge=True)
+    by_hand(t, ben, "strike", minion=f.marek, damage=2)
     combat_loop(t, order(f))
     assert blood(f, f.lucia) == (4, "ready") and blood(f, f.marek) == (1, "ready")
 
@@ -356,8 +356,8 @@ def test_a_first_strike_to_torpor_stops_the_other_strike(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, damage=2, first=True)
-    act(t, ben, "strike", minion=f.marek, damage=3)
+    by_hand(t, ana, "strike", minion=f.lucia, damage=2, first=True)
+    by_hand(t, ben, "strike", minion=f.marek, damage=3)
     combat_loop(t, order(f))
     assert blood(f, f.lucia) == (4, "ready") and blood(f, f.marek) == (0, "torpor")
     assert step(f) == "end_of_round" and t.state.open_combat.over
@@ -369,8 +369,8 @@ def test_both_first_strikes_are_simultaneous(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, damage=2, first=True)
-    act(t, ben, "strike", minion=f.marek, damage=1, first=True)
+    by_hand(t, ana, "strike", minion=f.lucia, damage=2, first=True)
+    by_hand(t, ben, "strike", minion=f.marek, damage=1, first=True)
     combat_loop(t, order(f))
     assert blood(f, f.lucia) == (3, "ready") and blood(f, f.marek) == (0, "torpor")
 
@@ -379,8 +379,8 @@ def test_combat_ends_before_all_else(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, damage=3, first=True)
-    act(t, ben, "strike", minion=f.marek, ends=True)
+    by_hand(t, ana, "strike", minion=f.lucia, damage=3, first=True)
+    by_hand(t, ben, "strike", minion=f.marek, ends=True)
     combat_loop(t, order(f))
     assert blood(f, f.marek) == (1, "ready") and blood(f, f.lucia) == (4, "ready")
     c = t.state.open_combat
@@ -393,8 +393,8 @@ def test_steal_blood_moves_blood_before_mending(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, steal=2, damage=1)
-    act(t, ben, "strike", minion=f.marek)
+    by_hand(t, ana, "strike", minion=f.lucia, steal=2, damage=1)
+    by_hand(t, ben, "strike", minion=f.marek)
     combat_loop(t, order(f))
     # Marek's 1 blood is stolen first: it cannot mend the 1 damage, torpor; Lucia 4 + 1 - 1.
     assert blood(f, f.marek) == (0, "torpor") and blood(f, f.lucia) == (4, "ready")
@@ -405,8 +405,8 @@ def test_a_steal_blood_strike_alone_deals_no_damage(f):
     act(t, ben, "blood", card=f.marek, delta=2, cause="effect")
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, steal=1)
-    act(t, ben, "strike", minion=f.marek, damage=0)
+    by_hand(t, ana, "strike", minion=f.lucia, steal=1)
+    by_hand(t, ben, "strike", minion=f.marek, damage=0)
     combat_loop(t, order(f))
     assert blood(f, f.marek) == (2, "ready") and blood(f, f.lucia) == (5, "ready")
 
@@ -415,11 +415,11 @@ def test_prevention_lowers_the_damage_taken(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia)
-    act(t, ben, "strike", minion=f.marek, damage=2, aggravated=True)
+    by_hand(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ben, "strike", minion=f.marek, damage=2, aggravated=True)
     refused(t, ben, {"do": "prevent", "minion": f.marek, "normal": 1}, "holds the impulse")
     refused(t, ana, {"do": "prevent", "minion": f.lucia}, "a prevention prevents at least 1 point of damage")
-    act(t, ana, "prevent", minion=f.lucia, agg=1)
+    by_hand(t, ana, "prevent", minion=f.lucia, agg=1)
     combat_loop(t, order(f))
     # Lucia: 1 aggravated point left wounds her (unwounded): torpor with her 4 blood.
     assert blood(f, f.lucia) == (4, "torpor") and blood(f, f.marek) == (0, "ready")
@@ -429,9 +429,9 @@ def test_prevention_of_all_damage(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia)
-    act(t, ben, "strike", minion=f.marek, damage=2)
-    act(t, ana, "prevent", minion=f.lucia, normal=2)
+    by_hand(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ben, "strike", minion=f.marek, damage=2)
+    by_hand(t, ana, "prevent", minion=f.lucia, normal=2)
     combat_loop(t, order(f))
     assert blood(f, f.lucia) == (4, "ready") and blood(f, f.marek) == (0, "ready")
 
@@ -440,14 +440,14 @@ def test_additional_strikes_follow_the_first_pair(f):
     t, ana, ben = f.t, f.ana, f.ben
     bleed_blocked(f)
     to_strikes(f)
-    act(t, ana, "strike", minion=f.lucia, additional=1)
-    act(t, ben, "strike", minion=f.marek, damage=0, additional=1)
+    by_hand(t, ana, "strike", minion=f.lucia, additional=1)
+    by_hand(t, ben, "strike", minion=f.marek, damage=0, additional=1)
     combat_loop(t, order(f))
     c = t.state.open_combat
     assert (c.step, c.pairs, c.extra, c.impulse) == ("strike", 1, (1, 1), ana)
-    act(t, ana, "strike", minion=f.lucia)
+    by_hand(t, ana, "strike", minion=f.lucia)
     assert t.state.open_combat.impulse == ben
-    act(t, ben, "strike", minion=f.marek)
+    by_hand(t, ben, "strike", minion=f.marek)
     combat_loop(t, order(f))
     assert blood(f, f.marek) == (0, "torpor") and blood(f, f.lucia) == (3, "ready")
     assert step(f) == "end_of_round"

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine.games.base import Act, IllegalMove, MalformedAct
 from engine.games.vtes import rules
+from engine.games.vtes.claims import window_held
 from engine.games.vtes.game import VTES
 from engine.games.vtes.offers import answers, offers
 from engine.games.vtes.state import Loop, Referendum, VtesState
@@ -66,7 +67,8 @@ def structural(view: VtesView, seat: int) -> list[Act]:
 
 def check_windows(state: VtesState, awaited: tuple[int, ...]) -> None:
     """One loop per window; a loop's holder is in its order (a step that is no loop: its holder
-    alone); the innermost holder is among the seats the table waits for."""
+    alone); the innermost holder is among the seats the table waits for, or, while a claim made in
+    the window holds it, the seats it touches that have not accepted it."""
     for window in state.windows:
         assert isinstance(window.loop, Loop)
         lp = window.loop
@@ -74,6 +76,10 @@ def check_windows(state: VtesState, awaited: tuple[int, ...]) -> None:
         assert len(set(lp.order)) == len(lp.order)
     top = state.innermost
     if top is None:
+        return
+    held = window_held(state.claims)
+    if held is not None:  # a claim made in the window holds it: the table waits for its answer
+        assert awaited == tuple(s for s in held.seats if s not in held.accepted)
         return
     if top.loop.holder >= 0:
         assert state.players[top.loop.holder].status == Status.IN
@@ -127,7 +133,8 @@ def test_offers_are_what_the_engine_takes_and_every_window_closes(starts, data):
         awaited = t.pending().awaited
         check_windows(t.state, awaited)
         seat = awaited[0]
-        legal = [o.act for o in answers(t.view(seat))]
+        held = window_held(t.state.claims)
+        legal = [o.act for o in answers(t.view(seat))] if held is None else [{"do": Do.ACCEPT, "act": held.act}]
         chosen = next((a for a in legal if a["do"] in (Do.PASS, Do.DONE)), None) or next(
             (a for a in legal if a["do"] == Do.STRIKE), None
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.games.vtes.claims import CLAIM_WAIT_MS
-from engine.games.vtes.vocab import ClaimStatus
+from engine.games.vtes.vocab import ClaimStatus, Status
 from tests.support.local_session import CLOCK_MS, LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
@@ -35,7 +35,7 @@ async def test_a_claim_on_your_pool_shows_its_countdown_and_y_accepts_it() -> No
         keys_after_a_look(app)
         line = app.screen.query_one(ClaimsLine)
         await eventually(lambda: "y accept" in shown(line), 10, "the claim shown", pilot=pilot)
-        assert "takes effect in" in shown(line) and "Kine Resources Contested" in shown(line)
+        assert " s · y accept · :dispute " in shown(line) and "Kine Resources Contested" in shown(line)
         assert session.view().players[0].pool == 30
         await pilot.press("y")
         await eventually(lambda: session.view().players[0].pool == 27, 10, "the accepted claim", pilot=pilot)
@@ -59,11 +59,40 @@ async def test_the_touched_seats_screen_lapses_a_claim_once_its_time_has_run_out
         session.move_of(1, {"do": "pool", "seat": 0, "delta": -3, "cause": "Kine Resources Contested"})
         claim = session.view().claims[-1]
         assert claim.status == ClaimStatus.PENDING and claim.due < now[0]
-        await eventually(lambda: "takes effect in 30 s" in shown(line), 10, "the whole wait shown", pilot=pilot)
+        await eventually(lambda: shown(line).startswith("30 s · y accept"), 10, "the whole wait shown", pilot=pilot)
         now[0] += CLAIM_WAIT_MS - 1000
-        await eventually(lambda: "takes effect in 1 s" in shown(line), 10, "the countdown", pilot=pilot)
+        await eventually(lambda: shown(line).startswith("1 s · y accept"), 10, "the countdown", pilot=pilot)
         assert session.view().players[0].pool == 30 and not session.submitted
         now[0] += 1000
         await eventually(lambda: session.view().players[0].pool == 27, 10, "the lapse", pilot=pilot)
         assert session.submitted == [{"do": "lapse", "act": claim.act}]
         assert session.view().claims[-1].how == "took effect when its time ran out, undisputed"
+
+
+async def test_y_accepts_the_newest_claim_it_is_shown_on_never_an_older_disputed_one() -> None:
+    """Mina disputed an oust by hand (100 pool); a newer claim of 3 pool with a long cause comes:
+    the line shows the new one first, its countdown within 80 columns, and not the disputed one
+    (the log says it); ``y`` accepts the new one, and the oust still takes no effect."""
+    local = dealt_vtes(11)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)
+        line = app.screen.query_one(ClaimsLine)
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -100, "cause": "Govern the Unaligned"})
+        old = session.view().claims[-1].act
+        session.move_of(0, {"do": "dispute", "act": old})
+        cause = "Banishment, as the referendum passed two rounds ago by far"
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -3, "cause": cause})
+        new = session.view().claims[-1].act
+        await eventually(lambda: f":dispute {new}" in shown(line), 10, "the new claim shown", pilot=pilot)
+        text = shown(line)
+        assert f"act {old}" not in text, text
+        first = text.splitlines()[0]
+        assert first.startswith("30 s · y accept") and len(first) <= 78, first
+        await pilot.press("y")
+        await eventually(lambda: session.view().players[0].pool == 27, 10, "the new claim accepted", pilot=pilot)
+        (held,) = [c for c in session.view().claims if c.act == old]
+        assert held.status == ClaimStatus.PENDING and session.view().players[0].status == Status.IN
+        await eventually(lambda: not line.display, 10, "nothing left to count down", pilot=pilot)

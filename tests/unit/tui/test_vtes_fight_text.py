@@ -16,8 +16,8 @@ import pytest
 from engine.games.vtes.combat import damage_result
 from engine.games.vtes.vocab import CombatStep
 from tests.support.vtes_fight import Fight, bleed_blocked, card, combat_loop, fight_table, refused
-from tests.support.vtes_sim import act, copy_table
-from tui.games.vtes.action_text import window_words
+from tests.support.vtes_sim import act, by_hand, copy_table
+from tui.games.vtes.action_text import waiting_words, window_words
 from tui.games.vtes.fight_text import combat_keys, combat_lines, foresee
 from tui.games.vtes.key_acts import may_fight
 
@@ -61,8 +61,8 @@ def resolve(f: Fight) -> None:
 
 def test_a_dodge_shields_the_dodger_and_the_box_says_so(f: Fight) -> None:
     t, marek = f.t, name_of(f, f.marek)
-    act(t, f.ana, "strike", minion=f.lucia)
-    act(t, f.ben, "strike", minion=f.marek, dodge=True)
+    by_hand(t, f.ana, "strike", minion=f.lucia)
+    by_hand(t, f.ben, "strike", minion=f.marek, dodge=True)
     for seat in (f.ana, f.ben):  # both sides read it, not "mended, 0 blood left"
         assert said(f, seat, f.lucia) == f"{marek} dodges it"
     _, detail = combat_lines(t.view(f.ana), NAMES, t.view(f.ana).combat)  # type: ignore[arg-type]
@@ -73,10 +73,10 @@ def test_a_dodge_shields_the_dodger_and_the_box_says_so(f: Fight) -> None:
 
 def test_prevention_recorded_is_taken_off_the_damage_foreseen(f: Fight) -> None:
     t, lucia = f.t, name_of(f, f.lucia)
-    act(t, f.ana, "strike", minion=f.lucia)
-    act(t, f.ben, "strike", minion=f.marek)
+    by_hand(t, f.ana, "strike", minion=f.lucia)
+    by_hand(t, f.ben, "strike", minion=f.marek)
     assert said(f, f.ben, f.marek) == f"{lucia} mended, 3 blood left"
-    act(t, f.ana, "prevent", minion=f.lucia, normal=1, agg=0)
+    by_hand(t, f.ana, "prevent", minion=f.lucia, normal=1, agg=0)
     assert said(f, f.ben, f.marek) == f"{lucia} prevents it all"
     resolve(f)
     assert card(t, f.lucia).counters == 4  # stayed
@@ -84,8 +84,8 @@ def test_prevention_recorded_is_taken_off_the_damage_foreseen(f: Fight) -> None:
 
 def test_stolen_blood_says_what_the_striker_gains(f: Fight) -> None:
     t, lucia, marek = f.t, name_of(f, f.lucia), name_of(f, f.marek)
-    act(t, f.ana, "strike", minion=f.lucia, steal=1)
-    act(t, f.ben, "strike", minion=f.marek)
+    by_hand(t, f.ana, "strike", minion=f.lucia, steal=1)
+    by_hand(t, f.ben, "strike", minion=f.marek)
     text = said(f, f.ana, f.lucia)
     assert text == f"{lucia} gains 1 blood ({marek} 0 left)" and "mended" not in text
     resolve(f)
@@ -94,8 +94,8 @@ def test_stolen_blood_says_what_the_striker_gains(f: Fight) -> None:
 
 def test_a_first_strike_that_sends_to_torpor_stops_the_other_strike(f: Fight) -> None:
     t, marek = f.t, name_of(f, f.marek)
-    act(t, f.ana, "strike", minion=f.lucia, damage=2, first=True)
-    act(t, f.ben, "strike", minion=f.marek)
+    by_hand(t, f.ana, "strike", minion=f.lucia, damage=2, first=True)
+    by_hand(t, f.ben, "strike", minion=f.marek)
     assert said(f, f.ana, f.lucia) == f"{marek} to torpor with 0 blood"
     assert said(f, f.ana, f.marek) == "no strike: the first strike resolves before it"
     resolve(f)
@@ -104,8 +104,8 @@ def test_a_first_strike_that_sends_to_torpor_stops_the_other_strike(f: Fight) ->
 
 def test_aggravated_damage_foreseen_is_what_the_engine_applies(f: Fight) -> None:
     t, lucia = f.t, name_of(f, f.lucia)
-    act(t, f.ana, "strike", minion=f.lucia)
-    act(t, f.ben, "strike", minion=f.marek, damage=3, aggravated=True)
+    by_hand(t, f.ana, "strike", minion=f.lucia)
+    by_hand(t, f.ben, "strike", minion=f.marek, damage=3, aggravated=True)
     assert said(f, f.ana, f.marek) == f"{lucia} to torpor with 2 blood"
     resolve(f)
     assert (card(t, f.lucia).counters, card(t, f.lucia).zone) == (2, "torpor")
@@ -113,8 +113,8 @@ def test_aggravated_damage_foreseen_is_what_the_engine_applies(f: Fight) -> None
 
 def test_the_lines_name_the_target_of_each_strike(f: Fight) -> None:
     t, lucia, marek = f.t, name_of(f, f.lucia), name_of(f, f.marek)
-    act(t, f.ana, "strike", minion=f.lucia)
-    act(t, f.ben, "strike", minion=f.marek)
+    by_hand(t, f.ana, "strike", minion=f.lucia)
+    by_hand(t, f.ben, "strike", minion=f.marek)
     view = t.view(f.ben)
     assert view.combat is not None
     _, detail = combat_lines(view, NAMES, view.combat)
@@ -143,7 +143,7 @@ def test_the_damage_arithmetic_is_one_function(
 
 def test_a_strike_refused_after_striking_says_the_minion_has_struck(f: Fight) -> None:
     t = f.t
-    act(t, f.ana, "strike", minion=f.lucia)
+    by_hand(t, f.ana, "strike", minion=f.lucia)
     err = refused(t, f.ana, {"do": "strike", "minion": f.lucia}, "has struck this round")
     assert "when it reaches you" not in str(err) and "holds the impulse" in str(err)
 
@@ -155,7 +155,7 @@ def test_no_maneuver_is_offered_to_the_minion_that_made_the_last() -> None:
     combat_loop(t, (f.ana, f.ben, f.cy, f.dee))  # before range
     view = t.view(f.ana)
     assert view.combat is not None and ("m", "maneuver") in combat_keys(view, view.combat)
-    act(t, f.ana, "maneuver", minion=f.lucia)
+    by_hand(t, f.ana, "maneuver", minion=f.lucia)
     view = t.view(f.ana)
     assert view.combat is not None and view.combat.impulse == f.ana  # a play returns the impulse
     assert ("m", "maneuver") not in combat_keys(view, view.combat)
@@ -176,3 +176,16 @@ def test_window_a_offers_no_block_to_a_methuselah_with_every_minion_locked() -> 
     assert view.action is not None
     words = window_words(view, NAMES, view.action)
     assert words == "window A: nobody may block (no ready unlocked minion)", words
+
+
+def test_a_strike_by_hand_makes_the_status_line_wait_for_the_touched_ones_answer(f: Fight) -> None:
+    """While Ana's strike of 3 with no card waits for Ben's answer, the combat waits for it: Ben's
+    status line asks for his answer, the others' name him; his dispute gives the strike back."""
+    t = f.t
+    act(t, f.ana, "strike", minion=f.lucia, damage=3)
+    number = t.state.claims[-1].act
+    ben = waiting_words(t.view(f.ben), NAMES)
+    assert ben == f"The table waits for your answer to act {number} (y accept, :dispute {number}).", ben
+    assert waiting_words(t.view(f.cy), NAMES) == f"Waiting for {NAMES[f.ben]}'s answer to act {number}."
+    act(t, f.ben, "dispute", act=number)
+    assert waiting_words(t.view(f.cy), NAMES) == f"Waiting for {NAMES[f.ana]} (combat)."

@@ -12,7 +12,7 @@ import dataclasses
 
 import pytest
 
-from engine.games.base import Act
+from engine.games.base import Act, IllegalMove
 from tests.support.vtes_fight import Fight, in_hand, titled_table
 from tests.support.vtes_sim import act, copy_table
 from tui.games.vtes.command_words import CommandError, Context
@@ -93,3 +93,16 @@ def test_a_wrong_card_suggests_only_political_action_cards(f: Fight) -> None:
     act(f.t, f.ana, "vote", source="calling", **{"for": True})
     with pytest.raises(CommandError, match="You have no political action card vote to cast"):
         parse(f, f.ana, "vote card Kine")
+
+
+def test_a_vote_from_another_card_names_no_cause_and_says_the_form(f: Fight) -> None:
+    """``vote for other CARD N`` takes the votes of a card of one's own; a cause after it is
+    refused with the form to use, and another's card is refused by the table with its owner."""
+    lucia, marek = short(f, f.lucia), short(f, f.marek)
+    with pytest.raises(CommandError, match="A vote names no cause, not 'for Banishment'") as err:
+        parse(f, f.ben, f"vote for other {marek} 3 for Banishment")
+    assert "vote for other CARD N with a card you control" in str(err.value)
+    theirs = parse(f, f.ben, f"vote for other {lucia} 3")
+    with pytest.raises(IllegalMove, match="must be a card you control") as refused:
+        act(f.t, f.ben, "vote", **{k: v for k, v in theirs.items() if k != "do"})
+    assert "only its Methuselah may use it" in str(refused.value)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act
+from engine.games.vtes.claims import window_held
 from engine.games.vtes.offers import window_cards
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import VtesView
@@ -142,13 +143,20 @@ def by_itself_words(act: Act) -> str:
 
 def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = None) -> str | None:
     """The status line during an open action, a combat or a referendum: whom the table waits for
-    (the holder of the impulse, P1; the Methuselahs still voting), or None when none is under way.
+    (the holder of the impulse, P1; the Methuselahs still voting; those whose answer a claim made
+    in the window waits for, docs/vtes-by-hand.md), or None when none is under way.
     ``by_itself``: the act this seat makes by itself now (its automatic pass): the table does not
     wait for this seat, and the line says what it does instead."""
     fight, poll = view.combat, view.referendum
     if by_itself is not None and (fight is not None or poll is not None or view.action is not None):
         words = by_itself_words(by_itself)
         return words[0].upper() + words[1:] + "."
+    held = window_held(view.claims)
+    if held is not None and (fight is not None or poll is not None or view.action is not None):
+        left = [s for s in held.seats if s not in held.accepted]
+        if view.seat in left:
+            return f"The table waits for your answer to act {held.act} (y accept, :dispute {held.act})."
+        return "Waiting for " + ", ".join(seat_name(names, s) for s in left) + f"'s answer to act {held.act}."
     if poll is not None:
         if poll.step == Poll.VOTING:
             left = [s for s in view.in_game() if s not in poll.done]

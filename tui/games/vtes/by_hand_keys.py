@@ -1,7 +1,7 @@
 """The VTES table's keys for what a player applies by hand (docs/vtes-by-hand.md): lock or unlock
 (``k``), burn (``x``), move (``v``) the card selected on the board, a combat between two minions
 (``f``), a counter up or down (``>`` ``<``), and the answers to changes by hand to this seat's
-things (``y`` accepts the oldest; a claim whose time ran out on this computer's clock is said to
+things (``y`` accepts the newest that waits for it, the first the claims line shows; a claim whose time ran out on this computer's clock is said to
 have lapsed). Each key builds an act record and sends it through the screen's
 :class:`~tui.games.vtes.acting.ActSender`: the engine's check first, its sentence on a refusal.
 
@@ -44,7 +44,8 @@ class ByHandKeys(_Frame):
         def selected_card(self) -> CardView | None: ...
 
     def action_accept_claim(self) -> None:
-        """``y``: accept the oldest change by hand to this seat's things that waits for its answer."""
+        """``y``: accept the change by hand to this seat's things shown first on the claims line (the newest
+        that waits for its answer, never one it disputed: :func:`waiting_for`)."""
         claim = waiting_for(self._view, self.session.seat)
         if claim is None:
             self.say("No change by hand waits for your answer.", True)

@@ -277,6 +277,11 @@ def _vote(rest: list[str], ctx: Context) -> Act:
             act.update(source=VoteSource.OTHER, card=card.as_list(), count=_int(tokens.pop(0), "The votes"))
         case _:
             raise CommandError(f"{source!r} is not a source of votes: calling, edge, title, ballot, card or other.")
+    if tokens and tokens[0].lower() in ("for", "by"):
+        raise CommandError(
+            f"A vote names no cause, not {' '.join(tokens)!r}: its votes come from a source of yours "
+            "(vote for other CARD N with a card you control); another's card votes only by its Methuselah."
+        )
     if tokens:
         raise CommandError(f"Nothing goes after that, not {' '.join(tokens)!r}.")
     return act

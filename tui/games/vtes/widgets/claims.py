@@ -1,7 +1,8 @@
 """The line of claims (docs/vtes-by-hand.md): each change by hand to another
 Methuselah's things that still waits, with the seconds left before its time runs out, counted on
-this computer's clock; for this seat, what it may answer (``y`` accepts the oldest that waits for
-it; ``:dispute N``), and when its time runs out, this seat (unless it made the claim) says so for
+this computer's clock first, so that it shows within 80 columns; those that wait for this seat's
+answer come first, newest first, and ``y`` accepts the first of them only, the one it is shown on
+(``:accept N`` another; ``:dispute N``), and when its time runs out, this seat (unless it made the claim) says so for
 the table: the screen sends the ``lapse`` (:class:`ClaimsLine.Lapse`). Hidden when nothing waits.
 
 A claim's time runs out here at the later of its ``due`` (the table's time, from the signed times
@@ -18,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from rich.cells import cell_len, set_cell_size
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
@@ -34,32 +36,62 @@ WITNESS_GRACE_MS = 3000
 touched seat first, so that two seats seldom send the same ``lapse``."""
 
 
+LINES = 3
+"""How many claims the line shows at most (one a line)."""
+
+
 def waiting_for(view: VtesView | None, seat: int | None) -> Claim | None:
-    """The oldest claim that waits for ``seat``'s answer (it touches its things, not accepted)."""
+    """The claim ``y`` accepts: the newest that waits for ``seat``'s answer (it touches its things,
+    and ``seat`` has neither accepted nor disputed it), the first one :func:`on_line` lists. A claim
+    this seat disputed is accepted only by naming it (``:accept N``)."""
     if view is None or seat is None:
         return None
-    for c in view.claims:
-        if c.status == ClaimStatus.PENDING and seat in c.seats and seat not in c.accepted:
-            return c
-    return None
+    return next(iter(_for(view, seat)), None)
 
 
-def claim_words(c: Claim, names: Sequence[str], seat: int | None, left_ms: int) -> str:
-    """One claim in words: its number, author, change and cause, what it waits for."""
+def _for(view: VtesView, seat: int) -> list[Claim]:
+    """The waiting claims that ask ``seat`` for an answer, newest first."""
+    return [
+        c
+        for c in reversed(view.claims)
+        if c.status == ClaimStatus.PENDING and seat in c.seats and seat not in c.accepted and seat not in c.disputed
+    ]
+
+
+def on_line(view: VtesView | None, seat: int | None) -> list[Claim]:
+    """The claims the line shows ``seat`` (None: a spectator), at most :data:`LINES`: those that
+    wait for its answer first, newest first, then its own, then others' while room is left. A
+    disputed claim (held until accepted or retracted) is no longer counted down: the game log
+    says it, not the line."""
+    if view is None:
+        return []
+    counting = [c for c in reversed(view.claims) if c.status == ClaimStatus.PENDING and not c.holding]
+    mine = _for(view, seat) if seat is not None else []
+    own = [c for c in counting if c.author == seat and c not in mine]
+    rest = [c for c in counting if c not in mine and c not in own]
+    return (mine + own + rest)[:LINES]
+
+
+def claim_words(c: Claim, names: Sequence[str], seat: int | None, left_ms: int, first: bool, width: int) -> str:
+    """One claim in words, at most ``width`` cells: the seconds left first ("due" once run out,
+    "owner" for hidden cards that only their owner's answer moves), then what this seat may answer
+    naming the act (``y`` only on the ``first`` line that waits for it), then its author, change
+    and cause, cut at the end when too long: ``"28 s · y accept · :dispute 69 · Carl: Alice -3
+    pool (Banishment)"``."""
     text = Note(c.text).render(names)
     by = names[c.author] if c.author < len(names) else f"seat {c.author}"
-    head = f"Act {c.act}: {by} asks {text} ({c.cause})"
-    if c.disputed:
-        who = ", ".join(names[s] for s in c.disputed)
-        return f"{head}: disputed by {who}, no effect unless accepted"
     if not c.due:
-        return f"{head}: waits for its owner" + (": y accept · :dispute " + str(c.act) if seat in c.seats else "")
-    when = f"{-(-left_ms // 1000)} s" if left_ms > 0 else "now"
+        when = "owner"
+    else:
+        when = f"{-(-left_ms // 1000)} s" if left_ms > 0 else "due"
     if seat in c.seats and seat not in c.accepted:
-        return f"{head}: y accept · :dispute {c.act} · takes effect in {when}"
-    if seat == c.author:
-        return f"{head}: takes effect in {when} unless disputed · :retract {c.act}"
-    return f"{head}: takes effect in {when} unless disputed"
+        answer = f"y accept · :dispute {c.act}" if first else f":accept {c.act} · :dispute {c.act}"
+    elif seat == c.author:
+        answer = f":retract {c.act}"
+    else:
+        answer = f"act {c.act}"
+    line = f"{when} · {answer} · {by}: {text} ({c.cause})"
+    return line if cell_len(line) <= width else set_cell_size(line, width - 1) + "…"
 
 
 class ClaimsLine(Static):
@@ -90,21 +122,24 @@ class ClaimsLine(Static):
     def _draw(self) -> None:
         view, names, seat = self._shown
         waiting = [c for c in view.claims if c.status == ClaimStatus.PENDING] if view is not None else []
-        self.display = bool(waiting)
+        listed = on_line(view, seat)
+        self.display = bool(listed)
         if not waiting:
             self._stop()
             show(self, "")
             return
         now = self.wall_ms()
         self._seen = {c.act: self._seen.get(c.act, now) for c in waiting}
-        lines = [claim_words(c, names, seat, self.runs_out(c) - now) for c in waiting[-3:]]
+        width = max(20, (self.content_size.width or 78))
+        first = waiting_for(view, seat)
+        lines = [claim_words(c, names, seat, self.runs_out(c) - now, c is first, width) for c in listed]
         show(self, "\n".join(lines))
         if self._timer is None:
             self._timer = self.set_interval(1.0, self._draw)
         if seat is None or view is None or view.me is None or view.me.status != Status.IN:
             return  # only a Methuselah in the game says that a claim's time has run out
         for c in waiting:
-            if not c.due or c.disputed or seat == c.author:
+            if not c.due or c.holding or seat == c.author:
                 continue
             grace = 0 if seat in c.seats else WITNESS_GRACE_MS
             if now >= self.runs_out(c) + grace:
@@ -121,4 +156,4 @@ class ClaimsLine(Static):
             self._timer = None
 
 
-__all__ = ["ClaimsLine", "claim_words", "waiting_for"]
+__all__ = ["ClaimsLine", "claim_words", "on_line", "waiting_for"]
