@@ -66,7 +66,9 @@ class TableFrame(Screen[None]):
     """
 
     FRAME_BINDINGS: list[BindingType] = [
-        Binding("c", "chat", "Chat"),
+        # A priority binding: it opens the chat line as the key arrives, before the app hands on
+        # the next key of a burst, so that the words typed right after reach the line.
+        Binding("c", "chat", "Chat", priority=True),
         Binding("a", "abandon", "End the wait"),
         Binding("a", "why_not_abandon", "End the wait", show=False),  # a when there is no wait to end
         Binding("l", "focus_log", "Log", show=False),

@@ -21,7 +21,7 @@ from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.vocab import Phase
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
-from tests.support.tui import shown
+from tests.support.tui import burst, shown
 from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
 from tui.games.vtes import table as table_module
@@ -119,6 +119,23 @@ async def test_letters_typed_at_once_after_the_command_line_closes_make_no_act()
         await pilot.press("t")
         await eventually(lambda: len(session.submitted) == 2, 10, "the transfer", pilot=pilot)
         assert session.submitted[1]["do"] == "transfer"
+
+
+async def test_a_burst_typed_at_terminal_speed_goes_whole_to_the_command_line() -> None:
+    """``:``, a command, Enter and more letters in one burst, as a terminal delivers them (every
+    key queued before the first is handled): the command line takes every letter of the command,
+    makes its act once, and the letters after Enter are not game keys."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        app.screen.key_clock = Clock()  # the burst takes no time
+        burst(app, ":pool +1 for test\rntd vote for card")
+        await eventually(lambda: len(session.submitted) == 1, 10, "the pool change sent", pilot=pilot)
+        await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
+        await pilot.pause(0.05)
+        assert len(session.submitted) == 1, session.submitted  # nothing of "ntd vote for card"
+        assert session.submitted[0]["do"] == "pool" and session.submitted[0]["cause"] == "test", session.submitted
+        assert not app.screen.query_one("#vt-cmd").has_focus
 
 
 def _a_bleed_i_cannot_block(view: Any) -> bool:

@@ -24,7 +24,12 @@ TABLE_KEYS: list[BindingType] = [
     Binding("s", "strike", "Strike"),
     Binding("m", "fight('maneuver')", "Maneuver"),
     Binding("P", "fight('press')", "Press"),
-    Binding("V", "vote", "Vote"),
+    # ":" and V (a line to type in): priority bindings, run by the app as the key arrives, before it
+    # hands on the next key of a burst, so that the keys typed right after reach the command line
+    # (a plain binding runs only once the key has come back up from the focused widget, and the
+    # burst has gone to that widget by then). A focused line types them instead (Textual leaves out
+    # the bindings of the keys an Input takes).
+    Binding("V", "vote", "Vote", priority=True),
     # A in the footer while the table waits for your answer (an impulse, a strike, votes); else hidden.
     Binding("A", "auto_pass(True)", "Auto-pass"),
     # y while a change by hand to your things waits for your answer (shared/rules/vtes.md).
@@ -44,7 +49,7 @@ TABLE_KEYS: list[BindingType] = [
     Binding("P", "why_not('press')", "Press", show=False),
     Binding("V", "why_not('vote')", "Vote", show=False),
     Binding("A", "auto_pass", "Auto-pass", show=False),
-    Binding("colon", "command", "Command"),
+    Binding("colon", "command", "Command", priority=True),
     Binding("tab", "cycle(1)", "Next panel", show=False),
     Binding("shift+tab", "cycle(-1)", "Previous panel", show=False),
     Binding("N", "act('end')", "End turn", show=False),
