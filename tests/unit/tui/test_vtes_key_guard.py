@@ -7,7 +7,11 @@ tests.support.vtes_table, frozen: the bots wait; a Pilot, waiting on conditions,
 - letters typed at once after the command line closes are not game keys: none makes an act (each
   is refused with a line that says why), until a moment without keys has passed (the screen's key
   clock, set by the test);
-- ``b`` during a bleed this seat can never block says why, not "you may block when it reaches you".
+- ``b`` during a bleed this seat can never block says why, not "you may block when it reaches you";
+- ``a`` only ever announces an action (a seat stalled in this seat's own turn or not): ``E`` ends
+  a long wait;
+- a burst typed at terminal speed (every key queued before the first is handled) reaches the
+  command line whole.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 import pytest
 
 from engine.games.vtes.autopass import auto_pass
+from engine.games.vtes.offers import offers
 from engine.games.vtes.vocab import Phase
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
@@ -190,20 +195,60 @@ def _my_influence_phase(view: Any) -> bool:
     return view.acting == 0 and view.phase == Phase.INFLUENCE and view.action is None
 
 
-async def test_a_in_my_own_turn_says_why_no_action_can_be_announced_not_what_ends_a_wait() -> None:
-    """``a`` is both "announce an action" and "vote to end a long wait": in the seat's own
-    influence phase, with no wait to end, it says why no action can be announced (P2), not what
-    ``a`` would end."""
+async def test_a_with_no_action_to_announce_says_why_in_the_engine_s_words() -> None:
+    """``a`` only ever announces an action: in the seat's own influence phase it says why none can
+    be announced (the engine's sentence, P2), never what a vote to end a wait would do."""
     app, session = _app(_my_influence_phase)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
         app.screen.key_clock = lambda: 1e9
         await pilot.press("a")
+        await eventually(lambda: said(app).startswith("✗"), 10, "a sentence", pilot=pilot)
+        assert "announced in your minion phase, and this is your influence phase" in said(app), said(app)
+        assert not any("wait" in str(n.message) for n in app._notifications)
+        assert session.submitted == []
 
-        def toasts() -> list[str]:
-            return [str(n.message) for n in app._notifications]
 
-        await eventually(lambda: toasts(), 10, "a sentence", pilot=pilot)
-        assert any("announced in your minion phase, and this is your influence phase" in t for t in toasts())
-        assert not any("ends a long wait" in t for t in toasts())
+def _my_minion_phase_with_an_action(view: Any) -> bool:
+    return (
+        view.acting == 0
+        and view.phase == Phase.MINION
+        and not view.windows
+        and any(o.do == "action" for o in offers(view))
+    )
+
+
+async def test_a_announces_and_e_ends_the_wait_while_a_seat_is_stalled_in_my_own_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat has kept the table waiting while it is this seat's minion phase: ``a`` still opens
+    the announce menu (no vote), ``E`` votes to end the wait, and the footer lists both."""
+    from tui.games.vtes.menus import AnnounceMenu
+    from tui.screens.table import TableFrame
+
+    monkeypatch.setattr(TableFrame, "_stalled_seat", lambda self: 1)
+    votes: list[int] = []
+
+    app, session = _app(_my_minion_phase_with_an_action)
+
+    async def vote(seat: int) -> None:
+        votes.append(seat)
+
+    monkeypatch.setattr(session, "vote_abandon", vote)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        screen.key_clock = lambda: 1e9
+
+        def footer() -> dict[str, str]:
+            return {k: b.binding.action for k, b in screen.active_bindings.items() if b.enabled and b.binding.show}
+
+        await eventually(lambda: footer().get("a") == "announce" and footer().get("E") == "abandon", 10, "the footer")
+        await pilot.press("a")
+        await eventually(lambda: isinstance(app.screen, AnnounceMenu), 10, "the announce menu", pilot=pilot)
+        assert votes == []
+        await pilot.press("escape")
+        await eventually(lambda: app.screen is screen, 10, "the table again", pilot=pilot)
+        await pilot.press("E")
+        await eventually(lambda: votes == [1], 10, "the vote", pilot=pilot)
         assert session.submitted == []

@@ -138,7 +138,15 @@ class ActSender:
         if ctx is None or self.session.seat is None:
             return "The table has not started yet."
         try:
-            self.session.check_move(fight_commands.parse_line(command, ctx))
+            act = fight_commands.parse_line(command, ctx)
+        except VampireError as err:
+            return self.sentence(err)
+        return self.engine_refusal(act)
+
+    def engine_refusal(self, act: Act) -> str | None:
+        """Why the engine refuses ``act`` now (its sentence, seats named); None: it takes it."""
+        try:
+            self.session.check_move(act)
         except VampireError as err:
             return self.sentence(err)
         return None

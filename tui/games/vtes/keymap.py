@@ -19,7 +19,7 @@ TABLE_KEYS: list[BindingType] = [
     Binding("b", "block", "Block"),
     Binding("b", "act('bleed')", "Bleed"),
     Binding("h", "act('hunt')", "Hunt"),
-    Binding("a", "announce", "Act…"),
+    Binding("a", "announce", "Act…"),  # only this: ending a long wait is the frame's E
     Binding("full_stop", "pass_impulse", "Pass", key_display=PASS_KEY),
     Binding("s", "strike", "Strike"),
     Binding("m", "fight('maneuver')", "Maneuver"),
@@ -48,6 +48,7 @@ TABLE_KEYS: list[BindingType] = [
     Binding("m", "why_not('maneuver')", "Maneuver", show=False),
     Binding("P", "why_not('press')", "Press", show=False),
     Binding("V", "why_not('vote')", "Vote", show=False),
+    Binding("a", "why_not('announce')", "Act…", show=False),
     Binding("A", "auto_pass", "Auto-pass", show=False),
     Binding("colon", "command", "Command", priority=True),
     Binding("tab", "cycle(1)", "Next panel", show=False),

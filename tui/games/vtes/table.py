@@ -33,7 +33,7 @@ from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do, News, Phase, Poll, Status, Step
+from engine.games.vtes.vocab import ActionKind, CombatStep, Do, News, Phase, Poll, Status, Step
 from engine.replay import NoteRun
 from engine.table import Table
 from tui.errors import explain
@@ -68,6 +68,9 @@ SETUP_STEPS = frozenset({Step.JOINING, Step.SEATING, Step.DEALING})
 SETUP_REDRAW_S = 0.25
 """Seconds between two redraws of the screen during the set-up (:data:`SETUP_STEPS`); the one
 after the last entry of a burst comes at most that late, and the first turn is drawn at once."""
+
+NO_MINION_ACTS = "None of your minions can act now (each acts once it is ready and unlocked)."
+"""What ``a`` says in this seat's minion phase when no minion of its may act (P2)."""
 
 AUTO_TOLD_S = 3.0
 """Seconds after this seat's automatic act (its pass by itself) during which ``.`` says that the
@@ -433,6 +436,9 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
     def action_why_not(self, what: str) -> None:
         """A footer key pressed while it can do nothing: why, in one line (``.`` just after this
         seat passed by itself: that it did, not who holds the impulse now)."""
+        if what == "announce":
+            self.say(f"✗ {self._why_no_action()}", True)
+            return
         by_itself = self._by_itself(self._view) if what == "pass" else None
         if by_itself is not None:
             words = by_itself_words(by_itself)
@@ -549,14 +555,18 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         # Everything that says whether the table waits for this seat (status line, boxes, footer).
         self.refresh_table()
 
-    def a_instead(self) -> str | None:
-        """``a`` in this seat's own turn when no action can be announced: why (P2)."""
+    def _why_no_action(self) -> str:
+        """``a`` when no action is offered: the engine's sentence for announcing one now (whose
+        turn, which phase, a window still open: P2), else that no minion of yours can act."""
         view, me = self._view, self.session.seat
-        if view is None or me is None or view.acting != me or view.step != Step.PLAY:
-            return None
-        if view.phase != Phase.MINION:
-            return f"✗ Actions are announced in your minion phase, and this is your {view.phase} phase."
-        return "✗ None of your minions can act now (each acts once it is ready and unlocked)."
+        if view is None or me is None or view.step != Step.PLAY or not view.cards:
+            return "The table has not started yet."
+        if view.acting == me and view.phase == Phase.MINION and not view.windows:
+            return NO_MINION_ACTS  # the time is right: no minion is
+        # The engine checks the time (the turn, the phase, the open windows) before the minion:
+        # a hunt by any card gets the time's sentence, as ":hunt" would.
+        hunt: Act = {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": view.cards[0].as_list()}
+        return self._acts.engine_refusal(hunt) or NO_MINION_ACTS
 
     def action_announce(self) -> None:
         """``a``: announce an action (a menu: bleed, hunt, an action card of the hand, leave
@@ -573,7 +583,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         names = list(self.session.table.names)
         choices = announce_choices(view, names, minion, card)
         if not choices:
-            self.say("✗ None of your minions can act now (each acts once it is ready and unlocked).", True)
+            self.say(f"✗ {NO_MINION_ACTS}", True)
             return
 
         def chosen(act: Act | None) -> None:
@@ -718,8 +728,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         if action == "contest":
             return key_acts.may_contest(view, me)
         if action == "announce":
-            # Else a falls to the frame's: end the wait for a stalled seat.
-            return key_acts.may_announce(view, me) and self._stalled_seat() is None
+            return key_acts.may_announce(view, me)  # else its twin says why (never the frame's E)
         if action == "auto_pass":
             if parameters:  # the footer's A: while the table waits for this seat's answer
                 return self._auto() is not None and key_acts.answer_due(view, me)
