@@ -29,7 +29,7 @@ from tests.support.poll import eventually
 from tests.support.tui import burst, shown
 from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
-from tui.games.vtes import table as table_module
+from tui.games.vtes import status_line
 from tui.games.vtes.key_guard import KEY_GUARD_S
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
@@ -70,7 +70,7 @@ async def test_a_window_this_seat_passes_by_itself_is_never_shown_as_waiting_for
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     statuses: list[str] = []
-    real = table_module.vtes_status
+    real = status_line.vtes_status
 
     def recorded(*args: Any, **kwargs: Any) -> Any:
         status = real(*args, **kwargs)
@@ -78,7 +78,7 @@ async def test_a_window_this_seat_passes_by_itself_is_never_shown_as_waiting_for
             statuses.append(status.text)
         return status
 
-    monkeypatch.setattr(table_module, "vtes_status", recorded)
+    monkeypatch.setattr(status_line, "vtes_status", recorded)
     app, _ = _app(_my_impulse_passed_by_itself, AutoPassSession)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)

@@ -47,15 +47,14 @@ from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.passes import fold_passes
-from tui.games.vtes.present import card_text, play_todo, rulings_text, turn_line
-from tui.games.vtes.status_text import vtes_status
+from tui.games.vtes.present import card_text, play_todo, rulings_text
+from tui.games.vtes.status_line import draw_status, title_parts, turn_now
 from tui.games.vtes.widgets.action import ActionBox
 from tui.games.vtes.widgets.claims import ClaimsLine, waiting_for
 from tui.games.vtes.widgets.combat import CombatBox
 from tui.games.vtes.widgets.command_line import CommandLine
 from tui.games.vtes.widgets.panes import TablePanes
 from tui.games.vtes.widgets.players import MethuselahsPanel
-from tui.games.vtes.widgets.redraw import show
 from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
 from tui.screens.table import TableFrame
@@ -201,18 +200,10 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             self.refresh_table()
 
     def show_status(self, table: Table, me: int | None) -> None:
-        """The frame's status line, said as a VTES table says it (:func:`vtes_status`)."""
+        """The frame's status line, said as a VTES table says it (:func:`draw_status`)."""
         super().show_status(table, me)
-        label = self.query_one("#waiting", Label)
-        content = label.content
-        said = content.plain if isinstance(content, Text) else str(content)
         view = self._current_view()
-        status = vtes_status(said, view, table, me, self._by_itself(view))
-        if status is None:
-            return
-        if status.text is not None:
-            show(label, status.text)
-        label.set_class(status.your_turn, "-your-turn")
+        draw_status(self.query_one("#waiting", Label), view, table, me, self._by_itself(view))
 
     def on_mount(self) -> None:
         # krcg's dict (rulings, the cards' data): now when its faces' cache is missing (the first
@@ -226,10 +217,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         self._panes.titles()
 
     def title_parts(self, table: Table) -> list[str]:
-        view = self._current_view()
-        if view is None or view.step != Step.PLAY:
-            return []
-        return [f"turn {view.turn}"]
+        return title_parts(self._current_view())
 
     def _current_view(self) -> VtesView | None:
         view = self.session.view()
@@ -345,14 +333,8 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         self.app.bell()
 
     def _turn(self) -> Turn:
-        """The turn line (:func:`turn_line`, and that this seat asks every time when it does), and
-        whether no box (action, combat, referendum) says it all; None before the table starts."""
-        view = self._view
-        if view is None:
-            return None
-        turn = turn_line(view, list(self.session.table.names))
-        quiet = view.action is None and view.combat is None and view.referendum is None
-        return (turn + " Auto-pass off (A)." if self._auto() is False else turn), quiet
+        """The turn line now (:func:`turn_now`)."""
+        return turn_now(self._view, list(self.session.table.names), self._auto())
 
     # -- the cards under the cursors, and the keys that let the turn line back ---------------------
 
