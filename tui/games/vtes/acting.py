@@ -27,7 +27,7 @@ QUEUE_MAX = 8
 """Acts kept while one is on its way to the table (keys pressed quickly: ``t t t t``)."""
 
 #: The keys whose act the engine is asked about ahead (:meth:`ActSender.check_keys`).
-CHECKED_KEYS: tuple[str, ...] = ("next", "bleed", "hunt", "pass", "transfer")
+CHECKED_KEYS: tuple[str, ...] = ("next", "bleed", "hunt", "pass", "transfer", "influence")
 
 
 class ActingScreen(Protocol):

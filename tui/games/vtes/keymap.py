@@ -35,12 +35,15 @@ TABLE_KEYS: list[BindingType] = [
     # y while a change by hand to your things waits for your answer (shared/rules/vtes.md).
     Binding("y", "accept_claim", "Accept"),
     Binding("t", "act('transfer')", "Transfer"),
+    # i in the footer once a vampire of your uncontrolled region has its capacity in blood.
+    Binding("i", "act('influence')", "Influence"),
     # Y in your unlock phase while a contest of yours waits to be paid or yielded (rulebook, "Contested Cards").
     Binding("Y", "contest", "Pay/yield"),
     Binding("Y", "why_not('contest')", "Pay/yield", show=False),
     # A key that can do nothing now leaves the footer (check_action), and its twin says why.
     Binding("b", "why_not('bleed')", "Bleed", show=False),
     Binding("t", "why_not('transfer')", "Transfer", show=False),
+    Binding("i", "why_not('influence')", "Influence", show=False),
     Binding("h", "why_not('hunt')", "Hunt", show=False),
     Binding("n", "why_not('next')", "Next", show=False),
     Binding("full_stop", "why_not('pass')", "Pass", show=False, key_display=PASS_KEY),
@@ -56,7 +59,6 @@ TABLE_KEYS: list[BindingType] = [
     Binding("N", "act('end')", "End turn", show=False),
     Binding("d", "act('draw')", "Draw", show=False),
     Binding("D", "discard_card", "Discard", show=False),
-    Binding("i", "act('influence')", "Influence", show=False),
     Binding("k", "lock", "Lock/unlock", show=False),
     Binding("x", "burn", "Burn", show=False),
     Binding("v", "move", "Move", show=False),
