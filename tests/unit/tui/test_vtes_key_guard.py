@@ -10,6 +10,7 @@ tests.support.vtes_table, frozen: the bots wait; a Pilot, waiting on conditions,
 - ``b`` during a bleed this seat can never block says why, not "you may block when it reaches you";
 - ``a`` only ever announces an action (a seat stalled in this seat's own turn or not): ``E`` ends
   a long wait;
+- ``e`` just after a play reads the card played, as its note says;
 - a burst typed at terminal speed (every key queued before the first is handled) reaches the
   command line whole.
 """
@@ -252,3 +253,41 @@ async def test_a_announces_and_e_ends_the_wait_while_a_seat_is_stalled_in_my_own
         await pilot.press("E")
         await eventually(lambda: votes == [1], 10, "the vote", pilot=pilot)
         assert session.submitted == []
+
+
+def _my_master_phase_with_a_master_card(view: Any) -> bool:
+    return (
+        view.acting == 0
+        and view.phase == Phase.MASTER
+        and not view.windows
+        and any(
+            o.do == "play" and "Master" in (view.card(o.card).types if view.card(o.card) else ()) for o in offers(view)
+        )
+    )
+
+
+async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> None:
+    """While the note after a play says what is left to do with the card ("e reads it"), e shows
+    the card played (gone from the hand), not the hand card highlighted next."""
+    from tui.games.vtes.menus import CardBox
+
+    app, session = _app(_my_master_phase_with_a_master_card)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        keys_after_a_look(app)
+        view = session.view()
+        card = next(
+            view.card(o.card)
+            for o in offers(view)
+            if o.do == "play" and view.card(o.card) is not None and "Master" in view.card(o.card).types
+        )
+        hand = screen.query_one("#vt-hand")
+        hand.focus()
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.press("p")
+        await eventually(lambda: "is played" in said(app), 10, "the after-play note", pilot=pilot)
+        await eventually(lambda: not screen.submitting, 10, "the play taken", pilot=pilot)
+        await pilot.press("e")
+        await eventually(lambda: isinstance(app.screen, CardBox), 10, "the card's box", pilot=pilot)
+        assert app.screen.text.plain.startswith(card.name), (app.screen.text.plain[:60], card.name)

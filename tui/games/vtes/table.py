@@ -135,6 +135,10 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         #: When a redraw last showed this seat making its automatic act (``key_clock()``).
         self._by_itself_at: float | None = None
         self._listing = False  # the footer is asking check_action, not a key
+        #: The card of the last after-play note ("e reads it"), and whether the key pressed now
+        #: came while that note was shown (e then reads that card, gone from the hand).
+        self._played: CardView | None = None
+        self._reads_played = False
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -360,6 +364,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
     def on_key(self, event: events.Key) -> None:
         # Every key (before the act it is bound to, if any) lets the turn line come back: the last
         # refusal or after-play note was read; an act that is refused again says so again.
+        self._reads_played = self._say_line.has_class("-todo") and self._played is not None
         self._say_line.unstick()
         # Typing on while the keys are guarded keeps them guarded (check_action refuses them:
         # the bindings run later, from the app, once the keys of a burst have all come here).
@@ -388,7 +393,8 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         """The shown card's whole text and rulings in a box (the panel may show only its start)."""
         from tui.games.vtes.menus import CardBox
 
-        card = self._panes.shown_card()
+        # Just after a play, its note says "e reads it": the card played, not the hand's next one.
+        card = self._played if self._reads_played else self._panes.shown_card()
         if card is None:
             self.say("✗ No card to show: highlight one in your hand or on the table.", True)
             return
@@ -442,6 +448,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         payer = self._panes.board.card_at(tuple(act["minion"])) if "minion" in act else None
         payer = payer or key_acts.blood_payer(self._view, self.session.seat, self.selected_card())
         todo = play_todo(card, act, payer)
+        self._played = card if todo else None
         return f"✓ {todo}" if todo else ""
 
     def action_act(self, command: str) -> None:
