@@ -23,6 +23,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from engine.games.base import Pos
+from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.state import format_vp
 from engine.games.vtes.view import CardView, VtesView
@@ -450,10 +451,11 @@ def _short(name: str) -> str:
 
 
 def play_todo(card: CardView, act: Mapping[str, object], payer: CardView | None) -> str:
-    """What a player does by hand after playing ``card`` with ``act`` (the table applies no card
-    text, DESIGN.md), in one sentence: pay its krcg cost unless the act paid it (``payer``: the
-    vampire that would pay a blood cost), then resolve its text or use it while it stays in play.
-    Empty for a card with neither a cost nor a text."""
+    """What a player does by hand after playing ``card`` with ``act``, in one sentence: pay its
+    krcg cost unless the act paid it (``payer``: the vampire that would pay a blood cost), then
+    resolve what of its text the table did not apply as it was played (the card record's
+    coverage: all of it, the rest, or nothing), or use it while it stays in play. Empty when
+    nothing is left to do."""
     cid = card_id(card.card)
     base = card_base().by_id(cid) if cid is not None else None
     todo: list[str] = []
@@ -474,7 +476,14 @@ def play_todo(card: CardView, act: Mapping[str, object], payer: CardView | None)
         words += ["with", _short(payer.name)] if payer is not None else []
         todo.append(f"resolve it ({' '.join(words)})")
     elif card.text:
-        todo.append("resolve its text by hand (e reads it)")
+        # What the table applied as the card was played (its record's coverage) is not said
+        # again: Visions of Gehenna's +2 bleed is on the action already, only the rest is by hand.
+        rec = record(cid)
+        coverage = rec.coverage if rec is not None else Coverage.BY_HAND
+        if coverage == Coverage.PARTLY:
+            todo.append("the table applied what it reads of its text: resolve the rest by hand (e reads it)")
+        elif coverage == Coverage.BY_HAND:
+            todo.append("resolve its text by hand (e reads it)")
     if not todo:
         return ""
     return f"{_short(card.name)} is played: " + ", then ".join(todo) + "."
