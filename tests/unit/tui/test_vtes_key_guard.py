@@ -144,6 +144,21 @@ async def test_a_burst_typed_at_terminal_speed_goes_whole_to_the_command_line() 
         assert not app.screen.query_one("#vt-cmd").has_focus
 
 
+async def test_a_command_refused_in_a_burst_keeps_its_refusal_under_the_board() -> None:
+    """A command typed and entered in one burst and refused: the refusal stays under the board
+    (the completions of the last letters typed, which come later, do not cover it)."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        app.screen.key_clock = Clock()
+        burst(app, ":transfer 99\r")
+        await eventually(lambda: said(app).startswith("✗"), 10, "the refusal", pilot=pilot)
+        for _ in range(3):
+            await pilot.pause()
+        assert said(app).startswith("✗"), said(app)
+        assert session.submitted == []
+
+
 def _a_bleed_i_cannot_block(view: Any) -> bool:
     a = view.action
     return a is not None and a.actor != 0 and a.impulse != 0 and 0 not in view.blockers()

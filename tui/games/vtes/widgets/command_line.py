@@ -159,7 +159,9 @@ class CommandLine(BurstLine):
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         ctx = self._read_context()
-        if ctx is None or not event.value.strip():
+        # A change typed before Enter in one burst comes after the line went out: its hint would
+        # cover the screen's answer (a refusal).
+        if ctx is None or not event.value.strip() or self.sent:
             return
         found = completions(event.value, ctx)
         if found:
