@@ -30,6 +30,20 @@ def keys_for_act(hand_cards: list[Any], act: dict) -> list[str]:
     return keys + ["enter"]
 
 
+def burst(app: Any, keys: str) -> None:
+    """Send ``keys`` (characters; ``\r`` is Enter) as a terminal delivers a fast burst: every key
+    event is queued through the app's driver at once, none waiting for the one before it to be
+    handled (Pilot's ``press`` waits after each key, which hides the keys a burst loses)."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    for c in keys:
+        key = "enter" if c == "\r" else (c if c.isalnum() else _character_to_key(c))
+        event = events.Key(key, None if c == "\r" else c)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
 async def screen_words(app: Any, pilot: Any, marker: str, timeout: float = 10) -> str:
     """Every Static's text on ``app``'s screen, once ``marker`` is among them: a screen is pushed
     before its texts are filled in, so this waits for them instead of pausing."""

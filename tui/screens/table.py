@@ -66,9 +66,13 @@ class TableFrame(Screen[None]):
     """
 
     FRAME_BINDINGS: list[BindingType] = [
-        Binding("c", "chat", "Chat"),
-        Binding("a", "abandon", "End the wait"),
-        Binding("a", "why_not_abandon", "End the wait", show=False),  # a when there is no wait to end
+        # A priority binding: it opens the chat line as the key arrives, before the app hands on
+        # the next key of a burst, so that the words typed right after reach the line.
+        Binding("c", "chat", "Chat", priority=True),
+        # E, its own key in every game (a game's letters are its moves: "a" announces an action in
+        # VTES), so that ending a wait never depends on what else the table is doing.
+        Binding("E", "abandon", "End the wait"),
+        Binding("E", "why_not_abandon", "End the wait", show=False),  # E when there is no wait to end
         Binding("l", "focus_log", "Log", show=False),
         Binding("escape", "back", "Back", show=False),
         Binding("f1", "app.help", "Help"),
@@ -329,7 +333,7 @@ class TableFrame(Screen[None]):
         stalled = self._stalled_seat()
         if stalled is not None:
             votes = self._votes_words(table, stalled)
-            return f" {table.names[stalled]} has kept the table waiting {int(waits.get(stalled, 0))} s{votes}: a votes to end the wait."
+            return f" {table.names[stalled]} has kept the table waiting {int(waits.get(stalled, 0))} s{votes}: E votes to end the wait."
         seat = max(waits, key=lambda s: (waits[s], -s))
         secs = int(waits[seat])
         if secs < SHOW_WAIT_AFTER:
@@ -461,21 +465,11 @@ class TableFrame(Screen[None]):
         name = self.session.table.names[seat]
         self._vote(seat, name)
 
-    def a_instead(self) -> str | None:
-        """What ``a`` says, with no wait to end, on a screen whose game gives ``a`` a move of its
-        own that cannot be made now (why not, in one sentence); None: say what ``a`` ends."""
-        return None
-
     def action_why_not_abandon(self) -> None:
-        """``a`` with no wait to end: the game's own sentence (:meth:`a_instead`), else say when it
-        does something (PROTOCOL.md 6.5)."""
-        instead = self.a_instead()
-        if instead is not None:
-            self.notify(instead, severity="warning")
-            return
+        """``E`` with no wait to end: say when it does something (PROTOCOL.md 6.5)."""
         self.notify(
-            f"a ends a long wait: once a player has kept the table waiting {ABANDON_AFTER} s, every "
-            "other player may vote with a to give that seat up. Nobody keeps the table waiting now.",
+            f"E ends a long wait: once a player has kept the table waiting {ABANDON_AFTER} s, every "
+            "other player may vote with E to give that seat up. Nobody keeps the table waiting now.",
             title="End the wait",
         )
 

@@ -226,10 +226,10 @@ async def test_the_host_reads_who_left_in_the_log_and_what_a_vote_to_end_the_wai
             "the log",
             pilot=pilot,
         )
-        await eventually(lambda: "a votes" in _status_rows(app), 10, "the abandon offer", pilot=pilot)
+        await eventually(lambda: "E votes" in _status_rows(app), 10, "the abandon offer", pilot=pilot)
         assert "Lisa has kept the table waiting" in _status_rows(app)
-        assert _status_rows(app).endswith("a votes to end the wait."), _status_rows(app)  # whole, not cut
-        await pilot.press("a")
+        assert _status_rows(app).endswith("E votes to end the wait."), _status_rows(app)  # whole, not cut
+        await pilot.press("E")
         await eventually(lambda: "no winner" in _status_rows(app), 10, "what the vote does", pilot=pilot)
         assert (
             "You voted to end the wait for Lisa: if every other player votes so too, the game ends with no winner."

@@ -138,15 +138,15 @@ async def test_p_on_your_lead_and_enter_with_nothing_picked_say_why() -> None:
         assert "Play" in screen_text(app)[-1]
 
 
-async def test_a_with_no_wait_to_end_says_when_it_does_something() -> None:
+async def test_e_with_no_wait_to_end_says_when_it_does_something() -> None:
     app = VampireApp(Start("table", _frozen(_lead)), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
-        await pilot.press("a")
+        await pilot.press("E")
         await eventually(
             lambda: any("Nobody keeps the table waiting now" in n.message for n in app._notifications),
             5,
-            "why a does nothing",
+            "why E does nothing",
             pilot=pilot,
         )
         assert "End the wait" not in screen_text(app)[-1]  # not offered while it can do nothing
@@ -218,7 +218,7 @@ async def test_the_game_footer_keeps_every_key_with_the_abandon_vote(monkeypatch
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
         app.screen.refresh_bindings()
-        keys = ("p Pass", "c Chat", "a End the wait", "f1 Help", "^q Quit")
+        keys = ("p Pass", "c Chat", "E End the wait", "f1 Help", "^q Quit")
         # The footer is drawn again a moment after its keys change: wait for it, not a fixed time.
         await eventually(lambda: all(k in screen_text(app)[-1] for k in keys), 10, "the footer's keys", pilot=pilot)
 

@@ -22,6 +22,7 @@ from engine.games.vtes.state import Vote
 from engine.games.vtes.vocab import CombatStep, Poll, VoteSource, Zone
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
+from tests.support.tui import burst
 from tests.support.vtes_table import keys_after_a_look, played_vtes, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.fight_text import combat_lines, referendum_lines
@@ -252,3 +253,20 @@ async def test_a_title_that_fits_one_row_takes_one_row_from_the_first_draw() -> 
         assert len(title.lines) == 1 and len(title.lines[0]) >= 76  # as long as a title gets at 80×24
         await eventually(lambda: title.region.height == 1, 10, "one row", pilot=pilot)
         assert screen.query_one("#vt-players").region.y == 1
+
+
+async def test_v_and_the_keys_typed_after_it_in_one_burst_reach_the_vote_line() -> None:
+    """``V`` and the keys typed right after it, as one burst a terminal delivers at once: the vote
+    line opens with V's proposal before they arrive, and they are typed into it; Enter casts it
+    (a vote, or done with none to cast)."""
+    app, session = _app(_polling, lambda view: view)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        keys_after_a_look(app)
+        cmd = screen.query_one("#vt-cmd")
+        burst(app, "V  ")
+        await eventually(lambda: cmd.has_focus and cmd.value.endswith("  "), 10, "the keys in the line", pilot=pilot)
+        assert cmd.value.strip().startswith(("vote", "done")), cmd.value
+        burst(app, "\r")
+        await eventually(lambda: bool(session.submitted), 10, "the vote", pilot=pilot)
+        assert session.submitted[-1]["do"] in ("vote", "done"), session.submitted

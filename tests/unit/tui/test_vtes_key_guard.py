@@ -7,7 +7,12 @@ tests.support.vtes_table, frozen: the bots wait; a Pilot, waiting on conditions,
 - letters typed at once after the command line closes are not game keys: none makes an act (each
   is refused with a line that says why), until a moment without keys has passed (the screen's key
   clock, set by the test);
-- ``b`` during a bleed this seat can never block says why, not "you may block when it reaches you".
+- ``b`` during a bleed this seat can never block says why, not "you may block when it reaches you";
+- ``a`` only ever announces an action (a seat stalled in this seat's own turn or not): ``E`` ends
+  a long wait;
+- ``e`` just after a play reads the card played, as its note says;
+- a burst typed at terminal speed (every key queued before the first is handled) reaches the
+  command line whole.
 """
 
 from __future__ import annotations
@@ -18,13 +23,14 @@ from typing import Any
 import pytest
 
 from engine.games.vtes.autopass import auto_pass
+from engine.games.vtes.offers import offers
 from engine.games.vtes.vocab import Phase
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
-from tests.support.tui import shown
+from tests.support.tui import burst, shown
 from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
-from tui.games.vtes import table as table_module
+from tui.games.vtes import status_line
 from tui.games.vtes.key_guard import KEY_GUARD_S
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
@@ -65,7 +71,7 @@ async def test_a_window_this_seat_passes_by_itself_is_never_shown_as_waiting_for
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     statuses: list[str] = []
-    real = table_module.vtes_status
+    real = status_line.vtes_status
 
     def recorded(*args: Any, **kwargs: Any) -> Any:
         status = real(*args, **kwargs)
@@ -73,7 +79,7 @@ async def test_a_window_this_seat_passes_by_itself_is_never_shown_as_waiting_for
             statuses.append(status.text)
         return status
 
-    monkeypatch.setattr(table_module, "vtes_status", recorded)
+    monkeypatch.setattr(status_line, "vtes_status", recorded)
     app, _ = _app(_my_impulse_passed_by_itself, AutoPassSession)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
@@ -119,6 +125,38 @@ async def test_letters_typed_at_once_after_the_command_line_closes_make_no_act()
         await pilot.press("t")
         await eventually(lambda: len(session.submitted) == 2, 10, "the transfer", pilot=pilot)
         assert session.submitted[1]["do"] == "transfer"
+
+
+async def test_a_burst_typed_at_terminal_speed_goes_whole_to_the_command_line() -> None:
+    """``:``, a command, Enter and more letters in one burst, as a terminal delivers them (every
+    key queued before the first is handled): the command line takes every letter of the command,
+    makes its act once, and the letters after Enter are not game keys."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        app.screen.key_clock = Clock()  # the burst takes no time
+        burst(app, ":pool +1 for test\rntd vote for card")
+        await eventually(lambda: len(session.submitted) == 1, 10, "the pool change sent", pilot=pilot)
+        await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
+        await pilot.pause(0.05)
+        assert len(session.submitted) == 1, session.submitted  # nothing of "ntd vote for card"
+        assert session.submitted[0]["do"] == "pool" and session.submitted[0]["cause"] == "test", session.submitted
+        assert not app.screen.query_one("#vt-cmd").has_focus
+
+
+async def test_a_command_refused_in_a_burst_keeps_its_refusal_under_the_board() -> None:
+    """A command typed and entered in one burst and refused: the refusal stays under the board
+    (the completions of the last letters typed, which come later, do not cover it)."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        app.screen.key_clock = Clock()
+        burst(app, ":transfer 99\r")
+        await eventually(lambda: said(app).startswith("✗"), 10, "the refusal", pilot=pilot)
+        for _ in range(3):
+            await pilot.pause()
+        assert said(app).startswith("✗"), said(app)
+        assert session.submitted == []
 
 
 def _a_bleed_i_cannot_block(view: Any) -> bool:
@@ -173,20 +211,98 @@ def _my_influence_phase(view: Any) -> bool:
     return view.acting == 0 and view.phase == Phase.INFLUENCE and view.action is None
 
 
-async def test_a_in_my_own_turn_says_why_no_action_can_be_announced_not_what_ends_a_wait() -> None:
-    """``a`` is both "announce an action" and "vote to end a long wait": in the seat's own
-    influence phase, with no wait to end, it says why no action can be announced (P2), not what
-    ``a`` would end."""
+async def test_a_with_no_action_to_announce_says_why_in_the_engine_s_words() -> None:
+    """``a`` only ever announces an action: in the seat's own influence phase it says why none can
+    be announced (the engine's sentence, P2), never what a vote to end a wait would do."""
     app, session = _app(_my_influence_phase)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
         app.screen.key_clock = lambda: 1e9
         await pilot.press("a")
-
-        def toasts() -> list[str]:
-            return [str(n.message) for n in app._notifications]
-
-        await eventually(lambda: toasts(), 10, "a sentence", pilot=pilot)
-        assert any("announced in your minion phase, and this is your influence phase" in t for t in toasts())
-        assert not any("ends a long wait" in t for t in toasts())
+        await eventually(lambda: said(app).startswith("✗"), 10, "a sentence", pilot=pilot)
+        assert "announced in your minion phase, and this is your influence phase" in said(app), said(app)
+        assert not any("wait" in str(n.message) for n in app._notifications)
         assert session.submitted == []
+
+
+def _my_minion_phase_with_an_action(view: Any) -> bool:
+    return (
+        view.acting == 0
+        and view.phase == Phase.MINION
+        and not view.windows
+        and any(o.do == "action" for o in offers(view))
+    )
+
+
+async def test_a_announces_and_e_ends_the_wait_while_a_seat_is_stalled_in_my_own_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat has kept the table waiting while it is this seat's minion phase: ``a`` still opens
+    the announce menu (no vote), ``E`` votes to end the wait, and the footer lists both."""
+    from tui.games.vtes.menus import AnnounceMenu
+    from tui.screens.table import TableFrame
+
+    monkeypatch.setattr(TableFrame, "_stalled_seat", lambda self: 1)
+    votes: list[int] = []
+
+    app, session = _app(_my_minion_phase_with_an_action)
+
+    async def vote(seat: int) -> None:
+        votes.append(seat)
+
+    monkeypatch.setattr(session, "vote_abandon", vote)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        screen.key_clock = lambda: 1e9
+
+        def footer() -> dict[str, str]:
+            return {k: b.binding.action for k, b in screen.active_bindings.items() if b.enabled and b.binding.show}
+
+        await eventually(lambda: footer().get("a") == "announce" and footer().get("E") == "abandon", 10, "the footer")
+        await pilot.press("a")
+        await eventually(lambda: isinstance(app.screen, AnnounceMenu), 10, "the announce menu", pilot=pilot)
+        assert votes == []
+        await pilot.press("escape")
+        await eventually(lambda: app.screen is screen, 10, "the table again", pilot=pilot)
+        await pilot.press("E")
+        await eventually(lambda: votes == [1], 10, "the vote", pilot=pilot)
+        assert session.submitted == []
+
+
+def _my_master_phase_with_a_master_card(view: Any) -> bool:
+    return (
+        view.acting == 0
+        and view.phase == Phase.MASTER
+        and not view.windows
+        and any(
+            o.do == "play" and "Master" in (view.card(o.card).types if view.card(o.card) else ()) for o in offers(view)
+        )
+    )
+
+
+async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> None:
+    """While the note after a play says what is left to do with the card ("e reads it"), e shows
+    the card played (gone from the hand), not the hand card highlighted next."""
+    from tui.games.vtes.menus import CardBox
+
+    app, session = _app(_my_master_phase_with_a_master_card)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        keys_after_a_look(app)
+        view = session.view()
+        card = next(
+            view.card(o.card)
+            for o in offers(view)
+            if o.do == "play" and view.card(o.card) is not None and "Master" in view.card(o.card).types
+        )
+        hand = screen.query_one("#vt-hand")
+        hand.focus()
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.press("p")
+        await eventually(lambda: "is played" in said(app), 10, "the after-play note", pilot=pilot)
+        await eventually(lambda: not screen.submitting, 10, "the play taken", pilot=pilot)
+        await pilot.press("e")
+        await eventually(lambda: isinstance(app.screen, CardBox), 10, "the card's box", pilot=pilot)
+        assert app.screen.text.plain.startswith(card.name), (app.screen.text.plain[:60], card.name)

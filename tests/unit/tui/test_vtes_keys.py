@@ -222,3 +222,31 @@ async def test_the_command_line_takes_keys_queued_behind_colon_and_selects_a_ref
         await pilot.press(*"next")
         assert cmd.value == "next"
         assert len(session.submitted) == sent
+
+
+async def test_i_shows_in_the_footer_once_a_vampire_can_be_influenced_out() -> None:
+    """A newcomer finds ``i`` in the footer once a vampire of the uncontrolled region has its
+    capacity in blood (the engine would take the influence), not before; ``i`` brings it in."""
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)
+        screen = app.screen
+
+        def footer() -> set[str]:
+            return {k for k, b in screen.active_bindings.items() if b.enabled and b.binding.show}
+
+        await eventually(lambda: "t" in footer(), 10, "the influence phase's keys", pilot=pilot)
+        view = session.view()
+        assert not any(c.capacity and c.counters >= c.capacity for c in view.uncontrolled(0))
+        assert "i" not in footer()
+        await pilot.press("i")  # pressed anyway: the engine's reason, nothing sent
+        await eventually(lambda: _say(app).startswith("✗"), 10, "why not", pilot=pilot)
+        assert session.submitted == []
+        vampire = min(view.uncontrolled(0), key=lambda c: (c.capacity - c.counters, c.pos))
+        missing = vampire.capacity - vampire.counters
+        await session.submit_move({"do": "blood", "card": vampire.as_list(), "delta": missing, "cause": "test"})
+        await eventually(lambda: "i" in footer(), 10, "i in the footer", pilot=pilot)
+        await pilot.press("i")
+        await eventually(lambda: session.submitted[-1].get("do") == "influence", 10, "the influence", pilot=pilot)
+        assert session.submitted[-1]["card"] == vampire.as_list()

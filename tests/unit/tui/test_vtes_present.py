@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Phase, Ruleset, Status, Zone
 from tests.support.local_session import NAMES
 from tests.support.vtes_table import advance, dealt_vtes
-from tui.games.vtes.present import card_text, methuselah_lines, named, rulings_text, turn_line
+from tui.games.vtes.present import card_text, methuselah_lines, named, play_todo, rulings_text, turn_line
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +75,24 @@ def test_rulings_name_the_cards_they_refer_to_without_krcg_markup(view: Any) -> 
     card = replace(vampire, card=f"{tarot.id}-1", name="Shilmulo Tarot")
     text = str(rulings_text(card))
     assert "Alastor" in text and "{" not in text and "|" not in text
+
+
+def _hand_card(name: str) -> CardView:
+    """The card called ``name`` in seat 0's hand, as its view shows it."""
+    base = card_base()
+    info = next(i for i in base.every_info() if i.name == name)
+    return CardView((0, 0), 0, 0, Zone.HAND, False, f"{info.id}-1", info.name, info.capacity, info.types, info.text)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("Lost in Crowds", ""),  # its stealth is on the action: nothing is left to do
+        ("Visions of Gehenna", "Visions of Gehenna is played: apply the rest of its text by hand (e reads it)."),
+        ("Effective Management", "Effective Management is played: resolve its text by hand (e reads it)."),
+    ],
+)
+def test_after_a_play_only_what_the_table_did_not_apply_is_left_to_do(name: str, said: str) -> None:
+    card = _hand_card(name)
+    todo = play_todo(card, {"do": "play", "card": card.as_list()}, None)
+    assert todo.startswith(said) if said else todo == "", todo

@@ -20,6 +20,7 @@ from textual.widgets._footer import FooterKey
 from engine.games.vtes.vocab import Phase
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
+from tests.support.tui import burst
 from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.keymap import TABLE_KEYS, answers_first
@@ -171,21 +172,16 @@ async def test_a_refusal_said_before_the_last_move_goes_once_the_phase_changes()
 
 
 async def test_keys_typed_in_the_burst_after_the_chat_s_enter_stay_out_of_the_words_sent() -> None:
-    """A terminal sends "hi⏎nx" at once: "hi" is sent, and "nx" lands neither in the chat's words
-    nor, typed blind, as game keys."""
-    from textual import events
-
+    """A terminal sends "chi⏎nx" at once: the chat line opens, "hi" is sent, and "nx" lands
+    neither in the chat's words nor, typed blind, as game keys."""
     app = _app(_my_influence)
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
         screen = app.screen
         session = screen.session
-        keys_after_a_look(app)
-        await pilot.press("c")
+        keys_after_a_look(app)  # a key after the line closed would be played: none must reach the table
         chat = screen.query_one("#chat")
-        await eventually(lambda: chat.has_focus, 10, "the chat line", pilot=pilot)
-        for key, char in (("h", "h"), ("i", "i"), ("enter", "\r"), ("n", "n"), ("x", "x")):
-            app.post_message(events.Key(key, char))  # one burst: no pause between them
+        burst(app, "chi\rnx")  # one burst, c included: no pause between them
         await eventually(lambda: any(n.text.endswith(": hi") or "hi" in n.text for n in session.table.notes[-3:]),
                          10, "the chat sent", pilot=pilot)  # fmt: skip
         await pilot.pause(0.1)

@@ -251,7 +251,7 @@ async def test_your_turn_is_said_only_on_your_turn_of_play(monkeypatch: pytest.M
         await eventually(lambda: shown(label).startswith(f"{acting}'s turn"), 10, "whose turn", pilot=pilot)
         assert "your turn" not in shown(label).lower() and not label.has_class("-your-turn")
         # What the frame adds after "Your turn." (a vote, a stalled seat) stays, after whose turn.
-        stall = " Lisa has kept the table waiting 40 s: a votes to end the wait."
+        stall = " Lisa has kept the table waiting 40 s: E votes to end the wait."
         monkeypatch.setattr(frame, "waiting_text", lambda table, me: "Your turn." + stall)
         screen.show_status(session.table, 0)
         assert shown(label) == f"{acting}'s turn; you may act too (a card, a reaction).{stall}"

@@ -63,8 +63,8 @@ async def test_a_player_sees_the_same_count_and_the_waited_on_seats_chat_resets_
         screen = await eventually(
             lambda: isinstance(app.screen, TableScreen) and app.screen, 10, "the table", pilot=pilot
         )
-        await eventually(lambda: "a votes to end the wait" in status(app), 10, "the vote's offer", pilot=pilot)
-        assert "Lisa has kept the table waiting 75 s: a votes to end the wait." in status(app)
+        await eventually(lambda: "E votes to end the wait" in status(app), 10, "the vote's offer", pilot=pilot)
+        assert "Lisa has kept the table waiting 75 s: E votes to end the wait." in status(app)
         lisa = local.seats[1]
         local.submit(lisa, "chat", {"text": "one moment"})  # looks alive, answers nothing
         session._emit(SessionEvent("entry", seq=local.host.table.seq - 1))

@@ -19,7 +19,7 @@ HELP = """\
   ← →       move along your hand      Space  pick or unpick a card
   Home End  to the first / last card  Esc    unpick everything
   Enter     play the picked cards     p      pass (in a normal trick)
-  c         chat (Enter sends)        a      vote to end a long wait
+  c         chat (Enter sends)        E      vote to end a long wait
   l         read the game log (↑ ↓; Esc goes back to your hand)
   A         automatic pass on/off: when nothing of yours beats the
             lead, your seat passes without p (on at first)

@@ -27,7 +27,7 @@ QUEUE_MAX = 8
 """Acts kept while one is on its way to the table (keys pressed quickly: ``t t t t``)."""
 
 #: The keys whose act the engine is asked about ahead (:meth:`ActSender.check_keys`).
-CHECKED_KEYS: tuple[str, ...] = ("next", "bleed", "hunt", "pass", "transfer")
+CHECKED_KEYS: tuple[str, ...] = ("next", "bleed", "hunt", "pass", "transfer", "influence")
 
 
 class ActingScreen(Protocol):
@@ -138,7 +138,15 @@ class ActSender:
         if ctx is None or self.session.seat is None:
             return "The table has not started yet."
         try:
-            self.session.check_move(fight_commands.parse_line(command, ctx))
+            act = fight_commands.parse_line(command, ctx)
+        except VampireError as err:
+            return self.sentence(err)
+        return self.engine_refusal(act)
+
+    def engine_refusal(self, act: Act) -> str | None:
+        """Why the engine refuses ``act`` now (its sentence, seats named); None: it takes it."""
+        try:
+            self.session.check_move(act)
         except VampireError as err:
             return self.sentence(err)
         return None

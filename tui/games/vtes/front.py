@@ -76,6 +76,7 @@ HELP = """\
           · lock/unlock/burn CARD \\[for CAUSE] · move CARD to ZONE
           · combat A, B · handsize ±N \\[NAME] · shuffle library
           · contest/yield CARD · withdraw · time · deck CRYPT LIBRARY
+  c       chat (Enter sends)        E      vote to end a long wait
   An act the rules refuse shows the engine's reason and is not sent.
   A key missing from the footer cannot act now: pressed, it says why.
   The table moves cards and counters; the card's text is yours to

@@ -19,23 +19,31 @@ TABLE_KEYS: list[BindingType] = [
     Binding("b", "block", "Block"),
     Binding("b", "act('bleed')", "Bleed"),
     Binding("h", "act('hunt')", "Hunt"),
-    Binding("a", "announce", "Act…"),
+    Binding("a", "announce", "Act…"),  # only this: ending a long wait is the frame's E
     Binding("full_stop", "pass_impulse", "Pass", key_display=PASS_KEY),
     Binding("s", "strike", "Strike"),
     Binding("m", "fight('maneuver')", "Maneuver"),
     Binding("P", "fight('press')", "Press"),
-    Binding("V", "vote", "Vote"),
+    # ":" and V (a line to type in): priority bindings, run by the app as the key arrives, before it
+    # hands on the next key of a burst, so that the keys typed right after reach the command line
+    # (a plain binding runs only once the key has come back up from the focused widget, and the
+    # burst has gone to that widget by then). A focused line types them instead (Textual leaves out
+    # the bindings of the keys an Input takes).
+    Binding("V", "vote", "Vote", priority=True),
     # A in the footer while the table waits for your answer (an impulse, a strike, votes); else hidden.
     Binding("A", "auto_pass(True)", "Auto-pass"),
     # y while a change by hand to your things waits for your answer (shared/rules/vtes.md).
     Binding("y", "accept_claim", "Accept"),
     Binding("t", "act('transfer')", "Transfer"),
+    # i in the footer once a vampire of your uncontrolled region has its capacity in blood.
+    Binding("i", "act('influence')", "Influence"),
     # Y in your unlock phase while a contest of yours waits to be paid or yielded (rulebook, "Contested Cards").
     Binding("Y", "contest", "Pay/yield"),
     Binding("Y", "why_not('contest')", "Pay/yield", show=False),
     # A key that can do nothing now leaves the footer (check_action), and its twin says why.
     Binding("b", "why_not('bleed')", "Bleed", show=False),
     Binding("t", "why_not('transfer')", "Transfer", show=False),
+    Binding("i", "why_not('influence')", "Influence", show=False),
     Binding("h", "why_not('hunt')", "Hunt", show=False),
     Binding("n", "why_not('next')", "Next", show=False),
     Binding("full_stop", "why_not('pass')", "Pass", show=False, key_display=PASS_KEY),
@@ -43,14 +51,14 @@ TABLE_KEYS: list[BindingType] = [
     Binding("m", "why_not('maneuver')", "Maneuver", show=False),
     Binding("P", "why_not('press')", "Press", show=False),
     Binding("V", "why_not('vote')", "Vote", show=False),
+    Binding("a", "why_not('announce')", "Act…", show=False),
     Binding("A", "auto_pass", "Auto-pass", show=False),
-    Binding("colon", "command", "Command"),
+    Binding("colon", "command", "Command", priority=True),
     Binding("tab", "cycle(1)", "Next panel", show=False),
     Binding("shift+tab", "cycle(-1)", "Previous panel", show=False),
     Binding("N", "act('end')", "End turn", show=False),
     Binding("d", "act('draw')", "Draw", show=False),
     Binding("D", "discard_card", "Discard", show=False),
-    Binding("i", "act('influence')", "Influence", show=False),
     Binding("k", "lock", "Lock/unlock", show=False),
     Binding("x", "burn", "Burn", show=False),
     Binding("v", "move", "Move", show=False),

@@ -33,7 +33,7 @@ from engine.errors import VampireError
 from engine.games.base import Act, Pos
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do, News, Phase, Poll, Status, Step
+from engine.games.vtes.vocab import ActionKind, CombatStep, Do, News, Phase, Poll, Status, Step
 from engine.replay import NoteRun
 from engine.table import Table
 from tui.errors import explain
@@ -47,15 +47,14 @@ from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.passes import fold_passes
-from tui.games.vtes.present import card_text, play_todo, rulings_text, turn_line
-from tui.games.vtes.status_text import vtes_status
+from tui.games.vtes.present import card_text, play_todo, rulings_text
+from tui.games.vtes.status_line import draw_status, title_parts, turn_now
 from tui.games.vtes.widgets.action import ActionBox
 from tui.games.vtes.widgets.claims import ClaimsLine, waiting_for
 from tui.games.vtes.widgets.combat import CombatBox
 from tui.games.vtes.widgets.command_line import CommandLine
 from tui.games.vtes.widgets.panes import TablePanes
 from tui.games.vtes.widgets.players import MethuselahsPanel
-from tui.games.vtes.widgets.redraw import show
 from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
 from tui.screens.table import TableFrame
@@ -68,6 +67,9 @@ SETUP_STEPS = frozenset({Step.JOINING, Step.SEATING, Step.DEALING})
 SETUP_REDRAW_S = 0.25
 """Seconds between two redraws of the screen during the set-up (:data:`SETUP_STEPS`); the one
 after the last entry of a burst comes at most that late, and the first turn is drawn at once."""
+
+NO_MINION_ACTS = "None of your minions can act now (each acts once it is ready and unlocked)."
+"""What ``a`` says in this seat's minion phase when no minion of its may act (P2)."""
 
 AUTO_TOLD_S = 3.0
 """Seconds after this seat's automatic act (its pass by itself) during which ``.`` says that the
@@ -133,6 +135,10 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         #: When a redraw last showed this seat making its automatic act (``key_clock()``).
         self._by_itself_at: float | None = None
         self._listing = False  # the footer is asking check_action, not a key
+        #: The card of the last after-play note ("e reads it"), and whether the key pressed now
+        #: came while that note was shown (e then reads that card, gone from the hand).
+        self._played: CardView | None = None
+        self._reads_played = False
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -198,18 +204,10 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             self.refresh_table()
 
     def show_status(self, table: Table, me: int | None) -> None:
-        """The frame's status line, said as a VTES table says it (:func:`vtes_status`)."""
+        """The frame's status line, said as a VTES table says it (:func:`draw_status`)."""
         super().show_status(table, me)
-        label = self.query_one("#waiting", Label)
-        content = label.content
-        said = content.plain if isinstance(content, Text) else str(content)
         view = self._current_view()
-        status = vtes_status(said, view, table, me, self._by_itself(view))
-        if status is None:
-            return
-        if status.text is not None:
-            show(label, status.text)
-        label.set_class(status.your_turn, "-your-turn")
+        draw_status(self.query_one("#waiting", Label), view, table, me, self._by_itself(view))
 
     def on_mount(self) -> None:
         # krcg's dict (rulings, the cards' data): now when its faces' cache is missing (the first
@@ -223,10 +221,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         self._panes.titles()
 
     def title_parts(self, table: Table) -> list[str]:
-        view = self._current_view()
-        if view is None or view.step != Step.PLAY:
-            return []
-        return [f"turn {view.turn}"]
+        return title_parts(self._current_view())
 
     def _current_view(self) -> VtesView | None:
         view = self.session.view()
@@ -342,14 +337,8 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         self.app.bell()
 
     def _turn(self) -> Turn:
-        """The turn line (:func:`turn_line`, and that this seat asks every time when it does), and
-        whether no box (action, combat, referendum) says it all; None before the table starts."""
-        view = self._view
-        if view is None:
-            return None
-        turn = turn_line(view, list(self.session.table.names))
-        quiet = view.action is None and view.combat is None and view.referendum is None
-        return (turn + " Auto-pass off (A)." if self._auto() is False else turn), quiet
+        """The turn line now (:func:`turn_now`)."""
+        return turn_now(self._view, list(self.session.table.names), self._auto())
 
     # -- the cards under the cursors, and the keys that let the turn line back ---------------------
 
@@ -375,6 +364,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
     def on_key(self, event: events.Key) -> None:
         # Every key (before the act it is bound to, if any) lets the turn line come back: the last
         # refusal or after-play note was read; an act that is refused again says so again.
+        self._reads_played = self._say_line.has_class("-todo") and self._played is not None
         self._say_line.unstick()
         # Typing on while the keys are guarded keeps them guarded (check_action refuses them:
         # the bindings run later, from the app, once the keys of a burst have all come here).
@@ -403,7 +393,8 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         """The shown card's whole text and rulings in a box (the panel may show only its start)."""
         from tui.games.vtes.menus import CardBox
 
-        card = self._panes.shown_card()
+        # Just after a play, its note says "e reads it": the card played, not the hand's next one.
+        card = self._played if self._reads_played else self._panes.shown_card()
         if card is None:
             self.say("✗ No card to show: highlight one in your hand or on the table.", True)
             return
@@ -433,6 +424,9 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
     def action_why_not(self, what: str) -> None:
         """A footer key pressed while it can do nothing: why, in one line (``.`` just after this
         seat passed by itself: that it did, not who holds the impulse now)."""
+        if what == "announce":
+            self.say(f"✗ {self._why_no_action()}", True)
+            return
         by_itself = self._by_itself(self._view) if what == "pass" else None
         if by_itself is not None:
             words = by_itself_words(by_itself)
@@ -454,6 +448,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         payer = self._panes.board.card_at(tuple(act["minion"])) if "minion" in act else None
         payer = payer or key_acts.blood_payer(self._view, self.session.seat, self.selected_card())
         todo = play_todo(card, act, payer)
+        self._played = card if todo else None
         return f"✓ {todo}" if todo else ""
 
     def action_act(self, command: str) -> None:
@@ -549,14 +544,18 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         # Everything that says whether the table waits for this seat (status line, boxes, footer).
         self.refresh_table()
 
-    def a_instead(self) -> str | None:
-        """``a`` in this seat's own turn when no action can be announced: why (P2)."""
+    def _why_no_action(self) -> str:
+        """``a`` when no action is offered: the engine's sentence for announcing one now (whose
+        turn, which phase, a window still open: P2), else that no minion of yours can act."""
         view, me = self._view, self.session.seat
-        if view is None or me is None or view.acting != me or view.step != Step.PLAY:
-            return None
-        if view.phase != Phase.MINION:
-            return f"✗ Actions are announced in your minion phase, and this is your {view.phase} phase."
-        return "✗ None of your minions can act now (each acts once it is ready and unlocked)."
+        if view is None or me is None or view.step != Step.PLAY or not view.cards:
+            return "The table has not started yet."
+        if view.acting == me and view.phase == Phase.MINION and not view.windows:
+            return NO_MINION_ACTS  # the time is right: no minion is
+        # The engine checks the time (the turn, the phase, the open windows) before the minion:
+        # a hunt by any card gets the time's sentence, as ":hunt" would.
+        hunt: Act = {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": view.cards[0].as_list()}
+        return self._acts.engine_refusal(hunt) or NO_MINION_ACTS
 
     def action_announce(self) -> None:
         """``a``: announce an action (a menu: bleed, hunt, an action card of the hand, leave
@@ -573,7 +572,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         names = list(self.session.table.names)
         choices = announce_choices(view, names, minion, card)
         if not choices:
-            self.say("✗ None of your minions can act now (each acts once it is ready and unlocked).", True)
+            self.say(f"✗ {NO_MINION_ACTS}", True)
             return
 
         def chosen(act: Act | None) -> None:
@@ -718,8 +717,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         if action == "contest":
             return key_acts.may_contest(view, me)
         if action == "announce":
-            # Else a falls to the frame's: end the wait for a stalled seat.
-            return key_acts.may_announce(view, me) and self._stalled_seat() is None
+            return key_acts.may_announce(view, me)  # else its twin says why (never the frame's E)
         if action == "auto_pass":
             if parameters:  # the footer's A: while the table waits for this seat's answer
                 return self._auto() is not None and key_acts.answer_due(view, me)

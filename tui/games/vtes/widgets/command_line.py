@@ -16,6 +16,7 @@ from textual.widgets import Input
 
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.completion import completions
+from tui.widgets.common.burst_line import BurstLine
 
 #: What the empty command line says.
 PLACEHOLDER = ": a command: bleed 2, block, pass, play CARD, transfer 4 NAME… (→ completes)"
@@ -38,7 +39,7 @@ class CommandSuggester(Suggester):
         return found[0] if found else None
 
 
-class CommandLine(Input):
+class CommandLine(BurstLine):
     """One line for a command. ``context``: what the words are read against now (None: no view
     yet); ``home``: where the focus goes when it leaves and was nowhere before; ``on_leave``:
     called each time it is left (Enter, Esc). Posts
@@ -94,12 +95,12 @@ class CommandLine(Input):
 
     def open(self) -> None:
         """Take the focus, remembering where it was."""
-        # At once, not as Widget.focus does it (after the messages already queued): the keys typed
-        # right after ":" belong to the command line, and a "p" among them must not play a card.
+        # At once (BurstLine.take_focus): the keys typed right after ":" belong to the command
+        # line, and a "p" among them must not play a card.
         screen = self.screen
         if screen.focused is not self:
             self._before = screen.focused
-        screen.set_focus(self)
+        self.take_focus()
 
     def prefill(self, text: str) -> None:
         """Take the focus with ``text`` typed, the cursor at its end."""
@@ -125,6 +126,7 @@ class CommandLine(Input):
     def refused(self) -> None:
         """The command was refused: the line stays to be mended, selected, so that typing a new
         one replaces it."""
+        self.sent = False
         self.select_all()
 
     def cancel(self) -> None:
@@ -140,18 +142,26 @@ class CommandLine(Input):
             event.prevent_default()  # not Input's handler: this one inserts it
             self.insert_text_at_cursor(text[1:].lstrip().splitlines()[0] if text[1:].strip() else "")
 
-    async def action_submit(self) -> None:
-        """Enter: an empty line is left; a command is :class:`Entered`."""
+    async def enter(self) -> None:
+        """Enter: an empty line is left; a command is :class:`Entered` (the keys typed after it
+        are dropped until the screen answers: :meth:`accepted`, :meth:`refused`)."""
         line = self.value.strip()
         if not line:
             self.leave()
             return
+        self.sent = True
         self.post_message(self.Entered(self, line))
+
+    async def action_submit(self) -> None:
+        """Input's Enter binding (a key Enter is taken before it: :meth:`enter`)."""
+        await self.enter()
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         ctx = self._read_context()
-        if ctx is None or not event.value.strip():
+        # A change typed before Enter in one burst comes after the line went out: its hint would
+        # cover the screen's answer (a refusal).
+        if ctx is None or not event.value.strip() or self.sent:
             return
         found = completions(event.value, ctx)
         if found:
