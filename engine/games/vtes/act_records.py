@@ -90,7 +90,8 @@ class PlayAct(ActRecord):
     ``to="on"``), ``controller`` (a seat), ``no_replace`` (the hand is not refilled), its cost
     ``pool`` and ``blood`` (paid by ``minion``), the open action's number changes ``stealth``,
     ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier),
-    ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), a rule ``lift`` ed by
+    ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), ``wake``: the locked
+    ``minion`` wakes (it may play reactions and block until the action ends), a rule ``lift`` ed by
     card ``by`` (P9)."""
 
     card: Pos
@@ -107,6 +108,7 @@ class PlayAct(ActRecord):
     target: int | None = None
     bleed_mod: bool | None = None
     lock: bool | None = None
+    wake: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -452,7 +452,7 @@ def block(w: Work, b: BlockAct) -> None:
     # Who may block at all comes before whose impulse it is: a Methuselah who may never block this
     # action hears that, not that the impulse has still to reach it.
     if w.lift != Lift.LOCKED and not any(
-        c.controller == w.author and c.zone == Zone.READY and not c.locked and is_minion(w, pos)
+        c.controller == w.author and c.zone == Zone.READY and (not c.locked or pos in a.woken) and is_minion(w, pos)
         for pos, c in w.cards.items()
     ):
         raise IllegalMove(
@@ -467,8 +467,8 @@ def block(w: Work, b: BlockAct) -> None:
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
-    if c.locked:
-        w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
+    if c.locked and b.minion not in a.woken:
+        w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks (or one a card woke)")
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
     windows.put(w, windows.returned(attempt, w.in_game()))
 

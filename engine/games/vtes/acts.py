@@ -187,6 +187,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "bleed_mod"
             | "lock"
             | "unlock"
+            | "wake"
             | "aggravated"
             | "ranged"
             | "first"

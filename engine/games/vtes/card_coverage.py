@@ -3,8 +3,8 @@
 where the table puts it into the act that plays the card, as the offers do.
 
 - stealth: an action modifier's, or an action card's (:mod:`engine.games.vtes.card_play`);
-- intercept, a redirected bleed (the new target chosen by the player) and "lock this reacting
-  vampire": a reaction's;
+- intercept, a redirected bleed (the new target chosen by the player), "lock this reacting
+  vampire" and "this minion wakes" (a locked minion that may then react and block): a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
@@ -41,7 +41,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
-        case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK:
+        case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:
             alone = all(x.kind == EffectKind.PREVENT for x in clause.effects) and not clause.by_hand

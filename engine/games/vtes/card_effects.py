@@ -96,6 +96,8 @@ class Effect:
                 return ("optional " if self.optional else "") + str(self.kind)
             case EffectKind.LOCK:
                 return "lock this minion"
+            case EffectKind.WAKE:
+                return "wake: this locked minion may react and block"
             case EffectKind.ADD_BLOOD:
                 who = "younger vampire" if self.whom == "younger" else self.whom or "vampire"
                 return f"add {self.amount} blood to a {who} in your uncontrolled region"

@@ -92,8 +92,15 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     as_type = MODIFIER if acting else REACTION
     minion = view.card(a.minion) if acting else reactor(view, a, seat, card.card)
     clauses = _candidates(rec, minion, as_type)
+    if not acting:  # a clause that wakes a locked minion is played by that minion, not the reactor
+        clauses = [c for c in clauses if not _wakes(c)]
+        clauses += [c for c in rec.clauses if _wakes(c) and c.type in ("", as_type) and waker(view, a, seat, c)]
     if not clauses:
-        if any(c.levels for c in rec.clauses) or not meets_disciplines(rec, disciplines(minion)):
+        if (
+            any(c.levels for c in rec.clauses)
+            or any(_wakes(c) for c in rec.clauses)
+            or not meets_disciplines(rec, disciplines(minion))
+        ):
             return []
         paid = _paid(rec, view, seat, minion, ())
         return [Choice(None, paid, "")] if paid is not None else []
@@ -108,6 +115,11 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 base["target"] = target
             if any(e.kind == EffectKind.LOCK for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
+            if _wakes(clause):
+                sleeper = waker(view, a, seat, clause)
+                if sleeper is None:
+                    continue
+                base["wake"], base["minion"] = True, tuple(sleeper.pos)
             fields = _paid(rec, view, seat, minion, tuple(sorted(base.items())))
             if fields is None:
                 continue
@@ -186,8 +198,36 @@ def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
     blocker = view.card(a.blocker) if a.blocker else None
     if blocker is not None and blocker.controller == seat and fresh(blocker):
         return blocker
-    ready = [c for c in view.ready_unlocked(seat) if fresh(c)]
+    ready = [c for c in view.may_try(seat) if fresh(c)]  # a woken minion plays reactions too
     return max(ready, key=lambda c: (len(disciplines(c)), c.pos), default=None)
+
+
+def _wakes(clause: Clause) -> bool:
+    return any(e.kind == EffectKind.WAKE for e in clause.effects)
+
+
+def may_react(view: VtesView, a: Action, seat: int, card: str) -> bool:
+    """``seat`` has a minion that may play the reaction ``card`` (its identity) now: a reactor
+    (:func:`reactor`), or a locked minion that a clause of the card wakes (:func:`waker`)."""
+    if reactor(view, a, seat, card) is not None:
+        return True
+    rec = record(card) if card else None
+    return rec is not None and any(_wakes(c) and waker(view, a, seat, c) for c in rec.clauses)
+
+
+def waker(view: VtesView, a: Action, seat: int, clause: Clause) -> CardView | None:
+    """The locked minion of ``seat``'s that a reaction clause which wakes its minion may wake
+    now, or None: only while ``seat`` may still attempt to block the action (window A, entitled,
+    not declined); a ready locked minion not yet woken, with the clause's Discipline levels (the
+    one with the most levels)."""
+    if a.window != Window.NO_ATTEMPT or seat not in view.blockers() or seat in a.declined:
+        return None
+    asleep = [
+        c
+        for c in view.controlled(seat)
+        if c.locked and c.pos not in a.woken and (c.crypt or "Ally" in c.types) and clause.usable_by(disciplines(c))
+    ]
+    return max(asleep, key=lambda c: (len(disciplines(c)), c.pos), default=None)
 
 
 def _numbers(

@@ -24,9 +24,9 @@ from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
     combat_moves,
+    may_react,
     prevent_cards,
     printed_cost,
-    reactor,
     window_choices,
 )
 from engine.games.vtes.card_record import record
@@ -379,7 +379,7 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
         for c in view.hand
         if REACTION in c.types
         and reaction_fits(c.text, a, view, seat)
-        and reactor(view, a, seat, c.card) is not None
+        and may_react(view, a, seat, c.card)
         and window_choices(view, c)
     )
 

@@ -82,7 +82,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
     if in_combat or in_referendum:
-        if numbers or act.bleed_mod or act.lock:
+        if numbers or act.bleed_mod or act.lock or act.wake:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
             combat.play_in_combat(w, pos, types, name, act.minion)
@@ -91,7 +91,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             politics.play_before_votes(w, types, name)
         return
     if a is None:
-        if numbers or act.bleed_mod or act.lock:
+        if numbers or act.bleed_mod or act.lock or act.wake:
             raise IllegalMove("there is no open action for this card to change")
         if types and types <= {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
@@ -116,15 +116,19 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
         else:
-            # A reaction is played by a ready unlocked minion, or by a locked one where the card says
-            # it is "only usable by a locked" minion (its record's requirement).
+            # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
+            # where the card says it is "only usable by a locked" minion (its record's requirement)
+            # or wakes it.
             rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
-            by_locked = rec is not None and rec.requires.locked
+            by_locked = bool(act.wake) or (rec is not None and rec.requires.locked)
             state = "locked" if by_locked else "unlocked"
             ready = [
                 p
                 for p, c in w.cards.items()
-                if c.controller == w.author and c.zone == Zone.READY and c.locked == by_locked and is_minion(w, p)
+                if c.controller == w.author
+                and c.zone == Zone.READY
+                and (c.locked == by_locked or (not by_locked and p in a.woken))
+                and is_minion(w, p)
             ]
             if minion is None and len(ready) == 1:
                 minion = ready[0]
@@ -152,6 +156,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         check_requirements(w, pos, minion)
     if act.lock:
         _lock(w, minion, name)
+    if act.wake:
+        _wake(w, minion, name)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
@@ -213,6 +219,20 @@ def _lock(w: Work, minion: Pos | None, name: str) -> None:
         raise IllegalMove(f"{w.name(minion)} is locked already: it cannot play {name}")
     w.setc(minion, locked=True)
     w.note(f"{name}: {w.name(minion)} locks", w.author)
+
+
+def _wake(w: Work, minion: Pos | None, name: str) -> None:
+    """The card's "this minion wakes": the locked minion that played it may play reactions and
+    attempt to block until the open action ends (rulebook: it "ignore[s] the requirement to be
+    unlocked"), in the open. Raises IllegalMove for a card played by no minion, or by an unlocked
+    one."""
+    a = open_action(w)
+    if minion is None:
+        raise IllegalMove(f"{name} wakes the locked minion that plays it: name the minion")
+    if not w.card(minion).locked or minion in a.woken:
+        raise IllegalMove(f"{w.name(minion)} is not a locked minion asleep: {name} wakes a locked minion")
+    windows.put(w, replace(a, woken=(*a.woken, minion)))
+    w.note(f"{name}: {w.name(minion)} wakes: it may play reactions and block until the action ends", w.author)
 
 
 def _combat_words(name: str) -> str:

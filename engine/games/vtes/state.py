@@ -154,7 +154,9 @@ class Action:
     attempt on this action failed (a minion may try again: rulebook, "Who May Attempt to Block"); ``blocker``: the
     minion attempting to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
     ``played``: ``(minion, card id)`` pairs of modifiers and reactions played (2.1: once each per
-    minion and action).
+    minion and action); ``woken``: locked minions a card woke (rulebook: they "ignore the
+    requirement to be unlocked for playing reaction cards and attempting to block until the end of
+    the action").
     """
 
     actor: int
@@ -179,6 +181,7 @@ class Action:
     add_blood: int = 0
     add_to: Pos | tuple[()] = ()
     gain_pool: int = 0
+    woken: tuple[Pos, ...] = ()
 
     @property
     def directed(self) -> bool:

@@ -48,6 +48,7 @@ FULL: list[dict[str, Any]] = [
         "target": 2,
         "bleed_mod": True,
         "lock": False,
+        "wake": False,
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},
