@@ -132,12 +132,16 @@ def face_up_by_hand(t: SimTable, positions: list[Pos]) -> None:
 
 
 def one_vampire_table(
-    vampire: str, library: tuple[tuple[str, int], ...], seed: int, blood: tuple[int, ...] = (4, 2, 2, 2)
+    vampire: str,
+    library: tuple[tuple[str, int], ...],
+    seed: int,
+    blood: tuple[int, ...] = (4, 2, 2, 2),
+    phase: str = "minion",
 ) -> SimTable:
     """Four seats whose crypts are twelve ``vampire`` and whose libraries are ``library`` (table rule
     ``library_size=off``: at most seven cards, the whole opening hand); each Methuselah in seating
     order moves one vampire to its ready region with ``blood[i]`` blood, and the first player is in
-    its minion phase. Four copies of one vampire in play would be contested, face down (rulebook,
+    its ``phase`` (the minion phase unless named). Four copies of one vampire in play would be contested, face down (rulebook,
     "Contested Cards"): the table turns them face up again by hand, a position no act reaches, for
     tests that need the same Disciplines at every seat."""
     found = card_base().lookup(vampire)
@@ -153,6 +157,6 @@ def one_vampire_table(
     face_up_by_hand(t, moved)
     for i, seat in enumerate(t.state.seating):
         act(t, seat, "blood", card=list(moved[i]), delta=blood[i], cause="effect")
-    while t.state.phase != "minion":
+    while t.state.phase != phase:
         act(t, t.state.acting, "phase")
     return t

@@ -91,8 +91,9 @@ class PlayAct(ActRecord):
     ``pool`` and ``blood`` (paid by ``minion``), the open action's number changes ``stealth``,
     ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier),
     ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), ``wake``: the locked
-    ``minion`` wakes (it may play reactions and block until the action ends), a rule ``lift`` ed by
-    card ``by`` (P9)."""
+    ``minion`` wakes (it may play reactions and block until the action ends), ``move_blood``:
+    blood moved from the vampire ``minion`` to the player's pool (a master card's), a rule
+    ``lift`` ed by card ``by`` (P9)."""
 
     card: Pos
     to: Target | None = None
@@ -109,6 +110,7 @@ class PlayAct(ActRecord):
     bleed_mod: bool | None = None
     lock: bool | None = None
     wake: bool | None = None
+    move_blood: int | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -6,6 +6,8 @@ where the table puts it into the act that plays the card, as the offers do.
 - intercept, a redirected bleed (the new target chosen by the player), "lock this reacting
   vampire" and "this minion wakes" (a locked minion that may then react and block): a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
+- blood moved from a vampire the player controls to their pool: a master card's (the vampire
+  chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
@@ -41,6 +43,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
+        case EffectKind.MOVE_BLOOD:
+            return "Master" in types
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:

@@ -54,6 +54,9 @@ class EffectKind(StrEnum):
     succeeds."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
+    MOVE_BLOOD = "move blood"
+    """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
+    points (``amount`` 0: any amount), as the card is played (a master card's)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -63,7 +66,9 @@ class EffectKind(StrEnum):
 class Effect:
     """One effect of a card: its ``kind`` and ``amount`` (points, cards, votes; 0 where the kind
     has none); for a strike, ``ranged``, ``aggravated``, ``hand`` and ``first``; ``optional``: the
-    player may forgo it ("with 1 optional press"); ``limited``: a "+bleed (limited)" (4.6)."""
+    player may forgo it ("with 1 optional press"); ``limited``: a "+bleed (limited)" (4.6);
+    ``whom``: who or what it goes to, as its kind says; ``least``: the fewest points of a range
+    ("move 2 to 5 blood")."""
 
     kind: EffectKind
     amount: int = 0
@@ -74,6 +79,7 @@ class Effect:
     optional: bool = False
     limited: bool = False
     whom: str = ""
+    least: int = 0
 
     def words(self) -> str:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
@@ -101,6 +107,9 @@ class Effect:
             case EffectKind.ADD_BLOOD:
                 who = "younger vampire" if self.whom == "younger" else self.whom or "vampire"
                 return f"add {self.amount} blood to a {who} in your uncontrolled region"
+            case EffectKind.MOVE_BLOOD:
+                much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
+                return f"move {much} blood from a vampire you control to your pool"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -213,6 +222,15 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (
                 Effect(_E.ADD_BLOOD, int(m.group(1)), whom="younger" if m.group("younger") else m.group("clan") or ""),
             ),
+        ),
+        (
+            r"put this card on a vampire you control who has any amount of blood and move (\d+) to (\d+) blood "
+            r"from that vampire to your pool",
+            lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(2)), least=int(m.group(1))),),
+        ),
+        (
+            r"move any amount of blood from a vampire you control to your pool",
+            lambda m: (Effect(_E.MOVE_BLOOD),),
         ),
         (
             r"change the target of the bleed to (?:another methuselah other than the acting minion's controller|"

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
-from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Window, Zone
+from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Target, Window, Zone
 
 #: The effects that change an open action's numbers.
 NUMBERS = frozenset({EffectKind.STEALTH, EffectKind.INTERCEPT, EffectKind.BLEED})
@@ -311,6 +311,31 @@ def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> lis
             continue
         out.append({"add_blood": add.amount, "add_to": tuple(c.pos)})
     return out or [{}]
+
+
+def master_choices(view: VtesView, card: CardView) -> list[Choice]:
+    """The ways the view's seat may play the master card ``card`` whose text moves blood from a
+    vampire it controls to its pool: one per ready vampire of its with blood, moving as much as
+    the card allows and the vampire has (``move_blood``, ``minion``), put on that vampire when the
+    card goes on one (``to``, ``on``). Empty for a card that moves no blood, or no vampire to
+    move it from."""
+    rec = record(card.card) if card.card else None
+    seat = view.seat
+    move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None) if rec is not None else None
+    if move is None or seat is None or rec is None:
+        return []
+    info = card_base().info(rec.id)
+    on = info is not None and play_place(info) == PlayPlace.ON_MINION
+    out = []
+    for c in view.controlled(seat):
+        amount = min(move.amount or c.counters, c.counters)
+        if not c.crypt or amount < 1:
+            continue
+        fields: dict[str, object] = {"move_blood": amount, "minion": tuple(c.pos)}
+        if on:
+            fields |= {"to": Target.ON, "on": tuple(c.pos)}
+        out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
+    return out
 
 
 class LevelError(ValueError):

@@ -24,6 +24,7 @@ from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
     combat_moves,
+    master_choices,
     may_react,
     prevent_cards,
     printed_cost,
@@ -229,7 +230,10 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
             cost = printed_cost(c, [m for m in view.cards if m.controller == seat and m.zone.in_play], None)
             if not _affordable(c, cost, me.pool):
                 continue
-            acts.append({"do": Do.PLAY, "card": c.as_list(), **cost})
+            moves = master_choices(view, c) if "Master" in c.types else []
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **m.act_fields()} for m in moves]
+            if not moves:
+                acts.append({"do": Do.PLAY, "card": c.as_list(), **cost})
     return [Offer(act) for act in acts]
 
 

@@ -235,6 +235,25 @@ def _wake(w: Work, minion: Pos | None, name: str) -> None:
     w.note(f"{name}: {w.name(minion)} wakes: it may play reactions and block until the action ends", w.author)
 
 
+def move_blood(w: Work, act: PlayAct, name: str) -> None:
+    """The card's "move N blood from a vampire you control to your pool" (``move_blood`` from
+    ``minion``), in the open, as it is played. Raises IllegalMove for a minion that is no ready
+    vampire of the author's, or has less blood than is moved."""
+    amount = within(act.do, "move_blood", act.move_blood, low=0, high=30)
+    if not amount:
+        return
+    vampire = act.minion
+    assert vampire is not None  # the act's shape needs it (acts.parse_act)
+    c = w.card(vampire)
+    if c.controller != w.author or c.zone != Zone.READY or not c.crypt:
+        raise IllegalMove(f"{name} moves blood from a ready vampire you control, and {w.name(vampire)} is not one")
+    if c.counters < amount:
+        raise IllegalMove(f"{w.name(vampire)} has {c.counters} blood: {name} cannot move {amount}")
+    w.counters_delta(vampire, -amount, "card")
+    w.pool_delta(w.author, amount, "card")
+    w.note(f"{name}: {amount} blood moved from {w.name(vampire)} to {seat_ref(w.author)}'s pool", w.author)
+
+
 def _combat_words(name: str) -> str:
     return f"{name} is a combat card: it is played during combat, and no combat is under way (§2)"
 

@@ -49,6 +49,7 @@ FULL: list[dict[str, Any]] = [
         "bleed_mod": True,
         "lock": False,
         "wake": False,
+        "move_blood": 2,
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},
