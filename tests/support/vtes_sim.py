@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from engine.games.base import Note, Pos
+from engine.games.base import Act, Note, Pos
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
@@ -160,3 +160,16 @@ def one_vampire_table(
     while t.state.phase != phase:
         act(t, t.state.acting, "phase")
     return t
+
+
+def first_vampire(t: SimTable, seat: int) -> list[int]:
+    """The position of ``seat``'s first ready vampire, as an act holds it."""
+    return next(c.as_list() for c in t.view(seat).controlled(seat) if c.crypt)
+
+
+def card_plays(t: SimTable, seat: int, name: str) -> list[Act]:
+    """The ``play`` acts offered to ``seat`` for its first hand card named ``name`` (one per
+    choice)."""
+    view = t.view(seat)
+    card = next(c.as_list() for c in view.hand if c.name == name)
+    return [a for a in VTES.legal_acts(view) if a["do"] == "play" and a["card"] == card]

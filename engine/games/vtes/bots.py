@@ -361,9 +361,10 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
 
 
 def _numbers_play(legal: list[Act]) -> Act | None:
-    """The offered play that adds the most stealth, intercept or bleed to the open action (a
-    card's numbers are offered only when they can change it: 4.3), or None."""
+    """The offered play that changes the open action most: stealth, intercept or bleed added, a
+    bleed against the bot reduced (a card's numbers are offered only when they can change it: 4.3),
+    or None."""
     plays = [a for a in legal if a["do"] == Do.PLAY]
-    weight = {id(a): sum(int(a.get(k) or 0) for k in ("stealth", "intercept", "amount")) for a in plays}
+    weight = {id(a): sum(abs(int(a.get(k) or 0)) for k in ("stealth", "intercept", "amount")) for a in plays}
     best = max(plays, key=lambda a: weight[id(a)], default=None)
     return best if best is not None and weight[id(best)] > 0 else None

@@ -4,7 +4,8 @@ where the table puts it into the act that plays the card, as the offers do.
 
 - stealth: an action modifier's, or an action card's (:mod:`engine.games.vtes.card_play`);
 - intercept, a redirected bleed (the new target chosen by the player), "lock this reacting
-  vampire" and "this minion wakes" (a locked minion that may then react and block): a reaction's;
+  vampire", "this minion wakes" (a locked minion that may then react and block) and "reduce a
+  bleed against you": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`);
@@ -45,7 +46,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.MOVE_BLOOD:
             return "Master" in types
-        case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE:
+        case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:
             alone = all(x.kind == EffectKind.PREVENT for x in clause.effects) and not clause.by_hand

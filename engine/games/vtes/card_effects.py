@@ -54,6 +54,8 @@ class EffectKind(StrEnum):
     succeeds."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
+    REDUCE_BLEED = "reduce bleed"
+    """A bleed against the player is reduced by ``amount`` (a reaction's)."""
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
     points (``amount`` 0: any amount), as the card is played (a master card's)."""
@@ -107,6 +109,8 @@ class Effect:
             case EffectKind.ADD_BLOOD:
                 who = "younger vampire" if self.whom == "younger" else self.whom or "vampire"
                 return f"add {self.amount} blood to a {who} in your uncontrolled region"
+            case EffectKind.REDUCE_BLEED:
+                return f"reduce a bleed against you by {self.amount}"
             case EffectKind.MOVE_BLOOD:
                 much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
                 return f"move {much} blood from a vampire you control to your pool"
@@ -228,6 +232,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"from that vampire to your pool",
             lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(2)), least=int(m.group(1))),),
         ),
+        (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
         (
             r"move any amount of blood from a vampire you control to your pool",
             lambda m: (Effect(_E.MOVE_BLOOD),),

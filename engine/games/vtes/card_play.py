@@ -48,7 +48,7 @@ class Choice:
     def weight(self) -> int:
         """How much the choice changes the action (a bot's preference): the sum of its numbers, a
         redirect counting 1."""
-        numbers = sum(v for k, v in self.fields if k in ("stealth", "intercept", "amount") and isinstance(v, int))
+        numbers = sum(abs(v) for k, v in self.fields if k in ("stealth", "intercept", "amount") and isinstance(v, int))
         return numbers + any(k == "target" for k, _ in self.fields)
 
 
@@ -76,7 +76,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     minion may play (the acting minion for an action modifier; the blocking minion, else any ready
     unlocked one, for a reaction), each with the numbers it adds: stealth only while a block
     attempt's intercept is at least the stealth, intercept only for a blocker of this seat while
-    the stealth is above it (4.3), bleed only in a bleed, one "(limited)" bleed per bleed (4.6).
+    the stealth is above it (4.3), bleed only in a bleed, one "(limited)" bleed per bleed (4.6),
+    a reduced bleed only against this seat once blocks are declined (never below 0).
     A clause whose numbers cannot change the action now is no choice; a card with no clause the
     table reads is one choice with no numbers (its text applied by hand). Empty: the card cannot
     matter now."""
@@ -250,6 +251,14 @@ def _numbers(
                 fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
                 assert blocker is not None
                 fields["minion"] = tuple(blocker.pos)
+            case EffectKind.REDUCE_BLEED:
+                # a bleed against this seat, once blocks are declined, while it bleeds for 1 or more
+                if acting or a.kind != ActionKind.BLEED or a.targets != (seat,) or a.window != Window.DECLINED:
+                    return None
+                cut = min(e.amount, a.amount + int(fields.get("amount", 0)))  # type: ignore[call-overload]
+                if cut < 1:
+                    return None
+                fields["amount"] = int(fields.get("amount", 0)) - cut  # type: ignore[call-overload]
             case EffectKind.BLEED:
                 if not acting or a.kind != ActionKind.BLEED:
                     return None

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.games.base import Act, IllegalMove
+from engine.games.base import IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, copy_table, one_vampire_table
+from tests.support.vtes_sim import card_plays as plays
+from tests.support.vtes_sim import first_vampire as vampire
 
 LIBRARY = (("On the Qui Vive", 2), ("Telepathic Misdirection", 2), ("Eyes of Argus", 2), ("Lost in Crowds", 1))
 
@@ -22,16 +24,6 @@ LIBRARY = (("On the Qui Vive", 2), ("Telepathic Misdirection", 2), ("Eyes of Arg
 @pytest.fixture(scope="module")
 def start() -> SimTable:
     return one_vampire_table("Arika", LIBRARY, seed=5)
-
-
-def vampire(t: SimTable, seat: int) -> list[int]:
-    return next(c.as_list() for c in t.view(seat).controlled(seat) if c.crypt)
-
-
-def plays(t: SimTable, seat: int, name: str) -> list[Act]:
-    view = t.view(seat)
-    cards = [c.as_list() for c in view.hand if c.name == name]
-    return [a for a in VTES.legal_acts(view) if a["do"] == "play" and a["card"] in cards]
 
 
 def bleed_on_a_locked_prey(t: SimTable) -> tuple[int, int]:
