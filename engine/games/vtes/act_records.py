@@ -92,8 +92,9 @@ class PlayAct(ActRecord):
     ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier),
     ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), ``wake``: the locked
     ``minion`` wakes (it may play reactions and block until the action ends), ``move_blood``:
-    blood moved from the vampire ``minion`` to the player's pool (a master card's), a rule
-    ``lift`` ed by card ``by`` (P9)."""
+    blood moved from the vampire ``minion`` to the player's pool (a master card's), ``votes``: the
+    votes the card gives ``minion`` while a referendum polls, cast for (``for_``, None: true) or
+    against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
 
     card: Pos
     to: Target | None = None
@@ -111,6 +112,8 @@ class PlayAct(ActRecord):
     lock: bool | None = None
     wake: bool | None = None
     move_blood: int | None = None
+    votes: int | None = None
+    for_: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

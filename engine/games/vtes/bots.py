@@ -211,7 +211,8 @@ class VtesBot:
         """A referendum: the terms of its card as it reads them (the choices made in its interest,
         :func:`engine.games.vtes.readings.bot_terms`; else the card's name and what it cannot
         apply), no card before votes, every vote it holds for its own interest (for its own
-        referendum, against the others'; for a blood hunt on anyone else's vampire), then done.
+        referendum, against the others'; for a blood hunt on anyone else's vampire; a card that
+        gives votes only for one it wants), then done.
         It follows the count of its own referendum to apply the terms once it passes."""
         r = view.referendum
         if r is None:
@@ -239,6 +240,8 @@ class VtesBot:
         else:
             side = r.caller == seat
         for act in legal:
+            if act["do"] == Do.PLAY and act.get("votes") and side:
+                return {**act, "for": side}  # a card that gives votes, for a referendum it wants
             if act["do"] != Do.VOTE:
                 continue
             if act["source"] in (VoteSource.CARD, VoteSource.EDGE) and not side:

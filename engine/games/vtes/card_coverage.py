@@ -7,6 +7,8 @@ where the table puts it into the act that plays the card, as the offers do.
   vampire", "this minion wakes" (a locked minion that may then react and block) and "reduce a
   bleed against you": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
+- votes: an action modifier's or a reaction's, played while a referendum polls
+  (:func:`engine.games.vtes.card_play.vote_choices`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
@@ -46,6 +48,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.MOVE_BLOOD:
             return "Master" in types
+        case EffectKind.VOTES:
+            return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:

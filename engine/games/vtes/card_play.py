@@ -20,7 +20,7 @@ from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines,
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Target, Window, Zone
+from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Poll, Target, Window, Zone
 
 #: The effects that change an open action's numbers.
 NUMBERS = frozenset({EffectKind.STEALTH, EffectKind.INTERCEPT, EffectKind.BLEED})
@@ -46,9 +46,11 @@ class Choice:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in self.fields}
 
     def weight(self) -> int:
-        """How much the choice changes the action (a bot's preference): the sum of its numbers, a
-        redirect counting 1."""
-        numbers = sum(abs(v) for k, v in self.fields if k in ("stealth", "intercept", "amount") and isinstance(v, int))
+        """How much the choice changes the action or the referendum (a bot's preference): the sum
+        of its numbers (stealth, intercept, bleed, votes), a redirect counting 1."""
+        numbers = sum(
+            abs(v) for k, v in self.fields if k in ("stealth", "intercept", "amount", "votes") and isinstance(v, int)
+        )
         return numbers + any(k == "target" for k, _ in self.fields)
 
 
@@ -345,6 +347,39 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
             fields |= {"to": Target.ON, "on": tuple(c.pos)}
         out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
     return out
+
+
+def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
+    """The ways the view's seat may play the hand ``card`` for its votes while a referendum polls
+    (7.2: "this vampire gets +2 votes"): an action modifier by the acting vampire of the seat's own
+    political action, a reaction by a ready unlocked vampire of the seat's in another's; one per
+    clause the vampire may play whose votes it gives and whose printed cost it can pay
+    (``votes``, ``minion``). Empty outside polling, in a blood hunt, once the seat is done."""
+    r, seat = view.referendum, view.seat
+    rec = record(card.card) if card.card else None
+    if r is None or seat is None or rec is None or r.step != Poll.VOTING or r.hunted or seat in r.done:
+        return []
+    if not rec.has(EffectKind.VOTES):
+        return []
+    acting = view.card(r.minion) if r.minion else None
+    if MODIFIER in card.types and seat == r.caller and acting is not None:
+        minions, as_type = [acting], MODIFIER
+    elif REACTION in card.types and seat != r.caller:
+        minions, as_type = [c for c in view.ready_unlocked(seat) if c.crypt], REACTION
+    else:
+        return []
+    out: dict[tuple[tuple[str, object], ...], Choice] = {}
+    for minion in minions:
+        if minion.zone != Zone.READY:
+            continue
+        for clause in _candidates(rec, minion, as_type):
+            votes = sum(e.amount for e in clause.effects if e.kind == EffectKind.VOTES)
+            fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("votes", votes)))
+            if votes < 1 or fields is None:
+                continue
+            words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}") if p)
+            out.setdefault(fields, Choice(clause, fields, words))
+    return list(out.values())
 
 
 class LevelError(ValueError):

@@ -28,6 +28,7 @@ from engine.games.vtes.card_play import (
     may_react,
     prevent_cards,
     printed_cost,
+    vote_choices,
     window_choices,
 )
 from engine.games.vtes.card_record import record
@@ -451,14 +452,23 @@ def strike_with(view: VtesView, card: Pos) -> Act | None:
 
 def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
     """A referendum (7, P7): the caller records the terms first; before votes, on this seat's
-    impulse, pass; while polling, each source of votes it holds (:func:`vote_sources`) and done."""
+    impulse, pass; while polling, each source of votes it holds (:func:`vote_sources`), each hand
+    card that gives votes (a ``play`` with ``votes``: :func:`engine.games.vtes.card_play.vote_choices`)
+    and done."""
     match r.step:
         case Poll.TERMS:
             return [{"do": Do.TERMS, "text": "as the card says"}] if r.caller == seat else []
         case Poll.BEFORE:
             return [{"do": Do.PASS}] if r.impulse == seat else []
         case Poll.VOTING:
-            return [] if seat in r.done else [*vote_sources(view, seat), {"do": Do.DONE}]
+            if seat in r.done:
+                return []
+            plays = [
+                {"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()}
+                for c in view.hand
+                for choice in vote_choices(view, c)
+            ]
+            return [*vote_sources(view, seat), *plays, {"do": Do.DONE}]
     return []
 
 

@@ -81,6 +81,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     _master_timing(w, pos, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
+    if act.votes is not None and not in_referendum:
+        raise IllegalMove(f"{name} gives votes while a referendum polls, and none is open")
     if in_combat or in_referendum:
         if numbers or act.bleed_mod or act.lock or act.wake:
             raise IllegalMove("there is no open action for this card to change")
@@ -89,6 +91,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         else:
             _in_referendum(w, pos, types, name, act.minion)
             politics.play_before_votes(w, types, name)
+            if act.votes is not None:
+                politics.card_votes(w, pos, act, name)
         return
     if a is None:
         if numbers or act.bleed_mod or act.lock or act.wake:

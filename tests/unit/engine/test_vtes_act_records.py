@@ -50,6 +50,8 @@ FULL: list[dict[str, Any]] = [
         "lock": False,
         "wake": False,
         "move_blood": 2,
+        "votes": 2,
+        "for": False,
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},

@@ -69,7 +69,7 @@ def play_act(
     played by the selected ready unlocked minion (else the engine's choice when there is one). A
     master card that moves blood to your pool moves it from the selected vampire, else the first
     with blood (:func:`engine.games.vtes.card_play.master_choices`)."""
-    from engine.games.vtes.card_play import master_choices, pick, printed_cost, window_choices
+    from engine.games.vtes.card_play import master_choices, pick, printed_cost, vote_choices, window_choices
 
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.zone.in_play]
@@ -82,6 +82,10 @@ def play_act(
             act["minion"] = minion.as_list()
     if view is not None and view.action is not None:
         best = pick(window_choices(view, card))  # the card's numbers, as the record reads them
+        if best is not None:
+            act.update(best.act_fields())
+    if view is not None and view.referendum is not None:
+        best = pick(vote_choices(view, card))  # the votes it gives while polling
         if best is not None:
             act.update(best.act_fields())
     if ctx is not None:
