@@ -173,3 +173,28 @@ def card_plays(t: SimTable, seat: int, name: str) -> list[Act]:
     view = t.view(seat)
     card = next(c.as_list() for c in view.hand if c.name == name)
     return [a for a in VTES.legal_acts(view) if a["do"] == "play" and a["card"] == card]
+
+
+def to_the_strike(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
+    """The acting Methuselah's (Ana's) first vampire bleeds her prey Ben and Ben's first vampire
+    blocks; everyone passes up to the strike step; the acts are appended to ``done``. Returns
+    Ana's and Ben's seats."""
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    for seat, chosen in (
+        (ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben}),
+        (ana, {"do": "pass"}),
+        (ben, {"do": "block", "minion": first_vampire(t, ben)}),
+    ):
+        t.play(seat, chosen)
+        done.append((seat, chosen))
+    for _ in range(30):
+        c = t.state.open_combat
+        if c is not None and c.step == "strike":
+            return ana, ben
+        window = c if c is not None else t.state.open_action
+        assert window is not None
+        seat = window.impulse
+        t.play(seat, {"do": "pass"})
+        done.append((seat, {"do": "pass"}))
+    raise AssertionError("no strike step")

@@ -23,7 +23,15 @@ from engine.games.base import Act, OptionError
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
 from engine.games.vtes.offers import hunts_due, offers
-from engine.games.vtes.readings import StrikeReading, Terms, best_strike, bot_terms, strike_act, terms_acts
+from engine.games.vtes.readings import (
+    StrikeReading,
+    Terms,
+    best_strike,
+    bot_terms,
+    strike_act,
+    terms_acts,
+    weapon_strikes,
+)
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
@@ -269,7 +277,7 @@ class VtesBot:
 
     def _strike(self, view: VtesView, hand_strike: Act) -> Act:
         """The strike for the combatant of ``hand_strike`` (the default strike act offered): a
-        combat card from hand with a plain strike it can use and pay for
+        combat card from hand with a plain strike it can use and pay for, or a weapon it holds
         (:mod:`engine.games.vtes.readings`), else the hand strike. It ends combat or dodges when the
         strike it faces would take its last blood or life, and ends combat when the other minion has more
         blood or life (or its own is down to 1);
@@ -293,6 +301,9 @@ class VtesBot:
             if (not reading.ranged and not reading.dodge and not reading.ends) and c.long:
                 continue  # a melee strike does nothing at long range (5.5)
             options.append((held, reading))
+        for weapon, reading in weapon_strikes(view, me, c.long):  # a weapon it holds strikes from play
+            if reading.ranged or reading.dodge or reading.ends or not c.long:
+                options.append((weapon, reading))
 
         def play(held: CardView, reading: StrikeReading) -> Act:
             return strike_act(list(me.pos), held.as_list(), reading)

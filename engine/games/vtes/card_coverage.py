@@ -14,8 +14,8 @@ where the table puts it into the act that plays the card, as the offers do.
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
-  them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike
-  (:func:`engine.games.vtes.readings.strike_readings`);
+  them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
+  a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
 - a prevention: a combat card's clause that is a prevention alone
@@ -59,7 +59,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
             return "Combat" in types and clause.type in ("", "Combat") and alone
         case kind if kind in _STRIKES and not e.hand:
-            return "Combat" in types and any(r.levels == clause.levels for r in strike_readings(rec.id))
+            struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
+            return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.UNLOCK:
             return "Combat" in types and any(r.levels == clause.levels and r.unlock for r in strike_readings(rec.id))
         case _:

@@ -263,6 +263,7 @@ _CONDITIONS = (
     "grapple",
     "frenzy",
     "(limited)",
+    "weapon",
 )
 
 

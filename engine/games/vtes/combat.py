@@ -128,16 +128,22 @@ def _combatant(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeAct) 
 def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos) -> tuple[str, str]:
     """The combat card an act plays with it (``card``: from the author's hand, to the ash heap,
     the hand refilled), its printed cost paid: blood by ``minion`` (a vampire), pool by the author
-    (an X cost is settled by hand). Returns the play and the cost paid in words for the narration
+    (an X cost is settled by hand); for a strike, ``card`` may instead be a weapon (equipment) on
+    ``minion``, which strikes from play at no cost. Returns the play and the cost paid in words for the narration
     (``(" with Majesty", " (paying 1 blood)")``; empty strings for none).
     Raises IllegalMove when the card is not in the author's hand or the cost cannot be paid."""
     pos = act.card
     if pos is None:
         return "", ""
     card = w.card(pos)
-    if card.zone != Zone.HAND or card.owner != w.author:
-        raise IllegalMove("that card is not in your hand")
     info = w.info(pos)
+    if isinstance(act, StrikeAct) and card.zone == Zone.ON and card.on == minion:
+        # a weapon the striker holds strikes from play: it stays, nothing is paid (rulebook, "Equipment")
+        if info is not None and "Equipment" not in info.types:
+            raise IllegalMove(f"{w.name(pos)} is not equipment: a card on a minion strikes only as its weapon")
+        return f" with {w.name(pos)}", ""
+    if card.zone != Zone.HAND or card.owner != w.author:
+        raise IllegalMove("that card is not in your hand, nor a weapon on the striking minion")
     if info is not None and "Combat" not in info.types:
         w.refuse(Lift.TIMING, f"{w.name(pos)} is not a combat card")
     check_requirements(w, pos, minion)

@@ -35,7 +35,7 @@ from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
-from engine.games.vtes.readings import best_strike, reaction_fits
+from engine.games.vtes.readings import best_strike, reaction_fits, weapon_strikes
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.view import CardView, VtesView
@@ -424,7 +424,8 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
 def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     """The strikes of the combat cards in hand that ``minion`` may use at this range, read from
     their plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`), whose printed
-    cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    cost it can pay (blood from a vampire, pool from its Methuselah); then those of the weapons it
+    holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
     striker = view.card(minion)
     if striker is None or not striker.card:
         return []
@@ -442,6 +443,8 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
         if info.pool_cost and info.pool_cost > pool:
             continue
         acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()})
+    for weapon, reading in weapon_strikes(view, striker, c.long):
+        acts.append({"do": Do.STRIKE, "minion": list(minion), "card": weapon.as_list(), **reading.fields()})
     return acts
 
 
