@@ -337,7 +337,8 @@ class StrikeAct(ActRecord):
     """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
     ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
     ``retainer``, ``other``, ``additional`` strikes, ``unlock`` (the striker unlocks as it
-    resolves), with combat ``card``; no field: the hand strike; a rule ``lift`` ed by card ``by`` (P9)."""
+    resolves), with combat ``card``; no field: the hand strike (also with a ``card`` that gives only
+    ``additional`` strikes); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None

@@ -19,7 +19,9 @@ where the table puts it into the act that plays the card, as the offers do.
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
 - a prevention: a combat card's clause that is a prevention alone
-  (:func:`engine.games.vtes.card_play.prevent_cards`).
+  (:func:`engine.games.vtes.card_play.prevent_cards`);
+- additional strikes: a combat card's clause that gives them alone, played with the hand strike
+  (:func:`engine.games.vtes.card_play.additional_strike_cards`).
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
@@ -54,6 +56,9 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:
             alone = all(x.kind == EffectKind.PREVENT for x in clause.effects) and not clause.by_hand
+            return "Combat" in types and clause.type in ("", "Combat") and alone
+        case EffectKind.ADDITIONAL_STRIKE:
+            alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
         case EffectKind.MANEUVER | EffectKind.PRESS:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)

@@ -104,6 +104,9 @@ class Effect:
                 return ("optional " if self.optional else "") + str(self.kind)
             case EffectKind.LOCK:
                 return "lock this minion"
+            case EffectKind.ADDITIONAL_STRIKE:
+                many = "s" if self.amount != 1 else ""
+                return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
             case EffectKind.WAKE:
                 return "wake: this locked minion may react and block"
             case EffectKind.ADD_BLOOD:
@@ -205,7 +208,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"(?:with )?(\d|one) optional (maneuver|press)",
             lambda m: (Effect(EffectKind(m.group(2)), 1, optional=True),),
         ),
-        (r"additional strike", lambda m: (Effect(_E.ADDITIONAL_STRIKE, 1),)),
+        (
+            r"(?:(\d+|an?|one|two|three) )?additional strikes?( \(limited\))?",
+            lambda m: (Effect(_E.ADDITIONAL_STRIKE, _n(m.group(1) or "1"), limited=bool(m.group(2))),),
+        ),
         (
             r"(?:this (?:vampire|minion) )?(?:can )?prevent (\d+) damage(?: this round)?",
             lambda m: (Effect(_E.PREVENT, int(m.group(1))),),

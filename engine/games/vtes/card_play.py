@@ -430,14 +430,26 @@ def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[Car
 
 def prevent_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
     """The hand combat cards with which ``minion`` may prevent damage now, each with the damage
-    it prevents: a clause it may play whose effects are a prevention alone, whose printed cost it
-    can pay; the greatest such clause of each card."""
+    it prevents (:func:`_cards_giving`)."""
+    return _cards_giving(view, minion, EffectKind.PREVENT)
+
+
+def additional_strike_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
+    """The hand combat cards that give ``minion`` additional strikes now (5.6), each with the
+    strikes it gives (:func:`_cards_giving`)."""
+    return _cards_giving(view, minion, EffectKind.ADDITIONAL_STRIKE)
+
+
+def _cards_giving(view: VtesView, minion: CardView, kind: EffectKind) -> list[tuple[CardView, int]]:
+    """The hand combat cards with a clause ``minion`` may play whose effects are of ``kind``
+    alone (and nothing by hand), whose printed cost it can pay; each with the greatest amount of
+    such a clause."""
     out = []
     for held, rec in _affordable_combat_cards(view, minion):
         amounts = [
             sum(e.amount for e in c.effects)
             for c in _candidates(rec, minion, "Combat")
-            if c.effects and all(e.kind == EffectKind.PREVENT for e in c.effects) and not c.by_hand
+            if c.effects and all(e.kind == kind for e in c.effects) and not c.by_hand
         ]
         if amounts:
             out.append((held, max(amounts)))

@@ -319,8 +319,9 @@ class StrikeChoice:
         """The strike a ``strike`` act chooses for ``minion``. Raises IllegalMove for a number out
         of range."""
         named = (act.damage, act.aggravated, act.ranged, act.first, act.dodge, act.ends, act.steal, act.retainer)
-        # "unlock" rides with a card's strike: alone it names no strike (the hand strike stays one)
-        hand = all(x is None for x in (*named, act.other, act.card))
+        # "unlock" rides with a card's strike: alone it names no strike (the hand strike stays one);
+        # a card that gives only additional strikes leaves the strike chosen the hand strike
+        hand = all(x is None for x in (*named, act.other)) and (act.card is None or bool(act.additional))
         # a steal blood strike deals no damage unless it says so (5.5: stealing is not damage)
         damage = 0 if act.steal is not None else 1
         return cls(

@@ -23,6 +23,7 @@ from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
+    additional_strike_cards,
     combat_moves,
     master_choices,
     may_react,
@@ -425,7 +426,9 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     """The strikes of the combat cards in hand that ``minion`` may use at this range, read from
     their plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`), whose printed
     cost it can pay (blood from a vampire, pool from its Methuselah); then those of the weapons it
-    holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
+    holds (:func:`engine.games.vtes.readings.weapon_strikes`); then the hand strike with each card
+    that gives additional strikes (:func:`engine.games.vtes.card_play.additional_strike_cards`),
+    unless the minion gained some this round."""
     striker = view.card(minion)
     if striker is None or not striker.card:
         return []
@@ -445,6 +448,9 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
         acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()})
     for weapon, reading in weapon_strikes(view, striker, c.long):
         acts.append({"do": Do.STRIKE, "minion": list(minion), "card": weapon.as_list(), **reading.fields()})
+    if minion not in c.extra_used:  # one source of additional strikes per minion and round (5.6)
+        for held, n in additional_strike_cards(view, striker):
+            acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), "additional": n})
     return acts
 
 
