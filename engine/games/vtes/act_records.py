@@ -214,11 +214,14 @@ class ContestAct(ActRecord):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TransferAct(ActRecord):
     """``transfer`` of ``kind``: ``n`` pool to, or blood from, the vampire ``card`` (None: 1), or
-    the top crypt card to the uncontrolled region (no card, no n)."""
+    the top crypt card to the uncontrolled region (no card, no n); ``by``: a card in play on that
+    vampire whose ability moves the blood (a Blood Doll, a Vessel), not a transfer of the
+    influence phase."""
 
     kind: TransferKind
     card: Pos | None = None
     n: int | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

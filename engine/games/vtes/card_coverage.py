@@ -10,7 +10,9 @@ where the table puts it into the act that plays the card, as the offers do.
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
-  chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`);
+  chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
+  the phase it names, between the vampire a master card is on and the pool, either way
+  (:func:`engine.games.vtes.card_play.blood_shifts`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
@@ -48,7 +50,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
-        case EffectKind.MOVE_BLOOD:
+        case EffectKind.MOVE_BLOOD | EffectKind.SHIFT_BLOOD:
             return "Master" in types
         case EffectKind.VOTES:
             return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)

@@ -56,6 +56,9 @@ class EffectKind(StrEnum):
     """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
     REDUCE_BLEED = "reduce bleed"
     """A bleed against the player is reduced by ``amount`` (a reaction's)."""
+    SHIFT_BLOOD = "shift blood"
+    """``amount`` blood between the vampire this card is on and its controller's pool, either way,
+    once in that controller's phase ``whom`` (``"master"``, ``"unlock"``): a card in play's."""
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
     points (``amount`` 0: any amount), as the card is played (a master card's)."""
@@ -114,6 +117,8 @@ class Effect:
                 return f"add {self.amount} blood to a {who} in your uncontrolled region"
             case EffectKind.REDUCE_BLEED:
                 return f"reduce a bleed against you by {self.amount}"
+            case EffectKind.SHIFT_BLOOD:
+                return f"in your {self.whom} phase: move {self.amount} blood between this vampire and your pool"
             case EffectKind.MOVE_BLOOD:
                 much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
                 return f"move {much} blood from a vampire you control to your pool"
@@ -237,6 +242,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"put this card on a vampire you control who has any amount of blood and move (\d+) to (\d+) blood "
             r"from that vampire to your pool",
             lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(2)), least=int(m.group(1))),),
+        ),
+        (
+            r"during their (master|unlock) phase, this vampire's controller can move (\d+) blood from this "
+            r"vampire to their pool or from their pool to this vampire",
+            lambda m: (Effect(_E.SHIFT_BLOOD, int(m.group(2)), whom=m.group(1)),),
         ),
         (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
         (

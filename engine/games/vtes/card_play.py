@@ -20,7 +20,7 @@ from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines,
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Poll, Target, Window, Zone
+from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Poll, Target, TransferKind, Window, Zone
 
 #: The effects that change an open action's numbers.
 NUMBERS = frozenset({EffectKind.STEALTH, EffectKind.INTERCEPT, EffectKind.BLEED})
@@ -380,6 +380,31 @@ def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
             words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}") if p)
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def blood_shifts(view: VtesView, seat: int) -> list[dict[str, object]]:
+    """The ``transfer`` fields (``kind``, ``card``, ``n``, ``by``) with which ``seat`` may move
+    blood between a vampire and its pool by a card on that vampire in its own phase the card
+    names ("during their master phase, this vampire's controller can move 1 blood …": Blood
+    Doll, Vessel), unused this turn: to the pool while the vampire has blood, to the vampire while
+    the pool has more than that (never the last pool)."""
+    if view.acting != seat:
+        return []
+    out: list[dict[str, object]] = []
+    for held in view.cards:
+        rec = record(held.card) if held.card and held.controller == seat and held.zone == Zone.ON else None
+        shift = next((e for e in rec.effects if e.kind == EffectKind.SHIFT_BLOOD), None) if rec else None
+        vampire = view.card(held.on) if held.on else None
+        if shift is None or vampire is None or not vampire.crypt or vampire.controller != seat:
+            continue
+        if view.phase != shift.whom or held.pos in view.used:
+            continue
+        base = {"card": vampire.as_list(), "n": shift.amount, "by": held.as_list()}
+        if vampire.counters >= shift.amount:
+            out.append({"kind": TransferKind.BLOOD, **base})
+        if view.players[seat].pool > shift.amount:
+            out.append({"kind": TransferKind.POOL, **base})
+    return out
 
 
 class LevelError(ValueError):

@@ -24,6 +24,7 @@ from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
     additional_strike_cards,
+    blood_shifts,
     combat_moves,
     master_choices,
     may_react,
@@ -199,6 +200,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         # Ending the turn before the minion phase ends would skip a hunt that is due (2.2), and
         # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
+    acts += [{"do": Do.TRANSFER, **fields} for fields in blood_shifts(view, seat)]
     match view.phase:
         case Phase.UNLOCK:
             acts += contest_acts(view, seat)

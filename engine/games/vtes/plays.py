@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics, windows
-from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct
+from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct, TransferAct
 from engine.games.vtes.actions import (
     action_words,
     after_action,
@@ -20,6 +20,7 @@ from engine.games.vtes.actions import (
 )
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import played_with
 from engine.games.vtes.card_record import Timing, record
 from engine.games.vtes.claims import in_the_open, own_source
@@ -32,6 +33,7 @@ from engine.games.vtes.vocab import (
     Phase,
     Status,
     Target,
+    TransferKind,
     Window,
     Zone,
 )
@@ -256,6 +258,49 @@ def move_blood(w: Work, act: PlayAct, name: str) -> None:
     w.counters_delta(vampire, -amount, "card")
     w.pool_delta(w.author, amount, "card")
     w.note(f"{name}: {amount} blood moved from {w.name(vampire)} to {seat_ref(w.author)}'s pool", w.author)
+
+
+def shift_blood(w: Work, act: TransferAct) -> None:
+    """A card in play's "during their master (unlock) phase, this vampire's controller can move 1
+    blood from this vampire to their pool or from their pool to this vampire" (Blood Doll, Vessel):
+    a ``transfer`` naming the card ``by``, the vampire ``card`` it is on, ``kind`` blood (to the
+    pool) or pool (to the vampire), ``n`` up to the card's amount; once a turn per card, in the
+    author's own phase the card names, no transfer spent. Raises IllegalMove with the reason."""
+    by, vampire = act.by, act.card
+    assert by is not None
+    if vampire is None or act.kind == TransferKind.CRYPT:
+        raise IllegalMove("a card's blood moves between the vampire it is on and your pool: name the vampire")
+    held, c = w.card(by), w.card(vampire)
+    name = w.name(by)
+    rec = record(held.card or w.revealed.get(by, ""))
+    shift = next((e for e in rec.effects if e.kind == EffectKind.SHIFT_BLOOD), None) if rec is not None else None
+    if shift is None:
+        raise IllegalMove(f"{name} moves no blood between a vampire and your pool")
+    if held.controller != w.author or held.zone != Zone.ON or held.on != vampire:
+        raise IllegalMove(
+            f"{name} moves blood for the vampire it is on, and it must be yours: it is not on {w.name(vampire)}"
+        )
+    if c.controller != w.author or not c.crypt or not c.zone.in_play:
+        raise IllegalMove(f"{w.name(vampire)} is not a vampire you control")
+    if w.acting != w.author or w.phase != Phase(shift.whom):
+        raise IllegalMove(f"{name} moves blood during your {shift.whom} phase")
+    if by in w.used:
+        raise IllegalMove(f"{name} has moved blood this turn already")
+    n = within(act.do, "n", act.n, low=1, high=shift.amount, default=1)
+    if act.kind == TransferKind.POOL:
+        if w.p(w.author).pool < n:
+            raise IllegalMove(f"you have only {w.p(w.author).pool} pool")
+        w.pool_delta(w.author, -n, "card")
+        w.counters_delta(vampire, n, "card")
+        said = f"{n} blood moved from {seat_ref(w.author)}'s pool to {w.name(vampire)}"
+    else:
+        if c.counters < n:
+            raise IllegalMove(f"{w.name(vampire)} has only {c.counters} blood")
+        w.counters_delta(vampire, -n, "card")
+        w.pool_delta(w.author, n, "card")
+        said = f"{n} blood moved from {w.name(vampire)} to {seat_ref(w.author)}'s pool"
+    w.used = (*w.used, by)
+    w.note(f"{name}: {said}", w.author)
 
 
 def _combat_words(name: str) -> str:

@@ -522,7 +522,8 @@ class VtesState(UnderWay):
         (:class:`Claim`); ``clock``: the table's time, the latest signed time of an act folded
         (ms; never goes back); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
         ``combats``, ``referendums``: how many the game has had; ``contests``: the contests under
-        way (:class:`Contests`).
+        way (:class:`Contests`); ``used``: cards in play whose once-a-turn ability was used this
+        turn (a Blood Doll's, a Vessel's blood moved).
     """
 
     seats: int
@@ -558,6 +559,7 @@ class VtesState(UnderWay):
     blocks: int = 0
     combats: int = 0
     referendums: int = 0
+    used: tuple[Pos, ...] = ()
     contests: Contests = NO_CONTESTS
 
     def option(self, name: str) -> OptionValue:

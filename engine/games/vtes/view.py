@@ -127,6 +127,7 @@ class VtesView(UnderWay):
     edge: int
     edge_used: bool
     transfers: int
+    used: tuple[Pos, ...]
     master_actions: int
     discard_actions: int
     time_calls: tuple[int, ...]
@@ -328,6 +329,7 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         edge=state.edge,
         edge_used=state.edge_used,
         transfers=state.transfers,
+        used=state.used,
         master_actions=state.master_actions,
         discard_actions=state.discard_actions,
         time_calls=state.time_calls,

@@ -82,6 +82,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "transfer", "kind": "pool", "card": [2, 0], "n": 2},
     {"do": "transfer", "kind": "blood", "card": [2, 0]},
     {"do": "transfer", "kind": "crypt"},
+    {"do": "transfer", "kind": "blood", "card": [2, 0], "n": 1, "by": [3, 1]},
     {"do": "hand_size", "seat": 1, "delta": 1, "cause": "card", "by": [7, 3]},
     {"do": "hand_size", "delta": -1},
     {"do": "shuffle", "zone": "crypt", "seat": 0, "cause": "card", "by": [7, 3]},
