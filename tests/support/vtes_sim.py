@@ -198,3 +198,12 @@ def to_the_strike(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
         t.play(seat, {"do": "pass"})
         done.append((seat, {"do": "pass"}))
     raise AssertionError("no strike step")
+
+
+def replayed(start: SimTable, done: list[tuple[int, Act]]) -> SimTable:
+    """A copy of ``start`` with the acts ``done`` (seat, act) played again, in order: a log's
+    replay, whose state a test compares with the table that played them."""
+    again = copy_table(start)
+    for seat, act_ in done:
+        again.play(seat, act_)
+    return again

@@ -91,7 +91,8 @@ class PlayAct(ActRecord):
     ``pool`` and ``blood`` (paid by ``minion``), the open action's number changes ``stealth``,
     ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier),
     ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), ``wake``: the locked
-    ``minion`` wakes (it may play reactions and block until the action ends), ``move_blood``:
+    ``minion`` wakes (it may play reactions and block until the action ends), ``unlock``: the
+    acting ``minion`` unlocks (an action modifier played after its action resolved), ``move_blood``:
     blood moved from the vampire ``minion`` to the player's pool (a master card's), ``votes``: the
     votes the card gives ``minion`` while a referendum polls, cast for (``for_``, None: true) or
     against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
@@ -111,6 +112,7 @@ class PlayAct(ActRecord):
     bleed_mod: bool | None = None
     lock: bool | None = None
     wake: bool | None = None
+    unlock: bool | None = None
     move_blood: int | None = None
     votes: int | None = None
     for_: bool | None = None

@@ -20,6 +20,8 @@ where the table puts it into the act that plays the card, as the offers do.
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
+- "unlock this vampire": an action modifier's played after its action resolved
+  (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is a prevention alone
   (:func:`engine.games.vtes.card_play.prevent_cards`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
@@ -68,6 +70,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case kind if kind in _STRIKES and not e.hand:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK if MODIFIER in types and rec.after_resolution:
+            return clause.type in ("", MODIFIER)
         case EffectKind.UNLOCK:
             return "Combat" in types and any(r.levels == clause.levels and r.unlock for r in strike_readings(rec.id))
         case _:

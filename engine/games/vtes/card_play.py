@@ -15,12 +15,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.actions import resolved_last
+from engine.games.vtes.card_effects import EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Poll, Target, TransferKind, Window, Zone
+from engine.games.vtes.vocab import (
+    MODIFIER,
+    REACTION,
+    ActionKind,
+    Outcome,
+    Poll,
+    Target,
+    TransferKind,
+    Window,
+    Zone,
+)
 
 #: The effects that change an open action's numbers.
 NUMBERS = frozenset({EffectKind.STEALTH, EffectKind.INTERCEPT, EffectKind.BLEED})
@@ -94,7 +105,9 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     acting = seat == a.actor
     as_type = MODIFIER if acting else REACTION
     minion = view.card(a.minion) if acting else reactor(view, a, seat, card.card)
-    clauses = _candidates(rec, minion, as_type)
+    clauses = [c for c in _candidates(rec, minion, as_type) if not _after_only(rec, c)]
+    if rec.after_resolution and not clauses:
+        return []  # played once the action has resolved (after_choices), not during it
     if not acting:  # a clause that wakes a locked minion is played by that minion, not the reactor
         clauses = [c for c in clauses if not _wakes(c)]
         clauses += [c for c in rec.clauses if _wakes(c) and c.type in ("", as_type) and waker(view, a, seat, c)]
@@ -203,6 +216,12 @@ def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
         return blocker
     ready = [c for c in view.may_try(seat) if fresh(c)]  # a woken minion plays reactions too
     return max(ready, key=lambda c: (len(disciplines(c)), c.pos), default=None)
+
+
+def _after_only(rec: CardRecord, clause: Clause) -> bool:
+    """The clause is played only after action resolution: the whole card or the clause says so."""
+    said = [r.sentence for c in rec.clauses if not c.levels or c is clause for r in c.readings]
+    return any(s.startswith("only usable after") and "resolution" in s for s in said)
 
 
 def _wakes(clause: Clause) -> bool:
@@ -405,6 +424,39 @@ def blood_shifts(view: VtesView, seat: int) -> list[dict[str, object]]:
         if view.players[seat].pool > shift.amount:
             out.append({"kind": TransferKind.POOL, **base})
     return out
+
+
+def after_choices(view: VtesView, card: CardView) -> list[Choice]:
+    """The ways the view's seat may play the action modifier ``card`` that is "only usable after
+    action resolution" and unlocks its vampire (Freak Drive, Forced March, Instantaneous
+    Transformation): after the seat's last action resolved and before the next, by that action's
+    minion while it is locked, per clause it may play whose conditions fit how the action ended
+    ("if the action was successful", "… blocked"), its printed cost paid (``unlock``,
+    ``minion``)."""
+    rec = record(card.card) if card.card else None
+    seat = view.seat
+    quiet = view.action is None and view.combat is None and view.referendum is None
+    last = resolved_last(view.phase, view.done, quiet)
+    if rec is None or not rec.after_resolution or last is None or seat != view.acting:
+        return []
+    minion = view.card(last.minion)
+    if minion is None or not minion.locked or minion.zone != Zone.READY:
+        return []
+    whole = [r.sentence for c in rec.clauses if not c.levels for r in c.readings if r.kind == SentenceKind.CONDITION]
+    out: dict[tuple[tuple[str, object], ...], Choice] = {}
+    for clause in _candidates(rec, minion, MODIFIER):
+        if not any(e.kind == EffectKind.UNLOCK for e in clause.effects):
+            continue
+        said = whole + [r.sentence for r in clause.readings if r.kind == SentenceKind.CONDITION]
+        if any("successful" in s for s in said) and last.outcome != Outcome.SUCCESSFUL:
+            continue
+        if any("blocked" in s for s in said) and last.outcome != Outcome.BLOCKED:
+            continue
+        fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("unlock", True)))
+        if fields is not None:
+            words = " ".join(p for p in (_levels_words(clause), f"unlock {minion.name}") if p)
+            out.setdefault(fields, Choice(clause, fields, words))
+    return list(out.values())
 
 
 class LevelError(ValueError):

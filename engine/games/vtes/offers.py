@@ -24,6 +24,7 @@ from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
     additional_strike_cards,
+    after_choices,
     blood_shifts,
     combat_moves,
     master_choices,
@@ -210,6 +211,8 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 acts.append({"do": Do.WITHDRAW})
         case Phase.MINION:
             acts += _minion_actions(view, seat, due)
+            after = [(c, x) for c in view.hand if MODIFIER in c.types for x in after_choices(view, c)]
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **x.act_fields()} for c, x in after]
         case Phase.INFLUENCE:
             for c in view.uncontrolled(seat):
                 if view.transfers >= 1 and me.pool >= 1:

@@ -17,6 +17,7 @@ from engine.games.vtes.actions import (
     impulse_order,
     is_minion,
     open_action,
+    resolved_last,
 )
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
@@ -99,6 +100,10 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if a is None:
         if numbers or act.bleed_mod or act.lock or act.wake:
             raise IllegalMove("there is no open action for this card to change")
+        if MODIFIER in types and _after_resolution(w, pos, act, name):
+            return
+        if act.unlock:
+            raise IllegalMove(f"{name} unlocks no minion now: an action modifier does, after its action resolved")
         if types and types <= {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
         elif types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
@@ -225,6 +230,31 @@ def _lock(w: Work, minion: Pos | None, name: str) -> None:
         raise IllegalMove(f"{w.name(minion)} is locked already: it cannot play {name}")
     w.setc(minion, locked=True)
     w.note(f"{name}: {w.name(minion)} locks", w.author)
+
+
+def _after_resolution(w: Work, pos: Pos, act: PlayAct, name: str) -> bool:
+    """An action modifier "only usable after action resolution", played after the acting
+    Methuselah's last action resolved (successful or blocked; its combat over) and before the
+    next, by that action's minion, meeting the card's requirements; with ``unlock`` the minion
+    unlocks, in the open. False for a card that is not played so (the caller's rules apply);
+    raises from :meth:`Work.refuse` or IllegalMove with the reason."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    if rec is None or not rec.after_resolution:
+        return False
+    last = resolved_last(w.phase, w.done, not w.windows)
+    if last is None or w.author != w.acting:
+        w.refuse(Lift.TIMING, f"{name} is played after an action of yours resolves, before the next is announced")
+        return True
+    minion = act.minion if act.minion is not None else last.minion
+    if minion != last.minion:
+        raise IllegalMove(f"{name} is played by the minion whose action resolved, {w.name(last.minion)}")
+    check_requirements(w, pos, minion)
+    if act.unlock:
+        if not w.card(minion).locked:
+            raise IllegalMove(f"{w.name(minion)} is not locked: {name} has nothing to unlock")
+        w.setc(minion, locked=False)
+        w.note(f"{name}: {w.name(minion)} unlocks after its action ({last.outcome})", w.author)
+    return True
 
 
 def _wake(w: Work, minion: Pos | None, name: str) -> None:

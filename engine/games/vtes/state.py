@@ -20,6 +20,7 @@ from engine.games.vtes.vocab import (
     CombatStep,
     DeckPart,
     End,
+    Outcome,
     Phase,
     Poll,
     Ruleset,
@@ -409,11 +410,13 @@ class Referendum:
 @dataclass(frozen=True)
 class Done:
     """An action announced this turn, for the per-turn limits (shared/rules/vtes-actions.md 2.1):
-    the acting ``minion``, its ``kind``, and ``card``: the krcg id of the action card (0: none)."""
+    the acting ``minion``, its ``kind``, ``card``: the krcg id of the action card (0: none), and
+    its ``outcome`` once resolved (:class:`Outcome`)."""
 
     minion: Pos
     kind: ActionKind
     card: int = 0
+    outcome: Outcome = Outcome.UNDER_WAY
 
 
 @dataclass(frozen=True)

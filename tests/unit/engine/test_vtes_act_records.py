@@ -49,6 +49,7 @@ FULL: list[dict[str, Any]] = [
         "bleed_mod": True,
         "lock": False,
         "wake": False,
+        "unlock": True,
         "move_blood": 2,
         "votes": 2,
         "for": False,

@@ -14,7 +14,7 @@ import pytest
 from engine.games.base import Act
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import copy_table, one_vampire_table, to_the_strike
+from tests.support.vtes_sim import copy_table, one_vampire_table, replayed, to_the_strike
 from tests.support.vtes_sim import first_vampire as vampire
 
 LIBRARY = (("Blur", 2), ("Pursuit", 2))
@@ -43,7 +43,4 @@ def test_blur_and_pursuit_add_strikes_with_the_hand_strike(start: SimTable) -> N
     assert c is not None and c.extra[0] == 2 and c.strikes[0].hand and c.strikes[0].damage == 1
     assert next(x.counters for x in t.view(ana).cards if x.as_list() == vampire(t, ana)) == blood - 1  # Blur's cost
     assert next(x.zone for x in t.view(ana).cards if x.as_list() == blur["card"]) == "ash"
-    again = copy_table(start)
-    for step in done:
-        again.play(*step)
-    assert again.state == t.state
+    assert replayed(start, done).state == t.state

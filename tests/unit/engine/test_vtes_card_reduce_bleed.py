@@ -13,7 +13,7 @@ import pytest
 from engine.games.base import Act
 from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays as plays
-from tests.support.vtes_sim import copy_table, one_vampire_table
+from tests.support.vtes_sim import copy_table, one_vampire_table, replayed
 from tests.support.vtes_sim import first_vampire as vampire
 
 LIBRARY = (("Telepathic Counter", 2), ("Conditioning", 2))
@@ -52,7 +52,4 @@ def test_telepathic_counter_reduces_the_bleed_once_blocks_are_declined(start: Si
         done.append((seat, {"do": "pass"}))
         t.play(seat, {"do": "pass"})
     assert t.view(ben).players[ben].pool == pool - 2
-    again = copy_table(start)
-    for step in done:
-        again.play(*step)
-    assert again.state == t.state
+    assert replayed(start, done).state == t.state

@@ -13,7 +13,7 @@ import pytest
 from engine.games.base import Act, IllegalMove
 from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays as plays
-from tests.support.vtes_sim import copy_table, one_vampire_table
+from tests.support.vtes_sim import copy_table, one_vampire_table, replayed
 from tests.support.vtes_sim import first_vampire as vampire
 
 LIBRARY = (("Kine Resources Contested", 2), ("Bewitching Oration", 2))
@@ -64,10 +64,7 @@ def test_bewitching_oration_gives_the_acting_vampire_its_levels_votes(start: Sim
     assert r is not None and r.total(True) == votes
     said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
     assert any(s.startswith("Bewitching Oration: ") and f"casts {votes} votes for" in s for s in said), said
-    again = copy_table(start)
-    for step in done:
-        again.play(*step)
-    assert again.state == t.state
+    assert replayed(start, done).state == t.state
 
 
 def test_votes_from_a_card_are_refused_outside_polling_and_for_anothers_vampire(start: SimTable) -> None:

@@ -822,7 +822,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     came to keep their master phase and their printed costs to be paid; and when a card that cannot be
     played with another in one action came to be refused, Lost in Crowds after Into Thin Air; all
     three when the state came to keep the cards in play used this turn, ``used``: the game did not
-    change, the digests without that field are the old ones.)"""
+    change, the digests without that field are the old ones; the last when each action announced
+    came to keep its outcome, ``Done.outcome``: without it the digest is the one before.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -846,7 +847,7 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert digests == [
         "1ff6643df2e513a3f9be16bc132edd8ab99ef36a2873405f01ce2afcbf5966f7",
         "f968c6d6cbcf229509a19011398887e6cd3f586f97830c00942dd7ac4cbb213e",
-        "412d52e1e2453f9b073e3521717b68a79abbce7147023a24ed1f031108a8a519",
+        "e908dc682e1c1066816940b0a0227dd7067f8c904b40b64afb6290ee0f2ba0bc",
     ]
 
 

@@ -14,7 +14,7 @@ import pytest
 from engine.games.base import IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, copy_table, one_vampire_table, to_the_strike
+from tests.support.vtes_sim import act, copy_table, one_vampire_table, replayed, to_the_strike
 from tests.support.vtes_sim import first_vampire as vampire
 
 LIBRARY = ((".44 Magnum", 1), ("Ivory Bow", 1), ("Lost in Crowds", 2))
@@ -61,10 +61,7 @@ def test_a_weapon_strikes_from_play_for_its_printed_damage(
     assert bens(t, ben, target) == ((before[0], "torpor") if aggravated else (before[0] - damage, "ready"))
     assert t.view(ana).players[ana].pool == before[1]  # nothing paid
     assert next(c for c in t.view(ana).cards if c.name == name).on == tuple(vampire(t, ana))  # it stays
-    again = copy_table(start)
-    for step in done:
-        again.play(*step)
-    assert again.state == t.state
+    assert replayed(start, done).state == t.state
 
 
 def test_a_weapon_on_another_minion_is_not_the_strikers(start: SimTable) -> None:
