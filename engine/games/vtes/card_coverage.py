@@ -70,6 +70,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case kind if kind in _STRIKES and not e.hand:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK if e.whom == "block":
+            return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.UNLOCK if MODIFIER in types and rec.after_resolution:
             return clause.type in ("", MODIFIER)
         case EffectKind.UNLOCK:

@@ -36,6 +36,8 @@ class EffectKind(StrEnum):
     ADDITIONAL_STRIKE = "additional strike"
     END_COMBAT = "end combat"
     UNLOCK = "unlock"
+    """The minion playing the card unlocks; ``whom`` ``"block"``: a locked reacting minion that
+    unlocks to attempt to block ("This vampire unlocks and attempts to block")."""
     WAKE = "wake"
     """A locked minion may react and block this action as if unlocked."""
     GAIN_BLOOD = "gain blood"
@@ -110,6 +112,8 @@ class Effect:
             case EffectKind.ADDITIONAL_STRIKE:
                 many = "s" if self.amount != 1 else ""
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
+            case EffectKind.UNLOCK if self.whom == "block":
+                return "unlock and attempt to block"
             case EffectKind.WAKE:
                 return "wake: this locked minion may react and block"
             case EffectKind.ADD_BLOOD:
@@ -222,6 +226,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.PREVENT, int(m.group(1))),),
         ),
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
+        (
+            r"this (?:vampire|minion|gangrel) unlocks and attempts to block",
+            lambda m: (Effect(_E.UNLOCK, whom="block"),),
+        ),
         (r"unlock this (?:vampire|minion|reacting vampire)(?: before combat ends)?", lambda m: (Effect(_E.UNLOCK),)),
         (r"gain (\d+) pool", lambda m: (Effect(_E.GAIN_POOL, int(m.group(1))),)),
         (

@@ -135,7 +135,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 sleeper = waker(view, a, seat, clause)
                 if sleeper is None:
                     continue
-                base["wake"], base["minion"] = True, tuple(sleeper.pos)
+                woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
+                base["wake" if woken else "unlock"], base["minion"] = True, tuple(sleeper.pos)
             fields = _paid(rec, view, seat, minion, tuple(sorted(base.items())))
             if fields is None:
                 continue
@@ -225,7 +226,9 @@ def _after_only(rec: CardRecord, clause: Clause) -> bool:
 
 
 def _wakes(clause: Clause) -> bool:
-    return any(e.kind == EffectKind.WAKE for e in clause.effects)
+    """The clause wakes its locked minion, or unlocks it to attempt to block: played by a locked
+    minion while its Methuselah may block (:func:`waker`)."""
+    return any(e.kind == EffectKind.WAKE or (e.kind == EffectKind.UNLOCK and e.whom == "block") for e in clause.effects)
 
 
 def may_react(view: VtesView, a: Action, seat: int, card: str) -> bool:

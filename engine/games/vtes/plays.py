@@ -131,7 +131,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             # where the card says it is "only usable by a locked" minion (its record's requirement)
             # or wakes it.
             rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
-            by_locked = bool(act.wake) or (rec is not None and rec.requires.locked)
+            by_locked = bool(act.wake or act.unlock) or (rec is not None and rec.requires.locked)
             state = "locked" if by_locked else "unlocked"
             ready = [
                 p
@@ -169,6 +169,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         _lock(w, minion, name)
     if act.wake:
         _wake(w, minion, name)
+    if act.unlock:
+        _unlock_to_block(w, minion, name, types)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
@@ -255,6 +257,18 @@ def _after_resolution(w: Work, pos: Pos, act: PlayAct, name: str) -> bool:
         w.setc(minion, locked=False)
         w.note(f"{name}: {w.name(minion)} unlocks after its action ({last.outcome})", w.author)
     return True
+
+
+def _unlock_to_block(w: Work, minion: Pos | None, name: str, types: set[str]) -> None:
+    """A reaction's "this vampire unlocks and attempts to block": the locked minion that played it
+    unlocks, in the open (its Methuselah then blocks with it). Raises IllegalMove for another
+    card type, no minion, or one not locked."""
+    if REACTION not in types or w.author == open_action(w).actor:
+        raise IllegalMove(f"{name} unlocks no minion during this action: a reaction that says so does")
+    if minion is None or not w.card(minion).locked:
+        raise IllegalMove(f"{name} unlocks the locked minion that plays it: name it")
+    w.setc(minion, locked=False)
+    w.note(f"{name}: {w.name(minion)} unlocks and may attempt to block", w.author)
 
 
 def _wake(w: Work, minion: Pos | None, name: str) -> None:

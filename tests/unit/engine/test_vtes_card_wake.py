@@ -2,7 +2,8 @@
 playing reaction cards and attempting to block until the end of the action"): On the Qui Vive and
 Eyes of Argus at superior are offered to a Methuselah who may block with only a locked minion, the
 play marks that minion woken, it blocks, it may play another reaction, and the log replays to the
-same state; refusals name what is missing.
+same state; refusals name what is missing. A reaction whose vampire "unlocks and attempts to block"
+(Sense the Savage Way at superior) unlocks it, and it blocks.
 
 Every crypt is twelve Arika (aus cel DOM FOR OBF PRE): Auspex at basic only, so Eyes of Argus is
 offered at basic (+2 intercept) to an unlocked vampire, never its superior wake."""
@@ -101,3 +102,19 @@ def test_a_wake_is_refused_for_an_unlocked_minion_and_outside_an_action(start: S
     card = next(c.as_list() for c in t2.view(ana2).hand if c.name == "On the Qui Vive")
     with pytest.raises(IllegalMove, match="no open action"):
         t2.play(ana2, {"do": "play", "card": card, "wake": True, "minion": vampire(t2, ana2)})
+
+
+def test_sense_the_savage_way_unlocks_a_locked_vampire_to_block() -> None:
+    """Gabrielle di Righetti (ANI at superior, capacity 10) plays Sense the Savage Way at
+    superior ("This vampire unlocks and attempts to block") while locked, and blocks."""
+    start = one_vampire_table("Gabrielle di Righetti", (("Sense the Savage Way", 2), ("Lost in Crowds", 2)), seed=5)
+    t = copy_table(start)
+    ana, ben = bleed_on_a_locked_prey(t)
+    offered = plays(t, ben, "Sense the Savage Way")
+    assert [(a.get("unlock"), a["minion"]) for a in offered] == [(True, vampire(t, ben))]
+    notes = t.play(ben, offered[0])
+    assert any("Sense the Savage Way: " in n.text and "unlocks" in n.text for n in notes)
+    assert not next(c.locked for c in t.view(ben).cards if c.as_list() == vampire(t, ben))
+    while (a := t.state.open_action) is not None and a.impulse != ben:
+        t.play(a.impulse, {"do": "pass"})
+    assert [x["minion"] for x in VTES.legal_acts(t.view(ben)) if x["do"] == "block"] == [vampire(t, ben)]
