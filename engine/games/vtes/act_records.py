@@ -93,7 +93,8 @@ class PlayAct(ActRecord):
     ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), ``wake``: the locked
     ``minion`` wakes (it may play reactions and block until the action ends), ``unlock``: the
     acting ``minion`` unlocks (an action modifier played after its action resolved), ``move_blood``:
-    blood moved from the vampire ``minion`` to the player's pool (a master card's), ``votes``: the
+    blood moved from the vampire ``minion`` to the player's pool (a master card's), ``add_blood``:
+    blood a master card adds to ``add_to``, a vampire of the player's, ``votes``: the
     votes the card gives ``minion`` while a referendum polls, cast for (``for_``, None: true) or
     against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
 
@@ -114,6 +115,8 @@ class PlayAct(ActRecord):
     wake: bool | None = None
     unlock: bool | None = None
     move_blood: int | None = None
+    add_blood: int | None = None
+    add_to: Pos | None = None
     votes: int | None = None
     for_: bool | None = None
     lift: Lift | None = None

@@ -49,7 +49,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.ADD_BLOOD:
-            return "Action" in types and clause.type in ("", "Action")
+            return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.MOVE_BLOOD | EffectKind.SHIFT_BLOOD:

@@ -52,8 +52,9 @@ class EffectKind(StrEnum):
     BURN = "burn"
     ADD_BLOOD = "add blood"
     """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
-    ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any), as the action
-    succeeds."""
+    ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any; ``least``: its
+    least capacity), as the action succeeds, or as a master card is played; ``whom`` ``"full"``:
+    as much as brings a vampire of the player's (uncontrolled or in play) to its capacity."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
     REDUCE_BLEED = "reduce bleed"
@@ -116,9 +117,12 @@ class Effect:
                 return "unlock and attempt to block"
             case EffectKind.WAKE:
                 return "wake: this locked minion may react and block"
+            case EffectKind.ADD_BLOOD if self.whom == "full":
+                return "a vampire of yours gains blood to its capacity"
             case EffectKind.ADD_BLOOD:
                 who = "younger vampire" if self.whom == "younger" else self.whom or "vampire"
-                return f"add {self.amount} blood to a {who} in your uncontrolled region"
+                cap = f" with capacity {self.least} or more" if self.least else ""
+                return f"add {self.amount} blood to a {who} in your uncontrolled region{cap}"
             case EffectKind.REDUCE_BLEED:
                 return f"reduce a bleed against you by {self.amount}"
             case EffectKind.SHIFT_BLOOD:
@@ -245,6 +249,15 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (
                 Effect(_E.ADD_BLOOD, int(m.group(1)), whom="younger" if m.group("younger") else m.group("clan") or ""),
             ),
+        ),
+        (
+            r"add (\d+) blood to a vampire in your uncontrolled region with capacity (\d+) or more",
+            lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), least=int(m.group(2))),),
+        ),
+        (r"choose a vampire", lambda m: ()),
+        (
+            r"the chosen vampire gains enough blood to reach full capacity",
+            lambda m: (Effect(_E.ADD_BLOOD, whom="full"),),
         ),
         (
             r"put this card on a vampire you control who has any amount of blood and move (\d+) to (\d+) blood "

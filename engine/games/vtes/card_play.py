@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.actions import resolved_last
-from engine.games.vtes.card_effects import EffectKind, SentenceKind
+from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
@@ -350,12 +350,17 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     """The ways the view's seat may play the master card ``card`` whose text moves blood from a
     vampire it controls to its pool: one per ready vampire of its with blood, moving as much as
     the card allows and the vampire has (``move_blood``, ``minion``), put on that vampire when the
-    card goes on one (``to``, ``on``). Empty for a card that moves no blood, or no vampire to
-    move it from."""
+    card goes on one (``to``, ``on``); or whose text adds blood to a vampire of its
+    (:func:`_master_adds`). Empty for a card that does neither, or no vampire it fits."""
     rec = record(card.card) if card.card else None
     seat = view.seat
-    move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None) if rec is not None else None
-    if move is None or seat is None or rec is None:
+    if rec is None or seat is None:
+        return []
+    add = next((e for e in rec.effects if e.kind == EffectKind.ADD_BLOOD), None)
+    if add is not None:
+        return _master_adds(view, seat, add)
+    move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None)
+    if move is None:
         return []
     info = card_base().info(rec.id)
     on = info is not None and play_place(info) == PlayPlace.ON_MINION
@@ -402,6 +407,23 @@ def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
             words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}") if p)
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def _master_adds(view: VtesView, seat: int, add: Effect) -> list[Choice]:
+    """A master card's added blood (``add_blood``, ``add_to``): to each vampire of ``seat``'s
+    uncontrolled region of the least capacity it names (its amount), or for "full capacity" to
+    each vampire of its, uncontrolled or in play, short of its capacity (what it lacks)."""
+    vampires = list(view.uncontrolled(seat))
+    if add.whom == "full":
+        vampires += [c for c in view.cards if c.controller == seat and c.crypt and c.zone.in_play]
+    out = []
+    for c in vampires:
+        amount = c.capacity - c.counters if add.whom == "full" else add.amount
+        if amount < 1 or c.capacity < add.least:
+            continue
+        fields = (("add_blood", amount), ("add_to", tuple(c.pos)))
+        out.append(Choice(None, fields, f"{amount} blood to {c.name}"))
+    return out
 
 
 def blood_shifts(view: VtesView, seat: int) -> list[dict[str, object]]:

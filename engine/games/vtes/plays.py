@@ -347,6 +347,24 @@ def shift_blood(w: Work, act: TransferAct) -> None:
     w.note(f"{name}: {said}", w.author)
 
 
+def add_blood(w: Work, act: PlayAct, name: str) -> None:
+    """A master card's "add 4 blood to a vampire in your uncontrolled region", "the chosen vampire
+    gains enough blood to reach full capacity": ``add_blood`` blood to ``add_to``, a vampire of
+    the author's (uncontrolled, or in play), in the open as the card is played. Raises
+    IllegalMove for one field without the other, or another's card."""
+    amount = within(act.do, "add_blood", act.add_blood, low=0, high=30)
+    if (act.add_to is None) != (not amount):
+        raise IllegalMove("add_blood and add_to go together: the blood a card adds, and the vampire it goes to")
+    if act.add_to is None:
+        return
+    c = w.card(act.add_to)
+    mine = (c.zone == Zone.UNCONTROLLED and c.owner == w.author) or (c.zone.in_play and c.controller == w.author)
+    if not c.crypt or not mine:
+        raise IllegalMove(f"{name} adds blood to a vampire of yours, uncontrolled or in play")
+    w.counters_delta(act.add_to, amount, "card")
+    w.note(f"{name}: {amount} blood added to {w.name(act.add_to)}", w.author)
+
+
 def _combat_words(name: str) -> str:
     return f"{name} is a combat card: it is played during combat, and no combat is under way (§2)"
 

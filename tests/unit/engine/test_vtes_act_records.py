@@ -51,6 +51,8 @@ FULL: list[dict[str, Any]] = [
         "wake": False,
         "unlock": True,
         "move_blood": 2,
+        "add_blood": 3,
+        "add_to": [7, 2],
         "votes": 2,
         "for": False,
     }

@@ -2,10 +2,12 @@
 Master Phase"): Villein (2 to 5 blood, put on that vampire) and Minion Tap (any amount) are offered
 per vampire with blood, moving as much as the card allows and the vampire has; the table moves the
 blood as the card is played, narrates it with the card's name, and the log replays to the same
-state; a vampire with too little blood, or another's, is refused with a sentence.
+state; a vampire with too little blood, or another's, is refused with a sentence. A master card
+that adds blood (Zillah's Valley: 4 to an uncontrolled vampire of capacity 8 or more; Giant's
+Blood: a vampire of yours to its capacity) is offered per vampire it fits and adds it.
 
 Every crypt is twelve Arika; the first Methuselah's vampire has 7 blood; it is in its master
-phase, its hand holding Villein and Minion Tap."""
+phase, its hand holding Villein, Minion Tap, Zillah's Valley and Giant's Blood."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from engine.games.vtes import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import copy_table, one_vampire_table
 
-LIBRARY = (("Villein", 2), ("Minion Tap", 2))
+LIBRARY = (("Villein", 2), ("Minion Tap", 2), ("Zillah's Valley", 1), ("Giant's Blood", 1))
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +72,23 @@ def test_more_blood_than_the_vampire_has_or_anothers_vampire_is_refused(start: S
     with pytest.raises(IllegalMove, match="must be a card you control"):
         t.play(ana, {**tap, "minion": bens})
     assert t.state == start.state
+
+
+def test_zillahs_valley_and_giants_blood_add_blood_to_a_vampire_of_yours(start: SimTable) -> None:
+    t = copy_table(start)
+    ana = t.state.acting
+    waiting = sorted(c.as_list() for c in t.view(ana).uncontrolled(ana))
+    valley = plays(t, "Zillah's Valley")
+    assert sorted(a["add_to"] for a in valley) == waiting and all(a["add_blood"] == 4 for a in valley)
+    vampire, blood = arika(t)
+    giant = plays(t, "Giant's Blood")
+    assert sorted((a["add_to"], a["add_blood"]) for a in giant) == sorted(
+        [(vampire, 11 - blood)] + [(w, 11) for w in waiting]
+    )  # Arika's capacity is 11
+    pool = t.view(ana).players[ana].pool
+    notes = t.play(ana, valley[0])
+    assert next(c.counters for c in t.view(ana).cards if c.as_list() == valley[0]["add_to"]) == 4
+    assert t.view(ana).players[ana].pool == pool - 5  # its printed cost
+    assert any(n.text.startswith("Zillah's Valley: 4 blood added to") for n in notes)
+    with pytest.raises(IllegalMove, match="add_blood and add_to go together"):
+        t.play(ana, {k: v for k, v in giant[0].items() if k != "add_to"})

@@ -89,7 +89,10 @@ def test_an_action_card_reads_its_bleed_and_stealth() -> None:
     assert Effect(EffectKind.ADD_BLOOD, 3, whom="younger") in govern.clauses[1].effects
     assert govern.coverage == Coverage.FULLY
     assert rec("Thing").clauses[-1].effects == (Effect(EffectKind.ADD_BLOOD, 2, whom="gangrel"),)
-    assert rec("Zillah's Valley").coverage == Coverage.BY_HAND  # "with capacity 8 or more", a master card
+    assert rec("Zillah's Valley").clauses[-1].effects == (
+        Effect(EffectKind.ADD_BLOOD, 4, least=8),
+    )  # capacity 8 or more
+    assert rec("Zillah's Valley").coverage == Coverage.FULLY  # a master card adds it as it is played
 
 
 def test_a_bleed_redirect_reads_its_new_target_and_the_lock_of_the_reacting_vampire() -> None:

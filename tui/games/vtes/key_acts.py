@@ -91,9 +91,13 @@ def play_act(
     if ctx is not None:
         act.update(commands.play_destination(card, ctx))
     if view is not None and view.action is None and "Master" in card.types:
-        # a master card that moves blood to your pool: from the selected vampire, else the first
+        # a master card that moves blood to your pool (from the selected vampire, else the first),
+        # or adds blood to a vampire of yours (the selected one, else the first that fits)
         moves = master_choices(view, card)
-        chosen = next((m for m in moves if minion is not None and dict(m.fields)["minion"] == minion.pos), None)
+        picked = selected.pos if selected is not None else None
+        chosen = next(
+            (m for m in moves if picked in (dict(m.fields).get("minion"), dict(m.fields).get("add_to"))), None
+        )
         if chosen is not None or moves:
             act.update((chosen or moves[0]).act_fields())
     if "blood" not in act and "pool" not in act:
