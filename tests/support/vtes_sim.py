@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from engine.games.base import Note, Pos
+from engine.games.base import Act, Note, Pos
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
@@ -132,12 +132,16 @@ def face_up_by_hand(t: SimTable, positions: list[Pos]) -> None:
 
 
 def one_vampire_table(
-    vampire: str, library: tuple[tuple[str, int], ...], seed: int, blood: tuple[int, ...] = (4, 2, 2, 2)
+    vampire: str,
+    library: tuple[tuple[str, int], ...],
+    seed: int,
+    blood: tuple[int, ...] = (4, 2, 2, 2),
+    phase: str = "minion",
 ) -> SimTable:
     """Four seats whose crypts are twelve ``vampire`` and whose libraries are ``library`` (table rule
     ``library_size=off``: at most seven cards, the whole opening hand); each Methuselah in seating
     order moves one vampire to its ready region with ``blood[i]`` blood, and the first player is in
-    its minion phase. Four copies of one vampire in play would be contested, face down (rulebook,
+    its ``phase`` (the minion phase unless named). Four copies of one vampire in play would be contested, face down (rulebook,
     "Contested Cards"): the table turns them face up again by hand, a position no act reaches, for
     tests that need the same Disciplines at every seat."""
     found = card_base().lookup(vampire)
@@ -153,6 +157,53 @@ def one_vampire_table(
     face_up_by_hand(t, moved)
     for i, seat in enumerate(t.state.seating):
         act(t, seat, "blood", card=list(moved[i]), delta=blood[i], cause="effect")
-    while t.state.phase != "minion":
+    while t.state.phase != phase:
         act(t, t.state.acting, "phase")
     return t
+
+
+def first_vampire(t: SimTable, seat: int) -> list[int]:
+    """The position of ``seat``'s first ready vampire, as an act holds it."""
+    return next(c.as_list() for c in t.view(seat).controlled(seat) if c.crypt)
+
+
+def card_plays(t: SimTable, seat: int, name: str) -> list[Act]:
+    """The ``play`` acts offered to ``seat`` for its first hand card named ``name`` (one per
+    choice)."""
+    view = t.view(seat)
+    card = next(c.as_list() for c in view.hand if c.name == name)
+    return [a for a in VTES.legal_acts(view) if a["do"] == "play" and a["card"] == card]
+
+
+def to_the_strike(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
+    """The acting Methuselah's (Ana's) first vampire bleeds her prey Ben and Ben's first vampire
+    blocks; everyone passes up to the strike step; the acts are appended to ``done``. Returns
+    Ana's and Ben's seats."""
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    for seat, chosen in (
+        (ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben}),
+        (ana, {"do": "pass"}),
+        (ben, {"do": "block", "minion": first_vampire(t, ben)}),
+    ):
+        t.play(seat, chosen)
+        done.append((seat, chosen))
+    for _ in range(30):
+        c = t.state.open_combat
+        if c is not None and c.step == "strike":
+            return ana, ben
+        window = c if c is not None else t.state.open_action
+        assert window is not None
+        seat = window.impulse
+        t.play(seat, {"do": "pass"})
+        done.append((seat, {"do": "pass"}))
+    raise AssertionError("no strike step")
+
+
+def replayed(start: SimTable, done: list[tuple[int, Act]]) -> SimTable:
+    """A copy of ``start`` with the acts ``done`` (seat, act) played again, in order: a log's
+    replay, whose state a test compares with the table that played them."""
+    again = copy_table(start)
+    for seat, act_ in done:
+        again.play(seat, act_)
+    return again

@@ -90,8 +90,13 @@ class PlayAct(ActRecord):
     ``to="on"``), ``controller`` (a seat), ``no_replace`` (the hand is not refilled), its cost
     ``pool`` and ``blood`` (paid by ``minion``), the open action's number changes ``stealth``,
     ``intercept``, ``amount`` and a new ``target`` seat, ``bleed_mod`` (a "+bleed" modifier),
-    ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), a rule ``lift`` ed by
-    card ``by`` (P9)."""
+    ``lock``: ``minion`` locks (a reaction's "lock this reacting vampire"), ``wake``: the locked
+    ``minion`` wakes (it may play reactions and block until the action ends), ``unlock``: the
+    acting ``minion`` unlocks (an action modifier played after its action resolved), ``move_blood``:
+    blood moved from the vampire ``minion`` to the player's pool (a master card's), ``add_blood``:
+    blood a master card adds to ``add_to``, a vampire of the player's, ``votes``: the
+    votes the card gives ``minion`` while a referendum polls, cast for (``for_``, None: true) or
+    against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
 
     card: Pos
     to: Target | None = None
@@ -107,6 +112,13 @@ class PlayAct(ActRecord):
     target: int | None = None
     bleed_mod: bool | None = None
     lock: bool | None = None
+    wake: bool | None = None
+    unlock: bool | None = None
+    move_blood: int | None = None
+    add_blood: int | None = None
+    add_to: Pos | None = None
+    votes: int | None = None
+    for_: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -207,11 +219,14 @@ class ContestAct(ActRecord):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TransferAct(ActRecord):
     """``transfer`` of ``kind``: ``n`` pool to, or blood from, the vampire ``card`` (None: 1), or
-    the top crypt card to the uncontrolled region (no card, no n)."""
+    the top crypt card to the uncontrolled region (no card, no n); ``by``: a card in play on that
+    vampire whose ability moves the blood (a Blood Doll, a Vessel), not a transfer of the
+    influence phase."""
 
     kind: TransferKind
     card: Pos | None = None
     n: int | None = None
+    by: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -330,7 +345,8 @@ class StrikeAct(ActRecord):
     """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
     ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
     ``retainer``, ``other``, ``additional`` strikes, ``unlock`` (the striker unlocks as it
-    resolves), with combat ``card``; no field: the hand strike; a rule ``lift`` ed by card ``by`` (P9)."""
+    resolves), with combat ``card``; no field: the hand strike (also with a ``card`` that gives only
+    ``additional`` strikes); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None

@@ -30,7 +30,18 @@ from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.state import hunts_due as must_hunt
-from engine.games.vtes.vocab import ACTION_TYPES, ActionKind, Lift, Phase, Status, Target, Window, Zone, action_phrase
+from engine.games.vtes.vocab import (
+    ACTION_TYPES,
+    ActionKind,
+    Lift,
+    Outcome,
+    Phase,
+    Status,
+    Target,
+    Window,
+    Zone,
+    action_phrase,
+)
 from engine.games.vtes.work import Work
 
 DEFAULT_STEALTH: dict[ActionKind, int] = {
@@ -454,7 +465,7 @@ def block(w: Work, b: BlockAct) -> None:
     # Who may block at all comes before whose impulse it is: a Methuselah who may never block this
     # action hears that, not that the impulse has still to reach it.
     if w.lift != Lift.LOCKED and not any(
-        c.controller == w.author and c.zone == Zone.READY and not c.locked and is_minion(w, pos)
+        c.controller == w.author and c.zone == Zone.READY and (not c.locked or pos in a.woken) and is_minion(w, pos)
         for pos, c in w.cards.items()
     ):
         raise IllegalMove(
@@ -469,8 +480,8 @@ def block(w: Work, b: BlockAct) -> None:
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
-    if c.locked:
-        w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks")
+    if c.locked and b.minion not in a.woken:
+        w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks (or one a card woke)")
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
     windows.put(w, windows.returned(attempt, w.in_game()))
 
@@ -484,6 +495,7 @@ def _blocked(w: Work, a: Action) -> None:
     w.setc(a.blocker, locked=True)
     w.blocks += 1
     windows.pop(w, a)
+    _resolved(w, Outcome.BLOCKED)
     name, bname = w.name(a.minion), w.name(a.blocker)
     if a.kind == ActionKind.LEAVE_TORPOR:
         # 6.2: no combat; a vampire blocker may diablerise the actor, else the action fails.
@@ -522,6 +534,7 @@ def _succeed(w: Work, a: Action) -> None:
     """P4, successful: the cost is paid and the basic effect of §3 applied."""
     name = w.name(a.minion)
     windows.pop(w, a)
+    _resolved(w, Outcome.SUCCESSFUL)
     minion = w.cards[a.minion]
     if a.cost_blood:
         paid = min(a.cost_blood, minion.counters)
@@ -642,6 +655,21 @@ def diablerie(w: Work, diablerist: Pos, victim: Pos, take: bool = True) -> str:
     if taken:
         text += f", who takes {', '.join(taken)}"
     return text
+
+
+def _resolved(w: Work, outcome: Outcome) -> None:
+    """The action announced last this turn (the one open) resolved with ``outcome``."""
+    if w.done:
+        w.done = (*w.done[:-1], replace(w.done[-1], outcome=outcome))
+
+
+def resolved_last(phase: Phase, done: Sequence[Done], quiet: bool) -> Done | None:
+    """The action announced last this turn (``done``) when it has resolved (successful or
+    blocked) in the minion ``phase`` and no window is open (``quiet``: its combat is over): the
+    action an action modifier "only usable after action resolution" follows; else None."""
+    if phase != Phase.MINION or not done or done[-1].outcome == Outcome.UNDER_WAY or not quiet:
+        return None
+    return done[-1]
 
 
 def after_action(w: Work) -> None:

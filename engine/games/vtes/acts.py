@@ -177,7 +177,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
     Raises MalformedAct."""
     match key:
         case ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act") | (
-            "cost_blood" | "cost_pool" | "cost_rescued" | "add_blood" | "gain_pool"
+            "cost_blood" | "cost_pool" | "cost_rescued" | "add_blood" | "gain_pool" | "move_blood" | "votes"
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
@@ -187,6 +187,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "bleed_mod"
             | "lock"
             | "unlock"
+            | "wake"
             | "aggravated"
             | "ranged"
             | "first"
@@ -267,6 +268,8 @@ def parse_act(act: Act) -> VtesAct:
                 raise MalformedAct("'on' goes only with to='on'")
             if do == Do.PLAY and act.get("blood") and "minion" not in act:
                 raise MalformedAct("a blood cost needs 'minion': the vampire that pays it")
+            if do == Do.PLAY and act.get("move_blood") and "minion" not in act:
+                raise MalformedAct("moved blood needs 'minion': the vampire it comes from")
         case Do.POOL:
             if "changes" in act and ("seat" in act or "delta" in act):
                 raise MalformedAct("a pool act gives either 'seat' and 'delta' or 'changes', not both")

@@ -23,7 +23,15 @@ from engine.games.base import Act, OptionError
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
 from engine.games.vtes.offers import hunts_due, offers
-from engine.games.vtes.readings import StrikeReading, Terms, best_strike, bot_terms, strike_act, terms_acts
+from engine.games.vtes.readings import (
+    StrikeReading,
+    Terms,
+    best_strike,
+    bot_terms,
+    strike_act,
+    terms_acts,
+    weapon_strikes,
+)
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
@@ -211,7 +219,8 @@ class VtesBot:
         """A referendum: the terms of its card as it reads them (the choices made in its interest,
         :func:`engine.games.vtes.readings.bot_terms`; else the card's name and what it cannot
         apply), no card before votes, every vote it holds for its own interest (for its own
-        referendum, against the others'; for a blood hunt on anyone else's vampire), then done.
+        referendum, against the others'; for a blood hunt on anyone else's vampire; a card that
+        gives votes only for one it wants), then done.
         It follows the count of its own referendum to apply the terms once it passes."""
         r = view.referendum
         if r is None:
@@ -239,6 +248,8 @@ class VtesBot:
         else:
             side = r.caller == seat
         for act in legal:
+            if act["do"] == Do.PLAY and act.get("votes") and side:
+                return {**act, "for": side}  # a card that gives votes, for a referendum it wants
             if act["do"] != Do.VOTE:
                 continue
             if act["source"] in (VoteSource.CARD, VoteSource.EDGE) and not side:
@@ -266,7 +277,7 @@ class VtesBot:
 
     def _strike(self, view: VtesView, hand_strike: Act) -> Act:
         """The strike for the combatant of ``hand_strike`` (the default strike act offered): a
-        combat card from hand with a plain strike it can use and pay for
+        combat card from hand with a plain strike it can use and pay for, or a weapon it holds
         (:mod:`engine.games.vtes.readings`), else the hand strike. It ends combat or dodges when the
         strike it faces would take its last blood or life, and ends combat when the other minion has more
         blood or life (or its own is down to 1);
@@ -290,6 +301,9 @@ class VtesBot:
             if (not reading.ranged and not reading.dodge and not reading.ends) and c.long:
                 continue  # a melee strike does nothing at long range (5.5)
             options.append((held, reading))
+        for weapon, reading in weapon_strikes(view, me, c.long):  # a weapon it holds strikes from play
+            if reading.ranged or reading.dodge or reading.ends or not c.long:
+                options.append((weapon, reading))
 
         def play(held: CardView, reading: StrikeReading) -> Act:
             return strike_act(list(me.pos), held.as_list(), reading)
@@ -361,9 +375,10 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
 
 
 def _numbers_play(legal: list[Act]) -> Act | None:
-    """The offered play that adds the most stealth, intercept or bleed to the open action (a
-    card's numbers are offered only when they can change it: 4.3), or None."""
+    """The offered play that changes the open action most: stealth, intercept or bleed added, a
+    bleed against the bot reduced (a card's numbers are offered only when they can change it: 4.3),
+    or None."""
     plays = [a for a in legal if a["do"] == Do.PLAY]
-    weight = {id(a): sum(int(a.get(k) or 0) for k in ("stealth", "intercept", "amount")) for a in plays}
+    weight = {id(a): sum(abs(int(a.get(k) or 0)) for k in ("stealth", "intercept", "amount")) for a in plays}
     best = max(plays, key=lambda a: weight[id(a)], default=None)
     return best if best is not None and weight[id(best)] > 0 else None

@@ -3,18 +3,29 @@
 where the table puts it into the act that plays the card, as the offers do.
 
 - stealth: an action modifier's, or an action card's (:mod:`engine.games.vtes.card_play`);
-- intercept, a redirected bleed (the new target chosen by the player) and "lock this reacting
-  vampire": a reaction's;
+- intercept, a redirected bleed (the new target chosen by the player), "lock this reacting
+  vampire", "this minion wakes" (a locked minion that may then react and block) and "reduce a
+  bleed against you": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
+- votes: an action modifier's or a reaction's, played while a referendum polls
+  (:func:`engine.games.vtes.card_play.vote_choices`);
+- blood moved from a vampire the player controls to their pool: a master card's (the vampire
+  chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
+  the phase it names, between the vampire a master card is on and the pool, either way
+  (:func:`engine.games.vtes.card_play.blood_shifts`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
-  them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike
-  (:func:`engine.games.vtes.readings.strike_readings`);
+  them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
+  a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
+- "unlock this vampire": an action modifier's played after its action resolved
+  (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is a prevention alone
-  (:func:`engine.games.vtes.card_play.prevent_cards`).
+  (:func:`engine.games.vtes.card_play.prevent_cards`);
+- additional strikes: a combat card's clause that gives them alone, played with the hand strike
+  (:func:`engine.games.vtes.card_play.additional_strike_cards`).
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
@@ -38,19 +49,31 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.ADD_BLOOD:
-            return "Action" in types and clause.type in ("", "Action")
+            return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
-        case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK:
+        case EffectKind.MOVE_BLOOD | EffectKind.SHIFT_BLOOD:
+            return "Master" in types
+        case EffectKind.VOTES:
+            return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
+        case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:
             alone = all(x.kind == EffectKind.PREVENT for x in clause.effects) and not clause.by_hand
+            return "Combat" in types and clause.type in ("", "Combat") and alone
+        case EffectKind.ADDITIONAL_STRIKE:
+            alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
         case EffectKind.MANEUVER | EffectKind.PRESS:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
             return "Combat" in types and clause.type in ("", "Combat") and alone
         case kind if kind in _STRIKES and not e.hand:
-            return "Combat" in types and any(r.levels == clause.levels for r in strike_readings(rec.id))
+            struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
+            return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK if e.whom == "block":
+            return REACTION in types and clause.type in ("", REACTION)
+        case EffectKind.UNLOCK if MODIFIER in types and rec.after_resolution:
+            return clause.type in ("", MODIFIER)
         case EffectKind.UNLOCK:
             return "Combat" in types and any(r.levels == clause.levels and r.unlock for r in strike_readings(rec.id))
         case _:

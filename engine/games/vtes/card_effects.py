@@ -36,6 +36,8 @@ class EffectKind(StrEnum):
     ADDITIONAL_STRIKE = "additional strike"
     END_COMBAT = "end combat"
     UNLOCK = "unlock"
+    """The minion playing the card unlocks; ``whom`` ``"block"``: a locked reacting minion that
+    unlocks to attempt to block ("This vampire unlocks and attempts to block")."""
     WAKE = "wake"
     """A locked minion may react and block this action as if unlocked."""
     GAIN_BLOOD = "gain blood"
@@ -50,10 +52,19 @@ class EffectKind(StrEnum):
     BURN = "burn"
     ADD_BLOOD = "add blood"
     """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
-    ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any), as the action
-    succeeds."""
+    ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any; ``least``: its
+    least capacity), as the action succeeds, or as a master card is played; ``whom`` ``"full"``:
+    as much as brings a vampire of the player's (uncontrolled or in play) to its capacity."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
+    REDUCE_BLEED = "reduce bleed"
+    """A bleed against the player is reduced by ``amount`` (a reaction's)."""
+    SHIFT_BLOOD = "shift blood"
+    """``amount`` blood between the vampire this card is on and its controller's pool, either way,
+    once in that controller's phase ``whom`` (``"master"``, ``"unlock"``): a card in play's."""
+    MOVE_BLOOD = "move blood"
+    """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
+    points (``amount`` 0: any amount), as the card is played (a master card's)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -63,7 +74,9 @@ class EffectKind(StrEnum):
 class Effect:
     """One effect of a card: its ``kind`` and ``amount`` (points, cards, votes; 0 where the kind
     has none); for a strike, ``ranged``, ``aggravated``, ``hand`` and ``first``; ``optional``: the
-    player may forgo it ("with 1 optional press"); ``limited``: a "+bleed (limited)" (4.6)."""
+    player may forgo it ("with 1 optional press"); ``limited``: a "+bleed (limited)" (4.6);
+    ``whom``: who or what it goes to, as its kind says; ``least``: the fewest points of a range
+    ("move 2 to 5 blood")."""
 
     kind: EffectKind
     amount: int = 0
@@ -74,6 +87,7 @@ class Effect:
     optional: bool = False
     limited: bool = False
     whom: str = ""
+    least: int = 0
 
     def words(self) -> str:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
@@ -96,9 +110,26 @@ class Effect:
                 return ("optional " if self.optional else "") + str(self.kind)
             case EffectKind.LOCK:
                 return "lock this minion"
+            case EffectKind.ADDITIONAL_STRIKE:
+                many = "s" if self.amount != 1 else ""
+                return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
+            case EffectKind.UNLOCK if self.whom == "block":
+                return "unlock and attempt to block"
+            case EffectKind.WAKE:
+                return "wake: this locked minion may react and block"
+            case EffectKind.ADD_BLOOD if self.whom == "full":
+                return "a vampire of yours gains blood to its capacity"
             case EffectKind.ADD_BLOOD:
                 who = "younger vampire" if self.whom == "younger" else self.whom or "vampire"
-                return f"add {self.amount} blood to a {who} in your uncontrolled region"
+                cap = f" with capacity {self.least} or more" if self.least else ""
+                return f"add {self.amount} blood to a {who} in your uncontrolled region{cap}"
+            case EffectKind.REDUCE_BLEED:
+                return f"reduce a bleed against you by {self.amount}"
+            case EffectKind.SHIFT_BLOOD:
+                return f"in your {self.whom} phase: move {self.amount} blood between this vampire and your pool"
+            case EffectKind.MOVE_BLOOD:
+                much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
+                return f"move {much} blood from a vampire you control to your pool"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -190,12 +221,19 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"(?:with )?(\d|one) optional (maneuver|press)",
             lambda m: (Effect(EffectKind(m.group(2)), 1, optional=True),),
         ),
-        (r"additional strike", lambda m: (Effect(_E.ADDITIONAL_STRIKE, 1),)),
+        (
+            r"(?:(\d+|an?|one|two|three) )?additional strikes?( \(limited\))?",
+            lambda m: (Effect(_E.ADDITIONAL_STRIKE, _n(m.group(1) or "1"), limited=bool(m.group(2))),),
+        ),
         (
             r"(?:this (?:vampire|minion) )?(?:can )?prevent (\d+) damage(?: this round)?",
             lambda m: (Effect(_E.PREVENT, int(m.group(1))),),
         ),
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
+        (
+            r"this (?:vampire|minion|gangrel) unlocks and attempts to block",
+            lambda m: (Effect(_E.UNLOCK, whom="block"),),
+        ),
         (r"unlock this (?:vampire|minion|reacting vampire)(?: before combat ends)?", lambda m: (Effect(_E.UNLOCK),)),
         (r"gain (\d+) pool", lambda m: (Effect(_E.GAIN_POOL, int(m.group(1))),)),
         (
@@ -211,6 +249,30 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (
                 Effect(_E.ADD_BLOOD, int(m.group(1)), whom="younger" if m.group("younger") else m.group("clan") or ""),
             ),
+        ),
+        (
+            r"add (\d+) blood to a vampire in your uncontrolled region with capacity (\d+) or more",
+            lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), least=int(m.group(2))),),
+        ),
+        (r"choose a vampire", lambda m: ()),
+        (
+            r"the chosen vampire gains enough blood to reach full capacity",
+            lambda m: (Effect(_E.ADD_BLOOD, whom="full"),),
+        ),
+        (
+            r"put this card on a vampire you control who has any amount of blood and move (\d+) to (\d+) blood "
+            r"from that vampire to your pool",
+            lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(2)), least=int(m.group(1))),),
+        ),
+        (
+            r"during their (master|unlock) phase, this vampire's controller can move (\d+) blood from this "
+            r"vampire to their pool or from their pool to this vampire",
+            lambda m: (Effect(_E.SHIFT_BLOOD, int(m.group(2)), whom=m.group(1)),),
+        ),
+        (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
+        (
+            r"move any amount of blood from a vampire you control to your pool",
+            lambda m: (Effect(_E.MOVE_BLOOD),),
         ),
         (
             r"change the target of the bleed to (?:another methuselah other than the acting minion's controller|"
@@ -238,6 +300,7 @@ _CONDITIONS = (
     "grapple",
     "frenzy",
     "(limited)",
+    "weapon",
 )
 
 

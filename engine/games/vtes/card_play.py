@@ -15,12 +15,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.actions import resolved_last
+from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
-from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import MODIFIER, REACTION, ActionKind, Window, Zone
+from engine.games.vtes.vocab import (
+    MODIFIER,
+    REACTION,
+    ActionKind,
+    Outcome,
+    Poll,
+    Target,
+    TransferKind,
+    Window,
+    Zone,
+)
 
 #: The effects that change an open action's numbers.
 NUMBERS = frozenset({EffectKind.STEALTH, EffectKind.INTERCEPT, EffectKind.BLEED})
@@ -46,9 +57,11 @@ class Choice:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in self.fields}
 
     def weight(self) -> int:
-        """How much the choice changes the action (a bot's preference): the sum of its numbers, a
-        redirect counting 1."""
-        numbers = sum(v for k, v in self.fields if k in ("stealth", "intercept", "amount") and isinstance(v, int))
+        """How much the choice changes the action or the referendum (a bot's preference): the sum
+        of its numbers (stealth, intercept, bleed, votes), a redirect counting 1."""
+        numbers = sum(
+            abs(v) for k, v in self.fields if k in ("stealth", "intercept", "amount", "votes") and isinstance(v, int)
+        )
         return numbers + any(k == "target" for k, _ in self.fields)
 
 
@@ -76,7 +89,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     minion may play (the acting minion for an action modifier; the blocking minion, else any ready
     unlocked one, for a reaction), each with the numbers it adds: stealth only while a block
     attempt's intercept is at least the stealth, intercept only for a blocker of this seat while
-    the stealth is above it (4.3), bleed only in a bleed, one "(limited)" bleed per bleed (4.6).
+    the stealth is above it (4.3), bleed only in a bleed, one "(limited)" bleed per bleed (4.6),
+    a reduced bleed only against this seat once blocks are declined (never below 0).
     A clause whose numbers cannot change the action now is no choice; a card with no clause the
     table reads is one choice with no numbers (its text applied by hand). Empty: the card cannot
     matter now."""
@@ -91,9 +105,18 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     acting = seat == a.actor
     as_type = MODIFIER if acting else REACTION
     minion = view.card(a.minion) if acting else reactor(view, a, seat, card.card)
-    clauses = _candidates(rec, minion, as_type)
+    clauses = [c for c in _candidates(rec, minion, as_type) if not _after_only(rec, c)]
+    if rec.after_resolution and not clauses:
+        return []  # played once the action has resolved (after_choices), not during it
+    if not acting:  # a clause that wakes a locked minion is played by that minion, not the reactor
+        clauses = [c for c in clauses if not _wakes(c)]
+        clauses += [c for c in rec.clauses if _wakes(c) and c.type in ("", as_type) and waker(view, a, seat, c)]
     if not clauses:
-        if any(c.levels for c in rec.clauses) or not meets_disciplines(rec, disciplines(minion)):
+        if (
+            any(c.levels for c in rec.clauses)
+            or any(_wakes(c) for c in rec.clauses)
+            or not meets_disciplines(rec, disciplines(minion))
+        ):
             return []
         paid = _paid(rec, view, seat, minion, ())
         return [Choice(None, paid, "")] if paid is not None else []
@@ -108,6 +131,12 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 base["target"] = target
             if any(e.kind == EffectKind.LOCK for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
+            if _wakes(clause):
+                sleeper = waker(view, a, seat, clause)
+                if sleeper is None:
+                    continue
+                woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
+                base["wake" if woken else "unlock"], base["minion"] = True, tuple(sleeper.pos)
             fields = _paid(rec, view, seat, minion, tuple(sorted(base.items())))
             if fields is None:
                 continue
@@ -186,8 +215,44 @@ def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
     blocker = view.card(a.blocker) if a.blocker else None
     if blocker is not None and blocker.controller == seat and fresh(blocker):
         return blocker
-    ready = [c for c in view.ready_unlocked(seat) if fresh(c)]
+    ready = [c for c in view.may_try(seat) if fresh(c)]  # a woken minion plays reactions too
     return max(ready, key=lambda c: (len(disciplines(c)), c.pos), default=None)
+
+
+def _after_only(rec: CardRecord, clause: Clause) -> bool:
+    """The clause is played only after action resolution: the whole card or the clause says so."""
+    said = [r.sentence for c in rec.clauses if not c.levels or c is clause for r in c.readings]
+    return any(s.startswith("only usable after") and "resolution" in s for s in said)
+
+
+def _wakes(clause: Clause) -> bool:
+    """The clause wakes its locked minion, or unlocks it to attempt to block: played by a locked
+    minion while its Methuselah may block (:func:`waker`)."""
+    return any(e.kind == EffectKind.WAKE or (e.kind == EffectKind.UNLOCK and e.whom == "block") for e in clause.effects)
+
+
+def may_react(view: VtesView, a: Action, seat: int, card: str) -> bool:
+    """``seat`` has a minion that may play the reaction ``card`` (its identity) now: a reactor
+    (:func:`reactor`), or a locked minion that a clause of the card wakes (:func:`waker`)."""
+    if reactor(view, a, seat, card) is not None:
+        return True
+    rec = record(card) if card else None
+    return rec is not None and any(_wakes(c) and waker(view, a, seat, c) for c in rec.clauses)
+
+
+def waker(view: VtesView, a: Action, seat: int, clause: Clause) -> CardView | None:
+    """The locked minion of ``seat``'s that a reaction clause which wakes its minion may wake
+    now, or None: only while ``seat`` may still attempt to block the action (window A, entitled,
+    not declined); a ready locked minion not yet woken, with the clause's Discipline levels (the
+    one with the most levels)."""
+    if a.window != Window.NO_ATTEMPT or seat not in view.blockers() or seat in a.declined:
+        return None
+    asleep = [
+        c
+        for c in view.controlled(seat)
+        if c.locked and c.pos not in a.woken and (c.crypt or "Ally" in c.types) and clause.usable_by(disciplines(c))
+    ]
+    return max(asleep, key=lambda c: (len(disciplines(c)), c.pos), default=None)
 
 
 def _numbers(
@@ -210,6 +275,14 @@ def _numbers(
                 fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
                 assert blocker is not None
                 fields["minion"] = tuple(blocker.pos)
+            case EffectKind.REDUCE_BLEED:
+                # a bleed against this seat, once blocks are declined, while it bleeds for 1 or more
+                if acting or a.kind != ActionKind.BLEED or a.targets != (seat,) or a.window != Window.DECLINED:
+                    return None
+                cut = min(e.amount, a.amount + int(fields.get("amount", 0)))  # type: ignore[call-overload]
+                if cut < 1:
+                    return None
+                fields["amount"] = int(fields.get("amount", 0)) - cut  # type: ignore[call-overload]
             case EffectKind.BLEED:
                 if not acting or a.kind != ActionKind.BLEED:
                     return None
@@ -273,6 +346,144 @@ def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> lis
     return out or [{}]
 
 
+def master_choices(view: VtesView, card: CardView) -> list[Choice]:
+    """The ways the view's seat may play the master card ``card`` whose text moves blood from a
+    vampire it controls to its pool: one per ready vampire of its with blood, moving as much as
+    the card allows and the vampire has (``move_blood``, ``minion``), put on that vampire when the
+    card goes on one (``to``, ``on``); or whose text adds blood to a vampire of its
+    (:func:`_master_adds`). Empty for a card that does neither, or no vampire it fits."""
+    rec = record(card.card) if card.card else None
+    seat = view.seat
+    if rec is None or seat is None:
+        return []
+    add = next((e for e in rec.effects if e.kind == EffectKind.ADD_BLOOD), None)
+    if add is not None:
+        return _master_adds(view, seat, add)
+    move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None)
+    if move is None:
+        return []
+    info = card_base().info(rec.id)
+    on = info is not None and play_place(info) == PlayPlace.ON_MINION
+    out = []
+    for c in view.controlled(seat):
+        amount = min(move.amount or c.counters, c.counters)
+        if not c.crypt or amount < 1:
+            continue
+        fields: dict[str, object] = {"move_blood": amount, "minion": tuple(c.pos)}
+        if on:
+            fields |= {"to": Target.ON, "on": tuple(c.pos)}
+        out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
+    return out
+
+
+def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
+    """The ways the view's seat may play the hand ``card`` for its votes while a referendum polls
+    (7.2: "this vampire gets +2 votes"): an action modifier by the acting vampire of the seat's own
+    political action, a reaction by a ready unlocked vampire of the seat's in another's; one per
+    clause the vampire may play whose votes it gives and whose printed cost it can pay
+    (``votes``, ``minion``). Empty outside polling, in a blood hunt, once the seat is done."""
+    r, seat = view.referendum, view.seat
+    rec = record(card.card) if card.card else None
+    if r is None or seat is None or rec is None or r.step != Poll.VOTING or r.hunted or seat in r.done:
+        return []
+    if not rec.has(EffectKind.VOTES):
+        return []
+    acting = view.card(r.minion) if r.minion else None
+    if MODIFIER in card.types and seat == r.caller and acting is not None:
+        minions, as_type = [acting], MODIFIER
+    elif REACTION in card.types and seat != r.caller:
+        minions, as_type = [c for c in view.ready_unlocked(seat) if c.crypt], REACTION
+    else:
+        return []
+    out: dict[tuple[tuple[str, object], ...], Choice] = {}
+    for minion in minions:
+        if minion.zone != Zone.READY:
+            continue
+        for clause in _candidates(rec, minion, as_type):
+            votes = sum(e.amount for e in clause.effects if e.kind == EffectKind.VOTES)
+            fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("votes", votes)))
+            if votes < 1 or fields is None:
+                continue
+            words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}") if p)
+            out.setdefault(fields, Choice(clause, fields, words))
+    return list(out.values())
+
+
+def _master_adds(view: VtesView, seat: int, add: Effect) -> list[Choice]:
+    """A master card's added blood (``add_blood``, ``add_to``): to each vampire of ``seat``'s
+    uncontrolled region of the least capacity it names (its amount), or for "full capacity" to
+    each vampire of its, uncontrolled or in play, short of its capacity (what it lacks)."""
+    vampires = list(view.uncontrolled(seat))
+    if add.whom == "full":
+        vampires += [c for c in view.cards if c.controller == seat and c.crypt and c.zone.in_play]
+    out = []
+    for c in vampires:
+        amount = c.capacity - c.counters if add.whom == "full" else add.amount
+        if amount < 1 or c.capacity < add.least:
+            continue
+        fields = (("add_blood", amount), ("add_to", tuple(c.pos)))
+        out.append(Choice(None, fields, f"{amount} blood to {c.name}"))
+    return out
+
+
+def blood_shifts(view: VtesView, seat: int) -> list[dict[str, object]]:
+    """The ``transfer`` fields (``kind``, ``card``, ``n``, ``by``) with which ``seat`` may move
+    blood between a vampire and its pool by a card on that vampire in its own phase the card
+    names ("during their master phase, this vampire's controller can move 1 blood …": Blood
+    Doll, Vessel), unused this turn: to the pool while the vampire has blood, to the vampire while
+    the pool has more than that (never the last pool)."""
+    if view.acting != seat:
+        return []
+    out: list[dict[str, object]] = []
+    for held in view.cards:
+        rec = record(held.card) if held.card and held.controller == seat and held.zone == Zone.ON else None
+        shift = next((e for e in rec.effects if e.kind == EffectKind.SHIFT_BLOOD), None) if rec else None
+        vampire = view.card(held.on) if held.on else None
+        if shift is None or vampire is None or not vampire.crypt or vampire.controller != seat:
+            continue
+        if view.phase != shift.whom or held.pos in view.used:
+            continue
+        base = {"card": vampire.as_list(), "n": shift.amount, "by": held.as_list()}
+        if vampire.counters >= shift.amount:
+            out.append({"kind": TransferKind.BLOOD, **base})
+        if view.players[seat].pool > shift.amount:
+            out.append({"kind": TransferKind.POOL, **base})
+    return out
+
+
+def after_choices(view: VtesView, card: CardView) -> list[Choice]:
+    """The ways the view's seat may play the action modifier ``card`` that is "only usable after
+    action resolution" and unlocks its vampire (Freak Drive, Forced March, Instantaneous
+    Transformation): after the seat's last action resolved and before the next, by that action's
+    minion while it is locked, per clause it may play whose conditions fit how the action ended
+    ("if the action was successful", "… blocked"), its printed cost paid (``unlock``,
+    ``minion``)."""
+    rec = record(card.card) if card.card else None
+    seat = view.seat
+    quiet = view.action is None and view.combat is None and view.referendum is None
+    last = resolved_last(view.phase, view.done, quiet)
+    if rec is None or not rec.after_resolution or last is None or seat != view.acting:
+        return []
+    minion = view.card(last.minion)
+    if minion is None or not minion.locked or minion.zone != Zone.READY:
+        return []
+    whole = [r.sentence for c in rec.clauses if not c.levels for r in c.readings if r.kind == SentenceKind.CONDITION]
+    out: dict[tuple[tuple[str, object], ...], Choice] = {}
+    for clause in _candidates(rec, minion, MODIFIER):
+        if not any(e.kind == EffectKind.UNLOCK for e in clause.effects):
+            continue
+        said = whole + [r.sentence for r in clause.readings if r.kind == SentenceKind.CONDITION]
+        if any("successful" in s for s in said) and last.outcome != Outcome.SUCCESSFUL:
+            continue
+        if any("blocked" in s for s in said) and last.outcome != Outcome.BLOCKED:
+            continue
+        fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("unlock", True)))
+        if fields is not None:
+            words = " ".join(p for p in (_levels_words(clause), f"unlock {minion.name}") if p)
+            out.setdefault(fields, Choice(clause, fields, words))
+    return list(out.values())
+
+
 class LevelError(ValueError):
     """The level a player named for a card is not one it may play now (the sentence says why)."""
 
@@ -321,14 +532,26 @@ def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[Car
 
 def prevent_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
     """The hand combat cards with which ``minion`` may prevent damage now, each with the damage
-    it prevents: a clause it may play whose effects are a prevention alone, whose printed cost it
-    can pay; the greatest such clause of each card."""
+    it prevents (:func:`_cards_giving`)."""
+    return _cards_giving(view, minion, EffectKind.PREVENT)
+
+
+def additional_strike_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
+    """The hand combat cards that give ``minion`` additional strikes now (5.6), each with the
+    strikes it gives (:func:`_cards_giving`)."""
+    return _cards_giving(view, minion, EffectKind.ADDITIONAL_STRIKE)
+
+
+def _cards_giving(view: VtesView, minion: CardView, kind: EffectKind) -> list[tuple[CardView, int]]:
+    """The hand combat cards with a clause ``minion`` may play whose effects are of ``kind``
+    alone (and nothing by hand), whose printed cost it can pay; each with the greatest amount of
+    such a clause."""
     out = []
     for held, rec in _affordable_combat_cards(view, minion):
         amounts = [
             sum(e.amount for e in c.effects)
             for c in _candidates(rec, minion, "Combat")
-            if c.effects and all(e.kind == EffectKind.PREVENT for e in c.effects) and not c.by_hand
+            if c.effects and all(e.kind == kind for e in c.effects) and not c.by_hand
         ]
         if amounts:
             out.append((held, max(amounts)))

@@ -217,6 +217,13 @@ class CardRecord:
         said = [r.sentence for c in self.clauses for r in c.readings]
         return any(word in s for s in said for word in _POLL_WORDS)
 
+    @property
+    def after_resolution(self) -> bool:
+        """Some clause of the card is "only usable after (action) resolution" (of a successful
+        action, …): it is played once its minion's action has resolved, not during it."""
+        said = (r.sentence for c in self.clauses for r in c.readings if r.kind == SentenceKind.CONDITION)
+        return any(s.startswith("only usable after") and "resolution" in s for s in said)
+
     def has(self, kind: EffectKind) -> bool:
         """Some clause of the card has an effect of this kind."""
         return any(e.kind == kind for e in self.effects)

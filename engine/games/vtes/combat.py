@@ -128,16 +128,22 @@ def _combatant(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeAct) 
 def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos) -> tuple[str, str]:
     """The combat card an act plays with it (``card``: from the author's hand, to the ash heap,
     the hand refilled), its printed cost paid: blood by ``minion`` (a vampire), pool by the author
-    (an X cost is settled by hand). Returns the play and the cost paid in words for the narration
+    (an X cost is settled by hand); for a strike, ``card`` may instead be a weapon (equipment) on
+    ``minion``, which strikes from play at no cost. Returns the play and the cost paid in words for the narration
     (``(" with Majesty", " (paying 1 blood)")``; empty strings for none).
     Raises IllegalMove when the card is not in the author's hand or the cost cannot be paid."""
     pos = act.card
     if pos is None:
         return "", ""
     card = w.card(pos)
-    if card.zone != Zone.HAND or card.owner != w.author:
-        raise IllegalMove("that card is not in your hand")
     info = w.info(pos)
+    if isinstance(act, StrikeAct) and card.zone == Zone.ON and card.on == minion:
+        # a weapon the striker holds strikes from play: it stays, nothing is paid (rulebook, "Equipment")
+        if info is not None and "Equipment" not in info.types:
+            raise IllegalMove(f"{w.name(pos)} is not equipment: a card on a minion strikes only as its weapon")
+        return f" with {w.name(pos)}", ""
+    if card.zone != Zone.HAND or card.owner != w.author:
+        raise IllegalMove("that card is not in your hand, nor a weapon on the striking minion")
     if info is not None and "Combat" not in info.types:
         w.refuse(Lift.TIMING, f"{w.name(pos)} is not a combat card")
     check_requirements(w, pos, minion)
@@ -316,8 +322,9 @@ class StrikeChoice:
         """The strike a ``strike`` act chooses for ``minion``. Raises IllegalMove for a number out
         of range."""
         named = (act.damage, act.aggravated, act.ranged, act.first, act.dodge, act.ends, act.steal, act.retainer)
-        # "unlock" rides with a card's strike: alone it names no strike (the hand strike stays one)
-        hand = all(x is None for x in (*named, act.other, act.card))
+        # "unlock" rides with a card's strike: alone it names no strike (the hand strike stays one);
+        # a card that gives only additional strikes leaves the strike chosen the hand strike
+        hand = all(x is None for x in (*named, act.other)) and (act.card is None or bool(act.additional))
         # a steal blood strike deals no damage unless it says so (5.5: stealing is not damage)
         damage = 0 if act.steal is not None else 1
         return cls(

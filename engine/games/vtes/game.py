@@ -476,6 +476,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
                 text = f"{me} moves {k} blood from {n(record.card)} back to pool"
             else:
                 text = f"{me} moves the top card of the crypt to the uncontrolled region (4 transfers and 1 pool)"
+            if record.by is not None:
+                text += f" with {n(record.by)}"
         case HandSizeAct():
             who = seat_ref(seat if record.seat is None else record.seat)
             text = f"{me} changes {who}'s hand size by {record.delta}"

@@ -23,10 +23,15 @@ from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
+    additional_strike_cards,
+    after_choices,
+    blood_shifts,
     combat_moves,
+    master_choices,
+    may_react,
     prevent_cards,
     printed_cost,
-    reactor,
+    vote_choices,
     window_choices,
 )
 from engine.games.vtes.card_record import record
@@ -34,7 +39,7 @@ from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
-from engine.games.vtes.readings import best_strike, reaction_fits
+from engine.games.vtes.readings import best_strike, reaction_fits, weapon_strikes
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.view import CardView, VtesView
@@ -198,6 +203,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         # Ending the turn before the minion phase ends would skip a hunt that is due (2.2), and
         # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
+    acts += [{"do": Do.TRANSFER, **fields} for fields in blood_shifts(view, seat)]
     match view.phase:
         case Phase.UNLOCK:
             acts += contest_acts(view, seat)
@@ -207,6 +213,8 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 acts.append({"do": Do.WITHDRAW})
         case Phase.MINION:
             acts += _minion_actions(view, seat, due)
+            after = [(c, x) for c in view.hand if MODIFIER in c.types for x in after_choices(view, c)]
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **x.act_fields()} for c, x in after]
         case Phase.INFLUENCE:
             for c in view.uncontrolled(seat):
                 if view.transfers >= 1 and me.pool >= 1:
@@ -231,7 +239,10 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
             cost = printed_cost(c, [m for m in view.cards if m.controller == seat and m.zone.in_play], None)
             if not _affordable(c, cost, me.pool):
                 continue
-            acts.append({"do": Do.PLAY, "card": c.as_list(), **cost})
+            moves = master_choices(view, c) if "Master" in c.types else []
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **m.act_fields()} for m in moves]
+            if not moves:
+                acts.append({"do": Do.PLAY, "card": c.as_list(), **cost})
     return [Offer(act) for act in acts]
 
 
@@ -381,7 +392,7 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
         for c in view.hand
         if REACTION in c.types
         and reaction_fits(c.text, a, view, seat)
-        and reactor(view, a, seat, c.card) is not None
+        and may_react(view, a, seat, c.card)
         and window_choices(view, c)
     )
 
@@ -421,7 +432,10 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
 def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     """The strikes of the combat cards in hand that ``minion`` may use at this range, read from
     their plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`), whose printed
-    cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    cost it can pay (blood from a vampire, pool from its Methuselah); then those of the weapons it
+    holds (:func:`engine.games.vtes.readings.weapon_strikes`); then the hand strike with each card
+    that gives additional strikes (:func:`engine.games.vtes.card_play.additional_strike_cards`),
+    unless the minion gained some this round."""
     striker = view.card(minion)
     if striker is None or not striker.card:
         return []
@@ -439,6 +453,11 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
         if info.pool_cost and info.pool_cost > pool:
             continue
         acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()})
+    for weapon, reading in weapon_strikes(view, striker, c.long):
+        acts.append({"do": Do.STRIKE, "minion": list(minion), "card": weapon.as_list(), **reading.fields()})
+    if minion not in c.extra_used:  # one source of additional strikes per minion and round (5.6)
+        for held, n in additional_strike_cards(view, striker):
+            acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), "additional": n})
     return acts
 
 
@@ -449,14 +468,23 @@ def strike_with(view: VtesView, card: Pos) -> Act | None:
 
 def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
     """A referendum (7, P7): the caller records the terms first; before votes, on this seat's
-    impulse, pass; while polling, each source of votes it holds (:func:`vote_sources`) and done."""
+    impulse, pass; while polling, each source of votes it holds (:func:`vote_sources`), each hand
+    card that gives votes (a ``play`` with ``votes``: :func:`engine.games.vtes.card_play.vote_choices`)
+    and done."""
     match r.step:
         case Poll.TERMS:
             return [{"do": Do.TERMS, "text": "as the card says"}] if r.caller == seat else []
         case Poll.BEFORE:
             return [{"do": Do.PASS}] if r.impulse == seat else []
         case Poll.VOTING:
-            return [] if seat in r.done else [*vote_sources(view, seat), {"do": Do.DONE}]
+            if seat in r.done:
+                return []
+            plays = [
+                {"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()}
+                for c in view.hand
+                for choice in vote_choices(view, c)
+            ]
+            return [*vote_sources(view, seat), *plays, {"do": Do.DONE}]
     return []
 
 

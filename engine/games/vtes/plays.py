@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics, windows
-from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct
+from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct, TransferAct
 from engine.games.vtes.actions import (
     action_words,
     after_action,
@@ -17,9 +17,11 @@ from engine.games.vtes.actions import (
     impulse_order,
     is_minion,
     open_action,
+    resolved_last,
 )
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import played_with
 from engine.games.vtes.card_record import Coverage, Timing, record
 from engine.games.vtes.claims import in_the_open, own_source
@@ -33,6 +35,7 @@ from engine.games.vtes.vocab import (
     Phase,
     Status,
     Target,
+    TransferKind,
     Window,
     Zone,
 )
@@ -82,18 +85,26 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     _master_timing(w, pos, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
+    if act.votes is not None and not in_referendum:
+        raise IllegalMove(f"{name} gives votes while a referendum polls, and none is open")
     if in_combat or in_referendum:
-        if numbers or act.bleed_mod or act.lock:
+        if numbers or act.bleed_mod or act.lock or act.wake:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
             combat.play_in_combat(w, pos, types, name, act.minion)
         else:
             _in_referendum(w, pos, types, name, act.minion)
             politics.play_before_votes(w, types, name)
+            if act.votes is not None:
+                politics.card_votes(w, pos, act, name)
         return
     if a is None:
-        if numbers or act.bleed_mod or act.lock:
+        if numbers or act.bleed_mod or act.lock or act.wake:
             raise IllegalMove("there is no open action for this card to change")
+        if MODIFIER in types and _after_resolution(w, pos, act, name):
+            return
+        if act.unlock:
+            raise IllegalMove(f"{name} unlocks no minion now: an action modifier does, after its action resolved")
         if types and types <= {MODIFIER, REACTION}:
             w.refuse(Lift.TIMING, f"{name} is played during an action: {_timing_words(types)}")
         elif types & ACTION_TYPES and not types & {MODIFIER, REACTION}:
@@ -117,15 +128,19 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
         else:
-            # A reaction is played by a ready unlocked minion, or by a locked one where the card says
-            # it is "only usable by a locked" minion (its record's requirement).
+            # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
+            # where the card says it is "only usable by a locked" minion (its record's requirement)
+            # or wakes it.
             rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
-            by_locked = rec is not None and rec.requires.locked
+            by_locked = bool(act.wake or act.unlock) or (rec is not None and rec.requires.locked)
             state = "locked" if by_locked else "unlocked"
             ready = [
                 p
                 for p, c in w.cards.items()
-                if c.controller == w.author and c.zone == Zone.READY and c.locked == by_locked and is_minion(w, p)
+                if c.controller == w.author
+                and c.zone == Zone.READY
+                and (c.locked == by_locked or (not by_locked and p in a.woken))
+                and is_minion(w, p)
             ]
             if minion is None and len(ready) == 1:
                 minion = ready[0]
@@ -155,6 +170,10 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         check_requirements(w, pos, minion)
     if act.lock:
         _lock(w, minion, name)
+    if act.wake:
+        _wake(w, minion, name)
+    if act.unlock:
+        _unlock_to_block(w, minion, name, types)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
@@ -216,6 +235,137 @@ def _lock(w: Work, minion: Pos | None, name: str) -> None:
         raise IllegalMove(f"{w.name(minion)} is locked already: it cannot play {name}")
     w.setc(minion, locked=True)
     w.note(f"{name}: {w.name(minion)} locks", w.author)
+
+
+def _after_resolution(w: Work, pos: Pos, act: PlayAct, name: str) -> bool:
+    """An action modifier "only usable after action resolution", played after the acting
+    Methuselah's last action resolved (successful or blocked; its combat over) and before the
+    next, by that action's minion, meeting the card's requirements; with ``unlock`` the minion
+    unlocks, in the open. False for a card that is not played so (the caller's rules apply);
+    raises from :meth:`Work.refuse` or IllegalMove with the reason."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    if rec is None or not rec.after_resolution:
+        return False
+    last = resolved_last(w.phase, w.done, not w.windows)
+    if last is None or w.author != w.acting:
+        w.refuse(Lift.TIMING, f"{name} is played after an action of yours resolves, before the next is announced")
+        return True
+    minion = act.minion if act.minion is not None else last.minion
+    if minion != last.minion:
+        raise IllegalMove(f"{name} is played by the minion whose action resolved, {w.name(last.minion)}")
+    check_requirements(w, pos, minion)
+    if act.unlock:
+        if not w.card(minion).locked:
+            raise IllegalMove(f"{w.name(minion)} is not locked: {name} has nothing to unlock")
+        w.setc(minion, locked=False)
+        w.note(f"{name}: {w.name(minion)} unlocks after its action ({last.outcome})", w.author)
+    return True
+
+
+def _unlock_to_block(w: Work, minion: Pos | None, name: str, types: set[str]) -> None:
+    """A reaction's "this vampire unlocks and attempts to block": the locked minion that played it
+    unlocks, in the open (its Methuselah then blocks with it). Raises IllegalMove for another
+    card type, no minion, or one not locked."""
+    if REACTION not in types or w.author == open_action(w).actor:
+        raise IllegalMove(f"{name} unlocks no minion during this action: a reaction that says so does")
+    if minion is None or not w.card(minion).locked:
+        raise IllegalMove(f"{name} unlocks the locked minion that plays it: name it")
+    w.setc(minion, locked=False)
+    w.note(f"{name}: {w.name(minion)} unlocks and may attempt to block", w.author)
+
+
+def _wake(w: Work, minion: Pos | None, name: str) -> None:
+    """The card's "this minion wakes": the locked minion that played it may play reactions and
+    attempt to block until the open action ends (rulebook: it "ignore[s] the requirement to be
+    unlocked"), in the open. Raises IllegalMove for a card played by no minion, or by an unlocked
+    one."""
+    a = open_action(w)
+    if minion is None:
+        raise IllegalMove(f"{name} wakes the locked minion that plays it: name the minion")
+    if not w.card(minion).locked or minion in a.woken:
+        raise IllegalMove(f"{w.name(minion)} is not a locked minion asleep: {name} wakes a locked minion")
+    windows.put(w, replace(a, woken=(*a.woken, minion)))
+    w.note(f"{name}: {w.name(minion)} wakes: it may play reactions and block until the action ends", w.author)
+
+
+def move_blood(w: Work, act: PlayAct, name: str) -> None:
+    """The card's "move N blood from a vampire you control to your pool" (``move_blood`` from
+    ``minion``), in the open, as it is played. Raises IllegalMove for a minion that is no ready
+    vampire of the author's, or has less blood than is moved."""
+    amount = within(act.do, "move_blood", act.move_blood, low=0, high=30)
+    if not amount:
+        return
+    vampire = act.minion
+    assert vampire is not None  # the act's shape needs it (acts.parse_act)
+    c = w.card(vampire)
+    if c.controller != w.author or c.zone != Zone.READY or not c.crypt:
+        raise IllegalMove(f"{name} moves blood from a ready vampire you control, and {w.name(vampire)} is not one")
+    if c.counters < amount:
+        raise IllegalMove(f"{w.name(vampire)} has {c.counters} blood: {name} cannot move {amount}")
+    w.counters_delta(vampire, -amount, "card")
+    w.pool_delta(w.author, amount, "card")
+    w.note(f"{name}: {amount} blood moved from {w.name(vampire)} to {seat_ref(w.author)}'s pool", w.author)
+
+
+def shift_blood(w: Work, act: TransferAct) -> None:
+    """A card in play's "during their master (unlock) phase, this vampire's controller can move 1
+    blood from this vampire to their pool or from their pool to this vampire" (Blood Doll, Vessel):
+    a ``transfer`` naming the card ``by``, the vampire ``card`` it is on, ``kind`` blood (to the
+    pool) or pool (to the vampire), ``n`` up to the card's amount; once a turn per card, in the
+    author's own phase the card names, no transfer spent. Raises IllegalMove with the reason."""
+    by, vampire = act.by, act.card
+    assert by is not None
+    if vampire is None or act.kind == TransferKind.CRYPT:
+        raise IllegalMove("a card's blood moves between the vampire it is on and your pool: name the vampire")
+    held, c = w.card(by), w.card(vampire)
+    name = w.name(by)
+    rec = record(held.card or w.revealed.get(by, ""))
+    shift = next((e for e in rec.effects if e.kind == EffectKind.SHIFT_BLOOD), None) if rec is not None else None
+    if shift is None:
+        raise IllegalMove(f"{name} moves no blood between a vampire and your pool")
+    if held.controller != w.author or held.zone != Zone.ON or held.on != vampire:
+        raise IllegalMove(
+            f"{name} moves blood for the vampire it is on, and it must be yours: it is not on {w.name(vampire)}"
+        )
+    if c.controller != w.author or not c.crypt or not c.zone.in_play:
+        raise IllegalMove(f"{w.name(vampire)} is not a vampire you control")
+    if w.acting != w.author or w.phase != Phase(shift.whom):
+        raise IllegalMove(f"{name} moves blood during your {shift.whom} phase")
+    if by in w.used:
+        raise IllegalMove(f"{name} has moved blood this turn already")
+    n = within(act.do, "n", act.n, low=1, high=shift.amount, default=1)
+    if act.kind == TransferKind.POOL:
+        if w.p(w.author).pool < n:
+            raise IllegalMove(f"you have only {w.p(w.author).pool} pool")
+        w.pool_delta(w.author, -n, "card")
+        w.counters_delta(vampire, n, "card")
+        said = f"{n} blood moved from {seat_ref(w.author)}'s pool to {w.name(vampire)}"
+    else:
+        if c.counters < n:
+            raise IllegalMove(f"{w.name(vampire)} has only {c.counters} blood")
+        w.counters_delta(vampire, -n, "card")
+        w.pool_delta(w.author, n, "card")
+        said = f"{n} blood moved from {w.name(vampire)} to {seat_ref(w.author)}'s pool"
+    w.used = (*w.used, by)
+    w.note(f"{name}: {said}", w.author)
+
+
+def add_blood(w: Work, act: PlayAct, name: str) -> None:
+    """A master card's "add 4 blood to a vampire in your uncontrolled region", "the chosen vampire
+    gains enough blood to reach full capacity": ``add_blood`` blood to ``add_to``, a vampire of
+    the author's (uncontrolled, or in play), in the open as the card is played. Raises
+    IllegalMove for one field without the other, or another's card."""
+    amount = within(act.do, "add_blood", act.add_blood, low=0, high=30)
+    if (act.add_to is None) != (not amount):
+        raise IllegalMove("add_blood and add_to go together: the blood a card adds, and the vampire it goes to")
+    if act.add_to is None:
+        return
+    c = w.card(act.add_to)
+    mine = (c.zone == Zone.UNCONTROLLED and c.owner == w.author) or (c.zone.in_play and c.controller == w.author)
+    if not c.crypt or not mine:
+        raise IllegalMove(f"{name} adds blood to a vampire of yours, uncontrolled or in play")
+    w.counters_delta(act.add_to, amount, "card")
+    w.note(f"{name}: {amount} blood added to {w.name(act.add_to)}", w.author)
 
 
 def _combat_words(name: str) -> str:

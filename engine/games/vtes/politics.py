@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, MalformedAct, Pos, seat_ref
 from engine.games.vtes import contests, windows
-from engine.games.vtes.act_records import TermsAct, VoteAct
+from engine.games.vtes.act_records import PlayAct, TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.claims import own_source
 from engine.games.vtes.state import OpenWindow, Referendum, Vote, clockwise_after
@@ -302,9 +302,31 @@ def cast_words(w: Work, act: VoteAct) -> str:
     )
 
 
-def _check_ready_vampire(w: Work, pos: Pos) -> None:
-    """A title's votes or a priscus's ballot: a ready vampire of the author's whose title is neither
-    contested nor yielded (7.3; rulebook, "Contested Titles")."""
+def card_votes(w: Work, pos: Pos, act: PlayAct, name: str) -> None:
+    """A card played while polling that gives its vampire votes ("this vampire gets +2 votes";
+    7.2): ``act.votes`` votes of the source "other", the card at ``pos``, cast by its player for
+    (``act.for_`` None or true) or against, by ``act.minion``, a ready vampire of theirs (the
+    acting vampire for an action modifier: :func:`engine.games.vtes.plays.check_play`). Raises
+    IllegalMove outside polling, for no vampire, or a count outside 1–30."""
+    r = _open(w)
+    if r.step != Poll.VOTING:
+        raise IllegalMove(f"{name} gives votes during polling, which has not begun")
+    count = within(act.do, "votes", act.votes, low=1, high=30)
+    if act.minion is None:
+        raise IllegalMove(f"{name} gives votes to the vampire that plays it: name it (minion)")
+    _check_vampire_votes(w, act.minion)
+    side = act.for_ is not False
+    r = replace(r, votes=(*r.votes, Vote(w.author, VoteSource.OTHER, pos, count, side)), done=())
+    windows.put(w, r)
+    w.note(
+        f"{name}: {w.name(act.minion)} casts {count} vote{'s' if count != 1 else ''} {'for' if side else 'against'}; "
+        f"for {r.total(True)}, against {r.total(False)}",
+        w.author,
+    )
+
+
+def _check_vampire_votes(w: Work, pos: Pos) -> None:
+    """A vampire that casts votes: a ready vampire the author controls, in play (7.3)."""
     vampire = w.card(pos)
     if vampire.zone == Zone.CONTESTED:
         raise IllegalMove(contests.OUT_OF_PLAY.format(name=w.name(pos)))
@@ -312,6 +334,12 @@ def _check_ready_vampire(w: Work, pos: Pos) -> None:
         raise IllegalMove(f"{w.name(pos)} is not a vampire you control")
     if vampire.zone != Zone.READY:
         raise IllegalMove(f"{w.name(pos)} is in torpor: it abstains (7.3)")
+
+
+def _check_ready_vampire(w: Work, pos: Pos) -> None:
+    """A title's votes or a priscus's ballot: a ready vampire of the author's whose title is neither
+    contested nor yielded (7.3; rulebook, "Contested Titles")."""
+    _check_vampire_votes(w, pos)
     if pos in w.contests.yielded:
         raise IllegalMove(f"{w.name(pos)} yielded its title: it gives no votes. {contests.TITLE_YIELDED}")
     if not contests.has_title(w.contests, pos):

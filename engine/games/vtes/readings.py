@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
 from engine.games.vtes.card_effects import EffectKind, SentenceKind
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
 
@@ -83,8 +83,14 @@ class StrikeReading:
 
 
 _STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
-_NEUTRAL_WHOLE = ("aim", "grapple", "a vampire can play only one", "a minion can play only one")
-"""Card-wide sentences that do not bind a combat card's strike to another step."""
+_NEUTRAL_WHOLE = ("aim", "grapple", "a vampire can play only one", "a minion can play only one", "weapon", "unique")
+"""Card-wide sentences that do not bind a combat card's or a weapon's strike to another step."""
+
+
+def is_weapon(rec: CardRecord) -> bool:
+    """The card is a weapon: equipment whose text says so ("Weapon: gun.", "Unique weapon.")."""
+    said = (r.sentence for c in rec.clauses for r in c.readings)
+    return "Equipment" in rec.types and any(s.startswith(("weapon", "unique weapon")) for s in said)
 
 
 def _range_of(sentence: str) -> str | None:
@@ -97,13 +103,14 @@ def _range_of(sentence: str) -> str | None:
 
 @functools.cache
 def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
-    """The strikes of the combat card with krcg id ``cid``, one per clause of its record
+    """The strikes of the combat card or weapon with krcg id ``cid``, one per clause of its record
     (:mod:`engine.games.vtes.card_record`) whose effects hold one strike (damage not added to the
     hand strike, a dodge, combat ends), in printed order, with the range the clause or the card is
-    only usable at; () for a card that is not a combat card, or whose text binds it to another
-    step or has a card-wide sentence the table does not read."""
+    only usable at; () for a card that is neither a combat card nor a weapon (equipment whose text
+    says "Weapon"), or whose text binds it to another step or has a card-wide sentence the table
+    does not read."""
     rec = record(cid)
-    if rec is None or "Combat" not in rec.types:
+    if rec is None or not ("Combat" in rec.types or is_weapon(rec)):
         return ()
     every = ""
     for clause in rec.clauses:
@@ -226,6 +233,19 @@ def best_strike(identity: str, striker: str, long: bool) -> StrikeReading | None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
     return usable[-1] if usable else None
+
+
+def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[CardView, StrikeReading]]:
+    """The weapons on ``striker`` (equipment in play on it) with the strike each may make at the
+    range (``long``: long range), by :func:`best_strike`."""
+    out = []
+    for held in view.cards:
+        if held.zone != Zone.ON or held.on != striker.pos or not held.card or "Equipment" not in held.types:
+            continue
+        reading = best_strike(held.card, striker.card, long)
+        if reading is not None:
+            out.append((held, reading))
+    return out
 
 
 def strike_act(minion: list[int], card: list[int], reading: StrikeReading) -> Act:

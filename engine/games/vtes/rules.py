@@ -339,6 +339,8 @@ def _act_play(w: Work, act: PlayAct) -> None:
         w.pool_delta(w.author, -pool, "cost")
     if blood and minion is not None:
         w.counters_delta(minion, -blood, "cost")
+    plays.move_blood(w, act, esc(info.name) if info is not None else "the card")
+    plays.add_blood(w, act, esc(info.name) if info is not None else "the card")
     if info is not None and info.is_master and w.author == w.acting and w.phase == Phase.MASTER:
         if w.master_actions >= 1:
             w.refuse(
@@ -485,6 +487,9 @@ def _act_influence(w: Work, act: InfluenceAct) -> None:
 
 
 def _act_transfer(w: Work, act: TransferAct) -> None:
+    if act.by is not None:
+        plays.shift_blood(w, act)
+        return
     _must_act(w, "make transfers")
     _must_phase(w, Phase.INFLUENCE, "a transfer")
     kind = act.kind

@@ -20,6 +20,7 @@ from engine.games.vtes.vocab import (
     CombatStep,
     DeckPart,
     End,
+    Outcome,
     Phase,
     Poll,
     Ruleset,
@@ -154,9 +155,11 @@ class Action:
     attempt on this action failed (a minion may try again: rulebook, "Who May Attempt to Block"); ``blocker``: the
     minion attempting to block (window B), else ``()``; ``bleed_mods``: "+bleed" action modifiers played (4.6);
     ``played``: ``(minion, card id)`` pairs of modifiers and reactions played (2.1: once each per
-    minion and action); ``applying``: the seats that played a card whose text the table does not
-    apply whole and have not passed since (their next pass is their own: they apply the rest by
-    hand first; :func:`engine.games.vtes.autopass.auto_pass` does not make it).
+    minion and action); ``woken``: locked minions a card woke (rulebook: they "ignore the
+    requirement to be unlocked for playing reaction cards and attempting to block until the end of
+    the action"); ``applying``: the seats that played a card whose text the table does not apply
+    whole and have not passed since (their next pass is their own: they apply the rest by hand
+    first; :func:`engine.games.vtes.autopass.auto_pass` does not make it).
     """
 
     actor: int
@@ -181,6 +184,7 @@ class Action:
     add_blood: int = 0
     add_to: Pos | tuple[()] = ()
     gain_pool: int = 0
+    woken: tuple[Pos, ...] = ()
     applying: tuple[int, ...] = ()
 
     @property
@@ -409,11 +413,13 @@ class Referendum:
 @dataclass(frozen=True)
 class Done:
     """An action announced this turn, for the per-turn limits (shared/rules/vtes-actions.md 2.1):
-    the acting ``minion``, its ``kind``, and ``card``: the krcg id of the action card (0: none)."""
+    the acting ``minion``, its ``kind``, ``card``: the krcg id of the action card (0: none), and
+    its ``outcome`` once resolved (:class:`Outcome`)."""
 
     minion: Pos
     kind: ActionKind
     card: int = 0
+    outcome: Outcome = Outcome.UNDER_WAY
 
 
 @dataclass(frozen=True)
@@ -531,7 +537,8 @@ class VtesState(UnderWay):
         (:class:`Claim`); ``clock``: the table's time, the latest signed time of an act folded
         (ms; never goes back); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
         ``combats``, ``referendums``: how many the game has had; ``contests``: the contests under
-        way (:class:`Contests`).
+        way (:class:`Contests`); ``used``: cards in play whose once-a-turn ability was used this
+        turn (a Blood Doll's, a Vessel's blood moved).
     """
 
     seats: int
@@ -567,6 +574,7 @@ class VtesState(UnderWay):
     blocks: int = 0
     combats: int = 0
     referendums: int = 0
+    used: tuple[Pos, ...] = ()
     contests: Contests = NO_CONTESTS
 
     def option(self, name: str) -> OptionValue:

@@ -127,6 +127,7 @@ class VtesView(UnderWay):
     edge: int
     edge_used: bool
     transfers: int
+    used: tuple[Pos, ...]
     master_actions: int
     discard_actions: int
     time_calls: tuple[int, ...]
@@ -198,16 +199,21 @@ class VtesView(UnderWay):
         )
 
     def may_try(self, seat: int) -> tuple[CardView, ...]:
-        """``seat``'s ready unlocked minions, which may attempt to block the open action: one whose
-        attempt failed may try again (rulebook, "Who May Attempt to Block": "If one attempt to
-        block fails, another can be made as often as the blocking Methuselah wishes")."""
-        return self.ready_unlocked(seat)
+        """``seat``'s ready unlocked minions and those a card woke, which may attempt to block the
+        open action: one whose attempt failed may try again (rulebook, "Who May Attempt to Block":
+        "If one attempt to block fails, another can be made as often as the blocking Methuselah
+        wishes")."""
+        woken = self.action.woken if self.action is not None else ()
+        return tuple(
+            c for c in self.controlled(seat) if (not c.locked or c.pos in woken) and (c.crypt or "Ally" in c.types)
+        )
 
     def untried(self, seat: int) -> tuple[CardView, ...]:
-        """``seat``'s ready unlocked minions whose block attempt on the open action has not failed:
-        a second attempt by one that failed, with nothing changed, would fail again."""
+        """``seat``'s minions that may attempt to block (:meth:`may_try`) whose attempt on the open
+        action has not failed: a second attempt by one that failed, with nothing changed, would fail
+        again."""
         tried = self.action.tried if self.action is not None else ()
-        return tuple(c for c in self.ready_unlocked(seat) if c.pos not in tried)
+        return tuple(c for c in self.may_try(seat) if c.pos not in tried)
 
     def ready_unlocked(self, seat: int) -> tuple[CardView, ...]:
         """``seat``'s ready unlocked minions (vampires and allies)."""
@@ -323,6 +329,7 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         edge=state.edge,
         edge_used=state.edge_used,
         transfers=state.transfers,
+        used=state.used,
         master_actions=state.master_actions,
         discard_actions=state.discard_actions,
         time_calls=state.time_calls,

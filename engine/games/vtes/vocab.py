@@ -316,6 +316,16 @@ def action_phrase(
     return text
 
 
+class Outcome(StrEnum):
+    """How an action announced this turn ended (rulebook, "Action Resolution"): an action card
+    "only usable after resolution of a successful action" reads it."""
+
+    UNDER_WAY = ""
+    """Not resolved yet (or ended by a card, or its minion gone)."""
+    SUCCESSFUL = "successful"
+    BLOCKED = "blocked"
+
+
 class Window(StrEnum):
     """The window of an open action (shared/rules/vtes-actions.md 4.4)."""
 

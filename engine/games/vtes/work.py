@@ -104,6 +104,7 @@ class Work(UnderWay):
     blocks: int
     combats: int
     referendums: int
+    used: tuple[Pos, ...]
     contests: Contests
 
     def __init__(self, state: VtesState, author: int = -1, do: str = "") -> None:
@@ -479,6 +480,7 @@ class Work(UnderWay):
         self.windows = []
         self.done = ()
         self.recruited = ()
+        self.used = ()
         self.edge_used = False
         self.transfers = 0
         self.master_actions = 0

@@ -19,6 +19,7 @@ import pytest
 from engine.games.base import Act, IllegalMove, MalformedAct
 from engine.games.vtes import VTES
 from engine.games.vtes.state import CardState, Done
+from engine.games.vtes.vocab import Outcome
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, by_hand, copy_table, minion_phase_table, settle
 
@@ -145,7 +146,7 @@ def test_worked_example_1_a_bleed_that_is_not_blocked(table):
     passes(t, dee)
     assert t.state.open_action is None
     assert t.state.players[ben].pool == 28 and t.state.edge == ana
-    assert Done(tuple(s.lucia), "bleed") in t.state.done
+    assert Done(tuple(s.lucia), "bleed", outcome=Outcome.SUCCESSFUL) in t.state.done
     # Lucia may not bleed again this turn, even if she unlocks (2.1).
     act(t, ana, "unlock", cards=[s.lucia])
     refused(t, ana, bleed(s), "has already bled this turn")

@@ -89,7 +89,10 @@ def test_an_action_card_reads_its_bleed_and_stealth() -> None:
     assert Effect(EffectKind.ADD_BLOOD, 3, whom="younger") in govern.clauses[1].effects
     assert govern.coverage == Coverage.FULLY
     assert rec("Thing").clauses[-1].effects == (Effect(EffectKind.ADD_BLOOD, 2, whom="gangrel"),)
-    assert rec("Zillah's Valley").coverage == Coverage.BY_HAND  # "with capacity 8 or more", a master card
+    assert rec("Zillah's Valley").clauses[-1].effects == (
+        Effect(EffectKind.ADD_BLOOD, 4, least=8),
+    )  # capacity 8 or more
+    assert rec("Zillah's Valley").coverage == Coverage.FULLY  # a master card adds it as it is played
 
 
 def test_a_bleed_redirect_reads_its_new_target_and_the_lock_of_the_reacting_vampire() -> None:
@@ -117,7 +120,8 @@ def test_a_press_is_read_only_where_the_card_gives_one() -> None:
     [
         ("+1 stealth", SentenceKind.EFFECT),
         ("only usable during a bleed action", SentenceKind.CONDITION),
-        ("move any amount of blood from a vampire you control to your pool", SentenceKind.BY_HAND),
+        ("move any amount of blood from a vampire you control to your pool", SentenceKind.EFFECT),
+        ("burn 7 cards from the top of your library to gain 3 pool", SentenceKind.BY_HAND),
         ("+1 stealth and +1 bleed (limited)", SentenceKind.EFFECT),  # Bonding at superior: both parts read
         ("strike: 1 damage and put this card on the opposing minion", SentenceKind.BY_HAND),  # not only a strike
         ("strike: 1r damage, with 1 optional maneuver", SentenceKind.EFFECT),

@@ -57,7 +57,7 @@ def test_the_coverage_figures_are_the_records_weighted_by_the_archives_copies() 
     assert got["copies"] == total == 379_616  # the README's count of library copies
     for kind in Coverage:
         assert got[str(kind)] == pytest.approx(copies[kind] / total, abs=1e-6)
-    assert got["fully"] + got["partly"] + got["by_hand"] == pytest.approx(1.0)
+    assert got["fully"] + got["partly"] + got["by_hand"] == pytest.approx(1.0, abs=3e-6)  # each rounded to 1e-6
 
 
 @pytest.mark.parametrize(

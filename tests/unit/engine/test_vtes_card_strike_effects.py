@@ -12,7 +12,7 @@ import pytest
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import copy_table, one_vampire_table
+from tests.support.vtes_sim import copy_table, one_vampire_table, to_the_strike
 
 LIBRARY = (("Majesty", 2), ("Lost in Crowds", 2), ("Conditioning", 1), ("Deflection", 2))
 
@@ -28,29 +28,6 @@ def vampire(t: SimTable, seat: int) -> list[int]:
 
 def locked(t: SimTable, seat: int) -> bool:
     return next(c.locked for c in t.view(seat).controlled(seat) if c.crypt)
-
-
-def to_the_strike(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
-    """Ana's vampire bleeds Ben and Ben's blocks; everyone passes up to the strike step."""
-    ana = t.state.acting
-    ben = t.view(ana).players[ana].prey
-    for seat, chosen in (
-        (ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben}),
-        (ana, {"do": "pass"}),
-        (ben, {"do": "block", "minion": vampire(t, ben)}),
-    ):
-        t.play(seat, chosen)
-        done.append((seat, chosen))
-    for _ in range(30):
-        c = t.state.open_combat
-        if c is not None and c.step == "strike":
-            return ana, ben
-        window = c if c is not None else t.state.open_action
-        assert window is not None
-        seat = window.impulse
-        t.play(seat, {"do": "pass"})
-        done.append((seat, {"do": "pass"}))
-    raise AssertionError("no strike step")
 
 
 def majesty_strikes(t: SimTable, seat: int) -> list[Act]:

@@ -820,7 +820,10 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     ``contests`` field is the old one; all three when the state came to count the acts that answer
     what the table waits for, apart from changes by hand and claims' answers; and when master cards
     came to keep their master phase and their printed costs to be paid; and when a card that cannot be
-    played with another in one action came to be refused, Lost in Crowds after Into Thin Air.)"""
+    played with another in one action came to be refused, Lost in Crowds after Into Thin Air; all
+    three when the state came to keep the cards in play used this turn, ``used``: the game did not
+    change, the digests without that field are the old ones; the last when each action announced
+    came to keep its outcome, ``Done.outcome``: without it the digest is the one before.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -842,9 +845,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "fbe3dd5985fff03a06684262c6984bb0bbb303e5c7e9a8e629f8648cd7275569",
-        "de2121e15e2a4eae9854b392136e1c768510437041d8888dfb560d9cfce2dc37",
-        "b4aaa95d9ad5dab10853bc34ed020bb1c34a4baf41e889295ba8a8470b79bb19",
+        "1ff6643df2e513a3f9be16bc132edd8ab99ef36a2873405f01ce2afcbf5966f7",
+        "f968c6d6cbcf229509a19011398887e6cd3f586f97830c00942dd7ac4cbb213e",
+        "e908dc682e1c1066816940b0a0227dd7067f8c904b40b64afb6290ee0f2ba0bc",
     ]
 
 

@@ -25,6 +25,8 @@ A command is a verb and its arguments, separated by spaces, case ignored:
   ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``); ``handsize ±N [METHUSELAH] [for CAUSE]``;
 - ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
   ``transfer crypt``; without VAMPIRE: the selected one, else the one closest to its capacity;
+  outside the influence phase, ``transfer ±1 [VAMPIRE]`` uses a card on a vampire of yours that
+  moves blood between it and your pool (Blood Doll in your master phase, Vessel in your unlock);
 - ``combat MINION, MINION [for CAUSE]``; ``shuffle library|crypt``.
 
 CARD is a card's name or the start of it, among the cards this seat may name: its hand for
@@ -42,10 +44,10 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from engine.games.base import Act
-from engine.games.vtes.card_play import printed_cost
+from engine.games.vtes.card_play import blood_shifts, printed_cost
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.view import CardView
-from engine.games.vtes.vocab import ActionKind, Do, Target, TransferKind, Zone
+from engine.games.vtes.vocab import ActionKind, Do, Phase, Target, TransferKind, Zone
 from tui.games.vtes.command_words import (
     VERBS,
     ZONE_WORDS,
@@ -650,6 +652,9 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
         n, rest = int(rest[0]), rest[1:]
     if n == 0:
         raise CommandError("Transfer at least 1: transfer 2 VAMPIRE, or transfer -1 VAMPIRE for blood back.")
+    shifts = blood_shifts(ctx.view, ctx.me) if ctx.view.phase != Phase.INFLUENCE else []
+    if shifts:
+        return _shift(shifts, n, rest, ctx)
     mine = ctx.candidates("uncontrolled")
     if rest:
         card, rest = take_card(rest, mine, "vampire in your uncontrolled region")
@@ -661,6 +666,25 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
         card = found
     kind = TransferKind.POOL if n > 0 else TransferKind.BLOOD
     return {"do": Do.TRANSFER, "kind": kind, "card": _pos(card), "n": abs(n)}
+
+
+def _shift(shifts: list[dict[str, object]], n: int, rest: list[str], ctx: Context) -> Act:
+    """``transfer ±1 [VAMPIRE]`` outside the influence phase: a card on a vampire of yours that
+    moves blood between it and your pool (Blood Doll, Vessel; :func:`blood_shifts`): 1 pool to the
+    named (else selected, else first) vampire, or -1: 1 blood from it to your pool."""
+    kind = TransferKind.POOL if n > 0 else TransferKind.BLOOD
+    fits = [x for x in shifts if x["kind"] == kind and abs(n) <= int(x["n"])]  # type: ignore[call-overload]
+    vampires = [c for c in ctx.view.cards if any(x["card"] == c.as_list() for x in fits)]
+    if not vampires:
+        way = "to a vampire" if n > 0 else "from a vampire to your pool"
+        raise CommandError(f"No card of yours moves {abs(n)} blood {way} now.")
+    if rest:
+        card, rest = take_card(rest, vampires, "vampire with such a card")
+        _no_rest(rest, "transfer ±1 VAMPIRE")
+    else:
+        card = next((c for c in vampires if c.pos == ctx.selected), vampires[0])
+    chosen = next(x for x in fits if x["card"] == card.as_list())
+    return {"do": Do.TRANSFER, **chosen, "n": abs(n)}
 
 
 __all__ = [

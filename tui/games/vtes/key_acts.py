@@ -66,8 +66,10 @@ def play_act(
     """Playing a hand card by key: where it goes is :func:`commands.play_destination`'s (in
     play, on a minion, or the ash heap, from its krcg type and text); its printed cost is paid
     (blood from the selected, or first, vampire of ``me``'s). During an action a reaction is
-    played by the selected ready unlocked minion (else the engine's choice when there is one)."""
-    from engine.games.vtes.card_play import pick, printed_cost, window_choices
+    played by the selected ready unlocked minion (else the engine's choice when there is one). A
+    master card that moves blood to your pool moves it from the selected vampire, else the first
+    with blood (:func:`engine.games.vtes.card_play.master_choices`)."""
+    from engine.games.vtes.card_play import master_choices, pick, printed_cost, vote_choices, window_choices
 
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.zone.in_play]
@@ -82,8 +84,22 @@ def play_act(
         best = pick(window_choices(view, card))  # the card's numbers, as the record reads them
         if best is not None:
             act.update(best.act_fields())
+    if view is not None and view.referendum is not None:
+        best = pick(vote_choices(view, card))  # the votes it gives while polling
+        if best is not None:
+            act.update(best.act_fields())
     if ctx is not None:
         act.update(commands.play_destination(card, ctx))
+    if view is not None and view.action is None and "Master" in card.types:
+        # a master card that moves blood to your pool (from the selected vampire, else the first),
+        # or adds blood to a vampire of yours (the selected one, else the first that fits)
+        moves = master_choices(view, card)
+        picked = selected.pos if selected is not None else None
+        chosen = next(
+            (m for m in moves if picked in (dict(m.fields).get("minion"), dict(m.fields).get("add_to"))), None
+        )
+        if chosen is not None or moves:
+            act.update((chosen or moves[0]).act_fields())
     if "blood" not in act and "pool" not in act:
         act.update(printed_cost(card, mine, minion))
     return act

@@ -1,0 +1,120 @@
+"""A reaction that wakes a locked minion (rulebook: it "ignore[s] the requirement to be unlocked for
+playing reaction cards and attempting to block until the end of the action"): On the Qui Vive and
+Eyes of Argus at superior are offered to a Methuselah who may block with only a locked minion, the
+play marks that minion woken, it blocks, it may play another reaction, and the log replays to the
+same state; refusals name what is missing. A reaction whose vampire "unlocks and attempts to block"
+(Sense the Savage Way at superior) unlocks it, and it blocks.
+
+Every crypt is twelve Arika (aus cel DOM FOR OBF PRE): Auspex at basic only, so Eyes of Argus is
+offered at basic (+2 intercept) to an unlocked vampire, never its superior wake."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games.base import IllegalMove
+from engine.games.vtes import VTES
+from engine.sim import SimTable
+from tests.support.vtes_sim import act, copy_table, one_vampire_table
+from tests.support.vtes_sim import card_plays as plays
+from tests.support.vtes_sim import first_vampire as vampire
+
+LIBRARY = (("On the Qui Vive", 2), ("Telepathic Misdirection", 2), ("Eyes of Argus", 2), ("Lost in Crowds", 1))
+
+
+@pytest.fixture(scope="module")
+def start() -> SimTable:
+    return one_vampire_table("Arika", LIBRARY, seed=5)
+
+
+def bleed_on_a_locked_prey(t: SimTable) -> tuple[int, int]:
+    """Ben's vampire is locked; Ana's bleeds Ben and passes the impulse to Ben (window A)."""
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    act(t, ben, "lock", cards=[vampire(t, ben)], cause="effect")
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    act(t, ana, "pass")
+    a = t.state.open_action
+    assert a is not None and a.impulse == ben
+    return ana, ben
+
+
+def test_a_locked_prey_is_offered_on_the_qui_vive_and_blocks_after_it(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, ben = bleed_on_a_locked_prey(t)
+    view = t.view(ben)
+    assert not [a for a in VTES.legal_acts(view) if a["do"] == "block"]  # locked: no block yet
+    assert plays(t, ben, "Eyes of Argus") == []  # its wake is superior Auspex, which Arika lacks
+    offered = plays(t, ben, "On the Qui Vive")
+    assert offered and all(a["wake"] is True and a["minion"] == vampire(t, ben) for a in offered)
+    done = [(ben, offered[0])]
+    notes = t.play(ben, offered[0])
+    t.run_ops()
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
+    assert any("On the Qui Vive" in s and "wakes" in s for s in said), said
+    a = t.state.open_action
+    assert a is not None and tuple(vampire(t, ben)) in a.woken
+    while (a := t.state.open_action) is not None and a.impulse != ben:  # the impulse returns to Ana (P1)
+        done.append((a.impulse, {"do": "pass"}))
+        t.play(a.impulse, {"do": "pass"})
+    blocks = [x for x in VTES.legal_acts(t.view(ben)) if x["do"] == "block"]
+    assert [b["minion"] for b in blocks] == [vampire(t, ben)]
+    t.play(ben, blocks[0])
+    done.append((ben, blocks[0]))
+    t.run_ops()
+    a = t.state.open_action
+    assert a is not None and a.window == "B" and a.blocker == tuple(vampire(t, ben))
+    # the woken vampire may play a reaction as though unlocked: Ana adds stealth, then Ben intercept
+    stealth = plays(t, ana, "Lost in Crowds")[0]
+    t.play(ana, stealth)
+    done.append((ana, stealth))
+    while (a := t.state.open_action) is not None and a.impulse != ben:
+        done.append((a.impulse, {"do": "pass"}))
+        t.play(a.impulse, {"do": "pass"})
+    intercept = plays(t, ben, "Telepathic Misdirection")
+    assert intercept and intercept[0]["minion"] == vampire(t, ben)
+    again = copy_table(start)
+    bleed_on_a_locked_prey(again)
+    for seat, x in done:
+        again.play(seat, x)
+    assert again.state == t.state
+
+
+def test_no_wake_where_it_cannot_matter(start: SimTable) -> None:
+    t = copy_table(start)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    act(t, ana, "pass")
+    assert plays(t, ben, "On the Qui Vive") == []  # Ben's vampire is unlocked: nothing to wake
+    assert [a["intercept"] for a in plays(t, ben, "Eyes of Argus")] == []  # no block attempt yet (4.3)
+
+
+def test_a_wake_is_refused_for_an_unlocked_minion_and_outside_an_action(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, ben = bleed_on_a_locked_prey(t)
+    x = plays(t, ben, "On the Qui Vive")[0]
+    act(t, ben, "unlock", cards=[vampire(t, ben)], cause="effect")
+    with pytest.raises(IllegalMove, match="needs a ready locked minion|is not a locked minion"):
+        t.play(ben, x)
+    t2 = copy_table(start)
+    ana2 = t2.state.acting
+    card = next(c.as_list() for c in t2.view(ana2).hand if c.name == "On the Qui Vive")
+    with pytest.raises(IllegalMove, match="no open action"):
+        t2.play(ana2, {"do": "play", "card": card, "wake": True, "minion": vampire(t2, ana2)})
+
+
+def test_sense_the_savage_way_unlocks_a_locked_vampire_to_block() -> None:
+    """Gabrielle di Righetti (ANI at superior, capacity 10) plays Sense the Savage Way at
+    superior ("This vampire unlocks and attempts to block") while locked, and blocks."""
+    start = one_vampire_table("Gabrielle di Righetti", (("Sense the Savage Way", 2), ("Lost in Crowds", 2)), seed=5)
+    t = copy_table(start)
+    ana, ben = bleed_on_a_locked_prey(t)
+    offered = plays(t, ben, "Sense the Savage Way")
+    assert [(a.get("unlock"), a["minion"]) for a in offered] == [(True, vampire(t, ben))]
+    notes = t.play(ben, offered[0])
+    assert any("Sense the Savage Way: " in n.text and "unlocks" in n.text for n in notes)
+    assert not next(c.locked for c in t.view(ben).cards if c.as_list() == vampire(t, ben))
+    while (a := t.state.open_action) is not None and a.impulse != ben:
+        t.play(a.impulse, {"do": "pass"})
+    assert [x["minion"] for x in VTES.legal_acts(t.view(ben)) if x["do"] == "block"] == [vampire(t, ben)]
