@@ -510,17 +510,18 @@ def _act_transfer(w: Work, act: TransferAct) -> None:
         return
     pos = act.card
     assert pos is not None  # the record of a pool or blood transfer names its vampire
+    asked = act.n if isinstance(act.n, int) and act.n >= 1 else 1
+    if TRANSFER_COSTS[kind] * asked > w.transfers:  # said before the field's bound: the player's limit
+        what = f"{asked} pool" if kind == TransferKind.POOL else f"{asked} blood"
+        raise IllegalMove(
+            f"moving {what} {'to' if kind == TransferKind.POOL else 'from'} a vampire takes "
+            f"{plural(TRANSFER_COSTS[kind] * asked, 'transfer')}, and you have {plural(w.transfers, 'transfer')} left"
+        )
     n = within(act.do, "n", act.n, low=1, high=4, default=1)
     c = w.card(pos)
     if c.zone != Zone.UNCONTROLLED or c.owner != w.author:
         raise IllegalMove("transfers go to vampires in your uncontrolled region")
     cost = TRANSFER_COSTS[kind] * n
-    if cost > w.transfers:
-        what = f"{n} pool" if kind == TransferKind.POOL else f"{n} blood"
-        raise IllegalMove(
-            f"moving {what} {'to' if kind == TransferKind.POOL else 'from'} a vampire takes "
-            f"{plural(cost, 'transfer')}, and you have {plural(w.transfers, 'transfer')} left"
-        )
     w.transfers -= cost
     if kind == TransferKind.POOL:
         if p.pool < n:

@@ -435,6 +435,9 @@ def test_transfer_refusals_name_the_budget_and_the_capacity(decks):
     v = uncontrolled(t, first)[0]
     with pytest.raises(IllegalMove, match="moving 2 pool to a vampire takes 2 transfers, and you have 1 transfer left"):
         t.play(first, {"do": "transfer", "kind": "pool", "card": list(v.pos), "n": 2})
+    # More than the act's bound: still the player's own limit, not the field's (`:transfer 9`).
+    with pytest.raises(IllegalMove, match="moving 9 pool to a vampire takes 9 transfers, and you have 1 transfer left"):
+        t.play(first, {"do": "transfer", "kind": "pool", "card": list(v.pos), "n": 9})
     with pytest.raises(IllegalMove, match="takes 4 transfers and 1 pool"):
         t.play(first, {"do": "transfer", "kind": "crypt"})
     with pytest.raises(IllegalMove, match=r"has 0 blood and capacity \d+"):
