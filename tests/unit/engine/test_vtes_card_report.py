@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.errors import VampireError
+from engine.games.vtes import card_report
+from engine.games.vtes.card_corrections import parse
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.card_report import cards_command, default_archive, read_archive
 
@@ -109,3 +111,18 @@ def test_the_command_line_prints_the_coverage_as_json() -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert {"fully", "partly", "by_hand", "copies"} <= set(data)
+
+
+def test_a_corrected_card_applied_in_part_shows_its_correction() -> None:
+    _, text = run("Cloak the Gathering")
+    assert "applied partly" in text and "  correction: its superior gives the acting minion +1 stealth" in text
+
+
+@needs_archive
+def test_the_coverage_refuses_a_stale_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    stale = parse("[[by_hand]]\nname = 'Conditioning'\nreason = 'the table has no bleed'\n")
+    monkeypatch.setattr(card_report, "kept", lambda: stale)
+    with pytest.raises(
+        VampireError, match="out of date: Conditioning has a by-hand reason but the table applies it fully"
+    ):
+        run(coverage=True)
