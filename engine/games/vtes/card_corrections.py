@@ -10,12 +10,19 @@ type the clause is played as), ``effects`` (tables of :class:`~engine.games.vtes
 fields, ``kind`` as its value: ``{kind = "stealth", amount = 1}``) and ``by_hand`` (the clause's
 sentences the players apply). A test checks that each correction still differs from the reading
 of the patterns (a correction made useless by a better pattern is removed).
+
+A second kind of entry, ``[[by_hand]]`` with ``name`` and ``reason``, changes no reading: it says
+in one line why the table leaves a card the patterns read as by hand to the players (what the
+table would need: a window to cancel a card as played, a target it does not model, …). The
+reason is the record's ``note``. :func:`check` refuses a reason for a card no record knows or for
+a card the table applies fully or partly (a reason made stale by a better reading is removed).
 """
 
 from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -39,6 +46,15 @@ class Correction:
     reason: str
     by_hand: bool = False
     clauses: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The corrections file read: ``cards``, the ``[[card]]`` corrections by card name;
+    ``reasons``, each ``[[by_hand]]`` entry's one-line reason by card name."""
+
+    cards: dict[str, Correction]
+    reasons: dict[str, str]
 
 
 _EFFECT_FIELDS = {f.name for f in fields(Effect)}
@@ -70,18 +86,29 @@ def clause(raw: dict[str, Any]) -> Clause:
     return Clause(tuple(str(x) for x in raw.get("levels", ())), str(raw.get("type", "")), tuple(readings))
 
 
-def parse(text: str) -> dict[str, Correction]:
-    """The corrections of a file's text, by card name. Raises CorrectionError for an entry that
-    is not one (no name, no reason, neither ``by_hand`` nor ``clauses``, a name twice)."""
+def _named(raw: object, kind: str) -> tuple[str, str]:
+    """The ``name`` and one-line ``reason`` of a ``[[kind]]`` entry. Raises CorrectionError."""
+    name = raw.get("name") if isinstance(raw, dict) else None
+    reason = raw.get("reason") if isinstance(raw, dict) else None
+    if not isinstance(name, str) or not isinstance(reason, str) or not reason.strip():
+        raise CorrectionError(f"a [[{kind}]] entry needs a name and a one-line reason: {raw!r}")
+    if "\n" in reason.strip():
+        raise CorrectionError(f"the reason for {name} is more than one line")
+    return name, reason.strip()
+
+
+def parse(text: str) -> Kept:
+    """The corrections and by-hand reasons of a file's text. Raises CorrectionError for an entry
+    that is not one: no name or no one-line reason, a ``[[card]]`` with neither ``by_hand`` nor
+    ``clauses``, a ``[[by_hand]]`` with other fields, a name twice (in either kind)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise CorrectionError(f"the corrections file is not TOML: {e}") from e
     out: dict[str, Correction] = {}
+    reasons: dict[str, str] = {}
     for raw in data.get("card", []):
-        name, reason = raw.get("name"), raw.get("reason")
-        if not isinstance(name, str) or not isinstance(reason, str) or not reason.strip():
-            raise CorrectionError(f"a correction needs a name and a one-line reason: {raw!r}")
+        name, reason = _named(raw, "card")
         if name in out:
             raise CorrectionError(f"{name} is corrected twice")
         by_hand = raw.get("by_hand") is True
@@ -90,22 +117,58 @@ def parse(text: str) -> dict[str, Correction]:
             raise CorrectionError(f"the correction of {name} says by_hand = true or gives its clauses (one of them)")
         for c in clauses:
             clause(c)  # raises for a malformed clause now, not when the card is first read
-        out[name] = Correction(name, reason.strip(), by_hand, clauses)
-    return out
+        out[name] = Correction(name, reason, by_hand, clauses)
+    for raw in data.get("by_hand", []):
+        name, reason = _named(raw, "by_hand")
+        if set(raw) - {"name", "reason"}:
+            raise CorrectionError(f"a [[by_hand]] entry has only a name and a reason, not {sorted(set(raw))}")
+        if name in out or name in reasons:
+            raise CorrectionError(f"{name} has a reason twice")
+        reasons[name] = reason
+    return Kept(out, reasons)
 
 
 @functools.cache
-def corrections() -> dict[str, Correction]:
-    """The kept corrections, by card name (read once)."""
+def kept() -> Kept:
+    """The kept file read (once)."""
     return parse(resources.files("engine.games.vtes").joinpath("corrections.toml").read_text(encoding="utf-8"))
+
+
+def corrections() -> dict[str, Correction]:
+    """The kept ``[[card]]`` corrections, by card name."""
+    return kept().cards
+
+
+def reasons() -> dict[str, str]:
+    """The kept ``[[by_hand]]`` reasons, by card name."""
+    return kept().reasons
+
+
+def check(read: Kept, record_of: Callable[[str], CardRecord | None]) -> None:
+    """Raises CorrectionError naming each entry of ``read`` that ``record_of`` (a card's record
+    by its name, None for no card) refutes: a name that is no card's, a ``[[by_hand]]`` reason for
+    a card the table applies fully or partly."""
+    from engine.games.vtes.card_record import Coverage
+
+    wrong: list[str] = []
+    for name in [*read.cards, *read.reasons]:
+        rec = record_of(name)
+        if rec is None:
+            wrong.append(f"{name} is no card's name")
+        elif name in read.reasons and rec.coverage != Coverage.BY_HAND:
+            wrong.append(f"{name} has a by-hand reason but the table applies it {rec.coverage!s}")
+    if wrong:
+        raise CorrectionError("; ".join(wrong))
 
 
 def corrected(rec: CardRecord) -> CardRecord:
     """``rec`` with its kept correction applied (itself when it has none): a card left by hand has
-    every sentence by hand; a card with clauses has those clauses."""
+    every sentence by hand; a card with clauses has those clauses; a card with a by-hand reason
+    has it as its note."""
     fix = corrections().get(rec.name)
     if fix is None:
-        return rec
+        why = reasons().get(rec.name)
+        return replace(rec, note=why) if why else rec
     if fix.by_hand:
         clauses = tuple(
             replace(c, readings=tuple(Reading(r.sentence, SentenceKind.BY_HAND) for r in c.readings) or c.readings)

@@ -15,12 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import VampireError
+from engine.games.vtes.card_corrections import CorrectionError, check, kept
 from engine.games.vtes.card_record import CardRecord, Coverage, record
 from engine.games.vtes.cards import card_base
 
 #: Where the archive's frequency table is looked for when none is named: ``shared/data`` beside
 #: the project's checkout (the folder the project's steering files keep).
 ARCHIVE_NAME = "twda-card-frequency.tsv"
+
+#: How many of the archive's most played library cards must each have a kept reason when the
+#: table leaves them by hand (:mod:`engine.games.vtes.card_corrections`).
+MOST_PLAYED = 300
 
 
 def default_archive() -> Path:
@@ -64,39 +69,48 @@ def read_archive(path: Path) -> list[Row]:
 class CoverageReport:
     """Library card copies of the archive by how much of each card the table applies: ``shares``
     (0 to 1, by :class:`Coverage`), ``copies`` (all counted), ``top``: the most played cards of
-    each kind (name, copies), ``unknown``: archive cards no record knows."""
+    each kind (name, copies), ``unknown``: archive cards no record knows, ``unexplained``: the
+    cards among the :data:`MOST_PLAYED` most played that the table leaves by hand with no reason
+    kept for them (their record has no note), by rank."""
 
     shares: dict[Coverage, float]
     copies: int
     top: dict[Coverage, list[tuple[str, int]]] = field(default_factory=dict)
     unknown: tuple[str, ...] = ()
+    unexplained: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
-        """``fully``, ``partly``, ``by_hand`` (shares), ``copies``, ``top`` by kind."""
+        """``fully``, ``partly``, ``by_hand`` (shares), ``copies``, ``top`` by kind, ``unknown``,
+        ``by_hand_without_reason_top_300`` (a count) and its ``…_names``."""
         out: dict[str, object] = {str(k): round(v, 6) for k, v in self.shares.items()}
         out["copies"] = self.copies
         out["top"] = {str(k): [{"name": n, "copies": c} for n, c in v] for k, v in self.top.items()}
         out["unknown"] = list(self.unknown)
+        out[f"by_hand_without_reason_top_{MOST_PLAYED}"] = len(self.unexplained)
+        out[f"by_hand_without_reason_top_{MOST_PLAYED}_names"] = list(self.unexplained)
         return out
 
 
 def coverage(rows: Sequence[Row], top: int = 10) -> CoverageReport:
     """The :class:`CoverageReport` of the archive's library ``rows`` (each card weighted by its
-    copies; a card no record knows counts as by hand)."""
+    copies; a card no record knows counts as by hand, and without a reason)."""
     copies = {k: 0 for k in Coverage}
     best: dict[Coverage, list[tuple[str, int]]] = {k: [] for k in Coverage}
     unknown: list[str] = []
-    for row in rows:
+    unexplained: list[str] = []
+    for i, row in enumerate(rows):
         rec = record(row.card_id)
         kind = rec.coverage if rec is not None else Coverage.BY_HAND
         if rec is None:
             unknown.append(row.name)
+        if i < MOST_PLAYED and kind == Coverage.BY_HAND and (rec is None or not rec.note):
+            unexplained.append(row.name)
         copies[kind] += row.copies
         if len(best[kind]) < top:
             best[kind].append((row.name, row.copies))
     total = sum(copies.values())
     shares = {k: (v / total if total else 0.0) for k, v in copies.items()}
-    return CoverageReport(shares, total, best, tuple(unknown))
+    return CoverageReport(shares, total, best, tuple(unknown), tuple(unexplained))
 
 
 def coverage_lines(report: CoverageReport) -> list[str]:
@@ -107,6 +121,10 @@ def coverage_lines(report: CoverageReport) -> list[str]:
     for kind in Coverage:
         names = ", ".join(f"{n} ({c:,})" for n, c in report.top.get(kind, []))
         lines.append(f"Most played, {str(kind).replace('_', ' ')}: {names or 'none'}")
+    names = ", ".join(report.unexplained)
+    lines.append(f"Of the {MOST_PLAYED} most played, left by hand without a reason: {len(report.unexplained)}")
+    if names:
+        lines.append(f"  {names}")
     if report.unknown:
         lines.append(f"Cards the table does not know: {', '.join(report.unknown)}")
     return lines
@@ -161,7 +179,8 @@ def record_lines(rec: CardRecord) -> list[str]:
         lines.append(f"  {where}: {effects or 'no effect the table applies'}")
         lines += [f"    by hand: {s}" for s in c.by_hand]
     if rec.note:
-        lines.append(f"  correction: {rec.note}")
+        label = "left by hand" if rec.coverage == Coverage.BY_HAND else "correction"
+        lines.append(f"  {label}: {rec.note}")
     return lines
 
 
@@ -191,6 +210,8 @@ def cards_command(
             status = 1
             continue
         found.append(rec)
+    if with_coverage:
+        _check_kept()
     report = coverage(read_archive(Path(archive) if archive else default_archive())) if with_coverage else None
     if as_json:
         data: dict[str, object] = {"cards": [_record_json(r) for r in found]}
@@ -207,6 +228,14 @@ def cards_command(
     if not names and not with_coverage:
         out("name one or more cards, or ask for --coverage")
     return status
+
+
+def _check_kept() -> None:
+    """Raises VampireError when the kept corrections name no card or keep a stale reason."""
+    try:
+        check(kept(), find)
+    except CorrectionError as e:
+        raise VampireError(f"the kept corrections file is out of date: {e}") from e
 
 
 def _record_json(rec: CardRecord) -> dict[str, object]:

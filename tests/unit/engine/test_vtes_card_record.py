@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.games.vtes import card_corrections
-from engine.games.vtes.card_corrections import CorrectionError, corrections, parse
+from engine.games.vtes.card_corrections import CorrectionError, check, corrections, kept, parse, reasons
 from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind, read_sentence
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
 from engine.games.vtes.cards import card_base
@@ -151,6 +151,12 @@ def test_a_card_kept_by_hand_has_no_effect_applied() -> None:
     ("text", "words"),
     [
         ("[[card]]\nname = 'X'\n", "a name and a one-line reason"),
+        ("[[by_hand]]\nname = 'X'\n", "by_hand.. entry needs a name and a one-line reason"),
+        ("[[by_hand]]\nname = 'X'\nreason = '  '\n", "a one-line reason"),
+        ('[[by_hand]]\nname = \'X\'\nreason = """two\nlines"""\n', "more than one line"),
+        ("[[by_hand]]\nname = 'X'\nreason = 'r'\nclauses = []\n", "only a name and a reason"),
+        ("[[by_hand]]\nname = 'X'\nreason = 'r'\n[[by_hand]]\nname = 'X'\nreason = 's'\n", "X has a reason twice"),
+        ("[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n[[by_hand]]\nname = 'X'\nreason = 's'\n", "twice"),
         ("[[card]]\nname = 'X'\nreason = 'r'\n", "one of them"),
         (
             "[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n[[card]]\nname = 'X'\nreason = 'r'\nby_hand = true\n",
@@ -167,4 +173,36 @@ def test_a_bad_correction_is_refused_with_a_sentence(text: str, words: str) -> N
 
 
 def test_the_kept_file_parses() -> None:
-    assert card_corrections.corrections.__wrapped__()  # read anew, not from the cache
+    assert card_corrections.kept.__wrapped__().cards  # read anew, not from the cache
+
+
+def _by_name(name: str) -> CardRecord | None:
+    info = card_base().lookup(name)
+    return record(info.id) if info is not None else None
+
+
+def test_the_kept_file_names_cards_and_keeps_no_stale_reason() -> None:
+    check(kept(), _by_name)  # raises for a name no card has, or a reason for a card applied
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Direct Internvention", "Direct Internvention is no card's name"),
+        ("Conditioning", "Conditioning has a by-hand reason but the table applies it fully"),
+        ("Cloak the Gathering", "Cloak the Gathering has a by-hand reason but the table applies it partly"),
+    ],
+)
+def test_a_reason_for_no_card_or_for_a_card_the_table_applies_is_refused(name: str, words: str) -> None:
+    text = f"[[by_hand]]\nname = {name!r}\nreason = 'the table has no window for it'\n"
+    with pytest.raises(CorrectionError, match=words):
+        check(parse(text), _by_name)
+
+
+def test_a_by_hand_reason_is_the_records_note_and_changes_no_reading() -> None:
+    why = reasons()["Direct Intervention"]
+    info = card_base().lookup("Direct Intervention")
+    assert info is not None
+    kept_rec, as_read = rec("Direct Intervention"), read(card_base().info(info.id))  # type: ignore[arg-type]
+    assert kept_rec.note == why and "window to answer a play" in why
+    assert kept_rec.clauses == as_read.clauses and kept_rec.coverage == Coverage.BY_HAND

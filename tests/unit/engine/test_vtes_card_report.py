@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.errors import VampireError
+from engine.games.vtes import card_report
+from engine.games.vtes.card_corrections import parse
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.card_report import cards_command, default_archive, read_archive
 
@@ -36,6 +38,13 @@ def test_a_named_card_shows_its_record() -> None:
     assert "clan Harbinger of Skulls" in text
 
 
+def test_a_card_left_by_hand_shows_its_kept_reason() -> None:
+    status, text = run("Sudden Reversal")
+    assert status == 0
+    assert "Sudden Reversal (Master): applied by hand" in text
+    assert "  left by hand: cancels a master card as it is played, its cost unpaid: the table has no window" in text
+
+
 def test_a_name_that_is_no_card_is_said_with_the_closest_and_exit_1() -> None:
     status, text = run("Govern the Unalinged")
     assert status == 1 and "closest: Govern the Unaligned" in text
@@ -58,6 +67,23 @@ def test_the_coverage_figures_are_the_records_weighted_by_the_archives_copies() 
     for kind in Coverage:
         assert got[str(kind)] == pytest.approx(copies[kind] / total, abs=1e-6)
     assert got["fully"] + got["partly"] + got["by_hand"] == pytest.approx(1.0, abs=3e-6)  # each rounded to 1e-6
+
+
+@needs_archive
+def test_none_of_the_300_most_played_is_left_by_hand_without_a_reason() -> None:
+    status, text = run(coverage=True, as_json=True)
+    assert status == 0
+    got = json.loads(text)
+    with ARCHIVE.open(encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["section"] == "library"]
+    top = sorted(rows, key=lambda r: int(r["rank"]))[:300]
+    records = [record(int(r["card_id"])) for r in top]
+    by_hand = [r for r in records if r is None or r.coverage == Coverage.BY_HAND]
+    assert by_hand  # the check below counts something
+    unexplained = [r.name if r else "?" for r in by_hand if r is None or not r.note]
+    assert got["by_hand_without_reason_top_300"] == len(unexplained) == 0, unexplained
+    _, words = run(coverage=True)
+    assert "Of the 300 most played, left by hand without a reason: 0" in words
 
 
 @pytest.mark.parametrize(
@@ -85,3 +111,18 @@ def test_the_command_line_prints_the_coverage_as_json() -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert {"fully", "partly", "by_hand", "copies"} <= set(data)
+
+
+def test_a_corrected_card_applied_in_part_shows_its_correction() -> None:
+    _, text = run("Cloak the Gathering")
+    assert "applied partly" in text and "  correction: its superior gives the acting minion +1 stealth" in text
+
+
+@needs_archive
+def test_the_coverage_refuses_a_stale_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    stale = parse("[[by_hand]]\nname = 'Conditioning'\nreason = 'the table has no bleed'\n")
+    monkeypatch.setattr(card_report, "kept", lambda: stale)
+    with pytest.raises(
+        VampireError, match="out of date: Conditioning has a by-hand reason but the table applies it fully"
+    ):
+        run(coverage=True)
