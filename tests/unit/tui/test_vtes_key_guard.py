@@ -292,11 +292,13 @@ async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> N
         screen = app.screen
         keys_after_a_look(app)
         view = session.view()
-        card = next(
-            view.card(o.card)
-            for o in offers(view)
-            if o.do == "play" and view.card(o.card) is not None and "Master" in view.card(o.card).types
-        )
+        from engine.games.vtes.card_record import Coverage, record
+
+        def leaves_a_note(c) -> bool:  # a card the table applies whole leaves nothing to do: no note
+            rec = record(c.card) if c is not None and c.card else None
+            return c is not None and "Master" in c.types and (rec is None or rec.coverage != Coverage.FULLY)
+
+        card = next(view.card(o.card) for o in offers(view) if o.do == "play" and leaves_a_note(view.card(o.card)))
         hand = screen.query_one("#vt-hand")
         hand.focus()
         hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")

@@ -690,7 +690,9 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             return False  # a spectator's footer lists no key that acts
         shown = self._view
         if action == "act" and (shown is None or shown.me is None or shown.me.status != Status.IN):
-            return None  # out of the game (or not started): the keys that act are off, guard or not
+            # Out of the game (or not started): the keys that act leave the footer, guard or not;
+            # their twins (why_not) say why when pressed.
+            return False
         if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
             self.say(f"✗ Not played: {why}.", True)
@@ -722,8 +724,6 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             if parameters:  # the footer's A: while the table waits for this seat's answer
                 return self._auto() is not None and key_acts.answer_due(view, me)
             return True if self._auto() is not None else None
-        if action == "act" and (view is None or view.me is None or view.me.status != Status.IN):
-            return None  # out of the game (or not started): the keys that act are off
         why_not = self._acts.why_not
         if action == "act" and parameters and parameters[0] in why_not and not self.submitting:
             # False, not None: the key leaves the footer and its twin (why_not) says why.
@@ -732,7 +732,7 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             view = self._view
             seated = self.session.seat is not None and view is not None and view.step == Step.PLAY
             player = view.me if view is not None else None
-            return True if seated and player is not None and player.status == Status.IN else None
+            return seated and player is not None and player.status == Status.IN
         return super().check_action(action, parameters)
 
 
