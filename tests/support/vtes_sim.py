@@ -12,6 +12,7 @@ from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
 from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ClaimStatus, Status, Zone
 from engine.sim import SimTable
 
@@ -207,3 +208,24 @@ def replayed(start: SimTable, done: list[tuple[int, Act]]) -> SimTable:
     for seat, act_ in done:
         again.play(seat, act_)
     return again
+
+
+def held_card(name: str, seat: int = 0, pos: Pos = (998, 0)) -> CardView:
+    """The card called ``name`` (krcg's name) as ``seat``'s view would show it in its hand, at
+    ``pos`` (a position no deal uses), to put in a view's hand."""
+    base = card_base()
+    found = base.lookup(name)
+    assert found is not None, name
+    info = base.info(found.id)
+    assert info is not None, name
+    return CardView(
+        pos=pos,
+        owner=seat,
+        controller=seat,
+        zone=Zone.HAND,
+        crypt=False,
+        card=f"{info.id}-1",
+        name=info.name,
+        types=info.types,
+        text=info.text,
+    )

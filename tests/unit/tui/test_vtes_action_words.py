@@ -74,28 +74,13 @@ def test_an_action_announced_with_a_card_takes_the_numbers_the_menu_offers() -> 
     Hacking, which Aksinya may play: 2); a number the command gives stays as given."""
     from dataclasses import replace
 
-    from engine.games.vtes.cards import card_base
     from engine.games.vtes.offers import of
-    from engine.games.vtes.view import CardView
-    from engine.games.vtes.vocab import Do, Zone
+    from engine.games.vtes.vocab import Do
+    from tests.support.vtes_sim import held_card
 
     f = fight_table(seed=1, blood=(4, 1, 1, 1))
     view = f.t.view(f.ana)
-    found = card_base().lookup("Computer Hacking")
-    assert found is not None
-    info = card_base().info(found.id)
-    assert info is not None
-    hacking = CardView(
-        pos=(998, 0),
-        owner=f.ana,
-        controller=f.ana,
-        zone=Zone.HAND,
-        crypt=False,
-        card=f"{info.id}-1",
-        name=info.name,
-        types=info.types,
-        text=info.text,
-    )
+    hacking = held_card("Computer Hacking", seat=f.ana)
     view = replace(view, hand=(hacking, *view.hand))
     lucia = view.card(tuple(f.lucia))
     assert lucia is not None

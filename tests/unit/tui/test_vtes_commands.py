@@ -12,10 +12,10 @@ import pytest
 from engine.errors import VampireError
 from engine.games.base import IllegalMove
 from engine.games.vtes.card_play import printed_cost
-from engine.games.vtes.cards import card_base
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES
+from tests.support.vtes_sim import held_card
 from tests.support.vtes_table import advance, dealt_vtes
 from tui.games.vtes.commands import CommandError, Context, parse, play_destination
 from tui.games.vtes.completion import completions
@@ -202,22 +202,7 @@ def test_a_transfer_without_a_vampire_goes_to_the_one_closest_to_its_capacity(ct
 
 def _in_hand(ctx: Context, name: str) -> tuple[CardView, Context]:
     """``ctx`` with the card called ``name`` (krcg's) as the first card of the hand."""
-    base = card_base()
-    found = base.lookup(name)
-    assert found is not None
-    info = base.info(found.id)
-    assert info is not None
-    card = CardView(
-        pos=(998, 0),
-        owner=0,
-        controller=0,
-        zone=Zone.HAND,
-        crypt=False,
-        card=f"{info.id}-1",
-        name=info.name,
-        types=info.types,
-        text=info.text,
-    )
+    card = held_card(name)
     return card, replace(ctx, view=replace(ctx.view, hand=(card, *ctx.view.hand)))
 
 

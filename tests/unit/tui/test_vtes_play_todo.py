@@ -8,22 +8,12 @@ from __future__ import annotations
 
 from engine.games.vtes.card_record import Coverage, every_record
 from engine.games.vtes.view import CardView
-from engine.games.vtes.vocab import Zone
+from tests.support.vtes_sim import held_card
 from tui.games.vtes.present import play_todo
 
 
 def _held(rec) -> CardView:
-    return CardView(
-        pos=(998, 0),
-        owner=0,
-        controller=0,
-        zone=Zone.HAND,
-        crypt=False,
-        card=f"{rec.id}-1",
-        name=rec.info.name,
-        types=rec.info.types,
-        text=rec.info.text,
-    )
+    return held_card(rec.info.name)
 
 
 def _first(coverage: Coverage, cost: bool):
