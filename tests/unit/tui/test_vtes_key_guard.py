@@ -308,3 +308,37 @@ async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> N
         await pilot.press("e")
         await eventually(lambda: isinstance(app.screen, CardBox), 10, "the card's box", pilot=pilot)
         assert app.screen.text.plain.startswith(card.name), (app.screen.text.plain[:60], card.name)
+
+
+def _my_impulse_with_a_card_not_offered(view: Any) -> bool:
+    from tui.games.vtes.key_acts import not_offered_in_action
+
+    a = view.action
+    return (
+        a is not None
+        and a.impulse == 0
+        and view.innermost is a
+        and any(not_offered_in_action(view, c) is not None for c in view.hand)
+    )
+
+
+async def test_p_away_from_the_hand_says_at_once_that_a_card_not_offered_is_not_played() -> None:
+    """With the table focused, ``p`` names the card before playing it ("p again plays it"), but
+    a card the action does not offer is refused at once with the sentence that names the command
+    (a tester read "p again plays it", then "not offered in this action" on the second p)."""
+    from tui.games.vtes.key_acts import not_offered_in_action
+
+    app, session = _app(_my_impulse_with_a_card_not_offered)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        keys_after_a_look(app)
+        view = session.view()
+        card = next(c for c in view.hand if not_offered_in_action(view, c) is not None)
+        hand = screen.query_one("#vt-hand")
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.pause()
+        await pilot.press("tab")  # away from the hand
+        await pilot.press("p")
+        await eventually(lambda: "is not offered in this action" in said(app), 10, "the refusal", pilot=pilot)
+        assert "p again plays it" not in said(app) and not session.submitted

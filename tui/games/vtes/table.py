@@ -610,6 +610,12 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         if card is None:
             self.say("✗ Your hand is empty.", True)
             return
+        view = self._view
+        refusal = key_acts.not_offered_in_action(view, card)
+        if refusal is not None:  # said at once: "p again plays it" would only be refused
+            self._play_armed = None
+            self.say(refusal, True)
+            return
         if not self._panes.hand.has_focus and self._play_armed != card.as_list():
             # The card panel shows the table's or the log's highlight, not this card: name the
             # card p would play before playing it (a second p plays it).
@@ -620,14 +626,10 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             )
             return
         self._play_armed = None
-        view, me = self._view, self.session.seat
+        me = self.session.seat
         if key_acts.is_action_card(card) and view is not None and view.action is None and view.acting == me:
             # An action card is announced as a minion's action, not played: the menu proposes it.
             self._announce(card)
-            return
-        refusal = key_acts.not_offered_in_action(view, card)
-        if refusal is not None:
-            self.say(refusal, True)
             return
         self._acts.try_act(key_acts.play_act(card, view, me, self.selected_card(), self.command_context()))
 
