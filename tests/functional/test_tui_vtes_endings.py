@@ -158,8 +158,8 @@ async def test_a_person_withdraws_and_leaves_the_game_with_one_vp(tmp_path: Path
         )
         gained = "withdraws from the game and gains 1 VP"
         await eventually(lambda: gained in _log(app), 10, "the withdrawal in the log", pilot=pilot)
-        # A Methuselah out of the game makes no act: the keys that act are off.
-        assert app.screen.check_action("act", ("next",)) is None
+        # A Methuselah out of the game makes no act: the keys that act leave the footer.
+        assert app.screen.check_action("act", ("next",)) is False
 
 
 async def test_a_withdrawal_broken_by_spending_pool_names_the_condition_and_the_act(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """Two people fight over loopback TCP (shared/rules/vtes-actions.md 5, P5–P6), each seat asking its
 person every time (no automatic pass): Ann's bleed is blocked by Ben, the combat opens, both pass
-the steps before strikes, Ann chooses a strike of 2 damage and Ben the hand strike; Ben cannot
-choose a strike for Ann's minion ("is not yours"), and the damage lands as P6 says on both
-replicas: Ann's vampire mends 1 with its blood, Ben's (1 blood) mends 1 and goes to torpor."""
+the steps before strikes, Ann chooses a strike of 2 damage (no card: a claim Ben accepts) and Ben
+the hand strike; Ben cannot choose a strike for Ann's minion ("is not yours"), and the damage lands
+as P6 says on both replicas: Ann's vampire mends 1 with its blood, Ben's (1 blood) mends 1 and goes
+to torpor."""
 
 from __future__ import annotations
 
@@ -68,6 +69,12 @@ async def test_over_tcp_two_people_fight_each_choosing_their_own_strike(tmp_path
         with pytest.raises((IllegalMove, HostRefused), match="holds the impulse"):
             await _move(ben, {"do": "strike", "minion": theirs})
         await _move(ann, {"do": "strike", "minion": mine, "damage": 2})
+        await eventually(synced, 10, "both replicas at the host's head")
+        # A strike of 2 with no card names damage the table does not compute: a claim on Ben's
+        # minion that the window waits for (docs/vtes-by-hand.md); Ben accepts it.
+        claim = next(c for c in _state(ben).claims if c.status == "pending")
+        assert second in claim.seats and _state(ben).open_combat.strikes == ()
+        await _move(ben, {"do": "accept", "act": claim.act})
         await eventually(synced, 10, "both replicas at the host's head")
         assert _state(ben).open_combat.impulse == second
         with pytest.raises((IllegalMove, HostRefused), match="is not yours"):
