@@ -335,7 +335,7 @@ _GAME_COMMANDS = ("play", "host", "simulate", "rules")
 
 
 def _game_word(args: list[str]) -> list[str]:
-    """``vampire play vtes`` read as ``vampire play --game vtes``: a game's name right after a
+    """``vampire play GAME`` read as ``vampire play --game GAME``: a game's name right after a
     command that takes ``--game`` and no other word (a newcomer types it so)."""
     if len(args) >= 2 and args[0] in _GAME_COMMANDS and args[1] in game_names() and "--game" not in args:
         return [args[0], "--game", *args[1:]]

@@ -69,8 +69,8 @@ class TableFrame(Screen[None]):
         # A priority binding: it opens the chat line as the key arrives, before the app hands on
         # the next key of a burst, so that the words typed right after reach the line.
         Binding("c", "chat", "Chat", priority=True),
-        # E, its own key in every game (a game's letters are its moves: "a" announces an action in
-        # VTES), so that ending a wait never depends on what else the table is doing.
+        # E, its own key in every game (a game's letters are its moves, and a game may give any of
+        # them a meaning), so that ending a wait never depends on what else the table is doing.
         Binding("E", "abandon", "End the wait"),
         Binding("E", "why_not_abandon", "End the wait", show=False),  # E when there is no wait to end
         Binding("l", "focus_log", "Log", show=False),
