@@ -174,6 +174,37 @@ class GameRecord:
     notes: list[Note] = field(default_factory=list)
 
 
+Chooser = Callable[[int, Any, list[Act]], Act | None]
+"""Chooses a seat's act: ``(seat, view, legal acts) -> act``, or None when that seat waits."""
+
+
+def next_act(table: SimTable, choose: Chooser) -> bool:
+    """Run the table's pending work, then play the act of the first awaited seat whose ``choose``
+    gives one (seats with no legal act are skipped). Returns False when nothing is pending (the
+    game is over).
+
+    Raises RuntimeError if no awaited seat would act (a rules or bot bug).
+    """
+    pending = table.run_ops()
+    if not pending.actors:
+        return False
+    for seat in pending.actors:
+        view = table.view(seat)
+        legal = table.game.legal_acts(view)
+        if not legal:
+            continue
+        act = choose(seat, view, legal)
+        if act is not None:
+            table.play(seat, act)
+            return True
+    raise RuntimeError(f"no seat of {pending.actors} would act")
+
+
+def bots_choose(bots: Sequence[Bot]) -> Chooser:
+    """The chooser in which each seat's bot (``bots[seat].choose(view, legal)``) decides."""
+    return lambda seat, view, legal: bots[seat].choose(view, legal)
+
+
 def play_game(
     game: Game,
     bots: Sequence[Bot],
@@ -185,30 +216,24 @@ def play_game(
 ) -> GameRecord:
     """Play one whole game between ``bots`` (one per seat, each with ``choose(view, legal)``).
 
-    Raises RuntimeError if the game has not ended after ``max_moves`` moves (a rules bug).
+    Raises RuntimeError if the game has not ended after ``max_moves`` moves, or if no seat would
+    act (a rules bug).
     """
     table = SimTable(game, len(bots), options, seed, private_decks)
+    choose = bots_choose(bots)
     seen = 0
     while True:
-        pending = table.run_ops()
+        if table.moves >= max_moves and table.run_ops().actors:
+            raise RuntimeError(f"game {seed} has not ended after {max_moves} moves")
+        try:
+            going = next_act(table, choose)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e} (seed {seed})") from None
         if on_note:
             for note in table.notes[seen:]:
                 on_note(note)
         seen = len(table.notes)
-        if not pending.actors:
+        if not going:
             result = table.result()
             assert result is not None, "a game with nothing pending must have a result"
             return GameRecord(result, table.moves, table.notes)
-        if table.moves >= max_moves:
-            raise RuntimeError(f"game {seed} has not ended after {max_moves} moves")
-        for seat in pending.actors:
-            view = table.view(seat)
-            legal = game.legal_acts(view)
-            if not legal:
-                continue
-            act = bots[seat].choose(view, legal)
-            if act is not None:
-                table.play(seat, act)
-                break
-        else:
-            raise RuntimeError(f"no seat of {pending.actors} would act (seed {seed})")

@@ -18,15 +18,16 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.games.base import IllegalMove
+from engine.games.base import Act, IllegalMove
 from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.decks import bundled_decks
 from engine.games.vtes.game import VTES
 from engine.games.vtes.offers import answers
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.vocab import CombatStep, Do
-from engine.sim import SimTable
+from engine.sim import SimTable, next_act
 
 PERSON = 0
 """The seat that stands for a person (its bot still chooses what the person would)."""
@@ -112,35 +113,26 @@ def count_stops(games: int = 10, seed: int = 0, seats: int = 4, max_moves: int =
         table = SimTable(VTES, seats, {}, seed + k, private)
         for s, deck in enumerate(chosen):
             table.play(s, deck.deck_act())
-        while True:
-            pending = table.run_ops()
-            if not pending.actors or table.moves >= max_moves:
-                break
-            for seat in pending.actors:
-                view = table.view(seat)
-                legal = VTES.legal_acts(view)
-                if not legal:
-                    continue
-                if seat == PERSON and (offered := answers(view)):
-                    out.asked += 1
-                    if auto_pass(view) is not None:
-                        out.passed += 1
-                    else:
-                        out.stops += 1
-                        decides = any(_decides(o.do, dict(o.act)) for o in offered)
-                        top = view.innermost
-                        decides |= isinstance(top, Action) and seat in top.applying  # the rest by hand
-                        if not decides and not _a_card_fits(table, seat, view):
-                            where = _window(view)
-                            out.nothing_fits[where] += 1
-                            hand = ", ".join(h.card or "?" for h in view.hand)
-                            out.examples.append(f"game {seed + k}, {where}: hand {hand}")
-                act = bots[seat].choose(view, legal)
-                if act is not None:
-                    table.play(seat, act)
-                    break
-            else:
-                raise RuntimeError(f"no seat of {pending.actors} would act (seed {seed + k})")
+
+        def choose(seat: int, view: Any, legal: list[Act]) -> Act | None:
+            if seat == PERSON and (offered := answers(view)):
+                out.asked += 1
+                if auto_pass(view) is not None:
+                    out.passed += 1
+                else:
+                    out.stops += 1
+                    decides = any(_decides(o.do, dict(o.act)) for o in offered)
+                    top = view.innermost
+                    decides |= isinstance(top, Action) and seat in top.applying  # the rest by hand
+                    if not decides and not _a_card_fits(table, seat, view):
+                        where = _window(view)
+                        out.nothing_fits[where] += 1
+                        hand = ", ".join(h.card or "?" for h in view.hand)
+                        out.examples.append(f"game {seed + k}, {where}: hand {hand}")
+            return bots[seat].choose(view, legal)
+
+        while table.moves < max_moves and next_act(table, choose):
+            pass
         if table.moves >= max_moves:
             raise RuntimeError(f"game {seed + k} has not ended after {max_moves} moves")
         out.games += 1

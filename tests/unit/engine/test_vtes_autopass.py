@@ -14,6 +14,7 @@ import dataclasses
 
 import pytest
 
+from engine.games.base import Act
 from engine.games.vtes.autopass import applying_by_hand, auto_pass
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.game import VTES
@@ -22,7 +23,7 @@ from engine.games.vtes.readings import combat_steps, reaction_fits
 from engine.games.vtes.simulate import _seat_bots
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
-from engine.sim import SimTable
+from engine.sim import SimTable, next_act
 from tests.support.vtes_fight import Fight, fight_table, in_hand, titled_table
 from tests.support.vtes_sim import act, copy_table
 
@@ -166,28 +167,23 @@ def test_a_person_among_bots_is_stopped_only_where_there_is_a_choice(seed: int) 
     person = 0
     assert SPEC.auto_act is not None
     stops = autos = 0
-    for _ in range(30_000):
-        pending = table.run_ops()
-        if not pending.actors:
-            break
-        for seat in pending.actors:
-            view = table.view(seat)
-            legal = VTES.legal_acts(view)
-            if not legal:
-                continue
-            chosen = None
-            if seat == person and view.step == "play" and view.acting != seat:
-                chosen = SPEC.auto_act(view)
-                if chosen is not None:
-                    autos += 1
-                elif seat in pending.awaited and {a["do"] for a in legal} <= {"pass", "done", "vote"}:
-                    stops += 1
-                    assert _has_a_choice(view, seat), (view.action, view.combat, view.referendum)
-            if chosen is None:
-                chosen = bots[seat].choose(view, legal)
+
+    def choose(seat: int, view: VtesView, legal: list[Act]) -> Act | None:
+        nonlocal autos, stops
+        if seat == person and view.step == "play" and view.acting != seat:
+            assert SPEC.auto_act is not None
+            chosen = SPEC.auto_act(view)
             if chosen is not None:
-                table.play(seat, chosen)
-                break
+                autos += 1
+                return chosen
+            awaited = table.pending().awaited
+            if seat in awaited and {a["do"] for a in legal} <= {"pass", "done", "vote"}:
+                stops += 1
+                assert _has_a_choice(view, seat), (view.action, view.combat, view.referendum)
+        return bots[seat].choose(view, legal)
+
+    while table.moves < 30_000 and next_act(table, choose):
+        pass
     assert table.state.step == "over"
     assert autos > 10 * max(stops, 1), (autos, stops)
 

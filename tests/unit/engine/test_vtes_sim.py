@@ -14,7 +14,7 @@ from engine.games.vtes import VTES, archon_problems, bundled_decks
 from engine.games.vtes.bots import VtesBot, vtes_bot
 from engine.games.vtes.simulate import simulate_vtes
 from engine.games.vtes.view import CardView
-from engine.sim import SimTable, play_game
+from engine.sim import SimTable, bots_choose, next_act, play_game
 
 
 @pytest.fixture(scope="module")
@@ -86,17 +86,8 @@ def _play(table: SimTable, bots, max_moves: int, check=None) -> None:
         table.run_ops()
         if check:
             check(table)
-        pending = table.pending()
-        if not pending.actors:
+        if not next_act(table, bots_choose(bots)):
             return
-        for seat in pending.actors:
-            view = table.view(seat)
-            act = bots[seat].choose(view, VTES.legal_acts(view))
-            if act is not None:
-                table.play(seat, act)
-                break
-        else:
-            raise AssertionError("no seat would act")
 
 
 def _cards_in(view) -> list[CardView]:
