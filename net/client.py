@@ -369,21 +369,24 @@ class Client:
     async def received(self, msg: Entries | SubmitRejected | Accepted) -> None:
         """Hand a message of the host to the replica (entries, heads) or the driver (answers).
 
-        A run of entries is folded up to each `shuffle` whose proof is left to verify when more
-        entries follow it: that proof is verified in a worker thread before the rest is folded
-        (the table would otherwise settle it on the loop, before the next entry), so a catch-up
-        full of shuffles never holds this peer's pings or screen (docs/protocol.md 6.9, 7.1)."""
+        A run of entries is folded one entry at a time, the loop running between any two (a
+        128 KiB frame of a catch-up holds seconds of folding under load: this peer's pings and
+        screen go on meanwhile, and a host with quick pings does not drop it as silent), and up
+        to each `shuffle` whose proof is left to verify when more entries follow it: that proof
+        is verified in a worker thread before the rest is folded (the table would otherwise
+        settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1)."""
         if isinstance(msg, Entries):
             taken = 0
             while taken < len(msg.items):
+                await asyncio.sleep(0)  # the loop runs between any two entries, across frames too
                 pending = None if self.table is None else self.table.unverified
                 if pending is not None and not pending.done:
                     self._verify_later()  # settles it and acts on it, as after any shuffle
                     # Verified here in a worker thread, waiting on nothing else (the answer is
                     # kept: the task above and the table's settle find it).
                     await asyncio.get_running_loop().run_in_executor(None, pending.verify)
-                taken += self.replica.receive(Entries(msg.start + taken, msg.items[taken:]), pause=True)
-                if self.fork is not None:
+                taken += self.replica.receive(Entries(msg.start + taken, msg.items[taken:]), pause=True, most=1)
+                if self.fork is not None or self.finished.is_set():
                     return
             self._verify_later()
             self._caught_up_check()

@@ -480,7 +480,7 @@ class SeatDriver:
         tick = max(0.05, min(1.0, self.liveness.stall_after / 4))
         while not finished.is_set():
             await asyncio.sleep(tick)
-            if self.replica.table is not None and self.replica.caught_up:
+            if self.replica.table is not None:
                 try:
                     self.check_waiting()
                 except GiveUp:
@@ -488,9 +488,12 @@ class SeatDriver:
 
     def check_waiting(self) -> None:
         """Report the seats the table has waited on past ``stall_after`` (:class:`Waiting`, with
-        the longest of their waits), and vote to abandon those waited on past ``abandon_after``."""
+        the longest of their waits), and vote to abandon those waited on past ``abandon_after``.
+        Nothing while this peer catches up: the waits of a table it folds on the way to the host's
+        head are over, and what it reports once caught up is the waits still open, on the
+        table's wait clock (PROTOCOL.md 6.5)."""
         t = self.replica.table
-        if t is None:
+        if t is None or not self.replica.caught_up:
             return
         now = self.liveness.clock()
         waits = self._wait_clock.read(t.waits, now, self.replica.opened) if t.phase == "running" else {}

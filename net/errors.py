@@ -1,4 +1,5 @@
-"""The errors a client raises to the program above it, and the one that stops it for good."""
+"""The errors a client raises to the program above it, the one that stops it for good, and the
+host's own."""
 
 from __future__ import annotations
 
@@ -22,3 +23,7 @@ class HostRefused(VampireError):
 class GiveUp(ClientError):
     """Stop for good: reconnecting cannot help (the host misbehaved, speaks another version, or
     holds another table). The message is the sentence the client stops with."""
+
+
+class HostError(VampireError):
+    """The host cannot go on: its log file cannot be written, or it cannot listen."""

@@ -23,10 +23,9 @@ whose key holds no seat share one host-wide budget of decoding, signature checks
 cap of their own below the total (so a seated key always finds a slot) and a small outbound queue
 (docs/protocol.md 7.1); the relay in pings lists seated players only.
 
-The event loop verifies no proof itself (docs/protocol.md 6.9): a submission that carries proofs
-is checked in a worker thread first, then folded in its turn; a `shuffle` is appended and relayed
-once everything but its proof checks, and its proof is verified in a worker thread and settled
-before anything further is appended. A seat's next frame is read once its submission is answered.
+The seats' submissions are checked and folded in arrival order by :mod:`net.submissions`, which
+verifies no proof on the event loop (docs/protocol.md 6.9). A seat's next frame is read once its
+submission is answered.
 """
 
 from __future__ import annotations
@@ -40,27 +39,24 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import VampireError
 from engine.protocol.codec import DEFAULT_LIMITS, Limits
-from engine.protocol.log import BadSignature, Entry, EntryTooLarge, Head, LogError, MalformedEntry
-from engine.rate import MAX_AHEAD_MS
+from engine.protocol.log import Entry, Head, LogError
 from engine.sequencer import Sequencer
-from engine.table import Table, TableRefusal
+from engine.table import Table
 from net.admission import Admission, Budgets, Caps, ConnectionKind, FrameRate, Strangers
+from net.errors import HostError
 from net.events import Folded, Listeners, Presence, Timeouts
 from net.framing import MAX_HANDSHAKE_FRAME, Outbox, WireError, frame_bytes, read_frame
 from net.messages import (
     DEFAULT_PORT,
     NONCE_BYTES,
     VERSION,
-    Accepted,
     Bye,
     Challenge,
     Hello,
     MessageError,
     Ping,
     Submit,
-    SubmitRejected,
     Welcome,
     WireHead,
     head_to_wire,
@@ -68,15 +64,12 @@ from net.messages import (
     verify_hello,
 )
 from net.peers import Broadcaster, CatchUp, Peer, Pongs, add_waiting, relay
+from net.submissions import Submissions
 
 log = logging.getLogger("vampire.net.host")
 
 MAX_DISCONNECTS = 1024
 """Faulty disconnections :attr:`Host.disconnects` keeps (the latest)."""
-
-
-class HostError(VampireError):
-    """The host cannot go on: its log file cannot be written, or it cannot listen."""
 
 
 class Host:
@@ -120,7 +113,7 @@ class Host:
         self.say = say
         self.limits = limits
         self.auto_start = auto_start
-        self.admission = Admission(caps, budgets, strangers, say=self._say, clock=clock)
+        self.admission = Admission(caps, budgets, strangers, say=self.say_line, clock=clock)
         """Who may connect, and how much each connection may make the host decode."""
         self.listeners = Listeners()
         self.finished = asyncio.Event()
@@ -138,18 +131,14 @@ class Host:
         screen), whose `join` takes seat 0: another player's `join` waits unanswered while the
         lobby holds no seat for it, then is answered ``stale`` and signed again (PROTOCOL.md 4:
         seats are numbered in join order). None: no seat is kept (a headless host, ``vampire play``)."""
-        self._held_joins: list[tuple[Peer, int]] = []  # (peer, submission n) waiting for own_seat
         self._relayed: tuple[bytes, ...] = ()  # the seated players last relayed as connected
         self.pongs = Pongs(self.sequencer.public, self.table.table_id, clock)
         """The pong frame of now, and which pings are answered and checked."""
         self.catch_up = CatchUp()
         self.broadcaster = Broadcaster(self.peers, lambda p: self.kind_of(p) == "seated")
-        # Submissions are folded strictly in order; those that wait for a proof to be verified in
-        # a worker thread hold this lock (FIFO) meanwhile, so later ones queue behind them.
-        self._fold_lock = asyncio.Lock()
-        self._queued = 0  # submissions waiting for their turn: later ones may not overtake them
-        self._last_turn: asyncio.Future[None] | None = None  # done once the latest one is folded
-        self._host_duties()
+        self.submissions = Submissions(self)
+        """The seats' submissions, checked and folded in arrival order (:mod:`net.submissions`)."""
+        self.duties()
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -186,10 +175,12 @@ class Host:
         """Public keys of the players connected now."""
         return [p.key for p in self.peers if p.role == "player" and p.synced]
 
-    def _names(self) -> dict[bytes, str]:
+    def seat_names(self) -> dict[bytes, str]:
+        """The name of each seat by its public key."""
         return {s.key: s.name for s in self.table.seats}
 
-    def _say(self, line: str) -> None:
+    def say_line(self, line: str) -> None:
+        """Say ``line`` (a progress line) to the log and, when given, to ``say``."""
         log.info(line)
         if self.say is not None:
             self.say(line)
@@ -216,9 +207,10 @@ class Host:
             *(p.outbox.close(Bye("done", reason).to_map()) for p in self.peers if p.outbox is not None),
             return_exceptions=True,
         )
-        for task in list(self._tasks):
+        tasks = self._tasks | self.submissions.tasks
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         if self._server is not None:
             try:
                 await asyncio.wait_for(self._server.wait_closed(), 2)
@@ -232,17 +224,20 @@ class Host:
     def post(self, kind: str, body: dict[str, Any]) -> Entry:
         """Append an entry authored by the host (`chat`, `start`, `end`) and send it to everyone.
         Raises table.TableRefusal when the table refuses it, HostError when the log cannot be written."""
-        return self._append(self.sequencer.sign(kind, body))
+        return self.append(self.sequencer.sign(kind, body))
 
     def start_game(self) -> Entry:
         """Append `start` now (PROTOCOL.md 4: the host authors it) and send it to everyone.
         Raises table.TableRefusal with the table's sentence when it refuses (a seat is still open,
         the game has started), HostError when the log cannot be written."""
         entry = self.post("start", {})
-        self._host_duties()
+        self.duties()
         return entry
 
-    def _append(self, entry: Entry, defer_proof: bool = False) -> Entry:
+    def append(self, entry: Entry, defer_proof: bool = False) -> Entry:
+        """Append ``entry`` (checked by the table; a `shuffle` with ``defer_proof`` before its proof
+        is verified) to the log file, then send it to every peer and tell the listeners. Raises
+        table.TableRefusal when the table refuses it, HostError when the log cannot be written."""
         t = self.table
         if self.failure is not None:
             raise HostError(self.failure)
@@ -261,7 +256,7 @@ class Host:
         names = t.names
         rendered = tuple(n.render(names) for n in notes)
         for line in rendered:
-            self._say(line)
+            self.say_line(line)
         self.listeners.emit(Folded(entry, rendered, t.seat_of(entry.author), notes))
         return entry
 
@@ -282,7 +277,7 @@ class Host:
         path = self.sequencer.log.path if self.sequencer.log is not None else None
         again = f" {back} it back with --resume {path}." if path is not None else ""
         self.failure = f"{cause} The host stops the table here: nothing accepted before is lost.{again}"
-        self._say(self.failure)
+        self.say_line(self.failure)
         for peer in list(self.peers):
             peer.outbox.send(Bye("host-error", self.failure).to_map())
         self.finished.set()
@@ -292,7 +287,10 @@ class Host:
         seats, in batches to everyone else (:class:`~net.peers.Broadcaster`)."""
         self.broadcaster.send(entry, head_sig)
 
-    def _host_duties(self) -> None:
+    def duties(self) -> None:
+        """Append what the host authors once it is due: `start` when every seat is taken (with
+        ``auto_start``), `end` once the game is over; set :attr:`finished` once the table has ended
+        or stopped on a proven cheat."""
         while True:
             t = self.table
             if t.phase == "lobby" and len(t.seats) == t.nseats and self.auto_start:
@@ -300,14 +298,16 @@ class Host:
             elif t.phase == "over" and not t.ended:
                 result = t.final_result()
                 self.post("end", {"scores": list(result.scores), "winners": list(result.winners)})
-                self._say(f"The table is over: {result.summary.format(**{f's{i}': n for i, n in enumerate(t.names)})}")
-                self._say(f"state digest {t.digest().hex()}")
+                self.say_line(
+                    f"The table is over: {result.summary.format(**{f's{i}': n for i, n in enumerate(t.names)})}"
+                )
+                self.say_line(f"state digest {t.digest().hex()}")
             else:
                 break
         if t.ended or t.phase == "stopped":
             if t.phase == "stopped" and not self.finished.is_set() and t.fault is not None:
-                self._say(f"The table stopped: {t.fault.describe(t.names)}")
-                self._say(f"state digest {t.digest().hex()}")
+                self.say_line(f"The table stopped: {t.fault.describe(t.names)}")
+                self.say_line(f"state digest {t.digest().hex()}")
             self.finished.set()
 
     # -- connections ----------------------------------------------------------------------------
@@ -411,16 +411,16 @@ class Host:
         self._forget(peer)
 
     def _record(self, peer: Peer, code: str, reason: str) -> None:
-        label = peer.label(self._names())
+        label = peer.label(self.seat_names())
         if code not in ("closed", "done"):
             self.disconnects.append((label, code, reason))
         if peer.role is None:
             # No verified hello: nobody to name, and a flood of them must not flood the log.
             self.admission.unwelcome.refused(peer.ip, f"{reason.rstrip('.')} ({code})", code)
         elif code not in ("closed", "done"):
-            self._say(f"Disconnected {label}: {reason} ({code})")
+            self.say_line(f"Disconnected {label}: {reason} ({code})")
         else:
-            self._say(f"{label} left: {reason}")
+            self.say_line(f"{label} left: {reason}")
 
     async def _drop(self, peer: Peer, code: str, reason: str, bye: bool = True) -> None:
         if peer.gone:
@@ -560,8 +560,8 @@ class Host:
         peer.batched = kind != "seated"
         self._send_run(peer, start)
         self._presence_changed()
-        self._say(
-            f"{peer.label(self._names())} connected as a {hello.role}; it held {start} entr{'y' if start == 1 else 'ies'}."
+        self.say_line(
+            f"{peer.label(self.seat_names())} connected as a {hello.role}; it held {start} entr{'y' if start == 1 else 'ies'}."
         )
         return True
 
@@ -600,143 +600,8 @@ class Host:
                 if peer.synced:
                     peer.outbox.send(ping)
 
-    # -- submissions ----------------------------------------------------------------------------
-
     def _on_submit(self, peer: Peer, msg: Submit) -> None:
-        t = self.table
-
-        def reject(code: str, detail: str) -> None:
-            peer.outbox.send(SubmitRejected(msg.n, code, detail[:500], self.head_on_wire()).to_map())
-            if code != "stale":
-                log.info("refused an entry from %s: %s (%s)", peer.label(self._names()), detail, code)
-
-        if peer.role != "player":
-            return reject("spectator", "A spectator cannot submit entries.")
-        try:
-            entry = Entry.from_wire(msg.entry, self.limits)
-        except EntryTooLarge as err:
-            return reject("too-large", str(err))
-        except BadSignature as err:
-            return reject("bad-signature", str(err))
-        except MalformedEntry as err:
-            return reject("malformed", str(err))
-        if entry.table_id != t.table_id:
-            return reject("wrong-table", "That entry belongs to another table.")
-        if entry.seq < t.seq:
-            return reject("stale", f"Seq {entry.seq} is already taken; the head is at seq {t.seq - 1}.")
-        if entry.author != peer.key:
-            return reject("not-your-key", "A peer submits only entries signed with the key it said hello with.")
-        if entry.kind in ("chat", "move") and entry.time > self.sequencer.clock() + MAX_AHEAD_MS:
-            return reject(
-                "illegal",
-                f"A {entry.kind}'s time is ahead of the host's clock (a time to come refills no limit and ends no wait).",
-            )
-        if entry.kind == "join" and t.seat_of(entry.author) is not None:
-            return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")
-        if entry.kind == "join" and self._waits_for_own_seat(entry.author):
-            self._held_joins.append((peer, msg.n))  # answered once the host's own seat is taken
-            return None
-        if entry.kind in _PROVEN or t.unverified is not None or self._queued or self._fold_lock.locked():
-            self._queued += 1
-            peer.folding = asyncio.get_running_loop().create_task(self._fold_later(peer, msg.n, entry))
-            return None
-        self._fold(peer, msg.n, entry)
-        return None
-
-    def _waits_for_own_seat(self, author: bytes | None) -> bool:
-        """A `join` by ``author`` (None: anyone but the host's person) waits: the lobby is open and
-        the host's own person (:attr:`own_seat`) has not sat down yet."""
-        own, t = self.own_seat, self.table
-        return own is not None and author != own and t.phase == "lobby" and t.seat_of(own) is None
-
-    def _release_joins(self) -> None:
-        """Answer every held `join` ``stale`` on the new head: each peer signs it again."""
-        held, self._held_joins = self._held_joins, []
-        for peer, n in held:
-            if peer in self.peers:
-                text = "The host's own seat came first; sign the join again on the new head."
-                peer.outbox.send(SubmitRejected(n, "stale", text, self.head_on_wire()).to_map())
-
-    def _fold(self, peer: Peer, n: int, entry: Entry) -> None:
-        """Append ``entry`` (a `shuffle` before its proof is verified: :meth:`_settle_soon`) and
-        answer its submission ``n``; or answer with the table's refusal."""
-        try:
-            self._append(entry, defer_proof=True)
-        except TableRefusal as err:
-            peer.outbox.send(SubmitRejected(n, err.code, err.detail[:500], self.head_on_wire()).to_map())
-            if err.code != "stale":
-                log.info("refused an entry from %s: %s (%s)", peer.label(self._names()), err.detail, err.code)
-            return
-        peer.outbox.send(Accepted(n, self.head_on_wire()).to_map())
-        if self._held_joins and not self._waits_for_own_seat(None):
-            self._release_joins()
-        self._host_duties()
-        if self.table.unverified is not None:
-            task = asyncio.get_running_loop().create_task(self._settle_soon())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _fold_later(self, peer: Peer, n: int, entry: Entry) -> None:
-        """Fold a submission in its turn, with the proofs verified in worker threads first so that
-        the event loop keeps relaying meanwhile (docs/protocol.md 6.9): this entry's own proofs,
-        at once and in parallel with other seats' (their answers land in the per-process memo,
-        where the fold on the loop finds them, even for the same proofs re-signed after a stale
-        refusal); then, in order, the last shuffle's proof, settled before anything further is
-        appended; then the entry itself."""
-        # Folded in arrival order (the first to arrive wins a head others signed on too), however
-        # long each one's check in its thread takes.
-        before = self._last_turn
-        turn = self._last_turn = asyncio.get_running_loop().create_future()
-        try:
-            if entry.kind in _PROVEN:
-                try:
-                    await asyncio.to_thread(self.table.precheck, entry)
-                except Exception:
-                    pass  # the fold below checks everything again, on the loop
-            if before is not None:
-                await asyncio.wait([before])
-            async with self._fold_lock:
-                await self._settle()
-                self._fold(peer, n, entry)
-        except HostError:
-            pass  # said to everyone already (_stop_unwritten); the host is finishing
-        finally:
-            self._queued -= 1
-            if not turn.done():
-                turn.set_result(None)
-
-    async def _settle_soon(self) -> None:
-        async with self._fold_lock:
-            try:
-                await self._settle()
-            except HostError:
-                pass  # said to everyone already (_stop_unwritten); the host is finishing
-
-    async def _settle(self) -> None:
-        """Verify the proof of the `shuffle` appended before it (Table.unverified) in a worker
-        thread, then settle it on the loop: a proof that fails stops the table naming its author
-        at that entry, before anything else is appended (PROTOCOL.md 6.5)."""
-        t = self.table
-        pending = t.unverified
-        if pending is None:
-            return
-        if not pending.done:
-            await asyncio.to_thread(pending.verify)
-        if t.unverified is not pending:
-            return  # settled meanwhile (an entry the host posted)
-        notes = tuple(t.settle())
-        entry = t.entries[pending.seq]
-        rendered = tuple(n.render(t.names) for n in notes)
-        for line in rendered:
-            self._say(line)
-        if notes:
-            self.listeners.emit(Folded(entry, rendered, t.seat_of(entry.author), notes))
-        self._host_duties()
-
-
-_PROVEN = frozenset({"key", "deck", "shuffle", "share", "move", "reveal", "complaint", "seed-reveal", "key-reveal"})
-"""Kinds whose entries carry proofs that cost a fold real time: the host verifies them in a worker
-thread before it folds them (docs/protocol.md 6.9)."""
+        self.submissions.take(peer, msg)
 
 
 async def serve_table(host: Host, grace: float = 10.0) -> None:

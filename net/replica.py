@@ -232,18 +232,19 @@ class Replica:
         self.caught_up = True
         return True
 
-    def receive(self, msg: Entries, pause: bool = False) -> int:
+    def receive(self, msg: Entries, pause: bool = False, most: int | None = None) -> int:
         """Verify, store and fold a run of entries (those already held are compared, not folded
         again). With ``pause``, stop before the next entry once one leaves a proof of shuffle to
-        verify (:attr:`Table.unverified`), so the caller verifies it off the loop first (the
-        first entry is always taken).
+        verify (:attr:`Table.unverified`), so the caller verifies it off the loop first; with
+        ``most``, stop after that many entries, so the caller lets its loop run (the first entry
+        is always taken).
         Returns how many of ``msg.items`` were taken (all of them once this peer stops following
         the host). Raises GiveUp, MessageError."""
         t = self.table
         if self.fork is not None or t is None:
             return len(msg.items)  # this peer no longer follows a host that signed two logs
         for i, (wire, head_sig) in enumerate(msg.items):
-            if pause and i and t.unverified is not None:
+            if i and ((pause and t.unverified is not None) or (most is not None and i >= most)):
                 return i
             seq = msg.start + i
             try:

@@ -6,20 +6,46 @@ the proofs of shuffle a catch-up carries are verified in worker threads, never o
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
 
 from engine.protocol import group
 from engine.protocol.identity import new_key
+from engine.seat import now_ms
 from engine.table.events import UnverifiedProof
 from net.client import Client, Store
-from net.events import Connection
+from net.driver import Liveness
+from net.events import Connection, Waiting
 from tests.support.net import FAST, QUICK_BACKOFF, open_host
 from tests.support.poll import eventually
 from tests.support.vtes_net import two_people
 
 MIB = 1024 * 1024
+
+
+def pad(host, size: int) -> None:
+    """Grow the host's log by ``size`` bytes of its own chat (which has no limit and answers no wait)."""
+    grown = 0
+    while grown < size:
+        entry = host.post("chat", {"text": "x" * 200})
+        grown += len(entry.payload) + 160
+
+
+def watcher(host, key, tmp_path, **options) -> Client:
+    """A spectator client of ``host`` with ``key``, its log kept under ``tmp_path`` (the same
+    files each time, as a spectator coming back holds them)."""
+    return Client(
+        ("127.0.0.1", host.port),
+        key,
+        name="Watcher",
+        role="spectator",
+        store=Store.in_dir(tmp_path / "watcher"),
+        timeouts=FAST,
+        backoff=QUICK_BACKOFF,
+        **options,
+    )
 
 
 async def test_a_spectator_and_a_seat_coming_back_after_a_mib_of_entries_catch_up(tmp_path):
@@ -46,11 +72,7 @@ async def test_a_spectator_and_a_seat_coming_back_after_a_mib_of_entries_catch_u
     await eventually(lambda: all(c.table is not None and c.table.seq == t.seq for c in first), 10, "in step")
     for client in first:
         await client.stop()
-    # More than a MiB of entries while they are away (the host's chat has no limit).
-    size = 0
-    while size < MIB + MIB // 4:
-        entry = host.post("chat", {"text": "x" * 200})
-        size += len(entry.payload) + 160
+    pad(host, MIB + MIB // 4)  # more than a MiB of entries while they are away
     back = [peer("seat"), peer("spectator")]
     drops: list[Connection] = []
     for client in back:
@@ -92,3 +114,85 @@ async def test_a_peer_catching_up_a_deal_verifies_every_proof_of_shuffle_off_its
         assert not any(on_loop), f"{on_loop.count(True)} of {shuffles} proofs were verified on the loop"
         assert watcher.table.head == t.head
         await watcher.stop()
+
+
+async def test_a_peer_back_after_a_long_catch_up_reports_only_the_waits_still_open(tmp_path):
+    """The waits of the tables a peer folds on its way to the host's head are over: once caught up
+    it reports the waits still open, counted on the table's wait clock (PROTOCOL.md 6.5), never
+    one it met on the way ("The table has waited 45 s on ..." for a seat that has long moved)."""
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    t = host.table
+    players = [
+        Client(("127.0.0.1", host.port), new_key(), name=f"P{i}", timeouts=FAST, backoff=QUICK_BACKOFF)
+        for i in range(3)
+    ]  # people who move only when the test says
+    for player in players:
+        await player.start()
+        await eventually(lambda p=player: p.seat is not None and p.seat.index is not None, 10, "seated")
+    await eventually(lambda: t.phase == "running" and t.work is None and t.waiting_on(), 60, "the first move awaited")
+    key, now = new_key(), [0.0]
+
+    def spectator() -> Client:
+        return watcher(host, key, tmp_path, liveness=Liveness(stall_after=30.0, clock=lambda: now[0]))
+
+    first = spectator()
+    await first.start()
+    await eventually(lambda: first.table is not None and first.table.seq == t.seq, 10, "in step")
+    await first.stop()
+    [mover] = t.waiting_on()
+    pad(host, 3 * 128 * 1024)  # frames of a catch-up end inside it, the table waiting on the mover
+    by_seat = {p.seat.index: p for p in players}
+    await by_seat[mover].submit("move", by_seat[mover].seat.legal_acts()[0])
+    [waited] = t.waiting_on()
+    assert waited != mover
+    now[0] = now_ms() + 45_000.0  # the spectator comes back 45 s later
+
+    back = spectator()
+    waits: list[Waiting] = []
+    back.listeners.subscribe(lambda e: waits.append(e) if isinstance(e, Waiting) else None)
+    await back.start()
+    await eventually(lambda: back.connected and back.table.seq == t.seq, 30, "caught up")
+    wait = t.waited(waited)
+    assert wait is not None
+    assert [(e.names, e.seconds) for e in waits] == [((t.names[waited],), (now[0] - wait.time_ms) / 1000)]
+    for client in [back, *players]:
+        await client.stop()
+    await host.close()
+
+
+async def test_a_peer_catching_up_lets_its_loop_run_between_any_two_entries_it_folds(tmp_path):
+    """A 128 KiB frame of a catch-up is seconds of folding under load (signatures, the table, the
+    log): the peer folds it an entry at a time, its loop running between any two, so its pings go
+    on and a host with quick pings does not drop it as silent. Counted, not timed: the most entries
+    it folds between two turns of its loop is one (before: a whole frame, about 400)."""
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    t = host.table
+    key = new_key()
+    first = watcher(host, key, tmp_path)
+    await first.start()
+    await eventually(lambda: first.table is not None and first.table.seq == t.seq, 10, "in step")
+    await first.stop()
+    held = t.seq
+    pad(host, 3 * 128 * 1024)
+    back = watcher(host, key, tmp_path)
+    folded_per_turn: list[int] = []
+
+    async def each_turn_of_the_loop() -> None:
+        last = None
+        while True:
+            seq = None if back.table is None else back.table.seq
+            if last is not None and seq is not None:
+                folded_per_turn.append(seq - last)
+            last = seq
+            await asyncio.sleep(0)
+
+    turns = asyncio.get_running_loop().create_task(each_turn_of_the_loop())
+    await back.start()
+    await eventually(lambda: back.connected and back.table.seq == t.seq, 60, "caught up")
+    turns.cancel()
+    assert sum(folded_per_turn) == t.seq - held > 700  # three frames of a paced catch-up
+    assert max(folded_per_turn) == 1
+    await back.stop()
+    await host.close()
