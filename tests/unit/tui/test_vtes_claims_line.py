@@ -22,7 +22,7 @@ def _claimed() -> tuple[VampireApp, LocalGameSession]:
     Mina's by hand."""
     local = dealt_vtes(11)
     seat = local.seats[1]
-    act = {"do": "pool", "seat": 0, "delta": -3, "cause": "Kine Resources Contested"}
+    act = {"do": "pool", "seat": 0, "delta": -3, "cause": "the referendum passed"}
     local.submit(seat, "move", seat.move_body(act))
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     return VampireApp(Start("table", session), name="Mina"), session
@@ -35,7 +35,7 @@ async def test_a_claim_on_your_pool_shows_its_countdown_and_y_accepts_it() -> No
         keys_after_a_look(app)
         line = app.screen.query_one(ClaimsLine)
         await eventually(lambda: "y accept" in shown(line), 10, "the claim shown", pilot=pilot)
-        assert " s · y accept · :dispute " in shown(line) and "Kine Resources Contested" in shown(line)
+        assert " s · y accept · :dispute " in shown(line) and "the referendum passed" in shown(line)
         assert session.view().players[0].pool == 30
         await pilot.press("y")
         await eventually(lambda: session.view().players[0].pool == 27, 10, "the accepted claim", pilot=pilot)
@@ -56,7 +56,7 @@ async def test_the_touched_seats_screen_lapses_a_claim_once_its_time_has_run_out
         now = [CLOCK_MS + 600_000]
         line.wall_ms = lambda: now[0]
         local.seats[0].clock = lambda: now[0]  # the seat signs the lapse on the same clock
-        session.move_of(1, {"do": "pool", "seat": 0, "delta": -3, "cause": "Kine Resources Contested"})
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -3, "cause": "the referendum passed"})
         claim = session.view().claims[-1]
         assert claim.status == ClaimStatus.PENDING and claim.due < now[0]
         await eventually(lambda: shown(line).startswith("30 s · y accept"), 10, "the whole wait shown", pilot=pilot)
@@ -80,7 +80,7 @@ async def test_y_accepts_the_newest_claim_it_is_shown_on_never_an_older_disputed
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
         keys_after_a_look(app)
         line = app.screen.query_one(ClaimsLine)
-        session.move_of(1, {"do": "pool", "seat": 0, "delta": -100, "cause": "Govern the Unaligned"})
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -100, "cause": "judge ruling"})
         old = session.view().claims[-1].act
         session.move_of(0, {"do": "dispute", "act": old})
         cause = "Banishment, as the referendum passed two rounds ago by far"
