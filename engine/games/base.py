@@ -257,6 +257,10 @@ class Pending:
     """Where play stands, in the game's terms: it changes when an awaited seat answers what the
     table waits for (a pass, a play, a new phase), and a move that leaves it as it was (a change
     by hand) does not answer, so it restarts no wait (PROTOCOL.md 6.5). None: every move answers."""
+    clock_until: int = 0
+    """A time of the game's own for the ``awaited`` seats' answer runs until this signed time (ms
+    since the epoch; a claim's time to be answered before it lapses by itself), so their wait is no
+    stall before it: the stall vote counts their wait from then (PROTOCOL.md 6.5). 0: none."""
 
 
 @dataclass(frozen=True)

@@ -361,11 +361,12 @@ class Table:
     def _track_waits(self, entry: Entry) -> None:
         waiting: list[int] = []
         position = None
+        clock_until = 0
         if self.phase == Phase.RUNNING and self.fault is None:
             waiting = self.waiting_on()
             if self.work is None and (pending := self.pending()) is not None:
-                position = pending.position
-        self.waits.after(entry, self.seat_of(entry.author), waiting, position, self.abandon_votes)
+                position, clock_until = pending.position, pending.clock_until
+        self.waits.after(entry, self.seat_of(entry.author), waiting, position, self.abandon_votes, clock_until)
 
     def opened_to(self, seat: int) -> list[Pos]:
         """Positions opened to ``seat`` whose every other share is known (the seat can decode them)."""

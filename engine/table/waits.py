@@ -14,7 +14,7 @@ spectator, reads the same wait from the same log.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.protocol.log import Entry
 from engine.table.vocab import EntryKind
@@ -26,10 +26,13 @@ _NOT_ANSWERS = frozenset({EntryKind.CHAT, EntryKind.ABANDON})
 @dataclass(frozen=True)
 class Wait:
     """The table has waited on a seat since the entry at ``seq``, signed at ``time_ms`` (its
-    author's clock, ms since the epoch)."""
+    author's clock, ms since the epoch); ``clock_until``: a time of the game's own for its answer
+    runs until then (the game's ``Pending.clock_until``, ms since the epoch; 0: none), and the
+    wait counts as a stall only from then."""
 
     seq: int
     time_ms: int
+    clock_until: int = 0
 
 
 class Waits:
@@ -47,11 +50,13 @@ class Waits:
         waiting: Iterable[int],
         position: Hashable,
         votes: dict[int, set[int]],
+        clock_until: int = 0,
     ) -> None:
         """Fold ``entry`` (by seat ``author``, None for the host) into the waits: ``waiting`` are
         the seats the table waits on after it and ``position`` where play stands after it (the
         game's ``Pending.position``, None during protocol work). ``votes`` (abandon votes by
-        target) loses the votes for a seat whose wait ended or restarted."""
+        target) loses the votes for a seat whose wait ended or restarted. ``clock_until``: the
+        game's own time for the answer of the seats it waits on (``Pending.clock_until``)."""
         moved = self.position is None or position is None or position != self.position
         answered = author is not None and (
             EntryKind(entry.kind) not in _NOT_ANSWERS and (entry.kind != EntryKind.MOVE or moved)
@@ -63,7 +68,9 @@ class Waits:
                 del self.since[seat]
                 votes.pop(seat, None)
         for seat in now:
-            self.since.setdefault(seat, Wait(entry.seq, entry.time))
+            wait = self.since.setdefault(seat, Wait(entry.seq, entry.time, clock_until))
+            if wait.clock_until != clock_until:  # the game's own time for its answer began or ended
+                self.since[seat] = replace(wait, clock_until=clock_until)
 
 
 class WaitClock:
@@ -71,7 +78,8 @@ class WaitClock:
     wait runs from its entry's signed time, but never from later than this peer first saw it, so
     a time signed ahead of the clocks gains nothing, and never from before the host opened the
     table in the run this peer follows, so a table reopened from its log does not count the time
-    it was down. Every peer, seat or spectator, reads the same waits from the same log; the stall
+    it was down, and never from before the game's own time for the answer has run
+    (:attr:`Wait.clock_until`: a claim lapses by itself meanwhile, nobody stalls). Every peer, seat or spectator, reads the same waits from the same log; the stall
     vote, a seat's impulse clock and every screen read them through one of these."""
 
     def __init__(self) -> None:
@@ -87,7 +95,7 @@ class WaitClock:
         for seat, wait in waits.since.items():
             key = (seat, wait.seq)
             seen[key] = self._seen.get(key, now_ms)
-            start = max(min(wait.time_ms, seen[key]), opened_ms or 0)
+            start = max(min(wait.time_ms, seen[key]), opened_ms or 0, wait.clock_until)
             out[seat] = max(0.0, (now_ms - start) / 1000)
         self._seen = seen
         return out

@@ -64,7 +64,7 @@ async def test_over_tcp_a_bleed_waits_for_the_prey_and_a_change_by_hand_is_dispu
         assert _state(prey).edge == first
 
         # A change by hand to the other Methuselah's pool names its cause, and is disputed.
-        await _move(actor, {"do": "pool", "seat": second, "delta": -3, "cause": "Govern the Unaligned"})
+        await _move(actor, {"do": "pool", "seat": second, "delta": -3, "cause": "judge ruling"})
         claim = _state(actor).claims[-1]
         await _move(prey, {"do": "dispute", "act": claim.act})
         for person in people:
@@ -72,4 +72,4 @@ async def test_over_tcp_a_bleed_waits_for_the_prey_and_a_change_by_hand_is_dispu
         names = [s.name for s in host.table.seats]
         text = result_text(host.table.gstate, names)
         assert f"Disputed, for the judge: act {claim.act} by {names[first]}" in text
-        assert "Govern the Unaligned" in text
+        assert "judge ruling" in text

@@ -29,8 +29,9 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         until(lambda: all(ann.look()["ready"][p.seat] for p in (ann, ben, cy)), "three ready vampires at Ann's")
         (ben_ready,) = ann.look()["ready"][ben.seat]
 
-        # 1. An oust by hand: a claim; Ben's pool does not move until Ben answers.
-        ann.act({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "Govern the Unaligned"})
+        # 1. An oust by hand: a claim; Ben's pool does not move until Ben answers. Its cause names
+        # no card Ann has (a card's name would be refused: item 4).
+        ann.act({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "judge ruling"})
         oust = ann.look()["claims"][-1]
         caught_up(ann, ben, cy)  # each answers from its own copy
         assert oust[1:4] == [ann.seat, [ben.seat], "pending"]
@@ -75,8 +76,10 @@ def test_three_people_over_tcp_none_changes_anothers_things_without_their_answer
         # 4. Another's card as a cause: refused, whoever's things the change touches.
         said = ann.act({"do": "pool", "delta": 1, "cause": "gain", "by": ben_ready})["refused"]
         assert "must be a card you control" in said
+        said = ann.act({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "Govern the Unaligned"})["refused"]
+        assert "Govern the Unaligned is not yours to name as a cause" in said, said
         # 5. A claim Ben accepts from his own process takes effect at once.
-        ann.act({"do": "pool", "seat": ben.seat, "delta": -2, "cause": "Kine Resources Contested"})
+        ann.act({"do": "pool", "seat": ben.seat, "delta": -2, "cause": "misplay"})
         small = ann.look()["claims"][-1]
         caught_up(ann, ben, cy)
         assert ben.act({"do": "accept", "act": small[0]}) == {"ok": True}
@@ -109,7 +112,7 @@ def test_over_tcp_made_up_stealth_and_a_strike_by_hand_wait_for_the_touched_one(
         caught_up(ann, ben, cy)
         assert ben.act({"do": "block", "minion": marek}) == {"ok": True}
         caught_up(ann, ben, cy)
-        assert ann.act({"do": "adjust", "stealth": 5, "cause": "Obfuscate"}) == {"ok": True}
+        assert ann.act({"do": "adjust", "stealth": 5, "cause": "made up"}) == {"ok": True}
         stealth = ann.look()["claims"][-1]
         caught_up(ann, ben, cy)
         assert stealth[1:4] == [ann.seat, [ben.seat], "pending"] and ben.look()["action"][2] == 0

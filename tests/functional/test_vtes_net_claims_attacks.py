@@ -116,7 +116,9 @@ def test_sources_are_ones_own_and_an_oust_waits_for_its_time_then_is_disputed_fr
         until(all_done, "the referendum's end")
 
         # An oust by hand while Ben is away: it waits for its time, said by a witness's signed time.
-        ann.act({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "Govern the Unaligned"})
+        said = ann.refused({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "Govern the Unaligned"}, raw=True)
+        assert "Govern the Unaligned is not yours to name as a cause" in said, said
+        ann.act({"do": "pool", "seat": ben.seat, "delta": -30, "cause": "judge ruling"})
         oust = ann.look()["claims"][-1]
         assert oust[1:4] == [ann.seat, [ben.seat], "pending"] and oust[5] > 0
         table.leave(ben.name)
@@ -149,7 +151,7 @@ def test_sources_are_ones_own_and_an_oust_waits_for_its_time_then_is_disputed_fr
     assert result.returncode == RESULT_NOT_OVER, result.stderr  # the result so far, with its disputes
     disputes = json.loads(result.stdout)["disputes"]
     listed = [d for d in disputes if d["act"] == oust[0]]
-    assert listed and "Govern the Unaligned" in json.dumps(listed), disputes
+    assert listed and "judge ruling" in json.dumps(listed), disputes
 
 
 def test_anothers_things_are_claims_hidden_cards_stay_hidden_and_floods_are_bounded(tmp_path: Path) -> None:

@@ -155,6 +155,8 @@ class CardBase:
         self._info: dict[int, CardInfo | None] = dict(infos) if infos is not None else {}
         self._complete = infos is not None  # every card's info is in _info: no krcg needed
         self._by_identity: dict[str, CardInfo | None] = {}
+        self._by_name: dict[str, tuple[int, ...]] | None = None
+        self._titles: tuple[str, ...] | None = None
         self._loading = threading.Lock()
 
     @property
@@ -222,6 +224,32 @@ class CardBase:
                 self.info(card.id)
             self._complete = True
         return sorted((i for i in self._info.values() if i is not None), key=lambda i: i.id)
+
+    def named(self, words: str) -> tuple[int, ...]:
+        """The ids of the cards whose name is exactly ``words`` (krcg's normalisation: accents
+        folded, case ignored): a library card's name, a vampire's with its group
+        (``"Theo Bell (G2 ADV)"``) or without it (every version of that vampire); () for words that
+        name no card. Reads the cards' infos only (no krcg load)."""
+        from krcg.utils import normalize
+
+        if self._by_name is None:
+            index: dict[str, list[int]] = {}
+            for info in self.every_info():
+                for name in {normalize(info.name), normalize(info.character)} - {""}:
+                    index.setdefault(name, []).append(info.id)
+            self._by_name = {name: tuple(ids) for name, ids in index.items()}
+        return self._by_name.get(normalize(words), ())
+
+    def titles(self) -> tuple[str, ...]:
+        """Every title printed on a vampire (``"prince"``, ``"inner circle"``), normalised as
+        :meth:`named` reads names, longest first; not an independent's ``"1 vote"``."""
+        from krcg.utils import normalize
+
+        if self._titles is None:
+            found = {normalize(i.title) for i in self.every_info() if i.title}
+            votes = re.compile(r"^\d+ votes?$")
+            self._titles = tuple(sorted((t for t in found if not votes.match(t)), key=len, reverse=True))
+        return self._titles
 
     def lookup(self, name: str) -> models.Card | None:
         """The card with exactly this name (normalised), or None. Never guesses."""

@@ -40,6 +40,7 @@ from engine.games.vtes.act_records import (
     VtesAct,
 )
 from engine.games.vtes.acts import esc, parse_act, plural
+from engine.games.vtes.causes import own_cause
 from engine.games.vtes.state import CardState, Claim, VtesState
 from engine.games.vtes.vocab import ClaimStatus, Do, Status
 from engine.games.vtes.work import Work
@@ -131,10 +132,12 @@ def charge(w: Work, do: Do, at: int) -> None:
 
 
 def cause_of(w: Work, act: Claimed) -> str:
-    """The cause an act names: its ``cause`` phrase and the card ``by`` that causes it (face up,
-    the author's own). Raises IllegalMove otherwise."""
+    """The cause an act names: its ``cause`` phrase (a card or title it names the author's own:
+    :func:`~engine.games.vtes.causes.own_cause`) and the card ``by`` that causes it (face up, the
+    author's own). Raises IllegalMove otherwise."""
     parts = []
     if act.cause is not None:
+        own_cause(w, act.cause)
         parts.append(act.cause)
     if act.by is not None:
         own_source(w, act.by, "the card named as a cause")

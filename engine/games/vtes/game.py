@@ -172,7 +172,9 @@ class VtesGame:
         acting Methuselah. ``playing``: the Methuselahs in the game; ``position``: the turn, the
         phase and the open windows (a change by hand answers no window), or, with no window open,
         every act that plays the turn (``answers``: not a change by hand nor a claim's answer;
-        PROTOCOL.md 6.5)."""
+        PROTOCOL.md 6.5). While a claim made in a window holds it, the table waits for the touched
+        Methuselahs' answers, and ``clock_until`` is the claim's due time: until then it lapses by
+        itself rather than stalls (docs/vtes-by-hand.md)."""
         playing = state.in_game() if state.step == Step.PLAY else None
         if state.queue:
             return Pending(ops=state.queue, waiting=_waiting_ops(state.queue[0]), playing=playing)
@@ -190,12 +192,14 @@ class VtesGame:
                 # Anyone may record by hand; the table waits for the innermost window's impulse
                 # (vtes-actions.md P1), or, while polling, for those not done. Only what moves a
                 # window (a pass, a play, a block, a strike, a vote) answers it.
+                held = window_held(state.claims)
                 return Pending(
                     actors=actors,
                     waiting=_window_words(state, top),
                     awaited=_awaited(state, top),
                     playing=playing,
                     position=(state.turn, state.phase, state.windows),
+                    clock_until=held.due if held is not None else 0,
                 )
             # No window: an act of the acting Methuselah that plays its turn answers; a change
             # by hand or a claim's answer does not (claims.ANSWERS_NOTHING).

@@ -24,6 +24,7 @@ from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import played_with
 from engine.games.vtes.card_record import Coverage, Timing, record
+from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import (
@@ -388,6 +389,7 @@ def adjust(w: Work, act: AdjustAct) -> None:
     numbers = Numbers.of(act)
     if act.by is not None:
         own_source(w, act.by, "the card that changes the action")
+    own_cause(w, act.cause)
     source = w.name(act.by) if act.by is not None else esc(act.cause or "")
     changed, changes = _numbers_changed(w, numbers)
     if act.by is None and numbers:

@@ -538,7 +538,8 @@ class VtesState(UnderWay):
         (ms; never goes back); ``actions_taken``, ``blocks``: actions announced and blocked in the game;
         ``combats``, ``referendums``: how many the game has had; ``contests``: the contests under
         way (:class:`Contests`); ``used``: cards in play whose once-a-turn ability was used this
-        turn (a Blood Doll's, a Vessel's blood moved).
+        turn (a Blood Doll's, a Vessel's blood moved); ``ashed``: the cards that went to an ash heap
+        this turn, in that order (a cause may name them: :mod:`engine.games.vtes.causes`).
     """
 
     seats: int
@@ -576,6 +577,7 @@ class VtesState(UnderWay):
     referendums: int = 0
     used: tuple[Pos, ...] = ()
     contests: Contests = NO_CONTESTS
+    ashed: tuple[Pos, ...] = ()
 
     def option(self, name: str) -> OptionValue:
         """The value of table option ``name``. Raises KeyError for a name the game has not."""

@@ -106,6 +106,7 @@ class Work(UnderWay):
     referendums: int
     used: tuple[Pos, ...]
     contests: Contests
+    ashed: tuple[Pos, ...]
 
     def __init__(self, state: VtesState, author: int = -1, do: str = "") -> None:
         self._origin = state
@@ -324,6 +325,8 @@ class Work(UnderWay):
             counters=c.counters if keep else 0,
         )
         self.cards[pos] = moved
+        if zone == Zone.ASH and c.zone != Zone.ASH:
+            self.ashed = (*self.ashed, pos)
         if zone == Zone.LIBRARY:
             library = self.p(c.owner).library
             self.setp(c.owner, library=library + (pos,) if to.bottom else (pos,) + library)
@@ -481,6 +484,7 @@ class Work(UnderWay):
         self.done = ()
         self.recruited = ()
         self.used = ()
+        self.ashed = ()
         self.edge_used = False
         self.transfers = 0
         self.master_actions = 0

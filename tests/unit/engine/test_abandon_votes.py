@@ -229,3 +229,45 @@ async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_
         assert 0 not in t.waiting_on()
         moved += 1
     assert moved == 50 or t.ended
+
+
+def test_while_a_claim_holds_the_window_the_vote_waits_for_the_touched_ones_after_the_claims_own_time():
+    """Seat 0, holding the impulse of seat 1's bleed of seat 3, lowers the bleed by a rule with no
+    card: a claim on seats 1 and 3 that holds the window (docs/vtes-by-hand.md). The table now
+    waits for their answers, not seat 0's impulse; the claim lapses by itself after its 30 s, so
+    their wait is no stall before then: on an injected clock, seat 2's driver reports and votes
+    only once the claim's time and then the vote's 30 s have run."""
+    from engine.games.vtes.claims import CLAIM_WAIT_MS
+    from engine.protocol.log import Entry
+    from net.driver import Liveness, SeatDriver
+    from net.events import Listeners, Waiting
+
+    local = played_vtes(_holds_an_impulse)
+    t = local.table
+    me = local.seats[0]
+    action = me.view().action
+    assert (action.actor, action.targets) == (1, (3,))
+    entry = local.submit(me, "move", me.move_body({"do": "adjust", "amount": -1, "cause": "made up"}))
+    (claim,) = [c for c in t.gstate.claims if c.act == t.gstate.acts]
+    assert t.waiting_on() == [1, 3] and t.waited(0) is None
+    assert t.waited(1).seq == entry.seq and t.waited(1).clock_until == claim.due == entry.time + CLAIM_WAIT_MS
+    now = [float(entry.time)]
+    channel = _Channel()
+    heard: list[Waiting] = []
+    listeners = Listeners()
+    listeners.subscribe(lambda event: heard.append(event) if isinstance(event, Waiting) else None)
+    voter = SeatDriver(
+        _Replica(local.seats[2]),
+        channel,
+        listeners,
+        liveness=Liveness(stall_after=VOTE_AFTER, abandon_after=VOTE_AFTER, clock=lambda: now[0]),
+    )
+    for seconds in (VOTE_AFTER, CLAIM_WAIT_MS / 1000, CLAIM_WAIT_MS / 1000 + VOTE_AFTER - 0.01):
+        now[0] = entry.time + seconds * 1000
+        voter.check_waiting()
+        assert channel.sent == [] and not any(w.seats for w in heard), seconds
+    now[0] = claim.due + VOTE_AFTER * 1000
+    voter.check_waiting()
+    assert heard[-1].seats == (1, 3)
+    votes = [Entry.from_wire(m.entry) for m in channel.sent]
+    assert [(e.kind, e.body) for e in votes] == [("abandon", {"seat": 1})]  # one in flight; seat 3's follows

@@ -63,7 +63,7 @@ def claim_of(t: SimTable, number: int):
 
 def test_an_oust_by_hand_waits_for_the_ousted_ones_answer_then_its_time(s: Seats) -> None:
     t = s.t
-    play(t, s.ana, T0, "pool", seat=s.ben, delta=-30, cause="Govern the Unaligned")
+    play(t, s.ana, T0, "pool", seat=s.ben, delta=-30, cause="judge ruling")
     number = t.state.acts
     assert t.state.players[s.ben].pool == 30 and t.state.players[s.ben].status == Status.IN
     assert claim_of(t, number).status == ClaimStatus.PENDING
@@ -79,7 +79,7 @@ def test_an_oust_by_hand_waits_for_the_ousted_ones_answer_then_its_time(s: Seats
     assert claim_of(t, number).disputed == (s.ben,)
     refused(t, s.ben, T0 + 2 * CLAIM_WAIT_MS, {"do": "pool", "delta": 1, "cause": "x"}, "you may only dispute")
     text = result_text(t.state, [f"P{i}" for i in range(4)])
-    assert "Govern the Unaligned" in text and "it took effect (took effect when its time ran out" in text
+    assert "judge ruling" in text and "it took effect (took effect when its time ran out" in text
 
 
 def test_an_accepted_oust_takes_effect_at_once_and_a_disputed_one_never_by_time(s: Seats) -> None:
@@ -107,7 +107,7 @@ def test_a_claim_disputed_then_accepted_stays_listed_with_its_history_and_names(
     """A dispute the touched Methuselah later gives up by accepting stays listed for the judge,
     with who accepted it, in names (no seat placeholder)."""
     t = s.t
-    play(t, s.ana, T0, "pool", seat=s.ben, delta=-3, cause="Govern the Unaligned")
+    play(t, s.ana, T0, "pool", seat=s.ben, delta=-3, cause="misplay")
     number = t.state.acts
     play(t, s.ben, T0 + 1, "dispute", act=number)
     play(t, s.ben, T0 + 2, "accept", act=number)
@@ -248,13 +248,13 @@ def test_an_actions_numbers_changed_by_a_rule_with_no_card_wait_for_the_other_pa
     act(t, s.ben, "accept", act=first.act)
     assert t.state.open_action.amount == 2
     act(t, s.ana, "pass")  # the impulse goes to the prey, Ben (P1)
-    act(t, s.ben, "adjust", amount=-2, cause="Archon Investigation")
+    act(t, s.ben, "adjust", amount=-2, cause="judge ruling")
     claim = t.state.claims[-1]
     assert (claim.author, claim.seats, claim.status, claim.cause) == (
         s.ben,
         (s.ana,),
         ClaimStatus.PENDING,
-        "Archon Investigation",
+        "judge ruling",
     )
     assert t.state.open_action.amount == 2
     play(t, s.ana, T0, "dispute", act=claim.act)
@@ -272,7 +272,7 @@ def test_made_up_stealth_against_a_block_waits_for_the_blocker(s: Seats) -> None
     act(t, s.ana, "pass")
     blocker = next(c.as_list() for c in t.view(s.ben).controlled(s.ben) if not c.locked)
     act(t, s.ben, "block", minion=blocker)
-    act(t, s.ana, "adjust", stealth=5, cause="Obfuscate")
+    act(t, s.ana, "adjust", stealth=5, cause="made up")
     claim = t.state.claims[-1]
     assert (claim.seats, claim.status, t.state.open_action.stealth) == ((s.ben,), ClaimStatus.PENDING, 0)
     assert t.pending().awaited == (s.ben,)
@@ -280,6 +280,39 @@ def test_made_up_stealth_against_a_block_waits_for_the_blocker(s: Seats) -> None
     refused(t, s.ben, T0, {"do": "pass"}, "the window waits for")
     play(t, s.ben, T0, "dispute", act=claim.act)
     assert t.state.open_action.stealth == 0 and t.state.claims[-1].status == ClaimStatus.VOID
+
+
+def test_a_cause_that_names_a_card_or_a_title_names_one_of_the_authors(s: Seats) -> None:
+    """Words that are a card's name or a title name the author's own (docs/vtes-by-hand.md,
+    "Sources are one's own"): a card in play, set aside or put in its ash heap this turn, a
+    Discipline of a minion it controls, a title a vampire it controls holds; a card in hand is
+    played first; any other words stay free and are shown with the claim."""
+    t = s.t
+    ana, ben, dee = s.ana, s.ben, s.dee  # Aksinya Daclau (no Obfuscate); Alexander Silverson, Prince; Ashley, obf
+    pool = {"do": "pool", "seat": ben, "delta": -1}
+    refused(t, ana, T0, {**pool, "cause": "Govern the Unaligned"}, "Govern the Unaligned is not yours to name")
+    refused(t, ana, T0, {**pool, "cause": "govern THE unaligned"}, "Govern the Unaligned is not yours to name")
+    refused(t, ana, T0, {**pool, "cause": "Conditioning"}, "no Conditioning of yours is in play")  # in her hand
+    refused(t, ana, T0, {**pool, "cause": "Alexander Silverson"}, "no Alexander Silverson of yours")  # Ben's
+    refused(t, ana, T0, {**pool, "cause": "Prince of Chicago"}, "Prince is not yours to name as a cause")
+    refused(t, ana, T0, {**pool, "cause": "Obfuscate"}, "no minion you control has Obfuscate")
+    play(t, ana, T0, "burn", cards=[in_hand(t, ana, "Conditioning")], cause="discard")  # her own: at once
+    play(t, ana, T0, "pool", seat=ben, delta=-1, cause="conditioning")
+    play(t, ana, T0, "pool", seat=ben, delta=-1, cause="Aksinya Daclau")
+    play(t, dee, T0, "pool", seat=ben, delta=-1, cause="Obfuscate")
+    play(t, ben, T0, "pool", seat=dee, delta=-1, cause="Prince")
+    play(t, ben, T0, "pool", seat=dee, delta=-1, cause="judge ruling")
+    assert [c.cause for c in t.state.claims] == [
+        "conditioning",
+        "Aksinya Daclau",
+        "Obfuscate",
+        "Prince",
+        "judge ruling",
+    ]
+    t.state = dataclasses.replace(t.state, ashed=())  # the next turn: the card was not put there this turn
+    refused(t, ana, T0, {**pool, "cause": "Conditioning"}, "put in your ash heap this turn")
+    act(t, ana, "action", kind="bleed", minion=next(c.as_list() for c in t.view(ana).controlled(ana)))
+    refused(t, ana, T0, {"do": "adjust", "stealth": 1, "cause": "Conditioning"}, "not yours to name")
 
 
 def test_changes_by_hand_are_bounded_per_seat_and_a_shuffle_more(s: Seats) -> None:

@@ -66,6 +66,17 @@ def test_a_cause_by_a_card_another_controls_is_named(two_seat_game) -> None:
     assert_cheat_named(data, g, moment.acting, seq, "must be a card you control")
 
 
+@pytest.mark.parametrize(
+    ("cause", "words"),
+    [("Govern the Unaligned", "no Govern the Unaligned of yours"), ("Inner Circle", "Inner Circle is not yours")],
+)
+def test_a_cause_naming_a_card_or_title_the_author_has_not_is_named(two_seat_game, cause: str, words: str) -> None:
+    g, _unlock, moment = two_seat_game
+    act = {"do": "pool", "seat": 1 - moment.acting, "delta": -1, "cause": cause}
+    data, seq = forged(g, moment.data, moment.acting, act)
+    assert_cheat_named(data, g, moment.acting, seq, words)
+
+
 def _fold(data: bytes, wall_s: float, monkeypatch: pytest.MonkeyPatch) -> Table:
     """``data`` folded entry by entry while this computer's clock reads ``wall_s`` (seconds since
     the epoch): whatever it reads, the fold must not look at it."""

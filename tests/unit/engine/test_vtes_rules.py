@@ -826,7 +826,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     played with another in one action came to be refused, Lost in Crowds after Into Thin Air; all
     three when the state came to keep the cards in play used this turn, ``used``: the game did not
     change, the digests without that field are the old ones; the last when each action announced
-    came to keep its outcome, ``Done.outcome``: without it the digest is the one before.)"""
+    came to keep its outcome, ``Done.outcome``: without it the digest is the one before; all three
+    when the state came to keep the cards put in an ash heap this turn, ``ashed`` (a cause may name
+    them): the game did not change, the digests without that field are the old ones.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -848,9 +850,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "1ff6643df2e513a3f9be16bc132edd8ab99ef36a2873405f01ce2afcbf5966f7",
-        "f968c6d6cbcf229509a19011398887e6cd3f586f97830c00942dd7ac4cbb213e",
-        "e908dc682e1c1066816940b0a0227dd7067f8c904b40b64afb6290ee0f2ba0bc",
+        "04e60b89dfcff5bad8169038d43b7889343ab7eee216474778507a789a012651",
+        "99ffe8c3cd4024477fa175eadd82e4ab30c2b13c3d9a05c8b7465afb391b8f8f",
+        "24b209a19e7774ded6a45664d17d5f7c26495ff9eff49efe9cf712fe36513b4b",
     ]
 
 

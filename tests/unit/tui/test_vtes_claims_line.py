@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.games.vtes.claims import CLAIM_WAIT_MS
 from engine.games.vtes.vocab import ClaimStatus, Status
 from tests.support.local_session import CLOCK_MS, LocalGameSession
@@ -22,7 +24,7 @@ def _claimed() -> tuple[VampireApp, LocalGameSession]:
     Mina's by hand."""
     local = dealt_vtes(11)
     seat = local.seats[1]
-    act = {"do": "pool", "seat": 0, "delta": -3, "cause": "Kine Resources Contested"}
+    act = {"do": "pool", "seat": 0, "delta": -3, "cause": "the referendum passed"}
     local.submit(seat, "move", seat.move_body(act))
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     return VampireApp(Start("table", session), name="Mina"), session
@@ -35,7 +37,7 @@ async def test_a_claim_on_your_pool_shows_its_countdown_and_y_accepts_it() -> No
         keys_after_a_look(app)
         line = app.screen.query_one(ClaimsLine)
         await eventually(lambda: "y accept" in shown(line), 10, "the claim shown", pilot=pilot)
-        assert " s · y accept · :dispute " in shown(line) and "Kine Resources Contested" in shown(line)
+        assert " s · y accept · :dispute " in shown(line) and "the referendum passed" in shown(line)
         assert session.view().players[0].pool == 30
         await pilot.press("y")
         await eventually(lambda: session.view().players[0].pool == 27, 10, "the accepted claim", pilot=pilot)
@@ -56,7 +58,7 @@ async def test_the_touched_seats_screen_lapses_a_claim_once_its_time_has_run_out
         now = [CLOCK_MS + 600_000]
         line.wall_ms = lambda: now[0]
         local.seats[0].clock = lambda: now[0]  # the seat signs the lapse on the same clock
-        session.move_of(1, {"do": "pool", "seat": 0, "delta": -3, "cause": "Kine Resources Contested"})
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -3, "cause": "the referendum passed"})
         claim = session.view().claims[-1]
         assert claim.status == ClaimStatus.PENDING and claim.due < now[0]
         await eventually(lambda: shown(line).startswith("30 s · y accept"), 10, "the whole wait shown", pilot=pilot)
@@ -80,7 +82,7 @@ async def test_y_accepts_the_newest_claim_it_is_shown_on_never_an_older_disputed
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
         keys_after_a_look(app)
         line = app.screen.query_one(ClaimsLine)
-        session.move_of(1, {"do": "pool", "seat": 0, "delta": -100, "cause": "Govern the Unaligned"})
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -100, "cause": "judge ruling"})
         old = session.view().claims[-1].act
         session.move_of(0, {"do": "dispute", "act": old})
         cause = "Banishment, as the referendum passed two rounds ago by far"
@@ -96,3 +98,30 @@ async def test_y_accepts_the_newest_claim_it_is_shown_on_never_an_older_disputed
         (held,) = [c for c in session.view().claims if c.act == old]
         assert held.status == ClaimStatus.PENDING and session.view().players[0].status == Status.IN
         await eventually(lambda: not line.display, 10, "nothing left to count down", pilot=pilot)
+
+
+@pytest.mark.parametrize(("size", "others"), [((80, 24), False), ((100, 30), True)], ids=["80x24", "100x30"])
+async def test_claims_for_you_come_first_then_yours_and_others_only_on_a_free_line(size, others) -> None:
+    """Ana (seat 1) claims 3 of Ben's pool (seat 2, not Mina's), then 1 of Mina's; Mina claims 1
+    of Ana's. Mina's line shows the claim waiting for her first, then her own; Ana's claim on Ben
+    takes a line only on a screen taller than 80×24, and neither asks nor is Mina's."""
+    local = dealt_vtes(11)
+    local.bots[1] = local.bots[2] = None  # a bot accepts a claim on it at once: these are people
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=size) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)
+        line = app.screen.query_one(ClaimsLine)
+        session.move_of(1, {"do": "pool", "seat": 2, "delta": -3, "cause": "between others"})
+        between = session.view().claims[-1].act
+        session.move_of(1, {"do": "pool", "seat": 0, "delta": -1, "cause": "asks Mina"})
+        asks = session.view().claims[-1].act
+        session.move_of(0, {"do": "pool", "seat": 1, "delta": -1, "cause": "Mina's own"})
+        own = session.view().claims[-1].act
+        await eventually(lambda: f":retract {own}" in shown(line), 10, "Mina's own claim shown", pilot=pilot)
+        rows = shown(line).splitlines()
+        assert rows[0].endswith("(asks Mina)") and f":dispute {asks}" in rows[0], rows
+        assert f":retract {own}" in rows[1], rows
+        assert (f"act {between}" in shown(line)) is others, rows
+        assert len(rows) == (3 if others else 2), rows

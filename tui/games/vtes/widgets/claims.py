@@ -39,6 +39,11 @@ touched seat first, so that two seats seldom send the same ``lapse``."""
 LINES = 3
 """How many claims the line shows at most (one a line)."""
 
+ROOMY_ROWS = 25
+"""The screen's least height (rows) at which claims between other Methuselahs take a free line: at
+80×24 every row is the board's, and such a claim neither asks this seat anything nor is its own
+(the game log says it, and the status line names whom a window waits for)."""
+
 
 def waiting_for(view: VtesView | None, seat: int | None) -> Claim | None:
     """The claim ``y`` accepts: the newest that waits for ``seat``'s answer (it touches its things,
@@ -58,17 +63,17 @@ def _for(view: VtesView, seat: int) -> list[Claim]:
     ]
 
 
-def on_line(view: VtesView | None, seat: int | None) -> list[Claim]:
+def on_line(view: VtesView | None, seat: int | None, others: bool = True) -> list[Claim]:
     """The claims the line shows ``seat`` (None: a spectator), at most :data:`LINES`: those that
-    wait for its answer first, newest first, then its own, then others' while room is left. A
-    disputed claim (held until accepted or retracted) is no longer counted down: the game log
-    says it, not the line."""
+    wait for its answer first, newest first, then its own, then, with ``others`` (a screen of
+    :data:`ROOMY_ROWS` rows or more), others' while a line is free. A disputed claim (held until
+    accepted or retracted) is no longer counted down: the game log says it, not the line."""
     if view is None:
         return []
     counting = [c for c in reversed(view.claims) if c.status == ClaimStatus.PENDING and not c.holding]
     mine = _for(view, seat) if seat is not None else []
     own = [c for c in counting if c.author == seat and c not in mine]
-    rest = [c for c in counting if c not in mine and c not in own]
+    rest = [c for c in counting if c not in mine and c not in own] if others else []
     return (mine + own + rest)[:LINES]
 
 
@@ -95,7 +100,8 @@ def claim_words(c: Claim, names: Sequence[str], seat: int | None, left_ms: int, 
 
 
 class ClaimsLine(Static):
-    """The claims that wait, one a line (at most three), refreshed each second while any does."""
+    """The claims that wait, one a line (at most three; claims between others only on a screen of
+    :data:`ROOMY_ROWS` rows or more), refreshed each second while any does."""
 
     class Lapse(Message):
         """The time of claim ``act`` has run out on this computer's clock: the screen sends the
@@ -122,7 +128,7 @@ class ClaimsLine(Static):
     def _draw(self) -> None:
         view, names, seat = self._shown
         waiting = [c for c in view.claims if c.status == ClaimStatus.PENDING] if view is not None else []
-        listed = on_line(view, seat)
+        listed = on_line(view, seat, others=self.screen.size.height >= ROOMY_ROWS)
         self.display = bool(listed)
         if not waiting:
             self._stop()
@@ -156,4 +162,4 @@ class ClaimsLine(Static):
             self._timer = None
 
 
-__all__ = ["ClaimsLine", "claim_words", "on_line", "waiting_for"]
+__all__ = ["ROOMY_ROWS", "ClaimsLine", "claim_words", "on_line", "waiting_for"]
