@@ -122,7 +122,9 @@ class Requirements:
     in play: a second contests, rulebook "Contested Cards"), ``ready``: a ready vampire of yours,
     ``locked``: played by a locked minion, ``timing``: when it is played, ``only``: the text's
     other "Only usable …" conditions, as printed (lower case); ``exclusive``: the names (lower
-    case) of cards it cannot be played with during one action."""
+    case) of cards it cannot be played with during one action; ``other``: an action modifier
+    played by a ready unlocked vampire of the acting Methuselah other than the acting minion
+    ("Only usable by a ready unlocked vampire other than the acting minion")."""
 
     clans: tuple[str, ...] = ()
     disciplines: tuple[str, ...] = ()
@@ -136,6 +138,7 @@ class Requirements:
     timing: tuple[Timing, ...] = ()
     only: tuple[str, ...] = ()
     exclusive: tuple[str, ...] = ()
+    other: bool = False
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,11 @@ class Clause:
     def by_hand(self) -> tuple[str, ...]:
         """The clause's sentences the table leaves to the players."""
         return tuple(dict.fromkeys(r.sentence for r in self.readings if r.kind == SentenceKind.BY_HAND))
+
+    @property
+    def by_other(self) -> bool:
+        """The clause says it is played by a vampire other than the acting minion."""
+        return any(r.kind == SentenceKind.CONDITION and BY_OTHER in r.sentence for r in self.readings)
 
     @property
     def superior(self) -> bool:
@@ -254,6 +262,9 @@ def meets_disciplines(rec: CardRecord, have: frozenset[str]) -> bool:
     return any(d.lower() in lower for d in need)
 
 
+BY_OTHER = "other than the acting minion"
+"""The words of a condition that has an action modifier played by another vampire than the acting
+minion (Veil the Legions; Cloak the Gathering at superior)."""
 _POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
 _LEVELS = re.compile(r"^((?:\[[a-zA-Z]{3}\]\s*)+)")
 _TYPE = re.compile(r"^\[(ACTION MODIFIER|REACTION|COMBAT|ACTION|POLITICAL ACTION)\]\s*")
@@ -345,14 +356,14 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     titles: tuple[str, ...] = ()
     sect = ""
     capacity = 0
-    ready = locked = False
+    ready = locked = other = False
     unique = info.kind == DeckPart.CRYPT
     only: list[str] = []
     exclusive: list[str] = []
     for clause in clauses:
         for r in clause.readings:
-            if other := EXCLUSIVE.fullmatch(r.sentence):
-                exclusive.append(other.group("other"))
+            if pair := EXCLUSIVE.fullmatch(r.sentence):
+                exclusive.append(pair.group("other"))
         if clause.levels:
             continue
         for r in clause.readings:
@@ -363,6 +374,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
                 locked = True
             if s.startswith("only usable"):
                 only.append(s)
+                other = other or BY_OTHER in s
             m = _REQUIRES.match(s)
             if m is None:
                 continue
@@ -394,6 +406,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         timing=timing or (Timing.OTHER,),
         only=tuple(only),
         exclusive=tuple(dict.fromkeys(exclusive)),
+        other=other,
     )
 
 

@@ -20,6 +20,7 @@ from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
 from engine.games.vtes.state import (
@@ -274,6 +275,8 @@ def prevent(w: Work, act: PreventAct) -> None:
     aggravated = within(act.do, "agg", act.agg, low=0, high=30)
     if not normal and not aggravated:
         raise IllegalMove("a prevention prevents at least 1 point of damage")
+    if aggravated and act.card is not None:
+        _prevents_aggravated(w, act.card)
     said = f"{normal} normal and {aggravated} aggravated damage prevented by {w.name(minion)}"
     if _claim_by_hand(w, c, act, minion, said):
         return
@@ -281,6 +284,16 @@ def prevent(w: Work, act: PreventAct) -> None:
     card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
     _play(w, c)
+
+
+def _prevents_aggravated(w: Work, card: Pos) -> None:
+    """Refuse a prevention of aggravated damage by a card whose every prevention is of
+    non-aggravated damage only ("Prevent 2 non-aggravated damage"), in the card's words."""
+    info = w.info(w.card(card).pos)
+    rec = record(info.id) if info is not None else None
+    prevents = [e for e in rec.effects if e.kind == EffectKind.PREVENT] if rec is not None else []
+    if prevents and all(e.whom == NORMAL_ONLY for e in prevents):
+        raise IllegalMove(f"{w.name(card)} prevents non-aggravated damage only: it cannot prevent aggravated damage")
 
 
 def press(w: Work, act: CombatCardAct) -> None:

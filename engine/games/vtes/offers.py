@@ -420,7 +420,7 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
             if facing is not None:
                 field = "agg" if facing.aggravated else "normal"
-                for held, amount in prevent_cards(view, card):
+                for held, amount in prevent_cards(view, card, facing.aggravated):
                     acts.append({"do": Do.PREVENT, "minion": list(m), field: amount, "card": held.as_list()})
         if c.step == CombatStep.PRESS and c.pressed != m:
             acts.append({"do": Do.PRESS, "minion": list(m)})

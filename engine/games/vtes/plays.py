@@ -127,6 +127,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             if minion is not None and w.cards.get(minion, None) is not None and w.cards[minion].controller != a.actor:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
+            _by_other(w, pos, a, minion, name)
         else:
             # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
             # where the card says it is "only usable by a locked" minion (its record's requirement)
@@ -175,6 +176,22 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if act.unlock:
         _unlock_to_block(w, minion, name, types)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
+
+
+def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:
+    """An action modifier "only usable by a ready unlocked vampire other than the acting minion"
+    (its record's requirement) played by the acting minion, or by a vampire that is not ready
+    and unlocked: refused (liftable) with the card's words."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    if rec is None or not rec.requires.other:
+        return
+    c = w.card(minion)
+    if minion == a.minion or c.zone != Zone.READY or c.locked or not c.crypt:
+        w.refuse(
+            Lift.REQUIREMENT,
+            f"{name} is only usable by a ready unlocked vampire other than the acting minion, "
+            f"and {w.name(minion)} is not one",
+        )
 
 
 def _master_timing(w: Work, pos: Pos, name: str) -> None:
