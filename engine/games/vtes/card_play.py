@@ -25,6 +25,7 @@ from engine.games.vtes.vocab import (
     MODIFIER,
     REACTION,
     ActionKind,
+    LimitScope,
     Outcome,
     Poll,
     Target,
@@ -114,7 +115,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     players = [(c, minion) for c in clauses if not (acting and _by_other(rec, c))]
     if acting:  # a clause played by another vampire of the acting Methuselah's (Veil the Legions)
         players += [(c, v) for v in _others(view, a, rec) for c in _candidates(rec, v, as_type) if _by_other(rec, c)]
-    if not players and any(_by_other(rec, c) for c in rec.clauses):
+    players = [(c, p) for c, p in players if not spent(view, rec, p)]
+    if not players and (any(_by_other(rec, c) for c in rec.clauses) or spent(view, rec, minion)):
         return []
     if not clauses:
         if (
@@ -153,6 +155,22 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def spent(view: VtesView, rec: CardRecord, minion: CardView | None) -> bool:
+    """A limit the card ``rec``'s text prints on how often it is played is spent for ``minion``
+    (None: played by no minion): one of the same card played in the open action (a limit of each
+    action), or kept in the view's ``limited`` (the rules' check:
+    :func:`engine.games.vtes.card_checks.take_limit`)."""
+    for limit in rec.requires.limits:
+        who = minion.pos if limit.minion and minion is not None else ()
+        if limit.scope == LimitScope.ACTION:
+            played = view.action.played if view.action is not None else ()
+            if any(c == rec.id and (not limit.minion or m == who) for m, c in played):
+                return True
+        elif any(x.card == rec.id and x.minion == who and x.scope == limit.scope for x in view.limited):
+            return True
+    return False
 
 
 def _by_other(rec: CardRecord, clause: Clause) -> bool:
@@ -495,7 +513,7 @@ def after_choices(view: VtesView, card: CardView) -> list[Choice]:
     if rec is None or not rec.after_resolution or last is None or seat != view.acting:
         return []
     minion = view.card(last.minion)
-    if minion is None or not minion.locked or minion.zone != Zone.READY:
+    if minion is None or not minion.locked or minion.zone != Zone.READY or spent(view, rec, minion):
         return []
     whole = [r.sentence for c in rec.clauses if not c.levels for r in c.readings if r.kind == SentenceKind.CONDITION]
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
@@ -554,6 +572,8 @@ def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[Car
     for held in view.hand:
         rec = record(held.card) if held.card and "Combat" in held.types else None
         if rec is None or (rec.costs.blood and (not minion.crypt or minion.counters < rec.costs.blood)):
+            continue
+        if spent(view, rec, minion):
             continue
         if rec.costs.pool <= pool:
             out.append((held, rec))

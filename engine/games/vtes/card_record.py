@@ -30,7 +30,7 @@ from engine.games.vtes.card_effects import (
     sentences,
 )
 from engine.games.vtes.cards import CardInfo, card_base, card_id
-from engine.games.vtes.vocab import DeckPart
+from engine.games.vtes.vocab import DeckPart, LimitScope
 
 
 class Coverage(StrEnum):
@@ -115,6 +115,26 @@ _TIMINGS: tuple[tuple[str, Timing], ...] = (
 
 
 @dataclass(frozen=True)
+class Limit:
+    """A card's printed limit on how often it is played: once in ``scope``, by each minion
+    (``minion``: "A minion can play only one On the Qui Vive between their unlock phases") or at
+    all ("Only one Ashur Tablets can be played each turn"); ``words``: the sentence as printed
+    (lower case), for a refusal."""
+
+    scope: LimitScope
+    minion: bool
+    words: str
+
+
+_LIMIT = re.compile(
+    r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one (?P<card>.+?)|only one (?P<any>.+?) can be played)"
+    r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases)"
+)
+"""A whole-card condition that limits how often the card is played (one at superior is not read:
+the table does not know the level a card was played at)."""
+
+
+@dataclass(frozen=True)
 class Requirements:
     """What playing a card requires: ``clans`` (any one of them), ``disciplines`` (krcg's lower
     case; ``discipline_rule`` ``"Mono"``, ``"Choice"`` any one, ``"Combo"`` all), ``titles``
@@ -124,7 +144,8 @@ class Requirements:
     other "Only usable …" conditions, as printed (lower case); ``exclusive``: the names (lower
     case) of cards it cannot be played with during one action; ``other``: an action modifier
     played by a ready unlocked vampire of the acting Methuselah other than the acting minion
-    ("Only usable by a ready unlocked vampire other than the acting minion")."""
+    ("Only usable by a ready unlocked vampire other than the acting minion"); ``limits``: the
+    limits its text prints on how often it is played (:class:`Limit`)."""
 
     clans: tuple[str, ...] = ()
     disciplines: tuple[str, ...] = ()
@@ -139,6 +160,7 @@ class Requirements:
     only: tuple[str, ...] = ()
     exclusive: tuple[str, ...] = ()
     other: bool = False
+    limits: tuple[Limit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -360,6 +382,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     unique = info.kind == DeckPart.CRYPT
     only: list[str] = []
     exclusive: list[str] = []
+    limits: list[Limit] = []
     for clause in clauses:
         for r in clause.readings:
             if pair := EXCLUSIVE.fullmatch(r.sentence):
@@ -370,6 +393,10 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
             s = r.sentence
             if _UNIQUE.match(s):
                 unique = True
+            if (lim := _LIMIT.fullmatch(s)) and (lim.group("card") or lim.group("any")) == info.name.lower():
+                limits.append(
+                    Limit(LimitScope(lim.group("scope")), bool(lim.group("card")), _printed_words(info.text, s))
+                )
             if "only usable by a locked" in s or s.startswith("usable by a locked"):
                 locked = True
             if s.startswith("only usable"):
@@ -407,7 +434,15 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         only=tuple(only),
         exclusive=tuple(dict.fromkeys(exclusive)),
         other=other,
+        limits=tuple(limits),
     )
+
+
+def _printed_words(text: str, sentence: str) -> str:
+    """``sentence`` (lower case, as :func:`sentences` gives it) as the card's ``text`` prints it."""
+    flat = " ".join(text.split())
+    at = flat.lower().find(sentence)
+    return flat[at : at + len(sentence)] if at >= 0 else sentence
 
 
 def _printed(info: CardInfo, clauses: list[Clause]) -> Printed:

@@ -20,10 +20,10 @@ from engine.games.vtes.actions import (
     resolved_last,
 )
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_checks import check_requirements, take_limit
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import played_with
-from engine.games.vtes.card_record import Coverage, Timing, record
+from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import (
@@ -32,6 +32,7 @@ from engine.games.vtes.vocab import (
     REACTION,
     ActionKind,
     Lift,
+    LimitScope,
     Phase,
     Status,
     Target,
@@ -153,6 +154,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         other = played_with(rec, a) if rec is not None else None
         if other is not None:
             w.refuse(Lift.ONCE, f"{name} and {esc(other)} cannot both be played during the same action")
+        if rec is not None:
+            _once_an_action(w, rec, a, name)
         if minion is not None and info is not None:
             if (minion, info.id) in a.played:
                 w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")
@@ -176,6 +179,14 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if act.unlock:
         _unlock_to_block(w, minion, name, types)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
+
+
+def _once_an_action(w: Work, rec: CardRecord, a: Action, name: str) -> None:
+    """Refuse (liftable) a card whose text says "Only one X can be played each action" when one
+    was played in the open action ``a``, in the card's words."""
+    for limit in rec.requires.limits:
+        if limit.scope == LimitScope.ACTION and not limit.minion and any(c == rec.id for _, c in a.played):
+            w.refuse(Lift.ONCE, f'{name} says "{limit.words}": one has been played in this action')
 
 
 def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:
@@ -213,6 +224,7 @@ def _master_timing(w: Work, pos: Pos, name: str) -> None:
             f"{name} is a master card: it is played in your master phase, and this is your {w.phase} phase "
             '(rulebook, "2. Master Phase")',
         )
+    take_limit(w, pos, None)
 
 
 def _in_referendum(w: Work, pos: Pos, types: set[str], name: str, minion: Pos | None) -> None:

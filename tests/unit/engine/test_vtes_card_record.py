@@ -10,6 +10,7 @@ from engine.games.vtes.card_corrections import CorrectionError, check, correctio
 from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind, read_sentence
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.vocab import LimitScope
 
 
 def rec(name: str) -> CardRecord:
@@ -143,6 +144,18 @@ def test_stealth_to_the_acting_minion_played_by_another_vampire() -> None:
     assert not rec("Cloak the Gathering").requires.other  # only its superior is played by another
     assert not basic.by_other and superior.by_other and superior.effects == (Effect(EffectKind.STEALTH, 1),)
     assert rec("Cloak the Gathering").coverage == Coverage.FULLY
+
+
+def test_a_cards_printed_limit_on_its_plays_is_read_with_its_scope_and_words() -> None:
+    (qui_vive,) = rec("On the Qui Vive").requires.limits
+    assert (qui_vive.scope, qui_vive.minion) == (LimitScope.UNLOCK, True)
+    assert qui_vive.words == "A minion can play only one On the Qui Vive between their unlock phases"
+    assert [(x.scope, x.minion) for x in rec("Forced March").requires.limits] == [(LimitScope.TURN, True)]
+    assert [(x.scope, x.minion) for x in rec("Soak").requires.limits] == [(LimitScope.ROUND, True)]
+    assert [(x.scope, x.minion) for x in rec("Carrion Crows").requires.limits] == [(LimitScope.COMBAT, True)]
+    assert [(x.scope, x.minion) for x in rec("Ashur Tablets").requires.limits] == [(LimitScope.TURN, False)]
+    assert [(x.scope, x.minion) for x in rec("Veil the Legions").requires.limits] == [(LimitScope.ACTION, False)]
+    assert rec("Form of Mist").requires.limits == ()  # "at superior": the table does not know the level played
 
 
 @pytest.mark.parametrize(

@@ -826,7 +826,10 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     played with another in one action came to be refused, Lost in Crowds after Into Thin Air; all
     three when the state came to keep the cards in play used this turn, ``used``: the game did not
     change, the digests without that field are the old ones; the last when each action announced
-    came to keep its outcome, ``Done.outcome``: without it the digest is the one before.)"""
+    came to keep its outcome, ``Done.outcome``: without it the digest is the one before; all three
+    when the state came to keep the cards played whose printed limit still lasts, ``limited`` (On
+    the Qui Vive between unlock phases, Forced March each turn): the game did not change, the
+    digests without that field are the old ones.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -848,9 +851,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "1ff6643df2e513a3f9be16bc132edd8ab99ef36a2873405f01ce2afcbf5966f7",
-        "f968c6d6cbcf229509a19011398887e6cd3f586f97830c00942dd7ac4cbb213e",
-        "e908dc682e1c1066816940b0a0227dd7067f8c904b40b64afb6290ee0f2ba0bc",
+        "f125f0538b851a1e469e0f53d53735ce1253ba011e28fc8c27f1d2a1a58c306a",
+        "b3586c4b83c16a25f4642d6d89a3fba340598c42ced43cd9d30dc239817fc6b2",
+        "474ce35c8d2824ccec4e8c403d2a9705fdda527feaed6a84ff499ab1a4253922",
     ]
 
 
