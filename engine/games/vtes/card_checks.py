@@ -11,14 +11,16 @@ from engine.games.vtes.acts import esc
 from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo
 from engine.games.vtes.contests import as_titled
-from engine.games.vtes.vocab import Lift
+from engine.games.vtes.state import Limited
+from engine.games.vtes.vocab import Lift, LimitScope
 from engine.games.vtes.work import Work
 
 
 def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
     """Refuse (``w.refuse``, liftable) the card at ``card`` played by ``minion`` when the minion
-    lacks what the card requires (:func:`missing_requirement`). Nothing is checked without a
-    minion (a master card) or for a card or minion the table does not know."""
+    lacks what the card requires (:func:`missing_requirement`), or its printed limit is spent
+    (:func:`take_limit`). Nothing is checked without a minion (a master card) or for a card or
+    minion the table does not know."""
     info = w.info(card)
     rec = record(info.id) if info is not None else None
     who = w.info(minion) if minion is not None else None
@@ -28,6 +30,33 @@ def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
     missing = missing_requirement(rec, who, w.name(minion))
     if missing is not None:
         w.refuse(Lift.REQUIREMENT, missing)
+    take_limit(w, card, minion)
+
+
+def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
+    """The card at ``card``, played by ``minion`` (None: by no minion, a master card), against
+    the limits its text prints on how often it is played (its record's ``limits``, but those of
+    one action, which :func:`engine.games.vtes.plays.check_play` checks against the action's
+    plays): refused (``w.refuse``, liftable) in the card's words when one is spent; else the play
+    is kept (``w.limited``) until the limit ends."""
+    info = w.info(card)
+    rec = record(info.id) if info is not None else None
+    if rec is None:
+        return
+    for limit in rec.requires.limits:
+        if limit.scope == LimitScope.ACTION or (limit.minion and minion is None):
+            continue
+        who: Pos | tuple[()] = minion if limit.minion and minion is not None else ()
+        if any(x.card == rec.id and x.minion == who and x.scope == limit.scope for x in w.limited):
+            by = f"{w.name(who)} has played one" if who else "one has been played"
+            w.refuse(Lift.ONCE, f'{esc(rec.name)} says "{limit.words}": {by} already')
+            continue
+        w.limited = (*w.limited, Limited(who, rec.id, limit.scope))
+
+
+def end_limits(w: Work, *scopes: LimitScope) -> None:
+    """The printed limits of ``scopes`` end (a round, a combat is over)."""
+    w.limited = tuple(x for x in w.limited if x.scope not in scopes)
 
 
 def missing_requirement(rec: CardRecord, who: CardInfo, them: str) -> str | None:

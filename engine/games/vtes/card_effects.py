@@ -25,11 +25,15 @@ class EffectKind(StrEnum):
     STEALTH = "stealth"
     INTERCEPT = "intercept"
     BLEED = "bleed"
+    """``amount`` added to a bleed; ``whom`` a clan (lower case): only when the vampire playing
+    the card is of that clan ("with an additional +1 bleed if this vampire is Toreador")."""
     VOTES = "votes"
     STRIKE = "strike"
     """Strike damage: ``amount`` points, ``ranged``, ``aggravated``, ``hand`` (added to the hand
     strike, or strength), ``first`` strike."""
     PREVENT = "prevent"
+    """``amount`` points of the damage the opposing minion's strike inflicts; ``whom``
+    :data:`NORMAL_ONLY`: of its non-aggravated damage only."""
     DODGE = "dodge"
     MANEUVER = "maneuver"
     PRESS = "press"
@@ -70,6 +74,10 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+NORMAL_ONLY = "non-aggravated"
+"""The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
+
+
 @dataclass(frozen=True)
 class Effect:
     """One effect of a card: its ``kind`` and ``amount`` (points, cards, votes; 0 where the kind
@@ -93,7 +101,8 @@ class Effect:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
         match self.kind:
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
-                return f"+{self.amount} {self.kind}" + (" (limited)" if self.limited else "")
+                clan = f" if this vampire is {self.whom.title()}" if self.kind == EffectKind.BLEED and self.whom else ""
+                return f"+{self.amount} {self.kind}{clan}" + (" (limited)" if self.limited else "")
             case EffectKind.STRIKE if self.hand:
                 return f"hand strike +{self.amount} damage"
             case EffectKind.STRIKE:
@@ -101,7 +110,7 @@ class Effect:
                 agg = " aggravated" if self.aggravated else ""
                 return f"strike: {self.amount}{kind}{agg} damage" + (" (first strike)" if self.first else "")
             case EffectKind.PREVENT:
-                return f"prevent {self.amount} damage"
+                return f"prevent {self.amount} {self.whom + ' ' if self.whom else ''}damage"
             case EffectKind.DODGE:
                 return "strike: dodge"
             case EffectKind.END_COMBAT:
@@ -158,7 +167,7 @@ class Reading:
 
 
 _N = r"(\d+|an?|one|two|three)"
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 
 
 def _n(text: str) -> int:
@@ -189,11 +198,21 @@ as "and put this card on the opposing minion", leaves the sentence to the player
 _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, ...]]], ...] = tuple(
     (re.compile(p), f)
     for p, f in (
-        (r"\+(\d+) stealth( action)?", lambda m: (Effect(_E.STEALTH, int(m.group(1))),)),
+        (
+            r"(?:the acting minion gets )?\+(\d+) stealth( action)?",
+            lambda m: (Effect(_E.STEALTH, int(m.group(1))),),
+        ),
         (r"(?:this minion gets )?\+(\d+) intercept", lambda m: (Effect(_E.INTERCEPT, int(m.group(1))),)),
         (
             r"\+(\d+) bleed( \(limited\))?",
             lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(2))),),
+        ),
+        (
+            r"\+(\d+) bleed, with an additional \+(\d+) bleed if this vampire is (?P<clan>[a-z'-]+)( \(limited\))?",
+            lambda m: (
+                Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(4))),
+                Effect(_E.BLEED, int(m.group(2)), limited=bool(m.group(4)), whom=m.group("clan")),
+            ),
         ),
         (
             r"(?:this (?:vampire|minion) gets )?\+(\d+) votes?( \(limited\))?",
@@ -226,8 +245,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.ADDITIONAL_STRIKE, _n(m.group(1) or "1"), limited=bool(m.group(2))),),
         ),
         (
-            r"(?:this (?:vampire|minion) )?(?:can )?prevent (\d+) damage(?: this round)?",
-            lambda m: (Effect(_E.PREVENT, int(m.group(1))),),
+            r"(?:this (?:vampire|minion) )?(?:can )?prevent (\d+|two|three|four) (?P<normal>non-aggravated )?damage"
+            r"(?: this round| from the opposing minion's strike)?",
+            lambda m: (Effect(_E.PREVENT, _n(m.group(1)), whom=NORMAL_ONLY if m.group("normal") else ""),),
         ),
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
         (
@@ -295,6 +315,8 @@ _CONDITIONS = (
     "put this card on ",
     "a vampire can play only one",
     "a minion can play only one",
+    "a vampire may play only one",
+    "a minion may play only one",
     "only one ",
     "aim",
     "grapple",

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.actions import resolved_last
-from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind
-from engine.games.vtes.card_record import CardRecord, Clause, meets_disciplines, record
+from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind
+from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
@@ -25,6 +25,7 @@ from engine.games.vtes.vocab import (
     MODIFIER,
     REACTION,
     ActionKind,
+    LimitScope,
     Outcome,
     Poll,
     Target,
@@ -111,6 +112,12 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     if not acting:  # a clause that wakes a locked minion is played by that minion, not the reactor
         clauses = [c for c in clauses if not _wakes(c)]
         clauses += [c for c in rec.clauses if _wakes(c) and c.type in ("", as_type) and waker(view, a, seat, c)]
+    players = [(c, minion) for c in clauses if not (acting and _by_other(rec, c))]
+    if acting:  # a clause played by another vampire of the acting Methuselah's (Veil the Legions)
+        players += [(c, v) for v in _others(view, a, rec) for c in _candidates(rec, v, as_type) if _by_other(rec, c)]
+    players = [(c, p) for c, p in players if not spent(view, rec, p)]
+    if not players and (any(_by_other(rec, c) for c in rec.clauses) or spent(view, rec, minion)):
+        return []
     if not clauses:
         if (
             any(c.levels for c in rec.clauses)
@@ -121,7 +128,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         paid = _paid(rec, view, seat, minion, ())
         return [Choice(None, paid, "")] if paid is not None else []
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
-    for clause in clauses:
+    for clause, player in players:
         numbers = _numbers(clause, a, acting, view, seat)
         if numbers is None:
             continue
@@ -129,6 +136,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             base = dict(numbers)
             if target is not None:
                 base["target"] = target
+            if player is not minion and player is not None:
+                base["minion"] = tuple(player.pos)
             if any(e.kind == EffectKind.LOCK for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
             if _wakes(clause):
@@ -137,15 +146,46 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                     continue
                 woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
                 base["wake" if woken else "unlock"], base["minion"] = True, tuple(sleeper.pos)
-            fields = _paid(rec, view, seat, minion, tuple(sorted(base.items())))
+            fields = _paid(rec, view, seat, player, tuple(sorted(base.items())))
             if fields is None:
                 continue
-            player = dict(fields).get("minion")
-            if isinstance(player, tuple) and (player, card_id(card.card)) in a.played:
+            by = dict(fields).get("minion")
+            if isinstance(by, tuple) and (by, card_id(card.card)) in a.played:
                 continue  # that minion (the blocker, for intercept) played this card in this action (2.1)
             words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def spent(view: VtesView, rec: CardRecord, minion: CardView | None) -> bool:
+    """A limit the card ``rec``'s text prints on how often it is played is spent for ``minion``
+    (None: played by no minion): one of the same card played in the open action (a limit of each
+    action), or kept in the view's ``limited`` (the rules' check:
+    :func:`engine.games.vtes.card_checks.take_limit`)."""
+    for limit in rec.requires.limits:
+        who = minion.pos if limit.minion and minion is not None else ()
+        if limit.scope == LimitScope.ACTION:
+            played = view.action.played if view.action is not None else ()
+            if any(c == rec.id and (not limit.minion or m == who) for m, c in played):
+                return True
+        elif any(x.card == rec.id and x.minion == who and x.scope == limit.scope for x in view.limited):
+            return True
+    return False
+
+
+def _by_other(rec: CardRecord, clause: Clause) -> bool:
+    """The clause is played by a vampire other than the acting minion (the card or the clause
+    says so)."""
+    return rec.requires.other or clause.by_other
+
+
+def _others(view: VtesView, a: Action, rec: CardRecord) -> list[CardView]:
+    """The acting Methuselah's ready vampires other than the acting minion that may play the
+    card ``rec`` "only usable by a ready (unlocked) vampire other than the acting minion": the
+    unlocked ones where its text says so."""
+    said = [r.sentence for c in rec.clauses for r in c.readings if BY_OTHER in r.sentence]
+    unlocked = any("unlocked" in s for s in said)
+    return [c for c in view.controlled(a.actor) if c.crypt and c.pos != a.minion and not (unlocked and c.locked)]
 
 
 def _targets(clause: Clause, a: Action, view: VtesView, seat: int) -> list[int | None]:
@@ -283,6 +323,8 @@ def _numbers(
                 if cut < 1:
                     return None
                 fields["amount"] = int(fields.get("amount", 0)) - cut  # type: ignore[call-overload]
+            case EffectKind.BLEED if e.whom and _clan(view.card(a.minion)) != e.whom:
+                pass  # "an additional +1 bleed if this vampire is Toreador", and it is not
             case EffectKind.BLEED:
                 if not acting or a.kind != ActionKind.BLEED:
                     return None
@@ -294,6 +336,12 @@ def _numbers(
             case _:
                 pass
     return tuple(sorted(fields.items()))
+
+
+def _clan(card: CardView | None) -> str:
+    """A vampire's clan in lower case ("" for none, or a card unknown to the seat)."""
+    info = card_base().info(card.card) if card is not None and card.card else None
+    return info.clan.lower() if info is not None else ""
 
 
 def action_choices(card: CardView, minion: CardView, view: VtesView | None = None) -> list[Choice]:
@@ -465,7 +513,7 @@ def after_choices(view: VtesView, card: CardView) -> list[Choice]:
     if rec is None or not rec.after_resolution or last is None or seat != view.acting:
         return []
     minion = view.card(last.minion)
-    if minion is None or not minion.locked or minion.zone != Zone.READY:
+    if minion is None or not minion.locked or minion.zone != Zone.READY or spent(view, rec, minion):
         return []
     whole = [r.sentence for c in rec.clauses if not c.levels for r in c.readings if r.kind == SentenceKind.CONDITION]
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
@@ -525,15 +573,18 @@ def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[Car
         rec = record(held.card) if held.card and "Combat" in held.types else None
         if rec is None or (rec.costs.blood and (not minion.crypt or minion.counters < rec.costs.blood)):
             continue
+        if spent(view, rec, minion):
+            continue
         if rec.costs.pool <= pool:
             out.append((held, rec))
     return out
 
 
-def prevent_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
+def prevent_cards(view: VtesView, minion: CardView, aggravated: bool = False) -> list[tuple[CardView, int]]:
     """The hand combat cards with which ``minion`` may prevent damage now, each with the damage
-    it prevents (:func:`_cards_giving`)."""
-    return _cards_giving(view, minion, EffectKind.PREVENT)
+    it prevents (:func:`_cards_giving`); against ``aggravated`` damage, not a prevention of
+    non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
+    return _cards_giving(view, minion, EffectKind.PREVENT, aggravated)
 
 
 def additional_strike_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
@@ -542,16 +593,20 @@ def additional_strike_cards(view: VtesView, minion: CardView) -> list[tuple[Card
     return _cards_giving(view, minion, EffectKind.ADDITIONAL_STRIKE)
 
 
-def _cards_giving(view: VtesView, minion: CardView, kind: EffectKind) -> list[tuple[CardView, int]]:
+def _cards_giving(
+    view: VtesView, minion: CardView, kind: EffectKind, aggravated: bool = False
+) -> list[tuple[CardView, int]]:
     """The hand combat cards with a clause ``minion`` may play whose effects are of ``kind``
     alone (and nothing by hand), whose printed cost it can pay; each with the greatest amount of
-    such a clause."""
+    such a clause; with ``aggravated``, no clause of non-aggravated effects only."""
     out = []
     for held, rec in _affordable_combat_cards(view, minion):
         amounts = [
             sum(e.amount for e in c.effects)
             for c in _candidates(rec, minion, "Combat")
-            if c.effects and all(e.kind == kind for e in c.effects) and not c.by_hand
+            if c.effects
+            and all(e.kind == kind and not (aggravated and e.whom == NORMAL_ONLY) for e in c.effects)
+            and not c.by_hand
         ]
         if amounts:
             out.append((held, max(amounts)))

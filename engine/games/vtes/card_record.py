@@ -30,7 +30,7 @@ from engine.games.vtes.card_effects import (
     sentences,
 )
 from engine.games.vtes.cards import CardInfo, card_base, card_id
-from engine.games.vtes.vocab import DeckPart
+from engine.games.vtes.vocab import DeckPart, LimitScope
 
 
 class Coverage(StrEnum):
@@ -115,6 +115,26 @@ _TIMINGS: tuple[tuple[str, Timing], ...] = (
 
 
 @dataclass(frozen=True)
+class Limit:
+    """A card's printed limit on how often it is played: once in ``scope``, by each minion
+    (``minion``: "A minion can play only one On the Qui Vive between their unlock phases") or at
+    all ("Only one Ashur Tablets can be played each turn"); ``words``: the sentence as printed
+    (lower case), for a refusal."""
+
+    scope: LimitScope
+    minion: bool
+    words: str
+
+
+_LIMIT = re.compile(
+    r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one (?P<card>.+?)|only one (?P<any>.+?) can be played)"
+    r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases)"
+)
+"""A whole-card condition that limits how often the card is played (one at superior is not read:
+the table does not know the level a card was played at)."""
+
+
+@dataclass(frozen=True)
 class Requirements:
     """What playing a card requires: ``clans`` (any one of them), ``disciplines`` (krcg's lower
     case; ``discipline_rule`` ``"Mono"``, ``"Choice"`` any one, ``"Combo"`` all), ``titles``
@@ -122,7 +142,10 @@ class Requirements:
     in play: a second contests, rulebook "Contested Cards"), ``ready``: a ready vampire of yours,
     ``locked``: played by a locked minion, ``timing``: when it is played, ``only``: the text's
     other "Only usable …" conditions, as printed (lower case); ``exclusive``: the names (lower
-    case) of cards it cannot be played with during one action."""
+    case) of cards it cannot be played with during one action; ``other``: an action modifier
+    played by a ready unlocked vampire of the acting Methuselah other than the acting minion
+    ("Only usable by a ready unlocked vampire other than the acting minion"); ``limits``: the
+    limits its text prints on how often it is played (:class:`Limit`)."""
 
     clans: tuple[str, ...] = ()
     disciplines: tuple[str, ...] = ()
@@ -136,6 +159,8 @@ class Requirements:
     timing: tuple[Timing, ...] = ()
     only: tuple[str, ...] = ()
     exclusive: tuple[str, ...] = ()
+    other: bool = False
+    limits: tuple[Limit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,6 +182,11 @@ class Clause:
     def by_hand(self) -> tuple[str, ...]:
         """The clause's sentences the table leaves to the players."""
         return tuple(dict.fromkeys(r.sentence for r in self.readings if r.kind == SentenceKind.BY_HAND))
+
+    @property
+    def by_other(self) -> bool:
+        """The clause says it is played by a vampire other than the acting minion."""
+        return any(r.kind == SentenceKind.CONDITION and BY_OTHER in r.sentence for r in self.readings)
 
     @property
     def superior(self) -> bool:
@@ -254,6 +284,9 @@ def meets_disciplines(rec: CardRecord, have: frozenset[str]) -> bool:
     return any(d.lower() in lower for d in need)
 
 
+BY_OTHER = "other than the acting minion"
+"""The words of a condition that has an action modifier played by another vampire than the acting
+minion (Veil the Legions; Cloak the Gathering at superior)."""
 _POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
 _LEVELS = re.compile(r"^((?:\[[a-zA-Z]{3}\]\s*)+)")
 _TYPE = re.compile(r"^\[(ACTION MODIFIER|REACTION|COMBAT|ACTION|POLITICAL ACTION)\]\s*")
@@ -345,24 +378,30 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     titles: tuple[str, ...] = ()
     sect = ""
     capacity = 0
-    ready = locked = False
+    ready = locked = other = False
     unique = info.kind == DeckPart.CRYPT
     only: list[str] = []
     exclusive: list[str] = []
+    limits: list[Limit] = []
     for clause in clauses:
         for r in clause.readings:
-            if other := EXCLUSIVE.fullmatch(r.sentence):
-                exclusive.append(other.group("other"))
+            if pair := EXCLUSIVE.fullmatch(r.sentence):
+                exclusive.append(pair.group("other"))
         if clause.levels:
             continue
         for r in clause.readings:
             s = r.sentence
             if _UNIQUE.match(s):
                 unique = True
+            if (lim := _LIMIT.fullmatch(s)) and (lim.group("card") or lim.group("any")) == info.name.lower():
+                limits.append(
+                    Limit(LimitScope(lim.group("scope")), bool(lim.group("card")), _printed_words(info.text, s))
+                )
             if "only usable by a locked" in s or s.startswith("usable by a locked"):
                 locked = True
             if s.startswith("only usable"):
                 only.append(s)
+                other = other or BY_OTHER in s
             m = _REQUIRES.match(s)
             if m is None:
                 continue
@@ -394,7 +433,16 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         timing=timing or (Timing.OTHER,),
         only=tuple(only),
         exclusive=tuple(dict.fromkeys(exclusive)),
+        other=other,
+        limits=tuple(limits),
     )
+
+
+def _printed_words(text: str, sentence: str) -> str:
+    """``sentence`` (lower case, as :func:`sentences` gives it) as the card's ``text`` prints it."""
+    flat = " ".join(text.split())
+    at = flat.lower().find(sentence)
+    return flat[at : at + len(sentence)] if at >= 0 else sentence
 
 
 def _printed(info: CardInfo, clauses: list[Clause]) -> Printed:

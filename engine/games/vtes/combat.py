@@ -19,7 +19,8 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
-from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_checks import check_requirements, end_limits
+from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
 from engine.games.vtes.state import (
@@ -32,7 +33,7 @@ from engine.games.vtes.state import (
     prevented,
     strike_words,
 )
-from engine.games.vtes.vocab import CombatStep, Lift, News, Target, Zone, step_words
+from engine.games.vtes.vocab import CombatStep, Lift, LimitScope, News, Target, Zone, step_words
 from engine.games.vtes.work import Work
 
 # --- who, in which order --------------------------------------------------------------------------
@@ -64,6 +65,7 @@ def open_combat(w: Work, acting: Pos, opposing: Pos) -> None:
     a, o = w.cards[acting], w.cards[opposing]
     for seat in dict.fromkeys((a.controller, o.controller)):
         w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
+    end_limits(w, LimitScope.ROUND, LimitScope.COMBAT)  # of a combat that ended otherwise
     fresh = Combat(acting=acting, opposing=opposing)
     windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
     w.combats += 1
@@ -82,6 +84,7 @@ def _ready(w: Work, pos: Pos) -> bool:
 
 def _end(w: Work, c: Combat) -> None:
     windows.pop(w, c)
+    end_limits(w, LimitScope.ROUND, LimitScope.COMBAT)
     w.note(f"The combat between {w.name(c.acting)} and {w.name(c.opposing)} is over", *controllers(w, c))
     if w.time_called and w.open_action is None:
         w.end_by_time()
@@ -210,6 +213,7 @@ def _close_step(w: Work, window: OpenWindow) -> None:
             if c.over or not c.press or not (_ready(w, c.acting) and _ready(w, c.opposing)):
                 _end(w, c)
                 return
+            end_limits(w, LimitScope.ROUND)
             fresh = Combat(acting=c.acting, opposing=c.opposing, round=c.round + 1)
             windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
             w.note(f"The press stands: round {c.round + 1}, before range", *controllers(w, c))
@@ -274,6 +278,8 @@ def prevent(w: Work, act: PreventAct) -> None:
     aggravated = within(act.do, "agg", act.agg, low=0, high=30)
     if not normal and not aggravated:
         raise IllegalMove("a prevention prevents at least 1 point of damage")
+    if aggravated and act.card is not None:
+        _prevents_aggravated(w, act.card)
     said = f"{normal} normal and {aggravated} aggravated damage prevented by {w.name(minion)}"
     if _claim_by_hand(w, c, act, minion, said):
         return
@@ -281,6 +287,16 @@ def prevent(w: Work, act: PreventAct) -> None:
     card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
     _play(w, c)
+
+
+def _prevents_aggravated(w: Work, card: Pos) -> None:
+    """Refuse a prevention of aggravated damage by a card whose every prevention is of
+    non-aggravated damage only ("Prevent 2 non-aggravated damage"), in the card's words."""
+    info = w.info(w.card(card).pos)
+    rec = record(info.id) if info is not None else None
+    prevents = [e for e in rec.effects if e.kind == EffectKind.PREVENT] if rec is not None else []
+    if prevents and all(e.whom == NORMAL_ONLY for e in prevents):
+        raise IllegalMove(f"{w.name(card)} prevents non-aggravated damage only: it cannot prevent aggravated damage")
 
 
 def press(w: Work, act: CombatCardAct) -> None:

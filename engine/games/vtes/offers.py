@@ -31,6 +31,7 @@ from engine.games.vtes.card_play import (
     may_react,
     prevent_cards,
     printed_cost,
+    spent,
     vote_choices,
     window_choices,
 )
@@ -420,7 +421,7 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
             if facing is not None:
                 field = "agg" if facing.aggravated else "normal"
-                for held, amount in prevent_cards(view, card):
+                for held, amount in prevent_cards(view, card, facing.aggravated):
                     acts.append({"do": Do.PREVENT, "minion": list(m), field: amount, "card": held.as_list()})
         if c.step == CombatStep.PRESS and c.pressed != m:
             acts.append({"do": Do.PRESS, "minion": list(m)})
@@ -446,7 +447,8 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
             continue
         reading = best_strike(held.card, striker.card, c.long)
         info = card_base().info(held.card) if reading is not None else None
-        if reading is None or info is None:
+        rec = record(held.card)
+        if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
             continue
         if info.blood_cost and (not striker.crypt or info.blood_cost > striker.counters):
             continue

@@ -20,10 +20,10 @@ from engine.games.vtes.actions import (
     resolved_last,
 )
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_checks import check_requirements, take_limit
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import played_with
-from engine.games.vtes.card_record import Coverage, Timing, record
+from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.state import Action
@@ -33,6 +33,7 @@ from engine.games.vtes.vocab import (
     REACTION,
     ActionKind,
     Lift,
+    LimitScope,
     Phase,
     Status,
     Target,
@@ -128,6 +129,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             if minion is not None and w.cards.get(minion, None) is not None and w.cards[minion].controller != a.actor:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
+            _by_other(w, pos, a, minion, name)
         else:
             # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
             # where the card says it is "only usable by a locked" minion (its record's requirement)
@@ -153,6 +155,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         other = played_with(rec, a) if rec is not None else None
         if other is not None:
             w.refuse(Lift.ONCE, f"{name} and {esc(other)} cannot both be played during the same action")
+        if rec is not None:
+            _once_an_action(w, rec, a, name)
         if minion is not None and info is not None:
             if (minion, info.id) in a.played:
                 w.refuse(Lift.ONCE, f"{w.name(minion)} has already played {name} in this action (2.1)")
@@ -178,6 +182,30 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
+def _once_an_action(w: Work, rec: CardRecord, a: Action, name: str) -> None:
+    """Refuse (liftable) a card whose text says "Only one X can be played each action" when one
+    was played in the open action ``a``, in the card's words."""
+    for limit in rec.requires.limits:
+        if limit.scope == LimitScope.ACTION and not limit.minion and any(c == rec.id for _, c in a.played):
+            w.refuse(Lift.ONCE, f'{name} says "{limit.words}": one has been played in this action')
+
+
+def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:
+    """An action modifier "only usable by a ready unlocked vampire other than the acting minion"
+    (its record's requirement) played by the acting minion, or by a vampire that is not ready
+    and unlocked: refused (liftable) with the card's words."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    if rec is None or not rec.requires.other:
+        return
+    c = w.card(minion)
+    if minion == a.minion or c.zone != Zone.READY or c.locked or not c.crypt:
+        w.refuse(
+            Lift.REQUIREMENT,
+            f"{name} is only usable by a ready unlocked vampire other than the acting minion, "
+            f"and {w.name(minion)} is not one",
+        )
+
+
 def _master_timing(w: Work, pos: Pos, name: str) -> None:
     """A master card is played in its Methuselah's own master phase; an out-of-turn one also during
     another Methuselah's turn (rulebook, "Card Types": Master; "2. Master Phase")."""
@@ -197,6 +225,7 @@ def _master_timing(w: Work, pos: Pos, name: str) -> None:
             f"{name} is a master card: it is played in your master phase, and this is your {w.phase} phase "
             '(rulebook, "2. Master Phase")',
         )
+    take_limit(w, pos, None)
 
 
 def _in_referendum(w: Work, pos: Pos, types: set[str], name: str, minion: Pos | None) -> None:

@@ -20,6 +20,7 @@ from engine.games.vtes.vocab import (
     CombatStep,
     DeckPart,
     End,
+    LimitScope,
     Outcome,
     Phase,
     Poll,
@@ -423,6 +424,17 @@ class Done:
 
 
 @dataclass(frozen=True)
+class Limited:
+    """A card played whose text limits how often it is played (the card record's ``Limit``):
+    ``card``, its krcg id; ``minion``, the minion that played it (() for a limit on everyone);
+    ``scope``, how long the limit lasts."""
+
+    minion: Pos | tuple[()]
+    card: int
+    scope: LimitScope
+
+
+@dataclass(frozen=True)
 class Claim:
     """A change recorded by hand to another Methuselah's things (act number ``act``, recorded by
     ``author``; docs/vtes-by-hand.md): ``seats`` it touches, ``text`` in words
@@ -539,7 +551,8 @@ class VtesState(UnderWay):
         ``combats``, ``referendums``: how many the game has had; ``contests``: the contests under
         way (:class:`Contests`); ``used``: cards in play whose once-a-turn ability was used this
         turn (a Blood Doll's, a Vessel's blood moved); ``ashed``: the cards that went to an ash heap
-        this turn, in that order (a cause may name them: :mod:`engine.games.vtes.causes`).
+        this turn, in that order (a cause may name them: :mod:`engine.games.vtes.causes`); ``limited``: the cards
+        played whose printed limit still lasts (:class:`Limited`).
     """
 
     seats: int
@@ -578,6 +591,7 @@ class VtesState(UnderWay):
     used: tuple[Pos, ...] = ()
     contests: Contests = NO_CONTESTS
     ashed: tuple[Pos, ...] = ()
+    limited: tuple[Limited, ...] = ()
 
     def option(self, name: str) -> OptionValue:
         """The value of table option ``name``. Raises KeyError for a name the game has not."""

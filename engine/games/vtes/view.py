@@ -26,6 +26,7 @@ from engine.games.vtes.state import (
     Combat,
     Contests,
     Done,
+    Limited,
     OpenWindow,
     Referendum,
     UnderWay,
@@ -113,6 +114,7 @@ class VtesView(UnderWay):
     removed, uncontrolled regions: other seats' uncontrolled cards face down); ``hand``: this
     seat's hand; ``known_positions``: its other own hidden positions it knows (e.g. a library card
     it put back). ``transfers``: transfers left to the acting Methuselah in its influence phase.
+    ``limited``: the cards played whose printed limit still lasts (public).
     """
 
     seat: int | None
@@ -146,6 +148,7 @@ class VtesView(UnderWay):
     referendum: Referendum | None = None
     windows: tuple[OpenWindow, ...] = ()
     contests: Contests = NO_CONTESTS
+    limited: tuple[Limited, ...] = ()
 
     @property
     def me(self) -> PlayerView | None:
@@ -348,4 +351,5 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         referendum=state.open_referendum,
         windows=state.windows,
         contests=state.contests,
+        limited=state.limited,
     )

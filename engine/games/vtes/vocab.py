@@ -316,6 +316,18 @@ def action_phrase(
     return text
 
 
+class LimitScope(StrEnum):
+    """How long a card's printed limit on its plays lasts ("A vampire can play only one Soak each
+    round"): the words that close the sentence."""
+
+    ACTION = "each action"
+    ROUND = "each round"
+    COMBAT = "each combat"
+    TURN = "each turn"
+    UNLOCK = "between their unlock phases"
+    """Until the unlock phase of the minion's controller."""
+
+
 class Outcome(StrEnum):
     """How an action announced this turn ended (rulebook, "Action Resolution"): an action card
     "only usable after resolution of a successful action" reads it."""

@@ -19,6 +19,7 @@ from engine.games.vtes.state import (
     Contests,
     DeckShuffle,
     Done,
+    Limited,
     Methuselah,
     OpenWindow,
     OutRecord,
@@ -30,7 +31,7 @@ from engine.games.vtes.state import (
     option_value,
     ruleset_of,
 )
-from engine.games.vtes.vocab import End, Lift, Phase, Ruleset, Status, Step, Target, Zone
+from engine.games.vtes.vocab import End, Lift, LimitScope, Phase, Ruleset, Status, Step, Target, Zone
 
 #: Fields that are tuples of records in a state and lists in the working copy.
 _LISTS = frozenset({"players", "events", "queue", "outs", "claims", "windows"})
@@ -107,6 +108,7 @@ class Work(UnderWay):
     used: tuple[Pos, ...]
     contests: Contests
     ashed: tuple[Pos, ...]
+    limited: tuple[Limited, ...]
 
     def __init__(self, state: VtesState, author: int = -1, do: str = "") -> None:
         self._origin = state
@@ -485,6 +487,12 @@ class Work(UnderWay):
         self.recruited = ()
         self.used = ()
         self.ashed = ()
+        # a limit "between their unlock phases" lasts until the minion's controller unlocks
+        self.limited = tuple(
+            x
+            for x in self.limited
+            if x.scope == LimitScope.UNLOCK and x.minion and self.cards[x.minion].controller != seat
+        )
         self.edge_used = False
         self.transfers = 0
         self.master_actions = 0

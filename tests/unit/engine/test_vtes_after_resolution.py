@@ -9,6 +9,8 @@ Every crypt is twelve Arika (FOR at superior); Ana's vampire (4 blood) bleeds Be
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.games.base import Act, IllegalMove
@@ -79,3 +81,34 @@ def test_freak_drive_follows_a_blocked_action_at_superior(start: SimTable) -> No
     assert len(offered) == 1  # the [FOR] clause: only if the action was blocked
     t.play(ana, offered[0])
     assert not state_of(t, ana)[0]
+
+
+def test_forced_march_is_played_once_a_turn_by_a_vampire_as_its_text_limits() -> None:
+    """ "A vampire can play only one Forced March each turn": after a second successful action the
+    second copy is neither offered nor accepted, in the card's words; the next turn it is."""
+    t = one_vampire_table("Arika", (("Forced March", 2), ("Lost in Crowds", 2)), seed=5)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+
+    def marches() -> list[Act]:
+        view = t.view(ana)
+        cards = [c.as_list() for c in view.hand if c.name == "Forced March"]
+        return [a for a in VTES.legal_acts(view) if a["do"] == "play" and a["card"] in cards]
+
+    done: list[tuple[int, Act]] = [(ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})]
+    t.play(*done[0])
+    pass_all(t, done)
+    first = marches()
+    assert first and first[0]["unlock"] is True
+    t.play(ana, first[0])
+    assert state_of(t, ana)[0] is False
+    t.play(ana, {"do": "action", "kind": "hunt", "minion": vampire(t, ana)})
+    pass_all(t, done)
+    assert state_of(t, ana)[0] is True and marches() == []
+    second = next(c.as_list() for c in t.view(ana).hand if c.name == "Forced March")
+    words = '"A vampire can play only one Forced March each turn": Arika (G2) has played one already'
+    with pytest.raises(IllegalMove, match=re.escape(words)):
+        t.play(ana, {"do": "play", "card": second, "minion": vampire(t, ana), "unlock": True})
+    assert t.state.limited and t.state.limited[0].scope == "each turn"
+    t.play(ana, {"do": "end_turn"})
+    assert t.state.limited == ()  # the turn is over: so is the limit

@@ -18,8 +18,11 @@ import pytest
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.games.vtes.card_play import LevelError, pick, window_choices
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.decks import Deck
+from engine.games.vtes.simulate import vtes_table
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, by_hand, copy_table, one_vampire_table
+from tests.support.vtes_sim import act, by_hand, copy_table, deck_of, one_vampire_table
 
 LIBRARY = (("Lost in Crowds", 2), ("Conditioning", 1), ("Telepathic Misdirection", 1), ("Patrol", 2), ("Deflection", 1))
 
@@ -294,3 +297,59 @@ def test_lost_in_crowds_and_into_thin_air_cannot_both_be_played_in_one_action() 
     thin_air = next(c.as_list() for c in t.view(ana).hand if c.name == "Into Thin Air")
     with pytest.raises(IllegalMove, match="Into Thin Air and Lost in Crowds cannot both be played during the same"):
         t.play(ana, {"do": "play", "card": thin_air, "stealth": 1})
+
+
+def _two_vampires_table(library: tuple[tuple[str, int], ...]) -> tuple[SimTable, list[int], list[int], list[int]]:
+    """Every crypt four each of Arika (obf at superior), Colette (OBF) and Gathii; the first seed
+    that deals Ana an Arika and a Colette, and Ben a Gathii, in their uncontrolled regions: Ana
+    moves both to her ready region with 3 blood each, Ben his Gathii with 1; Ana is in her minion
+    phase. Returns the table, Arika's, Colette's and Gathii's positions."""
+    base = card_base()
+    ids = tuple(sorted((base.lookup(n).id, 4) for n in ("Arika", "Colette (G6)", "Gathii (G7)")))  # type: ignore[union-attr]
+    for seed in range(1, 80):
+        t = vtes_table([deck_of(Deck("three", ids, ()), *library) for _ in range(4)], {"library_size": False}, seed)
+        ana, ben = t.state.seating[:2]
+
+        def find(seat: int, name: str) -> list[int] | None:
+            return next((c.as_list() for c in t.view(seat).uncontrolled(seat) if c.name.startswith(name)), None)
+
+        arika, colette, gathii = find(ana, "Arika"), find(ana, "Colette"), find(ben, "Gathii")
+        if arika is None or colette is None or gathii is None:
+            continue
+        for seat, pos, blood in ((ana, arika, 3), (ana, colette, 3), (ben, gathii, 1)):
+            act(t, seat, "move", cards=[pos], to="ready")
+            act(t, seat, "blood", card=pos, delta=blood, cause="effect")
+        while t.state.phase != "minion":
+            act(t, ana, "phase")
+        return t, arika, colette, gathii
+    raise AssertionError("no seed dealt the vampires")
+
+
+def test_veil_the_legions_is_played_by_another_vampire_for_the_acting_minions_stealth() -> None:
+    t, arika, colette, gathii = _two_vampires_table((("Veil the Legions", 2), ("Conditioning", 5)))
+    ana, ben = t.state.seating[:2]
+    act(t, ana, "action", kind="bleed", minion=arika, target=ben)
+    act(t, ana, "pass")
+    act(t, ben, "block", minion=gathii)
+    offered = plays(t, ana, "Veil the Legions")
+    assert offered and {tuple(a["minion"]) for a in offered} == {tuple(colette)}  # not the acting Arika
+    veil = offered[0]["card"]
+    with pytest.raises(IllegalMove, match="only usable by a ready unlocked vampire other than the acting minion"):
+        t.play(ana, {"do": "play", "card": veil, "stealth": 1, "minion": arika})
+    notes = t.play(ana, offered[0])
+    t.run_ops()
+    assert numbers(t)[0] == 1
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert "Veil the Legions: stealth +1 → 1" in said
+
+
+def test_aire_of_elation_adds_its_bleed_and_one_more_only_for_a_toreador() -> None:
+    t = one_vampire_table("Arika", (("Aire of Elation", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    offered = plays(t, ana, "Aire of Elation")
+    assert sorted(a["amount"] for a in offered) == [1, 2]  # Arika is Ventrue: no Toreador's +1
+    toreador = one_vampire_table("Anson", (("Aire of Elation", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(toreador)
+    act(toreador, ana, "action", kind="bleed", minion=vampire(toreador, ana), target=ben)
+    assert sorted(a["amount"] for a in plays(toreador, ana, "Aire of Elation")) == [2, 3]

@@ -7,9 +7,10 @@ import pytest
 
 from engine.games.vtes import card_corrections
 from engine.games.vtes.card_corrections import CorrectionError, check, corrections, kept, parse, reasons
-from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind, read_sentence
+from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind, read_sentence
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.vocab import LimitScope
 
 
 def rec(name: str) -> CardRecord:
@@ -115,6 +116,48 @@ def test_a_press_is_read_only_where_the_card_gives_one() -> None:
     assert rec("Aid from Bats").has(EffectKind.PRESS)
 
 
+def test_a_prevention_from_the_opposing_strike_or_of_non_aggravated_damage_only() -> None:
+    basic, superior = rec("Rego Motum").clauses[-2:]
+    assert (basic.effects, superior.effects) == ((Effect(EffectKind.PREVENT, 2),), (Effect(EffectKind.PREVENT, 4),))
+    soak = [e for c in rec("Soak").clauses for e in c.effects]
+    assert soak == [Effect(EffectKind.PREVENT, 2, whom=NORMAL_ONLY), Effect(EffectKind.PREVENT, 4, whom=NORMAL_ONLY)]
+    assert rec("Soak").coverage == rec("Rego Motum").coverage == Coverage.FULLY
+    assert rec("Leathery Hide").effects == (Effect(EffectKind.PREVENT, 4, whom=NORMAL_ONLY),)  # "four" in words
+    assert rec("Glancing Blow").effects == (Effect(EffectKind.PREVENT, 1),)
+
+
+def test_an_additional_bleed_for_a_clan_is_read_with_the_clan() -> None:
+    basic, superior = rec("Aire of Elation").clauses[-2:]
+    assert basic.effects == (
+        Effect(EffectKind.BLEED, 1, limited=True),
+        Effect(EffectKind.BLEED, 1, limited=True, whom="toreador"),
+    )
+    assert [e.amount for e in superior.effects] == [2, 1]
+    assert rec("Aire of Elation").coverage == Coverage.FULLY
+
+
+def test_stealth_to_the_acting_minion_played_by_another_vampire() -> None:
+    veil = rec("Veil the Legions")
+    assert veil.requires.other and veil.clauses[1].effects == (Effect(EffectKind.STEALTH, 1),)
+    assert veil.coverage == Coverage.PARTLY  # the superior's stealth for the next X actions is by hand
+    basic, superior = rec("Cloak the Gathering").clauses
+    assert not rec("Cloak the Gathering").requires.other  # only its superior is played by another
+    assert not basic.by_other and superior.by_other and superior.effects == (Effect(EffectKind.STEALTH, 1),)
+    assert rec("Cloak the Gathering").coverage == Coverage.FULLY
+
+
+def test_a_cards_printed_limit_on_its_plays_is_read_with_its_scope_and_words() -> None:
+    (qui_vive,) = rec("On the Qui Vive").requires.limits
+    assert (qui_vive.scope, qui_vive.minion) == (LimitScope.UNLOCK, True)
+    assert qui_vive.words == "A minion can play only one On the Qui Vive between their unlock phases"
+    assert [(x.scope, x.minion) for x in rec("Forced March").requires.limits] == [(LimitScope.TURN, True)]
+    assert [(x.scope, x.minion) for x in rec("Soak").requires.limits] == [(LimitScope.ROUND, True)]
+    assert [(x.scope, x.minion) for x in rec("Carrion Crows").requires.limits] == [(LimitScope.COMBAT, True)]
+    assert [(x.scope, x.minion) for x in rec("Ashur Tablets").requires.limits] == [(LimitScope.TURN, False)]
+    assert [(x.scope, x.minion) for x in rec("Veil the Legions").requires.limits] == [(LimitScope.ACTION, False)]
+    assert rec("Form of Mist").requires.limits == ()  # "at superior": the table does not know the level played
+
+
 @pytest.mark.parametrize(
     ("sentence", "kind"),
     [
@@ -125,6 +168,7 @@ def test_a_press_is_read_only_where_the_card_gives_one() -> None:
         ("+1 stealth and +1 bleed (limited)", SentenceKind.EFFECT),  # Bonding at superior: both parts read
         ("strike: 1 damage and put this card on the opposing minion", SentenceKind.BY_HAND),  # not only a strike
         ("strike: 1r damage, with 1 optional maneuver", SentenceKind.EFFECT),
+        ("a vampire may play only one leathery hide each round", SentenceKind.CONDITION),  # "may" as "can"
     ],
 )
 def test_a_sentence_is_an_effect_a_condition_or_by_hand(sentence: str, kind: SentenceKind) -> None:
@@ -190,7 +234,7 @@ def test_the_kept_file_names_cards_and_keeps_no_stale_reason() -> None:
     [
         ("Direct Internvention", "Direct Internvention is no card's name"),
         ("Conditioning", "Conditioning has a by-hand reason but the table applies it fully"),
-        ("Cloak the Gathering", "Cloak the Gathering has a by-hand reason but the table applies it partly"),
+        ("Veil the Legions", "Veil the Legions has a by-hand reason but the table applies it partly"),
     ],
 )
 def test_a_reason_for_no_card_or_for_a_card_the_table_applies_is_refused(name: str, words: str) -> None:

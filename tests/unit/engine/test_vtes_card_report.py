@@ -114,8 +114,8 @@ def test_the_command_line_prints_the_coverage_as_json() -> None:
 
 
 def test_a_corrected_card_applied_in_part_shows_its_correction() -> None:
-    _, text = run("Cloak the Gathering")
-    assert "applied partly" in text and "  correction: its superior gives the acting minion +1 stealth" in text
+    _, text = run("Organized Resistance")
+    assert "applied partly" in text and "  correction: the intercept goes to an Anarch of yours" in text
 
 
 @needs_archive

@@ -10,6 +10,8 @@ offered at basic (+2 intercept) to an unlocked vampire, never its superior wake.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.games.base import IllegalMove
@@ -118,3 +120,42 @@ def test_sense_the_savage_way_unlocks_a_locked_vampire_to_block() -> None:
     while (a := t.state.open_action) is not None and a.impulse != ben:
         t.play(a.impulse, {"do": "pass"})
     assert [x["minion"] for x in VTES.legal_acts(t.view(ben)) if x["do"] == "block"] == [vampire(t, ben)]
+
+
+def _to_impulse(t: SimTable, seat: int) -> None:
+    """Every Methuselah passes until ``seat`` holds the impulse of the open action."""
+    while (a := t.state.open_action) is not None and a.impulse != seat:
+        act(t, a.impulse, "pass")
+
+
+def test_on_the_qui_vive_is_played_once_between_its_minions_unlock_phases() -> None:
+    """ "A minion can play only one On the Qui Vive between their unlock phases": Dee's locked
+    vampire wakes with one against Ana's hunt; against her second hunt the other copy is neither
+    offered nor accepted, in the card's words; the limit lasts through Ben's and Cy's turns and
+    ends in Dee's unlock phase."""
+    t = one_vampire_table("Arika", (("On the Qui Vive", 2), ("Lost in Crowds", 5)), seed=5)
+    ana = t.state.acting
+    dee = t.view(ana).players[ana].predator
+    act(t, dee, "lock", cards=[vampire(t, dee)], cause="effect")
+    act(t, ana, "action", kind="hunt", minion=vampire(t, ana))
+    _to_impulse(t, dee)
+    first = plays(t, dee, "On the Qui Vive")
+    assert first and first[0]["wake"] is True
+    t.play(dee, first[0])
+    while t.state.open_action is not None:
+        act(t, t.state.open_action.impulse, "pass")
+    act(t, ana, "unlock", cards=[vampire(t, ana)], cause="effect")
+    act(t, ana, "action", kind="hunt", minion=vampire(t, ana))
+    _to_impulse(t, dee)
+    assert plays(t, dee, "On the Qui Vive") == []
+    second = next(c.as_list() for c in t.view(dee).hand if c.name == "On the Qui Vive")
+    words = '"A minion can play only one On the Qui Vive between their unlock phases": Arika (G2) has played one'
+    with pytest.raises(IllegalMove, match=re.escape(words)):
+        t.play(dee, {"do": "play", "card": second, "minion": vampire(t, dee), "wake": True})
+    while t.state.open_action is not None:
+        act(t, t.state.open_action.impulse, "pass")
+    for _ in range(2):  # Ben's turn, Cy's turn: Dee's minion has not unlocked
+        act(t, t.state.acting, "end_turn")
+        assert len(t.state.limited) == 1 and t.state.acting != dee
+    act(t, t.state.acting, "end_turn")
+    assert t.state.acting == dee and t.state.limited == ()

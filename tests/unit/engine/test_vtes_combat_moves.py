@@ -2,18 +2,20 @@
 5.3, 5.9, P5): Swallowed by the Night's superior is a maneuver, for a vampire with Obfuscate at
 superior (every crypt here is Arika: aus cel DOM FOR OBF PRE); the table plays the card with it.
 A prevention card likewise (Rolling with the Punches: "[for] Prevent 1 damage"), in the damage step
-against a strike that deals damage."""
+against a strike that deals damage; one of non-aggravated damage only (Soak: "[FOR] Prevent 4
+non-aggravated damage") never against aggravated damage."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine.games.vtes import VTES
+from engine.games.vtes.card_play import prevent_cards
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
-from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand
+from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, refused
 
-LIBRARY = (("Swallowed by the Night", 2), ("Rolling with the Punches", 2), ("Conditioning", 3))
+LIBRARY = (("Swallowed by the Night", 2), ("Rolling with the Punches", 2), ("Soak", 1), ("Conditioning", 2))
 
 
 @pytest.fixture
@@ -37,14 +39,19 @@ def _to_step(f: Fight, step: str) -> None:
     raise AssertionError(f"the combat never reached {step}")
 
 
-def test_a_prevention_card_is_offered_in_the_damage_step_and_played(f: Fight) -> None:
-    t = f.t
+def _damage_step(f: Fight) -> tuple[int, list[int]]:
+    """Lucia bleeds, Marek blocks, the combat reaches the damage step: the seat holding the
+    impulse and its combatant."""
     bleed_blocked(f)
     _to_step(f, "damage")
-    c = t.state.open_combat
+    c = f.t.state.open_combat
     assert c is not None
-    seat = c.impulse
-    mine = f.lucia if seat == f.ana else f.marek
+    return c.impulse, f.lucia if c.impulse == f.ana else f.marek
+
+
+def test_a_prevention_card_is_offered_in_the_damage_step_and_played(f: Fight) -> None:
+    t = f.t
+    seat, mine = _damage_step(f)
     rolling = in_hand(t, seat, "Rolling with the Punches")
     offered = [a for a in VTES.legal_acts(t.view(seat)) if a["do"] == "prevent"]
     assert {"do": "prevent", "minion": mine, "normal": 1, "card": rolling} in offered
@@ -70,3 +77,20 @@ def test_a_maneuver_card_is_offered_in_the_range_step_and_played(f: Fight) -> No
     c = t.state.open_combat
     assert c is not None and c.long != long_before
     assert card(t, swallowed).zone == "ash"
+
+
+def test_a_prevention_of_non_aggravated_damage_only_is_never_used_against_aggravated(f: Fight) -> None:
+    t = f.t
+    seat, mine = _damage_step(f)
+    soak = in_hand(t, seat, "Soak")
+    view = t.view(seat)
+    vampire = view.card(tuple(mine))
+    assert vampire is not None
+    against = {tuple(h.pos): n for h, n in prevent_cards(view, vampire)}
+    assert against[tuple(soak)] == 4  # Arika has Fortitude at superior
+    assert tuple(soak) not in {tuple(h.pos) for h, _ in prevent_cards(view, vampire, aggravated=True)}
+    play = {"do": "prevent", "minion": mine, "agg": 1, "card": soak}
+    refused(t, seat, play, "Soak prevents non-aggravated damage only: it cannot prevent aggravated damage")
+    t.play(seat, {"do": "prevent", "minion": mine, "normal": 4, "card": soak})
+    t.run_ops()
+    assert card(t, soak).zone == "ash"

@@ -828,7 +828,10 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     change, the digests without that field are the old ones; the last when each action announced
     came to keep its outcome, ``Done.outcome``: without it the digest is the one before; all three
     when the state came to keep the cards put in an ash heap this turn, ``ashed`` (a cause may name
-    them): the game did not change, the digests without that field are the old ones.)"""
+    them): the game did not change, the digests without that field are the old ones; all three
+    when the state came to keep the cards played whose printed limit still lasts, ``limited`` (On
+    the Qui Vive between unlock phases, Forced March each turn): the game did not change, the
+    digests without that field are the old ones.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -850,9 +853,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "04e60b89dfcff5bad8169038d43b7889343ab7eee216474778507a789a012651",
-        "99ffe8c3cd4024477fa175eadd82e4ab30c2b13c3d9a05c8b7465afb391b8f8f",
-        "24b209a19e7774ded6a45664d17d5f7c26495ff9eff49efe9cf712fe36513b4b",
+        "60448d82b68f789b4ad995a6bed9de1a7d4802b56ef6f95bbc475e1017b22ad6",
+        "274a6b4321331bf02847d394b0117ed52967b61c8c5739675cb45d02a996ff21",
+        "22d2df55606563bd6873c682e506cf04d3fb1ed81d9490ffcefddd9f8c824651",
     ]
 
 
