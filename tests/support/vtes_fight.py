@@ -115,17 +115,18 @@ def one_crypt_fight(vampire: str, library: Sequence[tuple[str, int]], seed: int 
     return fight_table(seed=seed, blood=(4, 4, 1, 1), crypt=Deck(vampire, ((found.id, 12),), ()), library=library)
 
 
-def titled_table(first_seed: int = 1) -> Fight:
+def titled_table(first_seed: int = 1, library: Sequence[tuple[str, int]] = FIGHT_LIBRARY) -> Fight:
     """Worked example 4's table: every crypt is four each of :data:`PRINCE`, :data:`JUSTICAR` and
     :data:`PRIMOGEN`; the first seed from ``first_seed`` that deals Ana a prince and Ben a justicar
     and a primogen among their uncontrolled vampires. Lucia is Ana's prince (3 blood), Marek Ben's
     justicar (3 blood), ``extra["primogen"]`` Ben's primogen, moved to torpor; Cy and Dee control
-    no vampire. Real cards, dealt and revealed by the table's own moves: the views stay consistent."""
+    no vampire. Real cards, dealt and revealed by the table's own moves: the views stay consistent.
+    ``library``: every seat's seven library cards."""
     base = card_base()
     ids = tuple(sorted((base.lookup(n).id, 4) for n in (PRINCE, JUSTICAR, PRIMOGEN)))  # type: ignore[union-attr]
     crypt = Deck("titled", ids, ())
     for seed in range(first_seed, first_seed + 50):
-        decks = [deck_of(crypt, *FIGHT_LIBRARY) for _ in range(4)]
+        decks = [deck_of(crypt, *library) for _ in range(4)]
         t = vtes_table(decks, {"library_size": False}, seed)
         ana, ben, cy, dee = t.state.seating
         mine = {seat: {_name(t, seat, c.pos): list(c.pos) for c in _uncontrolled(t, seat)} for seat in (ana, ben)}

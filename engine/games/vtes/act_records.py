@@ -380,9 +380,14 @@ class PreventAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TermsAct(ActRecord):
-    """``terms`` of a referendum (7.1): ``text``."""
+    """``terms`` of a referendum (7.1): ``text``; for a card whose terms the table applies
+    (:mod:`engine.games.vtes.referendum_terms`), the caller's choices: ``changes``, ``(seat,
+    points)`` pairs; ``seat``, a Methuselah chosen; ``card``, a vampire chosen."""
 
     text: str
+    changes: tuple[tuple[int, int], ...] | None = None
+    seat: int | None = None
+    card: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

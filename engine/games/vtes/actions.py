@@ -24,10 +24,10 @@ from dataclasses import replace
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, contests, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
+from engine.games.vtes.action_success import action_words, after_action, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
-from engine.games.vtes.card_record import record
-from engine.games.vtes.cards import PlayPlace, card_base, play_place
+from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.vocab import (
@@ -40,7 +40,6 @@ from engine.games.vtes.vocab import (
     Target,
     Window,
     Zone,
-    action_phrase,
 )
 from engine.games.vtes.work import Work
 
@@ -426,7 +425,7 @@ def _close_window(w: Work, window: OpenWindow) -> None:
                 failed = replace(a, window=Window.NO_ATTEMPT, blocker=(), tried=tried, intercept=0)
                 windows.put(w, windows.returned(failed, w.in_game()))
         case Window.DECLINED:
-            _succeed(w, a)
+            succeed(w, a)
         case Window.DIABLERIE:
             _decline_diablerie(w, a)
 
@@ -495,7 +494,7 @@ def _blocked(w: Work, a: Action) -> None:
     w.setc(a.blocker, locked=True)
     w.blocks += 1
     windows.pop(w, a)
-    _resolved(w, Outcome.BLOCKED)
+    resolved(w, Outcome.BLOCKED)
     name, bname = w.name(a.minion), w.name(a.blocker)
     if a.kind == ActionKind.LEAVE_TORPOR:
         # 6.2: no combat; a vampire blocker may diablerise the actor, else the action fails.
@@ -528,167 +527,6 @@ def diablerise_blocked(w: Work, act: DiableriseAct) -> None:
     text = diablerie(w, a.blocker, a.minion, act.take is not False)
     w.note(f"{w.name(a.blocker)} diablerises {w.name(a.minion)}{text}", w.author, a.actor)
     politics.open_blood_hunt(w, a.blocker)
-
-
-def _succeed(w: Work, a: Action) -> None:
-    """P4, successful: the cost is paid and the basic effect of §3 applied."""
-    name = w.name(a.minion)
-    windows.pop(w, a)
-    _resolved(w, Outcome.SUCCESSFUL)
-    minion = w.cards[a.minion]
-    if a.cost_blood:
-        paid = min(a.cost_blood, minion.counters)
-        if paid:
-            w.counters_delta(a.minion, -paid, "cost")
-        if paid < a.cost_blood:
-            w.note(f"{name} could pay only {paid} of {a.cost_blood} blood: settle the rest by hand", a.actor)
-    if a.cost_pool:
-        w.pool_delta(a.actor, -a.cost_pool, "cost")
-    text = f"{action_words(w, a)} succeeds"
-    if a.cost_rescued and a.target_card:
-        share = min(a.cost_rescued, w.cards[a.target_card].counters)
-        if share:
-            w.counters_delta(a.target_card, -share, "cost")
-        text += f" ({w.name(a.target_card)} pays {share} blood of the rescue's cost, {name} {a.cost_blood})"
-    hunted: Pos | None = None
-    called = False
-    match a.kind:
-        case ActionKind.BLEED:
-            target = a.targets[0]
-            if a.amount >= 1 and w.p(target).status == Status.IN:
-                burned = -w.pool_delta(target, -a.amount, "bleed")
-                w.edge = a.actor
-                text += f": {seat_ref(target)} burns {burned} pool and {seat_ref(a.actor)} takes the Edge"
-                if a.gain_pool and burned >= 1:
-                    w.pool_delta(a.actor, a.gain_pool, "card")
-                    text += f", and gains {a.gain_pool} pool"
-        case ActionKind.HUNT:
-            info = w.info(a.minion)
-            room = max(0, info.capacity - minion.counters) if info is not None and info.capacity else a.amount
-            gained = min(a.amount, room)
-            if gained:
-                w.counters_delta(a.minion, gained, "hunt")
-            text += f": {name} gains {gained} blood" + (
-                f" ({a.amount - gained} over capacity drained)" if gained < a.amount else ""
-            )
-        case ActionKind.EQUIP | ActionKind.EMPLOY:
-            item = a.card or a.target_card
-            if item:
-                w.move(item, Target.ON, a.actor, a.minion)
-                text += f": {w.name(item)} goes on {name}"
-        case ActionKind.RECRUIT:
-            if a.card:
-                w.move(a.card, Target.READY, a.actor)
-                w.recruited = (*w.recruited, a.card)
-                info = w.info(a.card)
-                printed = record(info.id) if info is not None else None
-                life = printed.printed.life if printed is not None else None
-                if life:  # an ally enters play with its printed life (rulebook, "Allies")
-                    w.counters_delta(a.card, life, "life")
-                joins = f"with {life} life" if life else "(set its life by hand)"
-                text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region {joins}"
-        case ActionKind.LEAVE_TORPOR:
-            w.move(a.minion, Target.READY)
-            text += f": {name} is ready"
-        case ActionKind.RESCUE:
-            assert a.target_card
-            w.move(a.target_card, Target.READY)
-            text += f": {w.name(a.target_card)} is ready"
-        case ActionKind.DIABLERISE:
-            assert a.target_card
-            text += diablerie(w, a.minion, a.target_card)
-            hunted = a.minion
-        case ActionKind.POLITICAL:
-            text += ": a referendum"
-            called = True
-        case ActionKind.OTHER if not a.add_blood:
-            text += ": apply the card's effect by hand"
-    if a.add_blood and a.add_to and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
-        w.counters_delta(a.add_to, a.add_blood, "card")
-        text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
-    if a.card and w.cards[a.card].zone == Zone.ASIDE:
-        _card_after(w, a)
-    w.note(text, a.actor, *a.targets)
-    if called:
-        politics.open_referendum(w, a.actor, a.minion, a.card)
-    elif hunted is not None and w.cards[hunted].zone.in_play:
-        politics.open_blood_hunt(w, hunted)
-    else:
-        after_action(w)
-
-
-def _card_after(w: Work, a: Action) -> None:
-    """Where the set-aside card of a successful action goes (its text's default, :func:`play_place`)."""
-    assert a.card
-    info = w.info(a.card)
-    place = play_place(info) if info is not None else PlayPlace.ASH
-    if place == PlayPlace.IN_PLAY:
-        w.move(a.card, Target.READY, a.actor)
-    elif place == PlayPlace.ON_MINION and w.cards[a.minion].zone.in_play:
-        w.move(a.card, Target.ON, a.actor, a.minion)
-    else:
-        w.move(a.card, Target.ASH)
-
-
-def diablerie(w: Work, diablerist: Pos, victim: Pos, take: bool = True) -> str:
-    """6.3: the victim's blood moves to the diablerist (excess drains); the diablerist takes the
-    equipment on the victim (unless ``take`` is False: it may decline); the victim burns with
-    all else on it. Returns the words for the narration. The blood hunt (6.4) is opened by the
-    caller. An older victim's Discipline card (adv.) is left to the players."""
-    card = w.cards[victim]
-    vname = w.name(victim)
-    info = w.info(diablerist)
-    here = w.cards[diablerist].counters
-    room = max(0, info.capacity - here) if info is not None and info.capacity else card.counters
-    moved = min(card.counters, room)
-    if moved:
-        w.setc(diablerist, counters=here + moved)
-    taken = []
-    if take:
-        for pos, on in sorted(w.cards.items()):
-            kind = w.info(pos)
-            if on.zone == Zone.ON and on.on == victim and kind is not None and "Equipment" in kind.types:
-                w.move(pos, Target.ON, on=diablerist)
-                taken.append(w.name(pos))
-    w.move(victim, Target.ASH)
-    text = f": {vname} burns and {moved} of its blood goes to {w.name(diablerist)}"
-    if taken:
-        text += f", who takes {', '.join(taken)}"
-    return text
-
-
-def _resolved(w: Work, outcome: Outcome) -> None:
-    """The action announced last this turn (the one open) resolved with ``outcome``."""
-    if w.done:
-        w.done = (*w.done[:-1], replace(w.done[-1], outcome=outcome))
-
-
-def resolved_last(phase: Phase, done: Sequence[Done], quiet: bool) -> Done | None:
-    """The action announced last this turn (``done``) when it has resolved (successful or
-    blocked) in the minion ``phase`` and no window is open (``quiet``: its combat is over): the
-    action an action modifier "only usable after action resolution" follows; else None."""
-    if phase != Phase.MINION or not done or done[-1].outcome == Outcome.UNDER_WAY or not quiet:
-        return None
-    return done[-1]
-
-
-def after_action(w: Work) -> None:
-    """An action is over: a called time ends the game now (vtes.md, \"Time-out\")."""
-    if w.time_called and w.open_combat is None and w.open_referendum is None:
-        w.end_by_time()
-
-
-def action_words(w: Work, a: Action) -> str:
-    """The open action in words, with seat placeholders (:func:`vocab.action_phrase`)."""
-    return action_phrase(
-        a.kind,
-        f"{seat_ref(a.actor)}'s",
-        w.name(a.minion),
-        [seat_ref(s) for s in a.targets],
-        target_card=w.name(a.target_card) if a.target_card else None,
-        amount=a.amount,
-        card=w.name(a.card) if a.card else None,
-    )
 
 
 def settle_action(w: Work) -> None:

@@ -233,9 +233,10 @@ class VtesBot:
             card = view.card(r.card) if r.card else None
             minion = view.card(r.minion) if r.minion else None
             terms = bot_terms(view, seat, card, minion) if card is not None and minion is not None else None
-            self._terms, self._passing, self._apply = terms, False, []
+            # The table applies the terms it can (their choices on the act); the bot, the others.
+            self._terms, self._passing, self._apply = (terms if terms and terms.choice is None else None), False, []
             if terms is not None:
-                return {"do": Do.TERMS, "text": terms.text}
+                return terms.act()
             name = card.name if card is not None and card.name else "the card"
             return {"do": Do.TERMS, "text": f"{name}, as printed: this bot applies none of it (apply it by hand)"}
         if r.step == Poll.BEFORE:

@@ -24,6 +24,9 @@ where the table puts it into the act that plays the card, as the offers do.
   (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is a prevention alone
   (:func:`engine.games.vtes.card_play.prevent_cards`);
+- a political action card's terms, of a shape the table applies (pool per minion, points
+  allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
+  caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
   (:func:`engine.games.vtes.card_play.additional_strike_cards`).
 
@@ -36,7 +39,7 @@ from __future__ import annotations
 
 from engine.games.vtes.card_effects import Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
-from engine.games.vtes.readings import strike_readings
+from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
 
 _STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
@@ -56,6 +59,9 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Master" in types
         case EffectKind.VOTES:
             return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
+        case EffectKind.TERMS:
+            reading = terms_reading(rec.id)
+            return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:

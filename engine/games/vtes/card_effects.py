@@ -69,6 +69,9 @@ class EffectKind(StrEnum):
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
     points (``amount`` 0: any amount), as the card is played (a master card's)."""
+    TERMS = "terms"
+    """A political action card's terms, chosen by its caller and applied by the table as its
+    referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -139,6 +142,8 @@ class Effect:
             case EffectKind.MOVE_BLOOD:
                 much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
                 return f"move {much} blood from a vampire you control to your pool"
+            case EffectKind.TERMS:
+                return "referendum terms, applied if it passes"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -288,6 +293,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"during their (master|unlock) phase, this vampire's controller can move (\d+) blood from this "
             r"vampire to their pool or from their pool to this vampire",
             lambda m: (Effect(_E.SHIFT_BLOOD, int(m.group(2)), whom=m.group(1)),),
+        ),
+        (
+            r"allocate (?:\d+|x) points among two or more (?:other )?methuselahs(?:, where x is the number of "
+            r"methuselahs in the game)?|successful referendum means each methuselah burns 1 pool for each point "
+            r"allocated|choose a methuselah who has more pool than you do and allocate 3 of their pool among 1 or "
+            r"more other methuselahs \(including you\)|successful referendum means the pool is distributed as you "
+            r"chose|choose a ready younger vampire|successful referendum means each methuselah (?:gains|burns) \d+ "
+            r"pool for each (?:locked minion|minion|vampire in torpor|vampire) (?:they|he or she) controls?"
+            r"(?: with capacity \d+ or more)?",
+            lambda m: (Effect(_E.TERMS),),
         ),
         (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
         (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes.actions import resolved_last
+from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place

@@ -461,6 +461,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
             text = _strike_words(me, record, n, strength_of(held or revealed.get(record.minion or (-1, -1), "")))
         case PreventAct():
             text = f"{me}: {n(record.minion)} prevents damage"
+        case TermsAct() if record.changes is not None or record.seat is not None or record.card is not None:
+            text = f"{me} chooses the terms"  # the table words them (engine.games.vtes.referendum_terms)
         case TermsAct():
             text = f"{me} sets the terms: {terms_template(record.text[:120])}"
         case VoteAct():

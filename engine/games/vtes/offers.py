@@ -43,6 +43,7 @@ from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import best_strike, reaction_fits, weapon_strikes
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
+from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
@@ -469,13 +470,16 @@ def strike_with(view: VtesView, card: Pos) -> Act | None:
 
 
 def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
-    """A referendum (7, P7): the caller records the terms first; before votes, on this seat's
+    """A referendum (7, P7): the caller records the terms first (the choices of a card whose terms
+    the table applies, :func:`engine.games.vtes.terms_choices.terms_choices`); before votes, on this seat's
     impulse, pass; while polling, each source of votes it holds (:func:`vote_sources`), each hand
     card that gives votes (a ``play`` with ``votes``: :func:`engine.games.vtes.card_play.vote_choices`)
     and done."""
     match r.step:
         case Poll.TERMS:
-            return [{"do": Do.TERMS, "text": "as the card says"}] if r.caller == seat else []
+            if r.caller != seat:
+                return []
+            return terms_choices(view, r) or [{"do": Do.TERMS, "text": "as the card says"}]
         case Poll.BEFORE:
             return [{"do": Do.PASS}] if r.impulse == seat else []
         case Poll.VOTING:

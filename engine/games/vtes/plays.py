@@ -10,15 +10,8 @@ from dataclasses import dataclass, replace
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, politics, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct, TransferAct
-from engine.games.vtes.actions import (
-    action_words,
-    after_action,
-    holds_impulse,
-    impulse_order,
-    is_minion,
-    open_action,
-    resolved_last,
-)
+from engine.games.vtes.action_success import action_words, after_action, resolved_last
+from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, take_limit
 from engine.games.vtes.card_effects import EffectKind

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, MalformedAct, Pos, seat_ref
-from engine.games.vtes import contests, windows
+from engine.games.vtes import contests, referendum_terms, windows
 from engine.games.vtes.act_records import PlayAct, TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.claims import own_source
@@ -122,11 +122,10 @@ def terms(w: Work, act: TermsAct) -> None:
     text = act.text
     if not text.strip() or len(text) > _TERMS_MAX:
         raise MalformedAct(f"the terms are a text of 1 to {_TERMS_MAX} characters")
-    words = " ".join(text.split())
-    before = replace(
-        r, terms=words, step=Poll.BEFORE, loop=windows.loop(poll_order(r.caller, w.in_game()), w.in_game())
-    )
-    windows.put(w, before)
+    chosen = referendum_terms.chosen(w, r, act)
+    windows.put(w, replace(chosen, step=Poll.BEFORE, loop=windows.loop(poll_order(r.caller, w.in_game()), w.in_game())))
+    if chosen.table:
+        w.note(f"The terms, applied by the table if it passes: {terms_template(chosen.terms)}", r.caller)
 
 
 def _may_pass(w: Work, window: OpenWindow) -> None:
@@ -373,6 +372,8 @@ def _resolve(w: Work, r: Referendum) -> None:
     if passed and r.hunted and r.hunted in w.cards and w.cards[r.hunted].zone.in_play:
         w.note(f"{w.name(r.hunted)} is burned by the blood hunt", w.cards[r.hunted].controller)
         w.move(r.hunted, Target.ASH)
+    elif passed and r.table:
+        referendum_terms.apply(w, r)
     elif passed and not r.hunted:
         w.note("Apply its terms by hand", r.caller)
     if w.time_called:

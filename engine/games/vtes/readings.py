@@ -13,7 +13,9 @@ It reads as well the few shapes of political action card a bot can call and appl
 (vtes-actions.md 7, P7; :func:`terms_reading`): pool gained or burned per minion each Methuselah
 controls, points of pool allocated, a younger vampire banished, pool shifted from a richer
 Methuselah, a vampire chosen by each Methuselah; :func:`bot_terms` makes the choices and writes the
-terms, :func:`terms_acts` applies them through the ordinary ``pool``, ``move`` and ``blood`` acts.
+terms; the table applies those of the shapes :data:`TABLE_TERMS` as the referendum passes
+(:mod:`engine.games.vtes.referendum_terms`), and :func:`terms_acts` the others through the ordinary
+``pool``, ``move`` and ``blood`` acts.
 """
 
 from __future__ import annotations
@@ -271,6 +273,11 @@ class TermsKind(StrEnum):
     """Each Methuselah chooses a ready vampire; pool follows its capacity (or its predator's)."""
 
 
+TABLE_TERMS: frozenset[TermsKind] = frozenset({TermsKind.EACH, TermsKind.ALLOCATE, TermsKind.PARITY, TermsKind.BANISH})
+"""The shapes of terms the table applies itself (:mod:`engine.games.vtes.referendum_terms`);
+each Methuselah choosing a vampire (:attr:`TermsKind.CHOSEN`) is left to the players."""
+
+
 @dataclass(frozen=True)
 class TermsReading:
     """One political action card's text as a bot reads it.
@@ -291,6 +298,21 @@ class TermsReading:
     capacity: int = 0
     others: bool = False
     titles: frozenset[str] = frozenset()
+
+    def counted(self, crypt: bool, ally: bool, zone: Zone, locked: bool, capacity: int) -> bool:
+        """A card of these facts (a crypt card, an ally, its zone, locked, its capacity) is one an
+        :attr:`TermsKind.EACH` card counts for its controller: a minion in play (ready or in
+        torpor) of the kind it names."""
+        minion = (crypt or ally) and zone in (Zone.READY, Zone.TORPOR)
+        match self.counts:
+            case "locked minion":
+                return minion and zone == Zone.READY and locked
+            case "vampire in torpor":
+                return crypt and zone == Zone.TORPOR
+            case "vampire":
+                return crypt and minion and capacity >= self.capacity
+            case _:
+                return minion
 
 
 _EACH = re.compile(
@@ -315,7 +337,7 @@ _CHOSEN = re.compile(
     r"methuselah (?:gains pool equal to their chosen vampire's capacity, then burns (\d+) pool|gains (\d+) "
     r"pool, then burns pool equal to the capacity of their predator's chosen vampire)\.$"
 )
-_REQUIRES = re.compile(r"^requires an? ([a-z ,]+)\.$")
+_REQUIRES = re.compile(r"^requires an? ([a-z0-9 ,]+)\.$")
 _TITLES = frozenset({"primogen", "prince", "baron", "justicar", "bishop", "archbishop", "cardinal", "regent"})
 
 
@@ -353,9 +375,7 @@ def terms_reading(cid: int) -> TermsReading | None:
             continue
         if m := _REQUIRES.match(line):
             words = frozenset(w for w in re.split(r",? or |, ", m.group(1)) if w)
-            if not words <= _TITLES:
-                return None
-            titles = words
+            titles = words if words <= _TITLES else titles  # another requirement: the offers check it
             continue
         found = _reading_of(line)
         if found is None or reading is not None:
@@ -372,7 +392,9 @@ class Terms:
     characters); ``pool``: ``(seat, delta)`` pool changes, no delta 0; ``banish``: the vampire
     moved to the uncontrolled region (its blood kept), or None; ``cause``: the cause phrase of the
     acts that apply them (the card's name); ``worth``: the caller's gain over the others' mean
-    (pool), how much the bot wants it.
+    (pool), how much the bot wants it; ``choice``: the ``terms`` act's fields that state the
+    choices when the table applies the terms itself (:mod:`engine.games.vtes.referendum_terms`),
+    None when the players apply them.
     """
 
     text: str
@@ -380,6 +402,11 @@ class Terms:
     banish: Pos | None = None
     cause: str = "referendum"
     worth: float = 0.0
+    choice: dict[str, object] | None = None
+
+    def act(self) -> Act:
+        """The ``terms`` act recording these terms (with the choices the table applies)."""
+        return {"do": Do.TERMS, "text": self.text, **(self.choice or {})}
 
 
 def _cause(name: str) -> str:
@@ -428,6 +455,7 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
     seats = view.in_game()
     cause = _cause(name)
     changes: list[tuple[int, int]] = []
+    choice: dict[str, object] | None = {} if reading.kind == TermsKind.EACH else None
     match reading.kind:
         case TermsKind.EACH:
             for s in seats:
@@ -449,6 +477,7 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
                 return None
             changes = [(takers[0], -(points - 1)), (takers[1], -1)]
             text = f"{name}: {_pool_words(changes)} ({points} points allocated)"
+            choice = {"changes": [[s, -d] for s, d in changes]}
         case TermsKind.PARITY:
             mine = view.players[seat].pool
             richer = [s for s in _clockwise(view, seat) if view.players[s].pool > mine]
@@ -457,6 +486,7 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
             rich = max(richer, key=lambda s: view.players[s].pool)
             changes = [(rich, -reading.amount), (seat, reading.amount)]
             text = f"{name}: {reading.amount} of {seat_ref(rich)}'s pool go to {seat_ref(seat)}"
+            choice = {"seat": rich, "changes": [[seat, reading.amount]]}
         case TermsKind.CHOSEN:
             chosen = {s: _best_capacity(view, s) for s in seats}
             for s in seats:
@@ -487,10 +517,16 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
             )
             if carried:
                 text += "; the cards on it go to the ash heap as it leaves play (keep them by hand)"
-            return Terms(_fit(text), banish=target.pos, cause=cause, worth=float(target.capacity))
+            return Terms(
+                _fit(text),
+                banish=target.pos,
+                cause=cause,
+                worth=float(target.capacity),
+                choice={"card": target.as_list()},
+            )
     if not changes:
         return None
-    return Terms(_fit(text), tuple(changes), cause=cause, worth=_worth(seat, changes, seats))
+    return Terms(_fit(text), tuple(changes), cause=cause, worth=_worth(seat, changes, seats), choice=choice)
 
 
 def _fit(text: str) -> str:
@@ -500,16 +536,7 @@ def _fit(text: str) -> str:
 
 def _counted(c: CardView, reading: TermsReading) -> bool:
     """``c`` is a minion an :attr:`TermsKind.EACH` card counts."""
-    minion = c.crypt or "Ally" in c.types
-    match reading.counts:
-        case "locked minion":
-            return minion and c.zone == Zone.READY and c.locked
-        case "vampire in torpor":
-            return c.crypt and c.zone == Zone.TORPOR
-        case "vampire":
-            return c.crypt and c.zone in (Zone.READY, Zone.TORPOR) and c.capacity >= reading.capacity
-        case _:
-            return minion and c.zone in (Zone.READY, Zone.TORPOR)
+    return reading.counted(c.crypt, "Ally" in c.types, c.zone, c.locked, c.capacity)
 
 
 def _best_capacity(view: VtesView, seat: int) -> int:

@@ -376,7 +376,9 @@ class Referendum:
     ``hunted``: the diablerist of a blood hunt (6.4), else ``()``; ``terms``: in the acting
     Methuselah's words; ``step``: a :class:`Poll`; ``loop``: the impulse (:class:`Loop`: the
     caller alone for the terms, a loop for the cards before votes, nobody while polling); ``votes``;
-    ``done``: seats finished since the last vote.
+    ``done``: seats finished since the last vote; ``table``: the table applies the terms if it
+    passes (:mod:`engine.games.vtes.referendum_terms`), with ``shares``, ``(seat, pool delta)``
+    pairs chosen by the caller, and ``banish``, the vampire sent back, else ``()``.
     """
 
     caller: int
@@ -388,6 +390,9 @@ class Referendum:
     loop: Loop = Loop()
     votes: tuple[Vote, ...] = ()
     done: tuple[int, ...] = ()
+    table: bool = False
+    shares: tuple[tuple[int, int], ...] = ()
+    banish: Pos | tuple[()] = ()
 
     @property
     def impulse(self) -> int:

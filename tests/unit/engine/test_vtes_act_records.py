@@ -141,6 +141,9 @@ FULL: list[dict[str, Any]] = [
     },
     {"do": "prevent", "minion": [6, 0], "normal": 1, "agg": 2, "card": [5, 1], **_BY},
     {"do": "terms", "text": "Theo Bell burns 1 blood"},
+    {"do": "terms", "text": "Kine Resources Contested", "changes": [[1, 3], [2, 1]]},
+    {"do": "terms", "text": "Parity Shift", "seat": 1, "changes": [[0, 3]]},
+    {"do": "terms", "text": "Banishment", "card": [4, 2]},
     {"do": "vote", "source": "card", "card": [5, 1], "count": 1, "for": False},
     {"do": "vote", "source": "edge"},
 ]

@@ -1,6 +1,6 @@
 """A bot's referendum (shared/rules/vtes-actions.md 7, P7): the terms it records name the
-choices its card asks for and the players they touch; once its referendum passes, it applies them
-through the ordinary acts; a vampire influenced with more blood than its capacity enters play with
+choices its card asks for and the players they touch; once its referendum passes, the table applies
+them; a vampire influenced with more blood than its capacity enters play with
 its capacity (the rulebook's influence phase); a blood hunt has no calling card.
 
 Tables from :func:`tests.support.vtes_fight.titled_table`: seats clockwise Ana, Ben, Cy, Dee in
@@ -21,7 +21,7 @@ from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.readings import TermsKind, terms_reading
 from engine.games.vtes.simulate import vtes_table
 from tests.support.vtes_fight import Fight, card, fight_table, in_hand, refused, titled_table
-from tests.support.vtes_sim import accept_claims, act, copy_table
+from tests.support.vtes_sim import act, copy_table
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
@@ -100,32 +100,25 @@ def _bot_votes(f: Fight, bot: VtesBot) -> None:
         act(t, f.ana, chosen["do"], **{k: v for k, v in chosen.items() if k != "do"})
 
 
-def test_a_bot_records_real_terms_naming_the_players_and_applies_them_once_passed(f: Fight) -> None:
+def test_a_bot_chooses_real_terms_naming_the_players_and_the_table_applies_them_once_passed(f: Fight) -> None:
     t, bot = f.t, VtesBot(seed=0)
     pools = {s: t.state.players[s].pool for s in (f.ana, f.ben, f.cy, f.dee)}
     _bot_calls(f, bot)
     terms = t.state.open_referendum.terms
     # Its prey Ben takes 3 of the 4 points, the next Methuselah clockwise 1; the bot none.
-    assert named(f, terms) == "Kine Resources Contested: Ben -3 pool, Cy -1 pool (4 points allocated)"
+    assert named(f, terms) == "Kine Resources Contested: Ben burns 3, Cy burns 1 (4 points allocated)"
     _bot_votes(f, bot)
     for seat in (f.ben, f.cy, f.dee):
         act(t, seat, "done")
     assert t.state.open_referendum is None
     passed = next(n for n in t.notes if "The referendum passes" in n.text)
-    assert named(f, passed.text).endswith("Kine Resources Contested: Ben -3 pool, Cy -1 pool (4 points allocated)")
-    # Its next act applies the terms: one pool act, a change by hand that names its cause.
-    applying = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
-    assert applying == {
-        "do": "pool",
-        "changes": [[f.ben, -3], [f.cy, -1]],
-        "cause": "Kine Resources Contested",
-    }
-    t.play(f.ana, applying)
-    assert {s: t.state.players[s].pool for s in pools} == pools  # a claim: Ben's and Cy's answers first
-    accept_claims(t)
+    assert named(f, passed.text).endswith("Kine Resources Contested: Ben burns 3, Cy burns 1 (4 points allocated)")
+    # The table applies the terms as it passes, each change narrated with the card's name.
     after = {s: t.state.players[s].pool for s in pools}
     assert after == {**pools, f.ben: pools[f.ben] - 3, f.cy: pools[f.cy] - 1}
-    # Applied once: the bot goes on with its turn.
+    lines = [named(f, n.text) for n in t.notes[-3:]]
+    assert lines[-2:] == ["Kine Resources Contested: Ben burns 3 pool", "Kine Resources Contested: Cy burns 1 pool"]
+    # Applied once: the bot goes on with its turn and applies nothing itself.
     following = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
     assert following is None or following["do"] != "pool"
 
@@ -221,7 +214,7 @@ def test_a_bots_banishment_names_the_vampire_and_moves_it_with_its_blood() -> No
     chosen = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
     assert chosen is not None and chosen["kind"] == "political" and chosen["minion"] == f.lucia
     _call_then_terms(f, bot, chosen)
-    expected = "Banishment: Ben's Alexander Silverson (G6) moves to the uncontrolled region, keeping its 1 blood"
+    expected = "Banishment: Ben's Alexander Silverson (G6) moves to the uncontrolled region"
     assert named(f, t.state.open_referendum.terms) == expected
     for seat in (f.ana, f.ben, f.dee, f.cy):
         act(t, seat, "pass")
@@ -229,11 +222,9 @@ def test_a_bots_banishment_names_the_vampire_and_moves_it_with_its_blood() -> No
     for seat in (f.ben, f.cy, f.dee):
         act(t, seat, "done")
     assert any("The referendum passes" in n.text for n in t.notes[-3:])
-    for _ in range(2):
-        applying = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
-        assert applying is not None and applying["do"] in ("move", "blood")
-        t.play(f.ana, applying)
-    accept_claims(t)  # Ben accepts both, in order
     silverson = card(t, f.marek)
     assert (silverson.zone, silverson.controller, silverson.counters) == ("uncontrolled", f.ben, 1)
-    assert any("moved to uncontrolled (cause: Banishment)" in named(f, n.text) for n in t.notes[-8:])
+    moved = "Banishment: Alexander Silverson (G6) moves to Ben's uncontrolled region with its 1 blood"
+    assert named(f, t.notes[-1].text) == moved
+    following = bot.choose(t.view(f.ana), legal_acts(t.view(f.ana)))
+    assert following is None or following["do"] not in ("move", "blood")

@@ -23,4 +23,4 @@ def test_the_box_shows_a_bots_terms_with_the_players_names() -> None:
             act(t, seat, "pass")
     t.play(f.ana, bot.choose(t.view(f.ana), legal_acts(t.view(f.ana))))
     head, _ = referendum_lines(t.view(f.ben), names, t.state.open_referendum)
-    assert head == "Referendum called by Ana: Kine Resources Contested: Ben -3 pool, Cy -1 pool (4 points allocated)"
+    assert head == "Referendum called by Ana: Kine Resources Contested: Ben burns 3, Cy burns 1 (4 points allocated)"

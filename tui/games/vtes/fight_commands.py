@@ -3,7 +3,7 @@ each line becomes one act of :mod:`engine.games.vtes`, read against the seat's v
 
     strike [N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [other] [at RETAINER] [with CARD]
     maneuver [with CARD]          press [with CARD]          prevent N [agg N] [with CARD]
-    terms TEXT…                   vote [for|against] calling | edge | title VAMPIRE [N] | ballot PRISCUS | card CARD | other CARD N
+    terms N | TEXT…               vote [for|against] calling | edge | title VAMPIRE [N] | ballot PRISCUS | card CARD | other CARD N
     done                          diablerise [leave equipment]
     … lift RULE by CARD           (after any command: a card sets that rule aside for it, P9)
 
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from engine.games.base import Act
 from engine.games.vtes.offers import strike_with, vote_sources
+from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Do, Lift, Poll, VoteSource
 from tui.games.vtes import commands
@@ -31,7 +32,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("maneuver", "[with CARD]"),
     ("press", "[with CARD]"),
     ("prevent", "N [agg N] [with CARD]"),
-    ("terms", "TEXT"),
+    ("terms", "N|TEXT"),
     ("vote", "[for|against] calling|edge|title VAMPIRE [N]|ballot PRISCUS|card CARD|other CARD N"),
     ("done", ""),
     ("diablerise", "[leave equipment]"),
@@ -109,6 +110,22 @@ def _lift(tokens: list[str], ctx: Context) -> tuple[list[str], Act]:
     return tokens[:i], {"lift": rule, "by": card.as_list()}
 
 
+def _terms(rest: list[str], ctx: Context) -> Act:
+    """``terms N``: the Nth terms the table offers for a card whose terms it applies (as ``V``'s
+    menu numbers them); ``terms TEXT``: terms in the caller's words, which the players apply."""
+    r = ctx.view.referendum
+    offered = terms_choices(ctx.view, r) if r is not None and r.step == Poll.TERMS else []
+    if len(rest) == 1 and rest[0].isdigit() and offered:
+        n = int(rest[0])
+        if not 1 <= n <= len(offered):
+            raise CommandError(f"Choose terms 1 to {len(offered)} (V lists them).")
+        return offered[n - 1]
+    if not rest:
+        more = f"; or terms N, the Nth of the {len(offered)} the table applies (V lists them)" if offered else ""
+        raise CommandError(f"Say the terms: terms TEXT (what the referendum decides){more}.")
+    return {"do": Do.TERMS, "text": " ".join(rest)}
+
+
 def parse(word: str, rest: list[str], ctx: Context) -> Act:
     """The act for command ``word`` (one of :data:`WORDS`) with arguments ``rest``. Raises
     CommandError with a sentence."""
@@ -123,9 +140,7 @@ def parse(word: str, rest: list[str], ctx: Context) -> Act:
         case "prevent":
             return _prevent(rest, ctx)
         case "terms":
-            if not rest:
-                raise CommandError("Say the terms: terms TEXT (what the referendum decides).")
-            return {"do": Do.TERMS, "text": " ".join(rest)}
+            return _terms(rest, ctx)
         case "vote":
             return _vote(rest, ctx)
         case "done":

@@ -22,6 +22,7 @@ from engine.games.vtes.state import (
     prevented,
     strike_words,
 )
+from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, Poll, VoteSource, step_words
 from tui.games.vtes.present import named, seat_name
@@ -223,7 +224,9 @@ def referendum_keys(view: VtesView, r: Referendum) -> list[tuple[str, str]]:
     if seat is None:
         return []
     if r.step == Poll.TERMS:
-        return [(":", "terms TEXT")] if r.caller == seat else []
+        if r.caller != seat:
+            return []
+        return [("V", "choose terms"), (":", "terms N|TEXT")] if terms_choices(view, r) else [(":", "terms TEXT")]
     if r.step == Poll.BEFORE:
         return [(".", "pass")] if r.impulse == seat else []
     if seat in r.done:

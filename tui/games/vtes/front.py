@@ -49,7 +49,8 @@ HELP = """\
           ends · :strike steal 1 · :strike +1 with CARD · :prevent 1
   In a referendum (the box shows the terms and the votes):
   :terms TEXT (the caller)          .      pass, then: done voting
-  V       vote: :vote for|against calling · title VAMPIRE · edge ·
+  V       the caller: the terms the table applies (a menu; :terms N)
+          vote: :vote for|against calling · title VAMPIRE · edge ·
           ballot PRISCUS · card CARD · other CARD N
   :diablerise [leave equipment] after blocking one leaving torpor
   Any command + lift RULE by CARD: a card sets a rule aside (P9)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from engine.games.base import Act
 from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources
+from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import REACTION, CombatStep, Do, Zone
+from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import Context
 
@@ -134,8 +135,14 @@ def may_fight(view: VtesView | None, me: int | None, step: CombatStep) -> bool:
 
 
 def may_vote(view: VtesView | None, me: int | None) -> bool:
-    """``V`` can act: a vote is offered to this seat."""
-    return any(o.do == Do.VOTE for o in _answers(view, me))
+    """``V`` can act: a vote is offered to this seat, or terms to choose (the caller's, for a card
+    whose terms the table applies)."""
+    if any(o.do == Do.VOTE for o in _answers(view, me)):
+        return True
+    if view is None or view.seat != me or view.referendum is None:
+        return False
+    r = view.referendum
+    return r.step == Poll.TERMS and r.caller == me and bool(terms_choices(view, r))
 
 
 def may_contest(view: VtesView | None, me: int | None) -> bool:

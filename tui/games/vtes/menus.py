@@ -18,8 +18,10 @@ from textual.widgets.option_list import Option
 
 from engine.games.base import Act
 from engine.games.vtes.offers import offers
+from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import ActionKind, Do, Target, Zone, action_phrase
+from engine.games.vtes.vocab import ActionKind, Do, Poll, Target, Zone, action_phrase
+from tui.games.vtes.present import named
 
 #: The move menu's choices, in the order a player most often needs them, with their words.
 MOVE_CHOICES: tuple[tuple[Target, str], ...] = (
@@ -253,6 +255,17 @@ def contest_choices(view: VtesView) -> list[tuple[str, Act]]:
             words = f"{name} yields its title (for the rest of the game)"
         found.append((words, o.act))
     return found
+
+
+def terms_choices_words(view: VtesView, names: list[str]) -> list[tuple[str, Act]]:
+    """The terms the caller may choose for a referendum whose terms the table applies, as (words,
+    act), numbered as ``:terms N`` takes them (:func:`engine.games.vtes.terms_choices.terms_choices`
+    through the offers; shared/rules/vtes-actions.md 7.1); [] when the terms are text alone."""
+    r = view.referendum
+    if r is None or r.step != Poll.TERMS or r.caller != view.seat:
+        return []
+    acts = terms_choices(view, r)
+    return [(f"{i}. {named(str(a['text']), names)}", a) for i, a in enumerate(acts, 1)]
 
 
 class AnnounceMenu(ModalScreen[Act | None]):

@@ -510,10 +510,14 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         self._acts.when_free(lambda: self._acts.run_command(word))
 
     def action_vote(self) -> None:
-        """``V``: the command line, ready for a vote, with the sources you hold listed."""
+        """``V``: the command line, ready for a vote, with the sources you hold listed; as the
+        caller records the terms, a menu of the terms the table applies for its card."""
         view, me = self._view, self.session.seat
         if view is None or me is None or view.referendum is None:
             self.say("✗ There is no referendum to vote in.", True)
+            return
+        if view.referendum.step == Poll.TERMS:
+            self._acts.when_free(self._terms)
             return
         words = key_acts.vote_words(view, me)
         hunted = view.card(view.referendum.hunted) if view.referendum.hunted else None
@@ -521,6 +525,23 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         self._cmd.prefill(f"vote {side} {words[0]}" if words else "done")
         held = ", ".join(words) if words else "none: Enter says you are done"
         self.say(f"Enter votes; or change it (for/against) from: {held}.", False)
+
+    def _terms(self) -> None:
+        from tui.games.vtes.menus import AnnounceMenu, terms_choices_words
+
+        view = self._view
+        choices = terms_choices_words(view, list(self.session.table.names)) if view is not None else []
+        if not choices:
+            self.say("✗ No terms to choose: give them in words (:terms TEXT); the players apply them.", True)
+            return
+
+        def chosen(act: Act | None) -> None:
+            if act is not None:
+                self._acts.when_free(lambda: self._acts.try_act(act))
+
+        self.app.push_screen(
+            AnnounceMenu(choices, "The referendum's terms, applied if it passes (Esc cancels)"), chosen
+        )
 
     def action_auto_pass(self, shown: bool = False) -> None:
         """``A``: pass by itself with nothing to play, or ask me every time (``shown``: the

@@ -1,0 +1,75 @@
+"""The terms a caller may choose for a referendum whose terms the table applies
+(shared/rules/vtes-actions.md 7.1, P7; :mod:`engine.games.vtes.referendum_terms`): the ``terms``
+acts the offers list, each with its words, for the menu, the command line and the bots.
+
+An allocation card offers, for each pair of Methuselahs it may name, most points on one and 1 on
+the other, and the points shared evenly; a share-out of a richer Methuselah's pool offers, for each
+richer Methuselah, all of it to the caller, or 2 to the caller and 1 to another; a banishment
+offers each ready younger vampire; a card that leaves no choice offers its terms as printed. Any
+other allocation is made with the command line's ``terms`` and its numbers.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+from engine.games.base import Act, seat_ref
+from engine.games.vtes.cards import card_id
+from engine.games.vtes.readings import TABLE_TERMS, TermsKind, terms_reading
+from engine.games.vtes.state import Referendum
+from engine.games.vtes.view import VtesView
+from engine.games.vtes.vocab import Do, Zone
+
+
+def _act(text: str, **choice: object) -> Act:
+    return {"do": Do.TERMS, "text": text, **choice}
+
+
+def terms_choices(view: VtesView, r: Referendum) -> list[Act]:
+    """The ``terms`` acts the caller of ``r`` may choose from when the table applies its calling
+    card's terms (a ``text`` naming seats as ``{sN}``, and the choices); [] for another card."""
+    card = view.card(r.card) if r.card else None
+    cid = card_id(card.card) if card is not None and card.card else None
+    reading = terms_reading(cid) if cid is not None else None
+    if card is None or reading is None or reading.kind not in TABLE_TERMS:
+        return []
+    name = card.name.split(" (")[0]
+    seats = list(view.in_game())
+    match reading.kind:
+        case TermsKind.EACH:
+            return [_act(f"{name}, as printed")]
+        case TermsKind.ALLOCATE:
+            points = reading.amount or len(seats)
+            named = [s for s in seats if not (reading.others and s == r.caller)]
+            out = []
+            for a, b in permutations(named, 2):
+                split = [[a, points - 1], [b, 1]]
+                out.append(_act(f"{name}: {seat_ref(a)} burns {points - 1}, {seat_ref(b)} burns 1", changes=split))
+            if points % 2 == 0 and points > 2:
+                for a, b in combinations(named, 2):
+                    half = points // 2
+                    even = [[a, half], [b, half]]
+                    out.append(_act(f"{name}: {seat_ref(a)} and {seat_ref(b)} burn {half} each", changes=even))
+            return out
+        case TermsKind.PARITY:
+            mine = view.players[r.caller].pool
+            out = []
+            for rich in (s for s in seats if view.players[s].pool > mine):
+                out.append(_act(f"{name}: 3 of {seat_ref(rich)}'s pool to you", seat=rich, changes=[[r.caller, 3]]))
+                for other in (s for s in seats if s not in (rich, r.caller)):
+                    text = f"{name}: 3 of {seat_ref(rich)}'s pool, 2 to you and 1 to {seat_ref(other)}"
+                    out.append(_act(text, seat=rich, changes=[[r.caller, 2], [other, 1]]))
+            return out
+        case TermsKind.BANISH:
+            acting = view.card(r.minion) if r.minion else None
+            if acting is None:
+                return []
+            younger = [c for c in view.cards if c.crypt and c.zone == Zone.READY and 0 < c.capacity < acting.capacity]
+            return [
+                _act(
+                    f"{name}: {seat_ref(c.controller)}'s {c.name.split(' (')[0]} to the uncontrolled region",
+                    card=c.as_list(),
+                )
+                for c in younger
+            ]
+    return []

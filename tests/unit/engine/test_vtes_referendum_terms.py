@@ -1,0 +1,204 @@
+"""A political action card's terms chosen by the person who calls the referendum, from the offers,
+and applied by the table as it passes (shared/rules/vtes-actions.md 7.1, P7; rulebook, "Political
+Actions"): points allocated (Kine Resources Contested), a richer Methuselah's pool shared out
+(Parity Shift), pool burned per minion (Ancilla Empowerment: no choice), a younger vampire
+banished (Banishment). Each refusal is a sentence and changes nothing; terms given as text alone
+stay the players' to apply; the log replays to the same state.
+
+Tables from :func:`tests.support.vtes_fight.titled_table`: seats clockwise Ana, Ben, Cy, Dee in
+Ana's minion phase; Ana's prince Lucia (Volker, capacity 5, 3 blood) calls; Ben's justicar Marek
+(Anastasz di Zagreb, capacity 8) is ready and his primogen (capacity 4) in torpor."""
+
+from __future__ import annotations
+
+from engine.games.base import Act, Note
+from engine.games.vtes.offers import legal_acts
+from tests.support.vtes_fight import Fight, in_hand, refused, titled_table
+from tests.support.vtes_sim import copy_table, replayed
+
+NAMES = ["Ana", "Ben", "Cy", "Dee"]
+
+
+def named(f: Fight, text: str) -> str:
+    names = [""] * 4
+    for seat, name in zip((f.ana, f.ben, f.cy, f.dee), NAMES, strict=True):
+        names[seat] = name
+    return Note(text).render(names)
+
+
+def _to_terms(f: Fight, card: str, done: list[tuple[int, Act]]) -> None:
+    """Lucia calls a referendum with ``card``; nobody blocks: the terms step."""
+    t = f.t
+    calling = {"do": "action", "kind": "political", "minion": f.lucia, "card": in_hand(t, f.ana, card)}
+    steps = [(f.ana, calling)] + [(s, {"do": "pass"}) for _ in ("A", "C") for s in (f.ana, f.ben, f.dee, f.cy)]
+    for seat, act in steps:
+        t.play(seat, act)
+        t.run_ops()
+        done.append((seat, act))
+    assert t.state.open_referendum.step == "terms"
+
+
+def _passes(f: Fight, done: list[tuple[int, Act]]) -> None:
+    """Everyone passes before votes; Ana casts the calling card's vote and Lucia's 2 (prince);
+    everyone is done: it passes 3 to 0."""
+    steps = [(s, {"do": "pass"}) for s in (f.ana, f.ben, f.dee, f.cy)]
+    steps += [
+        (f.ana, {"do": "vote", "source": "calling"}),
+        (f.ana, {"do": "vote", "source": "title", "card": f.lucia}),
+    ]
+    steps += [(s, {"do": "done"}) for s in (f.ana, f.ben, f.cy, f.dee)]
+    for seat, act in steps:
+        f.t.play(seat, act)
+        done.append((seat, act))
+    assert f.t.state.open_referendum is None
+
+
+def _offered_terms(f: Fight) -> list[Act]:
+    return [a for a in legal_acts(f.t.view(f.ana)) if a["do"] == "terms"]
+
+
+def test_the_caller_picks_kine_resources_contested_terms_from_the_offers_and_the_table_burns_them() -> None:
+    f = titled_table()
+    start, done = copy_table(f.t), []
+    t = f.t
+    pools = [p.pool for p in t.state.players]
+    _to_terms(f, "Kine Resources Contested", done)
+    offered = _offered_terms(f)
+    words = [named(f, a["text"]) for a in offered]
+    assert "Kine Resources Contested: Ben burns 3, Cy burns 1" in words
+    assert "Kine Resources Contested: Ben and Dee burn 2 each" in words
+    assert all("changes" in a for a in offered)  # no text-only offer: the table applies the terms
+    chosen = offered[words.index("Kine Resources Contested: Ben burns 3, Cy burns 1")]
+    notes = t.play(f.ana, chosen)
+    done.append((f.ana, chosen))
+    lines = [named(f, n.text) for n in notes]
+    assert lines == [
+        "Ana chooses the terms",
+        "The terms, applied by the table if it passes: Kine Resources Contested: Ben burns 3, Cy burns 1 "
+        "(4 points allocated)",
+    ]
+    assert [p.pool for p in t.state.players] == pools  # nothing until it passes
+    _passes(f, done)
+    after = [p.pool for p in t.state.players]
+    assert after[f.ben] == pools[f.ben] - 3 and after[f.cy] == pools[f.cy] - 1
+    assert after[f.ana] == pools[f.ana] and after[f.dee] == pools[f.dee]
+    said = [named(f, n.text) for n in t.notes[-2:]]
+    assert said == ["Kine Resources Contested: Ben burns 3 pool", "Kine Resources Contested: Cy burns 1 pool"]
+    assert replayed(start, done).state == t.state
+
+
+def test_an_allocation_the_card_does_not_allow_is_refused_with_its_sentence() -> None:
+    f = titled_table()
+    _to_terms(f, "Kine Resources Contested", [])
+    t = f.t
+    before = t.state
+    cases = [
+        ([[f.ben, 3], [f.cy, 2]], "allocate exactly 4 points"),
+        ([[f.ben, 4]], "allocate the points among two or more Methuselahs"),
+        ([[f.ben, 3], [f.ben, 1]], "name each Methuselah once"),
+        ([[f.ben, 4], [f.cy, 0]], "each Methuselah named gets 1 point or more"),
+    ]
+    for changes, sentence in cases:
+        refused(t, f.ana, {"do": "terms", "text": "mine", "changes": changes}, sentence)
+        assert t.state == before
+    refused(
+        t,
+        f.ana,
+        {"do": "terms", "text": "mine", "card": f.marek},
+        "allocate the points: changes, [seat, points] pairs, and nothing else",
+    )
+
+
+def test_terms_given_as_text_alone_stay_the_players_to_apply() -> None:
+    f = titled_table()
+    _to_terms(f, "Kine Resources Contested", [])
+    t = f.t
+    pools = [p.pool for p in t.state.players]
+    t.play(f.ana, {"do": "terms", "text": "Ben burns 4"})
+    assert t.state.open_referendum.terms == "Ben burns 4" and not t.state.open_referendum.table
+    _passes(f, [])
+    assert [p.pool for p in t.state.players] == pools
+    assert t.notes[-1].text == "Apply its terms by hand"
+
+
+PARITY_LIBRARY = (("Parity Shift", 2), ("Ancilla Empowerment", 2), ("Banishment", 2), ("Kine Resources Contested", 1))
+
+
+def test_parity_shift_shares_out_three_of_a_richer_methuselahs_pool_as_the_caller_chose() -> None:
+    f = titled_table(library=PARITY_LIBRARY)
+    t = f.t
+    _to_terms(f, "Parity Shift", [])
+    assert _offered_terms(f) == [{"do": "terms", "text": "as the card says"}]  # nobody is richer: no choice
+    refused(
+        t,
+        f.ana,
+        {"do": "terms", "text": "mine", "seat": f.ben, "changes": [[f.ana, 3]]},
+        f"{{s{f.ben}}} has no more pool than you: choose a Methuselah who has more",
+    )
+    f = titled_table(library=PARITY_LIBRARY)
+    t = f.t
+    t.play(f.ana, {"do": "pool", "delta": -2, "cause": "effect"})
+    start, done = copy_table(t), []
+    pools = [p.pool for p in t.state.players]
+    _to_terms(f, "Parity Shift", done)
+    words = [named(f, a["text"]) for a in _offered_terms(f)]
+    assert "Parity Shift: 3 of Ben's pool, 2 to you and 1 to Cy" in words
+    refused(
+        t,
+        f.ana,
+        {"do": "terms", "text": "x", "seat": f.ben, "changes": [[f.ben, 3]]},
+        f"the pool goes to other Methuselahs than {{s{f.ben}}}",
+    )
+    chosen = {"do": "terms", "text": "x", "seat": f.ben, "changes": [[f.ana, 2], [f.cy, 1]]}
+    t.play(f.ana, chosen)
+    done.append((f.ana, chosen))
+    _passes(f, done)
+    after = [p.pool for p in t.state.players]
+    assert (after[f.ben], after[f.ana], after[f.cy]) == (pools[f.ben] - 3, pools[f.ana] + 2, pools[f.cy] + 1)
+    said = [named(f, n.text) for n in t.notes[-3:]]
+    assert said == ["Parity Shift: Ben burns 3 pool", "Parity Shift: Ana gains 2 pool", "Parity Shift: Cy gains 1 pool"]
+    assert replayed(start, done).state == t.state
+
+
+def test_ancilla_empowerment_leaves_no_choice_and_burns_pool_for_each_minion_counted_as_it_passes() -> None:
+    f = titled_table(library=PARITY_LIBRARY)
+    t = f.t
+    _to_terms(f, "Ancilla Empowerment", [])
+    assert [named(f, a["text"]) for a in _offered_terms(f)] == ["Ancilla Empowerment, as printed"]
+    refused(
+        t,
+        f.ana,
+        {"do": "terms", "text": "x", "changes": [[f.ben, 1], [f.cy, 1]]},
+        "Ancilla Empowerment leaves no choice: its terms are as printed",
+    )
+    pools = [p.pool for p in t.state.players]
+    t.play(f.ana, _offered_terms(f)[0])
+    assert (
+        t.state.open_referendum.terms
+        == "Ancilla Empowerment: each Methuselah burns 1 pool for each minion they control"
+    )
+    _passes(f, [])
+    after = [p.pool for p in t.state.players]
+    # Ana controls Lucia; Ben his ready justicar and his primogen in torpor; Cy and Dee no minion.
+    assert (after[f.ana], after[f.ben]) == (pools[f.ana] - 1, pools[f.ben] - 2)
+    assert (after[f.cy], after[f.dee]) == (pools[f.cy], pools[f.dee])
+
+
+def test_banishment_refuses_a_vampire_neither_ready_nor_younger() -> None:
+    f = titled_table(library=PARITY_LIBRARY)
+    t = f.t
+    _to_terms(f, "Banishment", [])
+    # Ben's justicar is older, his primogen in torpor: nothing to choose, the terms as text only.
+    assert _offered_terms(f) == [{"do": "terms", "text": "as the card says"}]
+    refused(
+        t,
+        f.ana,
+        {"do": "terms", "text": "x", "card": f.marek},
+        "Anastasz di Zagreb (G3) is not younger than the acting vampire (a lower capacity)",
+    )
+    refused(
+        t,
+        f.ana,
+        {"do": "terms", "text": "x", "card": f.extra["primogen"]},
+        "Reginald Moore (G4) is not a ready vampire",
+    )
