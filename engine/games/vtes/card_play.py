@@ -345,7 +345,8 @@ def _clan(card: CardView | None) -> str:
 
 
 def action_choices(card: CardView, minion: CardView, view: VtesView | None = None) -> list[Choice]:
-    """The ways ``minion`` may announce the action card ``card`` (P2), per clause it may play:
+    """The ways ``minion`` may announce the action card ``card`` (P2), per clause it may play (a
+    Discipline level's clause with what the card says before its levels), each way once:
     ``kind`` bleed for a clause that bleeds (its ``amount`` 1 plus the card's bleed), the
     clause's ``stealth``; for a clause that adds blood to a vampire of the uncontrolled region,
     one choice per such vampire of ``view``'s seat that fits (``add_blood``, ``add_to``), none
@@ -355,10 +356,12 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     if rec is None:
         return [Choice(None, (), "")]
     clauses = _candidates(rec, minion, "Action")
+    # What the card says before its levels (Break the Bonds' "Ⓓ Bleed.") is played at every level.
+    common = tuple(e for c in rec.clauses if not c.levels and c.type in ("", "Action") for e in c.effects)
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
     for clause in clauses:
         fields: dict[str, object] = {}
-        for e in clause.effects:
+        for e in (*common, *clause.effects) if clause.levels else clause.effects:
             if e.kind == EffectKind.BLEED:
                 fields["kind"] = ActionKind.BLEED
                 fields["amount"] = 1 + e.amount

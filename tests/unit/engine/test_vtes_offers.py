@@ -18,9 +18,9 @@ from engine.games.vtes.game import VTES
 from engine.games.vtes.offers import answers, offers
 from engine.games.vtes.state import Loop, Referendum, VtesState
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import Do, Poll, Status, Step, Zone
+from engine.games.vtes.vocab import ActionKind, Do, Poll, Status, Step, Zone
 from engine.sim import SimTable
-from tests.support.vtes_fight import fight_table
+from tests.support.vtes_fight import fight_table, one_crypt_fight
 from tests.support.vtes_sim import act as make
 from tests.support.vtes_sim import copy_table, minion_phase_table
 from tui.games.vtes.menus import announce_choices
@@ -171,3 +171,17 @@ def test_every_basic_action_is_offered_and_leaving_torpor_only_to_a_vampire_that
     words = [w for w, _ in announce_choices(t.view(me), ["Ana", "Ben", "Cy", "Di"], None, None)]
     assert any(w.startswith("Your ") and "leaves torpor (2 blood)" in w for w in words)
     assert any(" bleeds " in w and " for 1" in w for w in words)
+
+
+def test_an_action_card_that_bleeds_at_every_level_is_offered_once_as_a_bleed():
+    """Break the Bonds says "Ⓓ Bleed." before its levels ([ani] [obf] [pre], each applied by
+    hand): played at any level it is a bleed, so Ana's Anarch with Presence is offered it once, as
+    a bleed of her prey for 1, never also as an action of another kind; the engine takes it."""
+    f = one_crypt_fight("Ariane (G5)", [("Break the Bonds", 7)])
+    view = f.t.view(f.ana)
+    with_card = [o.act for o in offers(view) if o.do == Do.ACTION and "card" in o.act and o.act["minion"] == f.lucia]
+    assert [(a["kind"], a.get("amount")) for a in with_card] == [(ActionKind.BLEED, 1)]
+    assert takes(f.t, f.ana, with_card[0]) is None
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    words = [w for w, _ in announce_choices(view, names, None, None) if "Break the Bonds" in w]
+    assert words == [f"Your Ariane bleeds {names[view.players[f.ana].prey]} for 1 with Break the Bonds"]

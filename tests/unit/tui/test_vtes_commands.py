@@ -303,3 +303,30 @@ def test_a_card_name_that_holds_a_clause_word_is_read_whole(ctx: Context) -> Non
         held, c = _in_hand(ctx, name)
         assert parse(f"play {name}", c)["card"] == held.as_list(), name
         assert parse(f"play {name.lower()}", c)["card"] == held.as_list(), name
+
+
+def test_move_top_crypt_puts_ones_own_crypt_card_in_the_uncontrolled_region_free() -> None:
+    """Effective Management ("Move the top card from your crypt to your uncontrolled region") by
+    hand: ``move top crypt to uncontrolled`` names the top card of one's own crypt, which nobody
+    can name; it goes at once (one's own cards: no claim), costs no transfer and no pool, and its
+    owner alone learns it (through the table's deck protocol)."""
+    local = dealt_vtes(11)
+    advance(local, lambda v: True)
+    seat = local.seats[0]
+    before = seat.view()
+    ctx = Context(before, NAMES[: before.seats])
+    act = parse("move top of my crypt to uncontrolled", ctx)
+    top = before.players[0].crypt[0]
+    assert act == {"do": "move", "cards": [list(top)], "to": "uncontrolled"}
+    local.submit(seat, "move", seat.move_body(act))
+    local.run()
+    after = seat.view()
+    moved = after.card(top)
+    assert moved is not None and moved.zone == Zone.UNCONTROLLED and moved.name, moved
+    assert after.players[0].crypt == before.players[0].crypt[1:]
+    assert (after.players[0].pool, after.transfers) == (before.players[0].pool, before.transfers)
+    assert not after.claims
+    other = local.seats[1].view().card(top)
+    assert other is not None and other.zone == Zone.UNCONTROLLED and not other.name  # face down to the others
+    with pytest.raises(CommandError, match="Say where to: move top crypt"):
+        parse("move top crypt", ctx)

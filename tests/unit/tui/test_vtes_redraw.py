@@ -18,7 +18,8 @@ from tests.support.poll import eventually
 from tests.support.tui import shown
 from tests.support.vtes_table import build_vtes, influence_app
 from tui.app import Start, VampireApp
-from tui.games.vtes.table import SETUP_REDRAW_S, SETUP_STEPS, VtesTableScreen
+from tui.games.vtes.setup_pace import SETUP_REDRAW_S, SETUP_STEPS
+from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.redraw import same, show
 
 
@@ -82,20 +83,20 @@ async def test_the_set_up_redraws_at_a_steady_pace_and_never_loses_the_last_entr
         assert isinstance(screen, VtesTableScreen)
         assert session.table.gstate.step in SETUP_STEPS
         clock = _Clock()
-        screen.clock = clock
+        screen.pace.clock = clock
         screen.refresh_table()  # the first redraw under this clock
-        drawn = screen.redraws
+        drawn = screen.pace.redraws
         for _ in range(20):  # a burst of entries, all within the pace
             clock.now += SETUP_REDRAW_S / 40
             screen.refresh_table()
-        assert screen.redraws == drawn  # held back: one redraw is owed
-        assert screen._held_redraw is not None
+        assert screen.pace.redraws == drawn  # held back: one redraw is owed
+        assert screen.pace.holding
         clock.now += SETUP_REDRAW_S  # the pace has passed: the owed redraw comes by itself
-        await eventually(lambda: screen.redraws == drawn + 1, 10, "the owed redraw", pilot=pilot)
-        assert screen._held_redraw is None
+        await eventually(lambda: screen.pace.redraws == drawn + 1, 10, "the owed redraw", pilot=pilot)
+        assert not screen.pace.holding
         clock.now += SETUP_REDRAW_S
         screen.refresh_table()  # past the pace: at once
-        assert screen.redraws == drawn + 2
+        assert screen.pace.redraws == drawn + 2
 
 
 async def test_the_first_turn_and_play_redraw_at_once() -> None:
@@ -106,8 +107,8 @@ async def test_the_first_turn_and_play_redraw_at_once() -> None:
         assert isinstance(screen, VtesTableScreen)
         assert session.table.gstate.step == Step.PLAY
         clock = _Clock()
-        screen.clock = clock
-        before = screen.redraws
+        screen.pace.clock = clock
+        before = screen.pace.redraws
         for _ in range(5):  # no time passes, yet each call redraws: play is never held back
             screen.refresh_table()
-        assert screen.redraws == before + 5 and screen._held_redraw is None
+        assert screen.pace.redraws == before + 5 and not screen.pace.holding

@@ -11,37 +11,18 @@ bindings name its ``action_*`` methods), kept apart so that the screen reads as 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.errors import VampireError
 from engine.games.base import Act
-from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Do, Target, Zone
 from tui.games.vtes import commands, key_acts
 from tui.games.vtes.action_text import PASS_KEY
+from tui.games.vtes.screen_part import ScreenPart
 from tui.games.vtes.widgets.claims import ClaimsLine, waiting_for
-from tui.screens.table import TableFrame
-
-if TYPE_CHECKING:
-    from tui.games.vtes.acting import ActSender
-
-    _Frame = TableFrame
-else:
-    _Frame = object
 
 
-class ByHandKeys(_Frame):
-    """The by-hand keys of a VTES seat (see the module). The screen provides ``_acts`` (its act
-    sender), ``_view`` (the view last drawn), :meth:`say` and :meth:`selected_card`."""
-
-    _acts: ActSender
-    _view: VtesView | None
-
-    if TYPE_CHECKING:
-
-        def say(self, text: str, illegal: bool, todo: bool = False) -> None: ...
-
-        def selected_card(self) -> CardView | None: ...
+class ByHandKeys(ScreenPart):
+    """The by-hand keys of a VTES seat (see the module)."""
 
     def action_accept_claim(self) -> None:
         """``y``: accept the change by hand to this seat's things shown first on the claims line (the newest

@@ -22,7 +22,9 @@ A command is a verb and its arguments, separated by spaces, case ignored:
 - by hand, with the cause the log records (required when it touches another Methuselah's pool or
   cards; else "by hand"): ``pool ±N [METHUSELAH] [for] [CAUSE]``, ``blood ±N CARD [for CAUSE]``,
   ``life ±N CARD [for CAUSE]``, ``burn CARD``, ``lock CARD``, ``unlock CARD``, ``move CARD to
-  ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``); ``handsize ±N [METHUSELAH] [for CAUSE]``;
+  ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``), ``move top crypt|library to ZONE`` (the
+  top card of your own pile, face down to you too: Effective Management's "move the top card of
+  your crypt to your uncontrolled region"); ``handsize ±N [METHUSELAH] [for CAUSE]``;
 - ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
   ``transfer crypt``; without VAMPIRE: the selected one, else the one closest to its capacity;
   outside the influence phase, ``transfer ±1 [VAMPIRE]`` uses a card on a vampire of yours that
@@ -43,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from engine.games.base import Act
+from engine.games.base import Act, Pos
 from engine.games.vtes.card_play import blood_shifts, printed_cost
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.view import CardView
@@ -205,6 +207,12 @@ def parse(line: str, ctx: Context) -> Act:
             return {"do": do, "cards": [_pos(card)], **_cause_for([card.controller], clauses, ctx, verb.word)}
         case Do.MOVE:
             head, clauses = _split_clauses(rest, frozenset({"to", "on", "for"}))
+            top = _top_of_pile(head, ctx)
+            if top is not None:  # one's own face-down card: at once, no claim (docs/vtes-by-hand.md)
+                to = " ".join(clauses.get("to", [])).lower().replace(" ", "_")
+                if to not in ZONE_WORDS or "on" in clauses or "for" in clauses:
+                    raise CommandError(f"Say where to: move top crypt|library to {'|'.join(ZONE_WORDS)}.")
+                return {"do": do, "cards": [list(top)], "to": to}
             card, extra = take_card(head, ctx.candidates("any"))
             _no_rest(extra, "move CARD")
             cause = _cause_for([card.controller], clauses, ctx, "move")
@@ -295,6 +303,21 @@ DEFAULT_CAUSE = "by hand"
 def _cause_of(clauses: dict[str, list[str]]) -> str:
     words = " ".join(clauses.get("for", []))
     return words or DEFAULT_CAUSE
+
+
+def _top_of_pile(words: Sequence[str], ctx: Context) -> Pos | None:
+    """``top crypt`` / ``top library`` (``top of my crypt`` too): the position of the top card of
+    this seat's own pile, which the seat cannot name (face down; rulebook, "Crypt", "Library": the
+    top card is the first of the pile); None for other words. Raises CommandError when the pile
+    is empty."""
+    said = [w.lower() for w in words if w.lower() not in ("of", "my", "your", "the")]
+    if len(said) != 2 or said[0] != "top" or said[1] not in ("crypt", "library"):
+        return None
+    me = ctx.view.players[ctx.me]
+    pile = me.crypt if said[1] == "crypt" else me.library
+    if not pile:
+        raise CommandError(f"Your {said[1]} is empty.")
+    return pile[0]
 
 
 def _cause_for(

@@ -61,7 +61,8 @@ HELP = """\
   x       burn it                   > <    its blood or life ±1
   v       move it (a menu)          + -    your pool ±1
   g       1 pool from the Edge
-  C       top crypt card to your uncontrolled region (4 transfers)
+  C       top crypt card to your uncontrolled region (4 transfers);
+          free when a card says so: :move top crypt to uncontrolled
   w       announce withdrawal       T      call time (tournament)
   r       the card's rulings        H      show the ash heaps
   e       the card's whole text     L      the whole game log
@@ -75,6 +76,7 @@ HELP = """\
           · transfer ±N VAMPIRE · transfer crypt · influence VAMPIRE
           · pool ±N \\[NAME] \\[for CAUSE] · blood/life ±N CARD \\[for CAUSE]
           · lock/unlock/burn CARD \\[for CAUSE] · move CARD to ZONE
+          · move top crypt|library to ZONE (your own: at once)
           · combat A, B · handsize ±N \\[NAME] · shuffle library
           · contest/yield CARD · withdraw · time · deck CRYPT LIBRARY
   c       chat (Enter sends)        E      vote to end a long wait

@@ -11,6 +11,10 @@ the highlighted hand card or the card selected on the board) and the command lin
 of the table (``session.check_move``: the engine's check), and a refusal shows the engine's
 sentence under the board instead of being sent.
 
+Its parts with a job of their own are mixins in modules of their own (:mod:`~tui.games.vtes.screen_part`):
+the by-hand keys, the menus (``a``, ``Y``), the reading keys (``e``, ``r``, ``H``, ``L``) and the
+automatic pass (``A``); the set-up's redraws keep the pace of :mod:`~tui.games.vtes.setup_pace`.
+
 The seat declares its deck's sizes by itself once the table asks (the ``deck`` act, from the deck
 the seat committed to when it joined), so a person never has to type them.
 """
@@ -21,33 +25,30 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Label, OptionList
 
-from engine.errors import VampireError
 from engine.games.base import Act, Pos
-from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import ActionKind, CombatStep, Do, News, Phase, Poll, Status, Step
-from engine.replay import NoteRun
+from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step
 from engine.table import Table
-from tui.errors import explain
 from tui.games.vtes import key_acts
 from tui.games.vtes.acting import ActSender
-from tui.games.vtes.action_text import PASS_KEY, by_itself_words, end_turn_warning
+from tui.games.vtes.action_text import PASS_KEY, end_turn_warning
+from tui.games.vtes.auto_pass_keys import AutoPassKeys
 from tui.games.vtes.by_hand_keys import ByHandKeys
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.faces import KRCG_AFTER_S, load_after_set_up, load_now_or_after_set_up
 from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
-from tui.games.vtes.passes import fold_passes
-from tui.games.vtes.present import card_text, play_todo, rulings_text
+from tui.games.vtes.menu_keys import MenuKeys
+from tui.games.vtes.present import play_todo
+from tui.games.vtes.reading_keys import ReadingKeys
+from tui.games.vtes.setup_pace import SetUpPace
 from tui.games.vtes.status_line import draw_status, title_parts, turn_now
 from tui.games.vtes.widgets.action import ActionBox
 from tui.games.vtes.widgets.claims import ClaimsLine, waiting_for
@@ -60,23 +61,8 @@ from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
 from tui.screens.table import TableFrame
 from tui.session import TableSession
 
-#: The steps of the set-up (decks declared, the seating drawn, every crypt and library shuffled and
-#: dealt): about a hundred entries come in a few seconds, and the screen redraws at most once each
-#: :data:`SETUP_REDRAW_S` seconds then (each redraw lays the screen out again).
-SETUP_STEPS = frozenset({Step.JOINING, Step.SEATING, Step.DEALING})
-SETUP_REDRAW_S = 0.25
-"""Seconds between two redraws of the screen during the set-up (:data:`SETUP_STEPS`); the one
-after the last entry of a burst comes at most that late, and the first turn is drawn at once."""
 
-NO_MINION_ACTS = "None of your minions can act now (each acts once it is ready and unlocked)."
-"""What ``a`` says in this seat's minion phase when no minion of its may act (P2)."""
-
-AUTO_TOLD_S = 3.0
-"""Seconds after this seat's automatic act (its pass by itself) during which ``.`` says that the
-seat passed by itself, not who holds the impulse now."""
-
-
-class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
+class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFrame, inherit_bindings=False):
     """One seat (or a spectator) at a VTES table."""
 
     LOG_IN_TOP = True
@@ -119,14 +105,9 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         self._attempt: tuple[Pos, Pos] | None = None
         self._notes_read = 0
         self._refused_at = 0  # the log's length when the last refusal was said
-        #: When the screen last redrew (``clock()``), and the redraw held back during the set-up.
-        self._drawn_at: float | None = None
-        self._held_redraw: Timer | None = None
+        #: The pace of the redraws during the set-up (:mod:`tui.games.vtes.setup_pace`).
+        self.pace = SetUpPace(self.set_timer, self._redraw_held)
         self._krcg_later = False  # krcg's dict to load once the set-up is over (on_mount says)
-        #: The clock of :meth:`refresh_table`'s pace (seconds; a test sets its own).
-        self.clock: Callable[[], float] = time.monotonic
-        #: Redraws made (counted for the tests of the set-up's pace).
-        self.redraws = 0
         self._end_asked: tuple[int, str, int] | None = None  # N asked once in this turn, phase, transfers
         #: The clock of the key guard (:data:`KEY_GUARD_S`; seconds, monotonic; a test sets its own).
         self.key_clock: Callable[[], float] = time.monotonic
@@ -178,28 +159,12 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         return self._acts.queued
 
     def refresh_table(self) -> None:
-        """Redraw from the session (the frame's :meth:`TableFrame.refresh_table`), but during the
-        set-up (:data:`SETUP_STEPS`) at most once each :data:`SETUP_REDRAW_S` seconds: a call that
-        comes sooner is held and made once that time has passed (one for a whole burst), so that
-        the progress still moves on screen while the seats shuffle. Outside the set-up (the first
-        turn included) every call redraws at once."""
-        gstate = self.session.table.gstate
-        now = self.clock()
-        if getattr(gstate, "step", None) in SETUP_STEPS and self._drawn_at is not None:
-            wait = self._drawn_at + SETUP_REDRAW_S - now
-            if 0 < wait <= SETUP_REDRAW_S:  # (a clock set back redraws at once)
-                if self._held_redraw is None:
-                    self._held_redraw = self.set_timer(wait, self._redraw_held)
-                return
-        if self._held_redraw is not None:
-            self._held_redraw.stop()
-            self._held_redraw = None
-        self._drawn_at = now
-        self.redraws += 1
-        super().refresh_table()
+        """Redraw from the session (the frame's :meth:`TableFrame.refresh_table`), at the set-up's
+        pace (:class:`SetUpPace`: a burst of the set-up's entries redraws once)."""
+        if self.pace.now_or_later(getattr(self.session.table.gstate, "step", None)):
+            super().refresh_table()
 
     def _redraw_held(self) -> None:
-        self._held_redraw = None
         if self.is_attached:
             self.refresh_table()
 
@@ -283,19 +248,6 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             self._by_itself(view),
         )
 
-    def _by_itself(self, view: VtesView | None) -> Act | None:
-        """The act this seat makes by itself now (its game's automatic act: a pass with nothing to
-        play: the game spec's ``auto_act``, as the seat's driver makes it) when its automatic pass is on; None: the
-        table waits for the player (or not for this seat at all). Decided before anything is
-        drawn, so that a window this seat passes by itself is never shown as waiting for it."""
-        if view is None or view.seat is None or view.step != Step.PLAY or self._auto() is not True:
-            return None
-        auto_act = SPEC.auto_act
-        act = auto_act(view) if auto_act is not None else None
-        if act is not None:
-            self._by_itself_at = self.key_clock()
-        return act
-
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
         this seat's answer became due or stopped being due, since the last redraw."""
@@ -318,11 +270,6 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
     def _guarded(self, typing_on: bool = False) -> str | None:
         """Why a key of :data:`GUARDED` pressed now is not played, or None (:class:`KeyGuard`)."""
         return self._guard.why(self.key_clock(), typing_on)
-
-    def _auto(self) -> bool | None:
-        """The seat passes by itself with nothing to play (None: this session cannot)."""
-        auto = getattr(self.session, "auto_pass", None)
-        return None if auto is None else bool(auto)
 
     def _blocker(self) -> CardView | None:
         """The minion ``b`` blocks with (:func:`key_acts.blocker`), never one whose attempt at
@@ -389,20 +336,6 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
     def on_descendant_focus(self, event: object) -> None:
         self._play_armed = None  # a p that named a card is answered by the next p, not a later one
 
-    def action_card_box(self) -> None:
-        """The shown card's whole text and rulings in a box (the panel may show only its start)."""
-        from tui.games.vtes.menus import CardBox
-
-        # Just after a play, its note says "e reads it": the card played, not the hand's next one.
-        card = self._played if self._reads_played else self._panes.shown_card()
-        if card is None:
-            self.say("✗ No card to show: highlight one in your hand or on the table.", True)
-            return
-        if not card.known:
-            self.say("✗ That card is face down: only its owner knows it.", True)
-            return
-        self.app.push_screen(CardBox(card_text(card), rulings_text(card)))
-
     # -- acting ----------------------------------------------------------------------------------
 
     def command_context(self) -> Context | None:
@@ -427,14 +360,9 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         if what == "announce":
             self.say(f"✗ {self._why_no_action()}", True)
             return
-        by_itself = self._by_itself(self._view) if what == "pass" else None
-        if by_itself is not None:
-            words = by_itself_words(by_itself)
-            self.say(f"✗ {words[0].upper()}{words[1:]}.", True)
-            return
-        told = self._by_itself_at
-        if what == "pass" and told is not None and self.key_clock() - told < AUTO_TOLD_S:
-            self.say("✗ Your seat passed by itself (A: ask every time).", True)
+        passed = self._passed_by_itself() if what == "pass" else None
+        if passed is not None:
+            self.say(f"✗ {passed}", True)
             return
         self.say(f"✗ {self._acts.why(what, self._view, self.session.seat)}", True)
 
@@ -526,103 +454,6 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
         held = ", ".join(words) if words else "none: Enter says you are done"
         self.say(f"Enter votes; or change it (for/against) from: {held}.", False)
 
-    def _terms(self) -> None:
-        from tui.games.vtes.menus import AnnounceMenu, terms_choices_words
-
-        view = self._view
-        choices = terms_choices_words(view, list(self.session.table.names)) if view is not None else []
-        if not choices:
-            self.say("✗ No terms to choose: give them in words (:terms TEXT); the players apply them.", True)
-            return
-
-        def chosen(act: Act | None) -> None:
-            if act is not None:
-                self._acts.when_free(lambda: self._acts.try_act(act))
-
-        self.app.push_screen(
-            AnnounceMenu(choices, "The referendum's terms, applied if it passes (Esc cancels)"), chosen
-        )
-
-    def action_auto_pass(self, shown: bool = False) -> None:
-        """``A``: pass by itself with nothing to play, or ask me every time (``shown``: the
-        footer's A, the same)."""
-        auto = self._auto()
-        switch = getattr(self.session, "set_auto_pass", None)
-        if auto is None or switch is None:
-            self.say("✗ This table asks you every time: it passes nothing by itself.", True)
-            return
-        try:
-            switch(not auto)
-        except VampireError as err:
-            self.say(f"✗ {explain(err)}", True)
-            return
-        if auto:
-            self.say(
-                f"Ask me every time: you decide every impulse, even with nothing to play ({PASS_KEY} passes).", False
-            )
-        else:
-            self.say("Auto-pass: with nothing to block or play, your impulse passes by itself.", False)
-        # Everything that says whether the table waits for this seat (status line, boxes, footer).
-        self.refresh_table()
-
-    def _why_no_action(self) -> str:
-        """``a`` when no action is offered: the engine's sentence for announcing one now (whose
-        turn, which phase, a window still open: P2), else that no minion of yours can act."""
-        view, me = self._view, self.session.seat
-        if view is None or me is None or view.step != Step.PLAY or not view.cards:
-            return "The table has not started yet."
-        if view.acting == me and view.phase == Phase.MINION and not view.windows:
-            return NO_MINION_ACTS  # the time is right: no minion is
-        # The engine checks the time (the turn, the phase, the open windows) before the minion:
-        # a hunt by any card gets the time's sentence, as ":hunt" would.
-        hunt: Act = {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": view.cards[0].as_list()}
-        return self._acts.engine_refusal(hunt) or NO_MINION_ACTS
-
-    def action_announce(self) -> None:
-        """``a``: announce an action (a menu: bleed, hunt, an action card of the hand, leave
-        torpor, rescue…) with the selected minion of yours, else your first ready unlocked one."""
-        self._acts.when_free(lambda: self._announce(None))
-
-    def _announce(self, card: CardView | None) -> None:
-        from tui.games.vtes.menus import AnnounceMenu, announce_choices
-
-        view, me = self._view, self.session.seat
-        if view is None or me is None:
-            return
-        minion = key_acts.announcer(view, me, self.selected_card())
-        names = list(self.session.table.names)
-        choices = announce_choices(view, names, minion, card)
-        if not choices:
-            self.say(f"✗ {NO_MINION_ACTS}", True)
-            return
-
-        def chosen(act: Act | None) -> None:
-            if act is not None:
-                self._acts.when_free(lambda: self._acts.try_act(act))
-
-        self.app.push_screen(AnnounceMenu(choices), chosen)
-
-    def action_contest(self) -> None:
-        """``Y``: in your unlock phase, pay for or yield each contest of yours (a menu; rulebook,
-        "Contested Cards", "Contested Titles")."""
-        self._acts.when_free(self._contest)
-
-    def _contest(self) -> None:
-        from tui.games.vtes.menus import AnnounceMenu, contest_choices
-
-        view = self._view
-        choices = contest_choices(view) if view is not None else []
-        if not choices:
-            self.say(f"✗ {self._acts.why('contest', view, self.session.seat)}", True)
-            return
-
-        def chosen(act: Act | None) -> None:
-            if act is not None:
-                self._acts.when_free(lambda: self._acts.try_act(act))
-
-        title = "Your contests: pay to keep contesting, or yield (Esc cancels)"
-        self.app.push_screen(AnnounceMenu(choices, title), chosen)
-
     def action_play_card(self) -> None:
         self._acts.when_free(self._play_card)
 
@@ -663,34 +494,6 @@ class VtesTableScreen(ByHandKeys, TableFrame, inherit_bindings=False):
             self.say("✗ Your hand is empty.", True)
             return
         self._acts.try_act({"do": Do.DISCARD, "card": card.as_list()})
-
-    def action_rulings(self) -> None:
-        panel = self._panes.card_panel
-        panel.rulings = not panel.rulings
-        self._panes.show_card()
-
-    def action_ash(self) -> None:
-        board = self._panes.board
-        board.ash = not board.ash
-        view = self._current_view()
-        if view is not None:
-            board.show(view, list(self.session.table.names))
-        self.say("Ash heaps shown on the table (h hides them)." if board.ash else "Ash heaps hidden.", False)
-
-    def action_log_box(self) -> None:
-        """The whole game log in a box (the log panel shows its last lines), at its end; a
-        window's passes read as one line, as in the log panel (:mod:`tui.games.vtes.passes`)."""
-        from tui.games.vtes.menus import CardBox
-
-        names = list(self.session.table.names)
-        text = Text("Game log\n", style="bold")
-        run: NoteRun[None] = NoteRun(fold_passes)
-        for note in self.session.table.notes:
-            for _, said in run.add(None, note):
-                text.append(said.render(names) + "\n")
-        for _, said in run.flush():
-            text.append(said.render(names) + "\n")
-        self.app.push_screen(CardBox(text, Text(), at_end=True))
 
     def action_back(self) -> None:
         cmd = self._cmd
