@@ -24,6 +24,7 @@ import os
 import re
 import tempfile
 import threading
+import unicodedata
 from dataclasses import astuple, dataclass, fields, replace
 from enum import StrEnum
 from importlib import metadata
@@ -229,24 +230,21 @@ class CardBase:
         """The ids of the cards whose name is exactly ``words`` (krcg's normalisation: accents
         folded, case ignored): a library card's name, a vampire's with its group
         (``"Theo Bell (G2 ADV)"``) or without it (every version of that vampire); () for words that
-        name no card. Reads the cards' infos only (no krcg load)."""
-        from krcg.utils import normalize
-
+        name no card. Reads the cards' infos only (no krcg load), through :func:`name_key`."""
         if self._by_name is None:
             index: dict[str, list[int]] = {}
             for info in self.every_info():
-                for name in {normalize(info.name), normalize(info.character)} - {""}:
+                for name in {name_key(info.name), name_key(info.character)} - {""}:
                     index.setdefault(name, []).append(info.id)
             self._by_name = {name: tuple(ids) for name, ids in index.items()}
-        return self._by_name.get(normalize(words), ())
+        return self._by_name.get(name_key(words), ())
 
     def titles(self) -> tuple[str, ...]:
         """Every title printed on a vampire (``"prince"``, ``"inner circle"``), normalised as
-        :meth:`named` reads names, longest first; not an independent's ``"1 vote"``."""
-        from krcg.utils import normalize
-
+        :meth:`named` reads names (:func:`name_key`), longest first; not an independent's
+        ``"1 vote"``."""
         if self._titles is None:
-            found = {normalize(i.title) for i in self.every_info() if i.title}
+            found = {name_key(i.title) for i in self.every_info() if i.title}
             votes = re.compile(r"^\d+ votes?$")
             self._titles = tuple(sorted((t for t in found if not votes.match(t)), key=len, reverse=True))
         return self._titles
@@ -270,6 +268,14 @@ class CardBase:
         if not match:
             return None
         return self._names[match[0]].full_name
+
+
+def name_key(words: str) -> str:
+    """``words`` as :meth:`CardBase.named` compares names: accents folded, case ignored, spaces
+    collapsed ("Jean-François" and "jean-francois" alike), as krcg's ``normalize`` does for Latin
+    names, without importing krcg (a table of bots loads none: the card cache serves it)."""
+    folded = unicodedata.normalize("NFKD", words)
+    return " ".join("".join(ch for ch in folded if not unicodedata.combining(ch)).casefold().split())
 
 
 def _names_of(cards: krcg.CardDict) -> dict[str, models.Card]:

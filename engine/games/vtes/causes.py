@@ -22,11 +22,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from krcg.utils import normalize
-
 from engine.games.base import IllegalMove
 from engine.games.vtes.acts import esc
-from engine.games.vtes.cards import CardInfo, card_base, card_id
+from engine.games.vtes.cards import CardInfo, card_base, card_id, name_key
 from engine.games.vtes.contests import has_title
 from engine.games.vtes.state import CardState
 from engine.games.vtes.vocab import Zone
@@ -98,7 +96,7 @@ def _discipline(info: CardInfo) -> str:
 
 def _title(cause: str) -> str:
     """The title ``cause`` names ("prince", from "Prince" or "prince of Seattle"), or ""."""
-    words = normalize(cause)
+    words = name_key(cause)
     for title in card_base().titles():
         if words == title or words.startswith(title + " of "):
             return title
@@ -108,4 +106,4 @@ def _title(cause: str) -> str:
 def _holds(w: Work, c: CardState, title: str) -> bool:
     """The vampire ``c`` has ``title`` and its benefit (not contested, not yielded)."""
     info = card_base().info(c.card)
-    return info is not None and normalize(info.title) == title and has_title(w.contests, c.pos)
+    return info is not None and name_key(info.title) == title and has_title(w.contests, c.pos)

@@ -299,7 +299,7 @@ def answer(w: Work, act: DisputeAct, at: int) -> Claim | None:
                 raise IllegalMove(
                     f"act {number} waits {_seconds(c.due - at)} more for an answer before its time runs out"
                 )
-            return _taken(w, i, "took effect when its time ran out, undisputed")
+            return _taken(w, i, "took effect when its time ran out before any dispute")
 
 
 def _seconds(ms: int) -> str:

@@ -68,7 +68,7 @@ async def test_the_touched_seats_screen_lapses_a_claim_once_its_time_has_run_out
         now[0] += 1000
         await eventually(lambda: session.view().players[0].pool == 27, 10, "the lapse", pilot=pilot)
         assert session.submitted == [{"do": "lapse", "act": claim.act}]
-        assert session.view().claims[-1].how == "took effect when its time ran out, undisputed"
+        assert session.view().claims[-1].how == "took effect when its time ran out before any dispute"
 
 
 async def test_y_accepts_the_newest_claim_it_is_shown_on_never_an_older_disputed_one() -> None:
