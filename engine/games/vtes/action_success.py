@@ -78,14 +78,16 @@ def succeed(w: Work, a: Action) -> None:
         text += f" ({w.name(a.target_card)} pays {share} blood of the rescue's cost, {name} {a.cost_blood})"
     hunted: Pos | None = None
     called = False
+    bled = a.kind != ActionKind.BLEED  # a bleed's card adds its blood when it burns 1 or more (Public Trust)
     match a.kind:
         case ActionKind.BLEED:
             target = a.targets[0]
             if a.amount >= 1 and w.p(target).status == Status.IN:
                 burned = -w.pool_delta(target, -a.amount, "bleed")
+                bled = burned >= 1
                 w.edge = a.actor
                 text += f": {seat_ref(target)} burns {burned} pool and {seat_ref(a.actor)} takes the Edge"
-                if a.gain_pool and burned >= 1:
+                if a.gain_pool and bled:
                     w.pool_delta(a.actor, a.gain_pool, "card")
                     text += f", and gains {a.gain_pool} pool"
         case ActionKind.HUNT:
@@ -129,9 +131,10 @@ def succeed(w: Work, a: Action) -> None:
             called = True
         case ActionKind.OTHER if not a.add_blood:
             text += ": apply the card's effect by hand"
-    if a.add_blood and a.add_to and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
+    if a.add_blood and a.add_to and bled and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
         w.counters_delta(a.add_to, a.add_blood, "card")
         text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
+    text += "".join(_unlock(w, *unlock) for unlock in a.unlocks)
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         _card_after(w, a)
     w.note(text, a.actor, *a.targets)
@@ -141,6 +144,21 @@ def succeed(w: Work, a: Action) -> None:
         politics.open_blood_hunt(w, hunted)
     else:
         after_action(w)
+
+
+def _unlock(w: Work, minion: Pos, blood: int, card: Pos) -> str:
+    """A card's "if the action is successful, this vampire unlocks" (burning ``blood`` first, when
+    it says so): the words added to the success's narration, "" when the minion is not locked."""
+    c = w.cards[minion]
+    if c.zone != Zone.READY or not c.locked:
+        return ""
+    if blood > c.counters:
+        return f"; {w.name(minion)} has {c.counters} blood and cannot burn {blood} to unlock ({w.name(card)})"
+    if blood:
+        w.counters_delta(minion, -blood, "card")
+    w.setc(minion, locked=False)
+    paid = f", burning {blood} blood" if blood else ""
+    return f"; {w.name(minion)} unlocks{paid} ({w.name(card)})"
 
 
 def _card_after(w: Work, a: Action) -> None:

@@ -107,7 +107,7 @@ class VtesBot:
                 return None
             if action.window == Window.DIABLERIE:
                 return {"do": Do.DIABLERISE}
-            numbers = _numbers_play(legal)
+            numbers = _numbers_play(legal, action.actor == seat)
             if numbers is not None:
                 return numbers
             # A minion whose block failed may try again, but this bot adds no intercept: it would
@@ -375,11 +375,15 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
     raise OptionError(f"there is no VTES bot level {level!r} (the levels are heuristic and random)")
 
 
-def _numbers_play(legal: list[Act]) -> Act | None:
+def _numbers_play(legal: list[Act], acting: bool) -> Act | None:
     """The offered play that changes the open action most: stealth, intercept or bleed added, a
     bleed against the bot reduced (a card's numbers are offered only when they can change it: 4.3),
-    or None."""
+    for the acting bot its minion unlocked as the action succeeds; or None."""
     plays = [a for a in legal if a["do"] == Do.PLAY]
-    weight = {id(a): sum(abs(int(a.get(k) or 0)) for k in ("stealth", "intercept", "amount")) for a in plays}
+    weight = {
+        id(a): sum(abs(int(a.get(k) or 0)) for k in ("stealth", "intercept", "amount"))
+        + (acting and bool(a.get("unlock")))
+        for a in plays
+    }
     best = max(plays, key=lambda a: weight[id(a)], default=None)
     return best if best is not None and weight[id(best)] > 0 else None

@@ -20,6 +20,8 @@ where the table puts it into the act that plays the card, as the offers do.
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
+- the minion unlocks as its action succeeds (burning the blood the card says): an action card's,
+  or an action modifier's played during the action (:mod:`engine.games.vtes.action_success`);
 - "unlock this vampire": an action modifier's played after its action resolved
   (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is a prevention alone
@@ -76,6 +78,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case kind if kind in _STRIKES and not e.hand:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK if e.whom == "success":
+            return bool(types & {MODIFIER, "Action"}) and clause.type in ("", MODIFIER, "Action")
         case EffectKind.UNLOCK if e.whom == "block":
             return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.UNLOCK if MODIFIER in types and rec.after_resolution:

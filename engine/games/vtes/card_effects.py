@@ -37,7 +37,9 @@ class EffectKind(StrEnum):
     END_COMBAT = "end combat"
     UNLOCK = "unlock"
     """The minion playing the card unlocks; ``whom`` ``"block"``: a locked reacting minion that
-    unlocks to attempt to block ("This vampire unlocks and attempts to block")."""
+    unlocks to attempt to block ("This vampire unlocks and attempts to block"); ``whom``
+    ``"success"``: it unlocks as its action succeeds, burning ``amount`` blood ("If the bleed is
+    successful, this vampire unlocks")."""
     WAKE = "wake"
     """A locked minion may react and block this action as if unlocked."""
     GAIN_BLOOD = "gain blood"
@@ -118,6 +120,8 @@ class Effect:
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
             case EffectKind.UNLOCK if self.whom == "block":
                 return "unlock and attempt to block"
+            case EffectKind.UNLOCK if self.whom == "success":
+                return "unlock if the action succeeds" + (f", burning {self.amount} blood" if self.amount else "")
             case EffectKind.WAKE:
                 return "wake: this locked minion may react and block"
             case EffectKind.ADD_BLOOD if self.whom == "full":
@@ -240,6 +244,19 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.UNLOCK, whom="block"),),
         ),
         (r"unlock this (?:vampire|minion|reacting vampire)(?: before combat ends)?", lambda m: (Effect(_E.UNLOCK),)),
+        (
+            r"if the bleed is successful, this (?:vampire|minion) unlocks|unlock this (?:vampire|minion|anarch) "
+            r"(?:after action resolution )?if th(?:e bleed|is action) is successful",
+            lambda m: (Effect(_E.UNLOCK, whom="success"),),
+        ),
+        (
+            r"after action resolution, if the action was successful, this vampire can burn (\d+) blood to unlock",
+            lambda m: (Effect(_E.UNLOCK, int(m.group(1)), whom="success"),),
+        ),
+        (
+            r"if the bleed is successful \(for 1 or more\), add (\d+) blood to a vampire in your uncontrolled region",
+            lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1))),),
+        ),
         (r"gain (\d+) pool", lambda m: (Effect(_E.GAIN_POOL, int(m.group(1))),)),
         (
             r"gain (\d+) pool if the bleed is successful \(for 1 or more\)",

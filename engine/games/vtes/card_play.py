@@ -283,6 +283,10 @@ def _numbers(
                 if cut < 1:
                     return None
                 fields["amount"] = int(fields.get("amount", 0)) - cut  # type: ignore[call-overload]
+            case EffectKind.UNLOCK if e.whom == "success":
+                if not acting:
+                    return None
+                fields["unlock"] = True
             case EffectKind.BLEED:
                 if not acting or a.kind != ActionKind.BLEED:
                     return None
@@ -318,6 +322,8 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
                 fields["stealth"] = e.amount
             elif e.kind == EffectKind.GAIN_POOL and e.whom == "bleed":
                 fields["gain_pool"] = e.amount
+            elif e.kind == EffectKind.UNLOCK and e.whom == "success":
+                fields["unlock"] = True
         words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
         for added in _added_blood(clause, minion, view):
             key = tuple(sorted({**fields, **added}.items()))
