@@ -262,7 +262,8 @@ class ActionAct(ActRecord):
     rulebook's "Rescue a Vampire from Torpor"); ``add_blood`` blood the card adds, as the action
     succeeds, to the vampire ``add_to`` of the actor's uncontrolled region (for a bleed, when it
     succeeds for 1 or more); ``gain_pool``: pool the actor gains when the bleed succeeds for 1 or
-    more; ``unlock``: the acting minion unlocks as the action succeeds (its card says so); a rule ``lift`` ed by card ``by`` (P9)."""
+    more; ``unlock``: the acting minion unlocks as the action succeeds (its card says so);
+    ``burn``: ``target_card``, a card in play, burns as the action succeeds (its card says so); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     kind: ActionKind
@@ -278,6 +279,7 @@ class ActionAct(ActRecord):
     add_to: Pos | None = None
     gain_pool: int | None = None
     unlock: bool | None = None
+    burn: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
 from engine.games.vtes import politics, windows
+from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, play_place
 from engine.games.vtes.state import Action, Done
@@ -129,6 +130,8 @@ def succeed(w: Work, a: Action) -> None:
         case ActionKind.POLITICAL:
             text += ": a referendum"
             called = True
+        case ActionKind.OTHER if a.target_card:
+            text += _burn(w, a)
         case ActionKind.OTHER if not a.add_blood:
             text += ": apply the card's effect by hand"
     if a.add_blood and a.add_to and bled and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
@@ -144,6 +147,24 @@ def succeed(w: Work, a: Action) -> None:
         politics.open_blood_hunt(w, hunted)
     else:
         after_action(w)
+
+
+def _burn(w: Work, a: Action) -> str:
+    """An action card's "Ⓓ Burn an equipment/location" (the card named as it was announced,
+    :func:`engine.games.vtes.actions.announce`), and the pool its controller burns where the card
+    says so: the words added to the success's narration."""
+    assert a.target_card
+    target = w.cards[a.target_card]
+    if not target.zone.in_play:
+        return f": {w.name(a.target_card)} has left play"
+    rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card else None
+    pool = sum(e.amount for e in (rec.effects if rec else ()) if e.kind == EffectKind.BURN_POOL and e.whom)
+    seat = target.controller
+    w.move(a.target_card, Target.ASH)
+    text = f": {w.name(a.target_card)} burns"
+    if pool and w.p(seat).status == Status.IN:
+        text += f" and {seat_ref(seat)} burns {-w.pool_delta(seat, -pool, 'card')} pool"
+    return text
 
 
 def _unlock(w: Work, minion: Pos, blood: int, card: Pos) -> str:

@@ -195,6 +195,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "ends"
             | "other"
             | "for"
+            | "burn"
         ):
             return read_bool(act, key, False)
         case "take":

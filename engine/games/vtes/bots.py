@@ -166,7 +166,8 @@ class VtesBot:
         return pay if keep else yielding
 
     def _action(self, view: VtesView, acts: list[Act]) -> Act:
-        """The next minion's action: a hunt for a vampire with at most 1 blood, else a bleed."""
+        """The next minion's action: a hunt for a vampire with at most 1 blood, else an action card
+        that burns a rival's equipment or location, else a bleed."""
         first = acts[0]["minion"]
         mine = [a for a in acts if a["minion"] == first]
         card = next((c for c in view.cards if c.as_list() == first), None)
@@ -174,6 +175,9 @@ class VtesBot:
         bleed = next((a for a in mine if a["kind"] == ActionKind.BLEED), None)
         if hunt is not None and (bleed is None or (card is not None and card.crypt and card.counters <= 1)):
             return hunt
+        burn = next((a for a in mine if a.get("burn")), None)
+        if burn is not None:
+            return burn
         return bleed if bleed is not None else mine[0]
 
     def _politics(self, view: VtesView, seat: int) -> Act | None:

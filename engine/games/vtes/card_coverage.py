@@ -13,6 +13,8 @@ where the table puts it into the act that plays the card, as the offers do.
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
   (:func:`engine.games.vtes.card_play.blood_shifts`);
+- a card burned (an equipment, a location) and pool its controller burns: an action card's, the
+  card named as it is announced, burned as it succeeds (:mod:`engine.games.vtes.action_success`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
@@ -53,6 +55,11 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     match e.kind:
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
+        case EffectKind.BURN if e.whom:
+            return "Action" in types and clause.type in ("", "Action")
+        case EffectKind.BURN_POOL if e.whom == "controller":
+            burns = any(x.kind == EffectKind.BURN and x.whom for x in clause.effects)
+            return "Action" in types and clause.type in ("", "Action") and burns
         case EffectKind.ADD_BLOOD:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":

@@ -47,11 +47,16 @@ class EffectKind(StrEnum):
     GAIN_POOL = "gain pool"
     """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more."""
     BURN_POOL = "burn pool"
+    """``amount`` pool burned; ``whom`` ``"controller"``: by the controller of the card the action
+    burns (Rewilding)."""
     GAIN_LIFE = "gain life"
     DRAW = "draw"
     CANCEL = "cancel"
     TORPOR = "torpor"
     BURN = "burn"
+    """``whom`` "": this card burns ("Burn this card"); else the card an action burns as it
+    succeeds, of the kinds ``whom`` names (``"equipment"``, ``"location"``, ``"equipment or
+    location"``; ``" (predator or prey)"``: controlled by the actor's predator or prey)."""
     ADD_BLOOD = "add blood"
     """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
     ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any; ``least``: its
@@ -137,6 +142,13 @@ class Effect:
             case EffectKind.MOVE_BLOOD:
                 much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
                 return f"move {much} blood from a vampire you control to your pool"
+            case EffectKind.BURN if self.whom:
+                kinds, _, near = self.whom.partition(" (")
+                article = "an" if kinds.startswith("e") else "a"
+                whose = f" of your {near.rstrip(')')}" if near else ""
+                return f"burn {article} {kinds}{whose} as the action succeeds"
+            case EffectKind.BURN_POOL if self.whom == "controller":
+                return f"its controller burns {self.amount} pool"
             case EffectKind.TERMS:
                 return "referendum terms, applied if it passes"
             case EffectKind.REDIRECT:
@@ -265,6 +277,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"(?:this vampire )?gains? (\d+) blood", lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1))),)),
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),
+        (
+            r"\(d\) burn (?:an?|any) (equipment or location|equipment|location)( on a minion controlled by your "
+            r"predator or prey)?",
+            lambda m: (Effect(_E.BURN, whom=m.group(1) + (" (predator or prey)" if m.group(2) else "")),),
+        ),
+        (r"burn (\d+) pool from its controller", lambda m: (Effect(_E.BURN_POOL, int(m.group(1)), whom="controller"),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
         (
             r"add (\d+) blood to an? (?:(?P<younger>younger) vampire|vampire|(?P<clan>[a-z'-]+)) in your uncontrolled region",

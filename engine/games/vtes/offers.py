@@ -477,7 +477,10 @@ def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
         case Poll.TERMS:
             if r.caller != seat:
                 return []
-            return terms_choices(view, r) or [{"do": Do.TERMS, "text": "as the card says"}]
+            chosen = terms_choices(view, r)
+            if any(set(a) == {"do", "text"} for a in chosen):  # terms as printed: the table applies them
+                return chosen
+            return [*chosen, {"do": Do.TERMS, "text": "as the card says"}]  # the text alone: by hand
         case Poll.BEFORE:
             return [{"do": Do.PASS}] if r.impulse == seat else []
         case Poll.VOTING:

@@ -20,10 +20,9 @@ from engine.games.vtes import VTES
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
 from engine.games.vtes.view import CardView
-from tests.support.vtes_fight import Fight, fight_table, in_hand, refused
+from tests.support.vtes_fight import Fight, fight_table, in_hand, passed_out, refused, role_names
 from tests.support.vtes_sim import accept_claims, copy_table, replayed
 
-NAMES = ["Ana", "Ben", "Cy", "Dee"]
 LIBRARY = (("Public Trust", 2), ("Flurry of Action", 2), ("Forced March", 3))
 
 
@@ -54,23 +53,13 @@ def _announced(f: Fight, name: str, **fields: object) -> Act:
     return offered[0]
 
 
-def _play_out(f: Fight, done: list[tuple[int, Act]]) -> list[str]:
-    """Everyone passes until the action is over; the narration, with names."""
-    said = []
-    while f.t.state.open_action is not None:
-        seat = f.t.state.open_action.impulse
-        said += [n.render(NAMES) for n in f.t.play(seat, {"do": "pass"})]
-        done.append((seat, {"do": "pass"}))
-    return said
-
-
 def test_flurry_of_action_at_superior_unlocks_its_vampire_as_the_bleed_succeeds(f: Fight, base: Fight) -> None:
     chosen = _announced(f, "Flurry of Action", unlock=True)
     assert chosen["kind"] == "bleed"
     done = [(f.ana, chosen)]
     f.t.play(f.ana, chosen)
     assert lucia(f).locked
-    said = _play_out(f, done)
+    said = passed_out(f, done)
     assert not lucia(f).locked
     assert any(line.endswith("takes the Edge; Sonja Blue (G4) unlocks (Flurry of Action)") for line in said), said
     assert replayed(base.t, done).state == f.t.state
@@ -96,11 +85,11 @@ def test_forced_march_at_superior_played_during_the_bleed_unlocks_burning_1_bloo
     card = in_hand(t, f.ana, "Forced March")
     plays = [a for a in VTES.legal_acts(t.view(f.ana)) if a["do"] == "play" and a["card"] == card]
     assert [(a.get("stealth"), a.get("unlock")) for a in plays] == [(1, True)]
-    notes = [n.render(NAMES) for n in t.play(f.ana, plays[0])]
+    notes = [n.render(role_names(f)) for n in t.play(f.ana, plays[0])]
     done.append((f.ana, plays[0]))
     assert "Forced March: Sonja Blue (G4) unlocks if the action succeeds, burning 1 blood" in notes
     blood = lucia(f).counters
-    said = _play_out(f, done)
+    said = passed_out(f, done)
     assert not lucia(f).locked and lucia(f).counters == blood - 1
     assert any(line.endswith("Sonja Blue (G4) unlocks, burning 1 blood (Forced March)") for line in said), said
     assert replayed(base.t, done).state == t.state
@@ -112,13 +101,13 @@ def test_public_trust_adds_its_blood_only_when_the_bleed_burns_1_or_more(f: Figh
     assert added and all(a["add_blood"] == 1 and a["amount"] == 3 for a in added)
     first = copy_table(f.t)
     first.play(f.ana, added[0])
-    _play_out(dataclasses.replace(f, t=first), [])
+    passed_out(dataclasses.replace(f, t=first), [])
     assert next(c.counters for c in first.view(f.ana).cards if c.as_list() == added[0]["add_to"]) == 1
     # The same bleed reduced to 0 by hand succeeds, but burns nothing: no blood is added.
     f.t.play(f.ana, added[0])
     f.t.play(f.ana, {"do": "adjust", "amount": -3, "cause": "a reaction"})
     accept_claims(f.t)  # Ben takes the reduction
-    said = _play_out(f, [])
+    said = passed_out(f, [])
     assert next(c.counters for c in f.t.view(f.ana).cards if c.as_list() == added[0]["add_to"]) == 0
     assert not any("blood added" in line for line in said), said
 
