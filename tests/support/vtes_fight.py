@@ -224,5 +224,6 @@ def passed_out(f: Fight, done: list[tuple[int, Act]]) -> list[str]:
     while f.t.state.open_action is not None:
         seat = f.t.state.open_action.impulse
         said += [n.render(role_names(f)) for n in f.t.play(seat, {"do": "pass"})]
+        f.t.run_ops()  # cards a success draws are opened to their player (the deck protocol)
         done.append((seat, {"do": "pass"}))
     return said

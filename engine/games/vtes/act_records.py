@@ -263,6 +263,7 @@ class ActionAct(ActRecord):
     succeeds, to the vampire ``add_to`` of the actor's uncontrolled region (for a bleed, when it
     succeeds for 1 or more); ``gain_pool``: pool the actor gains when the bleed succeeds for 1 or
     more; ``unlock``: the acting minion unlocks as the action succeeds (its card says so);
+    ``draws``: cards the actor draws as it succeeds (its card says so; discarded down after);
     ``burn``: ``target_card``, a card in play, burns as the action succeeds (its card says so); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
@@ -279,6 +280,7 @@ class ActionAct(ActRecord):
     add_to: Pos | None = None
     gain_pool: int | None = None
     unlock: bool | None = None
+    draws: int | None = None
     burn: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None

@@ -138,6 +138,11 @@ def succeed(w: Work, a: Action) -> None:
         w.counters_delta(a.add_to, a.add_blood, "card")
         text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
     text += "".join(_unlock(w, *unlock) for unlock in a.unlocks)
+    if a.draws:  # a card's "draw two cards (discard afterward)": the hand is then discarded down
+        drawn = w.draw(a.actor, a.draws)
+        text += (
+            f"; {seat_ref(a.actor)} draws {drawn} card{'s' if drawn != 1 else ''} and discards down to their hand size"
+        )
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         _card_after(w, a)
     w.note(text, a.actor, *a.targets)

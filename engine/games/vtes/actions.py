@@ -111,7 +111,8 @@ def announce(w: Work, a: ActionAct) -> None:
     gain_pool = within(a.do, "gain_pool", a.gain_pool, low=0, high=30)
     if gain_pool and a.kind != ActionKind.BLEED:
         raise IllegalMove("gain_pool is the pool a successful bleed gives: only a bleed has it")
-    if a.unlock and a.card is None:
+    draws = within(a.do, "draws", a.draws, low=0, high=10)
+    if (a.unlock or draws) and a.card is None:
         raise IllegalMove("unlock is a card's: the acting minion unlocks as the action succeeds when its card says so")
     if (a.add_to is None) != (not add_blood):
         raise IllegalMove("add_blood and add_to go together: the blood a card adds, and the vampire it goes to")
@@ -198,6 +199,7 @@ def announce(w: Work, a: ActionAct) -> None:
         add_to=a.add_to if a.add_to is not None else (),
         gain_pool=gain_pool,
         unlocks=((a.minion, 0, card),) if a.unlock and card else (),
+        draws=draws,
     )
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)

@@ -120,9 +120,12 @@ class VtesBot:
             return {"do": Do.PASS}
         if view.acting != seat:
             return None
-        # This bot's minions bleed and hunt; the other actions offered (cards, rescue, diablerie,
-        # leaving torpor, an action applied by hand) are left to a person or a stronger bot.
-        legal = [a for a in legal if a["do"] != Do.ACTION or (a["kind"] in _BASIC and "card" not in a)]
+        # This bot's minions bleed and hunt, and take the actions of cards that burn a rival's card
+        # or unlock their minion as they succeed; the other actions offered (other cards, rescue,
+        # diablerie, leaving torpor, an action applied by hand) are left to a person or a stronger bot.
+        legal = [a for a in legal if a["do"] != Do.ACTION or _bot_action(a)]
+        if len(view.hand) > view.players[seat].hand_size and any(a["do"] == Do.DISCARD for a in legal):
+            return next(a for a in legal if a["do"] == Do.DISCARD)  # down to its hand size (rulebook)
         if self.randomness and self.rng.random() < self.randomness:
             safe = [a for a in legal if a["do"] not in (Do.END_TURN, Do.TIME, Do.PLAY)]
             if safe:
@@ -377,6 +380,12 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
     if level == "random":
         return VtesBot(deck, seed, randomness=0.2)
     raise OptionError(f"there is no VTES bot level {level!r} (the levels are heuristic and random)")
+
+
+def _bot_action(act: Act) -> bool:
+    """An action this bot takes: a bleed or hunt with no card, or an action card that burns a card
+    or unlocks its minion as it succeeds."""
+    return (act["kind"] in _BASIC and "card" not in act) or bool(act.get("burn") or act.get("unlock"))
 
 
 def _numbers_play(legal: list[Act], acting: bool) -> Act | None:

@@ -22,6 +22,7 @@ where the table puts it into the act that plays the card, as the offers do.
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
+- cards drawn as its action succeeds, the hand then discarded down to its size: an action card's;
 - the minion unlocks as its action succeeds (burning the blood the card says): an action card's,
   or an action modifier's played during the action (:mod:`engine.games.vtes.action_success`);
 - "unlock this vampire": an action modifier's played after its action resolved
@@ -85,6 +86,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case kind if kind in _STRIKES and not e.hand:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK | EffectKind.DRAW if e.whom == "success" and MODIFIER not in types:
+            return "Action" in types and clause.type in ("", "Action")
         case EffectKind.UNLOCK if e.whom == "success":
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", MODIFIER, "Action")
         case EffectKind.UNLOCK if e.whom == "block":

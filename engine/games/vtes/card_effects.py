@@ -51,6 +51,8 @@ class EffectKind(StrEnum):
     burns (Rewilding)."""
     GAIN_LIFE = "gain life"
     DRAW = "draw"
+    """``amount`` cards drawn; ``whom`` ``"success"``: as the action succeeds, the hand then
+    discarded down to its size ("If the bleed is successful, draw two cards (discard afterward)")."""
     CANCEL = "cancel"
     TORPOR = "torpor"
     BURN = "burn"
@@ -125,6 +127,8 @@ class Effect:
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
             case EffectKind.UNLOCK if self.whom == "block":
                 return "unlock and attempt to block"
+            case EffectKind.DRAW if self.whom == "success":
+                return f"draw {self.amount} if the action succeeds (discard afterward)"
             case EffectKind.UNLOCK if self.whom == "success":
                 return "unlock if the action succeeds" + (f", burning {self.amount} blood" if self.amount else "")
             case EffectKind.WAKE:
@@ -276,6 +280,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"(?:this vampire )?gains? (\d+) blood", lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1))),)),
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
+        (
+            r"if the bleed is successful, draw (\d+|a|one|two|three) cards? \(discard afterward\)",
+            lambda m: (Effect(_E.DRAW, _n(m.group(1)), whom="success"),),
+        ),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),
         (
             r"\(d\) burn (?:an?|any) (equipment or location|equipment|location)( on a minion controlled by your "

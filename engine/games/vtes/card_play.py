@@ -326,6 +326,8 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
                 fields["gain_pool"] = e.amount
             elif e.kind == EffectKind.UNLOCK and e.whom == "success":
                 fields["unlock"] = True
+            elif e.kind == EffectKind.DRAW and e.whom == "success":
+                fields["draws"] = e.amount
         words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
         burned = _burned(clause, view)
         if burned is not None:

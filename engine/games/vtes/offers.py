@@ -205,6 +205,8 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
     acts += [{"do": Do.TRANSFER, **fields} for fields in blood_shifts(view, seat)]
+    if len(view.hand) > me.hand_size:  # discard down to the hand size (rulebook, "Drawing Cards")
+        acts += [{"do": Do.DISCARD, "card": c.as_list()} for c in view.hand]
     match view.phase:
         case Phase.UNLOCK:
             acts += contest_acts(view, seat)
@@ -226,7 +228,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                     acts.append({"do": Do.INFLUENCE, "card": c.as_list()})
             if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
                 acts.append({"do": Do.TRANSFER, "kind": TransferKind.CRYPT})
-        case Phase.DISCARD if view.discard_actions == 0:  # one discard phase action (rules.py)
+        case Phase.DISCARD if view.discard_actions == 0 and len(view.hand) <= me.hand_size:  # one (rules.py)
             for c in view.hand:
                 acts.append({"do": Do.DISCARD, "card": c.as_list()})
         case _:

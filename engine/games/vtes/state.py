@@ -161,7 +161,8 @@ class Action:
     whole and have not passed since (their next pass is their own: they apply the rest by hand
     first; :func:`engine.games.vtes.autopass.auto_pass` does not make it); ``unlocks``: ``(minion,
     blood, card)``: the minion a card unlocks as the action succeeds, burning that blood ("If the
-    bleed is successful, this vampire unlocks").
+    bleed is successful, this vampire unlocks"); ``draws``: the cards its card has the actor draw
+    as it succeeds (then discarded down to the hand size).
     """
 
     actor: int
@@ -189,6 +190,7 @@ class Action:
     woken: tuple[Pos, ...] = ()
     applying: tuple[int, ...] = ()
     unlocks: tuple[tuple[Pos, int, Pos], ...] = ()
+    draws: int = 0
 
     @property
     def directed(self) -> bool:

@@ -120,3 +120,33 @@ def test_an_unlock_no_card_gives_is_refused_with_its_sentence(f: Fight) -> None:
         {"do": "action", "kind": "bleed", "minion": f.lucia, "unlock": True},
         "unlock is a card's: the acting minion unlocks as the action succeeds when its card says so",
     )
+
+
+def test_flurry_of_action_at_basic_draws_two_as_the_bleed_succeeds_then_the_hand_is_discarded_down() -> None:
+    """Every library seven Flurry of Action and three Forced March: three cards left to draw."""
+    sonja = card_base().lookup("Sonja Blue")
+    assert sonja is not None
+    crypt = Deck("sonja", ((sonja.id, 12),), ())
+    f = fight_table(seed=1, crypt=crypt, library=(("Flurry of Action", 7), ("Forced March", 3)))
+    t, start = f.t, copy_table(f.t)
+    chosen = _announced(f, "Flurry of Action", draws=2)
+    done = [(f.ana, chosen)]
+    t.play(f.ana, chosen)
+    t.run_ops()  # the hand refilled: the card drawn is opened to Ana (the deck protocol)
+    size = t.state.players[f.ana].hand_size
+    said = passed_out(f, done)
+    assert any(line.endswith("Ana draws 2 cards and discards down to their hand size") for line in said), said
+    hand = t.view(f.ana).hand
+    assert len(hand) == size + 2
+    discards = [a for a in VTES.legal_acts(t.view(f.ana)) if a["do"] == "discard"]
+    assert sorted(a["card"] for a in discards) == sorted(c.as_list() for c in hand)
+    for a in discards[:2]:  # in the minion phase: discarding down is no discard phase action
+        t.play(f.ana, a)
+        done.append((f.ana, a))
+    assert len(t.view(f.ana).hand) == size
+    assert not any(a["do"] == "discard" for a in VTES.legal_acts(t.view(f.ana)))
+    again = copy_table(start)
+    for seat, act in done:
+        again.play(seat, act)
+        again.run_ops()
+    assert again.state == t.state
