@@ -209,3 +209,21 @@ def called(f: Fight) -> list[int]:
     assert (r.caller, r.minion, r.card, r.step, r.impulse) == (ana, tuple(f.lucia), tuple(kine), "terms", ana)
     assert t.state.referendums == 1
     return kine
+
+
+def role_names(f: Fight) -> list[str]:
+    """Each seat's name by its role, in seat order (Ana, Ben, Cy, Dee clockwise from the first)."""
+    by_seat = dict(zip((f.ana, f.ben, f.cy, f.dee), ("Ana", "Ben", "Cy", "Dee"), strict=True))
+    return [by_seat[s] for s in range(4)]
+
+
+def passed_out(f: Fight, done: list[tuple[int, Act]]) -> list[str]:
+    """Everyone holding the impulse passes until the open action is over (each pass appended to
+    ``done``, a log to replay); the narration, with :func:`role_names`."""
+    said = []
+    while f.t.state.open_action is not None:
+        seat = f.t.state.open_action.impulse
+        said += [n.render(role_names(f)) for n in f.t.play(seat, {"do": "pass"})]
+        f.t.run_ops()  # cards a success draws are opened to their player (the deck protocol)
+        done.append((seat, {"do": "pass"}))
+    return said

@@ -260,8 +260,11 @@ class ActionAct(ActRecord):
     is its printed one, read from krcg, an X cost is 0); ``cost_rescued``: the blood the vampire
     in torpor pays for its rescue (None: 0; the acting vampire's default then pays the rest, the
     rulebook's "Rescue a Vampire from Torpor"); ``add_blood`` blood the card adds, as the action
-    succeeds, to the vampire ``add_to`` of the actor's uncontrolled region; ``gain_pool``: pool the
-    actor gains when the bleed succeeds for 1 or more; a rule ``lift`` ed by card ``by`` (P9)."""
+    succeeds, to the vampire ``add_to`` of the actor's uncontrolled region (for a bleed, when it
+    succeeds for 1 or more); ``gain_pool``: pool the actor gains when the bleed succeeds for 1 or
+    more; ``unlock``: the acting minion unlocks as the action succeeds (its card says so);
+    ``draws``: cards the actor draws as it succeeds (its card says so; discarded down after);
+    ``burn``: ``target_card``, a card in play, burns as the action succeeds (its card says so); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     kind: ActionKind
@@ -276,6 +279,9 @@ class ActionAct(ActRecord):
     add_blood: int | None = None
     add_to: Pos | None = None
     gain_pool: int | None = None
+    unlock: bool | None = None
+    draws: int | None = None
+    burn: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
 from engine.games.vtes import politics, windows
+from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, play_place
 from engine.games.vtes.state import Action, Done
@@ -78,14 +79,16 @@ def succeed(w: Work, a: Action) -> None:
         text += f" ({w.name(a.target_card)} pays {share} blood of the rescue's cost, {name} {a.cost_blood})"
     hunted: Pos | None = None
     called = False
+    bled = a.kind != ActionKind.BLEED  # a bleed's card adds its blood when it burns 1 or more (Public Trust)
     match a.kind:
         case ActionKind.BLEED:
             target = a.targets[0]
             if a.amount >= 1 and w.p(target).status == Status.IN:
                 burned = -w.pool_delta(target, -a.amount, "bleed")
+                bled = burned >= 1
                 w.edge = a.actor
                 text += f": {seat_ref(target)} burns {burned} pool and {seat_ref(a.actor)} takes the Edge"
-                if a.gain_pool and burned >= 1:
+                if a.gain_pool and bled:
                     w.pool_delta(a.actor, a.gain_pool, "card")
                     text += f", and gains {a.gain_pool} pool"
         case ActionKind.HUNT:
@@ -127,11 +130,19 @@ def succeed(w: Work, a: Action) -> None:
         case ActionKind.POLITICAL:
             text += ": a referendum"
             called = True
+        case ActionKind.OTHER if a.target_card:
+            text += _burn(w, a)
         case ActionKind.OTHER if not a.add_blood:
             text += ": apply the card's effect by hand"
-    if a.add_blood and a.add_to and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
+    if a.add_blood and a.add_to and bled and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
         w.counters_delta(a.add_to, a.add_blood, "card")
         text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
+    text += "".join(_unlock(w, *unlock) for unlock in a.unlocks)
+    if a.draws:  # a card's "draw two cards (discard afterward)": the hand is then discarded down
+        drawn = w.draw(a.actor, a.draws)
+        text += (
+            f"; {seat_ref(a.actor)} draws {drawn} card{'s' if drawn != 1 else ''} and discards down to their hand size"
+        )
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         _card_after(w, a)
     w.note(text, a.actor, *a.targets)
@@ -141,6 +152,39 @@ def succeed(w: Work, a: Action) -> None:
         politics.open_blood_hunt(w, hunted)
     else:
         after_action(w)
+
+
+def _burn(w: Work, a: Action) -> str:
+    """An action card's "Ⓓ Burn an equipment/location" (the card named as it was announced,
+    :func:`engine.games.vtes.actions.announce`), and the pool its controller burns where the card
+    says so: the words added to the success's narration."""
+    assert a.target_card
+    target = w.cards[a.target_card]
+    if not target.zone.in_play:
+        return f": {w.name(a.target_card)} has left play"
+    rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card else None
+    pool = sum(e.amount for e in (rec.effects if rec else ()) if e.kind == EffectKind.BURN_POOL and e.whom)
+    seat = target.controller
+    w.move(a.target_card, Target.ASH)
+    text = f": {w.name(a.target_card)} burns"
+    if pool and w.p(seat).status == Status.IN:
+        text += f" and {seat_ref(seat)} burns {-w.pool_delta(seat, -pool, 'card')} pool"
+    return text
+
+
+def _unlock(w: Work, minion: Pos, blood: int, card: Pos) -> str:
+    """A card's "if the action is successful, this vampire unlocks" (burning ``blood`` first, when
+    it says so): the words added to the success's narration, "" when the minion is not locked."""
+    c = w.cards[minion]
+    if c.zone != Zone.READY or not c.locked:
+        return ""
+    if blood > c.counters:
+        return f"; {w.name(minion)} has {c.counters} blood and cannot burn {blood} to unlock ({w.name(card)})"
+    if blood:
+        w.counters_delta(minion, -blood, "card")
+    w.setc(minion, locked=False)
+    paid = f", burning {blood} blood" if blood else ""
+    return f"; {w.name(minion)} unlocks{paid} ({w.name(card)})"
 
 
 def _card_after(w: Work, a: Action) -> None:

@@ -27,6 +27,8 @@ from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.card_record import burnable, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.state import hunts_due as must_hunt
@@ -109,6 +111,9 @@ def announce(w: Work, a: ActionAct) -> None:
     gain_pool = within(a.do, "gain_pool", a.gain_pool, low=0, high=30)
     if gain_pool and a.kind != ActionKind.BLEED:
         raise IllegalMove("gain_pool is the pool a successful bleed gives: only a bleed has it")
+    draws = within(a.do, "draws", a.draws, low=0, high=10)
+    if (a.unlock or draws) and a.card is None:
+        raise IllegalMove("unlock is a card's: the acting minion unlocks as the action succeeds when its card says so")
     if (a.add_to is None) != (not add_blood):
         raise IllegalMove("add_blood and add_to go together: the blood a card adds, and the vampire it goes to")
     if a.add_to is not None:
@@ -193,6 +198,8 @@ def announce(w: Work, a: ActionAct) -> None:
         add_blood=add_blood,
         add_to=a.add_to if a.add_to is not None else (),
         gain_pool=gain_pool,
+        unlocks=((a.minion, 0, card),) if a.unlock and card else (),
+        draws=draws,
     )
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)
@@ -345,6 +352,8 @@ def _targets(w: Work, a: ActionAct, name: str) -> tuple[tuple[int, ...], Pos | t
                 f"{w.name(a.target_card)} is not in torpor: only a vampire in torpor is rescued or diablerised"
             )
         return ((v.controller,) if v.controller != actor else ()), a.target_card
+    if a.burn:
+        return _burned(w, a)
     if a.target is not None and a.kind in _UNTARGETED:
         raise IllegalMove(f"a {a.kind} action is undirected: it targets no Methuselah")
     if a.kind == ActionKind.EQUIP and a.target_card is not None:
@@ -357,6 +366,24 @@ def _targets(w: Work, a: ActionAct, name: str) -> tuple[tuple[int, ...], Pos | t
             raise IllegalMove("the target of a directed action is another Methuselah in the game")
         return (a.target,), ()
     return (), ()
+
+
+def _burned(w: Work, a: ActionAct) -> tuple[tuple[int, ...], Pos]:
+    """An action card's "Ⓓ Burn an equipment/location": ``target_card`` is a card in play of a kind
+    its card burns (controlled by the actor's predator or prey where it says so); its controller,
+    if another Methuselah, is the target. Raises IllegalMove with the sentence."""
+    rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card is not None else None
+    said = [e.whom for e in (rec.effects if rec is not None else ()) if e.kind == EffectKind.BURN and e.whom]
+    if a.kind != ActionKind.OTHER or a.target_card is None or not said:
+        raise IllegalMove("burn is an action card's: it names the card it burns (target_card)")
+    target = w.card(a.target_card)
+    kind = record(target.card or w.revealed.get(a.target_card, ""))
+    if not target.zone.in_play or kind is None or not any(burnable(kind, whom) for whom in said):
+        raise IllegalMove(f"{w.name(a.target_card)} is not a card in play this card burns ({' or '.join(said)})")
+    near = (w.prey(w.author), w.predator(w.author))
+    if all("(predator or prey)" in whom for whom in said) and target.controller not in near:
+        raise IllegalMove(f"{w.name(a.target_card)} is not controlled by your predator or prey")
+    return ((target.controller,) if target.controller != w.author else ()), a.target_card
 
 
 # --- the windows ----------------------------------------------------------------------------------

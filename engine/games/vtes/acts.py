@@ -177,7 +177,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
     Raises MalformedAct."""
     match key:
         case ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act") | (
-            "cost_blood" | "cost_pool" | "cost_rescued" | "add_blood" | "gain_pool" | "move_blood" | "votes"
+            "cost_blood" | "cost_pool" | "cost_rescued" | "add_blood" | "gain_pool" | "move_blood" | "votes" | "draws"
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
@@ -195,6 +195,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "ends"
             | "other"
             | "for"
+            | "burn"
         ):
             return read_bool(act, key, False)
         case "take":

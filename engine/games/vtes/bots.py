@@ -107,7 +107,7 @@ class VtesBot:
                 return None
             if action.window == Window.DIABLERIE:
                 return {"do": Do.DIABLERISE}
-            numbers = _numbers_play(legal)
+            numbers = _numbers_play(legal, action.actor == seat)
             if numbers is not None:
                 return numbers
             # A minion whose block failed may try again, but this bot adds no intercept: it would
@@ -120,9 +120,12 @@ class VtesBot:
             return {"do": Do.PASS}
         if view.acting != seat:
             return None
-        # This bot's minions bleed and hunt; the other actions offered (cards, rescue, diablerie,
-        # leaving torpor, an action applied by hand) are left to a person or a stronger bot.
-        legal = [a for a in legal if a["do"] != Do.ACTION or (a["kind"] in _BASIC and "card" not in a)]
+        # This bot's minions bleed and hunt, and take the actions of cards that burn a rival's card
+        # or unlock their minion as they succeed; the other actions offered (other cards, rescue,
+        # diablerie, leaving torpor, an action applied by hand) are left to a person or a stronger bot.
+        legal = [a for a in legal if a["do"] != Do.ACTION or _bot_action(a)]
+        if len(view.hand) > view.players[seat].hand_size and any(a["do"] == Do.DISCARD for a in legal):
+            return next(a for a in legal if a["do"] == Do.DISCARD)  # down to its hand size (rulebook)
         if self.randomness and self.rng.random() < self.randomness:
             safe = [a for a in legal if a["do"] not in (Do.END_TURN, Do.TIME, Do.PLAY)]
             if safe:
@@ -166,7 +169,8 @@ class VtesBot:
         return pay if keep else yielding
 
     def _action(self, view: VtesView, acts: list[Act]) -> Act:
-        """The next minion's action: a hunt for a vampire with at most 1 blood, else a bleed."""
+        """The next minion's action: a hunt for a vampire with at most 1 blood, else an action card
+        that burns a rival's equipment or location, else a bleed."""
         first = acts[0]["minion"]
         mine = [a for a in acts if a["minion"] == first]
         card = next((c for c in view.cards if c.as_list() == first), None)
@@ -174,6 +178,9 @@ class VtesBot:
         bleed = next((a for a in mine if a["kind"] == ActionKind.BLEED), None)
         if hunt is not None and (bleed is None or (card is not None and card.crypt and card.counters <= 1)):
             return hunt
+        burn = next((a for a in mine if a.get("burn")), None)
+        if burn is not None:
+            return burn
         return bleed if bleed is not None else mine[0]
 
     def _politics(self, view: VtesView, seat: int) -> Act | None:
@@ -375,11 +382,21 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
     raise OptionError(f"there is no VTES bot level {level!r} (the levels are heuristic and random)")
 
 
-def _numbers_play(legal: list[Act]) -> Act | None:
+def _bot_action(act: Act) -> bool:
+    """An action this bot takes: a bleed or hunt with no card, or an action card that burns a card
+    or unlocks its minion as it succeeds."""
+    return (act["kind"] in _BASIC and "card" not in act) or bool(act.get("burn") or act.get("unlock"))
+
+
+def _numbers_play(legal: list[Act], acting: bool) -> Act | None:
     """The offered play that changes the open action most: stealth, intercept or bleed added, a
     bleed against the bot reduced (a card's numbers are offered only when they can change it: 4.3),
-    or None."""
+    for the acting bot its minion unlocked as the action succeeds; or None."""
     plays = [a for a in legal if a["do"] == Do.PLAY]
-    weight = {id(a): sum(abs(int(a.get(k) or 0)) for k in ("stealth", "intercept", "amount")) for a in plays}
+    weight = {
+        id(a): sum(abs(int(a.get(k) or 0)) for k in ("stealth", "intercept", "amount"))
+        + (acting and bool(a.get("unlock")))
+        for a in plays
+    }
     best = max(plays, key=lambda a: weight[id(a)], default=None)
     return best if best is not None and weight[id(best)] > 0 else None

@@ -13,6 +13,8 @@ where the table puts it into the act that plays the card, as the offers do.
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
   (:func:`engine.games.vtes.card_play.blood_shifts`);
+- a card burned (an equipment, a location) and pool its controller burns: an action card's, the
+  card named as it is announced, burned as it succeeds (:mod:`engine.games.vtes.action_success`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
 - a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
@@ -20,6 +22,9 @@ where the table puts it into the act that plays the card, as the offers do.
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
   (:func:`engine.games.vtes.card_play.combat_moves`);
+- cards drawn as its action succeeds, the hand then discarded down to its size: an action card's;
+- the minion unlocks as its action succeeds (burning the blood the card says): an action card's,
+  or an action modifier's played during the action (:mod:`engine.games.vtes.action_success`);
 - "unlock this vampire": an action modifier's played after its action resolved
   (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is a prevention alone
@@ -51,6 +56,11 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     match e.kind:
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
+        case EffectKind.BURN if e.whom:
+            return "Action" in types and clause.type in ("", "Action")
+        case EffectKind.BURN_POOL if e.whom == "controller":
+            burns = any(x.kind == EffectKind.BURN and x.whom for x in clause.effects)
+            return "Action" in types and clause.type in ("", "Action") and burns
         case EffectKind.ADD_BLOOD:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
@@ -76,6 +86,10 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case kind if kind in _STRIKES and not e.hand:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
+        case EffectKind.UNLOCK | EffectKind.DRAW if e.whom == "success" and MODIFIER not in types:
+            return "Action" in types and clause.type in ("", "Action")
+        case EffectKind.UNLOCK if e.whom == "success":
+            return bool(types & {MODIFIER, "Action"}) and clause.type in ("", MODIFIER, "Action")
         case EffectKind.UNLOCK if e.whom == "block":
             return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.UNLOCK if MODIFIER in types and rec.after_resolution:

@@ -41,7 +41,9 @@ class EffectKind(StrEnum):
     END_COMBAT = "end combat"
     UNLOCK = "unlock"
     """The minion playing the card unlocks; ``whom`` ``"block"``: a locked reacting minion that
-    unlocks to attempt to block ("This vampire unlocks and attempts to block")."""
+    unlocks to attempt to block ("This vampire unlocks and attempts to block"); ``whom``
+    ``"success"``: it unlocks as its action succeeds, burning ``amount`` blood ("If the bleed is
+    successful, this vampire unlocks")."""
     WAKE = "wake"
     """A locked minion may react and block this action as if unlocked."""
     GAIN_BLOOD = "gain blood"
@@ -49,11 +51,18 @@ class EffectKind(StrEnum):
     GAIN_POOL = "gain pool"
     """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more."""
     BURN_POOL = "burn pool"
+    """``amount`` pool burned; ``whom`` ``"controller"``: by the controller of the card the action
+    burns (Rewilding)."""
     GAIN_LIFE = "gain life"
     DRAW = "draw"
+    """``amount`` cards drawn; ``whom`` ``"success"``: as the action succeeds, the hand then
+    discarded down to its size ("If the bleed is successful, draw two cards (discard afterward)")."""
     CANCEL = "cancel"
     TORPOR = "torpor"
     BURN = "burn"
+    """``whom`` "": this card burns ("Burn this card"); else the card an action burns as it
+    succeeds, of the kinds ``whom`` names (``"equipment"``, ``"location"``, ``"equipment or
+    location"``; ``" (predator or prey)"``: controlled by the actor's predator or prey)."""
     ADD_BLOOD = "add blood"
     """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
     ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any; ``least``: its
@@ -127,6 +136,10 @@ class Effect:
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
             case EffectKind.UNLOCK if self.whom == "block":
                 return "unlock and attempt to block"
+            case EffectKind.DRAW if self.whom == "success":
+                return f"draw {self.amount} if the action succeeds (discard afterward)"
+            case EffectKind.UNLOCK if self.whom == "success":
+                return "unlock if the action succeeds" + (f", burning {self.amount} blood" if self.amount else "")
             case EffectKind.WAKE:
                 return "wake: this locked minion may react and block"
             case EffectKind.ADD_BLOOD if self.whom == "full":
@@ -142,6 +155,13 @@ class Effect:
             case EffectKind.MOVE_BLOOD:
                 much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
                 return f"move {much} blood from a vampire you control to your pool"
+            case EffectKind.BURN if self.whom:
+                kinds, _, near = self.whom.partition(" (")
+                article = "an" if kinds.startswith("e") else "a"
+                whose = f" of your {near.rstrip(')')}" if near else ""
+                return f"burn {article} {kinds}{whose} as the action succeeds"
+            case EffectKind.BURN_POOL if self.whom == "controller":
+                return f"its controller burns {self.amount} pool"
             case EffectKind.TERMS:
                 return "referendum terms, applied if it passes"
             case EffectKind.REDIRECT:
@@ -260,6 +280,19 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.UNLOCK, whom="block"),),
         ),
         (r"unlock this (?:vampire|minion|reacting vampire)(?: before combat ends)?", lambda m: (Effect(_E.UNLOCK),)),
+        (
+            r"if the bleed is successful, this (?:vampire|minion) unlocks|unlock this (?:vampire|minion|anarch) "
+            r"(?:after action resolution )?if th(?:e bleed|is action) is successful",
+            lambda m: (Effect(_E.UNLOCK, whom="success"),),
+        ),
+        (
+            r"after action resolution, if the action was successful, this vampire can burn (\d+) blood to unlock",
+            lambda m: (Effect(_E.UNLOCK, int(m.group(1)), whom="success"),),
+        ),
+        (
+            r"if the bleed is successful \(for 1 or more\), add (\d+) blood to a vampire in your uncontrolled region",
+            lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1))),),
+        ),
         (r"gain (\d+) pool", lambda m: (Effect(_E.GAIN_POOL, int(m.group(1))),)),
         (
             r"gain (\d+) pool if the bleed is successful \(for 1 or more\)",
@@ -267,7 +300,17 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"(?:this vampire )?gains? (\d+) blood", lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1))),)),
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
+        (
+            r"if the bleed is successful, draw (\d+|a|one|two|three) cards? \(discard afterward\)",
+            lambda m: (Effect(_E.DRAW, _n(m.group(1)), whom="success"),),
+        ),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),
+        (
+            r"\(d\) burn (?:an?|any) (equipment or location|equipment|location)( on a minion controlled by your "
+            r"predator or prey)?",
+            lambda m: (Effect(_E.BURN, whom=m.group(1) + (" (predator or prey)" if m.group(2) else "")),),
+        ),
+        (r"burn (\d+) pool from its controller", lambda m: (Effect(_E.BURN_POOL, int(m.group(1)), whom="controller"),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
         (
             r"add (\d+) blood to an? (?:(?P<younger>younger) vampire|vampire|(?P<clan>[a-z'-]+)) in your uncontrolled region",

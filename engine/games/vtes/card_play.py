@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind
-from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, meets_disciplines, record
+from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
@@ -325,6 +325,10 @@ def _numbers(
                 fields["amount"] = int(fields.get("amount", 0)) - cut  # type: ignore[call-overload]
             case EffectKind.BLEED if e.whom and _clan(view.card(a.minion)) != e.whom:
                 pass  # "an additional +1 bleed if this vampire is Toreador", and it is not
+            case EffectKind.UNLOCK if e.whom == "success":
+                if not acting:
+                    return None
+                fields["unlock"] = True
             case EffectKind.BLEED:
                 if not acting or a.kind != ActionKind.BLEED:
                     return None
@@ -350,8 +354,9 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     ``kind`` bleed for a clause that bleeds (its ``amount`` 1 plus the card's bleed), the
     clause's ``stealth``; for a clause that adds blood to a vampire of the uncontrolled region,
     one choice per such vampire of ``view``'s seat that fits (``add_blood``, ``add_to``), none
-    when none fits; one choice with no numbers for a card the table does not read (its kind from
-    its type, the action applied by hand)."""
+    when none fits; for a clause that burns a card in play, one per card it may name (``burn``,
+    ``target_card``), and no choice when there is none; one choice with no numbers for a card the
+    table does not read (its kind from its type, the action applied by hand)."""
     rec = record(card.card) if card.card else None
     if rec is None:
         return [Choice(None, (), "")]
@@ -359,6 +364,7 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     # What the card says before its levels (Break the Bonds' "Ⓓ Bleed.") is played at every level.
     common = tuple(e for c in rec.clauses if not c.levels and c.type in ("", "Action") for e in c.effects)
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
+    burns = False  # a clause burns a card: with none to name, the card is not offered
     for clause in clauses:
         fields: dict[str, object] = {}
         for e in (*common, *clause.effects) if clause.levels else clause.effects:
@@ -369,11 +375,39 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
                 fields["stealth"] = e.amount
             elif e.kind == EffectKind.GAIN_POOL and e.whom == "bleed":
                 fields["gain_pool"] = e.amount
+            elif e.kind == EffectKind.UNLOCK and e.whom == "success":
+                fields["unlock"] = True
+            elif e.kind == EffectKind.DRAW and e.whom == "success":
+                fields["draws"] = e.amount
         words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+        burned = _burned(clause, view)
+        if burned is not None:
+            burns = True
+            for target in burned:
+                key = tuple(sorted({**fields, "kind": ActionKind.OTHER, "burn": True, "target_card": target}.items()))
+                out.setdefault(key, Choice(clause, key, words))
+            continue
         for added in _added_blood(clause, minion, view):
             key = tuple(sorted({**fields, **added}.items()))
             out.setdefault(key, Choice(clause, key, words))
-    return list(out.values()) or [Choice(None, (), "")]
+    return list(out.values()) or ([] if burns else [Choice(None, (), "")])
+
+
+def _burned(clause: Clause, view: VtesView | None) -> list[tuple[int, int]] | None:
+    """The cards in play a clause that burns one ("Ⓓ Burn an equipment") may name: those of
+    another Methuselah (the predator or prey where it says so) of a kind it burns; None for a
+    clause that burns none."""
+    whom = next((e.whom for e in clause.effects if e.kind == EffectKind.BURN and e.whom), None)
+    if whom is None or view is None or view.seat is None:
+        return None
+    seat = view.seat
+    near = (view.players[seat].prey, view.players[seat].predator) if "(predator or prey)" in whom else None
+    out = []
+    for c in view.cards:
+        rec = record(c.card) if c.card and c.zone.in_play and c.controller != seat else None
+        if rec is not None and burnable(rec, whom) and (near is None or c.controller in near):
+            out.append(c.pos)
+    return out
 
 
 def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> list[dict[str, object]]:

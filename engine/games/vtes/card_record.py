@@ -271,6 +271,16 @@ class CardRecord:
         return coverage_of(self)
 
 
+def burnable(target: CardRecord, whom: str) -> bool:
+    """A card in play of record ``target`` is of a kind a :attr:`EffectKind.BURN` effect's
+    ``whom`` names ("equipment", "location", "equipment or location"; a trailing "(…)" ignored):
+    equipment by its type, a location by its text's first sentence ("Unique location.")."""
+    kinds = whom.partition(" (")[0].split(" or ")
+    first = " ".join(target.info.text.lower().split()).split(".")[0]
+    location = "Master" in target.types and "location" in first
+    return ("equipment" in kinds and "Equipment" in target.types) or ("location" in kinds and location)
+
+
 def meets_disciplines(rec: CardRecord, have: frozenset[str]) -> bool:
     """A minion with these krcg Discipline levels has what the card requires (rulebook
     "Disciplines"): its one Discipline, any one of a choice, all of a combination, at either

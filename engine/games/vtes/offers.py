@@ -206,6 +206,8 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
     acts += [{"do": Do.TRANSFER, **fields} for fields in blood_shifts(view, seat)]
+    if len(view.hand) > me.hand_size:  # discard down to the hand size (rulebook, "Drawing Cards")
+        acts += [{"do": Do.DISCARD, "card": c.as_list()} for c in view.hand]
     match view.phase:
         case Phase.UNLOCK:
             acts += contest_acts(view, seat)
@@ -227,7 +229,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                     acts.append({"do": Do.INFLUENCE, "card": c.as_list()})
             if view.transfers >= 4 and me.pool >= 1 and me.crypt_count:
                 acts.append({"do": Do.TRANSFER, "kind": TransferKind.CRYPT})
-        case Phase.DISCARD if view.discard_actions == 0:  # one discard phase action (rules.py)
+        case Phase.DISCARD if view.discard_actions == 0 and len(view.hand) <= me.hand_size:  # one (rules.py)
             for c in view.hand:
                 acts.append({"do": Do.DISCARD, "card": c.as_list()})
         case _:
@@ -479,7 +481,10 @@ def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
         case Poll.TERMS:
             if r.caller != seat:
                 return []
-            return terms_choices(view, r) or [{"do": Do.TERMS, "text": "as the card says"}]
+            chosen = terms_choices(view, r)
+            if any(set(a) == {"do", "text"} for a in chosen):  # terms as printed: the table applies them
+                return chosen
+            return [*chosen, {"do": Do.TERMS, "text": "as the card says"}]  # the text alone: by hand
         case Poll.BEFORE:
             return [{"do": Do.PASS}] if r.impulse == seat else []
         case Poll.VOTING:

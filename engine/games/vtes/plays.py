@@ -170,7 +170,9 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         _lock(w, minion, name)
     if act.wake:
         _wake(w, minion, name)
-    if act.unlock:
+    if act.unlock and w.author == a.actor:
+        _unlock_on_success(w, pos, minion, name)
+    elif act.unlock:
         _unlock_to_block(w, minion, name, types)
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
@@ -197,6 +199,22 @@ def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:
             f"{name} is only usable by a ready unlocked vampire other than the acting minion, "
             f"and {w.name(minion)} is not one",
         )
+
+
+def _unlock_on_success(w: Work, pos: Pos, minion: Pos | None, name: str) -> None:
+    """An action modifier's "unlock this vampire after action resolution if this action is
+    successful" (burning the blood it says): recorded on the open action, applied as it succeeds
+    (:mod:`engine.games.vtes.action_success`). Raises IllegalMove for a card that says no such
+    thing."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    said = [e for e in (rec.effects if rec is not None else ()) if e.kind == EffectKind.UNLOCK and e.whom == "success"]
+    if not said or minion is None:
+        raise IllegalMove(f"{name} unlocks no minion as this action succeeds")
+    a = open_action(w)
+    blood = max(e.amount for e in said)
+    windows.put(w, replace(a, unlocks=(*a.unlocks, (minion, blood, pos))))
+    paid = f", burning {blood} blood" if blood else ""
+    w.note(f"{name}: {w.name(minion)} unlocks if the action succeeds{paid}", w.author)
 
 
 def _master_timing(w: Work, pos: Pos, name: str) -> None:

@@ -356,6 +356,11 @@ def _act_play(w: Work, act: PlayAct) -> None:
 def _act_discard(w: Work, act: DiscardAct) -> None:
     pos = act.card
     _own_hand(w, pos)
+    if len(w.hand(w.author)) > w.p(w.author).hand_size:
+        # Over its hand size (a card drew more): discard down, at once, replacing none (rulebook,
+        # "Drawing Cards": "immediately discard down to or draw up to match your hand size").
+        w.move(pos, Target.ASH)
+        return
     if w.author != w.acting or w.phase != Phase.DISCARD:
         # A card whose text discards (a master that discards and draws, say) names itself (P9).
         w.refuse(

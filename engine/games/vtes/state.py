@@ -160,7 +160,10 @@ class Action:
     requirement to be unlocked for playing reaction cards and attempting to block until the end of
     the action"); ``applying``: the seats that played a card whose text the table does not apply
     whole and have not passed since (their next pass is their own: they apply the rest by hand
-    first; :func:`engine.games.vtes.autopass.auto_pass` does not make it).
+    first; :func:`engine.games.vtes.autopass.auto_pass` does not make it); ``unlocks``: ``(minion,
+    blood, card)``: the minion a card unlocks as the action succeeds, burning that blood ("If the
+    bleed is successful, this vampire unlocks"); ``draws``: the cards its card has the actor draw
+    as it succeeds (then discarded down to the hand size).
     """
 
     actor: int
@@ -187,6 +190,8 @@ class Action:
     gain_pool: int = 0
     woken: tuple[Pos, ...] = ()
     applying: tuple[int, ...] = ()
+    unlocks: tuple[tuple[Pos, int, Pos], ...] = ()
+    draws: int = 0
 
     @property
     def directed(self) -> bool:

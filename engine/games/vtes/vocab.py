@@ -306,7 +306,7 @@ def action_phrase(
     if kind == ActionKind.BLEED:
         text += f" {targets[0]}" if targets else ""
     elif target_card:
-        text += f" {target_card}"
+        text += f" against {target_card}" if kind == ActionKind.OTHER else f" {target_card}"
     elif targets:
         text += " against " + " and ".join(targets)
     if kind in (ActionKind.BLEED, ActionKind.HUNT) and amount is not None:

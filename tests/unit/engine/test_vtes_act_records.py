@@ -94,6 +94,8 @@ FULL: list[dict[str, Any]] = [
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},
     {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "gain_pool": 1},
+    {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "unlock": True, "draws": 2},
+    {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "burn": True, "target_card": [8, 1]},
     {
         "do": "action",
         "minion": [6, 0],

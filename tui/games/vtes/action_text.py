@@ -13,6 +13,7 @@ from engine.games.base import Act
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.offers import window_cards
 from engine.games.vtes.state import Action
+from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import CombatStep, Do, Phase, Poll, Step, Window, action_phrase
 from tui.games.vtes.present import seat_name
@@ -164,6 +165,8 @@ def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = 
                 return "The referendum waits for your votes (V vote, . done)."
             return "Waiting for " + ", ".join(seat_name(names, s) for s in left) + " (votes)."
         if poll.impulse == view.seat:
+            if poll.step == Poll.TERMS and terms_choices(view, poll):
+                return "The referendum waits for your terms (V chooses them; or :terms TEXT, applied by hand)."
             return (
                 "The referendum waits for you ("
                 + ("terms: :terms TEXT" if poll.step == Poll.TERMS else ". pass")

@@ -229,6 +229,8 @@ def announce_choices(
             extra.append(f"{view.basic_cost(kind)} blood")
         if act.get("gain_pool"):
             extra.append(f"you gain {act['gain_pool']} pool if it succeeds")
+        if act.get("unlock"):
+            extra.append("it unlocks if it succeeds")
         if act.get("add_blood"):
             extra.append(f"{act['add_blood']} blood to {name(act.get('add_to')) or 'a vampire'} as it succeeds")
         if "card" not in act and kind == ActionKind.OTHER:
