@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.games.vtes.vocab import Replacement
+
 
 class EffectKind(StrEnum):
     """The kinds of effect the table knows (shared/rules/vtes-actions.md §4–§7 for their windows)."""
@@ -326,6 +328,30 @@ _CONDITIONS = (
 )
 
 
+DEFERRED = re.compile(
+    r"do not replace until (?:(?P<action>after (?:this|the) action)|(?P<combat>after combat)"
+    r"|your (?:next )?(?P<unlock>unlock) phase|your (?:next )?(?P<discard>discard) phase"
+    r"|(?P<turn>after the current turn))"
+)
+"""A condition sentence: the card is not replaced in its player's hand until a moment the table
+knows (:func:`replacement`); other moments ("as long as this card is in play") stay by hand."""
+
+
+def replacement(sentence: str) -> Replacement | None:
+    """The moment a "Do not replace until …" sentence names, or None for another sentence."""
+    m = DEFERRED.fullmatch(sentence)
+    if m is None:
+        return None
+    said = next(k for k, v in m.groupdict().items() if v)
+    return {
+        "action": Replacement.AFTER_ACTION,
+        "combat": Replacement.AFTER_COMBAT,
+        "unlock": Replacement.UNLOCK,
+        "discard": Replacement.DISCARD,
+        "turn": Replacement.AFTER_TURN,
+    }[said]
+
+
 EXCLUSIVE = re.compile(
     r".+? and (?:cards named )?<(?P<other>[^>]+)> cannot both be played (?:during|on) the same action"
 )
@@ -363,6 +389,6 @@ def read_sentence(sentence: str) -> Reading:
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
-    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence):
+    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence) or DEFERRED.fullmatch(sentence):
         return Reading(sentence, SentenceKind.CONDITION)
     return Reading(sentence, SentenceKind.BY_HAND)

@@ -27,10 +27,11 @@ from engine.games.vtes.card_effects import (
     Reading,
     SentenceKind,
     read_sentence,
+    replacement,
     sentences,
 )
 from engine.games.vtes.cards import CardInfo, card_base, card_id
-from engine.games.vtes.vocab import DeckPart, LimitScope
+from engine.games.vtes.vocab import DeckPart, LimitScope, Replacement
 
 
 class Coverage(StrEnum):
@@ -204,7 +205,8 @@ class Clause:
 class CardRecord:
     """What the table knows of one card. ``info``: krcg's facts (name, types, text, …);
     ``printed``, ``costs``, ``requires``; ``clauses``: the text's parts (:class:`Clause`);
-    ``note``: a kept correction's reason, "" for none."""
+    ``note``: a kept correction's reason, "" for none; ``replacement``: when the card is replaced
+    in its player's hand once played (its "Do not replace until …"; at once by default)."""
 
     info: CardInfo
     printed: Printed
@@ -212,6 +214,7 @@ class CardRecord:
     requires: Requirements
     clauses: tuple[Clause, ...]
     note: str = ""
+    replacement: Replacement = Replacement.NOW
 
     @property
     def id(self) -> int:
@@ -517,7 +520,9 @@ def read(info: CardInfo) -> CardRecord:
     (:func:`build` applies it)."""
     clauses = _ally_clauses(info, _clean_crypt_clauses(info, _clauses(info.text)))
     costs = Costs(info.blood_cost, info.pool_cost, info.conviction_cost, info.x_cost)
-    return CardRecord(info, _printed(info, clauses), costs, _requirements(info, clauses), tuple(clauses))
+    said = (replacement(r.sentence) for c in clauses if not c.levels for r in c.readings)
+    when = next((x for x in said if x is not None), Replacement.NOW)
+    return CardRecord(info, _printed(info, clauses), costs, _requirements(info, clauses), tuple(clauses), "", when)
 
 
 def build(info: CardInfo) -> CardRecord:

@@ -165,7 +165,7 @@ def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: P
         w.pool_delta(w.author, -info.pool_cost, "cost")
         paid = f" (paying {info.pool_cost} pool)"
     w.move(pos, Target.ASH)
-    w.refill(w.author)
+    w.refill(w.author, pos)
     return f" with {name}", paid
 
 

@@ -83,8 +83,19 @@ class StrikeReading:
 
 
 _STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
-_NEUTRAL_WHOLE = ("aim", "grapple", "a vampire can play only one", "a minion can play only one", "weapon", "unique")
-"""Card-wide sentences that do not bind a combat card's or a weapon's strike to another step."""
+_NEUTRAL_WHOLE = (
+    "aim",
+    "grapple",
+    "a vampire can play only one",
+    "a minion can play only one",
+    "a vampire may play only one",
+    "a minion may play only one",
+    "weapon",
+    "unique",
+    "do not replace until",
+)
+"""Card-wide sentences that do not bind a combat card's or a weapon's strike to another step (a
+"Do not replace until …" read as a condition is one the table applies)."""
 
 
 def is_weapon(rec: CardRecord) -> bool:

@@ -10,7 +10,7 @@ from engine.games.vtes.card_corrections import CorrectionError, check, correctio
 from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind, read_sentence
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.vocab import LimitScope
+from engine.games.vtes.vocab import LimitScope, Replacement
 
 
 def rec(name: str) -> CardRecord:
@@ -156,6 +156,20 @@ def test_a_cards_printed_limit_on_its_plays_is_read_with_its_scope_and_words() -
     assert [(x.scope, x.minion) for x in rec("Ashur Tablets").requires.limits] == [(LimitScope.TURN, False)]
     assert [(x.scope, x.minion) for x in rec("Veil the Legions").requires.limits] == [(LimitScope.ACTION, False)]
     assert rec("Form of Mist").requires.limits == ()  # "at superior": the table does not know the level played
+
+
+def test_a_do_not_replace_until_sentence_is_read_as_the_moment_the_card_is_replaced() -> None:
+    assert rec("Dodge").replacement == Replacement.AFTER_COMBAT
+    assert rec("Glancing Blow").replacement == Replacement.UNLOCK
+    assert rec("Wake with Evening's Freshness").replacement == Replacement.UNLOCK  # "your next unlock phase"
+    assert rec("Wash").replacement == Replacement.UNLOCK  # "your unlock phase"
+    assert rec("Mirror Walk").replacement == Replacement.DISCARD
+    assert rec("Bum's Rush").replacement == Replacement.AFTER_ACTION
+    assert rec("Sonar").replacement == Replacement.AFTER_TURN
+    assert rec("Dragonbound").replacement == Replacement.NOW  # "as long as this card is in play": by hand
+    assert "do not replace as long as this card is in play" in rec("Dragonbound").by_hand
+    assert rec("Dodge").coverage == rec("Glancing Blow").coverage == Coverage.FULLY
+    assert rec("Wake with Evening's Freshness").coverage == Coverage.FULLY
 
 
 @pytest.mark.parametrize(

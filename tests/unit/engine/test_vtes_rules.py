@@ -829,7 +829,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     came to keep its outcome, ``Done.outcome``: without it the digest is the one before; all three
     when the state came to keep the cards played whose printed limit still lasts, ``limited`` (On
     the Qui Vive between unlock phases, Forced March each turn): the game did not change, the
-    digests without that field are the old ones.)"""
+    digests without that field are the old ones; all three when each Methuselah came to keep the
+    cards it played that say "Do not replace until …", ``deferred``: without it the digests are
+    the ones before.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -851,9 +853,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests.append(_state_digest(t.state))
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
-        "f125f0538b851a1e469e0f53d53735ce1253ba011e28fc8c27f1d2a1a58c306a",
-        "b3586c4b83c16a25f4642d6d89a3fba340598c42ced43cd9d30dc239817fc6b2",
-        "474ce35c8d2824ccec4e8c403d2a9705fdda527feaed6a84ff499ab1a4253922",
+        "31dc498c0d22606b2d441184ef8c47c280afaa70902dca1d32319ced06413b31",
+        "961574def60f86a2a0eac8a82e5431ec5df5078cf8577bc0e37801d5dc3f3c87",
+        "6554602a6d227d6fa618c94b09387d1c3f6b40fd4d0ae21a9a5d374499e5c94f",
     ]
 
 
