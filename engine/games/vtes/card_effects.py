@@ -38,7 +38,10 @@ class EffectKind(StrEnum):
     :data:`NORMAL_ONLY`: of its non-aggravated damage only."""
     DODGE = "dodge"
     MANEUVER = "maneuver"
+    """``whom`` ``"long"`` or ``"close"``: only usable to go to that range."""
     PRESS = "press"
+    """``whom`` ``"continue"`` or ``"end"``: only usable to continue combat, or to end it (against
+    a standing press)."""
     ADDITIONAL_STRIKE = "additional strike"
     END_COMBAT = "end combat"
     UNLOCK = "unlock"
@@ -118,7 +121,11 @@ class Effect:
             case EffectKind.END_COMBAT:
                 return "strike: combat ends"
             case EffectKind.MANEUVER | EffectKind.PRESS:
-                return ("optional " if self.optional else "") + str(self.kind)
+                only = ""
+                if self.whom:
+                    goal = f"go to {self.whom} range" if self.kind == EffectKind.MANEUVER else f"{self.whom} combat"
+                    only = f", only usable to {goal}"
+                return ("optional " if self.optional else "") + str(self.kind) + only
             case EffectKind.LOCK:
                 return "lock this minion"
             case EffectKind.ADDITIONAL_STRIKE:
@@ -233,6 +240,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
         (r"(?:strike: )?(?:maneuver|(\d|one) maneuvers?)", lambda m: (Effect(_E.MANEUVER, 1),)),
         (r"(?:strike: )?press|(\d|one) press(?:es)?", lambda m: (Effect(_E.PRESS, 1),)),
+        (
+            r"maneuver, only usable to (?:go|get) to (long|close) range",
+            lambda m: (Effect(_E.MANEUVER, 1, whom=m.group(1)),),
+        ),
+        (r"press, only usable to (continue|end) combat", lambda m: (Effect(_E.PRESS, 1, whom=m.group(1)),)),
         (r"maneuver or press", lambda m: (Effect(_E.MANEUVER, 1, optional=True), Effect(_E.PRESS, 1, optional=True))),
         (
             r"\(d\) bleed(?: any methuselah)?(?: with \+(\d+) bleed)?",
@@ -297,7 +309,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.MOVE_BLOOD),),
         ),
         (
-            r"change the target of the bleed to (?:another methuselah other than the acting minion's controller|"
+            r"change the target of the bleed to (?:another methuselah other than the acting (?:minion|vampire)'s "
+            r"controller|"
             r"(?P<whom>your predator's predator))(?: \(that methuselah can attempt to block\))?",
             lambda m: (Effect(_E.REDIRECT, whom="predator's predator" if m.group("whom") else ""),),
         ),
@@ -325,6 +338,7 @@ _CONDITIONS = (
     "frenzy",
     "(limited)",
     "weapon",
+    "the acting vampire can be the same age or older",
 )
 
 
@@ -356,6 +370,19 @@ EXCLUSIVE = re.compile(
     r".+? and (?:cards named )?<(?P<other>[^>]+)> cannot both be played (?:during|on) the same action"
 )
 """A condition sentence: this card and the one named cannot both be played during one action."""
+
+
+def move_usable(e: Effect, long: bool, press_stands: bool) -> bool:
+    """The maneuver or press ``e`` may be made now (5.3, 5.9), at long range (``long``) or close,
+    with a press standing (``press_stands``) or not: one "only usable to go to long range" at
+    close range, "to get to close range" at long range; "only usable to continue combat" while no
+    press stands, "to end combat" against a standing press; any other always."""
+    match e.whom:
+        case "long" | "close":
+            return (e.whom == "long") != long
+        case "continue" | "end":
+            return (e.whom == "end") == press_stands
+    return True
 
 
 def sentences(line: str) -> list[str]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.actions import resolved_last
-from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind, move_usable
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
@@ -554,12 +554,18 @@ def _levels_of(choices: list[Choice]) -> str:
 
 def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[CardView]:
     """The hand combat cards with which ``minion`` may make a maneuver or a press (``kind``) now:
-    a clause it may play whose effects are that move alone (not a strike's optional one), whose
-    printed cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    a clause it may play whose effects are that move alone (not a strike's optional one), usable
+    at this range or press (:func:`~engine.games.vtes.card_effects.move_usable`), whose printed
+    cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    c = view.combat
+    long, stands = (c.long, bool(c.press)) if c is not None else (False, False)
     out = []
     for held, rec in _affordable_combat_cards(view, minion):
         clauses = _candidates(rec, minion, "Combat")
-        if any(c.effects and all(e.kind == kind and not e.optional for e in c.effects) for c in clauses):
+        if any(
+            x.effects and all(e.kind == kind and not e.optional and move_usable(e, long, stands) for e in x.effects)
+            for x in clauses
+        ):
             out.append(held)
     return out
 

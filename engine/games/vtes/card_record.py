@@ -365,7 +365,7 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
     if rest.startswith(("and ", "with ", "but ")):
         tail = rest.split(" ", 1)[1]
         parts = [read_sentence(p.strip()) for p in re.split(r",? and ", tail) if p.strip()]
-        if all(p.kind == SentenceKind.EFFECT for p in parts):
+        if all(p.kind != SentenceKind.BY_HAND for p in parts):  # effects, or a condition ("but … older")
             return [*inherited, *parts]
         return [*inherited, Reading(rest, SentenceKind.BY_HAND)]
     return [*inherited, Reading(rest, SentenceKind.BY_HAND)]

@@ -20,7 +20,7 @@ from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements, end_limits
-from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind
+from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
 from engine.games.vtes.state import (
@@ -258,6 +258,7 @@ def maneuver(w: Work, act: CombatCardAct) -> None:
     minion = _combatant(w, c, act)
     if c.maneuvered == minion:
         raise IllegalMove(f"{w.name(minion)} made the last maneuver: never two in a row by one minion (5.3)")
+    _move_fits(w, c, act, EffectKind.MANEUVER)
     if _claim_by_hand(w, c, act, minion, f"a maneuver by {w.name(minion)}"):
         return
     c = replace(c, long=not c.long, maneuvered=minion)
@@ -289,6 +290,19 @@ def prevent(w: Work, act: PreventAct) -> None:
     _play(w, c)
 
 
+def _move_fits(w: Work, c: Combat, act: CombatCardAct, kind: EffectKind) -> None:
+    """Refuse a maneuver or press made with a card whose every such move is only usable otherwise
+    ("Maneuver, only usable to go to long range" at long range; "Press, only usable to continue
+    combat" against a standing press), in the card's words."""
+    if act.card is None:
+        return
+    info = w.info(w.card(act.card).pos)
+    rec = record(info.id) if info is not None else None
+    moves = [e for e in rec.effects if e.kind == kind and not e.optional] if rec is not None else []
+    if moves and not any(move_usable(e, c.long, bool(c.press)) for e in moves):
+        raise IllegalMove(f"{w.name(act.card)}: {moves[0].words()}, and it cannot do so now")
+
+
 def _prevents_aggravated(w: Work, card: Pos) -> None:
     """Refuse a prevention of aggravated damage by a card whose every prevention is of
     non-aggravated damage only ("Prevent 2 non-aggravated damage"), in the card's words."""
@@ -309,6 +323,7 @@ def press(w: Work, act: CombatCardAct) -> None:
     minion = _combatant(w, c, act)
     if c.pressed == minion:
         raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
+    _move_fits(w, c, act, EffectKind.PRESS)
     if _claim_by_hand(w, c, act, minion, f"a press by {w.name(minion)}"):
         return
     played, paid = _card_played(w, act, minion)

@@ -172,6 +172,17 @@ def test_a_do_not_replace_until_sentence_is_read_as_the_moment_the_card_is_repla
     assert rec("Wake with Evening's Freshness").coverage == Coverage.FULLY
 
 
+def test_a_move_only_usable_one_way_and_a_redirect_from_the_acting_vampire() -> None:
+    assert rec("Apportation").clauses[0].effects == (Effect(EffectKind.PRESS, 1, whom="continue"),)
+    assert rec("Read Intentions").clauses[0].effects == (Effect(EffectKind.PRESS, 1, whom="end"),)
+    assert rec("Leapfrog").clauses[0].effects == (Effect(EffectKind.MANEUVER, 1, whom="long"),)
+    basic, superior = rec("Redirection").clauses
+    assert basic.effects == superior.effects == (Effect(EffectKind.LOCK), Effect(EffectKind.REDIRECT))
+    assert not superior.by_hand  # "but the acting vampire can be the same age or older": a condition
+    for name in ("Apportation", "Read Intentions", "Leapfrog", "Redirection", "Murmur of the False Will"):
+        assert rec(name).coverage == Coverage.FULLY, name
+
+
 @pytest.mark.parametrize(
     ("sentence", "kind"),
     [

@@ -13,7 +13,7 @@ from engine.games.vtes import VTES
 from engine.games.vtes.card_play import prevent_cards
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
-from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, refused
+from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, one_crypt_fight, refused
 
 LIBRARY = (("Swallowed by the Night", 2), ("Rolling with the Punches", 2), ("Soak", 1), ("Conditioning", 2))
 
@@ -94,3 +94,39 @@ def test_a_prevention_of_non_aggravated_damage_only_is_never_used_against_aggrav
     t.play(seat, {"do": "prevent", "minion": mine, "normal": 4, "card": soak})
     t.run_ops()
     assert card(t, soak).zone == "ash"
+
+
+def test_a_move_only_usable_one_way_is_offered_and_accepted_only_that_way() -> None:
+    """Leapfrog: "[obf] Maneuver, only usable to go to long range"; Quick Exit: "[obf] Press, only
+    usable to end combat": at close range Leapfrog maneuvers to long range, and then neither
+    combatant may use it; with no press standing Quick Exit is no press."""
+    f = one_crypt_fight("Arika", (("Leapfrog", 2), ("Quick Exit", 2), ("Conditioning", 3)))
+    t = f.t
+    bleed_blocked(f)
+    _to_step(f, "range")
+    c = t.state.open_combat
+    assert c is not None and not c.long
+    seat = c.impulse
+    mine = f.lucia if seat == f.ana else f.marek
+    leap = in_hand(t, seat, "Leapfrog")
+    assert {"do": "maneuver", "minion": mine, "card": leap} in VTES.legal_acts(t.view(seat))
+    t.play(seat, {"do": "maneuver", "minion": mine, "card": leap})
+    t.run_ops()
+    other = f.ben if seat == f.ana else f.ana
+    while (c := t.state.open_combat) is not None and c.impulse != other:
+        t.play(c.impulse, {"do": "pass"})
+    assert c is not None and c.long and c.step == "range"
+    theirs = f.lucia if other == f.ana else f.marek
+    again = in_hand(t, other, "Leapfrog")
+    assert not [a for a in VTES.legal_acts(t.view(other)) if a["do"] == "maneuver" and "card" in a]
+    words = "Leapfrog: maneuver, only usable to go to long range, and it cannot do so now"
+    refused(t, other, {"do": "maneuver", "minion": theirs, "card": again}, words)
+    _to_step(f, "press")
+    c = t.state.open_combat
+    assert c is not None and not c.press
+    seat = c.impulse
+    mine = f.lucia if seat == f.ana else f.marek
+    assert not [a for a in VTES.legal_acts(t.view(seat)) if a["do"] == "press" and "card" in a]
+    exit_ = in_hand(t, seat, "Quick Exit")
+    words = "Quick Exit: press, only usable to end combat, and it cannot do so now"
+    refused(t, seat, {"do": "press", "minion": mine, "card": exit_}, words)
