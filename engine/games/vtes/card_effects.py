@@ -65,7 +65,8 @@ class EffectKind(StrEnum):
     least capacity), as the action succeeds, or as a master card is played; ``whom`` ``"full"``:
     as much as brings a vampire of the player's (uncontrolled or in play) to its capacity."""
     LOCK = "lock"
-    """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
+    """The minion playing the card locks (a reaction's "Lock this reacting vampire"); ``whom``
+    :data:`ALLY_STAYS_LOCKED`: an ally that plays it does not unlock in its next unlock phase."""
     REDUCE_BLEED = "reduce bleed"
     """A bleed against the player is reduced by ``amount`` (a reaction's)."""
     SHIFT_BLOOD = "shift blood"
@@ -79,6 +80,9 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+ALLY_STAYS_LOCKED = "ally: next unlock phase"
+"""The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
+("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -126,6 +130,8 @@ class Effect:
                     goal = f"go to {self.whom} range" if self.kind == EffectKind.MANEUVER else f"{self.whom} combat"
                     only = f", only usable to {goal}"
                 return ("optional " if self.optional else "") + str(self.kind) + only
+            case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
+                return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
                 return "lock this minion"
             case EffectKind.ADDITIONAL_STRIKE:
@@ -278,6 +284,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"draw (\d+|a|one|two|three) cards?", lambda m: (Effect(_E.DRAW, _n(m.group(1))),)),
         (r"burn this card", lambda m: (Effect(_E.BURN),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
+        (
+            r"if this minion is an ally, they do not unlock as normal during their next unlock phase",
+            lambda m: (Effect(_E.LOCK, whom=ALLY_STAYS_LOCKED),),
+        ),
         (
             r"add (\d+) blood to an? (?:(?P<younger>younger) vampire|vampire|(?P<clan>[a-z'-]+)) in your uncontrolled region",
             lambda m: (

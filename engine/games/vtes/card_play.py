@@ -138,7 +138,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 base["target"] = target
             if player is not minion and player is not None:
                 base["minion"] = tuple(player.pos)
-            if any(e.kind == EffectKind.LOCK for e in clause.effects) and minion is not None:
+            if any(e.kind == EffectKind.LOCK and not e.whom for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
             if _wakes(clause):
                 sleeper = waker(view, a, seat, clause)

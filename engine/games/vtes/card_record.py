@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.games.vtes.card_effects import (
+    ALLY_STAYS_LOCKED,
     EXCLUSIVE,
     Effect,
     EffectKind,
@@ -256,6 +257,13 @@ class CardRecord:
         action, …): it is played once its minion's action has resolved, not during it."""
         said = (r.sentence for c in self.clauses for r in c.readings if r.kind == SentenceKind.CONDITION)
         return any(s.startswith("only usable after") and "resolution" in s for s in said)
+
+    @property
+    def keeps_ally_locked(self) -> bool:
+        """The card keeps an ally that plays it locked through its next unlock phase ("If this
+        minion is an ally, they do not unlock as normal during their next unlock phase"): the
+        play is kept among the state's ``limited`` until then."""
+        return any(e.kind == EffectKind.LOCK and e.whom == ALLY_STAYS_LOCKED for e in self.effects)
 
     def has(self, kind: EffectKind) -> bool:
         """Some clause of the card has an effect of this kind."""

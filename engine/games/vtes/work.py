@@ -524,7 +524,14 @@ class Work(UnderWay):
         self.done = ()
         self.recruited = ()
         self.used = ()
-        # a limit "between their unlock phases" lasts until the minion's controller unlocks
+        # a limit "between their unlock phases" lasts until the minion's controller unlocks; an
+        # ally that played a card keeping it locked through this phase (On the Qui Vive) stays so
+        held: dict[Pos, int] = {}
+        for x in self.limited:
+            pos = x.minion or None
+            ally = self.cards[pos] if pos is not None and not self.cards[pos].crypt else None
+            if x.scope == LimitScope.UNLOCK and ally is not None and ally.controller == seat:
+                held.update({ally.pos: x.card} if _keeps_ally_locked(x.card) else {})
         self.limited = tuple(
             x
             for x in self.limited
@@ -535,10 +542,15 @@ class Work(UnderWay):
         self.master_actions = 0
         self.discard_actions = 0
         for pos, c in self.cards.items():
-            if c.controller == seat and c.zone.in_play and c.locked:
+            if c.controller == seat and c.zone.in_play and c.locked and pos not in held:
                 self.cards[pos] = replace(c, locked=False)
         self.setp(seat, turns=self.p(seat).turns + 1, hand_at_start=len(self.hand(seat)))
         self.note(f"Turn {self.turn}: {seat_ref(seat)} unlocks (unlock phase)", seat)
+        for pos, cid in held.items():
+            if self.cards[pos].zone.in_play and self.cards[pos].locked:
+                info = card_base().info(cid)
+                why = f" ({esc(info.name)})" if info is not None else ""
+                self.note(f"{self.name(pos)} does not unlock as normal{why}", seat)
         contests.unlock(self, seat)
 
     def end_by_time(self) -> None:
@@ -547,3 +559,9 @@ class Work(UnderWay):
             self.setp(s, vp=self.p(s).vp + 1)
         self.note("Time: the game ends and every Methuselah still in it gains 0.5 VP")
         self.end_game(End.TIME)
+
+
+def _keeps_ally_locked(card: int) -> bool:
+    """The card (a krcg id) keeps an ally that played it locked through its next unlock phase."""
+    rec = record(card)
+    return rec is not None and rec.keeps_ally_locked

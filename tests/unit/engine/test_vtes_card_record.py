@@ -7,7 +7,14 @@ import pytest
 
 from engine.games.vtes import card_corrections
 from engine.games.vtes.card_corrections import CorrectionError, check, corrections, kept, parse, reasons
-from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind, read_sentence
+from engine.games.vtes.card_effects import (
+    ALLY_STAYS_LOCKED,
+    NORMAL_ONLY,
+    Effect,
+    EffectKind,
+    SentenceKind,
+    read_sentence,
+)
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.vocab import LimitScope, Replacement
@@ -170,6 +177,13 @@ def test_a_do_not_replace_until_sentence_is_read_as_the_moment_the_card_is_repla
     assert "do not replace as long as this card is in play" in rec("Dragonbound").by_hand
     assert rec("Dodge").coverage == rec("Glancing Blow").coverage == Coverage.FULLY
     assert rec("Wake with Evening's Freshness").coverage == Coverage.FULLY
+
+
+def test_on_the_qui_vive_keeps_an_ally_locked_through_its_next_unlock_phase() -> None:
+    qui_vive = rec("On the Qui Vive")
+    assert qui_vive.effects == (Effect(EffectKind.WAKE), Effect(EffectKind.LOCK, whom=ALLY_STAYS_LOCKED))
+    assert qui_vive.keeps_ally_locked and qui_vive.coverage == Coverage.FULLY
+    assert not rec("Deflection").keeps_ally_locked
 
 
 def test_a_move_only_usable_one_way_and_a_redirect_from_the_acting_vampire() -> None:
