@@ -19,7 +19,9 @@ where the table puts it into the act that plays the card, as the offers do.
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
-  (:func:`engine.games.vtes.card_play.combat_moves`);
+  (:func:`engine.games.vtes.card_play.combat_moves`); an optional one riding with a strike the
+  table reads (a maneuver in the range step that chooses that strike, a press after it:
+  :func:`engine.games.vtes.combat.maneuver`, :func:`engine.games.vtes.combat.press`);
 - "unlock this vampire": an action modifier's played after its action resolved
   (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is a prevention alone
@@ -64,6 +66,9 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.ADDITIONAL_STRIKE:
             alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
+        case EffectKind.MANEUVER | EffectKind.PRESS if e.optional:
+            struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
+            return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.MANEUVER | EffectKind.PRESS:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
             return "Combat" in types and clause.type in ("", "Combat") and alone

@@ -50,7 +50,9 @@ class StrikeReading:
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
     ``ranged``, ``aggravated``, ``dodge``, ``ends``: the strike's kind (P5); ``range``: "long" or
     "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
-    as the strike resolves ("and unlock this vampire before combat ends").
+    as the strike resolves ("and unlock this vampire before combat ends"); ``maneuver``,
+    ``press``: the strike comes "with 1 optional maneuver" (made in the range step, it chooses
+    this strike) or "with 1 optional press" (made in the press step after it).
     """
 
     levels: tuple[str, ...]
@@ -61,6 +63,8 @@ class StrikeReading:
     dodge: bool = False
     ends: bool = False
     unlock: bool = False
+    maneuver: bool = False
+    press: bool = False
 
     def usable_by(self, disciplines: frozenset[str]) -> bool:
         """True when a vampire with these krcg Discipline levels (``{"pot", "CEL"}``) may use it:
@@ -154,6 +158,8 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 dodge=e.kind == EffectKind.DODGE,
                 ends=e.kind == EffectKind.END_COMBAT,
                 unlock=any(x.kind == EffectKind.UNLOCK for x in clause.effects),
+                maneuver=any(x.kind == EffectKind.MANEUVER and x.optional for x in clause.effects),
+                press=any(x.kind == EffectKind.PRESS and x.optional for x in clause.effects),
             )
         )
     return tuple(out)

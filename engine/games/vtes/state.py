@@ -267,7 +267,10 @@ class Combat:
     ``loop``: the impulse of the step (:class:`Loop`; in the strike step no loop: its holder is
     whose strike is due);
     ``press``: the minion whose press to continue stands, else ``()``; ``pressed``: the last
-    minion to press; ``over``: combat ends after this round's end-of-round step.
+    minion to press; ``over``: combat ends after this round's end-of-round step; ``chosen``:
+    ``(minion, card)`` whose strike this round a maneuver from that strike card or weapon chose
+    (a card from hand is set aside until it strikes); ``presses``: ``(minion, card)`` whose strike
+    this round gave an optional press.
     """
 
     acting: Pos
@@ -285,6 +288,8 @@ class Combat:
     press: Pos | tuple[()] = ()
     pressed: Pos | tuple[()] = ()
     over: bool = False
+    chosen: tuple[tuple[Pos, Pos], ...] = ()
+    presses: tuple[tuple[Pos, Pos], ...] = ()
 
     @property
     def impulse(self) -> int:

@@ -130,3 +130,56 @@ def test_a_move_only_usable_one_way_is_offered_and_accepted_only_that_way() -> N
     exit_ = in_hand(t, seat, "Quick Exit")
     words = "Quick Exit: press, only usable to end combat, and it cannot do so now"
     refused(t, seat, {"do": "press", "minion": mine, "card": exit_}, words)
+
+
+def test_a_strike_cards_optional_maneuver_chooses_its_strike_and_its_optional_press_follows() -> None:
+    """Aid from Bats: "[ANI] Strike: 1R damage, with 1 optional maneuver. 1 optional press." (every
+    crypt here is Ingrid Rossler: ANI at superior): its maneuver in the range step sets the card
+    aside and chooses its strike for the round (vtes-actions.md 5.3): in the strike step it is
+    the one strike offered, another is refused; once it struck, its optional press is offered in
+    the press step and taken without a claim, the card already played."""
+    f = one_crypt_fight("Ingrid Rossler (G2)", (("Aid from Bats", 5), ("Conditioning", 2)))
+    t = f.t
+    bleed_blocked(f)
+    _to_step(f, "range")
+    c = t.state.open_combat
+    assert c is not None
+    seat = c.impulse
+    mine = f.lucia if seat == f.ana else f.marek
+    bats = in_hand(t, seat, "Aid from Bats")
+    assert {"do": "maneuver", "minion": mine, "card": bats} in VTES.legal_acts(t.view(seat))
+    notes = t.play(seat, {"do": "maneuver", "minion": mine, "card": bats})
+    t.run_ops()
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
+    assert any("maneuvers with Aid from Bats, whose strike it makes this round: long range" in s for s in said), said
+    assert card(t, bats).zone == "aside"
+    while (c := t.state.open_combat) is not None and c.step != "strike":
+        t.play(c.impulse, {"do": "pass"})
+        t.run_ops()
+    assert c is not None
+    if c.due()[0] != tuple(mine):  # the acting minion strikes first
+        t.play(c.impulse, {"do": "strike", "minion": list(c.due()[0])})
+        t.run_ops()
+        c = t.state.open_combat
+        assert c is not None
+    strikes = [a for a in VTES.legal_acts(t.view(seat)) if a["do"] == "strike"]
+    assert strikes == [{"do": "strike", "minion": mine, "card": bats, "damage": 1, "ranged": True}]
+    other = in_hand(t, seat, "Aid from Bats")
+    words = "maneuver chose its strike this round: the strike of Aid from Bats"
+    refused(t, seat, {"do": "strike", "minion": mine, "card": other, "damage": 1, "ranged": True}, words)
+    t.play(seat, strikes[0])
+    t.run_ops()
+    assert card(t, bats).zone == "ash"
+    _to_step(f, "press")
+    c = t.state.open_combat
+    assert c is not None
+    while c.impulse != seat:
+        t.play(c.impulse, {"do": "pass"})
+        c = t.state.open_combat
+        assert c is not None and c.step == "press"
+    press = {"do": "press", "minion": mine, "card": bats}
+    assert press in VTES.legal_acts(t.view(seat))
+    t.play(seat, press)
+    t.run_ops()
+    c = t.state.open_combat
+    assert c is not None and c.press == tuple(mine) and not t.state.claims
