@@ -14,6 +14,7 @@ from engine.games.vtes.card_play import prevent_cards
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
 from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, one_crypt_fight, refused
+from tests.support.vtes_sim import act, settle
 
 LIBRARY = (("Swallowed by the Night", 2), ("Rolling with the Punches", 2), ("Soak", 1), ("Conditioning", 2))
 
@@ -183,3 +184,29 @@ def test_a_strike_cards_optional_maneuver_chooses_its_strike_and_its_optional_pr
     t.run_ops()
     c = t.state.open_combat
     assert c is not None and c.press == tuple(mine) and not t.state.claims
+
+
+def test_a_weapons_optional_maneuver_is_once_each_combat_and_chooses_its_strike() -> None:
+    """.44 Magnum: "Strike: 2R damage, with 1 optional maneuver each combat": Lucia holds one;
+    its maneuver chooses its strike (the weapon stays on her) and is spent for the combat."""
+    f = one_crypt_fight("Arika", ((".44 Magnum", 2), ("Conditioning", 5)))
+    t = f.t
+    magnum = in_hand(t, f.ana, ".44 Magnum")
+    act(t, f.ana, "move", cards=[magnum], to="on", on=f.lucia)
+    bleed_blocked(f)
+    _to_step(f, "range")
+    while (c := t.state.open_combat) is not None and c.impulse != f.ana:
+        act(t, c.impulse, "pass")
+    move = {"do": "maneuver", "minion": f.lucia, "card": magnum}
+    assert move in VTES.legal_acts(t.view(f.ana))
+    act(t, f.ana, "maneuver", minion=f.lucia, card=magnum)
+    c = t.state.open_combat
+    assert c is not None and c.long and c.chosen == ((tuple(f.lucia), tuple(magnum)),)
+    assert card(t, magnum).zone == "on" and [x.scope for x in t.state.limited] == ["each combat"]
+    while (c := t.state.open_combat) is not None and c.step != "strike":
+        act(t, c.impulse, "pass")
+    assert c is not None and c.due()[0] == tuple(f.lucia)
+    strikes = [a for a in VTES.legal_acts(t.view(f.ana)) if a["do"] == "strike"]
+    assert strikes == [{"do": "strike", "minion": f.lucia, "card": magnum, "damage": 2, "ranged": True}]
+    settle(t)
+    assert t.state.open_combat is None and t.state.limited == ()  # the combat is over: so is the limit
