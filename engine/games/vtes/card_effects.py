@@ -26,9 +26,13 @@ class EffectKind(StrEnum):
 
     STEALTH = "stealth"
     INTERCEPT = "intercept"
+    """``amount`` added to a block attempt; ``whom`` ``"titled"``: only when the acting minion is
+    titled ("with an additional +1 intercept if the acting minion is titled")."""
     BLEED = "bleed"
     """``amount`` added to a bleed; ``whom`` a clan (lower case): only when the vampire playing
-    the card is of that clan ("with an additional +1 bleed if this vampire is Toreador")."""
+    the card is of that clan ("with an additional +1 bleed if this vampire is Toreador"); ``whom``
+    :data:`POOR` with ``least`` N: only when the bleed's target has N or fewer pool ("+3 bleed if
+    the target Methuselah has 9 or fewer pool")."""
     VOTES = "votes"
     STRIKE = "strike"
     """Strike damage: ``amount`` points, ``ranged``, ``aggravated``, ``hand`` (added to the hand
@@ -83,6 +87,8 @@ class EffectKind(StrEnum):
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
 """The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
+POOR = "target pool"
+"""The ``whom`` of a bleed only when its target has ``least`` or fewer pool."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -110,8 +116,16 @@ class Effect:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
         match self.kind:
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
-                clan = f" if this vampire is {self.whom.title()}" if self.kind == EffectKind.BLEED and self.whom else ""
-                return f"+{self.amount} {self.kind}{clan}" + (" (limited)" if self.limited else "")
+                match self.whom:
+                    case "":
+                        only = ""
+                    case "titled":
+                        only = " if the acting minion is titled"
+                    case "target pool":
+                        only = f" if the target Methuselah has {self.least} or fewer pool"
+                    case clan:
+                        only = f" if this vampire is {clan.title()}"
+                return f"+{self.amount} {self.kind}{only}" + (" (limited)" if self.limited else "")
             case EffectKind.STRIKE if self.hand:
                 return f"hand strike +{self.amount} damage"
             case EffectKind.STRIKE:
@@ -221,6 +235,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (
             r"\+(\d+) bleed( \(limited\))?",
             lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(2))),),
+        ),
+        (
+            r"\+(\d+) bleed if the target methuselah has (\d+) or fewer pool( \(limited\))?",
+            lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(3)), whom=POOR, least=int(m.group(2))),),
+        ),
+        (
+            r"\+(\d+) intercept, with an additional \+(\d+) intercept if the acting minion is titled",
+            lambda m: (Effect(_E.INTERCEPT, int(m.group(1))), Effect(_E.INTERCEPT, int(m.group(2)), whom="titled")),
         ),
         (
             r"\+(\d+) bleed, with an additional \+(\d+) bleed if this vampire is (?P<clan>[a-z'-]+)( \(limited\))?",

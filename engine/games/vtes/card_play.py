@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.actions import resolved_last
-from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind, move_usable
+from engine.games.vtes.card_effects import NORMAL_ONLY, POOR, Effect, EffectKind, SentenceKind, move_usable
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
@@ -307,6 +307,8 @@ def _numbers(
                 if not (acting and a.window == Window.ATTEMPT and a.intercept >= a.stealth):
                     return None
                 fields["stealth"] = int(fields.get("stealth", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.INTERCEPT if e.whom == "titled" and not _titled(view.card(a.minion)):
+                pass  # "an additional +1 intercept if the acting minion is titled", and it is not
             case EffectKind.INTERCEPT:
                 blocker = view.card(a.blocker) if a.blocker else None
                 mine = blocker is not None and blocker.controller == seat
@@ -323,7 +325,9 @@ def _numbers(
                 if cut < 1:
                     return None
                 fields["amount"] = int(fields.get("amount", 0)) - cut  # type: ignore[call-overload]
-            case EffectKind.BLEED if e.whom and _clan(view.card(a.minion)) != e.whom:
+            case EffectKind.BLEED if e.whom == POOR and any(view.players[t].pool > e.least for t in a.targets):
+                return None  # "+3 bleed if the target Methuselah has 9 or fewer pool", and it has more
+            case EffectKind.BLEED if e.whom not in ("", POOR) and _clan(view.card(a.minion)) != e.whom:
                 pass  # "an additional +1 bleed if this vampire is Toreador", and it is not
             case EffectKind.BLEED:
                 if not acting or a.kind != ActionKind.BLEED:
@@ -336,6 +340,12 @@ def _numbers(
             case _:
                 pass
     return tuple(sorted(fields.items()))
+
+
+def _titled(card: CardView | None) -> bool:
+    """A minion with a title (its printed one; a card unknown to the seat: no)."""
+    info = card_base().info(card.card) if card is not None and card.card else None
+    return info is not None and bool(info.title)
 
 
 def _clan(card: CardView | None) -> str:

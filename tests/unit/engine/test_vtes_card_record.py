@@ -10,6 +10,7 @@ from engine.games.vtes.card_corrections import CorrectionError, check, correctio
 from engine.games.vtes.card_effects import (
     ALLY_STAYS_LOCKED,
     NORMAL_ONLY,
+    POOR,
     Effect,
     EffectKind,
     SentenceKind,
@@ -141,6 +142,16 @@ def test_an_additional_bleed_for_a_clan_is_read_with_the_clan() -> None:
     )
     assert [e.amount for e in superior.effects] == [2, 1]
     assert rec("Aire of Elation").coverage == Coverage.FULLY
+
+
+def test_an_amount_only_against_a_poor_target_or_a_titled_acting_minion() -> None:
+    basic, superior = rec("Foreshadowing Destruction").clauses[-2:]
+    assert superior.effects == (Effect(EffectKind.BLEED, 3, limited=True, whom=POOR, least=9),)
+    assert rec("Protection Racket").effects == (
+        Effect(EffectKind.INTERCEPT, 1),
+        Effect(EffectKind.INTERCEPT, 1, whom="titled"),
+    )
+    assert rec("Foreshadowing Destruction").coverage == rec("Protection Racket").coverage == Coverage.FULLY
 
 
 def test_stealth_to_the_acting_minion_played_by_another_vampire() -> None:
