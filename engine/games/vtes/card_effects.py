@@ -279,7 +279,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.BLEED, int(m.group(1) or 0)),),
         ),
         (
-            r"(?:with )?(\d|one) optional (maneuver|press)",
+            r"(?:with )?(\d|one|an) optional (maneuver|press)",
             lambda m: (Effect(EffectKind(m.group(2)), 1, optional=True),),
         ),
         (

@@ -351,8 +351,21 @@ def _clauses(text: str) -> list[Clause]:
                 readings += _as_above(sentence, out[-1])
             else:
                 readings.append(read_sentence(sentence))
-        out.append(Clause(levels, kind, tuple(readings)))
+        out += [Clause(levels, kind, alternative) for alternative in _alternatives(readings)]
     return out
+
+
+def _alternatives(readings: list[Reading]) -> list[tuple[Reading, ...]]:
+    """The ways to play a clause whose sentence offers a choice of effects ("+1 bleed (limited),
+    or +1 stealth and +1 bleed (limited)"): one list of readings per choice, each with the
+    clause's other sentences; the readings alone when no sentence is such a choice."""
+    for i, r in enumerate(readings):
+        if r.kind != SentenceKind.BY_HAND or ", or " not in r.sentence:
+            continue
+        parts = [read_sentence(p) for p in r.sentence.split(", or ")]
+        if all(p.kind == SentenceKind.EFFECT for p in parts):
+            return [(*readings[:i], p, *readings[i + 1 :]) for p in parts]
+    return [tuple(readings)]
 
 
 def _as_above(sentence: str, before: Clause) -> list[Reading]:

@@ -154,6 +154,24 @@ def test_an_amount_only_against_a_poor_target_or_a_titled_acting_minion() -> Non
     assert rec("Foreshadowing Destruction").coverage == rec("Protection Racket").coverage == Coverage.FULLY
 
 
+def test_a_choice_of_effects_is_one_clause_per_choice() -> None:
+    """ "+1 bleed (limited), or +1 stealth and +1 bleed (limited)": two ways to play the level."""
+    _, bleed, both = rec("Fata Morgana").clauses
+    assert bleed.levels == both.levels == ("CHI",)
+    assert bleed.effects == (Effect(EffectKind.BLEED, 1, limited=True),)
+    assert both.effects == (Effect(EffectKind.STEALTH, 1), Effect(EffectKind.BLEED, 1, limited=True))
+    assert rec("Fata Morgana").coverage == Coverage.FULLY
+    maneuver, dodge = [c for c in rec("Outside the Hourglass").clauses if c.levels == ("tem",)]
+    assert maneuver.effects == (Effect(EffectKind.MANEUVER, 1),)
+    assert dodge.effects == (Effect(EffectKind.DODGE), Effect(EffectKind.MANEUVER, 1, optional=True))
+
+
+def test_as_above_with_an_optional_press() -> None:
+    superior = rec("Thrown Sewer Lid").clauses[-1]
+    assert superior.effects == (Effect(EffectKind.STRIKE, 3, ranged=True), Effect(EffectKind.PRESS, 1, optional=True))
+    assert rec("Thrown Sewer Lid").coverage == Coverage.FULLY
+
+
 def test_stealth_to_the_acting_minion_played_by_another_vampire() -> None:
     veil = rec("Veil the Legions")
     assert veil.requires.other and veil.clauses[1].effects == (Effect(EffectKind.STEALTH, 1),)
