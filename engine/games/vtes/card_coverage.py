@@ -36,7 +36,7 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import Effect, EffectKind
+from engine.games.vtes.card_effects import HAND_STRIKE, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.readings import strike_readings
 from engine.games.vtes.vocab import MODIFIER, REACTION
@@ -72,7 +72,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.MANEUVER | EffectKind.PRESS:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
             return "Combat" in types and clause.type in ("", "Combat") and alone
-        case kind if kind in _STRIKES and not e.hand:
+        case kind if kind in _STRIKES and (not e.hand or e.whom == HAND_STRIKE):
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.UNLOCK if e.whom == "block":

@@ -36,7 +36,8 @@ class EffectKind(StrEnum):
     VOTES = "votes"
     STRIKE = "strike"
     """Strike damage: ``amount`` points, ``ranged``, ``aggravated``, ``hand`` (added to the hand
-    strike, or strength), ``first`` strike."""
+    strike, or strength; ``whom`` :data:`HAND_STRIKE`: a strike of the card's own, "Strike: hand
+    strike at +2 damage"), ``first`` strike."""
     PREVENT = "prevent"
     """``amount`` points of the damage the opposing minion's strike inflicts; ``whom``
     :data:`NORMAL_ONLY`: of its non-aggravated damage only."""
@@ -84,6 +85,8 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+HAND_STRIKE = "hand strike"
+"""The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
 """The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
@@ -262,7 +265,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (
             r"strike: (?:hand strike at|strength) \+(\d+)( damage)?" + _TAIL,
-            lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True), *_optional(m.group("rest") or "")),
+            lambda m: (
+                Effect(_E.STRIKE, int(m.group(1)), hand=True, whom=HAND_STRIKE),
+                *_optional(m.group("rest") or ""),
+            ),
         ),
         (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),

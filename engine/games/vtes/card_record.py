@@ -23,6 +23,7 @@ from enum import StrEnum
 from engine.games.vtes.card_effects import (
     ALLY_STAYS_LOCKED,
     EXCLUSIVE,
+    HAND_STRIKE,
     Effect,
     EffectKind,
     Reading,
@@ -481,7 +482,7 @@ def _printed(info: CardInfo, clauses: list[Clause]) -> Printed:
         for clause in clauses:
             for r in clause.readings:
                 for e in r.effects:
-                    if e.kind == EffectKind.STRIKE and e.hand:
+                    if e.kind == EffectKind.STRIKE and e.hand and e.whom != HAND_STRIKE:
                         bonus["strength"] += e.amount
                     elif e.kind in (EffectKind.BLEED, EffectKind.STEALTH, EffectKind.INTERCEPT):
                         bonus[str(e.kind)] += e.amount

@@ -23,7 +23,7 @@ from engine.games.vtes.card_checks import check_requirements, end_limits
 from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
-from engine.games.vtes.readings import StrikeReading, best_strike
+from engine.games.vtes.readings import StrikeReading, best_strike, strength_of
 from engine.games.vtes.state import (
     Combat,
     Limited,
@@ -507,14 +507,6 @@ def printed_strength(w: Work, minion: Pos) -> int:
     """A minion's strength as its card prints it (the rulebook's "Strength": 1 for a vampire, plus
     a printed "+1 strength"; an ally's printed strength), from its record."""
     return strength_of(w.cards[minion].card or w.revealed.get(minion, ""))
-
-
-def strength_of(identity: str) -> int:
-    """The strength the card of protocol identity ``identity`` prints (1 when it prints none, or
-    for an identity not known)."""
-    rec = record(identity) if identity else None
-    strength = rec.printed.strength if rec is not None else None
-    return 1 if strength is None else strength
 
 
 # --- resolution -------------------------------------------------------------------------------------
