@@ -177,7 +177,7 @@ def announce(w: Work, a: ActionAct) -> None:
         card = a.card
         if w.cards[a.card].zone == Zone.HAND:
             w.move(a.card, Target.ASIDE)
-            w.refill(w.author)
+            w.refill(w.author, a.card)
     if not c.locked:
         w.setc(a.minion, locked=True)
     w.done = (*w.done, Done(a.minion, a.kind, card_id))

@@ -52,6 +52,12 @@ def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
             w.refuse(Lift.ONCE, f'{esc(rec.name)} says "{limit.words}": {by} already')
             continue
         w.limited = (*w.limited, Limited(who, rec.id, limit.scope))
+    if (
+        minion is not None
+        and rec.keeps_ally_locked
+        and not any(x.scope == LimitScope.UNLOCK for x in rec.requires.limits)
+    ):
+        w.limited = (*w.limited, Limited(minion, rec.id, LimitScope.UNLOCK))  # for its next unlock phase
 
 
 def end_limits(w: Work, *scopes: LimitScope) -> None:

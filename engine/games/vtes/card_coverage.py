@@ -21,7 +21,9 @@ where the table puts it into the act that plays the card, as the offers do.
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
-  (:func:`engine.games.vtes.card_play.combat_moves`);
+  (:func:`engine.games.vtes.card_play.combat_moves`); an optional one riding with a strike the
+  table reads (a maneuver in the range step that chooses that strike, a press after it:
+  :func:`engine.games.vtes.combat.maneuver`, :func:`engine.games.vtes.combat.press`);
 - cards drawn as its action succeeds, the hand then discarded down to its size: an action card's;
 - the minion unlocks as its action succeeds (burning the blood the card says): an action card's,
   or an action modifier's played during the action (:mod:`engine.games.vtes.action_success`);
@@ -42,7 +44,7 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import Effect, EffectKind
+from engine.games.vtes.card_effects import HAND_STRIKE, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
@@ -80,10 +82,13 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.ADDITIONAL_STRIKE:
             alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
+        case EffectKind.MANEUVER | EffectKind.PRESS if e.optional:
+            struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
+            return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.MANEUVER | EffectKind.PRESS:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
             return "Combat" in types and clause.type in ("", "Combat") and alone
-        case kind if kind in _STRIKES and not e.hand:
+        case kind if kind in _STRIKES and (not e.hand or e.whom == HAND_STRIKE):
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.UNLOCK | EffectKind.DRAW if e.whom == "success" and MODIFIER not in types:

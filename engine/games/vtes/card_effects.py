@@ -18,25 +18,35 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.games.vtes.vocab import Replacement
+
 
 class EffectKind(StrEnum):
     """The kinds of effect the table knows (shared/rules/vtes-actions.md §4–§7 for their windows)."""
 
     STEALTH = "stealth"
     INTERCEPT = "intercept"
+    """``amount`` added to a block attempt; ``whom`` ``"titled"``: only when the acting minion is
+    titled ("with an additional +1 intercept if the acting minion is titled")."""
     BLEED = "bleed"
     """``amount`` added to a bleed; ``whom`` a clan (lower case): only when the vampire playing
-    the card is of that clan ("with an additional +1 bleed if this vampire is Toreador")."""
+    the card is of that clan ("with an additional +1 bleed if this vampire is Toreador"); ``whom``
+    :data:`POOR` with ``least`` N: only when the bleed's target has N or fewer pool ("+3 bleed if
+    the target Methuselah has 9 or fewer pool")."""
     VOTES = "votes"
     STRIKE = "strike"
     """Strike damage: ``amount`` points, ``ranged``, ``aggravated``, ``hand`` (added to the hand
-    strike, or strength), ``first`` strike."""
+    strike, or strength; ``whom`` :data:`HAND_STRIKE`: a strike of the card's own, "Strike: hand
+    strike at +2 damage"), ``first`` strike."""
     PREVENT = "prevent"
     """``amount`` points of the damage the opposing minion's strike inflicts; ``whom``
     :data:`NORMAL_ONLY`: of its non-aggravated damage only."""
     DODGE = "dodge"
     MANEUVER = "maneuver"
+    """``whom`` ``"long"`` or ``"close"``: only usable to go to that range."""
     PRESS = "press"
+    """``whom`` ``"continue"`` or ``"end"``: only usable to continue combat, or to end it (against
+    a standing press)."""
     ADDITIONAL_STRIKE = "additional strike"
     END_COMBAT = "end combat"
     UNLOCK = "unlock"
@@ -69,7 +79,8 @@ class EffectKind(StrEnum):
     least capacity), as the action succeeds, or as a master card is played; ``whom`` ``"full"``:
     as much as brings a vampire of the player's (uncontrolled or in play) to its capacity."""
     LOCK = "lock"
-    """The minion playing the card locks (a reaction's "Lock this reacting vampire")."""
+    """The minion playing the card locks (a reaction's "Lock this reacting vampire"); ``whom``
+    :data:`ALLY_STAYS_LOCKED`: an ally that plays it does not unlock in its next unlock phase."""
     REDUCE_BLEED = "reduce bleed"
     """A bleed against the player is reduced by ``amount`` (a reaction's)."""
     SHIFT_BLOOD = "shift blood"
@@ -86,6 +97,13 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+HAND_STRIKE = "hand strike"
+"""The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
+ALLY_STAYS_LOCKED = "ally: next unlock phase"
+"""The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
+("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
+POOR = "target pool"
+"""The ``whom`` of a bleed only when its target has ``least`` or fewer pool."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -113,8 +131,16 @@ class Effect:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
         match self.kind:
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
-                clan = f" if this vampire is {self.whom.title()}" if self.kind == EffectKind.BLEED and self.whom else ""
-                return f"+{self.amount} {self.kind}{clan}" + (" (limited)" if self.limited else "")
+                match self.whom:
+                    case "":
+                        only = ""
+                    case "titled":
+                        only = " if the acting minion is titled"
+                    case "target pool":
+                        only = f" if the target Methuselah has {self.least} or fewer pool"
+                    case clan:
+                        only = f" if this vampire is {clan.title()}"
+                return f"+{self.amount} {self.kind}{only}" + (" (limited)" if self.limited else "")
             case EffectKind.STRIKE if self.hand:
                 return f"hand strike +{self.amount} damage"
             case EffectKind.STRIKE:
@@ -128,7 +154,13 @@ class Effect:
             case EffectKind.END_COMBAT:
                 return "strike: combat ends"
             case EffectKind.MANEUVER | EffectKind.PRESS:
-                return ("optional " if self.optional else "") + str(self.kind)
+                only = ""
+                if self.whom:
+                    goal = f"go to {self.whom} range" if self.kind == EffectKind.MANEUVER else f"{self.whom} combat"
+                    only = f", only usable to {goal}"
+                return ("optional " if self.optional else "") + str(self.kind) + only
+            case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
+                return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
                 return "lock this minion"
             case EffectKind.ADDITIONAL_STRIKE:
@@ -233,6 +265,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(2))),),
         ),
         (
+            r"\+(\d+) bleed if the target methuselah has (\d+) or fewer pool( \(limited\))?",
+            lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(3)), whom=POOR, least=int(m.group(2))),),
+        ),
+        (
+            r"\+(\d+) intercept, with an additional \+(\d+) intercept if the acting minion is titled",
+            lambda m: (Effect(_E.INTERCEPT, int(m.group(1))), Effect(_E.INTERCEPT, int(m.group(2)), whom="titled")),
+        ),
+        (
             r"\+(\d+) bleed, with an additional \+(\d+) bleed if this vampire is (?P<clan>[a-z'-]+)( \(limited\))?",
             lambda m: (
                 Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(4))),
@@ -250,19 +290,27 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (
             r"strike: (?:hand strike at|strength) \+(\d+)( damage)?" + _TAIL,
-            lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True), *_optional(m.group("rest") or "")),
+            lambda m: (
+                Effect(_E.STRIKE, int(m.group(1)), hand=True, whom=HAND_STRIKE),
+                *_optional(m.group("rest") or ""),
+            ),
         ),
         (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
         (r"(?:strike: )?(?:maneuver|(\d|one) maneuvers?)", lambda m: (Effect(_E.MANEUVER, 1),)),
         (r"(?:strike: )?press|(\d|one) press(?:es)?", lambda m: (Effect(_E.PRESS, 1),)),
+        (
+            r"maneuver, only usable to (?:go|get) to (long|close) range",
+            lambda m: (Effect(_E.MANEUVER, 1, whom=m.group(1)),),
+        ),
+        (r"press, only usable to (continue|end) combat", lambda m: (Effect(_E.PRESS, 1, whom=m.group(1)),)),
         (r"maneuver or press", lambda m: (Effect(_E.MANEUVER, 1, optional=True), Effect(_E.PRESS, 1, optional=True))),
         (
             r"\(d\) bleed(?: any methuselah)?(?: with \+(\d+) bleed)?",
             lambda m: (Effect(_E.BLEED, int(m.group(1) or 0)),),
         ),
         (
-            r"(?:with )?(\d|one) optional (maneuver|press)",
+            r"(?:with )?(\d|one|an) optional (maneuver|press)",
             lambda m: (Effect(EffectKind(m.group(2)), 1, optional=True),),
         ),
         (
@@ -313,6 +361,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"burn (\d+) pool from its controller", lambda m: (Effect(_E.BURN_POOL, int(m.group(1)), whom="controller"),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
         (
+            r"if this minion is an ally, they do not unlock as normal during their next unlock phase",
+            lambda m: (Effect(_E.LOCK, whom=ALLY_STAYS_LOCKED),),
+        ),
+        (
             r"add (\d+) blood to an? (?:(?P<younger>younger) vampire|vampire|(?P<clan>[a-z'-]+)) in your uncontrolled region",
             lambda m: (
                 Effect(_E.ADD_BLOOD, int(m.group(1)), whom="younger" if m.group("younger") else m.group("clan") or ""),
@@ -353,7 +405,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.MOVE_BLOOD),),
         ),
         (
-            r"change the target of the bleed to (?:another methuselah other than the acting minion's controller|"
+            r"change the target of the bleed to (?:another methuselah other than the acting (?:minion|vampire)'s "
+            r"controller|"
             r"(?P<whom>your predator's predator))(?: \(that methuselah can attempt to block\))?",
             lambda m: (Effect(_E.REDIRECT, whom="predator's predator" if m.group("whom") else ""),),
         ),
@@ -381,13 +434,51 @@ _CONDITIONS = (
     "frenzy",
     "(limited)",
     "weapon",
+    "the acting vampire can be the same age or older",
 )
+
+
+DEFERRED = re.compile(
+    r"do not replace until (?:(?P<action>after (?:this|the) action)|(?P<combat>after combat)"
+    r"|your (?:next )?(?P<unlock>unlock) phase|your (?:next )?(?P<discard>discard) phase"
+    r"|(?P<turn>after the current turn))"
+)
+"""A condition sentence: the card is not replaced in its player's hand until a moment the table
+knows (:func:`replacement`); other moments ("as long as this card is in play") stay by hand."""
+
+
+def replacement(sentence: str) -> Replacement | None:
+    """The moment a "Do not replace until …" sentence names, or None for another sentence."""
+    m = DEFERRED.fullmatch(sentence)
+    if m is None:
+        return None
+    said = next(k for k, v in m.groupdict().items() if v)
+    return {
+        "action": Replacement.AFTER_ACTION,
+        "combat": Replacement.AFTER_COMBAT,
+        "unlock": Replacement.UNLOCK,
+        "discard": Replacement.DISCARD,
+        "turn": Replacement.AFTER_TURN,
+    }[said]
 
 
 EXCLUSIVE = re.compile(
     r".+? and (?:cards named )?<(?P<other>[^>]+)> cannot both be played (?:during|on) the same action"
 )
 """A condition sentence: this card and the one named cannot both be played during one action."""
+
+
+def move_usable(e: Effect, long: bool, press_stands: bool) -> bool:
+    """The maneuver or press ``e`` may be made now (5.3, 5.9), at long range (``long``) or close,
+    with a press standing (``press_stands``) or not: one "only usable to go to long range" at
+    close range, "to get to close range" at long range; "only usable to continue combat" while no
+    press stands, "to end combat" against a standing press; any other always."""
+    match e.whom:
+        case "long" | "close":
+            return (e.whom == "long") != long
+        case "continue" | "end":
+            return (e.whom == "end") == press_stands
+    return True
 
 
 def sentences(line: str) -> list[str]:
@@ -421,6 +512,6 @@ def read_sentence(sentence: str) -> Reading:
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
-    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence):
+    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence) or DEFERRED.fullmatch(sentence):
         return Reading(sentence, SentenceKind.CONDITION)
     return Reading(sentence, SentenceKind.BY_HAND)

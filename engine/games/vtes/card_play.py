@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
-from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import NORMAL_ONLY, POOR, Effect, EffectKind, SentenceKind, move_usable
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
@@ -138,7 +138,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 base["target"] = target
             if player is not minion and player is not None:
                 base["minion"] = tuple(player.pos)
-            if any(e.kind == EffectKind.LOCK for e in clause.effects) and minion is not None:
+            if any(e.kind == EffectKind.LOCK and not e.whom for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
             if _wakes(clause):
                 sleeper = waker(view, a, seat, clause)
@@ -307,6 +307,8 @@ def _numbers(
                 if not (acting and a.window == Window.ATTEMPT and a.intercept >= a.stealth):
                     return None
                 fields["stealth"] = int(fields.get("stealth", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.INTERCEPT if e.whom == "titled" and not _titled(view.card(a.minion)):
+                pass  # "an additional +1 intercept if the acting minion is titled", and it is not
             case EffectKind.INTERCEPT:
                 blocker = view.card(a.blocker) if a.blocker else None
                 mine = blocker is not None and blocker.controller == seat
@@ -323,7 +325,9 @@ def _numbers(
                 if cut < 1:
                     return None
                 fields["amount"] = int(fields.get("amount", 0)) - cut  # type: ignore[call-overload]
-            case EffectKind.BLEED if e.whom and _clan(view.card(a.minion)) != e.whom:
+            case EffectKind.BLEED if e.whom == POOR and any(view.players[t].pool > e.least for t in a.targets):
+                return None  # "+3 bleed if the target Methuselah has 9 or fewer pool", and it has more
+            case EffectKind.BLEED if e.whom not in ("", POOR) and _clan(view.card(a.minion)) != e.whom:
                 pass  # "an additional +1 bleed if this vampire is Toreador", and it is not
             case EffectKind.UNLOCK if e.whom == "success":
                 if not acting:
@@ -340,6 +344,12 @@ def _numbers(
             case _:
                 pass
     return tuple(sorted(fields.items()))
+
+
+def _titled(card: CardView | None) -> bool:
+    """A minion with a title (its printed one; a card unknown to the seat: no)."""
+    info = card_base().info(card.card) if card is not None and card.card else None
+    return info is not None and bool(info.title)
 
 
 def _clan(card: CardView | None) -> str:
@@ -591,12 +601,18 @@ def _levels_of(choices: list[Choice]) -> str:
 
 def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[CardView]:
     """The hand combat cards with which ``minion`` may make a maneuver or a press (``kind``) now:
-    a clause it may play whose effects are that move alone (not a strike's optional one), whose
-    printed cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    a clause it may play whose effects are that move alone (not a strike's optional one), usable
+    at this range or press (:func:`~engine.games.vtes.card_effects.move_usable`), whose printed
+    cost it can pay (blood from a vampire, pool from its Methuselah)."""
+    c = view.combat
+    long, stands = (c.long, bool(c.press)) if c is not None else (False, False)
     out = []
     for held, rec in _affordable_combat_cards(view, minion):
         clauses = _candidates(rec, minion, "Combat")
-        if any(c.effects and all(e.kind == kind and not e.optional for e in c.effects) for c in clauses):
+        if any(
+            x.effects and all(e.kind == kind and not e.optional and move_usable(e, long, stands) for e in x.effects)
+            for x in clauses
+        ):
             out.append(held)
     return out
 

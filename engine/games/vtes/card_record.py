@@ -21,16 +21,19 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.games.vtes.card_effects import (
+    ALLY_STAYS_LOCKED,
     EXCLUSIVE,
+    HAND_STRIKE,
     Effect,
     EffectKind,
     Reading,
     SentenceKind,
     read_sentence,
+    replacement,
     sentences,
 )
 from engine.games.vtes.cards import CardInfo, card_base, card_id
-from engine.games.vtes.vocab import DeckPart, LimitScope
+from engine.games.vtes.vocab import DeckPart, LimitScope, Replacement
 
 
 class Coverage(StrEnum):
@@ -204,7 +207,8 @@ class Clause:
 class CardRecord:
     """What the table knows of one card. ``info``: krcg's facts (name, types, text, …);
     ``printed``, ``costs``, ``requires``; ``clauses``: the text's parts (:class:`Clause`);
-    ``note``: a kept correction's reason, "" for none."""
+    ``note``: a kept correction's reason, "" for none; ``replacement``: when the card is replaced
+    in its player's hand once played (its "Do not replace until …"; at once by default)."""
 
     info: CardInfo
     printed: Printed
@@ -212,6 +216,7 @@ class CardRecord:
     requires: Requirements
     clauses: tuple[Clause, ...]
     note: str = ""
+    replacement: Replacement = Replacement.NOW
 
     @property
     def id(self) -> int:
@@ -253,6 +258,13 @@ class CardRecord:
         action, …): it is played once its minion's action has resolved, not during it."""
         said = (r.sentence for c in self.clauses for r in c.readings if r.kind == SentenceKind.CONDITION)
         return any(s.startswith("only usable after") and "resolution" in s for s in said)
+
+    @property
+    def keeps_ally_locked(self) -> bool:
+        """The card keeps an ally that plays it locked through its next unlock phase ("If this
+        minion is an ally, they do not unlock as normal during their next unlock phase"): the
+        play is kept among the state's ``limited`` until then."""
+        return any(e.kind == EffectKind.LOCK and e.whom == ALLY_STAYS_LOCKED for e in self.effects)
 
     def has(self, kind: EffectKind) -> bool:
         """Some clause of the card has an effect of this kind."""
@@ -350,8 +362,21 @@ def _clauses(text: str) -> list[Clause]:
                 readings += _as_above(sentence, out[-1])
             else:
                 readings.append(read_sentence(sentence))
-        out.append(Clause(levels, kind, tuple(readings)))
+        out += [Clause(levels, kind, alternative) for alternative in _alternatives(readings)]
     return out
+
+
+def _alternatives(readings: list[Reading]) -> list[tuple[Reading, ...]]:
+    """The ways to play a clause whose sentence offers a choice of effects ("+1 bleed (limited),
+    or +1 stealth and +1 bleed (limited)"): one list of readings per choice, each with the
+    clause's other sentences; the readings alone when no sentence is such a choice."""
+    for i, r in enumerate(readings):
+        if r.kind != SentenceKind.BY_HAND or ", or " not in r.sentence:
+            continue
+        parts = [read_sentence(p) for p in r.sentence.split(", or ")]
+        if all(p.kind == SentenceKind.EFFECT for p in parts):
+            return [(*readings[:i], p, *readings[i + 1 :]) for p in parts]
+    return [tuple(readings)]
 
 
 def _as_above(sentence: str, before: Clause) -> list[Reading]:
@@ -372,7 +397,7 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
     if rest.startswith(("and ", "with ", "but ")):
         tail = rest.split(" ", 1)[1]
         parts = [read_sentence(p.strip()) for p in re.split(r",? and ", tail) if p.strip()]
-        if all(p.kind == SentenceKind.EFFECT for p in parts):
+        if all(p.kind != SentenceKind.BY_HAND for p in parts):  # effects, or a condition ("but … older")
             return [*inherited, *parts]
         return [*inherited, Reading(rest, SentenceKind.BY_HAND)]
     return [*inherited, Reading(rest, SentenceKind.BY_HAND)]
@@ -467,7 +492,7 @@ def _printed(info: CardInfo, clauses: list[Clause]) -> Printed:
         for clause in clauses:
             for r in clause.readings:
                 for e in r.effects:
-                    if e.kind == EffectKind.STRIKE and e.hand:
+                    if e.kind == EffectKind.STRIKE and e.hand and e.whom != HAND_STRIKE:
                         bonus["strength"] += e.amount
                     elif e.kind in (EffectKind.BLEED, EffectKind.STEALTH, EffectKind.INTERCEPT):
                         bonus[str(e.kind)] += e.amount
@@ -527,7 +552,9 @@ def read(info: CardInfo) -> CardRecord:
     (:func:`build` applies it)."""
     clauses = _ally_clauses(info, _clean_crypt_clauses(info, _clauses(info.text)))
     costs = Costs(info.blood_cost, info.pool_cost, info.conviction_cost, info.x_cost)
-    return CardRecord(info, _printed(info, clauses), costs, _requirements(info, clauses), tuple(clauses))
+    said = (replacement(r.sentence) for c in clauses if not c.levels for r in c.readings)
+    when = next((x for x in said if x is not None), Replacement.NOW)
+    return CardRecord(info, _printed(info, clauses), costs, _requirements(info, clauses), tuple(clauses), "", when)
 
 
 def build(info: CardInfo) -> CardRecord:

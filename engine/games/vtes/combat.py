@@ -20,11 +20,13 @@ from engine.games.vtes import windows
 from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements, end_limits
-from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind
+from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
+from engine.games.vtes.readings import StrikeReading, best_strike, strength_of
 from engine.games.vtes.state import (
     Combat,
+    Limited,
     Loop,
     OpenWindow,
     Strike,
@@ -84,6 +86,7 @@ def _ready(w: Work, pos: Pos) -> bool:
 
 def _end(w: Work, c: Combat) -> None:
     windows.pop(w, c)
+    _drop_chosen(w, c)
     end_limits(w, LimitScope.ROUND, LimitScope.COMBAT)
     w.note(f"The combat between {w.name(c.acting)} and {w.name(c.opposing)} is over", *controllers(w, c))
     if w.time_called and w.open_action is None:
@@ -128,9 +131,12 @@ def _combatant(w: Work, c: Combat, act: CombatCardAct | PreventAct | StrikeAct) 
     return minion
 
 
-def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos) -> tuple[str, str]:
-    """The combat card an act plays with it (``card``: from the author's hand, to the ash heap,
-    the hand refilled), its printed cost paid: blood by ``minion`` (a vampire), pool by the author
+def _card_played(
+    w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: Pos, to: Target = Target.ASH
+) -> tuple[str, str]:
+    """The combat card an act plays with it (``card``: from the author's hand, to the ash heap or
+    ``to``, the hand refilled; a strike card its maneuver chose, from aside), its printed cost
+    paid: blood by ``minion`` (a vampire), pool by the author
     (an X cost is settled by hand); for a strike, ``card`` may instead be a weapon (equipment) on
     ``minion``, which strikes from play at no cost. Returns the play and the cost paid in words for the narration
     (``(" with Majesty", " (paying 1 blood)")``; empty strings for none).
@@ -140,6 +146,10 @@ def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: P
         return "", ""
     card = w.card(pos)
     info = w.info(pos)
+    c = w.open_combat
+    if isinstance(act, StrikeAct) and card.zone == Zone.ASIDE and c is not None and (minion, pos) in c.chosen:
+        w.move(pos, Target.ASH)  # the strike card its maneuver chose, set aside and paid for since
+        return f" with {w.name(pos)}", ""
     if isinstance(act, StrikeAct) and card.zone == Zone.ON and card.on == minion:
         # a weapon the striker holds strikes from play: it stays, nothing is paid (rulebook, "Equipment")
         if info is not None and "Equipment" not in info.types:
@@ -164,8 +174,8 @@ def _card_played(w: Work, act: CombatCardAct | PreventAct | StrikeAct, minion: P
             raise IllegalMove(f"{name} costs {info.pool_cost} pool and you have {w.p(w.author).pool}")
         w.pool_delta(w.author, -info.pool_cost, "cost")
         paid = f" (paying {info.pool_cost} pool)"
-    w.move(pos, Target.ASH)
-    w.refill(w.author)
+    w.move(pos, to)
+    w.refill(w.author, pos)
     return f" with {name}", paid
 
 
@@ -210,6 +220,7 @@ def _close_step(w: Work, window: OpenWindow) -> None:
         case CombatStep.PRESS:
             _to_step(w, c, CombatStep.END_OF_ROUND)
         case CombatStep.END_OF_ROUND:
+            _drop_chosen(w, c)
             if c.over or not c.press or not (_ready(w, c.acting) and _ready(w, c.opposing)):
                 _end(w, c)
                 return
@@ -258,12 +269,57 @@ def maneuver(w: Work, act: CombatCardAct) -> None:
     minion = _combatant(w, c, act)
     if c.maneuvered == minion:
         raise IllegalMove(f"{w.name(minion)} made the last maneuver: never two in a row by one minion (5.3)")
+    _move_fits(w, c, act, EffectKind.MANEUVER)
     if _claim_by_hand(w, c, act, minion, f"a maneuver by {w.name(minion)}"):
         return
+    chosen = _strike_maneuver(w, c, act, minion)
     c = replace(c, long=not c.long, maneuvered=minion)
-    card = "".join(_card_played(w, act, minion))
+    if chosen is not None:
+        c = replace(c, chosen=(*c.chosen, (minion, chosen)))
+        card = f" with {w.name(chosen)}, whose strike it makes this round"
+    else:
+        card = "".join(_card_played(w, act, minion))
     w.note(f"{w.name(minion)} maneuvers{card}: {'long' if c.long else 'close'} range", *controllers(w, c))
     _play(w, c)
+
+
+def _strike_reading(w: Work, card: Pos, minion: Pos, long: bool) -> StrikeReading | None:
+    """The strike the card at ``card`` (a combat card, or a weapon) gives ``minion`` at the range
+    (:func:`engine.games.vtes.readings.best_strike`), or None."""
+    identity = w.cards[card].card or w.revealed.get(card, "")
+    striker = w.cards[minion].card or w.revealed.get(minion, "")
+    return best_strike(identity, striker, long) if identity and striker else None
+
+
+def _strike_maneuver(w: Work, c: Combat, act: CombatCardAct, minion: Pos) -> Pos | None:
+    """The strike card or weapon whose optional maneuver ``act`` makes ("Strike: 1R damage, with 1
+    optional maneuver"), which chooses its strike for this round (vtes-actions.md 5.3): a card from
+    hand is set aside, its cost paid, until it strikes; a weapon's maneuver is once each combat
+    ("with 1 optional maneuver each combat"). None for a card that is no such strike."""
+    pos = act.card
+    reading = _strike_reading(w, pos, minion, c.long) if pos is not None else None
+    if pos is None or reading is None or not reading.maneuver:
+        return None
+    if any(m == minion for m, _ in c.chosen):
+        raise IllegalMove(f"{w.name(minion)}'s strike this round is chosen already, by its maneuver")
+    held = w.card(pos)
+    if held.zone == Zone.ON and held.on == minion:
+        info = w.info(pos)
+        if info is not None:
+            if any(x.minion == pos and x.card == info.id for x in w.limited):
+                raise IllegalMove(f"{w.name(pos)} gives 1 optional maneuver each combat, and it was used")
+            w.limited = (*w.limited, Limited(pos, info.id, LimitScope.COMBAT))
+        return pos
+    _card_played(w, act, minion, Target.ASIDE)
+    return pos
+
+
+def _drop_chosen(w: Work, c: Combat) -> None:
+    """A strike card a maneuver chose that never struck (the round or the combat ended first)
+    goes to its owner's ash heap."""
+    for _, card in c.chosen:
+        if card in w.cards and w.cards[card].zone == Zone.ASIDE:
+            w.move(card, Target.ASH)
 
 
 def prevent(w: Work, act: PreventAct) -> None:
@@ -289,6 +345,21 @@ def prevent(w: Work, act: PreventAct) -> None:
     _play(w, c)
 
 
+def _move_fits(w: Work, c: Combat, act: CombatCardAct, kind: EffectKind) -> None:
+    """Refuse a maneuver or press made with a card whose every such move is only usable otherwise
+    ("Maneuver, only usable to go to long range" at long range; "Press, only usable to continue
+    combat" against a standing press), in the card's words."""
+    if act.card is None:
+        return
+    info, who = w.info(w.card(act.card).pos), w.info(act.minion)
+    rec = record(info.id) if info is not None else None
+    have = frozenset(who.disciplines) if who is not None else frozenset()
+    clauses = rec.clauses_for(have) if rec is not None else ()
+    moves = [e for x in clauses for e in x.effects if e.kind == kind and not e.optional]
+    if moves and not any(move_usable(e, c.long, bool(c.press)) for e in moves):
+        raise IllegalMove(f"{w.name(act.card)}: {moves[0].words()}, and it cannot do so now")
+
+
 def _prevents_aggravated(w: Work, card: Pos) -> None:
     """Refuse a prevention of aggravated damage by a card whose every prevention is of
     non-aggravated damage only ("Prevent 2 non-aggravated damage"), in the card's words."""
@@ -309,9 +380,14 @@ def press(w: Work, act: CombatCardAct) -> None:
     minion = _combatant(w, c, act)
     if c.pressed == minion:
         raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
-    if _claim_by_hand(w, c, act, minion, f"a press by {w.name(minion)}"):
-        return
-    played, paid = _card_played(w, act, minion)
+    if act.card is not None and (minion, act.card) in c.presses:
+        # the optional press of this round's strike card: the card was played with the strike
+        played, paid = f" with {w.name(act.card)}'s optional press", ""
+    else:
+        _move_fits(w, c, act, EffectKind.PRESS)
+        if _claim_by_hand(w, c, act, minion, f"a press by {w.name(minion)}"):
+            return
+        played, paid = _card_played(w, act, minion)
     if paid:
         w.note(f"{w.name(minion)} presses{played}{paid}", w.author)
     if c.press:
@@ -383,6 +459,11 @@ def strike(w: Work, act: StrikeAct) -> None:
         raise IllegalMove(f"{w.name(minion)} has no strike to choose now")
     if minion != waiting[0]:
         raise IllegalMove(f"{w.name(waiting[0])} chooses its strike first (5.4)")
+    committed = next((card for m, card in c.chosen if m == minion), None)
+    if committed is not None and c.pairs == 0 and act.card != committed:
+        raise IllegalMove(
+            f"{w.name(minion)}'s maneuver chose its strike this round: the strike of {w.name(committed)} (5.3)"
+        )
     if act.unlock and act.card is None:
         raise IllegalMove("an unlock rides with the combat card that gives it: name the card")
     choice = StrikeChoice.of(act, minion)
@@ -409,6 +490,9 @@ def strike(w: Work, act: StrikeAct) -> None:
     if not first_pair:
         extra[0 if minion == c.acting else 1] -= 1  # this strike spends one of them
     c = replace(c, strikes=(*c.strikes, s), extra=(extra[0], extra[1]), extra_used=used)
+    reading = _strike_reading(w, act.card, minion, c.long) if act.card is not None else None
+    if reading is not None and reading.press and act.card is not None:
+        c = replace(c, presses=(*c.presses, (minion, act.card)))
     played, paid = _card_played(w, act, minion)
     if paid:
         w.note(f"{w.name(minion)} strikes{played}{paid}", w.author)
@@ -423,14 +507,6 @@ def printed_strength(w: Work, minion: Pos) -> int:
     """A minion's strength as its card prints it (the rulebook's "Strength": 1 for a vampire, plus
     a printed "+1 strength"; an ally's printed strength), from its record."""
     return strength_of(w.cards[minion].card or w.revealed.get(minion, ""))
-
-
-def strength_of(identity: str) -> int:
-    """The strength the card of protocol identity ``identity`` prints (1 when it prints none, or
-    for an identity not known)."""
-    rec = record(identity) if identity else None
-    strength = rec.printed.strength if rec is not None else None
-    return 1 if strength is None else strength
 
 
 # --- resolution -------------------------------------------------------------------------------------
@@ -566,6 +642,7 @@ def settle_combat(w: Work) -> None:
         return
     if not (c.acting in w.cards and c.opposing in w.cards):
         windows.pop(w, c)
+        _drop_chosen(w, c)
         return
     if not (_ready(w, c.acting) and _ready(w, c.opposing)) and not c.over:
         w.note("A combatant is no longer ready: the combat ends after the end of the round", *controllers(w, c))

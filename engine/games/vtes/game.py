@@ -60,8 +60,9 @@ from engine.games.vtes.actions import blockers
 from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.claims import may_dispute, window_held
-from engine.games.vtes.combat import StrikeChoice, strength_of
+from engine.games.vtes.combat import StrikeChoice
 from engine.games.vtes.politics import cast_words, terms_template
+from engine.games.vtes.readings import strength_of
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.state import (
     Combat,

@@ -40,7 +40,7 @@ from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
-from engine.games.vtes.readings import best_strike, reaction_fits, weapon_strikes
+from engine.games.vtes.readings import StrikeReading, best_strike, reaction_fits, weapon_strikes
 from engine.games.vtes.state import Action, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.terms_choices import terms_choices
@@ -410,7 +410,12 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
         return []
     if c.step == CombatStep.STRIKE:
         waiting = c.due()
-        return [{"do": Do.STRIKE, "minion": list(waiting[0])}, *_card_strikes(view, c, waiting[0])] if waiting else []
+        if not waiting:
+            return []
+        committed = next((card for m, card in c.chosen if m == waiting[0]), None)
+        if committed is not None and c.pairs == 0:  # its maneuver chose this strike (5.3)
+            return _committed_strike(view, c, waiting[0], committed)
+        return [{"do": Do.STRIKE, "minion": list(waiting[0])}, *_card_strikes(view, c, waiting[0])]
     acts: list[Act] = [{"do": Do.PASS}]
     for m in (c.acting, c.opposing):
         card = view.card(m)
@@ -419,6 +424,8 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
         if c.step == CombatStep.RANGE and c.maneuvered != m:
             acts.append({"do": Do.MANEUVER, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.MANEUVER)
+            if not any(x == m for x, _ in c.chosen):
+                moves += [h for h, r in _strikes_of(view, card, c.long) if r.maneuver and _maneuver_left(view, h)]
             acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list()} for h in moves]
         if c.step == CombatStep.DAMAGE:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
@@ -430,7 +437,52 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             acts.append({"do": Do.PRESS, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.PRESS)
             acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h in moves]
+            acts += [{"do": Do.PRESS, "minion": list(m), "card": list(h)} for x, h in c.presses if x == m]
     return acts
+
+
+def _strikes_of(view: VtesView, striker: CardView, long: bool) -> list[tuple[CardView, StrikeReading]]:
+    """The strikes ``striker`` may make at the range with a combat card of the hand whose printed
+    cost it can pay (blood from a vampire, pool from its Methuselah) and whose printed limit is not
+    spent, read from its plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`);
+    then with the weapons it holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
+    pool = view.players[striker.controller].pool
+    out: list[tuple[CardView, StrikeReading]] = []
+    for held in view.hand:
+        if "Combat" not in held.types or not held.card or not striker.card:
+            continue
+        reading = best_strike(held.card, striker.card, long)
+        info = card_base().info(held.card) if reading is not None else None
+        rec = record(held.card)
+        if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
+            continue
+        if info.blood_cost and (not striker.crypt or info.blood_cost > striker.counters):
+            continue
+        if info.pool_cost and info.pool_cost > pool:
+            continue
+        out.append((held, reading))
+    return out + weapon_strikes(view, striker, long)
+
+
+def _maneuver_left(view: VtesView, card: CardView) -> bool:
+    """A strike card's optional maneuver may be made: a weapon's once each combat."""
+    info = card_base().info(card.card) if card.card else None
+    return (
+        card.zone != Zone.ON
+        or info is None
+        or not any(x.minion == card.pos and x.card == info.id for x in view.limited)
+    )
+
+
+def _committed_strike(view: VtesView, c: Combat, minion: Pos, card: Pos) -> list[Act]:
+    """The one strike ``minion`` may choose when its maneuver chose it: that of the card (set
+    aside) or weapon at ``card`` (5.3)."""
+    striker, held = view.card(minion), view.card(card)
+    if striker is None or held is None or not striker.card or not held.card:
+        return []
+    reading = best_strike(held.card, striker.card, c.long)
+    fields = reading.fields() if reading is not None else {}
+    return [{"do": Do.STRIKE, "minion": list(minion), "card": list(card), **fields}]
 
 
 def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
@@ -443,23 +495,10 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     striker = view.card(minion)
     if striker is None or not striker.card:
         return []
-    pool = view.players[striker.controller].pool
-    acts: list[Act] = []
-    for held in view.hand:
-        if "Combat" not in held.types or not held.card:
-            continue
-        reading = best_strike(held.card, striker.card, c.long)
-        info = card_base().info(held.card) if reading is not None else None
-        rec = record(held.card)
-        if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
-            continue
-        if info.blood_cost and (not striker.crypt or info.blood_cost > striker.counters):
-            continue
-        if info.pool_cost and info.pool_cost > pool:
-            continue
-        acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()})
-    for weapon, reading in weapon_strikes(view, striker, c.long):
-        acts.append({"do": Do.STRIKE, "minion": list(minion), "card": weapon.as_list(), **reading.fields()})
+    acts: list[Act] = [
+        {"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()}
+        for held, reading in _strikes_of(view, striker, c.long)
+    ]
     if minion not in c.extra_used:  # one source of additional strikes per minion and round (5.6)
         for held, n in additional_strike_cards(view, striker):
             acts.append({"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), "additional": n})

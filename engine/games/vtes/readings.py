@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
-from engine.games.vtes.card_effects import EffectKind, SentenceKind
+from engine.games.vtes.card_effects import HAND_STRIKE, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
@@ -52,7 +52,11 @@ class StrikeReading:
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
     ``ranged``, ``aggravated``, ``dodge``, ``ends``: the strike's kind (P5); ``range``: "long" or
     "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
-    as the strike resolves ("and unlock this vampire before combat ends").
+    as the strike resolves ("and unlock this vampire before combat ends"); ``maneuver``,
+    ``press``: the strike comes "with 1 optional maneuver" (made in the range step, it chooses
+    this strike) or "with 1 optional press" (made in the press step after it); ``bonus``: a hand
+    strike at +bonus damage ("Strike: hand strike at +2 damage": ``damage`` is then the striker's
+    strength plus it, :func:`best_strike`).
     """
 
     levels: tuple[str, ...]
@@ -63,6 +67,9 @@ class StrikeReading:
     dodge: bool = False
     ends: bool = False
     unlock: bool = False
+    maneuver: bool = False
+    press: bool = False
+    bonus: int = 0
 
     def usable_by(self, disciplines: frozenset[str]) -> bool:
         """True when a vampire with these krcg Discipline levels (``{"pot", "CEL"}``) may use it:
@@ -85,8 +92,19 @@ class StrikeReading:
 
 
 _STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
-_NEUTRAL_WHOLE = ("aim", "grapple", "a vampire can play only one", "a minion can play only one", "weapon", "unique")
-"""Card-wide sentences that do not bind a combat card's or a weapon's strike to another step."""
+_NEUTRAL_WHOLE = (
+    "aim",
+    "grapple",
+    "a vampire can play only one",
+    "a minion can play only one",
+    "a vampire may play only one",
+    "a minion may play only one",
+    "weapon",
+    "unique",
+    "do not replace until",
+)
+"""Card-wide sentences that do not bind a combat card's or a weapon's strike to another step (a
+"Do not replace until …" read as a condition is one the table applies)."""
 
 
 def is_weapon(rec: CardRecord) -> bool:
@@ -130,7 +148,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
     for clause in rec.clauses:
         if clause.type not in ("", "Combat"):
             continue
-        strikes = [e for e in clause.effects if e.kind in _STRIKES and not e.hand]
+        strikes = [e for e in clause.effects if e.kind in _STRIKES and (not e.hand or e.whom == HAND_STRIKE)]
         if len(strikes) != 1:
             continue
         ranges = [x for x in (_range_of(r.sentence) for r in clause.readings) if x is not None]
@@ -139,12 +157,15 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
             StrikeReading(
                 levels=clause.levels,
                 range=ranges[0] if ranges else every,
-                damage=e.amount if e.kind == EffectKind.STRIKE else 0,
+                damage=e.amount if e.kind == EffectKind.STRIKE and not e.hand else 0,
+                bonus=e.amount if e.hand else 0,
                 ranged=e.ranged,
                 aggravated=e.aggravated,
                 dodge=e.kind == EffectKind.DODGE,
                 ends=e.kind == EffectKind.END_COMBAT,
                 unlock=any(x.kind == EffectKind.UNLOCK for x in clause.effects),
+                maneuver=any(x.kind == EffectKind.MANEUVER and x.optional for x in clause.effects),
+                press=any(x.kind == EffectKind.PRESS and x.optional for x in clause.effects),
             )
         )
     return tuple(out)
@@ -234,7 +255,18 @@ def best_strike(identity: str, striker: str, long: bool) -> StrikeReading | None
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
-    return usable[-1] if usable else None
+    if not usable:
+        return None
+    best = usable[-1]
+    return replace(best, damage=strength_of(striker) + best.bonus) if best.bonus else best
+
+
+def strength_of(identity: str) -> int:
+    """The strength the card of protocol identity ``identity`` prints (1 when it prints none, or
+    for an identity not known)."""
+    rec = record(identity) if identity else None
+    strength = rec.printed.strength if rec is not None else None
+    return 1 if strength is None else strength
 
 
 def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[CardView, StrikeReading]]:

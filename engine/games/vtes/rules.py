@@ -350,7 +350,7 @@ def _act_play(w: Work, act: PlayAct) -> None:
             )
         w.master_actions += 1
     if not act.no_replace:
-        w.refill(w.author)
+        w.refill(w.author, pos)
 
 
 def _act_discard(w: Work, act: DiscardAct) -> None:
@@ -799,6 +799,7 @@ def _run(w: Work, record: VtesAct, at: int) -> None:
         raise IllegalMove(f"this act breaks no rule of kind {str(w.lift)!r}: there is nothing for the card to lift")
     w.settle_ousts(predators)
     windows.settle(w)
+    w.replace_deferred()
 
 
 def _take_effect(answered: Work, claim: Claim, revealed: Mapping[Pos, str]) -> tuple[VtesState, tuple[Note, ...]]:

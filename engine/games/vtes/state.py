@@ -24,6 +24,7 @@ from engine.games.vtes.vocab import (
     Outcome,
     Phase,
     Poll,
+    Replacement,
     Ruleset,
     Status,
     Step,
@@ -81,6 +82,17 @@ class DeckShuffle:
 
 
 @dataclass(frozen=True)
+class Deferred:
+    """A card played from a Methuselah's hand and not yet replaced, its text saying "Do not
+    replace until …": ``when`` it is replaced (a :class:`Replacement`), the ``turn`` and ``phase``
+    it was played in."""
+
+    when: Replacement
+    turn: int
+    phase: Phase
+
+
+@dataclass(frozen=True)
 class Methuselah:
     """One seat's player.
 
@@ -91,7 +103,8 @@ class Methuselah:
     when its current or last turn began; ``withdrawing``: announced withdrawal pending;
     ``withdraw_fail``: why it can no longer succeed (a sentence with seat placeholders), or "";
     ``by_hand``, ``shuffles``: its buckets of changes by hand and of shuffles by hand
-    (:data:`~engine.games.vtes.claims.BY_HAND_RATE`).
+    (:data:`~engine.games.vtes.claims.BY_HAND_RATE`); ``deferred``: the cards it played that are
+    not replaced yet (:class:`Deferred`): its hand is refilled to its hand size less these.
     """
 
     seat: int
@@ -110,6 +123,7 @@ class Methuselah:
     withdraw_fail: str = ""
     by_hand: Bucket = FULL
     shuffles: Bucket = FULL
+    deferred: tuple[Deferred, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -258,7 +272,10 @@ class Combat:
     ``loop``: the impulse of the step (:class:`Loop`; in the strike step no loop: its holder is
     whose strike is due);
     ``press``: the minion whose press to continue stands, else ``()``; ``pressed``: the last
-    minion to press; ``over``: combat ends after this round's end-of-round step.
+    minion to press; ``over``: combat ends after this round's end-of-round step; ``chosen``:
+    ``(minion, card)`` whose strike this round a maneuver from that strike card or weapon chose
+    (a card from hand is set aside until it strikes); ``presses``: ``(minion, card)`` whose strike
+    this round gave an optional press.
     """
 
     acting: Pos
@@ -276,6 +293,8 @@ class Combat:
     press: Pos | tuple[()] = ()
     pressed: Pos | tuple[()] = ()
     over: bool = False
+    chosen: tuple[tuple[Pos, Pos], ...] = ()
+    presses: tuple[tuple[Pos, Pos], ...] = ()
 
     @property
     def impulse(self) -> int:

@@ -328,6 +328,18 @@ class LimitScope(StrEnum):
     """Until the unlock phase of the minion's controller."""
 
 
+class Replacement(StrEnum):
+    """When a card played from hand is replaced (rulebook, "Hand size": at once, unless its text
+    says "Do not replace until …"): the words that close that sentence."""
+
+    NOW = ""
+    AFTER_ACTION = "after this action"
+    AFTER_COMBAT = "after combat"
+    UNLOCK = "your next unlock phase"
+    DISCARD = "your next discard phase"
+    AFTER_TURN = "after the current turn"
+
+
 class Outcome(StrEnum):
     """How an action announced this turn ended (rulebook, "Action Resolution"): an action card
     "only usable after resolution of a successful action" reads it."""

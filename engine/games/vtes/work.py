@@ -12,12 +12,15 @@ from typing import Any
 from engine.games.base import EndEvent, IllegalMove, Note, Op, Open, OptionValue, Pos, Release, seat_ref
 from engine.games.vtes import contests
 from engine.games.vtes.acts import esc
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import CardInfo, card_base
 from engine.games.vtes.state import (
     CardState,
     Claim,
+    Combat,
     Contests,
     DeckShuffle,
+    Deferred,
     Done,
     Limited,
     Methuselah,
@@ -31,7 +34,7 @@ from engine.games.vtes.state import (
     option_value,
     ruleset_of,
 )
-from engine.games.vtes.vocab import End, Lift, LimitScope, Phase, Ruleset, Status, Step, Target, Zone
+from engine.games.vtes.vocab import End, Lift, LimitScope, Phase, Replacement, Ruleset, Status, Step, Target, Zone
 
 #: Fields that are tuples of records in a state and lists in the working copy.
 _LISTS = frozenset({"players", "events", "queue", "outs", "claims", "windows"})
@@ -292,11 +295,49 @@ class Work(UnderWay):
                 self.open_to.setdefault(seat, []).append(pos)
         return len(taken)
 
-    def refill(self, seat: int) -> None:
-        """Draw up to ``seat``'s hand size (rules, "Hand size")."""
-        missing = self.p(seat).hand_size - len(self.hand(seat))
+    def refill(self, seat: int, played: Pos | None = None) -> None:
+        """Draw up to ``seat``'s hand size less its cards not yet replaced (rules, "Hand size");
+        ``played``: the card it just played from hand, which is itself not replaced yet when its
+        text says "Do not replace until …" (its record's ``replacement``)."""
+        info = self.info(played) if played is not None else None
+        rec = record(info.id) if info is not None else None
+        p = self.p(seat)
+        if rec is not None and rec.replacement != Replacement.NOW:
+            self.setp(seat, deferred=(*p.deferred, Deferred(rec.replacement, self.turn, self.phase)))
+            self.note(f"{esc(rec.name)} is not replaced until {rec.replacement}", seat)
+        missing = self.p(seat).hand_size - len(self.hand(seat)) - len(self.p(seat).deferred)
         if missing > 0:
             self.draw(seat, missing)
+
+    def replace_deferred(self) -> None:
+        """After any act: each Methuselah's cards not yet replaced whose moment has come are
+        replaced (:class:`Replacement`): after the action or the combat once none is open, in its
+        next unlock phase or discard phase, after the turn they were played in."""
+        for seat in self.in_game():
+            p = self.p(seat)
+            due = tuple(d for d in p.deferred if self._due(seat, d))
+            if due:
+                self.setp(seat, deferred=tuple(d for d in p.deferred if d not in due))
+                self.note(
+                    f"{seat_ref(seat)} replaces {len(due)} card{'s' if len(due) > 1 else ''} played earlier", seat
+                )
+                self.refill(seat)
+
+    def _due(self, seat: int, d: Deferred) -> bool:
+        """The moment of ``seat``'s card not yet replaced ``d`` has come."""
+        mine = self.acting == seat
+        match d.when:
+            case Replacement.AFTER_ACTION:
+                return not self.windows
+            case Replacement.AFTER_COMBAT:
+                return not any(isinstance(x, Combat) for x in self.windows)
+            case Replacement.UNLOCK:
+                return mine and self.turn > d.turn
+            case Replacement.DISCARD:
+                return mine and self.phase == Phase.DISCARD and (self.turn, d.phase) != (d.turn, Phase.DISCARD)
+            case Replacement.AFTER_TURN:
+                return self.turn > d.turn
+        return True
 
     def move(self, pos: Pos, to: Target, controller: int | None = None, on: Pos | None = None) -> None:
         """Move one card to ``to`` (the top of a pile unless a ``_bottom`` target); its attached
@@ -487,7 +528,14 @@ class Work(UnderWay):
         self.recruited = ()
         self.used = ()
         self.ashed = ()
-        # a limit "between their unlock phases" lasts until the minion's controller unlocks
+        # a limit "between their unlock phases" lasts until the minion's controller unlocks; an
+        # ally that played a card keeping it locked through this phase (On the Qui Vive) stays so
+        held: dict[Pos, int] = {}
+        for x in self.limited:
+            pos = x.minion or None
+            ally = self.cards[pos] if pos is not None and not self.cards[pos].crypt else None
+            if x.scope == LimitScope.UNLOCK and ally is not None and ally.controller == seat:
+                held.update({ally.pos: x.card} if _keeps_ally_locked(x.card) else {})
         self.limited = tuple(
             x
             for x in self.limited
@@ -498,10 +546,15 @@ class Work(UnderWay):
         self.master_actions = 0
         self.discard_actions = 0
         for pos, c in self.cards.items():
-            if c.controller == seat and c.zone.in_play and c.locked:
+            if c.controller == seat and c.zone.in_play and c.locked and pos not in held:
                 self.cards[pos] = replace(c, locked=False)
         self.setp(seat, turns=self.p(seat).turns + 1, hand_at_start=len(self.hand(seat)))
         self.note(f"Turn {self.turn}: {seat_ref(seat)} unlocks (unlock phase)", seat)
+        for pos, cid in held.items():
+            if self.cards[pos].zone.in_play and self.cards[pos].locked:
+                info = card_base().info(cid)
+                why = f" ({esc(info.name)})" if info is not None else ""
+                self.note(f"{self.name(pos)} does not unlock as normal{why}", seat)
         contests.unlock(self, seat)
 
     def end_by_time(self) -> None:
@@ -510,3 +563,9 @@ class Work(UnderWay):
             self.setp(s, vp=self.p(s).vp + 1)
         self.note("Time: the game ends and every Methuselah still in it gains 0.5 VP")
         self.end_game(End.TIME)
+
+
+def _keeps_ally_locked(card: int) -> bool:
+    """The card (a krcg id) keeps an ally that played it locked through its next unlock phase."""
+    rec = record(card)
+    return rec is not None and rec.keeps_ally_locked

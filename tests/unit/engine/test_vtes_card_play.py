@@ -353,3 +353,12 @@ def test_aire_of_elation_adds_its_bleed_and_one_more_only_for_a_toreador() -> No
     ana, ben = seats(toreador)
     act(toreador, ana, "action", kind="bleed", minion=vampire(toreador, ana), target=ben)
     assert sorted(a["amount"] for a in plays(toreador, ana, "Aire of Elation")) == [2, 3]
+
+
+def test_foreshadowing_destruction_adds_3_at_superior_only_against_9_pool_or_fewer() -> None:
+    t = one_vampire_table("Arika", (("Foreshadowing Destruction", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    assert sorted(a["amount"] for a in plays(t, ana, "Foreshadowing Destruction")) == [1]  # Ben has 30 pool
+    act(t, ben, "pool", delta=9 - t.state.players[ben].pool, cause="test")
+    assert sorted(a["amount"] for a in plays(t, ana, "Foreshadowing Destruction")) == [1, 3]

@@ -7,10 +7,18 @@ import pytest
 
 from engine.games.vtes import card_corrections
 from engine.games.vtes.card_corrections import CorrectionError, check, corrections, kept, parse, reasons
-from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind, read_sentence
+from engine.games.vtes.card_effects import (
+    ALLY_STAYS_LOCKED,
+    NORMAL_ONLY,
+    POOR,
+    Effect,
+    EffectKind,
+    SentenceKind,
+    read_sentence,
+)
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.vocab import LimitScope
+from engine.games.vtes.vocab import LimitScope, Replacement
 
 
 def rec(name: str) -> CardRecord:
@@ -136,6 +144,34 @@ def test_an_additional_bleed_for_a_clan_is_read_with_the_clan() -> None:
     assert rec("Aire of Elation").coverage == Coverage.FULLY
 
 
+def test_an_amount_only_against_a_poor_target_or_a_titled_acting_minion() -> None:
+    basic, superior = rec("Foreshadowing Destruction").clauses[-2:]
+    assert superior.effects == (Effect(EffectKind.BLEED, 3, limited=True, whom=POOR, least=9),)
+    assert rec("Protection Racket").effects == (
+        Effect(EffectKind.INTERCEPT, 1),
+        Effect(EffectKind.INTERCEPT, 1, whom="titled"),
+    )
+    assert rec("Foreshadowing Destruction").coverage == rec("Protection Racket").coverage == Coverage.FULLY
+
+
+def test_a_choice_of_effects_is_one_clause_per_choice() -> None:
+    """ "+1 bleed (limited), or +1 stealth and +1 bleed (limited)": two ways to play the level."""
+    _, bleed, both = rec("Fata Morgana").clauses
+    assert bleed.levels == both.levels == ("CHI",)
+    assert bleed.effects == (Effect(EffectKind.BLEED, 1, limited=True),)
+    assert both.effects == (Effect(EffectKind.STEALTH, 1), Effect(EffectKind.BLEED, 1, limited=True))
+    assert rec("Fata Morgana").coverage == Coverage.FULLY
+    maneuver, dodge = [c for c in rec("Outside the Hourglass").clauses if c.levels == ("tem",)]
+    assert maneuver.effects == (Effect(EffectKind.MANEUVER, 1),)
+    assert dodge.effects == (Effect(EffectKind.DODGE), Effect(EffectKind.MANEUVER, 1, optional=True))
+
+
+def test_as_above_with_an_optional_press() -> None:
+    superior = rec("Thrown Sewer Lid").clauses[-1]
+    assert superior.effects == (Effect(EffectKind.STRIKE, 3, ranged=True), Effect(EffectKind.PRESS, 1, optional=True))
+    assert rec("Thrown Sewer Lid").coverage == Coverage.FULLY
+
+
 def test_stealth_to_the_acting_minion_played_by_another_vampire() -> None:
     veil = rec("Veil the Legions")
     assert veil.requires.other and veil.clauses[1].effects == (Effect(EffectKind.STEALTH, 1),)
@@ -156,6 +192,38 @@ def test_a_cards_printed_limit_on_its_plays_is_read_with_its_scope_and_words() -
     assert [(x.scope, x.minion) for x in rec("Ashur Tablets").requires.limits] == [(LimitScope.TURN, False)]
     assert [(x.scope, x.minion) for x in rec("Veil the Legions").requires.limits] == [(LimitScope.ACTION, False)]
     assert rec("Form of Mist").requires.limits == ()  # "at superior": the table does not know the level played
+
+
+def test_a_do_not_replace_until_sentence_is_read_as_the_moment_the_card_is_replaced() -> None:
+    assert rec("Dodge").replacement == Replacement.AFTER_COMBAT
+    assert rec("Glancing Blow").replacement == Replacement.UNLOCK
+    assert rec("Wake with Evening's Freshness").replacement == Replacement.UNLOCK  # "your next unlock phase"
+    assert rec("Wash").replacement == Replacement.UNLOCK  # "your unlock phase"
+    assert rec("Mirror Walk").replacement == Replacement.DISCARD
+    assert rec("Bum's Rush").replacement == Replacement.AFTER_ACTION
+    assert rec("Sonar").replacement == Replacement.AFTER_TURN
+    assert rec("Dragonbound").replacement == Replacement.NOW  # "as long as this card is in play": by hand
+    assert "do not replace as long as this card is in play" in rec("Dragonbound").by_hand
+    assert rec("Dodge").coverage == rec("Glancing Blow").coverage == Coverage.FULLY
+    assert rec("Wake with Evening's Freshness").coverage == Coverage.FULLY
+
+
+def test_on_the_qui_vive_keeps_an_ally_locked_through_its_next_unlock_phase() -> None:
+    qui_vive = rec("On the Qui Vive")
+    assert qui_vive.effects == (Effect(EffectKind.WAKE), Effect(EffectKind.LOCK, whom=ALLY_STAYS_LOCKED))
+    assert qui_vive.keeps_ally_locked and qui_vive.coverage == Coverage.FULLY
+    assert not rec("Deflection").keeps_ally_locked
+
+
+def test_a_move_only_usable_one_way_and_a_redirect_from_the_acting_vampire() -> None:
+    assert rec("Apportation").clauses[0].effects == (Effect(EffectKind.PRESS, 1, whom="continue"),)
+    assert rec("Read Intentions").clauses[0].effects == (Effect(EffectKind.PRESS, 1, whom="end"),)
+    assert rec("Leapfrog").clauses[0].effects == (Effect(EffectKind.MANEUVER, 1, whom="long"),)
+    basic, superior = rec("Redirection").clauses
+    assert basic.effects == superior.effects == (Effect(EffectKind.LOCK), Effect(EffectKind.REDIRECT))
+    assert not superior.by_hand  # "but the acting vampire can be the same age or older": a condition
+    for name in ("Apportation", "Read Intentions", "Leapfrog", "Redirection", "Murmur of the False Will"):
+        assert rec(name).coverage == Coverage.FULLY, name
 
 
 @pytest.mark.parametrize(

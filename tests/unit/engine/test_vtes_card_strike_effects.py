@@ -66,3 +66,28 @@ def test_an_unlock_with_no_card_is_refused(start: SimTable) -> None:
     ana, _ = to_the_strike(t, [])
     with pytest.raises(IllegalMove, match="an unlock rides with the combat card that gives it"):
         t.play(ana, {"do": "strike", "minion": vampire(t, ana), "unlock": True})
+
+
+def test_a_hand_strike_at_plus_damage_deals_the_strikers_strength_plus_its_level() -> None:
+    """Roundhouse: "[pot] Strike: hand strike at +2 damage. [POT] Strike: hand strike at +3
+    damage." (every crypt here is Adana de Sforza, POT at superior, strength 1): its strike is
+    offered at 1 + 3 and, at close range, deals it: Ben's vampire, 2 blood, mends 2 and goes to
+    torpor."""
+    t, done = one_vampire_table("Adana de Sforza (G4)", (("Roundhouse", 3), ("Conditioning", 4)), seed=5), []
+    ana, ben = to_the_strike(t, done)
+    view = t.view(ana)
+    cards = [c.as_list() for c in view.hand if c.name == "Roundhouse"]
+    offered = [a for a in VTES.legal_acts(view) if a["do"] == "strike" and a.get("card") in cards]
+    assert offered and {a["damage"] for a in offered} == {4} and not any(a.get("ranged") for a in offered)
+    target = vampire(t, ben)
+    t.play(ana, offered[0])
+    t.run_ops()
+    c = t.state.open_combat
+    assert c is not None
+    t.play(c.impulse, {"do": "strike", "minion": target})
+    t.run_ops()
+    while (c := t.state.open_combat) is not None and c.step == "damage":
+        t.play(c.impulse, {"do": "pass"})
+        t.run_ops()
+    hit = next(c for c in t.state.cards if list(c.pos) == target)
+    assert (hit.zone, hit.counters) == ("torpor", 0)

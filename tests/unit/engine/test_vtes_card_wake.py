@@ -159,3 +159,29 @@ def test_on_the_qui_vive_is_played_once_between_its_minions_unlock_phases() -> N
         assert len(t.state.limited) == 1 and t.state.acting != dee
     act(t, t.state.acting, "end_turn")
     assert t.state.acting == dee and t.state.limited == ()
+    assert not next(c.locked for c in t.state.cards if list(c.pos) == vampire(t, dee))  # a vampire unlocks
+
+
+def test_an_ally_that_plays_on_the_qui_vive_does_not_unlock_in_its_next_unlock_phase() -> None:
+    """ "If this minion is an ally, they do not unlock as normal during their next unlock phase":
+    Dee's locked Carlton Van Wyk wakes with On the Qui Vive against Ana's hunt; in Dee's next
+    unlock phase Carlton stays locked, the narration naming the card; a vampire would unlock."""
+    t = one_vampire_table("Arika", (("On the Qui Vive", 2), ("Carlton Van Wyk", 1), ("Lost in Crowds", 4)), seed=5)
+    ana = t.state.acting
+    dee = t.view(ana).players[ana].predator
+    carlton = next(c.as_list() for c in t.view(dee).hand if c.name == "Carlton Van Wyk")
+    act(t, dee, "move", cards=[carlton], to="ready")
+    act(t, dee, "lock", cards=[carlton], cause="effect")
+    act(t, ana, "action", kind="hunt", minion=vampire(t, ana))
+    _to_impulse(t, dee)
+    offered = plays(t, dee, "On the Qui Vive")
+    assert [a["minion"] for a in offered] == [carlton]  # the locked one
+    assert offered and offered[0]["wake"] is True
+    t.play(dee, offered[0])
+    while t.state.open_action is not None:
+        act(t, t.state.open_action.impulse, "pass")
+    notes: list[str] = []
+    while t.state.acting != dee:
+        notes += [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in act(t, t.state.acting, "end_turn")]
+    assert next(c.locked for c in t.state.cards if list(c.pos) == carlton)
+    assert "Carlton Van Wyk does not unlock as normal (On the Qui Vive)" in notes
