@@ -6,13 +6,21 @@ catch-up goes to it a frame at a time as it reads, never counted in a stranger's
 and it verifies each proof of shuffle in a worker thread, its pings going on: it is dropped
 neither as a slow reader nor as silent, and it ends with the host's log, byte for byte.
 
+A seated bot process that sleeps (SIGSTOP) once play has begun comes back the same way, more
+than 512 KiB behind, and ends on the host's digest. (A seat still playing never falls that far
+behind: the table waits on it. Measured on a six-seat log, the longest run of entries that waits
+on none of the seats still playing is 81 KiB; a seat voted out after the deal misses the rest of
+the game, the decks rebuilt without it: about 0.85 MiB.)
+
 Slow (behind ``-m slow``): a six-seat game is what writes that much between real processes (the
 deal's shuffle proofs, then its moves: about 1.4 MiB in all, where four seats write 0.7), and it
-takes two to four minutes on a machine shared with other suites."""
+takes two to four minutes on a machine shared with other suites (the seat's, 8 to 12 minutes at a
+load of 20)."""
 
 from __future__ import annotations
 
 import signal
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +33,8 @@ from tests.functional.conftest import Vampire
 from tests.support.net import free_port
 
 MIB = 1024 * 1024
+AWAY = 512 * 1024
+"""What a seat sleeps through: twice the queue of a stranger (docs/protocol.md 7.1)."""
 SEATS = 6
 QUICK = ["--backoff-max", "0.4"]
 """Quick reconnections; the pings of a real table (every 5 s, silent after 30 s): with quick
@@ -52,20 +62,36 @@ def wait_until(condition: Callable[[], object], timeout: float, what: str, vampi
         time.sleep(0.1)
 
 
-@pytest.mark.slow
-def test_a_spectator_process_back_after_a_mib_of_entries_catches_up_and_is_not_dropped(vampire: Vampire, tmp_path):
+def host_table(vampire: Vampire, tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path, str]:
+    """A headless host of a six-seat VTES table on loopback: its process, its log and its address."""
     port = free_port()
     save = tmp_path / "host.vtlog"
-    watched = tmp_path / "spectator" / "table.vtlog"
     table = ["--game", "vtes", "--seats", str(SEATS), "--bind", "127.0.0.1", "--port", str(port), "--save", str(save)]
-    host = vampire.start("host", "--headless", *table, *QUICK, name="host")
-    address = f"127.0.0.1:{port}"
+    return vampire.start("host", "--headless", *table, *QUICK, name="host"), save, f"127.0.0.1:{port}"
+
+
+def start_bot(vampire: Vampire, address: str, tmp_path: Path, name: str, *options: str) -> subprocess.Popen[bytes]:
+    """A heuristic bot process called ``name`` joining the table at ``address``, its files in a
+    folder of ``tmp_path`` named after it (and its output)."""
+    folder = name.lower().replace(" ", "")
+    return vampire.start(
+        "join", address, "--bot", "heuristic", "--name", name, "--state", str(tmp_path / folder), "--quiet",
+        *options, *QUICK, name=folder,
+    )  # fmt: skip
+
+
+def start_bots(vampire: Vampire, address: str, tmp_path: Path, count: int, *options: str) -> None:
+    """``count`` heuristic bot processes named Bot 0, Bot 1… joining the table at ``address``."""
+    for i in range(count):
+        start_bot(vampire, address, tmp_path, f"Bot {i}", *options)
+
+
+@pytest.mark.slow
+def test_a_spectator_process_back_after_a_mib_of_entries_catches_up_and_is_not_dropped(vampire: Vampire, tmp_path):
+    host, save, address = host_table(vampire, tmp_path)
+    watched = tmp_path / "spectator" / "table.vtlog"
     spectate = ["join", address, "--spectate", "--text", "--name", "Watcher", "--state", str(tmp_path / "spectator")]
-    for i in range(SEATS):
-        vampire.start(
-            "join", address, "--bot", "heuristic", "--name", f"Bot {i}", "--state", str(tmp_path / f"bot{i}"),
-            "--quiet", *QUICK, name=f"bot{i}",
-        )  # fmt: skip
+    start_bots(vampire, address, tmp_path, SEATS)
     wait_until(lambda: entries(save) >= 20, 600, "the deal to begin", vampire)
     spectator = vampire.start(*spectate, *QUICK, name="spectator-1")
     wait_until(lambda: entries(watched) >= 20, 600, "the spectator to follow the deal", vampire)
@@ -85,3 +111,69 @@ def test_a_spectator_process_back_after_a_mib_of_entries_catches_up_and_is_not_d
     drops = [line for line in second.splitlines() if "Connected to" in line or "retrying" in line]
     assert len(drops) == 1, drops  # connected once, never dropped while it caught up
     assert watched.read_bytes() == save.read_bytes()
+
+
+def digest(output: str) -> str | None:
+    """The last state digest a process printed."""
+    found = [line.split()[-1] for line in output.splitlines() if line.partition("] ")[2].startswith("state digest ")]
+    return found[-1] if found else None
+
+
+def held_on_connecting(output: str, name: str) -> list[int]:
+    """The entries the host's ``output`` says each connection of the seat ``name`` held when it
+    connected; -1 for each time it dropped one."""
+    marker = " connected as a player; it held "
+    held = []
+    for line in output.splitlines():
+        said = line.partition("] ")[2]
+        if said.startswith(name) and marker in said:
+            held.append(int(said.split(marker)[1].split()[0]))
+        elif said.startswith(f"Disconnected {name}"):
+            held.append(-1)
+    return held
+
+
+@pytest.mark.slow
+def test_a_seat_whose_computer_slept_through_the_game_catches_up_and_ends_on_the_same_digest(
+    vampire: Vampire, tmp_path
+):
+    """A seated bot process stopped (SIGSTOP: a laptop that slept) once play has begun: the others
+    vote it out and play on, the host drops its silent connection. Woken (SIGCONT) once the log has
+    grown more than twice a stranger's queue, it reconnects by itself, catches up from the seq it
+    held (never dropped) and follows the table to its end, with the host's log byte for byte and the
+    same digest. (A seat still playing cannot miss that much: the table waits on it; what a six-seat
+    game writes after its deal, the rebuilt decks included, is about 0.85 MiB.)"""
+    host, save, address = host_table(vampire, tmp_path)
+    slept = tmp_path / "sleeper" / "table.vtlog"
+    votes = ["--stall-after", "5", "--abandon-after", "10"]
+    sleeper = start_bot(vampire, address, tmp_path, "Sleeper", *votes)
+    start_bots(vampire, address, tmp_path, SEATS - 1, *votes)
+    # Play has begun (a seat gone during the deal ends a game that never started).
+    wait_until(lambda: "Turn 2: " in vampire.output("host"), 900, "the second turn", vampire)
+    stopped = len(vampire.output("host"))
+    sleeper.send_signal(signal.SIGSTOP)
+
+    def slept_through() -> bool:
+        dropped = "Disconnected Sleeper" in vampire.output("host")[stopped:]  # silent, as its pings stopped
+        return host.poll() is not None or (dropped and size(save) > size(slept) + AWAY)
+
+    wait_until(slept_through, 900, "the log to grow and the host to drop the sleeper", vampire)
+    grown = size(save) - size(slept)
+    assert host.poll() is None, f"the game ended before the sleeper woke ({grown / MIB:.2f} MiB)\n{vampire.outputs()}"
+    at_waking, said = entries(save), len(vampire.output("host"))
+    woke = time.monotonic()
+    sleeper.send_signal(signal.SIGCONT)
+    wait_until(lambda: sleeper.poll() is not None, 900, "the sleeper to see the end", vampire)
+    wait_until(lambda: host.poll() is not None, 60, "the host to close", vampire)
+    hosted, out = vampire.output("host"), vampire.output("sleeper")
+    held = held_on_connecting(hosted[said:], "Sleeper")
+    behind = sum(len(e.payload) + 160 for e in read_log(save).entries[held[-1] : at_waking])
+    print(
+        f"held {held}; caught up {behind / MIB:.2f} MiB from seq {held[-1]}; {time.monotonic() - woke:.0f} s to the end"
+    )
+    assert sleeper.returncode == 0, out[-3000:]
+    assert host.returncode == 0, hosted[-3000:]
+    assert len(held) == 1, held  # connected once more, and never dropped while it caught up
+    assert behind > AWAY
+    assert slept.read_bytes() == save.read_bytes()
+    assert digest(out) == digest(hosted) is not None

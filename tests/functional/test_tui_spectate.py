@@ -33,6 +33,10 @@ from tui.games.vtes.table import VtesTableScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.results import GameEndScreen
 
+LOADED = 300
+"""Seconds before a wait of this test gives up: each waits on the table's state, and on a machine
+loaded by other suites (a load of 20 on 2 cores) the bots' set-up alone took more than 60 s."""
+
 
 async def _host(game: str, seats: int, rules: dict[str, Any], save: Path) -> Host:
     order = order_table(game, bots=["heuristic"] * seats, seats=seats, rules=rules, title="watched table")
@@ -96,7 +100,7 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
             # Switched to at once, mounted a moment later: its widgets are there once it is mounted.
             await eventually(
                 lambda: isinstance(app.screen, screen_cls) and app.screen.is_mounted,
-                60,
+                LOADED,
                 "the game's table screen",
                 pilot=pilot,
             )
@@ -104,15 +108,20 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
             assert wrapped.seat is None and wrapped.watching
             first = len(wrapped.table.entries)
             if game == "vtes":
-                await eventually(lambda: wrapped.view().step == Step.PLAY, 60, "play", pilot=pilot)
+                await eventually(lambda: wrapped.view().step == Step.PLAY, LOADED, "play", pilot=pilot)
                 view = wrapped.view()
                 # No hand, no named face-down card: only what the table has made public.
                 assert view.seat is None and not view.hand
                 assert all(not c.name for c in view.cards if c.zone.hidden)
                 title = str(screen.query_one("#vt-hand").border_title)  # "▸" and its keys once focused
                 assert "Hand" in title and "Your hand" not in title
-                players = shown(screen.query_one("#vt-players"))
-                assert all(name[:8] in players for name in wrapped.table.names), players
+                # Every seat's name in the players' panel (waited for: the panel redraws on the table's news).
+                await eventually(
+                    lambda: all(name[:8] in shown(screen.query_one("#vt-players")) for name in wrapped.table.names),
+                    20,
+                    "every seat in the players' panel",
+                    pilot=pilot,
+                )
                 # No key that acts, no command line: the footer lists only what a watcher may do.
                 assert screen.check_action("act", ("next",)) is False
                 assert screen.check_action("command", ()) is False
@@ -129,14 +138,14 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
                     lambda: (
                         wrapped.table.gstate is not None and "You watch this table" in shown(screen.query_one("#pick"))
                     ),
-                    60,
+                    LOADED,
                     "the line",
                     pilot=pilot,
                 )
                 assert screen.query_one(HandView).check_action("pick", ()) is False
             # No key pressed from here: a round's box for a watcher closes by itself once the next
             # round is dealt, and the end screen follows the last round.
-            await eventually(lambda: isinstance(app.screen, GameEndScreen), 240, "the game's end", pilot=pilot)
+            await eventually(lambda: isinstance(app.screen, GameEndScreen), 2 * LOADED, "the game's end", pilot=pilot)
             assert not any(isinstance(s, RoundEndScreen) for s in app.screen_stack)
             # Live: the screen opened at the start and followed the whole game to its end screen.
             assert len(wrapped.table.entries) > first + 10
