@@ -15,13 +15,13 @@ from textual.widgets import Label
 
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.offers import answers
-from engine.games.vtes.vocab import REACTION, Do, Window
+from engine.games.vtes.vocab import REACTION, CombatStep, Do, Window
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_fight import one_crypt_fight
+from tests.support.vtes_fight import bleed_blocked, one_crypt_fight
 from tests.support.vtes_sim import act
 from tests.support.vtes_table import app_when
-from tui.games.vtes.action_text import Key, your_keys
+from tui.games.vtes.action_text import Key, waiting_words, your_keys
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
 
@@ -71,3 +71,21 @@ def test_a_modifier_only_usable_if_a_minion_attempts_to_block_is_hinted_only_the
     assert view.action is not None and view.action.window == Window.ATTEMPT
     assert {view.card(o.card).name for o in answers(view) if o.do == Do.PLAY and o.card} == {"Elder Impersonation"}
     assert Key("p", "a modifier: Elder Impersonation") in your_keys(view, None, None)
+
+
+def test_the_status_line_in_a_combat_names_the_maneuver_the_seat_is_offered() -> None:
+    """At the range step the status line names the keys of the holder's offers, as the combat box
+    does: "m maneuver or . pass" when a maneuver is offered (Swallowed by the Night at [OBF]),
+    ". pass" alone when not (before range, where nothing but a pass is offered)."""
+    f = one_crypt_fight("Gilbert Duane (G6)", [("Swallowed by the Night", 7)])
+    bleed_blocked(f)
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    said = set()
+    while (c := f.t.state.open_combat) is not None and c.step in (CombatStep.BEFORE_RANGE, CombatStep.RANGE):
+        view = f.t.view(c.impulse)
+        maneuver = any(o.do == Do.MANEUVER for o in answers(view))
+        words = waiting_words(view, names)
+        said.add(words)
+        assert words == f"The combat waits for you ({'m maneuver or ' if maneuver else ''}. pass).", (c.step, words)
+        act(f.t, c.impulse, "pass")
+    assert said == {"The combat waits for you (. pass).", "The combat waits for you (m maneuver or . pass)."}

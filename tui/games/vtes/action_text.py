@@ -178,7 +178,12 @@ def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = 
         return f"Waiting for {seat_name(names, poll.impulse)} (referendum)."
     if fight is not None:
         if fight.impulse == view.seat:
-            what = "your strike: s hand strike, :strike …" if fight.step == CombatStep.STRIKE else ". pass"
+            if fight.step == CombatStep.STRIKE:
+                what = "your strike: s hand strike, :strike …"
+            else:  # the keys of the seat's offers, as the combat box lists them
+                dos = {o.do for o in answers(view)}
+                what = ", ".join([k for do, k in ((Do.MANEUVER, "m maneuver"), (Do.PRESS, "P press")) if do in dos])
+                what = f"{what} or . pass" if what else ". pass"
             return f"The combat waits for you ({what})."
         return f"Waiting for {seat_name(names, fight.impulse)} (combat)."
     a = view.action
