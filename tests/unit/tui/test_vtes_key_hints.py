@@ -1,7 +1,7 @@
 """Every hint of a key at the VTES table derives from the seat's offers
 (:func:`engine.games.vtes.offers.answers`): in another Methuselah's action, the action box's
 ``you:`` line shows ``p`` only when a reaction in hand is offered (and names it), and the status
-line says "play" only then; a reaction in hand that fits nothing is not hinted (a tester saw
+line says "play" and the footer shows ``p`` only then (pressed anyway, it says why); a reaction in hand that fits nothing is not hinted (a tester saw
 "you: p a modifier" with nothing to play: an action modifier whose "Only usable if a minion
 attempts to block" the action did not meet). The table in one process, a Pilot waiting on
 conditions; the offers on a table of the engine's simulation.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widgets import Label
+from textual.widgets._footer import FooterKey
 
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.offers import answers
@@ -20,7 +21,7 @@ from tests.support.poll import eventually
 from tests.support.tui import shown
 from tests.support.vtes_fight import bleed_blocked, one_crypt_fight
 from tests.support.vtes_sim import act
-from tests.support.vtes_table import app_when
+from tests.support.vtes_table import app_when, keys_after_a_look, said
 from tui.games.vtes.action_text import Key, waiting_words, your_keys
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
@@ -48,6 +49,13 @@ async def test_p_is_hinted_only_for_a_card_the_seat_is_offered() -> None:
         assert "p " not in keys and keys.endswith(". pass (no block)" if view.may_block(0) else ". pass"), keys
         status = shown(app.screen.query_one("#waiting", Label))
         assert "play" not in status, status
+        # The footer leaves p out; pressed all the same, it says why and plays nothing.
+        assert "p" not in [k.key_display for k in app.screen.query(FooterKey)]
+        keys_after_a_look(app)
+        await pilot.press("p")
+        await eventually(lambda: said(app).startswith("✗"), 10, "why p plays nothing", pilot=pilot)
+        assert "is not offered in this action" in said(app) or "No card of your hand" in said(app), said(app)
+        assert session.submitted == []
 
 
 def test_a_modifier_only_usable_if_a_minion_attempts_to_block_is_hinted_only_then() -> None:
