@@ -186,6 +186,17 @@ def influence_app(seed: int = 11) -> tuple[Any, Any]:
     return VampireApp(Start("table", session), name="Mina"), session
 
 
+def app_when(until: Callable[[Any], bool], seed: int = 11, limit: int = 60000) -> tuple[Any, Any]:
+    """The app at Mina's table (seat 0), :func:`dealt_vtes`'s table played on by :func:`advance`
+    until ``until(view)``, and its session: (VampireApp, LocalGameSession)."""
+    from tui.app import Start, VampireApp
+
+    local = dealt_vtes(seed)
+    advance(local, until, limit=limit)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    return VampireApp(Start("table", session), name="Mina"), session
+
+
 def screen_view(app: Any) -> Any:
     """The seat's view of the game on the app's VTES table screen, or None on another screen."""
     from tui.games.vtes.table import VtesTableScreen

@@ -12,7 +12,7 @@ clause says beyond these numbers stays with the players (``vampire cards NAME`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
@@ -107,6 +107,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     as_type = MODIFIER if acting else REACTION
     minion = view.card(a.minion) if acting else reactor(view, a, seat, card.card)
     clauses = [c for c in _candidates(rec, minion, as_type) if not _after_only(rec, c)]
+    if acting:  # an action modifier's "Only usable …" that this moment of the action does not meet
+        clauses = [c for c in clauses if modifier_fits(_conditions(rec, c), a)]
     if rec.after_resolution and not clauses:
         return []  # played once the action has resolved (after_choices), not during it
     if not acting:  # a clause that wakes a locked minion is played by that minion, not the reactor
@@ -123,6 +125,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             any(c.levels for c in rec.clauses)
             or any(_wakes(c) for c in rec.clauses)
             or not meets_disciplines(rec, disciplines(minion))
+            or (acting and not modifier_fits(_conditions(rec, None), a))
         ):
             return []
         paid = _paid(rec, view, seat, minion, ())
@@ -203,6 +206,40 @@ def _targets(clause: Clause, a: Action, view: VtesView, seat: int) -> list[int |
         far = view.players[view.players[seat].predator].predator
         others = [s for s in others if s == far]
     return list(others)
+
+
+_MODIFIER_CONDITIONS: tuple[tuple[tuple[str, ...], Callable[[Action], bool]], ...] = (
+    (("during a referendum", "polling step", "on a successful referendum"), lambda a: False),
+    (("during a bleed", "as a bleed action", "on a successful bleed"), lambda a: a.kind == ActionKind.BLEED),
+    (("as a non-bleed action",), lambda a: a.kind != ActionKind.BLEED),
+    (("undirected action",), lambda a: not a.targets and not a.target_card),
+    (("to recruit or employ",), lambda a: a.kind in (ActionKind.RECRUIT, ActionKind.EMPLOY)),
+    (
+        ("attempts to block", "attempting to block", "is blocked", "successfully blocks", "action is blocked"),
+        lambda a: a.window == Window.ATTEMPT,
+    ),
+)
+"""An action modifier's "Only usable …" phrases that the open action decides, and whether the
+action ``a`` meets each now: a referendum's are not an action's; a block's need a block attempt
+under way (window B, 4.4); the others, the action's kind or target."""
+
+
+def modifier_fits(conditions: Sequence[str], a: Action) -> bool:
+    """Whether the open action ``a`` meets an action modifier's conditions (its "Only usable …"
+    sentences, lower case: :func:`_conditions`) now. A phrase the table does not know is met (the
+    card is left to the players)."""
+    return all(fits(a) for phrases, fits in _MODIFIER_CONDITIONS for c in conditions if any(p in c for p in phrases))
+
+
+def _conditions(rec: CardRecord, clause: Clause | None) -> list[str]:
+    """The condition sentences of the card's clauses without a level, and of ``clause``."""
+    return [
+        r.sentence
+        for c in rec.clauses
+        if not c.levels or c is clause
+        for r in c.readings
+        if r.kind == SentenceKind.CONDITION
+    ]
 
 
 def played_with(rec: CardRecord, a: Action) -> str | None:

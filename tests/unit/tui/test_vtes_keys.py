@@ -73,12 +73,13 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
         await pilot.press("enter")
         await eventually(lambda: now().zone == Zone.TORPOR and settled(), 10, "the move to torpor", pilot=pilot)
         assert session.submitted[-1] == {"do": "move", "cards": [vampire.as_list()], "to": "torpor"}
-        # r: its rulings; h: the ash heaps on the table.
+        # r: its rulings; H: the ash heaps on the table, and the key that hides them again.
         await pilot.press("r")
         assert screen.query_one("#vt-card").border_title == f"Rulings: {vampire.name}"
         await pilot.press("r", "H")
         prompts = [str(board.get_option_at_index(i).prompt) for i in range(board.option_count)]
         assert any(p.strip().startswith("ash: ") for p in prompts)
+        assert "(H hides them)" in _say(app)
         # g: the Edge outside the unlock phase is refused with the engine's sentence, never sent.
         sent = len(session.submitted)
         await pilot.press("g")

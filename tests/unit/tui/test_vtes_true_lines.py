@@ -112,3 +112,19 @@ def test_leaves_torpor_is_offered_only_to_a_vampire_with_the_blood_to_pay() -> N
         words = [w for w, _ in announce_choices(replace(view, cards=cards), list(NAMES[:4]), None, None)]
         leave = [w for w in words if "leaves torpor" in w]
         assert leave == ([f"Your {mine.name.split(' (')[0]} leaves torpor (2 blood)"] if offered else []), blood
+
+
+def test_a_seat_out_of_the_game_is_not_told_its_auto_pass_is_off() -> None:
+    """The turn line says "Auto-pass off (A)" while this seat asks every time; once the seat is
+    out of the game (ousted, or its seat given up after a long wait) it has nothing to pass, and
+    the line does not say it (a tester's abandoned seat was still told so)."""
+    from engine.games.vtes.vocab import Status
+    from tui.games.vtes.status_line import AUTO_OFF, turn_now
+
+    view = dealt_vtes(11).seats[0].view()
+    turn = turn_now(view, NAMES[: view.seats], False)
+    assert turn is not None and turn[0].endswith(AUTO_OFF)
+    players = list(view.players)
+    players[0] = replace(players[0], status=Status.ABANDONED)
+    turn = turn_now(replace(view, players=tuple(players)), NAMES[: view.seats], False)
+    assert turn is not None and not turn[0].endswith(AUTO_OFF)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.games.base import Act
 from engine.games.vtes.claims import window_held
-from engine.games.vtes.offers import window_cards
+from engine.games.vtes.offers import answers
 from engine.games.vtes.state import Action
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import VtesView
@@ -99,28 +99,34 @@ class Key:
 
 
 def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tuple[Key, ...]:
-    """The keys of this seat in the open action when it holds the impulse (else none): block with
-    ``blocker_name`` (the minion ``b`` blocks with) when it may block, play an action modifier or
-    a reaction when one in hand fits, pass; the actor's stealth when a block attempt would stop it."""
+    """The keys of this seat in the open action when it holds the impulse (else none), each
+    derived from the seat's offers (:func:`engine.games.vtes.offers.answers`): block with
+    ``blocker_name`` (the minion ``b`` blocks with) when a block is offered, play an action
+    modifier or a reaction when one is offered (the cards named), pass; the actor's stealth when a
+    block attempt would stop it, the blocker's intercept (by a card: not offered, the table takes
+    it from the card named)."""
     a, me = view.action, view.seat
     if a is None or me is None or a.impulse != me:
         return ()
-    keys: list[Key] = []
-    if a.window == Window.DIABLERIE:
+    offered = answers(view)
+    dos = {o.do for o in offered}
+    if Do.DIABLERISE in dos:
         return (Key(":diablerise", "diablerise"), Key(PASS_KEY, "decline"))
-    if view.may_block(me) and blocker_name:
+    keys: list[Key] = []
+    if Do.BLOCK in dos and blocker_name:
         keys.append(Key("b", f"block with {blocker_name}"))
-    cards = window_cards(view)
+    played = [o.card for o in offered if o.do == Do.PLAY]
+    cards = list(dict.fromkeys(_card_name(view, pos) for pos in played if pos is not None))
     if cards:
         what = "a modifier" if me == a.actor else "a reaction"
-        keys.append(Key("p", what))
+        keys.append(Key("p", f"{what}: {', '.join(cards)}"))
     if me == a.actor and a.stealth_needed:
         keys.append(Key(":stealth +1", "by a card"))
     blocker = view.card(a.blocker) if a.intercept_needed and a.blocker else None
     if blocker is not None and blocker.controller == me:
         keys.append(Key(":intercept +1", "by a card"))
-    declines = view.may_block(me)
-    keys.append(Key(PASS_KEY, "pass (no block)" if declines else "pass"))
+    if Do.PASS in dos:
+        keys.append(Key(PASS_KEY, "pass (no block)" if view.may_block(me) else "pass"))
     return tuple(keys)
 
 
@@ -175,15 +181,21 @@ def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = 
         return f"Waiting for {seat_name(names, poll.impulse)} (referendum)."
     if fight is not None:
         if fight.impulse == view.seat:
-            what = "your strike: s hand strike, :strike …" if fight.step == CombatStep.STRIKE else ". pass"
+            if fight.step == CombatStep.STRIKE:
+                what = "your strike: s hand strike, :strike …"
+            else:  # the keys of the seat's offers, as the combat box lists them
+                dos = {o.do for o in answers(view)}
+                what = ", ".join([k for do, k in ((Do.MANEUVER, "m maneuver"), (Do.PRESS, "P press")) if do in dos])
+                what = f"{what} or . pass" if what else ". pass"
             return f"The combat waits for you ({what})."
         return f"Waiting for {seat_name(names, fight.impulse)} (combat)."
     a = view.action
     if a is None:
         return None
     if a.impulse == view.seat:
-        what = "block, play or pass" if view.may_block(a.impulse) else "play or pass"
-        return f"Your impulse: the table waits for you ({what})."
+        dos = {o.do for o in answers(view)}
+        choices = [w for do, w in ((Do.BLOCK, "block"), (Do.PLAY, "play")) if do in dos]
+        return f"Your impulse: the table waits for you ({', '.join(choices) + ' or ' if choices else ''}pass)."
     return f"Waiting for {seat_name(names, a.impulse)} (impulse)."
 
 

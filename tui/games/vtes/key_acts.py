@@ -156,6 +156,15 @@ def may_announce(view: VtesView | None, me: int | None) -> bool:
     return view is not None and view.seat == me and any(o.do == Do.ACTION for o in offers(view))
 
 
+def may_play(view: VtesView | None) -> bool:
+    """``p`` can act: while an action is the innermost window, only when the seat is offered a
+    card to play there (:func:`not_offered_in_action` says why not); else always (the engine
+    checks the card)."""
+    if view is None or view.action is None or view.innermost is not view.action:
+        return True
+    return any(o.do == Do.PLAY for o in offers(view))
+
+
 def not_offered_in_action(view: VtesView | None, card: CardView) -> str | None:
     """Why ``p`` does not play the hand ``card`` now: while an action is the innermost window,
     ``p`` plays only a card the seat is offered there (:func:`engine.games.vtes.offers.offers`: an
@@ -183,6 +192,7 @@ __all__ = [
     "may_contest",
     "may_fight",
     "may_pass",
+    "may_play",
     "may_vote",
     "not_offered_in_action",
     "play_act",

@@ -52,6 +52,7 @@ TABLE_KEYS: list[BindingType] = [
     Binding("P", "why_not('press')", "Press", show=False),
     Binding("V", "why_not('vote')", "Vote", show=False),
     Binding("a", "why_not('announce')", "Act…", show=False),
+    Binding("p", "why_not('play')", "Play", show=False),
     Binding("A", "auto_pass", "Auto-pass", show=False),
     Binding("colon", "command", "Command", priority=True),
     Binding("tab", "cycle(1)", "Next panel", show=False),

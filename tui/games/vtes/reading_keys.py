@@ -63,7 +63,7 @@ class ReadingKeys(ScreenPart):
         view = self._current_view()
         if view is not None:
             board.show(view, list(self.session.table.names))
-        self.say("Ash heaps shown on the table (h hides them)." if board.ash else "Ash heaps hidden.", False)
+        self.say("Ash heaps shown on the table (H hides them)." if board.ash else "Ash heaps hidden.", False)
 
     def action_log_box(self) -> None:
         """The whole game log in a box (the log panel shows its last lines), at its end; a

@@ -13,7 +13,7 @@ from textual.widgets import Label
 
 from engine.games.base import Act
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import Step
+from engine.games.vtes.vocab import Status, Step
 from engine.table import Table
 from tui.games.vtes.present import turn_line
 from tui.games.vtes.status_text import vtes_status
@@ -39,13 +39,15 @@ def draw_status(label: Label, view: VtesView | None, table: Table, me: int | Non
 
 
 def turn_now(view: VtesView | None, names: Sequence[str], auto: bool | None) -> Turn:
-    """The turn line, with that this seat asks every time when it does (``auto`` False), and
+    """The turn line, with that this seat asks every time when it does (``auto`` False; not once
+    it is out of the game), and
     whether no box (action, combat, referendum) says it all; None before the table starts."""
     if view is None:
         return None
     turn = turn_line(view, names)
     quiet = view.action is None and view.combat is None and view.referendum is None
-    return (turn + AUTO_OFF if auto is False else turn), quiet
+    playing = view.me is not None and view.me.status == Status.IN  # out of the game: nothing to pass
+    return (turn + AUTO_OFF if auto is False and playing else turn), quiet
 
 
 def title_parts(view: VtesView | None) -> list[str]:

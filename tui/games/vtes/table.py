@@ -360,6 +360,11 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         if what == "announce":
             self.say(f"✗ {self._why_no_action()}", True)
             return
+        if what == "play":  # an action offers this seat no card to play (key_acts.may_play)
+            card = self.hand_card()
+            said = key_acts.not_offered_in_action(self._view, card) if card is not None else None
+            self.say(said or "✗ No card of your hand is offered in this action.", True)
+            return
         passed = self._passed_by_itself() if what == "pass" else None
         if passed is not None:
             self.say(f"✗ {passed}", True)
@@ -546,6 +551,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             return key_acts.may_contest(view, me)
         if action == "announce":
             return key_acts.may_announce(view, me)  # else its twin says why (never the frame's E)
+        if action == "play_card" and not key_acts.may_play(view):
+            return False  # its twin (why_not) names the card and the command that plays it by hand
         if action == "auto_pass":
             if parameters:  # the footer's A: while the table waits for this seat's answer
                 return self._auto() is not None and key_acts.answer_due(view, me)

@@ -1,0 +1,99 @@
+"""Every hint of a key at the VTES table derives from the seat's offers
+(:func:`engine.games.vtes.offers.answers`): in another Methuselah's action, the action box's
+``you:`` line shows ``p`` only when a reaction in hand is offered (and names it), and the status
+line says "play" and the footer shows ``p`` only then (pressed anyway, it says why); a reaction in hand that fits nothing is not hinted (a tester saw
+"you: p a modifier" with nothing to play: an action modifier whose "Only usable if a minion
+attempts to block" the action did not meet). The table in one process, a Pilot waiting on
+conditions; the offers on a table of the engine's simulation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Label
+from textual.widgets._footer import FooterKey
+
+from engine.games.vtes.claims import window_held
+from engine.games.vtes.offers import answers
+from engine.games.vtes.vocab import REACTION, CombatStep, Do, Window
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_fight import bleed_blocked, one_crypt_fight
+from tests.support.vtes_sim import act
+from tests.support.vtes_table import app_when, keys_after_a_look, said
+from tui.games.vtes.action_text import Key, waiting_words, your_keys
+from tui.games.vtes.table import VtesTableScreen
+from tui.games.vtes.widgets.action import ActionBox
+
+
+def _impulse_with_an_idle_reaction(view: Any) -> bool:
+    """Seat 0 holds the impulse in another's action, holds a reaction, and is offered no play."""
+    a = view.action
+    if a is None or a.actor == 0 or a.impulse != 0 or window_held(view.claims) or view.combat is not None:
+        return False
+    idle = any(REACTION in c.types for c in view.hand)
+    return idle and not any(o.do == Do.PLAY for o in answers(view))
+
+
+async def test_p_is_hinted_only_for_a_card_the_seat_is_offered() -> None:
+    app, session = app_when(_impulse_with_an_idle_reaction)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table", pilot=pilot)
+        box = app.screen.query_one(ActionBox)
+        await eventually(lambda: "you:" in shown(box), 10, "this seat's keys", pilot=pilot)
+        view = session.view()
+        offered = answers(view)
+        assert not any(o.do == Do.PLAY for o in offered)
+        keys = shown(box).split("you: ")[1].split("\n")[0]
+        assert "p " not in keys and keys.endswith(". pass (no block)" if view.may_block(0) else ". pass"), keys
+        status = shown(app.screen.query_one("#waiting", Label))
+        assert "play" not in status, status
+        # The footer leaves p out; pressed all the same, it says why and plays nothing.
+        assert "p" not in [k.key_display for k in app.screen.query(FooterKey)]
+        keys_after_a_look(app)
+        await pilot.press("p")
+        await eventually(lambda: said(app).startswith("✗"), 10, "why p plays nothing", pilot=pilot)
+        assert "is not offered in this action" in said(app) or "No card of your hand" in said(app), said(app)
+        assert session.submitted == []
+
+
+def test_a_modifier_only_usable_if_a_minion_attempts_to_block_is_hinted_only_then() -> None:
+    """Elder Impersonation ("[obf] +1 stealth. [OBF] Only usable if a minion attempts to block.
+    …"): while nobody attempts to block, its stealth is not needed and its superior is not usable,
+    so the acting Methuselah is offered nothing and ``p`` is not hinted; once a minion attempts to
+    block, it is offered, and the hint names it."""
+    f = one_crypt_fight("Gilbert Duane (G6)", [("Elder Impersonation", 7)])
+    t = f.t
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia)
+    view = t.view(f.ana)
+    assert not [o for o in answers(view) if o.do == Do.PLAY]
+    assert [k.key for k in your_keys(view, None, None)] == ["."]
+    act(t, f.ana, "pass")
+    while (a := t.state.open_action) is not None and a.window == Window.NO_ATTEMPT:
+        blocker = next(iter(t.view(a.impulse).may_try(a.impulse)), None)
+        act(t, a.impulse, "block", minion=blocker.as_list()) if blocker is not None else act(t, a.impulse, "pass")
+    while (a := t.state.open_action) is not None and a.impulse != f.ana:
+        act(t, a.impulse, "pass")
+    view = t.view(f.ana)
+    assert view.action is not None and view.action.window == Window.ATTEMPT
+    assert {view.card(o.card).name for o in answers(view) if o.do == Do.PLAY and o.card} == {"Elder Impersonation"}
+    assert Key("p", "a modifier: Elder Impersonation") in your_keys(view, None, None)
+
+
+def test_the_status_line_in_a_combat_names_the_maneuver_the_seat_is_offered() -> None:
+    """At the range step the status line names the keys of the holder's offers, as the combat box
+    does: "m maneuver or . pass" when a maneuver is offered (Swallowed by the Night at [OBF]),
+    ". pass" alone when not (before range, where nothing but a pass is offered)."""
+    f = one_crypt_fight("Gilbert Duane (G6)", [("Swallowed by the Night", 7)])
+    bleed_blocked(f)
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    said = set()
+    while (c := f.t.state.open_combat) is not None and c.step in (CombatStep.BEFORE_RANGE, CombatStep.RANGE):
+        view = f.t.view(c.impulse)
+        maneuver = any(o.do == Do.MANEUVER for o in answers(view))
+        words = waiting_words(view, names)
+        said.add(words)
+        assert words == f"The combat waits for you ({'m maneuver or ' if maneuver else ''}. pass).", (c.step, words)
+        act(f.t, c.impulse, "pass")
+    assert said == {"The combat waits for you (. pass).", "The combat waits for you (m maneuver or . pass)."}
