@@ -520,10 +520,8 @@ def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
         case Poll.TERMS:
             if r.caller != seat:
                 return []
-            chosen = terms_choices(view, r)
-            if any(set(a) == {"do", "text"} for a in chosen):  # terms as printed: the table applies them
-                return chosen
-            return [*chosen, {"do": Do.TERMS, "text": "as the card says"}]  # the text alone: by hand
+            # the table's terms, then the text alone: the players apply those (referendum_terms)
+            return [*terms_choices(view, r), {"do": Do.TERMS, "text": "as the card says"}]
         case Poll.BEFORE:
             return [{"do": Do.PASS}] if r.impulse == seat else []
         case Poll.VOTING:

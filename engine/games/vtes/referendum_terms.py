@@ -6,7 +6,8 @@ are applied here: pool burned or gained for each minion of a kind each Methusela
 choice: counted as the referendum passes), points allocated among Methuselahs (Kine Resources
 Contested), pool of a richer Methuselah shared out (Parity Shift), a ready younger vampire sent back
 to the uncontrolled region (Banishment). The caller states the choices on the ``terms`` act
-(``changes``: ``[seat, points]`` pairs; ``seat``: the richer Methuselah; ``card``: the vampire);
+(``changes``: ``[seat, points]`` pairs; ``seat``: the richer Methuselah; ``card``: the vampire;
+``printed``: the terms of a card that leaves no choice);
 the table checks them against the card, writes the terms in its own words and keeps them on the
 referendum. A card of another shape, or terms given as text alone, stay the players' to apply.
 """
@@ -37,6 +38,8 @@ def chosen(w: Work, r: Referendum, act: TermsAct) -> Referendum:
     the card does not allow or choices for a card the table does not apply."""
     reading = reading_of(w, r)
     choices = act.changes is not None or act.seat is not None or act.card is not None
+    if act.printed and (reading is None or reading.kind != TermsKind.EACH or choices):
+        raise IllegalMove("terms 'as printed' are for a card that leaves no choice: give the choices, or text alone")
     if reading is None:
         if choices:
             raise IllegalMove("the table applies no choice for this referendum: give its terms as text alone")
@@ -46,6 +49,8 @@ def chosen(w: Work, r: Referendum, act: TermsAct) -> Referendum:
         case TermsKind.EACH:
             if choices:
                 raise IllegalMove(f"{name} leaves no choice: its terms are as printed")
+            if not act.printed:  # text alone: the players apply them, as in logs written before
+                return replace(r, terms=" ".join(act.text.split()))
             per = f"{abs(reading.amount)} pool for each {reading.counts} they control" + (
                 f" with capacity {reading.capacity} or more" if reading.capacity else ""
             )

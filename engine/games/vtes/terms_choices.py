@@ -36,8 +36,8 @@ def terms_choices(view: VtesView, r: Referendum) -> list[Act]:
     name = card.name.split(" (")[0]
     seats = list(view.in_game())
     match reading.kind:
-        case TermsKind.EACH:
-            return [_act(f"{name}, as printed")]
+        case TermsKind.EACH:  # no choice: ``printed`` says the table applies them (referendum_terms)
+            return [_act(f"{name}, as printed", printed=True)]
         case TermsKind.ALLOCATE:
             points = reading.amount or len(seats)
             named = [s for s in seats if not (reading.others and s == r.caller)]

@@ -146,6 +146,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "terms", "text": "Kine Resources Contested", "changes": [[1, 3], [2, 1]]},
     {"do": "terms", "text": "Parity Shift", "seat": 1, "changes": [[0, 3]]},
     {"do": "terms", "text": "Banishment", "card": [4, 2]},
+    {"do": "terms", "text": "Ancilla Empowerment, as printed", "printed": True},
     {"do": "vote", "source": "card", "card": [5, 1], "count": 1, "for": False},
     {"do": "vote", "source": "edge"},
 ]

@@ -165,7 +165,8 @@ def test_ancilla_empowerment_leaves_no_choice_and_burns_pool_for_each_minion_cou
     f = titled_table(library=PARITY_LIBRARY)
     t = f.t
     _to_terms(f, "Ancilla Empowerment", [])
-    assert [named(f, a["text"]) for a in _offered_terms(f)] == ["Ancilla Empowerment, as printed"]
+    offered = [named(f, a["text"]) for a in _offered_terms(f)]
+    assert offered == ["Ancilla Empowerment, as printed", "as the card says"]
     refused(
         t,
         f.ana,
@@ -183,6 +184,21 @@ def test_ancilla_empowerment_leaves_no_choice_and_burns_pool_for_each_minion_cou
     # Ana controls Lucia; Ben his ready justicar and his primogen in torpor; Cy and Dee no minion.
     assert (after[f.ana], after[f.ben]) == (pools[f.ana] - 1, pools[f.ben] - 2)
     assert (after[f.cy], after[f.dee]) == (pools[f.cy], pools[f.dee])
+
+
+def test_terms_in_words_alone_stay_the_players_even_for_a_card_that_leaves_no_choice() -> None:
+    """A ``terms`` act with text alone is the players' to apply, whatever the card (so a log
+    written before the table applied Ancilla Empowerment, whose players applied it by hand, folds
+    as it did): only the table's own terms (``changes`` []) move pool as it passes."""
+    f = titled_table(library=PARITY_LIBRARY)
+    t = f.t
+    _to_terms(f, "Ancilla Empowerment", [])
+    pools = [p.pool for p in t.state.players]
+    refused(t, f.ana, {"do": "terms", "text": "x", "printed": True, "seat": f.ben}, "terms 'as printed' are for")
+    t.play(f.ana, {"do": "terms", "text": "each burns 1 per minion"})
+    assert t.state.open_referendum.terms == "each burns 1 per minion"
+    _passes(f, [])
+    assert [p.pool for p in t.state.players] == pools
 
 
 def test_banishment_refuses_a_vampire_neither_ready_nor_younger() -> None:
