@@ -196,6 +196,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "other"
             | "for"
             | "burn"
+            | "torpor"
         ):
             return read_bool(act, key, False)
         case "take":

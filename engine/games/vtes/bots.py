@@ -297,8 +297,9 @@ class VtesBot:
         other = c.opposing if me.pos == c.acting else c.acting
         pool = view.players[me.controller].pool
         options: list[tuple[CardView, StrikeReading]] = []
+        them = view.card(other)
         for held in view.hand:
-            reading = best_strike(held.card, me.card, c.long) if held.card and "Combat" in held.types else None
+            reading = best_strike(held.card, me.card, c.long, them) if held.card and "Combat" in held.types else None
             info = card_base().info(held.card) if reading is not None else None
             if reading is None or info is None:
                 continue
@@ -318,7 +319,6 @@ class VtesBot:
 
         facing = next((s for s in c.strikes if s.minion == other), None)
         threatened = facing is not None and not facing.dodge and facing.damage >= max(me.counters, 1)
-        them = view.card(other)
         losing = me.counters <= 1 or (them is not None and them.counters > me.counters)
         if threatened or losing:
             escape = sorted(
@@ -326,6 +326,9 @@ class VtesBot:
             )
             if escape:
                 return play(*escape[0])
+        sending = [o for o in options if o[1].torpor or o[1].burn]  # at this opponent (best_strike)
+        if sending:
+            return play(*sending[0])
         hitting = [o for o in options if o[1].damage]
         if hitting:
             held, reading = max(hitting, key=lambda o: (o[1].damage + o[1].aggravated, o[1].ranged))

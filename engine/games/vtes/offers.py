@@ -443,11 +443,12 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     if striker is None or not striker.card:
         return []
     pool = view.players[striker.controller].pool
+    opposing = view.card(c.opposing if minion == c.acting else c.acting)
     acts: list[Act] = []
     for held in view.hand:
         if "Combat" not in held.types or not held.card:
             continue
-        reading = best_strike(held.card, striker.card, c.long)
+        reading = best_strike(held.card, striker.card, c.long, opposing)
         info = card_base().info(held.card) if reading is not None else None
         if reading is None or info is None:
             continue
