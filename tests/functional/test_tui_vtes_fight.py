@@ -214,8 +214,14 @@ async def test_the_person_calls_a_referendum_votes_and_says_done_by_keys() -> No
         )
         await _pass_action(pilot, app)
         await eventually(lambda: _view(app).referendum is not None, 30, "the referendum (unblocked)", pilot=pilot)
-        # The terms: the caller records them on the command line.
-        await eventually(lambda: "terms TEXT" in _referendum_box(app), 10, "the terms key", pilot=pilot)
+        # The terms: the caller records them on the command line (in words: the players apply them;
+        # a card whose terms the table applies also offers them by number, "terms N|TEXT").
+        await eventually(
+            lambda: "|TEXT" in _referendum_box(app) or "terms TEXT" in _referendum_box(app),
+            10,
+            "the terms key",
+            pilot=pilot,
+        )
         assert "Referendum: you set the terms" in _referendum_box(app)
         await pilot.press("colon", *_keys("terms Mina gains 1 pool"), "enter", "escape")
         await eventually(lambda: _view(app).referendum.step != Poll.TERMS, 30, "the terms recorded", pilot=pilot)

@@ -351,7 +351,8 @@ class StrikeAct(ActRecord):
     """``strike`` (5.4, P5) by ``minion``: ``damage`` (None: 1, or 0 with ``steal``),
     ``aggravated``, ``ranged``, ``first``, ``dodge``, ``ends`` (combat), ``steal`` blood, at
     ``retainer``, ``other``, ``additional`` strikes, ``unlock`` (the striker unlocks as it
-    resolves), with combat ``card``; no field: the hand strike (also with a ``card`` that gives only
+    resolves), ``torpor`` (the opposing vampire to torpor), ``burn`` (the opposing ally burned),
+    with combat ``card``; no field: the hand strike (also with a ``card`` that gives only
     ``additional`` strikes); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
@@ -366,6 +367,8 @@ class StrikeAct(ActRecord):
     other: bool | None = None
     additional: int | None = None
     unlock: bool | None = None
+    torpor: bool | None = None
+    burn: bool | None = None
     card: Pos | None = None
     lift: Lift | None = None
     by: Pos | None = None

@@ -197,6 +197,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "for"
             | "burn"
             | "printed"
+            | "torpor"
         ):
             return read_bool(act, key, False)
         case "take":

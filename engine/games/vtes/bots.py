@@ -170,12 +170,14 @@ class VtesBot:
 
     def _action(self, view: VtesView, acts: list[Act]) -> Act:
         """The next minion's action: a hunt for a vampire with at most 1 blood, else an action card
-        that burns a rival's equipment or location, else a bleed."""
+        that burns a rival's equipment or location, else a bleed (with a card that unlocks the
+        minion or draws as it succeeds, when it holds one)."""
         first = acts[0]["minion"]
         mine = [a for a in acts if a["minion"] == first]
         card = next((c for c in view.cards if c.as_list() == first), None)
         hunt = next((a for a in mine if a["kind"] == ActionKind.HUNT), None)
-        bleed = next((a for a in mine if a["kind"] == ActionKind.BLEED), None)
+        bleeds = [a for a in mine if a["kind"] == ActionKind.BLEED]
+        bleed = next((a for a in bleeds if a.get("unlock") or a.get("draws")), bleeds[0] if bleeds else None)
         if hunt is not None and (bleed is None or (card is not None and card.crypt and card.counters <= 1)):
             return hunt
         burn = next((a for a in mine if a.get("burn")), None)
@@ -297,8 +299,9 @@ class VtesBot:
         other = c.opposing if me.pos == c.acting else c.acting
         pool = view.players[me.controller].pool
         options: list[tuple[CardView, StrikeReading]] = []
+        them = view.card(other)
         for held in view.hand:
-            reading = best_strike(held.card, me.card, c.long) if held.card and "Combat" in held.types else None
+            reading = best_strike(held.card, me.card, c.long, them) if held.card and "Combat" in held.types else None
             info = card_base().info(held.card) if reading is not None else None
             if reading is None or info is None:
                 continue
@@ -318,7 +321,6 @@ class VtesBot:
 
         facing = next((s for s in c.strikes if s.minion == other), None)
         threatened = facing is not None and not facing.dodge and facing.damage >= max(me.counters, 1)
-        them = view.card(other)
         losing = me.counters <= 1 or (them is not None and them.counters > me.counters)
         if threatened or losing:
             escape = sorted(
@@ -326,6 +328,9 @@ class VtesBot:
             )
             if escape:
                 return play(*escape[0])
+        sending = [o for o in options if o[1].torpor or o[1].burn]  # at this opponent (best_strike)
+        if sending:
+            return play(*sending[0])
         hitting = [o for o in options if o[1].damage]
         if hitting:
             held, reading = max(hitting, key=lambda o: (o[1].damage + o[1].aggravated, o[1].ranged))
@@ -385,7 +390,9 @@ def vtes_bot(level: str = "heuristic", deck: Deck | None = None, seed: int | ran
 def _bot_action(act: Act) -> bool:
     """An action this bot takes: a bleed or hunt with no card, or an action card that burns a card
     or unlocks its minion as it succeeds."""
-    return (act["kind"] in _BASIC and "card" not in act) or bool(act.get("burn") or act.get("unlock"))
+    return (act["kind"] in _BASIC and "card" not in act) or bool(
+        act.get("burn") or act.get("unlock") or act.get("draws")
+    )
 
 
 def _numbers_play(legal: list[Act], acting: bool) -> Act | None:

@@ -17,7 +17,8 @@ where the table puts it into the act that plays the card, as the offers do.
   card named as it is announced, burned as it succeeds (:mod:`engine.games.vtes.action_success`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
-- a strike's damage (not a bonus to the hand strike), a dodge, combat ends, and an unlock beside
+- a strike's damage (not a bonus to the hand strike), a dodge, combat ends, the opposing vampire
+  sent to torpor or the opposing ally burned, and an unlock beside
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
@@ -49,7 +50,7 @@ from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
 
-_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
+_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR})
 
 
 def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:

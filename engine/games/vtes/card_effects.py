@@ -69,6 +69,9 @@ class EffectKind(StrEnum):
     discarded down to its size ("If the bleed is successful, draw two cards (discard afterward)")."""
     CANCEL = "cancel"
     TORPOR = "torpor"
+    """A strike that sends the opposing vampire to torpor ("Strike: send the opposing vampire to
+    torpor"); ``whom`` ``"ally"``: that burns the opposing ally instead ("Strike: burn the opposing
+    ally")."""
     BURN = "burn"
     """``whom`` "": this card burns ("Burn this card"); else the card an action burns as it
     succeeds, of the kinds ``whom`` names (``"equipment"``, ``"location"``, ``"equipment or
@@ -151,6 +154,8 @@ class Effect:
                 return f"prevent {self.amount} {self.whom + ' ' if self.whom else ''}damage"
             case EffectKind.DODGE:
                 return "strike: dodge"
+            case EffectKind.TORPOR:
+                return "strike: burn the opposing ally" if self.whom == "ally" else "strike: opposing vampire to torpor"
             case EffectKind.END_COMBAT:
                 return "strike: combat ends"
             case EffectKind.MANEUVER | EffectKind.PRESS:
@@ -297,6 +302,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
+        (r"strike: send the opposing vampire to torpor", lambda m: (Effect(_E.TORPOR),)),
+        (r"strike: burn the opposing ally", lambda m: (Effect(_E.TORPOR, whom="ally"),)),
         (r"(?:strike: )?(?:maneuver|(\d|one) maneuvers?)", lambda m: (Effect(_E.MANEUVER, 1),)),
         (r"(?:strike: )?press|(\d|one) press(?:es)?", lambda m: (Effect(_E.PRESS, 1),)),
         (

@@ -413,12 +413,14 @@ class StrikeChoice:
     def of(cls, act: StrikeAct, minion: Pos) -> StrikeChoice:
         """The strike a ``strike`` act chooses for ``minion``. Raises IllegalMove for a number out
         of range."""
-        named = (act.damage, act.aggravated, act.ranged, act.first, act.dodge, act.ends, act.steal, act.retainer)
+        named: tuple[object, ...] = (act.damage, act.aggravated, act.ranged, act.first, act.dodge, act.ends)
+        named = (*named, act.steal, act.retainer, act.torpor, act.burn)
         # "unlock" rides with a card's strike: alone it names no strike (the hand strike stays one);
         # a card that gives only additional strikes leaves the strike chosen the hand strike
         hand = all(x is None for x in (*named, act.other)) and (act.card is None or bool(act.additional))
-        # a steal blood strike deals no damage unless it says so (5.5: stealing is not damage)
-        damage = 0 if act.steal is not None else 1
+        # a steal blood strike deals no damage unless it says so (5.5: stealing is not damage); nor
+        # does one that sends to torpor or burns
+        damage = 0 if act.steal is not None or act.torpor or act.burn else 1
         return cls(
             Strike(
                 minion=minion,
@@ -433,6 +435,8 @@ class StrikeChoice:
                 other=bool(act.other),
                 hand=hand,
                 unlock=bool(act.unlock),
+                torpor=bool(act.torpor),
+                burn=bool(act.burn),
             ),
             within(act.do, "additional", act.additional, low=0, high=5),
         )
@@ -471,6 +475,11 @@ def strike(w: Work, act: StrikeAct) -> None:
     if s.hand:  # a hand strike deals the minion's strength: 1, or as printed (an ally's, a "+1 strength")
         s = replace(s, damage=printed_strength(w, minion))
     other = c.opposing if minion == c.acting else c.acting
+    if (s.torpor and not w.cards[other].crypt) or (s.burn and w.cards[other].crypt):
+        kind = "a vampire" if s.torpor else "an ally"
+        raise IllegalMove(f"{w.name(other)} is not {kind}: this strike {strike_words(s)}")
+    if (s.torpor or s.burn) and act.card is None:
+        raise IllegalMove("a strike that sends to torpor or burns is a card's: name the card")
     if s.retainer:
         r = w.card(s.retainer)
         if r.zone != Zone.ON or r.on != other:
@@ -562,6 +571,11 @@ def _hit(w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos]) -> None:
                 _lose_life(w, s.retainer, s.damage)
             continue
         if target in dodgers:
+            continue
+        if (s.torpor or s.burn) and _ready(w, target):
+            w.move(target, Target.TORPOR if s.torpor else Target.ASH)
+            verb = "goes to torpor" if s.torpor else "burns"
+            w.note(f"{w.name(target)} {verb}: {w.name(s.minion)}'s strike", *controllers(w, c))
             continue
         if s.steal and w.cards[target].crypt:
             moved = min(s.steal, w.cards[target].counters)

@@ -441,8 +441,11 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
     return acts
 
 
-def _strikes_of(view: VtesView, striker: CardView, long: bool) -> list[tuple[CardView, StrikeReading]]:
-    """The strikes ``striker`` may make at the range with a combat card of the hand whose printed
+def _strikes_of(
+    view: VtesView, striker: CardView, long: bool, opposing: CardView | None = None
+) -> list[tuple[CardView, StrikeReading]]:
+    """The strikes ``striker`` may make at the range (at ``opposing``, when given: a strike that
+    sends to torpor at a vampire, one that burns at an ally) with a combat card of the hand whose printed
     cost it can pay (blood from a vampire, pool from its Methuselah) and whose printed limit is not
     spent, read from its plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`);
     then with the weapons it holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
@@ -451,7 +454,7 @@ def _strikes_of(view: VtesView, striker: CardView, long: bool) -> list[tuple[Car
     for held in view.hand:
         if "Combat" not in held.types or not held.card or not striker.card:
             continue
-        reading = best_strike(held.card, striker.card, long)
+        reading = best_strike(held.card, striker.card, long, opposing)
         info = card_base().info(held.card) if reading is not None else None
         rec = record(held.card)
         if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
@@ -495,9 +498,10 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     striker = view.card(minion)
     if striker is None or not striker.card:
         return []
+    opposing = view.card(c.opposing if minion == c.acting else c.acting)
     acts: list[Act] = [
         {"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()}
-        for held, reading in _strikes_of(view, striker, c.long)
+        for held, reading in _strikes_of(view, striker, c.long, opposing)
     ]
     if minion not in c.extra_used:  # one source of additional strikes per minion and round (5.6)
         for held, n in additional_strike_cards(view, striker):

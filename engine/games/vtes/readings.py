@@ -50,7 +50,8 @@ class StrikeReading:
 
     ``levels``: the Discipline levels the line needs, krcg's spelling (``("pot",)`` inferior,
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
-    ``ranged``, ``aggravated``, ``dodge``, ``ends``: the strike's kind (P5); ``range``: "long" or
+    ``ranged``, ``aggravated``, ``dodge``, ``ends``, ``torpor`` (the opposing vampire to torpor),
+    ``burn`` (the opposing ally burned): the strike's kind (P5); ``range``: "long" or
     "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
     as the strike resolves ("and unlock this vampire before combat ends"); ``maneuver``,
     ``press``: the strike comes "with 1 optional maneuver" (made in the range step, it chooses
@@ -70,6 +71,14 @@ class StrikeReading:
     maneuver: bool = False
     press: bool = False
     bonus: int = 0
+    torpor: bool = False
+    burn: bool = False
+
+    def fits(self, opposing: CardView | None) -> bool:
+        """The strike may be made at ``opposing``: one that sends to torpor at a vampire, one that
+        burns at an ally; any other at anyone."""
+        crypt = opposing is not None and opposing.crypt
+        return not ((self.torpor and not crypt) or (self.burn and crypt))
 
     def usable_by(self, disciplines: frozenset[str]) -> bool:
         """True when a vampire with these krcg Discipline levels (``{"pot", "CEL"}``) may use it:
@@ -83,6 +92,8 @@ class StrikeReading:
             return {**out, "dodge": True}
         if self.ends:
             return {**out, "ends": True}
+        if self.torpor or self.burn:
+            return {**out, "torpor" if self.torpor else "burn": True}
         out["damage"] = self.damage
         if self.ranged:
             out["ranged"] = True
@@ -91,7 +102,7 @@ class StrikeReading:
         return out
 
 
-_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT})
+_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR})
 _NEUTRAL_WHOLE = (
     "aim",
     "grapple",
@@ -163,6 +174,8 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 aggravated=e.aggravated,
                 dodge=e.kind == EffectKind.DODGE,
                 ends=e.kind == EffectKind.END_COMBAT,
+                torpor=e.kind == EffectKind.TORPOR and not e.whom,
+                burn=e.kind == EffectKind.TORPOR and e.whom == "ally",
                 unlock=any(x.kind == EffectKind.UNLOCK for x in clause.effects),
                 maneuver=any(x.kind == EffectKind.MANEUVER and x.optional for x in clause.effects),
                 press=any(x.kind == EffectKind.PRESS and x.optional for x in clause.effects),
@@ -246,15 +259,17 @@ def disciplines(identity: str) -> frozenset[str]:
     return frozenset(info.disciplines) if info is not None else frozenset()
 
 
-def best_strike(identity: str, striker: str, long: bool) -> StrikeReading | None:
+def best_strike(identity: str, striker: str, long: bool, opposing: CardView | None = None) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
-    identity) may use at the range (``long``: long range, else close), the last such line (a card
-    prints its superior level last); None if none."""
+    identity) may use at the range (``long``: long range, else close) and, when ``opposing`` is
+    given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
+    superior level last); None if none."""
     cid = card_id(identity)
     if cid is None:
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
+    usable = [r for r in usable if opposing is None or r.fits(opposing)]
     if not usable:
         return None
     best = usable[-1]

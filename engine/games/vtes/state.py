@@ -241,7 +241,9 @@ class Strike:
     stolen (not damage); ``retainer``: a retainer on the opposing minion as target (ranged, long
     range only); ``other``: an effect the players apply by hand (no damage from the engine);
     ``hand``: this is the hand strike; ``unlock``: the striker unlocks as the strike resolves (a
-    card's "unlock this vampire before combat ends")."""
+    card's "unlock this vampire before combat ends"); ``torpor``: the opposing vampire goes to
+    torpor, ``burn``: the opposing ally burns (no damage: "Strike: send the opposing vampire to
+    torpor")."""
 
     minion: Pos
     damage: int = 1
@@ -255,6 +257,8 @@ class Strike:
     other: bool = False
     hand: bool = True
     unlock: bool = False
+    torpor: bool = False
+    burn: bool = False
 
 
 @dataclass(frozen=True)
@@ -318,6 +322,8 @@ def strike_words(s: Strike) -> str:
         return "dodge" + (", unlocks" if s.unlock else "")
     if s.ends:
         return "combat ends" + (", unlocks" if s.unlock else "")
+    if s.torpor or s.burn:
+        return "the opposing vampire to torpor" if s.torpor else "burn the opposing ally"
     if s.other:
         return "a card's strike, applied by hand"
     parts = []

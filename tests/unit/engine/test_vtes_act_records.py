@@ -124,6 +124,8 @@ FULL: list[dict[str, Any]] = [
     {"do": "press", "minion": [6, 0]},
     {"do": "press", "minion": [6, 0], "card": [5, 1], **_BY},
     {"do": "strike", "minion": [6, 0]},
+    {"do": "strike", "minion": [6, 0], "card": [5, 1], "torpor": True},
+    {"do": "strike", "minion": [6, 0], "card": [5, 1], "burn": True},
     {
         "do": "strike",
         "minion": [6, 0],

@@ -150,3 +150,14 @@ def test_flurry_of_action_at_basic_draws_two_as_the_bleed_succeeds_then_the_hand
         again.play(seat, act)
         again.run_ops()
     assert again.state == t.state
+
+
+def test_a_bot_bleeds_with_flurry_of_action(f: Fight) -> None:
+    from engine.games.vtes.bots import VtesBot
+
+    view = f.t.view(f.ana)
+    chosen = VtesBot(seed=0).choose(view, VTES.legal_acts(view))
+    assert (
+        chosen is not None and chosen["kind"] == "bleed" and chosen["card"] == in_hand(f.t, f.ana, "Flurry of Action")
+    )
+    assert chosen.get("unlock") or chosen.get("draws")
