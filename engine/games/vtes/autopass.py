@@ -26,8 +26,9 @@ def auto_pass(view: VtesView) -> Act | None:
       and has no block to decide (a block that could only fail is no decision), unless it played
       in this action a card the table does not apply whole (its player applies the rest first);
     - in combat, ``pass`` for a seat whose minion does not fight, or whose hand holds no combat card
-      the step could take; the hand strike when its strike is due and no card in hand or on its
-      minion could strike instead;
+      the step could take, nor a maneuver or press offered with a card (a weapon's optional
+      maneuver, the optional press of its strike card); the hand strike when its strike is due and
+      no card in hand or on its minion could strike instead;
     - in a referendum, ``pass`` before votes with no card that speaks of it; ``done`` with no vote
       to cast and no card in hand that could give votes.
     """
@@ -112,6 +113,8 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
     mine = [m for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
     if mine and _combat_cards(view, c.step):
         return None
+    if any(o.do in (Do.MANEUVER, Do.PRESS) and o.card is not None for o in offered):
+        return None  # a weapon's optional maneuver, or the optional press of this round's strike card
     return _only(offered, Do.PASS)
 
 

@@ -204,7 +204,10 @@ def _line_steps(body: str, previous: frozenset[CombatStep] | None) -> frozenset[
     if text.startswith(("as above", "as [")):
         return previous
     if text.startswith(("strike:", "additional strike")):
-        return frozenset({CombatStep.STRIKE})
+        steps = {CombatStep.STRIKE}
+        if "optional maneuver" in text:  # made in the range step, it chooses this strike (5.3)
+            steps.add(CombatStep.RANGE)
+        return frozenset(steps)
     if text.startswith(("maneuver", "press")):
         moves = {CombatStep.RANGE} if "maneuver" in text else set()
         if "press" in text:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.games.vtes import VTES
+from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.card_play import prevent_cards
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
@@ -149,6 +150,7 @@ def test_a_strike_cards_optional_maneuver_chooses_its_strike_and_its_optional_pr
     mine = f.lucia if seat == f.ana else f.marek
     bats = in_hand(t, seat, "Aid from Bats")
     assert {"do": "maneuver", "minion": mine, "card": bats} in VTES.legal_acts(t.view(seat))
+    assert auto_pass(t.view(seat)) is None  # the automatic pass stops for it
     notes = t.play(seat, {"do": "maneuver", "minion": mine, "card": bats})
     t.run_ops()
     said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
@@ -179,7 +181,7 @@ def test_a_strike_cards_optional_maneuver_chooses_its_strike_and_its_optional_pr
         c = t.state.open_combat
         assert c is not None and c.step == "press"
     press = {"do": "press", "minion": mine, "card": bats}
-    assert press in VTES.legal_acts(t.view(seat))
+    assert press in VTES.legal_acts(t.view(seat)) and auto_pass(t.view(seat)) is None
     t.play(seat, press)
     t.run_ops()
     c = t.state.open_combat
