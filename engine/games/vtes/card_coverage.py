@@ -73,7 +73,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.MANEUVER | EffectKind.PRESS:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
             return "Combat" in types and clause.type in ("", "Combat") and alone
-        case kind if kind in _STRIKES and not e.hand:
+        case kind if kind in _STRIKES:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.UNLOCK if e.whom == "block":

@@ -31,6 +31,7 @@ from engine.games.base import Act, Pos, seat_ref
 from engine.games.vtes.card_effects import EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.combat import strength_of
 from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
 
 if TYPE_CHECKING:  # the view reads this module's combat steps
@@ -63,6 +64,7 @@ class StrikeReading:
     dodge: bool = False
     ends: bool = False
     unlock: bool = False
+    hand: bool = False
 
     def usable_by(self, disciplines: frozenset[str]) -> bool:
         """True when a vampire with these krcg Discipline levels (``{"pot", "CEL"}``) may use it:
@@ -130,7 +132,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
     for clause in rec.clauses:
         if clause.type not in ("", "Combat"):
             continue
-        strikes = [e for e in clause.effects if e.kind in _STRIKES and not e.hand]
+        strikes = [e for e in clause.effects if e.kind in _STRIKES]
         if len(strikes) != 1:
             continue
         ranges = [x for x in (_range_of(r.sentence) for r in clause.readings) if x is not None]
@@ -145,6 +147,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 dodge=e.kind == EffectKind.DODGE,
                 ends=e.kind == EffectKind.END_COMBAT,
                 unlock=any(x.kind == EffectKind.UNLOCK for x in clause.effects),
+                hand=e.hand,
             )
         )
     return tuple(out)
@@ -228,13 +231,17 @@ def disciplines(identity: str) -> frozenset[str]:
 def best_strike(identity: str, striker: str, long: bool) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
     identity) may use at the range (``long``: long range, else close), the last such line (a card
-    prints its superior level last); None if none."""
+    prints its superior level last); None if none. A line that adds to the hand strike deals the
+    striker's printed strength plus its damage (the rulebook's "Strength")."""
     cid = card_id(identity)
     if cid is None:
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
-    return usable[-1] if usable else None
+    if not usable:
+        return None
+    best = usable[-1]
+    return replace(best, damage=best.damage + strength_of(striker), hand=False) if best.hand else best
 
 
 def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[CardView, StrikeReading]]:
