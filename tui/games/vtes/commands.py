@@ -406,15 +406,17 @@ _PLACES = frozenset({Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH})
 def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int | None = None) -> Act:
     """The stealth, intercept or bleed the card adds to the open action at ``level`` (basic,
     superior; None: the most it may add), as its record reads it, and the bleed's new ``target``
-    of a card that redirects it (None: the first it may choose); nothing outside an action."""
-    from engine.games.vtes.card_play import LevelError, pick, window_choices
+    of a card that redirects it (None: the first it may choose); once an action of yours resolved,
+    the unlock of a card played after it; nothing else outside an action."""
+    from engine.games.vtes.card_play import LevelError, after_choices, pick, window_choices
 
     if ctx.view.action is None:
-        if level is not None or target is not None:
+        choices = after_choices(ctx.view, card)  # after an action of yours resolved (Freak Drive)
+        if not choices and (level is not None or target is not None):
             said = level if level is not None else "to METHUSELAH"
             raise CommandError(f"{said} names how a card is played during an action; no action is open.")
-        return {}
-    choices = window_choices(ctx.view, card)
+    else:
+        choices = window_choices(ctx.view, card)
     if target is not None:
         choices = [c for c in choices if dict(c.fields).get("target") == target]
         if not choices:

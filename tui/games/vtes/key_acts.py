@@ -70,7 +70,14 @@ def play_act(
     played by the selected ready unlocked minion (else the engine's choice when there is one). A
     master card that moves blood to your pool moves it from the selected vampire, else the first
     with blood (:func:`engine.games.vtes.card_play.master_choices`)."""
-    from engine.games.vtes.card_play import master_choices, pick, printed_cost, vote_choices, window_choices
+    from engine.games.vtes.card_play import (
+        after_choices,
+        master_choices,
+        pick,
+        printed_cost,
+        vote_choices,
+        window_choices,
+    )
 
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.zone.in_play]
@@ -81,8 +88,9 @@ def play_act(
         ready = view.ready_unlocked(me)
         if minion in ready and minion is not None:
             act["minion"] = minion.as_list()
-    if view is not None and view.action is not None:
-        best = pick(window_choices(view, card))  # the card's numbers, as the record reads them
+    if view is not None:
+        # the card's numbers in the open action, else its unlock once an action of yours resolved
+        best = pick(window_choices(view, card) if view.action is not None else after_choices(view, card))
         if best is not None:
             act.update(best.act_fields())
     if view is not None and view.referendum is not None:
