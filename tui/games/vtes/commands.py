@@ -109,7 +109,7 @@ def _name_at(tokens: Sequence[str], i: int) -> int:
 def _names_with_clause_words() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Card names (lower-case words) with a word the command line reads as a clause, by first word,
     the longest first."""
-    words = {"to", "on", "for", "by", "with", "at", "stealth", "amount", "intercept"}
+    words = {"to", "on", "for", "by", "with", "at", "stealth", "amount", "intercept", "pool", "blood", "from", "keep"}
     found: dict[str, list[tuple[str, ...]]] = {}
     for info in card_base().every_info():
         name = tuple(info.name.lower().split())
