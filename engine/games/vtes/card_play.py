@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
+from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
@@ -240,22 +241,30 @@ def _paid(
 
 def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
     """The minion that plays the reaction ``card`` (its identity) of ``seat``'s: of those that have
-    not played that card in this action (2.1): for a card "only usable by a locked" minion, its
-    ready locked minion with the most Discipline levels; else its blocking minion, else its ready
-    unlocked minion with the most Discipline levels."""
+    not played that card in this action (2.1) and meet its clan, Discipline and title: for a card
+    "only usable by a locked" minion, its ready locked minion with the most Discipline levels; else
+    its blocking minion, else its ready unlocked minion with the most Discipline levels, else for a
+    card "usable by a locked" minion too, its ready locked one."""
     played = card_id(card)
 
     def fresh(c: CardView) -> bool:
         return (c.pos, played) not in a.played
 
     rec = record(card) if card else None
+
+    def may(c: CardView) -> bool:  # not yet played it, and meets its clan, Discipline and title
+        info = card_base().info(c.card) if rec is not None and c.card else None
+        return fresh(c) and (info is None or rec is None or missing_requirement(rec, info, c.name) is None)
+
+    locked = [c for c in view.controlled(seat) if c.locked and may(c) and (c.crypt or "Ally" in c.types)]
     if rec is not None and rec.requires.locked:  # "only usable by a locked" minion
-        locked = [c for c in view.controlled(seat) if c.locked and fresh(c) and (c.crypt or "Ally" in c.types)]
         return max(locked, key=lambda c: (len(disciplines(c)), c.pos), default=None)
     blocker = view.card(a.blocker) if a.blocker else None
-    if blocker is not None and blocker.controller == seat and fresh(blocker):
+    if blocker is not None and blocker.controller == seat and may(blocker):
         return blocker
-    ready = [c for c in view.may_try(seat) if fresh(c)]  # a woken minion plays reactions too
+    ready = [c for c in view.may_try(seat) if may(c)]  # a woken minion plays reactions too
+    if not ready and rec is not None and rec.requires.locked_too:  # "usable by a locked" minion as well
+        ready = locked
     return max(ready, key=lambda c: (len(disciplines(c)), c.pos), default=None)
 
 

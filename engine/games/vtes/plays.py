@@ -129,21 +129,22 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             # or wakes it.
             rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
             by_locked = bool(act.wake or act.unlock) or (rec is not None and rec.requires.locked)
-            state = "locked" if by_locked else "unlocked"
+            either = not by_locked and rec is not None and rec.requires.locked_too  # "usable by a locked" one too
+            state = "locked " if by_locked else "" if either else "unlocked "
             ready = [
                 p
                 for p, c in w.cards.items()
                 if c.controller == w.author
                 and c.zone == Zone.READY
-                and (c.locked == by_locked or (not by_locked and p in a.woken))
+                and (c.locked == by_locked or either or (not by_locked and p in a.woken))
                 and is_minion(w, p)
             ]
             if minion is None and len(ready) == 1:
                 minion = ready[0]
             if minion is not None and minion not in ready:
-                w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state} minion of yours")
+                w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state}minion of yours")
             elif not ready:
-                w.refuse(Lift.LOCKED, f"{name} needs a ready {state} minion of yours to play it, and you have none")
+                w.refuse(Lift.LOCKED, f"{name} needs a ready {state}minion of yours to play it, and you have none")
         rec = record(info.id) if info is not None else None
         other = played_with(rec, a) if rec is not None else None
         if other is not None:
