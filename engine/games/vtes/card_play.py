@@ -408,8 +408,9 @@ def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> lis
 
 def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     """The ways the view's seat may play the master card ``card`` whose text moves blood from a
-    vampire it controls to its pool: one per ready vampire of its with blood, moving as much as
-    the card allows and the vampire has (``move_blood``, ``minion``), put on that vampire when the
+    vampire it controls to its pool: one per ready vampire of its with blood and amount the card
+    allows and the vampire has, the most first ("move 2 to 5 blood": 5, 4, 3, 2; ``move_blood``,
+    ``minion``), put on that vampire when the
     card goes on one (``to``, ``on``); or whose text adds blood to a vampire of its
     (:func:`_master_adds`). Empty for a card that does neither, or no vampire it fits."""
     rec = record(card.card) if card.card else None
@@ -426,13 +427,12 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     on = info is not None and play_place(info) == PlayPlace.ON_MINION
     out = []
     for c in view.controlled(seat):
-        amount = min(move.amount or c.counters, c.counters)
-        if not c.crypt or amount < 1:
-            continue
-        fields: dict[str, object] = {"move_blood": amount, "minion": tuple(c.pos)}
-        if on:
-            fields |= {"to": Target.ON, "on": tuple(c.pos)}
-        out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
+        most = min(move.amount or c.counters, c.counters)
+        for amount in range(most, max(move.least, 1) - 1, -1) if c.crypt else ():
+            fields: dict[str, object] = {"move_blood": amount, "minion": tuple(c.pos)}
+            if on:
+                fields |= {"to": Target.ON, "on": tuple(c.pos)}
+            out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
     return out
 
 

@@ -326,6 +326,11 @@ def move_blood(w: Work, act: PlayAct, name: str) -> None:
         raise IllegalMove(f"{name} moves blood from a ready vampire you control, and {w.name(vampire)} is not one")
     if c.counters < amount:
         raise IllegalMove(f"{w.name(vampire)} has {c.counters} blood: {name} cannot move {amount}")
+    rec = record(w.cards[act.card].card or w.revealed.get(act.card, ""))
+    move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None) if rec is not None else None
+    if move is not None and not move.least <= amount <= (move.amount or amount):
+        much = f"{move.least} to {move.amount}" if move.least else f"up to {move.amount}"
+        raise IllegalMove(f"{name} moves {much} blood, not {amount}")
     w.counters_delta(vampire, -amount, "card")
     w.pool_delta(w.author, amount, "card")
     w.note(f"{name}: {amount} blood moved from {w.name(vampire)} to {seat_ref(w.author)}'s pool", w.author)

@@ -4,11 +4,13 @@ effect happens whichever way the player plays it (shared/rules/vtes-actions.md 4
 
 from __future__ import annotations
 
+import pytest
+
 from engine.games.vtes import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import first_vampire, one_vampire_table
 from tui.games.vtes import key_acts
-from tui.games.vtes.command_words import Context
+from tui.games.vtes.command_words import CommandError, Context
 from tui.games.vtes.fight_commands import parse_line
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
@@ -33,3 +35,48 @@ def test_freak_drive_by_command_and_by_key_unlocks_the_vampire_whose_bleed_succe
     assert by_command == by_key == offered[0]  # unlock, 1 blood from the vampire
     t.play(ana, by_command)
     assert not next(c for c in t.view(ana).controlled(ana) if c.crypt).locked
+
+
+def test_villein_by_command_moves_the_blood_named_from_the_vampire_named_and_the_key_asks() -> None:
+    """Villein ("move 2 to 5 blood from that vampire to your pool"): ``play Villein`` moves the
+    most from the vampire it goes on; ``blood N`` names the amount; one out of its range is refused
+    with a sentence; ``p`` offers each amount (a menu), the most first."""
+    t = one_vampire_table("Arika", (("Villein", 2), ("Lost in Crowds", 2)), seed=5, blood=(7, 2, 2, 2), phase="master")
+    ana = t.state.acting
+    view = t.view(ana)
+    ctx = Context(view, NAMES)
+    arika = first_vampire(t, ana)
+    most = parse_line("play Villein", ctx)
+    assert (most["move_blood"], most["minion"], most["on"]) == (5, arika, arika)
+    three = parse_line("play Villein blood 3", ctx)
+    assert (three["move_blood"], three["minion"], three.get("blood")) == (3, arika, None)
+    with pytest.raises(CommandError, match="cannot move 6 blood from that vampire: it moves 2 to 5 from Arika"):
+        parse_line("play Villein blood 6", ctx)
+    card = next(c for c in view.hand if c.name == "Villein")
+    menu = key_acts.play_menu(card, view, ana, None, ctx)
+    assert [act["move_blood"] for _, act in menu] == [5, 4, 3, 2]
+    assert menu[1][0].startswith("4 blood from Arika")
+    pool = view.players[ana].pool
+    t.play(ana, three)
+    assert t.view(ana).players[ana].pool == pool + 3
+
+
+def test_deflection_lets_the_bled_player_choose_the_new_target() -> None:
+    """Deflection ("change the target of the bleed to another Methuselah other than the acting
+    minion's controller"): ``p`` offers each Methuselah it may choose, at each level (a menu);
+    ``play Deflection to NAME`` names one."""
+    t = one_vampire_table("Arika", (("Deflection", 2), ("Lost in Crowds", 2)), seed=5)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    t.play(ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben})
+    while (a := t.state.open_action) is not None and not (a.window == "C" and a.impulse == ben):
+        t.play(a.impulse, {"do": "pass"})  # Ben's pass in window A declines to block
+    view = t.view(ben)
+    ctx = Context(view, NAMES)
+    card = next(c for c in view.hand if c.name == "Deflection")
+    menu = key_acts.play_menu(card, view, ben, None, ctx)
+    others = [s for s in range(4) if s not in (ana, ben)]
+    assert sorted({act["target"] for _, act in menu}) == others  # at each level it may be played at
+    assert {words.rsplit(": ", 1)[1] for words, _ in menu} == {NAMES[s] for s in others}
+    last = NAMES[others[-1]]
+    assert parse_line(f"play Deflection to {last}", ctx)["target"] == others[-1]

@@ -394,6 +394,7 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
         act["minion"] = _pos(minion)
     if "keep" in clauses:
         act["no_replace"] = True
+    act = _moved_blood(card, ctx, act)
     if "pool" not in act and "blood" not in act:
         mine = [c for c in ctx.candidates("mine") if c.zone.in_play]
         act.update(printed_cost(card, mine, ctx.view.card(ctx.selected) if ctx.selected else None))
@@ -401,6 +402,38 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
 
 
 _PLACES = frozenset({Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH})
+
+
+def _moved_blood(card: CardView, ctx: Context, act: Act) -> Act:
+    """``act`` for a master card that moves blood from a vampire of yours to your pool (Villein:
+    "move 2 to 5 blood"), as the engine offers it (:func:`engine.games.vtes.card_play.master_choices`):
+    from the vampire it is played ``on`` (or ``from``), ``blood N`` the amount (else the most it
+    may move); ``act`` unchanged for any other card. Raises CommandError when no offer fits."""
+    from engine.games.vtes.card_play import master_choices
+
+    if ctx.view.action is not None or "Master" not in card.types:
+        return act
+    moves = [c.act_fields() for c in master_choices(ctx.view, card)]
+    moves = [m for m in moves if "move_blood" in m]
+    if not moves:
+        return act
+    out = dict(act)
+    amount = out.pop("blood", None)
+    vampire = out.get("on", out.get("minion"))
+    fits = [m for m in moves if vampire in (None, m["minion"]) and amount in (None, m["move_blood"])]
+    if not fits:
+        much = f"{amount} blood" if amount is not None else "blood"
+        raise CommandError(f"{card.name} cannot move {much} from that vampire: {_moves_words(moves, ctx)}.")
+    return {**out, **fits[0]}
+
+
+def _moves_words(moves: list[Act], ctx: Context) -> str:
+    """What a blood-moving master card may move, by vampire ("2 to 5 from Victor Donaldson")."""
+    by: dict[str, list[int]] = {}
+    for m in moves:
+        found = ctx.view.card((m["minion"][0], m["minion"][1]))
+        by.setdefault(found.name if found is not None else "a vampire", []).append(int(m["move_blood"]))
+    return "it moves " + "; ".join(f"{min(v)} to {max(v)} from {k}" for k, v in by.items())
 
 
 def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int | None = None) -> Act:

@@ -9,6 +9,8 @@ make (:meth:`tui.games.vtes.acting.ActSender.why`). No Textual here: the screen
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.games.base import Act
 from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources
 from engine.games.vtes.terms_choices import terms_choices
@@ -16,6 +18,9 @@ from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import Context
+
+if TYPE_CHECKING:
+    from engine.games.vtes.card_play import Choice
 
 
 def _minion(card: CardView) -> bool:
@@ -114,6 +119,38 @@ def play_act(
     return act
 
 
+def play_menu(
+    card: CardView, view: VtesView | None, me: int | None, selected: CardView | None, ctx: Context | None
+) -> list[tuple[str, Act]]:
+    """The ways ``p`` may play ``card`` when the player has a choice to make (words, act), each
+    :func:`play_act`'s act with one of the engine's choices: the amount and vampire of a master
+    card that moves blood to your pool (the selected vampire's only, when it is one), the new target
+    of a bleed a reaction redirects. Empty when there is one way or none (``p`` plays it at once)."""
+    from engine.games.vtes.card_play import master_choices, window_choices
+
+    if view is None or me is None:
+        return []
+    base = play_act(card, view, me, selected, ctx)
+    if view.action is not None:
+        choices = [c for c in window_choices(view, card) if "target" in dict(c.fields)]
+    elif "Master" in card.types:
+        choices = [c for c in master_choices(view, card) if "move_blood" in dict(c.fields)]
+        mine = [c for c in choices if selected is not None and dict(c.fields).get("minion") == selected.pos]
+        choices = mine or choices
+    else:
+        choices = []
+    names = ctx.names if ctx is not None else []
+
+    def words(choice: Choice) -> str:
+        target = dict(choice.fields).get("target")
+        if not isinstance(target, int):
+            return choice.words
+        return f"{choice.words}: {names[target] if target < len(names) else f'seat {target + 1}'}"
+
+    menu = [(words(c), {**base, **c.act_fields()}) for c in choices]
+    return menu if len(menu) > 1 else []
+
+
 def vote_words(view: VtesView, me: int) -> list[str]:
     """The sources of votes ``me`` holds, as ``V`` prefills them (``"calling"``, ``"title Ana"``)."""
     words = []
@@ -194,5 +231,6 @@ __all__ = [
     "may_vote",
     "not_offered_in_action",
     "play_act",
+    "play_menu",
     "vote_words",
 ]
