@@ -382,14 +382,15 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
         for added in _added_blood(clause, minion, view):
             key = tuple(sorted({**fields, **added}.items()))
             out.setdefault(key, Choice(clause, key, words))
-    return list(out.values()) or [Choice(None, (), "")]
+    unfit = view is not None and any(not _added_blood(c, minion, view) for c in clauses)
+    return list(out.values()) or ([] if unfit else [Choice(None, (), "")])
 
 
 def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> list[dict[str, object]]:
     """The ``add_blood``/``add_to`` fields of a clause that adds blood to a vampire of the
     uncontrolled region: one per vampire of ``view``'s seat it may go to (younger: of lower
-    capacity than ``minion``; of the clan it names); ``[{}]`` for a clause that adds none or when
-    no vampire fits (the blood then goes nowhere)."""
+    capacity than ``minion``; of the clan it names); ``[{}]`` for a clause that adds none; ``[]``
+    when no vampire fits: the clause is no choice (its effect could not happen)."""
     add = next((e for e in clause.effects if e.kind == EffectKind.ADD_BLOOD), None)
     if add is None or view is None or view.seat is None:
         return [{}]
@@ -403,7 +404,7 @@ def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> lis
         if add.whom not in ("", "younger") and info.clan.lower() != add.whom:
             continue
         out.append({"add_blood": add.amount, "add_to": tuple(c.pos)})
-    return out or [{}]
+    return out
 
 
 def master_choices(view: VtesView, card: CardView) -> list[Choice]:
