@@ -386,6 +386,18 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     return list(out.values()) or ([] if unfit else [Choice(None, (), "")])
 
 
+def directed(rec: CardRecord, clause: Clause) -> bool:
+    """The action card ``rec`` played at ``clause`` is a directed action (its text's Ⓓ, read
+    "(d)", on the clause or before the card's levels; rulebook, "Directed and Undirected Actions")."""
+    said = [
+        r.sentence
+        for c in rec.clauses
+        if c is clause or (not c.levels and c.type in ("", "Action"))
+        for r in c.readings
+    ]
+    return any(s.startswith("(d)") for s in said)
+
+
 def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> list[dict[str, object]]:
     """The ``add_blood``/``add_to`` fields of a clause that adds blood to a vampire of the
     uncontrolled region: one per vampire of ``view``'s seat it may go to (younger: of lower
