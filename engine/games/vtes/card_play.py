@@ -13,7 +13,7 @@ clause says beyond these numbers stays with the players (``vampire cards NAME`` 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
@@ -26,6 +26,7 @@ from engine.games.vtes.vocab import (
     MODIFIER,
     REACTION,
     ActionKind,
+    Do,
     LimitScope,
     Outcome,
     Poll,
@@ -571,6 +572,50 @@ def pick(choices: list[Choice], level: str | None = None) -> Choice | None:
     if level is not None and not found:
         raise LevelError(f"the card cannot be played at {level} now (its levels: {_levels_of(choices) or 'none'})")
     return max(found, key=lambda c: (c.weight(), c.superior), default=None)
+
+
+def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: str) -> dict[str, object] | None:
+    """The combat act (``do`` ``strike``, ``prevent``, ``maneuver`` or ``press``, with ``minion``
+    and ``card``) that plays the hand combat card ``card`` at ``level`` ("basic",
+    "superior") for ``minion``, from that level's clause as the record reads it: its strike (a
+    hand strike's damage is the minion's strength plus the card's), its prevention (of the damage
+    of the opposing strike's kind), its maneuver or its press (shared/rules/vtes-actions.md 5.3–5.6,
+    P5). None when the clause is none of these alone: the card is played and its text applied by
+    hand. Raises LevelError when ``minion`` cannot play the card at ``level``."""
+    from engine.games.vtes.readings import disciplines as levels_of
+    from engine.games.vtes.readings import strike_readings
+
+    rec = record(card.card) if card.card else None
+    c = view.combat
+    if rec is None or c is None:
+        return None
+    at = [x for x in rec.clauses if x.levels and x.superior == (level == "superior") and x.type in ("", "Combat")]
+    clause = next((x for x in reversed(at) if x.usable_by(levels_of(minion.card))), None)
+    if clause is None:
+        needs = " ".join(f"[{lv}]" for x in at for lv in x.levels) or "none"
+        raise LevelError(f"{minion.name} cannot play {rec.name} at {level} (that level needs {needs})")
+    base: dict[str, object] = {"minion": minion.as_list(), "card": card.as_list()}
+    kinds = {e.kind for e in clause.effects}
+    reading = next((r for r in strike_readings(rec.id) if r.levels == clause.levels), None)
+    if reading is not None:
+        if reading.hand:
+            from engine.games.vtes.combat import strength_of
+
+            reading = replace(reading, damage=reading.damage + strength_of(minion.card), hand=False)
+        return {"do": Do.STRIKE, **base, **reading.fields()}
+    if clause.by_hand or len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    amount = sum(e.amount for e in clause.effects)
+    if kind == EffectKind.PREVENT:
+        facing = next((s for s in c.strikes if s.minion != minion.pos and s.damage), None)
+        agg = facing is not None and facing.aggravated and clause.effects[0].whom != NORMAL_ONLY
+        return {"do": Do.PREVENT, **base, "agg" if agg else "normal": amount}
+    if kind == EffectKind.ADDITIONAL_STRIKE:
+        return {"do": Do.STRIKE, **base, "additional": amount}
+    if kind in (EffectKind.MANEUVER, EffectKind.PRESS):
+        return {"do": Do.MANEUVER if kind == EffectKind.MANEUVER else Do.PRESS, **base}
+    return None
 
 
 def _levels_of(choices: list[Choice]) -> str:

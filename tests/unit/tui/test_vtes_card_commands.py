@@ -8,7 +8,7 @@ import pytest
 
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import first_vampire, one_vampire_table
+from tests.support.vtes_sim import first_vampire, one_vampire_table, to_the_strike
 from tui.games.vtes import key_acts
 from tui.games.vtes.command_words import CommandError, Context
 from tui.games.vtes.fight_commands import parse_line
@@ -80,3 +80,26 @@ def test_deflection_lets_the_bled_player_choose_the_new_target() -> None:
     assert {words.rsplit(": ", 1)[1] for words, _ in menu} == {NAMES[s] for s in others}
     last = NAMES[others[-1]]
     assert parse_line(f"play Deflection to {last}", ctx)["target"] == others[-1]
+
+
+def test_a_combat_card_is_played_at_the_level_named_in_combat() -> None:
+    """``play Rolling with the Punches basic`` in the damage step prevents 1 ("[for] Prevent 1
+    damage"), its superior ("[FOR] Burn 1 blood to prevent all damage …") is the card played, its
+    text by hand; ``play Torn Signpost superior`` by a vampire without it is refused with a sentence;
+    a level in combat never reads as an action's."""
+    t = one_vampire_table("Arika", (("Rolling with the Punches", 2), ("Torn Signpost", 2)), seed=5)
+    ana, ben = to_the_strike(t, [])
+    for seat in (ana, ben):
+        t.play(seat, {"do": "strike", "minion": first_vampire(t, seat)})
+    c = t.state.open_combat
+    assert c is not None and c.step == "damage"
+    me = c.impulse
+    ctx = Context(t.view(me), NAMES)
+    card = next(x.as_list() for x in ctx.view.hand if x.name == "Rolling with the Punches")
+    basic = parse_line("play Rolling with the Punches basic", ctx)
+    assert basic == {"do": "prevent", "minion": first_vampire(t, me), "card": card, "normal": 1}
+    superior = parse_line("play Rolling with the Punches superior", ctx)
+    assert superior["do"] == "play" and superior["card"] == card
+    with pytest.raises(CommandError, match="cannot play Torn Signpost at superior"):
+        parse_line("play Torn Signpost superior", ctx)
+    t.play(me, basic)

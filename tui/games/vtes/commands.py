@@ -360,6 +360,9 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
     )
     card, extra = take_card(head, ctx.candidates("hand"), "card in your hand")
     _no_rest(extra, "play CARD")
+    fought = _combat_level(card, ctx, level) if level is not None and not clauses else None
+    if fought is not None:
+        return fought
     act: Act = {"do": Do.PLAY, "card": _pos(card)}
     target = None
     if "to" in clauses and " ".join(clauses["to"]).lower() not in _PLACES:
@@ -436,6 +439,26 @@ def _moves_words(moves: list[Act], ctx: Context) -> str:
     return "it moves " + "; ".join(f"{min(v)} to {max(v)} from {k}" for k, v in by.items())
 
 
+def _combat_level(card: CardView, ctx: Context, level: str) -> Act | None:
+    """``play CARD basic|superior`` of a combat card during a combat of your minion's: the strike,
+    prevention, maneuver or press that level gives
+    (:func:`engine.games.vtes.card_play.combat_level_act`); None outside such a combat or for a
+    level whose text is applied by hand (the card is played). Raises CommandError when your
+    minion cannot play that level."""
+    from engine.games.vtes.card_play import LevelError, combat_level_act
+
+    combat = ctx.view.combat
+    if combat is None or "Combat" not in card.types:
+        return None
+    mine = [m for m in (ctx.view.card(combat.acting), ctx.view.card(combat.opposing)) if m and m.controller == ctx.me]
+    if not mine:
+        return None
+    try:
+        return combat_level_act(ctx.view, mine[0], card, level)
+    except LevelError as e:
+        raise CommandError(f"{e}.") from e
+
+
 def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int | None = None) -> Act:
     """The stealth, intercept or bleed the card adds to the open action at ``level`` (basic,
     superior; None: the most it may add), as its record reads it, and the bleed's new ``target``
@@ -443,6 +466,8 @@ def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int |
     the unlock of a card played after it; nothing else outside an action."""
     from engine.games.vtes.card_play import LevelError, after_choices, pick, window_choices
 
+    if ctx.view.combat is not None and "Combat" in card.types and target is None:
+        return {}  # in combat a level gives a strike, a prevention… (_combat_level), else its text by hand
     if ctx.view.action is None:
         choices = after_choices(ctx.view, card)  # after an action of yours resolved (Freak Drive)
         if not choices and (level is not None or target is not None):
