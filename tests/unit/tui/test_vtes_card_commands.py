@@ -4,14 +4,18 @@ effect happens whichever way the player plays it (shared/rules/vtes-actions.md 4
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import first_vampire, one_vampire_table, to_the_strike
+from tests.support.vtes_sim import copy_table, first_vampire, one_vampire_table, to_the_strike
 from tui.games.vtes import key_acts
 from tui.games.vtes.command_words import CommandError, Context
 from tui.games.vtes.fight_commands import parse_line
+from tui.games.vtes.menu_keys import MenuKeys
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
@@ -103,3 +107,31 @@ def test_a_combat_card_is_played_at_the_level_named_in_combat() -> None:
     with pytest.raises(CommandError, match="cannot play Torn Signpost at superior"):
         parse_line("play Torn Signpost superior", ctx)
     t.play(me, basic)
+
+
+class _Acts:
+    def __init__(self, t: SimTable) -> None:
+        self.t = t
+
+    def engine_refusal(self, act: Act) -> str | None:
+        try:
+            copy_table(self.t).play(self.t.state.acting, act)
+        except IllegalMove as err:
+            return str(err)
+        return None
+
+
+def test_a_with_no_minion_able_to_act_says_that_an_ally_recruited_this_turn_acts_from_the_next() -> None:
+    """The rule (shared/rules/vtes-actions.md §3: an ally brought in by a recruit action does not
+    act that turn), said when ``a`` finds no action to offer, instead of "None of your minions
+    can act now"."""
+    t = one_vampire_table("Arika", (("Mylan Horseed", 2), ("Lost in Crowds", 2)), seed=5)
+    ana = t.state.acting
+    ally = next(c.as_list() for c in t.view(ana).hand if c.name == "Mylan Horseed")
+    t.play(ana, {"do": "action", "kind": "recruit", "minion": first_vampire(t, ana), "card": ally})
+    _pass_all(t)
+    screen = SimpleNamespace(
+        _view=t.view(ana), session=SimpleNamespace(seat=ana), _acts=_Acts(t), selected_card=lambda: None
+    )
+    said = MenuKeys._why_no_action(screen)  # type: ignore[arg-type]
+    assert "was recruited this turn and cannot act until your next turn" in said, said
