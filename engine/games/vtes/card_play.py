@@ -140,6 +140,11 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 base["target"] = target
             if player is not minion and player is not None:
                 base["minion"] = tuple(player.pos)
+            blocker = view.card(a.blocker) if a.blocker else None
+            if "intercept" in base and player is not None and not _may_play(rec, blocker):
+                # the blocker lacks what the card requires: it is played by the minion that has it
+                # (Organized Resistance: a baron plays it, the blocking Anarch gets the intercept)
+                base["minion"] = tuple(player.pos)
             if any(e.kind == EffectKind.LOCK for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
             if _wakes(clause):
@@ -157,6 +162,13 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def _may_play(rec: CardRecord, minion: CardView | None) -> bool:
+    """``minion`` meets the card ``rec``'s clan, Discipline and title (a card unknown to the seat:
+    as far as it knows, yes)."""
+    info = card_base().info(minion.card) if minion is not None and minion.card else None
+    return info is None or missing_requirement(rec, info, minion.name if minion else "") is None
 
 
 def spent(view: VtesView, rec: CardRecord, minion: CardView | None) -> bool:
@@ -254,8 +266,7 @@ def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
     rec = record(card) if card else None
 
     def may(c: CardView) -> bool:  # not yet played it, and meets its clan, Discipline and title
-        info = card_base().info(c.card) if rec is not None and c.card else None
-        return fresh(c) and (info is None or rec is None or missing_requirement(rec, info, c.name) is None)
+        return fresh(c) and (rec is None or _may_play(rec, c))
 
     locked = [c for c in view.controlled(seat) if c.locked and may(c) and (c.crypt or "Ally" in c.types)]
     if rec is not None and rec.requires.locked:  # "only usable by a locked" minion
