@@ -13,9 +13,10 @@ clause says beyond these numbers stays with the players (``vampire cards NAME`` 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.games.vtes.action_success import resolved_last
+from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import NORMAL_ONLY, POOR, Effect, EffectKind, SentenceKind, move_usable
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
@@ -25,6 +26,7 @@ from engine.games.vtes.vocab import (
     MODIFIER,
     REACTION,
     ActionKind,
+    Do,
     LimitScope,
     Outcome,
     Poll,
@@ -141,6 +143,11 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 base["target"] = target
             if player is not minion and player is not None:
                 base["minion"] = tuple(player.pos)
+            blocker = view.card(a.blocker) if a.blocker else None
+            if "intercept" in base and player is not None and not _may_play(rec, blocker):
+                # the blocker lacks what the card requires: it is played by the minion that has it
+                # (Organized Resistance: a baron plays it, the blocking Anarch gets the intercept)
+                base["minion"] = tuple(player.pos)
             if any(e.kind == EffectKind.LOCK and not e.whom for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
             if _wakes(clause):
@@ -158,6 +165,13 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
+
+
+def _may_play(rec: CardRecord, minion: CardView | None) -> bool:
+    """``minion`` meets the card ``rec``'s clan, Discipline and title (a card unknown to the seat:
+    as far as it knows, yes)."""
+    info = card_base().info(minion.card) if minion is not None and minion.card else None
+    return info is None or missing_requirement(rec, info, minion.name if minion else "") is None
 
 
 def spent(view: VtesView, rec: CardRecord, minion: CardView | None) -> bool:
@@ -277,22 +291,29 @@ def _paid(
 
 def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
     """The minion that plays the reaction ``card`` (its identity) of ``seat``'s: of those that have
-    not played that card in this action (2.1): for a card "only usable by a locked" minion, its
-    ready locked minion with the most Discipline levels; else its blocking minion, else its ready
-    unlocked minion with the most Discipline levels."""
+    not played that card in this action (2.1) and meet its clan, Discipline and title: for a card
+    "only usable by a locked" minion, its ready locked minion with the most Discipline levels; else
+    its blocking minion, else its ready unlocked minion with the most Discipline levels, else for a
+    card "usable by a locked" minion too, its ready locked one."""
     played = card_id(card)
 
     def fresh(c: CardView) -> bool:
         return (c.pos, played) not in a.played
 
     rec = record(card) if card else None
+
+    def may(c: CardView) -> bool:  # not yet played it, and meets its clan, Discipline and title
+        return fresh(c) and (rec is None or _may_play(rec, c))
+
+    locked = [c for c in view.controlled(seat) if c.locked and may(c) and (c.crypt or "Ally" in c.types)]
     if rec is not None and rec.requires.locked:  # "only usable by a locked" minion
-        locked = [c for c in view.controlled(seat) if c.locked and fresh(c) and (c.crypt or "Ally" in c.types)]
         return max(locked, key=lambda c: (len(disciplines(c)), c.pos), default=None)
     blocker = view.card(a.blocker) if a.blocker else None
-    if blocker is not None and blocker.controller == seat and fresh(blocker):
+    if blocker is not None and blocker.controller == seat and may(blocker):
         return blocker
-    ready = [c for c in view.may_try(seat) if fresh(c)]  # a woken minion plays reactions too
+    ready = [c for c in view.may_try(seat) if may(c)]  # a woken minion plays reactions too
+    if not ready and rec is not None and rec.requires.locked_too:  # "usable by a locked" minion as well
+        ready = locked
     return max(ready, key=lambda c: (len(disciplines(c)), c.pos), default=None)
 
 
@@ -437,7 +458,8 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
         for added in _added_blood(clause, minion, view):
             key = tuple(sorted({**fields, **added}.items()))
             out.setdefault(key, Choice(clause, key, words))
-    return list(out.values()) or ([] if burns else [Choice(None, (), "")])
+    unfit = view is not None and any(not _added_blood(c, minion, view) for c in clauses)
+    return list(out.values()) or ([] if burns or unfit else [Choice(None, (), "")])
 
 
 def _burned(clause: Clause, view: VtesView | None) -> list[tuple[int, int]] | None:
@@ -457,11 +479,23 @@ def _burned(clause: Clause, view: VtesView | None) -> list[tuple[int, int]] | No
     return out
 
 
+def directed(rec: CardRecord, clause: Clause) -> bool:
+    """The action card ``rec`` played at ``clause`` is a directed action (its text's Ⓓ, read
+    "(d)", on the clause or before the card's levels; rulebook, "Directed and Undirected Actions")."""
+    said = [
+        r.sentence
+        for c in rec.clauses
+        if c is clause or (not c.levels and c.type in ("", "Action"))
+        for r in c.readings
+    ]
+    return any(s.startswith("(d)") for s in said)
+
+
 def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> list[dict[str, object]]:
     """The ``add_blood``/``add_to`` fields of a clause that adds blood to a vampire of the
     uncontrolled region: one per vampire of ``view``'s seat it may go to (younger: of lower
-    capacity than ``minion``; of the clan it names); ``[{}]`` for a clause that adds none or when
-    no vampire fits (the blood then goes nowhere)."""
+    capacity than ``minion``; of the clan it names); ``[{}]`` for a clause that adds none; ``[]``
+    when no vampire fits: the clause is no choice (its effect could not happen)."""
     add = next((e for e in clause.effects if e.kind == EffectKind.ADD_BLOOD), None)
     if add is None or view is None or view.seat is None:
         return [{}]
@@ -475,13 +509,14 @@ def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> lis
         if add.whom not in ("", "younger") and info.clan.lower() != add.whom:
             continue
         out.append({"add_blood": add.amount, "add_to": tuple(c.pos)})
-    return out or [{}]
+    return out
 
 
 def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     """The ways the view's seat may play the master card ``card`` whose text moves blood from a
-    vampire it controls to its pool: one per ready vampire of its with blood, moving as much as
-    the card allows and the vampire has (``move_blood``, ``minion``), put on that vampire when the
+    vampire it controls to its pool: one per ready vampire of its with blood and amount the card
+    allows and the vampire has, the most first ("move 2 to 5 blood": 5, 4, 3, 2; ``move_blood``,
+    ``minion``), put on that vampire when the
     card goes on one (``to``, ``on``); or whose text adds blood to a vampire of its
     (:func:`_master_adds`). Empty for a card that does neither, or no vampire it fits."""
     rec = record(card.card) if card.card else None
@@ -498,13 +533,12 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     on = info is not None and play_place(info) == PlayPlace.ON_MINION
     out = []
     for c in view.controlled(seat):
-        amount = min(move.amount or c.counters, c.counters)
-        if not c.crypt or amount < 1:
-            continue
-        fields: dict[str, object] = {"move_blood": amount, "minion": tuple(c.pos)}
-        if on:
-            fields |= {"to": Target.ON, "on": tuple(c.pos)}
-        out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
+        most = min(move.amount or c.counters, c.counters)
+        for amount in range(most, max(move.least, 1) - 1, -1) if c.crypt else ():
+            fields: dict[str, object] = {"move_blood": amount, "minion": tuple(c.pos)}
+            if on:
+                fields |= {"to": Target.ON, "on": tuple(c.pos)}
+            out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
     return out
 
 
@@ -630,6 +664,50 @@ def pick(choices: list[Choice], level: str | None = None) -> Choice | None:
     if level is not None and not found:
         raise LevelError(f"the card cannot be played at {level} now (its levels: {_levels_of(choices) or 'none'})")
     return max(found, key=lambda c: (c.weight(), c.superior), default=None)
+
+
+def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: str) -> dict[str, object] | None:
+    """The combat act (``do`` ``strike``, ``prevent``, ``maneuver`` or ``press``, with ``minion``
+    and ``card``) that plays the hand combat card ``card`` at ``level`` ("basic",
+    "superior") for ``minion``, from that level's clause as the record reads it: its strike (a
+    hand strike's damage is the minion's strength plus the card's), its prevention (of the damage
+    of the opposing strike's kind), its maneuver or its press (shared/rules/vtes-actions.md 5.3–5.6,
+    P5). None when the clause is none of these alone: the card is played and its text applied by
+    hand. Raises LevelError when ``minion`` cannot play the card at ``level``."""
+    from engine.games.vtes.readings import disciplines as levels_of
+    from engine.games.vtes.readings import strike_readings
+
+    rec = record(card.card) if card.card else None
+    c = view.combat
+    if rec is None or c is None:
+        return None
+    at = [x for x in rec.clauses if x.levels and x.superior == (level == "superior") and x.type in ("", "Combat")]
+    clause = next((x for x in reversed(at) if x.usable_by(levels_of(minion.card))), None)
+    if clause is None:
+        needs = " ".join(f"[{lv}]" for x in at for lv in x.levels) or "none"
+        raise LevelError(f"{minion.name} cannot play {rec.name} at {level} (that level needs {needs})")
+    base: dict[str, object] = {"minion": minion.as_list(), "card": card.as_list()}
+    kinds = {e.kind for e in clause.effects}
+    reading = next((r for r in strike_readings(rec.id) if r.levels == clause.levels), None)
+    if reading is not None:
+        if reading.bonus:  # "hand strike at +N": the striker's printed strength plus N (readings.best_strike)
+            from engine.games.vtes.readings import strength_of
+
+            reading = replace(reading, damage=strength_of(minion.card) + reading.bonus)
+        return {"do": Do.STRIKE, **base, **reading.fields()}
+    if clause.by_hand or len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    amount = sum(e.amount for e in clause.effects)
+    if kind == EffectKind.PREVENT:
+        facing = next((s for s in c.strikes if s.minion != minion.pos and s.damage), None)
+        agg = facing is not None and facing.aggravated and clause.effects[0].whom != NORMAL_ONLY
+        return {"do": Do.PREVENT, **base, "agg" if agg else "normal": amount}
+    if kind == EffectKind.ADDITIONAL_STRIKE:
+        return {"do": Do.STRIKE, **base, "additional": amount}
+    if kind in (EffectKind.MANEUVER, EffectKind.PRESS):
+        return {"do": Do.MANEUVER if kind == EffectKind.MANEUVER else Do.PRESS, **base}
+    return None
 
 
 def _levels_of(choices: list[Choice]) -> str:

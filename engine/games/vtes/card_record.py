@@ -143,7 +143,8 @@ class Requirements:
     case; ``discipline_rule`` ``"Mono"``, ``"Choice"`` any one, ``"Combo"`` all), ``titles``
     (lower case, any one), ``sect`` (lower case), ``capacity`` (at least), ``unique`` (one copy
     in play: a second contests, rulebook "Contested Cards"), ``ready``: a ready vampire of yours,
-    ``locked``: played by a locked minion, ``timing``: when it is played, ``only``: the text's
+    ``locked``: played by a locked minion ("Only usable by a locked vampire"), ``locked_too``: by a
+    locked minion as well as an unlocked one ("Usable by a locked vampire"), ``timing``: when it is played, ``only``: the text's
     other "Only usable …" conditions, as printed (lower case); ``exclusive``: the names (lower
     case) of cards it cannot be played with during one action; ``other``: an action modifier
     played by a ready unlocked vampire of the acting Methuselah other than the acting minion
@@ -159,6 +160,7 @@ class Requirements:
     unique: bool = False
     ready: bool = False
     locked: bool = False
+    locked_too: bool = False
     timing: tuple[Timing, ...] = ()
     only: tuple[str, ...] = ()
     exclusive: tuple[str, ...] = ()
@@ -413,7 +415,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     titles: tuple[str, ...] = ()
     sect = ""
     capacity = 0
-    ready = locked = other = False
+    ready = locked = locked_too = other = False
     unique = info.kind == DeckPart.CRYPT
     only: list[str] = []
     exclusive: list[str] = []
@@ -424,6 +426,10 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
                 exclusive.append(pair.group("other"))
         if clause.levels:
             continue
+        # One of two ways the card is played ("[REACTION] +2 intercept." and "[REACTION] Only
+        # usable by a locked prince …"): its conditions are that way's, not the whole card's.
+        if clause.type and sum(c.type == clause.type and not c.levels for c in clauses) > 1:
+            continue
         for r in clause.readings:
             s = r.sentence
             if _UNIQUE.match(s):
@@ -432,8 +438,10 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
                 limits.append(
                     Limit(LimitScope(lim.group("scope")), bool(lim.group("card")), _printed_words(info.text, s))
                 )
-            if "only usable by a locked" in s or s.startswith("usable by a locked"):
+            if "only usable by a locked" in s:
                 locked = True
+            elif s.startswith("usable by a locked"):
+                locked_too = True
             if s.startswith("only usable"):
                 only.append(s)
                 other = other or BY_OTHER in s
@@ -465,6 +473,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         unique=unique,
         ready=ready,
         locked=locked,
+        locked_too=locked_too,
         timing=timing or (Timing.OTHER,),
         only=tuple(only),
         exclusive=tuple(dict.fromkeys(exclusive)),

@@ -164,7 +164,7 @@ def record_lines(rec: CardRecord) -> list[str]:
     needs += [f"capacity {q.capacity} or more"] if q.capacity else []
     needs += ["unique"] if q.unique else []
     needs += ["a ready vampire"] if q.ready else []
-    needs += ["a locked minion"] if q.locked else []
+    needs += ["a locked minion"] if q.locked else ["a locked or unlocked minion"] if q.locked_too else []
     needs += [", ".join(q.timing)]
     needs += list(q.only)
     needs += [f"not with {other} in one action" for other in q.exclusive]

@@ -27,6 +27,7 @@ from engine.games.vtes.card_play import (
     after_choices,
     blood_shifts,
     combat_moves,
+    directed,
     master_choices,
     may_react,
     prevent_cards,
@@ -320,7 +321,17 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 fields = choice.act_fields()
                 if kind == ActionKind.BLEED and choice.clause is not None and "kind" not in fields:
                     act["kind"] = ActionKind.OTHER  # this level of the card does not bleed
-                acts.append(act | fields)
+                act |= fields
+                if (
+                    act["kind"] == ActionKind.OTHER
+                    and rec is not None
+                    and choice.clause
+                    and directed(rec, choice.clause)
+                ):
+                    # a directed action (Ⓓ: "enter combat with a minion") names its target Methuselah
+                    acts += [act | {"target": s} for s in view.in_game() if s != seat]
+                else:
+                    acts.append(act)
         for v in torpor if c.crypt else ():
             if view.can_pay(c, ActionKind.RESCUE):
                 acts.append({"do": Do.ACTION, "kind": ActionKind.RESCUE, "minion": minion, "target_card": v.as_list()})

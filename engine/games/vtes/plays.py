@@ -129,21 +129,22 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             # or wakes it.
             rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
             by_locked = bool(act.wake or act.unlock) or (rec is not None and rec.requires.locked)
-            state = "locked" if by_locked else "unlocked"
+            either = not by_locked and rec is not None and rec.requires.locked_too  # "usable by a locked" one too
+            state = "locked " if by_locked else "" if either else "unlocked "
             ready = [
                 p
                 for p, c in w.cards.items()
                 if c.controller == w.author
                 and c.zone == Zone.READY
-                and (c.locked == by_locked or (not by_locked and p in a.woken))
+                and (c.locked == by_locked or either or (not by_locked and p in a.woken))
                 and is_minion(w, p)
             ]
             if minion is None and len(ready) == 1:
                 minion = ready[0]
             if minion is not None and minion not in ready:
-                w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state} minion of yours")
+                w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state}minion of yours")
             elif not ready:
-                w.refuse(Lift.LOCKED, f"{name} needs a ready {state} minion of yours to play it, and you have none")
+                w.refuse(Lift.LOCKED, f"{name} needs a ready {state}minion of yours to play it, and you have none")
         rec = record(info.id) if info is not None else None
         other = played_with(rec, a) if rec is not None else None
         if other is not None:
@@ -343,6 +344,11 @@ def move_blood(w: Work, act: PlayAct, name: str) -> None:
         raise IllegalMove(f"{name} moves blood from a ready vampire you control, and {w.name(vampire)} is not one")
     if c.counters < amount:
         raise IllegalMove(f"{w.name(vampire)} has {c.counters} blood: {name} cannot move {amount}")
+    rec = record(w.cards[act.card].card or w.revealed.get(act.card, ""))
+    move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None) if rec is not None else None
+    if move is not None and not move.least <= amount <= (move.amount or amount):
+        much = f"{move.least} to {move.amount}" if move.least else f"up to {move.amount}"
+        raise IllegalMove(f"{name} moves {much} blood, not {amount}")
     w.counters_delta(vampire, -amount, "card")
     w.pool_delta(w.author, amount, "card")
     w.note(f"{name}: {amount} blood moved from {w.name(vampire)} to {seat_ref(w.author)}'s pool", w.author)

@@ -103,3 +103,15 @@ def test_kindred_spirits_gains_1_pool_when_its_bleed_succeeds(level: str, bled: 
     assert t.view(ben).players[ben].pool == before[1] - bled
     assert t.view(ana).players[ana].pool == before[0] + 1
     assert any("and gains 1 pool" in n.text for n in t.notes), [n.text for n in t.notes[-3:]]
+
+
+def test_govern_the_unaligned_at_superior_is_not_offered_with_no_younger_vampire_to_take_the_blood() -> None:
+    """Every crypt card is Arika (capacity 11): no vampire of the uncontrolled region is younger, so
+    the superior's "Add 3 blood to a younger vampire" could not happen; only the basic bleed is
+    offered, never an action left to be applied by hand."""
+    t = one_vampire_table("Arika", (("Govern the Unaligned", 7),), seed=3)
+    ana = t.state.acting
+    view = t.view(ana)
+    arika = next(c.as_list() for c in view.controlled(ana) if c.crypt)
+    offered = [a for a in VTES.legal_acts(view) if a["do"] == "action" and a.get("card") and a["minion"] == arika]
+    assert offered and all(a["kind"] == "bleed" and a["amount"] == 3 for a in offered)

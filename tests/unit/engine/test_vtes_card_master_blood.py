@@ -1,10 +1,11 @@
 """A master card that moves blood from a vampire its player controls to their pool (rulebook, "2.
 Master Phase"): Villein (2 to 5 blood, put on that vampire) and Minion Tap (any amount) are offered
-per vampire with blood, moving as much as the card allows and the vampire has; the table moves the
-blood as the card is played, narrates it with the card's name, and the log replays to the same
-state; a vampire with too little blood, or another's, is refused with a sentence. A master card
-that adds blood (Zillah's Valley: 4 to an uncontrolled vampire of capacity 8 or more; Giant's
-Blood: a vampire of yours to its capacity) is offered per vampire it fits and adds it.
+per vampire with blood and amount the card allows and the vampire has (the player picks); the
+table moves the blood as the card is played, narrates it with the card's name, and the log replays
+to the same state; an amount outside the card's range, a vampire with too little blood, or
+another's, is refused with a sentence. A master card that adds blood (Zillah's Valley: 4 to an
+uncontrolled vampire of capacity 8 or more; Giant's Blood: a vampire of yours to its capacity) is
+offered per vampire it fits and adds it.
 
 Every crypt is twelve Arika; the first Methuselah's vampire has 7 blood; it is in its master
 phase, its hand holding Villein, Minion Tap, Zillah's Valley and Giant's Blood."""
@@ -39,13 +40,14 @@ def arika(t: SimTable) -> tuple[list[int], int]:
     return c.as_list(), c.counters
 
 
-@pytest.mark.parametrize(("name", "moved", "placed"), [("Villein", 5, True), ("Minion Tap", 7, False)])
-def test_a_master_card_moves_blood_to_the_pool(start: SimTable, name: str, moved: int, placed: bool) -> None:
+@pytest.mark.parametrize(("name", "moved", "low", "placed"), [("Villein", 5, 2, True), ("Minion Tap", 7, 1, False)])
+def test_a_master_card_moves_blood_to_the_pool(start: SimTable, name: str, moved: int, low: int, placed: bool) -> None:
     t = copy_table(start)
     ana = t.state.acting
     vampire, blood = arika(t)
     offered = plays(t, name)
-    assert [(a["move_blood"], a["minion"]) for a in offered] == [(moved, vampire)]
+    # one offer per amount the card allows and the vampire has, the most first: the player picks
+    assert [(a["move_blood"], a["minion"]) for a in offered] == [(n, vampire) for n in range(moved, low - 1, -1)]
     assert (offered[0].get("on") == vampire) == placed
     pool = t.view(ana).players[ana].pool
     notes = t.play(ana, offered[0])
@@ -67,6 +69,10 @@ def test_more_blood_than_the_vampire_has_or_anothers_vampire_is_refused(start: S
     tap = plays(t, "Minion Tap")[0]
     with pytest.raises(IllegalMove, match="has 7 blood: Minion Tap cannot move 8"):
         t.play(ana, {**tap, "move_blood": 8})
+    villein = plays(t, "Villein")[0]
+    for amount in (1, 6):  # "move 2 to 5 blood"
+        with pytest.raises(IllegalMove, match=f"Villein moves 2 to 5 blood, not {amount}"):
+            t.play(ana, {**villein, "move_blood": amount})
     ben = t.view(ana).players[ana].prey
     bens = next(c.as_list() for c in t.view(ana).controlled(ben) if c.crypt)
     with pytest.raises(IllegalMove, match="must be a card you control"):

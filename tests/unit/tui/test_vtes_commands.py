@@ -298,11 +298,16 @@ def test_influence_with_no_vampire_named_lets_the_engine_say_why(table: Any, ctx
 
 def test_a_card_name_that_holds_a_clause_word_is_read_whole(ctx: Context) -> None:
     """``play On the Qui Vive`` names the card (a tester met "Name the card in your hand": the
-    "On" was read as the ``on CARD`` clause); ``play Wake with Evening's Freshness`` too."""
-    for name in ("On the Qui Vive", "Wake with Evening's Freshness"):
+    "On" was read as the ``on CARD`` clause); ``play Wake with Evening's Freshness`` too, and
+    ``play Blood Doll`` ("Blood" is not the ``blood N`` clause there)."""
+    for name in ("On the Qui Vive", "Wake with Evening's Freshness", "Blood Doll"):
         held, c = _in_hand(ctx, name)
         assert parse(f"play {name}", c)["card"] == held.as_list(), name
         assert parse(f"play {name.lower()}", c)["card"] == held.as_list(), name
+    held, c = _in_hand(ctx, "Blood Doll")
+    ready = ctx.view.controlled(0, Zone.READY)[0]
+    on = parse(f"play Blood Doll on {ready.name.split(' (')[0]} blood 1", c)
+    assert (on["card"], on["on"], on["blood"]) == (held.as_list(), ready.as_list(), 1)
 
 
 def test_move_top_crypt_puts_ones_own_crypt_card_in_the_uncontrolled_region_free() -> None:

@@ -109,7 +109,7 @@ def _name_at(tokens: Sequence[str], i: int) -> int:
 def _names_with_clause_words() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Card names (lower-case words) with a word the command line reads as a clause, by first word,
     the longest first."""
-    words = {"to", "on", "for", "by", "with", "at", "stealth", "amount", "intercept"}
+    words = {"to", "on", "for", "by", "with", "at", "stealth", "amount", "intercept", "pool", "blood", "from", "keep"}
     found: dict[str, list[tuple[str, ...]]] = {}
     for info in card_base().every_info():
         name = tuple(info.name.lower().split())
@@ -360,6 +360,9 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
     )
     card, extra = take_card(head, ctx.candidates("hand"), "card in your hand")
     _no_rest(extra, "play CARD")
+    fought = _combat_level(card, ctx, level) if level is not None and not clauses else None
+    if fought is not None:
+        return fought
     act: Act = {"do": Do.PLAY, "card": _pos(card)}
     target = None
     if "to" in clauses and " ".join(clauses["to"]).lower() not in _PLACES:
@@ -394,6 +397,7 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
         act["minion"] = _pos(minion)
     if "keep" in clauses:
         act["no_replace"] = True
+    act = _moved_blood(card, ctx, act)
     if "pool" not in act and "blood" not in act:
         mine = [c for c in ctx.candidates("mine") if c.zone.in_play]
         act.update(printed_cost(card, mine, ctx.view.card(ctx.selected) if ctx.selected else None))
@@ -403,18 +407,74 @@ def _parse_play(rest: list[str], ctx: Context) -> Act:
 _PLACES = frozenset({Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH})
 
 
+def _moved_blood(card: CardView, ctx: Context, act: Act) -> Act:
+    """``act`` for a master card that moves blood from a vampire of yours to your pool (Villein:
+    "move 2 to 5 blood"), as the engine offers it (:func:`engine.games.vtes.card_play.master_choices`):
+    from the vampire it is played ``on`` (or ``from``), ``blood N`` the amount (else the most it
+    may move); ``act`` unchanged for any other card. Raises CommandError when no offer fits."""
+    from engine.games.vtes.card_play import master_choices
+
+    if ctx.view.action is not None or "Master" not in card.types:
+        return act
+    moves = [c.act_fields() for c in master_choices(ctx.view, card)]
+    moves = [m for m in moves if "move_blood" in m]
+    if not moves:
+        return act
+    out = dict(act)
+    amount = out.pop("blood", None)
+    vampire = out.get("on", out.get("minion"))
+    fits = [m for m in moves if vampire in (None, m["minion"]) and amount in (None, m["move_blood"])]
+    if not fits:
+        much = f"{amount} blood" if amount is not None else "blood"
+        raise CommandError(f"{card.name} cannot move {much} from that vampire: {_moves_words(moves, ctx)}.")
+    return {**out, **fits[0]}
+
+
+def _moves_words(moves: list[Act], ctx: Context) -> str:
+    """What a blood-moving master card may move, by vampire ("2 to 5 from Victor Donaldson")."""
+    by: dict[str, list[int]] = {}
+    for m in moves:
+        found = ctx.view.card((m["minion"][0], m["minion"][1]))
+        by.setdefault(found.name if found is not None else "a vampire", []).append(int(m["move_blood"]))
+    return "it moves " + "; ".join(f"{min(v)} to {max(v)} from {k}" for k, v in by.items())
+
+
+def _combat_level(card: CardView, ctx: Context, level: str) -> Act | None:
+    """``play CARD basic|superior`` of a combat card during a combat of your minion's: the strike,
+    prevention, maneuver or press that level gives
+    (:func:`engine.games.vtes.card_play.combat_level_act`); None outside such a combat or for a
+    level whose text is applied by hand (the card is played). Raises CommandError when your
+    minion cannot play that level."""
+    from engine.games.vtes.card_play import LevelError, combat_level_act
+
+    combat = ctx.view.combat
+    if combat is None or "Combat" not in card.types:
+        return None
+    mine = [m for m in (ctx.view.card(combat.acting), ctx.view.card(combat.opposing)) if m and m.controller == ctx.me]
+    if not mine:
+        return None
+    try:
+        return combat_level_act(ctx.view, mine[0], card, level)
+    except LevelError as e:
+        raise CommandError(f"{e}.") from e
+
+
 def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int | None = None) -> Act:
     """The stealth, intercept or bleed the card adds to the open action at ``level`` (basic,
     superior; None: the most it may add), as its record reads it, and the bleed's new ``target``
-    of a card that redirects it (None: the first it may choose); nothing outside an action."""
-    from engine.games.vtes.card_play import LevelError, pick, window_choices
+    of a card that redirects it (None: the first it may choose); once an action of yours resolved,
+    the unlock of a card played after it; nothing else outside an action."""
+    from engine.games.vtes.card_play import LevelError, after_choices, pick, window_choices
 
+    if ctx.view.combat is not None and "Combat" in card.types and target is None:
+        return {}  # in combat a level gives a strike, a prevention… (_combat_level), else its text by hand
     if ctx.view.action is None:
-        if level is not None or target is not None:
+        choices = after_choices(ctx.view, card)  # after an action of yours resolved (Freak Drive)
+        if not choices and (level is not None or target is not None):
             said = level if level is not None else "to METHUSELAH"
             raise CommandError(f"{said} names how a card is played during an action; no action is open.")
-        return {}
-    choices = window_choices(ctx.view, card)
+    else:
+        choices = window_choices(ctx.view, card)
     if target is not None:
         choices = [c for c in choices if dict(c.fields).get("target") == target]
         if not choices:

@@ -9,6 +9,8 @@ make (:meth:`tui.games.vtes.acting.ActSender.why`). No Textual here: the screen
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.games.base import Act
 from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources
 from engine.games.vtes.terms_choices import terms_choices
@@ -16,6 +18,9 @@ from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
 from tui.games.vtes import commands
 from tui.games.vtes.command_words import Context
+
+if TYPE_CHECKING:
+    from engine.games.vtes.card_play import Choice
 
 
 def _minion(card: CardView) -> bool:
@@ -70,7 +75,14 @@ def play_act(
     played by the selected ready unlocked minion (else the engine's choice when there is one). A
     master card that moves blood to your pool moves it from the selected vampire, else the first
     with blood (:func:`engine.games.vtes.card_play.master_choices`)."""
-    from engine.games.vtes.card_play import master_choices, pick, printed_cost, vote_choices, window_choices
+    from engine.games.vtes.card_play import (
+        after_choices,
+        master_choices,
+        pick,
+        printed_cost,
+        vote_choices,
+        window_choices,
+    )
 
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.zone.in_play]
@@ -81,8 +93,9 @@ def play_act(
         ready = view.ready_unlocked(me)
         if minion in ready and minion is not None:
             act["minion"] = minion.as_list()
-    if view is not None and view.action is not None:
-        best = pick(window_choices(view, card))  # the card's numbers, as the record reads them
+    if view is not None:
+        # the card's numbers in the open action, else its unlock once an action of yours resolved
+        best = pick(window_choices(view, card) if view.action is not None else after_choices(view, card))
         if best is not None:
             act.update(best.act_fields())
     if view is not None and view.referendum is not None:
@@ -104,6 +117,38 @@ def play_act(
     if "blood" not in act and "pool" not in act:
         act.update(printed_cost(card, mine, minion))
     return act
+
+
+def play_menu(
+    card: CardView, view: VtesView | None, me: int | None, selected: CardView | None, ctx: Context | None
+) -> list[tuple[str, Act]]:
+    """The ways ``p`` may play ``card`` when the player has a choice to make (words, act), each
+    :func:`play_act`'s act with one of the engine's choices: the amount and vampire of a master
+    card that moves blood to your pool (the selected vampire's only, when it is one), the new target
+    of a bleed a reaction redirects. Empty when there is one way or none (``p`` plays it at once)."""
+    from engine.games.vtes.card_play import master_choices, window_choices
+
+    if view is None or me is None:
+        return []
+    base = play_act(card, view, me, selected, ctx)
+    if view.action is not None:
+        choices = [c for c in window_choices(view, card) if "target" in dict(c.fields)]
+    elif "Master" in card.types:
+        choices = [c for c in master_choices(view, card) if "move_blood" in dict(c.fields)]
+        mine = [c for c in choices if selected is not None and dict(c.fields).get("minion") == selected.pos]
+        choices = mine or choices
+    else:
+        choices = []
+    names = ctx.names if ctx is not None else []
+
+    def words(choice: Choice) -> str:
+        target = dict(choice.fields).get("target")
+        if not isinstance(target, int):
+            return choice.words
+        return f"{choice.words}: {names[target] if target < len(names) else f'seat {target + 1}'}"
+
+    menu = [(words(c), {**base, **c.act_fields()}) for c in choices]
+    return menu if len(menu) > 1 else []
 
 
 def vote_words(view: VtesView, me: int) -> list[str]:
@@ -196,5 +241,6 @@ __all__ = [
     "may_vote",
     "not_offered_in_action",
     "play_act",
+    "play_menu",
     "vote_words",
 ]

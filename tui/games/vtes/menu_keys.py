@@ -31,7 +31,14 @@ class MenuKeys(ScreenPart):
         if view is None or me is None or view.step != Step.PLAY or not view.cards:
             return "The table has not started yet."
         if view.acting == me and view.phase == Phase.MINION and not view.windows:
-            return NO_MINION_ACTS  # the time is right: no minion is
+            # The time is right: no minion is. A ready unlocked one gets the engine's sentence for
+            # a bleed by it (an ally recruited this turn acts from the next: its sentence says so).
+            ready = view.ready_unlocked(me)
+            chosen = next((c for c in ready if c == self.selected_card()), next(iter(ready), None))
+            if chosen is None or view.players[me].prey < 0:
+                return NO_MINION_ACTS
+            bleed: Act = {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": chosen.as_list()}
+            return self._acts.engine_refusal({**bleed, "target": view.players[me].prey}) or NO_MINION_ACTS
         # The engine checks the time (the turn, the phase, the open windows) before the minion:
         # a hunt by any card gets the time's sentence, as ":hunt" would.
         hunt: Act = {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": view.cards[0].as_list()}
@@ -52,7 +59,7 @@ class MenuKeys(ScreenPart):
         names = list(self.session.table.names)
         choices = announce_choices(view, names, minion, card)
         if not choices:
-            self.say(f"✗ {NO_MINION_ACTS}", True)
+            self.say(f"✗ {self._why_no_action()}", True)
             return
         self._menu(choices, None)
 

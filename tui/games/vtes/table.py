@@ -488,6 +488,10 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             # An action card is announced as a minion's action, not played: the menu proposes it.
             self._announce(card)
             return
+        menu = key_acts.play_menu(card, view, me, self.selected_card(), self.command_context())
+        if menu:  # a choice to make (how much blood, from whom; a new target): the player picks
+            self._menu(menu, f"Play {card.name.split(' (')[0]}: choose (Esc cancels)")
+            return
         self._acts.try_act(key_acts.play_act(card, view, me, self.selected_card(), self.command_context()))
 
     def action_discard_card(self) -> None:
