@@ -376,6 +376,8 @@ class Client:
         is verified in a worker thread before the rest is folded (the table would otherwise
         settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1)."""
         if isinstance(msg, Entries):
+            if msg.start == 0 and msg.items and self.table is not None and not self.table.entries:
+                await self._load_rules(msg.items[0][0])
             taken = 0
             while taken < len(msg.items):
                 await asyncio.sleep(0)  # the loop runs between any two entries, across frames too
@@ -396,6 +398,19 @@ class Client:
             self.driver.rejected(msg)
         else:
             self.replica.check_claim(msg.head)
+
+    async def _load_rules(self, genesis: Any) -> None:
+        """Load the rules of the game the genesis entry ``genesis`` (as the wire carries it) names,
+        in a worker thread: importing a game's package takes most of a second (several under
+        load), which on the loop would stop this peer's pings; its fold then finds them loaded.
+        Anything wrong with the entry is left for the fold to say."""
+        try:
+            entry = Entry.from_wire(genesis)
+            name = entry.body.get("game") if entry.kind == "table" else None
+            if isinstance(name, str) and name in self.replica.games:
+                await asyncio.to_thread(self.replica.games.__getitem__, name)
+        except Exception:
+            return
 
     def heard(self, head: WireHead | None) -> None:
         """Compare a head the host signed with this peer's log (fork evidence)."""

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from engine.games import RulesByName, all_rules
 from engine.protocol import group
 from engine.protocol.identity import new_key
 from engine.seat import now_ms
@@ -191,8 +192,31 @@ async def test_a_peer_catching_up_lets_its_loop_run_between_any_two_entries_it_f
     turns = asyncio.get_running_loop().create_task(each_turn_of_the_loop())
     await back.start()
     await eventually(lambda: back.connected and back.table.seq == t.seq, 60, "caught up")
+    await eventually(lambda: sum(folded_per_turn) == t.seq - held, 10, "the last fold seen by a turn of the loop")
     turns.cancel()
-    assert sum(folded_per_turn) == t.seq - held > 700  # three frames of a paced catch-up
+    assert t.seq - held > 700  # three frames of a paced catch-up
     assert max(folded_per_turn) == 1
     await back.stop()
+    await host.close()
+
+
+async def test_a_peer_coming_from_nothing_loads_the_games_rules_off_its_loop(tmp_path):
+    """The genesis entry names the game, whose rules a peer loads the first time (most of a second
+    of imports, several under load): loaded in a worker thread before the genesis is folded, so
+    this peer's pings go on. Counted: the rules are first asked for off the loop's thread."""
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    asked: list[str] = []
+    rules = all_rules()
+
+    class Recorded(RulesByName):
+        def __getitem__(self, name: str):
+            asked.append(threading.current_thread().name)
+            return rules[name]
+
+    peer = watcher(host, new_key(), tmp_path, games=Recorded())
+    await peer.start()
+    await eventually(lambda: peer.connected and peer.table.seq == host.table.seq, 30, "caught up")
+    assert asked and asked[0] != threading.current_thread().name
+    await peer.stop()
     await host.close()
