@@ -194,7 +194,7 @@ class Lobby:
         if seat is None and entry.author != t.host:
             raise TableRefusal("not-your-turn", "only players and the host can chat")
         text = b["text"].strip()
-        if not 0 < len(text) <= MAX_CHAT or not all(c.isprintable() for c in text):
+        if not 0 < len(text) <= MAX_CHAT or not text.isprintable():
             raise TableRefusal("malformed", f"a chat line is 1 to {MAX_CHAT} printable characters")
         who = f"{{s{seat}}}" if seat is not None else "The host"
         size = len(text.encode())
