@@ -23,6 +23,10 @@ GUARDED: frozenset[str] = frozenset(a for a in ACTING if a not in ("command", "a
 takes the keys typed after it (a menu, a box, chat); not ``:``, ``A`` (it only says how this seat
 answers), Tab, Esc, F1."""
 
+OPENS: frozenset[str] = frozenset({"card_box", "log_box", "rulings", "ash", "chat", "focus_log"})
+"""The guarded actions that play nothing (they open a box, a line or the log): refused as "not
+opened", never as "not played"."""
+
 type Moment = tuple[object, ...]
 """What the screen shows of the windows and whether the table waits for this seat's answer (its
 last item)."""
@@ -42,6 +46,15 @@ def moment(view: VtesView, seat: int | None, by_itself: Act | None) -> Moment:
     )
 
 
+def refusal(action: str, why: str, keys: int) -> str:
+    """The line under the board for the ``keys``-th key (1 for the first) refused by the guard
+    (``action``: the key's; ``why``: the guard's reason): one line for the whole burst, the count
+    updated, "not opened" for a key that plays nothing (:data:`OPENS`)."""
+    verb = "Not opened" if action in OPENS else "Not played"
+    count = f" ({keys} keys)" if keys > 1 else ""
+    return f"✗ {verb}{count}: {why}."
+
+
 class KeyGuard:
     """Whether a game key is taken now: times in seconds of the screen's monotonic key clock."""
 
@@ -50,10 +63,18 @@ class KeyGuard:
         self._until: tuple[float, str] | None = None
         #: What the last redraw showed (:func:`moment`).
         self._shown: Moment | None = None
+        #: Keys refused since the guard began (:meth:`refused`).
+        self._refused = 0
 
     def guard(self, now: float, why: str) -> None:
         """Refuse game keys for :data:`KEY_GUARD_S` from ``now``, saying ``why``."""
         self._until = (now + KEY_GUARD_S, why)
+        self._refused = 0
+
+    def refused(self) -> int:
+        """Count a key refused by the guard: how many it has refused since it began (1 first)."""
+        self._refused += 1
+        return self._refused
 
     def shown(self, now: float, seen: Moment) -> None:
         """A redraw showed ``seen``: guard the keys when a window opened, changed or closed, or
@@ -83,4 +104,4 @@ class KeyGuard:
         return why
 
 
-__all__ = ["GUARDED", "KEY_GUARD_S", "KeyGuard", "Moment", "moment"]
+__all__ = ["GUARDED", "KEY_GUARD_S", "OPENS", "KeyGuard", "Moment", "moment", "refusal"]
