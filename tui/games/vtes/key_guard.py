@@ -46,13 +46,12 @@ def moment(view: VtesView, seat: int | None, by_itself: Act | None) -> Moment:
     )
 
 
-def refusal(action: str, why: str, keys: int) -> str:
-    """The line under the board for the ``keys``-th key (1 for the first) refused by the guard
-    (``action``: the key's; ``why``: the guard's reason): one line for the whole burst, the count
-    updated, "not opened" for a key that plays nothing (:data:`OPENS`)."""
+def refusal(action: str, why: str) -> str:
+    """The line under the board for a key refused by the guard (``action``: the key's; ``why``:
+    the guard's reason): one line for the whole burst, "not opened" for a key that plays nothing
+    (:data:`OPENS`)."""
     verb = "Not opened" if action in OPENS else "Not played"
-    count = f" ({keys} keys)" if keys > 1 else ""
-    return f"✗ {verb}{count}: {why}."
+    return f"✗ {verb}: {why}."
 
 
 class KeyGuard:
@@ -63,18 +62,10 @@ class KeyGuard:
         self._until: tuple[float, str] | None = None
         #: What the last redraw showed (:func:`moment`).
         self._shown: Moment | None = None
-        #: Keys refused since the guard began (:meth:`refused`).
-        self._refused = 0
 
     def guard(self, now: float, why: str) -> None:
         """Refuse game keys for :data:`KEY_GUARD_S` from ``now``, saying ``why``."""
         self._until = (now + KEY_GUARD_S, why)
-        self._refused = 0
-
-    def refused(self) -> int:
-        """Count a key refused by the guard: how many it has refused since it began (1 first)."""
-        self._refused += 1
-        return self._refused
 
     def shown(self, now: float, seen: Moment) -> None:
         """A redraw showed ``seen``: guard the keys when a window opened, changed or closed, or

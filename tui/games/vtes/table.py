@@ -117,7 +117,6 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         #: When a redraw last showed this seat making its automatic act (``key_clock()``).
         self._by_itself_at: float | None = None
         self._listing = False  # the footer is asking check_action, not a key
-        self._key_counted = False  # the key pressed now was counted as refused by the guard
         #: The card of the last after-play note ("e reads it"), and whether the key pressed now
         #: came while that note was shown (e then reads that card, gone from the hand).
         self._played: CardView | None = None
@@ -315,7 +314,6 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         # refusal or after-play note was read; an act that is refused again says so again.
         self._reads_played = self._say_line.has_class("-todo") and self._played is not None
         self._say_line.unstick()
-        self._key_counted = False
         # Typing on while the keys are guarded keeps them guarded (check_action refuses them:
         # the bindings run later, from the app, once the keys of a burst have all come here).
         self._guarded(typing_on=True)
@@ -536,9 +534,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             return False
         if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
-            if not self._key_counted:  # a key's bindings are each asked: counted once
-                self._key_counted = True
-                self.say(refusal(action, why, self._guard.refused()), True, guarding=False)
+            line = refusal(action, why)
+            if not self._say_line.has_class("-illegal") or self._say_line.content != line:
+                self.say(line, True, guarding=False)  # said once for the burst
             return False
         if action == "command":
             return True
