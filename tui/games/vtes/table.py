@@ -534,9 +534,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             return False
         if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
-            line = refusal(action, why)
-            if not self._say_line.has_class("-illegal") or self._say_line.content != line:
-                self.say(line, True, guarding=False)  # said once for the burst
+            said = self._say_line.content
+            if not (self._say_line.has_class("-illegal") and str(said).endswith(f": {why}.")):
+                self.say(refusal(action, why), True, guarding=False)  # once for the burst, by its first key
             return False
         if action == "command":
             return True
