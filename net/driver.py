@@ -324,7 +324,7 @@ class SeatDriver:
                 continue
             self._send(intent.kind, body, intent)
             return
-        if (seat.index, "move") in t.owed():
+        if t.owes_move(seat.index):
             if self.plays_by_itself:
                 self._bot_move(seat)
             elif self.auto:

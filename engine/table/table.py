@@ -293,6 +293,11 @@ class Table:
                 pending = self.pending()
                 return [(s, EntryKind.MOVE) for s in pending.actors] if pending else []
 
+    def owes_move(self, seat: int | None) -> bool:
+        """The table waits for a move of ``seat`` now (:meth:`owed`): not while a protocol duty
+        (a draw's shares, a shuffle) comes first, whose end may change what the seat can do."""
+        return seat is not None and (seat, EntryKind.MOVE) in self.owed()
+
     def waiting_on(self) -> list[int]:
         """The seats the table waits for now: every seat that owes a protocol entry, or the seats
         whose move keeps the game waiting (the game's ``Pending.awaited``, else every actor)."""

@@ -335,3 +335,20 @@ def test_move_top_crypt_puts_ones_own_crypt_card_in_the_uncontrolled_region_free
     assert other is not None and other.zone == Zone.UNCONTROLLED and not other.name  # face down to the others
     with pytest.raises(CommandError, match="Say where to: move top crypt"):
         parse("move top crypt", ctx)
+
+
+def test_shuffling_another_s_deck_names_them_and_a_cause_and_the_engine_takes_it_as_a_claim(
+    table: Any, ctx: Context
+) -> None:
+    """``shuffle library Lisa for Govern``: another Methuselah's library, with its cause, which
+    the engine takes (a claim Lisa answers: docs/vtes-by-hand.md); without a cause, the sentence
+    asks for one; one's own deck needs none."""
+    act = parse("shuffle library Lisa for Govern", ctx)
+    assert act == {"do": "shuffle", "zone": "library", "seat": 1, "cause": "Govern"}
+    assert parse("shuffle library Lisa Govern the Unaligned", ctx)["cause"] == "Govern the Unaligned"
+    check(table, act)  # the engine's check: taken (it becomes a claim once recorded)
+    with pytest.raises(CommandError, match="changes Lisa's things: say why"):
+        parse("shuffle crypt Lisa", ctx)
+    assert parse("shuffle library me", ctx) == {"do": "shuffle", "zone": "library"}
+    with pytest.raises(CommandError, match="Nobody at the table is called .Zed."):
+        parse("shuffle library Zed for x", ctx)

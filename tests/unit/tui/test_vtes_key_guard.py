@@ -17,6 +17,7 @@ tests.support.vtes_table, frozen: the bots wait; a Pilot, waiting on conditions,
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +120,8 @@ async def test_letters_typed_at_once_after_the_command_line_closes_make_no_act()
         await pilot.pause(0.05)
         assert session.submitted == [session.submitted[0]], session.submitted
         assert session.submitted[0]["do"] == "pool"
-        assert said(app).startswith("✗ Not played: the command line just closed"), said(app)
+        # One line for the whole burst.
+        assert re.fullmatch(r"✗ Not played: the command line just closed\.", said(app)), said(app)
         # A moment without keys: the next one is played again.
         clock.now += KEY_GUARD_S * 2
         await pilot.press("t")
@@ -342,3 +344,79 @@ async def test_p_away_from_the_hand_says_at_once_that_a_card_not_offered_is_not_
         await pilot.press("p")
         await eventually(lambda: "is not offered in this action" in said(app), 10, "the refusal", pilot=pilot)
         assert "p again plays it" not in said(app) and not session.submitted
+
+
+async def test_a_word_typed_just_after_a_refused_key_moves_nothing_and_says_so() -> None:
+    """``V`` refused (no vote to cast), then "vote against edge" typed at once as if a line had
+    opened (a tester's ``d`` drew a card and ``e`` opened a box): the letters are not game keys,
+    one line says so with the refusal they followed, and a key after a moment acts again."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        clock = Clock()
+        app.screen.key_clock = clock
+        screen = app.screen
+        await pilot.press("V")
+        await eventually(lambda: said(app).startswith("✗"), 10, "the refusal", pilot=pilot)
+        refused = said(app).removeprefix("✗ ")
+        for c in "vote against edge":
+            clock.now += KEY_GUARD_S / 2
+            await pilot.press("space" if c == " " else c)
+        await pilot.pause(0.05)
+        assert session.submitted == [] and app.screen is screen, session.submitted
+        assert re.fullmatch(r"✗ Not (played|opened): typed just after “(.*)”\.", said(app)), said(app)
+        assert said(app).endswith(f"“{refused}”."), (said(app), refused)
+        clock.now += KEY_GUARD_S * 2
+        await pilot.press("t")
+        await eventually(lambda: len(session.submitted) == 1, 10, "the transfer", pilot=pilot)
+        assert session.submitted[0]["do"] == "transfer"
+
+
+async def test_keys_dropped_after_the_chat_line_went_out_are_said_once() -> None:
+    """``c``, a line, Enter and ``n`` in one burst: ``n`` is neither chat nor a game key, and the
+    line under the board says so (before, it was lost without a word)."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        app.screen.key_clock = Clock()
+        burst(app, "chello table\rn")
+        await eventually(lambda: "Not taken" in said(app), 10, "the dropped keys said", pilot=pilot)
+        assert said(app) == "✗ Not taken: keys typed just after the chat line went out; type them again."
+        assert session.submitted == []
+
+
+async def test_a_guarded_key_that_plays_nothing_is_not_said_to_be_not_played() -> None:
+    """``L`` (the whole log) just after the command line closed: refused as not opened, never
+    "not played" (it plays nothing)."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        screen.key_clock = Clock()
+        await pilot.press("colon", "escape", "L")
+        await eventually(lambda: said(app).startswith("✗"), 10, "the guard's line", pilot=pilot)
+        assert said(app) == "✗ Not opened: the command line just closed.", said(app)
+        assert app.screen is screen
+
+
+async def test_a_window_is_not_said_to_pass_by_itself_before_the_table_waits_for_the_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seat's driver passes by itself only once the table waits for its move (a draw's shares
+    come first, and the card drawn may be one to play): until then the screen never says that it
+    passes by itself (a tester read it, then "The combat waits for you" for 10 s)."""
+    from engine.table.table import Table
+
+    app, session = _app(_my_impulse_passed_by_itself, AutoPassSession)
+    waits = {"move": False}
+    real = Table.owes_move
+    monkeypatch.setattr(Table, "owes_move", lambda self, seat: waits["move"] and real(self, seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        box = app.screen.query_one(ActionBox)
+        await eventually(lambda: "impulse" in shown(box), 10, "the action box", pilot=pilot)
+        assert "passes by itself" not in shown(box)
+        assert "passes by itself" not in shown(app.screen.query_one("#waiting"))
+        waits["move"] = True
+        app.screen.refresh_table()
+        await eventually(lambda: "passes by itself" in shown(box), 10, "the automatic pass said", pilot=pilot)

@@ -251,3 +251,49 @@ async def test_i_shows_in_the_footer_once_a_vampire_can_be_influenced_out() -> N
         await pilot.press("i")
         await eventually(lambda: session.submitted[-1].get("do") == "influence", 10, "the influence", pilot=pilot)
         assert session.submitted[-1]["card"] == vampire.as_list()
+
+
+def _another_s_minion_in_play(view: Any) -> bool:
+    return view.acting == 0 and not view.windows and any(c.controller == 1 and c.zone == Zone.READY for c in view.cards)
+
+
+async def test_x_and_v_on_another_s_card_open_the_command_line_for_its_cause() -> None:
+    """``x`` and ``v`` (then "ash heap") on another Methuselah's face-up card: the change names its
+    cause, which a key cannot know, so the command line opens with the act and ``for `` typed;
+    the cause typed and Enter make it (a claim on that Methuselah)."""
+    local = dealt_vtes(11)
+    advance(local, _another_s_minion_in_play, limit=60000)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table", pilot=pilot)
+        keys_after_a_look(app)
+        screen = app.screen
+        theirs = next(c for c in session.view().cards if c.controller == 1 and c.zone == Zone.READY)
+        board = screen.query_one("#vt-board", OptionList)
+        board.focus()
+        board.highlighted = board.get_option_index(f"b-{theirs.pos[0]}-{theirs.pos[1]}")
+        await pilot.pause()
+        cmd = screen.query_one("#vt-cmd")
+        await pilot.press("x")
+        await eventually(lambda: cmd.has_focus, 10, "the command line", pilot=pilot)
+        assert cmd.value == f"burn {theirs.name} for ", cmd.value
+        assert session.submitted == [] and "names its cause" in _say(app), _say(app)
+        await pilot.press("escape")
+        await eventually(lambda: not cmd.has_focus, 10, "the line left", pilot=pilot)
+        board.focus()
+        await pilot.press("v")
+        await eventually(lambda: app.screen is not screen, 10, "the move menu", pilot=pilot)
+        menu = app.screen.query_one(OptionList)
+        menu.highlighted = menu.get_option_index("ash")
+        await pilot.press("enter")
+        await eventually(lambda: cmd.has_focus, 10, "the command line", pilot=pilot)
+        assert cmd.value == f"move {theirs.name} to ash for ", cmd.value
+        await pilot.press(*"Govern", "enter")
+        await eventually(lambda: len(session.submitted) == 1, 10, "the move sent", pilot=pilot)
+        assert session.submitted[0] == {
+            "do": "move",
+            "cards": [theirs.as_list()],
+            "to": "ash",
+            "cause": "Govern",
+        }, session.submitted

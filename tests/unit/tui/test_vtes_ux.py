@@ -189,6 +189,7 @@ async def test_bleed_and_transfer_leave_the_footer_when_they_cannot_act_and_say_
     app, session = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot)
+        keys_after_a_look(app)  # a person reads a refusal before the next key: the key guard has lapsed
         # The influence phase: transfers yes, a bleed no (it is an action of the minion phase).
         assert screen.check_action("act", ("transfer",)) is True
         assert screen.check_action("act", ("bleed",)) is False

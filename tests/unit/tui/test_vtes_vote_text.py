@@ -106,3 +106,14 @@ def test_a_vote_from_another_card_names_no_cause_and_says_the_form(f: Fight) -> 
     with pytest.raises(IllegalMove, match="must be a card you control") as refused:
         act(f.t, f.ben, "vote", **{k: v for k, v in theirs.items() if k != "do"})
     assert "only its Methuselah may use it" in str(refused.value)
+
+
+def test_a_seat_done_voting_by_itself_is_named_so_among_those_not_done(f: Fight) -> None:
+    """While this seat's automatic ``done`` is on its way, the box says it is done by itself, and
+    the list of those not done says the same of it (a tester read "done voting by itself" above
+    "not done: …, you")."""
+    view = f.t.view(f.dee)
+    assert view.referendum is not None and f.dee not in view.referendum.done
+    _, asked = referendum_lines(view, names(f), view.referendum)
+    _, by_itself = referendum_lines(view, names(f), view.referendum, by_itself=True)
+    assert asked.endswith(", you") and by_itself.endswith(", you (by itself)"), (asked, by_itself)

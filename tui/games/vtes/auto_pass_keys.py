@@ -41,11 +41,15 @@ class AutoPassKeys(ScreenPart):
 
     def _by_itself(self, view: VtesView | None) -> Act | None:
         """The act this seat makes by itself now (its game's automatic act: a pass with nothing to
-        play: the game spec's ``auto_act``, as the seat's driver makes it) when its automatic
-        pass is on; None: the table waits for the player (or not for this seat at all). Decided
+        play: the game spec's ``auto_act``, as the seat's driver makes it, once the table waits for
+        its move: :meth:`engine.table.table.Table.owes_move`) when its automatic pass is on; None: the table waits for the player (or not for this seat at all). Decided
         before anything is drawn, so that a window this seat passes by itself is never shown as
         waiting for it."""
         if view is None or view.seat is None or view.step != Step.PLAY or self._auto() is not True:
+            return None
+        if not self.session.table.owes_move(view.seat):
+            # The seat's driver acts only once the table waits for its move (a draw's shares come
+            # first, and the card drawn may be one to play): not announced before then.
             return None
         auto_act = SPEC.auto_act
         act = auto_act(view) if auto_act is not None else None

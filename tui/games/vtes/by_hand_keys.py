@@ -1,6 +1,7 @@
 """The VTES table's keys for what a player applies by hand (docs/vtes-by-hand.md): lock or unlock
 (``k``), burn (``x``), move (``v``) the card selected on the board, a combat between two minions
-(``f``), a counter up or down (``>`` ``<``), and the answers to changes by hand to this seat's
+(``f``), a counter up or down (``>`` ``<``; on another Methuselah's card, ``x`` and ``v`` open
+the command line with the act and ``for`` typed, for its cause), and the answers to changes by hand to this seat's
 things (``y`` accepts the newest that waits for it, the first the claims line shows; a claim whose time ran out on this computer's clock is said to
 have lapsed). Each key builds an act record and sends it through the screen's
 :class:`~tui.games.vtes.acting.ActSender`: the engine's check first, its sentence on a refusal.
@@ -19,6 +20,7 @@ from tui.games.vtes import commands, key_acts
 from tui.games.vtes.action_text import PASS_KEY
 from tui.games.vtes.screen_part import ScreenPart
 from tui.games.vtes.widgets.claims import ClaimsLine, waiting_for
+from tui.games.vtes.widgets.command_line import CommandLine
 
 
 class ByHandKeys(ScreenPart):
@@ -65,8 +67,20 @@ class ByHandKeys(ScreenPart):
 
     def _burn(self) -> None:
         card = self._need_selected("x")
-        if card is not None:
+        if card is not None and not self._with_cause(card, f"burn {card.name}"):
             self._acts.try_act({"do": Do.BURN, "cards": [card.as_list()]})
+
+    def _with_cause(self, card: CardView, command: str) -> bool:
+        """``card`` is another Methuselah's: a change to it names its cause (docs/vtes-by-hand.md),
+        which a key cannot know, so the command line opens with ``command`` and ``for `` typed,
+        for the player to type the cause and Enter (True); False: the card is this seat's own."""
+        me = self.session.seat
+        if me is None or card.controller < 0 or card.controller == me:
+            return False
+        self.query_one("#vt-cmd", CommandLine).prefill(f"{command} for ")
+        who = self.session.table.names[card.controller]
+        self.say(f"A change to {who}'s card names its cause: type it after “for” (a card or a rule), Enter.", False)
+        return True
 
     def action_move(self) -> None:
         """A menu of where to move the selected card; the choice is a ``move`` act."""
@@ -77,7 +91,7 @@ class ByHandKeys(ScreenPart):
             return
 
         def chosen(target: Target | None) -> None:
-            if target is not None:
+            if target is not None and not self._with_cause(card, f"move {card.name} to {target}"):
                 self._acts.try_act({"do": Do.MOVE, "cards": [card.as_list()], "to": target})
 
         self.app.push_screen(MoveMenu(card.name or "the card"), chosen)

@@ -68,7 +68,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("influence", Do.INFLUENCE, "VAMPIRE", "uncontrolled"),
     Verb("transfer", Do.TRANSFER, "±N VAMPIRE | crypt", "uncontrolled"),
     Verb("handsize", Do.HAND_SIZE, "±N [METHUSELAH]", seat=True),
-    Verb("shuffle", Do.SHUFFLE, "library|crypt"),
+    Verb("shuffle", Do.SHUFFLE, "library|crypt [NAME for CAUSE]"),
     Verb("contest", Do.CONTEST, "[CARD]", "contests"),
     Verb("yield", Do.YIELD, "[CARD]", "contests"),
     Verb("withdraw", Do.WITHDRAW),

@@ -29,7 +29,7 @@ A command is a verb and its arguments, separated by spaces, case ignored:
   ``transfer crypt``; without VAMPIRE: the selected one, else the one closest to its capacity;
   outside the influence phase, ``transfer ±1 [VAMPIRE]`` uses a card on a vampire of yours that
   moves blood between it and your pool (Blood Doll in your master phase, Vessel in your unlock);
-- ``combat MINION, MINION [for CAUSE]``; ``shuffle library|crypt``.
+- ``combat MINION, MINION [for CAUSE]``; ``shuffle library|crypt [NAME] [for CAUSE]`` (another's deck: a claim).
 
 CARD is a card's name or the start of it, among the cards this seat may name: its hand for
 ``play``/``discard``, else every known card (in play, its own uncontrolled region, ash heaps).
@@ -291,8 +291,15 @@ def parse(line: str, ctx: Context) -> Act:
             zone = rest[0].lower() if rest else "library"
             if zone not in (Zone.LIBRARY, Zone.CRYPT):
                 raise CommandError("Say which: shuffle library, or shuffle crypt.")
-            _no_rest(rest[1:], "shuffle library|crypt")
-            return {"do": do, "zone": zone}
+            head, clauses = _split_clauses(rest[1:], frozenset({"for"}))
+            if not head and not clauses:
+                return {"do": do, "zone": zone}
+            # Another Methuselah's deck: a claim they answer, with its cause (docs/vtes-by-hand.md).
+            seat, head = take_seat(head, ctx) if head else (me, head)
+            if head:
+                clauses.setdefault("for", []).extend(head)  # shuffle library Ben Govern: its cause
+            act = {"do": do, "zone": zone, **_cause_for([seat], clauses, ctx, f"shuffle {zone} NAME")}
+            return {**act, "seat": seat} if seat != me else act
     raise CommandError(f"{verb.word!r} is not a command.")  # pragma: no cover - every verb is matched
 
 

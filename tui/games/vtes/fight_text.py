@@ -190,9 +190,10 @@ def vote_source_words(view: VtesView, vote: Vote) -> str:
     return f"{vote.source}: {_short(card.name)}" if card is not None and card.name else str(vote.source)
 
 
-def referendum_lines(view: VtesView, names: Sequence[str], r: Referendum) -> tuple[str, str]:
+def referendum_lines(view: VtesView, names: Sequence[str], r: Referendum, by_itself: bool = False) -> tuple[str, str]:
     """Two lines: the terms (or who is setting them); the votes for and against by source and who
-    has not finished, or who holds the impulse before votes."""
+    has not finished, or who holds the impulse before votes. ``by_itself``: this seat is done
+    voting by itself now (its automatic act, on its way): named so among those not done."""
     if r.hunted:
         card = _card(view, r.hunted)
         head = f"Blood hunt on {_short(card.name) if card else 'the diablerist'}: if it passes, it burns"
@@ -211,7 +212,8 @@ def referendum_lines(view: VtesView, names: Sequence[str], r: Referendum) -> tup
             sources = ", ".join(parts)
             sides.append(f"{word} {r.total(side)}" + (f": {sources}" if sources else ""))
         left = [s for s in view.in_game() if s not in r.done]
-        waiting = ", ".join(_who(view, names, s) for s in left) or "nobody"
+        who = [_who(view, names, s) + (" (by itself)" if by_itself and s == view.seat else "") for s in left]
+        waiting = ", ".join(who) or "nobody"
         return head, f"{' · '.join(sides)} · not done: {waiting}"
     holder = f"impulse: {_who(view, names, r.impulse)}"
     what = "before votes" if r.step == Poll.BEFORE else "terms"

@@ -23,6 +23,10 @@ GUARDED: frozenset[str] = frozenset(a for a in ACTING if a not in ("command", "a
 takes the keys typed after it (a menu, a box, chat); not ``:``, ``A`` (it only says how this seat
 answers), Tab, Esc, F1."""
 
+OPENS: frozenset[str] = frozenset({"card_box", "log_box", "rulings", "ash", "chat", "focus_log"})
+"""The guarded actions that play nothing (they open a box, a line or the log): refused as "not
+opened", never as "not played"."""
+
 type Moment = tuple[object, ...]
 """What the screen shows of the windows and whether the table waits for this seat's answer (its
 last item)."""
@@ -40,6 +44,14 @@ def moment(view: VtesView, seat: int | None, by_itself: Act | None) -> Moment:
         r.step if r is not None else None,
         due,
     )
+
+
+def refusal(action: str, why: str) -> str:
+    """The line under the board for a key refused by the guard (``action``: the key's; ``why``:
+    the guard's reason): one line for the whole burst, "not opened" for a key that plays nothing
+    (:data:`OPENS`)."""
+    verb = "Not opened" if action in OPENS else "Not played"
+    return f"✗ {verb}: {why}."
 
 
 class KeyGuard:
@@ -83,4 +95,4 @@ class KeyGuard:
         return why
 
 
-__all__ = ["GUARDED", "KEY_GUARD_S", "KeyGuard", "Moment", "moment"]
+__all__ = ["GUARDED", "KEY_GUARD_S", "OPENS", "KeyGuard", "Moment", "moment", "refusal"]

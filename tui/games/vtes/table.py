@@ -42,7 +42,7 @@ from tui.games.vtes.auto_pass_keys import AutoPassKeys
 from tui.games.vtes.by_hand_keys import ByHandKeys
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.faces import KRCG_AFTER_S, load_after_set_up, load_now_or_after_set_up
-from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment
+from tui.games.vtes.key_guard import GUARDED, KeyGuard, moment, refusal
 from tui.games.vtes.keymap import ACTING, TABLE_KEYS, answers_first
 from tui.games.vtes.log import VtesLog
 from tui.games.vtes.menu_keys import MenuKeys
@@ -60,6 +60,7 @@ from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
 from tui.screens.table import TableFrame
 from tui.session import TableSession
+from tui.widgets.common.burst_line import BurstLine
 
 
 class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFrame, inherit_bindings=False):
@@ -346,12 +347,17 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         selected = self.selected_card()
         return Context(view, list(self.session.table.names), selected.pos if selected else None)
 
-    def say(self, text: str, illegal: bool, todo: bool = False) -> None:
+    def say(self, text: str, illegal: bool, todo: bool = False, guarding: bool = True) -> None:
         """The line under the board (:meth:`SayLine.say`): ``illegal`` (a refusal) and ``todo``
         (what to do by hand after a play) stay until the next key; any other text, until the
-        next redraw (a refusal a move has outdated stays, marked as said before it: :meth:`SayLine.outdate`)."""
+        next redraw (a refusal a move has outdated stays, marked as said before it: :meth:`SayLine.outdate`).
+        A refusal guards the game keys typed right after it (``guarding``; not the guard's own):
+        a word typed where a line was expected (``V`` refused, then "vote against edge") is
+        refused whole, its letters never game keys."""
         if illegal:
             self._refused_at = len(self.session.table.notes)
+            if guarding:
+                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”")
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
@@ -402,6 +408,13 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             event.command_line.accepted()
         else:
             event.command_line.refused()
+
+    @on(BurstLine.Dropped)
+    def _keys_dropped(self, event: BurstLine.Dropped) -> None:
+        """Keys typed after a command or a chat line went out were dropped (neither its words nor
+        game keys): said once, never silently."""
+        what = "command" if isinstance(event.line, CommandLine) else "chat"
+        self.say(f"✗ Not taken: keys typed just after the {what} line went out; type them again.", True)
 
     @on(CommandLine.Hint)
     def _command_hint(self, event: CommandLine.Hint) -> None:
@@ -530,7 +543,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             return False
         if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
-            self.say(f"✗ Not played: {why}.", True)
+            said = self._say_line.content
+            if not (self._say_line.has_class("-illegal") and str(said).endswith(f": {why}.")):
+                self.say(refusal(action, why), True, guarding=False)  # once for the burst, by its first key
             return False
         if action == "command":
             return True

@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from engine.games.base import Act
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import Poll
+from engine.games.vtes.vocab import Do, Poll
 from tui.games.vtes.action_text import by_itself_words
 from tui.games.vtes.fight_text import referendum_keys, referendum_lines
 from tui.games.vtes.widgets.fit import box_width, fit_lines
@@ -108,7 +108,7 @@ class ReferendumBox(Static):
             show(self, "")
             return
         style = self.get_component_rich_style
-        head, detail = referendum_lines(view, names, r)
+        head, detail = referendum_lines(view, names, r, by_itself is not None and by_itself.get("do") == Do.DONE)
         lines = [Text(head, style("referendum-box--what")), Text(detail, style("referendum-box--detail"))]
         if by_itself is not None:
             lines.append(Text(by_itself_words(by_itself), style("referendum-box--detail")))
