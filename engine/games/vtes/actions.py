@@ -353,7 +353,10 @@ def _targets(w: Work, a: ActionAct, name: str) -> tuple[tuple[int, ...], Pos | t
             )
         return ((v.controller,) if v.controller != actor else ()), a.target_card
     if a.burn:
-        return _burned(w, a)
+        targets, card = _burned(w, a)
+        if a.target is not None and (a.target,) != targets:
+            raise IllegalMove(f"the target of an action that burns {w.name(card)} is its controller")
+        return targets, card
     if a.target is not None and a.kind in _UNTARGETED:
         raise IllegalMove(f"a {a.kind} action is undirected: it targets no Methuselah")
     if a.kind == ActionKind.EQUIP and a.target_card is not None:

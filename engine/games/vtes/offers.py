@@ -324,6 +324,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 act |= fields
                 if (
                     act["kind"] == ActionKind.OTHER
+                    and "target_card" not in act  # a card named: its controller is the target
                     and rec is not None
                     and choice.clause
                     and directed(rec, choice.clause)

@@ -64,6 +64,7 @@ def test_conceal_burns_the_equipment_named_as_it_succeeds(b: Table, base: Table)
     burns = [(a["target_card"], a["kind"]) for a in offered if a.get("burn")]
     assert burns == [(b.jacket, "other")]  # basic obfuscate: an equipment, not a location
     chosen = next(a for a in offered if a.get("target_card") == b.jacket)
+    refused(f.t, f.ana, chosen | {"target": f.cy}, "the target of an action that burns Flak Jacket is its controller")
     notes = [n.render(role_names(f)) for n in f.t.play(f.ana, chosen)]
     assert any("takes an action against Flak Jacket with Conceal" in line for line in notes), notes
     done = [(f.ana, chosen)]
