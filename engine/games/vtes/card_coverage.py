@@ -22,7 +22,7 @@ where the table puts it into the act that plays the card, as the offers do.
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
 - a maneuver or a press: a combat card's clause that is that move alone
-  (:func:`engine.games.vtes.card_play.combat_moves`); an optional one riding with a strike the
+  (:func:`engine.games.vtes.combat_cards.combat_moves`); an optional one riding with a strike the
   table reads (a maneuver in the range step that chooses that strike, a press after it:
   :func:`engine.games.vtes.combat.maneuver`, :func:`engine.games.vtes.combat.press`);
 - cards drawn as its action succeeds, the hand then discarded down to its size: an action card's;
@@ -31,12 +31,12 @@ where the table puts it into the act that plays the card, as the offers do.
 - "unlock this vampire": an action modifier's played after its action resolved
   (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is a prevention alone
-  (:func:`engine.games.vtes.card_play.prevent_cards`);
+  (:func:`engine.games.vtes.combat_cards.prevent_cards`);
 - a political action card's terms, of a shape the table applies (pool per minion, points
   allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
-  (:func:`engine.games.vtes.card_play.additional_strike_cards`).
+  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`).
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":

@@ -13,11 +13,11 @@ clause says beyond these numbers stays with the players (``vampire cards NAME`` 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
-from engine.games.vtes.card_effects import NORMAL_ONLY, POOR, Effect, EffectKind, SentenceKind, move_usable
+from engine.games.vtes.card_effects import POOR, Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
@@ -26,7 +26,6 @@ from engine.games.vtes.vocab import (
     MODIFIER,
     REACTION,
     ActionKind,
-    Do,
     LimitScope,
     Outcome,
     Poll,
@@ -78,7 +77,7 @@ def _levels_words(clause: Clause) -> str:
     return " ".join(f"[{lv}]" for lv in clause.levels)
 
 
-def _candidates(rec: CardRecord, minion: CardView | None, as_type: str) -> list[Clause]:
+def candidates(rec: CardRecord, minion: CardView | None, as_type: str) -> list[Clause]:
     """The clauses of ``rec`` a minion may play as ``as_type``: those with a Discipline level it
     has, or with effects and no level; the conditions-only clauses are no choice."""
     have = disciplines(minion)
@@ -108,7 +107,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     acting = seat == a.actor
     as_type = MODIFIER if acting else REACTION
     minion = view.card(a.minion) if acting else reactor(view, a, seat, card.card)
-    clauses = [c for c in _candidates(rec, minion, as_type) if not _after_only(rec, c)]
+    clauses = [c for c in candidates(rec, minion, as_type) if not _after_only(rec, c)]
     if acting:  # an action modifier's "Only usable …" that this moment of the action does not meet
         clauses = [c for c in clauses if modifier_fits(_conditions(rec, c), a)]
     if rec.after_resolution and not clauses:
@@ -118,7 +117,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         clauses += [c for c in rec.clauses if _wakes(c) and c.type in ("", as_type) and waker(view, a, seat, c)]
     players = [(c, minion) for c in clauses if not (acting and _by_other(rec, c))]
     if acting:  # a clause played by another vampire of the acting Methuselah's (Veil the Legions)
-        players += [(c, v) for v in _others(view, a, rec) for c in _candidates(rec, v, as_type) if _by_other(rec, c)]
+        players += [(c, v) for v in _others(view, a, rec) for c in candidates(rec, v, as_type) if _by_other(rec, c)]
     players = [(c, p) for c, p in players if not spent(view, rec, p)]
     if not players and (any(_by_other(rec, c) for c in rec.clauses) or spent(view, rec, minion)):
         return []
@@ -428,7 +427,7 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     rec = record(card.card) if card.card else None
     if rec is None:
         return [Choice(None, (), "")]
-    clauses = _candidates(rec, minion, "Action")
+    clauses = candidates(rec, minion, "Action")
     # What the card says before its levels (Break the Bonds' "Ⓓ Bleed.") is played at every level.
     common = tuple(e for c in rec.clauses if not c.levels and c.type in ("", "Action") for e in c.effects)
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
@@ -565,7 +564,7 @@ def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
     for minion in minions:
         if minion.zone != Zone.READY:
             continue
-        for clause in _candidates(rec, minion, as_type):
+        for clause in candidates(rec, minion, as_type):
             votes = sum(e.amount for e in clause.effects if e.kind == EffectKind.VOTES)
             fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("votes", votes)))
             if votes < 1 or fields is None:
@@ -635,7 +634,7 @@ def after_choices(view: VtesView, card: CardView) -> list[Choice]:
         return []
     whole = [r.sentence for c in rec.clauses if not c.levels for r in c.readings if r.kind == SentenceKind.CONDITION]
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
-    for clause in _candidates(rec, minion, MODIFIER):
+    for clause in candidates(rec, minion, MODIFIER):
         if not any(e.kind == EffectKind.UNLOCK for e in clause.effects):
             continue
         said = whole + [r.sentence for r in clause.readings if r.kind == SentenceKind.CONDITION]
@@ -666,119 +665,8 @@ def pick(choices: list[Choice], level: str | None = None) -> Choice | None:
     return max(found, key=lambda c: (c.weight(), c.superior), default=None)
 
 
-def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: str) -> dict[str, object] | None:
-    """The combat act (``do`` ``strike``, ``prevent``, ``maneuver`` or ``press``, with ``minion``
-    and ``card``) that plays the hand combat card ``card`` at ``level`` ("basic",
-    "superior") for ``minion``, from that level's clause as the record reads it: its strike (a
-    hand strike's damage is the minion's strength plus the card's), its prevention (of the damage
-    of the opposing strike's kind), its maneuver or its press (shared/rules/vtes-actions.md 5.3–5.6,
-    P5). None when the clause is none of these alone: the card is played and its text applied by
-    hand. Raises LevelError when ``minion`` cannot play the card at ``level``."""
-    from engine.games.vtes.readings import disciplines as levels_of
-    from engine.games.vtes.readings import strike_readings
-
-    rec = record(card.card) if card.card else None
-    c = view.combat
-    if rec is None or c is None:
-        return None
-    at = [x for x in rec.clauses if x.levels and x.superior == (level == "superior") and x.type in ("", "Combat")]
-    clause = next((x for x in reversed(at) if x.usable_by(levels_of(minion.card))), None)
-    if clause is None:
-        needs = " ".join(f"[{lv}]" for x in at for lv in x.levels) or "none"
-        raise LevelError(f"{minion.name} cannot play {rec.name} at {level} (that level needs {needs})")
-    base: dict[str, object] = {"minion": minion.as_list(), "card": card.as_list()}
-    kinds = {e.kind for e in clause.effects}
-    reading = next((r for r in strike_readings(rec.id) if r.levels == clause.levels), None)
-    if reading is not None:
-        if reading.bonus:  # "hand strike at +N": the striker's printed strength plus N (readings.best_strike)
-            from engine.games.vtes.readings import strength_of
-
-            reading = replace(reading, damage=strength_of(minion.card) + reading.bonus)
-        return {"do": Do.STRIKE, **base, **reading.fields()}
-    if clause.by_hand or len(kinds) != 1:
-        return None
-    kind = kinds.pop()
-    amount = sum(e.amount for e in clause.effects)
-    if kind == EffectKind.PREVENT:
-        facing = next((s for s in c.strikes if s.minion != minion.pos and s.damage), None)
-        agg = facing is not None and facing.aggravated and clause.effects[0].whom != NORMAL_ONLY
-        return {"do": Do.PREVENT, **base, "agg" if agg else "normal": amount}
-    if kind == EffectKind.ADDITIONAL_STRIKE:
-        return {"do": Do.STRIKE, **base, "additional": amount}
-    if kind in (EffectKind.MANEUVER, EffectKind.PRESS):
-        return {"do": Do.MANEUVER if kind == EffectKind.MANEUVER else Do.PRESS, **base}
-    return None
-
-
 def _levels_of(choices: list[Choice]) -> str:
     return ", ".join(dict.fromkeys("superior" if c.superior else "basic" for c in choices if c.clause is not None))
-
-
-def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[CardView]:
-    """The hand combat cards with which ``minion`` may make a maneuver or a press (``kind``) now:
-    a clause it may play whose effects are that move alone (not a strike's optional one), usable
-    at this range or press (:func:`~engine.games.vtes.card_effects.move_usable`), whose printed
-    cost it can pay (blood from a vampire, pool from its Methuselah)."""
-    c = view.combat
-    long, stands = (c.long, bool(c.press)) if c is not None else (False, False)
-    out = []
-    for held, rec in _affordable_combat_cards(view, minion):
-        clauses = _candidates(rec, minion, "Combat")
-        if any(
-            x.effects and all(e.kind == kind and not e.optional and move_usable(e, long, stands) for e in x.effects)
-            for x in clauses
-        ):
-            out.append(held)
-    return out
-
-
-def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
-    """The hand's combat cards (with their records) whose printed cost ``minion`` can pay: blood
-    from a vampire, pool from its Methuselah."""
-    pool = view.players[minion.controller].pool
-    out = []
-    for held in view.hand:
-        rec = record(held.card) if held.card and "Combat" in held.types else None
-        if rec is None or (rec.costs.blood and (not minion.crypt or minion.counters < rec.costs.blood)):
-            continue
-        if spent(view, rec, minion):
-            continue
-        if rec.costs.pool <= pool:
-            out.append((held, rec))
-    return out
-
-
-def prevent_cards(view: VtesView, minion: CardView, aggravated: bool = False) -> list[tuple[CardView, int]]:
-    """The hand combat cards with which ``minion`` may prevent damage now, each with the damage
-    it prevents (:func:`_cards_giving`); against ``aggravated`` damage, not a prevention of
-    non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
-    return _cards_giving(view, minion, EffectKind.PREVENT, aggravated)
-
-
-def additional_strike_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, int]]:
-    """The hand combat cards that give ``minion`` additional strikes now (5.6), each with the
-    strikes it gives (:func:`_cards_giving`)."""
-    return _cards_giving(view, minion, EffectKind.ADDITIONAL_STRIKE)
-
-
-def _cards_giving(
-    view: VtesView, minion: CardView, kind: EffectKind, aggravated: bool = False
-) -> list[tuple[CardView, int]]:
-    """The hand combat cards with a clause ``minion`` may play whose effects are of ``kind``
-    alone (and nothing by hand), whose printed cost it can pay; each with the greatest amount of
-    such a clause; with ``aggravated``, no clause of non-aggravated effects only."""
-    out = []
-    for held, rec in _affordable_combat_cards(view, minion):
-        amounts = [
-            sum(e.amount for e in c.effects)
-            for c in _candidates(rec, minion, "Combat")
-            if c.effects
-            and all(e.kind == kind and not (aggravated and e.whom == NORMAL_ONLY) for e in c.effects)
-            and not c.by_hand
-        ]
-        if amounts:
-            out.append((held, max(amounts)))
-    return out
 
 
 def printed_cost(card: CardView, mine: Sequence[CardView], payer: CardView | None) -> dict[str, object]:

@@ -23,14 +23,11 @@ from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
-    additional_strike_cards,
     after_choices,
     blood_shifts,
-    combat_moves,
     directed,
     master_choices,
     may_react,
-    prevent_cards,
     printed_cost,
     spent,
     vote_choices,
@@ -39,6 +36,7 @@ from engine.games.vtes.card_play import (
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.claims import window_held
+from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, prevent_cards
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import StrikeReading, best_strike, reaction_fits, weapon_strikes
@@ -505,7 +503,7 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     their plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`), whose printed
     cost it can pay (blood from a vampire, pool from its Methuselah); then those of the weapons it
     holds (:func:`engine.games.vtes.readings.weapon_strikes`); then the hand strike with each card
-    that gives additional strikes (:func:`engine.games.vtes.card_play.additional_strike_cards`),
+    that gives additional strikes (:func:`engine.games.vtes.combat_cards.additional_strike_cards`),
     unless the minion gained some this round."""
     striker = view.card(minion)
     if striker is None or not striker.card:

@@ -11,8 +11,8 @@ import pytest
 
 from engine.games.vtes import VTES
 from engine.games.vtes.autopass import auto_pass
-from engine.games.vtes.card_play import prevent_cards
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.combat_cards import prevent_cards
 from engine.games.vtes.decks import Deck
 from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, one_crypt_fight, refused
 from tests.support.vtes_sim import act, settle

@@ -449,10 +449,11 @@ def _moves_words(moves: list[Act], ctx: Context) -> str:
 def _combat_level(card: CardView, ctx: Context, level: str) -> Act | None:
     """``play CARD basic|superior`` of a combat card during a combat of your minion's: the strike,
     prevention, maneuver or press that level gives
-    (:func:`engine.games.vtes.card_play.combat_level_act`); None outside such a combat or for a
+    (:func:`engine.games.vtes.combat_cards.combat_level_act`); None outside such a combat or for a
     level whose text is applied by hand (the card is played). Raises CommandError when your
     minion cannot play that level."""
-    from engine.games.vtes.card_play import LevelError, combat_level_act
+    from engine.games.vtes.card_play import LevelError
+    from engine.games.vtes.combat_cards import combat_level_act
 
     combat = ctx.view.combat
     if combat is None or "Combat" not in card.types:
