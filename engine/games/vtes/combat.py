@@ -23,6 +23,7 @@ from engine.games.vtes.card_checks import check_requirements, end_limits
 from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
+from engine.games.vtes.damage import damage_result, prevented, strike_words
 from engine.games.vtes.readings import StrikeReading, best_strike, strength_of
 from engine.games.vtes.state import (
     Combat,
@@ -31,9 +32,6 @@ from engine.games.vtes.state import (
     OpenWindow,
     Strike,
     clockwise_after,
-    damage_result,
-    prevented,
-    strike_words,
 )
 from engine.games.vtes.vocab import CombatStep, Lift, LimitScope, News, Target, Zone, step_words
 from engine.games.vtes.work import Work

@@ -61,6 +61,7 @@ from engine.games.vtes.acts import esc, parse_act
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.claims import may_dispute, window_held
 from engine.games.vtes.combat import StrikeChoice
+from engine.games.vtes.damage import strike_words
 from engine.games.vtes.politics import cast_words, terms_template
 from engine.games.vtes.readings import strength_of
 from engine.games.vtes.spec import SPEC
@@ -72,7 +73,6 @@ from engine.games.vtes.state import (
     VtesState,
     format_vp,
     ruleset_of,
-    strike_words,
 )
 from engine.games.vtes.vocab import (
     ActionKind,

@@ -10,17 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Pos
+from engine.games.vtes.damage import DamageResult, damage_result, prevented, strike_words
 from engine.games.vtes.offers import answers, vote_sources
 from engine.games.vtes.state import (
     PRISCI_VOTES,
     Combat,
-    DamageResult,
     Referendum,
     Strike,
     Vote,
-    damage_result,
-    prevented,
-    strike_words,
 )
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
