@@ -308,11 +308,19 @@ class LobbyScreen(Screen[None]):
         auto = getattr(session, "auto_start", False)
         bots = bool(session.bots) and getattr(session, "can_remove_bots", True)
         if not session.is_host:
+            # A guest not yet seated reads how its own connection reaches the host (across the
+            # internet: "direct, 3 ms"), as its seat's row says once it sits down.
+            seated = session.seat is not None and session.seat < taken
+            own = {} if seated else self._current_routes()
+            told = f"Your connection: {next(iter(own.values()))}. " if len(own) == 1 else ""
             if getattr(session, "watching", False):
-                return f"{taken} of {seats} seats taken. You are watching: the table opens here when the game starts."
+                return (
+                    told
+                    + f"{taken} of {seats} seats taken. You are watching: the table opens here when the game starts."
+                )
             if taken == seats:
-                return "Every seat is taken: waiting for the host to start the game."
-            return f"{taken} of {seats} seats taken: waiting for more players to join."
+                return told + "Every seat is taken: waiting for the host to start the game."
+            return told + f"{taken} of {seats} seats taken: waiting for more players to join."
         if taken == seats:
             if auto:
                 return "Every seat is taken: the game starts now."

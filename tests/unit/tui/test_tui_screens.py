@@ -180,6 +180,20 @@ async def test_the_lobby_shows_a_seats_route_as_it_changes_with_no_news_from_the
         assert not any("relayed" in said for said in ready())
 
 
+async def test_a_guest_not_yet_seated_reads_how_its_connection_reaches_the_host() -> None:
+    """Across the internet a guest that has joined but not chosen its deck has no row yet: the
+    lobby's sentence says how its connection reaches the host, and once seated its row says it."""
+    local = build_local(5, PERSON, start=False, seated=2)
+    session = LocalGameSession(local, 3, auto=False, is_host=False)
+    session.routes = {local.seats[3].public: "direct, 3 ms"}  # type: ignore[attr-defined]  # the guest's own link
+    app = VampireApp(Start("lobby", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
+        hint = app.screen.query_one("#lobby-hint")
+        await eventually(lambda: "Your connection: direct, 3 ms." in shown(hint), 10, "the route", pilot=pilot)
+        assert "2 of 4 seats taken: waiting for more players" in shown(hint)
+
+
 async def test_a_small_terminal_is_told_how_large_it_must_be() -> None:
     app = VampireApp(name="Mina")
     async with app.run_test(size=(70, 20)) as pilot:
