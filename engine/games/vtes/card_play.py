@@ -20,6 +20,7 @@ from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import POOR, Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
+from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Action
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import (
@@ -114,7 +115,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         return []  # played once the action has resolved (after_choices), not during it
     if not acting:  # a clause that wakes a locked minion is played by that minion, not the reactor
         clauses = [c for c in clauses if not _wakes(c)]
-        clauses += [c for c in rec.clauses if _wakes(c) and c.type in ("", as_type) and waker(view, a, seat, c)]
+        clauses += [c for c in rec.clauses if _wakes(c) and c.type in ("", as_type) and waker(view, a, seat, c, rec)]
     players = [(c, minion) for c in clauses if not (acting and _by_other(rec, c))]
     if acting:  # a clause played by another vampire of the acting Methuselah's (Veil the Legions)
         players += [(c, v) for v in _others(view, a, rec) for c in candidates(rec, v, as_type) if _by_other(rec, c)]
@@ -143,14 +144,14 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             if player is not minion and player is not None:
                 base["minion"] = tuple(player.pos)
             blocker = view.card(a.blocker) if a.blocker else None
-            if "intercept" in base and player is not None and not _may_play(rec, blocker):
+            if "intercept" in base and player is not None and not _may_play(rec, blocker, view):
                 # the blocker lacks what the card requires: it is played by the minion that has it
                 # (Organized Resistance: a baron plays it, the blocking Anarch gets the intercept)
                 base["minion"] = tuple(player.pos)
             if any(e.kind == EffectKind.LOCK and not e.whom for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
             if _wakes(clause):
-                sleeper = waker(view, a, seat, clause)
+                sleeper = waker(view, a, seat, clause, rec)
                 if sleeper is None:
                     continue
                 woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
@@ -166,11 +167,14 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     return list(out.values())
 
 
-def _may_play(rec: CardRecord, minion: CardView | None) -> bool:
-    """``minion`` meets the card ``rec``'s clan, Discipline and title (a card unknown to the seat:
-    as far as it knows, yes)."""
+def _may_play(rec: CardRecord, minion: CardView | None, view: VtesView) -> bool:
+    """``minion`` meets the card ``rec``'s clan, Discipline and title, a title contested or yielded
+    counting as none, as the rules check it (:func:`engine.games.vtes.card_checks.check_requirements`;
+    a card unknown to the seat: as far as it knows, yes)."""
     info = card_base().info(minion.card) if minion is not None and minion.card else None
-    return info is None or missing_requirement(rec, info, minion.name if minion else "") is None
+    if info is None or minion is None:
+        return True
+    return missing_requirement(rec, as_titled(info, view.contests, minion.pos), minion.name) is None
 
 
 def spent(view: VtesView, rec: CardRecord, minion: CardView | None) -> bool:
@@ -302,7 +306,7 @@ def reactor(view: VtesView, a: Action, seat: int, card: str) -> CardView | None:
     rec = record(card) if card else None
 
     def may(c: CardView) -> bool:  # not yet played it, and meets its clan, Discipline and title
-        return fresh(c) and (rec is None or _may_play(rec, c))
+        return fresh(c) and (rec is None or _may_play(rec, c, view))
 
     locked = [c for c in view.controlled(seat) if c.locked and may(c) and (c.crypt or "Ally" in c.types)]
     if rec is not None and rec.requires.locked:  # "only usable by a locked" minion
@@ -334,20 +338,25 @@ def may_react(view: VtesView, a: Action, seat: int, card: str) -> bool:
     if reactor(view, a, seat, card) is not None:
         return True
     rec = record(card) if card else None
-    return rec is not None and any(_wakes(c) and waker(view, a, seat, c) for c in rec.clauses)
+    return rec is not None and any(_wakes(c) and waker(view, a, seat, c, rec) for c in rec.clauses)
 
 
-def waker(view: VtesView, a: Action, seat: int, clause: Clause) -> CardView | None:
-    """The locked minion of ``seat``'s that a reaction clause which wakes its minion may wake
-    now, or None: only while ``seat`` may still attempt to block the action (window A, entitled,
-    not declined); a ready locked minion not yet woken, with the clause's Discipline levels (the
-    one with the most levels)."""
+def waker(view: VtesView, a: Action, seat: int, clause: Clause, rec: CardRecord) -> CardView | None:
+    """The locked minion of ``seat``'s that a reaction clause of the card ``rec`` which wakes its
+    minion may wake now, or None: only while ``seat`` may still attempt to block the action
+    (window A, entitled, not declined); a ready locked minion not yet woken, that meets the card's
+    clan, Discipline and title (Second Tradition: Domain: a prince or justicar), with the clause's
+    Discipline levels (the one with the most levels)."""
     if a.window != Window.NO_ATTEMPT or seat not in view.blockers() or seat in a.declined:
         return None
     asleep = [
         c
         for c in view.controlled(seat)
-        if c.locked and c.pos not in a.woken and (c.crypt or "Ally" in c.types) and clause.usable_by(disciplines(c))
+        if c.locked
+        and c.pos not in a.woken
+        and (c.crypt or "Ally" in c.types)
+        and clause.usable_by(disciplines(c))
+        and _may_play(rec, c, view)
     ]
     return max(asleep, key=lambda c: (len(disciplines(c)), c.pos), default=None)
 

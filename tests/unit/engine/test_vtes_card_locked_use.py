@@ -9,6 +9,11 @@ Every crypt is twelve Andi Liu (prince; aus obf pre DOM)."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
+from engine.games.base import IllegalMove
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
@@ -89,3 +94,30 @@ def test_organized_resistance_is_played_by_the_baron_for_the_blocking_anarch() -
     t.play(ben, offered[0])
     a = t.state.open_action
     assert a is not None and a.intercept == 1
+
+
+def test_a_prince_whose_title_is_yielded_is_not_offered_domain() -> None:
+    """A title yielded (or contested) counts as none ("treated as if they have no title", rulebook
+    "Contested Titles"): the prince who blocks is not offered Domain's +2 intercept, which the
+    rules would refuse ("requires a prince or justicar, and … is untitled"). Before, the offers
+    read the printed title and a bot's offered play was refused."""
+    t = one_vampire_table("Andi Liu", LIBRARY, seed=5)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    prince = tuple(first_vampire(t, ben))
+    t.state = dataclasses.replace(t.state, contests=dataclasses.replace(t.state.contests, yielded=(prince,)))
+    act(t, ana, "action", kind="bleed", minion=first_vampire(t, ana), target=ben)
+    act(t, ana, "pass")
+    act(t, ben, "block", minion=first_vampire(t, ben))
+    t.play(ana, card_plays(t, ana, "Lost in Crowds")[0])
+    act(t, ana, "pass")
+    assert card_plays(t, ben, "Second Tradition: Domain") == []
+    with pytest.raises(IllegalMove, match="requires a prince or justicar"):
+        t.play(
+            ben,
+            {
+                "do": "play",
+                "card": next(c.as_list() for c in t.view(ben).hand if c.name == "Second Tradition: Domain"),
+                "intercept": 2,
+            },
+        )
