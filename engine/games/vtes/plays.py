@@ -232,10 +232,12 @@ def _master_timing(w: Work, pos: Pos, name: str) -> None:
                 "only an out-of-turn master card is played in another Methuselah's turn",
             )
     elif w.phase != Phase.MASTER:
+        out = Timing.OUT_OF_TURN in rec.requires.timing
+        kind = "an out-of-turn master card: in your own turn" if out else "a master card:"
         w.refuse(
             Lift.TIMING,
-            f"{name} is a master card: it is played in your master phase, and this is your {w.phase} phase "
-            '(rulebook, "2. Master Phase")',
+            f"{name} is {kind} it is played in your master phase, and this is your {w.phase} phase "
+            '(rulebook, "2. Master Phase")' + ("; it is also played in another Methuselah's turn" if out else ""),
         )
     take_limit(w, pos, None)
 

@@ -34,6 +34,13 @@ def test_a_master_card_is_played_in_ones_own_master_phase_and_an_out_of_turn_one
         {"do": "play", "card": in_hand(t, ben, "Villein")},
         "Villein is a master card: it is played in your own master phase",
     )
+    refused(
+        t,
+        ana,
+        {"do": "play", "card": in_hand(t, ana, "Sudden Reversal")},
+        "Sudden Reversal is an out-of-turn master card: in your own turn it is played in your master phase, and this "
+        'is your minion phase (rulebook, "2. Master Phase"); it is also played in another Methuselah\'s turn',
+    )
     # An out-of-turn master card in another Methuselah's turn: the table takes it.
     act(t, ben, "play", card=in_hand(t, ben, "Sudden Reversal"))
     # Neither is offered outside the master phase (the offers and the table agree).

@@ -82,9 +82,10 @@ HELP = """\
   c       chat (Enter sends)        E      vote to end a long wait
   An act the rules refuse shows the engine's reason and is not sent.
   A key missing from the footer cannot act now: pressed, it says why.
-  The table moves cards and counters; the card's text is yours to
-  apply: after a play, the line under the table says what is left
-  (its cost, its effect) to do by hand.
+  The table applies what a card says where it can read it (stealth,
+  intercept, bleed, votes, strikes, prevention, blood and pool, …):
+  `vampire cards NAME` says how much of a card it applies. After a
+  play, the line under the table says what is left to do by hand.
   Methuselahs, in seating order from you (the next is your prey, the
   last your predator): pool, VP, cards, minions in torpor, then the
   ready minions (how many, their names cut to fit); Tab to the table
