@@ -281,7 +281,11 @@ def _check_once(w: Work, a: ActionAct, name: str, card_id: int) -> None:
     """The per-turn limits of 2.1."""
     mine = [d for d in w.done if d.minion == a.minion]
     if a.kind == ActionKind.BLEED and any(d.kind == ActionKind.BLEED for d in mine):
-        w.refuse(Lift.ONCE, f"{name} has already bled this turn")
+        w.refuse(
+            Lift.ONCE,
+            f'{name} has already bled this turn: "A minion cannot perform more than one bleed action each turn, '
+            'even if they unlock" (rulebook, "Bleed")',
+        )
     if a.kind == ActionKind.POLITICAL and any(d.kind == ActionKind.POLITICAL for d in mine):
         w.refuse(Lift.ONCE, f"{name} has already taken a political action this turn")
     if card_id and any(d.card == card_id for d in mine):

@@ -259,7 +259,9 @@ def test_a_second_bleed_by_one_minion_in_a_turn_is_refused(table):
     act(t, s.ana, "action_end", by=s.lucia)  # a card ends it: no cost, no effect
     assert t.state.open_action is None and t.state.players[s.ben].pool == 30
     act(t, s.ana, "unlock", cards=[s.lucia])
-    refused(t, s.ana, bleed(s), "has already bled this turn (a card that allows it may lift the rule: once)")
+    refused(
+        t, s.ana, bleed(s), 'even if they unlock" (rulebook, "Bleed") (a card that allows it may lift the rule: once)'
+    )
     act(t, s.ana, "action", kind="hunt", minion=s.lucia)  # another kind of action is fine
 
 
