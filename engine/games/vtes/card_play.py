@@ -239,9 +239,25 @@ under way (window B, 4.4); the others, the action's kind or target."""
 
 def modifier_fits(conditions: Sequence[str], a: Action) -> bool:
     """Whether the open action ``a`` meets an action modifier's conditions (its "Only usable …"
-    sentences, lower case: :func:`_conditions`) now. A phrase the table does not know is met (the
+    and "Not usable …" sentences, lower case: :func:`_conditions`) now. A phrase the table does not know is met (the
     card is left to the players)."""
-    return all(fits(a) for phrases, fits in _MODIFIER_CONDITIONS for c in conditions if any(p in c for p in phrases))
+    return all(
+        fits(a) != c.startswith("not usable")  # "Not usable during a bleed action" (Forgotten Labyrinth)
+        for phrases, fits in _MODIFIER_CONDITIONS
+        for c in conditions
+        if any(p in c for p in phrases)
+    )
+
+
+def unmet_condition(rec: CardRecord, a: Action) -> str | None:
+    """The first of the action modifier ``rec``'s whole-card conditions (an "Only usable …"
+    sentence without a Discipline level) that the open action ``a`` does not meet now, as the card
+    prints it ("Only usable during a bleed action"); None when it meets them all (or the table
+    does not know the phrase)."""
+    for sentence in _conditions(rec, None):
+        if not modifier_fits([sentence], a):
+            return sentence[:1].upper() + sentence[1:]
+    return None
 
 
 def _conditions(rec: CardRecord, clause: Clause | None) -> list[str]:

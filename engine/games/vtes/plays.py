@@ -15,13 +15,14 @@ from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, o
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, take_limit
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_play import played_with
+from engine.games.vtes.card_play import played_with, unmet_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
+    ACTION_VERBS,
     MODIFIER,
     REACTION,
     ActionKind,
@@ -123,6 +124,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
             _by_other(w, pos, a, minion, name)
+            _condition_met(w, pos, a, name)
         else:
             # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
             # where the card says it is "only usable by a locked" minion (its record's requirement)
@@ -184,6 +186,19 @@ def _once_an_action(w: Work, rec: CardRecord, a: Action, name: str) -> None:
     for limit in rec.requires.limits:
         if limit.scope == LimitScope.ACTION and not limit.minion and any(c == rec.id for _, c in a.played):
             w.refuse(Lift.ONCE, f'{name} says "{limit.words}": one has been played in this action')
+
+
+def _condition_met(w: Work, pos: Pos, a: Action, name: str) -> None:
+    """An action modifier's "Only usable …" condition that the open action does not meet now
+    (its kind, its target, a block attempt under way: :func:`engine.games.vtes.card_play.unmet_condition`)
+    is refused with the card's sentence (rulebook, "Requirements for Playing Cards")."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    unmet = unmet_condition(rec, a) if rec is not None else None
+    if unmet is not None:
+        now = f"{w.name(a.minion)} {ACTION_VERBS[a.kind]}" + (
+            ", no block attempt under way" if a.window != Window.ATTEMPT else ""
+        )
+        w.refuse(Lift.TIMING, f'{name} says "{unmet}", and this action does not meet it ({now})')
 
 
 def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:

@@ -17,10 +17,13 @@ import pytest
 
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
-from engine.games.vtes.card_play import LevelError, pick, window_choices
+from engine.games.vtes.card_play import LevelError, pick, unmet_condition, window_choices
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
 from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.state import Action
+from engine.games.vtes.vocab import ActionKind
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, by_hand, copy_table, deck_of, one_vampire_table
 
@@ -362,3 +365,31 @@ def test_foreshadowing_destruction_adds_3_at_superior_only_against_9_pool_or_few
     assert sorted(a["amount"] for a in plays(t, ana, "Foreshadowing Destruction")) == [1]  # Ben has 30 pool
     act(t, ben, "pool", delta=9 - t.state.players[ben].pool, cause="test")
     assert sorted(a["amount"] for a in plays(t, ana, "Foreshadowing Destruction")) == [1, 3]
+
+
+def test_a_modifier_only_usable_during_a_bleed_is_refused_in_another_action_with_its_sentence(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, _ = seats(t)
+    act(t, ana, "action", kind="hunt", minion=vampire(t, ana))
+    assert plays(t, ana, "Conditioning") == []
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Conditioning")
+    with pytest.raises(IllegalMove) as refused:
+        act(t, ana, "play", card=card)
+    assert (
+        'Conditioning says "Only usable during a bleed action", and this action does not meet it (Arika (G2) hunts'
+        in str(refused.value)
+    )
+
+
+def test_a_modifier_not_usable_during_a_bleed_fits_a_hunt_and_is_refused_in_a_bleed() -> None:
+    labyrinth = record(next(i.id for i in card_base().every_info() if i.name == "Forgotten Labyrinth"))
+    assert labyrinth is not None
+    assert unmet_condition(labyrinth, Action(0, (1, 0), ActionKind.HUNT)) is None
+    assert unmet_condition(labyrinth, Action(0, (1, 0), ActionKind.BLEED)) == "Not usable during a bleed action"
+    t = one_vampire_table("Arika", (("Forgotten Labyrinth", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Forgotten Labyrinth")
+    assert plays(t, ana, "Forgotten Labyrinth") == []
+    with pytest.raises(IllegalMove, match='says "Not usable during a bleed action"'):
+        act(t, ana, "play", card=card)
