@@ -509,6 +509,8 @@ def block(w: Work, b: BlockAct) -> None:
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
+    if b.minion in a.barred:
+        raise IllegalMove(f"{name} cannot attempt to block this action again: a card made its attempt fail")
     if c.locked and b.minion not in a.woken:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks (or one a card woke)")
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)

@@ -188,6 +188,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "lock"
             | "unlock"
             | "wake"
+            | "fail_block"
             | "aggravated"
             | "ranged"
             | "first"

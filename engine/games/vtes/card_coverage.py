@@ -7,6 +7,9 @@ where the table puts it into the act that plays the card, as the offers do.
   vampire", "this minion wakes" (a locked minion that may then react and block) and "reduce a
   bleed against you": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
+- a blocking minion's intercept lowered ("gets -1 intercept"), and a block attempt that fails, its
+  minion barred from blocking this action again: an action modifier's, played during the attempt
+  (:func:`engine.games.vtes.plays.check_play`);
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
@@ -75,6 +78,10 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.TERMS:
             reading = terms_reading(rec.id)
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
+        case EffectKind.FAIL_BLOCK:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.INTERCEPT if e.amount < 0:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:

@@ -92,6 +92,10 @@ class EffectKind(StrEnum):
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
     points (``amount`` 0: any amount), as the card is played (a master card's)."""
+    FAIL_BLOCK = "fail block"
+    """The block attempt under way fails at once, and the blocking minion cannot attempt to block
+    this action again; ``amount``: blood the acting minion burns for it ("Burn 1 blood to have that
+    attempt fail")."""
     TERMS = "terms"
     """A political action card's terms, chosen by its caller and applied by the table as its
     referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
@@ -143,7 +147,7 @@ class Effect:
                         only = f" if the target Methuselah has {self.least} or fewer pool"
                     case clan:
                         only = f" if this vampire is {clan.title()}"
-                return f"+{self.amount} {self.kind}{only}" + (" (limited)" if self.limited else "")
+                return f"{self.amount:+d} {self.kind}{only}" + (" (limited)" if self.limited else "")
             case EffectKind.STRIKE if self.hand:
                 return f"hand strike +{self.amount} damage"
             case EffectKind.STRIKE:
@@ -187,6 +191,9 @@ class Effect:
                 return f"add {self.amount} blood to a {who} in your uncontrolled region{cap}"
             case EffectKind.REDUCE_BLEED:
                 return f"reduce a bleed against you by {self.amount}"
+            case EffectKind.FAIL_BLOCK:
+                paid = f"burn {self.amount} blood: " if self.amount else ""
+                return f"{paid}the block attempt fails, and that minion cannot block this action again"
             case EffectKind.SHIFT_BLOOD:
                 return f"in your {self.whom} phase: move {self.amount} blood between this vampire and your pool"
             case EffectKind.MOVE_BLOOD:
@@ -265,6 +272,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.STEALTH, int(m.group(1))),),
         ),
         (r"(?:this minion gets )?\+(\d+) intercept", lambda m: (Effect(_E.INTERCEPT, int(m.group(1))),)),
+        (r"the blocking minion gets -(\d+) intercept", lambda m: (Effect(_E.INTERCEPT, -int(m.group(1))),)),
+        (
+            r"(?:that attempt fails and|burn (\d+) blood to have that attempt fail;) the blocking minion cannot "
+            r"attempt to block this action again",
+            lambda m: (Effect(_E.FAIL_BLOCK, int(m.group(1) or 0)),),
+        ),
         (
             r"\+(\d+) bleed( \(limited\))?",
             lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(2))),),

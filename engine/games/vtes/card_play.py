@@ -380,6 +380,19 @@ def _numbers(
                 if not (acting and a.window == Window.ATTEMPT and a.intercept >= a.stealth):
                     return None
                 fields["stealth"] = int(fields.get("stealth", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.INTERCEPT if e.amount < 0:  # "the blocking minion gets -1 intercept"
+                if not acting or a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
+                    return None
+                fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.FAIL_BLOCK:
+                if not acting or a.window != Window.ATTEMPT or not a.blocker:
+                    return None
+                fields["fail_block"] = True
+                if e.amount:  # "burn 1 blood to have that attempt fail": the acting minion's blood
+                    actor = view.card(a.minion)
+                    if actor is None or actor.counters < e.amount:
+                        return None
+                    fields["blood"], fields["minion"] = e.amount, tuple(a.minion)
             case EffectKind.INTERCEPT if e.whom == "titled" and not _titled(view.card(a.minion)):
                 pass  # "an additional +1 intercept if the acting minion is titled", and it is not
             case EffectKind.INTERCEPT:

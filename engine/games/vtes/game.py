@@ -556,6 +556,8 @@ def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str
         text += ", paying " + " and ".join(costs)
     if record.bleed_mod:
         text += " (+bleed)"
+    if record.fail_block:
+        text += " (the block attempt fails)"
     numbers = _numbers_words(record)
     if numbers:
         text += f": {numbers}"

@@ -84,7 +84,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if act.votes is not None and not in_referendum:
         raise IllegalMove(f"{name} gives votes while a referendum polls, and none is open")
     if in_combat or in_referendum:
-        if numbers or act.bleed_mod or act.lock or act.wake:
+        if numbers or act.bleed_mod or act.lock or act.wake or act.fail_block:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
             combat.play_in_combat(w, pos, types, name, act.minion)
@@ -95,7 +95,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 politics.card_votes(w, pos, act, name)
         return
     if a is None:
-        if numbers or act.bleed_mod or act.lock or act.wake:
+        if numbers or act.bleed_mod or act.lock or act.wake or act.fail_block:
             raise IllegalMove("there is no open action for this card to change")
         if MODIFIER in types and _after_resolution(w, pos, act, name):
             return
@@ -173,6 +173,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         _lock(w, minion, name)
     if act.wake:
         _wake(w, minion, name)
+    if act.fail_block:
+        _fail_block(w, name)
     if act.unlock and w.author == a.actor:
         _unlock_on_success(w, pos, minion, name)
     elif act.unlock:
@@ -329,6 +331,25 @@ def _unlock_to_block(w: Work, minion: Pos | None, name: str, types: set[str]) ->
         raise IllegalMove(f"{name} unlocks the locked minion that plays it: name it")
     w.setc(minion, locked=False)
     w.note(f"{name}: {w.name(minion)} unlocks and may attempt to block", w.author)
+
+
+def _fail_block(w: Work, name: str) -> None:
+    """An action modifier's "that attempt fails and the blocking minion cannot attempt to block
+    this action again": the block attempt under way fails at once (window A again, its minion among
+    those that tried), and its minion is barred from this action (``Action.barred``)."""
+    a = open_action(w)
+    if w.author != a.actor:
+        raise IllegalMove(f"{name} makes a block attempt on the acting Methuselah's action fail: only they play it")
+    if a.window != Window.ATTEMPT or not a.blocker:
+        raise IllegalMove(f"{name} makes a block attempt fail, and no block attempt is under way")
+    blocker = a.blocker
+    tried, barred = (*a.tried, blocker), (*a.barred, blocker)
+    windows.put(w, replace(a, window=Window.NO_ATTEMPT, blocker=(), intercept=0, tried=tried, barred=barred))
+    w.note(
+        f"{name}: the block by {w.name(blocker)} fails; it cannot attempt to block this action again",
+        w.author,
+        w.cards[blocker].controller,
+    )
 
 
 def _wake(w: Work, minion: Pos | None, name: str) -> None:

@@ -177,7 +177,9 @@ class Action:
     first; :func:`engine.games.vtes.autopass.auto_pass` does not make it); ``unlocks``: ``(minion,
     blood, card)``: the minion a card unlocks as the action succeeds, burning that blood ("If the
     bleed is successful, this vampire unlocks"); ``draws``: the cards its card has the actor draw
-    as it succeeds (then discarded down to the hand size).
+    as it succeeds (then discarded down to the hand size); ``barred``: minions that cannot attempt
+    to block this action (a card made their attempt fail: "the blocking minion cannot attempt to
+    block this action again").
     """
 
     actor: int
@@ -206,6 +208,7 @@ class Action:
     applying: tuple[int, ...] = ()
     unlocks: tuple[tuple[Pos, int, Pos], ...] = ()
     draws: int = 0
+    barred: tuple[Pos, ...] = ()
 
     @property
     def directed(self) -> bool:

@@ -17,6 +17,7 @@ import pytest
 
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
+from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.card_play import LevelError, pick, unmet_condition, window_choices
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base
@@ -393,3 +394,101 @@ def test_a_modifier_not_usable_during_a_bleed_fits_a_hunt_and_is_refused_in_a_bl
     assert plays(t, ana, "Forgotten Labyrinth") == []
     with pytest.raises(IllegalMove, match='says "Not usable during a bleed action"'):
         act(t, ana, "play", card=card)
+
+
+def _replayed(start: SimTable, t: SimTable, done: list[tuple[int, Act]]) -> None:
+    """The acts ``done`` from ``start`` fold to the state of ``t``."""
+    again = copy_table(start)
+    for seat, chosen in done:
+        again.play(seat, chosen)
+        again.run_ops()
+    assert again.state == t.state
+
+
+def _attempt(t: SimTable) -> tuple[int, int, list[tuple[int, Act]]]:
+    """Ana's vampire bleeds Ben, whose vampire attempts to block (stealth 0, intercept 0): the acts."""
+    ana, ben = seats(t)
+    done: list[tuple[int, Act]] = [
+        (ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben}),
+        (ana, {"do": "pass"}),
+        (ben, {"do": "block", "minion": vampire(t, ben)}),
+    ]
+    for seat, chosen in done:
+        act(t, seat, chosen["do"], **{k: v for k, v in chosen.items() if k != "do"})
+    return ana, ben, done
+
+
+def test_elder_impersonation_at_superior_makes_the_attempt_fail_and_bars_the_blocker() -> None:
+    start = one_vampire_table("Arika", (("Elder Impersonation", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    offered = plays(t, ana, "Elder Impersonation")
+    assert sorted(bool(a.get("fail_block")) for a in offered) == [False, True]  # +1 stealth, or the attempt fails
+    chosen = next(a for a in offered if a.get("fail_block"))
+    notes = t.play(ana, chosen)
+    t.run_ops()
+    done.append((ana, chosen))
+    a = t.state.open_action
+    assert a is not None and a.window == "A" and not a.blocker and a.barred == (tuple(vampire(t, ben)),)
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(line.startswith("Elder Impersonation: the block by Arika") and "cannot attempt" in line for line in said)
+    _replayed(start, t, done)
+    act(t, ana, "pass")
+    assert not any(o["do"] == "block" for o in VTES.legal_acts(t.view(ben)))
+    with pytest.raises(IllegalMove, match="cannot attempt to block this action again"):
+        act(t, ben, "block", minion=vampire(t, ben))
+
+
+def test_a_bot_makes_the_block_attempt_fail_before_adding_stealth_or_bleed() -> None:
+    t = one_vampire_table("Arika", (("Elder Impersonation", 2), ("Conditioning", 5)), seed=5)
+    ana, _, _ = _attempt(t)
+    view = t.view(ana)
+    chosen = VtesBot(Deck("none", (), ()), 0).choose(view, VTES.legal_acts(view))
+    assert chosen is not None and chosen.get("fail_block") is True
+
+
+def test_elder_impersonation_is_not_offered_without_a_block_attempt() -> None:
+    t = one_vampire_table("Arika", (("Elder Impersonation", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    assert plays(t, ana, "Elder Impersonation") == []
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Elder Impersonation")
+    with pytest.raises(IllegalMove, match="no block attempt is under way"):
+        act(t, ana, "play", card=card, fail_block=True)
+
+
+def test_call_of_the_hungry_dead_lowers_intercept_at_basic() -> None:
+    start = one_vampire_table("Accorri Giovanni", (("Call of the Hungry Dead", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, _, done = _attempt(t)
+    offered = plays(t, ana, "Call of the Hungry Dead")
+    assert [(a.get("intercept"), a.get("fail_block")) for a in offered] == [(-1, None)]  # basic Necromancy only
+    notes = t.play(ana, offered[0])
+    t.run_ops()
+    done.append((ana, offered[0]))
+    assert numbers(t)[:2] == (0, -1)
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert "Call of the Hungry Dead: intercept -1 → -1" in said
+    _replayed(start, t, done)
+
+
+def test_call_of_the_hungry_dead_at_superior_burns_a_blood_to_make_the_attempt_fail() -> None:
+    start = one_vampire_table("Ambrogino Giovanni", (("Call of the Hungry Dead", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    chosen = next(a for a in plays(t, ana, "Call of the Hungry Dead") if a.get("fail_block"))
+    assert (chosen["blood"], chosen["minion"]) == (1, vampire(t, ana))
+
+    def blood() -> int:
+        card = t.view(ana).card(tuple(vampire(t, ana)))
+        assert card is not None
+        return card.counters
+
+    before = blood()
+    t.play(ana, chosen)
+    t.run_ops()
+    done.append((ana, chosen))
+    a = t.state.open_action
+    assert a is not None and a.window == "A" and a.barred == (tuple(vampire(t, ben)),)
+    assert blood() == before - 1
+    _replayed(start, t, done)
