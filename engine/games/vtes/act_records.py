@@ -96,7 +96,9 @@ class PlayAct(ActRecord):
     blood moved from the vampire ``minion`` to the player's pool (a master card's), ``add_blood``:
     blood a master card adds to ``add_to``, a vampire of the player's, ``votes``: the
     votes the card gives ``minion`` while a referendum polls, ``fail_block``: the block attempt
-    under way fails and its minion cannot attempt to block this action again (an action modifier's), cast for (``for_``, None: true) or
+    under way fails and its minion cannot attempt to block this action again (an action modifier's),
+    ``lock_failed``: the minions whose block attempt fails lock before the action resolves,
+    ``wake_cost``: blood the woken ``minion`` burns before the action resolves unless it blocks it, cast for (``for_``, None: true) or
     against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
 
     card: Pos
@@ -116,6 +118,8 @@ class PlayAct(ActRecord):
     wake: bool | None = None
     unlock: bool | None = None
     fail_block: bool | None = None
+    lock_failed: bool | None = None
+    wake_cost: int | None = None
     move_blood: int | None = None
     add_blood: int | None = None
     add_to: Pos | None = None

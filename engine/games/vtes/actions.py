@@ -24,7 +24,7 @@ from dataclasses import replace
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, contests, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
-from engine.games.vtes.action_success import action_words, after_action, diablerie, resolved, succeed
+from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_effects import EffectKind
@@ -520,6 +520,7 @@ def block(w: Work, b: BlockAct) -> None:
 def _blocked(w: Work, a: Action) -> None:
     """P4, blocked: the set-aside card to its owner's ash heap, the blocker locks, combat."""
     assert a.blocker
+    before_resolution(w, a)
     blocker = w.cards[a.blocker]
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         w.move(a.card, Target.ASH)

@@ -9,7 +9,10 @@ where the table puts it into the act that plays the card, as the offers do.
 - bleed: an action modifier's, or an action card's bleed;
 - a blocking minion's intercept lowered ("gets -1 intercept"), and a block attempt that fails, its
   minion barred from blocking this action again: an action modifier's, played during the attempt
-  (:func:`engine.games.vtes.plays.check_play`);
+  (:func:`engine.games.vtes.plays.check_play`); the minions whose attempt fails locked before the
+  action resolves: an action modifier's; blood a woken minion burns before the action resolves
+  unless it blocks: a reaction's that wakes it
+  (:func:`engine.games.vtes.action_success.before_resolution`);
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
@@ -48,7 +51,7 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import HAND_STRIKE, Effect, EffectKind
+from engine.games.vtes.card_effects import FAILED_BLOCKERS, HAND_STRIKE, UNLESS_BLOCKS, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
@@ -80,6 +83,11 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
         case EffectKind.FAIL_BLOCK:
             return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:
+            wakes = any(x.kind == EffectKind.WAKE for x in clause.effects)
+            return REACTION in types and clause.type in ("", REACTION) and wakes
         case EffectKind.INTERCEPT if e.amount < 0:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:

@@ -111,6 +111,13 @@ ALLY_STAYS_LOCKED = "ally: next unlock phase"
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
 POOR = "target pool"
 """The ``whom`` of a bleed only when its target has ``least`` or fewer pool."""
+FAILED_BLOCKERS = "failed blockers"
+"""The ``whom`` of a lock of the minions whose attempt to block the action fails, before it
+resolves ("minions who attempt to block this action and fail become locked before action
+resolution")."""
+UNLESS_BLOCKS = "unless it blocks"
+"""The ``whom`` of blood a woken minion burns before the action resolves unless it blocks it ("If
+they do not block this action, they burn 1 blood before action resolution")."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -168,6 +175,10 @@ class Effect:
                     goal = f"go to {self.whom} range" if self.kind == EffectKind.MANEUVER else f"{self.whom} combat"
                     only = f", only usable to {goal}"
                 return ("optional " if self.optional else "") + str(self.kind) + only
+            case EffectKind.LOCK if self.whom == FAILED_BLOCKERS:
+                return "minions whose block attempt fails lock before the action resolves"
+            case EffectKind.BURN_BLOOD if self.whom == UNLESS_BLOCKS:
+                return f"burn {self.amount} blood before the action resolves, unless this minion blocks it"
             case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
                 return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
@@ -380,6 +391,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"burn (\d+) pool from its controller", lambda m: (Effect(_E.BURN_POOL, int(m.group(1)), whom="controller"),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
+        (
+            r"minions who attempt to block this action and fail become locked before action resolution",
+            lambda m: (Effect(_E.LOCK, whom=FAILED_BLOCKERS),),
+        ),
+        (
+            r"if they do not block this action, they burn (\d+) blood before action resolution",
+            lambda m: (Effect(_E.BURN_BLOOD, int(m.group(1)), whom=UNLESS_BLOCKS),),
+        ),
         (
             r"if this minion is an ally, they do not unlock as normal during their next unlock phase",
             lambda m: (Effect(_E.LOCK, whom=ALLY_STAYS_LOCKED),),

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
-from engine.games.vtes.card_effects import POOR, Effect, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import (
+    FAILED_BLOCKERS,
+    POOR,
+    UNLESS_BLOCKS,
+    Effect,
+    EffectKind,
+    SentenceKind,
+)
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
@@ -384,6 +391,12 @@ def _numbers(
                 if not acting or a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
                     return None
                 fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
+                if not acting:
+                    return None
+                fields["lock_failed"] = True
+            case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:  # with the wake of its clause
+                fields["wake_cost"] = e.amount
             case EffectKind.FAIL_BLOCK:
                 if not acting or a.window != Window.ATTEMPT or not a.blocker:
                     return None

@@ -403,6 +403,9 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
         return [*kept, new]
     if rest.startswith(("and ", "with ", "but ")):
         tail = rest.split(" ", 1)[1]
+        whole = read_sentence(tail)  # one shape with an "and" of its own ("… attempt to block and fail …")
+        if whole.kind == SentenceKind.EFFECT:
+            return [*inherited, whole]
         parts = [read_sentence(p.strip()) for p in re.split(r",? and ", tail) if p.strip()]
         if all(p.kind != SentenceKind.BY_HAND for p in parts):  # effects, or a condition ("but … older")
             return [*inherited, *parts]

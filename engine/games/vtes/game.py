@@ -558,6 +558,10 @@ def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str
         text += " (+bleed)"
     if record.fail_block:
         text += " (the block attempt fails)"
+    if record.lock_failed:
+        text += " (failed blockers lock)"
+    if record.wake_cost:
+        text += f" (burns {record.wake_cost} blood unless it blocks)"
     numbers = _numbers_words(record)
     if numbers:
         text += f": {numbers}"

@@ -77,6 +77,9 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     types = set(info.types) if info is not None else set()
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
+    changes_action = (
+        numbers or act.bleed_mod or act.lock or act.wake or act.fail_block or act.lock_failed or act.wake_cost
+    )
     a = w.open_action
     _master_timing(w, pos, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
@@ -84,7 +87,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if act.votes is not None and not in_referendum:
         raise IllegalMove(f"{name} gives votes while a referendum polls, and none is open")
     if in_combat or in_referendum:
-        if numbers or act.bleed_mod or act.lock or act.wake or act.fail_block:
+        if changes_action:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
             combat.play_in_combat(w, pos, types, name, act.minion)
@@ -95,7 +98,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 politics.card_votes(w, pos, act, name)
         return
     if a is None:
-        if numbers or act.bleed_mod or act.lock or act.wake or act.fail_block:
+        if changes_action:
             raise IllegalMove("there is no open action for this card to change")
         if MODIFIER in types and _after_resolution(w, pos, act, name):
             return
@@ -172,7 +175,11 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if act.lock:
         _lock(w, minion, name)
     if act.wake:
-        _wake(w, minion, name)
+        _wake(w, minion, name, act.wake_cost or 0)
+    elif act.wake_cost:
+        raise IllegalMove(f"{name}: a blood to burn unless the minion blocks goes with the wake of that minion")
+    if act.lock_failed:
+        _lock_failed(w, name)
     if act.fail_block:
         _fail_block(w, name)
     if act.unlock and w.author == a.actor:
@@ -352,18 +359,34 @@ def _fail_block(w: Work, name: str) -> None:
     )
 
 
-def _wake(w: Work, minion: Pos | None, name: str) -> None:
+def _lock_failed(w: Work, name: str) -> None:
+    """An action modifier's "minions who attempt to block this action and fail become locked
+    before action resolution", recorded on the open action (``Action.lock_failed``) and applied as
+    it resolves (:func:`engine.games.vtes.action_success.before_resolution`)."""
+    a = open_action(w)
+    if w.author != a.actor:
+        raise IllegalMove(
+            f"{name} locks the minions that fail to block the acting Methuselah's action: only they play it"
+        )
+    windows.put(w, replace(a, lock_failed=True))
+    w.note(f"{name}: the minions whose attempt to block this action fails lock before it resolves", w.author)
+
+
+def _wake(w: Work, minion: Pos | None, name: str, cost: int = 0) -> None:
     """The card's "this minion wakes": the locked minion that played it may play reactions and
     attempt to block until the open action ends (rulebook: it "ignore[s] the requirement to be
-    unlocked"), in the open. Raises IllegalMove for a card played by no minion, or by an unlocked
-    one."""
+    unlocked"), in the open; ``cost``: blood it burns before the action resolves unless it blocks
+    it (``Action.wake_costs``). Raises IllegalMove for a card played by no minion, or by an
+    unlocked one."""
     a = open_action(w)
     if minion is None:
         raise IllegalMove(f"{name} wakes the locked minion that plays it: name the minion")
     if not w.card(minion).locked or minion in a.woken:
         raise IllegalMove(f"{w.name(minion)} is not a locked minion asleep: {name} wakes a locked minion")
-    windows.put(w, replace(a, woken=(*a.woken, minion)))
-    w.note(f"{name}: {w.name(minion)} wakes: it may play reactions and block until the action ends", w.author)
+    costs = (*a.wake_costs, (minion, cost)) if cost else a.wake_costs
+    windows.put(w, replace(a, woken=(*a.woken, minion), wake_costs=costs))
+    unless = f"; unless it blocks this action, it burns {cost} blood before the action resolves" if cost else ""
+    w.note(f"{name}: {w.name(minion)} wakes: it may play reactions and block until the action ends{unless}", w.author)
 
 
 def move_blood(w: Work, act: PlayAct, name: str) -> None:

@@ -492,3 +492,24 @@ def test_call_of_the_hungry_dead_at_superior_burns_a_blood_to_make_the_attempt_f
     assert a is not None and a.window == "A" and a.barred == (tuple(vampire(t, ben)),)
     assert blood() == before - 1
     _replayed(start, t, done)
+
+
+def test_faceless_night_at_superior_locks_the_minion_whose_attempt_failed_before_resolution() -> None:
+    start = one_vampire_table("Arika", (("Faceless Night", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    offered = plays(t, ana, "Faceless Night")
+    assert sorted((a["stealth"], bool(a.get("lock_failed"))) for a in offered) == [(1, False), (1, True)]
+    chosen = next(a for a in offered if a.get("lock_failed"))
+    t.play(ana, chosen)
+    t.run_ops()
+    done.append((ana, chosen))
+    _replayed(start, t, done)
+    notes = []
+    while (a := t.state.open_action) is not None:  # the attempt fails (stealth 1), then all pass
+        notes += t.play(a.impulse, {"do": "pass"})
+        t.run_ops()
+    blocker = t.view(ben).card(tuple(vampire(t, ben)))
+    assert blocker is not None and blocker.locked
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(s.startswith("Before the action resolves, Arika") and "lock" in s for s in said), said
