@@ -510,7 +510,9 @@ def block(w: Work, b: BlockAct) -> None:
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
     if b.minion in a.barred:
-        raise IllegalMove(f"{name} cannot attempt to block this action again: a card made its attempt fail")
+        raise IllegalMove(f"{name} cannot attempt to block this action: a card played in it says so")
+    if a.vampires_barred and c.crypt:
+        raise IllegalMove(f"{name} is a vampire, and a card played in this action says vampires cannot block it")
     if c.locked and b.minion not in a.woken:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks (or one a card woke)")
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)

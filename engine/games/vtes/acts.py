@@ -201,6 +201,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "wake"
             | "fail_block"
             | "lock_failed"
+            | "bar_vampires"
             | "aggravated"
             | "ranged"
             | "first"
@@ -225,7 +226,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))
-        case "target_card" | "by" | "add_to":
+        case "target_card" | "by" | "add_to" | "bar":
             return read_pos(act[key], "card")
         case "lift":
             return read_word(act, key, tuple(Lift))

@@ -8,7 +8,8 @@ where the table puts it into the act that plays the card, as the offers do.
   bleed against you": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
 - a blocking minion's intercept lowered ("gets -1 intercept"), and a block attempt that fails, its
-  minion barred from blocking this action again: an action modifier's, played during the attempt
+  minion barred from blocking this action again: an action modifier's, played during the attempt;
+  a chosen vampire, or every vampire, that cannot block: an action modifier's, before any attempt
   (:func:`engine.games.vtes.plays.check_play`); the minions whose attempt fails locked before the
   action resolves: an action modifier's; blood a woken minion burns before the action resolves
   unless it blocks: a reaction's that wakes it
@@ -81,7 +82,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.TERMS:
             reading = terms_reading(rec.id)
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
-        case EffectKind.FAIL_BLOCK:
+        case EffectKind.FAIL_BLOCK | EffectKind.BAR_BLOCK:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
             return MODIFIER in types and clause.type in ("", MODIFIER)

@@ -92,6 +92,10 @@ class EffectKind(StrEnum):
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
     points (``amount`` 0: any amount), as the card is played (a master card's)."""
+    BAR_BLOCK = "bar block"
+    """Minions that cannot block this action: ``whom`` ``"chosen"``, a vampire the acting
+    Methuselah chooses as the action is announced (younger than the acting one where the clause
+    says "Choose a younger vampire"); ``"vampires"``: no vampire."""
     FAIL_BLOCK = "fail block"
     """The block attempt under way fails at once, and the blocking minion cannot attempt to block
     this action again; ``amount``: blood the acting minion burns for it ("Burn 1 blood to have that
@@ -202,6 +206,12 @@ class Effect:
                 return f"add {self.amount} blood to a {who} in your uncontrolled region{cap}"
             case EffectKind.REDUCE_BLEED:
                 return f"reduce a bleed against you by {self.amount}"
+            case EffectKind.BAR_BLOCK:
+                return (
+                    "vampires cannot block this action"
+                    if self.whom == "vampires"
+                    else "the chosen vampire cannot block"
+                )
             case EffectKind.FAIL_BLOCK:
                 paid = f"burn {self.amount} blood: " if self.amount else ""
                 return f"{paid}the block attempt fails, and that minion cannot block this action again"
@@ -413,7 +423,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"add (\d+) blood to a vampire in your uncontrolled region with capacity (\d+) or more",
             lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), least=int(m.group(2))),),
         ),
-        (r"choose a vampire", lambda m: ()),
+        (
+            r"choose a vampire|choose a younger vampire|choose any vampire|choose a titled vampire or a younger vampire",
+            lambda m: (),
+        ),
+        (r"the chosen vampire cannot block this action", lambda m: (Effect(_E.BAR_BLOCK, whom="chosen"),)),
+        (r"vampires cannot block this action", lambda m: (Effect(_E.BAR_BLOCK, whom="vampires"),)),
         (
             r"the chosen vampire gains enough blood to reach full capacity",
             lambda m: (Effect(_E.ADD_BLOOD, whom="full"),),

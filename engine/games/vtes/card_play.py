@@ -143,10 +143,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         numbers = _numbers(clause, a, acting, view, seat)
         if numbers is None:
             continue
-        for target in _targets(clause, a, view, seat):
-            base = dict(numbers)
-            if target is not None:
-                base["target"] = target
+        for pick in _picks(clause, a, view, seat):
+            base = dict(numbers) | pick
             if player is not minion and player is not None:
                 base["minion"] = tuple(player.pos)
             blocker = view.card(a.blocker) if a.blocker else None
@@ -169,6 +167,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             if isinstance(by, tuple) and (by, card_id(card.card)) in a.played:
                 continue  # that minion (the blocker, for intercept) played this card in this action (2.1)
             words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+            barred = view.card(pick["bar"]) if isinstance(pick.get("bar"), tuple) else None  # type: ignore[arg-type]
+            words += f": {barred.name}" if barred is not None else ""
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
 
@@ -211,6 +211,38 @@ def _others(view: VtesView, a: Action, rec: CardRecord) -> list[CardView]:
     return [c for c in view.controlled(a.actor) if c.crypt and c.pos != a.minion and not (unlocked and c.locked)]
 
 
+def _picks(clause: Clause, a: Action, view: VtesView, seat: int) -> list[dict[str, object]]:
+    """The act fields of each choice a clause leaves to its player now: a redirect's new target
+    (:func:`_targets`), the vampire barred from blocking (:func:`_bars`); ``[{}]`` for a clause
+    with none, ``[]`` when it has one and none fits now."""
+    targets = [{"target": t} if t is not None else {} for t in _targets(clause, a, view, seat)]
+    return [t | b for t in targets for b in _bars(clause, a, view, seat)]
+
+
+def _bars(clause: Clause, a: Action, view: VtesView, seat: int) -> list[dict[str, object]]:
+    """A clause's "the chosen vampire cannot block this action" (one choice per ready vampire of
+    a Methuselah entitled to block that could try, younger than the acting one where the clause
+    says "Choose a younger vampire": of lower capacity) or "Vampires cannot block this action",
+    by the acting Methuselah before any block attempt; ``[{}]`` for a clause with neither."""
+    bar = next((e for e in clause.effects if e.kind == EffectKind.BAR_BLOCK), None)
+    if bar is None:
+        return [{}]
+    if seat != a.actor or a.window != Window.NO_ATTEMPT or a.tried:
+        return []
+    if bar.whom == "vampires":
+        return [] if a.vampires_barred else [{"bar_vampires": True}]
+    said = {r.sentence for r in clause.readings}
+    younger = "choose a younger vampire" in said and "choose any vampire" not in said
+    titled = "choose a titled vampire or a younger vampire" in said
+    acting = view.card(a.minion)
+
+    def fits(c: CardView) -> bool:
+        is_younger = acting is not None and c.capacity < acting.capacity
+        return not (younger or titled) or is_younger or (titled and _titled(c))
+
+    return [{"bar": tuple(c.pos)} for s in view.blockers() for c in view.may_try(s) if c.crypt and fits(c)]
+
+
 def _targets(clause: Clause, a: Action, view: VtesView, seat: int) -> list[int | None]:
     """The Methuselahs a clause's redirect may choose as the bleed's new target (rulebook:
     "change the target of the bleed"): only by the bled Methuselah once blocks are declined
@@ -233,6 +265,10 @@ _MODIFIER_CONDITIONS: tuple[tuple[tuple[str, ...], Callable[[Action], bool]], ..
     (("during a bleed", "as a bleed action", "on a successful bleed"), lambda a: a.kind == ActionKind.BLEED),
     (("as a non-bleed action",), lambda a: a.kind != ActionKind.BLEED),
     (("undirected action",), lambda a: not a.targets and not a.target_card),
+    (
+        ("as the action is announced",),
+        lambda a: a.window == Window.NO_ATTEMPT and not a.tried and not a.declined and a.loop.holder == a.actor,
+    ),
     (("to recruit or employ",), lambda a: a.kind in (ActionKind.RECRUIT, ActionKind.EMPLOY)),
     (
         ("attempts to block", "attempting to block", "is blocked", "successfully blocks", "action is blocked"),
@@ -397,6 +433,8 @@ def _numbers(
                 fields["lock_failed"] = True
             case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:  # with the wake of its clause
                 fields["wake_cost"] = e.amount
+            case EffectKind.BAR_BLOCK if not acting:
+                return None
             case EffectKind.FAIL_BLOCK:
                 if not acting or a.window != Window.ATTEMPT or not a.blocker:
                     return None

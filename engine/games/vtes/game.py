@@ -560,6 +560,10 @@ def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str
         text += " (the block attempt fails)"
     if record.lock_failed:
         text += " (failed blockers lock)"
+    if record.bar is not None:
+        text += f" ({n(record.bar)} cannot block)"
+    if record.bar_vampires:
+        text += " (vampires cannot block)"
     if record.wake_cost:
         text += f" (burns {record.wake_cost} blood unless it blocks)"
     numbers = _numbers_words(record)

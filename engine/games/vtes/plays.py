@@ -79,7 +79,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     numbers = Numbers.of(act)
     changes_action = (
         numbers or act.bleed_mod or act.lock or act.wake or act.fail_block or act.lock_failed or act.wake_cost
-    )
+    ) or (act.bar is not None or act.bar_vampires)
     a = w.open_action
     _master_timing(w, pos, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
@@ -180,6 +180,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         raise IllegalMove(f"{name}: a blood to burn unless the minion blocks goes with the wake of that minion")
     if act.lock_failed:
         _lock_failed(w, name)
+    if act.bar is not None or act.bar_vampires:
+        _bar(w, act.bar, name)
     if act.fail_block:
         _fail_block(w, name)
     if act.unlock and w.author == a.actor:
@@ -357,6 +359,26 @@ def _fail_block(w: Work, name: str) -> None:
         w.author,
         w.cards[blocker].controller,
     )
+
+
+def _bar(w: Work, vampire: Pos | None, name: str) -> None:
+    """An action modifier's "the chosen vampire cannot block this action" (``vampire``), or
+    "Vampires cannot block this action" (None): by the acting Methuselah, before any block attempt;
+    recorded on the open action (``Action.barred``, ``Action.vampires_barred``)."""
+    a = open_action(w)
+    if w.author != a.actor:
+        raise IllegalMove(f"{name} bars blockers from the acting Methuselah's action: only they play it")
+    if a.window != Window.NO_ATTEMPT or a.tried:
+        raise IllegalMove(f"{name} is played before any attempt to block this action")
+    if vampire is None:
+        windows.put(w, replace(a, vampires_barred=True))
+        w.note(f"{name}: vampires cannot block this action", w.author)
+        return
+    c = w.card(vampire)
+    if not c.crypt or c.zone != Zone.READY:
+        raise IllegalMove(f"{name} names a ready vampire, and {w.name(vampire)} is not one")
+    windows.put(w, replace(a, barred=(*a.barred, vampire)))
+    w.note(f"{name}: {w.name(vampire)} cannot block this action", w.author, c.controller)
 
 
 def _lock_failed(w: Work, name: str) -> None:

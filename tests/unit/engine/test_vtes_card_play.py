@@ -435,7 +435,7 @@ def test_elder_impersonation_at_superior_makes_the_attempt_fail_and_bars_the_blo
     _replayed(start, t, done)
     act(t, ana, "pass")
     assert not any(o["do"] == "block" for o in VTES.legal_acts(t.view(ben)))
-    with pytest.raises(IllegalMove, match="cannot attempt to block this action again"):
+    with pytest.raises(IllegalMove, match="cannot attempt to block this action: a card played in it says so"):
         act(t, ben, "block", minion=vampire(t, ben))
 
 
@@ -513,3 +513,53 @@ def test_faceless_night_at_superior_locks_the_minion_whose_attempt_failed_before
     assert blocker is not None and blocker.locked
     said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
     assert any(s.startswith("Before the action resolves, Arika") and "lock" in s for s in said), said
+
+
+def test_seduction_bars_a_younger_vampire_at_basic_and_any_at_superior_as_the_action_is_announced() -> None:
+    t, arika, _, gathii = _two_vampires_table((("Seduction", 2), ("Conditioning", 5)))
+    ana, ben = t.state.seating[:2]
+    act(t, ana, "action", kind="bleed", minion=arika, target=ben)
+    offered = plays(t, ana, "Seduction")
+    assert [a["bar"] for a in offered] == [gathii]  # Gathii is younger than Arika: either level bars him
+    view = t.view(ana)
+    card = next(c for c in view.hand if c.name == "Seduction")
+    assert sorted(c.superior for c in window_choices(view, card)) == [False]  # one choice, basic kept first
+    notes = t.play(ana, offered[0])
+    t.run_ops()
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(s.startswith("Seduction: Gathii") and s.endswith("cannot block this action") for s in said), said
+    act(t, ana, "pass")
+    assert not [a for a in VTES.legal_acts(t.view(ben)) if a["do"] == "block"]
+    with pytest.raises(IllegalMove, match="cannot attempt to block this action: a card played in it says so"):
+        act(t, ben, "block", minion=gathii)
+
+
+def test_seduction_at_basic_finds_no_younger_vampire_among_equals_and_waits_for_no_attempt() -> None:
+    t = one_vampire_table("Arika", (("Seduction", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    view = t.view(ana)
+    card = next(c for c in view.hand if c.name == "Seduction")
+    choices = window_choices(view, card)  # Ben's Arika is not younger than Ana's: the superior level only
+    assert [(dict(c.fields)["bar"], c.superior) for c in choices] == [(tuple(vampire(t, ben)), True)]
+    act(t, ana, "pass")
+    act(t, ben, "block", minion=vampire(t, ben))
+    assert plays(t, ana, "Seduction") == []  # "Only usable as the action is announced"
+
+
+def test_daring_the_dawn_bars_every_vampire_from_blocking() -> None:
+    start = one_vampire_table("Arika", (("Daring the Dawn", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben = seats(t)
+    done: list[tuple[int, Act]] = [(ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})]
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    offered = plays(t, ana, "Daring the Dawn")
+    assert offered and all(a["bar_vampires"] is True for a in offered)
+    t.play(ana, offered[0])
+    t.run_ops()
+    done.append((ana, offered[0]))
+    _replayed(start, t, done)
+    act(t, ana, "pass")
+    assert not [a for a in VTES.legal_acts(t.view(ben)) if a["do"] == "block"]
+    with pytest.raises(IllegalMove, match="is a vampire, and a card played in this action says vampires cannot"):
+        act(t, ben, "block", minion=vampire(t, ben))
