@@ -202,6 +202,8 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "fail_block"
             | "lock_failed"
             | "bar_vampires"
+            | "end_action"
+            | "unlock_actor"
             | "aggravated"
             | "ranged"
             | "first"

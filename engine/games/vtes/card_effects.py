@@ -92,6 +92,11 @@ class EffectKind(StrEnum):
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
     points (``amount`` 0: any amount), as the card is played (a master card's)."""
+    END_ACTION = "end action"
+    """A block attempt that would succeed ends the action instead, unsuccessfully, before combat
+    (an action modifier's "The action ends (unsuccessfully)", a reaction's "end the action");
+    ``whom`` ``"unlock"``: the acting minion unlocks ("Unlock the acting vampire and end the
+    action"; an "Unlock this minion" beside it does the same)."""
     BAR_BLOCK = "bar block"
     """Minions that cannot block this action: ``whom`` ``"chosen"``, a vampire the acting
     Methuselah chooses as the action is announced (younger than the acting one where the clause
@@ -206,6 +211,8 @@ class Effect:
                 return f"add {self.amount} blood to a {who} in your uncontrolled region{cap}"
             case EffectKind.REDUCE_BLEED:
                 return f"reduce a bleed against you by {self.amount}"
+            case EffectKind.END_ACTION:
+                return "the action ends, unsuccessfully" + (", the acting minion unlocking" if self.whom else "")
             case EffectKind.BAR_BLOCK:
                 return (
                     "vampires cannot block this action"
@@ -427,6 +434,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"choose a vampire|choose a younger vampire|choose any vampire|choose a titled vampire or a younger vampire",
             lambda m: (),
         ),
+        (r"the action ends \(unsuccessfully\)", lambda m: (Effect(_E.END_ACTION),)),
+        (r"unlock the acting vampire and end the action", lambda m: (Effect(_E.END_ACTION, whom="unlock"),)),
         (r"the chosen vampire cannot block this action", lambda m: (Effect(_E.BAR_BLOCK, whom="chosen"),)),
         (r"vampires cannot block this action", lambda m: (Effect(_E.BAR_BLOCK, whom="vampires"),)),
         (

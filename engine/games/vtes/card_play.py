@@ -435,6 +435,13 @@ def _numbers(
                 fields["wake_cost"] = e.amount
             case EffectKind.BAR_BLOCK if not acting:
                 return None
+            case EffectKind.END_ACTION:
+                if not _ends_now(a, acting, view, seat):
+                    return None
+                fields["end_action"] = True
+                unlock = e.whom == "unlock" or any(x.kind == EffectKind.UNLOCK and not x.whom for x in clause.effects)
+                if unlock:
+                    fields["unlock_actor"] = True
             case EffectKind.FAIL_BLOCK:
                 if not acting or a.window != Window.ATTEMPT or not a.blocker:
                     return None
@@ -481,6 +488,21 @@ def _numbers(
             case _:
                 pass
     return tuple(sorted(fields.items()))
+
+
+def _ends_now(a: Action, acting: bool, view: VtesView, seat: int) -> bool:
+    """A card that ends the action as a block attempt would succeed may be played now: during a
+    block attempt whose intercept meets the stealth (the minion "is blocked, before block
+    resolution", "about to enter combat"); by the acting Methuselah, or by the blocker's when the
+    acting vampire is younger than the blocker (of lower capacity: Obedience)."""
+    if a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
+        return False
+    if acting:
+        return True
+    blocker, actor = view.card(a.blocker), view.card(a.minion)
+    if blocker is None or actor is None or blocker.controller != seat:
+        return False
+    return actor.crypt and actor.capacity < blocker.capacity
 
 
 def _titled(card: CardView | None) -> bool:

@@ -392,6 +392,11 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
     inherited = [r for r in before.readings if r.kind != SentenceKind.BY_HAND or r.sentence]
     if not rest:
         return inherited
+    if rest == "but do not unlock the acting vampire":  # Obedience at superior
+        return [
+            replace(r, effects=tuple(replace(e, whom="") if e.kind == EffectKind.END_ACTION else e for e in r.effects))
+            for r in inherited
+        ]
     if rest == "but do not lock this vampire":
         return [r for r in inherited if not any(e.kind == EffectKind.LOCK for e in r.effects)]
     if rest.startswith("but for ") or rest.startswith("but with "):

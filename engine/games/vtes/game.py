@@ -564,6 +564,8 @@ def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str
         text += f" ({n(record.bar)} cannot block)"
     if record.bar_vampires:
         text += " (vampires cannot block)"
+    if record.end_action:
+        text += " (the action ends)"
     if record.wake_cost:
         text += f" (burns {record.wake_cost} blood unless it blocks)"
     numbers = _numbers_words(record)

@@ -79,7 +79,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     numbers = Numbers.of(act)
     changes_action = (
         numbers or act.bleed_mod or act.lock or act.wake or act.fail_block or act.lock_failed or act.wake_cost
-    ) or (act.bar is not None or act.bar_vampires)
+    ) or (act.bar is not None or act.bar_vampires or act.end_action or act.unlock_actor)
     a = w.open_action
     _master_timing(w, pos, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
@@ -188,6 +188,11 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         _unlock_on_success(w, pos, minion, name)
     elif act.unlock:
         _unlock_to_block(w, minion, name, types)
+    if act.end_action:
+        _ended_by_card(w, name, bool(act.unlock_actor))
+        return
+    if act.unlock_actor:
+        raise IllegalMove(f"{name}: the acting minion unlocks with the end of the action that card makes")
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
@@ -359,6 +364,24 @@ def _fail_block(w: Work, name: str) -> None:
         w.author,
         w.cards[blocker].controller,
     )
+
+
+def _ended_by_card(w: Work, name: str, unlock: bool) -> None:
+    """A card's "The action ends (unsuccessfully)" or "end the action", played as a block attempt
+    would succeed (before block resolution, before combat): the action closes with no cost and no
+    effect, its set-aside card to the ash heap, the blocker not locked; ``unlock``: the acting
+    minion unlocks."""
+    a = open_action(w)
+    if a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
+        raise IllegalMove(f"{name} ends an action as a block attempt would succeed, and none is under way")
+    windows.pop(w, a)
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        w.move(a.card, Target.ASH)
+    if unlock and w.cards[a.minion].locked:
+        w.setc(a.minion, locked=False)
+    text = f"{name} ends {action_words(w, a)} unsuccessfully, before the block resolves"
+    w.note(text + (f"; {w.name(a.minion)} unlocks" if unlock else ""), a.actor, w.author)
+    after_action(w)
 
 
 def _bar(w: Work, vampire: Pos | None, name: str) -> None:

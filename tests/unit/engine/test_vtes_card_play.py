@@ -563,3 +563,42 @@ def test_daring_the_dawn_bars_every_vampire_from_blocking() -> None:
     assert not [a for a in VTES.legal_acts(t.view(ben)) if a["do"] == "block"]
     with pytest.raises(IllegalMove, match="is a vampire, and a card played in this action says vampires cannot"):
         act(t, ben, "block", minion=vampire(t, ben))
+
+
+def test_change_of_target_ends_a_blocked_action_before_combat_and_unlocks_the_acting_minion() -> None:
+    start = one_vampire_table("Arika", (("Change of Target", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    offered = plays(t, ana, "Change of Target")
+    assert [(a["end_action"], a["unlock_actor"]) for a in offered] == [(True, True)]
+    notes = t.play(ana, offered[0])
+    t.run_ops()
+    done.append((ana, offered[0]))
+    assert t.state.open_action is None and t.state.open_combat is None
+    acting = t.view(ana).card(tuple(vampire(t, ana)))
+    blocker = t.view(ben).card(tuple(vampire(t, ben)))
+    assert acting is not None and not acting.locked and blocker is not None and not blocker.locked
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(s.startswith("Change of Target ends") and "unsuccessfully" in s for s in said), said
+    _replayed(start, t, done)
+
+
+def test_change_of_target_waits_for_a_block_that_would_succeed() -> None:
+    t = one_vampire_table("Arika", (("Change of Target", 2), ("Lost in Crowds", 5)), seed=5)
+    ana, _, _ = _attempt(t)
+    act(t, ana, "play", **{k: v for k, v in plays(t, ana, "Lost in Crowds")[0].items() if k != "do"})
+    assert plays(t, ana, "Change of Target") == []  # stealth above intercept: the block would fail
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Change of Target")
+    with pytest.raises(IllegalMove, match="ends an action as a block attempt would succeed"):
+        act(t, ana, "play", card=card, end_action=True)
+
+
+def test_obedience_needs_a_younger_acting_vampire_and_keeps_it_locked_at_superior() -> None:
+    t = one_vampire_table("Arika", (("Obedience", 2), ("Conditioning", 5)), seed=5)
+    ana, ben, _ = _attempt(t)
+    act(t, ana, "pass")
+    assert plays(t, ben, "Obedience") == []  # Ana's Arika is as old as Ben's
+    obedience = record(next(i.id for i in card_base().every_info() if i.name == "Obedience"))
+    assert obedience is not None
+    ends = {c.levels: [e.whom for e in c.effects if e.kind == "end action"] for c in obedience.clauses if c.levels}
+    assert ends == {("dom",): ["unlock"], ("DOM",): [""]}  # "As above, but do not unlock the acting vampire"
