@@ -127,6 +127,9 @@ resolution")."""
 UNLESS_BLOCKS = "unless it blocks"
 """The ``whom`` of blood a woken minion burns before the action resolves unless it blocks it ("If
 they do not block this action, they burn 1 blood before action resolution")."""
+ON_BLOCK = "on its block"
+"""The ``whom`` of an intercept a reaction's unlocked minion attempts to block with at once ("burns 1
+blood to unlock and attempt to block with +2 intercept, even if intercept is not yet needed")."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -159,6 +162,8 @@ class Effect:
                         only = ""
                     case "titled":
                         only = " if the acting minion is titled"
+                    case "on its block":
+                        only = " on the block attempt it makes at once"
                     case "target pool":
                         only = f" if the target Methuselah has {self.least} or fewer pool"
                     case clan:
@@ -196,7 +201,7 @@ class Effect:
                 many = "s" if self.amount != 1 else ""
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
             case EffectKind.UNLOCK if self.whom == "block":
-                return "unlock and attempt to block"
+                return "unlock and attempt to block" + (f", burning {self.amount} blood" if self.amount else "")
             case EffectKind.DRAW if self.whom == "success":
                 return f"draw {self.amount} if the action succeeds (discard afterward)"
             case EffectKind.UNLOCK if self.whom == "success":
@@ -371,6 +376,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.PREVENT, _n(m.group(1)), whom=NORMAL_ONLY if m.group("normal") else ""),),
         ),
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
+        (
+            r"this vampire burns (\d+) blood to unlock and attempt to block with \+(\d+) intercept, even if "
+            r"intercept is not yet needed",
+            lambda m: (
+                Effect(_E.UNLOCK, int(m.group(1)), whom="block"),
+                Effect(_E.INTERCEPT, int(m.group(2)), whom=ON_BLOCK),
+            ),
+        ),
         (
             r"this (?:vampire|minion|gangrel) unlocks and attempts to block",
             lambda m: (Effect(_E.UNLOCK, whom="block"),),

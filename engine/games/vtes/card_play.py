@@ -19,6 +19,7 @@ from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import (
     FAILED_BLOCKERS,
+    ON_BLOCK,
     POOR,
     UNLESS_BLOCKS,
     Effect,
@@ -160,6 +161,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                     continue
                 woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
                 base["wake" if woken else "unlock"], base["minion"] = True, tuple(sleeper.pos)
+                if sleeper.counters < int(base.get("blood", 0)):  # type: ignore[call-overload]
+                    continue
             fields = _paid(rec, view, seat, player, tuple(sorted(base.items())))
             if fields is None:
                 continue
@@ -423,6 +426,12 @@ def _numbers(
                 if not (acting and a.window == Window.ATTEMPT and a.intercept >= a.stealth):
                     return None
                 fields["stealth"] = int(fields.get("stealth", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.INTERCEPT if e.whom == ON_BLOCK:  # the woken minion blocks with it at once
+                if acting or a.window != Window.NO_ATTEMPT:
+                    return None
+                fields["intercept"] = e.amount
+            case EffectKind.UNLOCK if e.whom == "block" and e.amount:
+                fields["blood"] = e.amount  # "burns 1 blood to unlock": the unlocked minion pays
             case EffectKind.INTERCEPT if e.amount < 0:  # "the blocking minion gets -1 intercept"
                 if not acting or a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
                     return None

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat, politics, windows
-from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct, TransferAct
+from engine.games.vtes import actions, combat, politics, windows
+from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
@@ -26,6 +26,7 @@ from engine.games.vtes.vocab import (
     MODIFIER,
     REACTION,
     ActionKind,
+    Do,
     Lift,
     LimitScope,
     Phase,
@@ -169,7 +170,9 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             raise IllegalMove("another action modifier already increases this bleed: a second is refused (4.6)")
         a = replace(a, bleed_mods=a.bleed_mods + 1)
     windows.put(w, a)
-    _apply_numbers(w, numbers, name)
+    # A reaction's "unlock and attempt to block with +2 intercept": its intercept is the block's.
+    block_with = numbers.intercept if act.unlock and w.author != a.actor and a.window == Window.NO_ATTEMPT else None
+    _apply_numbers(w, replace(numbers, intercept=0) if block_with is not None else numbers, name)
     if minion is not None and types & {MODIFIER, REACTION}:
         check_requirements(w, pos, minion)
     if act.lock:
@@ -188,6 +191,9 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         _unlock_on_success(w, pos, minion, name)
     elif act.unlock:
         _unlock_to_block(w, minion, name, types)
+        if block_with and minion is not None:
+            actions.block(w, BlockAct(do=Do.BLOCK, minion=minion, intercept=block_with))
+            w.note(f"{name}: {w.name(minion)} attempts to block with +{block_with} intercept", w.author, a.actor)
     if act.end_action:
         _ended_by_card(w, name, bool(act.unlock_actor))
         return

@@ -17,6 +17,7 @@ import pytest
 from engine.games.base import IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
+from tests.support.vtes_fight import titled_table
 from tests.support.vtes_sim import act, copy_table, one_vampire_table
 from tests.support.vtes_sim import card_plays as plays
 from tests.support.vtes_sim import first_vampire as vampire
@@ -195,9 +196,7 @@ def _resolve(t: SimTable) -> None:
 
 
 def _blood(t: SimTable, seat: int) -> int:
-    card = t.view(seat).card(tuple(vampire(t, seat)))
-    assert card is not None
-    return card.counters
+    return _blood_of(t, seat, vampire(t, seat))
 
 
 def test_forced_awakening_wakes_and_its_vampire_burns_a_blood_when_it_does_not_block() -> None:
@@ -228,3 +227,29 @@ def test_forced_awakening_costs_nothing_when_its_vampire_blocks() -> None:
     while (a := t.state.open_action) is not None and a.window == "B":
         act(t, a.impulse, "pass")
     assert t.state.open_combat is not None and _blood(t, ben) == before  # blocked: combat, no blood burned
+
+
+def test_second_tradition_domain_unlocks_a_locked_justicar_for_a_blood_and_blocks_with_2_intercept() -> None:
+    f = titled_table(library=(("Second Tradition: Domain", 4), ("Lost in Crowds", 3)))
+    t = f.t
+    act(t, f.ben, "lock", cards=[f.marek], cause="effect")
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia, target=f.ben)
+    act(t, f.ana, "pass")
+    offered = [a for a in plays(t, f.ben, "Second Tradition: Domain") if a.get("unlock")]
+    assert [(a["minion"], a["blood"], a["intercept"]) for a in offered] == [(f.marek, 1, 2)]
+    before = _blood_of(t, f.ben, f.marek)
+    notes = t.play(f.ben, offered[0])
+    t.run_ops()
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
+    assert any("Second Tradition: Domain" in s and "attempts to block with +2 intercept" in s for s in said), said
+    a = t.state.open_action
+    assert a is not None and a.window == "B" and a.blocker == tuple(f.marek) and a.intercept == 2
+    assert _blood_of(t, f.ben, f.marek) == before - 1
+    marek = t.view(f.ben).card(tuple(f.marek))
+    assert marek is not None and not marek.locked
+
+
+def _blood_of(t: SimTable, seat: int, pos: list[int]) -> int:
+    card = t.view(seat).card(tuple(pos))
+    assert card is not None
+    return card.counters
