@@ -95,7 +95,12 @@ class PlayAct(ActRecord):
     acting ``minion`` unlocks (an action modifier played after its action resolved), ``move_blood``:
     blood moved from the vampire ``minion`` to the player's pool (a master card's), ``add_blood``:
     blood a master card adds to ``add_to``, a vampire of the player's, ``votes``: the
-    votes the card gives ``minion`` while a referendum polls, cast for (``for_``, None: true) or
+    votes the card gives ``minion`` while a referendum polls, ``fail_block``: the block attempt
+    under way fails and its minion cannot attempt to block this action again (an action modifier's),
+    ``end_action``: the open action ends, unsuccessfully, as a block attempt would succeed
+    (``unlock_actor``: its acting minion unlocks); ``bar``: a vampire that cannot block the open action, chosen as it is announced;
+    ``bar_vampires``: no vampire may block it, ``lock_failed``: the minions whose block attempt fails lock before the action resolves,
+    ``wake_cost``: blood the woken ``minion`` burns before the action resolves unless it blocks it, cast for (``for_``, None: true) or
     against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
 
     card: Pos
@@ -114,6 +119,13 @@ class PlayAct(ActRecord):
     lock: bool | None = None
     wake: bool | None = None
     unlock: bool | None = None
+    fail_block: bool | None = None
+    lock_failed: bool | None = None
+    bar: Pos | None = None
+    end_action: bool | None = None
+    unlock_actor: bool | None = None
+    bar_vampires: bool | None = None
+    wake_cost: int | None = None
     move_blood: int | None = None
     add_blood: int | None = None
     add_to: Pos | None = None

@@ -57,8 +57,31 @@ def resolved_last(phase: Phase, done: Sequence[Done], quiet: bool) -> Done | Non
     return done[-1]
 
 
+def before_resolution(w: Work, a: Action) -> None:
+    """What cards played during the action ``a`` do just before it resolves (successful, or
+    blocked by ``a.blocker``): the minions whose block attempt failed lock (``Action.lock_failed``,
+    Faceless Night at superior); a woken minion that did not block burns its blood
+    (``Action.wake_costs``, Forced Awakening). A minion no longer ready is left alone."""
+    if a.lock_failed:
+        failed = [m for m in dict.fromkeys(a.tried) if m != a.blocker and m in w.cards]
+        failed = [m for m in failed if w.cards[m].zone == Zone.READY and not w.cards[m].locked]
+        for m in failed:
+            w.setc(m, locked=True)
+        if failed:
+            names = ", ".join(w.name(m) for m in failed)
+            w.note(f"Before the action resolves, {names} lock: their attempt to block it failed", a.actor)
+    for m, blood in a.wake_costs:
+        if m == a.blocker or m not in w.cards or w.cards[m].zone != Zone.READY:
+            continue
+        paid = min(blood, w.cards[m].counters)
+        if paid:
+            w.counters_delta(m, -paid, "card")
+        w.note(f"{w.name(m)} was woken and did not block this action: it burns {paid} blood", w.cards[m].controller)
+
+
 def succeed(w: Work, a: Action) -> None:
     """P4, successful: the cost is paid and the basic effect of §3 applied."""
+    before_resolution(w, a)
     name = w.name(a.minion)
     windows.pop(w, a)
     resolved(w, Outcome.SUCCESSFUL)

@@ -24,7 +24,7 @@ from dataclasses import replace
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import combat, contests, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
-from engine.games.vtes.action_success import action_words, after_action, diablerie, resolved, succeed
+from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements
 from engine.games.vtes.card_effects import EffectKind
@@ -513,6 +513,10 @@ def block(w: Work, b: BlockAct) -> None:
         raise IllegalMove(f"{name} is not a minion you control")
     if c.zone != Zone.READY:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
+    if b.minion in a.barred:
+        raise IllegalMove(f"{name} cannot attempt to block this action: a card played in it says so")
+    if a.vampires_barred and c.crypt:
+        raise IllegalMove(f"{name} is a vampire, and a card played in this action says vampires cannot block it")
     if c.locked and b.minion not in a.woken:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks (or one a card woke)")
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
@@ -522,6 +526,7 @@ def block(w: Work, b: BlockAct) -> None:
 def _blocked(w: Work, a: Action) -> None:
     """P4, blocked: the set-aside card to its owner's ash heap, the blocker locks, combat."""
     assert a.blocker
+    before_resolution(w, a)
     blocker = w.cards[a.blocker]
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         w.move(a.card, Target.ASH)

@@ -176,8 +176,19 @@ def read_field(do: Do, act: Act, key: str) -> Any:
     a text, a vocabulary word, a position, a tuple of positions or of ``(seat, delta)`` pairs.
     Raises MalformedAct."""
     match key:
-        case ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act") | (
-            "cost_blood" | "cost_pool" | "cost_rescued" | "add_blood" | "gain_pool" | "move_blood" | "votes" | "draws"
+        case (
+            ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act")
+            | (
+                "cost_blood"
+                | "cost_pool"
+                | "cost_rescued"
+                | "add_blood"
+                | "gain_pool"
+                | "move_blood"
+                | "votes"
+                | "draws"
+            )
+            | ("wake_cost")
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
@@ -188,6 +199,11 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "lock"
             | "unlock"
             | "wake"
+            | "fail_block"
+            | "lock_failed"
+            | "bar_vampires"
+            | "end_action"
+            | "unlock_actor"
             | "aggravated"
             | "ranged"
             | "first"
@@ -212,7 +228,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))
-        case "target_card" | "by" | "add_to":
+        case "target_card" | "by" | "add_to" | "bar":
             return read_pos(act[key], "card")
         case "lift":
             return read_word(act, key, tuple(Lift))

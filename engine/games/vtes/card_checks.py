@@ -12,7 +12,7 @@ from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo
 from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Limited
-from engine.games.vtes.vocab import Lift, LimitScope
+from engine.games.vtes.vocab import DeckPart, Lift, LimitScope
 from engine.games.vtes.work import Work
 
 
@@ -65,10 +65,20 @@ def end_limits(w: Work, *scopes: LimitScope) -> None:
     w.limited = tuple(x for x in w.limited if x.scope not in scopes)
 
 
+def _sect(who: CardInfo) -> str | None:
+    """The sect (lower case) of the minion ``who`` as printed: "" for an ally or a retainer (of
+    no sect); None for a vampire whose text names none (not checked)."""
+    if who.kind != DeckPart.CRYPT:
+        return ""
+    rec = record(who.id)
+    return rec.printed.sect.lower() or None if rec is not None else None
+
+
 def missing_requirement(rec: CardRecord, who: CardInfo, them: str) -> str | None:
     """What the minion ``who`` (named ``them``) lacks of what the card ``rec`` requires, as the
     refusal's sentence: one of its clans, its Discipline (one of a choice, all of a combination,
-    at either level), one of its titles, its least capacity; None when it lacks nothing. The
+    at either level), one of its titles, its sect (one it names, none it bars: rulebook,
+    "Requirements for Playing Cards"), its least capacity; None when it lacks nothing. The
     offers read it too, so that a card is offered only to a minion that may play it."""
     q = rec.requires
     name = esc(rec.name)
@@ -80,6 +90,12 @@ def missing_requirement(rec: CardRecord, who: CardInfo, them: str) -> str | None
     title = who.title.lower()
     if q.titles and not (title in q.titles or ("titled vampire" in q.titles and title)):
         return f"{name} requires a {' or '.join(q.titles)}, and {them} is {who.title or 'untitled'}"
+    sect = _sect(who)
+    if q.sects and sect is not None and sect not in q.sects:
+        article = "an" if q.sects[0][0] in "aeiou" else "a"
+        return f"{name} requires {article} {' or '.join(s.title() for s in q.sects)} minion, and {them} is {sect.title() or 'of no sect'}"
+    if sect and sect in q.not_sects:
+        return f"{name} requires a non-{sect.title()} minion, and {them} is {sect.title()}"
     if q.capacity and who.capacity < q.capacity:
         return f"{name} requires a vampire with capacity {q.capacity} or more, and {them} has {who.capacity}"
     return None

@@ -7,6 +7,15 @@ where the table puts it into the act that plays the card, as the offers do.
   vampire", "this minion wakes" (a locked minion that may then react and block) and "reduce a
   bleed against you": a reaction's;
 - bleed: an action modifier's, or an action card's bleed;
+- a blocking minion's intercept lowered ("gets -1 intercept"), and a block attempt that fails, its
+  minion barred from blocking this action again: an action modifier's, played during the attempt;
+  a chosen vampire, or every vampire, that cannot block: an action modifier's, before any attempt;
+  the action ended unsuccessfully as a block attempt would succeed, the acting minion unlocking: an
+  action modifier's or a reaction's
+  (:func:`engine.games.vtes.plays.check_play`); the minions whose attempt fails locked before the
+  action resolves: an action modifier's; blood a woken minion burns before the action resolves
+  unless it blocks: a reaction's that wakes it
+  (:func:`engine.games.vtes.action_success.before_resolution`);
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
@@ -45,7 +54,7 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import HAND_STRIKE, Effect, EffectKind
+from engine.games.vtes.card_effects import FAILED_BLOCKERS, HAND_STRIKE, UNLESS_BLOCKS, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
@@ -75,6 +84,19 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.TERMS:
             reading = terms_reading(rec.id)
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
+        case EffectKind.FAIL_BLOCK | EffectKind.BAR_BLOCK:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.END_ACTION:
+            return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
+        case EffectKind.UNLOCK if not e.whom and any(x.kind == EffectKind.END_ACTION for x in clause.effects):
+            return bool(types & {MODIFIER, REACTION})  # "Unlock this minion. The action ends (unsuccessfully)"
+        case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:
+            wakes = any(x.kind == EffectKind.WAKE for x in clause.effects)
+            return REACTION in types and clause.type in ("", REACTION) and wakes
+        case EffectKind.INTERCEPT if e.amount < 0:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:

@@ -92,6 +92,19 @@ class EffectKind(StrEnum):
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
     points (``amount`` 0: any amount), as the card is played (a master card's)."""
+    END_ACTION = "end action"
+    """A block attempt that would succeed ends the action instead, unsuccessfully, before combat
+    (an action modifier's "The action ends (unsuccessfully)", a reaction's "end the action");
+    ``whom`` ``"unlock"``: the acting minion unlocks ("Unlock the acting vampire and end the
+    action"; an "Unlock this minion" beside it does the same)."""
+    BAR_BLOCK = "bar block"
+    """Minions that cannot block this action: ``whom`` ``"chosen"``, a vampire the acting
+    Methuselah chooses as the action is announced (younger than the acting one where the clause
+    says "Choose a younger vampire"); ``"vampires"``: no vampire."""
+    FAIL_BLOCK = "fail block"
+    """The block attempt under way fails at once, and the blocking minion cannot attempt to block
+    this action again; ``amount``: blood the acting minion burns for it ("Burn 1 blood to have that
+    attempt fail")."""
     TERMS = "terms"
     """A political action card's terms, chosen by its caller and applied by the table as its
     referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
@@ -107,6 +120,16 @@ ALLY_STAYS_LOCKED = "ally: next unlock phase"
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
 POOR = "target pool"
 """The ``whom`` of a bleed only when its target has ``least`` or fewer pool."""
+FAILED_BLOCKERS = "failed blockers"
+"""The ``whom`` of a lock of the minions whose attempt to block the action fails, before it
+resolves ("minions who attempt to block this action and fail become locked before action
+resolution")."""
+UNLESS_BLOCKS = "unless it blocks"
+"""The ``whom`` of blood a woken minion burns before the action resolves unless it blocks it ("If
+they do not block this action, they burn 1 blood before action resolution")."""
+ON_BLOCK = "on its block"
+"""The ``whom`` of an intercept a reaction's unlocked minion attempts to block with at once ("burns 1
+blood to unlock and attempt to block with +2 intercept, even if intercept is not yet needed")."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -139,11 +162,13 @@ class Effect:
                         only = ""
                     case "titled":
                         only = " if the acting minion is titled"
+                    case "on its block":
+                        only = " on the block attempt it makes at once"
                     case "target pool":
                         only = f" if the target Methuselah has {self.least} or fewer pool"
                     case clan:
                         only = f" if this vampire is {clan.title()}"
-                return f"+{self.amount} {self.kind}{only}" + (" (limited)" if self.limited else "")
+                return f"{self.amount:+d} {self.kind}{only}" + (" (limited)" if self.limited else "")
             case EffectKind.STRIKE if self.hand:
                 return f"hand strike +{self.amount} damage"
             case EffectKind.STRIKE:
@@ -164,6 +189,10 @@ class Effect:
                     goal = f"go to {self.whom} range" if self.kind == EffectKind.MANEUVER else f"{self.whom} combat"
                     only = f", only usable to {goal}"
                 return ("optional " if self.optional else "") + str(self.kind) + only
+            case EffectKind.LOCK if self.whom == FAILED_BLOCKERS:
+                return "minions whose block attempt fails lock before the action resolves"
+            case EffectKind.BURN_BLOOD if self.whom == UNLESS_BLOCKS:
+                return f"burn {self.amount} blood before the action resolves, unless this minion blocks it"
             case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
                 return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
@@ -172,7 +201,7 @@ class Effect:
                 many = "s" if self.amount != 1 else ""
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")
             case EffectKind.UNLOCK if self.whom == "block":
-                return "unlock and attempt to block"
+                return "unlock and attempt to block" + (f", burning {self.amount} blood" if self.amount else "")
             case EffectKind.DRAW if self.whom == "success":
                 return f"draw {self.amount} if the action succeeds (discard afterward)"
             case EffectKind.UNLOCK if self.whom == "success":
@@ -187,6 +216,17 @@ class Effect:
                 return f"add {self.amount} blood to a {who} in your uncontrolled region{cap}"
             case EffectKind.REDUCE_BLEED:
                 return f"reduce a bleed against you by {self.amount}"
+            case EffectKind.END_ACTION:
+                return "the action ends, unsuccessfully" + (", the acting minion unlocking" if self.whom else "")
+            case EffectKind.BAR_BLOCK:
+                return (
+                    "vampires cannot block this action"
+                    if self.whom == "vampires"
+                    else "the chosen vampire cannot block"
+                )
+            case EffectKind.FAIL_BLOCK:
+                paid = f"burn {self.amount} blood: " if self.amount else ""
+                return f"{paid}the block attempt fails, and that minion cannot block this action again"
             case EffectKind.SHIFT_BLOOD:
                 return f"in your {self.whom} phase: move {self.amount} blood between this vampire and your pool"
             case EffectKind.MOVE_BLOOD:
@@ -265,6 +305,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.STEALTH, int(m.group(1))),),
         ),
         (r"(?:this minion gets )?\+(\d+) intercept", lambda m: (Effect(_E.INTERCEPT, int(m.group(1))),)),
+        (r"the blocking minion gets -(\d+) intercept", lambda m: (Effect(_E.INTERCEPT, -int(m.group(1))),)),
+        (
+            r"(?:that attempt fails and|burn (\d+) blood to have that attempt fail;) the blocking minion cannot "
+            r"attempt to block this action again",
+            lambda m: (Effect(_E.FAIL_BLOCK, int(m.group(1) or 0)),),
+        ),
         (
             r"\+(\d+) bleed( \(limited\))?",
             lambda m: (Effect(_E.BLEED, int(m.group(1)), limited=bool(m.group(2))),),
@@ -331,6 +377,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
         (
+            r"this vampire burns (\d+) blood to unlock and attempt to block with \+(\d+) intercept, even if "
+            r"intercept is not yet needed",
+            lambda m: (
+                Effect(_E.UNLOCK, int(m.group(1)), whom="block"),
+                Effect(_E.INTERCEPT, int(m.group(2)), whom=ON_BLOCK),
+            ),
+        ),
+        (
             r"this (?:vampire|minion|gangrel) unlocks and attempts to block",
             lambda m: (Effect(_E.UNLOCK, whom="block"),),
         ),
@@ -368,6 +422,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (r"burn (\d+) pool from its controller", lambda m: (Effect(_E.BURN_POOL, int(m.group(1)), whom="controller"),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
         (
+            r"minions who attempt to block this action and fail become locked before action resolution",
+            lambda m: (Effect(_E.LOCK, whom=FAILED_BLOCKERS),),
+        ),
+        (
+            r"if they do not block this action, they burn (\d+) blood before action resolution",
+            lambda m: (Effect(_E.BURN_BLOOD, int(m.group(1)), whom=UNLESS_BLOCKS),),
+        ),
+        (
             r"if this minion is an ally, they do not unlock as normal during their next unlock phase",
             lambda m: (Effect(_E.LOCK, whom=ALLY_STAYS_LOCKED),),
         ),
@@ -381,7 +443,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"add (\d+) blood to a vampire in your uncontrolled region with capacity (\d+) or more",
             lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), least=int(m.group(2))),),
         ),
-        (r"choose a vampire", lambda m: ()),
+        (
+            r"choose a vampire|choose a younger vampire|choose any vampire|choose a titled vampire or a younger vampire",
+            lambda m: (),
+        ),
+        (r"the action ends \(unsuccessfully\)", lambda m: (Effect(_E.END_ACTION),)),
+        (r"unlock the acting vampire and end the action", lambda m: (Effect(_E.END_ACTION, whom="unlock"),)),
+        (r"the chosen vampire cannot block this action", lambda m: (Effect(_E.BAR_BLOCK, whom="chosen"),)),
+        (r"vampires cannot block this action", lambda m: (Effect(_E.BAR_BLOCK, whom="vampires"),)),
         (
             r"the chosen vampire gains enough blood to reach full capacity",
             lambda m: (Effect(_E.ADD_BLOOD, whom="full"),),

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
-from engine.games.vtes.card_effects import POOR, Effect, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import (
+    FAILED_BLOCKERS,
+    ON_BLOCK,
+    POOR,
+    UNLESS_BLOCKS,
+    Effect,
+    EffectKind,
+    SentenceKind,
+)
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.contests import as_titled
@@ -137,10 +145,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
         numbers = _numbers(clause, a, acting, view, seat)
         if numbers is None:
             continue
-        for target in _targets(clause, a, view, seat):
-            base = dict(numbers)
-            if target is not None:
-                base["target"] = target
+        for pick in _picks(clause, a, view, seat):
+            base = dict(numbers) | pick
             if player is not minion and player is not None:
                 base["minion"] = tuple(player.pos)
             blocker = view.card(a.blocker) if a.blocker else None
@@ -156,6 +162,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                     continue
                 woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
                 base["wake" if woken else "unlock"], base["minion"] = True, tuple(sleeper.pos)
+                if sleeper.counters < int(base.get("blood", 0)) or not _may_play(rec, sleeper):  # type: ignore[call-overload]
+                    continue  # it cannot pay the blood, or lacks what the card requires (a title)
             fields = _paid(rec, view, seat, player, tuple(sorted(base.items())))
             if fields is None:
                 continue
@@ -163,6 +171,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             if isinstance(by, tuple) and (by, card_id(card.card)) in a.played:
                 continue  # that minion (the blocker, for intercept) played this card in this action (2.1)
             words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+            barred = view.card(pick["bar"]) if isinstance(pick.get("bar"), tuple) else None  # type: ignore[arg-type]
+            words += f": {barred.name}" if barred is not None else ""
             out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
 
@@ -208,6 +218,38 @@ def _others(view: VtesView, a: Action, rec: CardRecord) -> list[CardView]:
     return [c for c in view.controlled(a.actor) if c.crypt and c.pos != a.minion and not (unlocked and c.locked)]
 
 
+def _picks(clause: Clause, a: Action, view: VtesView, seat: int) -> list[dict[str, object]]:
+    """The act fields of each choice a clause leaves to its player now: a redirect's new target
+    (:func:`_targets`), the vampire barred from blocking (:func:`_bars`); ``[{}]`` for a clause
+    with none, ``[]`` when it has one and none fits now."""
+    targets = [{"target": t} if t is not None else {} for t in _targets(clause, a, view, seat)]
+    return [t | b for t in targets for b in _bars(clause, a, view, seat)]
+
+
+def _bars(clause: Clause, a: Action, view: VtesView, seat: int) -> list[dict[str, object]]:
+    """A clause's "the chosen vampire cannot block this action" (one choice per ready vampire of
+    a Methuselah entitled to block that could try, younger than the acting one where the clause
+    says "Choose a younger vampire": of lower capacity) or "Vampires cannot block this action",
+    by the acting Methuselah before any block attempt; ``[{}]`` for a clause with neither."""
+    bar = next((e for e in clause.effects if e.kind == EffectKind.BAR_BLOCK), None)
+    if bar is None:
+        return [{}]
+    if seat != a.actor or a.window != Window.NO_ATTEMPT or a.tried:
+        return []
+    if bar.whom == "vampires":
+        return [] if a.vampires_barred else [{"bar_vampires": True}]
+    said = {r.sentence for r in clause.readings}
+    younger = "choose a younger vampire" in said and "choose any vampire" not in said
+    titled = "choose a titled vampire or a younger vampire" in said
+    acting = view.card(a.minion)
+
+    def fits(c: CardView) -> bool:
+        is_younger = acting is not None and c.capacity < acting.capacity
+        return not (younger or titled) or is_younger or (titled and _titled(c))
+
+    return [{"bar": tuple(c.pos)} for s in view.blockers() for c in view.may_try(s) if c.crypt and fits(c)]
+
+
 def _targets(clause: Clause, a: Action, view: VtesView, seat: int) -> list[int | None]:
     """The Methuselahs a clause's redirect may choose as the bleed's new target (rulebook:
     "change the target of the bleed"): only by the bled Methuselah once blocks are declined
@@ -230,6 +272,10 @@ _MODIFIER_CONDITIONS: tuple[tuple[tuple[str, ...], Callable[[Action], bool]], ..
     (("during a bleed", "as a bleed action", "on a successful bleed"), lambda a: a.kind == ActionKind.BLEED),
     (("as a non-bleed action",), lambda a: a.kind != ActionKind.BLEED),
     (("undirected action",), lambda a: not a.targets and not a.target_card),
+    (
+        ("as the action is announced",),
+        lambda a: a.window == Window.NO_ATTEMPT and not a.tried and not a.declined and a.loop.holder == a.actor,
+    ),
     (("to recruit or employ",), lambda a: a.kind in (ActionKind.RECRUIT, ActionKind.EMPLOY)),
     (
         ("attempts to block", "attempting to block", "is blocked", "successfully blocks", "action is blocked"),
@@ -243,9 +289,25 @@ under way (window B, 4.4); the others, the action's kind or target."""
 
 def modifier_fits(conditions: Sequence[str], a: Action) -> bool:
     """Whether the open action ``a`` meets an action modifier's conditions (its "Only usable …"
-    sentences, lower case: :func:`_conditions`) now. A phrase the table does not know is met (the
+    and "Not usable …" sentences, lower case: :func:`_conditions`) now. A phrase the table does not know is met (the
     card is left to the players)."""
-    return all(fits(a) for phrases, fits in _MODIFIER_CONDITIONS for c in conditions if any(p in c for p in phrases))
+    return all(
+        fits(a) != c.startswith("not usable")  # "Not usable during a bleed action" (Forgotten Labyrinth)
+        for phrases, fits in _MODIFIER_CONDITIONS
+        for c in conditions
+        if any(p in c for p in phrases)
+    )
+
+
+def unmet_condition(rec: CardRecord, a: Action) -> str | None:
+    """The first of the action modifier ``rec``'s whole-card conditions (an "Only usable …"
+    sentence without a Discipline level) that the open action ``a`` does not meet now, as the card
+    prints it ("Only usable during a bleed action"); None when it meets them all (or the table
+    does not know the phrase)."""
+    for sentence in _conditions(rec, None):
+        if not modifier_fits([sentence], a):
+            return sentence[:1].upper() + sentence[1:]
+    return None
 
 
 def _conditions(rec: CardRecord, clause: Clause | None) -> list[str]:
@@ -373,6 +435,40 @@ def _numbers(
                 if not (acting and a.window == Window.ATTEMPT and a.intercept >= a.stealth):
                     return None
                 fields["stealth"] = int(fields.get("stealth", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.INTERCEPT if e.whom == ON_BLOCK:  # the woken minion blocks with it at once
+                if acting or a.window != Window.NO_ATTEMPT:
+                    return None
+                fields["intercept"] = e.amount
+            case EffectKind.UNLOCK if e.whom == "block" and e.amount:
+                fields["blood"] = e.amount  # "burns 1 blood to unlock": the unlocked minion pays
+            case EffectKind.INTERCEPT if e.amount < 0:  # "the blocking minion gets -1 intercept"
+                if not acting or a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
+                    return None
+                fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
+            case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
+                if not acting:
+                    return None
+                fields["lock_failed"] = True
+            case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:  # with the wake of its clause
+                fields["wake_cost"] = e.amount
+            case EffectKind.BAR_BLOCK if not acting:
+                return None
+            case EffectKind.END_ACTION:
+                if not _ends_now(a, acting, view, seat):
+                    return None
+                fields["end_action"] = True
+                unlock = e.whom == "unlock" or any(x.kind == EffectKind.UNLOCK and not x.whom for x in clause.effects)
+                if unlock:
+                    fields["unlock_actor"] = True
+            case EffectKind.FAIL_BLOCK:
+                if not acting or a.window != Window.ATTEMPT or not a.blocker:
+                    return None
+                fields["fail_block"] = True
+                if e.amount:  # "burn 1 blood to have that attempt fail": the acting minion's blood
+                    actor = view.card(a.minion)
+                    if actor is None or actor.counters < e.amount:
+                        return None
+                    fields["blood"], fields["minion"] = e.amount, tuple(a.minion)
             case EffectKind.INTERCEPT if e.whom == "titled" and not _titled(view.card(a.minion)):
                 pass  # "an additional +1 intercept if the acting minion is titled", and it is not
             case EffectKind.INTERCEPT:
@@ -410,6 +506,21 @@ def _numbers(
             case _:
                 pass
     return tuple(sorted(fields.items()))
+
+
+def _ends_now(a: Action, acting: bool, view: VtesView, seat: int) -> bool:
+    """A card that ends the action as a block attempt would succeed may be played now: during a
+    block attempt whose intercept meets the stealth (the minion "is blocked, before block
+    resolution", "about to enter combat"); by the acting Methuselah, or by the blocker's when the
+    acting vampire is younger than the blocker (of lower capacity: Obedience)."""
+    if a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
+        return False
+    if acting:
+        return True
+    blocker, actor = view.card(a.blocker), view.card(a.minion)
+    if blocker is None or actor is None or blocker.controller != seat:
+        return False
+    return actor.crypt and actor.capacity < blocker.capacity
 
 
 def _titled(card: CardView | None) -> bool:

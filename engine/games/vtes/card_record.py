@@ -141,7 +141,10 @@ the table does not know the level a card was played at)."""
 class Requirements:
     """What playing a card requires: ``clans`` (any one of them), ``disciplines`` (krcg's lower
     case; ``discipline_rule`` ``"Mono"``, ``"Choice"`` any one, ``"Combo"`` all), ``titles``
-    (lower case, any one), ``sect`` (lower case), ``capacity`` (at least), ``unique`` (one copy
+    (lower case, any one), ``sect`` (lower case, the first the text names), ``sects`` (lower
+    case: the minion is of one of them) and ``not_sects`` (of none of them; both empty where the
+    sentence mixes a sect with another kind of alternative, "a Laibon or non-titled vampire"),
+    ``capacity`` (at least), ``unique`` (one copy
     in play: a second contests, rulebook "Contested Cards"), ``ready``: a ready vampire of yours,
     ``locked``: played by a locked minion ("Only usable by a locked vampire"), ``locked_too``: by a
     locked minion as well as an unlocked one ("Usable by a locked vampire"), ``timing``: when it is played, ``only``: the text's
@@ -156,6 +159,8 @@ class Requirements:
     discipline_rule: str = ""
     titles: tuple[str, ...] = ()
     sect: str = ""
+    sects: tuple[str, ...] = ()
+    not_sects: tuple[str, ...] = ()
     capacity: int = 0
     unique: bool = False
     ready: bool = False
@@ -387,6 +392,11 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
     inherited = [r for r in before.readings if r.kind != SentenceKind.BY_HAND or r.sentence]
     if not rest:
         return inherited
+    if rest == "but do not unlock the acting vampire":  # Obedience at superior
+        return [
+            replace(r, effects=tuple(replace(e, whom="") if e.kind == EffectKind.END_ACTION else e for e in r.effects))
+            for r in inherited
+        ]
     if rest == "but do not lock this vampire":
         return [r for r in inherited if not any(e.kind == EffectKind.LOCK for e in r.effects)]
     if rest.startswith("but for ") or rest.startswith("but with "):
@@ -398,6 +408,9 @@ def _as_above(sentence: str, before: Clause) -> list[Reading]:
         return [*kept, new]
     if rest.startswith(("and ", "with ", "but ")):
         tail = rest.split(" ", 1)[1]
+        whole = read_sentence(tail)  # one shape with an "and" of its own ("… attempt to block and fail …")
+        if whole.kind == SentenceKind.EFFECT:
+            return [*inherited, whole]
         parts = [read_sentence(p.strip()) for p in re.split(r",? and ", tail) if p.strip()]
         if all(p.kind != SentenceKind.BY_HAND for p in parts):  # effects, or a condition ("but … older")
             return [*inherited, *parts]
@@ -414,6 +427,8 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     """The card's requirements, from krcg's data and its condition sentences."""
     titles: tuple[str, ...] = ()
     sect = ""
+    sects: tuple[str, ...] = ()
+    not_sects: tuple[str, ...] = ()
     capacity = 0
     ready = locked = locked_too = other = False
     unique = info.kind == DeckPart.CRYPT
@@ -456,6 +471,7 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
             first = words.split()[0]
             if first in _SECTS:
                 sect = first
+            sects, not_sects = _sect_requirement(words) or (sects, not_sects)
             named = [w.strip() for w in re.split(r",? or |, ", re.sub(r" vampire$", "", words))]
             found = tuple(w for w in named if w in _TITLES)
             if found:
@@ -469,6 +485,8 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         discipline_rule=info.discipline_rule if info.discipline_requirement else "",
         titles=titles,
         sect=sect,
+        sects=sects,
+        not_sects=not_sects,
         capacity=capacity,
         unique=unique,
         ready=ready,
@@ -480,6 +498,22 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         other=other,
         limits=tuple(limits),
     )
+
+
+_SECT_WORD = re.compile(r"\b(non-)?(" + "|".join(_SECTS) + r")\b")
+
+
+def _sect_requirement(words: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The sects a "Requires …" sentence's ``words`` ask of the minion (any one of them) and
+    those it bars ("a ready non-Camarilla vampire"), or None when it names no sect, or offers an
+    alternative that is no sect ("a Laibon or non-titled vampire": left to the players)."""
+    found = _SECT_WORD.findall(words)
+    if not found:
+        return None
+    alternatives = re.split(r" or (?!more\b)", words)
+    if len(alternatives) > 1 and not all(_SECT_WORD.search(a) for a in alternatives):
+        return None
+    return tuple(s for neg, s in found if not neg), tuple(s for neg, s in found if neg)
 
 
 def _printed_words(text: str, sentence: str) -> str:
@@ -495,7 +529,8 @@ def _printed(info: CardInfo, clauses: list[Clause]) -> Printed:
 
     first = " ".join(info.text.lower().split())
     if info.kind == DeckPart.CRYPT:
-        head = first.split(":", 1)[0] if ":" in first else ""
+        # "Camarilla Prince of Seattle: …", "Sabbat.", "Advanced, Camarilla: …"
+        head = re.split(r"[:.]", first, maxsplit=1)[0].removeprefix("advanced, ")
         sect = next((s.title() for s in _SECTS if head.startswith(s)), "")
         bonus = {k: 0 for k in ("strength", "bleed", "stealth", "intercept")}
         for clause in clauses:

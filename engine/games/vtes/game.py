@@ -556,6 +556,18 @@ def _play_words(me: str, record: PlayAct, n: Callable[[Pos | None], str]) -> str
         text += ", paying " + " and ".join(costs)
     if record.bleed_mod:
         text += " (+bleed)"
+    if record.fail_block:
+        text += " (the block attempt fails)"
+    if record.lock_failed:
+        text += " (failed blockers lock)"
+    if record.bar is not None:
+        text += f" ({n(record.bar)} cannot block)"
+    if record.bar_vampires:
+        text += " (vampires cannot block)"
+    if record.end_action:
+        text += " (the action ends)"
+    if record.wake_cost:
+        text += f" (burns {record.wake_cost} blood unless it blocks)"
     numbers = _numbers_words(record)
     if numbers:
         text += f": {numbers}"

@@ -8,23 +8,25 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat, politics, windows
-from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct, TransferAct
+from engine.games.vtes import actions, combat, politics, windows
+from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, take_limit
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_play import played_with
+from engine.games.vtes.card_play import played_with, unmet_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
+    ACTION_VERBS,
     MODIFIER,
     REACTION,
     ActionKind,
+    Do,
     Lift,
     LimitScope,
     Phase,
@@ -76,6 +78,9 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     types = set(info.types) if info is not None else set()
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
+    changes_action = (
+        numbers or act.bleed_mod or act.lock or act.wake or act.fail_block or act.lock_failed or act.wake_cost
+    ) or (act.bar is not None or act.bar_vampires or act.end_action or act.unlock_actor)
     a = w.open_action
     _master_timing(w, pos, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
@@ -83,7 +88,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     if act.votes is not None and not in_referendum:
         raise IllegalMove(f"{name} gives votes while a referendum polls, and none is open")
     if in_combat or in_referendum:
-        if numbers or act.bleed_mod or act.lock or act.wake:
+        if changes_action:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
             combat.play_in_combat(w, pos, types, name, act.minion)
@@ -94,7 +99,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 politics.card_votes(w, pos, act, name)
         return
     if a is None:
-        if numbers or act.bleed_mod or act.lock or act.wake:
+        if changes_action:
             raise IllegalMove("there is no open action for this card to change")
         if MODIFIER in types and _after_resolution(w, pos, act, name):
             return
@@ -123,6 +128,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
             _by_other(w, pos, a, minion, name)
+            _condition_met(w, pos, a, name)
         else:
             # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
             # where the card says it is "only usable by a locked" minion (its record's requirement)
@@ -164,17 +170,35 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             raise IllegalMove("another action modifier already increases this bleed: a second is refused (4.6)")
         a = replace(a, bleed_mods=a.bleed_mods + 1)
     windows.put(w, a)
-    _apply_numbers(w, numbers, name)
+    # A reaction's "unlock and attempt to block with +2 intercept": its intercept is the block's.
+    block_with = numbers.intercept if act.unlock and w.author != a.actor and a.window == Window.NO_ATTEMPT else None
+    _apply_numbers(w, replace(numbers, intercept=0) if block_with is not None else numbers, name)
     if minion is not None and types & {MODIFIER, REACTION}:
         check_requirements(w, pos, minion)
     if act.lock:
         _lock(w, minion, name)
     if act.wake:
-        _wake(w, minion, name)
+        _wake(w, minion, name, act.wake_cost or 0)
+    elif act.wake_cost:
+        raise IllegalMove(f"{name}: a blood to burn unless the minion blocks goes with the wake of that minion")
+    if act.lock_failed:
+        _lock_failed(w, name)
+    if act.bar is not None or act.bar_vampires:
+        _bar(w, act.bar, name)
+    if act.fail_block:
+        _fail_block(w, name)
     if act.unlock and w.author == a.actor:
         _unlock_on_success(w, pos, minion, name)
     elif act.unlock:
         _unlock_to_block(w, minion, name, types)
+        if block_with and minion is not None:
+            actions.block(w, BlockAct(do=Do.BLOCK, minion=minion, intercept=block_with))
+            w.note(f"{name}: {w.name(minion)} attempts to block with +{block_with} intercept", w.author, a.actor)
+    if act.end_action:
+        _ended_by_card(w, name, bool(act.unlock_actor))
+        return
+    if act.unlock_actor:
+        raise IllegalMove(f"{name}: the acting minion unlocks with the end of the action that card makes")
     windows.put(w, windows.returned(open_action(w), w.in_game()))
 
 
@@ -184,6 +208,19 @@ def _once_an_action(w: Work, rec: CardRecord, a: Action, name: str) -> None:
     for limit in rec.requires.limits:
         if limit.scope == LimitScope.ACTION and not limit.minion and any(c == rec.id for _, c in a.played):
             w.refuse(Lift.ONCE, f'{name} says "{limit.words}": one has been played in this action')
+
+
+def _condition_met(w: Work, pos: Pos, a: Action, name: str) -> None:
+    """An action modifier's "Only usable …" condition that the open action does not meet now
+    (its kind, its target, a block attempt under way: :func:`engine.games.vtes.card_play.unmet_condition`)
+    is refused with the card's sentence (rulebook, "Requirements for Playing Cards")."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    unmet = unmet_condition(rec, a) if rec is not None else None
+    if unmet is not None:
+        now = f"{w.name(a.minion)} {ACTION_VERBS[a.kind]}" + (
+            ", no block attempt under way" if a.window != Window.ATTEMPT else ""
+        )
+        w.refuse(Lift.TIMING, f'{name} says "{unmet}", and this action does not meet it ({now})')
 
 
 def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:
@@ -318,18 +355,91 @@ def _unlock_to_block(w: Work, minion: Pos | None, name: str, types: set[str]) ->
     w.note(f"{name}: {w.name(minion)} unlocks and may attempt to block", w.author)
 
 
-def _wake(w: Work, minion: Pos | None, name: str) -> None:
+def _fail_block(w: Work, name: str) -> None:
+    """An action modifier's "that attempt fails and the blocking minion cannot attempt to block
+    this action again": the block attempt under way fails at once (window A again, its minion among
+    those that tried), and its minion is barred from this action (``Action.barred``)."""
+    a = open_action(w)
+    if w.author != a.actor:
+        raise IllegalMove(f"{name} makes a block attempt on the acting Methuselah's action fail: only they play it")
+    if a.window != Window.ATTEMPT or not a.blocker:
+        raise IllegalMove(f"{name} makes a block attempt fail, and no block attempt is under way")
+    blocker = a.blocker
+    tried, barred = (*a.tried, blocker), (*a.barred, blocker)
+    windows.put(w, replace(a, window=Window.NO_ATTEMPT, blocker=(), intercept=0, tried=tried, barred=barred))
+    w.note(
+        f"{name}: the block by {w.name(blocker)} fails; it cannot attempt to block this action again",
+        w.author,
+        w.cards[blocker].controller,
+    )
+
+
+def _ended_by_card(w: Work, name: str, unlock: bool) -> None:
+    """A card's "The action ends (unsuccessfully)" or "end the action", played as a block attempt
+    would succeed (before block resolution, before combat): the action closes with no cost and no
+    effect, its set-aside card to the ash heap, the blocker not locked; ``unlock``: the acting
+    minion unlocks."""
+    a = open_action(w)
+    if a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
+        raise IllegalMove(f"{name} ends an action as a block attempt would succeed, and none is under way")
+    windows.pop(w, a)
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        w.move(a.card, Target.ASH)
+    if unlock and w.cards[a.minion].locked:
+        w.setc(a.minion, locked=False)
+    text = f"{name} ends {action_words(w, a)} unsuccessfully, before the block resolves"
+    w.note(text + (f"; {w.name(a.minion)} unlocks" if unlock else ""), a.actor, w.author)
+    after_action(w)
+
+
+def _bar(w: Work, vampire: Pos | None, name: str) -> None:
+    """An action modifier's "the chosen vampire cannot block this action" (``vampire``), or
+    "Vampires cannot block this action" (None): by the acting Methuselah, before any block attempt;
+    recorded on the open action (``Action.barred``, ``Action.vampires_barred``)."""
+    a = open_action(w)
+    if w.author != a.actor:
+        raise IllegalMove(f"{name} bars blockers from the acting Methuselah's action: only they play it")
+    if a.window != Window.NO_ATTEMPT or a.tried:
+        raise IllegalMove(f"{name} is played before any attempt to block this action")
+    if vampire is None:
+        windows.put(w, replace(a, vampires_barred=True))
+        w.note(f"{name}: vampires cannot block this action", w.author)
+        return
+    c = w.card(vampire)
+    if not c.crypt or c.zone != Zone.READY:
+        raise IllegalMove(f"{name} names a ready vampire, and {w.name(vampire)} is not one")
+    windows.put(w, replace(a, barred=(*a.barred, vampire)))
+    w.note(f"{name}: {w.name(vampire)} cannot block this action", w.author, c.controller)
+
+
+def _lock_failed(w: Work, name: str) -> None:
+    """An action modifier's "minions who attempt to block this action and fail become locked
+    before action resolution", recorded on the open action (``Action.lock_failed``) and applied as
+    it resolves (:func:`engine.games.vtes.action_success.before_resolution`)."""
+    a = open_action(w)
+    if w.author != a.actor:
+        raise IllegalMove(
+            f"{name} locks the minions that fail to block the acting Methuselah's action: only they play it"
+        )
+    windows.put(w, replace(a, lock_failed=True))
+    w.note(f"{name}: the minions whose attempt to block this action fails lock before it resolves", w.author)
+
+
+def _wake(w: Work, minion: Pos | None, name: str, cost: int = 0) -> None:
     """The card's "this minion wakes": the locked minion that played it may play reactions and
     attempt to block until the open action ends (rulebook: it "ignore[s] the requirement to be
-    unlocked"), in the open. Raises IllegalMove for a card played by no minion, or by an unlocked
-    one."""
+    unlocked"), in the open; ``cost``: blood it burns before the action resolves unless it blocks
+    it (``Action.wake_costs``). Raises IllegalMove for a card played by no minion, or by an
+    unlocked one."""
     a = open_action(w)
     if minion is None:
         raise IllegalMove(f"{name} wakes the locked minion that plays it: name the minion")
     if not w.card(minion).locked or minion in a.woken:
         raise IllegalMove(f"{w.name(minion)} is not a locked minion asleep: {name} wakes a locked minion")
-    windows.put(w, replace(a, woken=(*a.woken, minion)))
-    w.note(f"{name}: {w.name(minion)} wakes: it may play reactions and block until the action ends", w.author)
+    costs = (*a.wake_costs, (minion, cost)) if cost else a.wake_costs
+    windows.put(w, replace(a, woken=(*a.woken, minion), wake_costs=costs))
+    unless = f"; unless it blocks this action, it burns {cost} blood before the action resolves" if cost else ""
+    w.note(f"{name}: {w.name(minion)} wakes: it may play reactions and block until the action ends{unless}", w.author)
 
 
 def move_blood(w: Work, act: PlayAct, name: str) -> None:

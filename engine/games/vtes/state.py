@@ -177,7 +177,12 @@ class Action:
     first; :func:`engine.games.vtes.autopass.auto_pass` does not make it); ``unlocks``: ``(minion,
     blood, card)``: the minion a card unlocks as the action succeeds, burning that blood ("If the
     bleed is successful, this vampire unlocks"); ``draws``: the cards its card has the actor draw
-    as it succeeds (then discarded down to the hand size).
+    as it succeeds (then discarded down to the hand size); ``barred``: minions that cannot attempt
+    to block this action (a card made their attempt fail: "the blocking minion cannot attempt to
+    block this action again", or "the chosen vampire cannot block this action");
+    ``vampires_barred``: no vampire may block it ("Vampires cannot block this action"); ``lock_failed``: the minions whose attempt fails lock before the
+    action resolves (a card's); ``wake_costs``: ``(minion, blood)``: a woken minion that burns that
+    blood before the action resolves unless it blocks it.
     """
 
     actor: int
@@ -206,6 +211,10 @@ class Action:
     applying: tuple[int, ...] = ()
     unlocks: tuple[tuple[Pos, int, Pos], ...] = ()
     draws: int = 0
+    barred: tuple[Pos, ...] = ()
+    vampires_barred: bool = False
+    lock_failed: bool = False
+    wake_costs: tuple[tuple[Pos, int], ...] = ()
 
     @property
     def directed(self) -> bool:

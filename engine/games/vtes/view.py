@@ -205,10 +205,17 @@ class VtesView(UnderWay):
         """``seat``'s ready unlocked minions and those a card woke, which may attempt to block the
         open action: one whose attempt failed may try again (rulebook, "Who May Attempt to Block":
         "If one attempt to block fails, another can be made as often as the blocking Methuselah
-        wishes")."""
+        wishes"), but not one a card barred from this action (``Action.barred``, a vampire while
+        ``Action.vampires_barred``)."""
         woken = self.action.woken if self.action is not None else ()
+        barred = self.action.barred if self.action is not None else ()
+        vampires = self.action is None or not self.action.vampires_barred
         return tuple(
-            c for c in self.controlled(seat) if (not c.locked or c.pos in woken) and (c.crypt or "Ally" in c.types)
+            c
+            for c in self.controlled(seat)
+            if (not c.locked or c.pos in woken)
+            and ((c.crypt and vampires) or "Ally" in c.types)
+            and c.pos not in barred
         )
 
     def untried(self, seat: int) -> tuple[CardView, ...]:

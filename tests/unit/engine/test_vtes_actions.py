@@ -512,9 +512,11 @@ def test_modifiers_are_the_actors_and_reactions_the_others_during_an_action(tabl
 def test_a_plus_bleed_mark_needs_a_bleed(table):
     s, t = table, table.t
     open_hunt(s)
-    refused(
-        t, s.ana, {"do": "play", "card": in_hand(t, s.ana, "Threats"), "bleed_mod": True}, "this action is not a bleed"
-    )
+    threats = in_hand(t, s.ana, "Threats")
+    play = {"do": "play", "card": threats, "bleed_mod": True}
+    refused(t, s.ana, play, 'Threats says "Only usable during a bleed action", and this action does not meet it')
+    # The card's own condition lifted (P9), the "+bleed" mark still needs a bleed.
+    refused(t, s.ana, play | {"lift": "timing", "by": threats}, "this action is not a bleed")
 
 
 # --- by hand, in the open: claims and disputes --------------------------------------------------------

@@ -17,10 +17,14 @@ import pytest
 
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
-from engine.games.vtes.card_play import LevelError, pick, window_choices
+from engine.games.vtes.bots import VtesBot
+from engine.games.vtes.card_play import LevelError, pick, unmet_condition, window_choices
+from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
 from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.state import Action
+from engine.games.vtes.vocab import ActionKind
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, by_hand, copy_table, deck_of, one_vampire_table
 
@@ -362,3 +366,239 @@ def test_foreshadowing_destruction_adds_3_at_superior_only_against_9_pool_or_few
     assert sorted(a["amount"] for a in plays(t, ana, "Foreshadowing Destruction")) == [1]  # Ben has 30 pool
     act(t, ben, "pool", delta=9 - t.state.players[ben].pool, cause="test")
     assert sorted(a["amount"] for a in plays(t, ana, "Foreshadowing Destruction")) == [1, 3]
+
+
+def test_a_modifier_only_usable_during_a_bleed_is_refused_in_another_action_with_its_sentence(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, _ = seats(t)
+    act(t, ana, "action", kind="hunt", minion=vampire(t, ana))
+    assert plays(t, ana, "Conditioning") == []
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Conditioning")
+    with pytest.raises(IllegalMove) as refused:
+        act(t, ana, "play", card=card)
+    assert (
+        'Conditioning says "Only usable during a bleed action", and this action does not meet it (Arika (G2) hunts'
+        in str(refused.value)
+    )
+
+
+def test_a_modifier_not_usable_during_a_bleed_fits_a_hunt_and_is_refused_in_a_bleed() -> None:
+    labyrinth = record(next(i.id for i in card_base().every_info() if i.name == "Forgotten Labyrinth"))
+    assert labyrinth is not None
+    assert unmet_condition(labyrinth, Action(0, (1, 0), ActionKind.HUNT)) is None
+    assert unmet_condition(labyrinth, Action(0, (1, 0), ActionKind.BLEED)) == "Not usable during a bleed action"
+    t = one_vampire_table("Arika", (("Forgotten Labyrinth", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Forgotten Labyrinth")
+    assert plays(t, ana, "Forgotten Labyrinth") == []
+    with pytest.raises(IllegalMove, match='says "Not usable during a bleed action"'):
+        act(t, ana, "play", card=card)
+
+
+def _replayed(start: SimTable, t: SimTable, done: list[tuple[int, Act]]) -> None:
+    """The acts ``done`` from ``start`` fold to the state of ``t``."""
+    again = copy_table(start)
+    for seat, chosen in done:
+        again.play(seat, chosen)
+        again.run_ops()
+    assert again.state == t.state
+
+
+def _attempt(t: SimTable) -> tuple[int, int, list[tuple[int, Act]]]:
+    """Ana's vampire bleeds Ben, whose vampire attempts to block (stealth 0, intercept 0): the acts."""
+    ana, ben = seats(t)
+    done: list[tuple[int, Act]] = [
+        (ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben}),
+        (ana, {"do": "pass"}),
+        (ben, {"do": "block", "minion": vampire(t, ben)}),
+    ]
+    for seat, chosen in done:
+        act(t, seat, chosen["do"], **{k: v for k, v in chosen.items() if k != "do"})
+    return ana, ben, done
+
+
+def test_elder_impersonation_at_superior_makes_the_attempt_fail_and_bars_the_blocker() -> None:
+    start = one_vampire_table("Arika", (("Elder Impersonation", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    offered = plays(t, ana, "Elder Impersonation")
+    assert sorted(bool(a.get("fail_block")) for a in offered) == [False, True]  # +1 stealth, or the attempt fails
+    chosen = next(a for a in offered if a.get("fail_block"))
+    notes = t.play(ana, chosen)
+    t.run_ops()
+    done.append((ana, chosen))
+    a = t.state.open_action
+    assert a is not None and a.window == "A" and not a.blocker and a.barred == (tuple(vampire(t, ben)),)
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(line.startswith("Elder Impersonation: the block by Arika") and "cannot attempt" in line for line in said)
+    _replayed(start, t, done)
+    act(t, ana, "pass")
+    assert not any(o["do"] == "block" for o in VTES.legal_acts(t.view(ben)))
+    with pytest.raises(IllegalMove, match="cannot attempt to block this action: a card played in it says so"):
+        act(t, ben, "block", minion=vampire(t, ben))
+
+
+def test_a_bot_makes_the_block_attempt_fail_before_adding_stealth_or_bleed() -> None:
+    t = one_vampire_table("Arika", (("Elder Impersonation", 2), ("Conditioning", 5)), seed=5)
+    ana, _, _ = _attempt(t)
+    view = t.view(ana)
+    chosen = VtesBot(Deck("none", (), ()), 0).choose(view, VTES.legal_acts(view))
+    assert chosen is not None and chosen.get("fail_block") is True
+
+
+def test_elder_impersonation_is_not_offered_without_a_block_attempt() -> None:
+    t = one_vampire_table("Arika", (("Elder Impersonation", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    assert plays(t, ana, "Elder Impersonation") == []
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Elder Impersonation")
+    with pytest.raises(IllegalMove, match="no block attempt is under way"):
+        act(t, ana, "play", card=card, fail_block=True)
+
+
+def test_call_of_the_hungry_dead_lowers_intercept_at_basic() -> None:
+    start = one_vampire_table("Accorri Giovanni", (("Call of the Hungry Dead", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, _, done = _attempt(t)
+    offered = plays(t, ana, "Call of the Hungry Dead")
+    assert [(a.get("intercept"), a.get("fail_block")) for a in offered] == [(-1, None)]  # basic Necromancy only
+    notes = t.play(ana, offered[0])
+    t.run_ops()
+    done.append((ana, offered[0]))
+    assert numbers(t)[:2] == (0, -1)
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert "Call of the Hungry Dead: intercept -1 → -1" in said
+    _replayed(start, t, done)
+
+
+def test_call_of_the_hungry_dead_at_superior_burns_a_blood_to_make_the_attempt_fail() -> None:
+    start = one_vampire_table("Ambrogino Giovanni", (("Call of the Hungry Dead", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    chosen = next(a for a in plays(t, ana, "Call of the Hungry Dead") if a.get("fail_block"))
+    assert (chosen["blood"], chosen["minion"]) == (1, vampire(t, ana))
+
+    def blood() -> int:
+        card = t.view(ana).card(tuple(vampire(t, ana)))
+        assert card is not None
+        return card.counters
+
+    before = blood()
+    t.play(ana, chosen)
+    t.run_ops()
+    done.append((ana, chosen))
+    a = t.state.open_action
+    assert a is not None and a.window == "A" and a.barred == (tuple(vampire(t, ben)),)
+    assert blood() == before - 1
+    _replayed(start, t, done)
+
+
+def test_faceless_night_at_superior_locks_the_minion_whose_attempt_failed_before_resolution() -> None:
+    start = one_vampire_table("Arika", (("Faceless Night", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    offered = plays(t, ana, "Faceless Night")
+    assert sorted((a["stealth"], bool(a.get("lock_failed"))) for a in offered) == [(1, False), (1, True)]
+    chosen = next(a for a in offered if a.get("lock_failed"))
+    t.play(ana, chosen)
+    t.run_ops()
+    done.append((ana, chosen))
+    _replayed(start, t, done)
+    notes = []
+    while (a := t.state.open_action) is not None:  # the attempt fails (stealth 1), then all pass
+        notes += t.play(a.impulse, {"do": "pass"})
+        t.run_ops()
+    blocker = t.view(ben).card(tuple(vampire(t, ben)))
+    assert blocker is not None and blocker.locked
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(s.startswith("Before the action resolves, Arika") and "lock" in s for s in said), said
+
+
+def test_seduction_bars_a_younger_vampire_at_basic_and_any_at_superior_as_the_action_is_announced() -> None:
+    t, arika, _, gathii = _two_vampires_table((("Seduction", 2), ("Conditioning", 5)))
+    ana, ben = t.state.seating[:2]
+    act(t, ana, "action", kind="bleed", minion=arika, target=ben)
+    offered = plays(t, ana, "Seduction")
+    assert [a["bar"] for a in offered] == [gathii]  # Gathii is younger than Arika: either level bars him
+    view = t.view(ana)
+    card = next(c for c in view.hand if c.name == "Seduction")
+    assert sorted(c.superior for c in window_choices(view, card)) == [False]  # one choice, basic kept first
+    notes = t.play(ana, offered[0])
+    t.run_ops()
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(s.startswith("Seduction: Gathii") and s.endswith("cannot block this action") for s in said), said
+    act(t, ana, "pass")
+    assert not [a for a in VTES.legal_acts(t.view(ben)) if a["do"] == "block"]
+    with pytest.raises(IllegalMove, match="cannot attempt to block this action: a card played in it says so"):
+        act(t, ben, "block", minion=gathii)
+
+
+def test_seduction_at_basic_finds_no_younger_vampire_among_equals_and_waits_for_no_attempt() -> None:
+    t = one_vampire_table("Arika", (("Seduction", 2), ("Conditioning", 5)), seed=5)
+    ana, ben = seats(t)
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    view = t.view(ana)
+    card = next(c for c in view.hand if c.name == "Seduction")
+    choices = window_choices(view, card)  # Ben's Arika is not younger than Ana's: the superior level only
+    assert [(dict(c.fields)["bar"], c.superior) for c in choices] == [(tuple(vampire(t, ben)), True)]
+    act(t, ana, "pass")
+    act(t, ben, "block", minion=vampire(t, ben))
+    assert plays(t, ana, "Seduction") == []  # "Only usable as the action is announced"
+
+
+def test_daring_the_dawn_bars_every_vampire_from_blocking() -> None:
+    start = one_vampire_table("Arika", (("Daring the Dawn", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben = seats(t)
+    done: list[tuple[int, Act]] = [(ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})]
+    act(t, ana, "action", kind="bleed", minion=vampire(t, ana), target=ben)
+    offered = plays(t, ana, "Daring the Dawn")
+    assert offered and all(a["bar_vampires"] is True for a in offered)
+    t.play(ana, offered[0])
+    t.run_ops()
+    done.append((ana, offered[0]))
+    _replayed(start, t, done)
+    act(t, ana, "pass")
+    assert not [a for a in VTES.legal_acts(t.view(ben)) if a["do"] == "block"]
+    with pytest.raises(IllegalMove, match="is a vampire, and a card played in this action says vampires cannot"):
+        act(t, ben, "block", minion=vampire(t, ben))
+
+
+def test_change_of_target_ends_a_blocked_action_before_combat_and_unlocks_the_acting_minion() -> None:
+    start = one_vampire_table("Arika", (("Change of Target", 2), ("Conditioning", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben, done = _attempt(t)
+    offered = plays(t, ana, "Change of Target")
+    assert [(a["end_action"], a["unlock_actor"]) for a in offered] == [(True, True)]
+    notes = t.play(ana, offered[0])
+    t.run_ops()
+    done.append((ana, offered[0]))
+    assert t.state.open_action is None and t.state.open_combat is None
+    acting = t.view(ana).card(tuple(vampire(t, ana)))
+    blocker = t.view(ben).card(tuple(vampire(t, ben)))
+    assert acting is not None and not acting.locked and blocker is not None and not blocker.locked
+    said = [n.render([f"seat {s}" for s in range(4)]) for n in notes]
+    assert any(s.startswith("Change of Target ends") and "unsuccessfully" in s for s in said), said
+    _replayed(start, t, done)
+
+
+def test_change_of_target_waits_for_a_block_that_would_succeed() -> None:
+    t = one_vampire_table("Arika", (("Change of Target", 2), ("Lost in Crowds", 5)), seed=5)
+    ana, _, _ = _attempt(t)
+    act(t, ana, "play", **{k: v for k, v in plays(t, ana, "Lost in Crowds")[0].items() if k != "do"})
+    assert plays(t, ana, "Change of Target") == []  # stealth above intercept: the block would fail
+    card = next(c.as_list() for c in t.view(ana).hand if c.name == "Change of Target")
+    with pytest.raises(IllegalMove, match="ends an action as a block attempt would succeed"):
+        act(t, ana, "play", card=card, end_action=True)
+
+
+def test_obedience_needs_a_younger_acting_vampire_and_keeps_it_locked_at_superior() -> None:
+    t = one_vampire_table("Arika", (("Obedience", 2), ("Conditioning", 5)), seed=5)
+    ana, ben, _ = _attempt(t)
+    act(t, ana, "pass")
+    assert plays(t, ben, "Obedience") == []  # Ana's Arika is as old as Ben's
+    obedience = record(next(i.id for i in card_base().every_info() if i.name == "Obedience"))
+    assert obedience is not None
+    ends = {c.levels: [e.whom for e in c.effects if e.kind == "end action"] for c in obedience.clauses if c.levels}
+    assert ends == {("dom",): ["unlock"], ("DOM",): [""]}  # "As above, but do not unlock the acting vampire"

@@ -318,3 +318,12 @@ def test_a_by_hand_reason_is_the_records_note_and_changes_no_reading() -> None:
     kept_rec, as_read = rec("Direct Intervention"), read(card_base().info(info.id))  # type: ignore[arg-type]
     assert kept_rec.note == why and "window to answer a play" in why
     assert kept_rec.clauses == as_read.clauses and kept_rec.coverage == Coverage.BY_HAND
+
+
+def test_sect_requirements_name_the_sects_asked_and_barred() -> None:
+    assert rec("Protection Racket").requires.sects == ("anarch",)
+    assert rec("Reckless Agitation").requires.sects == ("independent", "anarch")
+    assert rec("Fee Stake: Boston").requires.sects == ("anarch",)  # "…with capacity 5 or more"
+    assert rec("Go Anarch").requires.not_sects == ("anarch",)
+    assert rec("Mozambique Allure").requires.sects == ()  # "a Laibon or non-titled vampire"
+    assert rec("Aaron Bathurst").printed.sect == "Sabbat"  # a text that is "Sabbat." alone

@@ -1,5 +1,5 @@
 """A card's requirements are checked as it is announced or played (the rulebook's "Requirements for
-Playing Cards"; vtes-actions.md §2, P2, P9): a clan, a Discipline; each refusal a sentence naming
+Playing Cards"; vtes-actions.md §2, P2, P9): a clan, a Discipline, a sect; each refusal a sentence naming
 what is missing, and a card named in the act lifts it. A card played by command outside its window
 is refused too: a combat card with no combat under way.
 
@@ -14,6 +14,7 @@ import dataclasses
 
 import pytest
 
+from engine.games.vtes.offers import offers
 from tests.support.vtes_fight import Fight, bleed_blocked, in_hand, one_crypt_fight, refused
 from tests.support.vtes_sim import act, copy_table
 
@@ -27,14 +28,29 @@ LIBRARY = (
 )
 
 
-@pytest.fixture(scope="module")
-def base() -> Fight:
-    return one_crypt_fight("Mark Decker", LIBRARY)
+SECT_LIBRARY = (("Abbot", 2), ("Protection Racket", 3), ("Carlton Van Wyk", 2))
+"""Abbot (an action: "Requires a Sabbat vampire"), Protection Racket (a reaction: "Requires an
+Anarch"), for Mark Decker, a Camarilla prince."""
+
+_DEALT: dict[tuple[tuple[str, int], ...], Fight] = {}
+
+
+def _fresh(library: tuple[tuple[str, int], ...]) -> Fight:
+    """A copy of the table of twelve Mark Decker with ``library``, dealt once per module."""
+    if library not in _DEALT:
+        _DEALT[library] = one_crypt_fight("Mark Decker", library)
+    base = _DEALT[library]
+    return dataclasses.replace(base, t=copy_table(base.t))
 
 
 @pytest.fixture
-def f(base: Fight) -> Fight:
-    return dataclasses.replace(base, t=copy_table(base.t))
+def f() -> Fight:
+    return _fresh(LIBRARY)
+
+
+@pytest.fixture
+def s() -> Fight:
+    return _fresh(SECT_LIBRARY)
 
 
 def test_an_ally_of_another_clan_is_refused_with_the_clan_named(f: Fight) -> None:
@@ -79,16 +95,24 @@ def test_a_combat_card_during_an_action_before_any_combat_is_refused(f: Fight) -
     )
 
 
-def test_a_reaction_whose_discipline_the_reacting_minion_lacks_is_refused(f: Fight) -> None:
+@pytest.mark.parametrize(
+    ("library", "name", "words"),
+    [
+        (LIBRARY, "Telepathic Misdirection", "Telepathic Misdirection requires AUS, which Mark Decker"),
+        (
+            SECT_LIBRARY,
+            "Protection Racket",
+            "Protection Racket requires an Anarch minion, and Mark Decker (G3) is Camarilla",
+        ),
+    ],
+)
+def test_a_reaction_whose_discipline_or_sect_the_reacting_minion_lacks_is_refused(
+    library: tuple[tuple[str, int], ...], name: str, words: str
+) -> None:
+    f = _fresh(library)
     act(f.t, f.ana, "action", kind="bleed", minion=f.lucia)
     act(f.t, f.ana, "pass")
-    misdirection = in_hand(f.t, f.ben, "Telepathic Misdirection")
-    refused(
-        f.t,
-        f.ben,
-        {"do": "play", "card": misdirection, "minion": f.marek},
-        "Telepathic Misdirection requires AUS, which Mark Decker",
-    )
+    refused(f.t, f.ben, {"do": "play", "card": in_hand(f.t, f.ben, name), "minion": f.marek}, words)
 
 
 def test_in_combat_a_card_whose_discipline_the_combatant_lacks_is_refused_and_one_it_has_is_played(f: Fight) -> None:
@@ -105,3 +129,17 @@ def test_a_strike_with_a_card_whose_discipline_the_striker_lacks_is_refused(f: F
         act(t, t.state.open_combat.impulse, "pass")
     majesty = in_hand(t, f.ana, "Majesty")
     refused(t, f.ana, {"do": "strike", "minion": f.lucia, "card": majesty, "ends": True}, "Majesty requires PRE")
+
+
+def test_an_action_card_of_another_sect_is_refused_with_the_sect_named_and_not_offered(s: Fight) -> None:
+    abbot = in_hand(s.t, s.ana, "Abbot")
+    act_ = {"do": "action", "kind": "other", "minion": s.lucia, "card": abbot}
+    refused(s.t, s.ana, act_, "Abbot requires a Sabbat minion, and Mark Decker (G3) is Camarilla")
+    offered = [o.act.get("card") for o in offers(s.t.view(s.ana))]
+    assert abbot not in offered and in_hand(s.t, s.ana, "Carlton Van Wyk") in offered
+
+
+def test_a_card_named_in_the_act_lifts_the_sect_requirement(s: Fight) -> None:
+    abbot = in_hand(s.t, s.ana, "Abbot")
+    act(s.t, s.ana, "action", kind="other", minion=s.lucia, card=abbot, lift="requirement", by=s.lucia)
+    assert s.t.state.open_action is not None

@@ -17,6 +17,7 @@ import pytest
 from engine.games.base import IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
+from tests.support.vtes_fight import titled_table
 from tests.support.vtes_sim import act, copy_table, one_vampire_table
 from tests.support.vtes_sim import card_plays as plays
 from tests.support.vtes_sim import first_vampire as vampire
@@ -185,3 +186,70 @@ def test_an_ally_that_plays_on_the_qui_vive_does_not_unlock_in_its_next_unlock_p
         notes += [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in act(t, t.state.acting, "end_turn")]
     assert next(c.locked for c in t.state.cards if list(c.pos) == carlton)
     assert "Carlton Van Wyk does not unlock as normal (On the Qui Vive)" in notes
+
+
+def _resolve(t: SimTable) -> None:
+    """Every Methuselah passes until the open action resolves (no block)."""
+    while (a := t.state.open_action) is not None:
+        t.play(a.impulse, {"do": "pass"})
+        t.run_ops()
+
+
+def _blood(t: SimTable, seat: int) -> int:
+    return _blood_of(t, seat, vampire(t, seat))
+
+
+def test_forced_awakening_wakes_and_its_vampire_burns_a_blood_when_it_does_not_block() -> None:
+    start = one_vampire_table("Arika", (("Forced Awakening", 2), ("Lost in Crowds", 5)), seed=5)
+    t = copy_table(start)
+    ana, ben = bleed_on_a_locked_prey(t)
+    offered = plays(t, ben, "Forced Awakening")
+    assert [(a["wake"], a["wake_cost"], a["minion"]) for a in offered] == [(True, 1, vampire(t, ben))]
+    before = _blood(t, ben)
+    notes = t.play(ben, offered[0])
+    t.run_ops()
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
+    assert any("Forced Awakening" in s and "unless it blocks this action, it burns 1 blood" in s for s in said), said
+    a = t.state.open_action
+    assert a is not None and a.wake_costs == ((tuple(vampire(t, ben)), 1),)
+    _resolve(t)  # Ben declines to block: the bleed succeeds
+    assert _blood(t, ben) == before - 1
+
+
+def test_forced_awakening_costs_nothing_when_its_vampire_blocks() -> None:
+    t = one_vampire_table("Arika", (("Forced Awakening", 2), ("Lost in Crowds", 5)), seed=5)
+    ana, ben = bleed_on_a_locked_prey(t)
+    act(t, ben, "play", **{k: v for k, v in plays(t, ben, "Forced Awakening")[0].items() if k != "do"})
+    before = _blood(t, ben)
+    while (a := t.state.open_action) is not None and a.impulse != ben:
+        act(t, a.impulse, "pass")
+    act(t, ben, "block", minion=vampire(t, ben))
+    while (a := t.state.open_action) is not None and a.window == "B":
+        act(t, a.impulse, "pass")
+    assert t.state.open_combat is not None and _blood(t, ben) == before  # blocked: combat, no blood burned
+
+
+def test_second_tradition_domain_unlocks_a_locked_justicar_for_a_blood_and_blocks_with_2_intercept() -> None:
+    f = titled_table(library=(("Second Tradition: Domain", 4), ("Lost in Crowds", 3)))
+    t = f.t
+    act(t, f.ben, "lock", cards=[f.marek], cause="effect")
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia, target=f.ben)
+    act(t, f.ana, "pass")
+    offered = [a for a in plays(t, f.ben, "Second Tradition: Domain") if a.get("unlock")]
+    assert [(a["minion"], a["blood"], a["intercept"]) for a in offered] == [(f.marek, 1, 2)]
+    before = _blood_of(t, f.ben, f.marek)
+    notes = t.play(f.ben, offered[0])
+    t.run_ops()
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
+    assert any("Second Tradition: Domain" in s and "attempts to block with +2 intercept" in s for s in said), said
+    a = t.state.open_action
+    assert a is not None and a.window == "B" and a.blocker == tuple(f.marek) and a.intercept == 2
+    assert _blood_of(t, f.ben, f.marek) == before - 1
+    marek = t.view(f.ben).card(tuple(f.marek))
+    assert marek is not None and not marek.locked
+
+
+def _blood_of(t: SimTable, seat: int, pos: list[int]) -> int:
+    card = t.view(seat).card(tuple(pos))
+    assert card is not None
+    return card.counters
