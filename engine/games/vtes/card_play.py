@@ -162,8 +162,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                     continue
                 woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
                 base["wake" if woken else "unlock"], base["minion"] = True, tuple(sleeper.pos)
-                if sleeper.counters < int(base.get("blood", 0)) or not _may_play(rec, sleeper):  # type: ignore[call-overload]
-                    continue  # it cannot pay the blood, or lacks what the card requires (a title)
+                if sleeper.counters < int(base.get("blood", 0)):  # type: ignore[call-overload]
+                    continue  # it cannot pay the blood (what the card requires, a title: waker)
             fields = _paid(rec, view, seat, player, tuple(sorted(base.items())))
             if fields is None:
                 continue
