@@ -96,7 +96,12 @@ class PlayAct(ActRecord):
     blood moved from the vampire ``minion`` to the player's pool (a master card's), ``add_blood``:
     blood a master card adds to ``add_to``, a vampire of the player's, ``votes``: the
     votes the card gives ``minion`` while a referendum polls, cast for (``for_``, None: true) or
-    against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
+    against (7.2), a rule ``lift`` ed by card ``by`` (P9). In combat, what a combat card played by
+    the combatant ``minion`` changes (:mod:`engine.games.vtes.combat_plays`): ``strength``, its
+    strength for the rest of the combat; ``environmental``, the ranged damage the opposing minion
+    takes each round; ``grapple``, only hand strikes this round, ``close``, another round at close
+    range; ``gain_blood``, the blood it gains at the end of a round, what the opposing vampire lost
+    to damage; ``press``, the card's optional press, made in this round's press step."""
 
     card: Pos
     to: Target | None = None
@@ -119,6 +124,12 @@ class PlayAct(ActRecord):
     add_to: Pos | None = None
     votes: int | None = None
     for_: bool | None = None
+    strength: int | None = None
+    environmental: int | None = None
+    grapple: bool | None = None
+    close: bool | None = None
+    gain_blood: int | None = None
+    press: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -176,8 +176,19 @@ def read_field(do: Do, act: Act, key: str) -> Any:
     a text, a vocabulary word, a position, a tuple of positions or of ``(seat, delta)`` pairs.
     Raises MalformedAct."""
     match key:
-        case ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act") | (
-            "cost_blood" | "cost_pool" | "cost_rescued" | "add_blood" | "gain_pool" | "move_blood" | "votes" | "draws"
+        case (
+            ("crypt" | "library" | "n" | "pool" | "blood" | "amount" | "delta" | "stealth" | "intercept" | "act")
+            | (
+                "cost_blood"
+                | "cost_pool"
+                | "cost_rescued"
+                | "add_blood"
+                | "gain_pool"
+                | "move_blood"
+                | "votes"
+                | "draws"
+            )
+            | ("strength" | "environmental" | "gain_blood")
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
@@ -198,6 +209,9 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "burn"
             | "printed"
             | "torpor"
+            | "grapple"
+            | "close"
+            | "press"
         ):
             return read_bool(act, key, False)
         case "take":

@@ -268,14 +268,19 @@ class VtesBot:
         return {"do": Do.DONE}
 
     def _fight(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
-        """Combat: a strike (:meth:`_strike`); a press only with a press card in hand while its
-        minion has more blood than the other; pass otherwise."""
+        """Combat: a strike (:meth:`_strike`); a combat card the table applies as it is played in
+        this step (a strength for the combat, damage each round, a grapple, blood gained); a press
+        only with a press card in hand while its minion has more blood than the other; pass
+        otherwise."""
         c = view.combat
         if c is None or c.impulse != seat:
             return None
         strikes = [a for a in legal if a["do"] == Do.STRIKE]
         if strikes:
             return self._strike(view, strikes[0])
+        plays = [a for a in legal if a["do"] == Do.PLAY]  # a combat card's strength, damage, grapple, blood
+        if plays:
+            return plays[0]
         presses = [a for a in legal if a["do"] == Do.PRESS]
         if presses and not c.press:
             mine, other = (c.acting, c.opposing) if presses[0]["minion"] == list(c.acting) else (c.opposing, c.acting)
@@ -301,7 +306,11 @@ class VtesBot:
         options: list[tuple[CardView, StrikeReading]] = []
         them = view.card(other)
         for held in view.hand:
-            reading = best_strike(held.card, me.card, c.long, them) if held.card and "Combat" in held.types else None
+            reading = (
+                best_strike(held.card, me.card, c.long, them, c.strength_of(me.pos), c.hand_only)
+                if held.card and "Combat" in held.types
+                else None
+            )
             info = card_base().info(held.card) if reading is not None else None
             if reading is None or info is None:
                 continue

@@ -36,7 +36,12 @@ where the table puts it into the act that plays the card, as the offers do.
   allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
-  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`).
+  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`);
+- a strength for the combat, ranged damage each round, a grapple (only hand strikes this round,
+  another round at close range), the blood the opposing vampire lost this round, and an optional
+  press riding with them: a combat card's clause that is these alone, played in the step its text
+  binds it to (:func:`engine.games.vtes.combat_cards.combat_plays`,
+  :mod:`engine.games.vtes.combat_plays`).
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
@@ -47,6 +52,7 @@ from __future__ import annotations
 
 from engine.games.vtes.card_effects import HAND_STRIKE, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
+from engine.games.vtes.combat_cards import PLAYS, plays_alone
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
 
@@ -83,6 +89,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.ADDITIONAL_STRIKE:
             alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
+        case kind if kind in PLAYS or (kind == EffectKind.PRESS and e.optional and plays_alone(clause)):
+            return "Combat" in types and clause.type in ("", "Combat") and plays_alone(clause)
         case EffectKind.MANEUVER | EffectKind.PRESS if e.optional:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))

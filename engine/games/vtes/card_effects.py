@@ -95,6 +95,21 @@ class EffectKind(StrEnum):
     TERMS = "terms"
     """A political action card's terms, chosen by its caller and applied by the table as its
     referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
+    STRENGTH = "strength"
+    """The minion playing the card gets a strength of ``amount`` for the rest of the combat ("This
+    vampire gets a strength of 2 this combat"): its hand strike deals that much (5.4)."""
+    HAND_ONLY = "hand strikes only"
+    """Strikes that are not hand strikes cannot be used this round, by either combatant (a
+    grapple: "Strikes that are not hand strikes cannot be used this round")."""
+    CLOSE_NEXT = "next round close"
+    """Another round of this combat is at close range, its determine range step skipped."""
+    ENVIRONMENTAL = "environmental damage"
+    """The opposing minion takes ``amount`` environmental damage (``ranged``) each round of the
+    combat during normal strike resolution (5.5): no strike, so a dodge does not avoid it."""
+    DRINK = "drink"
+    """At the end of a round: the vampire playing the card gains the blood the opposing vampire
+    lost to damage this round ("This vampire gains blood equal to the amount of blood lost by the
+    opposing vampire to damage this round")."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -201,6 +216,16 @@ class Effect:
                 return f"its controller burns {self.amount} pool"
             case EffectKind.TERMS:
                 return "referendum terms, applied if it passes"
+            case EffectKind.STRENGTH:
+                return f"strength {self.amount} this combat"
+            case EffectKind.HAND_ONLY:
+                return "only hand strikes this round"
+            case EffectKind.CLOSE_NEXT:
+                return "another round is at close range"
+            case EffectKind.ENVIRONMENTAL:
+                return f"the opposing minion takes {self.amount}{'R' if self.ranged else ''} damage each round"
+            case EffectKind.DRINK:
+                return "gain the blood the opposing vampire lost to damage this round"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -405,6 +430,28 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"pool for each (?:locked minion|minion|vampire in torpor|vampire) (?:they|he or she) controls?"
             r"(?: with capacity \d+ or more)?",
             lambda m: (Effect(_E.TERMS),),
+        ),
+        (
+            r"this (?:vampire|minion) gets a strength of (\d+) this combat",
+            lambda m: (Effect(_E.STRENGTH, int(m.group(1))),),
+        ),
+        (
+            r"strikes that are not hand strikes cannot be used this round(?: \(by either combatant\))?",
+            lambda m: (Effect(_E.HAND_ONLY),),
+        ),
+        (
+            r"if another round of combat occurs, that round is at close range \(skip the determine range step "
+            r"for that round\)",
+            lambda m: (Effect(_E.CLOSE_NEXT),),
+        ),
+        (
+            r"(?:this combat, the opposing minion takes )?(\d+)(r)? environmental damage(?: each round during normal "
+            r"strike resolution)?",
+            lambda m: (Effect(_E.ENVIRONMENTAL, int(m.group(1)), ranged=bool(m.group(2))),),
+        ),
+        (
+            r"this vampire gains blood equal to the amount of blood lost by the opposing vampire to damage this round",
+            lambda m: (Effect(_E.DRINK),),
         ),
         (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
         (

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import windows
-from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
+from engine.games.vtes import combat_plays, windows
+from engine.games.vtes.act_records import CombatCardAct, PlayAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements, end_limits
 from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
@@ -206,6 +206,9 @@ def _close_step(w: Work, window: OpenWindow) -> None:
     assert isinstance(window, Combat)
     c = window
     match c.step:
+        case CombatStep.BEFORE_RANGE if c.skip_range:
+            _to_step(w, replace(c, long=False), CombatStep.BEFORE_STRIKES)
+            w.note(f"Round {c.round}: close range, the determine range step skipped", *controllers(w, c))
         case CombatStep.BEFORE_RANGE:
             _to_step(w, c, CombatStep.RANGE)
         case CombatStep.RANGE:
@@ -223,7 +226,14 @@ def _close_step(w: Work, window: OpenWindow) -> None:
                 _end(w, c)
                 return
             end_limits(w, LimitScope.ROUND)
-            fresh = Combat(acting=c.acting, opposing=c.opposing, round=c.round + 1)
+            fresh = Combat(
+                acting=c.acting,
+                opposing=c.opposing,
+                round=c.round + 1,
+                strength=c.strength,
+                environmental=c.environmental,
+                skip_range=c.close_next,
+            )
             windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
             w.note(f"The press stands: round {c.round + 1}, before range", *controllers(w, c))
         case CombatStep.STRIKE:
@@ -235,12 +245,14 @@ def _play(w: Work, c: Combat) -> None:
     windows.put(w, windows.returned(c, w.in_game()))
 
 
-def play_in_combat(w: Work, card: Pos, types: set[str], name: str, minion: Pos | None) -> None:
+def play_in_combat(w: Work, card: Pos, types: set[str], name: str, act: PlayAct) -> None:
     """The card at ``card`` played from hand during combat (§2): on the impulse, in a step that is
     a loop; no action, action modifier or reaction then (a combat card, or a master, is); a combat
-    card by a combatant of the author's (``minion``, else the one the author controls) that meets
-    its requirements (:mod:`engine.games.vtes.card_checks`). Returns the impulse to the acting
-    combatant's controller."""
+    card by a combatant of the author's (``act.minion``, else the one the author controls) that
+    meets its requirements (:mod:`engine.games.vtes.card_checks`), in the step its text binds it
+    to, its effects applied (:mod:`engine.games.vtes.combat_plays`). Returns the impulse to the
+    acting combatant's controller."""
+    minion = act.minion
     c = _open(w)
     if c.step == CombatStep.STRIKE:
         raise IllegalMove("a strike is being chosen: choose it (a strike card is played with the strike)")
@@ -255,7 +267,10 @@ def play_in_combat(w: Work, card: Pos, types: set[str], name: str, minion: Pos |
             minion = mine[0]
         if minion is not None:
             check_requirements(w, card, minion)
-    _play(w, c)
+        combat_plays.check_bound(w, c, card)
+    elif combat_plays.carries(act):
+        raise IllegalMove(f"{name} is not a combat card: it changes no combat")
+    _play(w, combat_plays.apply_play(w, c, card, act, minion))
 
 
 def maneuver(w: Work, act: CombatCardAct) -> None:
@@ -471,7 +486,9 @@ def strike(w: Work, act: StrikeAct) -> None:
     choice = StrikeChoice.of(act, minion)
     s = choice.strike
     if s.hand:  # a hand strike deals the minion's strength: 1, or as printed (an ally's, a "+1 strength")
-        s = replace(s, damage=printed_strength(w, minion))
+        s = replace(s, damage=strength_in(w, c, minion))
+    if c.hand_only and not s.hand and not _hand_strike_card(w, c, act, minion):
+        raise IllegalMove("only hand strikes may be used this round (a grapple was played): strike with the hand")
     other = c.opposing if minion == c.acting else c.acting
     if (s.torpor and not w.cards[other].crypt) or (s.burn and w.cards[other].crypt):
         kind = "a vampire" if s.torpor else "an ally"
@@ -510,6 +527,19 @@ def strike(w: Work, act: StrikeAct) -> None:
         _to_step(w, c, CombatStep.DAMAGE)
 
 
+def strength_in(w: Work, c: Combat, minion: Pos) -> int:
+    """A combatant's strength in combat ``c``: as a card played this combat set it (Torn
+    Signpost), else as printed (:func:`printed_strength`)."""
+    set_to = c.strength_of(minion)
+    return printed_strength(w, minion) if set_to is None else set_to
+
+
+def _hand_strike_card(w: Work, c: Combat, act: StrikeAct, minion: Pos) -> bool:
+    """The strike ``act`` is a card's hand strike ("Strike: hand strike at +2 damage")."""
+    reading = _strike_reading(w, act.card, minion, c.long) if act.card is not None else None
+    return reading is not None and reading.bonus > 0
+
+
 def printed_strength(w: Work, minion: Pos) -> int:
     """A minion's strength as its card prints it (the rulebook's "Strength": 1 for a vampire, plus
     a printed "+1 strength"; an ally's printed strength), from its record."""
@@ -539,12 +569,15 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     dodgers = {s.minion for s in strikes if s.dodge}
     firsts = [s for s in strikes if s.first and not s.dodge]
     others = [s for s in strikes if not s.first and not s.dodge]
+    lost: list[tuple[Pos, int]] = []
     if firsts:
-        _hit(w, c, firsts, dodgers)
+        lost += _hit(w, c, firsts, dodgers)
         others = [s for s in others if _ready(w, s.minion)]  # burned or in torpor: no strike
-    if others:
-        _hit(w, c, others, dodgers)
-    c = replace(c, strikes=(), prevent=(), pairs=c.pairs + 1)
+    # environmental damage each round, during normal strike resolution (5.5): no strike, no dodge
+    environmental = [(m, n) for m, n in c.environmental if _ready(w, m)] if c.pairs == 0 else []
+    if others or environmental:
+        lost += _hit(w, c, others, dodgers, environmental)
+    c = replace(c, strikes=(), prevent=(), pairs=c.pairs + 1, lost=(*c.lost, *lost))
     if not (_ready(w, c.acting) and _ready(w, c.opposing)):
         # 5.8: the round and combat end at once; the end-of-round step still occurs.
         _to_step(w, replace(c, over=True), CombatStep.END_OF_ROUND)
@@ -556,10 +589,15 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     _to_step(w, c, CombatStep.PRESS)
 
 
-def _hit(w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos]) -> None:
+def _hit(
+    w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos], environmental: Sequence[tuple[Pos, int]] = ()
+) -> list[tuple[Pos, int]]:
     """Strikes resolved together: stolen blood moves first (not damage), then the damage of each
-    target after prevention (P6)."""
+    target after prevention (P6), with the ``environmental`` ``(minion, points)`` of ranged damage
+    taken now. Returns the blood each vampire lost to that damage, ``(minion, blood)``."""
     damage: dict[Pos, list[int]] = {}
+    for target, points in environmental:
+        damage.setdefault(target, [0, 0])[0] += points
     for s in strikes:
         if s.other or not _works(c, s):
             continue
@@ -579,18 +617,24 @@ def _hit(w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos]) -> None:
             moved = min(s.steal, w.cards[target].counters)
             if moved:
                 w.counters_delta(target, -moved, "stolen")
-                gain = _room(w, s.minion, moved)
+                gain = room(w, s.minion, moved)
                 if gain:
                     w.counters_delta(s.minion, gain, "steal")
                 w.note(f"{w.name(s.minion)} steals {moved} blood from {w.name(target)}", *controllers(w, c))
         if s.damage:
             hit = damage.setdefault(target, [0, 0])
             hit[1 if s.aggravated else 0] += s.damage
+    lost = []
     for target, (normal, aggravated) in damage.items():
+        blood = w.cards[target].counters if w.cards[target].crypt else 0
         apply_damage(w, target, *prevented(c, target, normal, aggravated))
+        left = w.cards[target].counters if target in w.cards and w.cards[target].zone != Zone.ASH else 0
+        if blood > left:
+            lost.append((target, blood - left))
+    return lost
 
 
-def _room(w: Work, pos: Pos, blood: int) -> int:
+def room(w: Work, pos: Pos, blood: int) -> int:
     """How much of ``blood`` a vampire holds up to its capacity (the excess drains to the bank)."""
     info = w.info(pos)
     if info is None or not info.capacity or not w.cards[pos].crypt:

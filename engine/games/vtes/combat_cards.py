@@ -1,8 +1,9 @@
 """The hand's combat cards at a combat step (shared/rules/vtes-actions.md 5.3–5.6, P5): those
 with which a minion may maneuver or press (:func:`combat_moves`), prevent damage
-(:func:`prevent_cards`) or gain additional strikes (:func:`additional_strike_cards`), each within
-its printed cost and limits, and the act that plays one at a level the player names
-(:func:`combat_level_act`). Their clauses are read as :mod:`engine.games.vtes.card_play` reads
+(:func:`prevent_cards`), gain additional strikes (:func:`additional_strike_cards`) or change the
+combat as they are played in a step (:func:`combat_plays`: a strength for the combat, damage each
+round, a grapple, blood gained at the end of a round), each within its printed cost and limits,
+and the act that plays one at a level the player names (:func:`combat_level_act`). Their clauses are read as :mod:`engine.games.vtes.card_play` reads
 the others (one record per card, :mod:`engine.games.vtes.card_record`).
 """
 
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
+from engine.games.vtes.card_effects import NORMAL_ONLY, Effect, EffectKind, move_usable
 from engine.games.vtes.card_play import LevelError, candidates, spent
-from engine.games.vtes.card_record import CardRecord, record
+from engine.games.vtes.card_record import CardRecord, Clause, record
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import Do
 
@@ -44,7 +45,8 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
         if reading.bonus:  # "hand strike at +N": the striker's printed strength plus N (readings.best_strike)
             from engine.games.vtes.readings import strength_of
 
-            reading = replace(reading, damage=strength_of(minion.card) + reading.bonus)
+            set_to = c.strength_of(minion.pos)
+            reading = replace(reading, damage=(strength_of(minion.card) if set_to is None else set_to) + reading.bonus)
         return {"do": Do.STRIKE, **base, **reading.fields()}
     if clause.by_hand or len(kinds) != 1:
         return None
@@ -125,4 +127,83 @@ def _cards_giving(
         ]
         if amounts:
             out.append((held, max(amounts)))
+    return out
+
+
+PLAYS = frozenset(
+    {EffectKind.STRENGTH, EffectKind.ENVIRONMENTAL, EffectKind.HAND_ONLY, EffectKind.CLOSE_NEXT, EffectKind.DRINK}
+)
+"""The effects a combat card applies as it is played in a step of combat
+(:mod:`engine.games.vtes.combat_plays`); an optional press may ride with them."""
+
+
+def plays_alone(clause: Clause) -> bool:
+    """The clause's effects are those of :data:`PLAYS` (with an optional press), and nothing of it is
+    left by hand: the table applies it whole as it is played."""
+    effects = clause.effects
+    return (
+        any(e.kind in PLAYS for e in effects)
+        and all(e.kind in PLAYS or (e.kind == EffectKind.PRESS and e.optional) for e in effects)
+        and not clause.by_hand
+    )
+
+
+def play_fields(effects: tuple[Effect, ...], lost: int) -> dict[str, object]:
+    """The ``play`` act's fields for a clause's :data:`PLAYS` effects (docs/protocol.md 4.4.1), the
+    opposing vampire having ``lost`` blood to damage this round."""
+    out: dict[str, object] = {}
+    for e in effects:
+        match e.kind:
+            case EffectKind.STRENGTH:
+                out["strength"] = e.amount
+            case EffectKind.ENVIRONMENTAL:
+                out["environmental"] = e.amount
+            case EffectKind.HAND_ONLY:
+                out["grapple"] = True
+            case EffectKind.CLOSE_NEXT:
+                out["close"] = True
+            case EffectKind.DRINK:
+                out["gain_blood"] = lost
+            case EffectKind.PRESS:
+                out["press"] = True
+    return out
+
+
+def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[str, object], str]]:
+    """The hand combat cards ``minion`` may play in this step of the combat that change it as they
+    are played (:data:`PLAYS`): per clause it may play whose effects the table applies whole, in the
+    step, range and round its text binds it to (:func:`engine.games.vtes.readings.bound`), within
+    its printed cost and limits; each with the ``play`` act's fields (``card``, ``minion``, the
+    effects, the cost) and the clause in words. Blood gained at the end of a round only when the
+    opposing vampire lost some to damage and ``minion`` is a vampire; a grapple only at close range."""
+    from engine.games.vtes.card_play import printed_cost
+    from engine.games.vtes.readings import bound
+
+    c = view.combat
+    if c is None or minion.pos not in (c.acting, c.opposing):
+        return []
+    lost = c.lost_by(c.opposing if minion.pos == c.acting else c.acting)
+    out: list[tuple[CardView, dict[str, object], str]] = []
+    for held, rec in _affordable_combat_cards(view, minion):
+        if not bound(rec).fits(c.step, c.long, c.round):
+            continue
+        seen: set[tuple[tuple[str, object], ...]] = set()
+        for clause in candidates(rec, minion, "Combat"):
+            if not plays_alone(clause):
+                continue
+            kinds = {e.kind for e in clause.effects}
+            if EffectKind.DRINK in kinds and (not lost or not minion.crypt):
+                continue
+            if kinds & {EffectKind.HAND_ONLY, EffectKind.CLOSE_NEXT} and c.long:
+                continue
+            fields = play_fields(clause.effects, lost)
+            key = tuple(sorted(fields.items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            act = {"card": held.as_list(), "minion": minion.as_list(), **fields}
+            act |= printed_cost(held, [minion], minion)
+            levels = " ".join(f"[{lv}]" for lv in clause.levels)
+            words = " ".join(p for p in (levels, ", ".join(e.words() for e in clause.effects)) if p)
+            out.append((held, act, words))
     return out

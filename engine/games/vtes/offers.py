@@ -36,7 +36,7 @@ from engine.games.vtes.card_play import (
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.claims import window_held
-from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, prevent_cards
+from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, combat_plays, prevent_cards
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import StrikeReading, best_strike, reaction_fits, weapon_strikes
@@ -431,6 +431,7 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
         card = view.card(m)
         if card is None or card.controller != seat:
             continue
+        acts += [{"do": Do.PLAY, **fields} for _, fields, _ in combat_plays(view, card)]
         if c.step == CombatStep.RANGE and c.maneuvered != m:
             acts.append({"do": Do.MANEUVER, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.MANEUVER)
@@ -461,10 +462,13 @@ def _strikes_of(
     then with the weapons it holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
     pool = view.players[striker.controller].pool
     out: list[tuple[CardView, StrikeReading]] = []
+    c = view.combat
+    strength = c.strength_of(striker.pos) if c is not None else None
+    hand_only = c is not None and c.hand_only
     for held in view.hand:
         if "Combat" not in held.types or not held.card or not striker.card:
             continue
-        reading = best_strike(held.card, striker.card, long, opposing)
+        reading = best_strike(held.card, striker.card, long, opposing, strength, hand_only)
         info = card_base().info(held.card) if reading is not None else None
         rec = record(held.card)
         if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
@@ -493,7 +497,7 @@ def _committed_strike(view: VtesView, c: Combat, minion: Pos, card: Pos) -> list
     striker, held = view.card(minion), view.card(card)
     if striker is None or held is None or not striker.card or not held.card:
         return []
-    reading = best_strike(held.card, striker.card, c.long)
+    reading = best_strike(held.card, striker.card, c.long, strength=c.strength_of(minion))
     fields = reading.fields() if reading is not None else {}
     return [{"do": Do.STRIKE, "minion": list(minion), "card": list(card), **fields}]
 

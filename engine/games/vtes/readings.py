@@ -194,6 +194,42 @@ _WHOLE_CARD: tuple[tuple[str, frozenset[CombatStep] | None], ...] = (
     ("only usable as this minion chooses a strike", frozenset({CombatStep.STRIKE})),
 )
 """Card-wide sentences that bind a combat card to one step."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """When a combat card's whole-card condition lets it be played: ``steps`` (None: any),
+    ``range`` ("long", "close", "" either), ``first``: only in the first round of the combat;
+    ``words``: the condition as printed (lower case), for a refusal."""
+
+    steps: frozenset[CombatStep] | None = None
+    range: str = ""
+    first: bool = False
+    words: str = ""
+
+    def fits(self, step: CombatStep, long: bool, round: int) -> bool:
+        """The card may be played in ``step`` at the range (``long``) in round ``round``."""
+        return (
+            (self.steps is None or step in self.steps)
+            and self.range in ("", "long" if long else "close")
+            and (not self.first or round == 1)
+        )
+
+
+def bound(rec: CardRecord) -> Bound:
+    """The whole-card "Only usable …" condition of the combat card ``rec`` that binds it to a step
+    of combat ("before range is determined", "at close range before strikes are chosen", "at the
+    end of a round", "… during the first round"), read from its record's conditions; an unbound
+    card: :class:`Bound` () (any step, any range)."""
+    for said in rec.requires.only:
+        steps = next((st for words, st in _WHOLE_CARD if said.startswith(words)), None)
+        if steps is None:
+            continue
+        here = "close" if "at close range" in said else "long" if "at long range" in said else ""
+        return Bound(steps, here, "first round" in said, said)
+    return Bound()
+
+
 _NEUTRAL = ("only usable at long range", "only usable at close range", "not usable ", "aim", "grapple")
 """Card-wide sentences that do not bind a step (a range, a round, a kind of opponent)."""
 
@@ -262,21 +298,31 @@ def disciplines(identity: str) -> frozenset[str]:
     return frozenset(info.disciplines) if info is not None else frozenset()
 
 
-def best_strike(identity: str, striker: str, long: bool, opposing: CardView | None = None) -> StrikeReading | None:
+def best_strike(
+    identity: str,
+    striker: str,
+    long: bool,
+    opposing: CardView | None = None,
+    strength: int | None = None,
+    hand_only: bool = False,
+) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
     identity) may use at the range (``long``: long range, else close) and, when ``opposing`` is
     given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
-    superior level last); None if none."""
+    superior level last); a hand strike at +N deals ``strength`` (None: the striker's printed
+    strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike; None if
+    none."""
     cid = card_id(identity)
     if cid is None:
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
-    usable = [r for r in usable if opposing is None or r.fits(opposing)]
+    usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.bonus or not hand_only)]
     if not usable:
         return None
     best = usable[-1]
-    return replace(best, damage=strength_of(striker) + best.bonus) if best.bonus else best
+    base = strength_of(striker) if strength is None else strength
+    return replace(best, damage=base + best.bonus) if best.bonus else best
 
 
 def strength_of(identity: str) -> int:
@@ -289,8 +335,11 @@ def strength_of(identity: str) -> int:
 
 def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[CardView, StrikeReading]]:
     """The weapons on ``striker`` (equipment in play on it) with the strike each may make at the
-    range (``long``: long range), by :func:`best_strike`."""
-    out = []
+    range (``long``: long range), by :func:`best_strike`; none while only hand strikes may be used
+    (a grapple)."""
+    out: list[tuple[CardView, StrikeReading]] = []
+    if view.combat is not None and view.combat.hand_only:
+        return out
     for held in view.cards:
         if held.zone != Zone.ON or held.on != striker.pos or not held.card or "Equipment" not in held.types:
             continue

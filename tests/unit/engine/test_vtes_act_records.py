@@ -55,6 +55,12 @@ FULL: list[dict[str, Any]] = [
         "add_to": [7, 2],
         "votes": 2,
         "for": False,
+        "strength": 2,
+        "environmental": 1,
+        "grapple": True,
+        "close": False,
+        "gain_blood": 3,
+        "press": True,
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},
