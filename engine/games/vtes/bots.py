@@ -340,10 +340,10 @@ class VtesBot:
         sending = [o for o in options if o[1].torpor or o[1].burn]  # at this opponent (best_strike)
         if sending:
             return play(*sending[0])
-        hitting = [o for o in options if o[1].damage]
+        hitting = [o for o in options if o[1].damage or o[1].steal]
         if hitting:
-            held, reading = max(hitting, key=lambda o: (o[1].damage + o[1].aggravated, o[1].ranged))
-            if reading.damage + reading.aggravated > (0 if c.long else 1):
+            held, reading = max(hitting, key=lambda o: (o[1].damage + o[1].steal + o[1].aggravated, o[1].ranged))
+            if reading.damage + reading.steal + reading.aggravated > (0 if c.long else 1):
                 return play(held, reading)
         return hand_strike
 

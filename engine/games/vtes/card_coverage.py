@@ -50,13 +50,11 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import HAND_STRIKE, Effect, EffectKind
+from engine.games.vtes.card_effects import HAND_STRIKE, STRIKES, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, plays_alone
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
-
-_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR})
 
 
 def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
@@ -97,7 +95,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.MANEUVER | EffectKind.PRESS:
             alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
             return "Combat" in types and clause.type in ("", "Combat") and alone
-        case kind if kind in _STRIKES and (not e.hand or e.whom == HAND_STRIKE):
+        case kind if kind in STRIKES and (not e.hand or e.whom == HAND_STRIKE):
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.UNLOCK | EffectKind.DRAW if e.whom == "success" and MODIFIER not in types:

@@ -110,11 +110,17 @@ class EffectKind(StrEnum):
     """At the end of a round: the vampire playing the card gains the blood the opposing vampire
     lost to damage this round ("This vampire gains blood equal to the amount of blood lost by the
     opposing vampire to damage this round")."""
+    STEAL = "steal"
+    """A strike that steals ``amount`` blood from the opposing vampire, or life from an opposing
+    ally that becomes blood on the striker ("Strike, ranged: steal 1 blood or life (becoming
+    blood)"); ``ranged``: it works at long range. Stealing is not damage (5.5)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR, EffectKind.STEAL})
+"""The effects that are a strike of a card's own (5.4), read by :mod:`engine.games.vtes.readings`."""
 HAND_STRIKE = "hand strike"
 """The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
@@ -169,6 +175,8 @@ class Effect:
                 return f"prevent {self.amount} {self.whom + ' ' if self.whom else ''}damage"
             case EffectKind.DODGE:
                 return "strike: dodge"
+            case EffectKind.STEAL:
+                return f"strike: steal {self.amount}{'R' if self.ranged else ''} blood or life"
             case EffectKind.TORPOR:
                 return "strike: burn the opposing ally" if self.whom == "ally" else "strike: opposing vampire to torpor"
             case EffectKind.END_COMBAT:
@@ -322,6 +330,13 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"strike: (?:hand strike at|strength) \+(\d+)( damage)?" + _TAIL,
             lambda m: (
                 Effect(_E.STRIKE, int(m.group(1)), hand=True, whom=HAND_STRIKE),
+                *_optional(m.group("rest") or ""),
+            ),
+        ),
+        (
+            r"strike(?P<r>, ranged)?: steal (?P<n>\d+) blood or life \(becoming blood\)" + _TAIL,
+            lambda m: (
+                Effect(_E.STEAL, int(m.group("n")), ranged=bool(m.group("r"))),
                 *_optional(m.group("rest") or ""),
             ),
         ),

@@ -613,14 +613,8 @@ def _hit(
             verb = "goes to torpor" if s.torpor else "burns"
             w.note(f"{w.name(target)} {verb}: {w.name(s.minion)}'s strike", *controllers(w, c))
             continue
-        if s.steal and w.cards[target].crypt:
-            moved = min(s.steal, w.cards[target].counters)
-            if moved:
-                w.counters_delta(target, -moved, "stolen")
-                gain = room(w, s.minion, moved)
-                if gain:
-                    w.counters_delta(s.minion, gain, "steal")
-                w.note(f"{w.name(s.minion)} steals {moved} blood from {w.name(target)}", *controllers(w, c))
+        if s.steal:
+            _steal(w, c, s, target)
         if s.damage:
             hit = damage.setdefault(target, [0, 0])
             hit[1 if s.aggravated else 0] += s.damage
@@ -632,6 +626,24 @@ def _hit(
         if blood > left:
             lost.append((target, blood - left))
     return lost
+
+
+def _steal(w: Work, c: Combat, s: Strike, target: Pos) -> None:
+    """A strike steals ``s.steal`` blood from the vampire ``target``, or life from an ally or
+    retainer (burned at 0), becoming blood on the striker up to its capacity (5.5: not damage)."""
+    moved = min(s.steal, w.cards[target].counters)
+    if not moved:
+        return
+    crypt = w.cards[target].crypt
+    w.counters_delta(target, -moved, "stolen")
+    gain = room(w, s.minion, moved)
+    if gain and w.cards[s.minion].crypt:
+        w.counters_delta(s.minion, gain, "steal")
+    what = "blood" if crypt else "life"
+    w.note(f"{w.name(s.minion)} steals {moved} {what} from {w.name(target)}", *controllers(w, c))
+    if not crypt and w.cards[target].counters == 0:
+        w.note(f"{w.name(target)} has no life left and is burned", w.cards[target].controller)
+        w.move(target, Target.ASH)
 
 
 def room(w: Work, pos: Pos, blood: int) -> int:

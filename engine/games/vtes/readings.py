@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
-from engine.games.vtes.card_effects import HAND_STRIKE, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import HAND_STRIKE, STRIKES, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
@@ -51,7 +51,8 @@ class StrikeReading:
     ``levels``: the Discipline levels the line needs, krcg's spelling (``("pot",)`` inferior,
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
     ``ranged``, ``aggravated``, ``dodge``, ``ends``, ``torpor`` (the opposing vampire to torpor),
-    ``burn`` (the opposing ally burned): the strike's kind (P5); ``range``: "long" or
+    ``burn`` (the opposing ally burned), ``steal`` (blood or life stolen, becoming blood): the
+    strike's kind (P5); ``range``: "long" or
     "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
     as the strike resolves ("and unlock this vampire before combat ends"); ``maneuver``,
     ``press``: the strike comes "with 1 optional maneuver" (made in the range step, it chooses
@@ -73,6 +74,7 @@ class StrikeReading:
     bonus: int = 0
     torpor: bool = False
     burn: bool = False
+    steal: int = 0
 
     def fits(self, opposing: CardView | None) -> bool:
         """The strike may be made at ``opposing``: one that sends to torpor at a vampire, one that
@@ -94,6 +96,8 @@ class StrikeReading:
             return {**out, "ends": True}
         if self.torpor or self.burn:
             return {**out, "torpor" if self.torpor else "burn": True}
+        if self.steal:
+            return {**out, "steal": self.steal, **({"ranged": True} if self.ranged else {})}
         out["damage"] = self.damage
         if self.ranged:
             out["ranged"] = True
@@ -102,7 +106,6 @@ class StrikeReading:
         return out
 
 
-_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR})
 _NEUTRAL_WHOLE = (
     "aim",
     "grapple",
@@ -159,7 +162,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
     for clause in rec.clauses:
         if clause.type not in ("", "Combat"):
             continue
-        strikes = [e for e in clause.effects if e.kind in _STRIKES and (not e.hand or e.whom == HAND_STRIKE)]
+        strikes = [e for e in clause.effects if e.kind in STRIKES and (not e.hand or e.whom == HAND_STRIKE)]
         if len(strikes) != 1:
             continue
         ranges = [x for x in (_range_of(r.sentence) for r in clause.readings) if x is not None]
@@ -176,6 +179,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 ends=e.kind == EffectKind.END_COMBAT,
                 torpor=e.kind == EffectKind.TORPOR and not e.whom,
                 burn=e.kind == EffectKind.TORPOR and e.whom == "ally",
+                steal=e.amount if e.kind == EffectKind.STEAL else 0,
                 unlock=any(x.kind == EffectKind.UNLOCK for x in clause.effects),
                 maneuver=any(x.kind == EffectKind.MANEUVER and x.optional for x in clause.effects),
                 press=any(x.kind == EffectKind.PRESS and x.optional for x in clause.effects),
