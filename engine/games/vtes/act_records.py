@@ -348,11 +348,13 @@ class DiableriseAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CombatCardAct(ActRecord):
-    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand; a
-    rule ``lift`` ed by card ``by`` (P9)."""
+    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand;
+    ``press``: a maneuver's optional press ("Maneuver with 1 optional press"), made in this round's
+    press step; a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     card: Pos | None = None
+    press: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -388,12 +390,18 @@ class StrikeAct(ActRecord):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PreventAct(ActRecord):
     """``prevent`` (P5): ``minion`` prevents ``normal`` and ``agg`` damage points, with ``card``;
-    a rule ``lift`` ed by card ``by`` (P9)."""
+    ``blood``: blood ``minion`` burns for it besides the card's printed cost (an X cost, "burn 1
+    blood to prevent …"); ``round``: all damage from the opposing strikes is prevented for the rest
+    of the round; ``press``: the card's optional press, made in this round's press step; a rule
+    ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     normal: int | None = None
     agg: int | None = None
     card: Pos | None = None
+    blood: int | None = None
+    round: bool | None = None
+    press: bool | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -212,6 +212,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "grapple"
             | "close"
             | "press"
+            | "round"
         ):
             return read_bool(act, key, False)
         case "take":

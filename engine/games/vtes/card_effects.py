@@ -40,7 +40,10 @@ class EffectKind(StrEnum):
     strike at +2 damage"), ``first`` strike."""
     PREVENT = "prevent"
     """``amount`` points of the damage the opposing minion's strike inflicts; ``whom``
-    :data:`NORMAL_ONLY`: of its non-aggravated damage only."""
+    :data:`NORMAL_ONLY`: of its non-aggravated damage only; :data:`X_PLUS`: X plus ``amount``, X
+    the blood paid; :data:`ALL_STRIKE`: all of the strike's damage; :data:`ALL_ROUND`: all damage
+    from the opposing minion's strikes for the rest of the round, ``least`` blood burned for it
+    ("Burn 1 blood to prevent all damage from the opposing minion's strikes this round")."""
     DODGE = "dodge"
     MANEUVER = "maneuver"
     """``whom`` ``"long"`` or ``"close"``: only usable to go to that range."""
@@ -128,6 +131,12 @@ ALLY_STAYS_LOCKED = "ally: next unlock phase"
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
 POOR = "target pool"
 """The ``whom`` of a bleed only when its target has ``least`` or fewer pool."""
+X_PLUS = "x+"
+"""The ``whom`` of a prevention of X plus its ``amount``, X the blood paid ("Prevent X+1 damage")."""
+ALL_STRIKE = "all of the strike"
+"""The ``whom`` of a prevention of all the damage of the opposing strike."""
+ALL_ROUND = "all this round"
+"""The ``whom`` of a prevention of all damage from the opposing strikes for the rest of the round."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -171,6 +180,13 @@ class Effect:
                 kind = "R" if self.ranged else ""
                 agg = " aggravated" if self.aggravated else ""
                 return f"strike: {self.amount}{kind}{agg} damage" + (" (first strike)" if self.first else "")
+            case EffectKind.PREVENT if self.whom == X_PLUS:
+                return f"prevent X+{self.amount} damage for X blood"
+            case EffectKind.PREVENT if self.whom == ALL_STRIKE:
+                return "prevent all damage from the opposing strike"
+            case EffectKind.PREVENT if self.whom == ALL_ROUND:
+                paid = f"burn {self.least} blood to " if self.least else ""
+                return f"{paid}prevent all damage from the opposing strikes this round"
             case EffectKind.PREVENT:
                 return f"prevent {self.amount} {self.whom + ' ' if self.whom else ''}damage"
             case EffectKind.DODGE:
@@ -366,8 +382,28 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (
             r"(?:this (?:vampire|minion) )?(?:can )?prevent (\d+|two|three|four) (?P<normal>non-aggravated )?damage"
-            r"(?: this round| from the opposing minion's strike)?",
-            lambda m: (Effect(_E.PREVENT, _n(m.group(1)), whom=NORMAL_ONLY if m.group("normal") else ""),),
+            r"(?: this round| from the opposing minion's strike)?" + _TAIL,
+            lambda m: (
+                Effect(_E.PREVENT, _n(m.group(1)), whom=NORMAL_ONLY if m.group("normal") else ""),
+                *_optional(m.group("rest") or ""),
+            ),
+        ),
+        (
+            r"prevent x\+(\d+) damage" + _TAIL,
+            lambda m: (Effect(_E.PREVENT, int(m.group(1)), whom=X_PLUS), *_optional(m.group("rest") or "")),
+        ),
+        (
+            r"prevent all damage from the (?:opponent's|opposing minion's) strike" + _TAIL,
+            lambda m: (Effect(_E.PREVENT, whom=ALL_STRIKE), *_optional(m.group("rest") or "")),
+        ),
+        (
+            r"(?:burn (\d+) blood to )?prevent all damage from the (?:opponent's|opposing minion's) strikes "
+            r"(?:for the remainder of )?this round",
+            lambda m: (Effect(_E.PREVENT, whom=ALL_ROUND, least=int(m.group(1) or 0)),),
+        ),
+        (
+            r"maneuver,? with (?:1|one|an) optional press",
+            lambda m: (Effect(_E.MANEUVER, 1), Effect(_E.PRESS, 1, optional=True)),
         ),
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
         (

@@ -292,6 +292,7 @@ def maneuver(w: Work, act: CombatCardAct) -> None:
         card = f" with {w.name(chosen)}, whose strike it makes this round"
     else:
         card = "".join(_card_played(w, act, minion))
+        c = _optional_press(c, act, minion)
     w.note(f"{w.name(minion)} maneuvers{card}: {'long' if c.long else 'close'} range", *controllers(w, c))
     _play(w, c)
 
@@ -327,6 +328,16 @@ def _strike_maneuver(w: Work, c: Combat, act: CombatCardAct, minion: Pos) -> Pos
     return pos
 
 
+def _optional_press(c: Combat, act: CombatCardAct | PreventAct, minion: Pos) -> Combat:
+    """``c`` with the optional press the card of ``act`` gives ("with 1 optional press") kept for
+    this round's press step (:attr:`Combat.presses`)."""
+    if act.press and act.card is not None:
+        return replace(c, presses=(*c.presses, (minion, act.card)))
+    if act.press:
+        raise IllegalMove("an optional press rides with the combat card that gives it: name the card")
+    return c
+
+
 def _drop_chosen(w: Work, c: Combat) -> None:
     """A strike card a maneuver chose that never struck (the round or the combat ended first)
     goes to its owner's ash heap."""
@@ -345,16 +356,32 @@ def prevent(w: Work, act: PreventAct) -> None:
     minion = _combatant(w, c, act)
     normal = within(act.do, "normal", act.normal, low=0, high=30)
     aggravated = within(act.do, "agg", act.agg, low=0, high=30)
-    if not normal and not aggravated:
+    blood = within(act.do, "blood", act.blood, low=0, high=30)
+    if not normal and not aggravated and not act.round:
         raise IllegalMove("a prevention prevents at least 1 point of damage")
     if aggravated and act.card is not None:
         _prevents_aggravated(w, act.card)
+    if (blood or act.round or act.press) and act.card is None:
+        raise IllegalMove("blood burned, a round's prevention or a press ride with the combat card that gives them")
+    if blood and (not w.cards[minion].crypt or w.cards[minion].counters < blood):
+        raise IllegalMove(f"{w.name(minion)} cannot burn {blood} blood: it has {w.cards[minion].counters}")
     said = f"{normal} normal and {aggravated} aggravated damage prevented by {w.name(minion)}"
     if _claim_by_hand(w, c, act, minion, said):
         return
     c = replace(c, prevent=(*c.prevent, (minion, normal, aggravated)))
-    card = "".join(_card_played(w, act, minion))
-    w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
+    card, paid = _card_played(w, act, minion)
+    if blood:
+        w.setc(minion, counters=w.cards[minion].counters - blood)
+        paid += f" (burning {blood} blood)"
+    rest = ""
+    if act.round:
+        c = replace(c, shielded=(*c.shielded, minion))
+        rest = ", and all damage from the opposing strikes for the rest of this round"
+    c = _optional_press(c, act, minion)
+    w.note(
+        f"{w.name(minion)}{card}{paid} prevents {normal} normal and {aggravated} aggravated damage{rest}",
+        *controllers(w, c),
+    )
     _play(w, c)
 
 
@@ -390,6 +417,8 @@ def press(w: Work, act: CombatCardAct) -> None:
     if c.step != CombatStep.PRESS:
         raise IllegalMove(f"presses are made in the press step, and this is {step_words(c.step)}")
     _holds_impulse(w, c, "press")
+    if act.press:
+        raise IllegalMove("a press gives no optional press: that rides with a maneuver or a prevention")
     minion = _combatant(w, c, act)
     if c.pressed == minion:
         raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
@@ -606,7 +635,7 @@ def _hit(
             if s.retainer in w.cards and w.cards[s.retainer].zone == Zone.ON:
                 _lose_life(w, s.retainer, s.damage)
             continue
-        if target in dodgers:
+        if target in dodgers or target in c.shielded:
             continue
         if (s.torpor or s.burn) and _ready(w, target):
             w.move(target, Target.TORPOR if s.torpor else Target.ASH)

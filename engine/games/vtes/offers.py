@@ -36,7 +36,7 @@ from engine.games.vtes.card_play import (
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.claims import window_held
-from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, combat_plays, prevent_cards
+from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, combat_plays, prevent_acts
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import StrikeReading, best_strike, reaction_fits, weapon_strikes
@@ -436,18 +436,16 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             acts.append({"do": Do.MANEUVER, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.MANEUVER)
             if not any(x == m for x, _ in c.chosen):
-                moves += [h for h, r in _strikes_of(view, card, c.long) if r.maneuver and _maneuver_left(view, h)]
-            acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list()} for h in moves]
-        if c.step == CombatStep.DAMAGE:
+                moves += [(h, {}) for h, r in _strikes_of(view, card, c.long) if r.maneuver and _maneuver_left(view, h)]
+            acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list(), **f} for h, f in moves]
+        if c.step == CombatStep.DAMAGE and m not in c.shielded:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
             if facing is not None:
-                field = "agg" if facing.aggravated else "normal"
-                for held, amount in prevent_cards(view, card, facing.aggravated):
-                    acts.append({"do": Do.PREVENT, "minion": list(m), field: amount, "card": held.as_list()})
+                acts += [{"do": Do.PREVENT, **fields} for fields in prevent_acts(view, card, facing)]
         if c.step == CombatStep.PRESS and c.pressed != m:
             acts.append({"do": Do.PRESS, "minion": list(m)})
-            moves = combat_moves(view, card, EffectKind.PRESS)
-            acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h in moves]
+            presses = combat_moves(view, card, EffectKind.PRESS)
+            acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h, _ in presses]
             acts += [{"do": Do.PRESS, "minion": list(m), "card": list(h)} for x, h in c.presses if x == m]
     return acts
 

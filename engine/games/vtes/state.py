@@ -286,7 +286,8 @@ class Combat:
     of ranged damage it takes each round during normal strike resolution; ``hand_only``: strikes
     that are not hand strikes cannot be used this round; ``close_next``: another round is at close
     range, ``skip_range``: this round's determine range step is skipped (it is at close range);
-    ``lost``: ``(minion, blood)`` lost to damage this round.
+    ``lost``: ``(minion, blood)`` lost to damage this round; ``shielded``: minions that take no
+    damage from the opposing strikes for the rest of this round (Skin of Steel at superior).
     """
 
     acting: Pos
@@ -312,6 +313,7 @@ class Combat:
     close_next: bool = False
     skip_range: bool = False
     lost: tuple[tuple[Pos, int], ...] = ()
+    shielded: tuple[Pos, ...] = ()
 
     @property
     def impulse(self) -> int:

@@ -16,7 +16,7 @@ import pytest
 from engine.games.base import Act, IllegalMove, Note
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import copy_table, first_vampire, one_vampire_table, replayed
+from tests.support.vtes_sim import copy_table, first_vampire, one_vampire_table, replayed, to_combat_step
 
 SUPERIOR = "Fish (G4)"
 BASIC = "Darva Felispa (G3)"
@@ -38,24 +38,6 @@ def _play(t: SimTable, done: list[tuple[int, Act]], seat: int, act: Act) -> list
     t.run_ops()
     done.append((seat, act))
     return [n.render([f"seat {s}" for s in range(4)]) for n in notes]
-
-
-def to_combat(t: SimTable, done: list[tuple[int, Act]], step: str) -> tuple[int, int]:
-    """Ana's first vampire bleeds Ben, Ben's blocks; everyone passes up to combat step ``step``.
-    Returns Ana's and Ben's seats."""
-    ana = t.state.acting
-    ben = t.view(ana).players[ana].prey
-    _play(t, done, ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben})
-    _play(t, done, ana, {"do": "pass"})
-    _play(t, done, ben, {"do": "block", "minion": first_vampire(t, ben)})
-    for _ in range(40):
-        c = t.state.open_combat
-        if c is not None and c.step == step:
-            return ana, ben
-        window = c if c is not None else t.state.open_action
-        assert window is not None
-        _play(t, done, window.impulse, {"do": "pass"})
-    raise AssertionError(f"no {step} step")
 
 
 def through(t: SimTable, done: list[tuple[int, Act]], step: str) -> list[str]:
@@ -86,7 +68,7 @@ def played_before_range(
     ``value``, the most of its offered levels. Returns the table, the acts, Ben's seat and the
     narration of the play."""
     t, done = copy_table(start), []
-    ana, ben = to_combat(t, done, "before_range")
+    ana, ben = to_combat_step(t, done, "before_range")
     plays = offered(t, ana, name)
     assert max(a[field] for a in plays) == value
     said = _play(t, done, ana, next(a for a in plays if a[field] == value))
@@ -129,7 +111,7 @@ def test_carrion_crows_deals_ranged_damage_each_round_with_the_strikes(
 
 def test_carrion_crows_is_refused_once_range_is_determined(basic: SimTable) -> None:
     t, done = copy_table(basic), []
-    ana, _ = to_combat(t, done, "before_strikes")
+    ana, _ = to_combat_step(t, done, "before_strikes")
     card = next(c.as_list() for c in t.view(ana).hand if c.name == "Carrion Crows")
     with pytest.raises(IllegalMove, match='Carrion Crows says "only usable before range is determined"'):
         t.play(ana, {"do": "play", "card": card, "minion": first_vampire(t, ana), "environmental": 1})
@@ -138,7 +120,7 @@ def test_carrion_crows_is_refused_once_range_is_determined(basic: SimTable) -> N
 
 def test_immortal_grapple_allows_only_hand_strikes_this_round(basic: SimTable) -> None:
     t, done = copy_table(basic), []
-    ana, ben = to_combat(t, done, "before_strikes")
+    ana, ben = to_combat_step(t, done, "before_strikes")
     plays = offered(t, ana, "Immortal Grapple")
     assert plays and plays[0]["grapple"] and "close" not in plays[0]
     said = _play(t, done, ana, plays[0])
@@ -151,7 +133,7 @@ def test_immortal_grapple_allows_only_hand_strikes_this_round(basic: SimTable) -
 
 def test_immortal_grapple_at_superior_presses_into_a_round_at_close_range(superior: SimTable) -> None:
     t, done = copy_table(superior), []
-    ana, ben = to_combat(t, done, "before_strikes")
+    ana, ben = to_combat_step(t, done, "before_strikes")
     plays = offered(t, ana, "Immortal Grapple")
     grapple = max(plays, key=len)
     assert grapple["grapple"] and grapple["close"] and grapple["press"]
@@ -179,7 +161,7 @@ def thirsty() -> tuple[SimTable, SimTable, list[tuple[int, Act]]]:
     vampire (2 blood) has taken 1, Ben's lost 1. The start, the table and the acts."""
     start = one_vampire_table(BASIC, LIBRARY, seed=5, blood=(2, 4, 2, 2))
     t, done = copy_table(start), []
-    ana, _ = to_combat(t, done, "before_range")
+    ana, _ = to_combat_step(t, done, "before_range")
     assert not offered(t, ana, "Taste of Vitae")  # bound to the end of a round
     through(t, done, "end_of_round")
     return start, t, done
