@@ -269,7 +269,8 @@ class VtesBot:
 
     def _fight(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
         """Combat: a strike (:meth:`_strike`); a combat card the table applies as it is played in
-        this step (a strength for the combat, damage each round, a grapple, blood gained); a press
+        this step (a strength for the combat, damage each round, a grapple, blood gained); the
+        prevention that saves the most blood or life; a press
         only with a press card in hand while its minion has more blood than the other; pass
         otherwise."""
         c = view.combat
@@ -281,6 +282,11 @@ class VtesBot:
         plays = [a for a in legal if a["do"] == Do.PLAY]  # a combat card's strength, damage, grapple, blood
         if plays:
             return plays[0]
+        prevents = [a for a in legal if a["do"] == Do.PREVENT]
+        if prevents:  # the prevention that saves the most, less the blood it burns
+            best = max(prevents, key=lambda a: int(a.get("normal", 0)) + int(a.get("agg", 0)) - int(a.get("blood", 0)))
+            if int(best.get("normal", 0)) + int(best.get("agg", 0)) > int(best.get("blood", 0)):
+                return best
         presses = [a for a in legal if a["do"] == Do.PRESS]
         if presses and not c.press:
             mine, other = (c.acting, c.opposing) if presses[0]["minion"] == list(c.acting) else (c.opposing, c.acting)

@@ -194,3 +194,13 @@ def test_a_combat_cards_effect_outside_combat_is_refused(basic: SimTable) -> Non
     card = next(c.as_list() for c in t.view(ana).hand if c.name == "Torn Signpost")
     with pytest.raises(IllegalMove, match="changes a combat, and no combat is under way"):
         t.play(ana, {"do": "play", "card": card, "minion": first_vampire(t, ana), "strength": 2})
+
+
+def test_a_bot_plays_its_combat_card_in_the_step_it_is_bound_to(superior: SimTable) -> None:
+    from engine.games.vtes.bots import vtes_bot
+
+    t, done = copy_table(superior), []
+    ana, _ = to_combat_step(t, done, "before_range")
+    view = t.view(ana)
+    chosen = vtes_bot("heuristic", seed=1).choose(view, VTES.legal_acts(view))
+    assert chosen is not None and chosen["do"] == "play" and ("strength" in chosen or "environmental" in chosen)

@@ -137,3 +137,12 @@ def test_flash_at_superior_maneuvers_with_an_optional_press(tables: dict[str, Si
     c = t.state.open_combat
     assert c is not None and c.long and (tuple(flash["minion"]), tuple(flash["card"])) in c.presses
     assert replayed(tables[BASIC_FOR], done).state == t.state
+
+
+def test_a_bot_prevents_the_damage_it_faces_with_its_card(tables: dict[str, SimTable]) -> None:
+    from engine.games.vtes.bots import vtes_bot
+
+    t, _, ana, _ = damage_step(tables[SUPERIOR_FOR])
+    view = t.view(ana)
+    chosen = vtes_bot("heuristic", seed=1).choose(view, VTES.legal_acts(view))
+    assert chosen is not None and chosen["do"] == "prevent" and chosen["normal"] == 1 and "blood" not in chosen
