@@ -27,19 +27,20 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
     of the opposing strike's kind), its maneuver or its press (shared/rules/vtes-actions.md 5.3–5.6,
     P5). None when the clause is none of these alone: the card is played and its text applied by
     hand. Raises LevelError when ``minion`` cannot play the card at ``level``."""
-    from engine.games.vtes.readings import disciplines as levels_of
+
     from engine.games.vtes.readings import strike_readings
 
     rec = record(card.card) if card.card else None
     c = view.combat
     if rec is None or c is None:
         return None
-    at = [x for x in rec.clauses if x.levels and x.superior == (level == "superior") and x.type in ("", "Combat")]
-    clause = next((x for x in reversed(at) if x.usable_by(levels_of(minion.card))), None)
-    if clause is None:
-        needs = " ".join(f"[{lv}]" for x in at for lv in x.levels) or "none"
-        raise LevelError(f"{minion.name} cannot play {rec.name} at {level} (that level needs {needs})")
+    clause = _level_clause(rec, minion, level)
     base: dict[str, object] = {"minion": minion.as_list(), "card": card.as_list()}
+    if plays_alone(clause):  # a strength, damage each round, a grapple, blood gained: a play in its step
+        from engine.games.vtes.card_play import printed_cost
+
+        lost = c.lost_by(c.opposing if minion.pos == c.acting else c.acting)
+        return {"do": Do.PLAY, **base, **play_fields(clause.effects, lost), **printed_cost(card, [minion], minion)}
     kinds = {e.kind for e in clause.effects}
     reading = next((r for r in strike_readings(rec.id) if r.levels == clause.levels), None)
     if reading is not None:
@@ -79,6 +80,39 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
             **({"press": True} if rides else {}),
         }
     return None
+
+
+def _level_clause(rec: CardRecord, minion: CardView, level: str) -> Clause:
+    """The clause of the combat card ``rec`` that ``minion`` plays at ``level`` ("basic",
+    "superior"): the last of that level it may play. Raises LevelError when it has none."""
+    from engine.games.vtes.readings import disciplines as levels_of
+
+    at = [x for x in rec.clauses if x.levels and x.superior == (level == "superior") and x.type in ("", "Combat")]
+    clause = next((x for x in reversed(at) if x.usable_by(levels_of(minion.card))), None)
+    if clause is None:
+        needs = " ".join(f"[{lv}]" for x in at for lv in x.levels) or "none"
+        raise LevelError(f"{minion.name} cannot play {rec.name} at {level} (that level needs {needs})")
+    return clause
+
+
+def combat_levels(view: VtesView, minion: CardView, card: CardView) -> list[tuple[str, dict[str, object]]]:
+    """The ways ``minion`` may play the hand combat card ``card`` now, one per level it may play
+    whose text the table applies (:func:`combat_level_act`), basic first: the level and its clause
+    in words ("superior: [POT] strength 3 this combat") and the act. Levels that give the same act
+    are one."""
+    rec = record(card.card) if card.card else None
+    out: list[tuple[str, dict[str, object]]] = []
+    for level in ("basic", "superior"):
+        try:
+            act = combat_level_act(view, minion, card, level)
+            clause = _level_clause(rec, minion, level) if rec is not None else None
+        except LevelError:
+            continue
+        if act is None or clause is None or any(act == seen for _, seen in out):
+            continue
+        levels = " ".join(f"[{lv}]" for lv in clause.levels)
+        out.append((f"{level}: {levels} {', '.join(e.words() for e in clause.effects)}", act))
+    return out
 
 
 def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[tuple[CardView, dict[str, object]]]:
