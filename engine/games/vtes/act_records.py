@@ -20,7 +20,17 @@ from enum import StrEnum
 from typing import Any, cast
 
 from engine.games.base import Act, Pos
-from engine.games.vtes.vocab import ActionKind, DeckPart, Do, Lift, Target, TransferKind, VoteSource
+from engine.games.vtes.vocab import (
+    ActionKind,
+    DeckPart,
+    Do,
+    Lift,
+    LimitScope,
+    Replacement,
+    Target,
+    TransferKind,
+    VoteSource,
+)
 
 _KEYS = {"for_": "for"}
 """Field names that are not the map's key (a Python keyword)."""
@@ -61,6 +71,19 @@ class ActRecord:
         """The map keys an act of this record cannot do without (its fields with no default), in
         the record's order."""
         return tuple(_KEYS.get(f.name, f.name) for f in fields(cls) if f.default is MISSING and f.name != "do")
+
+
+CARD_TERMS = ("limit", "limit_all", "replace")
+"""The fields of an act that plays a card from hand stating what its text says of how often it is
+played and when it is replaced (docs/protocol.md 4.4.1): ``limit``, the scope of its printed limit
+("A minion can play only one … each round": ``each round``), ``limit_all``: the limit binds every
+player, not only the minion that plays it ("Only one … can be played each turn"), ``replace``:
+the moment it is replaced in its player's hand ("Do not replace until after combat"). Absent: the
+card record says (the logs written before these fields)."""
+LIMIT_WORDS = tuple(LimitScope)
+"""The words a ``limit`` field may hold."""
+REPLACE_WORDS = tuple(r for r in Replacement if r != Replacement.NOW)
+"""The words a ``replace`` field may hold (a card replaced at once states none)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,6 +153,9 @@ class PlayAct(ActRecord):
     close: bool | None = None
     gain_blood: int | None = None
     press: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -293,6 +319,9 @@ class ActionAct(ActRecord):
     unlock: bool | None = None
     draws: int | None = None
     burn: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -355,6 +384,9 @@ class CombatCardAct(ActRecord):
     minion: Pos
     card: Pos | None = None
     press: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -383,6 +415,9 @@ class StrikeAct(ActRecord):
     torpor: bool | None = None
     burn: bool | None = None
     card: Pos | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -402,6 +437,9 @@ class PreventAct(ActRecord):
     blood: int | None = None
     round: bool | None = None
     press: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

@@ -16,7 +16,7 @@ card texts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
 from engine.games.vtes.card_checks import missing_requirement
@@ -33,7 +33,7 @@ from engine.games.vtes.card_play import (
     vote_choices,
     window_choices,
 )
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_record import card_terms, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, combat_plays, prevent_acts
@@ -124,7 +124,7 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
         return (*out, *answers(view))
     if view.acting != seat:
         return tuple(out)
-    return (*out, *_turn(view, seat))
+    return (*out, *(replace(o, act=with_terms(view, o.act)) for o in _turn(view, seat)))
 
 
 def claim_answers(view: VtesView, seat: int) -> tuple[Offer, ...]:
@@ -162,7 +162,23 @@ def answers(view: VtesView) -> tuple[Offer, ...]:
             acts = _combat(view, seat, top)
         case Action():
             acts = _action(view, seat, top)
-    return tuple(Offer(act, answer=True) for act in acts)
+    return tuple(Offer(with_terms(view, act), answer=True) for act in acts)
+
+
+_PLAYS_A_CARD = frozenset({Do.PLAY, Do.ACTION, Do.STRIKE, Do.PREVENT, Do.MANEUVER, Do.PRESS})
+
+
+def with_terms(view: VtesView, act: Act) -> Act:
+    """``act`` with what the card it plays from the seat's hand says of how often it is played and
+    when it is replaced (:func:`engine.games.vtes.card_record.card_terms`: ``limit``,
+    ``limit_all``, ``replace``, docs/protocol.md 4.4.1), so that the log holds them; ``act`` as it
+    is for any other act."""
+    raw = act.get("card")
+    if act.get("do") not in _PLAYS_A_CARD or not isinstance(raw, list):
+        return act
+    held = next((c for c in view.hand if c.pos == (raw[0], raw[1])), None)
+    rec = record(held.card) if held is not None and held.card else None
+    return {**act, **card_terms(rec)} if rec is not None else act
 
 
 def of(view: VtesView, do: Do) -> tuple[Offer, ...]:

@@ -25,6 +25,7 @@ from engine.games.vtes.game import VTES
 from engine.games.vtes.vocab import ActionKind, Do, Lift, Target, VoteSource
 from engine.protocol.codec import encode
 
+_TERMS = {"limit": "each round", "limit_all": False, "replace": "after this action"}
 _BY = {"lift": "timing", "by": [7, 3]}
 FULL: list[dict[str, Any]] = [
     {"do": "deck", "crypt": 12, "library": 60},
@@ -61,6 +62,9 @@ FULL: list[dict[str, Any]] = [
         "close": False,
         "gain_blood": 3,
         "press": True,
+        "limit": "each round",
+        "limit_all": True,
+        "replace": "after combat",
     }
     | _BY,
     {"do": "discard", "card": [5, 1], "no_replace": False},
@@ -99,7 +103,15 @@ FULL: list[dict[str, Any]] = [
     {"do": "action", "minion": [6, 0], "kind": "hunt"},
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},
-    {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "gain_pool": 1},
+    {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "gain_pool": 1, "limit": "each turn"},
+    {
+        "do": "action",
+        "minion": [6, 0],
+        "kind": "bleed",
+        "card": [5, 1],
+        "limit_all": True,
+        "replace": "after this action",
+    },
     {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "unlock": True, "draws": 2},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "burn": True, "target_card": [8, 1]},
     {
@@ -126,11 +138,12 @@ FULL: list[dict[str, Any]] = [
     {"do": "retract", "act": 4},
     {"do": "diablerise"},
     {"do": "diablerise", "take": False},
-    {"do": "maneuver", "minion": [6, 0], "card": [5, 1], "press": True, **_BY},
+    {"do": "maneuver", "minion": [6, 0], "card": [5, 1], "press": True, **_TERMS, **_BY},
     {"do": "press", "minion": [6, 0]},
-    {"do": "press", "minion": [6, 0], "card": [5, 1], "press": False, **_BY},
+    {"do": "press", "minion": [6, 0], "card": [5, 1], "press": False, **_TERMS, **_BY},
     {"do": "strike", "minion": [6, 0]},
-    {"do": "strike", "minion": [6, 0], "card": [5, 1], "torpor": True},
+    {"do": "strike", "minion": [6, 0], "card": [5, 1], "torpor": True, "limit": "each round"},
+    {"do": "strike", "minion": [6, 0], "card": [5, 1], "limit_all": True, "replace": "after combat"},
     {"do": "strike", "minion": [6, 0], "card": [5, 1], "burn": True},
     {
         "do": "strike",
@@ -158,6 +171,9 @@ FULL: list[dict[str, Any]] = [
         "blood": 1,
         "round": True,
         "press": True,
+        "limit": "each round",
+        "limit_all": True,
+        "replace": "after combat",
         **_BY,
     },
     {"do": "terms", "text": "Theo Bell burns 1 blood"},

@@ -204,3 +204,22 @@ def test_a_bot_plays_its_combat_card_in_the_step_it_is_bound_to(superior: SimTab
     view = t.view(ana)
     chosen = vtes_bot("heuristic", seed=1).choose(view, VTES.legal_acts(view))
     assert chosen is not None and chosen["do"] == "play" and ("strength" in chosen or "environmental" in chosen)
+
+
+def test_the_offered_play_states_the_cards_printed_limit_and_the_table_keeps_the_acts(thirsty) -> None:
+    """docs/protocol.md 4.4.1: the act carries "A vampire can play only one Taste of Vitae each
+    round" as ``limit``; the table keeps the limit the act states (an act stating another scope
+    is kept with that scope), and an act stating none is read from the card record, as logs
+    written before the field fold."""
+    t = copy_table(thirsty[1])
+    ana = t.state.acting
+    plays = offered(t, ana, "Taste of Vitae")
+    assert plays and all(a["limit"] == "each round" and "limit_all" not in a for a in plays)
+    stated = copy_table(t)
+    stated.play(ana, {**plays[0], "limit": "each combat"})
+    assert [(x.scope, x.minion) for x in stated.state.limited] == [("each combat", tuple(plays[0]["minion"]))]
+    legacy = copy_table(t)
+    legacy.play(ana, {k: v for k, v in plays[0].items() if k != "limit"})
+    assert [x.scope for x in legacy.state.limited] == ["each round"]
+    with pytest.raises(IllegalMove, match='says "A vampire can play only one Taste of Vitae each round"'):
+        legacy.play(ana, {**plays[1], "gain_blood": 1})

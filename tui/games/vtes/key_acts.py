@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act
-from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources
+from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources, with_terms
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
@@ -119,7 +119,7 @@ def play_act(
             act.update((chosen or moves[0]).act_fields())
     if "blood" not in act and "pool" not in act:
         act.update(printed_cost(card, mine, minion))
-    return act
+    return with_terms(view, act) if view is not None else act
 
 
 def play_menu(
@@ -171,7 +171,7 @@ def combat_ways(view: VtesView | None, me: int | None, card: CardView) -> list[t
     mine = [m for m in (view.card(c.acting), view.card(c.opposing)) if m is not None and m.controller == me]
     if not mine:
         return []
-    ways: list[tuple[str, Act]] = list(combat_levels(view, mine[0], card))
+    ways: list[tuple[str, Act]] = [(w, with_terms(view, a)) for w, a in combat_levels(view, mine[0], card)]
     if not ways:
         ways = [("", dict(o.act)) for o in _answers(view, me) if o.card == card.pos][:1]
     return ways
