@@ -124,7 +124,9 @@ class PlayAct(ActRecord):
     strength for the rest of the combat; ``environmental``, the ranged damage the opposing minion
     takes each round; ``grapple``, only hand strikes this round, ``close``, another round at close
     range; ``gain_blood``, the blood it gains at the end of a round, what the opposing vampire lost
-    to damage; ``press``, the card's optional press, made in this round's press step."""
+    to damage; ``press``, the card's optional press, made in this round's press step;
+    ``aggravated``, the damage of its hand strikes is aggravated this round (with ``whole_combat``,
+    for the rest of the combat)."""
 
     card: Pos
     to: Target | None = None
@@ -153,6 +155,8 @@ class PlayAct(ActRecord):
     close: bool | None = None
     gain_blood: int | None = None
     press: bool | None = None
+    aggravated: bool | None = None
+    whole_combat: bool | None = None
     limit: LimitScope | None = None
     limit_all: bool | None = None
     replace: Replacement | None = None

@@ -214,6 +214,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "press"
             | "round"
             | "limit_all"
+            | "whole_combat"
         ):
             return read_bool(act, key, False)
         case "limit":

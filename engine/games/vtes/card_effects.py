@@ -113,6 +113,10 @@ class EffectKind(StrEnum):
     """At the end of a round: the vampire playing the card gains the blood the opposing vampire
     lost to damage this round ("This vampire gains blood equal to the amount of blood lost by the
     opposing vampire to damage this round")."""
+    AGGRAVATE = "aggravated hand strikes"
+    """Damage from the playing minion's hand strikes is aggravated this round (``whom``
+    ``"round"``) or for the rest of the combat (``"combat"``); ``least``: blood burned for it
+    ("Burn 1 blood to make the damage from this vampire's hand strikes aggravated this round")."""
     STEAL = "steal"
     """A strike that steals ``amount`` blood from the opposing vampire, or life from an opposing
     ally that becomes blood on the striker ("Strike, ranged: steal 1 blood or life (becoming
@@ -248,6 +252,9 @@ class Effect:
                 return "another round is at close range"
             case EffectKind.ENVIRONMENTAL:
                 return f"the opposing minion takes {self.amount}{'R' if self.ranged else ''} damage each round"
+            case EffectKind.AGGRAVATE:
+                paid = f"burn {self.least} blood: " if self.least else ""
+                return f"{paid}hand strikes aggravated this {self.whom}"
             case EffectKind.DRINK:
                 return "gain the blood the opposing vampire lost to damage this round"
             case EffectKind.REDIRECT:
@@ -499,6 +506,15 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"(?:this combat, the opposing minion takes )?(\d+)(r)? environmental damage(?: each round during normal "
             r"strike resolution)?",
             lambda m: (Effect(_E.ENVIRONMENTAL, int(m.group(1)), ranged=bool(m.group(2))),),
+        ),
+        (
+            r"(?:burn (?P<blood>\d+) blood to make the )?damage from this (?:vampire|gargoyle|minion)'s hand strikes "
+            r"(?:is )?aggravated this round",
+            lambda m: (Effect(_E.AGGRAVATE, whom="round", least=int(m.group("blood") or 0)),),
+        ),
+        (
+            r"for the remainder of combat, damage from this (?:vampire|gargoyle|minion)'s hand strikes is aggravated",
+            lambda m: (Effect(_E.AGGRAVATE, whom="combat"),),
         ),
         (
             r"this vampire gains blood equal to the amount of blood lost by the opposing vampire to damage this round",

@@ -233,6 +233,7 @@ def _close_step(w: Work, window: OpenWindow) -> None:
                 strength=c.strength,
                 environmental=c.environmental,
                 skip_range=c.close_next,
+                aggravated_combat=c.aggravated_combat,
             )
             windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
             w.note(f"The press stands: round {c.round + 1}, before range", *controllers(w, c))
@@ -646,7 +647,9 @@ def _hit(
             _steal(w, c, s, target)
         if s.damage:
             hit = damage.setdefault(target, [0, 0])
-            hit[1 if s.aggravated else 0] += s.damage
+            # a card may make the damage of a minion's hand strikes aggravated (Claws of the Dead)
+            agg = s.aggravated or (s.hand and s.minion in (*c.aggravated, *c.aggravated_combat))
+            hit[1 if agg else 0] += s.damage
     lost = []
     for target, (normal, aggravated) in damage.items():
         blood = w.cards[target].counters if w.cards[target].crypt else 0

@@ -243,7 +243,14 @@ def _cards_giving(view: VtesView, minion: CardView, kind: EffectKind) -> list[tu
 
 
 PLAYS = frozenset(
-    {EffectKind.STRENGTH, EffectKind.ENVIRONMENTAL, EffectKind.HAND_ONLY, EffectKind.CLOSE_NEXT, EffectKind.DRINK}
+    {
+        EffectKind.STRENGTH,
+        EffectKind.ENVIRONMENTAL,
+        EffectKind.HAND_ONLY,
+        EffectKind.CLOSE_NEXT,
+        EffectKind.DRINK,
+        EffectKind.AGGRAVATE,
+    }
 )
 """The effects a combat card applies as it is played in a step of combat
 (:mod:`engine.games.vtes.combat_plays`); an optional press may ride with them."""
@@ -276,6 +283,10 @@ def play_fields(effects: tuple[Effect, ...], lost: int) -> dict[str, object]:
                 out["close"] = True
             case EffectKind.DRINK:
                 out["gain_blood"] = lost
+            case EffectKind.AGGRAVATE:
+                out["aggravated"] = True
+                if e.whom == "combat":
+                    out["whole_combat"] = True
             case EffectKind.PRESS:
                 out["press"] = True
     return out
@@ -296,9 +307,15 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
         return []
     lost = c.lost_by(c.opposing if minion.pos == c.acting else c.acting)
     out: list[tuple[CardView, dict[str, object], str]] = []
+    from engine.games.vtes.card_checks import missing_requirement
+    from engine.games.vtes.cards import card_base
+
+    who = card_base().info(minion.card) if minion.card else None
     for held, rec in _affordable_combat_cards(view, minion):
         if not bound(rec).fits(c.step, c.long, c.round):
             continue
+        if who is not None and missing_requirement(rec, who, minion.name) is not None:
+            continue  # its clan, Discipline or title (Raking Talons: a Gargoyle)
         seen: set[tuple[tuple[str, object], ...]] = set()
         for clause in candidates(rec, minion, "Combat"):
             if not plays_alone(clause):
@@ -308,6 +325,8 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
                 continue
             if kinds & {EffectKind.HAND_ONLY, EffectKind.CLOSE_NEXT} and c.long:
                 continue
+            if EffectKind.AGGRAVATE in kinds and c.step in (CombatStep.PRESS, CombatStep.END_OF_ROUND):
+                continue  # no hand strike of this round is left to resolve
             fields = play_fields(clause.effects, lost)
             key = tuple(sorted(fields.items()))
             if key in seen:
@@ -315,6 +334,12 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
             seen.add(key)
             act = {"card": held.as_list(), "minion": minion.as_list(), **fields}
             act |= printed_cost(held, [minion], minion)
+            burned = sum(e.least for e in clause.effects if e.kind == EffectKind.AGGRAVATE)
+            if burned:  # "Burn 1 blood to make …": with the printed cost, from the playing vampire
+                paid = int(act.get("blood", 0)) + burned  # type: ignore[call-overload]
+                if not minion.crypt or minion.counters < paid:
+                    continue
+                act |= {"blood": paid, "minion": minion.as_list()}
             levels = " ".join(f"[{lv}]" for lv in clause.levels)
             words = " ".join(p for p in (levels, ", ".join(e.words() for e in clause.effects)) if p)
             out.append((held, act, words))

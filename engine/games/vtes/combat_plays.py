@@ -11,7 +11,10 @@ and narrated with the card's name, and the condition that binds the card to a st
   (Immortal Grapple);
 - ``gain_blood``: at the end of a round, the blood the opposing vampire lost to damage this round
   (Taste of Vitae), up to the vampire's capacity;
-- ``press``: the card's optional press, made in this round's press step.
+- ``press``: the card's optional press, made in this round's press step;
+- ``aggravated``: the damage of the playing minion's hand strikes is aggravated this round (Claws
+  of the Dead; Chiropteran Marauder, its blood burned with the act's ``blood``), with
+  ``whole_combat`` for the rest of the combat (Raking Talons).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from engine.games.vtes.state import Combat
 from engine.games.vtes.vocab import CombatStep, Lift, Zone, step_words
 from engine.games.vtes.work import Work
 
-FIELDS = ("strength", "environmental", "grapple", "close", "gain_blood", "press")
+FIELDS = ("strength", "environmental", "grapple", "close", "gain_blood", "press", "aggravated", "whole_combat")
 """The ``play`` act's fields a combat card's effects put in it (docs/protocol.md 4.4.1)."""
 
 
@@ -81,6 +84,13 @@ def apply_play(w: Work, c: Combat, pos: Pos, act: PlayAct, minion: Pos | None) -
         c = _drink(w, c, act, minion, other, name)
     if act.press:
         c = replace(c, presses=(*c.presses, (minion, pos)))
+    if act.aggravated or act.whole_combat:
+        if act.whole_combat:
+            c = replace(c, aggravated_combat=(*c.aggravated_combat, minion))
+        else:
+            c = replace(c, aggravated=(*c.aggravated, minion))
+        how = "the rest of the combat" if act.whole_combat else "this round"
+        w.note(f"{who}'s hand strikes deal aggravated damage {how} ({name})", *seats)
     return c
 
 

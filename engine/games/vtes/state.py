@@ -287,7 +287,9 @@ class Combat:
     that are not hand strikes cannot be used this round; ``close_next``: another round is at close
     range, ``skip_range``: this round's determine range step is skipped (it is at close range);
     ``lost``: ``(minion, blood)`` lost to damage this round; ``shielded``: minions that take no
-    damage from the opposing strikes for the rest of this round (Skin of Steel at superior).
+    damage from the opposing strikes for the rest of this round (Skin of Steel at superior);
+    ``aggravated``: minions whose hand strikes deal aggravated damage this round,
+    ``aggravated_combat``: for the rest of the combat.
     """
 
     acting: Pos
@@ -314,6 +316,8 @@ class Combat:
     skip_range: bool = False
     lost: tuple[tuple[Pos, int], ...] = ()
     shielded: tuple[Pos, ...] = ()
+    aggravated: tuple[Pos, ...] = ()
+    aggravated_combat: tuple[Pos, ...] = ()
 
     @property
     def impulse(self) -> int:

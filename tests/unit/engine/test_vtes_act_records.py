@@ -62,6 +62,8 @@ FULL: list[dict[str, Any]] = [
         "close": False,
         "gain_blood": 3,
         "press": True,
+        "aggravated": True,
+        "whole_combat": False,
         "limit": "each round",
         "limit_all": True,
         "replace": "after combat",

@@ -223,3 +223,29 @@ def test_the_offered_play_states_the_cards_printed_limit_and_the_table_keeps_the
     assert [x.scope for x in legacy.state.limited] == ["each round"]
     with pytest.raises(IllegalMove, match='says "A vampire can play only one Taste of Vitae each round"'):
         legacy.play(ana, {**plays[1], "gain_blood": 1})
+
+
+@pytest.mark.parametrize(
+    ("vampire", "name", "whole"),
+    [
+        ("Jane Sims (G4)", "Claws of the Dead", False),  # [pro], 1 blood
+        ("Jane Sims (G4)", "Chiropteran Marauder", False),  # [VIC]: burn 1 blood
+        ("Erinyi (G2)", "Raking Talons", True),  # a Gargoyle: the rest of the combat
+    ],
+)
+def test_a_card_makes_the_hand_strikes_damage_aggravated(vampire: str, name: str, whole: bool) -> None:
+    start = one_vampire_table(vampire, ((name, 2), ("Conditioning", 2)), seed=5)
+    t, done = copy_table(start), []
+    ana, ben = to_combat_step(t, done, "before_range")
+    mine = first_vampire(t, ana)
+    plays = offered(t, ana, name)
+    assert plays and all(a["aggravated"] and a.get("whole_combat", False) == whole for a in plays)
+    if name != "Raking Talons":
+        assert plays[0]["blood"] == 1  # its cost, or the blood its text burns
+    before = blood(t, mine)
+    said = _play(t, done, ana, plays[0])
+    assert any("hand strikes deal aggravated damage" in line and f"({name})" in line for line in said), said
+    assert blood(t, mine) == before - plays[0].get("blood", 0)
+    said = through(t, done, "press")
+    assert any("1 aggravated damage" in line for line in said), said
+    assert replayed(start, done).state == t.state
