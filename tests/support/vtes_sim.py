@@ -180,6 +180,11 @@ def to_the_strike(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
     """The acting Methuselah's (Ana's) first vampire bleeds her prey Ben and Ben's first vampire
     blocks; everyone passes up to the strike step; the acts are appended to ``done``. Returns
     Ana's and Ben's seats."""
+    return to_combat_step(t, done, "strike")
+
+
+def to_combat_step(t: SimTable, done: list[tuple[int, Act]], step: str) -> tuple[int, int]:
+    """As :func:`to_the_strike`, up to the combat step ``step`` (a CombatStep's value) of round 1."""
     ana = t.state.acting
     ben = t.view(ana).players[ana].prey
     for seat, chosen in (
@@ -189,16 +194,16 @@ def to_the_strike(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
     ):
         t.play(seat, chosen)
         done.append((seat, chosen))
-    for _ in range(30):
+    for _ in range(40):
         c = t.state.open_combat
-        if c is not None and c.step == "strike":
+        if c is not None and c.step == step:
             return ana, ben
         window = c if c is not None else t.state.open_action
         assert window is not None
         seat = window.impulse
         t.play(seat, {"do": "pass"})
         done.append((seat, {"do": "pass"}))
-    raise AssertionError("no strike step")
+    raise AssertionError(f"no {step} step")
 
 
 def replayed(start: SimTable, done: list[tuple[int, Act]]) -> SimTable:

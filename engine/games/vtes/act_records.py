@@ -20,7 +20,17 @@ from enum import StrEnum
 from typing import Any, cast
 
 from engine.games.base import Act, Pos
-from engine.games.vtes.vocab import ActionKind, DeckPart, Do, Lift, Target, TransferKind, VoteSource
+from engine.games.vtes.vocab import (
+    ActionKind,
+    DeckPart,
+    Do,
+    Lift,
+    LimitScope,
+    Replacement,
+    Target,
+    TransferKind,
+    VoteSource,
+)
 
 _KEYS = {"for_": "for"}
 """Field names that are not the map's key (a Python keyword)."""
@@ -63,6 +73,19 @@ class ActRecord:
         return tuple(_KEYS.get(f.name, f.name) for f in fields(cls) if f.default is MISSING and f.name != "do")
 
 
+CARD_TERMS = ("limit", "limit_all", "replace")
+"""The fields of an act that plays a card from hand stating what its text says of how often it is
+played and when it is replaced (docs/protocol.md 4.4.1): ``limit``, the scope of its printed limit
+("A minion can play only one … each round": ``each round``), ``limit_all``: the limit binds every
+player, not only the minion that plays it ("Only one … can be played each turn"), ``replace``:
+the moment it is replaced in its player's hand ("Do not replace until after combat"). Absent: the
+card record says (the logs written before these fields)."""
+LIMIT_WORDS = tuple(LimitScope)
+"""The words a ``limit`` field may hold."""
+REPLACE_WORDS = tuple(r for r in Replacement if r != Replacement.NOW)
+"""The words a ``replace`` field may hold (a card replaced at once states none)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeckAct(ActRecord):
     """``deck``: the sizes of the crypt and the library a seat brings (cards)."""
@@ -101,7 +124,14 @@ class PlayAct(ActRecord):
     (``unlock_actor``: its acting minion unlocks); ``bar``: a vampire that cannot block the open action, chosen as it is announced;
     ``bar_vampires``: no vampire may block it, ``lock_failed``: the minions whose block attempt fails lock before the action resolves,
     ``wake_cost``: blood the woken ``minion`` burns before the action resolves unless it blocks it, cast for (``for_``, None: true) or
-    against (7.2), a rule ``lift`` ed by card ``by`` (P9)."""
+    against (7.2), a rule ``lift`` ed by card ``by`` (P9). In combat, what a combat card played by
+    the combatant ``minion`` changes (:mod:`engine.games.vtes.combat_plays`): ``strength``, its
+    strength for the rest of the combat; ``environmental``, the ranged damage the opposing minion
+    takes each round; ``grapple``, only hand strikes this round, ``close``, another round at close
+    range; ``gain_blood``, the blood it gains at the end of a round, what the opposing vampire lost
+    to damage; ``press``, the card's optional press, made in this round's press step;
+    ``aggravated``, the damage of its hand strikes is aggravated this round (with ``whole_combat``,
+    for the rest of the combat)."""
 
     card: Pos
     to: Target | None = None
@@ -131,6 +161,17 @@ class PlayAct(ActRecord):
     add_to: Pos | None = None
     votes: int | None = None
     for_: bool | None = None
+    strength: int | None = None
+    environmental: int | None = None
+    grapple: bool | None = None
+    close: bool | None = None
+    gain_blood: int | None = None
+    press: bool | None = None
+    aggravated: bool | None = None
+    whole_combat: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -294,6 +335,9 @@ class ActionAct(ActRecord):
     unlock: bool | None = None
     draws: int | None = None
     burn: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -349,11 +393,16 @@ class DiableriseAct(ActRecord):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CombatCardAct(ActRecord):
-    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand; a
-    rule ``lift`` ed by card ``by`` (P9)."""
+    """``maneuver`` or ``press`` by the combatant ``minion``, with combat ``card`` from hand;
+    ``press``: a maneuver's optional press ("Maneuver with 1 optional press"), made in this round's
+    press step; a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     card: Pos | None = None
+    press: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -382,6 +431,9 @@ class StrikeAct(ActRecord):
     torpor: bool | None = None
     burn: bool | None = None
     card: Pos | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 
@@ -389,12 +441,21 @@ class StrikeAct(ActRecord):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PreventAct(ActRecord):
     """``prevent`` (P5): ``minion`` prevents ``normal`` and ``agg`` damage points, with ``card``;
-    a rule ``lift`` ed by card ``by`` (P9)."""
+    ``blood``: blood ``minion`` burns for it besides the card's printed cost (an X cost, "burn 1
+    blood to prevent …"); ``round``: all damage from the opposing strikes is prevented for the rest
+    of the round; ``press``: the card's optional press, made in this round's press step; a rule
+    ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     normal: int | None = None
     agg: int | None = None
     card: Pos | None = None
+    blood: int | None = None
+    round: bool | None = None
+    press: bool | None = None
+    limit: LimitScope | None = None
+    limit_all: bool | None = None
+    replace: Replacement | None = None
     lift: Lift | None = None
     by: Pos | None = None
 

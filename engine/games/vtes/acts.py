@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.games.base import Act, IllegalMove, MalformedAct, Pos, act_position
-from engine.games.vtes.act_records import RECORDS, VtesAct, make_record
+from engine.games.vtes.act_records import LIMIT_WORDS, RECORDS, REPLACE_WORDS, VtesAct, make_record
 from engine.games.vtes.vocab import (
     MOVE_TARGETS,
     PLAY_TARGETS,
@@ -188,7 +188,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
                 | "votes"
                 | "draws"
             )
-            | ("wake_cost")
+            | ("wake_cost" | "strength" | "environmental" | "gain_blood")
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
@@ -214,8 +214,18 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "burn"
             | "printed"
             | "torpor"
+            | "grapple"
+            | "close"
+            | "press"
+            | "round"
+            | "limit_all"
+            | "whole_combat"
         ):
             return read_bool(act, key, False)
+        case "limit":
+            return read_word(act, key, LIMIT_WORDS)
+        case "replace":
+            return read_word(act, key, REPLACE_WORDS)
         case "take":
             return read_bool(act, key, True)
         case "damage" | "steal" | "normal" | "agg" | "additional" | "count":

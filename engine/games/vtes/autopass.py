@@ -6,9 +6,12 @@ readings (:mod:`engine.games.vtes.readings`); it never restates what is legal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.games.base import Act
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_play import disciplines
+from engine.games.vtes.card_record import meets_disciplines, record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
@@ -83,14 +86,18 @@ def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
     return not any(c.on in ready for c in view.cards)
 
 
-def _combat_cards(view: VtesView, step: CombatStep) -> bool:
+def _combat_cards(view: VtesView, step: CombatStep, minions: Sequence[CardView] = ()) -> bool:
     """A combat card of the hand could be played in ``step``: its text does not bind it to
-    another step (:func:`engine.games.vtes.readings.combat_steps`; a card not yet seen counts)."""
+    another step (:func:`engine.games.vtes.readings.combat_steps`; a card not yet seen counts),
+    and, when ``minions`` are named, one of them has the Discipline it requires."""
     for held in view.hand:
         if "Combat" not in held.types:
             continue
         cid = card_id(held.card) if held.card else None
         steps = combat_steps(cid) if cid is not None else None
+        rec = record(cid) if cid is not None else None
+        if rec is not None and minions and not any(meets_disciplines(rec, disciplines(m)) for m in minions):
+            continue
         if steps is None or step in steps:
             return True
     return False
@@ -110,8 +117,8 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
         minion = tuple(hand_strike["minion"])
         armed = any(card.on == minion for card in view.cards)
         return None if _combat_cards(view, CombatStep.STRIKE) or armed else dict(hand_strike)
-    mine = [m for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
-    if mine and _combat_cards(view, c.step):
+    mine = [card for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
+    if mine and _combat_cards(view, c.step, mine):
         return None
     if any(o.do in (Do.MANEUVER, Do.PRESS) and o.card is not None for o in offered):
         return None  # a weapon's optional maneuver, or the optional press of this round's strike card

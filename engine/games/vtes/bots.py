@@ -268,14 +268,25 @@ class VtesBot:
         return {"do": Do.DONE}
 
     def _fight(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
-        """Combat: a strike (:meth:`_strike`); a press only with a press card in hand while its
-        minion has more blood than the other; pass otherwise."""
+        """Combat: a strike (:meth:`_strike`); a combat card the table applies as it is played in
+        this step (a strength for the combat, damage each round, a grapple, blood gained); the
+        prevention that saves the most blood or life; a press
+        only with a press card in hand while its minion has more blood than the other; pass
+        otherwise."""
         c = view.combat
         if c is None or c.impulse != seat:
             return None
         strikes = [a for a in legal if a["do"] == Do.STRIKE]
         if strikes:
             return self._strike(view, strikes[0])
+        plays = [a for a in legal if a["do"] == Do.PLAY]  # a combat card's strength, damage, grapple, blood
+        if plays:
+            return plays[0]
+        prevents = [a for a in legal if a["do"] == Do.PREVENT]
+        if prevents:  # the prevention that saves the most, less the blood it burns
+            best = max(prevents, key=lambda a: int(a.get("normal", 0)) + int(a.get("agg", 0)) - int(a.get("blood", 0)))
+            if int(best.get("normal", 0)) + int(best.get("agg", 0)) > int(best.get("blood", 0)):
+                return best
         presses = [a for a in legal if a["do"] == Do.PRESS]
         if presses and not c.press:
             mine, other = (c.acting, c.opposing) if presses[0]["minion"] == list(c.acting) else (c.opposing, c.acting)
@@ -301,7 +312,11 @@ class VtesBot:
         options: list[tuple[CardView, StrikeReading]] = []
         them = view.card(other)
         for held in view.hand:
-            reading = best_strike(held.card, me.card, c.long, them) if held.card and "Combat" in held.types else None
+            reading = (
+                best_strike(held.card, me.card, c.long, them, c.strength_of(me.pos), c.hand_only)
+                if held.card and "Combat" in held.types
+                else None
+            )
             info = card_base().info(held.card) if reading is not None else None
             if reading is None or info is None:
                 continue
@@ -331,10 +346,10 @@ class VtesBot:
         sending = [o for o in options if o[1].torpor or o[1].burn]  # at this opponent (best_strike)
         if sending:
             return play(*sending[0])
-        hitting = [o for o in options if o[1].damage]
+        hitting = [o for o in options if o[1].damage or o[1].steal]
         if hitting:
-            held, reading = max(hitting, key=lambda o: (o[1].damage + o[1].aggravated, o[1].ranged))
-            if reading.damage + reading.aggravated > (0 if c.long else 1):
+            held, reading = max(hitting, key=lambda o: (o[1].damage + o[1].steal + o[1].aggravated, o[1].ranged))
+            if reading.damage + reading.steal + reading.aggravated > (0 if c.long else 1):
                 return play(held, reading)
         return hand_strike
 

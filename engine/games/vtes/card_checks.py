@@ -35,15 +35,16 @@ def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
 
 def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
     """The card at ``card``, played by ``minion`` (None: by no minion, a master card), against
-    the limits its text prints on how often it is played (its record's ``limits``, but those of
-    one action, which :func:`engine.games.vtes.plays.check_play` checks against the action's
+    the limits its text prints on how often it is played (as the act states them, else its
+    record's ``limits``; but those of one action, which :func:`engine.games.vtes.plays.check_play` checks against the action's
     plays): refused (``w.refuse``, liftable) in the card's words when one is spent; else the play
     is kept (``w.limited``) until the limit ends."""
     info = w.info(card)
     rec = record(info.id) if info is not None else None
     if rec is None:
         return
-    for limit in rec.requires.limits:
+    terms = w.terms if w.terms is not None and w.terms.card == card else None
+    for limit in terms.limits_of(rec) if terms is not None else rec.requires.limits:
         if limit.scope == LimitScope.ACTION or (limit.minion and minion is None):
             continue
         who: Pos | tuple[()] = minion if limit.minion and minion is not None else ()

@@ -30,8 +30,8 @@ where the table puts it into the act that plays the card, as the offers do.
   sent to torpor or the opposing ally burned, and an unlock beside
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
-- a maneuver or a press: a combat card's clause that is that move alone
-  (:func:`engine.games.vtes.combat_cards.combat_moves`); an optional one riding with a strike the
+- a maneuver or a press: a combat card's clause that is moves alone ("Maneuver or press",
+  "Maneuver with 1 optional press": :func:`engine.games.vtes.combat_cards.combat_moves`); an optional one riding with a strike the
   table reads (a maneuver in the range step that chooses that strike, a press after it:
   :func:`engine.games.vtes.combat.maneuver`, :func:`engine.games.vtes.combat.press`);
 - cards drawn as its action succeeds, the hand then discarded down to its size: an action card's;
@@ -39,13 +39,19 @@ where the table puts it into the act that plays the card, as the offers do.
   or an action modifier's played during the action (:mod:`engine.games.vtes.action_success`);
 - "unlock this vampire": an action modifier's played after its action resolved
   (:func:`engine.games.vtes.card_play.after_choices`);
-- a prevention: a combat card's clause that is a prevention alone
-  (:func:`engine.games.vtes.combat_cards.prevent_cards`);
+- a prevention: a combat card's clause that is preventions alone, with an optional press (a number
+  of points, X+N for X blood, all of the strike's damage, all damage this round for the blood its
+  text burns: :func:`engine.games.vtes.combat_cards.prevent_acts`);
 - a political action card's terms, of a shape the table applies (pool per minion, points
   allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
-  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`).
+  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`);
+- a strength for the combat, ranged damage each round, a grapple (only hand strikes this round,
+  another round at close range), the blood the opposing vampire lost this round, and an optional
+  press riding with them: a combat card's clause that is these alone, played in the step its text
+  binds it to (:func:`engine.games.vtes.combat_cards.combat_plays`,
+  :mod:`engine.games.vtes.combat_plays`).
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
@@ -54,12 +60,11 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import FAILED_BLOCKERS, HAND_STRIKE, UNLESS_BLOCKS, Effect, EffectKind
+from engine.games.vtes.card_effects import FAILED_BLOCKERS, HAND_STRIKE, STRIKES, UNLESS_BLOCKS, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
+from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
-
-_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR})
 
 
 def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
@@ -100,18 +105,22 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
         case EffectKind.PREVENT:
-            alone = all(x.kind == EffectKind.PREVENT for x in clause.effects) and not clause.by_hand
+            alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
+        case EffectKind.PRESS if _rider(e) and any(x.kind == EffectKind.PREVENT for x in clause.effects):
+            alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects) and not clause.by_hand
+            return "Combat" in types and clause.type in ("", "Combat") and alone
+        case EffectKind.MANEUVER | EffectKind.PRESS if moves_alone(clause):
+            return "Combat" in types and clause.type in ("", "Combat")
         case EffectKind.ADDITIONAL_STRIKE:
             alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
+        case kind if kind in PLAYS or (kind == EffectKind.PRESS and e.optional and plays_alone(clause)):
+            return "Combat" in types and clause.type in ("", "Combat") and plays_alone(clause)
         case EffectKind.MANEUVER | EffectKind.PRESS if e.optional:
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
-        case EffectKind.MANEUVER | EffectKind.PRESS:
-            alone = all(x.kind == e.kind and not x.optional for x in clause.effects)
-            return "Combat" in types and clause.type in ("", "Combat") and alone
-        case kind if kind in _STRIKES and (not e.hand or e.whom == HAND_STRIKE):
+        case kind if kind in STRIKES and (not e.hand or e.whom == HAND_STRIKE):
             struck = ("Combat" in types or "Equipment" in types) and clause.type in ("", "Combat")
             return struck and any(r.levels == clause.levels for r in strike_readings(rec.id))
         case EffectKind.UNLOCK | EffectKind.DRAW if e.whom == "success" and MODIFIER not in types:
@@ -126,6 +135,11 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Combat" in types and any(r.levels == clause.levels and r.unlock for r in strike_readings(rec.id))
         case _:
             return False
+
+
+def _rider(e: Effect) -> bool:
+    """An optional press riding with another effect ("with 1 optional press")."""
+    return e.kind == EffectKind.PRESS and e.optional
 
 
 def coverage_of(rec: CardRecord) -> Coverage:

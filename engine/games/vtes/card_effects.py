@@ -40,7 +40,10 @@ class EffectKind(StrEnum):
     strike at +2 damage"), ``first`` strike."""
     PREVENT = "prevent"
     """``amount`` points of the damage the opposing minion's strike inflicts; ``whom``
-    :data:`NORMAL_ONLY`: of its non-aggravated damage only."""
+    :data:`NORMAL_ONLY`: of its non-aggravated damage only; :data:`X_PLUS`: X plus ``amount``, X
+    the blood paid; :data:`ALL_STRIKE`: all of the strike's damage; :data:`ALL_ROUND`: all damage
+    from the opposing minion's strikes for the rest of the round, ``least`` blood burned for it
+    ("Burn 1 blood to prevent all damage from the opposing minion's strikes this round")."""
     DODGE = "dodge"
     MANEUVER = "maneuver"
     """``whom`` ``"long"`` or ``"close"``: only usable to go to that range."""
@@ -108,11 +111,36 @@ class EffectKind(StrEnum):
     TERMS = "terms"
     """A political action card's terms, chosen by its caller and applied by the table as its
     referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
+    STRENGTH = "strength"
+    """The minion playing the card gets a strength of ``amount`` for the rest of the combat ("This
+    vampire gets a strength of 2 this combat"): its hand strike deals that much (5.4)."""
+    HAND_ONLY = "hand strikes only"
+    """Strikes that are not hand strikes cannot be used this round, by either combatant (a
+    grapple: "Strikes that are not hand strikes cannot be used this round")."""
+    CLOSE_NEXT = "next round close"
+    """Another round of this combat is at close range, its determine range step skipped."""
+    ENVIRONMENTAL = "environmental damage"
+    """The opposing minion takes ``amount`` environmental damage (``ranged``) each round of the
+    combat during normal strike resolution (5.5): no strike, so a dodge does not avoid it."""
+    DRINK = "drink"
+    """At the end of a round: the vampire playing the card gains the blood the opposing vampire
+    lost to damage this round ("This vampire gains blood equal to the amount of blood lost by the
+    opposing vampire to damage this round")."""
+    AGGRAVATE = "aggravated hand strikes"
+    """Damage from the playing minion's hand strikes is aggravated this round (``whom``
+    ``"round"``) or for the rest of the combat (``"combat"``); ``least``: blood burned for it
+    ("Burn 1 blood to make the damage from this vampire's hand strikes aggravated this round")."""
+    STEAL = "steal"
+    """A strike that steals ``amount`` blood from the opposing vampire, or life from an opposing
+    ally that becomes blood on the striker ("Strike, ranged: steal 1 blood or life (becoming
+    blood)"); ``ranged``: it works at long range. Stealing is not damage (5.5)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR, EffectKind.STEAL})
+"""The effects that are a strike of a card's own (5.4), read by :mod:`engine.games.vtes.readings`."""
 HAND_STRIKE = "hand strike"
 """The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
@@ -130,6 +158,12 @@ they do not block this action, they burn 1 blood before action resolution")."""
 ON_BLOCK = "on its block"
 """The ``whom`` of an intercept a reaction's unlocked minion attempts to block with at once ("burns 1
 blood to unlock and attempt to block with +2 intercept, even if intercept is not yet needed")."""
+X_PLUS = "x+"
+"""The ``whom`` of a prevention of X plus its ``amount``, X the blood paid ("Prevent X+1 damage")."""
+ALL_STRIKE = "all of the strike"
+"""The ``whom`` of a prevention of all the damage of the opposing strike."""
+ALL_ROUND = "all this round"
+"""The ``whom`` of a prevention of all damage from the opposing strikes for the rest of the round."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
 
@@ -175,10 +209,19 @@ class Effect:
                 kind = "R" if self.ranged else ""
                 agg = " aggravated" if self.aggravated else ""
                 return f"strike: {self.amount}{kind}{agg} damage" + (" (first strike)" if self.first else "")
+            case EffectKind.PREVENT if self.whom == X_PLUS:
+                return f"prevent X+{self.amount} damage for X blood"
+            case EffectKind.PREVENT if self.whom == ALL_STRIKE:
+                return "prevent all damage from the opposing strike"
+            case EffectKind.PREVENT if self.whom == ALL_ROUND:
+                paid = f"burn {self.least} blood to " if self.least else ""
+                return f"{paid}prevent all damage from the opposing strikes this round"
             case EffectKind.PREVENT:
                 return f"prevent {self.amount} {self.whom + ' ' if self.whom else ''}damage"
             case EffectKind.DODGE:
                 return "strike: dodge"
+            case EffectKind.STEAL:
+                return f"strike: steal {self.amount}{'R' if self.ranged else ''} blood or life"
             case EffectKind.TORPOR:
                 return "strike: burn the opposing ally" if self.whom == "ally" else "strike: opposing vampire to torpor"
             case EffectKind.END_COMBAT:
@@ -241,6 +284,19 @@ class Effect:
                 return f"its controller burns {self.amount} pool"
             case EffectKind.TERMS:
                 return "referendum terms, applied if it passes"
+            case EffectKind.STRENGTH:
+                return f"strength {self.amount} this combat"
+            case EffectKind.HAND_ONLY:
+                return "only hand strikes this round"
+            case EffectKind.CLOSE_NEXT:
+                return "another round is at close range"
+            case EffectKind.ENVIRONMENTAL:
+                return f"the opposing minion takes {self.amount}{'R' if self.ranged else ''} damage each round"
+            case EffectKind.AGGRAVATE:
+                paid = f"burn {self.least} blood: " if self.least else ""
+                return f"{paid}hand strikes aggravated this {self.whom}"
+            case EffectKind.DRINK:
+                return "gain the blood the opposing vampire lost to damage this round"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -346,6 +402,13 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
                 *_optional(m.group("rest") or ""),
             ),
         ),
+        (
+            r"strike(?P<r>, ranged)?: steal (?P<n>\d+) blood or life \(becoming blood\)" + _TAIL,
+            lambda m: (
+                Effect(_E.STEAL, int(m.group("n")), ranged=bool(m.group("r"))),
+                *_optional(m.group("rest") or ""),
+            ),
+        ),
         (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
         (r"strike: send the opposing vampire to torpor", lambda m: (Effect(_E.TORPOR),)),
@@ -372,8 +435,28 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (
             r"(?:this (?:vampire|minion) )?(?:can )?prevent (\d+|two|three|four) (?P<normal>non-aggravated )?damage"
-            r"(?: this round| from the opposing minion's strike)?",
-            lambda m: (Effect(_E.PREVENT, _n(m.group(1)), whom=NORMAL_ONLY if m.group("normal") else ""),),
+            r"(?: this round| from the opposing minion's strike)?" + _TAIL,
+            lambda m: (
+                Effect(_E.PREVENT, _n(m.group(1)), whom=NORMAL_ONLY if m.group("normal") else ""),
+                *_optional(m.group("rest") or ""),
+            ),
+        ),
+        (
+            r"prevent x\+(\d+) damage" + _TAIL,
+            lambda m: (Effect(_E.PREVENT, int(m.group(1)), whom=X_PLUS), *_optional(m.group("rest") or "")),
+        ),
+        (
+            r"prevent all damage from the (?:opponent's|opposing minion's) strike" + _TAIL,
+            lambda m: (Effect(_E.PREVENT, whom=ALL_STRIKE), *_optional(m.group("rest") or "")),
+        ),
+        (
+            r"(?:burn (\d+) blood to )?prevent all damage from the (?:opponent's|opposing minion's) strikes "
+            r"(?:for the remainder of )?this round",
+            lambda m: (Effect(_E.PREVENT, whom=ALL_ROUND, least=int(m.group(1) or 0)),),
+        ),
+        (
+            r"maneuver,? with (?:1|one|an) optional press",
+            lambda m: (Effect(_E.MANEUVER, 1), Effect(_E.PRESS, 1, optional=True)),
         ),
         (r"(?:this minion|this vampire) wakes .*", lambda m: (Effect(_E.WAKE),)),
         (
@@ -474,6 +557,37 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"pool for each (?:locked minion|minion|vampire in torpor|vampire) (?:they|he or she) controls?"
             r"(?: with capacity \d+ or more)?",
             lambda m: (Effect(_E.TERMS),),
+        ),
+        (
+            r"this (?:vampire|minion) gets a strength of (\d+) this combat",
+            lambda m: (Effect(_E.STRENGTH, int(m.group(1))),),
+        ),
+        (
+            r"strikes that are not hand strikes cannot be used this round(?: \(by either combatant\))?",
+            lambda m: (Effect(_E.HAND_ONLY),),
+        ),
+        (
+            r"if another round of combat occurs, that round is at close range \(skip the determine range step "
+            r"for that round\)",
+            lambda m: (Effect(_E.CLOSE_NEXT),),
+        ),
+        (
+            r"(?:this combat, the opposing minion takes )?(\d+)(r)? environmental damage(?: each round during normal "
+            r"strike resolution)?",
+            lambda m: (Effect(_E.ENVIRONMENTAL, int(m.group(1)), ranged=bool(m.group(2))),),
+        ),
+        (
+            r"(?:burn (?P<blood>\d+) blood to make the )?damage from this (?:vampire|gargoyle|minion)'s hand strikes "
+            r"(?:is )?aggravated this round",
+            lambda m: (Effect(_E.AGGRAVATE, whom="round", least=int(m.group("blood") or 0)),),
+        ),
+        (
+            r"for the remainder of combat, damage from this (?:vampire|gargoyle|minion)'s hand strikes is aggravated",
+            lambda m: (Effect(_E.AGGRAVATE, whom="combat"),),
+        ),
+        (
+            r"this vampire gains blood equal to the amount of blood lost by the opposing vampire to damage this round",
+            lambda m: (Effect(_E.DRINK),),
         ),
         (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
         (

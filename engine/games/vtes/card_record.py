@@ -129,6 +129,56 @@ class Limit:
     words: str
 
 
+@dataclass(frozen=True)
+class CardTerms:
+    """What an act that plays the card at ``card`` states of its printed limits and replacement
+    (the act's ``limit``, ``limit_all``, ``replace``: docs/protocol.md 4.4.1): ``limits``, None
+    where the act states none (the record's then); ``replacement``, None likewise."""
+
+    card: tuple[int, int]
+    limits: tuple[Limit, ...] | None
+    replacement: Replacement | None
+
+    @classmethod
+    def of(cls, act: object) -> CardTerms | None:
+        """The terms an act record states (None: it plays no card, or states neither)."""
+        card = getattr(act, "card", None)
+        scope, every, when = (getattr(act, f, None) for f in ("limit", "limit_all", "replace"))
+        if card is None or (scope is None and when is None):
+            return None
+        limits = (Limit(scope, not every, ""),) if scope is not None else None
+        return cls(card, limits, when)
+
+    def limits_of(self, rec: CardRecord) -> tuple[Limit, ...]:
+        """The limits to keep for ``rec`` played by this act: the act's (in the record's words when
+        the record prints the same), else the record's."""
+        if self.limits is None:
+            return rec.requires.limits
+        said = {(x.scope, x.minion): x.words for x in rec.requires.limits}
+        return tuple(replace(x, words=said.get((x.scope, x.minion), _limit_words(rec.name, x))) for x in self.limits)
+
+
+def _limit_words(name: str, limit: Limit) -> str:
+    """A limit in the card's words' shape, for one the record does not print."""
+    if limit.minion:
+        return f"a minion can play only one {name.lower()} {limit.scope}"
+    return f"only one {name.lower()} can be played {limit.scope}"
+
+
+def card_terms(rec: CardRecord) -> dict[str, object]:
+    """The ``limit``, ``limit_all`` and ``replace`` fields an act playing ``rec`` carries (its
+    first printed limit, its "Do not replace until …"); {} for a card with neither."""
+    out: dict[str, object] = {}
+    if rec.requires.limits:
+        first = rec.requires.limits[0]
+        out["limit"] = str(first.scope)
+        if not first.minion:
+            out["limit_all"] = True
+    if rec.replacement != Replacement.NOW:
+        out["replace"] = str(rec.replacement)
+    return out
+
+
 _LIMIT = re.compile(
     r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one (?P<card>.+?)|only one (?P<any>.+?) can be played)"
     r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases)"

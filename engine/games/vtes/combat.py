@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import windows
-from engine.games.vtes.act_records import CombatCardAct, PreventAct, StrikeAct
+from engine.games.vtes import combat_plays, windows
+from engine.games.vtes.act_records import CombatCardAct, PlayAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements, end_limits
 from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
@@ -206,6 +206,9 @@ def _close_step(w: Work, window: OpenWindow) -> None:
     assert isinstance(window, Combat)
     c = window
     match c.step:
+        case CombatStep.BEFORE_RANGE if c.skip_range:
+            _to_step(w, replace(c, long=False), CombatStep.BEFORE_STRIKES)
+            w.note(f"Round {c.round}: close range, the determine range step skipped", *controllers(w, c))
         case CombatStep.BEFORE_RANGE:
             _to_step(w, c, CombatStep.RANGE)
         case CombatStep.RANGE:
@@ -223,7 +226,15 @@ def _close_step(w: Work, window: OpenWindow) -> None:
                 _end(w, c)
                 return
             end_limits(w, LimitScope.ROUND)
-            fresh = Combat(acting=c.acting, opposing=c.opposing, round=c.round + 1)
+            fresh = Combat(
+                acting=c.acting,
+                opposing=c.opposing,
+                round=c.round + 1,
+                strength=c.strength,
+                environmental=c.environmental,
+                skip_range=c.close_next,
+                aggravated_combat=c.aggravated_combat,
+            )
             windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
             w.note(f"The press stands: round {c.round + 1}, before range", *controllers(w, c))
         case CombatStep.STRIKE:
@@ -235,12 +246,14 @@ def _play(w: Work, c: Combat) -> None:
     windows.put(w, windows.returned(c, w.in_game()))
 
 
-def play_in_combat(w: Work, card: Pos, types: set[str], name: str, minion: Pos | None) -> None:
+def play_in_combat(w: Work, card: Pos, types: set[str], name: str, act: PlayAct) -> None:
     """The card at ``card`` played from hand during combat (§2): on the impulse, in a step that is
     a loop; no action, action modifier or reaction then (a combat card, or a master, is); a combat
-    card by a combatant of the author's (``minion``, else the one the author controls) that meets
-    its requirements (:mod:`engine.games.vtes.card_checks`). Returns the impulse to the acting
-    combatant's controller."""
+    card by a combatant of the author's (``act.minion``, else the one the author controls) that
+    meets its requirements (:mod:`engine.games.vtes.card_checks`), in the step its text binds it
+    to, its effects applied (:mod:`engine.games.vtes.combat_plays`). Returns the impulse to the
+    acting combatant's controller."""
+    minion = act.minion
     c = _open(w)
     if c.step == CombatStep.STRIKE:
         raise IllegalMove("a strike is being chosen: choose it (a strike card is played with the strike)")
@@ -255,7 +268,10 @@ def play_in_combat(w: Work, card: Pos, types: set[str], name: str, minion: Pos |
             minion = mine[0]
         if minion is not None:
             check_requirements(w, card, minion)
-    _play(w, c)
+        combat_plays.check_bound(w, c, card)
+    elif combat_plays.carries(act):
+        raise IllegalMove(f"{name} is not a combat card: it changes no combat")
+    _play(w, combat_plays.apply_play(w, c, card, act, minion))
 
 
 def maneuver(w: Work, act: CombatCardAct) -> None:
@@ -277,6 +293,7 @@ def maneuver(w: Work, act: CombatCardAct) -> None:
         card = f" with {w.name(chosen)}, whose strike it makes this round"
     else:
         card = "".join(_card_played(w, act, minion))
+        c = _optional_press(c, act, minion)
     w.note(f"{w.name(minion)} maneuvers{card}: {'long' if c.long else 'close'} range", *controllers(w, c))
     _play(w, c)
 
@@ -312,6 +329,16 @@ def _strike_maneuver(w: Work, c: Combat, act: CombatCardAct, minion: Pos) -> Pos
     return pos
 
 
+def _optional_press(c: Combat, act: CombatCardAct | PreventAct, minion: Pos) -> Combat:
+    """``c`` with the optional press the card of ``act`` gives ("with 1 optional press") kept for
+    this round's press step (:attr:`Combat.presses`)."""
+    if act.press and act.card is not None:
+        return replace(c, presses=(*c.presses, (minion, act.card)))
+    if act.press:
+        raise IllegalMove("an optional press rides with the combat card that gives it: name the card")
+    return c
+
+
 def _drop_chosen(w: Work, c: Combat) -> None:
     """A strike card a maneuver chose that never struck (the round or the combat ended first)
     goes to its owner's ash heap."""
@@ -330,16 +357,32 @@ def prevent(w: Work, act: PreventAct) -> None:
     minion = _combatant(w, c, act)
     normal = within(act.do, "normal", act.normal, low=0, high=30)
     aggravated = within(act.do, "agg", act.agg, low=0, high=30)
-    if not normal and not aggravated:
+    blood = within(act.do, "blood", act.blood, low=0, high=30)
+    if not normal and not aggravated and not act.round:
         raise IllegalMove("a prevention prevents at least 1 point of damage")
     if aggravated and act.card is not None:
         _prevents_aggravated(w, act.card)
+    if (blood or act.round or act.press) and act.card is None:
+        raise IllegalMove("blood burned, a round's prevention or a press ride with the combat card that gives them")
+    if blood and (not w.cards[minion].crypt or w.cards[minion].counters < blood):
+        raise IllegalMove(f"{w.name(minion)} cannot burn {blood} blood: it has {w.cards[minion].counters}")
     said = f"{normal} normal and {aggravated} aggravated damage prevented by {w.name(minion)}"
     if _claim_by_hand(w, c, act, minion, said):
         return
     c = replace(c, prevent=(*c.prevent, (minion, normal, aggravated)))
-    card = "".join(_card_played(w, act, minion))
-    w.note(f"{w.name(minion)}{card} prevents {normal} normal and {aggravated} aggravated damage", *controllers(w, c))
+    card, paid = _card_played(w, act, minion)
+    if blood:
+        w.setc(minion, counters=w.cards[minion].counters - blood)
+        paid += f" (burning {blood} blood)"
+    rest = ""
+    if act.round:
+        c = replace(c, shielded=(*c.shielded, minion))
+        rest = ", and all damage from the opposing strikes for the rest of this round"
+    c = _optional_press(c, act, minion)
+    w.note(
+        f"{w.name(minion)}{card}{paid} prevents {normal} normal and {aggravated} aggravated damage{rest}",
+        *controllers(w, c),
+    )
     _play(w, c)
 
 
@@ -375,6 +418,8 @@ def press(w: Work, act: CombatCardAct) -> None:
     if c.step != CombatStep.PRESS:
         raise IllegalMove(f"presses are made in the press step, and this is {step_words(c.step)}")
     _holds_impulse(w, c, "press")
+    if act.press:
+        raise IllegalMove("a press gives no optional press: that rides with a maneuver or a prevention")
     minion = _combatant(w, c, act)
     if c.pressed == minion:
         raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
@@ -471,7 +516,9 @@ def strike(w: Work, act: StrikeAct) -> None:
     choice = StrikeChoice.of(act, minion)
     s = choice.strike
     if s.hand:  # a hand strike deals the minion's strength: 1, or as printed (an ally's, a "+1 strength")
-        s = replace(s, damage=printed_strength(w, minion))
+        s = replace(s, damage=strength_in(w, c, minion))
+    if c.hand_only and not s.hand and not _hand_strike_card(w, c, act, minion):
+        raise IllegalMove("only hand strikes may be used this round (a grapple was played): strike with the hand")
     other = c.opposing if minion == c.acting else c.acting
     if (s.torpor and not w.cards[other].crypt) or (s.burn and w.cards[other].crypt):
         kind = "a vampire" if s.torpor else "an ally"
@@ -510,6 +557,19 @@ def strike(w: Work, act: StrikeAct) -> None:
         _to_step(w, c, CombatStep.DAMAGE)
 
 
+def strength_in(w: Work, c: Combat, minion: Pos) -> int:
+    """A combatant's strength in combat ``c``: as a card played this combat set it (Torn
+    Signpost), else as printed (:func:`printed_strength`)."""
+    set_to = c.strength_of(minion)
+    return printed_strength(w, minion) if set_to is None else set_to
+
+
+def _hand_strike_card(w: Work, c: Combat, act: StrikeAct, minion: Pos) -> bool:
+    """The strike ``act`` is a card's hand strike ("Strike: hand strike at +2 damage")."""
+    reading = _strike_reading(w, act.card, minion, c.long) if act.card is not None else None
+    return reading is not None and reading.bonus > 0
+
+
 def printed_strength(w: Work, minion: Pos) -> int:
     """A minion's strength as its card prints it (the rulebook's "Strength": 1 for a vampire, plus
     a printed "+1 strength"; an ally's printed strength), from its record."""
@@ -539,12 +599,15 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     dodgers = {s.minion for s in strikes if s.dodge}
     firsts = [s for s in strikes if s.first and not s.dodge]
     others = [s for s in strikes if not s.first and not s.dodge]
+    lost: list[tuple[Pos, int]] = []
     if firsts:
-        _hit(w, c, firsts, dodgers)
+        lost += _hit(w, c, firsts, dodgers)
         others = [s for s in others if _ready(w, s.minion)]  # burned or in torpor: no strike
-    if others:
-        _hit(w, c, others, dodgers)
-    c = replace(c, strikes=(), prevent=(), pairs=c.pairs + 1)
+    # environmental damage each round, during normal strike resolution (5.5): no strike, no dodge
+    environmental = [(m, n) for m, n in c.environmental if _ready(w, m)] if c.pairs == 0 else []
+    if others or environmental:
+        lost += _hit(w, c, others, dodgers, environmental)
+    c = replace(c, strikes=(), prevent=(), pairs=c.pairs + 1, lost=(*c.lost, *lost))
     if not (_ready(w, c.acting) and _ready(w, c.opposing)):
         # 5.8: the round and combat end at once; the end-of-round step still occurs.
         _to_step(w, replace(c, over=True), CombatStep.END_OF_ROUND)
@@ -556,10 +619,15 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     _to_step(w, c, CombatStep.PRESS)
 
 
-def _hit(w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos]) -> None:
+def _hit(
+    w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos], environmental: Sequence[tuple[Pos, int]] = ()
+) -> list[tuple[Pos, int]]:
     """Strikes resolved together: stolen blood moves first (not damage), then the damage of each
-    target after prevention (P6)."""
+    target after prevention (P6), with the ``environmental`` ``(minion, points)`` of ranged damage
+    taken now. Returns the blood each vampire lost to that damage, ``(minion, blood)``."""
     damage: dict[Pos, list[int]] = {}
+    for target, points in environmental:
+        damage.setdefault(target, [0, 0])[0] += points
     for s in strikes:
         if s.other or not _works(c, s):
             continue
@@ -568,29 +636,49 @@ def _hit(w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos]) -> None:
             if s.retainer in w.cards and w.cards[s.retainer].zone == Zone.ON:
                 _lose_life(w, s.retainer, s.damage)
             continue
-        if target in dodgers:
+        if target in dodgers or target in c.shielded:
             continue
         if (s.torpor or s.burn) and _ready(w, target):
             w.move(target, Target.TORPOR if s.torpor else Target.ASH)
             verb = "goes to torpor" if s.torpor else "burns"
             w.note(f"{w.name(target)} {verb}: {w.name(s.minion)}'s strike", *controllers(w, c))
             continue
-        if s.steal and w.cards[target].crypt:
-            moved = min(s.steal, w.cards[target].counters)
-            if moved:
-                w.counters_delta(target, -moved, "stolen")
-                gain = _room(w, s.minion, moved)
-                if gain:
-                    w.counters_delta(s.minion, gain, "steal")
-                w.note(f"{w.name(s.minion)} steals {moved} blood from {w.name(target)}", *controllers(w, c))
+        if s.steal:
+            _steal(w, c, s, target)
         if s.damage:
             hit = damage.setdefault(target, [0, 0])
-            hit[1 if s.aggravated else 0] += s.damage
+            # a card may make the damage of a minion's hand strikes aggravated (Claws of the Dead)
+            agg = s.aggravated or (s.hand and s.minion in (*c.aggravated, *c.aggravated_combat))
+            hit[1 if agg else 0] += s.damage
+    lost = []
     for target, (normal, aggravated) in damage.items():
+        blood = w.cards[target].counters if w.cards[target].crypt else 0
         apply_damage(w, target, *prevented(c, target, normal, aggravated))
+        left = w.cards[target].counters if target in w.cards and w.cards[target].zone != Zone.ASH else 0
+        if blood > left:
+            lost.append((target, blood - left))
+    return lost
 
 
-def _room(w: Work, pos: Pos, blood: int) -> int:
+def _steal(w: Work, c: Combat, s: Strike, target: Pos) -> None:
+    """A strike steals ``s.steal`` blood from the vampire ``target``, or life from an ally or
+    retainer (burned at 0), becoming blood on the striker up to its capacity (5.5: not damage)."""
+    moved = min(s.steal, w.cards[target].counters)
+    if not moved:
+        return
+    crypt = w.cards[target].crypt
+    w.counters_delta(target, -moved, "stolen")
+    gain = room(w, s.minion, moved)
+    if gain and w.cards[s.minion].crypt:
+        w.counters_delta(s.minion, gain, "steal")
+    what = "blood" if crypt else "life"
+    w.note(f"{w.name(s.minion)} steals {moved} {what} from {w.name(target)}", *controllers(w, c))
+    if not crypt and w.cards[target].counters == 0:
+        w.note(f"{w.name(target)} has no life left and is burned", w.cards[target].controller)
+        w.move(target, Target.ASH)
+
+
+def room(w: Work, pos: Pos, blood: int) -> int:
     """How much of ``blood`` a vampire holds up to its capacity (the excess drains to the bank)."""
     info = w.info(pos)
     if info is None or not info.capacity or not w.cards[pos].crypt:

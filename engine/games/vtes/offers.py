@@ -16,7 +16,7 @@ card texts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
 from engine.games.vtes.card_checks import missing_requirement
@@ -33,10 +33,10 @@ from engine.games.vtes.card_play import (
     vote_choices,
     window_choices,
 )
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_record import card_terms, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.claims import window_held
-from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, prevent_cards
+from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, combat_plays, prevent_acts
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import StrikeReading, best_strike, reaction_fits, weapon_strikes
@@ -124,7 +124,7 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
         return (*out, *answers(view))
     if view.acting != seat:
         return tuple(out)
-    return (*out, *_turn(view, seat))
+    return (*out, *(replace(o, act=with_terms(view, o.act)) for o in _turn(view, seat)))
 
 
 def claim_answers(view: VtesView, seat: int) -> tuple[Offer, ...]:
@@ -162,7 +162,23 @@ def answers(view: VtesView) -> tuple[Offer, ...]:
             acts = _combat(view, seat, top)
         case Action():
             acts = _action(view, seat, top)
-    return tuple(Offer(act, answer=True) for act in acts)
+    return tuple(Offer(with_terms(view, act), answer=True) for act in acts)
+
+
+_PLAYS_A_CARD = frozenset({Do.PLAY, Do.ACTION, Do.STRIKE, Do.PREVENT, Do.MANEUVER, Do.PRESS})
+
+
+def with_terms(view: VtesView, act: Act) -> Act:
+    """``act`` with what the card it plays from the seat's hand says of how often it is played and
+    when it is replaced (:func:`engine.games.vtes.card_record.card_terms`: ``limit``,
+    ``limit_all``, ``replace``, docs/protocol.md 4.4.1), so that the log holds them; ``act`` as it
+    is for any other act."""
+    raw = act.get("card")
+    if act.get("do") not in _PLAYS_A_CARD or not isinstance(raw, list):
+        return act
+    held = next((c for c in view.hand if c.pos == (raw[0], raw[1])), None)
+    rec = record(held.card) if held is not None and held.card else None
+    return {**act, **card_terms(rec)} if rec is not None else act
 
 
 def of(view: VtesView, do: Do) -> tuple[Offer, ...]:
@@ -431,22 +447,21 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
         card = view.card(m)
         if card is None or card.controller != seat:
             continue
+        acts += [{"do": Do.PLAY, **fields} for _, fields, _ in combat_plays(view, card)]
         if c.step == CombatStep.RANGE and c.maneuvered != m:
             acts.append({"do": Do.MANEUVER, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.MANEUVER)
             if not any(x == m for x, _ in c.chosen):
-                moves += [h for h, r in _strikes_of(view, card, c.long) if r.maneuver and _maneuver_left(view, h)]
-            acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list()} for h in moves]
-        if c.step == CombatStep.DAMAGE:
+                moves += [(h, {}) for h, r in _strikes_of(view, card, c.long) if r.maneuver and _maneuver_left(view, h)]
+            acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list(), **f} for h, f in moves]
+        if c.step == CombatStep.DAMAGE and m not in c.shielded:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
             if facing is not None:
-                field = "agg" if facing.aggravated else "normal"
-                for held, amount in prevent_cards(view, card, facing.aggravated):
-                    acts.append({"do": Do.PREVENT, "minion": list(m), field: amount, "card": held.as_list()})
+                acts += [{"do": Do.PREVENT, **fields} for fields in prevent_acts(view, card, facing)]
         if c.step == CombatStep.PRESS and c.pressed != m:
             acts.append({"do": Do.PRESS, "minion": list(m)})
-            moves = combat_moves(view, card, EffectKind.PRESS)
-            acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h in moves]
+            presses = combat_moves(view, card, EffectKind.PRESS)
+            acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h, _ in presses]
             acts += [{"do": Do.PRESS, "minion": list(m), "card": list(h)} for x, h in c.presses if x == m]
     return acts
 
@@ -461,10 +476,13 @@ def _strikes_of(
     then with the weapons it holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
     pool = view.players[striker.controller].pool
     out: list[tuple[CardView, StrikeReading]] = []
+    c = view.combat
+    strength = c.strength_of(striker.pos) if c is not None else None
+    hand_only = c is not None and c.hand_only
     for held in view.hand:
         if "Combat" not in held.types or not held.card or not striker.card:
             continue
-        reading = best_strike(held.card, striker.card, long, opposing)
+        reading = best_strike(held.card, striker.card, long, opposing, strength, hand_only)
         info = card_base().info(held.card) if reading is not None else None
         rec = record(held.card)
         if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
@@ -493,7 +511,7 @@ def _committed_strike(view: VtesView, c: Combat, minion: Pos, card: Pos) -> list
     striker, held = view.card(minion), view.card(card)
     if striker is None or held is None or not striker.card or not held.card:
         return []
-    reading = best_strike(held.card, striker.card, c.long)
+    reading = best_strike(held.card, striker.card, c.long, strength=c.strength_of(minion))
     fields = reading.fields() if reading is not None else {}
     return [{"do": Do.STRIKE, "minion": list(minion), "card": list(card), **fields}]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import actions, combat, politics, windows
+from engine.games.vtes import actions, combat, combat_plays, politics, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
@@ -87,11 +87,13 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
     if act.votes is not None and not in_referendum:
         raise IllegalMove(f"{name} gives votes while a referendum polls, and none is open")
+    if combat_plays.carries(act) and not in_combat:
+        raise IllegalMove(f"{name} changes a combat, and no combat is under way (§2)")
     if in_combat or in_referendum:
         if changes_action:
             raise IllegalMove("there is no open action for this card to change")
         if in_combat:
-            combat.play_in_combat(w, pos, types, name, act.minion)
+            combat.play_in_combat(w, pos, types, name, act)
         else:
             _in_referendum(w, pos, types, name, act.minion)
             politics.play_before_votes(w, types, name)

@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
-from engine.games.vtes.card_effects import HAND_STRIKE, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import HAND_STRIKE, STRIKES, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
@@ -51,7 +51,8 @@ class StrikeReading:
     ``levels``: the Discipline levels the line needs, krcg's spelling (``("pot",)`` inferior,
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
     ``ranged``, ``aggravated``, ``dodge``, ``ends``, ``torpor`` (the opposing vampire to torpor),
-    ``burn`` (the opposing ally burned): the strike's kind (P5); ``range``: "long" or
+    ``burn`` (the opposing ally burned), ``steal`` (blood or life stolen, becoming blood): the
+    strike's kind (P5); ``range``: "long" or
     "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
     as the strike resolves ("and unlock this vampire before combat ends"); ``maneuver``,
     ``press``: the strike comes "with 1 optional maneuver" (made in the range step, it chooses
@@ -73,6 +74,7 @@ class StrikeReading:
     bonus: int = 0
     torpor: bool = False
     burn: bool = False
+    steal: int = 0
 
     def fits(self, opposing: CardView | None) -> bool:
         """The strike may be made at ``opposing``: one that sends to torpor at a vampire, one that
@@ -94,6 +96,8 @@ class StrikeReading:
             return {**out, "ends": True}
         if self.torpor or self.burn:
             return {**out, "torpor" if self.torpor else "burn": True}
+        if self.steal:
+            return {**out, "steal": self.steal, **({"ranged": True} if self.ranged else {})}
         out["damage"] = self.damage
         if self.ranged:
             out["ranged"] = True
@@ -102,7 +106,6 @@ class StrikeReading:
         return out
 
 
-_STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR})
 _NEUTRAL_WHOLE = (
     "aim",
     "grapple",
@@ -159,7 +162,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
     for clause in rec.clauses:
         if clause.type not in ("", "Combat"):
             continue
-        strikes = [e for e in clause.effects if e.kind in _STRIKES and (not e.hand or e.whom == HAND_STRIKE)]
+        strikes = [e for e in clause.effects if e.kind in STRIKES and (not e.hand or e.whom == HAND_STRIKE)]
         if len(strikes) != 1:
             continue
         ranges = [x for x in (_range_of(r.sentence) for r in clause.readings) if x is not None]
@@ -176,6 +179,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 ends=e.kind == EffectKind.END_COMBAT,
                 torpor=e.kind == EffectKind.TORPOR and not e.whom,
                 burn=e.kind == EffectKind.TORPOR and e.whom == "ally",
+                steal=e.amount if e.kind == EffectKind.STEAL else 0,
                 unlock=any(x.kind == EffectKind.UNLOCK for x in clause.effects),
                 maneuver=any(x.kind == EffectKind.MANEUVER and x.optional for x in clause.effects),
                 press=any(x.kind == EffectKind.PRESS and x.optional for x in clause.effects),
@@ -194,6 +198,42 @@ _WHOLE_CARD: tuple[tuple[str, frozenset[CombatStep] | None], ...] = (
     ("only usable as this minion chooses a strike", frozenset({CombatStep.STRIKE})),
 )
 """Card-wide sentences that bind a combat card to one step."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """When a combat card's whole-card condition lets it be played: ``steps`` (None: any),
+    ``range`` ("long", "close", "" either), ``first``: only in the first round of the combat;
+    ``words``: the condition as printed (lower case), for a refusal."""
+
+    steps: frozenset[CombatStep] | None = None
+    range: str = ""
+    first: bool = False
+    words: str = ""
+
+    def fits(self, step: CombatStep, long: bool, round: int) -> bool:
+        """The card may be played in ``step`` at the range (``long``) in round ``round``."""
+        return (
+            (self.steps is None or step in self.steps)
+            and self.range in ("", "long" if long else "close")
+            and (not self.first or round == 1)
+        )
+
+
+def bound(rec: CardRecord) -> Bound:
+    """The whole-card "Only usable …" condition of the combat card ``rec`` that binds it to a step
+    of combat ("before range is determined", "at close range before strikes are chosen", "at the
+    end of a round", "… during the first round"), read from its record's conditions; an unbound
+    card: :class:`Bound` () (any step, any range)."""
+    for said in rec.requires.only:
+        steps = next((st for words, st in _WHOLE_CARD if said.startswith(words)), None)
+        if steps is None:
+            continue
+        here = "close" if "at close range" in said else "long" if "at long range" in said else ""
+        return Bound(steps, here, "first round" in said, said)
+    return Bound()
+
+
 _NEUTRAL = ("only usable at long range", "only usable at close range", "not usable ", "aim", "grapple")
 """Card-wide sentences that do not bind a step (a range, a round, a kind of opponent)."""
 
@@ -262,21 +302,31 @@ def disciplines(identity: str) -> frozenset[str]:
     return frozenset(info.disciplines) if info is not None else frozenset()
 
 
-def best_strike(identity: str, striker: str, long: bool, opposing: CardView | None = None) -> StrikeReading | None:
+def best_strike(
+    identity: str,
+    striker: str,
+    long: bool,
+    opposing: CardView | None = None,
+    strength: int | None = None,
+    hand_only: bool = False,
+) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
     identity) may use at the range (``long``: long range, else close) and, when ``opposing`` is
     given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
-    superior level last); None if none."""
+    superior level last); a hand strike at +N deals ``strength`` (None: the striker's printed
+    strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike; None if
+    none."""
     cid = card_id(identity)
     if cid is None:
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
-    usable = [r for r in usable if opposing is None or r.fits(opposing)]
+    usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.bonus or not hand_only)]
     if not usable:
         return None
     best = usable[-1]
-    return replace(best, damage=strength_of(striker) + best.bonus) if best.bonus else best
+    base = strength_of(striker) if strength is None else strength
+    return replace(best, damage=base + best.bonus) if best.bonus else best
 
 
 def strength_of(identity: str) -> int:
@@ -289,8 +339,11 @@ def strength_of(identity: str) -> int:
 
 def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[CardView, StrikeReading]]:
     """The weapons on ``striker`` (equipment in play on it) with the strike each may make at the
-    range (``long``: long range), by :func:`best_strike`."""
-    out = []
+    range (``long``: long range), by :func:`best_strike`; none while only hand strikes may be used
+    (a grapple)."""
+    out: list[tuple[CardView, StrikeReading]] = []
+    if view.combat is not None and view.combat.hand_only:
+        return out
     for held in view.cards:
         if held.zone != Zone.ON or held.on != striker.pos or not held.card or "Equipment" not in held.types:
             continue

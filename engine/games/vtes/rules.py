@@ -67,6 +67,7 @@ from engine.games.vtes.act_records import (
     VtesAct,
 )
 from engine.games.vtes.acts import MAX_DELTA, esc, parse_act, plural, within
+from engine.games.vtes.card_record import CardTerms
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import (
     CRYPT_MIN,
@@ -780,6 +781,7 @@ def run_act(
         own = getattr(record, "card", None) == w.lift_by
         if not own:
             claims.own_source(w, w.lift_by, "the card that lifts a rule")
+    w.terms = CardTerms.of(record)
     _run(w, record, at)
     if w.take is None or w.step != Step.PLAY:
         return w.freeze(), tuple(w.notes)
@@ -809,6 +811,7 @@ def _take_effect(answered: Work, claim: Claim, revealed: Mapping[Pos, str]) -> t
     before = answered.freeze()
     record = claims.change_of(claim)
     w = Work(before, claim.author, record.do)
+    w.terms = CardTerms.of(record)
     w.taking = True
     w.revealed = revealed
     w.notes = list(answered.notes)

@@ -289,6 +289,16 @@ class Combat:
     ``(minion, card)`` whose strike this round a maneuver from that strike card or weapon chose
     (a card from hand is set aside until it strikes); ``presses``: ``(minion, card)`` whose strike
     this round gave an optional press.
+
+    What combat cards played change (:mod:`engine.games.vtes.combat_plays`): ``strength``:
+    ``(minion, strength)`` set for the rest of the combat; ``environmental``: ``(minion, points)``
+    of ranged damage it takes each round during normal strike resolution; ``hand_only``: strikes
+    that are not hand strikes cannot be used this round; ``close_next``: another round is at close
+    range, ``skip_range``: this round's determine range step is skipped (it is at close range);
+    ``lost``: ``(minion, blood)`` lost to damage this round; ``shielded``: minions that take no
+    damage from the opposing strikes for the rest of this round (Skin of Steel at superior);
+    ``aggravated``: minions whose hand strikes deal aggravated damage this round,
+    ``aggravated_combat``: for the rest of the combat.
     """
 
     acting: Pos
@@ -308,11 +318,28 @@ class Combat:
     over: bool = False
     chosen: tuple[tuple[Pos, Pos], ...] = ()
     presses: tuple[tuple[Pos, Pos], ...] = ()
+    strength: tuple[tuple[Pos, int], ...] = ()
+    environmental: tuple[tuple[Pos, int], ...] = ()
+    hand_only: bool = False
+    close_next: bool = False
+    skip_range: bool = False
+    lost: tuple[tuple[Pos, int], ...] = ()
+    shielded: tuple[Pos, ...] = ()
+    aggravated: tuple[Pos, ...] = ()
+    aggravated_combat: tuple[Pos, ...] = ()
 
     @property
     def impulse(self) -> int:
         """The seat holding the impulse, or whose strike is due (-1: nobody)."""
         return self.loop.holder
+
+    def strength_of(self, minion: Pos) -> int | None:
+        """The strength a card set for ``minion`` this combat, or None (its printed one)."""
+        return next((n for m, n in self.strength if m == minion), None)
+
+    def lost_by(self, minion: Pos) -> int:
+        """The blood ``minion`` lost to damage this round."""
+        return sum(n for m, n in self.lost if m == minion)
 
     def due(self) -> tuple[Pos, ...]:
         """The combatants whose strike is still to be chosen in the pair under way, acting first:

@@ -12,7 +12,7 @@ from typing import Any
 from engine.games.base import EndEvent, IllegalMove, Note, Op, Open, OptionValue, Pos, Release, seat_ref
 from engine.games.vtes import contests
 from engine.games.vtes.acts import esc
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_record import CardTerms, record
 from engine.games.vtes.cards import CardInfo, card_base
 from engine.games.vtes.state import (
     CardState,
@@ -142,6 +142,8 @@ class Work(UnderWay):
         """The act is a claim taking effect (:mod:`engine.games.vtes.claims`): it asks no one."""
         self.take: Claim | None = None
         """A claim this act lets take effect: its act is applied after this one."""
+        self.terms: CardTerms | None = None
+        """What the act states of its card's printed limit and replacement (docs/protocol.md 4.4.1)."""
 
     # -- plumbing --
 
@@ -302,9 +304,12 @@ class Work(UnderWay):
         info = self.info(played) if played is not None else None
         rec = record(info.id) if info is not None else None
         p = self.p(seat)
-        if rec is not None and rec.replacement != Replacement.NOW:
-            self.setp(seat, deferred=(*p.deferred, Deferred(rec.replacement, self.turn, self.phase)))
-            self.note(f"{esc(rec.name)} is not replaced until {rec.replacement}", seat)
+        when = rec.replacement if rec is not None else Replacement.NOW
+        if self.terms is not None and self.terms.card == played and self.terms.replacement is not None:
+            when = self.terms.replacement  # as the act states it
+        if rec is not None and when != Replacement.NOW:
+            self.setp(seat, deferred=(*p.deferred, Deferred(when, self.turn, self.phase)))
+            self.note(f"{esc(rec.name)} is not replaced until {when}", seat)
         missing = self.p(seat).hand_size - len(self.hand(seat)) - len(self.p(seat).deferred)
         if missing > 0:
             self.draw(seat, missing)

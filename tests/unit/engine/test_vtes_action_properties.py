@@ -97,7 +97,8 @@ def test_random_legal_play_keeps_the_table_consistent_and_is_deterministic(start
             t.run_ops()
         log.append((seat, chosen))
         check_consistent(t.state)
-    # Every window closes: with everyone passing (and the hand strike when a strike is due), an
+    # Every window closes: with everyone passing (and the hand strike when a strike is due, a claim
+    # accepted when one holds the window), an
     # open action ends within three rounds of passes (A → C → resolved, or B → A → C → resolved),
     # and the combat a block opens within a few rounds' steps.
     for _ in range(200):
@@ -105,7 +106,8 @@ def test_random_legal_play_keeps_the_table_consistent_and_is_deterministic(start
             break
         (seat,) = t.pending().awaited
         legal = VTES.legal_acts(t.view(seat))
-        chosen = next((a for a in legal if a["do"] == "pass"), None) or next(a for a in legal if a["do"] == "strike")
+        # (a claim by hand that holds the window is accepted: the touched seat answers it first)
+        chosen = next(a for do in ("pass", "accept", "strike") for a in legal if a["do"] == do)
         t.play(seat, chosen)
         t.run_ops()
         log.append((seat, chosen))

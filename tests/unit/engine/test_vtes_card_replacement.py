@@ -11,7 +11,7 @@ from engine.games.vtes import VTES
 from engine.games.vtes.vocab import Replacement
 from engine.sim import SimTable
 from tests.support.vtes_fight import Fight, bleed_blocked, one_crypt_fight
-from tests.support.vtes_sim import act, settle
+from tests.support.vtes_sim import act, copy_table, settle
 
 
 def _hand(t: SimTable, seat: int) -> int:
@@ -72,3 +72,19 @@ def test_glancing_blow_waits_for_its_players_next_unlock_phase() -> None:
         act(t, t.state.acting, "end_turn")
     assert t.state.phase == "unlock"
     assert _hand(t, seat) == 7 and t.state.players[seat].deferred == ()
+
+
+def test_the_strike_act_states_when_its_card_is_replaced_and_the_table_keeps_the_acts() -> None:
+    """docs/protocol.md 4.4.1: the offered strike with Dodge carries ``replace`` "after combat";
+    an act stating another moment is kept at that moment; one stating none is read from the card
+    record (a log written before the field)."""
+    f = one_crypt_fight("Arika", (("Dodge", 10),))
+    t = f.t
+    seat, dodge = _to_strike(f)
+    assert dodge["replace"] == "after combat"
+    stated = copy_table(t)
+    stated.play(seat, {**dodge, "replace": "your next unlock phase"})
+    assert [d.when for d in stated.state.players[seat].deferred] == [Replacement.UNLOCK]
+    legacy = copy_table(t)
+    legacy.play(seat, {k: v for k, v in dodge.items() if k != "replace"})
+    assert [d.when for d in legacy.state.players[seat].deferred] == [Replacement.AFTER_COMBAT]

@@ -362,10 +362,11 @@ def _attempt(t: SimTable, who: int, victim: int, kind: str, at: int) -> None:
 
 
 def _things(t: SimTable, seat: int) -> tuple:
-    """A seat's things: its pool, hand size, status, crypt and library, and its cards (those it owns,
-    those it controls in play, and whatever lies on them)."""
+    """A seat's things: its pool, hand size, status, crypt and library, and its cards (those it owns
+    out of play, those it controls in play, and whatever lies on them). A card it gave away and
+    another controls is that one's (its blood theirs to change)."""
     p = t.state.players[seat]
-    theirs = {c.pos for c in t.state.cards if c.owner == seat or (c.zone.in_play and c.controller == seat)}
+    theirs = {c.pos for c in t.state.cards if (c.controller == seat if c.zone.in_play else c.owner == seat)}
     cards = tuple(
         sorted(
             (c.pos, c.zone, c.controller, c.counters, c.locked, c.on) for c in t.state.cards if theirs & {c.pos, c.on}

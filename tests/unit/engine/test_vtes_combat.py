@@ -318,6 +318,9 @@ def test_a_non_combat_card_in_combat_is_refused(f):
         )
     grapple = in_hand(t, ana, "Immortal Grapple")
     refused(t, ana, {"do": "play", "card": grapple}, "Immortal Grapple requires POT, which Aksinya Daclau")
+    combat_loop(t, order(f))  # "only usable at close range before strikes are chosen"
+    combat_loop(t, order(f))
+    assert step(f) == "before_strikes"
     act(t, ana, "play", card=grapple, lift="requirement", by=f.lucia)  # a card that allows it
     assert card(t, grapple).zone == "ash" and t.state.open_combat.impulse == ana
 

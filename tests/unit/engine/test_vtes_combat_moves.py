@@ -12,8 +12,9 @@ import pytest
 from engine.games.vtes import VTES
 from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.cards import card_base
-from engine.games.vtes.combat_cards import prevent_cards
+from engine.games.vtes.combat_cards import prevent_acts
 from engine.games.vtes.decks import Deck
+from engine.games.vtes.state import Strike
 from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, one_crypt_fight, refused
 from tests.support.vtes_sim import act, settle
 
@@ -88,9 +89,10 @@ def test_a_prevention_of_non_aggravated_damage_only_is_never_used_against_aggrav
     view = t.view(seat)
     vampire = view.card(tuple(mine))
     assert vampire is not None
-    against = {tuple(h.pos): n for h, n in prevent_cards(view, vampire)}
+    normal, aggravated = Strike(minion=(0, 0), damage=4), Strike(minion=(0, 0), damage=4, aggravated=True)
+    against = {tuple(a["card"]): a["normal"] for a in prevent_acts(view, vampire, normal)}
     assert against[tuple(soak)] == 4  # Arika has Fortitude at superior
-    assert tuple(soak) not in {tuple(h.pos) for h, _ in prevent_cards(view, vampire, aggravated=True)}
+    assert tuple(soak) not in {tuple(a["card"]) for a in prevent_acts(view, vampire, aggravated)}
     play = {"do": "prevent", "minion": mine, "agg": 1, "card": soak}
     refused(t, seat, play, "Soak prevents non-aggravated damage only: it cannot prevent aggravated damage")
     t.play(seat, {"do": "prevent", "minion": mine, "normal": 4, "card": soak})

@@ -88,8 +88,8 @@ def test_deflection_lets_the_bled_player_choose_the_new_target() -> None:
 
 def test_a_combat_card_is_played_at_the_level_named_in_combat() -> None:
     """``play Rolling with the Punches basic`` in the damage step prevents 1 ("[for] Prevent 1
-    damage"), its superior ("[FOR] Burn 1 blood to prevent all damage …") is the card played, its
-    text by hand; ``play Torn Signpost superior`` by a vampire without it is refused with a sentence;
+    damage"), its superior ("[FOR] Burn 1 blood to prevent all damage …") prevents the strike's
+    damage and the round's for the blood; ``play Torn Signpost superior`` by a vampire without it is refused with a sentence;
     a level in combat never reads as an action's."""
     t = one_vampire_table("Arika", (("Rolling with the Punches", 2), ("Torn Signpost", 2)), seed=5)
     ana, ben = to_the_strike(t, [])
@@ -103,7 +103,7 @@ def test_a_combat_card_is_played_at_the_level_named_in_combat() -> None:
     basic = parse_line("play Rolling with the Punches basic", ctx)
     assert basic == {"do": "prevent", "minion": first_vampire(t, me), "card": card, "normal": 1}
     superior = parse_line("play Rolling with the Punches superior", ctx)
-    assert superior["do"] == "play" and superior["card"] == card
+    assert superior == {**basic, "round": True, "blood": 1}
     with pytest.raises(CommandError, match="cannot play Torn Signpost at superior"):
         parse_line("play Torn Signpost superior", ctx)
     t.play(me, basic)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Act
-from engine.games.vtes.offers import strike_with, vote_sources
+from engine.games.vtes.offers import strike_with, vote_sources, with_terms
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Do, Lift, Poll, VoteSource
@@ -79,14 +79,16 @@ def _my_combatant(ctx: Context, what: str) -> list[int]:
 
 def parse_line(line: str, ctx: Context) -> Act:
     """The act of a command line: a combat or referendum command of :data:`WORDS` read here, any
-    other by :func:`tui.games.vtes.commands.parse`. Raises CommandError with a sentence."""
+    other by :func:`tui.games.vtes.commands.parse`; an act that plays a hand card carries what
+    its text says of its limit and replacement (:func:`engine.games.vtes.offers.with_terms`).
+    Raises CommandError with a sentence."""
     tokens = line.strip().removeprefix(":").split()
     tokens, lift = _lift(tokens, ctx)
     if tokens and tokens[0].lower() in WORDS:
         act = parse(tokens[0].lower(), tokens[1:], ctx)
     else:
         act = commands.parse(" ".join(tokens), ctx)
-    return {**act, **lift}
+    return with_terms(ctx.view, {**act, **lift})
 
 
 def _lift(tokens: list[str], ctx: Context) -> tuple[list[str], Act]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act
-from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources
+from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources, with_terms
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
@@ -84,6 +84,9 @@ def play_act(
         window_choices,
     )
 
+    ways = combat_ways(view, me, card)
+    if ways:  # in combat: the level the table applies (superior where both are), else the offer
+        return dict(ways[-1][1])
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
     mine = [c for c in (view.cards if view else ()) if c.controller == me and c.zone.in_play]
     minion = selected if selected is not None and selected in mine else None
@@ -116,7 +119,7 @@ def play_act(
             act.update((chosen or moves[0]).act_fields())
     if "blood" not in act and "pool" not in act:
         act.update(printed_cost(card, mine, minion))
-    return act
+    return with_terms(view, act) if view is not None else act
 
 
 def play_menu(
@@ -130,6 +133,9 @@ def play_menu(
 
     if view is None or me is None:
         return []
+    ways = combat_ways(view, me, card)
+    if len(ways) > 1:  # basic or superior: the player says which
+        return ways
     base = play_act(card, view, me, selected, ctx)
     if view.action is not None:
         choices = [c for c in window_choices(view, card) if "target" in dict(c.fields)]
@@ -149,6 +155,26 @@ def play_menu(
 
     menu = [(words(c), {**base, **c.act_fields()}) for c in choices]
     return menu if len(menu) > 1 else []
+
+
+def combat_ways(view: VtesView | None, me: int | None, card: CardView) -> list[tuple[str, Act]]:
+    """The ways ``p`` plays the hand combat card ``card`` in a combat of ``me``'s minion (words,
+    act): one per level whose text the table applies, basic first
+    (:func:`engine.games.vtes.combat_cards.combat_levels`: a strike, a prevention, a move, a
+    play that changes the combat); for a card of no level, the play the seat is offered with it
+    (Taste of Vitae); empty outside such a combat or for a card applied by hand."""
+    from engine.games.vtes.combat_cards import combat_levels
+
+    c = view.combat if view is not None else None
+    if view is None or c is None or me is None or "Combat" not in card.types:
+        return []
+    mine = [m for m in (view.card(c.acting), view.card(c.opposing)) if m is not None and m.controller == me]
+    if not mine:
+        return []
+    ways: list[tuple[str, Act]] = [(w, with_terms(view, a)) for w, a in combat_levels(view, mine[0], card)]
+    if not ways:
+        ways = [("", dict(o.act)) for o in _answers(view, me) if o.card == card.pos][:1]
+    return ways
 
 
 def vote_words(view: VtesView, me: int) -> list[str]:
