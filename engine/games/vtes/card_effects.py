@@ -95,6 +95,13 @@ class EffectKind(StrEnum):
     TERMS = "terms"
     """A political action card's terms, chosen by its caller and applied by the table as its
     referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
+    TRANSFERS = "transfers"
+    """``amount`` transfers added to its controller's influence phase while the card is in play
+    ("+2 transfers": Information Highway; :mod:`engine.games.vtes.lasting`)."""
+    CARRIED = "carried"
+    """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
+    a retainer's or an equipment's "The employer gets +1 intercept"
+    (:mod:`engine.games.vtes.lasting`)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -133,6 +140,10 @@ class Effect:
     def words(self) -> str:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
         match self.kind:
+            case EffectKind.TRANSFERS:
+                return f"+{self.amount} transfers in your influence phase while in play"
+            case EffectKind.CARRIED:
+                return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
                 match self.whom:
                     case "":
@@ -405,6 +416,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"pool for each (?:locked minion|minion|vampire in torpor|vampire) (?:they|he or she) controls?"
             r"(?: with capacity \d+ or more)?",
             lambda m: (Effect(_E.TERMS),),
+        ),
+        (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"the (?:employer|bearer) gets \+(\d+) intercept",
+            lambda m: (Effect(_E.CARRIED, int(m.group(1)), whom="intercept"),),
         ),
         (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
         (

@@ -34,7 +34,7 @@ from engine.games.vtes.card_play import (
     window_choices,
 )
 from engine.games.vtes.card_record import record
-from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, prevent_cards
 from engine.games.vtes.contests import as_titled, own_copy
@@ -57,6 +57,7 @@ from engine.games.vtes.vocab import (
     Ruleset,
     Status,
     Step,
+    Target,
     TransferKind,
     VoteSource,
     Window,
@@ -245,8 +246,17 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
             moves = master_choices(view, c) if "Master" in c.types else []
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **m.act_fields()} for m in moves]
             if not moves:
-                acts.append({"do": Do.PLAY, "card": c.as_list(), **cost})
+                acts.append({"do": Do.PLAY, "card": c.as_list(), **cost, **_put_in_play(c)})
     return [Offer(act) for act in acts]
+
+
+def _put_in_play(card: CardView) -> dict[str, object]:
+    """``to: ready`` for a card its text puts in its player's area ("Put this card in play", a
+    location: :func:`engine.games.vtes.cards.play_place`), where it stays and its lasting effects
+    apply (:mod:`engine.games.vtes.lasting`); {} for any other (the ash heap, or a minion the
+    player names)."""
+    info = card_base().info(card.card) if card.card else None
+    return {"to": Target.READY} if info is not None and play_place(info) == PlayPlace.IN_PLAY else {}
 
 
 def _affordable(card: CardView, cost: dict[str, object], pool: int) -> bool:

@@ -35,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, claims, combat, contests, plays, politics, windows
+from engine.games.vtes import actions, claims, combat, contests, lasting, plays, politics, windows
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -190,8 +190,10 @@ def _next_phase(w: Work) -> None:
     if i + 1 < len(PHASES):
         w.phase = PHASES[i + 1]
         if w.phase == Phase.INFLUENCE:
-            w.transfers = w.transfer_budget(w.acting)
-            w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}", w.acting)
+            extra = lasting.transfers(w, w.acting)
+            w.transfers = w.transfer_budget(w.acting) + sum(n for _, n in extra)
+            given = "".join(f"; {w.name(pos)}: +{plural(n, 'transfer')}" for pos, n in extra)
+            w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}{given}", w.acting)
         else:
             w.note(f"{seat_ref(w.acting)}: {w.phase} phase", w.acting)
     else:

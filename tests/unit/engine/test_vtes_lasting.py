@@ -1,0 +1,77 @@
+"""Lasting effects of cards in play, applied by the table where they count (rulebook, "Master
+Cards", "Retainers"): Information Highway ("+2 transfers"), played in the master phase, adds 2
+transfers to its controller's influence phase (after the minion phase); a retainer whose text says "The employer gets +1
+intercept" (Mr. Winthrop, Raven Spy) adds its intercept to the block attempt of the minion it is
+on, narrated with its name. The log replays to the same state.
+
+Every crypt is twelve Arika (contested copies turned face up by hand)."""
+
+from __future__ import annotations
+
+from engine.games.base import Act
+from engine.sim import SimTable
+from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table
+
+LIBRARY = (("Information Highway", 1), ("Mr. Winthrop", 1), ("Raven Spy", 1), ("Lost in Crowds", 2))
+
+
+def said(t: SimTable) -> list[str]:
+    return [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.notes]
+
+
+def test_information_highway_adds_two_transfers_to_the_influence_phase() -> None:
+    start = one_vampire_table("Arika", LIBRARY, seed=5, phase="master")
+    t = copy_table(start)
+    ana = t.state.acting
+    (play,) = card_plays(t, ana, "Information Highway")
+    done: list[Act] = [play, {"do": "phase"}, {"do": "phase"}]  # the minion phase, the influence phase
+    for a in done:
+        t.play(ana, a)
+    assert t.state.phase == "influence"
+    assert t.state.transfers == 1 + 2  # the first player's first turn: 1 transfer (rulebook), +2
+    assert any(s.endswith("influence phase, 3 transfers; Information Highway: +2 transfers") for s in said(t)), said(t)
+    again = copy_table(start)
+    for a in done:
+        again.play(ana, a)
+    assert again.state == t.state
+
+
+def test_without_the_card_the_influence_phase_has_its_usual_transfers() -> None:
+    t = one_vampire_table("Arika", LIBRARY, seed=5, phase="master")
+    act(t, t.state.acting, "phase")
+    act(t, t.state.acting, "phase")
+    assert t.state.transfers == 1
+
+
+def test_a_retainer_gives_its_employer_intercept_as_it_attempts_to_block() -> None:
+    start = one_vampire_table("Arika", LIBRARY, seed=5)
+    ana = start.state.acting
+    ben = start.view(ana).players[ana].prey
+    winthrop = next(c.as_list() for c in start.view(ben).hand if c.name == "Mr. Winthrop")
+    act(start, ben, "move", cards=[winthrop], to="on", on=first_vampire(start, ben), no_replace=True)
+    t = copy_table(start)
+    done: list[tuple[int, Act]] = [
+        (ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben, "stealth": 1}),
+        (ana, {"do": "pass"}),
+        (ben, {"do": "block", "minion": first_vampire(t, ben)}),
+    ]
+    for seat, a in done:
+        t.play(seat, a)
+    action = t.state.open_action
+    assert action is not None and action.intercept == 1 and action.stealth == 1
+    assert any(s.startswith("Mr. Winthrop: +1 intercept to Arika") for s in said(t)), said(t)
+    again = copy_table(start)
+    for seat, a in done:
+        again.play(seat, a)
+    assert again.state == t.state
+
+
+def test_a_minion_with_no_such_card_blocks_with_the_intercept_it_is_given() -> None:
+    t = one_vampire_table("Arika", LIBRARY, seed=5)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    act(t, ana, "action", kind="bleed", minion=first_vampire(t, ana), target=ben, stealth=1)
+    act(t, ana, "pass")
+    act(t, ben, "block", minion=first_vampire(t, ben))
+    action = t.state.open_action
+    assert action is not None and action.intercept == 0
