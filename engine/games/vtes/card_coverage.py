@@ -10,7 +10,8 @@ where the table puts it into the act that plays the card, as the offers do.
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - transfers added to the influence phase by a master card in play, and intercept a retainer or an
-  equipment gives the minion it is on as it attempts to block (:mod:`engine.games.vtes.lasting`);
+  equipment gives the minion it is on as it attempts to block, and master phase actions a card in play
+  gives as its controller locks it (:mod:`engine.games.vtes.lasting`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
@@ -70,7 +71,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
-        case EffectKind.TRANSFERS:
+        case EffectKind.TRANSFERS | EffectKind.MASTER_ACTION:
             return "Master" in types
         case EffectKind.CARRIED:
             return bool(types & {"Retainer", "Equipment"})

@@ -98,6 +98,10 @@ class EffectKind(StrEnum):
     TRANSFERS = "transfers"
     """``amount`` transfers added to its controller's influence phase while the card is in play
     ("+2 transfers": Information Highway; :mod:`engine.games.vtes.lasting`)."""
+    MASTER_ACTION = "master action"
+    """``amount`` more master phase actions this master phase, as its controller locks the card
+    in play in their master phase ("During your master phase, you can lock this card to get +1
+    master phase action": The Parthenon; :func:`engine.games.vtes.lasting.locked`)."""
     CARRIED = "carried"
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
@@ -142,6 +146,8 @@ class Effect:
         match self.kind:
             case EffectKind.TRANSFERS:
                 return f"+{self.amount} transfers in your influence phase while in play"
+            case EffectKind.MASTER_ACTION:
+                return f"lock it in your master phase: +{self.amount} master phase action"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -418,6 +424,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"during your master phase, you can lock this card to get \+(\d+) master phase actions?",
+            lambda m: (Effect(_E.MASTER_ACTION, int(m.group(1))),),
+        ),
         (
             r"the (?:employer|bearer) gets \+(\d+) intercept",
             lambda m: (Effect(_E.CARRIED, int(m.group(1)), whom="intercept"),),

@@ -2,7 +2,9 @@
 "Retainers", "Equipment": a card in play applies its text while it stays in play): the extra
 transfers of a location ("+2 transfers": Information Highway) as its controller's influence phase
 begins, and the intercept a retainer or an equipment gives the minion it is on ("The employer gets
-+1 intercept": Raven Spy, Mr. Winthrop) as that minion attempts to block. A contested card is out
++1 intercept": Raven Spy, Mr. Winthrop) as that minion attempts to block, and what a card in play
+gives as its controller locks it ("During your master phase, you can lock this card to get +1
+master phase action": The Parthenon). A contested card is out
 of play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
 (:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``).
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 from engine.games.base import Pos
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
-from engine.games.vtes.vocab import Zone
+from engine.games.vtes.vocab import Phase, Zone
 from engine.games.vtes.work import Work
 
 
@@ -47,3 +49,28 @@ def carried_intercept(w: Work, minion: Pos) -> list[tuple[Pos, int]]:
             if n:
                 out.append((pos, n))
     return out
+
+
+def lockable(actions: int, phase: Phase, acting: int, seat: int, controller: int, locked: bool) -> bool:
+    """A card in play giving ``actions`` master phase actions when locked may be locked for them
+    by ``seat`` now: in its own master phase (``phase``, ``acting``), as the card's
+    ``controller``, while the card is not ``locked``."""
+    return bool(actions) and phase == Phase.MASTER and acting == seat == controller and not locked
+
+
+def master_actions_of(ident: str) -> int:
+    """The master phase actions the card ``ident`` gives when locked (0 for none)."""
+    rec = record(ident)
+    return sum(e.amount for e in rec.effects if e.kind == EffectKind.MASTER_ACTION) if rec is not None else 0
+
+
+def locked(w: Work, pos: Pos) -> None:
+    """The card at ``pos``, just locked by its controller, gives what its text gives when locked:
+    its master phase actions, in its controller's own master phase (narrated with its name); a
+    card locked at another moment, or with no such text, gives nothing."""
+    c = w.cards[pos]
+    n = master_actions_of(c.card or w.revealed.get(pos, ""))
+    if not lockable(n, w.phase, w.acting, w.author, c.controller, False):
+        return
+    w.master_actions -= n  # the actions used, less those the cards gave (rules.py)
+    w.note(f"{w.name(pos)}: +{n} master phase action", w.author)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.games.base import Act, Pos
+from engine.games.vtes import lasting
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
@@ -206,6 +207,13 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
     acts += [{"do": Do.TRANSFER, **fields} for fields in blood_shifts(view, seat)]
+    acts += [
+        {"do": Do.LOCK, "cards": [c.as_list()]}
+        for c in view.cards
+        if c.card
+        and c.zone.in_play
+        and lasting.lockable(lasting.master_actions_of(c.card), view.phase, view.acting, seat, c.controller, c.locked)
+    ]
     if len(view.hand) > me.hand_size:  # discard down to the hand size (rulebook, "Drawing Cards")
         acts += [{"do": Do.DISCARD, "card": c.as_list()} for c in view.hand]
     match view.phase:

@@ -395,6 +395,8 @@ def _act_lock(w: Work, act: LockAct) -> None:
         return
     for pos in cards:
         w.setc(pos, locked=locked)
+        if locked:
+            lasting.locked(w, pos)
 
 
 def _act_counters(w: Work, act: CounterAct) -> None:

@@ -2,13 +2,16 @@
 Cards", "Retainers"): Information Highway ("+2 transfers"), played in the master phase, adds 2
 transfers to its controller's influence phase (after the minion phase); a retainer whose text says "The employer gets +1
 intercept" (Mr. Winthrop, Raven Spy) adds its intercept to the block attempt of the minion it is
-on, narrated with its name. The log replays to the same state.
+on, narrated with its name; The Parthenon, locked in its controller's master phase (offered
+there, once: it stays locked), gives one more master phase action, and nothing at another
+moment. The log replays to the same state.
 
 Every crypt is twelve Arika (contested copies turned face up by hand)."""
 
 from __future__ import annotations
 
 from engine.games.base import Act
+from engine.games.vtes import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table
 
@@ -75,3 +78,43 @@ def test_a_minion_with_no_such_card_blocks_with_the_intercept_it_is_given() -> N
     act(t, ben, "block", minion=first_vampire(t, ben))
     action = t.state.open_action
     assert action is not None and action.intercept == 0
+
+
+PARTHENON = (("The Parthenon", 1), ("Information Highway", 1), ("Minion Tap", 2))
+
+
+def test_the_parthenon_locked_in_the_master_phase_gives_one_more_master_phase_action() -> None:
+    start = one_vampire_table("Arika", PARTHENON, seed=5, blood=(7, 2, 2, 2), phase="master")
+    t = copy_table(start)
+    ana = t.state.acting
+    (play,) = card_plays(t, ana, "The Parthenon")
+    t.play(ana, play)
+    parthenon = next(c for c in t.view(ana).cards if c.name == "The Parthenon")
+    assert parthenon.zone == "ready" and not parthenon.locked
+    assert card_plays(t, ana, "Information Highway") == []  # the one master phase action is used
+    lock = {"do": "lock", "cards": [parthenon.as_list()]}
+    assert lock in VTES.legal_acts(t.view(ana))
+    t.play(ana, lock)
+    assert any(s.startswith("The Parthenon: +1 master phase action") for s in said(t)), said(t)
+    assert lock not in VTES.legal_acts(t.view(ana))  # locked: once a turn
+    (highway,) = card_plays(t, ana, "Information Highway")
+    t.play(ana, highway)
+    assert card_plays(t, ana, "Minion Tap") == []  # and no third
+    again = copy_table(start)
+    for a in (play, lock, highway):
+        again.play(ana, a)
+    assert again.state == t.state
+
+
+def test_the_parthenon_locked_outside_the_master_phase_gives_nothing() -> None:
+    t = one_vampire_table("Arika", PARTHENON, seed=5, phase="master")
+    ana = t.state.acting
+    (play,) = card_plays(t, ana, "The Parthenon")
+    t.play(ana, play)
+    act(t, ana, "phase")  # the minion phase
+    parthenon = next(c for c in t.view(ana).cards if c.name == "The Parthenon")
+    assert {"do": "lock", "cards": [parthenon.as_list()]} not in VTES.legal_acts(t.view(ana))
+    before = t.state.master_actions
+    act(t, ana, "lock", cards=[parthenon.as_list()])
+    assert t.state.master_actions == before
+    assert not any(s.startswith("The Parthenon: +1") for s in said(t))
