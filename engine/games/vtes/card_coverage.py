@@ -11,7 +11,7 @@ where the table puts it into the act that plays the card, as the offers do.
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - transfers added to the influence phase by a master card in play, and intercept a retainer or an
   equipment gives the minion it is on as it attempts to block, and master phase actions a card in play
-  gives as its controller locks it (:mod:`engine.games.vtes.lasting`);
+  gives as its controller locks it, and the pool of a third copy in play (:mod:`engine.games.vtes.lasting`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
@@ -48,7 +48,7 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import HAND_STRIKE, Effect, EffectKind
+from engine.games.vtes.card_effects import HAND_STRIKE, THREE_COPIES, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
@@ -69,6 +69,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action") and burns
         case EffectKind.ADD_BLOOD:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
+        case EffectKind.GAIN_POOL if e.whom == THREE_COPIES:
+            return "Master" in types
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.TRANSFERS | EffectKind.MASTER_ACTION:

@@ -59,7 +59,9 @@ class EffectKind(StrEnum):
     GAIN_BLOOD = "gain blood"
     BURN_BLOOD = "burn blood"
     GAIN_POOL = "gain pool"
-    """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more."""
+    """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more;
+    :data:`THREE_COPIES`: as the player's third copy of the card is put in play, every copy in
+    play removed from the game (Ashur Tablets; :func:`engine.games.vtes.lasting.arrived`)."""
     BURN_POOL = "burn pool"
     """``amount`` pool burned; ``whom`` ``"controller"``: by the controller of the card the action
     burns (Rewilding)."""
@@ -111,6 +113,8 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+THREE_COPIES = "three copies"
+"""The ``whom`` of pool gained as a Methuselah controls three copies of the card, which leave the game."""
 HAND_STRIKE = "hand strike"
 """The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
@@ -214,6 +218,8 @@ class Effect:
                 article = "an" if kinds.startswith("e") else "a"
                 whose = f" of your {near.rstrip(')')}" if near else ""
                 return f"burn {article} {kinds}{whose} as the action succeeds"
+            case EffectKind.GAIN_POOL if self.whom == THREE_COPIES:
+                return f"with three copies in play: remove every copy from the game and gain {self.amount} pool"
             case EffectKind.BURN_POOL if self.whom == "controller":
                 return f"its controller burns {self.amount} pool"
             case EffectKind.TERMS:

@@ -4,17 +4,20 @@ transfers of a location ("+2 transfers": Information Highway) as its controller'
 begins, and the intercept a retainer or an equipment gives the minion it is on ("The employer gets
 +1 intercept": Raven Spy, Mr. Winthrop) as that minion attempts to block, and what a card in play
 gives as its controller locks it ("During your master phase, you can lock this card to get +1
-master phase action": The Parthenon). A contested card is out
+master phase action": The Parthenon), and what a card does as it comes into play ("If you control
+three copies of this card, remove all copies in play … from the game to gain 3 pool": Ashur
+Tablets). A contested card is out
 of play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
 (:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``).
 """
 
 from __future__ import annotations
 
-from engine.games.base import Pos
-from engine.games.vtes.card_effects import EffectKind
+from engine.games.base import Pos, seat_ref
+from engine.games.vtes.card_effects import THREE_COPIES, EffectKind
 from engine.games.vtes.card_record import record
-from engine.games.vtes.vocab import Phase, Zone
+from engine.games.vtes.cards import card_id
+from engine.games.vtes.vocab import Phase, Target, Zone
 from engine.games.vtes.work import Work
 
 
@@ -74,3 +77,33 @@ def locked(w: Work, pos: Pos) -> None:
         return
     w.master_actions -= n  # the actions used, less those the cards gave (rules.py)
     w.note(f"{w.name(pos)}: +{n} master phase action", w.author)
+
+
+def arrived(w: Work, pos: Pos) -> None:
+    """The card at ``pos``, just put in play by the author: with its pool gained on three copies
+    (:data:`~engine.games.vtes.card_effects.THREE_COPIES`) and the author controlling three
+    copies in play, every copy in play (anyone's) leaves the game and the author gains the pool,
+    narrated with the card's name (the rest of such a text, the ash heap's cards, is by hand)."""
+    ident = w.cards[pos].card or w.revealed.get(pos, "")
+    rec = record(ident)
+    gain = (
+        next((e for e in rec.effects if e.kind == EffectKind.GAIN_POOL and e.whom == THREE_COPIES), None)
+        if rec
+        else None
+    )
+    if gain is None:
+        return
+    same = card_id(ident)
+    copies = [
+        p for p, c in sorted(w.cards.items()) if c.zone.in_play and card_id(c.card or w.revealed.get(p, "")) == same
+    ]
+    if sum(1 for p in copies if w.cards[p].controller == w.author) < 3:
+        return
+    for p in copies:
+        w.move(p, Target.REMOVED)
+    got = w.pool_delta(w.author, gain.amount, "card")
+    w.note(
+        f"{w.name(pos)}: {len(copies)} copies removed from the game, {seat_ref(w.author)} gains {got} pool "
+        "(the cards from the ash heap are chosen by hand)",
+        w.author,
+    )

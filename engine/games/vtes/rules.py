@@ -339,6 +339,8 @@ def _act_play(w: Work, act: PlayAct) -> None:
     w.move(pos, to, controller, on)
     if pool:
         w.pool_delta(w.author, -pool, "cost")
+    if to.zone.in_play:
+        lasting.arrived(w, pos)
     if blood and minion is not None:
         w.counters_delta(minion, -blood, "cost")
     plays.move_blood(w, act, esc(info.name) if info is not None else "the card")

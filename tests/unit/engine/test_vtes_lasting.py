@@ -118,3 +118,40 @@ def test_the_parthenon_locked_outside_the_master_phase_gives_nothing() -> None:
     act(t, ana, "lock", cards=[parthenon.as_list()])
     assert t.state.master_actions == before
     assert not any(s.startswith("The Parthenon: +1") for s in said(t))
+
+
+ASHUR = (("Ashur Tablets", 4), ("Minion Tap", 1))
+
+
+def test_the_third_ashur_tablets_removes_every_copy_for_3_pool() -> None:
+    """Two copies already in play (moved by hand), and one of Ben's: the third Ana plays removes
+    all four from the game and Ana gains 3 pool; the ash heap's cards stay by hand."""
+    start = one_vampire_table("Arika", ASHUR, seed=5, phase="master")
+    ana = start.state.acting
+    ben = start.view(ana).players[ana].prey
+    for seat, n in ((ana, 2), (ben, 1)):
+        tablets = [c.as_list() for c in start.view(seat).hand if c.name == "Ashur Tablets"][:n]
+        act(start, seat, "move", cards=tablets, to="ready", no_replace=True)
+    t = copy_table(start)
+    plays = card_plays(t, ana, "Ashur Tablets")
+    assert plays and all(a["to"] == "ready" for a in plays)
+    pool = t.view(ana).players[ana].pool
+    t.play(ana, plays[0])
+    assert t.view(ana).players[ana].pool == pool + 3
+    left = [c for c in t.view(ana).cards if c.name == "Ashur Tablets" and c.zone.in_play]
+    assert left == []
+    assert any("Ashur Tablets: 4 copies removed from the game" in s for s in said(t)), said(t)
+    again = copy_table(start)
+    again.play(ana, plays[0])
+    assert again.state == t.state
+
+
+def test_two_ashur_tablets_stay_in_play() -> None:
+    t = one_vampire_table("Arika", ASHUR, seed=5, phase="master")
+    ana = t.state.acting
+    first = next(c.as_list() for c in t.view(ana).hand if c.name == "Ashur Tablets")
+    act(t, ana, "move", cards=[first], to="ready", no_replace=True)
+    pool = t.view(ana).players[ana].pool
+    t.play(ana, card_plays(t, ana, "Ashur Tablets")[0])
+    assert t.view(ana).players[ana].pool == pool
+    assert len([c for c in t.view(ana).cards if c.name == "Ashur Tablets" and c.zone.in_play]) == 2
