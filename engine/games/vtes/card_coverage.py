@@ -12,6 +12,9 @@ where the table puts it into the act that plays the card, as the offers do.
 - transfers added to the influence phase by a master card in play, and intercept a retainer or an
   equipment gives the minion it is on as it attempts to block, and master phase actions a card in play
   gives as its controller locks it, and the pool of a third copy in play (:mod:`engine.games.vtes.lasting`);
+- the pool more a master card in play makes cards cost its controller: in the cost offered with the
+  card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
+  :func:`engine.games.vtes.card_play.master_choices`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
@@ -73,7 +76,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Master" in types
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
-        case EffectKind.TRANSFERS | EffectKind.MASTER_ACTION:
+        case EffectKind.TRANSFERS | EffectKind.MASTER_ACTION | EffectKind.EXTRA_COST:
             return "Master" in types
         case EffectKind.CARRIED:
             return bool(types & {"Retainer", "Equipment"})

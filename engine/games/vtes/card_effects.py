@@ -104,6 +104,11 @@ class EffectKind(StrEnum):
     """``amount`` more master phase actions this master phase, as its controller locks the card
     in play in their master phase ("During your master phase, you can lock this card to get +1
     master phase action": The Parthenon; :func:`engine.games.vtes.lasting.locked`)."""
+    EXTRA_COST = "extra cost"
+    """While the card is in play, its controller pays ``amount`` more pool to play cards named
+    ``whom`` (lower case: "Cards named Minion Tap cost you +1 pool to play"), or with ``whom``
+    :data:`ON_THIS`, to play another copy of this card on the vampire it is on ("Villein costs +1
+    pool to play on this vampire"; :func:`engine.games.vtes.card_play.printed_cost`)."""
     CARRIED = "carried"
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
@@ -113,6 +118,8 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+ON_THIS = "on this vampire"
+"""The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
 THREE_COPIES = "three copies"
 """The ``whom`` of pool gained as a Methuselah controls three copies of the card, which leave the game."""
 HAND_STRIKE = "hand strike"
@@ -152,6 +159,10 @@ class Effect:
                 return f"+{self.amount} transfers in your influence phase while in play"
             case EffectKind.MASTER_ACTION:
                 return f"lock it in your master phase: +{self.amount} master phase action"
+            case EffectKind.EXTRA_COST if self.whom == ON_THIS:
+                return f"another copy costs +{self.amount} pool to play on this vampire"
+            case EffectKind.EXTRA_COST:
+                return f"cards named {self.whom.title()} cost you +{self.amount} pool to play"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -430,6 +441,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"cards named <([^>]+)> cost you \+(\d+) pool to play",
+            lambda m: (Effect(_E.EXTRA_COST, int(m.group(2)), whom=m.group(1)),),
+        ),
+        (
+            r"[\w' -]+ costs \+(\d+) pool to play on this vampire",
+            lambda m: (Effect(_E.EXTRA_COST, int(m.group(1)), whom=ON_THIS),),
+        ),
         (
             r"during your master phase, you can lock this card to get \+(\d+) master phase actions?",
             lambda m: (Effect(_E.MASTER_ACTION, int(m.group(1))),),

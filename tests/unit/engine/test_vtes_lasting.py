@@ -155,3 +155,27 @@ def test_two_ashur_tablets_stay_in_play() -> None:
     t.play(ana, card_plays(t, ana, "Ashur Tablets")[0])
     assert t.view(ana).players[ana].pool == pool
     assert len([c for c in t.view(ana).cards if c.name == "Ashur Tablets" and c.zone.in_play]) == 2
+
+
+VILLEIN = (("Villein", 2), ("Minion Tap", 1))
+
+
+def test_a_villein_in_play_makes_minion_tap_and_another_villein_on_that_vampire_cost_1_pool() -> None:
+    start = one_vampire_table("Arika", VILLEIN, seed=5, blood=(7, 2, 2, 2), phase="master")
+    ana = start.state.acting
+    arika = first_vampire(start, ana)
+    assert all("pool" not in a for a in card_plays(start, ana, "Minion Tap") + card_plays(start, ana, "Villein"))
+    first = next(c.as_list() for c in start.view(ana).hand if c.name == "Villein")
+    act(start, ana, "move", cards=[first], to="on", on=arika, no_replace=True)
+    t = copy_table(start)
+    taps = card_plays(t, ana, "Minion Tap")
+    assert taps and all(a["pool"] == 1 for a in taps)
+    villeins = card_plays(t, ana, "Villein")
+    assert villeins and all(a["pool"] == 1 and a["on"] == arika for a in villeins)
+    chosen = next(a for a in villeins if a["move_blood"] == 5)
+    pool = t.view(ana).players[ana].pool
+    t.play(ana, chosen)
+    assert t.view(ana).players[ana].pool == pool - 1 + 5
+    again = copy_table(start)
+    again.play(ana, chosen)
+    assert again.state == t.state
