@@ -82,7 +82,9 @@ class EffectKind(StrEnum):
     """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
     ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any; ``least``: its
     least capacity), as the action succeeds, or as a master card is played; ``whom`` ``"full"``:
-    as much as brings a vampire of the player's (uncontrolled or in play) to its capacity."""
+    as much as brings a vampire of the player's (uncontrolled or in play) to its capacity;
+    :data:`READY`: to a ready vampire, anyone's ("Add 1 blood to a ready vampire": Life in the
+    City)."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire"); ``whom``
     :data:`ALLY_STAYS_LOCKED`: an ally that plays it does not unlock in its next unlock phase."""
@@ -93,7 +95,12 @@ class EffectKind(StrEnum):
     once in that controller's phase ``whom`` (``"master"``, ``"unlock"``): a card in play's."""
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
-    points (``amount`` 0: any amount), as the card is played (a master card's)."""
+    points (``amount`` 0: any amount), as the card is played (a master card's); ``whom``
+    :data:`EACH`: ``amount`` from each ready vampire the player controls that has it ("Move 1
+    blood from each ready vampire you control to your pool": Tribute to the Master)."""
+    CRYPT_DRAW = "crypt draw"
+    """``amount`` cards moved from the top of the player's crypt to their uncontrolled region, as
+    the card is played ("Move the top card from your crypt to your uncontrolled region")."""
     TERMS = "terms"
     """A political action card's terms, chosen by its caller and applied by the table as its
     referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
@@ -118,6 +125,10 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+EACH = "each ready vampire"
+"""The ``whom`` of blood moved from each ready vampire the player controls."""
+READY = "ready"
+"""The ``whom`` of blood added to a ready vampire, anyone's."""
 ON_THIS = "on this vampire"
 """The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
 THREE_COPIES = "three copies"
@@ -211,6 +222,12 @@ class Effect:
                 return "unlock if the action succeeds" + (f", burning {self.amount} blood" if self.amount else "")
             case EffectKind.WAKE:
                 return "wake: this locked minion may react and block"
+            case EffectKind.ADD_BLOOD if self.whom == READY:
+                return f"add {self.amount} blood to a ready vampire"
+            case EffectKind.MOVE_BLOOD if self.whom == EACH:
+                return f"move {self.amount} blood from each ready vampire you control to your pool"
+            case EffectKind.CRYPT_DRAW:
+                return f"move the top {'card' if self.amount == 1 else f'{self.amount} cards'} of your crypt to your uncontrolled region"
             case EffectKind.ADD_BLOOD if self.whom == "full":
                 return "a vampire of yours gains blood to its capacity"
             case EffectKind.ADD_BLOOD:
@@ -441,6 +458,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (r"add (\d+) blood to a ready vampire", lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), whom=READY),)),
+        (
+            r"move (\d+) blood from each ready vampire you control to your pool",
+            lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(1)), whom=EACH),),
+        ),
+        (r"move the top card from your crypt to your uncontrolled region", lambda m: (Effect(_E.CRYPT_DRAW, 1),)),
         (
             r"cards named <([^>]+)> cost you \+(\d+) pool to play",
             lambda m: (Effect(_E.EXTRA_COST, int(m.group(2)), whom=m.group(1)),),
@@ -570,6 +593,11 @@ def read_sentence(sentence: str) -> Reading:
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
-    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence) or DEFERRED.fullmatch(sentence):
+    if (
+        sentence == "master"
+        or sentence.startswith(_CONDITIONS)
+        or EXCLUSIVE.fullmatch(sentence)
+        or DEFERRED.fullmatch(sentence)
+    ):
         return Reading(sentence, SentenceKind.CONDITION)
     return Reading(sentence, SentenceKind.BY_HAND)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
-from engine.games.vtes.card_effects import ON_THIS, POOR, Effect, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import EACH, ON_THIS, POOR, READY, Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.state import Action
@@ -526,8 +526,8 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     if add is not None:
         return _master_adds(view, seat, add)
     move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None)
-    if move is None:
-        return []
+    if move is None or move.whom == EACH:
+        return []  # from each ready vampire: no choice (plays.master_effects)
     info = card_base().info(rec.id)
     on = info is not None and play_place(info) == PlayPlace.ON_MINION
     out = []
@@ -581,9 +581,12 @@ def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
 
 def _master_adds(view: VtesView, seat: int, add: Effect) -> list[Choice]:
     """A master card's added blood (``add_blood``, ``add_to``): to each vampire of ``seat``'s
-    uncontrolled region of the least capacity it names (its amount), or for "full capacity" to
+    uncontrolled region of the least capacity it names (its amount), for "a ready vampire" to
+    each ready vampire (anyone's), or for "full capacity" to
     each vampire of its, uncontrolled or in play, short of its capacity (what it lacks)."""
     vampires = list(view.uncontrolled(seat))
+    if add.whom == READY:
+        vampires = [c for c in view.cards if c.crypt and c.zone == Zone.READY]
     if add.whom == "full":
         vampires += [c for c in view.cards if c.controller == seat and c.crypt and c.zone.in_play]
     out = []

@@ -345,6 +345,7 @@ def _act_play(w: Work, act: PlayAct) -> None:
         w.counters_delta(minion, -blood, "cost")
     plays.move_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.add_blood(w, act, esc(info.name) if info is not None else "the card")
+    plays.master_effects(w, pos, esc(info.name) if info is not None else "the card")
     if info is not None and info.is_master and w.author == w.acting and w.phase == Phase.MASTER:
         if w.master_actions >= 1:
             w.refuse(

@@ -22,6 +22,14 @@ def said(t: SimTable) -> list[str]:
     return [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.notes]
 
 
+def assert_replays(start: SimTable, t: SimTable, done: list[tuple[int, Act]]) -> None:
+    """The acts ``done`` (seat, act) played again from ``start``, as a log's replay, reach ``t``'s state."""
+    again = copy_table(start)
+    for seat, a in done:
+        again.play(seat, a)
+    assert again.state == t.state
+
+
 def test_information_highway_adds_two_transfers_to_the_influence_phase() -> None:
     start = one_vampire_table("Arika", LIBRARY, seed=5, phase="master")
     t = copy_table(start)
@@ -33,10 +41,7 @@ def test_information_highway_adds_two_transfers_to_the_influence_phase() -> None
     assert t.state.phase == "influence"
     assert t.state.transfers == 1 + 2  # the first player's first turn: 1 transfer (rulebook), +2
     assert any(s.endswith("influence phase, 3 transfers; Information Highway: +2 transfers") for s in said(t)), said(t)
-    again = copy_table(start)
-    for a in done:
-        again.play(ana, a)
-    assert again.state == t.state
+    assert_replays(start, t, [(ana, a) for a in done])
 
 
 def test_without_the_card_the_influence_phase_has_its_usual_transfers() -> None:
@@ -63,10 +68,7 @@ def test_a_retainer_gives_its_employer_intercept_as_it_attempts_to_block() -> No
     action = t.state.open_action
     assert action is not None and action.intercept == 1 and action.stealth == 1
     assert any(s.startswith("Mr. Winthrop: +1 intercept to Arika") for s in said(t)), said(t)
-    again = copy_table(start)
-    for seat, a in done:
-        again.play(seat, a)
-    assert again.state == t.state
+    assert_replays(start, t, done)
 
 
 def test_a_minion_with_no_such_card_blocks_with_the_intercept_it_is_given() -> None:
@@ -100,10 +102,7 @@ def test_the_parthenon_locked_in_the_master_phase_gives_one_more_master_phase_ac
     (highway,) = card_plays(t, ana, "Information Highway")
     t.play(ana, highway)
     assert card_plays(t, ana, "Minion Tap") == []  # and no third
-    again = copy_table(start)
-    for a in (play, lock, highway):
-        again.play(ana, a)
-    assert again.state == t.state
+    assert_replays(start, t, [(ana, a) for a in (play, lock, highway)])
 
 
 def test_the_parthenon_locked_outside_the_master_phase_gives_nothing() -> None:
@@ -141,9 +140,7 @@ def test_the_third_ashur_tablets_removes_every_copy_for_3_pool() -> None:
     left = [c for c in t.view(ana).cards if c.name == "Ashur Tablets" and c.zone.in_play]
     assert left == []
     assert any("Ashur Tablets: 4 copies removed from the game" in s for s in said(t)), said(t)
-    again = copy_table(start)
-    again.play(ana, plays[0])
-    assert again.state == t.state
+    assert_replays(start, t, [(ana, plays[0])])
 
 
 def test_two_ashur_tablets_stay_in_play() -> None:
@@ -176,6 +173,56 @@ def test_a_villein_in_play_makes_minion_tap_and_another_villein_on_that_vampire_
     pool = t.view(ana).players[ana].pool
     t.play(ana, chosen)
     assert t.view(ana).players[ana].pool == pool - 1 + 5
-    again = copy_table(start)
-    again.play(ana, chosen)
-    assert again.state == t.state
+    assert_replays(start, t, [(ana, chosen)])
+
+
+IMMEDIATE = (("Life in the City", 1), ("Tribute to the Master", 1), ("Effective Management", 1))
+
+
+def _master_start() -> SimTable:
+    return one_vampire_table("Arika", IMMEDIATE, seed=5, blood=(3, 2, 2, 2), phase="master")
+
+
+def test_life_in_the_city_adds_1_blood_to_a_ready_vampire_of_anyone() -> None:
+    start = _master_start()
+    ana = start.state.acting
+    ben = start.view(ana).players[ana].prey
+    t = copy_table(start)
+    plays = card_plays(t, ana, "Life in the City")
+    targets = {tuple(a["add_to"]) for a in plays}
+    assert {tuple(first_vampire(t, ana)), tuple(first_vampire(t, ben))} <= targets
+    assert all(a["add_blood"] == 1 for a in plays)
+    chosen = next(a for a in plays if a["add_to"] == first_vampire(t, ben))
+    t.play(ana, chosen)
+    assert next(c for c in t.view(ana).cards if c.as_list() == first_vampire(t, ben)).counters == 3
+    assert any(s.startswith("Life in the City: 1 blood added to Arika") for s in said(t)), said(t)
+    assert_replays(start, t, [(ana, chosen)])
+
+
+def _played_alone(name: str) -> tuple[SimTable, SimTable]:
+    """The master start, and a copy where its acting Methuselah played ``name`` as offered (one
+    way, no choice); the play replays to the same state."""
+    start = _master_start()
+    ana = start.state.acting
+    t = copy_table(start)
+    (play,) = card_plays(t, ana, name)
+    t.play(ana, play)
+    assert_replays(start, t, [(ana, play)])
+    return start, t
+
+
+def test_tribute_to_the_master_moves_1_blood_from_each_ready_vampire_you_control() -> None:
+    start, t = _played_alone("Tribute to the Master")
+    ana = t.state.acting
+    assert t.view(ana).players[ana].pool == start.view(ana).players[ana].pool + 1
+    assert next(c for c in t.view(ana).cards if c.as_list() == first_vampire(t, ana)).counters == 2
+    assert any(s.startswith("Tribute to the Master: 1 blood moved") for s in said(t)), said(t)
+
+
+def test_effective_management_moves_the_crypt_top_card_to_the_uncontrolled_region() -> None:
+    start, t = _played_alone("Effective Management")
+    ana = t.state.acting
+    top = start.state.players[ana].crypt[0]
+    assert len(t.view(ana).uncontrolled(ana)) == len(start.view(ana).uncontrolled(ana)) + 1
+    assert next(c for c in t.state.cards if c.pos == top).zone == "uncontrolled"
+    assert any(s.startswith("Effective Management: 1 card of") for s in said(t)), said(t)
