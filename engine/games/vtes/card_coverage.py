@@ -11,7 +11,8 @@ where the table puts it into the act that plays the card, as the offers do.
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - transfers added to the influence phase by a master card in play, and intercept a retainer or an
   equipment gives the minion it is on as it attempts to block, and master phase actions a card in play
-  gives as its controller locks it, and the pool of a third copy in play (:mod:`engine.games.vtes.lasting`);
+  gives as its controller locks it, the blood or pool a card in play gives as its controller locks it
+  (with its counters), and the pool of a third copy in play (:mod:`engine.games.vtes.lasting`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
   card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
   :func:`engine.games.vtes.card_play.master_choices`);
@@ -78,7 +79,14 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Master" in types
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
-        case EffectKind.TRANSFERS | EffectKind.MASTER_ACTION | EffectKind.EXTRA_COST | EffectKind.CRYPT_DRAW:
+        case (
+            EffectKind.TRANSFERS
+            | EffectKind.MASTER_ACTION
+            | EffectKind.EXTRA_COST
+            | EffectKind.CRYPT_DRAW
+            | EffectKind.LOCK_USE
+            | EffectKind.LOCK_COUNTERS
+        ):
             return "Master" in types
         case EffectKind.CARRIED:
             return bool(types & {"Retainer", "Equipment"})

@@ -116,6 +116,16 @@ class EffectKind(StrEnum):
     ``whom`` (lower case: "Cards named Minion Tap cost you +1 pool to play"), or with ``whom``
     :data:`ON_THIS`, to play another copy of this card on the vampire it is on ("Villein costs +1
     pool to play on this vampire"; :func:`engine.games.vtes.card_play.printed_cost`)."""
+    LOCK_USE = "lock use"
+    """Its controller may lock the card in play for ``amount`` of what ``whom`` says:
+    :data:`UNCONTROLLED_BLOOD` (blood to a vampire in their uncontrolled region), :data:`READY_BLOOD`
+    (blood to a ready vampire they control), both by a ``transfer`` naming the card (``by``);
+    :data:`EDGE_POOL` (pool, by a ``lock`` of the card in their unlock phase while they hold the
+    Edge). :mod:`engine.games.vtes.lasting` applies them."""
+    LOCK_COUNTERS = "lock counters"
+    """``amount`` counters added to the card each time its controller locks it ("Add 1 counter to
+    this card each time you lock it"); burned with ``least`` counters ("Burn this card if it has 3
+    counters")."""
     CARRIED = "carried"
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
@@ -125,6 +135,12 @@ class EffectKind(StrEnum):
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
 
 
+UNCONTROLLED_BLOOD = "uncontrolled blood"
+"""The ``whom`` of a card locked to add blood to a vampire in its controller's uncontrolled region."""
+READY_BLOOD = "ready blood"
+"""The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
+EDGE_POOL = "edge pool"
+"""The ``whom`` of a card locked in its controller's unlock phase for pool while they hold the Edge."""
 EACH = "each ready vampire"
 """The ``whom`` of blood moved from each ready vampire the player controls."""
 READY = "ready"
@@ -174,6 +190,16 @@ class Effect:
                 return f"another copy costs +{self.amount} pool to play on this vampire"
             case EffectKind.EXTRA_COST:
                 return f"cards named {self.whom.title()} cost you +{self.amount} pool to play"
+            case EffectKind.LOCK_USE:
+                return {
+                    UNCONTROLLED_BLOOD: f"lock it: add {self.amount} blood to a vampire in your uncontrolled region",
+                    READY_BLOOD: f"lock it: add {self.amount} blood to a ready vampire you control",
+                    EDGE_POOL: f"lock it in your unlock phase: gain {self.amount} pool if you have the Edge",
+                }.get(self.whom, f"lock it: {self.whom}")
+            case EffectKind.LOCK_COUNTERS if self.least:
+                return f"burned with {self.least} counters"
+            case EffectKind.LOCK_COUNTERS:
+                return f"+{self.amount} counter each time you lock it"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -458,6 +484,20 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"you can lock this card to add (\d+) blood to (?:a vampire in your (?P<u>uncontrolled region)|a ready "
+            r"vampire you control)",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=UNCONTROLLED_BLOOD if m.group("u") else READY_BLOOD),),
+        ),
+        (
+            r"you can lock this card during your unlock phase to gain (\d+) pool if you have the edge",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=EDGE_POOL),),
+        ),
+        (
+            r"add (\d+) counter to this card each time you lock it",
+            lambda m: (Effect(_E.LOCK_COUNTERS, int(m.group(1))),),
+        ),
+        (r"burn this card if it has (\d+) counters", lambda m: (Effect(_E.LOCK_COUNTERS, least=int(m.group(1))),)),
         (r"add (\d+) blood to a ready vampire", lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), whom=READY),)),
         (
             r"move (\d+) blood from each ready vampire you control to your pool",

@@ -6,19 +6,29 @@ begins, and the intercept a retainer or an equipment gives the minion it is on (
 gives as its controller locks it ("During your master phase, you can lock this card to get +1
 master phase action": The Parthenon), and what a card does as it comes into play ("If you control
 three copies of this card, remove all copies in play … from the game to gain 3 pool": Ashur
-Tablets). A contested card is out
-of play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
-(:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``).
+Tablets), and a card in play its controller locks for blood or pool ("You can lock this card to add
+1 blood to a vampire in your uncontrolled region": Dreams of the Sphinx, The Coven), with the
+counters it takes as it is locked and its burning with enough of them. A contested card is out of
+play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
+(:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``, ``MASTER_ACTION``,
+``LOCK_USE``, ``LOCK_COUNTERS``).
 """
 
 from __future__ import annotations
 
-from engine.games.base import Pos, seat_ref
-from engine.games.vtes.card_effects import THREE_COPIES, EffectKind
+from typing import TYPE_CHECKING
+
+from engine.games.base import IllegalMove, Pos, seat_ref
+from engine.games.vtes.act_records import TransferAct
+from engine.games.vtes.acts import within
+from engine.games.vtes.card_effects import EDGE_POOL, READY_BLOOD, THREE_COPIES, UNCONTROLLED_BLOOD, Effect, EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
-from engine.games.vtes.vocab import Phase, Target, Zone
+from engine.games.vtes.vocab import Do, Phase, Target, TransferKind, Zone
 from engine.games.vtes.work import Work
+
+if TYPE_CHECKING:
+    from engine.games.vtes.view import VtesView
 
 
 def _given(w: Work, pos: Pos, kind: EffectKind, whom: str = "") -> int:
@@ -72,11 +82,80 @@ def locked(w: Work, pos: Pos) -> None:
     its master phase actions, in its controller's own master phase (narrated with its name); a
     card locked at another moment, or with no such text, gives nothing."""
     c = w.cards[pos]
-    n = master_actions_of(c.card or w.revealed.get(pos, ""))
-    if not lockable(n, w.phase, w.acting, w.author, c.controller, False):
+    if c.controller != w.author:
         return
-    w.master_actions -= n  # the actions used, less those the cards gave (rules.py)
-    w.note(f"{w.name(pos)}: +{n} master phase action", w.author)
+    ident = c.card or w.revealed.get(pos, "")
+    n = master_actions_of(ident)
+    if lockable(n, w.phase, w.acting, w.author, c.controller, False):
+        w.master_actions -= n  # the actions used, less those the cards gave (rules.py)
+        w.note(f"{w.name(pos)}: +{n} master phase action", w.author)
+    edge = _use(ident, EDGE_POOL)
+    if edge is not None and edge_pool_now(w.phase, w.acting, w.edge, w.author):
+        got = w.pool_delta(w.author, edge.amount, "card")
+        w.note(f"{w.name(pos)}: {seat_ref(w.author)} holds the Edge and gains {got} pool", w.author)
+    _count_lock(w, pos, ident)
+
+
+def edge_pool_now(phase: Phase, acting: int, edge: int, seat: int) -> bool:
+    """A card locked "during your unlock phase to gain 1 pool if you have the Edge" gives it now:
+    in ``seat``'s own unlock phase while it holds the Edge."""
+    return phase == Phase.UNLOCK and acting == seat == edge
+
+
+def _use(ident: str, whom: str) -> Effect | None:
+    """The card's lock use of kind ``whom`` (:data:`EDGE_POOL`, …), or None."""
+    rec = record(ident)
+    return next((e for e in rec.effects if e.kind == EffectKind.LOCK_USE and e.whom == whom), None) if rec else None
+
+
+def _count_lock(w: Work, pos: Pos, ident: str) -> None:
+    """A counter on the card just locked, if its text adds one each time; burned with as many as
+    it says ("Burn this card if it has 3 counters")."""
+    rec = record(ident)
+    counting = [e for e in rec.effects if e.kind == EffectKind.LOCK_COUNTERS] if rec else []
+    per_lock = sum(e.amount for e in counting)
+    if not per_lock:
+        return
+    w.counters_delta(pos, per_lock, "card")
+    most = next((e.least for e in counting if e.least), 0)
+    if most and w.cards[pos].counters >= most:
+        w.move(pos, Target.ASH)
+        w.note(f"{w.name(pos)} has {most} counters and is burned", w.author)
+
+
+def lock_use(w: Work, act: TransferAct) -> bool:
+    """A ``transfer`` naming a card in play ``by`` that its controller locks to add blood ("You can
+    lock this card to add 1 blood to a vampire in your uncontrolled region"; "… 2 blood to a ready
+    vampire you control"): the card locks (taking its counter), ``n`` (its amount) blood goes to
+    the vampire ``card``, narrated with its name. False for a card with no such use (the caller
+    reads another); raises IllegalMove for a card not the author's, in play and unlocked, or a
+    vampire the card cannot add blood to."""
+    by, vampire = act.by, act.card
+    assert by is not None
+    held = w.card(by)
+    ident = held.card or w.revealed.get(by, "")
+    uncontrolled, ready = _use(ident, UNCONTROLLED_BLOOD), _use(ident, READY_BLOOD)
+    use = uncontrolled or ready
+    if use is None:
+        return False
+    name = w.name(by)
+    if held.controller != w.author or not held.zone.in_play:
+        raise IllegalMove(f"{name} is not a card you control in play")
+    if held.locked:
+        raise IllegalMove(f"{name} is locked: it is locked to add blood, once until it unlocks")
+    if vampire is None or act.kind != TransferKind.POOL:
+        raise IllegalMove(f"{name} adds blood to a vampire: name the vampire")
+    c = w.card(vampire)
+    fits = (c.zone == Zone.UNCONTROLLED and c.owner == w.author) if use is uncontrolled else c.zone == Zone.READY
+    if not c.crypt or not fits or (use is ready and c.controller != w.author):
+        where = "in your uncontrolled region" if use is uncontrolled else "ready, that you control"
+        raise IllegalMove(f"{name} adds blood to a vampire {where}, and {w.name(vampire)} is not one")
+    n = within(act.do, "n", act.n, low=use.amount, high=use.amount, default=use.amount)
+    w.setc(by, locked=True)
+    w.counters_delta(vampire, n, "card")
+    w.note(f"{name} is locked: {n} blood added to {w.name(vampire)}", w.author)
+    _count_lock(w, by, ident)
+    return True
 
 
 def arrived(w: Work, pos: Pos) -> None:
@@ -107,3 +186,33 @@ def arrived(w: Work, pos: Pos) -> None:
         "(the cards from the ash heap are chosen by hand)",
         w.author,
     )
+
+
+def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
+    """The uses of its cards in play that ``seat`` may make now by locking them, in its own turn:
+    a ``lock`` of a card giving a master phase action (its master phase) or pool with the Edge
+    (its unlock phase, holding the Edge); a ``transfer`` naming the card (``by``) per vampire it
+    may add blood to (its uncontrolled region's, or its ready ones)."""
+    if view.acting != seat:
+        return []
+    out: list[dict[str, object]] = []
+    for held in view.cards:
+        if not held.card or held.controller != seat or not held.zone.in_play or held.locked:
+            continue
+        actions = master_actions_of(held.card)
+        edge = _use(held.card, EDGE_POOL) is not None and edge_pool_now(view.phase, view.acting, view.edge, seat)
+        if lockable(actions, view.phase, view.acting, seat, held.controller, held.locked) or edge:
+            out.append({"do": Do.LOCK, "cards": [held.as_list()]})
+        for whom, vampires in (
+            (UNCONTROLLED_BLOOD, view.uncontrolled(seat)),
+            (READY_BLOOD, [c for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]),
+        ):
+            use = _use(held.card, whom)
+            if use is None:
+                continue
+            by = held.as_list()
+            out += [
+                {"do": Do.TRANSFER, "kind": TransferKind.POOL, "card": v.as_list(), "n": use.amount, "by": by}
+                for v in vampires
+            ]
+    return out

@@ -207,13 +207,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
     acts += [{"do": Do.TRANSFER, **fields} for fields in blood_shifts(view, seat)]
-    acts += [
-        {"do": Do.LOCK, "cards": [c.as_list()]}
-        for c in view.cards
-        if c.card
-        and c.zone.in_play
-        and lasting.lockable(lasting.master_actions_of(c.card), view.phase, view.acting, seat, c.controller, c.locked)
-    ]
+    acts += lasting.lock_offers(view, seat)
     if len(view.hand) > me.hand_size:  # discard down to the hand size (rulebook, "Drawing Cards")
         acts += [{"do": Do.DISCARD, "card": c.as_list()} for c in view.hand]
     match view.phase:

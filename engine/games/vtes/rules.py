@@ -500,7 +500,8 @@ def _act_influence(w: Work, act: InfluenceAct) -> None:
 
 def _act_transfer(w: Work, act: TransferAct) -> None:
     if act.by is not None:
-        plays.shift_blood(w, act)
+        if not lasting.lock_use(w, act):
+            plays.shift_blood(w, act)
         return
     _must_act(w, "make transfers")
     _must_phase(w, Phase.INFLUENCE, "a transfer")

@@ -4,14 +4,21 @@ transfers to its controller's influence phase (after the minion phase); a retain
 intercept" (Mr. Winthrop, Raven Spy) adds its intercept to the block attempt of the minion it is
 on, narrated with its name; The Parthenon, locked in its controller's master phase (offered
 there, once: it stays locked), gives one more master phase action, and nothing at another
-moment. The log replays to the same state.
+moment; Dreams of the Sphinx, locked, adds 1 blood in the uncontrolled region or (in the unlock
+phase, with the Edge) 1 pool, takes a counter and burns with three; The Coven, locked, adds 2 blood
+to a ready vampire of its controller. The log replays to the same state.
 
 Every crypt is twelve Arika (contested copies turned face up by hand)."""
 
 from __future__ import annotations
 
-from engine.games.base import Act
+from dataclasses import replace
+
+import pytest
+
+from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
+from engine.games.vtes.vocab import Phase
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table
 
@@ -226,3 +233,75 @@ def test_effective_management_moves_the_crypt_top_card_to_the_uncontrolled_regio
     assert len(t.view(ana).uncontrolled(ana)) == len(start.view(ana).uncontrolled(ana)) + 1
     assert next(c for c in t.state.cards if c.pos == top).zone == "uncontrolled"
     assert any(s.startswith("Effective Management: 1 card of") for s in said(t)), said(t)
+
+
+DREAMS = (("Dreams of the Sphinx", 1), ("The Coven", 1), ("Minion Tap", 1))
+
+
+def _dreams_table() -> tuple[SimTable, list[int]]:
+    """Ana in her master phase with Dreams of the Sphinx and The Coven in play (moved by hand)."""
+    t = one_vampire_table("Arika", DREAMS, seed=5, phase="master")
+    ana = t.state.acting
+    cards = [c.as_list() for c in t.view(ana).hand if c.name in ("Dreams of the Sphinx", "The Coven")]
+    act(t, ana, "move", cards=cards, to="ready", no_replace=True)
+    dreams = next(c.as_list() for c in t.view(ana).cards if c.name == "Dreams of the Sphinx")
+    return t, dreams
+
+
+def _uses(t: SimTable, by: list[int]) -> list[Act]:
+    ana = t.state.acting
+    return [a for a in VTES.legal_acts(t.view(ana)) if a.get("by") == by or a.get("cards") == [by]]
+
+
+def test_dreams_of_the_sphinx_is_locked_to_add_1_blood_in_the_uncontrolled_region_with_a_counter() -> None:
+    start, dreams = _dreams_table()
+    ana = start.state.acting
+    t = copy_table(start)
+    offered = _uses(t, dreams)
+    waiting = {tuple(c.as_list()) for c in t.view(ana).uncontrolled(ana)}
+    assert offered and {tuple(a["card"]) for a in offered} == waiting and all(a["n"] == 1 for a in offered)
+    chosen = offered[0]
+    blood = next(c.counters for c in t.view(ana).cards if c.as_list() == chosen["card"])
+    t.play(ana, chosen)
+    assert next(c.counters for c in t.view(ana).cards if c.as_list() == chosen["card"]) == blood + 1
+    held = next(c for c in t.view(ana).cards if c.as_list() == dreams)
+    assert held.locked and held.counters == 1
+    assert any(s.startswith("Dreams of the Sphinx is locked: 1 blood added") for s in said(t)), said(t)
+    assert _uses(t, dreams) == []  # locked until its next unlock
+    assert_replays(start, t, [(ana, chosen)])
+
+
+def test_dreams_of_the_sphinx_is_burned_with_its_third_counter() -> None:
+    t, dreams = _dreams_table()
+    ana = t.state.acting
+    act(t, ana, "blood", card=dreams, delta=2, cause="effect")  # two earlier locks
+    t.play(ana, _uses(t, dreams)[0])
+    assert next(c for c in t.state.cards if list(c.pos) == dreams).zone == "ash"
+    assert any(s == "Dreams of the Sphinx has 3 counters and is burned" for s in said(t)), said(t)
+
+
+def test_dreams_of_the_sphinx_locked_in_the_unlock_phase_with_the_edge_gains_1_pool() -> None:
+    t, dreams = _dreams_table()
+    ana = t.state.acting
+    lock = {"do": "lock", "cards": [dreams]}
+    assert lock not in VTES.legal_acts(t.view(ana))  # not the unlock phase
+    t.state = replace(t.state, phase=Phase.UNLOCK, edge=ana)
+    assert lock in VTES.legal_acts(t.view(ana))
+    pool = t.view(ana).players[ana].pool
+    t.play(ana, lock)
+    assert t.view(ana).players[ana].pool == pool + 1
+    assert next(c for c in t.view(ana).cards if c.as_list() == dreams).counters == 1
+    assert any("holds the Edge and gains 1 pool" in s for s in said(t)), said(t)
+
+
+def test_the_coven_is_locked_to_add_2_blood_to_a_ready_vampire_you_control() -> None:
+    t, _ = _dreams_table()
+    ana = t.state.acting
+    coven = next(c.as_list() for c in t.view(ana).cards if c.name == "The Coven")
+    (use,) = _uses(t, coven)
+    assert use["card"] == first_vampire(t, ana) and use["n"] == 2
+    blood = next(c.counters for c in t.view(ana).cards if c.as_list() == use["card"])
+    t.play(ana, use)
+    assert next(c.counters for c in t.view(ana).cards if c.as_list() == use["card"]) == blood + 2
+    with pytest.raises(IllegalMove, match="The Coven is locked"):
+        t.play(ana, use)
