@@ -305,3 +305,17 @@ def test_the_coven_is_locked_to_add_2_blood_to_a_ready_vampire_you_control() -> 
     assert next(c.counters for c in t.view(ana).cards if c.as_list() == use["card"]) == blood + 2
     with pytest.raises(IllegalMove, match="The Coven is locked"):
         t.play(ana, use)
+
+
+def test_the_transfer_command_locks_a_card_to_add_its_blood_outside_the_influence_phase() -> None:
+    from tui.games.vtes.commands import Context, parse
+
+    t, dreams = _dreams_table()
+    ana = t.state.acting
+    ctx = Context(t.view(ana), ["Ana", "Ben", "Cy", "Dee"])
+    typed = parse("transfer 1", ctx)
+    assert typed["by"] == dreams and typed["kind"] == "pool" and typed["n"] == 1
+    coven = parse("transfer 2", ctx)
+    assert coven["card"] == first_vampire(t, ana) and coven["n"] == 2
+    t.play(ana, typed)
+    assert next(c for c in t.view(ana).cards if c.as_list() == dreams).locked
