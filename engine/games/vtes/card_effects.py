@@ -120,6 +120,9 @@ class EffectKind(StrEnum):
     """Its controller may lock the card in play for ``amount`` of what ``whom`` says:
     :data:`UNCONTROLLED_BLOOD` (blood to a vampire in their uncontrolled region), :data:`READY_BLOOD`
     (blood to a ready vampire they control), both by a ``transfer`` naming the card (``by``);
+    :data:`INFLUENCE_BLOOD` (blood to a vampire in their uncontrolled region, once in their
+    influence phase and without locking it: "During your influence phase, you can add 1 blood to
+    a vampire in your uncontrolled region", Powerbase: Montreal);
     :data:`EDGE_POOL` (pool, by a ``lock`` of the card in their unlock phase while they hold the
     Edge). :mod:`engine.games.vtes.lasting` applies them."""
     LOCK_COUNTERS = "lock counters"
@@ -137,6 +140,9 @@ class EffectKind(StrEnum):
 
 UNCONTROLLED_BLOOD = "uncontrolled blood"
 """The ``whom`` of a card locked to add blood to a vampire in its controller's uncontrolled region."""
+INFLUENCE_BLOOD = "influence blood"
+"""The ``whom`` of a card used once in its controller's influence phase to add blood to a vampire
+in their uncontrolled region (it does not lock)."""
 READY_BLOOD = "ready blood"
 """The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
 EDGE_POOL = "edge pool"
@@ -195,6 +201,8 @@ class Effect:
                     UNCONTROLLED_BLOOD: f"lock it: add {self.amount} blood to a vampire in your uncontrolled region",
                     READY_BLOOD: f"lock it: add {self.amount} blood to a ready vampire you control",
                     EDGE_POOL: f"lock it in your unlock phase: gain {self.amount} pool if you have the Edge",
+                    INFLUENCE_BLOOD: f"in your influence phase: add {self.amount} blood to a vampire in your "
+                    "uncontrolled region",
                 }.get(self.whom, f"lock it: {self.whom}")
             case EffectKind.LOCK_COUNTERS if self.least:
                 return f"burned with {self.least} counters"
@@ -488,6 +496,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"you can lock this card to add (\d+) blood to (?:a vampire in your (?P<u>uncontrolled region)|a ready "
             r"vampire you control)",
             lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=UNCONTROLLED_BLOOD if m.group("u") else READY_BLOOD),),
+        ),
+        (
+            r"during your influence phase, you can add (\d+) blood to a vampire in your uncontrolled region",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=INFLUENCE_BLOOD),),
         ),
         (
             r"you can lock this card during your unlock phase to gain (\d+) pool if you have the edge",

@@ -21,14 +21,24 @@ from typing import TYPE_CHECKING
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes.act_records import TransferAct
 from engine.games.vtes.acts import within
-from engine.games.vtes.card_effects import EDGE_POOL, READY_BLOOD, THREE_COPIES, UNCONTROLLED_BLOOD, Effect, EffectKind
+from engine.games.vtes.card_effects import (
+    EDGE_POOL,
+    INFLUENCE_BLOOD,
+    READY_BLOOD,
+    THREE_COPIES,
+    UNCONTROLLED_BLOOD,
+    Effect,
+    EffectKind,
+)
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.vocab import Do, Phase, Target, TransferKind, Zone
 from engine.games.vtes.work import Work
 
 if TYPE_CHECKING:
-    from engine.games.vtes.view import VtesView
+    from collections.abc import Sequence
+
+    from engine.games.vtes.view import CardView, VtesView
 
 
 def _given(w: Work, pos: Pos, kind: EffectKind, whom: str = "") -> int:
@@ -134,14 +144,19 @@ def lock_use(w: Work, act: TransferAct) -> bool:
     assert by is not None
     held = w.card(by)
     ident = held.card or w.revealed.get(by, "")
-    uncontrolled, ready = _use(ident, UNCONTROLLED_BLOOD), _use(ident, READY_BLOOD)
+    influence = _use(ident, INFLUENCE_BLOOD)
+    uncontrolled, ready = _use(ident, UNCONTROLLED_BLOOD) or influence, _use(ident, READY_BLOOD)
     use = uncontrolled or ready
     if use is None:
         return False
     name = w.name(by)
     if held.controller != w.author or not held.zone.in_play:
         raise IllegalMove(f"{name} is not a card you control in play")
-    if held.locked:
+    if use is influence and (w.phase != Phase.INFLUENCE or w.acting != w.author):
+        raise IllegalMove(f"{name} adds blood during your influence phase")
+    if use is influence and by in w.used:
+        raise IllegalMove(f"{name} has added its blood this turn already")
+    if use is not influence and held.locked:
         raise IllegalMove(f"{name} is locked: it is locked to add blood, once until it unlocks")
     if vampire is None or act.kind != TransferKind.POOL:
         raise IllegalMove(f"{name} adds blood to a vampire: name the vampire")
@@ -151,8 +166,12 @@ def lock_use(w: Work, act: TransferAct) -> bool:
         where = "in your uncontrolled region" if use is uncontrolled else "ready, that you control"
         raise IllegalMove(f"{name} adds blood to a vampire {where}, and {w.name(vampire)} is not one")
     n = within(act.do, "n", act.n, low=use.amount, high=use.amount, default=use.amount)
-    w.setc(by, locked=True)
     w.counters_delta(vampire, n, "card")
+    if use is influence:
+        w.used = (*w.used, by)
+        w.note(f"{name}: {n} blood added to {w.name(vampire)}", w.author)
+        return True
+    w.setc(by, locked=True)
     w.note(f"{name} is locked: {n} blood added to {w.name(vampire)}", w.author)
     _count_lock(w, by, ident)
     return True
@@ -189,7 +208,9 @@ def arrived(w: Work, pos: Pos) -> None:
 
 
 def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
-    """The uses of its cards in play that ``seat`` may make now by locking them, in its own turn:
+    """The uses of its cards in play that ``seat`` may make now, in its own turn: a ``transfer``
+    naming a card used once in its influence phase (``by``) per vampire of its uncontrolled region;
+    by locking them:
     a ``lock`` of a card giving a master phase action (its master phase) or pool with the Edge
     (its unlock phase, holding the Edge); a ``transfer`` naming the card (``by``) per vampire it
     may add blood to (its uncontrolled region's, or its ready ones)."""
@@ -197,7 +218,12 @@ def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
         return []
     out: list[dict[str, object]] = []
     for held in view.cards:
-        if not held.card or held.controller != seat or not held.zone.in_play or held.locked:
+        if not held.card or held.controller != seat or not held.zone.in_play:
+            continue
+        influence = _use(held.card, INFLUENCE_BLOOD)
+        if influence is not None and view.phase == Phase.INFLUENCE and held.pos not in view.used:
+            out += _adds(held, influence, view.uncontrolled(seat))
+        if held.locked:
             continue
         actions = master_actions_of(held.card)
         edge = _use(held.card, EDGE_POOL) is not None and edge_pool_now(view.phase, view.acting, view.edge, seat)
@@ -208,11 +234,14 @@ def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
             (READY_BLOOD, [c for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]),
         ):
             use = _use(held.card, whom)
-            if use is None:
-                continue
-            by = held.as_list()
-            out += [
-                {"do": Do.TRANSFER, "kind": TransferKind.POOL, "card": v.as_list(), "n": use.amount, "by": by}
-                for v in vampires
-            ]
+            if use is not None:
+                out += _adds(held, use, vampires)
     return out
+
+
+def _adds(held: CardView, use: Effect, vampires: Sequence[CardView]) -> list[dict[str, object]]:
+    """The ``transfer`` acts by which the card ``held`` adds its ``use``'s blood, one per vampire."""
+    by = held.as_list()
+    return [
+        {"do": Do.TRANSFER, "kind": TransferKind.POOL, "card": v.as_list(), "n": use.amount, "by": by} for v in vampires
+    ]

@@ -319,3 +319,27 @@ def test_the_transfer_command_locks_a_card_to_add_its_blood_outside_the_influenc
     assert coven["card"] == first_vampire(t, ana) and coven["n"] == 2
     t.play(ana, typed)
     assert next(c for c in t.view(ana).cards if c.as_list() == dreams).locked
+
+
+def test_powerbase_montreal_adds_1_blood_once_in_the_influence_phase_without_a_transfer() -> None:
+    start = one_vampire_table("Arika", (("Powerbase: Montreal", 1), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = start.state.acting
+    montreal = next(c.as_list() for c in start.view(ana).hand if c.name == "Powerbase: Montreal")
+    act(start, ana, "move", cards=[montreal], to="ready", no_replace=True)
+    assert _uses(start, montreal) == []  # the master phase: not yet
+    act(start, ana, "phase")
+    act(start, ana, "phase")  # the influence phase
+    t = copy_table(start)
+    offered = _uses(t, montreal)
+    assert offered and all(a["n"] == 1 for a in offered)
+    transfers = t.state.transfers
+    blood = next(c.counters for c in t.view(ana).cards if c.as_list() == offered[0]["card"])
+    t.play(ana, offered[0])
+    assert next(c.counters for c in t.view(ana).cards if c.as_list() == offered[0]["card"]) == blood + 1
+    assert t.state.transfers == transfers  # no transfer spent
+    assert not next(c for c in t.view(ana).cards if c.as_list() == montreal).locked
+    assert _uses(t, montreal) == []  # once a turn
+    with pytest.raises(IllegalMove, match="has added its blood this turn already"):
+        t.play(ana, offered[0])
+    assert any(s.startswith("Powerbase: Montreal: 1 blood added to") for s in said(t)), said(t)
+    assert_replays(start, t, [(ana, offered[0])])
