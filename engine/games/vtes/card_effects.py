@@ -129,6 +129,11 @@ class EffectKind(StrEnum):
     """``amount`` counters added to the card each time its controller locks it ("Add 1 counter to
     this card each time you lock it"); burned with ``least`` counters ("Burn this card if it has 3
     counters")."""
+    UNLOCK_BURN = "unlock burn"
+    """While the card is in play, ``amount`` pool burned by each Methuselah in their unlock phase
+    who controls no ready Anarch (``whom`` :data:`NO_ANARCH`: "A Methuselah not controlling a
+    ready Anarch burns 1 pool during their unlock phase", Anarch Revolt;
+    :func:`engine.games.vtes.lasting.unlocked`)."""
     CARRIED = "carried"
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
@@ -147,6 +152,8 @@ READY_BLOOD = "ready blood"
 """The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
 EDGE_POOL = "edge pool"
 """The ``whom`` of a card locked in its controller's unlock phase for pool while they hold the Edge."""
+NO_ANARCH = "no ready anarch"
+"""The ``whom`` of a pool burn in the unlock phase of a Methuselah controlling no ready Anarch."""
 EACH = "each ready vampire"
 """The ``whom`` of blood moved from each ready vampire the player controls."""
 READY = "ready"
@@ -208,6 +215,8 @@ class Effect:
                 return f"burned with {self.least} counters"
             case EffectKind.LOCK_COUNTERS:
                 return f"+{self.amount} counter each time you lock it"
+            case EffectKind.UNLOCK_BURN:
+                return f"in play: a Methuselah with no ready Anarch burns {self.amount} pool in their unlock phase"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -492,6 +501,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"a methuselah not controlling a ready anarch burns (\d+) pool during their unlock phase",
+            lambda m: (Effect(_E.UNLOCK_BURN, int(m.group(1)), whom=NO_ANARCH),),
+        ),
         (
             r"you can lock this card to add (\d+) blood to (?:a vampire in your (?P<u>uncontrolled region)|a ready "
             r"vampire you control)",

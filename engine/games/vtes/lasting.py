@@ -8,7 +8,9 @@ master phase action": The Parthenon), and what a card does as it comes into play
 three copies of this card, remove all copies in play … from the game to gain 3 pool": Ashur
 Tablets), and a card in play its controller locks for blood or pool ("You can lock this card to add
 1 blood to a vampire in your uncontrolled region": Dreams of the Sphinx, The Coven), with the
-counters it takes as it is locked and its burning with enough of them. A contested card is out of
+counters it takes as it is locked and its burning with enough of them, and the pool a card in play
+makes a Methuselah burn as their unlock phase begins ("A Methuselah not controlling a ready Anarch
+burns 1 pool during their unlock phase": Anarch Revolt). A contested card is out of
 play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
 (:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``, ``MASTER_ACTION``,
 ``LOCK_USE``, ``LOCK_COUNTERS``).
@@ -24,6 +26,7 @@ from engine.games.vtes.acts import within
 from engine.games.vtes.card_effects import (
     EDGE_POOL,
     INFLUENCE_BLOOD,
+    NO_ANARCH,
     READY_BLOOD,
     THREE_COPIES,
     UNCONTROLLED_BLOOD,
@@ -33,12 +36,12 @@ from engine.games.vtes.card_effects import (
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.vocab import Do, Phase, Target, TransferKind, Zone
-from engine.games.vtes.work import Work
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from engine.games.vtes.view import CardView, VtesView
+    from engine.games.vtes.work import Work
 
 
 def _given(w: Work, pos: Pos, kind: EffectKind, whom: str = "") -> int:
@@ -245,3 +248,23 @@ def _adds(held: CardView, use: Effect, vampires: Sequence[CardView]) -> list[dic
     return [
         {"do": Do.TRANSFER, "kind": TransferKind.POOL, "card": v.as_list(), "n": use.amount, "by": by} for v in vampires
     ]
+
+
+def unlocked(w: Work, seat: int) -> None:
+    """``seat``'s unlock phase has begun (its cards unlocked): each card in play, anyone's, whose
+    text burns the pool of a Methuselah controlling no ready Anarch makes ``seat`` burn it when it
+    controls none (a vampire whose printed sect is Anarch), narrated with the card's name."""
+    anarch = any(
+        c.controller == seat and c.crypt and c.zone == Zone.READY and _sect(w, pos) == "Anarch"
+        for pos, c in w.cards.items()
+    )
+    for pos, c in sorted(w.cards.items()):
+        burn = _given(w, pos, EffectKind.UNLOCK_BURN, NO_ANARCH) if c.zone.in_play and not c.crypt else 0
+        if burn and not anarch and w.p(seat).pool > 0:
+            got = -w.pool_delta(seat, -burn, "card")
+            w.note(f"{w.name(pos)}: {seat_ref(seat)} controls no ready Anarch and burns {got} pool", seat)
+
+
+def _sect(w: Work, pos: Pos) -> str:
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    return rec.printed.sect if rec is not None else ""

@@ -343,3 +343,31 @@ def test_powerbase_montreal_adds_1_blood_once_in_the_influence_phase_without_a_t
         t.play(ana, offered[0])
     assert any(s.startswith("Powerbase: Montreal: 1 blood added to") for s in said(t)), said(t)
     assert_replays(start, t, [(ana, offered[0])])
+
+
+def test_anarch_revolt_burns_1_pool_of_a_methuselah_with_no_ready_anarch_as_their_unlock_phase_begins() -> None:
+    """Every crypt is twelve Arika (Camarilla, no Anarch); Ana's Anarch Revolt is in play: as Ben's
+    turn begins he burns 1 pool; a Methuselah with a ready Anarch (Aisha az-Zahra) burns none."""
+    start = one_vampire_table("Arika", (("Anarch Revolt", 1), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = start.state.acting
+    ben = start.view(ana).players[ana].prey
+    revolt = next(c.as_list() for c in start.view(ana).hand if c.name == "Anarch Revolt")
+    act(start, ana, "move", cards=[revolt], to="ready", no_replace=True)
+    t = copy_table(start)
+    pool = t.state.players[ben].pool
+    t.play(ana, {"do": "end_turn"})
+    assert t.state.acting == ben and t.state.players[ben].pool == pool - 1
+    who = ["Ana", "Ben", "Cy", "Dee"][ben]
+    assert any(s == f"Anarch Revolt: {who} controls no ready Anarch and burns 1 pool" for s in said(t)), said(t)
+    assert_replays(start, t, [(ana, {"do": "end_turn"})])
+
+
+def test_anarch_revolt_spares_a_methuselah_with_a_ready_anarch() -> None:
+    t = one_vampire_table("Aisha az-Zahra", (("Anarch Revolt", 1), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    revolt = next(c.as_list() for c in t.view(ana).hand if c.name == "Anarch Revolt")
+    act(t, ana, "move", cards=[revolt], to="ready", no_replace=True)
+    pool = t.state.players[ben].pool
+    act(t, ana, "end_turn")
+    assert t.state.players[ben].pool == pool
