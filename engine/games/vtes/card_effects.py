@@ -134,6 +134,10 @@ class EffectKind(StrEnum):
     who controls no ready Anarch (``whom`` :data:`NO_ANARCH`: "A Methuselah not controlling a
     ready Anarch burns 1 pool during their unlock phase", Anarch Revolt;
     :func:`engine.games.vtes.lasting.unlocked`)."""
+    TORPOR_BURN = "torpor burn"
+    """While the card is on a vampire, its controller burns ``amount`` pool as it goes to torpor
+    ("After this vampire goes to torpor, their controller burns 3 pool": Fame;
+    :func:`engine.games.vtes.lasting.to_torpor`)."""
     CARRIED = "carried"
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
@@ -217,6 +221,8 @@ class Effect:
                 return f"+{self.amount} counter each time you lock it"
             case EffectKind.UNLOCK_BURN:
                 return f"in play: a Methuselah with no ready Anarch burns {self.amount} pool in their unlock phase"
+            case EffectKind.TORPOR_BURN:
+                return f"its controller burns {self.amount} pool as this vampire goes to torpor"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -501,6 +507,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"after this vampire goes to torpor, their controller burns (\d+) pool",
+            lambda m: (Effect(_E.TORPOR_BURN, int(m.group(1))),),
+        ),
         (
             r"a methuselah not controlling a ready anarch burns (\d+) pool during their unlock phase",
             lambda m: (Effect(_E.UNLOCK_BURN, int(m.group(1)), whom=NO_ANARCH),),

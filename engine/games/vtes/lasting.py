@@ -10,7 +10,8 @@ Tablets), and a card in play its controller locks for blood or pool ("You can lo
 1 blood to a vampire in your uncontrolled region": Dreams of the Sphinx, The Coven), with the
 counters it takes as it is locked and its burning with enough of them, and the pool a card in play
 makes a Methuselah burn as their unlock phase begins ("A Methuselah not controlling a ready Anarch
-burns 1 pool during their unlock phase": Anarch Revolt). A contested card is out of
+burns 1 pool during their unlock phase": Anarch Revolt), or as a vampire it is on goes to torpor
+("After this vampire goes to torpor, their controller burns 3 pool": Fame). A contested card is out of
 play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
 (:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``, ``MASTER_ACTION``,
 ``LOCK_USE``, ``LOCK_COUNTERS``).
@@ -268,3 +269,14 @@ def unlocked(w: Work, seat: int) -> None:
 def _sect(w: Work, pos: Pos) -> str:
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
     return rec.printed.sect if rec is not None else ""
+
+
+def to_torpor(w: Work, vampire: Pos) -> None:
+    """The vampire at ``vampire`` has just gone to torpor: each card on it whose text makes its
+    controller burn pool then makes them burn it, narrated with the card's name."""
+    seat = w.cards[vampire].controller
+    for pos, c in sorted(w.cards.items()):
+        burn = _given(w, pos, EffectKind.TORPOR_BURN) if c.zone == Zone.ON and c.on == vampire else 0
+        if burn and w.p(seat).pool > 0:
+            got = -w.pool_delta(seat, -burn, "card")
+            w.note(f"{w.name(pos)}: {w.name(vampire)} goes to torpor, {seat_ref(seat)} burns {got} pool", seat)

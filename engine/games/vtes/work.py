@@ -390,6 +390,8 @@ class Work(UnderWay):
                 self.move(other, Target.REMOVED if zone == Zone.REMOVED else Target.ASH)
         elif zone.in_play and not c.zone.in_play:
             contests.arrive(self, pos)
+        if zone == Zone.TORPOR and c.zone != Zone.TORPOR and c.crypt:
+            lasting.to_torpor(self, pos)
 
     # -- leaving the game --
 

@@ -371,3 +371,18 @@ def test_anarch_revolt_spares_a_methuselah_with_a_ready_anarch() -> None:
     pool = t.state.players[ben].pool
     act(t, ana, "end_turn")
     assert t.state.players[ben].pool == pool
+
+
+def test_fame_makes_its_vampires_controller_burn_3_pool_as_it_goes_to_torpor() -> None:
+    start = one_vampire_table("Arika", (("Fame", 1), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = start.state.acting
+    arika = first_vampire(start, ana)
+    fame = next(c.as_list() for c in start.view(ana).hand if c.name == "Fame")
+    act(start, ana, "move", cards=[fame], to="on", on=arika, no_replace=True)
+    t = copy_table(start)
+    pool = t.state.players[ana].pool
+    to_torpor: Act = {"do": "move", "cards": [arika], "to": "torpor"}
+    t.play(ana, to_torpor)
+    assert t.state.players[ana].pool == pool - 3
+    assert any(s.startswith("Fame: Arika (G2) goes to torpor") for s in said(t)), said(t)
+    assert_replays(start, t, [(ana, to_torpor)])
