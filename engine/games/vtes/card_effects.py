@@ -138,6 +138,9 @@ class EffectKind(StrEnum):
     """While the card is on a vampire, its controller burns ``amount`` pool as it goes to torpor
     ("After this vampire goes to torpor, their controller burns 3 pool": Fame;
     :func:`engine.games.vtes.lasting.to_torpor`)."""
+    HAND_SIZE = "hand size"
+    """``amount`` added to its controller's hand size while the card is in play ("+1 hand size":
+    Monastery of Shadows; :func:`engine.games.vtes.lasting.hand_size`)."""
     CARRIED = "carried"
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
@@ -223,6 +226,8 @@ class Effect:
                 return f"in play: a Methuselah with no ready Anarch burns {self.amount} pool in their unlock phase"
             case EffectKind.TORPOR_BURN:
                 return f"its controller burns {self.amount} pool as this vampire goes to torpor"
+            case EffectKind.HAND_SIZE:
+                return f"+{self.amount} hand size while in play"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -507,6 +512,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (r"\+(\d+) hand size", lambda m: (Effect(_E.HAND_SIZE, int(m.group(1))),)),
         (
             r"after this vampire goes to torpor, their controller burns (\d+) pool",
             lambda m: (Effect(_E.TORPOR_BURN, int(m.group(1))),),

@@ -11,7 +11,8 @@ Tablets), and a card in play its controller locks for blood or pool ("You can lo
 counters it takes as it is locked and its burning with enough of them, and the pool a card in play
 makes a Methuselah burn as their unlock phase begins ("A Methuselah not controlling a ready Anarch
 burns 1 pool during their unlock phase": Anarch Revolt), or as a vampire it is on goes to torpor
-("After this vampire goes to torpor, their controller burns 3 pool": Fame). A contested card is out of
+("After this vampire goes to torpor, their controller burns 3 pool": Fame); and the hand size a card
+gives its controller while it is in play ("+1 hand size": Monastery of Shadows). A contested card is out of
 play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
 (:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``, ``MASTER_ACTION``,
 ``LOCK_USE``, ``LOCK_COUNTERS``).
@@ -280,3 +281,14 @@ def to_torpor(w: Work, vampire: Pos) -> None:
         if burn and w.p(seat).pool > 0:
             got = -w.pool_delta(seat, -burn, "card")
             w.note(f"{w.name(pos)}: {w.name(vampire)} goes to torpor, {seat_ref(seat)} burns {got} pool", seat)
+
+
+def hand_size(w: Work, pos: Pos, seat: int, entering: bool) -> None:
+    """The card at ``pos`` enters play under ``seat``'s control (``entering``) or leaves it: the
+    hand size its text gives ``seat`` while in play is added or taken back, narrated with its name."""
+    n = _given(w, pos, EffectKind.HAND_SIZE)
+    if not n:
+        return
+    size = max(0, w.p(seat).hand_size + (n if entering else -n))
+    w.setp(seat, hand_size=size)
+    w.note(f"{w.name(pos)}: {seat_ref(seat)}'s hand size {'+' if entering else '-'}{n} (now {size})", seat)

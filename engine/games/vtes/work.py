@@ -392,6 +392,9 @@ class Work(UnderWay):
             contests.arrive(self, pos)
         if zone == Zone.TORPOR and c.zone != Zone.TORPOR and c.crypt:
             lasting.to_torpor(self, pos)
+        if zone.in_play != c.zone.in_play:
+            seat = self.cards[pos].controller if zone.in_play else c.controller
+            lasting.hand_size(self, pos, seat, entering=zone.in_play)
 
     # -- leaving the game --
 

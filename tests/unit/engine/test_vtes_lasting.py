@@ -386,3 +386,18 @@ def test_fame_makes_its_vampires_controller_burn_3_pool_as_it_goes_to_torpor() -
     assert t.state.players[ana].pool == pool - 3
     assert any(s.startswith("Fame: Arika (G2) goes to torpor") for s in said(t)), said(t)
     assert_replays(start, t, [(ana, to_torpor)])
+
+
+def test_monastery_of_shadows_gives_1_hand_size_while_in_play() -> None:
+    start = one_vampire_table("Arika", (("Monastery of Shadows", 1), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = start.state.acting
+    size = start.state.players[ana].hand_size
+    t = copy_table(start)
+    (play,) = card_plays(t, ana, "Monastery of Shadows")
+    t.play(ana, play)
+    assert t.state.players[ana].hand_size == size + 1
+    assert any(s.startswith("Monastery of Shadows: ") and "hand size +1" in s for s in said(t)), said(t)
+    assert_replays(start, t, [(ana, play)])
+    monastery = next(c.as_list() for c in t.view(ana).cards if c.name == "Monastery of Shadows")
+    act(t, ana, "burn", cards=[monastery])
+    assert t.state.players[ana].hand_size == size
