@@ -511,6 +511,9 @@ def block(w: Work, b: BlockAct) -> None:
         raise IllegalMove(f"{name} is in torpor: a minion in torpor cannot block")
     if c.locked and b.minion not in a.woken:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks (or one a card woke)")
+    barred = lasting.barred_from_blocking(w, b.minion)
+    if barred is not None:
+        raise IllegalMove(f"{name} cannot block: {w.name(barred)} is on it")
     for pos, n in lasting.carried_intercept(w, b.minion):
         intercept += n
         w.note(f"{w.name(pos)}: +{n} intercept to {name}", w.author)

@@ -13,8 +13,8 @@ where the table puts it into the act that plays the card, as the offers do.
   equipment gives the minion it is on as it attempts to block, and master phase actions a card in play
   gives as its controller locks it, the blood or pool a card in play gives as its controller locks it
   (with its counters), the pool of a third copy in play, and the pool a card in play burns in an
-  unlock phase or as the vampire it is on goes to torpor, and the hand size a card in play gives
-  (:mod:`engine.games.vtes.lasting`);
+  unlock phase or as the vampire it is on goes to torpor, the hand size a card in play gives, and
+  the block a master card on a minion bars (:mod:`engine.games.vtes.lasting`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
   card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
   :func:`engine.games.vtes.card_play.master_choices`);
@@ -90,6 +90,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             | EffectKind.LOCK_COUNTERS
             | EffectKind.UNLOCK_BURN
             | EffectKind.TORPOR_BURN
+            | EffectKind.NO_BLOCK
         ):
             return "Master" in types
         case EffectKind.HAND_SIZE:

@@ -141,6 +141,9 @@ class EffectKind(StrEnum):
     HAND_SIZE = "hand size"
     """``amount`` added to its controller's hand size while the card is in play ("+1 hand size":
     Monastery of Shadows; :func:`engine.games.vtes.lasting.hand_size`)."""
+    NO_BLOCK = "no block"
+    """The minion the card is on cannot block ("This minion cannot block": Pentex™ Subversion;
+    :func:`engine.games.vtes.lasting.barred_from_blocking`)."""
     CARRIED = "carried"
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
@@ -228,6 +231,8 @@ class Effect:
                 return f"its controller burns {self.amount} pool as this vampire goes to torpor"
             case EffectKind.HAND_SIZE:
                 return f"+{self.amount} hand size while in play"
+            case EffectKind.NO_BLOCK:
+                return "the minion it is on cannot block"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -512,6 +517,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
         (r"\+(\d+) hand size", lambda m: (Effect(_E.HAND_SIZE, int(m.group(1))),)),
         (
             r"after this vampire goes to torpor, their controller burns (\d+) pool",

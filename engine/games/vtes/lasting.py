@@ -12,7 +12,8 @@ counters it takes as it is locked and its burning with enough of them, and the p
 makes a Methuselah burn as their unlock phase begins ("A Methuselah not controlling a ready Anarch
 burns 1 pool during their unlock phase": Anarch Revolt), or as a vampire it is on goes to torpor
 ("After this vampire goes to torpor, their controller burns 3 pool": Fame); and the hand size a card
-gives its controller while it is in play ("+1 hand size": Monastery of Shadows). A contested card is out of
+gives its controller while it is in play ("+1 hand size": Monastery of Shadows); and a card on a
+minion that bars it from blocking ("This minion cannot block": Pentex™ Subversion). A contested card is out of
 play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
 (:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``, ``MASTER_ACTION``,
 ``LOCK_USE``, ``LOCK_COUNTERS``).
@@ -40,7 +41,7 @@ from engine.games.vtes.cards import card_id
 from engine.games.vtes.vocab import Do, Phase, Target, TransferKind, Zone
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from engine.games.vtes.view import CardView, VtesView
     from engine.games.vtes.work import Work
@@ -292,3 +293,23 @@ def hand_size(w: Work, pos: Pos, seat: int, entering: bool) -> None:
     size = max(0, w.p(seat).hand_size + (n if entering else -n))
     w.setp(seat, hand_size=size)
     w.note(f"{w.name(pos)}: {seat_ref(seat)}'s hand size {'+' if entering else '-'}{n} (now {size})", seat)
+
+
+def barring(cards: Iterable[tuple[Pos, str, Zone, Pos | tuple[()]]], minion: Pos) -> Pos | None:
+    """The card among ``cards`` (position, identity, zone, the card it is on) that is on
+    ``minion`` and bars it from blocking ("This minion cannot block"), or None."""
+    for pos, ident, zone, on in sorted(cards):
+        rec = record(ident) if ident and zone == Zone.ON and on == minion else None
+        if rec is not None and rec.has(EffectKind.NO_BLOCK):
+            return pos
+    return None
+
+
+def barred_from_blocking(w: Work, minion: Pos) -> Pos | None:
+    """The card on ``minion`` that bars it from blocking, or None (:func:`barring`)."""
+    return barring(((p, c.card or w.revealed.get(p, ""), c.zone, c.on) for p, c in w.cards.items()), minion)
+
+
+def may_block(view: VtesView, minion: CardView) -> bool:
+    """No card the view shows on ``minion`` bars it from blocking (:func:`barring`)."""
+    return barring(((c.pos, c.card, c.zone, c.on) for c in view.cards), minion.pos) is None

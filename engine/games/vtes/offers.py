@@ -390,7 +390,7 @@ def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
         return [{"do": Do.DIABLERISE}, {"do": Do.PASS}]
     acts: list[Act] = [{"do": Do.PASS}]
     if view.may_block(seat):
-        acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat)]
+        acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat) if lasting.may_block(view, c)]
     for c in window_cards(view):
         acts += [{"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()} for choice in window_choices(view, c)]
     return acts

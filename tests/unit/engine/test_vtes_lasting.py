@@ -401,3 +401,16 @@ def test_monastery_of_shadows_gives_1_hand_size_while_in_play() -> None:
     monastery = next(c.as_list() for c in t.view(ana).cards if c.name == "Monastery of Shadows")
     act(t, ana, "burn", cards=[monastery])
     assert t.state.players[ana].hand_size == size
+
+
+def test_a_minion_with_pentex_subversion_on_it_cannot_block() -> None:
+    t = one_vampire_table("Arika", (("Pentex™ Subversion", 1), ("Minion Tap", 1)), seed=5)
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    pentex = next(c.as_list() for c in t.view(ben).hand if c.name == "Pentex™ Subversion")
+    act(t, ben, "move", cards=[pentex], to="on", on=first_vampire(t, ben), no_replace=True)
+    act(t, ana, "action", kind="bleed", minion=first_vampire(t, ana), target=ben, stealth=1)
+    act(t, ana, "pass")
+    assert not any(a["do"] == "block" for a in VTES.legal_acts(t.view(ben)))
+    with pytest.raises(IllegalMove, match=r"cannot block: Pentex™ Subversion is on it"):
+        t.play(ben, {"do": "block", "minion": first_vampire(t, ben)})
