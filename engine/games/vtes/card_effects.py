@@ -122,7 +122,9 @@ class EffectKind(StrEnum):
     (blood to a ready vampire they control), both by a ``transfer`` naming the card (``by``);
     :data:`INFLUENCE_BLOOD` (blood to a vampire in their uncontrolled region, once in their
     influence phase and without locking it: "During your influence phase, you can add 1 blood to
-    a vampire in your uncontrolled region", Powerbase: Montreal);
+    a vampire in your uncontrolled region", Powerbase: Montreal); :data:`BURNED_FOR_BLOOD` (up to
+    ``amount`` blood to a ready vampire with no blood, burning the card, in their unlock phase:
+    Jake Washington);
     :data:`EDGE_POOL` (pool, by a ``lock`` of the card in their unlock phase while they hold the
     Edge). :mod:`engine.games.vtes.lasting` applies them."""
     LOCK_COUNTERS = "lock counters"
@@ -158,6 +160,9 @@ UNCONTROLLED_BLOOD = "uncontrolled blood"
 INFLUENCE_BLOOD = "influence blood"
 """The ``whom`` of a card used once in its controller's influence phase to add blood to a vampire
 in their uncontrolled region (it does not lock)."""
+BURNED_FOR_BLOOD = "burned for blood"
+"""The ``whom`` of a card burned in its controller's unlock phase to add blood to a ready vampire
+with no blood."""
 READY_BLOOD = "ready blood"
 """The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
 EDGE_POOL = "edge pool"
@@ -220,6 +225,8 @@ class Effect:
                     EDGE_POOL: f"lock it in your unlock phase: gain {self.amount} pool if you have the Edge",
                     INFLUENCE_BLOOD: f"in your influence phase: add {self.amount} blood to a vampire in your "
                     "uncontrolled region",
+                    BURNED_FOR_BLOOD: f"burn it in your unlock phase: add up to {self.amount} blood to a ready "
+                    "vampire with no blood",
                 }.get(self.whom, f"lock it: {self.whom}")
             case EffectKind.LOCK_COUNTERS if self.least:
                 return f"burned with {self.least} counters"
@@ -531,6 +538,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"you can lock this card to add (\d+) blood to (?:a vampire in your (?P<u>uncontrolled region)|a ready "
             r"vampire you control)",
             lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=UNCONTROLLED_BLOOD if m.group("u") else READY_BLOOD),),
+        ),
+        (
+            r"during your unlock phase, you can burn [\w' -]+ to add up to (\d+) blood to a ready vampire with no blood",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=BURNED_FOR_BLOOD),),
         ),
         (
             r"during your influence phase, you can add (\d+) blood to a vampire in your uncontrolled region",

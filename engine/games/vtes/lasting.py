@@ -27,6 +27,7 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes.act_records import TransferAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_effects import (
+    BURNED_FOR_BLOOD,
     EDGE_POOL,
     INFLUENCE_BLOOD,
     NO_ANARCH,
@@ -150,6 +151,9 @@ def lock_use(w: Work, act: TransferAct) -> bool:
     assert by is not None
     held = w.card(by)
     ident = held.card or w.revealed.get(by, "")
+    if _use(ident, BURNED_FOR_BLOOD) is not None:
+        _burned_for_blood(w, act, ident)
+        return True
     influence = _use(ident, INFLUENCE_BLOOD)
     uncontrolled, ready = _use(ident, UNCONTROLLED_BLOOD) or influence, _use(ident, READY_BLOOD)
     use = uncontrolled or ready
@@ -226,6 +230,9 @@ def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
     for held in view.cards:
         if not held.card or held.controller != seat or not held.zone.in_play:
             continue
+        burned = _use(held.card, BURNED_FOR_BLOOD)
+        if burned is not None and view.phase == Phase.UNLOCK:
+            out += _adds(held, burned, [c for c in view.cards if c.crypt and c.zone == Zone.READY and not c.counters])
         influence = _use(held.card, INFLUENCE_BLOOD)
         if influence is not None and view.phase == Phase.INFLUENCE and held.pos not in view.used:
             out += _adds(held, influence, view.uncontrolled(seat))
@@ -313,3 +320,28 @@ def barred_from_blocking(w: Work, minion: Pos) -> Pos | None:
 def may_block(view: VtesView, minion: CardView) -> bool:
     """No card the view shows on ``minion`` bars it from blocking (:func:`barring`)."""
     return barring(((c.pos, c.card, c.zone, c.on) for c in view.cards), minion.pos) is None
+
+
+def _burned_for_blood(w: Work, act: TransferAct, ident: str) -> None:
+    """ "During your unlock phase, you can burn Jake to add up to 4 blood to a ready vampire with no
+    blood": the card ``by`` burns and ``n`` blood (1 to the card's amount) goes to the vampire
+    ``card``. Raises IllegalMove for another phase or Methuselah, a card not the author's in play,
+    or a vampire not ready or with blood."""
+    by, vampire = act.by, act.card
+    assert by is not None
+    held, name = w.card(by), w.name(by)
+    use = _use(ident, BURNED_FOR_BLOOD)
+    assert use is not None
+    if held.controller != w.author or not held.zone.in_play:
+        raise IllegalMove(f"{name} is not a card you control in play")
+    if w.phase != Phase.UNLOCK or w.acting != w.author:
+        raise IllegalMove(f"{name} is burned for blood during your unlock phase")
+    if vampire is None or act.kind != TransferKind.POOL:
+        raise IllegalMove(f"{name} adds blood to a vampire: name the vampire")
+    c = w.card(vampire)
+    if not c.crypt or c.zone != Zone.READY or c.counters:
+        raise IllegalMove(f"{name} adds blood to a ready vampire with no blood, and {w.name(vampire)} is not one")
+    n = within(act.do, "n", act.n, low=1, high=use.amount, default=use.amount)
+    w.move(by, Target.ASH)
+    w.counters_delta(vampire, n, "card")
+    w.note(f"{name} is burned: {n} blood added to {w.name(vampire)}", w.author)

@@ -414,3 +414,22 @@ def test_a_minion_with_pentex_subversion_on_it_cannot_block() -> None:
     assert not any(a["do"] == "block" for a in VTES.legal_acts(t.view(ben)))
     with pytest.raises(IllegalMove, match=r"cannot block: Pentex™ Subversion is on it"):
         t.play(ben, {"do": "block", "minion": first_vampire(t, ben)})
+
+
+def test_jake_washington_is_burned_in_the_unlock_phase_to_add_up_to_4_blood_to_an_empty_ready_vampire() -> None:
+    start = one_vampire_table("Arika", (("Jake Washington", 1), ("Minion Tap", 1)), seed=5, blood=(1, 2, 2, 2))
+    ana = start.state.acting
+    act(start, ana, "blood", card=first_vampire(start, ana), delta=-1, cause="effect")  # no blood left
+    jake = next(c.as_list() for c in start.view(ana).hand if c.name == "Jake Washington")
+    act(start, ana, "move", cards=[jake], to="ready", no_replace=True)
+    assert _uses(start, jake) == []  # the minion phase: not now
+    start.state = replace(start.state, phase=Phase.UNLOCK)
+    t = copy_table(start)
+    offered = _uses(t, jake)
+    assert offered and all(a["n"] == 4 for a in offered)
+    chosen = next(a for a in offered if a["card"] == first_vampire(t, ana))
+    t.play(ana, chosen)
+    assert next(c.counters for c in t.view(ana).cards if c.as_list() == first_vampire(t, ana)) == 4
+    assert next(c for c in t.state.cards if list(c.pos) == jake).zone == "ash"
+    assert any(s.startswith("Jake Washington is burned: 4 blood added to Arika") for s in said(t)), said(t)
+    assert_replays(start, t, [(ana, chosen)])
