@@ -14,7 +14,8 @@ where the table puts it into the act that plays the card, as the offers do.
   gives as its controller locks it, the blood or pool a card in play gives as its controller locks it
   (with its counters), the pool of a third copy in play, and the pool a card in play burns in an
   unlock phase or as the vampire it is on goes to torpor, the hand size a card in play gives, and
-  the block a master card on a minion bars (:mod:`engine.games.vtes.lasting`);
+  the block a master card on a minion bars, the blood it gives after a successful action with no
+  reaction played (:mod:`engine.games.vtes.lasting`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
   card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
   :func:`engine.games.vtes.card_play.master_choices`);
@@ -56,7 +57,7 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import HAND_STRIKE, THREE_COPIES, Effect, EffectKind
+from engine.games.vtes.card_effects import HAND_STRIKE, QUIET_SUCCESS, THREE_COPIES, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
@@ -92,6 +93,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             | EffectKind.TORPOR_BURN
             | EffectKind.NO_BLOCK
         ):
+            return "Master" in types
+        case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
             return "Master" in types
         case EffectKind.HAND_SIZE:
             return bool(types & {"Master", "Equipment"})

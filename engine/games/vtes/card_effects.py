@@ -57,6 +57,9 @@ class EffectKind(StrEnum):
     WAKE = "wake"
     """A locked minion may react and block this action as if unlocked."""
     GAIN_BLOOD = "gain blood"
+    """``amount`` blood to the vampire; ``whom`` :data:`QUIET_SUCCESS`: once each turn, to the
+    vampire a card in play is on, after it performs a successful action during which no reaction
+    card was played (Perfectionist; :func:`engine.games.vtes.lasting.succeeded`)."""
     BURN_BLOOD = "burn blood"
     GAIN_POOL = "gain pool"
     """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more;
@@ -169,6 +172,8 @@ EDGE_POOL = "edge pool"
 """The ``whom`` of a card locked in its controller's unlock phase for pool while they hold the Edge."""
 NO_ANARCH = "no ready anarch"
 """The ``whom`` of a pool burn in the unlock phase of a Methuselah controlling no ready Anarch."""
+QUIET_SUCCESS = "after a successful action with no reaction"
+"""The ``whom`` of blood gained once a turn after a successful action with no reaction played."""
 EACH = "each ready vampire"
 """The ``whom`` of blood moved from each ready vampire the player controls."""
 READY = "ready"
@@ -240,6 +245,8 @@ class Effect:
                 return f"+{self.amount} hand size while in play"
             case EffectKind.NO_BLOCK:
                 return "the minion it is on cannot block"
+            case EffectKind.GAIN_BLOOD if self.whom == QUIET_SUCCESS:
+                return f"once each turn: +{self.amount} blood after a successful action with no reaction played"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
@@ -524,6 +531,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.TERMS),),
         ),
         (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"once each turn, this vampire can gain (\d+) blood after performing a successful action during which no "
+            r"reaction cards were played",
+            lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1)), whom=QUIET_SUCCESS),),
+        ),
         (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
         (r"\+(\d+) hand size", lambda m: (Effect(_E.HAND_SIZE, int(m.group(1))),)),
         (
@@ -607,6 +619,7 @@ _CONDITIONS = (
     "a minion can play only one",
     "a vampire may play only one",
     "a minion may play only one",
+    "a vampire can have only one archetype",
     "only one ",
     "aim",
     "grapple",
@@ -692,7 +705,7 @@ def read_sentence(sentence: str) -> Reading:
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
     if (
-        sentence == "master"
+        sentence in ("master", "archetype")
         or sentence.startswith(_CONDITIONS)
         or EXCLUSIVE.fullmatch(sentence)
         or DEFERRED.fullmatch(sentence)

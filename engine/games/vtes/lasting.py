@@ -13,7 +13,8 @@ makes a Methuselah burn as their unlock phase begins ("A Methuselah not controll
 burns 1 pool during their unlock phase": Anarch Revolt), or as a vampire it is on goes to torpor
 ("After this vampire goes to torpor, their controller burns 3 pool": Fame); and the hand size a card
 gives its controller while it is in play ("+1 hand size": Monastery of Shadows); and a card on a
-minion that bars it from blocking ("This minion cannot block": Pentex™ Subversion). A contested card is out of
+minion that bars it from blocking ("This minion cannot block": Pentex™ Subversion); and the blood a
+card on a vampire gives it after a successful action with no reaction played (Perfectionist). A contested card is out of
 play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
 (:class:`engine.games.vtes.card_effects.EffectKind` ``TRANSFERS``, ``CARRIED``, ``MASTER_ACTION``,
 ``LOCK_USE``, ``LOCK_COUNTERS``).
@@ -31,6 +32,7 @@ from engine.games.vtes.card_effects import (
     EDGE_POOL,
     INFLUENCE_BLOOD,
     NO_ANARCH,
+    QUIET_SUCCESS,
     READY_BLOOD,
     THREE_COPIES,
     UNCONTROLLED_BLOOD,
@@ -39,11 +41,12 @@ from engine.games.vtes.card_effects import (
 )
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
-from engine.games.vtes.vocab import Do, Phase, Target, TransferKind, Zone
+from engine.games.vtes.vocab import REACTION, Do, Phase, Target, TransferKind, Zone
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from engine.games.vtes.state import Action
     from engine.games.vtes.view import CardView, VtesView
     from engine.games.vtes.work import Work
 
@@ -345,3 +348,23 @@ def _burned_for_blood(w: Work, act: TransferAct, ident: str) -> None:
     w.move(by, Target.ASH)
     w.counters_delta(vampire, n, "card")
     w.note(f"{name} is burned: {n} blood added to {w.name(vampire)}", w.author)
+
+
+def succeeded(w: Work, a: Action) -> None:
+    """The action ``a`` has succeeded: when no reaction card was played during it, each card on
+    its vampire whose text gives it blood then ("Once each turn, this vampire can gain 1 blood
+    after performing a successful action during which no reaction cards were played") gives it,
+    up to its capacity, once a turn (the state's ``used``), narrated with the card's name."""
+    vampire = w.cards[a.minion]
+    reacted = any((rec := record(cid)) is not None and REACTION in rec.types for _, cid in a.played)
+    if reacted or not vampire.crypt or not vampire.zone.in_play:
+        return
+    info = w.info(a.minion)
+    for pos, c in sorted(w.cards.items()):
+        n = _given(w, pos, EffectKind.GAIN_BLOOD, QUIET_SUCCESS) if c.zone == Zone.ON and c.on == a.minion else 0
+        room = max(0, info.capacity - w.cards[a.minion].counters) if info is not None and info.capacity else n
+        if not n or pos in w.used or not room:
+            continue
+        w.counters_delta(a.minion, min(n, room), "card")
+        w.used = (*w.used, pos)
+        w.note(f"{w.name(pos)}: {w.name(a.minion)} gains {min(n, room)} blood (no reaction was played)", a.actor)

@@ -20,7 +20,7 @@ from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.games.vtes.vocab import Phase
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table
+from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table, settle
 
 LIBRARY = (("Information Highway", 1), ("Mr. Winthrop", 1), ("Raven Spy", 1), ("Lost in Crowds", 2))
 
@@ -433,3 +433,18 @@ def test_jake_washington_is_burned_in_the_unlock_phase_to_add_up_to_4_blood_to_a
     assert next(c for c in t.state.cards if list(c.pos) == jake).zone == "ash"
     assert any(s.startswith("Jake Washington is burned: 4 blood added to Arika") for s in said(t)), said(t)
     assert_replays(start, t, [(ana, chosen)])
+
+
+def test_perfectionist_gives_1_blood_after_a_successful_action_with_no_reaction_played() -> None:
+    start = one_vampire_table("Arika", (("Perfectionist", 1), ("Minion Tap", 1)), seed=5)
+    ana = start.state.acting
+    arika = first_vampire(start, ana)
+    perfectionist = next(c.as_list() for c in start.view(ana).hand if c.name == "Perfectionist")
+    act(start, ana, "move", cards=[perfectionist], to="on", on=arika, no_replace=True)
+    t = copy_table(start)
+    ben = t.view(ana).players[ana].prey
+    blood = next(c.counters for c in t.view(ana).cards if c.as_list() == arika)
+    act(t, ana, "action", kind="bleed", minion=arika, target=ben)
+    settle(t)
+    assert next(c.counters for c in t.view(ana).cards if c.as_list() == arika) == blood + 1
+    assert any(s.startswith("Perfectionist: Arika (G2) gains 1 blood") for s in said(t)), said(t)
