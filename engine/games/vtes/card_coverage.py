@@ -19,8 +19,8 @@ where the table puts it into the act that plays the card, as the offers do.
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
   card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
   :func:`engine.games.vtes.card_play.master_choices`);
-- blood moved from each ready vampire the player controls, and the crypt's top card moved to the
-  uncontrolled region: a master card's, as it is played (:func:`engine.games.vtes.plays.master_effects`);
+- blood moved from each ready vampire the player controls, the library's top cards burned for pool,
+  and the crypt's top card moved to the uncontrolled region: a master card's, as it is played (:func:`engine.games.vtes.plays.master_effects`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
@@ -87,6 +87,7 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             | EffectKind.MASTER_ACTION
             | EffectKind.EXTRA_COST
             | EffectKind.CRYPT_DRAW
+            | EffectKind.LIBRARY_BURN
             | EffectKind.LOCK_USE
             | EffectKind.LOCK_COUNTERS
             | EffectKind.UNLOCK_BURN

@@ -101,6 +101,10 @@ class EffectKind(StrEnum):
     points (``amount`` 0: any amount), as the card is played (a master card's); ``whom``
     :data:`EACH`: ``amount`` from each ready vampire the player controls that has it ("Move 1
     blood from each ready vampire you control to your pool": Tribute to the Master)."""
+    LIBRARY_BURN = "library burn"
+    """``amount`` cards burned from the top of the player's library as the card is played, for
+    ``least`` pool when that many were burned ("Burn 7 cards from the top of your library to gain
+    3 pool": Liquidation; :func:`engine.games.vtes.plays.master_effects`)."""
     CRYPT_DRAW = "crypt draw"
     """``amount`` cards moved from the top of the player's crypt to their uncontrolled region, as
     the card is played ("Move the top card from your crypt to your uncontrolled region")."""
@@ -299,6 +303,8 @@ class Effect:
                 return f"add {self.amount} blood to a ready vampire"
             case EffectKind.MOVE_BLOOD if self.whom == EACH:
                 return f"move {self.amount} blood from each ready vampire you control to your pool"
+            case EffectKind.LIBRARY_BURN:
+                return f"burn {self.amount} cards from the top of your library to gain {self.least} pool"
             case EffectKind.CRYPT_DRAW:
                 return f"move the top {'card' if self.amount == 1 else f'{self.amount} cards'} of your crypt to your uncontrolled region"
             case EffectKind.ADD_BLOOD if self.whom == "full":
@@ -574,6 +580,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(1)), whom=EACH),),
         ),
         (r"move the top card from your crypt to your uncontrolled region", lambda m: (Effect(_E.CRYPT_DRAW, 1),)),
+        (
+            r"burn (\d+) cards from the top of your library to gain (\d+) pool",
+            lambda m: (Effect(_E.LIBRARY_BURN, int(m.group(1)), least=int(m.group(2))),),
+        ),
         (
             r"cards named <([^>]+)> cost you \+(\d+) pool to play",
             lambda m: (Effect(_E.EXTRA_COST, int(m.group(2)), whom=m.group(1)),),

@@ -400,7 +400,8 @@ def shift_blood(w: Work, act: TransferAct) -> None:
 def master_effects(w: Work, pos: Pos, name: str) -> None:
     """A master card's effects that ask no choice, applied in the open as it is played: "Move 1
     blood from each ready vampire you control to your pool" (each that has it; Tribute to the
-    Master), "Move the top card from your crypt to your uncontrolled region" (Effective
+    Master), "Burn 7 cards from the top of your library to gain 3 pool" (the pool only when 7
+    burned; Liquidation), "Move the top card from your crypt to your uncontrolled region" (Effective
     Management; none moves from an empty crypt). Narrated with the card's name."""
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
     if rec is None or "Master" not in rec.types:
@@ -414,6 +415,15 @@ def master_effects(w: Work, pos: Pos, name: str) -> None:
                     moved += e.amount
             w.pool_delta(w.author, moved, "card")
             w.note(f"{name}: {moved} blood moved from your ready vampires to {seat_ref(w.author)}'s pool", w.author)
+        elif e.kind == EffectKind.LIBRARY_BURN:
+            milled = w.p(w.author).library[: e.amount]
+            for burned in milled:
+                w.move(burned, Target.ASH)
+            got = w.pool_delta(w.author, e.least, "card") if len(milled) == e.amount else 0
+            gained = f", {seat_ref(w.author)} gains {got} pool" if got else f" (not {e.amount}: no pool gained)"
+            w.note(
+                f"{name}: {len(milled)} cards burned from the top of {seat_ref(w.author)}'s library{gained}", w.author
+            )
         elif e.kind == EffectKind.CRYPT_DRAW:
             crypt = w.p(w.author).crypt[: e.amount]
             for top in crypt:

@@ -448,3 +448,18 @@ def test_perfectionist_gives_1_blood_after_a_successful_action_with_no_reaction_
     settle(t)
     assert next(c.counters for c in t.view(ana).cards if c.as_list() == arika) == blood + 1
     assert any(s.startswith("Perfectionist: Arika (G2) gains 1 blood") for s in said(t)), said(t)
+
+
+def test_liquidation_burns_7_library_cards_for_3_pool() -> None:
+    start = one_vampire_table("Arika", (("Liquidation", 1), ("Minion Tap", 13)), seed=5, phase="master")
+    ana = start.state.acting
+    t = copy_table(start)
+    library = t.state.players[ana].library
+    assert len(library) >= 7
+    (play,) = card_plays(t, ana, "Liquidation")
+    pool = t.state.players[ana].pool
+    t.play(ana, play)
+    t.run_ops()
+    assert t.state.players[ana].pool == pool + 3
+    assert all(c.zone == "ash" and c.card for c in t.state.cards if c.pos in library[:7])  # face up
+    assert any(s.startswith("Liquidation: 7 cards burned from the top of") for s in said(t)), said(t)
