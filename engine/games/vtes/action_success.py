@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
-from engine.games.vtes import politics, windows
+from engine.games.vtes import lasting, politics, windows
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, play_place
@@ -169,6 +169,7 @@ def succeed(w: Work, a: Action) -> None:
     if a.card and w.cards[a.card].zone == Zone.ASIDE:
         _card_after(w, a)
     w.note(text, a.actor, *a.targets)
+    lasting.succeeded(w, a)
     if called:
         politics.open_referendum(w, a.actor, a.minion, a.card)
     elif hunted is not None and w.cards[hunted].zone.in_play:

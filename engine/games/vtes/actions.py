@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat, contests, politics, windows
+from engine.games.vtes import combat, contests, lasting, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
@@ -519,6 +519,12 @@ def block(w: Work, b: BlockAct) -> None:
         raise IllegalMove(f"{name} is a vampire, and a card played in this action says vampires cannot block it")
     if c.locked and b.minion not in a.woken:
         w.refuse(Lift.LOCKED, f"{name} is locked: only an unlocked minion blocks (or one a card woke)")
+    barred = lasting.barred_from_blocking(w, b.minion)
+    if barred is not None:
+        raise IllegalMove(f"{name} cannot block: {w.name(barred)} is on it")
+    for pos, n in lasting.carried_intercept(w, b.minion):
+        intercept += n
+        w.note(f"{w.name(pos)}: +{n} intercept to {name}", w.author)
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
     windows.put(w, windows.returned(attempt, w.in_game()))
 

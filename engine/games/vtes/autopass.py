@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Act
+from engine.games.vtes import lasting
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import disciplines
 from engine.games.vtes.card_record import meets_disciplines, record
@@ -82,7 +83,7 @@ def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
     if a.stealth <= 0:
         return False
     # A minion whose attempt failed may try again, but with nothing changed it would fail again.
-    ready = {m.pos for m in view.untried(seat)}
+    ready = {m.pos for m in view.untried(seat) if lasting.may_block(view, m)}
     return not any(c.on in ready for c in view.cards)
 
 

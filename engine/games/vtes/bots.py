@@ -372,9 +372,9 @@ class VtesBot:
         waiting = [c for c in view.uncontrolled(seat) if c.capacity and not own_copy(view.cards, c, seat)]
         if len(controlled) >= self.max_vampires:
             return None
-        pool_moves = {
-            (a["card"][0], a["card"][1]): a for a in by_do.get(Do.TRANSFER, []) if a["kind"] == TransferKind.POOL
-        }
+        # a card's free blood (Powerbase: Montreal, Dreams of the Sphinx: a transfer naming it) before a transfer
+        transfers = sorted(by_do.get(Do.TRANSFER, []), key=lambda a: "by" in a)
+        pool_moves = {(a["card"][0], a["card"][1]): a for a in transfers if a["kind"] == TransferKind.POOL}
         candidates = [c for c in waiting if c.pos in pool_moves]
         if candidates:
             # the vampire closest to capacity, if it can be reached with the pool above the reserve

@@ -18,6 +18,18 @@ where the table puts it into the act that plays the card, as the offers do.
   (:func:`engine.games.vtes.action_success.before_resolution`);
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
+- transfers added to the influence phase by a master card in play, and intercept a retainer or an
+  equipment gives the minion it is on as it attempts to block, and master phase actions a card in play
+  gives as its controller locks it, the blood or pool a card in play gives as its controller locks it
+  (with its counters), the pool of a third copy in play, and the pool a card in play burns in an
+  unlock phase or as the vampire it is on goes to torpor, the hand size a card in play gives, and
+  the block a master card on a minion bars, the blood it gives after a successful action with no
+  reaction played (:mod:`engine.games.vtes.lasting`);
+- the pool more a master card in play makes cards cost its controller: in the cost offered with the
+  card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
+  :func:`engine.games.vtes.card_play.master_choices`);
+- blood moved from each ready vampire the player controls, the library's top cards burned for pool,
+  and the crypt's top card moved to the uncontrolled region: a master card's, as it is played (:func:`engine.games.vtes.plays.master_effects`);
 - blood moved from a vampire the player controls to their pool: a master card's (the vampire
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
@@ -60,7 +72,16 @@ none.
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import FAILED_BLOCKERS, HAND_STRIKE, STRIKES, UNLESS_BLOCKS, Effect, EffectKind
+from engine.games.vtes.card_effects import (
+    FAILED_BLOCKERS,
+    HAND_STRIKE,
+    QUIET_SUCCESS,
+    STRIKES,
+    THREE_COPIES,
+    UNLESS_BLOCKS,
+    Effect,
+    EffectKind,
+)
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
@@ -80,8 +101,29 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action") and burns
         case EffectKind.ADD_BLOOD:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
+        case EffectKind.GAIN_POOL if e.whom == THREE_COPIES:
+            return "Master" in types
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
+        case (
+            EffectKind.TRANSFERS
+            | EffectKind.MASTER_ACTION
+            | EffectKind.EXTRA_COST
+            | EffectKind.CRYPT_DRAW
+            | EffectKind.LIBRARY_BURN
+            | EffectKind.LOCK_USE
+            | EffectKind.LOCK_COUNTERS
+            | EffectKind.UNLOCK_BURN
+            | EffectKind.TORPOR_BURN
+            | EffectKind.NO_BLOCK
+        ):
+            return "Master" in types
+        case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
+            return "Master" in types
+        case EffectKind.HAND_SIZE:
+            return bool(types & {"Master", "Equipment"})
+        case EffectKind.CARRIED:
+            return bool(types & {"Retainer", "Equipment"})
         case EffectKind.MOVE_BLOOD | EffectKind.SHIFT_BLOOD:
             return "Master" in types
         case EffectKind.VOTES:

@@ -60,9 +60,14 @@ class EffectKind(StrEnum):
     WAKE = "wake"
     """A locked minion may react and block this action as if unlocked."""
     GAIN_BLOOD = "gain blood"
+    """``amount`` blood to the vampire; ``whom`` :data:`QUIET_SUCCESS`: once each turn, to the
+    vampire a card in play is on, after it performs a successful action during which no reaction
+    card was played (Perfectionist; :func:`engine.games.vtes.lasting.succeeded`)."""
     BURN_BLOOD = "burn blood"
     GAIN_POOL = "gain pool"
-    """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more."""
+    """``amount`` pool to the player; ``whom`` ``"bleed"``: only when the bleed succeeds for 1 or more;
+    :data:`THREE_COPIES`: as the player's third copy of the card is put in play, every copy in
+    play removed from the game (Ashur Tablets; :func:`engine.games.vtes.lasting.arrived`)."""
     BURN_POOL = "burn pool"
     """``amount`` pool burned; ``whom`` ``"controller"``: by the controller of the card the action
     burns (Rewilding)."""
@@ -83,7 +88,9 @@ class EffectKind(StrEnum):
     """``amount`` blood added to a vampire in the player's uncontrolled region (``whom``:
     ``"younger"`` than the acting vampire, a clan's name in lower case, or "" any; ``least``: its
     least capacity), as the action succeeds, or as a master card is played; ``whom`` ``"full"``:
-    as much as brings a vampire of the player's (uncontrolled or in play) to its capacity."""
+    as much as brings a vampire of the player's (uncontrolled or in play) to its capacity;
+    :data:`READY`: to a ready vampire, anyone's ("Add 1 blood to a ready vampire": Life in the
+    City)."""
     LOCK = "lock"
     """The minion playing the card locks (a reaction's "Lock this reacting vampire"); ``whom``
     :data:`ALLY_STAYS_LOCKED`: an ally that plays it does not unlock in its next unlock phase."""
@@ -94,7 +101,9 @@ class EffectKind(StrEnum):
     once in that controller's phase ``whom`` (``"master"``, ``"unlock"``): a card in play's."""
     MOVE_BLOOD = "move blood"
     """Blood moved from a vampire the player controls to their pool: ``least`` to ``amount``
-    points (``amount`` 0: any amount), as the card is played (a master card's)."""
+    points (``amount`` 0: any amount), as the card is played (a master card's); ``whom``
+    :data:`EACH`: ``amount`` from each ready vampire the player controls that has it ("Move 1
+    blood from each ready vampire you control to your pool": Tribute to the Master)."""
     END_ACTION = "end action"
     """A block attempt that would succeed ends the action instead, unsuccessfully, before combat
     (an action modifier's "The action ends (unsuccessfully)", a reaction's "end the action");
@@ -108,9 +117,6 @@ class EffectKind(StrEnum):
     """The block attempt under way fails at once, and the blocking minion cannot attempt to block
     this action again; ``amount``: blood the acting minion burns for it ("Burn 1 blood to have that
     attempt fail")."""
-    TERMS = "terms"
-    """A political action card's terms, chosen by its caller and applied by the table as its
-    referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
     STRENGTH = "strength"
     """The minion playing the card gets a strength of ``amount`` for the rest of the combat ("This
     vampire gets a strength of 2 this combat"): its hand strike deals that much (5.4)."""
@@ -134,6 +140,62 @@ class EffectKind(StrEnum):
     """A strike that steals ``amount`` blood from the opposing vampire, or life from an opposing
     ally that becomes blood on the striker ("Strike, ranged: steal 1 blood or life (becoming
     blood)"); ``ranged``: it works at long range. Stealing is not damage (5.5)."""
+    LIBRARY_BURN = "library burn"
+    """``amount`` cards burned from the top of the player's library as the card is played, for
+    ``least`` pool when that many were burned ("Burn 7 cards from the top of your library to gain
+    3 pool": Liquidation; :func:`engine.games.vtes.plays.master_effects`)."""
+    CRYPT_DRAW = "crypt draw"
+    """``amount`` cards moved from the top of the player's crypt to their uncontrolled region, as
+    the card is played ("Move the top card from your crypt to your uncontrolled region")."""
+    TERMS = "terms"
+    """A political action card's terms, chosen by its caller and applied by the table as its
+    referendum passes (:mod:`engine.games.vtes.referendum_terms`)."""
+    TRANSFERS = "transfers"
+    """``amount`` transfers added to its controller's influence phase while the card is in play
+    ("+2 transfers": Information Highway; :mod:`engine.games.vtes.lasting`)."""
+    MASTER_ACTION = "master action"
+    """``amount`` more master phase actions this master phase, as its controller locks the card
+    in play in their master phase ("During your master phase, you can lock this card to get +1
+    master phase action": The Parthenon; :func:`engine.games.vtes.lasting.locked`)."""
+    EXTRA_COST = "extra cost"
+    """While the card is in play, its controller pays ``amount`` more pool to play cards named
+    ``whom`` (lower case: "Cards named Minion Tap cost you +1 pool to play"), or with ``whom``
+    :data:`ON_THIS`, to play another copy of this card on the vampire it is on ("Villein costs +1
+    pool to play on this vampire"; :func:`engine.games.vtes.card_play.printed_cost`)."""
+    LOCK_USE = "lock use"
+    """Its controller may lock the card in play for ``amount`` of what ``whom`` says:
+    :data:`UNCONTROLLED_BLOOD` (blood to a vampire in their uncontrolled region), :data:`READY_BLOOD`
+    (blood to a ready vampire they control), both by a ``transfer`` naming the card (``by``);
+    :data:`INFLUENCE_BLOOD` (blood to a vampire in their uncontrolled region, once in their
+    influence phase and without locking it: "During your influence phase, you can add 1 blood to
+    a vampire in your uncontrolled region", Powerbase: Montreal); :data:`BURNED_FOR_BLOOD` (up to
+    ``amount`` blood to a ready vampire with no blood, burning the card, in their unlock phase:
+    Jake Washington);
+    :data:`EDGE_POOL` (pool, by a ``lock`` of the card in their unlock phase while they hold the
+    Edge). :mod:`engine.games.vtes.lasting` applies them."""
+    LOCK_COUNTERS = "lock counters"
+    """``amount`` counters added to the card each time its controller locks it ("Add 1 counter to
+    this card each time you lock it"); burned with ``least`` counters ("Burn this card if it has 3
+    counters")."""
+    UNLOCK_BURN = "unlock burn"
+    """While the card is in play, ``amount`` pool burned by each Methuselah in their unlock phase
+    who controls no ready Anarch (``whom`` :data:`NO_ANARCH`: "A Methuselah not controlling a
+    ready Anarch burns 1 pool during their unlock phase", Anarch Revolt;
+    :func:`engine.games.vtes.lasting.unlocked`)."""
+    TORPOR_BURN = "torpor burn"
+    """While the card is on a vampire, its controller burns ``amount`` pool as it goes to torpor
+    ("After this vampire goes to torpor, their controller burns 3 pool": Fame;
+    :func:`engine.games.vtes.lasting.to_torpor`)."""
+    HAND_SIZE = "hand size"
+    """``amount`` added to its controller's hand size while the card is in play ("+1 hand size":
+    Monastery of Shadows; :func:`engine.games.vtes.lasting.hand_size`)."""
+    NO_BLOCK = "no block"
+    """The minion the card is on cannot block ("This minion cannot block": Pentex™ Subversion;
+    :func:`engine.games.vtes.lasting.barred_from_blocking`)."""
+    CARRIED = "carried"
+    """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
+    a retainer's or an equipment's "The employer gets +1 intercept"
+    (:mod:`engine.games.vtes.lasting`)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -141,6 +203,30 @@ class EffectKind(StrEnum):
 
 STRIKES = frozenset({EffectKind.STRIKE, EffectKind.DODGE, EffectKind.END_COMBAT, EffectKind.TORPOR, EffectKind.STEAL})
 """The effects that are a strike of a card's own (5.4), read by :mod:`engine.games.vtes.readings`."""
+UNCONTROLLED_BLOOD = "uncontrolled blood"
+"""The ``whom`` of a card locked to add blood to a vampire in its controller's uncontrolled region."""
+INFLUENCE_BLOOD = "influence blood"
+"""The ``whom`` of a card used once in its controller's influence phase to add blood to a vampire
+in their uncontrolled region (it does not lock)."""
+BURNED_FOR_BLOOD = "burned for blood"
+"""The ``whom`` of a card burned in its controller's unlock phase to add blood to a ready vampire
+with no blood."""
+READY_BLOOD = "ready blood"
+"""The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
+EDGE_POOL = "edge pool"
+"""The ``whom`` of a card locked in its controller's unlock phase for pool while they hold the Edge."""
+NO_ANARCH = "no ready anarch"
+"""The ``whom`` of a pool burn in the unlock phase of a Methuselah controlling no ready Anarch."""
+QUIET_SUCCESS = "after a successful action with no reaction"
+"""The ``whom`` of blood gained once a turn after a successful action with no reaction played."""
+EACH = "each ready vampire"
+"""The ``whom`` of blood moved from each ready vampire the player controls."""
+READY = "ready"
+"""The ``whom`` of blood added to a ready vampire, anyone's."""
+ON_THIS = "on this vampire"
+"""The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
+THREE_COPIES = "three copies"
+"""The ``whom`` of pool gained as a Methuselah controls three copies of the card, which leave the game."""
 HAND_STRIKE = "hand strike"
 """The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
@@ -190,6 +276,40 @@ class Effect:
     def words(self) -> str:
         """The effect in a player's words (``"+1 stealth"``, ``"strike: 2R damage"``)."""
         match self.kind:
+            case EffectKind.TRANSFERS:
+                return f"+{self.amount} transfers in your influence phase while in play"
+            case EffectKind.MASTER_ACTION:
+                return f"lock it in your master phase: +{self.amount} master phase action"
+            case EffectKind.EXTRA_COST if self.whom == ON_THIS:
+                return f"another copy costs +{self.amount} pool to play on this vampire"
+            case EffectKind.EXTRA_COST:
+                return f"cards named {self.whom.title()} cost you +{self.amount} pool to play"
+            case EffectKind.LOCK_USE:
+                return {
+                    UNCONTROLLED_BLOOD: f"lock it: add {self.amount} blood to a vampire in your uncontrolled region",
+                    READY_BLOOD: f"lock it: add {self.amount} blood to a ready vampire you control",
+                    EDGE_POOL: f"lock it in your unlock phase: gain {self.amount} pool if you have the Edge",
+                    INFLUENCE_BLOOD: f"in your influence phase: add {self.amount} blood to a vampire in your "
+                    "uncontrolled region",
+                    BURNED_FOR_BLOOD: f"burn it in your unlock phase: add up to {self.amount} blood to a ready "
+                    "vampire with no blood",
+                }.get(self.whom, f"lock it: {self.whom}")
+            case EffectKind.LOCK_COUNTERS if self.least:
+                return f"burned with {self.least} counters"
+            case EffectKind.LOCK_COUNTERS:
+                return f"+{self.amount} counter each time you lock it"
+            case EffectKind.UNLOCK_BURN:
+                return f"in play: a Methuselah with no ready Anarch burns {self.amount} pool in their unlock phase"
+            case EffectKind.TORPOR_BURN:
+                return f"its controller burns {self.amount} pool as this vampire goes to torpor"
+            case EffectKind.HAND_SIZE:
+                return f"+{self.amount} hand size while in play"
+            case EffectKind.NO_BLOCK:
+                return "the minion it is on cannot block"
+            case EffectKind.GAIN_BLOOD if self.whom == QUIET_SUCCESS:
+                return f"once each turn: +{self.amount} blood after a successful action with no reaction played"
+            case EffectKind.CARRIED:
+                return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
                 match self.whom:
                     case "":
@@ -251,6 +371,14 @@ class Effect:
                 return "unlock if the action succeeds" + (f", burning {self.amount} blood" if self.amount else "")
             case EffectKind.WAKE:
                 return "wake: this locked minion may react and block"
+            case EffectKind.ADD_BLOOD if self.whom == READY:
+                return f"add {self.amount} blood to a ready vampire"
+            case EffectKind.MOVE_BLOOD if self.whom == EACH:
+                return f"move {self.amount} blood from each ready vampire you control to your pool"
+            case EffectKind.LIBRARY_BURN:
+                return f"burn {self.amount} cards from the top of your library to gain {self.least} pool"
+            case EffectKind.CRYPT_DRAW:
+                return f"move the top {'card' if self.amount == 1 else f'{self.amount} cards'} of your crypt to your uncontrolled region"
             case EffectKind.ADD_BLOOD if self.whom == "full":
                 return "a vampire of yours gains blood to its capacity"
             case EffectKind.ADD_BLOOD:
@@ -280,6 +408,8 @@ class Effect:
                 article = "an" if kinds.startswith("e") else "a"
                 whose = f" of your {near.rstrip(')')}" if near else ""
                 return f"burn {article} {kinds}{whose} as the action succeeds"
+            case EffectKind.GAIN_POOL if self.whom == THREE_COPIES:
+                return f"with three copies in play: remove every copy from the game and gain {self.amount} pool"
             case EffectKind.BURN_POOL if self.whom == "controller":
                 return f"its controller burns {self.amount} pool"
             case EffectKind.TERMS:
@@ -589,6 +719,70 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             r"this vampire gains blood equal to the amount of blood lost by the opposing vampire to damage this round",
             lambda m: (Effect(_E.DRINK),),
         ),
+        (r"\+(\d+) transfers?", lambda m: (Effect(_E.TRANSFERS, int(m.group(1))),)),
+        (
+            r"once each turn, this vampire can gain (\d+) blood after performing a successful action during which no "
+            r"reaction cards were played",
+            lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1)), whom=QUIET_SUCCESS),),
+        ),
+        (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
+        (r"\+(\d+) hand size", lambda m: (Effect(_E.HAND_SIZE, int(m.group(1))),)),
+        (
+            r"after this vampire goes to torpor, their controller burns (\d+) pool",
+            lambda m: (Effect(_E.TORPOR_BURN, int(m.group(1))),),
+        ),
+        (
+            r"a methuselah not controlling a ready anarch burns (\d+) pool during their unlock phase",
+            lambda m: (Effect(_E.UNLOCK_BURN, int(m.group(1)), whom=NO_ANARCH),),
+        ),
+        (
+            r"you can lock this card to add (\d+) blood to (?:a vampire in your (?P<u>uncontrolled region)|a ready "
+            r"vampire you control)",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=UNCONTROLLED_BLOOD if m.group("u") else READY_BLOOD),),
+        ),
+        (
+            r"during your unlock phase, you can burn [\w' -]+ to add up to (\d+) blood to a ready vampire with no blood",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=BURNED_FOR_BLOOD),),
+        ),
+        (
+            r"during your influence phase, you can add (\d+) blood to a vampire in your uncontrolled region",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=INFLUENCE_BLOOD),),
+        ),
+        (
+            r"you can lock this card during your unlock phase to gain (\d+) pool if you have the edge",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=EDGE_POOL),),
+        ),
+        (
+            r"add (\d+) counter to this card each time you lock it",
+            lambda m: (Effect(_E.LOCK_COUNTERS, int(m.group(1))),),
+        ),
+        (r"burn this card if it has (\d+) counters", lambda m: (Effect(_E.LOCK_COUNTERS, least=int(m.group(1))),)),
+        (r"add (\d+) blood to a ready vampire", lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), whom=READY),)),
+        (
+            r"move (\d+) blood from each ready vampire you control to your pool",
+            lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(1)), whom=EACH),),
+        ),
+        (r"move the top card from your crypt to your uncontrolled region", lambda m: (Effect(_E.CRYPT_DRAW, 1),)),
+        (
+            r"burn (\d+) cards from the top of your library to gain (\d+) pool",
+            lambda m: (Effect(_E.LIBRARY_BURN, int(m.group(1)), least=int(m.group(2))),),
+        ),
+        (
+            r"cards named <([^>]+)> cost you \+(\d+) pool to play",
+            lambda m: (Effect(_E.EXTRA_COST, int(m.group(2)), whom=m.group(1)),),
+        ),
+        (
+            r"[\w' -]+ costs \+(\d+) pool to play on this vampire",
+            lambda m: (Effect(_E.EXTRA_COST, int(m.group(1)), whom=ON_THIS),),
+        ),
+        (
+            r"during your master phase, you can lock this card to get \+(\d+) master phase actions?",
+            lambda m: (Effect(_E.MASTER_ACTION, int(m.group(1))),),
+        ),
+        (
+            r"the (?:employer|bearer) gets \+(\d+) intercept",
+            lambda m: (Effect(_E.CARRIED, int(m.group(1)), whom="intercept"),),
+        ),
         (r"reduce a bleed against you by (\d+)", lambda m: (Effect(_E.REDUCE_BLEED, int(m.group(1))),)),
         (
             r"move any amount of blood from a vampire you control to your pool",
@@ -618,6 +812,7 @@ _CONDITIONS = (
     "a minion can play only one",
     "a vampire may play only one",
     "a minion may play only one",
+    "a vampire can have only one archetype",
     "only one ",
     "aim",
     "grapple",
@@ -702,6 +897,11 @@ def read_sentence(sentence: str) -> Reading:
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
-    if sentence.startswith(_CONDITIONS) or EXCLUSIVE.fullmatch(sentence) or DEFERRED.fullmatch(sentence):
+    if (
+        sentence in ("master", "archetype")
+        or sentence.startswith(_CONDITIONS)
+        or EXCLUSIVE.fullmatch(sentence)
+        or DEFERRED.fullmatch(sentence)
+    ):
         return Reading(sentence, SentenceKind.CONDITION)
     return Reading(sentence, SentenceKind.BY_HAND)

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import (
+    EACH,
     FAILED_BLOCKERS,
     ON_BLOCK,
+    ON_THIS,
     POOR,
+    READY,
     UNLESS_BLOCKS,
     Effect,
     EffectKind,
@@ -636,7 +639,7 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     vampire it controls to its pool: one per ready vampire of its with blood and amount the card
     allows and the vampire has, the most first ("move 2 to 5 blood": 5, 4, 3, 2; ``move_blood``,
     ``minion``), put on that vampire when the
-    card goes on one (``to``, ``on``); or whose text adds blood to a vampire of its
+    card goes on one (``to``, ``on``; ``pool`` its cost there, with what copies already on it add); or whose text adds blood to a vampire of its
     (:func:`_master_adds`). Empty for a card that does neither, or no vampire it fits."""
     rec = record(card.card) if card.card else None
     seat = view.seat
@@ -646,8 +649,8 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
     if add is not None:
         return _master_adds(view, seat, add)
     move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD), None)
-    if move is None:
-        return []
+    if move is None or move.whom == EACH:
+        return []  # from each ready vampire: no choice (plays.master_effects)
     info = card_base().info(rec.id)
     on = info is not None and play_place(info) == PlayPlace.ON_MINION
     out = []
@@ -657,6 +660,11 @@ def master_choices(view: VtesView, card: CardView) -> list[Choice]:
             fields: dict[str, object] = {"move_blood": amount, "minion": tuple(c.pos)}
             if on:
                 fields |= {"to": Target.ON, "on": tuple(c.pos)}
+                extra = _cost_on(card, c, view)
+                if extra and view.players[seat].pool < rec.costs.pool + extra:
+                    break  # it cannot pay the extra pool to play it on this vampire
+                if extra:
+                    fields["pool"] = rec.costs.pool + extra
             out.append(Choice(None, tuple(sorted(fields.items())), f"{amount} blood from {c.name} to your pool"))
     return out
 
@@ -696,9 +704,12 @@ def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
 
 def _master_adds(view: VtesView, seat: int, add: Effect) -> list[Choice]:
     """A master card's added blood (``add_blood``, ``add_to``): to each vampire of ``seat``'s
-    uncontrolled region of the least capacity it names (its amount), or for "full capacity" to
+    uncontrolled region of the least capacity it names (its amount), for "a ready vampire" to
+    each ready vampire (anyone's), or for "full capacity" to
     each vampire of its, uncontrolled or in play, short of its capacity (what it lacks)."""
     vampires = list(view.uncontrolled(seat))
+    if add.whom == READY:
+        vampires = [c for c in view.cards if c.crypt and c.zone == Zone.READY]
     if add.whom == "full":
         vampires += [c for c in view.cards if c.controller == seat and c.crypt and c.zone.in_play]
     out = []
@@ -790,7 +801,8 @@ def _levels_of(choices: list[Choice]) -> str:
 
 
 def printed_cost(card: CardView, mine: Sequence[CardView], payer: CardView | None) -> dict[str, object]:
-    """The act fields that pay ``card``'s printed cost, as its record reads it: ``pool`` N, or
+    """The act fields that pay ``card``'s printed cost, as its record reads it, and the pool more
+    that cards of ``mine`` in play make it cost (:func:`_extra_cost`): ``pool`` N, or
     ``blood`` N with the ``minion`` that pays it (``payer`` when it is a ready vampire of ``mine``
     with that much blood, else the first such); {} for a card with no printed cost, or no vampire
     able to pay its blood (the engine then says what is missing)."""
@@ -798,10 +810,40 @@ def printed_cost(card: CardView, mine: Sequence[CardView], payer: CardView | Non
     if rec is None:
         return {}
     costs = rec.costs
-    if costs.pool:
-        return {"pool": costs.pool}
+    extra = _extra_cost(rec, mine)
+    if costs.pool or extra:
+        return {"pool": costs.pool + extra}
     if costs.blood:
         able = [c for c in mine if c.crypt and c.zone == Zone.READY and c.counters >= costs.blood]
         vampire = payer if payer in able else next(iter(able), None)
         return {"blood": costs.blood, "minion": vampire.as_list()} if vampire is not None else {}
     return {}
+
+
+def _extra_cost(rec: CardRecord, mine: Sequence[CardView]) -> int:
+    """The pool more that the cards ``mine`` (a seat's cards in play) make the card ``rec`` cost
+    its controller: "Cards named Minion Tap cost you +1 pool to play" (Villein), each such card
+    once."""
+    name = rec.name.lower()
+    return sum(
+        e.amount
+        for held in mine
+        if held.zone.in_play and (other := record(held.card) if held.card else None) is not None
+        for e in other.effects
+        if e.kind == EffectKind.EXTRA_COST and e.whom == name
+    )
+
+
+def _cost_on(card: CardView, vampire: CardView, view: VtesView) -> int:
+    """The pool more that copies of ``card`` already on ``vampire`` make it cost to play there
+    ("Villein costs +1 pool to play on this vampire")."""
+    cid = card_id(card.card) if card.card else None
+    total = 0
+    for held in view.cards:
+        if held.on != vampire.pos or not held.card or card_id(held.card) != cid:
+            continue
+        rec = record(held.card)
+        total += (
+            sum(e.amount for e in rec.effects if e.kind == EffectKind.EXTRA_COST and e.whom == ON_THIS) if rec else 0
+        )
+    return total

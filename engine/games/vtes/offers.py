@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
+from engine.games.vtes import lasting
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
@@ -34,7 +35,7 @@ from engine.games.vtes.card_play import (
     window_choices,
 )
 from engine.games.vtes.card_record import card_terms, record
-from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.claims import window_held
 from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, combat_plays, prevent_acts
 from engine.games.vtes.contests import as_titled, own_copy
@@ -57,6 +58,7 @@ from engine.games.vtes.vocab import (
     Ruleset,
     Status,
     Step,
+    Target,
     TransferKind,
     VoteSource,
     Window,
@@ -221,6 +223,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
         # the unlock phase does not end with a contest unsettled (contests.check_settled).
         acts.append({"do": Do.END_TURN})
     acts += [{"do": Do.TRANSFER, **fields} for fields in blood_shifts(view, seat)]
+    acts += lasting.lock_offers(view, seat)
     if len(view.hand) > me.hand_size:  # discard down to the hand size (rulebook, "Drawing Cards")
         acts += [{"do": Do.DISCARD, "card": c.as_list()} for c in view.hand]
     match view.phase:
@@ -261,8 +264,17 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
             moves = master_choices(view, c) if "Master" in c.types else []
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **m.act_fields()} for m in moves]
             if not moves:
-                acts.append({"do": Do.PLAY, "card": c.as_list(), **cost})
+                acts.append({"do": Do.PLAY, "card": c.as_list(), **cost, **_put_in_play(c)})
     return [Offer(act) for act in acts]
+
+
+def _put_in_play(card: CardView) -> dict[str, object]:
+    """``to: ready`` for a card its text puts in its player's area ("Put this card in play", a
+    location: :func:`engine.games.vtes.cards.play_place`), where it stays and its lasting effects
+    apply (:mod:`engine.games.vtes.lasting`); {} for any other (the ash heap, or a minion the
+    player names)."""
+    info = card_base().info(card.card) if card.card else None
+    return {"to": Target.READY} if info is not None and play_place(info) == PlayPlace.IN_PLAY else {}
 
 
 def _affordable(card: CardView, cost: dict[str, object], pool: int) -> bool:
@@ -394,7 +406,7 @@ def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
         return [{"do": Do.DIABLERISE}, {"do": Do.PASS}]
     acts: list[Act] = [{"do": Do.PASS}]
     if view.may_block(seat):
-        acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat)]
+        acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat) if lasting.may_block(view, c)]
     for c in window_cards(view):
         acts += [{"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()} for choice in window_choices(view, c)]
     return acts

@@ -14,7 +14,7 @@ from engine.games.vtes.action_success import action_words, after_action, resolve
 from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, take_limit
-from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.card_effects import EACH, READY, EffectKind
 from engine.games.vtes.card_play import played_with, unmet_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
@@ -511,6 +511,44 @@ def shift_blood(w: Work, act: TransferAct) -> None:
     w.note(f"{name}: {said}", w.author)
 
 
+def master_effects(w: Work, pos: Pos, name: str) -> None:
+    """A master card's effects that ask no choice, applied in the open as it is played: "Move 1
+    blood from each ready vampire you control to your pool" (each that has it; Tribute to the
+    Master), "Burn 7 cards from the top of your library to gain 3 pool" (the pool only when 7
+    burned; Liquidation), "Move the top card from your crypt to your uncontrolled region" (Effective
+    Management; none moves from an empty crypt). Narrated with the card's name."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    if rec is None or "Master" not in rec.types:
+        return
+    for e in rec.effects:
+        if e.kind == EffectKind.MOVE_BLOOD and e.whom == EACH:
+            moved = 0
+            for v, c in sorted(w.cards.items()):
+                if c.crypt and c.zone == Zone.READY and c.controller == w.author and c.counters >= e.amount:
+                    w.counters_delta(v, -e.amount, "card")
+                    moved += e.amount
+            w.pool_delta(w.author, moved, "card")
+            w.note(f"{name}: {moved} blood moved from your ready vampires to {seat_ref(w.author)}'s pool", w.author)
+        elif e.kind == EffectKind.LIBRARY_BURN:
+            milled = w.p(w.author).library[: e.amount]
+            for burned in milled:
+                w.move(burned, Target.ASH)
+            got = w.pool_delta(w.author, e.least, "card") if len(milled) == e.amount else 0
+            gained = f", {seat_ref(w.author)} gains {got} pool" if got else f" (not {e.amount}: no pool gained)"
+            w.note(
+                f"{name}: {len(milled)} cards burned from the top of {seat_ref(w.author)}'s library{gained}", w.author
+            )
+        elif e.kind == EffectKind.CRYPT_DRAW:
+            crypt = w.p(w.author).crypt[: e.amount]
+            for top in crypt:
+                w.move(top, Target.UNCONTROLLED)
+            many = "card" if len(crypt) == 1 else "cards"
+            w.note(
+                f"{name}: {len(crypt)} {many} of {seat_ref(w.author)}'s crypt moved to their uncontrolled region",
+                w.author,
+            )
+
+
 def add_blood(w: Work, act: PlayAct, name: str) -> None:
     """A master card's "add 4 blood to a vampire in your uncontrolled region", "the chosen vampire
     gains enough blood to reach full capacity": ``add_blood`` blood to ``add_to``, a vampire of
@@ -522,9 +560,14 @@ def add_blood(w: Work, act: PlayAct, name: str) -> None:
     if act.add_to is None:
         return
     c = w.card(act.add_to)
-    mine = (c.zone == Zone.UNCONTROLLED and c.owner == w.author) or (c.zone.in_play and c.controller == w.author)
-    if not c.crypt or not mine:
-        raise IllegalMove(f"{name} adds blood to a vampire of yours, uncontrolled or in play")
+    rec = record(w.cards[act.card].card or w.revealed.get(act.card, ""))
+    if rec is not None and any(e.kind == EffectKind.ADD_BLOOD and e.whom == READY for e in rec.effects):
+        if not c.crypt or c.zone != Zone.READY:
+            raise IllegalMove(f"{name} adds blood to a ready vampire, and {w.name(act.add_to)} is not one")
+    else:
+        mine = (c.zone == Zone.UNCONTROLLED and c.owner == w.author) or (c.zone.in_play and c.controller == w.author)
+        if not c.crypt or not mine:
+            raise IllegalMove(f"{name} adds blood to a vampire of yours, uncontrolled or in play")
     w.counters_delta(act.add_to, amount, "card")
     w.note(f"{name}: {amount} blood added to {w.name(act.add_to)}", w.author)
 

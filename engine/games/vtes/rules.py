@@ -35,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, claims, combat, contests, plays, politics, windows
+from engine.games.vtes import actions, claims, combat, contests, lasting, plays, politics, windows
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -191,8 +191,10 @@ def _next_phase(w: Work) -> None:
     if i + 1 < len(PHASES):
         w.phase = PHASES[i + 1]
         if w.phase == Phase.INFLUENCE:
-            w.transfers = w.transfer_budget(w.acting)
-            w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}", w.acting)
+            extra = lasting.transfers(w, w.acting)
+            w.transfers = w.transfer_budget(w.acting) + sum(n for _, n in extra)
+            given = "".join(f"; {w.name(pos)}: +{plural(n, 'transfer')}" for pos, n in extra)
+            w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}{given}", w.acting)
         else:
             w.note(f"{seat_ref(w.acting)}: {w.phase} phase", w.acting)
     else:
@@ -338,10 +340,13 @@ def _act_play(w: Work, act: PlayAct) -> None:
     w.move(pos, to, controller, on)
     if pool:
         w.pool_delta(w.author, -pool, "cost")
+    if to.zone.in_play:
+        lasting.arrived(w, pos)
     if blood and minion is not None:
         w.counters_delta(minion, -blood, "cost")
     plays.move_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.add_blood(w, act, esc(info.name) if info is not None else "the card")
+    plays.master_effects(w, pos, esc(info.name) if info is not None else "the card")
     if info is not None and info.is_master and w.author == w.acting and w.phase == Phase.MASTER:
         if w.master_actions >= 1:
             w.refuse(
@@ -394,6 +399,8 @@ def _act_lock(w: Work, act: LockAct) -> None:
         return
     for pos in cards:
         w.setc(pos, locked=locked)
+        if locked:
+            lasting.locked(w, pos)
 
 
 def _act_counters(w: Work, act: CounterAct) -> None:
@@ -494,7 +501,8 @@ def _act_influence(w: Work, act: InfluenceAct) -> None:
 
 def _act_transfer(w: Work, act: TransferAct) -> None:
     if act.by is not None:
-        plays.shift_blood(w, act)
+        if not lasting.lock_use(w, act):
+            plays.shift_blood(w, act)
         return
     _must_act(w, "make transfers")
     _must_phase(w, Phase.INFLUENCE, "a transfer")

@@ -542,7 +542,8 @@ class VtesState(UnderWay):
         clockwise, the first player first (turn order). ``queue``: table operations the game waits for.
         ``turn``: turns begun; ``acting``: the acting Methuselah (-1 before play); ``phase``: the
         acting Methuselah's :class:`Phase` (``Phase.NONE`` outside play). ``edge``: seat holding the
-        Edge, -1 for nobody. ``transfers``: transfers left in this influence phase. ``acts``: acts
+        Edge, -1 for nobody. ``transfers``: transfers left in this influence phase. ``master_actions``:
+        master phase actions used this master phase, less those a card in play gave (The Parthenon). ``acts``: acts
         applied so far (their numbers start at 1); ``answers``: those of them that answer what the
         table waits for (every act but a change by hand and a claim's answer: claims.ANSWERS_NOTHING,
         PROTOCOL.md 6.5). ``time_calls``: seats that called time;

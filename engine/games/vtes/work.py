@@ -10,7 +10,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from engine.games.base import EndEvent, IllegalMove, Note, Op, Open, OptionValue, Pos, Release, seat_ref
-from engine.games.vtes import contests
+from engine.games.vtes import contests, lasting
 from engine.games.vtes.acts import esc
 from engine.games.vtes.card_record import CardTerms, record
 from engine.games.vtes.cards import CardInfo, card_base
@@ -395,6 +395,11 @@ class Work(UnderWay):
                 self.move(other, Target.REMOVED if zone == Zone.REMOVED else Target.ASH)
         elif zone.in_play and not c.zone.in_play:
             contests.arrive(self, pos)
+        if zone == Zone.TORPOR and c.zone != Zone.TORPOR and c.crypt:
+            lasting.to_torpor(self, pos)
+        if zone.in_play != c.zone.in_play:
+            seat = self.cards[pos].controller if zone.in_play else c.controller
+            lasting.hand_size(self, pos, seat, entering=zone.in_play)
 
     # -- leaving the game --
 
@@ -561,6 +566,7 @@ class Work(UnderWay):
                 why = f" ({esc(info.name)})" if info is not None else ""
                 self.note(f"{self.name(pos)} does not unlock as normal{why}", seat)
         contests.unlock(self, seat)
+        lasting.unlocked(self, seat)
 
     def end_by_time(self) -> None:
         """Time-out: each Methuselah still in the game gains 0.5 VP (rules, "Tournament rules")."""

@@ -232,7 +232,8 @@ def test_a_move_only_usable_one_way_and_a_redirect_from_the_acting_vampire() -> 
         ("+1 stealth", SentenceKind.EFFECT),
         ("only usable during a bleed action", SentenceKind.CONDITION),
         ("move any amount of blood from a vampire you control to your pool", SentenceKind.EFFECT),
-        ("burn 7 cards from the top of your library to gain 3 pool", SentenceKind.BY_HAND),
+        ("burn 7 cards from the top of your library to gain 3 pool", SentenceKind.EFFECT),  # Liquidation
+        ("burn 7 cards from the top of your library", SentenceKind.BY_HAND),  # no pool: not that shape
         ("+1 stealth and +1 bleed (limited)", SentenceKind.EFFECT),  # Bonding at superior: both parts read
         ("strike: 1 damage and put this card on the opposing minion", SentenceKind.BY_HAND),  # not only a strike
         ("strike: 1r damage, with 1 optional maneuver", SentenceKind.EFFECT),

@@ -89,7 +89,8 @@ def _hand_card(name: str) -> CardView:
     [
         ("Lost in Crowds", ""),  # its stealth is on the action: nothing is left to do
         ("Visions of Gehenna", "Visions of Gehenna is played: apply the rest of its text by hand (e reads it)."),
-        ("Effective Management", "Effective Management is played: resolve its text by hand (e reads it)."),
+        ("Effective Management", ""),  # the table moves the crypt's top card: nothing is left to do
+        ("Wider View", "Wider View is played: pay its cost (pool -1), then resolve its text by hand (e reads it)."),
     ],
 )
 def test_after_a_play_only_what_the_table_did_not_apply_is_left_to_do(name: str, said: str) -> None:

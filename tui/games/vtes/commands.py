@@ -48,6 +48,7 @@ from functools import cache
 from engine.games.base import Act, Pos
 from engine.games.vtes.card_play import blood_shifts, printed_cost
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
+from engine.games.vtes.lasting import lock_offers
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Target, TransferKind, Zone
 from tui.games.vtes.command_words import (
@@ -743,7 +744,7 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
         n, rest = int(rest[0]), rest[1:]
     if n == 0:
         raise CommandError("Transfer at least 1: transfer 2 VAMPIRE, or transfer -1 VAMPIRE for blood back.")
-    shifts = blood_shifts(ctx.view, ctx.me) if ctx.view.phase != Phase.INFLUENCE else []
+    shifts = _card_transfers(ctx) if ctx.view.phase != Phase.INFLUENCE else []
     if shifts:
         return _shift(shifts, n, rest, ctx)
     mine = ctx.candidates("uncontrolled")
@@ -759,12 +760,21 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
     return {"do": Do.TRANSFER, "kind": kind, "card": _pos(card), "n": abs(n)}
 
 
+def _card_transfers(ctx: Context) -> list[dict[str, object]]:
+    """The ``transfer`` fields of the seat's cards in play that move or add blood now: a card on a
+    vampire moving blood with the pool (:func:`blood_shifts`), a card locked to add blood
+    (:func:`engine.games.vtes.lasting.lock_offers`: Dreams of the Sphinx, The Coven)."""
+    locks = [{k: v for k, v in a.items() if k != "do"} for a in lock_offers(ctx.view, ctx.me) if a["do"] == Do.TRANSFER]
+    return blood_shifts(ctx.view, ctx.me) + locks
+
+
 def _shift(shifts: list[dict[str, object]], n: int, rest: list[str], ctx: Context) -> Act:
-    """``transfer ±1 [VAMPIRE]`` outside the influence phase: a card on a vampire of yours that
+    """``transfer ±N [VAMPIRE]`` outside the influence phase: a card on a vampire of yours that
     moves blood between it and your pool (Blood Doll, Vessel; :func:`blood_shifts`): 1 pool to the
-    named (else selected, else first) vampire, or -1: 1 blood from it to your pool."""
+    named (else selected, else first) vampire, or -1: 1 blood from it to your pool; or a card in
+    play locked to add N blood to a vampire (:func:`_card_transfers`): N is the number the card moves."""
     kind = TransferKind.POOL if n > 0 else TransferKind.BLOOD
-    fits = [x for x in shifts if x["kind"] == kind and abs(n) <= int(x["n"])]  # type: ignore[call-overload]
+    fits = [x for x in shifts if x["kind"] == kind and abs(n) == int(x["n"])]  # type: ignore[call-overload]
     vampires = [c for c in ctx.view.cards if any(x["card"] == c.as_list() for x in fits)]
     if not vampires:
         way = "to a vampire" if n > 0 else "from a vampire to your pool"
