@@ -7,8 +7,8 @@ readings (:mod:`engine.games.vtes.readings`); it never restates what is legal.
 from __future__ import annotations
 
 from engine.games.base import Act
-from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_checks import master_timing
+from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
@@ -29,8 +29,8 @@ def auto_pass(view: VtesView) -> Act | None:
       the step could take, nor a maneuver or press offered with a card (a weapon's optional
       maneuver, the optional press of its strike card); the hand strike when its strike is due and
       no card in hand or on its minion could strike instead;
-    - in a referendum, ``pass`` before votes with no card that speaks of it; ``done`` with no vote
-      to cast and no card in hand that could give votes.
+    - in a referendum, ``pass`` before votes with no card that could be played then; ``done`` with
+      no vote to cast and no card in hand that could be played while polling.
     """
     seat, top = view.seat, view.innermost
     if seat is None or top is None:
@@ -118,42 +118,34 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
     return _only(offered, Do.PASS)
 
 
-def _playable(c: CardView, caller: bool, hunted: bool) -> bool:
-    """A hand card its holder may play during a referendum: a master, the caller's action modifier
-    or another Methuselah's reaction; in a blood hunt no action modifier nor reaction (rulebook,
-    "The Blood Hunt")."""
+def _playable(view: VtesView, c: CardView, r: Referendum) -> CardRecord | None:
+    """The record of a hand card its holder may play during the referendum ``r``, or None: a
+    master card where its timing allows (:func:`engine.games.vtes.card_checks.master_timing`: an
+    out-of-turn one in another's turn), the caller's action modifier or another Methuselah's
+    reaction, none played only after its action resolved; in a blood hunt no action modifier nor
+    reaction (rulebook, "The Blood Hunt")."""
+    rec = record(c.card) if c.card else None
     types = set(c.types)
-    if hunted and BLOOD_HUNT_BARS & types:
-        return False
-    return "Master" in types or ("Action Modifier" in types if caller else "Reaction" in types)
-
-
-def _before_votes(c: CardView, caller: bool, hunted: bool) -> bool:
-    """A hand card that could be played before votes are cast (7.1, P7): one :func:`_playable`
-    whose record speaks of a referendum, votes, ballots or a political action
-    (:attr:`~engine.games.vtes.card_record.CardRecord.in_referendum`; a political action card is
-    burned for a vote in polling, not played before it)."""
-    rec = record(c.card) if c.card else None
-    return _playable(c, caller, hunted) and rec is not None and rec.in_referendum
-
-
-def _gives_votes(c: CardView, caller: bool, hunted: bool) -> bool:
-    """A hand card that could be played while polling for votes (7.2 "Other cards as played"):
-    one :func:`_playable` whose record gives votes (Perfect Paragon's "+3 votes")."""
-    rec = record(c.card) if c.card else None
-    return _playable(c, caller, hunted) and rec is not None and rec.has(EffectKind.VOTES)
+    if rec is None or (r.hunted and BLOOD_HUNT_BARS & types) or rec.after_resolution:
+        return None
+    if "Master" in types:
+        return rec if master_timing(rec, view.acting == view.seat, view.phase) is None else None
+    return rec if ("Action Modifier" in types if view.seat == r.caller else "Reaction" in types) else None
 
 
 def _poll(view: VtesView, r: Referendum, offered: tuple[Offer, ...]) -> Act | None:
-    """Before votes, ``pass`` with no card that could be played then; while polling, ``done`` with
-    no vote to cast and no card in hand that could give votes."""
-    caller = view.seat == r.caller
+    """Before votes (7.1, P7), ``pass`` with no card in hand that could be played then
+    (:func:`_playable`, whose record speaks of a referendum, votes, ballots or a political action,
+    :attr:`~engine.games.vtes.card_record.CardRecord.in_referendum`, and is not played while
+    polling; a political action card is burned for a vote in polling, not played before it);
+    while polling (7.2), ``done`` with no vote to cast and no card in hand that could be played
+    then (:attr:`~engine.games.vtes.card_record.CardRecord.in_polling`: Perfect Paragon's "+3
+    votes", Delaying Tactics)."""
+    playable = [rec for c in view.hand if (rec := _playable(view, c, r)) is not None]
     if r.step == Poll.BEFORE:
-        return None if any(_before_votes(c, caller, bool(r.hunted)) for c in view.hand) else _only(offered, Do.PASS)
+        return None if any(rec.in_referendum and not rec.in_polling for rec in playable) else _only(offered, Do.PASS)
     if r.step == Poll.VOTING and not any(o.do == Do.VOTE for o in offered):
-        if any(_gives_votes(c, caller, bool(r.hunted)) for c in view.hand):
-            return None
-        return _only(offered, Do.DONE)
+        return None if any(rec.in_polling for rec in playable) else _only(offered, Do.DONE)
     return None
 
 

@@ -255,6 +255,12 @@ class CardRecord:
         return any(word in s for s in said for word in _POLL_WORDS)
 
     @property
+    def in_polling(self) -> bool:
+        """The card is played while polling for votes (7.2), not before: it gives votes, or its
+        text makes it "only usable during the polling step" (Awe, Delaying Tactics)."""
+        return self.has(EffectKind.VOTES) or any("during the polling step" in s for s in self.requires.only)
+
+    @property
     def after_resolution(self) -> bool:
         """Some clause of the card is "only usable after (action) resolution" (of a successful
         action, …): it is played once its minion's action has resolved, not during it."""

@@ -13,7 +13,7 @@ from engine.games.vtes.act_records import ActionEndAct, AdjustAct, PlayAct, Tran
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements, take_limit
+from engine.games.vtes.card_checks import check_requirements, master_timing, take_limit
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import played_with
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
@@ -77,7 +77,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
     a = w.open_action
-    _master_timing(w, pos, name)
+    _master_timing(w, pos)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
     if act.votes is not None and not in_referendum:
@@ -218,25 +218,15 @@ def _unlock_on_success(w: Work, pos: Pos, minion: Pos | None, name: str) -> None
     w.note(f"{name}: {w.name(minion)} unlocks if the action succeeds{paid}", w.author)
 
 
-def _master_timing(w: Work, pos: Pos, name: str) -> None:
+def _master_timing(w: Work, pos: Pos) -> None:
     """A master card is played in its Methuselah's own master phase; an out-of-turn one also during
-    another Methuselah's turn (rulebook, "Card Types": Master; "2. Master Phase")."""
+    another Methuselah's turn (:func:`engine.games.vtes.card_checks.master_timing`)."""
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
     if rec is None or Timing.MASTER not in rec.requires.timing:
         return
-    if w.author != w.acting:
-        if Timing.OUT_OF_TURN not in rec.requires.timing:
-            w.refuse(
-                Lift.TIMING,
-                f'{name} is a master card: it is played in your own master phase (rulebook, "2. Master Phase"); '
-                "only an out-of-turn master card is played in another Methuselah's turn",
-            )
-    elif w.phase != Phase.MASTER:
-        w.refuse(
-            Lift.TIMING,
-            f"{name} is a master card: it is played in your master phase, and this is your {w.phase} phase "
-            '(rulebook, "2. Master Phase")',
-        )
+    refused = master_timing(rec, w.author == w.acting, w.phase)
+    if refused is not None:
+        w.refuse(Lift.TIMING, refused)
     take_limit(w, pos, None)
 
 

@@ -93,21 +93,48 @@ def test_before_votes_a_hand_with_no_card_for_a_referendum_passes_by_itself(f: F
     assert _to_polling(f, auto=True) == 0
 
 
-def test_before_votes_a_card_for_a_referendum_stops_its_holder(f: Fight) -> None:
+def test_a_card_played_while_polling_stops_its_holder_in_polling_not_before_votes(f: Fight) -> None:
+    """Delaying Tactics ("Only usable during the polling step of a political action"), a reaction
+    in Cy's hand: no stop before votes (it cannot be played then), and Cy, his one vote cast, is
+    not done by himself in polling while he holds it."""
     t = f.t
     _call_kine(f)
-    act(t, f.ana, "pass")
-    view = t.view(f.ben)
-    tactics = card_base().lookup("Delaying Tactics")
-    assert tactics is not None
-    info = card_base().info(tactics.id)
-    assert info is not None
-    held = CardView(
-        pos=view.hand[0].pos, owner=f.ben, controller=f.ben, zone=view.hand[0].zone, crypt=False,
-        card=f"{tactics.id}-1", name=info.name, types=info.types, text=info.text,
-    )  # fmt: skip
+    for seat in (f.ana, f.ben, f.dee):
+        act(t, seat, "pass")
+    view = t.view(f.cy)
+    tactics = _held(view, f.cy, "Delaying Tactics")
     assert auto_pass(view) == {"do": "pass"}
-    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, held))) is None  # "during the polling step"
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, tactics))) == {"do": "pass"}
+    act(t, f.cy, "pass")
+    act(t, f.cy, "vote", source="card", card=in_hand(t, f.cy, KINE))
+    view = t.view(f.cy)
+    assert auto_pass(view) == {"do": "done"}
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, tactics))) is None
+
+
+@pytest.mark.parametrize(
+    ("seat", "name"),
+    [
+        ("ben", "Ventrue Headquarters"),  # a master card of the master phase, in another's turn
+        ("ana", "Ventrue Headquarters"),  # the caller's own: her master phase is over
+        ("ana", "Voter Captivation"),  # "Only usable after resolution of a political action …"
+        ("ana", "Awe"),  # "Only usable during the polling step of a political action"
+    ],
+)
+def test_before_votes_a_card_that_cannot_be_played_then_does_not_stop_its_holder(
+    f: Fight, seat: str, name: str
+) -> None:
+    """Cards whose text speaks of referendums or votes but that cannot be played before votes:
+    the seat passes by itself (a tester's hand of Ventrue Headquarters and a caller's of Camarilla
+    Conclave and Awe stopped with nothing named)."""
+    t = f.t
+    _call_kine(f)
+    who = getattr(f, seat)
+    if who != f.ana:
+        act(t, f.ana, "pass")
+    view = t.view(who)
+    assert auto_pass(view) == {"do": "pass"}
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, _held(view, who, name)))) == {"do": "pass"}
 
 
 def test_the_automatic_pass_never_finishes_voting_while_a_vote_is_left(f: Fight) -> None:
