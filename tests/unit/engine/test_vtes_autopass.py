@@ -18,13 +18,14 @@ from engine.games.base import Act
 from engine.games.vtes.autopass import applying_by_hand, auto_pass
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.game import VTES
-from engine.games.vtes.offers import legal_acts, vote_sources, window_cards
+from engine.games.vtes.offers import answers, legal_acts, vote_sources, window_cards
 from engine.games.vtes.readings import combat_steps, reaction_fits
 from engine.games.vtes.simulate import _seat_bots
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import Do, Window
 from engine.sim import SimTable, next_act
-from tests.support.vtes_fight import Fight, fight_table, in_hand, titled_table
+from tests.support.vtes_fight import Fight, fight_table, in_hand, one_crypt_fight, titled_table
 from tests.support.vtes_sim import act, copy_table
 
 KINE = "Kine Resources Contested"
@@ -272,3 +273,29 @@ def test_a_seat_that_played_a_card_applied_by_hand_keeps_the_impulse_to_apply_it
     assert auto_pass(after(by_hand.id, (f.ana,))) is None
     assert auto_pass(after(by_hand.id, ())) == {"do": "pass"}  # she has passed once since: applied
     assert auto_pass(after(fully.id, ())) == {"do": "pass"}
+
+
+def test_a_modifier_that_only_stops_blocks_stops_the_actor_only_while_a_block_may_come() -> None:
+    """Daring the Dawn ("[for] Vampires cannot block this action. This vampire takes 2
+    unpreventable environmental aggravated damage …"): Lodin bleeds Ben, who may block with his
+    ready vampire: offered, and Ana is stopped. With Ben's vampire locked (nobody may block), or
+    once Ben has declined (window C), it can change nothing: not offered, and Ana passes by herself
+    (a tester's own hunt stopped in both)."""
+    f = one_crypt_fight("Lodin (Olaf Holte)", [("Daring the Dawn", 7)])
+    t = f.t
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia)
+
+    def daring(view: VtesView) -> bool:
+        return any(o.do == Do.PLAY for o in answers(view))
+
+    view = t.view(f.ana)
+    assert view.may_still_block() == (f.ben,)
+    assert daring(view) and auto_pass(view) is None
+    locked = tuple(dataclasses.replace(c, locked=True) if c.pos == tuple(f.marek) else c for c in view.cards)
+    nobody = dataclasses.replace(view, cards=locked)
+    assert nobody.may_still_block() == ()
+    assert not daring(nobody) and auto_pass(nobody) == {"do": "pass"}
+    while (a := t.state.open_action) is not None and (a.window != Window.DECLINED or a.impulse != f.ana):
+        act(t, a.impulse, "pass")
+    view = t.view(f.ana)
+    assert not daring(view) and auto_pass(view) == {"do": "pass"}

@@ -60,8 +60,7 @@ def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     match action.window:
         case Window.NO_ATTEMPT:
             entitled = [s for s in view.blockers() if s not in action.declined]
-            # only those with a minion that may still try (ready, unlocked, not tried yet: may_try)
-            may = [s for s in entitled if view.may_try(s)]
+            may = view.may_still_block()
             if not may:
                 return "window A: nobody may block" + (" (no ready unlocked minion)" if entitled else "")
             return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block"
