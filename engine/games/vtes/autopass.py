@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.games.base import Act
 from engine.games.vtes.card_checks import master_timing
+from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
@@ -22,8 +23,9 @@ def auto_pass(view: VtesView) -> Act | None:
     """The act the view's seat makes by itself now, or None (the player decides; nothing waits
     for it). Only ever one of its offers:
 
-    - in an action (window A, B or C), ``pass`` when it may play no card (:func:`offers.window_cards`)
-      and has no block to decide (a block that could only fail is no decision), unless it played
+    - in an action (window A, B or C), ``pass`` when it may play no card (:func:`offers.window_cards`;
+      one that wakes a minion to block counts only where a block could succeed) and has no block to
+      decide (a block that could only fail, :func:`block_would_fail`, is no decision), unless it played
       in this action a card the table does not apply whole (its player applies the rest first);
     - in combat, ``pass`` for a seat whose minion does not fight, or whose hand holds no combat card
       the step could take, nor a maneuver or press offered with a card (a weapon's optional
@@ -55,11 +57,19 @@ def _only(offered: tuple[Offer, ...], do: Do) -> Act | None:
 def _action(view: VtesView, seat: int, a: Action, offered: tuple[Offer, ...]) -> Act | None:
     if a.window == Window.DIABLERIE or applying_by_hand(view, seat, a):
         return None
-    if any(o.do == Do.PLAY for o in offered):
+    hopeless = block_would_fail(view, seat, a)
+    # a card that wakes a locked minion to block is no decision when its block could only fail
+    if any(o.do == Do.PLAY and not (hopeless and _wakes(o)) for o in offered):
         return None
-    if any(o.do == Do.BLOCK for o in offered) and not _block_would_fail(view, seat, a):
+    if any(o.do == Do.BLOCK for o in offered) and not hopeless:
         return None
     return _only(offered, Do.PASS)
+
+
+def _wakes(o: Offer) -> bool:
+    """The offered play wakes (or unlocks) a locked minion of the seat's to block (its act's
+    ``wake`` or ``unlock``, as :func:`engine.games.vtes.card_play.window_choices` fills it)."""
+    return bool(o.act.get("wake") or o.act.get("unlock"))
 
 
 def applying_by_hand(view: VtesView, seat: int, a: Action) -> bool:
@@ -71,16 +81,27 @@ def applying_by_hand(view: VtesView, seat: int, a: Action) -> bool:
     return seat in a.applying
 
 
-def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
-    """A block attempt by ``seat`` could only fail: the action has stealth, and none of its ready
-    unlocked minions whose attempt has not failed yet carries a card (a retainer or equipment may
-    give intercept) nor has it a reaction to play (checked by the caller). Passing then declines,
-    as the player would."""
+def block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
+    """A block attempt by ``seat`` could only fail: the action has stealth, no minion of the seat
+    carries a card (a retainer or equipment may give intercept), and no card in its hand could
+    give intercept (:func:`_gives_intercept`). A minion whose attempt failed may try again
+    (rulebook, "Who May Attempt to Block"), but with nothing changed it would fail again: passing
+    then declines, as the player would."""
     if a.stealth <= 0:
         return False
-    # A minion whose attempt failed may try again, but with nothing changed it would fail again.
-    ready = {m.pos for m in view.untried(seat)}
-    return not any(c.on in ready for c in view.cards)
+    mine = {m.pos for m in view.controlled(seat)}
+    if any(c.on in mine for c in view.cards):
+        return False
+    return not any(_gives_intercept(held) for held in view.hand)
+
+
+def _gives_intercept(held: CardView) -> bool:
+    """A reaction in hand whose record gives intercept, or whose text left by hand speaks of it
+    (a card not yet seen counts)."""
+    if "Reaction" not in held.types:
+        return False
+    rec = record(held.card) if held.card else None
+    return rec is None or rec.has(EffectKind.INTERCEPT) or any("intercept" in s for s in rec.by_hand)
 
 
 def _combat_cards(view: VtesView, step: CombatStep) -> bool:
@@ -149,4 +170,4 @@ def _poll(view: VtesView, r: Referendum, offered: tuple[Offer, ...]) -> Act | No
     return None
 
 
-__all__ = ["auto_pass"]
+__all__ = ["auto_pass", "block_would_fail"]
