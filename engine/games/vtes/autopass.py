@@ -10,9 +10,10 @@ from collections.abc import Sequence
 
 from engine.games.base import Act
 from engine.games.vtes import lasting
+from engine.games.vtes.card_checks import master_timing
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import disciplines
-from engine.games.vtes.card_record import meets_disciplines, record
+from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
@@ -26,15 +27,16 @@ def auto_pass(view: VtesView) -> Act | None:
     """The act the view's seat makes by itself now, or None (the player decides; nothing waits
     for it). Only ever one of its offers:
 
-    - in an action (window A, B or C), ``pass`` when it may play no card (:func:`offers.window_cards`)
-      and has no block to decide (a block that could only fail is no decision), unless it played
+    - in an action (window A, B or C), ``pass`` when it may play no card (:func:`offers.window_cards`;
+      one that wakes a minion to block counts only where a block could succeed) and has no block to
+      decide (a block that could only fail, :func:`block_would_fail`, is no decision), unless it played
       in this action a card the table does not apply whole (its player applies the rest first);
     - in combat, ``pass`` for a seat whose minion does not fight, or whose hand holds no combat card
       the step could take, nor a maneuver or press offered with a card (a weapon's optional
       maneuver, the optional press of its strike card); the hand strike when its strike is due and
       no card in hand or on its minion could strike instead;
-    - in a referendum, ``pass`` before votes with no card that speaks of it; ``done`` with no vote
-      to cast and no card in hand that could give votes.
+    - in a referendum, ``pass`` before votes with no card that could be played then; ``done`` with
+      no vote to cast and no card in hand that could be played while polling.
     """
     seat, top = view.seat, view.innermost
     if seat is None or top is None:
@@ -59,11 +61,19 @@ def _only(offered: tuple[Offer, ...], do: Do) -> Act | None:
 def _action(view: VtesView, seat: int, a: Action, offered: tuple[Offer, ...]) -> Act | None:
     if a.window == Window.DIABLERIE or applying_by_hand(view, seat, a):
         return None
-    if any(o.do == Do.PLAY for o in offered):
+    hopeless = block_would_fail(view, seat, a)
+    # a card that wakes a locked minion to block is no decision when its block could only fail
+    if any(o.do == Do.PLAY and not (hopeless and _wakes(o)) for o in offered):
         return None
-    if any(o.do == Do.BLOCK for o in offered) and not _block_would_fail(view, seat, a):
+    if any(o.do == Do.BLOCK for o in offered) and not hopeless:
         return None
     return _only(offered, Do.PASS)
+
+
+def _wakes(o: Offer) -> bool:
+    """The offered play wakes (or unlocks) a locked minion of the seat's to block (its act's
+    ``wake`` or ``unlock``, as :func:`engine.games.vtes.card_play.window_choices` fills it)."""
+    return bool(o.act.get("wake") or o.act.get("unlock"))
 
 
 def applying_by_hand(view: VtesView, seat: int, a: Action) -> bool:
@@ -75,16 +85,29 @@ def applying_by_hand(view: VtesView, seat: int, a: Action) -> bool:
     return seat in a.applying
 
 
-def _block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
-    """A block attempt by ``seat`` could only fail: the action has stealth, and none of its ready
-    unlocked minions whose attempt has not failed yet carries a card (a retainer or equipment may
-    give intercept) nor has it a reaction to play (checked by the caller). Passing then declines,
-    as the player would."""
+def block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
+    """A block attempt by ``seat`` could only fail: the action has stealth, no minion of the seat
+    carries a card (a retainer or equipment may give intercept), and no card in its hand could
+    give intercept (:func:`_gives_intercept`). A minion whose attempt failed may try again
+    (rulebook, "Who May Attempt to Block"), but with nothing changed it would fail again: passing
+    then declines, as the player would."""
     if a.stealth <= 0:
         return False
-    # A minion whose attempt failed may try again, but with nothing changed it would fail again.
+    # A minion whose attempt failed may try again, but with nothing changed it would fail again;
+    # one that a card in play bars from blocking cannot try.
     ready = {m.pos for m in view.untried(seat) if lasting.may_block(view, m)}
-    return not any(c.on in ready for c in view.cards)
+    if any(c.on in ready for c in view.cards):
+        return False
+    return not any(_gives_intercept(held) for held in view.hand)
+
+
+def _gives_intercept(held: CardView) -> bool:
+    """A reaction in hand whose record gives intercept, or whose text left by hand speaks of it
+    (a card not yet seen counts)."""
+    if "Reaction" not in held.types:
+        return False
+    rec = record(held.card) if held.card else None
+    return rec is None or rec.has(EffectKind.INTERCEPT) or any("intercept" in s for s in rec.by_hand)
 
 
 def _combat_cards(view: VtesView, step: CombatStep, minions: Sequence[CardView] = ()) -> bool:
@@ -126,43 +149,35 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
     return _only(offered, Do.PASS)
 
 
-def _playable(c: CardView, caller: bool, hunted: bool) -> bool:
-    """A hand card its holder may play during a referendum: a master, the caller's action modifier
-    or another Methuselah's reaction; in a blood hunt no action modifier nor reaction (rulebook,
-    "The Blood Hunt")."""
+def _playable(view: VtesView, c: CardView, r: Referendum) -> CardRecord | None:
+    """The record of a hand card its holder may play during the referendum ``r``, or None: a
+    master card where its timing allows (:func:`engine.games.vtes.card_checks.master_timing`: an
+    out-of-turn one in another's turn), the caller's action modifier or another Methuselah's
+    reaction, none played only after its action resolved; in a blood hunt no action modifier nor
+    reaction (rulebook, "The Blood Hunt")."""
+    rec = record(c.card) if c.card else None
     types = set(c.types)
-    if hunted and BLOOD_HUNT_BARS & types:
-        return False
-    return "Master" in types or ("Action Modifier" in types if caller else "Reaction" in types)
-
-
-def _before_votes(c: CardView, caller: bool, hunted: bool) -> bool:
-    """A hand card that could be played before votes are cast (7.1, P7): one :func:`_playable`
-    whose record speaks of a referendum, votes, ballots or a political action
-    (:attr:`~engine.games.vtes.card_record.CardRecord.in_referendum`; a political action card is
-    burned for a vote in polling, not played before it)."""
-    rec = record(c.card) if c.card else None
-    return _playable(c, caller, hunted) and rec is not None and rec.in_referendum
-
-
-def _gives_votes(c: CardView, caller: bool, hunted: bool) -> bool:
-    """A hand card that could be played while polling for votes (7.2 "Other cards as played"):
-    one :func:`_playable` whose record gives votes (Perfect Paragon's "+3 votes")."""
-    rec = record(c.card) if c.card else None
-    return _playable(c, caller, hunted) and rec is not None and rec.has(EffectKind.VOTES)
+    if rec is None or (r.hunted and BLOOD_HUNT_BARS & types) or rec.after_resolution:
+        return None
+    if "Master" in types:
+        return rec if master_timing(rec, view.acting == view.seat, view.phase) is None else None
+    return rec if ("Action Modifier" in types if view.seat == r.caller else "Reaction" in types) else None
 
 
 def _poll(view: VtesView, r: Referendum, offered: tuple[Offer, ...]) -> Act | None:
-    """Before votes, ``pass`` with no card that could be played then; while polling, ``done`` with
-    no vote to cast and no card in hand that could give votes."""
-    caller = view.seat == r.caller
+    """Before votes (7.1, P7), ``pass`` with no card in hand that could be played then
+    (:func:`_playable`, whose record speaks of a referendum, votes, ballots or a political action,
+    :attr:`~engine.games.vtes.card_record.CardRecord.in_referendum`, and is not played while
+    polling; a political action card is burned for a vote in polling, not played before it);
+    while polling (7.2), ``done`` with no vote to cast and no card in hand that could be played
+    then (:attr:`~engine.games.vtes.card_record.CardRecord.in_polling`: Perfect Paragon's "+3
+    votes", Delaying Tactics)."""
+    playable = [rec for c in view.hand if (rec := _playable(view, c, r)) is not None]
     if r.step == Poll.BEFORE:
-        return None if any(_before_votes(c, caller, bool(r.hunted)) for c in view.hand) else _only(offered, Do.PASS)
+        return None if any(rec.in_referendum and not rec.in_polling for rec in playable) else _only(offered, Do.PASS)
     if r.step == Poll.VOTING and not any(o.do == Do.VOTE for o in offered):
-        if any(_gives_votes(c, caller, bool(r.hunted)) for c in view.hand):
-            return None
-        return _only(offered, Do.DONE)
+        return None if any(rec.in_polling for rec in playable) else _only(offered, Do.DONE)
     return None
 
 
-__all__ = ["auto_pass"]
+__all__ = ["auto_pass", "block_would_fail"]

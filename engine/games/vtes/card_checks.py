@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from engine.games.base import Pos
 from engine.games.vtes.acts import esc
-from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
+from engine.games.vtes.card_record import CardRecord, Timing, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo
 from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Limited
-from engine.games.vtes.vocab import DeckPart, Lift, LimitScope
+from engine.games.vtes.vocab import DeckPart, Lift, LimitScope, Phase
 from engine.games.vtes.work import Work
 
 
@@ -99,4 +99,30 @@ def missing_requirement(rec: CardRecord, who: CardInfo, them: str) -> str | None
         return f"{name} requires a non-{sect.title()} minion, and {them} is {sect.title()}"
     if q.capacity and who.capacity < q.capacity:
         return f"{name} requires a vampire with capacity {q.capacity} or more, and {them} has {who.capacity}"
+    return None
+
+
+def master_timing(rec: CardRecord, own_turn: bool, phase: Phase) -> str | None:
+    """Why the master card ``rec`` cannot be played now, as the refusal's sentence: in another
+    Methuselah's turn (``own_turn`` False) unless it is out-of-turn, in its Methuselah's own turn
+    outside its master ``phase`` (rulebook, "Card Types": Master; "2. Master Phase"). None: it
+    may, or it is no master card. The automatic pass reads it too, so that a master card in hand
+    stops a seat only where it may be played."""
+    if Timing.MASTER not in rec.requires.timing:
+        return None
+    name = esc(rec.name)
+    if not own_turn:
+        if Timing.OUT_OF_TURN in rec.requires.timing:
+            return None
+        return (
+            f'{name} is a master card: it is played in your own master phase (rulebook, "2. Master Phase"); '
+            "only an out-of-turn master card is played in another Methuselah's turn"
+        )
+    if phase != Phase.MASTER:
+        out = Timing.OUT_OF_TURN in rec.requires.timing
+        kind = "an out-of-turn master card: in your own turn" if out else "a master card:"
+        return (
+            f"{name} is {kind} it is played in your master phase, and this is your {phase} phase "
+            '(rulebook, "2. Master Phase")' + ("; it is also played in another Methuselah's turn" if out else "")
+        )
     return None

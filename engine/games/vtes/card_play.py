@@ -104,7 +104,9 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     unlocked one, for a reaction), each with the numbers it adds: stealth only while a block
     attempt's intercept is at least the stealth, intercept only for a blocker of this seat while
     the stealth is above it (4.3), bleed only in a bleed, one "(limited)" bleed per bleed (4.6),
-    a reduced bleed only against this seat once blocks are declined (never below 0).
+    a reduced bleed only against this seat once blocks are declined (never below 0), an action
+    modifier's clause that changes only blocks (:attr:`Clause.about_blocks`) only while a block may
+    still come (:meth:`~engine.games.vtes.view.VtesView.may_still_block`).
     A clause whose numbers cannot change the action now is no choice; a card with no clause the
     table reads is one choice with no numbers (its text applied by hand). Empty: the card cannot
     matter now."""
@@ -122,6 +124,10 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     clauses = [c for c in candidates(rec, minion, as_type) if not _after_only(rec, c)]
     if acting:  # an action modifier's "Only usable …" that this moment of the action does not meet
         clauses = [c for c in clauses if modifier_fits(_conditions(rec, c), a)]
+        if any(c.about_blocks for c in clauses) and not view.may_still_block():
+            clauses = [c for c in clauses if not c.about_blocks]  # "Vampires cannot block …", too late
+            if not clauses:
+                return []
     if rec.after_resolution and not clauses:
         return []  # played once the action has resolved (after_choices), not during it
     if not acting:  # a clause that wakes a locked minion is played by that minion, not the reactor

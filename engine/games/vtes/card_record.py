@@ -249,6 +249,22 @@ class Clause:
         return any(r.kind == SentenceKind.CONDITION and BY_OTHER in r.sentence for r in self.readings)
 
     @property
+    def about_blocks(self) -> bool:
+        """The clause changes only blocks: the table reads no effect of it but the minions barred from
+        blocking (:attr:`EffectKind.BAR_BLOCK`), and of the sentences it leaves to the players one
+        speaks of blocking (or the bar is read) ("Vampires cannot block this action", "if this
+        action is blocked, …") and each other is the choice of whom that binds ("choose a younger
+        vampire") or the price its own minion pays (Daring the Dawn's "this vampire takes 2
+        unpreventable … damage", Day Operation's "goes to torpor"). Once no block can come, it
+        cannot change the action."""
+        said = self.by_hand
+        if any(e.kind != EffectKind.BAR_BLOCK for e in self.effects):
+            return False  # an effect the table applies beside blocks ("vampires cannot block" is one)
+        if not self.effects and not any(_BLOCKS.search(s) for s in said):
+            return False
+        return all(_BLOCKS.search(s) or _CHOICE_OR_PRICE.match(s) for s in said)
+
+    @property
     def superior(self) -> bool:
         """The clause needs a Discipline at superior."""
         return any(lv.isupper() for lv in self.levels)
@@ -310,6 +326,12 @@ class CardRecord:
         return any(word in s for s in said for word in _POLL_WORDS)
 
     @property
+    def in_polling(self) -> bool:
+        """The card is played while polling for votes (7.2), not before: it gives votes, or its
+        text makes it "only usable during the polling step" (Awe, Delaying Tactics)."""
+        return self.has(EffectKind.VOTES) or any("during the polling step" in s for s in self.requires.only)
+
+    @property
     def after_resolution(self) -> bool:
         """Some clause of the card is "only usable after (action) resolution" (of a successful
         action, …): it is played once its minion's action has resolved, not during it."""
@@ -366,6 +388,10 @@ def meets_disciplines(rec: CardRecord, have: frozenset[str]) -> bool:
 BY_OTHER = "other than the acting minion"
 """The words of a condition that has an action modifier played by another vampire than the acting
 minion (Veil the Legions; Cloak the Gathering at superior)."""
+_BLOCKS = re.compile(r"\bblock|unblockable")
+"""A sentence that speaks of blocking (block, blocked, blocking, unblockable)."""
+_CHOICE_OR_PRICE = re.compile(r"^(?:choose |(?:but )?(?:this|the acting) (?:vampire|minion) (?:takes|goes to torpor))")
+"""A sentence that chooses whom the card binds, or is the price the card's own minion pays."""
 _POLL_WORDS = ("referendum", "vote", "ballot", "political action", "polling")
 _LEVELS = re.compile(r"^((?:\[[a-zA-Z]{3}\]\s*)+)")
 _TYPE = re.compile(r"^\[(ACTION MODIFIER|REACTION|COMBAT|ACTION|POLITICAL ACTION)\]\s*")

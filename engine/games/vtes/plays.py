@@ -13,7 +13,7 @@ from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, Pla
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements, take_limit
+from engine.games.vtes.card_checks import check_requirements, master_timing, take_limit
 from engine.games.vtes.card_effects import EACH, READY, EffectKind
 from engine.games.vtes.card_play import played_with, unmet_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
@@ -82,7 +82,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         numbers or act.bleed_mod or act.lock or act.wake or act.fail_block or act.lock_failed or act.wake_cost
     ) or (act.bar is not None or act.bar_vampires or act.end_action or act.unlock_actor)
     a = w.open_action
-    _master_timing(w, pos, name)
+    _master_timing(w, pos)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
     if act.votes is not None and not in_referendum:
@@ -257,27 +257,15 @@ def _unlock_on_success(w: Work, pos: Pos, minion: Pos | None, name: str) -> None
     w.note(f"{name}: {w.name(minion)} unlocks if the action succeeds{paid}", w.author)
 
 
-def _master_timing(w: Work, pos: Pos, name: str) -> None:
+def _master_timing(w: Work, pos: Pos) -> None:
     """A master card is played in its Methuselah's own master phase; an out-of-turn one also during
-    another Methuselah's turn (rulebook, "Card Types": Master; "2. Master Phase")."""
+    another Methuselah's turn (:func:`engine.games.vtes.card_checks.master_timing`)."""
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
     if rec is None or Timing.MASTER not in rec.requires.timing:
         return
-    if w.author != w.acting:
-        if Timing.OUT_OF_TURN not in rec.requires.timing:
-            w.refuse(
-                Lift.TIMING,
-                f'{name} is a master card: it is played in your own master phase (rulebook, "2. Master Phase"); '
-                "only an out-of-turn master card is played in another Methuselah's turn",
-            )
-    elif w.phase != Phase.MASTER:
-        out = Timing.OUT_OF_TURN in rec.requires.timing
-        kind = "an out-of-turn master card: in your own turn" if out else "a master card:"
-        w.refuse(
-            Lift.TIMING,
-            f"{name} is {kind} it is played in your master phase, and this is your {w.phase} phase "
-            '(rulebook, "2. Master Phase")' + ("; it is also played in another Methuselah's turn" if out else ""),
-        )
+    refused = master_timing(rec, w.author == w.acting, w.phase)
+    if refused is not None:
+        w.refuse(Lift.TIMING, refused)
     take_limit(w, pos, None)
 
 

@@ -188,6 +188,15 @@ class VtesView(UnderWay):
         """The Methuselahs entitled to block the open action (4.2), or ()."""
         return blockers(self.action, self.in_game()) if self.action is not None else ()
 
+    def may_still_block(self) -> tuple[int, ...]:
+        """The Methuselahs who may still attempt to block the open action: in window A, entitled
+        (4.2), not declined, with a minion that may try (:meth:`may_try`); () in any other window
+        (a block attempted, or declined by all: no block can come)."""
+        a = self.action
+        if a is None or a.window != Window.NO_ATTEMPT:
+            return ()
+        return tuple(s for s in self.blockers() if s not in a.declined and self.may_try(s))
+
     def may_block(self, seat: int) -> bool:
         """``seat`` may attempt a block now: window A, entitled, not declined, on its impulse,
         with a ready unlocked minion (:meth:`may_try`)."""

@@ -18,13 +18,14 @@ from engine.games.base import Act
 from engine.games.vtes.autopass import applying_by_hand, auto_pass
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.game import VTES
-from engine.games.vtes.offers import legal_acts, vote_sources, window_cards
+from engine.games.vtes.offers import answers, legal_acts, vote_sources, window_cards
 from engine.games.vtes.readings import combat_steps, reaction_fits
 from engine.games.vtes.simulate import _seat_bots
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.view import CardView, VtesView
+from engine.games.vtes.vocab import Do, Window
 from engine.sim import SimTable, next_act
-from tests.support.vtes_fight import Fight, fight_table, in_hand, titled_table
+from tests.support.vtes_fight import Fight, fight_table, in_hand, one_crypt_fight, titled_table
 from tests.support.vtes_sim import act, copy_table
 
 KINE = "Kine Resources Contested"
@@ -93,21 +94,48 @@ def test_before_votes_a_hand_with_no_card_for_a_referendum_passes_by_itself(f: F
     assert _to_polling(f, auto=True) == 0
 
 
-def test_before_votes_a_card_for_a_referendum_stops_its_holder(f: Fight) -> None:
+def test_a_card_played_while_polling_stops_its_holder_in_polling_not_before_votes(f: Fight) -> None:
+    """Delaying Tactics ("Only usable during the polling step of a political action"), a reaction
+    in Cy's hand: no stop before votes (it cannot be played then), and Cy, his one vote cast, is
+    not done by himself in polling while he holds it."""
     t = f.t
     _call_kine(f)
-    act(t, f.ana, "pass")
-    view = t.view(f.ben)
-    tactics = card_base().lookup("Delaying Tactics")
-    assert tactics is not None
-    info = card_base().info(tactics.id)
-    assert info is not None
-    held = CardView(
-        pos=view.hand[0].pos, owner=f.ben, controller=f.ben, zone=view.hand[0].zone, crypt=False,
-        card=f"{tactics.id}-1", name=info.name, types=info.types, text=info.text,
-    )  # fmt: skip
+    for seat in (f.ana, f.ben, f.dee):
+        act(t, seat, "pass")
+    view = t.view(f.cy)
+    tactics = _held(view, f.cy, "Delaying Tactics")
     assert auto_pass(view) == {"do": "pass"}
-    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, held))) is None  # "during the polling step"
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, tactics))) == {"do": "pass"}
+    act(t, f.cy, "pass")
+    act(t, f.cy, "vote", source="card", card=in_hand(t, f.cy, KINE))
+    view = t.view(f.cy)
+    assert auto_pass(view) == {"do": "done"}
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, tactics))) is None
+
+
+@pytest.mark.parametrize(
+    ("seat", "name"),
+    [
+        ("ben", "Ventrue Headquarters"),  # a master card of the master phase, in another's turn
+        ("ana", "Ventrue Headquarters"),  # the caller's own: her master phase is over
+        ("ana", "Voter Captivation"),  # "Only usable after resolution of a political action …"
+        ("ana", "Awe"),  # "Only usable during the polling step of a political action"
+    ],
+)
+def test_before_votes_a_card_that_cannot_be_played_then_does_not_stop_its_holder(
+    f: Fight, seat: str, name: str
+) -> None:
+    """Cards whose text speaks of referendums or votes but that cannot be played before votes:
+    the seat passes by itself (a tester's hand of Ventrue Headquarters and a caller's of Camarilla
+    Conclave and Awe stopped with nothing named)."""
+    t = f.t
+    _call_kine(f)
+    who = getattr(f, seat)
+    if who != f.ana:
+        act(t, f.ana, "pass")
+    view = t.view(who)
+    assert auto_pass(view) == {"do": "pass"}
+    assert auto_pass(dataclasses.replace(view, hand=(*view.hand, _held(view, who, name)))) == {"do": "pass"}
 
 
 def test_the_automatic_pass_never_finishes_voting_while_a_vote_is_left(f: Fight) -> None:
@@ -245,3 +273,29 @@ def test_a_seat_that_played_a_card_applied_by_hand_keeps_the_impulse_to_apply_it
     assert auto_pass(after(by_hand.id, (f.ana,))) is None
     assert auto_pass(after(by_hand.id, ())) == {"do": "pass"}  # she has passed once since: applied
     assert auto_pass(after(fully.id, ())) == {"do": "pass"}
+
+
+def test_a_modifier_that_only_stops_blocks_stops_the_actor_only_while_a_block_may_come() -> None:
+    """Daring the Dawn ("[for] Vampires cannot block this action. This vampire takes 2
+    unpreventable environmental aggravated damage …"): Lodin bleeds Ben, who may block with his
+    ready vampire: offered, and Ana is stopped. With Ben's vampire locked (nobody may block), or
+    once Ben has declined (window C), it can change nothing: not offered, and Ana passes by herself
+    (a tester's own hunt stopped in both)."""
+    f = one_crypt_fight("Lodin (Olaf Holte)", [("Daring the Dawn", 7)])
+    t = f.t
+    act(t, f.ana, "action", kind="bleed", minion=f.lucia)
+
+    def daring(view: VtesView) -> bool:
+        return any(o.do == Do.PLAY for o in answers(view))
+
+    view = t.view(f.ana)
+    assert view.may_still_block() == (f.ben,)
+    assert daring(view) and auto_pass(view) is None
+    locked = tuple(dataclasses.replace(c, locked=True) if c.pos == tuple(f.marek) else c for c in view.cards)
+    nobody = dataclasses.replace(view, cards=locked)
+    assert nobody.may_still_block() == ()
+    assert not daring(nobody) and auto_pass(nobody) == {"do": "pass"}
+    while (a := t.state.open_action) is not None and (a.window != Window.DECLINED or a.impulse != f.ana):
+        act(t, a.impulse, "pass")
+    view = t.view(f.ana)
+    assert not daring(view) and auto_pass(view) == {"do": "pass"}

@@ -65,3 +65,51 @@ def test_another_ready_minion_is_offered_and_a_new_action_forgets_the_failure() 
     act(t, f.ana, "blood", card=list(fresh.pos), delta=2, cause="effect")
     act(t, f.ana, "action", kind="bleed", minion=list(fresh.pos), stealth=1)
     assert t.state.open_action is not None and t.state.open_action.tried == ()
+
+
+def test_after_a_failed_attempt_the_keys_say_what_it_needs_and_the_pass_waits_only_for_intercept() -> None:
+    """Marek's attempt failed (intercept 0 against stealth 1): ``b`` is offered again, and its words
+    say what the attempt needs ("play intercept or it fails again"); the automatic pass stops Ben
+    while he holds a card that gives intercept (Patrol), and passes for him, declining, when he
+    holds none: a newcomer pressing ``b`` again and again only loops."""
+    import dataclasses
+
+    from engine.games.vtes.autopass import auto_pass
+    from tui.games.vtes.action_text import Key, your_keys
+
+    f = fight_table(seed=1, blood=(4, 1, 1, 1))
+    _failed_attempt(f)
+    view = f.t.view(f.ben)
+    keys = your_keys(view, "Marek", None)
+    assert Key("b", "block with Marek (intercept 0 against stealth 1: play intercept or it fails again)") in keys
+    assert any(c.name == "Patrol" for c in view.hand)
+    assert auto_pass(view) is None
+    no_intercept = dataclasses.replace(view, hand=tuple(c for c in view.hand if c.name != "Patrol"))
+    assert auto_pass(no_intercept) == {"do": "pass"}
+
+
+def test_a_card_that_wakes_a_minion_to_block_does_not_stop_a_block_that_could_only_fail() -> None:
+    """Ben also holds On the Qui Vive and controls a locked vampire it could wake to block: with no
+    card that gives intercept, that block would fail too, so the card is no decision (a tester's
+    "b block with Claus Wegener · p a reaction: On the Qui Vive" came back after every failure)."""
+    import dataclasses
+
+    from engine.games.vtes.autopass import auto_pass
+    from engine.games.vtes.cards import card_base
+    from engine.games.vtes.offers import answers
+    from engine.games.vtes.vocab import Do
+
+    f = fight_table(seed=1, blood=(4, 1, 1, 1))
+    _failed_attempt(f)
+    view = f.t.view(f.ben)
+    marek = view.card(tuple(f.marek))
+    assert marek is not None
+    asleep = dataclasses.replace(marek, pos=(marek.pos[0], marek.pos[1] + 100), locked=True)
+    found = card_base().lookup("On the Qui Vive")
+    assert found is not None
+    patrol = next(c for c in view.hand if c.name == "Patrol")
+    qui_vive = dataclasses.replace(patrol, card=f"{found.id}-1", name="On the Qui Vive", types=("Reaction",), text="")
+    hand = tuple(c for c in view.hand if c.name != "Patrol") + (qui_vive,)
+    woken = dataclasses.replace(view, cards=(*view.cards, asleep), hand=hand)
+    assert any(o.do == Do.PLAY and o.card == qui_vive.pos for o in answers(woken))
+    assert auto_pass(woken) == {"do": "pass"}

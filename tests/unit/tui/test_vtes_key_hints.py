@@ -25,6 +25,7 @@ from tests.support.vtes_table import app_when, keys_after_a_look, said
 from tui.games.vtes.action_text import Key, waiting_words, your_keys
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
+from tui.games.vtes.widgets.hand import HandList
 
 
 def _impulse_with_an_idle_reaction(view: Any) -> bool:
@@ -36,12 +37,18 @@ def _impulse_with_an_idle_reaction(view: Any) -> bool:
     return idle and not any(o.do == Do.PLAY for o in answers(view))
 
 
+async def _your_keys_shown(app: Any, pilot: Any) -> ActionBox:
+    """The table's action box, once it shows this seat's keys ("you: …")."""
+    await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table", pilot=pilot)
+    box = app.screen.query_one(ActionBox)
+    await eventually(lambda: "you:" in shown(box), 10, "this seat's keys", pilot=pilot)
+    return box
+
+
 async def test_p_is_hinted_only_for_a_card_the_seat_is_offered() -> None:
     app, session = app_when(_impulse_with_an_idle_reaction)
     async with app.run_test(size=(80, 24)) as pilot:
-        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table", pilot=pilot)
-        box = app.screen.query_one(ActionBox)
-        await eventually(lambda: "you:" in shown(box), 10, "this seat's keys", pilot=pilot)
+        box = await _your_keys_shown(app, pilot)
         view = session.view()
         offered = answers(view)
         assert not any(o.do == Do.PLAY for o in offered)
@@ -97,3 +104,41 @@ def test_the_status_line_in_a_combat_names_the_maneuver_the_seat_is_offered() ->
         assert words == f"The combat waits for you ({'m maneuver or ' if maneuver else ''}. pass).", (c.step, words)
         act(f.t, c.impulse, "pass")
     assert said == {"The combat waits for you (. pass).", "The combat waits for you (m maneuver or . pass)."}
+
+
+def _impulse_with_one_offered_card_and_another(view: Any) -> bool:
+    """Seat 0 holds the impulse in an action, is offered exactly one card to play there, and
+    holds another card that is not offered."""
+    a = view.action
+    if a is None or a.impulse != 0 or window_held(view.claims) or view.innermost is not a:
+        return False
+    offered = {o.card for o in answers(view) if o.do == Do.PLAY}
+    return len(offered) == 1 and any(c.pos not in offered for c in view.hand)
+
+
+async def test_p_plays_the_one_offered_card_the_action_box_names_whatever_is_highlighted() -> None:
+    """The action box says "you: p a reaction: Deflection" while the hand's highlight is on
+    another card: ``p`` plays the card named (highlighted first), as a newcomer reads it; not a
+    refusal of the highlighted card (a tester met "✗ Rolling with the Punches is not offered")."""
+    app, session = app_when(_impulse_with_one_offered_card_and_another)
+    async with app.run_test(size=(80, 24)) as pilot:
+        box = await _your_keys_shown(app, pilot)
+        view = session.view()
+        (pos,) = {o.card for o in answers(view) if o.do == Do.PLAY}
+        named = next(c for c in view.hand if c.pos == pos)
+        assert named.name.split(" (")[0] in shown(box), shown(box)
+        hand = app.screen.query_one(HandList)
+        other = next(c for c in view.hand if c.pos != pos)
+        hand.focus()
+        assert hand.highlight_pos(other.pos)
+        await pilot.pause()
+        keys_after_a_look(app)
+        await pilot.press("p")
+        await eventually(
+            lambda: session.submitted or app.screen is not box.screen, 10, "the card played, or its menu", pilot=pilot
+        )
+        if session.submitted:
+            assert session.submitted[-1]["do"] == "play" and tuple(session.submitted[-1]["card"]) == pos
+        else:  # a choice to make first: the menu is the named card's
+            assert named.name.split(" (")[0] in shown(app.screen), shown(app.screen)
+        assert "is not offered" not in said(app), said(app)

@@ -60,8 +60,7 @@ def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
     match action.window:
         case Window.NO_ATTEMPT:
             entitled = [s for s in view.blockers() if s not in action.declined]
-            # only those with a minion that may still try (ready, unlocked, not tried yet: may_try)
-            may = [s for s in entitled if view.may_try(s)]
+            may = view.may_still_block()
             if not may:
                 return "window A: nobody may block" + (" (no ready unlocked minion)" if entitled else "")
             return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block"
@@ -114,7 +113,7 @@ def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tu
         return (Key(":diablerise", "diablerise"), Key(PASS_KEY, "decline"))
     keys: list[Key] = []
     if Do.BLOCK in dos and blocker_name:
-        keys.append(Key("b", f"block with {blocker_name}"))
+        keys.append(Key("b", f"block with {blocker_name}{_block_needs(view, a, me)}"))
     played = [o.card for o in offered if o.do == Do.PLAY]
     cards = list(dict.fromkeys(_card_name(view, pos) for pos in played if pos is not None))
     if cards:
@@ -128,6 +127,16 @@ def your_keys(view: VtesView, blocker_name: str | None, auto: bool | None) -> tu
     if Do.PASS in dos:
         keys.append(Key(PASS_KEY, "pass (no block)" if view.may_block(me) else "pass"))
     return tuple(keys)
+
+
+def _block_needs(view: VtesView, a: Action, me: int) -> str:
+    """What a block attempt needs, when the action's stealth beats it (4.3: an attempt begins at
+    intercept 0): ``" (intercept 0 against stealth 1: play intercept or it fails again)"``
+    ("again" once a minion of this seat's has failed); "" while it would succeed."""
+    if a.stealth <= 0:
+        return ""
+    again = " again" if any(m.pos in a.tried for m in view.controlled(me)) else ""
+    return f" (intercept 0 against stealth {a.stealth}: play intercept or it fails{again})"
 
 
 def impulse_words(view: VtesView, names: Sequence[str], action: Action) -> str:

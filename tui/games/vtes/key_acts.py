@@ -236,6 +236,18 @@ def may_play(view: VtesView | None) -> bool:
     return any(o.do == Do.PLAY for o in offers(view))
 
 
+def card_to_play(view: VtesView | None, card: CardView) -> CardView:
+    """The hand card ``p`` plays: the highlighted ``card``, unless an action is the innermost
+    window, ``card`` is not offered there and exactly one card of the hand is: that one (the action
+    box's "you: p a reaction: Deflection" names it, and a newcomer presses ``p`` for it)."""
+    if view is None or view.action is None or view.innermost is not view.action:
+        return card
+    offered = {o.card for o in offers(view) if o.do == Do.PLAY and o.card is not None}
+    if card.pos in offered or len(offered) != 1:
+        return card
+    return next((c for c in view.hand if c.pos in offered), card)
+
+
 def not_offered_in_action(view: VtesView | None, card: CardView) -> str | None:
     """Why ``p`` does not play the hand ``card`` now: while an action is the innermost window,
     ``p`` plays only a card the seat is offered there (:func:`engine.games.vtes.offers.offers`: an
@@ -257,6 +269,7 @@ __all__ = [
     "answer_due",
     "blocker",
     "blood_payer",
+    "card_to_play",
     "fighter",
     "is_action_card",
     "may_announce",

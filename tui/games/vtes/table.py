@@ -481,6 +481,10 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             self.say("✗ Your hand is empty.", True)
             return
         view = self._view
+        offered = key_acts.card_to_play(view, card)
+        if offered is not card:  # the one card the action offers, named by the action box: shown, then played
+            self._panes.hand.highlight_pos(offered.pos)
+            card = offered
         refusal = key_acts.not_offered_in_action(view, card)
         if refusal is not None:  # said at once: "p again plays it" would only be refused
             self._play_armed = None

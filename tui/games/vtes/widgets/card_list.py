@@ -52,6 +52,14 @@ class CardList(OptionList):
         opt = self.highlighted_option
         return self.card_at(id_pos(opt.id if opt is not None else None))
 
+    def highlight_pos(self, pos: Pos) -> bool:
+        """Highlight the card at ``pos``; False (nothing changes) when the list does not hold it."""
+        try:
+            self.highlighted = self.get_option_index(pos_id(self.PREFIX, pos))
+        except OptionDoesNotExist:
+            return False
+        return True
+
     def lists(self, pos: Pos) -> bool:
         """True when the card at ``pos`` is one of the list's options."""
         try:

@@ -9,11 +9,11 @@ from textual.widgets.option_list import Option
 
 from engine.games.vtes.view import VtesView
 from tui.games.vtes.present import hand_label
-from tui.games.vtes.widgets.card_list import CardList, pos_id
+from tui.games.vtes.widgets.card_list import CardList, id_pos, pos_id
 
 
 class HandList(CardList):
-    """The seat's hand; :meth:`show` fills it from a view, the highlight staying at its place."""
+    """The seat's hand; :meth:`show` fills it from a view, the highlight staying on its card."""
 
     PREFIX = "h"
 
@@ -43,9 +43,12 @@ class HandList(CardList):
         if ids == self._shown:
             return
         self._shown = ids
-        old = self.highlighted
+        old, opt = self.highlighted, self.highlighted_option
+        pos = id_pos(opt.id) if opt is not None else None
         self.set_options(options)
-        if options:
+        # the highlight stays on its card while the hand holds it (a card before it played or
+        # drawn moves it in the list), else at its place
+        if options and not (pos is not None and self.highlight_pos(pos)):
             self.highlighted = min(old or 0, len(options) - 1)
 
     def on_resize(self) -> None:
