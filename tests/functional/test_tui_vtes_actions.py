@@ -162,13 +162,13 @@ async def test_a_change_that_becomes_a_claim_is_said_as_a_claim_not_as_done() ->
         screen.say = keep  # type: ignore[method-assign]
         name = session.table.names[_view(app).players[0].prey]
         await pilot.press("colon", *[("space" if c == " " else c) for c in f"pool -1 {name} for test"], "enter")
-        await eventually(lambda: any("claim" in s for s in said), 10, "the claim said", pilot=pilot)
-        line = next(s for s in said if "claim" in s)
-        assert line.startswith("✓ Sent as a claim, not done yet:"), line
+        await eventually(lambda: any("Claim" in s for s in said), 10, "the claim said", pilot=pilot)
+        line = next(s for s in said if "Claim" in s)
+        assert line.startswith("✓ Claim sent, not done yet:"), line
         assert f"waits for {name} to accept it" in line
         # A change to one's own pool takes effect at once: "Sent", as before.
         said.clear()
         await eventually(lambda: not app.screen.submitting, 10, "the claim taken", pilot=pilot)
         await pilot.press("escape", "colon", *[("space" if c == " " else c) for c in "pool +1"], "enter")
         await eventually(lambda: any("Sent" in s for s in said), 10, "the change said", pilot=pilot)
-        assert all("claim" not in s for s in said), said
+        assert all("Claim" not in s for s in said), said

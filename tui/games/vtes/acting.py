@@ -104,10 +104,10 @@ class ActSender:
         names = list(self.session.table.names)
         who = " and ".join(names[s] if 0 <= s < len(names) else f"seat {s}" for s in c.seats)
         if not c.due:
-            when = f"waits for {who} to move their hidden cards, or dispute it"
+            when = f"waits for {who} to move their hidden cards or dispute it"
         else:
-            when = f"waits for {who} to accept it, or {CLAIM_WAIT_MS // 1000} s unless disputed"
-        return f"✓ Sent as a claim, not done yet: {words} It {when}."
+            when = f"waits for {who} to accept it, or {CLAIM_WAIT_MS // 1000} s undisputed"
+        return f"✓ Claim sent, not done yet: {words} It {when}."
 
     def claim_made(self, act: Act) -> Claim | None:
         """The pending claim ``act`` records, tried on this seat's own copy of the table (the
