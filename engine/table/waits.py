@@ -22,17 +22,26 @@ from engine.table.vocab import EntryKind
 _NOT_ANSWERS = frozenset({EntryKind.CHAT, EntryKind.ABANDON})
 """Entries that never answer what the table waits for."""
 
+AT_WORK_MS = 60_000
+"""How long, at most, a waited-on seat's own changes by hand hold its stall clock back (ms after
+its wait began): a minute, time to apply a card's text by hand and type a claim or two. With the
+stall vote at 30 s (``--stall-after``), a seat that only keeps changing its counters is offered to
+the vote 90 s into its wait at the latest, instead of 30 s."""
+
 
 @dataclass(frozen=True)
 class Wait:
     """The table has waited on a seat since the entry at ``seq``, signed at ``time_ms`` (its
     author's clock, ms since the epoch); ``clock_until``: a time of the game's own for its answer
     runs until then (the game's ``Pending.clock_until``, ms since the epoch; 0: none), and the
-    wait counts as a stall only from then."""
+    wait counts as a stall only from then; ``at_work_ms``: the signed time of the seat's latest
+    move during the wait that answered nothing (a change by hand: the seat is at work; 0: none),
+    which holds the stall clock back at most :data:`AT_WORK_MS`."""
 
     seq: int
     time_ms: int
     clock_until: int = 0
+    at_work_ms: int = 0
 
 
 class Waits:
@@ -70,7 +79,9 @@ class Waits:
         for seat in now:
             wait = self.since.setdefault(seat, Wait(entry.seq, entry.time, clock_until))
             if wait.clock_until != clock_until:  # the game's own time for its answer began or ended
-                self.since[seat] = replace(wait, clock_until=clock_until)
+                wait = self.since[seat] = replace(wait, clock_until=clock_until)
+            if seat == author and entry.kind == EntryKind.MOVE and not answered and entry.seq != wait.seq:
+                self.since[seat] = replace(wait, at_work_ms=max(wait.at_work_ms, entry.time))  # at work
 
 
 class WaitClock:
@@ -79,8 +90,10 @@ class WaitClock:
     a time signed ahead of the clocks gains nothing, and never from before the host opened the
     table in the run this peer follows, so a table reopened from its log does not count the time
     it was down, and never from before the game's own time for the answer has run
-    (:attr:`Wait.clock_until`: a claim lapses by itself meanwhile, nobody stalls). Every peer, seat or spectator, reads the same waits from the same log; the stall
-    vote, a seat's impulse clock and every screen read them through one of these."""
+    (:attr:`Wait.clock_until`: a claim lapses by itself meanwhile, nobody stalls), nor from before
+    the seat's latest change by hand, up to :data:`AT_WORK_MS` into the wait (:attr:`Wait.at_work_ms`:
+    it is at work). Every peer, seat or spectator, reads the same waits from the same log; the
+    stall vote, a seat's impulse clock and every screen read them through one of these."""
 
     def __init__(self) -> None:
         self._seen: dict[tuple[int, int], float] = {}
@@ -95,7 +108,9 @@ class WaitClock:
         for seat, wait in waits.since.items():
             key = (seat, wait.seq)
             seen[key] = self._seen.get(key, now_ms)
-            start = max(min(wait.time_ms, seen[key]), opened_ms or 0, wait.clock_until)
+            began = min(wait.time_ms, seen[key])
+            at_work = min(wait.at_work_ms, began + AT_WORK_MS)
+            start = max(began, opened_ms or 0, wait.clock_until, at_work)
             out[seat] = max(0.0, (now_ms - start) / 1000)
         self._seen = seen
         return out

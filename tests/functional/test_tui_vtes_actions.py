@@ -138,3 +138,37 @@ async def test_the_persons_bleed_is_blocked_by_a_bot_whose_pool_is_low() -> None
         await eventually(lambda: "enter combat" in _log(app), 30, "the bot's block", pilot=pilot)
         assert _view(app).players[prey].pool == 8
         assert "blocks" in _log(app)
+
+
+async def test_a_change_that_becomes_a_claim_is_said_as_a_claim_not_as_done() -> None:
+    """A pool change to another Methuselah is a claim: the line under the board says it waits for
+    their answer (docs/vtes-by-hand.md), never "Sent" as if it had happened."""
+    local = dealt_vtes(11)
+    advance(local, _my_minion_phase_with_a_blocker, limit=60000)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    app = VampireApp(Start("table", session), name="Mina")
+    said: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)
+        screen = app.screen
+        assert isinstance(screen, VtesTableScreen)
+        say = screen.say
+
+        def keep(text: str, illegal: bool, todo: bool = False, guarding: bool = True) -> None:
+            said.append(text)
+            say(text, illegal, todo, guarding)
+
+        screen.say = keep  # type: ignore[method-assign]
+        name = session.table.names[_view(app).players[0].prey]
+        await pilot.press("colon", *[("space" if c == " " else c) for c in f"pool -1 {name} for test"], "enter")
+        await eventually(lambda: any("Claim" in s for s in said), 10, "the claim said", pilot=pilot)
+        line = next(s for s in said if "Claim" in s)
+        assert line.startswith("✓ Claim sent, not done yet:"), line
+        assert f"waits for {name} to accept it" in line
+        # A change to one's own pool takes effect at once: "Sent", as before.
+        said.clear()
+        await eventually(lambda: not app.screen.submitting, 10, "the claim taken", pilot=pilot)
+        await pilot.press("escape", "colon", *[("space" if c == " " else c) for c in "pool +1"], "enter")
+        await eventually(lambda: any("Sent" in s for s in said), 10, "the change said", pilot=pilot)
+        assert all("Claim" not in s for s in said), said

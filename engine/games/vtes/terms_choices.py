@@ -21,6 +21,46 @@ from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Do, Zone
 
 
+def terms_side(view: VtesView, seat: int) -> tuple[bool, str]:
+    """The side of the referendum under way that its terms favour for ``seat`` (True: for), with
+    why in words, "you" for ``seat`` ("" when nothing the table applies touches them): against
+    when a blood hunt would burn their vampire (6.4), or when terms the table applies
+    (:mod:`engine.games.vtes.referendum_terms`) send their vampire back or burn their pool, for
+    when they gain pool; else for (terms in words are the player's to weigh). No referendum: for."""
+    r = view.referendum
+    if r is None:
+        return True, ""
+    hunted = view.card(r.hunted) if r.hunted else None
+    if hunted is not None and hunted.controller == seat:
+        return False, f"the blood hunt burns your {hunted.name.split(' (')[0]}"
+    banished = view.card(r.banish) if r.table and r.banish else None
+    if banished is not None and banished.controller == seat:
+        return False, f"the terms send your {banished.name.split(' (')[0]} back"
+    pool = _pool_change(view, r, seat) if r.table else 0
+    if pool:
+        return (
+            pool > 0,
+            f"the terms {'give you' if pool > 0 else 'burn'} {abs(pool)} {'' if pool > 0 else 'of your '}pool",
+        )
+    return True, ""
+
+
+def _pool_change(view: VtesView, r: Referendum, seat: int) -> int:
+    """The pool ``seat`` gains (negative: burns) if the terms the table applies pass as things stand
+    now: their share, or an each-minion card's amount for each minion of the kind they control."""
+    card = view.card(r.card) if r.card else None
+    reading = terms_reading(card_id(card.card)) if card is not None and card.card else None
+    if reading is not None and reading.kind == TermsKind.EACH:
+        counted = [
+            c
+            for c in view.cards
+            if c.controller == seat
+            and reading.counted(c.crypt, "Ally" in c.types and not c.crypt, c.zone, c.locked, c.capacity)
+        ]
+        return reading.amount * len(counted)
+    return sum(d for s, d in r.shares if s == seat)
+
+
 def _act(text: str, **choice: object) -> Act:
     return {"do": Do.TERMS, "text": text, **choice}
 

@@ -10,6 +10,7 @@ import pytest
 
 from engine.local import LocalGame, new_local_game
 from engine.table import TableRefusal
+from engine.table.waits import AT_WORK_MS
 from tests.support.vtes_table import played_vtes
 
 
@@ -89,7 +90,8 @@ def test_a_change_by_hand_of_the_waited_on_seat_restarts_no_wait_and_keeps_the_v
     for delta in (1, -1, 1):  # a staller keeping itself alive with harmless counters
         local.submit(me, "move", me.move_body({"do": "pool", "seat": 0, "delta": delta, "cause": "a card"}))
     local.submit(me, "chat", {"text": "still thinking"})
-    assert t.waiting_on() == [0] and t.waited(0) == since
+    wait = t.waited(0)
+    assert t.waiting_on() == [0] and (wait.seq, wait.time_ms) == (since.seq, since.time_ms)
     assert t.abandon_votes == {0: {voter}}  # the vote stands: the others can still carry it
     # What moves the table answers (a pass in the window; a step of its own turn): the wait
     # on seat 0 ends or starts again from that entry, and the votes go with it.
@@ -167,8 +169,9 @@ VOTE_AFTER = 30.0
 async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_the_injected_clock(until):
     """The stall tests of real processes (tests/functional/test_stalled_seats.py), in one process on
     an injected clock: seat 0 stalls and changes its pool by hand every 10 s; seats 1 and 2 vote
-    after 30 s of the table's wait, seat 3 (the accomplice) never votes; the two votes carry it,
-    and the table goes on without seat 0."""
+    after 30 s of the table's wait, seat 3 (the accomplice) never votes. Its changes by hand hold
+    its stall clock back a minute at most (engine.table.waits.AT_WORK_MS): the two votes come 90 s
+    into its wait, carry it, and the table goes on without seat 0."""
     from engine.protocol.log import Entry
     from net.driver import Liveness, SeatDriver
     from net.events import Listeners
@@ -208,17 +211,20 @@ async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_
         return sent
 
     me = local.seats[0]
-    for seconds, delta in ((10, 1), (20, -1), (29.9, 1)):
+    me.clock = lambda: int(now[0])  # its entries signed on the same injected clock
+    for seconds in range(10, 90, 10):  # every 10 s, all along: at work for a minute at most
         assert at(seconds) == []
+        delta = 1 if seconds % 20 else -1
         kept_alive = local.submit(
             me, "move", me.move_body({"do": "pool", "seat": 0, "delta": delta, "cause": "a card"})
         )
         for driver, _ in voters.values():
             driver.folded(kept_alive, live=True)
-    assert at(29.99) == [] and t.abandoned == []
+    voted_at = AT_WORK_MS / 1000 + VOTE_AFTER  # its stall clock held back a minute, no more
+    assert at(voted_at - 0.01) == [] and t.abandoned == []
     # Each voter's driver sends its vote; then, seat 0 out, what the table owes without it (the
     # drivers make those duties too, when their seat's part is ready).
-    votes = [e for e in at(VOTE_AFTER) if e.kind == "abandon"]
+    votes = [e for e in at(voted_at) if e.kind == "abandon"]
     assert [(t.seat_of(e.author), e.kind, e.body) for e in votes] == [
         (1, "abandon", {"seat": 0}),
         (2, "abandon", {"seat": 0}),
@@ -271,3 +277,26 @@ def test_while_a_claim_holds_the_window_the_vote_waits_for_the_touched_ones_afte
     assert heard[-1].seats == (1, 3)
     votes = [Entry.from_wire(m.entry) for m in channel.sent]
     assert [(e.kind, e.body) for e in votes] == [("abandon", {"seat": 1})]  # one in flight; seat 3's follows
+
+
+@pytest.mark.parametrize("until", [_holds_an_impulse, _own_turn], ids=["holding an impulse", "in its own turn"])
+def test_a_seat_at_work_by_hand_is_no_stall_while_it_works_and_chat_holds_nothing_back(until):
+    """The clock the stall vote and every screen read (engine.table.waits.WaitClock): a change by
+    hand 25 s into the wait holds the seat's stall clock back to it (it is applying what the table
+    left to the players), a chat line after it does not; the wait itself is unchanged."""
+    from engine.table.waits import WaitClock
+
+    local = played_vtes(until)
+    t = local.table
+    wait = t.waited(0)
+    since = wait.time_ms
+    me = local.seats[0]
+    me.clock = lambda: since + 25_000
+    local.submit(me, "move", me.move_body({"do": "pool", "seat": 0, "delta": 1, "cause": "a card"}))
+    me.clock = lambda: since + 40_000
+    local.submit(me, "chat", {"text": "applying it"})
+    assert (t.waited(0).seq, t.waited(0).time_ms) == (wait.seq, since)
+    clock = WaitClock()
+    assert clock.read(t.waits, since, None)[0] == 0  # seen from the start of its wait
+    assert clock.read(t.waits, since + 40_000, None)[0] == 15.0  # from its change by hand
+    assert clock.read(t.waits, since + 55_000, None)[0] == 30.0

@@ -128,7 +128,8 @@ async def test_a_vote_hint_and_a_long_refusal_read_whole_under_the_table() -> No
         await eventually(lambda: said(app).startswith("Enter votes"), 10, "the vote hint", pilot=pilot)
         await eventually(lambda: _read(app, line) == _words(said(app)), 10, "the hint whole", pilot=pilot)
         sources = "title: Nana Buruku, card: Kine Resources Contested, calling: Political Stranglehold, edge"
-        screen.say(f"Enter votes; or change it (for/against) from: {sources}.", False)  # four sources
+        why = "the terms burn 3 of your pool"
+        screen.say(f"Enter votes against ({why}), or change it to for; from: {sources}.", False)  # four sources
         await eventually(lambda: _read(app, line).endswith(f"{sources}."), 10, "four sources whole", pilot=pilot)
         refusal = (
             "✗ Justine's Zafira (G7) cannot be played: a blood hunt referendum is not an action, so action "

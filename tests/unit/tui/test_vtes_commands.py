@@ -17,8 +17,9 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES
 from tests.support.vtes_sim import held_card
 from tests.support.vtes_table import advance, dealt_vtes
-from tui.games.vtes.commands import CommandError, Context, parse, play_destination
+from tui.games.vtes.commands import CommandError, Context, parse
 from tui.games.vtes.completion import completions
+from tui.games.vtes.play_command import play_destination
 
 
 @pytest.fixture(scope="module")

@@ -420,3 +420,26 @@ async def test_a_window_is_not_said_to_pass_by_itself_before_the_table_waits_for
         waits["move"] = True
         app.screen.refresh_table()
         await eventually(lambda: "passes by itself" in shown(box), 10, "the automatic pass said", pilot=pilot)
+
+
+async def test_while_a_draw_settles_the_status_line_never_says_the_table_waits_for_you(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The impulse is this seat's in its view, but the table does not wait for its move yet (a
+    draw's shares come first): the status line says the table is settling, the third state, and
+    "waits for you" only once the table truly waits for this seat's move."""
+    from engine.table.table import Table
+    from tui.games.vtes.action_text import SETTLING
+
+    app, session = _app(_my_impulse_passed_by_itself)  # asks every time: no automatic pass
+    waits = {"move": False}
+    real = Table.owes_move
+    monkeypatch.setattr(Table, "owes_move", lambda self, seat: waits["move"] and real(self, seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        status = app.screen.query_one("#waiting")
+        await eventually(lambda: "Settling" in shown(status), 10, "the settling state", pilot=pilot)
+        assert shown(status).startswith(SETTLING.split(" (")[0]) and "waits for you" not in shown(status)
+        waits["move"] = True
+        app.screen.refresh_table()
+        await eventually(lambda: "the table waits for you" in shown(status), 10, "the wait said", pilot=pilot)

@@ -225,6 +225,27 @@ async def test_the_command_line_takes_keys_queued_behind_colon_and_selects_a_ref
         assert len(session.submitted) == sent
 
 
+async def test_backspace_mends_a_refused_command_instead_of_wiping_it() -> None:
+    """A refused ":dispute 99" stays on the line, selected; Backspace takes its last letter, not
+    the whole line: "dispute 9" then "7" is ":dispute 97" (a tester's "dispute" was eaten so, and
+    the "7" typed next sent alone)."""
+    app, session = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 10, "the table", pilot=pilot)
+        keys_after_a_look(app)
+        screen = app.screen
+        cmd = screen.query_one("#vt-cmd")
+        await pilot.press("colon", *"dispute 99", "enter")
+        await eventually(lambda: "✗" in _say(app), 10, "the refusal", pilot=pilot)
+        assert cmd.value == "dispute 99" and cmd.selected_text == "dispute 99"
+        await pilot.press("backspace")
+        assert cmd.value == "dispute 9" and screen.focused is cmd
+        await pilot.press("7")
+        assert cmd.value == "dispute 97"
+        await pilot.press("backspace", "backspace", *"1")  # later Backspaces as any line's
+        assert cmd.value == "dispute 1"
+
+
 async def test_i_shows_in_the_footer_once_a_vampire_can_be_influenced_out() -> None:
     """A newcomer finds ``i`` in the footer once a vampire of the uncontrolled region has its
     capacity in blood (the engine would take the influence), not before; ``i`` brings it in."""

@@ -13,6 +13,7 @@ import dataclasses
 import pytest
 
 from engine.games.base import Act, IllegalMove
+from engine.games.vtes.terms_choices import terms_side
 from tests.support.vtes_fight import Fight, in_hand, titled_table
 from tests.support.vtes_sim import act, copy_table
 from tui.games.vtes.command_words import CommandError, Context
@@ -117,3 +118,26 @@ def test_a_seat_done_voting_by_itself_is_named_so_among_those_not_done(f: Fight)
     _, asked = referendum_lines(view, names(f), view.referendum)
     _, by_itself = referendum_lines(view, names(f), view.referendum, by_itself=True)
     assert asked.endswith(", you") and by_itself.endswith(", you (by itself)"), (asked, by_itself)
+
+
+def test_the_side_the_terms_favour_follows_what_they_do_to_the_voter(f: Fight) -> None:
+    """``V`` fills in the side :func:`terms_side` gives: against a blood hunt on one's own vampire,
+    against terms the table applies that send one's vampire back or burn one's pool, for those
+    that give pool; terms in words alone, and those that touch another only: for."""
+    view = f.t.view(f.ben)
+    r = view.referendum
+    assert r is not None and not r.table
+    assert terms_side(view, f.ben) == (True, "")  # the players' words: Ben weighs them
+
+    def side(seat: int, **changed: object) -> tuple[bool, str]:
+        return terms_side(dataclasses.replace(view, referendum=dataclasses.replace(r, **changed)), seat)
+
+    marek = short(f, f.marek)
+    assert side(f.ben, hunted=tuple(f.marek)) == (False, f"the blood hunt burns your {marek}")
+    assert side(f.cy, hunted=tuple(f.marek)) == (True, "")
+    assert side(f.ben, table=True, banish=tuple(f.marek)) == (False, f"the terms send your {marek} back")
+    assert side(f.ben, banish=tuple(f.marek)) == (True, "")  # not the table's terms: nothing applied
+    shares = ((f.ben, -3), (f.ana, 3))
+    assert side(f.ben, table=True, shares=shares) == (False, "the terms burn 3 of your pool")
+    assert side(f.ana, table=True, shares=shares) == (True, "the terms give you 3 pool")
+    assert side(f.cy, table=True, shares=shares) == (True, "")

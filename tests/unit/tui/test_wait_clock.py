@@ -90,3 +90,36 @@ async def test_a_person_alone_with_their_own_bots_is_not_told_they_keep_the_tabl
         await eventually(lambda: status(app).startswith("Your turn."), 10, "your turn", pilot=pilot)
         assert "kept the table waiting" not in status(app)
         assert app.screen.query_one("#waiting").has_class("-your-turn")
+
+
+def _seat_0s_own_turn(view) -> bool:
+    """Seat 0 plays its own VTES turn, past its unlock phase, with no window open."""
+    return view.acting == 0 and not view.windows and view.step == "play" and view.phase in ("master", "minion")
+
+
+async def test_a_seat_applying_changes_by_hand_is_not_counted_as_keeping_the_table_waiting() -> None:
+    """A VTES seat in its own turn changes its pool by hand 25 s into its wait (applying a card's
+    text): another player's screen counts its wait from that change, up to a minute into the
+    wait (engine.table.waits.AT_WORK_MS), not from the start of its turn."""
+    from tests.support.vtes_table import played_vtes
+    from tui.games.vtes.table import VtesTableScreen
+
+    local = played_vtes(_seat_0s_own_turn)
+    t = local.host.table
+    since = t.waited(0)
+    assert since is not None and t.waiting_on() == [0]
+    now = [float(since.time_ms) + 25_000]
+    session = LocalGameSession(local, 1, auto=False)
+    session.clock = lambda: now[0]
+    stalling = local.seats[0]
+    stalling.clock = lambda: int(now[0])
+    app = VampireApp(Start("table", session), name="Lisa")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table", pilot=pilot)
+        name = t.names[0]
+        await eventually(lambda: f"{name} has kept the table waiting 25 s" in status(app), 10, "the count", pilot=pilot)
+        local.submit(stalling, "move", stalling.move_body({"do": "pool", "seat": 0, "delta": 1, "cause": "a card"}))
+        session._emit(SessionEvent("entry", seq=t.seq - 1))
+        now[0] += 15_000
+        await eventually(lambda: "waiting 15 s" in status(app), 10, "the count from the change", pilot=pilot)
+        assert local.host.table.waited(0).seq == since.seq  # the wait itself goes on

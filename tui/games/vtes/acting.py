@@ -1,7 +1,7 @@
 """This seat's acts on their way to a VTES table: each is checked against the seat's own copy of
 the table first (``session.check_move``: the engine's check; a refusal is the engine's sentence,
-said under the board, and nothing is sent), said (``✓ Sent: …`` in the log's words, or what is
-left to do by hand after a play) and sent one at a time; keys pressed while one is on its way are
+said under the board, and nothing is sent), said (``✓ Sent: …`` in the log's words, a claim as
+a claim that waits for the touched Methuselah, or what is left to do by hand after a play) and sent one at a time; keys pressed while one is on its way are
 kept in order and run once it is taken. It also asks the engine, ahead of a key, whether the key
 could act now and, when not, why (the footer hides such a key; pressed anyway, it says why); and
 it declares the seat's deck sizes by itself when the table asks.
@@ -15,8 +15,10 @@ from typing import Protocol
 
 from engine.errors import VampireError
 from engine.games.base import Act
+from engine.games.vtes.claims import CLAIM_WAIT_MS
+from engine.games.vtes.state import Claim, VtesState
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import Do, Step
+from engine.games.vtes.vocab import ClaimStatus, Do, Step
 from tui.errors import explain
 from tui.games.vtes import fight_commands
 from tui.games.vtes.command_words import Context
@@ -87,9 +89,41 @@ class ActSender:
             screen.say(f"✗ {self.sentence(err)}", True)
             return False
         todo = screen.play_todo(act)
-        screen.say(todo or f"✓ Sent: {self.act_words(act)}", False, todo=bool(todo))
+        screen.say(todo or self.sent_words(act), False, todo=bool(todo))
         screen.submit(act)
         return True
+
+    def sent_words(self, act: Act) -> str:
+        """What ``act`` does once sent: ``✓ Sent: …`` in the log's words when it takes effect as
+        it is taken; for a change by hand that becomes a claim (docs/vtes-by-hand.md), that it is
+        a claim and whose answer it waits for, so it never reads as done."""
+        words = self.act_words(act)
+        c = self.claim_made(act)
+        if c is None:
+            return f"✓ Sent: {words}"
+        names = list(self.session.table.names)
+        who = " and ".join(names[s] if 0 <= s < len(names) else f"seat {s}" for s in c.seats)
+        if not c.due:
+            when = f"waits for {who} to move their hidden cards or dispute it"
+        else:
+            when = f"waits for {who} to accept it, or {CLAIM_WAIT_MS // 1000} s undisputed"
+        return f"✓ Claim sent, not done yet: {words} It {when}."
+
+    def claim_made(self, act: Act) -> Claim | None:
+        """The pending claim ``act`` records, tried on this seat's own copy of the table (the
+        game's own fold, whose result is dropped); None when it takes effect at once (or the try
+        cannot tell: the table decides when it folds)."""
+        table = self.session.table
+        state = table.gstate
+        seat = self.session.seat
+        if not isinstance(state, VtesState) or seat is None or table.game is None:
+            return None
+        try:
+            after, _ = table.game.apply(state, seat, act, {}, state.clock)
+        except Exception:  # a try that fails (cards to open first) says nothing more
+            return None
+        made = getattr(after, "claims", ())[len(state.claims) :]
+        return next((c for c in made if c.author == seat and c.status == ClaimStatus.PENDING), None)
 
     def run_command(self, line: str) -> bool:
         """Parse ``line`` and make its act (True when it went out); a line that does not parse,

@@ -157,12 +157,42 @@ def by_itself_words(act: Act) -> str:
     return f"your seat {what} (A: ask every time)"
 
 
-def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = None) -> str | None:
+SETTLING = "Settling… (a draw or a shuffle comes first; your answer after it)."
+"""The status line while the window's answer would be this seat's but the table does not wait for
+its move yet (a draw's shares, a shuffle come first, and the card drawn may change what it can do):
+neither "waits for you" nor "passes by itself" is true yet."""
+
+
+def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = None, owed: bool = True) -> str | None:
     """The status line during an open action, a combat or a referendum: whom the table waits for
     (the holder of the impulse, P1; the Methuselahs still voting; those whose answer a claim made
     in the window waits for, docs/vtes-by-hand.md), or None when none is under way.
     ``by_itself``: the act this seat makes by itself now (its automatic pass): the table does not
-    wait for this seat, and the line says what it does instead."""
+    wait for this seat, and the line says what it does instead. ``owed``: the table waits for this
+    seat's move now (:meth:`engine.table.table.Table.owes_move`); when not, what would say it waits
+    for this seat says :data:`SETTLING` instead."""
+    words = _waiting_words(view, names, by_itself)
+    if words is None or owed or by_itself is not None:
+        return words
+    return SETTLING if _for_me(view) else words
+
+
+def _for_me(view: VtesView) -> bool:
+    """The window's answer is this seat's (as :func:`_waiting_words` says it waits for you)."""
+    held = window_held(view.claims)
+    fight, poll, a = view.combat, view.referendum, view.action
+    if held is not None and (fight is not None or poll is not None or a is not None):
+        return view.seat in held.seats and view.seat not in held.accepted
+    if poll is not None:
+        if poll.step == Poll.VOTING:
+            return view.seat in view.in_game() and view.seat not in poll.done
+        return poll.impulse == view.seat
+    if fight is not None:
+        return fight.impulse == view.seat
+    return a is not None and a.impulse == view.seat
+
+
+def _waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None) -> str | None:
     fight, poll = view.combat, view.referendum
     if by_itself is not None and (fight is not None or poll is not None or view.action is not None):
         words = by_itself_words(by_itself)
@@ -210,6 +240,7 @@ def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = 
 
 __all__ = [
     "PASS_KEY",
+    "SETTLING",
     "Key",
     "action_words",
     "by_itself_words",

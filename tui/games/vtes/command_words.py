@@ -1,18 +1,21 @@
 """The VTES command line's vocabulary: its verbs (:data:`VERBS`, with the engine's own act names
 as aliases), what a command is read against (:class:`Context`: the seat's view, the seats' names,
 the card selected on the board), and how a command's words name a card or a Methuselah
-(:func:`take_card`, :func:`take_seat`). The grammar that turns a line into an act is
-:mod:`tui.games.vtes.commands`; the completion of what is being typed,
-:mod:`tui.games.vtes.completion`.
+(:func:`take_card`, :func:`take_seat`), with the small readings every command shares (a number,
+the clauses of a line, nothing left over). The grammar that turns a line into an act is
+:mod:`tui.games.vtes.commands` (``play``: :mod:`tui.games.vtes.play_command`); the completion
+of what is being typed, :mod:`tui.games.vtes.completion`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from engine.errors import VampireError
 from engine.games.base import Pos
+from engine.games.vtes.cards import card_base
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import Do, Target, Zone
 
@@ -212,6 +215,78 @@ def verb_of(word: str) -> Verb | None:
     return _BY_WORD.get(_ALIASES.get(word, word))
 
 
+def int_of(token: str, what: str) -> int:
+    """``token`` as a number; raises CommandError naming ``what`` when it is not one."""
+    try:
+        return int(token)
+    except ValueError:
+        raise CommandError(f"{what} is a number, not {token!r}.") from None
+
+
+def split_clauses(tokens: Sequence[str], keywords: frozenset[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Leading tokens up to the first keyword, then each keyword's tokens. A card's name that holds
+    a keyword ("On the Qui Vive", "Wake with Evening's Freshness") is read whole, as the name."""
+    head: list[str] = []
+    clauses: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        name = _name_at(tokens, i)
+        if name:
+            (head if current is None else current).extend(tokens[i : i + name])
+            i += name
+            continue
+        if t.lower() in keywords:
+            current = clauses.setdefault(t.lower(), [])
+        elif current is None:
+            head.append(t)
+        else:
+            current.append(t)
+        i += 1
+    return head, clauses
+
+
+def _name_at(tokens: Sequence[str], i: int) -> int:
+    """How many tokens from ``i`` spell a card's whole name that holds a clause word (0: none)."""
+    for name in _names_with_clause_words().get(tokens[i].lower(), ()):
+        if tuple(t.lower() for t in tokens[i : i + len(name)]) == name:
+            return len(name)
+    return 0
+
+
+@cache
+def _names_with_clause_words() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Card names (lower-case words) with a word the command line reads as a clause, by first word,
+    the longest first."""
+    words = {"to", "on", "for", "by", "with", "at", "stealth", "amount", "intercept", "pool", "blood", "from", "keep"}
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for info in card_base().every_info():
+        name = tuple(info.name.lower().split())
+        if len(name) > 1 and words & set(name):
+            found.setdefault(name[0], []).append(name)
+    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in found.items()}
+
+
+def selected_or_first(ctx: Context, cards: Sequence[CardView], ok: Callable[[CardView], bool]) -> CardView | None:
+    """The selected card if it is among ``cards`` and ``ok``, else the first that is."""
+    for c in cards:
+        if c.pos == ctx.selected and ok(c):
+            return c
+    return next((c for c in cards if ok(c)), None)
+
+
+def no_rest(rest: Sequence[str], verb: str) -> None:
+    """Raise CommandError when words are left (``rest``) after a command ``verb`` that takes no more."""
+    if rest:
+        raise CommandError(f"{verb} takes nothing after that, not {' '.join(rest)!r}.")
+
+
+def is_minion(card: CardView) -> bool:
+    """A vampire or an ally: a card that can act (and bleed, and be equipped)."""
+    return card.crypt or "Ally" in card.types
+
+
 __all__ = [
     "FIGHT_WORDS",
     "VERBS",
@@ -220,8 +295,13 @@ __all__ = [
     "Context",
     "Verb",
     "bare",
+    "int_of",
     "is_int",
+    "is_minion",
+    "no_rest",
     "norm",
+    "selected_or_first",
+    "split_clauses",
     "take_card",
     "take_seat",
     "verb_of",

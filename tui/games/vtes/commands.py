@@ -1,7 +1,8 @@
 """The VTES command line's grammar: a player's words, JOL-like, turned into one act of
 :mod:`engine.games.vtes` (shared/rules/vtes.md; the act vocabulary is the engine's). Its words
 (the verbs, how a card or a Methuselah is named) are :mod:`tui.games.vtes.command_words`; the
-completion of what is being typed is :mod:`tui.games.vtes.completion`.
+``play`` command's reading, :mod:`tui.games.vtes.play_command`; the completion of what is being
+typed is :mod:`tui.games.vtes.completion`.
 
 A command is a verb and its arguments, separated by spaces, case ignored:
 
@@ -42,12 +43,10 @@ The parser only builds the act; whether the rules allow it is the engine's check
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Sequence
 
 from engine.games.base import Act, Pos
-from engine.games.vtes.card_play import blood_shifts, printed_cost
-from engine.games.vtes.cards import PlayPlace, card_base, play_place
+from engine.games.vtes.card_play import blood_shifts
 from engine.games.vtes.lasting import lock_offers
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Target, TransferKind, Zone
@@ -56,86 +55,27 @@ from tui.games.vtes.command_words import (
     ZONE_WORDS,
     CommandError,
     Context,
+    int_of,
     is_int,
+    is_minion,
+    no_rest,
+    selected_or_first,
+    split_clauses,
     take_card,
     take_seat,
     verb_of,
 )
-
-
-def _int(token: str, what: str) -> int:
-    try:
-        return int(token)
-    except ValueError:
-        raise CommandError(f"{what} is a number, not {token!r}.") from None
+from tui.games.vtes.play_command import parse_play
 
 
 def _pos(card: CardView) -> list[int]:
     return card.as_list()
 
 
-def _split_clauses(tokens: Sequence[str], keywords: frozenset[str]) -> tuple[list[str], dict[str, list[str]]]:
-    """Leading tokens up to the first keyword, then each keyword's tokens. A card's name that holds
-    a keyword ("On the Qui Vive", "Wake with Evening's Freshness") is read whole, as the name."""
-    head: list[str] = []
-    clauses: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        name = _name_at(tokens, i)
-        if name:
-            (head if current is None else current).extend(tokens[i : i + name])
-            i += name
-            continue
-        if t.lower() in keywords:
-            current = clauses.setdefault(t.lower(), [])
-        elif current is None:
-            head.append(t)
-        else:
-            current.append(t)
-        i += 1
-    return head, clauses
-
-
-def _name_at(tokens: Sequence[str], i: int) -> int:
-    """How many tokens from ``i`` spell a card's whole name that holds a clause word (0: none)."""
-    for name in _names_with_clause_words().get(tokens[i].lower(), ()):
-        if tuple(t.lower() for t in tokens[i : i + len(name)]) == name:
-            return len(name)
-    return 0
-
-
-@cache
-def _names_with_clause_words() -> dict[str, tuple[tuple[str, ...], ...]]:
-    """Card names (lower-case words) with a word the command line reads as a clause, by first word,
-    the longest first."""
-    words = {"to", "on", "for", "by", "with", "at", "stealth", "amount", "intercept", "pool", "blood", "from", "keep"}
-    found: dict[str, list[tuple[str, ...]]] = {}
-    for info in card_base().every_info():
-        name = tuple(info.name.lower().split())
-        if len(name) > 1 and words & set(name):
-            found.setdefault(name[0], []).append(name)
-    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in found.items()}
-
-
-def _selected_or_first(ctx: Context, cards: Sequence[CardView], ok: Callable[[CardView], bool]) -> CardView | None:
-    """The selected card if it is among ``cards`` and ``ok``, else the first that is."""
-    for c in cards:
-        if c.pos == ctx.selected and ok(c):
-            return c
-    return next((c for c in cards if ok(c)), None)
-
-
 def _signed(tokens: list[str], what: str) -> tuple[int, list[str]]:
     if not tokens:
         raise CommandError(f"Say by how much: {what} +1 or {what} -1.")
-    return _int(tokens[0], f"The change of {what}"), tokens[1:]
-
-
-def _no_rest(rest: Sequence[str], verb: str) -> None:
-    if rest:
-        raise CommandError(f"{verb} takes nothing after that, not {' '.join(rest)!r}.")
+    return int_of(tokens[0], f"The change of {what}"), tokens[1:]
 
 
 def parse(line: str, ctx: Context) -> Act:
@@ -173,41 +113,45 @@ def parse(line: str, ctx: Context) -> Act:
             pass
     match do:
         case Do.PHASE | Do.END_TURN | Do.EDGE | Do.WITHDRAW | Do.TIME | Do.PASS:
-            _no_rest(rest, verb.word)
+            no_rest(rest, verb.word)
             return {"do": do}
         case Do.ACTION_END:
             if not rest:
                 raise CommandError("Name the card that ends the action: end-action CARD.")
             card, rest = take_card(rest, ctx.candidates("any"), "card that ends the action")
-            _no_rest(rest, "end-action CARD")
+            no_rest(rest, "end-action CARD")
             return {"do": do, "by": _pos(card)}
         case Do.DISPUTE | Do.ACCEPT | Do.LAPSE | Do.RETRACT:
             if len(rest) != 1:
                 raise CommandError(f"Name the act by its number: {verb.word} N (the log numbers them).")
-            return {"do": do, "act": _int(rest[0].lstrip("#"), "The act's number")}
+            return {"do": do, "act": int_of(rest[0].lstrip("#"), "The act's number")}
         case Do.BLOCK:
             return _parse_block(rest, ctx)
         case Do.DECK:
             if len(rest) != 2:
                 raise CommandError("Say the deck's sizes: deck CRYPT LIBRARY, e.g. deck 12 60.")
-            return {"do": do, "crypt": _int(rest[0], "The crypt size"), "library": _int(rest[1], "The library size")}
+            return {
+                "do": do,
+                "crypt": int_of(rest[0], "The crypt size"),
+                "library": int_of(rest[1], "The library size"),
+            }
         case Do.DRAW:
-            n = _int(rest[0], "The number of cards") if rest else 1
-            _no_rest(rest[1:], "draw N")
+            n = int_of(rest[0], "The number of cards") if rest else 1
+            no_rest(rest[1:], "draw N")
             return {"do": do, "n": n}
         case Do.PLAY:
-            return _parse_play(rest, ctx)
+            return parse_play(rest, ctx)
         case Do.DISCARD:
             card, rest = take_card(rest, ctx.candidates("hand"), "card in your hand")
-            _no_rest(rest, "discard CARD")
+            no_rest(rest, "discard CARD")
             return {"do": do, "card": _pos(card)}
         case Do.BURN | Do.LOCK | Do.UNLOCK:
-            head, clauses = _split_clauses(rest, frozenset({"for"}))
+            head, clauses = split_clauses(rest, frozenset({"for"}))
             card, rest = take_card(head, ctx.candidates("any"))
-            _no_rest(rest, f"{verb.word} CARD")
+            no_rest(rest, f"{verb.word} CARD")
             return {"do": do, "cards": [_pos(card)], **_cause_for([card.controller], clauses, ctx, verb.word)}
         case Do.MOVE:
-            head, clauses = _split_clauses(rest, frozenset({"to", "on", "for"}))
+            head, clauses = split_clauses(rest, frozenset({"to", "on", "for"}))
             top = _top_of_pile(head, ctx)
             if top is not None:  # one's own face-down card: at once, no claim (docs/vtes-by-hand.md)
                 to = " ".join(clauses.get("to", [])).lower().replace(" ", "_")
@@ -215,11 +159,11 @@ def parse(line: str, ctx: Context) -> Act:
                     raise CommandError(f"Say where to: move top crypt|library to {'|'.join(ZONE_WORDS)}.")
                 return {"do": do, "cards": [list(top)], "to": to}
             card, extra = take_card(head, ctx.candidates("any"))
-            _no_rest(extra, "move CARD")
+            no_rest(extra, "move CARD")
             cause = _cause_for([card.controller], clauses, ctx, "move")
             if "on" in clauses:
                 on, extra = take_card(clauses["on"], ctx.candidates("any"), "card to put it on")
-                _no_rest(extra, "move CARD on CARD")
+                no_rest(extra, "move CARD on CARD")
                 return {"do": do, "cards": [_pos(card)], "to": Target.ON, "on": _pos(on), **cause}
             to = " ".join(clauses.get("to", [])).lower().replace(" ", "_")
             if to not in ZONE_WORDS:
@@ -227,9 +171,9 @@ def parse(line: str, ctx: Context) -> Act:
             return {"do": do, "cards": [_pos(card)], "to": to, **cause}
         case Do.BLOOD | Do.LIFE:
             delta, rest = _signed(rest, verb.word)
-            head, clauses = _split_clauses(rest, frozenset({"for"}))
+            head, clauses = split_clauses(rest, frozenset({"for"}))
             card, rest = take_card(head, ctx.candidates("any"))
-            _no_rest(rest, f"{verb.word} ±N CARD")
+            no_rest(rest, f"{verb.word} ±N CARD")
             return {
                 "do": do,
                 "card": _pos(card),
@@ -238,7 +182,7 @@ def parse(line: str, ctx: Context) -> Act:
             }
         case Do.POOL | Do.HAND_SIZE:
             delta, rest = _signed(rest, verb.word)
-            head, clauses = _split_clauses(rest, frozenset({"for"}))
+            head, clauses = split_clauses(rest, frozenset({"for"}))
             seat = me
             if head:
                 seat, head = take_seat(head, ctx)
@@ -249,14 +193,14 @@ def parse(line: str, ctx: Context) -> Act:
                 return {"do": do, "seat": seat, "delta": delta, **_cause_for([seat], clauses, ctx, verb.word)}
             return {"do": do, "seat": seat, "delta": delta, **_cause_for([seat], clauses, ctx, "pool", True)}
         case Do.COMBAT:
-            rest, clauses = _split_clauses(rest, frozenset({"for"}))
+            rest, clauses = split_clauses(rest, frozenset({"for"}))
             text = " ".join(rest).replace(" vs ", ",").replace(" and ", ",")
             parts = [p.split() for p in text.split(",") if p.strip()]
             if len(parts) != 2:
                 raise CommandError("Name the two minions: combat MINION, MINION.")
             a, extra_a = take_card(parts[0], ctx.candidates("any"), "minion")
             b, extra_b = take_card(parts[1], ctx.candidates("any"), "minion")
-            _no_rest(extra_a + extra_b, "combat MINION, MINION [for CAUSE]")
+            no_rest(extra_a + extra_b, "combat MINION, MINION [for CAUSE]")
             return {
                 "do": do,
                 "minions": [_pos(a), _pos(b)],
@@ -266,12 +210,12 @@ def parse(line: str, ctx: Context) -> Act:
             mine = ctx.candidates("uncontrolled")
             if rest:
                 card, rest = take_card(rest, mine, "vampire in your uncontrolled region")
-                _no_rest(rest, "influence VAMPIRE")
+                no_rest(rest, "influence VAMPIRE")
             else:
                 # The selected (else the first) vampire whose blood reached its capacity, else any:
                 # the engine then says why it cannot come in now, as it does for a named one.
-                found = _selected_or_first(ctx, mine, lambda c: bool(c.capacity) and c.counters >= c.capacity)
-                found = found or _selected_or_first(ctx, mine, lambda c: True)
+                found = selected_or_first(ctx, mine, lambda c: bool(c.capacity) and c.counters >= c.capacity)
+                found = found or selected_or_first(ctx, mine, lambda c: True)
                 if found is None:
                     raise CommandError("Your uncontrolled region holds no vampire to influence out.")
                 card = found
@@ -282,9 +226,9 @@ def parse(line: str, ctx: Context) -> Act:
             due = ctx.candidates("contests")
             if rest:
                 card, rest = take_card(rest, due, "card or title of yours under contest")
-                _no_rest(rest, f"{verb.word} CARD")
+                no_rest(rest, f"{verb.word} CARD")
                 return {"do": do, "card": _pos(card)}
-            found = _selected_or_first(ctx, due, lambda c: True)
+            found = selected_or_first(ctx, due, lambda c: True)
             if found is None:
                 raise CommandError("None of your cards or titles waits for its contest to be paid or yielded.")
             return {"do": do, "card": _pos(found)}
@@ -292,7 +236,7 @@ def parse(line: str, ctx: Context) -> Act:
             zone = rest[0].lower() if rest else "library"
             if zone not in (Zone.LIBRARY, Zone.CRYPT):
                 raise CommandError("Say which: shuffle library, or shuffle crypt.")
-            head, clauses = _split_clauses(rest[1:], frozenset({"for"}))
+            head, clauses = split_clauses(rest[1:], frozenset({"for"}))
             if not head and not clauses:
                 return {"do": do, "zone": zone}
             # Another Methuselah's deck: a claim they answer, with its cause (docs/vtes-by-hand.md).
@@ -350,180 +294,15 @@ def _cause_for(
 def _cause_or_card(rest: list[str], ctx: Context, verb: str) -> Act:
     """``for CAUSE`` (a phrase) or ``by CARD`` (a face-up card), as an ``adjust`` names what
     changes the action's numbers; nothing named: :data:`DEFAULT_CAUSE`."""
-    head, clauses = _split_clauses(rest, frozenset({"for", "by"}))
+    head, clauses = split_clauses(rest, frozenset({"for", "by"}))
     if "by" in clauses:
         card, extra = take_card(clauses["by"], ctx.candidates("any"), "card that changes it")
-        _no_rest(extra + head, f"{verb} by CARD")
+        no_rest(extra + head, f"{verb} by CARD")
         if card.zone == Zone.HAND:
             return {"do": Do.PLAY, "card": _pos(card)}  # a card of the hand is played with the change
         return {"by": _pos(card)}
     words = " ".join(head + clauses.get("for", []))
     return {"cause": words or DEFAULT_CAUSE}
-
-
-def _parse_play(rest: list[str], ctx: Context) -> Act:
-    level = rest[-1].lower() if rest and rest[-1].lower() in ("basic", "superior") else None
-    head, clauses = _split_clauses(
-        rest[:-1] if level else rest, frozenset({"to", "on", "pool", "blood", "from", "keep"})
-    )
-    card, extra = take_card(head, ctx.candidates("hand"), "card in your hand")
-    _no_rest(extra, "play CARD")
-    fought = _combat_level(card, ctx, level) if level is not None and not clauses else None
-    if fought is not None:
-        return fought
-    act: Act = {"do": Do.PLAY, "card": _pos(card)}
-    target = None
-    if "to" in clauses and " ".join(clauses["to"]).lower() not in _PLACES:
-        target, extra = take_seat(clauses.pop("to"), ctx)  # a redirected bleed's new target
-        _no_rest(extra, "play CARD to METHUSELAH")
-    act.update(_card_numbers(card, ctx, level, target))
-    if "to" in clauses:
-        to = " ".join(clauses["to"]).lower()
-        if to not in _PLACES:
-            raise CommandError("A card is played to ready, torpor, removed or ash, or on a card.")
-        act["to"] = to
-    if "on" in clauses:
-        on, extra = take_card(clauses["on"], ctx.candidates("any"), "card to play it on")
-        _no_rest(extra, "play CARD on CARD")
-        act["to"] = Target.ON
-        act["on"] = _pos(on)
-    if "to" not in act:
-        act.update(play_destination(card, ctx))
-    if "pool" in clauses:
-        act["pool"] = _int(" ".join(clauses["pool"]) or "?", "The pool cost")
-    if "blood" in clauses:
-        act["blood"] = _int(" ".join(clauses["blood"]) or "?", "The blood cost")
-        mine = ctx.candidates("mine")
-        if "from" in clauses:
-            minion, extra = take_card(clauses["from"], mine, "minion of yours")
-            _no_rest(extra, "blood N from MINION")
-        else:
-            found = _selected_or_first(ctx, mine, lambda c: c.crypt)
-            if found is None:
-                raise CommandError("Say which vampire pays the blood: play CARD blood N from VAMPIRE.")
-            minion = found
-        act["minion"] = _pos(minion)
-    if "keep" in clauses:
-        act["no_replace"] = True
-    act = _moved_blood(card, ctx, act)
-    if "pool" not in act and "blood" not in act:
-        mine = [c for c in ctx.candidates("mine") if c.zone.in_play]
-        act.update(printed_cost(card, mine, ctx.view.card(ctx.selected) if ctx.selected else None))
-    return act
-
-
-_PLACES = frozenset({Target.READY, Target.TORPOR, Target.REMOVED, Target.ASH})
-
-
-def _moved_blood(card: CardView, ctx: Context, act: Act) -> Act:
-    """``act`` for a master card that moves blood from a vampire of yours to your pool (Villein:
-    "move 2 to 5 blood"), as the engine offers it (:func:`engine.games.vtes.card_play.master_choices`):
-    from the vampire it is played ``on`` (or ``from``), ``blood N`` the amount (else the most it
-    may move); ``act`` unchanged for any other card. Raises CommandError when no offer fits."""
-    from engine.games.vtes.card_play import master_choices
-
-    if ctx.view.action is not None or "Master" not in card.types:
-        return act
-    moves = [c.act_fields() for c in master_choices(ctx.view, card)]
-    moves = [m for m in moves if "move_blood" in m]
-    if not moves:
-        return act
-    out = dict(act)
-    amount = out.pop("blood", None)
-    vampire = out.get("on", out.get("minion"))
-    fits = [m for m in moves if vampire in (None, m["minion"]) and amount in (None, m["move_blood"])]
-    if not fits:
-        much = f"{amount} blood" if amount is not None else "blood"
-        raise CommandError(f"{card.name} cannot move {much} from that vampire: {_moves_words(moves, ctx)}.")
-    return {**out, **fits[0]}
-
-
-def _moves_words(moves: list[Act], ctx: Context) -> str:
-    """What a blood-moving master card may move, by vampire ("2 to 5 from Victor Donaldson")."""
-    by: dict[str, list[int]] = {}
-    for m in moves:
-        found = ctx.view.card((m["minion"][0], m["minion"][1]))
-        by.setdefault(found.name if found is not None else "a vampire", []).append(int(m["move_blood"]))
-    return "it moves " + "; ".join(f"{min(v)} to {max(v)} from {k}" for k, v in by.items())
-
-
-def _combat_level(card: CardView, ctx: Context, level: str) -> Act | None:
-    """``play CARD basic|superior`` of a combat card during a combat of your minion's: the strike,
-    prevention, maneuver or press that level gives
-    (:func:`engine.games.vtes.combat_cards.combat_level_act`); None outside such a combat or for a
-    level whose text is applied by hand (the card is played). Raises CommandError when your
-    minion cannot play that level."""
-    from engine.games.vtes.card_play import LevelError
-    from engine.games.vtes.combat_cards import combat_level_act
-
-    combat = ctx.view.combat
-    if combat is None or "Combat" not in card.types:
-        return None
-    mine = [m for m in (ctx.view.card(combat.acting), ctx.view.card(combat.opposing)) if m and m.controller == ctx.me]
-    if not mine:
-        return None
-    try:
-        return combat_level_act(ctx.view, mine[0], card, level)
-    except LevelError as e:
-        raise CommandError(f"{e}.") from e
-
-
-def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int | None = None) -> Act:
-    """The stealth, intercept or bleed the card adds to the open action at ``level`` (basic,
-    superior; None: the most it may add), as its record reads it, and the bleed's new ``target``
-    of a card that redirects it (None: the first it may choose); once an action of yours resolved,
-    the unlock of a card played after it; nothing else outside an action."""
-    from engine.games.vtes.card_play import LevelError, after_choices, pick, window_choices
-
-    if ctx.view.combat is not None and "Combat" in card.types and target is None:
-        return {}  # in combat a level gives a strike, a prevention… (_combat_level), else its text by hand
-    if ctx.view.action is None:
-        choices = after_choices(ctx.view, card)  # after an action of yours resolved (Freak Drive)
-        if not choices and (level is not None or target is not None):
-            said = level if level is not None else "to METHUSELAH"
-            raise CommandError(f"{said} names how a card is played during an action; no action is open.")
-    else:
-        choices = window_choices(ctx.view, card)
-    if target is not None:
-        choices = [c for c in choices if dict(c.fields).get("target") == target]
-        if not choices:
-            who = ctx.names[target] if target < len(ctx.names) else "that Methuselah"
-            raise CommandError(f"{card.name} cannot make {who} the bleed's target now.")
-    try:
-        best = pick(choices, level)
-    except LevelError as e:
-        raise CommandError(f"{card.name}: {e}.") from e
-    return best.act_fields() if best is not None else {}
-
-
-def _is_minion(card: CardView) -> bool:
-    """A vampire or an ally: a card that can act (and bleed, and be equipped)."""
-    return card.crypt or "Ally" in card.types
-
-
-def play_destination(card: CardView, ctx: Context) -> Act:
-    """The ``to`` (and ``on``) of playing ``card`` when the player names no place, from
-    :func:`engine.games.vtes.cards.play_place`: ``{}`` (the engine's default, the ash heap) for a
-    card that is resolved and gone; ``to: ready`` (its player's area) for one put in play; ``on``
-    a minion for equipment, a retainer or a card "put on" a minion: the minion selected on the
-    board, else (a card for a minion of yours) your first ready vampire, else its player's area,
-    from where it is moved on a minion by hand."""
-    info = card_base().info(card.card) if card.known else None
-    place = play_place(info) if info is not None else PlayPlace.ASH
-    if place == PlayPlace.ASH:
-        return {}
-    if place == PlayPlace.IN_PLAY:
-        return {"to": Target.READY}
-    mine_only = bool(set(card.types) & {"Equipment", "Retainer"}) or "you control" in card.text.lower()
-    minions = [c for c in ctx.view.cards if c.zone == Zone.READY and c.known and _is_minion(c)]
-    if mine_only:
-        minions = [c for c in minions if c.controller == ctx.me]
-    chosen = next((c for c in minions if c.pos == ctx.selected), None)
-    if chosen is None and mine_only:
-        chosen = next((c for c in minions if c.crypt), None)
-    if chosen is None:
-        return {"to": Target.READY}
-    return {"to": Target.ON, "on": _pos(chosen)}
 
 
 #: Where a card of yours that is not in play is, in words (a refused bleed names it).
@@ -563,7 +342,7 @@ def _bleeder_or_target(
     else:
         where = _ZONE_PLACES.get(card.zone, f"your {card.zone.value}")
         raise CommandError(f"{card.name} is in {where}: only a minion in play bleeds.")
-    minions = ", ".join(c.name for c in mine if _is_minion(c)) or "none in play"
+    minions = ", ".join(c.name for c in mine if is_minion(c)) or "none in play"
     raise CommandError(
         f"{phrase!r} is neither a minion of yours ({minions}) nor a Methuselah ({', '.join(ctx.names)})."
     )
@@ -578,8 +357,8 @@ def _ready_minion(ctx: Context, mine: Sequence[CardView], what: str) -> CardView
     if what != "block" and 0 <= acting != ctx.me:
         who = ctx.names[acting] if acting < len(ctx.names) else f"seat {acting + 1}"
         raise CommandError(f"It is not your turn: {who} is the acting Methuselah; you {what} in your own minion phase.")
-    minion = _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY and not c.locked)
-    minion = minion or _selected_or_first(ctx, mine, lambda c: _is_minion(c) and c.zone == Zone.READY)
+    minion = selected_or_first(ctx, mine, lambda c: is_minion(c) and c.zone == Zone.READY and not c.locked)
+    minion = minion or selected_or_first(ctx, mine, lambda c: is_minion(c) and c.zone == Zone.READY)
     if minion is None:
         raise CommandError(f"You have no minion in your ready region to {what} with.")
     return minion
@@ -608,7 +387,7 @@ def _parse_bleed(rest: list[str], ctx: Context) -> Act:
         minion, target, rest = _bleeder_or_target(rest, ctx, mine)
     if rest and target is None:
         target, rest = take_seat(rest, ctx)
-    _no_rest(rest, "bleed [N] [with] [MINION] [METHUSELAH]")
+    no_rest(rest, "bleed [N] [with] [MINION] [METHUSELAH]")
     if minion is None:
         minion = _ready_minion(ctx, mine, "bleed")
     act: Act = {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": _pos(minion), "amount": amount}
@@ -623,7 +402,7 @@ def _parse_hunt(rest: list[str], ctx: Context) -> Act:
     rest = _with_minion(rest, "hunt with VAMPIRE")
     if rest:
         minion, rest = take_card(rest, vampires, "vampire of yours")
-        _no_rest(rest, "hunt [VAMPIRE]")
+        no_rest(rest, "hunt [VAMPIRE]")
     else:
         minion = _ready_minion(ctx, vampires, "hunt")
     return {"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": _pos(minion)}
@@ -654,13 +433,13 @@ def _parse_action(rest: list[str], ctx: Context) -> Act:
         if len(set(close)) != 1:
             raise CommandError(f"{rest[0]!r} is not an action: {', '.join(k.value for k in ActionKind)}.")
         kind = close[0]
-    head, clauses = _split_clauses(rest[1:], frozenset({"with", "at", "stealth", "amount"}))
+    head, clauses = split_clauses(rest[1:], frozenset({"with", "at", "stealth", "amount"}))
     mine = ctx.candidates("mine")
     if not head and "with" in clauses and kind not in (ActionKind.RESCUE, ActionKind.DIABLERISE):
         # action hunt with Troius: "with" names the acting minion when it names one of yours
         # (an action card, in the hand or in play, follows a named minion: action KIND MINION with CARD)
         try:
-            _, extra = take_card(clauses["with"], [c for c in mine if _is_minion(c)], "minion of yours")
+            _, extra = take_card(clauses["with"], [c for c in mine if is_minion(c)], "minion of yours")
         except CommandError:
             pass
         else:
@@ -668,9 +447,9 @@ def _parse_action(rest: list[str], ctx: Context) -> Act:
                 head = clauses.pop("with")
     if head:
         minion, extra = take_card(head, mine, "minion of yours")
-        _no_rest(extra, "action KIND MINION")
+        no_rest(extra, "action KIND MINION")
     elif kind == ActionKind.LEAVE_TORPOR:
-        found = _selected_or_first(ctx, mine, lambda c: c.crypt and c.zone == Zone.TORPOR)
+        found = selected_or_first(ctx, mine, lambda c: c.crypt and c.zone == Zone.TORPOR)
         if found is None:
             raise CommandError("You have no vampire in torpor to leave it.")
         minion = found
@@ -681,20 +460,20 @@ def _parse_action(rest: list[str], ctx: Context) -> Act:
     if victim_words is not None or (kind in (ActionKind.RESCUE, ActionKind.DIABLERISE) and "at" in clauses):
         torpor = [c for c in ctx.view.cards if c.zone == Zone.TORPOR and c.crypt and c.name]
         victim, extra = take_card(victim_words or clauses["at"], torpor, "vampire in torpor")
-        _no_rest(extra, f"action {kind} MINION with VAMPIRE")
+        no_rest(extra, f"action {kind} MINION with VAMPIRE")
         act["target_card"] = _pos(victim)
     elif "with" in clauses:
         cards = ctx.candidates("hand") + [c for c in ctx.candidates("mine") if c.pos != minion.pos]
         card, extra = take_card(clauses["with"], cards, "action card (in your hand or in play)")
-        _no_rest(extra, "action KIND MINION with CARD")
+        no_rest(extra, "action KIND MINION with CARD")
         act["card"] = _pos(card)
     if "at" in clauses and "target_card" not in act:
         target, extra = take_seat(clauses["at"], ctx)
-        _no_rest(extra, "action KIND MINION at METHUSELAH")
+        no_rest(extra, "action KIND MINION at METHUSELAH")
         act["target"] = target
     for field in ("stealth", "amount"):
         if field in clauses:
-            act[field] = _int(" ".join(clauses[field]) or "?", f"The {field}")
+            act[field] = int_of(" ".join(clauses[field]) or "?", f"The {field}")
     return _offered_numbers(act, ctx) if "card" in act else act
 
 
@@ -712,17 +491,17 @@ def _offered_numbers(act: Act, ctx: Context) -> Act:
 
 def _parse_block(rest: list[str], ctx: Context) -> Act:
     """``block [MINION] [intercept N]``: attempt to block the open action (P3)."""
-    head, clauses = _split_clauses(rest, frozenset({"intercept"}))
+    head, clauses = split_clauses(rest, frozenset({"intercept"}))
     head = _with_minion(head, "block with MINION")
     mine = ctx.candidates("mine")
     if head:
         minion, extra = take_card(head, mine, "minion of yours")
-        _no_rest(extra, "block MINION")
+        no_rest(extra, "block MINION")
     else:
         minion = _ready_minion(ctx, mine, "block")
     act: Act = {"do": Do.BLOCK, "minion": _pos(minion)}
     if "intercept" in clauses:
-        act["intercept"] = _int(" ".join(clauses["intercept"]) or "?", "The intercept")
+        act["intercept"] = int_of(" ".join(clauses["intercept"]) or "?", "The intercept")
     return act
 
 
@@ -737,7 +516,7 @@ def _closest_to_capacity(vampires: Sequence[CardView]) -> CardView | None:
 
 def _parse_transfer(rest: list[str], ctx: Context) -> Act:
     if rest and rest[0].lower() == "crypt":
-        _no_rest(rest[1:], "transfer crypt")
+        no_rest(rest[1:], "transfer crypt")
         return {"do": Do.TRANSFER, "kind": TransferKind.CRYPT}
     n = 1
     if rest and is_int(rest[0]):
@@ -750,7 +529,7 @@ def _parse_transfer(rest: list[str], ctx: Context) -> Act:
     mine = ctx.candidates("uncontrolled")
     if rest:
         card, rest = take_card(rest, mine, "vampire in your uncontrolled region")
-        _no_rest(rest, "transfer N VAMPIRE")
+        no_rest(rest, "transfer N VAMPIRE")
     else:
         found = next((c for c in mine if c.pos == ctx.selected), None) or _closest_to_capacity(mine)
         if found is None:
@@ -781,7 +560,7 @@ def _shift(shifts: list[dict[str, object]], n: int, rest: list[str], ctx: Contex
         raise CommandError(f"No card of yours moves {abs(n)} blood {way} now.")
     if rest:
         card, rest = take_card(rest, vampires, "vampire with such a card")
-        _no_rest(rest, "transfer ±1 VAMPIRE")
+        no_rest(rest, "transfer ±1 VAMPIRE")
     else:
         card = next((c for c in vampires if c.pos == ctx.selected), vampires[0])
     chosen = next(x for x in fits if x["card"] == card.as_list())
@@ -793,5 +572,4 @@ __all__ = [
     "CommandError",
     "Context",
     "parse",
-    "play_destination",
 ]

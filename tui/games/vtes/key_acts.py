@@ -16,7 +16,7 @@ from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vot
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
-from tui.games.vtes import commands
+from tui.games.vtes import play_command
 from tui.games.vtes.command_words import Context
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def fighter(view: VtesView, me: int, selected: CardView | None) -> CardView | No
 def play_act(
     card: CardView, view: VtesView | None, me: int | None, selected: CardView | None, ctx: Context | None
 ) -> Act:
-    """Playing a hand card by key: where it goes is :func:`commands.play_destination`'s (in
+    """Playing a hand card by key: where it goes is :func:`play_command.play_destination`'s (in
     play, on a minion, or the ash heap, from its krcg type and text); its printed cost is paid
     (blood from the selected, or first, vampire of ``me``'s). During an action a reaction is
     played by the selected ready unlocked minion (else the engine's choice when there is one). A
@@ -106,7 +106,7 @@ def play_act(
         if best is not None:
             act.update(best.act_fields())
     if ctx is not None:
-        act.update(commands.play_destination(card, ctx))
+        act.update(play_command.play_destination(card, ctx))
     if view is not None and view.action is None and "Master" in card.types:
         # a master card that moves blood to your pool (from the selected vampire, else the first),
         # or adds blood to a vampire of yours (the selected one, else the first that fits)

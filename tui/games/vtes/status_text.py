@@ -45,7 +45,8 @@ def vtes_status(
     seat (its deck). ``by_itself``: the act this seat makes by itself now (its automatic pass):
     the line says so, never that the table waits for this seat."""
     names: Sequence[str] = list(table.names)
-    during = waiting_words(view, names, by_itself) if view is not None and view.step == Step.PLAY else None
+    owed = table.owes_move(me)  # else a draw settles first: the third state, neither waited for nor passing
+    during = waiting_words(view, names, by_itself, owed) if view is not None and view.step == Step.PLAY else None
     if during is not None and not _work_shown(said):
         # An open action: the table waits for the holder of the impulse alone (P1), whatever
         # the frame read from the seats that may act; what the frame added after stays.

@@ -32,6 +32,7 @@ from textual.widget import Widget
 from textual.widgets import Label, OptionList
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.terms_choices import terms_side
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step
 from engine.table import Table
@@ -466,11 +467,14 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             self._acts.when_free(self._terms)
             return
         words = key_acts.vote_words(view, me)
-        hunted = view.card(view.referendum.hunted) if view.referendum.hunted else None
-        side = "against" if hunted is not None and hunted.controller == me else "for"  # not to burn one's own
+        wanted, why = terms_side(view, me)  # the side the terms favour for this seat, filled in
+        side, other = ("for", "against") if wanted else ("against", "for")
         self._cmd.prefill(f"vote {side} {words[0]}" if words else "done")
-        held = ", ".join(words) if words else "none: Enter says you are done"
-        self.say(f"Enter votes; or change it (for/against) from: {held}.", False)
+        if not words:
+            self.say("You hold no votes: Enter says you are done.", False)
+            return
+        because = f" ({why})" if why else ""
+        self.say(f"Enter votes {side}{because}, or change it to {other}; from: {', '.join(words)}.", False)
 
     def action_play_card(self) -> None:
         self._acts.when_free(self._play_card)

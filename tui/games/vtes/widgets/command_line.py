@@ -92,6 +92,8 @@ class CommandLine(BurstLine):
         self._before: Widget | None = None
         #: Told at once (not by a message, which keys already typed would overtake) when the line is left.
         self._when_left = on_leave
+        #: The line was refused and is still wholly selected as it was (:meth:`refused`).
+        self._refused_line = False
 
     def open(self) -> None:
         """Take the focus, remembering where it was."""
@@ -125,9 +127,17 @@ class CommandLine(BurstLine):
 
     def refused(self) -> None:
         """The command was refused: the line stays to be mended, selected, so that typing a new
-        one replaces it."""
+        one replaces it; Backspace mends it (one letter goes, not the whole line: "dispute 6",
+        Backspace, "7" is "dispute 7")."""
         self.sent = False
         self.select_all()
+        self._refused_line = True
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Before BurstLine's and Input's handlers (Textual calls each class's own, subclass first).
+        refused, self._refused_line = self._refused_line, False
+        if refused and event.key == "backspace" and not self.sent and self.screen.focused is self:
+            self.cursor_position = len(self.value)  # the selection goes; Input deletes one letter
 
     def cancel(self) -> None:
         """Esc: leave the line, dropping what was typed."""
