@@ -142,6 +142,7 @@ class Client:
             on_fold=self._folded,
             on_fork=self._after_fork,
             trace=hooks.trace,
+            clock=liveness.clock,
         )
         self.link = HostLink(address, self, self.listeners, timeouts=timeouts, backoff=backoff, dialer=dialer)
         self.driver = SeatDriver(self.replica, self, self.listeners, seating=seating, liveness=liveness, hooks=hooks)

@@ -488,7 +488,8 @@ class SeatDriver:
 
     def check_waiting(self) -> None:
         """Report the seats the table has waited on past ``stall_after`` (:class:`Waiting`, with
-        the longest of their waits), and vote to abandon those waited on past ``abandon_after``.
+        the longest of their waits), and vote to abandon those waited on past ``abandon_after``
+        once the table's rule lets the vote be cast (:meth:`Table.stall_vote_refusal`).
         Nothing while this peer catches up: the waits of a table it folds on the way to the host's
         head are over, and what it reports once caught up is the waits still open, on the
         table's wait clock (PROTOCOL.md 6.5)."""
@@ -505,7 +506,8 @@ class SeatDriver:
             self.listeners.emit(Waiting(seats, tuple(t.names[s] for s in seats), longest))
         abandon_after = self.liveness.abandon_after
         if abandon_after is not None and self.channel.connected:
-            due = tuple(s for s in seats if waits[s] >= abandon_after)
+            opened = self.replica.opened
+            due = tuple(s for s in seats if waits[s] >= abandon_after and t.stall_vote_refusal(s, now, opened) is None)
             if due:
                 self._vote_stalled(due)
 

@@ -67,7 +67,7 @@ def build_local(
     ``start``: the host starts the game once every seat joined."""
     games = all_rules()
     rng = random.Random(seed)
-    typed = dict(parse_options(games["queen"].option_schema, options or {}))
+    typed = dict(parse_options(find_game("queen").option_schema, options or {}))
     host = Sequencer(seeded_key(rng), games, LogWriter(save) if save else None, fixed_clock)
     host.open_table("queen", typed, len(levels), "test table")
     names = list(names or NAMES[: len(levels)])
