@@ -24,6 +24,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.forks import describe_fork
+from engine.games import find_game
 from engine.games.spec import Bot
 from engine.protocol.log import Entry, ForkEvidence, Head
 from engine.seat import Seat
@@ -149,6 +150,7 @@ class Client:
         self._tasks: list[asyncio.Task[None]] = []
         self._checks: set[asyncio.Task[None]] = set()
         self._verifying: UnverifiedProof | None = None
+        self._loaded: str | None = None  # the game loaded off the loop (Client._load_game)
         if pin is not None:
             self.replica.pin(*pin)
         self.lan = lan
@@ -377,8 +379,8 @@ class Client:
         is verified in a worker thread before the rest is folded (the table would otherwise
         settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1)."""
         if isinstance(msg, Entries):
-            if msg.start == 0 and msg.items and self.table is not None and not self.table.entries:
-                await self._load_rules(msg.items[0][0])
+            if msg.items and self.table is not None and self._loaded is None:
+                await self._load_game(msg.items[0][0] if not self.table.entries else None)
             taken = 0
             while taken < len(msg.items):
                 await asyncio.sleep(0)  # the loop runs between any two entries, across frames too
@@ -400,16 +402,23 @@ class Client:
         else:
             self.replica.check_claim(msg.head)
 
-    async def _load_rules(self, genesis: Any) -> None:
-        """Load the rules of the game the genesis entry ``genesis`` (as the wire carries it) names,
-        in a worker thread: importing a game's package takes most of a second (several under
-        load), which on the loop would stop this peer's pings; its fold then finds them loaded.
-        Anything wrong with the entry is left for the fold to say."""
+    async def _load_game(self, genesis: Any) -> None:
+        """Load the game this peer's table plays (the genesis entry ``genesis`` names it, as the
+        wire carries it, for a peer coming from nothing; else the table's) in a worker thread,
+        once: its rules (importing a game's package takes most of a second, several under load)
+        and what they read lazily and at length (the game's ``load``: a card database, about 3 s
+        quiet, 30 s under a heavy load, that the first view of a seat would read), which on the
+        loop would stop this peer's pings; its folds and views then find them loaded. Anything
+        wrong with the entry is left for the fold to say."""
         try:
-            entry = Entry.from_wire(genesis)
-            name = entry.body.get("game") if entry.kind == "table" else None
-            if isinstance(name, str) and name in self.replica.games:
-                await asyncio.to_thread(self.replica.games.__getitem__, name)
+            name = self.table.game_name if self.table is not None and self.table.entries else None
+            if genesis is not None:
+                entry = Entry.from_wire(genesis)
+                name = entry.body.get("game") if entry.kind == "table" else None
+            if not isinstance(name, str) or name not in self.replica.games:
+                return
+            self._loaded = name
+            await asyncio.to_thread(_load_game, self.replica.games, name)
         except Exception:
             return
 
@@ -581,3 +590,12 @@ class Client:
         self.give_up(describe_fork(self.fork) + kept)
         self.link.wake.set()
         self.link.drop()
+
+
+def _load_game(games: Mapping[str, Any], name: str) -> None:
+    """Load game ``name``'s rules (``games[name]``) and what they read lazily (its spec's
+    ``load``); for a worker thread. Raises what loading raises."""
+    games[name]
+    load = find_game(name).load
+    if load is not None:
+        load()

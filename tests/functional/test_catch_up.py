@@ -220,3 +220,34 @@ async def test_a_peer_coming_from_nothing_loads_the_games_rules_off_its_loop(tmp
     assert asked and asked[0] != threading.current_thread().name
     await peer.stop()
     await host.close()
+
+
+async def test_a_peer_reads_the_games_card_database_off_its_loop_before_it_folds(tmp_path, monkeypatch):
+    """A VTES table's first view reads the card database (3 s quiet, 30 s under a heavy load: bot
+    processes were dropped as silent right after they connected): a peer coming to a table of
+    the game reads it in a worker thread before it folds, so its pings go on. Counted: the card
+    database is first asked for off the loop's thread, and asked for."""
+    from engine.games.base import parse_options
+    from engine.games.vtes import cards
+    from engine.sequencer import Sequencer
+    from net.host import Host
+
+    asked: list[str] = []
+    base = cards.card_base
+
+    def recorded():
+        asked.append(threading.current_thread().name)
+        return base()
+
+    monkeypatch.setattr(cards, "card_base", recorded)
+    games = all_rules()
+    sequencer = Sequencer(new_key(), games, None, now_ms)
+    sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "a VTES table")
+    host = Host(sequencer, timeouts=FAST)
+    await host.start("127.0.0.1", 0)
+    peer = watcher(host, new_key(), tmp_path)
+    await peer.start()
+    await eventually(lambda: peer.connected and peer.table.seq == host.table.seq, 30, "caught up")
+    assert asked and asked[0] != threading.current_thread().name
+    await peer.stop()
+    await host.close()
