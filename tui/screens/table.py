@@ -312,9 +312,15 @@ class TableFrame(Screen[None]):
     def waits(self) -> dict[int, float]:
         """Seconds the table has waited on each seat it waits on for a move, on the table's wait
         clock (engine.table.waits: the same for every peer, restarted only by the seat's answer);
-        empty while protocol work runs or the table is not in play."""
+        empty while protocol work runs, the table is not in play, or the session catches up (the
+        waits of a table folded on the way are over)."""
         table = self.session.table
-        if table.phase != "running" or table.fault is not None or table.work is not None:
+        if (
+            not self.session.caught_up()
+            or table.phase != "running"
+            or table.fault is not None
+            or table.work is not None
+        ):
             return {}
         return self.wait_clock.read(table.waits, self.session.now_ms(), self.session.opened_ms())
 
