@@ -377,7 +377,10 @@ class Client:
         screen go on meanwhile, and a host with quick pings does not drop it as silent), and up
         to each `shuffle` whose proof is left to verify when more entries follow it: that proof
         is verified in a worker thread before the rest is folded (the table would otherwise
-        settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1)."""
+        settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1). An entry of
+        more than :data:`HEAVY_PAYLOAD` bytes (a deck, a move that carries proofs; a shuffle's
+        signature) is checked in a worker thread first, as the host does, and folded after, in
+        order."""
         if isinstance(msg, Entries):
             if msg.items and self.table is not None and self._loaded is None:
                 await self._load_game(msg.items[0][0] if not self.table.entries else None)
@@ -390,6 +393,10 @@ class Client:
                     # Verified here in a worker thread, waiting on nothing else (the answer is
                     # kept: the task above and the table's settle find it).
                     await asyncio.get_running_loop().run_in_executor(None, pending.verify)
+                if self.table is not None and _heavy(msg.items[taken]):
+                    # Its checks first, in a worker thread: their answers land in the
+                    # per-process memos, where the fold on the loop finds them.
+                    await asyncio.to_thread(_precheck, self.table, msg.items[taken][0])
                 taken += self.replica.receive(Entries(msg.start + taken, msg.items[taken:]), pause=True, most=1)
                 if self.fork is not None or self.finished.is_set():
                     return
@@ -599,3 +606,32 @@ def _load_game(games: Mapping[str, Any], name: str) -> None:
     load = find_game(name).load
     if load is not None:
         load()
+
+
+HEAVY_PAYLOAD = 2048
+"""Bytes of an entry's payload past which a peer checks it in a worker thread before folding it:
+the entries that carry points and proofs (a deck's hundreds of points, a move's proofs); a small
+entry costs less to fold than a trip to a thread."""
+
+
+def _heavy(item: Any) -> bool:
+    """An item of an ``entries`` run (``[[payload, signature], head]``) whose payload is large."""
+    try:
+        return len(item[0][0]) > HEAVY_PAYLOAD
+    except (TypeError, IndexError, KeyError):
+        return False  # the fold says what is wrong with it
+
+
+def _precheck(table: Table, wire: Any) -> None:
+    """Check the entry ``wire`` (``[payload, signature]``) as ``table`` would fold it, changing
+    nothing (:meth:`Table.precheck`): its signature and proofs are verified and kept in the
+    per-process memos. For a worker thread while the loop waits; the fold checks everything
+    again, so any failure here is left for it to say. A `shuffle` is only parsed: a seat that
+    builds nothing on it leaves its points to its proof's checked multiplications (docs/protocol.md
+    6.10), which a check here would repeat."""
+    try:
+        entry = Entry.from_wire(wire)
+        if entry.kind != "shuffle":  # its points are left to its proof, verified in a thread too
+            table.precheck(entry)
+    except Exception:
+        return

@@ -16,7 +16,7 @@ from engine.protocol import group
 from engine.protocol.identity import new_key
 from engine.seat import now_ms
 from engine.table.events import UnverifiedProof
-from net.client import Client, Store
+from net.client import HEAVY_PAYLOAD, Client, Store
 from net.driver import Liveness
 from net.events import Connection, Waiting
 from tests.support.net import FAST, QUICK_BACKOFF, open_host
@@ -113,6 +113,40 @@ async def test_a_peer_catching_up_a_deal_verifies_every_proof_of_shuffle_off_its
         shuffles = sum(1 for e in t.entries if e.kind == "shuffle")
         assert len(on_loop) >= shuffles > 1  # every proof of the deal (two threads may ask for one)
         assert not any(on_loop), f"{on_loop.count(True)} of {shuffles} proofs were verified on the loop"
+        assert watcher.table.head == t.head
+        await watcher.stop()
+
+
+async def test_a_peer_catching_up_a_deal_checks_the_points_of_its_large_entries_off_its_loop(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    """A `deck` entry carries hundreds of points, each checked to be valid: a peer checks an entry
+    past :data:`net.client.HEAVY_PAYLOAD` bytes in a worker thread first, whose answer the fold
+    on the loop finds (a `shuffle`'s points are left to its proof, verified in a thread too).
+    Counted: the points checked on the loop's thread while it catches up a deal."""
+    async with two_people(tmp_path) as table:
+        # As on a computer of its own: nothing of the deal is known to this process already.
+        monkeypatch.setattr(group, "VERIFY_MEMO", group.VerifyMemo())
+        monkeypatch.setattr(group, "OWN_PROOFS", group.OwnProofs())
+        checked = {"loop": 0, "threads": 0}
+        is_point = group.is_point
+
+        def counted(b):
+            checked["loop" if threading.current_thread() is threading.main_thread() else "threads"] += 1
+            return is_point(b)
+
+        monkeypatch.setattr(group, "is_point", counted)
+        t = table.host.table
+        large = [e.kind for e in t.entries if len(e.payload) > HEAVY_PAYLOAD]
+        watcher = Client(("127.0.0.1", table.host.port), new_key(), name="Watcher", role="spectator", timeouts=FAST)
+        await watcher.start()
+        await eventually(lambda: watcher.table is not None and watcher.table.seq == t.seq, 60, "caught up")
+        await eventually(lambda: watcher.table.unverified is None, 30, "the last proof settled")
+        assert {"deck", "shuffle"} <= set(large)
+        decks = large.count("deck")
+        # Every deck's points in threads; on the loop fewer than one deck holds, those of the
+        # small entries (before: 416 on the loop, none in threads).
+        assert checked["threads"] >= 100 * decks and checked["loop"] < checked["threads"] / decks, checked
         assert watcher.table.head == t.head
         await watcher.stop()
 

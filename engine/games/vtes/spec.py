@@ -115,9 +115,13 @@ def _carddb() -> str:
 
 
 def _load() -> object:
-    """The card database (:func:`engine.games.vtes.cards.card_base`), read once per process."""
+    """The card database (:func:`engine.games.vtes.cards.card_base`) and the corrections kept for
+    card records (:func:`engine.games.vtes.card_corrections.kept`: a TOML file the first card
+    played would read), read once per process."""
+    from engine.games.vtes.card_corrections import kept
     from engine.games.vtes.cards import card_base
 
+    kept()
     return card_base()
 
 
