@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.forks import describe_fork
@@ -379,8 +380,8 @@ class Client:
         is verified in a worker thread before the rest is folded (the table would otherwise
         settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1). An entry of
         more than :data:`HEAVY_PAYLOAD` bytes (a deck, a move that carries proofs; a shuffle's
-        signature) is checked in a worker thread first, as the host does, and folded after, in
-        order."""
+        signature), and a `seed-reveal` (an event's last seed recomputes it), is checked in a
+        worker thread first, as the host does, and folded after, in order."""
         if isinstance(msg, Entries):
             if msg.items and self.table is not None and self._loaded is None:
                 await self._load_game(msg.items[0][0] if not self.table.entries else None)
@@ -615,10 +616,15 @@ entry costs less to fold than a trip to a thread."""
 
 
 def _heavy(item: Any) -> bool:
-    """An item of an ``entries`` run (``[[payload, signature], head]``) whose payload is large."""
+    """An item of an ``entries`` run (``[[payload, signature], head]``) whose payload is large, or
+    a `seed-reveal` (the last seed of an event recomputes it: a thousand multiplications)."""
     try:
-        return len(item[0][0]) > HEAVY_PAYLOAD
-    except (TypeError, IndexError, KeyError):
+        payload = item[0][0]
+        if len(payload) > HEAVY_PAYLOAD:
+            return True
+        fields = msgpack.unpackb(payload)
+        return isinstance(fields, dict) and fields.get("kind") == "seed-reveal"
+    except Exception:
         return False  # the fold says what is wrong with it
 
 
