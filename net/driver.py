@@ -186,6 +186,7 @@ class SeatDriver:
         self._stalled: tuple[int, ...] = ()
         self._wait_clock = WaitClock()
         self._timed: tuple[int, int] | None = None
+        self._clock_read: tuple[tuple[int, int, int], tuple[float, Act, str] | None] | None = None
 
     def set_bot(self, bot: Bot | BotFactory | None) -> None:
         """Let ``bot`` (a bot, a factory of one per game name, or None: a person) play this seat."""
@@ -523,7 +524,12 @@ class SeatDriver:
         timed = find_game(t.game_name).timed_act if wait is not None else None
         if wait is None or timed is None:
             return
-        clock = timed(seat.view(), t.options)
+        # A view is built only when the table moved: the clock is read a few times a second, and
+        # a seat's view (a VTES one is milliseconds of work, more under load) changes only by a fold.
+        at = (id(t), t.seq, seat.index)
+        if self._clock_read is None or self._clock_read[0] != at:
+            self._clock_read = (at, timed(seat.view(), t.options))
+        clock = self._clock_read[1]
         if clock is None:
             return
         seconds, act, line = clock

@@ -297,3 +297,28 @@ def test_while_a_claim_holds_the_window_the_vote_waits_for_the_touched_ones_afte
     assert heard[-1].seats == (1, 3)
     votes = [Entry.from_wire(m.entry) for m in channel.sent]
     assert [(e.kind, e.body) for e in votes] == [("abandon", {"seat": 1})]  # one in flight; seat 3's follows
+
+
+def test_the_impulse_clock_builds_a_seats_view_once_per_entry_however_often_it_is_read():
+    """A seat's driver reads the table's wait a few times a second; the game's clock reads the
+    seat's view, which changes only when an entry is folded. Counted: ten reads at one head build
+    one view (before: ten, each milliseconds of a bot's loop at VTES, more under load)."""
+    from net.driver import Liveness, SeatDriver
+    from net.events import Listeners
+
+    local = played_vtes(_holds_an_impulse)
+    me = local.seats[0]
+    built: list[int] = []
+    view = me.view
+
+    def counted():
+        built.append(local.table.seq)
+        return view()
+
+    me.view = counted
+    now = [float(local.table.waited(0).time_ms)]
+    driver = SeatDriver(_Replica(me), _Channel(), Listeners(), liveness=Liveness(clock=lambda: now[0]))
+    for _ in range(10):
+        now[0] += 100
+        driver.check_waiting()
+    assert built == [local.table.seq]
