@@ -21,9 +21,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.forks import describe_fork
+from engine.games import find_game
 from engine.games.spec import Bot
 from engine.protocol.log import Entry, ForkEvidence, Head
 from engine.seat import Seat
@@ -142,12 +144,14 @@ class Client:
             on_fold=self._folded,
             on_fork=self._after_fork,
             trace=hooks.trace,
+            clock=liveness.clock,
         )
         self.link = HostLink(address, self, self.listeners, timeouts=timeouts, backoff=backoff, dialer=dialer)
         self.driver = SeatDriver(self.replica, self, self.listeners, seating=seating, liveness=liveness, hooks=hooks)
         self._tasks: list[asyncio.Task[None]] = []
         self._checks: set[asyncio.Task[None]] = set()
         self._verifying: UnverifiedProof | None = None
+        self._loaded: str | None = None  # the game loaded off the loop (Client._load_game)
         if pin is not None:
             self.replica.pin(*pin)
         self.lan = lan
@@ -374,10 +378,13 @@ class Client:
         screen go on meanwhile, and a host with quick pings does not drop it as silent), and up
         to each `shuffle` whose proof is left to verify when more entries follow it: that proof
         is verified in a worker thread before the rest is folded (the table would otherwise
-        settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1)."""
+        settle it on the loop, before the next entry; docs/protocol.md 6.9, 7.1). An entry of
+        more than :data:`HEAVY_PAYLOAD` bytes (a deck, a move that carries proofs; a shuffle's
+        signature), and a `seed-reveal` (an event's last seed recomputes it), is checked in a
+        worker thread first, as the host does, and folded after, in order."""
         if isinstance(msg, Entries):
-            if msg.start == 0 and msg.items and self.table is not None and not self.table.entries:
-                await self._load_rules(msg.items[0][0])
+            if msg.items and self.table is not None and self._loaded is None:
+                await self._load_game(msg.items[0][0] if not self.table.entries else None)
             taken = 0
             while taken < len(msg.items):
                 await asyncio.sleep(0)  # the loop runs between any two entries, across frames too
@@ -387,6 +394,10 @@ class Client:
                     # Verified here in a worker thread, waiting on nothing else (the answer is
                     # kept: the task above and the table's settle find it).
                     await asyncio.get_running_loop().run_in_executor(None, pending.verify)
+                if self.table is not None and _heavy(msg.items[taken]):
+                    # Its checks first, in a worker thread: their answers land in the
+                    # per-process memos, where the fold on the loop finds them.
+                    await asyncio.to_thread(_precheck, self.table, msg.items[taken][0])
                 taken += self.replica.receive(Entries(msg.start + taken, msg.items[taken:]), pause=True, most=1)
                 if self.fork is not None or self.finished.is_set():
                     return
@@ -399,16 +410,23 @@ class Client:
         else:
             self.replica.check_claim(msg.head)
 
-    async def _load_rules(self, genesis: Any) -> None:
-        """Load the rules of the game the genesis entry ``genesis`` (as the wire carries it) names,
-        in a worker thread: importing a game's package takes most of a second (several under
-        load), which on the loop would stop this peer's pings; its fold then finds them loaded.
-        Anything wrong with the entry is left for the fold to say."""
+    async def _load_game(self, genesis: Any) -> None:
+        """Load the game this peer's table plays (the genesis entry ``genesis`` names it, as the
+        wire carries it, for a peer coming from nothing; else the table's) in a worker thread,
+        once: its rules (importing a game's package takes most of a second, several under load)
+        and what they read lazily and at length (the game's ``load``: a card database, about 3 s
+        quiet, 30 s under a heavy load, that the first view of a seat would read), which on the
+        loop would stop this peer's pings; its folds and views then find them loaded. Anything
+        wrong with the entry is left for the fold to say."""
         try:
-            entry = Entry.from_wire(genesis)
-            name = entry.body.get("game") if entry.kind == "table" else None
-            if isinstance(name, str) and name in self.replica.games:
-                await asyncio.to_thread(self.replica.games.__getitem__, name)
+            name = self.table.game_name if self.table is not None and self.table.entries else None
+            if genesis is not None:
+                entry = Entry.from_wire(genesis)
+                name = entry.body.get("game") if entry.kind == "table" else None
+            if not isinstance(name, str) or name not in self.replica.games:
+                return
+            self._loaded = name
+            await asyncio.to_thread(_load_game, self.replica.games, name)
         except Exception:
             return
 
@@ -580,3 +598,46 @@ class Client:
         self.give_up(describe_fork(self.fork) + kept)
         self.link.wake.set()
         self.link.drop()
+
+
+def _load_game(games: Mapping[str, Any], name: str) -> None:
+    """Load game ``name``'s rules (``games[name]``) and what they read lazily (its spec's
+    ``load``); for a worker thread. Raises what loading raises."""
+    games[name]
+    load = find_game(name).load
+    if load is not None:
+        load()
+
+
+HEAVY_PAYLOAD = 2048
+"""Bytes of an entry's payload past which a peer checks it in a worker thread before folding it:
+the entries that carry points and proofs (a deck's hundreds of points, a move's proofs); a small
+entry costs less to fold than a trip to a thread."""
+
+
+def _heavy(item: Any) -> bool:
+    """An item of an ``entries`` run (``[[payload, signature], head]``) whose payload is large, or
+    a `seed-reveal` (the last seed of an event recomputes it: a thousand multiplications)."""
+    try:
+        payload = item[0][0]
+        if len(payload) > HEAVY_PAYLOAD:
+            return True
+        fields = msgpack.unpackb(payload)
+        return isinstance(fields, dict) and fields.get("kind") == "seed-reveal"
+    except Exception:
+        return False  # the fold says what is wrong with it
+
+
+def _precheck(table: Table, wire: Any) -> None:
+    """Check the entry ``wire`` (``[payload, signature]``) as ``table`` would fold it, changing
+    nothing (:meth:`Table.precheck`): its signature and proofs are verified and kept in the
+    per-process memos. For a worker thread while the loop waits; the fold checks everything
+    again, so any failure here is left for it to say. A `shuffle` is only parsed: a seat that
+    builds nothing on it leaves its points to its proof's checked multiplications (docs/protocol.md
+    6.10), which a check here would repeat."""
+    try:
+        entry = Entry.from_wire(wire)
+        if entry.kind != "shuffle":  # its points are left to its proof, verified in a thread too
+            table.precheck(entry)
+    except Exception:
+        return

@@ -186,6 +186,7 @@ class SeatDriver:
         self._stalled: tuple[int, ...] = ()
         self._wait_clock = WaitClock()
         self._timed: tuple[int, int] | None = None
+        self._clock_read: tuple[tuple[int, int, int], tuple[float, Act, str] | None] | None = None
 
     def set_bot(self, bot: Bot | BotFactory | None) -> None:
         """Let ``bot`` (a bot, a factory of one per game name, or None: a person) play this seat."""
@@ -488,7 +489,8 @@ class SeatDriver:
 
     def check_waiting(self) -> None:
         """Report the seats the table has waited on past ``stall_after`` (:class:`Waiting`, with
-        the longest of their waits), and vote to abandon those waited on past ``abandon_after``.
+        the longest of their waits), and vote to abandon those waited on past ``abandon_after``
+        once the table's rule lets the vote be cast (:meth:`Table.stall_vote_refusal`).
         Nothing while this peer catches up: the waits of a table it folds on the way to the host's
         head are over, and what it reports once caught up is the waits still open, on the
         table's wait clock (PROTOCOL.md 6.5)."""
@@ -505,7 +507,8 @@ class SeatDriver:
             self.listeners.emit(Waiting(seats, tuple(t.names[s] for s in seats), longest))
         abandon_after = self.liveness.abandon_after
         if abandon_after is not None and self.channel.connected:
-            due = tuple(s for s in seats if waits[s] >= abandon_after)
+            opened = self.replica.opened
+            due = tuple(s for s in seats if waits[s] >= abandon_after and t.stall_vote_refusal(s, now, opened) is None)
             if due:
                 self._vote_stalled(due)
 
@@ -521,7 +524,12 @@ class SeatDriver:
         timed = find_game(t.game_name).timed_act if wait is not None else None
         if wait is None or timed is None:
             return
-        clock = timed(seat.view(), t.options)
+        # A view is built only when the table moved: the clock is read a few times a second, and
+        # a seat's view (a VTES one is milliseconds of work, more under load) changes only by a fold.
+        at = (id(t), t.seq, seat.index)
+        if self._clock_read is None or self._clock_read[0] != at:
+            self._clock_read = (at, timed(seat.view(), t.options))
+        clock = self._clock_read[1]
         if clock is None:
             return
         seconds, act, line = clock

@@ -25,7 +25,7 @@ from engine.forks import fork_path, write_fork_file
 from engine.protocol.identity import public_bytes
 from engine.protocol.log import Entry, ForkEvidence, Head, LogError, LogWriter, read_log, verify_head
 from engine.protocol.secrets import SecretsFile
-from engine.seat import Seat
+from engine.seat import Seat, now_ms
 from engine.table import Table, TableRefusal
 from net.errors import GiveUp
 from net.events import Folded, Fork, HostFault, Listeners
@@ -57,7 +57,9 @@ class Replica:
     the files are; ``listeners``: gets :class:`~net.events.Folded`, :class:`~net.events.Fork` and
     :class:`~net.events.HostFault`; ``random_bytes(n)``: the seat's random source; ``on_fold``: see
     :data:`FoldHook`; ``on_fork()``: called once when fork evidence is found; ``trace``: see
-    :data:`TraceHook`.
+    :data:`TraceHook`; ``clock()``: ms since the epoch, the clock its seat signs entries with
+    (the seat driver's :attr:`~net.driver.Liveness.clock`, so a vote is signed on the clock that
+    found it due).
 
     Methods that receive from the host raise :class:`~net.errors.GiveUp` (after a
     :class:`~net.events.HostFault`) for anything no honest host sends, and
@@ -77,8 +79,11 @@ class Replica:
         on_fold: FoldHook,
         on_fork: Callable[[], None],
         trace: TraceHook | None = None,
+        clock: Callable[[], float] = now_ms,
     ) -> None:
         self.key = key
+        self.clock = clock
+        """The clock this peer's entries are signed with (ms since the epoch)."""
         self.public = public_bytes(key)
         self.name = name
         self.role = role
@@ -161,7 +166,10 @@ class Replica:
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         # The seat only reads ``games`` as a mapping of rules by name.
         games = cast("dict[str, Any]", self.games)
-        self.seat = Seat(self.key, self.name, games, SecretsFile(secrets_path), self.random_bytes)
+        clock = self.clock
+        self.seat = Seat(
+            self.key, self.name, games, SecretsFile(secrets_path), self.random_bytes, clock=lambda: int(clock())
+        )
         self._table_id = table_id
         self.log_path = log_path
         if log_path is None:

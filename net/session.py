@@ -260,6 +260,13 @@ class Session:
         its welcome's; None: not yet welcomed): no wait is counted from before it."""
         return self.client.replica.opened
 
+    def caught_up(self) -> bool:
+        """This peer holds the host's head as of its last welcome (False while it catches up, and
+        from a lost connection until it has caught up again): the waits of the tables it folds on
+        the way are over (PROTOCOL.md 6.5). The ``connected`` link state is emitted the moment it
+        becomes True (:meth:`wait_connected` waits for it)."""
+        return self.client.replica.caught_up
+
     async def vote_abandon(self, seat: int) -> Entry:
         """Vote to stop waiting for ``seat`` (PROTOCOL.md 6, "When a seat stalls"); when every
         other seat voted, it is recorded as having abandoned. Raises SessionError, HostRefused."""

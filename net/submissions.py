@@ -46,8 +46,9 @@ class Submissions:
 
     def take(self, peer: Peer, msg: Submit) -> None:
         """Take ``msg``, a ``submit`` of ``peer``: answer it at once when it cannot be folded (a
-        spectator's, a malformed or stale one, another key's, a chat or move timed ahead of the
-        host's clock, a second `join`), hold a `join` while the host's own person has not sat down,
+        spectator's, a malformed or stale one, another key's, a chat, move or abandon vote timed
+        ahead of the host's clock, an abandon vote before the wait has lasted the table's time on
+        the host's clock, a second `join`), hold a `join` while the host's own person has not sat down,
         else fold it in its turn (``peer.folding`` holds the task when it waits for one)."""
         host = self.host
         t = host.table
@@ -73,11 +74,14 @@ class Submissions:
             return reject("stale", f"Seq {entry.seq} is already taken; the head is at seq {t.seq - 1}.")
         if entry.author != peer.key:
             return reject("not-your-key", "A peer submits only entries signed with the key it said hello with.")
-        if entry.kind in ("chat", "move") and entry.time > host.sequencer.clock() + MAX_AHEAD_MS:
+        now = host.sequencer.clock()
+        if entry.kind in ("chat", "move", "abandon") and entry.time > now + MAX_AHEAD_MS:
             return reject(
                 "illegal",
                 f"A {entry.kind}'s time is ahead of the host's clock (a time to come refills no limit and ends no wait).",
             )
+        if entry.kind == "abandon" and (early := _early_vote(host, entry, now)) is not None:
+            return reject("illegal", early)
         if entry.kind == "join" and t.seat_of(entry.author) is not None:
             return reject("already-seated", f"That key already holds seat {t.seat_of(entry.author)} at this table.")
         if entry.kind == "join" and self._waits_for_own_seat(entry.author):
@@ -179,6 +183,17 @@ class Submissions:
         if notes:
             self.host.listeners.emit(Folded(entry, rendered, t.seat_of(entry.author), notes))
         self.host.duties()
+
+
+def _early_vote(host: Host, entry: Entry, now_ms: float) -> str | None:
+    """Why the `abandon` ``entry`` is early on the host's own clock (``now_ms``, ms since the
+    epoch) and since this run opened the table, or None (PROTOCOL.md 6.5): the fold checks the
+    vote's signed time alike, but a time signed ahead of the clocks must gain nothing."""
+    target = entry.body.get("seat") if isinstance(entry.body, dict) else None
+    if type(target) is not int:
+        return None  # the fold says what is wrong with the body
+    why = host.table.stall_vote_refusal(target, now_ms, host.opened)
+    return None if why is None else why[0].upper() + why[1:] + "."
 
 
 _PROVEN = frozenset({"key", "deck", "shuffle", "share", "move", "reveal", "complaint", "seed-reveal", "key-reveal"})

@@ -335,6 +335,9 @@ class NetSession:
     def opened_ms(self) -> float | None:
         return self._net.opened_ms() if self._net is not None else None
 
+    def caught_up(self) -> bool:
+        return self._net.caught_up() if self._net is not None else False
+
     async def add_bot(self, level: str) -> None:
         """Seat a bot client of ``level`` at this host (over loopback)."""
         from engine.opening import bot_names

@@ -155,6 +155,11 @@ class TableSession(Protocol):
         from its welcome; None: not known), which no wait is counted from before
         (engine.table.waits.WaitClock; PROTOCOL.md 6.5)."""
 
+    def caught_up(self) -> bool:
+        """The table holds the host's head as of this session's last welcome: until then the
+        waits it shows are of a table folded on the way, long over (PROTOCOL.md 6.5); the
+        ``link`` event that says connected comes once it is."""
+
     # -- host only, in the lobby -----------------------------------------------------------------
 
     async def add_bot(self, level: str) -> None:

@@ -127,6 +127,15 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
         "all others must vote out a stalled seat (else a majority)",
         added=True,
     ),
+    OptionSpec(
+        "stall_seconds",
+        int,
+        30,
+        "seconds a seat keeps the table waiting before the others may vote it out",
+        low=0,
+        high=3600,
+        added=True,
+    ),
 )
 """Table rules of every game, read by the table and not by the game (PROTOCOL.md 6.5); a game's
 :class:`~engine.games.spec.GameSpec` lists them with its own."""

@@ -168,6 +168,9 @@ class GameSpec:
       clock runs for it now;
     - ``carddb()``: the version of the card database the game reads its cards from, which the
       genesis `table` entry records (``carddb``: docs/protocol.md 4.1); None: the game has none;
+    - ``load()``: read what the game's rules read lazily and at length, once per process (a
+      card database), so that the first view or move does not; a peer calls it in a worker
+      thread before it folds a table of the game; None: nothing to read;
     - ``cards``: what the table knows of the game's cards (:class:`CardsReport`), or None when it
       reads no card text;
     - ``opens_first``: the game ``vampire play`` and the home screen open when none is named
@@ -192,6 +195,7 @@ class GameSpec:
     auto_act: Callable[[Any], Act | None] | None = None
     timed_act: Callable[[Any, Mapping[str, Any]], tuple[float, Act, str] | None] | None = None
     carddb: Callable[[], str] | None = None
+    load: Callable[[], object] | None = None
     cards: CardsReport | None = None
     opens_first: bool = False
 

@@ -213,7 +213,9 @@ class Lobby:
         """A vote to end the wait for a seat the table waits on (PROTOCOL.md 6.5): once more than
         half of the other seats still playing voted for it while the table waited on it (every one
         of them under table rule ``abandon_by_all``), the seat is recorded as having abandoned. A
-        seat that does not vote counts neither way; a seat out of the game has no vote."""
+        seat that does not vote counts neither way; a seat out of the game has no vote; a vote
+        signed before the wait has lasted table rule ``stall_seconds`` is refused
+        (:meth:`Table.stall_vote_refusal`)."""
         t = self.t
         b = codec.check_map(entry.body, {"seat": int}, what="an abandon vote")
         voter = t.author_seat(entry)
@@ -226,6 +228,8 @@ class Lobby:
             raise TableRefusal("illegal", f"seat {target} does not owe the table anything now")
         if voter not in t.playing():
             raise TableRefusal("illegal", f"seat {voter} is out of the game and has no abandon vote")
+        if (early := t.stall_vote_refusal(target, entry.time)) is not None:
+            raise TableRefusal("illegal", early)
         votes = t.abandon_votes.get(target, set()) | {voter}
         game = t.rules
 

@@ -359,6 +359,33 @@ class Table:
         needed = len(others) if table_option(self.options, "abandon_by_all") else len(others) // 2 + 1
         return votes, max(needed, 1)
 
+    @property
+    def stall_seconds(self) -> int:
+        """Seconds the table must have waited on a seat before the others may vote to end the
+        wait (table rule ``stall_seconds``, PROTOCOL.md 6.5)."""
+        return int(table_option(self.options, "stall_seconds"))
+
+    def stall_vote_refusal(self, target: int, now_ms: float, opened_ms: float | None = None) -> str | None:
+        """Why a vote to end the wait on ``target`` is early at ``now_ms`` (ms since the epoch:
+        a vote's own signed time when the log is folded, the host's clock when it takes one), or
+        None once the vote is open (PROTOCOL.md 6.5): the table must have waited on ``target``
+        for table rule ``stall_seconds``, counted from the entry the wait began at, or from the
+        game's own time for the answer (``Wait.clock_until``), or from ``opened_ms`` (when the
+        host opened the table in its current run; None: not counted). None as well when the
+        table does not wait on ``target``: the vote's own check says so."""
+        wait = self.waited(target)
+        if wait is None:
+            return None
+        after = self.stall_seconds
+        start = max(wait.time_ms, wait.clock_until, opened_ms or 0)
+        if now_ms - start >= after * 1000:
+            return None
+        waited = max(0, int((now_ms - start) // 1000))
+        return (
+            f"the table has waited on seat {target} for {waited} s; a vote to end the wait opens at {after} s "
+            "(table rule stall_seconds)"
+        )
+
     def waited(self, seat: int) -> Wait | None:
         """Since when the table waits on ``seat`` (None: it does not wait on it)."""
         return self.waits.since.get(seat)

@@ -16,7 +16,7 @@ from engine.protocol import group
 from engine.protocol.identity import new_key
 from engine.seat import now_ms
 from engine.table.events import UnverifiedProof
-from net.client import Client, Store
+from net.client import HEAVY_PAYLOAD, Client, Store
 from net.driver import Liveness
 from net.events import Connection, Waiting
 from tests.support.net import FAST, QUICK_BACKOFF, open_host
@@ -113,6 +113,40 @@ async def test_a_peer_catching_up_a_deal_verifies_every_proof_of_shuffle_off_its
         shuffles = sum(1 for e in t.entries if e.kind == "shuffle")
         assert len(on_loop) >= shuffles > 1  # every proof of the deal (two threads may ask for one)
         assert not any(on_loop), f"{on_loop.count(True)} of {shuffles} proofs were verified on the loop"
+        assert watcher.table.head == t.head
+        await watcher.stop()
+
+
+async def test_a_peer_catching_up_a_deal_checks_the_points_of_its_large_entries_off_its_loop(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    """A `deck` entry carries hundreds of points, each checked to be valid: a peer checks an entry
+    past :data:`net.client.HEAVY_PAYLOAD` bytes in a worker thread first, whose answer the fold
+    on the loop finds (a `shuffle`'s points are left to its proof, verified in a thread too).
+    Counted: the points checked on the loop's thread while it catches up a deal."""
+    async with two_people(tmp_path) as table:
+        # As on a computer of its own: nothing of the deal is known to this process already.
+        monkeypatch.setattr(group, "VERIFY_MEMO", group.VerifyMemo())
+        monkeypatch.setattr(group, "OWN_PROOFS", group.OwnProofs())
+        checked = {"loop": 0, "threads": 0}
+        is_point = group.is_point
+
+        def counted(b):
+            checked["loop" if threading.current_thread() is threading.main_thread() else "threads"] += 1
+            return is_point(b)
+
+        monkeypatch.setattr(group, "is_point", counted)
+        t = table.host.table
+        large = [e.kind for e in t.entries if len(e.payload) > HEAVY_PAYLOAD]
+        watcher = Client(("127.0.0.1", table.host.port), new_key(), name="Watcher", role="spectator", timeouts=FAST)
+        await watcher.start()
+        await eventually(lambda: watcher.table is not None and watcher.table.seq == t.seq, 60, "caught up")
+        await eventually(lambda: watcher.table.unverified is None, 30, "the last proof settled")
+        assert {"deck", "shuffle"} <= set(large)
+        decks = large.count("deck")
+        # Every deck's points in threads; on the loop fewer than one deck holds, those of the
+        # small entries (before: 416 on the loop, none in threads).
+        assert checked["threads"] >= 100 * decks and checked["loop"] < checked["threads"] / decks, checked
         assert watcher.table.head == t.head
         await watcher.stop()
 
@@ -218,5 +252,70 @@ async def test_a_peer_coming_from_nothing_loads_the_games_rules_off_its_loop(tmp
     await peer.start()
     await eventually(lambda: peer.connected and peer.table.seq == host.table.seq, 30, "caught up")
     assert asked and asked[0] != threading.current_thread().name
+    await peer.stop()
+    await host.close()
+
+
+async def test_a_peer_reads_the_games_card_database_off_its_loop_before_it_folds(tmp_path, monkeypatch):
+    """A VTES table's first view reads the card database (3 s quiet, 30 s under a heavy load: bot
+    processes were dropped as silent right after they connected): a peer coming to a table of
+    the game reads it in a worker thread before it folds, so its pings go on. Counted: the card
+    database is first asked for off the loop's thread, and asked for."""
+    from engine.games.base import parse_options
+    from engine.games.vtes import cards
+    from engine.sequencer import Sequencer
+    from net.host import Host
+
+    asked: list[str] = []
+    base = cards.card_base
+
+    def recorded():
+        asked.append(threading.current_thread().name)
+        return base()
+
+    monkeypatch.setattr(cards, "card_base", recorded)
+    games = all_rules()
+    sequencer = Sequencer(new_key(), games, None, now_ms)
+    sequencer.open_table("vtes", dict(parse_options(games["vtes"].option_schema, {})), 2, "a VTES table")
+    host = Host(sequencer, timeouts=FAST)
+    await host.start("127.0.0.1", 0)
+    peer = watcher(host, new_key(), tmp_path)
+    await peer.start()
+    await eventually(lambda: peer.connected and peer.table.seq == host.table.seq, 30, "caught up")
+    assert asked and asked[0] != threading.current_thread().name
+    await peer.stop()
+    await host.close()
+
+
+async def test_a_peer_recomputes_an_event_from_its_revealed_seeds_off_its_loop(tmp_path, monkeypatch):
+    """The last seed reveal of an event makes every peer recompute it (a thousand multiplications
+    at VTES's end: 290 ms of one entry on a loop under a heavy load): a peer checks a `seed-reveal`
+    in a worker thread before it folds it, and the recompute made there is the fold's. Counted:
+    the recomputes of a spectator catching up an ended table, on its loop and off it."""
+    from engine.table.hidden import closing
+    from tests.support.net import start_bots
+
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    bots = await start_bots(host, 3)
+    t = host.table
+    await eventually(lambda: all(b.table.seq == t.seq for b in bots) and t.ended, 120, "the game's end")
+    await asyncio.gather(*(b.stop() for b in bots))  # every seat has folded its last recompute
+    # As on a computer of its own: no recompute of this table is known to this process already.
+    monkeypatch.setattr(closing, "_RECOMPUTED", {})
+    where: list[bool] = []
+    recompute = closing.Closing.recompute
+
+    def counted(self, ev, extra=None):
+        where.append(threading.current_thread() is threading.main_thread())
+        return recompute(self, ev, extra)
+
+    monkeypatch.setattr(closing.Closing, "recompute", counted)
+    peer = watcher(host, new_key(), tmp_path)
+    await peer.start()
+    await eventually(lambda: peer.table is not None and peer.table.ended, 60, "caught up to the end")
+    events = sum(1 for ev in t.events if ev.cards is not None)
+    assert len(where) >= events > 0 and not any(where), f"{where.count(True)} of {len(where)} on the loop"
+    assert peer.table.digest() == t.digest()
     await peer.stop()
     await host.close()

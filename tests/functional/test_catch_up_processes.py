@@ -67,7 +67,8 @@ def host_table(vampire: Vampire, tmp_path: Path) -> tuple[subprocess.Popen[bytes
     port = free_port()
     save = tmp_path / "host.vtlog"
     table = ["--game", "vtes", "--seats", str(SEATS), "--bind", "127.0.0.1", "--port", str(port), "--save", str(save)]
-    return vampire.start("host", "--headless", *table, *QUICK, name="host"), save, f"127.0.0.1:{port}"
+    rules = ["--rule", "stall_seconds=10"]  # the votes open when the bots' --abandon-after casts them
+    return vampire.start("host", "--headless", *table, *rules, *QUICK, name="host"), save, f"127.0.0.1:{port}"
 
 
 def start_bot(vampire: Vampire, address: str, tmp_path: Path, name: str, *options: str) -> subprocess.Popen[bytes]:

@@ -125,7 +125,7 @@ async def test_a_client_that_drops_its_connection_catches_up_and_plays_on(tmp_pa
 
 
 async def test_a_stalled_seat_is_named_and_the_others_end_the_game_with_abandon_votes():
-    host = open_host(seats=4)
+    host = open_host(seats=4, rules={"stall_seconds": 4})
     await host.start("127.0.0.1", 0)
     # Seat 0 performs its duties by itself but never moves: its player walked away.
     idle = Session(

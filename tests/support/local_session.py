@@ -67,7 +67,7 @@ def build_local(
     ``start``: the host starts the game once every seat joined."""
     games = all_rules()
     rng = random.Random(seed)
-    typed = dict(parse_options(games["queen"].option_schema, options or {}))
+    typed = dict(parse_options(find_game("queen").option_schema, options or {}))
     host = Sequencer(seeded_key(rng), games, LogWriter(save) if save else None, fixed_clock)
     host.open_table("queen", typed, len(levels), "test table")
     names = list(names or NAMES[: len(levels)])
@@ -164,6 +164,7 @@ class LocalGameSession:
         self._wake = asyncio.Event()
         self.submitted: list[Act] = []
         self.clock: Callable[[], float] | None = None
+        self.catching_up = False  # a test sets it: the session has not caught up with the host yet
         """The clock the table's waits are read on (ms); None: the last entry's time, so no wait
         has run until a test moves the clock."""
 
@@ -239,6 +240,9 @@ class LocalGameSession:
 
     def opened_ms(self) -> float | None:
         return None
+
+    def caught_up(self) -> bool:
+        return not self.catching_up
 
     async def vote_abandon(self, seat: int) -> None:
         try:

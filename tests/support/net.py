@@ -8,7 +8,7 @@ import random
 import socket
 from typing import Any
 
-from engine.games import all_rules
+from engine.games import all_rules, find_game
 from engine.games.base import parse_options
 from engine.protocol.identity import new_key
 from engine.protocol.log import LogWriter
@@ -36,13 +36,21 @@ def free_port() -> int:
 
 
 def open_host(
-    seats: int = 4, rounds: int = 1, save=None, timeouts: Timeouts = FAST, host_cls=Host, **kwargs: Any
+    seats: int = 4,
+    rounds: int = 1,
+    save=None,
+    timeouts: Timeouts = FAST,
+    host_cls=Host,
+    rules: dict[str, Any] | None = None,
+    clock=now_ms,
+    **kwargs: Any,
 ) -> Host:
-    """A host (not yet listening) of a fresh Vampire Queen table (``kwargs``: more Host options,
-    ``auto_start=False`` say)."""
+    """A host (not yet listening) of a fresh Vampire Queen table (``rules``: more table rules;
+    ``clock``: the host's, ms since the epoch; ``kwargs``: more Host options, ``auto_start=False``
+    say)."""
     games = all_rules()
-    sequencer = Sequencer(new_key(), games, LogWriter(save) if save else None, now_ms)
-    options = dict(parse_options(games["queen"].option_schema, {"rounds": rounds}))
+    sequencer = Sequencer(new_key(), games, LogWriter(save) if save else None, clock)
+    options = dict(parse_options(find_game("queen").option_schema, {"rounds": rounds, **(rules or {})}))
     sequencer.open_table("queen", options, seats, "test table")
     return host_cls(sequencer, timeouts=timeouts, **kwargs)
 

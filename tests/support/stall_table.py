@@ -92,6 +92,8 @@ def stall_table(
             str(port),
             "--save",
             str(save),
+            "--rule",
+            f"stall_seconds={int(vote_after)}",  # the votes open when the bots cast them
             *QUICK,
         ],
         "host",

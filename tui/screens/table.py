@@ -36,11 +36,6 @@ from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.title import TitleBar, show_in_place
 from tui.widgets.common.too_small import TooSmallNotice
 
-#: Seconds a seat may keep the table waiting before the others are offered an abandon vote: the
-#: session's stall report (net.driver.Liveness.stall_after) on the same clock, so what a screen
-#: says of when the vote opens is when its key comes.
-ABANDON_AFTER = 30
-
 #: Seconds of a wait after which every screen, a spectator's too, counts it in the status line.
 SHOW_WAIT_AFTER = 10
 
@@ -317,9 +312,15 @@ class TableFrame(Screen[None]):
     def waits(self) -> dict[int, float]:
         """Seconds the table has waited on each seat it waits on for a move, on the table's wait
         clock (engine.table.waits: the same for every peer, restarted only by the seat's answer);
-        empty while protocol work runs or the table is not in play."""
+        empty while protocol work runs, the table is not in play, or the session catches up (the
+        waits of a table folded on the way are over)."""
         table = self.session.table
-        if table.phase != "running" or table.fault is not None or table.work is not None:
+        if (
+            not self.session.caught_up()
+            or table.phase != "running"
+            or table.fault is not None
+            or table.work is not None
+        ):
             return {}
         return self.wait_clock.read(table.waits, self.session.now_ms(), self.session.opened_ms())
 
@@ -343,10 +344,12 @@ class TableFrame(Screen[None]):
             return ""  # only this program's own bots wait for you, and they never vote to end a wait
         who = "You have" if seat == me else f"{table.names[seat]} has"
         votes = self._votes_words(table, seat)
-        if secs >= ABANDON_AFTER:
+        if secs >= table.stall_seconds:
             others = "the others" if me is not None else "the players"
             return f" {who} kept the table waiting {secs} s{votes}: {others} may vote to end the wait."
-        return f" {who} kept the table waiting {secs} s; from {ABANDON_AFTER} s the others may vote to end the wait."
+        return (
+            f" {who} kept the table waiting {secs} s; from {table.stall_seconds} s the others may vote to end the wait."
+        )
 
     @staticmethod
     def _votes_words(table: Table, seat: int) -> str:
@@ -436,9 +439,9 @@ class TableFrame(Screen[None]):
             self.notify(explain(err), title="Chat", severity="error")
 
     def _stalled_seat(self) -> int | None:
-        """A seat other than mine that this seat may vote out: the table has waited on it
-        :data:`ABANDON_AFTER` s on the table's wait clock, or the session reported it stalled
-        during the wait it is in now. None for a spectator."""
+        """A seat other than mine that this seat may vote out: the session reported it stalled
+        during the wait it is in now, or the table has waited on it for its rule's
+        ``stall_seconds`` on the table's wait clock. None for a spectator."""
         table = self.session.table
         me = self.session.seat
         if me is None or me in table.abandoned:
@@ -448,7 +451,7 @@ class TableFrame(Screen[None]):
             wait = table.waited(seat)
             if seat in waits and wait is not None and wait.seq == seq:
                 return seat
-        due = [s for s, secs in waits.items() if s != me and secs >= ABANDON_AFTER]
+        due = [s for s, secs in waits.items() if s != me and secs >= table.stall_seconds]
         return min(due, key=lambda s: (-waits[s], s)) if due else None
 
     def _tick(self) -> None:
@@ -468,7 +471,7 @@ class TableFrame(Screen[None]):
     def action_why_not_abandon(self) -> None:
         """``E`` with no wait to end: say when it does something (PROTOCOL.md 6.5)."""
         self.notify(
-            f"E ends a long wait: once a player has kept the table waiting {ABANDON_AFTER} s, every "
+            f"E ends a long wait: once a player has kept the table waiting {self.session.table.stall_seconds} s, every "
             "other player may vote with E to give that seat up. Nobody keeps the table waiting now.",
             title="End the wait",
         )

@@ -114,6 +114,17 @@ def _carddb() -> str:
     return f"krcg {version('krcg')}"
 
 
+def _load() -> object:
+    """The card database (:func:`engine.games.vtes.cards.card_base`) and the corrections kept for
+    card records (:func:`engine.games.vtes.card_corrections.kept`: a TOML file the first card
+    played would read), read once per process."""
+    from engine.games.vtes.card_corrections import kept
+    from engine.games.vtes.cards import card_base
+
+    kept()
+    return card_base()
+
+
 def _result(
     state: VtesState, names: list[str], place: TablePlace = TablePlace(), fmt: ResultFormat = ResultFormat.TEXT
 ) -> str:
@@ -148,5 +159,6 @@ SPEC = GameSpec(
     auto_act=_auto_act,
     timed_act=_timed_act,
     carddb=_carddb,
+    load=_load,
     cards=_cards,
 )

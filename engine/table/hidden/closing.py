@@ -9,7 +9,7 @@ event's outcome. A strict table also re-derives every proof and share
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import VampireError
@@ -136,6 +136,12 @@ class Closing:
         if ev.own_keys and codec.sha256("commit", t.table_id, ev.number, seat, seed) != ev.commits[seat]:
             return t.cheat(entry, seat, f"its seed for event {ev.number} does not match the commitment of its key")
 
+        last = isinstance(work, SeedsWork) and work.waiting == [seat] and work.purpose != "complaint"
+        if last and deck_list is None and group.VERIFY_MEMO.enabled:
+            # The event's last seed: its recompute, the seed reveal's long work, is made here,
+            # where a peer's check in a worker thread makes it too (Table.precheck); the fold finds it.
+            self._recomputed(entry, ev, {seat: seed})
+
         def fold() -> None:
             if deck_list is not None:
                 t.keep_list(seat, deck_list)
@@ -160,19 +166,7 @@ class Closing:
         from its author's seed, or a card not on its owner's list, is a proven cheat; else the cards
         are the outcome."""
         t = self.t
-        # The seed reveal's recompute is a function of the log up to this entry, whose id binds
-        # every byte of it: the tables of one process (the host's and the seats' of `vampire play`)
-        # make it once.
-        key = ("recompute", entry.id, ev.number, t.checks, id(t.rules))
-        memo = group.VERIFY_MEMO.enabled
-        known = _RECOMPUTED.get(key) if memo else None
-        if known is None:
-            known = self.recompute(ev)
-            if memo:
-                if len(_RECOMPUTED) >= 64:
-                    _RECOMPUTED.clear()
-                _RECOMPUTED[key] = known
-        cards, fault = known
+        cards, fault = self._recomputed(entry, ev)
         if fault is None and cards is not None and t.checks == Checks.STRICT:
             fault = self.rederivation.rederive(ev)
         if fault is not None:
@@ -188,6 +182,26 @@ class Closing:
                 t.narrate(Note(f"The seed reveal proves that {{s{ev.owner_seat}}} cheated: {wrong}", (ev.owner_seat,)))
                 return
         t.finish([tuple(cards or ())])
+
+    def _recomputed(
+        self, entry: Entry, ev: ShuffleEvent, extra: Mapping[int, bytes] | None = None
+    ) -> tuple[tuple[str | None, ...] | None, tuple[int | None, int, str] | None]:
+        """:meth:`recompute` of ``ev`` once the seed reveal ``entry`` is folded (``extra``: the
+        seeds it adds, by seat, when it is not folded yet), kept per process: the recompute is a
+        function of the log up to this entry, whose id binds every byte of it, so the tables of
+        one process (the host's and the seats' of `vampire play`) and a check ahead of the fold
+        make it once."""
+        t = self.t
+        key = ("recompute", entry.id, ev.number, t.checks, id(t.rules))
+        memo = group.VERIFY_MEMO.enabled
+        known = _RECOMPUTED.get(key) if memo else None
+        if known is None:
+            known = self.recompute(ev, extra)
+            if memo:
+                if len(_RECOMPUTED) >= 64:
+                    _RECOMPUTED.clear()
+                _RECOMPUTED[key] = known
+        return known
 
     def _owner_cards_wrong(self, owner: int) -> str | None:
         """Once every event of ``owner``'s private deck is decoded: why the cards at its live
@@ -220,7 +234,9 @@ class Closing:
                 return f"the cards of its {part} in play are not its list: {what}"
         return None
 
-    def recompute(self, ev: ShuffleEvent) -> tuple[tuple[str | None, ...] | None, tuple[int | None, int, str] | None]:
+    def recompute(
+        self, ev: ShuffleEvent, extra: Mapping[int, bytes] | None = None
+    ) -> tuple[tuple[str | None, ...] | None, tuple[int | None, int, str] | None]:
         """Recompute ``ev`` from the revealed seeds and the log (PROTOCOL.md 6.3, item 7): every key
         share (x·G = X), the owner's `deck` against its list, the output cards of every shuffle
         whose author's seed is known, then decrypt every position with the recomputed keys and
@@ -228,8 +244,13 @@ class Closing:
         arrived (:meth:`rederive` does that for a strict table). Returns (cards, None), or (None,
         (seq, seat, sentence)) for the first fault; cards are None when a key share is unknown (a
         seat that abandoned). A table of :attr:`Checks.CHEAP` recomputes neither the `deck` nor
-        the shuffles: it decrypts."""
+        the shuffles: it decrypts. ``extra``: seeds of ``ev`` by seat, read as if revealed
+        already (a seed reveal checked before it is folded)."""
         t = self.t
+
+        def seeds(event: ShuffleEvent) -> Mapping[int, bytes]:
+            return {**event.seeds, **extra} if extra and event is ev else event.seeds
+
         root = self.book.root(ev)
         joint = ev.joint
         if joint is None:
@@ -238,7 +259,7 @@ class Closing:
         for h in root.order:
             x = root.revealed_x.get(h)
             if x is None:
-                seed = root.seeds.get(h)
+                seed = seeds(root).get(h)
                 if seed is None:
                     return None, None
                 x = elgamal.key_share(seed, t.table_id, root.number, h)
@@ -256,9 +277,9 @@ class Closing:
         first = ev.shuffles[0].inputs if ev.shuffles else tuple(ev.cur)
         one = group.scalar_from_int(1)
         rand: list[bytes] | None = [one] * ev.n if full and all(c[0] == G for c in first) else None
-        if full and ev.needs_deck and ev.owner_seat in ev.seeds and not ev.source:
+        if full and ev.needs_deck and ev.owner_seat in seeds(ev) and not ev.source:
             s = elgamal.ElGamalSecrets.derive(
-                ev.seeds[ev.owner_seat], t.table_id, ev.number, ev.owner_seat, ev.n, owner=True
+                seeds(ev)[ev.owner_seat], t.table_id, ev.number, ev.owner_seat, ev.n, owner=True
             )
             points = [group.card_point(t.table_id, ev.deck_name, c) for c in part]
             try:
@@ -274,7 +295,7 @@ class Closing:
             # Card j of the `deck` entry is (r_j·G, …): the first shuffle's input.
             rand = list(s.deck_rand) if tuple(first) == tuple(ev.initial) else None
         for rec in ev.shuffles if full else ():
-            seed = ev.seeds.get(rec.seat)
+            seed = seeds(ev).get(rec.seat)
             if seed is None:
                 rand = None
                 continue

@@ -15,8 +15,9 @@ from tests.support.vtes_table import played_vtes
 
 
 def stalled_queen(options: dict[str, object] | None = None) -> tuple[LocalGame, int]:
-    """A Vampire Queen table of four random bots, played until it waits on one seat's move."""
-    local = new_local_game("queen", ["random"] * 4, {"rounds": 1, **(options or {})}, seed=3)
+    """A Vampire Queen table of four random bots, played until it waits on one seat's move; the
+    vote to end a wait opens at once unless ``options`` say otherwise (``stall_seconds``)."""
+    local = new_local_game("queen", ["random"] * 4, {"rounds": 1, "stall_seconds": 0, **(options or {})}, seed=3)
     t = local.table
     while not (t.phase == "running" and t.work is None and len(t.waiting_on()) == 1):
         assert local.step()
@@ -49,6 +50,28 @@ def test_a_table_rule_may_require_every_other_seat():
 def test_a_bad_table_rule_is_refused_in_a_sentence():
     with pytest.raises(Exception, match="abandon_by_all"):
         new_local_game("queen", ["random"] * 4, {"abandon_by_all": "maybe"}, seed=3)
+
+
+def test_a_vote_signed_before_the_wait_has_lasted_the_tables_time_is_refused_in_a_sentence():
+    local, stalled = stalled_queen({"stall_seconds": 30})
+    t = local.table
+    wait = t.waited(stalled)
+    assert wait is not None
+    voter = local.seats[next(s for s in range(4) if s != stalled)]
+    voter.clock = lambda: wait.time_ms + 29_999
+    with pytest.raises(TableRefusal, match=f"waited on seat {stalled} for 29 s; a vote to end the wait opens at 30 s"):
+        vote(local, voter.index, stalled)
+    assert t.abandon_votes == {} and t.waited(stalled) == wait  # nothing changed
+    voter.clock = lambda: wait.time_ms + 30_000
+    vote(local, voter.index, stalled)
+    assert t.abandon_votes == {stalled: {voter.index}}
+
+
+def test_a_table_waits_thirty_seconds_before_a_vote_unless_its_rule_says_otherwise():
+    local = new_local_game("queen", ["random"] * 4, {"rounds": 1}, seed=3)
+    assert local.table.stall_seconds == 30 and "stall_seconds" not in local.table.options  # not recorded
+    with pytest.raises(Exception, match="stall_seconds must be at least 0"):
+        new_local_game("queen", ["random"] * 4, {"stall_seconds": -1}, seed=3)
 
 
 def test_votes_end_with_the_wait_they_were_cast_in():
@@ -85,6 +108,7 @@ def test_a_change_by_hand_of_the_waited_on_seat_restarts_no_wait_and_keeps_the_v
     assert t.waiting_on() == [0]
     since = t.waited(0)
     voter = next(s for s in t.playing() if s != 0)
+    local.seats[voter].clock = lambda: since.time_ms + 1000 * t.stall_seconds  # once the vote is open
     vote(local, voter, 0)
     me = local.seats[0]
     for delta in (1, -1, 1):  # a staller keeping itself alive with harmless counters
@@ -181,6 +205,8 @@ async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_
     assert t.waiting_on() == [0]
     since = t.waited(0).time_ms
     now = [float(since)]
+    for s in (1, 2, 3):
+        local.seats[s].clock = lambda: int(now[0])  # entries are signed on the drivers' clock
     voters = {
         s: (
             SeatDriver(
@@ -300,3 +326,28 @@ def test_a_seat_at_work_by_hand_is_no_stall_while_it_works_and_chat_holds_nothin
     assert clock.read(t.waits, since, None)[0] == 0  # seen from the start of its wait
     assert clock.read(t.waits, since + 40_000, None)[0] == 15.0  # from its change by hand
     assert clock.read(t.waits, since + 55_000, None)[0] == 30.0
+
+
+def test_the_impulse_clock_builds_a_seats_view_once_per_entry_however_often_it_is_read():
+    """A seat's driver reads the table's wait a few times a second; the game's clock reads the
+    seat's view, which changes only when an entry is folded. Counted: ten reads at one head build
+    one view (before: ten, each milliseconds of a bot's loop at VTES, more under load)."""
+    from net.driver import Liveness, SeatDriver
+    from net.events import Listeners
+
+    local = played_vtes(_holds_an_impulse)
+    me = local.seats[0]
+    built: list[int] = []
+    view = me.view
+
+    def counted():
+        built.append(local.table.seq)
+        return view()
+
+    me.view = counted
+    now = [float(local.table.waited(0).time_ms)]
+    driver = SeatDriver(_Replica(me), _Channel(), Listeners(), liveness=Liveness(clock=lambda: now[0]))
+    for _ in range(10):
+        now[0] += 100
+        driver.check_waiting()
+    assert built == [local.table.seq]

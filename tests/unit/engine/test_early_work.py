@@ -170,7 +170,7 @@ def test_shares_made_before_the_last_proof_is_verified_are_dropped_when_it_fails
 
 
 def test_work_for_an_event_a_seat_leaves_is_dropped_without_an_entry() -> None:
-    local = new_local_game("queen", ["random"] * 4, {"rounds": 1}, seed=2)
+    local = new_local_game("queen", ["random"] * 4, {"rounds": 1, "stall_seconds": 0}, seed=2)
     t = local.table
     while not (isinstance(t.work, ShuffleWork) and len(t.events[t.work.event].shuffles) == 2):
         assert local.step()

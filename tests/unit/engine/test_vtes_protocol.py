@@ -228,7 +228,7 @@ def test_a_stalled_methuselah_is_abandoned_and_the_others_play_on_to_the_end(tmp
     keys are lost, every remaining crypt and library is reshuffled without it, and play goes on.
     Three seats: the fewest that leave two to play on once one is abandoned."""
     path = tmp_path / "abandon.vtlog"
-    local = new_local_game("vtes", ["heuristic"] * 3, save=path, seed=5)
+    local = new_local_game("vtes", ["heuristic"] * 3, {"stall_seconds": 0}, save=path, seed=5)
     t = local.table
     while t.gstate.step != "play" or t.gstate.turn < 3:
         assert local.step()

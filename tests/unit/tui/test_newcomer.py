@@ -209,7 +209,7 @@ async def test_the_host_reads_who_left_in_the_log_and_what_a_vote_to_end_the_wai
     from tui.games.queen.table import TableScreen
     from tui.session import SessionEvent
 
-    session = _frozen(_lead)
+    session = _frozen(_lead, options={"stall_seconds": 0})  # the session's report opens the vote
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)

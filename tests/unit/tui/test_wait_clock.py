@@ -51,6 +51,25 @@ async def test_a_spectator_sees_whom_the_table_waits_on_for_how_long_and_when_th
         assert not app.screen.check_action("abandon", ())  # a spectator has no vote
 
 
+async def test_a_screen_catching_up_counts_no_wait_until_it_holds_the_hosts_head() -> None:
+    """The waits of a table folded on the way to the host's head are over: a screen counts none
+    while its session catches up, and counts the wait still open once it has caught up."""
+    local = waiting_on_lisa(["heuristic"] * 3)
+    session = SpectatorSession(local)
+    since = local.host.table.waited(1)
+    assert since is not None
+    session.clock = lambda: float(since.time_ms) + 20_000
+    session.catching_up = True
+    app = VampireApp(Start("table", session), name="Watcher")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        await eventually(lambda: "Waiting for Lisa" in status(app), 10, "whom the table waits on", pilot=pilot)
+        assert "kept the table waiting" not in status(app)
+        session.catching_up = False
+        session._emit(SessionEvent("link", text="Connected.", ok=True))  # as the session says it
+        await eventually(lambda: "20 s" in status(app), 10, "the count once caught up", pilot=pilot)
+
+
 async def test_a_player_sees_the_same_count_and_the_waited_on_seats_chat_resets_neither_it_nor_the_vote() -> None:
     local = waiting_on_lisa([None, "heuristic", "heuristic"])
     session = LocalGameSession(local, 0, auto=False)
