@@ -9,13 +9,14 @@ make (:meth:`tui.games.vtes.acting.ActSender.why`). No Textual here: the screen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act
 from engine.games.vtes.offers import Offer, answers, is_action_card, offers, vote_sources, with_terms
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Zone
+from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Target, Zone
 from tui.games.vtes import play_command
 from tui.games.vtes.command_words import Context
 
@@ -143,6 +144,16 @@ def play_menu(
         choices = [c for c in master_choices(view, card) if "move_blood" in dict(c.fields)]
         mine = [c for c in choices if selected is not None and dict(c.fields).get("minion") == selected.pos]
         choices = mine or choices
+        if not choices and ctx is not None and not (selected is not None and selected.zone == Zone.READY):
+            # a master card put on a minion, none selected: on which (Vessel, Fame, Pentex™ Subversion)
+            on = play_command.minions_to_put_on(card, ctx)
+            names = ctx.names
+            menu = [
+                (f"on {m.name}" + ("" if m.controller == me else f" ({_seat_name(names, m.controller)})"),
+                 {**base, "to": Target.ON, "on": m.as_list()})
+                for m in on
+            ]  # fmt: skip
+            return menu if len(menu) > 1 else []
     else:
         choices = []
     names = ctx.names if ctx is not None else []
@@ -155,6 +166,10 @@ def play_menu(
 
     menu = [(words(c), {**base, **c.act_fields()}) for c in choices]
     return menu if len(menu) > 1 else []
+
+
+def _seat_name(names: Sequence[str], seat: int | None) -> str:
+    return names[seat] if seat is not None and seat < len(names) else f"seat {(seat or 0) + 1}"
 
 
 def combat_ways(view: VtesView | None, me: int | None, card: CardView) -> list[tuple[str, Act]]:
