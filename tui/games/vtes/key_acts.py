@@ -153,7 +153,8 @@ def play_menu(
                  {**base, "to": Target.ON, "on": m.as_list()})
                 for m in on
             ]  # fmt: skip
-            return menu if len(menu) > 1 else []
+            # one way too, when it is another's minion: the menu says where the card goes
+            return menu if len(menu) > 1 or any(m.controller != me for m in on) else []
     else:
         choices = []
     names = ctx.names if ctx is not None else []

@@ -157,8 +157,8 @@ def play_destination(card: CardView, ctx: Context) -> Act:
     :func:`engine.games.vtes.cards.play_place`: ``{}`` (the engine's default, the ash heap) for a
     card that is resolved and gone; ``to: ready`` (its player's area) for one put in play; ``on``
     a minion for equipment, a retainer or a card "put on" a minion: the minion selected on the
-    board, else your first ready vampire, else the first minion it may go on
-    (:func:`minions_to_put_on`), else its player's area, from where it is moved on a minion by hand."""
+    board, else (a card for a minion of yours) your first ready vampire, else its player's area,
+    from where it is moved on a minion by hand (``p`` asks which: :func:`minions_to_put_on`)."""
     info = card_base().info(card.card) if card.known else None
     place = play_place(info) if info is not None else PlayPlace.ASH
     if place == PlayPlace.ASH:
@@ -167,24 +167,28 @@ def play_destination(card: CardView, ctx: Context) -> Act:
         return {"to": Target.READY}
     minions = minions_to_put_on(card, ctx)
     chosen = next((c for c in minions if c.pos == ctx.selected), None)
-    if chosen is None:  # your first ready vampire, else the first minion it may go on
-        chosen = next((c for c in minions if c.crypt and c.controller == ctx.me), None)
-        chosen = chosen or (minions[0] if minions else None)
+    if chosen is None and _mine_only(card):  # a card for a minion of yours: your first ready vampire
+        chosen = next((c for c in minions if c.crypt), None)
     if chosen is None:
         return {"to": Target.READY}
     return {"to": Target.ON, "on": chosen.as_list()}
 
 
+def _mine_only(card: CardView) -> bool:
+    """A card that goes on a minion of its player's only: equipment, a retainer, or one whose text
+    says "you control"."""
+    return bool(set(card.types) & {"Equipment", "Retainer"}) or "you control" in card.text.lower()
+
+
 def minions_to_put_on(card: CardView, ctx: Context) -> list[CardView]:
     """The ready minions a card "put on" a minion may go on (:func:`play_destination`'s, yours first):
-    ``p`` asks which when there are several and none is selected. Empty for a card that does not
-    go on a minion."""
+    ``p`` asks which when none is selected and there are several, or the one is another's. Empty for
+    a card that does not go on a minion."""
     info = card_base().info(card.card) if card.known else None
     if info is None or play_place(info) != PlayPlace.ON_MINION:
         return []
-    mine_only = bool(set(card.types) & {"Equipment", "Retainer"}) or "you control" in card.text.lower()
     minions = [c for c in ctx.view.cards if c.zone == Zone.READY and c.known and words.is_minion(c)]
-    minions = [c for c in minions if c.controller == ctx.me or not mine_only]
+    minions = [c for c in minions if c.controller == ctx.me or not _mine_only(card)]
     return sorted(minions, key=lambda c: (c.controller != ctx.me, not c.crypt))
 
 
