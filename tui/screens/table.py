@@ -276,6 +276,11 @@ class TableFrame(Screen[None]):
         self._keys_shown = self._keys()
         super().refresh_bindings()
 
+    def turn_passes_by_itself(self) -> str | None:
+        """The status line's sentence when this seat's turn is one its automatic pass takes (the
+        game's screen says; None: it is the person's to take)."""
+        return None
+
     def show_status(self, table: Table, me: int | None) -> None:
         """The status line: a proven cheat, the protocol work under way (with its progress), or
         who the table waits for (and for how long, past the abandon time)."""
@@ -299,6 +304,8 @@ class TableFrame(Screen[None]):
             bar.update(total=max(progress.total, 1) if progress.known else None, progress=progress.done)
             return
         bar.display = False
+        if waiting == "Your turn." and (by_itself := self.turn_passes_by_itself()):
+            waiting = by_itself  # never "Your turn." for a turn the seat's automatic pass takes
         yours = waiting == "Your turn."
         self._voted &= set(table.waiting_on())  # a vote is news while its seat still keeps us waiting
         if self._voted:

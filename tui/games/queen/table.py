@@ -215,6 +215,15 @@ class TableScreen(TableFrame, inherit_bindings=False):
         auto = getattr(self.session, "auto_pass", None)
         return None if auto is None else bool(auto)
 
+    def turn_passes_by_itself(self) -> str | None:
+        """On this seat's turn with nothing to beat the lead and its automatic pass on: the status
+        line says it passes by itself, not "Your turn." (the driver's pass may come a moment later)."""
+        state = self.session.table.gstate
+        trick = getattr(state, "trick", None)
+        if self.my_turn() and self._passes_by_itself(trick):
+            return "Your seat passes by itself: nothing beats the lead (A: ask every time)."
+        return None
+
     def _passes_by_itself(self, trick: Any) -> bool:
         """This seat passes (or passed) in ``trick`` by itself: its automatic pass is on and, on its
         turn, the game's automatic act (the spec's ``auto_act``, as the seat's driver makes it) is
