@@ -525,7 +525,7 @@ class SeatDriver:
         if wait is None or timed is None:
             return
         # A view is built only when the table moved: the clock is read a few times a second, and
-        # a seat's view (a VTES one is milliseconds of work, more under load) changes only by a fold.
+        # a seat's view (milliseconds of work for a card game, more under load) changes only by a fold.
         at = (id(t), t.seq, seat.index)
         if self._clock_read is None or self._clock_read[0] != at:
             self._clock_read = (at, timed(seat.view(), t.options))
