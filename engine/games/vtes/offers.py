@@ -303,6 +303,14 @@ def contest_acts(view: VtesView, seat: int) -> list[Act]:
     return acts
 
 
+def plain_bleed(minion: CardView) -> int:
+    """What ``minion`` bleeds for with a bleed action of no card (pool): a vampire 1 plus its
+    printed "+N bleed", an ally or a retainer its printed bleed (rulebook, "Bleed"; the card's
+    record, :mod:`engine.games.vtes.card_record`); 1 for a card the table does not know."""
+    rec = record(minion.card) if minion.card else None
+    return rec.printed.bleed if rec is not None and rec.printed.bleed is not None else 1
+
+
 def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
     """The actions offered in the minion phase (§3, P2), each minion's in this order: a bleed of
     the prey for its printed bleed (an ally's, a vampire's 1 plus a printed "+1 bleed"; once a
@@ -322,8 +330,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
         minion = c.as_list()
         bled = any(d.minion == c.pos and d.kind == ActionKind.BLEED for d in view.done)
         if not due and not bled and me.prey >= 0:
-            rec = record(c.card) if c.card else None
-            bleed = rec.printed.bleed if rec is not None and rec.printed.bleed is not None else 1
+            bleed = plain_bleed(c)
             acts.append(
                 {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": minion, "target": me.prey, "amount": bleed}
             )
@@ -625,6 +632,7 @@ __all__ = [
     "legal_acts",
     "of",
     "offers",
+    "plain_bleed",
     "strike_with",
     "vote_sources",
     "window_cards",

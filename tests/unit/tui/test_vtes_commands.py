@@ -12,6 +12,8 @@ import pytest
 from engine.errors import VampireError
 from engine.games.base import IllegalMove
 from engine.games.vtes.card_play import printed_cost
+from engine.games.vtes.cards import card_base, identity
+from engine.games.vtes.offers import plain_bleed
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES
@@ -353,3 +355,16 @@ def test_shuffling_another_s_deck_names_them_and_a_cause_and_the_engine_takes_it
     assert parse("shuffle library me", ctx) == {"do": "shuffle", "zone": "library"}
     with pytest.raises(CommandError, match="Nobody at the table is called .Zed."):
         parse("shuffle library Zed for x", ctx)
+
+
+def test_a_bleed_with_no_number_is_for_the_minion_s_printed_bleed(ctx: Context) -> None:
+    """``b`` and ``bleed`` with no N bleed for what the engine offers: Arika's 1 + 2 ("+2 bleed"),
+    as the action menu does (rulebook, "Bleed"), never 1 (a tester's bleed for 1)."""
+    view = ctx.view
+    ready = view.controlled(0, Zone.READY)[0]
+    arika = replace(ready, card=identity(card_base().named("Arika")[0], 1), name="Arika")
+    cards = tuple(arika if c.pos == ready.pos else c for c in view.cards)
+    arika_ctx = Context(replace(view, cards=cards), ctx.names)
+    act = parse("bleed Arika", arika_ctx)
+    assert act["amount"] == 3 == plain_bleed(arika)
+    assert parse("bleed 1 Arika", arika_ctx)["amount"] == 1  # a number typed is the player's

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from textual.widgets import Label, OptionList
 
+from engine.games.vtes.card_record import every_record
+from engine.games.vtes.cards import card_base, identity
 from engine.games.vtes.state import format_vp
 from engine.games.vtes.vocab import Phase, Step, Zone
 from tests.support.local_session import NAMES, LocalGameSession
@@ -142,10 +144,13 @@ def test_a_minion_s_default_bleed_and_names_that_fit(late) -> None:
     view = late.view()
     vampire = next(c for c in view.cards if c.crypt and c.zone == Zone.READY)
     assert default_bleed(vampire) == 1
-    ally = replace(vampire, crypt=False, types=("Ally",), text="Ally with 2 life. 1 strength, 2 bleed.\nMore.")
-    assert default_bleed(ally) == 2
-    assert default_bleed(replace(ally, text="Unique mortal with 2 life. 0 strength, 0 bleed.")) == 0
-    assert default_bleed(replace(ally, text="Ally with 3 life.")) == 1  # no printed bleed: 1
+    # An ally's printed bleed, from its record (one rule: the engine's offer of a bleed).
+    for bleed in (0, 2):
+        rec = next(r for r in every_record() if "Ally" in r.types and r.printed.bleed == bleed)
+        ally = replace(vampire, crypt=False, types=("Ally",), card=identity(rec.id, 1), name=rec.name)
+        assert default_bleed(ally) == bleed
+    arika = replace(vampire, card=identity(card_base().named("Arika")[0], 1), name="Arika")
+    assert default_bleed(arika) == 3  # a vampire's 1 and its "+2 bleed"
     names = ["Aksinya Daclau (G4)", "Nergal (G5)", "The Baron (G3)", "Carlton Van Wyk"]
     assert fit_names(names, 80) == "Aksinya Daclau, Nergal, The Baron, Carlton Van Wyk"
     assert fit_names(names, 35) == "Aksinya, Nergal, The Baron, Carlton"

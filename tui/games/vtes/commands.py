@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from engine.games.base import Act, Pos
 from engine.games.vtes.card_play import blood_shifts
 from engine.games.vtes.lasting import lock_offers
+from engine.games.vtes.offers import plain_bleed
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Target, TransferKind, Zone
 from tui.games.vtes.command_words import (
@@ -375,8 +376,9 @@ def _with_minion(rest: list[str], form: str) -> list[str]:
 
 
 def _parse_bleed(rest: list[str], ctx: Context) -> Act:
-    """``bleed [N] [with] [MINION] [METHUSELAH]``: announce a bleed action."""
-    amount = 1
+    """``bleed [N] [with] [MINION] [METHUSELAH]``: announce a bleed action; with no ``N``, for
+    the minion's bleed (:func:`engine.games.vtes.offers.plain_bleed`)."""
+    amount: int | None = None
     if rest and is_int(rest[0]):
         amount, rest = int(rest[0]), rest[1:]
     rest = _with_minion(rest, "bleed N with MINION")
@@ -390,6 +392,8 @@ def _parse_bleed(rest: list[str], ctx: Context) -> Act:
     no_rest(rest, "bleed [N] [with] [MINION] [METHUSELAH]")
     if minion is None:
         minion = _ready_minion(ctx, mine, "bleed")
+    if amount is None:
+        amount = plain_bleed(minion)
     act: Act = {"do": Do.ACTION, "kind": ActionKind.BLEED, "minion": _pos(minion), "amount": amount}
     if target is not None:
         act["target"] = target

@@ -25,6 +25,7 @@ from rich.text import Text
 from engine.games.base import Pos
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base, card_id
+from engine.games.vtes.offers import plain_bleed
 from engine.games.vtes.state import format_vp
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import Phase, Ruleset, Status, Step, Target, Zone
@@ -83,16 +84,10 @@ def torpor_minions(view: VtesView, seat: int) -> list[CardView]:
     return [c for c in view.controlled(seat, Zone.TORPOR) if is_minion(c)]
 
 
-_PRINTED_BLEED = re.compile(r"(\d+) bleed\b", re.IGNORECASE)
-
-
 def default_bleed(card: CardView) -> int:
-    """What ``card`` bleeds with a plain bleed action: 1 for a vampire; an ally its printed bleed
-    (krcg's text opens with it: "Ally with 2 life. 1 strength, 0 bleed."), else 1."""
-    if card.crypt or not card.text:
-        return 1
-    found = _PRINTED_BLEED.search(card.text.split("\n", 1)[0])
-    return int(found.group(1)) if found else 1
+    """What ``card`` bleeds with a plain bleed action: the engine's offer
+    (:func:`engine.games.vtes.offers.plain_bleed`)."""
+    return plain_bleed(card)
 
 
 def oust_threat(view: VtesView) -> int | None:
