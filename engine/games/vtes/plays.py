@@ -19,6 +19,7 @@ from engine.games.vtes.card_play import played_with, unmet_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
+from engine.games.vtes.reaction_conditions import Moment, unmet
 from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
@@ -153,6 +154,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state}minion of yours")
             elif not ready:
                 w.refuse(Lift.LOCKED, f"{name} needs a ready {state}minion of yours to play it, and you have none")
+            _reaction_condition_met(w, pos, a, name, minion)
         rec = record(info.id) if info is not None else None
         other = played_with(rec, a) if rec is not None else None
         if other is not None:
@@ -223,6 +225,35 @@ def _condition_met(w: Work, pos: Pos, a: Action, name: str) -> None:
             ", no block attempt under way" if a.window != Window.ATTEMPT else ""
         )
         w.refuse(Lift.TIMING, f'{name} says "{unmet}", and this action does not meet it ({now})')
+
+
+def _reaction_condition_met(w: Work, pos: Pos, a: Action, name: str, minion: Pos | None) -> None:
+    """A reaction's "Only usable …" sentence that the open action does not meet for its player
+    (a bleed at them, an action directed at them, their minion blocking, their right to block:
+    :func:`engine.games.vtes.reaction_conditions.unmet`, at the levels ``minion`` may play) is
+    refused with the card's sentence, as the offers leave the card out (rulebook, "Requirements
+    for Playing Cards")."""
+    info = w.info(pos)
+    if info is None:
+        return
+
+    def owner(p: Pos | tuple[()]) -> int | None:
+        return w.cards[p].controller if p and p in w.cards else None
+
+    seat = w.author
+    entitled = seat in actions.blockers(a, w.in_game()) and seat not in a.declined
+    locked = any(
+        c.controller == seat and c.zone == Zone.READY and c.locked and is_minion(w, p) for p, c in w.cards.items()
+    )
+    moment = Moment.of(a.kind, a.targets, owner(a.target_card), owner(a.blocker), entitled, locked, seat)
+    who = w.info(minion) if minion is not None else None
+    sentence = unmet(info.text, moment, frozenset(who.disciplines) if who is not None else None)
+    if sentence is not None:
+        now = f"{w.name(a.minion)} {ACTION_VERBS[a.kind]}"
+        w.refuse(
+            Lift.TIMING,
+            f'{name} says "{sentence[:1].upper() + sentence[1:]}", and this action does not meet it ({now})',
+        )
 
 
 def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:
