@@ -319,6 +319,19 @@ def unmet_condition(rec: CardRecord, a: Action) -> str | None:
     return None
 
 
+def unmet_level_condition(rec: CardRecord, a: Action, have: frozenset[str]) -> str | None:
+    """When every clause with a Discipline level and effects that a minion with the levels
+    ``have`` may play has a condition the open action ``a`` does not meet now, the first such
+    condition, as printed ("Not usable during a bleed action"); None when one fits, or there is
+    none."""
+    levelled = [c for c in rec.clauses if c.levels and c.effects and c.usable_by(have)]
+    missed = [next((s for s in _conditions(rec, c) if not modifier_fits([s], a)), None) for c in levelled]
+    if not missed or any(m is None for m in missed):
+        return None
+    first = missed[0] or ""
+    return first[:1].upper() + first[1:]
+
+
 def _conditions(rec: CardRecord, clause: Clause | None) -> list[str]:
     """The condition sentences of the card's clauses without a level, and of ``clause``."""
     return [

@@ -15,7 +15,7 @@ from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, o
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, master_timing, take_limit
 from engine.games.vtes.card_effects import EACH, READY, EffectKind
-from engine.games.vtes.card_play import played_with, unmet_condition
+from engine.games.vtes.card_play import played_with, unmet_condition, unmet_level_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
@@ -131,7 +131,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
             _by_other(w, pos, a, minion, name)
-            _condition_met(w, pos, a, name)
+            _condition_met(w, pos, a, name, minion)
         else:
             # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
             # where the card says it is "only usable by a locked" minion (its record's requirement)
@@ -214,12 +214,17 @@ def _once_an_action(w: Work, rec: CardRecord, a: Action, name: str) -> None:
             w.refuse(Lift.ONCE, f'{name} says "{limit.words}": one has been played in this action')
 
 
-def _condition_met(w: Work, pos: Pos, a: Action, name: str) -> None:
-    """An action modifier's "Only usable …" condition that the open action does not meet now
-    (its kind, its target, a block attempt under way: :func:`engine.games.vtes.card_play.unmet_condition`)
+def _condition_met(w: Work, pos: Pos, a: Action, name: str, minion: Pos) -> None:
+    """An action modifier's "Only usable …" or "Not usable …" condition that the open action does
+    not meet now (its kind, its target, a block attempt under way:
+    :func:`engine.games.vtes.card_play.unmet_condition`; one of the card's, or one of each level
+    ``minion`` may play: Shroud of Night's "[obt] +1 stealth, not usable during a bleed action")
     is refused with the card's sentence (rulebook, "Requirements for Playing Cards")."""
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    who = w.info(minion)
     unmet = unmet_condition(rec, a) if rec is not None else None
+    if unmet is None and rec is not None and who is not None:
+        unmet = unmet_level_condition(rec, a, frozenset(who.disciplines))
     if unmet is not None:
         now = f"{w.name(a.minion)} {ACTION_VERBS[a.kind]}" + (
             ", no block attempt under way" if a.window != Window.ATTEMPT else ""
