@@ -26,7 +26,7 @@ from engine.games.vtes import combat, contests, lasting, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_checks import check_requirements, end_limits
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import burnable, record
 from engine.games.vtes.cards import card_base
@@ -36,6 +36,7 @@ from engine.games.vtes.vocab import (
     ACTION_TYPES,
     ActionKind,
     Lift,
+    LimitScope,
     Outcome,
     Phase,
     Status,
@@ -180,6 +181,7 @@ def announce(w: Work, a: ActionAct) -> None:
             w.refill(w.author, a.card)
     if not c.locked:
         w.setc(a.minion, locked=True)
+    end_limits(w, LimitScope.ACTION)  # a card played for the last action (Voter Captivation)
     w.done = (*w.done, Done(a.minion, a.kind, card_id))
     w.actions_taken += 1
     opened = Action(

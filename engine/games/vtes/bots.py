@@ -32,6 +32,7 @@ from engine.games.vtes.readings import (
     terms_acts,
     weapon_strikes,
 )
+from engine.games.vtes.referendum_gains import bot_gain
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
@@ -141,6 +142,8 @@ class VtesBot:
                 for do in (Do.EDGE, Do.WITHDRAW):
                     if do in by_do:
                         return by_do[do][0]
+            case Phase.MINION if (gains := bot_gain(view, legal)) is not None:
+                return gains  # blood for the votes by which its referendum passed (Voter Captivation)
             case Phase.MINION if Do.ACTION in by_do:
                 return self._politics(view, seat) or self._action(view, by_do[Do.ACTION])
             case Phase.INFLUENCE:

@@ -34,6 +34,9 @@ where the table puts it into the act that plays the card, as the offers do.
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
   (:func:`engine.games.vtes.card_play.blood_shifts`);
+- blood the acting vampire gains for each vote by which its political action's referendum passed,
+  and those moved to the pool instead: an action modifier's played after that action resolved
+  (:mod:`engine.games.vtes.referendum_gains`);
 - a card burned (an equipment, a location) and pool its controller burns: an action card's, the
   card named as it is announced, burned as it succeeds (:mod:`engine.games.vtes.action_success`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
@@ -84,6 +87,7 @@ from engine.games.vtes.card_effects import (
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
+from engine.games.vtes.margin_readings import MARGIN
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
 
@@ -118,6 +122,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             | EffectKind.NO_BLOCK
         ):
             return "Master" in types
+        case EffectKind.GAIN_BLOOD | EffectKind.MOVE_BLOOD if e.whom == MARGIN:
+            return MODIFIER in types and rec.after_resolution
         case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
             return "Master" in types
         case EffectKind.HAND_SIZE:

@@ -893,6 +893,10 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
+    from engine.games.vtes import margin_readings  # its shapes need this module's Effect
+
+    if (effects := margin_readings.read(sentence)) is not None:
+        return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):

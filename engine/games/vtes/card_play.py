@@ -779,6 +779,10 @@ def after_choices(view: VtesView, card: CardView) -> list[Choice]:
     last = resolved_last(view.phase, view.done, quiet)
     if rec is None or not rec.after_resolution or last is None or seat != view.acting:
         return []
+    from engine.games.vtes import referendum_gains  # it builds on this module's choices
+
+    if referendum_gains.pays_margin(rec):  # Voter Captivation: not an unlock
+        return referendum_gains.margin_choices(view, card, rec, last)
     minion = view.card(last.minion)
     if minion is None or not minion.locked or minion.zone != Zone.READY or spent(view, rec, minion):
         return []

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import actions, combat, combat_plays, politics, windows
+from engine.games.vtes import actions, combat, combat_plays, politics, referendum_gains, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
@@ -361,6 +361,8 @@ def _after_resolution(w: Work, pos: Pos, act: PlayAct, name: str) -> bool:
     if minion != last.minion:
         raise IllegalMove(f"{name} is played by the minion whose action resolved, {w.name(last.minion)}")
     check_requirements(w, pos, minion)
+    if referendum_gains.pays_margin(rec):
+        referendum_gains.gain(w, pos, act, rec, last, minion, name)
     if act.unlock:
         if not w.card(minion).locked:
             raise IllegalMove(f"{w.name(minion)} is not locked: {name} has nothing to unlock")

@@ -20,7 +20,7 @@ from engine.games.vtes.act_records import PlayAct, TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.claims import own_source
 from engine.games.vtes.state import OpenWindow, Referendum, Vote, clockwise_after
-from engine.games.vtes.vocab import News, Poll, Status, Target, VoteSource, Zone
+from engine.games.vtes.vocab import ActionKind, News, Poll, Status, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
 
 TITLE_VOTES: dict[str, int] = {
@@ -369,6 +369,8 @@ def _resolve(w: Work, r: Referendum) -> None:
         r.caller,
         news=News.REFERENDUM_RESOLVED,
     )
+    if passed and not r.hunted and w.done and w.done[-1].kind == ActionKind.POLITICAL:
+        w.done = (*w.done[:-1], replace(w.done[-1], passed_by=yes - no))  # the action's referendum
     if passed and r.hunted and r.hunted in w.cards and w.cards[r.hunted].zone.in_play:
         w.note(f"{w.name(r.hunted)} is burned by the blood hunt", w.cards[r.hunted].controller)
         w.move(r.hunted, Target.ASH)

@@ -422,12 +422,15 @@ class Referendum:
 class Done:
     """An action announced this turn, for the per-turn limits (shared/rules/vtes-actions.md 2.1):
     the acting ``minion``, its ``kind``, ``card``: the krcg id of the action card (0: none), and
-    its ``outcome`` once resolved (:class:`Outcome`)."""
+    its ``outcome`` once resolved (:class:`Outcome`); ``passed_by``: for a political action whose
+    referendum passed, the votes for less those against (0: none passed; a card "only usable after
+    resolution of a political action whose referendum passed" reads it: Voter Captivation)."""
 
     minion: Pos
     kind: ActionKind
     card: int = 0
     outcome: Outcome = Outcome.UNDER_WAY
+    passed_by: int = 0
 
 
 @dataclass(frozen=True)
