@@ -290,6 +290,14 @@ def _check_once(w: Work, a: ActionAct, name: str, card_id: int) -> None:
         )
     if a.kind == ActionKind.POLITICAL and any(d.kind == ActionKind.POLITICAL for d in mine):
         w.refuse(Lift.ONCE, f"{name} has already taken a political action this turn")
+    for d in mine:
+        if d.no_repeat and d.kind == a.kind and d.card == card_id:
+            info = card_base().info(d.no_repeat)
+            w.refuse(
+                Lift.ONCE,
+                f"{name} cannot perform the same action ({a.kind}) again this turn: "
+                f"{esc(info.name) if info else 'a card'} ended it and says so",
+            )
     if card_id and any(d.card == card_id for d in mine):
         info = card_base().info(card_id)
         w.refuse(Lift.ONCE, f"{name} has already acted with {esc(info.name) if info else 'that card'} this turn")

@@ -10,8 +10,9 @@ where the table puts it into the act that plays the card, as the offers do.
 - a blocking minion's intercept lowered ("gets -1 intercept"), and a block attempt that fails, its
   minion barred from blocking this action again: an action modifier's, played during the attempt;
   a chosen vampire, or every vampire, that cannot block: an action modifier's, before any attempt;
-  the action ended unsuccessfully as a block attempt would succeed, the acting minion unlocking: an
-  action modifier's or a reaction's
+  the action ended unsuccessfully as a block attempt would succeed, the acting minion unlocking, and
+  its minion barred from performing the same action again this turn: an action modifier's or a
+  reaction's
   (:func:`engine.games.vtes.plays.check_play`); the minions whose attempt fails locked before the
   action resolves: an action modifier's; blood a woken minion burns before the action resolves
   unless it blocks: a reaction's that wakes it
@@ -139,6 +140,9 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
         case EffectKind.FAIL_BLOCK | EffectKind.BAR_BLOCK:
             return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.NO_REPEAT:  # with the end of the action its clause makes
+            ends = any(x.kind == EffectKind.END_ACTION for x in clause.effects)
+            return ends and bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
         case EffectKind.END_ACTION:
             return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
         case EffectKind.UNLOCK if not e.whom and any(x.kind == EffectKind.END_ACTION for x in clause.effects):

@@ -109,6 +109,9 @@ class EffectKind(StrEnum):
     (an action modifier's "The action ends (unsuccessfully)", a reaction's "end the action");
     ``whom`` ``"unlock"``: the acting minion unlocks ("Unlock the acting vampire and end the
     action"; an "Unlock this minion" beside it does the same)."""
+    NO_REPEAT = "no repeat"
+    """The acting minion of an action a card ends cannot perform the same action again this turn
+    (the same kind, with the same card or none: Change of Target, Obedience)."""
     BAR_BLOCK = "bar block"
     """Minions that cannot block this action: ``whom`` ``"chosen"``, a vampire the acting
     Methuselah chooses as the action is announced (younger than the acting one where the clause
@@ -389,6 +392,8 @@ class Effect:
                 return f"reduce a bleed against you by {self.amount}"
             case EffectKind.END_ACTION:
                 return "the action ends, unsuccessfully" + (", the acting minion unlocking" if self.whom else "")
+            case EffectKind.NO_REPEAT:
+                return "the acting minion cannot perform the same action again this turn"
             case EffectKind.BAR_BLOCK:
                 return (
                     "vampires cannot block this action"
@@ -893,10 +898,11 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import margin_readings  # its shapes need this module's Effect
+    from engine.games.vtes import margin_readings, repeat_readings  # their shapes need this module's Effect
 
-    if (effects := margin_readings.read(sentence)) is not None:
-        return Reading(sentence, SentenceKind.EFFECT, effects)
+    for more in (margin_readings, repeat_readings):
+        if (effects := more.read(sentence)) is not None:
+            return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):

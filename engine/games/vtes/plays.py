@@ -200,6 +200,10 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             w.note(f"{name}: {w.name(minion)} attempts to block with +{block_with} intercept", w.author, a.actor)
     if act.end_action:
         _ended_by_card(w, name, bool(act.unlock_actor))
+        ending = record(info.id) if info is not None else None
+        if ending is not None and ending.has(EffectKind.NO_REPEAT) and w.done:  # "… the same action again this turn"
+            w.done = (*w.done[:-1], replace(w.done[-1], no_repeat=ending.id))
+            w.note(f"{name}: {w.name(a.minion)} cannot perform the same action again this turn", a.actor, w.author)
         return
     if act.unlock_actor:
         raise IllegalMove(f"{name}: the acting minion unlocks with the end of the action that card makes")

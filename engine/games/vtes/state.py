@@ -424,13 +424,16 @@ class Done:
     the acting ``minion``, its ``kind``, ``card``: the krcg id of the action card (0: none), and
     its ``outcome`` once resolved (:class:`Outcome`); ``passed_by``: for a political action whose
     referendum passed, the votes for less those against (0: none passed; a card "only usable after
-    resolution of a political action whose referendum passed" reads it: Voter Captivation)."""
+    resolution of a political action whose referendum passed" reads it: Voter Captivation);
+    ``no_repeat``: the krcg id of a card that ended it and bars its minion from performing the same
+    action again this turn (Change of Target), 0 for none."""
 
     minion: Pos
     kind: ActionKind
     card: int = 0
     outcome: Outcome = Outcome.UNDER_WAY
     passed_by: int = 0
+    no_repeat: int = 0
 
 
 @dataclass(frozen=True)

@@ -835,7 +835,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     cards it played that say "Do not replace until …", ``deferred``: without it the digests are
     the ones before; the last when each political action came to keep the votes by which its
     referendum passed, ``Done.passed_by`` (Voter Captivation): without it the digest is the one
-    before.)"""
+    before; and when each came to keep the card that ended it and bars the same action again this
+    turn, ``Done.no_repeat`` (Change of Target): without both fields the digest is the one before.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -859,7 +860,7 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert digests == [
         "24bfff8ec41a241002af45bae8f1f653ad67291da71a2ca3f76ef791b1610e0b",
         "39632b852220e0b27a861cf44719ee7daf0a0fb71dac67364083ca3cae74696d",
-        "fc80a25d81039caea8ab71d0164f62c5d3dc4f4323b4d0e4b49137894b817aeb",
+        "eee24aa21f1b1a08003bb67d3b4a7f710681d8a9fc1ed128f369f8ead50c25f8",
     ]
 
 
