@@ -474,13 +474,15 @@ def _close_window(w: Work, window: OpenWindow) -> None:
             _decline_diablerie(w, a)
 
 
-def block(w: Work, b: BlockAct) -> None:
+def block(w: Work, b: BlockAct, anyone: bool = False) -> None:
     """A ``block`` attempt (P3): window A, on the impulse of an entitled Methuselah that has not
     declined, with a ready unlocked minion of its own; window B opens. The rulebook ("Who May
     Attempt to Block"): "A minion can attempt to block as many times as they wish as long as
     another minion is not already blocking. If one attempt to block fails, another can be made as
     often as the blocking Methuselah wishes": a minion whose attempt failed may try again
-    (``Action.tried`` only records it); a Methuselah's decision to make no further attempt is final."""
+    (``Action.tried`` only records it); a Methuselah's decision to make no further attempt is final.
+    ``anyone``: a card lets ``b.minion`` attempt it whoever may block by default (Eagle's Sight:
+    "ignoring the normal prey, predator or target restrictions")."""
     intercept = within(b.do, "intercept", b.intercept, low=-10, high=20)
     a = open_action(w)
     if w.author == a.actor:
@@ -495,7 +497,7 @@ def block(w: Work, b: BlockAct) -> None:
     if a.window == Window.DIABLERIE:
         raise IllegalMove("this action is blocked already: nobody blocks it now")
     entitled = blockers(a, w.in_game())
-    if w.author not in entitled:
+    if w.author not in entitled and not anyone:
         who = " or ".join(seat_ref(s) for s in entitled) or "nobody"
         kind = "the targeted Methuselah" if a.directed else "the prey and the predator"
         raise IllegalMove(f"only {kind} ({who}) may block this action (4.2)")

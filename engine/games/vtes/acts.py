@@ -199,6 +199,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "lock"
             | "unlock"
             | "wake"
+            | "block"
             | "fail_block"
             | "lock_failed"
             | "bar_vampires"

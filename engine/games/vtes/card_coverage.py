@@ -17,6 +17,8 @@ where the table puts it into the act that plays the card, as the offers do.
   action resolves: an action modifier's; blood a woken minion burns before the action resolves
   unless it blocks: a reaction's that wakes it
   (:func:`engine.games.vtes.action_success.before_resolution`);
+- the reacting vampire's block attempt, whoever may block by default: a reaction's
+  (:func:`engine.games.vtes.plays.check_play`);
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - transfers added to the influence phase by a master card in play, and intercept a retainer or an
@@ -140,6 +142,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
         case EffectKind.FAIL_BLOCK | EffectKind.BAR_BLOCK:
             return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.ATTEMPT_BLOCK:
+            return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.NO_REPEAT:  # with the end of the action its clause makes
             ends = any(x.kind == EffectKind.END_ACTION for x in clause.effects)
             return ends and bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)

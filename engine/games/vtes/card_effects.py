@@ -109,6 +109,10 @@ class EffectKind(StrEnum):
     (an action modifier's "The action ends (unsuccessfully)", a reaction's "end the action");
     ``whom`` ``"unlock"``: the acting minion unlocks ("Unlock the acting vampire and end the
     action"; an "Unlock this minion" beside it does the same)."""
+    ATTEMPT_BLOCK = "attempt block"
+    """The reacting vampire attempts to block the action at once; ``whom``
+    :data:`engine.games.vtes.block_readings.ANY_SEAT`: whichever Methuselah controls it (Eagle's
+    Sight at superior)."""
     NO_REPEAT = "no repeat"
     """The acting minion of an action a card ends cannot perform the same action again this turn
     (the same kind, with the same card or none: Change of Target, Obedience)."""
@@ -392,6 +396,8 @@ class Effect:
                 return f"reduce a bleed against you by {self.amount}"
             case EffectKind.END_ACTION:
                 return "the action ends, unsuccessfully" + (", the acting minion unlocking" if self.whom else "")
+            case EffectKind.ATTEMPT_BLOCK:
+                return "this vampire attempts to block, whoever may block by default"
             case EffectKind.NO_REPEAT:
                 return "the acting minion cannot perform the same action again this turn"
             case EffectKind.BAR_BLOCK:
@@ -898,9 +904,9 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import margin_readings, repeat_readings  # their shapes need this module's Effect
+    from engine.games.vtes import block_readings, margin_readings, repeat_readings  # they need Effect
 
-    for more in (margin_readings, repeat_readings):
+    for more in (margin_readings, repeat_readings, block_readings):
         if (effects := more.read(sentence)) is not None:
             return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes

@@ -163,6 +163,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 # the blocker lacks what the card requires: it is played by the minion that has it
                 # (Organized Resistance: a baron plays it, the blocking Anarch gets the intercept)
                 base["minion"] = tuple(player.pos)
+            if "block" in base and player is not None:  # the vampire that attempts to block (Eagle's Sight)
+                base["minion"] = tuple(player.pos)
             if any(e.kind == EffectKind.LOCK and not e.whom for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
             if _wakes(clause):
@@ -475,6 +477,10 @@ def _numbers(
                 fields["wake_cost"] = e.amount
             case EffectKind.BAR_BLOCK if not acting:
                 return None
+            case EffectKind.ATTEMPT_BLOCK:  # Eagle's Sight: whoever may block by default
+                if acting or a.window != Window.NO_ATTEMPT or seat in a.declined:
+                    return None
+                fields["block"] = True
             case EffectKind.END_ACTION:
                 if not _ends_now(a, acting, view, seat):
                     return None

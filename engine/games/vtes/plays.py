@@ -80,7 +80,14 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
     changes_action = (
-        numbers or act.bleed_mod or act.lock or act.wake or act.fail_block or act.lock_failed or act.wake_cost
+        numbers
+        or act.bleed_mod
+        or act.lock
+        or act.wake
+        or act.fail_block
+        or act.lock_failed
+        or act.wake_cost
+        or act.block
     ) or (act.bar is not None or act.bar_vampires or act.end_action or act.unlock_actor)
     a = w.open_action
     _master_timing(w, pos)
@@ -198,6 +205,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         if block_with and minion is not None:
             actions.block(w, BlockAct(do=Do.BLOCK, minion=minion, intercept=block_with))
             w.note(f"{name}: {w.name(minion)} attempts to block with +{block_with} intercept", w.author, a.actor)
+    if act.block:
+        _attempts_block(w, pos, minion, name)
     if act.end_action:
         _ended_by_card(w, name, bool(act.unlock_actor))
         ending = record(info.id) if info is not None else None
@@ -404,6 +413,29 @@ def _fail_block(w: Work, name: str) -> None:
         w.author,
         w.cards[blocker].controller,
     )
+
+
+def _attempts_block(w: Work, pos: Pos, minion: Pos | None, name: str) -> None:
+    """A reaction's "This vampire attempts to block the current action, ignoring the normal prey,
+    predator or target restrictions" (its record's :attr:`EffectKind.ATTEMPT_BLOCK`, at a level
+    ``minion`` may play): the minion that played it attempts to block at once, whether or not its
+    Methuselah may block by default; a Methuselah that declined to block keeps its word (rulebook,
+    "Who May Attempt to Block"). Raises IllegalMove for another card or a minion that cannot."""
+    info = w.info(pos)
+    rec = record(info.id) if info is not None else None
+    who = w.info(minion) if minion is not None else None
+    have = frozenset(who.disciplines) if who is not None else frozenset()
+    if rec is None or not any(
+        e.kind == EffectKind.ATTEMPT_BLOCK for c in rec.clauses_for(have, REACTION) for e in c.effects
+    ):
+        raise IllegalMove(f"{name} has no block attempt that {w.name(minion) if minion else 'no minion'} may make")
+    a = open_action(w)
+    if minion is None or w.author == a.actor or w.author in a.declined:
+        raise IllegalMove(
+            f"{name}: its vampire attempts to block another's action, for a Methuselah that has not declined"
+        )
+    actions.block(w, BlockAct(do=Do.BLOCK, minion=minion), anyone=True)
+    w.note(f"{name}: {w.name(minion)} attempts to block, whoever may block by default", w.author, a.actor)
 
 
 def _ended_by_card(w: Work, name: str, unlock: bool) -> None:

@@ -11,8 +11,9 @@ not know is met (the card is left to the players).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from engine.games.vtes.block_readings import ANY_SEAT
 from engine.games.vtes.vocab import ActionKind
 
 LEVEL_PREFIX = re.compile(r"^(?:\[[a-z]{3}\]\s*)+")
@@ -33,6 +34,7 @@ class Moment:
     your_blocker: bool
     may_block: bool
     locked: bool
+    any_seat: bool = False
 
     @classmethod
     def of(
@@ -59,8 +61,11 @@ class Moment:
         )
 
     def meets(self, sentence: str) -> bool:
-        """Whether the moment meets ``sentence`` (lower case), as far as the table reads it."""
-        return all(fits or not any(p in sentence for p in phrases) for phrases, fits in self._phrases())
+        """Whether the moment meets ``sentence`` (lower case), as far as the table reads it: a
+        block attempt "ignoring the normal prey, predator or target restrictions" (Eagle's Sight)
+        is one whoever may block by default."""
+        lifted = replace(self, any_seat=ANY_SEAT in sentence)
+        return all(fits or not any(p in sentence for p in phrases) for phrases, fits in lifted._phrases())
 
     def _phrases(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
         at_you_bleed = self.bleed and self.at_you
@@ -77,7 +82,7 @@ class Moment:
                 self.your_blocker,
             ),
             (("by a locked vampire", "by a locked minion"), self.may_block and self.locked),
-            (("attempts to block", "attempt to block", "about to enter combat"), self.may_block),
+            (("attempts to block", "attempt to block", "about to enter combat"), self.may_block or self.any_seat),
             (("would be burned", "is being burned", "being diablerized", "attempts to commit diablerie"), False),
         )
 

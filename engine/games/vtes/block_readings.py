@@ -1,0 +1,30 @@
+"""Readings of the sentences that have a reacting vampire attempt to block whoever may block the
+action by the usual rules (Eagle's Sight at superior: "This vampire attempts to block the current
+action, ignoring the normal prey, predator or target restrictions for blocking actions").
+
+Kept apart from the patterns of :mod:`engine.games.vtes.card_effects`, which consults
+:func:`read` for a sentence none of its own shapes reads; the table applies them as the reaction
+is played (:func:`engine.games.vtes.plays.check_play`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.games.vtes.card_effects import Effect, EffectKind
+
+ANY_SEAT = "ignoring the normal prey, predator or target restrictions"
+"""The words that let a Methuselah not entitled to block an action block it with the reacting
+vampire (rulebook, "Who May Attempt to Block": the prey and the predator, or the target, by
+default); the ``whom`` of :attr:`EffectKind.ATTEMPT_BLOCK` such a sentence gives."""
+
+_SHAPE = re.compile(
+    r"this vampire attempts to block the current action, ignoring the normal prey, predator or target "
+    r"restrictions for blocking actions"
+)
+
+
+def read(sentence: str) -> tuple[Effect, ...] | None:
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    gives it) when it is this module's shape, else None."""
+    return (Effect(EffectKind.ATTEMPT_BLOCK, whom=ANY_SEAT),) if _SHAPE.fullmatch(sentence) else None
