@@ -232,6 +232,9 @@ READY = "ready"
 """The ``whom`` of blood added to a ready vampire, anyone's."""
 ON_THIS = "on this vampire"
 """The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
+PER_BLOOD = "per blood paid"
+"""The ``whom`` of votes that grow with the X blood paid for the card: ``least`` votes per blood,
+``amount`` added to them ("+2X+1 votes": Awe; :mod:`engine.games.vtes.x_votes`)."""
 THREE_COPIES = "three copies"
 """The ``whom`` of pool gained as a Methuselah controls three copies of the card, which leave the game."""
 HAND_STRIKE = "hand strike"
@@ -317,6 +320,9 @@ class Effect:
                 return f"once each turn: +{self.amount} blood after a successful action with no reaction played"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
+            case EffectKind.VOTES if self.whom == PER_BLOOD:
+                per = f"{self.least}X" if self.least != 1 else "X"
+                return f"this vampire gets +{per}+{self.amount} votes, X the blood paid"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
                 match self.whom:
                     case "":
@@ -904,9 +910,9 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import block_readings, margin_readings, repeat_readings  # they need Effect
+    from engine.games.vtes import block_readings, margin_readings, repeat_readings, x_votes  # they need Effect
 
-    for more in (margin_readings, repeat_readings, block_readings):
+    for more in (margin_readings, repeat_readings, block_readings, x_votes):
         if (effects := more.read(sentence)) is not None:
             return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes

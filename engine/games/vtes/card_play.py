@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.games.vtes import x_votes
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import (
@@ -718,12 +719,15 @@ def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
         if minion.zone != Zone.READY:
             continue
         for clause in candidates(rec, minion, as_type):
-            votes = sum(e.amount for e in clause.effects if e.kind == EffectKind.VOTES)
-            fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("votes", votes)))
-            if votes < 1 or fields is None:
-                continue
-            words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}") if p)
-            out.setdefault(fields, Choice(clause, fields, words))
+            for x in range(minion.counters + 1) if x_votes.by_blood(clause.effects) else (0,):  # Awe's X
+                votes = x_votes.votes_for(clause.effects, x)
+                paid = (("blood", x),) if x else ()
+                fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("votes", votes), *paid))
+                if votes < 1 or fields is None:
+                    continue
+                cost = f" for {x} blood" if x else ""
+                words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}{cost}") if p)
+                out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
 
 
