@@ -234,3 +234,12 @@ def held_card(name: str, seat: int = 0, pos: Pos = (998, 0)) -> CardView:
         types=info.types,
         text=info.text,
     )
+
+
+def logged(t: SimTable, done: list[tuple[int, Act]], seat: int, act: Act) -> tuple[str, ...]:
+    """``seat`` makes ``act`` (the table's operations then run), recorded in ``done`` for a
+    replay; its notes rendered for seats named Ana, Ben, Cy and Dee."""
+    notes = t.play(seat, act)
+    t.run_ops()
+    done.append((seat, act))
+    return tuple(n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes)

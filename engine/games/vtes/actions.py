@@ -456,7 +456,9 @@ def _close_window(w: Work, window: OpenWindow) -> None:
             w.note("No block: every Methuselah has passed; the impulse returns to the acting Methuselah", a.actor)
         case Window.ATTEMPT:
             assert a.blocker
-            if a.blocks:
+            if a.blocks and a.end_if_blocked:
+                end_if_blocked(w, a)
+            elif a.blocks:
                 _blocked(w, a)
             else:
                 w.note(
@@ -539,6 +541,25 @@ def block(w: Work, b: BlockAct, anyone: bool = False) -> None:
         w.note(f"{w.name(pos)}: +{n} intercept to {name}", w.author)
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
     windows.put(w, windows.returned(attempt, w.in_game()))
+
+
+def end_if_blocked(w: Work, a: Action) -> None:
+    """A block that would succeed on an action a card keeps "if this action is blocked, lock the
+    blocking minion and end the action before block resolution" (``Action.end_if_blocked``, Mirror
+    Walk): the blocker locks, the action ends unsuccessfully with no cost and no combat, its
+    set-aside card to the ash heap; the acting minion stays locked."""
+    assert a.blocker and a.end_if_blocked
+    windows.pop(w, a)
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        w.move(a.card, Target.ASH)
+    w.setc(a.blocker, locked=True)
+    w.note(
+        f"{w.name(a.end_if_blocked)}: {w.name(a.blocker)} would block {w.name(a.minion)}; it locks, and "
+        f"{action_words(w, a)} ends unsuccessfully before block resolution",
+        a.actor,
+        w.cards[a.blocker].controller,
+    )
+    after_action(w)
 
 
 def _blocked(w: Work, a: Action) -> None:

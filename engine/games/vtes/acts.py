@@ -200,6 +200,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "unlock"
             | "wake"
             | "block"
+            | "end_if_blocked"
             | "fail_block"
             | "lock_failed"
             | "bar_vampires"

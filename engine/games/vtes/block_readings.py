@@ -1,6 +1,8 @@
-"""Readings of the sentences that have a reacting vampire attempt to block whoever may block the
-action by the usual rules (Eagle's Sight at superior: "This vampire attempts to block the current
-action, ignoring the normal prey, predator or target restrictions for blocking actions").
+"""Readings of sentences about block attempts: a reacting vampire that attempts to block whoever
+may block the action by the usual rules (Eagle's Sight at superior: "This vampire attempts to
+block the current action, ignoring the normal prey, predator or target restrictions for blocking
+actions"); an action that ends, the blocker locked, if it is blocked (Mirror Walk at superior: "if
+this action is blocked, lock the blocking minion and end the action before block resolution").
 
 Kept apart from the patterns of :mod:`engine.games.vtes.card_effects`, which consults
 :func:`read` for a sentence none of its own shapes reads; the table applies them as the reaction
@@ -24,7 +26,14 @@ _SHAPE = re.compile(
 )
 
 
+_MIRROR = re.compile(r"if this action is blocked, lock the blocking minion and end the action before block resolution")
+
+
 def read(sentence: str) -> tuple[Effect, ...] | None:
     """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
-    gives it) when it is this module's shape, else None."""
-    return (Effect(EffectKind.ATTEMPT_BLOCK, whom=ANY_SEAT),) if _SHAPE.fullmatch(sentence) else None
+    gives it) when it is one of this module's shapes, else None."""
+    if _SHAPE.fullmatch(sentence):
+        return (Effect(EffectKind.ATTEMPT_BLOCK, whom=ANY_SEAT),)
+    if _MIRROR.fullmatch(sentence):
+        return (Effect(EffectKind.END_IF_BLOCKED),)
+    return None

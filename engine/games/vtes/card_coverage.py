@@ -17,6 +17,8 @@ where the table puts it into the act that plays the card, as the offers do.
   action resolves: an action modifier's; blood a woken minion burns before the action resolves
   unless it blocks: a reaction's that wakes it
   (:func:`engine.games.vtes.action_success.before_resolution`);
+- the blocker locked and the action ended before block resolution if it is blocked: an action
+  modifier's, kept on the action (:func:`engine.games.vtes.actions.end_if_blocked`);
 - the reacting vampire's block attempt, whoever may block by default: a reaction's
   (:func:`engine.games.vtes.plays.check_play`);
 - votes: an action modifier's or a reaction's, played while a referendum polls
@@ -141,6 +143,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             reading = terms_reading(rec.id)
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
         case EffectKind.FAIL_BLOCK | EffectKind.BAR_BLOCK:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.END_IF_BLOCKED:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.ATTEMPT_BLOCK:
             return REACTION in types and clause.type in ("", REACTION)

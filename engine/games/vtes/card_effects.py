@@ -113,6 +113,10 @@ class EffectKind(StrEnum):
     """The reacting vampire attempts to block the action at once; ``whom``
     :data:`engine.games.vtes.block_readings.ANY_SEAT`: whichever Methuselah controls it (Eagle's
     Sight at superior)."""
+    END_IF_BLOCKED = "end if blocked"
+    """If the action is blocked, the blocking minion locks and the action ends, unsuccessfully,
+    before block resolution (no combat; Mirror Walk at superior): an action modifier's, kept on
+    the action (``Action.end_if_blocked``)."""
     NO_REPEAT = "no repeat"
     """The acting minion of an action a card ends cannot perform the same action again this turn
     (the same kind, with the same card or none: Change of Target, Obedience)."""
@@ -404,6 +408,8 @@ class Effect:
                 return "the action ends, unsuccessfully" + (", the acting minion unlocking" if self.whom else "")
             case EffectKind.ATTEMPT_BLOCK:
                 return "this vampire attempts to block, whoever may block by default"
+            case EffectKind.END_IF_BLOCKED:
+                return "if this action is blocked, the blocker locks and the action ends before block resolution"
             case EffectKind.NO_REPEAT:
                 return "the acting minion cannot perform the same action again this turn"
             case EffectKind.BAR_BLOCK:

@@ -478,6 +478,10 @@ def _numbers(
                 fields["wake_cost"] = e.amount
             case EffectKind.BAR_BLOCK if not acting:
                 return None
+            case EffectKind.END_IF_BLOCKED:  # Mirror Walk: kept on the action, with its stealth
+                if not acting or a.end_if_blocked:
+                    return None
+                fields["end_if_blocked"] = True
             case EffectKind.ATTEMPT_BLOCK:  # Eagle's Sight: whoever may block by default
                 if acting or a.window != Window.NO_ATTEMPT or seat in a.declined:
                     return None

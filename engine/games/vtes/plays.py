@@ -88,6 +88,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         or act.lock_failed
         or act.wake_cost
         or act.block
+        or act.end_if_blocked
     ) or (act.bar is not None or act.bar_vampires or act.end_action or act.unlock_actor)
     a = w.open_action
     _master_timing(w, pos)
@@ -207,6 +208,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             w.note(f"{name}: {w.name(minion)} attempts to block with +{block_with} intercept", w.author, a.actor)
     if act.block:
         _attempts_block(w, pos, minion, name)
+    if act.end_if_blocked:
+        _end_if_blocked(w, pos, minion, name)
     if act.end_action:
         _ended_by_card(w, name, bool(act.unlock_actor))
         ending = record(info.id) if info is not None else None
@@ -412,6 +415,30 @@ def _fail_block(w: Work, name: str) -> None:
         f"{name}: the block by {w.name(blocker)} fails; it cannot attempt to block this action again",
         w.author,
         w.cards[blocker].controller,
+    )
+
+
+def _end_if_blocked(w: Work, pos: Pos, minion: Pos | None, name: str) -> None:
+    """An action modifier's "if this action is blocked, lock the blocking minion and end the action
+    before block resolution" (its record's :attr:`EffectKind.END_IF_BLOCKED`, at a level the acting
+    minion may play): kept on the open action (``Action.end_if_blocked``) and applied as a block
+    would succeed (:func:`engine.games.vtes.actions.end_if_blocked`). Raises IllegalMove for another
+    card, another Methuselah than the acting one, or a second such card."""
+    a = open_action(w)
+    info, who = w.info(pos), w.info(minion if minion is not None else a.minion)
+    rec = record(info.id) if info is not None else None
+    have = frozenset(who.disciplines) if who is not None else frozenset()
+    if rec is None or not any(
+        e.kind == EffectKind.END_IF_BLOCKED for c in rec.clauses_for(have, MODIFIER) for e in c.effects
+    ):
+        raise IllegalMove(f"{name} does not end this action if it is blocked, at a level its minion may play")
+    if w.author != a.actor:
+        raise IllegalMove(f"{name} ends the acting Methuselah's action if it is blocked: only they play it")
+    if a.end_if_blocked:
+        raise IllegalMove(f"{w.name(a.end_if_blocked)} already ends this action if it is blocked")
+    windows.put(w, replace(a, end_if_blocked=pos))
+    w.note(
+        f"{name}: if this action is blocked, the blocker locks and the action ends before block resolution", w.author
     )
 
 

@@ -182,7 +182,9 @@ class Action:
     block this action again", or "the chosen vampire cannot block this action");
     ``vampires_barred``: no vampire may block it ("Vampires cannot block this action"); ``lock_failed``: the minions whose attempt fails lock before the
     action resolves (a card's); ``wake_costs``: ``(minion, blood)``: a woken minion that burns that
-    blood before the action resolves unless it blocks it.
+    blood before the action resolves unless it blocks it; ``end_if_blocked``: the card played that
+    says "if this action is blocked, lock the blocking minion and end the action before block
+    resolution" (Mirror Walk), else ``()``.
     """
 
     actor: int
@@ -215,6 +217,7 @@ class Action:
     vampires_barred: bool = False
     lock_failed: bool = False
     wake_costs: tuple[tuple[Pos, int], ...] = ()
+    end_if_blocked: Pos | tuple[()] = ()
 
     @property
     def directed(self) -> bool:

@@ -80,6 +80,7 @@ FULL: list[dict[str, Any]] = [
         "lock_failed": True,
         "wake_cost": 1,
         "block": True,
+        "end_if_blocked": True,
         "minion": [6, 0],
     },
     {"do": "discard", "card": [5, 1], "no_replace": False},

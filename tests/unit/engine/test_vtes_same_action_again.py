@@ -17,10 +17,8 @@ from engine.games.vtes.card_record import Coverage
 from engine.games.vtes.card_report import find
 from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays as plays
-from tests.support.vtes_sim import copy_table, one_vampire_table, replayed
+from tests.support.vtes_sim import copy_table, logged, one_vampire_table, replayed
 from tests.support.vtes_sim import first_vampire as vampire
-
-NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
 
 @pytest.fixture(scope="module")
@@ -28,27 +26,20 @@ def start() -> SimTable:
     return one_vampire_table("Arika", (("Change of Target", 2), ("Conditioning", 5)), seed=5)
 
 
-def _step(t: SimTable, done: list[tuple[int, Act]], seat: int, act: Act) -> tuple[str, ...]:
-    notes = t.play(seat, act)
-    t.run_ops()
-    done.append((seat, act))
-    return tuple(n.render(NAMES) for n in notes)
-
-
 def _blocked_hunt(t: SimTable) -> tuple[int, list[tuple[int, Act]]]:
     ana = t.state.acting
     ben = t.view(ana).players[ana].prey
     done: list[tuple[int, Act]] = []
-    _step(t, done, ana, {"do": "action", "kind": "hunt", "minion": vampire(t, ana)})
-    _step(t, done, ana, {"do": "pass"})
-    _step(t, done, ben, {"do": "block", "minion": vampire(t, ben)})
+    logged(t, done, ana, {"do": "action", "kind": "hunt", "minion": vampire(t, ana)})
+    logged(t, done, ana, {"do": "pass"})
+    logged(t, done, ben, {"do": "block", "minion": vampire(t, ben)})
     while (a := t.state.open_action) is not None and a.impulse != ben:
-        _step(t, done, a.impulse, {"do": "pass"})
-    _step(t, done, ben, {"do": "adjust", "intercept": 1, "cause": "a card"})
+        logged(t, done, a.impulse, {"do": "pass"})
+    logged(t, done, ben, {"do": "adjust", "intercept": 1, "cause": "a card"})
     for claim in t.state.claims:
-        _step(t, done, ana, {"do": "accept", "act": claim.act})
+        logged(t, done, ana, {"do": "accept", "act": claim.act})
     while (a := t.state.open_action) is not None and a.impulse != ana:
-        _step(t, done, a.impulse, {"do": "pass"})
+        logged(t, done, a.impulse, {"do": "pass"})
     a = t.state.open_action
     assert a is not None and a.window == "B" and a.stealth == a.intercept == 1
     return ana, done
@@ -65,7 +56,7 @@ def test_change_of_target_bars_the_same_action_again_this_turn(start: SimTable) 
     ana, done = _blocked_hunt(t)
     offered = plays(t, ana, "Change of Target")
     assert [(a["end_action"], a["unlock_actor"]) for a in offered] == [(True, True)]
-    said = _step(t, done, ana, offered[0])
+    said = logged(t, done, ana, offered[0])
     assert t.state.open_action is None
     me = t.view(ana).card(tuple(vampire(t, ana)))
     assert me is not None and not me.locked
@@ -76,6 +67,6 @@ def test_change_of_target_bars_the_same_action_again_this_turn(start: SimTable) 
         t.play(ana, {"do": "action", "kind": "hunt", "minion": vampire(t, ana)})
     assert t.state == before
     ben = t.view(ana).players[ana].prey
-    _step(t, done, ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})
+    logged(t, done, ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})
     assert t.state.open_action is not None and t.state.open_action.kind == "bleed"
     assert replayed(start, done).state == t.state
