@@ -1,7 +1,9 @@
 """Readings of sentences about block attempts: a reacting vampire that attempts to block whoever
 may block the action by the usual rules (Eagle's Sight at superior: "This vampire attempts to
 block the current action, ignoring the normal prey, predator or target restrictions for blocking
-actions"); an action that ends, the blocker locked, if it is blocked (Mirror Walk at superior: "if
+actions"); a locked reacting vampire that pays blood to unlock, while its Methuselah may still
+block (Deep Ecology at Protean: "This vampire burns 1 blood to unlock"); an action that ends, the
+blocker locked, if it is blocked (Mirror Walk at superior: "if
 this action is blocked, lock the blocking minion and end the action before block resolution").
 
 Kept apart from the patterns of :mod:`engine.games.vtes.card_effects`, which consults
@@ -26,6 +28,7 @@ _SHAPE = re.compile(
 )
 
 
+_UNLOCK = re.compile(r"this vampire burns (\d+) blood to unlock")
 _MIRROR = re.compile(r"if this action is blocked, lock the blocking minion and end the action before block resolution")
 
 
@@ -36,4 +39,6 @@ def read(sentence: str) -> tuple[Effect, ...] | None:
         return (Effect(EffectKind.ATTEMPT_BLOCK, whom=ANY_SEAT),)
     if _MIRROR.fullmatch(sentence):
         return (Effect(EffectKind.END_IF_BLOCKED),)
+    if m := _UNLOCK.fullmatch(sentence):  # read as the unlock to block: offered while a block may come
+        return (Effect(EffectKind.UNLOCK, int(m.group(1)), whom="block"),)
     return None

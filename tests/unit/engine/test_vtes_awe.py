@@ -9,19 +9,12 @@ from __future__ import annotations
 import pytest
 
 from engine.games.base import Act, IllegalMove
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from tests.support.vtes_sim import card_plays as plays
 from tests.support.vtes_sim import first_vampire as vampire
 from tests.support.vtes_sim import one_vampire_table, replayed
 from tests.unit.engine.test_vtes_card_votes import to_polling
 
 LIBRARY = (("Kine Resources Contested", 2), ("Awe", 2))
-
-
-def test_awe_is_read_whole() -> None:
-    rec = find("Awe")
-    assert rec is not None and rec.coverage == Coverage.FULLY
 
 
 @pytest.mark.parametrize(("vampire_name", "per_blood"), [("Nettie Hale", 1), ("Arika", 2)])

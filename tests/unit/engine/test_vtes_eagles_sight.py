@@ -9,8 +9,6 @@ from __future__ import annotations
 import pytest
 
 from engine.games.base import Act, IllegalMove
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays as plays
 from tests.support.vtes_sim import copy_table, one_vampire_table, replayed
@@ -43,11 +41,6 @@ def _bled(start: SimTable) -> tuple[SimTable, list[tuple[int, Act]], int]:
     t.play(*done[0])
     _to(t, done, cy)
     return t, done, cy
-
-
-def test_eagles_sight_is_read_whole() -> None:
-    rec = find("Eagle's Sight")
-    assert rec is not None and rec.coverage == Coverage.FULLY
 
 
 def test_a_vampire_not_entitled_to_block_attempts_to_block_with_eagles_sight(start: SimTable) -> None:

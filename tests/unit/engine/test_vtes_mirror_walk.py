@@ -10,8 +10,6 @@ from __future__ import annotations
 import pytest
 
 from engine.games.base import Act
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays as plays
 from tests.support.vtes_sim import copy_table, logged, one_vampire_table, replayed
@@ -45,11 +43,6 @@ def _walk_then_blocked(t: SimTable, superior: bool) -> tuple[int, int, list[tupl
         assert a.window == "B" and a.stealth == a.intercept == 1
         said += logged(t, done, a.impulse, {"do": "pass"})
     return ana, ben, done, said
-
-
-def test_mirror_walk_is_read_whole() -> None:
-    rec = find("Mirror Walk")
-    assert rec is not None and rec.coverage == Coverage.FULLY
 
 
 def test_at_superior_a_block_locks_the_blocker_and_ends_the_action_without_combat(start: SimTable) -> None:

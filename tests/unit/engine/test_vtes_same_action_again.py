@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from engine.games.base import Act, IllegalMove
-from engine.games.vtes.card_record import Coverage
 from engine.games.vtes.card_report import find
 from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays as plays
@@ -43,12 +42,6 @@ def _blocked_hunt(t: SimTable) -> tuple[int, list[tuple[int, Act]]]:
     a = t.state.open_action
     assert a is not None and a.window == "B" and a.stealth == a.intercept == 1
     return ana, done
-
-
-def test_both_cards_are_read_whole() -> None:
-    for name in ("Change of Target", "Obedience"):
-        rec = find(name)
-        assert rec is not None and rec.coverage == Coverage.FULLY, name
 
 
 def test_change_of_target_bars_the_same_action_again_this_turn(start: SimTable) -> None:

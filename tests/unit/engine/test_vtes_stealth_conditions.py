@@ -9,8 +9,6 @@ from __future__ import annotations
 import pytest
 
 from engine.games.base import Act, IllegalMove
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, one_vampire_table, replayed
 from tests.support.vtes_sim import card_plays as plays
@@ -50,11 +48,6 @@ def _blocked(vampire_name: str, kind: str) -> tuple[SimTable, SimTable, list[tup
     a = t.state.open_action
     assert a is not None and a.stealth == a.intercept
     return start, t, done, ana
-
-
-def test_shroud_of_night_is_read_whole() -> None:
-    rec = find("Shroud of Night")
-    assert rec is not None and rec.coverage == Coverage.FULLY
 
 
 @pytest.mark.parametrize("vampire_name", ["Banjoko", "Alvaro, The Scion of Angelica"])

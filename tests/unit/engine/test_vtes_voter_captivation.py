@@ -16,8 +16,6 @@ import pytest
 
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes.bots import VtesBot
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.games.vtes.game import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays as plays
@@ -67,11 +65,6 @@ def to_resolution(t: SimTable, votes: int | None) -> list[tuple[int, Act]]:
             assert w is not None
             _step(t, done, w.impulse, {"do": "pass"})
     raise AssertionError("the referendum never resolved")
-
-
-def test_voter_captivation_is_read_whole() -> None:
-    rec = find("Voter Captivation")
-    assert rec is not None and rec.coverage == Coverage.FULLY
 
 
 def test_at_superior_two_of_the_blood_go_to_the_pool(arika: SimTable) -> None:
