@@ -243,3 +243,15 @@ def logged(t: SimTable, done: list[tuple[int, Act]], seat: int, act: Act) -> tup
     t.run_ops()
     done.append((seat, act))
     return tuple(n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes)
+
+
+def bleed_blocked(t: SimTable) -> tuple[int, int, list[tuple[int, Act]]]:
+    """Ana (the acting Methuselah) bleeds Ben, her prey, with her first vampire and passes; Ben's
+    first vampire attempts to block. Returns Ana, Ben and the acts, in order (:func:`logged`)."""
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    done: list[tuple[int, Act]] = []
+    logged(t, done, ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben})
+    logged(t, done, ana, {"do": "pass"})
+    logged(t, done, ben, {"do": "block", "minion": first_vampire(t, ben)})
+    return ana, ben, done

@@ -539,8 +539,20 @@ def block(w: Work, b: BlockAct, anyone: bool = False) -> None:
     for pos, n in lasting.carried_intercept(w, b.minion):
         intercept += n
         w.note(f"{w.name(pos)}: +{n} intercept to {name}", w.author)
+    if a.weaken and blocker_weakened(w, a, b.minion):  # Perfect Paragon, for the rest of the action
+        intercept -= a.weaken
+        w.note(f"{name} gets -{a.weaken} intercept: allies and younger vampires do, this action", w.author)
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
     windows.put(w, windows.returned(attempt, w.in_game()))
+
+
+def blocker_weakened(w: Work, a: Action, blocker: Pos) -> bool:
+    """``blocker`` is an ally or a vampire younger than ``a``'s acting one (a card's "Allies and
+    younger vampires get -1 intercept")."""
+    theirs, acting = w.info(blocker), w.info(a.minion)
+    if theirs is None or not w.cards[blocker].crypt:
+        return True
+    return acting is not None and theirs.capacity < acting.capacity
 
 
 def end_if_blocked(w: Work, a: Action) -> None:

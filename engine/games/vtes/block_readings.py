@@ -4,7 +4,9 @@ block the current action, ignoring the normal prey, predator or target restricti
 actions"); a locked reacting vampire that pays blood to unlock, while its Methuselah may still
 block (Deep Ecology at Protean: "This vampire burns 1 blood to unlock"); an action that ends, the
 blocker locked, if it is blocked (Mirror Walk at superior: "if
-this action is blocked, lock the blocking minion and end the action before block resolution").
+this action is blocked, lock the blocking minion and end the action before block resolution");
+every blocker that is an ally or a younger vampire weakened (Perfect Paragon at superior: "Allies
+and younger vampires get -1 intercept").
 
 Kept apart from the patterns of :mod:`engine.games.vtes.card_effects`, which consults
 :func:`read` for a sentence none of its own shapes reads; the table applies them as the reaction
@@ -14,8 +16,9 @@ is played (:func:`engine.games.vtes.plays.check_play`).
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
-from engine.games.vtes.card_effects import Effect, EffectKind
+from engine.games.vtes.card_effects import YOUNGER_OR_ALLY, Effect, EffectKind
 
 ANY_SEAT = "ignoring the normal prey, predator or target restrictions"
 """The words that let a Methuselah not entitled to block an action block it with the reacting
@@ -28,8 +31,22 @@ _SHAPE = re.compile(
 )
 
 
+_WEAKEN = re.compile(r"allies and younger vampires get -(\d+) intercept")
 _UNLOCK = re.compile(r"this vampire burns (\d+) blood to unlock")
 _MIRROR = re.compile(r"if this action is blocked, lock the blocking minion and end the action before block resolution")
+
+
+class _Minion(Protocol):
+    @property
+    def capacity(self) -> int: ...
+
+    @property
+    def crypt(self) -> bool: ...
+
+
+def weakened(acting: _Minion | None, blocker: _Minion) -> bool:
+    """``blocker`` is an ally, or a vampire younger (of lower capacity) than the ``acting`` one."""
+    return not blocker.crypt or (acting is not None and blocker.capacity < acting.capacity)
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
@@ -39,6 +56,8 @@ def read(sentence: str) -> tuple[Effect, ...] | None:
         return (Effect(EffectKind.ATTEMPT_BLOCK, whom=ANY_SEAT),)
     if _MIRROR.fullmatch(sentence):
         return (Effect(EffectKind.END_IF_BLOCKED),)
+    if m := _WEAKEN.fullmatch(sentence):
+        return (Effect(EffectKind.INTERCEPT, -int(m.group(1)), whom=YOUNGER_OR_ALLY),)
     if m := _UNLOCK.fullmatch(sentence):  # read as the unlock to block: offered while a block may come
         return (Effect(EffectKind.UNLOCK, int(m.group(1)), whom="block"),)
     return None

@@ -236,6 +236,10 @@ READY = "ready"
 """The ``whom`` of blood added to a ready vampire, anyone's."""
 ON_THIS = "on this vampire"
 """The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
+YOUNGER_OR_ALLY = "allies and younger vampires"
+"""The ``whom`` of an action modifier's negative intercept that every blocker of the action that is
+an ally or a vampire younger than the acting one gets, for the rest of the action (Perfect Paragon
+at superior; the state's ``Action.weaken``)."""
 PER_BLOOD = "per blood paid"
 """The ``whom`` of votes that grow with the X blood paid for the card: ``least`` votes per blood,
 ``amount`` added to them ("+2X+1 votes": Awe; :mod:`engine.games.vtes.x_votes`)."""
@@ -324,6 +328,8 @@ class Effect:
                 return f"once each turn: +{self.amount} blood after a successful action with no reaction played"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
+            case EffectKind.INTERCEPT if self.whom == YOUNGER_OR_ALLY:
+                return f"allies and younger vampires get {self.amount} intercept this action"
             case EffectKind.VOTES if self.whom == PER_BLOOD:
                 per = f"{self.least}X" if self.least != 1 else "X"
                 return f"this vampire gets +{per}+{self.amount} votes, X the blood paid"

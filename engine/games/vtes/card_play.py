@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.games.vtes import x_votes
 from engine.games.vtes.action_success import resolved_last
+from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import (
     EACH,
@@ -26,6 +27,7 @@ from engine.games.vtes.card_effects import (
     POOR,
     READY,
     UNLESS_BLOCKS,
+    YOUNGER_OR_ALLY,
     Effect,
     EffectKind,
     SentenceKind,
@@ -466,6 +468,13 @@ def _numbers(
                 fields["intercept"] = e.amount
             case EffectKind.UNLOCK if e.whom == "block" and e.amount:
                 fields["blood"] = e.amount  # "burns 1 blood to unlock": the unlocked minion pays
+            case EffectKind.INTERCEPT if e.whom == YOUNGER_OR_ALLY:  # for the rest of the action
+                blocker = view.card(a.blocker) if a.blocker else None
+                if not acting or a.weaken or blocker is None or not weakened(view.card(a.minion), blocker):
+                    return None
+                if a.window != Window.ATTEMPT or not a.blocks:
+                    return None
+                fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
             case EffectKind.INTERCEPT if e.amount < 0:  # "the blocking minion gets -1 intercept"
                 if not acting or a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
                     return None

@@ -11,10 +11,10 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import actions, combat, combat_plays, politics, referendum_gains, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
-from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
+from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, master_timing, take_limit
-from engine.games.vtes.card_effects import EACH, READY, EffectKind
+from engine.games.vtes.card_effects import EACH, READY, YOUNGER_OR_ALLY, EffectKind
 from engine.games.vtes.card_play import played_with, unmet_condition, unmet_level_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
@@ -206,6 +206,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         if block_with and minion is not None:
             actions.block(w, BlockAct(do=Do.BLOCK, minion=minion, intercept=block_with))
             w.note(f"{name}: {w.name(minion)} attempts to block with +{block_with} intercept", w.author, a.actor)
+    if numbers.intercept < 0 and w.author == a.actor:
+        _weaken(w, pos, -numbers.intercept, name)
     if act.block:
         _attempts_block(w, pos, minion, name)
     if act.end_if_blocked:
@@ -416,6 +418,25 @@ def _fail_block(w: Work, name: str) -> None:
         w.author,
         w.cards[blocker].controller,
     )
+
+
+def _weaken(w: Work, pos: Pos, amount: int, name: str) -> None:
+    """An action modifier's "Allies and younger vampires get -1 intercept" (its record's
+    :attr:`EffectKind.INTERCEPT` for :data:`~engine.games.vtes.block_readings.YOUNGER_OR_ALLY`),
+    its intercept just taken from the blocker: refused (IllegalMove) for a blocker that is neither
+    an ally nor younger than the acting vampire; else kept on the action (``Action.weaken``) for
+    every later block attempt (:func:`engine.games.vtes.actions.block`). Another card is left as
+    it is."""
+    info = w.info(pos)
+    rec = record(info.id) if info is not None else None
+    if rec is None or not any(e.kind == EffectKind.INTERCEPT and e.whom == YOUNGER_OR_ALLY for e in rec.effects):
+        return
+    a = open_action(w)
+    if a.blocker and not blocker_weakened(w, a, a.blocker):
+        raise IllegalMove(
+            f"{name} takes intercept from allies and younger vampires, and {w.name(a.blocker)} is neither"
+        )
+    windows.put(w, replace(a, weaken=amount))
 
 
 def _end_if_blocked(w: Work, pos: Pos, minion: Pos | None, name: str) -> None:

@@ -184,7 +184,8 @@ class Action:
     action resolves (a card's); ``wake_costs``: ``(minion, blood)``: a woken minion that burns that
     blood before the action resolves unless it blocks it; ``end_if_blocked``: the card played that
     says "if this action is blocked, lock the blocking minion and end the action before block
-    resolution" (Mirror Walk), else ``()``.
+    resolution" (Mirror Walk), else ``()``; ``weaken``: the intercept every blocker that is an ally
+    or a vampire younger than the acting one loses for the rest of the action (Perfect Paragon).
     """
 
     actor: int
@@ -218,6 +219,7 @@ class Action:
     lock_failed: bool = False
     wake_costs: tuple[tuple[Pos, int], ...] = ()
     end_if_blocked: Pos | tuple[()] = ()
+    weaken: int = 0
 
     @property
     def directed(self) -> bool:

@@ -11,8 +11,8 @@ import pytest
 
 from engine.games.base import Act
 from engine.sim import SimTable
+from tests.support.vtes_sim import bleed_blocked, copy_table, logged, one_vampire_table, replayed
 from tests.support.vtes_sim import card_plays as plays
-from tests.support.vtes_sim import copy_table, logged, one_vampire_table, replayed
 from tests.support.vtes_sim import first_vampire as vampire
 
 
@@ -24,12 +24,7 @@ def start() -> SimTable:
 def _walk_then_blocked(t: SimTable, superior: bool) -> tuple[int, int, list[tuple[int, Act]], tuple[str, ...]]:
     """Ana's vampire bleeds Ben; Ben's blocks; Ana plays Mirror Walk at the level asked; Ben adds 1
     intercept by hand (Ana accepts), so the block would succeed; everyone passes."""
-    ana = t.state.acting
-    ben = t.view(ana).players[ana].prey
-    done: list[tuple[int, Act]] = []
-    logged(t, done, ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})
-    logged(t, done, ana, {"do": "pass"})
-    logged(t, done, ben, {"do": "block", "minion": vampire(t, ben)})
+    ana, ben, done = bleed_blocked(t)
     offered = plays(t, ana, "Mirror Walk")
     assert sorted(bool(a.get("end_if_blocked")) for a in offered) == [False, True]
     logged(t, done, ana, next(a for a in offered if bool(a.get("end_if_blocked")) == superior))

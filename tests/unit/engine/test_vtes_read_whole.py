@@ -20,6 +20,7 @@ from engine.games.vtes.card_report import find
         "Awe",  # test_vtes_awe.py
         "Mirror Walk",  # test_vtes_mirror_walk.py
         "Deep Ecology",  # test_vtes_deep_ecology.py
+        "Perfect Paragon",  # test_vtes_perfect_paragon.py
     ],
 )
 def test_the_card_is_applied_fully(name: str) -> None:
