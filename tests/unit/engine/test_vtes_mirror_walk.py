@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 
 from engine.games.base import Act
+from engine.games.vtes.bots import VtesBot
+from engine.games.vtes.game import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import bleed_blocked, copy_table, logged, one_vampire_table, replayed
 from tests.support.vtes_sim import card_plays as plays
@@ -55,3 +57,11 @@ def test_at_basic_the_block_leads_to_combat(start: SimTable) -> None:
     t = copy_table(start)
     _walk_then_blocked(t, superior=False)
     assert t.state.open_combat is not None
+
+
+def test_a_bot_plays_mirror_walk_at_superior(start: SimTable) -> None:
+    t = copy_table(start)
+    ana, _, _ = bleed_blocked(t)
+    view = t.view(ana)
+    chosen = VtesBot(None, seed=1).choose(view, VTES.legal_acts(view))
+    assert chosen is not None and chosen["do"] == "play" and chosen.get("end_if_blocked") is True
