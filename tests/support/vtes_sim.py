@@ -234,3 +234,24 @@ def held_card(name: str, seat: int = 0, pos: Pos = (998, 0)) -> CardView:
         types=info.types,
         text=info.text,
     )
+
+
+def logged(t: SimTable, done: list[tuple[int, Act]], seat: int, act: Act) -> tuple[str, ...]:
+    """``seat`` makes ``act`` (the table's operations then run), recorded in ``done`` for a
+    replay; its notes rendered for seats named Ana, Ben, Cy and Dee."""
+    notes = t.play(seat, act)
+    t.run_ops()
+    done.append((seat, act))
+    return tuple(n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes)
+
+
+def bleed_blocked(t: SimTable) -> tuple[int, int, list[tuple[int, Act]]]:
+    """Ana (the acting Methuselah) bleeds Ben, her prey, with her first vampire and passes; Ben's
+    first vampire attempts to block. Returns Ana, Ben and the acts, in order (:func:`logged`)."""
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    done: list[tuple[int, Act]] = []
+    logged(t, done, ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben})
+    logged(t, done, ana, {"do": "pass"})
+    logged(t, done, ben, {"do": "block", "minion": first_vampire(t, ben)})
+    return ana, ben, done

@@ -123,7 +123,9 @@ class PlayAct(ActRecord):
     ``end_action``: the open action ends, unsuccessfully, as a block attempt would succeed
     (``unlock_actor``: its acting minion unlocks); ``bar``: a vampire that cannot block the open action, chosen as it is announced;
     ``bar_vampires``: no vampire may block it, ``lock_failed``: the minions whose block attempt fails lock before the action resolves,
-    ``wake_cost``: blood the woken ``minion`` burns before the action resolves unless it blocks it, cast for (``for_``, None: true) or
+    ``wake_cost``: blood the woken ``minion`` burns before the action resolves unless it blocks it,
+    ``block``: the reacting ``minion`` attempts to block at once, whoever may block by default (Eagle's Sight),
+    ``end_if_blocked``: if the open action is blocked, its blocker locks and it ends before block resolution (Mirror Walk), cast for (``for_``, None: true) or
     against (7.2), a rule ``lift`` ed by card ``by`` (P9). In combat, what a combat card played by
     the combatant ``minion`` changes (:mod:`engine.games.vtes.combat_plays`): ``strength``, its
     strength for the rest of the combat; ``environmental``, the ranged damage the opposing minion
@@ -156,6 +158,8 @@ class PlayAct(ActRecord):
     unlock_actor: bool | None = None
     bar_vampires: bool | None = None
     wake_cost: int | None = None
+    block: bool | None = None
+    end_if_blocked: bool | None = None
     move_blood: int | None = None
     add_blood: int | None = None
     add_to: Pos | None = None

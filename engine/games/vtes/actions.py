@@ -26,7 +26,7 @@ from engine.games.vtes import combat, contests, lasting, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements
+from engine.games.vtes.card_checks import check_requirements, end_limits
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import burnable, record
 from engine.games.vtes.cards import card_base
@@ -36,6 +36,7 @@ from engine.games.vtes.vocab import (
     ACTION_TYPES,
     ActionKind,
     Lift,
+    LimitScope,
     Outcome,
     Phase,
     Status,
@@ -180,6 +181,7 @@ def announce(w: Work, a: ActionAct) -> None:
             w.refill(w.author, a.card)
     if not c.locked:
         w.setc(a.minion, locked=True)
+    end_limits(w, LimitScope.ACTION)  # a card played for the last action (Voter Captivation)
     w.done = (*w.done, Done(a.minion, a.kind, card_id))
     w.actions_taken += 1
     opened = Action(
@@ -288,6 +290,14 @@ def _check_once(w: Work, a: ActionAct, name: str, card_id: int) -> None:
         )
     if a.kind == ActionKind.POLITICAL and any(d.kind == ActionKind.POLITICAL for d in mine):
         w.refuse(Lift.ONCE, f"{name} has already taken a political action this turn")
+    for d in mine:
+        if d.no_repeat and d.kind == a.kind and d.card == card_id:
+            info = card_base().info(d.no_repeat)
+            w.refuse(
+                Lift.ONCE,
+                f"{name} cannot perform the same action ({a.kind}) again this turn: "
+                f"{esc(info.name) if info else 'a card'} ended it and says so",
+            )
     if card_id and any(d.card == card_id for d in mine):
         info = card_base().info(card_id)
         w.refuse(Lift.ONCE, f"{name} has already acted with {esc(info.name) if info else 'that card'} this turn")
@@ -446,7 +456,9 @@ def _close_window(w: Work, window: OpenWindow) -> None:
             w.note("No block: every Methuselah has passed; the impulse returns to the acting Methuselah", a.actor)
         case Window.ATTEMPT:
             assert a.blocker
-            if a.blocks:
+            if a.blocks and a.end_if_blocked:
+                end_if_blocked(w, a)
+            elif a.blocks:
                 _blocked(w, a)
             else:
                 w.note(
@@ -464,13 +476,15 @@ def _close_window(w: Work, window: OpenWindow) -> None:
             _decline_diablerie(w, a)
 
 
-def block(w: Work, b: BlockAct) -> None:
+def block(w: Work, b: BlockAct, anyone: bool = False) -> None:
     """A ``block`` attempt (P3): window A, on the impulse of an entitled Methuselah that has not
     declined, with a ready unlocked minion of its own; window B opens. The rulebook ("Who May
     Attempt to Block"): "A minion can attempt to block as many times as they wish as long as
     another minion is not already blocking. If one attempt to block fails, another can be made as
     often as the blocking Methuselah wishes": a minion whose attempt failed may try again
-    (``Action.tried`` only records it); a Methuselah's decision to make no further attempt is final."""
+    (``Action.tried`` only records it); a Methuselah's decision to make no further attempt is final.
+    ``anyone``: a card lets ``b.minion`` attempt it whoever may block by default (Eagle's Sight:
+    "ignoring the normal prey, predator or target restrictions")."""
     intercept = within(b.do, "intercept", b.intercept, low=-10, high=20)
     a = open_action(w)
     if w.author == a.actor:
@@ -485,7 +499,7 @@ def block(w: Work, b: BlockAct) -> None:
     if a.window == Window.DIABLERIE:
         raise IllegalMove("this action is blocked already: nobody blocks it now")
     entitled = blockers(a, w.in_game())
-    if w.author not in entitled:
+    if w.author not in entitled and not anyone:
         who = " or ".join(seat_ref(s) for s in entitled) or "nobody"
         kind = "the targeted Methuselah" if a.directed else "the prey and the predator"
         raise IllegalMove(f"only {kind} ({who}) may block this action (4.2)")
@@ -525,8 +539,39 @@ def block(w: Work, b: BlockAct) -> None:
     for pos, n in lasting.carried_intercept(w, b.minion):
         intercept += n
         w.note(f"{w.name(pos)}: +{n} intercept to {name}", w.author)
+    if a.weaken and blocker_weakened(w, a, b.minion):  # Perfect Paragon, for the rest of the action
+        intercept -= a.weaken
+        w.note(f"{name} gets -{a.weaken} intercept: allies and younger vampires do, this action", w.author)
     attempt = replace(a, window=Window.ATTEMPT, blocker=b.minion, intercept=intercept)
     windows.put(w, windows.returned(attempt, w.in_game()))
+
+
+def blocker_weakened(w: Work, a: Action, blocker: Pos) -> bool:
+    """``blocker`` is an ally or a vampire younger than ``a``'s acting one (a card's "Allies and
+    younger vampires get -1 intercept")."""
+    theirs, acting = w.info(blocker), w.info(a.minion)
+    if theirs is None or not w.cards[blocker].crypt:
+        return True
+    return acting is not None and theirs.capacity < acting.capacity
+
+
+def end_if_blocked(w: Work, a: Action) -> None:
+    """A block that would succeed on an action a card keeps "if this action is blocked, lock the
+    blocking minion and end the action before block resolution" (``Action.end_if_blocked``, Mirror
+    Walk): the blocker locks, the action ends unsuccessfully with no cost and no combat, its
+    set-aside card to the ash heap; the acting minion stays locked."""
+    assert a.blocker and a.end_if_blocked
+    windows.pop(w, a)
+    if a.card and w.cards[a.card].zone == Zone.ASIDE:
+        w.move(a.card, Target.ASH)
+    w.setc(a.blocker, locked=True)
+    w.note(
+        f"{w.name(a.end_if_blocked)}: {w.name(a.blocker)} would block {w.name(a.minion)}; it locks, and "
+        f"{action_words(w, a)} ends unsuccessfully before block resolution",
+        a.actor,
+        w.cards[a.blocker].controller,
+    )
+    after_action(w)
 
 
 def _blocked(w: Work, a: Action) -> None:

@@ -199,6 +199,8 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             | "lock"
             | "unlock"
             | "wake"
+            | "block"
+            | "end_if_blocked"
             | "fail_block"
             | "lock_failed"
             | "bar_vampires"

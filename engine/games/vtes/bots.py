@@ -32,6 +32,7 @@ from engine.games.vtes.readings import (
     terms_acts,
     weapon_strikes,
 )
+from engine.games.vtes.referendum_gains import bot_gain
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
@@ -141,6 +142,8 @@ class VtesBot:
                 for do in (Do.EDGE, Do.WITHDRAW):
                     if do in by_do:
                         return by_do[do][0]
+            case Phase.MINION if (gains := bot_gain(view, legal)) is not None:
+                return gains  # blood for the votes by which its referendum passed (Voter Captivation)
             case Phase.MINION if Do.ACTION in by_do:
                 return self._politics(view, seat) or self._action(view, by_do[Do.ACTION])
             case Phase.INFLUENCE:
@@ -413,13 +416,15 @@ def _bot_action(act: Act) -> bool:
 def _numbers_play(legal: list[Act], acting: bool) -> Act | None:
     """The offered play that changes the open action most: stealth, intercept or bleed added, a
     bleed against the bot reduced (a card's numbers are offered only when they can change it: 4.3),
-    for the acting bot its minion unlocked as the action succeeds, or, first of all, a block attempt
+    for the acting bot its minion unlocked as the action succeeds or a block turned into the end of
+    the action (Mirror Walk at superior), or, first of all, a block attempt
     made to fail (a blocked action does nothing; stealth may still be outdone by intercept), or a
     blocker barred; or None."""
     plays = [a for a in legal if a["do"] == Do.PLAY]
     weight = {
         id(a): sum(abs(int(a.get(k) or 0)) for k in ("stealth", "intercept", "amount"))
         + (acting and bool(a.get("unlock")))
+        + (acting and bool(a.get("end_if_blocked")))  # Mirror Walk at superior over its basic
         + (10 if acting and a.get("fail_block") else 0)
         + (acting and ("bar" in a or bool(a.get("bar_vampires"))))
         for a in plays

@@ -10,12 +10,17 @@ where the table puts it into the act that plays the card, as the offers do.
 - a blocking minion's intercept lowered ("gets -1 intercept"), and a block attempt that fails, its
   minion barred from blocking this action again: an action modifier's, played during the attempt;
   a chosen vampire, or every vampire, that cannot block: an action modifier's, before any attempt;
-  the action ended unsuccessfully as a block attempt would succeed, the acting minion unlocking: an
-  action modifier's or a reaction's
+  the action ended unsuccessfully as a block attempt would succeed, the acting minion unlocking, and
+  its minion barred from performing the same action again this turn: an action modifier's or a
+  reaction's
   (:func:`engine.games.vtes.plays.check_play`); the minions whose attempt fails locked before the
   action resolves: an action modifier's; blood a woken minion burns before the action resolves
   unless it blocks: a reaction's that wakes it
   (:func:`engine.games.vtes.action_success.before_resolution`);
+- the blocker locked and the action ended before block resolution if it is blocked: an action
+  modifier's, kept on the action (:func:`engine.games.vtes.actions.end_if_blocked`);
+- the reacting vampire's block attempt, whoever may block by default: a reaction's
+  (:func:`engine.games.vtes.plays.check_play`);
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - transfers added to the influence phase by a master card in play, and intercept a retainer or an
@@ -34,6 +39,9 @@ where the table puts it into the act that plays the card, as the offers do.
   chosen as it is played, :func:`engine.games.vtes.card_play.master_choices`); or, once a turn in
   the phase it names, between the vampire a master card is on and the pool, either way
   (:func:`engine.games.vtes.card_play.blood_shifts`);
+- blood the acting vampire gains for each vote by which its political action's referendum passed,
+  and those moved to the pool instead: an action modifier's played after that action resolved
+  (:mod:`engine.games.vtes.referendum_gains`);
 - a card burned (an equipment, a location) and pool its controller burns: an action card's, the
   card named as it is announced, burned as it succeeds (:mod:`engine.games.vtes.action_success`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
@@ -84,6 +92,7 @@ from engine.games.vtes.card_effects import (
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
+from engine.games.vtes.margin_readings import MARGIN
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
 
@@ -118,6 +127,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             | EffectKind.NO_BLOCK
         ):
             return "Master" in types
+        case EffectKind.GAIN_BLOOD | EffectKind.MOVE_BLOOD if e.whom == MARGIN:
+            return MODIFIER in types and rec.after_resolution
         case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
             return "Master" in types
         case EffectKind.HAND_SIZE:
@@ -133,6 +144,13 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Political Action" in types and reading is not None and reading.kind in TABLE_TERMS
         case EffectKind.FAIL_BLOCK | EffectKind.BAR_BLOCK:
             return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.END_IF_BLOCKED:
+            return MODIFIER in types and clause.type in ("", MODIFIER)
+        case EffectKind.ATTEMPT_BLOCK:
+            return REACTION in types and clause.type in ("", REACTION)
+        case EffectKind.NO_REPEAT:  # with the end of the action its clause makes
+            ends = any(x.kind == EffectKind.END_ACTION for x in clause.effects)
+            return ends and bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
         case EffectKind.END_ACTION:
             return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
         case EffectKind.UNLOCK if not e.whom and any(x.kind == EffectKind.END_ACTION for x in clause.effects):

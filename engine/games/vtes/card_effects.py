@@ -109,6 +109,17 @@ class EffectKind(StrEnum):
     (an action modifier's "The action ends (unsuccessfully)", a reaction's "end the action");
     ``whom`` ``"unlock"``: the acting minion unlocks ("Unlock the acting vampire and end the
     action"; an "Unlock this minion" beside it does the same)."""
+    ATTEMPT_BLOCK = "attempt block"
+    """The reacting vampire attempts to block the action at once; ``whom``
+    :data:`engine.games.vtes.block_readings.ANY_SEAT`: whichever Methuselah controls it (Eagle's
+    Sight at superior)."""
+    END_IF_BLOCKED = "end if blocked"
+    """If the action is blocked, the blocking minion locks and the action ends, unsuccessfully,
+    before block resolution (no combat; Mirror Walk at superior): an action modifier's, kept on
+    the action (``Action.end_if_blocked``)."""
+    NO_REPEAT = "no repeat"
+    """The acting minion of an action a card ends cannot perform the same action again this turn
+    (the same kind, with the same card or none: Change of Target, Obedience)."""
     BAR_BLOCK = "bar block"
     """Minions that cannot block this action: ``whom`` ``"chosen"``, a vampire the acting
     Methuselah chooses as the action is announced (younger than the acting one where the clause
@@ -225,6 +236,13 @@ READY = "ready"
 """The ``whom`` of blood added to a ready vampire, anyone's."""
 ON_THIS = "on this vampire"
 """The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
+YOUNGER_OR_ALLY = "allies and younger vampires"
+"""The ``whom`` of an action modifier's negative intercept that every blocker of the action that is
+an ally or a vampire younger than the acting one gets, for the rest of the action (Perfect Paragon
+at superior; the state's ``Action.weaken``)."""
+PER_BLOOD = "per blood paid"
+"""The ``whom`` of votes that grow with the X blood paid for the card: ``least`` votes per blood,
+``amount`` added to them ("+2X+1 votes": Awe; :mod:`engine.games.vtes.x_votes`)."""
 THREE_COPIES = "three copies"
 """The ``whom`` of pool gained as a Methuselah controls three copies of the card, which leave the game."""
 HAND_STRIKE = "hand strike"
@@ -310,6 +328,11 @@ class Effect:
                 return f"once each turn: +{self.amount} blood after a successful action with no reaction played"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
+            case EffectKind.INTERCEPT if self.whom == YOUNGER_OR_ALLY:
+                return f"allies and younger vampires get {self.amount} intercept this action"
+            case EffectKind.VOTES if self.whom == PER_BLOOD:
+                per = f"{self.least}X" if self.least != 1 else "X"
+                return f"this vampire gets +{per}+{self.amount} votes, X the blood paid"
             case EffectKind.STEALTH | EffectKind.INTERCEPT | EffectKind.BLEED | EffectKind.VOTES:
                 match self.whom:
                     case "":
@@ -389,6 +412,12 @@ class Effect:
                 return f"reduce a bleed against you by {self.amount}"
             case EffectKind.END_ACTION:
                 return "the action ends, unsuccessfully" + (", the acting minion unlocking" if self.whom else "")
+            case EffectKind.ATTEMPT_BLOCK:
+                return "this vampire attempts to block, whoever may block by default"
+            case EffectKind.END_IF_BLOCKED:
+                return "if this action is blocked, the blocker locks and the action ends before block resolution"
+            case EffectKind.NO_REPEAT:
+                return "the acting minion cannot perform the same action again this turn"
             case EffectKind.BAR_BLOCK:
                 return (
                     "vampires cannot block this action"
@@ -893,6 +922,11 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
+    from engine.games.vtes import block_readings, margin_readings, repeat_readings, x_votes  # they need Effect
+
+    for more in (margin_readings, repeat_readings, block_readings, x_votes):
+        if (effects := more.read(sentence)) is not None:
+            return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.games.vtes import x_votes
 from engine.games.vtes.action_success import resolved_last
+from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import (
     EACH,
@@ -25,6 +27,7 @@ from engine.games.vtes.card_effects import (
     POOR,
     READY,
     UNLESS_BLOCKS,
+    YOUNGER_OR_ALLY,
     Effect,
     EffectKind,
     SentenceKind,
@@ -162,6 +165,8 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
             if "intercept" in base and player is not None and not _may_play(rec, blocker, view):
                 # the blocker lacks what the card requires: it is played by the minion that has it
                 # (Organized Resistance: a baron plays it, the blocking Anarch gets the intercept)
+                base["minion"] = tuple(player.pos)
+            if "block" in base and player is not None:  # the vampire that attempts to block (Eagle's Sight)
                 base["minion"] = tuple(player.pos)
             if any(e.kind == EffectKind.LOCK and not e.whom for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
@@ -319,6 +324,19 @@ def unmet_condition(rec: CardRecord, a: Action) -> str | None:
     return None
 
 
+def unmet_level_condition(rec: CardRecord, a: Action, have: frozenset[str]) -> str | None:
+    """When every clause with a Discipline level and effects that a minion with the levels
+    ``have`` may play has a condition the open action ``a`` does not meet now, the first such
+    condition, as printed ("Not usable during a bleed action"); None when one fits, or there is
+    none."""
+    levelled = [c for c in rec.clauses if c.levels and c.effects and c.usable_by(have)]
+    missed = [next((s for s in _conditions(rec, c) if not modifier_fits([s], a)), None) for c in levelled]
+    if not missed or any(m is None for m in missed):
+        return None
+    first = missed[0] or ""
+    return first[:1].upper() + first[1:]
+
+
 def _conditions(rec: CardRecord, clause: Clause | None) -> list[str]:
     """The condition sentences of the card's clauses without a level, and of ``clause``."""
     return [
@@ -450,6 +468,13 @@ def _numbers(
                 fields["intercept"] = e.amount
             case EffectKind.UNLOCK if e.whom == "block" and e.amount:
                 fields["blood"] = e.amount  # "burns 1 blood to unlock": the unlocked minion pays
+            case EffectKind.INTERCEPT if e.whom == YOUNGER_OR_ALLY:  # for the rest of the action
+                blocker = view.card(a.blocker) if a.blocker else None
+                if not acting or a.weaken or blocker is None or not weakened(view.card(a.minion), blocker):
+                    return None
+                if a.window != Window.ATTEMPT or not a.blocks:
+                    return None
+                fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
             case EffectKind.INTERCEPT if e.amount < 0:  # "the blocking minion gets -1 intercept"
                 if not acting or a.window != Window.ATTEMPT or not a.blocker or not a.blocks:
                     return None
@@ -462,6 +487,14 @@ def _numbers(
                 fields["wake_cost"] = e.amount
             case EffectKind.BAR_BLOCK if not acting:
                 return None
+            case EffectKind.END_IF_BLOCKED:  # Mirror Walk: kept on the action, with its stealth
+                if not acting or a.end_if_blocked:
+                    return None
+                fields["end_if_blocked"] = True
+            case EffectKind.ATTEMPT_BLOCK:  # Eagle's Sight: whoever may block by default
+                if acting or a.window != Window.NO_ATTEMPT or seat in a.declined:
+                    return None
+                fields["block"] = True
             case EffectKind.END_ACTION:
                 if not _ends_now(a, acting, view, seat):
                     return None
@@ -699,12 +732,15 @@ def vote_choices(view: VtesView, card: CardView) -> list[Choice]:
         if minion.zone != Zone.READY:
             continue
         for clause in candidates(rec, minion, as_type):
-            votes = sum(e.amount for e in clause.effects if e.kind == EffectKind.VOTES)
-            fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("votes", votes)))
-            if votes < 1 or fields is None:
-                continue
-            words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}") if p)
-            out.setdefault(fields, Choice(clause, fields, words))
+            for x in range(minion.counters + 1) if x_votes.by_blood(clause.effects) else (0,):  # Awe's X
+                votes = x_votes.votes_for(clause.effects, x)
+                paid = (("blood", x),) if x else ()
+                fields = _paid(rec, view, seat, minion, (("minion", tuple(minion.pos)), ("votes", votes), *paid))
+                if votes < 1 or fields is None:
+                    continue
+                cost = f" for {x} blood" if x else ""
+                words = " ".join(p for p in (_levels_words(clause), f"+{votes} votes to {minion.name}{cost}") if p)
+                out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
 
 
@@ -766,6 +802,10 @@ def after_choices(view: VtesView, card: CardView) -> list[Choice]:
     last = resolved_last(view.phase, view.done, quiet)
     if rec is None or not rec.after_resolution or last is None or seat != view.acting:
         return []
+    from engine.games.vtes import referendum_gains  # it builds on this module's choices
+
+    if referendum_gains.pays_margin(rec):  # Voter Captivation: not an unlock
+        return referendum_gains.margin_choices(view, card, rec, last)
     minion = view.card(last.minion)
     if minion is None or not minion.locked or minion.zone != Zone.READY or spent(view, rec, minion):
         return []

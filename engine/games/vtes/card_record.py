@@ -440,13 +440,23 @@ def _clauses(text: str) -> list[Clause]:
             kind = t.group(1).title()
             line = line[t.end() :]
         readings: list[Reading] = []
-        for sentence in sentences(line):
+        for sentence in (part for said in sentences(line) for part in _trailing_condition(said)):
             if sentence.startswith("as above") and out:
                 readings += _as_above(sentence, out[-1])
             else:
                 readings.append(read_sentence(sentence))
         out += [Clause(levels, kind, alternative) for alternative in _alternatives(readings)]
     return out
+
+
+_TRAILING = re.compile(r"^(.+?), (not usable .+)$")
+
+
+def _trailing_condition(sentence: str) -> tuple[str, ...]:
+    """A sentence whose effect carries its condition after a comma ("+1 stealth, not usable during
+    a bleed action": Shroud of Night) as two, the effect then the condition; else the sentence."""
+    m = _TRAILING.match(sentence)
+    return (m.group(1), m.group(2)) if m else (sentence,)
 
 
 def _alternatives(readings: list[Reading]) -> list[tuple[Reading, ...]]:

@@ -8,17 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import actions, combat, combat_plays, politics, windows
+from engine.games.vtes import actions, combat, combat_plays, politics, referendum_gains, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
-from engine.games.vtes.actions import holds_impulse, impulse_order, is_minion, open_action
+from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, master_timing, take_limit
-from engine.games.vtes.card_effects import EACH, READY, EffectKind
-from engine.games.vtes.card_play import played_with, unmet_condition
+from engine.games.vtes.card_effects import EACH, READY, YOUNGER_OR_ALLY, EffectKind
+from engine.games.vtes.card_play import played_with, unmet_condition, unmet_level_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
+from engine.games.vtes.reaction_conditions import Moment, unmet
 from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
@@ -79,7 +80,15 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     name = esc(info.name) if info is not None else "that card"
     numbers = Numbers.of(act)
     changes_action = (
-        numbers or act.bleed_mod or act.lock or act.wake or act.fail_block or act.lock_failed or act.wake_cost
+        numbers
+        or act.bleed_mod
+        or act.lock
+        or act.wake
+        or act.fail_block
+        or act.lock_failed
+        or act.wake_cost
+        or act.block
+        or act.end_if_blocked
     ) or (act.bar is not None or act.bar_vampires or act.end_action or act.unlock_actor)
     a = w.open_action
     _master_timing(w, pos)
@@ -130,7 +139,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 raise IllegalMove(f"{name} is played on the acting minion, or another minion of the acting Methuselah")
             minion = minion if minion is not None else a.minion
             _by_other(w, pos, a, minion, name)
-            _condition_met(w, pos, a, name)
+            _condition_met(w, pos, a, name, minion)
         else:
             # A reaction is played by a ready unlocked minion (or one a card woke), or by a locked one
             # where the card says it is "only usable by a locked" minion (its record's requirement)
@@ -153,6 +162,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
                 w.refuse(Lift.LOCKED, f"{w.name(minion)} cannot play {name}: it needs a ready {state}minion of yours")
             elif not ready:
                 w.refuse(Lift.LOCKED, f"{name} needs a ready {state}minion of yours to play it, and you have none")
+            _reaction_condition_met(w, pos, a, name, minion)
         rec = record(info.id) if info is not None else None
         other = played_with(rec, a) if rec is not None else None
         if other is not None:
@@ -196,8 +206,18 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
         if block_with and minion is not None:
             actions.block(w, BlockAct(do=Do.BLOCK, minion=minion, intercept=block_with))
             w.note(f"{name}: {w.name(minion)} attempts to block with +{block_with} intercept", w.author, a.actor)
+    if numbers.intercept < 0 and w.author == a.actor:
+        _weaken(w, pos, -numbers.intercept, name)
+    if act.block:
+        _attempts_block(w, pos, minion, name)
+    if act.end_if_blocked:
+        _end_if_blocked(w, pos, minion, name)
     if act.end_action:
         _ended_by_card(w, name, bool(act.unlock_actor))
+        ending = record(info.id) if info is not None else None
+        if ending is not None and ending.has(EffectKind.NO_REPEAT) and w.done:  # "… the same action again this turn"
+            w.done = (*w.done[:-1], replace(w.done[-1], no_repeat=ending.id))
+            w.note(f"{name}: {w.name(a.minion)} cannot perform the same action again this turn", a.actor, w.author)
         return
     if act.unlock_actor:
         raise IllegalMove(f"{name}: the acting minion unlocks with the end of the action that card makes")
@@ -212,17 +232,51 @@ def _once_an_action(w: Work, rec: CardRecord, a: Action, name: str) -> None:
             w.refuse(Lift.ONCE, f'{name} says "{limit.words}": one has been played in this action')
 
 
-def _condition_met(w: Work, pos: Pos, a: Action, name: str) -> None:
-    """An action modifier's "Only usable …" condition that the open action does not meet now
-    (its kind, its target, a block attempt under way: :func:`engine.games.vtes.card_play.unmet_condition`)
+def _condition_met(w: Work, pos: Pos, a: Action, name: str, minion: Pos) -> None:
+    """An action modifier's "Only usable …" or "Not usable …" condition that the open action does
+    not meet now (its kind, its target, a block attempt under way:
+    :func:`engine.games.vtes.card_play.unmet_condition`; one of the card's, or one of each level
+    ``minion`` may play: Shroud of Night's "[obt] +1 stealth, not usable during a bleed action")
     is refused with the card's sentence (rulebook, "Requirements for Playing Cards")."""
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    who = w.info(minion)
     unmet = unmet_condition(rec, a) if rec is not None else None
+    if unmet is None and rec is not None and who is not None:
+        unmet = unmet_level_condition(rec, a, frozenset(who.disciplines))
     if unmet is not None:
         now = f"{w.name(a.minion)} {ACTION_VERBS[a.kind]}" + (
             ", no block attempt under way" if a.window != Window.ATTEMPT else ""
         )
         w.refuse(Lift.TIMING, f'{name} says "{unmet}", and this action does not meet it ({now})')
+
+
+def _reaction_condition_met(w: Work, pos: Pos, a: Action, name: str, minion: Pos | None) -> None:
+    """A reaction's "Only usable …" sentence that the open action does not meet for its player
+    (a bleed at them, an action directed at them, their minion blocking, their right to block:
+    :func:`engine.games.vtes.reaction_conditions.unmet`, at the levels ``minion`` may play) is
+    refused with the card's sentence, as the offers leave the card out (rulebook, "Requirements
+    for Playing Cards")."""
+    info = w.info(pos)
+    if info is None:
+        return
+
+    def owner(p: Pos | tuple[()]) -> int | None:
+        return w.cards[p].controller if p and p in w.cards else None
+
+    seat = w.author
+    entitled = seat in actions.blockers(a, w.in_game()) and seat not in a.declined
+    locked = any(
+        c.controller == seat and c.zone == Zone.READY and c.locked and is_minion(w, p) for p, c in w.cards.items()
+    )
+    moment = Moment.of(a.kind, a.targets, owner(a.target_card), owner(a.blocker), entitled, locked, seat)
+    who = w.info(minion) if minion is not None else None
+    sentence = unmet(info.text, moment, frozenset(who.disciplines) if who is not None else None)
+    if sentence is not None:
+        now = f"{w.name(a.minion)} {ACTION_VERBS[a.kind]}"
+        w.refuse(
+            Lift.TIMING,
+            f'{name} says "{sentence[:1].upper() + sentence[1:]}", and this action does not meet it ({now})',
+        )
 
 
 def _by_other(w: Work, pos: Pos, a: Action, minion: Pos, name: str) -> None:
@@ -325,6 +379,8 @@ def _after_resolution(w: Work, pos: Pos, act: PlayAct, name: str) -> bool:
     if minion != last.minion:
         raise IllegalMove(f"{name} is played by the minion whose action resolved, {w.name(last.minion)}")
     check_requirements(w, pos, minion)
+    if referendum_gains.pays_margin(rec):
+        referendum_gains.gain(w, pos, act, rec, last, minion, name)
     if act.unlock:
         if not w.card(minion).locked:
             raise IllegalMove(f"{w.name(minion)} is not locked: {name} has nothing to unlock")
@@ -362,6 +418,72 @@ def _fail_block(w: Work, name: str) -> None:
         w.author,
         w.cards[blocker].controller,
     )
+
+
+def _weaken(w: Work, pos: Pos, amount: int, name: str) -> None:
+    """An action modifier's "Allies and younger vampires get -1 intercept" (its record's
+    :attr:`EffectKind.INTERCEPT` for :data:`~engine.games.vtes.block_readings.YOUNGER_OR_ALLY`),
+    its intercept just taken from the blocker: refused (IllegalMove) for a blocker that is neither
+    an ally nor younger than the acting vampire; else kept on the action (``Action.weaken``) for
+    every later block attempt (:func:`engine.games.vtes.actions.block`). Another card is left as
+    it is."""
+    info = w.info(pos)
+    rec = record(info.id) if info is not None else None
+    if rec is None or not any(e.kind == EffectKind.INTERCEPT and e.whom == YOUNGER_OR_ALLY for e in rec.effects):
+        return
+    a = open_action(w)
+    if a.blocker and not blocker_weakened(w, a, a.blocker):
+        raise IllegalMove(
+            f"{name} takes intercept from allies and younger vampires, and {w.name(a.blocker)} is neither"
+        )
+    windows.put(w, replace(a, weaken=amount))
+
+
+def _end_if_blocked(w: Work, pos: Pos, minion: Pos | None, name: str) -> None:
+    """An action modifier's "if this action is blocked, lock the blocking minion and end the action
+    before block resolution" (its record's :attr:`EffectKind.END_IF_BLOCKED`, at a level the acting
+    minion may play): kept on the open action (``Action.end_if_blocked``) and applied as a block
+    would succeed (:func:`engine.games.vtes.actions.end_if_blocked`). Raises IllegalMove for another
+    card, another Methuselah than the acting one, or a second such card."""
+    a = open_action(w)
+    info, who = w.info(pos), w.info(minion if minion is not None else a.minion)
+    rec = record(info.id) if info is not None else None
+    have = frozenset(who.disciplines) if who is not None else frozenset()
+    if rec is None or not any(
+        e.kind == EffectKind.END_IF_BLOCKED for c in rec.clauses_for(have, MODIFIER) for e in c.effects
+    ):
+        raise IllegalMove(f"{name} does not end this action if it is blocked, at a level its minion may play")
+    if w.author != a.actor:
+        raise IllegalMove(f"{name} ends the acting Methuselah's action if it is blocked: only they play it")
+    if a.end_if_blocked:
+        raise IllegalMove(f"{w.name(a.end_if_blocked)} already ends this action if it is blocked")
+    windows.put(w, replace(a, end_if_blocked=pos))
+    w.note(
+        f"{name}: if this action is blocked, the blocker locks and the action ends before block resolution", w.author
+    )
+
+
+def _attempts_block(w: Work, pos: Pos, minion: Pos | None, name: str) -> None:
+    """A reaction's "This vampire attempts to block the current action, ignoring the normal prey,
+    predator or target restrictions" (its record's :attr:`EffectKind.ATTEMPT_BLOCK`, at a level
+    ``minion`` may play): the minion that played it attempts to block at once, whether or not its
+    Methuselah may block by default; a Methuselah that declined to block keeps its word (rulebook,
+    "Who May Attempt to Block"). Raises IllegalMove for another card or a minion that cannot."""
+    info = w.info(pos)
+    rec = record(info.id) if info is not None else None
+    who = w.info(minion) if minion is not None else None
+    have = frozenset(who.disciplines) if who is not None else frozenset()
+    if rec is None or not any(
+        e.kind == EffectKind.ATTEMPT_BLOCK for c in rec.clauses_for(have, REACTION) for e in c.effects
+    ):
+        raise IllegalMove(f"{name} has no block attempt that {w.name(minion) if minion else 'no minion'} may make")
+    a = open_action(w)
+    if minion is None or w.author == a.actor or w.author in a.declined:
+        raise IllegalMove(
+            f"{name}: its vampire attempts to block another's action, for a Methuselah that has not declined"
+        )
+    actions.block(w, BlockAct(do=Do.BLOCK, minion=minion), anyone=True)
+    w.note(f"{name}: {w.name(minion)} attempts to block, whoever may block by default", w.author, a.actor)
 
 
 def _ended_by_card(w: Work, name: str, unlock: bool) -> None:

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, MalformedAct, Pos, seat_ref
-from engine.games.vtes import contests, referendum_terms, windows
+from engine.games.vtes import contests, referendum_terms, windows, x_votes
 from engine.games.vtes.act_records import PlayAct, TermsAct, VoteAct
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import own_source
 from engine.games.vtes.state import OpenWindow, Referendum, Vote, clockwise_after
-from engine.games.vtes.vocab import News, Poll, Status, Target, VoteSource, Zone
+from engine.games.vtes.vocab import ActionKind, News, Poll, Status, Target, VoteSource, Zone
 from engine.games.vtes.work import Work
 
 TITLE_VOTES: dict[str, int] = {
@@ -314,6 +315,11 @@ def card_votes(w: Work, pos: Pos, act: PlayAct, name: str) -> None:
     if act.minion is None:
         raise IllegalMove(f"{name} gives votes to the vampire that plays it: name it (minion)")
     _check_vampire_votes(w, act.minion)
+    info, who = w.info(pos), w.info(act.minion)
+    rec = record(info.id) if info is not None else None
+    if rec is not None and who is not None:  # votes by the blood paid (Awe): no more than X gives
+        levels = [c.effects for c in rec.clauses_for(frozenset(who.disciplines))]
+        x_votes.check(name, levels, count, act.blood or 0)
     side = act.for_ is not False
     r = replace(r, votes=(*r.votes, Vote(w.author, VoteSource.OTHER, pos, count, side)), done=())
     windows.put(w, r)
@@ -369,6 +375,8 @@ def _resolve(w: Work, r: Referendum) -> None:
         r.caller,
         news=News.REFERENDUM_RESOLVED,
     )
+    if passed and not r.hunted and w.done and w.done[-1].kind == ActionKind.POLITICAL:
+        w.done = (*w.done[:-1], replace(w.done[-1], passed_by=yes - no))  # the action's referendum
     if passed and r.hunted and r.hunted in w.cards and w.cards[r.hunted].zone.in_play:
         w.note(f"{w.name(r.hunted)} is burned by the blood hunt", w.cards[r.hunted].controller)
         w.move(r.hunted, Target.ASH)

@@ -31,7 +31,8 @@ from engine.games.base import Act, Pos, seat_ref
 from engine.games.vtes.card_effects import HAND_STRIKE, STRIKES, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
-from engine.games.vtes.vocab import ActionKind, CombatStep, Do, Target, Zone
+from engine.games.vtes.reaction_conditions import LEVEL_PREFIX, Moment, fitting_levels
+from engine.games.vtes.vocab import CombatStep, Do, Target, Zone
 
 if TYPE_CHECKING:  # the view reads this module's combat steps
     from engine.games.vtes.state import Action
@@ -668,53 +669,35 @@ def terms_acts(view: VtesView, terms: Terms) -> list[Act]:
 # --- reactions: when one fits a window ------------------------------------------------------------
 
 
-_LEVEL_PREFIX = re.compile(r"^(?:\[[a-z]{3}\]\s*)+")
 _INTERCEPT_ONLY = re.compile(r"^\+\d+ intercept\.?$")
+
+
+def reaction_moment(a: Action, view: VtesView, seat: int) -> Moment:
+    """What the open action ``a`` is for ``seat`` as its view shows it (:class:`Moment`)."""
+
+    def owner(pos: Pos | tuple[()]) -> int | None:
+        card = view.card(pos) if pos else None
+        return card.controller if card is not None else None
+
+    entitled = seat in view.blockers() and seat not in a.declined
+    locked = any(c.locked for c in view.controlled(seat) if c.crypt or "Ally" in c.types)
+    return Moment.of(a.kind, a.targets, owner(a.target_card), owner(a.blocker), entitled, locked, seat)
 
 
 def reaction_fits(text: str, a: Action, view: VtesView, seat: int) -> bool:
     """Whether a reaction card could be played in ``a`` by ``seat``, read from its "Only usable …"
     sentences for what a window decides (a bleed at you, an action directed at you, a referendum,
-    a block by your minion, a locked minion waking to block) and from an effect that is only "+N
+    a block by your minion, a locked minion waking to block:
+    :mod:`engine.games.vtes.reaction_conditions`) and from an effect that is only "+N
     intercept" (for a Methuselah who may block); per Discipline level, the card fits when one
-    level does. True when the text names no such condition. The engine applies no card text:
-    this only spares a player a stop where the card cannot be played."""
-
-    def mine(pos: Pos | tuple[()]) -> bool:
-        card = view.card(pos) if pos else None
-        return card is not None and card.controller == seat
-
-    bleed = a.kind == ActionKind.BLEED
-    blocking = (seat in view.blockers() and seat not in a.declined) or mine(a.blocker)
-    locked = any(c.locked for c in view.controlled(seat) if c.crypt or "Ally" in c.types)
-    conditions = (
-        (("during a referendum", "during the polling step"), False),
-        (
-            ("is bleeding you", "bleeds you", "bleed action directed at you", "bleed against you"),
-            bleed and seat in a.targets,
-        ),
-        (("during a bleed action",), bleed),
-        (
-            ("during an action directed at you", "directed at a minion or location you control"),
-            seat in a.targets or mine(a.target_card),
-        ),
-        (
-            ("if this vampire blocks", "by a blocking vampire", "who has blocked", "if this baali blocks"),
-            mine(a.blocker),
-        ),
-        (("by a locked vampire", "by a locked minion"), blocking and locked),
-        (("attempts to block", "attempt to block", "about to enter combat"), blocking),
-        (("would be burned", "is being burned", "being diablerized", "attempts to commit diablerie"), False),
-    )
-    lines = [" ".join(line.lower().split()) for line in text.splitlines() if line.strip()]
-    general = [line for line in lines if not _LEVEL_PREFIX.match(line)]
-    levels = [line for line in lines if _LEVEL_PREFIX.match(line)]
-
-    def level_fits(line: str) -> bool:
-        said = " ".join([*general, line])
-        if not all(fits or not any(p in said for p in phrases) for phrases, fits in conditions):
-            return False
-        effect = _LEVEL_PREFIX.sub("", line) if line else " ".join(general)
-        return blocking or not _INTERCEPT_ONLY.match(effect)
-
-    return any(level_fits(line) for line in levels or [""])
+    level does. True when the text names no such condition. This only spares a player a stop
+    where the card cannot be played."""
+    moment = reaction_moment(a, view, seat)
+    general = [
+        x for x in (" ".join(line.lower().split()) for line in text.splitlines()) if x and not LEVEL_PREFIX.match(x)
+    ]
+    for line in fitting_levels(text, moment):
+        effect = LEVEL_PREFIX.sub("", line) if line else " ".join(general)
+        if moment.may_block or not _INTERCEPT_ONLY.match(effect):
+            return True
+    return False

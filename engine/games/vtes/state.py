@@ -182,7 +182,10 @@ class Action:
     block this action again", or "the chosen vampire cannot block this action");
     ``vampires_barred``: no vampire may block it ("Vampires cannot block this action"); ``lock_failed``: the minions whose attempt fails lock before the
     action resolves (a card's); ``wake_costs``: ``(minion, blood)``: a woken minion that burns that
-    blood before the action resolves unless it blocks it.
+    blood before the action resolves unless it blocks it; ``end_if_blocked``: the card played that
+    says "if this action is blocked, lock the blocking minion and end the action before block
+    resolution" (Mirror Walk), else ``()``; ``weaken``: the intercept every blocker that is an ally
+    or a vampire younger than the acting one loses for the rest of the action (Perfect Paragon).
     """
 
     actor: int
@@ -215,6 +218,8 @@ class Action:
     vampires_barred: bool = False
     lock_failed: bool = False
     wake_costs: tuple[tuple[Pos, int], ...] = ()
+    end_if_blocked: Pos | tuple[()] = ()
+    weaken: int = 0
 
     @property
     def directed(self) -> bool:
@@ -422,12 +427,18 @@ class Referendum:
 class Done:
     """An action announced this turn, for the per-turn limits (shared/rules/vtes-actions.md 2.1):
     the acting ``minion``, its ``kind``, ``card``: the krcg id of the action card (0: none), and
-    its ``outcome`` once resolved (:class:`Outcome`)."""
+    its ``outcome`` once resolved (:class:`Outcome`); ``passed_by``: for a political action whose
+    referendum passed, the votes for less those against (0: none passed; a card "only usable after
+    resolution of a political action whose referendum passed" reads it: Voter Captivation);
+    ``no_repeat``: the krcg id of a card that ended it and bars its minion from performing the same
+    action again this turn (Change of Target), 0 for none."""
 
     minion: Pos
     kind: ActionKind
     card: int = 0
     outcome: Outcome = Outcome.UNDER_WAY
+    passed_by: int = 0
+    no_repeat: int = 0
 
 
 @dataclass(frozen=True)

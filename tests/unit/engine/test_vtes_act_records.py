@@ -79,6 +79,8 @@ FULL: list[dict[str, Any]] = [
         "bar_vampires": True,
         "lock_failed": True,
         "wake_cost": 1,
+        "block": True,
+        "end_if_blocked": True,
         "minion": [6, 0],
     },
     {"do": "discard", "card": [5, 1], "no_replace": False},

@@ -833,7 +833,10 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     the Qui Vive between unlock phases, Forced March each turn): the game did not change, the
     digests without that field are the old ones; all three when each Methuselah came to keep the
     cards it played that say "Do not replace until …", ``deferred``: without it the digests are
-    the ones before.)"""
+    the ones before; the last when each political action came to keep the votes by which its
+    referendum passed, ``Done.passed_by`` (Voter Captivation): without it the digest is the one
+    before; and when each came to keep the card that ended it and bars the same action again this
+    turn, ``Done.no_repeat`` (Change of Target): without both fields the digest is the one before.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -857,7 +860,7 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert digests == [
         "24bfff8ec41a241002af45bae8f1f653ad67291da71a2ca3f76ef791b1610e0b",
         "39632b852220e0b27a861cf44719ee7daf0a0fb71dac67364083ca3cae74696d",
-        "94f3b6e0444a93942c81b6e24b227c690b3cdf10f655534a304cfe88d9ce45d8",
+        "eee24aa21f1b1a08003bb67d3b4a7f710681d8a9fc1ed128f369f8ead50c25f8",
     ]
 
 
