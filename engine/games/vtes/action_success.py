@@ -212,10 +212,14 @@ def _unlock(w: Work, minion: Pos, blood: int, card: Pos) -> str:
 
 
 def _card_after(w: Work, a: Action) -> None:
-    """Where the set-aside card of a successful action goes (its text's default, :func:`play_place`)."""
+    """Where the set-aside card of a successful action goes (its text's default, :func:`play_place`).
+    A political action card that goes on a vampire "if this referendum is successful" (a title)
+    stays aside until its referendum resolves (:func:`engine.games.vtes.politics.title_card_after`)."""
     assert a.card
     info = w.info(a.card)
     place = play_place(info) if info is not None else PlayPlace.ASH
+    if a.kind == ActionKind.POLITICAL and place == PlayPlace.ON_MINION:
+        return
     if place == PlayPlace.IN_PLAY:
         w.move(a.card, Target.READY, a.actor)
     elif place == PlayPlace.ON_MINION and w.cards[a.minion].zone.in_play:

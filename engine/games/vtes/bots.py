@@ -20,7 +20,8 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
-from engine.games.vtes.cards import card_base
+from engine.games.vtes.card_record import Coverage, record
+from engine.games.vtes.cards import card_base, name_key
 from engine.games.vtes.contests import own_copy, rivals_of
 from engine.games.vtes.offers import hunts_due, offers
 from engine.games.vtes.readings import (
@@ -43,6 +44,15 @@ CONTEST_MARGIN = 8
 """The pool a bot keeps after paying 1 pool for a contested card; below it, it yields the card."""
 _BASIC = frozenset({ActionKind.BLEED, ActionKind.HUNT})
 """The actions this bot takes with its minions (its political actions are chosen apart)."""
+
+
+def _by_hand_cause(cause: str) -> bool:
+    """Whether ``cause`` names a title, or a card the table does not apply fully."""
+    base = card_base()
+    ids = base.named(cause)
+    if not ids:
+        return name_key(cause) in base.titles()
+    return any((rec := record(i)) is None or rec.coverage != Coverage.FULLY for i in ids)
 
 
 class VtesBot:
@@ -79,6 +89,23 @@ class VtesBot:
         self._apply: list[Act] = []
         """The acts that apply its passed referendum's terms, still to make (7.1 step 3)."""
 
+    @staticmethod
+    def _answer_claim(view: VtesView, legal: list[Act]) -> Act | None:
+        """A claim touching this bot's things (docs/vtes-by-hand.md): accepted when its cause
+        names a card or a title (the table checks it is the author's and in sight) whose text the
+        table does not apply whole, so the players apply it by hand, and a combat by hand; else
+        disputed, for the judge: a cause in free words ("judge ruling"), or a card the table
+        already applies fully."""
+        for a in legal:
+            if a["do"] != Do.ACCEPT:
+                continue
+            claim = next((c for c in view.claims if c.act == a["act"]), None)
+            if claim is None or _by_hand_cause(claim.cause) or dict(claim.change).get("do") == Do.COMBAT:
+                return a  # a combat by hand is fought by the table's rules from its first step
+            if view.seat not in claim.disputed:
+                return {"do": Do.DISPUTE, "act": a["act"]}
+        return None
+
     def choose(self, view: VtesView, legal: list[Act]) -> Act | None:
         """The act this bot makes now, or None to let another seat act."""
         seat = view.seat
@@ -86,9 +113,9 @@ class VtesBot:
             return None
         if view.step == Step.JOINING:
             return self.deck.deck_act() if self.deck is not None else legal[0]
-        accept = next((a for a in legal if a["do"] == Do.ACCEPT), None)
-        if accept is not None:
-            return accept  # a bot takes the players' word for what they apply by hand
+        answer = self._answer_claim(view, legal)
+        if answer is not None:
+            return answer
         if view.time_calls and not view.time_called and seat not in view.time_calls:
             # Another player called time (tournament rules): agree, so that a person at a table
             # of bots can end the game on time (the rule needs two players to call it).

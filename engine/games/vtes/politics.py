@@ -375,6 +375,7 @@ def _resolve(w: Work, r: Referendum) -> None:
         r.caller,
         news=News.REFERENDUM_RESOLVED,
     )
+    title_card_after(w, r, passed)
     if passed and not r.hunted and w.done and w.done[-1].kind == ActionKind.POLITICAL:
         w.done = (*w.done[:-1], replace(w.done[-1], passed_by=yes - no))  # the action's referendum
     if passed and r.hunted and r.hunted in w.cards and w.cards[r.hunted].zone.in_play:
@@ -386,6 +387,20 @@ def _resolve(w: Work, r: Referendum) -> None:
         w.note("Apply its terms by hand", r.caller)
     if w.time_called:
         w.end_by_time()
+
+
+def title_card_after(w: Work, r: Referendum, passed: bool) -> None:
+    """The calling card kept aside through its referendum (one that goes on a vampire "if this
+    referendum is successful": a title, :func:`engine.games.vtes.action_success._card_after`):
+    burned when the referendum fails (rulebook, "Political Actions"); when it passes, left aside
+    for the caller to put on the vampire its terms chose, by hand."""
+    if not r.card or r.card not in w.cards or w.cards[r.card].zone != Zone.ASIDE:
+        return
+    if passed:
+        w.note(f"Put {w.name(r.card)} on the vampire its terms chose (move it by hand)", r.caller)
+    else:
+        w.move(r.card, Target.ASH)
+        w.note(f"{w.name(r.card)} goes to the ash heap: its referendum failed", r.caller)
 
 
 def settle_poll(w: Work) -> None:
@@ -409,6 +424,7 @@ def _caller_left(w: Work, window: OpenWindow) -> None:
     w.note(
         f"{seat_ref(window.caller)} called the referendum and has left the game: the referendum fails", window.caller
     )
+    title_card_after(w, window, False)
     if w.time_called:
         w.end_by_time()
 

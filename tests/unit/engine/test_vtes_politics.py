@@ -19,7 +19,7 @@ from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.politics import poll_order, printed_title, title_votes
 from engine.games.vtes.vocab import News
 from engine.games.vtes.work import Work
-from tests.support.vtes_fight import KINE, Fight, called, card, in_hand, refused, titled_table
+from tests.support.vtes_fight import FIGHT_LIBRARY, KINE, Fight, called, card, in_hand, refused, titled_table
 from tests.support.vtes_sim import act, copy_table
 
 
@@ -346,3 +346,51 @@ def test_in_a_political_actions_referendum_cards_keep_their_types_timing(f):
         "Carlton Van Wyk is an action card: it cannot be played during a referendum",
     )
     refused(t, ben, {"do": "play", "card": in_hand(t, ben, "Immortal Grapple")}, "Immortal Grapple is a combat card")
+
+
+@pytest.fixture(scope="module")
+def justicar_base() -> Fight:
+    return titled_table(library=(("Ventrue Justicar", 2), *FIGHT_LIBRARY[1:]))
+
+
+def _title_called(justicar_base: Fight) -> tuple[Fight, list[int]]:
+    f = dataclasses.replace(justicar_base, t=copy_table(justicar_base.t))
+    t = f.t
+    title = in_hand(t, f.ana, "Ventrue Justicar")
+    act(t, f.ana, "action", kind="political", minion=f.lucia, card=title)
+    for _window in ("A", "C"):
+        for seat in (f.ana, f.ben, f.dee, f.cy):
+            act(t, seat, "pass")
+    assert card(t, title).zone == "aside"  # not on Lucia, the caller, before any vote
+    polling(f)
+    return f, title
+
+
+def test_a_title_card_whose_referendum_fails_goes_to_the_ash_heap(justicar_base: Fight) -> None:
+    """A political action card that goes on a vampire "if this referendum is successful" waits
+    aside through its referendum; a failed referendum burns it (rulebook, "Political Actions"):
+    it never stays on the caller, as a tester saw a failed Ventrue Justicar do."""
+    f, title = _title_called(justicar_base)
+    t = f.t
+    vote(t, f.ana, "calling")
+    vote(t, f.ben, "title", False, card=f.marek)  # a justicar's 3 votes against
+    for seat in (f.ana, f.ben, f.cy, f.dee):
+        if t.state.open_referendum is not None:
+            act(t, seat, "done")
+    assert t.state.open_referendum is None
+    assert card(t, title).zone == "ash"
+    assert any("Ventrue Justicar goes to the ash heap: its referendum failed" in n.text for n in t.notes)
+
+
+def test_a_title_card_whose_referendum_passes_waits_for_its_vampire(justicar_base: Fight) -> None:
+    f, title = _title_called(justicar_base)
+    t = f.t
+    vote(t, f.ana, "calling")
+    for seat in (f.ana, f.ben, f.cy, f.dee):
+        if t.state.open_referendum is not None:
+            act(t, seat, "done")
+    assert t.state.open_referendum is None
+    assert card(t, title).zone == "aside"
+    assert any("Put Ventrue Justicar on the vampire its terms chose" in n.text for n in t.notes)
+    act(t, f.ana, "move", cards=[title], to="on", on=f.lucia)  # by hand, as the note says
+    assert card(t, title).zone == "on"
