@@ -323,6 +323,8 @@ class Effect:
                     case clan:
                         only = f" if this vampire is {clan.title()}"
                 return f"{self.amount:+d} {self.kind}{only}" + (" (limited)" if self.limited else "")
+            case EffectKind.STRIKE if self.hand and self.aggravated:
+                return "hand strike, aggravated" + (f" +{self.amount} damage" if self.amount else "")
             case EffectKind.STRIKE if self.hand:
                 return f"hand strike +{self.amount} damage"
             case EffectKind.STRIKE:
@@ -522,13 +524,21 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"\+(\d+) strength(?: this (?:round|combat))?", lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True),)),
         (
-            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage" + _TAIL,
+            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage"
+            r"(?:, only usable at (?:long|close) range)?" + _TAIL,
             _strike,
         ),
         (
             r"strike: (?:hand strike at|strength) \+(\d+)( damage)?" + _TAIL,
             lambda m: (
                 Effect(_E.STRIKE, int(m.group(1)), hand=True, whom=HAND_STRIKE),
+                *_optional(m.group("rest") or ""),
+            ),
+        ),
+        (
+            r"strike: hand strike, aggravated" + _TAIL,
+            lambda m: (
+                Effect(_E.STRIKE, 0, aggravated=True, hand=True, whom=HAND_STRIKE),
                 *_optional(m.group("rest") or ""),
             ),
         ),

@@ -567,7 +567,7 @@ def strength_in(w: Work, c: Combat, minion: Pos) -> int:
 def _hand_strike_card(w: Work, c: Combat, act: StrikeAct, minion: Pos) -> bool:
     """The strike ``act`` is a card's hand strike ("Strike: hand strike at +2 damage")."""
     reading = _strike_reading(w, act.card, minion, c.long) if act.card is not None else None
-    return reading is not None and reading.bonus > 0
+    return reading is not None and reading.hand
 
 
 def printed_strength(w: Work, minion: Pos) -> int:

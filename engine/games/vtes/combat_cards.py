@@ -44,7 +44,7 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
     kinds = {e.kind for e in clause.effects}
     reading = next((r for r in strike_readings(rec.id) if r.levels == clause.levels), None)
     if reading is not None:
-        if reading.bonus:  # "hand strike at +N": the striker's printed strength plus N (readings.best_strike)
+        if reading.hand:  # "hand strike at +N": the striker's printed strength plus N (readings.best_strike)
             from engine.games.vtes.readings import strength_of
 
             set_to = c.strength_of(minion.pos)

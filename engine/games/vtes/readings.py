@@ -58,7 +58,8 @@ class StrikeReading:
     ``press``: the strike comes "with 1 optional maneuver" (made in the range step, it chooses
     this strike) or "with 1 optional press" (made in the press step after it); ``bonus``: a hand
     strike at +bonus damage ("Strike: hand strike at +2 damage": ``damage`` is then the striker's
-    strength plus it, :func:`best_strike`).
+    strength plus it, :func:`best_strike`); ``hand``: the strike is a hand strike of the card's own
+    (at +``bonus``, or aggravated: "Strike: hand strike, aggravated").
     """
 
     levels: tuple[str, ...]
@@ -72,6 +73,7 @@ class StrikeReading:
     maneuver: bool = False
     press: bool = False
     bonus: int = 0
+    hand: bool = False
     torpor: bool = False
     burn: bool = False
     steal: int = 0
@@ -116,9 +118,15 @@ _NEUTRAL_WHOLE = (
     "weapon",
     "unique",
     "do not replace until",
+    "requires ",
 )
 """Card-wide sentences that do not bind a combat card's or a weapon's strike to another step (a
-"Do not replace until …" read as a condition is one the table applies)."""
+"Do not replace until …" read as a condition is one the table applies; "Requires an Anarch." a
+requirement :mod:`engine.games.vtes.card_checks` checks)."""
+
+_NEUTRAL_ABILITY = ("if the bearer blocks, they can, before range is determined, set the range",)
+"""A weapon's sentences left by hand that are an ability of its bearer beside its strike, not a
+condition on it (Sniper Rifle's range set as its bearer blocks): its strike is still read."""
 
 
 def is_weapon(rec: CardRecord) -> bool:
@@ -128,9 +136,12 @@ def is_weapon(rec: CardRecord) -> bool:
 
 
 def _range_of(sentence: str) -> str | None:
-    """``"long"``/``"close"`` for an "Only usable at long/close range" sentence, else None."""
+    """``"long"``/``"close"`` for an "Only usable at long/close range" sentence, or a strike that
+    ends with it ("Strike: 2R damage, only usable at long range"), else None."""
     for here in ("long", "close"):
-        if sentence == f"only usable at {here} range":
+        if sentence == f"only usable at {here} range" or (
+            sentence.startswith("strike:") and sentence.endswith(f", only usable at {here} range")
+        ):
             return here
     return None
 
@@ -154,7 +165,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
             here = _range_of(r.sentence)
             if here is not None:
                 every = here
-            elif r.kind == SentenceKind.BY_HAND or (
+            elif (r.kind == SentenceKind.BY_HAND and not r.sentence.startswith(_NEUTRAL_ABILITY)) or (
                 r.kind == SentenceKind.CONDITION and not r.sentence.startswith(_NEUTRAL_WHOLE)
             ):
                 return ()  # a condition on the whole card: no simple reading
@@ -173,6 +184,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 range=ranges[0] if ranges else every,
                 damage=e.amount if e.kind == EffectKind.STRIKE and not e.hand else 0,
                 bonus=e.amount if e.hand else 0,
+                hand=e.hand,
                 ranged=e.ranged,
                 aggravated=e.aggravated,
                 dodge=e.kind == EffectKind.DODGE,
@@ -321,12 +333,12 @@ def best_strike(
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
-    usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.bonus or not hand_only)]
+    usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.hand or not hand_only)]
     if not usable:
         return None
     best = usable[-1]
     base = strength_of(striker) if strength is None else strength
-    return replace(best, damage=base + best.bonus) if best.bonus else best
+    return replace(best, damage=base + best.bonus) if best.hand else best
 
 
 def strength_of(identity: str) -> int:
