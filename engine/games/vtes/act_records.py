@@ -414,7 +414,8 @@ class StrikeAct(ActRecord):
     ``retainer``, ``other``, ``additional`` strikes, ``unlock`` (the striker unlocks as it
     resolves), ``torpor`` (the opposing vampire to torpor), ``burn`` (the opposing ally burned),
     with combat ``card``; no field: the hand strike (also with a ``card`` that gives only
-    ``additional`` strikes); a rule ``lift`` ed by card ``by`` (P9)."""
+    ``additional`` strikes); ``aim``: an aim card of the hand played with the strike (Target
+    Vitals); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None
@@ -431,6 +432,7 @@ class StrikeAct(ActRecord):
     torpor: bool | None = None
     burn: bool | None = None
     card: Pos | None = None
+    aim: Pos | None = None
     limit: LimitScope | None = None
     limit_all: bool | None = None
     replace: Replacement | None = None

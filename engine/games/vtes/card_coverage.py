@@ -59,6 +59,8 @@ where the table puts it into the act that plays the card, as the offers do.
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
   (:func:`engine.games.vtes.combat_cards.additional_strike_cards`);
+- an aim's damage more from the strike it is played with once some of that strike's damage lands,
+  the opposing minion then barred from pressing this round (:mod:`engine.games.vtes.aims`);
 - a strength for the combat, ranged damage each round, a grapple (only hand strikes this round,
   another round at close range), the blood the opposing vampire lost this round, and an optional
   press riding with them: a combat card's clause that is these alone, played in the step its text
@@ -146,6 +148,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
+        case EffectKind.AIM:
+            return "Combat" in types and clause.type in ("", "Combat")
         case EffectKind.PREVENT:
             alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone

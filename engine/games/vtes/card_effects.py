@@ -196,6 +196,10 @@ class EffectKind(StrEnum):
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
     (:mod:`engine.games.vtes.lasting`)."""
+    AIM = "aim"
+    """An aim played as the minion chooses a strike: if any damage from that strike is inflicted
+    on the opposing minion, it takes ``amount`` more from the strike and cannot press this round
+    (Target Vitals; :mod:`engine.games.vtes.aims`)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -429,6 +433,8 @@ class Effect:
                 return f"{paid}hand strikes aggravated this {self.whom}"
             case EffectKind.DRINK:
                 return "gain the blood the opposing vampire lost to damage this round"
+            case EffectKind.AIM:
+                return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:

@@ -126,7 +126,7 @@ def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[tup
     c = view.combat
     long, stands = (c.long, bool(c.press)) if c is not None else (False, False)
     out: list[tuple[CardView, dict[str, object]]] = []
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in affordable_combat_cards(view, minion):
         found: dict[str, object] | None = None
         for x in candidates(rec, minion, "Combat"):
             if moves_alone(x) and any(move_usable(e, long, stands) for e in main_moves(x, kind)):
@@ -153,7 +153,7 @@ def main_moves(clause: Clause, kind: EffectKind) -> list[Effect]:
     return [e for e in clause.effects if e.kind == kind and not (e.optional and firm)]
 
 
-def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
+def affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
     """The hand's combat cards (with their records) whose printed cost ``minion`` can pay: blood
     from a vampire, pool from its Methuselah."""
     pool = view.players[minion.controller].pool
@@ -180,7 +180,7 @@ def prevent_acts(view: VtesView, minion: CardView, facing: Strike) -> list[dict[
     field = "agg" if facing.aggravated else "normal"
     damage = facing.damage
     out: list[dict[str, object]] = []
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in affordable_combat_cards(view, minion):
         seen: set[tuple[tuple[str, object], ...]] = set()
         for clause in candidates(rec, minion, "Combat"):
             prevents = [e for e in clause.effects if e.kind == EffectKind.PREVENT]
@@ -231,7 +231,7 @@ def _cards_giving(view: VtesView, minion: CardView, kind: EffectKind) -> list[tu
     alone (and nothing by hand), whose printed cost it can pay; each with the greatest amount of
     such a clause."""
     out = []
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in affordable_combat_cards(view, minion):
         amounts = [
             sum(e.amount for e in c.effects)
             for c in candidates(rec, minion, "Combat")
@@ -311,7 +311,7 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
     from engine.games.vtes.cards import card_base
 
     who = card_base().info(minion.card) if minion.card else None
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in affordable_combat_cards(view, minion):
         if not bound(rec).fits(c.step, c.long, c.round):
             continue
         if who is not None and missing_requirement(rec, who, minion.name) is not None:

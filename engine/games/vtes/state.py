@@ -252,7 +252,8 @@ class Strike:
     ``hand``: this is the hand strike; ``unlock``: the striker unlocks as the strike resolves (a
     card's "unlock this vampire before combat ends"); ``torpor``: the opposing vampire goes to
     torpor, ``burn``: the opposing ally burns (no damage: "Strike: send the opposing vampire to
-    torpor")."""
+    torpor"); ``aim``: points it deals more if any of its damage is inflicted (an aim card played
+    with it, :mod:`engine.games.vtes.aims`)."""
 
     minion: Pos
     damage: int = 1
@@ -268,6 +269,7 @@ class Strike:
     unlock: bool = False
     torpor: bool = False
     burn: bool = False
+    aim: int = 0
 
 
 @dataclass(frozen=True)
@@ -298,7 +300,8 @@ class Combat:
     ``lost``: ``(minion, blood)`` lost to damage this round; ``shielded``: minions that take no
     damage from the opposing strikes for the rest of this round (Skin of Steel at superior);
     ``aggravated``: minions whose hand strikes deal aggravated damage this round,
-    ``aggravated_combat``: for the rest of the combat.
+    ``aggravated_combat``: for the rest of the combat; ``no_press``: minions that cannot press this
+    round (an aimed strike hit them, :mod:`engine.games.vtes.aims`).
     """
 
     acting: Pos
@@ -327,6 +330,7 @@ class Combat:
     shielded: tuple[Pos, ...] = ()
     aggravated: tuple[Pos, ...] = ()
     aggravated_combat: tuple[Pos, ...] = ()
+    no_press: tuple[Pos, ...] = ()
 
     @property
     def impulse(self) -> int:

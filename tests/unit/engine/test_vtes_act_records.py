@@ -159,6 +159,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "strike", "minion": [6, 0], "card": [5, 1], "torpor": True, "limit": "each round"},
     {"do": "strike", "minion": [6, 0], "card": [5, 1], "limit_all": True, "replace": "after combat"},
     {"do": "strike", "minion": [6, 0], "card": [5, 1], "burn": True},
+    {"do": "strike", "minion": [6, 0], "aim": [5, 2]},
     {
         "do": "strike",
         "minion": [6, 0],
