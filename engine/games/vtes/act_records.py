@@ -131,7 +131,8 @@ class PlayAct(ActRecord):
     range; ``gain_blood``, the blood it gains at the end of a round, what the opposing vampire lost
     to damage; ``press``, the card's optional press, made in this round's press step;
     ``aggravated``, the damage of its hand strikes is aggravated this round (with ``whole_combat``,
-    for the rest of the combat)."""
+    for the rest of the combat); ``equip``: a weapon card of the hand the combatant equips with
+    (:mod:`engine.games.vtes.combat_equip`)."""
 
     card: Pos
     to: Target | None = None
@@ -169,6 +170,7 @@ class PlayAct(ActRecord):
     press: bool | None = None
     aggravated: bool | None = None
     whole_combat: bool | None = None
+    equip: Pos | None = None
     limit: LimitScope | None = None
     limit_all: bool | None = None
     replace: Replacement | None = None

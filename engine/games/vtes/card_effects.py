@@ -196,6 +196,10 @@ class EffectKind(StrEnum):
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
     (:mod:`engine.games.vtes.lasting`)."""
+    EQUIP_WEAPON = "equip weapon"
+    """The playing minion equips with a non-unique weapon card from the hand, its requirements and
+    cost as normal, costing under ``least`` pool and whose regular strike is not aggravated and deals
+    under ``amount`` damage (Concealed Weapon; :mod:`engine.games.vtes.combat_equip`)."""
     AIM = "aim"
     """An aim played as the minion chooses a strike: if any damage from that strike is inflicted
     on the opposing minion, it takes ``amount`` more from the strike and cannot press this round
@@ -433,6 +437,8 @@ class Effect:
                 return f"{paid}hand strikes aggravated this {self.whom}"
             case EffectKind.DRINK:
                 return "gain the blood the opposing vampire lost to damage this round"
+            case EffectKind.EQUIP_WEAPON:
+                return f"equip with a weapon from your hand (under {self.least} pool, under {self.amount} damage)"
             case EffectKind.AIM:
                 return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
             case EffectKind.REDIRECT:

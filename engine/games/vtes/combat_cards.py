@@ -40,7 +40,10 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
         from engine.games.vtes.card_play import printed_cost
 
         lost = c.lost_by(c.opposing if minion.pos == c.acting else c.acting)
-        return {"do": Do.PLAY, **base, **play_fields(clause.effects, lost), **printed_cost(card, [minion], minion)}
+        each = _equip_each(view, minion, clause, play_fields(clause.effects, lost))
+        if not each:
+            return None  # no weapon in hand to equip with
+        return {"do": Do.PLAY, **base, **each[0], **printed_cost(card, [minion], minion)}
     kinds = {e.kind for e in clause.effects}
     reading = next((r for r in strike_readings(rec.id) if r.levels == clause.levels), None)
     if reading is not None:
@@ -250,6 +253,7 @@ PLAYS = frozenset(
         EffectKind.CLOSE_NEXT,
         EffectKind.DRINK,
         EffectKind.AGGRAVATE,
+        EffectKind.EQUIP_WEAPON,
     }
 )
 """The effects a combat card applies as it is played in a step of combat
@@ -298,8 +302,8 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
     step, range and round its text binds it to (:func:`engine.games.vtes.readings.bound`), within
     its printed cost and limits; each with the ``play`` act's fields (``card``, ``minion``, the
     effects, the cost) and the clause in words. Blood gained at the end of a round only when the
-    opposing vampire lost some to damage and ``minion`` is a vampire; a grapple only at close range."""
-    from engine.games.vtes.card_play import printed_cost
+    opposing vampire lost some to damage and ``minion`` is a vampire; a grapple only at close range;
+    an equip from the hand once per weapon that fits (:mod:`engine.games.vtes.combat_equip`)."""
     from engine.games.vtes.readings import bound
 
     c = view.combat
@@ -327,20 +331,42 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
                 continue
             if EffectKind.AGGRAVATE in kinds and c.step in (CombatStep.PRESS, CombatStep.END_OF_ROUND):
                 continue  # no hand strike of this round is left to resolve
-            fields = play_fields(clause.effects, lost)
-            key = tuple(sorted(fields.items()))
-            if key in seen:
-                continue
-            seen.add(key)
-            act = {"card": held.as_list(), "minion": minion.as_list(), **fields}
-            act |= printed_cost(held, [minion], minion)
-            burned = sum(e.least for e in clause.effects if e.kind == EffectKind.AGGRAVATE)
-            if burned:  # "Burn 1 blood to make …": with the printed cost, from the playing vampire
-                paid = int(act.get("blood", 0)) + burned  # type: ignore[call-overload]
-                if not minion.crypt or minion.counters < paid:
+            for act in _equip_each(view, minion, clause, play_fields(clause.effects, lost)):
+                key = tuple(sorted((k, str(v)) for k, v in act.items()))
+                if key in seen:
                     continue
-                act |= {"blood": paid, "minion": minion.as_list()}
-            levels = " ".join(f"[{lv}]" for lv in clause.levels)
-            words = " ".join(p for p in (levels, ", ".join(e.words() for e in clause.effects)) if p)
-            out.append((held, act, words))
+                seen.add(key)
+                out += _play_of(held, minion, clause, act)
     return out
+
+
+def _equip_each(view: VtesView, minion: CardView, clause: Clause, fields: dict[str, object]) -> list[dict[str, object]]:
+    """``fields`` once, or once per weapon of the hand the clause may equip ``minion`` with
+    (:mod:`engine.games.vtes.combat_equip`; none when no weapon fits)."""
+    from engine.games.vtes.combat_equip import weapons_to_equip
+
+    e = next((x for x in clause.effects if x.kind == EffectKind.EQUIP_WEAPON), None)
+    if e is None:
+        return [fields]
+    return [{**fields, "equip": w.as_list()} for w in weapons_to_equip(view, minion, e)]
+
+
+def _play_of(
+    held: CardView, minion: CardView, clause: Clause, fields: dict[str, object]
+) -> list[tuple[CardView, dict[str, object], str]]:
+    """The ``play`` act of the hand card ``held`` by ``minion`` with the clause's ``fields``, its
+    printed cost (and the blood "Burn 1 blood to make …" burns) added, with the clause in words;
+    none when ``minion`` cannot pay."""
+    from engine.games.vtes.card_play import printed_cost
+
+    act = {"card": held.as_list(), "minion": minion.as_list(), **fields}
+    act |= printed_cost(held, [minion], minion)
+    burned = sum(e.least for e in clause.effects if e.kind == EffectKind.AGGRAVATE)
+    if burned:  # "Burn 1 blood to make …": with the printed cost, from the playing vampire
+        paid = int(act.get("blood", 0)) + burned  # type: ignore[call-overload]
+        if not minion.crypt or minion.counters < paid:
+            return []
+        act |= {"blood": paid, "minion": minion.as_list()}
+    levels = " ".join(f"[{lv}]" for lv in clause.levels)
+    words = " ".join(p for p in (levels, ", ".join(e.words() for e in clause.effects)) if p)
+    return [(held, act, words)]

@@ -744,7 +744,8 @@ def _opens(state: VtesState, seat: int, act: VtesAct) -> tuple[Pos, ...]:
             c = cards.get(act.card)
             if c is None or c.zone != Zone.HAND or c.owner != seat:
                 raise IllegalMove("that card is not in your hand")
-            return () if c.card else (act.card,)
+            weapon = _hand_opens(cards, seat, act.equip) if isinstance(act, PlayAct) and act.equip else ()
+            return (() if c.card else (act.card,)) + weapon
         case InfluenceAct():
             c = cards.get(act.card)
             if c is None or c.zone != Zone.UNCONTROLLED or c.owner != seat:
