@@ -16,7 +16,7 @@ from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import disciplines
 from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
 from engine.games.vtes.cards import card_id
-from engine.games.vtes.combat_equip import equip_effect
+from engine.games.vtes.combat_equip import becomes_weapon, equip_effect
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
 from engine.games.vtes.readings import combat_steps
@@ -125,7 +125,7 @@ def _combat_cards(view: VtesView, step: CombatStep, minions: Sequence[CardView] 
         rec = record(cid) if cid is not None else None
         if rec is not None and minions and not any(meets_disciplines(rec, disciplines(m)) for m in minions):
             continue
-        if aim_points(rec) or equip_effect(rec) is not None:
+        if aim_points(rec) or equip_effect(rec) is not None or becomes_weapon(rec) is not None:
             continue  # an aim fits where a strike is offered with it, an equip where a weapon is (:func:`_combat`)
         if steps is None or step in steps:
             return True
@@ -152,8 +152,8 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
         mine = [card for card in mine if card.pos not in c.no_press]
     if mine and _combat_cards(view, c.step, mine):
         return None
-    if any(o.do == Do.PLAY and "equip" in o.act for o in offered):
-        return None  # a weapon of the hand a combat card may equip its minion with (Concealed Weapon)
+    if any(o.do == Do.PLAY and ("equip" in o.act or o.act.get("to") == "on") for o in offered):
+        return None  # a weapon of the hand a combat card may equip its minion with, or one it becomes
     if any(o.do in (Do.MANEUVER, Do.PRESS) and o.card is not None for o in offered):
         return None  # a weapon's optional maneuver, or the optional press of this round's strike card
     return _only(offered, Do.PASS)

@@ -200,6 +200,11 @@ class EffectKind(StrEnum):
     """The playing minion equips with a non-unique weapon card from the hand, its requirements and
     cost as normal, costing under ``least`` pool and whose regular strike is not aggravated and deals
     under ``amount`` damage (Concealed Weapon; :mod:`engine.games.vtes.combat_equip`)."""
+    BECOMES_WEAPON = "becomes weapon"
+    """The card goes on the playing minion with ``amount`` counters as a melee weapon whose strike
+    deals the minion's strength + ``least``; each point of damage that strike inflicts (even if
+    prevented) burns a counter, the card burned with none left; one such card a minion (Weighted
+    Walking Stick; :mod:`engine.games.vtes.combat_equip`)."""
     AIM = "aim"
     """An aim played as the minion chooses a strike: if any damage from that strike is inflicted
     on the opposing minion, it takes ``amount`` more from the strike and cannot press this round
@@ -439,6 +444,11 @@ class Effect:
                 return "gain the blood the opposing vampire lost to damage this round"
             case EffectKind.EQUIP_WEAPON:
                 return f"equip with a weapon from your hand (under {self.least} pool, under {self.amount} damage)"
+            case EffectKind.BECOMES_WEAPON:
+                return (
+                    f"goes on this minion with {self.amount} counters as a melee weapon: strike strength+{self.least} "
+                    "damage, a counter burned per damage"
+                )
             case EffectKind.AIM:
                 return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
             case EffectKind.REDIRECT:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import aims, combat_plays, windows
+from engine.games.vtes import aims, combat_equip, combat_plays, windows
 from engine.games.vtes.act_records import CombatCardAct, PlayAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements, end_limits
@@ -150,7 +150,8 @@ def _card_played(
         return f" with {w.name(pos)}", ""
     if isinstance(act, StrikeAct) and card.zone == Zone.ON and card.on == minion:
         # a weapon the striker holds strikes from play: it stays, nothing is paid (rulebook, "Equipment")
-        if info is not None and "Equipment" not in info.types:
+        stick = combat_equip.becomes_weapon(record(info.id)) if info is not None else None
+        if info is not None and "Equipment" not in info.types and stick is None:
             raise IllegalMove(f"{w.name(pos)} is not equipment: a card on a minion strikes only as its weapon")
         return f" with {w.name(pos)}", ""
     if card.zone != Zone.HAND or card.owner != w.author:
@@ -269,6 +270,8 @@ def play_in_combat(w: Work, card: Pos, types: set[str], name: str, act: PlayAct)
         if minion is not None:
             check_requirements(w, card, minion)
         combat_plays.check_bound(w, c, card)
+        if minion is not None:
+            combat_equip.put_as_weapon(w, card, act, minion)  # a card that becomes a weapon on it
     elif combat_plays.carries(act):
         raise IllegalMove(f"{name} is not a combat card: it changes no combat")
     _play(w, combat_plays.apply_play(w, c, card, act, minion))
@@ -528,6 +531,11 @@ def strike(w: Work, act: StrikeAct) -> None:
     if (s.torpor or s.burn) and act.card is None:
         raise IllegalMove("a strike that sends to torpor or burns is a card's: name the card")
     s = aims.aimed_strike(w, act, s, c.long)
+    held = w.cards.get(act.card) if act.card is not None else None
+    if held is not None and held.zone == Zone.ON and held.on == minion and act.card is not None:
+        info = w.info(act.card)
+        if info is not None and combat_equip.becomes_weapon(record(info.id)) is not None:
+            s = replace(s, worn=act.card)  # its damage burns the card's counters
     if s.retainer:
         r = w.card(s.retainer)
         if r.zone != Zone.ON or r.on != other:
@@ -652,7 +660,10 @@ def _hit(
             if s.retainer in w.cards and w.cards[s.retainer].zone == Zone.ON:
                 _lose_life(w, s.retainer, s.damage)
             continue
-        if target in dodgers or target in c.shielded:
+        if target in dodgers:
+            continue
+        combat_equip.wear(w, s)  # a card struck with loses a counter per damage, even if prevented
+        if target in c.shielded:
             continue
         if (s.torpor or s.burn) and _ready(w, target):
             w.move(target, Target.TORPOR if s.torpor else Target.ASH)

@@ -16,7 +16,7 @@ from engine.games.vtes.card_play import LevelError, candidates, spent
 from engine.games.vtes.card_record import CardRecord, Clause, record
 from engine.games.vtes.state import Strike
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do
+from engine.games.vtes.vocab import CombatStep, Do, Target
 
 
 def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: str) -> dict[str, object] | None:
@@ -40,7 +40,7 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
         from engine.games.vtes.card_play import printed_cost
 
         lost = c.lost_by(c.opposing if minion.pos == c.acting else c.acting)
-        each = _equip_each(view, minion, clause, play_fields(clause.effects, lost))
+        each = _equip_each(view, minion, rec, clause, play_fields(clause.effects, lost))
         if not each:
             return None  # no weapon in hand to equip with
         return {"do": Do.PLAY, **base, **each[0], **printed_cost(card, [minion], minion)}
@@ -254,6 +254,7 @@ PLAYS = frozenset(
         EffectKind.DRINK,
         EffectKind.AGGRAVATE,
         EffectKind.EQUIP_WEAPON,
+        EffectKind.BECOMES_WEAPON,
     }
 )
 """The effects a combat card applies as it is played in a step of combat
@@ -331,7 +332,7 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
                 continue
             if EffectKind.AGGRAVATE in kinds and c.step in (CombatStep.PRESS, CombatStep.END_OF_ROUND):
                 continue  # no hand strike of this round is left to resolve
-            for act in _equip_each(view, minion, clause, play_fields(clause.effects, lost)):
+            for act in _equip_each(view, minion, rec, clause, play_fields(clause.effects, lost)):
                 key = tuple(sorted((k, str(v)) for k, v in act.items()))
                 if key in seen:
                     continue
@@ -340,11 +341,16 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
     return out
 
 
-def _equip_each(view: VtesView, minion: CardView, clause: Clause, fields: dict[str, object]) -> list[dict[str, object]]:
-    """``fields`` once, or once per weapon of the hand the clause may equip ``minion`` with
-    (:mod:`engine.games.vtes.combat_equip`; none when no weapon fits)."""
-    from engine.games.vtes.combat_equip import weapons_to_equip
+def _equip_each(
+    view: VtesView, minion: CardView, rec: CardRecord, clause: Clause, fields: dict[str, object]
+) -> list[dict[str, object]]:
+    """``fields`` once, or once per weapon of the hand the clause may equip ``minion`` with (none
+    when no weapon fits); for a card that becomes a weapon, with ``to`` "on" and ``on`` ``minion``
+    (none when it has one already) (:mod:`engine.games.vtes.combat_equip`)."""
+    from engine.games.vtes.combat_equip import has_one, weapons_to_equip
 
+    if any(x.kind == EffectKind.BECOMES_WEAPON for x in clause.effects):
+        return [] if has_one(view, minion, rec) else [{**fields, "to": Target.ON, "on": minion.as_list()}]
     e = next((x for x in clause.effects if x.kind == EffectKind.EQUIP_WEAPON), None)
     if e is None:
         return [fields]

@@ -356,10 +356,17 @@ def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[
     out: list[tuple[CardView, StrikeReading]] = []
     if view.combat is not None and view.combat.hand_only:
         return out
+    from engine.games.vtes.combat_equip import stick_strike
+
+    set_to = view.combat.strength_of(striker.pos) if view.combat is not None else None
+    strength = strength_of(striker.card) if set_to is None else set_to
     for held in view.cards:
-        if held.zone != Zone.ON or held.on != striker.pos or not held.card or "Equipment" not in held.types:
+        if held.zone != Zone.ON or held.on != striker.pos or not held.card:
             continue
-        reading = best_strike(held.card, striker.card, long)
+        if "Equipment" in held.types:
+            reading = best_strike(held.card, striker.card, long)
+        else:  # a combat card that became a weapon on it (Weighted Walking Stick)
+            reading = stick_strike(record(held.card), strength)
         if reading is not None:
             out.append((held, reading))
     return out

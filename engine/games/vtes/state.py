@@ -253,7 +253,8 @@ class Strike:
     card's "unlock this vampire before combat ends"); ``torpor``: the opposing vampire goes to
     torpor, ``burn``: the opposing ally burns (no damage: "Strike: send the opposing vampire to
     torpor"); ``aim``: points it deals more if any of its damage is inflicted (an aim card played
-    with it, :mod:`engine.games.vtes.aims`)."""
+    with it, :mod:`engine.games.vtes.aims`); ``worn``: the card in play it strikes with whose
+    counters its damage burns (Weighted Walking Stick, :mod:`engine.games.vtes.combat_equip`)."""
 
     minion: Pos
     damage: int = 1
@@ -270,6 +271,7 @@ class Strike:
     torpor: bool = False
     burn: bool = False
     aim: int = 0
+    worn: Pos | tuple[()] = ()
 
 
 @dataclass(frozen=True)

@@ -78,3 +78,39 @@ def test_a_bot_equips_and_with_no_weapon_the_pass_goes_on(start: SimTable) -> No
     bare = one_vampire_table("Arika", (("Concealed Weapon", 2), ("Conditioning", 2)), seed=5)
     ana, _ = to_combat_step(bare, [], "before_range")
     assert equips(bare, ana) == [] and auto_pass(bare.view(ana)) == {"do": "pass"}
+
+
+def test_weighted_walking_stick_goes_on_as_a_weapon_and_wears_with_its_damage() -> None:
+    """Weighted Walking Stick: "Put this card with 5 counters on it on this minion; it becomes a
+    melee weapon equipment that can strike: strength+1 damage. For each damage inflicted by this
+    strike (even if prevented), burn 1 counter from this card. … A minion can have only one": it
+    goes on Ana's vampire with 5 counters, a second is not offered, its strike deals 1 + 1 and
+    burns 2 counters."""
+    start = one_vampire_table("Arika", (("Weighted Walking Stick", 2), ("Conditioning", 2)), seed=5)
+    t, done = copy_table(start), []
+    ana, ben = to_combat_step(t, done, "before_range")
+    me = vampire(t, ana)
+    sticks = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "play" and a.get("to") == "on"]
+    assert sticks and all(a["on"] == me for a in sticks)
+    with pytest.raises(IllegalMove, match="goes on the minion that plays it"):
+        t.play(ana, {k: v for k, v in sticks[0].items() if k not in ("to", "on")})
+    t.play(ana, sticks[0])
+    done.append((ana, sticks[0]))
+    stick = next(c for c in t.view(ana).cards if c.as_list() == sticks[0]["card"])
+    assert stick.on == tuple(me) and stick.counters == 5
+    assert not [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "play" and a.get("to") == "on"]
+    while (c := t.state.open_combat) is not None and c.step != "strike":
+        t.play(c.impulse, {"do": "pass"})
+        done.append((c.impulse, {"do": "pass"}))
+    offered = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "strike" and a.get("card") == stick.as_list()]
+    assert offered and offered[0]["damage"] == 2 and not offered[0].get("ranged")
+    target = vampire(t, ben)
+    for seat, chosen in ((ana, offered[0]), (ben, {"do": "strike", "minion": target})):
+        t.play(seat, chosen)
+        done.append((seat, chosen))
+    while (c := t.state.open_combat) is not None:
+        t.play(c.impulse, {"do": "pass"})
+        done.append((c.impulse, {"do": "pass"}))
+    assert next(c.counters for c in t.state.cards if list(c.pos) == target) == 0  # 2 blood mend the 2
+    assert next(c.counters for c in t.state.cards if c.pos == stick.pos) == 3
+    assert replayed(start, done).state == t.state
