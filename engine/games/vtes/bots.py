@@ -320,7 +320,7 @@ class VtesBot:
                 else None
             )
             info = card_base().info(held.card) if reading is not None else None
-            if reading is None or info is None:
+            if reading is None or info is None or (reading.additional and me.pos in c.extra_used):
                 continue
             if (info.blood_cost and (not me.crypt or info.blood_cost >= me.counters)) or (
                 info.pool_cost and info.pool_cost >= pool

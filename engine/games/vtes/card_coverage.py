@@ -58,7 +58,8 @@ where the table puts it into the act that plays the card, as the offers do.
   allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
-  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`);
+  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`), or with the strike it reads
+  ("Strike: dodge, with 1 additional strike": :func:`engine.games.vtes.readings.strike_readings`);
 - an aim's damage more from the strike it is played with once some of that strike's damage lands,
   the opposing minion then barred from pressing this round (:mod:`engine.games.vtes.aims`);
 - a strength for the combat, ranged damage each round, a grapple (only hand strikes this round,
@@ -160,7 +161,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Combat" in types and clause.type in ("", "Combat")
         case EffectKind.ADDITIONAL_STRIKE:
             alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
-            return "Combat" in types and clause.type in ("", "Combat") and alone
+            struck = any(r.levels == clause.levels and r.additional for r in strike_readings(rec.id))
+            return "Combat" in types and clause.type in ("", "Combat") and (alone or struck)
         case kind if kind in PLAYS or (kind == EffectKind.PRESS and e.optional and plays_alone(clause)):
             return "Combat" in types and clause.type in ("", "Combat") and plays_alone(clause)
         case EffectKind.MANEUVER | EffectKind.PRESS if e.optional:

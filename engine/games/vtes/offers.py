@@ -545,6 +545,7 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     acts: list[Act] = [
         {"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()}
         for held, reading in _strikes_of(view, striker, c.long, opposing)
+        if not (reading.additional and minion in c.extra_used)  # one source of additional strikes (5.6)
     ]
     if minion not in c.extra_used:  # one source of additional strikes per minion and round (5.6)
         for held, n in additional_strike_cards(view, striker):

@@ -59,7 +59,8 @@ class StrikeReading:
     this strike) or "with 1 optional press" (made in the press step after it); ``bonus``: a hand
     strike at +bonus damage ("Strike: hand strike at +2 damage": ``damage`` is then the striker's
     strength plus it, :func:`best_strike`); ``hand``: the strike is a hand strike of the card's own
-    (at +``bonus``, or aggravated: "Strike: hand strike, aggravated").
+    (at +``bonus``, or aggravated: "Strike: hand strike, aggravated"); ``additional``: additional
+    strikes the card gives with it ("Strike: dodge, with 1 additional strike", 5.6).
     """
 
     levels: tuple[str, ...]
@@ -74,6 +75,7 @@ class StrikeReading:
     press: bool = False
     bonus: int = 0
     hand: bool = False
+    additional: int = 0
     torpor: bool = False
     burn: bool = False
     steal: int = 0
@@ -92,6 +94,8 @@ class StrikeReading:
     def fields(self) -> dict[str, object]:
         """The ``strike`` act's fields for this strike (without ``minion`` and ``card``)."""
         out: dict[str, object] = {"unlock": True} if self.unlock else {}
+        if self.additional:
+            out["additional"] = self.additional
         if self.dodge:
             return {**out, "dodge": True}
         if self.ends:
@@ -185,6 +189,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 damage=e.amount if e.kind == EffectKind.STRIKE and not e.hand else 0,
                 bonus=e.amount if e.hand else 0,
                 hand=e.hand,
+                additional=sum(x.amount for x in clause.effects if x.kind == EffectKind.ADDITIONAL_STRIKE),
                 ranged=e.ranged,
                 aggravated=e.aggravated,
                 dodge=e.kind == EffectKind.DODGE,

@@ -2,8 +2,8 @@
 P5; rulebook "Strike"): a card that "Requires an Anarch" still has its strikes (Dust Up [pot]
 "hand strike at +2 damage"; Donnybrook [pro] "hand strike, aggravated"), Undead Strength's hand
 strike at +1 (basic) or +2 (superior), and Sniper Rifle's "Strike: 2R damage, only usable at long
-range" from play. Each strike card is offered with its damage, played, and deals it; the log
-replays to the same state.
+range" from play; Arms of the Abyss's dodge "with 1 additional strike". Each strike card is
+offered with its damage, played, and deals it; the log replays to the same state.
 
 Ana's vampire (4 blood) bleeds Ben; Ben's (2 blood) blocks; both strike at close range."""
 
@@ -88,3 +88,31 @@ def test_sniper_rifle_strikes_2r_at_long_range_only() -> None:
     at_long = best_strike(f"{rec.id}-1", striker, long=True)
     assert at_long is not None and (at_long.damage, at_long.ranged, at_long.range) == (2, True, "long")
     assert best_strike(f"{rec.id}-1", striker, long=False) is None
+
+
+def test_a_dodge_with_an_additional_strike_gives_both() -> None:
+    """Arms of the Abyss: "[obt] Strike: dodge. [OBT] As above, with 1 additional strike
+    (limited)." At superior (Alicia Cortez, OBT) its dodge is offered with the additional strike;
+    Ben's hand strike is dodged, and Ana then chooses her additional strike: her hand strike hits."""
+    start = one_vampire_table("Alicia Cortez (G4)", (("Arms of the Abyss", 3), ("Conditioning", 3)), seed=5)
+    t, done = copy_table(start), []
+    ana, ben = to_the_strike(t, done)
+    offered = offered_strikes(t, ana, "Arms of the Abyss")
+    assert offered and all(a.get("dodge") and a.get("additional") == 1 for a in offered)
+    target = vampire(t, ben)
+    for seat, chosen in ((ana, offered[0]), (ben, {"do": "strike", "minion": target})):
+        t.play(seat, chosen)
+        done.append((seat, chosen))
+    while (c := t.state.open_combat) is not None and c.step != "strike":
+        t.play(c.impulse, {"do": "pass"})
+        done.append((c.impulse, {"do": "pass"}))
+    assert c is not None and c.pairs == 1 and c.due() == (tuple(vampire(t, ana)),)
+    assert not offered_strikes(t, ana, "Arms of the Abyss")  # one source of additional strikes (5.6)
+    hand = {"do": "strike", "minion": vampire(t, ana)}
+    t.play(ana, hand)
+    done.append((ana, hand))
+    while (c := t.state.open_combat) is not None:
+        t.play(c.impulse, {"do": "pass"})
+        done.append((c.impulse, {"do": "pass"}))
+    assert bens_vampire(t, target) == (1, "ready") and bens_vampire(t, vampire(t, ana)) == (4, "ready")
+    assert replayed(start, done).state == t.state
