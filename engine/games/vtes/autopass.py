@@ -154,7 +154,7 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
         return None
     if any(o.do == Do.PLAY and ("equip" in o.act or o.act.get("to") == "on") for o in offered):
         return None  # a weapon of the hand a combat card may equip its minion with, or one it becomes
-    if any(o.do in (Do.MANEUVER, Do.PRESS) and o.card is not None for o in offered):
+    if any(o.do in (Do.MANEUVER, Do.PRESS, Do.PREVENT) and o.card is not None for o in offered):
         return None  # a weapon's optional maneuver, or the optional press of this round's strike card
     return _only(offered, Do.PASS)
 

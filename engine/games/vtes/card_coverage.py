@@ -53,7 +53,8 @@ where the table puts it into the act that plays the card, as the offers do.
   (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is preventions alone, with an optional press (a number
   of points, X+N for X blood, all of the strike's damage, all damage this round for the blood its
-  text burns: :func:`engine.games.vtes.combat_cards.prevent_acts`);
+  text burns: :func:`engine.games.vtes.combat_cards.prevent_acts`); an equipment's, burned from the
+  minion it is on to prevent;
 - a political action card's terms, of a shape the table applies (pool per minion, points
   allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
@@ -152,8 +153,10 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.AIM:
             return "Combat" in types and clause.type in ("", "Combat")
         case EffectKind.PREVENT:
-            alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects) and not clause.by_hand
-            return "Combat" in types and clause.type in ("", "Combat") and alone
+            alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects)
+            worn = "Equipment" in types and alone  # burned from play to prevent; its other sentences aside
+            alone = alone and not clause.by_hand
+            return ("Combat" in types and clause.type in ("", "Combat") and alone) or worn
         case EffectKind.PRESS if _rider(e) and any(x.kind == EffectKind.PREVENT for x in clause.effects):
             alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone

@@ -154,6 +154,13 @@ def _card_played(
         if info is not None and "Equipment" not in info.types and stick is None:
             raise IllegalMove(f"{w.name(pos)} is not equipment: a card on a minion strikes only as its weapon")
         return f" with {w.name(pos)}", ""
+    if isinstance(act, PreventAct) and card.zone == Zone.ON and card.on == minion:
+        # equipment its bearer burns to prevent (Leather Jacket)
+        rec = record(info.id) if info is not None else None
+        if rec is None or "Equipment" not in rec.types or not rec.has(EffectKind.PREVENT):
+            raise IllegalMove(f"{w.name(pos)} prevents no damage: only equipment that says so is burned to prevent")
+        w.move(pos, Target.ASH)
+        return f", burning {w.name(pos)},", ""
     if card.zone != Zone.HAND or card.owner != w.author:
         raise IllegalMove("that card is not in your hand, nor a weapon on the striking minion")
     if info is not None and "Combat" not in info.types:

@@ -183,12 +183,13 @@ def prevent_acts(view: VtesView, minion: CardView, facing: Strike) -> list[dict[
     field = "agg" if facing.aggravated else "normal"
     damage = facing.damage
     out: list[dict[str, object]] = []
-    for held, rec in affordable_combat_cards(view, minion):
+    for held, rec in [*affordable_combat_cards(view, minion), *_worn_preventions(view, minion)]:
         seen: set[tuple[tuple[str, object], ...]] = set()
         for clause in candidates(rec, minion, "Combat"):
             prevents = [e for e in clause.effects if e.kind == EffectKind.PREVENT]
             riders = [e for e in clause.effects if e.kind == EffectKind.PRESS and e.optional]
-            if not prevents or clause.by_hand or len(prevents) + len(riders) != len(clause.effects):
+            left = clause.by_hand and "Equipment" not in rec.types  # a worn card's other sentences aside
+            if not prevents or left or len(prevents) + len(riders) != len(clause.effects):
                 continue
             if facing.aggravated and all(e.whom == NORMAL_ONLY for e in prevents):
                 continue
@@ -203,6 +204,18 @@ def prevent_acts(view: VtesView, minion: CardView, facing: Strike) -> list[dict[
                 if key not in seen:
                     seen.add(key)
                     out.append(act)
+    return out
+
+
+def _worn_preventions(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
+    """The equipment on ``minion`` whose record prevents damage (Leather Jacket: "Bearer may burn
+    Leather Jacket to prevent all the damage from the opposing minion's strike"), with its record:
+    burned as it prevents (:func:`engine.games.vtes.combat.prevent`)."""
+    out = []
+    for held in view.cards:
+        rec = record(held.card) if held.on == minion.pos and held.card and "Equipment" in held.types else None
+        if rec is not None and rec.has(EffectKind.PREVENT):
+            out.append((held, rec))
     return out
 
 

@@ -5,7 +5,8 @@ cost 3 or more pool or inflict (with a regular strike) aggravated damage or 4 or
 
 Before range, .44 Magnum (2 pool, "Strike: 2R damage") is offered and equipped, its 2 pool paid; it
 then strikes from play; Ivory Bow (unique) and AK-47 (5 pool) are refused with a sentence; the
-automatic pass stops only with a weapon to equip; a bot equips; the log replays to the same state.
+automatic pass stops only with a weapon to equip; a bot equips; Weighted Walking Stick goes on as a
+weapon and wears; Leather Jacket is burned to prevent a strike; the log replays to the same state.
 
 Every crypt is twelve Arika; Ana's vampire (4 blood) bleeds Ben, whose vampire (2 blood) blocks."""
 
@@ -18,7 +19,7 @@ from engine.games.vtes import VTES
 from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.bots import vtes_bot
 from engine.sim import SimTable
-from tests.support.vtes_sim import copy_table, one_vampire_table, replayed, to_combat_step
+from tests.support.vtes_sim import act, copy_table, one_vampire_table, replayed, to_combat_step
 from tests.support.vtes_sim import first_vampire as vampire
 
 LIBRARY = (("Concealed Weapon", 2), (".44 Magnum", 1), ("Ivory Bow", 1), ("AK-47", 1), ("Conditioning", 2))
@@ -113,4 +114,35 @@ def test_weighted_walking_stick_goes_on_as_a_weapon_and_wears_with_its_damage() 
         done.append((c.impulse, {"do": "pass"}))
     assert next(c.counters for c in t.state.cards if list(c.pos) == target) == 0  # 2 blood mend the 2
     assert next(c.counters for c in t.state.cards if c.pos == stick.pos) == 3
+    assert replayed(start, done).state == t.state
+
+
+def test_leather_jacket_is_burned_to_prevent_all_of_the_opposing_strike() -> None:
+    """Leather Jacket: "Bearer may burn Leather Jacket to prevent all the damage from the opposing
+    minion's strike." Ben's vampire wears it; Ana's hand strike (1 damage) is prevented with the
+    jacket, which burns, and Ben's vampire keeps its blood; the automatic pass stops for it."""
+    start = one_vampire_table("Arika", (("Leather Jacket", 1), ("Conditioning", 3)), seed=5)
+    ana = start.state.acting
+    ben = start.view(ana).players[ana].prey
+    jacket = hand(start, ben, "Leather Jacket")
+    act(start, ben, "move", cards=[jacket], to="on", on=vampire(start, ben), no_replace=True)
+    t, done = copy_table(start), []
+    ana, ben = to_combat_step(t, done, "strike")
+    target = vampire(t, ben)
+    for seat, chosen in ((ana, {"do": "strike", "minion": vampire(t, ana)}), (ben, {"do": "strike", "minion": target})):
+        t.play(seat, chosen)
+        done.append((seat, chosen))
+    while (c := t.state.open_combat) is not None and c.step == "damage" and c.impulse != ben:
+        t.play(c.impulse, {"do": "pass"})
+        done.append((c.impulse, {"do": "pass"}))
+    offered = [a for a in VTES.legal_acts(t.view(ben)) if a["do"] == "prevent" and a.get("card") == jacket]
+    assert offered == [{"do": "prevent", "minion": target, "card": jacket, "normal": 1}]
+    assert auto_pass(t.view(ben)) is None
+    t.play(ben, offered[0])
+    done.append((ben, offered[0]))
+    while (c := t.state.open_combat) is not None:
+        t.play(c.impulse, {"do": "pass"})
+        done.append((c.impulse, {"do": "pass"}))
+    assert next(c.counters for c in t.state.cards if list(c.pos) == target) == 2
+    assert next(c.zone for c in t.state.cards if list(c.pos) == jacket) == "ash"
     assert replayed(start, done).state == t.state
