@@ -328,13 +328,13 @@ def best_strike(
     hand_only: bool = False,
 ) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
-    identity) may use at the range (``long``: long range, else close) and, when ``opposing`` is
+    identity) may play (:func:`_may_play`) and use at the range (``long``: long range, else close) and, when ``opposing`` is
     given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
     superior level last); a hand strike at +N deals ``strength`` (None: the striker's printed
     strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike; None if
     none."""
     cid = card_id(identity)
-    if cid is None:
+    if cid is None or not _may_play(cid, striker):
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
@@ -344,6 +344,20 @@ def best_strike(
     best = usable[-1]
     base = strength_of(striker) if strength is None else strength
     return replace(best, damage=base + best.bonus) if best.hand else best
+
+
+def _may_play(cid: int, striker: str) -> bool:
+    """The vampire ``striker`` (a protocol identity) meets what the combat card ``cid`` requires
+    besides its Disciplines (a sect: Dust Up "Requires an Anarch"; a clan; a title), as the rules
+    check it (:func:`engine.games.vtes.card_checks.missing_requirement`); a weapon in play, or a
+    striker not known, is not checked."""
+    from engine.games.vtes.card_checks import missing_requirement
+
+    rec = record(cid)
+    who = card_base().info(striker)
+    if rec is None or who is None or "Combat" not in rec.types:
+        return True
+    return missing_requirement(rec, who, who.name) is None
 
 
 def strength_of(identity: str) -> int:

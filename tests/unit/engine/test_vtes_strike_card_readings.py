@@ -116,3 +116,16 @@ def test_a_dodge_with_an_additional_strike_gives_both() -> None:
         done.append((c.impulse, {"do": "pass"}))
     assert bens_vampire(t, target) == (1, "ready") and bens_vampire(t, vampire(t, ana)) == (4, "ready")
     assert replayed(start, done).state == t.state
+
+
+def test_a_strike_card_is_not_offered_to_a_vampire_missing_its_requirement() -> None:
+    """Dust Up "Requires an Anarch": Adana de Sforza (POT, not an Anarch) is offered none of its
+    strikes, and a bot of hers does not strike with it (the rules would refuse it)."""
+    from engine.games.vtes.bots import vtes_bot
+
+    t = one_vampire_table(ADANA, (("Dust Up", 4), ("Conditioning", 3)), seed=5)
+    ana, _ = to_the_strike(t, [])
+    assert offered_strikes(t, ana, "Dust Up") == []
+    view = t.view(ana)
+    chosen = vtes_bot("heuristic", seed=1).choose(view, VTES.legal_acts(view))
+    assert chosen == {"do": "strike", "minion": vampire(t, ana)}
