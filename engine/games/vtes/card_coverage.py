@@ -61,6 +61,8 @@ where the table puts it into the act that plays the card, as the offers do.
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
   (:func:`engine.games.vtes.combat_cards.additional_strike_cards`), or with the strike it reads
   ("Strike: dodge, with 1 additional strike": :func:`engine.games.vtes.readings.strike_readings`);
+- the aggravated damage a strike card's striker takes when it strikes at close range, with that
+  strike (:func:`engine.games.vtes.readings.recoil_of`);
 - an aim's damage more from the strike it is played with once some of that strike's damage lands,
   the opposing minion then barred from pressing this round (:mod:`engine.games.vtes.aims`);
 - a strength for the combat, ranged damage each round, a grapple (only hand strikes this round,
@@ -150,6 +152,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
+        case EffectKind.RECOIL:
+            return "Combat" in types and any(r.levels == clause.levels and r.recoil for r in strike_readings(rec.id))
         case EffectKind.AIM:
             return "Combat" in types and clause.type in ("", "Combat")
         case EffectKind.PREVENT:

@@ -205,6 +205,9 @@ class EffectKind(StrEnum):
     deals the minion's strength + ``least``; each point of damage that strike inflicts (even if
     prevented) burns a counter, the card burned with none left; one such card a minion (Weighted
     Walking Stick; :mod:`engine.games.vtes.combat_equip`)."""
+    RECOIL = "recoil"
+    """The striking vampire also takes ``amount`` environmental aggravated damage when the card's
+    strike is used at close range (Breath of the Dragon)."""
     AIM = "aim"
     """An aim played as the minion chooses a strike: if any damage from that strike is inflicted
     on the opposing minion, it takes ``amount`` more from the strike and cannot press this round
@@ -449,6 +452,8 @@ class Effect:
                     f"goes on this minion with {self.amount} counters as a melee weapon: strike strength+{self.least} "
                     "damage, a counter burned per damage"
                 )
+            case EffectKind.RECOIL:
+                return f"at close range the striker also takes {self.amount} aggravated damage"
             case EffectKind.AIM:
                 return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
             case EffectKind.REDIRECT:
@@ -572,6 +577,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             ),
         ),
         (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
+        (
+            r"if this strike is used at close range, this striking vampire also takes (\d+) environmental "
+            r"aggravated damage",
+            lambda m: (Effect(_E.RECOIL, int(m.group(1)), aggravated=True),),
+        ),
         (
             r"strike: dodge, with (\d) additional strikes?( \(limited\))?",
             lambda m: (Effect(_E.DODGE), Effect(_E.ADDITIONAL_STRIKE, int(m.group(1)), limited=bool(m.group(2)))),

@@ -24,7 +24,7 @@ from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
 from engine.games.vtes.damage import damage_result, prevented, strike_words
-from engine.games.vtes.readings import StrikeReading, best_strike, strength_of
+from engine.games.vtes.readings import StrikeReading, best_strike, recoil_of, strength_of
 from engine.games.vtes.state import (
     Combat,
     Limited,
@@ -543,6 +543,9 @@ def strike(w: Work, act: StrikeAct) -> None:
         info = w.info(act.card)
         if info is not None and combat_equip.becomes_weapon(record(info.id)) is not None:
             s = replace(s, worn=act.card)  # its damage burns the card's counters
+    if act.card is not None and not c.long:  # a card's strike that hurts its striker at close range
+        striker, card = w.cards[minion].card or w.revealed.get(minion, ""), w.cards[act.card].card
+        s = replace(s, recoil=recoil_of(card or w.revealed.get(act.card, ""), striker, s.damage))
     if s.retainer:
         r = w.card(s.retainer)
         if r.zone != Zone.ON or r.on != other:
@@ -660,6 +663,8 @@ def _hit(
     for target, points in environmental:
         damage.setdefault(target, [0, 0])[0] += points
     for s in strikes:
+        if s.recoil and not c.long:  # environmental, the striker's own: no dodge avoids it
+            damage.setdefault(s.minion, [0, 0])[1] += s.recoil
         if s.other or not _works(c, s):
             continue
         target = c.opposing if s.minion == c.acting else c.acting

@@ -60,7 +60,8 @@ class StrikeReading:
     strike at +bonus damage ("Strike: hand strike at +2 damage": ``damage`` is then the striker's
     strength plus it, :func:`best_strike`); ``hand``: the strike is a hand strike of the card's own
     (at +``bonus``, or aggravated: "Strike: hand strike, aggravated"); ``additional``: additional
-    strikes the card gives with it ("Strike: dodge, with 1 additional strike", 5.6).
+    strikes the card gives with it ("Strike: dodge, with 1 additional strike", 5.6); ``recoil``:
+    aggravated damage the striker takes when it strikes at close range (Breath of the Dragon).
     """
 
     levels: tuple[str, ...]
@@ -76,6 +77,7 @@ class StrikeReading:
     bonus: int = 0
     hand: bool = False
     additional: int = 0
+    recoil: int = 0
     torpor: bool = False
     burn: bool = False
     steal: int = 0
@@ -190,6 +192,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 bonus=e.amount if e.hand else 0,
                 hand=e.hand,
                 additional=sum(x.amount for x in clause.effects if x.kind == EffectKind.ADDITIONAL_STRIKE),
+                recoil=sum(x.amount for x in clause.effects if x.kind == EffectKind.RECOIL),
                 ranged=e.ranged,
                 aggravated=e.aggravated,
                 dodge=e.kind == EffectKind.DODGE,
@@ -358,6 +361,15 @@ def _may_play(cid: int, striker: str) -> bool:
     if rec is None or who is None or "Combat" not in rec.types:
         return True
     return missing_requirement(rec, who, who.name) is None
+
+
+def recoil_of(identity: str, striker: str, damage: int) -> int:
+    """The aggravated damage the vampire ``striker`` takes at close range for striking with the
+    card ``identity`` for ``damage`` (the level it may use that deals it, the last first)."""
+    cid = card_id(identity)
+    have = disciplines(striker)
+    usable = [r for r in strike_readings(cid) if r.usable_by(have)] if cid is not None else []
+    return next((r.recoil for r in reversed(usable) if r.damage == damage), 0)
 
 
 def strength_of(identity: str) -> int:

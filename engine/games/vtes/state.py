@@ -254,7 +254,9 @@ class Strike:
     torpor, ``burn``: the opposing ally burns (no damage: "Strike: send the opposing vampire to
     torpor"); ``aim``: points it deals more if any of its damage is inflicted (an aim card played
     with it, :mod:`engine.games.vtes.aims`); ``worn``: the card in play it strikes with whose
-    counters its damage burns (Weighted Walking Stick, :mod:`engine.games.vtes.combat_equip`)."""
+    counters its damage burns (Weighted Walking Stick, :mod:`engine.games.vtes.combat_equip`);
+    ``recoil``: aggravated damage the striker takes if it strikes at close range (Breath of the
+    Dragon)."""
 
     minion: Pos
     damage: int = 1
@@ -272,6 +274,7 @@ class Strike:
     burn: bool = False
     aim: int = 0
     worn: Pos | tuple[()] = ()
+    recoil: int = 0
 
 
 @dataclass(frozen=True)

@@ -129,3 +129,22 @@ def test_a_strike_card_is_not_offered_to_a_vampire_missing_its_requirement() -> 
     view = t.view(ana)
     chosen = vtes_bot("heuristic", seed=1).choose(view, VTES.legal_acts(view))
     assert chosen == {"do": "strike", "minion": vampire(t, ana)}
+
+
+@pytest.mark.parametrize(("crypt", "points"), [("Andrea Giovanni (G2)", 1), ("Adhiambo (G4)", 2)])
+def test_breath_of_the_dragon_at_close_range_burns_its_striker_too(crypt: str, points: int) -> None:
+    """Breath of the Dragon: "[vic] Strike: 1R aggravated damage. If this strike is used at close
+    range, this striking vampire also takes 1 environmental aggravated damage. [VIC] … 2R … 2":
+    at close range Ben's vampire (2 blood) takes the aggravated damage, and Ana's (4 blood, its
+    blood cost of 1 paid) takes as much, besides Ben's hand strike of 1."""
+    start = one_vampire_table(crypt, (("Breath of the Dragon", 4), ("Conditioning", 3)), seed=5)
+    t, done = copy_table(start), []
+    ana, ben = to_the_strike(t, done)
+    offered = offered_strikes(t, ana, "Breath of the Dragon")
+    assert offered and {(a["damage"], a.get("aggravated"), a.get("ranged")) for a in offered} == {(points, True, True)}
+    mine = vampire(t, ana)
+    said = strike_and_resolve(t, done, ana, ben, offered[0])
+    # Ana's vampire: 4 - 1 (the card's cost) = 3; Ben's 1 normal damage mended with 1 blood; the
+    # first aggravated point wounds it (torpor), each other burns a blood
+    assert bens_vampire(t, mine) == (3 - 1 - (points - 1), "torpor"), said
+    assert replayed(start, done).state == t.state
