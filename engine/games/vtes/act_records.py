@@ -133,7 +133,8 @@ class PlayAct(ActRecord):
     range; ``gain_blood``, the blood it gains at the end of a round, what the opposing vampire lost
     to damage; ``press``, the card's optional press, made in this round's press step;
     ``aggravated``, the damage of its hand strikes is aggravated this round (with ``whole_combat``,
-    for the rest of the combat)."""
+    for the rest of the combat); ``equip``: a weapon card of the hand the combatant equips with
+    (:mod:`engine.games.vtes.combat_equip`)."""
 
     card: Pos
     to: Target | None = None
@@ -173,6 +174,7 @@ class PlayAct(ActRecord):
     press: bool | None = None
     aggravated: bool | None = None
     whole_combat: bool | None = None
+    equip: Pos | None = None
     limit: LimitScope | None = None
     limit_all: bool | None = None
     replace: Replacement | None = None
@@ -418,7 +420,8 @@ class StrikeAct(ActRecord):
     ``retainer``, ``other``, ``additional`` strikes, ``unlock`` (the striker unlocks as it
     resolves), ``torpor`` (the opposing vampire to torpor), ``burn`` (the opposing ally burned),
     with combat ``card``; no field: the hand strike (also with a ``card`` that gives only
-    ``additional`` strikes); a rule ``lift`` ed by card ``by`` (P9)."""
+    ``additional`` strikes); ``aim``: an aim card of the hand played with the strike (Target
+    Vitals); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     damage: int | None = None
@@ -435,6 +438,7 @@ class StrikeAct(ActRecord):
     torpor: bool | None = None
     burn: bool | None = None
     card: Pos | None = None
+    aim: Pos | None = None
     limit: LimitScope | None = None
     limit_all: bool | None = None
     replace: Replacement | None = None

@@ -240,7 +240,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))
-        case "target_card" | "by" | "add_to" | "bar":
+        case "target_card" | "by" | "add_to" | "bar" | "aim" | "equip":
             return read_pos(act[key], "card")
         case "lift":
             return read_word(act, key, tuple(Lift))

@@ -10,11 +10,13 @@ from collections.abc import Sequence
 
 from engine.games.base import Act
 from engine.games.vtes import lasting
+from engine.games.vtes.aims import aim_points
 from engine.games.vtes.card_checks import master_timing
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import disciplines
 from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
 from engine.games.vtes.cards import card_id
+from engine.games.vtes.combat_equip import becomes_weapon, equip_effect
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
 from engine.games.vtes.readings import combat_steps
@@ -33,8 +35,9 @@ def auto_pass(view: VtesView) -> Act | None:
       in this action a card the table does not apply whole (its player applies the rest first);
     - in combat, ``pass`` for a seat whose minion does not fight, or whose hand holds no combat card
       the step could take, nor a maneuver or press offered with a card (a weapon's optional
-      maneuver, the optional press of its strike card); the hand strike when its strike is due and
-      no card in hand or on its minion could strike instead;
+      maneuver, the optional press of its strike card), a minion an aimed strike hit counting for no
+      press; the hand strike when its strike is due and no card in hand or on its minion could strike
+      instead, nor an aim card go with a strike offered;
     - in a referendum, ``pass`` before votes with no card that could be played then; ``done`` with
       no vote to cast and no card in hand that could be played while polling.
     """
@@ -122,6 +125,8 @@ def _combat_cards(view: VtesView, step: CombatStep, minions: Sequence[CardView] 
         rec = record(cid) if cid is not None else None
         if rec is not None and minions and not any(meets_disciplines(rec, disciplines(m)) for m in minions):
             continue
+        if aim_points(rec) or equip_effect(rec) is not None or becomes_weapon(rec) is not None:
+            continue  # an aim fits where a strike is offered with it, an equip where a weapon is (:func:`_combat`)
         if steps is None or step in steps:
             return True
     return False
@@ -140,11 +145,16 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
             return None
         minion = tuple(hand_strike["minion"])
         armed = any(card.on == minion for card in view.cards)
-        return None if _combat_cards(view, CombatStep.STRIKE) or armed else dict(hand_strike)
+        aimed = any("aim" in o.act for o in offered)  # an aim card offered with a strike that deals damage
+        return None if _combat_cards(view, CombatStep.STRIKE) or armed or aimed else dict(hand_strike)
     mine = [card for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
+    if c.step == CombatStep.PRESS:  # a minion an aimed strike hit cannot press this round
+        mine = [card for card in mine if card.pos not in c.no_press]
     if mine and _combat_cards(view, c.step, mine):
         return None
-    if any(o.do in (Do.MANEUVER, Do.PRESS) and o.card is not None for o in offered):
+    if any(o.do == Do.PLAY and ("equip" in o.act or o.act.get("to") == "on") for o in offered):
+        return None  # a weapon of the hand a combat card may equip its minion with, or one it becomes
+    if any(o.do in (Do.MANEUVER, Do.PRESS, Do.PREVENT) and o.card is not None for o in offered):
         return None  # a weapon's optional maneuver, or the optional press of this round's strike card
     return _only(offered, Do.PASS)
 

@@ -298,7 +298,7 @@ class VtesBot:
         return {"do": Do.DONE}
 
     def _fight(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
-        """Combat: a strike (:meth:`_strike`); a combat card the table applies as it is played in
+        """Combat: a strike (:meth:`_strike`), with an aim card offered with it; a combat card the table applies as it is played in
         this step (a strength for the combat, damage each round, a grapple, blood gained); the
         prevention that saves the most blood or life; a press
         only with a press card in hand while its minion has more blood than the other; pass
@@ -308,7 +308,9 @@ class VtesBot:
             return None
         strikes = [a for a in legal if a["do"] == Do.STRIKE]
         if strikes:
-            return self._strike(view, strikes[0])
+            chosen = self._strike(view, strikes[0])
+            # with an aim card when one is offered with that strike (Target Vitals: +2 damage if it lands)
+            return next((a for a in strikes if "aim" in a and {**a, "aim": None} == {**chosen, "aim": None}), chosen)
         plays = [a for a in legal if a["do"] == Do.PLAY]  # a combat card's strength, damage, grapple, blood
         if plays:
             return plays[0]
@@ -348,7 +350,7 @@ class VtesBot:
                 else None
             )
             info = card_base().info(held.card) if reading is not None else None
-            if reading is None or info is None:
+            if reading is None or info is None or (reading.additional and me.pos in c.extra_used):
                 continue
             if (info.blood_cost and (not me.crypt or info.blood_cost >= me.counters)) or (
                 info.pool_cost and info.pool_cost >= pool

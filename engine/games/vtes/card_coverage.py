@@ -61,12 +61,18 @@ where the table puts it into the act that plays the card, as the offers do.
   (:func:`engine.games.vtes.card_play.after_choices`);
 - a prevention: a combat card's clause that is preventions alone, with an optional press (a number
   of points, X+N for X blood, all of the strike's damage, all damage this round for the blood its
-  text burns: :func:`engine.games.vtes.combat_cards.prevent_acts`);
+  text burns: :func:`engine.games.vtes.combat_cards.prevent_acts`); an equipment's, burned from the
+  minion it is on to prevent;
 - a political action card's terms, of a shape the table applies (pool per minion, points
   allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
-  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`);
+  (:func:`engine.games.vtes.combat_cards.additional_strike_cards`), or with the strike it reads
+  ("Strike: dodge, with 1 additional strike": :func:`engine.games.vtes.readings.strike_readings`);
+- the aggravated damage a strike card's striker takes when it strikes at close range, with that
+  strike (:func:`engine.games.vtes.readings.recoil_of`);
+- an aim's damage more from the strike it is played with once some of that strike's damage lands,
+  the opposing minion then barred from pressing this round (:mod:`engine.games.vtes.aims`);
 - a strength for the combat, ranged damage each round, a grapple (only hand strikes this round,
   another round at close range), the blood the opposing vampire lost this round, and an optional
   press riding with them: a combat card's clause that is these alone, played in the step its text
@@ -164,9 +170,15 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
+        case EffectKind.RECOIL:
+            return "Combat" in types and any(r.levels == clause.levels and r.recoil for r in strike_readings(rec.id))
+        case EffectKind.AIM:
+            return "Combat" in types and clause.type in ("", "Combat")
         case EffectKind.PREVENT:
-            alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects) and not clause.by_hand
-            return "Combat" in types and clause.type in ("", "Combat") and alone
+            alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects)
+            worn = "Equipment" in types and alone  # burned from play to prevent; its other sentences aside
+            alone = alone and not clause.by_hand
+            return ("Combat" in types and clause.type in ("", "Combat") and alone) or worn
         case EffectKind.PRESS if _rider(e) and any(x.kind == EffectKind.PREVENT for x in clause.effects):
             alone = all(x.kind == EffectKind.PREVENT or _rider(x) for x in clause.effects) and not clause.by_hand
             return "Combat" in types and clause.type in ("", "Combat") and alone
@@ -174,7 +186,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Combat" in types and clause.type in ("", "Combat")
         case EffectKind.ADDITIONAL_STRIKE:
             alone = all(x.kind == e.kind for x in clause.effects) and not clause.by_hand
-            return "Combat" in types and clause.type in ("", "Combat") and alone
+            struck = any(r.levels == clause.levels and r.additional for r in strike_readings(rec.id))
+            return "Combat" in types and clause.type in ("", "Combat") and (alone or struck)
         case kind if kind in PLAYS or (kind == EffectKind.PRESS and e.optional and plays_alone(clause)):
             return "Combat" in types and clause.type in ("", "Combat") and plays_alone(clause)
         case EffectKind.MANEUVER | EffectKind.PRESS if e.optional:

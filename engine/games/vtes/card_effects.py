@@ -207,6 +207,22 @@ class EffectKind(StrEnum):
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
     (:mod:`engine.games.vtes.lasting`)."""
+    EQUIP_WEAPON = "equip weapon"
+    """The playing minion equips with a non-unique weapon card from the hand, its requirements and
+    cost as normal, costing under ``least`` pool and whose regular strike is not aggravated and deals
+    under ``amount`` damage (Concealed Weapon; :mod:`engine.games.vtes.combat_equip`)."""
+    BECOMES_WEAPON = "becomes weapon"
+    """The card goes on the playing minion with ``amount`` counters as a melee weapon whose strike
+    deals the minion's strength + ``least``; each point of damage that strike inflicts (even if
+    prevented) burns a counter, the card burned with none left; one such card a minion (Weighted
+    Walking Stick; :mod:`engine.games.vtes.combat_equip`)."""
+    RECOIL = "recoil"
+    """The striking vampire also takes ``amount`` environmental aggravated damage when the card's
+    strike is used at close range (Breath of the Dragon)."""
+    AIM = "aim"
+    """An aim played as the minion chooses a strike: if any damage from that strike is inflicted
+    on the opposing minion, it takes ``amount`` more from the strike and cannot press this round
+    (Target Vitals; :mod:`engine.games.vtes.aims`)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -346,6 +362,8 @@ class Effect:
                     case clan:
                         only = f" if this vampire is {clan.title()}"
                 return f"{self.amount:+d} {self.kind}{only}" + (" (limited)" if self.limited else "")
+            case EffectKind.STRIKE if self.hand and self.aggravated:
+                return "hand strike, aggravated" + (f" +{self.amount} damage" if self.amount else "")
             case EffectKind.STRIKE if self.hand:
                 return f"hand strike +{self.amount} damage"
             case EffectKind.STRIKE:
@@ -456,6 +474,17 @@ class Effect:
                 return f"{paid}hand strikes aggravated this {self.whom}"
             case EffectKind.DRINK:
                 return "gain the blood the opposing vampire lost to damage this round"
+            case EffectKind.EQUIP_WEAPON:
+                return f"equip with a weapon from your hand (under {self.least} pool, under {self.amount} damage)"
+            case EffectKind.BECOMES_WEAPON:
+                return (
+                    f"goes on this minion with {self.amount} counters as a melee weapon: strike strength+{self.least} "
+                    "damage, a counter burned per damage"
+                )
+            case EffectKind.RECOIL:
+                return f"at close range the striker also takes {self.amount} aggravated damage"
+            case EffectKind.AIM:
+                return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -551,13 +580,21 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"\+(\d+) strength(?: this (?:round|combat))?", lambda m: (Effect(_E.STRIKE, int(m.group(1)), hand=True),)),
         (
-            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage" + _TAIL,
+            r"strike: (?P<first>first strike, )?(?P<n>\d+)(?P<r>r)? (?P<agg>aggravated )?damage"
+            r"(?:, only usable at (?:long|close) range)?" + _TAIL,
             _strike,
         ),
         (
             r"strike: (?:hand strike at|strength) \+(\d+)( damage)?" + _TAIL,
             lambda m: (
                 Effect(_E.STRIKE, int(m.group(1)), hand=True, whom=HAND_STRIKE),
+                *_optional(m.group("rest") or ""),
+            ),
+        ),
+        (
+            r"strike: hand strike, aggravated" + _TAIL,
+            lambda m: (
+                Effect(_E.STRIKE, 0, aggravated=True, hand=True, whom=HAND_STRIKE),
                 *_optional(m.group("rest") or ""),
             ),
         ),
@@ -569,6 +606,15 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             ),
         ),
         (r"strike: dodge" + _TAIL, lambda m: (Effect(_E.DODGE), *_optional(m.group("rest") or ""))),
+        (
+            r"if this strike is used at close range, this striking vampire also takes (\d+) environmental "
+            r"aggravated damage",
+            lambda m: (Effect(_E.RECOIL, int(m.group(1)), aggravated=True),),
+        ),
+        (
+            r"strike: dodge, with (\d) additional strikes?( \(limited\))?",
+            lambda m: (Effect(_E.DODGE), Effect(_E.ADDITIONAL_STRIKE, int(m.group(1)), limited=bool(m.group(2)))),
+        ),
         (r"strike: combat ends", lambda m: (Effect(_E.END_COMBAT),)),
         (r"strike: send the opposing vampire to torpor", lambda m: (Effect(_E.TORPOR),)),
         (r"strike: burn the opposing ally", lambda m: (Effect(_E.TORPOR, whom="ally"),)),

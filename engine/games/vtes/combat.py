@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat_plays, windows
+from engine.games.vtes import aims, combat_equip, combat_plays, windows
 from engine.games.vtes.act_records import CombatCardAct, PlayAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements, end_limits
@@ -24,7 +24,7 @@ from engine.games.vtes.card_effects import NORMAL_ONLY, EffectKind, move_usable
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import in_the_open
 from engine.games.vtes.damage import damage_result, prevented, strike_words
-from engine.games.vtes.readings import StrikeReading, best_strike, strength_of
+from engine.games.vtes.readings import StrikeReading, best_strike, recoil_of, strength_of
 from engine.games.vtes.state import (
     Combat,
     Limited,
@@ -150,9 +150,17 @@ def _card_played(
         return f" with {w.name(pos)}", ""
     if isinstance(act, StrikeAct) and card.zone == Zone.ON and card.on == minion:
         # a weapon the striker holds strikes from play: it stays, nothing is paid (rulebook, "Equipment")
-        if info is not None and "Equipment" not in info.types:
+        stick = combat_equip.becomes_weapon(record(info.id)) if info is not None else None
+        if info is not None and "Equipment" not in info.types and stick is None:
             raise IllegalMove(f"{w.name(pos)} is not equipment: a card on a minion strikes only as its weapon")
         return f" with {w.name(pos)}", ""
+    if isinstance(act, PreventAct) and card.zone == Zone.ON and card.on == minion:
+        # equipment its bearer burns to prevent (Leather Jacket)
+        rec = record(info.id) if info is not None else None
+        if rec is None or "Equipment" not in rec.types or not rec.has(EffectKind.PREVENT):
+            raise IllegalMove(f"{w.name(pos)} prevents no damage: only equipment that says so is burned to prevent")
+        w.move(pos, Target.ASH)
+        return f", burning {w.name(pos)},", ""
     if card.zone != Zone.HAND or card.owner != w.author:
         raise IllegalMove("that card is not in your hand, nor a weapon on the striking minion")
     if info is not None and "Combat" not in info.types:
@@ -269,6 +277,8 @@ def play_in_combat(w: Work, card: Pos, types: set[str], name: str, act: PlayAct)
         if minion is not None:
             check_requirements(w, card, minion)
         combat_plays.check_bound(w, c, card)
+        if minion is not None:
+            combat_equip.put_as_weapon(w, card, act, minion)  # a card that becomes a weapon on it
     elif combat_plays.carries(act):
         raise IllegalMove(f"{name} is not a combat card: it changes no combat")
     _play(w, combat_plays.apply_play(w, c, card, act, minion))
@@ -421,6 +431,8 @@ def press(w: Work, act: CombatCardAct) -> None:
     if act.press:
         raise IllegalMove("a press gives no optional press: that rides with a maneuver or a prevention")
     minion = _combatant(w, c, act)
+    if minion in c.no_press:
+        raise IllegalMove(f"{w.name(minion)} cannot press this round: an aimed strike's damage reached it")
     if c.pressed == minion:
         raise IllegalMove(f"{w.name(minion)} made the last press: never two in a row by one minion (5.9)")
     if act.card is not None and (minion, act.card) in c.presses:
@@ -525,6 +537,15 @@ def strike(w: Work, act: StrikeAct) -> None:
         raise IllegalMove(f"{w.name(other)} is not {kind}: this strike {strike_words(s)}")
     if (s.torpor or s.burn) and act.card is None:
         raise IllegalMove("a strike that sends to torpor or burns is a card's: name the card")
+    s = aims.aimed_strike(w, act, s, c.long)
+    held = w.cards.get(act.card) if act.card is not None else None
+    if held is not None and held.zone == Zone.ON and held.on == minion and act.card is not None:
+        info = w.info(act.card)
+        if info is not None and combat_equip.becomes_weapon(record(info.id)) is not None:
+            s = replace(s, worn=act.card)  # its damage burns the card's counters
+    if act.card is not None and not c.long:  # a card's strike that hurts its striker at close range
+        striker, card = w.cards[minion].card or w.revealed.get(minion, ""), w.cards[act.card].card
+        s = replace(s, recoil=recoil_of(card or w.revealed.get(act.card, ""), striker, s.damage))
     if s.retainer:
         r = w.card(s.retainer)
         if r.zone != Zone.ON or r.on != other:
@@ -550,6 +571,9 @@ def strike(w: Work, act: StrikeAct) -> None:
     played, paid = _card_played(w, act, minion)
     if paid:
         w.note(f"{w.name(minion)} strikes{played}{paid}", w.author)
+    if act.aim is not None:
+        aimed, paid = _card_played(w, replace(act, card=act.aim), minion)
+        w.note(f"{w.name(minion)} aims{aimed}{paid}: +{s.aim} damage if its strike lands", *controllers(w, c))
     left = c.due()
     if left:
         windows.put(w, replace(c, loop=_loop(w, c, CombatStep.STRIKE)))
@@ -567,7 +591,7 @@ def strength_in(w: Work, c: Combat, minion: Pos) -> int:
 def _hand_strike_card(w: Work, c: Combat, act: StrikeAct, minion: Pos) -> bool:
     """The strike ``act`` is a card's hand strike ("Strike: hand strike at +2 damage")."""
     reading = _strike_reading(w, act.card, minion, c.long) if act.card is not None else None
-    return reading is not None and reading.bonus > 0
+    return reading is not None and reading.hand
 
 
 def printed_strength(w: Work, minion: Pos) -> int:
@@ -600,14 +624,16 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     firsts = [s for s in strikes if s.first and not s.dodge]
     others = [s for s in strikes if not s.first and not s.dodge]
     lost: list[tuple[Pos, int]] = []
+    barred: list[Pos] = []
     if firsts:
-        lost += _hit(w, c, firsts, dodgers)
+        lost += _hit(w, c, firsts, dodgers, barred=barred)
         others = [s for s in others if _ready(w, s.minion)]  # burned or in torpor: no strike
     # environmental damage each round, during normal strike resolution (5.5): no strike, no dodge
     environmental = [(m, n) for m, n in c.environmental if _ready(w, m)] if c.pairs == 0 else []
     if others or environmental:
-        lost += _hit(w, c, others, dodgers, environmental)
+        lost += _hit(w, c, others, dodgers, environmental, barred)
     c = replace(c, strikes=(), prevent=(), pairs=c.pairs + 1, lost=(*c.lost, *lost))
+    c = replace(c, no_press=(*c.no_press, *barred))
     if not (_ready(w, c.acting) and _ready(w, c.opposing)):
         # 5.8: the round and combat end at once; the end-of-round step still occurs.
         _to_step(w, replace(c, over=True), CombatStep.END_OF_ROUND)
@@ -620,15 +646,25 @@ def _resolve_pair(w: Work, c: Combat) -> None:
 
 
 def _hit(
-    w: Work, c: Combat, strikes: list[Strike], dodgers: set[Pos], environmental: Sequence[tuple[Pos, int]] = ()
+    w: Work,
+    c: Combat,
+    strikes: list[Strike],
+    dodgers: set[Pos],
+    environmental: Sequence[tuple[Pos, int]] = (),
+    barred: list[Pos] | None = None,
 ) -> list[tuple[Pos, int]]:
     """Strikes resolved together: stolen blood moves first (not damage), then the damage of each
     target after prevention (P6), with the ``environmental`` ``(minion, points)`` of ranged damage
-    taken now. Returns the blood each vampire lost to that damage, ``(minion, blood)``."""
+    taken now; an aimed strike's more points where some of its damage gets through
+    (:func:`engine.games.vtes.aims.aimed_damage`), its target added to ``barred`` (no press this
+    round). Returns the blood each vampire lost to that damage, ``(minion, blood)``."""
     damage: dict[Pos, list[int]] = {}
+    aimed: dict[Pos, tuple[int, bool]] = {}
     for target, points in environmental:
         damage.setdefault(target, [0, 0])[0] += points
     for s in strikes:
+        if s.recoil and not c.long:  # environmental, the striker's own: no dodge avoids it
+            damage.setdefault(s.minion, [0, 0])[1] += s.recoil
         if s.other or not _works(c, s):
             continue
         target = c.opposing if s.minion == c.acting else c.acting
@@ -636,7 +672,10 @@ def _hit(
             if s.retainer in w.cards and w.cards[s.retainer].zone == Zone.ON:
                 _lose_life(w, s.retainer, s.damage)
             continue
-        if target in dodgers or target in c.shielded:
+        if target in dodgers:
+            continue
+        combat_equip.wear(w, s)  # a card struck with loses a counter per damage, even if prevented
+        if target in c.shielded:
             continue
         if (s.torpor or s.burn) and _ready(w, target):
             w.move(target, Target.TORPOR if s.torpor else Target.ASH)
@@ -650,10 +689,24 @@ def _hit(
             # a card may make the damage of a minion's hand strikes aggravated (Claws of the Dead)
             agg = s.aggravated or (s.hand and s.minion in (*c.aggravated, *c.aggravated_combat))
             hit[1 if agg else 0] += s.damage
+            if s.aim:
+                aimed[target] = (s.aim, agg)
     lost = []
     for target, (normal, aggravated) in damage.items():
         blood = w.cards[target].counters if w.cards[target].crypt else 0
-        apply_damage(w, target, *prevented(c, target, normal, aggravated))
+        taken = prevented(c, target, normal, aggravated)
+        if target in aimed:
+            more = aims.aimed_damage(c, target, normal, aggravated, aimed[target], dict(environmental).get(target, 0))
+            if more is not None:
+                taken = more
+                if barred is not None:
+                    barred.append(target)
+                w.note(
+                    f"The aimed strike lands: {w.name(target)} takes {aimed[target][0]} more damage and cannot "
+                    "press this round",
+                    *controllers(w, c),
+                )
+        apply_damage(w, target, *taken)
         left = w.cards[target].counters if target in w.cards and w.cards[target].zone != Zone.ASH else 0
         if blood > left:
             lost.append((target, blood - left))

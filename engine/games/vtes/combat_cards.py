@@ -16,7 +16,7 @@ from engine.games.vtes.card_play import LevelError, candidates, spent
 from engine.games.vtes.card_record import CardRecord, Clause, record
 from engine.games.vtes.state import Strike
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do
+from engine.games.vtes.vocab import CombatStep, Do, Target
 
 
 def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: str) -> dict[str, object] | None:
@@ -40,11 +40,14 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
         from engine.games.vtes.card_play import printed_cost
 
         lost = c.lost_by(c.opposing if minion.pos == c.acting else c.acting)
-        return {"do": Do.PLAY, **base, **play_fields(clause.effects, lost), **printed_cost(card, [minion], minion)}
+        each = _equip_each(view, minion, rec, clause, play_fields(clause.effects, lost))
+        if not each:
+            return None  # no weapon in hand to equip with
+        return {"do": Do.PLAY, **base, **each[0], **printed_cost(card, [minion], minion)}
     kinds = {e.kind for e in clause.effects}
     reading = next((r for r in strike_readings(rec.id) if r.levels == clause.levels), None)
     if reading is not None:
-        if reading.bonus:  # "hand strike at +N": the striker's printed strength plus N (readings.best_strike)
+        if reading.hand:  # "hand strike at +N": the striker's printed strength plus N (readings.best_strike)
             from engine.games.vtes.readings import strength_of
 
             set_to = c.strength_of(minion.pos)
@@ -126,7 +129,7 @@ def combat_moves(view: VtesView, minion: CardView, kind: EffectKind) -> list[tup
     c = view.combat
     long, stands = (c.long, bool(c.press)) if c is not None else (False, False)
     out: list[tuple[CardView, dict[str, object]]] = []
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in affordable_combat_cards(view, minion):
         found: dict[str, object] | None = None
         for x in candidates(rec, minion, "Combat"):
             if moves_alone(x) and any(move_usable(e, long, stands) for e in main_moves(x, kind)):
@@ -153,7 +156,7 @@ def main_moves(clause: Clause, kind: EffectKind) -> list[Effect]:
     return [e for e in clause.effects if e.kind == kind and not (e.optional and firm)]
 
 
-def _affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
+def affordable_combat_cards(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
     """The hand's combat cards (with their records) whose printed cost ``minion`` can pay: blood
     from a vampire, pool from its Methuselah."""
     pool = view.players[minion.controller].pool
@@ -180,12 +183,13 @@ def prevent_acts(view: VtesView, minion: CardView, facing: Strike) -> list[dict[
     field = "agg" if facing.aggravated else "normal"
     damage = facing.damage
     out: list[dict[str, object]] = []
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in [*affordable_combat_cards(view, minion), *_worn_preventions(view, minion)]:
         seen: set[tuple[tuple[str, object], ...]] = set()
         for clause in candidates(rec, minion, "Combat"):
             prevents = [e for e in clause.effects if e.kind == EffectKind.PREVENT]
             riders = [e for e in clause.effects if e.kind == EffectKind.PRESS and e.optional]
-            if not prevents or clause.by_hand or len(prevents) + len(riders) != len(clause.effects):
+            left = clause.by_hand and "Equipment" not in rec.types  # a worn card's other sentences aside
+            if not prevents or left or len(prevents) + len(riders) != len(clause.effects):
                 continue
             if facing.aggravated and all(e.whom == NORMAL_ONLY for e in prevents):
                 continue
@@ -200,6 +204,18 @@ def prevent_acts(view: VtesView, minion: CardView, facing: Strike) -> list[dict[
                 if key not in seen:
                     seen.add(key)
                     out.append(act)
+    return out
+
+
+def _worn_preventions(view: VtesView, minion: CardView) -> list[tuple[CardView, CardRecord]]:
+    """The equipment on ``minion`` whose record prevents damage (Leather Jacket: "Bearer may burn
+    Leather Jacket to prevent all the damage from the opposing minion's strike"), with its record:
+    burned as it prevents (:func:`engine.games.vtes.combat.prevent`)."""
+    out = []
+    for held in view.cards:
+        rec = record(held.card) if held.on == minion.pos and held.card and "Equipment" in held.types else None
+        if rec is not None and rec.has(EffectKind.PREVENT):
+            out.append((held, rec))
     return out
 
 
@@ -231,7 +247,7 @@ def _cards_giving(view: VtesView, minion: CardView, kind: EffectKind) -> list[tu
     alone (and nothing by hand), whose printed cost it can pay; each with the greatest amount of
     such a clause."""
     out = []
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in affordable_combat_cards(view, minion):
         amounts = [
             sum(e.amount for e in c.effects)
             for c in candidates(rec, minion, "Combat")
@@ -250,6 +266,8 @@ PLAYS = frozenset(
         EffectKind.CLOSE_NEXT,
         EffectKind.DRINK,
         EffectKind.AGGRAVATE,
+        EffectKind.EQUIP_WEAPON,
+        EffectKind.BECOMES_WEAPON,
     }
 )
 """The effects a combat card applies as it is played in a step of combat
@@ -298,8 +316,8 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
     step, range and round its text binds it to (:func:`engine.games.vtes.readings.bound`), within
     its printed cost and limits; each with the ``play`` act's fields (``card``, ``minion``, the
     effects, the cost) and the clause in words. Blood gained at the end of a round only when the
-    opposing vampire lost some to damage and ``minion`` is a vampire; a grapple only at close range."""
-    from engine.games.vtes.card_play import printed_cost
+    opposing vampire lost some to damage and ``minion`` is a vampire; a grapple only at close range;
+    an equip from the hand once per weapon that fits (:mod:`engine.games.vtes.combat_equip`)."""
     from engine.games.vtes.readings import bound
 
     c = view.combat
@@ -311,7 +329,7 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
     from engine.games.vtes.cards import card_base
 
     who = card_base().info(minion.card) if minion.card else None
-    for held, rec in _affordable_combat_cards(view, minion):
+    for held, rec in affordable_combat_cards(view, minion):
         if not bound(rec).fits(c.step, c.long, c.round):
             continue
         if who is not None and missing_requirement(rec, who, minion.name) is not None:
@@ -327,20 +345,47 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
                 continue
             if EffectKind.AGGRAVATE in kinds and c.step in (CombatStep.PRESS, CombatStep.END_OF_ROUND):
                 continue  # no hand strike of this round is left to resolve
-            fields = play_fields(clause.effects, lost)
-            key = tuple(sorted(fields.items()))
-            if key in seen:
-                continue
-            seen.add(key)
-            act = {"card": held.as_list(), "minion": minion.as_list(), **fields}
-            act |= printed_cost(held, [minion], minion)
-            burned = sum(e.least for e in clause.effects if e.kind == EffectKind.AGGRAVATE)
-            if burned:  # "Burn 1 blood to make …": with the printed cost, from the playing vampire
-                paid = int(act.get("blood", 0)) + burned  # type: ignore[call-overload]
-                if not minion.crypt or minion.counters < paid:
+            for act in _equip_each(view, minion, rec, clause, play_fields(clause.effects, lost)):
+                key = tuple(sorted((k, str(v)) for k, v in act.items()))
+                if key in seen:
                     continue
-                act |= {"blood": paid, "minion": minion.as_list()}
-            levels = " ".join(f"[{lv}]" for lv in clause.levels)
-            words = " ".join(p for p in (levels, ", ".join(e.words() for e in clause.effects)) if p)
-            out.append((held, act, words))
+                seen.add(key)
+                out += _play_of(held, minion, clause, act)
     return out
+
+
+def _equip_each(
+    view: VtesView, minion: CardView, rec: CardRecord, clause: Clause, fields: dict[str, object]
+) -> list[dict[str, object]]:
+    """``fields`` once, or once per weapon of the hand the clause may equip ``minion`` with (none
+    when no weapon fits); for a card that becomes a weapon, with ``to`` "on" and ``on`` ``minion``
+    (none when it has one already) (:mod:`engine.games.vtes.combat_equip`)."""
+    from engine.games.vtes.combat_equip import has_one, weapons_to_equip
+
+    if any(x.kind == EffectKind.BECOMES_WEAPON for x in clause.effects):
+        return [] if has_one(view, minion, rec) else [{**fields, "to": Target.ON, "on": minion.as_list()}]
+    e = next((x for x in clause.effects if x.kind == EffectKind.EQUIP_WEAPON), None)
+    if e is None:
+        return [fields]
+    return [{**fields, "equip": w.as_list()} for w in weapons_to_equip(view, minion, e)]
+
+
+def _play_of(
+    held: CardView, minion: CardView, clause: Clause, fields: dict[str, object]
+) -> list[tuple[CardView, dict[str, object], str]]:
+    """The ``play`` act of the hand card ``held`` by ``minion`` with the clause's ``fields``, its
+    printed cost (and the blood "Burn 1 blood to make …" burns) added, with the clause in words;
+    none when ``minion`` cannot pay."""
+    from engine.games.vtes.card_play import printed_cost
+
+    act = {"card": held.as_list(), "minion": minion.as_list(), **fields}
+    act |= printed_cost(held, [minion], minion)
+    burned = sum(e.least for e in clause.effects if e.kind == EffectKind.AGGRAVATE)
+    if burned:  # "Burn 1 blood to make …": with the printed cost, from the playing vampire
+        paid = int(act.get("blood", 0)) + burned  # type: ignore[call-overload]
+        if not minion.crypt or minion.counters < paid:
+            return []
+        act |= {"blood": paid, "minion": minion.as_list()}
+    levels = " ".join(f"[{lv}]" for lv in clause.levels)
+    words = " ".join(p for p in (levels, ", ".join(e.words() for e in clause.effects)) if p)
+    return [(held, act, words)]

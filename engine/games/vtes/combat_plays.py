@@ -14,7 +14,9 @@ and narrated with the card's name, and the condition that binds the card to a st
 - ``press``: the card's optional press, made in this round's press step;
 - ``aggravated``: the damage of the playing minion's hand strikes is aggravated this round (Claws
   of the Dead; Chiropteran Marauder, its blood burned with the act's ``blood``), with
-  ``whole_combat`` for the rest of the combat (Raking Talons).
+  ``whole_combat`` for the rest of the combat (Raking Talons);
+- ``equip``: a weapon card of the hand the playing minion equips with, its cost paid
+  (Concealed Weapon, :mod:`engine.games.vtes.combat_equip`).
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from engine.games.base import IllegalMove, Pos
 from engine.games.vtes.act_records import PlayAct
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_record import record
+from engine.games.vtes.combat_equip import equip
 from engine.games.vtes.readings import bound
 from engine.games.vtes.state import Combat
 from engine.games.vtes.vocab import CombatStep, Lift, Zone, step_words
 from engine.games.vtes.work import Work
 
-FIELDS = ("strength", "environmental", "grapple", "close", "gain_blood", "press", "aggravated", "whole_combat")
+FIELDS = ("strength", "environmental", "grapple", "close", "gain_blood", "press", "aggravated", "whole_combat", "equip")
 """The ``play`` act's fields a combat card's effects put in it (docs/protocol.md 4.4.1)."""
 
 
@@ -84,6 +87,8 @@ def apply_play(w: Work, c: Combat, pos: Pos, act: PlayAct, minion: Pos | None) -
         c = _drink(w, c, act, minion, other, name)
     if act.press:
         c = replace(c, presses=(*c.presses, (minion, pos)))
+    if act.equip is not None:
+        equip(w, pos, act.equip, minion)
     if act.aggravated or act.whole_combat:
         if act.whole_combat:
             c = replace(c, aggravated_combat=(*c.aggravated_combat, minion))

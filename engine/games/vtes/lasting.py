@@ -74,13 +74,25 @@ def transfers(w: Work, seat: int) -> list[tuple[Pos, int]]:
 
 def carried_intercept(w: Work, minion: Pos) -> list[tuple[Pos, int]]:
     """The cards on ``minion`` (its retainers and equipment) that give it intercept while they are
-    on it, with how much each gives: ``(card, intercept)``, by position."""
+    on it, with how much each gives: ``(card, intercept)``, by position; a clause with a Discipline
+    level gives it only to a bearer with that Discipline ("The bearer with Auspex [aus] gets +1
+    intercept": Bowl of Convergence)."""
+    bearer = w.info(minion)
+    have = frozenset(bearer.disciplines) if bearer is not None else frozenset()
     out = []
     for pos, c in sorted(w.cards.items()):
-        if c.zone == Zone.ON and c.on == minion:
-            n = _given(w, pos, EffectKind.CARRIED, "intercept")
-            if n:
-                out.append((pos, n))
+        rec = record(c.card or w.revealed.get(pos, "")) if c.zone == Zone.ON and c.on == minion else None
+        if rec is None:
+            continue
+        n = sum(
+            e.amount
+            for clause in rec.clauses
+            if not clause.levels or clause.usable_by(have)
+            for e in clause.effects
+            if e.kind == EffectKind.CARRIED and e.whom == "intercept"
+        )
+        if n:
+            out.append((pos, n))
     return out
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
 from engine.games.vtes import lasting
+from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
@@ -459,8 +460,10 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             return []
         committed = next((card for m, card in c.chosen if m == waiting[0]), None)
         if committed is not None and c.pairs == 0:  # its maneuver chose this strike (5.3)
-            return _committed_strike(view, c, waiting[0], committed)
-        return [{"do": Do.STRIKE, "minion": list(waiting[0])}, *_card_strikes(view, c, waiting[0])]
+            strikes = _committed_strike(view, c, waiting[0], committed)
+        else:
+            strikes = [{"do": Do.STRIKE, "minion": list(waiting[0])}, *_card_strikes(view, c, waiting[0])]
+        return strikes + aimed_acts(view, strikes)  # each that deals damage, with an aim card (Target Vitals)
     acts: list[Act] = [{"do": Do.PASS}]
     for m in (c.acting, c.opposing):
         card = view.card(m)
@@ -477,7 +480,7 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
             if facing is not None:
                 acts += [{"do": Do.PREVENT, **fields} for fields in prevent_acts(view, card, facing)]
-        if c.step == CombatStep.PRESS and c.pressed != m:
+        if c.step == CombatStep.PRESS and c.pressed != m and m not in c.no_press:
             acts.append({"do": Do.PRESS, "minion": list(m)})
             presses = combat_moves(view, card, EffectKind.PRESS)
             acts += [{"do": Do.PRESS, "minion": list(m), "card": h.as_list()} for h, _ in presses]
@@ -549,6 +552,7 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     acts: list[Act] = [
         {"do": Do.STRIKE, "minion": list(minion), "card": held.as_list(), **reading.fields()}
         for held, reading in _strikes_of(view, striker, c.long, opposing)
+        if not (reading.additional and minion in c.extra_used)  # one source of additional strikes (5.6)
     ]
     if minion not in c.extra_used:  # one source of additional strikes per minion and round (5.6)
         for held, n in additional_strike_cards(view, striker):
@@ -557,8 +561,11 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
 
 
 def strike_with(view: VtesView, card: Pos) -> Act | None:
-    """The strike offered with the hand card at ``card`` (its plain "Strike: …" line), or None."""
-    return next((o.act for o in answers(view) if o.do == Do.STRIKE and o.card == card), None)
+    """The strike offered with the hand card at ``card`` (its plain "Strike: …" line), else the
+    first strike offered with it as its aim (the hand strike first: Target Vitals), or None."""
+    strikes = [o.act for o in answers(view) if o.do == Do.STRIKE]
+    found = next((a for a in strikes if a.get("card") == list(card) and "aim" not in a), None)
+    return found or next((a for a in strikes if a.get("aim") == list(card)), None)
 
 
 def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:

@@ -59,7 +59,10 @@ class StrikeReading:
     ``press``: the strike comes "with 1 optional maneuver" (made in the range step, it chooses
     this strike) or "with 1 optional press" (made in the press step after it); ``bonus``: a hand
     strike at +bonus damage ("Strike: hand strike at +2 damage": ``damage`` is then the striker's
-    strength plus it, :func:`best_strike`).
+    strength plus it, :func:`best_strike`); ``hand``: the strike is a hand strike of the card's own
+    (at +``bonus``, or aggravated: "Strike: hand strike, aggravated"); ``additional``: additional
+    strikes the card gives with it ("Strike: dodge, with 1 additional strike", 5.6); ``recoil``:
+    aggravated damage the striker takes when it strikes at close range (Breath of the Dragon).
     """
 
     levels: tuple[str, ...]
@@ -73,6 +76,9 @@ class StrikeReading:
     maneuver: bool = False
     press: bool = False
     bonus: int = 0
+    hand: bool = False
+    additional: int = 0
+    recoil: int = 0
     torpor: bool = False
     burn: bool = False
     steal: int = 0
@@ -91,6 +97,8 @@ class StrikeReading:
     def fields(self) -> dict[str, object]:
         """The ``strike`` act's fields for this strike (without ``minion`` and ``card``)."""
         out: dict[str, object] = {"unlock": True} if self.unlock else {}
+        if self.additional:
+            out["additional"] = self.additional
         if self.dodge:
             return {**out, "dodge": True}
         if self.ends:
@@ -117,9 +125,15 @@ _NEUTRAL_WHOLE = (
     "weapon",
     "unique",
     "do not replace until",
+    "requires ",
 )
 """Card-wide sentences that do not bind a combat card's or a weapon's strike to another step (a
-"Do not replace until …" read as a condition is one the table applies)."""
+"Do not replace until …" read as a condition is one the table applies; "Requires an Anarch." a
+requirement :mod:`engine.games.vtes.card_checks` checks)."""
+
+_NEUTRAL_ABILITY = ("if the bearer blocks, they can, before range is determined, set the range",)
+"""A weapon's sentences left by hand that are an ability of its bearer beside its strike, not a
+condition on it (Sniper Rifle's range set as its bearer blocks): its strike is still read."""
 
 
 def is_weapon(rec: CardRecord) -> bool:
@@ -129,9 +143,12 @@ def is_weapon(rec: CardRecord) -> bool:
 
 
 def _range_of(sentence: str) -> str | None:
-    """``"long"``/``"close"`` for an "Only usable at long/close range" sentence, else None."""
+    """``"long"``/``"close"`` for an "Only usable at long/close range" sentence, or a strike that
+    ends with it ("Strike: 2R damage, only usable at long range"), else None."""
     for here in ("long", "close"):
-        if sentence == f"only usable at {here} range":
+        if sentence == f"only usable at {here} range" or (
+            sentence.startswith("strike:") and sentence.endswith(f", only usable at {here} range")
+        ):
             return here
     return None
 
@@ -155,7 +172,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
             here = _range_of(r.sentence)
             if here is not None:
                 every = here
-            elif r.kind == SentenceKind.BY_HAND or (
+            elif (r.kind == SentenceKind.BY_HAND and not r.sentence.startswith(_NEUTRAL_ABILITY)) or (
                 r.kind == SentenceKind.CONDITION and not r.sentence.startswith(_NEUTRAL_WHOLE)
             ):
                 return ()  # a condition on the whole card: no simple reading
@@ -174,6 +191,9 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 range=ranges[0] if ranges else every,
                 damage=e.amount if e.kind == EffectKind.STRIKE and not e.hand else 0,
                 bonus=e.amount if e.hand else 0,
+                hand=e.hand,
+                additional=sum(x.amount for x in clause.effects if x.kind == EffectKind.ADDITIONAL_STRIKE),
+                recoil=sum(x.amount for x in clause.effects if x.kind == EffectKind.RECOIL),
                 ranged=e.ranged,
                 aggravated=e.aggravated,
                 dodge=e.kind == EffectKind.DODGE,
@@ -312,22 +332,45 @@ def best_strike(
     hand_only: bool = False,
 ) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
-    identity) may use at the range (``long``: long range, else close) and, when ``opposing`` is
+    identity) may play (:func:`_may_play`) and use at the range (``long``: long range, else close) and, when ``opposing`` is
     given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
     superior level last); a hand strike at +N deals ``strength`` (None: the striker's printed
     strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike; None if
     none."""
     cid = card_id(identity)
-    if cid is None:
+    if cid is None or not _may_play(cid, striker):
         return None
     here = "long" if long else "close"
     usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
-    usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.bonus or not hand_only)]
+    usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.hand or not hand_only)]
     if not usable:
         return None
     best = usable[-1]
     base = strength_of(striker) if strength is None else strength
-    return replace(best, damage=base + best.bonus) if best.bonus else best
+    return replace(best, damage=base + best.bonus) if best.hand else best
+
+
+def _may_play(cid: int, striker: str) -> bool:
+    """The vampire ``striker`` (a protocol identity) meets what the combat card ``cid`` requires
+    besides its Disciplines (a sect: Dust Up "Requires an Anarch"; a clan; a title), as the rules
+    check it (:func:`engine.games.vtes.card_checks.missing_requirement`); a weapon in play, or a
+    striker not known, is not checked."""
+    from engine.games.vtes.card_checks import missing_requirement
+
+    rec = record(cid)
+    who = card_base().info(striker)
+    if rec is None or who is None or "Combat" not in rec.types:
+        return True
+    return missing_requirement(rec, who, who.name) is None
+
+
+def recoil_of(identity: str, striker: str, damage: int) -> int:
+    """The aggravated damage the vampire ``striker`` takes at close range for striking with the
+    card ``identity`` for ``damage`` (the level it may use that deals it, the last first)."""
+    cid = card_id(identity)
+    have = disciplines(striker)
+    usable = [r for r in strike_readings(cid) if r.usable_by(have)] if cid is not None else []
+    return next((r.recoil for r in reversed(usable) if r.damage == damage), 0)
 
 
 def strength_of(identity: str) -> int:
@@ -345,10 +388,17 @@ def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[
     out: list[tuple[CardView, StrikeReading]] = []
     if view.combat is not None and view.combat.hand_only:
         return out
+    from engine.games.vtes.combat_equip import stick_strike
+
+    set_to = view.combat.strength_of(striker.pos) if view.combat is not None else None
+    strength = strength_of(striker.card) if set_to is None else set_to
     for held in view.cards:
-        if held.zone != Zone.ON or held.on != striker.pos or not held.card or "Equipment" not in held.types:
+        if held.zone != Zone.ON or held.on != striker.pos or not held.card:
             continue
-        reading = best_strike(held.card, striker.card, long)
+        if "Equipment" in held.types:
+            reading = best_strike(held.card, striker.card, long)
+        else:  # a combat card that became a weapon on it (Weighted Walking Stick)
+            reading = stick_strike(record(held.card), strength)
         if reading is not None:
             out.append((held, reading))
     return out

@@ -716,17 +716,25 @@ def opens(state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
     return _opens(state, seat, _validate_shape(state, seat, act))
 
 
+def _hand_opens(cards: Mapping[Pos, CardState], seat: int, pos: Pos) -> tuple[Pos, ...]:
+    """``(pos,)`` when the card an act plays at ``pos`` is in ``seat``'s hand and not yet face up;
+    () for a card elsewhere (a weapon in play). Raises IllegalMove for another's hand card."""
+    c = cards.get(pos)
+    if c is None or c.zone != Zone.HAND:
+        return ()
+    if c.owner != seat:
+        raise IllegalMove("that card is not in your hand")
+    return () if c.card else (pos,)
+
+
 def _opens(state: VtesState, seat: int, act: VtesAct) -> tuple[Pos, ...]:
     """:func:`opens` for an act already read and validated."""
     cards = _by_pos(state)
     match act:
+        case StrikeAct() if act.aim is not None:  # the strike's card and the aim card played with it
+            return tuple(p for pos in (act.card, act.aim) if pos is not None for p in _hand_opens(cards, seat, pos))
         case ActionAct() | CombatCardAct() | StrikeAct() | PreventAct() if act.card is not None:
-            c = cards.get(act.card)
-            if c is None or c.zone != Zone.HAND:
-                return ()
-            if c.owner != seat:
-                raise IllegalMove("that card is not in your hand")
-            return () if c.card else (act.card,)
+            return _hand_opens(cards, seat, act.card)
         case VoteAct() if act.source == VoteSource.CARD and act.card is not None:
             c = cards.get(act.card)
             if c is None or c.zone != Zone.HAND or c.owner != seat:
@@ -736,7 +744,8 @@ def _opens(state: VtesState, seat: int, act: VtesAct) -> tuple[Pos, ...]:
             c = cards.get(act.card)
             if c is None or c.zone != Zone.HAND or c.owner != seat:
                 raise IllegalMove("that card is not in your hand")
-            return () if c.card else (act.card,)
+            weapon = _hand_opens(cards, seat, act.equip) if isinstance(act, PlayAct) and act.equip else ()
+            return (() if c.card else (act.card,)) + weapon
         case InfluenceAct():
             c = cards.get(act.card)
             if c is None or c.zone != Zone.UNCONTROLLED or c.owner != seat:

@@ -257,7 +257,11 @@ class Strike:
     ``hand``: this is the hand strike; ``unlock``: the striker unlocks as the strike resolves (a
     card's "unlock this vampire before combat ends"); ``torpor``: the opposing vampire goes to
     torpor, ``burn``: the opposing ally burns (no damage: "Strike: send the opposing vampire to
-    torpor")."""
+    torpor"); ``aim``: points it deals more if any of its damage is inflicted (an aim card played
+    with it, :mod:`engine.games.vtes.aims`); ``worn``: the card in play it strikes with whose
+    counters its damage burns (Weighted Walking Stick, :mod:`engine.games.vtes.combat_equip`);
+    ``recoil``: aggravated damage the striker takes if it strikes at close range (Breath of the
+    Dragon)."""
 
     minion: Pos
     damage: int = 1
@@ -273,6 +277,9 @@ class Strike:
     unlock: bool = False
     torpor: bool = False
     burn: bool = False
+    aim: int = 0
+    worn: Pos | tuple[()] = ()
+    recoil: int = 0
 
 
 @dataclass(frozen=True)
@@ -303,7 +310,8 @@ class Combat:
     ``lost``: ``(minion, blood)`` lost to damage this round; ``shielded``: minions that take no
     damage from the opposing strikes for the rest of this round (Skin of Steel at superior);
     ``aggravated``: minions whose hand strikes deal aggravated damage this round,
-    ``aggravated_combat``: for the rest of the combat.
+    ``aggravated_combat``: for the rest of the combat; ``no_press``: minions that cannot press this
+    round (an aimed strike hit them, :mod:`engine.games.vtes.aims`).
     """
 
     acting: Pos
@@ -332,6 +340,7 @@ class Combat:
     shielded: tuple[Pos, ...] = ()
     aggravated: tuple[Pos, ...] = ()
     aggravated_combat: tuple[Pos, ...] = ()
+    no_press: tuple[Pos, ...] = ()
 
     @property
     def impulse(self) -> int:

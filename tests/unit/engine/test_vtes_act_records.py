@@ -161,6 +161,8 @@ FULL: list[dict[str, Any]] = [
     {"do": "strike", "minion": [6, 0], "card": [5, 1], "torpor": True, "limit": "each round"},
     {"do": "strike", "minion": [6, 0], "card": [5, 1], "limit_all": True, "replace": "after combat"},
     {"do": "strike", "minion": [6, 0], "card": [5, 1], "burn": True},
+    {"do": "strike", "minion": [6, 0], "aim": [5, 2]},
+    {"do": "play", "card": [5, 1], "minion": [6, 0], "equip": [5, 2]},
     {
         "do": "strike",
         "minion": [6, 0],

@@ -58,12 +58,13 @@ def test_without_the_card_the_influence_phase_has_its_usual_transfers() -> None:
     assert t.state.transfers == 1
 
 
-def test_a_retainer_gives_its_employer_intercept_as_it_attempts_to_block() -> None:
-    start = one_vampire_table("Arika", LIBRARY, seed=5)
+def blocked_with(start: SimTable, card: str) -> tuple[SimTable, list[tuple[int, Act]]]:
+    """Ben's first vampire, with the card ``card`` of his hand put on it, blocks Ana's bleed at
+    +1 stealth; ``start`` gets the card moved, the copy returned the bleed and block, with the acts."""
     ana = start.state.acting
     ben = start.view(ana).players[ana].prey
-    winthrop = next(c.as_list() for c in start.view(ben).hand if c.name == "Mr. Winthrop")
-    act(start, ben, "move", cards=[winthrop], to="on", on=first_vampire(start, ben), no_replace=True)
+    held = next(c.as_list() for c in start.view(ben).hand if c.name == card)
+    act(start, ben, "move", cards=[held], to="on", on=first_vampire(start, ben), no_replace=True)
     t = copy_table(start)
     done: list[tuple[int, Act]] = [
         (ana, {"do": "action", "kind": "bleed", "minion": first_vampire(t, ana), "target": ben, "stealth": 1}),
@@ -72,6 +73,12 @@ def test_a_retainer_gives_its_employer_intercept_as_it_attempts_to_block() -> No
     ]
     for seat, a in done:
         t.play(seat, a)
+    return t, done
+
+
+def test_a_retainer_gives_its_employer_intercept_as_it_attempts_to_block() -> None:
+    start = one_vampire_table("Arika", LIBRARY, seed=5)
+    t, done = blocked_with(start, "Mr. Winthrop")
     action = t.state.open_action
     assert action is not None and action.intercept == 1 and action.stealth == 1
     assert any(s.startswith("Mr. Winthrop: +1 intercept to Arika") for s in said(t)), said(t)
@@ -463,3 +470,15 @@ def test_liquidation_burns_7_library_cards_for_3_pool() -> None:
     assert t.state.players[ana].pool == pool + 3
     assert all(c.zone == "ash" and c.card for c in t.state.cards if c.pos in library[:7])  # face up
     assert any(s.startswith("Liquidation: 7 cards burned from the top of") for s in said(t)), said(t)
+
+
+@pytest.mark.parametrize(("crypt", "intercept"), [("Arika", 1), ("Tori Longwood (G2)", 0)])
+def test_bowl_of_convergence_gives_intercept_to_a_bearer_with_auspex(crypt: str, intercept: int) -> None:
+    """Bowl of Convergence: "The bearer with Auspex [aus] gets +1 intercept." Arika (aus) blocks
+    with +1; Tori Longwood (no Auspex) with none."""
+    start = one_vampire_table(crypt, (("Bowl of Convergence", 1), ("Lost in Crowds", 2)), seed=5)
+    t, done = blocked_with(start, "Bowl of Convergence")
+    action = t.state.open_action
+    assert action is not None and action.intercept == intercept
+    assert any(s.startswith("Bowl of Convergence: +1 intercept") for s in said(t)) == bool(intercept), said(t)
+    assert_replays(start, t, done)

@@ -154,3 +154,15 @@ def test_a_master_card_put_on_a_vampire_goes_on_one_and_the_key_asks_which() -> 
     t.play(ana, menu[0][1])
     vessel = next(c for c in t.state.cards if c.pos == card.pos)
     assert vessel.on == tuple(mine)
+
+
+def test_strike_with_target_vitals_aims_the_hand_strike() -> None:
+    """``:strike with Target Vitals`` is the hand strike with Target Vitals as its aim, as offered
+    (docs/protocol.md 4.4.1 ``aim``), not a strike of the card's own for 1."""
+    t = one_vampire_table("Arika", (("Target Vitals", 2), ("Conditioning", 2)), seed=5)
+    ana, _ = to_the_strike(t, [])
+    view = t.view(ana)
+    vitals = next(c.as_list() for c in view.hand if c.name == "Target Vitals")
+    act = parse_line("strike with Target Vitals", Context(view, NAMES))
+    assert act == {"do": "strike", "minion": first_vampire(t, ana), "aim": vitals}
+    assert act in VTES.legal_acts(view)

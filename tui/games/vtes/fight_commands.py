@@ -188,17 +188,18 @@ def _strike(rest: list[str], ctx: Context) -> Act:
                 f"{t!r} is not a strike word: N, agg, ranged, first, dodge, ends, steal N, +N, other, at RETAINER."
             )
     if card and not rest:
-        act.update(_card_reading(ctx, act))
+        return _card_reading(ctx, act)
     return act
 
 
-def _card_reading(ctx: Context, act: Act) -> dict[str, object]:
+def _card_reading(ctx: Context, act: Act) -> Act:
     """``strike with CARD`` and nothing else: the card's plain strike for this combatant at the
-    range, as offered (:func:`engine.games.vtes.offers.strike_with`); else nothing (1 damage)."""
+    range, or the strike it aims (Target Vitals with the hand strike), as offered
+    (:func:`engine.games.vtes.offers.strike_with`); else ``act`` as typed (1 damage)."""
     offered = strike_with(ctx.view, (act["card"][0], act["card"][1]))
     if offered is None or offered.get("minion") != act["minion"]:
-        return {}
-    return {k: v for k, v in offered.items() if k not in ("do", "minion", "card")}
+        return act
+    return dict(offered)
 
 
 def _prevent(rest: list[str], ctx: Context) -> Act:
