@@ -1,6 +1,6 @@
 """Every command that reads a file refuses what is not a regular file, or not what it reads, in a
 sentence that names the file, with a non-zero exit, no traceback, and memory bounded by the file's
-size (DESIGN.md, "Feel": errors are sentences): `result`, `audit`, `replay --text`,
+size (DESIGN.md, "Feel": errors are sentences): `result`, `audit`, `replay` (and `--text`),
 `play --resume` and `host --resume` given /dev/zero, a named pipe with no writer, a folder, a log's
 first line then 1 GiB of zero bytes or of garbage, a log cut short; `deck`, `join --deck`, `play
 --deck` and `host --deck` given those, a binary file, a file of 100,000 short lines, of 200,000
@@ -81,6 +81,7 @@ LOG_COMMANDS = [
     ["result"],
     ["audit"],
     ["replay", "--text"],
+    ["replay"],
     ["play", "--resume"],
     ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--resume"],
 ]
