@@ -10,7 +10,9 @@ A seated bot process that sleeps (SIGSTOP) once play has begun comes back the sa
 than 512 KiB behind, and ends on the host's digest. (A seat still playing never falls that far
 behind: the table waits on it. Measured on a six-seat log, the longest run of entries that waits
 on none of the seats still playing is 81 KiB; a seat voted out after the deal misses the rest of
-the game, the decks rebuilt without it: about 0.85 MiB.)
+the game, the decks rebuilt without it: about 0.85 MiB.) A seated bot process killed as play
+begins, with two more seats voted out after it (each vote rebuilds the decks again), is started
+again once the host's log has grown more than a MiB, and catches up all of it the same way.
 
 Slow (behind ``-m slow``): a six-seat game is what writes that much between real processes (the
 deal's shuffle proofs, then its moves: about 1.4 MiB in all, where four seats write 0.7), and it
