@@ -33,7 +33,7 @@ QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
 class Held:
     """What one stalled table gave: ``stalled``: the staller stalled (in a window of ``window``);
     ``held``: seconds from then to the entry that recorded it as having abandoned (None: not
-    within the limit); ``votes``: abandon votes cast for it; ``by_hand``: its changes by hand
+    within the limit); ``votes``: abandon votes cast for it once it stalled; ``by_hand``: its changes by hand
     while it stalled; ``ended``: the game ended; ``audit``: the audit's exit code (None: not run)."""
 
     stalled: bool
@@ -179,19 +179,24 @@ def _measure(save: Path, stalled_at: float | None, window: str, by_hand: int, ro
         "from engine.protocol.log import read_log\n"
         "from engine.table import Table\n"
         "t = Table(all_rules())\n"
-        "gone = None; votes = 0\n"
+        "gone = None; votes = []\n"
         "log = read_log(sys.argv[1])\n"
         "for e in log.entries:\n"
-        "    before = list(t.abandoned)\n"
+        "    before = set(t.abandoned)\n"
         "    t.apply(e)\n"
-        "    if e.kind == 'abandon': votes += 1\n"
-        "    if gone is None and t.abandoned != before: gone = e.time\n"
-        "print(json.dumps({'gone': gone, 'votes': votes, 'ended': t.ended}))\n"
+        "    if gone is None and e.kind == 'abandon' and e.time >= float(sys.argv[2]): votes.append(e.body['seat'])\n"
+        "    if gone is None and set(t.abandoned) != before: gone = e.time; out = (set(t.abandoned) - before).pop()\n"
+        "print(json.dumps({'gone': gone, 'votes': votes.count(out) if gone else 0, 'ended': t.ended}))\n"
     )
     if not save.exists() or stalled_at is None:
         return Held(stalled_at is not None, window, None, 0, by_hand, False, None)
     folded = subprocess.run(
-        [sys.executable, "-c", code, str(save)], cwd=root, env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", code, str(save), str(stalled_at * 1000)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     facts = json.loads(folded.stdout.strip().splitlines()[-1]) if folded.returncode == 0 else {}
     audit = subprocess.run(
