@@ -1,10 +1,12 @@
 """Every command that reads a file refuses what is not a regular file, or not what it reads, in a
 sentence that names the file, with a non-zero exit, no traceback, and memory bounded by the file's
-size (DESIGN.md, "Feel": errors are sentences): `result`, `audit`, `replay --text`,
+size (DESIGN.md, "Feel": errors are sentences): `result`, `audit`, `replay` (and `--text`),
 `play --resume` and `host --resume` given /dev/zero, a named pipe with no writer, a folder, a log's
 first line then 1 GiB of zero bytes or of garbage, a log cut short; `deck`, `join --deck`, `play
---deck` and `host --deck` given those and a binary file; `deck` given a file of 100,000 short
-lines, of 200,000 `[`, of JSON nested 50,000 deep, of lines naming no card."""
+--deck` and `host --deck` given those, a binary file, a file of 100,000 short lines, of 200,000
+`[`, of JSON nested 50,000 deep, of lines naming no card; `cards --archive` given those and a
+binary or a text file that is no frequency table; `simulate --save` and `join --state` given a
+file for their folder; a data folder on a read-only file system."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import child_env
+from tests.support.cli import can_mount, child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY_MAX = 600 * 1024  # KiB of resident memory: what reading a small file takes, far below any bad file's
@@ -79,6 +81,7 @@ LOG_COMMANDS = [
     ["result"],
     ["audit"],
     ["replay", "--text"],
+    ["replay"],
     ["play", "--resume"],
     ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--resume"],
 ]
@@ -135,15 +138,6 @@ DECK_WORDS = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(DECK_WORDS))
-def test_deck_refuses_a_file_no_deck_list_is_like_in_a_sentence(tmp_path, kind):
-    path = bad_deck(tmp_path, kind)
-    code, out, memory = run(tmp_path, "deck", str(path))
-    assert code != 0 and "Traceback" not in out, out
-    assert path.stem in out and DECK_WORDS[kind] in out, out  # the report opens with the deck's name
-    assert memory < MEMORY_MAX
-
-
 DECK_COMMANDS = [
     ["deck"],
     ["join", "127.0.0.1:1", "--bot", "heuristic", "--deck"],
@@ -152,6 +146,16 @@ DECK_COMMANDS = [
 ]
 """Every command that reads a deck file it is given (join, play and host before any connection,
 table or screen)."""
+
+
+@pytest.mark.parametrize("kind", sorted(DECK_WORDS))
+@pytest.mark.parametrize("command", DECK_COMMANDS, ids=lambda c: c[0])
+def test_a_deck_command_refuses_a_file_no_deck_list_is_like_in_a_sentence(tmp_path, command, kind):
+    path = bad_deck(tmp_path, kind)
+    code, out, memory = run(tmp_path, *command, str(path))
+    assert code != 0 and "Traceback" not in out, out
+    assert path.stem in out and DECK_WORDS[kind] in out, out  # the report opens with the deck's name
+    assert "Joining" not in out and memory < MEMORY_MAX
 
 
 @pytest.mark.parametrize("kind", ["/dev/zero", "fifo", "folder", "binary"])
@@ -169,6 +173,30 @@ def test_a_deck_command_refuses_what_is_not_a_deck_file_in_a_sentence(tmp_path, 
     assert "Joining" not in out and memory < MEMORY_MAX
 
 
+ARCHIVE_WORDS = {
+    "/dev/zero": "not a regular file",
+    "fifo": "not a regular file",
+    "folder": "not a regular file",
+    "zeros": "holds more than 4 MiB",
+    "binary": "a binary file, not text",
+    "text": "is not the archive's card frequency table (columns",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ARCHIVE_WORDS))
+def test_cards_refuses_an_archive_that_is_no_frequency_table_in_a_sentence(tmp_path, kind):
+    """`vampire cards --coverage --archive FILE` reads the tournament archive's frequency table."""
+    if kind in ("binary", "text"):
+        path = tmp_path / "frequencies.tsv"
+        path.write_bytes(bytes(range(256)) * 64 if kind == "binary" else b"my shopping list\n")
+    else:
+        path = bad_log(tmp_path, kind)
+    code, out, memory = run(tmp_path, "cards", "--coverage", "--archive", str(path))
+    assert code != 0 and "Traceback" not in out, out
+    assert str(path) in out and ARCHIVE_WORDS[kind] in out, out
+    assert memory < MEMORY_MAX
+
+
 @pytest.mark.parametrize("kind", ["text", "folder"])
 def test_host_save_refuses_a_file_that_is_no_log_in_a_sentence(tmp_path, kind):
     path = tmp_path / "notes.txt"
@@ -182,6 +210,53 @@ def test_host_save_refuses_a_file_that_is_no_log_in_a_sentence(tmp_path, kind):
     assert code != 0 and "Traceback" not in out and str(path) in out, out
     assert ("not a vampire-table log file" if kind == "text" else "not a regular file") in out, out
     assert kind != "text" or path.read_text() == "my shopping list\n"
+
+
+FOLDER_COMMANDS = [
+    ["simulate", "--game", "queen", "--games", "1", "--protocol", "--save"],
+    ["join", "127.0.0.1:1", "--bot", "heuristic", "--state"],
+]
+"""Every command that keeps its files in a folder it is given."""
+
+
+@pytest.mark.parametrize("command", FOLDER_COMMANDS, ids=lambda c: c[0])
+def test_a_command_given_a_file_for_its_folder_says_so_in_a_sentence(tmp_path, command):
+    path = tmp_path / "notes.txt"
+    path.write_text("my shopping list\n")
+    code, out, _ = run(tmp_path, *command, str(path))
+    assert code != 0 and "Traceback" not in out, out
+    assert f"{path}: it is a file, not a folder." in out, out
+    assert path.read_text() == "my shopping list\n"
+
+
+def test_simulate_saving_below_a_file_says_why_in_a_sentence(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("my shopping list\n")
+    code, out, _ = run(tmp_path, *FOLDER_COMMANDS[0], str(path / "logs"))
+    assert code != 0 and "Traceback" not in out, out
+    assert f"{path / 'logs'}: Not a directory." in out, out
+
+
+@pytest.mark.skipif(not can_mount(), reason="creating a mount namespace (unshare -m) is not allowed here")
+def test_a_read_only_data_folder_is_named_in_a_sentence(tmp_path):
+    """The data folder (XDG_DATA_HOME) on a file system mounted read-only, in a mount namespace this
+    test creates: `host` cannot make its key there and says where, and why."""
+    data = tmp_path / "data"
+    data.mkdir()
+    host = [sys.executable, "-m", "tui.cli", "host", "--headless", "--game", "queen", "--bind", "127.0.0.1"]
+    script = f'mount --bind {data} {data} && mount -o remount,ro,bind {data} && exec "$@"'
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script, "sh", *host, "--port", "0"],
+        cwd=ROOT,
+        env=child_env(tmp_path),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode != 0 and "Traceback" not in out, out
+    assert f"{data}/vampire-table/" in out and "Read-only file system." in out, out
 
 
 def test_a_file_error_names_the_file_it_happened_to():

@@ -19,6 +19,7 @@ from engine.table.events import UnverifiedProof
 from net.client import HEAVY_PAYLOAD, Client, Store
 from net.driver import Liveness
 from net.events import Connection, Waiting
+from net.host import serve_table
 from tests.support.net import FAST, QUICK_BACKOFF, open_host
 from tests.support.poll import eventually
 from tests.support.vtes_net import two_people
@@ -87,6 +88,39 @@ async def test_a_spectator_and_a_seat_coming_back_after_a_mib_of_entries_catch_u
     for client in back:
         await client.stop()
     await host.close()
+
+
+async def test_a_table_that_is_over_stays_open_for_a_seat_still_catching_up(tmp_path):
+    """A seat comes back 512 KiB behind, and the table ends as it catches up: the host closes only
+    once it holds the last entry, not when the time it gives the players to leave is up (here
+    none: before, it closed at once and the seat never saw the end, retrying for ever)."""
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    key = new_key()
+
+    def seat() -> Client:
+        return Client(
+            ("127.0.0.1", host.port),
+            key,
+            name="Seat",
+            store=Store.in_dir(tmp_path / "seat"),
+            timeouts=FAST,
+            backoff=QUICK_BACKOFF,
+        )
+
+    first = seat()
+    await first.start()
+    t = host.table
+    await eventually(lambda: first.table is not None and first.table.seq == t.seq and t.seats, 10, "seated")
+    await first.stop()
+    pad(host, MIB // 2)
+    back = seat()
+    await back.start()
+    await eventually(lambda: host.players_behind(), 10, "the seat connected, behind")
+    host.finished.set()  # the game is over (its `end` appended) while the seat catches up
+    await serve_table(host, grace=0.0, catching_up=10.0)
+    assert back.table is not None and back.table.seq == t.seq
+    await back.stop()
 
 
 async def test_a_peer_catching_up_a_deal_verifies_every_proof_of_shuffle_off_its_loop(

@@ -10,7 +10,9 @@ A seated bot process that sleeps (SIGSTOP) once play has begun comes back the sa
 than 512 KiB behind, and ends on the host's digest. (A seat still playing never falls that far
 behind: the table waits on it. Measured on a six-seat log, the longest run of entries that waits
 on none of the seats still playing is 81 KiB; a seat voted out after the deal misses the rest of
-the game, the decks rebuilt without it: about 0.85 MiB.)
+the game, the decks rebuilt without it: about 0.85 MiB.) A seated bot process killed as play
+begins, with two more seats voted out after it (each vote rebuilds the decks again), is started
+again once the host's log has grown more than a MiB, and catches up all of it the same way.
 
 Slow (behind ``-m slow``): a six-seat game is what writes that much between real processes (the
 deal's shuffle proofs, then its moves: about 1.4 MiB in all, where four seats write 0.7), and it
@@ -19,6 +21,8 @@ load of 20)."""
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 import subprocess
 import time
@@ -33,6 +37,7 @@ from tests.functional.conftest import Vampire
 from tests.support.net import free_port
 
 MIB = 1024 * 1024
+DECKS = Path(__file__).resolve().parents[2] / "engine" / "games" / "vtes" / "data"
 AWAY = 512 * 1024
 """What a seat sleeps through: twice the queue of a stranger (docs/protocol.md 7.1)."""
 SEATS = 6
@@ -134,6 +139,39 @@ def held_on_connecting(output: str, name: str) -> list[int]:
     return held
 
 
+def followed_to_the_end(
+    vampire: Vampire,
+    host: subprocess.Popen[bytes],
+    save: Path,
+    peer: subprocess.Popen[bytes],
+    name: str,
+    told: int,
+    behind_from: int,
+    back: float,
+) -> tuple[int, int]:
+    """Wait for the seat ``name`` (its process ``peer``, come back at ``back``, monotonic seconds)
+    and the host to end; check the seat connected once in the host's output after ``told``
+    characters and was never dropped, ends with the host's log byte for byte and its digest. Returns
+    the entries it held when it connected, and the bytes of entries it caught up: from there to
+    ``behind_from``, the host's entries when it came back (each entry's payload and 160 bytes of
+    frame and signature)."""
+    wait_until(lambda: peer.poll() is not None, 900, f"{name} to see the end", vampire)
+    wait_until(lambda: host.poll() is not None, 60, "the host to close", vampire)
+    folder = name.lower().replace(" ", "")
+    hosted, out = vampire.output("host"), vampire.output(folder)
+    held = held_on_connecting(hosted[told:], name)
+    behind = sum(len(e.payload) + 160 for e in read_log(save).entries[held[-1] : behind_from])
+    print(
+        f"held {held}; caught up {behind / MIB:.2f} MiB from seq {held[-1]}; {time.monotonic() - back:.0f} s to the end"
+    )
+    assert peer.returncode == 0, out[-3000:]
+    assert host.returncode == 0, hosted[-3000:]
+    assert len(held) == 1, held  # connected once more, and never dropped while it caught up
+    assert (vampire.tmp / folder / "table.vtlog").read_bytes() == save.read_bytes()
+    assert digest(out) == digest(hosted) is not None
+    return held[-1], behind
+
+
 @pytest.mark.slow
 def test_a_seat_whose_computer_slept_through_the_game_catches_up_and_ends_on_the_same_digest(
     vampire: Vampire, tmp_path
@@ -164,17 +202,80 @@ def test_a_seat_whose_computer_slept_through_the_game_catches_up_and_ends_on_the
     at_waking, said = entries(save), len(vampire.output("host"))
     woke = time.monotonic()
     sleeper.send_signal(signal.SIGCONT)
-    wait_until(lambda: sleeper.poll() is not None, 900, "the sleeper to see the end", vampire)
-    wait_until(lambda: host.poll() is not None, 60, "the host to close", vampire)
-    hosted, out = vampire.output("host"), vampire.output("sleeper")
-    held = held_on_connecting(hosted[said:], "Sleeper")
-    behind = sum(len(e.payload) + 160 for e in read_log(save).entries[held[-1] : at_waking])
-    print(
-        f"held {held}; caught up {behind / MIB:.2f} MiB from seq {held[-1]}; {time.monotonic() - woke:.0f} s to the end"
-    )
-    assert sleeper.returncode == 0, out[-3000:]
-    assert host.returncode == 0, hosted[-3000:]
-    assert len(held) == 1, held  # connected once more, and never dropped while it caught up
+    _, behind = followed_to_the_end(vampire, host, save, sleeper, "Sleeper", said, at_waking, woke)
     assert behind > AWAY
-    assert slept.read_bytes() == save.read_bytes()
-    assert digest(out) == digest(hosted) is not None
+
+
+def big_crypt_decks(tmp_path: Path, count: int) -> list[Path]:
+    """``count`` deck files in ``tmp_path`` (``deck-<i>.txt``): the bundled decks of 90 library cards
+    (the most a library holds), each crypt card three times (36: a crypt has no most), so that each
+    shuffle of a crypt or a library, and so each rebuild, is the largest a legal deck makes."""
+    bundled = sorted(p for p in DECKS.glob("*.txt") if "Library (90 cards)" in p.read_text())
+    decks = []
+    for i in range(count):
+        head, library, rest = bundled[i % len(bundled)].read_text().partition("Library (")
+        crypt = re.sub(r"^(\d+)x ", lambda m: f"{int(m.group(1)) * 3}x ", head, flags=re.M)
+        crypt = re.sub(r"Crypt \((\d+) cards", lambda m: f"Crypt ({int(m.group(1)) * 3} cards", crypt)
+        decks.append(tmp_path / f"deck-{i}.txt")
+        decks[-1].write_text(crypt + library + rest)
+    return decks
+
+
+@pytest.mark.slow
+def test_a_seat_killed_in_play_and_started_again_after_a_mib_of_entries_catches_up(vampire: Vampire, tmp_path):
+    """A seated bot process killed (``kill -9``: a computer that crashed) as play begins, then two
+    more, each a turn after the one before was voted out (never back): each vote rebuilds the decks
+    of the seats still playing without the keys it took away (PROTOCOL.md 6.3, item 8), so the
+    first misses three rebuilds and the play between them. Started again with the same ``--state``
+    (its key, its secrets and the log it had written, not one entry more: the command the bot
+    printed to take its seat again) once the host's log has grown more than a MiB since it died, it
+    reconnects as a player, catches up from the seq it held (never dropped) and follows the table
+    to its end, with the host's log byte for byte and the same digest; the audit finds no fault
+    (exit 2, not 0: the events the abandoned seats held keys of stay unchecked, 6.3 item 8).
+
+    The decks are the largest legal ones (:func:`big_crypt_decks`): with the bundled decks the
+    game after the first seat died wrote 1.02 MiB with one more seat gone, 1.08 MiB with two, and
+    a process started again at 1 MiB (20 s to start on a loaded machine) found the table over."""
+    host, save, address = host_table(vampire, tmp_path)
+    kept = tmp_path / "crashed" / "table.vtlog"
+    votes = ["--stall-after", "5", "--abandon-after", "10"]
+    decks = iter(big_crypt_decks(tmp_path, SEATS))
+    crashed = start_bot(vampire, address, tmp_path, "Crashed", *votes, "--deck", str(next(decks)))
+    quitters = [
+        start_bot(vampire, address, tmp_path, f"Quitter {i}", *votes, "--deck", str(next(decks))) for i in (1, 2)
+    ]
+    for i, deck in enumerate(decks):
+        start_bot(vampire, address, tmp_path, f"Bot {i}", *votes, "--deck", str(deck))
+
+    def said(text: str) -> int:
+        return vampire.output("host").count(text)
+
+    # Play has begun (a seat gone during the deal ends a game that never started).
+    wait_until(lambda: said("Turn 1: ") > 0, 900, "the first turn", vampire)
+    crashed.kill()
+    crashed.wait(10)
+    died, had = size(kept), entries(kept)
+    for gone, quitter in enumerate(quitters, 1):
+        wait_until(lambda n=gone: said("abandoned the game") >= n, 600, f"{gone} seats voted out", vampire)
+        turns = said("Turn ")
+        wait_until(lambda t=turns: said("Turn ") > t or host.poll() is not None, 600, "the next turn", vampire)
+        quitter.kill()
+        quitter.wait(10)
+
+    def a_mib_later() -> bool:
+        return host.poll() is not None or size(save) > died + MIB
+
+    wait_until(a_mib_later, 900, "a MiB of entries after the seat died", vampire)
+    grown = size(save) - died
+    assert host.poll() is None, f"the game ended first ({grown / MIB:.2f} MiB)\n{vampire.outputs()}"
+    at_return, told = entries(save), len(vampire.output("host"))
+    back = time.monotonic()
+    crashed = start_bot(vampire, address, tmp_path, "Crashed", *votes)  # as the bot said it comes back
+    held, _ = followed_to_the_end(vampire, host, save, crashed, "Crashed", told, at_return, back)
+    assert held == had  # what it had written when it died, not one entry more
+    print(f"missed {grown / MIB:.2f} MiB of the host's log (the bytes after the {had} entries it held)")
+    assert grown > MIB
+    audit = vampire.run("audit", str(save), "--json", timeout=600)
+    report = json.loads(audit.stdout)
+    assert audit.returncode == 2, audit.stdout[-3000:] + audit.stderr[-3000:]
+    assert report["fault"] is None and report["finished"], report

@@ -6,26 +6,18 @@ and the audit is clean. The disk is a small tmpfs in a mount namespace this test
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.cli import child_env
+from tests.support.cli import can_mount, child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _can_mount() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
-    return probe.returncode == 0
-
-
-@pytest.mark.skipif(not _can_mount(), reason="creating a mount namespace (unshare -m) is not allowed here")
+@pytest.mark.skipif(not can_mount(), reason="creating a mount namespace (unshare -m) is not allowed here")
 def test_a_host_whose_disk_fills_stops_in_a_sentence_and_resumes_clean(tmp_path):
     small = tmp_path / "small"
     small.mkdir()

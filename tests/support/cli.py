@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,3 +22,11 @@ def child_env(home: Path, **extra: str) -> dict[str, str]:
         PYTHONPATH=str(ROOT),
         **extra,
     )
+
+
+def can_mount() -> bool:
+    """Whether this process may create a mount namespace of its own (``unshare -m``), where a test
+    mounts a small or a read-only file system that nothing outside it sees."""
+    if shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0

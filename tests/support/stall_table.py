@@ -5,7 +5,9 @@
 [--by-hand N] [--vote-after S] [--limit S] [--root DIR]`` runs one table and prints what it
 measured as JSON: the seconds from the moment the staller stalled to the entry that recorded it as
 having abandoned (None: not within ``--limit``), whether the game ended and the audit's code.
-``--root`` runs the program found in another copy of the repository (a version before a change).
+``--root`` runs the program found in another copy of the repository (a version before a change);
+``--attacks`` runs the three attacks of :data:`ATTACKS` in turn, a JSON line each (``--vote-after
+30``: the table's own wait before a vote, and the bots' vote when it opens).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.support.cli import child_env
 
@@ -30,7 +33,7 @@ QUICK = ["--ping", "0.5", "--backoff-max", "0.4"]
 class Held:
     """What one stalled table gave: ``stalled``: the staller stalled (in a window of ``window``);
     ``held``: seconds from then to the entry that recorded it as having abandoned (None: not
-    within the limit); ``votes``: abandon votes cast for it; ``by_hand``: its changes by hand
+    within the limit); ``votes``: abandon votes cast for it once it stalled; ``by_hand``: its changes by hand
     while it stalled; ``ended``: the game ended; ``audit``: the audit's exit code (None: not run)."""
 
     stalled: bool
@@ -176,19 +179,24 @@ def _measure(save: Path, stalled_at: float | None, window: str, by_hand: int, ro
         "from engine.protocol.log import read_log\n"
         "from engine.table import Table\n"
         "t = Table(all_rules())\n"
-        "gone = None; votes = 0\n"
+        "gone = None; votes = []\n"
         "log = read_log(sys.argv[1])\n"
         "for e in log.entries:\n"
-        "    before = list(t.abandoned)\n"
+        "    before = set(t.abandoned)\n"
         "    t.apply(e)\n"
-        "    if e.kind == 'abandon': votes += 1\n"
-        "    if gone is None and t.abandoned != before: gone = e.time\n"
-        "print(json.dumps({'gone': gone, 'votes': votes, 'ended': t.ended}))\n"
+        "    if gone is None and e.kind == 'abandon' and e.time >= float(sys.argv[2]): votes.append(e.body['seat'])\n"
+        "    if gone is None and set(t.abandoned) != before: gone = e.time; out = (set(t.abandoned) - before).pop()\n"
+        "print(json.dumps({'gone': gone, 'votes': votes.count(out) if gone else 0, 'ended': t.ended}))\n"
     )
     if not save.exists() or stalled_at is None:
         return Held(stalled_at is not None, window, None, 0, by_hand, False, None)
     folded = subprocess.run(
-        [sys.executable, "-c", code, str(save)], cwd=root, env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", code, str(save), str(stalled_at * 1000)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     facts = json.loads(folded.stdout.strip().splitlines()[-1]) if folded.returncode == 0 else {}
     audit = subprocess.run(
@@ -212,6 +220,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+ATTACKS = {
+    "silent": {},
+    "accomplice": {"accomplice": True},
+    "by-hand": {"by_hand": 5.0},
+}
+"""The three ways a seat held a VTES table (``--attacks``): it goes silent holding an action's
+impulse; the same with one accomplice that never votes; the same making a change by hand to its
+own pool every 5 s (11 such acts in 60 s were measured before the wait ignored them)."""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--window", choices=("any", "action", "combat", "referendum", "turn"), default="action")
@@ -221,7 +239,17 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=60.0)
     parser.add_argument("--root", type=Path, default=ROOT)
     parser.add_argument("--tmp", type=Path, required=True)
+    parser.add_argument(
+        "--attacks", action="store_true", help="run each of ATTACKS in turn (a table each, in --tmp/<name>)"
+    )
     args = parser.parse_args()
+    if args.attacks:
+        for name, attack in ATTACKS.items():
+            options: dict[str, Any] = {"window": args.window, "vote_after": args.vote_after, "limit": args.limit}
+            options |= {"setup_limit": 600.0}  # a four-seat deal on a loaded machine
+            held = stall_table(args.tmp / name, **(options | attack), root=args.root)
+            print(json.dumps({"attack": name, **asdict(held)}), flush=True)
+        return 0
     held = stall_table(args.tmp, args.window, args.accomplice, args.by_hand, args.vote_after, args.limit, args.root)
     print(json.dumps(asdict(held)))
     return 0

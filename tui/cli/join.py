@@ -142,6 +142,8 @@ async def run_join(args: argparse.Namespace) -> int:
         address, pin = heard.address, heard.pin
     timeouts, backoff = _timeouts(args)
     state = Path(args.state) if args.state else None
+    if state is not None and state.exists() and not state.is_dir():
+        raise VampireError(f"Cannot keep this peer's files in {state}: it is a file, not a folder.")
     store = Store.in_dir(state) if state else Store.per_table()
     facts: dict[str, str] = {}
     if args.bot:

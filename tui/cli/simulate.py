@@ -157,7 +157,11 @@ def simulate_protocol(
     out_dir = Path(save) if save else None
     order = order_table(game_name, bots=levels, seats=len(levels), rules=rules)  # errors before any output
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            what = "it is a file, not a folder" if isinstance(e, FileExistsError) else e.strerror or str(e)
+            raise VampireError(f"Cannot save the logs in {out_dir}: {what}.") from e
     print(
         f"{order.game.title}: {len(levels)} seats, {count} game{'s' if count != 1 else ''} "
         "through the signed log and the deck protocol."

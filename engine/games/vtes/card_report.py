@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import VampireError
+from engine.files import open_regular
 from engine.games.vtes.card_corrections import CorrectionError, check, kept
 from engine.games.vtes.card_record import CardRecord, Coverage, record
 from engine.games.vtes.cards import card_base
@@ -26,6 +27,10 @@ ARCHIVE_NAME = "twda-card-frequency.tsv"
 #: How many of the archive's most played library cards must each have a kept reason when the
 #: table leaves them by hand (:mod:`engine.games.vtes.card_corrections`).
 MOST_PLAYED = 300
+
+#: Bytes of the largest frequency table read: the archive's (a row for each card ever played) is
+#: about 270 KB; a file larger than this is no such table, and is not read whole.
+ARCHIVE_MAX = 4 << 20
 
 
 def default_archive() -> Path:
@@ -45,24 +50,37 @@ class Row:
 
 
 def read_archive(path: Path) -> list[Row]:
-    """The library rows of the archive's frequency table at ``path``, by rank. Raises VampireError
-    for a file that is missing or is not that table (a sentence naming the file)."""
+    """The library rows of the archive's frequency table at ``path``, by rank. Reads at most
+    :data:`ARCHIVE_MAX` bytes, and no file that is not a regular one (a named pipe, a device, a
+    folder). Raises VampireError for a file that is missing or is not that table (a sentence
+    naming the file)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open_regular(path) as f:
+            data = f.read(ARCHIVE_MAX + 1)
     except OSError as e:
         raise VampireError(f"cannot read the archive's card frequencies {path}: {e.strerror or e}") from e
-    rows: list[Row] = []
-    reader = csv.DictReader(text.splitlines(), delimiter="\t")
-    need = {"section", "rank", "card_id", "name", "copies"}
-    if not need <= set(reader.fieldnames or ()):
-        raise VampireError(f"{path} is not the archive's card frequency table (columns {', '.join(sorted(need))})")
+    if len(data) > ARCHIVE_MAX:
+        raise _not_the_table(path, f"it holds more than {ARCHIVE_MAX >> 20} MiB")
     try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _not_the_table(path, "a binary file, not text") from None
+    rows: list[Row] = []
+    need = {"section", "rank", "card_id", "name", "copies"}
+    try:
+        reader = csv.DictReader(text.splitlines(), delimiter="\t")
+        if not need <= set(reader.fieldnames or ()):
+            raise _not_the_table(path, f"columns {', '.join(sorted(need))}")
         for r in reader:
             if r["section"] == "library":
                 rows.append(Row(int(r["card_id"]), r["name"], int(r["copies"]), int(r["rank"])))
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, csv.Error) as e:
         raise VampireError(f"{path}: a row is not a card's counts ({e})") from e
     return sorted(rows, key=lambda r: r.rank)
+
+
+def _not_the_table(path: Path, why: str) -> VampireError:
+    return VampireError(f"{path} is not the archive's card frequency table ({why})")
 
 
 @dataclass(frozen=True)
@@ -210,9 +228,10 @@ def cards_command(
             status = 1
             continue
         found.append(rec)
-    if with_coverage:
+    rows = read_archive(Path(archive) if archive else default_archive()) if with_coverage else None
+    if rows is not None:
         _check_kept()
-    report = coverage(read_archive(Path(archive) if archive else default_archive())) if with_coverage else None
+    report = coverage(rows) if rows is not None else None
     if as_json:
         data: dict[str, object] = {"cards": [_record_json(r) for r in found]}
         if report is not None:

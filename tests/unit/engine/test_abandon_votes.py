@@ -185,6 +185,36 @@ def test_under_an_impulse_clock_the_holder_passes_after_its_seconds_of_an_inject
     assert passed.kind == "move" and passed.body["act"] == {"do": "pass"}
 
 
+def _passes_by_itself(view) -> bool:
+    """Seat 0 holds the impulse of a window's loop with nothing it could play: the game's
+    automatic pass takes its answer (engine.games.vtes.autopass)."""
+    from engine.games.vtes.autopass import auto_pass
+
+    top = view.windows[-1] if view.windows else None
+    return top is not None and top.loop.holder == 0 and bool(top.loop.order) and auto_pass(view) is not None
+
+
+def test_under_an_impulse_clock_the_automatic_pass_of_a_seat_with_nothing_to_play_comes_at_once():
+    """The impulse clock never delays the pass of a seat that has nothing to play: with table rule
+    impulse_seconds at 30, a person's seat holding such an impulse passes with no time passed on
+    its clock, and says nothing of a clock."""
+    from engine.protocol.log import Entry
+    from net.driver import Liveness, SeatDriver
+    from net.events import Listeners
+
+    local = played_vtes(_passes_by_itself)
+    me = local.seats[0]
+    me.table.options["impulse_seconds"] = 30
+    since = local.table.waited(0).time_ms
+    channel = _Channel()
+    driver = SeatDriver(_Replica(me), channel, Listeners(), liveness=Liveness(clock=lambda: since))
+    driver.check_waiting()
+    driver.pump()
+    (sent,) = channel.sent
+    passed = Entry.from_wire(sent.entry)
+    assert passed.kind == "move" and passed.body["act"] == {"do": "pass"}
+
+
 VOTE_AFTER = 30.0
 """Seconds of a wait after which the voting seats vote (on the injected clock)."""
 
