@@ -18,7 +18,7 @@ from engine.games.vtes.cards import card_id
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
 from engine.games.vtes.readings import combat_steps
-from engine.games.vtes.state import Action, Combat, Referendum
+from engine.games.vtes.state import Action, Answer, Combat, Referendum
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, Poll, Window
 
@@ -35,6 +35,8 @@ def auto_pass(view: VtesView) -> Act | None:
       the step could take, nor a maneuver or press offered with a card (a weapon's optional
       maneuver, the optional press of its strike card); the hand strike when its strike is due and
       no card in hand or on its minion could strike instead;
+    - a card announced (:mod:`engine.games.vtes.cancels`): ``pass`` when no card of the hand
+      cancels it (:mod:`engine.games.vtes.cancel_offers`);
     - in a referendum, ``pass`` before votes with no card that could be played then; ``done`` with
       no vote to cast and no card in hand that could be played while polling.
     """
@@ -51,6 +53,8 @@ def auto_pass(view: VtesView) -> Act | None:
             return _combat(view, seat, top, offered)
         case Action():
             return _action(view, seat, top, offered)
+        case Answer():  # a card that cancels the one announced is the seat's to decide
+            return None if any(o.do == Do.PLAY for o in offered) else _only(offered, Do.PASS)
     return None
 
 

@@ -10,7 +10,8 @@ influences out vampires at capacity, discards one card and draws, and ends the t
 when another player calls time (tournament rules), and never calls it first. Of card texts it
 plays only the simple ones :mod:`engine.games.vtes.readings` reads: combat cards' strikes, and
 political action cards whose terms it can choose and apply (it records them naming the players,
-and applies them by ordinary acts once its referendum passes); its games end by bleeds: whole
+and applies them by ordinary acts once its referendum passes), and cancels each master card a rival
+plays when its hand holds a card that may; its games end by bleeds: whole
 games finish in a few thousand acts.
 """
 
@@ -94,6 +95,13 @@ class VtesBot:
             agree = [a for a in legal if a["do"] == Do.TIME]
             if agree:
                 return agree[0]
+        answer = view.open_answer
+        if answer is not None:
+            # A master card another plays waits for answers: a bot cancels it with the first card of
+            # its hand that may (every rival's master card helps that rival), else passes.
+            if answer.loop.holder != seat:
+                return None
+            return next((a for a in legal if a["do"] == Do.PLAY), {"do": Do.PASS})
         if view.referendum is not None:
             return self._poll(view, seat, legal)
         applying = self._applied(view, seat)

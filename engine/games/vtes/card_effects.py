@@ -427,6 +427,8 @@ class Effect:
                 return f"{paid}hand strikes aggravated this {self.whom}"
             case EffectKind.DRINK:
                 return "gain the blood the opposing vampire lost to damage this round"
+            case EffectKind.CANCEL if self.whom:
+                return f"cancel {self.whom} as it is played, its cost unpaid"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
