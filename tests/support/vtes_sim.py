@@ -12,6 +12,7 @@ from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
 from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.state import Answer
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ClaimStatus, Status, Zone
 from engine.sim import SimTable
@@ -46,10 +47,33 @@ def deck_of(base: Deck, *library: tuple[str, int], name: str = "chosen") -> Deck
 
 
 def act(t: SimTable, who: int, do: str, /, **fields: object) -> tuple[Note, ...]:
-    """``who`` makes the act ``{"do": do, **fields}`` and the table runs the operations it asks."""
+    """``who`` makes the act ``{"do": do, **fields}`` and the table runs the operations it asks;
+    a card it announces is then answered by the others' passes (:func:`answer_passes`; not an act
+    made while a card already waits for answers)."""
+    waiting = isinstance(t.state.innermost, Answer)
     notes = t.play(who, {"do": do, **fields})
     t.run_ops()
-    return notes
+    return notes if waiting else (*notes, *answer_passes(t))
+
+
+def played(t: SimTable, seat: int, a: Act) -> tuple[Note, ...]:
+    """``t.play(seat, a)``, then the others' automatic passes to a card it announced
+    (:func:`answer_passes`); the notes of them all."""
+    notes = t.play(seat, a)
+    return (*notes, *answer_passes(t))
+
+
+def answer_passes(t: SimTable) -> tuple[Note, ...]:
+    """While a card announced waits for answers (engine.games.vtes.cancels), the seat holding the
+    impulse passes: it declines to cancel it, even with a card that could (a test that cancels
+    plays that card itself). Returns the notes."""
+    notes: list[Note] = []
+    if isinstance(t.state.innermost, Answer):
+        t.run_ops()
+    while isinstance(t.state.innermost, Answer):
+        notes.extend(t.play(t.state.innermost.loop.holder, {"do": "pass"}))
+        t.run_ops()
+    return tuple(notes)
 
 
 def accept_claims(t: SimTable) -> tuple[Note, ...]:
@@ -206,12 +230,15 @@ def to_combat_step(t: SimTable, done: list[tuple[int, Act]], step: str) -> tuple
     raise AssertionError(f"no {step} step")
 
 
-def replayed(start: SimTable, done: list[tuple[int, Act]]) -> SimTable:
+def replayed(start: SimTable, done: list[tuple[int, Act]], ops: bool = False) -> SimTable:
     """A copy of ``start`` with the acts ``done`` (seat, act) played again, in order: a log's
-    replay, whose state a test compares with the table that played them."""
+    replay, whose state a test compares with the table that played them; ``ops``: the table runs
+    the operations each act asks before the next."""
     again = copy_table(start)
     for seat, act_ in done:
         again.play(seat, act_)
+        if ops:
+            again.run_ops()
     return again
 
 

@@ -321,6 +321,8 @@ def _nothing_under_way(w: Work) -> None:
         raise IllegalMove("a combat is under way: it ends first")
     if w.open_referendum is not None:
         raise IllegalMove("a referendum is under way: it resolves first")
+    if w.open_answer is not None:
+        raise IllegalMove(f"{w.name(w.open_answer.card)} waits for the others' answers: it resolves first")
 
 
 def check_windows_closed(w: Work) -> None:

@@ -20,7 +20,7 @@ from engine.games.vtes.combat_equip import becomes_weapon, equip_effect
 from engine.games.vtes.offers import Offer, answers
 from engine.games.vtes.politics import BLOOD_HUNT_BARS
 from engine.games.vtes.readings import combat_steps
-from engine.games.vtes.state import Action, Combat, Referendum
+from engine.games.vtes.state import Action, Answer, Combat, Referendum
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import CombatStep, Do, Poll, Window
 
@@ -38,6 +38,8 @@ def auto_pass(view: VtesView) -> Act | None:
       maneuver, the optional press of its strike card), a minion an aimed strike hit counting for no
       press; the hand strike when its strike is due and no card in hand or on its minion could strike
       instead, nor an aim card go with a strike offered;
+    - a card announced (:mod:`engine.games.vtes.cancels`): ``pass`` when no card of the hand
+      cancels it (:mod:`engine.games.vtes.cancel_offers`);
     - in a referendum, ``pass`` before votes with no card that could be played then; ``done`` with
       no vote to cast and no card in hand that could be played while polling.
     """
@@ -54,6 +56,8 @@ def auto_pass(view: VtesView) -> Act | None:
             return _combat(view, seat, top, offered)
         case Action():
             return _action(view, seat, top, offered)
+        case Answer():  # a card that cancels the one announced is the seat's to decide
+            return None if any(o.do == Do.PLAY for o in offered) else _only(offered, Do.PASS)
     return None
 
 

@@ -10,7 +10,8 @@ influences out vampires at capacity, discards one card and draws, and ends the t
 when another player calls time (tournament rules), and never calls it first. Of card texts it
 plays only the simple ones :mod:`engine.games.vtes.readings` reads: combat cards' strikes, and
 political action cards whose terms it can choose and apply (it records them naming the players,
-and applies them by ordinary acts once its referendum passes); its games end by bleeds: whole
+and applies them by ordinary acts once its referendum passes), and cancels each master card a rival
+plays when its hand holds a card that may; its games end by bleeds: whole
 games finish in a few thousand acts.
 """
 
@@ -113,15 +114,22 @@ class VtesBot:
             return None
         if view.step == Step.JOINING:
             return self.deck.deck_act() if self.deck is not None else legal[0]
-        answer = self._answer_claim(view, legal)
-        if answer is not None:
-            return answer
+        claimed = self._answer_claim(view, legal)
+        if claimed is not None:
+            return claimed
         if view.time_calls and not view.time_called and seat not in view.time_calls:
             # Another player called time (tournament rules): agree, so that a person at a table
             # of bots can end the game on time (the rule needs two players to call it).
             agree = [a for a in legal if a["do"] == Do.TIME]
             if agree:
                 return agree[0]
+        answer = view.open_answer
+        if answer is not None:
+            # A master card another plays waits for answers: a bot cancels it with the first card of
+            # its hand that may (every rival's master card helps that rival), else passes.
+            if answer.loop.holder != seat:
+                return None
+            return next((a for a in legal if a["do"] == Do.PLAY), {"do": Do.PASS})
         if view.referendum is not None:
             return self._poll(view, seat, legal)
         applying = self._applied(view, seat)

@@ -77,7 +77,10 @@ where the table puts it into the act that plays the card, as the offers do.
   another round at close range), the blood the opposing vampire lost this round, and an optional
   press riding with them: a combat card's clause that is these alone, played in the step its text
   binds it to (:func:`engine.games.vtes.combat_cards.combat_plays`,
-  :mod:`engine.games.vtes.combat_plays`).
+  :mod:`engine.games.vtes.combat_plays`);
+- a cancel of a master card as it is played (another Methuselah's, or a predator's or prey's): a
+  master card's, played in the answer window a master card opens as it is announced, the card
+  canceled with its cost unpaid (:mod:`engine.games.vtes.cancels`).
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
@@ -86,6 +89,7 @@ none.
 
 from __future__ import annotations
 
+from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
     FAILED_BLOCKERS,
     HAND_STRIKE,
@@ -136,6 +140,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.GAIN_BLOOD | EffectKind.MOVE_BLOOD if e.whom == MARGIN:
             return MODIFIER in types and rec.after_resolution
         case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
+            return "Master" in types
+        case EffectKind.CANCEL if e.whom in ANSWERED:
             return "Master" in types
         case EffectKind.HAND_SIZE:
             return bool(types & {"Master", "Equipment"})

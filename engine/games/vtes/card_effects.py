@@ -485,6 +485,8 @@ class Effect:
                 return f"at close range the striker also takes {self.amount} aggravated damage"
             case EffectKind.AIM:
                 return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
+            case EffectKind.CANCEL if self.whom:
+                return f"cancel {self.whom} as it is played, its cost unpaid"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:

@@ -191,7 +191,7 @@ def _ask(w: Work, act: VtesAct, others: tuple[int, ...], text: str, cause: str, 
             others,
             text,
             cause,
-            change=_frozen(act.to_map()),
+            change=frozen(act.to_map()),
             due=due,
             status=ClaimStatus.PENDING,
             holds=holds,
@@ -396,15 +396,20 @@ def record_of(state: VtesState, number: int) -> VtesAct | None:
 
 def change_of(c: Claim) -> VtesAct:
     """The act ``c`` applies when it takes effect, read again from its frozen map."""
-    return parse_act({key: _thawed(value) for key, value in c.change})
+    return act_of(c.change)
 
 
-def _frozen(value: Any) -> Any:
+def act_of(change: tuple[tuple[str, object], ...]) -> VtesAct:
+    """An act read again from its map frozen by :func:`frozen` (a state holds it so)."""
+    return parse_act({key: _thawed(value) for key, value in change})
+
+
+def frozen(value: Any) -> Any:
     """An act map's value, or the map itself, as plain tuples (a state holds no list or dict)."""
     if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+        return tuple(sorted((k, frozen(v)) for k, v in value.items()))
     if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
+        return tuple(frozen(v) for v in value)
     return value
 
 

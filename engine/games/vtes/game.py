@@ -66,6 +66,7 @@ from engine.games.vtes.politics import cast_words, terms_template
 from engine.games.vtes.readings import strength_of
 from engine.games.vtes.spec import SPEC
 from engine.games.vtes.state import (
+    Answer,
     Combat,
     Methuselah,
     OpenWindow,
@@ -302,6 +303,8 @@ def _window_words(state: VtesState, top: OpenWindow) -> str:
             return f"{who}: the referendum"
         case Combat():
             return f"{who}: combat, {step_words(top.step)}"
+        case Answer():
+            return f"{who}: may cancel a card as it is played"
         case _:
             return f"{who} holds the impulse"
 

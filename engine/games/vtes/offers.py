@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from engine.games.base import Act, Pos
 from engine.games.vtes import lasting
 from engine.games.vtes.aims import aimed_acts
+from engine.games.vtes.cancel_offers import cancel_acts
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
@@ -42,7 +43,7 @@ from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
 from engine.games.vtes.readings import StrikeReading, best_strike, reaction_fits, weapon_strikes
-from engine.games.vtes.state import Action, Combat, Referendum
+from engine.games.vtes.state import Action, Answer, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
@@ -165,6 +166,8 @@ def answers(view: VtesView) -> tuple[Offer, ...]:
             acts = _combat(view, seat, top)
         case Action():
             acts = _action(view, seat, top)
+        case Answer():
+            acts = cancel_acts(view, seat, top)
     return tuple(Offer(with_terms(view, act), answer=True) for act in acts)
 
 

@@ -35,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, claims, combat, contests, lasting, plays, politics, windows
+from engine.games.vtes import actions, cancels, claims, combat, contests, lasting, plays, politics, windows
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -75,6 +75,7 @@ from engine.games.vtes.state import (
     LIBRARY_MIN,
     OPENING_HAND,
     OPENING_UNCONTROLLED,
+    Answer,
     CardState,
     Claim,
     DeckShuffle,
@@ -322,10 +323,10 @@ def _act_move(w: Work, act: MoveAct | BurnAct) -> None:
 def _act_play(w: Work, act: PlayAct) -> None:
     pos = act.card
     _own_hand(w, pos)
-    to, on, controller = _destination(w, act, Target.ASH)
+    to, on, _ = _destination(w, act, Target.ASH)
     _check_target_fits(w, pos, to, on)
     pool = within(act.do, "pool", act.pool, low=0, high=100)
-    blood = within(act.do, "blood", act.blood, low=0, high=100)
+    within(act.do, "blood", act.blood, low=0, high=100)
     minion = act.minion
     if minion is not None:
         _in_play(w, minion)
@@ -333,11 +334,48 @@ def _act_play(w: Work, act: PlayAct) -> None:
         claims.own_source(w, minion, "the minion that plays the card")
     if pool > w.p(w.author).pool:
         raise IllegalMove(f"you have only {w.p(w.author).pool} pool, the card costs {pool}")
-    info = card_base().info(w.revealed.get(pos, w.cards[pos].card))
+    answer = cancels.answering(w)
+    if answer is not None:
+        cancels.check_answer(w, answer, pos)
     plays.check_play(w, pos, act)
+    if answer is None and cancels.opens(w, pos):
+        _apply_play(w.trial(), act)  # every refusal the play would meet, met now
+        _master_action(w, pos)
+        cancels.announce(w, act)
+        return
+    _apply_play(w, act)
+    _master_action(w, pos)
+    if answer is not None:
+        cancels.cancelled(w, answer, pos)
+
+
+def _master_action(w: Work, pos: Pos) -> None:
+    """A master card played in its Methuselah's own master phase uses a master phase action: one
+    by default (rulebook, "2. Master Phase"); a card canceled as it is played used it too."""
+    info = w.info(pos)
+    if info is None or not info.is_master or w.author != w.acting or w.phase != Phase.MASTER:
+        return
+    if w.master_actions >= 1:
+        w.refuse(
+            Lift.ONCE,
+            f"you have used your master phase action: by default you receive only one master phase action, "
+            f'but some cards may change this amount (rulebook, "2. Master Phase"); {esc(info.name)} waits',
+        )
+    w.master_actions += 1
+
+
+def _apply_play(w: Work, act: PlayAct, announced: bool = False) -> None:
+    """A checked play's card put where the act says, its cost paid and its effects applied, the
+    hand refilled; ``announced``: the card waited for answers (:mod:`engine.games.vtes.cancels`):
+    it is in the ash heap and replaced already."""
+    pos = act.card
+    to, on, controller = _destination(w, act, Target.ASH)
+    pool, blood, minion = act.pool or 0, act.blood or 0, act.minion
+    info = card_base().info(w.revealed.get(pos, w.cards[pos].card))
     if to.zone.in_play:
         contests.check_own_copy(w, pos, w.author if controller is None else controller)
-    w.move(pos, to, controller, on)
+    if not announced or to != Target.ASH:
+        w.move(pos, to, controller, on)
     if pool:
         w.pool_delta(w.author, -pool, "cost")
     if to.zone.in_play:
@@ -347,16 +385,11 @@ def _act_play(w: Work, act: PlayAct) -> None:
     plays.move_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.add_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.master_effects(w, pos, esc(info.name) if info is not None else "the card")
-    if info is not None and info.is_master and w.author == w.acting and w.phase == Phase.MASTER:
-        if w.master_actions >= 1:
-            w.refuse(
-                Lift.ONCE,
-                f"you have used your master phase action: by default you receive only one master phase action, "
-                f'but some cards may change this amount (rulebook, "2. Master Phase"); {esc(info.name)} waits',
-            )
-        w.master_actions += 1
-    if not act.no_replace:
+    if not act.no_replace and not announced:
         w.refill(w.author, pos)
+
+
+windows.register(Answer, cancels.kind(_apply_play))
 
 
 def _act_discard(w: Work, act: DiscardAct) -> None:

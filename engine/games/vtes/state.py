@@ -517,8 +517,23 @@ NO_CONTESTS = Contests()
 """No contest under way."""
 
 
-type OpenWindow = Action | Combat | Referendum
-"""A window of play that is open: a minion action, a combat, a referendum (vtes-actions.md)."""
+@dataclass(frozen=True)
+class Answer:
+    """A card announced and not yet applied: the other Methuselahs may cancel it "as it is played"
+    (rulebook, "Cancel"; :mod:`engine.games.vtes.cancels`). ``seat``: who played it; ``card``: the
+    card, revealed and in its owner's ash heap; ``play``: the ``play`` act that announced it, as its
+    map's sorted ``(key, value)`` pairs with lists as tuples (applied as it stood once every seat of
+    the ``loop`` passed); ``loop``: the other Methuselahs in the game, from the player's left."""
+
+    seat: int
+    card: Pos
+    play: tuple[tuple[str, object], ...]
+    loop: Loop
+
+
+type OpenWindow = Action | Combat | Referendum | Answer
+"""A window of play that is open: a minion action, a combat, a referendum (vtes-actions.md), a card
+announced that others may cancel as it is played."""
 
 
 class UnderWay:
@@ -532,7 +547,7 @@ class UnderWay:
         """The innermost open window, whose impulse the table waits for, or None."""
         return self.windows[-1] if self.windows else None
 
-    def _last[W: (Action, Combat, Referendum)](self, kind: type[W]) -> W | None:
+    def _last[W: (Action, Combat, Referendum, Answer)](self, kind: type[W]) -> W | None:
         for window in reversed(self.windows):
             if isinstance(window, kind):
                 return window
@@ -552,6 +567,11 @@ class UnderWay:
     def open_referendum(self) -> Referendum | None:
         """The referendum under way, or None."""
         return self._last(Referendum)
+
+    @property
+    def open_answer(self) -> Answer | None:
+        """The card announced that others may still cancel, or None."""
+        return self._last(Answer)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ table's bookkeeping every act shares (pool and counters, moving cards, ousts, tu
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import fields, replace
 from typing import Any
@@ -179,6 +180,16 @@ class Work(UnderWay):
         if not self.reordered:  # the map of the new state's cards, in their order: kept for by_pos
             _BY_POS[:] = [(state.cards, dict(self.cards))]
         return state
+
+    def trial(self) -> Work:
+        """A copy of this working copy to try a change on: what is done to it, or raised in it,
+        leaves this one as it is (a card announced is checked so, :mod:`engine.games.vtes.cancels`)."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, (list, dict)):
+                setattr(other, name, copy.copy(value))
+        other.open_to = {seat: list(cards) for seat, cards in self.open_to.items()}
+        return other
 
     def must_hold_impulse(self, holder: int, what: str) -> None:
         """Raise IllegalMove unless the act's author is ``holder``, who holds the impulse of the

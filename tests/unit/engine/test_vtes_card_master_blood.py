@@ -17,7 +17,7 @@ import pytest
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import copy_table, one_vampire_table
+from tests.support.vtes_sim import answer_passes, copy_table, one_vampire_table
 
 LIBRARY = (("Villein", 2), ("Minion Tap", 2), ("Zillah's Valley", 1), ("Giant's Blood", 1))
 
@@ -52,6 +52,7 @@ def test_a_master_card_moves_blood_to_the_pool(start: SimTable, name: str, moved
     pool = t.view(ana).players[ana].pool
     notes = t.play(ana, offered[0])
     t.run_ops()
+    notes += answer_passes(t)  # the others pass: none holds a card that cancels it
     assert t.view(ana).players[ana].pool == pool + moved
     assert arika(t)[1] == blood - moved
     said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in notes]
@@ -60,6 +61,7 @@ def test_a_master_card_moves_blood_to_the_pool(start: SimTable, name: str, moved
         assert next(c for c in t.view(ana).cards if c.name == name and c.zone.in_play).on == tuple(vampire)
     again = copy_table(start)
     again.play(ana, offered[0])
+    answer_passes(again)
     assert again.state == t.state
 
 
@@ -92,7 +94,7 @@ def test_zillahs_valley_and_giants_blood_add_blood_to_a_vampire_of_yours(start: 
         [(vampire, 11 - blood)] + [(w, 11) for w in waiting]
     )  # Arika's capacity is 11
     pool = t.view(ana).players[ana].pool
-    notes = t.play(ana, valley[0])
+    notes = t.play(ana, valley[0]) + answer_passes(t)
     assert next(c.counters for c in t.view(ana).cards if c.as_list() == valley[0]["add_to"]) == 4
     assert t.view(ana).players[ana].pool == pool - 5  # its printed cost
     assert any(n.text.startswith("Zillah's Valley: 4 blood added to") for n in notes)

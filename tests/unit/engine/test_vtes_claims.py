@@ -17,7 +17,7 @@ from engine.games.vtes.scoring import result_text
 from engine.games.vtes.vocab import ClaimStatus, Status, Zone
 from engine.sim import SimTable
 from tests.support.vtes_fight import in_hand
-from tests.support.vtes_sim import act, copy_table, minion_phase_table, one_vampire_table, resolve
+from tests.support.vtes_sim import act, answer_passes, copy_table, minion_phase_table, one_vampire_table, resolve
 
 T0 = 10_000_000
 """A table time (ms) well past every time the set-up used."""
@@ -46,7 +46,7 @@ def s(made: Seats) -> Seats:
 def play(t: SimTable, seat: int, at: int, do: str, /, **fields: object) -> list[str]:
     notes = t.play(seat, {"do": do, **fields}, at=at)
     t.run_ops()
-    return [n.text for n in notes]
+    return [n.text for n in (*notes, *answer_passes(t))]
 
 
 def refused(t: SimTable, seat: int, at: int, act_: dict, words: str) -> None:

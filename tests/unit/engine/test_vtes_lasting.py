@@ -20,7 +20,7 @@ from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.games.vtes.vocab import Phase
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table, settle
+from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table, played, settle
 
 LIBRARY = (("Information Highway", 1), ("Mr. Winthrop", 1), ("Raven Spy", 1), ("Lost in Crowds", 2))
 
@@ -33,7 +33,7 @@ def assert_replays(start: SimTable, t: SimTable, done: list[tuple[int, Act]]) ->
     """The acts ``done`` (seat, act) played again from ``start``, as a log's replay, reach ``t``'s state."""
     again = copy_table(start)
     for seat, a in done:
-        again.play(seat, a)
+        played(again, seat, a)
     assert again.state == t.state
 
 
@@ -44,7 +44,7 @@ def test_information_highway_adds_two_transfers_to_the_influence_phase() -> None
     (play,) = card_plays(t, ana, "Information Highway")
     done: list[Act] = [play, {"do": "phase"}, {"do": "phase"}]  # the minion phase, the influence phase
     for a in done:
-        t.play(ana, a)
+        played(t, ana, a)
     assert t.state.phase == "influence"
     assert t.state.transfers == 1 + 2  # the first player's first turn: 1 transfer (rulebook), +2
     assert any(s.endswith("influence phase, 3 transfers; Information Highway: +2 transfers") for s in said(t)), said(t)
@@ -72,7 +72,7 @@ def blocked_with(start: SimTable, card: str) -> tuple[SimTable, list[tuple[int, 
         (ben, {"do": "block", "minion": first_vampire(t, ben)}),
     ]
     for seat, a in done:
-        t.play(seat, a)
+        played(t, seat, a)
     return t, done
 
 
@@ -104,17 +104,17 @@ def test_the_parthenon_locked_in_the_master_phase_gives_one_more_master_phase_ac
     t = copy_table(start)
     ana = t.state.acting
     (play,) = card_plays(t, ana, "The Parthenon")
-    t.play(ana, play)
+    played(t, ana, play)
     parthenon = next(c for c in t.view(ana).cards if c.name == "The Parthenon")
     assert parthenon.zone == "ready" and not parthenon.locked
     assert card_plays(t, ana, "Information Highway") == []  # the one master phase action is used
     lock = {"do": "lock", "cards": [parthenon.as_list()]}
     assert lock in VTES.legal_acts(t.view(ana))
-    t.play(ana, lock)
+    played(t, ana, lock)
     assert any(s.startswith("The Parthenon: +1 master phase action") for s in said(t)), said(t)
     assert lock not in VTES.legal_acts(t.view(ana))  # locked: once a turn
     (highway,) = card_plays(t, ana, "Information Highway")
-    t.play(ana, highway)
+    played(t, ana, highway)
     assert card_plays(t, ana, "Minion Tap") == []  # and no third
     assert_replays(start, t, [(ana, a) for a in (play, lock, highway)])
 
@@ -123,7 +123,7 @@ def test_the_parthenon_locked_outside_the_master_phase_gives_nothing() -> None:
     t = one_vampire_table("Arika", PARTHENON, seed=5, phase="master")
     ana = t.state.acting
     (play,) = card_plays(t, ana, "The Parthenon")
-    t.play(ana, play)
+    played(t, ana, play)
     act(t, ana, "phase")  # the minion phase
     parthenon = next(c for c in t.view(ana).cards if c.name == "The Parthenon")
     assert {"do": "lock", "cards": [parthenon.as_list()]} not in VTES.legal_acts(t.view(ana))
@@ -149,7 +149,7 @@ def test_the_third_ashur_tablets_removes_every_copy_for_3_pool() -> None:
     plays = card_plays(t, ana, "Ashur Tablets")
     assert plays and all(a["to"] == "ready" for a in plays)
     pool = t.view(ana).players[ana].pool
-    t.play(ana, plays[0])
+    played(t, ana, plays[0])
     assert t.view(ana).players[ana].pool == pool + 3
     left = [c for c in t.view(ana).cards if c.name == "Ashur Tablets" and c.zone.in_play]
     assert left == []
@@ -163,7 +163,7 @@ def test_two_ashur_tablets_stay_in_play() -> None:
     first = next(c.as_list() for c in t.view(ana).hand if c.name == "Ashur Tablets")
     act(t, ana, "move", cards=[first], to="ready", no_replace=True)
     pool = t.view(ana).players[ana].pool
-    t.play(ana, card_plays(t, ana, "Ashur Tablets")[0])
+    played(t, ana, card_plays(t, ana, "Ashur Tablets")[0])
     assert t.view(ana).players[ana].pool == pool
     assert len([c for c in t.view(ana).cards if c.name == "Ashur Tablets" and c.zone.in_play]) == 2
 
@@ -185,7 +185,7 @@ def test_a_villein_in_play_makes_minion_tap_and_another_villein_on_that_vampire_
     assert villeins and all(a["pool"] == 1 and a["on"] == arika for a in villeins)
     chosen = next(a for a in villeins if a["move_blood"] == 5)
     pool = t.view(ana).players[ana].pool
-    t.play(ana, chosen)
+    played(t, ana, chosen)
     assert t.view(ana).players[ana].pool == pool - 1 + 5
     assert_replays(start, t, [(ana, chosen)])
 
@@ -207,7 +207,7 @@ def test_life_in_the_city_adds_1_blood_to_a_ready_vampire_of_anyone() -> None:
     assert {tuple(first_vampire(t, ana)), tuple(first_vampire(t, ben))} <= targets
     assert all(a["add_blood"] == 1 for a in plays)
     chosen = next(a for a in plays if a["add_to"] == first_vampire(t, ben))
-    t.play(ana, chosen)
+    played(t, ana, chosen)
     assert next(c for c in t.view(ana).cards if c.as_list() == first_vampire(t, ben)).counters == 3
     assert any(s.startswith("Life in the City: 1 blood added to Arika") for s in said(t)), said(t)
     assert_replays(start, t, [(ana, chosen)])
@@ -220,7 +220,7 @@ def _played_alone(name: str) -> tuple[SimTable, SimTable]:
     ana = start.state.acting
     t = copy_table(start)
     (play,) = card_plays(t, ana, name)
-    t.play(ana, play)
+    played(t, ana, play)
     assert_replays(start, t, [(ana, play)])
     return start, t
 
@@ -269,7 +269,7 @@ def test_dreams_of_the_sphinx_is_locked_to_add_1_blood_in_the_uncontrolled_regio
     assert offered and {tuple(a["card"]) for a in offered} == waiting and all(a["n"] == 1 for a in offered)
     chosen = offered[0]
     blood = next(c.counters for c in t.view(ana).cards if c.as_list() == chosen["card"])
-    t.play(ana, chosen)
+    played(t, ana, chosen)
     assert next(c.counters for c in t.view(ana).cards if c.as_list() == chosen["card"]) == blood + 1
     held = next(c for c in t.view(ana).cards if c.as_list() == dreams)
     assert held.locked and held.counters == 1
@@ -282,7 +282,7 @@ def test_dreams_of_the_sphinx_is_burned_with_its_third_counter() -> None:
     t, dreams = _dreams_table()
     ana = t.state.acting
     act(t, ana, "blood", card=dreams, delta=2, cause="effect")  # two earlier locks
-    t.play(ana, _uses(t, dreams)[0])
+    played(t, ana, _uses(t, dreams)[0])
     assert next(c for c in t.state.cards if list(c.pos) == dreams).zone == "ash"
     assert any(s == "Dreams of the Sphinx has 3 counters and is burned" for s in said(t)), said(t)
 
@@ -295,7 +295,7 @@ def test_dreams_of_the_sphinx_locked_in_the_unlock_phase_with_the_edge_gains_1_p
     t.state = replace(t.state, phase=Phase.UNLOCK, edge=ana)
     assert lock in VTES.legal_acts(t.view(ana))
     pool = t.view(ana).players[ana].pool
-    t.play(ana, lock)
+    played(t, ana, lock)
     assert t.view(ana).players[ana].pool == pool + 1
     assert next(c for c in t.view(ana).cards if c.as_list() == dreams).counters == 1
     assert any("holds the Edge and gains 1 pool" in s for s in said(t)), said(t)
@@ -308,10 +308,10 @@ def test_the_coven_is_locked_to_add_2_blood_to_a_ready_vampire_you_control() -> 
     (use,) = _uses(t, coven)
     assert use["card"] == first_vampire(t, ana) and use["n"] == 2
     blood = next(c.counters for c in t.view(ana).cards if c.as_list() == use["card"])
-    t.play(ana, use)
+    played(t, ana, use)
     assert next(c.counters for c in t.view(ana).cards if c.as_list() == use["card"]) == blood + 2
     with pytest.raises(IllegalMove, match="The Coven is locked"):
-        t.play(ana, use)
+        played(t, ana, use)
 
 
 def test_the_transfer_command_locks_a_card_to_add_its_blood_outside_the_influence_phase() -> None:
@@ -324,7 +324,7 @@ def test_the_transfer_command_locks_a_card_to_add_its_blood_outside_the_influenc
     assert typed["by"] == dreams and typed["kind"] == "pool" and typed["n"] == 1
     coven = parse("transfer 2", ctx)
     assert coven["card"] == first_vampire(t, ana) and coven["n"] == 2
-    t.play(ana, typed)
+    played(t, ana, typed)
     assert next(c for c in t.view(ana).cards if c.as_list() == dreams).locked
 
 
@@ -341,13 +341,13 @@ def test_powerbase_montreal_adds_1_blood_once_in_the_influence_phase_without_a_t
     assert offered and all(a["n"] == 1 for a in offered)
     transfers = t.state.transfers
     blood = next(c.counters for c in t.view(ana).cards if c.as_list() == offered[0]["card"])
-    t.play(ana, offered[0])
+    played(t, ana, offered[0])
     assert next(c.counters for c in t.view(ana).cards if c.as_list() == offered[0]["card"]) == blood + 1
     assert t.state.transfers == transfers  # no transfer spent
     assert not next(c for c in t.view(ana).cards if c.as_list() == montreal).locked
     assert _uses(t, montreal) == []  # once a turn
     with pytest.raises(IllegalMove, match="has added its blood this turn already"):
-        t.play(ana, offered[0])
+        played(t, ana, offered[0])
     assert any(s.startswith("Powerbase: Montreal: 1 blood added to") for s in said(t)), said(t)
     assert_replays(start, t, [(ana, offered[0])])
 
@@ -362,7 +362,7 @@ def test_anarch_revolt_burns_1_pool_of_a_methuselah_with_no_ready_anarch_as_thei
     act(start, ana, "move", cards=[revolt], to="ready", no_replace=True)
     t = copy_table(start)
     pool = t.state.players[ben].pool
-    t.play(ana, {"do": "end_turn"})
+    played(t, ana, {"do": "end_turn"})
     assert t.state.acting == ben and t.state.players[ben].pool == pool - 1
     who = ["Ana", "Ben", "Cy", "Dee"][ben]
     assert any(s == f"Anarch Revolt: {who} controls no ready Anarch and burns 1 pool" for s in said(t)), said(t)
@@ -389,7 +389,7 @@ def test_fame_makes_its_vampires_controller_burn_3_pool_as_it_goes_to_torpor() -
     t = copy_table(start)
     pool = t.state.players[ana].pool
     to_torpor: Act = {"do": "move", "cards": [arika], "to": "torpor"}
-    t.play(ana, to_torpor)
+    played(t, ana, to_torpor)
     assert t.state.players[ana].pool == pool - 3
     assert any(s.startswith("Fame: Arika (G2) goes to torpor") for s in said(t)), said(t)
     assert_replays(start, t, [(ana, to_torpor)])
@@ -401,7 +401,7 @@ def test_monastery_of_shadows_gives_1_hand_size_while_in_play() -> None:
     size = start.state.players[ana].hand_size
     t = copy_table(start)
     (play,) = card_plays(t, ana, "Monastery of Shadows")
-    t.play(ana, play)
+    played(t, ana, play)
     assert t.state.players[ana].hand_size == size + 1
     assert any(s.startswith("Monastery of Shadows: ") and "hand size +1" in s for s in said(t)), said(t)
     assert_replays(start, t, [(ana, play)])
@@ -420,7 +420,7 @@ def test_a_minion_with_pentex_subversion_on_it_cannot_block() -> None:
     act(t, ana, "pass")
     assert not any(a["do"] == "block" for a in VTES.legal_acts(t.view(ben)))
     with pytest.raises(IllegalMove, match=r"cannot block: Pentex™ Subversion is on it"):
-        t.play(ben, {"do": "block", "minion": first_vampire(t, ben)})
+        played(t, ben, {"do": "block", "minion": first_vampire(t, ben)})
 
 
 def test_jake_washington_is_burned_in_the_unlock_phase_to_add_up_to_4_blood_to_an_empty_ready_vampire() -> None:
@@ -435,7 +435,7 @@ def test_jake_washington_is_burned_in_the_unlock_phase_to_add_up_to_4_blood_to_a
     offered = _uses(t, jake)
     assert offered and all(a["n"] == 4 for a in offered)
     chosen = next(a for a in offered if a["card"] == first_vampire(t, ana))
-    t.play(ana, chosen)
+    played(t, ana, chosen)
     assert next(c.counters for c in t.view(ana).cards if c.as_list() == first_vampire(t, ana)) == 4
     assert next(c for c in t.state.cards if list(c.pos) == jake).zone == "ash"
     assert any(s.startswith("Jake Washington is burned: 4 blood added to Arika") for s in said(t)), said(t)
@@ -465,7 +465,7 @@ def test_liquidation_burns_7_library_cards_for_3_pool() -> None:
     assert len(library) >= 7
     (play,) = card_plays(t, ana, "Liquidation")
     pool = t.state.players[ana].pool
-    t.play(ana, play)
+    played(t, ana, play)
     t.run_ops()
     assert t.state.players[ana].pool == pool + 3
     assert all(c.zone == "ash" and c.card for c in t.state.cards if c.pos in library[:7])  # face up

@@ -16,6 +16,7 @@ from engine.games.vtes.state import Action
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import CombatStep, Do, Phase, Poll, Step, Window, action_phrase
+from tui.games.vtes.answer_text import answer_window, answer_words
 from tui.games.vtes.present import seat_name
 
 #: The key that passes the impulse (shown in the footer and the action box).
@@ -179,6 +180,9 @@ def waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None = 
 
 def _for_me(view: VtesView) -> bool:
     """The window's answer is this seat's (as :func:`_waiting_words` says it waits for you)."""
+    answer = answer_window(view)
+    if answer is not None:
+        return answer.loop.holder == view.seat
     held = window_held(view.claims)
     fight, poll, a = view.combat, view.referendum, view.action
     if held is not None and (fight is not None or poll is not None or a is not None):
@@ -193,6 +197,11 @@ def _for_me(view: VtesView) -> bool:
 
 
 def _waiting_words(view: VtesView, names: Sequence[str], by_itself: Act | None) -> str | None:
+    if answer_window(view) is not None:  # a card announced, that the others may cancel
+        if by_itself is not None:
+            words = by_itself_words(by_itself)
+            return words[0].upper() + words[1:] + "."
+        return answer_words(view, names)
     fight, poll = view.combat, view.referendum
     if by_itself is not None and (fight is not None or poll is not None or view.action is not None):
         words = by_itself_words(by_itself)

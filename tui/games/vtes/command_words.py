@@ -47,6 +47,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("draw", Do.DRAW, "[N]"),
     Verb("play", Do.PLAY, "CARD [to ZONE|METHUSELAH] [on CARD] [pool N] [blood N] [basic|superior]", "hand"),
     Verb("discard", Do.DISCARD, "CARD", "hand"),
+    Verb("cancel", Do.PLAY, "[CARD]", "hand"),
     Verb("move", Do.MOVE, "CARD to ZONE", "any"),
     Verb("burn", Do.BURN, "CARD", "any"),
     Verb("lock", Do.LOCK, "CARD", "any"),

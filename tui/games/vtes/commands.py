@@ -6,6 +6,8 @@ typed is :mod:`tui.games.vtes.completion`.
 
 A command is a verb and its arguments, separated by spaces, case ignored:
 
+- ``cancel [CARD]``: while a card announced waits for answers, cancel it as it is played with
+  CARD (default: the first card of the hand that cancels a card so: Sudden Reversal, Wash);
 - ``next`` (or ``phase``), ``end``, ``edge``, ``draw [N]``, ``withdraw``, ``time``,
   ``deck CRYPT LIBRARY``;
 - ``play CARD [to ready|torpor|removed] [on CARD] [pool N] [blood N [from MINION]] [keep]``
@@ -46,7 +48,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.cancel_reading import cancel_of
 from engine.games.vtes.card_play import blood_shifts
+from engine.games.vtes.card_record import record
 from engine.games.vtes.lasting import lock_offers
 from engine.games.vtes.offers import plain_bleed
 from engine.games.vtes.view import CardView
@@ -79,6 +83,21 @@ def _signed(tokens: list[str], what: str) -> tuple[int, list[str]]:
     return int_of(tokens[0], f"The change of {what}"), tokens[1:]
 
 
+def _parse_cancel(rest: Sequence[str], ctx: Context) -> Act:
+    """``cancel [CARD]``: the play of CARD from the hand, else of the first hand card that cancels
+    a card as it is played (:func:`engine.games.vtes.cancel_reading.cancel_of`); the engine says
+    whether it fits the card announced."""
+    hand = ctx.candidates("hand")
+    if rest:
+        card, rest = take_card(rest, hand, "card in your hand")
+        no_rest(rest, "cancel [CARD]")
+        return {"do": Do.PLAY, "card": _pos(card)}
+    first = next((c for c in hand if c.card and cancel_of(record(c.card)) is not None), None)
+    if first is None:
+        raise CommandError("No card of your hand cancels a card as it is played (Sudden Reversal, Wash).")
+    return {"do": Do.PLAY, "card": _pos(first)}
+
+
 def parse(line: str, ctx: Context) -> Act:
     """The act a command line makes (see the module's list). Raises CommandError with a
     sentence when the line names no command, a card or a Methuselah nobody has, or a number
@@ -105,6 +124,8 @@ def parse(line: str, ctx: Context) -> Act:
             return _parse_hunt(rest, ctx)
         case "action":
             return _parse_action(rest, ctx)
+        case "cancel":
+            return _parse_cancel(rest, ctx)
         case "stealth" | "intercept" | "amount":
             delta, rest = _signed(rest, verb.word)
             act = {"do": Do.ADJUST, verb.word: delta}

@@ -18,6 +18,7 @@ from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView, VtesView
 from engine.games.vtes.vocab import REACTION, CombatStep, Do, Poll, Target, Zone
 from tui.games.vtes import play_command
+from tui.games.vtes.answer_text import answer_window
 from tui.games.vtes.command_words import Context
 
 if TYPE_CHECKING:
@@ -243,11 +244,19 @@ def may_announce(view: VtesView | None, me: int | None) -> bool:
     return view is not None and view.seat == me and any(o.do == Do.ACTION for o in offers(view))
 
 
+def _offering(view: VtesView) -> bool:
+    """An action, or a card announced that the others may cancel (:mod:`engine.games.vtes.cancels`),
+    is the innermost window: ``p`` plays only a card offered there."""
+    if view.innermost is None:
+        return False
+    return view.innermost is view.action or answer_window(view) is not None
+
+
 def may_play(view: VtesView | None) -> bool:
-    """``p`` can act: while an action is the innermost window, only when the seat is offered a
-    card to play there (:func:`not_offered_in_action` says why not); else always (the engine
+    """``p`` can act: while an action or a card announced is the innermost window, only when the
+    seat is offered a card to play there (:func:`not_offered_in_action` says why not); else always (the engine
     checks the card)."""
-    if view is None or view.action is None or view.innermost is not view.action:
+    if view is None or not _offering(view):
         return True
     return any(o.do == Do.PLAY for o in offers(view))
 
@@ -256,7 +265,7 @@ def card_to_play(view: VtesView | None, card: CardView) -> CardView:
     """The hand card ``p`` plays: the highlighted ``card``, unless an action is the innermost
     window, ``card`` is not offered there and exactly one card of the hand is: that one (the action
     box's "you: p a reaction: Deflection" names it, and a newcomer presses ``p`` for it)."""
-    if view is None or view.action is None or view.innermost is not view.action:
+    if view is None or not _offering(view):
         return card
     offered = {o.card for o in offers(view) if o.do == Do.PLAY and o.card is not None}
     if card.pos in offered or len(offered) != 1:
@@ -269,11 +278,16 @@ def not_offered_in_action(view: VtesView | None, card: CardView) -> str | None:
     ``p`` plays only a card the seat is offered there (:func:`engine.games.vtes.offers.offers`: an
     action modifier of its acting minion, a reaction that fits, whose Disciplines its minion has);
     the sentence names the command that plays it by hand all the same. None: ``p`` may play it."""
-    if view is None or view.action is None or view.innermost is not view.action:
+    if view is None or not _offering(view):
         return None
     if any(o.card == card.pos for o in offers(view)):
         return None
     name = card.name.split(" (")[0] if card.name else "this card"
+    answer = answer_window(view)
+    if answer is not None:
+        announced = view.card(answer.card)
+        what = announced.name.split(" (")[0] if announced is not None and announced.name else "the card announced"
+        return f"✗ {name} does not cancel {what} now: . lets it through."
     return (
         f"✗ {name} is not offered in this action (an action modifier of your acting minion, or a reaction "
         f"that fits, with the Disciplines it needs): :play {name} plays it by hand."

@@ -1,0 +1,49 @@
+"""What a card that cancels another "as it is played" cancels, read from its record (the effect
+:attr:`~engine.games.vtes.card_effects.EffectKind.CANCEL`), and whether it fits a card announced
+(rulebook, "Cancel": a card canceled as it is played has no effect, and its cost is not paid).
+
+The window that asks for the answer is :mod:`engine.games.vtes.cancels`; this module only reads.
+"""
+
+from __future__ import annotations
+
+from engine.games.vtes.card_effects import Effect, EffectKind
+from engine.games.vtes.card_record import CardRecord
+
+BY_ANOTHER = "a master card played by another Methuselah"
+"""``whom`` of a cancel of any master card another Methuselah plays (Sudden Reversal)."""
+BY_NEIGHBOUR = "a master card played by your predator or prey"
+"""``whom`` of a cancel of a master card the player's predator or prey plays (Wash)."""
+ANSWERED = frozenset({BY_ANOTHER, BY_NEIGHBOUR})
+"""The cancels the table answers a play with: of a master card (:mod:`engine.games.vtes.cancels`)."""
+
+
+def cancel_of(rec: CardRecord | None) -> Effect | None:
+    """The cancel the card ``rec`` makes, of a kind the table answers a play with, or None."""
+    if rec is None:
+        return None
+    return next((e for e in rec.effects if e.kind == EffectKind.CANCEL and e.whom in ANSWERED), None)
+
+
+def answerable(rec: CardRecord | None) -> bool:
+    """A card whose play the table announces first, for a cancel to answer: a master card that is
+    not itself a cancel (a cancel is applied as it is played: the table does not answer it)."""
+    return rec is not None and "Master" in rec.types and cancel_of(rec) is None
+
+
+def misfit(
+    canceller: CardRecord | None, played: CardRecord, seat: int, player: int, near: tuple[int, int]
+) -> str | None:
+    """Why ``seat`` cannot cancel with ``canceller`` the card ``played`` announced by ``player``
+    (``near``: the player's predator and prey), as a sentence; None when it fits."""
+    name = canceller.name if canceller is not None else "that card"
+    cancel = cancel_of(canceller)
+    if cancel is None:
+        return f"{played.name} waits for answers: only a card that cancels it as it is played may be played now, and {name} does not"
+    if seat == player:
+        return f"{name} cancels {cancel.whom}, and {played.name} is yours"
+    if "Master" not in played.types:
+        return f"{name} cancels {cancel.whom}, and {played.name} is not a master card"
+    if cancel.whom == BY_NEIGHBOUR and seat not in near:
+        return f"{name} cancels {cancel.whom}, and the player of {played.name} is neither"
+    return None
