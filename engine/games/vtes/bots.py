@@ -313,7 +313,7 @@ class VtesBot:
         them = view.card(other)
         for held in view.hand:
             reading = (
-                best_strike(held.card, me.card, c.long, them, c.strength_of(me.pos), c.hand_only)
+                best_strike(held.card, me.card, c.long, them, c.strength_of(me.pos), c.hand_only, me.disciplines)
                 if held.card and "Combat" in held.types
                 else None
             )

@@ -24,7 +24,9 @@ where the table puts it into the act that plays the card, as the offers do.
   (with its counters), the pool of a third copy in play, and the pool a card in play burns in an
   unlock phase or as the vampire it is on goes to torpor, the hand size a card in play gives, and
   the block a master card on a minion bars, the blood it gives after a successful action with no
-  reaction played (:mod:`engine.games.vtes.lasting`);
+  reaction played (:mod:`engine.games.vtes.lasting`); the Discipline level and capacity a master card
+  gives the vampire it is on, read wherever a vampire's Disciplines or capacity count
+  (:mod:`engine.games.vtes.standing`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
   card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
   :func:`engine.games.vtes.card_play.master_choices`);
@@ -119,6 +121,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         ):
             return "Master" in types
         case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
+            return "Master" in types
+        case EffectKind.DISCIPLINE | EffectKind.CAPACITY:
             return "Master" in types
         case EffectKind.HAND_SIZE:
             return bool(types & {"Master", "Equipment"})

@@ -196,6 +196,13 @@ class EffectKind(StrEnum):
     """While the card is on a minion, that minion gets ``amount`` of ``whom`` (``"intercept"``):
     a retainer's or an equipment's "The employer gets +1 intercept"
     (:mod:`engine.games.vtes.lasting`)."""
+    DISCIPLINE = "discipline"
+    """While the card is on a vampire, that vampire has one level more of the Discipline ``whom``
+    (krcg's lower-case abbreviation): none becomes inferior, inferior superior ("This vampire gets
+    +1 level of Dominate [dom]": the Discipline master cards; :mod:`engine.games.vtes.standing`)."""
+    CAPACITY = "capacity"
+    """While the card is on a vampire, that vampire's capacity is ``amount`` more ("+1 capacity";
+    :mod:`engine.games.vtes.standing`)."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -427,6 +434,10 @@ class Effect:
                 return f"{paid}hand strikes aggravated this {self.whom}"
             case EffectKind.DRINK:
                 return "gain the blood the opposing vampire lost to damage this round"
+            case EffectKind.DISCIPLINE:
+                return f"the vampire it is on gets +{self.amount} level of [{self.whom}]"
+            case EffectKind.CAPACITY:
+                return f"the vampire it is on gets +{self.amount} capacity"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -726,6 +737,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1)), whom=QUIET_SUCCESS),),
         ),
         (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
+        (
+            r"this vampire (?:gets \+1|gains (?:1|one)) level of [\w ]+ \[([a-z]{3})\]( and \+1 capacity)?",
+            lambda m: (Effect(_E.DISCIPLINE, 1, whom=m.group(1)),) + ((Effect(_E.CAPACITY, 1),) if m.group(2) else ()),
+        ),
+        (
+            r"capacity increases by (\d+): the vampire is one generation older",
+            lambda m: (Effect(_E.CAPACITY, int(m.group(1))),),
+        ),
         (r"\+(\d+) hand size", lambda m: (Effect(_E.HAND_SIZE, int(m.group(1))),)),
         (
             r"after this vampire goes to torpor, their controller burns (\d+) pool",
@@ -820,6 +839,8 @@ _CONDITIONS = (
     "(limited)",
     "weapon",
     "the acting vampire can be the same age or older",
+    "cannot be put on a vampire with superior ",
+    "cannot be placed on a vampire with superior ",
 )
 
 
@@ -898,7 +919,7 @@ def read_sentence(sentence: str) -> Reading:
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
     if (
-        sentence in ("master", "archetype")
+        sentence in ("master", "archetype", "discipline", "master: discipline")
         or sentence.startswith(_CONDITIONS)
         or EXCLUSIVE.fullmatch(sentence)
         or DEFERRED.fullmatch(sentence)

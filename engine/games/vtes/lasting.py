@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.games.base import IllegalMove, Pos, seat_ref
+from engine.games.vtes import standing
 from engine.games.vtes.act_records import TransferAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_effects import (
@@ -359,7 +360,7 @@ def succeeded(w: Work, a: Action) -> None:
     reacted = any((rec := record(cid)) is not None and REACTION in rec.types for _, cid in a.played)
     if reacted or not vampire.crypt or not vampire.zone.in_play:
         return
-    info = w.info(a.minion)
+    info = standing.at(w, a.minion)
     for pos, c in sorted(w.cards.items()):
         n = _given(w, pos, EffectKind.GAIN_BLOOD, QUIET_SUCCESS) if c.zone == Zone.ON and c.on == a.minion else 0
         room = max(0, info.capacity - w.cards[a.minion].counters) if info is not None and info.capacity else n

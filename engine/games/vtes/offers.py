@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import lasting
+from engine.games.vtes import lasting, standing
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
@@ -263,7 +263,9 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 continue
             moves = master_choices(view, c) if "Master" in c.types else []
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **m.act_fields()} for m in moves]
-            if not moves:
+            puts = standing.put_choices(view, c) if not moves else None  # a Discipline card: on a vampire
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **put} for put in puts or ()]
+            if not moves and puts is None:
                 acts.append({"do": Do.PLAY, "card": c.as_list(), **cost, **_put_in_play(c)})
     return [Offer(act) for act in acts]
 
@@ -331,7 +333,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
             acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": minion})
         if due:
             continue
-        who = card_base().info(c.card) if c.card else None
+        who = standing.seen(c)
         who = as_titled(who, view.contests, c.pos) if who is not None else None
         for card in hand:
             kind = _card_kind(card)
@@ -494,7 +496,7 @@ def _strikes_of(
     for held in view.hand:
         if "Combat" not in held.types or not held.card or not striker.card:
             continue
-        reading = best_strike(held.card, striker.card, long, opposing, strength, hand_only)
+        reading = best_strike(held.card, striker.card, long, opposing, strength, hand_only, striker.disciplines)
         info = card_base().info(held.card) if reading is not None else None
         rec = record(held.card)
         if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
@@ -523,7 +525,7 @@ def _committed_strike(view: VtesView, c: Combat, minion: Pos, card: Pos) -> list
     striker, held = view.card(minion), view.card(card)
     if striker is None or held is None or not striker.card or not held.card:
         return []
-    reading = best_strike(held.card, striker.card, c.long, strength=c.strength_of(minion))
+    reading = best_strike(held.card, striker.card, c.long, strength=c.strength_of(minion), levels=striker.disciplines)
     fields = reading.fields() if reading is not None else {}
     return [{"do": Do.STRIKE, "minion": list(minion), "card": list(card), **fields}]
 

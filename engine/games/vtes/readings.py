@@ -309,18 +309,20 @@ def best_strike(
     opposing: CardView | None = None,
     strength: int | None = None,
     hand_only: bool = False,
+    levels: frozenset[str] | tuple[str, ...] | None = None,
 ) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
     identity) may use at the range (``long``: long range, else close) and, when ``opposing`` is
     given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
     superior level last); a hand strike at +N deals ``strength`` (None: the striker's printed
-    strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike; None if
-    none."""
+    strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike;
+    ``levels``: the striker's Discipline levels as it stands (None: as printed); None if none."""
     cid = card_id(identity)
     if cid is None:
         return None
     here = "long" if long else "close"
-    usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
+    have = disciplines(striker) if levels is None else frozenset(levels)
+    usable = [r for r in strike_readings(cid) if r.usable_by(have) and r.range in ("", here)]
     usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.bonus or not hand_only)]
     if not usable:
         return None
@@ -347,7 +349,7 @@ def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[
     for held in view.cards:
         if held.zone != Zone.ON or held.on != striker.pos or not held.card or "Equipment" not in held.types:
             continue
-        reading = best_strike(held.card, striker.card, long)
+        reading = best_strike(held.card, striker.card, long, levels=striker.disciplines)
         if reading is not None:
             out.append((held, reading))
     return out
