@@ -224,6 +224,9 @@ EDGE_POOL = "edge pool"
 """The ``whom`` of a card locked in its controller's unlock phase for pool while they hold the Edge."""
 NO_ANARCH = "no ready anarch"
 """The ``whom`` of a pool burn in the unlock phase of a Methuselah controlling no ready Anarch."""
+IN_TORPOR = "in torpor"
+"""The ``whom`` of a pool burn in each Methuselah's unlock phase while the vampire the card is on
+is in torpor (Fame)."""
 QUIET_SUCCESS = "after a successful action with no reaction"
 """The ``whom`` of blood gained once a turn after a successful action with no reaction played."""
 EACH = "each ready vampire"
@@ -305,6 +308,8 @@ class Effect:
                 return f"burned with {self.least} counters"
             case EffectKind.LOCK_COUNTERS:
                 return f"+{self.amount} counter each time you lock it"
+            case EffectKind.UNLOCK_BURN if self.whom == IN_TORPOR:
+                return f"each Methuselah burns {self.amount} pool in their unlock phase while this vampire is in torpor"
             case EffectKind.UNLOCK_BURN:
                 return f"in play: a Methuselah with no ready Anarch burns {self.amount} pool in their unlock phase"
             case EffectKind.TORPOR_BURN:
@@ -749,6 +754,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (
             r"after this vampire goes to torpor, their controller burns (\d+) pool",
             lambda m: (Effect(_E.TORPOR_BURN, int(m.group(1))),),
+        ),
+        (
+            r"during each methuselah's unlock phase, if this vampire is in torpor, that methuselah burns (\d+) pool",
+            lambda m: (Effect(_E.UNLOCK_BURN, int(m.group(1)), whom=IN_TORPOR),),
         ),
         (
             r"a methuselah not controlling a ready anarch burns (\d+) pool during their unlock phase",

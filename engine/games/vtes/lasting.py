@@ -31,6 +31,7 @@ from engine.games.vtes.acts import within
 from engine.games.vtes.card_effects import (
     BURNED_FOR_BLOOD,
     EDGE_POOL,
+    IN_TORPOR,
     INFLUENCE_BLOOD,
     NO_ANARCH,
     QUIET_SUCCESS,
@@ -267,7 +268,9 @@ def _adds(held: CardView, use: Effect, vampires: Sequence[CardView]) -> list[dic
 def unlocked(w: Work, seat: int) -> None:
     """``seat``'s unlock phase has begun (its cards unlocked): each card in play, anyone's, whose
     text burns the pool of a Methuselah controlling no ready Anarch makes ``seat`` burn it when it
-    controls none (a vampire whose printed sect is Anarch), narrated with the card's name."""
+    controls none (a vampire whose printed sect is Anarch); each card on a vampire in torpor whose
+    text burns pool then ("During each Methuselah's unlock phase, if this vampire is in torpor, that
+    Methuselah burns 1 pool": Fame) makes ``seat`` burn it; narrated with the card's name."""
     anarch = any(
         c.controller == seat and c.crypt and c.zone == Zone.READY and _sect(w, pos) == "Anarch"
         for pos, c in w.cards.items()
@@ -277,6 +280,11 @@ def unlocked(w: Work, seat: int) -> None:
         if burn and not anarch and w.p(seat).pool > 0:
             got = -w.pool_delta(seat, -burn, "card")
             w.note(f"{w.name(pos)}: {seat_ref(seat)} controls no ready Anarch and burns {got} pool", seat)
+        on = c.on if c.zone == Zone.ON else ()
+        fame = _given(w, pos, EffectKind.UNLOCK_BURN, IN_TORPOR) if on and w.cards[on].zone == Zone.TORPOR else 0
+        if on and fame and w.p(seat).pool > 0:
+            got = -w.pool_delta(seat, -fame, "card")
+            w.note(f"{w.name(pos)}: {w.name(on)} is in torpor, {seat_ref(seat)} burns {got} pool", seat)
 
 
 def _sect(w: Work, pos: Pos) -> str:
