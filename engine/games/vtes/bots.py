@@ -10,8 +10,9 @@ influences out vampires at capacity, discards one card and draws, and ends the t
 when another player calls time (tournament rules), and never calls it first. Of card texts it
 plays only the simple ones :mod:`engine.games.vtes.readings` reads: combat cards' strikes, and
 political action cards whose terms it can choose and apply (it records them naming the players,
-and applies them by ordinary acts once its referendum passes); its games end by bleeds: whole
-games finish in a few thousand acts.
+and applies them by ordinary acts once its referendum passes), and in its master phase a master
+card whose effects the table applies and that serves it (:mod:`engine.games.vtes.master_bots`);
+its games end by bleeds: whole games finish in a few thousand acts.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 from engine.games.base import Act, OptionError
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
+from engine.games.vtes.master_bots import master_play
 from engine.games.vtes.offers import hunts_due, offers
 from engine.games.vtes.readings import (
     StrikeReading,
@@ -141,6 +143,10 @@ class VtesBot:
                 for do in (Do.EDGE, Do.WITHDRAW):
                     if do in by_do:
                         return by_do[do][0]
+            case Phase.MASTER:
+                master = master_play(view, seat, by_do.get(Do.PLAY, []), self.reserve)
+                if master is not None:
+                    return master
             case Phase.MINION if Do.ACTION in by_do:
                 return self._politics(view, seat) or self._action(view, by_do[Do.ACTION])
             case Phase.INFLUENCE:

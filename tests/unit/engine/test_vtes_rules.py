@@ -833,7 +833,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     the Qui Vive between unlock phases, Forced March each turn): the game did not change, the
     digests without that field are the old ones; all three when each Methuselah came to keep the
     cards it played that say "Do not replace until …", ``deferred``: without it the digests are
-    the ones before.)"""
+    the ones before; the last when bots came to play the master cards whose effects the table
+    applies and serve them, in their master phase: the game changed.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -857,7 +858,7 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert digests == [
         "24bfff8ec41a241002af45bae8f1f653ad67291da71a2ca3f76ef791b1610e0b",
         "39632b852220e0b27a861cf44719ee7daf0a0fb71dac67364083ca3cae74696d",
-        "94f3b6e0444a93942c81b6e24b227c690b3cdf10f655534a304cfe88d9ce45d8",
+        "856582d25d4654fec61be09b06fe473a9b39d751f25768ccaf802f2e05dfd0da",
     ]
 
 
