@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
-from engine.games.vtes import lasting, politics, standing, windows
+from engine.games.vtes import card_actions, lasting, politics, standing, windows
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, play_place
@@ -186,6 +186,9 @@ def _burn(w: Work, a: Action) -> str:
     target = w.cards[a.target_card]
     if not target.zone.in_play:
         return f": {w.name(a.target_card)} has left play"
+    stolen = card_actions.stolen(w, a)
+    if stolen is not None:
+        return stolen
     rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card else None
     pool = sum(e.amount for e in (rec.effects if rec else ()) if e.kind == EffectKind.BURN_POOL and e.whom)
     seat = target.controller

@@ -26,7 +26,8 @@ where the table puts it into the act that plays the card, as the offers do.
   the block a master card on a minion bars, the blood it gives after a successful action with no
   reaction played (:mod:`engine.games.vtes.lasting`); the Discipline level and capacity a master card
   gives the vampire it is on, read wherever a vampire's Disciplines or capacity count
-  (:mod:`engine.games.vtes.standing`);
+  (:mod:`engine.games.vtes.standing`); the directed action a master card in play gives minions to burn
+  or steal it (:mod:`engine.games.vtes.card_actions`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
   card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
   :func:`engine.games.vtes.card_play.master_choices`);
@@ -121,6 +122,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         ):
             return "Master" in types
         case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
+            return "Master" in types
+        case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION:
             return "Master" in types
         case EffectKind.DISCIPLINE | EffectKind.CAPACITY:
             return "Master" in types

@@ -203,6 +203,15 @@ class EffectKind(StrEnum):
     CAPACITY = "capacity"
     """While the card is on a vampire, that vampire's capacity is ``amount`` more ("+1 capacity";
     :mod:`engine.games.vtes.standing`)."""
+    BURN_ACTION = "burn action"
+    """Minions may burn the card in play by a directed action against its controller ("Other
+    minions can burn this card as a Ⓓ action": Pentex™ Subversion): ``whom`` who may take it
+    (:data:`engine.games.vtes.card_actions.TAKERS`), ``amount`` its stealth
+    (:mod:`engine.games.vtes.card_actions`)."""
+    STEAL_ACTION = "steal action"
+    """Minions may take control of the card in play by a directed action against its controller
+    ("Vampires can steal this location as a Ⓓ action": Powerbase: Montreal); ``whom`` and
+    ``amount`` as :attr:`BURN_ACTION`'s."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -443,6 +452,10 @@ class Effect:
                 return f"the vampire it is on gets +{self.amount} level of [{self.whom}]"
             case EffectKind.CAPACITY:
                 return f"the vampire it is on gets +{self.amount} capacity"
+            case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION:
+                verb = "burn" if self.kind == EffectKind.BURN_ACTION else "steal"
+                stealth = f"+{self.amount} stealth " if self.amount else ""
+                return f"{self.whom} can {verb} it as a {stealth}(D) action"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -742,6 +755,17 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1)), whom=QUIET_SUCCESS),),
         ),
         (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
+        (
+            r"(other minions|minions|vampires controlled by another methuselah|vampires|this vampire) can "
+            r"(burn|steal) this (?:card|location) as a (?:\+(\d) stealth )?\(d\) action",
+            lambda m: (
+                Effect(
+                    _E.BURN_ACTION if m.group(2) == "burn" else _E.STEAL_ACTION,
+                    int(m.group(3) or 0),
+                    whom=m.group(1),
+                ),
+            ),
+        ),
         (
             r"this vampire (?:gets \+1|gains (?:1|one)) level of [\w ]+ \[([a-z]{3})\]( and \+1 capacity)?",
             lambda m: (Effect(_E.DISCIPLINE, 1, whom=m.group(1)),) + ((Effect(_E.CAPACITY, 1),) if m.group(2) else ()),

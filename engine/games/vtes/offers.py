@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import lasting, standing
+from engine.games.vtes import card_actions, lasting, standing
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
@@ -368,6 +368,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 acts.append(
                     {"do": Do.ACTION, "kind": ActionKind.DIABLERISE, "minion": minion, "target_card": v.as_list()}
                 )
+        acts += card_actions.offers(view, seat, c)  # against another's card in play that gives it
         acts.append({"do": Do.ACTION, "kind": ActionKind.OTHER, "minion": minion})
     for v in torpor if not due else ():
         if v.controller == seat and not v.locked and view.can_pay(v, ActionKind.LEAVE_TORPOR):

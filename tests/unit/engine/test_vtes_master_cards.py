@@ -1,6 +1,7 @@
 """Master cards in play whose lasting text the table applies (rulebook, "Master Cards"): Fame on a
 vampire in torpor makes every Methuselah burn 1 pool as their unlock phase begins. The log replays
-to the same state. A bot plays, in its master phase, the master cards the table applies that serve
+to the same state. Pentex™ Subversion is burned, and Powerbase: Montreal stolen, by a directed
+action of a minion its text names against the card's controller. A bot plays, in its master phase, the master cards the table applies that serve
 it (a Discipline card on its vampire, a location adding transfers), never one that hurts it or
 goes on another's minion.
 
@@ -8,9 +9,13 @@ Every crypt is twelve Arika (contested copies turned face up by hand)."""
 
 from __future__ import annotations
 
-from engine.games.base import Act
+import pytest
+
+from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.games.vtes.bots import VtesBot
+from engine.games.vtes.card_actions import card_action, may_take
+from engine.games.vtes.cards import card_base
 from engine.sim import SimTable
 from tests.support.vtes_sim import act, copy_table, first_vampire, one_vampire_table, replayed
 
@@ -81,3 +86,73 @@ def test_a_bot_plays_a_location_that_adds_transfers_and_never_fame_or_pentex() -
     t.run_ops()
     t = one_vampire_table("Arika", library[1:], seed=5, phase="master")
     assert _bot_choice(t, t.state.acting) == {"do": "phase"}
+
+
+def _bens_card_in_play(name: str, on_his_vampire: bool) -> tuple[SimTable, int, int, list[int]]:
+    """A table in Ana's minion phase where her prey Ben has put his card ``name`` in play (on his
+    vampire, or in his ready region): the table, Ana's and Ben's seats, the card's position."""
+    start = one_vampire_table("Arika", ((name, 1), ("Minion Tap", 1)), seed=5)
+    ana = start.state.acting
+    ben = start.view(ana).players[ana].prey
+    card = next(c.as_list() for c in start.view(ben).hand if c.name == name)
+    where = {"to": "on", "on": first_vampire(start, ben)} if on_his_vampire else {"to": "ready"}
+    act(start, ben, "move", cards=[card], no_replace=True, **where)
+    return start, ana, ben, card
+
+
+def test_another_minion_burns_pentex_subversion_by_a_directed_action_against_its_controller() -> None:
+    start, ana, ben, pentex = _bens_card_in_play("Pentex™ Subversion", on_his_vampire=True)
+    t = copy_table(start)
+    offered = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "action" and a.get("card") == pentex]
+    (burn,) = offered
+    assert burn["minion"] == first_vampire(t, ana) and burn["burn"]
+    assert burn["target"] == ben and burn["target_card"] == pentex
+    with pytest.raises(IllegalMove, match="gives one action: to burn it"):
+        copy_table(t).play(ana, {**burn, "burn": False})
+    pool = t.state.players[ana].pool
+    t.play(ana, burn)
+    assert t.state.open_action is not None and t.state.open_action.targets == (ben,)
+    done: list[tuple[int, Act]] = [(ana, burn)]
+    while t.state.open_action is not None:
+        seat = t.state.open_action.impulse
+        done.append((seat, {"do": "pass"}))
+        t.play(seat, {"do": "pass"})
+    assert next(c for c in t.view(ana).cards if c.as_list() == pentex).zone == "ash"
+    assert t.state.players[ana].pool == pool  # the action costs nothing
+    assert any("Pentex™ Subversion burns" in s for s in said(t)), said(t)
+    assert replayed(start, done).state == t.state
+
+
+def _id(name: str) -> int:
+    found = card_base().lookup(name)
+    assert found is not None
+    return found.id
+
+
+def test_who_may_take_a_cards_action_is_as_its_text_says() -> None:
+    pentex = card_action(f"{_id('Pentex™ Subversion')}-1")
+    haven = card_action(f"{_id('Haven Uncovered')}-1")
+    rack = card_action(f"{_id('The Rack')}-1")
+    assert pentex is not None and haven is not None and rack is not None
+    bearer, other = (4, 0), (5, 0)
+    assert not may_take(pentex, bearer, 1, bearer, True, 0) and may_take(pentex, bearer, 1, other, False, 0)
+    assert may_take(haven, bearer, 1, bearer, True, 0) and not may_take(haven, bearer, 1, other, True, 0)
+    assert haven.amount == 1  # "as a +1 stealth (D) action"
+    assert not may_take(rack, (), 1, other, True, 1) and may_take(rack, (), 1, other, True, 0)
+
+
+def test_a_vampire_steals_powerbase_montreal_by_a_directed_action() -> None:
+    start, ana, ben, montreal = _bens_card_in_play("Powerbase: Montreal", on_his_vampire=False)
+    t = copy_table(start)
+    (steal,) = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "action" and a.get("card") == montreal]
+    assert "burn" not in steal and steal["target"] == ben
+    done: list[tuple[int, Act]] = [(ana, steal)]
+    t.play(ana, steal)
+    while t.state.open_action is not None:
+        seat = t.state.open_action.impulse
+        done.append((seat, {"do": "pass"}))
+        t.play(seat, {"do": "pass"})
+    held = next(c for c in t.view(ana).cards if c.as_list() == montreal)
+    assert held.zone == "ready" and held.controller == ana
+    assert any(s.endswith(f"{WHO[ana]} takes control of Powerbase: Montreal") for s in said(t)), said(t)
+    assert replayed(start, done).state == t.state
