@@ -172,7 +172,8 @@ class EffectKind(StrEnum):
     ``amount`` blood to a ready vampire with no blood, burning the card, in their unlock phase:
     Jake Washington);
     :data:`EDGE_POOL` (pool, by a ``lock`` of the card in their unlock phase while they hold the
-    Edge). :mod:`engine.games.vtes.lasting` applies them."""
+    Edge); :data:`TURN_HAND_SIZE` (hand size until the end of the turn, by a ``lock`` at any other
+    moment). :mod:`engine.games.vtes.lasting` applies them."""
     LOCK_COUNTERS = "lock counters"
     """``amount`` counters added to the card each time its controller locks it ("Add 1 counter to
     this card each time you lock it"); burned with ``least`` counters ("Burn this card if it has 3
@@ -229,6 +230,8 @@ BURNED_FOR_BLOOD = "burned for blood"
 with no blood."""
 READY_BLOOD = "ready blood"
 """The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
+TURN_HAND_SIZE = "hand size this turn"
+"""The ``whom`` of a card locked for hand size until the end of the turn."""
 EDGE_POOL = "edge pool"
 """The ``whom`` of a card locked in its controller's unlock phase for pool while they hold the Edge."""
 NO_ANARCH = "no ready anarch"
@@ -308,6 +311,7 @@ class Effect:
                     UNCONTROLLED_BLOOD: f"lock it: add {self.amount} blood to a vampire in your uncontrolled region",
                     READY_BLOOD: f"lock it: add {self.amount} blood to a ready vampire you control",
                     EDGE_POOL: f"lock it in your unlock phase: gain {self.amount} pool if you have the Edge",
+                    TURN_HAND_SIZE: f"lock it: +{self.amount} hand size until the end of the turn",
                     INFLUENCE_BLOOD: f"in your influence phase: add {self.amount} blood to a vampire in your "
                     "uncontrolled region",
                     BURNED_FOR_BLOOD: f"burn it in your unlock phase: add up to {self.amount} blood to a ready "
@@ -799,6 +803,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (
             r"during your influence phase, you can add (\d+) blood to a vampire in your uncontrolled region",
             lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=INFLUENCE_BLOOD),),
+        ),
+        (
+            r"you can lock this card to get \+(\d+) hand size until the end of the turn",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=TURN_HAND_SIZE),),
         ),
         (
             r"you can lock this card during your unlock phase to gain (\d+) pool if you have the edge",

@@ -12,7 +12,9 @@ counters it takes as it is locked and its burning with enough of them, and the p
 makes a Methuselah burn as their unlock phase begins ("A Methuselah not controlling a ready Anarch
 burns 1 pool during their unlock phase": Anarch Revolt), or as a vampire it is on goes to torpor
 ("After this vampire goes to torpor, their controller burns 3 pool": Fame); and the hand size a card
-gives its controller while it is in play ("+1 hand size": Monastery of Shadows); and a card on a
+gives its controller while it is in play ("+1 hand size": Monastery of Shadows), or until the end of the
+turn as it is locked ("You can lock this card to get +2 hand size until the end of the turn": Dreams
+of the Sphinx; :func:`turn_ended`); and a card on a
 minion that bars it from blocking ("This minion cannot block": Pentex™ Subversion); and the blood a
 card on a vampire gives it after a successful action with no reaction played (Perfectionist). A contested card is out of
 play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
@@ -37,6 +39,7 @@ from engine.games.vtes.card_effects import (
     QUIET_SUCCESS,
     READY_BLOOD,
     THREE_COPIES,
+    TURN_HAND_SIZE,
     UNCONTROLLED_BLOOD,
     Effect,
     EffectKind,
@@ -112,10 +115,30 @@ def locked(w: Work, pos: Pos) -> None:
         w.master_actions -= n  # the actions used, less those the cards gave (rules.py)
         w.note(f"{w.name(pos)}: +{n} master phase action", w.author)
     edge = _use(ident, EDGE_POOL)
+    turn = _use(ident, TURN_HAND_SIZE)
     if edge is not None and edge_pool_now(w.phase, w.acting, w.edge, w.author):
         got = w.pool_delta(w.author, edge.amount, "card")
         w.note(f"{w.name(pos)}: {seat_ref(w.author)} holds the Edge and gains {got} pool", w.author)
+    elif turn is not None:
+        size = w.p(w.author).hand_size + turn.amount
+        w.setp(w.author, hand_size=size)
+        w.used = (*w.used, pos)  # given back as the turn ends (turn_ended)
+        w.note(f"{w.name(pos)}: {seat_ref(w.author)}'s hand size +{turn.amount} until the end of the turn", w.author)
+        w.refill(w.author)  # draw up to it at once (rulebook, "Drawing Cards")
     _count_lock(w, pos, ident)
+
+
+def turn_ended(w: Work) -> None:
+    """The turn is over: each card locked for hand size this turn (its position in ``used``) takes
+    back the hand size it gave its controller, narrated with its name (who then discards down)."""
+    for pos in w.used:
+        turn = _use(w.cards[pos].card or w.revealed.get(pos, ""), TURN_HAND_SIZE)
+        if turn is None:
+            continue
+        seat = w.cards[pos].controller
+        size = max(0, w.p(seat).hand_size - turn.amount)
+        w.setp(seat, hand_size=size)
+        w.note(f"{w.name(pos)}: {seat_ref(seat)}'s hand size -{turn.amount} as the turn ends (now {size})", seat)
 
 
 def edge_pool_now(phase: Phase, acting: int, edge: int, seat: int) -> bool:
@@ -245,7 +268,8 @@ def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
             continue
         actions = master_actions_of(held.card)
         edge = _use(held.card, EDGE_POOL) is not None and edge_pool_now(view.phase, view.acting, view.edge, seat)
-        if lockable(actions, view.phase, view.acting, seat, held.controller, held.locked) or edge:
+        turn = _use(held.card, TURN_HAND_SIZE) is not None
+        if lockable(actions, view.phase, view.acting, seat, held.controller, held.locked) or edge or turn:
             out.append({"do": Do.LOCK, "cards": [held.as_list()]})
         for whom, vampires in (
             (UNCONTROLLED_BLOOD, view.uncontrolled(seat)),

@@ -108,7 +108,7 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
     unlocked minion (a bleed of the prey for 1 unless it bled this turn, a hunt for each vampire;
     only the mandatory hunts while one is due), every transfer it can afford, influencing out every
     vampire at capacity, discarding, and playing each hand card that is not played during an
-    action.
+    action; for another Methuselah over its hand size, discarding down (rulebook, "Drawing Cards").
     """
     seat = view.seat
     if seat is None:
@@ -124,8 +124,9 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
         out.append(Offer({"do": Do.TIME}))
     if view.innermost is not None:
         return (*out, *answers(view))
-    if view.acting != seat:
-        return tuple(out)
+    if view.acting != seat:  # over its hand size (a card gave some until the turn's end): discard down
+        over = len(view.hand) > me.hand_size
+        return (*out, *(Offer({"do": Do.DISCARD, "card": c.as_list()}) for c in view.hand if over))
     return (*out, *(replace(o, act=with_terms(view, o.act)) for o in _turn(view, seat)))
 
 

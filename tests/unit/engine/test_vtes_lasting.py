@@ -249,8 +249,9 @@ def _dreams_table() -> tuple[SimTable, list[int]]:
 
 
 def _uses(t: SimTable, by: list[int]) -> list[Act]:
+    """The blood the card ``by`` adds as it is locked (a ``transfer`` naming it)."""
     ana = t.state.acting
-    return [a for a in VTES.legal_acts(t.view(ana)) if a.get("by") == by or a.get("cards") == [by]]
+    return [a for a in VTES.legal_acts(t.view(ana)) if a.get("by") == by]
 
 
 def test_dreams_of_the_sphinx_is_locked_to_add_1_blood_in_the_uncontrolled_region_with_a_counter() -> None:
@@ -284,7 +285,6 @@ def test_dreams_of_the_sphinx_locked_in_the_unlock_phase_with_the_edge_gains_1_p
     t, dreams = _dreams_table()
     ana = t.state.acting
     lock = {"do": "lock", "cards": [dreams]}
-    assert lock not in VTES.legal_acts(t.view(ana))  # not the unlock phase
     t.state = replace(t.state, phase=Phase.UNLOCK, edge=ana)
     assert lock in VTES.legal_acts(t.view(ana))
     pool = t.view(ana).players[ana].pool
@@ -292,6 +292,7 @@ def test_dreams_of_the_sphinx_locked_in_the_unlock_phase_with_the_edge_gains_1_p
     assert t.view(ana).players[ana].pool == pool + 1
     assert next(c for c in t.view(ana).cards if c.as_list() == dreams).counters == 1
     assert any("holds the Edge and gains 1 pool" in s for s in said(t)), said(t)
+    assert t.state.players[ana].hand_size == 7  # the pool, not the hand size
 
 
 def test_the_coven_is_locked_to_add_2_blood_to_a_ready_vampire_you_control() -> None:

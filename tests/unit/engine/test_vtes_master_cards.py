@@ -3,7 +3,8 @@ vampire in torpor makes every Methuselah burn 1 pool as their unlock phase begin
 to the same state. Pentex™ Subversion is burned, and Powerbase: Montreal stolen, by a directed
 action of a minion its text names against the card's controller. A bot plays, in its master phase, the master cards the table applies that serve
 it (a Discipline card on its vampire, a location adding transfers), never one that hurts it or
-goes on another's minion.
+goes on another's minion. Dreams of the Sphinx, locked, gives 2 hand size until the end of the
+turn: its controller draws up at once, and discards down as the turn ends.
 
 Every crypt is twelve Arika (contested copies turned face up by hand)."""
 
@@ -156,3 +157,32 @@ def test_a_vampire_steals_powerbase_montreal_by_a_directed_action() -> None:
     assert held.zone == "ready" and held.controller == ana
     assert any(s.endswith(f"{WHO[ana]} takes control of Powerbase: Montreal") for s in said(t)), said(t)
     assert replayed(start, done).state == t.state
+
+
+def test_dreams_of_the_sphinx_locked_gives_2_hand_size_until_the_end_of_the_turn() -> None:
+    start = one_vampire_table("Arika", (("Dreams of the Sphinx", 1), ("Minion Tap", 9)), seed=5, phase="master")
+    ana = start.state.acting
+    dreams = next(c.as_list() for c in start.view(ana).hand if c.name == "Dreams of the Sphinx")
+    act(start, ana, "move", cards=[dreams], to="ready")
+    t = copy_table(start)
+    lock = {"do": "lock", "cards": [dreams]}
+    assert lock in VTES.legal_acts(t.view(ana))
+    done: list[tuple[int, Act]] = [(ana, lock), (ana, {"do": "end_turn"})]
+    act(t, ana, "lock", cards=[dreams])
+    assert t.state.players[ana].hand_size == 9 and len(t.view(ana).hand) == 9  # drawn up at once
+    assert f"Dreams of the Sphinx: {WHO[ana]}'s hand size +2 until the end of the turn" in said(t), said(t)
+    assert next(c for c in t.view(ana).cards if c.as_list() == dreams).counters == 1
+    act(t, ana, "end_turn")
+    assert t.state.players[ana].hand_size == 7 and len(t.view(ana).hand) == 9
+    assert any(s.startswith(f"Dreams of the Sphinx: {WHO[ana]}'s hand size -2 as the turn ends") for s in said(t))
+    discards = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "discard"]
+    assert discards  # down to 7, at once (rulebook, "Drawing Cards"), in Ben's turn
+    for a in discards[:2]:
+        t.play(ana, a)
+        done.append((ana, a))
+    assert len(t.view(ana).hand) == 7
+    assert not any(a["do"] == "discard" for a in VTES.legal_acts(t.view(ana)))
+    again = copy_table(start)
+    for seat, a in done:
+        act(again, seat, a["do"], **{k: v for k, v in a.items() if k != "do"})
+    assert again.state == t.state

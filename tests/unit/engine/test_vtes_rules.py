@@ -834,7 +834,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     digests without that field are the old ones; all three when each Methuselah came to keep the
     cards it played that say "Do not replace until …", ``deferred``: without it the digests are
     the ones before; the last when bots came to play the master cards whose effects the table
-    applies and serve them, in their master phase: the game changed.)"""
+    applies and serve them, in their master phase: the game changed; the last two when Dreams of the
+    Sphinx came to be read fully (its hand size locked until the turn's end), so bots play it.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -857,8 +858,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
         "24bfff8ec41a241002af45bae8f1f653ad67291da71a2ca3f76ef791b1610e0b",
-        "39632b852220e0b27a861cf44719ee7daf0a0fb71dac67364083ca3cae74696d",
-        "856582d25d4654fec61be09b06fe473a9b39d751f25768ccaf802f2e05dfd0da",
+        "f46f119b0ad011e461da743c5ff50bec9f3c78eaa7c7574ba83f22ddee958a43",
+        "6eabe81907f26134245fa0406e82e4ed55988155587638e2c68f5e10825149f4",
     ]
 
 
