@@ -204,6 +204,10 @@ class EffectKind(StrEnum):
     CAPACITY = "capacity"
     """While the card is on a vampire, that vampire's capacity is ``amount`` more ("+1 capacity";
     :mod:`engine.games.vtes.standing`)."""
+    TO_PREDATOR = "to predator"
+    """During its controller's discard phase, their predator takes control of the card in play
+    ("During your discard phase, your predator takes control of The Coven": applied as that turn
+    ends, :func:`engine.games.vtes.lasting.turn_ended`)."""
     BURN_ACTION = "burn action"
     """Minions may burn the card in play by a directed action against its controller ("Other
     minions can burn this card as a Ⓓ action": Pentex™ Subversion): ``whom`` who may take it
@@ -456,6 +460,8 @@ class Effect:
                 return f"the vampire it is on gets +{self.amount} level of [{self.whom}]"
             case EffectKind.CAPACITY:
                 return f"the vampire it is on gets +{self.amount} capacity"
+            case EffectKind.TO_PREDATOR:
+                return "your predator takes control of it during your discard phase"
             case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION:
                 verb = "burn" if self.kind == EffectKind.BURN_ACTION else "steal"
                 stealth = f"+{self.amount} stealth " if self.amount else ""
@@ -759,6 +765,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1)), whom=QUIET_SUCCESS),),
         ),
         (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
+        (
+            r"during your discard phase, your predator takes control of [\w' -]+",
+            lambda m: (Effect(_E.TO_PREDATOR),),
+        ),
         (
             r"(other minions|minions|vampires controlled by another methuselah|vampires|this vampire) can "
             r"(burn|steal) this (?:card|location) as a (?:\+(\d) stealth )?\(d\) action",

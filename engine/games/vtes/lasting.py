@@ -46,7 +46,7 @@ from engine.games.vtes.card_effects import (
 )
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
-from engine.games.vtes.vocab import REACTION, Do, Phase, Target, TransferKind, Zone
+from engine.games.vtes.vocab import REACTION, Do, Phase, Status, Target, TransferKind, Zone
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -63,6 +63,12 @@ def _given(w: Work, pos: Pos, kind: EffectKind, whom: str = "") -> int:
     if rec is None:
         return 0
     return sum(e.amount for e in rec.effects if e.kind == kind and (not whom or e.whom == whom))
+
+
+def _given_any(w: Work, pos: Pos, kind: EffectKind) -> bool:
+    """The card at ``pos`` has an effect of ``kind`` (by its record)."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    return rec is not None and rec.has(kind)
 
 
 def transfers(w: Work, seat: int) -> list[tuple[Pos, int]]:
@@ -130,7 +136,22 @@ def locked(w: Work, pos: Pos) -> None:
 
 def turn_ended(w: Work) -> None:
     """The turn is over: each card locked for hand size this turn (its position in ``used``) takes
-    back the hand size it gave its controller, narrated with its name (who then discards down)."""
+    back the hand size it gave its controller, narrated with its name (who then discards down);
+    each card in play of the Methuselah whose turn it was that passes to its predator in its
+    discard phase (:attr:`EffectKind.TO_PREDATOR`) comes under their control, at the end of that
+    phase."""
+    seat = w.acting
+    if 0 <= seat < w.seats and w.p(seat).status == Status.IN and w.phase != Phase.NONE:
+        predator = w.predator(seat)
+        for pos, c in sorted(w.cards.items()):
+            if (
+                c.controller == seat
+                and c.zone == Zone.READY
+                and not c.crypt
+                and _given_any(w, pos, EffectKind.TO_PREDATOR)
+            ):
+                w.move(pos, Target.READY, predator)
+                w.note(f"{w.name(pos)}: {seat_ref(predator)} takes control of it (discard phase)", seat, predator)
     for pos in w.used:
         turn = _use(w.cards[pos].card or w.revealed.get(pos, ""), TURN_HAND_SIZE)
         if turn is None:

@@ -5,7 +5,8 @@ applies and serves its player, at a cost that leaves the bot its reserve of pool
 A card qualifies when its record's effects are all of :data:`SERVING` (transfers, master phase
 actions, lock uses, hand size, a Discipline and capacity for a vampire of its own, blood added to a
 vampire of its own, blood moved to its pool while the pool is low, the top crypt card brought out,
-library cards burned for pool while the library is deep, the pool of three copies) and the act
+library cards burned for pool while the library is deep, the pool of three copies; a card that
+passes to its predator after serving it: The Coven) and the act
 offered puts it where it works: in play for a card that stays ("Put this card in play", a
 location), on a vampire of the bot's for a card that goes on one, the ash heap for one whose effects
 are done as it is played. A unique card of which any Methuselah already controls a copy is left in
@@ -42,6 +43,7 @@ SERVING = frozenset(
         EffectKind.CRYPT_DRAW,
         EffectKind.LIBRARY_BURN,
         EffectKind.GAIN_POOL,
+        EffectKind.TO_PREDATOR,
     }
 )
 """The effects of a master card a bot plays it for (see the module)."""

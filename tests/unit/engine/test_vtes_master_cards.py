@@ -186,3 +186,21 @@ def test_dreams_of_the_sphinx_locked_gives_2_hand_size_until_the_end_of_the_turn
     for seat, a in done:
         act(again, seat, a["do"], **{k: v for k, v in a.items() if k != "do"})
     assert again.state == t.state
+
+
+def test_the_coven_passes_to_its_controllers_predator_in_their_discard_phase() -> None:
+    start = one_vampire_table("Arika", (("The Coven", 1), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = start.state.acting
+    predator = start.view(ana).players[ana].predator
+    coven = next(c.as_list() for c in start.view(ana).hand if c.name == "The Coven")
+    act(start, ana, "move", cards=[coven], to="ready")
+    t = copy_table(start)
+    for _ in range(3):  # the minion, influence and discard phases
+        act(t, ana, "phase")
+    assert next(c for c in t.view(ana).cards if c.as_list() == coven).controller == ana  # during it
+    act(t, ana, "end_turn")
+    held = next(c for c in t.view(ana).cards if c.as_list() == coven)
+    assert held.controller == predator and held.zone == "ready"
+    assert f"The Coven: {WHO[predator]} takes control of it (discard phase)" in said(t), said(t)
+    done: list[tuple[int, Act]] = [(ana, {"do": "phase"})] * 3 + [(ana, {"do": "end_turn"})]
+    assert replayed(start, done).state == t.state
