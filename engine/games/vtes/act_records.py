@@ -131,7 +131,9 @@ class PlayAct(ActRecord):
     range; ``gain_blood``, the blood it gains at the end of a round, what the opposing vampire lost
     to damage; ``press``, the card's optional press, made in this round's press step;
     ``aggravated``, the damage of its hand strikes is aggravated this round (with ``whole_combat``,
-    for the rest of the combat)."""
+    for the rest of the combat). ``ash_hand``,
+    ``ash_library``: the library cards of the author's ash heap a card recovers as its third copy
+    comes into play, one to the hand, the others shuffled into the library (Ashur Tablets)."""
 
     card: Pos
     to: Target | None = None
@@ -159,6 +161,8 @@ class PlayAct(ActRecord):
     move_blood: int | None = None
     add_blood: int | None = None
     add_to: Pos | None = None
+    ash_hand: Pos | None = None
+    ash_library: tuple[Pos, ...] | None = None
     votes: int | None = None
     for_: bool | None = None
     strength: int | None = None

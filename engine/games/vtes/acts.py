@@ -238,7 +238,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))
-        case "target_card" | "by" | "add_to" | "bar":
+        case "target_card" | "by" | "add_to" | "bar" | "ash_hand":
             return read_pos(act[key], "card")
         case "lift":
             return read_word(act, key, tuple(Lift))
@@ -250,6 +250,8 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return read_pos(act[key], "minion")
         case "cards" | "minions":
             return read_positions(act, key)
+        case "ash_library":
+            return () if isinstance(act[key], (list, tuple)) and not act[key] else read_positions(act, key)
         case "cause":
             return read_cause(act)
         case "changes":

@@ -204,6 +204,11 @@ class EffectKind(StrEnum):
     CAPACITY = "capacity"
     """While the card is on a vampire, that vampire's capacity is ``amount`` more ("+1 capacity";
     :mod:`engine.games.vtes.standing`)."""
+    RECOVER = "recover"
+    """As the card's pool is gained on three copies (:data:`THREE_COPIES`), up to ``amount``
+    library cards chosen from the player's ash heap: one to the hand, the others shuffled into
+    the library (Ashur Tablets: the ``play`` act's ``ash_hand`` and ``ash_library``;
+    :func:`engine.games.vtes.lasting.arrived`)."""
     TO_PREDATOR = "to predator"
     """During its controller's discard phase, their predator takes control of the card in play
     ("During your discard phase, your predator takes control of The Coven": applied as that turn
@@ -460,6 +465,11 @@ class Effect:
                 return f"the vampire it is on gets +{self.amount} level of [{self.whom}]"
             case EffectKind.CAPACITY:
                 return f"the vampire it is on gets +{self.amount} capacity"
+            case EffectKind.RECOVER:
+                return (
+                    f"then up to {self.amount} library cards from your ash heap: one to your hand, "
+                    "the others shuffled into your library"
+                )
             case EffectKind.TO_PREDATOR:
                 return "your predator takes control of it during your discard phase"
             case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION:

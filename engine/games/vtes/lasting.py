@@ -24,11 +24,12 @@ play and gives nothing (rulebook, "Contested Cards"); a card's record says what 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.games.base import IllegalMove, Pos, seat_ref
+from engine.games.base import IllegalMove, Pos, Shuffle, seat_ref
 from engine.games.vtes import standing
-from engine.games.vtes.act_records import TransferAct
+from engine.games.vtes.act_records import PlayAct, TransferAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_effects import (
     BURNED_FOR_BLOOD,
@@ -46,7 +47,7 @@ from engine.games.vtes.card_effects import (
 )
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
-from engine.games.vtes.vocab import REACTION, Do, Phase, Status, Target, TransferKind, Zone
+from engine.games.vtes.vocab import REACTION, DeckPart, Do, Phase, Status, Target, TransferKind, Zone
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -236,11 +237,15 @@ def lock_use(w: Work, act: TransferAct) -> bool:
     return True
 
 
-def arrived(w: Work, pos: Pos) -> None:
+def arrived(w: Work, pos: Pos, act: PlayAct | None = None) -> None:
     """The card at ``pos``, just put in play by the author: with its pool gained on three copies
     (:data:`~engine.games.vtes.card_effects.THREE_COPIES`) and the author controlling three
     copies in play, every copy in play (anyone's) leaves the game and the author gains the pool,
-    narrated with the card's name (the rest of such a text, the ash heap's cards, is by hand)."""
+    narrated with the card's name; then the library cards of the author's ash heap the ``play``
+    ``act`` recovers go, ``ash_hand`` to the hand, ``ash_library`` into the library, which is
+    shuffled (:attr:`~engine.games.vtes.card_effects.EffectKind.RECOVER`; none stated: none moved).
+    Raises IllegalMove for cards stated with no such effect now, or cards it may not recover."""
+    hand, library = (act.ash_hand, act.ash_library or ()) if act is not None else (None, ())
     ident = w.cards[pos].card or w.revealed.get(pos, "")
     rec = record(ident)
     gain = (
@@ -248,22 +253,73 @@ def arrived(w: Work, pos: Pos) -> None:
         if rec
         else None
     )
-    if gain is None:
-        return
     same = card_id(ident)
     copies = [
         p for p, c in sorted(w.cards.items()) if c.zone.in_play and card_id(c.card or w.revealed.get(p, "")) == same
     ]
-    if sum(1 for p in copies if w.cards[p].controller == w.author) < 3:
+    if gain is None or sum(1 for p in copies if w.cards[p].controller == w.author) < 3:
+        if hand is not None or library:
+            raise IllegalMove(f"{w.name(pos)} recovers no card from the ash heap now (ash_hand, ash_library)")
         return
     for p in copies:
         w.move(p, Target.REMOVED)
     got = w.pool_delta(w.author, gain.amount, "card")
     w.note(
-        f"{w.name(pos)}: {len(copies)} copies removed from the game, {seat_ref(w.author)} gains {got} pool "
-        "(the cards from the ash heap are chosen by hand)",
-        w.author,
+        f"{w.name(pos)}: {len(copies)} copies removed from the game, {seat_ref(w.author)} gains {got} pool", w.author
     )
+    recover = next((e for e in rec.effects if e.kind == EffectKind.RECOVER), None) if rec else None
+    if hand is not None or library:
+        _recover(w, pos, recover.amount if recover is not None else 0, hand, library)
+
+
+def _recover(w: Work, pos: Pos, most: int, hand: Pos | None, library: tuple[Pos, ...]) -> None:
+    """Up to ``most`` library cards of the author's ash heap: ``hand`` to the hand, after the card
+    played is replaced from the library as it was (the hand is then one over its size, and its
+    player discards down); ``library`` shuffled into the library: a new shuffle event over the
+    library and those cards (a hidden-card operation the table runs; they leave the ash heap as it
+    resolves, and nothing is drawn before). Raises IllegalMove for a card not a library card of the
+    author's ash heap, one named twice, too many, or cards with none to the hand."""
+    name = w.name(pos)
+    if hand is None:
+        raise IllegalMove(f"{name}: one of the chosen cards goes to your hand (ash_hand)")
+    chosen = [hand, *library]
+    if len(set(chosen)) != len(chosen) or len(chosen) > most:
+        raise IllegalMove(f"{name} recovers up to {most} different library cards from your ash heap")
+    for p in chosen:
+        c = w.cards.get(p)
+        if c is None or c.zone != Zone.ASH or c.owner != w.author or c.crypt:
+            raise IllegalMove(f"{name} recovers library cards of your ash heap, and {w.name(p)} is not one")
+    w.refill(w.author)
+    w.move(hand, Target.HAND)
+    text = f"{name}: {w.name(hand)} goes to {seat_ref(w.author)}'s hand"
+    if library:
+        source = (*w.p(w.author).library, *library)
+        text += f", and {len(library)} other card{'s' if len(library) != 1 else ''} into their library, shuffled"
+        shuffle = Shuffle(f"{DeckPart.LIBRARY}/{w.author}", len(source), w.author, tuple(sorted(w.in_game())))
+        w.new_ops.append(replace(shuffle, owner=w.author, source=source))
+    w.note(text, w.author)
+
+
+def recover_choices(view: VtesView, card: CardView) -> list[dict[str, object]]:
+    """The ``play`` fields (``to``, ``ash_hand``, ``ash_library``) with which the view's seat plays
+    ``card`` as its third copy in play of a card that then recovers library cards from its ash
+    heap: one per card name of the ash heap's library cards to the hand (the most recent of that
+    name), with the others (the most recent first, up to the card's number) into the library; []
+    for another card or moment."""
+    rec = record(card.card) if card.card else None
+    recover = next((e for e in rec.effects if e.kind == EffectKind.RECOVER), None) if rec else None
+    seat = view.seat
+    if rec is None or recover is None or seat is None:
+        return []
+    held = sum(1 for c in view.cards if c.controller == seat and c.zone.in_play and c.name == card.name)
+    ash = [c for c in reversed(view.cards) if c.zone == Zone.ASH and c.owner == seat and not c.crypt and c.card]
+    if held < 2 or not ash:
+        return []
+    out: list[dict[str, object]] = []
+    for first in {c.name: c for c in reversed(ash)}.values():
+        rest = [c.as_list() for c in ash if c.pos != first.pos][: recover.amount - 1]
+        out.append({"to": Target.READY, "ash_hand": first.as_list(), "ash_library": rest})
+    return out
 
 
 def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:

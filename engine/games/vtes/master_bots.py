@@ -44,6 +44,7 @@ SERVING = frozenset(
         EffectKind.LIBRARY_BURN,
         EffectKind.GAIN_POOL,
         EffectKind.TO_PREDATOR,
+        EffectKind.RECOVER,
     }
 )
 """The effects of a master card a bot plays it for (see the module)."""

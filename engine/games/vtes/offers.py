@@ -266,6 +266,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **m.act_fields()} for m in moves]
             puts = standing.put_choices(view, c) if not moves else None  # a Discipline card: on a vampire
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **put} for put in puts or ()]
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **x} for x in lasting.recover_choices(view, c)]
             if not moves and puts is None:
                 acts.append({"do": Do.PLAY, "card": c.as_list(), **cost, **_put_in_play(c)})
     return [Offer(act) for act in acts]

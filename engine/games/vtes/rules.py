@@ -341,7 +341,7 @@ def _act_play(w: Work, act: PlayAct) -> None:
     if pool:
         w.pool_delta(w.author, -pool, "cost")
     if to.zone.in_play:
-        lasting.arrived(w, pos)
+        lasting.arrived(w, pos, act)
     if blood and minion is not None:
         w.counters_delta(minion, -blood, "cost")
     plays.move_blood(w, act, esc(info.name) if info is not None else "the card")

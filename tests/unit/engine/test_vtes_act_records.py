@@ -114,6 +114,8 @@ FULL: list[dict[str, Any]] = [
     {"do": "hand_size", "delta": -1},
     {"do": "shuffle", "zone": "crypt", "seat": 0, "cause": "card", "by": [7, 3]},
     {"do": "shuffle", "zone": "library"},
+    {"do": "play", "card": [5, 1], "to": "ready", "ash_hand": [7, 2], "ash_library": [[7, 3], [7, 4]]},
+    {"do": "play", "card": [5, 1], "to": "ready", "ash_hand": [7, 2], "ash_library": []},
     {"do": "action", "minion": [6, 0], "kind": "hunt"},
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},

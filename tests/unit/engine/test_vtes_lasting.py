@@ -131,7 +131,7 @@ ASHUR = (("Ashur Tablets", 4), ("Minion Tap", 1))
 
 def test_the_third_ashur_tablets_removes_every_copy_for_3_pool() -> None:
     """Two copies already in play (moved by hand), and one of Ben's: the third Ana plays removes
-    all four from the game and Ana gains 3 pool; the ash heap's cards stay by hand."""
+    all four from the game and Ana gains 3 pool (her ash heap holds no library card to recover)."""
     start = one_vampire_table("Arika", ASHUR, seed=5, phase="master")
     ana = start.state.acting
     ben = start.view(ana).players[ana].prey

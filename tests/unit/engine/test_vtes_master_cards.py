@@ -18,7 +18,7 @@ from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.card_actions import card_action, may_take
 from engine.games.vtes.cards import card_base
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, copy_table, first_vampire, one_vampire_table, replayed
+from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table, replayed
 
 WHO = ["Ana", "Ben", "Cy", "Dee"]
 
@@ -204,3 +204,51 @@ def test_the_coven_passes_to_its_controllers_predator_in_their_discard_phase() -
     assert f"The Coven: {WHO[predator]} takes control of it (discard phase)" in said(t), said(t)
     done: list[tuple[int, Act]] = [(ana, {"do": "phase"})] * 3 + [(ana, {"do": "end_turn"})]
     assert replayed(start, done).state == t.state
+
+
+def test_the_third_ashur_tablets_recovers_library_cards_from_the_ash_heap() -> None:
+    """Ana's two Ashur Tablets in play and three library cards in her ash heap: the third copy,
+    played as offered, removes the copies for 3 pool, puts one chosen card in her hand and
+    shuffles the two others into her library."""
+    library = (("Ashur Tablets", 3), ("Minion Tap", 2), ("Govern the Unaligned", 1), ("Deflection", 1))
+    # the whole library in the opening hand: nothing to draw, so the hand shows what moved
+    start = one_vampire_table("Arika", library, seed=5, phase="master")
+    ana = start.state.acting
+    hand = start.view(ana).hand
+    tablets = [c.as_list() for c in hand if c.name == "Ashur Tablets"][:2]
+    act(start, ana, "move", cards=tablets, to="ready", no_replace=True)
+    burned = [c.as_list() for c in hand if c.name in ("Minion Tap", "Govern the Unaligned")]
+    act(start, ana, "move", cards=burned, to="ash")
+    t = copy_table(start)
+    plays = [a for a in card_plays(t, ana, "Ashur Tablets") if "ash_hand" in a]
+    assert {tuple(a["ash_hand"]) for a in plays} <= {tuple(p) for p in burned} and len(plays) == 2  # one per name
+    play = plays[0]
+    assert sorted([play["ash_hand"], *play["ash_library"]]) == sorted(burned)
+    pool = t.state.players[ana].pool
+    t.play(ana, play)
+    assert t.state.players[ana].pool == pool + 3
+    assert next(c for c in t.state.cards if list(c.pos) == play["ash_hand"]).zone == "hand"
+    again = replayed(start, [(ana, play)])
+    assert again.state == t.state
+    t.run_ops()  # the library's shuffle: the two other cards leave the ash heap for it
+    assert len(t.state.players[ana].library) == 2
+    assert not any(c.zone == "ash" and c.as_list() in burned for c in t.view(ana).cards)
+    assert [c.name for c in t.view(ana).hand].count("Deflection") == 1 and len(t.view(ana).hand) == 2
+    assert any("into their library, shuffled" in s for s in said(t)), said(t)
+
+
+def test_ashur_tablets_refuses_cards_it_may_not_recover() -> None:
+    library = (("Ashur Tablets", 3), ("Minion Tap", 2))
+    t = one_vampire_table("Arika", library, seed=5, phase="master")
+    ana = t.state.acting
+    hand = t.view(ana).hand
+    tablets = [c.as_list() for c in hand if c.name == "Ashur Tablets"]
+    taps = [c.as_list() for c in hand if c.name == "Minion Tap"]
+    act(t, ana, "move", cards=tablets[:1] + taps[:1], to="ash", no_replace=True)
+    with pytest.raises(IllegalMove, match="recovers no card from the ash heap now"):  # the second copy
+        t.play(ana, {"do": "play", "card": tablets[1], "to": "ready", "ash_hand": taps[0], "ash_library": []})
+    act(t, ana, "move", cards=tablets[1:2], to="ready", no_replace=True)
+    act(t, ana, "move", cards=tablets[:1], to="ready", no_replace=True)  # two in play, the third in hand
+    third = next(c.as_list() for c in t.view(ana).hand if c.name == "Ashur Tablets")
+    with pytest.raises(IllegalMove, match="recovers library cards of your ash heap"):
+        t.play(ana, {"do": "play", "card": third, "to": "ready", "ash_hand": taps[1], "ash_library": []})

@@ -835,7 +835,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     cards it played that say "Do not replace until …", ``deferred``: without it the digests are
     the ones before; the last when bots came to play the master cards whose effects the table
     applies and serve them, in their master phase: the game changed; the last two when Dreams of the
-    Sphinx came to be read fully (its hand size locked until the turn's end), so bots play it.)"""
+    Sphinx came to be read fully (its hand size locked until the turn's end), so bots play it; the
+    last two when Ashur Tablets came to be read fully (the ash heap's cards it recovers), so bots
+    play it.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -858,8 +860,8 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert t.state.step == Step.OVER and isinstance(t.state.players[0].status, Status)
     assert digests == [
         "24bfff8ec41a241002af45bae8f1f653ad67291da71a2ca3f76ef791b1610e0b",
-        "f46f119b0ad011e461da743c5ff50bec9f3c78eaa7c7574ba83f22ddee958a43",
-        "6eabe81907f26134245fa0406e82e4ed55988155587638e2c68f5e10825149f4",
+        "e47fe05e24c49a87054db5c27c345cd34d3e68761c894916542e93a7cbc936e2",
+        "5a0e72a7deb075366df41419b15b490f3065451dee1cd2f2765c2df7030a64af",
     ]
 
 
