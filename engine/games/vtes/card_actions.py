@@ -1,7 +1,10 @@
 """Actions a card in play gives minions against itself (rulebook, "Master Cards"; "3. Minion
 Phase", "Directed actions"): "Other minions can burn this card as a Ⓓ action" (Pentex™
 Subversion), "This vampire can burn this card as a +1 stealth Ⓓ action" (Haven Uncovered),
-"Vampires can steal this location as a Ⓓ action" (Powerbase: Montreal). The ``action`` act names
+"Vampires can steal this location as a Ⓓ action" (Powerbase: Montreal); and a referendum to burn
+it ("Vampires can call a referendum to burn this card as a +1 stealth political action": Anarch
+Revolt): a political action naming the card in play, whose terms are that it burns
+(:func:`burn_terms`), burned as it passes (:func:`burned_by_vote`). The ``action`` act names
 the card in play as its ``card`` and as its ``target_card`` (``burn`` true for a burn); its target
 is the card's controller; as it succeeds, the card burns, or comes under the actor's control
 (:func:`succeeded`). A card's record says who may take the action and at what stealth
@@ -36,10 +39,38 @@ def card_action(ident: str) -> Effect | None:
     return next((e for e in rec.effects if e.kind in kinds), None) if rec is not None else None
 
 
+def burn_vote(ident: str) -> Effect | None:
+    """The referendum to burn it that the card ``ident`` lets a vampire call, or None."""
+    rec = record(ident) if ident else None
+    return next((e for e in rec.effects if e.kind == EffectKind.BURN_VOTE), None) if rec is not None else None
+
+
 def gives(w: Work, pos: Pos) -> bool:
-    """The card at ``pos`` is in play and gives an action against itself."""
+    """The card at ``pos`` is in play and gives an action against itself (a referendum to burn it
+    too)."""
     c = w.cards[pos]
-    return c.zone.in_play and card_action(c.card or w.revealed.get(pos, "")) is not None
+    ident = c.card or w.revealed.get(pos, "")
+    return c.zone.in_play and (card_action(ident) is not None or burn_vote(ident) is not None)
+
+
+def may_call(e: Effect, sect: str, titled: bool) -> bool:
+    """A vampire of ``sect`` (lower case), ``titled`` or not, may call the referendum ``e``."""
+    return not e.whom or (e.whom == "titled" and titled) or e.whom == sect
+
+
+def burn_terms(w: Work, card: Pos | tuple[()]) -> str | None:
+    """The terms of a referendum called with ``card``, a card in play whose text lets a vampire call
+    one to burn it ("Anarch Revolt: Anarch Revolt burns"), or None for another card."""
+    if not card or not w.cards[card].zone.in_play or burn_vote(w.cards[card].card or w.revealed.get(card, "")) is None:
+        return None
+    return f"{w.name(card)}: {w.name(card)} burns"
+
+
+def burned_by_vote(w: Work, card: Pos | tuple[()]) -> None:
+    """The referendum to burn ``card`` passed: it burns, if still in play (narrated)."""
+    if card and burn_terms(w, card) is not None:
+        w.move(card, Target.ASH)
+        w.note(f"{w.name(card)} burns (the referendum passed)", w.cards[card].controller)
 
 
 def may_take(e: Effect, host: Pos | tuple[()], controller: int, minion: Pos, vampire: bool, seat: int) -> bool:
@@ -94,7 +125,9 @@ def stolen(w: Work, a: Action) -> str | None:
 
 def offers(view: VtesView, seat: int, minion: CardView) -> list[Act]:
     """The actions ``minion`` (ready, unlocked, of ``seat``) may take against another Methuselah's
-    cards in play that give one (:func:`card_action`), with the stealth their text gives."""
+    cards in play that give one (:func:`card_action`), with the stealth their text gives; and, for
+    a vampire that may call it, the referendum to burn each card in play whose text allows one
+    (:func:`burn_vote`)."""
     out: list[Act] = []
     for held in view.cards:
         e = card_action(held.card) if held.card and held.zone.in_play and held.controller != seat else None
@@ -105,4 +138,13 @@ def offers(view: VtesView, seat: int, minion: CardView) -> list[Act]:
         if e.kind == EffectKind.BURN_ACTION:
             act["burn"] = True
         out.append(act)
+    rec = record(minion.card) if minion.crypt and minion.card else None
+    if rec is None or any(d.minion == minion.pos and d.kind == ActionKind.POLITICAL for d in view.done):
+        return out
+    sect, titled = rec.printed.sect.lower(), bool(rec.printed.title)
+    for held in view.cards:
+        vote = burn_vote(held.card) if held.card and held.zone.in_play else None
+        if vote is not None and may_call(vote, sect, titled):
+            card = {"card": held.as_list(), "stealth": vote.amount}
+            out.append({"do": Do.ACTION, "kind": ActionKind.POLITICAL, "minion": minion.as_list(), **card})
     return out

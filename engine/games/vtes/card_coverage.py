@@ -27,7 +27,7 @@ where the table puts it into the act that plays the card, as the offers do.
   reaction played (:mod:`engine.games.vtes.lasting`); the Discipline level and capacity a master card
   gives the vampire it is on, read wherever a vampire's Disciplines or capacity count
   (:mod:`engine.games.vtes.standing`); the directed action a master card in play gives minions to burn
-  or steal it (:mod:`engine.games.vtes.card_actions`); its control passing to its controller's
+  or steal it, and the referendum a vampire may call to burn it (:mod:`engine.games.vtes.card_actions`); its control passing to its controller's
   predator in their discard phase (:func:`engine.games.vtes.lasting.turn_ended`); the ash heap's
   library cards a third copy recovers, chosen as it is played (:func:`engine.games.vtes.lasting.arrived`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
@@ -126,6 +126,9 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.GAIN_BLOOD if e.whom == QUIET_SUCCESS:
             return "Master" in types
         case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION | EffectKind.TO_PREDATOR | EffectKind.RECOVER:
+            return "Master" in types
+        case EffectKind.BURN_VOTE:
+            return True  # a card in play of any type (a master, a political action card's event)
             return "Master" in types
         case EffectKind.DISCIPLINE | EffectKind.CAPACITY:
             return "Master" in types

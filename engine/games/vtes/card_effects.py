@@ -213,6 +213,11 @@ class EffectKind(StrEnum):
     """During its controller's discard phase, their predator takes control of the card in play
     ("During your discard phase, your predator takes control of The Coven": applied as that turn
     ends, :func:`engine.games.vtes.lasting.turn_ended`)."""
+    BURN_VOTE = "burn vote"
+    """A vampire may call a referendum to burn the card in play, as a political action at +``amount``
+    stealth ("Vampires can call a referendum to burn this card as a +1 stealth political action":
+    Anarch Revolt); ``whom``: the sect (``"camarilla"``, ``"sabbat"``) or ``"titled"`` the vampire
+    must be, "" any (:mod:`engine.games.vtes.card_actions`)."""
     BURN_ACTION = "burn action"
     """Minions may burn the card in play by a directed action against its controller ("Other
     minions can burn this card as a Ⓓ action": Pentex™ Subversion): ``whom`` who may take it
@@ -470,6 +475,9 @@ class Effect:
                     f"then up to {self.amount} library cards from your ash heap: one to your hand, "
                     "the others shuffled into your library"
                 )
+            case EffectKind.BURN_VOTE:
+                who = f"{self.whom} vampires" if self.whom else "vampires"
+                return f"{who} can call a referendum to burn it as a +{self.amount} stealth political action"
             case EffectKind.TO_PREDATOR:
                 return "your predator takes control of it during your discard phase"
             case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION:
@@ -775,6 +783,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1)), whom=QUIET_SUCCESS),),
         ),
         (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
+        (
+            r"(?:any )?(?:(camarilla|sabbat|titled) )?vampires? (?:can|may) call a referendum to burn this card as a "
+            r"\+(\d) stealth political action",
+            lambda m: (Effect(_E.BURN_VOTE, int(m.group(2)), whom=m.group(1) or ""),),
+        ),
         (
             r"during your discard phase, your predator takes control of [\w' -]+",
             lambda m: (Effect(_E.TO_PREDATOR),),

@@ -1,7 +1,9 @@
 """Master cards in play whose lasting text the table applies (rulebook, "Master Cards"): Fame on a
 vampire in torpor makes every Methuselah burn 1 pool as their unlock phase begins. The log replays
 to the same state. Pentex™ Subversion is burned, and Powerbase: Montreal stolen, by a directed
-action of a minion its text names against the card's controller. A bot plays, in its master phase, the master cards the table applies that serve
+action of a minion its text names against the card's controller; a vampire calls a referendum
+that burns Anarch Revolt. The third Ashur Tablets recovers library cards from the ash heap; The
+Coven passes to its controller's predator in their discard phase. A bot plays, in its master phase, the master cards the table applies that serve
 it (a Discipline card on its vampire, a location adding transfers), never one that hurts it or
 goes on another's minion. Dreams of the Sphinx, locked, gives 2 hand size until the end of the
 turn: its controller draws up at once, and discards down as the turn ends.
@@ -252,3 +254,37 @@ def test_ashur_tablets_refuses_cards_it_may_not_recover() -> None:
     third = next(c.as_list() for c in t.view(ana).hand if c.name == "Ashur Tablets")
     with pytest.raises(IllegalMove, match="recovers library cards of your ash heap"):
         t.play(ana, {"do": "play", "card": third, "to": "ready", "ash_hand": taps[1], "ash_library": []})
+
+
+def test_a_vampire_calls_a_referendum_that_burns_anarch_revolt() -> None:
+    start, ana, ben, revolt = _bens_card_in_play("Anarch Revolt", on_his_vampire=False)
+    t = copy_table(start)
+    offered = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "action" and a.get("card") == revolt]
+    assert offered == [
+        {"do": "action", "kind": "political", "minion": first_vampire(t, ana), "card": revolt, "stealth": 1}
+    ]
+    done: list[tuple[int, Act]] = []
+
+    def make(seat: int, a: Act) -> None:
+        done.append((seat, a))
+        t.play(seat, a)
+
+    make(ana, offered[0])
+    while t.state.open_action is not None:
+        make(t.state.open_action.impulse, {"do": "pass"})
+    r = t.state.open_referendum
+    assert r is not None and r.step == "terms"
+    (terms,) = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "terms" and a.get("printed")]
+    make(ana, terms)
+    assert t.state.open_referendum is not None and t.state.open_referendum.terms == "Anarch Revolt: Anarch Revolt burns"
+    while (r := t.state.open_referendum) is not None and r.step == "before":
+        make(r.impulse, {"do": "pass"})
+    for seat in t.state.seating:
+        votes = [a for a in VTES.legal_acts(t.view(seat)) if a["do"] == "vote"] if seat == ana else []
+        for a in votes:
+            make(seat, {**a, "for": True})
+        make(seat, {"do": "done"})
+    assert t.state.open_referendum is None
+    assert next(c for c in t.view(ana).cards if c.as_list() == revolt).zone == "ash"
+    assert "Anarch Revolt burns (the referendum passed)" in said(t), said(t)
+    assert replayed(start, done).state == t.state
