@@ -133,7 +133,8 @@ class PlayAct(ActRecord):
     ``aggravated``, the damage of its hand strikes is aggravated this round (with ``whole_combat``,
     for the rest of the combat). ``ash_hand``,
     ``ash_library``: the library cards of the author's ash heap a card recovers as its third copy
-    comes into play, one to the hand, the others shuffled into the library (Ashur Tablets)."""
+    comes into play, one to the hand, the others shuffled into the library (Ashur Tablets);
+    ``lock_minion``: a ready unlocked minion a master card locks as it is played (Misdirection)."""
 
     card: Pos
     to: Target | None = None
@@ -161,6 +162,7 @@ class PlayAct(ActRecord):
     move_blood: int | None = None
     add_blood: int | None = None
     add_to: Pos | None = None
+    lock_minion: Pos | None = None
     ash_hand: Pos | None = None
     ash_library: tuple[Pos, ...] | None = None
     votes: int | None = None

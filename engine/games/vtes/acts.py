@@ -238,7 +238,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))
-        case "target_card" | "by" | "add_to" | "bar" | "ash_hand":
+        case "target_card" | "by" | "add_to" | "bar" | "ash_hand" | "lock_minion":
             return read_pos(act[key], "card")
         case "lift":
             return read_word(act, key, tuple(Lift))

@@ -27,7 +27,8 @@ where the table puts it into the act that plays the card, as the offers do.
   reaction played (:mod:`engine.games.vtes.lasting`); the Discipline level and capacity a master card
   gives the vampire it is on, read wherever a vampire's Disciplines or capacity count
   (:mod:`engine.games.vtes.standing`); the directed action a master card in play gives minions to burn
-  or steal it, and the referendum a vampire may call to burn it (:mod:`engine.games.vtes.card_actions`); its control passing to its controller's
+  or steal it, a minion a master card locks as it is played (:mod:`engine.games.vtes.master_locks`),
+  and the referendum a vampire may call to burn it (:mod:`engine.games.vtes.card_actions`); its control passing to its controller's
   predator in their discard phase (:func:`engine.games.vtes.lasting.turn_ended`); the ash heap's
   library cards a third copy recovers, chosen as it is played (:func:`engine.games.vtes.lasting.arrived`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
@@ -78,6 +79,7 @@ none.
 from __future__ import annotations
 
 from engine.games.vtes.card_effects import (
+    ANY_MINION,
     FAILED_BLOCKERS,
     HAND_STRIKE,
     QUIET_SUCCESS,
@@ -149,6 +151,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
         case EffectKind.UNLOCK if not e.whom and any(x.kind == EffectKind.END_ACTION for x in clause.effects):
             return bool(types & {MODIFIER, REACTION})  # "Unlock this minion. The action ends (unsuccessfully)"
+        case EffectKind.LOCK if e.whom == ANY_MINION:
+            return "Master" in types
         case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:

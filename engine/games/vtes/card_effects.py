@@ -268,6 +268,9 @@ HAND_STRIKE = "hand strike"
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
 """The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
+ANY_MINION = "a minion"
+"""The ``whom`` of a lock of any ready unlocked minion the player chooses as a master card is played
+("Lock a minion": Misdirection; :mod:`engine.games.vtes.master_locks`)."""
 POOR = "target pool"
 """The ``whom`` of a bleed only when its target has ``least`` or fewer pool."""
 FAILED_BLOCKERS = "failed blockers"
@@ -395,6 +398,8 @@ class Effect:
                 return "minions whose block attempt fails lock before the action resolves"
             case EffectKind.BURN_BLOOD if self.whom == UNLESS_BLOCKS:
                 return f"burn {self.amount} blood before the action resolves, unless this minion blocks it"
+            case EffectKind.LOCK if self.whom == ANY_MINION:
+                return "lock a minion"
             case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
                 return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
@@ -691,6 +696,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"burn (\d+) pool from its controller", lambda m: (Effect(_E.BURN_POOL, int(m.group(1)), whom="controller"),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
+        (r"lock a minion", lambda m: (Effect(_E.LOCK, whom=ANY_MINION),)),
         (
             r"minions who attempt to block this action and fail become locked before action resolution",
             lambda m: (Effect(_E.LOCK, whom=FAILED_BLOCKERS),),

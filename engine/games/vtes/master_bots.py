@@ -4,7 +4,7 @@ applies and serves its player, at a cost that leaves the bot its reserve of pool
 
 A card qualifies when its record's effects are all of :data:`SERVING` (transfers, master phase
 actions, lock uses, hand size, a Discipline and capacity for a vampire of its own, blood added to a
-vampire of its own, blood moved to its pool while the pool is low, the top crypt card brought out,
+vampire of its own, a rival's minion locked, blood moved to its pool while the pool is low, the top crypt card brought out,
 library cards burned for pool while the library is deep, the pool of three copies; a card that
 passes to its predator after serving it: The Coven) and the act
 offered puts it where it works: in play for a card that stays ("Put this card in play", a
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act
 from engine.games.vtes.card_effects import THREE_COPIES, EffectKind
-from engine.games.vtes.card_record import Coverage, record
+from engine.games.vtes.card_record import CardRecord, Coverage, record
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.contests import copies
 from engine.games.vtes.vocab import Do, Target, Zone
@@ -45,6 +45,7 @@ SERVING = frozenset(
         EffectKind.GAIN_POOL,
         EffectKind.TO_PREDATOR,
         EffectKind.RECOVER,
+        EffectKind.LOCK,
     }
 )
 """The effects of a master card a bot plays it for (see the module)."""
@@ -90,7 +91,7 @@ def serves(view: VtesView, seat: int, card: CardView, act: Act, reserve: int) ->
         return False
     if rec.has(EffectKind.MOVE_BLOOD) and me.pool > LOW_POOL:
         return False
-    return _worth(view, seat, act)
+    return _worth(view, seat, act, rec)
 
 
 def _on_own_vampire(view: VtesView, seat: int, on: object) -> bool:
@@ -98,9 +99,16 @@ def _on_own_vampire(view: VtesView, seat: int, on: object) -> bool:
     return target is not None and target.crypt and target.controller == seat and target.zone == Zone.READY
 
 
-def _worth(view: VtesView, seat: int, act: Act) -> bool:
-    """The choices the act states are worth it: blood added to a vampire of the bot's; blood moved
-    from a vampire that keeps 1 blood or more."""
+def _worth(view: VtesView, seat: int, act: Act, rec: CardRecord) -> bool:
+    """The choices the act states are worth it: a rival's minion locked (a card that locks one,
+    Misdirection, only so); blood added to a vampire of the bot's; blood moved from a vampire that
+    keeps 1 blood or more."""
+    locked = act.get("lock_minion")
+    if isinstance(locked, list):  # a rival's minion, never its own
+        target = view.card((locked[0], locked[1]))
+        return target is not None and target.controller != seat
+    if any(e.kind == EffectKind.LOCK for e in rec.effects):
+        return False  # played to lock a minion, and this act locks none
     added = act.get("add_to")
     if isinstance(added, list):
         target = view.card((added[0], added[1]))

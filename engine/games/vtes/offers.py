@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import card_actions, lasting, standing
+from engine.games.vtes import card_actions, lasting, master_locks, standing
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
@@ -267,6 +267,7 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
             puts = standing.put_choices(view, c) if not moves else None  # a Discipline card: on a vampire
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **put} for put in puts or ()]
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **x} for x in lasting.recover_choices(view, c)]
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **x} for x in master_locks.lock_choices(view, c)]
             if not moves and puts is None:
                 acts.append({"do": Do.PLAY, "card": c.as_list(), **cost, **_put_in_play(c)})
     return [Offer(act) for act in acts]

@@ -35,7 +35,7 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, claims, combat, contests, lasting, plays, politics, windows
+from engine.games.vtes import actions, claims, combat, contests, lasting, master_locks, plays, politics, windows
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -347,6 +347,7 @@ def _act_play(w: Work, act: PlayAct) -> None:
     plays.move_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.add_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.master_effects(w, pos, esc(info.name) if info is not None else "the card")
+    master_locks.lock_minion(w, act, esc(info.name) if info is not None else "the card")
     if info is not None and info.is_master and w.author == w.acting and w.phase == Phase.MASTER:
         if w.master_actions >= 1:
             w.refuse(

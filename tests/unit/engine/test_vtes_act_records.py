@@ -116,6 +116,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "shuffle", "zone": "library"},
     {"do": "play", "card": [5, 1], "to": "ready", "ash_hand": [7, 2], "ash_library": [[7, 3], [7, 4]]},
     {"do": "play", "card": [5, 1], "to": "ready", "ash_hand": [7, 2], "ash_library": []},
+    {"do": "play", "card": [5, 1], "lock_minion": [6, 0]},
     {"do": "action", "minion": [6, 0], "kind": "hunt"},
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},

@@ -3,7 +3,8 @@ vampire in torpor makes every Methuselah burn 1 pool as their unlock phase begin
 to the same state. Pentex™ Subversion is burned, and Powerbase: Montreal stolen, by a directed
 action of a minion its text names against the card's controller; a vampire calls a referendum
 that burns Anarch Revolt. The third Ashur Tablets recovers library cards from the ash heap; The
-Coven passes to its controller's predator in their discard phase. A bot plays, in its master phase, the master cards the table applies that serve
+Coven passes to its controller's predator in their discard phase; Misdirection locks the minion its
+player chooses. A bot plays, in its master phase, the master cards the table applies that serve
 it (a Discipline card on its vampire, a location adding transfers), never one that hurts it or
 goes on another's minion. Dreams of the Sphinx, locked, gives 2 hand size until the end of the
 turn: its controller draws up at once, and discards down as the turn ends.
@@ -288,3 +289,24 @@ def test_a_vampire_calls_a_referendum_that_burns_anarch_revolt() -> None:
     assert next(c for c in t.view(ana).cards if c.as_list() == revolt).zone == "ash"
     assert "Anarch Revolt burns (the referendum passed)" in said(t), said(t)
     assert replayed(start, done).state == t.state
+
+
+def test_misdirection_locks_a_minion_its_player_chooses() -> None:
+    start = one_vampire_table("Arika", (("Misdirection", 2), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = start.state.acting
+    prey = start.view(ana).players[ana].prey
+    t = copy_table(start)
+    plays = [a for a in card_plays(t, ana, "Misdirection") if "lock_minion" in a]
+    assert plays[0]["lock_minion"] == first_vampire(t, prey)  # the prey's first
+    assert {tuple(a["lock_minion"]) for a in plays} == {tuple(first_vampire(t, s)) for s in t.state.seating}
+    assert _bot_choice(t, ana) == plays[0]  # a bot locks its prey's vampire
+    t.play(ana, plays[0])
+    assert next(c for c in t.view(ana).cards if c.as_list() == plays[0]["lock_minion"]).locked
+    assert any(s.startswith("Misdirection: Arika") and s.endswith(" locks") for s in said(t)), said(t)
+    assert replayed(start, [(ana, plays[0])]).state == t.state
+    other = next(c.as_list() for c in t.view(ana).hand if c.name == "Misdirection")
+    with pytest.raises(IllegalMove, match="locks a ready unlocked minion"):
+        copy_table(t).play(ana, {"do": "play", "card": other, "pool": 1, "lock_minion": plays[0]["lock_minion"]})
+    tap = next(c.as_list() for c in t.view(ana).hand if c.name == "Minion Tap")
+    with pytest.raises(IllegalMove, match="locks no minion"):
+        copy_table(t).play(ana, {"do": "play", "card": tap, "lock_minion": first_vampire(t, ana)})
