@@ -172,7 +172,8 @@ class EffectKind(StrEnum):
     ``amount`` blood to a ready vampire with no blood, burning the card, in their unlock phase:
     Jake Washington);
     :data:`EDGE_POOL` (pool, by a ``lock`` of the card in their unlock phase while they hold the
-    Edge); :data:`TURN_HAND_SIZE` (hand size until the end of the turn, by a ``lock`` at any other
+    Edge); :data:`DISCARD_DRAW` (a ``discard`` naming the card, ``by``: The Barrens);
+    :data:`TURN_HAND_SIZE` (hand size until the end of the turn, by a ``lock`` at any other
     moment). :mod:`engine.games.vtes.lasting` applies them."""
     LOCK_COUNTERS = "lock counters"
     """``amount`` counters added to the card each time its controller locks it ("Add 1 counter to
@@ -244,6 +245,8 @@ BURNED_FOR_BLOOD = "burned for blood"
 with no blood."""
 READY_BLOOD = "ready blood"
 """The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
+DISCARD_DRAW = "discard and draw"
+"""The ``whom`` of a card locked to discard a card from the hand and draw up afterward."""
 TURN_HAND_SIZE = "hand size this turn"
 """The ``whom`` of a card locked for hand size until the end of the turn."""
 EDGE_POOL = "edge pool"
@@ -329,6 +332,7 @@ class Effect:
                     READY_BLOOD: f"lock it: add {self.amount} blood to a ready vampire you control",
                     EDGE_POOL: f"lock it in your unlock phase: gain {self.amount} pool if you have the Edge",
                     TURN_HAND_SIZE: f"lock it: +{self.amount} hand size until the end of the turn",
+                    DISCARD_DRAW: "lock it: discard a card (draw up afterward)",
                     INFLUENCE_BLOOD: f"in your influence phase: add {self.amount} blood to a vampire in your "
                     "uncontrolled region",
                     BURNED_FOR_BLOOD: f"burn it in your unlock phase: add up to {self.amount} blood to a ready "
@@ -842,6 +846,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (
             r"during your influence phase, you can add (\d+) blood to a vampire in your uncontrolled region",
             lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=INFLUENCE_BLOOD),),
+        ),
+        (
+            r"you can lock this card to discard a card \(draw up afterward\)",
+            lambda m: (Effect(_E.LOCK_USE, 1, whom=DISCARD_DRAW),),
         ),
         (
             r"you can lock this card to get \+(\d+) hand size until the end of the turn",

@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import IllegalMove, Pos, Shuffle, seat_ref
 from engine.games.vtes import standing
-from engine.games.vtes.act_records import PlayAct, TransferAct
+from engine.games.vtes.act_records import DiscardAct, PlayAct, TransferAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_effects import (
     BURNED_FOR_BLOOD,
+    DISCARD_DRAW,
     EDGE_POOL,
     IN_TORPOR,
     INFLUENCE_BLOOD,
@@ -133,6 +134,31 @@ def locked(w: Work, pos: Pos) -> None:
         w.note(f"{w.name(pos)}: {seat_ref(w.author)}'s hand size +{turn.amount} until the end of the turn", w.author)
         w.refill(w.author)  # draw up to it at once (rulebook, "Drawing Cards")
     _count_lock(w, pos, ident)
+
+
+def discarded_by(w: Work, act: DiscardAct) -> bool:
+    """A ``discard`` naming (``by``) a card in play its controller locks to discard a card and draw
+    up afterward ("You can lock this card to discard a card (draw up afterward)": The Barrens): the
+    card locks, the hand card goes to the ash heap and the hand is drawn up (unless ``no_replace``),
+    at any moment, narrated with the card's name. False for an act naming no such card (the caller
+    applies the discard rules); raises IllegalMove for such a card not the author's, out of play or
+    locked."""
+    by = act.by
+    ident = (w.cards[by].card or w.revealed.get(by, "")) if by is not None and by in w.cards else ""
+    if by is None or _use(ident, DISCARD_DRAW) is None:
+        return False
+    held, name = w.cards[by], w.name(by)
+    if held.controller != w.author or not held.zone.in_play:
+        raise IllegalMove(f"{name} is not a card you control in play")
+    if held.locked:
+        raise IllegalMove(f"{name} is locked: it is locked to discard a card, once until it unlocks")
+    w.setc(by, locked=True)
+    w.move(act.card, Target.ASH)
+    w.note(f"{name} is locked: {seat_ref(w.author)} discards {w.name(act.card)} and draws up", w.author)
+    if not act.no_replace:
+        w.refill(w.author)
+    _count_lock(w, by, ident)
+    return True
 
 
 def turn_ended(w: Work) -> None:
@@ -348,6 +374,8 @@ def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
         turn = _use(held.card, TURN_HAND_SIZE) is not None
         if lockable(actions, view.phase, view.acting, seat, held.controller, held.locked) or edge or turn:
             out.append({"do": Do.LOCK, "cards": [held.as_list()]})
+        if _use(held.card, DISCARD_DRAW) is not None:
+            out += [{"do": Do.DISCARD, "card": c.as_list(), "by": held.as_list()} for c in view.hand]
         for whom, vampires in (
             (UNCONTROLLED_BLOOD, view.uncontrolled(seat)),
             (READY_BLOOD, [c for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]),

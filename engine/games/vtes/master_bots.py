@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act
-from engine.games.vtes.card_effects import THREE_COPIES, EffectKind
+from engine.games.vtes.card_effects import DISCARD_DRAW, THREE_COPIES, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Coverage, record
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
 from engine.games.vtes.contests import copies
@@ -49,6 +49,16 @@ SERVING = frozenset(
     }
 )
 """The effects of a master card a bot plays it for (see the module)."""
+
+
+def _unused(e: Effect) -> bool:
+    """An effect of a serving kind this bot does not use: pool gained but on three copies (a card of
+    another shape), a card locked to discard and draw (The Barrens: this bot never locks it)."""
+    return (e.kind == EffectKind.GAIN_POOL and e.whom != THREE_COPIES) or (
+        e.kind == EffectKind.LOCK_USE and e.whom == DISCARD_DRAW
+    )
+
+
 LOW_POOL = 10
 """A bot moves blood from its vampires to its pool only at this pool or below."""
 DEEP_LIBRARY = 15
@@ -77,7 +87,7 @@ def serves(view: VtesView, seat: int, card: CardView, act: Act, reserve: int) ->
     cost = act.get("pool", 0)
     if not isinstance(cost, int) or me.pool - cost < reserve:
         return False
-    if any(e.kind not in SERVING or (e.kind == EffectKind.GAIN_POOL and e.whom != THREE_COPIES) for e in rec.effects):
+    if any(e.kind not in SERVING or _unused(e) for e in rec.effects):
         return False
     if copies(view.cards, card):
         return False

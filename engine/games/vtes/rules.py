@@ -363,6 +363,8 @@ def _act_play(w: Work, act: PlayAct) -> None:
 def _act_discard(w: Work, act: DiscardAct) -> None:
     pos = act.card
     _own_hand(w, pos)
+    if lasting.discarded_by(w, act):  # a card in play locked to discard and draw (The Barrens)
+        return
     if len(w.hand(w.author)) > w.p(w.author).hand_size:
         # Over its hand size (a card drew more): discard down, at once, replacing none (rulebook,
         # "Drawing Cards": "immediately discard down to or draw up to match your hand size").

@@ -4,7 +4,7 @@ to the same state. Pentex™ Subversion is burned, and Powerbase: Montreal stole
 action of a minion its text names against the card's controller; a vampire calls a referendum
 that burns Anarch Revolt. The third Ashur Tablets recovers library cards from the ash heap; The
 Coven passes to its controller's predator in their discard phase; Misdirection locks the minion its
-player chooses. A bot plays, in its master phase, the master cards the table applies that serve
+player chooses; The Barrens is locked to discard a card and draw up. A bot plays, in its master phase, the master cards the table applies that serve
 it (a Discipline card on its vampire, a location adding transfers), never one that hurts it or
 goes on another's minion. Dreams of the Sphinx, locked, gives 2 hand size until the end of the
 turn: its controller draws up at once, and discards down as the turn ends.
@@ -310,3 +310,27 @@ def test_misdirection_locks_a_minion_its_player_chooses() -> None:
     tap = next(c.as_list() for c in t.view(ana).hand if c.name == "Minion Tap")
     with pytest.raises(IllegalMove, match="locks no minion"):
         copy_table(t).play(ana, {"do": "play", "card": tap, "lock_minion": first_vampire(t, ana)})
+
+
+def test_the_barrens_is_locked_to_discard_a_card_and_draw_up() -> None:
+    start = one_vampire_table("Arika", (("The Barrens", 1), ("Minion Tap", 8)), seed=5, phase="master")
+    ana = start.state.acting
+    barrens = next(c.as_list() for c in start.view(ana).hand if c.name == "The Barrens")
+    act(start, ana, "move", cards=[barrens], to="ready")  # replaced from the library
+    t = copy_table(start)
+    offered = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "discard" and a.get("by") == barrens]
+    assert len(offered) == len(t.view(ana).hand) == 7
+    library = len(t.state.players[ana].library)
+    act(t, ana, "discard", **{k: v for k, v in offered[0].items() if k != "do"})
+    assert next(c for c in t.view(ana).cards if c.as_list() == barrens).locked
+    assert len(t.view(ana).hand) == 7 and len(t.state.players[ana].library) == library - 1
+    assert next(c for c in t.state.cards if list(c.pos) == offered[0]["card"]).zone == "ash"
+    assert any(s.startswith("The Barrens is locked:") for s in said(t)), said(t)
+    assert not any(a["do"] == "discard" and a.get("by") == barrens for a in VTES.legal_acts(t.view(ana)))
+    with pytest.raises(IllegalMove, match="The Barrens is locked"):
+        t.play(ana, {**offered[1], "card": t.view(ana).hand[0].as_list()})
+    again = copy_table(start)
+    act(again, ana, "discard", **{k: v for k, v in offered[0].items() if k != "do"})
+    mine = copy_table(start)
+    act(mine, ana, "discard", **{k: v for k, v in offered[0].items() if k != "do"})
+    assert again.state == mine.state  # the log replays to the same state
