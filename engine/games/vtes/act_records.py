@@ -134,7 +134,10 @@ class PlayAct(ActRecord):
     to damage; ``press``, the card's optional press, made in this round's press step;
     ``aggravated``, the damage of its hand strikes is aggravated this round (with ``whole_combat``,
     for the rest of the combat); ``equip``: a weapon card of the hand the combatant equips with
-    (:mod:`engine.games.vtes.combat_equip`)."""
+    (:mod:`engine.games.vtes.combat_equip`); ``ash_hand``,
+    ``ash_library``: the library cards of the author's ash heap a card recovers as its third copy
+    comes into play, one to the hand, the others shuffled into the library (Ashur Tablets);
+    ``lock_minion``: a ready unlocked minion a master card locks as it is played (Misdirection)."""
 
     card: Pos
     to: Target | None = None
@@ -164,6 +167,9 @@ class PlayAct(ActRecord):
     move_blood: int | None = None
     add_blood: int | None = None
     add_to: Pos | None = None
+    lock_minion: Pos | None = None
+    ash_hand: Pos | None = None
+    ash_library: tuple[Pos, ...] | None = None
     votes: int | None = None
     for_: bool | None = None
     strength: int | None = None

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
-from engine.games.vtes import lasting, politics, windows
+from engine.games.vtes import card_actions, lasting, politics, standing, windows
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, play_place
@@ -115,7 +115,7 @@ def succeed(w: Work, a: Action) -> None:
                     w.pool_delta(a.actor, a.gain_pool, "card")
                     text += f", and gains {a.gain_pool} pool"
         case ActionKind.HUNT:
-            info = w.info(a.minion)
+            info = standing.at(w, a.minion)
             room = max(0, info.capacity - minion.counters) if info is not None and info.capacity else a.amount
             gained = min(a.amount, room)
             if gained:
@@ -186,6 +186,9 @@ def _burn(w: Work, a: Action) -> str:
     target = w.cards[a.target_card]
     if not target.zone.in_play:
         return f": {w.name(a.target_card)} has left play"
+    stolen = card_actions.stolen(w, a)
+    if stolen is not None:
+        return stolen
     rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card else None
     pool = sum(e.amount for e in (rec.effects if rec else ()) if e.kind == EffectKind.BURN_POOL and e.whom)
     seat = target.controller
@@ -235,7 +238,7 @@ def diablerie(w: Work, diablerist: Pos, victim: Pos, take: bool = True) -> str:
     caller. An older victim's Discipline card (adv.) is left to the players."""
     card = w.cards[victim]
     vname = w.name(victim)
-    info = w.info(diablerist)
+    info = standing.at(w, diablerist)
     here = w.cards[diablerist].counters
     room = max(0, info.capacity - here) if info is not None and info.capacity else card.counters
     moved = min(card.counters, room)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import combat, contests, lasting, politics, windows
+from engine.games.vtes import card_actions, combat, contests, lasting, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
@@ -158,7 +158,8 @@ def announce(w: Work, a: ActionAct) -> None:
     if stealth is None:
         stealth = 0 if directed else DEFAULT_STEALTH[a.kind]
     amount = a.amount if a.amount is not None else (1 if a.kind in (ActionKind.BLEED, ActionKind.HUNT) else 0)
-    printed = w.info(a.card) if a.card is not None else None  # the card's printed cost by default
+    # the card's printed cost by default; a card in play's action against itself costs nothing
+    printed = w.info(a.card) if a.card is not None and not card_actions.gives(w, a.card) else None
     cost_blood = a.cost_blood
     if rescued and a.kind != ActionKind.RESCUE:
         raise IllegalMove("cost_rescued is the blood the rescued vampire pays: only a rescue has it")
@@ -368,6 +369,11 @@ def _targets(w: Work, a: ActionAct, name: str) -> tuple[tuple[int, ...], Pos | t
                 f"{w.name(a.target_card)} is not in torpor: only a vampire in torpor is rescued or diablerised"
             )
         return ((v.controller,) if v.controller != actor else ()), a.target_card
+    given = card_actions.announced(w, a)  # a card in play's action against itself
+    if given is not None:
+        if a.target is not None and (a.target,) != given[0]:
+            raise IllegalMove(f"the target of an action against {w.name(given[1])} is its controller")
+        return given
     if a.burn:
         targets, card = _burned(w, a)
         if a.target is not None and (a.target,) != targets:

@@ -240,7 +240,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))
-        case "target_card" | "by" | "add_to" | "bar" | "aim" | "equip":
+        case "target_card" | "by" | "add_to" | "bar" | "aim" | "equip" | "ash_hand" | "lock_minion":
             return read_pos(act[key], "card")
         case "lift":
             return read_word(act, key, tuple(Lift))
@@ -252,6 +252,8 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return read_pos(act[key], "minion")
         case "cards" | "minions":
             return read_positions(act, key)
+        case "ash_library":
+            return () if isinstance(act[key], (list, tuple)) and not act[key] else read_positions(act, key)
         case "cause":
             return read_cause(act)
         case "changes":

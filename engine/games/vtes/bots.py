@@ -10,9 +10,10 @@ influences out vampires at capacity, discards one card and draws, and ends the t
 when another player calls time (tournament rules), and never calls it first. Of card texts it
 plays only the simple ones :mod:`engine.games.vtes.readings` reads: combat cards' strikes, and
 political action cards whose terms it can choose and apply (it records them naming the players,
-and applies them by ordinary acts once its referendum passes), and cancels each master card a rival
-plays when its hand holds a card that may; its games end by bleeds: whole
-games finish in a few thousand acts.
+and applies them by ordinary acts once its referendum passes), cancels each master card a rival
+plays when its hand holds a card that may, and in its master phase plays a master card whose
+effects the table applies and that serves it (:mod:`engine.games.vtes.master_bots`); its games end
+by bleeds: whole games finish in a few thousand acts.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from engine.games.base import Act, OptionError
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base, name_key
 from engine.games.vtes.contests import own_copy, rivals_of
+from engine.games.vtes.master_bots import master_play
 from engine.games.vtes.offers import hunts_due, offers
 from engine.games.vtes.readings import (
     StrikeReading,
@@ -179,6 +181,10 @@ class VtesBot:
                         return by_do[do][0]
             case Phase.MINION if (gains := bot_gain(view, legal)) is not None:
                 return gains  # blood for the votes by which its referendum passed (Voter Captivation)
+            case Phase.MASTER:
+                master = master_play(view, seat, by_do.get(Do.PLAY, []), self.reserve)
+                if master is not None:
+                    return master
             case Phase.MINION if Do.ACTION in by_do:
                 return self._politics(view, seat) or self._action(view, by_do[Do.ACTION])
             case Phase.INFLUENCE:
@@ -353,7 +359,7 @@ class VtesBot:
         them = view.card(other)
         for held in view.hand:
             reading = (
-                best_strike(held.card, me.card, c.long, them, c.strength_of(me.pos), c.hand_only)
+                best_strike(held.card, me.card, c.long, them, c.strength_of(me.pos), c.hand_only, me.disciplines)
                 if held.card and "Combat" in held.types
                 else None
             )

@@ -7,6 +7,7 @@ and a card named in the act may lift it (:attr:`~engine.games.vtes.vocab.Lift.RE
 from __future__ import annotations
 
 from engine.games.base import Pos
+from engine.games.vtes import standing
 from engine.games.vtes.acts import esc
 from engine.games.vtes.card_record import CardRecord, Timing, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo
@@ -23,7 +24,7 @@ def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
     minion the table does not know."""
     info = w.info(card)
     rec = record(info.id) if info is not None else None
-    who = w.info(minion) if minion is not None else None
+    who = standing.at(w, minion) if minion is not None else None
     if rec is None or who is None or minion is None:
         return
     who = as_titled(who, w.contests, minion)

@@ -29,7 +29,13 @@ where the table puts it into the act that plays the card, as the offers do.
   (with its counters), the pool of a third copy in play, and the pool a card in play burns in an
   unlock phase or as the vampire it is on goes to torpor, the hand size a card in play gives, and
   the block a master card on a minion bars, the blood it gives after a successful action with no
-  reaction played (:mod:`engine.games.vtes.lasting`);
+  reaction played (:mod:`engine.games.vtes.lasting`); the Discipline level and capacity a master card
+  gives the vampire it is on, read wherever a vampire's Disciplines or capacity count
+  (:mod:`engine.games.vtes.standing`); the directed action a master card in play gives minions to burn
+  or steal it, a minion a master card locks as it is played (:mod:`engine.games.vtes.master_locks`),
+  and the referendum a vampire may call to burn it (:mod:`engine.games.vtes.card_actions`); its control passing to its controller's
+  predator in their discard phase (:func:`engine.games.vtes.lasting.turn_ended`); the ash heap's
+  library cards a third copy recovers, chosen as it is played (:func:`engine.games.vtes.lasting.arrived`);
 - the pool more a master card in play makes cards cost its controller: in the cost offered with the
   card (:func:`engine.games.vtes.card_play.printed_cost`, and per vampire in
   :func:`engine.games.vtes.card_play.master_choices`);
@@ -91,6 +97,7 @@ from __future__ import annotations
 
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
+    ANY_MINION,
     FAILED_BLOCKERS,
     HAND_STRIKE,
     QUIET_SUCCESS,
@@ -143,6 +150,12 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Master" in types
         case EffectKind.CANCEL if e.whom in ANSWERED:
             return "Master" in types
+        case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION | EffectKind.TO_PREDATOR | EffectKind.RECOVER:
+            return "Master" in types
+        case EffectKind.BURN_VOTE:
+            return True  # a card in play of any type (a master, a political action card's event)
+        case EffectKind.DISCIPLINE | EffectKind.CAPACITY:
+            return "Master" in types
         case EffectKind.HAND_SIZE:
             return bool(types & {"Master", "Equipment"})
         case EffectKind.CARRIED:
@@ -167,6 +180,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {MODIFIER, REACTION}) and clause.type in ("", MODIFIER, REACTION)
         case EffectKind.UNLOCK if not e.whom and any(x.kind == EffectKind.END_ACTION for x in clause.effects):
             return bool(types & {MODIFIER, REACTION})  # "Unlock this minion. The action ends (unsuccessfully)"
+        case EffectKind.LOCK if e.whom == ANY_MINION:
+            return "Master" in types
         case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:

@@ -183,7 +183,9 @@ class EffectKind(StrEnum):
     ``amount`` blood to a ready vampire with no blood, burning the card, in their unlock phase:
     Jake Washington);
     :data:`EDGE_POOL` (pool, by a ``lock`` of the card in their unlock phase while they hold the
-    Edge). :mod:`engine.games.vtes.lasting` applies them."""
+    Edge); :data:`DISCARD_DRAW` (a ``discard`` naming the card, ``by``: The Barrens);
+    :data:`TURN_HAND_SIZE` (hand size until the end of the turn, by a ``lock`` at any other
+    moment). :mod:`engine.games.vtes.lasting` applies them."""
     LOCK_COUNTERS = "lock counters"
     """``amount`` counters added to the card each time its controller locks it ("Add 1 counter to
     this card each time you lock it"); burned with ``least`` counters ("Burn this card if it has 3
@@ -223,6 +225,36 @@ class EffectKind(StrEnum):
     """An aim played as the minion chooses a strike: if any damage from that strike is inflicted
     on the opposing minion, it takes ``amount`` more from the strike and cannot press this round
     (Target Vitals; :mod:`engine.games.vtes.aims`)."""
+    DISCIPLINE = "discipline"
+    """While the card is on a vampire, that vampire has one level more of the Discipline ``whom``
+    (krcg's lower-case abbreviation): none becomes inferior, inferior superior ("This vampire gets
+    +1 level of Dominate [dom]": the Discipline master cards; :mod:`engine.games.vtes.standing`)."""
+    CAPACITY = "capacity"
+    """While the card is on a vampire, that vampire's capacity is ``amount`` more ("+1 capacity";
+    :mod:`engine.games.vtes.standing`)."""
+    RECOVER = "recover"
+    """As the card's pool is gained on three copies (:data:`THREE_COPIES`), up to ``amount``
+    library cards chosen from the player's ash heap: one to the hand, the others shuffled into
+    the library (Ashur Tablets: the ``play`` act's ``ash_hand`` and ``ash_library``;
+    :func:`engine.games.vtes.lasting.arrived`)."""
+    TO_PREDATOR = "to predator"
+    """During its controller's discard phase, their predator takes control of the card in play
+    ("During your discard phase, your predator takes control of The Coven": applied as that turn
+    ends, :func:`engine.games.vtes.lasting.turn_ended`)."""
+    BURN_VOTE = "burn vote"
+    """A vampire may call a referendum to burn the card in play, as a political action at +``amount``
+    stealth ("Vampires can call a referendum to burn this card as a +1 stealth political action":
+    Anarch Revolt); ``whom``: the sect (``"camarilla"``, ``"sabbat"``) or ``"titled"`` the vampire
+    must be, "" any (:mod:`engine.games.vtes.card_actions`)."""
+    BURN_ACTION = "burn action"
+    """Minions may burn the card in play by a directed action against its controller ("Other
+    minions can burn this card as a Ⓓ action": Pentex™ Subversion): ``whom`` who may take it
+    (:data:`engine.games.vtes.card_actions.TAKERS`), ``amount`` its stealth
+    (:mod:`engine.games.vtes.card_actions`)."""
+    STEAL_ACTION = "steal action"
+    """Minions may take control of the card in play by a directed action against its controller
+    ("Vampires can steal this location as a Ⓓ action": Powerbase: Montreal); ``whom`` and
+    ``amount`` as :attr:`BURN_ACTION`'s."""
     REDIRECT = "redirect"
     """The bleed's target changes to a Methuselah the player chooses (``whom``: "" another than
     the acting minion's controller; ``"predator's predator"``: that Methuselah); blocking reopens."""
@@ -240,10 +272,17 @@ BURNED_FOR_BLOOD = "burned for blood"
 with no blood."""
 READY_BLOOD = "ready blood"
 """The ``whom`` of a card locked to add blood to a ready vampire its controller controls."""
+DISCARD_DRAW = "discard and draw"
+"""The ``whom`` of a card locked to discard a card from the hand and draw up afterward."""
+TURN_HAND_SIZE = "hand size this turn"
+"""The ``whom`` of a card locked for hand size until the end of the turn."""
 EDGE_POOL = "edge pool"
 """The ``whom`` of a card locked in its controller's unlock phase for pool while they hold the Edge."""
 NO_ANARCH = "no ready anarch"
 """The ``whom`` of a pool burn in the unlock phase of a Methuselah controlling no ready Anarch."""
+IN_TORPOR = "in torpor"
+"""The ``whom`` of a pool burn in each Methuselah's unlock phase while the vampire the card is on
+is in torpor (Fame)."""
 QUIET_SUCCESS = "after a successful action with no reaction"
 """The ``whom`` of blood gained once a turn after a successful action with no reaction played."""
 EACH = "each ready vampire"
@@ -266,6 +305,9 @@ HAND_STRIKE = "hand strike"
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
 """The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
+ANY_MINION = "a minion"
+"""The ``whom`` of a lock of any ready unlocked minion the player chooses as a master card is played
+("Lock a minion": Misdirection; :mod:`engine.games.vtes.master_locks`)."""
 POOR = "target pool"
 """The ``whom`` of a bleed only when its target has ``least`` or fewer pool."""
 FAILED_BLOCKERS = "failed blockers"
@@ -323,6 +365,8 @@ class Effect:
                     UNCONTROLLED_BLOOD: f"lock it: add {self.amount} blood to a vampire in your uncontrolled region",
                     READY_BLOOD: f"lock it: add {self.amount} blood to a ready vampire you control",
                     EDGE_POOL: f"lock it in your unlock phase: gain {self.amount} pool if you have the Edge",
+                    TURN_HAND_SIZE: f"lock it: +{self.amount} hand size until the end of the turn",
+                    DISCARD_DRAW: "lock it: discard a card (draw up afterward)",
                     INFLUENCE_BLOOD: f"in your influence phase: add {self.amount} blood to a vampire in your "
                     "uncontrolled region",
                     BURNED_FOR_BLOOD: f"burn it in your unlock phase: add up to {self.amount} blood to a ready "
@@ -332,6 +376,8 @@ class Effect:
                 return f"burned with {self.least} counters"
             case EffectKind.LOCK_COUNTERS:
                 return f"+{self.amount} counter each time you lock it"
+            case EffectKind.UNLOCK_BURN if self.whom == IN_TORPOR:
+                return f"each Methuselah burns {self.amount} pool in their unlock phase while this vampire is in torpor"
             case EffectKind.UNLOCK_BURN:
                 return f"in play: a Methuselah with no ready Anarch burns {self.amount} pool in their unlock phase"
             case EffectKind.TORPOR_BURN:
@@ -397,6 +443,8 @@ class Effect:
                 return "minions whose block attempt fails lock before the action resolves"
             case EffectKind.BURN_BLOOD if self.whom == UNLESS_BLOCKS:
                 return f"burn {self.amount} blood before the action resolves, unless this minion blocks it"
+            case EffectKind.LOCK if self.whom == ANY_MINION:
+                return "lock a minion"
             case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
                 return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
@@ -487,6 +535,24 @@ class Effect:
                 return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
             case EffectKind.CANCEL if self.whom:
                 return f"cancel {self.whom} as it is played, its cost unpaid"
+            case EffectKind.DISCIPLINE:
+                return f"the vampire it is on gets +{self.amount} level of [{self.whom}]"
+            case EffectKind.CAPACITY:
+                return f"the vampire it is on gets +{self.amount} capacity"
+            case EffectKind.RECOVER:
+                return (
+                    f"then up to {self.amount} library cards from your ash heap: one to your hand, "
+                    "the others shuffled into your library"
+                )
+            case EffectKind.BURN_VOTE:
+                who = f"{self.whom} vampires" if self.whom else "vampires"
+                return f"{who} can call a referendum to burn it as a +{self.amount} stealth political action"
+            case EffectKind.TO_PREDATOR:
+                return "your predator takes control of it during your discard phase"
+            case EffectKind.BURN_ACTION | EffectKind.STEAL_ACTION:
+                verb = "burn" if self.kind == EffectKind.BURN_ACTION else "steal"
+                stealth = f"+{self.amount} stealth " if self.amount else ""
+                return f"{self.whom} can {verb} it as a {stealth}(D) action"
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
@@ -711,6 +777,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"burn (\d+) pool from its controller", lambda m: (Effect(_E.BURN_POOL, int(m.group(1)), whom="controller"),)),
         (r"lock this reacting (?:vampire|minion)", lambda m: (Effect(_E.LOCK),)),
+        (r"lock a minion", lambda m: (Effect(_E.LOCK, whom=ANY_MINION),)),
         (
             r"minions who attempt to block this action and fail become locked before action resolution",
             lambda m: (Effect(_E.LOCK, whom=FAILED_BLOCKERS),),
@@ -803,10 +870,42 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
             lambda m: (Effect(_E.GAIN_BLOOD, int(m.group(1)), whom=QUIET_SUCCESS),),
         ),
         (r"this minion cannot block", lambda m: (Effect(_E.NO_BLOCK),)),
+        (
+            r"(?:any )?(?:(camarilla|sabbat|titled) )?vampires? (?:can|may) call a referendum to burn this card as a "
+            r"\+(\d) stealth political action",
+            lambda m: (Effect(_E.BURN_VOTE, int(m.group(2)), whom=m.group(1) or ""),),
+        ),
+        (
+            r"during your discard phase, your predator takes control of [\w' -]+",
+            lambda m: (Effect(_E.TO_PREDATOR),),
+        ),
+        (
+            r"(other minions|minions|vampires controlled by another methuselah|vampires|this vampire) can "
+            r"(burn|steal) this (?:card|location) as a (?:\+(\d) stealth )?\(d\) action",
+            lambda m: (
+                Effect(
+                    _E.BURN_ACTION if m.group(2) == "burn" else _E.STEAL_ACTION,
+                    int(m.group(3) or 0),
+                    whom=m.group(1),
+                ),
+            ),
+        ),
+        (
+            r"this vampire (?:gets \+1|gains (?:1|one)) level of [\w ]+ \[([a-z]{3})\]( and \+1 capacity)?",
+            lambda m: (Effect(_E.DISCIPLINE, 1, whom=m.group(1)),) + ((Effect(_E.CAPACITY, 1),) if m.group(2) else ()),
+        ),
+        (
+            r"capacity increases by (\d+): the vampire is one generation older",
+            lambda m: (Effect(_E.CAPACITY, int(m.group(1))),),
+        ),
         (r"\+(\d+) hand size", lambda m: (Effect(_E.HAND_SIZE, int(m.group(1))),)),
         (
             r"after this vampire goes to torpor, their controller burns (\d+) pool",
             lambda m: (Effect(_E.TORPOR_BURN, int(m.group(1))),),
+        ),
+        (
+            r"during each methuselah's unlock phase, if this vampire is in torpor, that methuselah burns (\d+) pool",
+            lambda m: (Effect(_E.UNLOCK_BURN, int(m.group(1)), whom=IN_TORPOR),),
         ),
         (
             r"a methuselah not controlling a ready anarch burns (\d+) pool during their unlock phase",
@@ -824,6 +923,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         (
             r"during your influence phase, you can add (\d+) blood to a vampire in your uncontrolled region",
             lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=INFLUENCE_BLOOD),),
+        ),
+        (
+            r"you can lock this card to discard a card \(draw up afterward\)",
+            lambda m: (Effect(_E.LOCK_USE, 1, whom=DISCARD_DRAW),),
+        ),
+        (
+            r"you can lock this card to get \+(\d+) hand size until the end of the turn",
+            lambda m: (Effect(_E.LOCK_USE, int(m.group(1)), whom=TURN_HAND_SIZE),),
         ),
         (
             r"you can lock this card during your unlock phase to gain (\d+) pool if you have the edge",
@@ -897,6 +1004,8 @@ _CONDITIONS = (
     "(limited)",
     "weapon",
     "the acting vampire can be the same age or older",
+    "cannot be put on a vampire with superior ",
+    "cannot be placed on a vampire with superior ",
 )
 
 
@@ -980,7 +1089,7 @@ def read_sentence(sentence: str) -> Reading:
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
     if (
-        sentence in ("master", "archetype")
+        sentence in ("master", "archetype", "discipline", "master: discipline")
         or sentence.startswith(_CONDITIONS)
         or EXCLUSIVE.fullmatch(sentence)
         or DEFERRED.fullmatch(sentence)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes import x_votes
+from engine.games.vtes import standing, x_votes
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
@@ -83,7 +83,10 @@ class Choice:
 
 
 def disciplines(card: CardView | None) -> frozenset[str]:
-    """The krcg Discipline levels of a minion (an ally or a card unknown to the seat: none)."""
+    """The krcg Discipline levels of a minion as it stands (the view's, raised by the cards on it:
+    :mod:`engine.games.vtes.standing`); an ally or a card unknown to the seat: none."""
+    if card is not None and card.disciplines is not None:
+        return frozenset(card.disciplines)
     info = card_base().info(card.card) if card is not None and card.card else None
     return frozenset(info.disciplines) if info is not None else frozenset()
 
@@ -195,7 +198,7 @@ def _may_play(rec: CardRecord, minion: CardView | None, view: VtesView) -> bool:
     """``minion`` meets the card ``rec``'s clan, Discipline and title, a title contested or yielded
     counting as none, as the rules check it (:func:`engine.games.vtes.card_checks.check_requirements`;
     a card unknown to the seat: as far as it knows, yes)."""
-    info = card_base().info(minion.card) if minion is not None and minion.card else None
+    info = standing.seen(minion) if minion is not None else None
     if info is None or minion is None:
         return True
     return missing_requirement(rec, as_titled(info, view.contests, minion.pos), minion.name) is None

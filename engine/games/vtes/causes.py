@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 
 from engine.games.base import IllegalMove
+from engine.games.vtes import standing
 from engine.games.vtes.acts import esc
 from engine.games.vtes.cards import CardInfo, card_base, card_id, name_key
 from engine.games.vtes.contests import has_title
@@ -81,7 +82,7 @@ def _minions(w: Work) -> Iterable[CardState]:
 
 
 def _disciplines(w: Work, c: CardState) -> tuple[str, ...]:
-    info = card_base().info(c.card)
+    info = standing.at(w, c.pos)
     return info.disciplines if info is not None else ()
 
 

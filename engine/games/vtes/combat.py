@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import aims, combat_equip, combat_plays, windows
+from engine.games.vtes import aims, combat_equip, combat_plays, standing, windows
 from engine.games.vtes.act_records import CombatCardAct, PlayAct, PreventAct, StrikeAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_checks import check_requirements, end_limits
@@ -313,7 +313,9 @@ def _strike_reading(w: Work, card: Pos, minion: Pos, long: bool) -> StrikeReadin
     (:func:`engine.games.vtes.readings.best_strike`), or None."""
     identity = w.cards[card].card or w.revealed.get(card, "")
     striker = w.cards[minion].card or w.revealed.get(minion, "")
-    return best_strike(identity, striker, long) if identity and striker else None
+    who = standing.at(w, minion)
+    levels = who.disciplines if who is not None else None
+    return best_strike(identity, striker, long, levels=levels) if identity and striker else None
 
 
 def _strike_maneuver(w: Work, c: Combat, act: CombatCardAct, minion: Pos) -> Pos | None:
@@ -402,7 +404,7 @@ def _move_fits(w: Work, c: Combat, act: CombatCardAct, kind: EffectKind) -> None
     combat" against a standing press), in the card's words."""
     if act.card is None:
         return
-    info, who = w.info(w.card(act.card).pos), w.info(act.minion)
+    info, who = w.info(w.card(act.card).pos), standing.at(w, act.minion)
     rec = record(info.id) if info is not None else None
     have = frozenset(who.disciplines) if who is not None else frozenset()
     clauses = rec.clauses_for(have) if rec is not None else ()
@@ -733,7 +735,7 @@ def _steal(w: Work, c: Combat, s: Strike, target: Pos) -> None:
 
 def room(w: Work, pos: Pos, blood: int) -> int:
     """How much of ``blood`` a vampire holds up to its capacity (the excess drains to the bank)."""
-    info = w.info(pos)
+    info = standing.at(w, pos)
     if info is None or not info.capacity or not w.cards[pos].crypt:
         return blood
     return max(0, min(blood, info.capacity - w.cards[pos].counters))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.games.vtes import standing
 from engine.games.vtes.card_effects import ALL_ROUND, ALL_STRIKE, NORMAL_ONLY, X_PLUS, Effect, EffectKind, move_usable
-from engine.games.vtes.card_play import LevelError, candidates, spent
+from engine.games.vtes.card_play import LevelError, candidates, disciplines, spent
 from engine.games.vtes.card_record import CardRecord, Clause, record
 from engine.games.vtes.state import Strike
 from engine.games.vtes.view import CardView, VtesView
@@ -88,10 +89,8 @@ def combat_level_act(view: VtesView, minion: CardView, card: CardView, level: st
 def _level_clause(rec: CardRecord, minion: CardView, level: str) -> Clause:
     """The clause of the combat card ``rec`` that ``minion`` plays at ``level`` ("basic",
     "superior"): the last of that level it may play. Raises LevelError when it has none."""
-    from engine.games.vtes.readings import disciplines as levels_of
-
     at = [x for x in rec.clauses if x.levels and x.superior == (level == "superior") and x.type in ("", "Combat")]
-    clause = next((x for x in reversed(at) if x.usable_by(levels_of(minion.card))), None)
+    clause = next((x for x in reversed(at) if x.usable_by(disciplines(minion))), None)
     if clause is None:
         needs = " ".join(f"[{lv}]" for x in at for lv in x.levels) or "none"
         raise LevelError(f"{minion.name} cannot play {rec.name} at {level} (that level needs {needs})")
@@ -326,9 +325,8 @@ def combat_plays(view: VtesView, minion: CardView) -> list[tuple[CardView, dict[
     lost = c.lost_by(c.opposing if minion.pos == c.acting else c.acting)
     out: list[tuple[CardView, dict[str, object], str]] = []
     from engine.games.vtes.card_checks import missing_requirement
-    from engine.games.vtes.cards import card_base
 
-    who = card_base().info(minion.card) if minion.card else None
+    who = standing.seen(minion)
     for held, rec in affordable_combat_cards(view, minion):
         if not bound(rec).fits(c.step, c.long, c.round):
             continue

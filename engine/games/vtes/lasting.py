@@ -12,7 +12,9 @@ counters it takes as it is locked and its burning with enough of them, and the p
 makes a Methuselah burn as their unlock phase begins ("A Methuselah not controlling a ready Anarch
 burns 1 pool during their unlock phase": Anarch Revolt), or as a vampire it is on goes to torpor
 ("After this vampire goes to torpor, their controller burns 3 pool": Fame); and the hand size a card
-gives its controller while it is in play ("+1 hand size": Monastery of Shadows); and a card on a
+gives its controller while it is in play ("+1 hand size": Monastery of Shadows), or until the end of the
+turn as it is locked ("You can lock this card to get +2 hand size until the end of the turn": Dreams
+of the Sphinx; :func:`turn_ended`); and a card on a
 minion that bars it from blocking ("This minion cannot block": Pentex™ Subversion); and the blood a
 card on a vampire gives it after a successful action with no reaction played (Perfectionist). A contested card is out of
 play and gives nothing (rulebook, "Contested Cards"); a card's record says what it gives
@@ -22,26 +24,31 @@ play and gives nothing (rulebook, "Contested Cards"); a card's record says what 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes.act_records import TransferAct
+from engine.games.base import IllegalMove, Pos, Shuffle, seat_ref
+from engine.games.vtes import standing
+from engine.games.vtes.act_records import DiscardAct, PlayAct, TransferAct
 from engine.games.vtes.acts import within
 from engine.games.vtes.card_effects import (
     BURNED_FOR_BLOOD,
+    DISCARD_DRAW,
     EDGE_POOL,
+    IN_TORPOR,
     INFLUENCE_BLOOD,
     NO_ANARCH,
     QUIET_SUCCESS,
     READY_BLOOD,
     THREE_COPIES,
+    TURN_HAND_SIZE,
     UNCONTROLLED_BLOOD,
     Effect,
     EffectKind,
 )
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_id
-from engine.games.vtes.vocab import REACTION, Do, Phase, Target, TransferKind, Zone
+from engine.games.vtes.vocab import REACTION, DeckPart, Do, Phase, Status, Target, TransferKind, Zone
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -58,6 +65,12 @@ def _given(w: Work, pos: Pos, kind: EffectKind, whom: str = "") -> int:
     if rec is None:
         return 0
     return sum(e.amount for e in rec.effects if e.kind == kind and (not whom or e.whom == whom))
+
+
+def _given_any(w: Work, pos: Pos, kind: EffectKind) -> bool:
+    """The card at ``pos`` has an effect of ``kind`` (by its record)."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    return rec is not None and rec.has(kind)
 
 
 def transfers(w: Work, seat: int) -> list[tuple[Pos, int]]:
@@ -122,10 +135,70 @@ def locked(w: Work, pos: Pos) -> None:
         w.master_actions -= n  # the actions used, less those the cards gave (rules.py)
         w.note(f"{w.name(pos)}: +{n} master phase action", w.author)
     edge = _use(ident, EDGE_POOL)
+    turn = _use(ident, TURN_HAND_SIZE)
     if edge is not None and edge_pool_now(w.phase, w.acting, w.edge, w.author):
         got = w.pool_delta(w.author, edge.amount, "card")
         w.note(f"{w.name(pos)}: {seat_ref(w.author)} holds the Edge and gains {got} pool", w.author)
+    elif turn is not None:
+        size = w.p(w.author).hand_size + turn.amount
+        w.setp(w.author, hand_size=size)
+        w.used = (*w.used, pos)  # given back as the turn ends (turn_ended)
+        w.note(f"{w.name(pos)}: {seat_ref(w.author)}'s hand size +{turn.amount} until the end of the turn", w.author)
+        w.refill(w.author)  # draw up to it at once (rulebook, "Drawing Cards")
     _count_lock(w, pos, ident)
+
+
+def discarded_by(w: Work, act: DiscardAct) -> bool:
+    """A ``discard`` naming (``by``) a card in play its controller locks to discard a card and draw
+    up afterward ("You can lock this card to discard a card (draw up afterward)": The Barrens): the
+    card locks, the hand card goes to the ash heap and the hand is drawn up (unless ``no_replace``),
+    at any moment, narrated with the card's name. False for an act naming no such card (the caller
+    applies the discard rules); raises IllegalMove for such a card not the author's, out of play or
+    locked."""
+    by = act.by
+    ident = (w.cards[by].card or w.revealed.get(by, "")) if by is not None and by in w.cards else ""
+    if by is None or _use(ident, DISCARD_DRAW) is None:
+        return False
+    held, name = w.cards[by], w.name(by)
+    if held.controller != w.author or not held.zone.in_play:
+        raise IllegalMove(f"{name} is not a card you control in play")
+    if held.locked:
+        raise IllegalMove(f"{name} is locked: it is locked to discard a card, once until it unlocks")
+    w.setc(by, locked=True)
+    w.move(act.card, Target.ASH)
+    w.note(f"{name} is locked: {seat_ref(w.author)} discards {w.name(act.card)} and draws up", w.author)
+    if not act.no_replace:
+        w.refill(w.author)
+    _count_lock(w, by, ident)
+    return True
+
+
+def turn_ended(w: Work) -> None:
+    """The turn is over: each card locked for hand size this turn (its position in ``used``) takes
+    back the hand size it gave its controller, narrated with its name (who then discards down);
+    each card in play of the Methuselah whose turn it was that passes to its predator in its
+    discard phase (:attr:`EffectKind.TO_PREDATOR`) comes under their control, at the end of that
+    phase."""
+    seat = w.acting
+    if 0 <= seat < w.seats and w.p(seat).status == Status.IN and w.phase != Phase.NONE:
+        predator = w.predator(seat)
+        for pos, c in sorted(w.cards.items()):
+            if (
+                c.controller == seat
+                and c.zone == Zone.READY
+                and not c.crypt
+                and _given_any(w, pos, EffectKind.TO_PREDATOR)
+            ):
+                w.move(pos, Target.READY, predator)
+                w.note(f"{w.name(pos)}: {seat_ref(predator)} takes control of it (discard phase)", seat, predator)
+    for pos in w.used:
+        turn = _use(w.cards[pos].card or w.revealed.get(pos, ""), TURN_HAND_SIZE)
+        if turn is None:
+            continue
+        seat = w.cards[pos].controller
+        size = max(0, w.p(seat).hand_size - turn.amount)
+        w.setp(seat, hand_size=size)
+        w.note(f"{w.name(pos)}: {seat_ref(seat)}'s hand size -{turn.amount} as the turn ends (now {size})", seat)
 
 
 def edge_pool_now(phase: Phase, acting: int, edge: int, seat: int) -> bool:
@@ -202,11 +275,15 @@ def lock_use(w: Work, act: TransferAct) -> bool:
     return True
 
 
-def arrived(w: Work, pos: Pos) -> None:
+def arrived(w: Work, pos: Pos, act: PlayAct | None = None) -> None:
     """The card at ``pos``, just put in play by the author: with its pool gained on three copies
     (:data:`~engine.games.vtes.card_effects.THREE_COPIES`) and the author controlling three
     copies in play, every copy in play (anyone's) leaves the game and the author gains the pool,
-    narrated with the card's name (the rest of such a text, the ash heap's cards, is by hand)."""
+    narrated with the card's name; then the library cards of the author's ash heap the ``play``
+    ``act`` recovers go, ``ash_hand`` to the hand, ``ash_library`` into the library, which is
+    shuffled (:attr:`~engine.games.vtes.card_effects.EffectKind.RECOVER`; none stated: none moved).
+    Raises IllegalMove for cards stated with no such effect now, or cards it may not recover."""
+    hand, library = (act.ash_hand, act.ash_library or ()) if act is not None else (None, ())
     ident = w.cards[pos].card or w.revealed.get(pos, "")
     rec = record(ident)
     gain = (
@@ -214,22 +291,73 @@ def arrived(w: Work, pos: Pos) -> None:
         if rec
         else None
     )
-    if gain is None:
-        return
     same = card_id(ident)
     copies = [
         p for p, c in sorted(w.cards.items()) if c.zone.in_play and card_id(c.card or w.revealed.get(p, "")) == same
     ]
-    if sum(1 for p in copies if w.cards[p].controller == w.author) < 3:
+    if gain is None or sum(1 for p in copies if w.cards[p].controller == w.author) < 3:
+        if hand is not None or library:
+            raise IllegalMove(f"{w.name(pos)} recovers no card from the ash heap now (ash_hand, ash_library)")
         return
     for p in copies:
         w.move(p, Target.REMOVED)
     got = w.pool_delta(w.author, gain.amount, "card")
     w.note(
-        f"{w.name(pos)}: {len(copies)} copies removed from the game, {seat_ref(w.author)} gains {got} pool "
-        "(the cards from the ash heap are chosen by hand)",
-        w.author,
+        f"{w.name(pos)}: {len(copies)} copies removed from the game, {seat_ref(w.author)} gains {got} pool", w.author
     )
+    recover = next((e for e in rec.effects if e.kind == EffectKind.RECOVER), None) if rec else None
+    if hand is not None or library:
+        _recover(w, pos, recover.amount if recover is not None else 0, hand, library)
+
+
+def _recover(w: Work, pos: Pos, most: int, hand: Pos | None, library: tuple[Pos, ...]) -> None:
+    """Up to ``most`` library cards of the author's ash heap: ``hand`` to the hand, after the card
+    played is replaced from the library as it was (the hand is then one over its size, and its
+    player discards down); ``library`` shuffled into the library: a new shuffle event over the
+    library and those cards (a hidden-card operation the table runs; they leave the ash heap as it
+    resolves, and nothing is drawn before). Raises IllegalMove for a card not a library card of the
+    author's ash heap, one named twice, too many, or cards with none to the hand."""
+    name = w.name(pos)
+    if hand is None:
+        raise IllegalMove(f"{name}: one of the chosen cards goes to your hand (ash_hand)")
+    chosen = [hand, *library]
+    if len(set(chosen)) != len(chosen) or len(chosen) > most:
+        raise IllegalMove(f"{name} recovers up to {most} different library cards from your ash heap")
+    for p in chosen:
+        c = w.cards.get(p)
+        if c is None or c.zone != Zone.ASH or c.owner != w.author or c.crypt:
+            raise IllegalMove(f"{name} recovers library cards of your ash heap, and {w.name(p)} is not one")
+    w.refill(w.author)
+    w.move(hand, Target.HAND)
+    text = f"{name}: {w.name(hand)} goes to {seat_ref(w.author)}'s hand"
+    if library:
+        source = (*w.p(w.author).library, *library)
+        text += f", and {len(library)} other card{'s' if len(library) != 1 else ''} into their library, shuffled"
+        shuffle = Shuffle(f"{DeckPart.LIBRARY}/{w.author}", len(source), w.author, tuple(sorted(w.in_game())))
+        w.new_ops.append(replace(shuffle, owner=w.author, source=source))
+    w.note(text, w.author)
+
+
+def recover_choices(view: VtesView, card: CardView) -> list[dict[str, object]]:
+    """The ``play`` fields (``to``, ``ash_hand``, ``ash_library``) with which the view's seat plays
+    ``card`` as its third copy in play of a card that then recovers library cards from its ash
+    heap: one per card name of the ash heap's library cards to the hand (the most recent of that
+    name), with the others (the most recent first, up to the card's number) into the library; []
+    for another card or moment."""
+    rec = record(card.card) if card.card else None
+    recover = next((e for e in rec.effects if e.kind == EffectKind.RECOVER), None) if rec else None
+    seat = view.seat
+    if rec is None or recover is None or seat is None:
+        return []
+    held = sum(1 for c in view.cards if c.controller == seat and c.zone.in_play and c.name == card.name)
+    ash = [c for c in reversed(view.cards) if c.zone == Zone.ASH and c.owner == seat and not c.crypt and c.card]
+    if held < 2 or not ash:
+        return []
+    out: list[dict[str, object]] = []
+    for first in {c.name: c for c in reversed(ash)}.values():
+        rest = [c.as_list() for c in ash if c.pos != first.pos][: recover.amount - 1]
+        out.append({"to": Target.READY, "ash_hand": first.as_list(), "ash_library": rest})
+    return out
 
 
 def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
@@ -255,8 +383,11 @@ def lock_offers(view: VtesView, seat: int) -> list[dict[str, object]]:
             continue
         actions = master_actions_of(held.card)
         edge = _use(held.card, EDGE_POOL) is not None and edge_pool_now(view.phase, view.acting, view.edge, seat)
-        if lockable(actions, view.phase, view.acting, seat, held.controller, held.locked) or edge:
+        turn = _use(held.card, TURN_HAND_SIZE) is not None
+        if lockable(actions, view.phase, view.acting, seat, held.controller, held.locked) or edge or turn:
             out.append({"do": Do.LOCK, "cards": [held.as_list()]})
+        if _use(held.card, DISCARD_DRAW) is not None:
+            out += [{"do": Do.DISCARD, "card": c.as_list(), "by": held.as_list()} for c in view.hand]
         for whom, vampires in (
             (UNCONTROLLED_BLOOD, view.uncontrolled(seat)),
             (READY_BLOOD, [c for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]),
@@ -278,7 +409,9 @@ def _adds(held: CardView, use: Effect, vampires: Sequence[CardView]) -> list[dic
 def unlocked(w: Work, seat: int) -> None:
     """``seat``'s unlock phase has begun (its cards unlocked): each card in play, anyone's, whose
     text burns the pool of a Methuselah controlling no ready Anarch makes ``seat`` burn it when it
-    controls none (a vampire whose printed sect is Anarch), narrated with the card's name."""
+    controls none (a vampire whose printed sect is Anarch); each card on a vampire in torpor whose
+    text burns pool then ("During each Methuselah's unlock phase, if this vampire is in torpor, that
+    Methuselah burns 1 pool": Fame) makes ``seat`` burn it; narrated with the card's name."""
     anarch = any(
         c.controller == seat and c.crypt and c.zone == Zone.READY and _sect(w, pos) == "Anarch"
         for pos, c in w.cards.items()
@@ -288,6 +421,11 @@ def unlocked(w: Work, seat: int) -> None:
         if burn and not anarch and w.p(seat).pool > 0:
             got = -w.pool_delta(seat, -burn, "card")
             w.note(f"{w.name(pos)}: {seat_ref(seat)} controls no ready Anarch and burns {got} pool", seat)
+        on = c.on if c.zone == Zone.ON else ()
+        fame = _given(w, pos, EffectKind.UNLOCK_BURN, IN_TORPOR) if on and w.cards[on].zone == Zone.TORPOR else 0
+        if on and fame and w.p(seat).pool > 0:
+            got = -w.pool_delta(seat, -fame, "card")
+            w.note(f"{w.name(pos)}: {w.name(on)} is in torpor, {seat_ref(seat)} burns {got} pool", seat)
 
 
 def _sect(w: Work, pos: Pos) -> str:
@@ -371,7 +509,7 @@ def succeeded(w: Work, a: Action) -> None:
     reacted = any((rec := record(cid)) is not None and REACTION in rec.types for _, cid in a.played)
     if reacted or not vampire.crypt or not vampire.zone.in_play:
         return
-    info = w.info(a.minion)
+    info = standing.at(w, a.minion)
     for pos, c in sorted(w.cards.items()):
         n = _given(w, pos, EffectKind.GAIN_BLOOD, QUIET_SUCCESS) if c.zone == Zone.ON and c.on == a.minion else 0
         room = max(0, info.capacity - w.cards[a.minion].counters) if info is not None and info.capacity else n

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import lasting
+from engine.games.vtes import card_actions, lasting, master_locks, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
 from engine.games.vtes.card_checks import missing_requirement
@@ -110,7 +110,7 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
     unlocked minion (a bleed of the prey for 1 unless it bled this turn, a hunt for each vampire;
     only the mandatory hunts while one is due), every transfer it can afford, influencing out every
     vampire at capacity, discarding, and playing each hand card that is not played during an
-    action.
+    action; for another Methuselah over its hand size, discarding down (rulebook, "Drawing Cards").
     """
     seat = view.seat
     if seat is None:
@@ -126,8 +126,9 @@ def offers(view: VtesView) -> tuple[Offer, ...]:
         out.append(Offer({"do": Do.TIME}))
     if view.innermost is not None:
         return (*out, *answers(view))
-    if view.acting != seat:
-        return tuple(out)
+    if view.acting != seat:  # over its hand size (a card gave some until the turn's end): discard down
+        over = len(view.hand) > me.hand_size
+        return (*out, *(Offer({"do": Do.DISCARD, "card": c.as_list()}) for c in view.hand if over))
     return (*out, *(replace(o, act=with_terms(view, o.act)) for o in _turn(view, seat)))
 
 
@@ -267,7 +268,11 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 continue
             moves = master_choices(view, c) if "Master" in c.types else []
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **m.act_fields()} for m in moves]
-            if not moves:
+            puts = standing.put_choices(view, c) if not moves else None  # a Discipline card: on a vampire
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **put} for put in puts or ()]
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **x} for x in lasting.recover_choices(view, c)]
+            acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **x} for x in master_locks.lock_choices(view, c)]
+            if not moves and puts is None:
                 acts.append({"do": Do.PLAY, "card": c.as_list(), **cost, **_put_in_play(c)})
     return [Offer(act) for act in acts]
 
@@ -342,7 +347,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
             acts.append({"do": Do.ACTION, "kind": ActionKind.HUNT, "minion": minion})
         if due:
             continue
-        who = card_base().info(c.card) if c.card else None
+        who = standing.seen(c)
         who = as_titled(who, view.contests, c.pos) if who is not None else None
         for card in hand:
             kind = _card_kind(card)
@@ -377,6 +382,7 @@ def _minion_actions(view: VtesView, seat: int, due: Sequence[Pos]) -> list[Act]:
                 acts.append(
                     {"do": Do.ACTION, "kind": ActionKind.DIABLERISE, "minion": minion, "target_card": v.as_list()}
                 )
+        acts += card_actions.offers(view, seat, c)  # against another's card in play that gives it
         acts.append({"do": Do.ACTION, "kind": ActionKind.OTHER, "minion": minion})
     for v in torpor if not due else ():
         if v.controller == seat and not v.locked and view.can_pay(v, ActionKind.LEAVE_TORPOR):
@@ -507,7 +513,7 @@ def _strikes_of(
     for held in view.hand:
         if "Combat" not in held.types or not held.card or not striker.card:
             continue
-        reading = best_strike(held.card, striker.card, long, opposing, strength, hand_only)
+        reading = best_strike(held.card, striker.card, long, opposing, strength, hand_only, striker.disciplines)
         info = card_base().info(held.card) if reading is not None else None
         rec = record(held.card)
         if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
@@ -536,7 +542,7 @@ def _committed_strike(view: VtesView, c: Combat, minion: Pos, card: Pos) -> list
     striker, held = view.card(minion), view.card(card)
     if striker is None or held is None or not striker.card or not held.card:
         return []
-    reading = best_strike(held.card, striker.card, c.long, strength=c.strength_of(minion))
+    reading = best_strike(held.card, striker.card, c.long, strength=c.strength_of(minion), levels=striker.disciplines)
     fields = reading.fields() if reading is not None else {}
     return [{"do": Do.STRIKE, "minion": list(minion), "card": list(card), **fields}]
 

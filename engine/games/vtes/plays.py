@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import actions, combat, combat_plays, politics, referendum_gains, windows
+from engine.games.vtes import actions, combat, combat_plays, politics, referendum_gains, standing, windows
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
@@ -92,6 +92,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     ) or (act.bar is not None or act.bar_vampires or act.end_action or act.unlock_actor)
     a = w.open_action
     _master_timing(w, pos)
+    standing.check_put(w, pos, act.on)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
     if act.votes is not None and not in_referendum:

@@ -330,18 +330,20 @@ def best_strike(
     opposing: CardView | None = None,
     strength: int | None = None,
     hand_only: bool = False,
+    levels: frozenset[str] | tuple[str, ...] | None = None,
 ) -> StrikeReading | None:
     """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
     identity) may play (:func:`_may_play`) and use at the range (``long``: long range, else close) and, when ``opposing`` is
     given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
     superior level last); a hand strike at +N deals ``strength`` (None: the striker's printed
-    strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike; None if
-    none."""
+    strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike;
+    ``levels``: the striker's Discipline levels as it stands (None: as printed); None if none."""
     cid = card_id(identity)
     if cid is None or not _may_play(cid, striker):
         return None
     here = "long" if long else "close"
-    usable = [r for r in strike_readings(cid) if r.usable_by(disciplines(striker)) and r.range in ("", here)]
+    have = disciplines(striker) if levels is None else frozenset(levels)
+    usable = [r for r in strike_readings(cid) if r.usable_by(have) and r.range in ("", here)]
     usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.hand or not hand_only)]
     if not usable:
         return None
@@ -396,7 +398,7 @@ def weapon_strikes(view: VtesView, striker: CardView, long: bool) -> list[tuple[
         if held.zone != Zone.ON or held.on != striker.pos or not held.card:
             continue
         if "Equipment" in held.types:
-            reading = best_strike(held.card, striker.card, long)
+            reading = best_strike(held.card, striker.card, long, levels=striker.disciplines)
         else:  # a combat card that became a weapon on it (Weighted Walking Stick)
             reading = stick_strike(record(held.card), strength)
         if reading is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
+from engine.games.vtes import card_actions
 from engine.games.vtes.act_records import TermsAct
 from engine.games.vtes.readings import TABLE_TERMS, TermsKind, TermsReading, terms_reading
 from engine.games.vtes.state import CardState, Referendum
@@ -38,6 +39,13 @@ def chosen(w: Work, r: Referendum, act: TermsAct) -> Referendum:
     the card does not allow or choices for a card the table does not apply."""
     reading = reading_of(w, r)
     choices = act.changes is not None or act.seat is not None or act.card is not None
+    burn = card_actions.burn_terms(w, r.card)
+    if burn is not None:  # a referendum to burn a card in play: its terms leave no choice
+        if choices:
+            raise IllegalMove(f"{burn.split(':')[0]} leaves no choice: its terms are as printed")
+        if act.printed:
+            return replace(r, terms=burn, table=True)
+        return replace(r, terms=" ".join(act.text.split()))
     if act.printed and (reading is None or reading.kind != TermsKind.EACH or choices):
         raise IllegalMove("terms 'as printed' are for a card that leaves no choice: give the choices, or text alone")
     if reading is None:
@@ -152,6 +160,9 @@ def apply(w: Work, r: Referendum) -> None:
     """The passed referendum's terms, applied by the table (each change narrated with the card's
     name): pool counted now for each minion of the kind, the allocated pool, the banished vampire
     (if still ready) moved with its blood."""
+    if r.table and card_actions.burn_terms(w, r.card) is not None:
+        card_actions.burned_by_vote(w, r.card)
+        return
     reading = reading_of(w, r)
     if reading is None:
         return

@@ -35,7 +35,18 @@ from engine.games.base import (
     Shuffle,
     seat_ref,
 )
-from engine.games.vtes import actions, cancels, claims, combat, contests, lasting, plays, politics, windows
+from engine.games.vtes import (
+    actions,
+    cancels,
+    claims,
+    combat,
+    contests,
+    lasting,
+    master_locks,
+    plays,
+    politics,
+    windows,
+)
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -379,12 +390,13 @@ def _apply_play(w: Work, act: PlayAct, announced: bool = False) -> None:
     if pool:
         w.pool_delta(w.author, -pool, "cost")
     if to.zone.in_play:
-        lasting.arrived(w, pos)
+        lasting.arrived(w, pos, act)
     if blood and minion is not None:
         w.counters_delta(minion, -blood, "cost")
     plays.move_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.add_blood(w, act, esc(info.name) if info is not None else "the card")
     plays.master_effects(w, pos, esc(info.name) if info is not None else "the card")
+    master_locks.lock_minion(w, act, esc(info.name) if info is not None else "the card")
     if not act.no_replace and not announced:
         w.refill(w.author, pos)
 
@@ -395,6 +407,8 @@ windows.register(Answer, cancels.kind(_apply_play))
 def _act_discard(w: Work, act: DiscardAct) -> None:
     pos = act.card
     _own_hand(w, pos)
+    if lasting.discarded_by(w, act):  # a card in play locked to discard and draw (The Barrens)
+        return
     if len(w.hand(w.author)) > w.p(w.author).hand_size:
         # Over its hand size (a card drew more): discard down, at once, replacing none (rulebook,
         # "Drawing Cards": "immediately discard down to or draw up to match your hand size").

@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 
 from engine.games.base import Act, seat_ref
+from engine.games.vtes.card_actions import burn_vote
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.readings import TABLE_TERMS, TermsKind, terms_reading
 from engine.games.vtes.state import Referendum
@@ -67,13 +68,17 @@ def _act(text: str, **choice: object) -> Act:
 
 def terms_choices(view: VtesView, r: Referendum) -> list[Act]:
     """The ``terms`` acts the caller of ``r`` may choose from when the table applies its calling
-    card's terms (a ``text`` naming seats as ``{sN}``, and the choices); [] for another card."""
+    card's terms (a ``text`` naming seats as ``{sN}``, and the choices), or the card in play a
+    vampire called it to burn (:func:`engine.games.vtes.card_actions.burn_vote`); [] for another
+    card."""
     card = view.card(r.card) if r.card else None
     cid = card_id(card.card) if card is not None and card.card else None
     reading = terms_reading(cid) if cid is not None else None
+    name = card.name.split(" (")[0] if card is not None else ""
+    if card is not None and card.zone.in_play and burn_vote(card.card) is not None:
+        return [_act(f"{name} burns, as printed", printed=True)]  # a referendum to burn it
     if card is None or reading is None or reading.kind not in TABLE_TERMS:
         return []
-    name = card.name.split(" (")[0]
     seats = list(view.in_game())
     match reading.kind:
         case TermsKind.EACH:  # no choice: ``printed`` says the table applies them (referendum_terms)

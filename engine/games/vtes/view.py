@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.games.base import Pos
 from engine.games.vtes.actions import DEFAULT_COST, blockers
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import dues, has_title
+from engine.games.vtes.standing import standing
 from engine.games.vtes.state import (
     NO_CONTESTS,
     Action,
@@ -50,7 +51,9 @@ class CardView:
 
     ``card``: its identity (``"<krcg id>-<copy>"``) when this seat may know it, else "";
     ``name``, ``capacity`` (0 unless a known vampire), ``types`` and ``text`` from the card
-    database when known; ``crypt``: from a crypt (a vampire: counters are blood).
+    database when known; ``crypt``: from a crypt (a vampire: counters are blood); ``disciplines``:
+    a known vampire's krcg Discipline levels and ``capacity`` as it stands in play, raised by the
+    cards on it (:mod:`engine.games.vtes.standing`; None: as printed).
     """
 
     pos: Pos
@@ -66,6 +69,7 @@ class CardView:
     locked: bool = False
     counters: int = 0
     on: Pos | tuple[()] = ()
+    disciplines: tuple[str, ...] | None = None
 
     @property
     def known(self) -> bool:
@@ -283,6 +287,7 @@ def _card_view(c: CardState, ident: str) -> CardView:
         locked=c.locked,
         counters=c.counters,
         on=c.on,
+        disciplines=info.disciplines if info else None,
     )
 
 
@@ -311,6 +316,7 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
             if zone == uncontrolled and c.owner != seat:
                 ident = c.card  # face down to everyone but its owner
             cards.append(_card_view(c, ident))
+    cards = raised_view(cards)
     players = tuple(
         PlayerView(
             seat=p.seat,
@@ -369,3 +375,22 @@ def build_view(state: VtesState, seat: int | None, known: Mapping[Pos, str]) -> 
         contests=state.contests,
         limited=state.limited,
     )
+
+
+def raised_view(cards: list[CardView]) -> list[CardView]:
+    """``cards`` with each known vampire in play as it stands: its Disciplines and capacity raised
+    by the cards on it (:func:`engine.games.vtes.standing.standing`)."""
+    on: dict[Pos, list[str]] = {}
+    for c in cards:
+        if c.zone == Zone.ON and c.on and c.card:
+            on.setdefault(c.on, []).append(c.card)
+    if not on:
+        return cards
+    out = []
+    for c in cards:
+        info = card_base().info(c.card) if c.pos in on and c.crypt and c.card and c.zone.in_play else None
+        if info is not None:
+            now = standing(info, on[c.pos])
+            c = replace(c, disciplines=now.disciplines, capacity=now.capacity)
+        out.append(c)
+    return out

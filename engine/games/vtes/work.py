@@ -521,6 +521,7 @@ class Work(UnderWay):
 
     def begin_turn(self, seat: int) -> None:
         """Start ``seat``'s turn; an announced withdrawal is settled first (rules, "Withdrawal")."""
+        lasting.turn_ended(self)
         while True:
             p = self.p(seat)
             if not p.withdrawing:

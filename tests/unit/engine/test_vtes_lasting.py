@@ -138,7 +138,7 @@ ASHUR = (("Ashur Tablets", 4), ("Minion Tap", 1))
 
 def test_the_third_ashur_tablets_removes_every_copy_for_3_pool() -> None:
     """Two copies already in play (moved by hand), and one of Ben's: the third Ana plays removes
-    all four from the game and Ana gains 3 pool; the ash heap's cards stay by hand."""
+    all four from the game and Ana gains 3 pool (her ash heap holds no library card to recover)."""
     start = one_vampire_table("Arika", ASHUR, seed=5, phase="master")
     ana = start.state.acting
     ben = start.view(ana).players[ana].prey
@@ -256,8 +256,9 @@ def _dreams_table() -> tuple[SimTable, list[int]]:
 
 
 def _uses(t: SimTable, by: list[int]) -> list[Act]:
+    """The blood the card ``by`` adds as it is locked (a ``transfer`` naming it)."""
     ana = t.state.acting
-    return [a for a in VTES.legal_acts(t.view(ana)) if a.get("by") == by or a.get("cards") == [by]]
+    return [a for a in VTES.legal_acts(t.view(ana)) if a.get("by") == by]
 
 
 def test_dreams_of_the_sphinx_is_locked_to_add_1_blood_in_the_uncontrolled_region_with_a_counter() -> None:
@@ -291,7 +292,6 @@ def test_dreams_of_the_sphinx_locked_in_the_unlock_phase_with_the_edge_gains_1_p
     t, dreams = _dreams_table()
     ana = t.state.acting
     lock = {"do": "lock", "cards": [dreams]}
-    assert lock not in VTES.legal_acts(t.view(ana))  # not the unlock phase
     t.state = replace(t.state, phase=Phase.UNLOCK, edge=ana)
     assert lock in VTES.legal_acts(t.view(ana))
     pool = t.view(ana).players[ana].pool
@@ -299,6 +299,7 @@ def test_dreams_of_the_sphinx_locked_in_the_unlock_phase_with_the_edge_gains_1_p
     assert t.view(ana).players[ana].pool == pool + 1
     assert next(c for c in t.view(ana).cards if c.as_list() == dreams).counters == 1
     assert any("holds the Edge and gains 1 pool" in s for s in said(t)), said(t)
+    assert t.state.players[ana].hand_size == 7  # the pool, not the hand size
 
 
 def test_the_coven_is_locked_to_add_2_blood_to_a_ready_vampire_you_control() -> None:

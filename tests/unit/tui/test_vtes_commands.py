@@ -241,7 +241,7 @@ def test_a_card_that_stays_in_play_is_played_into_play_and_to_overrides_it(ctx: 
     # card, here in the influence phase: refused by its timing, not by the act's shape).
     first = ctx.view.hand[0]
     if "Master" in first.types:
-        with pytest.raises(VampireError, match="is a master card: it is played in your master phase"):
+        with pytest.raises(VampireError, match="it is played in your master phase"):
             check(table, parse(f"play {first.name}", ctx))
     else:
         check(table, parse(f"play {first.name}", ctx))
