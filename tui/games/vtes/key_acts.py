@@ -221,6 +221,13 @@ def may_fight(view: VtesView | None, me: int | None, step: CombatStep) -> bool:
     return any(o.do == _FIGHT[step] for o in _answers(view, me))
 
 
+def fight_offer(view: VtesView | None, me: int | None, step: CombatStep) -> Act | None:
+    """The act a combat key of ``step`` sends (``m`` range, ``P`` press): the first maneuver or
+    press offered to this seat, each with the card that gives it (none is offered without one; a
+    maneuver or press by hand is the command ``:maneuver``, ``:press``); None when none is."""
+    return next((dict(o.act) for o in _answers(view, me) if o.do == _FIGHT[step]), None)
+
+
 def may_vote(view: VtesView | None, me: int | None) -> bool:
     """``V`` can act: a vote is offered to this seat, or terms to choose (the caller's, for a card
     whose terms the table applies)."""
