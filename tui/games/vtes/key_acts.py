@@ -129,7 +129,7 @@ def play_menu(
     """The ways ``p`` may play ``card`` when the player has a choice to make (words, act), each
     :func:`play_act`'s act with one of the engine's choices: the amount and vampire of a master
     card that moves blood to your pool (the selected vampire's only, when it is one), the new target
-    of a bleed a reaction redirects. Empty when there is one way or none (``p`` plays it at once)."""
+    of a bleed a reaction redirects, the locked minion a reaction wakes. Empty when there is one way or none (``p`` plays it at once)."""
     from engine.games.vtes.card_play import master_choices, window_choices
 
     if view is None or me is None:
@@ -139,7 +139,8 @@ def play_menu(
         return ways
     base = play_act(card, view, me, selected, ctx)
     if view.action is not None:
-        choices = [c for c in window_choices(view, card) if "target" in dict(c.fields)]
+        # a new target of a bleed; which locked minion a card wakes (Wake with Evening's Freshness)
+        choices = [c for c in window_choices(view, card) if dict(c.fields).keys() & {"target", "wake", "unlock"}]
     elif "Master" in card.types:
         choices = [c for c in master_choices(view, card) if "move_blood" in dict(c.fields)]
         mine = [c for c in choices if selected is not None and dict(c.fields).get("minion") == selected.pos]
