@@ -572,7 +572,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             return not getattr(self.session, "watching", False)
         view, me = self._view, self.session.seat
         if action == "block":
-            return view is not None and me is not None and self._blocker() is not None
+            # Not while this seat passes by itself (its block could only fail): never "b Block" then.
+            return view is not None and me is not None and self._blocker() is not None and self._by_itself(view) is None
         if action == "pass_impulse":
             # Not while this seat passes by itself: its twin (why_not) says so.
             return key_acts.may_pass(view, me) and self._by_itself(view) is None
