@@ -167,6 +167,19 @@ def refused(t: SimTable, seat: int, act_: Act, words: str) -> IllegalMove:
     return err.value
 
 
+def to_step(t: SimTable, step: str) -> None:
+    """Everyone passes (the hand strike when a strike is due) until the combat reaches ``step``."""
+    for _ in range(24):
+        c = t.state.open_combat
+        assert c is not None
+        if c.step == step:
+            return
+        due = c.due()
+        t.play(c.impulse, {"do": "strike", "minion": list(due[0])} if c.step == "strike" else {"do": "pass"})
+        t.run_ops()
+    raise AssertionError(f"the combat never reached {step}")
+
+
 def bleed_blocked(f: Fight) -> None:
     """Lucia bleeds Ben; Ana passes; Ben blocks with Marek; all pass: blocked, a combat opens."""
     t = f.t

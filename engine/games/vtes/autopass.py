@@ -6,15 +6,12 @@ readings (:mod:`engine.games.vtes.readings`); it never restates what is legal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.games.base import Act
 from engine.games.vtes import lasting
 from engine.games.vtes.aims import aim_points
 from engine.games.vtes.card_checks import master_timing
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_play import disciplines
-from engine.games.vtes.card_record import CardRecord, meets_disciplines, record
+from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.combat_equip import becomes_weapon, equip_effect
 from engine.games.vtes.offers import Offer, answers
@@ -33,11 +30,8 @@ def auto_pass(view: VtesView) -> Act | None:
       one that wakes a minion to block counts only where a block could succeed) and has no block to
       decide (a block that could only fail, :func:`block_would_fail`, is no decision), unless it played
       in this action a card the table does not apply whole (its player applies the rest first);
-    - in combat, ``pass`` for a seat whose minion does not fight, or whose hand holds no combat card
-      the step could take, nor a maneuver or press offered with a card (a weapon's optional
-      maneuver, the optional press of its strike card), a minion an aimed strike hit counting for no
-      press; the hand strike when its strike is due and no card in hand or on its minion could strike
-      instead, nor an aim card go with a strike offered;
+    - in combat, ``pass`` where the offers hold only the pass (and a press no card gives); the hand
+      strike when its strike is due and no card in hand or on its minion could strike instead;
     - a card announced (:mod:`engine.games.vtes.cancels`): ``pass`` when no card of the hand
       cancels it (:mod:`engine.games.vtes.cancel_offers`);
     - in a referendum, ``pass`` before votes with no card that could be played then; ``done`` with
@@ -88,8 +82,19 @@ def applying_by_hand(view: VtesView, seat: int, a: Action) -> bool:
     (:attr:`~engine.games.vtes.card_record.CardRecord.coverage`) and has not passed since
     (:attr:`~engine.games.vtes.state.Action.applying`): the next time it holds the impulse, its
     player applies the rest by hand (``:stealth +1 by CARD``, ``:amount``…) before passing; once it
-    has passed, its passes are automatic again."""
-    return seat in a.applying
+    has passed, its passes are automatic again. A card whose rest comes after the action resolves
+    ("… after action resolution": Daring the Dawn's damage) leaves nothing to apply in the window:
+    no stop for it."""
+    if seat not in a.applying:
+        return False
+    mine = [
+        rec for m, cid in a.played if (c := view.card(m)) is not None and c.controller == seat and (rec := record(cid))
+    ]
+    return not mine or any(not any(_LATER in s for s in rec.by_hand) for rec in mine)
+
+
+_LATER = "after action resolution"
+"""Words of a card's text the table leaves by hand that put the rest after its action resolved."""
 
 
 def block_would_fail(view: VtesView, seat: int, a: Action) -> bool:
@@ -117,18 +122,15 @@ def _gives_intercept(held: CardView) -> bool:
     return rec is None or rec.has(EffectKind.INTERCEPT) or any("intercept" in s for s in rec.by_hand)
 
 
-def _combat_cards(view: VtesView, step: CombatStep, minions: Sequence[CardView] = ()) -> bool:
+def _combat_cards(view: VtesView, step: CombatStep) -> bool:
     """A combat card of the hand could be played in ``step``: its text does not bind it to
-    another step (:func:`engine.games.vtes.readings.combat_steps`; a card not yet seen counts),
-    and, when ``minions`` are named, one of them has the Discipline it requires."""
+    another step (:func:`engine.games.vtes.readings.combat_steps`; a card not yet seen counts)."""
     for held in view.hand:
         if "Combat" not in held.types:
             continue
         cid = card_id(held.card) if held.card else None
         steps = combat_steps(cid) if cid is not None else None
         rec = record(cid) if cid is not None else None
-        if rec is not None and minions and not any(meets_disciplines(rec, disciplines(m)) for m in minions):
-            continue
         if aim_points(rec) or equip_effect(rec) is not None or becomes_weapon(rec) is not None:
             continue  # an aim fits where a strike is offered with it, an equip where a weapon is (:func:`_combat`)
         if steps is None or step in steps:
@@ -137,12 +139,12 @@ def _combat_cards(view: VtesView, step: CombatStep, minions: Sequence[CardView] 
 
 
 def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) -> Act | None:
-    """A Methuselah whose minion does not fight passes every step (reading: cards for minions not
-    in the combat are rare; switch the automatic pass off to play one); a combatant's controller
-    with no combat card in hand that the step could take (maneuvers, presses, prevention and
-    strikes other than the hand strike come from cards; a card's text may bind it to one step)
-    passes, and strikes with the hand strike unless its minion carries a card (a weapon, a
-    retainer) that could strike instead."""
+    """Outside the strike step, a seat passes where its offers hold only the pass (and a press no
+    card gives): a card that fits the step is offered (:func:`engine.games.vtes.offers.answers`:
+    its play, maneuver, press or prevention), and one the offers do not hold cannot change the step
+    (a card left by hand is played with the automatic pass off, or by command). In the strike
+    step, the hand strike unless a combat card in hand could strike instead, or its minion carries
+    a card (a weapon, a retainer) that could."""
     if c.step == CombatStep.STRIKE:
         hand_strike = offered[0].act if offered and offered[0].do == Do.STRIKE else None
         if hand_strike is None:
@@ -151,15 +153,8 @@ def _combat(view: VtesView, seat: int, c: Combat, offered: tuple[Offer, ...]) ->
         armed = any(card.on == minion for card in view.cards)
         aimed = any("aim" in o.act for o in offered)  # an aim card offered with a strike that deals damage
         return None if _combat_cards(view, CombatStep.STRIKE) or armed or aimed else dict(hand_strike)
-    mine = [card for m in (c.acting, c.opposing) if (card := view.card(m)) is not None and card.controller == seat]
-    if c.step == CombatStep.PRESS:  # a minion an aimed strike hit cannot press this round
-        mine = [card for card in mine if card.pos not in c.no_press]
-    if mine and _combat_cards(view, c.step, mine):
-        return None
-    if any(o.do == Do.PLAY and ("equip" in o.act or o.act.get("to") == "on") for o in offered):
-        return None  # a weapon of the hand a combat card may equip its minion with, or one it becomes
-    if any(o.do in (Do.MANEUVER, Do.PRESS, Do.PREVENT) and o.card is not None for o in offered):
-        return None  # a weapon's optional maneuver, or the optional press of this round's strike card
+    if any(o.do != Do.PASS and not (o.do == Do.PRESS and o.card is None) for o in offered):
+        return None  # a card that fits the step: its maneuver, press, prevention, equip or play
     return _only(offered, Do.PASS)
 
 

@@ -6,11 +6,14 @@ and a card named in the act may lift it (:attr:`~engine.games.vtes.vocab.Lift.RE
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.games.base import Pos
 from engine.games.vtes import standing
 from engine.games.vtes.acts import esc
+from engine.games.vtes.card_effects import EACH, EffectKind
 from engine.games.vtes.card_record import CardRecord, Timing, meets_disciplines, record
-from engine.games.vtes.cards import CardInfo
+from engine.games.vtes.cards import CardInfo, PlayPlace, card_base, play_place
 from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Limited
 from engine.games.vtes.vocab import DeckPart, Lift, LimitScope, Phase
@@ -127,3 +130,21 @@ def master_timing(rec: CardRecord, own_turn: bool, phase: Phase) -> str | None:
             '(rulebook, "2. Master Phase")' + ("; it is also played in another Methuselah's turn" if out else "")
         )
     return None
+
+
+def missing_target(rec: CardRecord, blood: Sequence[int]) -> str | None:
+    """Why the card ``rec`` has nothing to act on, as the refusal's sentence: one that moves blood
+    from "a vampire you control" to its player's pool (Minion Tap; not "each ready vampire", nor
+    a card put on the vampire it taps) needs a ready vampire of the player's with blood (``blood``: the blood on each ready
+    vampire the player controls, in counters); None when there is one, or the card names no such
+    target. The offers read it too, so that such a card is offered only where it can act
+    (rulebook, "Requirements for Playing Cards": a card is played only where its effect can be
+    resolved)."""
+    move = next((e for e in rec.effects if e.kind == EffectKind.MOVE_BLOOD and e.whom != EACH), None)
+    info = card_base().info(rec.id)
+    if info is not None and play_place(info) == PlayPlace.ON_MINION:
+        return None  # put on the vampire it taps (Villein): where the card goes is checked as it goes
+    if move is None or any(b >= max(move.least, 1) for b in blood):
+        return None
+    what = f"{move.least} blood or more" if move.least > 1 else "blood"
+    return f"{esc(rec.name)} moves blood from a ready vampire you control, and none of yours has {what}"

@@ -173,24 +173,26 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
                 base["minion"] = tuple(player.pos)
             if any(e.kind == EffectKind.LOCK and not e.whom for e in clause.effects) and minion is not None:
                 base["lock"], base["minion"] = True, tuple(minion.pos)
-            if _wakes(clause):
-                sleeper = waker(view, a, seat, clause, rec)
-                if sleeper is None:
-                    continue
+            variants: list[tuple[dict[str, object], str]] = [(base, "")]
+            if _wakes(clause):  # one choice per locked minion it may wake: the player picks
                 woken = any(e.kind == EffectKind.WAKE for e in clause.effects)
-                base["wake" if woken else "unlock"], base["minion"] = True, tuple(sleeper.pos)
-                if sleeper.counters < int(base.get("blood", 0)):  # type: ignore[call-overload]
-                    continue  # it cannot pay the blood (what the card requires, a title: waker)
-            fields = _paid(rec, view, seat, player, tuple(sorted(base.items())))
-            if fields is None:
-                continue
-            by = dict(fields).get("minion")
-            if isinstance(by, tuple) and (by, card_id(card.card)) in a.played:
-                continue  # that minion (the blocker, for intercept) played this card in this action (2.1)
-            words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
-            barred = view.card(pick["bar"]) if isinstance(pick.get("bar"), tuple) else None  # type: ignore[arg-type]
-            words += f": {barred.name}" if barred is not None else ""
-            out.setdefault(fields, Choice(clause, fields, words))
+                variants = [
+                    (base | {"wake" if woken else "unlock": True, "minion": tuple(sleeper.pos)}, f": {sleeper.name}")
+                    for sleeper in wakers(view, a, seat, clause, rec)
+                    # it pays the blood itself (what the card requires, a title: wakers)
+                    if sleeper.counters >= int(base.get("blood", 0))  # type: ignore[call-overload]
+                ]
+            for fields_in, whom in variants:
+                fields = _paid(rec, view, seat, player, tuple(sorted(fields_in.items())))
+                if fields is None:
+                    continue
+                by = dict(fields).get("minion")
+                if isinstance(by, tuple) and (by, card_id(card.card)) in a.played:
+                    continue  # that minion (the blocker, for intercept) played this card in this action (2.1)
+                words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+                barred = view.card(pick["bar"]) if isinstance(pick.get("bar"), tuple) else None  # type: ignore[arg-type]
+                words += f": {barred.name}" if barred is not None else whom
+                out.setdefault(fields, Choice(clause, fields, words))
     return list(out.values())
 
 
@@ -434,13 +436,18 @@ def may_react(view: VtesView, a: Action, seat: int, card: str) -> bool:
 
 
 def waker(view: VtesView, a: Action, seat: int, clause: Clause, rec: CardRecord) -> CardView | None:
-    """The locked minion of ``seat``'s that a reaction clause of the card ``rec`` which wakes its
-    minion may wake now, or None: only while ``seat`` may still attempt to block the action
-    (window A, entitled, not declined); a ready locked minion not yet woken, that meets the card's
-    clan, Discipline and title (Second Tradition: Domain: a prince or justicar), with the clause's
-    Discipline levels (the one with the most levels)."""
+    """The first of :func:`wakers` (the one with the most Discipline levels), or None."""
+    return next(iter(wakers(view, a, seat, clause, rec)), None)
+
+
+def wakers(view: VtesView, a: Action, seat: int, clause: Clause, rec: CardRecord) -> list[CardView]:
+    """The locked minions of ``seat``'s that a reaction clause of the card ``rec`` which wakes its
+    minion may wake now, the most Discipline levels first: only while ``seat`` may still attempt
+    to block the action (window A, entitled, not declined); each ready locked minion not yet woken,
+    that meets the card's clan, Discipline and title (Second Tradition: Domain: a prince or
+    justicar), with the clause's Discipline levels. Empty: none."""
     if a.window != Window.NO_ATTEMPT or seat not in view.blockers() or seat in a.declined:
-        return None
+        return []
     asleep = [
         c
         for c in view.controlled(seat)
@@ -450,7 +457,7 @@ def waker(view: VtesView, a: Action, seat: int, clause: Clause, rec: CardRecord)
         and clause.usable_by(disciplines(c))
         and _may_play(rec, c, view)
     ]
-    return max(asleep, key=lambda c: (len(disciplines(c)), c.pos), default=None)
+    return sorted(asleep, key=lambda c: (len(disciplines(c)), c.pos), reverse=True)
 
 
 def _numbers(

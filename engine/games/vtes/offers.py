@@ -22,7 +22,7 @@ from engine.games.base import Act, Pos
 from engine.games.vtes import card_actions, lasting, master_locks, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
-from engine.games.vtes.card_checks import missing_requirement
+from engine.games.vtes.card_checks import missing_requirement, missing_target
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
@@ -272,9 +272,17 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **put} for put in puts or ()]
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **x} for x in lasting.recover_choices(view, c)]
             acts += [{"do": Do.PLAY, "card": c.as_list(), **cost, **x} for x in master_locks.lock_choices(view, c)]
-            if not moves and puts is None:
+            if not moves and puts is None and not _target_missing(view, seat, c):
                 acts.append({"do": Do.PLAY, "card": c.as_list(), **cost, **_put_in_play(c)})
     return [Offer(act) for act in acts]
+
+
+def _target_missing(view: VtesView, seat: int, card: CardView) -> bool:
+    """``card`` needs a target that does not exist (:func:`engine.games.vtes.card_checks.missing_target`,
+    the check the rules make): not offered."""
+    rec = record(card.card) if card.card else None
+    blood = [c.counters for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]
+    return rec is not None and missing_target(rec, blood) is not None
 
 
 def _put_in_play(card: CardView) -> dict[str, object]:
@@ -459,8 +467,10 @@ def window_cards(view: VtesView) -> tuple[CardView, ...]:
 def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
     """A combat (5, P5): in the strike step, for the combatant whose strike is due, its hand strike
     first, then each combat card of the hand with a plain strike it may use at this range and pay
-    for; in the other steps, on this seat's impulse, pass, a maneuver (range step) or a press
-    (press step) by its combatant that did not make the last one (5.3, 5.9)."""
+    for; in the other steps, on this seat's impulse, pass, each combat card that fits the step, a
+    maneuver (range step) with each card that gives one, a press (press step), by its combatant
+    that did not make the last one (5.3, 5.9). A maneuver no card gives is not offered: the engine
+    takes one by hand (a claim), named as a command."""
     if c.impulse != seat:
         return []
     if c.step == CombatStep.STRIKE:
@@ -480,7 +490,6 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
             continue
         acts += [{"do": Do.PLAY, **fields} for _, fields, _ in combat_plays(view, card)]
         if c.step == CombatStep.RANGE and c.maneuvered != m:
-            acts.append({"do": Do.MANEUVER, "minion": list(m)})
             moves = combat_moves(view, card, EffectKind.MANEUVER)
             if not any(x == m for x, _ in c.chosen):
                 moves += [(h, {}) for h, r in _strikes_of(view, card, c.long) if r.maneuver and _maneuver_left(view, h)]

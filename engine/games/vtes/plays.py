@@ -13,7 +13,7 @@ from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, Pla
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements, master_timing, take_limit
+from engine.games.vtes.card_checks import check_requirements, master_timing, missing_target, take_limit
 from engine.games.vtes.card_effects import EACH, READY, YOUNGER_OR_ALLY, EffectKind
 from engine.games.vtes.card_play import played_with, unmet_condition, unmet_level_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
@@ -93,6 +93,7 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     a = w.open_action
     _master_timing(w, pos)
     standing.check_put(w, pos, act.on)
+    _target_exists(w, pos)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
     if act.votes is not None and not in_referendum:
@@ -322,6 +323,19 @@ def _master_timing(w: Work, pos: Pos) -> None:
     if refused is not None:
         w.refuse(Lift.TIMING, refused)
     take_limit(w, pos, None)
+
+
+def _target_exists(w: Work, pos: Pos) -> None:
+    """A card whose effect needs a target is refused where none exists (Minion Tap with no vampire
+    of the author's with blood: :func:`engine.games.vtes.card_checks.missing_target`). Raises
+    IllegalMove with the sentence."""
+    rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
+    if rec is None:
+        return
+    blood = [c.counters for c in w.cards.values() if c.crypt and c.zone == Zone.READY and c.controller == w.author]
+    missing = missing_target(rec, blood)
+    if missing is not None:
+        raise IllegalMove(missing)
 
 
 def _in_referendum(w: Work, pos: Pos, types: set[str], name: str, minion: Pos | None) -> None:

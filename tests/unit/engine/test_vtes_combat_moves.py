@@ -15,7 +15,7 @@ from engine.games.vtes.cards import card_base
 from engine.games.vtes.combat_cards import prevent_acts
 from engine.games.vtes.decks import Deck
 from engine.games.vtes.state import Strike
-from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, one_crypt_fight, refused
+from tests.support.vtes_fight import Fight, bleed_blocked, card, fight_table, in_hand, one_crypt_fight, refused, to_step
 from tests.support.vtes_sim import act, settle
 
 LIBRARY = (("Swallowed by the Night", 2), ("Rolling with the Punches", 2), ("Soak", 1), ("Conditioning", 2))
@@ -29,17 +29,7 @@ def f() -> Fight:
 
 
 def _to_step(f: Fight, step: str) -> None:
-    """Everyone passes (the hand strike when a strike is due) until the combat reaches ``step``."""
-    t = f.t
-    for _ in range(24):
-        c = t.state.open_combat
-        assert c is not None
-        if c.step == step:
-            return
-        due = c.due()
-        t.play(c.impulse, {"do": "strike", "minion": list(due[0])} if c.step == "strike" else {"do": "pass"})
-        t.run_ops()
-    raise AssertionError(f"the combat never reached {step}")
+    to_step(f.t, step)
 
 
 def _damage_step(f: Fight) -> tuple[int, list[int]]:

@@ -149,12 +149,14 @@ def test_a_strike_refused_after_striking_says_the_minion_has_struck(f: Fight) ->
 
 
 def test_no_maneuver_is_offered_to_the_minion_that_made_the_last() -> None:
+    """No card of the fight library gives a maneuver: ``m`` is offered to neither combatant (a
+    maneuver by hand is the command, a claim); Lucia's by hand is the last, so a second is refused."""
     f = fight_table(seed=1, blood=(4, 1, 1, 1))
     t = f.t
     bleed_blocked(f)
     combat_loop(t, (f.ana, f.ben, f.cy, f.dee))  # before range
     view = t.view(f.ana)
-    assert view.combat is not None and ("m", "maneuver") in combat_keys(view, view.combat)
+    assert view.combat is not None and ("m", "maneuver") not in combat_keys(view, view.combat)
     by_hand(t, f.ana, "maneuver", minion=f.lucia)
     view = t.view(f.ana)
     assert view.combat is not None and view.combat.impulse == f.ana  # a play returns the impulse
@@ -163,8 +165,8 @@ def test_no_maneuver_is_offered_to_the_minion_that_made_the_last() -> None:
     refused(t, f.ana, {"do": "maneuver", "minion": f.lucia}, "made the last maneuver")
     act(t, f.ana, "pass")
     view = t.view(f.ben)
-    assert view.combat is not None and ("m", "maneuver") in combat_keys(view, view.combat)
-    assert may_fight(view, f.ben, CombatStep.RANGE)
+    assert view.combat is not None and ("m", "maneuver") not in combat_keys(view, view.combat)
+    assert not may_fight(view, f.ben, CombatStep.RANGE)
 
 
 def test_window_a_offers_no_block_to_a_methuselah_with_every_minion_locked() -> None:

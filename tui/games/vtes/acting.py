@@ -197,6 +197,8 @@ class ActSender:
         # The key's act is the command of the same word: the engine's (or the command reader's)
         # sentence for it, so a key and its command are refused in the same words.
         reason = self.why_not.get(what) or self.refusal(what)
+        if reason is None and what in ("maneuver", "press"):  # the engine would take it by hand only
+            return f"No card of yours gives a {what} now: :{what} makes one by hand (a claim the others answer)."
         return reason or "Try again."
 
     def declare_deck(self, view: VtesView) -> None:

@@ -55,16 +55,23 @@ def numbers_words(action: Action) -> str:
     return f"stealth {action.stealth} vs intercept {action.intercept}"
 
 
-def window_words(view: VtesView, names: Sequence[str], action: Action) -> str:
+def window_words(view: VtesView, names: Sequence[str], action: Action, by_itself: Act | None = None) -> str:
     """The window (4.4) and what it waits for: ``"window A: Ben may block"``, ``"window B: Marek
-    attempts to block"``, ``"window C: no block; all pass and it succeeds"``."""
+    attempts to block"``, ``"window C: no block; all pass and it succeeds"``. ``by_itself``: what
+    this seat does by itself now (its automatic pass): a seat that passes by itself is not said to
+    "may block" (its block could only fail, and it declines: ``"(yours would fail)"``)."""
     match action.window:
         case Window.NO_ATTEMPT:
             entitled = [s for s in view.blockers() if s not in action.declined]
             may = view.may_still_block()
+            declines = by_itself is not None and view.seat in may
+            may = tuple(s for s in may if not (declines and s == view.seat))
+            fails = " (yours would fail: you decline)" if declines else ""
             if not may:
-                return "window A: nobody may block" + (" (no ready unlocked minion)" if entitled else "")
-            return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block"
+                return "window A: nobody may block" + (
+                    " (no ready unlocked minion)" if entitled and not fails else fails
+                )
+            return f"window A: {' or '.join(_who(view, names, s) for s in may)} may block{fails}"
         case Window.ATTEMPT:
             blocker = _card_name(view, action.blocker)
             blocked = "blocked if all pass" if action.blocks else "not blocked as it stands"

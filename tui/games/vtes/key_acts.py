@@ -130,7 +130,7 @@ def play_menu(
     """The ways ``p`` may play ``card`` when the player has a choice to make (words, act), each
     :func:`play_act`'s act with one of the engine's choices: the amount and vampire of a master
     card that moves blood to your pool (the selected vampire's only, when it is one), the new target
-    of a bleed a reaction redirects. Empty when there is one way or none (``p`` plays it at once)."""
+    of a bleed a reaction redirects, the locked minion a reaction wakes. Empty when there is one way or none (``p`` plays it at once)."""
     from engine.games.vtes.card_play import master_choices, window_choices
 
     if view is None or me is None:
@@ -140,7 +140,8 @@ def play_menu(
         return ways
     base = play_act(card, view, me, selected, ctx)
     if view.action is not None:
-        choices = [c for c in window_choices(view, card) if "target" in dict(c.fields)]
+        # a new target of a bleed; which locked minion a card wakes (Wake with Evening's Freshness)
+        choices = [c for c in window_choices(view, card) if dict(c.fields).keys() & {"target", "wake", "unlock"}]
     elif "Master" in card.types:
         choices = [c for c in master_choices(view, card) if "move_blood" in dict(c.fields)]
         mine = [c for c in choices if selected is not None and dict(c.fields).get("minion") == selected.pos]
@@ -220,6 +221,13 @@ def may_fight(view: VtesView | None, me: int | None, step: CombatStep) -> bool:
     """A combat key of ``step`` (``s`` strike, ``m`` range, ``P`` press) can act: a strike, a
     maneuver or a press is offered to this seat."""
     return any(o.do == _FIGHT[step] for o in _answers(view, me))
+
+
+def fight_offer(view: VtesView | None, me: int | None, step: CombatStep) -> Act | None:
+    """The act a combat key of ``step`` sends (``m`` range, ``P`` press): the first maneuver or
+    press offered to this seat, each with the card that gives it (none is offered without one; a
+    maneuver or press by hand is the command ``:maneuver``, ``:press``); None when none is."""
+    return next((dict(o.act) for o in _answers(view, me) if o.do == _FIGHT[step]), None)
 
 
 def may_vote(view: VtesView | None, me: int | None) -> bool:

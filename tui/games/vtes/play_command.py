@@ -145,6 +145,15 @@ def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int |
         if not choices:
             who = ctx.names[target] if target < len(ctx.names) else "that Methuselah"
             raise CommandError(f"{card.name} cannot make {who} the bleed's target now.")
+    woken = [c for c in choices if dict(c.fields).keys() & {"wake", "unlock"}]
+    if len({dict(c.fields).get("minion") for c in woken}) > 1:  # which locked minion it wakes
+        chosen = [c for c in woken if ctx.selected is not None and dict(c.fields).get("minion") == ctx.selected]
+        if not chosen:
+            names = ", ".join(dict.fromkeys(c.words.rsplit(": ", 1)[-1] for c in woken))
+            raise CommandError(
+                f"{card.name} wakes one locked minion: select it first ({names}), or press p for a menu."
+            )
+        choices = chosen
     try:
         best = pick(choices, level)
     except LevelError as e:

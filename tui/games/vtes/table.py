@@ -452,9 +452,18 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._acts.when_free(lambda: self._acts.run_command("strike"))
 
     def action_fight(self, word: str) -> None:
-        """``m`` maneuver, ``P`` press: for your combatant (a card allows it: name it with
-        ``:maneuver with CARD``)."""
-        self._acts.when_free(lambda: self._acts.run_command(word))
+        """``m`` maneuver, ``P`` press: for your combatant, the one the offers hold with the card
+        that gives it (a maneuver or press by hand is the command ``:maneuver``, ``:press``)."""
+        step = CombatStep.RANGE if word == "maneuver" else CombatStep.PRESS
+
+        def send() -> None:
+            act = key_acts.fight_offer(self._view, self.session.seat, step)
+            if act is None:
+                self.say(f"✗ {self._acts.why(word, self._view, self.session.seat)}", True)
+                return
+            self._acts.try_act(act)
+
+        self._acts.when_free(send)
 
     def action_vote(self) -> None:
         """``V``: the command line, ready for a vote, with the sources you hold listed; as the
@@ -563,7 +572,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             return not getattr(self.session, "watching", False)
         view, me = self._view, self.session.seat
         if action == "block":
-            return view is not None and me is not None and self._blocker() is not None
+            # Not while this seat passes by itself (its block could only fail): never "b Block" then.
+            return view is not None and me is not None and self._blocker() is not None and self._by_itself(view) is None
         if action == "pass_impulse":
             # Not while this seat passes by itself: its twin (why_not) says so.
             return key_acts.may_pass(view, me) and self._by_itself(view) is None

@@ -105,7 +105,7 @@ class ActionBox(Static):
                 text.append(key.key, style("action-box--key"))
                 text.append(" " + key.words)
         text.append("\n")
-        text.append(window_words(view, names, action) + " · ")
+        text.append(window_words(view, names, action, by_itself) + " · ")
         text.append(impulse_words(view, names, action), style("action-box--yours" if mine else "action-box--impulse"))
         if by_itself is not None:
             text.append(" · " + by_itself_words(by_itself), style("action-box--dim"))

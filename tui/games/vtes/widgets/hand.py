@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets.option_list import Option
 
+from engine.games.base import Pos
 from engine.games.vtes.view import VtesView
 from tui.games.vtes.present import hand_label
 from tui.games.vtes.widgets.card_list import CardList, id_pos, pos_id
@@ -20,6 +21,7 @@ class HandList(CardList):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._shown: tuple[str, ...] = ()
+        self._positions: tuple[Pos, ...] = ()  # the hand's cards as last shown
 
     @property
     def title(self) -> str:
@@ -45,10 +47,17 @@ class HandList(CardList):
         self._shown = ids
         old, opt = self.highlighted, self.highlighted_option
         pos = id_pos(opt.id) if opt is not None else None
+        before = self._positions
+        self._positions = tuple(c.pos for c in view.hand) if view.seat is not None else ()
         self.set_options(options)
         # the highlight stays on its card while the hand holds it (a card before it played or
-        # drawn moves it in the list), else at its place
-        if options and not (pos is not None and self.highlight_pos(pos)):
+        # drawn moves it in the list); once it left (played, discarded), on a neighbour that was
+        # there before, the next one first, never the card drawn in its place; else at its place
+        if not options or (pos is not None and self.highlight_pos(pos)):
+            return
+        at = before.index(pos) if pos in before else -1
+        neighbours = (*before[at + 1 :], *reversed(before[:at])) if at >= 0 else ()
+        if not any(self.highlight_pos(n) for n in neighbours):
             self.highlighted = min(old or 0, len(options) - 1)
 
     def on_resize(self) -> None:
