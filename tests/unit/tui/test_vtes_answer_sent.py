@@ -1,8 +1,8 @@
 """The moment between pressing an answer key and the table taking it, at the VTES table at 80x24
 (a tester, the automatic pass off, under load: "the table waits for you" stayed about 2 s after
 ``.``, and a second ``.`` was refused naming the next holder of the impulse). The table's answer
-is held back by the test (injected, never slept): in that moment the status line says the pass
-is sent, the footer lists no answer key, ``.`` again says the answer is on its way and sends
+is held back by the test (injected, never slept): in that moment the status line and the action
+box say the pass is sent, the footer lists no answer key, ``.`` again says the answer is on its way and sends
 nothing; once the table takes it, both move on together."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from tests.support.tui import shown
 from tests.support.vtes_table import keys_after_a_look, played_vtes, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
+from tui.games.vtes.widgets.action import ActionBox
 
 
 class HeldSession(LocalGameSession):
@@ -67,6 +68,8 @@ async def test_after_a_pass_the_screen_says_it_is_sent_until_the_table_takes_it(
         assert "waits for you" not in shown(status)
         assert "full_stop" not in _footer_keys(app), _footer_keys(app)
         assert not set(_footer_keys(app)) & {"b", "s", "m", "P", "V", "n", "t", "h", "i"}, _footer_keys(app)
+        box = shown(screen.query_one(ActionBox))
+        assert "you:" not in box and "your answer is sent" in box, box
         await pilot.press("full_stop")
         await eventually(lambda: "on its way" in said(app), 10, "the second pass refused", pilot=pilot)
         assert said(app).startswith("✗ Your answer is on its way"), said(app)

@@ -64,6 +64,9 @@ from tui.screens.table import TableFrame
 from tui.session import TableSession
 from tui.widgets.common.burst_line import BurstLine
 
+HELD: dict[Answer, str] = {Answer.SENT: "your answer is sent", Answer.SETTLING: "settling: a draw or a shuffle first"}
+"""What the action box says instead of this seat's keys while its answer is not asked for."""
+
 ANSWER_KEYS: frozenset[str] = frozenset({"pass", "strike", "maneuver", "press", "vote"})
 """The ``why_not`` twins of the keys that answer the window (``.``, ``s``, ``m``, ``P``, ``V``)."""
 
@@ -263,7 +266,15 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             blocker.name.split(" (")[0] if blocker is not None else None,
             self._auto(),
             self._by_itself(view),
+            held=HELD.get(self._answer),
         )
+
+    def submit(self, act: Act) -> None:
+        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action box
+        that the answer is sent, as the status line does (never "you: . pass" while it is on its way)."""
+        super().submit(act)
+        if self._view is not None:
+            self._show_action(self._view, list(self.session.table.names))
 
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
