@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -119,9 +119,17 @@ class HomeScreen(Screen[None]):
         Binding("f1", "app.help", "Help"),
     ]
 
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    SHORT_BELOW = 32
     """Below 32 rows the forms' fields lose their borders (one row each, the stylesheet's
     ``HomeScreen.-short``), so that the longest form and its button fit a 24-row terminal."""
+    # Not Textual's VERTICAL_BREAKPOINTS: Textual (8.2.8) posts each terminal resize to the screen
+    # under the top one too (App._background_screens always holds it), and a breakpoint class
+    # that changes there restyles this screen's whole tree (126 nodes, about a second on a loaded
+    # machine) under a table laid out in the same turn: the stacks of a Pilot test that resized a
+    # table and ran for minutes under load were there (Screen._on_resize -> update_classes ->
+    # Stylesheet.update_nodes). The class follows the height while this screen is on top, and is
+    # set once as it comes back (tests/unit/tui/test_home_short.py counts the nodes restyled).
+    VERTICAL_BREAKPOINTS = []
 
     BROWSER: Callable[[Callable[[list[HeardTable]], None]], Browser] = Browser
     """What listens for tables on the LAN (:class:`net.discovery.Browser`), made when the join
@@ -264,7 +272,18 @@ class HomeScreen(Screen[None]):
         self._fill_recent()
 
     def on_screen_resume(self) -> None:
+        self._fit_height(self.app.size.height)
         self._fill_recent()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if (
+            self.is_active
+        ):  # under another screen (Textual counts the one under the top as current): set as it comes back
+            self._fit_height(event.size.height)
+
+    def _fit_height(self, rows: int) -> None:
+        short = rows < self.SHORT_BELOW
+        self.update_classes({"-short": short, "-tall": not short})
 
     def _fill_recent(self) -> None:
         from tui.local_play import resumable

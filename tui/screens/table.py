@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Label, ProgressBar, Static
+from textual.widgets import Input, Label, ProgressBar, Static
 
 from engine.games.base import Act
 from engine.table import Table
@@ -32,6 +32,7 @@ from tui.messages import SessionUpdate
 from tui.session import TableSession
 from tui.table_text import head_text, waiting_text, work_progress
 from tui.widgets.common.chat import ChatLine
+from tui.widgets.common.keys_footer import KeysFooter
 from tui.widgets.common.notes import NoteLog
 from tui.widgets.common.title import TitleBar, show_in_place
 from tui.widgets.common.too_small import TooSmallNotice
@@ -87,6 +88,7 @@ class TableFrame(Screen[None]):
         self._ended_shown = False
         self._work_totals: dict[Any, int] = {}  # work_progress's memory
         self._submitting = False
+        self._sending: Act | None = None  # the move on its way to the host, while _submitting
         self._fault_shown = False
         self._stalled: dict[int, int] = {}  # seats the session reported stalled, by the seq their wait began at
         self.wait_clock = WaitClock()
@@ -151,7 +153,8 @@ class TableFrame(Screen[None]):
             yield ProgressBar(id="work", show_eta=False, show_percentage=False)
         yield from self.compose_bottom()
         yield ChatLine(id="chat", placeholder="Say something to the table (Enter sends, Esc closes)", max_length=500)
-        yield Footer(show_command_palette=False)  # its keys fill 80 columns; F1 names Ctrl+P
+        # Its keys fill 80 columns (F1 names Ctrl+P), and change in the redraw that changes the status line.
+        yield KeysFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         if not self.is_attached:
@@ -276,6 +279,12 @@ class TableFrame(Screen[None]):
         self._keys_shown = self._keys()
         super().refresh_bindings()
 
+    def sent_words(self, act: Act) -> str:
+        """The status line while ``act``, this seat's move, is on its way to the host: from the
+        key that sent it until the table has taken it, never that the table waits for this seat
+        (a game's screen says the act in its own words)."""
+        return "✓ Sent: your move. The table takes it…"
+
     def turn_passes_by_itself(self) -> str | None:
         """The status line's sentence when this seat's turn is one its automatic pass takes (the
         game's screen says; None: it is the person's to take)."""
@@ -304,6 +313,10 @@ class TableFrame(Screen[None]):
             bar.update(total=max(progress.total, 1) if progress.known else None, progress=progress.done)
             return
         bar.display = False
+        if self._submitting and self._sending is not None:
+            show_in_place(label, self.sent_words(self._sending))
+            label.set_class(False, "-your-turn")
+            return
         if waiting == "Your turn." and (by_itself := self.turn_passes_by_itself()):
             waiting = by_itself  # never "Your turn." for a turn the seat's automatic pass takes
         yours = waiting == "Your turn."
@@ -383,6 +396,10 @@ class TableFrame(Screen[None]):
     def submit(self, act: Act) -> None:
         """Send ``act`` as this seat's move (in a worker); a refusal is a notification."""
         self._submitting = True
+        self._sending = act
+        # Said at once, the status line and the footer from the same moment: the table no longer
+        # waits for this seat, though its view says so until the move is folded.
+        self.show_status(self.session.table, self.session.seat)
         self.refresh_bindings()
         self._send_move(act)
 
@@ -398,6 +415,7 @@ class TableFrame(Screen[None]):
             self.moved()
         finally:
             self._submitting = False
+            self._sending = None
             self.refresh_table()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -37,10 +37,12 @@ from engine.games.vtes.readings import (
     weapon_strikes,
 )
 from engine.games.vtes.referendum_gains import bot_gain
+from engine.games.vtes.terms_choices import terms_side
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
 
 if TYPE_CHECKING:  # the game package imports this module for its simulations
     from engine.games.vtes.decks import Deck
+    from engine.games.vtes.state import Referendum
     from engine.games.vtes.view import CardView, VtesView
 
 CONTEST_MARGIN = 8
@@ -271,9 +273,8 @@ class VtesBot:
     def _poll(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
         """A referendum: the terms of its card as it reads them (the choices made in its interest,
         :func:`engine.games.vtes.readings.bot_terms`; else the card's name and what it cannot
-        apply), no card before votes, every vote it holds for its own interest (for its own
-        referendum, against the others'; for a blood hunt on anyone else's vampire; a card that
-        gives votes only for one it wants), then done.
+        apply), no card before votes, every vote it holds on the side :meth:`_side` says (what the
+        terms do to it; a card that gives votes only for one it wants), then done.
         It follows the count of its own referendum to apply the terms once it passes."""
         r = view.referendum
         if r is None:
@@ -296,11 +297,7 @@ class VtesBot:
             return {"do": Do.PASS} if r.impulse == seat else None
         if seat in r.done:
             return None
-        if r.hunted:
-            hunted = view.card(r.hunted)
-            side = hunted is not None and hunted.controller != seat
-        else:
-            side = r.caller == seat
+        side = self._side(view, seat, r)
         for act in legal:
             if act["do"] == Do.PLAY and act.get("votes") and side:
                 return {**act, "for": side}  # a card that gives votes, for a referendum it wants
@@ -310,6 +307,18 @@ class VtesBot:
                 continue  # burns a card or the Edge only for a referendum it wants
             return {**act, "for": side}
         return {"do": Do.DONE}
+
+    @staticmethod
+    def _side(view: VtesView, seat: int, r: Referendum) -> bool:
+        """How this bot votes: for its own referendum; else by what the terms do to it, as the
+        screen's ``V`` fills in the side (:func:`engine.games.vtes.terms_choices.terms_side`:
+        against a blood hunt on its vampire or terms that send its vampire back or burn its
+        pool, for terms that give it pool, for a blood hunt on another's vampire); against
+        another's referendum that does nothing for it."""
+        if r.caller == seat and not r.hunted:
+            return True
+        side, why = terms_side(view, seat)
+        return side if why or r.hunted else False
 
     def _fight(self, view: VtesView, seat: int, legal: list[Act]) -> Act | None:
         """Combat: a strike (:meth:`_strike`), with an aim card offered with it; a combat card the table applies as it is played in

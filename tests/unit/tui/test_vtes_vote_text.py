@@ -141,3 +141,26 @@ def test_the_side_the_terms_favour_follows_what_they_do_to_the_voter(f: Fight) -
     assert side(f.ben, table=True, shares=shares) == (False, "the terms burn 3 of your pool")
     assert side(f.ana, table=True, shares=shares) == (True, "the terms give you 3 pool")
     assert side(f.cy, table=True, shares=shares) == (True, "")
+
+
+def test_a_bot_votes_the_side_the_terms_favour_for_it(f: Fight) -> None:
+    """A bot votes by what the terms do to it, the side ``V`` fills in (:func:`terms_side`, one
+    rule): for Ana's referendum when the table's terms give it pool, against when they burn its
+    pool or send its vampire back; against another's referendum that does nothing for it."""
+    from engine.games.vtes.bots import VtesBot
+    from engine.games.vtes.offers import legal_acts
+
+    view = f.t.view(f.ben)
+    r = view.referendum
+    assert r is not None and r.caller == f.ana
+
+    def vote(**changed: object) -> bool:
+        changed_view = dataclasses.replace(view, referendum=dataclasses.replace(r, **changed))
+        chosen = VtesBot(seed=0).choose(changed_view, legal_acts(changed_view))
+        assert chosen is not None and chosen["do"] == "vote", chosen
+        return bool(chosen["for"])
+
+    assert vote(table=True, shares=((f.ben, 2), (f.ana, 1))) is True  # before: against any other's
+    assert vote(table=True, shares=((f.ben, -3), (f.ana, 3))) is False
+    assert vote(table=True, banish=tuple(f.marek)) is False
+    assert vote() is False  # terms in words, nothing the table applies to Ben

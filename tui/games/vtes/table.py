@@ -38,7 +38,8 @@ from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step
 from engine.table import Table
 from tui.games.vtes import key_acts
 from tui.games.vtes.acting import ActSender
-from tui.games.vtes.action_text import PASS_KEY, end_turn_warning
+from tui.games.vtes.action_text import PASS_KEY, SETTLING, end_turn_warning
+from tui.games.vtes.answer import Answer, answer_now
 from tui.games.vtes.auto_pass_keys import AutoPassKeys
 from tui.games.vtes.by_hand_keys import ByHandKeys
 from tui.games.vtes.command_words import Context
@@ -62,6 +63,12 @@ from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
 from tui.screens.table import TableFrame
 from tui.session import TableSession
 from tui.widgets.common.burst_line import BurstLine
+
+HELD: dict[Answer, str] = {Answer.SENT: "your answer is sent", Answer.SETTLING: "settling: a draw or a shuffle first"}
+"""What the action box says instead of this seat's keys while its answer is not asked for."""
+
+ANSWER_KEYS: frozenset[str] = frozenset({"pass", "strike", "maneuver", "press", "vote"})
+"""The ``why_not`` twins of the keys that answer the window (``.``, ``s``, ``m``, ``P``, ``V``)."""
 
 
 class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFrame, inherit_bindings=False):
@@ -122,6 +129,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         #: came while that note was shown (e then reads that card, gone from the hand).
         self._played: CardView | None = None
         self._reads_played = False
+        #: Where this seat's answer stands, decided at each redraw of the status line: the footer's
+        #: answer keys read it too (:mod:`tui.games.vtes.answer`).
+        self._answer = Answer.NONE
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -171,10 +181,18 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             self.refresh_table()
 
     def show_status(self, table: Table, me: int | None) -> None:
-        """The frame's status line, said as a VTES table says it (:func:`draw_status`)."""
-        super().show_status(table, me)
+        """The frame's status line, said as a VTES table says it (:func:`draw_status`), and where
+        this seat's answer stands (:func:`answer_now`), which the footer's answer keys read."""
         view = self._current_view()
-        draw_status(self.query_one("#waiting", Label), view, table, me, self._by_itself(view))
+        by_itself = self._by_itself(view)
+        owed = table.owes_move(me)
+        self._answer = answer_now(view, me, sending=self.submitting, owed=owed, by_itself=by_itself)
+        super().show_status(table, me)
+        draw_status(self.query_one("#waiting", Label), view, table, me, by_itself)
+
+    def sent_words(self, act: Act) -> str:
+        """The status line while ``act`` is on its way: the act in the log's words."""
+        return f"✓ Sent: {self._acts.act_words(act)} The table takes it…"
 
     def on_mount(self) -> None:
         # krcg's dict (rulings, the cards' data): now when its faces' cache is missing (the first
@@ -248,7 +266,15 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             blocker.name.split(" (")[0] if blocker is not None else None,
             self._auto(),
             self._by_itself(view),
+            held=HELD.get(self._answer),
         )
+
+    def submit(self, act: Act) -> None:
+        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action box
+        that the answer is sent, as the status line does (never "you: . pass" while it is on its way)."""
+        super().submit(act)
+        if self._view is not None:
+            self._show_action(self._view, list(self.session.table.names))
 
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
@@ -372,11 +398,23 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             said = key_acts.not_offered_in_action(self._view, card) if card is not None else None
             self.say(said or "✗ No card of your hand is offered in this action.", True)
             return
+        if what in ANSWER_KEYS and (not_due := self._not_due()) is not None:
+            self.say(f"✗ {not_due}", True)
+            return
         passed = self._passed_by_itself() if what == "pass" else None
         if passed is not None:
             self.say(f"✗ {passed}", True)
             return
         self.say(f"✗ {self._acts.why(what, self._view, self.session.seat)}", True)
+
+    def _not_due(self) -> str | None:
+        """Why an answer key (:data:`ANSWER_KEYS`) does not answer now, when the window's answer
+        is this seat's but not due (:class:`Answer`): sent already, or a draw settles first."""
+        if self._answer is Answer.SENT:
+            return "Your answer is on its way to the table; look again once it is taken (the status line says)."
+        if self._answer is Answer.SETTLING:
+            return SETTLING
+        return None
 
     def play_todo(self, act: Act) -> str:
         """After a ``play``: what the player still does by hand (its cost, its effect), or ""."""
@@ -571,19 +609,28 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         if action == "why_not":
             return not getattr(self.session, "watching", False)
         view, me = self._view, self.session.seat
+        # The keys that answer the window act only while the table waits for this seat's answer
+        # (the status line says so: one state, :class:`Answer`); else their twins (why_not) say
+        # why: passing by itself, settling, or the answer already sent.
+        due = self._answer is Answer.DUE
         if action == "block":
             # Not while this seat passes by itself (its block could only fail): never "b Block" then.
-            return view is not None and me is not None and self._blocker() is not None and self._by_itself(view) is None
+            return (
+                due
+                and view is not None
+                and me is not None
+                and self._blocker() is not None
+                and self._by_itself(view) is None
+            )
         if action == "pass_impulse":
-            # Not while this seat passes by itself: its twin (why_not) says so.
-            return key_acts.may_pass(view, me) and self._by_itself(view) is None
+            return due and key_acts.may_pass(view, me)
         if action == "strike":
-            return key_acts.may_fight(view, me, CombatStep.STRIKE)
+            return due and key_acts.may_fight(view, me, CombatStep.STRIKE)
         if action == "fight":
             step = CombatStep.RANGE if parameters and parameters[0] == "maneuver" else CombatStep.PRESS
-            return key_acts.may_fight(view, me, step)
+            return due and key_acts.may_fight(view, me, step)
         if action == "vote":
-            return key_acts.may_vote(view, me)
+            return due and key_acts.may_vote(view, me)
         if action == "contest":
             return key_acts.may_contest(view, me)
         if action == "announce":
@@ -592,11 +639,13 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             return False  # its twin (why_not) names the card and the command that plays it by hand
         if action == "auto_pass":
             if parameters:  # the footer's A: while the table waits for this seat's answer
-                return self._auto() is not None and key_acts.answer_due(view, me)
+                return self._auto() is not None and self._answer in (Answer.DUE, Answer.BY_ITSELF)
             return True if self._auto() is not None else None
         why_not = self._acts.why_not
-        if action == "act" and parameters and parameters[0] in why_not and not self.submitting:
-            # False, not None: the key leaves the footer and its twin (why_not) says why.
+        if action == "act" and parameters and parameters[0] in why_not and (self._listing or not self.submitting):
+            # False, not None: the key leaves the footer and its twin (why_not) says why. While an
+            # act is on its way the footer lists what the engine said last, and a key pressed then
+            # is kept to be checked once the act is taken (:meth:`ActSender.when_free`).
             return why_not[str(parameters[0])] is None
         if action in ACTING:
             view = self._view

@@ -73,16 +73,19 @@ class ActionBox(Static):
         blocker_name: str | None = None,
         auto: bool | None = None,
         by_itself: Act | None = None,
+        held: str | None = None,
     ) -> None:
         """Show ``view``'s open action (hide the box when there is none). ``blocker_name``: the
         minion ``b`` would block with; ``auto``: this seat passes by itself with nothing to play
         (None: the session cannot); ``by_itself``: the act this seat makes by itself now (its
         automatic pass): the impulse is not shown as waiting for this seat, and no
-        :class:`ImpulseArrived` is posted for it."""
+        :class:`ImpulseArrived` is posted for it; ``held``: why this seat's answer is not asked
+        for now though the impulse is its own (sent already, or a draw settles first), said instead
+        of its keys."""
         action = view.action if view is not None else None
         self.set_class(action is not None, "-open")
         mine = action is not None and view is not None and view.seat is not None and action.impulse == view.seat
-        mine = mine and by_itself is None
+        mine = mine and by_itself is None and held is None
         self.set_class(mine, "-yours")
         if mine and not self._had_impulse:
             self.post_message(self.ImpulseArrived(self))
@@ -94,7 +97,7 @@ class ActionBox(Static):
         text = Text(no_wrap=False)
         text.append(action_words(view, names, action), style("action-box--what"))
         text.append(" · " + numbers_words(action), style("action-box--dim"))
-        keys = your_keys(view, blocker_name, auto) if by_itself is None else ()
+        keys = your_keys(view, blocker_name, auto) if by_itself is None and held is None else ()
         if keys:
             # the keys on a line of their own, before the window: a cut last line loses words, not keys
             text.append("\n")
@@ -109,6 +112,8 @@ class ActionBox(Static):
         text.append(impulse_words(view, names, action), style("action-box--yours" if mine else "action-box--impulse"))
         if by_itself is not None:
             text.append(" · " + by_itself_words(by_itself), style("action-box--dim"))
+        elif held is not None:
+            text.append(" · " + held, style("action-box--dim"))
         elif not keys and auto is not None:
             text.append(" · " + ("auto-pass on (A)" if auto else "asks you every time (A)"), style("action-box--dim"))
         show(self, text)

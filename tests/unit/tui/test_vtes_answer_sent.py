@@ -1,0 +1,102 @@
+"""The moment between pressing an answer key and the table taking it, at the VTES table at 80x24
+(a tester, the automatic pass off, under load: "the table waits for you" stayed about 2 s after
+``.``, and a second ``.`` was refused naming the next holder of the impulse). The table's answer
+is held back by the test (injected, never slept): in that moment the status line and the action
+box say the pass is sent, the footer lists no answer key, ``.`` again says the answer is on its way and sends
+nothing; once the table takes it, both move on together."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Footer
+
+from engine.games.base import Act
+from tests.support.local_session import LocalGameSession
+from tests.support.poll import eventually
+from tests.support.tui import shown
+from tests.support.vtes_table import keys_after_a_look, played_vtes, said
+from tui.app import Start, VampireApp
+from tui.games.vtes.table import VtesTableScreen
+from tui.games.vtes.widgets.action import ActionBox
+
+
+class HeldSession(LocalGameSession):
+    """A session whose moves reach the table only when the test lets them (:attr:`release`):
+    the host's answer held back, as under load."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.release = asyncio.Event()
+        self.held: list[Act] = []
+
+    async def submit_move(self, act: Act) -> None:
+        self.held.append(act)
+        await self.release.wait()
+        await super().submit_move(act)
+
+
+def _my_impulse_in_another_s_action(view: Any) -> bool:
+    a = view.action
+    return a is not None and a.actor != 0 and a.impulse == 0 and view.innermost is a
+
+
+def _footer_keys(app: VampireApp) -> list[str]:
+    """The keys the footer shows now (its key widgets, as drawn)."""
+    footer = app.screen.query_one(Footer)
+    return [k.key for k in footer.query("FooterKey") if k.display]
+
+
+async def test_after_a_pass_the_screen_says_it_is_sent_until_the_table_takes_it() -> None:
+    session = HeldSession(played_vtes(_my_impulse_in_another_s_action), 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        keys_after_a_look(app)
+        status = screen.query_one("#waiting")
+        await eventually(lambda: "the table waits for you" in shown(status), 10, "the impulse", pilot=pilot)
+        await eventually(lambda: "full_stop" in _footer_keys(app), 10, "the footer's pass", pilot=pilot)
+        frames = _record_frames(app, status)
+        await pilot.press("full_stop")
+        await eventually(lambda: len(session.held) == 1, 10, "the pass on its way", pilot=pilot)
+        # The moment between: the answer is sent, the table has not taken it; the footer changed
+        # in the same call as the status line, not a redraw later.
+        assert shown(status).startswith("✓ Sent: Mina passes"), shown(status)
+        assert "waits for you" not in shown(status)
+        assert "full_stop" not in _footer_keys(app), _footer_keys(app)
+        assert not set(_footer_keys(app)) & {"b", "s", "m", "P", "V", "n", "t", "h", "i"}, _footer_keys(app)
+        box = shown(screen.query_one(ActionBox))
+        assert "you:" not in box and "your answer is sent" in box, box
+        await pilot.press("full_stop")
+        await eventually(lambda: "on its way" in said(app), 10, "the second pass refused", pilot=pilot)
+        assert said(app).startswith("✗ Your answer is on its way"), said(app)
+        assert len(session.held) == 1 and session.submitted == []
+        # The table takes it: the status line and the footer move on together.
+        session.release.set()
+        await eventually(lambda: not screen.submitting, 10, "the pass taken", pilot=pilot)
+        await eventually(lambda: not shown(status).startswith("✓ Sent"), 10, "the sent line gone", pilot=pilot)
+        assert [a["do"] for a in session.submitted] == ["pass"]
+        waits_for_me = "waits for you" in shown(status)
+        assert ("full_stop" in _footer_keys(app)) == waits_for_me, (shown(status), _footer_keys(app))
+        # Every frame drawn since the key: the footer lists the pass exactly when the status line
+        # says the table waits for you (never a frame with the old keys under the new line).
+        assert any(line.startswith("✓ Sent") for line, _ in frames), frames
+        wrong = [(line, keys) for line, keys in frames if ("full_stop" in keys) != ("waits for you" in line)]
+        assert not wrong, wrong
+
+
+def _record_frames(app: VampireApp, status: Any) -> list[tuple[str, list[str]]]:
+    """From now on, at each frame the app draws: the status line and the footer's keys."""
+    frames: list[tuple[str, list[str]]] = []
+    display = app._display
+
+    def recorded(screen: Any, renderable: Any) -> None:
+        if renderable is not None and screen is app.screen:
+            frames.append((shown(status), _footer_keys(app)))
+        display(screen, renderable)
+
+    app._display = recorded  # type: ignore[method-assign]
+    return frames
