@@ -103,3 +103,20 @@ async def test_after_the_seat_passed_by_itself_the_line_still_says_why() -> None
         await eventually(lambda: line() == AUTO_PASS_WORDS, 10, "the pass said", pilot=pilot)
         await pilot.press("A")
         await eventually(lambda: line() != AUTO_PASS_WORDS, 10, "the line without A", pilot=pilot)
+
+
+async def test_a_on_a_lead_says_what_it_switched_under_the_hand() -> None:
+    """A pressed on a turn where nothing is to pass (a lead) says what it switched, in the line
+    under the hand (a tester pressed A three times and saw nothing), and the footer lists A."""
+    local = build_local(1, SEATS, {"rounds": 1})
+    session = AutoPassSession(local, 0)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, TableScreen), 10, "the table", pilot=pilot)
+        line = lambda: shown(app.screen.query_one("#pick"))  # noqa: E731
+        await pilot.press("A")
+        await eventually(lambda: session.auto_pass is False, 10, "auto-pass off", pilot=pilot)
+        await eventually(lambda: line().startswith("✓ Ask me every time"), 10, "what A did", pilot=pilot)
+        await pilot.press("A")
+        await eventually(lambda: line().startswith("✓ Auto-pass: when nothing beats"), 10, "A again", pilot=pilot)
+        assert "A" in {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}

@@ -70,7 +70,7 @@ class TableScreen(TableFrame, inherit_bindings=False):
         # While Enter or p can do nothing they leave the footer; pressed anyway, these say why.
         Binding("enter", "why_not('play')", "Play", show=False),
         Binding("p", "why_not('pass')", "Pass", show=False),
-        Binding("A", "auto_pass", "Auto-pass", show=False),
+        Binding("A", "auto_pass", "Auto-pass"),
         *TableFrame.FRAME_BINDINGS,
     ]
 
@@ -250,12 +250,18 @@ class TableScreen(TableFrame, inherit_bindings=False):
         except VampireError as err:
             self.notify(explain(err), severity="warning")
             return
-        if auto:
-            self.notify("Ask me every time: when nothing beats the lead, p passes.")
-        else:
-            self.notify("Auto-pass: when nothing beats the lead, your seat passes by itself.")
         self._why = None  # a reason given before the switch no longer holds
         self._evaluate_pick()
+        # Said where the eyes are, the line under the hand (a toast at 80×24 covers the status),
+        # until the pick changes or the turn comes or goes; unless the line already says what the
+        # switch does now (nothing beats the lead: "p passes: …", or it passes by itself).
+        line = self.query_one("#pick", Static)
+        if "pass" not in shown_text(line):
+            if auto:
+                show_in_place(line, "✓ Ask me every time: when nothing beats the lead, p passes (A: auto-pass).")
+            else:
+                show_in_place(line, "✓ Auto-pass: when nothing beats the lead, your seat passes by itself (A: ask).")
+            line.set_class(False, "-illegal")
         self.refresh_bindings()
 
     def _cannot_beat(self, trick: Any) -> str | None:
