@@ -12,7 +12,7 @@ from engine.games.base import Pos
 from engine.games.vtes import standing
 from engine.games.vtes.acts import esc
 from engine.games.vtes.card_effects import EACH, EffectKind
-from engine.games.vtes.card_record import CardRecord, Timing, meets_disciplines, record
+from engine.games.vtes.card_record import CardRecord, Limit, Timing, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo, PlayPlace, card_base, play_place
 from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Limited
@@ -37,6 +37,20 @@ def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
     take_limit(w, card, minion)
 
 
+def _spent(rec: CardRecord, limit: Limit, who: Pos | tuple[()], limited: Sequence[Limited]) -> bool:
+    return any(x.card == rec.id and x.minion == who and x.scope == limit.scope for x in limited)
+
+
+def limit_spent(rec: CardRecord, limited: Sequence[Limited]) -> bool:
+    """A printed limit of the card ``rec`` played by no minion (a master card: "Only one … can be
+    played each turn") is spent already in ``limited`` (the state's or a view's): the rule
+    :func:`take_limit` refuses by, for the offers."""
+    return any(
+        limit.scope != LimitScope.ACTION and not limit.minion and _spent(rec, limit, (), limited)
+        for limit in rec.requires.limits
+    )
+
+
 def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
     """The card at ``card``, played by ``minion`` (None: by no minion, a master card), against
     the limits its text prints on how often it is played (as the act states them, else its
@@ -52,7 +66,7 @@ def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
         if limit.scope == LimitScope.ACTION or (limit.minion and minion is None):
             continue
         who: Pos | tuple[()] = minion if limit.minion and minion is not None else ()
-        if any(x.card == rec.id and x.minion == who and x.scope == limit.scope for x in w.limited):
+        if _spent(rec, limit, who, w.limited):
             by = f"{w.name(who)} has played one" if who else "one has been played"
             w.refuse(Lift.ONCE, f'{esc(rec.name)} says "{limit.words}": {by} already')
             continue

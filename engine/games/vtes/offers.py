@@ -22,7 +22,7 @@ from engine.games.base import Act, Pos
 from engine.games.vtes import card_actions, lasting, master_locks, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
-from engine.games.vtes.card_checks import missing_requirement, missing_target
+from engine.games.vtes.card_checks import limit_spent, missing_requirement, missing_target
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
@@ -263,6 +263,8 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 continue
             if "Master" in c.types and (view.phase != Phase.MASTER or view.master_actions):
                 continue  # in the master phase, one master phase action (plays.py, rules.py)
+            if (held := record(c.card) if c.card else None) is not None and limit_spent(held, view.limited):
+                continue  # "Only one … each turn", one played already (even one canceled as it was played)
             cost = printed_cost(c, [m for m in view.cards if m.controller == seat and m.zone.in_play], None)
             if not _affordable(c, cost, me.pool):
                 continue

@@ -334,3 +334,24 @@ def test_the_barrens_is_locked_to_discard_a_card_and_draw_up() -> None:
     mine = copy_table(start)
     act(mine, ana, "discard", **{k: v for k, v in offered[0].items() if k != "do"})
     assert again.state == mine.state  # the log replays to the same state
+
+
+def test_a_master_card_whose_each_turn_limit_is_spent_is_not_offered() -> None:
+    """ "Only one Ashur Tablets can be played each turn": once one was played this turn (even one
+    canceled as it was played, its master phase action given back by Wash), the offers hold no
+    other, as the rules refuse it (a bot game met that refusal)."""
+    import dataclasses
+
+    from engine.games.vtes.state import Limited
+    from engine.games.vtes.vocab import LimitScope
+
+    t = one_vampire_table("Arika", (("Ashur Tablets", 3), ("Minion Tap", 1)), seed=5, phase="master")
+    ana = t.state.acting
+    assert card_plays(t, ana, "Ashur Tablets")
+    ashur = card_base().lookup("Ashur Tablets")
+    assert ashur is not None
+    t.state = dataclasses.replace(t.state, limited=(Limited((), ashur.id, LimitScope.TURN),))
+    assert card_plays(t, ana, "Ashur Tablets") == []
+    with pytest.raises(IllegalMove, match="Only one Ashur Tablets can be played each turn"):
+        held = next(c.as_list() for c in t.view(ana).hand if c.name == "Ashur Tablets")
+        t.play(ana, {"do": "play", "card": held, "to": "ready"})
