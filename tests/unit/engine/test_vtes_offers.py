@@ -61,7 +61,9 @@ def structural(view: VtesView, seat: int) -> list[Act]:
     ]
     acts += [{"do": Do.BLOCK, "minion": m} for m in minions]
     for m in combatants:
-        acts += [{"do": do, "minion": m} for do in (Do.STRIKE, Do.MANEUVER, Do.PRESS)]
+        # A maneuver with no card is by hand (a vampire's ability: the command ``maneuver``), as a
+        # number of an action changed with no card is: not offered, and taken (a claim in the window).
+        acts += [{"do": do, "minion": m} for do in (Do.STRIKE, Do.PRESS)]
     return acts
 
 
