@@ -385,6 +385,9 @@ def test_burn_edge_names_a_card_of_yours_whose_text_lets_you(ctx: Context, table
     assert parse("burn edge for Emily", mine) == burn
     assert parse("burn the edge for emily carson", mine) == burn
     assert parse("burn edge", mine) == burn  # the card of yours whose text speaks of the Edge
+    assert completions("burn e", mine)[0] == "burn edge for"
+    assert completions("burn edge for em", mine) == ["burn edge for Emily Carson (G5)"]
+    assert all(line.startswith("burn edge for ") for line in completions("burn edge for ", mine))
     others = next(c for c in view.cards if c.controller not in (0, -1) and c.zone.in_play and c.name)
     with pytest.raises(CommandError, match="No card of yours called"):
         parse(f"burn edge for {others.name}", mine)
