@@ -101,6 +101,16 @@ class BareAct(ActRecord):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class EdgeBurnAct(ActRecord):
+    """``burn_edge``: the holder of the Edge burns it (back to nobody) for what the card ``by``
+    says, a face-up card of its own (Emily Carson: "Emily can burn the Edge to unlock"; rulebook,
+    "Requirements for Playing Cards": "the Methuselah must control the Edge to burn it for a
+    cost"). The card's effect itself is applied by hand."""
+
+    by: Pos
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DrawAct(ActRecord):
     """``draw``: ``n`` cards from the library (None: 1)."""
 
@@ -502,6 +512,7 @@ class VoteAct(ActRecord):
 type VtesAct = (
     DeckAct
     | BareAct
+    | EdgeBurnAct
     | DrawAct
     | PlayAct
     | DiscardAct
@@ -535,6 +546,7 @@ RECORDS: dict[Do, type[ActRecord]] = {
     Do.PHASE: BareAct,
     Do.END_TURN: BareAct,
     Do.EDGE: BareAct,
+    Do.BURN_EDGE: EdgeBurnAct,
     Do.DRAW: DrawAct,
     Do.PLAY: PlayAct,
     Do.DISCARD: DiscardAct,

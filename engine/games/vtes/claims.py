@@ -78,11 +78,12 @@ BY_HAND: frozenset[Do] = frozenset(
 )
 """The acts recorded by hand, outside any window of play: bounded by :data:`BY_HAND_RATE`."""
 
-ANSWERS_NOTHING: frozenset[Do] = BY_HAND | {Do.ACCEPT, Do.DISPUTE, Do.LAPSE, Do.RETRACT}
-"""The acts that answer nothing the table waits for (PROTOCOL.md 6.5): a change by hand and a
-claim's answer. The acting Methuselah's own turn waits on it to play the turn (a phase, a
-transfer, an action, a card, the end of the turn); one of these leaves that wait as it was, so a
-seat that only keeps changing its counters is offered to the abandon vote like any other stall."""
+ANSWERS_NOTHING: frozenset[Do] = BY_HAND | {Do.ACCEPT, Do.DISPUTE, Do.LAPSE, Do.RETRACT, Do.BURN_EDGE}
+"""The acts that answer nothing the table waits for (PROTOCOL.md 6.5): a change by hand, a
+claim's answer, and the Edge burned for a card's text (its effect is then applied by hand). The
+acting Methuselah's own turn waits on it to play the turn (a phase, a transfer, an action, a card,
+the end of the turn); one of these leaves that wait as it was, so a seat that only keeps changing
+its counters is offered to the abandon vote like any other stall."""
 
 type Claimed = MoveAct | BurnAct | LockAct | CounterAct | PoolAct | HandSizeAct | ShuffleAct | CombatAct
 """The acts that may change other Methuselahs' things by hand, naming a cause."""

@@ -42,6 +42,7 @@ from engine.games.vtes.act_records import (
     DiscardAct,
     DisputeAct,
     DrawAct,
+    EdgeBurnAct,
     HandSizeAct,
     InfluenceAct,
     LockAct,
@@ -422,6 +423,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
             text = f"{me} brings a crypt of {record.crypt} and a library of {record.library} cards"
         case BareAct():
             text = _bare_words(state, seat, do)
+        case EdgeBurnAct():
+            text = f"{me} burns the Edge for {n(record.by)}"
         case DrawAct():
             k = 1 if record.n is None else record.n
             text = f"{me} draws {k} card{'s' if k != 1 else ''}"
@@ -498,7 +501,7 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
     by: Pos | None = getattr(record, "by", None)
     if lift is not None:
         text += f", setting aside the {lift} rule by {n(by)}"
-    elif by is not None and not isinstance(record, (ActionEndAct, AdjustAct)):
+    elif by is not None and not isinstance(record, (ActionEndAct, AdjustAct, EdgeBurnAct)):
         text += f" (by {n(by)})"
     news = ""
     if isinstance(record, BareAct) and do == Do.PASS:

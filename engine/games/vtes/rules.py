@@ -63,6 +63,7 @@ from engine.games.vtes.act_records import (
     DiscardAct,
     DisputeAct,
     DrawAct,
+    EdgeBurnAct,
     HandSizeAct,
     InfluenceAct,
     LockAct,
@@ -233,6 +234,23 @@ def _act_edge(w: Work, act: BareAct) -> None:
         raise IllegalMove("you have already gained pool from the Edge this turn")
     w.edge_used = True
     w.pool_delta(w.author, 1, "edge")
+
+
+def _act_burn_edge(w: Work, act: EdgeBurnAct) -> None:
+    """The holder of the Edge burns it for what the card ``act.by`` says: the Edge then belongs to
+    nobody (rulebook, "Requirements for Playing Cards": "the Methuselah must control the Edge to
+    burn it for a cost"). The card is a face-up card of the author's own (docs/vtes-by-hand.md,
+    "Sources are one's own") whose text speaks of the Edge. Raises IllegalMove otherwise."""
+    if w.edge != w.author:
+        has = "nobody has it" if w.edge < 0 else f"{seat_ref(w.edge)} has it"
+        raise IllegalMove(f"only the Methuselah who controls the Edge may burn it, and {has}")
+    claims.own_source(w, act.by, "the card that lets you burn the Edge")
+    info = card_base().info(w.card(act.by).card)
+    if info is not None and "edge" not in info.text.lower():
+        raise IllegalMove(
+            f"{esc(info.name)} says nothing of the Edge: name the card of yours whose text lets you burn it"
+        )
+    w.edge = -1
 
 
 def _act_draw(w: Work, act: DrawAct) -> None:
@@ -697,6 +715,8 @@ def _handle(w: Work, act: VtesAct, at: int = 0) -> None:
             _BARE[act.do](w, act)
         case DeckAct():
             _act_deck(w, act)
+        case EdgeBurnAct():
+            _act_burn_edge(w, act)
         case DrawAct():
             _act_draw(w, act)
         case PlayAct():

@@ -197,6 +197,8 @@ class Do(StrEnum):
     PHASE = "phase"
     END_TURN = "end_turn"
     EDGE = "edge"
+    BURN_EDGE = "burn_edge"
+    """Its holder burns the Edge for a card of theirs whose text says so (it goes back to nobody)."""
     DRAW = "draw"
     PLAY = "play"
     DISCARD = "discard"

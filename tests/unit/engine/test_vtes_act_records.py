@@ -30,6 +30,7 @@ _BY = {"lift": "timing", "by": [7, 3]}
 FULL: list[dict[str, Any]] = [
     {"do": "deck", "crypt": 12, "library": 60},
     *({"do": d} for d in ("phase", "end_turn", "edge", "pass", "done", "withdraw", "time")),
+    {"do": "burn_edge", "by": [2, 0]},
     {"do": "draw", "n": 2},
     {"do": "draw"},
     {"do": "play", "card": [5, 1]},

@@ -41,6 +41,7 @@ def examples(state: VtesState) -> dict[Do, dict[str, object]]:
         Do.PHASE: {},
         Do.END_TURN: {},
         Do.EDGE: {},
+        Do.BURN_EDGE: {"by": card},
         Do.DRAW: {"n": 2},
         Do.PLAY: {"card": card, "to": "ready", "pool": 1, "stealth": 1},
         Do.DISCARD: {"card": card},
@@ -102,6 +103,8 @@ def test_the_words_of_well_formed_acts(state: VtesState) -> None:
     assert said(do="pool", delta=-2, cause="bleed") == "Ana: Ana -2 pool (bleed)"
     assert said(do="hand_size", seat=2, delta=1) == "Ana changes Cy's hand size by 1"
     assert said(do="vote", source="edge") == "Ana votes for (edge: the Edge)"
+    burned = said(do="burn_edge", by=card)  # the card's name once, not again as "(by …)"
+    assert burned.startswith("Ana burns the Edge for ") and "(by" not in burned
     assert said(do="transfer", kind="crypt").startswith("Ana moves the top card of the crypt")
     assert said(do="dispute", act=4) == "Ana disputes act 4"
     assert said(do="terms", text="{s1} and {x}") == "Ana sets the terms: Ben and {x}"

@@ -368,3 +368,35 @@ def test_a_bleed_with_no_number_is_for_the_minion_s_printed_bleed(ctx: Context) 
     act = parse("bleed Arika", arika_ctx)
     assert act["amount"] == 3 == plain_bleed(arika)
     assert parse("bleed 1 Arika", arika_ctx)["amount"] == 1  # a number typed is the player's
+
+
+def test_burn_edge_names_a_card_of_yours_whose_text_lets_you(ctx: Context, table: Any) -> None:
+    """``burn edge for CARD`` (rulebook, "Requirements for Playing Cards": the Methuselah must
+    control the Edge to burn it): CARD among this seat's own face-up cards; without it, the one
+    whose text speaks of the Edge. ``burn Edge Explosion`` still names a card to burn."""
+    view = ctx.view
+    ready = view.controlled(0, Zone.READY)[0]
+    (emily_id,) = card_base().named("Emily Carson")
+    info = card_base().info(emily_id)
+    assert info is not None
+    emily = replace(ready, card=identity(emily_id, 1), name=info.name, text=info.text)
+    mine = Context(replace(view, cards=tuple(emily if c.pos == ready.pos else c for c in view.cards)), ctx.names)
+    burn = {"do": "burn_edge", "by": ready.as_list()}
+    assert parse("burn edge for Emily", mine) == burn
+    assert parse("burn the edge for emily carson", mine) == burn
+    assert parse("burn edge", mine) == burn  # the card of yours whose text speaks of the Edge
+    assert completions("burn e", mine)[0] == "burn edge for"
+    assert completions("burn edge for em", mine) == ["burn edge for Emily Carson (G5)"]
+    assert all(line.startswith("burn edge for ") for line in completions("burn edge for ", mine))
+    others = next(c for c in view.cards if c.controller not in (0, -1) and c.zone.in_play and c.name)
+    with pytest.raises(CommandError, match="No card of yours called"):
+        parse(f"burn edge for {others.name}", mine)
+    if not any("edge" in c.text.lower() for c in ctx.candidates("own")):
+        with pytest.raises(CommandError, match="Name the card of yours whose text lets you burn the Edge"):
+            parse("burn edge", ctx)
+    with pytest.raises(CommandError, match="No card called 'Edge Explosion'"):
+        parse("burn Edge Explosion", ctx)  # a card's name, not the Edge
+    # The engine's sentence: the seat lacks the Edge, or its card says nothing of it.
+    said = "says nothing of the Edge" if view.edge == 0 else "only the Methuselah who controls the Edge may burn it"
+    with pytest.raises(IllegalMove, match=said):
+        check(table, parse(f"burn edge for {ready.name}", ctx))

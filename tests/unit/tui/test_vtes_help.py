@@ -20,6 +20,7 @@ def test_the_help_shows_every_bracketed_argument_and_fits_80_columns() -> None:
         "handsize ±N [NAME]",
         "f       combat",
         "C       top crypt card",
+        "burn edge for CARD",
     ):
         assert words in text, words
     assert max(len(line) for line in text.splitlines()) <= HELP_WIDTH  # inside the help's border and scroll bar

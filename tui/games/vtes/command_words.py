@@ -29,7 +29,8 @@ class Verb:
     """One command: its word, the act it makes, its argument words (for help and completion),
     and what its CARD arguments are chosen among (``"hand"``, ``"mine"``: cards in play this seat
     controls, ``"uncontrolled"``: its own uncontrolled region, ``"contests"``: its contested cards
-    and title-contesting vampires, ``"any"``: every known card,
+    and title-contesting vampires, ``"own"``: its face-up cards, in play or in its ash heap (the
+    sources it may name: docs/vtes-by-hand.md, "Sources are one's own"), ``"any"``: every known card,
     ``""``: none) and whether it names a Methuselah."""
 
     word: str
@@ -49,7 +50,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("discard", Do.DISCARD, "CARD", "hand"),
     Verb("cancel", Do.PLAY, "[CARD]", "hand"),
     Verb("move", Do.MOVE, "CARD to ZONE", "any"),
-    Verb("burn", Do.BURN, "CARD", "any"),
+    Verb("burn", Do.BURN, "CARD | edge for CARD", "any"),
     Verb("lock", Do.LOCK, "CARD", "any"),
     Verb("unlock", Do.UNLOCK, "CARD", "any"),
     Verb("blood", Do.BLOOD, "±N CARD [for CAUSE]", "any"),
@@ -125,6 +126,12 @@ class Context:
                 cards = [c for c in view.cards if c.controller == self.me and c.zone.in_play]
             case "uncontrolled":
                 cards = list(view.uncontrolled(self.me))
+            case "own":
+                cards = [
+                    c
+                    for c in view.cards
+                    if (c.zone.in_play and c.controller == self.me) or (c.owner == self.me and c.zone == Zone.ASH)
+                ]
             case "contests":
                 cards = [c for c in view.cards if c.controller == self.me and c.pos in view.contests_due(self.me)]
             case _:

@@ -25,7 +25,9 @@ A command is a verb and its arguments, separated by spaces, case ignored:
 - by hand, with the cause the log records (required when it touches another Methuselah's pool or
   cards; else "by hand"): ``pool ±N [METHUSELAH] [for] [CAUSE]``, ``blood ±N CARD [for CAUSE]``,
   ``life ±N CARD [for CAUSE]``, ``burn CARD``, ``lock CARD``, ``unlock CARD``, ``move CARD to
-  ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``), ``move top crypt|library to ZONE`` (the
+  ZONE`` or ``move CARD on CARD`` (each ``[for CAUSE]``), ``burn edge [for CARD]`` (the Edge,
+  which you hold, burned for what CARD of yours says: Emily Carson; default: the selected card of
+  yours whose text speaks of the Edge, else the first), ``move top crypt|library to ZONE`` (the
   top card of your own pile, face down to you too: Effective Management's "move the top card of
   your crypt to your uncontrolled region"); ``handsize ±N [METHUSELAH] [for CAUSE]``;
 - ``transfer N VAMPIRE`` (N pool to it), ``transfer -N VAMPIRE`` (N blood back to pool),
@@ -167,6 +169,8 @@ def parse(line: str, ctx: Context) -> Act:
             card, rest = take_card(rest, ctx.candidates("hand"), "card in your hand")
             no_rest(rest, "discard CARD")
             return {"do": do, "card": _pos(card)}
+        case Do.BURN if _edge_words(rest):
+            return _parse_burn_edge(rest[_edge_words(rest) :], ctx)
         case Do.BURN | Do.LOCK | Do.UNLOCK:
             head, clauses = split_clauses(rest, frozenset({"for"}))
             card, rest = take_card(head, ctx.candidates("any"))
@@ -268,6 +272,34 @@ def parse(line: str, ctx: Context) -> Act:
             act = {"do": do, "zone": zone, **_cause_for([seat], clauses, ctx, f"shuffle {zone} NAME")}
             return {**act, "seat": seat} if seat != me else act
     raise CommandError(f"{verb.word!r} is not a command.")  # pragma: no cover - every verb is matched
+
+
+def _edge_words(rest: Sequence[str]) -> int:
+    """How many leading words of ``burn``'s arguments name the Edge (``edge``, ``the edge``, each
+    alone or before ``for``), or 0: ``burn Edge Explosion`` burns a card."""
+    said = [t.lower() for t in rest]
+    for words in (["edge"], ["the", "edge"]):
+        if said[: len(words)] == words and said[len(words) : len(words) + 1] in ([], ["for"]):
+            return len(words)
+    return 0
+
+
+def _parse_burn_edge(words: Sequence[str], ctx: Context) -> Act:
+    """``burn [the] edge [for CARD]`` (``words``: from ``for``): the Edge burned for what CARD, a
+    face-up card of this seat's (in play or in its ash heap), says; without CARD, the selected card
+    of its own whose text speaks of the Edge, else the first. The engine says whether the seat
+    holds the Edge and whether the card is one it may name."""
+    words = list(words[1:])  # after "for"
+    own = ctx.candidates("own")
+    if words:
+        card, extra = take_card(words, own, "card of yours")
+        no_rest(extra, "burn edge for CARD")
+    else:
+        found = selected_or_first(ctx, own, lambda c: "edge" in c.text.lower())
+        if found is None:
+            raise CommandError("Name the card of yours whose text lets you burn the Edge: burn edge for CARD.")
+        card = found
+    return {"do": Do.BURN_EDGE, "by": _pos(card)}
 
 
 #: The cause a pool, blood or life change records when the command gives none (``for CAUSE``).

@@ -27,6 +27,11 @@ def completions(line: str, ctx: Context) -> list[str]:
     if verb is None:
         return []
     args = tokens[1:]
+    if verb.do == Do.BURN and [a.lower() for a in args[:2]] == ["edge", "for"] and (args[2:] or ends_with_space):
+        # burn edge for CARD: a card of this seat's own (docs/vtes-by-hand.md, "Burning the Edge for a card")
+        partial = " ".join(args[2:]) + (" " if ends_with_space and args[2:] else "")
+        own = _fitting([c.name for c in ctx.candidates("own")], partial)
+        return [f"{tokens[0]} edge for {name}" for name in own]
     # Skip leading numbers and finished clauses: what is typed now starts after the last keyword.
     keywords = {"to", "on", "pool", "blood", "from", "keep"} if verb.do in (Do.PLAY, Do.MOVE) else set()
     if verb.word == "action":
@@ -42,7 +47,6 @@ def completions(line: str, ctx: Context) -> list[str]:
         start = 1  # the kind is typed: the minion comes next
     done = args[:start]
     partial = " ".join(args[start:]) + (" " if ends_with_space and args[start:] else "")
-    partial_n = norm(partial)
     choices: list[str]
     if verb.word == "action" and not done:
         choices = [k.value for k in ActionKind]
@@ -67,13 +71,22 @@ def completions(line: str, ctx: Context) -> list[str]:
         return []
     if verb.do == Do.TRANSFER and not done:
         choices = ["crypt", *choices]
+    if verb.do == Do.BURN and not done:
+        choices = ["edge for", *choices]
+    head = " ".join([tokens[0], *done])
+    return [f"{head} {name}" for name in _fitting(choices, partial)]
+
+
+def _fitting(choices: list[str], partial: str) -> list[str]:
+    """The ``choices`` (names or words) that complete ``partial``, once each, in their order: those
+    whose name, or name without the group, starts with it, other than the very words typed."""
+    partial_n = norm(partial)
     seen: list[str] = []
     for name in choices:
         n, b = norm(name), bare(name)
         if (n.startswith(partial_n) or b.startswith(partial_n)) and n != partial_n and name not in seen:
             seen.append(name)
-    head = " ".join([tokens[0], *done])
-    return [f"{head} {name}" for name in seen]
+    return seen
 
 
 __all__ = ["completions"]

@@ -78,6 +78,7 @@ HELP = """\
           · transfer ±N VAMPIRE · transfer crypt · influence VAMPIRE
           · pool ±N \\[NAME] \\[for CAUSE] · blood/life ±N CARD \\[for CAUSE]
           · lock/unlock/burn CARD \\[for CAUSE] · move CARD to ZONE
+          · burn edge for CARD (the Edge you hold, as your CARD says)
           · move top crypt|library to ZONE (your own: at once)
           · combat A, B · handsize ±N \\[NAME] · shuffle library
           · contest/yield CARD · withdraw · time · deck CRYPT LIBRARY
