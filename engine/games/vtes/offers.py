@@ -22,7 +22,7 @@ from engine.games.base import Act, Pos
 from engine.games.vtes import card_actions, lasting, master_locks, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
-from engine.games.vtes.card_checks import missing_requirement, missing_target
+from engine.games.vtes.card_checks import missing_cancel, missing_requirement, missing_target
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
@@ -279,10 +279,14 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
 
 def _target_missing(view: VtesView, seat: int, card: CardView) -> bool:
     """``card`` needs a target that does not exist (:func:`engine.games.vtes.card_checks.missing_target`,
-    the check the rules make): not offered."""
+    :func:`engine.games.vtes.card_checks.missing_cancel`, the checks the rules make): not offered."""
     rec = record(card.card) if card.card else None
+    if rec is None:
+        return False
     blood = [c.counters for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]
-    return rec is not None and missing_target(rec, blood) is not None
+    answering = bool(view.windows) and isinstance(view.windows[-1], Answer)
+    under_way = any(x is not None for x in (view.action, view.combat, view.referendum))
+    return missing_target(rec, blood) is not None or missing_cancel(rec, answering, under_way) is not None
 
 
 def _put_in_play(card: CardView) -> dict[str, object]:
