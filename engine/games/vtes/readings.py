@@ -51,7 +51,8 @@ class StrikeReading:
 
     ``levels``: the Discipline levels the line needs, krcg's spelling (``("pot",)`` inferior,
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
-    ``ranged``, ``aggravated``, ``dodge``, ``ends``, ``torpor`` (the opposing vampire to torpor),
+    ``ranged``, ``aggravated``, ``first`` (first strike: it resolves before the opposing normal
+    strike, P5), ``dodge``, ``ends``, ``torpor`` (the opposing vampire to torpor),
     ``burn`` (the opposing ally burned), ``steal`` (blood or life stolen, becoming blood): the
     strike's kind (P5); ``range``: "long" or
     "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
@@ -70,6 +71,7 @@ class StrikeReading:
     damage: int = 0
     ranged: bool = False
     aggravated: bool = False
+    first: bool = False
     dodge: bool = False
     ends: bool = False
     unlock: bool = False
@@ -112,6 +114,8 @@ class StrikeReading:
             out["ranged"] = True
         if self.aggravated:
             out["aggravated"] = True
+        if self.first:
+            out["first"] = True
         return out
 
 
@@ -196,6 +200,7 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 recoil=sum(x.amount for x in clause.effects if x.kind == EffectKind.RECOIL),
                 ranged=e.ranged,
                 aggravated=e.aggravated,
+                first=e.first,
                 dodge=e.kind == EffectKind.DODGE,
                 ends=e.kind == EffectKind.END_COMBAT,
                 torpor=e.kind == EffectKind.TORPOR and not e.whom,
