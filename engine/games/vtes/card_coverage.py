@@ -90,10 +90,15 @@ where the table puts it into the act that plays the card, as the offers do.
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
-none.
+none. A printed limit on how often the card is played is a condition the record reads only where
+its ``requires.limits`` hold it (:func:`engine.games.vtes.card_checks.take_limit` checks those): one
+"at superior", "in a game", or printed under one level is not checked, so the card is partly at
+most (one aim each strike is: an act names one aim).
 """
 
 from __future__ import annotations
+
+import re
 
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
@@ -106,6 +111,7 @@ from engine.games.vtes.card_effects import (
     UNLESS_BLOCKS,
     Effect,
     EffectKind,
+    SentenceKind,
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
@@ -236,10 +242,22 @@ def _rider(e: Effect) -> bool:
     return e.kind == EffectKind.PRESS and e.optional
 
 
+_PLAY_LIMIT = re.compile(r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one |only one )(?!aim each strike)")
+"""A condition sentence that limits how often the card is played (one aim each strike aside)."""
+
+
+def unchecked_limit(rec: CardRecord) -> str | None:
+    """The first printed limit on the card's plays that the table does not check (see the module),
+    as its sentence, or None."""
+    held = {x.words.lower().rstrip(".") for x in rec.requires.limits}
+    said = (r.sentence for c in rec.clauses for r in c.readings if r.kind == SentenceKind.CONDITION)
+    return next((s for s in said if _PLAY_LIMIT.match(s) and s not in held), None)
+
+
 def coverage_of(rec: CardRecord) -> Coverage:
     """The :class:`Coverage` of ``rec`` (see the module)."""
     effects = [(c, e) for c in rec.clauses for e in c.effects]
     done = [applied(rec, c, e) for c, e in effects]
-    if not rec.by_hand and all(done):
+    if not rec.by_hand and all(done) and unchecked_limit(rec) is None:
         return Coverage.FULLY
     return Coverage.PARTLY if any(done) else Coverage.BY_HAND
