@@ -289,6 +289,9 @@ EACH = "each ready vampire"
 """The ``whom`` of blood moved from each ready vampire the player controls."""
 READY = "ready"
 """The ``whom`` of blood added to a ready vampire, anyone's."""
+ANOTHER = "another vampire"
+"""The ``whom`` of blood an action card adds to another ready vampire than the acting one,
+anyone's ("Add 4 blood to another vampire": Fifth Tradition: Hospitality)."""
 ON_THIS = "on this vampire"
 """The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
 YOUNGER_OR_ALLY = "allies and younger vampires"
@@ -462,6 +465,8 @@ class Effect:
                 return "wake: this locked minion may react and block"
             case EffectKind.ADD_BLOOD if self.whom == READY:
                 return f"add {self.amount} blood to a ready vampire"
+            case EffectKind.ADD_BLOOD if self.whom == ANOTHER:
+                return f"add {self.amount} blood to another ready vampire if the action succeeds"
             case EffectKind.MOVE_BLOOD if self.whom == EACH:
                 return f"move {self.amount} blood from each ready vampire you control to your pool"
             case EffectKind.LIBRARY_BURN:
@@ -942,6 +947,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"burn this card if it has (\d+) counters", lambda m: (Effect(_E.LOCK_COUNTERS, least=int(m.group(1))),)),
         (r"add (\d+) blood to a ready vampire", lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), whom=READY),)),
+        (r"add (\d+) blood to another vampire", lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), whom=ANOTHER),)),
         (
             r"move (\d+) blood from each ready vampire you control to your pool",
             lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(1)), whom=EACH),),
