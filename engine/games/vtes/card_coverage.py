@@ -52,7 +52,8 @@ where the table puts it into the act that plays the card, as the offers do.
   card named as it is announced, burned as it succeeds (:mod:`engine.games.vtes.action_success`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
-- a strike's damage (not a bonus to the hand strike), a dodge, combat ends, the opposing vampire
+- a strike's damage (not a bonus to the hand strike), a dodge, combat ends (before the strikes, or
+  once the card's strike resolved: "combat ends immediately after the resolution of this strike"), the opposing vampire
   sent to torpor or the opposing ally burned, and an unlock beside
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
@@ -102,6 +103,7 @@ import re
 
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
+    AFTER_STRIKE,
     ANY_MINION,
     FAILED_BLOCKERS,
     HAND_STRIKE,
@@ -197,6 +199,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
+        case EffectKind.END_COMBAT if e.whom == AFTER_STRIKE:
+            return "Combat" in types and any(r.levels == clause.levels and r.after for r in strike_readings(rec.id))
         case EffectKind.RECOIL:
             return "Combat" in types and any(r.levels == clause.levels and r.recoil for r in strike_readings(rec.id))
         case EffectKind.AIM:

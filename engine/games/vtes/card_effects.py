@@ -305,6 +305,9 @@ THREE_COPIES = "three copies"
 """The ``whom`` of pool gained as a Methuselah controls three copies of the card, which leave the game."""
 HAND_STRIKE = "hand strike"
 """The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
+AFTER_STRIKE = "after this strike"
+"""The ``whom`` of a combat card's "combat ends immediately after the resolution of this strike"
+(Anesthetic Touch): the strike resolves, then combat ends."""
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
 """The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
@@ -414,7 +417,8 @@ class Effect:
             case EffectKind.STRIKE if self.hand and self.aggravated:
                 return "hand strike, aggravated" + (f" +{self.amount} damage" if self.amount else "")
             case EffectKind.STRIKE if self.hand:
-                return f"hand strike +{self.amount} damage"
+                first = " (first strike)" if self.first else ""
+                return (f"hand strike +{self.amount} damage" if self.amount else "strike: hand strike") + first
             case EffectKind.STRIKE:
                 kind = "R" if self.ranged else ""
                 agg = " aggravated" if self.aggravated else ""
@@ -434,6 +438,8 @@ class Effect:
                 return f"strike: steal {self.amount}{'R' if self.ranged else ''} blood or life"
             case EffectKind.TORPOR:
                 return "strike: burn the opposing ally" if self.whom == "ally" else "strike: opposing vampire to torpor"
+            case EffectKind.END_COMBAT if self.whom == AFTER_STRIKE:
+                return "combat ends after this strike resolves"
             case EffectKind.END_COMBAT:
                 return "strike: combat ends"
             case EffectKind.MANEUVER | EffectKind.PRESS:
@@ -663,6 +669,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
                 Effect(_E.STRIKE, int(m.group(1)), hand=True, whom=HAND_STRIKE),
                 *_optional(m.group("rest") or ""),
             ),
+        ),
+        (r"strike: hand strike", lambda m: (Effect(_E.STRIKE, 0, hand=True, whom=HAND_STRIKE),)),
+        (
+            r"combat ends immediately after the resolution of this strike",
+            lambda m: (Effect(_E.END_COMBAT, whom=AFTER_STRIKE),),
         ),
         (
             r"strike: hand strike, aggravated" + _TAIL,
