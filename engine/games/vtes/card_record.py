@@ -181,7 +181,7 @@ def card_terms(rec: CardRecord) -> dict[str, object]:
 
 _LIMIT = re.compile(
     r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one (?P<card>.+?)|only one (?P<any>.+?) can be played)"
-    r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases)"
+    r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases|in a game)"
 )
 """A whole-card condition that limits how often the card is played (one at superior is not read:
 the table does not know the level a card was played at)."""

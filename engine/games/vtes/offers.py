@@ -263,6 +263,9 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 continue
             if "Master" in c.types and (view.phase != Phase.MASTER or view.master_actions):
                 continue  # in the master phase, one master phase action (plays.py, rules.py)
+            printed = record(c.card) if c.card else None
+            if printed is not None and spent(view, printed, None):
+                continue  # its printed limit is spent ("Only one … can be played in a game")
             cost = printed_cost(c, [m for m in view.cards if m.controller == seat and m.zone.in_play], None)
             if not _affordable(c, cost, me.pool):
                 continue

@@ -132,7 +132,8 @@ def test_the_coverage_refuses_a_stale_reason(monkeypatch: pytest.MonkeyPatch) ->
     ("name", "kind"),
     [
         ("Sideslip", Coverage.PARTLY),  # "only one Sideslip at superior each round": the level is not kept
-        ("Giant's Blood", Coverage.PARTLY),  # "only one Giant's Blood can be played in a game"
+        ("Political Stranglehold", Coverage.PARTLY),  # "… can be played or called in a game"
+        ("Giant's Blood", Coverage.FULLY),  # "only one Giant's Blood can be played in a game": checked
         ("Taste of Vitae", Coverage.FULLY),  # "only one Taste of Vitae each round": checked
     ],
 )
