@@ -157,7 +157,7 @@ def succeed(w: Work, a: Action) -> None:
             text += _burn(w, a)
         case ActionKind.OTHER if not a.add_blood:
             text += ": apply the card's effect by hand"
-    if a.add_blood and a.add_to and bled and w.cards[a.add_to].zone == Zone.UNCONTROLLED:
+    if a.add_blood and a.add_to and bled and w.cards[a.add_to].zone in (Zone.UNCONTROLLED, Zone.READY):
         w.counters_delta(a.add_to, a.add_blood, "card")
         text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
     text += "".join(_unlock(w, *unlock) for unlock in a.unlocks)

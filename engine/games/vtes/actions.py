@@ -27,7 +27,7 @@ from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
 from engine.games.vtes.card_checks import check_requirements, end_limits
-from engine.games.vtes.card_effects import EffectKind
+from engine.games.vtes.card_effects import ANOTHER, EffectKind
 from engine.games.vtes.card_record import burnable, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
@@ -101,6 +101,20 @@ def impulse_order(action: Action, in_game: Sequence[int]) -> tuple[int, ...]:
 # --- announcing -----------------------------------------------------------------------------------
 
 
+def _added_to(w: Work, a: ActionAct) -> None:
+    """The vampire ``add_to`` an action card adds blood to as it succeeds: one of the author's
+    uncontrolled region, or another ready vampire than the acting one, anyone's, where the card
+    says "another vampire". Raises IllegalMove naming what it must be."""
+    assert a.add_to is not None
+    there = w.card(a.add_to)
+    rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card is not None else None
+    if rec is not None and any(e.kind == EffectKind.ADD_BLOOD and e.whom == ANOTHER for e in rec.effects):
+        if not there.crypt or there.zone != Zone.READY or a.add_to == a.minion:
+            raise IllegalMove(f"{esc(rec.name)} adds blood to another ready vampire than the acting one")
+    elif there.zone != Zone.UNCONTROLLED or there.owner != w.author:
+        raise IllegalMove("add_to names a vampire of your uncontrolled region")
+
+
 def announce(w: Work, a: ActionAct) -> None:
     """Check and apply an ``action`` act (P2): the minion locks and window A opens."""
     within(a.do, "stealth", a.stealth, low=-10, high=20)
@@ -118,9 +132,7 @@ def announce(w: Work, a: ActionAct) -> None:
     if (a.add_to is None) != (not add_blood):
         raise IllegalMove("add_blood and add_to go together: the blood a card adds, and the vampire it goes to")
     if a.add_to is not None:
-        there = w.card(a.add_to)
-        if there.zone != Zone.UNCONTROLLED or there.owner != w.author:
-            raise IllegalMove("add_to names a vampire of your uncontrolled region")
+        _added_to(w, a)
     if w.open_action is not None:
         raise IllegalMove(f"one action at a time: {action_words(w, w.open_action)} is still open")
     _nothing_under_way(w)

@@ -7,7 +7,9 @@ The window that asks for the answer is :mod:`engine.games.vtes.cancels`; this mo
 
 from __future__ import annotations
 
-from engine.games.vtes.card_effects import Effect, EffectKind
+from typing import Literal
+
+from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord
 
 BY_ANOTHER = "a master card played by another Methuselah"
@@ -23,6 +25,32 @@ def cancel_of(rec: CardRecord | None) -> Effect | None:
     if rec is None:
         return None
     return next((e for e in rec.effects if e.kind == EffectKind.CANCEL and e.whom in ANSWERED), None)
+
+
+type Cancelled = Literal["master card", "minion card"]
+"""What a card that only cancels cancels: a master card (answered in the table's window) or a
+minion card (one played during an action, a combat or a referendum)."""
+
+
+def cancels_only(rec: CardRecord | None) -> Cancelled | None:
+    """What the card ``rec`` cancels when a cancel "as it is played" is all it does when played:
+    its first sentence past its conditions ("Master: out-of-turn.") is "Cancel a master card …" or
+    "Cancel a minion card …" (Sudden Reversal, Wash, Direct Intervention); None for any other card
+    (one that also does something else when played, or cancels an event or a frenzy card)."""
+    if rec is None:
+        return None
+    said = [
+        r.sentence
+        for c in rec.clauses
+        for r in c.readings
+        if r.kind != SentenceKind.CONDITION and not r.sentence.startswith("master:")
+    ]
+    if not said or not said[0].startswith("cancel ") or "as it is played" not in said[0]:
+        return None
+    for what in ("master card", "minion card"):
+        if said[0].startswith(f"cancel a {what}"):
+            return what
+    return None
 
 
 def answerable(rec: CardRecord | None) -> bool:

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from engine.games.base import Pos
 from engine.games.vtes import standing
 from engine.games.vtes.acts import esc
+from engine.games.vtes.cancel_reading import cancels_only
 from engine.games.vtes.card_effects import EACH, EffectKind
-from engine.games.vtes.card_record import CardRecord, Limit, Timing, meets_disciplines, record
+from engine.games.vtes.card_record import CardRecord, Timing, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo, PlayPlace, card_base, play_place
 from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Limited
@@ -37,20 +38,6 @@ def check_requirements(w: Work, card: Pos, minion: Pos | None) -> None:
     take_limit(w, card, minion)
 
 
-def _spent(rec: CardRecord, limit: Limit, who: Pos | tuple[()], limited: Sequence[Limited]) -> bool:
-    return any(x.card == rec.id and x.minion == who and x.scope == limit.scope for x in limited)
-
-
-def limit_spent(rec: CardRecord, limited: Sequence[Limited]) -> bool:
-    """A printed limit of the card ``rec`` played by no minion (a master card: "Only one … can be
-    played each turn") is spent already in ``limited`` (the state's or a view's): the rule
-    :func:`take_limit` refuses by, for the offers."""
-    return any(
-        limit.scope != LimitScope.ACTION and not limit.minion and _spent(rec, limit, (), limited)
-        for limit in rec.requires.limits
-    )
-
-
 def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
     """The card at ``card``, played by ``minion`` (None: by no minion, a master card), against
     the limits its text prints on how often it is played (as the act states them, else its
@@ -66,7 +53,7 @@ def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
         if limit.scope == LimitScope.ACTION or (limit.minion and minion is None):
             continue
         who: Pos | tuple[()] = minion if limit.minion and minion is not None else ()
-        if _spent(rec, limit, who, w.limited):
+        if any(x.card == rec.id and x.minion == who and x.scope == limit.scope for x in w.limited):
             by = f"{w.name(who)} has played one" if who else "one has been played"
             w.refuse(Lift.ONCE, f'{esc(rec.name)} says "{limit.words}": {by} already')
             continue
@@ -162,3 +149,24 @@ def missing_target(rec: CardRecord, blood: Sequence[int]) -> str | None:
         return None
     what = f"{move.least} blood or more" if move.least > 1 else "blood"
     return f"{esc(rec.name)} moves blood from a ready vampire you control, and none of yours has {what}"
+
+
+def missing_cancel(rec: CardRecord, answering: bool, minion_cards: bool) -> str | None:
+    """Why the card ``rec``, whose only effect is a cancel "as it is played"
+    (:func:`engine.games.vtes.cancel_reading.cancels_only`), has nothing to cancel, as the
+    refusal's sentence: a cancel of a master card needs one announced and waiting for answers
+    (``answering``: the answer window is the innermost, :mod:`engine.games.vtes.cancels`); a
+    cancel of a minion card needs an action, a combat or a referendum under way (``minion_cards``),
+    the only time another minion card is played. None when it has something to cancel, or is no
+    such card (rulebook, "Cancel"; "Requirements for Playing Cards": a card is played only where
+    its effect can be resolved). The offers read it too."""
+    what = cancels_only(rec)
+    name = esc(rec.name)
+    if what == "master card" and not answering:
+        return f"{name} cancels a master card as it is played, and no master card waits for answers now"
+    if what == "minion card" and not minion_cards:
+        return (
+            f"{name} cancels a minion card as it is played, and none is being played now: "
+            "minion cards are played during an action, a combat or a referendum"
+        )
+    return None

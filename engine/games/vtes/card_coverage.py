@@ -52,7 +52,8 @@ where the table puts it into the act that plays the card, as the offers do.
   card named as it is announced, burned as it succeeds (:mod:`engine.games.vtes.action_success`);
 - blood added to a vampire of the uncontrolled region: an action card's (the vampire chosen as it
   is announced, the blood added as it succeeds); pool gained when its bleed succeeds;
-- a strike's damage (not a bonus to the hand strike), a dodge, combat ends, the opposing vampire
+- a strike's damage (not a bonus to the hand strike), a dodge, combat ends (before the strikes, or
+  once the card's strike resolved: "combat ends immediately after the resolution of this strike"), the opposing vampire
   sent to torpor or the opposing ally burned, and an unlock beside
   them ("and unlock this vampire before combat ends"): a combat card's clause read as a strike, or
   a weapon's, struck from play (:func:`engine.games.vtes.readings.strike_readings`);
@@ -90,13 +91,19 @@ where the table puts it into the act that plays the card, as the offers do.
 
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
-none.
+none. A printed limit on how often the card is played is a condition the record reads only where
+its ``requires.limits`` hold it (:func:`engine.games.vtes.card_checks.take_limit` checks those): one
+"at superior", "in a game", or printed under one level is not checked, so the card is partly at
+most (one aim each strike is: an act names one aim).
 """
 
 from __future__ import annotations
 
+import re
+
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
+    AFTER_STRIKE,
     ANY_MINION,
     FAILED_BLOCKERS,
     HAND_STRIKE,
@@ -106,6 +113,7 @@ from engine.games.vtes.card_effects import (
     UNLESS_BLOCKS,
     Effect,
     EffectKind,
+    SentenceKind,
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
@@ -191,6 +199,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
             return REACTION in types and clause.type in ("", "Reaction")
+        case EffectKind.END_COMBAT if e.whom == AFTER_STRIKE:
+            return "Combat" in types and any(r.levels == clause.levels and r.after for r in strike_readings(rec.id))
         case EffectKind.RECOIL:
             return "Combat" in types and any(r.levels == clause.levels and r.recoil for r in strike_readings(rec.id))
         case EffectKind.AIM:
@@ -236,10 +246,22 @@ def _rider(e: Effect) -> bool:
     return e.kind == EffectKind.PRESS and e.optional
 
 
+_PLAY_LIMIT = re.compile(r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one |only one )(?!aim each strike)")
+"""A condition sentence that limits how often the card is played (one aim each strike aside)."""
+
+
+def unchecked_limit(rec: CardRecord) -> str | None:
+    """The first printed limit on the card's plays that the table does not check (see the module),
+    as its sentence, or None."""
+    held = {x.words.lower().rstrip(".") for x in rec.requires.limits}
+    said = (r.sentence for c in rec.clauses for r in c.readings if r.kind == SentenceKind.CONDITION)
+    return next((s for s in said if _PLAY_LIMIT.match(s) and s not in held), None)
+
+
 def coverage_of(rec: CardRecord) -> Coverage:
     """The :class:`Coverage` of ``rec`` (see the module)."""
     effects = [(c, e) for c in rec.clauses for e in c.effects]
     done = [applied(rec, c, e) for c, e in effects]
-    if not rec.by_hand and all(done):
+    if not rec.by_hand and all(done) and unchecked_limit(rec) is None:
         return Coverage.FULLY
     return Coverage.PARTLY if any(done) else Coverage.BY_HAND

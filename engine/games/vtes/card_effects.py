@@ -289,6 +289,9 @@ EACH = "each ready vampire"
 """The ``whom`` of blood moved from each ready vampire the player controls."""
 READY = "ready"
 """The ``whom`` of blood added to a ready vampire, anyone's."""
+ANOTHER = "another vampire"
+"""The ``whom`` of blood an action card adds to another ready vampire than the acting one,
+anyone's ("Add 4 blood to another vampire": Fifth Tradition: Hospitality)."""
 ON_THIS = "on this vampire"
 """The ``whom`` of an extra cost to play another copy of the card on the vampire it is on."""
 YOUNGER_OR_ALLY = "allies and younger vampires"
@@ -302,6 +305,9 @@ THREE_COPIES = "three copies"
 """The ``whom`` of pool gained as a Methuselah controls three copies of the card, which leave the game."""
 HAND_STRIKE = "hand strike"
 """The ``whom`` of a combat card's strike at the striker's strength plus ``amount``."""
+AFTER_STRIKE = "after this strike"
+"""The ``whom`` of a combat card's "combat ends immediately after the resolution of this strike"
+(Anesthetic Touch): the strike resolves, then combat ends."""
 ALLY_STAYS_LOCKED = "ally: next unlock phase"
 """The ``whom`` of a lock that keeps an ally playing the card locked through its next unlock phase
 ("If this minion is an ally, they do not unlock as normal during their next unlock phase")."""
@@ -411,7 +417,8 @@ class Effect:
             case EffectKind.STRIKE if self.hand and self.aggravated:
                 return "hand strike, aggravated" + (f" +{self.amount} damage" if self.amount else "")
             case EffectKind.STRIKE if self.hand:
-                return f"hand strike +{self.amount} damage"
+                first = " (first strike)" if self.first else ""
+                return (f"hand strike +{self.amount} damage" if self.amount else "strike: hand strike") + first
             case EffectKind.STRIKE:
                 kind = "R" if self.ranged else ""
                 agg = " aggravated" if self.aggravated else ""
@@ -431,6 +438,8 @@ class Effect:
                 return f"strike: steal {self.amount}{'R' if self.ranged else ''} blood or life"
             case EffectKind.TORPOR:
                 return "strike: burn the opposing ally" if self.whom == "ally" else "strike: opposing vampire to torpor"
+            case EffectKind.END_COMBAT if self.whom == AFTER_STRIKE:
+                return "combat ends after this strike resolves"
             case EffectKind.END_COMBAT:
                 return "strike: combat ends"
             case EffectKind.MANEUVER | EffectKind.PRESS:
@@ -462,6 +471,8 @@ class Effect:
                 return "wake: this locked minion may react and block"
             case EffectKind.ADD_BLOOD if self.whom == READY:
                 return f"add {self.amount} blood to a ready vampire"
+            case EffectKind.ADD_BLOOD if self.whom == ANOTHER:
+                return f"add {self.amount} blood to another ready vampire if the action succeeds"
             case EffectKind.MOVE_BLOOD if self.whom == EACH:
                 return f"move {self.amount} blood from each ready vampire you control to your pool"
             case EffectKind.LIBRARY_BURN:
@@ -658,6 +669,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
                 Effect(_E.STRIKE, int(m.group(1)), hand=True, whom=HAND_STRIKE),
                 *_optional(m.group("rest") or ""),
             ),
+        ),
+        (r"strike: hand strike", lambda m: (Effect(_E.STRIKE, 0, hand=True, whom=HAND_STRIKE),)),
+        (
+            r"combat ends immediately after the resolution of this strike",
+            lambda m: (Effect(_E.END_COMBAT, whom=AFTER_STRIKE),),
         ),
         (
             r"strike: hand strike, aggravated" + _TAIL,
@@ -942,6 +958,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, 
         ),
         (r"burn this card if it has (\d+) counters", lambda m: (Effect(_E.LOCK_COUNTERS, least=int(m.group(1))),)),
         (r"add (\d+) blood to a ready vampire", lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), whom=READY),)),
+        (r"add (\d+) blood to another vampire", lambda m: (Effect(_E.ADD_BLOOD, int(m.group(1)), whom=ANOTHER),)),
         (
             r"move (\d+) blood from each ready vampire you control to your pool",
             lambda m: (Effect(_E.MOVE_BLOOD, int(m.group(1)), whom=EACH),),

@@ -20,6 +20,7 @@ from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
 from engine.games.vtes.card_effects import (
+    ANOTHER,
     EACH,
     FAILED_BLOCKERS,
     ON_BLOCK,
@@ -599,7 +600,7 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     rec = record(card.card) if card.card else None
     if rec is None:
         return [Choice(None, (), "")]
-    clauses = candidates(rec, minion, "Action")
+    clauses = _whole(candidates(rec, minion, "Action"))
     # What the card says before its levels (Break the Bonds' "Ⓓ Bleed.") is played at every level.
     common = tuple(e for c in rec.clauses if not c.levels and c.type in ("", "Action") for e in c.effects)
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
@@ -631,6 +632,19 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
             out.setdefault(key, Choice(clause, key, words))
     unfit = view is not None and any(not _added_blood(c, minion, view) for c in clauses)
     return list(out.values()) or ([] if burns or unfit else [Choice(None, (), "")])
+
+
+def _whole(clauses: list[Clause]) -> list[Clause]:
+    """An action card's clauses with no Discipline level, each a line of its text that shares no
+    sentence with another ("+1 stealth action." then "Add 4 blood to another vampire."), as the one
+    way they are played together; ``clauses`` as they are otherwise (Discipline levels, or the
+    ways of one line's choice)."""
+    if len(clauses) < 2 or any(c.levels or c.type for c in clauses):
+        return clauses
+    said = [r.sentence for c in clauses for r in c.readings]
+    if len(said) != len(set(said)):
+        return clauses
+    return [Clause((), "", tuple(r for c in clauses for r in c.readings))]
 
 
 def _burned(clause: Clause, view: VtesView | None) -> list[tuple[int, int]] | None:
@@ -670,6 +684,9 @@ def _added_blood(clause: Clause, minion: CardView, view: VtesView | None) -> lis
     add = next((e for e in clause.effects if e.kind == EffectKind.ADD_BLOOD), None)
     if add is None or view is None or view.seat is None:
         return [{}]
+    if add.whom == ANOTHER:  # any Methuselah's ready vampire but the acting one
+        ready = [c for c in view.cards if c.crypt and c.zone == Zone.READY and c.pos != minion.pos]
+        return [{"add_blood": add.amount, "add_to": tuple(c.pos)} for c in ready]
     out: list[dict[str, object]] = []
     for c in view.uncontrolled(view.seat):
         info = card_base().info(c.card) if c.card else None

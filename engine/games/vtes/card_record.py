@@ -181,7 +181,7 @@ def card_terms(rec: CardRecord) -> dict[str, object]:
 
 _LIMIT = re.compile(
     r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one (?P<card>.+?)|only one (?P<any>.+?) can be played)"
-    r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases)"
+    r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases|in a game)"
 )
 """A whole-card condition that limits how often the card is played (one at superior is not read:
 the table does not know the level a card was played at)."""
@@ -441,8 +441,11 @@ def _clauses(text: str) -> list[Clause]:
             line = line[t.end() :]
         readings: list[Reading] = []
         for sentence in (part for said in sentences(line) for part in _trailing_condition(said)):
-            if sentence.startswith("as above") and out:
-                readings += _as_above(sentence, out[-1])
+            above = _AS_ABOVE.match(sentence)
+            level = above.group("level") if above else None
+            named = [c for c in out if c.levels == (level,)] if level else out
+            if above and named:
+                readings += _as_above(sentence, named[-1])
             else:
                 readings.append(read_sentence(sentence))
         out += [Clause(levels, kind, alternative) for alternative in _alternatives(readings)]
@@ -472,12 +475,23 @@ def _alternatives(readings: list[Reading]) -> list[tuple[Reading, ...]]:
     return [tuple(readings)]
 
 
+_AS_ABOVE = re.compile(r"as (?:\[(?P<level>[a-z]{3})\] )?above\b,?\s*")
+"""The opening of a sentence that repeats the clause before ("As above, …"), or the clause of the
+Discipline level it names ("As [obe] above, …")."""
+
+
 def _as_above(sentence: str, before: Clause) -> list[Reading]:
-    """The readings of an "As above …" sentence, from the clause ``before``."""
-    rest = re.sub(r"^as above,?\s*", "", sentence)
+    """The readings of an "As above …" sentence, from the clause ``before``; "with first strike"
+    makes its strike a first strike (rulebook, "First Strike")."""
+    rest = _AS_ABOVE.sub("", sentence, count=1)
     inherited = [r for r in before.readings if r.kind != SentenceKind.BY_HAND or r.sentence]
     if not rest:
         return inherited
+    if rest == "with first strike" and any(e.kind == EffectKind.STRIKE for r in inherited for e in r.effects):
+        return [
+            replace(r, effects=tuple(replace(e, first=True) if e.kind == EffectKind.STRIKE else e for e in r.effects))
+            for r in inherited
+        ]
     if rest == "but do not unlock the acting vampire":  # Obedience at superior
         return [
             replace(r, effects=tuple(replace(e, whom="") if e.kind == EffectKind.END_ACTION else e for e in r.effects))

@@ -566,8 +566,10 @@ def strike(w: Work, act: StrikeAct) -> None:
     first_pair = c.pairs == 0
     if not first_pair:
         extra[0 if minion == c.acting else 1] -= 1  # this strike spends one of them
-    c = replace(c, strikes=(*c.strikes, s), extra=(extra[0], extra[1]), extra_used=used)
     reading = _strike_reading(w, act.card, minion, c.long) if act.card is not None else None
+    if reading is not None and reading.after:
+        s = replace(s, after=True)  # combat ends once it resolves
+    c = replace(c, strikes=(*c.strikes, s), extra=(extra[0], extra[1]), extra_used=used)
     if reading is not None and reading.press and act.card is not None:
         c = replace(c, presses=(*c.presses, (minion, act.card)))
     played, paid = _card_played(w, act, minion)
@@ -630,6 +632,7 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     if firsts:
         lost += _hit(w, c, firsts, dodgers, barred=barred)
         others = [s for s in others if _ready(w, s.minion)]  # burned or in torpor: no strike
+    ending = next((s for s in (*firsts, *others) if s.after), None)  # its strike resolved
     # environmental damage each round, during normal strike resolution (5.5): no strike, no dodge
     environmental = [(m, n) for m, n in c.environmental if _ready(w, m)] if c.pairs == 0 else []
     if others or environmental:
@@ -638,6 +641,10 @@ def _resolve_pair(w: Work, c: Combat) -> None:
     c = replace(c, no_press=(*c.no_press, *barred))
     if not (_ready(w, c.acting) and _ready(w, c.opposing)):
         # 5.8: the round and combat end at once; the end-of-round step still occurs.
+        _to_step(w, replace(c, over=True), CombatStep.END_OF_ROUND)
+        return
+    if ending is not None:  # "combat ends immediately after the resolution of this strike"
+        w.note(f"Combat ends after {w.name(ending.minion)}'s strike", *controllers(w, c))
         _to_step(w, replace(c, over=True), CombatStep.END_OF_ROUND)
         return
     if any(k > 0 for k in c.extra):

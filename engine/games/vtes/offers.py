@@ -22,7 +22,7 @@ from engine.games.base import Act, Pos
 from engine.games.vtes import card_actions, lasting, master_locks, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
-from engine.games.vtes.card_checks import limit_spent, missing_requirement, missing_target
+from engine.games.vtes.card_checks import missing_cancel, missing_requirement, missing_target
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
     action_choices,
@@ -263,8 +263,9 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
                 continue
             if "Master" in c.types and (view.phase != Phase.MASTER or view.master_actions):
                 continue  # in the master phase, one master phase action (plays.py, rules.py)
-            if (held := record(c.card) if c.card else None) is not None and limit_spent(held, view.limited):
-                continue  # "Only one … each turn", one played already (even one canceled as it was played)
+            printed = record(c.card) if c.card else None
+            if printed is not None and spent(view, printed, None):
+                continue  # its printed limit is spent ("Only one … each turn", "… in a game"), even by a card canceled
             cost = printed_cost(c, [m for m in view.cards if m.controller == seat and m.zone.in_play], None)
             if not _affordable(c, cost, me.pool):
                 continue
@@ -281,10 +282,14 @@ def _turn(view: VtesView, seat: int) -> list[Offer]:
 
 def _target_missing(view: VtesView, seat: int, card: CardView) -> bool:
     """``card`` needs a target that does not exist (:func:`engine.games.vtes.card_checks.missing_target`,
-    the check the rules make): not offered."""
+    :func:`engine.games.vtes.card_checks.missing_cancel`, the checks the rules make): not offered."""
     rec = record(card.card) if card.card else None
+    if rec is None:
+        return False
     blood = [c.counters for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]
-    return rec is not None and missing_target(rec, blood) is not None
+    answering = bool(view.windows) and isinstance(view.windows[-1], Answer)
+    under_way = any(x is not None for x in (view.action, view.combat, view.referendum))
+    return missing_target(rec, blood) is not None or missing_cancel(rec, answering, under_way) is not None
 
 
 def _put_in_play(card: CardView) -> dict[str, object]:

@@ -13,14 +13,14 @@ from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, Pla
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
-from engine.games.vtes.card_checks import check_requirements, master_timing, missing_target, take_limit
+from engine.games.vtes.card_checks import check_requirements, master_timing, missing_cancel, missing_target, take_limit
 from engine.games.vtes.card_effects import EACH, READY, YOUNGER_OR_ALLY, EffectKind
 from engine.games.vtes.card_play import played_with, unmet_condition, unmet_level_condition
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
 from engine.games.vtes.reaction_conditions import Moment, unmet
-from engine.games.vtes.state import Action
+from engine.games.vtes.state import Action, Answer
 from engine.games.vtes.vocab import (
     ACTION_TYPES,
     ACTION_VERBS,
@@ -327,13 +327,18 @@ def _master_timing(w: Work, pos: Pos) -> None:
 
 def _target_exists(w: Work, pos: Pos) -> None:
     """A card whose effect needs a target is refused where none exists (Minion Tap with no vampire
-    of the author's with blood: :func:`engine.games.vtes.card_checks.missing_target`). Raises
+    of the author's with blood: :func:`engine.games.vtes.card_checks.missing_target`; a cancel
+    with nothing to cancel: :func:`engine.games.vtes.card_checks.missing_cancel`). Raises
     IllegalMove with the sentence."""
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
     if rec is None:
         return
     blood = [c.counters for c in w.cards.values() if c.crypt and c.zone == Zone.READY and c.controller == w.author]
     missing = missing_target(rec, blood)
+    if missing is not None:
+        raise IllegalMove(missing)
+    under_way = (w.open_action, w.open_combat, w.open_referendum)
+    missing = missing_cancel(rec, isinstance(w.innermost, Answer), any(x is not None for x in under_way))
     if missing is not None:
         raise IllegalMove(missing)
 

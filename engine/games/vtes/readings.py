@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
-from engine.games.vtes.card_effects import HAND_STRIKE, STRIKES, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import AFTER_STRIKE, HAND_STRIKE, STRIKES, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.reaction_conditions import LEVEL_PREFIX, Moment, fitting_levels
@@ -51,7 +51,8 @@ class StrikeReading:
 
     ``levels``: the Discipline levels the line needs, krcg's spelling (``("pot",)`` inferior,
     ``("POT",)`` superior; all of them); ``damage``: points (0 for a dodge or combat ends);
-    ``ranged``, ``aggravated``, ``dodge``, ``ends``, ``torpor`` (the opposing vampire to torpor),
+    ``ranged``, ``aggravated``, ``first`` (first strike: it resolves before the opposing normal
+    strike, P5), ``dodge``, ``ends``, ``torpor`` (the opposing vampire to torpor),
     ``burn`` (the opposing ally burned), ``steal`` (blood or life stolen, becoming blood): the
     strike's kind (P5); ``range``: "long" or
     "close" when the line is only usable at that range, else ""; ``unlock``: the striker unlocks
@@ -62,7 +63,9 @@ class StrikeReading:
     strength plus it, :func:`best_strike`); ``hand``: the strike is a hand strike of the card's own
     (at +``bonus``, or aggravated: "Strike: hand strike, aggravated"); ``additional``: additional
     strikes the card gives with it ("Strike: dodge, with 1 additional strike", 5.6); ``recoil``:
-    aggravated damage the striker takes when it strikes at close range (Breath of the Dragon).
+    aggravated damage the striker takes when it strikes at close range (Breath of the Dragon);
+    ``after``: combat ends once this strike resolves ("Combat ends immediately after the resolution
+    of this strike": Anesthetic Touch).
     """
 
     levels: tuple[str, ...]
@@ -70,6 +73,7 @@ class StrikeReading:
     damage: int = 0
     ranged: bool = False
     aggravated: bool = False
+    first: bool = False
     dodge: bool = False
     ends: bool = False
     unlock: bool = False
@@ -82,6 +86,7 @@ class StrikeReading:
     torpor: bool = False
     burn: bool = False
     steal: int = 0
+    after: bool = False
 
     def fits(self, opposing: CardView | None) -> bool:
         """The strike may be made at ``opposing``: one that sends to torpor at a vampire, one that
@@ -112,6 +117,8 @@ class StrikeReading:
             out["ranged"] = True
         if self.aggravated:
             out["aggravated"] = True
+        if self.first:
+            out["first"] = True
         return out
 
 
@@ -180,9 +187,15 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
     for clause in rec.clauses:
         if clause.type not in ("", "Combat"):
             continue
-        strikes = [e for e in clause.effects if e.kind in STRIKES and (not e.hand or e.whom == HAND_STRIKE)]
+        strikes = [
+            e
+            for e in clause.effects
+            if e.kind in STRIKES and (not e.hand or e.whom == HAND_STRIKE) and e.whom != AFTER_STRIKE
+        ]
         if len(strikes) != 1:
             continue
+        if strikes[0].whom == HAND_STRIKE and not (strikes[0].amount or strikes[0].aggravated) and clause.by_hand:
+            continue  # a bare "Strike: hand strike." whose sentences by hand change it (Withering)
         ranges = [x for x in (_range_of(r.sentence) for r in clause.readings) if x is not None]
         e = strikes[0]
         out.append(
@@ -196,6 +209,8 @@ def strike_readings(cid: int) -> tuple[StrikeReading, ...]:
                 recoil=sum(x.amount for x in clause.effects if x.kind == EffectKind.RECOIL),
                 ranged=e.ranged,
                 aggravated=e.aggravated,
+                first=e.first,
+                after=any(x.kind == EffectKind.END_COMBAT and x.whom == AFTER_STRIKE for x in clause.effects),
                 dodge=e.kind == EffectKind.DODGE,
                 ends=e.kind == EffectKind.END_COMBAT,
                 torpor=e.kind == EffectKind.TORPOR and not e.whom,

@@ -261,7 +261,7 @@ class Strike:
     with it, :mod:`engine.games.vtes.aims`); ``worn``: the card in play it strikes with whose
     counters its damage burns (Weighted Walking Stick, :mod:`engine.games.vtes.combat_equip`);
     ``recoil``: aggravated damage the striker takes if it strikes at close range (Breath of the
-    Dragon)."""
+    Dragon); ``after``: combat ends once this strike resolves (Anesthetic Touch)."""
 
     minion: Pos
     damage: int = 1
@@ -280,6 +280,7 @@ class Strike:
     aim: int = 0
     worn: Pos | tuple[()] = ()
     recoil: int = 0
+    after: bool = False
 
 
 @dataclass(frozen=True)

@@ -328,6 +328,8 @@ class LimitScope(StrEnum):
     TURN = "each turn"
     UNLOCK = "between their unlock phases"
     """Until the unlock phase of the minion's controller."""
+    GAME = "in a game"
+    """Never ends ("Only one Giant's Blood can be played in a game")."""
 
 
 class Replacement(StrEnum):

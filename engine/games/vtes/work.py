@@ -561,7 +561,8 @@ class Work(UnderWay):
         self.limited = tuple(
             x
             for x in self.limited
-            if x.scope == LimitScope.UNLOCK and x.minion and self.cards[x.minion].controller != seat
+            if (x.scope == LimitScope.UNLOCK and x.minion and self.cards[x.minion].controller != seat)
+            or x.scope == LimitScope.GAME
         )
         self.edge_used = False
         self.transfers = 0

@@ -18,6 +18,7 @@ from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.state import Answer
 from engine.sim import SimTable
+from tests.support.vtes_fight import refused
 from tests.support.vtes_sim import card_plays, copy_table, one_vampire_table, replayed
 
 LIBRARY = (("Zillah's Valley", 2), ("Tribute to the Master", 1), ("Sudden Reversal", 2), ("Wash", 2))
@@ -207,3 +208,28 @@ def test_a_whole_bot_game_with_master_cards_and_cancels_ends() -> None:
 def _types(view, a: Act) -> tuple[str, ...]:
     card = next((c for c in view.hand if c.as_list() == a["card"]), None)
     return card.types if card is not None else ()
+
+
+def test_a_cancel_with_nothing_to_cancel_is_refused_and_not_offered() -> None:
+    """A card whose only effect is a cancel "as it is played" needs a card to cancel (rulebook,
+    "Cancel"): in its player's master phase, with no master card announced and no action under
+    way, Direct Intervention and Sudden Reversal are refused with their sentence, the table
+    unchanged, and neither is offered."""
+    library = (("Direct Intervention", 2), ("Sudden Reversal", 2), ("Zillah's Valley", 2))
+    t = one_vampire_table("Arika", library, seed=5, phase="master")
+    ana = t.state.acting
+    for name, words in (
+        (
+            "Direct Intervention",
+            "Direct Intervention cancels a minion card as it is played, and none is being played now",
+        ),
+        (
+            "Sudden Reversal",
+            "Sudden Reversal cancels a master card as it is played, and no master card waits for answers now",
+        ),
+    ):
+        refused(t, ana, {"do": "play", "card": _card(t, ana, name)}, words)
+        offered = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "play" and a["card"] == _card(t, ana, name)]
+        assert offered == []
+    # the master phase action is still there: Zillah's Valley is offered and taken
+    assert card_plays(t, ana, "Zillah's Valley")

@@ -126,3 +126,21 @@ def test_the_coverage_refuses_a_stale_reason(monkeypatch: pytest.MonkeyPatch) ->
         VampireError, match="out of date: Conditioning has a by-hand reason but the table applies it fully"
     ):
         run(coverage=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Sideslip", Coverage.PARTLY),  # "only one Sideslip at superior each round": the level is not kept
+        ("Political Stranglehold", Coverage.PARTLY),  # "… can be played or called in a game"
+        ("Giant's Blood", Coverage.FULLY),  # "only one Giant's Blood can be played in a game": checked
+        ("Taste of Vitae", Coverage.FULLY),  # "only one Taste of Vitae each round": checked
+    ],
+)
+def test_a_printed_play_limit_the_table_does_not_check_leaves_the_card_partly(name: str, kind: Coverage) -> None:
+    from engine.games.vtes.card_coverage import coverage_of, unchecked_limit
+    from engine.games.vtes.card_report import find
+
+    rec = find(name)
+    assert rec is not None and coverage_of(rec) == kind
+    assert (unchecked_limit(rec) is None) == (kind == Coverage.FULLY)

@@ -41,8 +41,14 @@ def test_a_master_card_is_played_in_ones_own_master_phase_and_an_out_of_turn_one
         "Sudden Reversal is an out-of-turn master card: in your own turn it is played in your master phase, and this "
         'is your minion phase (rulebook, "2. Master Phase"); it is also played in another Methuselah\'s turn',
     )
-    # An out-of-turn master card in another Methuselah's turn: the table takes it.
-    act(t, ben, "play", card=in_hand(t, ben, "Sudden Reversal"))
+    # An out-of-turn master card in another Methuselah's turn meets its timing; a cancel still
+    # needs a card to cancel (the refusal is no longer the timing's).
+    refused(
+        t,
+        ben,
+        {"do": "play", "card": in_hand(t, ben, "Sudden Reversal")},
+        "Sudden Reversal cancels a master card as it is played, and no master card waits for answers now",
+    )
     # Neither is offered outside the master phase (the offers and the table agree).
     offered = {tuple(a["card"]) for a in VTES.legal_acts(t.view(ana)) if a["do"] == "play"}
     assert tuple(in_hand(t, ana, "Villein")) not in offered

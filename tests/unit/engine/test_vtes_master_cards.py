@@ -21,7 +21,16 @@ from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.card_actions import card_action, may_take
 from engine.games.vtes.cards import card_base
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, card_plays, copy_table, first_vampire, one_vampire_table, replayed
+from tests.support.vtes_sim import (
+    act,
+    answer_passes,
+    card_plays,
+    copy_table,
+    first_vampire,
+    one_vampire_table,
+    played,
+    replayed,
+)
 
 WHO = ["Ana", "Ben", "Cy", "Dee"]
 
@@ -41,7 +50,7 @@ def test_fame_on_a_vampire_in_torpor_makes_each_methuselah_burn_1_pool_in_their_
     t = copy_table(start)
     pools = [p.pool for p in t.state.players]
     done: list[tuple[int, Act]] = [(ana, {"do": "end_turn"})]
-    t.play(ana, {"do": "end_turn"})
+    played(t, ana, {"do": "end_turn"})
     assert t.state.acting == ben and t.state.players[ben].pool == pools[ben] - 1
     assert f"Fame: Arika (G2) is in torpor, {WHO[ben]} burns 1 pool" in said(t), said(t)
     while t.state.acting != ana:
@@ -74,7 +83,7 @@ def test_a_bot_puts_a_discipline_card_on_its_vampire_in_its_master_phase() -> No
     dominate = next(c.as_list() for c in t.view(ana).hand if c.name == "Dominate")
     assert chosen is not None and chosen["card"] == dominate
     assert chosen["to"] == "on" and chosen["on"] == first_vampire(t, ana)
-    t.play(ana, chosen)
+    played(t, ana, chosen)
     t.run_ops()
     assert _bot_choice(t, ana) == {"do": "phase"}  # its one master phase action is used
 
@@ -86,7 +95,7 @@ def test_a_bot_plays_a_location_that_adds_transfers_and_never_fame_or_pentex() -
     chosen = _bot_choice(t, ana)
     highway = next(c.as_list() for c in t.view(ana).hand if c.name == "Information Highway")
     assert chosen is not None and chosen["card"] == highway and chosen["to"] == "ready"
-    t.play(ana, chosen)
+    played(t, ana, chosen)
     t.run_ops()
     t = one_vampire_table("Arika", library[1:], seed=5, phase="master")
     assert _bot_choice(t, t.state.acting) == {"do": "phase"}
@@ -114,13 +123,13 @@ def test_another_minion_burns_pentex_subversion_by_a_directed_action_against_its
     with pytest.raises(IllegalMove, match="gives one action: to burn it"):
         copy_table(t).play(ana, {**burn, "burn": False})
     pool = t.state.players[ana].pool
-    t.play(ana, burn)
+    played(t, ana, burn)
     assert t.state.open_action is not None and t.state.open_action.targets == (ben,)
     done: list[tuple[int, Act]] = [(ana, burn)]
     while t.state.open_action is not None:
         seat = t.state.open_action.impulse
         done.append((seat, {"do": "pass"}))
-        t.play(seat, {"do": "pass"})
+        played(t, seat, {"do": "pass"})
     assert next(c for c in t.view(ana).cards if c.as_list() == pentex).zone == "ash"
     assert t.state.players[ana].pool == pool  # the action costs nothing
     assert any("Pentex™ Subversion burns" in s for s in said(t)), said(t)
@@ -151,11 +160,11 @@ def test_a_vampire_steals_powerbase_montreal_by_a_directed_action() -> None:
     (steal,) = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "action" and a.get("card") == montreal]
     assert "burn" not in steal and steal["target"] == ben
     done: list[tuple[int, Act]] = [(ana, steal)]
-    t.play(ana, steal)
+    played(t, ana, steal)
     while t.state.open_action is not None:
         seat = t.state.open_action.impulse
         done.append((seat, {"do": "pass"}))
-        t.play(seat, {"do": "pass"})
+        played(t, seat, {"do": "pass"})
     held = next(c for c in t.view(ana).cards if c.as_list() == montreal)
     assert held.zone == "ready" and held.controller == ana
     assert any(s.endswith(f"{WHO[ana]} takes control of Powerbase: Montreal") for s in said(t)), said(t)
@@ -181,7 +190,7 @@ def test_dreams_of_the_sphinx_locked_gives_2_hand_size_until_the_end_of_the_turn
     discards = [a for a in VTES.legal_acts(t.view(ana)) if a["do"] == "discard"]
     assert discards  # down to 7, at once (rulebook, "Drawing Cards"), in Ben's turn
     for a in discards[:2]:
-        t.play(ana, a)
+        played(t, ana, a)
         done.append((ana, a))
     assert len(t.view(ana).hand) == 7
     assert not any(a["do"] == "discard" for a in VTES.legal_acts(t.view(ana)))
@@ -228,10 +237,11 @@ def test_the_third_ashur_tablets_recovers_library_cards_from_the_ash_heap() -> N
     play = plays[0]
     assert sorted([play["ash_hand"], *play["ash_library"]]) == sorted(burned)
     pool = t.state.players[ana].pool
-    t.play(ana, play)
+    played(t, ana, play)
     assert t.state.players[ana].pool == pool + 3
     assert next(c for c in t.state.cards if list(c.pos) == play["ash_hand"]).zone == "hand"
     again = replayed(start, [(ana, play)])
+    answer_passes(again)  # the others let the card through, as they did
     assert again.state == t.state
     t.run_ops()  # the library's shuffle: the two other cards leave the ash heap for it
     assert len(t.state.players[ana].library) == 2
@@ -249,12 +259,12 @@ def test_ashur_tablets_refuses_cards_it_may_not_recover() -> None:
     taps = [c.as_list() for c in hand if c.name == "Minion Tap"]
     act(t, ana, "move", cards=tablets[:1] + taps[:1], to="ash", no_replace=True)
     with pytest.raises(IllegalMove, match="recovers no card from the ash heap now"):  # the second copy
-        t.play(ana, {"do": "play", "card": tablets[1], "to": "ready", "ash_hand": taps[0], "ash_library": []})
+        played(t, ana, {"do": "play", "card": tablets[1], "to": "ready", "ash_hand": taps[0], "ash_library": []})
     act(t, ana, "move", cards=tablets[1:2], to="ready", no_replace=True)
     act(t, ana, "move", cards=tablets[:1], to="ready", no_replace=True)  # two in play, the third in hand
     third = next(c.as_list() for c in t.view(ana).hand if c.name == "Ashur Tablets")
     with pytest.raises(IllegalMove, match="recovers library cards of your ash heap"):
-        t.play(ana, {"do": "play", "card": third, "to": "ready", "ash_hand": taps[1], "ash_library": []})
+        played(t, ana, {"do": "play", "card": third, "to": "ready", "ash_hand": taps[1], "ash_library": []})
 
 
 def test_a_vampire_calls_a_referendum_that_burns_anarch_revolt() -> None:
@@ -268,7 +278,7 @@ def test_a_vampire_calls_a_referendum_that_burns_anarch_revolt() -> None:
 
     def make(seat: int, a: Act) -> None:
         done.append((seat, a))
-        t.play(seat, a)
+        played(t, seat, a)
 
     make(ana, offered[0])
     while t.state.open_action is not None:
@@ -300,10 +310,12 @@ def test_misdirection_locks_a_minion_its_player_chooses() -> None:
     assert plays[0]["lock_minion"] == first_vampire(t, prey)  # the prey's first
     assert {tuple(a["lock_minion"]) for a in plays} == {tuple(first_vampire(t, s)) for s in t.state.seating}
     assert _bot_choice(t, ana) == plays[0]  # a bot locks its prey's vampire
-    t.play(ana, plays[0])
+    played(t, ana, plays[0])
     assert next(c for c in t.view(ana).cards if c.as_list() == plays[0]["lock_minion"]).locked
     assert any(s.startswith("Misdirection: Arika") and s.endswith(" locks") for s in said(t)), said(t)
-    assert replayed(start, [(ana, plays[0])]).state == t.state
+    again = replayed(start, [(ana, plays[0])])
+    answer_passes(again)
+    assert again.state == t.state
     other = next(c.as_list() for c in t.view(ana).hand if c.name == "Misdirection")
     with pytest.raises(IllegalMove, match="locks a ready unlocked minion"):
         copy_table(t).play(ana, {"do": "play", "card": other, "pool": 1, "lock_minion": plays[0]["lock_minion"]})
@@ -328,7 +340,7 @@ def test_the_barrens_is_locked_to_discard_a_card_and_draw_up() -> None:
     assert any(s.startswith("The Barrens is locked:") for s in said(t)), said(t)
     assert not any(a["do"] == "discard" and a.get("by") == barrens for a in VTES.legal_acts(t.view(ana)))
     with pytest.raises(IllegalMove, match="The Barrens is locked"):
-        t.play(ana, {**offered[1], "card": t.view(ana).hand[0].as_list()})
+        played(t, ana, {**offered[1], "card": t.view(ana).hand[0].as_list()})
     again = copy_table(start)
     act(again, ana, "discard", **{k: v for k, v in offered[0].items() if k != "do"})
     mine = copy_table(start)
@@ -354,4 +366,4 @@ def test_a_master_card_whose_each_turn_limit_is_spent_is_not_offered() -> None:
     assert card_plays(t, ana, "Ashur Tablets") == []
     with pytest.raises(IllegalMove, match="Only one Ashur Tablets can be played each turn"):
         held = next(c.as_list() for c in t.view(ana).hand if c.name == "Ashur Tablets")
-        t.play(ana, {"do": "play", "card": held, "to": "ready"})
+        played(t, ana, {"do": "play", "card": held, "to": "ready"})

@@ -148,3 +148,16 @@ def test_breath_of_the_dragon_at_close_range_burns_its_striker_too(crypt: str, p
     # first aggravated point wounds it (torpor), each other burns a blood
     assert bens_vampire(t, mine) == (3 - 1 - (points - 1), "torpor"), said
     assert replayed(start, done).state == t.state
+
+
+def test_a_first_strike_a_card_reads_is_struck_with_first_strike() -> None:
+    """A strike read as "Strike: first strike, N damage" (P5) carries its first strike into the
+    ``strike`` act the offers and bots make from it, so that it resolves before the opposing
+    normal strike (:func:`engine.games.vtes.combat._resolve_pair`); a plain one carries none."""
+    from engine.games.vtes.card_effects import read_sentence
+    from engine.games.vtes.readings import StrikeReading
+
+    (e,) = read_sentence("strike: first strike, 2 damage").effects
+    assert e.first and e.amount == 2
+    assert StrikeReading(levels=(), damage=2, first=True).fields() == {"damage": 2, "first": True}
+    assert "first" not in StrikeReading(levels=(), damage=2).fields()
