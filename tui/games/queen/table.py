@@ -302,6 +302,8 @@ class TableScreen(TableFrame, inherit_bindings=False):
             return self._current_pick() is not None and not self.submitting
         if action == "pass_turn":
             return self._why_not_pass() is None
+        if action == "auto_pass":  # a seat's switch: a spectator, or a table that asks every time, has none
+            return self.session.seat is not None and self._auto() is not None
         return super().check_action(action, parameters)
 
     def _why_not_pass(self) -> str | None:
