@@ -193,7 +193,10 @@ def _act_phase(w: Work, act: BareAct) -> None:
     _next_phase(w)
 
 
-def _next_phase(w: Work) -> None:
+def _next_phase(w: Work, say: bool = True) -> None:
+    """Move ``w`` on to the next phase, or to the prey's turn after the discard phase; ``say``:
+    narrate the phase begun (an act that ends the turn passes through the phases unsaid, as its
+    own line already says the turn ends)."""
     if w.time_called:
         w.end_by_time()
         return
@@ -206,8 +209,9 @@ def _next_phase(w: Work) -> None:
             extra = lasting.transfers(w, w.acting)
             w.transfers = w.transfer_budget(w.acting) + sum(n for _, n in extra)
             given = "".join(f"; {w.name(pos)}: +{plural(n, 'transfer')}" for pos, n in extra)
-            w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}{given}", w.acting)
-        else:
+            if say:
+                w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}{given}", w.acting)
+        elif say:
             w.note(f"{seat_ref(w.acting)}: {w.phase} phase", w.acting)
     else:
         w.begin_turn(w.prey(w.acting))
@@ -221,7 +225,7 @@ def _act_end_turn(w: Work, act: BareAct) -> None:
         actions.check_leave_minion_phase(w)
     turn = w.turn
     while w.step == Step.PLAY and w.turn == turn:
-        _next_phase(w)
+        _next_phase(w, say=False)
 
 
 def _act_edge(w: Work, act: BareAct) -> None:
