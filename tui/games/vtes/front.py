@@ -191,4 +191,5 @@ FRONT_END = FrontEnd(
     lobby_kit=_lobby_kit,
     fold=fold_passes,
     option_words=option_words,
+    seat_given_up="you leave the game without VP, and your predator gains nothing",
 )
