@@ -914,6 +914,7 @@ def resolve_op(state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tu
             for pos, ident in zip(op.positions, outcome, strict=True):
                 if pos in w.cards:
                     w.setc(pos, card=ident)
+            _say_opened(w, op.positions)
         else:
             for pos in op.positions:
                 if pos in w.cards and w.cards[pos].owner == op.to:
@@ -932,6 +933,33 @@ def resolve_op(state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tu
         w.note(f"Seating, clockwise: {order}. {seat_ref(w.seating[0])} takes the first turn", *w.seating)
         w.begin_turn(w.seating[0])
     return w.freeze(), tuple(w.notes)
+
+
+_OPENED_WHERE: dict[Zone, str] = {
+    Zone.ASH: "in {owner}'s ash heap",
+    Zone.READY: "in {owner}'s ready region",
+    Zone.TORPOR: "in torpor",
+    Zone.ON: "in play",
+    Zone.ASIDE: "set aside",
+    Zone.REMOVED: "out of the game",
+}
+
+
+def _say_opened(w: Work, positions: tuple[Pos, ...]) -> None:
+    """Narrate the cards an opening to everyone just named: a face-down card a move turned face up
+    is public from then on (``"Superior Mettle turns face up in {s1}'s ash heap"``), though the
+    move's own line could only say "a card"."""
+    parts = []
+    owners: list[int] = []
+    for pos in positions:
+        c = w.cards.get(pos)
+        if c is None or not c.card:
+            continue
+        where = _OPENED_WHERE.get(c.zone, "").format(owner=seat_ref(c.owner))
+        parts.append(f"{w.name(pos)} turns face up" + (f" {where}" if where else ""))
+        owners += [] if c.owner in owners else [c.owner]
+    if parts:
+        w.note("; ".join(parts), *owners)
 
 
 def _resolve_seating(w: Work, op: Draw, outcome: object) -> None:
