@@ -133,6 +133,8 @@ class FrontEnd:
     - ``fold(notes)``: the one note a run of consecutive narration notes reads as in the game log
       and ``vampire replay --text`` (e.g. a window's passes), or None when they do not fold; None:
       one line per note. The narration itself keeps one note per act.
+    - ``seat_given_up``: what the game does with a seat the others vote to give up after it left
+      (PROTOCOL.md 6.5; the game's ``abandon``), as the end of a sentence to its player.
     """
 
     name: str
@@ -146,6 +148,7 @@ class FrontEnd:
     lobby_kit: Callable[[], LobbyKit] | None = None
     option_words: Callable[[Mapping[str, Any]], list[str]] | None = None
     fold: Callable[[Sequence[Note]], Note | None] | None = None
+    seat_given_up: str = "the game goes on without you"
 
     @property
     def may_sit(self) -> str | None:

@@ -4,7 +4,7 @@ that table's own rules (its options and their values) in words."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.markup import escape
@@ -51,9 +51,24 @@ def table_rules_words(game: str, options: Mapping[str, Any]) -> list[str]:
         out = words(full)
     for option in spec.option_schema if words is None else TABLE_OPTIONS:
         value = full[option.name]
+        sentence = _TABLE_RULE_WORDS.get(option.name)
+        if sentence is not None:
+            out.append(sentence(value))
+            continue
         shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
         out.append(f"{option.doc[:1].upper()}{option.doc[1:]}: {shown}.")
     return out
+
+
+_TABLE_RULE_WORDS: dict[str, Callable[[Any], str]] = {
+    "abandon_by_all": lambda v: (
+        "A stalled seat is voted out by all the others."
+        if v
+        else "A stalled seat is voted out by a majority of the others."
+    ),
+    "stall_seconds": lambda v: f"The others may vote out a seat that has kept the table waiting {v} s.",
+}
+"""The table rules every game shares (engine.games.base.TABLE_OPTIONS) as plain sentences."""
 
 
 def table_rules_section(game: str, options: Mapping[str, Any]) -> str:

@@ -9,7 +9,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from engine.games.base import table_option
+from engine.table import Table
 from tui.files import vampire_command
+from tui.games import find_front_end
 from tui.session import TableSession
 from tui.widgets.common.too_small import TooSmallNotice
 
@@ -37,11 +40,23 @@ def quit_consequence(session: TableSession) -> str:
     if session.seat is None:
         return "You only watch this table: the others play on."
     if running:
-        return (
-            "The others wait for you (after a while they may vote to end the game). "
-            "Join again with the same name to take your seat back."
-        )
+        return _seat_left_words(table)
     return "You leave the lobby; your seat opens for someone else."
+
+
+def _seat_left_words(table: Table) -> str:
+    """What becomes of a guest's seat that leaves a game under way: the others wait, then may vote
+    to give it up (table rules ``stall_seconds``, ``abandon_by_all``; PROTOCOL.md 6.5), and the
+    game says what giving it up does (its front end's ``seat_given_up``)."""
+    options = getattr(table, "options", {})
+    seconds = table_option(options, "stall_seconds")
+    who = "all of them" if table_option(options, "abandon_by_all") else "a majority of them"
+    then = find_front_end(table.game_name).seat_given_up if getattr(table, "game_name", "") else ""
+    given_up = f"; then {then}" if then else ""
+    return (
+        f"The others wait for you: after {seconds} s, if {who} vote so, your seat is given up{given_up}. "
+        "Join again with the same name before that to take your seat back."
+    )
 
 
 def must_ask(session: TableSession | None) -> bool:

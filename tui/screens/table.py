@@ -41,6 +41,16 @@ from tui.widgets.common.too_small import TooSmallNotice
 SHOW_WAIT_AFTER = 10
 
 
+def sent_line(words: str, host_away: bool, taking: str = "") -> str:
+    """What the person reads once a move has gone from this screen: ``words``, the move as the
+    log says it (a sentence); ``host_away``: the link to the host is lost, so the move waits on
+    this computer and goes out once the table is back (never a plain "Sent"); ``taking``: what
+    follows a move on its way ("The table takes it…")."""
+    if host_away:
+        return f"Sent; the host is away: it goes out when the table is back ({words.rstrip('.')})."
+    return f"✓ Sent: {words}" + (f" {taking}" if taking else "")
+
+
 def table_screen(session: TableSession, game: str | None = None) -> Screen[Any]:
     """The screen for ``session``'s table: its game's table screen, else a :class:`NoTableScreen`
     that says why there is none. ``game``: the game's name when the table has not said it yet
@@ -283,7 +293,13 @@ class TableFrame(Screen[None]):
         """The status line while ``act``, this seat's move, is on its way to the host: from the
         key that sent it until the table has taken it, never that the table waits for this seat
         (a game's screen says the act in its own words)."""
-        return "✓ Sent: your move. The table takes it…"
+        return sent_line("your move.", self.host_away, "The table takes it…")
+
+    @property
+    def host_away(self) -> bool:
+        """The link to the host is lost (a connection event said so, and none said it is back):
+        a move sent now waits until the table is back."""
+        return self._link_lost
 
     def turn_passes_by_itself(self) -> str | None:
         """The status line's sentence when this seat's turn is one its automatic pass takes (the

@@ -354,7 +354,7 @@ def _dispute(w: Work, number: int, i: int) -> None:
             c,
             disputed=(*c.disputed, w.author),
             status=ClaimStatus.VOID,
-            how=f"was disputed by {seat_ref(w.author)}: the window went on without it",
+            how="took no effect (the window went on without it)",  # ``disputed`` names who disputed it
         )
         w.note(
             f"{seat_ref(w.author)} disputes act {number} by {seat_ref(c.author)} ({c.text}, cause: {esc(c.cause)}): "

@@ -506,6 +506,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
     news = ""
     if isinstance(record, BareAct) and do == Do.PASS:
         news = News.PASSED_NO_BLOCK if _declines_block(state, seat) else News.PASSED
+    elif isinstance(record, BareAct) and do == Do.DONE:
+        news = News.DONE_VOTING
     return Note(text, seats, news)
 
 

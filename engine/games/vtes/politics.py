@@ -143,7 +143,7 @@ def _open_polling(w: Work, window: OpenWindow) -> None:
     """Every Methuselah passed before votes: polling opens (7.1 step 2)."""
     assert isinstance(window, Referendum)
     windows.put(w, replace(window, step=Poll.VOTING, loop=windows.NOBODY, done=()))
-    w.note("Polling is open: cast your votes (for or against), then say you are done")
+    w.note("Polling is open: cast your votes (for or against), then say you are done", news=News.POLLING_OPENED)
 
 
 BLOOD_HUNT_BARS = frozenset({"Action Modifier", "Reaction"})

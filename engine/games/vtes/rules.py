@@ -194,7 +194,10 @@ def _act_phase(w: Work, act: BareAct) -> None:
     _next_phase(w)
 
 
-def _next_phase(w: Work) -> None:
+def _next_phase(w: Work, say: bool = True) -> None:
+    """Move ``w`` on to the next phase, or to the prey's turn after the discard phase; ``say``:
+    narrate the phase begun (an act that ends the turn passes through the phases unsaid, as its
+    own line already says the turn ends)."""
     if w.time_called:
         w.end_by_time()
         return
@@ -207,8 +210,9 @@ def _next_phase(w: Work) -> None:
             extra = lasting.transfers(w, w.acting)
             w.transfers = w.transfer_budget(w.acting) + sum(n for _, n in extra)
             given = "".join(f"; {w.name(pos)}: +{plural(n, 'transfer')}" for pos, n in extra)
-            w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}{given}", w.acting)
-        else:
+            if say:
+                w.note(f"{seat_ref(w.acting)}: influence phase, {plural(w.transfers, 'transfer')}{given}", w.acting)
+        elif say:
             w.note(f"{seat_ref(w.acting)}: {w.phase} phase", w.acting)
     else:
         w.begin_turn(w.prey(w.acting))
@@ -222,7 +226,7 @@ def _act_end_turn(w: Work, act: BareAct) -> None:
         actions.check_leave_minion_phase(w)
     turn = w.turn
     while w.step == Step.PLAY and w.turn == turn:
-        _next_phase(w)
+        _next_phase(w, say=False)
 
 
 def _act_edge(w: Work, act: BareAct) -> None:
@@ -930,6 +934,7 @@ def resolve_op(state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tu
             for pos, ident in zip(op.positions, outcome, strict=True):
                 if pos in w.cards:
                     w.setc(pos, card=ident)
+            _say_opened(w, op.positions)
         else:
             for pos in op.positions:
                 if pos in w.cards and w.cards[pos].owner == op.to:
@@ -948,6 +953,33 @@ def resolve_op(state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tu
         w.note(f"Seating, clockwise: {order}. {seat_ref(w.seating[0])} takes the first turn", *w.seating)
         w.begin_turn(w.seating[0])
     return w.freeze(), tuple(w.notes)
+
+
+_OPENED_WHERE: dict[Zone, str] = {
+    Zone.ASH: "in {owner}'s ash heap",
+    Zone.READY: "in {owner}'s ready region",
+    Zone.TORPOR: "in torpor",
+    Zone.ON: "in play",
+    Zone.ASIDE: "set aside",
+    Zone.REMOVED: "out of the game",
+}
+
+
+def _say_opened(w: Work, positions: tuple[Pos, ...]) -> None:
+    """Narrate the cards an opening to everyone just named: a face-down card a move turned face up
+    is public from then on (``"Superior Mettle turns face up in {s1}'s ash heap"``), though the
+    move's own line could only say "a card"."""
+    parts = []
+    owners: list[int] = []
+    for pos in positions:
+        c = w.cards.get(pos)
+        if c is None or not c.card:
+            continue
+        where = _OPENED_WHERE.get(c.zone, "").format(owner=seat_ref(c.owner))
+        parts.append(f"{w.name(pos)} turns face up" + (f" {where}" if where else ""))
+        owners += [] if c.owner in owners else [c.owner]
+    if parts:
+        w.note("; ".join(parts), *owners)
 
 
 def _resolve_seating(w: Work, op: Draw, outcome: object) -> None:

@@ -465,5 +465,10 @@ class News(StrEnum):
     """A seat passes in an action's block window and so declines to block (6.2)."""
     REFERENDUM_RESOLVED = "referendum_resolved"
     """A referendum passed or failed (7.3): its result, votes and terms."""
+    POLLING_OPENED = "polling_opened"
+    """A referendum's polling opens (7.1 step 2)."""
+    DONE_VOTING = "done_voting"
+    """A seat says it is done voting (7.1); it says so again after every later vote, which a
+    screen may show once per referendum."""
     COMBAT_OPENED = "combat_opened"
     """Two minions enter combat: round 1, before range (5.2)."""

@@ -66,6 +66,7 @@ def test_a_strike_by_hand_waits_for_ben_and_his_dispute_leaves_it_out(f):
     assert len(t.state.claims) == 1
     text = result_text(t.state, [f"P{i}" for i in range(4)])
     assert f"act {number} by P{f.ana}" in text and "the window went on without it" in text, text
+    assert text.count(f"disputed by P{f.ben}") == 1, text  # the dispute said once
 
 
 def test_a_strike_by_hand_ben_accepts_takes_effect_and_a_prevention_by_hand_waits_its_time(f):

@@ -207,6 +207,20 @@ def test_quitting_says_what_it_does_to_the_others() -> None:
     assert "the others play on" in quit_consequence(watcher)  # type: ignore[arg-type]
 
 
+def test_a_guest_s_quit_box_says_the_others_may_give_up_its_seat_and_what_that_does() -> None:
+    """The ``E`` vote gives up a seat that left (PROTOCOL.md 6.5): the quit box says so, after the
+    table's stall_seconds, with what the game does with it; it never says the game ends."""
+    for game, then in (
+        ("vtes", "you leave the game without VP, and your predator gains nothing"),
+        ("queen", "the game ends with no winner"),
+    ):
+        running = SimpleNamespace(phase="running", game_name=game, options={"stall_seconds": 45})
+        guest = SimpleNamespace(table=running, is_host=False, address="192.168.1.5:7447", seat=2)
+        words = quit_consequence(guest)  # type: ignore[arg-type]
+        assert "vote to end the game" not in words, words
+        assert f"after 45 s, if a majority of them vote so, your seat is given up; then {then}." in words, words
+
+
 # --- nothing cut off at 80×24 ---------------------------------------------------------------------
 
 

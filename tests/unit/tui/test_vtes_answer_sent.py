@@ -49,15 +49,25 @@ def _footer_keys(app: VampireApp) -> list[str]:
     return [k.key for k in footer.query("FooterKey") if k.display]
 
 
-async def test_after_a_pass_the_screen_says_it_is_sent_until_the_table_takes_it() -> None:
+def _held_app() -> tuple[HeldSession, VampireApp]:
     session = HeldSession(played_vtes(_my_impulse_in_another_s_action), 0, log_path=Path("mina.vtlog"), auto=False)
-    app = VampireApp(Start("table", session), name="Mina")
+    return session, VampireApp(Start("table", session), name="Mina")
+
+
+async def _at_my_impulse(app: VampireApp, pilot: Any) -> tuple[Any, Any]:
+    """The table screen once the table waits for Mina's answer: the screen and its status line."""
+    await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+    screen = app.screen
+    keys_after_a_look(app)
+    status = screen.query_one("#waiting")
+    await eventually(lambda: "the table waits for you" in shown(status), 10, "the impulse", pilot=pilot)
+    return screen, status
+
+
+async def test_after_a_pass_the_screen_says_it_is_sent_until_the_table_takes_it() -> None:
+    session, app = _held_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
-        screen = app.screen
-        keys_after_a_look(app)
-        status = screen.query_one("#waiting")
-        await eventually(lambda: "the table waits for you" in shown(status), 10, "the impulse", pilot=pilot)
+        screen, status = await _at_my_impulse(app, pilot)
         await eventually(lambda: "full_stop" in _footer_keys(app), 10, "the footer's pass", pilot=pilot)
         frames = _record_frames(app, status)
         await pilot.press("full_stop")
@@ -100,3 +110,24 @@ def _record_frames(app: VampireApp, status: Any) -> list[tuple[str, list[str]]]:
 
     app._display = recorded  # type: ignore[method-assign]
     return frames
+
+
+async def test_a_pass_sent_while_the_host_is_away_says_it_goes_out_when_the_table_is_back() -> None:
+    """The host quit (the link is lost): a move still leaves this screen, held until the table is
+    back; the screen never reads a plain "✓ Sent" then."""
+    from tui.messages import SessionUpdate
+    from tui.session import SessionEvent
+
+    session, app = _held_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, status = await _at_my_impulse(app, pilot)
+        lost = SessionEvent("connection", text="The connection to the table was lost", ok=False)
+        screen.post_message(SessionUpdate(lost))
+        await eventually(lambda: screen.host_away, 10, "the link lost", pilot=pilot)
+        await pilot.press("full_stop")
+        await eventually(lambda: len(session.held) == 1, 10, "the pass on its way", pilot=pilot)
+        away = "Sent; the host is away: it goes out when the table is back (Mina passes"
+        await eventually(lambda: shown(status).startswith(away), 10, "the status line", pilot=pilot)
+        assert "✓ Sent" not in said(app), said(app)
+        session.release.set()
+        await eventually(lambda: not screen.submitting, 10, "the pass taken", pilot=pilot)

@@ -46,3 +46,19 @@ async def test_at_80x24_no_line_of_any_games_help_wraps_under_its_indent() -> No
             lines = str(body.render()).splitlines()
             assert body.size.height == len(lines), [line for line in lines if len(line) > body.content_size.width]
             app.pop_screen()
+
+
+def test_the_lobby_reads_each_table_rule_as_a_plain_sentence() -> None:
+    import re
+
+    from tui.screens.help import table_rules_words
+
+    for options in ({}, {"polling": "15s", "ruleset": "tournament", "impulse_seconds": 20, "abandon_by_all": True}):
+        words = table_rules_words("vtes", options)
+        assert len(words) == 7, words  # the five VTES rules and the two every table has
+        for line in words:
+            # a sentence: no option value tacked on after a colon ("…: done.", "…: off.", "…: 30.")
+            assert line[0].isupper() and line.endswith(".") and not re.search(r": \w+\.$", line), line
+    said = table_rules_words("vtes", {"polling": "15s"})
+    assert "Polling closes when every Methuselah is done voting, or 15 s after the last vote." in said
+    assert "Polling closes when every Methuselah is done voting." in table_rules_words("vtes", {})

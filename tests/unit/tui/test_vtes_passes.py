@@ -197,3 +197,34 @@ def test_a_spectators_text_feed_shows_a_window_everyone_passes_as_one_line() -> 
         line for line in said if not re.search(r" pass(es)?( and declines? to block|; .+ declines? to block)?$", line)
     ] == others
     assert not any(a.endswith(" passes") and b.endswith(" passes") for a, b in zip(said, said[1:]))
+
+
+async def test_the_game_log_says_a_seat_is_done_voting_once_per_referendum() -> None:
+    """Every vote makes the others say ``done`` again (7.1); the log says it once per seat and
+    referendum, and again in the next referendum."""
+    from engine.games.base import Note
+    from engine.games.vtes.game import describe_act
+    from tests.support.vtes_sim import minion_phase_table
+
+    state = minion_phase_table().state
+    names = ["Gus", "Lisa", "Hana", "Andi"]
+
+    def done(seat: int) -> Note:
+        return describe_act(state, seat, {"do": "done"}, {})  # the engine's own words and news
+
+    polling = Note("Polling is open: cast your votes (for or against), then say you are done", (), News.POLLING_OPENED)
+    one = [polling]
+    for voter in range(4):  # each vote, then everyone done again
+        one += [Note(f"{{s{voter}}} votes for", (voter,)), *(done(s) for s in range(4))]
+    resolved = Note("The referendum passes", (), News.REFERENDUM_RESOLVED)
+    app = _LogApp()
+    async with app.run_test(size=(200, 50)) as pilot:
+        log = app.query_one(VtesLog)
+        await eventually(lambda: log.size.width > 0, 10, "the log's size", pilot=pilot)
+        log.add_notes([*one, resolved, *one], names)
+        await eventually(lambda: len(_log_lines(log)) > 0, 10, "the lines", pilot=pilot)
+        lines = _log_lines(log)
+        first = lines[: lines.index("The referendum passes")]
+        assert first.count("Lisa is done voting") == 1, first
+        assert sum(line.endswith("votes for") for line in first) == 4, first  # every vote kept
+        assert lines.count("Lisa is done voting") == 2, lines  # said again in the next referendum

@@ -24,6 +24,7 @@ from tests.support.vtes_table import advance, dealt_vtes
 from tui.app import Start, VampireApp
 from tui.games.vtes.present import (
     DANGER,
+    card_label,
     default_bleed,
     fit_names,
     methuselah_lines,
@@ -269,3 +270,20 @@ async def test_your_turn_is_said_only_on_your_turn_of_play(monkeypatch: pytest.M
         monkeypatch.setattr(frame, "waiting_text", lambda table, me: "Your turn.")
         screen.show_status(session.table, 0)
         assert shown(label) == "Your turn." and label.has_class("-your-turn")
+
+
+async def test_a_narrow_table_cuts_a_long_vampire_name_never_its_blood_at_80x24(late) -> None:
+    app = _app(late)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        board = screen.query_one("#vt-board", OptionList)
+        rows = ["".join(seg.text for seg in board.render_line(y)).rstrip() for y in range(board.size.height)]
+        cards = [c for c in late.view().cards if c.known and c.crypt and c.capacity]
+        shown_cards = 0
+        for row in rows:
+            card = next((c for c in cards if c.name[:8] in row), None)
+            if card is None:
+                continue
+            shown_cards += 1
+            assert row.endswith(card_label(card, 0)[len(card.name) :]), row  # "8/11 blood · locked" stays whole
+        assert shown_cards and any("…" in row for row in rows), rows  # a name was cut, not its numbers

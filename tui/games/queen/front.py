@@ -98,4 +98,5 @@ FRONT_END = FrontEnd(
     replay=_replay,
     home_options=("rounds",),
     option_words=option_words,
+    seat_given_up="the game ends with no winner",
 )

@@ -23,6 +23,7 @@ from tui.errors import explain
 from tui.games.vtes import fight_commands
 from tui.games.vtes.command_words import Context
 from tui.games.vtes.present import named
+from tui.screens.table import sent_line
 from tui.session import TableSession
 
 QUEUE_MAX = 8
@@ -41,6 +42,11 @@ class ActingScreen(Protocol):
     @property
     def submitting(self) -> bool:
         """An act of this seat is on its way to the table."""
+        ...
+
+    @property
+    def host_away(self) -> bool:
+        """The link to the host is lost: a move sent now waits until the table is back."""
         ...
 
     def submit(self, act: Act) -> None:
@@ -89,18 +95,20 @@ class ActSender:
             screen.say(f"✗ {self.sentence(err)}", True)
             return False
         todo = screen.play_todo(act)
-        screen.say(todo or self.sent_words(act), False, todo=bool(todo))
+        screen.say(todo or self.sent_words(act, screen.host_away), False, todo=bool(todo))
         screen.submit(act)
         return True
 
-    def sent_words(self, act: Act) -> str:
+    def sent_words(self, act: Act, host_away: bool = False) -> str:
         """What ``act`` does once sent: ``✓ Sent: …`` in the log's words when it takes effect as
-        it is taken; for a change by hand that becomes a claim (docs/vtes-by-hand.md), that it is
-        a claim and whose answer it waits for, so it never reads as done."""
+        it is taken (``host_away``: that it waits until the table is back,
+        :func:`tui.screens.table.sent_line`); for a change by hand that becomes a claim
+        (docs/vtes-by-hand.md), that it is a claim and whose answer it waits for, so it never
+        reads as done."""
         words = self.act_words(act)
         c = self.claim_made(act)
-        if c is None:
-            return f"✓ Sent: {words}"
+        if c is None or host_away:
+            return sent_line(words, host_away)
         names = list(self.session.table.names)
         who = " and ".join(names[s] if 0 <= s < len(names) else f"seat {s}" for s in c.seats)
         if not c.due:

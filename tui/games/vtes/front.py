@@ -6,6 +6,7 @@ registry about a game loads neither the screen nor krcg's card data.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
@@ -139,6 +140,47 @@ def game_end(table: Table, me: int | None) -> GameEnd:
     return GameEnd(plain.headline, Text(organiser(state, list(table.names))))
 
 
+def option_words(options: Mapping[str, Any]) -> list[str]:
+    """A VTES table's rules (its options, defaults filled in) as plain sentences for the lobby and
+    the help: ``{"polling": "15s", ...}`` -> ``[..., "Polling closes when every Methuselah is done
+    voting, or 15 s after the last vote.", ...]`` (engine.games.vtes.game option schema). Unknown
+    options are left out."""
+    words = []
+    if "ruleset" in options:
+        tournament = options["ruleset"] == "tournament"
+        words.append(
+            "Tournament rules: 4 or 5 seats, withdrawal earns 0.5 VP, a time limit, Game wins."
+            if tournament
+            else "Standard rules."
+        )
+    if "library_size" in options:
+        words.append(
+            "Every library holds 60 to 90 cards."
+            if options["library_size"]
+            else "A library may hold any number of cards."
+        )
+    groups = options.get("crypt_groups")
+    if groups is not None:
+        check = "A crypt holds vampires of one group or two consecutive groups"
+        words.append(
+            {"on": f"{check}.", "off": "A crypt may hold vampires of any groups."}.get(
+                str(groups), f"{check} at tournament tables."
+            )
+        )
+    polling = options.get("polling")
+    if polling is not None:
+        also = ", or 15 s after the last vote" if polling == "15s" else ""
+        words.append(f"Polling closes when every Methuselah is done voting{also}.")
+    seconds = options.get("impulse_seconds")
+    if seconds is not None:
+        words.append(
+            f"The Methuselah holding the impulse passes by itself after {seconds} s."
+            if seconds
+            else "The impulse has no clock."
+        )
+    return words
+
+
 FRONT_END = FrontEnd(
     name="vtes",
     title=TITLE,
@@ -149,4 +191,6 @@ FRONT_END = FrontEnd(
     home_options=("ruleset",),
     lobby_kit=_lobby_kit,
     fold=fold_passes,
+    option_words=option_words,
+    seat_given_up="you leave the game without VP, and your predator gains nothing",
 )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from engine.games.base import Note
-from tui.games.vtes.passes import PassRun
+from tui.games.vtes.passes import DoneOnce, PassRun
 from tui.widgets.common.notes import NoteLog, is_chat
 
 
@@ -21,6 +21,7 @@ class VtesLog(NoteLog):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._passes = PassRun()
+        self._done = DoneOnce()
         self._run_at = -1  # the log's write count when the run's line was written
 
     def on_mount(self) -> None:
@@ -38,6 +39,8 @@ class VtesLog(NoteLog):
         """Append ``notes``, their seat placeholders filled with ``names``; a window's passes
         read as one line that grows as they come (:mod:`tui.games.vtes.passes`)."""
         for note in notes:
+            if not self._done.shows(note):
+                continue  # this seat said it is done already in this referendum
             line = note.render(names)
             if is_chat(note):
                 self.write(Text("» " + line, style="italic"))

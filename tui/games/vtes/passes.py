@@ -44,6 +44,27 @@ def _listed(seats: Sequence[int]) -> str:
     return refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " and " + refs[-1]
 
 
+class DoneOnce:
+    """A seat says it is done voting again after every later vote (7.1: polling closes when all
+    are done since the last vote); a reader shows it once per seat and referendum. :meth:`shows`
+    says whether a note is shown; a polling that opens starts anew."""
+
+    def __init__(self) -> None:
+        self.said: set[int] = set()
+
+    def shows(self, note: Note) -> bool:
+        """Whether ``note`` is shown: False for a seat's "done voting" said already since
+        polling opened."""
+        if note.news in (News.POLLING_OPENED, News.REFERENDUM_RESOLVED):
+            self.said.clear()
+        if note.news != News.DONE_VOTING or len(note.seats) != 1:
+            return True
+        if note.seats[0] in self.said:
+            return False
+        self.said.add(note.seats[0])
+        return True
+
+
 class PassRun:
     """The run of passes a stream of notes is in, for a reader that shows the notes one by one:
     :meth:`add` says whether a note joins the run shown last (its line then reads as

@@ -287,10 +287,14 @@ def turn_line(view: VtesView, names: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class BoardRow:
-    """One line of the board: a heading (``card`` None) or a card; ``text``: how it reads."""
+    """One line of the board: a heading (``card`` None) or a card; ``text``: how it reads;
+    ``name``: the (start, end) characters of ``text`` that give up room first in a narrow board
+    (the card's name, so that its numbers stay; :class:`tui.games.vtes.widgets.fit.NameFirst`),
+    else None."""
 
     text: Text
     card: CardView | None = None
+    name: tuple[int, int] | None = None
 
 
 def card_label(card: CardView, me: int | None) -> str:
@@ -351,7 +355,9 @@ def board_rows(view: VtesView, names: Sequence[str], ash: bool = False) -> list[
             label += f" (owner {seat_name(names, card.owner)})"
         if contest := contest_words(view, card):
             prefix += f"{contest}: "
-        rows.append(BoardRow(Text(" " * indent + prefix + label, style=style, no_wrap=True, overflow="ellipsis"), card))
+        head = " " * indent + prefix
+        name = (len(head), len(head) + len(card.name)) if card.known and label.startswith(card.name) else None
+        rows.append(BoardRow(Text(head + label, style=style, no_wrap=True, overflow="ellipsis"), card, name))
         for child in on.get(card.pos, []):
             add(child, indent + 2, "└ ")
 

@@ -60,7 +60,7 @@ from tui.games.vtes.widgets.panes import TablePanes
 from tui.games.vtes.widgets.players import MethuselahsPanel
 from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
-from tui.screens.table import TableFrame
+from tui.screens.table import TableFrame, sent_line
 from tui.session import TableSession
 from tui.widgets.common.burst_line import BurstLine
 
@@ -192,7 +192,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
 
     def sent_words(self, act: Act) -> str:
         """The status line while ``act`` is on its way: the act in the log's words."""
-        return f"✓ Sent: {self._acts.act_words(act)} The table takes it…"
+        return sent_line(self._acts.act_words(act), self.host_away, "The table takes it…")
 
     def on_mount(self) -> None:
         # krcg's dict (rulings, the cards' data): now when its faces' cache is missing (the first

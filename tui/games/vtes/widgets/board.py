@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from engine.games.vtes.view import VtesView
 from tui.games.vtes.present import board_rows
 from tui.games.vtes.widgets.card_list import CardList, id_pos, pos_id
+from tui.games.vtes.widgets.fit import NameFirst
 
 
 class BoardList(CardList):
@@ -40,7 +41,8 @@ class BoardList(CardList):
                 oid = pos_id(self.PREFIX, row.card.pos)
                 if oid in ids:  # the same card twice cannot happen; never crash on it
                     continue
-                options.append(Option(row.text, id=oid))
+                # a narrow board cuts the card's name, never its numbers
+                options.append(Option(NameFirst(row.text, row.name) if row.name else row.text, id=oid))
             ids.append(oid)
         key = tuple(ids) + tuple(str(r.text) for r in rows)
         if key == self._shown:

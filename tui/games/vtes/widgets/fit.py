@@ -7,8 +7,11 @@ that nothing they must say (the tally, whose impulse, the keys) is ever cut by t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 ELLIPSIS = "…"
@@ -46,4 +49,40 @@ def box_width(widget_width: int, screen_width: int, padding: int = 2) -> int:
     return (widget_width or screen_width) - padding
 
 
-__all__ = ["box_width", "fit_lines", "rows"]
+@dataclass(frozen=True)
+class NameFirst:
+    """One row (``text``, not wrapped) that, wider than the room it is given, cuts the characters
+    ``name`` spans (start, end) first, ending them in ``…``, so that what follows a card's name
+    (its blood, capacity, locked) stays whole; only a row too narrow even for a 1-character name
+    is cut at its end. ``name`` None: the row is cut at its end."""
+
+    text: Text
+    name: tuple[int, int] | None = None
+
+    def __str__(self) -> str:
+        return self.text.plain
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, cell_len(self.text.plain))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.fitted(options.max_width)
+
+    def fitted(self, width: int) -> Text:
+        """The row in ``width`` cells."""
+        text = self.text.copy()
+        text.no_wrap, text.overflow = True, "ellipsis"
+        excess = cell_len(text.plain) - width
+        if excess <= 0 or self.name is None:
+            return text
+        start, end = self.name
+        keep = end - start - excess - 1  # the name's characters kept, before its "…"
+        if keep < 1:
+            return text
+        cut = text[: start + keep]
+        cut.rstrip()
+        cut.append(ELLIPSIS, style=text.style)
+        return Text.assemble(cut, text[end:], style=text.style, no_wrap=True, overflow="ellipsis")
+
+
+__all__ = ["NameFirst", "box_width", "fit_lines", "rows"]
