@@ -170,7 +170,7 @@ async def test_a_withdrawal_broken_by_spending_pool_names_the_condition_and_the_
         await pilot.press("n")
         await eventually(lambda: _my_turn(app, Phase.MASTER), 20, "the master phase", pilot=pilot)
         pool = _me(app).pool
-        await pilot.press("p")
+        await pilot.press("p", "p")  # the first names the card, the second plays it
         await eventually(lambda: _me(app).pool == pool - 1, 20, "the card played", pilot=pilot)
         await eventually(lambda: "it will fail" in _text(app, "#vt-say"), 10, "the failed condition", pilot=pilot)
         say = _text(app, "#vt-say")
