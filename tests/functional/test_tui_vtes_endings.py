@@ -40,6 +40,7 @@ from tests.support.local_play import TmpFactory
 from tests.support.net import FAST, QUICK_BACKOFF
 from tests.support.poll import eventually
 from tests.support.tui import screen_words, shown
+from tests.support.vtes_table import keys_after_a_look
 from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
 from tui.connect import wrap_session
@@ -170,6 +171,9 @@ async def test_a_withdrawal_broken_by_spending_pool_names_the_condition_and_the_
         await pilot.press("n")
         await eventually(lambda: _my_turn(app, Phase.MASTER), 20, "the master phase", pilot=pilot)
         pool = _me(app).pool
+        keys_after_a_look(app)  # a person reads the line before the second p (the key guard lapses)
+        await pilot.press("p")  # the first names the card, the second plays it
+        await eventually(lambda: "p again plays it" in _text(app, "#vt-say"), 20, "the card named", pilot=pilot)
         await pilot.press("p")
         await eventually(lambda: _me(app).pool == pool - 1, 20, "the card played", pilot=pilot)
         await eventually(lambda: "it will fail" in _text(app, "#vt-say"), 10, "the failed condition", pilot=pilot)

@@ -25,6 +25,7 @@ from engine.games.vtes.cancel_offers import cancel_acts
 from engine.games.vtes.card_checks import missing_cancel, missing_requirement, missing_target
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_play import (
+    LevelError,
     action_choices,
     after_choices,
     blood_shifts,
@@ -42,7 +43,15 @@ from engine.games.vtes.claims import window_held
 from engine.games.vtes.combat_cards import additional_strike_cards, combat_moves, combat_plays, prevent_acts
 from engine.games.vtes.contests import as_titled, own_copy
 from engine.games.vtes.politics import title_votes
-from engine.games.vtes.readings import StrikeReading, best_strike, reaction_fits, weapon_strikes
+from engine.games.vtes.readings import (
+    StrikeReading,
+    best_strike,
+    level_words,
+    reaction_fits,
+    strike_act,
+    strike_levels,
+    weapon_strikes,
+)
 from engine.games.vtes.state import Action, Answer, Combat, Referendum
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.terms_choices import terms_choices
@@ -499,7 +508,8 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
         if c.step == CombatStep.RANGE and c.maneuvered != m:
             moves = combat_moves(view, card, EffectKind.MANEUVER)
             if not any(x == m for x, _ in c.chosen):
-                moves += [(h, {}) for h, r in _strikes_of(view, card, c.long) if r.maneuver and _maneuver_left(view, h)]
+                held = dict.fromkeys(h for h, r in _strikes_of(view, card, c.long) if r.maneuver)
+                moves += [(h, {}) for h in held if _maneuver_left(view, h)]
             acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list(), **f} for h, f in moves]
         if c.step == CombatStep.DAMAGE and m not in c.shielded:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
@@ -519,8 +529,9 @@ def _strikes_of(
     """The strikes ``striker`` may make at the range (at ``opposing``, when given: a strike that
     sends to torpor at a vampire, one that burns at an ally) with a combat card of the hand whose printed
     cost it can pay (blood from a vampire, pool from its Methuselah) and whose printed limit is not
-    spent, read from its plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`);
-    then with the weapons it holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
+    spent, read from its plain "Strike: …" lines, one per Discipline level whose strike differs,
+    basic first (:func:`engine.games.vtes.readings.strike_levels`: the player says which); then
+    with the weapons it holds (:func:`engine.games.vtes.readings.weapon_strikes`)."""
     pool = view.players[striker.controller].pool
     out: list[tuple[CardView, StrikeReading]] = []
     c = view.combat
@@ -529,16 +540,16 @@ def _strikes_of(
     for held in view.hand:
         if "Combat" not in held.types or not held.card or not striker.card:
             continue
-        reading = best_strike(held.card, striker.card, long, opposing, strength, hand_only, striker.disciplines)
-        info = card_base().info(held.card) if reading is not None else None
+        readings = strike_levels(held.card, striker.card, long, opposing, strength, hand_only, striker.disciplines)
+        info = card_base().info(held.card) if readings else None
         rec = record(held.card)
-        if reading is None or info is None or (rec is not None and spent(view, rec, striker)):
+        if not readings or info is None or (rec is not None and spent(view, rec, striker)):
             continue
         if info.blood_cost and (not striker.crypt or info.blood_cost > striker.counters):
             continue
         if info.pool_cost and info.pool_cost > pool:
             continue
-        out.append((held, reading))
+        out += [(held, reading) for reading in readings]
     return out + weapon_strikes(view, striker, long)
 
 
@@ -565,7 +576,7 @@ def _committed_strike(view: VtesView, c: Combat, minion: Pos, card: Pos) -> list
 
 def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     """The strikes of the combat cards in hand that ``minion`` may use at this range, read from
-    their plain "Strike: …" line (:func:`engine.games.vtes.readings.best_strike`), whose printed
+    their plain "Strike: …" lines, one per level whose strike differs (:func:`_strikes_of`), whose printed
     cost it can pay (blood from a vampire, pool from its Methuselah); then those of the weapons it
     holds (:func:`engine.games.vtes.readings.weapon_strikes`); then the hand strike with each card
     that gives additional strikes (:func:`engine.games.vtes.combat_cards.additional_strike_cards`),
@@ -585,12 +596,40 @@ def _card_strikes(view: VtesView, c: Combat, minion: Pos) -> list[Act]:
     return acts
 
 
-def strike_with(view: VtesView, card: Pos) -> Act | None:
-    """The strike offered with the hand card at ``card`` (its plain "Strike: …" line), else the
-    first strike offered with it as its aim (the hand strike first: Target Vitals), or None."""
+def strike_ways(view: VtesView, card: Pos) -> list[tuple[str, Act]]:
+    """The strikes offered with the hand card at ``card`` (its plain "Strike: …" lines), one per
+    Discipline level whose strike differs, basic first (:func:`_card_strikes`), each with the
+    level it is played at ("basic", "superior"; "" for a card of no level); else the first strike
+    offered with it as its aim (the hand strike first: Target Vitals), with ""; empty when none."""
     strikes = [o.act for o in answers(view) if o.do == Do.STRIKE]
-    found = next((a for a in strikes if a.get("card") == list(card) and "aim" not in a), None)
-    return found or next((a for a in strikes if a.get("aim") == list(card)), None)
+    plain = [a for a in strikes if a.get("card") == list(card) and "aim" not in a]
+    c = view.combat
+    if not plain or c is None:
+        aimed = next((a for a in strikes if a.get("aim") == list(card)), None)
+        return [("", aimed)] if aimed is not None else []
+    minion = (plain[0]["minion"][0], plain[0]["minion"][1])
+    striker, opposing = view.card(minion), view.card(c.opposing if minion == c.acting else c.acting)
+    words: list[tuple[Act, str]] = []
+    if striker is not None:
+        for held, reading in _strikes_of(view, striker, c.long, opposing):
+            if held.pos == card and reading.levels:
+                words.append((strike_act(list(minion), held.as_list(), reading), level_words(reading)))
+    return [(next((w for a, w in words if a == act), ""), act) for act in plain]
+
+
+def strike_with(view: VtesView, card: Pos, level: str | None = None) -> Act | None:
+    """The strike offered with the hand card at ``card`` (:func:`strike_ways`) at ``level``
+    ("basic", "superior"; None: the first, basic where the levels differ), or None when none is
+    offered. Raises LevelError when the card's strike is offered but not at ``level`` (the
+    sentence names the levels it is offered at)."""
+    ways = strike_ways(view, card)
+    if not ways or level is None or level == "basic":
+        return ways[0][1] if ways else None
+    found = [act for word, act in ways if word == level]
+    if not found:
+        offered = ", ".join(dict.fromkeys(w for w, _ in ways if w)) or "none"
+        raise LevelError(f"its strike cannot be made at {level} now (its levels: {offered})")
+    return found[-1]
 
 
 def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
@@ -665,6 +704,7 @@ __all__ = [
     "of",
     "offers",
     "plain_bleed",
+    "strike_ways",
     "strike_with",
     "vote_sources",
     "window_cards",

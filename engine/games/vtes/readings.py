@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -338,7 +338,7 @@ def disciplines(identity: str) -> frozenset[str]:
     return frozenset(info.disciplines) if info is not None else frozenset()
 
 
-def best_strike(
+def strike_levels(
     identity: str,
     striker: str,
     long: bool,
@@ -346,25 +346,48 @@ def best_strike(
     strength: int | None = None,
     hand_only: bool = False,
     levels: frozenset[str] | tuple[str, ...] | None = None,
-) -> StrikeReading | None:
-    """The strongest plain strike of the card ``identity`` that the vampire ``striker`` (a protocol
-    identity) may play (:func:`_may_play`) and use at the range (``long``: long range, else close) and, when ``opposing`` is
-    given, at that minion (:meth:`StrikeReading.fits`), the last such line (a card prints its
-    superior level last); a hand strike at +N deals ``strength`` (None: the striker's printed
-    strength) plus N; with ``hand_only`` (a grapple this round), only such a hand strike;
-    ``levels``: the striker's Discipline levels as it stands (None: as printed); None if none."""
+) -> list[StrikeReading]:
+    """The plain strikes of the card ``identity`` that the vampire ``striker`` (a protocol
+    identity) may play (:func:`_may_play`) and use at the range (``long``: long range, else close)
+    and, when ``opposing`` is given, at that minion (:meth:`StrikeReading.fits`), one per
+    Discipline level whose strike act differs (:meth:`StrikeReading.fields`), in the card's order
+    (basic first; of levels giving the same act, the last); a hand strike at +N deals
+    ``strength`` (None: the striker's printed strength) plus N; with ``hand_only`` (a grapple this
+    round), only such a hand strike; ``levels``: the striker's Discipline levels as it stands
+    (None: as printed). Empty if none."""
     cid = card_id(identity)
     if cid is None or not _may_play(cid, striker):
-        return None
+        return []
     here = "long" if long else "close"
     have = disciplines(striker) if levels is None else frozenset(levels)
     usable = [r for r in strike_readings(cid) if r.usable_by(have) and r.range in ("", here)]
     usable = [r for r in usable if (opposing is None or r.fits(opposing)) and (r.hand or not hand_only)]
-    if not usable:
-        return None
-    best = usable[-1]
     base = strength_of(striker) if strength is None else strength
-    return replace(best, damage=base + best.bonus) if best.hand else best
+    dealt = [replace(r, damage=base + r.bonus) if r.hand else r for r in usable]
+    return [r for i, r in enumerate(dealt) if all(r.fields() != later.fields() for later in dealt[i + 1 :])]
+
+
+def _strongest[**P](levels: Callable[P, list[StrikeReading]]) -> Callable[P, StrikeReading | None]:
+    """The last strike ``levels`` finds (a card prints its superior level last), or None."""
+
+    @functools.wraps(levels)
+    def strongest(*args: P.args, **kwargs: P.kwargs) -> StrikeReading | None:
+        found = levels(*args, **kwargs)
+        return found[-1] if found else None
+
+    return strongest
+
+
+best_strike = _strongest(strike_levels)
+"""``best_strike(identity, striker, long, opposing=None, strength=None, hand_only=False,
+levels=None)``: the strongest plain strike of the card ``identity`` that the vampire ``striker``
+may make, the last of :func:`strike_levels` (its superior where the levels differ); None if none."""
+
+
+def level_words(reading: StrikeReading) -> str:
+    """A strike level as a menu and a confirmation say it: "superior" when it needs a superior
+    Discipline, else "basic"."""
+    return "superior" if any(lv.isupper() for lv in reading.levels) else "basic"
 
 
 def _may_play(cid: int, striker: str) -> bool:

@@ -34,7 +34,9 @@ def test_a_hand_strike_card_deals_strength_plus_its_damage(start: SimTable, name
     t, done = copy_table(start), []
     ana, ben = to_the_strike(t, done)
     offered = strikes_with(t, ana, name)
-    assert [a["damage"] for a in offered] == [damage]  # superior POT: 1 strength + the card's damage
+    # one strike per level that differs, basic first; superior POT: 1 strength + the card's damage
+    assert [a["damage"] for a in offered][-1:] == [damage]
+    offered = offered[-1:]
     before = next(c.counters for c in t.view(ben).controlled(ben) if c.crypt)
     t.play(ana, offered[0])
     done.append((ana, offered[0]))

@@ -304,7 +304,7 @@ async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> N
         hand = screen.query_one("#vt-hand")
         hand.focus()
         hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
-        await pilot.press("p")
+        await pilot.press("p", "p")  # the first names the card, the second plays it
         await eventually(lambda: "is played" in said(app), 10, "the after-play note", pilot=pilot)
         await eventually(lambda: not screen.submitting, 10, "the play taken", pilot=pilot)
         await pilot.press("e")

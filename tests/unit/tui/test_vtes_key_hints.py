@@ -133,6 +133,9 @@ async def test_p_plays_the_one_offered_card_the_action_box_names_whatever_is_hig
         assert hand.highlight_pos(other.pos)
         await pilot.pause()
         keys_after_a_look(app)
+        await pilot.press("p")  # names the card offered (highlighted now), a second p plays it
+        await eventually(lambda: "p again plays it" in said(app), 10, "the card named", pilot=pilot)
+        assert named.name.split(" (")[0] in said(app) and not session.submitted, said(app)
         await pilot.press("p")
         await eventually(
             lambda: session.submitted or app.screen is not box.screen, 10, "the card played, or its menu", pilot=pilot

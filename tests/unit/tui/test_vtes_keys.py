@@ -93,9 +93,9 @@ async def test_the_common_acts_from_keys(tmp_path: Path) -> None:
         await pilot.press("D")
         await eventually(lambda: card.pos not in {c.pos for c in view().hand} and settled(), 10, "discard", pilot=pilot)
         assert session.submitted[-1] == {"do": "discard", "card": card.as_list()}
-        # p plays the highlighted card: sent, or the engine's reason why not.
+        # p names the highlighted card, a second p plays it: sent, or the engine's reason why not.
         sent = len(session.submitted)
-        await pilot.press("p")
+        await pilot.press("p", "p")
         await eventually(lambda: len(session.submitted) > sent or "✗" in _say(app), 10, "the play", pilot=pilot)
         assert session.submitted[-1]["do"] == "play" or "✗" in _say(app)
 

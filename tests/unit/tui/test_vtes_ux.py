@@ -138,7 +138,7 @@ async def test_p_puts_a_card_that_stays_in_play_into_play_and_says_what_is_left(
         hand = screen.query_one("#vt-hand", OptionList)
         hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
         await pilot.pause()
-        await pilot.press("p")
+        await pilot.press("p", "p")  # the first names the card, the second plays it
         await eventually(lambda: not screen.submitting and session.submitted, 10, "the play", pilot=pilot)
         played = next(c for c in session.view().cards if c.pos == card.pos)
         assert played.zone == Zone.READY and played.controller == 0  # not the ash heap
@@ -228,6 +228,26 @@ async def test_p_away_from_the_hand_names_the_card_first_and_a_second_p_plays_it
         await pilot.press("p")
         await pilot.pause()
         assert not session.submitted and "p again plays it" in _say(app)
+        await pilot.press("p")
+        await eventually(lambda: not screen.submitting and session.submitted, 10, "the play", pilot=pilot)
+        assert session.submitted[-1]["card"] == card.as_list()
+
+
+async def test_p_from_the_hand_names_the_card_first_as_from_the_table() -> None:
+    # The hand's highlight moves under the player (a play, a draw): with the hand focused too, the
+    # first p names the card it would play, and only a second p plays it.
+    app, session = master_app(LOCATION_SEED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot)
+        keys_after_a_look(app)
+        card = _master_in_play(session)
+        hand = screen.query_one("#vt-hand", OptionList)
+        hand.focus()
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.pause()
+        await pilot.press("p")
+        await eventually(lambda: "p again plays it" in _say(app), 5, "the card named", pilot=pilot)
+        assert card.name in _say(app) and "Tab shows your hand" not in _say(app) and not session.submitted
         await pilot.press("p")
         await eventually(lambda: not screen.submitting and session.submitted, 10, "the play", pilot=pilot)
         assert session.submitted[-1]["card"] == card.as_list()

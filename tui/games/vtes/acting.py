@@ -77,9 +77,10 @@ class ActSender:
     def session(self) -> TableSession:
         return self.screen.session
 
-    def try_act(self, act: Act) -> bool:
+    def try_act(self, act: Act, note: str = "") -> bool:
         """Check ``act`` with the engine (the seat's own table) and send it; a refusal shows the
-        engine's sentence and sends nothing. Returns True when the act went out."""
+        engine's sentence and sends nothing; ``note``: a sentence the confirmation adds (what a
+        command chose that its words left unnamed). Returns True when the act went out."""
         screen = self.screen
         if self.session.seat is None:
             screen.say("You are watching: a spectator makes no moves.", True)
@@ -95,7 +96,8 @@ class ActSender:
             screen.say(f"✗ {self.sentence(err)}", True)
             return False
         todo = screen.play_todo(act)
-        screen.say(todo or self.sent_words(act, screen.host_away), False, todo=bool(todo))
+        said = todo or self.sent_words(act, screen.host_away)
+        screen.say(f"{said} {note}" if note else said, False, todo=bool(todo))
         screen.submit(act)
         return True
 
@@ -145,7 +147,7 @@ class ActSender:
         except VampireError as err:
             self.screen.say(f"✗ {explain(err)}", True)
             return False
-        return self.try_act(act)
+        return self.try_act(act, " ".join(ctx.notes))
 
     def enter(self, line: str) -> bool:
         """A command line entered: made now, or kept while an act is on its way (True), or

@@ -10,7 +10,7 @@ of what is being typed, :mod:`tui.games.vtes.completion`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from engine.errors import VampireError
@@ -46,7 +46,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("end", Do.END_TURN),
     Verb("edge", Do.EDGE),
     Verb("draw", Do.DRAW, "[N]"),
-    Verb("play", Do.PLAY, "CARD [to ZONE|METHUSELAH] [on CARD] [pool N] [blood N] [basic|superior]", "hand"),
+    Verb("play", Do.PLAY, "CARD [to ZONE|METHUSELAH] [on CARD] [pool N] [blood N] [basic|sup]", "hand"),
     Verb("discard", Do.DISCARD, "CARD", "hand"),
     Verb("cancel", Do.PLAY, "[CARD]", "hand"),
     Verb("move", Do.MOVE, "CARD to ZONE", "any"),
@@ -100,6 +100,24 @@ ZONE_WORDS: tuple[str, ...] = tuple(t.value for t in Target if t != Target.ON)
 """The places a card is moved or played ``to`` (``on`` names a card instead)."""
 
 
+LEVEL_WORDS: dict[str, str] = {"basic": "basic", "sup": "superior", "superior": "superior"}
+"""The words that name a card's Discipline level at the end of ``play`` or ``strike … with CARD``,
+and the level each names."""
+
+
+def take_level(tokens: list[str]) -> tuple[list[str], str | None]:
+    """A trailing level word (:data:`LEVEL_WORDS`) taken off ``tokens``: the rest and the level
+    it names ("basic", "superior"), or None when the last token names none."""
+    level = LEVEL_WORDS.get(tokens[-1].lower()) if tokens else None
+    return (tokens[:-1], level) if level is not None else (tokens, None)
+
+
+def basic_note(name: str, superior: str) -> str:
+    """The sentence a confirmation adds when a command named no level of a card whose levels
+    differ and the basic one was played: ``superior`` says what the superior level gives."""
+    return f"{name.split(' (')[0]} at basic: end the command with sup for superior ({superior})."
+
+
 @dataclass(frozen=True)
 class Context:
     """What a command is read against: the seat's ``view``, the seats' ``names`` (seat order), and
@@ -108,6 +126,9 @@ class Context:
     view: VtesView
     names: Sequence[str]
     selected: Pos | None = None
+    #: What a command chose that its words left unnamed (the basic level of a card whose levels
+    #: differ), as sentences the confirmation adds; filled as the command is read.
+    notes: list[str] = field(default_factory=list, compare=False)
 
     @property
     def me(self) -> int:

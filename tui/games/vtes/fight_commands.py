@@ -1,7 +1,7 @@
 """The command line's words for combat and referendums (shared/rules/vtes-actions.md 5–7, P5–P7):
 each line becomes one act of :mod:`engine.games.vtes`, read against the seat's view.
 
-    strike [N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [other] [at RETAINER] [with CARD]
+    strike [N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [other] [at RETAINER] [with CARD [basic|sup]]
     maneuver [with CARD]          press [with CARD]          prevent N [agg N] [with CARD]
     terms N | TEXT…               vote [for|against] calling | edge | title VAMPIRE [N] | ballot PRISCUS | card CARD | other CARD N
     done                          diablerise [leave equipment]
@@ -9,7 +9,8 @@ each line becomes one act of :mod:`engine.games.vtes`, read against the seat's v
 
 The combatant is the seat's own minion in the combat (the one whose strike is due, for
 ``strike``). A bare ``strike`` is the hand strike; ``strike with CARD`` alone takes the card's
-plain strike when its text has one ("[POT] Strike: 3R damage.").
+plain strike when its text has one ("[POT] Strike: 3R damage."), at basic where its levels
+differ (``strike with CARD sup``: at superior).
 """
 
 from __future__ import annotations
@@ -17,18 +18,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Act
-from engine.games.vtes.offers import strike_with, vote_sources, with_terms
+from engine.games.vtes.card_play import LevelError
+from engine.games.vtes.offers import strike_ways, strike_with, vote_sources, with_terms
 from engine.games.vtes.terms_choices import terms_choices
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import Do, Lift, Poll, VoteSource
 from tui.games.vtes import commands
-from tui.games.vtes.command_words import FIGHT_WORDS, CommandError, Context, take_card
+from tui.games.vtes.command_words import FIGHT_WORDS, CommandError, Context, basic_note, take_card, take_level
 
 WORDS: tuple[str, ...] = FIGHT_WORDS
 """The commands this module reads."""
 
 HELP: tuple[tuple[str, str], ...] = (
-    ("strike", "[N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [with CARD]"),
+    ("strike", "[N] [agg] [ranged] [first] [dodge] [ends] [steal N] [+N] [with CARD [basic|sup]]"),
     ("maneuver", "[with CARD]"),
     ("press", "[with CARD]"),
     ("prevent", "N [agg N] [with CARD]"),
@@ -161,7 +163,10 @@ def parse(word: str, rest: list[str], ctx: Context) -> Act:
 
 
 def _strike(rest: list[str], ctx: Context) -> Act:
+    rest, level = take_level(rest)
     rest, card = _with_card(rest, ctx)
+    if level is not None and not card:
+        raise CommandError("A level names how a card strikes: strike with CARD basic, or strike with CARD sup.")
     act: Act = {"do": Do.STRIKE, "minion": _my_combatant(ctx, "strike"), **card}
     tokens = list(rest)
     while tokens:
@@ -188,18 +193,40 @@ def _strike(rest: list[str], ctx: Context) -> Act:
                 f"{t!r} is not a strike word: N, agg, ranged, first, dodge, ends, steal N, +N, other, at RETAINER."
             )
     if card and not rest:
-        return _card_reading(ctx, act)
+        return _card_reading(ctx, act, level)
+    if level is not None:
+        raise CommandError("A level goes with strike with CARD alone: the card's strike at that level.")
     return act
 
 
-def _card_reading(ctx: Context, act: Act) -> Act:
-    """``strike with CARD`` and nothing else: the card's plain strike for this combatant at the
-    range, or the strike it aims (Target Vitals with the hand strike), as offered
-    (:func:`engine.games.vtes.offers.strike_with`); else ``act`` as typed (1 damage)."""
-    offered = strike_with(ctx.view, (act["card"][0], act["card"][1]))
+def _card_reading(ctx: Context, act: Act, level: str | None) -> Act:
+    """``strike with CARD [basic|sup]`` and nothing else: the card's plain strike for this
+    combatant at the range at that level (none named: basic where the levels differ, and the
+    confirmation says so), or the strike it aims (Target Vitals with the hand strike), as offered
+    (:func:`engine.games.vtes.offers.strike_with`); else ``act`` as typed (1 damage). Raises
+    CommandError for a level the card's strike is not offered at."""
+    pos = (act["card"][0], act["card"][1])
+    try:
+        offered = strike_with(ctx.view, pos, level)
+    except LevelError as e:
+        raise CommandError(f"{_card_name(ctx, pos)}: {e}.") from e
     if offered is None or offered.get("minion") != act["minion"]:
         return act
+    ways = strike_ways(ctx.view, pos)
+    if level is None and len(ways) > 1 and ways[-1][0] == "superior":
+        ctx.notes.append(basic_note(_card_name(ctx, pos), _fields_words(ways[-1][1])))
     return dict(offered)
+
+
+def _fields_words(act: Act) -> str:
+    """A strike act's fields in words ("2 damage, ranged"; "ends, unlock")."""
+    said = [k if v is True else f"{v} {k}" for k, v in act.items() if k not in ("do", "minion", "card")]
+    return ", ".join(said)
+
+
+def _card_name(ctx: Context, pos: tuple[int, int]) -> str:
+    card = ctx.view.card(pos)
+    return card.name if card is not None and card.name else "the card"
 
 
 def _prevent(rest: list[str], ctx: Context) -> Act:

@@ -26,8 +26,12 @@ HELP = """\
   Tab     hand → table → log (▸ marks it; the Card panel shows the
           card highlighted in the hand or on the table)   ↑ ↓ move
   n       next phase                N      end the turn
-  d       draw a card               p      play the hand card
+  d       draw a card               p      play the hand card (the
+          first p names it, p again plays it)
   D       discard it
+  Basic or superior: where your minion may play both and they differ,
+  p asks (a menu); a command names it: :play CARD sup · :strike with
+          CARD sup (basic, or none named: basic, and it says so)
   t       1 pool to a vampire of your uncontrolled region (a transfer)
   Y       your contests, in your unlock phase (a menu): pay 1 pool a
           contested card (1 blood a contested title) or yield it;

@@ -128,7 +128,9 @@ def play_menu(
     card: CardView, view: VtesView | None, me: int | None, selected: CardView | None, ctx: Context | None
 ) -> list[tuple[str, Act]]:
     """The ways ``p`` may play ``card`` when the player has a choice to make (words, act), each
-    :func:`play_act`'s act with one of the engine's choices: the amount and vampire of a master
+    :func:`play_act`'s act with one of the engine's choices: basic or superior where the minion may
+    play both and they differ (in combat, :func:`combat_ways`; in an action, the card's numbers
+    there, basic first); the amount and vampire of a master
     card that moves blood to your pool (the selected vampire's only, when it is one), the new target
     of a bleed a reaction redirects, the locked minion a reaction wakes. Empty when there is one way or none (``p`` plays it at once)."""
     from engine.games.vtes.card_play import master_choices, window_choices
@@ -139,9 +141,18 @@ def play_menu(
     if len(ways) > 1:  # basic or superior: the player says which
         return ways
     base = play_act(card, view, me, selected, ctx)
+    leveled = False  # the menu names each choice's level
     if view.action is not None:
-        # a new target of a bleed; which locked minion a card wakes (Wake with Evening's Freshness)
-        choices = [c for c in window_choices(view, card) if dict(c.fields).keys() & {"target", "wake", "unlock"}]
+        # basic or superior, where the minion may play both and they differ (Conditioning); a new
+        # target of a bleed; which locked minion a card wakes (Wake with Evening's Freshness)
+        offered = window_choices(view, card)
+        leveled = len({c.superior for c in offered if c.clause is not None and c.clause.levels}) > 1
+        if leveled:  # the best choice's fields leave the act each level's fields complete
+            chosen = {k for c in offered for k, _ in c.fields}
+            base = {k: v for k, v in base.items() if k not in chosen}
+            choices = sorted(offered, key=lambda c: c.superior)
+        else:
+            choices = [c for c in offered if dict(c.fields).keys() & {"target", "wake", "unlock"}]
     elif "Master" in card.types:
         choices = [c for c in master_choices(view, card) if "move_blood" in dict(c.fields)]
         mine = [c for c in choices if selected is not None and dict(c.fields).get("minion") == selected.pos]
@@ -162,10 +173,11 @@ def play_menu(
     names = ctx.names if ctx is not None else []
 
     def words(choice: Choice) -> str:
+        said = f"{'superior' if choice.superior else 'basic'}: {choice.words}" if leveled else choice.words
         target = dict(choice.fields).get("target")
         if not isinstance(target, int):
-            return choice.words
-        return f"{choice.words}: {names[target] if target < len(names) else f'seat {target + 1}'}"
+            return said
+        return f"{said}: {names[target] if target < len(names) else f'seat {target + 1}'}"
 
     menu = [(words(c), {**base, **c.act_fields()}) for c in choices]
     return menu if len(menu) > 1 else []

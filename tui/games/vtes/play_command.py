@@ -1,5 +1,5 @@
 """The VTES command line's ``play`` command: ``play CARD [to ready|torpor|removed|ash|METHUSELAH]
-[on CARD] [pool N] [blood N [from MINION]] [keep] [basic|superior]`` turned into one ``play`` act
+[on CARD] [pool N] [blood N [from MINION]] [keep] [basic|sup|superior]`` turned into one ``play`` act
 (the grammar of the other commands is :mod:`tui.games.vtes.commands`; the words they share,
 :mod:`tui.games.vtes.command_words`): the level, the numbers and the target the card gives in
 the open action or combat, as the engine offers them; where it goes when no place is named
@@ -18,13 +18,11 @@ from tui.games.vtes.command_words import CommandError, Context, take_card, take_
 
 
 def parse_play(rest: list[str], ctx: Context) -> Act:
-    level = rest[-1].lower() if rest and rest[-1].lower() in ("basic", "superior") else None
-    head, clauses = words.split_clauses(
-        rest[:-1] if level else rest, frozenset({"to", "on", "pool", "blood", "from", "keep"})
-    )
+    rest, level = words.take_level(rest)
+    head, clauses = words.split_clauses(rest, frozenset({"to", "on", "pool", "blood", "from", "keep"}))
     card, extra = take_card(head, ctx.candidates("hand"), "card in your hand")
     words.no_rest(extra, "play CARD")
-    fought = _combat_level(card, ctx, level) if level is not None and not clauses else None
+    fought = _combat_level(card, ctx, level) if not clauses else None
     if fought is not None:
         return fought
     act: Act = {"do": Do.PLAY, "card": card.as_list()}
@@ -103,14 +101,16 @@ def _moves_words(moves: list[Act], ctx: Context) -> str:
     return "it moves " + "; ".join(f"{min(v)} to {max(v)} from {k}" for k, v in by.items())
 
 
-def _combat_level(card: CardView, ctx: Context, level: str) -> Act | None:
-    """``play CARD basic|superior`` of a combat card during a combat of your minion's: the strike,
+def _combat_level(card: CardView, ctx: Context, level: str | None) -> Act | None:
+    """``play CARD [basic|sup]`` of a combat card during a combat of your minion's: the strike,
     prevention, maneuver or press that level gives
-    (:func:`engine.games.vtes.combat_cards.combat_level_act`); None outside such a combat or for a
-    level whose text is applied by hand (the card is played). Raises CommandError when your
-    minion cannot play that level."""
+    (:func:`engine.games.vtes.combat_cards.combat_level_act`); no level named: the basic one where
+    the levels differ (:func:`engine.games.vtes.combat_cards.combat_levels`; the confirmation says
+    so, :func:`tui.games.vtes.command_words.basic_note`), else the one the table applies. None
+    outside such a combat or for a level whose text is applied by hand (the card is played).
+    Raises CommandError when your minion cannot play that level."""
     from engine.games.vtes.card_play import LevelError
-    from engine.games.vtes.combat_cards import combat_level_act
+    from engine.games.vtes.combat_cards import combat_level_act, combat_levels
 
     combat = ctx.view.combat
     if combat is None or "Combat" not in card.types:
@@ -118,6 +118,11 @@ def _combat_level(card: CardView, ctx: Context, level: str) -> Act | None:
     mine = [m for m in (ctx.view.card(combat.acting), ctx.view.card(combat.opposing)) if m and m.controller == ctx.me]
     if not mine:
         return None
+    if level is None:
+        ways = combat_levels(ctx.view, mine[0], card)
+        if len(ways) > 1:
+            ctx.notes.append(words.basic_note(card.name, ways[-1][0].removeprefix("superior: ")))
+        return dict(ways[0][1]) if ways else None
     try:
         return combat_level_act(ctx.view, mine[0], card, level)
     except LevelError as e:
@@ -126,7 +131,8 @@ def _combat_level(card: CardView, ctx: Context, level: str) -> Act | None:
 
 def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int | None = None) -> Act:
     """The stealth, intercept or bleed the card adds to the open action at ``level`` (basic,
-    superior; None: the most it may add), as its record reads it, and the bleed's new ``target``
+    superior; None: basic where both levels may be played and differ, said in the confirmation,
+    else the most it may add), as its record reads it, and the bleed's new ``target``
     of a card that redirects it (None: the first it may choose); once an action of yours resolved,
     the unlock of a card played after it; nothing else outside an action."""
     from engine.games.vtes.card_play import LevelError, after_choices, pick, window_choices
@@ -154,6 +160,11 @@ def _card_numbers(card: CardView, ctx: Context, level: str | None, target: int |
                 f"{card.name} wakes one locked minion: select it first ({names}), or press p for a menu."
             )
         choices = chosen
+    leveled = {c.superior for c in choices if c.clause is not None and c.clause.levels}
+    if level is None and len(leveled) > 1:  # both levels, and they differ: basic, said so
+        best_superior = pick(choices, "superior")
+        ctx.notes.append(words.basic_note(card.name, best_superior.words if best_superior is not None else ""))
+        level = "basic"
     try:
         best = pick(choices, level)
     except LevelError as e:

@@ -107,7 +107,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
         self._view: VtesView | None = None
-        self._play_armed: list[int] | None = None  # the hand card a p pressed away from the hand named
+        self._play_armed: list[int] | None = None  # the hand card a first p named (a second p plays it)
         self._acts = ActSender(self)
         #: The acting minion and the blocker of the last block attempt seen (they enter combat when
         #: it succeeds); the log notes read.
@@ -541,14 +541,13 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             self._play_armed = None
             self.say(refusal, True)
             return
-        if not self._panes.hand.has_focus and self._play_armed != card.as_list():
-            # The card panel shows the table's or the log's highlight, not this card: name the
-            # card p would play before playing it (a second p plays it).
+        if self._play_armed != card.as_list():
+            # Name the card p would play before playing it (a second p plays it), whatever has the
+            # focus: the hand's highlight moves under the player (a play, a draw) and the card
+            # panel may show the table's or the log's card, so a first p never plays a card unseen.
             self._play_armed = card.as_list()
-            self.say(
-                f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it, Tab shows your hand.",
-                True,
-            )
+            where = "" if self._panes.hand.has_focus else ", Tab shows your hand"
+            self.say(f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it{where}.", True)
             return
         self._play_armed = None
         me = self.session.seat
