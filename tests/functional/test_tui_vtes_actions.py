@@ -76,14 +76,15 @@ async def test_a_bots_bleed_waits_for_the_person_who_blocks_it_with_b() -> None:
         # The box says who acts, at whom, the window and whose impulse; and the person's keys.
         await eventually(lambda: "b block with" in _box(app), 10, "the block key in the action box", pilot=pilot)
         box = _box(app)
-        assert f"{actor}'s " in box and "bleeds you for 1" in box
+        assert f"{actor}'s " in box and f"bleeds you for {view.action.amount}" in box
         assert "stealth 0 vs intercept 0" in box and "window A: you may block" in box and "impulse: you" in box
         assert "Your impulse" in _status(app) and "Your turn." not in _status(app)
         # Nobody else is waited for: the table waits for the holder of the impulse alone.
         assert session.table.waiting_on() == [0]
         await pilot.press("b")
+        # The attempt is made (a bot's card may fail it at once: the minion is then barred).
         await eventually(
-            lambda: _view(app).action is None or _view(app).action.window == Window.ATTEMPT,
+            lambda: (a := _view(app).action) is None or a.window == Window.ATTEMPT or bool(a.tried),
             30,
             "the block attempt",
             pilot=pilot,
@@ -132,7 +133,7 @@ async def test_the_persons_bleed_is_blocked_by_a_bot_whose_pool_is_low() -> None
         await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
         await pilot.press("b")
         await eventually(lambda: _view(app).action is not None, 30, "the bleed announced", pilot=pilot)
-        assert f"bleeds {name} for 1" in _box(app)
+        assert f"bleeds {name} for " in _box(app)  # its printed bleed (offers.plain_bleed)
         assert "pass" in _box(app)
         await _pass_until_closed(pilot, app)
         await eventually(lambda: "enter combat" in _log(app), 30, "the bot's block", pilot=pilot)

@@ -89,7 +89,7 @@ def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit
         else:
             act = policy.choose(view, seat.legal_acts())
         if act is None:
-            raise RuntimeError("nobody acts")
+            raise RuntimeError(f"nobody acts (the game is over, or waits for no seat) at turn {view.turn}")
         local.submit(seat, "move", seat.move_body(act))
     raise RuntimeError("the condition never held")
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
 from engine.games.vtes.card_record import Coverage, record
-from engine.games.vtes.cards import card_base, name_key
+from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
 from engine.games.vtes.master_bots import master_play
 from engine.games.vtes.offers import hunts_due, offers
@@ -51,13 +51,10 @@ _BASIC = frozenset({ActionKind.BLEED, ActionKind.HUNT})
 """The actions this bot takes with its minions (its political actions are chosen apart)."""
 
 
-def _by_hand_cause(cause: str) -> bool:
-    """Whether ``cause`` names a title, or a card the table does not apply fully."""
-    base = card_base()
-    ids = base.named(cause)
-    if not ids:
-        return name_key(cause) in base.titles()
-    return any((rec := record(i)) is None or rec.coverage != Coverage.FULLY for i in ids)
+def _applied_card(cause: str) -> bool:
+    """Whether ``cause`` names only cards the table applies fully (no title, no free words)."""
+    ids = card_base().named(cause)
+    return bool(ids) and all((rec := record(i)) is not None and rec.coverage == Coverage.FULLY for i in ids)
 
 
 class VtesBot:
@@ -96,17 +93,15 @@ class VtesBot:
 
     @staticmethod
     def _answer_claim(view: VtesView, legal: list[Act]) -> Act | None:
-        """A claim touching this bot's things (docs/vtes-by-hand.md): accepted when its cause
-        names a card or a title (the table checks it is the author's and in sight) whose text the
-        table does not apply whole, so the players apply it by hand, and a combat by hand; else
-        disputed, for the judge: a cause in free words ("judge ruling"), or a card the table
-        already applies fully."""
+        """A claim touching this bot's things (docs/vtes-by-hand.md): accepted (a bot takes the
+        players' word for what they apply by hand), but for a card the table already applies
+        whole, whose change by hand would apply it twice: disputed, for the judge."""
         for a in legal:
             if a["do"] != Do.ACCEPT:
                 continue
             claim = next((c for c in view.claims if c.act == a["act"]), None)
-            if claim is None or _by_hand_cause(claim.cause) or dict(claim.change).get("do") == Do.COMBAT:
-                return a  # a combat by hand is fought by the table's rules from its first step
+            if claim is None or not _applied_card(claim.cause):
+                return a
             if view.seat not in claim.disputed:
                 return {"do": Do.DISPUTE, "act": a["act"]}
         return None

@@ -30,7 +30,7 @@ from engine.games.vtes.cancel_reading import BY_NEIGHBOUR, answerable, cancel_of
 from engine.games.vtes.card_record import record
 from engine.games.vtes.claims import act_of, frozen
 from engine.games.vtes.state import Answer, OpenWindow
-from engine.games.vtes.vocab import Phase, Target
+from engine.games.vtes.vocab import Do, Phase, Target
 from engine.games.vtes.work import Work
 
 type Apply = Callable[[Work, PlayAct, bool], None]
@@ -106,8 +106,10 @@ def kind(apply: Apply) -> windows.Kind:
         windows.pop(w, window)
         play = act_of(window.play)
         assert isinstance(play, PlayAct)
-        author = w.author
-        w.author = window.seat
+        # Applied as its player's play (the entry that let it through pays its cost): what it
+        # changes is said to be the play's, by its player (a withdrawal it breaks names the play).
+        author, do = w.author, w.do
+        w.author, w.do = window.seat, Do.PLAY
         try:
             try:
                 apply(w.trial(), play, True)
@@ -116,6 +118,6 @@ def kind(apply: Apply) -> windows.Kind:
                 return
             apply(w, play, True)
         finally:
-            w.author = author
+            w.author, w.do = author, do
 
     return windows.Kind(close=close)

@@ -168,7 +168,7 @@ def test_one_master_phase_action_and_one_discard_phase_action_unless_a_card_give
     from engine.games.vtes.simulate import vtes_table
     from tests.support.vtes_sim import deck_of
 
-    library = (("Minion Tap", 3), ("Wider View", 1), ("Threats", 3))
+    library = (("Dreams of the Sphinx", 3), ("Wider View", 1), ("Threats", 3))  # a master card needing no target
     t = vtes_table([deck_of(d, *library) for d in bundled_decks()[:2]], {"library_size": False}, 1)
     ana = t.state.seating[0]
     while t.state.phase != "master":
@@ -181,12 +181,12 @@ def test_one_master_phase_action_and_one_discard_phase_action_unless_a_card_give
         return [a["card"] for a in legal_acts(t.view(ana)) if a["do"] == do]
 
     wider = hand("Wider View")[0]
-    assert wider in offered("play") and hand("Minion Tap")[0] in offered("play")
+    assert wider in offered("play") and hand("Dreams of the Sphinx")[0] in offered("play")
     act(t, ana, "play", card=wider, to="ready", no_replace=True)  # a trifle, put in play
     assert t.state.master_actions == 1
-    tap = hand("Minion Tap")[0]
+    tap = hand("Dreams of the Sphinx")[0]
     refused(t, ana, {"do": "play", "card": tap}, "you have used your master phase action")
-    assert not set(map(tuple, offered("play"))) & set(map(tuple, hand("Minion Tap")))
+    assert not set(map(tuple, offered("play"))) & set(map(tuple, hand("Dreams of the Sphinx")))
     act(t, ana, "play", card=tap, lift="once", by=wider, no_replace=True)  # the trifle's extra action
     assert t.state.master_actions == 2
     while t.state.phase != "discard":

@@ -334,6 +334,10 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
 
     @on(TablePanes.HighlightMoved)
     def _moved(self) -> None:
+        hand = self._panes.hand
+        card = self.hand_card() if hand.has_focus else None
+        if card is not None and card.as_list() == self._play_armed:
+            return  # the move p made itself, to the card it names: the line naming it stays
         self._say_line.unstick()
 
     def on_key(self, event: events.Key) -> None:
