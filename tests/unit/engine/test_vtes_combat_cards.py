@@ -133,13 +133,15 @@ def test_a_person_striking_with_a_card_gets_its_plain_strike(base: Fight):
     f = fresh(base, lucia=4)
     ctx = Context(f.t.view(f.ana), ["Ana", "Ben", "Cy", "Dee"])
     sacrament = in_hand(f.t, f.ana, "Sacrament of Carnage")
+    # with no level named, basic (2R); "sup" the superior level (3R)
     assert parse_line("strike with Sacrament of Carnage", ctx) == {
         "do": "strike",
         "minion": f.lucia,
         "card": sacrament,
-        "damage": 3,
+        "damage": 2,
         "ranged": True,
     }
+    assert parse_line("strike with Sacrament of Carnage sup", ctx)["damage"] == 3
     # words given win: the player states the strike
     assert parse_line("strike 2 with Sacrament of Carnage", ctx)["damage"] == 2
 

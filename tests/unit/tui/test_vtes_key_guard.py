@@ -56,8 +56,10 @@ class Clock:
         return self.now
 
 
-def _app(until: Any, session_class: type[LocalGameSession] = LocalGameSession) -> tuple[VampireApp, Any]:
-    local = dealt_vtes(11)
+def _app(
+    until: Any, session_class: type[LocalGameSession] = LocalGameSession, seed: int = 11
+) -> tuple[VampireApp, Any]:
+    local = dealt_vtes(seed)
     advance(local, until, limit=60000)
     session = session_class(local, 0, log_path=Path("mina.vtlog"), auto=False)
     return VampireApp(Start("table", session), name="Mina"), session
@@ -272,14 +274,20 @@ async def test_a_announces_and_e_ends_the_wait_while_a_seat_is_stalled_in_my_own
         assert session.submitted == []
 
 
+def _leaves_a_note(c: Any) -> bool:
+    """A master card the table does not apply whole: its play leaves a note of what is left."""
+    from engine.games.vtes.card_record import Coverage, record
+
+    rec = record(c.card) if c is not None and c.card else None
+    return c is not None and "Master" in c.types and (rec is None or rec.coverage != Coverage.FULLY)
+
+
 def _my_master_phase_with_a_master_card(view: Any) -> bool:
     return (
         view.acting == 0
         and view.phase == Phase.MASTER
         and not view.windows
-        and any(
-            o.do == "play" and "Master" in (view.card(o.card).types if view.card(o.card) else ()) for o in offers(view)
-        )
+        and any(o.do == "play" and _leaves_a_note(view.card(o.card)) for o in offers(view))
     )
 
 
@@ -288,19 +296,13 @@ async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> N
     the card played (gone from the hand), not the hand card highlighted next."""
     from tui.games.vtes.menus import CardBox
 
-    app, session = _app(_my_master_phase_with_a_master_card)
+    app, session = _app(_my_master_phase_with_a_master_card, seed=13)  # a game where one is in hand
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
         screen = app.screen
         keys_after_a_look(app)
         view = session.view()
-        from engine.games.vtes.card_record import Coverage, record
-
-        def leaves_a_note(c) -> bool:  # a card the table applies whole leaves nothing to do: no note
-            rec = record(c.card) if c is not None and c.card else None
-            return c is not None and "Master" in c.types and (rec is None or rec.coverage != Coverage.FULLY)
-
-        card = next(view.card(o.card) for o in offers(view) if o.do == "play" and leaves_a_note(view.card(o.card)))
+        card = next(view.card(o.card) for o in offers(view) if o.do == "play" and _leaves_a_note(view.card(o.card)))
         hand = screen.query_one("#vt-hand")
         hand.focus()
         hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
