@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 SPARE_KEYS = 16
-"""Hidden key widgets a footer keeps for keys that come later (a VTES table lists up to about ten)."""
+"""Hidden key widgets a footer keeps for keys that come later (a game table lists up to about ten)."""
 
 
 class KeysFooter(Footer):
