@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.games.base import Act, IllegalMove, MalformedAct
+from engine.games.base import Act, IllegalMove, MalformedAct, Note
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.simulate import vtes_table
@@ -240,3 +240,39 @@ def passed_out(f: Fight, done: list[tuple[int, Act]]) -> list[str]:
         f.t.run_ops()  # cards a success draws are opened to their player (the deck protocol)
         done.append((seat, {"do": "pass"}))
     return said
+
+
+def fight_named(f: Fight, text: str) -> str:
+    """``text`` with its seat references rendered as Ana, Ben, Cy and Dee (the fight's seats)."""
+    names = [""] * 4
+    for seat, name in zip((f.ana, f.ben, f.cy, f.dee), ("Ana", "Ben", "Cy", "Dee"), strict=True):
+        names[seat] = name
+    return Note(text).render(names)
+
+
+def to_terms(f: Fight, card: str, done: list[tuple[int, Act]]) -> None:
+    """Lucia (a :func:`titled_table`'s prince) calls a referendum with ``card``; nobody blocks:
+    the terms step. The acts are appended to ``done``."""
+    t = f.t
+    calling = {"do": "action", "kind": "political", "minion": f.lucia, "card": in_hand(t, f.ana, card)}
+    steps = [(f.ana, calling)] + [(s, {"do": "pass"}) for _ in ("A", "C") for s in (f.ana, f.ben, f.dee, f.cy)]
+    for seat, act_ in steps:
+        t.play(seat, act_)
+        t.run_ops()
+        done.append((seat, act_))
+    assert t.state.open_referendum.step == "terms"
+
+
+def lucia_passes_it(f: Fight, done: list[tuple[int, Act]]) -> None:
+    """Everyone passes before votes; Ana casts the calling card's vote and Lucia's 2 (prince);
+    everyone is done: it passes 3 to 0. The acts are appended to ``done``."""
+    steps = [(s, {"do": "pass"}) for s in (f.ana, f.ben, f.dee, f.cy)]
+    steps += [
+        (f.ana, {"do": "vote", "source": "calling"}),
+        (f.ana, {"do": "vote", "source": "title", "card": f.lucia}),
+    ]
+    steps += [(s, {"do": "done"}) for s in (f.ana, f.ben, f.cy, f.dee)]
+    for seat, act_ in steps:
+        f.t.play(seat, act_)
+        done.append((seat, act_))
+    assert f.t.state.open_referendum is None

@@ -488,13 +488,15 @@ class PreventAct(ActRecord):
 class TermsAct(ActRecord):
     """``terms`` of a referendum (7.1): ``text``; for a card whose terms the table applies
     (:mod:`engine.games.vtes.referendum_terms`), the caller's choices: ``changes``, ``(seat,
-    points)`` pairs; ``seat``, a Methuselah chosen; ``card``, a vampire chosen; ``printed``, the
-    terms of a card that leaves no choice, as printed (without it, text alone: the players')."""
+    points)`` pairs; ``seat``, a Methuselah chosen; ``card``, a vampire chosen; ``clan``, a clan
+    chosen (its name as the card database spells it); ``printed``, the terms of a card that leaves
+    no choice, as printed (without it, text alone: the players')."""
 
     text: str
     changes: tuple[tuple[int, int], ...] | None = None
     seat: int | None = None
     card: Pos | None = None
+    clan: str | None = None
     printed: bool | None = None
 
 

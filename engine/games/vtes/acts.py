@@ -42,6 +42,8 @@ _CAUSE_BARRED = frozenset("{}[]<>\\`")
 """Characters a cause may not hold: the narration's seat references (``{s1}``) and the marks a
 screen reads as markup."""
 MAX_DELTA = 1000
+CLAN_MAX = 40
+"""The longest clan name an act may give, in characters (the rule checks it names a clan)."""
 
 
 # --- reading untrusted acts -------------------------------------------------------------------
@@ -237,6 +239,10 @@ def read_field(do: Do, act: Act, key: str) -> Any:
         case "text":
             if not isinstance(act[key], str):
                 raise MalformedAct(f"{key!r} of the {act['do']} act must be a text")
+            return act[key]
+        case "clan":
+            if not isinstance(act[key], str) or not 0 < len(act[key]) <= CLAN_MAX:
+                raise MalformedAct(f"'clan' of the {act['do']} act must be a clan's name")
             return act[key]
         case "source":
             return read_word(act, key, tuple(VoteSource))

@@ -71,7 +71,8 @@ where the table puts it into the act that plays the card, as the offers do.
   text burns: :func:`engine.games.vtes.combat_cards.prevent_acts`); an equipment's, burned from the
   minion it is on to prevent;
 - a political action card's terms, of a shape the table applies (pool per minion, points
-  allocated, a richer Methuselah's pool shared out, a younger vampire banished): chosen by the
+  allocated, a richer Methuselah's pool shared out, a younger vampire banished, pool per vampire
+  of a chosen clan): chosen by the
   caller and applied as the referendum passes (:mod:`engine.games.vtes.referendum_terms`);
 - additional strikes: a combat card's clause that gives them alone, played with the hand strike
   (:func:`engine.games.vtes.combat_cards.additional_strike_cards`), or with the strike it reads

@@ -1096,9 +1096,9 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import block_readings, margin_readings, repeat_readings, x_votes  # they need Effect
+    from engine.games.vtes import block_readings, clan_terms, margin_readings, repeat_readings, x_votes  # need Effect
 
-    for more in (margin_readings, repeat_readings, block_readings, x_votes):
+    for more in (margin_readings, repeat_readings, block_readings, x_votes, clan_terms):
         if (effects := more.read(sentence)) is not None:
             return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
@@ -1106,7 +1106,7 @@ def read_sentence(sentence: str) -> Reading:
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
     if (
-        sentence in ("master", "archetype", "discipline", "master: discipline")
+        sentence in ("master", "archetype", "discipline", "master: discipline", "boon")
         or sentence.startswith(_CONDITIONS)
         or EXCLUSIVE.fullmatch(sentence)
         or DEFERRED.fullmatch(sentence)

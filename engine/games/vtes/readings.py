@@ -28,6 +28,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
+from engine.games.vtes import clan_terms
 from engine.games.vtes.card_effects import AFTER_STRIKE, HAND_STRIKE, STRIKES, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base, card_id
@@ -465,9 +466,14 @@ class TermsKind(StrEnum):
     """3 pool of a Methuselah with more pool than the caller's go to the chosen Methuselahs."""
     CHOSEN = "chosen"
     """Each Methuselah chooses a ready vampire; pool follows its capacity (or its predator's)."""
+    CLAN = "clan"
+    """Each Methuselah gains (or burns) pool for each vampire of a clan the caller chooses
+    (:mod:`engine.games.vtes.clan_terms`)."""
 
 
-TABLE_TERMS: frozenset[TermsKind] = frozenset({TermsKind.EACH, TermsKind.ALLOCATE, TermsKind.PARITY, TermsKind.BANISH})
+TABLE_TERMS: frozenset[TermsKind] = frozenset(
+    {TermsKind.EACH, TermsKind.ALLOCATE, TermsKind.PARITY, TermsKind.BANISH, TermsKind.CLAN}
+)
 """The shapes of terms the table applies itself (:mod:`engine.games.vtes.referendum_terms`);
 each Methuselah choosing a vampire (:attr:`TermsKind.CHOSEN`) is left to the players."""
 
@@ -532,6 +538,7 @@ _CHOSEN = re.compile(
     r"pool, then burns pool equal to the capacity of their predator's chosen vampire)\.$"
 )
 _REQUIRES = re.compile(r"^requires an? ([a-z0-9 ,]+)\.$")
+_ONCE_A_GAME = "can be played or called in a game."
 _TITLES = frozenset({"primogen", "prince", "baron", "justicar", "bishop", "archbishop", "cardinal", "regent"})
 
 
@@ -548,6 +555,8 @@ def _reading_of(line: str) -> TermsReading | None:
         return TermsReading(TermsKind.PARITY, 3)
     if m := _CHOSEN.match(line):
         return TermsReading(TermsKind.CHOSEN, -int(m.group(1)) if m.group(1) else int(m.group(2)))
+    if (per := clan_terms.per_vampire(line)) is not None:
+        return TermsReading(TermsKind.CLAN, per)
     return None
 
 
@@ -565,7 +574,7 @@ def terms_reading(cid: int) -> TermsReading | None:
     titles: frozenset[str] = frozenset()
     for raw in info.text.splitlines():
         line = " ".join(raw.lower().split())
-        if not line or (line.startswith("only one ") and line.endswith("can be played or called in a game.")):
+        if not line or line == "boon." or (line.startswith("only one ") and line.endswith(_ONCE_A_GAME)):
             continue
         if m := _REQUIRES.match(line):
             words = frozenset(w for w in re.split(r",? or |, ", m.group(1)) if w)
@@ -681,6 +690,13 @@ def bot_terms(view: VtesView, seat: int, card: CardView, minion: CardView) -> Te
             changes = [(rich, -reading.amount), (seat, reading.amount)]
             text = f"{name}: {reading.amount} of {seat_ref(rich)}'s pool go to {seat_ref(seat)}"
             choice = {"seat": rich, "changes": [[seat, reading.amount]]}
+        case TermsKind.CLAN:  # the clan that serves the caller best against the others
+            ways = [(k, clan_terms.changes(view, k, reading.amount)) for k in clan_terms.in_play(view)]
+            if not ways:
+                return None
+            clan, changes = max(ways, key=lambda kc: (_worth(seat, kc[1], seats), kc[0]))
+            text = f"{name}: {clan}; {_pool_words(changes) or 'nobody gains pool'} (as things stand)"
+            choice = {"clan": clan}
         case TermsKind.CHOSEN:
             chosen = {s: _best_capacity(view, s) for s in seats}
             for s in seats:

@@ -5,9 +5,10 @@ The cards whose text is one of the shapes :func:`engine.games.vtes.readings.term
 are applied here: pool burned or gained for each minion of a kind each Methuselah controls (no
 choice: counted as the referendum passes), points allocated among Methuselahs (Kine Resources
 Contested), pool of a richer Methuselah shared out (Parity Shift), a ready younger vampire sent back
-to the uncontrolled region (Banishment). The caller states the choices on the ``terms`` act
+to the uncontrolled region (Banishment), pool for each vampire of a chosen clan (Consanguineous
+Boon: :mod:`engine.games.vtes.clan_terms`). The caller states the choices on the ``terms`` act
 (``changes``: ``[seat, points]`` pairs; ``seat``: the richer Methuselah; ``card``: the vampire;
-``printed``: the terms of a card that leaves no choice);
+``clan``: the clan; ``printed``: the terms of a card that leaves no choice);
 the table checks them against the card, writes the terms in its own words and keeps them on the
 referendum. A card of another shape, or terms given as text alone, stay the players' to apply.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import card_actions
+from engine.games.vtes import card_actions, clan_terms
 from engine.games.vtes.act_records import TermsAct
 from engine.games.vtes.readings import TABLE_TERMS, TermsKind, TermsReading, terms_reading
 from engine.games.vtes.state import CardState, Referendum
@@ -38,7 +39,7 @@ def chosen(w: Work, r: Referendum, act: TermsAct) -> Referendum:
     else the act's text as the caller's words. Raises IllegalMove, with the sentence, for choices
     the card does not allow or choices for a card the table does not apply."""
     reading = reading_of(w, r)
-    choices = act.changes is not None or act.seat is not None or act.card is not None
+    choices = act.changes is not None or act.seat is not None or act.card is not None or act.clan is not None
     burn = card_actions.burn_terms(w, r.card)
     if burn is not None:  # a referendum to burn a card in play: its terms leave no choice
         if choices:
@@ -53,6 +54,8 @@ def chosen(w: Work, r: Referendum, act: TermsAct) -> Referendum:
             raise IllegalMove("the table applies no choice for this referendum: give its terms as text alone")
         return replace(r, terms=" ".join(act.text.split()))
     name = w.name(r.card) if r.card else "the card"
+    if act.clan is not None and reading.kind != TermsKind.CLAN:
+        raise IllegalMove(f"{name} has no clan to choose")
     match reading.kind:
         case TermsKind.EACH:
             if choices:
@@ -82,6 +85,11 @@ def chosen(w: Work, r: Referendum, act: TermsAct) -> Referendum:
                 shares=((rich, -3), *shares),
                 table=True,
             )
+        case TermsKind.CLAN:
+            clan = _clan(act)
+            verb = "gains" if reading.amount > 0 else "burns"
+            words = f"{name}: {clan}; each Methuselah {verb} {abs(reading.amount)} pool for each {clan} vampire they control"
+            return replace(r, terms=words, clan=clan, table=True)
         case TermsKind.BANISH:
             target = _banished(w, r, act)
             words = (
@@ -140,6 +148,15 @@ def _shares(w: Work, changes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, i
     return tuple(changes)
 
 
+def _clan(act: TermsAct) -> str:
+    """The clan chosen: a clan of the card database (rulebook, "Clans"), and nothing else."""
+    if act.clan is None or act.changes is not None or act.seat is not None or act.card is not None:
+        raise IllegalMove("choose the clan: clan, and nothing else")
+    if act.clan not in clan_terms.clans():
+        raise IllegalMove(f"{act.clan!r} is not a clan (a clan's name as the cards print it: Tremere, Banu Haqim)")
+    return act.clan
+
+
 def _banished(w: Work, r: Referendum, act: TermsAct) -> Pos:
     """The vampire chosen: a ready vampire younger than the acting one (lower capacity)."""
     target = act.card
@@ -171,6 +188,11 @@ def apply(w: Work, r: Referendum) -> None:
     if reading.kind == TermsKind.EACH:
         for s in w.in_game():
             n = sum(1 for c in w.cards.values() if c.controller == s and _counted(w, c, reading))
+            if n:
+                changes.append((s, reading.amount * n))
+    elif reading.kind == TermsKind.CLAN and r.clan:
+        for s in w.in_game():
+            n = sum(1 for c in w.cards.values() if c.controller == s and _of_clan(w, c, r.clan))
             if n:
                 changes.append((s, reading.amount * n))
     elif reading.kind == TermsKind.PARITY and r.shares:
@@ -205,6 +227,12 @@ def _banish(w: Work, pos: Pos, name: str) -> None:
     if carried:
         text += "; the cards on it go to the ash heap (keep them on it by hand)"
     w.note(text, seat)
+
+
+def _of_clan(w: Work, c: CardState, clan: str) -> bool:
+    """``c`` is a vampire of ``clan`` its controller controls (ready or in torpor)."""
+    info = w.info(c.pos)
+    return info is not None and clan_terms.counted(clan, info.clan, c.crypt, c.zone)
 
 
 def _counted(w: Work, c: CardState, reading: TermsReading) -> bool:

@@ -395,7 +395,8 @@ class Referendum:
     caller alone for the terms, a loop for the cards before votes, nobody while polling); ``votes``;
     ``done``: seats finished since the last vote; ``table``: the table applies the terms if it
     passes (:mod:`engine.games.vtes.referendum_terms`), with ``shares``, ``(seat, pool delta)``
-    pairs chosen by the caller, and ``banish``, the vampire sent back, else ``()``.
+    pairs chosen by the caller, ``banish``, the vampire sent back, else ``()``, and ``clan``, the
+    clan whose vampires its terms count, else "".
     """
 
     caller: int
@@ -410,6 +411,7 @@ class Referendum:
     table: bool = False
     shares: tuple[tuple[int, int], ...] = ()
     banish: Pos | tuple[()] = ()
+    clan: str = ""
 
     @property
     def impulse(self) -> int:

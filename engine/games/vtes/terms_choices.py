@@ -5,7 +5,8 @@ acts the offers list, each with its words, for the menu, the command line and th
 An allocation card offers, for each pair of Methuselahs it may name, most points on one and 1 on
 the other, and the points shared evenly; a share-out of a richer Methuselah's pool offers, for each
 richer Methuselah, all of it to the caller, or 2 to the caller and 1 to another; a banishment
-offers each ready younger vampire; a card that leaves no choice offers its terms as printed. Any
+offers each ready younger vampire; a card that counts a chosen clan's vampires offers each clan of
+the vampires in play; a card that leaves no choice offers its terms as printed. Any
 other allocation is made with the command line's ``terms`` and its numbers.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 
 from engine.games.base import Act, seat_ref
+from engine.games.vtes import clan_terms
 from engine.games.vtes.card_actions import burn_vote
 from engine.games.vtes.cards import card_id
 from engine.games.vtes.readings import TABLE_TERMS, TermsKind, terms_reading
@@ -59,6 +61,8 @@ def _pool_change(view: VtesView, r: Referendum, seat: int) -> int:
             and reading.counted(c.crypt, "Ally" in c.types and not c.crypt, c.zone, c.locked, c.capacity)
         ]
         return reading.amount * len(counted)
+    if reading is not None and reading.kind == TermsKind.CLAN and r.clan:
+        return sum(d for s, d in clan_terms.changes(view, r.clan, reading.amount) if s == seat)
     return sum(d for s, d in r.shares if s == seat)
 
 
@@ -104,6 +108,13 @@ def terms_choices(view: VtesView, r: Referendum) -> list[Act]:
                 for other in (s for s in seats if s not in (rich, r.caller)):
                     text = f"{name}: 3 of {seat_ref(rich)}'s pool, 2 to you and 1 to {seat_ref(other)}"
                     out.append(_act(text, seat=rich, changes=[[r.caller, 2], [other, 1]]))
+            return out
+        case TermsKind.CLAN:
+            out = []
+            for clan in clan_terms.in_play(view):
+                gains = clan_terms.changes(view, clan, reading.amount)
+                said = ", ".join(f"{seat_ref(s)} {d:+d}" for s, d in gains)
+                out.append(_act(f"{name}: {clan} ({said} pool as things stand)", clan=clan))
             return out
         case TermsKind.BANISH:
             acting = view.card(r.minion) if r.minion else None

@@ -203,6 +203,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "terms", "text": "Parity Shift", "seat": 1, "changes": [[0, 3]]},
     {"do": "terms", "text": "Banishment", "card": [4, 2]},
     {"do": "terms", "text": "Ancilla Empowerment, as printed", "printed": True},
+    {"do": "terms", "text": "Consanguineous Boon: Tremere", "clan": "Tremere"},
     {"do": "vote", "source": "card", "card": [5, 1], "count": 1, "for": False},
     {"do": "vote", "source": "edge"},
 ]
@@ -277,6 +278,7 @@ def test_a_record_holds_typed_fields_and_cannot_change():
         ({"do": "diablerise", "take": "yes"}, "'take' of the diablerise act must be true or false"),
         ({"do": "strike", "minion": [1, 2], "retainer": [1]}, "the retainer must be given as an [event, index] pair"),
         ({"do": "terms", "text": 3}, "'text' of the terms act must be a text"),
+        ({"do": "terms", "text": "x", "clan": 3}, "'clan' of the terms act must be a clan's name"),
         ({"do": "vote", "source": "edge", "for": "no"}, "'for' of the vote act must be true or false"),
         ({"do": "transfer", "kind": "crypt", "n": 1}, "a crypt transfer takes no 'card' and no 'n'"),
         ({"do": "shuffle", "zone": "hand"}, "'zone' of the shuffle act must be one of library, crypt"),

@@ -11,46 +11,10 @@ Ana's minion phase; Ana's prince Lucia (Volker, capacity 5, 3 blood) calls; Ben'
 
 from __future__ import annotations
 
-from engine.games.base import Act, Note
+from engine.games.base import Act
 from engine.games.vtes.offers import legal_acts
-from tests.support.vtes_fight import Fight, in_hand, refused, titled_table
+from tests.support.vtes_fight import Fight, fight_named, lucia_passes_it, refused, titled_table, to_terms
 from tests.support.vtes_sim import copy_table, replayed
-
-NAMES = ["Ana", "Ben", "Cy", "Dee"]
-
-
-def named(f: Fight, text: str) -> str:
-    names = [""] * 4
-    for seat, name in zip((f.ana, f.ben, f.cy, f.dee), NAMES, strict=True):
-        names[seat] = name
-    return Note(text).render(names)
-
-
-def _to_terms(f: Fight, card: str, done: list[tuple[int, Act]]) -> None:
-    """Lucia calls a referendum with ``card``; nobody blocks: the terms step."""
-    t = f.t
-    calling = {"do": "action", "kind": "political", "minion": f.lucia, "card": in_hand(t, f.ana, card)}
-    steps = [(f.ana, calling)] + [(s, {"do": "pass"}) for _ in ("A", "C") for s in (f.ana, f.ben, f.dee, f.cy)]
-    for seat, act in steps:
-        t.play(seat, act)
-        t.run_ops()
-        done.append((seat, act))
-    assert t.state.open_referendum.step == "terms"
-
-
-def _passes(f: Fight, done: list[tuple[int, Act]]) -> None:
-    """Everyone passes before votes; Ana casts the calling card's vote and Lucia's 2 (prince);
-    everyone is done: it passes 3 to 0."""
-    steps = [(s, {"do": "pass"}) for s in (f.ana, f.ben, f.dee, f.cy)]
-    steps += [
-        (f.ana, {"do": "vote", "source": "calling"}),
-        (f.ana, {"do": "vote", "source": "title", "card": f.lucia}),
-    ]
-    steps += [(s, {"do": "done"}) for s in (f.ana, f.ben, f.cy, f.dee)]
-    for seat, act in steps:
-        f.t.play(seat, act)
-        done.append((seat, act))
-    assert f.t.state.open_referendum is None
 
 
 def _offered_terms(f: Fight) -> list[Act]:
@@ -62,9 +26,9 @@ def test_the_caller_picks_kine_resources_contested_terms_from_the_offers_and_the
     start, done = copy_table(f.t), []
     t = f.t
     pools = [p.pool for p in t.state.players]
-    _to_terms(f, "Kine Resources Contested", done)
+    to_terms(f, "Kine Resources Contested", done)
     offered = _offered_terms(f)
-    words = [named(f, a["text"]) for a in offered]
+    words = [fight_named(f, a["text"]) for a in offered]
     assert "Kine Resources Contested: Ben burns 3, Cy burns 1" in words
     assert "Kine Resources Contested: Ben and Dee burn 2 each" in words
     assert all("changes" in a for a in offered[:-1])  # the last, the terms in words: the players apply them
@@ -72,25 +36,25 @@ def test_the_caller_picks_kine_resources_contested_terms_from_the_offers_and_the
     chosen = offered[words.index("Kine Resources Contested: Ben burns 3, Cy burns 1")]
     notes = t.play(f.ana, chosen)
     done.append((f.ana, chosen))
-    lines = [named(f, n.text) for n in notes]
+    lines = [fight_named(f, n.text) for n in notes]
     assert lines == [
         "Ana chooses the terms",
         "The terms, applied by the table if it passes: Kine Resources Contested: Ben burns 3, Cy burns 1 "
         "(4 points allocated)",
     ]
     assert [p.pool for p in t.state.players] == pools  # nothing until it passes
-    _passes(f, done)
+    lucia_passes_it(f, done)
     after = [p.pool for p in t.state.players]
     assert after[f.ben] == pools[f.ben] - 3 and after[f.cy] == pools[f.cy] - 1
     assert after[f.ana] == pools[f.ana] and after[f.dee] == pools[f.dee]
-    said = [named(f, n.text) for n in t.notes[-2:]]
+    said = [fight_named(f, n.text) for n in t.notes[-2:]]
     assert said == ["Kine Resources Contested: Ben burns 3 pool", "Kine Resources Contested: Cy burns 1 pool"]
     assert replayed(start, done).state == t.state
 
 
 def test_an_allocation_the_card_does_not_allow_is_refused_with_its_sentence() -> None:
     f = titled_table()
-    _to_terms(f, "Kine Resources Contested", [])
+    to_terms(f, "Kine Resources Contested", [])
     t = f.t
     before = t.state
     cases = [
@@ -112,12 +76,12 @@ def test_an_allocation_the_card_does_not_allow_is_refused_with_its_sentence() ->
 
 def test_terms_given_as_text_alone_stay_the_players_to_apply() -> None:
     f = titled_table()
-    _to_terms(f, "Kine Resources Contested", [])
+    to_terms(f, "Kine Resources Contested", [])
     t = f.t
     pools = [p.pool for p in t.state.players]
     t.play(f.ana, {"do": "terms", "text": "Ben burns 4"})
     assert t.state.open_referendum.terms == "Ben burns 4" and not t.state.open_referendum.table
-    _passes(f, [])
+    lucia_passes_it(f, [])
     assert [p.pool for p in t.state.players] == pools
     assert t.notes[-1].text == "Apply its terms by hand"
 
@@ -128,7 +92,7 @@ PARITY_LIBRARY = (("Parity Shift", 2), ("Ancilla Empowerment", 2), ("Banishment"
 def test_parity_shift_shares_out_three_of_a_richer_methuselahs_pool_as_the_caller_chose() -> None:
     f = titled_table(library=PARITY_LIBRARY)
     t = f.t
-    _to_terms(f, "Parity Shift", [])
+    to_terms(f, "Parity Shift", [])
     assert _offered_terms(f) == [{"do": "terms", "text": "as the card says"}]  # nobody is richer: no choice
     refused(
         t,
@@ -141,8 +105,8 @@ def test_parity_shift_shares_out_three_of_a_richer_methuselahs_pool_as_the_calle
     t.play(f.ana, {"do": "pool", "delta": -2, "cause": "effect"})
     start, done = copy_table(t), []
     pools = [p.pool for p in t.state.players]
-    _to_terms(f, "Parity Shift", done)
-    words = [named(f, a["text"]) for a in _offered_terms(f)]
+    to_terms(f, "Parity Shift", done)
+    words = [fight_named(f, a["text"]) for a in _offered_terms(f)]
     assert "Parity Shift: 3 of Ben's pool, 2 to you and 1 to Cy" in words
     refused(
         t,
@@ -153,19 +117,19 @@ def test_parity_shift_shares_out_three_of_a_richer_methuselahs_pool_as_the_calle
     chosen = {"do": "terms", "text": "x", "seat": f.ben, "changes": [[f.ana, 2], [f.cy, 1]]}
     t.play(f.ana, chosen)
     done.append((f.ana, chosen))
-    _passes(f, done)
+    lucia_passes_it(f, done)
     after = [p.pool for p in t.state.players]
     assert (after[f.ben], after[f.ana], after[f.cy]) == (pools[f.ben] - 3, pools[f.ana] + 2, pools[f.cy] + 1)
-    said = [named(f, n.text) for n in t.notes[-3:]]
+    said = [fight_named(f, n.text) for n in t.notes[-3:]]
     assert said == ["Parity Shift: Ben burns 3 pool", "Parity Shift: Ana gains 2 pool", "Parity Shift: Cy gains 1 pool"]
     assert replayed(start, done).state == t.state
 
 
-def test_ancilla_empowerment_leaves_no_choice_and_burns_pool_for_each_minion_counted_as_it_passes() -> None:
+def test_ancilla_empowerment_leaves_no_choice_and_burns_pool_for_each_minion_counted_as_itlucia_passes_it() -> None:
     f = titled_table(library=PARITY_LIBRARY)
     t = f.t
-    _to_terms(f, "Ancilla Empowerment", [])
-    offered = [named(f, a["text"]) for a in _offered_terms(f)]
+    to_terms(f, "Ancilla Empowerment", [])
+    offered = [fight_named(f, a["text"]) for a in _offered_terms(f)]
     assert offered == ["Ancilla Empowerment, as printed", "as the card says"]
     refused(
         t,
@@ -179,7 +143,7 @@ def test_ancilla_empowerment_leaves_no_choice_and_burns_pool_for_each_minion_cou
         t.state.open_referendum.terms
         == "Ancilla Empowerment: each Methuselah burns 1 pool for each minion they control"
     )
-    _passes(f, [])
+    lucia_passes_it(f, [])
     after = [p.pool for p in t.state.players]
     # Ana controls Lucia; Ben his ready justicar and his primogen in torpor; Cy and Dee no minion.
     assert (after[f.ana], after[f.ben]) == (pools[f.ana] - 1, pools[f.ben] - 2)
@@ -192,19 +156,19 @@ def test_terms_in_words_alone_stay_the_players_even_for_a_card_that_leaves_no_ch
     as it did): only the table's own terms (``changes`` []) move pool as it passes."""
     f = titled_table(library=PARITY_LIBRARY)
     t = f.t
-    _to_terms(f, "Ancilla Empowerment", [])
+    to_terms(f, "Ancilla Empowerment", [])
     pools = [p.pool for p in t.state.players]
     refused(t, f.ana, {"do": "terms", "text": "x", "printed": True, "seat": f.ben}, "terms 'as printed' are for")
     t.play(f.ana, {"do": "terms", "text": "each burns 1 per minion"})
     assert t.state.open_referendum.terms == "each burns 1 per minion"
-    _passes(f, [])
+    lucia_passes_it(f, [])
     assert [p.pool for p in t.state.players] == pools
 
 
 def test_banishment_refuses_a_vampire_neither_ready_nor_younger() -> None:
     f = titled_table(library=PARITY_LIBRARY)
     t = f.t
-    _to_terms(f, "Banishment", [])
+    to_terms(f, "Banishment", [])
     # Ben's justicar is older, his primogen in torpor: nothing to choose, the terms as text only.
     assert _offered_terms(f) == [{"do": "terms", "text": "as the card says"}]
     refused(
