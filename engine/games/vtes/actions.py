@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import card_actions, combat, contests, lasting, politics, windows
+from engine.games.vtes import card_actions, combat, contests, events, lasting, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
@@ -556,7 +556,7 @@ def block(w: Work, b: BlockAct, anyone: bool = False) -> None:
     barred = lasting.barred_from_blocking(w, b.minion)
     if barred is not None:
         raise IllegalMove(f"{name} cannot block: {w.name(barred)} is on it")
-    for pos, n in lasting.carried_intercept(w, b.minion):
+    for pos, n in lasting.carried_intercept(w, b.minion) + events.ally_intercept(w, b.minion, a.minion):
         intercept += n
         w.note(f"{w.name(pos)}: +{n} intercept to {name}", w.author)
     if a.weaken and blocker_weakened(w, a, b.minion):  # Perfect Paragon, for the rest of the action

@@ -24,7 +24,8 @@ where the table puts it into the act that plays the card, as the offers do.
 - votes: an action modifier's or a reaction's, played while a referendum polls
   (:func:`engine.games.vtes.card_play.vote_choices`);
 - transfers added to the influence phase by a master card in play, and intercept a retainer or an
-  equipment gives the minion it is on as it attempts to block, and master phase actions a card in play
+  equipment gives the minion it is on as it attempts to block, and an event every ally as it
+  attempts to block a vampire (:mod:`engine.games.vtes.events`), and master phase actions a card in play
   gives as its controller locks it, the blood or pool a card in play gives as its controller locks it
   (with its counters), the pool of a third copy in play, and the pool a card in play burns in an
   unlock phase or as the vampire it is on goes to torpor, the hand size a card in play gives, and
@@ -105,6 +106,7 @@ import re
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
     AFTER_STRIKE,
+    ALLIES_VS_VAMPIRES,
     ANY_MINION,
     FAILED_BLOCKERS,
     HAND_STRIKE,
@@ -167,6 +169,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Master" in types
         case EffectKind.HAND_SIZE:
             return bool(types & {"Master", "Equipment"})
+        case EffectKind.CARRIED if e.whom == ALLIES_VS_VAMPIRES:
+            return "Event" in types  # an event in play: every ally blocking a vampire (events.ally_intercept)
         case EffectKind.CARRIED:
             return bool(types & {"Retainer", "Equipment"})
         case EffectKind.MOVE_BLOOD | EffectKind.SHIFT_BLOOD:

@@ -334,6 +334,7 @@ ALL_ROUND = "all this round"
 """The ``whom`` of a prevention of all damage from the opposing strikes for the rest of the round."""
 NORMAL_ONLY = "non-aggravated"
 """The ``whom`` of a prevention of non-aggravated damage only ("Prevent 2 non-aggravated damage")."""
+ALLIES_VS_VAMPIRES = "allies against vampires"  # whom: intercept an event gives allies blocking vampires
 
 
 @dataclass(frozen=True)
@@ -394,6 +395,8 @@ class Effect:
                 return "the minion it is on cannot block"
             case EffectKind.GAIN_BLOOD if self.whom == QUIET_SUCCESS:
                 return f"once each turn: +{self.amount} blood after a successful action with no reaction played"
+            case EffectKind.CARRIED if self.whom == ALLIES_VS_VAMPIRES:
+                return f"allies get +{self.amount} intercept against vampires"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
             case EffectKind.INTERCEPT if self.whom == YOUNGER_OR_ALLY:
@@ -608,10 +611,7 @@ def _strike(m: re.Match[str]) -> tuple[Effect, ...]:
 
 def _optional(rest: str) -> list[Effect]:
     """The "with 1 optional maneuver/press" tail of a strike or effect."""
-    out = []
-    for word in re.findall(r"(maneuver|press)", rest):
-        out.append(Effect(EffectKind(word), 1, optional=True))
-    return out
+    return [Effect(EffectKind(word), 1, optional=True) for word in re.findall(r"(maneuver|press)", rest)]
 
 
 _E = EffectKind
@@ -1096,9 +1096,9 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import block_readings, clan_terms, margin_readings, repeat_readings, x_votes  # need Effect
+    from engine.games.vtes import block_readings, clan_terms, events, margin_readings, repeat_readings, x_votes
 
-    for more in (margin_readings, repeat_readings, block_readings, x_votes, clan_terms):
+    for more in (margin_readings, repeat_readings, block_readings, x_votes, clan_terms, events):  # need Effect
         if (effects := more.read(sentence)) is not None:
             return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
@@ -1106,7 +1106,7 @@ def read_sentence(sentence: str) -> Reading:
         if all(p.kind == SentenceKind.EFFECT for p in parts):
             return Reading(sentence, SentenceKind.EFFECT, tuple(e for p in parts for e in p.effects))
     if (
-        sentence in ("master", "archetype", "discipline", "master: discipline", "boon")
+        sentence in ("master", "archetype", "discipline", "master: discipline", "boon", "gehenna")
         or sentence.startswith(_CONDITIONS)
         or EXCLUSIVE.fullmatch(sentence)
         or DEFERRED.fullmatch(sentence)

@@ -12,7 +12,8 @@ location), on a vampire of the bot's for a card that goes on one, the ash heap f
 are done as it is played. A unique card of which any Methuselah already controls a copy is left in
 hand (it would contest, or burn: rulebook, "Contested Cards"). Cards that hurt their own player or
 must go on another's minion (Fame, Pentex™ Subversion, Anarch Revolt) are never played by this bot;
-nor are out-of-turn master cards, as the table applies none of them yet.
+nor are out-of-turn master cards, as the table applies none of them yet. An event whose effect the
+table applies is played where it serves the bot (:func:`engine.games.vtes.events.serves`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act
+from engine.games.vtes import events
 from engine.games.vtes.card_effects import DISCARD_DRAW, THREE_COPIES, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Coverage, record
 from engine.games.vtes.cards import PlayPlace, card_base, play_place
@@ -81,12 +83,14 @@ def serves(view: VtesView, seat: int, card: CardView, act: Act, reserve: int) ->
     """The offered ``act`` playing the master ``card`` serves ``seat`` (see the module)."""
     rec = record(card.card) if card.card else None
     info = card_base().info(card.card) if card.card else None
-    if rec is None or info is None or "Master" not in rec.types or rec.coverage != Coverage.FULLY:
+    if rec is None or info is None or not {"Master", "Event"} & set(rec.types) or rec.coverage != Coverage.FULLY:
         return False
     me = view.players[seat]
     cost = act.get("pool", 0)
     if not isinstance(cost, int) or me.pool - cost < reserve:
         return False
+    if "Event" in rec.types:
+        return act.get("to") == Target.READY and events.serves(view, seat, rec)
     if any(e.kind not in SERVING or _unused(e) for e in rec.effects):
         return False
     if copies(view.cards, card):
