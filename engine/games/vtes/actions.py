@@ -30,6 +30,7 @@ from engine.games.vtes.card_checks import check_requirements, end_limits
 from engine.games.vtes.card_effects import ANOTHER, EffectKind
 from engine.games.vtes.card_record import burnable, record
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.poll_cancel_reading import bars_every_minion
 from engine.games.vtes.state import Action, Done, OpenWindow, clockwise_after
 from engine.games.vtes.state import hunts_due as must_hunt
 from engine.games.vtes.vocab import (
@@ -295,6 +296,11 @@ def _check_card(w: Work, a: ActionAct) -> int:
 def _check_once(w: Work, a: ActionAct, name: str, card_id: int) -> None:
     """The per-turn limits of 2.1."""
     mine = [d for d in w.done if d.minion == a.minion]
+    barred = mine + [  # a card that bars every minion of the acting Methuselah (Delaying Tactics)
+        d
+        for d in w.done
+        if d not in mine and d.no_repeat and w.cards[d.minion].controller == w.author and bars_every_minion(d.no_repeat)
+    ]
     if a.kind == ActionKind.BLEED and any(d.kind == ActionKind.BLEED for d in mine):
         w.refuse(
             Lift.ONCE,
@@ -303,7 +309,7 @@ def _check_once(w: Work, a: ActionAct, name: str, card_id: int) -> None:
         )
     if a.kind == ActionKind.POLITICAL and any(d.kind == ActionKind.POLITICAL for d in mine):
         w.refuse(Lift.ONCE, f"{name} has already taken a political action this turn")
-    for d in mine:
+    for d in barred:
         if d.no_repeat and d.kind == a.kind and d.card == card_id:
             info = card_base().info(d.no_repeat)
             w.refuse(

@@ -36,6 +36,7 @@ from engine.games.vtes.readings import (
     terms_acts,
     weapon_strikes,
 )
+from engine.games.vtes.referendum_cancels import bot_cancel
 from engine.games.vtes.referendum_gains import bot_gain
 from engine.games.vtes.terms_choices import terms_side
 from engine.games.vtes.vocab import ActionKind, Do, Phase, Poll, Step, TransferKind, VoteSource, Window, Zone
@@ -301,7 +302,7 @@ class VtesBot:
             if act["source"] in (VoteSource.CARD, VoteSource.EDGE) and not side:
                 continue  # burns a card or the Edge only for a referendum it wants
             return {**act, "for": side}
-        return {"do": Do.DONE}
+        return bot_cancel(view, seat, legal) or {"do": Do.DONE}  # its votes cast, a cancel if it would pass
 
     @staticmethod
     def _side(view: VtesView, seat: int, r: Referendum) -> bool:

@@ -87,6 +87,10 @@ where the table puts it into the act that plays the card, as the offers do.
   press riding with them: a combat card's clause that is these alone, played in the step its text
   binds it to (:func:`engine.games.vtes.combat_cards.combat_plays`,
   :mod:`engine.games.vtes.combat_plays`);
+- a political action's referendum canceled while it polls, the acting vampire unlocked, the calling
+  card back to its owner's hand, the same political action barred for the acting Methuselah's
+  minions this turn: a reaction's or action modifier's whose every clause cancels
+  (:mod:`engine.games.vtes.referendum_cancels`);
 - a cancel of a master card as it is played (another Methuselah's, or a predator's or prey's): a
   master card's, played in the answer window a master card opens as it is announced, the card
   canceled with its cost unpaid (:mod:`engine.games.vtes.cancels`).
@@ -121,6 +125,8 @@ from engine.games.vtes.card_effects import (
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
 from engine.games.vtes.margin_readings import MARGIN
+from engine.games.vtes.poll_cancel_reading import WHOMS as POLL_CANCEL
+from engine.games.vtes.poll_cancel_reading import cancels
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
 
@@ -129,6 +135,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     """The table applies effect ``e`` of ``clause`` when the card ``rec`` is played."""
     types = set(rec.types)
     match e.kind:
+        case EffectKind.CANCEL | EffectKind.UNLOCK | EffectKind.DRAW | EffectKind.NO_REPEAT if e.whom in POLL_CANCEL:
+            return bool(types & {MODIFIER, REACTION}) and cancels(rec)  # a referendum canceled while it polls
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.BURN if e.whom:

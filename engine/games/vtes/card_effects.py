@@ -497,7 +497,7 @@ class Effect:
             case EffectKind.END_IF_BLOCKED:
                 return "if this action is blocked, the blocker locks and the action ends before block resolution"
             case EffectKind.NO_REPEAT:
-                return "the acting minion cannot perform the same action again this turn"
+                return f"{self.whom or 'the acting minion'} cannot perform the same action again this turn"
             case EffectKind.BAR_BLOCK:
                 return (
                     "vampires cannot block this action"
@@ -548,7 +548,7 @@ class Effect:
             case EffectKind.AIM:
                 return f"aim: +{self.amount} damage from this strike if any of it is inflicted, and no press this round"
             case EffectKind.CANCEL if self.whom:
-                return f"cancel {self.whom} as it is played, its cost unpaid"
+                return f"cancel {self.whom}" + (" as it is played, its cost unpaid" if "card" in self.whom else "")
             case EffectKind.DISCIPLINE:
                 return f"the vampire it is on gets +{self.amount} level of [{self.whom}]"
             case EffectKind.CAPACITY:
@@ -570,7 +570,7 @@ class Effect:
             case EffectKind.REDIRECT:
                 return "redirect the bleed" + (f" to your {self.whom}" if self.whom else "")
             case _:
-                return f"{self.kind} {self.amount}" if self.amount else str(self.kind)
+                return f"{self.kind} {self.amount}" if self.amount else self.whom or str(self.kind)
 
 
 class SentenceKind(StrEnum):
@@ -1096,11 +1096,10 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import block_readings, clan_terms, events, margin_readings, repeat_readings, x_votes
+    from engine.games.vtes import more_readings  # its modules need Effect
 
-    for more in (margin_readings, repeat_readings, block_readings, x_votes, clan_terms, events):  # need Effect
-        if (effects := more.read(sentence)) is not None:
-            return Reading(sentence, SentenceKind.EFFECT, effects)
+    if (effects := more_readings.read(sentence)) is not None:
+        return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):

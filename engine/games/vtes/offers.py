@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import card_actions, lasting, master_locks, standing
+from engine.games.vtes import card_actions, lasting, master_locks, referendum_cancels, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
 from engine.games.vtes.card_checks import missing_cancel, missing_requirement, missing_target
@@ -637,7 +637,7 @@ def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
     the table applies, :func:`engine.games.vtes.terms_choices.terms_choices`); before votes, on this seat's
     impulse, pass; while polling, each source of votes it holds (:func:`vote_sources`), each hand
     card that gives votes (a ``play`` with ``votes``: :func:`engine.games.vtes.card_play.vote_choices`)
-    and done."""
+    or cancels the referendum (:func:`engine.games.vtes.referendum_cancels.choices`), and done."""
     match r.step:
         case Poll.TERMS:
             if r.caller != seat:
@@ -652,7 +652,7 @@ def _referendum(view: VtesView, seat: int, r: Referendum) -> list[Act]:
             plays = [
                 {"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()}
                 for c in view.hand
-                for choice in vote_choices(view, c)
+                for choice in (*vote_choices(view, c), *referendum_cancels.choices(view, c))
             ]
             return [*vote_sources(view, seat), *plays, {"do": Do.DONE}]
     return []

@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import actions, combat, combat_plays, politics, referendum_gains, standing, windows
+from engine.games.vtes import (
+    actions,
+    combat,
+    combat_plays,
+    politics,
+    referendum_cancels,
+    referendum_gains,
+    standing,
+    windows,
+)
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
@@ -19,6 +28,7 @@ from engine.games.vtes.card_play import played_with, unmet_condition, unmet_leve
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, record
 from engine.games.vtes.causes import own_cause
 from engine.games.vtes.claims import in_the_open, own_source
+from engine.games.vtes.poll_cancel_reading import cancels
 from engine.games.vtes.reaction_conditions import Moment, unmet
 from engine.games.vtes.state import Action, Answer
 from engine.games.vtes.vocab import (
@@ -110,6 +120,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
             politics.play_before_votes(w, types, name)
             if act.votes is not None:
                 politics.card_votes(w, pos, act, name)
+            elif (rec := record(w.cards[pos].card or w.revealed.get(pos, ""))) and cancels(rec):
+                referendum_cancels.cancel(w, rec, name, act.minion)
         return
     if a is None:
         if changes_action:

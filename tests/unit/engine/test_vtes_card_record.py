@@ -255,9 +255,15 @@ def test_each_kept_correction_differs_from_the_patterns_reading() -> None:
         assert corrected.clauses != as_read.clauses, f"{name}: the patterns now read it as corrected; drop it"
 
 
-def test_a_card_kept_by_hand_has_no_effect_applied() -> None:
-    tactics = rec("Delaying Tactics")
-    assert tactics.coverage == Coverage.BY_HAND and not tactics.effects
+def test_a_card_kept_by_hand_has_no_effect_applied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``[[card]]`` correction with ``by_hand = true`` leaves every sentence to the players (the
+    kept file holds none today: Delaying Tactics, the last, is applied; a file of one is read)."""
+    assert rec("Delaying Tactics").coverage == Coverage.FULLY  # its record cached as kept, before the patch
+    text = "[[card]]\nname = 'Delaying Tactics'\nreason = 'the referendum by hand'\nby_hand = true\n"
+    monkeypatch.setattr(card_corrections, "kept", lambda: parse(text))
+    info = card_base().info(card_base().lookup("Delaying Tactics").id)
+    tactics = card_corrections.corrected(read(info))
+    assert tactics.coverage == Coverage.BY_HAND and not tactics.effects and tactics.note == "the referendum by hand"
 
 
 @pytest.mark.parametrize(
