@@ -22,6 +22,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
+from engine.games.vtes import bleed_burns
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
@@ -143,6 +144,9 @@ class VtesBot:
                 return None
             if action.window == Window.DIABLERIE:
                 return {"do": Do.DIABLERISE}
+            burned = bleed_burns.bot_play(view, seat, legal)  # Archon Investigation against a big bleed
+            if burned is not None:
+                return burned
             numbers = _numbers_play(legal, action.actor == seat)
             if numbers is not None:
                 return numbers

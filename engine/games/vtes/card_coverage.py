@@ -91,6 +91,8 @@ where the table puts it into the act that plays the card, as the offers do.
   card back to its owner's hand, the same political action barred for the acting Methuselah's
   minions this turn: a reaction's or action modifier's whose every clause cancels
   (:mod:`engine.games.vtes.referendum_cancels`);
+- the minion bleeding the player for the amount printed or more burned, the bleed not successful:
+  an out-of-turn master card's, played once blocks are declined (:mod:`engine.games.vtes.bleed_burns`);
 - a cancel of a master card as it is played (another Methuselah's, or a predator's or prey's): a
   master card's, played in the answer window a master card opens as it is announced, the card
   canceled with its cost unpaid (:mod:`engine.games.vtes.cancels`).
@@ -107,6 +109,7 @@ from __future__ import annotations
 
 import re
 
+from engine.games.vtes.bleed_burns import ACTING_MINION, burns_bleeder
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
     AFTER_STRIKE,
@@ -139,6 +142,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {MODIFIER, REACTION}) and cancels(rec)  # a referendum canceled while it polls
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
+        case EffectKind.BURN if e.whom == ACTING_MINION:  # out of turn, against a bleed (bleed_burns)
+            return bool(burns_bleeder(rec))
         case EffectKind.BURN if e.whom:
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.BURN_POOL if e.whom == "controller":

@@ -512,6 +512,8 @@ class Effect:
             case EffectKind.MOVE_BLOOD:
                 much = f"{self.least} to {self.amount}" if self.least else str(self.amount or "any amount of")
                 return f"move {much} blood from a vampire you control to your pool"
+            case EffectKind.BURN if self.whom.startswith("the "):  # a named minion ("the acting minion")
+                return f"burn {self.whom}"
             case EffectKind.BURN if self.whom:
                 kinds, _, near = self.whom.partition(" (")
                 article = "an" if kinds.startswith("e") else "a"
@@ -1083,9 +1085,7 @@ def sentences(line: str) -> list[str]:
         elif ch == "." and depth == 0 and (i + 1 == len(text) or text[i + 1] == " "):
             out.append(text[start:i].strip())
             start = i + 1
-    tail = text[start:].strip().rstrip(".")
-    if tail:
-        out.append(tail)
+    out.append(text[start:].strip().rstrip("."))
     return [s for s in out if s]
 
 

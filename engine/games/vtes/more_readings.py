@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.games.vtes import (
+    bleed_burns,
     block_readings,
     clan_terms,
     events,
@@ -20,7 +21,17 @@ from engine.games.vtes import (
 from engine.games.vtes.card_effects import Effect
 
 _READERS: tuple[Callable[[str], tuple[Effect, ...] | None], ...] = tuple(
-    m.read for m in (margin_readings, repeat_readings, block_readings, x_votes, clan_terms, events, poll_cancel_reading)
+    m.read
+    for m in (
+        margin_readings,
+        repeat_readings,
+        block_readings,
+        x_votes,
+        clan_terms,
+        events,
+        poll_cancel_reading,
+        bleed_burns,
+    )
 )
 
 

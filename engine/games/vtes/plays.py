@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import (
     actions,
+    bleed_burns,
     combat,
     combat_plays,
     politics,
@@ -104,6 +105,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     _master_timing(w, pos)
     standing.check_put(w, pos, act.on)
     _target_exists(w, pos)
+    if (burner := record(w.cards[pos].card or w.revealed.get(pos, ""))) is not None:
+        bleed_burns.check(w, burner, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
     in_referendum = w.open_referendum is not None and w.innermost is w.open_referendum
     if act.votes is not None and not in_referendum:
@@ -662,6 +665,7 @@ def master_effects(w: Work, pos: Pos, name: str) -> None:
     rec = record(w.cards[pos].card or w.revealed.get(pos, ""))
     if rec is None or "Master" not in rec.types:
         return
+    bleed_burns.burn(w, rec, name)  # Archon Investigation: the minion bleeding its player
     for e in rec.effects:
         if e.kind == EffectKind.MOVE_BLOOD and e.whom == EACH:
             moved = 0
