@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import card_actions, combat, contests, events, lasting, politics, windows
+from engine.games.vtes import card_actions, carried_moves, combat, contests, events, lasting, politics, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
@@ -626,7 +626,7 @@ def _blocked(w: Work, a: Action) -> None:
         w.note(f"{bname} blocks {name}'s attempt to leave torpor: the action fails", blocker.controller, a.actor)
     else:
         w.note(f"{bname} blocks {name}: the action fails", blocker.controller, a.actor)
-        combat.open_combat(w, a.minion, a.blocker)
+        combat.open_combat(w, a.minion, a.blocker, carried_moves.at_block(w, a))
         return
     after_action(w)
 

@@ -87,6 +87,8 @@ where the table puts it into the act that plays the card, as the offers do.
   press riding with them: a combat card's clause that is these alone, played in the step its text
   binds it to (:func:`engine.games.vtes.combat_cards.combat_plays`,
   :mod:`engine.games.vtes.combat_plays`);
+- an optional maneuver a reaction gives its minion in the combat that follows its block, carried
+  into that combat (:mod:`engine.games.vtes.carried_moves`);
 - a political action's referendum canceled while it polls, the acting vampire unlocked, the calling
   card back to its owner's hand, the same political action barred for the acting Methuselah's
   minions this turn: a reaction's or action modifier's whose every clause cancels
@@ -126,6 +128,7 @@ from engine.games.vtes.card_effects import (
     SentenceKind,
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
+from engine.games.vtes.carried_moves import IF_BLOCKS
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
 from engine.games.vtes.margin_readings import MARGIN
 from engine.games.vtes.poll_cancel_reading import WHOMS as POLL_CANCEL
@@ -138,6 +141,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     """The table applies effect ``e`` of ``clause`` when the card ``rec`` is played."""
     types = set(rec.types)
     match e.kind:
+        case EffectKind.MANEUVER if e.whom == IF_BLOCKS:  # carried into the combat its block opens
+            return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.CANCEL | EffectKind.UNLOCK | EffectKind.DRAW | EffectKind.NO_REPEAT if e.whom in POLL_CANCEL:
             return bool(types & {MODIFIER, REACTION}) and cancels(rec)  # a referendum canceled while it polls
         case EffectKind.STEALTH | EffectKind.BLEED:

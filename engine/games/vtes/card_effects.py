@@ -446,10 +446,9 @@ class Effect:
             case EffectKind.END_COMBAT:
                 return "strike: combat ends"
             case EffectKind.MANEUVER | EffectKind.PRESS:
-                only = ""
-                if self.whom:
-                    goal = f"go to {self.whom} range" if self.kind == EffectKind.MANEUVER else f"{self.whom} combat"
-                    only = f", only usable to {goal}"
+                goal = f"go to {self.whom} range" if self.kind == EffectKind.MANEUVER else f"{self.whom} combat"
+                only = f", only usable to {goal}" if self.whom in ("long", "close", "continue", "end") else self.whom
+                only = f" {only}" if only and not only.startswith(",") else only
                 return ("optional " if self.optional else "") + str(self.kind) + only
             case EffectKind.LOCK if self.whom == FAILED_BLOCKERS:
                 return "minions whose block attempt fails lock before the action resolves"

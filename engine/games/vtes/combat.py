@@ -59,14 +59,15 @@ def _order(w: Work, c: Combat) -> tuple[int, ...]:
 # --- opening and ending ---------------------------------------------------------------------------
 
 
-def open_combat(w: Work, acting: Pos, opposing: Pos) -> None:
-    """``acting`` and ``opposing`` enter combat: round 1, before range (5.2). Records the combat
-    for withdrawal (vtes.md, "Withdrawal")."""
+def open_combat(w: Work, acting: Pos, opposing: Pos, carried: tuple[tuple[Pos, Pos], ...] = ()) -> None:
+    """``acting`` and ``opposing`` enter combat: round 1, before range (5.2), with the maneuvers
+    ``carried`` into it (``Combat.carried``). Records the combat for withdrawal (vtes.md,
+    "Withdrawal")."""
     a, o = w.cards[acting], w.cards[opposing]
     for seat in dict.fromkeys((a.controller, o.controller)):
         w.fail_withdrawal(seat, f"one of {seat_ref(seat)}'s minions entered combat")
     end_limits(w, LimitScope.ROUND, LimitScope.COMBAT)  # of a combat that ended otherwise
-    fresh = Combat(acting=acting, opposing=opposing)
+    fresh = Combat(acting=acting, opposing=opposing, carried=carried)
     windows.put(w, replace(fresh, loop=_loop(w, fresh, CombatStep.BEFORE_RANGE)))
     w.combats += 1
     w.note(
@@ -294,6 +295,15 @@ def maneuver(w: Work, act: CombatCardAct) -> None:
     if c.maneuvered == minion:
         raise IllegalMove(f"{w.name(minion)} made the last maneuver: never two in a row by one minion (5.3)")
     _move_fits(w, c, act, EffectKind.MANEUVER)
+    if act.card is not None and (minion, act.card) in c.carried:  # given before the combat (carried_moves)
+        c = replace(
+            c, long=not c.long, maneuvered=minion, carried=tuple(x for x in c.carried if x != (minion, act.card))
+        )
+        w.note(
+            f"{w.name(act.card)}: {w.name(minion)} maneuvers: {'long' if c.long else 'close'} range", *controllers(w, c)
+        )
+        _play(w, c)
+        return
     if _claim_by_hand(w, c, act, minion, f"a maneuver by {w.name(minion)}"):
         return
     chosen = _strike_maneuver(w, c, act, minion)

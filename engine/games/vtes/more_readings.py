@@ -11,6 +11,7 @@ from collections.abc import Callable
 from engine.games.vtes import (
     bleed_burns,
     block_readings,
+    carried_moves,
     clan_terms,
     events,
     margin_readings,
@@ -31,6 +32,7 @@ _READERS: tuple[Callable[[str], tuple[Effect, ...] | None], ...] = tuple(
         events,
         poll_cancel_reading,
         bleed_burns,
+        carried_moves,
     )
 )
 

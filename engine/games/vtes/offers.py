@@ -511,6 +511,7 @@ def _combat(view: VtesView, seat: int, c: Combat) -> list[Act]:
                 held = dict.fromkeys(h for h, r in _strikes_of(view, card, c.long) if r.maneuver)
                 moves += [(h, {}) for h in held if _maneuver_left(view, h)]
             acts += [{"do": Do.MANEUVER, "minion": list(m), "card": h.as_list(), **f} for h, f in moves]
+            acts += [{"do": Do.MANEUVER, "minion": list(m), "card": list(h)} for x, h in c.carried if x == m]
         if c.step == CombatStep.DAMAGE and m not in c.shielded:
             facing = next((s for s in c.strikes if s.minion != m and s.damage), None)
             if facing is not None:

@@ -312,7 +312,9 @@ class Combat:
     damage from the opposing strikes for the rest of this round (Skin of Steel at superior);
     ``aggravated``: minions whose hand strikes deal aggravated damage this round,
     ``aggravated_combat``: for the rest of the combat; ``no_press``: minions that cannot press this
-    round (an aimed strike hit them, :mod:`engine.games.vtes.aims`).
+    round (an aimed strike hit them, :mod:`engine.games.vtes.aims`); ``carried``: ``(minion,
+    card)``, an optional maneuver a card played before the combat gives that minion in it, not made
+    yet (:mod:`engine.games.vtes.carried_moves`).
     """
 
     acting: Pos
@@ -342,6 +344,7 @@ class Combat:
     aggravated: tuple[Pos, ...] = ()
     aggravated_combat: tuple[Pos, ...] = ()
     no_press: tuple[Pos, ...] = ()
+    carried: tuple[tuple[Pos, Pos], ...] = ()
 
     @property
     def impulse(self) -> int:
