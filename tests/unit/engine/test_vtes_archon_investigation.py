@@ -13,8 +13,6 @@ import pytest
 
 from engine.games.base import Act
 from engine.games.vtes.bots import VtesBot
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.games.vtes.game import VTES
 from engine.sim import SimTable
 from tests.support.vtes_fight import refused
@@ -50,11 +48,6 @@ def _bleed(t: SimTable, done: list[tuple[int, Act]], more: int) -> tuple[int, in
 
 def _card(t: SimTable, seat: int) -> list[int]:
     return next(c.as_list() for c in t.view(seat).hand if c.name == "Archon Investigation")
-
-
-def test_archon_investigation_is_read_whole() -> None:
-    rec = find("Archon Investigation")
-    assert rec is not None and rec.coverage == Coverage.FULLY and not rec.note
 
 
 def test_it_burns_the_minion_bleeding_for_4_and_the_bleed_is_not_successful(start: SimTable) -> None:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from engine.games.base import Act
 from engine.games.vtes.bots import VtesBot
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.games.vtes.offers import legal_acts
 from tests.support.vtes_fight import Fight, fight_named, lucia_passes_it, refused, titled_table, to_terms
 from tests.support.vtes_sim import copy_table, replayed
@@ -23,11 +21,6 @@ LIBRARY = (("Consanguineous Boon", 2), ("Kine Resources Contested", 2), ("Raven 
 
 def _offered(f: Fight) -> list[Act]:
     return [a for a in legal_acts(f.t.view(f.ana)) if a["do"] == "terms"]
-
-
-def test_consanguineous_boon_is_read_whole() -> None:
-    rec = find("Consanguineous Boon")
-    assert rec is not None and rec.coverage == Coverage.FULLY and not rec.note
 
 
 def test_the_chosen_clan_pays_each_methuselah_for_its_vampires_ready_or_in_torpor() -> None:

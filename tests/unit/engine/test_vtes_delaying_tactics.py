@@ -16,8 +16,6 @@ import pytest
 
 from engine.games.base import Act
 from engine.games.vtes.bots import VtesBot
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
 from engine.games.vtes.game import VTES
@@ -83,11 +81,6 @@ def _to_polling(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
         logged(t, done, w.impulse, {"do": "pass"})
     logged(t, done, ana, {"do": "vote", "source": "calling"})
     return ana, ben
-
-
-def test_delaying_tactics_is_read_whole() -> None:
-    rec = find("Delaying Tactics")
-    assert rec is not None and rec.coverage == Coverage.FULLY and not rec.note
 
 
 def test_it_cancels_the_referendum_unlocks_returns_the_card_and_bars_the_action(start: SimTable) -> None:

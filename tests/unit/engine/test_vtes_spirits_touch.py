@@ -12,8 +12,6 @@ from __future__ import annotations
 import pytest
 
 from engine.games.base import Act
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.games.vtes.game import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import bleed_blocked, card_plays, copy_table, logged, one_vampire_table, replayed
@@ -47,11 +45,6 @@ def _to_range(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int, tuple
         assert window is not None
         logged(t, done, window.impulse, {"do": "pass"})
     raise AssertionError("no range step")
-
-
-def test_spirits_touch_is_read_whole() -> None:
-    rec = find("Spirit's Touch")
-    assert rec is not None and rec.coverage == Coverage.FULLY and not rec.note
 
 
 def test_its_maneuver_is_carried_into_the_combat_its_block_opens(start: SimTable) -> None:

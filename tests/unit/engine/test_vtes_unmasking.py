@@ -11,8 +11,6 @@ import pytest
 
 from engine.games.base import Act
 from engine.games.vtes.bots import VtesBot
-from engine.games.vtes.card_record import Coverage
-from engine.games.vtes.card_report import find
 from engine.games.vtes.game import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import by_hand, card_plays, copy_table, logged, one_vampire_table, replayed
@@ -44,11 +42,6 @@ def _bleed_then_block(t: SimTable, done: list[tuple[int, Act]], blocker: str) ->
     logged(t, done, ana, {"do": "pass"})
     minion = _ally(t, ben) if blocker == "ally" else vampire(t, ben)
     return logged(t, done, ben, {"do": "block", "minion": minion})
-
-
-def test_the_unmasking_is_read_whole() -> None:
-    rec = find("The Unmasking")
-    assert rec is not None and rec.coverage == Coverage.FULLY and not rec.note
 
 
 def test_an_ally_blocking_a_vampire_gets_1_intercept_while_it_is_in_play(start: SimTable) -> None:
