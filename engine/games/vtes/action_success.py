@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
-from engine.games.vtes import card_actions, lasting, politics, standing, windows
+from engine.games.vtes import card_actions, carried_moves, lasting, politics, standing, windows
 from engine.games.vtes.card_effects import EffectKind
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import PlayPlace, play_place
 from engine.games.vtes.state import Action, Done
 from engine.games.vtes.vocab import ActionKind, Outcome, Phase, Status, Target, Zone, action_phrase
@@ -101,7 +101,7 @@ def succeed(w: Work, a: Action) -> None:
             w.counters_delta(a.target_card, -share, "cost")
         text += f" ({w.name(a.target_card)} pays {share} blood of the rescue's cost, {name} {a.cost_blood})"
     hunted: Pos | None = None
-    called = False
+    called = fights = False
     bled = a.kind != ActionKind.BLEED  # a bleed's card adds its blood when it burns 1 or more (Public Trust)
     match a.kind:
         case ActionKind.BLEED:
@@ -153,6 +153,9 @@ def succeed(w: Work, a: Action) -> None:
         case ActionKind.POLITICAL:
             text += ": a referendum"
             called = True
+        case ActionKind.OTHER if a.target_card and carried_moves.enters_combat(_card_record(w, a)):
+            text += f": {name} enters combat with {w.name(a.target_card)}"
+            fights = True
         case ActionKind.OTHER if a.target_card:
             text += _burn(w, a)
         case ActionKind.OTHER if not a.add_blood:
@@ -174,8 +177,12 @@ def succeed(w: Work, a: Action) -> None:
         politics.open_referendum(w, a.actor, a.minion, a.card)
     elif hunted is not None and w.cards[hunted].zone.in_play:
         politics.open_blood_hunt(w, hunted)
-    else:
+    elif not (fights and carried_moves.after_success(w, a)):
         after_action(w)
+
+
+def _card_record(w: Work, a: Action) -> CardRecord | None:
+    return record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card else None
 
 
 def _burn(w: Work, a: Action) -> str:

@@ -392,6 +392,11 @@ def _targets(w: Work, a: ActionAct, name: str) -> tuple[tuple[int, ...], Pos | t
         if a.target is not None and (a.target,) != given[0]:
             raise IllegalMove(f"the target of an action against {w.name(given[1])} is its controller")
         return given
+    rushed = carried_moves.check_target(w, a.card, a.target_card)  # Bum's Rush: the minion it fights
+    if rushed is not None:
+        if a.target is not None and (a.target,) != rushed[0]:
+            raise IllegalMove(f"the target of an action that enters combat with {w.name(rushed[1])} is its controller")
+        return rushed
     if a.burn:
         targets, card = _burned(w, a)
         if a.target is not None and (a.target,) != targets:

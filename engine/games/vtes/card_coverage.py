@@ -88,7 +88,8 @@ where the table puts it into the act that plays the card, as the offers do.
   binds it to (:func:`engine.games.vtes.combat_cards.combat_plays`,
   :mod:`engine.games.vtes.combat_plays`);
 - an optional maneuver a reaction gives its minion in the combat that follows its block, carried
-  into that combat (:mod:`engine.games.vtes.carried_moves`);
+  into that combat; an action card's combat with the minion it names, opened as it succeeds, and
+  the maneuver it gives its acting minion there (:mod:`engine.games.vtes.carried_moves`);
 - a political action's referendum canceled while it polls, the acting vampire unlocked, the calling
   card back to its owner's hand, the same political action barred for the acting Methuselah's
   minions this turn: a reaction's or action modifier's whose every clause cancels
@@ -128,7 +129,7 @@ from engine.games.vtes.card_effects import (
     SentenceKind,
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
-from engine.games.vtes.carried_moves import IF_BLOCKS
+from engine.games.vtes.carried_moves import IF_BLOCKS, IN_ITS_COMBAT, enters_combat
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
 from engine.games.vtes.margin_readings import MARGIN
 from engine.games.vtes.poll_cancel_reading import WHOMS as POLL_CANCEL
@@ -143,6 +144,10 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     match e.kind:
         case EffectKind.MANEUVER if e.whom == IF_BLOCKS:  # carried into the combat its block opens
             return REACTION in types and clause.type in ("", REACTION)
+        case EffectKind.ENTER_COMBAT:  # Bum's Rush: the combat its success opens, and the maneuver it gives there
+            return "Action" in types and clause.type in ("", "Action")
+        case EffectKind.MANEUVER if e.whom == IN_ITS_COMBAT:  # only with the combat the table opens
+            return "Action" in types and clause.type in ("", "Action") and enters_combat(rec)
         case EffectKind.CANCEL | EffectKind.UNLOCK | EffectKind.DRAW | EffectKind.NO_REPEAT if e.whom in POLL_CANCEL:
             return bool(types & {MODIFIER, REACTION}) and cancels(rec)  # a referendum canceled while it polls
         case EffectKind.STEALTH | EffectKind.BLEED:

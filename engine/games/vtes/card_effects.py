@@ -52,6 +52,7 @@ class EffectKind(StrEnum):
     a standing press)."""
     ADDITIONAL_STRIKE = "additional strike"
     END_COMBAT = "end combat"
+    ENTER_COMBAT = "enter combat"  # the acting minion and the minion its action names (carried_moves)
     UNLOCK = "unlock"
     """The minion playing the card unlocks; ``whom`` ``"block"``: a locked reacting minion that
     unlocks to attempt to block ("This vampire unlocks and attempts to block"); ``whom``

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes import standing, x_votes
+from engine.games.vtes import carried_moves, standing, x_votes
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
@@ -620,6 +620,12 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
             elif e.kind == EffectKind.DRAW and e.whom == "success":
                 fields["draws"] = e.amount
         words = " ".join(p for p in (_levels_words(clause), ", ".join(e.words() for e in clause.effects)) if p)
+        if clause.effects and any(e.kind == EffectKind.ENTER_COMBAT for e in clause.effects) and view is not None:
+            burns = True  # a minion to fight: with none to name, the card is not offered
+            for target in carried_moves.combat_targets(view):
+                key = tuple(sorted({**fields, "kind": ActionKind.OTHER, "target_card": target}.items()))
+                out.setdefault(key, Choice(clause, key, words))
+            continue
         burned = _burned(clause, view)
         if burned is not None:
             burns = True

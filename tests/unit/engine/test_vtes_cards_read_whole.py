@@ -10,7 +10,15 @@ from engine.games.vtes.card_report import find
 
 
 @pytest.mark.parametrize(
-    "name", ["Consanguineous Boon", "The Unmasking", "Delaying Tactics", "Archon Investigation", "Spirit's Touch"]
+    "name",
+    [
+        "Consanguineous Boon",
+        "The Unmasking",
+        "Delaying Tactics",
+        "Archon Investigation",
+        "Spirit's Touch",
+        "Bum's Rush",
+    ],
 )
 def test_the_card_is_read_whole(name: str) -> None:
     rec = find(name)
