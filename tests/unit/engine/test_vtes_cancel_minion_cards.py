@@ -19,7 +19,7 @@ from engine.games.vtes.card_record import Timing, every_record
 from engine.games.vtes.state import Action, Answer
 from engine.sim import SimTable
 from tests.support.vtes_fight import refused
-from tests.support.vtes_sim import card_plays, copy_table, one_vampire_table, replayed
+from tests.support.vtes_sim import card_plays, copy_table, one_vampire_table, replayed, to_combat_step
 from tests.support.vtes_sim import first_vampire as vampire
 
 ALL = {"cancels": "all"}
@@ -187,3 +187,45 @@ def test_at_the_default_rule_a_minion_card_applies_at_once_and_direct_interventi
     ana, ben, cy, dee = _threats(t, done)
     assert t.state.innermost is t.state.open_action and t.state.open_action.amount == 2
     assert _card(t, ben, "Direct Intervention") not in [a.get("card") for a in VTES.legal_acts(t.view(ben))]
+
+
+COMBAT_LIBRARY = (("Torn Signpost", 2), ("Direct Intervention", 2), ("Immortal Grapple", 3))
+
+
+@pytest.fixture(scope="module")
+def in_combat() -> SimTable:
+    """Fish (ANI POT) at every seat: Ana's vampire bleeds Ben, Ben's blocks, before range."""
+    t = one_vampire_table("Fish (G4)", COMBAT_LIBRARY, seed=5, rules=ALL)
+    to_combat_step(t, [], "before_range")
+    return t
+
+
+def _signpost(t: SimTable, done: list[tuple[int, Act]]) -> tuple[int, int]:
+    """Ana plays Torn Signpost at superior (strength 3 for the combat); returns Ana and Ben."""
+    ana = t.state.acting
+    ben = t.view(ana).players[ana].prey
+    _do(t, done, ana, next(a for a in card_plays(t, ana, "Torn Signpost") if a.get("strength") == 3))
+    return ana, ben
+
+
+def test_a_combat_card_waits_and_applies_when_every_seat_asked_passes(in_combat: SimTable) -> None:
+    t, done = copy_table(in_combat), []
+    ana, ben = _signpost(t, done)
+    c = t.state.open_combat
+    assert isinstance(t.state.innermost, Answer) and c.strength_of(c.acting) != 3
+    _let_through(t, done)
+    c = t.state.open_combat
+    assert t.state.innermost is c and c.strength_of(c.acting) == 3
+    assert replayed(in_combat, done, ops=True).state == t.state
+
+
+def test_direct_intervention_cancels_a_combat_card_and_the_combat_goes_on(in_combat: SimTable) -> None:
+    t, done = copy_table(in_combat), []
+    ana, ben = _signpost(t, done)
+    _do(t, done, ben, _offered(t, ben, "Direct Intervention"))
+    _let_through(t, done)
+    c = t.state.open_combat
+    assert t.state.innermost is c and c.strength_of(c.acting) != 3 and c.step == "before_range"
+    assert "Ben cancels Ana's Torn Signpost with Direct Intervention" in _said(t)
+    assert t.state.players[ben].pool == 29
+    assert replayed(in_combat, done, ops=True).state == t.state
