@@ -16,6 +16,9 @@ from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.bots import VtesBot
 from engine.games.vtes.cancel_reading import ANSWERED, cancel_of
 from engine.games.vtes.card_record import Timing, every_record
+from engine.games.vtes.cards import card_base
+from engine.games.vtes.decks import Deck, bundled_decks
+from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.state import Action, Answer
 from engine.sim import SimTable
 from tests.support.vtes_fight import refused
@@ -229,3 +232,30 @@ def test_direct_intervention_cancels_a_combat_card_and_the_combat_goes_on(in_com
     assert "Ben cancels Ana's Torn Signpost with Direct Intervention" in _said(t)
     assert t.state.players[ben].pool == 29
     assert replayed(in_combat, done, ops=True).state == t.state
+
+
+def test_a_whole_bot_game_at_cancels_all_with_direct_interventions_ends() -> None:
+    """Four bots with bundled decks and four Direct Interventions each, at a table whose rule is
+    cancels=all: every modifier, reaction and combat card played with ``play`` waits for answers,
+    the bots cancel some played against them, and the game still ends."""
+    intervention = card_base().lookup("Direct Intervention")
+    assert intervention is not None
+    decks = [
+        Deck(d.name, d.crypt, tuple(sorted({**dict(d.library), intervention.id: 4}.items())))
+        for d in bundled_decks()[:4]
+    ]
+    t = vtes_table(decks, {"library_size": False, **ALL}, 3)
+    bots = [VtesBot(decks[s], seed=s) for s in range(4)]
+    for _ in range(20000):
+        pending = t.pending()
+        if not pending.actors:
+            break
+        seat = pending.awaited[0] if pending.awaited else pending.actors[0]
+        view = t.view(seat)
+        chosen = bots[seat].choose(view, VTES.legal_acts(view))
+        assert chosen is not None, f"seat {seat} does nothing"
+        t.play(seat, chosen)
+        t.run_ops()
+    assert t.state.step == "over"
+    said = " ".join(n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.notes)
+    assert "with Direct Intervention: its cost is not paid and it has no effect" in said
