@@ -14,8 +14,10 @@ from engine.games.base import Act
 from engine.games.vtes import VTES
 from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.bots import VtesBot
-from engine.games.vtes.cancel_reading import ANSWERED, cancel_of
-from engine.games.vtes.card_record import Timing, every_record
+from engine.games.vtes.cancel_reading import ANSWERED, MINION_CARD, cancel_of
+from engine.games.vtes.card_coverage import coverage_of
+from engine.games.vtes.card_record import Coverage, Timing, every_record
+from engine.games.vtes.card_report import find
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.simulate import vtes_table
@@ -173,6 +175,14 @@ def test_a_seat_with_nothing_that_fits_passes_by_itself_and_a_bot_cancels_a_blee
     _do(s, done, ben, {"do": "pass"})
     # Cy is not bled: Ana's Threats is not worth his Direct Intervention
     assert VtesBot(seed=1).choose(s.view(cy), VTES.legal_acts(s.view(cy))) == {"do": "pass"}
+
+
+@pytest.mark.parametrize("name", ["Direct Intervention", "Dark Influences"])
+def test_a_cancel_of_a_minion_card_is_applied_partly(name: str) -> None:
+    """Its cancel is applied (at cancels=all); the rest of its text is by hand."""
+    rec = find(name)
+    assert rec is not None and coverage_of(rec) == Coverage.PARTLY
+    assert cancel_of(rec) is not None and cancel_of(rec).whom == MINION_CARD
 
 
 def test_the_cancels_the_table_answers_with_are_out_of_turn_master_cards() -> None:
