@@ -95,9 +95,11 @@ def _a_card_fits(table: SimTable, seat: int, view: object) -> bool:
     return False
 
 
-def count_stops(games: int = 10, seed: int = 0, seats: int = 4, max_moves: int = 100_000) -> Stops:
-    """Play ``games`` games (game ``k`` on seed ``seed + k``) and count the person seat's stops.
-    Raises RuntimeError if a game does not end within ``max_moves`` acts."""
+def count_stops(
+    games: int = 10, seed: int = 0, seats: int = 4, max_moves: int = 100_000, rules: dict[str, object] | None = None
+) -> Stops:
+    """Play ``games`` games (game ``k`` on seed ``seed + k``, table rules ``rules``) and count the
+    person seat's stops. Raises RuntimeError if a game does not end within ``max_moves`` acts."""
     from engine.games.vtes.bots import vtes_bot
 
     out = Stops()
@@ -110,7 +112,7 @@ def count_stops(games: int = 10, seed: int = 0, seats: int = 4, max_moves: int =
         for s, deck in enumerate(chosen):
             private.update(deck.private_decks(s))
         bots = [vtes_bot("heuristic", chosen[s], (seed + k) * 101 + s) for s in range(seats)]
-        table = SimTable(VTES, seats, {}, seed + k, private)
+        table = SimTable(VTES, seats, dict(rules or {}), seed + k, private)
         for s, deck in enumerate(chosen):
             table.play(s, deck.deck_act())
 
@@ -143,8 +145,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a table rule")
     args = parser.parse_args()
-    print(json.dumps(count_stops(args.games, args.seed).as_json(), indent=2))
+    rules: dict[str, object] = dict(r.split("=", 1) for r in args.rule)
+    print(json.dumps(count_stops(args.games, args.seed, rules=rules).as_json(), indent=2))
 
 
 if __name__ == "__main__":

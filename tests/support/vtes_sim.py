@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Mapping
 
 from engine.games.base import Act, Note, Pos
 from engine.games.vtes.cards import card_base
@@ -162,9 +163,10 @@ def one_vampire_table(
     seed: int,
     blood: tuple[int, ...] = (4, 2, 2, 2),
     phase: str = "minion",
+    rules: Mapping[str, object] | None = None,
 ) -> SimTable:
     """Four seats whose crypts are twelve ``vampire`` and whose libraries are ``library`` (table rule
-    ``library_size=off``: at most seven cards, the whole opening hand); each Methuselah in seating
+    ``library_size=off``: at most seven cards, the whole opening hand; ``rules``: other table rules); each Methuselah in seating
     order moves one vampire to its ready region with ``blood[i]`` blood, and the first player is in
     its ``phase`` (the minion phase unless named). Four copies of one vampire in play would be contested, face down (rulebook,
     "Contested Cards"): the table turns them face up again by hand, a position no act reaches, for
@@ -173,7 +175,7 @@ def one_vampire_table(
     if found is None:
         raise KeyError(vampire)
     crypt = Deck(vampire, ((found.id, 12),), ())
-    t = vtes_table([deck_of(crypt, *library) for _ in range(4)], {"library_size": False}, seed)
+    t = vtes_table([deck_of(crypt, *library) for _ in range(4)], {"library_size": False, **(rules or {})}, seed)
     moved = []
     for seat in t.state.seating:
         v = next(c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled")

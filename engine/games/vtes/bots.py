@@ -11,7 +11,8 @@ when another player calls time (tournament rules), and never calls it first. Of 
 plays only the simple ones :mod:`engine.games.vtes.readings` reads: combat cards' strikes, and
 political action cards whose terms it can choose and apply (it records them naming the players,
 and applies them by ordinary acts once its referendum passes), cancels each master card a rival
-plays when its hand holds a card that may, and in its master phase plays a master card whose
+plays when its hand holds a card that may (and a minion card played against it:
+:mod:`engine.games.vtes.cancel_choice`), and in its master phase plays a master card whose
 effects the table applies and that serves it (:mod:`engine.games.vtes.master_bots`); its games end
 by bleeds: whole games finish in a few thousand acts.
 """
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
 from engine.games.vtes import bleed_burns
+from engine.games.vtes.cancel_choice import worth_canceling
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
@@ -126,11 +128,12 @@ class VtesBot:
                 return agree[0]
         answer = view.open_answer
         if answer is not None:
-            # A master card another plays waits for answers: a bot cancels it with the first card of
-            # its hand that may (every rival's master card helps that rival), else passes.
+            # A card another plays waits for answers: a bot cancels it with the first card of its
+            # hand that may, when it is worth it (engine.games.vtes.cancel_choice), else passes.
             if answer.loop.holder != seat:
                 return None
-            return next((a for a in legal if a["do"] == Do.PLAY), {"do": Do.PASS})
+            cancel = next((a for a in legal if a["do"] == Do.PLAY), None)
+            return cancel if cancel is not None and worth_canceling(view, seat, answer) else {"do": Do.PASS}
         if view.referendum is not None:
             return self._poll(view, seat, legal)
         applying = self._applied(view, seat)

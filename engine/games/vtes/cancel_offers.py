@@ -1,6 +1,6 @@
 """A seat's answers to a card announced (the answer window, :mod:`engine.games.vtes.cancels`):
 ``pass``, or each card of its hand that cancels that card as it is played and that it may play
-now (its timing, its printed cost). :mod:`engine.games.vtes.offers` lists them with the other
+now (its timing, a master phase action left for it in its own master phase, its printed cost). :mod:`engine.games.vtes.offers` lists them with the other
 windows' answers; the automatic pass passes when none is a card.
 """
 
@@ -34,6 +34,8 @@ def cancel_acts(view: VtesView, seat: int, answer: Answer) -> list[Act]:
         if rec is None or misfit(rec, played, seat, answer.seat, near) is not None:
             continue
         if master_timing(rec, seat == view.acting, view.phase) is not None:
+            continue
+        if seat == view.acting and view.master_actions >= 1:  # in its own master phase, one used
             continue
         cost = printed_cost(c, mine, None)
         pool = cost.get("pool", 0)

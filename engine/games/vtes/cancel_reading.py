@@ -11,13 +11,18 @@ from typing import Literal
 
 from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind
 from engine.games.vtes.card_record import CardRecord
+from engine.games.vtes.vocab import Phase
 
 BY_ANOTHER = "a master card played by another Methuselah"
 """``whom`` of a cancel of any master card another Methuselah plays (Sudden Reversal)."""
 BY_NEIGHBOUR = "a master card played by your predator or prey"
 """``whom`` of a cancel of a master card the player's predator or prey plays (Wash)."""
-ANSWERED = frozenset({BY_ANOTHER, BY_NEIGHBOUR})
-"""The cancels the table answers a play with: of a master card (:mod:`engine.games.vtes.cancels`)."""
+MINION_CARD = "a minion card"
+"""``whom`` of a cancel of a minion card (Direct Intervention): of those the table announces, a card
+played from the hand inside an action or a combat (an action modifier, a reaction, a combat card)."""
+ANSWERED = frozenset({BY_ANOTHER, BY_NEIGHBOUR, MINION_CARD})
+"""The cancels the table answers a play with (:mod:`engine.games.vtes.cancels`). All are
+out-of-turn master cards (a test checks it): :func:`asked` reads that."""
 
 
 def cancel_of(rec: CardRecord | None) -> Effect | None:
@@ -53,10 +58,35 @@ def cancels_only(rec: CardRecord | None) -> Cancelled | None:
     return None
 
 
-def answerable(rec: CardRecord | None) -> bool:
-    """A card whose play the table announces first, for a cancel to answer: a master card that is
-    not itself a cancel (a cancel is applied as it is played: the table does not answer it)."""
-    return rec is not None and "Master" in rec.types and cancel_of(rec) is None
+def is_minion_card(rec: CardRecord) -> bool:
+    """A library card that is played by a minion: neither a master card nor an event (rulebook,
+    "Card Types")."""
+    return not {"Master", "Event"} & set(rec.types)
+
+
+def answerable(rec: CardRecord | None, minion_window: bool) -> bool:
+    """A card whose play the table announces first, for a cancel to answer: a master card (a
+    cancel too: a cancel of a cancel is a master card canceling a master card), or a minion card
+    played inside an action or a combat (``minion_window``)."""
+    if rec is None:
+        return False
+    return "Master" in rec.types or (minion_window and is_minion_card(rec))
+
+
+def waiting(announced: CardRecord | None) -> Cancelled | None:
+    """What the card ``announced`` (waiting for answers) is, for a cancel: a master card or a
+    minion card; None when no card waits, or it is neither."""
+    if announced is None:
+        return None
+    return "master card" if "Master" in announced.types else "minion card" if is_minion_card(announced) else None
+
+
+def asked(seat: int, acting: int, phase: Phase) -> bool:
+    """Whether ``seat`` is asked to answer a card announced: the cancels the table answers with
+    are out-of-turn master cards (:data:`ANSWERED`), played in another Methuselah's turn or in
+    one's own master phase (rulebook, "Card Types": Master), so the acting Methuselah is asked only
+    in its master phase."""
+    return seat != acting or phase == Phase.MASTER
 
 
 def misfit(
@@ -70,7 +100,10 @@ def misfit(
         return f"{played.name} waits for answers: only a card that cancels it as it is played may be played now, and {name} does not"
     if seat == player:
         return f"{name} cancels {cancel.whom}, and {played.name} is yours"
-    if "Master" not in played.types:
+    if cancel.whom == MINION_CARD:
+        if not is_minion_card(played):
+            return f"{name} cancels a minion card, and {played.name} is not one"
+    elif "Master" not in played.types:
         return f"{name} cancels {cancel.whom}, and {played.name} is not a master card"
     if cancel.whom == BY_NEIGHBOUR and seat not in near:
         return f"{name} cancels {cancel.whom}, and the player of {played.name} is neither"

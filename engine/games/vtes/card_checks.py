@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from engine.games.base import Pos
 from engine.games.vtes import standing
 from engine.games.vtes.acts import esc
-from engine.games.vtes.cancel_reading import cancels_only
+from engine.games.vtes.cancel_reading import Cancelled, cancels_only
 from engine.games.vtes.card_effects import EACH, EffectKind
 from engine.games.vtes.card_record import CardRecord, Timing, meets_disciplines, record
 from engine.games.vtes.cards import CardInfo, PlayPlace, card_base, play_place
@@ -151,22 +151,21 @@ def missing_target(rec: CardRecord, blood: Sequence[int]) -> str | None:
     return f"{esc(rec.name)} moves blood from a ready vampire you control, and none of yours has {what}"
 
 
-def missing_cancel(rec: CardRecord, answering: bool, minion_cards: bool) -> str | None:
+def missing_cancel(rec: CardRecord, waits: Cancelled | None) -> str | None:
     """Why the card ``rec``, whose only effect is a cancel "as it is played"
     (:func:`engine.games.vtes.cancel_reading.cancels_only`), has nothing to cancel, as the
-    refusal's sentence: a cancel of a master card needs one announced and waiting for answers
-    (``answering``: the answer window is the innermost, :mod:`engine.games.vtes.cancels`); a
-    cancel of a minion card needs an action, a combat or a referendum under way (``minion_cards``),
-    the only time another minion card is played. None when it has something to cancel, or is no
-    such card (rulebook, "Cancel"; "Requirements for Playing Cards": a card is played only where
-    its effect can be resolved). The offers read it too."""
+    refusal's sentence: it needs a card of its kind announced and waiting for answers (``waits``:
+    what the card waiting in the innermost answer window is, :func:`engine.games.vtes.cancel_reading.waiting`;
+    :mod:`engine.games.vtes.cancels`). None when it has something to cancel, or is no such card
+    (rulebook, "Cancel"; "Requirements for Playing Cards": a card is played only where its effect
+    can be resolved). The offers read it too."""
     what = cancels_only(rec)
     name = esc(rec.name)
-    if what == "master card" and not answering:
+    if what == "master card" and waits != what:
         return f"{name} cancels a master card as it is played, and no master card waits for answers now"
-    if what == "minion card" and not minion_cards:
+    if what == "minion card" and waits != what:
         return (
-            f"{name} cancels a minion card as it is played, and none is being played now: "
-            "minion cards are played during an action, a combat or a referendum"
+            f"{name} cancels a minion card as it is played, and none is being played now: the table waits for "
+            "answers to an action modifier, a reaction or a combat card played during an action or a combat"
         )
     return None

@@ -139,6 +139,15 @@ class VtesGame:
             choices=tuple(c.value for c in CryptGroups),
         ),
         OptionSpec(
+            "cancels",
+            str,
+            "master",
+            "which plays wait for the others' cancels as they are played: master (a master card), "
+            "or all (a minion card played from the hand inside an action or a combat too)",
+            choices=("master", "all"),
+            added=True,
+        ),
+        OptionSpec(
             "impulse_seconds",
             int,
             0,

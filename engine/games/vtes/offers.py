@@ -19,7 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import bleed_burns, card_actions, lasting, master_locks, referendum_cancels, standing
+from engine.games.vtes import (
+    bleed_burns,
+    cancel_reading,
+    card_actions,
+    lasting,
+    master_locks,
+    referendum_cancels,
+    standing,
+)
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
 from engine.games.vtes.card_checks import missing_cancel, missing_requirement, missing_target
@@ -296,9 +304,10 @@ def _target_missing(view: VtesView, seat: int, card: CardView) -> bool:
     if rec is None:
         return False
     blood = [c.counters for c in view.controlled(seat) if c.crypt and c.zone == Zone.READY]
-    answering = bool(view.windows) and isinstance(view.windows[-1], Answer)
-    under_way = any(x is not None for x in (view.action, view.combat, view.referendum))
-    return missing_target(rec, blood) is not None or missing_cancel(rec, answering, under_way) is not None
+    top = view.windows[-1] if view.windows else None
+    announced = view.card(top.card) if isinstance(top, Answer) else None
+    waits = cancel_reading.waiting(record(announced.card)) if announced is not None and announced.card else None
+    return missing_target(rec, blood) is not None or missing_cancel(rec, waits) is not None
 
 
 def _put_in_play(card: CardView) -> dict[str, object]:

@@ -23,6 +23,7 @@ from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, Pla
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
 from engine.games.vtes.acts import esc, within
+from engine.games.vtes.cancel_reading import waiting
 from engine.games.vtes.card_checks import check_requirements, master_timing, missing_cancel, missing_target, take_limit
 from engine.games.vtes.card_effects import EACH, READY, YOUNGER_OR_ALLY, EffectKind
 from engine.games.vtes.card_play import played_with, unmet_condition, unmet_level_condition
@@ -105,6 +106,8 @@ def check_play(w: Work, pos: Pos, act: PlayAct) -> None:
     _master_timing(w, pos)
     standing.check_put(w, pos, act.on)
     _target_exists(w, pos)
+    if isinstance(w.innermost, Answer):  # a cancel, in the card's "as played" time: cancels.check_answer
+        return
     if (burner := record(w.cards[pos].card or w.revealed.get(pos, ""))) is not None:
         bleed_burns.check(w, burner, name)
     in_combat = w.open_combat is not None and w.innermost is w.open_combat
@@ -352,8 +355,8 @@ def _target_exists(w: Work, pos: Pos) -> None:
     missing = missing_target(rec, blood)
     if missing is not None:
         raise IllegalMove(missing)
-    under_way = (w.open_action, w.open_combat, w.open_referendum)
-    missing = missing_cancel(rec, isinstance(w.innermost, Answer), any(x is not None for x in under_way))
+    top = w.innermost
+    missing = missing_cancel(rec, waiting(record(w.cards[top.card].card)) if isinstance(top, Answer) else None)
     if missing is not None:
         raise IllegalMove(missing)
 

@@ -360,26 +360,23 @@ def _act_play(w: Work, act: PlayAct) -> None:
     _check_target_fits(w, pos, to, on)
     pool = within(act.do, "pool", act.pool, low=0, high=100)
     within(act.do, "blood", act.blood, low=0, high=100)
-    minion = act.minion
-    if minion is not None:
-        _in_play(w, minion)
-        # The minion that plays a card pays its blood: one's own, as every source is (P9).
-        claims.own_source(w, minion, "the minion that plays the card")
+    if act.minion is not None:  # it pays the card's blood: one's own, as every source is (P9)
+        _in_play(w, act.minion)
+        claims.own_source(w, act.minion, "the minion that plays the card")
     if pool > w.p(w.author).pool:
         raise IllegalMove(f"you have only {w.p(w.author).pool} pool, the card costs {pool}")
     answer = cancels.answering(w)
     if answer is not None:
         cancels.check_answer(w, answer, pos)
-    plays.check_play(w, pos, act)
-    if answer is None and cancels.opens(w, pos):
-        _apply_play(w.trial(), act)  # every refusal the play would meet, met now
-        _master_action(w, pos)
-        cancels.announce(w, act)
-        return
-    _apply_play(w, act)
+    announced = cancels.opens(w, pos)
+    tried = w.trial() if announced else w
+    _checked_play(tried, act)  # announced: every refusal it would meet, met now (a lift used too)
+    w.lifted = tried.lifted
     _master_action(w, pos)
-    if answer is not None:
-        cancels.cancelled(w, answer, pos)
+    if announced:
+        cancels.announce(w, act)
+    elif answer is not None:
+        cancels.cancelled(w, answer, pos, w.author)
 
 
 def _master_action(w: Work, pos: Pos) -> None:
@@ -397,11 +394,12 @@ def _master_action(w: Work, pos: Pos) -> None:
     w.master_actions += 1
 
 
-def _apply_play(w: Work, act: PlayAct, announced: bool = False) -> None:
-    """A checked play's card put where the act says, its cost paid and its effects applied, the
-    hand refilled; ``announced``: the card waited for answers (:mod:`engine.games.vtes.cancels`):
-    it is in the ash heap and replaced already."""
+def _checked_play(w: Work, act: PlayAct, announced: bool = False) -> None:
+    """A play checked against its window (:func:`engine.games.vtes.plays.check_play`), its card put
+    where the act says, its cost paid and its effects applied, the hand refilled; ``announced``: the
+    card waited for answers (:mod:`engine.games.vtes.cancels`): it is in the ash heap and replaced."""
     pos = act.card
+    plays.check_play(w, pos, act)
     to, on, controller = _destination(w, act, Target.ASH)
     pool, blood, minion = act.pool or 0, act.blood or 0, act.minion
     info = card_base().info(w.revealed.get(pos, w.cards[pos].card))
@@ -423,7 +421,7 @@ def _apply_play(w: Work, act: PlayAct, announced: bool = False) -> None:
         w.refill(w.author, pos)
 
 
-windows.register(Answer, cancels.kind(_apply_play))
+windows.register(Answer, cancels.kind(_checked_play))
 
 
 def _act_discard(w: Work, act: DiscardAct) -> None:
@@ -714,6 +712,7 @@ _BARE: dict[Do, Callable[[Work, BareAct], None]] = {
 
 def _handle(w: Work, act: VtesAct, at: int = 0) -> None:
     """Check and apply ``act`` (time ``at``, ms) on the working copy: the handler of its record."""
+    cancels.check_as_played(w, act)
     match act:
         case BareAct():
             _BARE[act.do](w, act)

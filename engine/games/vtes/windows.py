@@ -126,6 +126,12 @@ def put(w: Work, window: OpenWindow) -> None:
     w.windows.append(window)
 
 
+def push(w: Work, window: OpenWindow) -> None:
+    """Open ``window`` on top of the stack, over any open window, one of its kind too (a card
+    announced while another waits for answers: a cancel of a cancel)."""
+    w.windows.append(window)
+
+
 def pop(w: Work, window: OpenWindow) -> None:
     """Close the open window of ``window``'s kind (the innermost of that kind)."""
     for i in range(len(w.windows) - 1, -1, -1):
@@ -206,6 +212,7 @@ __all__ = [
     "only",
     "pass_impulse",
     "pop",
+    "push",
     "put",
     "register",
     "returned",

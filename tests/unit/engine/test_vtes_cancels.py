@@ -63,6 +63,14 @@ def _do(t: SimTable, done: list[tuple[int, Act]], seat: int, a: Act) -> None:
     done.append((seat, a))
 
 
+def _let_through(t: SimTable, done: list[tuple[int, Act]]) -> None:
+    """Every seat asked passes the card announced last (the innermost answer window), which then
+    applies: a cancel cancels the card below it."""
+    card = t.state.innermost.card
+    while isinstance(t.state.innermost, Answer) and t.state.innermost.card == card:
+        _do(t, done, t.state.innermost.loop.holder, {"do": "pass"})
+
+
 def _replays(start: SimTable, t: SimTable, done: list[tuple[int, Act]]) -> None:
     assert replayed(start, done, ops=True).state == t.state
 
@@ -94,6 +102,9 @@ def test_sudden_reversal_cancels_it_its_cost_unpaid_and_its_effect_absent(start:
     assert reversal in [a["card"] for a in offered]
     assert auto_pass(t.view(ben)) is None  # Ben holds a card that cancels it: his to decide
     _do(t, done, ben, next(a for a in offered if a["card"] == reversal))
+    inner = t.state.innermost  # a cancel is a master card: it waits for answers in its turn
+    assert isinstance(inner, Answer) and inner.seat == ben and inner.loop.holder != ben and ana in inner.loop.order
+    _let_through(t, done)
     assert t.state.innermost is None
     assert t.state.players[ana].pool == 30 and _blood(t, vampire) == 0
     ash = {c.name for c in t.view(ana).cards if c.zone == "ash"}
@@ -121,6 +132,7 @@ def test_wash_fits_the_players_predator_or_prey_only_and_gives_back_the_master_p
     _do(t, done, cy, {"do": "pass"})
     dee = t.state.innermost.loop.holder
     _do(t, done, dee, {"do": "play", "card": _card(t, dee, "Wash")})
+    _let_through(t, done)
     assert t.state.players[ana].pool == 30 and _blood(t, vampire) == 0
     assert "Wash: Ana gets +1 master phase action" in _said(t, ana)
     assert t.state.master_actions == 0
@@ -166,7 +178,7 @@ def test_a_seat_with_no_card_that_cancels_it_passes_by_itself_and_a_bot_cancels(
     [
         ("Sudden Reversal", Coverage.FULLY),
         ("Wash", Coverage.PARTLY),  # the action it gives for an out-of-turn master is by hand
-        ("Direct Intervention", Coverage.BY_HAND),  # a minion card: the table answers master cards only
+        ("Direct Intervention", Coverage.PARTLY),  # an action card's or a strike card's cancel is by hand
     ],
 )
 def test_the_coverage_counts_a_cancel_of_a_master_card(name: str, kind: Coverage) -> None:

@@ -319,11 +319,11 @@ def test_a_reason_for_no_card_or_for_a_card_the_table_applies_is_refused(name: s
 
 
 def test_a_by_hand_reason_is_the_records_note_and_changes_no_reading() -> None:
-    why = reasons()["Direct Intervention"]
-    info = card_base().lookup("Direct Intervention")
+    why = reasons()["Golconda: Inner Peace"]
+    info = card_base().lookup("Golconda: Inner Peace")
     assert info is not None
-    kept_rec, as_read = rec("Direct Intervention"), read(card_base().info(info.id))  # type: ignore[arg-type]
-    assert kept_rec.note == why and "window to answer a play" in why
+    kept_rec, as_read = rec("Golconda: Inner Peace"), read(card_base().info(info.id))  # type: ignore[arg-type]
+    assert kept_rec.note == why and "cancel it as played" in why
     assert kept_rec.clauses == as_read.clauses and kept_rec.coverage == Coverage.BY_HAND
 
 

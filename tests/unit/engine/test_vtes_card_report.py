@@ -39,10 +39,10 @@ def test_a_named_card_shows_its_record() -> None:
 
 
 def test_a_card_left_by_hand_shows_its_kept_reason() -> None:
-    status, text = run("Direct Intervention")
+    status, text = run("Golconda: Inner Peace")
     assert status == 0
-    assert "Direct Intervention (Master): applied by hand" in text
-    assert "  left by hand: cancels a minion card as it is played, its cost unpaid: the table's window" in text
+    assert "Golconda: Inner Peace (Master): applied by hand" in text
+    assert "  left by hand: removes a vampire of capacity 8+ from the game for pool" in text
 
 
 def test_a_name_that_is_no_card_is_said_with_the_closest_and_exit_1() -> None:

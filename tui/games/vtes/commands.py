@@ -7,7 +7,8 @@ typed is :mod:`tui.games.vtes.completion`.
 A command is a verb and its arguments, separated by spaces, case ignored:
 
 - ``cancel [CARD]``: while a card announced waits for answers, cancel it as it is played with
-  CARD (default: the first card of the hand that cancels a card so: Sudden Reversal, Wash);
+  CARD (default: the first card of the hand that cancels a card so: Sudden Reversal, Wash, Direct
+  Intervention);
 - ``next`` (or ``phase``), ``end``, ``edge``, ``draw [N]``, ``withdraw``, ``time``,
   ``deck CRYPT LIBRARY``;
 - ``play CARD [to ready|torpor|removed] [on CARD] [pool N] [blood N [from MINION]] [keep]``
@@ -96,7 +97,9 @@ def _parse_cancel(rest: Sequence[str], ctx: Context) -> Act:
         return {"do": Do.PLAY, "card": _pos(card)}
     first = next((c for c in hand if c.card and cancel_of(record(c.card)) is not None), None)
     if first is None:
-        raise CommandError("No card of your hand cancels a card as it is played (Sudden Reversal, Wash).")
+        raise CommandError(
+            "No card of your hand cancels a card as it is played (Sudden Reversal, Wash, Direct Intervention)."
+        )
     return {"do": Do.PLAY, "card": _pos(first)}
 
 

@@ -46,8 +46,10 @@ HELP = """\
   p       play a modifier (your action) or a reaction (another's)
   A       auto-pass on/off: with nothing to play your impulse passes
           by itself, or ask me every time
-  A master card another plays waits for each Methuselah's answer:
-  p       cancel it (Sudden Reversal, Wash; :cancel CARD)  . let it be
+  A card another plays waits for the others' answers (a master card;
+  with the rule cancels=all a modifier, reaction or combat card too):
+  p       cancel it (Sudden Reversal, Wash, Direct Intervention;
+          :cancel CARD)                     .      let it be
   In a combat (the box shows round, range, step, each strike and
   what it will do; the acting minion's side first):
   .       pass the step             s      the hand strike

@@ -15,6 +15,7 @@ from engine.games.vtes.view import VtesView
 from engine.games.vtes.vocab import Step
 from engine.table import Table
 from tui.games.vtes.action_text import waiting_words
+from tui.games.vtes.answer_text import answer_window
 from tui.games.vtes.present import seat_name
 
 YOUR_TURN = "Your turn."
@@ -54,7 +55,9 @@ def vtes_status(
         rest = said[len(YOUR_TURN) :] if said.startswith(YOUR_TURN) else ""
         if not rest and said.startswith("Waiting for"):
             rest = said[said.find(".") + 1 :] if "." in said else ""
-        action = view.action if view is not None and by_itself is None else None
+        # a card that waits for answers inside the action says whom it waits for itself
+        answering = view is not None and answer_window(view) is not None
+        action = view.action if view is not None and by_itself is None and not answering else None
         if waited and action is not None and waited != [action.impulse]:
             during = "Waiting for " + ", ".join(seat_name(names, s) for s in waited) + "."
         return Status(during + rest, False)
