@@ -224,13 +224,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         if self._krcg_later and view.step == Step.PLAY:
             self._krcg_later = False
             self.set_timer(KRCG_AFTER_S, load_after_set_up)
-        by_itself = self._by_itself(view)
-        self._moved_under_keys(view, by_itself)
-        self._show_action(view, names)
-        self.query_one(CombatBox).show_combat(view, names, by_itself)
-        polling = table.options.get("polling")
-        close_after = CLOSE_AFTER if polling == "15s" else None
-        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself)
+        self._moved_under_keys(view, self._by_itself(view))
+        self._show_boxes(view, names)
         self.query_one(ClaimsLine).show_claims(view, names, self.session.seat)
         if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
             self._say_line.outdate()  # a move folded since the refusal: said of the moment before
@@ -239,6 +234,16 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._acts.declare_deck(view)
         if self._acts.queued and not self.submitting:
             self.call_later(self._acts.drain)
+
+    def _show_boxes(self, view: VtesView, names: list[str]) -> None:
+        """The action, combat and referendum boxes: each says this seat's keys only while its
+        answer is due, and why not instead while it is sent or settling (:class:`Answer`, the
+        state the status line and the footer read)."""
+        by_itself, held = self._by_itself(view), HELD.get(self._answer)
+        self._show_action(view, names)
+        self.query_one(CombatBox).show_combat(view, names, by_itself, held)
+        close_after = CLOSE_AFTER if self.session.table.options.get("polling") == "15s" else None
+        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself, held)
 
     def _show_action(self, view: VtesView, names: list[str]) -> None:
         """The action box, and the news of the log the line under the table says: a referendum's
@@ -270,11 +275,12 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         )
 
     def submit(self, act: Act) -> None:
-        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action box
-        that the answer is sent, as the status line does (never "you: . pass" while it is on its way)."""
+        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action,
+        combat and referendum boxes that the answer is sent, as the status line does (never
+        "you: . pass" while it is on its way)."""
         super().submit(act)
         if self._view is not None:
-            self._show_action(self._view, list(self.session.table.names))
+            self._show_boxes(self._view, list(self.session.table.names))
 
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
