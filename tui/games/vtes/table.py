@@ -298,12 +298,12 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         """The chat line closed: the letters typed next are not game keys (:data:`KEY_GUARD_S`)."""
         self._guard_keys("the chat line just closed")
 
-    def _guard_keys(self, why: str) -> None:
-        self._guard.guard(self.key_clock(), why)
+    def _guard_keys(self, why: str, spare: str | None = None) -> None:
+        self._guard.guard(self.key_clock(), why, spare)
 
-    def _guarded(self, typing_on: bool = False) -> str | None:
-        """Why a key of :data:`GUARDED` pressed now is not played, or None (:class:`KeyGuard`)."""
-        return self._guard.why(self.key_clock(), typing_on)
+    def _guarded(self, typing_on: bool = False, action: str | None = None) -> str | None:
+        """Why a key of :data:`GUARDED` (of ``action``) pressed now is not played, or None (:class:`KeyGuard`)."""
+        return self._guard.why(self.key_clock(), typing_on, action)
 
     def _blocker(self) -> CardView | None:
         """The minion ``b`` blocks with (:func:`key_acts.blocker`), never one whose attempt at
@@ -384,17 +384,20 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         selected = self.selected_card()
         return Context(view, list(self.session.table.names), selected.pos if selected else None)
 
-    def say(self, text: str, illegal: bool, todo: bool = False, guarding: bool = True) -> None:
+    def say(
+        self, text: str, illegal: bool, todo: bool = False, guarding: bool = True, again: str | None = None
+    ) -> None:
         """The line under the board (:meth:`SayLine.say`): ``illegal`` (a refusal) and ``todo``
         (what to do by hand after a play) stay until the next key; any other text, until the
         next redraw (a refusal a move has outdated stays, marked as said before it: :meth:`SayLine.outdate`).
         A refusal guards the game keys typed right after it (``guarding``; not the guard's own):
         a word typed where a line was expected (``V`` refused, then "vote against edge") is
-        refused whole, its letters never game keys."""
+        refused whole, its letters never game keys; but for the key of the action ``again``, the
+        one the line asks for again ("p again plays it")."""
         if illegal:
             self._refused_at = len(self.session.table.notes)
             if guarding:
-                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”")
+                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”", again)
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
@@ -557,7 +560,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             # panel may show the table's or the log's card, so a first p never plays a card unseen.
             self._play_armed = card.as_list()
             where = "" if self._panes.hand.has_focus else ", Tab shows your hand"
-            self.say(f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it{where}.", True)
+            said = f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it{where}."
+            self.say(said, True, again="play_card")
             return
         self._play_armed = None
         me = self.session.seat
@@ -605,7 +609,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             # Out of the game (or not started): the keys that act leave the footer, guard or not;
             # their twins (why_not) say why when pressed.
             return False
-        if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
+        if action in GUARDED and not self._listing and (why := self._guarded(action=action)) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
             said = self._say_line.content
             if not (self._say_line.has_class("-illegal") and str(said).endswith(f": {why}.")):
