@@ -38,7 +38,7 @@ from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step
 from engine.table import Table
 from tui.games.vtes import key_acts
 from tui.games.vtes.acting import ActSender
-from tui.games.vtes.action_text import PASS_KEY, SETTLING, end_turn_warning
+from tui.games.vtes.action_text import PASS_KEY, SETTLING, end_turn_warning, waiting_words
 from tui.games.vtes.answer import Answer, answer_now
 from tui.games.vtes.auto_pass_keys import AutoPassKeys
 from tui.games.vtes.by_hand_keys import ByHandKeys
@@ -189,6 +189,15 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._answer = answer_now(view, me, sending=self.submitting, owed=owed, by_itself=by_itself)
         super().show_status(table, me)
         draw_status(self.query_one("#waiting", Label), view, table, me, by_itself)
+
+    def answer_line(self, table: Table, me: int | None) -> str | None:
+        """The status line's first words while protocol work runs (:meth:`TableFrame.answer_line`):
+        where this seat's answer to the innermost window stands, when it is due, sent or settling
+        (:class:`Answer`): "The combat waits for you (…)", "✓ Sent: …", "Settling… (…)"."""
+        view = self._current_view()
+        if self._answer in (Answer.DUE, Answer.SETTLING) and view is not None:
+            return waiting_words(view, list(table.names), None, owed=self._answer is Answer.DUE)
+        return super().answer_line(table, me)
 
     def sent_words(self, act: Act) -> str:
         """The status line while ``act`` is on its way: the act in the log's words."""
