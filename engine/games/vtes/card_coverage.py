@@ -117,6 +117,7 @@ from engine.games.vtes.card_effects import (
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
+from engine.games.vtes.edge_readings import burn_time
 from engine.games.vtes.margin_readings import MARGIN
 from engine.games.vtes.readings import TABLE_TERMS, strike_readings, terms_reading
 from engine.games.vtes.vocab import MODIFIER, REACTION
@@ -126,6 +127,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
     """The table applies effect ``e`` of ``clause`` when the card ``rec`` is played."""
     types = set(rec.types)
     match e.kind:
+        case EffectKind.UNLOCK | EffectKind.GAIN_POOL if burn_time(e) is not None:
+            return True  # as the Edge is burned for the card (engine.games.vtes.edge_burns)
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.BURN if e.whom:

@@ -1096,9 +1096,9 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import block_readings, margin_readings, repeat_readings, x_votes  # they need Effect
+    from engine.games.vtes import block_readings, edge_readings, margin_readings, repeat_readings, x_votes
 
-    for more in (margin_readings, repeat_readings, block_readings, x_votes):
+    for more in (margin_readings, repeat_readings, block_readings, x_votes, edge_readings):  # they need Effect
         if (effects := more.read(sentence)) is not None:
             return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
