@@ -332,9 +332,10 @@ class TableFrame(Screen[None]):
             bar.display = False
             return
         if progress is not None:
-            # What this seat's answer waits on comes first: the work under way never hides it.
+            # Where this seat's answer stands comes first: the work under way never hides it, and
+            # follows it named in short ("Opening cards (1 of 3)"), the bar beside.
             lead = self.answer_line(table, me)
-            show_in_place(label, f"{lead} {progress.text}." if lead else f"{progress.text}.")
+            show_in_place(label, f"{lead} {progress.brief}." if lead else f"{progress.text}.")
             label.set_class(False, "-your-turn")
             bar.display = True
             # An unknown length is an indeterminate bar, not one that fills and refills.

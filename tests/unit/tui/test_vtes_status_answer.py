@@ -51,7 +51,7 @@ async def test_settling_shows_before_the_progress_of_the_work_it_waits_on() -> N
         screen = app.screen
         status = screen.query_one("#waiting")
         await eventually(lambda: shown(status).startswith("Settling…"), 10, "the settling state", pilot=pilot)
-        assert "Opening cards" in shown(status) and screen.query_one("#work").display, shown(status)
+        assert "Opening cards (" in shown(status) and screen.query_one("#work").display, shown(status)
         assert "waits for you" not in shown(status)
         # The work done: the table waits for Mina, and the line says her answer, no progress.
         local = session.local
@@ -114,6 +114,7 @@ async def test_a_move_sent_while_the_work_after_it_runs_says_sent_before_the_pro
         await eventually(lambda: len(session.held) == 1, 10, "the play taken, not yet answered", pilot=pilot)
         await eventually(lambda: screen.query_one("#work").display, 10, "the work under way", pilot=pilot)
         assert shown(status).startswith("✓ Sent"), shown(status)
-        assert work_progress(session.table, None, 0) is not None
+        work = work_progress(session.table, None, 0)
+        assert work is not None and work.brief.split(" (")[0] in shown(status), shown(status)
         session.release.set()
         await eventually(lambda: not screen.submitting, 10, "the play answered", pilot=pilot)
