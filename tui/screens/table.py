@@ -306,6 +306,15 @@ class TableFrame(Screen[None]):
         game's screen says; None: it is the person's to take)."""
         return None
 
+    def answer_line(self, table: Table, me: int | None) -> str | None:
+        """What the status line says first of this seat's own move, before the protocol work
+        under way (its progress follows): while a move of this seat is on its way, that it is
+        sent (:meth:`sent_words`); a game's screen may add whether the table waits for it. None:
+        nothing to say of it."""
+        if self._submitting and self._sending is not None:
+            return self.sent_words(self._sending)
+        return None
+
     def show_status(self, table: Table, me: int | None) -> None:
         """The status line: a proven cheat, the protocol work under way (with its progress), or
         who the table waits for (and for how long, past the abandon time)."""
@@ -323,7 +332,11 @@ class TableFrame(Screen[None]):
             bar.display = False
             return
         if progress is not None:
-            show_in_place(label, f"{progress.text}.")
+            # Where this seat's answer stands comes first: the work under way never hides it, and
+            # follows it named in short ("Opening cards (1 of 3)"), the bar beside.
+            lead = self.answer_line(table, me)
+            show_in_place(label, f"{lead} {progress.brief}." if lead else f"{progress.text}.")
+            label.set_class(False, "-your-turn")
             bar.display = True
             # An unknown length is an indeterminate bar, not one that fills and refills.
             bar.update(total=max(progress.total, 1) if progress.known else None, progress=progress.done)

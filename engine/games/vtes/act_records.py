@@ -105,7 +105,7 @@ class EdgeBurnAct(ActRecord):
     """``burn_edge``: the holder of the Edge burns it (back to nobody) for what the card ``by``
     says, a face-up card of its own (Emily Carson: "Emily can burn the Edge to unlock"; rulebook,
     "Requirements for Playing Cards": "the Methuselah must control the Edge to burn it for a
-    cost"). The card's effect itself is applied by hand."""
+    cost"). The card's effect is applied where the table reads it (:mod:`engine.games.vtes.edge_burns`)."""
 
     by: Pos
 

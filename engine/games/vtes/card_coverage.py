@@ -131,6 +131,7 @@ from engine.games.vtes.card_effects import (
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
 from engine.games.vtes.carried_moves import IF_BLOCKS, IN_ITS_COMBAT, enters_combat
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
+from engine.games.vtes.edge_readings import burn_time
 from engine.games.vtes.margin_readings import MARGIN
 from engine.games.vtes.poll_cancel_reading import WHOMS as POLL_CANCEL
 from engine.games.vtes.poll_cancel_reading import cancels
@@ -150,6 +151,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action") and enters_combat(rec)
         case EffectKind.CANCEL | EffectKind.UNLOCK | EffectKind.DRAW | EffectKind.NO_REPEAT if e.whom in POLL_CANCEL:
             return bool(types & {MODIFIER, REACTION}) and cancels(rec)  # a referendum canceled while it polls
+        case EffectKind.UNLOCK | EffectKind.GAIN_POOL if burn_time(e) is not None:
+            return True  # as the Edge is burned for the card (engine.games.vtes.edge_burns)
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.BURN if e.whom == ACTING_MINION:  # out of turn, against a bleed (bleed_burns)

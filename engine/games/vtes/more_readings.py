@@ -13,6 +13,7 @@ from engine.games.vtes import (
     block_readings,
     carried_moves,
     clan_terms,
+    edge_readings,
     events,
     margin_readings,
     poll_cancel_reading,
@@ -33,6 +34,7 @@ _READERS: tuple[Callable[[str], tuple[Effect, ...] | None], ...] = tuple(
         poll_cancel_reading,
         bleed_burns,
         carried_moves,
+        edge_readings,
     )
 )
 

@@ -41,6 +41,7 @@ from engine.games.vtes import (
     claims,
     combat,
     contests,
+    edge_burns,
     lasting,
     master_locks,
     plays,
@@ -241,20 +242,7 @@ def _act_edge(w: Work, act: BareAct) -> None:
 
 
 def _act_burn_edge(w: Work, act: EdgeBurnAct) -> None:
-    """The holder of the Edge burns it for what the card ``act.by`` says: the Edge then belongs to
-    nobody (rulebook, "Requirements for Playing Cards": "the Methuselah must control the Edge to
-    burn it for a cost"). The card is a face-up card of the author's own (docs/vtes-by-hand.md,
-    "Sources are one's own") whose text speaks of the Edge. Raises IllegalMove otherwise."""
-    if w.edge != w.author:
-        has = "nobody has it" if w.edge < 0 else f"{seat_ref(w.edge)} has it"
-        raise IllegalMove(f"only the Methuselah who controls the Edge may burn it, and {has}")
-    claims.own_source(w, act.by, "the card that lets you burn the Edge")
-    info = card_base().info(w.card(act.by).card)
-    if info is not None and "edge" not in info.text.lower():
-        raise IllegalMove(
-            f"{esc(info.name)} says nothing of the Edge: name the card of yours whose text lets you burn it"
-        )
-    w.edge = -1
+    edge_burns.burn_edge(w, act.by)
 
 
 def _act_draw(w: Work, act: DrawAct) -> None:

@@ -314,6 +314,31 @@ async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> N
         assert app.screen.text.plain.startswith(card.name), (app.screen.text.plain[:60], card.name)
 
 
+async def test_a_second_p_at_once_plays_the_card_the_first_named() -> None:
+    """``p`` names the card it would play ("p again plays it"): the second ``p``, however soon,
+    answers that line and plays it (a tester's was refused as "typed just after"); any other
+    letter typed at once after the line is still refused."""
+    app, session = _app(_my_master_phase_with_a_master_card, seed=13)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        view = session.view()
+        card = next(view.card(o.card) for o in offers(view) if o.do == "play" and _leaves_a_note(view.card(o.card)))
+        hand = screen.query_one("#vt-hand")
+        hand.focus()
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.pause()
+        clock = Clock()
+        screen.key_clock = clock  # from now on no time passes between keys
+        await pilot.press("p")
+        await eventually(lambda: "p again plays it" in said(app), 10, "the card named", pilot=pilot)
+        await pilot.press("t")
+        await eventually(lambda: said(app).startswith("✗ Not played: typed just after “p plays"), 10, "t", pilot=pilot)
+        await pilot.press("p")
+        await eventually(lambda: "is played" in said(app), 10, "the card played", pilot=pilot)
+        assert [a["do"] for a in session.submitted] == ["play"], session.submitted
+
+
 def _my_impulse_with_a_card_not_offered(view: Any) -> bool:
     from tui.games.vtes.key_acts import not_offered_in_action
 

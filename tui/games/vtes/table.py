@@ -38,7 +38,7 @@ from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step
 from engine.table import Table
 from tui.games.vtes import key_acts
 from tui.games.vtes.acting import ActSender
-from tui.games.vtes.action_text import PASS_KEY, SETTLING, end_turn_warning
+from tui.games.vtes.action_text import PASS_KEY, SETTLING, end_turn_warning, waiting_words
 from tui.games.vtes.answer import Answer, answer_now
 from tui.games.vtes.auto_pass_keys import AutoPassKeys
 from tui.games.vtes.by_hand_keys import ByHandKeys
@@ -190,6 +190,15 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         super().show_status(table, me)
         draw_status(self.query_one("#waiting", Label), view, table, me, by_itself)
 
+    def answer_line(self, table: Table, me: int | None) -> str | None:
+        """The status line's first words while protocol work runs (:meth:`TableFrame.answer_line`):
+        where this seat's answer to the innermost window stands, when it is due, sent or settling
+        (:class:`Answer`): "The combat waits for you (…)", "✓ Sent: …", "Settling… (…)"."""
+        view = self._current_view()
+        if self._answer in (Answer.DUE, Answer.SETTLING) and view is not None:
+            return waiting_words(view, list(table.names), None, owed=self._answer is Answer.DUE)
+        return super().answer_line(table, me)
+
     def sent_words(self, act: Act) -> str:
         """The status line while ``act`` is on its way: the act in the log's words."""
         return sent_line(self._acts.act_words(act), self.host_away, "The table takes it…")
@@ -224,13 +233,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         if self._krcg_later and view.step == Step.PLAY:
             self._krcg_later = False
             self.set_timer(KRCG_AFTER_S, load_after_set_up)
-        by_itself = self._by_itself(view)
-        self._moved_under_keys(view, by_itself)
-        self._show_action(view, names)
-        self.query_one(CombatBox).show_combat(view, names, by_itself)
-        polling = table.options.get("polling")
-        close_after = CLOSE_AFTER if polling == "15s" else None
-        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself)
+        self._moved_under_keys(view, self._by_itself(view))
+        self._show_boxes(view, names)
         self.query_one(ClaimsLine).show_claims(view, names, self.session.seat)
         if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
             self._say_line.outdate()  # a move folded since the refusal: said of the moment before
@@ -239,6 +243,16 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._acts.declare_deck(view)
         if self._acts.queued and not self.submitting:
             self.call_later(self._acts.drain)
+
+    def _show_boxes(self, view: VtesView, names: list[str]) -> None:
+        """The action, combat and referendum boxes: each says this seat's keys only while its
+        answer is due, and why not instead while it is sent or settling (:class:`Answer`, the
+        state the status line and the footer read)."""
+        by_itself, held = self._by_itself(view), HELD.get(self._answer)
+        self._show_action(view, names)
+        self.query_one(CombatBox).show_combat(view, names, by_itself, held)
+        close_after = CLOSE_AFTER if self.session.table.options.get("polling") == "15s" else None
+        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself, held)
 
     def _show_action(self, view: VtesView, names: list[str]) -> None:
         """The action box, and the news of the log the line under the table says: a referendum's
@@ -270,11 +284,12 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         )
 
     def submit(self, act: Act) -> None:
-        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action box
-        that the answer is sent, as the status line does (never "you: . pass" while it is on its way)."""
+        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action,
+        combat and referendum boxes that the answer is sent, as the status line does (never
+        "you: . pass" while it is on its way)."""
         super().submit(act)
         if self._view is not None:
-            self._show_action(self._view, list(self.session.table.names))
+            self._show_boxes(self._view, list(self.session.table.names))
 
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
@@ -292,12 +307,12 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         """The chat line closed: the letters typed next are not game keys (:data:`KEY_GUARD_S`)."""
         self._guard_keys("the chat line just closed")
 
-    def _guard_keys(self, why: str) -> None:
-        self._guard.guard(self.key_clock(), why)
+    def _guard_keys(self, why: str, spare: str | None = None) -> None:
+        self._guard.guard(self.key_clock(), why, spare)
 
-    def _guarded(self, typing_on: bool = False) -> str | None:
-        """Why a key of :data:`GUARDED` pressed now is not played, or None (:class:`KeyGuard`)."""
-        return self._guard.why(self.key_clock(), typing_on)
+    def _guarded(self, typing_on: bool = False, action: str | None = None) -> str | None:
+        """Why a key of :data:`GUARDED` (of ``action``) pressed now is not played, or None (:class:`KeyGuard`)."""
+        return self._guard.why(self.key_clock(), typing_on, action)
 
     def _blocker(self) -> CardView | None:
         """The minion ``b`` blocks with (:func:`key_acts.blocker`), never one whose attempt at
@@ -378,17 +393,20 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         selected = self.selected_card()
         return Context(view, list(self.session.table.names), selected.pos if selected else None)
 
-    def say(self, text: str, illegal: bool, todo: bool = False, guarding: bool = True) -> None:
+    def say(
+        self, text: str, illegal: bool, todo: bool = False, guarding: bool = True, again: str | None = None
+    ) -> None:
         """The line under the board (:meth:`SayLine.say`): ``illegal`` (a refusal) and ``todo``
         (what to do by hand after a play) stay until the next key; any other text, until the
         next redraw (a refusal a move has outdated stays, marked as said before it: :meth:`SayLine.outdate`).
         A refusal guards the game keys typed right after it (``guarding``; not the guard's own):
         a word typed where a line was expected (``V`` refused, then "vote against edge") is
-        refused whole, its letters never game keys."""
+        refused whole, its letters never game keys; but for the key of the action ``again``, the
+        one the line asks for again ("p again plays it")."""
         if illegal:
             self._refused_at = len(self.session.table.notes)
             if guarding:
-                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”")
+                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”", again)
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
@@ -551,7 +569,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             # panel may show the table's or the log's card, so a first p never plays a card unseen.
             self._play_armed = card.as_list()
             where = "" if self._panes.hand.has_focus else ", Tab shows your hand"
-            self.say(f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it{where}.", True)
+            said = f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it{where}."
+            self.say(said, True, again="play_card")
             return
         self._play_armed = None
         me = self.session.seat
@@ -599,7 +618,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             # Out of the game (or not started): the keys that act leave the footer, guard or not;
             # their twins (why_not) say why when pressed.
             return False
-        if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
+        if action in GUARDED and not self._listing and (why := self._guarded(action=action)) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
             said = self._say_line.content
             if not (self._say_line.has_class("-illegal") and str(said).endswith(f": {why}.")):
