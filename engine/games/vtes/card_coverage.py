@@ -92,8 +92,9 @@ where the table puts it into the act that plays the card, as the offers do.
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
 none. A printed limit on how often the card is played is a condition the record reads only where
-its ``requires.limits`` hold it (:func:`engine.games.vtes.card_checks.take_limit` checks those): one
-"at superior", "in a game", or printed under one level is not checked, so the card is partly at
+its ``requires.limits`` hold it (:func:`engine.games.vtes.card_checks.take_limit` checks those;
+one "at superior" where the act that plays the card tells its level,
+:func:`engine.games.vtes.card_levels.known`): any other is not checked, so the card is partly at
 most (one aim each strike is: an act names one aim).
 """
 
@@ -101,6 +102,7 @@ from __future__ import annotations
 
 import re
 
+from engine.games.vtes import card_levels
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
     AFTER_STRIKE,
@@ -253,7 +255,7 @@ _PLAY_LIMIT = re.compile(r"(?:an? (?:vampire|minion|ally) (?:can|may) play only 
 def unchecked_limit(rec: CardRecord) -> str | None:
     """The first printed limit on the card's plays that the table does not check (see the module),
     as its sentence, or None."""
-    held = {x.words.lower().rstrip(".") for x in rec.requires.limits}
+    held = {x.words.lower().rstrip(".") for x in rec.requires.limits if not x.superior or card_levels.known(rec)}
     said = (r.sentence for c in rec.clauses for r in c.readings if r.kind == SentenceKind.CONDITION)
     return next((s for s in said if _PLAY_LIMIT.match(s) and s not in held), None)
 

@@ -143,7 +143,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     players = [(c, minion) for c in clauses if not (acting and _by_other(rec, c))]
     if acting:  # a clause played by another vampire of the acting Methuselah's (Veil the Legions)
         players += [(c, v) for v in _others(view, a, rec) for c in candidates(rec, v, as_type) if _by_other(rec, c)]
-    players = [(c, p) for c, p in players if not spent(view, rec, p)]
+    players = [(c, p) for c, p in players if not spent(view, rec, p, c.superior)]
     if not players and (any(_by_other(rec, c) for c in rec.clauses) or spent(view, rec, minion)):
         return []
     if not clauses:
@@ -207,12 +207,13 @@ def _may_play(rec: CardRecord, minion: CardView | None, view: VtesView) -> bool:
     return missing_requirement(rec, as_titled(info, view.contests, minion.pos), minion.name) is None
 
 
-def spent(view: VtesView, rec: CardRecord, minion: CardView | None) -> bool:
-    """A limit the card ``rec``'s text prints on how often it is played is spent for ``minion``
-    (None: played by no minion): one of the same card played in the open action (a limit of each
-    action), or kept in the view's ``limited`` (the rules' check:
+def spent(view: VtesView, rec: CardRecord, minion: CardView | None, superior: bool = False) -> bool:
+    """A limit the card ``rec``'s text prints on how often it is played (at superior:
+    ``superior``, :meth:`~engine.games.vtes.card_record.CardRecord.limits_at`) is spent for
+    ``minion`` (None: played by no minion): one of the same card played in the open action (a
+    limit of each action), or kept in the view's ``limited`` (the rules' check:
     :func:`engine.games.vtes.card_checks.take_limit`)."""
-    for limit in rec.requires.limits:
+    for limit in rec.limits_at(superior):
         who = minion.pos if limit.minion and minion is not None else ()
         if limit.scope == LimitScope.ACTION:
             played = view.action.played if view.action is not None else ()
@@ -839,7 +840,7 @@ def after_choices(view: VtesView, card: CardView) -> list[Choice]:
     whole = [r.sentence for c in rec.clauses if not c.levels for r in c.readings if r.kind == SentenceKind.CONDITION]
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
     for clause in candidates(rec, minion, MODIFIER):
-        if not any(e.kind == EffectKind.UNLOCK for e in clause.effects):
+        if not any(e.kind == EffectKind.UNLOCK for e in clause.effects) or spent(view, rec, minion, clause.superior):
             continue
         said = whole + [r.sentence for r in clause.readings if r.kind == SentenceKind.CONDITION]
         if any("successful" in s for s in said) and last.outcome != Outcome.SUCCESSFUL:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import card_actions, lasting, master_locks, standing
+from engine.games.vtes import card_actions, card_levels, lasting, master_locks, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
 from engine.games.vtes.card_checks import missing_cancel, missing_requirement, missing_target
@@ -194,7 +194,9 @@ def with_terms(view: VtesView, act: Act) -> Act:
         return act
     held = next((c for c in view.hand if c.pos == (raw[0], raw[1])), None)
     rec = record(held.card) if held is not None and held.card else None
-    return {**act, **card_terms(rec)} if rec is not None else act
+    if rec is None:
+        return act
+    return {**act, **card_terms(rec, card_levels.played_superior(rec, card_levels.shown(*card_levels.act_fields(act))))}
 
 
 def of(view: VtesView, do: Do) -> tuple[Offer, ...]:
