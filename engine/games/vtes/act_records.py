@@ -377,12 +377,15 @@ class BlockAct(ActRecord):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AdjustAct(ActRecord):
     """``adjust`` (4.3, P8): signed changes to the open action's ``stealth``, ``intercept``,
-    ``amount``, a new ``target`` seat; its source: card ``by`` or ``cause``."""
+    ``amount``, a new ``target`` seat; its source: card ``by`` or ``cause``; ``blood``: the blood
+    the blocking vampire burns for the ``intercept`` the card ``by`` it played gives
+    (:mod:`engine.games.vtes.blood_intercept`)."""
 
     stealth: int | None = None
     intercept: int | None = None
     amount: int | None = None
     target: int | None = None
+    blood: int | None = None
     cause: str | None = None
     lift: Lift | None = None
     by: Pos | None = None

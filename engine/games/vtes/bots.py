@@ -22,6 +22,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
+from engine.games.vtes import blood_intercept
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
@@ -142,7 +143,7 @@ class VtesBot:
                 return None
             if action.window == Window.DIABLERIE:
                 return {"do": Do.DIABLERISE}
-            numbers = _numbers_play(legal, action.actor == seat)
+            numbers = _numbers_play(legal, action.actor == seat) or blood_intercept.bot_use(view, legal)
             if numbers is not None:
                 return numbers
             # A minion whose block failed may try again, but this bot adds no intercept: it would

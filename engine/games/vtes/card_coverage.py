@@ -102,7 +102,7 @@ from __future__ import annotations
 
 import re
 
-from engine.games.vtes import card_levels
+from engine.games.vtes import blood_intercept, card_levels
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
     AFTER_STRIKE,
@@ -197,6 +197,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
         case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:
             wakes = any(x.kind == EffectKind.WAKE for x in clause.effects)
             return REACTION in types and clause.type in ("", REACTION) and wakes
+        case EffectKind.INTERCEPT if e.whom in blood_intercept.WHOMS:  # its vampire's, later in the action
+            return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.INTERCEPT if e.amount < 0:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:

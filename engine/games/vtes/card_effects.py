@@ -396,6 +396,8 @@ class Effect:
                 return f"once each turn: +{self.amount} blood after a successful action with no reaction played"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
+            case EffectKind.INTERCEPT if self.whom.endswith(", for blood"):  # blood_intercept's
+                return f"{self.whom.removesuffix(', for blood')}, burn {self.least} blood for +{self.amount} intercept"
             case EffectKind.INTERCEPT if self.whom == YOUNGER_OR_ALLY:
                 return f"allies and younger vampires get {self.amount} intercept this action"
             case EffectKind.VOTES if self.whom == PER_BLOOD:
@@ -1096,9 +1098,9 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import block_readings, margin_readings, repeat_readings, x_votes  # they need Effect
+    from engine.games.vtes import block_readings, blood_intercept, margin_readings, repeat_readings, x_votes
 
-    for more in (margin_readings, repeat_readings, block_readings, x_votes):
+    for more in (margin_readings, repeat_readings, block_readings, x_votes, blood_intercept):  # they need Effect
         if (effects := more.read(sentence)) is not None:
             return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes import standing, x_votes
+from engine.games.vtes import blood_intercept, standing, x_votes
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
@@ -523,6 +523,8 @@ def _numbers(
                     if actor is None or actor.counters < e.amount:
                         return None
                     fields["blood"], fields["minion"] = e.amount, tuple(a.minion)
+            case EffectKind.INTERCEPT if e.whom in blood_intercept.WHOMS:
+                pass  # taken later in the action, for blood (blood_intercept.offers)
             case EffectKind.INTERCEPT if e.whom == "titled" and not _titled(view.card(a.minion)):
                 pass  # "an additional +1 intercept if the acting minion is titled", and it is not
             case EffectKind.INTERCEPT:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.games.base import Act, Pos
-from engine.games.vtes import card_actions, card_levels, lasting, master_locks, standing
+from engine.games.vtes import blood_intercept, card_actions, card_levels, lasting, master_locks, standing
 from engine.games.vtes.aims import aimed_acts
 from engine.games.vtes.cancel_offers import cancel_acts
 from engine.games.vtes.card_checks import missing_cancel, missing_requirement, missing_target
@@ -452,7 +452,7 @@ def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
         acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat) if lasting.may_block(view, c)]
     for c in window_cards(view):
         acts += [{"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()} for choice in window_choices(view, c)]
-    return acts
+    return acts + blood_intercept.offers(view, seat, a)
 
 
 def window_cards(view: VtesView) -> tuple[CardView, ...]:

@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import actions, combat, combat_plays, politics, referendum_gains, standing, windows
+from engine.games.vtes import (
+    actions,
+    blood_intercept,
+    combat,
+    combat_plays,
+    politics,
+    referendum_gains,
+    standing,
+    windows,
+)
 from engine.games.vtes.act_records import ActionEndAct, AdjustAct, BlockAct, PlayAct, TransferAct
 from engine.games.vtes.action_success import action_words, after_action, resolved_last
 from engine.games.vtes.actions import blocker_weakened, holds_impulse, impulse_order, is_minion, open_action
@@ -722,6 +731,8 @@ def adjust(w: Work, act: AdjustAct) -> None:
     numbers = Numbers.of(act)
     if act.by is not None:
         own_source(w, act.by, "the card that changes the action")
+        if act.blood is not None:
+            blood_intercept.pay(w, a, act.by, act.intercept, act.blood)
     own_cause(w, act.cause)
     source = w.name(act.by) if act.by is not None else esc(act.cause or "")
     changed, changes = _numbers_changed(w, numbers)
