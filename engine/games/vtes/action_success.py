@@ -15,6 +15,8 @@ from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
 from engine.games.vtes import card_actions, lasting, politics, standing, windows
+from engine.games.vtes.acts import esc
+from engine.games.vtes.block_readings import UNLESS_BLOCKED
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import PlayPlace, play_place
@@ -60,7 +62,8 @@ def resolved_last(phase: Phase, done: Sequence[Done], quiet: bool) -> Done | Non
 def before_resolution(w: Work, a: Action) -> None:
     """What cards played during the action ``a`` do just before it resolves (successful, or
     blocked by ``a.blocker``): the minions whose block attempt failed lock (``Action.lock_failed``,
-    Faceless Night at superior); a woken minion that did not block burns its blood
+    Faceless Night at superior); a vampire that played a card locking it unless it blocked, and
+    did not block, locks (Eyes of the Wild); a woken minion that did not block burns its blood
     (``Action.wake_costs``, Forced Awakening). A minion no longer ready is left alone."""
     if a.lock_failed:
         failed = [m for m in dict.fromkeys(a.tried) if m != a.blocker and m in w.cards]
@@ -70,6 +73,7 @@ def before_resolution(w: Work, a: Action) -> None:
         if failed:
             names = ", ".join(w.name(m) for m in failed)
             w.note(f"Before the action resolves, {names} lock: their attempt to block it failed", a.actor)
+    _unless_blocked(w, a)
     for m, blood in a.wake_costs:
         if m == a.blocker or m not in w.cards or w.cards[m].zone != Zone.READY:
             continue
@@ -77,6 +81,18 @@ def before_resolution(w: Work, a: Action) -> None:
         if paid:
             w.counters_delta(m, -paid, "card")
         w.note(f"{w.name(m)} was woken and did not block this action: it burns {paid} blood", w.cards[m].controller)
+
+
+def _unless_blocked(w: Work, a: Action) -> None:
+    """A vampire that played in ``a`` a card locking it unless it blocked (Eyes of the Wild), and did
+    not block it, locks as the action resolves (still ready and unlocked)."""
+    for m, cid in a.played:
+        rec = record(cid)
+        if rec is None or m == a.blocker or m not in w.cards or w.cards[m].zone != Zone.READY or w.cards[m].locked:
+            continue
+        if any(e.kind == EffectKind.LOCK and e.whom == UNLESS_BLOCKED for e in rec.effects):
+            w.setc(m, locked=True)
+            w.note(f"{esc(rec.name)}: {w.name(m)} locks, having not blocked this action", w.cards[m].controller)
 
 
 def succeed(w: Work, a: Action) -> None:

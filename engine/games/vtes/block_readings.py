@@ -31,6 +31,12 @@ _SHAPE = re.compile(
 )
 
 
+UNLESS_BLOCKED = "as the action resolves, unless it blocked"
+"""The ``whom`` of :attr:`EffectKind.LOCK` of the reacting vampire that did not block the action
+(Eyes of the Wild: "Lock this Gangrel after action resolution if they did not block this action"),
+applied as the action resolves (:func:`engine.games.vtes.action_success.before_resolution`)."""
+
+_LOCK_UNLESS = re.compile(r"lock this (?:vampire|gangrel) after action resolution if they did not block this action")
 _WEAKEN = re.compile(r"allies and younger vampires get -(\d+) intercept")
 _UNLOCK = re.compile(r"this vampire burns (\d+) blood to unlock")
 _MIRROR = re.compile(r"if this action is blocked, lock the blocking minion and end the action before block resolution")
@@ -60,4 +66,6 @@ def read(sentence: str) -> tuple[Effect, ...] | None:
         return (Effect(EffectKind.INTERCEPT, -int(m.group(1)), whom=YOUNGER_OR_ALLY),)
     if m := _UNLOCK.fullmatch(sentence):  # read as the unlock to block: offered while a block may come
         return (Effect(EffectKind.UNLOCK, int(m.group(1)), whom="block"),)
+    if _LOCK_UNLESS.fullmatch(sentence):
+        return (Effect(EffectKind.LOCK, whom=UNLESS_BLOCKED),)
     return None

@@ -103,6 +103,7 @@ from __future__ import annotations
 import re
 
 from engine.games.vtes import blood_intercept, card_levels
+from engine.games.vtes.block_readings import UNLESS_BLOCKED
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
     AFTER_STRIKE,
@@ -192,6 +193,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {MODIFIER, REACTION})  # "Unlock this minion. The action ends (unsuccessfully)"
         case EffectKind.LOCK if e.whom == ANY_MINION:
             return "Master" in types
+        case EffectKind.LOCK if e.whom == UNLESS_BLOCKED:  # as the action resolves
+            return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:

@@ -459,7 +459,7 @@ class Effect:
             case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
                 return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
-                return "lock this minion"
+                return "lock this minion" + (f", {self.whom}" if self.whom else "")
             case EffectKind.ADDITIONAL_STRIKE:
                 many = "s" if self.amount != 1 else ""
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")

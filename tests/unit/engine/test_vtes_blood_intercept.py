@@ -47,9 +47,12 @@ def more_stealth(t: SimTable, done: list[tuple[int, Act]], ana: int, ben: int) -
         done.append((a.impulse, {"do": "pass"}))
 
 
-def to_the_attempt(card: str, vampire_name: str) -> tuple[SimTable, SimTable, list[tuple[int, Act]], int, int]:
-    """Ben's locked vampire plays ``card`` (unlocking), blocks Ana's bleed, and Ana adds 1 stealth:
-    the table, a copy from the start, the acts played, Ana's and Ben's seats."""
+Bleeding = tuple[SimTable, SimTable, list[tuple[int, Act]], int, int]
+
+
+def bleeding(card: str, vampire_name: str) -> Bleeding:
+    """Every crypt ``vampire_name``, every library ``card`` and :data:`HAND`; Ben's vampire locked,
+    Ana's bleeds Ben: the table, a copy from the start, the acts played, Ana's and Ben's seats."""
     start = one_vampire_table(vampire_name, ((card, 3), *HAND), seed=5)
     ana = start.state.acting
     ben = start.view(ana).players[ana].prey
@@ -57,6 +60,13 @@ def to_the_attempt(card: str, vampire_name: str) -> tuple[SimTable, SimTable, li
     t = copy_table(start)
     done: list[tuple[int, Act]] = [(ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})]
     t.play(*done[0])
+    return t, start, done, ana, ben
+
+
+def to_the_attempt(card: str, vampire_name: str) -> Bleeding:
+    """As :func:`bleeding`, then Ben's locked vampire plays ``card`` (unlocking), blocks Ana's
+    bleed, and Ana adds 1 stealth."""
+    t, start, done, ana, ben = bleeding(card, vampire_name)
     while (a := t.state.open_action) is not None and a.window == "A":
         seat = a.impulse
         if seat == ben:
@@ -120,3 +130,22 @@ def test_blood_for_intercept_is_refused_with_a_sentence_for_a_card_or_numbers_th
     assert blood(t, ben) == 2
     with pytest.raises(MalformedAct, match="names the card 'by' that gives the 'intercept'"):
         t.play(ben, {"do": "adjust", "intercept": 1, "blood": 1, "cause": "a rule"})
+
+
+def test_eyes_of_the_wild_locks_its_gangrel_as_the_action_resolves_when_it_did_not_block() -> None:
+    """ "Lock this Gangrel after action resolution if they did not block this action": Ben's
+    Gangrel unlocks with the card, then Ben declines to block; the bleed succeeds and it locks."""
+    t, start, done, ana, ben = bleeding("Eyes of the Wild", "Basilia")
+    said: list[str] = []
+    while (a := t.state.open_action) is not None:
+        seat = a.impulse
+        wake = [x for x in legal(t, ben, "play") if x.get("unlock")] if seat == ben and a.woken == () else []
+        step = wake[0] if wake else {"do": "pass"}
+        said += [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(seat, step)]
+        done.append((seat, step))
+        if wake:
+            assert not next(c for c in t.view(ben).cards if c.as_list() == vampire(t, ben)).locked
+    assert "Eyes of the Wild: Basilia (G1) locks, having not blocked this action" in said, said
+    assert next(c for c in t.view(ben).cards if c.as_list() == vampire(t, ben)).locked
+    assert coverage_of(find("Eyes of the Wild")) == Coverage.FULLY  # type: ignore[arg-type]
+    assert replayed(start, done).state == t.state
