@@ -26,7 +26,7 @@ vampire (rulebook, "Who May Attempt to Block": the prey and the predator, or the
 default); the ``whom`` of :attr:`EffectKind.ATTEMPT_BLOCK` such a sentence gives."""
 
 _SHAPE = re.compile(
-    r"this vampire attempts to block the current action, ignoring the normal prey, predator or target "
+    r"this (?:reacting )?vampire attempts to block the current action, ignoring the normal prey, predator or target "
     r"restrictions for blocking actions"
 )
 

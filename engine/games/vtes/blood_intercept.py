@@ -3,7 +3,7 @@ it (Speak with Spirits at superior: "Once this action, this vampire can burn 1 b
 intercept"; Eyes of the Wild: "During this action, this Gangrel can burn 1 blood to get +1
 intercept").
 
-The sentence is read here (:mod:`engine.games.vtes.card_effects` consults :func:`read`) as
+The sentences are read here (:mod:`engine.games.vtes.card_effects` consults :func:`read`) as
 :attr:`~engine.games.vtes.card_effects.EffectKind.INTERCEPT` of ``amount`` for ``least`` blood,
 ``whom`` :data:`ONCE` or :data:`DURING`: not a number the card adds as it is played, but one its
 vampire may take later in the action. It is taken by an ``adjust`` act naming the card (``by``,
@@ -34,16 +34,25 @@ DURING = "during this action, for blood"
 """The ``whom`` of intercept its vampire may get any number of times in the action, ``least``
 blood each."""
 WHOMS = (ONCE, DURING)
+"""The ``whom`` of intercept taken later in the action."""
+PAID = "as it is played, for blood"
+"""The ``whom`` of intercept the blocking vampire gets as the card is played, burning ``least``
+blood ("This vampire burns 1 blood to get +1 intercept": Falcon's Eye; the play's ``blood``,
+:func:`engine.games.vtes.card_play.window_choices`)."""
 
 _SHAPE = re.compile(
     r"(?P<when>once this action|during this action), this (?:vampire|gangrel) can burn (?P<blood>\d+) blood"
     r" to get \+(?P<amount>\d+) intercept"
 )
 
+_PAID = re.compile(r"(?:this vampire burns|burn) (\d+) blood to get \+(\d+) intercept")
+
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
     """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
     gives it) when it is this module's shape, else None."""
+    if paid := _PAID.fullmatch(sentence):
+        return (Effect(EffectKind.INTERCEPT, int(paid.group(2)), whom=PAID, least=int(paid.group(1))),)
     m = _SHAPE.fullmatch(sentence)
     if m is None:
         return None

@@ -535,6 +535,10 @@ def _numbers(
                 fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
                 assert blocker is not None
                 fields["minion"] = tuple(blocker.pos)
+                if e.whom == blood_intercept.PAID:  # "This vampire burns 1 blood to get +1 intercept"
+                    if blocker.counters < e.least:
+                        return None
+                    fields["blood"] = e.least
             case EffectKind.REDUCE_BLEED:
                 # a bleed against this seat, once blocks are declined, while it bleeds for 1 or more
                 if acting or a.kind != ActionKind.BLEED or a.targets != (seat,) or a.window != Window.DECLINED:

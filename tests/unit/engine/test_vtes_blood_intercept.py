@@ -1,4 +1,5 @@
 """Blood burned for intercept during an action by the vampire that played the card that allows it
+(and as a card is played: Falcon's Eye at Animalism, "This vampire burns 1 blood to get +1 intercept")
 (Speak with Spirits at superior: "Only usable by a locked vampire. This vampire unlocks and attempts
 to block. Once this action, this vampire can burn 1 blood to get +1 intercept."; Eyes of the Wild:
 "During this action, this Gangrel can burn 1 blood to get +1 intercept."): offered while that
@@ -50,13 +51,15 @@ def more_stealth(t: SimTable, done: list[tuple[int, Act]], ana: int, ben: int) -
 Bleeding = tuple[SimTable, SimTable, list[tuple[int, Act]], int, int]
 
 
-def bleeding(card: str, vampire_name: str) -> Bleeding:
-    """Every crypt ``vampire_name``, every library ``card`` and :data:`HAND`; Ben's vampire locked,
-    Ana's bleeds Ben: the table, a copy from the start, the acts played, Ana's and Ben's seats."""
+def bleeding(card: str, vampire_name: str, locked: bool = True) -> Bleeding:
+    """Every crypt ``vampire_name``, every library ``card`` and :data:`HAND`; Ben's vampire locked
+    (``locked``), Ana's bleeds Ben: the table, a copy from the start, the acts played, Ana's and
+    Ben's seats."""
     start = one_vampire_table(vampire_name, ((card, 3), *HAND), seed=5)
     ana = start.state.acting
     ben = start.view(ana).players[ana].prey
-    by_hand(start, ben, "lock", cards=[vampire(start, ben)])
+    if locked:
+        by_hand(start, ben, "lock", cards=[vampire(start, ben)])
     t = copy_table(start)
     done: list[tuple[int, Act]] = [(ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})]
     t.play(*done[0])
@@ -148,4 +151,23 @@ def test_eyes_of_the_wild_locks_its_gangrel_as_the_action_resolves_when_it_did_n
     assert "Eyes of the Wild: Basilia (G1) locks, having not blocked this action" in said, said
     assert next(c for c in t.view(ben).cards if c.as_list() == vampire(t, ben)).locked
     assert coverage_of(find("Eyes of the Wild")) == Coverage.FULLY  # type: ignore[arg-type]
+    assert replayed(start, done).state == t.state
+
+
+def test_falcons_eye_burns_its_blockers_blood_for_intercept_as_it_is_played() -> None:
+    """Falcon's Eye at Animalism: "This vampire burns 1 blood to get +1 intercept": Ben's vampire
+    blocks, Ana adds stealth, Ben plays it: the blocker pays 1 blood and gets +1 intercept."""
+    t, start, done, ana, ben = bleeding("Falcon's Eye", "Howler", locked=False)
+    while (a := t.state.open_action) is not None and a.window == "A":
+        step = legal(t, ben, "block")[0] if a.impulse == ben else {"do": "pass"}
+        t.play(a.impulse, step)
+        done.append((a.impulse, step))
+    more_stealth(t, done, ana, ben)
+    paid = [x for x in legal(t, ben, "play") if x.get("blood")]
+    assert paid and paid[0]["intercept"] == 1 and paid[0]["blood"] == 1 and paid[0]["minion"] == vampire(t, ben)
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(ben, paid[0])]
+    done.append((ben, paid[0]))
+    assert any("Falcon's Eye" in s and "intercept +1" in s for s in said), said
+    assert blood(t, ben) == 1 and t.state.open_action is not None and t.state.open_action.intercept == 1
+    assert coverage_of(find("Falcon's Eye")) == Coverage.FULLY  # type: ignore[arg-type]
     assert replayed(start, done).state == t.state
