@@ -171,11 +171,13 @@ def succeed(w: Work, a: Action) -> None:
             called = True
         case ActionKind.OTHER if a.target_card:
             text += _burn(w, a)
-        case ActionKind.OTHER if not a.add_blood:
+        case ActionKind.OTHER if not (a.add_blood or a.gain_pool):
             text += ": apply the card's effect by hand"
     if a.add_blood and a.add_to and bled and w.cards[a.add_to].zone in (Zone.UNCONTROLLED, Zone.READY):
-        w.counters_delta(a.add_to, a.add_blood, "card")
-        text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
+        text += _add_blood(w, a, a.add_to, a.add_blood)
+    if a.gain_pool and a.kind != ActionKind.BLEED:  # an action card's "Gain 2 pool"
+        w.pool_delta(a.actor, a.gain_pool, "card")
+        text += f"; {seat_ref(a.actor)} gains {a.gain_pool} pool"
     text += "".join(_unlock(w, *unlock) for unlock in a.unlocks)
     if a.draws:  # a card's "draw two cards (discard afterward)": the hand is then discarded down
         drawn = w.draw(a.actor, a.draws)
@@ -192,6 +194,22 @@ def succeed(w: Work, a: Action) -> None:
         politics.open_blood_hunt(w, hunted)
     else:
         after_action(w)
+
+
+def _add_blood(w: Work, a: Action, to: Pos, blood: int) -> str:
+    """The blood an action card adds to ``to`` as it succeeds, the words for the narration; the
+    acting vampire's own ("This vampire gains 2 blood") up to its capacity, the excess drained to
+    the blood bank as a hunt's (vtes-actions.md §3)."""
+    if to != a.minion:
+        w.counters_delta(to, blood, "card")
+        return f"; {blood} blood added to {w.name(to)}"
+    info = standing.at(w, to)
+    room = max(0, info.capacity - w.cards[to].counters) if info is not None and info.capacity else blood
+    gained = min(blood, room)
+    if gained:
+        w.counters_delta(to, gained, "card")
+    drained = f" ({blood - gained} over capacity drained)" if gained < blood else ""
+    return f"; {w.name(to)} gains {gained} blood{drained}"
 
 
 def _burn(w: Work, a: Action) -> str:

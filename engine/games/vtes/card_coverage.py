@@ -140,6 +140,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == THREE_COPIES:
             return "Master" in types
+        case EffectKind.GAIN_POOL | EffectKind.GAIN_BLOOD if not e.whom:  # as an action card succeeds
+            return "Action" in types and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
         case (

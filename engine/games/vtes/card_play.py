@@ -613,6 +613,8 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
     burns = False  # a clause burns a card: with none to name, the card is not offered
     for clause in clauses:
+        if not clause.levels and any(c.levels for c in clauses):
+            continue  # its effects come with each level's ("+1 stealth action." then "[for] …")
         fields: dict[str, object] = {}
         for e in (*common, *clause.effects) if clause.levels else clause.effects:
             if e.kind == EffectKind.BLEED:
@@ -620,8 +622,10 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
                 fields["amount"] = 1 + e.amount
             elif e.kind == EffectKind.STEALTH:
                 fields["stealth"] = e.amount
-            elif e.kind == EffectKind.GAIN_POOL and e.whom == "bleed":
+            elif e.kind == EffectKind.GAIN_POOL and e.whom in ("bleed", ""):  # "Gain 2 pool": as it succeeds
                 fields["gain_pool"] = e.amount
+            elif e.kind == EffectKind.GAIN_BLOOD and not e.whom:  # "This vampire gains 2 blood"
+                fields["add_blood"], fields["add_to"] = e.amount, tuple(minion.pos)
             elif e.kind == EffectKind.UNLOCK and e.whom == "success":
                 fields["unlock"] = True
             elif e.kind == EffectKind.DRAW and e.whom == "success":
