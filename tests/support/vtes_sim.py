@@ -282,3 +282,15 @@ def bleed_blocked(t: SimTable) -> tuple[int, int, list[tuple[int, Act]]]:
     logged(t, done, ana, {"do": "pass"})
     logged(t, done, ben, {"do": "block", "minion": first_vampire(t, ben)})
     return ana, ben, done
+
+
+def announced_through(t: SimTable, act: Act) -> tuple[list[tuple[int, Act]], list[str]]:
+    """``act``, an action, announced by the acting seat, then every seat passes until it resolves:
+    the acts played (seat, act) and what the table said (seats named Ana, Ben, Cy, Dee)."""
+    ana = t.state.acting
+    done: list[tuple[int, Act]] = [(ana, act)]
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(ana, act)]
+    while (a := t.state.open_action) is not None:
+        said += [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(a.impulse, {"do": "pass"})]
+        done.append((a.impulse, {"do": "pass"}))
+    return done, said

@@ -339,7 +339,9 @@ class ActionAct(ActRecord):
     succeeds for 1 or more); ``gain_pool``: pool the actor gains when the bleed succeeds for 1 or
     more; ``unlock``: the acting minion unlocks as the action succeeds (its card says so);
     ``draws``: cards the actor draws as it succeeds (its card says so; discarded down after);
-    ``burn``: ``target_card``, a card in play, burns as the action succeeds (its card says so); a rule ``lift`` ed by card ``by`` (P9)."""
+    ``burn``: ``target_card``, a card in play, burns as the action succeeds (its card says so);
+    ``life``: the life the retainer or ally ``card`` enters play with, its level's (None: its
+    printed life; :mod:`engine.games.vtes.entering_life`); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     kind: ActionKind
@@ -357,6 +359,7 @@ class ActionAct(ActRecord):
     unlock: bool | None = None
     draws: int | None = None
     burn: bool | None = None
+    life: int | None = None
     limit: LimitScope | None = None
     limit_all: bool | None = None
     replace: Replacement | None = None

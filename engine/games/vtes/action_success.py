@@ -144,14 +144,19 @@ def succeed(w: Work, a: Action) -> None:
             if item:
                 w.move(item, Target.ON, a.actor, a.minion)
                 text += f": {w.name(item)} goes on {name}"
+                printed = record(w.cards[item].card or "") if a.kind == ActionKind.EMPLOY else None
+                life = a.life or (printed.printed.life if printed is not None else None)
+                if life:  # a retainer enters play with its printed life, or its level's (rulebook, "Retainers")
+                    w.counters_delta(item, life, "life")
+                    text += f" with {life} life"
         case ActionKind.RECRUIT:
             if a.card:
                 w.move(a.card, Target.READY, a.actor)
                 w.recruited = (*w.recruited, a.card)
                 info = w.info(a.card)
                 printed = record(info.id) if info is not None else None
-                life = printed.printed.life if printed is not None else None
-                if life:  # an ally enters play with its printed life (rulebook, "Allies")
+                life = a.life or (printed.printed.life if printed is not None else None)
+                if life:  # an ally enters play with its printed life, or its level's (rulebook, "Allies")
                     w.counters_delta(a.card, life, "life")
                 joins = f"with {life} life" if life else "(set its life by hand)"
                 text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region {joins}"

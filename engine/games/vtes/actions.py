@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import card_actions, combat, contests, lasting, politics, windows
+from engine.games.vtes import card_actions, combat, contests, entering_life, lasting, politics, standing, windows
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
@@ -99,6 +99,22 @@ def impulse_order(action: Action, in_game: Sequence[int]) -> tuple[int, ...]:
 
 
 # --- announcing -----------------------------------------------------------------------------------
+
+
+def _entering_life(w: Work, a: ActionAct) -> int:
+    """The act's ``life`` (0: the card's printed life), checked: one its retainer or ally card may
+    enter play with, played by the acting minion (:func:`engine.games.vtes.entering_life.lives`).
+    Raises IllegalMove naming the lives it may have."""
+    if a.life is None:
+        return 0
+    life = within(a.do, "life", a.life, low=1, high=20)
+    rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card is not None else None
+    who = standing.at(w, a.minion)
+    lives = entering_life.lives(rec, frozenset(who.disciplines) if who is not None else frozenset()) if rec else ()
+    if a.kind not in (ActionKind.EMPLOY, ActionKind.RECRUIT) or rec is None or life not in lives:
+        said = f"{esc(rec.name)} enters play with {' or '.join(map(str, lives))} life" if rec and lives else ""
+        raise IllegalMove(said or "life is the life of the retainer or ally an action puts in play")
+    return life
 
 
 def _gains_pool(w: Work, a: ActionAct) -> bool:
@@ -223,6 +239,7 @@ def announce(w: Work, a: ActionAct) -> None:
         gain_pool=gain_pool,
         unlocks=((a.minion, 0, card),) if a.unlock and card else (),
         draws=draws,
+        life=_entering_life(w, a),
     )
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)

@@ -188,7 +188,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
                 | "votes"
                 | "draws"
             )
-            | ("wake_cost" | "strength" | "environmental" | "gain_blood")
+            | ("wake_cost" | "strength" | "environmental" | "gain_blood" | "life")
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":

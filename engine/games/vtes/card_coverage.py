@@ -102,7 +102,7 @@ from __future__ import annotations
 
 import re
 
-from engine.games.vtes import blood_intercept, card_levels
+from engine.games.vtes import blood_intercept, card_levels, entering_life
 from engine.games.vtes.block_readings import UNLESS_BLOCKED
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
@@ -140,6 +140,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == THREE_COPIES:
             return "Master" in types
+        case EffectKind.GAIN_LIFE if e.whom == entering_life.ENTERS:  # chosen with the level as it is announced
+            return bool(types & {"Retainer", "Ally"})
         case EffectKind.GAIN_POOL | EffectKind.GAIN_BLOOD if not e.whom:  # as an action card succeeds
             return "Action" in types and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":

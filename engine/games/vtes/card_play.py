@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes import blood_intercept, standing, x_votes
+from engine.games.vtes import blood_intercept, entering_life, standing, x_votes
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
@@ -624,6 +624,8 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
                 fields["stealth"] = e.amount
             elif e.kind == EffectKind.GAIN_POOL and e.whom in ("bleed", ""):  # "Gain 2 pool": as it succeeds
                 fields["gain_pool"] = e.amount
+            elif e.kind == EffectKind.GAIN_LIFE and e.whom == entering_life.ENTERS:  # "… has 2 life"
+                fields["life"] = e.amount
             elif e.kind == EffectKind.GAIN_BLOOD and not e.whom:  # "This vampire gains 2 blood"
                 fields["add_blood"], fields["add_to"] = e.amount, tuple(minion.pos)
             elif e.kind == EffectKind.UNLOCK and e.whom == "success":

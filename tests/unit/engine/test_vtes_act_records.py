@@ -124,6 +124,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},
     {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "gain_pool": 1, "limit": "each turn"},
+    {"do": "action", "minion": [6, 0], "kind": "employ", "card": [5, 1], "life": 2},
     {
         "do": "action",
         "minion": [6, 0],

@@ -11,7 +11,7 @@ import pytest
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.sim import SimTable
-from tests.support.vtes_sim import copy_table, one_vampire_table, replayed
+from tests.support.vtes_sim import announced_through, copy_table, one_vampire_table, replayed
 from tests.support.vtes_sim import first_vampire as vampire
 
 
@@ -20,18 +20,6 @@ def announced(t: SimTable, name: str) -> list[Act]:
     view = t.view(ana)
     card = next(c.as_list() for c in view.hand if c.name == name)
     return [a for a in VTES.legal_acts(view) if a["do"] == "action" and a.get("card") == card]
-
-
-def through(t: SimTable, act: Act) -> tuple[list[tuple[int, Act]], list[str]]:
-    """``act`` announced by the acting seat, then every seat passes until it resolves: the acts
-    played and what the table said."""
-    ana = t.state.acting
-    done: list[tuple[int, Act]] = [(ana, act)]
-    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(ana, act)]
-    while (a := t.state.open_action) is not None:
-        said += [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(a.impulse, {"do": "pass"})]
-        done.append((a.impulse, {"do": "pass"}))
-    return done, said
 
 
 def blood(t: SimTable) -> int:
@@ -49,7 +37,7 @@ def test_restoration_gives_the_acting_vampire_its_blood_up_to_its_capacity(
     assert sorted(a["add_blood"] for a in offered) == [2, 3]  # FOR at superior: either level
     act = next(a for a in offered if a["add_blood"] == level)
     assert act["add_to"] == vampire(t, t.state.acting) and act["stealth"] == 1
-    done, said = through(t, act)
+    done, said = announced_through(t, act)
     assert blood(t) == after
     gained = after - start_blood
     drained = f" ({level - gained} over capacity drained)" if gained < level else ""
@@ -72,7 +60,7 @@ def test_art_scam_gains_its_methuselah_2_pool_as_it_succeeds() -> None:
     (act,) = announced(t, "Art Scam")
     assert act["gain_pool"] == 2 and act["kind"] == "other"
     before = t.view(ana).players[ana].pool
-    done, said = through(t, act)
+    done, said = announced_through(t, act)
     assert t.view(ana).players[ana].pool == before + 2
     assert any(s.endswith("gains 2 pool") for s in said), said
     assert not any("by hand" in s for s in said), said
