@@ -119,6 +119,23 @@ def offers(view: VtesView, seat: int, a: Action) -> list[Act]:
     return out
 
 
+def with_blood(view: VtesView, act: Act) -> Act:
+    """``act``, a change of the open action's intercept ``by`` a card (as a person types it:
+    ``intercept +1 by Speak with Spirits``; a ``card`` of the hand, for a copy held), as the view's
+    seat is offered it (:func:`offers`) when the copy its blocker played gives that intercept for
+    blood now (the minion cannot play the same card again this action, 2.1): with its ``blood``;
+    else ``act``."""
+    by, a, seat = act.get("by", act.get("card")), view.action, view.seat
+    named = view.card((by[0], by[1])) if isinstance(by, list) and len(by) == 2 else None
+    if a is None or seat is None or named is None or not named.card:
+        return act
+    for use in offers(view, seat, a):
+        held = view.card(tuple(use["by"]))
+        if held is not None and card_id(held.card) == card_id(named.card) and use["intercept"] == act.get("intercept"):
+            return use
+    return act
+
+
 def bot_use(view: VtesView, legal: Sequence[Act]) -> Act | None:
     """The offered blood-for-intercept a bot takes: the first, while its blocking vampire keeps at
     least 1 blood after paying (it does not burn itself empty to block)."""

@@ -26,6 +26,7 @@ from engine.games.vtes.card_report import find
 from engine.sim import SimTable
 from tests.support.vtes_sim import by_hand, copy_table, one_vampire_table, replayed
 from tests.support.vtes_sim import first_vampire as vampire
+from tui.games.vtes.commands import Context, parse
 
 HAND = (("Cloak the Gathering", 2), ("Lost in Crowds", 2))
 
@@ -91,6 +92,8 @@ def test_speak_with_spirits_burns_blood_for_intercept_once_this_action() -> None
     (use,) = legal(t, ben, "adjust")
     assert use["intercept"] == 1 and use["blood"] == 1
     assert auto_pass(t.view(ben)) is None  # the automatic pass stops for it
+    typed = parse("intercept +1 by Speak with Spirits", Context(t.view(ben), ["Ana", "Ben", "Cy", "Dee"]))
+    assert typed == use  # as a person types it: the offered act, with its blood
     assert bot_use(t.view(ben), [*legal(t, ben, "pass"), use]) == use  # 2 blood: a bot takes it
     notes = t.play(ben, use)
     done.append((ben, use))
