@@ -15,6 +15,7 @@ from engine.games.vtes import VTES
 from engine.sim import SimTable
 from tests.support.vtes_sim import announced_through, copy_table, one_vampire_table, replayed
 from tests.support.vtes_sim import first_vampire as vampire
+from tui.games.vtes.menus import announce_choices
 
 
 def employs(t: SimTable) -> list[Act]:
@@ -39,6 +40,13 @@ def test_raven_spy_enters_play_with_the_life_of_the_level_chosen(life: int) -> N
     t = copy_table(start)
     offered = employs(t)
     assert sorted(a.get("life", 1) for a in offered) == [1, 2]  # basic: its printed life, unsaid
+    menu = [
+        w for w, a in announce_choices(t.view(t.state.acting), ["Ana", "Ben", "Cy", "Dee"], None, None) if a in offered
+    ]
+    assert sorted(menu) == [
+        "Your Howler employs a retainer with Raven Spy",
+        "Your Howler employs a retainer with Raven Spy (it enters play with 2 life)",
+    ]
     done, said, counters = employed(t, next(a for a in offered if a.get("life", 1) == life))
     assert counters == life
     assert any(s.endswith(f"Raven Spy goes on Howler (G2) with {life} life") for s in said), said
