@@ -8,6 +8,7 @@ import copy
 import dataclasses
 
 from engine.games.base import Act, Note, Pos
+from engine.games.vtes.card_record import CardRecord
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
@@ -294,3 +295,12 @@ def announced_through(t: SimTable, act: Act) -> tuple[list[tuple[int, Act]], lis
         said += [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(a.impulse, {"do": "pass"})]
         done.append((a.impulse, {"do": "pass"}))
     return done, said
+
+
+def record_named(name: str) -> CardRecord:
+    """The card record of the card named ``name`` (as ``vampire cards`` finds it)."""
+    from engine.games.vtes.card_report import find
+
+    rec = find(name)
+    assert rec is not None, name
+    return rec

@@ -1098,18 +1098,10 @@ def read_sentence(sentence: str) -> Reading:
         m = pattern.fullmatch(sentence)
         if m is not None:
             return Reading(sentence, SentenceKind.EFFECT, build(m))
-    from engine.games.vtes import (
-        block_readings,
-        blood_intercept,
-        entering_life,
-        margin_readings,
-        repeat_readings,
-        x_votes,  # they need Effect
-    )
+    from engine.games.vtes import more_readings  # its readers need Effect
 
-    for more in (margin_readings, repeat_readings, block_readings, x_votes, blood_intercept, entering_life):
-        if (effects := more.read(sentence)) is not None:
-            return Reading(sentence, SentenceKind.EFFECT, effects)
+    if (effects := more_readings.read(sentence)) is not None:
+        return Reading(sentence, SentenceKind.EFFECT, effects)
     if " and " in sentence:  # "+1 stealth and +1 bleed (limited)": each part one of the shapes
         parts = [read_sentence(p) for p in sentence.split(" and ")]
         if all(p.kind == SentenceKind.EFFECT for p in parts):

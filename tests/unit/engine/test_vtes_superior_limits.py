@@ -16,23 +16,15 @@ import pytest
 from engine.games.base import Act, IllegalMove
 from engine.games.vtes import VTES
 from engine.games.vtes.card_levels import known, played_superior, shown
-from engine.games.vtes.card_record import CardRecord
-from engine.games.vtes.card_report import find
 from engine.sim import SimTable
-from tests.support.vtes_sim import copy_table, one_vampire_table, replayed, to_combat_step
+from tests.support.vtes_sim import copy_table, one_vampire_table, record_named, replayed, to_combat_step
 from tests.support.vtes_sim import first_vampire as vampire
 
 DARRELL = "Darrell Boyce, Consul"
 
 
-def _rec(name: str) -> CardRecord:
-    rec = find(name)
-    assert rec is not None
-    return rec
-
-
 def test_the_level_is_read_from_the_act_where_one_level_alone_could_make_it() -> None:
-    it, slip = _rec("Instantaneous Transformation"), _rec("Sideslip")
+    it, slip = record_named("Instantaneous Transformation"), record_named("Sideslip")
     assert played_superior(it, shown({"unlock", "minion", "card"}, "play"))
     assert not played_superior(it, shown({"stealth", "minion", "card"}, "play"))
     assert played_superior(slip, shown({"normal", "minion", "card"}, "prevent"))
