@@ -190,7 +190,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
                 | "votes"
                 | "draws"
             )
-            | ("wake_cost" | "strength" | "environmental" | "gain_blood")
+            | ("wake_cost" | "strength" | "environmental" | "gain_blood" | "life")
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
@@ -322,6 +322,8 @@ def parse_act(act: Act) -> VtesAct:
                 raise MalformedAct("an adjust act changes stealth, intercept, amount or target")
             if "by" not in act and "cause" not in act:
                 raise MalformedAct("an adjust act names its source: 'by' (a card) or 'cause'")
+            if "blood" in act and ("by" not in act or "intercept" not in act):
+                raise MalformedAct("an adjust act with 'blood' names the card 'by' that gives the 'intercept'")
         case Do.TRANSFER:
             if act["kind"] == TransferKind.CRYPT:
                 if "card" in act or "n" in act:

@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
-from engine.games.vtes import bleed_burns
+from engine.games.vtes import bleed_burns, blood_intercept
 from engine.games.vtes.cancel_choice import worth_canceling
 from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base
@@ -150,7 +150,7 @@ class VtesBot:
             burned = bleed_burns.bot_play(view, seat, legal)  # Archon Investigation against a big bleed
             if burned is not None:
                 return burned
-            numbers = _numbers_play(legal, action.actor == seat)
+            numbers = _numbers_play(legal, action.actor == seat) or blood_intercept.bot_use(view, legal)
             if numbers is not None:
                 return numbers
             # A minion whose block failed may try again, but this bot adds no intercept: it would

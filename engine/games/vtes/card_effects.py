@@ -400,6 +400,8 @@ class Effect:
                 return f"allies get +{self.amount} intercept against vampires"
             case EffectKind.CARRIED:
                 return f"the minion it is on gets +{self.amount} {self.whom}"
+            case EffectKind.INTERCEPT if self.whom.endswith(", for blood"):  # blood_intercept's
+                return f"{self.whom.removesuffix(', for blood')}, burn {self.least} blood for +{self.amount} intercept"
             case EffectKind.INTERCEPT if self.whom == YOUNGER_OR_ALLY:
                 return f"allies and younger vampires get {self.amount} intercept this action"
             case EffectKind.VOTES if self.whom == PER_BLOOD:
@@ -460,7 +462,7 @@ class Effect:
             case EffectKind.LOCK if self.whom == ALLY_STAYS_LOCKED:
                 return "an ally playing it does not unlock in its next unlock phase"
             case EffectKind.LOCK:
-                return "lock this minion"
+                return "lock this minion" + (f", {self.whom}" if self.whom else "")
             case EffectKind.ADDITIONAL_STRIKE:
                 many = "s" if self.amount != 1 else ""
                 return f"{self.amount} additional strike{many}" + (" (limited)" if self.limited else "")

@@ -11,13 +11,16 @@ from collections.abc import Callable
 from engine.games.vtes import (
     bleed_burns,
     block_readings,
+    blood_intercept,
     carried_moves,
     clan_terms,
     edge_readings,
+    entering_life,
     events,
     margin_readings,
     poll_cancel_reading,
     repeat_readings,
+    unlimited_readings,
     x_votes,
 )
 from engine.games.vtes.card_effects import Effect
@@ -35,6 +38,9 @@ _READERS: tuple[Callable[[str], tuple[Effect, ...] | None], ...] = tuple(
         bleed_burns,
         carried_moves,
         edge_readings,
+        blood_intercept,
+        entering_life,
+        unlimited_readings,
     )
 )
 

@@ -124,6 +124,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},
     {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "gain_pool": 1, "limit": "each turn"},
+    {"do": "action", "minion": [6, 0], "kind": "employ", "card": [5, 1], "life": 2},
     {
         "do": "action",
         "minion": [6, 0],
@@ -151,6 +152,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "block", "minion": [8, 1], "intercept": 1} | _BY,
     {"do": "adjust", "stealth": 1, "intercept": -1, "amount": 1, "target": 0, "cause": "rule"} | _BY,
     {"do": "adjust", "target": 1, "by": [7, 3]},
+    {"do": "adjust", "intercept": 1, "blood": 1, "by": [7, 3]},
     {"do": "action_end", "by": [7, 3], "cause": "card"},
     {"do": "dispute", "act": 4},
     {"do": "accept", "act": 4},
@@ -274,6 +276,7 @@ def test_a_record_holds_typed_fields_and_cannot_change():
         ({"do": "pool", "cause": "gain", "changes": [[0, 1]], "delta": 1}, "a pool act gives either 'seat' and 'delta' or 'changes', not both"),
         ({"do": "pool", "cause": "gain", "changes": [[0]]}, "'changes' must list [seat, delta] pairs"),
         ({"do": "combat", "minions": [[1, 2]]}, "combat is between two minions: list exactly two"),
+        ({"do": "adjust", "intercept": 1, "blood": 1, "cause": "rule"}, "an adjust act with 'blood' names the card 'by' that gives the 'intercept'"),
         ({"do": "adjust", "stealth": 1}, "an adjust act names its source: 'by' (a card) or 'cause'"),
         ({"do": "diablerise", "take": "yes"}, "'take' of the diablerise act must be true or false"),
         ({"do": "strike", "minion": [1, 2], "retainer": [1]}, "the retainer must be given as an [event, index] pair"),
