@@ -153,6 +153,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "adjust", "target": 1, "by": [7, 3]},
     {"do": "action_end", "by": [7, 3], "cause": "card"},
     {"do": "dispute", "act": 4},
+    {"do": "dispute", "act": 4, "why": "no card named"},
     {"do": "accept", "act": 4},
     {"do": "lapse", "act": 4},
     {"do": "retract", "act": 4},
