@@ -259,8 +259,8 @@ def read_field(do: Do, act: Act, key: str) -> Any:
         case "why":
             if not _is_cause(act[key]):
                 raise MalformedAct(
-                    f"'why' of the {act['do']} act is a short phrase: up to {CAUSE_MAX} characters, starting with a "
-                    "letter or a digit"
+                    f"'why' of the {act['do']} act is a short phrase: up to {CAUSE_MAX} printable characters, starting "
+                    f"with a letter or a digit, none of {''.join(sorted(_CAUSE_BARRED))}"
                 )
             return act[key]
         case "changes":

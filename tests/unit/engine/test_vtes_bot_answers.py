@@ -16,8 +16,9 @@ from engine.games.vtes.game import VTES
 from engine.games.vtes.offers import legal_acts
 from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import ClaimStatus, Do
+from engine.games.vtes.vocab import ClaimStatus, Do, Zone
 from engine.sim import SimTable, play_game
+from tests.support.vtes_fight import refused
 from tests.support.vtes_sim import act, deck_of, minion_phase_table
 
 GAMES = 12
@@ -114,8 +115,9 @@ def test_a_bot_refuses_a_drain_typed_in_free_words_and_says_why() -> None:
 
 
 def test_a_card_applied_by_hand_against_a_bot_is_accepted_up_to_what_its_text_does() -> None:
-    """A person plays Personal Involvement (its prey burns 3 pool, applied by hand) and records the
-    3 pool on the bot naming it: accepted; a fourth pool for it that turn, or a change its text
+    """A person plays Personal Involvement (its prey burns 3 pool, applied by hand: named from the
+    hand it is refused, as nobody else sees it; played, it is face up in the ash heap this turn) and
+    records the 3 pool on the bot naming it: accepted; a fourth pool for it that turn, or a change its text
     speaks nothing of (the bot's hand size): disputed, each saying why."""
     library = (("Personal Involvement", 2), ("Threats", 2))
     t = vtes_table([deck_of(d, *library) for d in bundled_decks()[:2]], {"library_size": False}, 1)
@@ -124,7 +126,11 @@ def test_a_card_applied_by_hand_against_a_bot_is_accepted_up_to_what_its_text_do
     while t.state.phase != "master":
         act(t, ana, "phase")
     hand = {c.name: c.as_list() for c in t.view(ana).hand}
+    # In the hand, nobody else can see it: naming it is refused; played, it is face up for all.
+    refused(t, ana, {"do": "pool", "seat": prey, "delta": -3, "cause": "Personal Involvement"}, "play it first")
     act(t, ana, "play", card=hand["Personal Involvement"], pool=3, no_replace=True)
+    seen = t.view(prey).card(tuple(hand["Personal Involvement"]))
+    assert seen is not None and seen.name == "Personal Involvement" and seen.zone == Zone.ASH
     bot = vtes_bot(seed=0)
     pool = t.state.players[prey].pool
     act(t, ana, "pool", seat=prey, delta=-3, cause="Personal Involvement")
