@@ -211,6 +211,6 @@ async def test_a_pool_drain_typed_against_a_bot_is_disputed_and_the_screen_says_
         pool = view.players[prey].pool
         await pilot.press("colon", *[("space" if c == " " else c) for c in f"pool -5 {name} for judge ruling"], "enter")
         await eventually(lambda: "no card named: a bot takes no pool" in _log(app), 30, "the dispute", pilot=pilot)
-        await eventually(lambda: f"{name} is a bot: it takes no pool on your word" in said(app), 30, "the bound said")
+        await eventually(lambda: f"{name} is a bot: on your word it takes no pool" in said(app), 30, "the bound said")
         assert f"{name} disputes act" in _log(app)
         assert _view(app).players[prey].pool == pool

@@ -13,8 +13,9 @@ A bot takes a claimant's word only as far as a card bears it out:
   sentences (:data:`FREE_WORDS` where it prints none, or only X). A card whose every clause the
   table applies is disputed: its change by hand would apply it twice.
 - A cause in **free words** ("judge ruling", "misplay", a title): the bot takes the claimant's word
-  for at most :data:`FREE_WORDS` a turn (one blood, one card, a combat…), never for pool (pool is
-  what ousts: name the card).
+  for at most :data:`FREE_WORDS` a turn (one blood, one life, a lock, a combat…), never for pool
+  (pool is what ousts), nor a card burned or moved (:data:`_NAMED_ONLY`: name the card). Words that
+  burn or move counters ("burn 1 pool") do not let a card burn or move cards.
 
 Otherwise the bot disputes, and says why in the dispute (its ``why``: "Bot disputes act 12: …").
 """
@@ -34,8 +35,8 @@ from engine.games.vtes.vocab import Do
 
 FREE_WORDS = 1
 """How much a bot takes on a claimant's word a turn, all kinds of change together (one blood, one
-life, one card, a combat, a number of an action by one), and what a card whose text prints no
-number for the change (or only X) is taken to do. Pool never: a free-word pool claim is disputed."""
+life, a lock, a combat, a number of an action by one), and what a card whose text prints no
+number for the change (or only X) is taken to do. Never pool, nor a card burned or moved."""
 
 WORDS: dict[str, tuple[str, ...]] = {
     Do.POOL: ("pool", "bleed"),
@@ -59,6 +60,14 @@ case; "lock" is also in "unlock")."""
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(("one", "two", "three", "four", "five", "six", "seven", "eight"), 1)}
 _NUMBER = re.compile(rf"\b(\d+|{'|'.join(_NUMBER_WORDS)})\b")
+_NAMED_ONLY: dict[str, str] = {Do.POOL: "pool", Do.BURN: "card burned", Do.MOVE: "card moved"}
+"""The changes a bot never takes on a claimant's word: pool (it ousts), a card burned, a card moved
+(to another's control, out of play, onto another card)."""
+_COUNTERS = re.compile(
+    rf"\b(?:burn|move|put|add|remove|pay|gain|lose)\w* (?:(?:\d+|x|an?|{'|'.join(_NUMBER_WORDS)}) )?"
+    r"(?:additional )?(?:pool|blood|counters?|life)\b"
+)
+"""Words that burn or move counters, not cards: no burn or move of a card by them."""
 _FAVOURS = frozenset({Do.POOL, Do.BLOOD, Do.LIFE, Do.HAND_SIZE})
 """The kinds of change whose rise is in the touched Methuselah's favour."""
 
@@ -89,8 +98,8 @@ def verdict(view: VtesView, claim: Claim, spent: Spent) -> Verdict:
         return Verdict(True)
     card = _card(view, change)
     if card is None:
-        if do == Do.POOL:
-            return Verdict(False, "no card named: a bot takes no pool on your word")
+        if do in _NAMED_ONLY:
+            return Verdict(False, f"no card named: a bot takes no {_NAMED_ONLY[do]} on your word")
         if spent(claim.author, "", "") + size > FREE_WORDS:
             return Verdict(False, f"no card named: a bot takes {FREE_WORDS} a turn on your word")
         return Verdict(True, spends=("", "", size))
@@ -117,8 +126,8 @@ def names_card(view: VtesView, claim: Claim) -> bool:
 def on_your_word(bot: str) -> str:
     """What a screen says to a person whose claim on bot ``bot``'s things names no card."""
     return (
-        f"{bot} is a bot: it takes no pool on your word, and at most {FREE_WORDS} a turn of anything else; "
-        "name the card you apply (F1: changes by hand)"
+        f"{bot} is a bot: on your word it takes no pool and no card burned or moved, and at most {FREE_WORDS} a "
+        "turn of anything else; name the card you apply (F1: changes by hand)"
     )
 
 
@@ -167,11 +176,17 @@ def _card(view: VtesView, change: dict[str, object]) -> str | int | None:
 def _most(text: str, words: tuple[str, ...]) -> int | None:
     """The largest number ``text`` prints in its sentences that speak of ``words``
     (:data:`FREE_WORDS` where they print none, or X), or None when none speaks of them."""
-    said = [s for line in text.splitlines() for s in sentences(line) if any(w in s for w in words)]
+    said = [s for line in text.splitlines() for s in sentences(line) if any(w in _cards_of(s, words) for w in words)]
     if not said:
         return None
     numbers = [_value(n) for s in said for n in _NUMBER.findall(s)]
     return max([FREE_WORDS, *numbers])
+
+
+def _cards_of(sentence: str, words: tuple[str, ...]) -> str:
+    """``sentence`` as read for ``words``: for a burn or a move of cards, without the words that
+    burn or move counters ("burn 1 pool", "move 2 blood")."""
+    return _COUNTERS.sub("", sentence) if words in (WORDS[Do.BURN], WORDS[Do.MOVE]) else sentence
 
 
 def _value(word: str) -> int:

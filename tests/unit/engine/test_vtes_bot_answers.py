@@ -112,6 +112,15 @@ def test_a_bot_refuses_a_drain_typed_in_free_words_and_says_why() -> None:
     act(t, me, "blood", card=vampire.as_list(), delta=-1, cause="misplay")
     chosen = _answer(t, bot, prey)
     assert chosen is not None and chosen["do"] == Do.DISPUTE and "1 a turn" in chosen["why"]
+    # A card burned or moved on one's word: never (a whole minion burned, or taken).
+    for change in (
+        {"do": "burn", "cards": [vampire.as_list()]},
+        {"do": "move", "cards": [vampire.as_list()], "to": "ready", "controller": me},
+    ):
+        act(t, me, str(change.pop("do")), **change, cause="judge ruling")
+        chosen = _answer(t, bot, prey)
+        assert chosen is not None and chosen["why"].startswith("no card named: a bot takes no card"), chosen
+    assert t.view(me).card(vampire.pos).zone == Zone.READY
 
 
 def test_a_card_applied_by_hand_against_a_bot_is_accepted_up_to_what_its_text_does() -> None:
@@ -142,4 +151,9 @@ def test_a_card_applied_by_hand_against_a_bot_is_accepted_up_to_what_its_text_do
     act(t, ana, "hand_size", seat=prey, delta=-1, cause="Personal Involvement")
     chosen = _answer(t, bot, prey)
     assert chosen is not None and chosen["why"] == "its card says nothing of hand size: Personal Involvement"
+    # Its "by burning 2 pool" burns counters, not cards: it burns no minion of the bot.
+    theirs = next(c for c in t.view(ana).cards if c.owner == prey and c.zone == Zone.UNCONTROLLED)
+    act(t, ana, "burn", cards=[theirs.as_list()], cause="Personal Involvement")
+    chosen = _answer(t, bot, prey)
+    assert chosen is not None and chosen["why"] == "its card says nothing of burn: Personal Involvement"
     assert t.state.players[prey].pool == pool - 3
