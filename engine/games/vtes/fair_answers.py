@@ -127,7 +127,7 @@ def on_your_word(bot: str) -> str:
     """What a screen says to a person whose claim on bot ``bot``'s things names no card."""
     return (
         f"{bot} is a bot: on your word it takes no pool and no card burned or moved, and at most {FREE_WORDS} a "
-        "turn of anything else; name the card you apply (F1: changes by hand)"
+        "turn of anything else; name the card you apply (F1: By hand)"
     )
 
 
