@@ -412,6 +412,14 @@ class DisputeAct(ActRecord):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DisputeWhyAct(DisputeAct):
+    """``dispute``, which may say why: ``why``, a short phrase shown with it (a bot's reason:
+    docs/vtes-by-hand.md, "A bot's answer"); None: none given."""
+
+    why: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DiableriseAct(ActRecord):
     """``diablerise`` after a blocked leave torpor (6.2); ``take``: take the equipment (None:
     yes)."""
@@ -575,7 +583,7 @@ RECORDS: dict[Do, type[ActRecord]] = {
     Do.PASS: BareAct,
     Do.ADJUST: AdjustAct,
     Do.ACTION_END: ActionEndAct,
-    Do.DISPUTE: DisputeAct,
+    Do.DISPUTE: DisputeWhyAct,
     Do.ACCEPT: DisputeAct,
     Do.LAPSE: DisputeAct,
     Do.RETRACT: DisputeAct,

@@ -262,6 +262,13 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return () if isinstance(act[key], (list, tuple)) and not act[key] else read_positions(act, key)
         case "cause":
             return read_cause(act)
+        case "why":
+            if not _is_cause(act[key]):
+                raise MalformedAct(
+                    f"'why' of the {act['do']} act is a short phrase: up to {CAUSE_MAX} printable characters, starting "
+                    f"with a letter or a digit, none of {''.join(sorted(_CAUSE_BARRED))}"
+                )
+            return act[key]
         case "changes":
             raw = act[key]
             if (

@@ -41,6 +41,7 @@ from engine.games.vtes.act_records import (
     DiableriseAct,
     DiscardAct,
     DisputeAct,
+    DisputeWhyAct,
     DrawAct,
     EdgeBurnAct,
     HandSizeAct,
@@ -468,6 +469,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
         case DisputeAct():
             verb = {Do.DISPUTE: "disputes", Do.ACCEPT: "accepts", Do.RETRACT: "retracts"}.get(do)
             text = f"{me} {verb} act {record.act}" if verb else f"{me}: act {record.act}'s time has run out"
+            if isinstance(record, DisputeWhyAct) and record.why:
+                text += f": {esc(record.why)}"
         case DiableriseAct():
             text = f"{me} diablerises"
         case CombatCardAct():

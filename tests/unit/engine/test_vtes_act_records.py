@@ -155,6 +155,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "adjust", "intercept": 1, "blood": 1, "by": [7, 3]},
     {"do": "action_end", "by": [7, 3], "cause": "card"},
     {"do": "dispute", "act": 4},
+    {"do": "dispute", "act": 4, "why": "no card named"},
     {"do": "accept", "act": 4},
     {"do": "lapse", "act": 4},
     {"do": "retract", "act": 4},
@@ -285,6 +286,9 @@ def test_a_record_holds_typed_fields_and_cannot_change():
         ({"do": "vote", "source": "edge", "for": "no"}, "'for' of the vote act must be true or false"),
         ({"do": "transfer", "kind": "crypt", "n": 1}, "a crypt transfer takes no 'card' and no 'n'"),
         ({"do": "shuffle", "zone": "hand"}, "'zone' of the shuffle act must be one of library, crypt"),
+        ({"do": "dispute", "act": 4, "why": "{s0} cheats"}, "'why' of the dispute act is a short phrase: up to 60 printable characters, starting with a letter or a digit, none of <>[\\]`{}"),
+        ({"do": "dispute", "act": 4, "why": "a" * 61}, "'why' of the dispute act is a short phrase: up to 60 printable characters, starting with a letter or a digit, none of <>[\\]`{}"),
+        ({"do": "accept", "act": 4, "why": "fine"}, "the accept act has no 'why' field"),
     ],
 )  # fmt: skip
 def test_a_map_of_the_wrong_shape_is_refused_with_its_sentence_and_changes_nothing(act, sentence):

@@ -65,7 +65,9 @@ HELP = """\
   Any command + lift RULE by CARD: a card sets a rule aside (P9)
   f       combat by hand: two minions a card sends into combat
   By hand (another's things need a cause, and wait for their answer
-  or 30 s: y accepts what waits for you, :dispute N holds it):
+  or 30 s: y accepts what waits for you, :dispute N holds it; a bot
+  takes on your word no pool, no card burned or moved, and 1 a turn
+  of the rest: name the card you apply, played first):
   i       influence it out          k      lock / unlock a card
   x       burn it                   > <    its blood or life ±1
   v       move it (a menu)          + -    your pool ±1

@@ -32,9 +32,10 @@ from textual.widget import Widget
 from textual.widgets import Label, OptionList
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.fair_answers import names_card, on_your_word
 from engine.games.vtes.terms_choices import terms_side
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step
+from engine.games.vtes.vocab import ClaimStatus, CombatStep, Do, News, Poll, Status, Step
 from engine.table import Table
 from tui.games.vtes import key_acts
 from tui.games.vtes.acting import ActSender
@@ -132,6 +133,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         #: Where this seat's answer stands, decided at each redraw of the status line: the footer's
         #: answer keys read it too (:mod:`tui.games.vtes.answer`).
         self._answer = Answer.NONE
+        self._told_bots: set[int] = set()  # this seat's claims on bots already looked at
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -236,6 +238,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._moved_under_keys(view, self._by_itself(view))
         self._show_boxes(view, names)
         self.query_one(ClaimsLine).show_claims(view, names, self.session.seat)
+        self._bots_on_your_word(view, names)
         if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
             self._say_line.outdate()  # a move folded since the refusal: said of the moment before
         self._say_line.show_turn()
@@ -253,6 +256,18 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self.query_one(CombatBox).show_combat(view, names, by_itself, held)
         close_after = CLOSE_AFTER if self.session.table.options.get("polling") == "15s" else None
         self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself, held)
+
+    def _bots_on_your_word(self, view: VtesView, names: list[str]) -> None:
+        """Say once, for a claim of this seat's on a bot's things that names no card, how little a
+        bot takes on one's word (docs/vtes-by-hand.md, "A bot's answer")."""
+        bots = self.session.bots
+        for c in view.claims:
+            if c.author != self.session.seat or c.act in self._told_bots or c.status != ClaimStatus.PENDING:
+                continue
+            self._told_bots.add(c.act)
+            bot = next((s for s in c.seats if s in bots), None)
+            if bot is not None and not names_card(view, c):
+                self.say(on_your_word(names[bot] if bot < len(names) else f"seat {bot}"), False, todo=True)
 
     def _show_action(self, view: VtesView, names: list[str]) -> None:
         """The action box, and the news of the log the line under the table says: a referendum's
