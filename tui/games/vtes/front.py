@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
 from tui.games import FrontEnd, GameEnd, LobbyKit, ReplayKit, result_summary
-from tui.games.vtes.passes import fold_passes
+from tui.games.vtes.passes import DoneOnce, fold_passes
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -199,6 +199,7 @@ FRONT_END = FrontEnd(
     home_options=("ruleset",),
     lobby_kit=_lobby_kit,
     fold=fold_passes,
+    sieve=lambda: DoneOnce().shows,
     option_words=option_words,
     seat_given_up="you leave the game without VP, and your predator gains nothing",
 )
