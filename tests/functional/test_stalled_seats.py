@@ -7,7 +7,7 @@ windows it held go on without it, the game ends, and the audit finds no fault (i
 
 With one accomplice that never votes, the two others are a majority of the three; a staller that
 keeps making changes by hand to its own pool does not restart the wait it is voted on, in a window
-or in its own turn (they hold its stall clock back a minute at most: engine.table.waits.AT_WORK_MS).
+or in its own turn, nor hold back the stall clock the vote reads.
 
 Each table here plays a four-seat deal between real processes (a minute or more on a shared
 machine), so only the accomplice's runs in the default suite; the staller holding an impulse or
