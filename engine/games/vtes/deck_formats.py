@@ -288,7 +288,8 @@ def _xml_tree(text: str) -> _XmlNode:
 
 def _xml_card(lookup: _Lookup, line: int, written: str, names: list[str], count: int, read: ListRead) -> None:
     """Read one XML card entry: the first of ``names`` that is a card's exact name, else krcg's
-    guess for the first it matches loosely (a reading), else a problem."""
+    guess for the first it matches loosely (a reading), else a problem. Raises DeckFileError
+    once too many entries named no card (:meth:`_Lookup.miss`)."""
     from krcg import models
 
     if count == 0:
@@ -305,6 +306,7 @@ def _xml_card(lookup: _Lookup, line: int, written: str, names: list[str], count:
             read.guessed.append((line, written, card))
             break
     if card is None:
+        lookup.miss()
         read.problems.append((line, _hint(lookup.base, line, written)))
         return
     read.kdeck.cards.append(models.CardInDeck.of(card, count))
