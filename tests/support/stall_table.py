@@ -62,15 +62,11 @@ def stall_table(
     root: Path = ROOT,
     setup_limit: float = 240.0,
     to_the_end: bool = True,
-    library: int | None = None,
 ) -> Held:
     """Run a four-seat VTES table: a headless host, the staller and three heuristic bot processes
     that vote to abandon a seat the table waited on for ``vote_after`` s (with ``accomplice``, one
     of them never votes). Stops ``limit`` s after the staller stalled, or when the game ends, or
-    (``to_the_end`` False) once a turn has begun after the staller was voted out. ``library``:
-    every seat brings a library of about that many cards, the first of a bundled deck's (table
-    rule ``library_size=off``), so that the deal and the rebuilds after a vote, whose proofs of
-    shuffle take time in the cards they shuffle, take a fraction of a legal deck's."""
+    (``to_the_end`` False) once a turn has begun after the staller was voted out."""
     tmp.mkdir(parents=True, exist_ok=True)
     env = child_env(tmp)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), str(ROOT)) if p)
@@ -110,7 +106,6 @@ def stall_table(
             str(save),
             "--rule",
             f"stall_seconds={int(vote_after)}",  # the votes open when the bots cast them
-            *(["--rule", "library_size=off"] if library else []),
             *QUICK,
         ],
         "host",
@@ -129,9 +124,6 @@ def stall_table(
     decks = sorted(DECKS.glob("*.txt"))
     if window == "referendum":  # decks of political actions, so referendums are called
         decks = [DECKS / "usurper_high_council.txt", DECKS / "malkavian_politics.txt"] * 2
-    if library:
-        decks = [_cut_deck(deck, library, tmp / f"small-{i}.txt") for i, deck in enumerate(decks[:4])]
-        staller_args += ["--deck", str(decks[3])]
     try:
         staller = spawn(staller_args, "staller")
         bots = []
@@ -180,19 +172,6 @@ def stall_table(
     out = (tmp / "staller.out").read_text(errors="replace")
     held = _measure(save, stalled_at, window, out.count("BYHAND "), root, env)
     return replace(held, went_on=_went_on(tmp / "host.out"))
-
-
-def _cut_deck(deck: Path, library: int, to: Path) -> Path:
-    """``deck`` (a bundled deck list) with its crypt and the first lines of its library that hold
-    ``library`` cards or a few more, written to ``to``."""
-    crypt, _, rest = deck.read_text().partition("Library (")
-    lines, count = [], 0
-    for line in rest.splitlines():
-        if count < library and (match := re.match(r"^(\d+)x ", line)):
-            lines.append(line)
-            count += int(match.group(1))
-    to.write_text(f"{crypt}Library ({count} cards)\n" + "\n".join(lines) + "\n")
-    return to
 
 
 def _went_on(host_out: Path) -> bool:

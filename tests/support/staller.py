@@ -64,7 +64,7 @@ async def run(args: argparse.Namespace) -> int:
     host, port = args.address.rsplit(":", 1)
     holder: dict[str, Staller] = {}
 
-    deck = load_deck(args.deck, library_size=False) if args.deck else None  # the table checks its rule
+    deck = load_deck(args.deck) if args.deck else None
 
     def make(game: str) -> Any:
         inner = bot_factory("heuristic", random.Random(args.seed), deck)(game)
