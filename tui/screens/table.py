@@ -382,7 +382,7 @@ class TableFrame(Screen[None]):
             return ""
         stalled = self._stalled_seat()
         if stalled is not None:
-            votes = self._votes_words(table, stalled)
+            votes = self._at_work_words(table, stalled) + self._votes_words(table, stalled)
             return f" {table.names[stalled]} has kept the table waiting {int(waits.get(stalled, 0))} s{votes}: E votes to end the wait."
         seat = max(waits, key=lambda s: (waits[s], -s))
         secs = int(waits[seat])
@@ -392,13 +392,22 @@ class TableFrame(Screen[None]):
         if seat == me and all(s == me or s in own_bots for s in range(table.nseats)):
             return ""  # only this program's own bots wait for you, and they never vote to end a wait
         who = "You have" if seat == me else f"{table.names[seat]} has"
-        votes = self._votes_words(table, seat)
+        at_work = self._at_work_words(table, seat)
         if secs >= table.stall_seconds:
             others = "the others" if me is not None else "the players"
-            return f" {who} kept the table waiting {secs} s{votes}: {others} may vote to end the wait."
-        return (
-            f" {who} kept the table waiting {secs} s; from {table.stall_seconds} s the others may vote to end the wait."
-        )
+            votes = self._votes_words(table, seat)
+            return f" {who} kept the table waiting {secs} s{at_work}{votes}: {others} may vote to end the wait."
+        return f" {who} kept the table waiting {secs} s{at_work}; from {table.stall_seconds} s the others may vote to end the wait."
+
+    def _at_work_words(self, table: Table, seat: int) -> str:
+        """What a seat the table waits on did by hand during its wait, for the others deciding on a
+        vote: its changes and claims answer nothing and move no clock (PROTOCOL.md 6.5), but a
+        person applying a card's text is not one who has gone away. "" when it did nothing."""
+        wait = table.waited(seat)
+        if wait is None or not wait.at_work_ms:
+            return ""
+        ago = max(0, int((self.session.now_ms() - wait.at_work_ms) // 1000))
+        return f", a change by hand {ago} s ago"
 
     @staticmethod
     def _votes_words(table: Table, seat: int) -> str:
