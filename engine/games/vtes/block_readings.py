@@ -56,7 +56,7 @@ def weakened(acting: _Minion | None, blocker: _Minion) -> bool:
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     if _SHAPE.fullmatch(sentence):
         return (Effect(EffectKind.ATTEMPT_BLOCK, whom=ANY_SEAT),)

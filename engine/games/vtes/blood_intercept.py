@@ -49,7 +49,7 @@ _PAID = re.compile(r"(?:this vampire burns|burn) (\d+) blood to get \+(\d+) inte
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is this module's shape, else None."""
     if paid := _PAID.fullmatch(sentence):
         return (Effect(EffectKind.INTERCEPT, int(paid.group(2)), whom=PAID, least=int(paid.group(1))),)

@@ -129,9 +129,9 @@ from engine.games.vtes.card_effects import (
     UNLESS_BLOCKS,
     Effect,
     EffectKind,
-    SentenceKind,
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
+from engine.games.vtes.card_sentences import SentenceKind
 from engine.games.vtes.carried_moves import IF_BLOCKS, IN_ITS_COMBAT, enters_combat
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
 from engine.games.vtes.edge_readings import burn_time

@@ -31,9 +31,9 @@ from engine.games.vtes.card_effects import (
     YOUNGER_OR_ALLY,
     Effect,
     EffectKind,
-    SentenceKind,
 )
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
+from engine.games.vtes.card_sentences import SentenceKind
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Action

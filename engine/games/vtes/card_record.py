@@ -21,18 +21,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.games.vtes import card_levels
-from engine.games.vtes.card_effects import (
-    ALLY_STAYS_LOCKED,
-    EXCLUSIVE,
-    HAND_STRIKE,
-    Effect,
-    EffectKind,
-    Reading,
-    SentenceKind,
-    read_sentence,
-    replacement,
-    sentences,
-)
+from engine.games.vtes.card_effects import ALLY_STAYS_LOCKED, HAND_STRIKE, Effect, EffectKind
+from engine.games.vtes.card_sentences import EXCLUSIVE, Reading, SentenceKind, read_sentence, replacement, sentences
 from engine.games.vtes.cards import CardInfo, card_base, card_id
 from engine.games.vtes.vocab import DeckPart, LimitScope, Replacement
 

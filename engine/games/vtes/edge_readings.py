@@ -51,7 +51,7 @@ class BurnTime:
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     for shape in _SHAPES:
         if m := shape.fullmatch(sentence):

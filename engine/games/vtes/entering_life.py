@@ -22,7 +22,7 @@ _SHAPE = re.compile(r"[\w' -]+ has (\d+) life")
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is this module's shape, else None."""
     m = _SHAPE.fullmatch(sentence)
     return (Effect(EffectKind.GAIN_LIFE, int(m.group(1)), whom=ENTERS),) if m else None

@@ -26,8 +26,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.games.vtes.card_effects import sentences
 from engine.games.vtes.card_record import Coverage, record
+from engine.games.vtes.card_sentences import sentences
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.state import Claim
 from engine.games.vtes.view import VtesView

@@ -25,7 +25,7 @@ from engine.games.base import (
     parse_options,
     seat_ref,
 )
-from engine.games.vtes import rules, scoring
+from engine.games.vtes import deck_events, rules, scoring
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -226,8 +226,8 @@ class VtesGame:
         return Pending()
 
     def resolve(self, state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tuple[Note, ...]]:
-        """Fold the outcome of the first queued operation (see :func:`rules.resolve_op`)."""
-        return rules.resolve_op(state, op, outcome)
+        """Fold the outcome of the first queued operation (see :func:`engine.games.vtes.deck_events.resolve_op`)."""
+        return deck_events.resolve_op(state, op, outcome)
 
     def to_open(self, state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
         """Positions ``act`` turns face up that ``seat`` opens with it (its own hand or
@@ -284,8 +284,8 @@ class VtesGame:
         return scoring.game_result(state)
 
     def abandon(self, state: VtesState, seat: int) -> tuple[VtesState, tuple[Note, ...]]:
-        """See :func:`engine.games.vtes.rules.abandon_seat`."""
-        return rules.abandon_seat(state, seat)
+        """See :func:`engine.games.vtes.deck_events.abandon_seat`."""
+        return deck_events.abandon_seat(state, seat)
 
 
 def _awaited(state: VtesState, top: OpenWindow) -> tuple[int, ...]:

@@ -46,7 +46,7 @@ _READERS: tuple[Callable[[str], tuple[Effect, ...] | None], ...] = tuple(
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) by the first module that reads it, else None."""
     for more in _READERS:
         if (effects := more(sentence)) is not None:

@@ -19,7 +19,7 @@ _STRIKE = re.compile(r"(?:an? )?additional strike that does not count against th
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effect of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     if m := _BLEED.fullmatch(sentence):
         return (Effect(EffectKind.BLEED, int(m.group(1))),)
