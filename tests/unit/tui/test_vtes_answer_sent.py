@@ -11,9 +11,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Footer
 
 from engine.games.base import Act
+from engine.games.vtes.vocab import CombatStep, Poll
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
@@ -21,6 +23,8 @@ from tests.support.vtes_table import keys_after_a_look, played_vtes, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
+from tui.games.vtes.widgets.combat import CombatBox
+from tui.games.vtes.widgets.referendum import ReferendumBox
 
 
 class HeldSession(LocalGameSession):
@@ -131,3 +135,43 @@ async def test_a_pass_sent_while_the_host_is_away_says_it_goes_out_when_the_tabl
         assert "✓ Sent" not in said(app), said(app)
         session.release.set()
         await eventually(lambda: not screen.submitting, 10, "the pass taken", pilot=pilot)
+
+
+def _my_strike_due(view: Any) -> bool:
+    c = view.combat
+    return c is not None and c.impulse == 0 and c.step == CombatStep.STRIKE and view.innermost is c
+
+
+def _my_votes_asked(view: Any) -> bool:
+    r = view.referendum
+    return r is not None and r.step == Poll.VOTING and 0 not in r.done and view.innermost is r
+
+
+@pytest.mark.parametrize(
+    ("until", "box_class", "key", "keys_listed", "do"),
+    [
+        (_my_strike_due, CombatBox, "s", ("s hand strike", "strike N"), "strike"),
+        (_my_votes_asked, ReferendumBox, "full_stop", ("V vote", ". done"), "done"),
+    ],
+)
+async def test_after_an_answer_the_combat_or_referendum_box_lists_no_key_until_the_table_takes_it(
+    until: Any, box_class: type[Any], key: str, keys_listed: tuple[str, str], do: str
+) -> None:
+    """A tester pressed ``s``: the combat box still read "s hand strike · : strike N… your strike
+    is due · impulse: you" under "✓ Sent" (the referendum box "V vote · . done" after ``.``). Now,
+    while the answer is on its way, the box says it is sent and lists no key; once the table takes
+    it, the window moves on."""
+    session = HeldSession(played_vtes(until), 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)
+        box = app.screen.query_one(box_class)
+        await eventually(lambda: keys_listed[1] in shown(box), 10, "the answer asked for", pilot=pilot)
+        await pilot.press(key)
+        await eventually(lambda: len(session.held) == 1, 10, "the answer on its way", pilot=pilot)
+        assert not any(k in shown(box) for k in keys_listed), shown(box)
+        assert "your answer is sent" in shown(box), shown(box)
+        session.release.set()
+        await eventually(lambda: not app.screen.submitting, 10, "the answer taken", pilot=pilot)
+        assert [a["do"] for a in session.submitted] == [do], session.submitted

@@ -230,11 +230,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             self.set_timer(KRCG_AFTER_S, load_after_set_up)
         by_itself = self._by_itself(view)
         self._moved_under_keys(view, by_itself)
-        self._show_action(view, names)
-        self.query_one(CombatBox).show_combat(view, names, by_itself)
-        polling = table.options.get("polling")
-        close_after = CLOSE_AFTER if polling == "15s" else None
-        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself)
+        self._show_windows(view, names, by_itself)
         self.query_one(ClaimsLine).show_claims(view, names, self.session.seat)
         if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
             self._say_line.outdate()  # a move folded since the refusal: said of the moment before
@@ -243,6 +239,16 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._acts.declare_deck(view)
         if self._acts.queued and not self.submitting:
             self.call_later(self._acts.drain)
+
+    def _show_windows(self, view: VtesView, names: list[str], by_itself: Act | None) -> None:
+        """The action, combat and referendum boxes; while this seat's answer is held (sent, or a
+        draw settles first) none lists its keys."""
+        held = HELD.get(self._answer)
+        self._show_action(view, names)
+        self.query_one(CombatBox).show_combat(view, names, by_itself, held)
+        polling = self.session.table.options.get("polling")
+        close_after = CLOSE_AFTER if polling == "15s" else None
+        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself, held)
 
     def _show_action(self, view: VtesView, names: list[str]) -> None:
         """The action box, and the news of the log the line under the table says: a referendum's
@@ -278,7 +284,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         that the answer is sent, as the status line does (never "you: . pass" while it is on its way)."""
         super().submit(act)
         if self._view is not None:
-            self._show_action(self._view, list(self.session.table.names))
+            self._show_windows(self._view, list(self.session.table.names), self._by_itself(self._view))
 
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
