@@ -399,7 +399,8 @@ async def test_a_word_typed_just_after_a_refused_key_moves_nothing_and_says_so()
         await pilot.pause(0.05)
         assert session.submitted == [] and app.screen is screen, session.submitted
         assert re.fullmatch(r"✗ Not (played|opened): typed just after “(.*)”\.", said(app)), said(app)
-        assert said(app).endswith(f"“{refused}”."), (said(app), refused)
+        # The refusal quoted without its own full stop: one stop ends the line (never ".”.").
+        assert said(app).endswith(f"“{refused.removesuffix('.')}”.") and ".”." not in said(app), (said(app), refused)
         clock.now += KEY_GUARD_S * 2
         await pilot.press("t")
         await eventually(lambda: len(session.submitted) == 1, 10, "the transfer", pilot=pilot)

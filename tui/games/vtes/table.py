@@ -402,7 +402,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         if illegal:
             self._refused_at = len(self.session.table.notes)
             if guarding:
-                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”")
+                self._guard_keys(
+                    f"typed just after “{text.removeprefix('✗ ').removesuffix('.')}”"
+                )  # the refusal ends it
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
