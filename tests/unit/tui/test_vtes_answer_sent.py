@@ -175,3 +175,26 @@ async def test_after_an_answer_the_combat_or_referendum_box_lists_no_key_until_t
         session.release.set()
         await eventually(lambda: not app.screen.submitting, 10, "the answer taken", pilot=pilot)
         assert [a["do"] for a in session.submitted] == [do], session.submitted
+
+
+def _my_block_in_another_s_bleed(view: Any) -> bool:
+    a = view.action
+    return a is not None and a.actor != 0 and view.innermost is a and view.may_block(0)
+
+
+async def test_while_a_block_is_sent_the_footer_offers_no_bleed() -> None:
+    """A tester's block went out on another's turn, and the footer read "b Bleed" while it was on
+    its way: b is a block in another's action, never a bleed."""
+    session = HeldSession(played_vtes(_my_block_in_another_s_bleed), 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)
+        await eventually(lambda: "b" in _footer_keys(app), 10, "the footer's block", pilot=pilot)
+        await pilot.press("b")
+        await eventually(lambda: len(session.held) == 1, 10, "the block on its way", pilot=pilot)
+        await pilot.pause()
+        assert "b" not in _footer_keys(app), _footer_keys(app)
+        session.release.set()
+        await eventually(lambda: not app.screen.submitting, 10, "the block taken", pilot=pilot)
+        assert [a["do"] for a in session.submitted] == ["block"], session.submitted

@@ -661,6 +661,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
                 return self._auto() is not None and self._answer in (Answer.DUE, Answer.BY_ITSELF)
             return True if self._auto() is not None else None
         why_not = self._acts.why_not
+        others = view is not None and view.action is not None and view.action.actor != me
+        if action == "act" and parameters and parameters[0] == "bleed" and others:
+            return False  # b is a block in another's action (its own binding): never "b Bleed" there
         if action == "act" and parameters and parameters[0] in why_not and (self._listing or not self.submitting):
             # False, not None: the key leaves the footer and its twin (why_not) says why. While an
             # act is on its way the footer lists what the engine said last, and a key pressed then
