@@ -244,6 +244,8 @@ class PausedKeys:
 
 
 def keys_after_a_look(app: Any) -> None:
-    """Give the app's VTES table screen a :class:`PausedKeys` clock: the test's keys are played
-    whatever changed just before them (the guard's own tests use a clock they move by hand)."""
+    """Give the app's VTES table screen a :class:`PausedKeys` clock, on which no key waits before
+    it is handled: the test's keys are played whatever changed just before them (the guard's own
+    tests use a clock they move by hand)."""
     app.screen.key_clock = PausedKeys()
+    app.screen.key_wait = lambda key: 0.0  # each key handled as it is typed, on that clock

@@ -61,6 +61,7 @@ from tui.games.vtes.widgets.panes import TablePanes
 from tui.games.vtes.widgets.players import MethuselahsPanel
 from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
+from tui.key_wait import key_waited
 from tui.screens.table import TableFrame, sent_line
 from tui.session import TableSession
 from tui.widgets.common.burst_line import BurstLine
@@ -121,6 +122,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._end_asked: tuple[int, str, int] | None = None  # N asked once in this turn, phase, transfers
         #: The clock of the key guard (:data:`KEY_GUARD_S`; seconds, monotonic; a test sets its own).
         self.key_clock: Callable[[], float] = time.monotonic
+        #: How long a key waited before it was handled (:func:`tui.key_wait.key_waited`; seconds of
+        #: ``key_clock``: a test with its own clock sets its own).
+        self.key_wait: Callable[[events.Key], float] = key_waited
         #: Game keys typed just after the screen changed are not taken (:mod:`key_guard`).
         self._guard = KeyGuard()
         #: When a redraw last showed this seat making its automatic act (``key_clock()``).
@@ -325,9 +329,13 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
     def _guard_keys(self, why: str, spare: str | None = None) -> None:
         self._guard.guard(self.key_clock(), why, spare)
 
-    def _guarded(self, typing_on: bool = False, action: str | None = None) -> str | None:
-        """Why a key of :data:`GUARDED` (of ``action``) pressed now is not played, or None (:class:`KeyGuard`)."""
-        return self._guard.why(self.key_clock(), typing_on, action)
+    def _guarded(self, typing_on: bool = False, action: str | None = None, key: events.Key | None = None) -> str | None:
+        """Why a key of :data:`GUARDED` (of ``action``) is not played, or None (:class:`KeyGuard`):
+        ``key``, else the key whose bindings the app runs now, judged by when it was typed (a key
+        that waited while the program was busy was typed before its turn came: :mod:`tui.key_wait`)."""
+        key = key or getattr(self.app, "key_in_hand", None)
+        typed = self.key_clock() - (self.key_wait(key) if key is not None else 0.0)
+        return self._guard.why(typed, typing_on, action)
 
     def _blocker(self) -> CardView | None:
         """The minion ``b`` blocks with (:func:`key_acts.blocker`), never one whose attempt at
@@ -377,7 +385,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._say_line.unstick()
         # Typing on while the keys are guarded keeps them guarded (check_action refuses them:
         # the bindings run later, from the app, once the keys of a burst have all come here).
-        self._guarded(typing_on=True)
+        self._guarded(typing_on=True, key=event)
 
     def on_paste(self, event: events.Paste) -> None:
         """A paste that reached the screen (the hand, the table or the log had the focus) and
@@ -421,7 +429,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         if illegal:
             self._refused_at = len(self.session.table.notes)
             if guarding:
-                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”", again)
+                self._guard_keys(
+                    f"typed just after “{text.removeprefix('✗ ').removesuffix('.')}”", again
+                )  # the refusal ends it
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
@@ -679,6 +689,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
                 return self._auto() is not None and self._answer in (Answer.DUE, Answer.BY_ITSELF)
             return True if self._auto() is not None else None
         why_not = self._acts.why_not
+        others = view is not None and view.action is not None and view.action.actor != me
+        if action == "act" and parameters and parameters[0] == "bleed" and others:
+            return False  # b is a block in another's action (its own binding): never "b Bleed" there
         if action == "act" and parameters and parameters[0] in why_not and (self._listing or not self.submitting):
             # False, not None: the key leaves the footer and its twin (why_not) says why. While an
             # act is on its way the footer lists what the engine said last, and a key pressed then

@@ -84,7 +84,10 @@ class CombatBox(Static):
             text.append("\n" if i == 0 else " · ")
             text.append(key, style("combat-box--key"))
             text.append(" " + words)
-        text.append("\n" + detail, style("combat-box--detail"))
+        text.append(
+            "\n" + detail + (f" · {held}" if held is not None and by_itself is None else ""),
+            style("combat-box--detail"),
+        )
         show(self, text)
 
 
