@@ -141,7 +141,7 @@ class _Folder:
             status,
             marks,
             said,
-            repeats=bool(said) and not any(shown),
+            repeats=bool(said) and self.shows is not None and not any(shown),  # no sieve: nothing repeats
         )
         return frame, revealed
 

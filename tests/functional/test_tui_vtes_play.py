@@ -105,16 +105,35 @@ async def _press(pilot: Any, app: VampireApp, *keys: str, until: Any, what: str)
     await eventually(until, 30, what, pilot=pilot)
 
 
-async def _command(pilot: Any, app: VampireApp, line: str, until: Any, what: str, leave: bool = True) -> None:
+async def _command(
+    pilot: Any, app: VampireApp, line: str, until: Any, what: str, leave: bool = True, accepted_by: int | None = None
+) -> None:
     """Type ``line`` on the command line (``:`` opens it) and Enter; ``leave``: then Esc back to
-    the hand (not when the act may end the game: Esc would close the end screen)."""
+    the hand (not when the act may end the game: Esc would close the end screen); ``accepted_by``:
+    the bot's seat whose things the line changes: it disputes a claim on one's word
+    (docs/vtes-by-hand.md, "A bot's answer"), then its seat accepts it, as a person there may."""
     await pilot.press("colon", *_keys(line), "enter", *(["escape"] if leave else []))
     try:
+        if accepted_by is not None:
+            await _accept_as_bot(pilot, app, accepted_by)
         await eventually(until, 30, what, pilot=pilot)
     except AssertionError as err:
         notes = app.screen.session.table.notes[-4:]
         log = " | ".join(n.render(list(app.screen.session.table.names)) for n in notes)
         raise AssertionError(f"{err} (after {line!r} the screen says: {_say(app)}; log: {log})") from None
+
+
+async def _accept_as_bot(pilot: Any, app: VampireApp, seat: int) -> None:
+    """The bot at ``seat`` disputes the claim just made on its things; its seat then accepts it
+    (a disputed claim takes effect once the touched Methuselah accepts it)."""
+
+    def disputed() -> Any:
+        view = _view(app)
+        return next((c for c in view.claims if seat in c.disputed and seat not in c.accepted), None) if view else None
+
+    await eventually(lambda: disputed() is not None, 30, "the bot's dispute", pilot=pilot)
+    bot = next(b for b in app.screen.session._local.bots if b.seat is not None and b.seat.index == seat)
+    await bot.submit("move", {"do": "accept", "act": disputed().act})
 
 
 def _keys(line: str) -> list[str]:
@@ -238,6 +257,7 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
             f"pool -1 {name} for test",
             until=lambda: _view(app).players[prey].pool == before - 1,
             what="the pool change",
+            accepted_by=prey,
         )
         # An act the rules refuse: the engine's sentence, nothing sent.
         sent = len(factory.made[0].sent)
@@ -264,6 +284,7 @@ async def test_a_person_plays_vtes_by_keys_and_commands_to_the_end_screen(tmp_pa
                 ),
                 what="the ousting",
                 leave=False,
+                accepted_by=prey,
             )
             if isinstance(app.screen, VtesTableScreen):
                 await pilot.press("escape")

@@ -44,4 +44,5 @@ def test_the_seat_asked_reads_the_card_and_its_keys_not_that_the_table_waits_for
         names[t.state.seating[(t.state.seating.index(ana) + i) % 4]] = name
     status = vtes_status(YOUR_TURN, t.view(ben), cast(Any, _Table(names, [ben])), ben)
     assert status is not None and status.text is not None
-    assert status.text.startswith("Ana's Threats: p cancels (Direct Intervention), . lets it through.")
+    assert "Ana's Threats: p cancels (Direct Intervention), . lets it through." in status.text, status.text
+    assert status.text.startswith("The table waits for you"), status.text  # never "Waiting for" its own name
