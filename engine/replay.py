@@ -82,19 +82,28 @@ NoteFold = Callable[[Sequence[Note]], "Note | None"]
 """How a reader folds a run of consecutive notes into one line: the note standing for all of
 them, or None when they do not fold (a game's front end gives it, e.g. a window's passes)."""
 
+NoteSieve = Callable[[Note], bool]
+"""Whether a reader shows a note, fed every note of the narration in order (it keeps what it has
+seen): False for one that only repeats what the reader said already (a game's front end gives
+each reader a fresh one, e.g. a seat's "done voting" said once a referendum)."""
+
 
 class NoteRun[T]:
     """The consecutive notes a reader that prints line by line holds while they may still fold
     into one (``fold``: :data:`NoteFold`), each with a ``T`` of the reader's (the seq of its
-    entry). :meth:`add` returns what to print before the note it takes, :meth:`flush` the rest."""
+    entry). :meth:`add` returns what to print before the note it takes, :meth:`flush` the rest;
+    a note that ``sieve`` (:data:`NoteSieve`) does not show is left out."""
 
-    def __init__(self, fold: NoteFold) -> None:
+    def __init__(self, fold: NoteFold, sieve: NoteSieve | None = None) -> None:
         self.fold = fold
+        self.sieve = sieve
         self.held: list[tuple[T, Note]] = []
 
     def add(self, tag: T, note: Note) -> list[tuple[T, Note]]:
         """Hold ``note``; returns the notes held before it (folded, as one) when it cannot join
-        them, else nothing."""
+        them, else nothing (nor holds ``note`` when the sieve leaves it out)."""
+        if self.sieve is not None and not self.sieve(note):
+            return []
         out = self.flush() if self.held and self.fold([n for _, n in self.held] + [note]) is None else []
         self.held.append((tag, note))
         return out
@@ -111,13 +120,14 @@ def replay_lines(
     log: LogFile | LogStream,
     games: Mapping[str, Game],
     show_hands: bool = True,
-    fold: Callable[[str], NoteFold | None] | None = None,
+    reader: Callable[[str], NoteRun[int] | None] | None = None,
 ) -> Iterator[str]:
     """Lines describing ``log``, a log read whole or a stream (:func:`~engine.protocol.log.stream_log`:
     read as the lines are made, in bounded memory, raising its LogFileError when it reaches a
-    corrupt frame); stops with a line naming the first entry the table refuses. ``fold(game)``:
-    how the game's runs of consecutive notes read as one line (shown with the seq of the run's
-    first entry); None, or a game it gives None for: one line per note."""
+    corrupt frame); stops with a line naming the first entry the table refuses. ``reader(game)``:
+    a fresh :class:`NoteRun` for the game's notes: which it shows, and which runs of consecutive
+    notes read as one line (shown with the seq of the run's first entry); None, or a game it gives
+    None for: one line per note."""
     table = Table(games, keep=Keep.LAST)
     entries = log.entries if isinstance(log, LogFile) else (entry for entry, _ in log)
     run: NoteRun[int] | None = None  # the notes that may still fold with the next one
@@ -134,9 +144,8 @@ def replay_lines(
             yield from flush()
             yield f"[{entry.seq:>4}] REFUSED ({err.code}): {err.detail}"
             return
-        if run is None and fold is not None and table.game_name:
-            folder = fold(table.game_name)
-            run = NoteRun(folder) if folder is not None else None
+        if run is None and reader is not None and table.game_name:
+            run = reader(table.game_name)
         steps = describe_entry(table, entry, [] if run is not None else notes)
         if steps:
             yield from flush()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import Any
@@ -163,8 +164,16 @@ class Seat:
         source = set(ev.source)
         # Positions an earlier reshuffle replaced hold nothing any more.
         gone = {p for other in self.table.events[: ev.number] for p in other.source}
-        elsewhere = {c for p, c in self.known_cards().items() if p not in source and p not in gone and self._owns(p)}
-        return [c for c in cards if c not in elsewhere]
+        elsewhere = Counter(
+            c for p, c in self.known_cards().items() if p not in source and p not in gone and self._owns(p)
+        )
+        kept: list[str] = []
+        for c in cards:  # a multiset: a copy known elsewhere removes one copy of its name, not every one
+            if elsewhere[c] > 0:
+                elsewhere[c] -= 1
+            else:
+                kept.append(c)
+        return kept
 
     def _owns(self, pos: Pos) -> bool:
         e, _ = pos

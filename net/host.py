@@ -175,11 +175,12 @@ class Host:
         """Public keys of the players connected now."""
         return [p.key for p in self.peers if p.role == "player" and p.synced]
 
-    def players_behind(self) -> dict[bytes, int]:
-        """The players connected now whose latest head (reported in their pings) is short of the
-        log's last entry: the seq of that head by public key (-1: none reported yet)."""
+    def peers_behind(self) -> dict[bytes, int]:
+        """The peers connected now, players and spectators, whose latest head (reported in their
+        pings) is short of the log's last entry: the seq of that head by public key (-1: none
+        reported yet)."""
         last = self.table.seq - 1
-        heads = {p.key: p.head.seq if p.head is not None else -1 for p in self.peers if p.role == "player" and p.key}
+        heads = {p.key: p.head.seq if p.head is not None else -1 for p in self.peers if p.key}
         return {key: seq for key, seq in heads.items() if seq < last}
 
     def seat_names(self) -> dict[bytes, str]:
@@ -612,27 +613,28 @@ class Host:
 
 
 CATCHING_UP = 30.0
-"""Seconds a table that is over stays open for a player still catching up after its head last
-moved (:func:`serve_table`): one that reads goes on to the end, one that stopped reading does not
-hold the host for ever."""
+"""Seconds a table that is over stays open for a peer (a player or a spectator) still catching up
+after its head last moved (:func:`serve_table`): one that reads goes on to the end, one that
+stopped reading does not hold the host for ever."""
 
 
 async def serve_table(host: Host, grace: float = 10.0, catching_up: float = CATCHING_UP) -> None:
     """Wait until the table is over, then until every player has left or ``grace`` seconds have
-    passed (so that the last entries reach everyone), then close the host. A player still
-    catching up (a seat that came back late: its reported head short of the log's end) keeps the
-    host open while its head moves, until ``catching_up`` seconds pass with no move (docs/protocol.md 7.1)."""
+    passed (so that the last entries reach everyone), then close the host. A peer still catching
+    up (a seat that came back late, a spectator whose screen folds the log slower than the bots
+    play it: its reported head short of the log's end) keeps the host open while its head moves,
+    until ``catching_up`` seconds pass with no move (docs/protocol.md 7.1)."""
     await host.finished.wait()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + grace
-    behind = host.players_behind()
+    behind = host.peers_behind()
     moved = loop.time()
     while host.players_connected() or behind:
         now = loop.time()
         if now >= deadline and (not behind or now >= moved + catching_up):
             break
         await asyncio.sleep(0.05)
-        heads = host.players_behind()
+        heads = host.peers_behind()
         if any(seq > behind.get(key, seq) for key, seq in heads.items()):
             moved = loop.time()
         behind = heads

@@ -71,9 +71,24 @@ class VampireApp(App[None]):
         # if it cannot start, the command ends with its sentence and exit 1, with no home screen.
         self._command_table = (start or Start()).screen in ("play", "lobby")
         self._focus_before_small: dict[int, Any] = {}
+        #: The key whose bindings the app runs now, else None (:meth:`on_event`).
+        self.key_in_hand: events.Key | None = None
         self.file_warnings = FileWarnings(self)
         """Warnings about the player's files (a secrets file others could read), shown as
         notifications: the screen hides stderr, where the command line prints them."""
+
+    async def on_event(self, event: events.Event) -> None:
+        """Every event, as Textual handles it; a key is :attr:`key_in_hand` while the app runs its
+        bindings (the priority ones as it arrives, the others once it came back up from the focused
+        widget), so that a screen's ``check_action`` can ask how long it waited (:mod:`tui.key_wait`)."""
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
+            return
+        self.key_in_hand = event
+        try:
+            await super().on_event(event)
+        finally:
+            self.key_in_hand = None
 
     def get_key_display(self, binding: Binding) -> str:
         """A key as the footer shows it; in console mode Enter is a word (its symbol is not in

@@ -17,14 +17,14 @@ import threading
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
 from engine.games.base import Note
 from engine.protocol.log import Entry, LogStream, stream_log
-from engine.replay import NoteFold, describe_entry
+from engine.replay import NoteFold, NoteSieve, describe_entry
 from engine.table import EntryKind, Keep, Table, TableRefusal
 from tui.files import shell_path, vampire_command
 from tui.games import FrontEnd, Marks, ReplayKit, find_front_end
@@ -50,7 +50,9 @@ class Frame:
     the table does or waits for; ``marks``: where in the game, in the game's units (a round, a
     trick), and which of them this entry began (:class:`tui.games.Marks`); ``notes``: the notes
     of a move, each said by the line of the same index (a reader may fold them with its
-    neighbours': :func:`fold_run`); () for another entry.
+    neighbours': :func:`fold_run`); () for another entry; ``repeats``: the entry only repeats
+    what the narration said already (the game's :attr:`tui.games.FrontEnd.sieve`: a seat's "done
+    voting" again), so a reader of the entries before the current one leaves it out.
     """
 
     seq: int
@@ -62,15 +64,22 @@ class Frame:
     status: str
     marks: Marks
     notes: tuple[Note, ...] = ()
+    repeats: bool = False
+
+
+Sieve = Callable[[], NoteSieve] | None
+"""A game's fresh sieve for each reader of its narration (:attr:`tui.games.FrontEnd.sieve`)."""
 
 
 class _Folder:
     """Turns entries into frames: the table and what a frame is made from (the previous state,
-    the marks, the work totals of :func:`tui.table_text.work_progress`)."""
+    the marks, the work totals of :func:`tui.table_text.work_progress`, the game's sieve of the
+    notes said so far)."""
 
-    def __init__(self, games: Mapping[str, Any], kit: ReplayKit | None) -> None:
+    def __init__(self, games: Mapping[str, Any], kit: ReplayKit | None, sieve: Sieve = None) -> None:
         self.games = games
         self.kit = kit
+        self.shows = sieve() if sieve is not None else None
         self.table = Table(games, keep=Keep.LAST)
         self.prev_state: Any = None
         self.marks = Marks()
@@ -121,8 +130,18 @@ class _Folder:
             status = "The game is over." + (" The host closed the table." if table.ended else "")
         self.prev_state, self.marks = state, marks
         said = tuple(notes) if entry.kind == EntryKind.MOVE and len(notes) == len(lines) else ()
+        shown = [self.shows(n) for n in notes] if self.shows is not None else []
         frame = Frame(
-            entry.seq, entry.kind, tuple(lines), state, tuple(table.names), head_text(table), status, marks, said
+            entry.seq,
+            entry.kind,
+            tuple(lines),
+            state,
+            tuple(table.names),
+            head_text(table),
+            status,
+            marks,
+            said,
+            repeats=bool(said) and not any(shown),
         )
         return frame, revealed
 
@@ -146,10 +165,13 @@ class Frames(Sequence[Frame]):
     checkpoint before it (from the file, in a stream). Safe to read from one thread while another
     folds."""
 
-    def __init__(self, path: Path, games: Mapping[str, Any], kit: ReplayKit | None, host: bytes | None) -> None:
+    def __init__(
+        self, path: Path, games: Mapping[str, Any], kit: ReplayKit | None, host: bytes | None, sieve: Sieve = None
+    ) -> None:
         self._path = path
         self._games = games
         self._kit = kit
+        self._sieve = sieve
         self._host = host
         self._lock = threading.RLock()
         self._count = 0
@@ -244,7 +266,7 @@ class Frames(Sequence[Frame]):
         high = min(self._count, low + KEPT_FRAMES)
         marks = [c.index for c in self._checkpoints]
         start = self._checkpoints[max(bisect_right(marks, low) - 1, 0)]
-        folder = start.folder.copy() if start.folder is not None else _Folder(self._games, self._kit)
+        folder = start.folder.copy() if start.folder is not None else _Folder(self._games, self._kit, self._sieve)
         prev = folder.table.entries.last
         stream: LogStream
         if prev is None:
@@ -354,9 +376,10 @@ def fold_frames(replay: Replay, games: Mapping[str, Any], kit: ReplayKit | None 
     yields the frame count as it goes. ``kit`` marks where each frame is in the game (None:
     nowhere). Stops at the first entry the table refuses (``replay.error`` says why)."""
     host = replay.first.author if replay.first is not None else None
-    frames = Frames(replay.path, games, kit, host)
+    sieve = front_end_for(replay).sieve
+    frames = Frames(replay.path, games, kit, host, sieve)
     replay.frames = frames
-    folder = _Folder(games, kit)
+    folder = _Folder(games, kit, sieve)
     stream = stream_log(replay.path)
     for entry, _ in stream:
         frames._checkpoint(folder, stream.offset)

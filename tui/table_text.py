@@ -44,6 +44,8 @@ class Progress:
     done: int
     total: int
     known: bool = True
+    brief: str = ""
+    """The work named in short, without who does it: "Opening cards (1 of 3)"."""
 
 
 _WORK_WORDS = {
@@ -124,8 +126,8 @@ def work_progress(table: Table, memory: dict[Any, int] | None = None, me: int | 
     # A total is shown once it is known: the first time, what is owed grows as each entry makes
     # the next one owed, and "(3 of 4)", "(4 of 5)"… would promise an end that keeps moving.
     count = f"{done} of {total}" if known else f"step {done + 1}"
-    text = f"{phrase[:1].upper()}{phrase[1:]}: {doing} ({count})"
-    return Progress(text, done, total, known)
+    what = f"{phrase[:1].upper()}{phrase[1:]}"
+    return Progress(f"{what}: {doing} ({count})", done, total, known, f"{what} ({count})")
 
 
 def waiting_text(table: Table, me: int | None) -> str:

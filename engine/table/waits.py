@@ -5,7 +5,9 @@ entry, or the move the game awaits). The wait restarts only when what the table 
 the seat leaves the waited-on seats (its abandon votes are dropped with it), or the seat itself
 answers while it is still waited on (an owed protocol entry; a move that changes where play
 stands, the game's ``Pending.position``). An entry of the waited-on seat that does not answer (a
-chat line, a change by hand, a claim) and any other seat's entry leave its wait as it was.
+chat line, a change by hand, a claim) and any other seat's entry leave its wait as it was, and
+hold its stall clock back not at all: a seat that keeps changing its counters is offered to the
+stall vote when a silent one would be (table rule ``stall_seconds`` into its wait).
 
 The start of a wait is an entry of the log (its seq and its author's time), so every peer, seat or
 spectator, reads the same wait from the same log.
@@ -22,12 +24,6 @@ from engine.table.vocab import EntryKind
 _NOT_ANSWERS = frozenset({EntryKind.CHAT, EntryKind.ABANDON})
 """Entries that never answer what the table waits for."""
 
-AT_WORK_MS = 60_000
-"""How long, at most, a waited-on seat's own changes by hand hold its stall clock back (ms after
-its wait began): a minute, time to apply a card's text by hand and type a claim or two. With the
-stall vote at 30 s (``--stall-after``), a seat that only keeps changing its counters is offered to
-the vote 90 s into its wait at the latest, instead of 30 s."""
-
 
 @dataclass(frozen=True)
 class Wait:
@@ -35,8 +31,9 @@ class Wait:
     author's clock, ms since the epoch); ``clock_until``: a time of the game's own for its answer
     runs until then (the game's ``Pending.clock_until``, ms since the epoch; 0: none), and the
     wait counts as a stall only from then; ``at_work_ms``: the signed time of the seat's latest
-    move during the wait that answered nothing (a change by hand: the seat is at work; 0: none),
-    which holds the stall clock back at most :data:`AT_WORK_MS`."""
+    move during the wait that answered nothing (a change by hand, a claim: the seat is at work;
+    0: none), which screens show the others deciding on a vote, and which never moves the stall
+    clock (PROTOCOL.md 6.5)."""
 
     seq: int
     time_ms: int
@@ -90,9 +87,8 @@ class WaitClock:
     a time signed ahead of the clocks gains nothing, and never from before the host opened the
     table in the run this peer follows, so a table reopened from its log does not count the time
     it was down, and never from before the game's own time for the answer has run
-    (:attr:`Wait.clock_until`: a claim lapses by itself meanwhile, nobody stalls), nor from before
-    the seat's latest change by hand, up to :data:`AT_WORK_MS` into the wait (:attr:`Wait.at_work_ms`:
-    it is at work). Every peer, seat or spectator, reads the same waits from the same log; the
+    (:attr:`Wait.clock_until`: a claim lapses by itself meanwhile, nobody stalls). The seat's own
+    moves that answer nothing (:attr:`Wait.at_work_ms`) do not move it. Every peer, seat or spectator, reads the same waits from the same log; the
     stall vote, a seat's impulse clock and every screen read them through one of these."""
 
     def __init__(self) -> None:
@@ -108,9 +104,7 @@ class WaitClock:
         for seat, wait in waits.since.items():
             key = (seat, wait.seq)
             seen[key] = self._seen.get(key, now_ms)
-            began = min(wait.time_ms, seen[key])
-            at_work = min(wait.at_work_ms, began + AT_WORK_MS)
-            start = max(began, opened_ms or 0, wait.clock_until, at_work)
+            start = max(min(wait.time_ms, seen[key]), opened_ms or 0, wait.clock_until)
             out[seat] = max(0.0, (now_ms - start) / 1000)
         self._seen = seen
         return out

@@ -4,7 +4,8 @@ size (DESIGN.md, "Feel": errors are sentences): `result`, `audit`, `replay` (and
 `play --resume` and `host --resume` given /dev/zero, a named pipe with no writer, a folder, a log's
 first line then 1 GiB of zero bytes or of garbage, a log cut short; `deck`, `join --deck`, `play
 --deck` and `host --deck` given those, a binary file, a file of 100,000 short lines, of 200,000
-`[`, of JSON nested 50,000 deep, of lines naming no card; `cards --archive` given those and a
+`[` (on one line, or on 1,500 lines of 499), of JSON nested 50,000 deep, of lines naming no card
+(text, or a Lackey deck of 20,000 such names); `cards --archive` given those and a
 binary or a text file that is no frequency table; `simulate --save` and `join --state` given a
 file for their folder; a data folder on a read-only file system."""
 
@@ -123,18 +124,25 @@ def bad_deck(tmp_path: Path, kind: str) -> Path:
             path.write_text("".join(f"{i} x\n" for i in range(100_000)))
         case "brackets":
             path.write_text("[" * 200_000)
+        case "bracket-lines":  # each line under the longest a deck list may have: minutes of matching
+            path.write_text(("[" * 499 + "\n") * 1_500)
         case "deep-json":
             path.write_text('{"a":' * 50_000 + "1" + "}" * 50_000)
         case "no-cards":
             path.write_text("".join(f"{i % 9 + 1} Nothing Called This {i}\n" for i in range(200)))
+        case "lackey-no-cards":  # a Lackey .dek of 20,000 names, each a fuzzy match: minutes
+            cards = "".join(f"<card><name>Nothing Called This {i}</name></card>\n" for i in range(20_000))
+            path.write_text(f'<deck version="0"><superzone name="Deck">{cards}</superzone></deck>')
     return path
 
 
 DECK_WORDS = {
     "lines": "100,000 lines",
     "brackets": "characters",
+    "bracket-lines": "too much text on long lines",
     "deep-json": "nested deeper",
     "no-cards": "lines that name no card",
+    "lackey-no-cards": "card entries that name no card",
 }
 
 

@@ -116,11 +116,29 @@ async def test_a_table_that_is_over_stays_open_for_a_seat_still_catching_up(tmp_
     pad(host, MIB // 2)
     back = seat()
     await back.start()
-    await eventually(lambda: host.players_behind(), 10, "the seat connected, behind")
+    await eventually(lambda: host.peers_behind(), 10, "the seat connected, behind")
     host.finished.set()  # the game is over (its `end` appended) while the seat catches up
     await serve_table(host, grace=0.0, catching_up=10.0)
     assert back.table is not None and back.table.seq == t.seq
     await back.stop()
+
+
+async def test_a_table_that_is_over_stays_open_for_a_spectator_still_catching_up(tmp_path):
+    """Every seat has left the table that is over, and a spectator is still 512 KiB behind (its
+    screen folds slower than the bots play): the host closes once the spectator holds the last
+    entry (before, it closed as the last player left, and the watcher's screen stopped mid-game,
+    retrying for ever)."""
+    host = open_host(seats=3)
+    await host.start("127.0.0.1", 0)
+    pad(host, MIB // 2)
+    watching = watcher(host, new_key(), tmp_path)
+    await watching.start()
+    await eventually(lambda: watching.table is not None, 10, "the spectator welcomed")
+    assert not host.players_connected() and watching.table.seq < host.table.seq
+    host.finished.set()  # the game is over (its `end` appended) while the spectator catches up
+    await serve_table(host, grace=0.0, catching_up=10.0)
+    assert watching.table is not None and watching.table.seq == host.table.seq
+    await watching.stop()
 
 
 async def test_a_peer_catching_up_a_deal_verifies_every_proof_of_shuffle_off_its_loop(

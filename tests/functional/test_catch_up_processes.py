@@ -9,8 +9,9 @@ neither as a slow reader nor as silent, and it ends with the host's log, byte fo
 A seated bot process that sleeps (SIGSTOP) once play has begun comes back the same way, more
 than 512 KiB behind, and ends on the host's digest. (A seat still playing never falls that far
 behind: the table waits on it. Measured on a six-seat log, the longest run of entries that waits
-on none of the seats still playing is 81 KiB; a seat voted out after the deal misses the rest of
-the game, the decks rebuilt without it: about 0.85 MiB.) A seated bot process killed as play
+on none of the seats still playing is 81 KiB; on a given seat still playing, 43 KiB at four
+seats. A seat voted out after the deal misses the rest of the game, the decks rebuilt without
+it: about 0.85 MiB.) A seated bot process killed as play
 begins, with two more seats voted out after it (each vote rebuilds the decks again), is started
 again once the host's log has grown more than a MiB, and catches up all of it the same way.
 
@@ -232,6 +233,16 @@ def test_a_seat_killed_in_play_and_started_again_after_a_mib_of_entries_catches_
     reconnects as a player, catches up from the seq it held (never dropped) and follows the table
     to its end, with the host's log byte for byte and the same digest; the audit finds no fault
     (exit 2, not 0: the events the abandoned seats held keys of stay unchecked, 6.3 item 8).
+
+    Exit 2 is what such a return gives, and no seat still playing can come back this far behind:
+    the table goes on without a disconnected seat only while it owes nothing of it, and every
+    draw of every seat is opened with each participant's share, so it soon waits on it (the
+    longest run of entries that waits on none of one seat still playing: 43 KiB at four seats,
+    :func:`tests.support.stall_table.stall_table`'s ``unwaited_kib``, checked in the default
+    suite). Then it waits until the seat is back or voted out: the host needs no pause of its own
+    for a seat it does not wait on. A seat that misses a MiB was voted out (this test), or was out
+    of play already (ousted or withdrawn, its keys revealed as it left: 6.3 item 6), a case no
+    test makes happen between processes.
 
     The decks are the largest legal ones (:func:`big_crypt_decks`): with the bundled decks the
     game after the first seat died wrote 1.02 MiB with one more seat gone, 1.08 MiB with two, and

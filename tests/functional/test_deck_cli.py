@@ -202,3 +202,22 @@ def test_declining_a_close_match_names_the_deck_check_as_the_person_types_it(tmp
     misspelt = deck_file(tmp_path, "typos.txt", ["12 Ingrid Rossler", "60 Govern the Unalinged", "30 Blood Doll"])
     with pytest.raises(VampireError, match=r"\(\.venv/bin/vampire deck .*typos\.txt checks the file\)"):
         bring_file(find_game("vtes"), misspelt, {}, say=lambda _: None, ask=lambda _: "n", command=".venv/bin/vampire")
+
+
+def test_join_takes_a_short_library_to_a_table_whose_rule_allows_it_and_refuses_it_to_one_that_does_not(tmp_path):
+    """`vampire join --deck FILE` reads the file before connecting, and checks its library's size
+    only once the host has named the table's rules (table rule library_size): a library of 40
+    cards is taken at a table with library_size=off, and refused in a sentence at one with the
+    rule on (the default), never before the rules are known."""
+    from engine.errors import VampireError
+    from tui.cli.seats import DeckFile
+
+    path = deck_file(tmp_path, "short", ["12 Anson", "40 Govern the Unaligned"])
+    said: list[str] = []
+    deck = DeckFile(path, said.append)  # read before any connection: taken, no rule known yet
+    assert said == ["You bring short: crypt 12, library 40."]
+    deck.options = lambda: {"library_size": False}
+    assert deck("vtes").library_size == 40
+    deck.options = lambda: {}  # the table's rules, every one at its default
+    with pytest.raises(VampireError, match=r"^short: the library has 40 cards, and a library needs 60 to 90"):
+        deck("vtes")

@@ -18,11 +18,12 @@ from engine.opening import open_sequencer, order_table
 from engine.protocol.identity import new_key
 from engine.seat import now_ms
 from net.client import Client
+from net.events import Timeouts
 from net.host import Host
 from net.local import bot_client
 from net.session import Session
 from net.store import Store
-from tests.support.net import FAST, QUICK_BACKOFF
+from tests.support.net import QUICK_BACKOFF
 from tests.support.poll import eventually
 from tests.support.tui import shown
 from tui.app import Start, VampireApp
@@ -34,13 +35,20 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.results import GameEndScreen
 
 LOADED = 300
-"""Seconds before a wait of this test gives up: each waits on the table's state, and on a machine
-loaded by other suites (a load of 20 on 2 cores) the bots' set-up alone took more than 60 s."""
+"""Seconds before any wait of this test gives up: each waits on the table's state or the screen,
+never on a time, and on a machine loaded by other suites (a load of 20 on 2 cores) the bots'
+set-up alone took more than 60 s, and the watcher's first fold of a VTES table (the card data)
+more than 20 s. A quiet machine runs the whole test in a few seconds."""
+
+PATIENT = Timeouts()
+"""The connections' time-outs: the program's own, not the quick ones of other network tests. Host,
+bots and watcher share one loaded process here; a hello or a ping held up a few seconds must not
+cut a connection this test does not mean to cut."""
 
 
 async def _host(game: str, seats: int, rules: dict[str, Any], save: Path) -> Host:
     order = order_table(game, bots=["heuristic"] * seats, seats=seats, rules=rules, title="watched table")
-    host = Host(open_sequencer(order, new_key(), save, now_ms), timeouts=FAST)
+    host = Host(open_sequencer(order, new_key(), save, now_ms), timeouts=PATIENT)
     await host.start("127.0.0.1", 0)
     return host
 
@@ -53,7 +61,7 @@ def _spectator(host: Host, tmp_path: Path) -> Any:
         role="spectator",
         games=all_rules(),
         store=Store.in_dir(tmp_path / "watcher"),
-        timeouts=FAST,
+        timeouts=PATIENT,
         backoff=QUICK_BACKOFF,
         stop_when_over=True,
     )
@@ -69,7 +77,7 @@ async def _seat_bots(host: Host, count: int) -> list[Client]:
             name=f"Bot{i}",
             rng=random.Random(40 + i),
             games=all_rules(),
-            timeouts=FAST,
+            timeouts=PATIENT,
             backoff=QUICK_BACKOFF,
         )
         await bot.start()
@@ -92,9 +100,9 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
     app = VampireApp(Start("lobby", wrapped), name="Watcher")
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await eventually(lambda: isinstance(app.screen, LobbyScreen), 10, "the lobby", pilot=pilot)
+            await eventually(lambda: isinstance(app.screen, LobbyScreen), LOADED, "the lobby", pilot=pilot)
             hint = app.screen.query_one("#lobby-hint")
-            await eventually(lambda: "You are watching" in shown(hint), 20, "the watcher's hint", pilot=pilot)
+            await eventually(lambda: "You are watching" in shown(hint), LOADED, "the watcher's hint", pilot=pilot)
             assert "waiting for more players" not in shown(hint)
             bots = await _seat_bots(host, seats)
             # Switched to at once, mounted a moment later: its widgets are there once it is mounted.
@@ -118,7 +126,7 @@ async def test_a_spectator_watches_the_game_live_on_its_table_screen(
                 # Every seat's name in the players' panel (waited for: the panel redraws on the table's news).
                 await eventually(
                     lambda: all(name[:8] in shown(screen.query_one("#vt-players")) for name in wrapped.table.names),
-                    20,
+                    LOADED,
                     "every seat in the players' panel",
                     pilot=pilot,
                 )

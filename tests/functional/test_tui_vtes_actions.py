@@ -18,7 +18,7 @@ from engine.games.vtes.vocab import ActionKind, Phase, Window
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import advance, dealt_vtes, keys_after_a_look
+from tests.support.vtes_table import accept_as, advance, dealt_vtes, keys_after_a_look, said
 from tests.support.vtes_table import notes_text as _log
 from tests.support.vtes_table import screen_view as _view
 from tui.app import Start, VampireApp
@@ -117,20 +117,22 @@ def _my_minion_phase_with_a_blocker(view: Any) -> bool:
 async def test_the_persons_bleed_is_blocked_by_a_bot_whose_pool_is_low() -> None:
     local = dealt_vtes(11)
     advance(local, _my_minion_phase_with_a_blocker, limit=60000)
+    prey = local.seats[0].view().players[0].prey
+    # The prey's pool down to 8: a claim on it, which its seat accepts (a bot takes no pool on
+    # words: docs/vtes-by-hand.md, "A bot's answer").
+    low = local.seats[0].view().players[prey].pool - 8
+    local.submit(
+        local.seats[0], "move", local.seats[0].move_body({"do": "pool", "seat": prey, "delta": -low, "cause": "test"})
+    )
+    accept_as(local, prey)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     app = VampireApp(Start("table", session), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
         keys_after_a_look(app)  # keys at machine speed: past the key guard each time
         view = _view(app)
-        prey = view.players[0].prey
         name = session.table.names[prey]
-        low = view.players[prey].pool - 8
-        # A pool change to another Methuselah names its cause (a claim the prey may dispute).
-        await pilot.press("colon", *[("space" if c == " " else c) for c in f"pool -{low} {name} for test"], "enter")
-        await eventually(lambda: _view(app).players[prey].pool == 8, 30, "the prey's pool at 8", pilot=pilot)
-        await pilot.press("escape")
-        await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
+        assert view.players[prey].pool == 8
         await pilot.press("b")
         await eventually(lambda: _view(app).action is not None, 30, "the bleed announced", pilot=pilot)
         assert f"bleeds {name} for " in _box(app)  # its printed bleed (offers.plain_bleed)
@@ -146,6 +148,14 @@ async def test_a_change_that_becomes_a_claim_is_said_as_a_claim_not_as_done() ->
     their answer (docs/vtes-by-hand.md), never "Sent" as if it had happened."""
     local = dealt_vtes(11)
     advance(local, _my_minion_phase_with_a_blocker, limit=60000)
+    prey = local.seats[0].view().players[0].prey
+    # The prey's pool down to 8: a claim on it, which its seat accepts (a bot takes no pool on
+    # words: docs/vtes-by-hand.md, "A bot's answer").
+    low = local.seats[0].view().players[prey].pool - 8
+    local.submit(
+        local.seats[0], "move", local.seats[0].move_body({"do": "pool", "seat": prey, "delta": -low, "cause": "test"})
+    )
+    accept_as(local, prey)
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
     app = VampireApp(Start("table", session), name="Mina")
     said: list[str] = []
@@ -173,3 +183,34 @@ async def test_a_change_that_becomes_a_claim_is_said_as_a_claim_not_as_done() ->
         await pilot.press("escape", "colon", *[("space" if c == " " else c) for c in "pool +1"], "enter")
         await eventually(lambda: any("Sent" in s for s in said), 10, "the change said", pilot=pilot)
         assert all("Claim" not in s for s in said), said
+
+
+def _mina(until: Any) -> tuple[LocalGameSession, VampireApp]:
+    """Mina's screen (seat 0) at the table of seed 11 once ``until(view)`` holds."""
+    local = dealt_vtes(11)
+    advance(local, until, limit=60000)
+    session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"))
+    return session, VampireApp(Start("table", session), name="Mina")
+
+
+async def _at_the_table(app: VampireApp, pilot: Any) -> None:
+    await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+    keys_after_a_look(app)  # keys at machine speed: past the key guard each time
+
+
+async def test_a_pool_drain_typed_against_a_bot_is_disputed_and_the_screen_says_why() -> None:
+    """``pool -5 <bot> for judge ruling``: the screen says at once that a bot takes no pool on
+    one's word, the bot disputes it saying why in the game log, and its pool stays as it was
+    (docs/vtes-by-hand.md, "A bot's answer")."""
+    session, app = _mina(_my_minion_phase_with_a_blocker)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_the_table(app, pilot)
+        view = _view(app)
+        prey = view.players[0].prey
+        name = session.table.names[prey]
+        pool = view.players[prey].pool
+        await pilot.press("colon", *[("space" if c == " " else c) for c in f"pool -5 {name} for judge ruling"], "enter")
+        await eventually(lambda: "no card named: a bot takes no pool" in _log(app), 30, "the dispute", pilot=pilot)
+        await eventually(lambda: f"{name} is a bot: on your word it takes no pool" in said(app), 30, "the bound said")
+        assert f"{name} disputes act" in _log(app)
+        assert _view(app).players[prey].pool == pool

@@ -15,10 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,11 @@ class Held:
     """What one stalled table gave: ``stalled``: the staller stalled (in a window of ``window``);
     ``held``: seconds from then to the entry that recorded it as having abandoned (None: not
     within the limit); ``votes``: abandon votes cast for it once it stalled; ``by_hand``: its changes by hand
-    while it stalled; ``ended``: the game ended; ``audit``: the audit's exit code (None: not run)."""
+    while it stalled; ``ended``: the game ended; ``audit``: the audit's exit code (None: not run);
+    ``went_on``: a turn began after it was voted out (the table went on without it);
+    ``unwaited_kib``: the longest run of the log, in KiB, during which the table waited on none of
+    a seat still playing's entries (how far a seat still playing can fall behind before the table
+    waits on it)."""
 
     stalled: bool
     window: str
@@ -43,6 +48,8 @@ class Held:
     by_hand: int
     ended: bool
     audit: int | None
+    went_on: bool = False
+    unwaited_kib: float | None = None
 
 
 def stall_table(
@@ -54,10 +61,12 @@ def stall_table(
     limit: float = 60.0,
     root: Path = ROOT,
     setup_limit: float = 240.0,
+    to_the_end: bool = True,
 ) -> Held:
     """Run a four-seat VTES table: a headless host, the staller and three heuristic bot processes
     that vote to abandon a seat the table waited on for ``vote_after`` s (with ``accomplice``, one
-    of them never votes). Stops ``limit`` s after the staller stalled, or when the game ends."""
+    of them never votes). Stops ``limit`` s after the staller stalled, or when the game ends, or
+    (``to_the_end`` False) once a turn has begun after the staller was voted out."""
     tmp.mkdir(parents=True, exist_ok=True)
     env = child_env(tmp)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), str(ROOT)) if p)
@@ -112,11 +121,11 @@ def stall_table(
     ]
     if by_hand:
         staller_args += ["--by-hand", str(by_hand)]
+    decks = sorted(DECKS.glob("*.txt"))
+    if window == "referendum":  # decks of political actions, so referendums are called
+        decks = [DECKS / "usurper_high_council.txt", DECKS / "malkavian_politics.txt"] * 2
     try:
         staller = spawn(staller_args, "staller")
-        decks = sorted(DECKS.glob("*.txt"))
-        if window == "referendum":  # decks of political actions, so referendums are called
-            decks = [DECKS / "usurper_high_council.txt", DECKS / "malkavian_politics.txt"] * 2
         bots = []
         for i in range(3):
             votes = 1e9 if accomplice and i == 2 else vote_after
@@ -148,6 +157,8 @@ def stall_table(
         if stalled_at is not None:
             deadline = time.monotonic() + limit
             while time.monotonic() < deadline and any(b.poll() is None for b in bots):
+                if not to_the_end and _went_on(tmp / "host.out"):
+                    break
                 time.sleep(0.2)
     finally:
         for proc in procs:
@@ -159,7 +170,14 @@ def stall_table(
                     proc.kill()
                     proc.wait(10)
     out = (tmp / "staller.out").read_text(errors="replace")
-    return _measure(save, stalled_at, window, out.count("BYHAND "), root, env)
+    held = _measure(save, stalled_at, window, out.count("BYHAND "), root, env)
+    return replace(held, went_on=_went_on(tmp / "host.out"))
+
+
+def _went_on(host_out: Path) -> bool:
+    """The host's narration holds a turn begun after a seat abandoned the game."""
+    _, gone, after = host_out.read_text(errors="replace").partition("abandoned the game")
+    return bool(gone) and re.search(r"\] Turn \d+: ", after) is not None
 
 
 def _wait_for_stall(out: Path, proc: subprocess.Popen[bytes], limit: float) -> float | None:
@@ -178,15 +196,21 @@ def _measure(save: Path, stalled_at: float | None, window: str, by_hand: int, ro
         "from engine.games import all_rules\n"
         "from engine.protocol.log import read_log\n"
         "from engine.table import Table\n"
+        "from engine.protocol.log import encode_frame\n"
         "t = Table(all_rules())\n"
-        "gone = None; votes = []\n"
+        "gone = None; votes = []; run = {}; longest = 0\n"
         "log = read_log(sys.argv[1])\n"
         "for e in log.entries:\n"
         "    before = set(t.abandoned)\n"
         "    t.apply(e)\n"
         "    if gone is None and e.kind == 'abandon' and e.time >= float(sys.argv[2]): votes.append(e.body['seat'])\n"
         "    if gone is None and set(t.abandoned) != before: gone = e.time; out = (set(t.abandoned) - before).pop()\n"
-        "print(json.dumps({'gone': gone, 'votes': votes.count(out) if gone else 0, 'ended': t.ended}))\n"
+        "    if t.phase == 'running':\n"
+        "        waited = set(t.waiting_on()); n = len(encode_frame(e))\n"
+        "        run = {s: 0 if s in waited else run.get(s, 0) + n for s in t.playing()}\n"
+        "        longest = max([longest, *run.values()])\n"
+        "print(json.dumps({'gone': gone, 'votes': votes.count(out) if gone else 0, 'ended': t.ended,\n"
+        "                  'unwaited': round(longest / 1024, 1)}))\n"
     )
     if not save.exists() or stalled_at is None:
         return Held(stalled_at is not None, window, None, 0, by_hand, False, None)
@@ -209,7 +233,16 @@ def _measure(save: Path, stalled_at: float | None, window: str, by_hand: int, ro
     )
     gone = facts.get("gone")
     held = None if gone is None else round(gone / 1000 - stalled_at, 1)
-    return Held(True, window, held, facts.get("votes", 0), by_hand, bool(facts.get("ended")), audit.returncode)
+    return Held(
+        True,
+        window,
+        held,
+        facts.get("votes", 0),
+        by_hand,
+        bool(facts.get("ended")),
+        audit.returncode,
+        unwaited_kib=facts.get("unwaited"),
+    )
 
 
 def _free_port() -> int:

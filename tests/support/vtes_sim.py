@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engine.games.base import Act, Note, OptionValue, Pos
+from engine.games.vtes.card_record import CardRecord
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
@@ -313,3 +314,24 @@ def bleed_blocked(t: SimTable) -> tuple[int, int, list[tuple[int, Act]]]:
     logged(t, done, ana, {"do": "pass"})
     logged(t, done, ben, {"do": "block", "minion": first_vampire(t, ben)})
     return ana, ben, done
+
+
+def announced_through(t: SimTable, act: Act) -> tuple[list[tuple[int, Act]], list[str]]:
+    """``act``, an action, announced by the acting seat, then every seat passes until it resolves:
+    the acts played (seat, act) and what the table said (seats named Ana, Ben, Cy, Dee)."""
+    ana = t.state.acting
+    done: list[tuple[int, Act]] = [(ana, act)]
+    said = [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(ana, act)]
+    while (a := t.state.open_action) is not None:
+        said += [n.render(["Ana", "Ben", "Cy", "Dee"]) for n in t.play(a.impulse, {"do": "pass"})]
+        done.append((a.impulse, {"do": "pass"}))
+    return done, said
+
+
+def record_named(name: str) -> CardRecord:
+    """The card record of the card named ``name`` (as ``vampire cards`` finds it)."""
+    from engine.games.vtes.card_report import find
+
+    rec = find(name)
+    assert rec is not None, name
+    return rec

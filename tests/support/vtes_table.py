@@ -94,6 +94,15 @@ def advance(local: LocalGame, until: Callable[[Any], bool], seed: int = 7, limit
     raise RuntimeError("the condition never held")
 
 
+def accept_as(local: LocalGame, seat: int) -> None:
+    """``seat`` accepts every claim that waits for its answer, as a person there would (a bot
+    accepts a claim only as its rule lets it: docs/vtes-by-hand.md, "A bot's answer")."""
+    me = local.seats[seat]
+    for claim in me.view().claims:
+        if claim.status == "pending" and seat in claim.seats and seat not in claim.accepted:
+            local.submit(me, "move", me.move_body({"do": "accept", "act": claim.act}))
+
+
 def played_vtes(
     until: Callable[[Any], bool], seed: int = 11, options: dict[str, Any] | None = None, limit: int = 20000
 ) -> LocalGame:
@@ -235,6 +244,8 @@ class PausedKeys:
 
 
 def keys_after_a_look(app: Any) -> None:
-    """Give the app's VTES table screen a :class:`PausedKeys` clock: the test's keys are played
-    whatever changed just before them (the guard's own tests use a clock they move by hand)."""
+    """Give the app's VTES table screen a :class:`PausedKeys` clock, on which no key waits before
+    it is handled: the test's keys are played whatever changed just before them (the guard's own
+    tests use a clock they move by hand)."""
     app.screen.key_clock = PausedKeys()
+    app.screen.key_wait = lambda key: 0.0  # each key handled as it is typed, on that clock

@@ -190,11 +190,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return spec.cards(args.names, args.coverage, args.json, args.archive, print)
 
 
-def _fold(game: str) -> Any:
-    """How ``game``'s front end folds a run of narration notes into one line (None: it does not)."""
+def _reader(game: str) -> Any:
+    """How ``game``'s front end reads its narration line by line (:meth:`tui.games.FrontEnd.note_run`:
+    runs of notes folded into one line, repeats left out; None: one line per note)."""
     from tui.games import find_front_end
 
-    return find_front_end(game).fold
+    return find_front_end(game).note_run()
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -213,7 +214,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         app.run()
         return int(app.return_code or 0)
     log = stream_log(args.file)  # read as it is told, in bounded memory (docs/protocol.md 7.4, "Large logs")
-    for line in replay_lines(log, all_rules(), show_hands=not args.no_hands, fold=_fold):
+    for line in replay_lines(log, all_rules(), show_hands=not args.no_hands, reader=_reader):
         print(line)
     if log.torn:
         print("(a torn last frame, left by a crash mid-write, was dropped)")

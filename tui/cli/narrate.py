@@ -98,7 +98,8 @@ class FeedNotes:
     """The table's notes told in a text feed (``say(line)``), one line per note, but a run that
     the game's front end folds (:attr:`tui.games.FrontEnd.fold`: a window's passes) as one line,
     printed once the next note does not join it, other news comes (:meth:`flush`), or
-    :data:`FEED_FOLD_S` seconds pass without any."""
+    :data:`FEED_FOLD_S` seconds pass without any; a note that only repeats what the feed said
+    (:attr:`tui.games.FrontEnd.sieve`) is left out."""
 
     def __init__(self, client: Client, say: Callable[[str], None]) -> None:
         self.client = client
@@ -138,9 +139,7 @@ class FeedNotes:
         if self.run is None and t is not None and t.game_name:
             from tui.games import find_front_end
 
-            fold = find_front_end(t.game_name).fold
-            if fold is not None:
-                self.run = NoteRun(fold)
+            self.run = find_front_end(t.game_name).note_run()
         return self.run
 
     def _later(self) -> None:

@@ -113,7 +113,7 @@ class DeckFile:
         if game in self.read:
             options = self.options() if self.options is not None else None
             kit = find_game(game).kit
-            if options and kit is not None:
+            if options is not None and kit is not None:
                 check = kit().check(self.path, dict(options))  # what this table's rules refuse
                 if check.refused:
                     raise VampireError(f"{Path(self.path).name}: {'; '.join(check.problems)}")

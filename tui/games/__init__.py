@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from engine.games.base import Note
+    from engine.replay import NoteRun
     from engine.table import Table
     from tui.replayer import Frame, Replay
     from tui.session import TableSession
@@ -133,6 +134,9 @@ class FrontEnd:
     - ``fold(notes)``: the one note a run of consecutive narration notes reads as in the game log
       and ``vampire replay --text`` (e.g. a window's passes), or None when they do not fold; None:
       one line per note. The narration itself keeps one note per act.
+    - ``sieve()``: a fresh :data:`engine.replay.NoteSieve` for one reader of the narration, which
+      leaves out a note that only repeats what that reader said already (a seat's "done voting"
+      again after every later vote); None: every note is shown.
     - ``seat_given_up``: what the game does with a seat the others vote to give up after it left
       (PROTOCOL.md 6.5; the game's ``abandon``), as the end of a sentence to its player.
     """
@@ -148,13 +152,28 @@ class FrontEnd:
     lobby_kit: Callable[[], LobbyKit] | None = None
     option_words: Callable[[Mapping[str, Any]], list[str]] | None = None
     fold: Callable[[Sequence[Note]], Note | None] | None = None
+    sieve: Callable[[], Callable[[Note], bool]] | None = None
     seat_given_up: str = "the game goes on without you"
+
+    def note_run[T](self) -> NoteRun[T] | None:
+        """A fresh :class:`engine.replay.NoteRun` for a reader of this game's narration that
+        prints line by line (``fold`` and ``sieve``), or None when every note is a line."""
+        from engine.replay import NoteRun
+
+        if self.fold is None and self.sieve is None:
+            return None
+        return NoteRun(self.fold or _no_fold, self.sieve() if self.sieve is not None else None)
 
     @property
     def may_sit(self) -> str | None:
         """None when a person can take a seat at this game's table in the TUI, else the sentence
         that says why not and what to do instead."""
         return None if self.table_screen is not None else self.no_screen
+
+
+def _no_fold(notes: Sequence[Note]) -> None:
+    """A game's notes never fold: one line each."""
+    return None
 
 
 def plain_front_end(name: str) -> FrontEnd:

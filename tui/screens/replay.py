@@ -308,20 +308,30 @@ class RecentEntries(Widget):
         return self.content
 
 
+REPEATS_REACH = 64
+"""At most this many entries that only repeat what was said are skipped over, besides the
+entries read, to fill the panel (a referendum's "done voting" again after every vote)."""
+
+
 def fit_entries(frames: Sequence[Frame], index: int, height: int, width: int, fold: NoteFold | None = None) -> Text:
     """Entries ``frames[..index]`` in ``height`` rows of ``width`` cells: whole lines are dropped
     from the top until the current entry, marked ``▶`` and shown last, fits at the bottom (at most
     ``height`` entries before it are read: each one shown takes a row or more). A run of entries
     that ``fold`` (the game's) reads as one line is one line (:func:`tui.replayer.fold_run`: a
-    window's passes), the current entry's run too: its line grows as the run is stepped through."""
+    window's passes), the current entry's run too: its line grows as the run is stepped through.
+    An entry that only repeats what was said (:attr:`tui.replayer.Frame.repeats`) is left out
+    unless it is the current one."""
     if not frames or index >= len(frames):
         return Text()
     height, width = max(height, 1), max(width, 20)
     lines: list[Text] = []
-    used = 0
+    used = skipped = 0
     i = index
-    while i >= 0 and used < height and index - i <= height:
+    while i >= 0 and used < height and index - i - skipped <= height:
         frame = frames[i]
+        if frame.repeats and i != index and skipped < REPEATS_REACH:
+            i, skipped = i - 1, skipped + 1  # said already: the current entry alone says it again
+            continue
         run = fold_run(frames, i, fold)
         said = (run[1], *frame.lines[1:]) if run is not None else frame.lines
         block = [Text(line, style="bold reverse" if i == index else "") for line in said]

@@ -306,6 +306,15 @@ class TableFrame(Screen[None]):
         game's screen says; None: it is the person's to take)."""
         return None
 
+    def answer_line(self, table: Table, me: int | None) -> str | None:
+        """What the status line says first of this seat's own move, before the protocol work
+        under way (its progress follows): while a move of this seat is on its way, that it is
+        sent (:meth:`sent_words`); a game's screen may add whether the table waits for it. None:
+        nothing to say of it."""
+        if self._submitting and self._sending is not None:
+            return self.sent_words(self._sending)
+        return None
+
     def show_status(self, table: Table, me: int | None) -> None:
         """The status line: a proven cheat, the protocol work under way (with its progress), or
         who the table waits for (and for how long, past the abandon time)."""
@@ -323,7 +332,11 @@ class TableFrame(Screen[None]):
             bar.display = False
             return
         if progress is not None:
-            show_in_place(label, f"{progress.text}.")
+            # Where this seat's answer stands comes first: the work under way never hides it, and
+            # follows it named in short ("Opening cards (1 of 3)"), the bar beside.
+            lead = self.answer_line(table, me)
+            show_in_place(label, f"{lead} {progress.brief}." if lead else f"{progress.text}.")
+            label.set_class(False, "-your-turn")
             bar.display = True
             # An unknown length is an indeterminate bar, not one that fills and refills.
             bar.update(total=max(progress.total, 1) if progress.known else None, progress=progress.done)
@@ -369,7 +382,7 @@ class TableFrame(Screen[None]):
             return ""
         stalled = self._stalled_seat()
         if stalled is not None:
-            votes = self._votes_words(table, stalled)
+            votes = self._at_work_words(table, stalled) + self._votes_words(table, stalled)
             return f" {table.names[stalled]} has kept the table waiting {int(waits.get(stalled, 0))} s{votes}: E votes to end the wait."
         seat = max(waits, key=lambda s: (waits[s], -s))
         secs = int(waits[seat])
@@ -379,13 +392,22 @@ class TableFrame(Screen[None]):
         if seat == me and all(s == me or s in own_bots for s in range(table.nseats)):
             return ""  # only this program's own bots wait for you, and they never vote to end a wait
         who = "You have" if seat == me else f"{table.names[seat]} has"
-        votes = self._votes_words(table, seat)
+        at_work = self._at_work_words(table, seat)
         if secs >= table.stall_seconds:
             others = "the others" if me is not None else "the players"
-            return f" {who} kept the table waiting {secs} s{votes}: {others} may vote to end the wait."
-        return (
-            f" {who} kept the table waiting {secs} s; from {table.stall_seconds} s the others may vote to end the wait."
-        )
+            votes = self._votes_words(table, seat)
+            return f" {who} kept the table waiting {secs} s{at_work}{votes}: {others} may vote to end the wait."
+        return f" {who} kept the table waiting {secs} s{at_work}; from {table.stall_seconds} s the others may vote to end the wait."
+
+    def _at_work_words(self, table: Table, seat: int) -> str:
+        """What a seat the table waits on did by hand during its wait, for the others deciding on a
+        vote: its changes and claims answer nothing and move no clock (PROTOCOL.md 6.5), but a
+        person applying a card's text is not one who has gone away. "" when it did nothing."""
+        wait = table.waited(seat)
+        if wait is None or not wait.at_work_ms:
+            return ""
+        ago = max(0, int((self.session.now_ms() - wait.at_work_ms) // 1000))
+        return f", a change by hand {ago} s ago"
 
     @staticmethod
     def _votes_words(table: Table, seat: int) -> str:

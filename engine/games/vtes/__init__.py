@@ -35,8 +35,9 @@ raises :class:`~engine.games.base.MalformedAct`, one the rules refuse now
 - ``end_turn``: the acting Methuselah ends its turn (through every remaining phase).
 - ``edge``: unlock phase, holder of the Edge: gain 1 pool, once a turn.
 - ``burn_edge``: the holder of the Edge burns it (it then belongs to nobody) for what ``by``, a
-  face-up card of its own whose text speaks of the Edge, says (Emily Carson); the effect itself is
-  applied by hand. It answers no window and no wait, and no bot offers it.
+  face-up card of its own whose text speaks of the Edge, says (Emily Carson); the effect is
+  applied where the table reads it, at the time the card says (:mod:`engine.games.vtes.edge_burns`),
+  else by hand. It answers no window and no wait, and no bot offers it.
 - ``draw``: draw n cards from your library (an empty library refuses).
 - ``play``: play a card from your hand (during an open action: on your impulse, an action modifier
   or reaction, changing the action's numbers); it is opened to everyone and goes to ``to``;

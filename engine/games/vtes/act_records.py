@@ -105,7 +105,7 @@ class EdgeBurnAct(ActRecord):
     """``burn_edge``: the holder of the Edge burns it (back to nobody) for what the card ``by``
     says, a face-up card of its own (Emily Carson: "Emily can burn the Edge to unlock"; rulebook,
     "Requirements for Playing Cards": "the Methuselah must control the Edge to burn it for a
-    cost"). The card's effect itself is applied by hand."""
+    cost"). The card's effect is applied where the table reads it (:mod:`engine.games.vtes.edge_burns`)."""
 
     by: Pos
 
@@ -339,7 +339,9 @@ class ActionAct(ActRecord):
     succeeds for 1 or more); ``gain_pool``: pool the actor gains when the bleed succeeds for 1 or
     more; ``unlock``: the acting minion unlocks as the action succeeds (its card says so);
     ``draws``: cards the actor draws as it succeeds (its card says so; discarded down after);
-    ``burn``: ``target_card``, a card in play, burns as the action succeeds (its card says so); a rule ``lift`` ed by card ``by`` (P9)."""
+    ``burn``: ``target_card``, a card in play, burns as the action succeeds (its card says so);
+    ``life``: the life the retainer or ally ``card`` enters play with, its level's (None: its
+    printed life; :mod:`engine.games.vtes.entering_life`); a rule ``lift`` ed by card ``by`` (P9)."""
 
     minion: Pos
     kind: ActionKind
@@ -357,6 +359,7 @@ class ActionAct(ActRecord):
     unlock: bool | None = None
     draws: int | None = None
     burn: bool | None = None
+    life: int | None = None
     limit: LimitScope | None = None
     limit_all: bool | None = None
     replace: Replacement | None = None
@@ -377,12 +380,15 @@ class BlockAct(ActRecord):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AdjustAct(ActRecord):
     """``adjust`` (4.3, P8): signed changes to the open action's ``stealth``, ``intercept``,
-    ``amount``, a new ``target`` seat; its source: card ``by`` or ``cause``."""
+    ``amount``, a new ``target`` seat; its source: card ``by`` or ``cause``; ``blood``: the blood
+    the blocking vampire burns for the ``intercept`` the card ``by`` it played gives
+    (:mod:`engine.games.vtes.blood_intercept`)."""
 
     stealth: int | None = None
     intercept: int | None = None
     amount: int | None = None
     target: int | None = None
+    blood: int | None = None
     cause: str | None = None
     lift: Lift | None = None
     by: Pos | None = None
@@ -403,6 +409,14 @@ class DisputeAct(ActRecord):
     (its author)."""
 
     act: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisputeWhyAct(DisputeAct):
+    """``dispute``, which may say why: ``why``, a short phrase shown with it (a bot's reason:
+    docs/vtes-by-hand.md, "A bot's answer"); None: none given."""
+
+    why: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -569,7 +583,7 @@ RECORDS: dict[Do, type[ActRecord]] = {
     Do.PASS: BareAct,
     Do.ADJUST: AdjustAct,
     Do.ACTION_END: ActionEndAct,
-    Do.DISPUTE: DisputeAct,
+    Do.DISPUTE: DisputeWhyAct,
     Do.ACCEPT: DisputeAct,
     Do.LAPSE: DisputeAct,
     Do.RETRACT: DisputeAct,

@@ -15,6 +15,8 @@ from dataclasses import replace
 
 from engine.games.base import Pos, seat_ref
 from engine.games.vtes import card_actions, carried_moves, lasting, politics, standing, windows
+from engine.games.vtes.acts import esc
+from engine.games.vtes.block_readings import UNLESS_BLOCKED
 from engine.games.vtes.card_effects import EffectKind
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import PlayPlace, play_place
@@ -60,7 +62,8 @@ def resolved_last(phase: Phase, done: Sequence[Done], quiet: bool) -> Done | Non
 def before_resolution(w: Work, a: Action) -> None:
     """What cards played during the action ``a`` do just before it resolves (successful, or
     blocked by ``a.blocker``): the minions whose block attempt failed lock (``Action.lock_failed``,
-    Faceless Night at superior); a woken minion that did not block burns its blood
+    Faceless Night at superior); a vampire that played a card locking it unless it blocked, and
+    did not block, locks (Eyes of the Wild); a woken minion that did not block burns its blood
     (``Action.wake_costs``, Forced Awakening). A minion no longer ready is left alone."""
     if a.lock_failed:
         failed = [m for m in dict.fromkeys(a.tried) if m != a.blocker and m in w.cards]
@@ -70,6 +73,7 @@ def before_resolution(w: Work, a: Action) -> None:
         if failed:
             names = ", ".join(w.name(m) for m in failed)
             w.note(f"Before the action resolves, {names} lock: their attempt to block it failed", a.actor)
+    _unless_blocked(w, a)
     for m, blood in a.wake_costs:
         if m == a.blocker or m not in w.cards or w.cards[m].zone != Zone.READY:
             continue
@@ -77,6 +81,18 @@ def before_resolution(w: Work, a: Action) -> None:
         if paid:
             w.counters_delta(m, -paid, "card")
         w.note(f"{w.name(m)} was woken and did not block this action: it burns {paid} blood", w.cards[m].controller)
+
+
+def _unless_blocked(w: Work, a: Action) -> None:
+    """A vampire that played in ``a`` a card locking it unless it blocked (Eyes of the Wild), and did
+    not block it, locks as the action resolves (still ready and unlocked)."""
+    for m, cid in a.played:
+        rec = record(cid)
+        if rec is None or m == a.blocker or m not in w.cards or w.cards[m].zone != Zone.READY or w.cards[m].locked:
+            continue
+        if any(e.kind == EffectKind.LOCK and e.whom == UNLESS_BLOCKED for e in rec.effects):
+            w.setc(m, locked=True)
+            w.note(f"{esc(rec.name)}: {w.name(m)} locks, having not blocked this action", w.cards[m].controller)
 
 
 def succeed(w: Work, a: Action) -> None:
@@ -128,14 +144,19 @@ def succeed(w: Work, a: Action) -> None:
             if item:
                 w.move(item, Target.ON, a.actor, a.minion)
                 text += f": {w.name(item)} goes on {name}"
+                printed = record(w.cards[item].card or "") if a.kind == ActionKind.EMPLOY else None
+                life = a.life or (printed.printed.life if printed is not None else None)
+                if life:  # a retainer enters play with its printed life, or its level's (rulebook, "Retainers")
+                    w.counters_delta(item, life, "life")
+                    text += f" with {life} life"
         case ActionKind.RECRUIT:
             if a.card:
                 w.move(a.card, Target.READY, a.actor)
                 w.recruited = (*w.recruited, a.card)
                 info = w.info(a.card)
                 printed = record(info.id) if info is not None else None
-                life = printed.printed.life if printed is not None else None
-                if life:  # an ally enters play with its printed life (rulebook, "Allies")
+                life = a.life or (printed.printed.life if printed is not None else None)
+                if life:  # an ally enters play with its printed life, or its level's (rulebook, "Allies")
                     w.counters_delta(a.card, life, "life")
                 joins = f"with {life} life" if life else "(set its life by hand)"
                 text += f": {w.name(a.card)} joins {seat_ref(a.actor)}'s ready region {joins}"
@@ -158,11 +179,13 @@ def succeed(w: Work, a: Action) -> None:
             fights = True
         case ActionKind.OTHER if a.target_card:
             text += _burn(w, a)
-        case ActionKind.OTHER if not a.add_blood:
+        case ActionKind.OTHER if not (a.add_blood or a.gain_pool):
             text += ": apply the card's effect by hand"
     if a.add_blood and a.add_to and bled and w.cards[a.add_to].zone in (Zone.UNCONTROLLED, Zone.READY):
-        w.counters_delta(a.add_to, a.add_blood, "card")
-        text += f"; {a.add_blood} blood added to {w.name(a.add_to)}"
+        text += _add_blood(w, a, a.add_to, a.add_blood)
+    if a.gain_pool and a.kind != ActionKind.BLEED:  # an action card's "Gain 2 pool"
+        w.pool_delta(a.actor, a.gain_pool, "card")
+        text += f"; {seat_ref(a.actor)} gains {a.gain_pool} pool"
     text += "".join(_unlock(w, *unlock) for unlock in a.unlocks)
     if a.draws:  # a card's "draw two cards (discard afterward)": the hand is then discarded down
         drawn = w.draw(a.actor, a.draws)
@@ -183,6 +206,22 @@ def succeed(w: Work, a: Action) -> None:
 
 def _card_record(w: Work, a: Action) -> CardRecord | None:
     return record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card else None
+
+
+def _add_blood(w: Work, a: Action, to: Pos, blood: int) -> str:
+    """The blood an action card adds to ``to`` as it succeeds, the words for the narration; the
+    acting vampire's own ("This vampire gains 2 blood") up to its capacity, the excess drained to
+    the blood bank as a hunt's (vtes-actions.md §3)."""
+    if to != a.minion:
+        w.counters_delta(to, blood, "card")
+        return f"; {blood} blood added to {w.name(to)}"
+    info = standing.at(w, to)
+    room = max(0, info.capacity - w.cards[to].counters) if info is not None and info.capacity else blood
+    gained = min(blood, room)
+    if gained:
+        w.counters_delta(to, gained, "card")
+    drained = f" ({blood - gained} over capacity drained)" if gained < blood else ""
+    return f"; {w.name(to)} gains {gained} blood{drained}"
 
 
 def _burn(w: Work, a: Action) -> str:

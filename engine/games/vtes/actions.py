@@ -22,7 +22,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.games.base import IllegalMove, Pos, seat_ref
-from engine.games.vtes import card_actions, carried_moves, combat, contests, events, lasting, politics, windows
+from engine.games.vtes import (
+    card_actions,
+    carried_moves,
+    combat,
+    contests,
+    entering_life,
+    events,
+    lasting,
+    politics,
+    standing,
+    windows,
+)
 from engine.games.vtes.act_records import ActionAct, BlockAct, DiableriseAct
 from engine.games.vtes.action_success import action_words, after_action, before_resolution, diablerie, resolved, succeed
 from engine.games.vtes.acts import esc, within
@@ -102,6 +113,28 @@ def impulse_order(action: Action, in_game: Sequence[int]) -> tuple[int, ...]:
 # --- announcing -----------------------------------------------------------------------------------
 
 
+def _entering_life(w: Work, a: ActionAct) -> int:
+    """The act's ``life`` (0: the card's printed life), checked: one its retainer or ally card may
+    enter play with, played by the acting minion (:func:`engine.games.vtes.entering_life.lives`).
+    Raises IllegalMove naming the lives it may have."""
+    if a.life is None:
+        return 0
+    life = within(a.do, "life", a.life, low=1, high=20)
+    rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card is not None else None
+    who = standing.at(w, a.minion)
+    lives = entering_life.lives(rec, frozenset(who.disciplines) if who is not None else frozenset()) if rec else ()
+    if a.kind not in (ActionKind.EMPLOY, ActionKind.RECRUIT) or rec is None or life not in lives:
+        said = f"{esc(rec.name)} enters play with {' or '.join(map(str, lives))} life" if rec and lives else ""
+        raise IllegalMove(said or "life is the life of the retainer or ally an action puts in play")
+    return life
+
+
+def _gains_pool(w: Work, a: ActionAct) -> bool:
+    """The action's card says its Methuselah gains pool as it succeeds ("Gain 2 pool": Art Scam)."""
+    rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card is not None else None
+    return rec is not None and any(e.kind == EffectKind.GAIN_POOL and not e.whom for e in rec.effects)
+
+
 def _added_to(w: Work, a: ActionAct) -> None:
     """The vampire ``add_to`` an action card adds blood to as it succeeds: one of the author's
     uncontrolled region, or another ready vampire than the acting one, anyone's, where the card
@@ -109,6 +142,8 @@ def _added_to(w: Work, a: ActionAct) -> None:
     assert a.add_to is not None
     there = w.card(a.add_to)
     rec = record(w.cards[a.card].card or w.revealed.get(a.card, "")) if a.card is not None else None
+    if a.add_to == a.minion and rec is not None and rec.has(EffectKind.GAIN_BLOOD):
+        return  # "This vampire gains 2 blood" (Restoration): the acting vampire, as it succeeds
     if rec is not None and any(e.kind == EffectKind.ADD_BLOOD and e.whom == ANOTHER for e in rec.effects):
         if not there.crypt or there.zone != Zone.READY or a.add_to == a.minion:
             raise IllegalMove(f"{esc(rec.name)} adds blood to another ready vampire than the acting one")
@@ -125,8 +160,8 @@ def announce(w: Work, a: ActionAct) -> None:
     rescued = within(a.do, "cost_rescued", a.cost_rescued, low=0, high=30)
     add_blood = within(a.do, "add_blood", a.add_blood, low=0, high=30)
     gain_pool = within(a.do, "gain_pool", a.gain_pool, low=0, high=30)
-    if gain_pool and a.kind != ActionKind.BLEED:
-        raise IllegalMove("gain_pool is the pool a successful bleed gives: only a bleed has it")
+    if gain_pool and a.kind != ActionKind.BLEED and not _gains_pool(w, a):
+        raise IllegalMove("gain_pool is the pool a successful bleed or an action card that says so gives")
     draws = within(a.do, "draws", a.draws, low=0, high=10)
     if (a.unlock or draws) and a.card is None:
         raise IllegalMove("unlock is a card's: the acting minion unlocks as the action succeeds when its card says so")
@@ -216,6 +251,7 @@ def announce(w: Work, a: ActionAct) -> None:
         gain_pool=gain_pool,
         unlocks=((a.minion, 0, card),) if a.unlock and card else (),
         draws=draws,
+        life=_entering_life(w, a),
     )
     opened = replace(opened, loop=windows.loop(impulse_order(opened, w.in_game()), w.in_game()))
     windows.put(w, opened)

@@ -190,7 +190,7 @@ def read_field(do: Do, act: Act, key: str) -> Any:
                 | "votes"
                 | "draws"
             )
-            | ("wake_cost" | "strength" | "environmental" | "gain_blood")
+            | ("wake_cost" | "strength" | "environmental" | "gain_blood" | "life")
         ):
             return read_int(act, key)
         case "controller" | "seat" | "target":
@@ -262,6 +262,13 @@ def read_field(do: Do, act: Act, key: str) -> Any:
             return () if isinstance(act[key], (list, tuple)) and not act[key] else read_positions(act, key)
         case "cause":
             return read_cause(act)
+        case "why":
+            if not _is_cause(act[key]):
+                raise MalformedAct(
+                    f"'why' of the {act['do']} act is a short phrase: up to {CAUSE_MAX} printable characters, starting "
+                    f"with a letter or a digit, none of {''.join(sorted(_CAUSE_BARRED))}"
+                )
+            return act[key]
         case "changes":
             raw = act[key]
             if (
@@ -322,6 +329,8 @@ def parse_act(act: Act) -> VtesAct:
                 raise MalformedAct("an adjust act changes stealth, intercept, amount or target")
             if "by" not in act and "cause" not in act:
                 raise MalformedAct("an adjust act names its source: 'by' (a card) or 'cause'")
+            if "blood" in act and ("by" not in act or "intercept" not in act):
+                raise MalformedAct("an adjust act with 'blood' names the card 'by' that gives the 'intercept'")
         case Do.TRANSFER:
             if act["kind"] == TransferKind.CRYPT:
                 if "card" in act or "n" in act:

@@ -68,6 +68,8 @@ def _action(view: VtesView, seat: int, a: Action, offered: tuple[Offer, ...]) ->
         return None
     if any(o.do == Do.BLOCK for o in offered) and not hopeless:
         return None
+    if any(o.do == Do.ADJUST for o in offered):  # blood for intercept a card gives (offered where it matters)
+        return None
     return _only(offered, Do.PASS)
 
 

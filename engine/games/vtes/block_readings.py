@@ -26,11 +26,17 @@ vampire (rulebook, "Who May Attempt to Block": the prey and the predator, or the
 default); the ``whom`` of :attr:`EffectKind.ATTEMPT_BLOCK` such a sentence gives."""
 
 _SHAPE = re.compile(
-    r"this vampire attempts to block the current action, ignoring the normal prey, predator or target "
+    r"this (?:reacting )?vampire attempts to block the current action, ignoring the normal prey, predator or target "
     r"restrictions for blocking actions"
 )
 
 
+UNLESS_BLOCKED = "as the action resolves, unless it blocked"
+"""The ``whom`` of :attr:`EffectKind.LOCK` of the reacting vampire that did not block the action
+(Eyes of the Wild: "Lock this Gangrel after action resolution if they did not block this action"),
+applied as the action resolves (:func:`engine.games.vtes.action_success.before_resolution`)."""
+
+_LOCK_UNLESS = re.compile(r"lock this (?:vampire|gangrel) after action resolution if they did not block this action")
 _WEAKEN = re.compile(r"allies and younger vampires get -(\d+) intercept")
 _UNLOCK = re.compile(r"this vampire burns (\d+) blood to unlock")
 _MIRROR = re.compile(r"if this action is blocked, lock the blocking minion and end the action before block resolution")
@@ -50,7 +56,7 @@ def weakened(acting: _Minion | None, blocker: _Minion) -> bool:
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     if _SHAPE.fullmatch(sentence):
         return (Effect(EffectKind.ATTEMPT_BLOCK, whom=ANY_SEAT),)
@@ -60,4 +66,6 @@ def read(sentence: str) -> tuple[Effect, ...] | None:
         return (Effect(EffectKind.INTERCEPT, -int(m.group(1)), whom=YOUNGER_OR_ALLY),)
     if m := _UNLOCK.fullmatch(sentence):  # read as the unlock to block: offered while a block may come
         return (Effect(EffectKind.UNLOCK, int(m.group(1)), whom="block"),)
+    if _LOCK_UNLESS.fullmatch(sentence):
+        return (Effect(EffectKind.LOCK, whom=UNLESS_BLOCKED),)
     return None

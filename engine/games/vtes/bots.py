@@ -23,11 +23,11 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.games.base import Act, OptionError
-from engine.games.vtes import bleed_burns
+from engine.games.vtes import bleed_burns, blood_intercept
 from engine.games.vtes.cancel_choice import worth_canceling
-from engine.games.vtes.card_record import Coverage, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.contests import own_copy, rivals_of
+from engine.games.vtes.fair_answers import verdict
 from engine.games.vtes.master_bots import master_play
 from engine.games.vtes.offers import hunts_due, offers
 from engine.games.vtes.readings import (
@@ -53,12 +53,6 @@ CONTEST_MARGIN = 8
 """The pool a bot keeps after paying 1 pool for a contested card; below it, it yields the card."""
 _BASIC = frozenset({ActionKind.BLEED, ActionKind.HUNT})
 """The actions this bot takes with its minions (its political actions are chosen apart)."""
-
-
-def _applied_card(cause: str) -> bool:
-    """Whether ``cause`` names only cards the table applies fully (no title, no free words)."""
-    ids = card_base().named(cause)
-    return bool(ids) and all((rec := record(i)) is not None and rec.coverage == Coverage.FULLY for i in ids)
 
 
 class VtesBot:
@@ -94,21 +88,34 @@ class VtesBot:
         """Whether its referendum, at the last poll it saw, had more votes for than against."""
         self._apply: list[Act] = []
         """The acts that apply its passed referendum's terms, still to make (7.1 step 3)."""
+        self._took: dict[int, tuple[int, int, str, str, int]] = {}
+        """The claims it accepted, by act number: the turn, the claimant, the source and kind, and
+        the size it counted (:func:`~engine.games.vtes.fair_answers.verdict`'s bound)."""
 
-    @staticmethod
-    def _answer_claim(view: VtesView, legal: list[Act]) -> Act | None:
-        """A claim touching this bot's things (docs/vtes-by-hand.md): accepted (a bot takes the
-        players' word for what they apply by hand), but for a card the table already applies
-        whole, whose change by hand would apply it twice: disputed, for the judge."""
+    def _answer_claim(self, view: VtesView, legal: list[Act]) -> Act | None:
+        """A claim touching this bot's things: accepted or disputed as a fair opponent would
+        (:func:`engine.games.vtes.fair_answers.verdict`; docs/vtes-by-hand.md, "A bot's answer"),
+        a dispute saying why; a claim it disputed it never accepts after."""
         for a in legal:
             if a["do"] != Do.ACCEPT:
                 continue
             claim = next((c for c in view.claims if c.act == a["act"]), None)
-            if claim is None or not _applied_card(claim.cause):
+            if claim is None:
                 return a
-            if view.seat not in claim.disputed:
-                return {"do": Do.DISPUTE, "act": a["act"]}
+            if view.seat in claim.disputed:
+                continue
+            said = verdict(view, claim, lambda seat, source, kind: self._spent(view.turn, seat, source, kind))
+            if not said.accept:
+                return {"do": Do.DISPUTE, "act": a["act"], "why": said.why}
+            if said.spends is not None:
+                self._took[claim.act] = (view.turn, claim.author, *said.spends)
+            return a
         return None
+
+    def _spent(self, turn: int, seat: int, source: str, kind: str) -> int:
+        """What ``seat`` took from this bot on turn ``turn`` by claims it accepted for ``source``
+        and ``kind`` ("" and "": on its word)."""
+        return sum(n for t, s, src, k, n in self._took.values() if (t, s, src, k) == (turn, seat, source, kind))
 
     def choose(self, view: VtesView, legal: list[Act]) -> Act | None:
         """The act this bot makes now, or None to let another seat act."""
@@ -150,7 +157,7 @@ class VtesBot:
             burned = bleed_burns.bot_play(view, seat, legal)  # Archon Investigation against a big bleed
             if burned is not None:
                 return burned
-            numbers = _numbers_play(legal, action.actor == seat)
+            numbers = _numbers_play(legal, action.actor == seat) or blood_intercept.bot_use(view, legal)
             if numbers is not None:
                 return numbers
             # A minion whose block failed may try again, but this bot adds no intercept: it would

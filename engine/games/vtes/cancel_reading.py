@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.games.vtes.card_effects import Effect, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord
+from engine.games.vtes.card_sentences import SentenceKind
 from engine.games.vtes.vocab import Phase
 
 BY_ANOTHER = "a master card played by another Methuselah"

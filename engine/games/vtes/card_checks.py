@@ -49,7 +49,7 @@ def take_limit(w: Work, card: Pos, minion: Pos | None) -> None:
     if rec is None:
         return
     terms = w.terms if w.terms is not None and w.terms.card == card else None
-    for limit in terms.limits_of(rec) if terms is not None else rec.requires.limits:
+    for limit in terms.limits_of(rec) if terms is not None else rec.limits_at(False):
         if limit.scope == LimitScope.ACTION or (limit.minion and minion is None):
             continue
         who: Pos | tuple[()] = minion if limit.minion and minion is not None else ()

@@ -27,7 +27,8 @@ from dataclasses import dataclass, fields, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from engine.games.vtes.card_effects import Effect, EffectKind, Reading, SentenceKind
+from engine.games.vtes.card_effects import Effect, EffectKind
+from engine.games.vtes.card_sentences import Reading, SentenceKind
 
 if TYPE_CHECKING:
     from engine.games.vtes.card_record import CardRecord, Clause

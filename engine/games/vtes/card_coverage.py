@@ -103,8 +103,9 @@ where the table puts it into the act that plays the card, as the offers do.
 Every other effect is read and shown, and left to the players. "Fully": every sentence of the text
 is a condition the record reads or an effect applied; "partly": some effect applied; "by hand":
 none. A printed limit on how often the card is played is a condition the record reads only where
-its ``requires.limits`` hold it (:func:`engine.games.vtes.card_checks.take_limit` checks those): one
-"at superior", "in a game", or printed under one level is not checked, so the card is partly at
+its ``requires.limits`` hold it (:func:`engine.games.vtes.card_checks.take_limit` checks those;
+one "at superior" where the act that plays the card tells its level,
+:func:`engine.games.vtes.card_levels.known`): any other is not checked, so the card is partly at
 most (one aim each strike is: an act names one aim).
 """
 
@@ -112,7 +113,9 @@ from __future__ import annotations
 
 import re
 
+from engine.games.vtes import blood_intercept, card_levels, entering_life
 from engine.games.vtes.bleed_burns import ACTING_MINION, burns_bleeder
+from engine.games.vtes.block_readings import UNLESS_BLOCKED
 from engine.games.vtes.cancel_reading import ANSWERED
 from engine.games.vtes.card_effects import (
     AFTER_STRIKE,
@@ -126,11 +129,12 @@ from engine.games.vtes.card_effects import (
     UNLESS_BLOCKS,
     Effect,
     EffectKind,
-    SentenceKind,
 )
 from engine.games.vtes.card_record import CardRecord, Clause, Coverage
+from engine.games.vtes.card_sentences import SentenceKind
 from engine.games.vtes.carried_moves import IF_BLOCKS, IN_ITS_COMBAT, enters_combat
 from engine.games.vtes.combat_cards import PLAYS, moves_alone, plays_alone
+from engine.games.vtes.edge_readings import burn_time
 from engine.games.vtes.margin_readings import MARGIN
 from engine.games.vtes.poll_cancel_reading import WHOMS as POLL_CANCEL
 from engine.games.vtes.poll_cancel_reading import cancels
@@ -150,6 +154,8 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return "Action" in types and clause.type in ("", "Action") and enters_combat(rec)
         case EffectKind.CANCEL | EffectKind.UNLOCK | EffectKind.DRAW | EffectKind.NO_REPEAT if e.whom in POLL_CANCEL:
             return bool(types & {MODIFIER, REACTION}) and cancels(rec)  # a referendum canceled while it polls
+        case EffectKind.UNLOCK | EffectKind.GAIN_POOL if burn_time(e) is not None:
+            return True  # as the Edge is burned for the card (engine.games.vtes.edge_burns)
         case EffectKind.STEALTH | EffectKind.BLEED:
             return bool(types & {MODIFIER, "Action"}) and clause.type in ("", "Action Modifier", "Action")
         case EffectKind.BURN if e.whom == ACTING_MINION:  # out of turn, against a bleed (bleed_burns)
@@ -163,6 +169,10 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {"Action", "Master"}) and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == THREE_COPIES:
             return "Master" in types
+        case EffectKind.GAIN_LIFE if e.whom == entering_life.ENTERS:  # chosen with the level as it is announced
+            return bool(types & {"Retainer", "Ally"})
+        case EffectKind.GAIN_POOL | EffectKind.GAIN_BLOOD if not e.whom:  # as an action card succeeds
+            return "Action" in types and clause.type in ("", "Action")
         case EffectKind.GAIN_POOL if e.whom == "bleed":
             return "Action" in types and clause.type in ("", "Action")
         case (
@@ -218,11 +228,15 @@ def applied(rec: CardRecord, clause: Clause, e: Effect) -> bool:
             return bool(types & {MODIFIER, REACTION})  # "Unlock this minion. The action ends (unsuccessfully)"
         case EffectKind.LOCK if e.whom == ANY_MINION:
             return "Master" in types
+        case EffectKind.LOCK if e.whom == UNLESS_BLOCKED:  # as the action resolves
+            return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.LOCK if e.whom == FAILED_BLOCKERS:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.BURN_BLOOD if e.whom == UNLESS_BLOCKS:
             wakes = any(x.kind == EffectKind.WAKE for x in clause.effects)
             return REACTION in types and clause.type in ("", REACTION) and wakes
+        case EffectKind.INTERCEPT if e.whom in blood_intercept.WHOMS:  # its vampire's, later in the action
+            return REACTION in types and clause.type in ("", REACTION)
         case EffectKind.INTERCEPT if e.amount < 0:
             return MODIFIER in types and clause.type in ("", MODIFIER)
         case EffectKind.INTERCEPT | EffectKind.REDIRECT | EffectKind.LOCK | EffectKind.WAKE | EffectKind.REDUCE_BLEED:
@@ -281,7 +295,7 @@ _PLAY_LIMIT = re.compile(r"(?:an? (?:vampire|minion|ally) (?:can|may) play only 
 def unchecked_limit(rec: CardRecord) -> str | None:
     """The first printed limit on the card's plays that the table does not check (see the module),
     as its sentence, or None."""
-    held = {x.words.lower().rstrip(".") for x in rec.requires.limits}
+    held = {x.words.lower().rstrip(".") for x in rec.requires.limits if not x.superior or card_levels.known(rec)}
     said = (r.sentence for c in rec.clauses for r in c.readings if r.kind == SentenceKind.CONDITION)
     return next((s for s in said if _PLAY_LIMIT.match(s) and s not in held), None)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.games.vtes import carried_moves, standing, x_votes
+from engine.games.vtes import blood_intercept, carried_moves, entering_life, standing, x_votes
 from engine.games.vtes.action_success import resolved_last
 from engine.games.vtes.block_readings import weakened
 from engine.games.vtes.card_checks import missing_requirement
@@ -31,9 +31,9 @@ from engine.games.vtes.card_effects import (
     YOUNGER_OR_ALLY,
     Effect,
     EffectKind,
-    SentenceKind,
 )
 from engine.games.vtes.card_record import BY_OTHER, CardRecord, Clause, burnable, meets_disciplines, record
+from engine.games.vtes.card_sentences import SentenceKind
 from engine.games.vtes.cards import PlayPlace, card_base, card_id, play_place
 from engine.games.vtes.contests import as_titled
 from engine.games.vtes.state import Action
@@ -143,7 +143,7 @@ def window_choices(view: VtesView, card: CardView) -> list[Choice]:
     players = [(c, minion) for c in clauses if not (acting and _by_other(rec, c))]
     if acting:  # a clause played by another vampire of the acting Methuselah's (Veil the Legions)
         players += [(c, v) for v in _others(view, a, rec) for c in candidates(rec, v, as_type) if _by_other(rec, c)]
-    players = [(c, p) for c, p in players if not spent(view, rec, p)]
+    players = [(c, p) for c, p in players if not spent(view, rec, p, c.superior)]
     if not players and (any(_by_other(rec, c) for c in rec.clauses) or spent(view, rec, minion)):
         return []
     if not clauses:
@@ -207,12 +207,13 @@ def _may_play(rec: CardRecord, minion: CardView | None, view: VtesView) -> bool:
     return missing_requirement(rec, as_titled(info, view.contests, minion.pos), minion.name) is None
 
 
-def spent(view: VtesView, rec: CardRecord, minion: CardView | None) -> bool:
-    """A limit the card ``rec``'s text prints on how often it is played is spent for ``minion``
-    (None: played by no minion): one of the same card played in the open action (a limit of each
-    action), or kept in the view's ``limited`` (the rules' check:
+def spent(view: VtesView, rec: CardRecord, minion: CardView | None, superior: bool = False) -> bool:
+    """A limit the card ``rec``'s text prints on how often it is played (at superior:
+    ``superior``, :meth:`~engine.games.vtes.card_record.CardRecord.limits_at`) is spent for
+    ``minion`` (None: played by no minion): one of the same card played in the open action (a
+    limit of each action), or kept in the view's ``limited`` (the rules' check:
     :func:`engine.games.vtes.card_checks.take_limit`)."""
-    for limit in rec.requires.limits:
+    for limit in rec.limits_at(superior):
         who = minion.pos if limit.minion and minion is not None else ()
         if limit.scope == LimitScope.ACTION:
             played = view.action.played if view.action is not None else ()
@@ -522,6 +523,8 @@ def _numbers(
                     if actor is None or actor.counters < e.amount:
                         return None
                     fields["blood"], fields["minion"] = e.amount, tuple(a.minion)
+            case EffectKind.INTERCEPT if e.whom in blood_intercept.WHOMS:
+                pass  # taken later in the action, for blood (blood_intercept.offers)
             case EffectKind.INTERCEPT if e.whom == "titled" and not _titled(view.card(a.minion)):
                 pass  # "an additional +1 intercept if the acting minion is titled", and it is not
             case EffectKind.INTERCEPT:
@@ -532,6 +535,10 @@ def _numbers(
                 fields["intercept"] = int(fields.get("intercept", 0)) + e.amount  # type: ignore[call-overload]
                 assert blocker is not None
                 fields["minion"] = tuple(blocker.pos)
+                if e.whom == blood_intercept.PAID:  # "This vampire burns 1 blood to get +1 intercept"
+                    if blocker.counters < e.least:
+                        return None
+                    fields["blood"] = e.least
             case EffectKind.REDUCE_BLEED:
                 # a bleed against this seat, once blocks are declined, while it bleeds for 1 or more
                 if acting or a.kind != ActionKind.BLEED or a.targets != (seat,) or a.window != Window.DECLINED:
@@ -606,6 +613,8 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
     burns = False  # a clause burns a card: with none to name, the card is not offered
     for clause in clauses:
+        if not clause.levels and any(c.levels for c in clauses):
+            continue  # its effects come with each level's ("+1 stealth action." then "[for] …")
         fields: dict[str, object] = {}
         for e in (*common, *clause.effects) if clause.levels else clause.effects:
             if e.kind == EffectKind.BLEED:
@@ -613,8 +622,12 @@ def action_choices(card: CardView, minion: CardView, view: VtesView | None = Non
                 fields["amount"] = 1 + e.amount
             elif e.kind == EffectKind.STEALTH:
                 fields["stealth"] = e.amount
-            elif e.kind == EffectKind.GAIN_POOL and e.whom == "bleed":
+            elif e.kind == EffectKind.GAIN_POOL and e.whom in ("bleed", ""):  # "Gain 2 pool": as it succeeds
                 fields["gain_pool"] = e.amount
+            elif e.kind == EffectKind.GAIN_LIFE and e.whom == entering_life.ENTERS:  # "… has 2 life"
+                fields["life"] = e.amount
+            elif e.kind == EffectKind.GAIN_BLOOD and not e.whom:  # "This vampire gains 2 blood"
+                fields["add_blood"], fields["add_to"] = e.amount, tuple(minion.pos)
             elif e.kind == EffectKind.UNLOCK and e.whom == "success":
                 fields["unlock"] = True
             elif e.kind == EffectKind.DRAW and e.whom == "success":
@@ -845,7 +858,7 @@ def after_choices(view: VtesView, card: CardView) -> list[Choice]:
     whole = [r.sentence for c in rec.clauses if not c.levels for r in c.readings if r.kind == SentenceKind.CONDITION]
     out: dict[tuple[tuple[str, object], ...], Choice] = {}
     for clause in candidates(rec, minion, MODIFIER):
-        if not any(e.kind == EffectKind.UNLOCK for e in clause.effects):
+        if not any(e.kind == EffectKind.UNLOCK for e in clause.effects) or spent(view, rec, minion, clause.superior):
             continue
         said = whole + [r.sentence for r in clause.readings if r.kind == SentenceKind.CONDITION]
         if any("successful" in s for s in said) and last.outcome != Outcome.SUCCESSFUL:

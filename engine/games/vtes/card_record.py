@@ -20,18 +20,9 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.games.vtes.card_effects import (
-    ALLY_STAYS_LOCKED,
-    EXCLUSIVE,
-    HAND_STRIKE,
-    Effect,
-    EffectKind,
-    Reading,
-    SentenceKind,
-    read_sentence,
-    replacement,
-    sentences,
-)
+from engine.games.vtes import card_levels
+from engine.games.vtes.card_effects import ALLY_STAYS_LOCKED, HAND_STRIKE, Effect, EffectKind
+from engine.games.vtes.card_sentences import EXCLUSIVE, Reading, SentenceKind, read_sentence, replacement, sentences
 from engine.games.vtes.cards import CardInfo, card_base, card_id
 from engine.games.vtes.vocab import DeckPart, LimitScope, Replacement
 
@@ -122,11 +113,13 @@ class Limit:
     """A card's printed limit on how often it is played: once in ``scope``, by each minion
     (``minion``: "A minion can play only one On the Qui Vive between their unlock phases") or at
     all ("Only one Ashur Tablets can be played each turn"); ``words``: the sentence as printed
-    (lower case), for a refusal."""
+    (lower case), for a refusal; ``superior``: printed "at superior", it binds only a play at
+    that level (:mod:`engine.games.vtes.card_levels`)."""
 
     scope: LimitScope
     minion: bool
     words: str
+    superior: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,22 +131,25 @@ class CardTerms:
     card: tuple[int, int]
     limits: tuple[Limit, ...] | None
     replacement: Replacement | None
+    kinds: frozenset[EffectKind] = frozenset()
 
     @classmethod
     def of(cls, act: object) -> CardTerms | None:
-        """The terms an act record states (None: it plays no card, or states neither)."""
+        """The terms an act record states (None: it plays no card), with the kinds of effect it
+        carries of the card (``kinds``: :func:`engine.games.vtes.card_levels.shown`)."""
         card = getattr(act, "card", None)
         scope, every, when = (getattr(act, f, None) for f in ("limit", "limit_all", "replace"))
-        if card is None or (scope is None and when is None):
+        if card is None:
             return None
         limits = (Limit(scope, not every, ""),) if scope is not None else None
-        return cls(card, limits, when)
+        return cls(card, limits, when, card_levels.shown(*card_levels.act_fields(act)))
 
     def limits_of(self, rec: CardRecord) -> tuple[Limit, ...]:
         """The limits to keep for ``rec`` played by this act: the act's (in the record's words when
-        the record prints the same), else the record's."""
+        the record prints the same), else the record's at the level the act plays it
+        (:meth:`CardRecord.limits_at`)."""
         if self.limits is None:
-            return rec.requires.limits
+            return rec.limits_at(card_levels.played_superior(rec, self.kinds))
         said = {(x.scope, x.minion): x.words for x in rec.requires.limits}
         return tuple(replace(x, words=said.get((x.scope, x.minion), _limit_words(rec.name, x))) for x in self.limits)
 
@@ -165,12 +161,13 @@ def _limit_words(name: str, limit: Limit) -> str:
     return f"only one {name.lower()} can be played {limit.scope}"
 
 
-def card_terms(rec: CardRecord) -> dict[str, object]:
-    """The ``limit``, ``limit_all`` and ``replace`` fields an act playing ``rec`` carries (its
-    first printed limit, its "Do not replace until …"); {} for a card with neither."""
+def card_terms(rec: CardRecord, superior: bool = False) -> dict[str, object]:
+    """The ``limit``, ``limit_all`` and ``replace`` fields an act playing ``rec`` (at superior:
+    ``superior``) carries (its first printed limit at that level, its "Do not replace until …");
+    {} for a card with neither."""
     out: dict[str, object] = {}
-    if rec.requires.limits:
-        first = rec.requires.limits[0]
+    if limits := rec.limits_at(superior):
+        first = limits[0]
         out["limit"] = str(first.scope)
         if not first.minion:
             out["limit_all"] = True
@@ -181,10 +178,10 @@ def card_terms(rec: CardRecord) -> dict[str, object]:
 
 _LIMIT = re.compile(
     r"(?:an? (?:vampire|minion|ally) (?:can|may) play only one (?P<card>.+?)|only one (?P<any>.+?) can be played)"
-    r" (?P<scope>each action|each round|each combat|each turn|between their unlock phases|in a game)"
+    r"(?P<superior> at superior)? (?P<scope>each action|each round|each combat|each turn|between their unlock phases|in a game)"
 )
-"""A whole-card condition that limits how often the card is played (one at superior is not read:
-the table does not know the level a card was played at)."""
+"""A condition that limits how often the card is played; "at superior": a play at that level
+(:mod:`engine.games.vtes.card_levels`)."""
 
 
 @dataclass(frozen=True)
@@ -344,6 +341,11 @@ class CardRecord:
         minion is an ally, they do not unlock as normal during their next unlock phase"): the
         play is kept among the state's ``limited`` until then."""
         return any(e.kind == EffectKind.LOCK and e.whom == ALLY_STAYS_LOCKED for e in self.effects)
+
+    def limits_at(self, superior: bool) -> tuple[Limit, ...]:
+        """The printed limits binding a play of the card at superior (``superior``) or basic: a
+        limit printed "at superior" binds only the former."""
+        return tuple(x for x in self.requires.limits if superior or not x.superior)
 
     def has(self, kind: EffectKind) -> bool:
         """Some clause of the card has an effect of this kind."""
@@ -535,11 +537,13 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
     only: list[str] = []
     exclusive: list[str] = []
     limits: list[Limit] = []
+    at_superior: list[Limit] = []
     for clause in clauses:
         for r in clause.readings:
             if pair := EXCLUSIVE.fullmatch(r.sentence):
                 exclusive.append(pair.group("other"))
         if clause.levels:
+            at_superior += [x for r in clause.readings if clause.superior and (x := _limit(info, r.sentence))]
             continue
         # One of two ways the card is played ("[REACTION] +2 intercept." and "[REACTION] Only
         # usable by a locked prince …"): its conditions are that way's, not the whole card's.
@@ -549,10 +553,8 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
             s = r.sentence
             if _UNIQUE.match(s):
                 unique = True
-            if (lim := _LIMIT.fullmatch(s)) and (lim.group("card") or lim.group("any")) == info.name.lower():
-                limits.append(
-                    Limit(LimitScope(lim.group("scope")), bool(lim.group("card")), _printed_words(info.text, s))
-                )
+            if (lim := _limit(info, s)) is not None and not lim.superior:
+                limits.append(lim)
             if "only usable by a locked" in s:
                 locked = True
             elif s.startswith("usable by a locked"):
@@ -576,6 +578,8 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
             found = tuple(w for w in named if w in _TITLES)
             if found:
                 titles = found
+    if not limits:  # one limit an act states (its ``limit``): "at superior" alone, but of one action
+        limits = [x for x in at_superior if x.scope != LimitScope.ACTION][:1]
     timing = tuple(t for name, t in _TIMINGS if name in info.types)
     if any(r.sentence == "out-of-turn" for c in clauses for r in c.readings):
         timing = (Timing.OUT_OF_TURN, *timing)
@@ -598,6 +602,15 @@ def _requirements(info: CardInfo, clauses: list[Clause]) -> Requirements:
         other=other,
         limits=tuple(limits),
     )
+
+
+def _limit(info: CardInfo, sentence: str) -> Limit | None:
+    """The limit ``sentence`` prints on how often the card ``info`` is played, or None."""
+    lim = _LIMIT.fullmatch(sentence)
+    if lim is None or (lim.group("card") or lim.group("any")) != info.name.lower():
+        return None
+    words = _printed_words(info.text, sentence)
+    return Limit(LimitScope(lim.group("scope")), bool(lim.group("card")), words, bool(lim.group("superior")))
 
 
 _SECT_WORD = re.compile(r"\b(non-)?(" + "|".join(_SECTS) + r")\b")

@@ -19,6 +19,7 @@ from engine.files import open_regular
 from engine.games.vtes.card_corrections import CorrectionError, check, kept
 from engine.games.vtes.card_record import CardRecord, Coverage, record
 from engine.games.vtes.cards import card_base
+from engine.games.vtes.edge_readings import edge_words
 
 #: Where the archive's frequency table is looked for when none is named: ``shared/data`` beside
 #: the project's checkout (the folder the project's steering files keep).
@@ -193,7 +194,7 @@ def record_lines(rec: CardRecord) -> list[str]:
         where = " ".join(f"[{lv}]" for lv in c.levels) or "card"
         if c.type:
             where += f" as {c.type}"
-        effects = ", ".join(e.words() for e in c.effects)
+        effects = ", ".join(edge_words(e) or e.words() for e in c.effects)
         lines.append(f"  {where}: {effects or 'no effect the table applies'}")
         lines += [f"    by hand: {s}" for s in c.by_hand]
     if rec.note:

@@ -48,7 +48,7 @@ _READ = {
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     return _READ.get(sentence)
 

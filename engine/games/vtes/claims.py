@@ -32,6 +32,7 @@ from engine.games.vtes.act_records import (
     CombatAct,
     CounterAct,
     DisputeAct,
+    DisputeWhyAct,
     HandSizeAct,
     LockAct,
     MoveAct,
@@ -256,7 +257,7 @@ def answer(w: Work, act: DisputeAct, at: int) -> Claim | None:
         raise IllegalMove(f"'act' of the {act.do} act must be at least 1, not {number}")
     i = _find(w, number)
     if act.do == Do.DISPUTE:
-        _dispute(w, number, i)
+        _dispute(w, number, i, act.why if isinstance(act, DisputeWhyAct) else None)
         return None
     if i < 0:
         raise IllegalMove(f"act {number} changed nothing of another Methuselah's by hand: there is nothing to {act.do}")
@@ -330,9 +331,10 @@ def _ousted_by(w: Work, seat: int, number: int) -> bool:
     return any(o.seat == seat and o.act == number and o.how == Status.OUSTED for o in w.outs)
 
 
-def _dispute(w: Work, number: int, i: int) -> None:
+def _dispute(w: Work, number: int, i: int, why: str | None = None) -> None:
     """A Methuselah disputes a change by hand to its things, waiting or taken, or the act that
-    ousted it: recorded and shown, listed for the judge (``vampire result``)."""
+    ousted it: recorded and shown (with ``why``, its reason, when it gives one), listed for the
+    judge (``vampire result``)."""
     if i < 0:
         if not _ousted_by(w, w.author, number):
             raise IllegalMove(
@@ -358,13 +360,15 @@ def _dispute(w: Work, number: int, i: int) -> None:
         )
         w.note(
             f"{seat_ref(w.author)} disputes act {number} by {seat_ref(c.author)} ({c.text}, cause: {esc(c.cause)}): "
-            "it takes no effect and the window goes on; a judge settles it",
+            f"{esc(why) + '; ' if why else ''}it takes no effect and the window goes on; a judge settles it",
             w.author,
             c.author,
         )
         return
     w.claims[i] = replace(c, disputed=(*c.disputed, w.author))
     held = "it takes no effect unless they accept it" if c.status == ClaimStatus.PENDING else "a judge settles it"
+    if why:
+        held = f"{esc(why)}; {held}"
     w.note(
         f"{seat_ref(w.author)} disputes act {number} by {seat_ref(c.author)} ({c.text}, cause: {esc(c.cause)}): {held}",
         w.author,

@@ -3,7 +3,7 @@ Boon: "Choose a clan. Successful referendum means each Methuselah gains 1 pool f
 the chosen clan they control."; rulebook, "Political Actions").
 
 The sentences are read as the card's terms (:func:`read`, consulted by
-:func:`engine.games.vtes.card_effects.read_sentence`); the caller names the clan on the ``terms``
+:func:`engine.games.vtes.card_sentences.read_sentence`); the caller names the clan on the ``terms``
 act (``clan``, a clan's name as the card database spells it: ``"Tremere antitribu"``), the table
 keeps it on the referendum and, as it passes, counts for each Methuselah the vampires of that clan
 they control, ready or in torpor (:mod:`engine.games.vtes.referendum_terms`).
@@ -31,7 +31,7 @@ _EACH = re.compile(
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes (the terms), else None."""
     if sentence == CHOOSE or _EACH.fullmatch(sentence):
         return (Effect(EffectKind.TERMS),)

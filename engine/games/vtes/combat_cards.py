@@ -185,6 +185,8 @@ def prevent_acts(view: VtesView, minion: CardView, facing: Strike) -> list[dict[
     for held, rec in [*affordable_combat_cards(view, minion), *_worn_preventions(view, minion)]:
         seen: set[tuple[tuple[str, object], ...]] = set()
         for clause in candidates(rec, minion, "Combat"):
+            if clause.superior and spent(view, rec, minion, True):
+                continue  # its limit "at superior" (Sideslip)
             prevents = [e for e in clause.effects if e.kind == EffectKind.PREVENT]
             riders = [e for e in clause.effects if e.kind == EffectKind.PRESS and e.optional]
             left = clause.by_hand and "Equipment" not in rec.types  # a worn card's other sentences aside

@@ -77,6 +77,12 @@ DECK_LINES_MAX = 1500
 """The most lines with something on them a deck list in text may have (a list with its comments)."""
 DECK_LINE_MAX = 500
 """The longest line, in characters, of a deck list in text."""
+DECK_MATCH_MAX = 2_000_000
+"""The most work matching a deck list's lines against the card names may take: the sum over its
+lines of the square of each one's length in characters (krcg's card line pattern backtracks over
+a run of brackets in time about the square of its length: a line of 499 ``[`` takes 0.3 s, and
+1,500 of them took minutes). The decks this program ships sum to under 80,000; 2,000,000 is some
+two seconds of the worst line."""
 
 FORMATS_READ = (
     "text deck lists (TWD, VDB, Lackey, JOL, N Name lines), a VDB link, krcg's JSON, and Lackey's (.dek) and ARDB's XML"
@@ -282,7 +288,8 @@ def _xml_tree(text: str) -> _XmlNode:
 
 def _xml_card(lookup: _Lookup, line: int, written: str, names: list[str], count: int, read: ListRead) -> None:
     """Read one XML card entry: the first of ``names`` that is a card's exact name, else krcg's
-    guess for the first it matches loosely (a reading), else a problem."""
+    guess for the first it matches loosely (a reading), else a problem. Raises DeckFileError
+    once too many entries named no card (:meth:`_Lookup.miss`)."""
     from krcg import models
 
     if count == 0:
@@ -299,6 +306,7 @@ def _xml_card(lookup: _Lookup, line: int, written: str, names: list[str], count:
             read.guessed.append((line, written, card))
             break
     if card is None:
+        lookup.miss()
         read.problems.append((line, _hint(lookup.base, line, written)))
         return
     read.kdeck.cards.append(models.CardInDeck.of(card, count))
@@ -368,14 +376,18 @@ def _binary(text: str) -> bool:
 
 def _check_text_size(body: str) -> None:
     """Raise DeckFileError for a text longer than any deck list: more than
-    :data:`DECK_LINES_MAX` lines with something on them, or a line over :data:`DECK_LINE_MAX`
-    characters (each line is matched against every card name: the time is bounded by both)."""
+    :data:`DECK_LINES_MAX` lines with something on them, a line over :data:`DECK_LINE_MAX`
+    characters, or lines whose lengths squared sum to more than :data:`DECK_MATCH_MAX` (each line
+    is matched against every card name: the time is bounded by all three)."""
     lines = [line for line in body.splitlines() if line.strip()]
     if len(lines) > DECK_LINES_MAX:
         raise not_a_deck(f"{len(lines):,} lines: a deck list has at most {DECK_LINES_MAX:,}")
     longest = max((len(line) for line in lines), default=0)
     if longest > DECK_LINE_MAX:
         raise not_a_deck(f"a line of {longest:,} characters: a deck list's are at most {DECK_LINE_MAX}")
+    if sum(len(line) ** 2 for line in lines) > DECK_MATCH_MAX:
+        long = sum(1 for line in lines if len(line) > 100)
+        raise not_a_deck(f"{long:,} lines of over 100 characters: too much text on long lines for a deck list")
 
 
 def read_list(text: str, base: CardBase, exact: bool) -> ListRead:

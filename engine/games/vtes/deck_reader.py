@@ -43,6 +43,15 @@ class _Lookup:
         self.base = base
         self.missed: str | None = None
         self.guesses: list[tuple[str, models.Card]] = []
+        self.misses = 0
+        """Card entries of an XML deck that named no card (:meth:`miss`)."""
+
+    def miss(self) -> None:
+        """Count a card entry of an XML deck that names no card, each a fuzzy match over every
+        name. Raises DeckFileError past :data:`MISSES_MAX` of them: the file is no deck list."""
+        self.misses += 1
+        if self.misses > MISSES_MAX:
+            raise not_a_deck(f"more than {MISSES_MAX} card entries that name no card")
 
     def named(self, name: str) -> models.Card | None:
         """The card with exactly this name (normalised) or a known abbreviation, or None."""

@@ -6,7 +6,7 @@ Unmasking), counted as the ally attempts to block (:func:`ally_intercept`, read 
 (:func:`serves`).
 
 The sentences are read here (:func:`read`, consulted by
-:func:`engine.games.vtes.card_effects.read_sentence`). Two copies of one event do not add up: the
+:func:`engine.games.vtes.card_sentences.read_sentence`). Two copies of one event do not add up: the
 rulebook allows one copy of an event in play at a time, so each event name counts once.
 """
 
@@ -28,7 +28,7 @@ _ALLIES = re.compile(r"allies get \+(\d+) intercept against vampires")
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     if m := _ALLIES.fullmatch(sentence):
         return (Effect(EffectKind.CARRIED, int(m.group(1)), whom=ALLIES_VS_VAMPIRES),)

@@ -25,7 +25,7 @@ from engine.games.base import (
     parse_options,
     seat_ref,
 )
-from engine.games.vtes import rules, scoring
+from engine.games.vtes import deck_events, rules, scoring
 from engine.games.vtes.act_records import (
     ActionAct,
     ActionEndAct,
@@ -41,6 +41,7 @@ from engine.games.vtes.act_records import (
     DiableriseAct,
     DiscardAct,
     DisputeAct,
+    DisputeWhyAct,
     DrawAct,
     EdgeBurnAct,
     HandSizeAct,
@@ -226,8 +227,8 @@ class VtesGame:
         return Pending()
 
     def resolve(self, state: VtesState, op: Op, outcome: object) -> tuple[VtesState, tuple[Note, ...]]:
-        """Fold the outcome of the first queued operation (see :func:`rules.resolve_op`)."""
-        return rules.resolve_op(state, op, outcome)
+        """Fold the outcome of the first queued operation (see :func:`engine.games.vtes.deck_events.resolve_op`)."""
+        return deck_events.resolve_op(state, op, outcome)
 
     def to_open(self, state: VtesState, seat: int, act: Act) -> tuple[Pos, ...]:
         """Positions ``act`` turns face up that ``seat`` opens with it (its own hand or
@@ -284,8 +285,8 @@ class VtesGame:
         return scoring.game_result(state)
 
     def abandon(self, state: VtesState, seat: int) -> tuple[VtesState, tuple[Note, ...]]:
-        """See :func:`engine.games.vtes.rules.abandon_seat`."""
-        return rules.abandon_seat(state, seat)
+        """See :func:`engine.games.vtes.deck_events.abandon_seat`."""
+        return deck_events.abandon_seat(state, seat)
 
 
 def _awaited(state: VtesState, top: OpenWindow) -> tuple[int, ...]:
@@ -469,6 +470,8 @@ def describe_record(state: VtesState, seat: int, record: VtesAct, revealed: Mapp
         case DisputeAct():
             verb = {Do.DISPUTE: "disputes", Do.ACCEPT: "accepts", Do.RETRACT: "retracts"}.get(do)
             text = f"{me} {verb} act {record.act}" if verb else f"{me}: act {record.act}'s time has run out"
+            if isinstance(record, DisputeWhyAct) and record.why:
+                text += f": {esc(record.why)}"
         case DiableriseAct():
             text = f"{me} diablerises"
         case CombatCardAct():

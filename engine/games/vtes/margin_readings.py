@@ -32,7 +32,7 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[Effect, ..
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     for pattern, build in _SHAPES:
         m = pattern.fullmatch(sentence)

@@ -11,12 +11,16 @@ from collections.abc import Callable
 from engine.games.vtes import (
     bleed_burns,
     block_readings,
+    blood_intercept,
     carried_moves,
     clan_terms,
+    edge_readings,
+    entering_life,
     events,
     margin_readings,
     poll_cancel_reading,
     repeat_readings,
+    unlimited_readings,
     x_votes,
 )
 from engine.games.vtes.card_effects import Effect
@@ -33,12 +37,16 @@ _READERS: tuple[Callable[[str], tuple[Effect, ...] | None], ...] = tuple(
         poll_cancel_reading,
         bleed_burns,
         carried_moves,
+        edge_readings,
+        blood_intercept,
+        entering_life,
+        unlimited_readings,
     )
 )
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) by the first module that reads it, else None."""
     for more in _READERS:
         if (effects := more(sentence)) is not None:

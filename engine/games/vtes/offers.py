@@ -21,8 +21,10 @@ from dataclasses import dataclass, replace
 from engine.games.base import Act, Pos
 from engine.games.vtes import (
     bleed_burns,
+    blood_intercept,
     cancel_reading,
     card_actions,
+    card_levels,
     lasting,
     master_locks,
     referendum_cancels,
@@ -202,7 +204,9 @@ def with_terms(view: VtesView, act: Act) -> Act:
         return act
     held = next((c for c in view.hand if c.pos == (raw[0], raw[1])), None)
     rec = record(held.card) if held is not None and held.card else None
-    return {**act, **card_terms(rec)} if rec is not None else act
+    if rec is None:
+        return act
+    return {**act, **card_terms(rec, card_levels.played_superior(rec, card_levels.shown(*card_levels.act_fields(act))))}
 
 
 def of(view: VtesView, do: Do) -> tuple[Offer, ...]:
@@ -459,7 +463,7 @@ def _action(view: VtesView, seat: int, a: Action) -> list[Act]:
         acts += [{"do": Do.BLOCK, "minion": c.as_list()} for c in view.may_try(seat) if lasting.may_block(view, c)]
     for c in window_cards(view):
         acts += [{"do": Do.PLAY, "card": c.as_list(), **choice.act_fields()} for choice in window_choices(view, c)]
-    return acts + bleed_burns.choices(view, seat)  # an out-of-turn master against the bleed
+    return acts + bleed_burns.choices(view, seat) + blood_intercept.offers(view, seat, a)
 
 
 def window_cards(view: VtesView) -> tuple[CardView, ...]:

@@ -11,6 +11,7 @@ from engine.games.base import IllegalMove, Pos, seat_ref
 from engine.games.vtes import (
     actions,
     bleed_burns,
+    blood_intercept,
     combat,
     combat_plays,
     politics,
@@ -741,6 +742,8 @@ def adjust(w: Work, act: AdjustAct) -> None:
     numbers = Numbers.of(act)
     if act.by is not None:
         own_source(w, act.by, "the card that changes the action")
+        if act.blood is not None:
+            blood_intercept.pay(w, a, act.by, act.intercept, act.blood)
     own_cause(w, act.cause)
     source = w.name(act.by) if act.by is not None else esc(act.cause or "")
     changed, changes = _numbers_changed(w, numbers)

@@ -2,7 +2,7 @@
 Tactics: "Cancel the referendum. Unlock the acting vampire. If a political action card was played
 to call this referendum, return it to its owner's hand (discard down afterward). Minions controlled
 by the acting Methuselah cannot perform the same political action again this turn."), consulted by
-:func:`engine.games.vtes.card_effects.read_sentence` (through :mod:`engine.games.vtes.more_readings`);
+:func:`engine.games.vtes.card_sentences.read_sentence` (through :mod:`engine.games.vtes.more_readings`);
 the table applies it in :mod:`engine.games.vtes.referendum_cancels`. Only a card whose every clause
 cancels is applied so (a Discipline level that cancels beside one that does not stays by hand: the
 act does not say which level was played).
@@ -40,7 +40,7 @@ WHOMS = frozenset(e.whom for e in _SHAPES.values())
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is one of this module's shapes, else None."""
     found = _SHAPES.get(sentence)
     return (found,) if found is not None else None

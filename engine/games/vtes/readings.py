@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 
 from engine.games.base import Act, Pos, seat_ref
 from engine.games.vtes import clan_terms
-from engine.games.vtes.card_effects import AFTER_STRIKE, HAND_STRIKE, STRIKES, EffectKind, SentenceKind
+from engine.games.vtes.card_effects import AFTER_STRIKE, HAND_STRIKE, STRIKES, EffectKind
 from engine.games.vtes.card_record import CardRecord, record
+from engine.games.vtes.card_sentences import SentenceKind
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.reaction_conditions import LEVEL_PREFIX, Moment, fitting_levels
 from engine.games.vtes.vocab import CombatStep, Do, Target, Zone

@@ -24,6 +24,6 @@ ends the action (:func:`engine.games.vtes.plays.check_play` locks no blocker the
 
 
 def read(sentence: str) -> tuple[Effect, ...] | None:
-    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_effects.sentences`
+    """The effects of ``sentence`` (lower case, as :func:`engine.games.vtes.card_sentences.sentences`
     gives it) when it is this module's shape, else None."""
     return (Effect(EffectKind.NO_REPEAT),) if _SAME_ACTION.fullmatch(sentence) else None

@@ -38,10 +38,12 @@ class DeckKit:
 
     def load(self, path: str) -> Deck:
         """Read a deck file (TWD, VDB text or link, JOL, Lackey, krcg JSON or ``N Name`` lines,
-        through krcg's parser; Lackey's and ARDB's XML). Raises DeckFileError."""
+        through krcg's parser; Lackey's and ARDB's XML). Raises DeckFileError. Its library's size
+        is a table rule (``library_size``), checked by :meth:`check` with the table's options
+        once they are known, and by the table on the seat's ``deck`` act."""
         from engine.games.vtes.decks import load_deck
 
-        return load_deck(path)
+        return load_deck(path, library_size=False)
 
     def for_bot(self, rng: random.Random, taken: Sequence[Deck] = ()) -> Deck:
         """One of the shipped tournament-winning decks, chosen by ``rng`` among those whose name

@@ -213,6 +213,7 @@ class Action:
     woken: tuple[Pos, ...] = ()
     applying: tuple[int, ...] = ()
     unlocks: tuple[tuple[Pos, int, Pos], ...] = ()
+    life: int = 0
     draws: int = 0
     barred: tuple[Pos, ...] = ()
     vampires_barred: bool = False

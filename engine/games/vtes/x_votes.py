@@ -1,7 +1,7 @@
 """Votes that grow with the blood paid for the card (Awe: "Only usable during the polling step of a
 political action. [pre] This vampire gets +X+1 votes. [PRE] This vampire gets +2X+1 votes.", its
 cost X blood): the reading (:func:`read`, consulted by
-:func:`engine.games.vtes.card_effects.read_sentence`), the votes for X (:func:`votes_for`), and the
+:func:`engine.games.vtes.card_sentences.read_sentence`), the votes for X (:func:`votes_for`), and the
 check of a play's votes against the blood it pays (:func:`check`; rulebook 7.2, "Other Cards").
 """
 

@@ -10,7 +10,6 @@ import pytest
 
 from engine.local import LocalGame, new_local_game
 from engine.table import TableRefusal
-from engine.table.waits import AT_WORK_MS
 from tests.support.vtes_table import played_vtes
 
 
@@ -224,8 +223,8 @@ async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_
     """The stall tests of real processes (tests/functional/test_stalled_seats.py), in one process on
     an injected clock: seat 0 stalls and changes its pool by hand every 10 s; seats 1 and 2 vote
     after 30 s of the table's wait, seat 3 (the accomplice) never votes. Its changes by hand hold
-    its stall clock back a minute at most (engine.table.waits.AT_WORK_MS): the two votes come 90 s
-    into its wait, carry it, and the table goes on without seat 0."""
+    its stall clock back not at all: the two votes come 30 s into its wait, as for a silent seat,
+    carry it, and the table goes on without seat 0."""
     from engine.protocol.log import Entry
     from net.driver import Liveness, SeatDriver
     from net.events import Listeners
@@ -268,15 +267,15 @@ async def test_a_staller_with_an_accomplice_and_changes_by_hand_is_voted_out_on_
 
     me = local.seats[0]
     me.clock = lambda: int(now[0])  # its entries signed on the same injected clock
-    for seconds in range(10, 90, 10):  # every 10 s, all along: at work for a minute at most
+    for seconds in (5, 10, 15, 20, 25, 29.9):  # every 5 s, and just before the vote opens
         assert at(seconds) == []
-        delta = 1 if seconds % 20 else -1
+        delta = 1 if seconds % 10 else -1
         kept_alive = local.submit(
             me, "move", me.move_body({"do": "pool", "seat": 0, "delta": delta, "cause": "a card"})
         )
         for driver, _ in voters.values():
             driver.folded(kept_alive, live=True)
-    voted_at = AT_WORK_MS / 1000 + VOTE_AFTER  # its stall clock held back a minute, no more
+    voted_at = VOTE_AFTER  # its stall clock held back not at all
     assert at(voted_at - 0.01) == [] and t.abandoned == []
     # Each voter's driver sends its vote; then, seat 0 out, what the table owes without it (the
     # drivers make those duties too, when their seat's part is ready).
@@ -336,10 +335,11 @@ def test_while_a_claim_holds_the_window_the_vote_waits_for_the_touched_ones_afte
 
 
 @pytest.mark.parametrize("until", [_holds_an_impulse, _own_turn], ids=["holding an impulse", "in its own turn"])
-def test_a_seat_at_work_by_hand_is_no_stall_while_it_works_and_chat_holds_nothing_back(until):
+def test_a_seat_at_work_by_hand_is_offered_to_the_vote_when_a_silent_one_would_be(until):
     """The clock the stall vote and every screen read (engine.table.waits.WaitClock): a change by
-    hand 25 s into the wait holds the seat's stall clock back to it (it is applying what the table
-    left to the players), a chat line after it does not; the wait itself is unchanged."""
+    hand 25 s into the wait (a card's text applied, or a staller keeping itself alive) is taken
+    and kept as the seat's latest work, for the screens, but holds its stall clock back not at
+    all, nor does a chat line after it: 30 s into the wait it is 30 s, and the host takes a vote."""
     from engine.table.waits import WaitClock
 
     local = played_vtes(until)
@@ -347,15 +347,18 @@ def test_a_seat_at_work_by_hand_is_no_stall_while_it_works_and_chat_holds_nothin
     wait = t.waited(0)
     since = wait.time_ms
     me = local.seats[0]
+    pool = t.gstate.players[0].pool
     me.clock = lambda: since + 25_000
     local.submit(me, "move", me.move_body({"do": "pool", "seat": 0, "delta": 1, "cause": "a card"}))
-    me.clock = lambda: since + 40_000
+    me.clock = lambda: since + 28_000
     local.submit(me, "chat", {"text": "applying it"})
-    assert (t.waited(0).seq, t.waited(0).time_ms) == (wait.seq, since)
+    assert t.gstate.players[0].pool == pool + 1  # what it applied by hand is applied
+    assert (t.waited(0).seq, t.waited(0).time_ms, t.waited(0).at_work_ms) == (wait.seq, since, since + 25_000)
     clock = WaitClock()
     assert clock.read(t.waits, since, None)[0] == 0  # seen from the start of its wait
-    assert clock.read(t.waits, since + 40_000, None)[0] == 15.0  # from its change by hand
-    assert clock.read(t.waits, since + 55_000, None)[0] == 30.0
+    assert clock.read(t.waits, since + 28_000, None)[0] == 28.0  # not from its change by hand
+    assert clock.read(t.waits, since + 30_000, None)[0] == 30.0
+    assert t.stall_vote_refusal(0, since + 30_000) is None  # the vote opens when a silent seat's would
 
 
 def test_the_impulse_clock_builds_a_seats_view_once_per_entry_however_often_it_is_read():

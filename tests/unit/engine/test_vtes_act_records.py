@@ -124,6 +124,7 @@ FULL: list[dict[str, Any]] = [
     {"do": "action", "minion": [6, 0], "kind": "rescue", "target_card": [8, 1], "cost_rescued": 1},
     {"do": "action", "minion": [6, 0], "kind": "other", "card": [5, 1], "add_blood": 3, "add_to": [2, 1]},
     {"do": "action", "minion": [6, 0], "kind": "bleed", "card": [5, 1], "gain_pool": 1, "limit": "each turn"},
+    {"do": "action", "minion": [6, 0], "kind": "employ", "card": [5, 1], "life": 2},
     {
         "do": "action",
         "minion": [6, 0],
@@ -151,8 +152,10 @@ FULL: list[dict[str, Any]] = [
     {"do": "block", "minion": [8, 1], "intercept": 1} | _BY,
     {"do": "adjust", "stealth": 1, "intercept": -1, "amount": 1, "target": 0, "cause": "rule"} | _BY,
     {"do": "adjust", "target": 1, "by": [7, 3]},
+    {"do": "adjust", "intercept": 1, "blood": 1, "by": [7, 3]},
     {"do": "action_end", "by": [7, 3], "cause": "card"},
     {"do": "dispute", "act": 4},
+    {"do": "dispute", "act": 4, "why": "no card named"},
     {"do": "accept", "act": 4},
     {"do": "lapse", "act": 4},
     {"do": "retract", "act": 4},
@@ -274,6 +277,7 @@ def test_a_record_holds_typed_fields_and_cannot_change():
         ({"do": "pool", "cause": "gain", "changes": [[0, 1]], "delta": 1}, "a pool act gives either 'seat' and 'delta' or 'changes', not both"),
         ({"do": "pool", "cause": "gain", "changes": [[0]]}, "'changes' must list [seat, delta] pairs"),
         ({"do": "combat", "minions": [[1, 2]]}, "combat is between two minions: list exactly two"),
+        ({"do": "adjust", "intercept": 1, "blood": 1, "cause": "rule"}, "an adjust act with 'blood' names the card 'by' that gives the 'intercept'"),
         ({"do": "adjust", "stealth": 1}, "an adjust act names its source: 'by' (a card) or 'cause'"),
         ({"do": "diablerise", "take": "yes"}, "'take' of the diablerise act must be true or false"),
         ({"do": "strike", "minion": [1, 2], "retainer": [1]}, "the retainer must be given as an [event, index] pair"),
@@ -282,6 +286,9 @@ def test_a_record_holds_typed_fields_and_cannot_change():
         ({"do": "vote", "source": "edge", "for": "no"}, "'for' of the vote act must be true or false"),
         ({"do": "transfer", "kind": "crypt", "n": 1}, "a crypt transfer takes no 'card' and no 'n'"),
         ({"do": "shuffle", "zone": "hand"}, "'zone' of the shuffle act must be one of library, crypt"),
+        ({"do": "dispute", "act": 4, "why": "{s0} cheats"}, "'why' of the dispute act is a short phrase: up to 60 printable characters, starting with a letter or a digit, none of <>[\\]`{}"),
+        ({"do": "dispute", "act": 4, "why": "a" * 61}, "'why' of the dispute act is a short phrase: up to 60 printable characters, starting with a letter or a digit, none of <>[\\]`{}"),
+        ({"do": "accept", "act": 4, "why": "fine"}, "the accept act has no 'why' field"),
     ],
 )  # fmt: skip
 def test_a_map_of_the_wrong_shape_is_refused_with_its_sentence_and_changes_nothing(act, sentence):

@@ -13,9 +13,13 @@ from engine.games.base import Act
 from engine.games.vtes.bots import VtesBot, vtes_bot
 from engine.games.vtes.decks import bundled_decks
 from engine.games.vtes.game import VTES
+from engine.games.vtes.offers import legal_acts
+from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.view import VtesView
-from engine.games.vtes.vocab import ClaimStatus, Do
-from engine.sim import play_game
+from engine.games.vtes.vocab import ClaimStatus, Do, Zone
+from engine.sim import SimTable, play_game
+from tests.support.vtes_fight import refused
+from tests.support.vtes_sim import act, deck_of, minion_phase_table
 
 GAMES = 12
 """Seeded whole games, each of 3 to 5 seats with a random mix of bot levels."""
@@ -74,29 +78,82 @@ def test_bots_never_lapse_a_claim_and_answer_only_their_own_over_many_games() ->
     assert tally.acts[Do.ACCEPT] > 0, tally.acts
 
 
-def test_a_bot_disputes_a_claim_for_a_card_the_table_applies_and_accepts_the_others() -> None:
-    """A claim on a bot's pool "for" a card the table applies whole would apply it twice: the bot
-    disputes it for the judge, and does not accept it after; one in free words ("judge ruling"),
-    or for a card in sight whose text the table leaves by hand, it accepts (docs/vtes-by-hand.md)."""
-    from engine.games.vtes.card_record import Coverage, record
-    from engine.games.vtes.offers import legal_acts
-    from tests.support.vtes_sim import act, minion_phase_table
+def _answer(t: SimTable, bot: VtesBot, seat: int) -> Act | None:
+    """What ``bot`` at ``seat`` answers now; the table applies it."""
+    view = t.view(seat)
+    chosen = bot.choose(view, legal_acts(view))
+    if chosen is not None and chosen["do"] in (Do.ACCEPT, Do.DISPUTE):
+        t.play(seat, chosen)
+        t.run_ops()
+    return chosen
 
-    t = minion_phase_table()
+
+def test_a_bot_refuses_a_drain_typed_in_free_words_and_says_why() -> None:
+    """``pool -5 <bot> for judge ruling``, again and again, drains nothing: a bot takes no pool on
+    a claimant's word, and the game log says why at each dispute; other changes on one's word are
+    taken at most one a turn (docs/vtes-by-hand.md, "A bot's answer")."""
+    t = minion_phase_table(blood=(3, 3, 3, 3))
     me = t.state.acting
-    vampire = next(c for c in t.view(me).controlled(me) if c.crypt and c.card)
-    rec = record(vampire.card)
-    assert rec is not None and rec.coverage != Coverage.FULLY
-    for cause, answer in (("judge ruling", Do.ACCEPT), (vampire.name, Do.ACCEPT)):
-        t = minion_phase_table()
-        bot_seat = t.view(me).players[me].prey
-        act(t, me, "pool", seat=bot_seat, delta=-1, cause=cause)
+    prey = t.view(me).players[me].prey
+    bot = vtes_bot(seed=0)
+    pool = t.state.players[prey].pool
+    for delta in (-5, -1, -5):
+        act(t, me, "pool", seat=prey, delta=delta, cause="judge ruling")
         claim = t.state.claims[-1]
-        view = t.view(bot_seat)
-        chosen = vtes_bot(seed=0).choose(view, legal_acts(view))
-        assert chosen == {"do": answer, "act": claim.act}, cause
-    from engine.games.vtes.bots import _applied_card
+        chosen = _answer(t, bot, prey)
+        assert chosen is not None and chosen["do"] == Do.DISPUTE and chosen["act"] == claim.act
+        said = t.game.describe(t.state, prey, chosen, {}).render(["A", "B", "C", "D"])
+        assert said.endswith(f"disputes act {claim.act}: no card named: a bot takes no pool on your word"), said
+    assert t.state.players[prey].pool == pool
+    assert all(c.status == ClaimStatus.PENDING and c.holding == (prey,) for c in t.state.claims)
+    vampire = next(c for c in t.view(me).controlled(prey) if c.crypt and c.card)
+    act(t, me, "blood", card=vampire.as_list(), delta=-1, cause="misplay")
+    assert _answer(t, bot, prey) == {"do": Do.ACCEPT, "act": t.state.claims[-1].act}  # one a turn
+    act(t, me, "blood", card=vampire.as_list(), delta=-1, cause="misplay")
+    chosen = _answer(t, bot, prey)
+    assert chosen is not None and chosen["do"] == Do.DISPUTE and "1 a turn" in chosen["why"]
+    # A card burned or moved on one's word: never (a whole minion burned, or taken).
+    for change in (
+        {"do": "burn", "cards": [vampire.as_list()]},
+        {"do": "move", "cards": [vampire.as_list()], "to": "ready", "controller": me},
+    ):
+        act(t, me, str(change.pop("do")), **change, cause="judge ruling")
+        chosen = _answer(t, bot, prey)
+        assert chosen is not None and chosen["why"].startswith("no card named: a bot takes no card"), chosen
+    assert t.view(me).card(vampire.pos).zone == Zone.READY
 
-    # The dispute: a card the table applies whole (its change by hand would apply it twice).
-    assert _applied_card("Govern the Unaligned") and not _applied_card("judge ruling")
-    assert not _applied_card(vampire.name)
+
+def test_a_card_applied_by_hand_against_a_bot_is_accepted_up_to_what_its_text_does() -> None:
+    """A person plays Personal Involvement (its prey burns 3 pool, applied by hand: named from the
+    hand it is refused, as nobody else sees it; played, it is face up in the ash heap this turn) and
+    records the 3 pool on the bot naming it: accepted; a fourth pool for it that turn, or a change its text
+    speaks nothing of (the bot's hand size): disputed, each saying why."""
+    library = (("Personal Involvement", 2), ("Threats", 2))
+    t = vtes_table([deck_of(d, *library) for d in bundled_decks()[:2]], {"library_size": False}, 1)
+    ana = t.state.seating[0]
+    prey = t.state.prey(ana)
+    while t.state.phase != "master":
+        act(t, ana, "phase")
+    hand = {c.name: c.as_list() for c in t.view(ana).hand}
+    # In the hand, nobody else can see it: naming it is refused; played, it is face up for all.
+    refused(t, ana, {"do": "pool", "seat": prey, "delta": -3, "cause": "Personal Involvement"}, "play it first")
+    act(t, ana, "play", card=hand["Personal Involvement"], pool=3, no_replace=True)
+    seen = t.view(prey).card(tuple(hand["Personal Involvement"]))
+    assert seen is not None and seen.name == "Personal Involvement" and seen.zone == Zone.ASH
+    bot = vtes_bot(seed=0)
+    pool = t.state.players[prey].pool
+    act(t, ana, "pool", seat=prey, delta=-3, cause="Personal Involvement")
+    assert _answer(t, bot, prey) == {"do": Do.ACCEPT, "act": t.state.claims[-1].act}
+    assert t.state.players[prey].pool == pool - 3
+    act(t, ana, "pool", seat=prey, delta=-1, cause="personal involvement")
+    chosen = _answer(t, bot, prey)
+    assert chosen is not None and chosen["why"] == "its card does at most 3 a turn: Personal Involvement"
+    act(t, ana, "hand_size", seat=prey, delta=-1, cause="Personal Involvement")
+    chosen = _answer(t, bot, prey)
+    assert chosen is not None and chosen["why"] == "its card says nothing of hand size: Personal Involvement"
+    # Its "by burning 2 pool" burns counters, not cards: it burns no minion of the bot.
+    theirs = next(c for c in t.view(ana).cards if c.owner == prey and c.zone == Zone.UNCONTROLLED)
+    act(t, ana, "burn", cards=[theirs.as_list()], cause="Personal Involvement")
+    chosen = _answer(t, bot, prey)
+    assert chosen is not None and chosen["why"] == "its card says nothing of burn: Personal Involvement"
+    assert t.state.players[prey].pool == pool - 3

@@ -7,16 +7,9 @@ import pytest
 
 from engine.games.vtes import card_corrections
 from engine.games.vtes.card_corrections import CorrectionError, check, corrections, kept, parse, reasons
-from engine.games.vtes.card_effects import (
-    ALLY_STAYS_LOCKED,
-    NORMAL_ONLY,
-    POOR,
-    Effect,
-    EffectKind,
-    SentenceKind,
-    read_sentence,
-)
+from engine.games.vtes.card_effects import ALLY_STAYS_LOCKED, NORMAL_ONLY, POOR, Effect, EffectKind
 from engine.games.vtes.card_record import CardRecord, Coverage, Timing, read, record
+from engine.games.vtes.card_sentences import SentenceKind, read_sentence
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.vocab import LimitScope, Replacement
 

@@ -131,7 +131,8 @@ def test_the_coverage_refuses_a_stale_reason(monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.parametrize(
     ("name", "kind"),
     [
-        ("Sideslip", Coverage.PARTLY),  # "only one Sideslip at superior each round": the level is not kept
+        ("Sideslip", Coverage.FULLY),  # "only one Sideslip at superior each round": its prevention is superior
+        ("Form of Mist", Coverage.PARTLY),  # "… at superior each action" (and a clause by hand)
         ("Political Stranglehold", Coverage.PARTLY),  # "… can be played or called in a game"
         ("Giant's Blood", Coverage.FULLY),  # "only one Giant's Blood can be played in a game": checked
         ("Taste of Vitae", Coverage.FULLY),  # "only one Taste of Vitae each round": checked

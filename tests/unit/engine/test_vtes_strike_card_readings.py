@@ -155,7 +155,7 @@ def test_a_first_strike_a_card_reads_is_struck_with_first_strike() -> None:
     """A strike read as "Strike: first strike, N damage" (P5) carries its first strike into the
     ``strike`` act the offers and bots make from it, so that it resolves before the opposing
     normal strike (:func:`engine.games.vtes.combat._resolve_pair`); a plain one carries none."""
-    from engine.games.vtes.card_effects import read_sentence
+    from engine.games.vtes.card_sentences import read_sentence
     from engine.games.vtes.readings import StrikeReading
 
     (e,) = read_sentence("strike: first strike, 2 damage").effects

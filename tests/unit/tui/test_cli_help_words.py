@@ -27,3 +27,21 @@ def test_simulate_help_explains_seats_games_and_seed(capsys: pytest.CaptureFixtu
     assert "--seats SEATS seats at each table (default: the game's usual number" in text
     assert "--games GAMES how many games to play (default: 1)" in text
     assert "--seed SEED the seed of every deal and bot choice: the same seed plays the same games (default: 0)" in text
+
+
+def test_no_help_cites_a_document_a_user_of_the_repository_does_not_have(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A help names only pages this repository holds (``docs/…``, the README): the design pages
+    (PROTOCOL.md, DESIGN.md, the rule pages) live beside it, where a user of it has none."""
+    import re
+    from pathlib import Path
+
+    parser = build_parser()
+    commands = [[]] + [[name] for name in parser._subparsers._group_actions[0].choices]  # type: ignore[union-attr]
+    root = Path(__file__).resolve().parents[3]
+    for command in commands:
+        text = _help(capsys, *command)
+        assert not re.search(r"PROTOCOL\.md|DESIGN\.md|STYLE\.md|shared/|rules/vtes", text), (command, text)
+        for page in re.findall(r"docs/[\w./-]+\.md", text):
+            assert (root / page).is_file(), (command, page)

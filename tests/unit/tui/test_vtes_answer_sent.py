@@ -14,6 +14,7 @@ from typing import Any
 from textual.widgets import Footer
 
 from engine.games.base import Act
+from engine.games.vtes.vocab import CombatStep, Poll
 from tests.support.local_session import LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
@@ -21,6 +22,8 @@ from tests.support.vtes_table import keys_after_a_look, played_vtes, said
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
+from tui.games.vtes.widgets.combat import CombatBox
+from tui.games.vtes.widgets.referendum import ReferendumBox
 
 
 class HeldSession(LocalGameSession):
@@ -131,3 +134,71 @@ async def test_a_pass_sent_while_the_host_is_away_says_it_goes_out_when_the_tabl
         assert "✓ Sent" not in said(app), said(app)
         session.release.set()
         await eventually(lambda: not screen.submitting, 10, "the pass taken", pilot=pilot)
+
+
+def _my_strike(view: Any) -> bool:
+
+    c = view.combat
+    return c is not None and view.innermost is c and c.step == CombatStep.STRIKE and c.impulse == 0
+
+
+def _my_votes(view: Any) -> bool:
+
+    r = view.referendum
+    return r is not None and view.innermost is r and r.step == Poll.VOTING and 0 not in r.done
+
+
+async def _box_while_sent(until: Any, box_type: type, key: str, keys: tuple[str, ...]) -> None:
+    """At ``until``, ``key`` answers the window ``box_type`` shows: while the answer is on its way
+    the box lists none of ``keys`` and says it is sent, as the status line does."""
+    session = HeldSession(played_vtes(until, limit=60000), 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        keys_after_a_look(app)
+        box = screen.query_one(box_type)
+        await eventually(lambda: box.has_class("-yours"), 10, "the window waits for Mina", pilot=pilot)
+        assert all(k in shown(box) for k in keys), shown(box)
+        await pilot.press(key)
+        await eventually(lambda: len(session.held) == 1, 10, "the answer on its way", pilot=pilot)
+        assert shown(screen.query_one("#waiting")).startswith("✓ Sent"), shown(screen.query_one("#waiting"))
+        said_box = shown(box)
+        assert "your answer is sent" in said_box and not box.has_class("-yours"), said_box
+        assert not any(k in said_box for k in keys), said_box
+        session.release.set()
+        await eventually(lambda: not screen.submitting, 10, "the answer taken", pilot=pilot)
+        await eventually(lambda: "your answer is sent" not in shown(box), 10, "the box moves on", pilot=pilot)
+
+
+async def test_the_combat_box_lists_no_key_while_the_strike_is_on_its_way() -> None:
+
+    await _box_while_sent(_my_strike, CombatBox, "s", ("s hand strike",))
+
+
+async def test_the_referendum_box_lists_no_key_while_this_seat_s_answer_is_on_its_way() -> None:
+
+    await _box_while_sent(_my_votes, ReferendumBox, "full_stop", (". done",))
+
+
+def _my_block_in_another_s_bleed(view: Any) -> bool:
+    a = view.action
+    return a is not None and a.actor != 0 and view.innermost is a and view.may_block(0)
+
+
+async def test_while_a_block_is_sent_the_footer_offers_no_bleed() -> None:
+    """A tester's block went out on another's turn, and the footer read "b Bleed" while it was on
+    its way: b is a block in another's action, never a bleed."""
+    session = HeldSession(played_vtes(_my_block_in_another_s_bleed), 0, log_path=Path("mina.vtlog"), auto=False)
+    app = VampireApp(Start("table", session), name="Mina")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        keys_after_a_look(app)
+        await eventually(lambda: "b" in _footer_keys(app), 10, "the footer's block", pilot=pilot)
+        await pilot.press("b")
+        await eventually(lambda: len(session.held) == 1, 10, "the block on its way", pilot=pilot)
+        await pilot.pause()
+        assert "b" not in _footer_keys(app), _footer_keys(app)
+        session.release.set()
+        await eventually(lambda: not app.screen.submitting, 10, "the block taken", pilot=pilot)
+        assert [a["do"] for a in session.submitted] == ["block"], session.submitted

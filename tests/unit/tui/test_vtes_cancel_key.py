@@ -75,7 +75,10 @@ async def test_p_cancels_a_master_card_with_the_card_the_hand_holds(tmp_path: Pa
         screen: Any = app.screen
         await eventually(lambda: screen.hand_card() is not None, 10, "the hand", pilot=pilot)
         keys_after_a_look(app)
-        status = "Tribute to the Master: p cancels (Sudden Reversal), . lets it through."
+        # It says that the table waits for you, as every window that waits for a seat does.
+        status = (
+            "The table waits for you: Lisa's Tribute to the Master: p cancels (Sudden Reversal), . lets it through."
+        )
         await eventually(lambda: status in shown(screen.query_one("#waiting")), 10, "the status line", pilot=pilot)
         await pilot.press("p")
         if "p again plays it" in shown(screen.query_one("#vt-say")):

@@ -6,7 +6,8 @@ tests.support.vtes_table, frozen: the bots wait; a Pilot, waiting on conditions,
   and ``.`` says so too rather than naming another seat;
 - letters typed at once after the command line closes are not game keys: none makes an act (each
   is refused with a line that says why), until a moment without keys has passed (the screen's key
-  clock, set by the test);
+  clock, set by the test); a key typed in that moment and handled late (the program was busy with
+  the command's act) is judged by when it was typed;
 - ``b`` during a bleed this seat can never block says why, not "you may block when it reaches you";
 - ``a`` only ever announces an action (a seat stalled in this seat's own turn or not): ``E`` ends
   a long wait;
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 
 from engine.games.vtes.autopass import auto_pass
 from engine.games.vtes.offers import offers
@@ -35,6 +37,7 @@ from tui.games.vtes import status_line
 from tui.games.vtes.key_guard import KEY_GUARD_S
 from tui.games.vtes.table import VtesTableScreen
 from tui.games.vtes.widgets.action import ActionBox
+from tui.key_wait import EVENT_CLOCK
 
 
 class AutoPassSession(LocalGameSession):
@@ -106,15 +109,30 @@ def _my_influence(view: Any) -> bool:
     return view.acting == 0 and view.phase == Phase.INFLUENCE and view.action is None and view.transfers > 0
 
 
+async def _pool_change_made(app: Any, session: Any, pilot: Any) -> Clock:
+    """On the table screen, ``:pool +1 for test`` entered and taken; the screen's key clock, for
+    the test to move."""
+    await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+    clock = Clock()
+    app.screen.key_clock = clock
+    await pilot.press("colon", *[("space" if c == " " else c) for c in "pool +1 for test"], "enter")
+    await eventually(lambda: len(session.submitted) == 1, 10, "the pool change sent", pilot=pilot)
+    await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
+    return clock
+
+
+async def _a_key_after_a_moment_is_taken(session: Any, pilot: Any, clock: Clock) -> None:
+    """A moment without keys: the next one (t, a transfer) is played again."""
+    clock.now += KEY_GUARD_S * 2
+    await pilot.press("t")
+    await eventually(lambda: len(session.submitted) == 2, 10, "the transfer", pilot=pilot)
+    assert session.submitted[1]["do"] == "transfer"
+
+
 async def test_letters_typed_at_once_after_the_command_line_closes_make_no_act() -> None:
     app, session = _app(_my_influence)
     async with app.run_test(size=(80, 24)) as pilot:
-        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
-        clock = Clock()
-        app.screen.key_clock = clock
-        await pilot.press("colon", *[("space" if c == " " else c) for c in "pool +1 for test"], "enter")
-        await eventually(lambda: len(session.submitted) == 1, 10, "the pool change sent", pilot=pilot)
-        await eventually(lambda: not app.screen.submitting, 10, "the pool change taken", pilot=pilot)
+        clock = await _pool_change_made(app, session, pilot)
         # Typed on as if the line were still open: n (next phase), t (transfer), d (draw)… in a burst.
         for c in "vote for card":
             await pilot.press("space" if c == " " else c)
@@ -124,11 +142,25 @@ async def test_letters_typed_at_once_after_the_command_line_closes_make_no_act()
         assert session.submitted[0]["do"] == "pool"
         # One line for the whole burst.
         assert re.fullmatch(r"✗ Not played: the command line just closed\.", said(app)), said(app)
-        # A moment without keys: the next one is played again.
-        clock.now += KEY_GUARD_S * 2
-        await pilot.press("t")
-        await eventually(lambda: len(session.submitted) == 2, 10, "the transfer", pilot=pilot)
-        assert session.submitted[1]["do"] == "transfer"
+        await _a_key_after_a_moment_is_taken(session, pilot, clock)
+
+
+async def test_a_key_typed_just_after_the_command_line_closed_is_refused_however_late_it_is_handled() -> None:
+    """The program was busy after the command (its act signed, written, drawn): the key typed a
+    moment after the line closed waited in the queue and came after the guard's time had passed on
+    the clock. It is judged by when it was typed: refused; a key typed after the moment is taken."""
+    app, session = _app(_my_influence)
+    async with app.run_test(size=(80, 24)) as pilot:
+        clock = await _pool_change_made(app, session, pilot)
+        busy = KEY_GUARD_S * 2  # the program was busy this long after the line closed
+        clock.now += busy
+        late = events.Key("n", "n")  # typed KEY_GUARD_S / 2 after the line closed, handled only now
+        late.time = EVENT_CLOCK() - (busy - KEY_GUARD_S / 2)
+        app.post_message(late)
+        await eventually(lambda: said(app).startswith("✗"), 10, "the refusal", pilot=pilot)
+        assert said(app) == "✗ Not played: the command line just closed.", said(app)
+        assert [a["do"] for a in session.submitted] == ["pool"], session.submitted
+        await _a_key_after_a_moment_is_taken(session, pilot, clock)
 
 
 async def test_a_burst_typed_at_terminal_speed_goes_whole_to_the_command_line() -> None:
@@ -314,6 +346,31 @@ async def test_e_just_after_a_play_reads_the_card_played_as_its_note_says() -> N
         assert app.screen.text.plain.startswith(card.name), (app.screen.text.plain[:60], card.name)
 
 
+async def test_a_second_p_at_once_plays_the_card_the_first_named() -> None:
+    """``p`` names the card it would play ("p again plays it"): the second ``p``, however soon,
+    answers that line and plays it (a tester's was refused as "typed just after"); any other
+    letter typed at once after the line is still refused."""
+    app, session = _app(_my_master_phase_with_a_master_card, seed=13)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await eventually(lambda: isinstance(app.screen, VtesTableScreen), 30, "the table screen", pilot=pilot)
+        screen = app.screen
+        view = session.view()
+        card = next(view.card(o.card) for o in offers(view) if o.do == "play" and _leaves_a_note(view.card(o.card)))
+        hand = screen.query_one("#vt-hand")
+        hand.focus()
+        hand.highlighted = hand.get_option_index(f"h-{card.pos[0]}-{card.pos[1]}")
+        await pilot.pause()
+        clock = Clock()
+        screen.key_clock = clock  # from now on no time passes between keys
+        await pilot.press("p")
+        await eventually(lambda: "p again plays it" in said(app), 10, "the card named", pilot=pilot)
+        await pilot.press("t")
+        await eventually(lambda: said(app).startswith("✗ Not played: typed just after “p plays"), 10, "t", pilot=pilot)
+        await pilot.press("p")
+        await eventually(lambda: "is played" in said(app), 10, "the card played", pilot=pilot)
+        assert [a["do"] for a in session.submitted] == ["play"], session.submitted
+
+
 def _my_impulse_with_a_card_not_offered(view: Any) -> bool:
     from tui.games.vtes.key_acts import not_offered_in_action
 
@@ -367,7 +424,8 @@ async def test_a_word_typed_just_after_a_refused_key_moves_nothing_and_says_so()
         await pilot.pause(0.05)
         assert session.submitted == [] and app.screen is screen, session.submitted
         assert re.fullmatch(r"✗ Not (played|opened): typed just after “(.*)”\.", said(app)), said(app)
-        assert said(app).endswith(f"“{refused}”."), (said(app), refused)
+        # The refusal quoted without its own full stop: one stop ends the line (never ".”.").
+        assert said(app).endswith(f"“{refused.removesuffix('.')}”.") and ".”." not in said(app), (said(app), refused)
         clock.now += KEY_GUARD_S * 2
         await pilot.press("t")
         await eventually(lambda: len(session.submitted) == 1, 10, "the transfer", pilot=pilot)

@@ -116,6 +116,38 @@ def _impulse_with_one_offered_card_and_another(view: Any) -> bool:
     return len(offered) == 1 and any(c.pos not in offered for c in view.hand)
 
 
+def _impulse_with_copies_of_one_offered_card_and_another(view: Any) -> bool:
+    """Seat 0 holds the impulse in an action, is offered two copies (or more) of one card and
+    nothing else, and holds another card that is not offered."""
+    a = view.action
+    if a is None or a.impulse != 0 or window_held(view.claims) or view.innermost is not a:
+        return False
+    offered = {o.card for o in answers(view) if o.do == Do.PLAY}
+    names = {c.name for c in view.hand if c.pos in offered}
+    return len(offered) >= 2 and len(names) == 1 and any(c.pos not in offered for c in view.hand)
+
+
+async def test_p_names_the_card_the_action_box_names_when_the_hand_holds_two_copies_of_it() -> None:
+    """Two Deflections in hand, the highlight on another card, and the action box says "p a
+    reaction: Deflection" (its name once): ``p`` names a Deflection, as the box reads (a tester met
+    "✗ Govern the Unaligned is not offered in this action" instead)."""
+    app, session = app_when(_impulse_with_copies_of_one_offered_card_and_another, seed=12)
+    async with app.run_test(size=(80, 24)) as pilot:
+        box = await _your_keys_shown(app, pilot)
+        view = session.view()
+        offered = {o.card for o in answers(view) if o.do == Do.PLAY}
+        (name,) = {c.name.split(" (")[0] for c in view.hand if c.pos in offered}
+        assert f"p a reaction: {name} " in shown(box) or f"p a modifier: {name} " in shown(box), shown(box)
+        hand = app.screen.query_one(HandList)
+        hand.focus()
+        assert hand.highlight_pos(next(c for c in view.hand if c.pos not in offered).pos)
+        await pilot.pause()
+        keys_after_a_look(app)
+        await pilot.press("p")
+        await eventually(lambda: "p again plays it" in said(app), 10, "the card named", pilot=pilot)
+        assert f"p plays {name} from your hand" in said(app) and not session.submitted, said(app)
+
+
 async def test_p_plays_the_one_offered_card_the_action_box_names_whatever_is_highlighted() -> None:
     """The action box says "you: p a reaction: Deflection" while the hand's highlight is on
     another card: ``p`` plays the card named (highlighted first), as a newcomer reads it; not a

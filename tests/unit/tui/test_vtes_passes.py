@@ -13,7 +13,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from engine.games.vtes.vocab import News
-from engine.protocol.log import LogWriter
+from tests.support.narration import fed_lines, saved_log
 from tests.support.poll import eventually
 from tests.support.vtes_table import played_vtes
 from tui.games.vtes.log import VtesLog
@@ -68,21 +68,13 @@ def _window_lines(lines: list[str]) -> list[str]:
     return lines[at - 1 : at + 2]
 
 
-def _saved(table: Any, path: Path) -> Path:
-    writer = LogWriter(path)
-    for entry in table.entries:
-        writer.append(entry)
-    writer.close()
-    return path
-
-
 def test_replay_text_shows_a_window_everyone_passes_as_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tui.cli import main
 
     table = _table()
-    path = _saved(table, tmp_path / "game.vtlog")
+    path = saved_log(table, tmp_path / "game.vtlog")
     assert main(["replay", str(path), "--text"]) == 0
     lines = [line.split("] ", 1)[-1] for line in capsys.readouterr().out.splitlines()]
     window = _window_lines(lines)
@@ -135,7 +127,7 @@ async def test_the_replay_screen_shows_a_window_everyone_passes_as_one_line_grow
     from tui.screens.replay import RecentEntries, ReplayScreen
 
     table = _table()
-    path = _saved(table, tmp_path / "game.vtlog")
+    path = saved_log(table, tmp_path / "game.vtlog")
     app = VampireApp(Start("replay", path), name="Mina")
     async with app.run_test(size=(80, 24)) as pilot:
         await eventually(lambda: isinstance(app.screen, ReplayScreen), 10, "the replay", pilot=pilot)
@@ -174,22 +166,9 @@ async def test_the_replay_screen_shows_a_window_everyone_passes_as_one_line_grow
 
 
 def test_a_spectators_text_feed_shows_a_window_everyone_passes_as_one_line() -> None:
-    from net.events import Folded
-    from tui.cli.narrate import FeedNotes
-
     table = _table()
     names = list(table.names)
-
-    class Client:  # what the feed reads of a client: its table
-        pass
-
-    client = Client()
-    client.table = table  # type: ignore[attr-defined]
-    said: list[str] = []
-    feed = FeedNotes(client, said.append)  # type: ignore[arg-type]
-    for note in table.notes:  # one entry each, as a live table tells them
-        feed.show(Folded(table.entries[0], (note.render(names),), None, (note,)))
-    feed.flush()
+    said = fed_lines(table)
     window = _window_lines(said)
     assert window[1] == EVERYONE and "The block by" in window[2], window
     others = [n.render(names) for n in table.notes if n.news not in PASSES]

@@ -23,7 +23,7 @@ from engine.games.vtes.vocab import Phase, Zone
 from tests.support.local_session import NAMES, LocalGameSession
 from tests.support.poll import eventually
 from tests.support.tui import shown
-from tests.support.vtes_table import played_vtes
+from tests.support.vtes_table import accept_as, played_vtes
 from tui.app import Start, VampireApp
 from tui.games.vtes.table import VtesTableScreen
 
@@ -106,6 +106,7 @@ def _ousted_app() -> VampireApp:
     prey = view.players[0].prey
     act = {"do": "pool", "seat": prey, "delta": -view.players[prey].pool, "cause": "bleed"}
     local.submit(seat, "move", seat.move_body(act))
+    accept_as(local, prey)  # the ousted one's answer (a bot takes no pool on words)
     while local.step():
         pass
     session = LocalGameSession(local, 0, log_path=Path("mina.vtlog"), auto=False)

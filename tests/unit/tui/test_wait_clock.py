@@ -116,10 +116,11 @@ def _seat_0s_own_turn(view) -> bool:
     return view.acting == 0 and not view.windows and view.step == "play" and view.phase in ("master", "minion")
 
 
-async def test_a_seat_applying_changes_by_hand_is_not_counted_as_keeping_the_table_waiting() -> None:
+async def test_a_seat_changing_things_by_hand_is_shown_at_work_and_offered_to_the_vote_on_time() -> None:
     """A VTES seat in its own turn changes its pool by hand 25 s into its wait (applying a card's
-    text): another player's screen counts its wait from that change, up to a minute into the
-    wait (engine.table.waits.AT_WORK_MS), not from the start of its turn."""
+    text, or keeping itself alive): another player's screen says it is at work, for the people
+    deciding on a vote, but counts its wait from the start of its turn all the same, and offers
+    the vote at 30 s, as for a silent seat (PROTOCOL.md 6.5)."""
     from tests.support.vtes_table import played_vtes
     from tui.games.vtes.table import VtesTableScreen
 
@@ -139,6 +140,18 @@ async def test_a_seat_applying_changes_by_hand_is_not_counted_as_keeping_the_tab
         await eventually(lambda: f"{name} has kept the table waiting 25 s" in status(app), 10, "the count", pilot=pilot)
         local.submit(stalling, "move", stalling.move_body({"do": "pool", "seat": 0, "delta": 1, "cause": "a card"}))
         session._emit(SessionEvent("entry", seq=t.seq - 1))
-        now[0] += 15_000
-        await eventually(lambda: "waiting 15 s" in status(app), 10, "the count from the change", pilot=pilot)
+        now[0] += 3_000
+        await eventually(
+            lambda: f"{name} has kept the table waiting 28 s, a change by hand 3 s ago;" in status(app),
+            10,
+            "the count from the start of the wait, and the change by hand",
+            pilot=pilot,
+        )
+        now[0] += 2_000
+        await eventually(
+            lambda: f"{name} has kept the table waiting 30 s, a change by hand 5 s ago: E votes" in status(app),
+            10,
+            "the vote offered at 30 s",
+            pilot=pilot,
+        )
         assert local.host.table.waited(0).seq == since.seq  # the wait itself goes on

@@ -28,8 +28,9 @@ def cancel_names(view: VtesView) -> list[str]:
 
 
 def answer_words(view: VtesView, names: Sequence[str]) -> str | None:
-    """``"Ana's Zillah's Valley: p cancels (Sudden Reversal), . lets it through."`` for the seat whose
-    answer it waits for, else whom it waits for; None when no card waits for answers."""
+    """``"The table waits for you: Ana's Zillah's Valley: p cancels (Sudden Reversal), . lets it
+    through."`` for the seat whose answer it waits for (in the words of every window that waits for
+    a seat), else whom it waits for; None when no card waits for answers."""
     answer = answer_window(view)
     if answer is None:
         return None
@@ -39,4 +40,4 @@ def answer_words(view: VtesView, names: Sequence[str]) -> str | None:
         return f"{what} may be canceled as it is played: waiting for {seat_name(names, answer.loop.holder)}."
     cancels = cancel_names(view)
     keys = f"p cancels ({' or '.join(cancels)}), " if cancels else ""
-    return f"{what}: {keys}. lets it through."
+    return f"The table waits for you: {what}: {keys}. lets it through."

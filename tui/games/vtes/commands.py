@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.blood_intercept import with_blood
 from engine.games.vtes.cancel_reading import cancel_of
 from engine.games.vtes.card_play import blood_shifts
 from engine.games.vtes.card_record import record
@@ -135,7 +136,7 @@ def parse(line: str, ctx: Context) -> Act:
             delta, rest = _signed(rest, verb.word)
             act = {"do": Do.ADJUST, verb.word: delta}
             act.update(_cause_or_card(rest, ctx, f"{verb.word} ±N"))
-            return act
+            return with_blood(ctx.view, act)  # a card's "burn 1 blood to get +1 intercept"
         case _:
             pass
     match do:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.games import find_game
 from tui.games import FrontEnd, GameEnd, LobbyKit, ReplayKit, result_summary
-from tui.games.vtes.passes import fold_passes
+from tui.games.vtes.passes import DoneOnce, fold_passes
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -66,7 +66,9 @@ HELP = """\
   Any command + lift RULE by CARD: a card sets a rule aside (P9)
   f       combat by hand: two minions a card sends into combat
   By hand (another's things need a cause, and wait for their answer
-  or 30 s: y accepts what waits for you, :dispute N holds it):
+  or 30 s: y accepts what waits for you, :dispute N holds it; a bot
+  takes on your word no pool, no card burned or moved, and 1 a turn
+  of the rest: name the card you apply, played first):
   i       influence it out          k      lock / unlock a card
   x       burn it                   > <    its blood or life ±1
   v       move it (a menu)          + -    your pool ±1
@@ -198,6 +200,7 @@ FRONT_END = FrontEnd(
     home_options=("ruleset",),
     lobby_kit=_lobby_kit,
     fold=fold_passes,
+    sieve=lambda: DoneOnce().shows,
     option_words=option_words,
     seat_given_up="you leave the game without VP, and your predator gains nothing",
 )

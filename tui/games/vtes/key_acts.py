@@ -283,16 +283,16 @@ def may_play(view: VtesView | None) -> bool:
 
 def card_to_play(view: VtesView | None, card: CardView) -> CardView:
     """The hand card ``p`` plays: the highlighted ``card``, unless an action is the innermost
-    window, ``card`` is not offered there and exactly one card of the hand is (or several copies of
-    one card): that one, the first copy (the action box's "you: p a reaction: Deflection" names it,
-    and a newcomer presses ``p`` for it)."""
+    window, ``card`` is not offered there and exactly one card of the hand is, or copies of one
+    card only: that one, the first copy in the hand (the action box's "you: p a reaction:
+    Deflection" names it once, and a newcomer presses ``p`` for it)."""
     if view is None or not _offering(view):
         return card
     offered = {o.card for o in offers(view) if o.do == Do.PLAY and o.card is not None}
-    copies = [c for c in view.hand if c.pos in offered]
-    if card.pos in offered or len({c.name for c in copies}) != 1:
+    if card.pos in offered:
         return card
-    return copies[0]
+    copies = [c for c in view.hand if c.pos in offered]
+    return copies[0] if copies and len({c.name for c in copies}) == 1 else card
 
 
 def not_offered_in_action(view: VtesView | None, card: CardView) -> str | None:

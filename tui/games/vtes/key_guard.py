@@ -58,14 +58,17 @@ class KeyGuard:
     """Whether a game key is taken now: times in seconds of the screen's monotonic key clock."""
 
     def __init__(self) -> None:
-        #: Game keys are refused until this time, with this sentence (None: taken).
-        self._until: tuple[float, str] | None = None
+        #: Game keys are refused until this time, with this sentence, but for the action of the
+        #: key the line under the board asks for again, if any (None: taken).
+        self._until: tuple[float, str, str | None] | None = None
         #: What the last redraw showed (:func:`moment`).
         self._shown: Moment | None = None
 
-    def guard(self, now: float, why: str) -> None:
-        """Refuse game keys for :data:`KEY_GUARD_S` from ``now``, saying ``why``."""
-        self._until = (now + KEY_GUARD_S, why)
+    def guard(self, now: float, why: str, spare: str | None = None) -> None:
+        """Refuse game keys for :data:`KEY_GUARD_S` from ``now``, saying ``why``; but for the
+        key whose action is ``spare``: the line just said asks for that key again ("p again plays
+        it"), so pressing it is the person's answer to what they read, not a key typed blind."""
+        self._until = (now + KEY_GUARD_S, why, spare)
 
     def shown(self, now: float, seen: Moment) -> None:
         """A redraw showed ``seen``: guard the keys when a window opened, changed or closed, or
@@ -81,18 +84,19 @@ class KeyGuard:
             why = "the window just changed"
         self.guard(now, f"{why}, look again")
 
-    def why(self, now: float, typing_on: bool = False) -> str | None:
+    def why(self, now: float, typing_on: bool = False, action: str | None = None) -> str | None:
         """Why a key of :data:`GUARDED` pressed at ``now`` is not played, or None; ``typing_on``: a
-        key is pressed, so the guard lasts :data:`KEY_GUARD_S` from now."""
+        key is pressed, so the guard lasts :data:`KEY_GUARD_S` from now; ``action``: the key's
+        (the one the last line asked for again is played: :meth:`guard`)."""
         if self._until is None:
             return None
-        until, why = self._until
+        until, why, spare = self._until
         if now >= until:
             self._until = None
             return None
         if typing_on:
-            self._until = (now + KEY_GUARD_S, why)  # the whole burst stays refused
-        return why
+            self._until = (now + KEY_GUARD_S, why, spare)  # the whole burst stays refused
+        return None if action is not None and action == spare else why
 
 
 __all__ = ["GUARDED", "KEY_GUARD_S", "OPENS", "KeyGuard", "Moment", "moment", "refusal"]

@@ -233,6 +233,8 @@ def announce_choices(
             extra.append("it unlocks if it succeeds")
         if act.get("add_blood"):
             extra.append(f"{act['add_blood']} blood to {name(act.get('add_to')) or 'a vampire'} as it succeeds")
+        if act.get("life"):
+            extra.append(f"it enters play with {act['life']} life")
         if "card" not in act and kind == ActionKind.OTHER:
             extra.append("apply its card by hand")
         found.append((words + (f" ({', '.join(extra)})" if extra else ""), act))

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from engine.games.vtes.view import CardView, VtesView
 from engine.replay import NoteRun
-from tui.games.vtes.passes import fold_passes
+from tui.games.vtes.passes import DoneOnce, fold_passes
 from tui.games.vtes.present import card_text, rulings_text
 from tui.games.vtes.screen_part import ScreenPart
 
@@ -67,12 +67,13 @@ class ReadingKeys(ScreenPart):
 
     def action_log_box(self) -> None:
         """The whole game log in a box (the log panel shows its last lines), at its end; a
-        window's passes read as one line, as in the log panel (:mod:`tui.games.vtes.passes`)."""
+        window's passes read as one line, and a seat's "done voting" once a referendum, as in the
+        log panel (:mod:`tui.games.vtes.passes`)."""
         from tui.games.vtes.menus import CardBox
 
         names = list(self.session.table.names)
         text = Text("Game log\n", style="bold")
-        run: NoteRun[None] = NoteRun(fold_passes)
+        run: NoteRun[None] = NoteRun(fold_passes, DoneOnce().shows)
         for note in self.session.table.notes:
             for _, said in run.add(None, note):
                 text.append(said.render(names) + "\n")

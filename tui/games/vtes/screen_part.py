@@ -30,7 +30,9 @@ class ScreenPart(_Frame):
 
     if TYPE_CHECKING:
 
-        def say(self, text: str, illegal: bool, todo: bool = False, guarding: bool = True) -> None: ...
+        def say(
+            self, text: str, illegal: bool, todo: bool = False, guarding: bool = True, again: str | None = None
+        ) -> None: ...
 
         def selected_card(self) -> CardView | None: ...
 

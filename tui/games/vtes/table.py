@@ -32,13 +32,14 @@ from textual.widget import Widget
 from textual.widgets import Label, OptionList
 
 from engine.games.base import Act, Pos
+from engine.games.vtes.fair_answers import names_card, on_your_word
 from engine.games.vtes.terms_choices import terms_side
 from engine.games.vtes.view import CardView, VtesView
-from engine.games.vtes.vocab import CombatStep, Do, News, Poll, Status, Step
+from engine.games.vtes.vocab import ClaimStatus, CombatStep, Do, News, Poll, Status, Step
 from engine.table import Table
 from tui.games.vtes import key_acts
 from tui.games.vtes.acting import ActSender
-from tui.games.vtes.action_text import PASS_KEY, SETTLING, end_turn_warning
+from tui.games.vtes.action_text import PASS_KEY, SETTLING, end_turn_warning, waiting_words
 from tui.games.vtes.answer import Answer, answer_now
 from tui.games.vtes.auto_pass_keys import AutoPassKeys
 from tui.games.vtes.by_hand_keys import ByHandKeys
@@ -60,6 +61,7 @@ from tui.games.vtes.widgets.panes import TablePanes
 from tui.games.vtes.widgets.players import MethuselahsPanel
 from tui.games.vtes.widgets.referendum import CLOSE_AFTER, ReferendumBox
 from tui.games.vtes.widgets.say import SayLine, Turn, moved_on
+from tui.key_wait import key_waited
 from tui.screens.table import TableFrame, sent_line
 from tui.session import TableSession
 from tui.widgets.common.burst_line import BurstLine
@@ -120,6 +122,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._end_asked: tuple[int, str, int] | None = None  # N asked once in this turn, phase, transfers
         #: The clock of the key guard (:data:`KEY_GUARD_S`; seconds, monotonic; a test sets its own).
         self.key_clock: Callable[[], float] = time.monotonic
+        #: How long a key waited before it was handled (:func:`tui.key_wait.key_waited`; seconds of
+        #: ``key_clock``: a test with its own clock sets its own).
+        self.key_wait: Callable[[events.Key], float] = key_waited
         #: Game keys typed just after the screen changed are not taken (:mod:`key_guard`).
         self._guard = KeyGuard()
         #: When a redraw last showed this seat making its automatic act (``key_clock()``).
@@ -132,6 +137,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         #: Where this seat's answer stands, decided at each redraw of the status line: the footer's
         #: answer keys read it too (:mod:`tui.games.vtes.answer`).
         self._answer = Answer.NONE
+        self._told_bots: set[int] = set()  # this seat's claims on bots already looked at
 
     # -- the widgets -----------------------------------------------------------------------------
 
@@ -190,6 +196,15 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         super().show_status(table, me)
         draw_status(self.query_one("#waiting", Label), view, table, me, by_itself)
 
+    def answer_line(self, table: Table, me: int | None) -> str | None:
+        """The status line's first words while protocol work runs (:meth:`TableFrame.answer_line`):
+        where this seat's answer to the innermost window stands, when it is due, sent or settling
+        (:class:`Answer`): "The combat waits for you (…)", "✓ Sent: …", "Settling… (…)"."""
+        view = self._current_view()
+        if self._answer in (Answer.DUE, Answer.SETTLING) and view is not None:
+            return waiting_words(view, list(table.names), None, owed=self._answer is Answer.DUE)
+        return super().answer_line(table, me)
+
     def sent_words(self, act: Act) -> str:
         """The status line while ``act`` is on its way: the act in the log's words."""
         return sent_line(self._acts.act_words(act), self.host_away, "The table takes it…")
@@ -224,14 +239,10 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         if self._krcg_later and view.step == Step.PLAY:
             self._krcg_later = False
             self.set_timer(KRCG_AFTER_S, load_after_set_up)
-        by_itself = self._by_itself(view)
-        self._moved_under_keys(view, by_itself)
-        self._show_action(view, names)
-        self.query_one(CombatBox).show_combat(view, names, by_itself)
-        polling = table.options.get("polling")
-        close_after = CLOSE_AFTER if polling == "15s" else None
-        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself)
+        self._moved_under_keys(view, self._by_itself(view))
+        self._show_boxes(view, names)
         self.query_one(ClaimsLine).show_claims(view, names, self.session.seat)
+        self._bots_on_your_word(view, names)
         if self._say_line.has_class("-illegal") and moved_on(table.notes[self._refused_at :]):
             self._say_line.outdate()  # a move folded since the refusal: said of the moment before
         self._say_line.show_turn()
@@ -239,6 +250,28 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._acts.declare_deck(view)
         if self._acts.queued and not self.submitting:
             self.call_later(self._acts.drain)
+
+    def _show_boxes(self, view: VtesView, names: list[str]) -> None:
+        """The action, combat and referendum boxes: each says this seat's keys only while its
+        answer is due, and why not instead while it is sent or settling (:class:`Answer`, the
+        state the status line and the footer read)."""
+        by_itself, held = self._by_itself(view), HELD.get(self._answer)
+        self._show_action(view, names)
+        self.query_one(CombatBox).show_combat(view, names, by_itself, held)
+        close_after = CLOSE_AFTER if self.session.table.options.get("polling") == "15s" else None
+        self.query_one(ReferendumBox).show_referendum(view, names, close_after, by_itself, held)
+
+    def _bots_on_your_word(self, view: VtesView, names: list[str]) -> None:
+        """Say once, for a claim of this seat's on a bot's things that names no card, how little a
+        bot takes on one's word (docs/vtes-by-hand.md, "A bot's answer")."""
+        bots = self.session.bots
+        for c in view.claims:
+            if c.author != self.session.seat or c.act in self._told_bots or c.status != ClaimStatus.PENDING:
+                continue
+            self._told_bots.add(c.act)
+            bot = next((s for s in c.seats if s in bots), None)
+            if bot is not None and not names_card(view, c):
+                self.say(on_your_word(names[bot] if bot < len(names) else f"seat {bot}"), False, todo=True)
 
     def _show_action(self, view: VtesView, names: list[str]) -> None:
         """The action box, and the news of the log the line under the table says: a referendum's
@@ -270,11 +303,12 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         )
 
     def submit(self, act: Act) -> None:
-        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action box
-        that the answer is sent, as the status line does (never "you: . pass" while it is on its way)."""
+        """Send ``act`` (the frame's :meth:`TableFrame.submit`), and say at once in the action,
+        combat and referendum boxes that the answer is sent, as the status line does (never
+        "you: . pass" while it is on its way)."""
         super().submit(act)
         if self._view is not None:
-            self._show_action(self._view, list(self.session.table.names))
+            self._show_boxes(self._view, list(self.session.table.names))
 
     def _moved_under_keys(self, view: VtesView, by_itself: Act | None) -> None:
         """Guard the game keys (:data:`KEY_GUARD_S`) when a window opened, changed or closed, or
@@ -292,12 +326,16 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         """The chat line closed: the letters typed next are not game keys (:data:`KEY_GUARD_S`)."""
         self._guard_keys("the chat line just closed")
 
-    def _guard_keys(self, why: str) -> None:
-        self._guard.guard(self.key_clock(), why)
+    def _guard_keys(self, why: str, spare: str | None = None) -> None:
+        self._guard.guard(self.key_clock(), why, spare)
 
-    def _guarded(self, typing_on: bool = False) -> str | None:
-        """Why a key of :data:`GUARDED` pressed now is not played, or None (:class:`KeyGuard`)."""
-        return self._guard.why(self.key_clock(), typing_on)
+    def _guarded(self, typing_on: bool = False, action: str | None = None, key: events.Key | None = None) -> str | None:
+        """Why a key of :data:`GUARDED` (of ``action``) is not played, or None (:class:`KeyGuard`):
+        ``key``, else the key whose bindings the app runs now, judged by when it was typed (a key
+        that waited while the program was busy was typed before its turn came: :mod:`tui.key_wait`)."""
+        key = key or getattr(self.app, "key_in_hand", None)
+        typed = self.key_clock() - (self.key_wait(key) if key is not None else 0.0)
+        return self._guard.why(typed, typing_on, action)
 
     def _blocker(self) -> CardView | None:
         """The minion ``b`` blocks with (:func:`key_acts.blocker`), never one whose attempt at
@@ -347,7 +385,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         self._say_line.unstick()
         # Typing on while the keys are guarded keeps them guarded (check_action refuses them:
         # the bindings run later, from the app, once the keys of a burst have all come here).
-        self._guarded(typing_on=True)
+        self._guarded(typing_on=True, key=event)
 
     def on_paste(self, event: events.Paste) -> None:
         """A paste that reached the screen (the hand, the table or the log had the focus) and
@@ -378,17 +416,22 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
         selected = self.selected_card()
         return Context(view, list(self.session.table.names), selected.pos if selected else None)
 
-    def say(self, text: str, illegal: bool, todo: bool = False, guarding: bool = True) -> None:
+    def say(
+        self, text: str, illegal: bool, todo: bool = False, guarding: bool = True, again: str | None = None
+    ) -> None:
         """The line under the board (:meth:`SayLine.say`): ``illegal`` (a refusal) and ``todo``
         (what to do by hand after a play) stay until the next key; any other text, until the
         next redraw (a refusal a move has outdated stays, marked as said before it: :meth:`SayLine.outdate`).
         A refusal guards the game keys typed right after it (``guarding``; not the guard's own):
         a word typed where a line was expected (``V`` refused, then "vote against edge") is
-        refused whole, its letters never game keys."""
+        refused whole, its letters never game keys; but for the key of the action ``again``, the
+        one the line asks for again ("p again plays it")."""
         if illegal:
             self._refused_at = len(self.session.table.notes)
             if guarding:
-                self._guard_keys(f"typed just after “{text.removeprefix('✗ ')}”")
+                self._guard_keys(
+                    f"typed just after “{text.removeprefix('✗ ').removesuffix('.')}”", again
+                )  # the refusal ends it
         self._say_line.say(text, illegal, todo)
 
     def action_why_not(self, what: str) -> None:
@@ -551,7 +594,8 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             # panel may show the table's or the log's card, so a first p never plays a card unseen.
             self._play_armed = card.as_list()
             where = "" if self._panes.hand.has_focus else ", Tab shows your hand"
-            self.say(f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it{where}.", True)
+            said = f"p plays {card.name or 'the highlighted card'} from your hand: p again plays it{where}."
+            self.say(said, True, again="play_card")
             return
         self._play_armed = None
         me = self.session.seat
@@ -599,7 +643,7 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
             # Out of the game (or not started): the keys that act leave the footer, guard or not;
             # their twins (why_not) say why when pressed.
             return False
-        if action in GUARDED and not self._listing and (why := self._guarded()) is not None:
+        if action in GUARDED and not self._listing and (why := self._guarded(action=action)) is not None:
             # A key typed just after the command line closed or the screen changed: not played.
             said = self._say_line.content
             if not (self._say_line.has_class("-illegal") and str(said).endswith(f": {why}.")):
@@ -645,6 +689,9 @@ class VtesTableScreen(ByHandKeys, MenuKeys, ReadingKeys, AutoPassKeys, TableFram
                 return self._auto() is not None and self._answer in (Answer.DUE, Answer.BY_ITSELF)
             return True if self._auto() is not None else None
         why_not = self._acts.why_not
+        others = view is not None and view.action is not None and view.action.actor != me
+        if action == "act" and parameters and parameters[0] == "bleed" and others:
+            return False  # b is a block in another's action (its own binding): never "b Bleed" there
         if action == "act" and parameters and parameters[0] in why_not and (self._listing or not self.submitting):
             # False, not None: the key leaves the footer and its twin (why_not) says why. While an
             # act is on its way the footer lists what the engine said last, and a key pressed then

@@ -53,14 +53,18 @@ class CombatBox(Static):
         super().__init__(id=id)
         self._was_mine = False
 
-    def show_combat(self, view: VtesView | None, names: Sequence[str], by_itself: Act | None = None) -> None:
+    def show_combat(
+        self, view: VtesView | None, names: Sequence[str], by_itself: Act | None = None, held: str | None = None
+    ) -> None:
         """Show ``view``'s combat (hide the box when there is none). ``by_itself``: the act this
         seat makes by itself now (its automatic pass or hand strike): the combat is not shown as
-        waiting for this seat, and no :class:`YourMove` is posted for it."""
+        waiting for this seat, and no :class:`YourMove` is posted for it; ``held``: why this
+        seat's answer is not asked for now though the combat's would be its own (sent already, or
+        a draw settles first), said instead of its keys."""
         combat = view.combat if view is not None else None
         self.set_class(combat is not None, "-open")
         mine = combat is not None and view is not None and view.seat is not None and combat.impulse == view.seat
-        mine = mine and by_itself is None
+        mine = mine and by_itself is None and held is None
         self.set_class(mine, "-yours")
         if mine and not self._was_mine:
             self.post_message(self.YourMove(self))
@@ -71,13 +75,19 @@ class CombatBox(Static):
         style = self.get_component_rich_style
         head, detail = combat_lines(view, names, combat)
         text = Text(head, style("combat-box--what"))
-        if by_itself is not None:
-            text.append("\n" + by_itself_words(by_itself), style("combat-box--detail"))
-        for i, (key, words) in enumerate(combat_keys(view, combat) if by_itself is None else ()):
+        keys = combat_keys(view, combat) if by_itself is None else []
+        aside = by_itself_words(by_itself) if by_itself is not None else held if keys else None
+        if aside is not None:  # said instead of the keys
+            text.append("\n" + aside, style("combat-box--detail"))
+            keys = []
+        for i, (key, words) in enumerate(keys):
             text.append("\n" if i == 0 else " · ")
             text.append(key, style("combat-box--key"))
             text.append(" " + words)
-        text.append("\n" + detail, style("combat-box--detail"))
+        text.append(
+            "\n" + detail + (f" · {held}" if held is not None and by_itself is None else ""),
+            style("combat-box--detail"),
+        )
         show(self, text)
 
 

@@ -83,14 +83,20 @@ class ReferendumBox(Static):
         names: Sequence[str],
         close_after: float | None = None,
         by_itself: Act | None = None,
+        held: str | None = None,
     ) -> None:
         """Show ``view``'s referendum (hide the box when there is none); ``close_after``: seconds
         after the last vote when this seat's polling closes by itself (None: never); ``by_itself``:
         the act this seat makes by itself now (its automatic pass or done): the referendum is not
-        shown as waiting for this seat, and no :class:`YourMove` is posted for it."""
+        shown as waiting for this seat, and no :class:`YourMove` is posted for it; ``held``: why
+        this seat's answer is not asked for now though it would be its own (sent already, or a
+        draw settles first), said instead of its keys."""
         r = view.referendum if view is not None else None
         self.set_class(r is not None, "-open")
         keys = referendum_keys(view, r) if r is not None and view is not None and by_itself is None else []
+        aside = by_itself_words(by_itself) if by_itself is not None else held if keys else None
+        if aside is not None:  # said instead of the keys
+            keys = []
         mine = bool(keys)
         self.set_class(mine, "-yours")
         if mine and not self._was_mine:
@@ -110,8 +116,8 @@ class ReferendumBox(Static):
         style = self.get_component_rich_style
         head, detail = referendum_lines(view, names, r, by_itself is not None and by_itself.get("do") == Do.DONE)
         lines = [Text(head, style("referendum-box--what")), Text(detail, style("referendum-box--detail"))]
-        if by_itself is not None:
-            lines.append(Text(by_itself_words(by_itself), style("referendum-box--detail")))
+        if aside is not None:
+            lines.append(Text(aside, style("referendum-box--detail")))
         if keys:
             line = Text()
             for i, (key, words) in enumerate(keys):
