@@ -15,10 +15,9 @@ import pytest
 from engine.games.base import Act, IllegalMove, MalformedAct, Note
 from engine.games.vtes.cards import card_base, card_id
 from engine.games.vtes.decks import Deck, bundled_decks
-from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.state import CardState
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, deck_of, face_up_by_hand
+from tests.support.vtes_sim import act, deck_of, face_up_by_hand, vtes_table
 
 FIGHT_LIBRARY = (
     ("Kine Resources Contested", 2),

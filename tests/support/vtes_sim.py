@@ -6,18 +6,45 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from engine.games.base import Act, Note, Pos
+from engine.games.base import Act, Note, OptionValue, Pos
 from engine.games.vtes.card_record import CardRecord
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck, bundled_decks
 from engine.games.vtes.game import VTES
-from engine.games.vtes.simulate import vtes_table
+from engine.games.vtes.simulate import vtes_table as engine_table
 from engine.games.vtes.state import Answer
 from engine.games.vtes.view import CardView
 from engine.games.vtes.vocab import ClaimStatus, Status, Zone
 from engine.sim import SimTable
+
+
+class AnsweredTable(SimTable):
+    """TEST ONLY: a table whose :meth:`play` lets a card it announces through: the others pass
+    its answer window (engine.games.vtes.cancels: at the default rule ``cancels=all`` every minion
+    card played inside an action or a combat waits for them), so a test plays a modifier, a
+    reaction or a combat card and reads its effect at once. :func:`play_raw` leaves the window
+    open, for the tests of the window itself. An act made while a card already waits (a cancel,
+    a pass) is played raw."""
+
+    def play(self, seat: int, act: Act, at: int | None = None) -> tuple[Note, ...]:
+        """``seat`` makes ``act``; a card it announces is then let through (:func:`answer_passes`)."""
+        if isinstance(self.state.innermost, Answer):
+            return play_raw(self, seat, act, at)
+        notes = play_raw(self, seat, act, at)
+        return (*notes, *answer_passes(self))
+
+
+def play_raw(t: SimTable, seat: int, act: Act, at: int | None = None) -> tuple[Note, ...]:
+    """``seat`` makes ``act`` on ``t``, as :meth:`engine.sim.SimTable.play` (an
+    :class:`AnsweredTable` too): an answer window it opens stays open."""
+    return SimTable.play(t, seat, act, at)
+
+
+def vtes_table(decks: Sequence[Deck], options: Mapping[str, OptionValue] | None = None, seed: int = 0) -> SimTable:
+    """:func:`engine.games.vtes.simulate.vtes_table`, an :class:`AnsweredTable`."""
+    return engine_table(decks, options, seed, AnsweredTable)
 
 
 def copy_table(t: SimTable) -> SimTable:
@@ -165,18 +192,20 @@ def one_vampire_table(
     blood: tuple[int, ...] = (4, 2, 2, 2),
     phase: str = "minion",
     rules: Mapping[str, object] | None = None,
+    kind: type[SimTable] = AnsweredTable,
 ) -> SimTable:
     """Four seats whose crypts are twelve ``vampire`` and whose libraries are ``library`` (table rule
     ``library_size=off``: at most seven cards, the whole opening hand; ``rules``: other table rules); each Methuselah in seating
     order moves one vampire to its ready region with ``blood[i]`` blood, and the first player is in
     its ``phase`` (the minion phase unless named). Four copies of one vampire in play would be contested, face down (rulebook,
     "Contested Cards"): the table turns them face up again by hand, a position no act reaches, for
-    tests that need the same Disciplines at every seat."""
+    tests that need the same Disciplines at every seat. ``kind``: the table's class (a plain
+    :class:`~engine.sim.SimTable` for a test of the answer window itself)."""
     found = card_base().lookup(vampire)
     if found is None:
         raise KeyError(vampire)
     crypt = Deck(vampire, ((found.id, 12),), ())
-    t = vtes_table([deck_of(crypt, *library) for _ in range(4)], {"library_size": False, **(rules or {})}, seed)
+    t = engine_table([deck_of(crypt, *library) for _ in range(4)], {"library_size": False, **(rules or {})}, seed, kind)
     moved = []
     for seat in t.state.seating:
         v = next(c for c in t.state.cards if c.owner == seat and c.zone == "uncontrolled")

@@ -3,8 +3,8 @@
 is still played: it goes to the ash heap and is replaced, and a master phase action used for it
 stays used). docs/vtes-windows.md, "Cancel as it is played".
 
-A master card (a cancel too), and at a table whose rule ``cancels`` is ``all`` a minion card
-played inside an action or a combat (:func:`opens`), is *announced*: checked in full (every
+A master card (a cancel too), and a minion card played inside an action or a combat (but at a
+table whose rule ``cancels`` is ``master``) (:func:`opens`), is *announced*: checked in full (every
 refusal it would meet is met now, on a copy), revealed, put in its owner's ash heap and replaced;
 its cost is not yet paid and its effects not yet applied. An
 :class:`~engine.games.vtes.state.Answer` window opens on top of the windows open, over the other
@@ -45,7 +45,7 @@ from engine.games.vtes.act_records import (
 )
 from engine.games.vtes.acts import esc
 from engine.games.vtes.cancel_reading import BY_NEIGHBOUR, answerable, asked, cancel_of, misfit
-from engine.games.vtes.card_record import record
+from engine.games.vtes.card_record import CardTerms, record
 from engine.games.vtes.claims import act_of, frozen
 from engine.games.vtes.state import Action, Answer, Combat, OpenWindow
 from engine.games.vtes.vocab import Do, Phase, Target
@@ -75,25 +75,29 @@ def _order(w: Work, seat: int) -> list[int]:
 
 def opens(w: Work, pos: Pos) -> bool:
     """The card ``pos`` the act's author plays is announced first: a master card (a cancel too)
-    played with no window open, inside an action or a combat, or answering a card announced; at a
-    table whose rule ``cancels`` is ``all``, a minion card played inside an action or a combat;
-    with another Methuselah to answer it."""
+    played with no window open, inside an action or a combat, or answering a card announced; a
+    minion card played inside an action or a combat (but at a table whose rule ``cancels`` is
+    ``master``); with another Methuselah to answer it."""
     ident = w.cards[pos].card or w.revealed.get(pos, "")
     top = w.innermost
     if top is not None and not isinstance(top, (Action, Combat, Answer)):
         return False
     minion_window = (
-        isinstance(top, (Action, Combat)) and dict(w.options).get("cancels") == "all"
-    )  # added: absent at its default
+        isinstance(top, (Action, Combat)) and dict(w.options).get("cancels") != "master"
+    )  # added: absent at its default, all
     return bool(_order(w, w.author)) and answerable(record(ident) if ident else None, minion_window)
 
 
 def announce(w: Work, act: PlayAct) -> None:
     """Announce ``act``'s card (already checked, on a copy, by the caller): revealed and put in the
-    ash heap, and replaced; its answer window opens on top of the windows open. A cancel announced
+    ash heap, and replaced (a weapon it equips with from the hand, opened with it, stays known); its answer window opens on top of the windows open. A cancel announced
     against a card that waits returns that card's window's impulse to its first seat (5.1)."""
     pos, seat = act.card, w.author
     w.move(pos, Target.ASH)
+    if act.equip is not None and not w.cards[act.equip].card and act.equip in w.revealed:
+        # The weapon the card equips with, opened with the play, stays in the hand until it applies:
+        # its identity is kept (public since the play opened it), for the play applied later.
+        w.setc(act.equip, card=w.revealed[act.equip])
     if not act.no_replace:
         w.refill(seat, pos)
     outer = answering(w)
@@ -181,8 +185,8 @@ def kind(apply: Apply) -> windows.Kind:
         assert isinstance(play, PlayAct)
         # Applied as its player's play (the entry that let it through pays its cost): what it
         # changes is said to be the play's, by its player (a withdrawal it breaks names the play).
-        author, do, lift = w.author, w.do, (w.lift, w.lift_by, w.lifted)
-        w.author, w.do = window.seat, Do.PLAY
+        author, do, lift, terms = w.author, w.do, (w.lift, w.lift_by, w.lifted), w.terms
+        w.author, w.do, w.terms = window.seat, Do.PLAY, CardTerms.of(play)  # the limit the play states
         w.lift, w.lift_by, w.lifted = play.lift, play.by, False  # a rule the play's card lifts (P9)
         try:
             try:
@@ -192,7 +196,7 @@ def kind(apply: Apply) -> windows.Kind:
                 return
             apply(w, play, True)
         finally:
-            w.author, w.do = author, do
+            w.author, w.do, w.terms = author, do, terms
             w.lift, w.lift_by, w.lifted = lift
         target = answering(w)
         if target is not None:  # only a cancel is played while a card waits: this one cancels it

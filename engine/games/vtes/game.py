@@ -142,9 +142,10 @@ class VtesGame:
         OptionSpec(
             "cancels",
             str,
-            "master",
-            "which plays wait for the others' cancels as they are played: master (a master card), "
-            "or all (a minion card played from the hand inside an action or a combat too)",
+            "all",
+            "which plays wait for the others' cancels as they are played: all (a master card, and a minion "
+            "card played from the hand inside an action or a combat), or master (a master card only: "
+            "minion cards apply at once and none may be canceled as played)",
             choices=("master", "all"),
             added=True,
         ),

@@ -20,16 +20,17 @@ def vtes_table(
     decks: Sequence[Deck],
     options: Mapping[str, OptionValue] | None = None,
     seed: int = 0,
+    kind: type[SimTable] = SimTable,
 ) -> SimTable:
-    """An in-memory table with one seat per deck, every deck declared, shuffled and dealt: the
-    first player is in its unlock phase. Seating comes from the seeded joint draw
+    """An in-memory table (a ``kind``) with one seat per deck, every deck declared, shuffled and
+    dealt: the first player is in its unlock phase. Seating comes from the seeded joint draw
     (``table.state.seating``, first player first). Raises OptionError/GameError from setup and
     IllegalMove for a deck of the wrong size.
     """
     private: dict[tuple[int, str], list[str]] = {}
     for s, deck in enumerate(decks):
         private.update(deck.private_decks(s))
-    table = SimTable(VTES, len(decks), options, seed, private)
+    table = kind(VTES, len(decks), options, seed, private)
     for s, deck in enumerate(decks):
         table.play(s, deck.deck_act())
     table.run_ops()

@@ -27,7 +27,7 @@ NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
 @pytest.fixture(scope="module")
 def start() -> SimTable:
-    return one_vampire_table("Arika", LIBRARY, seed=5, phase="master")
+    return one_vampire_table("Arika", LIBRARY, seed=5, phase="master", kind=SimTable)
 
 
 def _said(t: SimTable, first: int) -> list[str]:
@@ -159,13 +159,15 @@ def test_what_does_not_cancel_it_is_refused_with_its_sentence(start: SimTable) -
 
 
 def test_a_seat_with_no_card_that_cancels_it_passes_by_itself_and_a_bot_cancels() -> None:
-    t = one_vampire_table("Arika", (("Zillah's Valley", 2), ("Tribute to the Master", 1)), seed=5, phase="master")
+    t = one_vampire_table(
+        "Arika", (("Zillah's Valley", 2), ("Tribute to the Master", 1)), seed=5, phase="master", kind=SimTable
+    )
     ana = t.state.acting
     t.play(ana, card_plays(t, ana, "Zillah's Valley")[0])
     t.run_ops()
     ben = t.state.innermost.loop.holder
     assert auto_pass(t.view(ben)) == {"do": "pass"}
-    s = copy_table(one_vampire_table("Arika", LIBRARY, seed=5, phase="master"))
+    s = copy_table(one_vampire_table("Arika", LIBRARY, seed=5, phase="master", kind=SimTable))
     s.play(ana, card_plays(s, ana, "Zillah's Valley")[0])
     s.run_ops()
     chosen = VtesBot(seed=1).choose(s.view(ben), VTES.legal_acts(s.view(ben)))
@@ -228,7 +230,7 @@ def test_a_cancel_with_nothing_to_cancel_is_refused_and_not_offered() -> None:
     way, Direct Intervention and Sudden Reversal are refused with their sentence, the table
     unchanged, and neither is offered."""
     library = (("Direct Intervention", 2), ("Sudden Reversal", 2), ("Zillah's Valley", 2))
-    t = one_vampire_table("Arika", library, seed=5, phase="master")
+    t = one_vampire_table("Arika", library, seed=5, phase="master", kind=SimTable)
     ana = t.state.acting
     for name, words in (
         (

@@ -17,8 +17,16 @@ from engine.games.base import IllegalMove
 from engine.games.vtes.card_record import CardRecord, record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
-from engine.games.vtes.simulate import vtes_table
-from tests.support.vtes_sim import act, by_hand, card_plays, deck_of, face_up_by_hand, first_vampire, one_vampire_table
+from tests.support.vtes_sim import (
+    act,
+    by_hand,
+    card_plays,
+    deck_of,
+    face_up_by_hand,
+    first_vampire,
+    one_vampire_table,
+    vtes_table,
+)
 
 LIBRARY = (("Second Tradition: Domain", 2), ("Lost in Crowds", 2))
 

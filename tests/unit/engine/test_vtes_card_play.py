@@ -22,11 +22,10 @@ from engine.games.vtes.card_play import LevelError, pick, unmet_condition, windo
 from engine.games.vtes.card_record import record
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
-from engine.games.vtes.simulate import vtes_table
 from engine.games.vtes.state import Action
 from engine.games.vtes.vocab import ActionKind
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, by_hand, copy_table, deck_of, one_vampire_table
+from tests.support.vtes_sim import act, by_hand, copy_table, deck_of, one_vampire_table, vtes_table
 
 LIBRARY = (("Lost in Crowds", 2), ("Conditioning", 1), ("Telepathic Misdirection", 1), ("Patrol", 2), ("Deflection", 1))
 

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from engine.games.vtes.cards import card_base
 from engine.games.vtes.decks import Deck
-from engine.games.vtes.simulate import vtes_table
 from engine.sim import SimTable
-from tests.support.vtes_sim import act, bleed_blocked, copy_table, deck_of, face_up_by_hand, logged, replayed
+from tests.support.vtes_sim import (
+    act,
+    bleed_blocked,
+    copy_table,
+    deck_of,
+    face_up_by_hand,
+    logged,
+    replayed,
+    vtes_table,
+)
 from tests.support.vtes_sim import card_plays as plays
 from tests.support.vtes_sim import first_vampire as vampire
 

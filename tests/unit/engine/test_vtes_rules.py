@@ -838,7 +838,9 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     the same action again this turn, ``Done.no_repeat`` (Change of Target); the last two when bots
     came to play the master cards whose effects the table applies and serve them, in their master
     phase (Dreams of the Sphinx, Ashur Tablets among them), each master card then waiting for the
-    others' answers (a cancel as it is played): the game changed.)"""
+    others' answers (a cancel as it is played): the game changed; the last when minion cards played
+    inside an action or a combat came to wait for the others' answers too (table rule ``cancels``,
+    default ``all``): the game changed.)"""
     t = vtes_table([decks[s] for s in range(4)], {"ruleset": "tournament"}, 2)
     digests = [_state_digest(t.state)]
     bots = [VtesBot(decks[s], seed=s) for s in range(4)]
@@ -862,7 +864,7 @@ def test_states_encode_as_before_steps_phases_zones_and_statuses_were_enums(deck
     assert digests == [
         "24bfff8ec41a241002af45bae8f1f653ad67291da71a2ca3f76ef791b1610e0b",
         "4627b6870c1393294e337cde3f70cbea6be1aea6497026d56264fed08f0c8591",
-        "dfc885635aeea7fc4440942fadf048b8407af51bbc21d132cadd268617c9d86a",
+        "5971ff01dc48b4152d784452bdcb681d526693b5081137d7fce44c63fa899b04",
     ]
 
 

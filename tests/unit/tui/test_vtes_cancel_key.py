@@ -23,6 +23,7 @@ from tests.support.vtes_sim import deck_of, held_card
 from tests.support.vtes_table import build_vtes, keys_after_a_look, notes_text
 from tui.app import Start, VampireApp
 from tui.games.vtes.commands import CommandError, Context, parse
+from tui.games.vtes.key_acts import card_to_play
 from tui.games.vtes.table import VtesTableScreen
 
 
@@ -96,3 +97,14 @@ def test_the_cancel_command_plays_the_first_card_that_cancels_or_says_there_is_n
     none = Context(replace(view, hand=(held_card("Tribute to the Master"),)), NAMES[:2])
     with pytest.raises(CommandError, match="No card of your hand cancels a card as it is played"):
         parse("cancel", none)
+
+
+def test_p_on_a_card_that_does_not_cancel_plays_the_cancel_the_hand_holds_two_copies_of() -> None:
+    """The hand highlights a card that cancels nothing and holds two copies of one cancel: ``p``
+    plays the first copy, as the status line's "p cancels (Sudden Reversal)" says."""
+    view = _tribute_announced().seats[0].view()
+    tribute = held_card("Tribute to the Master")
+    two = replace(view, hand=(tribute, *view.hand[:2]))
+    assert card_to_play(two, tribute) == view.hand[0]
+    one_kind = replace(view, hand=(tribute,))
+    assert card_to_play(one_kind, tribute) is tribute  # nothing offered: the highlighted card

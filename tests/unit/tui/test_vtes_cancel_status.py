@@ -1,5 +1,5 @@
-"""The status line while a card played inside an action waits for answers (table rule
-cancels=all; engine.games.vtes.cancels): the seat whose answer it waits for reads the card and its
+"""The status line while a card played inside an action waits for answers (the default table
+rule cancels=all; engine.games.vtes.cancels): the seat whose answer it waits for reads the card and its
 keys, not that the table waits for it, although the action's impulse is another's."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from engine.games.vtes.state import Answer
+from engine.sim import SimTable
 from tests.support.vtes_sim import card_plays, one_vampire_table
 from tests.support.vtes_sim import first_vampire as vampire
 from tui.games.vtes.status_text import YOUR_TURN, vtes_status
@@ -31,7 +32,7 @@ class _Table:
 
 def test_the_seat_asked_reads_the_card_and_its_keys_not_that_the_table_waits_for_it() -> None:
     library = (("Threats", 2), ("Direct Intervention", 2), ("Deflection", 3))
-    t = one_vampire_table("Arika", library, seed=5, rules={"cancels": "all"})
+    t = one_vampire_table("Arika", library, seed=5, kind=SimTable)  # the window stays open
     ana = t.state.acting
     ben = t.view(ana).players[ana].prey
     t.play(ana, {"do": "action", "kind": "bleed", "minion": vampire(t, ana), "target": ben})

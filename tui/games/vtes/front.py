@@ -46,8 +46,9 @@ HELP = """\
   p       play a modifier (your action) or a reaction (another's)
   A       auto-pass on/off: with nothing to play your impulse passes
           by itself, or ask me every time
-  A card another plays waits for the others' answers (a master card;
-  with the rule cancels=all a modifier, reaction or combat card too):
+  A card another plays waits for the others' answers (a master card,
+  a modifier, reaction or combat card; but at cancels=master only a
+  master card):
   p       cancel it (Sudden Reversal, Wash, Direct Intervention;
           :cancel CARD)                     .      let it be
   In a combat (the box shows round, range, step, each strike and
