@@ -34,10 +34,16 @@ def _status(app: VampireApp) -> str:
 
 
 async def _pass_until_closed(pilot: Any, app: VampireApp) -> None:
-    """Press ``.`` each time the impulse comes to the person, until the action resolves."""
+    """Press ``.`` each time the impulse of the innermost window (the action, or a card in it that
+    waits for answers as it is played) comes to the person, until the action resolves."""
+
+    def mine() -> bool:
+        loop = getattr(_view(app).innermost, "loop", None)
+        return loop is not None and loop.holder == 0 and not app.screen.submitting
+
     for _ in range(20):
         await eventually(
-            lambda: _view(app).action is None or (_view(app).action.impulse == 0 and not app.screen.submitting),
+            lambda: _view(app).action is None or mine(),
             30,
             "the impulse back, or the action over",
             pilot=pilot,
