@@ -3,7 +3,7 @@
 A terminal's keys are stamped as they arrive (``events.Key.time``, on Textual's clock: the
 performance counter on Windows, the monotonic clock elsewhere). While the program is busy (a play
 signed, written and drawn on a loaded computer), the keys typed meanwhile wait in the queue; a
-screen that times keys (the VTES table's key guard) asks how long each waited, so that it judges a
+screen that times keys (a table's key guard) asks how long each waited, so that it judges a
 key by when it was typed, not by when its turn came.
 """
 
